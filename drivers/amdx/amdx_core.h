@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Copyright (C) 2026 The amdx authors
+ *
+ * Core-internal declarations shared by the files of amdx.ko.
+ */
+#ifndef _AMDX_CORE_H_
+#define _AMDX_CORE_H_
+
+#include <linux/kref.h>
+#include <linux/rwsem.h>
+#include <linux/types.h>
+#include <linux/amdx.h>
+
+#include <amdx/amdx_provider.h>
+
+struct device;
+struct file;
+
+/**
+ * struct amdx_device - the core's view of one registered device
+ * @ref: references: the registry holds one until unregister, each device
+ *	fd and each in-flight lookup hold one.
+ * @id: device id, unique while amdx is loaded.
+ * @desc: static facts, copied at registration; string pointers point into
+ *	@bdf, @serial and @product.
+ * @bdf: copy of the provider's BDF string.
+ * @serial: copy of the provider's serial number.
+ * @product: copy of the provider's product name.
+ * @ops: provider callbacks.
+ * @priv: provider data, see amdx_device_priv().
+ * @lock: readers call @ops; amdx_device_unregister() takes it for write to
+ *	set @dead, so no op runs after it returns.
+ * @dead: set once the provider unregistered the device; protected by @lock.
+ * @class_dev: the sysfs class device, owned by amdx_sysfs.c.
+ */
+struct amdx_device {
+	struct kref ref;
+	u32 id;
+	struct amdx_device_desc desc;
+	char bdf[AMDX_BDF_LEN];
+	char serial[AMDX_SERIAL_LEN];
+	char product[AMDX_PRODUCT_LEN];
+	const struct amdx_provider_ops *ops;
+	void *priv;
+	struct rw_semaphore lock;
+	bool dead;
+	struct device *class_dev;
+};
+
+/**
+ * struct amdx_file - per open file of /dev/amdx or of a device fd
+ * @adev: the device of a device fd, NULL for /dev/amdx.
+ */
+struct amdx_file {
+	struct amdx_device *adev;
+};
+
+/* amdx_device.c */
+struct amdx_device *amdx_device_get(u32 id);
+void amdx_device_put(struct amdx_device *adev);
+u32 amdx_device_count(void);
+int amdx_device_list(struct amdx_device_entry *entries, u32 max, u32 *count);
+int amdx_device_fill_info(struct amdx_device *adev,
+			  struct amdx_device_info *info);
+int amdx_device_fd_open(struct amdx_device *adev);
+void amdx_device_registry_fini(void);
+
+/* amdx_sysfs.c */
+int amdx_sysfs_init(void);
+void amdx_sysfs_fini(void);
+int amdx_sysfs_add(struct amdx_device *adev, struct device *parent);
+void amdx_sysfs_remove(struct amdx_device *adev);
+
+/* amdx_query.c */
+u64 amdx_caps(void);
+int amdx_ioctl_query(struct amdx_file *file, void *data);
+int amdx_ioctl_device_open(struct amdx_file *file, void *data);
+
+#endif /* _AMDX_CORE_H_ */

@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Copyright (C) 2026 The amdx authors
+ */
+/**
+ * DOC: device registry and provider interface
+ *
+ * Providers (the simulator, a real amdgpu backend) register devices with
+ * amdx_device_register() and remove them with amdx_device_unregister().
+ * The core keeps a refcounted &struct amdx_device per device in an xarray
+ * indexed by id.  Ids are handed out cyclically, so an id is not reused
+ * while amdx stays loaded (until 2^32 registrations).
+ *
+ * ::
+ *
+ *    provider                   core                          process
+ *       | register(desc, ops)    |                               |
+ *       |----------------------->| id, sysfs, tracepoint          |
+ *       |                        |<-------- DEVICE_OPEN(id) ------|
+ *       |                        |  ref++ , device fd ----------->|
+ *       | unregister             |                               |
+ *       |----------------------->| erase id, sysfs gone,         |
+ *       |                        | dead = true (waits for ops)   |
+ *       |<----- returns ---------|                               |
+ *       | frees its state        |<-------- ioctl(fd) -----------|
+ *       |                        |  -ENODEV --------------------->|
+ *       |                        |<-------- close(fd) -----------|
+ *       |                        |  ref-- -> freed                |
+ *
+ * Locking: amdx_devices' internal lock protects the id map; a lookup takes
+ * a reference under it.  &amdx_device.lock (an rwsem) orders op calls
+ * against unregistration: callers of @ops hold it for read and check
+ * &amdx_device.dead; unregistration takes it for write.
+ */
+#include <linux/anon_inodes.h>
+#include <linux/err.h>
+#include <linux/fcntl.h>
+#include <linux/fs.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/xarray.h>
+
+#include "amdx_core.h"
+#include "amdx_ioctl.h"
+#include "amdx_trace.h"
+
+static DEFINE_XARRAY_ALLOC(amdx_devices);
+static u32 amdx_next_id;
+
+static void amdx_device_release(struct kref *ref)
+{
+	struct amdx_device *adev = container_of(ref, struct amdx_device, ref);
+
+	kfree(adev);
+}
+
+/**
+ * amdx_device_put() - drop a reference on a device
+ * @adev: the device, may be NULL.
+ */
+void amdx_device_put(struct amdx_device *adev)
+{
+	if (adev)
+		kref_put(&adev->ref, amdx_device_release);
+}
+
+/**
+ * amdx_device_get() - look up a registered device and take a reference
+ * @id: device id.
+ *
+ * Return: the device, or NULL when no device has that id.
+ */
+struct amdx_device *amdx_device_get(u32 id)
+{
+	struct amdx_device *adev;
+
+	xa_lock(&amdx_devices);
+	adev = xa_load(&amdx_devices, id);
+	if (adev)
+		kref_get(&adev->ref);
+	xa_unlock(&amdx_devices);
+	return adev;
+}
+
+/**
+ * amdx_device_count() - number of registered devices
+ *
+ * Return: the count at the time of the call.
+ */
+u32 amdx_device_count(void)
+{
+	struct amdx_device *adev;
+	unsigned long id;
+	u32 n = 0;
+
+	xa_lock(&amdx_devices);
+	xa_for_each(&amdx_devices, id, adev)
+		n++;
+	xa_unlock(&amdx_devices);
+	return n;
+}
+
+/**
+ * amdx_device_list() - describe the registered devices
+ * @entries: output array, may be NULL when @max is 0.
+ * @max: capacity of @entries.
+ * @count: out: number of registered devices.
+ *
+ * Return: 0, or -ENOSPC when more than @max devices are registered
+ * (@count still tells how many).
+ */
+int amdx_device_list(struct amdx_device_entry *entries, u32 max, u32 *count)
+{
+	struct amdx_device *adev;
+	unsigned long id;
+	u32 n = 0;
+
+	xa_lock(&amdx_devices);
+	xa_for_each(&amdx_devices, id, adev) {
+		if (n < max) {
+			struct amdx_device_entry *e = &entries[n];
+
+			memset(e, 0, sizeof(*e));
+			e->id = adev->id;
+			e->model = adev->desc.model;
+			strscpy(e->bdf, adev->bdf, sizeof(e->bdf));
+		}
+		n++;
+	}
+	xa_unlock(&amdx_devices);
+	*count = n;
+	return n > max ? -ENOSPC : 0;
+}
+
+/**
+ * amdx_device_fill_info() - describe one device
+ * @adev: the device.
+ * @info: output, fully overwritten.
+ *
+ * Return: 0, -ENODEV once the device is unregistered, or the provider's
+ * error.
+ */
+int amdx_device_fill_info(struct amdx_device *adev,
+			  struct amdx_device_info *info)
+{
+	struct amdx_device_state st = {};
+	const struct amdx_device_desc *d = &adev->desc;
+	u32 i;
+	int ret;
+
+	down_read(&adev->lock);
+	ret = adev->dead ? -ENODEV : adev->ops->get_state(adev, &st);
+	up_read(&adev->lock);
+	if (ret)
+		return ret;
+	if (WARN_ON_ONCE(st.num_mem_partitions > AMDX_MAX_MEM_PARTITIONS))
+		return -EIO;
+
+	memset(info, 0, sizeof(*info));
+	info->id = adev->id;
+	info->model = d->model;
+	strscpy(info->bdf, adev->bdf, sizeof(info->bdf));
+	strscpy(info->serial, adev->serial, sizeof(info->serial));
+	strscpy(info->product, adev->product, sizeof(info->product));
+	info->hive_id = d->hive_id;
+	info->vram_size = d->vram_size;
+	info->num_xcc = d->num_xcc;
+	info->num_sdma = d->num_sdma;
+	info->num_vcn = d->num_vcn;
+	info->supported_compute_modes = d->supported_compute_modes;
+	info->supported_memory_modes = d->supported_memory_modes;
+	info->max_vfs = d->max_vfs;
+	info->flags = d->flags;
+	info->compute_mode = st.compute_mode;
+	info->memory_mode = st.memory_mode;
+	info->num_vfs = st.num_vfs;
+	info->num_mem_partitions = st.num_mem_partitions;
+	for (i = 0; i < st.num_mem_partitions; i++) {
+		info->mem_partitions[i] = st.mem[i];
+		info->vram_free += st.mem[i].free;
+	}
+	return 0;
+}
+
+static int amdx_device_fd_release(struct inode *inode, struct file *filp)
+{
+	struct amdx_file *file = filp->private_data;
+
+	amdx_device_put(file->adev);
+	kfree(file);
+	return 0;
+}
+
+static long amdx_device_fd_ioctl(struct file *filp, unsigned int cmd,
+				 unsigned long arg)
+{
+	struct amdx_file *file = filp->private_data;
+
+	/* Racy by design: a removal right after this check is caught by
+	 * the handlers, which test @dead under the device lock.
+	 */
+	if (READ_ONCE(file->adev->dead))
+		return -ENODEV;
+	return amdx_ioctl(file, AMDX_IOCTL_F_DEVICE, cmd, arg);
+}
+
+static const struct file_operations amdx_device_fops = {
+	.owner = THIS_MODULE,
+	.release = amdx_device_fd_release,
+	.unlocked_ioctl = amdx_device_fd_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.llseek = noop_llseek,
+};
+
+/**
+ * amdx_device_fd_open() - create a device fd
+ * @adev: the device; the fd takes its own reference.
+ *
+ * Return: the new fd (O_RDWR | O_CLOEXEC), or -errno.
+ */
+int amdx_device_fd_open(struct amdx_device *adev)
+{
+	struct amdx_file *file;
+	int fd;
+
+	file = kzalloc(sizeof(*file), GFP_KERNEL);
+	if (!file)
+		return -ENOMEM;
+	kref_get(&adev->ref);
+	file->adev = adev;
+	fd = anon_inode_getfd("[amdx_device]", &amdx_device_fops, file,
+			      O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		amdx_device_put(adev);
+		kfree(file);
+	}
+	return fd;
+}
+
+static bool amdx_desc_valid(const struct amdx_device_desc *desc)
+{
+	return desc->model != AMDX_MODEL_UNKNOWN && desc->bdf &&
+	       strlen(desc->bdf) < AMDX_BDF_LEN && desc->serial &&
+	       strlen(desc->serial) < AMDX_SERIAL_LEN && desc->product &&
+	       strlen(desc->product) < AMDX_PRODUCT_LEN && desc->num_xcc;
+}
+
+/**
+ * amdx_device_register() - add a device to amdx
+ * @parent: the provider's device; the sysfs class device hangs below it.
+ * @desc: static facts; copied.
+ * @ops: callbacks; must stay valid until amdx_device_unregister() returns.
+ * @priv: provider data, returned by amdx_device_priv().
+ *
+ * Return: the device, or ERR_PTR(-EINVAL) for a bad descriptor,
+ * ERR_PTR(-ENOMEM), ERR_PTR(-EBUSY) when ids ran out.
+ */
+struct amdx_device *amdx_device_register(struct device *parent,
+					 const struct amdx_device_desc *desc,
+					 const struct amdx_provider_ops *ops,
+					 void *priv)
+{
+	struct amdx_device *adev;
+	int ret;
+
+	if (!amdx_desc_valid(desc) || !ops || !ops->get_state)
+		return ERR_PTR(-EINVAL);
+
+	adev = kzalloc(sizeof(*adev), GFP_KERNEL);
+	if (!adev)
+		return ERR_PTR(-ENOMEM);
+	kref_init(&adev->ref);
+	init_rwsem(&adev->lock);
+	adev->desc = *desc;
+	strscpy(adev->bdf, desc->bdf, sizeof(adev->bdf));
+	strscpy(adev->serial, desc->serial, sizeof(adev->serial));
+	strscpy(adev->product, desc->product, sizeof(adev->product));
+	adev->desc.bdf = adev->bdf;
+	adev->desc.serial = adev->serial;
+	adev->desc.product = adev->product;
+	adev->ops = ops;
+	adev->priv = priv;
+
+	/* Reserve the id; the entry becomes visible once sysfs is ready. */
+	ret = xa_alloc_cyclic(&amdx_devices, &adev->id, XA_ZERO_ENTRY,
+			      xa_limit_31b, &amdx_next_id, GFP_KERNEL);
+	if (ret < 0)
+		goto err_free;
+
+	ret = amdx_sysfs_add(adev, parent);
+	if (ret)
+		goto err_erase;
+
+	xa_store(&amdx_devices, adev->id, adev, GFP_KERNEL);
+	trace_amdx_device_add(adev->id, adev->bdf, adev->desc.model);
+	return adev;
+
+err_erase:
+	xa_erase(&amdx_devices, adev->id);
+err_free:
+	kfree(adev);
+	return ERR_PTR(ret);
+}
+EXPORT_SYMBOL_GPL(amdx_device_register);
+
+/**
+ * amdx_device_unregister() - remove a device from amdx
+ * @adev: the device.
+ *
+ * After this returns the core calls no op of the device and does not touch
+ * its provider data; open device fds fail with -ENODEV until closed.
+ */
+void amdx_device_unregister(struct amdx_device *adev)
+{
+	xa_erase(&amdx_devices, adev->id);
+	amdx_sysfs_remove(adev);
+
+	down_write(&adev->lock);
+	adev->dead = true;
+	up_write(&adev->lock);
+
+	trace_amdx_device_remove(adev->id);
+	amdx_device_put(adev);
+}
+EXPORT_SYMBOL_GPL(amdx_device_unregister);
+
+/**
+ * amdx_device_priv() - the provider data of a device
+ * @adev: the device.
+ *
+ * Return: the @priv given to amdx_device_register().
+ */
+void *amdx_device_priv(const struct amdx_device *adev)
+{
+	return adev->priv;
+}
+EXPORT_SYMBOL_GPL(amdx_device_priv);
+
+/**
+ * amdx_device_id() - the id of a device
+ * @adev: the device.
+ *
+ * Return: the id userspace uses to name the device.
+ */
+u32 amdx_device_id(const struct amdx_device *adev)
+{
+	return adev->id;
+}
+EXPORT_SYMBOL_GPL(amdx_device_id);
+
+/**
+ * amdx_device_registry_fini() - check the registry is empty at unload
+ *
+ * Module references keep providers loaded while they have devices, so the
+ * registry must be empty here.
+ */
+void amdx_device_registry_fini(void)
+{
+	WARN_ON(!xa_empty(&amdx_devices));
+	xa_destroy(&amdx_devices);
+}

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Copyright (C) 2026 The amdx authors
+ */
+/**
+ * DOC: ioctl dispatch
+ *
+ * Every amdx ioctl goes through one table.  The number a caller passes
+ * encodes the size of the argument structure it was compiled with.  The
+ * dispatcher matches on type and number only, then:
+ *
+ *  - a size below the entry's @min_size (the first uapi version) is -EINVAL;
+ *  - a shorter argument is zero-extended to the kernel's size, so fields
+ *    added later read as "not requested";
+ *  - a longer argument is accepted when the bytes the kernel does not know
+ *    are zero, otherwise -E2BIG (copy_struct_from_user());
+ *  - the result is copied back truncated to the caller's size.
+ *
+ * ::
+ *
+ *    process              amdx_ioctl_dispatch()              handler
+ *       | ioctl(cmd, arg)        |                               |
+ *       |----------------------->| find nr, check fd kind, cap  |
+ *       |                        | copy in (zero-extend)         |
+ *       |                        |------------------------------>|
+ *       |                        |<------------- 0 / -errno -----|
+ *       |<-- copy out (trunc.) --|                               |
+ */
+#include <linux/capability.h>
+#include <linux/errno.h>
+#include <linux/ioctl.h>
+#include <linux/kernel.h>
+#include <linux/minmax.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <linux/amdx.h>
+
+#include "amdx_core.h"
+#include "amdx_ioctl.h"
+#include "amdx_kunit.h"
+
+static int amdx_user_in(void *dst, size_t ksize, const void *src,
+			size_t usize)
+{
+	return copy_struct_from_user(dst, ksize, (__force const void __user *)src,
+				     usize);
+}
+
+static int amdx_user_out(void *dst, const void *src, size_t size)
+{
+	return copy_to_user((__force void __user *)dst, src, size) ? -EFAULT : 0;
+}
+
+const struct amdx_uaccess amdx_uaccess_user = {
+	.in = amdx_user_in,
+	.out = amdx_user_out,
+};
+
+static const struct amdx_ioctl_desc amdx_ioctls[] = {
+	{
+		.cmd = AMDX_IOC_QUERY,
+		.min_size = sizeof(struct amdx_query),
+		.flags = AMDX_IOCTL_F_CONTROL | AMDX_IOCTL_F_DEVICE |
+			 AMDX_IOCTL_F_OUT_ON_ERR,
+		.func = amdx_ioctl_query,
+		.name = "QUERY",
+	},
+	{
+		.cmd = AMDX_IOC_DEVICE_OPEN,
+		.min_size = sizeof(struct amdx_device_open),
+		.flags = AMDX_IOCTL_F_CONTROL,
+		.func = amdx_ioctl_device_open,
+		.name = "DEVICE_OPEN",
+	},
+};
+
+/**
+ * amdx_ioctl_find() - look up a command in an ioctl table
+ * @table: the table.
+ * @count: entries in @table.
+ * @cmd: the command the caller passed.
+ *
+ * Matches type, number and direction; the size may differ (see DOC).
+ *
+ * Return: the entry, or NULL if the command is unknown.
+ */
+const struct amdx_ioctl_desc *
+amdx_ioctl_find(const struct amdx_ioctl_desc *table, size_t count,
+		unsigned int cmd)
+{
+	size_t i;
+
+	for (i = 0; i < count; i++) {
+		unsigned int k = table[i].cmd;
+
+		if (_IOC_TYPE(k) == _IOC_TYPE(cmd) &&
+		    _IOC_NR(k) == _IOC_NR(cmd) &&
+		    _IOC_DIR(k) == _IOC_DIR(cmd))
+			return &table[i];
+	}
+	return NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(amdx_ioctl_find);
+
+/**
+ * amdx_ioctl_dispatch() - run one ioctl from a table
+ * @table: the table.
+ * @count: entries in @table.
+ * @file: the open file the ioctl came in on.
+ * @flags: %AMDX_IOCTL_F_CONTROL or %AMDX_IOCTL_F_DEVICE: the kind of fd.
+ * @cmd: the command.
+ * @uarg: the caller's argument.
+ * @ua: how to copy the argument in and out.
+ *
+ * Return: the handler's result; -ENOTTY for a command unknown or not valid
+ * on this kind of fd, -EINVAL for a too-short argument, -EPERM without
+ * CAP_SYS_ADMIN for changes, -EFAULT or -E2BIG from copying.
+ */
+long amdx_ioctl_dispatch(const struct amdx_ioctl_desc *table,
+					  size_t count, struct amdx_file *file,
+					  unsigned int flags, unsigned int cmd,
+					  void *uarg,
+					  const struct amdx_uaccess *ua)
+{
+	const struct amdx_ioctl_desc *desc;
+	size_t usize = _IOC_SIZE(cmd);
+	u64 kbuf[AMDX_IOCTL_MAX_ARG / sizeof(u64)];
+	size_t ksize;
+	int ret, err;
+
+	desc = amdx_ioctl_find(table, count, cmd);
+	if (!desc || !(desc->flags & flags))
+		return -ENOTTY;
+	ksize = _IOC_SIZE(desc->cmd);
+	if (WARN_ON_ONCE(ksize > sizeof(kbuf)))
+		return -ENOTTY;
+	if (usize < desc->min_size)
+		return -EINVAL;
+	if ((desc->flags & AMDX_IOCTL_F_ADMIN) && !capable(CAP_SYS_ADMIN))
+		return -EPERM;
+
+	ret = ua->in(kbuf, ksize, uarg, usize);
+	if (ret)
+		return ret;
+
+	ret = desc->func(file, kbuf);
+	if (ret && !(desc->flags & AMDX_IOCTL_F_OUT_ON_ERR))
+		return ret;
+	if (_IOC_DIR(desc->cmd) & _IOC_READ) {
+		err = ua->out(uarg, kbuf, min(usize, ksize));
+		if (err)
+			return err;
+	}
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(amdx_ioctl_dispatch);
+
+/**
+ * amdx_ioctl() - the unlocked_ioctl of every amdx fd
+ * @file: the amdx file.
+ * @flags: kind of fd, %AMDX_IOCTL_F_CONTROL or %AMDX_IOCTL_F_DEVICE.
+ * @cmd: the command.
+ * @arg: user pointer to the argument.
+ *
+ * Return: 0 or -errno, see amdx_ioctl_dispatch().
+ */
+long amdx_ioctl(struct amdx_file *file, unsigned int flags, unsigned int cmd,
+		unsigned long arg)
+{
+	return amdx_ioctl_dispatch(amdx_ioctls, ARRAY_SIZE(amdx_ioctls), file,
+				   flags, cmd, (void *)arg, &amdx_uaccess_user);
+}

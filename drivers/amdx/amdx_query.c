@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Copyright (C) 2026 The amdx authors
+ */
+/**
+ * DOC: queries
+ *
+ * %AMDX_IOC_QUERY follows the two-call size protocol of xe's
+ * DRM_IOCTL_XE_DEVICE_QUERY: with &amdx_query.size 0 the kernel only
+ * reports the size of the result; with a buffer at least that large it
+ * writes the result and sets the size to what it wrote; with a smaller one
+ * it fails with -ENOSPC and reports the needed size (the list may have grown
+ * between the two calls).
+ *
+ * Queries need no privilege.  On a device fd, device queries are about
+ * that fd's device and &amdx_query.id must be 0.
+ */
+#include <linux/errno.h>
+#include <linux/overflow.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "amdx_core.h"
+#include "amdx_kunit.h"
+
+/**
+ * amdx_caps() - the capabilities of this build on this kernel
+ *
+ * Return: %AMDX_CAP_* bits.
+ */
+u64 amdx_caps(void)
+{
+	u64 caps = AMDX_CAP_DEVICE_QUERY;
+
+	if (IS_ENABLED(CONFIG_DEVICE_PRIVATE))
+		caps |= AMDX_CAP_DEVICE_PRIVATE;
+	if (IS_ENABLED(CONFIG_HMM_MIRROR))
+		caps |= AMDX_CAP_HMM_MIRROR;
+	return caps;
+}
+
+/*
+ * Either report the size (q->size == 0) or copy @len bytes of @buf out.
+ */
+static int amdx_query_out(struct amdx_query *q, const void *buf, u32 len)
+{
+	if (!q->size) {
+		q->size = len;
+		return 0;
+	}
+	if (q->size < len) {
+		q->size = len;
+		return -ENOSPC;
+	}
+	if (copy_to_user(u64_to_user_ptr(q->data), buf, len))
+		return -EFAULT;
+	q->size = len;
+	return 0;
+}
+
+static int amdx_query_caps(struct amdx_query *q)
+{
+	struct amdx_query_caps caps = {
+		.version_major = AMDX_UAPI_VERSION_MAJOR,
+		.version_minor = AMDX_UAPI_VERSION_MINOR,
+		.caps = amdx_caps(),
+		.num_devices = amdx_device_count(),
+	};
+
+	if (q->id)
+		return -EINVAL;
+	return amdx_query_out(q, &caps, sizeof(caps));
+}
+
+static int amdx_query_devices(struct amdx_query *q)
+{
+	struct amdx_query_devices *res;
+	u32 max, n;
+	size_t len;
+	int ret;
+
+	if (q->id)
+		return -EINVAL;
+	if (!q->size) {
+		n = amdx_device_count();
+		q->size = struct_size(res, devices, n);
+		return 0;
+	}
+	if (q->size < sizeof(*res)) {
+		amdx_device_list(NULL, 0, &n);
+		q->size = struct_size(res, devices, n);
+		return -ENOSPC;
+	}
+	max = (q->size - sizeof(*res)) / sizeof(res->devices[0]);
+	/* Never allocate more than the registry can fill. */
+	max = min(max, amdx_device_count());
+	res = kzalloc(struct_size(res, devices, max), GFP_KERNEL);
+	if (!res)
+		return -ENOMEM;
+	ret = amdx_device_list(res->devices, max, &n);
+	len = struct_size(res, devices, n);
+	if (ret) {
+		q->size = len;
+		goto out;
+	}
+	res->num_devices = n;
+	ret = amdx_query_out(q, res, len);
+out:
+	kfree(res);
+	return ret;
+}
+
+static int amdx_query_device_info(struct amdx_file *file,
+				  struct amdx_query *q)
+{
+	struct amdx_device *adev;
+	struct amdx_device_info *info;
+	int ret;
+
+	if (!q->size) {
+		q->size = sizeof(*info);
+		return 0;
+	}
+	if (file->adev) {
+		if (q->id)
+			return -EINVAL;
+		adev = file->adev;
+		kref_get(&adev->ref);
+	} else {
+		adev = amdx_device_get(q->id);
+		if (!adev)
+			return -ENODEV;
+	}
+	info = kzalloc(sizeof(*info), GFP_KERNEL);
+	if (!info) {
+		ret = -ENOMEM;
+		goto out_put;
+	}
+	ret = amdx_device_fill_info(adev, info);
+	if (!ret)
+		ret = amdx_query_out(q, info, sizeof(*info));
+	kfree(info);
+out_put:
+	amdx_device_put(adev);
+	return ret;
+}
+
+/**
+ * amdx_ioctl_query() - %AMDX_IOC_QUERY
+ * @file: the amdx file.
+ * @data: &struct amdx_query.
+ *
+ * Return: 0; -EINVAL for an unknown query, non-zero flags or reserved
+ * fields, or an id where none is allowed; -ENOSPC for a too-small buffer;
+ * -ENODEV for an unknown or removed device; -EFAULT for a bad @data.
+ */
+int amdx_ioctl_query(struct amdx_file *file, void *data)
+{
+	struct amdx_query *q = data;
+
+	if (q->flags || q->reserved[0] || q->reserved[1])
+		return -EINVAL;
+
+	switch (q->query) {
+	case AMDX_QUERY_CAPS:
+		return amdx_query_caps(q);
+	case AMDX_QUERY_DEVICES:
+		return amdx_query_devices(q);
+	case AMDX_QUERY_DEVICE_INFO:
+		return amdx_query_device_info(file, q);
+	default:
+		return -EINVAL;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(amdx_ioctl_query);
+
+/**
+ * amdx_ioctl_device_open() - %AMDX_IOC_DEVICE_OPEN
+ * @file: the amdx file (always /dev/amdx).
+ * @data: &struct amdx_device_open.
+ *
+ * Return: 0 with &amdx_device_open.fd set; -EINVAL for non-zero flags or
+ * pad; -ENODEV for an unknown device; -EMFILE and friends from fd creation.
+ */
+int amdx_ioctl_device_open(struct amdx_file *file, void *data)
+{
+	struct amdx_device_open *args = data;
+	struct amdx_device *adev;
+	int fd;
+
+	if (args->flags || args->pad)
+		return -EINVAL;
+	adev = amdx_device_get(args->id);
+	if (!adev)
+		return -ENODEV;
+	fd = amdx_device_fd_open(adev);
+	amdx_device_put(adev);
+	if (fd < 0)
+		return fd;
+	args->fd = fd;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(amdx_ioctl_device_open);

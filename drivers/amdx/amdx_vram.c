@@ -1,0 +1,632 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Copyright (C) 2026 The amdx authors
+ */
+/**
+ * DOC: VRAM page allocator
+ *
+ * A page-granular (%PAGE_SIZE) allocator over the VRAM of one device, pure
+ * logic with no device behind it, so KUnit tests it directly and every
+ * provider (the simulator, a real backend) shares one implementation.
+ *
+ * VRAM of N pages is split into P equal memory (NPS) partitions, 1 <= P <=
+ * %AMDX_VRAM_MAX_PARTITIONS, P dividing N.  Partition i owns the contiguous
+ * page frame numbers [i * N / P, (i + 1) * N / P).  A "pfn" here is a VRAM
+ * page index starting at 0, not a host page frame number.
+ *
+ * ::
+ *
+ *    pfn 0                N/4               N/2              3N/4          N
+ *    |  partition 0        |  partition 1     |  partition 2    |  part. 3  |
+ *    |0110100...           |...               |...              |...        |
+ *     ^ one bitmap, each partition searches only its own range of bits
+ *
+ * Every allocated page records its owner (0 = PF, 1..15 = VFs).  Usage is
+ * counted per partition and per owner; an owner may have a quota in pages
+ * (0 = unlimited) beyond which allocations fail with -EDQUOT.  Single pages
+ * are handed out next-fit inside the partition; contiguous runs first-fit,
+ * and fail with -ENOSPC when fragmentation leaves no run long enough even
+ * though enough pages are free.  The partition count can only change while
+ * nothing is allocated (-EBUSY otherwise).
+ *
+ * All sizes and bases returned by this API are in pages.
+ */
+#include <linux/bitmap.h>
+#include <linux/bug.h>
+#include <linux/err.h>
+#include <linux/export.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+
+#include <amdx/amdx_vram.h>
+
+/**
+ * struct amdx_vram_part - one memory partition
+ * @base: first pfn of the partition.
+ * @size: pages in the partition.
+ * @used: pages allocated in the partition.
+ * @hint: next-fit cursor, a pfn in [@base, @base + @size).
+ */
+struct amdx_vram_part {
+	u64 base;
+	u64 size;
+	u64 used;
+	u64 hint;
+};
+
+/**
+ * struct amdx_vram - the allocator
+ * @lock: protects every field below except @npages, which never changes.
+ *	A spinlock, not a mutex, because pages are freed from the
+ *	ZONE_DEVICE page_free() callback, which runs on the final put_page()
+ *	of a device page and may do so under a page-table spinlock.  Never
+ *	taken from interrupt context.  Nothing under it sleeps or allocates.
+ * @npages: pages of VRAM.
+ * @num_parts: current number of partitions.
+ * @used: pages allocated in total.
+ * @parts: the partitions, @num_parts valid.
+ * @map: one bit per page, set when allocated.
+ * @owner: owner of each allocated page; meaningless for free pages.
+ * @owner_used: pages allocated per owner.
+ * @owner_quota: page limit per owner, 0 = unlimited.
+ */
+struct amdx_vram {
+	/* guards all but @npages; see the kernel-doc above for why a spinlock */
+	spinlock_t lock;
+	u64 npages;
+	u32 num_parts;
+	u64 used;
+	struct amdx_vram_part parts[AMDX_VRAM_MAX_PARTITIONS];
+	unsigned long *map;
+	u8 *owner;
+	u64 owner_used[AMDX_VRAM_MAX_OWNERS];
+	u64 owner_quota[AMDX_VRAM_MAX_OWNERS];
+};
+
+static bool amdx_vram_layout_valid(u64 npages, u32 num_partitions)
+{
+	if (!num_partitions || num_partitions > AMDX_VRAM_MAX_PARTITIONS)
+		return false;
+	return npages && !do_div(npages, num_partitions);
+}
+
+/* Caller holds v->lock or owns @v exclusively; nothing may be allocated. */
+static void amdx_vram_layout(struct amdx_vram *v, u32 num_partitions)
+{
+	u64 size = div_u64(v->npages, num_partitions);
+	u32 i;
+
+	memset(v->parts, 0, sizeof(v->parts));
+	for (i = 0; i < num_partitions; i++) {
+		v->parts[i].base = i * size;
+		v->parts[i].size = size;
+		v->parts[i].hint = i * size;
+	}
+	v->num_parts = num_partitions;
+}
+
+/**
+ * amdx_vram_create() - create an allocator
+ * @size_bytes: VRAM size, a non-zero multiple of %PAGE_SIZE.
+ * @num_partitions: memory partitions, 1 .. %AMDX_VRAM_MAX_PARTITIONS,
+ *	dividing the page count.
+ *
+ * Context: process context, may sleep.
+ * Return: the allocator, ERR_PTR(-EINVAL) for bad arguments,
+ * ERR_PTR(-ENOMEM).
+ */
+struct amdx_vram *amdx_vram_create(u64 size_bytes, u32 num_partitions)
+{
+	u64 npages = size_bytes >> PAGE_SHIFT;
+	struct amdx_vram *v;
+
+	if (!size_bytes || !PAGE_ALIGNED(size_bytes) ||
+	    !amdx_vram_layout_valid(npages, num_partitions))
+		return ERR_PTR(-EINVAL);
+	/* bitmap helpers take unsigned long (and unsigned int run lengths) */
+	if (npages > U32_MAX)
+		return ERR_PTR(-EINVAL);
+
+	v = kzalloc(sizeof(*v), GFP_KERNEL);
+	if (!v)
+		return ERR_PTR(-ENOMEM);
+
+	v->map = kvcalloc(BITS_TO_LONGS(npages), sizeof(unsigned long),
+			  GFP_KERNEL);
+	if (!v->map)
+		goto err_free_v;
+
+	v->owner = kvzalloc(npages, GFP_KERNEL);
+	if (!v->owner)
+		goto err_free_map;
+
+	spin_lock_init(&v->lock);
+	v->npages = npages;
+	amdx_vram_layout(v, num_partitions);
+	return v;
+
+err_free_map:
+	kvfree(v->map);
+err_free_v:
+	kfree(v);
+	return ERR_PTR(-ENOMEM);
+}
+EXPORT_SYMBOL_GPL(amdx_vram_create);
+
+/**
+ * amdx_vram_destroy() - free an allocator
+ * @v: allocator, or NULL.
+ *
+ * Pages still allocated are reported once and forgotten.
+ */
+void amdx_vram_destroy(struct amdx_vram *v)
+{
+	if (!v)
+		return;
+	WARN_ONCE(v->used, "amdx_vram: destroyed with %llu pages allocated\n",
+		  v->used);
+	kvfree(v->owner);
+	kvfree(v->map);
+	kfree(v);
+}
+EXPORT_SYMBOL_GPL(amdx_vram_destroy);
+
+/* Caller holds v->lock. */
+static int amdx_vram_charge(struct amdx_vram *v, u32 owner, u64 npages)
+{
+	u64 quota = v->owner_quota[owner];
+
+	if (quota && (v->owner_used[owner] > quota ||
+		      npages > quota - v->owner_used[owner]))
+		return -EDQUOT;
+	return 0;
+}
+
+/* Caller holds v->lock; [first, first + npages) is free and in @p. */
+static void amdx_vram_take(struct amdx_vram *v, struct amdx_vram_part *p,
+			   u32 owner, u64 first, u64 npages)
+{
+	bitmap_set(v->map, first, npages);
+	memset(v->owner + first, owner, npages);
+	p->used += npages;
+	v->used += npages;
+	v->owner_used[owner] += npages;
+}
+
+/**
+ * amdx_vram_alloc() - allocate one page
+ * @v: allocator.
+ * @part: memory partition to allocate from.
+ * @owner: owner to charge, below %AMDX_VRAM_MAX_OWNERS.
+ * @pfn: out: the page.
+ *
+ * Next-fit: the search starts after the page handed out last in @part.
+ *
+ * Context: any context but interrupt; takes a spinlock.
+ * Return: 0, -EINVAL for a bad @part or @owner, -EDQUOT when @owner is at
+ * its quota, -ENOSPC when @part is full.
+ */
+int amdx_vram_alloc(struct amdx_vram *v, u32 part, u32 owner, u64 *pfn)
+{
+	struct amdx_vram_part *p;
+	unsigned long end, bit;
+	int ret;
+
+	if (owner >= AMDX_VRAM_MAX_OWNERS)
+		return -EINVAL;
+
+	spin_lock(&v->lock);
+	if (part >= v->num_parts) {
+		ret = -EINVAL;
+		goto out_unlock;
+	}
+	p = &v->parts[part];
+	ret = amdx_vram_charge(v, owner, 1);
+	if (ret)
+		goto out_unlock;
+	if (p->used == p->size) {
+		ret = -ENOSPC;
+		goto out_unlock;
+	}
+
+	end = p->base + p->size;
+	bit = find_next_zero_bit(v->map, end, p->hint);
+	if (bit >= end)
+		bit = find_next_zero_bit(v->map, p->hint, p->base);
+	/* used < size guarantees a zero bit */
+	if (WARN_ON_ONCE(bit >= end)) {
+		ret = -ENOSPC;
+		goto out_unlock;
+	}
+
+	amdx_vram_take(v, p, owner, bit, 1);
+	p->hint = bit + 1 < end ? bit + 1 : p->base;
+	*pfn = bit;
+out_unlock:
+	spin_unlock(&v->lock);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(amdx_vram_alloc);
+
+/**
+ * amdx_vram_alloc_contig() - allocate physically contiguous pages
+ * @v: allocator.
+ * @part: memory partition to allocate from; the run never crosses into
+ *	another partition.
+ * @owner: owner to charge, below %AMDX_VRAM_MAX_OWNERS.
+ * @npages: length of the run, at least 1.
+ * @first_pfn: out: first page of the run.
+ *
+ * First-fit from the start of @part.
+ *
+ * Context: any context but interrupt; takes a spinlock.
+ * Return: 0, -EINVAL for a bad @part, @owner or @npages, -EDQUOT when the
+ * run would take @owner over its quota, -ENOSPC when no free run of
+ * @npages pages exists in @part (also when enough pages are free but
+ * fragmented).
+ */
+int amdx_vram_alloc_contig(struct amdx_vram *v, u32 part, u32 owner,
+			   u64 npages, u64 *first_pfn)
+{
+	struct amdx_vram_part *p;
+	unsigned long end, bit;
+	int ret;
+
+	if (owner >= AMDX_VRAM_MAX_OWNERS || !npages || npages > U32_MAX)
+		return -EINVAL;
+
+	spin_lock(&v->lock);
+	if (part >= v->num_parts) {
+		ret = -EINVAL;
+		goto out_unlock;
+	}
+	p = &v->parts[part];
+	ret = amdx_vram_charge(v, owner, npages);
+	if (ret)
+		goto out_unlock;
+	if (npages > p->size - p->used) {
+		ret = -ENOSPC;
+		goto out_unlock;
+	}
+
+	end = p->base + p->size;
+	bit = bitmap_find_next_zero_area(v->map, end, p->base, npages, 0);
+	if (bit >= end || npages > end - bit) {
+		ret = -ENOSPC;
+		goto out_unlock;
+	}
+
+	amdx_vram_take(v, p, owner, bit, npages);
+	*first_pfn = bit;
+out_unlock:
+	spin_unlock(&v->lock);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(amdx_vram_alloc_contig);
+
+/* Caller holds v->lock.  Checks, then frees all pages or none. */
+static void amdx_vram_release(struct amdx_vram *v, u64 first, u64 npages,
+			      u32 owner)
+{
+	struct amdx_vram_part *p;
+	u64 pfn;
+
+	if (WARN_ONCE(owner >= AMDX_VRAM_MAX_OWNERS || !npages ||
+		      first >= v->npages || npages > v->npages - first,
+		      "amdx_vram: bad free of %llu pages at %llu by owner %u\n",
+		      npages, first, owner))
+		return;
+
+	p = &v->parts[div64_u64(first, v->parts[0].size)];
+	if (WARN_ONCE(npages > p->base + p->size - first,
+		      "amdx_vram: free of %llu pages at %llu crosses a partition\n",
+		      npages, first))
+		return;
+
+	for (pfn = first; pfn < first + npages; pfn++) {
+		if (WARN_ONCE(!test_bit(pfn, v->map),
+			      "amdx_vram: double free of pfn %llu\n", pfn))
+			return;
+		if (WARN_ONCE(v->owner[pfn] != owner,
+			      "amdx_vram: pfn %llu freed by owner %u, owned by %u\n",
+			      pfn, owner, v->owner[pfn]))
+			return;
+	}
+
+	bitmap_clear(v->map, first, npages);
+	p->used -= npages;
+	v->used -= npages;
+	v->owner_used[owner] -= npages;
+}
+
+/**
+ * amdx_vram_free() - free one page
+ * @v: allocator.
+ * @pfn: page from amdx_vram_alloc() or part of a contiguous run.
+ * @owner: the owner it was allocated for.
+ *
+ * A double free, a pfn out of range or a wrong owner is reported once
+ * (WARN_ONCE) and ignored; no counter changes.
+ *
+ * Context: any context but interrupt; takes a spinlock.
+ */
+void amdx_vram_free(struct amdx_vram *v, u64 pfn, u32 owner)
+{
+	spin_lock(&v->lock);
+	amdx_vram_release(v, pfn, 1, owner);
+	spin_unlock(&v->lock);
+}
+EXPORT_SYMBOL_GPL(amdx_vram_free);
+
+/**
+ * amdx_vram_free_contig() - free a run of pages
+ * @v: allocator.
+ * @first_pfn: first page of the run.
+ * @npages: pages in the run.
+ * @owner: the owner they were allocated for.
+ *
+ * Every page must be allocated to @owner and inside one partition;
+ * otherwise the call is reported once and nothing is freed.
+ *
+ * Context: any context but interrupt; takes a spinlock.
+ */
+void amdx_vram_free_contig(struct amdx_vram *v, u64 first_pfn, u64 npages,
+			   u32 owner)
+{
+	spin_lock(&v->lock);
+	amdx_vram_release(v, first_pfn, npages, owner);
+	spin_unlock(&v->lock);
+}
+EXPORT_SYMBOL_GPL(amdx_vram_free_contig);
+
+/**
+ * amdx_vram_repartition() - change the number of memory partitions
+ * @v: allocator.
+ * @num_partitions: new partition count, 1 .. %AMDX_VRAM_MAX_PARTITIONS,
+ *	dividing the page count.
+ *
+ * Quotas survive; the layout is recomputed from scratch.
+ *
+ * Return: 0, -EINVAL for a bad @num_partitions, -EBUSY if any page is
+ * allocated.
+ */
+int amdx_vram_repartition(struct amdx_vram *v, u32 num_partitions)
+{
+	int ret = 0;
+
+	if (!amdx_vram_layout_valid(v->npages, num_partitions))
+		return -EINVAL;
+
+	spin_lock(&v->lock);
+	if (v->used)
+		ret = -EBUSY;
+	else
+		amdx_vram_layout(v, num_partitions);
+	spin_unlock(&v->lock);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(amdx_vram_repartition);
+
+/**
+ * amdx_vram_npages() - size of the VRAM
+ * @v: allocator.
+ *
+ * Return: pages of VRAM.
+ */
+u64 amdx_vram_npages(struct amdx_vram *v)
+{
+	return v->npages;
+}
+EXPORT_SYMBOL_GPL(amdx_vram_npages);
+
+/**
+ * amdx_vram_used() - pages allocated
+ * @v: allocator.
+ *
+ * Return: pages allocated over all partitions and owners.
+ */
+u64 amdx_vram_used(struct amdx_vram *v)
+{
+	u64 used;
+
+	spin_lock(&v->lock);
+	used = v->used;
+	spin_unlock(&v->lock);
+	return used;
+}
+EXPORT_SYMBOL_GPL(amdx_vram_used);
+
+/**
+ * amdx_vram_num_partitions() - current partition count
+ * @v: allocator.
+ *
+ * Return: number of memory partitions.
+ */
+u32 amdx_vram_num_partitions(struct amdx_vram *v)
+{
+	u32 n;
+
+	spin_lock(&v->lock);
+	n = v->num_parts;
+	spin_unlock(&v->lock);
+	return n;
+}
+EXPORT_SYMBOL_GPL(amdx_vram_num_partitions);
+
+enum amdx_vram_part_field {
+	AMDX_VRAM_PART_BASE,
+	AMDX_VRAM_PART_SIZE,
+	AMDX_VRAM_PART_FREE,
+};
+
+static u64 amdx_vram_part_get(struct amdx_vram *v, u32 part,
+			      enum amdx_vram_part_field field)
+{
+	struct amdx_vram_part *p;
+	u64 val = 0;
+
+	spin_lock(&v->lock);
+	if (part < v->num_parts) {
+		p = &v->parts[part];
+		switch (field) {
+		case AMDX_VRAM_PART_BASE:
+			val = p->base;
+			break;
+		case AMDX_VRAM_PART_SIZE:
+			val = p->size;
+			break;
+		case AMDX_VRAM_PART_FREE:
+			val = p->size - p->used;
+			break;
+		}
+	}
+	spin_unlock(&v->lock);
+	return val;
+}
+
+/**
+ * amdx_vram_part_base() - first page of a partition
+ * @v: allocator.
+ * @part: partition.
+ *
+ * Return: the first pfn of @part, 0 if @part does not exist.
+ */
+u64 amdx_vram_part_base(struct amdx_vram *v, u32 part)
+{
+	return amdx_vram_part_get(v, part, AMDX_VRAM_PART_BASE);
+}
+EXPORT_SYMBOL_GPL(amdx_vram_part_base);
+
+/**
+ * amdx_vram_part_size() - size of a partition
+ * @v: allocator.
+ * @part: partition.
+ *
+ * Return: pages in @part, 0 if @part does not exist.
+ */
+u64 amdx_vram_part_size(struct amdx_vram *v, u32 part)
+{
+	return amdx_vram_part_get(v, part, AMDX_VRAM_PART_SIZE);
+}
+EXPORT_SYMBOL_GPL(amdx_vram_part_size);
+
+/**
+ * amdx_vram_part_free() - free pages in a partition
+ * @v: allocator.
+ * @part: partition.
+ *
+ * Return: pages not allocated in @part, 0 if @part does not exist.
+ */
+u64 amdx_vram_part_free(struct amdx_vram *v, u32 part)
+{
+	return amdx_vram_part_get(v, part, AMDX_VRAM_PART_FREE);
+}
+EXPORT_SYMBOL_GPL(amdx_vram_part_free);
+
+/**
+ * amdx_vram_pfn_partition() - partition a page belongs to
+ * @v: allocator.
+ * @pfn: page.
+ *
+ * Return: the partition index, -EINVAL if @pfn is beyond the VRAM.
+ */
+int amdx_vram_pfn_partition(struct amdx_vram *v, u64 pfn)
+{
+	int part;
+
+	if (pfn >= v->npages)
+		return -EINVAL;
+
+	spin_lock(&v->lock);
+	part = div64_u64(pfn, v->parts[0].size);
+	spin_unlock(&v->lock);
+	return part;
+}
+EXPORT_SYMBOL_GPL(amdx_vram_pfn_partition);
+
+/**
+ * amdx_vram_pfn_owner() - owner of an allocated page
+ * @v: allocator.
+ * @pfn: page.
+ *
+ * Return: the owner, -EINVAL if @pfn is beyond the VRAM, -ENOENT if it is
+ * not allocated.
+ */
+int amdx_vram_pfn_owner(struct amdx_vram *v, u64 pfn)
+{
+	int owner;
+
+	if (pfn >= v->npages)
+		return -EINVAL;
+
+	spin_lock(&v->lock);
+	owner = test_bit(pfn, v->map) ? v->owner[pfn] : -ENOENT;
+	spin_unlock(&v->lock);
+	return owner;
+}
+EXPORT_SYMBOL_GPL(amdx_vram_pfn_owner);
+
+/**
+ * amdx_vram_set_quota() - limit the pages an owner may hold
+ * @v: allocator.
+ * @owner: owner.
+ * @npages: limit in pages, 0 = unlimited.  A limit below current usage is
+ *	accepted; further allocations then fail until enough is freed.
+ *
+ * Return: 0, -EINVAL for a bad @owner.
+ */
+int amdx_vram_set_quota(struct amdx_vram *v, u32 owner, u64 npages)
+{
+	if (owner >= AMDX_VRAM_MAX_OWNERS)
+		return -EINVAL;
+
+	spin_lock(&v->lock);
+	v->owner_quota[owner] = npages;
+	spin_unlock(&v->lock);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(amdx_vram_set_quota);
+
+/**
+ * amdx_vram_quota() - an owner's limit
+ * @v: allocator.
+ * @owner: owner.
+ *
+ * Return: the limit in pages, 0 for unlimited or a bad @owner.
+ */
+u64 amdx_vram_quota(struct amdx_vram *v, u32 owner)
+{
+	u64 quota;
+
+	if (owner >= AMDX_VRAM_MAX_OWNERS)
+		return 0;
+
+	spin_lock(&v->lock);
+	quota = v->owner_quota[owner];
+	spin_unlock(&v->lock);
+	return quota;
+}
+EXPORT_SYMBOL_GPL(amdx_vram_quota);
+
+/**
+ * amdx_vram_owner_used() - pages an owner holds
+ * @v: allocator.
+ * @owner: owner.
+ *
+ * Return: pages allocated to @owner over all partitions, 0 for a bad
+ * @owner.
+ */
+u64 amdx_vram_owner_used(struct amdx_vram *v, u32 owner)
+{
+	u64 used;
+
+	if (owner >= AMDX_VRAM_MAX_OWNERS)
+		return 0;
+
+	spin_lock(&v->lock);
+	used = v->owner_used[owner];
+	spin_unlock(&v->lock);
+	return used;
+}
+EXPORT_SYMBOL_GPL(amdx_vram_owner_used);

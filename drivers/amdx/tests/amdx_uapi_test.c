@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Copyright (C) 2026 The amdx authors
+ *
+ * Pins the layout of every uapi structure: a change here is an ABI break.
+ */
+#include <kunit/test.h>
+#include <linux/stddef.h>
+#include <linux/amdx.h>
+
+struct amdx_layout {
+	const char *name;
+	size_t actual;
+	size_t expected;
+};
+
+#define SZ(type, exp) { #type, sizeof(struct type), exp }
+#define OFF(type, field, exp) \
+	{ #type "." #field, offsetof(struct type, field), exp }
+
+static const struct amdx_layout amdx_layouts[] = {
+	SZ(amdx_query, 40),
+	OFF(amdx_query, query, 0),
+	OFF(amdx_query, size, 4),
+	OFF(amdx_query, data, 8),
+	OFF(amdx_query, id, 16),
+	OFF(amdx_query, flags, 20),
+	OFF(amdx_query, reserved, 24),
+
+	SZ(amdx_query_caps, 56),
+	OFF(amdx_query_caps, version_major, 0),
+	OFF(amdx_query_caps, version_minor, 4),
+	OFF(amdx_query_caps, caps, 8),
+	OFF(amdx_query_caps, num_devices, 16),
+	OFF(amdx_query_caps, pad, 20),
+	OFF(amdx_query_caps, reserved, 24),
+
+	SZ(amdx_device_entry, 40),
+	OFF(amdx_device_entry, id, 0),
+	OFF(amdx_device_entry, model, 4),
+	OFF(amdx_device_entry, bdf, 8),
+	OFF(amdx_device_entry, reserved, 24),
+
+	SZ(amdx_query_devices, 8),
+	OFF(amdx_query_devices, num_devices, 0),
+	OFF(amdx_query_devices, pad, 4),
+	OFF(amdx_query_devices, devices, 8),
+
+	SZ(amdx_mem_partition_info, 24),
+	OFF(amdx_mem_partition_info, base, 0),
+	OFF(amdx_mem_partition_info, size, 8),
+	OFF(amdx_mem_partition_info, free, 16),
+
+	SZ(amdx_device_info, 448),
+	OFF(amdx_device_info, id, 0),
+	OFF(amdx_device_info, model, 4),
+	OFF(amdx_device_info, bdf, 8),
+	OFF(amdx_device_info, serial, 24),
+	OFF(amdx_device_info, product, 56),
+	OFF(amdx_device_info, hive_id, 120),
+	OFF(amdx_device_info, vram_size, 128),
+	OFF(amdx_device_info, vram_free, 136),
+	OFF(amdx_device_info, num_xcc, 144),
+	OFF(amdx_device_info, num_sdma, 148),
+	OFF(amdx_device_info, num_vcn, 152),
+	OFF(amdx_device_info, compute_mode, 156),
+	OFF(amdx_device_info, memory_mode, 160),
+	OFF(amdx_device_info, supported_compute_modes, 164),
+	OFF(amdx_device_info, supported_memory_modes, 168),
+	OFF(amdx_device_info, num_mem_partitions, 172),
+	OFF(amdx_device_info, num_vfs, 176),
+	OFF(amdx_device_info, max_vfs, 180),
+	OFF(amdx_device_info, flags, 184),
+	OFF(amdx_device_info, pad, 188),
+	OFF(amdx_device_info, mem_partitions, 192),
+	OFF(amdx_device_info, reserved, 384),
+
+	SZ(amdx_device_open, 16),
+	OFF(amdx_device_open, id, 0),
+	OFF(amdx_device_open, flags, 4),
+	OFF(amdx_device_open, fd, 8),
+	OFF(amdx_device_open, pad, 12),
+};
+
+static void amdx_layout_desc(const struct amdx_layout *l, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", l->name);
+}
+
+KUNIT_ARRAY_PARAM(amdx_layout, amdx_layouts, amdx_layout_desc);
+
+static void amdx_uapi_layout_is_pinned(struct kunit *test)
+{
+	const struct amdx_layout *l = test->param_value;
+
+	KUNIT_EXPECT_EQ_MSG(test, l->actual, l->expected, "%s", l->name);
+}
+
+static void amdx_uapi_struct_sizes_are_multiples_of_8(struct kunit *test)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(amdx_layouts); i++) {
+		if (strchr(amdx_layouts[i].name, '.'))
+			continue;
+		KUNIT_EXPECT_EQ_MSG(test, amdx_layouts[i].actual % 8, 0,
+				    "%s", amdx_layouts[i].name);
+	}
+}
+
+static void amdx_uapi_ioctl_numbers_encode_sizes(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, _IOC_SIZE(AMDX_IOC_QUERY),
+			sizeof(struct amdx_query));
+	KUNIT_EXPECT_EQ(test, _IOC_SIZE(AMDX_IOC_DEVICE_OPEN),
+			sizeof(struct amdx_device_open));
+	KUNIT_EXPECT_EQ(test, _IOC_NR(AMDX_IOC_QUERY), 0);
+	KUNIT_EXPECT_EQ(test, _IOC_NR(AMDX_IOC_DEVICE_OPEN), 1);
+	KUNIT_EXPECT_EQ(test, _IOC_TYPE(AMDX_IOC_QUERY), AMDX_IOCTL_BASE);
+	KUNIT_EXPECT_EQ(test, _IOC_DIR(AMDX_IOC_QUERY),
+			_IOC_READ | _IOC_WRITE);
+}
+
+static struct kunit_case amdx_uapi_cases[] = {
+	KUNIT_CASE_PARAM(amdx_uapi_layout_is_pinned, amdx_layout_gen_params),
+	KUNIT_CASE(amdx_uapi_struct_sizes_are_multiples_of_8),
+	KUNIT_CASE(amdx_uapi_ioctl_numbers_encode_sizes),
+	{}
+};
+
+static struct kunit_suite amdx_uapi_suite = {
+	.name = "amdx_uapi",
+	.test_cases = amdx_uapi_cases,
+};
+
+kunit_test_suite(amdx_uapi_suite);

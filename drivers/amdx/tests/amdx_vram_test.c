@@ -1,0 +1,389 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Copyright (C) 2026 The amdx authors
+ */
+/**
+ * DOC: KUnit tests of the VRAM allocator
+ *
+ * Suite ``amdx_vram``: partition layout per NPS mode, accounting per
+ * partition and owner, exhaustion, fragmentation, quotas, repartitioning,
+ * argument checking and the pfn to partition map.  Each test builds its
+ * own small allocator (a few dozen pages) and releases it through a KUnit
+ * action, so a failed assertion leaks nothing.
+ */
+#include <kunit/test.h>
+#include <linux/bitmap.h>
+#include <linux/err.h>
+#include <linux/mm.h>
+
+#include <amdx/amdx_vram.h>
+
+#define TEST_PAGES	64
+
+static void amdx_vram_test_exit_destroy(struct kunit_resource *res)
+{
+	amdx_vram_destroy(res->data);
+}
+
+static int amdx_vram_test_init_create(struct kunit_resource *res, void *ctx)
+{
+	res->data = ctx;
+	return 0;
+}
+
+/* An allocator of @npages pages and @parts partitions, freed with the test. */
+static struct amdx_vram *new_vram(struct kunit *test, u64 npages, u32 parts)
+{
+	struct amdx_vram *v;
+
+	v = amdx_vram_create(npages * PAGE_SIZE, parts);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, v);
+	kunit_alloc_resource(test, amdx_vram_test_init_create,
+			     amdx_vram_test_exit_destroy, GFP_KERNEL, v);
+	return v;
+}
+
+struct amdx_vram_layout_case {
+	const char *name;
+	u32 parts;
+};
+
+static const struct amdx_vram_layout_case amdx_vram_layout_cases[] = {
+	{ .name = "NPS1", .parts = 1 },
+	{ .name = "NPS2", .parts = 2 },
+	{ .name = "NPS4", .parts = 4 },
+	{ .name = "NPS8", .parts = 8 },
+};
+
+static void amdx_vram_layout_case_desc(const struct amdx_vram_layout_case *c,
+				       char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(amdx_vram_layout, amdx_vram_layout_cases,
+		  amdx_vram_layout_case_desc);
+
+static void partitions_split_vram_evenly_and_contiguously(struct kunit *test)
+{
+	const struct amdx_vram_layout_case *c = test->param_value;
+	u64 size = TEST_PAGES / c->parts;
+	struct amdx_vram *v = new_vram(test, TEST_PAGES, c->parts);
+	u32 i;
+
+	KUNIT_EXPECT_EQ(test, amdx_vram_num_partitions(v), c->parts);
+	KUNIT_EXPECT_EQ(test, amdx_vram_npages(v), TEST_PAGES);
+	for (i = 0; i < c->parts; i++) {
+		KUNIT_EXPECT_EQ(test, amdx_vram_part_base(v, i), i * size);
+		KUNIT_EXPECT_EQ(test, amdx_vram_part_size(v, i), size);
+		KUNIT_EXPECT_EQ(test, amdx_vram_part_free(v, i), size);
+	}
+	/* no partition beyond the last one */
+	KUNIT_EXPECT_EQ(test, amdx_vram_part_size(v, c->parts), 0);
+	KUNIT_EXPECT_EQ(test, amdx_vram_part_free(v, c->parts), 0);
+}
+
+static void alloc_charges_partition_and_owner(struct kunit *test)
+{
+	struct amdx_vram *v = new_vram(test, TEST_PAGES, 4);
+	u64 pfn[3], run;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		KUNIT_ASSERT_EQ(test, amdx_vram_alloc(v, 1, 2, &pfn[i]), 0);
+		KUNIT_EXPECT_EQ(test, amdx_vram_pfn_partition(v, pfn[i]), 1);
+		KUNIT_EXPECT_EQ(test, amdx_vram_pfn_owner(v, pfn[i]), 2);
+	}
+	KUNIT_EXPECT_NE(test, pfn[0], pfn[1]);
+	KUNIT_EXPECT_NE(test, pfn[1], pfn[2]);
+	KUNIT_EXPECT_NE(test, pfn[0], pfn[2]);
+
+	KUNIT_EXPECT_EQ(test, amdx_vram_part_free(v, 1), 16 - 3);
+	KUNIT_EXPECT_EQ(test, amdx_vram_part_free(v, 0), 16);
+	KUNIT_EXPECT_EQ(test, amdx_vram_part_free(v, 2), 16);
+	KUNIT_EXPECT_EQ(test, amdx_vram_owner_used(v, 2), 3);
+	KUNIT_EXPECT_EQ(test, amdx_vram_owner_used(v, AMDX_VRAM_OWNER_PF), 0);
+	KUNIT_EXPECT_EQ(test, amdx_vram_used(v), 3);
+
+	KUNIT_ASSERT_EQ(test, amdx_vram_alloc_contig(v, 3, 0, 5, &run), 0);
+	KUNIT_EXPECT_EQ(test, amdx_vram_pfn_partition(v, run), 3);
+	KUNIT_EXPECT_EQ(test, amdx_vram_pfn_partition(v, run + 4), 3);
+	KUNIT_EXPECT_EQ(test, amdx_vram_part_free(v, 3), 16 - 5);
+	KUNIT_EXPECT_EQ(test, amdx_vram_owner_used(v, 0), 5);
+	KUNIT_EXPECT_EQ(test, amdx_vram_used(v), 8);
+
+	for (i = 0; i < 3; i++)
+		amdx_vram_free(v, pfn[i], 2);
+	amdx_vram_free_contig(v, run, 5, 0);
+
+	KUNIT_EXPECT_EQ(test, amdx_vram_part_free(v, 1), 16);
+	KUNIT_EXPECT_EQ(test, amdx_vram_part_free(v, 3), 16);
+	KUNIT_EXPECT_EQ(test, amdx_vram_owner_used(v, 2), 0);
+	KUNIT_EXPECT_EQ(test, amdx_vram_owner_used(v, 0), 0);
+	KUNIT_EXPECT_EQ(test, amdx_vram_used(v), 0);
+	KUNIT_EXPECT_EQ(test, amdx_vram_pfn_owner(v, pfn[0]), -ENOENT);
+}
+
+static void alloc_fails_with_enospc_exactly_at_capacity(struct kunit *test)
+{
+	struct amdx_vram *v = new_vram(test, TEST_PAGES, 2);
+	DECLARE_BITMAP(seen, TEST_PAGES);
+	u64 pfn, again;
+	int i;
+
+	bitmap_zero(seen, TEST_PAGES);
+	for (i = 0; i < TEST_PAGES / 2; i++) {
+		KUNIT_ASSERT_EQ(test, amdx_vram_alloc(v, 0, 0, &pfn), 0);
+		KUNIT_ASSERT_LT(test, pfn, TEST_PAGES / 2);
+		KUNIT_EXPECT_FALSE(test, test_and_set_bit(pfn, seen));
+	}
+	KUNIT_EXPECT_EQ(test, amdx_vram_part_free(v, 0), 0);
+	KUNIT_EXPECT_EQ(test, amdx_vram_alloc(v, 0, 0, &pfn), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, amdx_vram_alloc_contig(v, 0, 0, 1, &pfn),
+			-ENOSPC);
+	/* the other partition is untouched and still usable */
+	KUNIT_EXPECT_EQ(test, amdx_vram_part_free(v, 1), TEST_PAGES / 2);
+	KUNIT_ASSERT_EQ(test, amdx_vram_alloc(v, 1, 0, &again), 0);
+	amdx_vram_free(v, again, 0);
+
+	/* a freed page is found again although it lies behind the cursor */
+	amdx_vram_free(v, 3, 0);
+	KUNIT_ASSERT_EQ(test, amdx_vram_alloc(v, 0, 0, &again), 0);
+	KUNIT_EXPECT_EQ(test, again, 3);
+	KUNIT_EXPECT_EQ(test, amdx_vram_used(v), TEST_PAGES / 2);
+
+	for (i = 0; i < TEST_PAGES / 2; i++)
+		amdx_vram_free(v, i, 0);
+	KUNIT_EXPECT_EQ(test, amdx_vram_used(v), 0);
+}
+
+static void alloc_is_next_fit(struct kunit *test)
+{
+	struct amdx_vram *v = new_vram(test, TEST_PAGES, 1);
+	u64 a, b;
+
+	KUNIT_ASSERT_EQ(test, amdx_vram_alloc(v, 0, 0, &a), 0);
+	amdx_vram_free(v, a, 0);
+	KUNIT_ASSERT_EQ(test, amdx_vram_alloc(v, 0, 0, &b), 0);
+	KUNIT_EXPECT_EQ(test, b, a + 1);
+	amdx_vram_free(v, b, 0);
+}
+
+static void contig_alloc_fails_on_fragmented_partition(struct kunit *test)
+{
+	struct amdx_vram *v = new_vram(test, 16, 1);
+	u64 pfn;
+	int i;
+
+	KUNIT_ASSERT_EQ(test, amdx_vram_alloc_contig(v, 0, 0, 16, &pfn), 0);
+	KUNIT_ASSERT_EQ(test, pfn, 0);
+	for (i = 0; i < 16; i += 2)
+		amdx_vram_free(v, i, 0);
+	KUNIT_ASSERT_EQ(test, amdx_vram_part_free(v, 0), 8);
+
+	/* half the partition is free, but no two free pages are adjacent */
+	KUNIT_EXPECT_EQ(test, amdx_vram_alloc_contig(v, 0, 0, 2, &pfn),
+			-ENOSPC);
+	KUNIT_EXPECT_EQ(test, amdx_vram_part_free(v, 0), 8);
+	KUNIT_EXPECT_EQ(test, amdx_vram_owner_used(v, 0), 8);
+
+	KUNIT_ASSERT_EQ(test, amdx_vram_alloc_contig(v, 0, 0, 1, &pfn), 0);
+	KUNIT_EXPECT_EQ(test, pfn, 0);
+	for (i = 1; i < 8; i++) {
+		KUNIT_ASSERT_EQ(test, amdx_vram_alloc(v, 0, 0, &pfn), 0);
+		KUNIT_EXPECT_EQ(test, pfn % 2, 0);
+	}
+	KUNIT_EXPECT_EQ(test, amdx_vram_alloc(v, 0, 0, &pfn), -ENOSPC);
+	amdx_vram_free_contig(v, 0, 16, 0);
+	KUNIT_EXPECT_EQ(test, amdx_vram_used(v), 0);
+}
+
+static void contig_alloc_stays_inside_partition(struct kunit *test)
+{
+	struct amdx_vram *v = new_vram(test, 16, 2);
+	u64 pfn;
+
+	/* take pages 0..6 of partition 0; only page 7 is free there */
+	KUNIT_ASSERT_EQ(test, amdx_vram_alloc_contig(v, 0, 0, 7, &pfn), 0);
+	KUNIT_ASSERT_EQ(test, pfn, 0);
+	/* pages 7..9 are free in the bitmap but 8 belongs to partition 1 */
+	KUNIT_EXPECT_EQ(test, amdx_vram_alloc_contig(v, 0, 0, 2, &pfn),
+			-ENOSPC);
+	KUNIT_ASSERT_EQ(test, amdx_vram_alloc_contig(v, 1, 0, 8, &pfn), 0);
+	KUNIT_EXPECT_EQ(test, pfn, 8);
+	amdx_vram_free_contig(v, 0, 7, 0);
+	amdx_vram_free_contig(v, 8, 8, 0);
+	KUNIT_EXPECT_EQ(test, amdx_vram_used(v), 0);
+}
+
+static void alloc_over_quota_fails_with_edquot(struct kunit *test)
+{
+	struct amdx_vram *v = new_vram(test, TEST_PAGES, 1);
+	u64 pfn[3], other, run;
+	int i;
+
+	KUNIT_ASSERT_EQ(test, amdx_vram_set_quota(v, 1, 3), 0);
+	KUNIT_EXPECT_EQ(test, amdx_vram_quota(v, 1), 3);
+	for (i = 0; i < 3; i++)
+		KUNIT_ASSERT_EQ(test, amdx_vram_alloc(v, 0, 1, &pfn[i]), 0);
+	KUNIT_EXPECT_EQ(test, amdx_vram_alloc(v, 0, 1, &other), -EDQUOT);
+	KUNIT_EXPECT_EQ(test, amdx_vram_owner_used(v, 1), 3);
+
+	/* other owners are not limited by owner 1's quota */
+	KUNIT_ASSERT_EQ(test, amdx_vram_alloc(v, 0, 2, &other), 0);
+	amdx_vram_free(v, other, 2);
+
+	/* a run that would cross the quota is refused as a whole */
+	amdx_vram_free(v, pfn[2], 1);
+	KUNIT_EXPECT_EQ(test, amdx_vram_alloc_contig(v, 0, 1, 2, &run),
+			-EDQUOT);
+	KUNIT_EXPECT_EQ(test, amdx_vram_owner_used(v, 1), 2);
+	KUNIT_ASSERT_EQ(test, amdx_vram_alloc_contig(v, 0, 1, 1, &run), 0);
+	amdx_vram_free(v, run, 1);
+
+	/* a quota below usage blocks further allocation, 0 lifts it */
+	KUNIT_ASSERT_EQ(test, amdx_vram_set_quota(v, 1, 1), 0);
+	KUNIT_EXPECT_EQ(test, amdx_vram_alloc(v, 0, 1, &other), -EDQUOT);
+	KUNIT_ASSERT_EQ(test, amdx_vram_set_quota(v, 1, 0), 0);
+	KUNIT_ASSERT_EQ(test, amdx_vram_alloc(v, 0, 1, &other), 0);
+
+	amdx_vram_free(v, other, 1);
+	amdx_vram_free(v, pfn[0], 1);
+	amdx_vram_free(v, pfn[1], 1);
+	KUNIT_EXPECT_EQ(test, amdx_vram_owner_used(v, 1), 0);
+}
+
+static void repartition_is_refused_while_pages_are_allocated(struct kunit *test)
+{
+	struct amdx_vram *v = new_vram(test, TEST_PAGES, 1);
+	u64 pfn;
+
+	KUNIT_ASSERT_EQ(test, amdx_vram_alloc(v, 0, 0, &pfn), 0);
+	KUNIT_EXPECT_EQ(test, amdx_vram_repartition(v, 4), -EBUSY);
+	KUNIT_EXPECT_EQ(test, amdx_vram_num_partitions(v), 1);
+	KUNIT_EXPECT_EQ(test, amdx_vram_part_size(v, 0), TEST_PAGES);
+
+	amdx_vram_free(v, pfn, 0);
+	KUNIT_ASSERT_EQ(test, amdx_vram_repartition(v, 4), 0);
+	KUNIT_EXPECT_EQ(test, amdx_vram_num_partitions(v), 4);
+	KUNIT_EXPECT_EQ(test, amdx_vram_part_size(v, 0), TEST_PAGES / 4);
+	KUNIT_EXPECT_EQ(test, amdx_vram_part_base(v, 3), 3 * TEST_PAGES / 4);
+	KUNIT_EXPECT_EQ(test, amdx_vram_part_free(v, 3), TEST_PAGES / 4);
+
+	/* the new layout is live: partition 3 allocates from its range */
+	KUNIT_ASSERT_EQ(test, amdx_vram_alloc(v, 3, 0, &pfn), 0);
+	KUNIT_EXPECT_GE(test, pfn, 3 * TEST_PAGES / 4);
+	amdx_vram_free(v, pfn, 0);
+}
+
+/* amdx_vram_create()'s error, or 0 (and no leak) if it wrongly succeeds */
+static long create_err(u64 size_bytes, u32 parts)
+{
+	struct amdx_vram *v = amdx_vram_create(size_bytes, parts);
+
+	if (IS_ERR(v))
+		return PTR_ERR(v);
+	amdx_vram_destroy(v);
+	return 0;
+}
+
+static void invalid_arguments_are_rejected(struct kunit *test)
+{
+	struct amdx_vram *v = new_vram(test, TEST_PAGES, 2);
+	u64 pfn;
+
+	KUNIT_EXPECT_EQ(test, create_err(0, 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, create_err(PAGE_SIZE + 1, 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, create_err(8 * PAGE_SIZE, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, create_err(16 * PAGE_SIZE, 9), -EINVAL);
+	KUNIT_EXPECT_EQ(test, create_err(6 * PAGE_SIZE, 4), -EINVAL);
+	KUNIT_EXPECT_EQ(test, create_err(8 * PAGE_SIZE, 8), 0);
+
+	KUNIT_EXPECT_EQ(test, amdx_vram_alloc(v, 2, 0, &pfn), -EINVAL);
+	KUNIT_EXPECT_EQ(test, amdx_vram_alloc(v, 0, AMDX_VRAM_MAX_OWNERS,
+					      &pfn), -EINVAL);
+	KUNIT_EXPECT_EQ(test, amdx_vram_alloc_contig(v, 2, 0, 1, &pfn),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, amdx_vram_alloc_contig(v, 0, 0, 0, &pfn),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, amdx_vram_alloc_contig(v, 0,
+						     AMDX_VRAM_MAX_OWNERS, 1,
+						     &pfn), -EINVAL);
+	KUNIT_EXPECT_EQ(test, amdx_vram_set_quota(v, AMDX_VRAM_MAX_OWNERS, 1),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, amdx_vram_repartition(v, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, amdx_vram_repartition(v, 9), -EINVAL);
+	KUNIT_EXPECT_EQ(test, amdx_vram_repartition(v, 3), -EINVAL);
+	KUNIT_EXPECT_EQ(test, amdx_vram_num_partitions(v), 2);
+	KUNIT_EXPECT_EQ(test, amdx_vram_used(v), 0);
+
+	/* a run longer than the partition can never fit */
+	KUNIT_EXPECT_EQ(test, amdx_vram_alloc_contig(v, 0, 0,
+						     TEST_PAGES / 2 + 1, &pfn),
+			-ENOSPC);
+}
+
+static void bad_free_changes_no_counter(struct kunit *test)
+{
+	struct amdx_vram *v = new_vram(test, TEST_PAGES, 1);
+	u64 pfn;
+
+	KUNIT_ASSERT_EQ(test, amdx_vram_alloc(v, 0, 1, &pfn), 0);
+
+	kunit_info(test, "WARNINGs from amdx_vram are expected below\n");
+	/* wrong owner, then double free of a never allocated page */
+	amdx_vram_free(v, pfn, 2);
+	amdx_vram_free(v, pfn + 1, 1);
+	amdx_vram_free(v, TEST_PAGES, 1);
+
+	KUNIT_EXPECT_EQ(test, amdx_vram_owner_used(v, 1), 1);
+	KUNIT_EXPECT_EQ(test, amdx_vram_owner_used(v, 2), 0);
+	KUNIT_EXPECT_EQ(test, amdx_vram_used(v), 1);
+	KUNIT_EXPECT_EQ(test, amdx_vram_part_free(v, 0), TEST_PAGES - 1);
+	KUNIT_EXPECT_EQ(test, amdx_vram_pfn_owner(v, pfn), 1);
+
+	amdx_vram_free(v, pfn, 1);
+	KUNIT_EXPECT_EQ(test, amdx_vram_used(v), 0);
+}
+
+static void pfn_maps_to_its_partition(struct kunit *test)
+{
+	struct amdx_vram *v = new_vram(test, TEST_PAGES, 4);
+
+	KUNIT_EXPECT_EQ(test, amdx_vram_pfn_partition(v, 0), 0);
+	KUNIT_EXPECT_EQ(test, amdx_vram_pfn_partition(v, 15), 0);
+	KUNIT_EXPECT_EQ(test, amdx_vram_pfn_partition(v, 16), 1);
+	KUNIT_EXPECT_EQ(test, amdx_vram_pfn_partition(v, 31), 1);
+	KUNIT_EXPECT_EQ(test, amdx_vram_pfn_partition(v, 32), 2);
+	KUNIT_EXPECT_EQ(test, amdx_vram_pfn_partition(v, 48), 3);
+	KUNIT_EXPECT_EQ(test, amdx_vram_pfn_partition(v, TEST_PAGES - 1), 3);
+	KUNIT_EXPECT_EQ(test, amdx_vram_pfn_partition(v, TEST_PAGES), -EINVAL);
+	KUNIT_EXPECT_EQ(test, amdx_vram_pfn_owner(v, TEST_PAGES), -EINVAL);
+
+	KUNIT_ASSERT_EQ(test, amdx_vram_repartition(v, 2), 0);
+	KUNIT_EXPECT_EQ(test, amdx_vram_pfn_partition(v, 31), 0);
+	KUNIT_EXPECT_EQ(test, amdx_vram_pfn_partition(v, 32), 1);
+}
+
+static struct kunit_case amdx_vram_test_cases[] = {
+	KUNIT_CASE_PARAM(partitions_split_vram_evenly_and_contiguously,
+			 amdx_vram_layout_gen_params),
+	KUNIT_CASE(alloc_charges_partition_and_owner),
+	KUNIT_CASE(alloc_fails_with_enospc_exactly_at_capacity),
+	KUNIT_CASE(alloc_is_next_fit),
+	KUNIT_CASE(contig_alloc_fails_on_fragmented_partition),
+	KUNIT_CASE(contig_alloc_stays_inside_partition),
+	KUNIT_CASE(alloc_over_quota_fails_with_edquot),
+	KUNIT_CASE(repartition_is_refused_while_pages_are_allocated),
+	KUNIT_CASE(invalid_arguments_are_rejected),
+	KUNIT_CASE(bad_free_changes_no_counter),
+	KUNIT_CASE(pfn_maps_to_its_partition),
+	{}
+};
+
+static struct kunit_suite amdx_vram_test_suite = {
+	.name = "amdx_vram",
+	.test_cases = amdx_vram_test_cases,
+};
+
+kunit_test_suite(amdx_vram_test_suite);

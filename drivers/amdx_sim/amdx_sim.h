@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Copyright (C) 2026 The amdx authors
+ *
+ * Internal interfaces of the simulated Instinct provider amdx_sim.ko.
+ */
+#ifndef _AMDX_SIM_H_
+#define _AMDX_SIM_H_
+
+#include <linux/atomic.h>
+#include <linux/device.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/types.h>
+#include <linux/amdx.h>
+
+struct amdx_device;
+struct amdx_sim_devmem;
+struct amdx_vram;
+struct dentry;
+struct page;
+
+#define AMDX_SIM_MAX_ID			1023
+#define AMDX_SIM_VRAM_MIN_MIB		64
+#define AMDX_SIM_VRAM_MAX_MIB		4096
+#define AMDX_SIM_VRAM_STEP_MIB		16
+#define AMDX_SIM_VRAM_DEFAULT_MIB	512
+
+/**
+ * struct amdx_sim_ras_block - a RAS block and how many instances it has
+ * @name: amdgpu's name of the block.
+ * @instances: instance count.
+ */
+struct amdx_sim_ras_block {
+	const char *name;
+	u32 instances;
+};
+
+/**
+ * struct amdx_sim_model - static facts of a simulated model
+ * @model: %AMDX_MODEL_*.
+ * @name: the name accepted by new_device's model= key.
+ * @product: product name reported to the core.
+ * @num_xcc: XCCs.
+ * @num_sdma: SDMA instances.
+ * @num_vcn: VCN instances.
+ * @compute_modes: bit (1 << %AMDX_COMPUTE_*) per supported mode.
+ * @memory_modes: bit (1 << %AMDX_MEMORY_*) per supported mode.
+ * @max_vfs: SR-IOV VF limit of the model.
+ * @ras_blocks: RAS blocks, @num_ras_blocks of them.
+ * @num_ras_blocks: entries in @ras_blocks.
+ */
+struct amdx_sim_model {
+	u32 model;
+	const char *name;
+	const char *product;
+	u32 num_xcc;
+	u32 num_sdma;
+	u32 num_vcn;
+	u32 compute_modes;
+	u32 memory_modes;
+	u32 max_vfs;
+	const struct amdx_sim_ras_block *ras_blocks;
+	u32 num_ras_blocks;
+};
+
+/**
+ * struct amdx_sim_params - what new_device asked for, validated
+ * @id: device id, 0 .. %AMDX_SIM_MAX_ID.
+ * @model: the model.
+ * @vram_mib: VRAM in MiB.
+ * @max_vfs: SR-IOV VF limit, at most the model's.
+ * @hive_id: XGMI hive id, 0 = none.
+ */
+struct amdx_sim_params {
+	u32 id;
+	const struct amdx_sim_model *model;
+	u32 vram_mib;
+	u32 max_vfs;
+	u64 hive_id;
+};
+
+/**
+ * struct amdx_sim_dev - one simulated device
+ * @dev: the device on the amdx_sim bus; its release frees this structure.
+ * @list: entry in the bus's device list, under the bus's list lock.
+ * @params: creation parameters; constant.
+ * @bdf: PCI-style address; constant.
+ * @serial: board serial; constant.
+ * @adev: the core's device, NULL when not registered.
+ * @vram: VRAM allocator; created before and destroyed after @adev.
+ * @devmem: ZONE_DEVICE backing of @vram, NULL without DEVICE_PRIVATE.
+ * @ddir: debugfs directory.
+ * @state_lock: protects @compute_mode and @memory_mode.
+ * @compute_mode: current %AMDX_COMPUTE_*.
+ * @memory_mode: current %AMDX_MEMORY_*.
+ * @fail_partition_step: debugfs knob; fail that partition-switch step once
+ *	(0 = off).  Atomic: written by debugfs, consumed by the sim.
+ * @fail_vram_alloc: debugfs knob; that many VRAM allocations fail with
+ *	-ENOMEM.  Atomic, see above.
+ * @reset_delay_ms: debugfs knob; simulated reset duration.  Atomic.
+ */
+struct amdx_sim_dev {
+	struct device dev;
+	struct list_head list;
+	struct amdx_sim_params params;
+	char bdf[AMDX_BDF_LEN];
+	char serial[AMDX_SERIAL_LEN];
+	struct amdx_device *adev;
+	struct amdx_vram *vram;
+	struct amdx_sim_devmem *devmem;
+	struct dentry *ddir;
+	/* protects compute_mode and memory_mode */
+	struct mutex state_lock;
+	u32 compute_mode;
+	u32 memory_mode;
+	atomic_t fail_partition_step;
+	atomic_t fail_vram_alloc;
+	atomic_t reset_delay_ms;
+};
+
+static inline struct amdx_sim_dev *to_amdx_sim_dev(struct device *dev)
+{
+	return container_of(dev, struct amdx_sim_dev, dev);
+}
+
+/* amdx_sim_bus.c */
+extern struct bus_type amdx_sim_bus;
+int amdx_sim_bus_init(void);
+void amdx_sim_bus_exit(void);
+
+/* amdx_sim_dev.c */
+const struct amdx_sim_model *amdx_sim_model_find(const char *name);
+const struct amdx_sim_model *amdx_sim_model_default(void);
+struct amdx_sim_dev *amdx_sim_dev_create(const struct amdx_sim_params *p);
+void amdx_sim_dev_destroy(struct amdx_sim_dev *sd);
+
+/* amdx_sim_vram.c */
+int amdx_sim_vram_init(struct amdx_sim_dev *sd);
+void amdx_sim_vram_fini(struct amdx_sim_dev *sd);
+int amdx_sim_vram_alloc(struct amdx_sim_dev *sd, u32 part, u32 owner,
+			u64 *pfn);
+void amdx_sim_vram_free(struct amdx_sim_dev *sd, u64 pfn);
+struct page *amdx_sim_vram_page(struct amdx_sim_dev *sd, u64 pfn);
+bool amdx_sim_vram_has_hmm(struct amdx_sim_dev *sd);
+
+/* amdx_sim_devmem.c, built only with CONFIG_DEVICE_PRIVATE */
+#if IS_ENABLED(CONFIG_DEVICE_PRIVATE)
+int amdx_sim_devmem_init(struct amdx_sim_dev *sd);
+void amdx_sim_devmem_fini(struct amdx_sim_dev *sd);
+int amdx_sim_devmem_get_page(struct amdx_sim_dev *sd, u64 pfn);
+void amdx_sim_devmem_put_page(struct amdx_sim_dev *sd, u64 pfn);
+struct page *amdx_sim_devmem_page(struct amdx_sim_dev *sd, u64 pfn);
+#else
+static inline int amdx_sim_devmem_init(struct amdx_sim_dev *sd)
+{
+	return 0;
+}
+
+static inline void amdx_sim_devmem_fini(struct amdx_sim_dev *sd)
+{
+}
+
+static inline int amdx_sim_devmem_get_page(struct amdx_sim_dev *sd, u64 pfn)
+{
+	return 0;
+}
+
+static inline void amdx_sim_devmem_put_page(struct amdx_sim_dev *sd, u64 pfn)
+{
+}
+
+static inline struct page *amdx_sim_devmem_page(struct amdx_sim_dev *sd,
+						u64 pfn)
+{
+	return NULL;
+}
+#endif
+
+/* amdx_sim_debugfs.c */
+void amdx_sim_debugfs_init(void);
+void amdx_sim_debugfs_exit(void);
+void amdx_sim_debugfs_dev_init(struct amdx_sim_dev *sd);
+void amdx_sim_debugfs_dev_exit(struct amdx_sim_dev *sd);
+bool amdx_sim_should_fail_step(struct amdx_sim_dev *sd, u32 step);
+bool amdx_sim_should_fail_vram_alloc(struct amdx_sim_dev *sd);
+u32 amdx_sim_reset_delay_ms(struct amdx_sim_dev *sd);
+
+#endif /* _AMDX_SIM_H_ */

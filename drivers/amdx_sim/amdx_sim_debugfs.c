@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Copyright (C) 2026 The amdx authors
+ */
+/**
+ * DOC: debugfs (unstable)
+ *
+ * ``/sys/kernel/debug/amdx_sim/<ID>/`` per simulated device.  Not ABI:
+ * names and formats may change at any time.
+ *
+ * ``fail_partition_step`` (rw, u32)
+ *	Fail partition-switch step N once, then reset to 0.  0 = off.
+ * ``fail_vram_alloc`` (rw, u32)
+ *	The next N VRAM allocations through the simulator fail with -ENOMEM.
+ * ``reset_delay_ms`` (rw, u32)
+ *	How long a simulated reset takes.
+ * ``ras_blocks`` (ro)
+ *	``<block> <instances>`` per RAS block of the model.
+ * ``vram`` (ro)
+ *	``<partition> <base_pfn> <pages> <used> <free>`` per memory partition.
+ *
+ * The knobs are atomics: debugfs writes them while the simulator consumes
+ * them, with no lock between the two.
+ */
+#include <linux/atomic.h>
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/kernel.h>
+#include <linux/seq_file.h>
+
+#include <amdx/amdx_vram.h>
+
+#include "amdx_sim.h"
+
+static struct dentry *amdx_sim_debugfs_root;
+
+static int amdx_sim_knob_get(void *data, u64 *val)
+{
+	*val = (u32)atomic_read(data);
+	return 0;
+}
+
+static int amdx_sim_knob_set(void *data, u64 val)
+{
+	if (val > INT_MAX)
+		return -EINVAL;
+	atomic_set(data, val);
+	return 0;
+}
+
+DEFINE_DEBUGFS_ATTRIBUTE(amdx_sim_knob_fops, amdx_sim_knob_get,
+			 amdx_sim_knob_set, "%llu\n");
+
+static int amdx_sim_ras_blocks_show(struct seq_file *m, void *unused)
+{
+	struct amdx_sim_dev *sd = m->private;
+	const struct amdx_sim_model *model = sd->params.model;
+	u32 i;
+
+	for (i = 0; i < model->num_ras_blocks; i++)
+		seq_printf(m, "%s %u\n", model->ras_blocks[i].name,
+			   model->ras_blocks[i].instances);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(amdx_sim_ras_blocks);
+
+static int amdx_sim_vram_show(struct seq_file *m, void *unused)
+{
+	struct amdx_sim_dev *sd = m->private;
+	struct amdx_vram *v = sd->vram;
+	u32 i, n = amdx_vram_num_partitions(v);
+
+	for (i = 0; i < n; i++) {
+		u64 size = amdx_vram_part_size(v, i);
+		u64 free = amdx_vram_part_free(v, i);
+
+		seq_printf(m, "%u %llu %llu %llu %llu\n", i,
+			   amdx_vram_part_base(v, i), size, size - free, free);
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(amdx_sim_vram);
+
+/**
+ * amdx_sim_debugfs_init() - create the amdx_sim debugfs directory
+ *
+ * Failures are not errors: debugfs is optional.
+ */
+void amdx_sim_debugfs_init(void)
+{
+	amdx_sim_debugfs_root = debugfs_create_dir("amdx_sim", NULL);
+}
+
+/**
+ * amdx_sim_debugfs_exit() - remove the amdx_sim debugfs directory
+ */
+void amdx_sim_debugfs_exit(void)
+{
+	debugfs_remove_recursive(amdx_sim_debugfs_root);
+	amdx_sim_debugfs_root = NULL;
+}
+
+/**
+ * amdx_sim_debugfs_dev_init() - create a device's debugfs directory
+ * @sd: the device, with its VRAM set up.
+ */
+void amdx_sim_debugfs_dev_init(struct amdx_sim_dev *sd)
+{
+	char name[16];
+
+	snprintf(name, sizeof(name), "%u", sd->params.id);
+	sd->ddir = debugfs_create_dir(name, amdx_sim_debugfs_root);
+
+	debugfs_create_file_unsafe("fail_partition_step", 0600, sd->ddir,
+				   &sd->fail_partition_step,
+				   &amdx_sim_knob_fops);
+	debugfs_create_file_unsafe("fail_vram_alloc", 0600, sd->ddir,
+				   &sd->fail_vram_alloc, &amdx_sim_knob_fops);
+	debugfs_create_file_unsafe("reset_delay_ms", 0600, sd->ddir,
+				   &sd->reset_delay_ms, &amdx_sim_knob_fops);
+	debugfs_create_file("ras_blocks", 0400, sd->ddir, sd,
+			    &amdx_sim_ras_blocks_fops);
+	debugfs_create_file("vram", 0400, sd->ddir, sd, &amdx_sim_vram_fops);
+}
+
+/**
+ * amdx_sim_debugfs_dev_exit() - remove a device's debugfs directory
+ * @sd: the device.
+ *
+ * Waits for readers and writers of its files to finish.
+ */
+void amdx_sim_debugfs_dev_exit(struct amdx_sim_dev *sd)
+{
+	debugfs_remove_recursive(sd->ddir);
+	sd->ddir = NULL;
+}
+
+/**
+ * amdx_sim_should_fail_step() - should a partition-switch step fail?
+ * @sd: the device.
+ * @step: the step about to run, counted from 1.
+ *
+ * Consumes the injection: a match resets ``fail_partition_step`` to 0.
+ *
+ * Return: true if @step is the step armed in ``fail_partition_step``.
+ */
+bool amdx_sim_should_fail_step(struct amdx_sim_dev *sd, u32 step)
+{
+	if (!step || step > INT_MAX)
+		return false;
+	return atomic_cmpxchg(&sd->fail_partition_step, step, 0) == step;
+}
+
+/**
+ * amdx_sim_should_fail_vram_alloc() - should a VRAM allocation fail?
+ * @sd: the device.
+ *
+ * Return: true (and one fewer pending failure) while ``fail_vram_alloc``
+ * is above 0.
+ */
+bool amdx_sim_should_fail_vram_alloc(struct amdx_sim_dev *sd)
+{
+	return atomic_dec_if_positive(&sd->fail_vram_alloc) >= 0;
+}
+
+/**
+ * amdx_sim_reset_delay_ms() - simulated reset duration
+ * @sd: the device.
+ *
+ * Return: the ``reset_delay_ms`` knob.
+ */
+u32 amdx_sim_reset_delay_ms(struct amdx_sim_dev *sd)
+{
+	return atomic_read(&sd->reset_delay_ms);
+}

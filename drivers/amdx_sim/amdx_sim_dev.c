@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Copyright (C) 2026 The amdx authors
+ */
+/**
+ * DOC: simulated devices
+ *
+ * A simulated device is a &struct device named ``amdx_sim<ID>`` on the
+ * amdx_sim bus, with the static facts of its model (XCC, SDMA and VCN
+ * counts, partition modes, RAS blocks), a derived identity (BDF, serial,
+ * product name), a VRAM allocator and, on kernels with
+ * CONFIG_DEVICE_PRIVATE, ZONE_DEVICE pages backing that VRAM.
+ *
+ * Life cycle, all under the bus's list lock::
+ *
+ *    create:  device_add -> VRAM (+ devmem) -> debugfs -> amdx_device_register
+ *    destroy: amdx_device_unregister -> debugfs -> devmem + VRAM -> device_unregister
+ *
+ * amdx_device_unregister() returns only when the core will call no more
+ * provider ops, so everything the ops touch is freed after it.  The
+ * structure itself lives until the last reference on @dev is gone (the
+ * core's class device is a child of @dev and pins it), so the core may
+ * keep a parent pointer for as long as it likes.
+ */
+#define pr_fmt(fmt) "amdx_sim: " fmt
+
+#include <linux/bits.h>
+#include <linux/device.h>
+#include <linux/err.h>
+#include <linux/jhash.h>
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include <amdx/amdx_provider.h>
+#include <amdx/amdx_vram.h>
+
+#include "amdx_sim.h"
+
+static const struct amdx_sim_ras_block amdx_sim_mi300x_ras[] = {
+	{ "umc", 32 }, { "gfx", 8 }, { "sdma", 16 }, { "mmhub", 4 },
+	{ "xgmi_wafl", 8 }, { "hdp", 1 }, { "pcie_bif", 1 },
+};
+
+static const struct amdx_sim_ras_block amdx_sim_mi300a_ras[] = {
+	{ "umc", 32 }, { "gfx", 6 }, { "sdma", 12 }, { "mmhub", 4 },
+	{ "xgmi_wafl", 4 }, { "hdp", 1 }, { "pcie_bif", 1 },
+};
+
+static const struct amdx_sim_ras_block amdx_sim_mi308x_ras[] = {
+	{ "umc", 16 }, { "gfx", 4 }, { "sdma", 8 }, { "mmhub", 2 },
+	{ "xgmi_wafl", 8 }, { "hdp", 1 }, { "pcie_bif", 1 },
+};
+
+static const struct amdx_sim_model amdx_sim_models[] = {
+	{
+		.model = AMDX_MODEL_MI300X,
+		.name = "mi300x",
+		.product = "AMD Instinct MI300X (amdx_sim)",
+		.num_xcc = 8,
+		.num_sdma = 16,
+		.num_vcn = 4,
+		.compute_modes = BIT(AMDX_COMPUTE_SPX) | BIT(AMDX_COMPUTE_DPX) |
+				 BIT(AMDX_COMPUTE_QPX) | BIT(AMDX_COMPUTE_CPX),
+		.memory_modes = BIT(AMDX_MEMORY_NPS1) | BIT(AMDX_MEMORY_NPS2) |
+				BIT(AMDX_MEMORY_NPS4),
+		.max_vfs = 8,
+		.ras_blocks = amdx_sim_mi300x_ras,
+		.num_ras_blocks = ARRAY_SIZE(amdx_sim_mi300x_ras),
+	},
+	{
+		.model = AMDX_MODEL_MI300A,
+		.name = "mi300a",
+		.product = "AMD Instinct MI300A (amdx_sim)",
+		.num_xcc = 6,
+		.num_sdma = 12,
+		.num_vcn = 3,
+		.compute_modes = BIT(AMDX_COMPUTE_SPX) | BIT(AMDX_COMPUTE_TPX) |
+				 BIT(AMDX_COMPUTE_CPX),
+		.memory_modes = BIT(AMDX_MEMORY_NPS1),
+		.max_vfs = 0,
+		.ras_blocks = amdx_sim_mi300a_ras,
+		.num_ras_blocks = ARRAY_SIZE(amdx_sim_mi300a_ras),
+	},
+	{
+		.model = AMDX_MODEL_MI308X,
+		.name = "mi308x",
+		.product = "AMD Instinct MI308X (amdx_sim)",
+		.num_xcc = 4,
+		.num_sdma = 8,
+		.num_vcn = 2,
+		.compute_modes = BIT(AMDX_COMPUTE_SPX) | BIT(AMDX_COMPUTE_DPX) |
+				 BIT(AMDX_COMPUTE_CPX),
+		.memory_modes = BIT(AMDX_MEMORY_NPS1) | BIT(AMDX_MEMORY_NPS4),
+		.max_vfs = 4,
+		.ras_blocks = amdx_sim_mi308x_ras,
+		.num_ras_blocks = ARRAY_SIZE(amdx_sim_mi308x_ras),
+	},
+};
+
+/**
+ * amdx_sim_model_find() - look a model up by name
+ * @name: "mi300x", "mi300a" or "mi308x".
+ *
+ * Return: the model, NULL if @name is unknown.
+ */
+const struct amdx_sim_model *amdx_sim_model_find(const char *name)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(amdx_sim_models); i++)
+		if (!strcmp(amdx_sim_models[i].name, name))
+			return &amdx_sim_models[i];
+	return NULL;
+}
+
+/**
+ * amdx_sim_model_default() - the model new_device uses without model=
+ *
+ * Return: the MI300X model.
+ */
+const struct amdx_sim_model *amdx_sim_model_default(void)
+{
+	return &amdx_sim_models[0];
+}
+
+static int amdx_sim_get_state(struct amdx_device *adev,
+			      struct amdx_device_state *st)
+{
+	struct amdx_sim_dev *sd = amdx_device_priv(adev);
+	u32 i, n;
+
+	mutex_lock(&sd->state_lock);
+	st->compute_mode = sd->compute_mode;
+	st->memory_mode = sd->memory_mode;
+	mutex_unlock(&sd->state_lock);
+	st->num_vfs = 0;
+
+	n = min_t(u32, amdx_vram_num_partitions(sd->vram),
+		  AMDX_MAX_MEM_PARTITIONS);
+	st->num_mem_partitions = n;
+	for (i = 0; i < n; i++) {
+		st->mem[i].base = amdx_vram_part_base(sd->vram, i) << PAGE_SHIFT;
+		st->mem[i].size = amdx_vram_part_size(sd->vram, i) << PAGE_SHIFT;
+		st->mem[i].free = amdx_vram_part_free(sd->vram, i) << PAGE_SHIFT;
+	}
+	return 0;
+}
+
+static const struct amdx_provider_ops amdx_sim_ops = {
+	.get_state = amdx_sim_get_state,
+};
+
+static void amdx_sim_dev_release(struct device *dev)
+{
+	struct amdx_sim_dev *sd = to_amdx_sim_dev(dev);
+
+	mutex_destroy(&sd->state_lock);
+	kfree(sd);
+}
+
+static void amdx_sim_dev_identity(struct amdx_sim_dev *sd)
+{
+	const struct amdx_sim_params *p = &sd->params;
+	u32 bus = 0xc1 + p->id;
+	u32 hash;
+
+	/* 0000:c1:00.0 for id 0, counting up; ids above 62 spill into the domain */
+	snprintf(sd->bdf, sizeof(sd->bdf), "%04x:%02x:00.0", bus >> 8,
+		 bus & 0xff);
+	hash = jhash(p->model->name, strlen(p->model->name), 0);
+	snprintf(sd->serial, sizeof(sd->serial), "SIM%04X%08X", p->id, hash);
+}
+
+static int amdx_sim_dev_register_core(struct amdx_sim_dev *sd)
+{
+	const struct amdx_sim_model *m = sd->params.model;
+	struct amdx_device_desc desc = {
+		.model = m->model,
+		.bdf = sd->bdf,
+		.serial = sd->serial,
+		.product = m->product,
+		.hive_id = sd->params.hive_id,
+		.vram_size = (u64)sd->params.vram_mib << 20,
+		.num_xcc = m->num_xcc,
+		.num_sdma = m->num_sdma,
+		.num_vcn = m->num_vcn,
+		.supported_compute_modes = m->compute_modes,
+		.supported_memory_modes = m->memory_modes,
+		.max_vfs = sd->params.max_vfs,
+	};
+	struct amdx_device *adev;
+
+	if (amdx_sim_vram_has_hmm(sd))
+		desc.flags |= AMDX_DEVICE_F_HMM;
+
+	adev = amdx_device_register(&sd->dev, &desc, &amdx_sim_ops, sd);
+	if (IS_ERR(adev))
+		return PTR_ERR(adev);
+	sd->adev = adev;
+	return 0;
+}
+
+/**
+ * amdx_sim_dev_create() - create a simulated device and register it
+ * @p: validated parameters; copied.
+ *
+ * Context: process context; the caller holds the bus's list lock and has
+ * checked that @p->id is unused.
+ * Return: the device, or an ERR_PTR() with nothing left behind.
+ */
+struct amdx_sim_dev *amdx_sim_dev_create(const struct amdx_sim_params *p)
+{
+	struct amdx_sim_dev *sd;
+	int ret;
+
+	sd = kzalloc(sizeof(*sd), GFP_KERNEL);
+	if (!sd)
+		return ERR_PTR(-ENOMEM);
+
+	sd->params = *p;
+	mutex_init(&sd->state_lock);
+	sd->compute_mode = AMDX_COMPUTE_SPX;
+	sd->memory_mode = AMDX_MEMORY_NPS1;
+	INIT_LIST_HEAD(&sd->list);
+	amdx_sim_dev_identity(sd);
+
+	device_initialize(&sd->dev);
+	sd->dev.bus = &amdx_sim_bus;
+	sd->dev.release = amdx_sim_dev_release;
+	/* from here on, put_device() frees sd */
+	ret = dev_set_name(&sd->dev, "amdx_sim%u", p->id);
+	if (ret)
+		goto err_put_device;
+
+	ret = device_add(&sd->dev);
+	if (ret)
+		goto err_put_device;
+
+	ret = amdx_sim_vram_init(sd);
+	if (ret) {
+		dev_err(&sd->dev, "VRAM setup failed: %pe\n", ERR_PTR(ret));
+		goto err_device_del;
+	}
+
+	amdx_sim_debugfs_dev_init(sd);
+
+	ret = amdx_sim_dev_register_core(sd);
+	if (ret) {
+		dev_err(&sd->dev, "amdx_device_register failed: %pe\n",
+			ERR_PTR(ret));
+		goto err_debugfs;
+	}
+
+	dev_info(&sd->dev, "%s, %u MiB VRAM%s, max_vfs %u, hive %llx\n",
+		 p->model->name, p->vram_mib,
+		 amdx_sim_vram_has_hmm(sd) ? " (device-private)" : "",
+		 p->max_vfs, p->hive_id);
+	return sd;
+
+err_debugfs:
+	amdx_sim_debugfs_dev_exit(sd);
+	amdx_sim_vram_fini(sd);
+err_device_del:
+	device_del(&sd->dev);
+err_put_device:
+	put_device(&sd->dev);
+	return ERR_PTR(ret);
+}
+
+/**
+ * amdx_sim_dev_destroy() - unregister and remove a simulated device
+ * @sd: device from amdx_sim_dev_create(), already off the bus's list.
+ *
+ * Context: process context, may sleep (waits for the core's in-flight ops
+ * and for debugfs readers).
+ */
+void amdx_sim_dev_destroy(struct amdx_sim_dev *sd)
+{
+	/* first: after this the core calls no op, so nothing below is in use */
+	amdx_device_unregister(sd->adev);
+	sd->adev = NULL;
+	amdx_sim_debugfs_dev_exit(sd);
+	amdx_sim_vram_fini(sd);
+	/* drops our reference; sd is freed once the core drops its own */
+	device_unregister(&sd->dev);
+}

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Copyright (C) 2026 The amdx authors
+ */
+/**
+ * DOC: device-private VRAM pages
+ *
+ * Built only with CONFIG_DEVICE_PRIVATE.  A simulated device's VRAM gets a
+ * range of unused physical addresses (request_free_mem_region(), rounded
+ * up to a memory section) and memremap_pages() of type
+ * %MEMORY_DEVICE_PRIVATE creates a &struct page per VRAM page there, owned
+ * by the &struct amdx_sim_dev.  The CPU cannot map those pages; the data
+ * of an allocated VRAM page lives in a real system page hung off
+ * page->zone_device_data, allocated with the VRAM page and freed with it
+ * (the technique of lib/test_hmm.c).
+ *
+ * ::
+ *
+ *    VRAM pfn n  <->  device page pfn_to_page(pfn_first + n)
+ *                        | zone_device_data
+ *                        v
+ *                     system page (the "VRAM" contents)
+ *
+ * Page life cycle: amdx_sim_devmem_get_page() -> zone_device_page_init()
+ * (ref 1, locked, pins the pagemap) ... last put_page() -> page_free()
+ * callback frees the system page and the VRAM pfn.  memunmap_pages()
+ * waits until every device page has been freed, so the VRAM must be empty
+ * before amdx_sim_devmem_fini().
+ */
+#include <linux/gfp.h>
+#include <linux/ioport.h>
+#include <linux/memremap.h>
+#include <linux/mm.h>
+#include <linux/pagemap.h>
+#include <linux/slab.h>
+
+#include <amdx/amdx_vram.h>
+
+#include "amdx_sim.h"
+
+/**
+ * struct amdx_sim_devmem - ZONE_DEVICE backing of one device's VRAM
+ * @pgmap: the device-private pagemap; @pgmap.owner is the amdx_sim_dev.
+ * @res: the physical address range the pages occupy.
+ * @sd: the device.
+ * @pfn_first: host pfn of VRAM page 0.
+ *
+ * Constant after amdx_sim_devmem_init(); the per-page state is the page's
+ * own and the allocator's, under their locks.
+ */
+struct amdx_sim_devmem {
+	struct dev_pagemap pgmap;
+	struct resource *res;
+	struct amdx_sim_dev *sd;
+	unsigned long pfn_first;
+};
+
+static void amdx_sim_devmem_page_free(struct page *page)
+{
+	struct amdx_sim_devmem *dm = container_of(page->pgmap,
+						  struct amdx_sim_devmem, pgmap);
+	struct amdx_vram *vram = dm->sd->vram;
+	struct page *rpage = page->zone_device_data;
+	u64 pfn = page_to_pfn(page) - dm->pfn_first;
+	int owner;
+
+	page->zone_device_data = NULL;
+	if (rpage)
+		__free_page(rpage);
+
+	owner = amdx_vram_pfn_owner(vram, pfn);
+	if (WARN_ON_ONCE(owner < 0))
+		return;
+	amdx_vram_free(vram, pfn, owner);
+}
+
+static vm_fault_t amdx_sim_devmem_migrate_to_ram(struct vm_fault *vmf)
+{
+	/*
+	 * Nothing migrates to the simulated VRAM yet, so no CPU page table
+	 * can point at one of these pages.  Migration back to system memory
+	 * arrives with the HMM issue; until then refuse.
+	 */
+	return VM_FAULT_SIGBUS;
+}
+
+static const struct dev_pagemap_ops amdx_sim_devmem_ops = {
+	.page_free = amdx_sim_devmem_page_free,
+	.migrate_to_ram = amdx_sim_devmem_migrate_to_ram,
+};
+
+/**
+ * amdx_sim_devmem_init() - create device-private pages for a device's VRAM
+ * @sd: the device; sd->vram exists, sd->dev is named.
+ *
+ * Return: 0 or -errno; on failure nothing is left behind and sd->devmem
+ * stays NULL.
+ */
+int amdx_sim_devmem_init(struct amdx_sim_dev *sd)
+{
+	u64 size = amdx_vram_npages(sd->vram) << PAGE_SHIFT;
+	struct amdx_sim_devmem *dm;
+	void *addr;
+	int ret;
+
+	dm = kzalloc(sizeof(*dm), GFP_KERNEL);
+	if (!dm)
+		return -ENOMEM;
+	dm->sd = sd;
+
+	/* the name is kept by the resource; dev_name() outlives it */
+	dm->res = request_free_mem_region(&iomem_resource, size,
+					  dev_name(&sd->dev));
+	if (IS_ERR(dm->res)) {
+		ret = PTR_ERR(dm->res);
+		dev_err(&sd->dev, "no free physical range for %llu bytes: %pe\n",
+			size, dm->res);
+		goto err_free_dm;
+	}
+
+	dm->pgmap.type = MEMORY_DEVICE_PRIVATE;
+	dm->pgmap.range.start = dm->res->start;
+	dm->pgmap.range.end = dm->res->end;
+	dm->pgmap.nr_range = 1;
+	dm->pgmap.ops = &amdx_sim_devmem_ops;
+	dm->pgmap.owner = sd;
+
+	addr = memremap_pages(&dm->pgmap, dev_to_node(&sd->dev));
+	if (IS_ERR(addr)) {
+		ret = PTR_ERR(addr);
+		dev_err(&sd->dev, "memremap_pages failed: %pe\n", addr);
+		goto err_release_region;
+	}
+	dm->pfn_first = PHYS_PFN(dm->res->start);
+
+	sd->devmem = dm;
+	return 0;
+
+err_release_region:
+	release_mem_region(dm->res->start, resource_size(dm->res));
+err_free_dm:
+	kfree(dm);
+	return ret;
+}
+
+/**
+ * amdx_sim_devmem_fini() - remove a device's device-private pages
+ * @sd: the device; every VRAM page is free.
+ *
+ * Context: process context; waits for the pagemap's references.
+ */
+void amdx_sim_devmem_fini(struct amdx_sim_dev *sd)
+{
+	struct amdx_sim_devmem *dm = sd->devmem;
+
+	if (!dm)
+		return;
+
+	sd->devmem = NULL;
+	memunmap_pages(&dm->pgmap);
+	release_mem_region(dm->res->start, resource_size(dm->res));
+	kfree(dm);
+}
+
+/**
+ * amdx_sim_devmem_page() - device-private page of a VRAM page
+ * @sd: the device, with device-private memory.
+ * @pfn: VRAM page index, below the VRAM size.
+ *
+ * Return: the &struct page.
+ */
+struct page *amdx_sim_devmem_page(struct amdx_sim_dev *sd, u64 pfn)
+{
+	return pfn_to_page(sd->devmem->pfn_first + pfn);
+}
+
+/**
+ * amdx_sim_devmem_get_page() - make an allocated VRAM page usable
+ * @sd: the device, with device-private memory.
+ * @pfn: VRAM page just taken from the allocator.
+ *
+ * Gives the device page a zeroed system page for its contents and one
+ * reference, and locks it (zone_device_page_init()).
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or -ENOMEM.
+ */
+int amdx_sim_devmem_get_page(struct amdx_sim_dev *sd, u64 pfn)
+{
+	struct page *dpage = amdx_sim_devmem_page(sd, pfn);
+	struct page *rpage;
+
+	rpage = alloc_page(GFP_HIGHUSER | __GFP_ZERO);
+	if (!rpage)
+		return -ENOMEM;
+
+	zone_device_page_init(dpage);
+	dpage->zone_device_data = rpage;
+	return 0;
+}
+
+/**
+ * amdx_sim_devmem_put_page() - drop the allocation's reference on a page
+ * @sd: the device, with device-private memory.
+ * @pfn: VRAM page from amdx_sim_devmem_get_page(), still locked.
+ *
+ * The last reference frees the system page and the VRAM pfn through the
+ * pagemap's page_free() callback.
+ */
+void amdx_sim_devmem_put_page(struct amdx_sim_dev *sd, u64 pfn)
+{
+	struct page *dpage = amdx_sim_devmem_page(sd, pfn);
+
+	unlock_page(dpage);
+	put_page(dpage);
+}

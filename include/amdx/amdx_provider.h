@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Copyright (C) 2026 The amdx authors
+ *
+ * The provider interface: how a device backend (the simulator, a real
+ * amdgpu backend) registers Instinct devices with the amdx core.
+ */
+#ifndef _AMDX_PROVIDER_H_
+#define _AMDX_PROVIDER_H_
+
+#include <linux/types.h>
+#include <linux/amdx.h>
+
+struct device;
+struct amdx_device;
+
+/**
+ * struct amdx_device_desc - what a provider knows about a device at birth
+ * @model: %AMDX_MODEL_*.
+ * @bdf: PCI-style address, at most %AMDX_BDF_LEN - 1 characters.
+ * @serial: board serial number, at most %AMDX_SERIAL_LEN - 1 characters.
+ * @product: product name, at most %AMDX_PRODUCT_LEN - 1 characters.
+ * @hive_id: XGMI hive id, 0 when not in a hive.
+ * @vram_size: bytes of VRAM.
+ * @num_xcc: XCC count.
+ * @num_sdma: SDMA instance count.
+ * @num_vcn: VCN instance count.
+ * @supported_compute_modes: bit (1 << %AMDX_COMPUTE_*) per valid mode.
+ * @supported_memory_modes: bit (1 << %AMDX_MEMORY_*) per valid mode.
+ * @max_vfs: SR-IOV VFs supported.
+ * @flags: %AMDX_DEVICE_F_*.
+ *
+ * The core copies what it needs; the descriptor may live on the stack.
+ */
+struct amdx_device_desc {
+	u32 model;
+	const char *bdf;
+	const char *serial;
+	const char *product;
+	u64 hive_id;
+	u64 vram_size;
+	u32 num_xcc;
+	u32 num_sdma;
+	u32 num_vcn;
+	u32 supported_compute_modes;
+	u32 supported_memory_modes;
+	u32 max_vfs;
+	u32 flags;
+};
+
+/**
+ * struct amdx_device_state - the parts of a device that change at runtime
+ * @compute_mode: current %AMDX_COMPUTE_*.
+ * @memory_mode: current %AMDX_MEMORY_*.
+ * @num_vfs: VFs enabled.
+ * @num_mem_partitions: valid entries in @mem.
+ * @mem: VRAM per memory partition.
+ */
+struct amdx_device_state {
+	u32 compute_mode;
+	u32 memory_mode;
+	u32 num_vfs;
+	u32 num_mem_partitions;
+	struct amdx_mem_partition_info mem[AMDX_MAX_MEM_PARTITIONS];
+};
+
+/**
+ * struct amdx_provider_ops - callbacks from the core into a provider
+ * @get_state: fill @st with the device's current state.  May sleep.
+ *	Return: 0 or -errno.
+ *
+ * The core never calls an op after amdx_device_unregister() has returned,
+ * and serialises nothing else: providers do their own locking.
+ */
+struct amdx_provider_ops {
+	int (*get_state)(struct amdx_device *adev, struct amdx_device_state *st);
+};
+
+struct amdx_device *amdx_device_register(struct device *parent,
+					 const struct amdx_device_desc *desc,
+					 const struct amdx_provider_ops *ops,
+					 void *priv);
+void amdx_device_unregister(struct amdx_device *adev);
+void *amdx_device_priv(const struct amdx_device *adev);
+u32 amdx_device_id(const struct amdx_device *adev);
+
+#endif /* _AMDX_PROVIDER_H_ */

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+//
+// amdx [OPTIONS] OBJECT COMMAND [ARGS]; `show` is the default COMMAND.
+#include "cli.hpp"
+
+#include <exception>
+#include <ostream>
+
+#include <CLI/CLI.hpp>
+
+namespace amdx::cli {
+
+namespace {
+
+struct Options {
+    Format format = Format::text;
+    std::string node{kControlPath};
+};
+
+void fail(std::ostream& err, const std::string& msg) {
+    err << "amdx: " << msg << '\n';
+}
+
+bool is_gone(std::error_code ec) {
+    return ec == std::errc::no_such_device || ec == std::errc::no_such_file_or_directory;
+}
+
+std::optional<Control> open_control(const Options& opts, std::ostream& err) {
+    auto control = Control::open(opts.node);
+    if (!control) {
+        fail(err, open_error(opts.node, control.error()));
+        return std::nullopt;
+    }
+    auto caps = control->caps();
+    if (!caps) {
+        fail(err, request_error(opts.node, "capability query", caps.error()));
+        return std::nullopt;
+    }
+    if (caps->version_major != AMDX_UAPI_VERSION_MAJOR) {
+        fail(err, "kernel amdx uapi " + std::to_string(caps->version_major) + "." +
+                      std::to_string(caps->version_minor) + " is not supported (amdx speaks " +
+                      std::to_string(AMDX_UAPI_VERSION_MAJOR) + ".x)");
+        return std::nullopt;
+    }
+    if (!caps->has(AMDX_CAP_DEVICE_QUERY)) {
+        fail(err, "kernel amdx does not support device queries");
+        return std::nullopt;
+    }
+    return std::move(*control);
+}
+
+int dev_list(const Options& opts, std::ostream& out, std::ostream& err) {
+    const auto control = open_control(opts, err);
+    if (!control)
+        return kExitError;
+    const auto entries = control->devices();
+    if (!entries) {
+        fail(err, request_error(opts.node, "device list", entries.error()));
+        return kExitError;
+    }
+    Json devices = Json::array();
+    for (const auto& entry : *entries)
+        devices.push_back(entry_to_json(entry));
+    render(out, Json{{"devices", std::move(devices)}}, opts.format);
+    return kExitOk;
+}
+
+int dev_show(const Options& opts, const std::string& dev, std::ostream& out, std::ostream& err) {
+    const auto selector = parse_selector(dev);
+    if (!selector) {
+        fail(err, "invalid device '" + dev + "' (expected an id, a PCI address or 'all')");
+        return kExitUsage;
+    }
+    const auto control = open_control(opts, err);
+    if (!control)
+        return kExitError;
+    const auto entries = control->devices();
+    if (!entries) {
+        fail(err, request_error(opts.node, "device list", entries.error()));
+        return kExitError;
+    }
+    Json devices = Json::array();
+    for (const auto& entry : *entries) {
+        if (!selector->matches(entry))
+            continue;
+        const auto info = control->device_info(entry.id);
+        if (!info && is_gone(info.error()) && selector->kind == Selector::Kind::all)
+            continue; // removed since the listing
+        if (!info && is_gone(info.error())) {
+            fail(err, "no such device: " + dev);
+            return kExitError;
+        }
+        if (!info) {
+            fail(err, request_error(opts.node, "device " + std::to_string(entry.id) + " info",
+                                    info.error()));
+            return kExitError;
+        }
+        devices.push_back(info_to_json(*info));
+    }
+    if (devices.empty() && selector->kind != Selector::Kind::all) {
+        fail(err, "no such device: " + dev);
+        return kExitError;
+    }
+    render(out, Json{{"devices", std::move(devices)}}, opts.format);
+    return kExitOk;
+}
+
+int dispatch(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+    CLI::App app{"Control AMD Instinct devices through the amdx kernel module.", "amdx"};
+    Options opts;
+    bool json = false;
+    bool pretty = false;
+    bool version = false;
+    app.add_flag("-j,--json", json, "JSON output");
+    app.add_flag("-p,--pretty", pretty, "Pretty-printed JSON output (implies --json)");
+    app.add_option("-d,--device-node", opts.node, "The amdx control node")->capture_default_str();
+    app.add_flag("-V,--version", version, "Print the version and exit");
+    app.require_subcommand(0, 1);
+
+    auto* dev = app.add_subcommand("dev", "AMD Instinct devices (COMMAND: list, show)");
+    dev->fallthrough()->require_subcommand(0, 1);
+    auto* list = dev->add_subcommand("list", "List devices: id, PCI address, model");
+    list->fallthrough();
+    std::string selector = "all";
+    auto* show = dev->add_subcommand("show", "Show device details (the default COMMAND)");
+    show->fallthrough();
+    show->add_option("DEV", selector, "Device id, PCI address or 'all'")->capture_default_str();
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        if (e.get_exit_code() == 0)
+            return app.exit(e, out, err);
+        fail(err, e.what());
+        return kExitUsage;
+    }
+
+    if (version) {
+        out << "amdx " << AMDX_VERSION << " (uapi " << AMDX_UAPI_VERSION_MAJOR << '.'
+            << AMDX_UAPI_VERSION_MINOR << ")\n";
+        return kExitOk;
+    }
+    if (pretty)
+        opts.format = Format::json_pretty;
+    else if (json)
+        opts.format = Format::json;
+
+    if (dev->parsed())
+        return list->parsed() ? dev_list(opts, out, err) : dev_show(opts, selector, out, err);
+    fail(err, "missing OBJECT (try 'amdx --help')");
+    return kExitUsage;
+}
+
+} // namespace
+
+int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+    try {
+        return dispatch(argc, argv, out, err);
+    } catch (const std::exception& e) { // e.g. std::bad_alloc; still one line
+        fail(err, e.what());
+        return kExitError;
+    }
+}
+
+} // namespace amdx::cli

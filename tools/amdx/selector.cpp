@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+
+#include "cli.hpp"
+
+namespace amdx::cli {
+
+namespace {
+
+bool is_hex(std::string_view s) {
+    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+        return std::isxdigit(static_cast<unsigned char>(c)) != 0;
+    });
+}
+
+/// "dddd:bb:dd.f" or "bb:dd.f", hex, function 0-7.
+std::optional<std::string> normalize_bdf(std::string_view s) {
+    std::string bdf(s);
+    std::transform(bdf.begin(), bdf.end(), bdf.begin(), [](char c) {
+        return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    });
+    if (bdf.size() == std::string_view("bb:dd.f").size())
+        bdf.insert(0, "0000:");
+    const std::string_view v(bdf);
+    if (v.size() != std::string_view("dddd:bb:dd.f").size() || v[4] != ':' || v[7] != ':' ||
+        v[10] != '.' || !is_hex(v.substr(0, 4)) || !is_hex(v.substr(5, 2)) ||
+        !is_hex(v.substr(8, 2)) || v[11] < '0' || v[11] > '7')
+        return std::nullopt;
+    return bdf;
+}
+
+} // namespace
+
+bool Selector::matches(const DeviceEntry& entry) const {
+    switch (kind) {
+    case Kind::all:
+        return true;
+    case Kind::id:
+        return entry.id == id;
+    case Kind::bdf:
+        return entry.bdf == bdf;
+    }
+    return false;
+}
+
+std::optional<Selector> parse_selector(std::string_view text) {
+    if (text == "all")
+        return Selector{};
+    std::uint32_t id = 0;
+    const auto* end = text.data() + text.size();
+    if (auto [ptr, ec] = std::from_chars(text.data(), end, id); ec == std::errc() && ptr == end)
+        return Selector{.kind = Selector::Kind::id, .id = id, .bdf = {}};
+    if (auto bdf = normalize_bdf(text))
+        return Selector{.kind = Selector::Kind::bdf, .id = 0, .bdf = std::move(*bdf)};
+    return std::nullopt;
+}
+
+} // namespace amdx::cli

@@ -1,0 +1,13 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+#
+# Configure (Release, -Wall -Wextra -Werror), build and test the amdx
+# userspace in tools/build.  Extra arguments go to ctest.
+set -eu
+tools=$(cd "$(dirname "$0")" && pwd)
+build=${AMDX_BUILD_DIR:-$tools/build}
+
+cmake -S "$tools" -B "$build" -DCMAKE_BUILD_TYPE=Release \
+	-DCMAKE_CXX_FLAGS="-Wall -Wextra -Werror" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON
+cmake --build "$build" -j "$(nproc)"
+ctest --test-dir "$build" --output-on-failure -j "$(nproc)" "$@"

@@ -1,0 +1,12 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+//
+// libamdx: C++20 access to the amdx uapi (<linux/amdx.h>).
+#ifndef AMDX_AMDX_HPP
+#define AMDX_AMDX_HPP
+
+#include <amdx/device.hpp>
+#include <amdx/result.hpp>
+#include <amdx/types.hpp>
+#include <amdx/unique_fd.hpp>
+
+#endif // AMDX_AMDX_HPP

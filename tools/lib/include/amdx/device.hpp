@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+//
+// Control (/dev/amdx) and Device (a device fd) handles.  One ioctl per call;
+// every call returns a Result carrying the kernel's errno on failure, which
+// the caller puts in context.
+#ifndef AMDX_DEVICE_HPP
+#define AMDX_DEVICE_HPP
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <amdx/export.hpp>
+#include <amdx/result.hpp>
+#include <amdx/types.hpp>
+#include <amdx/unique_fd.hpp>
+#include <linux/amdx.h>
+
+namespace amdx {
+
+/// Default path of the control node.
+inline constexpr std::string_view kControlPath = "/dev/" AMDX_DEVICE_NAME;
+
+/// Times Control::devices() calls again when the list grows under it.
+inline constexpr unsigned kMaxListAttempts = 8;
+
+/// %AMDX_QUERY_CAPS.
+struct AMDX_EXPORT Caps {
+    std::uint32_t version_major = 0;
+    std::uint32_t version_minor = 0;
+    std::uint64_t bits = 0; ///< AMDX_CAP_* bits
+    std::uint32_t num_devices = 0;
+
+    /// True if every bit of @caps (AMDX_CAP_*) is set.
+    [[nodiscard]] bool has(std::uint64_t caps) const noexcept { return (bits & caps) == caps; }
+
+    static Caps from_uapi(const amdx_query_caps& raw) noexcept;
+};
+
+/// One entry of %AMDX_QUERY_DEVICES.
+struct AMDX_EXPORT DeviceEntry {
+    std::uint32_t id = 0;
+    Model model = Model::unknown;
+    std::string bdf;
+
+    static DeviceEntry from_uapi(const amdx_device_entry& raw);
+};
+
+/// One memory (NPS) partition.
+struct MemPartition {
+    std::uint32_t index = 0;
+    std::uint64_t base = 0;
+    std::uint64_t size = 0;
+    std::uint64_t free = 0;
+
+    bool operator==(const MemPartition&) const = default;
+};
+
+/// %AMDX_QUERY_DEVICE_INFO, decoded.
+struct AMDX_EXPORT DeviceInfo {
+    std::uint32_t id = 0;
+    Model model = Model::unknown;
+    std::string bdf;
+    std::string serial;
+    std::string product;
+    std::uint64_t hive_id = 0;
+    std::uint64_t vram_size = 0;
+    std::uint64_t vram_free = 0;
+    std::uint32_t num_xcc = 0;
+    std::uint32_t num_sdma = 0;
+    std::uint32_t num_vcn = 0;
+    ComputeMode compute_mode = ComputeMode::unknown;
+    MemoryMode memory_mode = MemoryMode::unknown;
+    std::vector<ComputeMode> supported_compute_modes; ///< ascending
+    std::vector<MemoryMode> supported_memory_modes;   ///< ascending
+    std::vector<MemPartition> memory_partitions;
+    std::uint32_t num_vfs = 0;
+    std::uint32_t max_vfs = 0;
+    std::uint32_t flags = 0; ///< AMDX_DEVICE_F_*
+    bool hmm = false;        ///< AMDX_DEVICE_F_HMM
+
+    /// Decodes @raw; strings stop at the first NUL or the field's end.
+    static DeviceInfo from_uapi(const amdx_device_info& raw);
+};
+
+/// The control node, /dev/amdx.
+class AMDX_EXPORT Control {
+  public:
+    /// Opens @path O_RDWR|O_CLOEXEC, or O_RDONLY if write access is denied
+    /// (queries need no privilege).
+    static Result<Control> open(std::string_view path = kControlPath) noexcept;
+    /// Takes ownership of an already open control fd.
+    static Control adopt(UniqueFd fd) noexcept;
+
+    [[nodiscard]] BorrowedFd fd() const noexcept { return fd_.borrow(); }
+
+    /// %AMDX_QUERY_CAPS.
+    [[nodiscard]] Result<Caps> caps() const noexcept;
+    /// %AMDX_QUERY_DEVICES with the two-call size protocol.  If the list
+    /// keeps growing for kMaxListAttempts calls, fails with EAGAIN; a
+    /// malformed answer fails with EPROTO.
+    [[nodiscard]] Result<std::vector<DeviceEntry>> devices() const noexcept;
+    /// %AMDX_QUERY_DEVICE_INFO for device @id.
+    [[nodiscard]] Result<DeviceInfo> device_info(std::uint32_t id) const noexcept;
+
+  private:
+    explicit Control(UniqueFd fd) noexcept : fd_(std::move(fd)) {}
+    UniqueFd fd_;
+};
+
+/// A device fd from %AMDX_IOC_DEVICE_OPEN; holds a reference on the device.
+class AMDX_EXPORT Device {
+  public:
+    static Result<Device> open(const Control& control, std::uint32_t id) noexcept;
+
+    [[nodiscard]] std::uint32_t id() const noexcept { return id_; }
+    [[nodiscard]] BorrowedFd fd() const noexcept { return fd_.borrow(); }
+
+    /// %AMDX_QUERY_DEVICE_INFO on the device fd (id 0).
+    [[nodiscard]] Result<DeviceInfo> info() const noexcept;
+
+  private:
+    Device(UniqueFd fd, std::uint32_t id) noexcept : fd_(std::move(fd)), id_(id) {}
+    UniqueFd fd_;
+    std::uint32_t id_;
+};
+
+} // namespace amdx
+
+#endif // AMDX_DEVICE_HPP

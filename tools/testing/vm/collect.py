@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Judge one test-VM run: parse the KTAP of every suite with the kernel's
+own kunit_parser, require every expected suite, and scan the console for
+KASAN, lockdep, WARN/BUG/oops and kmemleak reports.
+
+usage: collect.py KUNIT_DIR OUTDIR --label L --expect kunit:NAME ...
+Prints a report and, last, 'counts: P F S'.  Exit 1 when the run failed.
+"""
+import argparse
+import io
+import re
+import sys
+from contextlib import redirect_stdout
+
+SPLATS = re.compile(
+    r'(BUG: |WARNING: |Oops|KASAN|kernel BUG|INFO: possible|'
+    r'INFO: trying to register|INFO: task .* blocked|Kernel panic|'
+    r'general protection fault|UBSAN|unreferenced object|'
+    r'DEBUG_LOCKS_WARN_ON|inconsistent lock state|'
+    r'suspicious RCU usage|sleeping function called from invalid)')
+
+
+def sections(path):
+    cur, out = None, {}
+    with open(path, errors='replace') as f:
+        for line in f:
+            line = line.rstrip('\r\n')
+            if line.startswith('### '):
+                cur = line[4:].strip()
+                out[cur] = []
+            elif cur is not None:
+                out[cur].append(line + '\n')
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('kunit_dir')
+    ap.add_argument('outdir')
+    ap.add_argument('--label', default='vm')
+    ap.add_argument('--expect', action='append', default=[])
+    a = ap.parse_args()
+    sys.path.insert(0, a.kunit_dir)
+    import kunit_parser  # noqa: E402  (the kernel's own KTAP parser)
+
+    secs = sections(f'{a.outdir}/results.log')
+    console = open(f'{a.outdir}/console.log', errors='replace').read()
+    passed = failed = skipped = 0
+    problems = []
+
+    for name in a.expect:
+        if name not in secs:
+            problems.append(f'missing suite: {name}')
+            failed += 1
+
+    for name, lines in secs.items():
+        kind = name.split(' ', 1)[0]
+        if kind not in ('kunit', 'kselftest'):
+            continue
+        exit_line = [l for l in lines if l.startswith('# exit=')]
+        buf = io.StringIO()
+        with redirect_stdout(buf):
+            test = kunit_parser.parse_run_tests(lines)
+        c = test.counts
+        ok = c.failed == 0 and c.crashed == 0 and c.errors == 0 \
+            and c.total() > 0
+        if exit_line and exit_line[-1].strip() not in ('# exit=0', '# exit=4'):
+            # kselftest: 4 = KSFT_SKIP for a binary that skipped whole.
+            ok = False
+            problems.append(f'{name}: {exit_line[-1].strip()}')
+        passed += c.passed
+        skipped += c.skipped
+        failed += c.failed + c.crashed
+        if not ok:
+            if c.failed + c.crashed == 0:
+                failed += 1
+            problems.append(f'{name}: {c}')
+            sys.stdout.write(buf.getvalue())
+        print(f'[{a.label}] {name}: {c}')
+
+    if 'end' not in secs:
+        problems.append('guest did not reach the end of the run')
+    if 'kmemleak' in secs and any(l.strip() for l in secs['kmemleak']):
+        problems.append('kmemleak reported leaks:')
+        problems.extend('  ' + l.rstrip() for l in secs['kmemleak'][:40])
+    splat = [l for l in console.splitlines() if SPLATS.search(l)]
+    if splat:
+        problems.append('kernel log shows a splat:')
+        problems.extend('  ' + l for l in splat[:20])
+
+    if problems:
+        print(f'[{a.label}] FAILED:')
+        for p in problems:
+            print(f'[{a.label}]   {p}')
+        print(f'[{a.label}] console tail:')
+        for l in console.splitlines()[-60:]:
+            print(f'[{a.label}] | {l}')
+        if not failed:
+            failed = 1
+    print(f'counts: {passed} {failed} {skipped}')
+    return 1 if problems else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,19 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Install what the amdx build, tests and demo need (Debian 12, as root).
+set -euo pipefail
+pkgs=(build-essential bc bison flex libelf-dev libssl-dev dwarves cpio kmod
+      xz-utils python3 rsync linux-source-6.1 linux-headers-amd64
+      linux-image-amd64 qemu-system-x86 busybox-static dkms sparse jq
+      cmake g++ libgtest-dev libcli11-dev nlohmann-json3-dev pkg-config
+      clang-format clang-tidy)
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+		missing+=("$p")
+done
+[ ${#missing[@]} = 0 ] && exit 0
+echo "deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >&2
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2

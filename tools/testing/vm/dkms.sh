@@ -1,0 +1,32 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# dkms add, build and install this tree for kernel KVER; prints the
+# directory holding the installed modules.
+# usage: dkms.sh KVER
+set -euo pipefail
+kver=$1
+root=$(cd "$(dirname "$0")/../../.." && pwd)
+name=amdx
+ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$root/dkms.conf")
+src=/usr/src/$name-$ver
+
+if dkms status -m "$name" -v "$ver" 2>/dev/null | grep -q .; then
+	dkms remove -m "$name" -v "$ver" --all >&2 || true
+fi
+rm -rf "$src"
+mkdir -p "$src"
+# Only what git tracks (or would track): no build output.
+(cd "$root" && git ls-files -co --exclude-standard -z |
+	rsync -a --from0 --files-from=- ./ "$src/")
+dkms add -m "$name" -v "$ver" >&2
+dkms build -m "$name" -v "$ver" -k "$kver" >&2 || {
+	cat "/var/lib/dkms/$name/$ver/build/make.log" >&2 || true
+	exit 1
+}
+dkms install -m "$name" -v "$ver" -k "$kver" --force >&2
+d=/lib/modules/$kver/updates/dkms
+for m in amdx amdx_sim; do
+	[ -f "$d/$m.ko" ] || [ -f "$d/$m.ko.xz" ] || {
+		echo "dkms.sh: $m not installed in $d" >&2; exit 1; }
+done
+echo "$d"

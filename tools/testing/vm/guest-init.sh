@@ -1,0 +1,95 @@
+#!/bin/busybox sh
+# SPDX-License-Identifier: GPL-2.0
+# /init of the amdx test VM.  Mode from the kernel command line:
+#   amdx.mode=check   run every suite, results on ttyS1, then power off
+#   amdx.mode=stock   the same on Debian's stock kernel (no KUnit)
+#   amdx.mode=demo    run /demo.sh, then power off
+#   amdx.mode=shell   load everything and give a shell on the console
+/bin/busybox --install -s /bin
+export PATH=/bin:/usr/bin:/usr/local/bin
+export LD_LIBRARY_PATH=/usr/local/lib
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+mount -t debugfs debugfs /sys/kernel/debug
+mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
+mkdir -p /tmp && mount -t tmpfs tmpfs /tmp
+
+mode=check
+for arg in $(cat /proc/cmdline); do
+	case "$arg" in amdx.mode=*) mode=${arg#amdx.mode=} ;; esac
+done
+
+out=/dev/ttyS1
+section() { echo "### $*" > $out; }
+finish() {
+	sync
+	reboot -f
+}
+
+echo "amdx-vm: mode $mode, $(nproc) cpus, kernel $(uname -r)"
+# Forget boot-time kmemleak objects: only leaks made by amdx count.
+[ -w /sys/kernel/debug/kmemleak ] && echo clear > /sys/kernel/debug/kmemleak
+
+load() {
+	insmod /lib/amdx/amdx.ko || return 1
+	insmod /lib/amdx/amdx_sim.ko || return 1
+}
+
+case "$mode" in
+shell)
+	load
+	echo "amdx-vm: amdx loaded; 'reboot -f' leaves the VM"
+	setsid cttyhack sh
+	finish
+	;;
+demo)
+	load
+	sh /demo.sh
+	finish
+	;;
+esac
+
+section "begin $mode"
+if [ "$mode" = check ] && [ -f /lib/amdx/amdx_test.ko ]; then
+	# KUnit suites run at insmod; collect their KTAP from debugfs.
+	insmod /lib/amdx/amdx.ko
+	insmod /lib/amdx/amdx_test.ko
+	for d in /sys/kernel/debug/kunit/amdx_*; do
+		[ -d "$d" ] || continue
+		section "kunit ${d##*/}"
+		cat "$d/results" > $out
+	done
+	rmmod amdx_test
+	rmmod amdx
+fi
+
+load || section "error cannot load amdx"
+if [ "$mode" = stock ]; then
+	export AMDX_EXPECT_DEVICE_PRIVATE=0
+else
+	export AMDX_EXPECT_DEVICE_PRIVATE=1
+fi
+for t in /selftests/*; do
+	[ -x "$t" ] || continue
+	name=${t##*/}
+	section "kselftest $name"
+	( cd /selftests && timeout 300 "$t" ) > $out 2>&1
+	echo "# exit=$?" > $out
+done
+
+rmmod amdx_sim
+rmmod amdx
+section "modules unloaded"
+if [ -w /sys/kernel/debug/kmemleak ]; then
+	# Two scans: kmemleak reports an object only once it is old enough
+	# and unreferenced in two scans.
+	sleep 6
+	echo scan > /sys/kernel/debug/kmemleak
+	sleep 6
+	echo scan > /sys/kernel/debug/kmemleak
+	section "kmemleak"
+	cat /sys/kernel/debug/kmemleak > $out
+fi
+section "end"
+finish

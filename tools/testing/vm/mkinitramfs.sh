@@ -1,0 +1,35 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Pack the amdx test initramfs.
+# usage: mkinitramfs.sh OUT.cpio.gz MODULE_DIR SELFTEST_DIR [BIN ...]
+# MODULE_DIR holds the .ko files, SELFTEST_DIR the built selftests; each BIN
+# is copied to /usr/bin with the shared libraries ldd names.
+set -euo pipefail
+out=$1 moddir=$2 stdir=$3
+shift 3
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(mktemp -d)
+trap 'rm -rf "$root"' EXIT
+
+mkdir -p "$root"/{bin,dev,proc,sys,tmp,usr/bin,usr/local/lib,lib/amdx,selftests}
+cp /bin/busybox "$root/bin/busybox"
+cp "$here/guest-init.sh" "$root/init"
+[ -f "$here/demo-guest.sh" ] && cp "$here/demo-guest.sh" "$root/demo.sh"
+cp "$moddir"/*.ko "$root/lib/amdx/"
+cp -r "$stdir"/. "$root/selftests/"
+
+copy_bin() {
+	local bin=$1 lib
+	cp "$bin" "$root/usr/bin/"
+	for lib in $(ldd "$bin" 2>/dev/null | grep -o '/[^ ]*'); do
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+}
+for b in "$@"; do
+	case "$b" in
+	*.so*) cp -L "$b" "$root/usr/local/lib/" ;;
+	*) copy_bin "$b" ;;
+	esac
+done
+(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$out"

@@ -1,0 +1,29 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Boot the test VM under TCG.
+# usage: run-qemu.sh KERNEL INITRD MODE OUTDIR [TIMEOUT_S]
+# Console -> OUTDIR/console.log, results (ttyS1) -> OUTDIR/results.log.
+# MODE shell attaches the console to this terminal instead.
+set -uo pipefail
+kernel=$1 initrd=$2 mode=$3 outdir=$4 limit=${5:-1200}
+mkdir -p "$outdir"
+: > "$outdir/console.log"
+: > "$outdir/results.log"
+args=(-accel tcg -cpu max -smp 2 -m 4G -no-reboot -nodefaults
+      -kernel "$kernel" -initrd "$initrd")
+cmdline="console=ttyS0 panic=-1 loglevel=6 amdx.mode=$mode"
+if [ "$mode" = shell ]; then
+	exec qemu-system-x86_64 "${args[@]}" -display none \
+		-chardev stdio,id=con,signal=off -serial chardev:con \
+		-serial "file:$outdir/results.log" -append "$cmdline"
+fi
+timeout --foreground -k 10 "$limit" qemu-system-x86_64 "${args[@]}" \
+	-display none -serial "file:$outdir/console.log" \
+	-serial "file:$outdir/results.log" -append "$cmdline" \
+	</dev/null
+rc=$?
+if [ $rc = 124 ] || [ $rc = 137 ]; then
+	echo "run-qemu: guest did not finish within ${limit}s" >&2
+	return 2>/dev/null; exit 124
+fi
+exit $rc

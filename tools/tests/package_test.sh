@@ -1,0 +1,57 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+#
+# package_test.sh cmake|pkg-config BUILD_DIR EXAMPLE_DIR WORK_DIR CXX
+# Installs BUILD_DIR into WORK_DIR/prefix, builds the list_devices example
+# against it and runs it on a missing node: it must load the installed
+# libamdx and fail cleanly with ENOENT.
+set -eu
+mode=$1 build=$2 example=$3 work=$4 cxx=$5
+
+rm -rf "$work"
+mkdir -p "$work"
+prefix=$work/prefix
+cmake --install "$build" --prefix "$prefix" >"$work/install.log"
+libdir=$(dirname "$(find "$prefix" -name 'libamdx.so.1' | head -n1)")
+test -f "$prefix/include/linux/amdx.h"
+test -f "$prefix/include/amdx/amdx.hpp"
+
+case $mode in
+cmake)
+	cmake -S "$example" -B "$work/build" -DCMAKE_PREFIX_PATH="$prefix" \
+		-DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_CXX_FLAGS="-Wall -Wextra -Werror" \
+		>"$work/configure.log"
+	cmake --build "$work/build" >"$work/build.log"
+	exe=$work/build/list_devices
+	;;
+pkg-config)
+	PKG_CONFIG_PATH=$libdir/pkgconfig
+	export PKG_CONFIG_PATH
+	test "$(pkg-config --modversion amdx)" != ""
+	# shellcheck disable=SC2046 # word splitting of the flags is intended
+	"$cxx" -std=c++20 -Wall -Wextra -Werror $(pkg-config --cflags amdx) \
+		"$example/list_devices.cpp" $(pkg-config --libs amdx) -o "$work/list_devices"
+	exe=$work/list_devices
+	;;
+*)
+	echo "usage: $0 cmake|pkg-config BUILD EXAMPLE WORK CXX" >&2
+	exit 2
+	;;
+esac
+
+export LD_LIBRARY_PATH="$libdir"
+resolved=$(ldd "$exe" | awk '/libamdx\.so/ { print $3 }')
+if [ "$(realpath "$resolved")" != "$(realpath "$libdir/libamdx.so.1")" ]; then
+	echo "FAIL: $exe uses '$resolved', not the installed $libdir/libamdx.so.1" >&2
+	exit 1
+fi
+if "$exe" "$work/no-such-node" >"$work/run.out" 2>&1; then
+	echo "FAIL: list_devices succeeded on a missing node" >&2
+	exit 1
+fi
+grep -q "no-such-node: No such file or directory" "$work/run.out" || {
+	echo "FAIL: unexpected output:" >&2
+	cat "$work/run.out" >&2
+	exit 1
+}
+echo "ok: $mode: example built against $prefix and ran"
