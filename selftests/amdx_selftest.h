@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -60,6 +61,84 @@ static inline int amdx_sysfs_write(const char *path, const char *s)
 	err = n < 0 ? -errno : 0;
 	close(fd);
 	return err;
+}
+
+/* Paths of the amdx_sim bus's control files (amdx_sim_bus.c). */
+#define AMDX_SIM_NEW_DEVICE "/sys/bus/amdx_sim/new_device"
+#define AMDX_SIM_DEL_DEVICE "/sys/bus/amdx_sim/del_device"
+
+/* The BDF amdx_sim gives simulated device @sim_id (amdx_sim_dev.c). */
+static inline void amdx_sim_bdf(unsigned int sim_id, char *bdf, size_t len)
+{
+	unsigned int bus = 0xc1 + sim_id;
+
+	snprintf(bdf, len, "%04x:%02x:00.0", bus >> 8, bus & 0xff);
+}
+
+/* Create simulated device @sim_id; @params: "model=... vram=..." or "". */
+static inline int amdx_sim_new(unsigned int sim_id, const char *params)
+{
+	char buf[128];
+
+	snprintf(buf, sizeof(buf), "%u %s", sim_id, params);
+	return amdx_sysfs_write(AMDX_SIM_NEW_DEVICE, buf);
+}
+
+static inline int amdx_sim_del(unsigned int sim_id)
+{
+	char buf[16];
+
+	snprintf(buf, sizeof(buf), "%u", sim_id);
+	return amdx_sysfs_write(AMDX_SIM_DEL_DEVICE, buf);
+}
+
+/* Look up the amdx device id of the device at @bdf: 0 or -errno. */
+static inline int amdx_find_device(int fd, const char *bdf, uint32_t *id)
+{
+	struct amdx_query_devices *res;
+	struct amdx_device_entry *e;
+	uint32_t size = 0, i;
+	int ret;
+
+	ret = amdx_query(fd, AMDX_QUERY_DEVICES, 0, NULL, &size);
+	if (ret)
+		return ret;
+	res = calloc(1, size);
+	if (!res)
+		return -ENOMEM;
+	ret = amdx_query(fd, AMDX_QUERY_DEVICES, 0, res, &size);
+	if (ret)
+		goto out;
+	ret = -ENODEV;
+	for (i = 0; i < res->num_devices; i++) {
+		e = (void *)((char *)res->devices + (size_t)i * res->entry_size);
+		if (!strncmp((char *)e->bdf, bdf, sizeof(e->bdf))) {
+			*id = e->id;
+			ret = 0;
+			break;
+		}
+	}
+out:
+	free(res);
+	return ret;
+}
+
+/* AMDX_IOC_DEVICE_OPEN on the control fd: a device fd or -errno. */
+static inline int amdx_device_open(int fd, uint32_t id)
+{
+	struct amdx_device_open o = { .id = id };
+	int ret = amdx_ioctl(fd, AMDX_IOC_DEVICE_OPEN, &o);
+
+	return ret ? ret : o.fd;
+}
+
+static inline int amdx_device_info(int fd, uint32_t id,
+				   struct amdx_device_info *info)
+{
+	uint32_t size = sizeof(*info);
+
+	memset(info, 0, sizeof(*info));
+	return amdx_query(fd, AMDX_QUERY_DEVICE_INFO, id, info, &size);
 }
 
 #endif /* _AMDX_SELFTEST_H_ */

@@ -29,9 +29,9 @@ fi
 units=$(echo "$files" | grep '^tools/.*\.cpp$')
 examples=$(echo "$files" | grep '^Documentation/examples/.*\.cpp$' || true)
 echo "clang-tidy: $(echo "$units" | wc -l) translation units + examples"
-for f in $units; do
-	"$CLANG_TIDY" --quiet -p "$build" "$f" 2>/dev/null || status=1
-done
+# shellcheck disable=SC2086
+printf '%s\n' $units | xargs -P "$(nproc)" -n 1 "$CLANG_TIDY" --quiet -p "$build" 2>/dev/null ||
+	status=1
 for f in $examples; do
 	"$CLANG_TIDY" --quiet "$f" -- -std=c++20 -I"$tools/lib/include" -I"$root/uapi" \
 		2>/dev/null || status=1

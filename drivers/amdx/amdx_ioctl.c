@@ -116,11 +116,10 @@ EXPORT_SYMBOL_IF_KUNIT(amdx_ioctl_find);
  * on this kind of fd, -EINVAL for a too-short argument, -EPERM without
  * CAP_SYS_ADMIN for changes, -EFAULT or -E2BIG from copying.
  */
-long amdx_ioctl_dispatch(const struct amdx_ioctl_desc *table,
-					  size_t count, struct amdx_file *file,
-					  unsigned int flags, unsigned int cmd,
-					  void *uarg,
-					  const struct amdx_uaccess *ua)
+long amdx_ioctl_dispatch(const struct amdx_ioctl_desc *table, size_t count,
+			 struct amdx_file *file, unsigned int flags,
+			 unsigned int cmd, void *uarg,
+			 const struct amdx_uaccess *ua)
 {
 	const struct amdx_ioctl_desc *desc;
 	size_t usize = _IOC_SIZE(cmd);

@@ -12,6 +12,10 @@
  * it fails with -ENOSPC and reports the needed size (the list may have grown
  * between the two calls).
  *
+ * Fixed-size results are truncated to a smaller buffer that still holds
+ * their first version, so callers built against an older header keep
+ * working when a result grows.
+ *
  * Queries need no privilege.  On a device fd, device queries are about
  * that fd's device and &amdx_query.id must be 0.
  */
@@ -23,6 +27,10 @@
 
 #include "amdx_core.h"
 #include "amdx_kunit.h"
+
+/* Sizes of the first uapi version of the fixed-size results. */
+#define AMDX_QUERY_CAPS_SIZE_V1		56
+#define AMDX_DEVICE_INFO_SIZE_V1	448
 
 /**
  * amdx_caps() - the capabilities of this build on this kernel
@@ -41,18 +49,22 @@ u64 amdx_caps(void)
 }
 
 /*
- * Either report the size (q->size == 0) or copy @len bytes of @buf out.
+ * Either report the size (q->size == 0) or copy @len bytes of @buf out,
+ * truncated to q->size when that holds at least @min_len bytes (the first
+ * version of a fixed-size result).
  */
-static int amdx_query_out(struct amdx_query *q, const void *buf, u32 len)
+static int amdx_query_out(struct amdx_query *q, const void *buf, u32 len,
+			  u32 min_len)
 {
 	if (!q->size) {
 		q->size = len;
 		return 0;
 	}
-	if (q->size < len) {
+	if (q->size < min_len) {
 		q->size = len;
 		return -ENOSPC;
 	}
+	len = min(len, q->size);
 	if (copy_to_user(u64_to_user_ptr(q->data), buf, len))
 		return -EFAULT;
 	q->size = len;
@@ -70,7 +82,8 @@ static int amdx_query_caps(struct amdx_query *q)
 
 	if (q->id)
 		return -EINVAL;
-	return amdx_query_out(q, &caps, sizeof(caps));
+	return amdx_query_out(q, &caps, sizeof(caps),
+			      AMDX_QUERY_CAPS_SIZE_V1);
 }
 
 static int amdx_query_devices(struct amdx_query *q)
@@ -105,7 +118,8 @@ static int amdx_query_devices(struct amdx_query *q)
 		goto out;
 	}
 	res->num_devices = n;
-	ret = amdx_query_out(q, res, len);
+	res->entry_size = sizeof(res->devices[0]);
+	ret = amdx_query_out(q, res, len, len);
 out:
 	kfree(res);
 	return ret;
@@ -139,7 +153,8 @@ static int amdx_query_device_info(struct amdx_file *file,
 	}
 	ret = amdx_device_fill_info(adev, info);
 	if (!ret)
-		ret = amdx_query_out(q, info, sizeof(*info));
+		ret = amdx_query_out(q, info, sizeof(*info),
+				     AMDX_DEVICE_INFO_SIZE_V1);
 	kfree(info);
 out_put:
 	amdx_device_put(adev);

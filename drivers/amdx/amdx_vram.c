@@ -23,7 +23,8 @@
  *
  * Every allocated page records its owner (0 = PF, 1..15 = VFs).  Usage is
  * counted per partition and per owner; an owner may have a quota in pages
- * (0 = unlimited) beyond which allocations fail with -EDQUOT.  Single pages
+ * (0 = unlimited) beyond which allocations fail with -EDQUOT.  Frees are
+ * checked (allocated, right owner, one partition) before anything changes.  Single pages
  * are handed out next-fit inside the partition; contiguous runs first-fit,
  * and fail with -ENOSPC when fragmentation leaves no run long enough even
  * though enough pages are free.  The partition count can only change while
@@ -306,39 +307,61 @@ out_unlock:
 EXPORT_SYMBOL_GPL(amdx_vram_alloc_contig);
 
 /* Caller holds v->lock.  Checks, then frees all pages or none. */
-static void amdx_vram_release(struct amdx_vram *v, u64 first, u64 npages,
-			      u32 owner)
+static int amdx_vram_release(struct amdx_vram *v, u64 first, u64 npages,
+			     u32 owner)
 {
 	struct amdx_vram_part *p;
 	u64 pfn;
 
-	if (WARN_ONCE(owner >= AMDX_VRAM_MAX_OWNERS || !npages ||
-		      first >= v->npages || npages > v->npages - first,
-		      "amdx_vram: bad free of %llu pages at %llu by owner %u\n",
-		      npages, first, owner))
-		return;
+	if (owner >= AMDX_VRAM_MAX_OWNERS || !npages || first >= v->npages ||
+	    npages > v->npages - first)
+		return -EINVAL;
 
 	p = &v->parts[div64_u64(first, v->parts[0].size)];
-	if (WARN_ONCE(npages > p->base + p->size - first,
-		      "amdx_vram: free of %llu pages at %llu crosses a partition\n",
-		      npages, first))
-		return;
+	if (npages > p->base + p->size - first)
+		return -EINVAL;
 
 	for (pfn = first; pfn < first + npages; pfn++) {
-		if (WARN_ONCE(!test_bit(pfn, v->map),
-			      "amdx_vram: double free of pfn %llu\n", pfn))
-			return;
-		if (WARN_ONCE(v->owner[pfn] != owner,
-			      "amdx_vram: pfn %llu freed by owner %u, owned by %u\n",
-			      pfn, owner, v->owner[pfn]))
-			return;
+		if (!test_bit(pfn, v->map))
+			return -ENOENT;
+		if (v->owner[pfn] != owner)
+			return -EPERM;
 	}
 
 	bitmap_clear(v->map, first, npages);
 	p->used -= npages;
 	v->used -= npages;
 	v->owner_used[owner] -= npages;
+	return 0;
 }
+
+/**
+ * amdx_vram_try_free() - free a run of pages, reporting misuse
+ * @v: allocator.
+ * @first_pfn: first page of the run.
+ * @npages: pages in the run, at least 1.
+ * @owner: the owner they were allocated for.
+ *
+ * Frees every page or, on error, none; no counter changes then.  For
+ * callers that free on behalf of someone else and want to check;
+ * amdx_vram_free() and amdx_vram_free_contig() warn instead.
+ *
+ * Context: any context but interrupt; takes a spinlock.
+ * Return: 0, -EINVAL for a bad @owner or a run that is empty, beyond the
+ * VRAM or not inside one partition, -ENOENT if a page is not allocated
+ * (double free), -EPERM if a page belongs to another owner.
+ */
+int amdx_vram_try_free(struct amdx_vram *v, u64 first_pfn, u64 npages,
+		       u32 owner)
+{
+	int ret;
+
+	spin_lock(&v->lock);
+	ret = amdx_vram_release(v, first_pfn, npages, owner);
+	spin_unlock(&v->lock);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(amdx_vram_try_free);
 
 /**
  * amdx_vram_free() - free one page
@@ -353,9 +376,10 @@ static void amdx_vram_release(struct amdx_vram *v, u64 first, u64 npages,
  */
 void amdx_vram_free(struct amdx_vram *v, u64 pfn, u32 owner)
 {
-	spin_lock(&v->lock);
-	amdx_vram_release(v, pfn, 1, owner);
-	spin_unlock(&v->lock);
+	int ret = amdx_vram_try_free(v, pfn, 1, owner);
+
+	WARN_ONCE(ret, "amdx_vram: bad free of pfn %llu by owner %u: %pe\n",
+		  pfn, owner, ERR_PTR(ret));
 }
 EXPORT_SYMBOL_GPL(amdx_vram_free);
 
@@ -367,16 +391,17 @@ EXPORT_SYMBOL_GPL(amdx_vram_free);
  * @owner: the owner they were allocated for.
  *
  * Every page must be allocated to @owner and inside one partition;
- * otherwise the call is reported once and nothing is freed.
+ * otherwise the call is reported once (WARN_ONCE) and nothing is freed.
  *
  * Context: any context but interrupt; takes a spinlock.
  */
 void amdx_vram_free_contig(struct amdx_vram *v, u64 first_pfn, u64 npages,
 			   u32 owner)
 {
-	spin_lock(&v->lock);
-	amdx_vram_release(v, first_pfn, npages, owner);
-	spin_unlock(&v->lock);
+	int ret = amdx_vram_try_free(v, first_pfn, npages, owner);
+
+	WARN_ONCE(ret, "amdx_vram: bad free of %llu pages at %llu by owner %u: %pe\n",
+		  npages, first_pfn, owner, ERR_PTR(ret));
 }
 EXPORT_SYMBOL_GPL(amdx_vram_free_contig);
 

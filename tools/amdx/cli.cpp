@@ -116,6 +116,10 @@ int dispatch(int argc, const char* const* argv, std::ostream& out, std::ostream&
     app.add_option("-d,--device-node", opts.node, "The amdx control node")->capture_default_str();
     app.add_flag("-V,--version", version, "Print the version and exit");
     app.require_subcommand(0, 1);
+    app.footer("Grammar: amdx [OPTIONS] OBJECT [COMMAND] [ARGS]\n"
+               "  OBJECT := { dev }\n"
+               "  dev COMMAND := { list | show [DEV] }   (show is the default)\n"
+               "  DEV := { ID | BDF | all }               (all is the default)");
 
     auto* dev = app.add_subcommand("dev", "AMD Instinct devices (COMMAND: list, show)");
     dev->fallthrough()->require_subcommand(0, 1);

@@ -23,6 +23,11 @@ void set_string(__u8 (&field)[N], const std::string& s) {
     std::memcpy(field, s.data(), std::min(s.size(), N - 1));
 }
 
+void* user_ptr(__u64 data) {
+    return reinterpret_cast<void*>( // NOLINT(performance-no-int-to-ptr): it is a user pointer
+        static_cast<std::uintptr_t>(data));
+}
+
 int fail(int err) {
     errno = err;
     return -1;
@@ -36,7 +41,7 @@ int answer(amdx_query& q, const void* src, std::uint32_t len) {
         return 0;
     if (room < len)
         return fail(ENOSPC);
-    std::memcpy(reinterpret_cast<void*>(static_cast<std::uintptr_t>(q.data)), src, len);
+    std::memcpy(user_ptr(q.data), src, len);
     return 0;
 }
 
@@ -166,8 +171,8 @@ int FakeKernel::query(int fd, amdx_query& q) {
         }
         if (forced_list_size) { // real bytes, wrong size
             if (q.size != 0)
-                std::memcpy(reinterpret_cast<void*>(static_cast<std::uintptr_t>(q.data)),
-                            buf.data(), std::min<std::size_t>(q.size, buf.size()));
+                std::memcpy(user_ptr(q.data), buf.data(),
+                            std::min<std::size_t>(q.size, buf.size()));
             q.size = *forced_list_size;
             return 0;
         }

@@ -1,15 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
 #
-# package_test.sh cmake|pkg-config BUILD_DIR EXAMPLE_DIR WORK_DIR CXX
-# Installs BUILD_DIR into WORK_DIR/prefix, builds the list_devices example
+# package_test.sh cmake|pkg-config BUILD_DIR EXAMPLE_DIR WORK_PREFIX CXX
+# Installs BUILD_DIR into a scratch prefix under WORK_PREFIX.XXXXXX, builds the list_devices example
 # against it and runs it on a missing node: it must load the installed
 # libamdx and fail cleanly with ENOENT.
 set -eu
-mode=$1 build=$2 example=$3 work=$4 cxx=$5
-
-rm -rf "$work"
-mkdir -p "$work"
+mode=$1 build=$2 example=$3 cxx=$5
+# A fresh directory per run; kept (and named) only if the test fails.
+work=$(mktemp -d "$4.XXXXXX")
+trap 'echo "package test files: $work" >&2' EXIT
 prefix=$work/prefix
 cmake --install "$build" --prefix "$prefix" >"$work/install.log"
 libdir=$(dirname "$(find "$prefix" -name 'libamdx.so.1' | head -n1)")
@@ -54,4 +54,6 @@ grep -q "no-such-node: No such file or directory" "$work/run.out" || {
 	cat "$work/run.out" >&2
 	exit 1
 }
-echo "ok: $mode: example built against $prefix and ran"
+trap - EXIT
+rm -rf "$work"
+echo "ok: $mode: example built against an installed prefix and ran"

@@ -2,6 +2,8 @@
 #include <cerrno>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <type_traits>
 
 #include <gtest/gtest.h>
 
@@ -11,6 +13,20 @@ namespace {
 
 using amdx::Result;
 using amdx::Unexpected;
+
+struct NoDefault {
+    explicit NoDefault(int v) : value(v) {}
+    int value;
+};
+
+// Conversions follow std::expected: implicit exactly when T's is.
+static_assert(std::is_convertible_v<int, Result<long>>);
+static_assert(!std::is_convertible_v<std::string_view, Result<std::string>>);
+static_assert(std::is_constructible_v<Result<std::string>, std::string_view>);
+static_assert(std::is_convertible_v<Unexpected, Result<int>>);
+static_assert(!std::is_default_constructible_v<Result<NoDefault>>);
+static_assert(std::is_default_constructible_v<Result<void>>);
+static_assert(!std::is_copy_constructible_v<Result<std::unique_ptr<int>>>);
 
 Result<int> half(int v) {
     if (v % 2 != 0)
@@ -55,6 +71,12 @@ TEST(Result, DefaultConstructsValue) {
     const Result<std::string> r;
     ASSERT_TRUE(r);
     EXPECT_TRUE(r->empty());
+}
+
+TEST(Result, NonDefaultConstructibleValue) {
+    const Result<NoDefault> r(NoDefault(5));
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->value, 5);
 }
 
 TEST(Result, InPlace) {

@@ -69,14 +69,18 @@
 #define AMDX_QUERY_CAPS			0	/* struct amdx_query_caps */
 #define AMDX_QUERY_DEVICES		1	/* struct amdx_query_devices */
 #define AMDX_QUERY_DEVICE_INFO		2	/* struct amdx_device_info */
+#define AMDX_QUERY_HMM_RANGES		3	/* struct amdx_query_hmm_ranges */
 
 /**
  * struct amdx_query - argument of %AMDX_IOC_QUERY
  * @query: in: which query (%AMDX_QUERY_*).
  * @size: in: size in bytes of the buffer at @data, or 0 to ask for the size.
- *	out: size of the result.  Two-call protocol: call with @size 0 to learn
- *	the size, allocate, call again.  If the buffer is too small the ioctl
- *	fails with -ENOSPC and still writes the needed size here.
+ *	out: bytes written, or with @size 0 the size of the full result.
+ *	Two-call protocol: call with @size 0 to learn the size, allocate, call
+ *	again.  Fixed-size results (caps, device info) are truncated to @size
+ *	when it holds at least their first version; the device list must fit
+ *	whole.  Otherwise the ioctl fails with -ENOSPC and still writes the
+ *	needed size here.
  * @data: in: user pointer to the result buffer.
  * @id: in: object for per-object queries (a device id for
  *	%AMDX_QUERY_DEVICE_INFO on /dev/amdx); must be 0 otherwise and on a
@@ -129,12 +133,13 @@ struct amdx_device_entry {
 /**
  * struct amdx_query_devices - result of %AMDX_QUERY_DEVICES
  * @num_devices: number of entries that follow.
- * @pad: zero.
+ * @entry_size: size of one entry as the kernel wrote it; step through
+ *	@devices by this, never by sizeof(), so entries can grow.
  * @devices: the devices, sorted by id.
  */
 struct amdx_query_devices {
 	__u32 num_devices;
-	__u32 pad;
+	__u32 entry_size;
 	struct amdx_device_entry devices[];
 };
 
@@ -219,11 +224,215 @@ struct amdx_device_open {
 	__u32 pad;
 };
 
+
+/*
+ * HMM migration (device fds; needs %AMDX_CAP_HMM_MIGRATE).
+ *
+ * A device fd belongs to the address space of the process that opened it;
+ * HMM ioctls from another address space fail with -EBADF.  Addresses and
+ * sizes are page aligned.  Ranges are created by %AMDX_IOC_HMM_SET_ATTR
+ * and owned by the fd: closing it returns their data to system memory.
+ */
+
+/* Locations: a memory partition index of the fd's device, or: */
+#define AMDX_HMM_LOC_SYSTEM		0xffffffffU	/* system memory */
+#define AMDX_HMM_LOC_PREFERRED		0xfffffffeU	/* range's preferred */
+
+/* struct amdx_hmm_attr.valid: which attributes SET_ATTR applies */
+#define AMDX_HMM_ATTR_PREFERRED_LOC	_BITUL(0)
+#define AMDX_HMM_ATTR_GRANULARITY	_BITUL(1)
+#define AMDX_HMM_ATTR_FLAGS		_BITUL(2)
+#define AMDX_HMM_ATTR_ACCESS		_BITUL(3)
+#define AMDX_HMM_ATTR_ALL		0xfU
+
+/* struct amdx_hmm_attr.flags */
+/* Never evict this range's device pages (bounded, see uapi.rst). */
+#define AMDX_HMM_F_PIN			_BITUL(0)
+
+/* Granularity: log2 of the migration unit in pages; default 9 (2 MiB). */
+#define AMDX_HMM_GRANULARITY_DEFAULT	9
+#define AMDX_HMM_GRANULARITY_MAX	18
+
+/**
+ * struct amdx_hmm_attr - argument of %AMDX_IOC_HMM_SET_ATTR
+ * @start: first byte, page aligned.
+ * @size: bytes, page aligned, non-zero.
+ * @valid: %AMDX_HMM_ATTR_* bits naming the attributes to set; the others
+ *	keep their value (new ranges start with the defaults: system,
+ *	granularity 9, no flags, access by this device only).
+ * @preferred_loc: a memory partition index or %AMDX_HMM_LOC_SYSTEM.
+ * @granularity: log2 of the migration unit in pages, at most
+ *	%AMDX_HMM_GRANULARITY_MAX.
+ * @flags: %AMDX_HMM_F_*.
+ * @access: bit N set: amdx device N may access the range (N < 64).
+ * @reserved: zero.
+ *
+ * The range must be mapped, private (not MAP_SHARED), anonymous or a
+ * private file mapping, and not PROT_NONE.  Setting attributes on part of
+ * an existing range splits it; adjacent ranges with equal attributes merge.
+ */
+struct amdx_hmm_attr {
+	__u64 start;
+	__u64 size;
+	__u32 valid;
+	__u32 preferred_loc;
+	__u32 granularity;
+	__u32 flags;
+	__u64 access;
+	__u64 reserved[2];
+};
+
+/* Reasons in struct amdx_hmm_migrate.skip_reasons */
+#define AMDX_HMM_SKIP_BUSY		_BITUL(0)	/* page locked, pinned or racing */
+#define AMDX_HMM_SKIP_NO_MEMORY		_BITUL(1)	/* destination full */
+#define AMDX_HMM_SKIP_NOT_PRESENT	_BITUL(2)	/* nothing mapped there yet */
+#define AMDX_HMM_SKIP_OTHER_DEVICE	_BITUL(3)	/* on another device */
+
+/**
+ * struct amdx_hmm_migrate - argument of %AMDX_IOC_HMM_MIGRATE
+ * @start: first byte, page aligned; must lie in ranges set before.
+ * @size: bytes, page aligned, non-zero.
+ * @dest: memory partition index, %AMDX_HMM_LOC_SYSTEM or
+ *	%AMDX_HMM_LOC_PREFERRED (prefetch to each range's preferred location).
+ * @flags: must be 0.
+ * @moved: out: pages migrated.
+ * @already: out: pages already resident at @dest.
+ * @skipped: out: pages not migrated.
+ * @skip_reasons: out: %AMDX_HMM_SKIP_* bits for @skipped.
+ * @pad: zero.
+ * @reserved: zero.
+ */
+struct amdx_hmm_migrate {
+	__u64 start;
+	__u64 size;
+	__u32 dest;
+	__u32 flags;
+	__u64 moved;
+	__u64 already;
+	__u64 skipped;
+	__u32 skip_reasons;
+	__u32 pad;
+	__u64 reserved[2];
+};
+
+/* struct amdx_hmm_access.op */
+#define AMDX_HMM_ACCESS_READ		0	/* device reads into @buf */
+#define AMDX_HMM_ACCESS_WRITE		1	/* device writes from @buf */
+#define AMDX_HMM_ACCESS_SNAPSHOT	2	/* one __u8 per page into @buf */
+
+/* Snapshot bytes (struct amdx_hmm_access, op SNAPSHOT) */
+#define AMDX_HMM_SNAP_NONE		0x00	/* not mapped for the device */
+#define AMDX_HMM_SNAP_READ		0x01
+#define AMDX_HMM_SNAP_WRITE		0x02
+#define AMDX_HMM_SNAP_DEV_LOCAL		0x04	/* in this device's VRAM */
+#define AMDX_HMM_SNAP_DEV_REMOTE	0x08	/* in another device's VRAM */
+#define AMDX_HMM_SNAP_ERROR		0x80
+
+/**
+ * struct amdx_hmm_access - argument of %AMDX_IOC_HMM_ACCESS
+ * @addr: first byte of process memory, page aligned.
+ * @size: bytes, page aligned, non-zero, at most 64 MiB.
+ * @buf: user buffer: @size bytes for READ and WRITE, @size / page size
+ *	bytes for SNAPSHOT.
+ * @op: %AMDX_HMM_ACCESS_*.
+ * @flags: must be 0.
+ * @vram_pfns: 0, or for SNAPSHOT a user array of one __u64 per page that
+ *	receives the VRAM page index of device-local pages (~0 for others),
+ *	for RAS tooling.
+ * @faults: out: pages the device had to fault in.
+ * @reserved: zero.
+ *
+ * Emulates device access through an HMM mirror: hmm_range_fault() under
+ * an mmu_interval_notifier, as the kernel's test_hmm does.  Device-private
+ * pages of this device are accessed in place; anything else is faulted to
+ * system memory first.
+ */
+struct amdx_hmm_access {
+	__u64 addr;
+	__u64 size;
+	__u64 buf;
+	__u32 op;
+	__u32 flags;
+	__u64 vram_pfns;
+	__u64 faults;
+	__u64 reserved[2];
+};
+
+/**
+ * struct amdx_hmm_stats - HMM counters (per range and per process)
+ * @pages_in: pages migrated to VRAM.
+ * @pages_out: pages migrated to system memory.
+ * @cpu_faults: CPU faults on device pages (migrate_to_ram calls).
+ * @evictions: times a range's pages were evicted for another range.
+ * @bytes_in: bytes migrated to VRAM.
+ * @bytes_out: bytes migrated to system memory.
+ * @ns_in: nanoseconds spent migrating to VRAM.
+ * @ns_out: nanoseconds spent migrating to system memory.
+ */
+struct amdx_hmm_stats {
+	__u64 pages_in;
+	__u64 pages_out;
+	__u64 cpu_faults;
+	__u64 evictions;
+	__u64 bytes_in;
+	__u64 bytes_out;
+	__u64 ns_in;
+	__u64 ns_out;
+};
+
+/**
+ * struct amdx_hmm_range_info - one range in %AMDX_QUERY_HMM_RANGES
+ * @start: first byte.
+ * @size: bytes.
+ * @preferred_loc: see &struct amdx_hmm_attr.
+ * @granularity: see &struct amdx_hmm_attr.
+ * @flags: see &struct amdx_hmm_attr.
+ * @pad: zero.
+ * @access: see &struct amdx_hmm_attr.
+ * @resident_pages: pages in this device's VRAM right now.
+ * @stats: the range's counters.
+ * @reserved: zero.
+ */
+struct amdx_hmm_range_info {
+	__u64 start;
+	__u64 size;
+	__u32 preferred_loc;
+	__u32 granularity;
+	__u32 flags;
+	__u32 pad;
+	__u64 access;
+	__u64 resident_pages;
+	struct amdx_hmm_stats stats;
+	__u64 reserved[2];
+};
+
+/**
+ * struct amdx_query_hmm_ranges - result of %AMDX_QUERY_HMM_RANGES
+ * @num_ranges: entries that follow.
+ * @entry_size: size of one entry as written by the kernel.
+ * @pid: thread-group id of the process the fd belongs to.
+ * @pad: zero.
+ * @total: the fd's counters, including ranges since removed.
+ * @ranges: the ranges, sorted by address.
+ */
+struct amdx_query_hmm_ranges {
+	__u32 num_ranges;
+	__u32 entry_size;
+	__u32 pid;
+	__u32 pad;
+	struct amdx_hmm_stats total;
+	struct amdx_hmm_range_info ranges[];
+};
+
 #define AMDX_IOCTL_BASE			0xA7
 
 /* On /dev/amdx and on device fds. */
 #define AMDX_IOC_QUERY		_IOWR(AMDX_IOCTL_BASE, 0x00, struct amdx_query)
 /* On /dev/amdx only. */
 #define AMDX_IOC_DEVICE_OPEN	_IOWR(AMDX_IOCTL_BASE, 0x01, struct amdx_device_open)
+/* On device fds only. */
+#define AMDX_IOC_HMM_SET_ATTR	_IOW(AMDX_IOCTL_BASE, 0x10, struct amdx_hmm_attr)
+#define AMDX_IOC_HMM_MIGRATE	_IOWR(AMDX_IOCTL_BASE, 0x11, struct amdx_hmm_migrate)
+#define AMDX_IOC_HMM_ACCESS	_IOWR(AMDX_IOCTL_BASE, 0x12, struct amdx_hmm_access)
 
 #endif /* _UAPI_LINUX_AMDX_H */

@@ -233,6 +233,13 @@ static void amdx_query_small_buffer_enospc_with_size(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, q.size, sizeof(struct amdx_query_caps));
 }
 
+static void amdx_query_caps_v1_sizes_are_current(struct kunit *test)
+{
+	/* Update the V1 constants only together with a uapi version bump. */
+	KUNIT_EXPECT_EQ(test, sizeof(struct amdx_query_caps), 56);
+	KUNIT_EXPECT_EQ(test, sizeof(struct amdx_device_info), 448);
+}
+
 static void amdx_query_unknown_device_enodev(struct kunit *test)
 {
 	struct amdx_query q = {
@@ -271,6 +278,7 @@ static struct kunit_case amdx_ioctl_cases[] = {
 	KUNIT_CASE(amdx_query_caps_with_id_einval),
 	KUNIT_CASE(amdx_query_size_zero_reports_size),
 	KUNIT_CASE(amdx_query_small_buffer_enospc_with_size),
+	KUNIT_CASE(amdx_query_caps_v1_sizes_are_current),
 	KUNIT_CASE(amdx_query_unknown_device_enodev),
 	KUNIT_CASE(amdx_device_open_nonzero_pad_einval),
 	{}

@@ -43,7 +43,7 @@ static const struct amdx_layout amdx_layouts[] = {
 
 	SZ(amdx_query_devices, 8),
 	OFF(amdx_query_devices, num_devices, 0),
-	OFF(amdx_query_devices, pad, 4),
+	OFF(amdx_query_devices, entry_size, 4),
 	OFF(amdx_query_devices, devices, 8),
 
 	SZ(amdx_mem_partition_info, 24),

@@ -323,27 +323,43 @@ static void invalid_arguments_are_rejected(struct kunit *test)
 			-ENOSPC);
 }
 
-static void bad_free_changes_no_counter(struct kunit *test)
+static void bad_free_is_refused_and_changes_no_counter(struct kunit *test)
 {
-	struct amdx_vram *v = new_vram(test, TEST_PAGES, 1);
-	u64 pfn;
+	struct amdx_vram *v = new_vram(test, TEST_PAGES, 2);
+	u64 pfn, run;
 
 	KUNIT_ASSERT_EQ(test, amdx_vram_alloc(v, 0, 1, &pfn), 0);
+	KUNIT_ASSERT_EQ(test, amdx_vram_alloc_contig(v, 1, 1, 4, &run), 0);
 
-	kunit_info(test, "WARNINGs from amdx_vram are expected below\n");
-	/* wrong owner, then double free of a never allocated page */
-	amdx_vram_free(v, pfn, 2);
-	amdx_vram_free(v, pfn + 1, 1);
-	amdx_vram_free(v, TEST_PAGES, 1);
+	/* wrong owner */
+	KUNIT_EXPECT_EQ(test, amdx_vram_try_free(v, pfn, 1, 2), -EPERM);
+	/* never allocated: a double free */
+	KUNIT_EXPECT_EQ(test, amdx_vram_try_free(v, pfn + 1, 1, 1), -ENOENT);
+	/* run partly allocated: nothing of it may be freed */
+	KUNIT_EXPECT_EQ(test, amdx_vram_try_free(v, run, 5, 1), -ENOENT);
+	/* beyond the VRAM, empty, bad owner, across a partition boundary */
+	KUNIT_EXPECT_EQ(test, amdx_vram_try_free(v, TEST_PAGES, 1, 1),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, amdx_vram_try_free(v, pfn, 0, 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, amdx_vram_try_free(v, pfn, 1,
+						 AMDX_VRAM_MAX_OWNERS),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, amdx_vram_try_free(v, TEST_PAGES / 2 - 1, 2, 1),
+			-EINVAL);
 
-	KUNIT_EXPECT_EQ(test, amdx_vram_owner_used(v, 1), 1);
+	KUNIT_EXPECT_EQ(test, amdx_vram_owner_used(v, 1), 5);
 	KUNIT_EXPECT_EQ(test, amdx_vram_owner_used(v, 2), 0);
-	KUNIT_EXPECT_EQ(test, amdx_vram_used(v), 1);
-	KUNIT_EXPECT_EQ(test, amdx_vram_part_free(v, 0), TEST_PAGES - 1);
+	KUNIT_EXPECT_EQ(test, amdx_vram_used(v), 5);
+	KUNIT_EXPECT_EQ(test, amdx_vram_part_free(v, 0), TEST_PAGES / 2 - 1);
+	KUNIT_EXPECT_EQ(test, amdx_vram_part_free(v, 1), TEST_PAGES / 2 - 4);
 	KUNIT_EXPECT_EQ(test, amdx_vram_pfn_owner(v, pfn), 1);
+	KUNIT_EXPECT_EQ(test, amdx_vram_pfn_owner(v, run + 3), 1);
 
-	amdx_vram_free(v, pfn, 1);
+	KUNIT_EXPECT_EQ(test, amdx_vram_try_free(v, pfn, 1, 1), 0);
+	KUNIT_EXPECT_EQ(test, amdx_vram_try_free(v, pfn, 1, 1), -ENOENT);
+	KUNIT_EXPECT_EQ(test, amdx_vram_try_free(v, run, 4, 1), 0);
 	KUNIT_EXPECT_EQ(test, amdx_vram_used(v), 0);
+	KUNIT_EXPECT_EQ(test, amdx_vram_owner_used(v, 1), 0);
 }
 
 static void pfn_maps_to_its_partition(struct kunit *test)
@@ -376,7 +392,7 @@ static struct kunit_case amdx_vram_test_cases[] = {
 	KUNIT_CASE(alloc_over_quota_fails_with_edquot),
 	KUNIT_CASE(repartition_is_refused_while_pages_are_allocated),
 	KUNIT_CASE(invalid_arguments_are_rejected),
-	KUNIT_CASE(bad_free_changes_no_counter),
+	KUNIT_CASE(bad_free_is_refused_and_changes_no_counter),
 	KUNIT_CASE(pfn_maps_to_its_partition),
 	{}
 };

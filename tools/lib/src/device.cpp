@@ -7,14 +7,12 @@
 
 #include <amdx/device.hpp>
 
+#include "query.hpp"
 #include "sys.hpp"
 
 namespace amdx {
 
 namespace {
-
-/// Upper bound on a device list answer; anything larger is malformed.
-constexpr std::uint32_t kMaxListBytes = 16U << 20;
 
 template <std::size_t N>
 std::string c_string(const __u8 (&field)[N]) {
@@ -31,49 +29,26 @@ std::vector<Enum> modes_from_mask(std::uint32_t mask) {
     return modes;
 }
 
-/// One %AMDX_IOC_QUERY; @size is the buffer size in, the kernel's size out.
-int query(BorrowedFd fd, std::uint32_t what, std::uint32_t id, void* buf,
-          std::uint32_t& size) noexcept {
-    amdx_query q{};
-    q.query = what;
-    q.size = size;
-    q.data = reinterpret_cast<std::uintptr_t>(buf);
-    q.id = id;
-    const int ret = detail::ioctl_retry(fd.get(), AMDX_IOC_QUERY, &q);
-    size = q.size;
-    return std::min(ret, 0);
-}
-
-template <class Raw>
-int query_struct(BorrowedFd fd, std::uint32_t what, std::uint32_t id, Raw& out) noexcept {
-    out = Raw{};
-    std::uint32_t size = sizeof(Raw);
-    return query(fd, what, id, &out, size);
-}
-
-Result<std::vector<DeviceEntry>> decode_devices(const std::vector<std::uint64_t>& buf,
-                                                std::size_t valid) {
-    amdx_query_devices header{};
-    if (valid < sizeof(header))
-        return Unexpected(std::errc::protocol_error);
-    std::memcpy(&header, buf.data(), sizeof(header));
-    if (header.num_devices > (valid - sizeof(header)) / sizeof(amdx_device_entry))
-        return Unexpected(std::errc::protocol_error);
-
+Result<std::vector<DeviceEntry>> decode_devices(const detail::ListAnswer& answer) {
+    const auto header = detail::list_header<amdx_query_devices>(answer);
     std::vector<DeviceEntry> entries;
-    entries.reserve(header.num_devices);
-    const auto* bytes = reinterpret_cast<const unsigned char*>(buf.data()) + sizeof(header);
-    for (std::uint32_t i = 0; i < header.num_devices; ++i) {
-        amdx_device_entry raw{};
-        std::memcpy(&raw, bytes + (i * sizeof(raw)), sizeof(raw));
-        entries.push_back(DeviceEntry::from_uapi(raw));
-    }
+    entries.reserve(std::min<std::size_t>(header.num_devices,
+                                         answer.bytes / detail::kDeviceEntrySizeV1));
+    auto ok = detail::for_each_entry<amdx_query_devices, amdx_device_entry>(
+        answer, header.num_devices, header.entry_size, detail::kDeviceEntrySizeV1,
+        [&entries](const amdx_device_entry& raw) {
+            entries.push_back(DeviceEntry::from_uapi(raw));
+        });
+    if (!ok)
+        return Unexpected(ok.error());
     return entries;
 }
 
 Result<DeviceInfo> info_query(BorrowedFd fd, std::uint32_t query_id, std::uint32_t expect_id) {
     amdx_device_info raw{};
-    if (const int ret = query_struct(fd, AMDX_QUERY_DEVICE_INFO, query_id, raw); ret < 0)
+    if (const int ret = detail::query_struct(fd, AMDX_QUERY_DEVICE_INFO, query_id, raw,
+                                             detail::kDeviceInfoSizeV1);
+        ret < 0)
         return errno_error(-ret);
     if (raw.id != expect_id)
         return Unexpected(std::errc::protocol_error);
@@ -141,35 +116,18 @@ Control Control::adopt(UniqueFd fd) noexcept {
 
 Result<Caps> Control::caps() const noexcept {
     amdx_query_caps raw{};
-    if (const int ret = query_struct(fd(), AMDX_QUERY_CAPS, 0, raw); ret < 0)
+    if (const int ret =
+            detail::query_struct(fd(), AMDX_QUERY_CAPS, 0, raw, detail::kCapsSizeV1);
+        ret < 0)
         return errno_error(-ret);
     return Caps::from_uapi(raw);
 }
 
 Result<std::vector<DeviceEntry>> Control::devices() const noexcept {
-    std::uint32_t size = 0; // first call: ask for the size
-    int ret = query(fd(), AMDX_QUERY_DEVICES, 0, nullptr, size);
-    if (ret < 0 && ret != -ENOSPC)
-        return errno_error(-ret);
-
-    std::vector<std::uint64_t> buf; // 8-byte aligned, like the uapi structs
-    for (unsigned attempt = 0; attempt < kMaxListAttempts; ++attempt) {
-        if (size < sizeof(amdx_query_devices) || size > kMaxListBytes)
-            return Unexpected(std::errc::protocol_error);
-        buf.assign((size + sizeof(std::uint64_t) - 1) / sizeof(std::uint64_t), 0);
-        std::uint32_t answer = size;
-        ret = query(fd(), AMDX_QUERY_DEVICES, 0, buf.data(), answer);
-        if (ret == -ENOSPC) { // the list grew between the calls
-            if (answer <= size)
-                return Unexpected(std::errc::protocol_error);
-            size = answer;
-            continue;
-        }
-        if (ret < 0)
-            return errno_error(-ret);
-        return decode_devices(buf, std::min(answer, size));
-    }
-    return Unexpected(std::errc::resource_unavailable_try_again);
+    auto answer = detail::fetch_list(fd(), AMDX_QUERY_DEVICES, sizeof(amdx_query_devices));
+    if (!answer)
+        return Unexpected(answer.error());
+    return decode_devices(*answer);
 }
 
 Result<DeviceInfo> Control::device_info(std::uint32_t id) const noexcept {

@@ -14,6 +14,7 @@ mode=check
 case "${1:-}" in
 --shell) mode=shell ;;
 --bench) mode=bench ;;
+--demo) mode=demo ;;
 esac
 suite=${SUITE:-}
 step() { echo "== $*" >&2; }
@@ -46,7 +47,7 @@ step "selftests"
 make -s -C "$root/selftests" KSRC="$ksrc" OUT="$work/selftests" >&2
 
 step "tools"
-"$root/tools/build.sh" > "$work/host-tests.log" 2>&1 || {
+"$root/tools/build.sh" ${AMDX_TOOLS_ARGS:-} > "$work/host-tests.log" 2>&1 || {
 	cat "$work/host-tests.log" >&2
 	F=$((F + 1))
 }
@@ -102,6 +103,19 @@ step "initramfs"
 if [ "$mode" = shell ]; then
 	exec "$here/run-qemu.sh" "$kdir/arch/x86/boot/bzImage" \
 		"$work/initrd.gz" shell "$work/shell"
+fi
+if [ "$mode" = demo ]; then
+	step "demo VM"
+	rc=0
+	"$here/run-qemu.sh" "$kdir/arch/x86/boot/bzImage" "$work/initrd.gz" \
+		demo "$work/demo" 900 || rc=$?
+	cat "$work/demo/results.log"
+	if ! grep -q '^### demo complete' "$work/demo/results.log" || [ $rc != 0 ]; then
+		echo "demo: the VM did not finish the demo; console tail:" >&2
+		tail -n 40 "$work/demo/console.log" >&2
+		exit 1
+	fi
+	exit 0
 fi
 
 step "test kernel VM"

@@ -5,6 +5,7 @@
 #define AMDX_AMDX_HPP
 
 #include <amdx/device.hpp>
+#include <amdx/hmm.hpp>
 #include <amdx/result.hpp>
 #include <amdx/types.hpp>
 #include <amdx/unique_fd.hpp>

@@ -6,12 +6,15 @@
 #ifndef AMDX_DEVICE_HPP
 #define AMDX_DEVICE_HPP
 
+#include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include <amdx/export.hpp>
+#include <amdx/hmm.hpp>
 #include <amdx/result.hpp>
 #include <amdx/types.hpp>
 #include <amdx/unique_fd.hpp>
@@ -22,7 +25,8 @@ namespace amdx {
 /// Default path of the control node.
 inline constexpr std::string_view kControlPath = "/dev/" AMDX_DEVICE_NAME;
 
-/// Times Control::devices() calls again when the list grows under it.
+/// Times a list query (devices, HMM ranges) calls again when the list grows
+/// under it.
 inline constexpr unsigned kMaxListAttempts = 8;
 
 /// %AMDX_QUERY_CAPS.
@@ -34,6 +38,8 @@ struct AMDX_EXPORT Caps {
 
     /// True if every bit of @caps (AMDX_CAP_*) is set.
     [[nodiscard]] bool has(std::uint64_t caps) const noexcept { return (bits & caps) == caps; }
+    /// AMDX_CAP_HMM_MIGRATE: the Device::hmm_* calls, migrate() and access_*().
+    [[nodiscard]] bool has_hmm_migrate() const noexcept { return has(AMDX_CAP_HMM_MIGRATE); }
 
     static Caps from_uapi(const amdx_query_caps& raw) noexcept;
 };
@@ -97,9 +103,11 @@ class AMDX_EXPORT Control {
 
     /// %AMDX_QUERY_CAPS.
     [[nodiscard]] Result<Caps> caps() const noexcept;
-    /// %AMDX_QUERY_DEVICES with the two-call size protocol.  If the list
-    /// keeps growing for kMaxListAttempts calls, fails with EAGAIN; a
-    /// malformed answer fails with EPROTO.
+    /// %AMDX_QUERY_DEVICES with the two-call size protocol, stepping through
+    /// the entries by the kernel's entry_size.  If the list keeps growing for
+    /// kMaxListAttempts calls, fails with EAGAIN; a malformed answer (entries
+    /// smaller than the first uapi version, a count beyond the size) fails
+    /// with EPROTO.
     [[nodiscard]] Result<std::vector<DeviceEntry>> devices() const noexcept;
     /// %AMDX_QUERY_DEVICE_INFO for device @id.
     [[nodiscard]] Result<DeviceInfo> device_info(std::uint32_t id) const noexcept;
@@ -119,6 +127,37 @@ class AMDX_EXPORT Device {
 
     /// %AMDX_QUERY_DEVICE_INFO on the device fd (id 0).
     [[nodiscard]] Result<DeviceInfo> info() const noexcept;
+
+    // HMM (needs Caps::has_hmm_migrate()).  The fd belongs to the address
+    // space of the process that opened it: from any other these fail with
+    // EBADF.  Ranges are owned by the fd; closing it (destroying the Device)
+    // returns their data to system memory.
+
+    /// %AMDX_IOC_HMM_SET_ATTR: creates, changes, splits or merges ranges.
+    [[nodiscard]] Result<void> set_attr(const HmmAttr& attr) const noexcept;
+    /// %AMDX_IOC_HMM_MIGRATE of [@start, @start + @size) to @dest: a memory
+    /// partition index, kHmmLocSystem or kHmmLocPreferred.
+    [[nodiscard]] Result<MigrateResult> migrate(std::uint64_t start, std::uint64_t size,
+                                                std::uint32_t dest) const noexcept;
+    /// migrate() to each range's preferred location.
+    [[nodiscard]] Result<MigrateResult> prefetch(std::uint64_t start,
+                                                 std::uint64_t size) const noexcept;
+    /// %AMDX_IOC_HMM_ACCESS READ: the device reads @out.size() bytes at
+    /// @addr into @out.  Returns the pages it had to fault in.
+    [[nodiscard]] Result<std::uint64_t> access_read(std::uint64_t addr,
+                                                    std::span<std::byte> out) const noexcept;
+    /// %AMDX_IOC_HMM_ACCESS WRITE: the device writes @in to @addr.  Returns
+    /// the pages it had to fault in.
+    [[nodiscard]] Result<std::uint64_t> access_write(std::uint64_t addr,
+                                                     std::span<const std::byte> in) const noexcept;
+    /// %AMDX_IOC_HMM_ACCESS SNAPSHOT of @size bytes at @addr: one
+    /// AMDX_HMM_SNAP_* byte per page and, if @vram_pfns, the VRAM page index
+    /// of each device-local page (~0 for others).
+    [[nodiscard]] Result<HmmSnapshot> access_snapshot(std::uint64_t addr, std::uint64_t size,
+                                                      bool vram_pfns = false) const noexcept;
+    /// %AMDX_QUERY_HMM_RANGES with the two-call size protocol; EAGAIN and
+    /// EPROTO as for Control::devices().
+    [[nodiscard]] Result<HmmRanges> hmm_ranges() const noexcept;
 
   private:
     Device(UniqueFd fd, std::uint32_t id) noexcept : fd_(std::move(fd)), id_(id) {}

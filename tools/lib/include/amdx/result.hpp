@@ -13,6 +13,7 @@
 #ifndef AMDX_RESULT_HPP
 #define AMDX_RESULT_HPP
 
+#include <concepts>
 #include <cstdlib>
 #include <system_error>
 #include <type_traits>
@@ -38,10 +39,20 @@ class Unexpected {
     return Unexpected(std::error_code(err, std::system_category()));
 }
 
+template <class T>
+class Result;
+
 namespace detail {
 [[noreturn]] inline void bad_result_access() noexcept {
     std::abort();
 }
+
+/// U can initialise the value of a Result<T> (and is not a Result<T> or a tag).
+template <class U, class T>
+concept ValueFor =
+    std::is_constructible_v<T, U&&> && !std::is_same_v<std::remove_cvref_t<U>, Result<T>> &&
+    !std::is_same_v<std::remove_cvref_t<U>, Unexpected> &&
+    !std::is_same_v<std::remove_cvref_t<U>, std::in_place_t>;
 } // namespace detail
 
 template <class T>
@@ -55,18 +66,15 @@ class [[nodiscard]] Result {
     using value_type = T;
     using error_type = std::error_code;
 
-    Result() noexcept(
-        std::is_nothrow_default_constructible_v<T>) requires std::is_default_constructible_v<T>
-        : v_(std::in_place_index<0>) {}
+    Result() requires std::is_default_constructible_v<T> : v_(std::in_place_index<0>) {}
 
-    template <class U = T>
-    requires(std::is_constructible_v<T, U&&> && !std::is_same_v<std::remove_cvref_t<U>, Result> &&
-             !std::is_same_v<std::remove_cvref_t<U>, Unexpected> &&
-             !std::is_same_v<std::remove_cvref_t<U>, std::in_place_t>)
-        // NOLINTNEXTLINE(bugprone-forwarding-reference-overload): constrained like std::expected
-        explicit(!std::is_convertible_v<U&&, T>)
-            Result(U&& v) noexcept(std::is_nothrow_constructible_v<T, U&&>)
+    // Constrained like std::expected's converting constructor, so it hides neither
+    // copy nor move; clang-tidy 14 does not understand explicit(bool).
+    // NOLINTBEGIN(bugprone-forwarding-reference-overload,google-explicit-constructor)
+    template <detail::ValueFor<T> U = T>
+    explicit(!std::is_convertible_v<U&&, T>) Result(U&& v)
         : v_(std::in_place_index<0>, std::forward<U>(v)) {}
+    // NOLINTEND(bugprone-forwarding-reference-overload,google-explicit-constructor)
 
     template <class... Args>
     explicit Result(std::in_place_t /*tag*/, Args&&... args)

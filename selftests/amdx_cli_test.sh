@@ -1,0 +1,399 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The amdx CLI against simulated devices: creates devices through
+# /sys/bus/amdx_sim/new_device and checks `amdx -j ... | jq` against sysfs
+# (/sys/class/amdx/amdx<id>/), the JSON contract of
+# Documentation/admin-guide/cli.rst and amdx-dev-show.schema.json, the text
+# output and the one-line errors.  busybox sh; prints KTAP.
+#
+# Sim ids 921..923 belong to this test (the C selftests use 500..899); their
+# BDFs 0004:5a:00.0 .. 0004:5c:00.0 have hex letters, for the upper-case
+# selector check.
+
+SIM=/sys/bus/amdx_sim
+CLASS=/sys/class/amdx
+IDS="921 922 923"
+NTESTS=17
+
+# sim id -> new_device arguments, model, supported modes (as the CLI names
+# them, ascending uapi order)
+params() {
+	case $1 in
+	921) echo "model=mi300x" ;;
+	922) echo "model=mi300a vram=256 hive=abc0" ;;
+	923) echo "model=mi308x vram=1024 max_vfs=2 hive=ffff0001" ;;
+	esac
+}
+model_of() {
+	case $1 in
+	921) echo mi300x ;;
+	922) echo mi300a ;;
+	923) echo mi308x ;;
+	esac
+}
+modes_of() {
+	case $1 in
+	921) echo '["SPX","DPX","QPX","CPX"] ["NPS1","NPS2","NPS4"]' ;;
+	922) echo '["SPX","TPX","CPX"] ["NPS1"]' ;;
+	923) echo '["SPX","DPX","CPX"] ["NPS1","NPS4"]' ;;
+	esac
+}
+
+n=0
+failed=0
+tmp=$(mktemp -d /tmp/amdx_cli_test.XXXXXX) || exit 1
+
+ok() {
+	n=$((n + 1))
+	echo "ok $n - $1"
+}
+not_ok() {
+	n=$((n + 1))
+	failed=1
+	echo "not ok $n - $1"
+}
+skip() {
+	n=$((n + 1))
+	echo "ok $n - $1 # SKIP $2"
+}
+diag() {
+	echo "$*" | sed 's/^/# /'
+}
+# result NAME: ok unless the test body called fail
+result() {
+	if [ -s "$tmp/fail" ]; then
+		diag "$(cat "$tmp/fail")"
+		not_ok "$1"
+	else
+		ok "$1"
+	fi
+	: > "$tmp/fail"
+}
+fail() {
+	echo "$*" >> "$tmp/fail"
+}
+
+sim_bdf() {
+	bus=$((0xc1 + $1))
+	printf '%04x:%02x:00.0' $((bus >> 8)) $((bus & 0xff))
+}
+# amdx id of sim id $1, from sysfs: the class device below the sim device
+amdx_id() {
+	for d in "$SIM/devices/amdx_sim$1/amdx/"amdx*; do
+		[ -d "$d" ] && cat "$d/id" && return 0
+	done
+	return 1
+}
+attr() {
+	cat "$CLASS/amdx$1/$2"
+}
+
+cleanup() {
+	for s in $IDS; do
+		echo "$s" > "$SIM/del_device" 2>/dev/null
+	done
+	rm -rf "$tmp"
+}
+
+echo "TAP version 13"
+echo "1..$NTESTS"
+
+missing=
+[ -w "$SIM/new_device" ] || missing="$SIM/new_device not writable (amdx_sim loaded? root?)"
+command -v amdx > /dev/null || missing="amdx not in PATH"
+command -v jq > /dev/null || missing="jq not in PATH"
+if [ -n "$missing" ]; then
+	i=0
+	while [ $i -lt $NTESTS ]; do
+		skip "cli_test_$i" "$missing"
+		i=$((i + 1))
+	done
+	rm -rf "$tmp"
+	exit 0
+fi
+trap cleanup EXIT
+: > "$tmp/fail"
+
+# Leftovers of an aborted earlier run.
+for s in $IDS; do
+	echo "$s" > "$SIM/del_device" 2>/dev/null
+done
+
+# 1: the devices this test works on.
+for s in $IDS; do
+	echo "$s $(params "$s")" > "$SIM/new_device" ||
+		fail "new_device '$s $(params "$s")' failed"
+	id=$(amdx_id "$s") || fail "sim id $s: no class device"
+	eval "id_$s=$id"
+done
+result create_sim_devices
+if [ -z "$id_921" ] || [ -z "$id_922" ] || [ -z "$id_923" ]; then
+	i=$n
+	while [ $i -lt $NTESTS ]; do
+		skip "cli_test_$i" "could not create the sim devices"
+		i=$((i + 1))
+	done
+	exit 1
+fi
+id_of() {
+	eval "echo \$id_$1"
+}
+
+# 2: dev list names each device with its id, bdf and model, and lists as
+# many devices as sysfs has.
+amdx -j dev list > "$tmp/list" || fail "amdx -j dev list: exit $?"
+for s in $IDS; do
+	jq -e --argjson id "$(id_of "$s")" --arg bdf "$(sim_bdf "$s")" \
+		--arg model "$(model_of "$s")" \
+		'[.devices[] | select(.id == $id)] |
+		 length == 1 and .[0].bdf == $bdf and .[0].model == $model' \
+		"$tmp/list" > /dev/null ||
+		fail "sim id $s: not listed as id $(id_of "$s") $(sim_bdf "$s"): $(cat "$tmp/list")"
+done
+ndev=$(ls -d "$CLASS"/amdx* 2>/dev/null | wc -l)
+got=$(jq '.devices | length' "$tmp/list")
+[ "$got" = "$ndev" ] || fail "dev list has $got devices, sysfs $ndev"
+result dev_list_lists_devices
+
+# 3: dev list JSON shape (cli.rst): {"devices": [{id, bdf, model}]}
+jq -e '
+	def u32: type == "number" and . == floor and . >= 0 and . <= 4294967295;
+	(keys == ["devices"]) and (.devices | type == "array") and
+	all(.devices[];
+	    (keys_unsorted | sort) == ["bdf", "id", "model"] and
+	    (.id | u32) and
+	    (.bdf | type == "string" and test("^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\\.[0-7]$")) and
+	    (.model | IN("mi300x", "mi300a", "mi308x", "unknown")))' \
+	"$tmp/list" > /dev/null || fail "dev list JSON shape: $(cat "$tmp/list")"
+result dev_list_json_shape
+
+# One line per device from sysfs and from the CLI's JSON, same order.
+sysfs_line() {
+	id=$1
+	hive=$(attr "$id" hive_id)
+	echo "$(attr "$id" id)|$(attr "$id" bdf)|$(attr "$id" model)|$(attr "$id" product)|$(attr "$id" serial)|$((hive))|$(attr "$id" num_xcc)|$(attr "$id" num_sdma)|$(attr "$id" num_vcn)|$(attr "$id" compute_mode)|$(attr "$id" memory_mode)|$(attr "$id" vram_size)|$(attr "$id" vram_free)|$(attr "$id" num_vfs)|$(attr "$id" max_vfs)|$(attr "$id" num_mem_partitions)|$(attr "$id" mem_partition_free)"
+}
+JQ_LINE='[.id, .bdf, .model, .product, .serial, .hive_id, .num_xcc, .num_sdma,
+	  .num_vcn, .compute_mode, .memory_mode, .vram.size, .vram.free,
+	  .vfs.enabled, .vfs.max, (.memory_partitions | length),
+	  ([.memory_partitions[].free | tostring] | join(" "))]
+	 | map(tostring) | join("|")'
+
+# check_show SELECTOR SIM_ID: `amdx -j dev show SELECTOR` is exactly the
+# device of SIM_ID and agrees with sysfs.
+check_show() {
+	sel=$1
+	id=$(id_of "$2")
+	if ! amdx -j dev show "$sel" > "$tmp/show"; then
+		fail "amdx -j dev show $sel: exit status $?"
+		return
+	fi
+	cnt=$(jq '.devices | length' "$tmp/show")
+	[ "$cnt" = 1 ] || fail "dev show $sel: $cnt devices"
+	got=$(jq -r ".devices[0] | $JQ_LINE" "$tmp/show")
+	want=$(sysfs_line "$id")
+	[ "$got" = "$want" ] || fail "dev show $sel:
+ cli:   $got
+ sysfs: $want"
+}
+
+# 4, 5, 6: by id, by bdf, by upper-case bdf
+for s in $IDS; do
+	check_show "$(id_of "$s")" "$s"
+done
+result dev_show_id_matches_sysfs
+for s in $IDS; do
+	check_show "$(sim_bdf "$s")" "$s"
+done
+result dev_show_bdf_matches_sysfs
+for s in $IDS; do
+	check_show "$(sim_bdf "$s" | tr a-f A-F)" "$s"
+done
+result dev_show_upper_case_bdf_matches_sysfs
+
+# 7: all, the explicit word and the default, agree with sysfs per device
+# and hold every device sysfs has.
+amdx -j dev show all > "$tmp/all" || fail "amdx -j dev show all: exit $?"
+amdx -j dev > "$tmp/default" || fail "amdx -j dev: exit $?"
+jq -e --slurpfile a "$tmp/all" '. == $a[0]' "$tmp/default" > /dev/null ||
+	fail "'amdx -j dev' differs from 'amdx -j dev show all'"
+got=$(jq '.devices | length' "$tmp/all")
+[ "$got" = "$ndev" ] || fail "dev show all has $got devices, sysfs $ndev"
+for d in "$CLASS"/amdx*; do
+	id=$(cat "$d/id")
+	got=$(jq -r --argjson id "$id" \
+		".devices[] | select(.id == \$id) | $JQ_LINE" "$tmp/all")
+	w=$(sysfs_line "$id")
+	[ "$got" = "$w" ] || fail "dev show all, id $id:
+ cli:   $got
+ sysfs: $w"
+done
+result dev_show_all_matches_sysfs
+
+# 8: the things sysfs does not show: supported modes per model, hmm.
+for s in $IDS; do
+	set -- $(modes_of "$s")
+	jq -e --argjson id "$(id_of "$s")" --argjson c "$1" --argjson m "$2" \
+		'.devices[] | select(.id == $id) |
+		 .supported_compute_modes == $c and .supported_memory_modes == $m' \
+		"$tmp/all" > /dev/null ||
+		fail "sim id $s: supported modes, want $1 $2"
+	if [ -n "$AMDX_EXPECT_DEVICE_PRIVATE" ]; then
+		want_hmm=false
+		[ "$AMDX_EXPECT_DEVICE_PRIVATE" = 1 ] && want_hmm=true
+		jq -e --argjson id "$(id_of "$s")" --argjson h "$want_hmm" \
+			'.devices[] | select(.id == $id) | .hmm == $h' \
+			"$tmp/all" > /dev/null ||
+			fail "sim id $s: hmm is not $want_hmm"
+	fi
+done
+result dev_show_modes_and_hmm
+
+# 9: `dev show` JSON against the schema: the same keys, types, enums,
+# patterns and bounds as Documentation/admin-guide/amdx-dev-show.schema.json.
+SCHEMA_JQ='
+def u32: type == "number" and . == floor and . >= 0 and . <= 4294967295;
+def u64: type == "number" and . == floor and . >= 0;
+def cmode: IN("SPX", "DPX", "TPX", "QPX", "CPX", "unknown");
+def mmode: IN("NPS1", "NPS2", "NPS4", "NPS8", "unknown");
+def exact($k): type == "object" and (keys == ($k | sort));
+def uniq: length == (unique | length);
+def check($what; f): if f then true else error($what) end;
+check("top level: only \"devices\""; exact(["devices"])) and
+check("devices: array"; .devices | type == "array") and
+all(.devices[];
+    check("device keys"; exact(["id", "bdf", "model", "product", "serial",
+	"hive_id", "num_xcc", "num_sdma", "num_vcn", "compute_mode",
+	"memory_mode", "supported_compute_modes", "supported_memory_modes",
+	"vram", "memory_partitions", "vfs", "hmm"])) and
+    check("id"; .id | u32) and
+    check("bdf"; .bdf | type == "string" and
+	  test("^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\\.[0-7]$")) and
+    check("model"; .model | IN("mi300x", "mi300a", "mi308x", "unknown")) and
+    check("product"; .product | type == "string" and length <= 63) and
+    check("serial"; .serial | type == "string" and length <= 31) and
+    check("hive_id"; .hive_id | u64) and
+    check("num_xcc"; .num_xcc | u32) and
+    check("num_sdma"; .num_sdma | u32) and
+    check("num_vcn"; .num_vcn | u32) and
+    check("compute_mode"; .compute_mode | cmode) and
+    check("memory_mode"; .memory_mode | mmode) and
+    check("supported_compute_modes"; .supported_compute_modes |
+	  type == "array" and uniq and all(.[]; cmode)) and
+    check("supported_memory_modes"; .supported_memory_modes |
+	  type == "array" and uniq and all(.[]; mmode)) and
+    check("vram"; .vram | exact(["size", "free"]) and (.size | u64) and
+	  (.free | u64)) and
+    check("memory_partitions"; .memory_partitions | type == "array" and
+	  length <= 8 and
+	  all(.[]; exact(["index", "base", "size", "free"]) and
+	      (.index | u32) and (.base | u64) and (.size | u64) and
+	      (.free | u64))) and
+    check("vfs"; .vfs | exact(["enabled", "max"]) and (.enabled | u32) and
+	  (.max | u32)) and
+    check("hmm"; .hmm | type == "boolean"))'
+for f in all default; do
+	jq -e "$SCHEMA_JQ" "$tmp/$f" > /dev/null 2> "$tmp/jqerr" ||
+		fail "dev show ($f) breaks the schema: $(cat "$tmp/jqerr")"
+done
+for s in $IDS; do
+	amdx -j dev show "$(id_of "$s")" | jq -e "$SCHEMA_JQ" > /dev/null \
+		2> "$tmp/jqerr" ||
+		fail "dev show $(id_of "$s") breaks the schema: $(cat "$tmp/jqerr")"
+done
+# The checks can fail: a device with a wrong type must be rejected.
+echo '{"devices":[{"id":"0"}]}' | jq -e "$SCHEMA_JQ" > /dev/null 2>&1 &&
+	fail "the schema checks accept a string id"
+result dev_show_json_schema
+
+# 10: -p is the same document, indented.
+amdx -p dev show all > "$tmp/pretty" || fail "amdx -p dev show all: exit $?"
+[ "$(wc -l < "$tmp/pretty")" -gt 1 ] || fail "-p output is one line"
+[ "$(wc -l < "$tmp/all")" -eq 1 ] || fail "-j output is not one line"
+jq -e --slurpfile a "$tmp/all" '. == $a[0]' "$tmp/pretty" > /dev/null ||
+	fail "-p and -j documents differ"
+result pretty_json_same_document
+
+# 11: text output names model and bdf.
+for s in $IDS; do
+	id=$(id_of "$s")
+	txt=$(amdx dev show "$id") || fail "amdx dev show $id: exit $?"
+	echo "$txt" | grep -q "^id $id:" || fail "dev show $id: no 'id $id:' line"
+	echo "$txt" | grep -q "bdf $(sim_bdf "$s")\$" ||
+		fail "dev show $id: no bdf $(sim_bdf "$s")"
+	echo "$txt" | grep -q "model $(model_of "$s")\$" ||
+		fail "dev show $id: no model $(model_of "$s")"
+	amdx dev list | grep -q "^id $id bdf $(sim_bdf "$s") model $(model_of "$s")\$" ||
+		fail "dev list: no line for id $id"
+done
+result text_output_names_model_and_bdf
+
+# expect_error STATUS PATTERN CMD...: CMD exits STATUS with nothing on
+# stdout and one line on stderr, "amdx: ..." matching PATTERN.
+expect_error() {
+	st=$1
+	pat=$2
+	shift 2
+	"$@" > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	[ "$rc" = "$st" ] || fail "$*: exit status $rc, want $st"
+	[ -s "$tmp/out" ] && fail "$*: wrote to stdout: $(cat "$tmp/out")"
+	[ "$(wc -l < "$tmp/err")" = 1 ] ||
+		fail "$*: $(wc -l < "$tmp/err") lines on stderr: $(cat "$tmp/err")"
+	grep -q "^amdx: .*$pat" "$tmp/err" ||
+		fail "$*: stderr '$(cat "$tmp/err")' does not match '$pat'"
+}
+
+# 12: an id no device has
+if [ -e "$CLASS/amdx9999" ]; then
+	skip dev_show_unknown_id_fails "a device has id 9999"
+else
+	expect_error 1 "no such device: 9999" amdx dev show 9999
+	expect_error 1 "no such device: 9999" amdx -j dev show 9999
+	result dev_show_unknown_id_fails
+fi
+
+# 13: a bdf no device has
+expect_error 1 "no such device: 0004:ff:1f.7" amdx dev show 0004:ff:1f.7
+result dev_show_unknown_bdf_fails
+
+# 14: a control node that does not exist
+expect_error 1 "/nonexistent: module not loaded" amdx -d /nonexistent dev list
+expect_error 1 "/nonexistent: module not loaded" amdx -j -d /nonexistent dev show
+result missing_control_node_module_not_loaded
+
+# 15: a selector that is neither id, bdf nor all is a usage error
+expect_error 2 "invalid device 'gpu0'" amdx dev show gpu0
+result invalid_selector_usage_error
+
+# 16: a removed device is gone from list and show
+s=922
+id=$(id_of "$s")
+echo "$s" > "$SIM/del_device" || fail "del_device $s failed"
+amdx -j dev list | jq -e --argjson id "$id" \
+	'all(.devices[]; .id != $id)' > /dev/null ||
+	fail "removed id $id still listed"
+expect_error 1 "no such device: $id" amdx dev show "$id"
+expect_error 1 "no such device: $(sim_bdf "$s")" amdx dev show "$(sim_bdf "$s")"
+result removed_device_gone
+
+# 17: clean up; nothing of ours is left
+for s in 921 923; do
+	echo "$s" > "$SIM/del_device" || fail "del_device $s failed"
+done
+amdx -j dev list > "$tmp/list" || fail "amdx -j dev list: exit $?"
+for s in $IDS; do
+	jq -e --arg bdf "$(sim_bdf "$s")" 'all(.devices[]; .bdf != $bdf)' \
+		"$tmp/list" > /dev/null || fail "sim id $s still listed"
+done
+got=$(jq '.devices | length' "$tmp/list")
+ndev=$(ls -d "$CLASS"/amdx* 2>/dev/null | wc -l)
+[ "$got" = "$ndev" ] || fail "dev list has $got devices, sysfs $ndev"
+result remove_sim_devices
+
+[ "$n" = "$NTESTS" ] || {
+	echo "# ran $n tests, planned $NTESTS"
+	failed=1
+}
+exit $failed

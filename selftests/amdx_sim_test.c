@@ -1,0 +1,1139 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The simulated device bus: creating devices through
+ * /sys/bus/amdx_sim/new_device and seeing them through AMDX_IOC_QUERY and
+ * /sys/class/amdx, the parameter validation of new_device and del_device,
+ * concurrent creation and removal, and removal under open device fds.
+ *
+ * Each test uses its own range of sim ids (SIM_ID_* below, 500..899; the
+ * shell tests use 900 and up) and deletes what it created in teardown.
+ */
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "amdx_selftest.h"
+#include "kselftest_harness.h"
+
+#define SIM_NEW		"/sys/bus/amdx_sim/new_device"
+#define SIM_DEL		"/sys/bus/amdx_sim/del_device"
+#define SIM_BUS_DEVS	"/sys/bus/amdx_sim/devices"
+#define AMDX_CLASS	"/sys/class/amdx"
+#define MIB		(1024ULL * 1024)
+
+/* Sim id ranges, one per test. */
+#define SIM_ID_MODEL		500	/* + 0..2 per variant */
+#define SIM_ID_INVALID		520
+#define SIM_ID_DUP		530
+#define SIM_ID_DEFAULT		535
+#define SIM_ID_DEL		540
+#define SIM_ID_VRAM_BOUNDS	550	/* 550, 551 */
+#define SIM_ID_UNPRIV		560
+#define SIM_ID_RECREATE		570
+#define SIM_ID_FD		600
+#define SIM_ID_FD_RACE		610
+#define SIM_ID_STRESS		700	/* 700 .. 700 + STRESS_IDS */
+#define SIM_ID_MAX_TRACKED	1024
+
+#define STRESS_THREADS	4
+#define STRESS_ITERS	40
+#define STRESS_IDS	(STRESS_THREADS + 1)	/* one private each, one shared */
+#define FD_RACE_ROUNDS	20
+
+static int sim_write(const char *path, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return amdx_sysfs_write(path, buf);
+}
+
+static int sim_del(unsigned int sim_id)
+{
+	return sim_write(SIM_DEL, "%u\n", sim_id);
+}
+
+/* The BDF amdx_sim gives sim id @sim_id (amdx_sim_dev_identity()). */
+static void sim_bdf(unsigned int sim_id, char bdf[AMDX_BDF_LEN])
+{
+	unsigned int bus = 0xc1 + sim_id;
+
+	snprintf(bdf, AMDX_BDF_LEN, "%04x:%02x:00.0", bus >> 8, bus & 0xff);
+}
+
+/* The device list, malloc()ed; NULL on error with errno set. */
+static struct amdx_query_devices *list_devices(int ctl)
+{
+	struct amdx_query_devices *res;
+	int tries, ret;
+	__u32 size;
+
+	for (tries = 0; tries < 100; tries++) {
+		size = 0;
+		ret = amdx_query(ctl, AMDX_QUERY_DEVICES, 0, NULL, &size);
+		if (ret)
+			break;
+		res = calloc(1, size);
+		if (!res)
+			return NULL;
+		ret = amdx_query(ctl, AMDX_QUERY_DEVICES, 0, res, &size);
+		if (!ret)
+			return res;
+		free(res);
+		if (ret != -ENOSPC)	/* -ENOSPC: the list grew, again */
+			break;
+	}
+	errno = ret ? -ret : EAGAIN;
+	return NULL;
+}
+
+static struct amdx_device_entry *entry_at(struct amdx_query_devices *res,
+					  __u32 i)
+{
+	return (void *)((char *)res->devices + (size_t)i * res->entry_size);
+}
+
+/* Number of registered devices, or -errno. */
+static int count_devices(int ctl)
+{
+	struct amdx_query_devices *res = list_devices(ctl);
+	int n;
+
+	if (!res)
+		return -errno;
+	n = res->num_devices;
+	free(res);
+	return n;
+}
+
+/* The amdx id of the device with @bdf: 0 with *@id set, -ENOENT, -errno. */
+static int find_by_bdf(int ctl, const char *bdf, __u32 *id)
+{
+	struct amdx_query_devices *res = list_devices(ctl);
+	int ret = -ENOENT;
+	__u32 i;
+
+	if (!res)
+		return -errno;
+	for (i = 0; i < res->num_devices; i++) {
+		if (!strcmp((char *)entry_at(res, i)->bdf, bdf)) {
+			*id = entry_at(res, i)->id;
+			ret = 0;
+			break;
+		}
+	}
+	free(res);
+	return ret;
+}
+
+static int find_sim(int ctl, unsigned int sim_id, __u32 *id)
+{
+	char bdf[AMDX_BDF_LEN];
+
+	sim_bdf(sim_id, bdf);
+	return find_by_bdf(ctl, bdf, id);
+}
+
+static int device_info(int ctl, __u32 id, struct amdx_device_info *info)
+{
+	__u32 size = sizeof(*info);
+
+	memset(info, 0xa5, sizeof(*info));
+	return amdx_query(ctl, AMDX_QUERY_DEVICE_INFO, id, info, &size);
+}
+
+/* First line of a sysfs attribute without the newline: 0 or -errno. */
+static int read_attr(const char *dir, const char *name, char *buf, size_t len)
+{
+	char path[256];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	if (n < 0) {
+		n = -errno;
+		close(fd);
+		return n;
+	}
+	close(fd);
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+static bool path_exists(const char *fmt, ...)
+{
+	char path[256];
+	struct stat st;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(path, sizeof(path), fmt, ap);
+	va_end(ap);
+	return !stat(path, &st);
+}
+
+static bool expect_device_private(int *want)
+{
+	const char *env = getenv("AMDX_EXPECT_DEVICE_PRIVATE");
+
+	if (!env)
+		return false;
+	*want = atoi(env);
+	return true;
+}
+
+/*
+ * Common fixture: the control node, the device count before the test, and
+ * the sim ids the test created, deleted in teardown (-ENODEV ignored).
+ */
+#define FIXTURE_SIM_BODY			\
+	int ctl;				\
+	int count0;				\
+	bool created[SIM_ID_MAX_TRACKED]
+
+static void common_setup(struct __test_metadata *_metadata, int *ctl,
+			 int *count0)
+{
+	ASSERT_EQ(0, access(SIM_NEW, W_OK)) TH_LOG("%s: %m", SIM_NEW);
+	*ctl = open(AMDX_DEV_PATH, O_RDWR | O_CLOEXEC);
+	ASSERT_GE(*ctl, 0) TH_LOG("open %s: %m", AMDX_DEV_PATH);
+	*count0 = count_devices(*ctl);
+	ASSERT_GE(*count0, 0);
+}
+
+static void common_teardown(struct __test_metadata *_metadata, int ctl,
+			    int count0, bool *created)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < SIM_ID_MAX_TRACKED; i++) {
+		if (!created[i])
+			continue;
+		ret = sim_del(i);
+		if (ret && ret != -ENODEV)
+			TH_LOG("del_device %u: %s", i, strerror(-ret));
+	}
+	/* Nothing the test made outlives it. */
+	EXPECT_EQ(count0, count_devices(ctl));
+	close(ctl);
+}
+
+/*
+ * new_device "@sim_id @fmt...\n", remembering @sim_id in @created for
+ * teardown: 0 or -errno.
+ */
+static int sim_new(bool *created, unsigned int sim_id, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+	int len;
+
+	created[sim_id] = true;
+	len = snprintf(buf, sizeof(buf), "%u ", sim_id);
+	va_start(ap, fmt);
+	vsnprintf(buf + len, sizeof(buf) - len - 1, fmt, ap);
+	va_end(ap);
+	strcat(buf, "\n");
+	return amdx_sysfs_write(SIM_NEW, buf);
+}
+
+/* ------------------------------------------------------------------ */
+/* Each model: creation and what the query and sysfs report. */
+
+struct sim_model_spec {
+	const char *name;
+	__u32 model;
+	const char *product;
+	__u32 num_xcc;
+	__u32 num_sdma;
+	__u32 num_vcn;
+	__u32 compute_modes;
+	__u32 memory_modes;
+	__u32 max_vfs;
+	unsigned int sim_id;
+};
+
+/* What Documentation/admin-guide/simulator.rst promises per model. */
+static const struct sim_model_spec sim_mi300x = {
+	.name = "mi300x",
+	.model = AMDX_MODEL_MI300X,
+	.product = "AMD Instinct MI300X (amdx_sim)",
+	.num_xcc = 8,
+	.num_sdma = 16,
+	.num_vcn = 4,
+	.compute_modes = (1 << AMDX_COMPUTE_SPX) | (1 << AMDX_COMPUTE_DPX) |
+			 (1 << AMDX_COMPUTE_QPX) | (1 << AMDX_COMPUTE_CPX),
+	.memory_modes = (1 << AMDX_MEMORY_NPS1) | (1 << AMDX_MEMORY_NPS2) |
+			(1 << AMDX_MEMORY_NPS4),
+	.max_vfs = 8,
+	.sim_id = SIM_ID_MODEL,
+};
+
+static const struct sim_model_spec sim_mi300a = {
+	.name = "mi300a",
+	.model = AMDX_MODEL_MI300A,
+	.product = "AMD Instinct MI300A (amdx_sim)",
+	.num_xcc = 6,
+	.num_sdma = 12,
+	.num_vcn = 3,
+	.compute_modes = (1 << AMDX_COMPUTE_SPX) | (1 << AMDX_COMPUTE_TPX) |
+			 (1 << AMDX_COMPUTE_CPX),
+	.memory_modes = 1 << AMDX_MEMORY_NPS1,
+	.max_vfs = 0,
+	.sim_id = SIM_ID_MODEL + 1,
+};
+
+static const struct sim_model_spec sim_mi308x = {
+	.name = "mi308x",
+	.model = AMDX_MODEL_MI308X,
+	.product = "AMD Instinct MI308X (amdx_sim)",
+	.num_xcc = 4,
+	.num_sdma = 8,
+	.num_vcn = 2,
+	.compute_modes = (1 << AMDX_COMPUTE_SPX) | (1 << AMDX_COMPUTE_DPX) |
+			 (1 << AMDX_COMPUTE_CPX),
+	.memory_modes = (1 << AMDX_MEMORY_NPS1) | (1 << AMDX_MEMORY_NPS4),
+	.max_vfs = 4,
+	.sim_id = SIM_ID_MODEL + 2,
+};
+
+FIXTURE(sim_model)
+{
+	FIXTURE_SIM_BODY;
+};
+
+FIXTURE_VARIANT(sim_model)
+{
+	const struct sim_model_spec *m;
+};
+
+FIXTURE_VARIANT_ADD(sim_model, mi300x)
+{
+	.m = &sim_mi300x,
+};
+
+FIXTURE_VARIANT_ADD(sim_model, mi300a)
+{
+	.m = &sim_mi300a,
+};
+
+FIXTURE_VARIANT_ADD(sim_model, mi308x)
+{
+	.m = &sim_mi308x,
+};
+
+FIXTURE_SETUP(sim_model)
+{
+	common_setup(_metadata, &self->ctl, &self->count0);
+}
+
+FIXTURE_TEARDOWN(sim_model)
+{
+	common_teardown(_metadata, self->ctl, self->count0, self->created);
+}
+
+/* Checks every field of @info against what new_device was given. */
+static void check_info(struct __test_metadata *_metadata,
+		       const struct sim_model_spec *m,
+		       const struct amdx_device_info *info, __u32 id,
+		       __u64 vram_mib, __u32 max_vfs, __u64 hive)
+{
+	char bdf[AMDX_BDF_LEN], serial_prefix[16];
+	__u64 sum = 0, part_free = 0;
+	__u32 i;
+	int want_hmm;
+
+	sim_bdf(m->sim_id, bdf);
+	snprintf(serial_prefix, sizeof(serial_prefix), "SIM%04X",
+		 m->sim_id);
+
+	EXPECT_EQ(id, info->id);
+	EXPECT_EQ(m->model, info->model);
+	EXPECT_STREQ(bdf, (char *)info->bdf);
+	EXPECT_EQ(0, strncmp((char *)info->serial, serial_prefix,
+			     strlen(serial_prefix)))
+		TH_LOG("serial %s", info->serial);
+	EXPECT_EQ(15, strnlen((char *)info->serial, sizeof(info->serial)));
+	EXPECT_STREQ(m->product, (char *)info->product);
+	EXPECT_EQ(hive, info->hive_id);
+	EXPECT_EQ(vram_mib * MIB, info->vram_size);
+	EXPECT_EQ(info->vram_size, info->vram_free);
+	EXPECT_EQ(m->num_xcc, info->num_xcc);
+	EXPECT_EQ(m->num_sdma, info->num_sdma);
+	EXPECT_EQ(m->num_vcn, info->num_vcn);
+	EXPECT_EQ(AMDX_COMPUTE_SPX, info->compute_mode);
+	EXPECT_EQ(AMDX_MEMORY_NPS1, info->memory_mode);
+	EXPECT_EQ(m->compute_modes, info->supported_compute_modes);
+	EXPECT_EQ(m->memory_modes, info->supported_memory_modes);
+	EXPECT_EQ(0, info->num_vfs);
+	EXPECT_EQ(max_vfs, info->max_vfs);
+	EXPECT_EQ(0, info->flags & ~(__u32)AMDX_DEVICE_F_HMM);
+	if (expect_device_private(&want_hmm))
+		EXPECT_EQ(want_hmm, !!(info->flags & AMDX_DEVICE_F_HMM));
+	EXPECT_EQ(0, info->pad);
+
+	/* NPS1 at creation: one partition holding all of VRAM, all free. */
+	ASSERT_EQ(1, info->num_mem_partitions);
+	for (i = 0; i < info->num_mem_partitions; i++) {
+		EXPECT_EQ(sum, info->mem_partitions[i].base);
+		sum += info->mem_partitions[i].size;
+		part_free += info->mem_partitions[i].free;
+		EXPECT_EQ(info->mem_partitions[i].size,
+			  info->mem_partitions[i].free);
+	}
+	EXPECT_EQ(info->vram_size, sum);
+	EXPECT_EQ(info->vram_free, part_free);
+	for (; i < AMDX_MAX_MEM_PARTITIONS; i++) {
+		EXPECT_EQ(0, info->mem_partitions[i].base |
+			     info->mem_partitions[i].size |
+			     info->mem_partitions[i].free);
+	}
+	for (i = 0; i < 8; i++)
+		EXPECT_EQ(0, info->reserved[i]);
+}
+
+TEST_F(sim_model, create_defaults_query_matches)
+{
+	struct amdx_device_info info;
+	__u32 id;
+
+	ASSERT_EQ(0, sim_new(self->created, variant->m->sim_id, "model=%s", variant->m->name));
+	EXPECT_EQ(self->count0 + 1, count_devices(self->ctl));
+	ASSERT_EQ(0, find_sim(self->ctl, variant->m->sim_id, &id));
+	ASSERT_EQ(0, device_info(self->ctl, id, &info));
+	/* Defaults: 512 MiB, the model's max_vfs, no hive. */
+	check_info(_metadata, variant->m, &info, id, 512, variant->m->max_vfs, 0);
+}
+
+TEST_F(sim_model, create_with_params_query_matches)
+{
+	__u32 max_vfs = variant->m->max_vfs / 2;
+	struct amdx_device_info info;
+	__u32 id;
+
+	ASSERT_EQ(0, sim_new(self->created, variant->m->sim_id,
+				 "model=%s vram=1024 max_vfs=%u hive=c0ffee42",
+				 variant->m->name, max_vfs));
+	ASSERT_EQ(0, find_sim(self->ctl, variant->m->sim_id, &id));
+	ASSERT_EQ(0, device_info(self->ctl, id, &info));
+	check_info(_metadata, variant->m, &info, id, 1024, max_vfs, 0xc0ffee42);
+}
+
+/* Keys in any order, tabs as separators, a 0x hive and the VF limit. */
+TEST_F(sim_model, create_keys_any_order_query_matches)
+{
+	struct amdx_device_info info;
+	__u32 id;
+
+	ASSERT_EQ(0, sim_new(self->created, variant->m->sim_id,
+				 "hive=0xFFFFFFFFFFFFFFFF\tmax_vfs=%u  vram=64 model=%s",
+				 variant->m->max_vfs, variant->m->name));
+	ASSERT_EQ(0, find_sim(self->ctl, variant->m->sim_id, &id));
+	ASSERT_EQ(0, device_info(self->ctl, id, &info));
+	check_info(_metadata, variant->m, &info, id, 64, variant->m->max_vfs,
+		   ~0ULL);
+}
+
+TEST_F(sim_model, max_vfs_above_model_limit_einval)
+{
+	char bdf[AMDX_BDF_LEN];
+	__u32 id;
+
+	EXPECT_EQ(-EINVAL, sim_new(self->created, variant->m->sim_id, "model=%s max_vfs=%u",
+				       variant->m->name, variant->m->max_vfs + 1));
+	EXPECT_EQ(self->count0, count_devices(self->ctl));
+	sim_bdf(variant->m->sim_id, bdf);
+	EXPECT_EQ(-ENOENT, find_by_bdf(self->ctl, bdf, &id));
+}
+
+TEST_F(sim_model, hmm_flag_matches_kernel)
+{
+	struct amdx_device_info info;
+	int want;
+	__u32 id;
+
+	if (!expect_device_private(&want))
+		SKIP(return, "AMDX_EXPECT_DEVICE_PRIVATE not set by the runner");
+	ASSERT_EQ(0, sim_new(self->created, variant->m->sim_id, "model=%s", variant->m->name));
+	ASSERT_EQ(0, find_sim(self->ctl, variant->m->sim_id, &id));
+	ASSERT_EQ(0, device_info(self->ctl, id, &info));
+	EXPECT_EQ(want, !!(info.flags & AMDX_DEVICE_F_HMM));
+	EXPECT_EQ(want, !!(amdx_caps(self->ctl) & AMDX_CAP_DEVICE_PRIVATE));
+}
+
+static const char * const compute_names[] = {
+	"unknown", "SPX", "DPX", "TPX", "QPX", "CPX",
+};
+
+static const char * const memory_names[] = {
+	"unknown", "NPS1", "NPS2", "NPS4", "NPS8",
+};
+
+TEST_F(sim_model, sysfs_matches_query)
+{
+	char dir[128], buf[256], want[256];
+	struct amdx_device_info info;
+	__u32 id;
+
+	ASSERT_EQ(0, sim_new(self->created, variant->m->sim_id,
+				 "model=%s vram=256 max_vfs=%u hive=1234abcd",
+				 variant->m->name, variant->m->max_vfs));
+	ASSERT_EQ(0, find_sim(self->ctl, variant->m->sim_id, &id));
+	ASSERT_EQ(0, device_info(self->ctl, id, &info));
+	ASSERT_LT(info.compute_mode, 6);
+	ASSERT_LT(info.memory_mode, 5);
+	snprintf(dir, sizeof(dir), AMDX_CLASS "/amdx%u", id);
+
+#define EXPECT_ATTR(name, fmt, ...) do {				\
+	snprintf(want, sizeof(want), fmt, ##__VA_ARGS__);		\
+	ASSERT_EQ(0, read_attr(dir, name, buf, sizeof(buf)))		\
+		TH_LOG("%s/%s", dir, name);				\
+	EXPECT_STREQ(want, buf) TH_LOG("%s/%s", dir, name);		\
+} while (0)
+
+	EXPECT_ATTR("id", "%u", id);
+	EXPECT_ATTR("bdf", "%s", (char *)info.bdf);
+	EXPECT_ATTR("serial", "%s", (char *)info.serial);
+	EXPECT_ATTR("product", "%s", variant->m->product);
+	EXPECT_ATTR("model", "%s", variant->m->name);
+	EXPECT_ATTR("hive_id", "0x%016llx", 0x1234abcdULL);
+	EXPECT_ATTR("vram_size", "%llu", 256 * MIB);
+	EXPECT_ATTR("vram_free", "%llu", (unsigned long long)info.vram_free);
+	EXPECT_ATTR("num_xcc", "%u", variant->m->num_xcc);
+	EXPECT_ATTR("num_sdma", "%u", variant->m->num_sdma);
+	EXPECT_ATTR("num_vcn", "%u", variant->m->num_vcn);
+	EXPECT_ATTR("max_vfs", "%u", variant->m->max_vfs);
+	EXPECT_ATTR("num_vfs", "%u", 0);
+	EXPECT_ATTR("num_mem_partitions", "%u", 1);
+	EXPECT_ATTR("mem_partition_free", "%llu", 256 * MIB);
+	EXPECT_ATTR("compute_mode", "%s", compute_names[info.compute_mode]);
+	EXPECT_ATTR("memory_mode", "%s", memory_names[info.memory_mode]);
+	EXPECT_STREQ("SPX", compute_names[info.compute_mode]);
+	EXPECT_STREQ("NPS1", memory_names[info.memory_mode]);
+#undef EXPECT_ATTR
+
+	/* The class device hangs below the sim device of that sim id. */
+	EXPECT_TRUE(path_exists(SIM_BUS_DEVS "/amdx_sim%u/amdx/amdx%u",
+				variant->m->sim_id, id));
+}
+
+/* ------------------------------------------------------------------ */
+/* new_device input validation: each bad input alone, all else valid. */
+
+FIXTURE(sim_invalid)
+{
+	FIXTURE_SIM_BODY;
+};
+
+FIXTURE_VARIANT(sim_invalid)
+{
+	/* printf format taking the sim id once, or none for id-less inputs */
+	const char *input;
+	bool has_id;
+};
+
+#define INVALID(_name, _input)						\
+	FIXTURE_VARIANT_ADD(sim_invalid, _name)				\
+	{								\
+		.input = "%u " _input "\n",				\
+		.has_id = true,						\
+	}
+
+#define INVALID_NO_ID(_name, _input)					\
+	FIXTURE_VARIANT_ADD(sim_invalid, _name)				\
+	{								\
+		.input = _input,					\
+	}
+
+INVALID_NO_ID(empty, "\n");
+INVALID_NO_ID(blank, " \t \n");
+INVALID_NO_ID(id_not_decimal, "0x210 model=mi300x\n");
+INVALID_NO_ID(id_negative, "-1 model=mi300x\n");
+INVALID_NO_ID(id_above_max, "1024 model=mi300x\n");
+INVALID_NO_ID(id_with_junk, "520abc model=mi300x\n");
+INVALID(token_without_value, "model");
+INVALID(unknown_key, "vendor=amd");
+INVALID(key_case_differs, "Model=mi300x");
+INVALID(unknown_model, "model=mi250x");
+INVALID(empty_model, "model=");
+INVALID(vram_not_a_number, "vram=lots");
+INVALID(vram_with_unit, "vram=512M");
+INVALID(vram_below_min, "vram=48");
+INVALID(vram_zero, "vram=0");
+INVALID(vram_above_max, "vram=4112");
+INVALID(vram_not_multiple_of_16, "vram=520");
+INVALID(max_vfs_not_a_number, "max_vfs=many");
+INVALID(max_vfs_negative, "max_vfs=-1");
+INVALID(max_vfs_above_default_model_limit, "max_vfs=9");
+INVALID(max_vfs_above_mi300a_limit, "model=mi300a max_vfs=1");
+INVALID(hive_not_hex, "hive=xyz");
+INVALID(hive_above_u64, "hive=10000000000000000");
+INVALID(model_given_twice, "model=mi300x model=mi300x");
+INVALID(vram_given_twice, "vram=64 vram=128");
+INVALID(max_vfs_given_twice, "max_vfs=1 max_vfs=1");
+INVALID(hive_given_twice, "hive=1 hive=1");
+
+FIXTURE_SETUP(sim_invalid)
+{
+	common_setup(_metadata, &self->ctl, &self->count0);
+}
+
+FIXTURE_TEARDOWN(sim_invalid)
+{
+	common_teardown(_metadata, self->ctl, self->count0, self->created);
+}
+
+TEST_F(sim_invalid, new_device_einval_creates_nothing)
+{
+	char input[128];
+	__u32 id;
+
+	if (variant->has_id)
+		snprintf(input, sizeof(input), variant->input, SIM_ID_INVALID);
+	else
+		snprintf(input, sizeof(input), "%s", variant->input);
+	/* in case the kernel wrongly accepts it, teardown removes it */
+	self->created[SIM_ID_INVALID] = true;
+
+	EXPECT_EQ(-EINVAL, amdx_sysfs_write(SIM_NEW, input))
+		TH_LOG("input '%s'", input);
+	EXPECT_EQ(self->count0, count_devices(self->ctl));
+	EXPECT_EQ(-ENOENT, find_sim(self->ctl, SIM_ID_INVALID, &id));
+	EXPECT_FALSE(path_exists(SIM_BUS_DEVS "/amdx_sim%u", SIM_ID_INVALID));
+}
+
+/* ------------------------------------------------------------------ */
+/* Bus-level behaviour not tied to one model. */
+
+FIXTURE(sim)
+{
+	FIXTURE_SIM_BODY;
+};
+
+FIXTURE_SETUP(sim)
+{
+	common_setup(_metadata, &self->ctl, &self->count0);
+}
+
+FIXTURE_TEARDOWN(sim)
+{
+	common_teardown(_metadata, self->ctl, self->count0, self->created);
+}
+
+/* The valid side of the vram bounds, so the bound tests can fail. */
+TEST_F_TIMEOUT(sim, vram_bounds_accepted, 120)
+{
+	struct amdx_device_info info;
+	__u32 id;
+
+	ASSERT_EQ(0, sim_new(self->created, SIM_ID_VRAM_BOUNDS, "vram=64"));
+	ASSERT_EQ(0, find_sim(self->ctl, SIM_ID_VRAM_BOUNDS, &id));
+	ASSERT_EQ(0, device_info(self->ctl, id, &info));
+	EXPECT_EQ(64 * MIB, info.vram_size);
+	EXPECT_EQ(64 * MIB, info.vram_free);
+
+	ASSERT_EQ(0, sim_new(self->created, SIM_ID_VRAM_BOUNDS + 1, "vram=4096"));
+	ASSERT_EQ(0, find_sim(self->ctl, SIM_ID_VRAM_BOUNDS + 1, &id));
+	ASSERT_EQ(0, device_info(self->ctl, id, &info));
+	EXPECT_EQ(4096 * MIB, info.vram_size);
+	EXPECT_EQ(4096 * MIB, info.vram_free);
+	EXPECT_EQ(self->count0 + 2, count_devices(self->ctl));
+}
+
+/* Without model= the device is an MI300X. */
+TEST_F(sim, default_model_is_mi300x)
+{
+	struct amdx_device_info info;
+	__u32 id;
+
+	ASSERT_EQ(0, sim_new(self->created, SIM_ID_DEFAULT, ""));
+	ASSERT_EQ(0, find_sim(self->ctl, SIM_ID_DEFAULT, &id));
+	ASSERT_EQ(0, device_info(self->ctl, id, &info));
+	EXPECT_EQ(AMDX_MODEL_MI300X, info.model);
+	EXPECT_EQ(512 * MIB, info.vram_size);
+	EXPECT_EQ(8, info.max_vfs);
+	EXPECT_EQ(0, info.hive_id);
+}
+
+TEST_F(sim, duplicate_id_einval)
+{
+	struct amdx_device_info info;
+	__u32 id, id2;
+
+	ASSERT_EQ(0, sim_new(self->created, SIM_ID_DUP, "model=mi308x"));
+	ASSERT_EQ(0, find_sim(self->ctl, SIM_ID_DUP, &id));
+
+	EXPECT_EQ(-EINVAL, sim_new(self->created, SIM_ID_DUP, "model=mi300a"));
+	EXPECT_EQ(self->count0 + 1, count_devices(self->ctl));
+	/* The first device is untouched. */
+	ASSERT_EQ(0, find_sim(self->ctl, SIM_ID_DUP, &id2));
+	EXPECT_EQ(id, id2);
+	ASSERT_EQ(0, device_info(self->ctl, id, &info));
+	EXPECT_EQ(AMDX_MODEL_MI308X, info.model);
+}
+
+TEST_F(sim, del_unknown_id_enodev)
+{
+	EXPECT_EQ(-ENODEV, sim_del(SIM_ID_DEL));
+	EXPECT_EQ(self->count0, count_devices(self->ctl));
+}
+
+TEST_F(sim, del_twice_enodev)
+{
+	ASSERT_EQ(0, sim_new(self->created, SIM_ID_DEL, "model=mi300a"));
+	EXPECT_EQ(0, sim_del(SIM_ID_DEL));
+	EXPECT_EQ(-ENODEV, sim_del(SIM_ID_DEL));
+	EXPECT_EQ(self->count0, count_devices(self->ctl));
+}
+
+TEST_F(sim, del_id_not_decimal_einval)
+{
+	ASSERT_EQ(0, sim_new(self->created, SIM_ID_DEL, ""));
+	EXPECT_EQ(-EINVAL, sim_write(SIM_DEL, "dev%u\n", SIM_ID_DEL));
+	EXPECT_EQ(self->count0 + 1, count_devices(self->ctl));
+}
+
+TEST_F(sim, del_id_above_max_einval)
+{
+	EXPECT_EQ(-EINVAL, sim_write(SIM_DEL, "1024\n"));
+	EXPECT_EQ(self->count0, count_devices(self->ctl));
+}
+
+TEST_F(sim, del_empty_einval)
+{
+	ASSERT_EQ(0, sim_new(self->created, SIM_ID_DEL, ""));
+	EXPECT_EQ(-EINVAL, sim_write(SIM_DEL, "\n"));
+	EXPECT_EQ(self->count0 + 1, count_devices(self->ctl));
+}
+
+/*
+ * Removal: the device leaves the list, sysfs and the bus; its sim id can be
+ * used again and the new device gets a new amdx id (ids are not reused).
+ */
+TEST_F(sim, del_then_recreate_new_amdx_id)
+{
+	__u32 id, id2;
+
+	ASSERT_EQ(0, sim_new(self->created, SIM_ID_RECREATE, "model=mi300x"));
+	ASSERT_EQ(0, find_sim(self->ctl, SIM_ID_RECREATE, &id));
+	ASSERT_TRUE(path_exists(AMDX_CLASS "/amdx%u", id));
+
+	ASSERT_EQ(0, sim_del(SIM_ID_RECREATE));
+	EXPECT_EQ(-ENOENT, find_sim(self->ctl, SIM_ID_RECREATE, &id2));
+	EXPECT_FALSE(path_exists(AMDX_CLASS "/amdx%u", id));
+	EXPECT_FALSE(path_exists(SIM_BUS_DEVS "/amdx_sim%u", SIM_ID_RECREATE));
+	EXPECT_EQ(self->count0, count_devices(self->ctl));
+
+	ASSERT_EQ(0, sim_new(self->created, SIM_ID_RECREATE, "model=mi308x"));
+	ASSERT_EQ(0, find_sim(self->ctl, SIM_ID_RECREATE, &id2));
+	EXPECT_NE(id, id2);
+}
+
+/*
+ * Only root writes new_device and del_device: the attributes are 0200, so
+ * another uid fails at open() with -EACCES and nothing changes.
+ */
+TEST_F(sim, unprivileged_new_del_eacces)
+{
+	int status, ret;
+	pid_t pid;
+	__u32 id;
+
+	ASSERT_EQ(0, sim_new(self->created, SIM_ID_UNPRIV, "model=mi300x"));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		if (setgid(65534) || setuid(65534))
+			_exit(100);
+		ret = sim_write(SIM_NEW, "%u model=mi300x\n",
+				SIM_ID_UNPRIV + 1);
+		if (ret != -EACCES)
+			_exit(1);
+		ret = sim_del(SIM_ID_UNPRIV);
+		if (ret != -EACCES)
+			_exit(2);
+		_exit(0);
+	}
+	self->created[SIM_ID_UNPRIV + 1] = true;
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 100)
+		SKIP(return, "setuid(65534) failed (no CONFIG_MULTIUSER?)");
+	EXPECT_EQ(0, WEXITSTATUS(status))
+		TH_LOG("%s by uid 65534 did not fail with EACCES",
+		       WEXITSTATUS(status) == 1 ? "new_device" : "del_device");
+	EXPECT_EQ(self->count0 + 1, count_devices(self->ctl));
+	EXPECT_EQ(0, find_sim(self->ctl, SIM_ID_UNPRIV, &id));
+	EXPECT_EQ(-ENOENT, find_sim(self->ctl, SIM_ID_UNPRIV + 1, &id));
+}
+
+/* ------------------------------------------------------------------ */
+/* Removal with open device fds. */
+
+static int device_open(int ctl, __u32 id, int *fd)
+{
+	struct amdx_device_open o = { .id = id };
+	int ret = amdx_ioctl(ctl, AMDX_IOC_DEVICE_OPEN, &o);
+
+	*fd = o.fd;
+	return ret;
+}
+
+TEST_F(sim, removed_device_fd_enodev)
+{
+	struct amdx_device_open o;
+	struct amdx_device_info info;
+	__u32 id, id2, size;
+	int fd;
+
+	ASSERT_EQ(0, sim_new(self->created, SIM_ID_FD, "model=mi300x vram=128"));
+	ASSERT_EQ(0, find_sim(self->ctl, SIM_ID_FD, &id));
+	ASSERT_EQ(0, device_open(self->ctl, id, &fd));
+	ASSERT_GE(fd, 0);
+	size = sizeof(info);
+	ASSERT_EQ(0, amdx_query(fd, AMDX_QUERY_DEVICE_INFO, 0, &info, &size));
+	EXPECT_EQ(id, info.id);
+
+	ASSERT_EQ(0, sim_del(SIM_ID_FD));
+
+	size = sizeof(info);
+	EXPECT_EQ(-ENODEV, amdx_query(fd, AMDX_QUERY_DEVICE_INFO, 0, &info,
+				      &size));
+	size = sizeof(info);
+	EXPECT_EQ(-ENODEV, amdx_query(self->ctl, AMDX_QUERY_DEVICE_INFO, id,
+				      &info, &size));
+	EXPECT_EQ(-ENOENT, find_sim(self->ctl, SIM_ID_FD, &id2));
+	EXPECT_EQ(self->count0, count_devices(self->ctl));
+	o = (struct amdx_device_open){ .id = id };
+	EXPECT_EQ(-ENODEV, amdx_ioctl(self->ctl, AMDX_IOC_DEVICE_OPEN, &o));
+	EXPECT_FALSE(path_exists(AMDX_CLASS "/amdx%u", id));
+
+	/* A new device on the same sim id is not the old fd's device. */
+	ASSERT_EQ(0, sim_new(self->created, SIM_ID_FD, "model=mi300x vram=128"));
+	ASSERT_EQ(0, find_sim(self->ctl, SIM_ID_FD, &id2));
+	EXPECT_NE(id, id2);
+	size = sizeof(info);
+	EXPECT_EQ(-ENODEV, amdx_query(fd, AMDX_QUERY_DEVICE_INFO, 0, &info,
+				      &size));
+
+	EXPECT_EQ(0, close(fd));
+}
+
+/* Several fds on one device, closed in a different order than opened. */
+TEST_F(sim, removed_device_many_fds_close)
+{
+	struct amdx_device_info info;
+	int fds[8], i;
+	__u32 id, size;
+
+	ASSERT_EQ(0, sim_new(self->created, SIM_ID_FD + 1, "model=mi308x vram=64"));
+	ASSERT_EQ(0, find_sim(self->ctl, SIM_ID_FD + 1, &id));
+	for (i = 0; i < 8; i++)
+		ASSERT_EQ(0, device_open(self->ctl, id, &fds[i]));
+	ASSERT_EQ(0, close(fds[3]));
+	ASSERT_EQ(0, sim_del(SIM_ID_FD + 1));
+	for (i = 7; i >= 0; i--) {
+		if (i == 3)
+			continue;
+		size = sizeof(info);
+		EXPECT_EQ(-ENODEV, amdx_query(fds[i], AMDX_QUERY_DEVICE_INFO,
+					      0, &info, &size));
+		EXPECT_EQ(0, close(fds[i]));
+	}
+}
+
+struct fd_race {
+	int fd;
+	volatile bool stop;
+	/* results */
+	unsigned int ok, enodev, other, ok_after_enodev;
+	int other_err;
+};
+
+static void *fd_race_query(void *arg)
+{
+	struct fd_race *r = arg;
+	struct amdx_device_info info;
+	__u32 size;
+	int ret;
+
+	while (!r->stop || !r->enodev) {
+		size = sizeof(info);
+		ret = amdx_query(r->fd, AMDX_QUERY_DEVICE_INFO, 0, &info,
+				 &size);
+		if (!ret) {
+			r->ok++;
+			if (r->enodev)
+				r->ok_after_enodev++;
+		} else if (ret == -ENODEV) {
+			r->enodev++;
+			if (r->stop)
+				break;
+		} else {
+			r->other++;
+			r->other_err = ret;
+			break;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * A thread queries the device fd in a loop while the test removes the
+ * device: every answer is a full result or -ENODEV, and once -ENODEV
+ * always -ENODEV.
+ */
+TEST_F_TIMEOUT(sim, device_fd_query_races_removal, 120)
+{
+	unsigned int round, total_ok = 0;
+
+	for (round = 0; round < FD_RACE_ROUNDS; round++) {
+		struct fd_race r = { 0 };
+		pthread_t thread;
+		__u32 id;
+
+		ASSERT_EQ(0, sim_new(self->created, SIM_ID_FD_RACE, "model=mi300a vram=64"));
+		ASSERT_EQ(0, find_sim(self->ctl, SIM_ID_FD_RACE, &id));
+		ASSERT_EQ(0, device_open(self->ctl, id, &r.fd));
+		ASSERT_EQ(0, pthread_create(&thread, NULL, fd_race_query, &r));
+		/* vary the point of removal */
+		usleep(round * 500);
+		EXPECT_EQ(0, sim_del(SIM_ID_FD_RACE));
+		r.stop = true;
+		ASSERT_EQ(0, pthread_join(thread, NULL));
+
+		EXPECT_EQ(0, r.other) TH_LOG("round %u: query failed: %s",
+					     round, strerror(-r.other_err));
+		EXPECT_EQ(0, r.ok_after_enodev) TH_LOG("round %u", round);
+		EXPECT_GT(r.enodev, 0);
+		EXPECT_EQ(0, close(r.fd));
+		total_ok += r.ok;
+	}
+	/* the fd answered before removal in some round */
+	EXPECT_GT(total_ok, 0);
+	EXPECT_EQ(self->count0, count_devices(self->ctl));
+}
+
+/* ------------------------------------------------------------------ */
+/* Concurrent creation and removal. */
+
+struct stress {
+	unsigned int base;
+	/* per thread: successful private creations and removals */
+	unsigned int created[STRESS_THREADS], removed[STRESS_THREADS];
+	/* errors no interleaving allows */
+	unsigned int bad;
+	int bad_err;
+	const char *bad_op;
+	int ctl;
+	volatile bool stop;
+	pthread_mutex_t lock;
+};
+
+struct stress_arg {
+	struct stress *s;
+	unsigned int t;
+};
+
+static const char * const stress_models[] = { "mi300x", "mi300a", "mi308x" };
+
+static void stress_bad(struct stress *s, const char *op, int err)
+{
+	pthread_mutex_lock(&s->lock);
+	if (!s->bad++) {
+		s->bad_op = op;
+		s->bad_err = err;
+	}
+	pthread_mutex_unlock(&s->lock);
+}
+
+static void *stress_worker(void *arg)
+{
+	struct stress_arg *a = arg;
+	struct stress *s = a->s;
+	unsigned int mine = s->base + a->t;
+	unsigned int shared = s->base + STRESS_THREADS;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < STRESS_ITERS; i++) {
+		/* private id: nobody else touches it, so both must work */
+		ret = sim_write(SIM_NEW, "%u model=%s vram=64\n", mine,
+				stress_models[(a->t + i) % 3]);
+		if (ret)
+			stress_bad(s, "new_device (private id)", ret);
+		else
+			s->created[a->t]++;
+		/* shared id: exists or not, depending on the others */
+		ret = sim_write(SIM_NEW, "%u vram=64\n", shared);
+		if (ret && ret != -EINVAL)
+			stress_bad(s, "new_device (shared id)", ret);
+		ret = sim_del(mine);
+		if (ret)
+			stress_bad(s, "del_device (private id)", ret);
+		else
+			s->removed[a->t]++;
+		ret = sim_del(shared);
+		if (ret && ret != -ENODEV)
+			stress_bad(s, "del_device (shared id)", ret);
+	}
+	/* leave the private id live half of the time for the check below */
+	if (a->t % 2) {
+		ret = sim_write(SIM_NEW, "%u vram=64\n", mine);
+		if (ret)
+			stress_bad(s, "new_device (final)", ret);
+	}
+	return NULL;
+}
+
+/* Lists and queries every device while they come and go. */
+static void *stress_reader(void *arg)
+{
+	struct stress *s = arg;
+	struct amdx_query_devices *res;
+	struct amdx_device_info info;
+	char dir[64], buf[64];
+	__u32 i;
+	int ret;
+
+	while (!s->stop) {
+		res = list_devices(s->ctl);
+		if (!res) {
+			stress_bad(s, "QUERY_DEVICES", -errno);
+			break;
+		}
+		for (i = 0; i < res->num_devices; i++) {
+			__u32 id = entry_at(res, i)->id;
+
+			ret = device_info(s->ctl, id, &info);
+			if (ret && ret != -ENODEV)
+				stress_bad(s, "QUERY_DEVICE_INFO", ret);
+			if (!ret && info.id != id)
+				stress_bad(s, "QUERY_DEVICE_INFO id", -EIO);
+			snprintf(dir, sizeof(dir), AMDX_CLASS "/amdx%u", id);
+			ret = read_attr(dir, "vram_free", buf, sizeof(buf));
+			if (ret && ret != -ENOENT && ret != -ENODEV)
+				stress_bad(s, "sysfs vram_free", ret);
+		}
+		free(res);
+	}
+	return NULL;
+}
+
+TEST_F_TIMEOUT(sim, concurrent_create_remove, 240)
+{
+	struct stress_arg args[STRESS_THREADS];
+	pthread_t threads[STRESS_THREADS], reader;
+	struct stress s = { .base = SIM_ID_STRESS, .ctl = self->ctl };
+	unsigned int t, live = 0;
+	__u32 id;
+	int n;
+
+	pthread_mutex_init(&s.lock, NULL);
+	for (t = 0; t < STRESS_IDS; t++)
+		self->created[SIM_ID_STRESS + t] = true;
+	ASSERT_EQ(0, pthread_create(&reader, NULL, stress_reader, &s));
+	for (t = 0; t < STRESS_THREADS; t++) {
+		args[t] = (struct stress_arg){ .s = &s, .t = t };
+		ASSERT_EQ(0, pthread_create(&threads[t], NULL, stress_worker,
+					    &args[t]));
+	}
+	for (t = 0; t < STRESS_THREADS; t++)
+		ASSERT_EQ(0, pthread_join(threads[t], NULL));
+	s.stop = true;
+	ASSERT_EQ(0, pthread_join(reader, NULL));
+
+	EXPECT_EQ(0, s.bad) TH_LOG("%u unexpected results, first %s: %s",
+				   s.bad, s.bad_op, strerror(-s.bad_err));
+	for (t = 0; t < STRESS_THREADS; t++) {
+		EXPECT_EQ(STRESS_ITERS, s.created[t]);
+		EXPECT_EQ(STRESS_ITERS, s.removed[t]);
+	}
+
+	/* The registry and the bus agree on every id of the range. */
+	for (t = 0; t < STRESS_IDS; t++) {
+		bool on_bus = path_exists(SIM_BUS_DEVS "/amdx_sim%u",
+					  SIM_ID_STRESS + t);
+		bool in_registry = !find_sim(self->ctl, SIM_ID_STRESS + t, &id);
+
+		EXPECT_EQ(on_bus, in_registry) TH_LOG("sim id %u",
+						      SIM_ID_STRESS + t);
+		if (in_registry)
+			EXPECT_TRUE(path_exists(AMDX_CLASS "/amdx%u", id));
+		if (t < STRESS_THREADS)
+			EXPECT_EQ(t % 2, in_registry) TH_LOG("sim id %u",
+							     SIM_ID_STRESS + t);
+		live += in_registry;
+	}
+	n = count_devices(self->ctl);
+	EXPECT_EQ(self->count0 + live, n);
+
+	/* All of them are removable, and then gone. */
+	for (t = 0; t < STRESS_IDS; t++) {
+		if (find_sim(self->ctl, SIM_ID_STRESS + t, &id))
+			continue;
+		EXPECT_EQ(0, sim_del(SIM_ID_STRESS + t));
+		EXPECT_FALSE(path_exists(AMDX_CLASS "/amdx%u", id));
+	}
+	EXPECT_EQ(self->count0, count_devices(self->ctl));
+	pthread_mutex_destroy(&s.lock);
+}
+
+/* The same with processes hammering one shared id. */
+TEST_F_TIMEOUT(sim, concurrent_processes_same_id, 240)
+{
+	unsigned int sim_id = SIM_ID_STRESS + STRESS_IDS;
+	pid_t pids[STRESS_THREADS];
+	int i, status, ret;
+	__u32 id;
+
+	self->created[sim_id] = true;
+	for (i = 0; i < STRESS_THREADS; i++) {
+		pids[i] = fork();
+		ASSERT_GE(pids[i], 0);
+		if (pids[i] == 0) {
+			unsigned int k;
+
+			for (k = 0; k < STRESS_ITERS; k++) {
+				ret = sim_write(SIM_NEW, "%u model=%s vram=64\n",
+						sim_id, stress_models[k % 3]);
+				if (ret && ret != -EINVAL)
+					_exit(1);
+				ret = sim_del(sim_id);
+				if (ret && ret != -ENODEV)
+					_exit(2);
+			}
+			_exit(0);
+		}
+	}
+	for (i = 0; i < STRESS_THREADS; i++) {
+		ASSERT_EQ(pids[i], waitpid(pids[i], &status, 0));
+		EXPECT_TRUE(WIFEXITED(status));
+		EXPECT_EQ(0, WEXITSTATUS(status))
+			TH_LOG("child %d: unexpected %s error", i,
+			       WEXITSTATUS(status) == 1 ? "new" : "del");
+	}
+	EXPECT_EQ(path_exists(SIM_BUS_DEVS "/amdx_sim%u", sim_id),
+		  !find_sim(self->ctl, sim_id, &id));
+	ret = sim_del(sim_id);
+	EXPECT_TRUE(ret == 0 || ret == -ENODEV);
+	EXPECT_EQ(self->count0, count_devices(self->ctl));
+	/* and the id is usable again */
+	EXPECT_EQ(0, sim_write(SIM_NEW, "%u\n", sim_id));
+	EXPECT_EQ(0, sim_del(sim_id));
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+//
+// Internal: %AMDX_IOC_QUERY and the decoding rules every query shares.
+//  - fixed-size results (caps, device info) are asked for with the size
+//    libamdx was built with; the kernel truncates larger results to it and
+//    zero-extension covers smaller ones, but an answer shorter than the
+//    result's first uapi version is malformed (EPROTO);
+//  - list results use the two-call size protocol and are stepped through by
+//    the entry_size the kernel reports, never by sizeof(), so entries can
+//    grow; entries shorter than their first version are malformed.
+#ifndef AMDX_SRC_QUERY_HPP
+#define AMDX_SRC_QUERY_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include <amdx/result.hpp>
+#include <amdx/unique_fd.hpp>
+#include <linux/amdx.h>
+
+namespace amdx::detail {
+
+/// Sizes of the first uapi version of each result and list entry.
+inline constexpr std::uint32_t kCapsSizeV1 = 56;
+inline constexpr std::uint32_t kDeviceInfoSizeV1 = 448;
+inline constexpr std::uint32_t kDeviceEntrySizeV1 = 40;
+inline constexpr std::uint32_t kHmmRangeInfoSizeV1 = 128;
+static_assert(sizeof(amdx_query_caps) >= kCapsSizeV1);
+static_assert(sizeof(amdx_device_info) >= kDeviceInfoSizeV1);
+static_assert(sizeof(amdx_device_entry) >= kDeviceEntrySizeV1);
+static_assert(sizeof(amdx_hmm_range_info) >= kHmmRangeInfoSizeV1);
+
+/// Upper bound on a list answer; anything larger is malformed.
+inline constexpr std::uint32_t kMaxListBytes = 64U << 20;
+
+/// One %AMDX_IOC_QUERY; @size is the buffer size in, the kernel's size out.
+/// Returns 0 or -errno.
+int query(BorrowedFd fd, std::uint32_t what, std::uint32_t id, void* buf,
+          std::uint32_t& size) noexcept;
+
+/// A fixed-size result into @out (zeroed first).  Returns 0 or -errno;
+/// -EPROTO if the kernel wrote fewer than @min_size or more than sizeof(Raw).
+int query_fixed(BorrowedFd fd, std::uint32_t what, std::uint32_t id, void* out,
+                std::uint32_t raw_size, std::uint32_t min_size) noexcept;
+
+template <class Raw>
+int query_struct(BorrowedFd fd, std::uint32_t what, std::uint32_t id, Raw& out,
+                 std::uint32_t min_size) noexcept {
+    return query_fixed(fd, what, id, &out, sizeof(Raw), min_size);
+}
+
+/// The bytes of a list result: @bytes valid bytes in an 8-byte aligned buffer.
+struct ListAnswer {
+    std::vector<std::uint64_t> buf;
+    std::size_t bytes = 0;
+
+    [[nodiscard]] const unsigned char* data() const noexcept {
+        return reinterpret_cast<const unsigned char*>(buf.data());
+    }
+};
+
+/// A list query with the two-call size protocol, again while the list grows
+/// (at most kMaxListAttempts fetches, then EAGAIN).  EPROTO if the size is
+/// below @header_size or above kMaxListBytes.
+Result<ListAnswer> fetch_list(BorrowedFd fd, std::uint32_t what,
+                              std::size_t header_size) noexcept;
+
+/// Calls @fn(const Entry&) for each of @count entries of @entry_size bytes
+/// after the @Header at the start of @answer.  Copies min(@entry_size,
+/// sizeof(Entry)) bytes of each into a zeroed Entry.  EPROTO if @entry_size
+/// is below @min_entry_size or the entries do not fit the answer.
+template <class Header, class Entry, class Fn>
+Result<void> for_each_entry(const ListAnswer& answer, std::uint32_t count,
+                            std::uint32_t entry_size, std::uint32_t min_entry_size, Fn&& fn) {
+    if (entry_size < min_entry_size)
+        return Unexpected(std::errc::protocol_error);
+    if (count > (answer.bytes - sizeof(Header)) / entry_size)
+        return Unexpected(std::errc::protocol_error);
+    const std::size_t copy = std::min<std::size_t>(entry_size, sizeof(Entry));
+    const unsigned char* p = answer.data() + sizeof(Header);
+    for (std::uint32_t i = 0; i < count; ++i, p += entry_size) {
+        Entry raw{};
+        std::memcpy(&raw, p, copy);
+        fn(raw);
+    }
+    return {};
+}
+
+/// The fixed header at the start of @answer (fetch_list() checked its size).
+template <class Header>
+Header list_header(const ListAnswer& answer) noexcept {
+    Header header{};
+    std::memcpy(&header, answer.data(), sizeof(header));
+    return header;
+}
+
+} // namespace amdx::detail
+
+#endif // AMDX_SRC_QUERY_HPP
