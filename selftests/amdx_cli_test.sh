@@ -316,6 +316,7 @@ jq -e --slurpfile a "$tmp/all" '. == $a[0]' "$tmp/pretty" > /dev/null ||
 result pretty_json_same_document
 
 # 11: text output names model and bdf.
+amdx dev list > "$tmp/textlist" || fail "amdx dev list: exit $?"
 for s in $IDS; do
 	id=$(id_of "$s")
 	txt=$(amdx dev show "$id") || fail "amdx dev show $id: exit $?"
@@ -324,7 +325,8 @@ for s in $IDS; do
 		fail "dev show $id: no bdf $(sim_bdf "$s")"
 	echo "$txt" | grep -q "model $(model_of "$s")\$" ||
 		fail "dev show $id: no model $(model_of "$s")"
-	amdx dev list | grep -q "^id $id bdf $(sim_bdf "$s") model $(model_of "$s")\$" ||
+	grep -q "^id $id bdf $(sim_bdf "$s") model $(model_of "$s")\$" \
+		"$tmp/textlist" ||
 		fail "dev list: no line for id $id"
 done
 result text_output_names_model_and_bdf

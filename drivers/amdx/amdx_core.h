@@ -14,6 +14,9 @@
 
 #include <amdx/amdx_provider.h>
 
+#include "amdx_hmm.h"
+
+struct dentry;
 struct device;
 struct file;
 
@@ -33,6 +36,8 @@ struct file;
  *	set @dead, so no op runs after it returns.
  * @dead: set once the provider unregistered the device; protected by @lock.
  * @class_dev: the sysfs class device, owned by amdx_sysfs.c.
+ * @debugfs: the device's debugfs directory (testing hooks), may be NULL.
+ * @hmm: HMM state (contexts of the device's fds).
  */
 struct amdx_device {
 	struct kref ref;
@@ -46,14 +51,18 @@ struct amdx_device {
 	struct rw_semaphore lock;
 	bool dead;
 	struct device *class_dev;
+	struct dentry *debugfs;
+	struct amdx_hmm_dev hmm;
 };
 
 /**
  * struct amdx_file - per open file of /dev/amdx or of a device fd
  * @adev: the device of a device fd, NULL for /dev/amdx.
+ * @hmm: the HMM context of a device fd, NULL without HMM.
  */
 struct amdx_file {
 	struct amdx_device *adev;
+	struct amdx_hmm_ctx *hmm;
 };
 
 /* amdx_device.c */
@@ -71,6 +80,12 @@ int amdx_sysfs_init(void);
 void amdx_sysfs_fini(void);
 int amdx_sysfs_add(struct amdx_device *adev, struct device *parent);
 void amdx_sysfs_remove(struct amdx_device *adev);
+
+/* amdx_debugfs.c */
+void amdx_debugfs_init(void);
+void amdx_debugfs_fini(void);
+void amdx_debugfs_add(struct amdx_device *adev);
+void amdx_debugfs_remove(struct amdx_device *adev);
 
 /* amdx_query.c */
 u64 amdx_caps(void);

@@ -187,6 +187,7 @@ static int amdx_device_fd_release(struct inode *inode, struct file *filp)
 {
 	struct amdx_file *file = filp->private_data;
 
+	amdx_hmm_file_release(file);
 	amdx_device_put(file->adev);
 	kfree(file);
 	return 0;
@@ -229,17 +230,34 @@ int amdx_device_fd_open(struct amdx_device *adev)
 		return -ENOMEM;
 	kref_get(&adev->ref);
 	file->adev = adev;
+	fd = amdx_hmm_file_open(file);
+	if (fd)
+		goto err_put;
 	fd = anon_inode_getfd("[amdx_device]", &amdx_device_fops, file,
 			      O_RDWR | O_CLOEXEC);
-	if (fd < 0) {
-		amdx_device_put(adev);
-		kfree(file);
-	}
+	if (fd < 0)
+		goto err_hmm;
+	return fd;
+
+err_hmm:
+	amdx_hmm_file_release(file);
+err_put:
+	amdx_device_put(adev);
+	kfree(file);
 	return fd;
 }
 
-static bool amdx_desc_valid(const struct amdx_device_desc *desc)
+static bool amdx_desc_valid(const struct amdx_device_desc *desc,
+			    const struct amdx_provider_ops *ops)
 {
+	if (!ops || !ops->get_state)
+		return false;
+	if ((desc->flags & AMDX_DEVICE_F_HMM) &&
+	    (!amdx_hmm_supported() || !desc->pgmap_owner ||
+	     !ops->vram_alloc_page || !ops->vram_copy ||
+	     !ops->vram_page_index || !ops->vram_index_page ||
+	     !ops->vram_used_pages))
+		return false;
 	return desc->model != AMDX_MODEL_UNKNOWN && desc->bdf &&
 	       strlen(desc->bdf) < AMDX_BDF_LEN && desc->serial &&
 	       strlen(desc->serial) < AMDX_SERIAL_LEN && desc->product &&
@@ -264,7 +282,7 @@ struct amdx_device *amdx_device_register(struct device *parent,
 	struct amdx_device *adev;
 	int ret;
 
-	if (!amdx_desc_valid(desc) || !ops || !ops->get_state)
+	if (!amdx_desc_valid(desc, ops))
 		return ERR_PTR(-EINVAL);
 
 	adev = kzalloc(sizeof(*adev), GFP_KERNEL);
@@ -272,6 +290,8 @@ struct amdx_device *amdx_device_register(struct device *parent,
 		return ERR_PTR(-ENOMEM);
 	kref_init(&adev->ref);
 	init_rwsem(&adev->lock);
+	mutex_init(&adev->hmm.lock);
+	INIT_LIST_HEAD(&adev->hmm.ctxs);
 	adev->desc = *desc;
 	strscpy(adev->bdf, desc->bdf, sizeof(adev->bdf));
 	strscpy(adev->serial, desc->serial, sizeof(adev->serial));
@@ -292,6 +312,7 @@ struct amdx_device *amdx_device_register(struct device *parent,
 	if (ret)
 		goto err_erase;
 
+	amdx_debugfs_add(adev);
 	xa_store(&amdx_devices, adev->id, adev, GFP_KERNEL);
 	trace_amdx_device_add(adev->id, adev->bdf, adev->desc.model);
 	return adev;
@@ -308,17 +329,21 @@ EXPORT_SYMBOL_GPL(amdx_device_register);
  * amdx_device_unregister() - remove a device from amdx
  * @adev: the device.
  *
- * After this returns the core calls no op of the device and does not touch
- * its provider data; open device fds fail with -ENODEV until closed.
+ * Waits for running ioctls, then moves every process page still in the
+ * device's VRAM home.  After this returns the core calls no op of the
+ * device and does not touch its provider data; open device fds fail with
+ * -ENODEV until closed.
  */
 void amdx_device_unregister(struct amdx_device *adev)
 {
 	xa_erase(&amdx_devices, adev->id);
+	amdx_debugfs_remove(adev);
 	amdx_sysfs_remove(adev);
 
 	down_write(&adev->lock);
 	adev->dead = true;
 	up_write(&adev->lock);
+	amdx_hmm_device_drain(adev);
 
 	trace_amdx_device_remove(adev->id);
 	amdx_device_put(adev);

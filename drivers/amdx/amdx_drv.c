@@ -66,6 +66,7 @@ static int __init amdx_init(void)
 	ret = amdx_sysfs_init();
 	if (ret)
 		return ret;
+	amdx_debugfs_init();
 	ret = misc_register(&amdx_misc);
 	if (ret)
 		goto err_sysfs;
@@ -76,6 +77,7 @@ static int __init amdx_init(void)
 	return 0;
 
 err_sysfs:
+	amdx_debugfs_fini();
 	amdx_sysfs_fini();
 	return ret;
 }
@@ -83,6 +85,7 @@ err_sysfs:
 static void __exit amdx_exit(void)
 {
 	misc_deregister(&amdx_misc);
+	amdx_debugfs_fini();
 	amdx_sysfs_fini();
 	amdx_device_registry_fini();
 }

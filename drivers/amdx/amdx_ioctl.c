@@ -72,6 +72,27 @@ static const struct amdx_ioctl_desc amdx_ioctls[] = {
 		.func = amdx_ioctl_device_open,
 		.name = "DEVICE_OPEN",
 	},
+	{
+		.cmd = AMDX_IOC_HMM_SET_ATTR,
+		.min_size = sizeof(struct amdx_hmm_attr),
+		.flags = AMDX_IOCTL_F_DEVICE,
+		.func = amdx_ioctl_hmm_set_attr,
+		.name = "HMM_SET_ATTR",
+	},
+	{
+		.cmd = AMDX_IOC_HMM_MIGRATE,
+		.min_size = sizeof(struct amdx_hmm_migrate),
+		.flags = AMDX_IOCTL_F_DEVICE,
+		.func = amdx_ioctl_hmm_migrate,
+		.name = "HMM_MIGRATE",
+	},
+	{
+		.cmd = AMDX_IOC_HMM_ACCESS,
+		.min_size = sizeof(struct amdx_hmm_access),
+		.flags = AMDX_IOCTL_F_DEVICE,
+		.func = amdx_ioctl_hmm_access,
+		.name = "HMM_ACCESS",
+	},
 };
 
 /**

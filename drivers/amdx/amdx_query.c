@@ -45,6 +45,8 @@ u64 amdx_caps(void)
 		caps |= AMDX_CAP_DEVICE_PRIVATE;
 	if (IS_ENABLED(CONFIG_HMM_MIRROR))
 		caps |= AMDX_CAP_HMM_MIRROR;
+	if (amdx_hmm_supported())
+		caps |= AMDX_CAP_HMM_MIGRATE;
 	return caps;
 }
 
@@ -184,6 +186,10 @@ int amdx_ioctl_query(struct amdx_file *file, void *data)
 		return amdx_query_devices(q);
 	case AMDX_QUERY_DEVICE_INFO:
 		return amdx_query_device_info(file, q);
+	case AMDX_QUERY_HMM_RANGES:
+		if (!file->adev || q->id)
+			return -EINVAL;
+		return amdx_hmm_query_ranges(file, q);
 	default:
 		return -EINVAL;
 	}

@@ -32,6 +32,60 @@ TRACE_EVENT(amdx_device_remove,
 	    TP_printk("id=%u", __entry->id)
 );
 
+TRACE_EVENT(amdx_hmm_migrate,
+	    TP_PROTO(u32 dev, pid_t tgid, u64 start, u64 npages, u32 dest,
+		     u64 moved, u64 ns),
+	    TP_ARGS(dev, tgid, start, npages, dest, moved, ns),
+	    TP_STRUCT__entry(__field(u32, dev)
+			     __field(pid_t, tgid)
+			     __field(u64, start)
+			     __field(u64, npages)
+			     __field(u32, dest)
+			     __field(u64, moved)
+			     __field(u64, ns)),
+	    TP_fast_assign(__entry->dev = dev;
+			   __entry->tgid = tgid;
+			   __entry->start = start;
+			   __entry->npages = npages;
+			   __entry->dest = dest;
+			   __entry->moved = moved;
+			   __entry->ns = ns;),
+	    TP_printk("dev=%u tgid=%d start=0x%llx npages=%llu dest=%d moved=%llu ns=%llu",
+		      __entry->dev, __entry->tgid, __entry->start,
+		      __entry->npages, (int)__entry->dest, __entry->moved,
+		      __entry->ns)
+);
+
+TRACE_EVENT(amdx_hmm_fault,
+	    TP_PROTO(u32 dev, u64 addr, u64 npages, u64 moved),
+	    TP_ARGS(dev, addr, npages, moved),
+	    TP_STRUCT__entry(__field(u32, dev)
+			     __field(u64, addr)
+			     __field(u64, npages)
+			     __field(u64, moved)),
+	    TP_fast_assign(__entry->dev = dev;
+			   __entry->addr = addr;
+			   __entry->npages = npages;
+			   __entry->moved = moved;),
+	    TP_printk("dev=%u addr=0x%llx npages=%llu moved=%llu", __entry->dev,
+		      __entry->addr, __entry->npages, __entry->moved)
+);
+
+TRACE_EVENT(amdx_hmm_evict,
+	    TP_PROTO(u32 dev, pid_t tgid, u64 start, u64 moved),
+	    TP_ARGS(dev, tgid, start, moved),
+	    TP_STRUCT__entry(__field(u32, dev)
+			     __field(pid_t, tgid)
+			     __field(u64, start)
+			     __field(u64, moved)),
+	    TP_fast_assign(__entry->dev = dev;
+			   __entry->tgid = tgid;
+			   __entry->start = start;
+			   __entry->moved = moved;),
+	    TP_printk("dev=%u tgid=%d start=0x%llx moved=%llu", __entry->dev,
+		      __entry->tgid, __entry->start, __entry->moved)
+);
+
 #endif /* _AMDX_TRACE_H_ */
 
 #undef TRACE_INCLUDE_PATH

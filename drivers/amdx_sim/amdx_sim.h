@@ -151,6 +151,12 @@ void amdx_sim_devmem_fini(struct amdx_sim_dev *sd);
 int amdx_sim_devmem_get_page(struct amdx_sim_dev *sd, u64 pfn);
 void amdx_sim_devmem_put_page(struct amdx_sim_dev *sd, u64 pfn);
 struct page *amdx_sim_devmem_page(struct amdx_sim_dev *sd, u64 pfn);
+struct page *amdx_sim_hmm_alloc_page(struct amdx_device *adev, u32 part);
+int amdx_sim_hmm_copy(struct amdx_device *adev, struct page *dst,
+		      struct page *src);
+u64 amdx_sim_hmm_page_index(struct amdx_device *adev, struct page *page);
+struct page *amdx_sim_hmm_index_page(struct amdx_device *adev, u64 index);
+u64 amdx_sim_hmm_used_pages(struct amdx_device *adev);
 #else
 static inline int amdx_sim_devmem_init(struct amdx_sim_dev *sd)
 {

@@ -150,6 +150,13 @@ static int amdx_sim_get_state(struct amdx_device *adev,
 
 static const struct amdx_provider_ops amdx_sim_ops = {
 	.get_state = amdx_sim_get_state,
+#if IS_ENABLED(CONFIG_DEVICE_PRIVATE)
+	.vram_alloc_page = amdx_sim_hmm_alloc_page,
+	.vram_copy = amdx_sim_hmm_copy,
+	.vram_page_index = amdx_sim_hmm_page_index,
+	.vram_index_page = amdx_sim_hmm_index_page,
+	.vram_used_pages = amdx_sim_hmm_used_pages,
+#endif
 };
 
 static void amdx_sim_dev_release(struct device *dev)
@@ -192,8 +199,10 @@ static int amdx_sim_dev_register_core(struct amdx_sim_dev *sd)
 	};
 	struct amdx_device *adev;
 
-	if (amdx_sim_vram_has_hmm(sd))
+	if (amdx_sim_vram_has_hmm(sd)) {
 		desc.flags |= AMDX_DEVICE_F_HMM;
+		desc.pgmap_owner = sd;
+	}
 
 	adev = amdx_device_register(&sd->dev, &desc, &amdx_sim_ops, sd);
 	if (IS_ERR(adev))

@@ -34,6 +34,7 @@
 #include <linux/pagemap.h>
 #include <linux/slab.h>
 
+#include <amdx/amdx_provider.h>
 #include <amdx/amdx_vram.h>
 
 #include "amdx_sim.h"
@@ -76,12 +77,14 @@ static void amdx_sim_devmem_page_free(struct page *page)
 
 static vm_fault_t amdx_sim_devmem_migrate_to_ram(struct vm_fault *vmf)
 {
-	/*
-	 * Nothing migrates to the simulated VRAM yet, so no CPU page table
-	 * can point at one of these pages.  Migration back to system memory
-	 * arrives with the HMM issue; until then refuse.
-	 */
-	return VM_FAULT_SIGBUS;
+	struct amdx_sim_devmem *dm = container_of(vmf->page->pgmap,
+						  struct amdx_sim_devmem, pgmap);
+	struct amdx_device *adev = READ_ONCE(dm->sd->adev);
+
+	/* The core moves every page home before the device goes away. */
+	if (WARN_ON_ONCE(!adev))
+		return VM_FAULT_SIGBUS;
+	return amdx_hmm_migrate_to_ram(adev, vmf);
 }
 
 static const struct dev_pagemap_ops amdx_sim_devmem_ops = {
@@ -213,4 +216,96 @@ void amdx_sim_devmem_put_page(struct amdx_sim_dev *sd, u64 pfn)
 
 	unlock_page(dpage);
 	put_page(dpage);
+}
+
+/*
+ * The HMM provider ops.  The "DMA engine" of the simulator is a CPU copy
+ * between the system pages that hold VRAM contents.
+ */
+static struct page *amdx_sim_backing(struct amdx_sim_dev *sd, struct page *p)
+{
+	if (!is_device_private_page(p))
+		return p;
+	if (p->pgmap->owner != sd)
+		return NULL;
+	return p->zone_device_data;
+}
+
+/**
+ * amdx_sim_hmm_alloc_page() - &amdx_provider_ops.vram_alloc_page
+ * @adev: the core's device.
+ * @part: memory partition.
+ *
+ * Return: a locked device page with one reference, or ERR_PTR().
+ */
+struct page *amdx_sim_hmm_alloc_page(struct amdx_device *adev, u32 part)
+{
+	struct amdx_sim_dev *sd = amdx_device_priv(adev);
+	u64 pfn;
+	int ret;
+
+	ret = amdx_sim_vram_alloc(sd, part, AMDX_VRAM_OWNER_PF, &pfn);
+	if (ret)
+		return ERR_PTR(ret);
+	return amdx_sim_devmem_page(sd, pfn);
+}
+
+/**
+ * amdx_sim_hmm_copy() - &amdx_provider_ops.vram_copy
+ * @adev: the core's device.
+ * @dst: destination page (system, or a VRAM page of this device).
+ * @src: source page (system, or a VRAM page of this device).
+ *
+ * Return: 0, or -EINVAL for another device's page.
+ */
+int amdx_sim_hmm_copy(struct amdx_device *adev, struct page *dst,
+		      struct page *src)
+{
+	struct amdx_sim_dev *sd = amdx_device_priv(adev);
+	struct page *d = amdx_sim_backing(sd, dst);
+	struct page *s = amdx_sim_backing(sd, src);
+
+	if (!d || !s)
+		return -EINVAL;
+	copy_highpage(d, s);
+	return 0;
+}
+
+/**
+ * amdx_sim_hmm_page_index() - &amdx_provider_ops.vram_page_index
+ * @adev: the core's device.
+ * @page: a VRAM page of the device.
+ *
+ * Return: its VRAM page index.
+ */
+u64 amdx_sim_hmm_page_index(struct amdx_device *adev, struct page *page)
+{
+	struct amdx_sim_dev *sd = amdx_device_priv(adev);
+
+	return page_to_pfn(page) - sd->devmem->pfn_first;
+}
+
+/**
+ * amdx_sim_hmm_index_page() - &amdx_provider_ops.vram_index_page
+ * @adev: the core's device.
+ * @index: a VRAM page index below the VRAM size.
+ *
+ * Return: the device page.
+ */
+struct page *amdx_sim_hmm_index_page(struct amdx_device *adev, u64 index)
+{
+	return amdx_sim_devmem_page(amdx_device_priv(adev), index);
+}
+
+/**
+ * amdx_sim_hmm_used_pages() - &amdx_provider_ops.vram_used_pages
+ * @adev: the core's device.
+ *
+ * Return: VRAM pages allocated.
+ */
+u64 amdx_sim_hmm_used_pages(struct amdx_device *adev)
+{
+	struct amdx_sim_dev *sd = amdx_device_priv(adev);
+
+	return amdx_vram_used(sd->vram);
 }

@@ -8,11 +8,14 @@
 #ifndef _AMDX_PROVIDER_H_
 #define _AMDX_PROVIDER_H_
 
+#include <linux/mm_types.h>
 #include <linux/types.h>
 #include <linux/amdx.h>
 
 struct device;
 struct amdx_device;
+struct page;
+struct vm_fault;
 
 /**
  * struct amdx_device_desc - what a provider knows about a device at birth
@@ -29,6 +32,8 @@ struct amdx_device;
  * @supported_memory_modes: bit (1 << %AMDX_MEMORY_*) per valid mode.
  * @max_vfs: SR-IOV VFs supported.
  * @flags: %AMDX_DEVICE_F_*.
+ * @pgmap_owner: with %AMDX_DEVICE_F_HMM: the owner of the device's
+ *	device-private pagemap (dev_pagemap.owner); unique per device.
  *
  * The core copies what it needs; the descriptor may live on the stack.
  */
@@ -46,6 +51,7 @@ struct amdx_device_desc {
 	u32 supported_memory_modes;
 	u32 max_vfs;
 	u32 flags;
+	void *pgmap_owner;
 };
 
 /**
@@ -68,12 +74,29 @@ struct amdx_device_state {
  * struct amdx_provider_ops - callbacks from the core into a provider
  * @get_state: fill @st with the device's current state.  May sleep.
  *	Return: 0 or -errno.
+ * @vram_alloc_page: HMM: allocate a VRAM page in memory partition @part
+ *	for a migration destination: a device-private page, locked, one
+ *	reference, reading as zeroes.  Freed through the pagemap's page_free()
+ *	once the last reference goes.  May sleep.
+ *	Return: the page, ERR_PTR(-ENOSPC) when the partition is full,
+ *	ERR_PTR(-ENOMEM) or another error.
+ * @vram_copy: HMM: copy one page; either page may be a device-private page
+ *	of this device (the "DMA engine").  Return: 0 or -errno.
+ * @vram_page_index: HMM: the VRAM page index of a device page.
+ * @vram_index_page: HMM: the device page of a VRAM page index.
+ * @vram_used_pages: HMM: VRAM pages allocated right now.
  *
  * The core never calls an op after amdx_device_unregister() has returned,
  * and serialises nothing else: providers do their own locking.
  */
 struct amdx_provider_ops {
 	int (*get_state)(struct amdx_device *adev, struct amdx_device_state *st);
+	struct page *(*vram_alloc_page)(struct amdx_device *adev, u32 part);
+	int (*vram_copy)(struct amdx_device *adev, struct page *dst,
+			 struct page *src);
+	u64 (*vram_page_index)(struct amdx_device *adev, struct page *page);
+	struct page *(*vram_index_page)(struct amdx_device *adev, u64 index);
+	u64 (*vram_used_pages)(struct amdx_device *adev);
 };
 
 struct amdx_device *amdx_device_register(struct device *parent,
@@ -83,5 +106,7 @@ struct amdx_device *amdx_device_register(struct device *parent,
 void amdx_device_unregister(struct amdx_device *adev);
 void *amdx_device_priv(const struct amdx_device *adev);
 u32 amdx_device_id(const struct amdx_device *adev);
+vm_fault_t amdx_hmm_migrate_to_ram(struct amdx_device *adev,
+				   struct vm_fault *vmf);
 
 #endif /* _AMDX_PROVIDER_H_ */

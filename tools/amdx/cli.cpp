@@ -12,41 +12,8 @@ namespace amdx::cli {
 
 namespace {
 
-struct Options {
-    Format format = Format::text;
-    std::string node{kControlPath};
-};
-
-void fail(std::ostream& err, const std::string& msg) {
-    err << "amdx: " << msg << '\n';
-}
-
 bool is_gone(std::error_code ec) {
     return ec == std::errc::no_such_device || ec == std::errc::no_such_file_or_directory;
-}
-
-std::optional<Control> open_control(const Options& opts, std::ostream& err) {
-    auto control = Control::open(opts.node);
-    if (!control) {
-        fail(err, open_error(opts.node, control.error()));
-        return std::nullopt;
-    }
-    auto caps = control->caps();
-    if (!caps) {
-        fail(err, request_error(opts.node, "capability query", caps.error()));
-        return std::nullopt;
-    }
-    if (caps->version_major != AMDX_UAPI_VERSION_MAJOR) {
-        fail(err, "kernel amdx uapi " + std::to_string(caps->version_major) + "." +
-                      std::to_string(caps->version_minor) + " is not supported (amdx speaks " +
-                      std::to_string(AMDX_UAPI_VERSION_MAJOR) + ".x)");
-        return std::nullopt;
-    }
-    if (!caps->has(AMDX_CAP_DEVICE_QUERY)) {
-        fail(err, "kernel amdx does not support device queries");
-        return std::nullopt;
-    }
-    return std::move(*control);
 }
 
 int dev_list(const Options& opts, std::ostream& out, std::ostream& err) {
@@ -117,8 +84,9 @@ int dispatch(int argc, const char* const* argv, std::ostream& out, std::ostream&
     app.add_flag("-V,--version", version, "Print the version and exit");
     app.require_subcommand(0, 1);
     app.footer("Grammar: amdx [OPTIONS] OBJECT [COMMAND] [ARGS]\n"
-               "  OBJECT := { dev }\n"
+               "  OBJECT := { dev | hmm }\n"
                "  dev COMMAND := { list | show [DEV] }   (show is the default)\n"
+               "  hmm COMMAND := { show [DEV] | demo [DEV] [size=BYTES] [partition=N] }\n"
                "  DEV := { ID | BDF | all }               (all is the default)");
 
     auto* dev = app.add_subcommand("dev", "AMD Instinct devices (COMMAND: list, show)");
@@ -129,6 +97,20 @@ int dispatch(int argc, const char* const* argv, std::ostream& out, std::ostream&
     auto* show = dev->add_subcommand("show", "Show device details (the default COMMAND)");
     show->fallthrough();
     show->add_option("DEV", selector, "Device id, PCI address or 'all'")->capture_default_str();
+
+    auto* hmm = app.add_subcommand("hmm", "HMM migration (COMMAND: show, demo)");
+    hmm->fallthrough()->require_subcommand(0, 1);
+    std::string hmm_selector = "all";
+    auto* hmm_show_cmd = hmm->add_subcommand(
+        "show", "HMM capability, VRAM free per partition, this process's ranges (default)");
+    hmm_show_cmd->fallthrough();
+    hmm_show_cmd->add_option("DEV", hmm_selector, "Device id, PCI address or 'all'")
+        ->capture_default_str();
+    std::vector<std::string> demo_args;
+    auto* hmm_demo_cmd = hmm->add_subcommand(
+        "demo", "Migrate a buffer to VRAM, fault it back with the CPU, verify it");
+    hmm_demo_cmd->fallthrough();
+    hmm_demo_cmd->add_option("ARGS", demo_args, "[DEV] [size=BYTES] [partition=N]");
 
     try {
         app.parse(argc, argv);
@@ -151,11 +133,42 @@ int dispatch(int argc, const char* const* argv, std::ostream& out, std::ostream&
 
     if (dev->parsed())
         return list->parsed() ? dev_list(opts, out, err) : dev_show(opts, selector, out, err);
+    if (hmm->parsed())
+        return hmm_demo_cmd->parsed() ? hmm_demo(opts, demo_args, out, err)
+                                      : hmm_show(opts, hmm_selector, out, err);
     fail(err, "missing OBJECT (try 'amdx --help')");
     return kExitUsage;
 }
 
 } // namespace
+
+void fail(std::ostream& err, const std::string& msg) {
+    err << "amdx: " << msg << '\n';
+}
+
+std::optional<Control> open_control(const Options& opts, std::ostream& err) {
+    auto control = Control::open(opts.node);
+    if (!control) {
+        fail(err, open_error(opts.node, control.error()));
+        return std::nullopt;
+    }
+    auto caps = control->caps();
+    if (!caps) {
+        fail(err, request_error(opts.node, "capability query", caps.error()));
+        return std::nullopt;
+    }
+    if (caps->version_major != AMDX_UAPI_VERSION_MAJOR) {
+        fail(err, "kernel amdx uapi " + std::to_string(caps->version_major) + "." +
+                      std::to_string(caps->version_minor) + " is not supported (amdx speaks " +
+                      std::to_string(AMDX_UAPI_VERSION_MAJOR) + ".x)");
+        return std::nullopt;
+    }
+    if (!caps->has(AMDX_CAP_DEVICE_QUERY)) {
+        fail(err, "kernel amdx does not support device queries");
+        return std::nullopt;
+    }
+    return std::move(*control);
+}
 
 int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
     try {

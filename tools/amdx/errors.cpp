@@ -41,4 +41,31 @@ std::string request_error(std::string_view path, std::string_view what, std::err
     return std::string(what) + ": " + ec.message();
 }
 
+std::string hmm_unsupported(const Caps& caps) {
+    std::string why = "HMM migration not supported by this kernel";
+    if (!caps.has(AMDX_CAP_DEVICE_PRIVATE))
+        return why + " (no CONFIG_DEVICE_PRIVATE)";
+    if (!caps.has(AMDX_CAP_HMM_MIRROR))
+        return why + " (no CONFIG_HMM_MIRROR)";
+    return why + " (the amdx module lacks it)";
+}
+
+std::string hmm_error(std::string_view what, std::error_code ec) {
+    const std::string prefix = std::string(what) + ": ";
+    if (is(ec, std::errc::permission_denied) || is(ec, std::errc::operation_not_permitted))
+        return "permission denied";
+    if (is(ec, std::errc::operation_not_supported) ||
+        is(ec, std::errc::inappropriate_io_control_operation))
+        return "HMM migration not supported by this kernel (" + ec.message() + ")";
+    if (is(ec, std::errc::bad_file_descriptor))
+        return prefix + "the device fd belongs to another process (" + ec.message() + ")";
+    if (is(ec, std::errc::not_enough_memory) || is(ec, std::errc::no_space_on_device))
+        return prefix + "out of memory (" + ec.message() + ")";
+    if (is(ec, std::errc::protocol_error))
+        return prefix + "malformed answer from the kernel (" + ec.message() + ")";
+    if (is(ec, std::errc::resource_unavailable_try_again))
+        return prefix + "kept changing, try again (" + ec.message() + ")";
+    return prefix + ec.message();
+}
+
 } // namespace amdx::cli

@@ -12,6 +12,7 @@
 //    that are empty or hold blanks are quoted;
 //  - the document's top-level array (e.g. "devices") is just its elements.
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <ostream>
 
@@ -135,6 +136,91 @@ Json info_to_json(const DeviceInfo& info) {
         {"vfs", Json{{"enabled", info.num_vfs}, {"max", info.max_vfs}}},
         {"hmm", info.hmm},
     };
+}
+
+Json hmm_caps_to_json(const Caps& caps) {
+    return Json{{"device_private", caps.has(AMDX_CAP_DEVICE_PRIVATE)},
+                {"hmm_mirror", caps.has(AMDX_CAP_HMM_MIRROR)},
+                {"hmm_migrate", caps.has_hmm_migrate()}};
+}
+
+Json hmm_stats_to_json(const HmmStats& stats) {
+    return Json{{"pages_in", stats.pages_in},     {"pages_out", stats.pages_out},
+                {"cpu_faults", stats.cpu_faults}, {"evictions", stats.evictions},
+                {"bytes_in", stats.bytes_in},     {"bytes_out", stats.bytes_out},
+                {"ns_in", stats.ns_in},           {"ns_out", stats.ns_out}};
+}
+
+std::string hmm_loc_name(std::uint32_t loc) {
+    if (loc == kHmmLocSystem)
+        return "system";
+    if (loc == kHmmLocPreferred)
+        return "preferred";
+    return std::to_string(loc);
+}
+
+namespace {
+
+Json bit_indexes(std::uint64_t mask) {
+    Json out = Json::array();
+    for (unsigned bit = 0; bit < 64; ++bit)
+        if ((mask & (std::uint64_t{1} << bit)) != 0)
+            out.push_back(bit);
+    return out;
+}
+
+template <std::size_t N>
+Json bit_names(std::uint64_t mask, const std::array<std::string_view, N>& names) {
+    Json out = Json::array();
+    bool unknown = false;
+    for (unsigned bit = 0; bit < 64; ++bit) {
+        if ((mask & (std::uint64_t{1} << bit)) == 0)
+            continue;
+        if (bit < N)
+            out.push_back(names[bit]);
+        else
+            unknown = true;
+    }
+    if (unknown)
+        out.push_back("unknown");
+    return out;
+}
+
+constexpr std::array<std::string_view, 1> kHmmFlags{"pin"}; // AMDX_HMM_F_*
+constexpr std::array<std::string_view, 4> kSkipReasons{"busy", "no_memory", "not_present",
+                                                       "other_device"}; // AMDX_HMM_SKIP_*
+
+Json range_to_json(const HmmRangeInfo& r) {
+    return Json{{"start", r.start},
+                {"size", r.size},
+                {"preferred_loc", hmm_loc_name(r.preferred_loc)},
+                {"granularity", r.granularity},
+                {"flags", bit_names(r.flags, kHmmFlags)},
+                {"access", bit_indexes(r.access)},
+                {"resident_pages", r.resident_pages},
+                {"stats", hmm_stats_to_json(r.stats)}};
+}
+
+} // namespace
+
+Json skip_reasons_to_json(std::uint32_t reasons) {
+    return bit_names(reasons, kSkipReasons);
+}
+
+Json hmm_ranges_to_json(const HmmRanges& ranges) {
+    Json list = Json::array();
+    for (const auto& r : ranges.ranges)
+        list.push_back(range_to_json(r));
+    return Json{{"pid", ranges.pid},
+                {"total", hmm_stats_to_json(ranges.total)},
+                {"ranges", std::move(list)}};
+}
+
+Json migrate_to_json(const MigrateResult& result) {
+    return Json{{"moved", result.moved},
+                {"already", result.already},
+                {"skipped", result.skipped},
+                {"skip_reasons", skip_reasons_to_json(result.skip_reasons)}};
 }
 
 void render(std::ostream& out, const Json& doc, Format format) {

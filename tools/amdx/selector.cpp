@@ -57,4 +57,30 @@ std::optional<Selector> parse_selector(std::string_view text) {
     return std::nullopt;
 }
 
+std::optional<std::uint64_t> parse_size(std::string_view text) {
+    std::uint64_t value = 0;
+    const auto* end = text.data() + text.size();
+    const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+    if (ec != std::errc() || ptr == text.data())
+        return std::nullopt;
+    std::string unit(ptr, end);
+    std::transform(unit.begin(), unit.end(), unit.begin(), [](char c) {
+        return static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    });
+    if (unit.size() == 3 && unit.substr(1) == "IB")
+        unit.resize(1);
+    unsigned shift = 0;
+    if (unit == "K")
+        shift = 10;
+    else if (unit == "M")
+        shift = 20;
+    else if (unit == "G")
+        shift = 30;
+    else if (!unit.empty())
+        return std::nullopt;
+    if (value > (UINT64_MAX >> shift))
+        return std::nullopt;
+    return value << shift;
+}
+
 } // namespace amdx::cli

@@ -4,6 +4,7 @@
 #include <initializer_list>
 #include <sstream>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -339,6 +340,182 @@ TEST_F(CliRun, VersionAndHelp) {
     const CliOutcome h = run({"--help"});
     EXPECT_EQ(h.code, 0);
     EXPECT_NE(h.out.find("dev"), std::string::npos);
+    EXPECT_TRUE(kernel.calls.empty());
+}
+
+// ---- hmm show / hmm demo
+
+TEST(Render, HmmRangesJsonIsTheContract) {
+    amdx::HmmRanges r;
+    r.pid = 42;
+    r.total.pages_in = 2;
+    r.ranges.push_back(amdx::HmmRangeInfo{.start = 4096,
+                                          .size = 8192,
+                                          .preferred_loc = amdx::kHmmLocSystem,
+                                          .granularity = 9,
+                                          .flags = AMDX_HMM_F_PIN | (1U << 7),
+                                          .access = 0b101,
+                                          .resident_pages = 1,
+                                          .stats = {}});
+    EXPECT_EQ(
+        amdx::cli::hmm_ranges_to_json(r).dump(),
+        R"({"pid":42,"total":{"pages_in":2,"pages_out":0,"cpu_faults":0,"evictions":0,)"
+        R"("bytes_in":0,"bytes_out":0,"ns_in":0,"ns_out":0},"ranges":[{"start":4096,)"
+        R"("size":8192,"preferred_loc":"system","granularity":9,"flags":["pin","unknown"],)"
+        R"("access":[0,2],"resident_pages":1,"stats":{"pages_in":0,"pages_out":0,)"
+        R"("cpu_faults":0,"evictions":0,"bytes_in":0,"bytes_out":0,"ns_in":0,"ns_out":0}}]})");
+    EXPECT_EQ(amdx::cli::skip_reasons_to_json(AMDX_HMM_SKIP_NO_MEMORY | AMDX_HMM_SKIP_OTHER_DEVICE),
+              Json::parse(R"(["no_memory","other_device"])"));
+    EXPECT_EQ(amdx::cli::hmm_loc_name(3), "3");
+}
+
+TEST(Args, ParseSize) {
+    EXPECT_EQ(amdx::cli::parse_size("4096"), 4096U);
+    EXPECT_EQ(amdx::cli::parse_size("64K"), 64U << 10);
+    EXPECT_EQ(amdx::cli::parse_size("8m"), 8U << 20);
+    EXPECT_EQ(amdx::cli::parse_size("1GiB"), 1ULL << 30);
+    for (const char* bad : {"", "M", "-1", "1T", "1.5M", "1 M", "99999999999999999999G"})
+        EXPECT_FALSE(amdx::cli::parse_size(bad)) << bad;
+}
+
+TEST(Errors, HmmMessages) {
+    amdx::Caps caps;
+    EXPECT_EQ(amdx::cli::hmm_unsupported(caps),
+              "HMM migration not supported by this kernel (no CONFIG_DEVICE_PRIVATE)");
+    caps.bits = AMDX_CAP_DEVICE_PRIVATE;
+    EXPECT_EQ(amdx::cli::hmm_unsupported(caps),
+              "HMM migration not supported by this kernel (no CONFIG_HMM_MIRROR)");
+    EXPECT_EQ(amdx::cli::hmm_error("migration", err(EBADF)),
+              "migration: the device fd belongs to another process (Bad file descriptor)");
+    EXPECT_EQ(amdx::cli::hmm_error("migration", err(EPERM)), "permission denied");
+}
+
+class HmmCli : public CliRun {
+  protected:
+    void SetUp() override {
+        CliRun::SetUp();
+        kernel.caps.caps |= AMDX_CAP_DEVICE_PRIVATE | AMDX_CAP_HMM_MIRROR | AMDX_CAP_HMM_MIGRATE;
+        kernel.devices[1].flags = 0;
+    }
+};
+
+TEST_F(HmmCli, ShowJson) {
+    const CliOutcome r = run({"-d", "/dev/null", "-j", "hmm", "show"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    const Json doc = Json::parse(r.out);
+    EXPECT_EQ(doc["caps"], Json::parse(R"({"device_private":true,"hmm_mirror":true,)"
+                                       R"("hmm_migrate":true})"));
+    ASSERT_EQ(doc["devices"].size(), 2U);
+    const Json& d0 = doc["devices"][0];
+    EXPECT_EQ(d0["hmm"], true);
+    EXPECT_EQ(d0["memory_partitions"][0]["free"], 190ULL << 30);
+    EXPECT_EQ(d0["process"]["pid"], ::getpid());
+    EXPECT_EQ(d0["process"]["ranges"], Json::array());
+    EXPECT_EQ(doc["devices"][1]["hmm"], false);
+    // Ranges are asked of device 0's fd only: device 1 cannot have any.
+    const auto asks = std::count_if(kernel.calls.begin(), kernel.calls.end(), [](const auto& c) {
+        return c.query == AMDX_QUERY_HMM_RANGES && c.request == AMDX_IOC_QUERY;
+    });
+    EXPECT_EQ(asks, 2); // the size, then the list
+}
+
+TEST_F(HmmCli, ShowWithoutHmmKernelStillSucceeds) {
+    kernel.caps.caps = AMDX_CAP_DEVICE_QUERY;
+    const CliOutcome r = run({"-d", "/dev/null", "hmm", "show", "0"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.out.rfind("caps device_private false hmm_mirror false hmm_migrate false\n", 0), 0U)
+        << r.out;
+    EXPECT_NE(r.out.find("    ranges none\n"), std::string::npos) << r.out;
+}
+
+TEST_F(HmmCli, ShowForeignFdIsOneLine) {
+    kernel.hmm_foreign = true;
+    const CliOutcome r = run({"-d", "/dev/null", "hmm", "show", "0"});
+    EXPECT_EQ(r.code, 1);
+    expect_one_error_line(r, "amdx: device 0 HMM ranges: the device fd belongs to another "
+                             "process (Bad file descriptor)");
+}
+
+TEST_F(HmmCli, DemoMigratesFaultsBackAndVerifies) {
+    const CliOutcome r = run({"-d", "/dev/null", "-j", "hmm", "demo", "size=64K"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(r.err.empty());
+    const Json doc = Json::parse(r.out);
+    const std::uint64_t pages = (64U << 10) / static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+    EXPECT_EQ(doc["demo"]["device"], 0);
+    EXPECT_EQ(doc["demo"]["pages"], pages);
+    EXPECT_EQ(doc["migrate"]["moved"], pages);
+    EXPECT_EQ(doc["after_migrate"]["ranges"][0]["resident_pages"], pages);
+    EXPECT_EQ(doc["after_migrate"]["ranges"][0]["preferred_loc"], "0");
+    EXPECT_EQ(doc["after_cpu_touch"]["total"]["bytes_in"], 64U << 10);
+    EXPECT_EQ(doc["verify"]["ok"], true);
+    ASSERT_EQ(kernel.hmm_attrs.size(), 1U);
+    EXPECT_EQ(kernel.hmm_attrs[0].valid, AMDX_HMM_ATTR_PREFERRED_LOC);
+    EXPECT_EQ(kernel.hmm_attrs[0].size, 64U << 10);
+    ASSERT_EQ(kernel.hmm_migrates.size(), 1U);
+    EXPECT_EQ(kernel.hmm_migrates[0].dest, 0U);
+    EXPECT_EQ(kernel.hmm_migrates[0].start, kernel.hmm_attrs[0].start);
+}
+
+TEST_F(HmmCli, DemoTextPrintsEachStage) {
+    const CliOutcome r = run({"-d", "/dev/null", "hmm", "demo", "0", "size=16K", "partition=0"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    for (const char* line : {"demo device 0 ", "\nmigrate moved ", "\nafter_migrate:\n",
+                             "\ncpu_touch pages ", "\nafter_cpu_touch:\n", "\nverify ok true"})
+        EXPECT_NE(r.out.find(line), std::string::npos) << line << " in\n" << r.out;
+}
+
+TEST_F(HmmCli, DemoDetectsLostData) {
+    kernel.hmm_corrupt_on_migrate = true;
+    const CliOutcome r = run({"-d", "/dev/null", "-j", "hmm", "demo", "size=16K"});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_EQ(Json::parse(r.out)["verify"]["ok"], false); // the report is still printed
+    EXPECT_EQ(r.err, "amdx: hmm demo: data lost: 1 of 2048 words differ, the first at offset 0\n");
+}
+
+TEST_F(HmmCli, DemoFailsWhenNothingMoved) {
+    amdx_hmm_migrate none{};
+    none.skipped = 4;
+    none.skip_reasons = AMDX_HMM_SKIP_NO_MEMORY;
+    kernel.hmm_migrate_result = none;
+    const CliOutcome r = run({"-d", "/dev/null", "-j", "hmm", "demo", "size=16K"});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_EQ(r.err, "amdx: hmm demo: no page reached partition 0 (skipped 4: no_memory)\n");
+}
+
+TEST_F(HmmCli, DemoRefusals) {
+    kernel.caps.caps = AMDX_CAP_DEVICE_QUERY;
+    expect_one_error_line(run({"-d", "/dev/null", "hmm", "demo"}),
+                          "amdx: HMM migration not supported by this kernel "
+                          "(no CONFIG_DEVICE_PRIVATE)");
+    kernel.caps.caps |= AMDX_CAP_DEVICE_PRIVATE | AMDX_CAP_HMM_MIRROR | AMDX_CAP_HMM_MIGRATE;
+    expect_one_error_line(run({"-d", "/dev/null", "hmm", "demo", "1"}),
+                          "amdx: device 1: VRAM is not device-private memory HMM can migrate to");
+    expect_one_error_line(run({"-d", "/dev/null", "hmm", "demo", "partition=2"}),
+                          "amdx: device 0 has no memory partition 2 (it has 1)");
+    expect_one_error_line(run({"-d", "/dev/null", "hmm", "demo", "size=256G"}),
+                          "amdx: device 0 partition 0 has 204010946560 bytes free, the demo "
+                          "needs 274877906944");
+    expect_one_error_line(run({"-d", "/dev/null", "hmm", "demo", "7"}), "amdx: no such device: 7");
+    EXPECT_TRUE(kernel.hmm_attrs.empty());
+}
+
+TEST_F(HmmCli, DemoUsageErrors) {
+    for (auto args : {std::vector<const char*>{"hmm", "demo", "all"},
+                      {"hmm", "demo", "size=100"},
+                      {"hmm", "demo", "size=0"},
+                      {"hmm", "demo", "partition=x"},
+                      {"hmm", "demo", "colour=red"},
+                      {"hmm", "demo", "0", "1"}}) {
+        std::vector<const char*> argv{"amdx"};
+        argv.insert(argv.end(), args.begin(), args.end());
+        std::ostringstream out;
+        std::ostringstream err;
+        EXPECT_EQ(amdx::cli::run(static_cast<int>(argv.size()), argv.data(), out, err), 2)
+            << args.back();
+        const std::string msg = err.str();
+        EXPECT_EQ(std::count(msg.begin(), msg.end(), '\n'), 1) << msg;
+    }
     EXPECT_TRUE(kernel.calls.empty());
 }
 

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <utility>
 
 #include <gtest/gtest.h>
 
@@ -57,6 +59,36 @@ TEST_F(ControlTest, DevicesAsksSizeThenFetches) {
     EXPECT_EQ(kernel.calls[0].query, static_cast<std::uint32_t>(AMDX_QUERY_DEVICES));
     EXPECT_EQ(kernel.calls[0].size, 0U);
     EXPECT_EQ(kernel.calls[1].size, sizeof(amdx_query_devices) + 2 * sizeof(amdx_device_entry));
+}
+
+TEST_F(ControlTest, DevicesStepsByEntrySize) {
+    kernel.add_device(0);
+    kernel.add_device(3);
+    kernel.device_entry_size = sizeof(amdx_device_entry) + 24; // a newer kernel's entries
+    const auto list = control.devices();
+    ASSERT_TRUE(list) << list.error().message();
+    ASSERT_EQ(list->size(), 2U);
+    EXPECT_EQ((*list)[1].id, 3U);
+    EXPECT_EQ((*list)[1].bdf, "0000:c4:00.0");
+    EXPECT_EQ((*list)[1].model, amdx::Model::mi300x);
+    ASSERT_EQ(kernel.calls.size(), 2U);
+    EXPECT_EQ(kernel.calls[1].size,
+              sizeof(amdx_query_devices) + 2 * (sizeof(amdx_device_entry) + 24));
+}
+
+TEST_F(ControlTest, DevicesRejectsEntriesSmallerThanV1) {
+    kernel.add_device(0);
+    kernel.device_entry_size = 32;
+    const auto list = control.devices();
+    ASSERT_FALSE(list);
+    EXPECT_EQ(list.error(), std::errc::protocol_error);
+}
+
+TEST_F(ControlTest, DevicesRejectsZeroEntrySizeEvenWhenEmpty) {
+    kernel.device_entry_size = 0;
+    const auto list = control.devices();
+    ASSERT_FALSE(list);
+    EXPECT_EQ(list.error(), std::errc::protocol_error);
 }
 
 TEST_F(ControlTest, DevicesEmpty) {
@@ -116,6 +148,60 @@ TEST_F(ControlTest, DevicesPropagatesErrno) {
     const auto list = control.devices();
     ASSERT_FALSE(list);
     EXPECT_EQ(list.error(), std::errc::inappropriate_io_control_operation);
+}
+
+TEST_F(ControlTest, CapsOfANewerKernelAreTruncatedToOurs) {
+    kernel.caps_len = sizeof(amdx_query_caps) + 16;
+    kernel.caps.caps |= AMDX_CAP_HMM_MIGRATE;
+    const auto caps = control.caps();
+    ASSERT_TRUE(caps) << caps.error().message();
+    EXPECT_TRUE(caps->has_hmm_migrate());
+    EXPECT_EQ(kernel.calls.back().size, sizeof(amdx_query_caps));
+}
+
+TEST_F(ControlTest, CapsShorterThanV1AreMalformed) {
+    kernel.caps_len = 40;
+    const auto caps = control.caps();
+    ASSERT_FALSE(caps);
+    EXPECT_EQ(caps.error(), std::errc::protocol_error);
+}
+
+TEST_F(ControlTest, DeviceInfoOfANewerKernelIsTruncatedToOurs) {
+    kernel.add_device(0);
+    kernel.info_len = sizeof(amdx_device_info) + 64;
+    const auto info = control.device_info(0);
+    ASSERT_TRUE(info) << info.error().message();
+    EXPECT_EQ(info->serial, "SN1000");
+    EXPECT_TRUE(info->hmm);
+    EXPECT_EQ(kernel.calls.back().size, sizeof(amdx_device_info));
+}
+
+TEST_F(ControlTest, DeviceInfoShorterThanV1IsMalformed) {
+    kernel.add_device(0);
+    kernel.info_len = 200;
+    const auto info = control.device_info(0);
+    ASSERT_FALSE(info);
+    EXPECT_EQ(info.error(), std::errc::protocol_error);
+}
+
+// The fake follows the uapi's fixed-size rules, so the tests above mean
+// something: size 0 asks, a buffer below the first version is -ENOSPC with
+// the size, a buffer between that and the full size is filled truncated.
+TEST_F(ControlTest, FakeKernelFixedSizeProtocol) {
+    kernel.caps_len = sizeof(amdx_query_caps) + 8;
+    std::array<unsigned char, sizeof(amdx_query_caps) + 8> buf{};
+    auto ask = [&](std::uint32_t size) {
+        amdx_query q{};
+        q.query = AMDX_QUERY_CAPS;
+        q.size = size;
+        q.data = reinterpret_cast<std::uintptr_t>(buf.data());
+        const int ret = amdx::detail::sys_ioctl(control.fd().get(), AMDX_IOC_QUERY, &q);
+        return std::pair{ret < 0 ? errno : 0, q.size};
+    };
+    EXPECT_EQ(ask(0), (std::pair{0, std::uint32_t{sizeof(amdx_query_caps) + 8}}));
+    EXPECT_EQ(ask(55), (std::pair{ENOSPC, std::uint32_t{sizeof(amdx_query_caps) + 8}}));
+    EXPECT_EQ(ask(56), (std::pair{0, std::uint32_t{56}}));
+    EXPECT_EQ(ask(sizeof(buf) + 8), (std::pair{0, std::uint32_t{sizeof(buf)}}));
 }
 
 TEST_F(ControlTest, DeviceInfoDecodes) {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 //
 // amdx_fake_cli: the amdx CLI against a fake kernel with two devices that
-// differ in every optional part.  Pass "-d /dev/null" (any openable file).
+// differ in every optional part, on a kernel with HMM migration (device 1
+// has no HMM-capable VRAM).  Pass "-d /dev/null" (any openable file).
 #include <iostream>
 
 #include "cli.hpp"
@@ -9,6 +10,7 @@
 
 int main(int argc, char** argv) {
     amdx::test::FakeKernel kernel;
+    kernel.caps.caps |= AMDX_CAP_DEVICE_PRIVATE | AMDX_CAP_HMM_MIRROR | AMDX_CAP_HMM_MIGRATE;
     kernel.add_device(0);
     kernel.add_device(1);
     auto& d = kernel.devices[1];

@@ -73,14 +73,14 @@ class FakeKernel {
         std::vector<amdx_hmm_range_info> ranges; ///< sorted by start
         amdx_hmm_stats total{};
     };
-    std::vector<amdx_hmm_attr> hmm_attrs;       ///< SET_ATTR arguments as received
-    std::vector<amdx_hmm_migrate> hmm_migrates; ///< MIGRATE arguments as received
-    std::vector<amdx_hmm_access> hmm_accesses;  ///< ACCESS arguments as received
-    bool hmm_foreign = false;           ///< HMM calls come from another mm: -EBADF
+    std::vector<amdx_hmm_attr> hmm_attrs;               ///< SET_ATTR arguments as received
+    std::vector<amdx_hmm_migrate> hmm_migrates;         ///< MIGRATE arguments as received
+    std::vector<amdx_hmm_access> hmm_accesses;          ///< ACCESS arguments as received
+    bool hmm_foreign = false;                           ///< HMM calls come from another mm: -EBADF
     std::optional<amdx_hmm_migrate> hmm_migrate_result; ///< report its outputs instead
-    bool hmm_corrupt_on_migrate = false; ///< flip a byte when migrating to VRAM
+    bool hmm_corrupt_on_migrate = false;                ///< flip a byte when migrating to VRAM
     std::uint32_t hmm_entry_size = sizeof(amdx_hmm_range_info);
-    unsigned hmm_grow_on_fetch = 0; ///< add a range before this many range fetches
+    unsigned hmm_grow_on_fetch = 0;      ///< add a range before this many range fetches
     std::uint64_t hmm_access_faults = 0; ///< ACCESS reports this many faults
     pid_t hmm_pid = 0;                   ///< reported pid, 0: getpid()
 

@@ -32,8 +32,8 @@ std::vector<Enum> modes_from_mask(std::uint32_t mask) {
 Result<std::vector<DeviceEntry>> decode_devices(const detail::ListAnswer& answer) {
     const auto header = detail::list_header<amdx_query_devices>(answer);
     std::vector<DeviceEntry> entries;
-    entries.reserve(std::min<std::size_t>(header.num_devices,
-                                         answer.bytes / detail::kDeviceEntrySizeV1));
+    entries.reserve(
+        std::min<std::size_t>(header.num_devices, answer.bytes / detail::kDeviceEntrySizeV1));
     auto ok = detail::for_each_entry<amdx_query_devices, amdx_device_entry>(
         answer, header.num_devices, header.entry_size, detail::kDeviceEntrySizeV1,
         [&entries](const amdx_device_entry& raw) {
@@ -116,8 +116,7 @@ Control Control::adopt(UniqueFd fd) noexcept {
 
 Result<Caps> Control::caps() const noexcept {
     amdx_query_caps raw{};
-    if (const int ret =
-            detail::query_struct(fd(), AMDX_QUERY_CAPS, 0, raw, detail::kCapsSizeV1);
+    if (const int ret = detail::query_struct(fd(), AMDX_QUERY_CAPS, 0, raw, detail::kCapsSizeV1);
         ret < 0)
         return errno_error(-ret);
     return Caps::from_uapi(raw);

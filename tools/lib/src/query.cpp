@@ -33,8 +33,7 @@ int query_fixed(BorrowedFd fd, std::uint32_t what, std::uint32_t id, void* out,
     return 0;
 }
 
-Result<ListAnswer> fetch_list(BorrowedFd fd, std::uint32_t what,
-                              std::size_t header_size) noexcept {
+Result<ListAnswer> fetch_list(BorrowedFd fd, std::uint32_t what, std::size_t header_size) noexcept {
     std::uint32_t size = 0; // first call: ask for the size
     int ret = query(fd, what, 0, nullptr, size);
     if (ret < 0 && ret != -ENOSPC)

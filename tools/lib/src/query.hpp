@@ -64,16 +64,15 @@ struct ListAnswer {
 /// A list query with the two-call size protocol, again while the list grows
 /// (at most kMaxListAttempts fetches, then EAGAIN).  EPROTO if the size is
 /// below @header_size or above kMaxListBytes.
-Result<ListAnswer> fetch_list(BorrowedFd fd, std::uint32_t what,
-                              std::size_t header_size) noexcept;
+Result<ListAnswer> fetch_list(BorrowedFd fd, std::uint32_t what, std::size_t header_size) noexcept;
 
 /// Calls @fn(const Entry&) for each of @count entries of @entry_size bytes
 /// after the @Header at the start of @answer.  Copies min(@entry_size,
 /// sizeof(Entry)) bytes of each into a zeroed Entry.  EPROTO if @entry_size
 /// is below @min_entry_size or the entries do not fit the answer.
 template <class Header, class Entry, class Fn>
-Result<void> for_each_entry(const ListAnswer& answer, std::uint32_t count,
-                            std::uint32_t entry_size, std::uint32_t min_entry_size, Fn&& fn) {
+Result<void> for_each_entry(const ListAnswer& answer, std::uint32_t count, std::uint32_t entry_size,
+                            std::uint32_t min_entry_size, Fn&& fn) {
     if (entry_size < min_entry_size)
         return Unexpected(std::errc::protocol_error);
     if (count > (answer.bytes - sizeof(Header)) / entry_size)

@@ -23,8 +23,8 @@ inline constexpr std::uint32_t kHmmLocPreferred = AMDX_HMM_LOC_PREFERRED;
 /// Argument of %AMDX_IOC_HMM_SET_ATTR.  The uapi's @valid mask is derived
 /// from which optionals are set; unset attributes keep their value.
 struct AMDX_EXPORT HmmAttr {
-    std::uint64_t start = 0; ///< page aligned
-    std::uint64_t size = 0;  ///< page aligned, non-zero
+    std::uint64_t start = 0;                    ///< page aligned
+    std::uint64_t size = 0;                     ///< page aligned, non-zero
     std::optional<std::uint32_t> preferred_loc; ///< partition or kHmmLocSystem
     std::optional<std::uint32_t> granularity;   ///< log2 pages, <= AMDX_HMM_GRANULARITY_MAX
     std::optional<std::uint32_t> flags;         ///< AMDX_HMM_F_*
@@ -83,8 +83,8 @@ struct AMDX_EXPORT HmmRangeInfo {
 
 /// %AMDX_QUERY_HMM_RANGES: the ranges of a device fd.
 struct HmmRanges {
-    std::uint32_t pid = 0; ///< the process the fd belongs to
-    HmmStats total;        ///< the fd's counters, removed ranges included
+    std::uint32_t pid = 0;            ///< the process the fd belongs to
+    HmmStats total;                   ///< the fd's counters, removed ranges included
     std::vector<HmmRangeInfo> ranges; ///< sorted by address
 };
 

@@ -1,0 +1,827 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Copyright (C) 2026 The amdx authors
+ */
+/**
+ * DOC: HMM migration engine
+ *
+ * Process memory moves between system memory and a device's VRAM with the
+ * kernel's migrate_vma machinery; the provider supplies device-private
+ * pages (&amdx_provider_ops.vram_alloc_page) and copies
+ * (&amdx_provider_ops.vram_copy).
+ *
+ * ::
+ *
+ *   ioctl MIGRATE            migrate_vma_setup()   provider
+ *     | per VMA, batches of     | collect + unmap     |
+ *     | %AMDX_HMM_BATCH pages   |                     |
+ *     |------------------------>|                     |
+ *     |  for each MIGRATE src: vram_alloc_page(part) ->| device page
+ *     |                         vram_copy(dst, src) -->| copy
+ *     | migrate_vma_pages(), migrate_vma_finalize()    |
+ *     | partition full: drop mmap lock, evict the least recently used
+ *     | unpinned range of another fd (or this one), retry
+ *
+ * Batches are large (%AMDX_HMM_BATCH pages, not test_hmm's 64) so the
+ * unmap, TLB flush and page-table walks amortise.  CPU faults on device
+ * pages come back through the provider's migrate_to_ram() to
+ * amdx_hmm_migrate_to_ram(), which moves the whole granule (the range's
+ * granularity, at most 2 MiB) around the fault home.
+ *
+ * Device-page moves without a process (RAS retirement of one VRAM page,
+ * draining a memory partition, removing a device) use
+ * migrate_device_range(), which finds the mappings itself.
+ *
+ * Locking: callers hold the mmap lock of the mm they migrate (read); the
+ * context lock is never held across migrate_vma calls because the
+ * invalidations they trigger run the context's notifier.
+ */
+#include <linux/delay.h>
+#include <linux/highmem.h>
+#include <linux/ktime.h>
+#include <linux/migrate.h>
+#include <linux/mm.h>
+#include <linux/mmu_notifier.h>
+#include <linux/pagemap.h>
+#include <linux/sched/mm.h>
+#include <linux/slab.h>
+#include <linux/swap.h>
+#include <linux/swapops.h>
+
+#include "amdx_core.h"
+#include "amdx_hmm.h"
+#include "amdx_trace.h"
+
+/* Pages per migrate_vma call: 16 MiB. */
+#define AMDX_HMM_BATCH		4096
+/* At most this many pages move back on one CPU fault: 2 MiB. */
+#define AMDX_HMM_FAULT_MAX	512
+/* Evictions one migration may cause before it gives up. */
+#define AMDX_HMM_MAX_EVICT	16
+
+struct amdx_migrate_bufs {
+	unsigned long *src;
+	unsigned long *dst;
+	unsigned long *sel;
+};
+
+static int amdx_bufs_alloc(struct amdx_migrate_bufs *b, unsigned long n)
+{
+	b->src = kvcalloc(n, sizeof(*b->src), GFP_KERNEL);
+	b->dst = kvcalloc(n, sizeof(*b->dst), GFP_KERNEL);
+	b->sel = bitmap_zalloc(n, GFP_KERNEL);
+	if (!b->src || !b->dst || !b->sel) {
+		kvfree(b->src);
+		kvfree(b->dst);
+		bitmap_free(b->sel);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void amdx_bufs_free(struct amdx_migrate_bufs *b)
+{
+	kvfree(b->src);
+	kvfree(b->dst);
+	bitmap_free(b->sel);
+}
+
+static bool amdx_is_our_page(struct amdx_device *adev, struct page *page)
+{
+	return page && is_device_private_page(page) &&
+	       page->pgmap->owner == adev->desc.pgmap_owner;
+}
+
+/**
+ * amdx_hmm_pte_device_page() - the device-private page a PTE points to
+ * @mm: the address space; its mmap lock held.
+ * @addr: the address.
+ * @writable: out, may be NULL: whether the entry allows writes.
+ *
+ * follow_pte() only returns present PTEs; device-private entries are
+ * swap-like, so walk the page table here.
+ *
+ * Return: the page, or NULL when @addr maps no device-private page.
+ */
+struct page *amdx_hmm_pte_device_page(struct mm_struct *mm,
+				      unsigned long addr, bool *writable)
+{
+	struct page *page = NULL;
+	spinlock_t *ptl;
+	pmd_t *pmd, pmdval;
+	pte_t *ptep, pte;
+	pgd_t *pgd;
+	p4d_t *p4d;
+	pud_t *pud;
+
+	pgd = pgd_offset(mm, addr);
+	if (pgd_none(*pgd) || pgd_bad(*pgd))
+		return NULL;
+	p4d = p4d_offset(pgd, addr);
+	if (p4d_none(*p4d) || p4d_bad(*p4d))
+		return NULL;
+	pud = pud_offset(p4d, addr);
+	if (pud_none(*pud) || pud_bad(*pud))
+		return NULL;
+	pmd = pmd_offset(pud, addr);
+	pmdval = READ_ONCE(*pmd);
+	if (pmd_none(pmdval) || !pmd_present(pmdval) ||
+	    pmd_trans_huge(pmdval) || pmd_bad(pmdval))
+		return NULL;
+	ptep = pte_offset_map_lock(mm, pmd, addr, &ptl);
+	pte = *ptep;
+	if (!pte_present(pte) && is_swap_pte(pte)) {
+		swp_entry_t e = pte_to_swp_entry(pte);
+
+		if (is_device_private_entry(e)) {
+			page = pfn_swap_entry_to_page(e);
+			if (writable)
+				*writable = is_writable_device_private_entry(e);
+		}
+	}
+	pte_unmap_unlock(ptep, ptl);
+	return page;
+}
+
+/**
+ * amdx_hmm_is_local() - whether an address maps a VRAM page of a device
+ * @adev: the device.
+ * @mm: the address space; its mmap lock held.
+ * @addr: the address.
+ *
+ * Return: true when the PTE holds a device-private page of @adev.
+ */
+bool amdx_hmm_is_local(struct amdx_device *adev, struct mm_struct *mm,
+		       unsigned long addr)
+{
+	return amdx_is_our_page(adev, amdx_hmm_pte_device_page(mm, addr, NULL));
+}
+
+/*
+ * Remember which entries migrate_vma_setup() selected and classify the
+ * others in [0, n): already at the destination, on another device, or
+ * busy (collected but not isolated).
+ */
+static void amdx_classify(struct amdx_device *adev, struct migrate_vma *args,
+			  struct amdx_migrate_bufs *b, bool to_vram,
+			  struct amdx_hmm_result *res)
+{
+	unsigned long i;
+
+	bitmap_zero(b->sel, args->npages);
+	for (i = 0; i < args->npages; i++) {
+		struct page *page;
+
+		if (b->src[i] & MIGRATE_PFN_MIGRATE) {
+			__set_bit(i, b->sel);
+			continue;
+		}
+		if (b->src[i]) {
+			res->skipped++;
+			res->reasons |= AMDX_HMM_SKIP_BUSY;
+			continue;
+		}
+		if (!to_vram) {
+			/* Not ours: already in system memory (or elsewhere). */
+			res->already++;
+			continue;
+		}
+		page = amdx_hmm_pte_device_page(args->vma->vm_mm,
+						args->start + (i << PAGE_SHIFT),
+						NULL);
+		if (amdx_is_our_page(adev, page)) {
+			res->already++;
+		} else {
+			res->skipped++;
+			res->reasons |= page ? AMDX_HMM_SKIP_OTHER_DEVICE :
+					       AMDX_HMM_SKIP_BUSY;
+		}
+	}
+}
+
+/* Count the selected entries in [0, n) after migrate_vma_pages(). */
+static void amdx_count_moved(struct amdx_migrate_bufs *b, unsigned long n,
+			     struct amdx_hmm_result *res)
+{
+	unsigned long i;
+
+	for_each_set_bit(i, b->sel, n) {
+		if ((b->src[i] & MIGRATE_PFN_MIGRATE) && b->dst[i]) {
+			res->moved++;
+		} else {
+			res->skipped++;
+			res->reasons |= b->dst[i] ? AMDX_HMM_SKIP_BUSY :
+						    AMDX_HMM_SKIP_NO_MEMORY;
+		}
+	}
+}
+
+/*
+ * One migrate_vma pass over [start, end) inside @vma towards VRAM.  When
+ * the partition fills up, returns -ENOSPC with *@resume at the first page
+ * not placed; pages from there on are not counted (the caller retries).
+ */
+static int amdx_migrate_batch_to_vram(struct amdx_device *adev,
+				      struct vm_area_struct *vma,
+				      unsigned long start, unsigned long end,
+				      u32 part, struct amdx_migrate_bufs *b,
+				      struct amdx_hmm_result *res,
+				      unsigned long *resume)
+{
+	struct migrate_vma args = {
+		.vma = vma,
+		.start = start,
+		.end = end,
+		.src = b->src,
+		.dst = b->dst,
+		.pgmap_owner = adev->desc.pgmap_owner,
+		.flags = MIGRATE_VMA_SELECT_SYSTEM,
+	};
+	struct amdx_hmm_result tail = {};
+	unsigned long i, limit;
+	int ret;
+
+	ret = migrate_vma_setup(&args);
+	if (ret)
+		return ret;
+	limit = args.npages;
+
+	amdx_classify(adev, &args, b, true, &tail);
+	for (i = 0; i < args.npages; i++) {
+		struct page *spage, *dpage;
+
+		b->dst[i] = 0;
+		if (!test_bit(i, b->sel) || i >= limit)
+			continue;
+		dpage = adev->ops->vram_alloc_page(adev, part);
+		if (IS_ERR(dpage)) {
+			if (PTR_ERR(dpage) == -ENOSPC)
+				limit = i;
+			continue;
+		}
+		spage = migrate_pfn_to_page(b->src[i]);
+		if (spage && adev->ops->vram_copy(adev, dpage, spage)) {
+			unlock_page(dpage);
+			put_page(dpage);
+			continue;
+		}
+		b->dst[i] = migrate_pfn(page_to_pfn(dpage));
+	}
+
+	migrate_vma_pages(&args);
+	amdx_count_moved(b, limit, res);
+	if (limit == args.npages) {
+		res->already += tail.already;
+		res->skipped += tail.skipped;
+		res->reasons |= tail.reasons;
+	} else {
+		/* Recount the unselected entries before the limit only. */
+		for (i = 0; i < limit; i++) {
+			if (test_bit(i, b->sel))
+				continue;
+			if (amdx_hmm_is_local(adev, vma->vm_mm,
+					      start + (i << PAGE_SHIFT))) {
+				res->already++;
+			} else {
+				res->skipped++;
+				res->reasons |= AMDX_HMM_SKIP_BUSY;
+			}
+		}
+		*resume = start + (limit << PAGE_SHIFT);
+	}
+	migrate_vma_finalize(&args);
+	return limit == args.npages ? 0 : -ENOSPC;
+}
+
+/* One migrate_vma pass over [start, end) inside @vma home. */
+static int amdx_migrate_batch_to_ram(struct amdx_device *adev,
+				     struct vm_area_struct *vma,
+				     unsigned long start, unsigned long end,
+				     struct page *fault_page,
+				     struct amdx_migrate_bufs *b,
+				     struct amdx_hmm_result *res)
+{
+	struct migrate_vma args = {
+		.vma = vma,
+		.start = start,
+		.end = end,
+		.src = b->src,
+		.dst = b->dst,
+		.pgmap_owner = adev->desc.pgmap_owner,
+		.flags = MIGRATE_VMA_SELECT_DEVICE_PRIVATE,
+		.fault_page = fault_page,
+	};
+	unsigned long i;
+	int ret = 0;
+
+	ret = migrate_vma_setup(&args);
+	if (ret)
+		return ret;
+
+	amdx_classify(adev, &args, b, false, res);
+	for (i = 0; i < args.npages; i++) {
+		struct page *spage, *dpage;
+
+		b->dst[i] = 0;
+		spage = migrate_pfn_to_page(b->src[i]);
+		if (!spage || !test_bit(i, b->sel))
+			continue;
+		dpage = alloc_page_vma(GFP_HIGHUSER_MOVABLE, vma,
+				       start + (i << PAGE_SHIFT));
+		if (!dpage) {
+			ret = -ENOMEM;
+			continue;
+		}
+		lock_page(dpage);
+		if (adev->ops->vram_copy(adev, dpage, spage)) {
+			unlock_page(dpage);
+			__free_page(dpage);
+			ret = -EIO;
+			continue;
+		}
+		b->dst[i] = migrate_pfn(page_to_pfn(dpage));
+	}
+
+	migrate_vma_pages(&args);
+	amdx_count_moved(b, args.npages, res);
+	migrate_vma_finalize(&args);
+	return ret;
+}
+
+/*
+ * Migrate [start, end) of @mm, whose mmap lock the caller holds for read.
+ * Returns -ENOSPC when VRAM ran out, with *@resume at the first address
+ * not placed (not counted in @res).
+ */
+static int amdx_migrate_mm(struct amdx_device *adev, struct mm_struct *mm,
+			   unsigned long start, unsigned long end, u32 dest,
+			   struct amdx_hmm_result *res, unsigned long *resume)
+{
+	struct amdx_migrate_bufs b;
+	unsigned long addr = start;
+	int ret;
+
+	ret = amdx_bufs_alloc(&b, AMDX_HMM_BATCH);
+	if (ret)
+		return ret;
+
+	while (addr < end) {
+		struct vm_area_struct *vma = find_vma(mm, addr);
+		unsigned long next;
+
+		if (!vma || vma->vm_start >= end) {
+			res->skipped += (end - addr) >> PAGE_SHIFT;
+			res->reasons |= AMDX_HMM_SKIP_NOT_PRESENT;
+			break;
+		}
+		if (vma->vm_start > addr) {
+			res->skipped += (vma->vm_start - addr) >> PAGE_SHIFT;
+			res->reasons |= AMDX_HMM_SKIP_NOT_PRESENT;
+			addr = vma->vm_start;
+		}
+		next = min3(end, vma->vm_end,
+			    addr + ((unsigned long)AMDX_HMM_BATCH << PAGE_SHIFT));
+		if (dest == AMDX_HMM_LOC_SYSTEM)
+			ret = amdx_migrate_batch_to_ram(adev, vma, addr, next,
+							NULL, &b, res);
+		else
+			ret = amdx_migrate_batch_to_vram(adev, vma, addr, next,
+							 dest, &b, res, resume);
+		if (ret == -ENOSPC)
+			break;
+		if (ret == -EINVAL) {
+			/* A VMA migrate_vma refuses (e.g. VM_SPECIAL). */
+			res->skipped += (next - addr) >> PAGE_SHIFT;
+			res->reasons |= AMDX_HMM_SKIP_BUSY;
+		} else if (ret == -ENOMEM || ret == -EIO) {
+			res->reasons |= AMDX_HMM_SKIP_NO_MEMORY;
+		} else if (ret) {
+			break;
+		}
+		ret = 0;
+		addr = next;
+		cond_resched();
+	}
+	amdx_bufs_free(&b);
+	return ret;
+}
+
+/**
+ * amdx_hmm_account() - add a migration's outcome to the counters
+ * @ctx: the context.
+ * @start: first byte migrated.
+ * @end: one past the last byte.
+ * @dest: where to (%AMDX_HMM_LOC_SYSTEM or a partition).
+ * @res: the outcome.
+ * @fault: a CPU fault caused it.
+ * @eviction: an eviction caused it.
+ *
+ * Attributes the pages to the range holding @start.
+ */
+void amdx_hmm_account(struct amdx_hmm_ctx *ctx, u64 start, u64 end,
+		      u32 dest, const struct amdx_hmm_result *res,
+		      bool fault, bool eviction)
+{
+	struct amdx_hmm_stats *st[2] = { &ctx->total, NULL };
+	struct amdx_range *r;
+	int i;
+
+	spin_lock(&ctx->lock);
+	r = amdx_range_find(&ctx->ranges, start);
+	if (r) {
+		st[1] = &r->stats;
+		if (dest == AMDX_HMM_LOC_SYSTEM)
+			r->resident -= min(r->resident, res->moved);
+		else {
+			r->resident += res->moved;
+			r->last_used = ktime_get_ns();
+		}
+	}
+	for (i = 0; i < 2 && st[i]; i++) {
+		if (dest == AMDX_HMM_LOC_SYSTEM) {
+			st[i]->pages_out += res->moved;
+			st[i]->bytes_out += res->moved << PAGE_SHIFT;
+			st[i]->ns_out += res->ns;
+		} else {
+			st[i]->pages_in += res->moved;
+			st[i]->bytes_in += res->moved << PAGE_SHIFT;
+			st[i]->ns_in += res->ns;
+		}
+		if (fault)
+			st[i]->cpu_faults++;
+		if (eviction)
+			st[i]->evictions++;
+	}
+	spin_unlock(&ctx->lock);
+}
+
+/**
+ * amdx_hmm_evict_one() - move the least recently used range home
+ * @adev: the device.
+ * @part: the memory partition that is full.
+ * @self: the context asking; its own ranges are candidates too, last.
+ * @ex_start: first byte of @self's range being migrated (never a victim).
+ * @ex_end: one past its last byte.
+ *
+ * Picks the unpinned range of any context on @adev with pages in VRAM
+ * that was used least recently and migrates it to system memory.  The
+ * caller must hold no mmap lock.
+ *
+ * Return: 0 when something was evicted, -ENOSPC when nothing could be.
+ */
+int amdx_hmm_evict_one(struct amdx_device *adev, u32 part,
+		       struct amdx_hmm_ctx *self, u64 ex_start, u64 ex_end)
+{
+	struct amdx_hmm_ctx *ctx, *victim = NULL;
+	struct amdx_hmm_result res = {};
+	u64 best = U64_MAX, start = 0, end = 0, t0;
+	unsigned long resume;
+	struct amdx_range *r;
+	int ret;
+
+	mutex_lock(&adev->hmm.lock);
+	list_for_each_entry(ctx, &adev->hmm.ctxs, dev_node) {
+		spin_lock(&ctx->lock);
+		list_for_each_entry(r, &ctx->ranges.ranges, node) {
+			/* Prefer others' ranges: bias ours to the end. */
+			u64 key = r->last_used + (ctx == self ? U64_MAX / 2 : 0);
+
+			u64 s = r->start, e = r->end;
+
+			if ((r->attr.flags & AMDX_HMM_F_PIN) || !r->resident ||
+			    key >= best)
+				continue;
+			/* Never the span being migrated in: what is left. */
+			if (ctx == self && s < ex_end && e > ex_start) {
+				if (s < ex_start)
+					e = ex_start;
+				else if (e > ex_end)
+					s = ex_end;
+				else
+					continue;
+			}
+			best = key;
+			victim = ctx;
+			start = s;
+			end = e;
+		}
+		spin_unlock(&ctx->lock);
+	}
+	if (victim && !mmget_not_zero(victim->mm))
+		victim = NULL;
+	if (victim)
+		kref_get(&victim->ref);
+	mutex_unlock(&adev->hmm.lock);
+	if (!victim)
+		return -ENOSPC;
+
+	t0 = ktime_get_ns();
+	mmap_read_lock(victim->mm);
+	ret = amdx_migrate_mm(adev, victim->mm, start, end,
+			      AMDX_HMM_LOC_SYSTEM, &res, &resume);
+	mmap_read_unlock(victim->mm);
+	res.ns = ktime_get_ns() - t0;
+	mmput(victim->mm);
+	amdx_hmm_account(victim, start, end, AMDX_HMM_LOC_SYSTEM, &res, false,
+			 true);
+	if (!res.moved) {
+		/* Nothing came back: forget the stale residency hint. */
+		spin_lock(&victim->lock);
+		r = amdx_range_find(&victim->ranges, start);
+		if (r)
+			r->resident = 0;
+		spin_unlock(&victim->lock);
+	}
+	trace_amdx_hmm_evict(amdx_device_id(adev), victim->tgid, start,
+			     res.moved);
+	amdx_hmm_ctx_put(victim);
+	return ret ? ret : 0;
+}
+
+/**
+ * amdx_hmm_migrate_range() - migrate [start, end) of a context's process
+ * @ctx: the context; the caller's mm is ctx->mm.
+ * @start: first byte, page aligned.
+ * @end: one past the last byte, page aligned.
+ * @dest: a memory partition or %AMDX_HMM_LOC_SYSTEM.
+ * @res: out: the outcome, accumulated.
+ *
+ * Takes the mmap lock itself; evicts least recently used ranges when the
+ * partition is full.
+ *
+ * Return: 0 (see @res for what moved), -EINTR on a fatal signal, -ENOMEM.
+ */
+int amdx_hmm_migrate_range(struct amdx_hmm_ctx *ctx, u64 start, u64 end,
+			   u32 dest, struct amdx_hmm_result *res)
+{
+	struct amdx_device *adev = ctx->adev;
+	unsigned long addr = start, resume;
+	u64 t0 = ktime_get_ns();
+	int evictions = 0, ret;
+
+	for (;;) {
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		mmap_read_lock(ctx->mm);
+		ret = amdx_migrate_mm(adev, ctx->mm, addr, end, dest, res,
+				      &resume);
+		mmap_read_unlock(ctx->mm);
+		if (ret != -ENOSPC)
+			break;
+		/* Partition full from @resume on: make room, retry there. */
+		if (evictions++ >= AMDX_HMM_MAX_EVICT ||
+		    amdx_hmm_evict_one(adev, dest, ctx, start, end)) {
+			res->skipped += (end - resume) >> PAGE_SHIFT;
+			res->reasons |= AMDX_HMM_SKIP_NO_MEMORY;
+			ret = 0;
+			break;
+		}
+		addr = resume;
+	}
+	res->ns = ktime_get_ns() - t0;
+	trace_amdx_hmm_migrate(amdx_device_id(adev), ctx->tgid, start,
+			       (end - start) >> PAGE_SHIFT, dest, res->moved,
+			       res->ns);
+	return ret;
+}
+
+static struct amdx_hmm_ctx *amdx_hmm_ctx_of_mm(struct amdx_device *adev,
+					       struct mm_struct *mm)
+{
+	struct amdx_hmm_ctx *ctx;
+
+	mutex_lock(&adev->hmm.lock);
+	list_for_each_entry(ctx, &adev->hmm.ctxs, dev_node) {
+		if (ctx->mm == mm) {
+			kref_get(&ctx->ref);
+			mutex_unlock(&adev->hmm.lock);
+			return ctx;
+		}
+	}
+	mutex_unlock(&adev->hmm.lock);
+	return NULL;
+}
+
+/**
+ * amdx_hmm_migrate_to_ram() - CPU fault on a device page
+ * @adev: the device owning the page.
+ * @vmf: the fault; vmf->page is the device page, referenced.
+ *
+ * For providers' &dev_pagemap_ops.migrate_to_ram: moves the granule around
+ * the fault (the range's granularity, at most 2 MiB, within the VMA) home.
+ *
+ * Return: 0, VM_FAULT_SIGBUS or VM_FAULT_OOM.
+ */
+vm_fault_t amdx_hmm_migrate_to_ram(struct amdx_device *adev,
+				   struct vm_fault *vmf)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	struct amdx_hmm_result res = {};
+	unsigned long start, end, gran = PAGE_SIZE;
+	struct amdx_migrate_bufs b;
+	struct amdx_hmm_ctx *ctx;
+	u64 t0 = ktime_get_ns();
+	int ret;
+
+	ctx = amdx_hmm_ctx_of_mm(adev, vma->vm_mm);
+	start = vmf->address & PAGE_MASK;
+	end = start + PAGE_SIZE;
+	if (ctx) {
+		struct amdx_range *r;
+
+		spin_lock(&ctx->lock);
+		r = amdx_range_find(&ctx->ranges, vmf->address);
+		if (r) {
+			gran = min_t(unsigned long, AMDX_HMM_FAULT_MAX,
+				     1UL << r->attr.granularity) << PAGE_SHIFT;
+			start = max3(ALIGN_DOWN(vmf->address, gran),
+				     vma->vm_start, (unsigned long)r->start);
+			end = min3(ALIGN_DOWN(vmf->address, gran) + gran,
+				   vma->vm_end, (unsigned long)r->end);
+		}
+		spin_unlock(&ctx->lock);
+	}
+
+	ret = amdx_bufs_alloc(&b, (end - start) >> PAGE_SHIFT);
+	if (ret)
+		goto out;
+	ret = amdx_migrate_batch_to_ram(adev, vma, start, end, vmf->page, &b,
+					&res);
+	amdx_bufs_free(&b);
+	res.ns = ktime_get_ns() - t0;
+	trace_amdx_hmm_fault(amdx_device_id(adev), vmf->address,
+			     (end - start) >> PAGE_SHIFT, res.moved);
+out:
+	if (ctx) {
+		amdx_hmm_account(ctx, start, end, AMDX_HMM_LOC_SYSTEM, &res,
+				 true, false);
+		amdx_hmm_ctx_put(ctx);
+	}
+	if (ret == -ENOMEM)
+		return VM_FAULT_OOM;
+	return ret ? VM_FAULT_SIGBUS : 0;
+}
+EXPORT_SYMBOL_GPL(amdx_hmm_migrate_to_ram);
+
+/*
+ * Move device pages [index, index + n) of @adev somewhere else without a
+ * process: home (to system memory), or to other VRAM pages of partition
+ * @to_part (not %AMDX_HMM_LOC_SYSTEM).  The host pfns of the range must
+ * be contiguous (the provider maps its VRAM in one pagemap range).
+ */
+static int amdx_hmm_move_device_pages(struct amdx_device *adev, u64 index,
+				      unsigned long n, u32 to_part, u64 *moved)
+{
+	struct amdx_migrate_bufs b;
+	unsigned long i, pfn;
+	int ret;
+
+	ret = amdx_bufs_alloc(&b, n);
+	if (ret)
+		return ret;
+	pfn = page_to_pfn(adev->ops->vram_index_page(adev, index));
+	ret = migrate_device_range(b.src, pfn, n);
+	if (ret)
+		goto out;
+	for (i = 0; i < n; i++) {
+		struct page *spage = migrate_pfn_to_page(b.src[i]);
+		struct page *dpage;
+
+		b.dst[i] = 0;
+		if (!spage || !(b.src[i] & MIGRATE_PFN_MIGRATE))
+			continue;
+		if (to_part != AMDX_HMM_LOC_SYSTEM) {
+			dpage = adev->ops->vram_alloc_page(adev, to_part);
+			if (IS_ERR(dpage))
+				dpage = NULL;
+		} else {
+			dpage = NULL;
+		}
+		if (!dpage) {
+			/* Home is always possible (short of OOM). */
+			dpage = alloc_page(GFP_HIGHUSER_MOVABLE);
+			if (!dpage) {
+				ret = -ENOMEM;
+				continue;
+			}
+			lock_page(dpage);
+		}
+		if (adev->ops->vram_copy(adev, dpage, spage)) {
+			unlock_page(dpage);
+			put_page(dpage);
+			ret = -EIO;
+			continue;
+		}
+		b.dst[i] = migrate_pfn(page_to_pfn(dpage));
+	}
+	migrate_device_pages(b.src, b.dst, n);
+	for (i = 0; i < n; i++)
+		if ((b.src[i] & MIGRATE_PFN_MIGRATE) && b.dst[i])
+			(*moved)++;
+	migrate_device_finalize(b.src, b.dst, n);
+out:
+	amdx_bufs_free(&b);
+	return ret;
+}
+
+/**
+ * amdx_hmm_evict_vram_page() - move the data off one VRAM page
+ * @adev: the device.
+ * @index: the VRAM page index.
+ *
+ * The RAS soft-retirement hook: whatever a process has on the page moves
+ * to a healthy VRAM page of the same memory partition (system memory when
+ * the partition is full), with every mapping updated; the owner sees
+ * nothing.  Afterwards the page is free unless something races.
+ *
+ * Return: 0 when data moved, -ENOENT when the page held none, -EBUSY when
+ * it could not be moved (locked), -ENOMEM, -EIO.
+ */
+int amdx_hmm_evict_vram_page(struct amdx_device *adev, u64 index)
+{
+	struct amdx_device_state st = {};
+	u32 part = AMDX_HMM_LOC_SYSTEM, i;
+	u64 moved = 0, pos;
+	int ret;
+
+	ret = adev->ops->get_state(adev, &st);
+	if (ret)
+		return ret;
+	pos = index << PAGE_SHIFT;
+	for (i = 0; i < st.num_mem_partitions; i++)
+		if (pos >= st.mem[i].base &&
+		    pos < st.mem[i].base + st.mem[i].size)
+			part = i;
+	if (part == AMDX_HMM_LOC_SYSTEM)
+		return -EINVAL;
+	if (!page_count(adev->ops->vram_index_page(adev, index)))
+		return -ENOENT;
+	ret = amdx_hmm_move_device_pages(adev, index, 1, part, &moved);
+	if (ret)
+		return ret;
+	return moved ? 0 : -EBUSY;
+}
+
+/**
+ * amdx_hmm_drain_vram() - move every device page in a VRAM span home
+ * @adev: the device.
+ * @index: first VRAM page.
+ * @npages: pages.
+ * @moved: out: pages moved, accumulated.
+ *
+ * The repartitioning hook (drain memory partition X) and the device
+ * removal path.  Pages that are busy at the time stay; callers loop.
+ *
+ * Return: 0 or -errno.
+ */
+int amdx_hmm_drain_vram(struct amdx_device *adev, u64 index, u64 npages,
+			u64 *moved)
+{
+	u64 done;
+	int ret = 0;
+
+	for (done = 0; done < npages && !ret; done += AMDX_HMM_BATCH) {
+		unsigned long n = min_t(u64, AMDX_HMM_BATCH, npages - done);
+
+		ret = amdx_hmm_move_device_pages(adev, index + done, n,
+						 AMDX_HMM_LOC_SYSTEM, moved);
+		cond_resched();
+	}
+	return ret;
+}
+
+/**
+ * amdx_hmm_drain_partition() - move all data off a memory partition
+ * @adev: the device.
+ * @part: the memory partition.
+ *
+ * Return: 0 when the partition holds no process data any more, -EBUSY if
+ * pages stayed busy, -EINVAL for a bad partition, -errno.
+ */
+int amdx_hmm_drain_partition(struct amdx_device *adev, u32 part)
+{
+	struct amdx_device_state st = {};
+	u64 moved = 0, first, n, i;
+	int ret, tries;
+
+	ret = adev->ops->get_state(adev, &st);
+	if (ret)
+		return ret;
+	if (part >= st.num_mem_partitions)
+		return -EINVAL;
+	first = st.mem[part].base >> PAGE_SHIFT;
+	n = st.mem[part].size >> PAGE_SHIFT;
+	for (tries = 0; tries < 10; tries++) {
+		ret = amdx_hmm_drain_vram(adev, first, n, &moved);
+		if (ret)
+			return ret;
+		for (i = 0; i < n; i++)
+			if (page_count(adev->ops->vram_index_page(adev,
+								  first + i)))
+				break;
+		if (i == n)
+			return 0;
+		msleep(20);
+	}
+	return -EBUSY;
+}

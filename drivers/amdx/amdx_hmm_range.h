@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Copyright (C) 2026 The amdx authors
+ *
+ * The attribute ranges of one HMM context: pure logic, no mm.
+ */
+#ifndef _AMDX_HMM_RANGE_H_
+#define _AMDX_HMM_RANGE_H_
+
+#include <linux/gfp.h>
+#include <linux/list.h>
+#include <linux/types.h>
+#include <linux/amdx.h>
+
+/**
+ * struct amdx_range_attr - the attributes of a range
+ * @preferred_loc: memory partition index or %AMDX_HMM_LOC_SYSTEM.
+ * @granularity: log2 of the migration unit in pages.
+ * @flags: %AMDX_HMM_F_*.
+ * @access: bit N: amdx device N may access.
+ */
+struct amdx_range_attr {
+	u32 preferred_loc;
+	u32 granularity;
+	u32 flags;
+	u64 access;
+};
+
+/**
+ * struct amdx_range - a run of pages with equal attributes
+ * @node: entry in &amdx_range_set.ranges, sorted by @start.
+ * @start: first byte.
+ * @end: one past the last byte.
+ * @attr: attributes.
+ * @stats: counters; a split leaves them with the left part.
+ * @resident: pages believed to be in VRAM (a hint for eviction).
+ * @last_used: ktime of the last migration into VRAM (LRU order).
+ */
+struct amdx_range {
+	struct list_head node;
+	u64 start;
+	u64 end;
+	struct amdx_range_attr attr;
+	struct amdx_hmm_stats stats;
+	u64 resident;
+	u64 last_used;
+};
+
+/**
+ * struct amdx_range_set - the ranges of one context
+ * @ranges: non-overlapping ranges sorted by start.
+ * @count: entries in @ranges.
+ */
+struct amdx_range_set {
+	struct list_head ranges;
+	u32 count;
+};
+
+void amdx_range_set_init(struct amdx_range_set *rs);
+void amdx_range_set_fini(struct amdx_range_set *rs);
+void amdx_range_attr_default(struct amdx_range_attr *attr);
+int amdx_range_set_attr(struct amdx_range_set *rs, u64 start, u64 end,
+			const struct amdx_range_attr *attr, u32 valid, gfp_t gfp);
+bool amdx_range_covered(const struct amdx_range_set *rs, u64 start, u64 end);
+struct amdx_range *amdx_range_find(const struct amdx_range_set *rs, u64 addr);
+void amdx_range_clip(struct amdx_range_set *rs, u64 start, u64 end);
+u64 amdx_range_pinned_bytes(const struct amdx_range_set *rs);
+
+#endif /* _AMDX_HMM_RANGE_H_ */
