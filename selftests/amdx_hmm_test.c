@@ -477,6 +477,30 @@ TEST_F(hmm, anon_read)
 	munmap(p, size);
 }
 
+/* Device reads see each new CPU write: no stale mirror. */
+TEST_F(hmm, anon_read_multiple)
+{
+	size_t size = HMM_BUF_SIZE;
+	char *p, *mirror;
+	int i;
+
+	if (self->c.skip)
+		SKIP(return, HMM_NO_CAP);
+	p = hmm_anon(size);
+	ASSERT_NE(MAP_FAILED, p);
+	mirror = malloc(size);
+	ASSERT_NE(NULL, mirror);
+	ASSERT_EQ(0, add_range(DEV0, p, size));
+	for (i = 0; i < 4; i++) {
+		fill(p, size, i);
+		ASSERT_EQ(0, dev_access(DEV0, AMDX_HMM_ACCESS_READ, p, size,
+					mirror, NULL));
+		ASSERT_EQ(-1, check(mirror, size, i)) TH_LOG("round %d", i);
+	}
+	free(mirror);
+	munmap(p, size);
+}
+
 /* A range made PROT_NONE after SET_ATTR: device reads fail, -EFAULT. */
 TEST_F(hmm, anon_read_prot_none_efault)
 {
@@ -932,6 +956,33 @@ TEST_F(hmm, migrate_fault)
 	EXPECT_EQ(-1, check(p, size, 2));
 	free(snap);
 	munmap(p, size);
+}
+
+/* munmap() of a range in VRAM frees the VRAM and removes the range. */
+TEST_F(hmm, migrate_release)
+{
+	size_t size = HMM_BUF_SIZE;
+	struct amdx_query_hmm_ranges *r;
+	struct amdx_hmm_migrate m;
+	char *p;
+
+	if (self->c.skip)
+		SKIP(return, HMM_NO_CAP);
+	p = hmm_anon(size);
+	ASSERT_NE(MAP_FAILED, p);
+	fill(p, size, 1);
+	ASSERT_EQ(0, add_range(DEV0, p, size));
+	ASSERT_EQ(0, migrate_to(DEV0, p, size, 0, &m));
+	ASSERT_EQ(PAGES(size), m.moved);
+	ASSERT_EQ(0, munmap(p, size));
+
+	EXPECT_EQ(vram_size(&self->c, 0), vram_free(&self->c, 0));
+	r = hmm_ranges(DEV0);
+	ASSERT_NE(NULL, r);
+	EXPECT_EQ(0, r->num_ranges);
+	EXPECT_EQ(PAGES(size), r->total.pages_in);
+	free(r);
+	EXPECT_EQ(-ENOENT, migrate_to(DEV0, p, size, 0, &m));
 }
 
 /*
@@ -1443,6 +1494,53 @@ TEST_F_TIMEOUT(hmm, release_eviction, 120)
 }
 
 /*
+ * Eviction across processes: a child's migration evicts the parent's
+ * least recently used range (taking the parent's mm from the child).
+ */
+TEST_F_TIMEOUT(hmm, release_eviction_other_process, 120)
+{
+	size_t size = 40 * SZ_1M;
+	struct amdx_hmm_migrate m;
+	struct amdx_hmm_stats st;
+	char *a;
+	pid_t pid;
+
+	if (self->c.skip)
+		SKIP(return, HMM_NO_CAP);
+	a = hmm_anon(size);
+	ASSERT_NE(MAP_FAILED, a);
+	fill(a, size, 1);
+	ASSERT_EQ(0, add_range(DEV0, a, size));
+	ASSERT_EQ(0, migrate_to(DEV0, a, size, 0, &m));
+	ASSERT_EQ(PAGES(size), m.moved);
+
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid) {
+		char *b = hmm_anon(size);
+		int fd;
+
+		if (b == MAP_FAILED)
+			_exit(1);
+		fill(b, size, 2);
+		fd = amdx_device_open(self->c.ctl, self->c.dev[0].id);
+		if (fd < 0 || add_range(fd, b, size))
+			_exit(2);
+		if (migrate_to(fd, b, size, 0, &m) || m.moved != PAGES(size))
+			_exit(3);
+		if (check(b, size, 2) != -1)
+			_exit(4);
+		_exit(0);
+	}
+	ASSERT_EQ(0, wait_child(pid));
+	EXPECT_EQ(0, hmm_resident(DEV0, a, size, &st));
+	EXPECT_LT(0, st.evictions);
+	EXPECT_EQ(-1, check(a, size, 1));
+	EXPECT_TRUE(vram_all_free(&self->c, 0));
+	munmap(a, size);
+}
+
+/*
  * The same with AMDX_HMM_F_PIN on the first range: it stays, and the
  * second range's pages that do not fit are skipped for want of memory.
  */
@@ -1877,6 +1975,54 @@ TEST_F(hmm, attr_preferred_loc_bad_partition_einval)
 					AMDX_HMM_LOC_PREFERRED, 0, 0, 0));
 	EXPECT_EQ(0, set_attr(DEV0, p, HMM_BUF_SIZE,
 			      AMDX_HMM_ATTR_PREFERRED_LOC, 0, 0, 0, 0));
+	munmap(p, HMM_BUF_SIZE);
+}
+
+/* Access bits must name existing devices. */
+TEST_F(hmm, attr_access_unknown_device_einval)
+{
+	__u32 id = self->c.dev[0].id;
+	char *p = hmm_anon(HMM_BUF_SIZE);
+
+	if (self->c.skip)
+		SKIP(return, HMM_NO_CAP);
+	ASSERT_NE(MAP_FAILED, p);
+	if (id >= 63)
+		SKIP(goto out, "device id %u: no free access bit above it", id);
+	/* ids are allocated upwards and never reused: id + 1 is not there */
+	EXPECT_EQ(-EINVAL, set_attr(DEV0, p, HMM_BUF_SIZE,
+				    AMDX_HMM_ATTR_ACCESS, 0, 0, 0,
+				    3ULL << id));
+	EXPECT_EQ(0, set_attr(DEV0, p, HMM_BUF_SIZE, AMDX_HMM_ATTR_ACCESS, 0,
+			      0, 0, 1ULL << id));
+out:
+	munmap(p, HMM_BUF_SIZE);
+}
+
+/* The range query's two-call protocol: too small a buffer, -ENOSPC. */
+TEST_F(hmm, query_ranges_small_buffer_enospc)
+{
+	struct amdx_query_hmm_ranges *r;
+	__u32 size = 0, need;
+	char *p;
+
+	if (self->c.skip)
+		SKIP(return, HMM_NO_CAP);
+	p = valid_buf(_metadata, DEV0);
+	ASSERT_EQ(0, set_attr(DEV0, p + SZ_1M, SZ_1M,
+			      AMDX_HMM_ATTR_GRANULARITY, 0, 0, 0, 0));
+	ASSERT_EQ(0, amdx_query(DEV0, AMDX_QUERY_HMM_RANGES, 0, NULL, &size));
+	need = sizeof(*r) + 3 * sizeof(r->ranges[0]);
+	EXPECT_EQ(need, size);
+	r = calloc(1, need);
+	ASSERT_NE(NULL, r);
+	size = need - 1;
+	EXPECT_EQ(-ENOSPC, amdx_query(DEV0, AMDX_QUERY_HMM_RANGES, 0, r,
+				      &size));
+	EXPECT_EQ(need, size);
+	EXPECT_EQ(0, amdx_query(DEV0, AMDX_QUERY_HMM_RANGES, 0, r, &size));
+	EXPECT_EQ(3, r->num_ranges);
+	free(r);
 	munmap(p, HMM_BUF_SIZE);
 }
 

@@ -10,4 +10,6 @@ build=${AMDX_BUILD_DIR:-$tools/build}
 cmake -S "$tools" -B "$build" -DCMAKE_BUILD_TYPE=Release \
 	-DCMAKE_CXX_FLAGS="-Wall -Wextra -Werror" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON
 cmake --build "$build" -j "$(nproc)"
+# AMDX_NO_CTEST=1: build only (make demo, make bench).
+[ -n "${AMDX_NO_CTEST:-}" ] && exit 0
 ctest --test-dir "$build" --output-on-failure -j "$(nproc)" "$@"

@@ -32,8 +32,10 @@ struct file;
  * @product: copy of the provider's product name.
  * @ops: provider callbacks.
  * @priv: provider data, see amdx_device_priv().
- * @lock: readers call @ops; amdx_device_unregister() takes it for write to
- *	set @dead, so no op runs after it returns.
+ * @lock: readers call @ops (sysfs, queries by id, every ioctl on a device
+ *	fd for its whole duration); amdx_device_unregister() takes it for
+ *	write to set @dead, so no op runs after it returns.  Order: @lock ->
+ *	mmap_lock.
  * @dead: set once the provider unregistered the device; protected by @lock.
  * @class_dev: the sysfs class device, owned by amdx_sysfs.c.
  * @debugfs: the device's debugfs directory (testing hooks), may be NULL.
@@ -72,6 +74,8 @@ u32 amdx_device_count(void);
 int amdx_device_list(struct amdx_device_entry *entries, u32 max, u32 *count);
 int amdx_device_fill_info(struct amdx_device *adev,
 			  struct amdx_device_info *info);
+int amdx_device_fill_info_locked(struct amdx_device *adev,
+				 struct amdx_device_info *info);
 int amdx_device_fd_open(struct amdx_device *adev);
 void amdx_device_registry_fini(void);
 

@@ -144,14 +144,32 @@ int amdx_device_list(struct amdx_device_entry *entries, u32 max, u32 *count)
 int amdx_device_fill_info(struct amdx_device *adev,
 			  struct amdx_device_info *info)
 {
+	int ret;
+
+	down_read(&adev->lock);
+	ret = amdx_device_fill_info_locked(adev, info);
+	up_read(&adev->lock);
+	return ret;
+}
+
+/**
+ * amdx_device_fill_info_locked() - amdx_device_fill_info(), lock held
+ * @adev: the device; the caller holds its lock for read.
+ * @info: output, fully overwritten.
+ *
+ * Return: 0, -ENODEV once the device is unregistered, or the provider's
+ * error.
+ */
+int amdx_device_fill_info_locked(struct amdx_device *adev,
+				 struct amdx_device_info *info)
+{
 	struct amdx_device_state st = {};
 	const struct amdx_device_desc *d = &adev->desc;
 	u32 i;
 	int ret;
 
-	down_read(&adev->lock);
+	lockdep_assert_held(&adev->lock);
 	ret = adev->dead ? -ENODEV : adev->ops->get_state(adev, &st);
-	up_read(&adev->lock);
 	if (ret)
 		return ret;
 	if (WARN_ON_ONCE(st.num_mem_partitions > AMDX_MAX_MEM_PARTITIONS))
@@ -198,12 +216,18 @@ static long amdx_device_fd_ioctl(struct file *filp, unsigned int cmd,
 {
 	struct amdx_file *file = filp->private_data;
 
-	/* Racy by design: a removal right after this check is caught by
-	 * the handlers, which test @dead under the device lock.
+	struct amdx_device *adev = file->adev;
+	long ret;
+
+	/*
+	 * Held for the whole call: removal waits for running ioctls before
+	 * it moves the device's pages home and lets the provider go.
 	 */
-	if (READ_ONCE(file->adev->dead))
-		return -ENODEV;
-	return amdx_ioctl(file, AMDX_IOCTL_F_DEVICE, cmd, arg);
+	down_read(&adev->lock);
+	ret = adev->dead ? -ENODEV :
+	      amdx_ioctl(file, AMDX_IOCTL_F_DEVICE, cmd, arg);
+	up_read(&adev->lock);
+	return ret;
 }
 
 static const struct file_operations amdx_device_fops = {

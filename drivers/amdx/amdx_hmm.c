@@ -166,7 +166,9 @@ void amdx_hmm_file_release(struct amdx_file *file)
 	list_del(&ctx->dev_node);
 	mutex_unlock(&ctx->adev->hmm.lock);
 
-	if (!READ_ONCE(ctx->adev->dead) && mmget_not_zero(ctx->mm)) {
+	/* Like an ioctl: the provider must stay while pages move. */
+	down_read(&ctx->adev->lock);
+	if (!ctx->adev->dead && mmget_not_zero(ctx->mm)) {
 		u64 start = 0, end = 0;
 
 		for (;;) {
@@ -191,6 +193,7 @@ void amdx_hmm_file_release(struct amdx_file *file)
 		}
 		mmput(ctx->mm);
 	}
+	up_read(&ctx->adev->lock);
 	mmu_interval_notifier_remove(&ctx->notifier);
 	file->hmm = NULL;
 	amdx_hmm_ctx_put(ctx);
@@ -386,31 +389,23 @@ int amdx_ioctl_hmm_migrate(struct amdx_file *file, void *data)
 		return ret;
 	end = args->start + args->size;
 
-	down_read(&adev->lock);
-	if (adev->dead) {
-		ret = -ENODEV;
-		goto out_unlock;
-	}
+	/* The device fd's ioctl path holds the device lock for read. */
 	ret = amdx_hmm_num_partitions(adev, &nparts);
 	if (ret)
-		goto out_unlock;
+		return ret;
 	if (args->dest != AMDX_HMM_LOC_SYSTEM &&
-	    args->dest != AMDX_HMM_LOC_PREFERRED && args->dest >= nparts) {
-		ret = -EINVAL;
-		goto out_unlock;
-	}
+	    args->dest != AMDX_HMM_LOC_PREFERRED && args->dest >= nparts)
+		return -EINVAL;
 
 	spin_lock(&ctx->lock);
 	if (!amdx_range_covered(&ctx->ranges, args->start, end)) {
 		spin_unlock(&ctx->lock);
-		ret = -ENOENT;
-		goto out_unlock;
+		return -ENOENT;
 	}
 	spans = kcalloc(ctx->ranges.count, sizeof(*spans), GFP_ATOMIC);
 	if (!spans) {
 		spin_unlock(&ctx->lock);
-		ret = -ENOMEM;
-		goto out_unlock;
+		return -ENOMEM;
 	}
 	list_for_each_entry(r, &ctx->ranges.ranges, node) {
 		if (r->end <= args->start || r->start >= end)
@@ -439,8 +434,6 @@ int amdx_ioctl_hmm_migrate(struct amdx_file *file, void *data)
 		args->skip_reasons |= res.reasons;
 	}
 	kfree(spans);
-out_unlock:
-	up_read(&adev->lock);
 	return ret;
 }
 

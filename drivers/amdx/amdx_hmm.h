@@ -29,7 +29,7 @@ struct amdx_query;
  * @ctxs: the device's HMM contexts (&amdx_hmm_ctx.dev_node).
  */
 struct amdx_hmm_dev {
-	struct mutex lock;
+	struct mutex lock;	/* see above */
 	struct list_head ctxs;
 };
 
@@ -53,11 +53,11 @@ struct amdx_hmm_ctx {
 	struct amdx_device *adev;
 	struct mm_struct *mm;
 	pid_t tgid;
-	spinlock_t lock;
+	spinlock_t lock;	/* see above */
 	struct amdx_range_set ranges;
 	struct amdx_hmm_stats total;
 	struct mmu_interval_notifier notifier;
-	struct mutex mirror_lock;
+	struct mutex mirror_lock;	/* see above */
 	struct list_head dev_node;
 };
 

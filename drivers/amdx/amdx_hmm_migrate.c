@@ -107,7 +107,7 @@ struct page *amdx_hmm_pte_device_page(struct mm_struct *mm,
 				      unsigned long addr, bool *writable)
 {
 	struct page *page = NULL;
-	spinlock_t *ptl;
+	spinlock_t *ptl;	/* the page table's, from pte_offset_map_lock() */
 	pmd_t *pmd, pmdval;
 	pte_t *ptep, pte;
 	pgd_t *pgd;
@@ -430,9 +430,9 @@ void amdx_hmm_account(struct amdx_hmm_ctx *ctx, u64 start, u64 end,
 	r = amdx_range_find(&ctx->ranges, start);
 	if (r) {
 		st[1] = &r->stats;
-		if (dest == AMDX_HMM_LOC_SYSTEM)
+		if (dest == AMDX_HMM_LOC_SYSTEM) {
 			r->resident -= min(r->resident, res->moved);
-		else {
+		} else {
 			r->resident += res->moved;
 			r->last_used = ktime_get_ns();
 		}

@@ -139,10 +139,18 @@ static int amdx_query_device_info(struct amdx_file *file,
 		return 0;
 	}
 	if (file->adev) {
+		/* A device fd: its ioctl path holds the device lock. */
 		if (q->id)
 			return -EINVAL;
-		adev = file->adev;
-		kref_get(&adev->ref);
+		info = kzalloc(sizeof(*info), GFP_KERNEL);
+		if (!info)
+			return -ENOMEM;
+		ret = amdx_device_fill_info_locked(file->adev, info);
+		if (!ret)
+			ret = amdx_query_out(q, info, sizeof(*info),
+					     AMDX_DEVICE_INFO_SIZE_V1);
+		kfree(info);
+		return ret;
 	} else {
 		adev = amdx_device_get(q->id);
 		if (!adev)

@@ -224,7 +224,6 @@ struct amdx_device_open {
 	__u32 pad;
 };
 
-
 /*
  * HMM migration (device fds; needs %AMDX_CAP_HMM_MIGRATE).
  *

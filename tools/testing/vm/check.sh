@@ -33,8 +33,13 @@ finish() {
 step "dependencies"
 "$here/deps.sh"
 
-step "test kernel"
-kdir=$("$here/build-kernel.sh")
+if [ "$mode" = bench ]; then
+	step "benchmark kernel (no KASAN, lockdep, kmemleak)"
+	kdir=$("$here/build-kernel.sh" bench)
+else
+	step "test kernel"
+	kdir=$("$here/build-kernel.sh")
+fi
 ksrc=$kdir
 
 step "modules against the test kernel"
@@ -45,9 +50,14 @@ cp "$kdir/lib/test_hmm.ko" "$work/mods/" 2>/dev/null || true
 
 step "selftests"
 make -s -C "$root/selftests" KSRC="$ksrc" OUT="$work/selftests" >&2
+if [ "$mode" = bench ]; then
+	make -s -C "$root/selftests" KSRC="$ksrc" OUT="$work/st-bench" bench >&2
+	export AMDX_BENCH_DIR=$work/st-bench/bench
+fi
 
 step "tools"
-"$root/tools/build.sh" ${AMDX_TOOLS_ARGS:-} > "$work/host-tests.log" 2>&1 || {
+{ [ "$mode" = check ] && [ -z "$suite" ]; } || export AMDX_NO_CTEST=1
+"$root/tools/build.sh" > "$work/host-tests.log" 2>&1 || {
 	cat "$work/host-tests.log" >&2
 	F=$((F + 1))
 }
@@ -93,7 +103,7 @@ for f in "$root"/drivers/amdx/tests/*_test.c; do
 	done
 done
 for t in "$work"/selftests/*; do
-	[ -x "$t" ] && expect+=(--expect "kselftest ${t##*/}")
+	[ -f "$t" ] && [ -x "$t" ] && expect+=(--expect "kselftest ${t##*/}")
 done
 
 step "initramfs"
@@ -103,6 +113,20 @@ step "initramfs"
 if [ "$mode" = shell ]; then
 	exec "$here/run-qemu.sh" "$kdir/arch/x86/boot/bzImage" \
 		"$work/initrd.gz" shell "$work/shell"
+fi
+if [ "$mode" = bench ]; then
+	step "benchmark VM"
+	rc=0
+	"$here/run-qemu.sh" "$kdir/arch/x86/boot/bzImage" "$work/initrd.gz" \
+		bench "$work/bench" 2400 || rc=$?
+	cat "$work/bench/results.log"
+	if ! grep -q '^### bench complete' "$work/bench/results.log" ||
+	   ! grep -q '^# exit=0' "$work/bench/results.log"; then
+		echo "bench: the VM did not finish the benchmark; console tail:" >&2
+		tail -n 40 "$work/bench/console.log" >&2
+		exit 1
+	fi
+	exit 0
 fi
 if [ "$mode" = demo ]; then
 	step "demo VM"
@@ -154,7 +178,8 @@ if moddir=$("$here/dkms.sh" "$kver"); then
 	done
 	stexpect=()
 	for t in "$work"/selftests/*; do
-		[ -x "$t" ] && stexpect+=(--expect "kselftest ${t##*/}")
+		[ -f "$t" ] && [ -x "$t" ] &&
+			stexpect+=(--expect "kselftest ${t##*/}")
 	done
 	"$here/mkinitramfs.sh" "$work/initrd-stock.gz" "$work/stock-mods" \
 		"$work/selftests" "${bins[@]}"

@@ -4,6 +4,7 @@
 #   amdx.mode=check   run every suite, results on ttyS1, then power off
 #   amdx.mode=stock   the same on Debian's stock kernel (no KUnit)
 #   amdx.mode=demo    run /demo.sh, then power off
+#   amdx.mode=bench   run /bench.sh (the HMM benchmark), then power off
 #   amdx.mode=shell   load everything and give a shell on the console
 /bin/busybox --install -s /bin
 export PATH=/bin:/usr/bin:/usr/local/bin
@@ -48,6 +49,11 @@ demo)
 	sh /demo.sh
 	finish
 	;;
+bench)
+	load
+	sh /bench.sh
+	finish
+	;;
 esac
 
 section "begin $mode"
@@ -70,7 +76,7 @@ else
 	export AMDX_EXPECT_DEVICE_PRIVATE=1
 fi
 for t in /selftests/*; do
-	[ -x "$t" ] || continue
+	[ -f "$t" ] && [ -x "$t" ] || continue
 	name=${t##*/}
 	section "kselftest $name"
 	( cd /selftests && timeout 300 "$t" ) > $out 2>&1

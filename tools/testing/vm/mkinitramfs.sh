@@ -14,7 +14,13 @@ trap 'rm -rf "$root"' EXIT
 mkdir -p "$root"/{bin,dev,proc,sys,tmp,usr/bin,usr/local/lib,lib/amdx,selftests}
 cp /bin/busybox "$root/bin/busybox"
 cp "$here/guest-init.sh" "$root/init"
-[ -f "$here/demo-guest.sh" ] && cp "$here/demo-guest.sh" "$root/demo.sh"
+cp "$here/demo-guest.sh" "$root/demo.sh"
+cp "$here/bench-guest.sh" "$root/bench.sh"
+# Benchmarks (make bench only) live apart from the selftests.
+if [ -n "${AMDX_BENCH_DIR:-}" ]; then
+	mkdir -p "$root/bench"
+	cp "$AMDX_BENCH_DIR"/* "$root/bench/"
+fi
 cp "$moddir"/*.ko "$root/lib/amdx/"
 cp -r "$stdir"/. "$root/selftests/"
 

@@ -1,0 +1,50 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The amdx trace system: device add/remove events carry the id and BDF the
+# uapi reports.  Busybox sh; prints KTAP.
+T=/sys/kernel/tracing
+SIM=/sys/bus/amdx_sim
+ID=950
+BDF=""
+n=0
+fails=0
+
+ok() { n=$((n + 1)); echo "ok $n $1"; }
+not_ok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n $1"; }
+skip() { n=$((n + 1)); echo "ok $n $1 # SKIP $2"; }
+check() { # name, command...
+	name=$1
+	shift
+	if "$@"; then ok "$name"; else not_ok "$name"; fi
+}
+
+echo "TAP version 13"
+echo "1..4"
+if [ ! -d $T/events/amdx ]; then
+	for t in add_event remove_event event_fields_match_uapi hmm_events_exist; do
+		skip $t "no tracefs events for amdx"
+	done
+	exit 4
+fi
+
+echo > $T/trace
+echo 1 > $T/events/amdx/amdx_device_add/enable
+echo 1 > $T/events/amdx/amdx_device_remove/enable
+echo "$ID model=mi308x" > $SIM/new_device
+dev=$(ls -d $SIM/devices/amdx_sim$ID/amdx/amdx* 2>/dev/null | head -n 1)
+aid=$(cat "$dev/id" 2>/dev/null)
+BDF=$(cat "$dev/bdf" 2>/dev/null)
+echo "$ID" > $SIM/del_device
+echo 0 > $T/events/amdx/enable
+
+check add_event grep -q "amdx_device_add: id=$aid bdf=$BDF model=3" $T/trace
+check remove_event grep -q "amdx_device_remove: id=$aid\$" $T/trace
+check event_fields_match_uapi test -n "$aid" -a -n "$BDF"
+if [ -d $T/events/amdx/amdx_hmm_migrate ]; then
+	check hmm_events_exist test -d $T/events/amdx/amdx_hmm_fault -a \
+		-d $T/events/amdx/amdx_hmm_evict
+else
+	skip hmm_events_exist "no HMM in this kernel"
+fi
+echo "# add/remove events for amdx$aid ($BDF)"
+[ $fails = 0 ]
