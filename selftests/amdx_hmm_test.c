@@ -31,7 +31,6 @@
 #include "kselftest_harness.h"
 
 #define HMM_SIM_ID		100
-#define HMM_SIM_VRAM_MIB	64
 #define HMM_SIM_PARAMS		"model=mi300x vram=64"
 #define HMM_MAX_DEVS		2
 
@@ -1978,6 +1977,43 @@ TEST_F(hmm, attr_preferred_loc_bad_partition_einval)
 	munmap(p, HMM_BUF_SIZE);
 }
 
+/*
+ * Pinned ranges of a device may not exceed 3/4 of its VRAM (48 of 64 MiB):
+ * -EDQUOT.  Pinning what is already pinned adds nothing to the total.
+ */
+TEST_F(hmm, attr_pin_quota_edquot)
+{
+	size_t big = 52 * SZ_1M, a_size = 32 * SZ_1M, b_size = 20 * SZ_1M;
+	char *big_p, *a, *b;
+
+	if (self->c.skip)
+		SKIP(return, HMM_NO_CAP);
+	ASSERT_EQ(64 * SZ_1M, vram_size(&self->c, 0));
+	big_p = hmm_anon(big);
+	a = hmm_anon(a_size);
+	b = hmm_anon(b_size);
+	ASSERT_NE(MAP_FAILED, big_p);
+	ASSERT_NE(MAP_FAILED, a);
+	ASSERT_NE(MAP_FAILED, b);
+
+	EXPECT_EQ(-EDQUOT, set_attr(DEV0, big_p, big, AMDX_HMM_ATTR_FLAGS, 0,
+				    0, AMDX_HMM_F_PIN, 0));
+	ASSERT_EQ(0, set_attr(DEV0, a, a_size, AMDX_HMM_ATTR_FLAGS, 0, 0,
+			      AMDX_HMM_F_PIN, 0));
+	EXPECT_EQ(0, set_attr(DEV0, a, a_size, AMDX_HMM_ATTR_FLAGS, 0, 0,
+			      AMDX_HMM_F_PIN, 0));
+	EXPECT_EQ(-EDQUOT, set_attr(DEV0, b, b_size, AMDX_HMM_ATTR_FLAGS, 0,
+				    0, AMDX_HMM_F_PIN, 0));
+	/* unpinned, the room is back */
+	ASSERT_EQ(0, set_attr(DEV0, a, a_size, AMDX_HMM_ATTR_FLAGS, 0, 0, 0,
+			      0));
+	EXPECT_EQ(0, set_attr(DEV0, b, b_size, AMDX_HMM_ATTR_FLAGS, 0, 0,
+			      AMDX_HMM_F_PIN, 0));
+	munmap(big_p, big);
+	munmap(a, a_size);
+	munmap(b, b_size);
+}
+
 /* Access bits must name existing devices. */
 TEST_F(hmm, attr_access_unknown_device_einval)
 {
@@ -2081,6 +2117,38 @@ TEST_F(hmm, migrate_flags_reserved_einval)
 	m.reserved[0] = 1;
 	EXPECT_EQ(-EINVAL, amdx_ioctl(DEV0, AMDX_IOC_HMM_MIGRATE, &m));
 	EXPECT_EQ(0, hmm_resident(DEV0, p, HMM_BUF_SIZE, NULL));
+	munmap(p, HMM_BUF_SIZE);
+}
+
+/* Output fields must be zero on input (uapi.rst). */
+TEST_F(hmm, output_fields_nonzero_einval)
+{
+	struct amdx_hmm_migrate m;
+	struct amdx_hmm_access a;
+	char *p, *mirror;
+
+	if (self->c.skip)
+		SKIP(return, HMM_NO_CAP);
+	p = valid_buf(_metadata, DEV0);
+	mirror = malloc(HMM_BUF_SIZE);
+	ASSERT_NE(NULL, mirror);
+	m = (struct amdx_hmm_migrate) {
+		.start = (uintptr_t)p, .size = HMM_BUF_SIZE, .moved = 1,
+	};
+	EXPECT_EQ(-EINVAL, amdx_ioctl(DEV0, AMDX_IOC_HMM_MIGRATE, &m));
+	m.moved = 0;
+	m.skip_reasons = AMDX_HMM_SKIP_BUSY;
+	EXPECT_EQ(-EINVAL, amdx_ioctl(DEV0, AMDX_IOC_HMM_MIGRATE, &m));
+	EXPECT_EQ(0, hmm_resident(DEV0, p, HMM_BUF_SIZE, NULL));
+	a = (struct amdx_hmm_access) {
+		.addr = (uintptr_t)p,
+		.size = HMM_BUF_SIZE,
+		.buf = (uintptr_t)mirror,
+		.op = AMDX_HMM_ACCESS_READ,
+		.faults = 1,
+	};
+	EXPECT_EQ(-EINVAL, amdx_ioctl(DEV0, AMDX_IOC_HMM_ACCESS, &a));
+	free(mirror);
 	munmap(p, HMM_BUF_SIZE);
 }
 

@@ -344,9 +344,11 @@ TEST_F(hooks, evict_moves_one_page_within_vram)
 	ASSERT_EQ(0, dev_read(h));
 	EXPECT_EQ(-1, check(h->bounce, h->size, 7));
 	ASSERT_EQ(0, snapshot(h, snap1, pfns1));
-	for (i = 0; i < h->npages; i++)
+	for (i = 0; i < h->npages; i++) {
+		/* braces: EXPECT's TH_LOG handler is a second statement */
 		EXPECT_TRUE(snap1[i] & AMDX_HMM_SNAP_DEV_LOCAL)
 			TH_LOG("page %lu: snapshot 0x%x", i, snap1[i]);
+	}
 	EXPECT_EQ(-1, check(h->buf, h->size, 7));
 	free(snap1);
 	free(pfns1);

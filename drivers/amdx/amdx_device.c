@@ -43,6 +43,7 @@
 
 #include "amdx_core.h"
 #include "amdx_ioctl.h"
+#include "amdx_kunit.h"
 #include "amdx_trace.h"
 
 static DEFINE_XARRAY_ALLOC(amdx_devices);
@@ -64,6 +65,7 @@ void amdx_device_put(struct amdx_device *adev)
 	if (adev)
 		kref_put(&adev->ref, amdx_device_release);
 }
+EXPORT_SYMBOL_IF_KUNIT(amdx_device_put);
 
 /**
  * amdx_device_get() - look up a registered device and take a reference
@@ -82,6 +84,7 @@ struct amdx_device *amdx_device_get(u32 id)
 	xa_unlock(&amdx_devices);
 	return adev;
 }
+EXPORT_SYMBOL_IF_KUNIT(amdx_device_get);
 
 /**
  * amdx_device_count() - number of registered devices
@@ -100,6 +103,7 @@ u32 amdx_device_count(void)
 	xa_unlock(&amdx_devices);
 	return n;
 }
+EXPORT_SYMBOL_IF_KUNIT(amdx_device_count);
 
 /**
  * amdx_device_list() - describe the registered devices
@@ -151,6 +155,7 @@ int amdx_device_fill_info(struct amdx_device *adev,
 	up_read(&adev->lock);
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(amdx_device_fill_info);
 
 /**
  * amdx_device_fill_info_locked() - amdx_device_fill_info(), lock held
@@ -200,6 +205,7 @@ int amdx_device_fill_info_locked(struct amdx_device *adev,
 	}
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(amdx_device_fill_info_locked);
 
 static int amdx_device_fd_release(struct inode *inode, struct file *filp)
 {

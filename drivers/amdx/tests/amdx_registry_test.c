@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Copyright (C) 2026 The amdx authors
+ *
+ * The device registry: registration, lookup, references, unregistration
+ * while references are held.  Registers its own fake provider devices.
+ */
+#include <kunit/test.h>
+#include <linux/err.h>
+#include <linux/slab.h>
+#include <linux/amdx.h>
+
+#include <amdx/amdx_provider.h>
+
+#include "amdx_core.h"
+
+struct amdx_fake {
+	int get_state_calls;
+	u64 free;
+};
+
+static int amdx_fake_get_state(struct amdx_device *adev,
+			       struct amdx_device_state *st)
+{
+	struct amdx_fake *f = amdx_device_priv(adev);
+
+	f->get_state_calls++;
+	st->compute_mode = AMDX_COMPUTE_SPX;
+	st->memory_mode = AMDX_MEMORY_NPS1;
+	st->num_mem_partitions = 1;
+	st->mem[0].size = 64 << 20;
+	st->mem[0].free = f->free;
+	return 0;
+}
+
+static const struct amdx_provider_ops amdx_fake_ops = {
+	.get_state = amdx_fake_get_state,
+};
+
+static struct amdx_device_desc amdx_fake_desc(void)
+{
+	return (struct amdx_device_desc){
+		.model = AMDX_MODEL_MI308X,
+		.bdf = "0000:ee:00.0",
+		.serial = "KUNIT0001",
+		.product = "KUnit fake",
+		.vram_size = 64 << 20,
+		.num_xcc = 4,
+		.num_sdma = 8,
+		.num_vcn = 2,
+		.supported_compute_modes = BIT(AMDX_COMPUTE_SPX),
+		.supported_memory_modes = BIT(AMDX_MEMORY_NPS1),
+	};
+}
+
+static void amdx_registry_register_makes_device_findable(struct kunit *test)
+{
+	struct amdx_device_desc desc = amdx_fake_desc();
+	struct amdx_fake fake = { .free = 1234 };
+	struct amdx_device_info *info;
+	struct amdx_device *adev, *found;
+	u32 before = amdx_device_count();
+
+	info = kunit_kzalloc(test, sizeof(*info), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, info);
+	adev = amdx_device_register(NULL, &desc, &amdx_fake_ops, &fake);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(adev));
+	KUNIT_EXPECT_EQ(test, amdx_device_count(), before + 1);
+
+	found = amdx_device_get(amdx_device_id(adev));
+	KUNIT_EXPECT_PTR_EQ(test, found, adev);
+	KUNIT_ASSERT_EQ(test, amdx_device_fill_info(found, info), 0);
+	KUNIT_EXPECT_EQ(test, info->id, amdx_device_id(adev));
+	KUNIT_EXPECT_STREQ(test, (char *)info->bdf, "0000:ee:00.0");
+	KUNIT_EXPECT_EQ(test, info->vram_free, 1234);
+	KUNIT_EXPECT_EQ(test, info->num_xcc, 4);
+	KUNIT_EXPECT_EQ(test, fake.get_state_calls, 1);
+	amdx_device_put(found);
+
+	amdx_device_unregister(adev);
+	KUNIT_EXPECT_EQ(test, amdx_device_count(), before);
+}
+
+static void amdx_registry_unregister_with_ref_held_is_safe(struct kunit *test)
+{
+	struct amdx_device_desc desc = amdx_fake_desc();
+	struct amdx_fake fake = {};
+	struct amdx_device_info *info;
+	struct amdx_device *adev, *held;
+	u32 id;
+
+	info = kunit_kzalloc(test, sizeof(*info), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, info);
+	adev = amdx_device_register(NULL, &desc, &amdx_fake_ops, &fake);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(adev));
+	id = amdx_device_id(adev);
+	held = amdx_device_get(id);
+	KUNIT_ASSERT_NOT_NULL(test, held);
+	KUNIT_EXPECT_EQ(test, kref_read(&held->ref), 2);
+
+	amdx_device_unregister(adev);
+	/* Gone from the registry, but our reference keeps it valid... */
+	KUNIT_EXPECT_NULL(test, amdx_device_get(id));
+	KUNIT_EXPECT_TRUE(test, held->dead);
+	KUNIT_EXPECT_EQ(test, kref_read(&held->ref), 1);
+	/* ...and no provider op runs any more. */
+	KUNIT_EXPECT_EQ(test, amdx_device_fill_info(held, info), -ENODEV);
+	KUNIT_EXPECT_EQ(test, fake.get_state_calls, 0);
+	amdx_device_put(held);
+}
+
+static void amdx_registry_ids_are_not_reused(struct kunit *test)
+{
+	struct amdx_device_desc desc = amdx_fake_desc();
+	struct amdx_fake fake = {};
+	struct amdx_device *a, *b;
+	u32 first;
+
+	a = amdx_device_register(NULL, &desc, &amdx_fake_ops, &fake);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(a));
+	first = amdx_device_id(a);
+	amdx_device_unregister(a);
+	b = amdx_device_register(NULL, &desc, &amdx_fake_ops, &fake);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(b));
+	KUNIT_EXPECT_NE(test, amdx_device_id(b), first);
+	amdx_device_unregister(b);
+}
+
+static void amdx_registry_bad_descriptors_are_refused(struct kunit *test)
+{
+	struct amdx_device_desc desc;
+	struct amdx_provider_ops no_state = {};
+	struct amdx_fake fake = {};
+
+	desc = amdx_fake_desc();
+	desc.model = AMDX_MODEL_UNKNOWN;
+	KUNIT_EXPECT_PTR_EQ(test, amdx_device_register(NULL, &desc,
+						       &amdx_fake_ops, &fake),
+			    ERR_PTR(-EINVAL));
+	desc = amdx_fake_desc();
+	desc.bdf = "0000:ee:00.0-and-far-too-long";
+	KUNIT_EXPECT_PTR_EQ(test, amdx_device_register(NULL, &desc,
+						       &amdx_fake_ops, &fake),
+			    ERR_PTR(-EINVAL));
+	desc = amdx_fake_desc();
+	desc.num_xcc = 0;
+	KUNIT_EXPECT_PTR_EQ(test, amdx_device_register(NULL, &desc,
+						       &amdx_fake_ops, &fake),
+			    ERR_PTR(-EINVAL));
+	desc = amdx_fake_desc();
+	KUNIT_EXPECT_PTR_EQ(test, amdx_device_register(NULL, &desc,
+						       &no_state, &fake),
+			    ERR_PTR(-EINVAL));
+	/* HMM claimed without the HMM ops. */
+	desc.flags = AMDX_DEVICE_F_HMM;
+	desc.pgmap_owner = &fake;
+	KUNIT_EXPECT_PTR_EQ(test, amdx_device_register(NULL, &desc,
+						       &amdx_fake_ops, &fake),
+			    ERR_PTR(-EINVAL));
+}
+
+static struct kunit_case amdx_registry_cases[] = {
+	KUNIT_CASE(amdx_registry_register_makes_device_findable),
+	KUNIT_CASE(amdx_registry_unregister_with_ref_held_is_safe),
+	KUNIT_CASE(amdx_registry_ids_are_not_reused),
+	KUNIT_CASE(amdx_registry_bad_descriptors_are_refused),
+	{}
+};
+
+static struct kunit_suite amdx_registry_suite = {
+	.name = "amdx_registry",
+	.test_cases = amdx_registry_cases,
+};
+
+kunit_test_suite(amdx_registry_suite);
