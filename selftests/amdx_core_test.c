@@ -66,8 +66,8 @@ TEST_F(amdx, caps_match_kernel_config)
 	if (!want)
 		SKIP(return, "AMDX_EXPECT_DEVICE_PRIVATE not set by the runner");
 	EXPECT_EQ(atoi(want), !!(caps & AMDX_CAP_DEVICE_PRIVATE));
-	/* Migration arrives with the HMM issue; never claimed before. */
-	EXPECT_EQ(0, caps & AMDX_CAP_HMM_MIGRATE);
+	/* HMM migration exactly where device-private memory exists. */
+	EXPECT_EQ(atoi(want), !!(caps & AMDX_CAP_HMM_MIGRATE));
 }
 
 TEST_F(amdx, query_size_zero_reports_size)

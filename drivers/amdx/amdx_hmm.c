@@ -317,6 +317,9 @@ int amdx_ioctl_hmm_set_attr(struct amdx_file *file, void *data)
 		struct amdx_hmm_ctx *c;
 		u64 pinned = args->size;
 
+		/* Bytes of the span pinned already are not pinned twice. */
+		pinned -= amdx_range_pinned_overlap(&ctx->ranges, args->start,
+						    args->start + args->size);
 		list_for_each_entry(c, &adev->hmm.ctxs, dev_node) {
 			if (c != ctx)
 				spin_lock_nested(&c->lock, SINGLE_DEPTH_NESTING);

@@ -259,8 +259,9 @@ static int amdx_migrate_batch_to_vram(struct amdx_device *adev,
 				limit = i;
 			continue;
 		}
-		spage = migrate_pfn_to_page(b->src[i]);
-		if (spage && adev->ops->vram_copy(adev, dpage, spage)) {
+		/* Nothing mapped yet: the new page reads as zeroes. */
+		spage = migrate_pfn_to_page(b->src[i]) ?: ZERO_PAGE(0);
+		if (adev->ops->vram_copy(adev, dpage, spage)) {
 			unlock_page(dpage);
 			put_page(dpage);
 			continue;

@@ -357,3 +357,25 @@ u64 amdx_range_pinned_bytes(const struct amdx_range_set *rs)
 	return sum;
 }
 EXPORT_SYMBOL_IF_KUNIT(amdx_range_pinned_bytes);
+
+/**
+ * amdx_range_pinned_overlap() - pinned bytes inside [start, end)
+ * @rs: the set.
+ * @start: first byte.
+ * @end: one past the last byte.
+ *
+ * Return: bytes of [start, end) covered by ranges with %AMDX_HMM_F_PIN.
+ */
+u64 amdx_range_pinned_overlap(const struct amdx_range_set *rs, u64 start,
+			      u64 end)
+{
+	const struct amdx_range *r;
+	u64 sum = 0;
+
+	list_for_each_entry(r, &rs->ranges, node)
+		if ((r->attr.flags & AMDX_HMM_F_PIN) && r->end > start &&
+		    r->start < end)
+			sum += min(r->end, end) - max(r->start, start);
+	return sum;
+}
+EXPORT_SYMBOL_IF_KUNIT(amdx_range_pinned_overlap);

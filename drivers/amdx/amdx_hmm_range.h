@@ -65,5 +65,7 @@ bool amdx_range_covered(const struct amdx_range_set *rs, u64 start, u64 end);
 struct amdx_range *amdx_range_find(const struct amdx_range_set *rs, u64 addr);
 void amdx_range_clip(struct amdx_range_set *rs, u64 start, u64 end);
 u64 amdx_range_pinned_bytes(const struct amdx_range_set *rs);
+u64 amdx_range_pinned_overlap(const struct amdx_range_set *rs, u64 start,
+			      u64 end);
 
 #endif /* _AMDX_HMM_RANGE_H_ */

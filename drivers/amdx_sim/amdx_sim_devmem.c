@@ -182,8 +182,9 @@ struct page *amdx_sim_devmem_page(struct amdx_sim_dev *sd, u64 pfn)
  * @sd: the device, with device-private memory.
  * @pfn: VRAM page just taken from the allocator.
  *
- * Gives the device page a zeroed system page for its contents and one
- * reference, and locks it (zone_device_page_init()).
+ * Gives the device page a system page for its contents (not zeroed: the
+ * core copies into every page it allocates) and one reference, and locks
+ * it (zone_device_page_init()).
  *
  * Context: process context, may sleep.
  * Return: 0 or -ENOMEM.
@@ -193,7 +194,8 @@ int amdx_sim_devmem_get_page(struct amdx_sim_dev *sd, u64 pfn)
 	struct page *dpage = amdx_sim_devmem_page(sd, pfn);
 	struct page *rpage;
 
-	rpage = alloc_page(GFP_HIGHUSER | __GFP_ZERO);
+	/* Not zeroed: the core writes every byte of a new VRAM page. */
+	rpage = alloc_page(GFP_HIGHUSER);
 	if (!rpage)
 		return -ENOMEM;
 

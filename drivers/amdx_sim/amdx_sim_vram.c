@@ -102,7 +102,7 @@ bool amdx_sim_vram_has_hmm(struct amdx_sim_dev *sd)
  * @pfn: out: the VRAM page index.
  *
  * With device-private memory the page's &struct page is returned locked
- * with one reference and a zeroed system page behind it, ready to be a
+ * with one reference and a system page behind it (not zeroed), ready to be a
  * migrate_vma destination; amdx_sim_vram_free() drops both.  The debugfs
  * knob ``fail_vram_alloc`` makes this fail with -ENOMEM.
  *

@@ -76,8 +76,9 @@ struct amdx_device_state {
  *	Return: 0 or -errno.
  * @vram_alloc_page: HMM: allocate a VRAM page in memory partition @part
  *	for a migration destination: a device-private page, locked, one
- *	reference, reading as zeroes.  Freed through the pagemap's page_free()
- *	once the last reference goes.  May sleep.
+ *	reference.  Its contents are undefined: the core copies a full page
+ *	into it (the zero page where the process had none).  Freed through
+ *	the pagemap's page_free() once the last reference goes.  May sleep.
  *	Return: the page, ERR_PTR(-ENOSPC) when the partition is full,
  *	ERR_PTR(-ENOMEM) or another error.
  * @vram_copy: HMM: copy one page; either page may be a device-private page

@@ -263,7 +263,9 @@ struct amdx_device_open {
  * @granularity: log2 of the migration unit in pages, at most
  *	%AMDX_HMM_GRANULARITY_MAX.
  * @flags: %AMDX_HMM_F_*.
- * @access: bit N set: amdx device N may access the range (N < 64).
+ * @access: bit N set: amdx device N may access the range.  Only device
+ *	ids below 64 can be named; new ranges of a device with a larger id
+ *	start with no bits set.
  * @reserved: zero.
  *
  * The range must be mapped, private (not MAP_SHARED), anonymous or a
