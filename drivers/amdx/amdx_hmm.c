@@ -266,7 +266,9 @@ int amdx_ioctl_hmm_set_attr(struct amdx_file *file, void *data)
 	struct amdx_hmm_ctx *ctx = file->hmm;
 	struct amdx_device *adev = file->adev;
 	struct amdx_range_attr attr = {};
+	u64 pinned = 0;
 	u32 nparts, bit;
+	bool pin;
 	int ret;
 
 	ret = amdx_hmm_ctx_check(file);
@@ -310,23 +312,27 @@ int amdx_ioctl_hmm_set_attr(struct amdx_file *file, void *data)
 				  args->start + args->size);
 	if (ret)
 		goto out_unlock_mm;
+	pin = (args->valid & AMDX_HMM_ATTR_FLAGS) &&
+	      (args->flags & AMDX_HMM_F_PIN);
 	mutex_lock(&adev->hmm.lock);
-	spin_lock(&ctx->lock);
-	if ((args->valid & AMDX_HMM_ATTR_FLAGS) &&
-	    (args->flags & AMDX_HMM_F_PIN)) {
+	if (pin) {
 		struct amdx_hmm_ctx *c;
-		u64 pinned = args->size;
 
-		/* Bytes of the span pinned already are not pinned twice. */
-		pinned -= amdx_range_pinned_overlap(&ctx->ranges, args->start,
-						    args->start + args->size);
+		/* Other fds' pins; the list is stable under hmm.lock. */
 		list_for_each_entry(c, &adev->hmm.ctxs, dev_node) {
-			if (c != ctx)
-				spin_lock_nested(&c->lock, SINGLE_DEPTH_NESTING);
+			if (c == ctx)
+				continue;
+			spin_lock(&c->lock);
 			pinned += amdx_range_pinned_bytes(&c->ranges);
-			if (c != ctx)
-				spin_unlock(&c->lock);
+			spin_unlock(&c->lock);
 		}
+	}
+	spin_lock(&ctx->lock);
+	if (pin) {
+		/* Bytes of the span pinned already are not pinned twice. */
+		pinned += amdx_range_pinned_bytes(&ctx->ranges) + args->size -
+			  amdx_range_pinned_overlap(&ctx->ranges, args->start,
+						    args->start + args->size);
 		if (pinned > adev->desc.vram_size / 4 * 3) {
 			ret = -EDQUOT;
 			goto out_unlock;

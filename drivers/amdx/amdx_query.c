@@ -151,11 +151,10 @@ static int amdx_query_device_info(struct amdx_file *file,
 					     AMDX_DEVICE_INFO_SIZE_V1);
 		kfree(info);
 		return ret;
-	} else {
-		adev = amdx_device_get(q->id);
-		if (!adev)
-			return -ENODEV;
 	}
+	adev = amdx_device_get(q->id);
+	if (!adev)
+		return -ENODEV;
 	info = kzalloc(sizeof(*info), GFP_KERNEL);
 	if (!info) {
 		ret = -ENOMEM;

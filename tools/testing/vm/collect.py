@@ -41,6 +41,22 @@ def kunit_lines(lines):
     return ['KTAP version 1\n', f'1..{n}\n'] + lines
 
 
+def kselftest_lines(lines):
+    """6.1's kselftest_harness.h prints a skipped test as "ok N # SKIP why",
+    without its name, which kunit_parser counts as a crash: put back the
+    name from the harness's "#  RUN  name ..." line."""
+    out, last = [], 'skipped'
+    for l in lines:
+        m = re.match(r'#\s+RUN\s+(\S+) \.\.\.', l)
+        if m:
+            last = m.group(1)
+        m = re.match(r'(ok \d+) # SKIP(.*)', l)
+        if m:
+            l = f'{m.group(1)} {last} # SKIP{m.group(2)}\n'
+        out.append(l)
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('kunit_dir')
@@ -60,6 +76,8 @@ def main():
     for name in secs:
         if name.startswith('kunit '):
             secs[name] = kunit_lines(secs[name])
+        elif name.startswith('kselftest '):
+            secs[name] = kselftest_lines(secs[name])
     for name, lines in secs.items():
         if name.startswith('kunit '):
             buf = io.StringIO()
