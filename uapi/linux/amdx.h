@@ -70,6 +70,12 @@
 #define AMDX_QUERY_DEVICES		1	/* struct amdx_query_devices */
 #define AMDX_QUERY_DEVICE_INFO		2	/* struct amdx_device_info */
 #define AMDX_QUERY_HMM_RANGES		3	/* struct amdx_query_hmm_ranges */
+#define AMDX_QUERY_PARTITIONS		4	/* struct amdx_query_partitions */
+#define AMDX_QUERY_VFS			5	/* struct amdx_query_vfs */
+#define AMDX_QUERY_RAS_COUNTERS		6	/* struct amdx_query_ras */
+#define AMDX_QUERY_RAS_POLICY		7	/* struct amdx_ras_policy */
+#define AMDX_QUERY_BADPAGES		8	/* bad-page table, header + records */
+#define AMDX_QUERY_RESET_SCOPE		9	/* struct amdx_reset_scope */
 
 /**
  * struct amdx_query - argument of %AMDX_IOC_QUERY
@@ -425,6 +431,678 @@ struct amdx_query_hmm_ranges {
 	struct amdx_hmm_range_info ranges[];
 };
 
+/*
+ * Compute/memory partitions and SR-IOV virtual functions (device fds).
+ * Documentation/partition.rst has the model and the transaction protocol.
+ */
+
+/* Most compute partitions of any model (one per XCC). */
+#define AMDX_MAX_PARTITIONS		8
+/* Most SR-IOV VFs of any model. */
+#define AMDX_MAX_VFS			8
+
+/* struct amdx_partition_info.state, struct amdx_vf_info.state */
+#define AMDX_PART_STATE_ONLINE		0	/* accepts work and allocations */
+#define AMDX_PART_STATE_QUARANTINED	1	/* no new work or allocations */
+#define AMDX_PART_STATE_OFFLINE		2	/* out of service until reset */
+
+/*
+ * Why a partition configuration was refused (struct amdx_partition_config
+ * .reason, struct amdx_vf_enable.reason).
+ */
+#define AMDX_PART_REASON_NONE			0
+#define AMDX_PART_REASON_BAD_MODEL		1
+#define AMDX_PART_REASON_COMPUTE_UNSUPPORTED	2	/* model lacks the mode */
+#define AMDX_PART_REASON_MEMORY_UNSUPPORTED	3	/* model lacks the mode */
+#define AMDX_PART_REASON_INCOMPATIBLE		4	/* compute vs memory mode */
+#define AMDX_PART_REASON_XCC_NOT_DIVISIBLE	5	/* XCCs % NPS partitions */
+#define AMDX_PART_REASON_VF_UNSUPPORTED		6	/* model has no SR-IOV */
+#define AMDX_PART_REASON_VF_COMPUTE		7	/* VF count vs compute */
+#define AMDX_PART_REASON_VF_MEMORY		8	/* VF count vs memory */
+#define AMDX_PART_REASON_VFS_ENABLED		9	/* disable VFs first */
+#define AMDX_PART_REASON_HIVE_MEMORY		10	/* hive-wide NPS differs */
+#define AMDX_PART_REASON_BUSY			11	/* holders, no drain */
+#define AMDX_PART_REASON_VF_PROVISION		12	/* bad VF resources */
+#define AMDX_PART_REASON_PARTITION_STATE	13	/* partition not online */
+
+/**
+ * struct amdx_partition_info - one compute partition
+ * @id: partition id, 0 .. num_partitions - 1; stable until the next mode
+ *	change.
+ * @state: %AMDX_PART_STATE_*.
+ * @xcc_mask: bit N: XCC N belongs to the partition.
+ * @sdma_mask: bit N: SDMA instance N serves the partition.
+ * @vcn_mask: bit N: VCN instance N serves it (shared in CPX).
+ * @mem_partition: the memory (NPS) partition local to it.
+ * @vf: the VF bound to it, or %AMDX_VF_NONE.
+ * @resets: partition resets since the device came up.
+ * @vram_base: first byte of its memory partition's VRAM.
+ * @vram_size: bytes of its memory partition's VRAM.
+ * @reserved: zero.
+ */
+struct amdx_partition_info {
+	__u32 id;
+	__u32 state;
+	__u32 xcc_mask;
+	__u32 sdma_mask;
+	__u32 vcn_mask;
+	__u32 mem_partition;
+	__u32 vf;
+	__u32 resets;
+	__u64 vram_base;
+	__u64 vram_size;
+	__u64 reserved[2];
+};
+
+/**
+ * struct amdx_query_partitions - result of %AMDX_QUERY_PARTITIONS
+ * @compute_mode: current %AMDX_COMPUTE_*.
+ * @memory_mode: current %AMDX_MEMORY_*.
+ * @num_partitions: entries that follow.
+ * @entry_size: size of one entry as written by the kernel.
+ * @generation: incremented by every committed change.
+ * @partitions: the compute partitions, by id.
+ */
+struct amdx_query_partitions {
+	__u32 compute_mode;
+	__u32 memory_mode;
+	__u32 num_partitions;
+	__u32 entry_size;
+	__u64 generation;
+	struct amdx_partition_info partitions[];
+};
+
+/**
+ * struct amdx_partition_holder - a process with data where a change lands
+ * @pid: thread-group id.
+ * @mem_partition: the memory partition holding its data.
+ * @pages: its device pages there.
+ * @comm: its command name, NUL-terminated.
+ */
+struct amdx_partition_holder {
+	__u32 pid;
+	__u32 mem_partition;
+	__u64 pages;
+	__u8 comm[16];
+};
+
+/* Steps of a commit (struct amdx_partition_step.step), in order. */
+#define AMDX_PART_STEP_VALIDATE		1	/* check the request again */
+#define AMDX_PART_STEP_QUIESCE		2	/* stop new work/allocations */
+#define AMDX_PART_STEP_DRAIN		3	/* move resident data home */
+#define AMDX_PART_STEP_COMPUTE		4	/* firmware: compute mode */
+#define AMDX_PART_STEP_MEMORY		5	/* reset into the memory mode */
+#define AMDX_PART_STEP_REBUILD		6	/* partitions, VRAM ranges */
+#define AMDX_PART_STEP_RESUME		7	/* accept work again */
+#define AMDX_PART_STEP_MAX		7
+
+/**
+ * struct amdx_partition_step - how one commit step went
+ * @step: %AMDX_PART_STEP_*.
+ * @error: 0 or a negative errno.
+ * @duration_ns: time it took.
+ */
+struct amdx_partition_step {
+	__u32 step;
+	__s32 error;
+	__u64 duration_ns;
+};
+
+/* struct amdx_partition_config.flags */
+/* Move resident HMM data out of changing partitions instead of -EBUSY. */
+#define AMDX_PART_F_DRAIN		_BITUL(0)
+
+/* struct amdx_partition_config.outcome */
+#define AMDX_PART_OUTCOME_NONE		0	/* plan only, or refused */
+#define AMDX_PART_OUTCOME_COMMITTED	1
+#define AMDX_PART_OUTCOME_ROLLED_BACK	2	/* a step failed, state as before */
+#define AMDX_PART_OUTCOME_UNCHANGED	3	/* already in that configuration */
+
+/* Default drain deadline in milliseconds. */
+#define AMDX_PART_DEADLINE_DEFAULT_MS	5000
+
+/**
+ * struct amdx_partition_config - argument of %AMDX_IOC_PARTITION_PLAN and
+ *	%AMDX_IOC_PARTITION_COMMIT
+ * @compute_mode: in: target %AMDX_COMPUTE_*, or 0 to keep the current one.
+ * @memory_mode: in: target %AMDX_MEMORY_*, or 0 to keep the current one.
+ * @flags: in: %AMDX_PART_F_*.
+ * @deadline_ms: in: drain deadline, 0 for %AMDX_PART_DEADLINE_DEFAULT_MS.
+ * @topology: in: 0 or a user array of %AMDX_MAX_PARTITIONS
+ *	&struct amdx_partition_info that receives the resulting partitions.
+ * @holders: in: 0 or a user array of @max_holders
+ *	&struct amdx_partition_holder: processes holding data in memory
+ *	partitions the change would remove or move.
+ * @max_holders: in: entries at @holders.
+ * @num_holders: out: holders found (may exceed @max_holders).
+ * @reason: out: %AMDX_PART_REASON_* when refused.
+ * @num_partitions: out: compute partitions after the change.
+ * @allowed: out: 1 if the change may be committed now (PLAN), else 0.
+ * @outcome: out: %AMDX_PART_OUTCOME_* (COMMIT).
+ * @num_steps: out: valid entries in @steps.
+ * @failed_step: out: the %AMDX_PART_STEP_* that failed, or 0.
+ * @steps: out: each step run, with error and duration; on a rollback the
+ *	failing step is last.
+ * @total_ns: out: time the whole commit took.
+ * @reserved: zero.
+ *
+ * PLAN changes nothing and needs no privilege.  COMMIT needs
+ * CAP_SYS_ADMIN; refusals are -EINVAL with @reason, -EBUSY with holders
+ * (@reason %AMDX_PART_REASON_BUSY), -ETIMEDOUT when the drain misses the
+ * deadline; a failing step rolls back and returns its errno.  The argument
+ * is copied back in every case.
+ */
+struct amdx_partition_config {
+	__u32 compute_mode;
+	__u32 memory_mode;
+	__u32 flags;
+	__u32 deadline_ms;
+	__u64 topology;
+	__u64 holders;
+	__u32 max_holders;
+	__u32 num_holders;
+	__u32 reason;
+	__u32 num_partitions;
+	__u32 allowed;
+	__u32 outcome;
+	__u32 num_steps;
+	__u32 failed_step;
+	struct amdx_partition_step steps[AMDX_PART_STEP_MAX];
+	__u64 total_ns;
+	__u64 reserved[2];
+};
+
+/* No VF (struct amdx_partition_info.vf). */
+#define AMDX_VF_NONE			0xffffffffU
+
+/* VF scheduling priority. */
+#define AMDX_VF_PRIO_LOW		0
+#define AMDX_VF_PRIO_NORMAL		1
+#define AMDX_VF_PRIO_HIGH		2
+
+/* VF VRAM rules (GIM): 16 MiB steps, at least 256 MiB. */
+#define AMDX_VF_VRAM_ALIGN		(16ULL << 20)
+#define AMDX_VF_VRAM_MIN		(256ULL << 20)
+#define AMDX_VF_TIME_SLICE_MIN_US	1000
+#define AMDX_VF_TIME_SLICE_DEFAULT_US	6000
+#define AMDX_VF_TIME_SLICE_MAX_US	100000
+
+/* struct amdx_vf_config.flags */
+/* At the VRAM quota, evict the VF's least recently used data (else -ENOSPC). */
+#define AMDX_VF_F_EVICT			_BITUL(0)
+
+/**
+ * struct amdx_vf_config - the resources of one VF
+ * @partition_mask: bit N: compute partition N is bound to the VF; each
+ *	partition belongs to at most one VF.
+ * @time_slice_us: graphics time slice, %AMDX_VF_TIME_SLICE_MIN_US ..
+ *	%AMDX_VF_TIME_SLICE_MAX_US.
+ * @vram_quota: bytes, a multiple of %AMDX_VF_VRAM_ALIGN, at least
+ *	%AMDX_VF_VRAM_MIN; the quotas together fit in VRAM.
+ * @priority: %AMDX_VF_PRIO_*.
+ * @flags: %AMDX_VF_F_*.
+ * @reserved: zero.
+ */
+struct amdx_vf_config {
+	__u32 partition_mask;
+	__u32 time_slice_us;
+	__u64 vram_quota;
+	__u32 priority;
+	__u32 flags;
+	__u64 reserved[2];
+};
+
+/* struct amdx_vf_enable.flags */
+/* Use the configs at @configs instead of fair auto-provisioning. */
+#define AMDX_VF_ENABLE_F_CUSTOM		_BITUL(0)
+
+/**
+ * struct amdx_vf_enable - argument of %AMDX_IOC_VF_ENABLE
+ * @num_vfs: in: VFs to enable (1 .. max_vfs); VFs must be disabled.
+ * @flags: in: %AMDX_VF_ENABLE_F_*.
+ * @configs: in: with %AMDX_VF_ENABLE_F_CUSTOM a user array of @num_vfs
+ *	&struct amdx_vf_config, else 0.
+ * @config_size: in: size of one entry at @configs (sizeof as compiled).
+ * @reason: out: %AMDX_PART_REASON_* when refused.
+ * @bad_vf: out: the VF whose provisioning was refused, or %AMDX_VF_NONE.
+ * @pad: zero.
+ * @reserved: zero.
+ *
+ * The whole provisioning is validated before any VF comes up and released
+ * if bringing them up fails.  Auto-provisioning binds partitions round
+ * robin, splits VRAM fairly (rounded down to 16 MiB), default time slice
+ * and normal priority.
+ */
+struct amdx_vf_enable {
+	__u32 num_vfs;
+	__u32 flags;
+	__u64 configs;
+	__u32 config_size;
+	__u32 reason;
+	__u32 bad_vf;
+	__u32 pad;
+	__u64 reserved[2];
+};
+
+/**
+ * struct amdx_vf_disable - argument of %AMDX_IOC_VF_DISABLE
+ * @flags: in: must be 0.
+ * @pad: zero.
+ *
+ * Needs CAP_SYS_ADMIN.  Disables every VF and releases its resources;
+ * -EINVAL when no VF is enabled.
+ */
+struct amdx_vf_disable {
+	__u32 flags;
+	__u32 pad;
+};
+
+/* struct amdx_vf_set.valid */
+#define AMDX_VF_SET_TIME_SLICE		_BITUL(0)
+#define AMDX_VF_SET_VRAM_QUOTA		_BITUL(1)
+#define AMDX_VF_SET_PRIORITY		_BITUL(2)
+#define AMDX_VF_SET_FLAGS		_BITUL(3)
+
+/**
+ * struct amdx_vf_set - argument of %AMDX_IOC_VF_SET
+ * @vf: in: VF index.
+ * @valid: in: %AMDX_VF_SET_* bits naming the fields of @config to apply
+ *	(partition bindings change only by re-enabling).
+ * @config: in: the new values.
+ */
+struct amdx_vf_set {
+	__u32 vf;
+	__u32 valid;
+	struct amdx_vf_config config;
+};
+
+/* struct amdx_vf_reset.result */
+#define AMDX_VF_RESET_ACKED		0	/* guest acked in time */
+#define AMDX_VF_RESET_ACK_TIMEOUT	1	/* no ack in 10 ms; reset anyway */
+
+/* VF reset (FLR) rate limit: at most this many per window, then quarantine. */
+#define AMDX_VF_RESET_LIMIT		3
+#define AMDX_VF_RESET_WINDOW_S		60
+
+/**
+ * struct amdx_vf_reset - argument of %AMDX_IOC_VF_RESET
+ * @vf: in: VF index.
+ * @flags: in: must be 0.
+ * @result: out: %AMDX_VF_RESET_*.
+ * @state: out: the VF's %AMDX_PART_STATE_* afterwards.
+ * @duration_ns: out: time the reset took.
+ * @resets_in_window: out: resets within the rate-limit window.
+ * @pad: zero.
+ * @reserved: zero.
+ *
+ * A reset beyond %AMDX_VF_RESET_LIMIT in %AMDX_VF_RESET_WINDOW_S seconds
+ * is not performed: the VF is quarantined and the call fails with -EBUSY;
+ * a quarantined VF stays so until the VFs are disabled.
+ */
+struct amdx_vf_reset {
+	__u32 vf;
+	__u32 flags;
+	__u32 result;
+	__u32 state;
+	__u64 duration_ns;
+	__u32 resets_in_window;
+	__u32 pad;
+	__u64 reserved[2];
+};
+
+/**
+ * struct amdx_vf_info - one VF in %AMDX_QUERY_VFS
+ * @vf: VF index.
+ * @state: %AMDX_PART_STATE_*.
+ * @config: its provisioning.
+ * @vram_used: bytes of VRAM it holds.
+ * @resets: resets since enabled.
+ * @resets_in_window: resets within the rate-limit window.
+ * @reserved: zero.
+ */
+struct amdx_vf_info {
+	__u32 vf;
+	__u32 state;
+	struct amdx_vf_config config;
+	__u64 vram_used;
+	__u32 resets;
+	__u32 resets_in_window;
+	__u64 reserved[2];
+};
+
+/**
+ * struct amdx_query_vfs - result of %AMDX_QUERY_VFS
+ * @num_vfs: entries that follow (VFs enabled).
+ * @entry_size: size of one entry as written by the kernel.
+ * @max_vfs: VFs the device supports.
+ * @pad: zero.
+ * @vfs: the VFs, by index.
+ */
+struct amdx_query_vfs {
+	__u32 num_vfs;
+	__u32 entry_size;
+	__u32 max_vfs;
+	__u32 pad;
+	struct amdx_vf_info vfs[];
+};
+
+/*
+ * RAS (device fds).  Documentation/ras.rst has the containment model.
+ */
+
+/* RAS blocks (amdgpu's names and order). */
+#define AMDX_RAS_BLOCK_UMC		0
+#define AMDX_RAS_BLOCK_SDMA		1
+#define AMDX_RAS_BLOCK_GFX		2
+#define AMDX_RAS_BLOCK_MMHUB		3
+#define AMDX_RAS_BLOCK_PCIE_BIF		4
+#define AMDX_RAS_BLOCK_HDP		5
+#define AMDX_RAS_BLOCK_XGMI_WAFL	6
+#define AMDX_RAS_BLOCK_COUNT		7
+
+/* Error types (bit (1 << type) in supported masks). */
+#define AMDX_RAS_TYPE_CE		0	/* corrected */
+#define AMDX_RAS_TYPE_UE		1	/* uncorrected */
+#define AMDX_RAS_TYPE_DE		2	/* deferred: poison */
+#define AMDX_RAS_TYPE_COUNT		3
+
+/* Counter value of a type the block does not support. */
+#define AMDX_RAS_UNSUPPORTED		(~0ULL)
+/* struct amdx_ras_counters.partition for the device-wide totals. */
+#define AMDX_RAS_PARTITION_ALL		0xffffffffU
+
+/**
+ * struct amdx_ras_counters - one row of %AMDX_QUERY_RAS_COUNTERS
+ * @block: %AMDX_RAS_BLOCK_*.
+ * @partition: compute partition, or %AMDX_RAS_PARTITION_ALL.
+ * @instances: the block's instance count.
+ * @supported: bit (1 << %AMDX_RAS_TYPE_*) per type the block reports.
+ * @count: per %AMDX_RAS_TYPE_*: errors since the device came up,
+ *	monotonic, or %AMDX_RAS_UNSUPPORTED.
+ * @reserved: zero.
+ */
+struct amdx_ras_counters {
+	__u32 block;
+	__u32 partition;
+	__u32 instances;
+	__u32 supported;
+	__u64 count[AMDX_RAS_TYPE_COUNT];
+	__u64 reserved;
+};
+
+/* struct amdx_query_ras.flags */
+#define AMDX_RAS_F_RMA			_BITUL(0)	/* flagged for return */
+
+/**
+ * struct amdx_query_ras - result of %AMDX_QUERY_RAS_COUNTERS
+ * @num_entries: rows that follow: per block, the device total then one
+ *	row per compute partition.
+ * @entry_size: size of one row as written by the kernel.
+ * @flags: %AMDX_RAS_F_*.
+ * @retired_pages: VRAM pages retired.
+ * @pending_pages: VRAM pages waiting for retirement.
+ * @pad: zero.
+ * @entries: the rows.
+ */
+struct amdx_query_ras {
+	__u32 num_entries;
+	__u32 entry_size;
+	__u32 flags;
+	__u32 retired_pages;
+	__u32 pending_pages;
+	__u32 pad;
+	struct amdx_ras_counters entries[];
+};
+
+/**
+ * struct amdx_ras_inject - argument of %AMDX_IOC_RAS_INJECT
+ * @block: in: %AMDX_RAS_BLOCK_*.
+ * @type: in: %AMDX_RAS_TYPE_* the block supports.
+ * @instance: in: instance inside the block's instance count (for gfx the
+ *	XCC, for sdma the engine); decides the partition.
+ * @count: in: errors to inject, 1 .. 1024 (a storm is one call).
+ * @address: in: for umc, a VRAM byte address below the VRAM size, not on a
+ *	retired page; 0 otherwise.
+ * @flags: in: must be 0.
+ * @pad: zero.
+ * @seq: out: sequence number of the (first) error event.
+ * @reserved: zero.
+ *
+ * Needs CAP_SYS_ADMIN.  The device turns it into a hardware error report
+ * that enters the same intake as real errors; containment runs before the
+ * call returns.
+ */
+struct amdx_ras_inject {
+	__u32 block;
+	__u32 type;
+	__u32 instance;
+	__u32 count;
+	__u64 address;
+	__u32 flags;
+	__u32 pad;
+	__u64 seq;
+	__u64 reserved[2];
+};
+
+/* struct amdx_ras_policy.valid */
+#define AMDX_RAS_POL_CE_PAGE_THRESHOLD	_BITUL(0)
+#define AMDX_RAS_POL_CE_WINDOW		_BITUL(1)
+#define AMDX_RAS_POL_BAD_PAGE_THRESHOLD	_BITUL(2)
+#define AMDX_RAS_POL_PART_RESET_LIMIT	_BITUL(3)
+#define AMDX_RAS_POL_PART_RESET_WINDOW	_BITUL(4)
+#define AMDX_RAS_POL_FLAGS		_BITUL(5)
+#define AMDX_RAS_POL_ALL		0x3fU
+
+/* struct amdx_ras_policy.bad_page_threshold special values (amdgpu). */
+#define AMDX_RAS_BAD_PAGE_WARN		(-1)	/* warn only at 128 pages */
+#define AMDX_RAS_BAD_PAGE_AUTO		(-2)	/* VRAM / 100 MiB */
+
+/* struct amdx_ras_policy.flags */
+/* At the bad-page threshold refuse new VRAM allocations (else warn only). */
+#define AMDX_RAS_POL_F_RMA_REFUSE	_BITUL(0)
+
+/**
+ * struct amdx_ras_policy - argument of %AMDX_IOC_RAS_SET_POLICY, result of
+ *	%AMDX_QUERY_RAS_POLICY
+ * @valid: in (SET): %AMDX_RAS_POL_* bits naming the fields to change.
+ * @ce_page_threshold: CEs on one page within @ce_window_s that soft-retire
+ *	it, 1 .. 65535 (default 50).
+ * @ce_window_s: window for @ce_page_threshold, 1 .. 30 days (default 24 h).
+ * @bad_page_threshold: retired pages that flag the device for RMA: N > 0,
+ *	%AMDX_RAS_BAD_PAGE_WARN (default) or %AMDX_RAS_BAD_PAGE_AUTO.
+ * @part_reset_limit: partition resets within @part_reset_window_s that
+ *	leave the partition offline, 1 .. 100 (default 3).
+ * @part_reset_window_s: 1 .. 86400 (default 3600).
+ * @flags: %AMDX_RAS_POL_F_*.
+ * @pad: zero.
+ * @reserved: zero.
+ */
+struct amdx_ras_policy {
+	__u32 valid;
+	__u32 ce_page_threshold;
+	__u32 ce_window_s;
+	__s32 bad_page_threshold;
+	__u32 part_reset_limit;
+	__u32 part_reset_window_s;
+	__u32 flags;
+	__u32 pad;
+	__u64 reserved[2];
+};
+
+/*
+ * Bad-page table: the persistent record of retired VRAM pages, modelled on
+ * amdgpu's EEPROM table.  Little-endian; exported by %AMDX_QUERY_BADPAGES
+ * and imported by %AMDX_IOC_RAS_BADPAGES_IMPORT as a header followed by
+ * @count records.
+ */
+#define AMDX_BADPAGE_MAGIC		0x58504241U	/* "ABPX" */
+#define AMDX_BADPAGE_VERSION		1
+#define AMDX_BADPAGE_MAX_RECORDS	10922
+
+/* struct amdx_badpage_record.cause */
+#define AMDX_BADPAGE_CAUSE_CE		1	/* CE threshold: soft retired */
+#define AMDX_BADPAGE_CAUSE_UE		2	/* UE: poisoned */
+#define AMDX_BADPAGE_CAUSE_DE		3	/* deferred: poisoned */
+#define AMDX_BADPAGE_CAUSE_IMPORT	4	/* imported by an operator */
+
+/**
+ * struct amdx_badpage_header - bad-page table header
+ * @magic: %AMDX_BADPAGE_MAGIC.
+ * @version: %AMDX_BADPAGE_VERSION.
+ * @count: records that follow.
+ * @record_size: sizeof(struct amdx_badpage_record).
+ * @checksum: CRC32 (IEEE, as crc32_le(~0, ...) ^ ~0) over the header with
+ *	this field zero followed by the records.
+ */
+struct amdx_badpage_header {
+	__u32 magic;
+	__u32 version;
+	__u32 count;
+	__u32 record_size;
+	__u32 checksum;
+};
+
+/**
+ * struct amdx_badpage_record - one retired page
+ * @address: VRAM byte address of the page.
+ * @time: CLOCK_REALTIME seconds of the retirement.
+ * @partition: memory partition of the page.
+ * @cause: %AMDX_BADPAGE_CAUSE_*.
+ * @flags: zero.
+ */
+struct amdx_badpage_record {
+	__u64 address;
+	__u64 time;
+	__u32 partition;
+	__u16 cause;
+	__u16 flags;
+};
+
+/**
+ * struct amdx_ras_badpages_import - argument of %AMDX_IOC_RAS_BADPAGES_IMPORT
+ * @data: in: user pointer to a bad-page table.
+ * @size: in: its size in bytes.
+ * @pad: zero.
+ * @imported: out: pages newly retired.
+ * @pad2: zero.
+ * @reserved: zero.
+ *
+ * Needs CAP_SYS_ADMIN.  A table whose magic, version, record size, count,
+ * size or checksum is wrong is -EBADMSG and changes nothing; records
+ * outside VRAM are -EINVAL.  Pages already retired are kept.
+ */
+struct amdx_ras_badpages_import {
+	__u64 data;
+	__u32 size;
+	__u32 pad;
+	__u32 imported;
+	__u32 pad2;
+	__u64 reserved[2];
+};
+
+/*
+ * Event log: a device fd's %AMDX_IOC_EVENT_SUBSCRIBE returns an event fd.
+ * read() returns whole records (a buffer shorter than one is -EINVAL);
+ * poll()/epoll report EPOLLIN when a record is waiting.
+ */
+
+/* struct amdx_event.kind; bit (1 << kind) in a subscription mask. */
+#define AMDX_EVENT_LOST			0	/* data[0]: records missed */
+#define AMDX_EVENT_ERROR		1	/* block/type/instance/partition/address, data[0]: count */
+#define AMDX_EVENT_PAGE_PENDING		2	/* address: page to retire */
+#define AMDX_EVENT_PAGE_RETIRED		3	/* address, data[0]: cause, data[1]: pages moved */
+#define AMDX_EVENT_POISON_CONSUMED	4	/* address, data[0]: pid */
+#define AMDX_EVENT_ACTION_START		5	/* data[0]: action */
+#define AMDX_EVENT_ACTION_END		6	/* data[0]: action, data[1]: outcome (errno), duration in address */
+#define AMDX_EVENT_PARTITION_QUARANTINED 7	/* partition */
+#define AMDX_EVENT_PARTITION_RESTORED	8	/* partition */
+#define AMDX_EVENT_PARTITION_OFFLINE	9	/* partition */
+#define AMDX_EVENT_VF_RESET		10	/* instance: VF, data[0]: result, data[1]: state */
+#define AMDX_EVENT_DEVICE_RESET_BEGIN	11	/* data[0]: devices affected (bitmap of ids < 64) */
+#define AMDX_EVENT_DEVICE_RESET_END	12	/* data[0]: errno */
+#define AMDX_EVENT_RMA			13	/* data[0]: retired pages */
+#define AMDX_EVENT_PARTITION_SWITCH	14	/* data[0]: step, data[1]: errno; address: duration */
+#define AMDX_EVENT_MIGRATE		15	/* HMM: data[0]: pid, data[1]: pages; type 0 to VRAM, 1 home */
+#define AMDX_EVENT_KIND_COUNT		16
+#define AMDX_EVENT_MASK_ALL		((1ULL << AMDX_EVENT_KIND_COUNT) - 1)
+
+/* Containment actions (AMDX_EVENT_ACTION_*.data[0]). */
+#define AMDX_ACTION_SOFT_RETIRE		1
+#define AMDX_ACTION_POISON_RETIRE	2
+#define AMDX_ACTION_PARTITION_RESET	3
+#define AMDX_ACTION_DEVICE_RESET	4
+
+/**
+ * struct amdx_event - one record of the event log (64 bytes)
+ * @seq: sequence number, per device or hive-wide within a hive, starting
+ *	at 1; a LOST record carries the seq of the first record missed.
+ * @timestamp_ns: CLOCK_MONOTONIC.
+ * @kind: %AMDX_EVENT_*.
+ * @size: sizeof(struct amdx_event) as written.
+ * @device: amdx device id.
+ * @block: %AMDX_RAS_BLOCK_* for errors, else 0.
+ * @type: %AMDX_RAS_TYPE_* for errors, else kind-specific.
+ * @instance: block instance (or VF), else 0.
+ * @partition: compute partition or %AMDX_RAS_PARTITION_ALL.
+ * @address: VRAM byte address or kind-specific.
+ * @data: kind-specific, see %AMDX_EVENT_*.
+ */
+struct amdx_event {
+	__u64 seq;
+	__u64 timestamp_ns;
+	__u16 kind;
+	__u16 size;
+	__u32 device;
+	__u32 block;
+	__u32 type;
+	__u32 instance;
+	__u32 partition;
+	__u64 address;
+	__u64 data[2];
+};
+
+/* Ring sizes in records: a power of two. */
+#define AMDX_EVENT_RING_MIN		16
+#define AMDX_EVENT_RING_DEFAULT		4096
+#define AMDX_EVENT_RING_MAX		65536
+
+/**
+ * struct amdx_event_subscribe - argument of %AMDX_IOC_EVENT_SUBSCRIBE
+ * @mask: in: bit (1 << %AMDX_EVENT_*) per kind wanted; 0 is -EINVAL.
+ *	LOST records always arrive.
+ * @ring_size: in: records the subscriber's ring holds, a power of two,
+ *	0 for %AMDX_EVENT_RING_DEFAULT.
+ * @flags: in: O_NONBLOCK or 0; the fd is always O_CLOEXEC.
+ * @fd: out: the event fd.
+ * @pad: zero.
+ * @reserved: zero.
+ *
+ * Needs no privilege.  Each subscriber has its own ring and sees every
+ * event from its subscription on.
+ */
+struct amdx_event_subscribe {
+	__u64 mask;
+	__u32 ring_size;
+	__u32 flags;
+	__s32 fd;
+	__u32 pad;
+	__u64 reserved[2];
+};
+
+/**
+ * struct amdx_reset_scope - result of %AMDX_QUERY_RESET_SCOPE
+ * @hive_id: the device's hive, 0 if none.
+ * @num_devices: devices a device reset would reset (itself included).
+ * @devices: their ids, @num_devices valid.
+ * @reserved: zero.
+ */
+struct amdx_reset_scope {
+	__u64 hive_id;
+	__u32 num_devices;
+	__u32 devices[15];
+	__u64 reserved[2];
+};
+
 #define AMDX_IOCTL_BASE			0xA7
 
 /* On /dev/amdx and on device fds. */
@@ -435,5 +1113,15 @@ struct amdx_query_hmm_ranges {
 #define AMDX_IOC_HMM_SET_ATTR	_IOW(AMDX_IOCTL_BASE, 0x10, struct amdx_hmm_attr)
 #define AMDX_IOC_HMM_MIGRATE	_IOWR(AMDX_IOCTL_BASE, 0x11, struct amdx_hmm_migrate)
 #define AMDX_IOC_HMM_ACCESS	_IOWR(AMDX_IOCTL_BASE, 0x12, struct amdx_hmm_access)
+#define AMDX_IOC_PARTITION_PLAN	_IOWR(AMDX_IOCTL_BASE, 0x20, struct amdx_partition_config)
+#define AMDX_IOC_PARTITION_COMMIT _IOWR(AMDX_IOCTL_BASE, 0x21, struct amdx_partition_config)
+#define AMDX_IOC_VF_ENABLE	_IOWR(AMDX_IOCTL_BASE, 0x22, struct amdx_vf_enable)
+#define AMDX_IOC_VF_DISABLE	_IOW(AMDX_IOCTL_BASE, 0x23, struct amdx_vf_disable)
+#define AMDX_IOC_VF_SET		_IOW(AMDX_IOCTL_BASE, 0x24, struct amdx_vf_set)
+#define AMDX_IOC_VF_RESET	_IOWR(AMDX_IOCTL_BASE, 0x25, struct amdx_vf_reset)
+#define AMDX_IOC_RAS_INJECT	_IOWR(AMDX_IOCTL_BASE, 0x30, struct amdx_ras_inject)
+#define AMDX_IOC_RAS_SET_POLICY	_IOW(AMDX_IOCTL_BASE, 0x31, struct amdx_ras_policy)
+#define AMDX_IOC_RAS_BADPAGES_IMPORT _IOWR(AMDX_IOCTL_BASE, 0x32, struct amdx_ras_badpages_import)
+#define AMDX_IOC_EVENT_SUBSCRIBE _IOWR(AMDX_IOCTL_BASE, 0x33, struct amdx_event_subscribe)
 
 #endif /* _UAPI_LINUX_AMDX_H */
