@@ -1006,23 +1006,47 @@ struct amdx_ras_badpages_import {
  * poll()/epoll report EPOLLIN when a record is waiting.
  */
 
-/* struct amdx_event.kind; bit (1 << kind) in a subscription mask. */
-#define AMDX_EVENT_LOST			0	/* data[0]: records missed */
-#define AMDX_EVENT_ERROR		1	/* block/type/instance/partition/address, data[0]: count */
-#define AMDX_EVENT_PAGE_PENDING		2	/* address: page to retire */
-#define AMDX_EVENT_PAGE_RETIRED		3	/* address, data[0]: cause, data[1]: pages moved */
-#define AMDX_EVENT_POISON_CONSUMED	4	/* address, data[0]: pid */
-#define AMDX_EVENT_ACTION_START		5	/* data[0]: action */
-#define AMDX_EVENT_ACTION_END		6	/* data[0]: action, data[1]: outcome (errno), duration in address */
-#define AMDX_EVENT_PARTITION_QUARANTINED 7	/* partition */
-#define AMDX_EVENT_PARTITION_RESTORED	8	/* partition */
-#define AMDX_EVENT_PARTITION_OFFLINE	9	/* partition */
-#define AMDX_EVENT_VF_RESET		10	/* instance: VF, data[0]: result, data[1]: state */
-#define AMDX_EVENT_DEVICE_RESET_BEGIN	11	/* data[0]: devices affected (bitmap of ids < 64) */
-#define AMDX_EVENT_DEVICE_RESET_END	12	/* data[0]: errno */
-#define AMDX_EVENT_RMA			13	/* data[0]: retired pages */
-#define AMDX_EVENT_PARTITION_SWITCH	14	/* data[0]: step, data[1]: errno; address: duration */
-#define AMDX_EVENT_MIGRATE		15	/* HMM: data[0]: pid, data[1]: pages; type 0 to VRAM, 1 home */
+/*
+ * struct amdx_event.kind; bit (1 << kind) in a subscription mask.  Fields
+ * not named are zero (partition: %AMDX_RAS_PARTITION_ALL when none).
+ *
+ * LOST:		data[0] records missed.
+ * ERROR:		block, type, instance, partition, address (umc);
+ *			data[0] errors reported.
+ * PAGE_PENDING:	address of the page to retire.
+ * PAGE_RETIRED:	address; data[0] %AMDX_BADPAGE_CAUSE_*;
+ *			data[1] pages of process data moved off it.
+ * POISON_CONSUMED:	address; data[0] pid of the consumer.
+ * ACTION_START:	data[0] %AMDX_ACTION_*.
+ * ACTION_END:		data[0] %AMDX_ACTION_*; data[1] 0 or -errno;
+ *			address: duration in ns.
+ * PARTITION_*:		partition.
+ * VF_RESET:		instance: the VF; data[0] %AMDX_VF_RESET_*;
+ *			data[1] its %AMDX_PART_STATE_* afterwards.
+ * DEVICE_RESET_BEGIN:	data[0] bitmap of the device ids (< 64) affected.
+ * DEVICE_RESET_END:	data[0] 0 or -errno.
+ * RMA:			data[0] retired pages.
+ * PARTITION_SWITCH:	type: %AMDX_PART_STEP_*; data[0] 0 or -errno;
+ *			address: duration in ns.
+ * MIGRATE:		type: 0 to VRAM, 1 to system memory; data[0] pid;
+ *			data[1] pages.
+ */
+#define AMDX_EVENT_LOST			0
+#define AMDX_EVENT_ERROR		1
+#define AMDX_EVENT_PAGE_PENDING		2
+#define AMDX_EVENT_PAGE_RETIRED		3
+#define AMDX_EVENT_POISON_CONSUMED	4
+#define AMDX_EVENT_ACTION_START		5
+#define AMDX_EVENT_ACTION_END		6
+#define AMDX_EVENT_PARTITION_QUARANTINED 7
+#define AMDX_EVENT_PARTITION_RESTORED	8
+#define AMDX_EVENT_PARTITION_OFFLINE	9
+#define AMDX_EVENT_VF_RESET		10
+#define AMDX_EVENT_DEVICE_RESET_BEGIN	11
+#define AMDX_EVENT_DEVICE_RESET_END	12
+#define AMDX_EVENT_RMA			13
+#define AMDX_EVENT_PARTITION_SWITCH	14
+#define AMDX_EVENT_MIGRATE		15
 #define AMDX_EVENT_KIND_COUNT		16
 #define AMDX_EVENT_MASK_ALL		((1ULL << AMDX_EVENT_KIND_COUNT) - 1)
 
