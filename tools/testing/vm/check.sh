@@ -54,6 +54,8 @@ if [ "$mode" = bench ]; then
 	make -s -C "$root/selftests" KSRC="$ksrc" OUT="$work/st-bench" bench >&2
 	export AMDX_BENCH_DIR=$work/st-bench/bench
 fi
+[ "$mode" != demo ] ||
+	make -s -C "$root/selftests" KSRC="$ksrc" OUT="$work/st-demo" demo >&2
 
 step "tools"
 { [ "$mode" = check ] && [ -z "$suite" ]; } || export AMDX_NO_CTEST=1
@@ -76,6 +78,7 @@ fi
 bins=()
 [ -x "$tools_bin" ] && bins+=("$tools_bin" "$root"/tools/build/lib/libamdx.so*)
 bins+=("$(command -v jq)")
+[ "$mode" != demo ] || bins+=("$work"/st-demo/demo/*)
 
 if [ "$mode" = check ] && [ -z "$suite" ]; then
 	step "lint"
