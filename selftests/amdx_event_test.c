@@ -259,6 +259,8 @@ TEST_F(event, emit_hook_rejects_bad_input)
 	EXPECT_EQ(-EINVAL, emit_on(e->id, AMDX_EVENT_ERROR, (1U << 20) + 1));
 	EXPECT_EQ(-EINVAL, amdx_sysfs_write(e->emit, "1"));
 	EXPECT_EQ(-EINVAL, amdx_sysfs_write(e->emit, "x 1"));
+	EXPECT_EQ(-EINVAL, amdx_sysfs_write(e->emit, "1 1 1"));
+	EXPECT_EQ(0, amdx_sysfs_write(e->emit, "1 1\n"));
 }
 
 /* ---- the fd */

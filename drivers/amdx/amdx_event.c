@@ -505,7 +505,10 @@ err_sub:
 }
 EXPORT_SYMBOL_IF_KUNIT(amdx_ioctl_event_subscribe);
 
-/* Testing hook: "<kind> <count>" emits count records, data[0] = 0.. */
+/*
+ * Testing hook emit_events: "<kind> <count>[\n]" emits @count records of
+ * @kind, data[0] = 0..count-1, data[1] = count.
+ */
 #define AMDX_EVENT_HOOK_MAX	SZ_1M
 
 static ssize_t amdx_event_hook_write(struct file *f, const char __user *ubuf,
@@ -513,8 +516,8 @@ static ssize_t amdx_event_hook_write(struct file *f, const char __user *ubuf,
 {
 	struct amdx_device *adev = file_inode(f)->i_private;
 	unsigned int kind, count, i;
-	char buf[32];
-	int ret = 0;
+	char buf[32], nl;
+	int ret = 0, n;
 
 	if (len >= sizeof(buf)) {
 		pr_debug("amdx%u: emit_events: %zu bytes is too long\n",
@@ -524,7 +527,8 @@ static ssize_t amdx_event_hook_write(struct file *f, const char __user *ubuf,
 	if (copy_from_user(buf, ubuf, len))
 		return -EFAULT;
 	buf[len] = '\0';
-	if (sscanf(buf, "%u %u", &kind, &count) != 2 ||
+	n = sscanf(buf, "%u %u%c", &kind, &count, &nl);
+	if (n < 2 || (n == 3 && nl != '\n') ||
 	    kind == AMDX_EVENT_LOST || kind >= AMDX_EVENT_KIND_COUNT ||
 	    !count || count > AMDX_EVENT_HOOK_MAX) {
 		pr_debug("amdx%u: emit_events: want \"<kind 1..%u> <count 1..%u>\"\n",
