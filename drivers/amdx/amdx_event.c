@@ -175,38 +175,58 @@ void amdx_event_source_fini(struct amdx_event_source *src)
 }
 EXPORT_SYMBOL_IF_KUNIT(amdx_event_source_fini);
 
+/* A kind only the ring may produce (LOST) or an unknown one is a bug. */
+static bool amdx_event_kind_bad(const struct amdx_event *ev)
+{
+	return WARN_ON_ONCE(ev->kind == AMDX_EVENT_LOST ||
+			    ev->kind >= AMDX_EVENT_KIND_COUNT);
+}
+
 /**
- * amdx_event_source_emit() - amdx_event_emit() on an event log
+ * amdx_event_source_emit() - emit records into an event log
  * @src: the log.
- * @ev: the record, see amdx_event_emit().
+ * @evs: the records, see amdx_event_emit().
+ * @n: how many.
  *
- * A kind that is not a producer's (%AMDX_EVENT_LOST, unknown kinds) is a
- * bug: warned about once and dropped without a seq.
+ * The records get consecutive seqs (unless another device of the hive
+ * emits in between) and reach every subscriber back to back, with one
+ * wake-up per subscriber.  A record of a kind that is not a producer's
+ * (%AMDX_EVENT_LOST, unknown kinds) is a bug: warned about once and
+ * dropped with seq 0.
  */
 void amdx_event_source_emit(struct amdx_event_source *src,
-			    struct amdx_event *ev)
+			    struct amdx_event *evs, u32 n)
 {
 	struct amdx_event_sub *sub;
 	unsigned long flags;
-
-	if (WARN_ON_ONCE(ev->kind == AMDX_EVENT_LOST ||
-			 ev->kind >= AMDX_EVENT_KIND_COUNT))
-		return;
-	ev->size = sizeof(*ev);
-	ev->device = src->device;
+	u32 i;
 
 	spin_lock_irqsave(&src->lock, flags);
-	ev->seq = atomic64_inc_return(&src->counter->seq);
-	ev->timestamp_ns = ktime_get_ns();
-	trace_amdx_event(ev);
+	for (i = 0; i < n; i++) {
+		struct amdx_event *ev = &evs[i];
+
+		if (amdx_event_kind_bad(ev)) {
+			ev->seq = 0;
+			continue;
+		}
+		ev->size = sizeof(*ev);
+		ev->device = src->device;
+		ev->seq = atomic64_inc_return(&src->counter->seq);
+		ev->timestamp_ns = ktime_get_ns();
+		trace_amdx_event(ev);
+	}
 	list_for_each_entry(sub, &src->subs, node) {
-		enum amdx_event_push res;
+		bool stored = false;
 
 		spin_lock(&sub->lock);
-		res = amdx_event_ring_push(&sub->ring, ev);
+		for (i = 0; i < n; i++)
+			if (evs[i].seq &&
+			    amdx_event_ring_push(&sub->ring, &evs[i]) ==
+			    AMDX_EVENT_PUSH_STORED)
+				stored = true;
 		spin_unlock(&sub->lock);
 		/* Pairs with the barrier in the reader's prepare_to_wait(). */
-		if (res == AMDX_EVENT_PUSH_STORED && wq_has_sleeper(&sub->wait))
+		if (stored && wq_has_sleeper(&sub->wait))
 			wake_up_interruptible_poll(&sub->wait,
 						   EPOLLIN | EPOLLRDNORM);
 	}
@@ -216,9 +236,16 @@ EXPORT_SYMBOL_IF_KUNIT(amdx_event_source_emit);
 
 void amdx_event_emit(struct amdx_device *adev, struct amdx_event *ev)
 {
-	amdx_event_source_emit(&adev->events, ev);
+	amdx_event_source_emit(&adev->events, ev, 1);
 }
 EXPORT_SYMBOL_IF_KUNIT(amdx_event_emit);
+
+void amdx_event_emit_many(struct amdx_device *adev, struct amdx_event *evs,
+			  u32 n)
+{
+	amdx_event_source_emit(&adev->events, evs, n);
+}
+EXPORT_SYMBOL_IF_KUNIT(amdx_event_emit_many);
 
 /**
  * amdx_event_subscribe_check() - validate %AMDX_IOC_EVENT_SUBSCRIBE input
@@ -510,12 +537,15 @@ EXPORT_SYMBOL_IF_KUNIT(amdx_ioctl_event_subscribe);
  * @kind, data[0] = 0..count-1, data[1] = count.
  */
 #define AMDX_EVENT_HOOK_MAX	SZ_1M
+/* Records emitted under one lock hold, with one wake-up. */
+#define AMDX_EVENT_HOOK_CHUNK	64U
 
 static ssize_t amdx_event_hook_write(struct file *f, const char __user *ubuf,
 				     size_t len, loff_t *ppos)
 {
 	struct amdx_device *adev = file_inode(f)->i_private;
-	unsigned int kind, count, i;
+	unsigned int kind, count, chunk, i, j;
+	struct amdx_event *evs;
 	char buf[32], nl;
 	int ret = 0, n;
 
@@ -537,21 +567,25 @@ static ssize_t amdx_event_hook_write(struct file *f, const char __user *ubuf,
 		return -EINVAL;
 	}
 
+	evs = kmalloc_array(AMDX_EVENT_HOOK_CHUNK, sizeof(*evs), GFP_KERNEL);
+	if (!evs)
+		return -ENOMEM;
 	down_read(&adev->lock);
 	if (adev->dead)
 		ret = -ENODEV;
-	for (i = 0; i < count && !ret; i++) {
-		struct amdx_event ev = {
-			.kind = kind,
-			.partition = AMDX_RAS_PARTITION_ALL,
-			.data = { i, count },
-		};
-
-		amdx_event_emit(adev, &ev);
-		if ((i & 1023) == 1023)
-			cond_resched();
+	for (i = 0; i < count && !ret; i += chunk) {
+		chunk = min(count - i, AMDX_EVENT_HOOK_CHUNK);
+		for (j = 0; j < chunk; j++)
+			evs[j] = (struct amdx_event){
+				.kind = kind,
+				.partition = AMDX_RAS_PARTITION_ALL,
+				.data = { i + j, count },
+			};
+		amdx_event_emit_many(adev, evs, chunk);
+		cond_resched();
 	}
 	up_read(&adev->lock);
+	kfree(evs);
 	return ret ? ret : len;
 }
 

@@ -35,6 +35,19 @@ struct amdx_file;
 void amdx_event_emit(struct amdx_device *adev, struct amdx_event *ev);
 
 /**
+ * amdx_event_emit_many() - amdx_event_emit() for several records at once
+ * @adev: the device.
+ * @evs: the records, filled as for amdx_event_emit(); stamped in place.
+ * @n: how many; keep it small (tens): interrupts stay off meanwhile.
+ *
+ * The records reach every subscriber back to back, with one wake-up per
+ * subscriber instead of one per record.  Same context rules as
+ * amdx_event_emit().
+ */
+void amdx_event_emit_many(struct amdx_device *adev, struct amdx_event *evs,
+			  u32 n);
+
+/**
  * struct amdx_event_counter - a sequence counter
  * @ref: one per device using it.
  * @hive_id: the hive whose devices share it, 0 for a device of its own.
@@ -96,7 +109,7 @@ int amdx_event_source_init(struct amdx_event_source *src, u32 device,
 void amdx_event_source_kill(struct amdx_event_source *src);
 void amdx_event_source_fini(struct amdx_event_source *src);
 void amdx_event_source_emit(struct amdx_event_source *src,
-			    struct amdx_event *ev);
+			    struct amdx_event *evs, u32 n);
 int amdx_event_subscribe_check(u32 device,
 			       const struct amdx_event_subscribe *args);
 struct amdx_event_sub *amdx_event_sub_create(struct amdx_event_source *src,

@@ -563,6 +563,39 @@ static void emit_stamps_and_orders_records(struct kunit *test)
 	}
 }
 
+static void emit_many_stamps_records_back_to_back(struct kunit *test)
+{
+	struct amdx_device *adev = fake_device(test, 11, 0);
+	struct amdx_event_sub *sub = fake_sub(test, adev, MASK_ALL, 16);
+	struct amdx_event *evs = recs(test, 20);
+	struct amdx_event *out = recs(test, 20);
+	u64 first = emit(adev, AMDX_EVENT_RMA, 0) + 1;
+	u32 i;
+
+	KUNIT_ASSERT_EQ(test, sub_pop(sub, out, 20), 1);
+	for (i = 0; i < 20; i++) {
+		evs[i].kind = AMDX_EVENT_ERROR;
+		evs[i].data[0] = i;
+	}
+	amdx_event_emit_many(adev, evs, 20);
+	for (i = 0; i < 20; i++) {
+		KUNIT_EXPECT_EQ(test, evs[i].seq, first + i);
+		KUNIT_EXPECT_EQ(test, evs[i].size, sizeof(evs[i]));
+		KUNIT_EXPECT_EQ(test, evs[i].device, amdx_device_id(adev));
+		if (i)
+			KUNIT_EXPECT_GE(test, evs[i].timestamp_ns,
+					evs[i - 1].timestamp_ns);
+	}
+	/* 16 fit, the last 4 are one LOST record */
+	KUNIT_ASSERT_EQ(test, sub_pop(sub, out, 20), 17);
+	for (i = 0; i < 16; i++)
+		KUNIT_EXPECT_EQ(test, memcmp(&out[i], &evs[i], sizeof(*out)), 0);
+	KUNIT_EXPECT_EQ(test, out[16].kind, AMDX_EVENT_LOST);
+	KUNIT_EXPECT_EQ(test, out[16].seq, first + 16);
+	KUNIT_EXPECT_EQ(test, out[16].data[0], 4);
+	KUNIT_EXPECT_EQ(test, out[16].data[1], first + 19);
+}
+
 static void subscribers_are_independent(struct kunit *test)
 {
 	struct amdx_device *adev = fake_device(test, 2, 0);
@@ -682,6 +715,7 @@ static struct kunit_case amdx_event_test_cases[] = {
 	KUNIT_CASE_PARAM(subscribe_arguments_are_checked,
 			 amdx_event_check_gen_params),
 	KUNIT_CASE(emit_stamps_and_orders_records),
+	KUNIT_CASE(emit_many_stamps_records_back_to_back),
 	KUNIT_CASE(subscribers_are_independent),
 	KUNIT_CASE(hive_devices_share_one_counter),
 	KUNIT_CASE(hive_counter_outlives_removed_members),
