@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # The amdx trace system: device add/remove events carry the id and BDF the
-# uapi reports.  Busybox sh; prints KTAP.
+# uapi reports; amdx_event carries every field of an event record.  Busybox
+# sh; prints KTAP.
 T=/sys/kernel/tracing
 SIM=/sys/bus/amdx_sim
 ID=950
@@ -19,9 +20,10 @@ check() { # name, command...
 }
 
 echo "TAP version 13"
-echo "1..4"
+echo "1..5"
 if [ ! -d $T/events/amdx ]; then
-	for t in add_event remove_event event_fields_match_uapi hmm_events_exist; do
+	for t in add_event remove_event event_fields_match_uapi hmm_events_exist \
+		 event_log_records; do
 		skip $t "no tracefs events for amdx"
 	done
 	exit 4
@@ -30,10 +32,13 @@ fi
 echo > $T/trace
 echo 1 > $T/events/amdx/amdx_device_add/enable
 echo 1 > $T/events/amdx/amdx_device_remove/enable
+echo 1 > $T/events/amdx/amdx_event/enable
 echo "$ID model=mi308x" > $SIM/new_device
 dev=$(ls -d $SIM/devices/amdx_sim$ID/amdx/amdx* 2>/dev/null | head -n 1)
 aid=$(cat "$dev/id" 2>/dev/null)
 BDF=$(cat "$dev/bdf" 2>/dev/null)
+# two RMA (13) records through the event log's testing hook
+echo "13 2" > /sys/kernel/debug/amdx/amdx$aid/emit_events
 echo "$ID" > $SIM/del_device
 echo 0 > $T/events/amdx/enable
 
@@ -46,5 +51,7 @@ if [ -d $T/events/amdx/amdx_hmm_migrate ]; then
 else
 	skip hmm_events_exist "no HMM in this kernel"
 fi
+rec="amdx_event: dev=$aid seq=[0-9]* ts=[0-9]* kind=13 size=64 block=0 type=0 instance=0 partition=-1 address=0x0"
+check event_log_records test "$(grep -c "$rec data0=[01] data1=2\$" $T/trace)" = 2
 echo "# add/remove events for amdx$aid ($BDF)"
 [ $fails = 0 ]

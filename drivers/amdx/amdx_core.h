@@ -14,6 +14,7 @@
 
 #include <amdx/amdx_provider.h>
 
+#include "amdx_event.h"
 #include "amdx_hmm.h"
 
 struct dentry;
@@ -40,6 +41,7 @@ struct file;
  * @class_dev: the sysfs class device, owned by amdx_sysfs.c.
  * @debugfs: the device's debugfs directory (testing hooks), may be NULL.
  * @hmm: HMM state (contexts of the device's fds).
+ * @events: the event log (subscribers, seq counter).
  */
 struct amdx_device {
 	struct kref ref;
@@ -55,6 +57,7 @@ struct amdx_device {
 	struct device *class_dev;
 	struct dentry *debugfs;
 	struct amdx_hmm_dev hmm;
+	struct amdx_event_source events;
 };
 
 /**

@@ -13,6 +13,8 @@
  *                      page (amdx_hmm_evict_vram_page()).
  * ``drain_partition``  write a memory partition index: move all its data
  *                      home (amdx_hmm_drain_partition()).
+ * ``emit_events``      write "<kind> <count>": emit @count synthetic events
+ *                      of @kind (amdx_event_debugfs_add()).
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
@@ -92,6 +94,7 @@ void amdx_debugfs_add(struct amdx_device *adev)
 
 	snprintf(name, sizeof(name), "amdx%u", adev->id);
 	adev->debugfs = debugfs_create_dir(name, amdx_debugfs_root);
+	amdx_event_debugfs_add(adev);
 #if IS_ENABLED(CONFIG_DEVICE_PRIVATE)
 	if (adev->desc.flags & AMDX_DEVICE_F_HMM) {
 		debugfs_create_file("evict_vram_page", 0200, adev->debugfs,

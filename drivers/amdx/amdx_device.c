@@ -53,6 +53,7 @@ static void amdx_device_release(struct kref *ref)
 {
 	struct amdx_device *adev = container_of(ref, struct amdx_device, ref);
 
+	amdx_event_source_fini(&adev->events);
 	kfree(adev);
 }
 
@@ -338,16 +339,21 @@ struct amdx_device *amdx_device_register(struct device *parent,
 	if (ret < 0)
 		goto err_free;
 
+	ret = amdx_event_source_init(&adev->events, adev->id, desc->hive_id);
+	if (ret)
+		goto err_events;
+
 	ret = amdx_sysfs_add(adev, parent);
 	if (ret)
-		goto err_erase;
+		goto err_events;
 
 	amdx_debugfs_add(adev);
 	xa_store(&amdx_devices, adev->id, adev, GFP_KERNEL);
 	trace_amdx_device_add(adev->id, adev->bdf, adev->desc.model);
 	return adev;
 
-err_erase:
+err_events:
+	amdx_event_source_fini(&adev->events);
 	xa_erase(&amdx_devices, adev->id);
 err_free:
 	kfree(adev);
@@ -359,8 +365,9 @@ EXPORT_SYMBOL_GPL(amdx_device_register);
  * amdx_device_unregister() - remove a device from amdx
  * @adev: the device.
  *
- * Waits for running ioctls, then moves every process page still in the
- * device's VRAM home.  After this returns the core calls no op of the
+ * Waits for running ioctls, ends the event log (subscribers read what is
+ * queued, then EOF), then moves every process page still in the device's
+ * VRAM home.  After this returns the core calls no op of the
  * device and does not touch its provider data; open device fds fail with
  * -ENODEV until closed.
  */
@@ -373,6 +380,7 @@ void amdx_device_unregister(struct amdx_device *adev)
 	down_write(&adev->lock);
 	adev->dead = true;
 	up_write(&adev->lock);
+	amdx_event_source_kill(&adev->events);
 	amdx_hmm_device_drain(adev);
 
 	trace_amdx_device_remove(adev->id);

@@ -8,10 +8,19 @@
 #ifndef _AMDX_EVENT_H_
 #define _AMDX_EVENT_H_
 
+#include <linux/atomic.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/wait.h>
 #include <linux/amdx.h>
 
+#include "amdx_event_ring.h"
+
 struct amdx_device;
+struct amdx_file;
 
 /**
  * amdx_event_emit() - append an event to every subscriber of a device
@@ -24,5 +33,89 @@ struct amdx_device;
  * Also fires the amdx_event tracepoint.
  */
 void amdx_event_emit(struct amdx_device *adev, struct amdx_event *ev);
+
+/**
+ * amdx_event_emit_many() - amdx_event_emit() for several records at once
+ * @adev: the device.
+ * @evs: the records, filled as for amdx_event_emit(); stamped in place.
+ * @n: how many; keep it small (tens): interrupts stay off meanwhile.
+ *
+ * The records reach every subscriber back to back, with one wake-up per
+ * subscriber instead of one per record.  Same context rules as
+ * amdx_event_emit().
+ */
+void amdx_event_emit_many(struct amdx_device *adev, struct amdx_event *evs,
+			  u32 n);
+
+/**
+ * struct amdx_event_counter - a sequence counter
+ * @ref: one per device using it.
+ * @hive_id: the hive whose devices share it, 0 for a device of its own.
+ * @seq: the last seq handed out.
+ * @node: entry in the list of hive counters (hive_id != 0 only).
+ */
+struct amdx_event_counter {
+	struct kref ref;
+	u64 hive_id;
+	atomic64_t seq;
+	struct list_head node;
+};
+
+/**
+ * struct amdx_event_source - the event log of one device
+ * @lock: protects @subs and @dead, and makes taking a seq and queueing
+ *	the record one step, so every subscriber sees its device's seqs in
+ *	increasing order.  Taken with interrupts off (emitters may run in
+ *	any context).  Order: &amdx_device.lock -> @lock ->
+ *	&amdx_event_sub.lock -> wait queue locks.
+ * @subs: subscribers (&amdx_event_sub.node).
+ * @counter: seq counter, shared by the devices of a hive.
+ * @device: device id written into records.
+ * @dead: the device is gone; no new subscribers.
+ */
+struct amdx_event_source {
+	spinlock_t lock;	/* see above */
+	struct list_head subs;
+	struct amdx_event_counter *counter;
+	u32 device;
+	bool dead;
+};
+
+/**
+ * struct amdx_event_sub - one subscriber (the state of an event fd)
+ * @src: the device's event log.
+ * @adev: the device, referenced by the fd; NULL for in-kernel users.
+ * @node: entry in &amdx_event_source.subs; empty once the device is gone.
+ * @lock: protects @ring and @hup.  Nests inside &amdx_event_source.lock.
+ * @ring: the records.
+ * @read_lock: one reader consumes at a time, so records are copied out
+ *	of the ring in place without @lock.  Order: @read_lock -> mmap_lock.
+ * @wait: readers, poll and epoll.
+ * @hup: the device is gone: no more records will come.
+ */
+struct amdx_event_sub {
+	struct amdx_event_source *src;
+	struct amdx_device *adev;
+	struct list_head node;
+	spinlock_t lock;	/* see above */
+	struct amdx_event_ring ring;
+	struct mutex read_lock;	/* see above */
+	wait_queue_head_t wait;
+	bool hup;
+};
+
+int amdx_event_source_init(struct amdx_event_source *src, u32 device,
+			   u64 hive_id);
+void amdx_event_source_kill(struct amdx_event_source *src);
+void amdx_event_source_fini(struct amdx_event_source *src);
+void amdx_event_source_emit(struct amdx_event_source *src,
+			    struct amdx_event *evs, u32 n);
+int amdx_event_subscribe_check(u32 device,
+			       const struct amdx_event_subscribe *args);
+struct amdx_event_sub *amdx_event_sub_create(struct amdx_event_source *src,
+					     u64 mask, u32 ring_size);
+void amdx_event_sub_destroy(struct amdx_event_sub *sub);
+int amdx_ioctl_event_subscribe(struct amdx_file *file, void *data);
+void amdx_event_debugfs_add(struct amdx_device *adev);
 
 #endif /* _AMDX_EVENT_H_ */

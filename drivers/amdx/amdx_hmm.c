@@ -383,7 +383,7 @@ int amdx_ioctl_hmm_migrate(struct amdx_file *file, void *data)
 	struct amdx_hmm_span *spans = NULL;
 	struct amdx_range *r;
 	u32 nparts, n = 0, i;
-	u64 end;
+	u64 end, to_vram = 0, home = 0;
 	int ret;
 
 	ret = amdx_hmm_ctx_check(file);
@@ -437,12 +437,18 @@ int amdx_ioctl_hmm_migrate(struct amdx_file *file, void *data)
 					     spans[i].dest, &res);
 		amdx_hmm_account(ctx, spans[i].start, spans[i].end,
 				 spans[i].dest, &res, false, false);
+		if (spans[i].dest == AMDX_HMM_LOC_SYSTEM)
+			home += res.moved;
+		else
+			to_vram += res.moved;
 		args->moved += res.moved;
 		args->already += res.already;
 		args->skipped += res.skipped;
 		args->skip_reasons |= res.reasons;
 	}
 	kfree(spans);
+	amdx_hmm_event_migrate(adev, ctx->tgid, false, to_vram);
+	amdx_hmm_event_migrate(adev, ctx->tgid, true, home);
 	return ret;
 }
 

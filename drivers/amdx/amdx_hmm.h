@@ -146,5 +146,7 @@ struct page *amdx_hmm_pte_device_page(struct mm_struct *mm,
 void amdx_hmm_account(struct amdx_hmm_ctx *ctx, u64 start, u64 end,
 		      u32 dest, const struct amdx_hmm_result *res,
 		      bool fault, bool eviction);
+void amdx_hmm_event_migrate(struct amdx_device *adev, pid_t pid, bool home,
+			    u64 pages);
 
 #endif /* _AMDX_HMM_H_ */

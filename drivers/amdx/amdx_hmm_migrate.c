@@ -586,6 +586,29 @@ int amdx_hmm_migrate_range(struct amdx_hmm_ctx *ctx, u64 start, u64 end,
 	return ret;
 }
 
+/**
+ * amdx_hmm_event_migrate() - report pages a migration moved
+ * @adev: the device.
+ * @pid: the process whose pages moved.
+ * @home: true when they moved to system memory, false for VRAM.
+ * @pages: how many; nothing is reported for 0.
+ *
+ * Emits %AMDX_EVENT_MIGRATE (type 0 to VRAM, 1 home).
+ */
+void amdx_hmm_event_migrate(struct amdx_device *adev, pid_t pid, bool home,
+			    u64 pages)
+{
+	struct amdx_event ev = {
+		.kind = AMDX_EVENT_MIGRATE,
+		.type = home,
+		.partition = AMDX_RAS_PARTITION_ALL,
+		.data = { pid, pages },
+	};
+
+	if (pages)
+		amdx_event_emit(adev, &ev);
+}
+
 static struct amdx_hmm_ctx *amdx_hmm_ctx_of_mm(struct amdx_device *adev,
 					       struct mm_struct *mm)
 {
@@ -658,6 +681,7 @@ out:
 				 true, false);
 		amdx_hmm_ctx_put(ctx);
 	}
+	amdx_hmm_event_migrate(adev, task_tgid_nr(current), true, res.moved);
 	if (ret == -ENOMEM)
 		return VM_FAULT_OOM;
 	return ret ? VM_FAULT_SIGBUS : 0;

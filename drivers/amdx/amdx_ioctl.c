@@ -93,6 +93,13 @@ static const struct amdx_ioctl_desc amdx_ioctls[] = {
 		.func = amdx_ioctl_hmm_access,
 		.name = "HMM_ACCESS",
 	},
+	{
+		.cmd = AMDX_IOC_EVENT_SUBSCRIBE,
+		.min_size = sizeof(struct amdx_event_subscribe),
+		.flags = AMDX_IOCTL_F_DEVICE,
+		.func = amdx_ioctl_event_subscribe,
+		.name = "EVENT_SUBSCRIBE",
+	},
 };
 
 /**

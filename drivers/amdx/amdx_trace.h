@@ -10,6 +10,7 @@
 
 #include <linux/tracepoint.h>
 #include <linux/types.h>
+#include <linux/amdx.h>
 
 TRACE_EVENT(amdx_device_add,
 	    TP_PROTO(u32 id, const char *bdf, u32 model),
@@ -84,6 +85,41 @@ TRACE_EVENT(amdx_hmm_evict,
 			   __entry->moved = moved;),
 	    TP_printk("dev=%u tgid=%d start=0x%llx moved=%llu", __entry->dev,
 		      __entry->tgid, __entry->start, __entry->moved)
+);
+
+TRACE_EVENT(amdx_event,
+	    TP_PROTO(const struct amdx_event *ev),
+	    TP_ARGS(ev),
+	    TP_STRUCT__entry(__field(u64, seq)
+			     __field(u64, timestamp_ns)
+			     __field(u16, kind)
+			     __field(u16, size)
+			     __field(u32, device)
+			     __field(u32, block)
+			     __field(u32, type)
+			     __field(u32, instance)
+			     __field(u32, partition)
+			     __field(u64, address)
+			     __field(u64, data0)
+			     __field(u64, data1)),
+	    TP_fast_assign(__entry->seq = ev->seq;
+			   __entry->timestamp_ns = ev->timestamp_ns;
+			   __entry->kind = ev->kind;
+			   __entry->size = ev->size;
+			   __entry->device = ev->device;
+			   __entry->block = ev->block;
+			   __entry->type = ev->type;
+			   __entry->instance = ev->instance;
+			   __entry->partition = ev->partition;
+			   __entry->address = ev->address;
+			   __entry->data0 = ev->data[0];
+			   __entry->data1 = ev->data[1];),
+	    TP_printk("dev=%u seq=%llu ts=%llu kind=%u size=%u block=%u type=%u instance=%u partition=%d address=0x%llx data0=%llu data1=%llu",
+		      __entry->device, __entry->seq, __entry->timestamp_ns,
+		      __entry->kind, __entry->size, __entry->block,
+		      __entry->type, __entry->instance,
+		      (int)__entry->partition, __entry->address,
+		      __entry->data0, __entry->data1)
 );
 
 #endif /* _AMDX_TRACE_H_ */

@@ -1010,7 +1010,8 @@ struct amdx_ras_badpages_import {
  * struct amdx_event.kind; bit (1 << kind) in a subscription mask.  Fields
  * not named are zero (partition: %AMDX_RAS_PARTITION_ALL when none).
  *
- * LOST:		data[0] records missed.
+ * LOST:		seq of the first record missed; data[0] records
+ *			missed; data[1] seq of the last one missed.
  * ERROR:		block, type, instance, partition, address (umc);
  *			data[0] errors reported.
  * PAGE_PENDING:	address of the page to retire.
@@ -1092,8 +1093,8 @@ struct amdx_event {
 
 /**
  * struct amdx_event_subscribe - argument of %AMDX_IOC_EVENT_SUBSCRIBE
- * @mask: in: bit (1 << %AMDX_EVENT_*) per kind wanted; 0 is -EINVAL.
- *	LOST records always arrive.
+ * @mask: in: bit (1 << %AMDX_EVENT_*) per kind wanted; 0, unknown bits
+ *	or only the LOST bit is -EINVAL.  LOST records always arrive.
  * @ring_size: in: records the subscriber's ring holds, a power of two,
  *	0 for %AMDX_EVENT_RING_DEFAULT.
  * @flags: in: O_NONBLOCK or 0; the fd is always O_CLOEXEC.

@@ -10,6 +10,9 @@ shift 3
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
+# mktemp makes it 0700; as the guest's / it must let other uids in (tests
+# run unprivileged children that open /dev/amdx).
+chmod 0755 "$root"
 
 mkdir -p "$root"/{bin,dev,proc,sys,tmp,usr/bin,usr/local/lib,lib/amdx,selftests}
 cp /bin/busybox "$root/bin/busybox"

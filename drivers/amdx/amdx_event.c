@@ -1,0 +1,607 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Copyright (C) 2026 The amdx authors
+ */
+/**
+ * DOC: event log
+ *
+ * Every device has an event log (&struct amdx_event_source).  Producers
+ * (RAS intake and containment, partition control, HMM migration) call
+ * amdx_event_emit(), which stamps the record with the next seq and the
+ * CLOCK_MONOTONIC time and copies it into the ring of every subscriber
+ * whose mask wants the kind.  Emitting never sleeps and never waits for a
+ * reader: a full ring counts what it misses (see the event ring DOC).
+ *
+ * A process subscribes on a device fd (%AMDX_IOC_EVENT_SUBSCRIBE) and gets
+ * an event fd: read() returns whole 64-byte records, poll and epoll report
+ * EPOLLIN, and once the device is removed the reader gets what is left,
+ * then EOF (EPOLLHUP).  The fd holds a reference on the device, so its
+ * event log stays valid until the last subscriber closes.
+ *
+ * ::
+ *
+ *    producer              amdx_event_emit()            subscriber fd
+ *       | ev (kind, data)        |                           |
+ *       |----------------------->| src->lock (irqsave)       |
+ *       |                        | seq = ++counter, ts = now |
+ *       |                        | tracepoint amdx_event     |
+ *       |                        | each sub: push, wake ---->| EPOLLIN
+ *       |<-- ev.seq -------------|                           |
+ *       |                        |              read() <-----| copy in place,
+ *       |                        |                           | then consume
+ *
+ * Sequence numbers start at 1 and grow by one per event of the device.
+ * Devices with the same non-zero hive id share one counter (looked up
+ * when the device registers), so seqs are unique and ordered across a
+ * hive, and one device's subscribers see gaps where other devices of the
+ * hive emitted.  Taking the seq and queueing the record happen under the
+ * device's @lock, so every subscriber sees its device's seqs (and
+ * timestamps) in increasing order.
+ *
+ * Locking: &amdx_event_source.lock (irqsave) -> &amdx_event_sub.lock ->
+ * wait queue locks.  Readers take &amdx_event_sub.read_lock (a mutex),
+ * then the subscriber lock only to peek and to consume, copying to user
+ * space in between.  The hive list has its own spinlock, never nested.
+ */
+#include <linux/anon_inodes.h>
+#include <linux/bits.h>
+#include <linux/debugfs.h>
+#include <linux/err.h>
+#include <linux/fcntl.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/kernel.h>
+#include <linux/log2.h>
+#include <linux/minmax.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/poll.h>
+#include <linux/sched.h>
+#include <linux/seq_file.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
+#include <linux/timekeeping.h>
+#include <linux/uaccess.h>
+
+#include "amdx_core.h"
+#include "amdx_event.h"
+#include "amdx_kunit.h"
+#include "amdx_trace.h"
+
+/* Counters shared by the devices of a hive (hive_id != 0). */
+static LIST_HEAD(amdx_event_hives);
+static DEFINE_SPINLOCK(amdx_event_hives_lock);
+
+static struct amdx_event_counter *amdx_event_counter_get(u64 hive_id)
+{
+	struct amdx_event_counter *c, *new;
+
+	new = kzalloc(sizeof(*new), GFP_KERNEL);
+	if (!new)
+		return NULL;
+	kref_init(&new->ref);
+	new->hive_id = hive_id;
+	atomic64_set(&new->seq, 0);
+	INIT_LIST_HEAD(&new->node);
+	if (!hive_id)
+		return new;
+
+	spin_lock(&amdx_event_hives_lock);
+	list_for_each_entry(c, &amdx_event_hives, node) {
+		if (c->hive_id == hive_id) {
+			kref_get(&c->ref);
+			spin_unlock(&amdx_event_hives_lock);
+			kfree(new);
+			return c;
+		}
+	}
+	list_add(&new->node, &amdx_event_hives);
+	spin_unlock(&amdx_event_hives_lock);
+	return new;
+}
+
+static void amdx_event_counter_release(struct kref *ref)
+	__releases(&amdx_event_hives_lock)
+{
+	struct amdx_event_counter *c =
+		container_of(ref, struct amdx_event_counter, ref);
+
+	list_del(&c->node);
+	spin_unlock(&amdx_event_hives_lock);
+	kfree(c);
+}
+
+static void amdx_event_counter_put(struct amdx_event_counter *c)
+{
+	kref_put_lock(&c->ref, amdx_event_counter_release,
+		      &amdx_event_hives_lock);
+}
+
+/**
+ * amdx_event_source_init() - set up a device's event log
+ * @src: the log, embedded in the device.
+ * @device: the device id records carry.
+ * @hive_id: the device's hive, 0 if none.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int amdx_event_source_init(struct amdx_event_source *src, u32 device,
+			   u64 hive_id)
+{
+	spin_lock_init(&src->lock);
+	INIT_LIST_HEAD(&src->subs);
+	src->device = device;
+	src->dead = false;
+	src->counter = amdx_event_counter_get(hive_id);
+	return src->counter ? 0 : -ENOMEM;
+}
+EXPORT_SYMBOL_IF_KUNIT(amdx_event_source_init);
+
+/**
+ * amdx_event_source_kill() - the device is gone
+ * @src: the log.
+ *
+ * Subscribers read what is queued, then EOF; poll reports EPOLLHUP.  No
+ * new subscribers; events still emitted take a seq but reach nobody.
+ */
+void amdx_event_source_kill(struct amdx_event_source *src)
+{
+	struct amdx_event_sub *sub, *tmp;
+	unsigned long flags;
+
+	spin_lock_irqsave(&src->lock, flags);
+	src->dead = true;
+	list_for_each_entry_safe(sub, tmp, &src->subs, node) {
+		spin_lock(&sub->lock);
+		sub->hup = true;
+		spin_unlock(&sub->lock);
+		list_del_init(&sub->node);
+		wake_up_interruptible_poll(&sub->wait, EPOLLHUP);
+	}
+	spin_unlock_irqrestore(&src->lock, flags);
+}
+EXPORT_SYMBOL_IF_KUNIT(amdx_event_source_kill);
+
+/**
+ * amdx_event_source_fini() - free a device's event log
+ * @src: the log; no subscribers are left (each holds the device).
+ */
+void amdx_event_source_fini(struct amdx_event_source *src)
+{
+	WARN_ON(!list_empty(&src->subs));
+	if (src->counter)
+		amdx_event_counter_put(src->counter);
+	src->counter = NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(amdx_event_source_fini);
+
+/* A kind only the ring may produce (LOST) or an unknown one is a bug. */
+static bool amdx_event_kind_bad(const struct amdx_event *ev)
+{
+	return WARN_ON_ONCE(ev->kind == AMDX_EVENT_LOST ||
+			    ev->kind >= AMDX_EVENT_KIND_COUNT);
+}
+
+/**
+ * amdx_event_source_emit() - emit records into an event log
+ * @src: the log.
+ * @evs: the records, see amdx_event_emit().
+ * @n: how many.
+ *
+ * The records get consecutive seqs (unless another device of the hive
+ * emits in between) and reach every subscriber back to back, with one
+ * wake-up per subscriber.  A record of a kind that is not a producer's
+ * (%AMDX_EVENT_LOST, unknown kinds) is a bug: warned about once and
+ * dropped with seq 0.
+ */
+void amdx_event_source_emit(struct amdx_event_source *src,
+			    struct amdx_event *evs, u32 n)
+{
+	struct amdx_event_sub *sub;
+	unsigned long flags;
+	u32 i;
+
+	spin_lock_irqsave(&src->lock, flags);
+	for (i = 0; i < n; i++) {
+		struct amdx_event *ev = &evs[i];
+
+		if (amdx_event_kind_bad(ev)) {
+			ev->seq = 0;
+			continue;
+		}
+		ev->size = sizeof(*ev);
+		ev->device = src->device;
+		ev->seq = atomic64_inc_return(&src->counter->seq);
+		ev->timestamp_ns = ktime_get_ns();
+		trace_amdx_event(ev);
+	}
+	list_for_each_entry(sub, &src->subs, node) {
+		bool stored = false;
+
+		spin_lock(&sub->lock);
+		for (i = 0; i < n; i++)
+			if (evs[i].seq &&
+			    amdx_event_ring_push(&sub->ring, &evs[i]) ==
+			    AMDX_EVENT_PUSH_STORED)
+				stored = true;
+		spin_unlock(&sub->lock);
+		/* Pairs with the barrier in the reader's prepare_to_wait(). */
+		if (stored && wq_has_sleeper(&sub->wait))
+			wake_up_interruptible_poll(&sub->wait,
+						   EPOLLIN | EPOLLRDNORM);
+	}
+	spin_unlock_irqrestore(&src->lock, flags);
+}
+EXPORT_SYMBOL_IF_KUNIT(amdx_event_source_emit);
+
+void amdx_event_emit(struct amdx_device *adev, struct amdx_event *ev)
+{
+	amdx_event_source_emit(&adev->events, ev, 1);
+}
+EXPORT_SYMBOL_IF_KUNIT(amdx_event_emit);
+
+void amdx_event_emit_many(struct amdx_device *adev, struct amdx_event *evs,
+			  u32 n)
+{
+	amdx_event_source_emit(&adev->events, evs, n);
+}
+EXPORT_SYMBOL_IF_KUNIT(amdx_event_emit_many);
+
+/**
+ * amdx_event_subscribe_check() - validate %AMDX_IOC_EVENT_SUBSCRIBE input
+ * @device: device id, for the log line.
+ * @args: the argument.
+ *
+ * Return: 0, or -EINVAL (with a debug log line naming the cause) for a
+ * non-zero pad or reserved field, flags other than O_NONBLOCK, a mask
+ * with unknown kinds or without any kind but LOST, or a ring size that
+ * is not 0 or a power of two in [%AMDX_EVENT_RING_MIN,
+ * %AMDX_EVENT_RING_MAX].
+ */
+int amdx_event_subscribe_check(u32 device,
+			       const struct amdx_event_subscribe *args)
+{
+	u32 size = args->ring_size;
+
+	if (args->pad || args->reserved[0] || args->reserved[1]) {
+		pr_debug("amdx%u: event subscribe: pad or reserved not zero\n",
+			 device);
+		return -EINVAL;
+	}
+	if (args->flags & ~O_NONBLOCK) {
+		pr_debug("amdx%u: event subscribe: unknown flags %#x\n",
+			 device, args->flags & ~O_NONBLOCK);
+		return -EINVAL;
+	}
+	if (args->mask & ~AMDX_EVENT_MASK_ALL) {
+		pr_debug("amdx%u: event subscribe: unknown kinds in mask %#llx\n",
+			 device, args->mask);
+		return -EINVAL;
+	}
+	if (!(args->mask & ~BIT_ULL(AMDX_EVENT_LOST))) {
+		pr_debug("amdx%u: event subscribe: mask %#llx selects no kind\n",
+			 device, args->mask);
+		return -EINVAL;
+	}
+	if (size && (!is_power_of_2(size) || size < AMDX_EVENT_RING_MIN ||
+		     size > AMDX_EVENT_RING_MAX)) {
+		pr_debug("amdx%u: event subscribe: ring size %u is not a power of two in [%u, %u]\n",
+			 device, size, AMDX_EVENT_RING_MIN,
+			 AMDX_EVENT_RING_MAX);
+		return -EINVAL;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(amdx_event_subscribe_check);
+
+/**
+ * amdx_event_sub_create() - add a subscriber to an event log
+ * @src: the log.
+ * @mask: kinds wanted, checked by amdx_event_subscribe_check().
+ * @ring_size: records the ring holds, a power of two.
+ *
+ * The subscriber sees every event emitted after this returns.
+ *
+ * Return: the subscriber, ERR_PTR(-ENOMEM), or ERR_PTR(-ENODEV) when the
+ * device is gone.
+ */
+struct amdx_event_sub *amdx_event_sub_create(struct amdx_event_source *src,
+					     u64 mask, u32 ring_size)
+{
+	struct amdx_event_sub *sub;
+	struct amdx_event *recs;
+	unsigned long flags;
+
+	sub = kzalloc(sizeof(*sub), GFP_KERNEL_ACCOUNT);
+	if (!sub)
+		return ERR_PTR(-ENOMEM);
+	recs = kvcalloc(ring_size, sizeof(*recs), GFP_KERNEL_ACCOUNT);
+	if (!recs) {
+		kfree(sub);
+		return ERR_PTR(-ENOMEM);
+	}
+	sub->src = src;
+	INIT_LIST_HEAD(&sub->node);
+	spin_lock_init(&sub->lock);
+	amdx_event_ring_init(&sub->ring, recs, ring_size, mask);
+	mutex_init(&sub->read_lock);
+	init_waitqueue_head(&sub->wait);
+
+	spin_lock_irqsave(&src->lock, flags);
+	if (src->dead) {
+		spin_unlock_irqrestore(&src->lock, flags);
+		kvfree(recs);
+		kfree(sub);
+		return ERR_PTR(-ENODEV);
+	}
+	list_add_tail(&sub->node, &src->subs);
+	spin_unlock_irqrestore(&src->lock, flags);
+	return sub;
+}
+EXPORT_SYMBOL_IF_KUNIT(amdx_event_sub_create);
+
+/**
+ * amdx_event_sub_destroy() - remove and free a subscriber
+ * @sub: the subscriber; its event log must still exist.
+ */
+void amdx_event_sub_destroy(struct amdx_event_sub *sub)
+{
+	struct amdx_event_source *src = sub->src;
+	unsigned long flags;
+
+	spin_lock_irqsave(&src->lock, flags);
+	list_del_init(&sub->node);
+	spin_unlock_irqrestore(&src->lock, flags);
+	mutex_destroy(&sub->read_lock);
+	kvfree(sub->ring.recs);
+	kfree(sub);
+}
+EXPORT_SYMBOL_IF_KUNIT(amdx_event_sub_destroy);
+
+/* Records or a LOST record waiting, or the end of the log. */
+static bool amdx_event_sub_ready(struct amdx_event_sub *sub, bool *hup)
+{
+	bool readable;
+
+	spin_lock_irq(&sub->lock);
+	readable = amdx_event_ring_readable(&sub->ring);
+	*hup = sub->hup;
+	spin_unlock_irq(&sub->lock);
+	return readable;
+}
+
+static bool amdx_event_sub_wake(struct amdx_event_sub *sub)
+{
+	bool hup;
+
+	return amdx_event_sub_ready(sub, &hup) || hup;
+}
+
+static ssize_t amdx_event_read(struct file *filp, char __user *buf,
+			       size_t count, loff_t *ppos)
+{
+	struct amdx_event_sub *sub = filp->private_data;
+	const size_t rec = sizeof(struct amdx_event);
+	u32 want, done = 0;
+	ssize_t ret = 0;
+	bool hup;
+
+	if (count < rec) {
+		pr_debug("amdx%u: event read: %zu bytes hold no record\n",
+			 sub->src->device, count);
+		return -EINVAL;
+	}
+	want = min_t(size_t, count / rec, SZ_1G / rec);
+
+	if (mutex_lock_interruptible(&sub->read_lock))
+		return -ERESTARTSYS;
+	while (!amdx_event_sub_ready(sub, &hup)) {
+		if (hup)
+			goto out_unlock;	/* EOF */
+		if (filp->f_flags & O_NONBLOCK) {
+			ret = -EAGAIN;
+			goto out_unlock;
+		}
+		ret = wait_event_interruptible(sub->wait,
+					       amdx_event_sub_wake(sub));
+		if (ret)
+			goto out_unlock;
+	}
+
+	while (done < want) {
+		const struct amdx_event *first;
+		u32 n;
+
+		spin_lock_irq(&sub->lock);
+		n = amdx_event_ring_peek(&sub->ring, want - done, &first);
+		spin_unlock_irq(&sub->lock);
+		if (!n)
+			break;
+		/* The producer does not write queued slots: copy in place. */
+		if (copy_to_user(buf + (size_t)done * rec, first, n * rec)) {
+			ret = -EFAULT;
+			break;
+		}
+		spin_lock_irq(&sub->lock);
+		amdx_event_ring_consume(&sub->ring, n);
+		spin_unlock_irq(&sub->lock);
+		done += n;
+	}
+out_unlock:
+	mutex_unlock(&sub->read_lock);
+	return done ? (ssize_t)done * rec : ret;
+}
+
+static __poll_t amdx_event_poll(struct file *filp, poll_table *wait)
+{
+	struct amdx_event_sub *sub = filp->private_data;
+	__poll_t mask = 0;
+	bool hup;
+
+	poll_wait(filp, &sub->wait, wait);
+	if (amdx_event_sub_ready(sub, &hup))
+		mask |= EPOLLIN | EPOLLRDNORM;
+	if (hup)
+		mask |= EPOLLHUP;
+	return mask;
+}
+
+static int amdx_event_release(struct inode *inode, struct file *filp)
+{
+	struct amdx_event_sub *sub = filp->private_data;
+	struct amdx_device *adev = sub->adev;
+
+	amdx_event_sub_destroy(sub);
+	amdx_device_put(adev);
+	return 0;
+}
+
+static void amdx_event_show_fdinfo(struct seq_file *m, struct file *filp)
+{
+	struct amdx_event_sub *sub = filp->private_data;
+	struct amdx_event_ring *r = &sub->ring;
+
+	spin_lock_irq(&sub->lock);
+	seq_printf(m, "amdx-device:\t%u\n", sub->src->device);
+	seq_printf(m, "amdx-mask:\t%#llx\n", r->mask);
+	seq_printf(m, "amdx-ring-size:\t%u\n", r->size);
+	seq_printf(m, "amdx-queued:\t%u\n", amdx_event_ring_queued(r));
+	seq_printf(m, "amdx-lost-pending:\t%llu\n", r->lost);
+	seq_printf(m, "amdx-dropped:\t%llu\n", r->dropped);
+	seq_printf(m, "amdx-hup:\t%d\n", sub->hup);
+	spin_unlock_irq(&sub->lock);
+}
+
+static const struct file_operations amdx_event_fops = {
+	.owner = THIS_MODULE,
+	.read = amdx_event_read,
+	.poll = amdx_event_poll,
+	.release = amdx_event_release,
+	.show_fdinfo = amdx_event_show_fdinfo,
+	.llseek = no_llseek,
+};
+
+/**
+ * amdx_ioctl_event_subscribe() - %AMDX_IOC_EVENT_SUBSCRIBE
+ * @file: a device fd; the caller holds the device lock for read.
+ * @data: &struct amdx_event_subscribe.
+ *
+ * Return: 0 with &amdx_event_subscribe.fd set; -EINVAL for bad input
+ * (see amdx_event_subscribe_check()); -ENOMEM, -EMFILE and friends from
+ * creating the fd.
+ */
+int amdx_ioctl_event_subscribe(struct amdx_file *file, void *data)
+{
+	struct amdx_event_subscribe *args = data;
+	struct amdx_device *adev = file->adev;
+	struct amdx_event_sub *sub;
+	struct file *filp;
+	int fd, ret;
+
+	ret = amdx_event_subscribe_check(adev->id, args);
+	if (ret)
+		return ret;
+	sub = amdx_event_sub_create(&adev->events, args->mask,
+				    args->ring_size ?: AMDX_EVENT_RING_DEFAULT);
+	if (IS_ERR(sub))
+		return PTR_ERR(sub);
+
+	fd = get_unused_fd_flags(O_CLOEXEC);
+	if (fd < 0) {
+		ret = fd;
+		goto err_sub;
+	}
+	filp = anon_inode_getfile("[amdx_event]", &amdx_event_fops, sub,
+				  O_RDONLY | (args->flags & O_NONBLOCK));
+	if (IS_ERR(filp)) {
+		ret = PTR_ERR(filp);
+		goto err_fd;
+	}
+	stream_open(file_inode(filp), filp);
+	kref_get(&adev->ref);
+	sub->adev = adev;
+	fd_install(fd, filp);
+	args->fd = fd;
+	return 0;
+
+err_fd:
+	put_unused_fd(fd);
+err_sub:
+	amdx_event_sub_destroy(sub);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(amdx_ioctl_event_subscribe);
+
+/*
+ * Testing hook emit_events: "<kind> <count>[\n]" emits @count records of
+ * @kind, data[0] = 0..count-1, data[1] = count.
+ */
+#define AMDX_EVENT_HOOK_MAX	SZ_1M
+/* Records emitted under one lock hold, with one wake-up. */
+#define AMDX_EVENT_HOOK_CHUNK	64U
+
+static ssize_t amdx_event_hook_write(struct file *f, const char __user *ubuf,
+				     size_t len, loff_t *ppos)
+{
+	struct amdx_device *adev = file_inode(f)->i_private;
+	unsigned int kind, count, chunk, i, j;
+	struct amdx_event *evs;
+	char buf[32], nl;
+	int ret = 0, n;
+
+	if (len >= sizeof(buf)) {
+		pr_debug("amdx%u: emit_events: %zu bytes is too long\n",
+			 adev->id, len);
+		return -EINVAL;
+	}
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	n = sscanf(buf, "%u %u%c", &kind, &count, &nl);
+	if (n < 2 || (n == 3 && nl != '\n') ||
+	    kind == AMDX_EVENT_LOST || kind >= AMDX_EVENT_KIND_COUNT ||
+	    !count || count > AMDX_EVENT_HOOK_MAX) {
+		pr_debug("amdx%u: emit_events: want \"<kind 1..%u> <count 1..%u>\"\n",
+			 adev->id, AMDX_EVENT_KIND_COUNT - 1,
+			 AMDX_EVENT_HOOK_MAX);
+		return -EINVAL;
+	}
+
+	evs = kmalloc_array(AMDX_EVENT_HOOK_CHUNK, sizeof(*evs), GFP_KERNEL);
+	if (!evs)
+		return -ENOMEM;
+	down_read(&adev->lock);
+	if (adev->dead)
+		ret = -ENODEV;
+	for (i = 0; i < count && !ret; i += chunk) {
+		chunk = min(count - i, AMDX_EVENT_HOOK_CHUNK);
+		for (j = 0; j < chunk; j++)
+			evs[j] = (struct amdx_event){
+				.kind = kind,
+				.partition = AMDX_RAS_PARTITION_ALL,
+				.data = { i + j, count },
+			};
+		amdx_event_emit_many(adev, evs, chunk);
+		cond_resched();
+	}
+	up_read(&adev->lock);
+	kfree(evs);
+	return ret ? ret : len;
+}
+
+static const struct file_operations amdx_event_hook_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = amdx_event_hook_write,
+	.llseek = noop_llseek,
+};
+
+/**
+ * amdx_event_debugfs_add() - create the device's ``emit_events`` hook
+ * @adev: the device; its debugfs directory exists.
+ */
+void amdx_event_debugfs_add(struct amdx_device *adev)
+{
+	debugfs_create_file("emit_events", 0200, adev->debugfs, adev,
+			    &amdx_event_hook_fops);
+}

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Copyright (C) 2026 The amdx authors
+ *
+ * The event ring of one subscriber (amdx_event_ring.c): fixed-size records,
+ * a kind filter and exact loss accounting.  Pure logic without locks; the
+ * caller serialises every call (amdx_event.c holds the subscriber's lock).
+ */
+#ifndef _AMDX_EVENT_RING_H_
+#define _AMDX_EVENT_RING_H_
+
+#include <linux/types.h>
+#include <linux/amdx.h>
+
+/**
+ * struct amdx_event_ring - a subscriber's ring of event records
+ * @recs: @size records.
+ * @size: capacity in records, a power of two.
+ * @mask: kinds accepted, bit (1 << kind); LOST records bypass it.
+ * @head: free-running count of records written.
+ * @tail: free-running count of records consumed; @head - @tail <= @size.
+ * @lost: records missed since the last LOST record was queued.
+ * @lost_seq: seq of the first of them.
+ * @lost_last: seq of the last of them.
+ * @lost_ts: timestamp of the first of them.
+ * @lost_device: device of the first of them.
+ * @dropped: records missed over the ring's life (statistics).
+ */
+struct amdx_event_ring {
+	struct amdx_event *recs;
+	u32 size;
+	u64 mask;
+	u64 head;
+	u64 tail;
+	u64 lost;
+	u64 lost_seq;
+	u64 lost_last;
+	u64 lost_ts;
+	u32 lost_device;
+	u64 dropped;
+};
+
+/**
+ * enum amdx_event_push - outcome of amdx_event_ring_push()
+ * @AMDX_EVENT_PUSH_STORED: the record is queued.
+ * @AMDX_EVENT_PUSH_FILTERED: the subscriber does not want this kind.
+ * @AMDX_EVENT_PUSH_DROPPED: the ring was full; the record is counted in
+ *	the next LOST record.
+ */
+enum amdx_event_push {
+	AMDX_EVENT_PUSH_STORED,
+	AMDX_EVENT_PUSH_FILTERED,
+	AMDX_EVENT_PUSH_DROPPED,
+};
+
+void amdx_event_ring_init(struct amdx_event_ring *ring,
+			  struct amdx_event *recs, u32 size, u64 mask);
+enum amdx_event_push amdx_event_ring_push(struct amdx_event_ring *ring,
+					  const struct amdx_event *ev);
+u32 amdx_event_ring_peek(struct amdx_event_ring *ring, u32 max,
+			 const struct amdx_event **first);
+void amdx_event_ring_consume(struct amdx_event_ring *ring, u32 n);
+bool amdx_event_ring_readable(const struct amdx_event_ring *ring);
+u32 amdx_event_ring_queued(const struct amdx_event_ring *ring);
+
+#endif /* _AMDX_EVENT_RING_H_ */

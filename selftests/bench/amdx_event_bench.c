@@ -1,0 +1,473 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * amdx_event_bench: event log throughput and reader latency, side by side
+ * with a pipe carrying records of the same size (64 bytes), in one run.
+ *
+ * amdx   a producer thread writes "<kind> B" to the device's debugfs hook
+ *        emit_events, which emits B events in one call; a reader thread
+ *        read()s the event fd (blocking) with a buffer of R records.
+ * pipe   the producer fills B struct amdx_event records (seq, CLOCK_MONOTONIC
+ *        timestamp) and write()s them in one call; the reader read()s R
+ *        records at a time.  The pipe holds as many records as the ring.
+ *
+ * Both get the same flow control: the producer emits a batch only while
+ * no more than a window of records would be outstanding.  The reader
+ * checks the seqs are consecutive and adds up any LOST records: "lost"
+ * must be 0, the window never exceeding the ring.
+ *
+ * Throughput (window = the ring): events per second from the first
+ * emission to the reader holding the last record, median of the runs.
+ * Latency (window = one batch, so nothing queues behind the reader): the
+ * time of the read() return minus the record's timestamp, median and 99th
+ * percentile over the records of the median run.
+ *
+ * This is a benchmark, not a test: it exits non-zero only if it cannot
+ * run, or when a record went missing.
+ *
+ * usage: amdx_event_bench [-n REPS] [-d /dev/amdx] [-p]   (-p: pipe only)
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/amdx.h>
+
+#define RING		16384		/* records: the ring and the pipe */
+#define MAX_REPS	9
+#define REC		sizeof(struct amdx_event)
+
+enum kind { AMDX, PIPE, NKINDS };
+
+struct config {
+	unsigned int batch;	/* records per emission */
+	unsigned int rd;	/* records per read() */
+	unsigned int window;	/* records outstanding at most */
+	uint64_t total;		/* records per run */
+};
+
+/* Throughput: the producer may run a whole ring ahead of the reader. */
+static const struct config tput[] = {
+	{ 1, 1, RING, 20000 },
+	{ 1, 4096, RING, 20000 },
+	{ 16, 1, RING, 100000 },
+	{ 16, 4096, RING, 100000 },
+	{ 256, 4096, RING, 400000 },
+	{ 4096, 4096, RING, 400000 },
+};
+
+/* Latency: the producer waits for the reader, nothing queues up. */
+static const struct config lat[] = {
+	{ 1, 4096, 1, 10000 },
+	{ 16, 4096, 16, 40000 },
+	{ 256, 4096, 256, 200000 },
+};
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+struct run {
+	enum kind kind;
+	const struct config *cfg;
+	int hook;		/* amdx: emit_events */
+	int rfd, wfd;		/* event fd or pipe ends */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	uint64_t produced, done;	/* under mu */
+	/* reader results */
+	uint64_t t0, t1, received, lost, gaps, errors;
+	uint64_t *lat;
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void *reader(void *arg)
+{
+	struct run *r = arg;
+	size_t len = (size_t)r->cfg->rd * REC;
+	struct amdx_event *buf = malloc(len);
+	uint64_t next = 0, got = 0;
+
+	if (!buf) {
+		r->errors++;
+		return NULL;
+	}
+	while (got < r->cfg->total) {
+		ssize_t n = read(r->rfd, buf, len);
+		uint64_t t = now_ns(), lost = 0;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0 || n % REC) {
+			fprintf(stderr, "reader: read returned %zd (%s)\n", n,
+				n < 0 ? strerror(errno) : "short");
+			r->errors++;
+			break;
+		}
+		for (size_t i = 0; i < n / REC; i++) {
+			const struct amdx_event *ev = &buf[i];
+
+			if (ev->kind == AMDX_EVENT_LOST) {
+				lost += ev->data[0];
+				next = ev->data[1] + 1;
+				continue;
+			}
+			if (next && ev->seq != next)
+				r->gaps += ev->seq - next;
+			next = ev->seq + 1;
+			if (got < r->cfg->total)
+				r->lat[got] = t - ev->timestamp_ns;
+			got++;
+		}
+		got += lost;
+		r->lost += lost;
+		pthread_mutex_lock(&r->mu);
+		r->done = got;
+		pthread_cond_signal(&r->cv);
+		pthread_mutex_unlock(&r->mu);
+	}
+	r->t1 = now_ns();
+	r->received = got;
+	free(buf);
+	return NULL;
+}
+
+/* One emission of @b records. */
+static int produce(struct run *r, unsigned int b, uint64_t seq,
+		   struct amdx_event *recs)
+{
+	if (r->kind == AMDX) {
+		char s[32];
+		int len = snprintf(s, sizeof(s), "%u %u", AMDX_EVENT_ERROR, b);
+
+		if (write(r->hook, s, len) != len) {
+			fprintf(stderr, "emit_events: %s\n", strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	for (unsigned int i = 0; i < b; i++) {
+		recs[i].seq = seq + i;
+		recs[i].timestamp_ns = now_ns();
+	}
+	for (size_t off = 0, len = (size_t)b * REC; off < len;) {
+		ssize_t n = write(r->wfd, (char *)recs + off, len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			fprintf(stderr, "pipe write: %s\n", strerror(errno));
+			return -1;
+		}
+		off += n;
+	}
+	return 0;
+}
+
+/* One run; fills r->t0, r->t1 and the reader's results. */
+static int run_once(struct run *r)
+{
+	const struct config *c = r->cfg;
+	struct amdx_event *recs = calloc(c->batch, REC);
+	pthread_t th;
+	uint64_t seq = 1;
+	int ret = 0;
+
+	if (!recs)
+		return -1;
+	for (unsigned int i = 0; i < c->batch; i++) {
+		recs[i].kind = AMDX_EVENT_ERROR;
+		recs[i].size = REC;
+	}
+	r->produced = r->done = 0;
+	r->received = r->lost = r->gaps = r->errors = 0;
+	pthread_mutex_init(&r->mu, NULL);
+	pthread_cond_init(&r->cv, NULL);
+	if (pthread_create(&th, NULL, reader, r)) {
+		free(recs);
+		return -1;
+	}
+	r->t0 = now_ns();
+	while (r->produced < c->total && !ret) {
+		unsigned int b = c->batch;
+
+		if (c->total - r->produced < b)
+			b = c->total - r->produced;
+		/* flow control: never more than the ring outstanding */
+		pthread_mutex_lock(&r->mu);
+		while (r->produced + b - r->done > c->window)
+			pthread_cond_wait(&r->cv, &r->mu);
+		pthread_mutex_unlock(&r->mu);
+		ret = produce(r, b, seq, recs);
+		seq += b;
+		pthread_mutex_lock(&r->mu);
+		r->produced += b;
+		pthread_mutex_unlock(&r->mu);
+	}
+	if (ret)
+		pthread_cancel(th);
+	pthread_join(th, NULL);
+	pthread_cond_destroy(&r->cv);
+	pthread_mutex_destroy(&r->mu);
+	free(recs);
+	return ret || r->errors ? -1 : 0;
+}
+
+/* ---- setup */
+
+static int xioctl(int fd, unsigned long req, void *arg)
+{
+	int ret;
+
+	do
+		ret = ioctl(fd, req, arg);
+	while (ret < 0 && errno == EINTR);
+	return ret;
+}
+
+/* The event fd and hook of the first amdx device, or -1. */
+static int amdx_setup(const char *node, struct run *r)
+{
+	struct amdx_device_open op = { 0 };
+	struct amdx_event_subscribe sub = {
+		.mask = AMDX_EVENT_MASK_ALL, .ring_size = RING,
+	};
+	struct amdx_query_devices *list = NULL;
+	struct amdx_query q = { .query = AMDX_QUERY_DEVICES };
+	char path[96];
+	int ctl, ret = -1;
+
+	ctl = open(node, O_RDWR | O_CLOEXEC);
+	if (ctl < 0) {
+		fprintf(stderr, "amdx: %s: %s\n", node, strerror(errno));
+		return -1;
+	}
+	if (xioctl(ctl, AMDX_IOC_QUERY, &q) < 0)
+		goto out_err;
+	list = calloc(1, q.size);
+	q.data = (uintptr_t)list;
+	if (!list || xioctl(ctl, AMDX_IOC_QUERY, &q) < 0)
+		goto out_err;
+	if (!list->num_devices) {
+		fprintf(stderr, "amdx: no devices\n");
+		goto out;
+	}
+	op.id = list->devices[0].id;
+	if (xioctl(ctl, AMDX_IOC_DEVICE_OPEN, &op) < 0)
+		goto out_err;
+	if (xioctl(op.fd, AMDX_IOC_EVENT_SUBSCRIBE, &sub) < 0) {
+		close(op.fd);
+		goto out_err;
+	}
+	close(op.fd);	/* the event fd holds the device */
+	snprintf(path, sizeof(path), "/sys/kernel/debug/amdx/amdx%u/emit_events",
+		 op.id);
+	r->hook = open(path, O_WRONLY | O_CLOEXEC);
+	if (r->hook < 0) {
+		fprintf(stderr, "amdx: %s: %s\n", path, strerror(errno));
+		close(sub.fd);
+		goto out;
+	}
+	r->rfd = sub.fd;
+	printf("# amdx device %u (%s), event ring %u records\n", op.id,
+	       (char *)list->devices[0].bdf, RING);
+	ret = 0;
+	goto out;
+out_err:
+	fprintf(stderr, "amdx: %s\n", strerror(errno));
+out:
+	free(list);
+	close(ctl);
+	return ret;
+}
+
+static int pipe_setup(struct run *r)
+{
+	int p[2];
+
+	if (pipe2(p, O_CLOEXEC) < 0) {
+		fprintf(stderr, "pipe: %s\n", strerror(errno));
+		return -1;
+	}
+	/* as many records as the ring: 1 MiB */
+	if (fcntl(p[1], F_SETPIPE_SZ, RING * REC) < (int)(RING * REC))
+		fprintf(stderr, "# pipe: F_SETPIPE_SZ %zu: %s\n", RING * REC,
+			strerror(errno));
+	r->rfd = p[0];
+	r->wfd = p[1];
+	return 0;
+}
+
+/* ---- report */
+
+struct result {
+	uint64_t rate;		/* events/s, median run */
+	uint64_t p50, p99;	/* ns */
+	uint64_t lost;		/* LOST counts + seq gaps, all runs */
+	int ok;
+};
+
+static struct result measure(struct run *r, int reps)
+{
+	uint64_t rates[MAX_REPS], p50[MAX_REPS], p99[MAX_REPS], sorted[MAX_REPS];
+	uint64_t total = r->cfg->total;
+	struct result res = { 0 };
+	int n = 0;
+
+	r->lat = malloc(total * sizeof(*r->lat));
+	if (!r->lat)
+		return res;
+	for (; n < reps; n++) {
+		if (run_once(r))
+			break;
+		rates[n] = (uint64_t)((double)r->received * 1e9 /
+				      (double)(r->t1 - r->t0));
+		res.lost += r->lost + r->gaps;
+		qsort(r->lat, total, sizeof(*r->lat), cmp_u64);
+		p50[n] = r->lat[total / 2];
+		p99[n] = r->lat[total * 99 / 100];
+	}
+	free(r->lat);
+	r->lat = NULL;
+	if (n < reps)
+		return res;
+	/* the rate of the median run, and that run's latencies */
+	memcpy(sorted, rates, n * sizeof(*rates));
+	qsort(sorted, n, sizeof(*sorted), cmp_u64);
+	res.rate = sorted[n / 2];
+	for (int i = 0; i < n; i++) {
+		if (rates[i] == res.rate) {
+			res.p50 = p50[i];
+			res.p99 = p99[i];
+		}
+	}
+	res.ok = 1;
+	return res;
+}
+
+static void measure_both(struct run *runs, const struct config *c, int reps,
+			 int pipe_only, struct result *res, int *failed)
+{
+	for (int k = 0; k < NKINDS; k++) {
+		memset(&res[k], 0, sizeof(res[k]));
+		if (k == AMDX && pipe_only)
+			continue;
+		runs[k].cfg = c;
+		res[k] = measure(&runs[k], reps);
+		if (!res[k].ok || res[k].lost)
+			*failed = 1;
+	}
+}
+
+static void col_rate(const struct result *x)
+{
+	if (x->ok)
+		printf(" %11.0f", (double)x->rate);
+	else
+		printf(" %11s", "-");
+}
+
+static void col_ratio(const struct result *res)
+{
+	if (res[AMDX].ok && res[PIPE].ok)
+		printf(" %7.2f", (double)res[AMDX].rate / (double)res[PIPE].rate);
+	else
+		printf(" %7s", "-");
+}
+
+static void col_us(const struct result *x, uint64_t ns)
+{
+	if (x->ok)
+		printf(" %9.1f", (double)ns / 1000.0);
+	else
+		printf(" %9s", "-");
+}
+
+int main(int argc, char **argv)
+{
+	const char *node = "/dev/amdx";
+	struct run runs[NKINDS] = { { .kind = AMDX }, { .kind = PIPE } };
+	int reps = 3, pipe_only = 0, opt, failed = 0;
+
+	while ((opt = getopt(argc, argv, "n:d:p")) != -1) {
+		switch (opt) {
+		case 'n':
+			reps = atoi(optarg);
+			break;
+		case 'd':
+			node = optarg;
+			break;
+		case 'p':
+			pipe_only = 1;
+			break;
+		default:
+			fprintf(stderr, "usage: %s [-n REPS] [-d AMDX] [-p]\n", argv[0]);
+			return 2;
+		}
+	}
+	if (reps < 1 || reps > MAX_REPS) {
+		fprintf(stderr, "-n: 1..%d\n", MAX_REPS);
+		return 2;
+	}
+	if (!pipe_only && amdx_setup(node, &runs[AMDX]))
+		return 1;
+	if (pipe_setup(&runs[PIPE]))
+		return 1;
+
+	printf("# throughput: median of %d runs, events/s from the first emission to the\n"
+	       "# last record read; the producer runs up to %u records (the ring) ahead\n",
+	       reps, RING);
+	printf("%6s %6s %11s %11s %7s %6s\n", "batch", "read", "amdx ev/s",
+	       "pipe ev/s", "amdx/p", "lost");
+	for (size_t i = 0; i < N(tput); i++) {
+		struct result res[NKINDS];
+
+		measure_both(runs, &tput[i], reps, pipe_only, res, &failed);
+		printf("%6u %6u", tput[i].batch, tput[i].rd);
+		col_rate(&res[AMDX]);
+		col_rate(&res[PIPE]);
+		col_ratio(res);
+		printf(" %6llu\n", (unsigned long long)(res[AMDX].lost + res[PIPE].lost));
+		fflush(stdout);
+	}
+	printf("# latency: read() return - record timestamp (CLOCK_MONOTONIC) in us,\n"
+	       "# the producer waiting for the reader after each batch\n");
+	printf("%6s %6s %9s %9s %9s %9s %6s\n", "batch", "read", "amdx p50",
+	       "amdx p99", "pipe p50", "pipe p99", "lost");
+	for (size_t i = 0; i < N(lat); i++) {
+		struct result res[NKINDS];
+
+		measure_both(runs, &lat[i], reps, pipe_only, res, &failed);
+		printf("%6u %6u", lat[i].batch, lat[i].rd);
+		col_us(&res[AMDX], res[AMDX].p50);
+		col_us(&res[AMDX], res[AMDX].p99);
+		col_us(&res[PIPE], res[PIPE].p50);
+		col_us(&res[PIPE], res[PIPE].p99);
+		printf(" %6llu\n", (unsigned long long)(res[AMDX].lost + res[PIPE].lost));
+		fflush(stdout);
+	}
+	printf("# batch = records per emission (one debugfs write / one pipe write),\n"
+	       "# read = records per read() buffer; amdx/p = throughput ratio;\n"
+	       "# lost = LOST records' counts plus seq gaps, both sides, all runs\n");
+	if (failed)
+		fprintf(stderr, "amdx_event_bench: a run failed or lost records (see above)\n");
+	return failed;
+}
