@@ -71,8 +71,10 @@
 #define AMDX_RAS_RESET_MAX	64
 
 /* Size of the first version of the fixed-size RAS query results. */
-#define AMDX_RAS_POLICY_SIZE_V1		40
-#define AMDX_RESET_SCOPE_SIZE_V1	96
+#define AMDX_RAS_POLICY_SIZE_V1		48
+#define AMDX_RESET_SCOPE_SIZE_V1	88
+static_assert(sizeof(struct amdx_ras_policy) >= AMDX_RAS_POLICY_SIZE_V1);
+static_assert(sizeof(struct amdx_reset_scope) >= AMDX_RESET_SCOPE_SIZE_V1);
 
 /**
  * struct amdx_ras - RAS state of one device
@@ -1021,18 +1023,27 @@ static struct amdx_ras_attr amdx_ras_attr_##_bn##_##_tn = {		\
 	.type = AMDX_RAS_TYPE_##_t,					\
 }
 
-#define AMDX_RAS_ATTRS(_bn, _b)						\
-	AMDX_RAS_ATTR(_bn, _b, ce, CE);					\
-	AMDX_RAS_ATTR(_bn, _b, ue, UE);					\
-	AMDX_RAS_ATTR(_bn, _b, de, DE)
-
-AMDX_RAS_ATTRS(umc, UMC);
-AMDX_RAS_ATTRS(sdma, SDMA);
-AMDX_RAS_ATTRS(gfx, GFX);
-AMDX_RAS_ATTRS(mmhub, MMHUB);
-AMDX_RAS_ATTRS(pcie_bif, PCIE_BIF);
-AMDX_RAS_ATTRS(hdp, HDP);
-AMDX_RAS_ATTRS(xgmi_wafl, XGMI_WAFL);
+AMDX_RAS_ATTR(umc, UMC, ce, CE);
+AMDX_RAS_ATTR(umc, UMC, ue, UE);
+AMDX_RAS_ATTR(umc, UMC, de, DE);
+AMDX_RAS_ATTR(sdma, SDMA, ce, CE);
+AMDX_RAS_ATTR(sdma, SDMA, ue, UE);
+AMDX_RAS_ATTR(sdma, SDMA, de, DE);
+AMDX_RAS_ATTR(gfx, GFX, ce, CE);
+AMDX_RAS_ATTR(gfx, GFX, ue, UE);
+AMDX_RAS_ATTR(gfx, GFX, de, DE);
+AMDX_RAS_ATTR(mmhub, MMHUB, ce, CE);
+AMDX_RAS_ATTR(mmhub, MMHUB, ue, UE);
+AMDX_RAS_ATTR(mmhub, MMHUB, de, DE);
+AMDX_RAS_ATTR(pcie_bif, PCIE_BIF, ce, CE);
+AMDX_RAS_ATTR(pcie_bif, PCIE_BIF, ue, UE);
+AMDX_RAS_ATTR(pcie_bif, PCIE_BIF, de, DE);
+AMDX_RAS_ATTR(hdp, HDP, ce, CE);
+AMDX_RAS_ATTR(hdp, HDP, ue, UE);
+AMDX_RAS_ATTR(hdp, HDP, de, DE);
+AMDX_RAS_ATTR(xgmi_wafl, XGMI_WAFL, ce, CE);
+AMDX_RAS_ATTR(xgmi_wafl, XGMI_WAFL, ue, UE);
+AMDX_RAS_ATTR(xgmi_wafl, XGMI_WAFL, de, DE);
 
 static ssize_t retired_pages_show(struct device *dev,
 				  struct device_attribute *attr, char *buf)
@@ -1060,19 +1071,28 @@ static ssize_t rma_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(rma);
 
-#define AMDX_RAS_ATTR_REFS(_bn)						\
-	&amdx_ras_attr_##_bn##_ce.attr.attr,				\
-	&amdx_ras_attr_##_bn##_ue.attr.attr,				\
-	&amdx_ras_attr_##_bn##_de.attr.attr
-
 static struct attribute *amdx_ras_attrs[] = {
-	AMDX_RAS_ATTR_REFS(umc),
-	AMDX_RAS_ATTR_REFS(sdma),
-	AMDX_RAS_ATTR_REFS(gfx),
-	AMDX_RAS_ATTR_REFS(mmhub),
-	AMDX_RAS_ATTR_REFS(pcie_bif),
-	AMDX_RAS_ATTR_REFS(hdp),
-	AMDX_RAS_ATTR_REFS(xgmi_wafl),
+	&amdx_ras_attr_umc_ce.attr.attr,
+	&amdx_ras_attr_umc_ue.attr.attr,
+	&amdx_ras_attr_umc_de.attr.attr,
+	&amdx_ras_attr_sdma_ce.attr.attr,
+	&amdx_ras_attr_sdma_ue.attr.attr,
+	&amdx_ras_attr_sdma_de.attr.attr,
+	&amdx_ras_attr_gfx_ce.attr.attr,
+	&amdx_ras_attr_gfx_ue.attr.attr,
+	&amdx_ras_attr_gfx_de.attr.attr,
+	&amdx_ras_attr_mmhub_ce.attr.attr,
+	&amdx_ras_attr_mmhub_ue.attr.attr,
+	&amdx_ras_attr_mmhub_de.attr.attr,
+	&amdx_ras_attr_pcie_bif_ce.attr.attr,
+	&amdx_ras_attr_pcie_bif_ue.attr.attr,
+	&amdx_ras_attr_pcie_bif_de.attr.attr,
+	&amdx_ras_attr_hdp_ce.attr.attr,
+	&amdx_ras_attr_hdp_ue.attr.attr,
+	&amdx_ras_attr_hdp_de.attr.attr,
+	&amdx_ras_attr_xgmi_wafl_ce.attr.attr,
+	&amdx_ras_attr_xgmi_wafl_ue.attr.attr,
+	&amdx_ras_attr_xgmi_wafl_de.attr.attr,
 	&dev_attr_retired_pages.attr,
 	&dev_attr_rma.attr,
 	NULL

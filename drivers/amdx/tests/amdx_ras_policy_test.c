@@ -38,40 +38,43 @@ struct amdx_pol_case {
 	int ret;
 };
 
-#define POL(_v, ...) { .valid = (_v), __VA_ARGS__ }
+/* One field named in valid, set to a value. */
+#define POL(_bit, _field, _val) \
+	{ .valid = AMDX_RAS_POL_##_bit, ._field = (_val) }
 
 static const struct amdx_pol_case amdx_pol_cases[] = {
-	{ "ce_threshold_1", POL(AMDX_RAS_POL_CE_PAGE_THRESHOLD, .ce_page_threshold = 1), 0 },
-	{ "ce_threshold_65535", POL(AMDX_RAS_POL_CE_PAGE_THRESHOLD, .ce_page_threshold = 65535), 0 },
-	{ "ce_threshold_0", POL(AMDX_RAS_POL_CE_PAGE_THRESHOLD, .ce_page_threshold = 0), -EINVAL },
-	{ "ce_threshold_65536", POL(AMDX_RAS_POL_CE_PAGE_THRESHOLD, .ce_page_threshold = 65536), -EINVAL },
-	{ "ce_window_1", POL(AMDX_RAS_POL_CE_WINDOW, .ce_window_s = 1), 0 },
-	{ "ce_window_30d", POL(AMDX_RAS_POL_CE_WINDOW, .ce_window_s = 2592000), 0 },
-	{ "ce_window_0", POL(AMDX_RAS_POL_CE_WINDOW, .ce_window_s = 0), -EINVAL },
-	{ "ce_window_30d_plus_1", POL(AMDX_RAS_POL_CE_WINDOW, .ce_window_s = 2592001), -EINVAL },
-	{ "bad_page_warn", POL(AMDX_RAS_POL_BAD_PAGE_THRESHOLD, .bad_page_threshold = -1), 0 },
-	{ "bad_page_auto", POL(AMDX_RAS_POL_BAD_PAGE_THRESHOLD, .bad_page_threshold = -2), 0 },
-	{ "bad_page_1", POL(AMDX_RAS_POL_BAD_PAGE_THRESHOLD, .bad_page_threshold = 1), 0 },
-	{ "bad_page_max", POL(AMDX_RAS_POL_BAD_PAGE_THRESHOLD, .bad_page_threshold = 10921), 0 },
-	{ "bad_page_0", POL(AMDX_RAS_POL_BAD_PAGE_THRESHOLD, .bad_page_threshold = 0), -EINVAL },
-	{ "bad_page_minus_3", POL(AMDX_RAS_POL_BAD_PAGE_THRESHOLD, .bad_page_threshold = -3), -EINVAL },
-	{ "bad_page_above_max", POL(AMDX_RAS_POL_BAD_PAGE_THRESHOLD, .bad_page_threshold = 10922), -EINVAL },
-	{ "reset_limit_1", POL(AMDX_RAS_POL_PART_RESET_LIMIT, .part_reset_limit = 1), 0 },
-	{ "reset_limit_100", POL(AMDX_RAS_POL_PART_RESET_LIMIT, .part_reset_limit = 100), 0 },
-	{ "reset_limit_0", POL(AMDX_RAS_POL_PART_RESET_LIMIT, .part_reset_limit = 0), -EINVAL },
-	{ "reset_limit_101", POL(AMDX_RAS_POL_PART_RESET_LIMIT, .part_reset_limit = 101), -EINVAL },
-	{ "reset_window_1", POL(AMDX_RAS_POL_PART_RESET_WINDOW, .part_reset_window_s = 1), 0 },
-	{ "reset_window_86400", POL(AMDX_RAS_POL_PART_RESET_WINDOW, .part_reset_window_s = 86400), 0 },
-	{ "reset_window_0", POL(AMDX_RAS_POL_PART_RESET_WINDOW, .part_reset_window_s = 0), -EINVAL },
-	{ "reset_window_86401", POL(AMDX_RAS_POL_PART_RESET_WINDOW, .part_reset_window_s = 86401), -EINVAL },
-	{ "flag_refuse", POL(AMDX_RAS_POL_FLAGS, .flags = AMDX_RAS_POL_F_RMA_REFUSE), 0 },
-	{ "flag_unknown", POL(AMDX_RAS_POL_FLAGS, .flags = 2), -EINVAL },
-	{ "valid_none", POL(0, .ce_page_threshold = 5), -EINVAL },
-	{ "valid_unknown", POL(AMDX_RAS_POL_ALL + 1), -EINVAL },
-	{ "pad", POL(AMDX_RAS_POL_FLAGS, .pad = 1), -EINVAL },
-	{ "reserved", POL(AMDX_RAS_POL_FLAGS, .reserved = { 0, 1 }), -EINVAL },
+	{ "ce_threshold_1", POL(CE_PAGE_THRESHOLD, ce_page_threshold, 1), 0 },
+	{ "ce_threshold_65535", POL(CE_PAGE_THRESHOLD, ce_page_threshold, 65535), 0 },
+	{ "ce_threshold_0", POL(CE_PAGE_THRESHOLD, ce_page_threshold, 0), -EINVAL },
+	{ "ce_threshold_65536", POL(CE_PAGE_THRESHOLD, ce_page_threshold, 65536), -EINVAL },
+	{ "ce_window_1", POL(CE_WINDOW, ce_window_s, 1), 0 },
+	{ "ce_window_30d", POL(CE_WINDOW, ce_window_s, 2592000), 0 },
+	{ "ce_window_0", POL(CE_WINDOW, ce_window_s, 0), -EINVAL },
+	{ "ce_window_30d_plus_1", POL(CE_WINDOW, ce_window_s, 2592001), -EINVAL },
+	{ "bad_page_warn", POL(BAD_PAGE_THRESHOLD, bad_page_threshold, -1), 0 },
+	{ "bad_page_auto", POL(BAD_PAGE_THRESHOLD, bad_page_threshold, -2), 0 },
+	{ "bad_page_1", POL(BAD_PAGE_THRESHOLD, bad_page_threshold, 1), 0 },
+	{ "bad_page_max", POL(BAD_PAGE_THRESHOLD, bad_page_threshold, 10921), 0 },
+	{ "bad_page_0", POL(BAD_PAGE_THRESHOLD, bad_page_threshold, 0), -EINVAL },
+	{ "bad_page_minus_3", POL(BAD_PAGE_THRESHOLD, bad_page_threshold, -3), -EINVAL },
+	{ "bad_page_above_max", POL(BAD_PAGE_THRESHOLD, bad_page_threshold, 10922), -EINVAL },
+	{ "reset_limit_1", POL(PART_RESET_LIMIT, part_reset_limit, 1), 0 },
+	{ "reset_limit_100", POL(PART_RESET_LIMIT, part_reset_limit, 100), 0 },
+	{ "reset_limit_0", POL(PART_RESET_LIMIT, part_reset_limit, 0), -EINVAL },
+	{ "reset_limit_101", POL(PART_RESET_LIMIT, part_reset_limit, 101), -EINVAL },
+	{ "reset_window_1", POL(PART_RESET_WINDOW, part_reset_window_s, 1), 0 },
+	{ "reset_window_86400", POL(PART_RESET_WINDOW, part_reset_window_s, 86400), 0 },
+	{ "reset_window_0", POL(PART_RESET_WINDOW, part_reset_window_s, 0), -EINVAL },
+	{ "reset_window_86401", POL(PART_RESET_WINDOW, part_reset_window_s, 86401), -EINVAL },
+	{ "flag_refuse", POL(FLAGS, flags, AMDX_RAS_POL_F_RMA_REFUSE), 0 },
+	{ "flag_unknown", POL(FLAGS, flags, 2), -EINVAL },
+	{ "valid_none", { .valid = 0, .ce_page_threshold = 5 }, -EINVAL },
+	{ "valid_unknown", { .valid = AMDX_RAS_POL_ALL + 1 }, -EINVAL },
+	{ "pad", { .valid = AMDX_RAS_POL_FLAGS, .pad = 1 }, -EINVAL },
+	{ "reserved", { .valid = AMDX_RAS_POL_FLAGS, .reserved = { 0, 1 } },
+	  -EINVAL },
 	/* fields not named in valid are not looked at */
-	{ "unnamed_ignored", POL(AMDX_RAS_POL_FLAGS, .ce_page_threshold = 0), 0 },
+	{ "unnamed_ignored", POL(FLAGS, ce_page_threshold, 0), 0 },
 };
 
 static void amdx_pol_case_desc(const struct amdx_pol_case *c, char *desc)
@@ -252,65 +255,64 @@ struct amdx_ladder_case {
 	u32 want;
 };
 
-#define SIT(...) { __VA_ARGS__ }
-#define B(x) AMDX_RAS_BLOCK_##x
-#define T(x) AMDX_RAS_TYPE_##x
+/* An error of block _b and type _t, more fields after. */
+#define ERR(_b, _t, ...) \
+	{ .block = AMDX_RAS_BLOCK_##_b, .type = AMDX_RAS_TYPE_##_t, __VA_ARGS__ }
 
 static const struct amdx_ladder_case amdx_ladder_cases[] = {
 	{ "ce_page_below_threshold",
-	  SIT(.block = B(UMC), .type = T(CE), .on_page = true, .page_ces = 49),
+	  ERR(UMC, CE, .on_page = true, .page_ces = 49),
 	  AMDX_RAS_DO_COUNT },
 	{ "ce_page_at_threshold",
-	  SIT(.block = B(UMC), .type = T(CE), .on_page = true, .page_ces = 50),
+	  ERR(UMC, CE, .on_page = true, .page_ces = 50),
 	  AMDX_RAS_DO_SOFT_RETIRE },
 	{ "ce_page_above_threshold",
-	  SIT(.block = B(UMC), .type = T(CE), .on_page = true, .page_ces = 1000),
+	  ERR(UMC, CE, .on_page = true, .page_ces = 1000),
 	  AMDX_RAS_DO_SOFT_RETIRE },
 	{ "ce_retired_page",
-	  SIT(.block = B(UMC), .type = T(CE), .on_page = true, .page_retired = true,
-	      .page_ces = 1000),
+	  ERR(UMC, CE, .on_page = true, .page_retired = true, .page_ces = 1000),
 	  AMDX_RAS_DO_COUNT },
 	{ "ue_page",
-	  SIT(.block = B(UMC), .type = T(UE), .on_page = true, .page_ces = 1),
+	  ERR(UMC, UE, .on_page = true, .page_ces = 1),
 	  AMDX_RAS_DO_POISON_RETIRE },
 	{ "de_page",
-	  SIT(.block = B(UMC), .type = T(DE), .on_page = true),
+	  ERR(UMC, DE, .on_page = true),
 	  AMDX_RAS_DO_POISON_RETIRE },
 	{ "ue_retired_page",
-	  SIT(.block = B(UMC), .type = T(UE), .on_page = true, .page_retired = true),
+	  ERR(UMC, UE, .on_page = true, .page_retired = true),
 	  AMDX_RAS_DO_COUNT },
 	{ "gfx_ue_first_reset",
-	  SIT(.block = B(GFX), .type = T(UE), .partition = true, .part_resets = 0),
+	  ERR(GFX, UE, .partition = true, .part_resets = 0),
 	  AMDX_RAS_DO_PARTITION_RESET },
 	{ "sdma_ue_second_reset",
-	  SIT(.block = B(SDMA), .type = T(UE), .partition = true, .part_resets = 1),
+	  ERR(SDMA, UE, .partition = true, .part_resets = 1),
 	  AMDX_RAS_DO_PARTITION_RESET },
 	{ "gfx_ue_limit_reached",
-	  SIT(.block = B(GFX), .type = T(UE), .partition = true, .part_resets = 2),
+	  ERR(GFX, UE, .partition = true, .part_resets = 2),
 	  AMDX_RAS_DO_PARTITION_OFFLINE },
 	{ "gfx_ue_beyond_limit",
-	  SIT(.block = B(GFX), .type = T(UE), .partition = true, .part_resets = 7),
+	  ERR(GFX, UE, .partition = true, .part_resets = 7),
 	  AMDX_RAS_DO_PARTITION_OFFLINE },
 	{ "gfx_ue_no_partition",
-	  SIT(.block = B(GFX), .type = T(UE)),
+	  ERR(GFX, UE),
 	  AMDX_RAS_DO_DEVICE_RESET },
 	{ "gfx_ce",
-	  SIT(.block = B(GFX), .type = T(CE), .partition = true),
+	  ERR(GFX, CE, .partition = true),
 	  AMDX_RAS_DO_COUNT },
 	{ "gfx_de",
-	  SIT(.block = B(GFX), .type = T(DE), .partition = true),
+	  ERR(GFX, DE, .partition = true),
 	  AMDX_RAS_DO_COUNT },
 	{ "xgmi_ue_fatal",
-	  SIT(.block = B(XGMI_WAFL), .type = T(UE)),
+	  ERR(XGMI_WAFL, UE),
 	  AMDX_RAS_DO_DEVICE_RESET },
 	{ "xgmi_ce",
-	  SIT(.block = B(XGMI_WAFL), .type = T(CE)),
+	  ERR(XGMI_WAFL, CE),
 	  AMDX_RAS_DO_COUNT },
 	{ "pcie_bif_ue_fatal",
-	  SIT(.block = B(PCIE_BIF), .type = T(UE)),
+	  ERR(PCIE_BIF, UE),
 	  AMDX_RAS_DO_DEVICE_RESET },
 	{ "mmhub_de",
-	  SIT(.block = B(MMHUB), .type = T(DE)),
+	  ERR(MMHUB, DE),
 	  AMDX_RAS_DO_COUNT },
 };
 
@@ -322,7 +324,7 @@ static void amdx_ladder_case_desc(const struct amdx_ladder_case *c,
 
 KUNIT_ARRAY_PARAM(amdx_ladder, amdx_ladder_cases, amdx_ladder_case_desc);
 
-static void ladder_step_for_each_error(struct kunit *test)
+static void ladder_decides_every_error(struct kunit *test)
 {
 	const struct amdx_ladder_case *c = test->param_value;
 	struct amdx_ras_policy p;
@@ -438,7 +440,7 @@ static struct kunit_case amdx_ras_policy_cases[] = {
 	KUNIT_CASE(ce_window_saturates),
 	KUNIT_CASE(reset_window_counts_recent_resets),
 	KUNIT_CASE(fatal_blocks),
-	KUNIT_CASE_PARAM(ladder_step_for_each_error, amdx_ladder_gen_params),
+	KUNIT_CASE_PARAM(ladder_decides_every_error, amdx_ladder_gen_params),
 	KUNIT_CASE(ladder_follows_policy_changes),
 	KUNIT_CASE(ce_storm_retires_at_threshold_within_window),
 	KUNIT_CASE(partition_resets_lead_offline_within_window),
