@@ -23,9 +23,11 @@
  *
  * Page life cycle: amdx_sim_devmem_get_page() -> zone_device_page_init()
  * (ref 1, locked, pins the pagemap) ... last put_page() -> page_free()
- * callback frees the system page and the VRAM pfn.  memunmap_pages()
- * waits until every device page has been freed, so the VRAM must be empty
- * before amdx_sim_devmem_fini().
+ * callback frees the VRAM pfn.  The system page stays with the VRAM page
+ * for its next use (allocating one per migrated page cost a fifth of the
+ * migration time) and amdx_sim_devmem_fini() frees them all.
+ * memunmap_pages() waits until every device page has been freed, so the
+ * VRAM must be empty before amdx_sim_devmem_fini().
  */
 #include <linux/gfp.h>
 #include <linux/ioport.h>
@@ -61,14 +63,14 @@ static void amdx_sim_devmem_page_free(struct page *page)
 	struct amdx_sim_devmem *dm = container_of(page->pgmap,
 						  struct amdx_sim_devmem, pgmap);
 	struct amdx_vram *vram = dm->sd->vram;
-	struct page *rpage = page->zone_device_data;
 	u64 pfn = page_to_pfn(page) - dm->pfn_first;
 	int owner;
 
-	page->zone_device_data = NULL;
-	if (rpage)
-		__free_page(rpage);
-
+	/*
+	 * The system page holding the contents stays with the VRAM page
+	 * (zone_device_data) for its next allocation, like the cells of real
+	 * VRAM; amdx_sim_devmem_fini() frees them all.
+	 */
 	owner = amdx_vram_pfn_owner(vram, pfn);
 	if (WARN_ON_ONCE(owner < 0))
 		return;
@@ -156,10 +158,22 @@ void amdx_sim_devmem_fini(struct amdx_sim_dev *sd)
 {
 	struct amdx_sim_devmem *dm = sd->devmem;
 
+	u64 pfn, npages = amdx_vram_npages(sd->vram);
+
 	if (!dm)
 		return;
 
 	sd->devmem = NULL;
+	/* Every page is free: drop the system pages that held contents. */
+	for (pfn = 0; pfn < npages; pfn++) {
+		struct page *page = pfn_to_page(dm->pfn_first + pfn);
+
+		if (page->zone_device_data)
+			__free_page(page->zone_device_data);
+		page->zone_device_data = NULL;
+		if (!(pfn & 4095))
+			cond_resched();
+	}
 	memunmap_pages(&dm->pgmap);
 	release_mem_region(dm->res->start, resource_size(dm->res));
 	kfree(dm);
@@ -182,9 +196,9 @@ struct page *amdx_sim_devmem_page(struct amdx_sim_dev *sd, u64 pfn)
  * @sd: the device, with device-private memory.
  * @pfn: VRAM page just taken from the allocator.
  *
- * Gives the device page a system page for its contents (not zeroed: the
- * core copies into every page it allocates) and one reference, and locks
- * it (zone_device_page_init()).
+ * Gives the device page a system page for its contents unless it kept one
+ * from an earlier use (never zeroed: the core copies into every page it
+ * allocates), one reference, and locks it (zone_device_page_init()).
  *
  * Context: process context, may sleep.
  * Return: 0 or -ENOMEM.
@@ -192,12 +206,17 @@ struct page *amdx_sim_devmem_page(struct amdx_sim_dev *sd, u64 pfn)
 int amdx_sim_devmem_get_page(struct amdx_sim_dev *sd, u64 pfn)
 {
 	struct page *dpage = amdx_sim_devmem_page(sd, pfn);
-	struct page *rpage;
+	struct page *rpage = dpage->zone_device_data;
 
-	/* Not zeroed: the core writes every byte of a new VRAM page. */
-	rpage = alloc_page(GFP_HIGHUSER);
-	if (!rpage)
-		return -ENOMEM;
+	/*
+	 * A page used before keeps its system page.  Not zeroed either way:
+	 * the core writes every byte of a new VRAM page.
+	 */
+	if (!rpage) {
+		rpage = alloc_page(GFP_HIGHUSER);
+		if (!rpage)
+			return -ENOMEM;
+	}
 
 	zone_device_page_init(dpage);
 	dpage->zone_device_data = rpage;
@@ -209,8 +228,8 @@ int amdx_sim_devmem_get_page(struct amdx_sim_dev *sd, u64 pfn)
  * @sd: the device, with device-private memory.
  * @pfn: VRAM page from amdx_sim_devmem_get_page(), still locked.
  *
- * The last reference frees the system page and the VRAM pfn through the
- * pagemap's page_free() callback.
+ * The last reference frees the VRAM pfn through the pagemap's page_free()
+ * callback.
  */
 void amdx_sim_devmem_put_page(struct amdx_sim_dev *sd, u64 pfn)
 {
