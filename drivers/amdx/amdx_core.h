@@ -17,6 +17,7 @@
 #include "amdx_event.h"
 #include "amdx_hmm.h"
 
+struct amdx_ras;
 struct dentry;
 struct device;
 struct file;
@@ -42,6 +43,8 @@ struct file;
  * @debugfs: the device's debugfs directory (testing hooks), may be NULL.
  * @hmm: HMM state (contexts of the device's fds).
  * @events: the event log (subscribers, seq counter).
+ * @ras: RAS state (amdx_ras.c); set before the device becomes visible,
+ *	freed with the device.
  */
 struct amdx_device {
 	struct kref ref;
@@ -58,6 +61,7 @@ struct amdx_device {
 	struct dentry *debugfs;
 	struct amdx_hmm_dev hmm;
 	struct amdx_event_source events;
+	struct amdx_ras *ras;
 };
 
 /**
@@ -80,6 +84,7 @@ int amdx_device_fill_info(struct amdx_device *adev,
 int amdx_device_fill_info_locked(struct amdx_device *adev,
 				 struct amdx_device_info *info);
 int amdx_device_fd_open(struct amdx_device *adev);
+u32 amdx_device_hive_ids(struct amdx_device *adev, u32 *ids, u32 max);
 void amdx_device_registry_fini(void);
 
 /* amdx_sysfs.c */

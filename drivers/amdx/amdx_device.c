@@ -44,6 +44,7 @@
 #include "amdx_core.h"
 #include "amdx_ioctl.h"
 #include "amdx_kunit.h"
+#include "amdx_ras.h"
 #include "amdx_trace.h"
 
 static DEFINE_XARRAY_ALLOC(amdx_devices);
@@ -53,6 +54,7 @@ static void amdx_device_release(struct kref *ref)
 {
 	struct amdx_device *adev = container_of(ref, struct amdx_device, ref);
 
+	amdx_ras_fini(adev);
 	amdx_event_source_fini(&adev->events);
 	kfree(adev);
 }
@@ -136,6 +138,44 @@ int amdx_device_list(struct amdx_device_entry *entries, u32 max, u32 *count)
 	xa_unlock(&amdx_devices);
 	*count = n;
 	return n > max ? -ENOSPC : 0;
+}
+
+/**
+ * amdx_device_hive_ids() - the devices a reset of a device affects
+ * @adev: the device.
+ * @ids: out: device ids, itself included.
+ * @max: capacity of @ids.
+ *
+ * In an XGMI hive a device reset resets the hive: every registered device
+ * with the same hive id.  Outside a hive it is the device alone.
+ *
+ * Return: the number of devices, which may exceed @max (only @max are
+ * written).
+ */
+u32 amdx_device_hive_ids(struct amdx_device *adev, u32 *ids, u32 max)
+{
+	struct amdx_device *other;
+	unsigned long id;
+	bool self = false;
+	u32 n = 0;
+
+	xa_lock(&amdx_devices);
+	xa_for_each(&amdx_devices, id, other) {
+		if (other != adev && (!adev->desc.hive_id ||
+				      other->desc.hive_id != adev->desc.hive_id))
+			continue;
+		self |= other == adev;
+		if (n < max)
+			ids[n] = other->id;
+		n++;
+	}
+	xa_unlock(&amdx_devices);
+	if (!self) {
+		if (n < max)
+			ids[n] = adev->id;
+		n++;
+	}
+	return n;
 }
 
 /**
@@ -343,15 +383,21 @@ struct amdx_device *amdx_device_register(struct device *parent,
 	if (ret)
 		goto err_events;
 
-	ret = amdx_sysfs_add(adev, parent);
+	ret = amdx_ras_init(adev);
 	if (ret)
 		goto err_events;
+
+	ret = amdx_sysfs_add(adev, parent);
+	if (ret)
+		goto err_ras;
 
 	amdx_debugfs_add(adev);
 	xa_store(&amdx_devices, adev->id, adev, GFP_KERNEL);
 	trace_amdx_device_add(adev->id, adev->bdf, adev->desc.model);
 	return adev;
 
+err_ras:
+	amdx_ras_fini(adev);
 err_events:
 	amdx_event_source_fini(&adev->events);
 	xa_erase(&amdx_devices, adev->id);

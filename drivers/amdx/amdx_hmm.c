@@ -41,6 +41,7 @@
 
 #include "amdx_core.h"
 #include "amdx_hmm.h"
+#include "amdx_ras.h"
 
 /* Largest span one ACCESS call handles. */
 #define AMDX_HMM_ACCESS_MAX	(64ULL << 20)
@@ -373,7 +374,8 @@ struct amdx_hmm_span {
  *
  * Return: 0 with the counts filled; -EINVAL for bad alignment, flags,
  * reserved fields or destination; -ENOENT when part of the span has no
- * range; -EOPNOTSUPP, -EBADF, -ENODEV, -EINTR, -ENOMEM.
+ * range; -EIO towards VRAM of a device flagged for RMA whose policy
+ * refuses use; -EOPNOTSUPP, -EBADF, -ENODEV, -EINTR, -ENOMEM.
  */
 int amdx_ioctl_hmm_migrate(struct amdx_file *file, void *data)
 {
@@ -405,6 +407,9 @@ int amdx_ioctl_hmm_migrate(struct amdx_file *file, void *data)
 	if (args->dest != AMDX_HMM_LOC_SYSTEM &&
 	    args->dest != AMDX_HMM_LOC_PREFERRED && args->dest >= nparts)
 		return -EINVAL;
+	/* RAS: a device flagged for RMA may refuse new VRAM allocations. */
+	if (args->dest != AMDX_HMM_LOC_SYSTEM && amdx_ras_vram_refused(adev))
+		return -EIO;
 
 	spin_lock(&ctx->lock);
 	if (!amdx_range_covered(&ctx->ranges, args->start, end)) {
@@ -612,6 +617,16 @@ static int amdx_hmm_access_chunk(struct amdx_hmm_ctx *ctx,
 			continue;
 		}
 		page = hmm_pfn_to_page(hpfns[i]);
+		if (is_device_private_page(page)) {
+			u64 index = adev->ops->vram_page_index(adev, page);
+
+			/* The device consumes poison: it fails, nobody dies. */
+			if (amdx_ras_page_poisoned(adev, index)) {
+				amdx_ras_poison_consumed(adev, index, ctx->tgid);
+				ret = -EIO;
+				break;
+			}
+		}
 		if (args->op == AMDX_HMM_ACCESS_READ) {
 			if (is_device_private_page(page))
 				ret = adev->ops->vram_copy(adev, bounce[i], page);
@@ -638,7 +653,8 @@ static int amdx_hmm_access_chunk(struct amdx_hmm_ctx *ctx,
  * Return: 0; -EINVAL for bad alignment, size (over 64 MiB), op, flags or
  * reserved fields; -EFAULT for unmapped or inaccessible memory or a bad
  * @buf; -EPERM for WRITE on read-only memory; -EBUSY when invalidations
- * kept racing; -EOPNOTSUPP, -EBADF, -ENOMEM.
+ * kept racing; -EIO when a page is poisoned (RAS); -EOPNOTSUPP, -EBADF,
+ * -ENOMEM.
  */
 int amdx_ioctl_hmm_access(struct amdx_file *file, void *data)
 {

@@ -32,6 +32,14 @@
  * draining a memory partition, removing a device) use
  * migrate_device_range(), which finds the mappings itself.
  *
+ * Poisoned VRAM pages (RAS: a UE or deferred error, amdx_ras.c) never
+ * move with a granule: their data is bad.  A CPU fault on one fails with
+ * VM_FAULT_HWPOISON, which the fault handler turns into SIGBUS
+ * (BUS_MCEERR_AR) for the faulting process only.  When a device page
+ * must go (draining, device removal) a poisoned one is replaced by a
+ * zeroed system page handed to memory_failure(), so the process still
+ * gets SIGBUS on touching it rather than silently wrong data.
+ *
  * Locking: callers hold the mmap lock of the mm they migrate (read); the
  * context lock is never held across migrate_vma calls because the
  * invalidations they trigger run the context's notifier.
@@ -50,6 +58,7 @@
 
 #include "amdx_core.h"
 #include "amdx_hmm.h"
+#include "amdx_ras.h"
 #include "amdx_trace.h"
 
 /* Pages per migrate_vma call: 16 MiB. */
@@ -326,6 +335,10 @@ static int amdx_migrate_batch_to_ram(struct amdx_device *adev,
 		b->dst[i] = 0;
 		spage = migrate_pfn_to_page(b->src[i]);
 		if (!spage || !test_bit(i, b->sel))
+			continue;
+		/* Poison stays where it is; touching it is a SIGBUS. */
+		if (amdx_ras_page_poisoned(adev,
+					   adev->ops->vram_page_index(adev, spage)))
 			continue;
 		dpage = alloc_page_vma(GFP_HIGHUSER_MOVABLE, vma,
 				       start + (i << PAGE_SHIFT));
@@ -633,8 +646,10 @@ static struct amdx_hmm_ctx *amdx_hmm_ctx_of_mm(struct amdx_device *adev,
  *
  * For providers' &dev_pagemap_ops.migrate_to_ram: moves the granule around
  * the fault (the range's granularity, at most 2 MiB, within the VMA) home.
+ * A poisoned page does not move: the fault fails with VM_FAULT_HWPOISON
+ * (SIGBUS, BUS_MCEERR_AR) and a POISON_CONSUMED event names the process.
  *
- * Return: 0, VM_FAULT_SIGBUS or VM_FAULT_OOM.
+ * Return: 0, VM_FAULT_HWPOISON, VM_FAULT_SIGBUS or VM_FAULT_OOM.
  */
 vm_fault_t amdx_hmm_migrate_to_ram(struct amdx_device *adev,
 				   struct vm_fault *vmf)
@@ -644,8 +659,14 @@ vm_fault_t amdx_hmm_migrate_to_ram(struct amdx_device *adev,
 	unsigned long start, end, gran = PAGE_SIZE;
 	struct amdx_migrate_bufs b;
 	struct amdx_hmm_ctx *ctx;
-	u64 t0 = ktime_get_ns();
+	u64 t0 = ktime_get_ns(), index;
 	int ret;
+
+	index = adev->ops->vram_page_index(adev, vmf->page);
+	if (amdx_ras_page_poisoned(adev, index)) {
+		amdx_ras_poison_consumed(adev, index, task_tgid_nr(current));
+		return VM_FAULT_HWPOISON;
+	}
 
 	ctx = amdx_hmm_ctx_of_mm(adev, vma->vm_mm);
 	start = vmf->address & PAGE_MASK;
@@ -688,6 +709,27 @@ out:
 }
 EXPORT_SYMBOL_GPL(amdx_hmm_migrate_to_ram);
 
+#if IS_ENABLED(CONFIG_MEMORY_FAILURE)
+/*
+ * The system pages that replaced poisoned device pages (bits in b->sel)
+ * become hardware-poisoned: the kernel unmaps them and a touch is SIGBUS
+ * (BUS_MCEERR_AR), as it was on the device page.
+ */
+static void amdx_hmm_poison_moved(struct amdx_migrate_bufs *b,
+				  unsigned long n)
+{
+	unsigned long i;
+
+	for_each_set_bit(i, b->sel, n)
+		memory_failure(page_to_pfn(migrate_pfn_to_page(b->dst[i])), 0);
+}
+#else
+static void amdx_hmm_poison_moved(struct amdx_migrate_bufs *b,
+				  unsigned long n)
+{
+}
+#endif
+
 /*
  * Move device pages [index, index + n) of @adev somewhere else without a
  * process: home (to system memory), or to other VRAM pages of partition
@@ -715,6 +757,20 @@ static int amdx_hmm_move_device_pages(struct amdx_device *adev, u64 index,
 		b.dst[i] = 0;
 		if (!spage || !(b.src[i] & MIGRATE_PFN_MIGRATE))
 			continue;
+		if (amdx_ras_page_poisoned(adev, index + i)) {
+			/* Nothing to copy: a zeroed page, poisoned below. */
+			if (!IS_ENABLED(CONFIG_MEMORY_FAILURE))
+				continue;
+			dpage = alloc_page(GFP_HIGHUSER_MOVABLE | __GFP_ZERO);
+			if (!dpage) {
+				ret = -ENOMEM;
+				continue;
+			}
+			lock_page(dpage);
+			__set_bit(i, b.sel);
+			b.dst[i] = migrate_pfn(page_to_pfn(dpage));
+			continue;
+		}
 		if (to_part != AMDX_HMM_LOC_SYSTEM) {
 			dpage = adev->ops->vram_alloc_page(adev, to_part);
 			if (IS_ERR(dpage))
@@ -740,10 +796,14 @@ static int amdx_hmm_move_device_pages(struct amdx_device *adev, u64 index,
 		b.dst[i] = migrate_pfn(page_to_pfn(dpage));
 	}
 	migrate_device_pages(b.src, b.dst, n);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		if ((b.src[i] & MIGRATE_PFN_MIGRATE) && b.dst[i])
 			(*moved)++;
+		else
+			__clear_bit(i, b.sel);
+	}
 	migrate_device_finalize(b.src, b.dst, n);
+	amdx_hmm_poison_moved(&b, n);
 out:
 	amdx_bufs_free(&b);
 	return ret;

@@ -38,6 +38,7 @@
 #include "amdx_core.h"
 #include "amdx_ioctl.h"
 #include "amdx_kunit.h"
+#include "amdx_ras.h"
 
 static int amdx_user_in(void *dst, size_t ksize, const void *src,
 			size_t usize)
@@ -99,6 +100,27 @@ static const struct amdx_ioctl_desc amdx_ioctls[] = {
 		.flags = AMDX_IOCTL_F_DEVICE,
 		.func = amdx_ioctl_event_subscribe,
 		.name = "EVENT_SUBSCRIBE",
+	},
+	{
+		.cmd = AMDX_IOC_RAS_INJECT,
+		.min_size = sizeof(struct amdx_ras_inject),
+		.flags = AMDX_IOCTL_F_DEVICE | AMDX_IOCTL_F_ADMIN,
+		.func = amdx_ioctl_ras_inject,
+		.name = "RAS_INJECT",
+	},
+	{
+		.cmd = AMDX_IOC_RAS_SET_POLICY,
+		.min_size = sizeof(struct amdx_ras_policy),
+		.flags = AMDX_IOCTL_F_DEVICE | AMDX_IOCTL_F_ADMIN,
+		.func = amdx_ioctl_ras_set_policy,
+		.name = "RAS_SET_POLICY",
+	},
+	{
+		.cmd = AMDX_IOC_RAS_BADPAGES_IMPORT,
+		.min_size = sizeof(struct amdx_ras_badpages_import),
+		.flags = AMDX_IOCTL_F_DEVICE | AMDX_IOCTL_F_ADMIN,
+		.func = amdx_ioctl_ras_badpages_import,
+		.name = "RAS_BADPAGES_IMPORT",
 	},
 };
 

@@ -27,6 +27,7 @@
 
 #include "amdx_core.h"
 #include "amdx_kunit.h"
+#include "amdx_ras.h"
 
 /* Sizes of the first uapi version of the fixed-size results. */
 #define AMDX_QUERY_CAPS_SIZE_V1		56
@@ -197,6 +198,11 @@ int amdx_ioctl_query(struct amdx_file *file, void *data)
 		if (!file->adev || q->id)
 			return -EINVAL;
 		return amdx_hmm_query_ranges(file, q);
+	case AMDX_QUERY_RAS_COUNTERS:
+	case AMDX_QUERY_RAS_POLICY:
+	case AMDX_QUERY_BADPAGES:
+	case AMDX_QUERY_RESET_SCOPE:
+		return amdx_ras_query(file, q);
 	default:
 		return -EINVAL;
 	}

@@ -19,6 +19,7 @@
 #include <amdx_probes.h>
 
 #include "amdx_core.h"
+#include "amdx_ras.h"
 
 static struct class *amdx_class;
 
@@ -164,7 +165,16 @@ static struct attribute *amdx_dev_attrs[] = {
 	&dev_attr_vram_size.attr,
 	NULL
 };
-ATTRIBUTE_GROUPS(amdx_dev);
+
+static const struct attribute_group amdx_dev_group = {
+	.attrs = amdx_dev_attrs,
+};
+
+static const struct attribute_group *amdx_dev_groups[] = {
+	&amdx_dev_group,
+	&amdx_ras_sysfs_group,
+	NULL
+};
 
 /**
  * amdx_sysfs_add() - create the class device of a device

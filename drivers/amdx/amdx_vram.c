@@ -30,6 +30,12 @@
  * though enough pages are free.  The partition count can only change while
  * nothing is allocated (-EBUSY otherwise).
  *
+ * RAS retires pages for good (amdx_vram_retire()): a free page leaves the
+ * allocator at once; an allocated one keeps its owner until it is freed
+ * and then never comes back.  Retired pages count neither as used nor as
+ * free (partition free = size - used - retired) and survive
+ * repartitioning.
+ *
  * All sizes and bases returned by this API are in pages.
  */
 #include <linux/bitmap.h>
@@ -47,12 +53,14 @@
  * @base: first pfn of the partition.
  * @size: pages in the partition.
  * @used: pages allocated in the partition.
+ * @retired: retired pages out of the allocator in the partition.
  * @hint: next-fit cursor, a pfn in [@base, @base + @size).
  */
 struct amdx_vram_part {
 	u64 base;
 	u64 size;
 	u64 used;
+	u64 retired;
 	u64 hint;
 };
 
@@ -66,9 +74,13 @@ struct amdx_vram_part {
  * @npages: pages of VRAM.
  * @num_parts: current number of partitions.
  * @used: pages allocated in total.
+ * @retired: retired pages out of the allocator.
+ * @retire_pending: retired pages still allocated.
  * @parts: the partitions, @num_parts valid.
- * @map: one bit per page, set when allocated.
- * @owner: owner of each allocated page; meaningless for free pages.
+ * @map: one bit per page, set when allocated or retired.
+ * @bad: one bit per page, set when retired.
+ * @owner: owner of each allocated page, %AMDX_VRAM_NO_OWNER for a retired
+ *	page out of the allocator; meaningless for free pages.
  * @owner_used: pages allocated per owner.
  * @owner_quota: page limit per owner, 0 = unlimited.
  */
@@ -78,12 +90,18 @@ struct amdx_vram {
 	u64 npages;
 	u32 num_parts;
 	u64 used;
+	u64 retired;
+	u64 retire_pending;
 	struct amdx_vram_part parts[AMDX_VRAM_MAX_PARTITIONS];
 	unsigned long *map;
+	unsigned long *bad;
 	u8 *owner;
 	u64 owner_used[AMDX_VRAM_MAX_OWNERS];
 	u64 owner_quota[AMDX_VRAM_MAX_OWNERS];
 };
+
+/* owner[] of a retired page that is not allocated */
+#define AMDX_VRAM_NO_OWNER	0xff
 
 static bool amdx_vram_layout_valid(u64 npages, u32 num_partitions)
 {
@@ -92,10 +110,14 @@ static bool amdx_vram_layout_valid(u64 npages, u32 num_partitions)
 	return npages && !do_div(npages, num_partitions);
 }
 
-/* Caller holds v->lock or owns @v exclusively; nothing may be allocated. */
+/*
+ * Caller holds v->lock or owns @v exclusively; nothing may be allocated,
+ * so every bit set in the map is a retired page.
+ */
 static void amdx_vram_layout(struct amdx_vram *v, u32 num_partitions)
 {
 	u64 size = div_u64(v->npages, num_partitions);
+	unsigned long bit;
 	u32 i;
 
 	memset(v->parts, 0, sizeof(v->parts));
@@ -103,6 +125,9 @@ static void amdx_vram_layout(struct amdx_vram *v, u32 num_partitions)
 		v->parts[i].base = i * size;
 		v->parts[i].size = size;
 		v->parts[i].hint = i * size;
+		bit = i * size;
+		for_each_set_bit_from(bit, v->map, (i + 1) * size)
+			v->parts[i].retired++;
 	}
 	v->num_parts = num_partitions;
 }
@@ -138,15 +163,22 @@ struct amdx_vram *amdx_vram_create(u64 size_bytes, u32 num_partitions)
 	if (!v->map)
 		goto err_free_v;
 
+	v->bad = kvcalloc(BITS_TO_LONGS(npages), sizeof(unsigned long),
+			  GFP_KERNEL);
+	if (!v->bad)
+		goto err_free_map;
+
 	v->owner = kvzalloc(npages, GFP_KERNEL);
 	if (!v->owner)
-		goto err_free_map;
+		goto err_free_bad;
 
 	spin_lock_init(&v->lock);
 	v->npages = npages;
 	amdx_vram_layout(v, num_partitions);
 	return v;
 
+err_free_bad:
+	kvfree(v->bad);
 err_free_map:
 	kvfree(v->map);
 err_free_v:
@@ -168,6 +200,7 @@ void amdx_vram_destroy(struct amdx_vram *v)
 	WARN_ONCE(v->used, "amdx_vram: destroyed with %llu pages allocated\n",
 		  v->used);
 	kvfree(v->owner);
+	kvfree(v->bad);
 	kvfree(v->map);
 	kfree(v);
 }
@@ -226,7 +259,7 @@ int amdx_vram_alloc(struct amdx_vram *v, u32 part, u32 owner, u64 *pfn)
 	ret = amdx_vram_charge(v, owner, 1);
 	if (ret)
 		goto out_unlock;
-	if (p->used == p->size) {
+	if (p->used + p->retired == p->size) {
 		ret = -ENOSPC;
 		goto out_unlock;
 	}
@@ -235,7 +268,7 @@ int amdx_vram_alloc(struct amdx_vram *v, u32 part, u32 owner, u64 *pfn)
 	bit = find_next_zero_bit(v->map, end, p->hint);
 	if (bit >= end)
 		bit = find_next_zero_bit(v->map, p->hint, p->base);
-	/* used < size guarantees a zero bit */
+	/* used + retired < size guarantees a zero bit */
 	if (WARN_ON_ONCE(bit >= end)) {
 		ret = -ENOSPC;
 		goto out_unlock;
@@ -286,7 +319,7 @@ int amdx_vram_alloc_contig(struct amdx_vram *v, u32 part, u32 owner,
 	ret = amdx_vram_charge(v, owner, npages);
 	if (ret)
 		goto out_unlock;
-	if (npages > p->size - p->used) {
+	if (npages > p->size - p->used - p->retired) {
 		ret = -ENOSPC;
 		goto out_unlock;
 	}
@@ -322,13 +355,23 @@ static int amdx_vram_release(struct amdx_vram *v, u64 first, u64 npages,
 		return -EINVAL;
 
 	for (pfn = first; pfn < first + npages; pfn++) {
-		if (!test_bit(pfn, v->map))
+		if (!test_bit(pfn, v->map) || v->owner[pfn] == AMDX_VRAM_NO_OWNER)
 			return -ENOENT;
 		if (v->owner[pfn] != owner)
 			return -EPERM;
 	}
 
-	bitmap_clear(v->map, first, npages);
+	for (pfn = first; pfn < first + npages; pfn++) {
+		if (!test_bit(pfn, v->bad)) {
+			__clear_bit(pfn, v->map);
+			continue;
+		}
+		/* Retired while allocated: it leaves the allocator now. */
+		v->owner[pfn] = AMDX_VRAM_NO_OWNER;
+		v->retire_pending--;
+		v->retired++;
+		p->retired++;
+	}
 	p->used -= npages;
 	v->used -= npages;
 	v->owner_used[owner] -= npages;
@@ -502,7 +545,7 @@ static u64 amdx_vram_part_get(struct amdx_vram *v, u32 part,
 			val = p->size;
 			break;
 		case AMDX_VRAM_PART_FREE:
-			val = p->size - p->used;
+			val = p->size - p->used - p->retired;
 			break;
 		}
 	}
@@ -576,7 +619,7 @@ EXPORT_SYMBOL_GPL(amdx_vram_pfn_partition);
  * @pfn: page.
  *
  * Return: the owner, -EINVAL if @pfn is beyond the VRAM, -ENOENT if it is
- * not allocated.
+ * not allocated (free, or retired and out of the allocator).
  */
 int amdx_vram_pfn_owner(struct amdx_vram *v, u64 pfn)
 {
@@ -586,7 +629,8 @@ int amdx_vram_pfn_owner(struct amdx_vram *v, u64 pfn)
 		return -EINVAL;
 
 	spin_lock(&v->lock);
-	owner = test_bit(pfn, v->map) ? v->owner[pfn] : -ENOENT;
+	owner = test_bit(pfn, v->map) && v->owner[pfn] != AMDX_VRAM_NO_OWNER ?
+		v->owner[pfn] : -ENOENT;
 	spin_unlock(&v->lock);
 	return owner;
 }
@@ -655,3 +699,77 @@ u64 amdx_vram_owner_used(struct amdx_vram *v, u32 owner)
 	return used;
 }
 EXPORT_SYMBOL_GPL(amdx_vram_owner_used);
+
+/**
+ * amdx_vram_retire() - take a page out of service for good
+ * @v: allocator.
+ * @pfn: page.
+ *
+ * A free page leaves the allocator at once.  An allocated page stays with
+ * its owner (its data may still be moved off it) and leaves the allocator
+ * when it is freed.  Retiring a retired page changes nothing.
+ *
+ * Context: any context but interrupt; takes a spinlock.
+ * Return: 0, -EINVAL if @pfn is beyond the VRAM.
+ */
+int amdx_vram_retire(struct amdx_vram *v, u64 pfn)
+{
+	struct amdx_vram_part *p;
+
+	if (pfn >= v->npages)
+		return -EINVAL;
+
+	spin_lock(&v->lock);
+	if (__test_and_set_bit(pfn, v->bad))
+		goto out_unlock;
+	if (test_bit(pfn, v->map)) {
+		v->retire_pending++;
+		goto out_unlock;
+	}
+	p = &v->parts[div64_u64(pfn, v->parts[0].size)];
+	__set_bit(pfn, v->map);
+	v->owner[pfn] = AMDX_VRAM_NO_OWNER;
+	v->retired++;
+	p->retired++;
+out_unlock:
+	spin_unlock(&v->lock);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(amdx_vram_retire);
+
+/**
+ * amdx_vram_pfn_retired() - whether a page is retired
+ * @v: allocator.
+ * @pfn: page.
+ *
+ * Return: true for a retired page (allocated or not), false for any other
+ * or a @pfn beyond the VRAM.
+ */
+bool amdx_vram_pfn_retired(struct amdx_vram *v, u64 pfn)
+{
+	bool bad;
+
+	if (pfn >= v->npages)
+		return false;
+
+	spin_lock(&v->lock);
+	bad = test_bit(pfn, v->bad);
+	spin_unlock(&v->lock);
+	return bad;
+}
+EXPORT_SYMBOL_GPL(amdx_vram_pfn_retired);
+
+/**
+ * amdx_vram_retired() - count retired pages
+ * @v: allocator.
+ * @retired: out: retired pages out of the allocator.
+ * @pending: out: retired pages still allocated.
+ */
+void amdx_vram_retired(struct amdx_vram *v, u64 *retired, u64 *pending)
+{
+	spin_lock(&v->lock);
+	*retired = v->retired;
+	*pending = v->retire_pending;
+	spin_unlock(&v->lock);
+}
+EXPORT_SYMBOL_GPL(amdx_vram_retired);

@@ -14,6 +14,8 @@
 #include <linux/types.h>
 #include <linux/amdx.h>
 
+#include <amdx/amdx_provider.h>
+
 struct amdx_device;
 struct amdx_sim_devmem;
 struct amdx_vram;
@@ -30,10 +32,14 @@ struct page;
  * struct amdx_sim_ras_block - a RAS block and how many instances it has
  * @name: amdgpu's name of the block.
  * @instances: instance count.
+ * @block: %AMDX_RAS_BLOCK_*.
+ * @supported: bit (1 << %AMDX_RAS_TYPE_*) per error type it reports.
  */
 struct amdx_sim_ras_block {
 	const char *name;
 	u32 instances;
+	u32 block;
+	u32 supported;
 };
 
 /**
@@ -99,6 +105,7 @@ struct amdx_sim_params {
  * @fail_vram_alloc: debugfs knob; that many VRAM allocations fail with
  *	-ENOMEM.  Atomic, see above.
  * @reset_delay_ms: debugfs knob; simulated reset duration.  Atomic.
+ * @ras_blocks: the core's view of the model's RAS blocks; constant.
  */
 struct amdx_sim_dev {
 	struct device dev;
@@ -117,6 +124,7 @@ struct amdx_sim_dev {
 	atomic_t fail_partition_step;
 	atomic_t fail_vram_alloc;
 	atomic_t reset_delay_ms;
+	struct amdx_ras_block_info ras_blocks[AMDX_RAS_BLOCK_COUNT];
 };
 
 static inline struct amdx_sim_dev *to_amdx_sim_dev(struct device *dev)
@@ -182,6 +190,19 @@ static inline struct page *amdx_sim_devmem_page(struct amdx_sim_dev *sd,
 	return NULL;
 }
 #endif
+
+/* amdx_sim_ras.c */
+void amdx_sim_ras_blocks(struct amdx_sim_dev *sd);
+int amdx_sim_ras_inject(struct amdx_device *adev,
+			const struct amdx_ras_inject *inj, u64 *seq);
+int amdx_sim_vram_retire(struct amdx_device *adev, u64 index);
+void amdx_sim_vram_retired(struct amdx_device *adev, u64 *retired,
+			   u64 *pending);
+int amdx_sim_device_reset(struct amdx_device *adev);
+int amdx_sim_badpages_store(struct amdx_device *adev, const void *table,
+			    size_t len);
+void *amdx_sim_eeprom_read(const char *serial, size_t *len);
+void amdx_sim_eeprom_exit(void);
 
 /* amdx_sim_debugfs.c */
 void amdx_sim_debugfs_init(void);

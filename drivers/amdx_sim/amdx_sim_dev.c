@@ -38,19 +38,52 @@
 
 #include "amdx_sim.h"
 
+/*
+ * Error types per block: memory and compute blocks report CE, UE and
+ * deferred errors; links CE and UE; hdp only UE (so that a block with an
+ * unsupported type exists).
+ */
+#define AMDX_SIM_RAS_ALL	(BIT(AMDX_RAS_TYPE_CE) | BIT(AMDX_RAS_TYPE_UE) | \
+				 BIT(AMDX_RAS_TYPE_DE))
+#define AMDX_SIM_RAS_LINK	(BIT(AMDX_RAS_TYPE_CE) | BIT(AMDX_RAS_TYPE_UE))
+#define AMDX_SIM_RAS_UMC	AMDX_SIM_RAS_ALL
+#define AMDX_SIM_RAS_GFX	AMDX_SIM_RAS_ALL
+#define AMDX_SIM_RAS_SDMA	AMDX_SIM_RAS_ALL
+#define AMDX_SIM_RAS_MMHUB	AMDX_SIM_RAS_LINK
+#define AMDX_SIM_RAS_XGMI_WAFL	AMDX_SIM_RAS_LINK
+#define AMDX_SIM_RAS_PCIE_BIF	AMDX_SIM_RAS_LINK
+#define AMDX_SIM_RAS_HDP	BIT(AMDX_RAS_TYPE_UE)
+#define AMDX_SIM_RAS(_name, _instances, _B) \
+	{ #_name, _instances, AMDX_RAS_BLOCK_##_B, AMDX_SIM_RAS_##_B }
+
 static const struct amdx_sim_ras_block amdx_sim_mi300x_ras[] = {
-	{ "umc", 32 }, { "gfx", 8 }, { "sdma", 16 }, { "mmhub", 4 },
-	{ "xgmi_wafl", 8 }, { "hdp", 1 }, { "pcie_bif", 1 },
+	AMDX_SIM_RAS(umc, 32, UMC),
+	AMDX_SIM_RAS(gfx, 8, GFX),
+	AMDX_SIM_RAS(sdma, 16, SDMA),
+	AMDX_SIM_RAS(mmhub, 4, MMHUB),
+	AMDX_SIM_RAS(xgmi_wafl, 8, XGMI_WAFL),
+	AMDX_SIM_RAS(hdp, 1, HDP),
+	AMDX_SIM_RAS(pcie_bif, 1, PCIE_BIF),
 };
 
 static const struct amdx_sim_ras_block amdx_sim_mi300a_ras[] = {
-	{ "umc", 32 }, { "gfx", 6 }, { "sdma", 12 }, { "mmhub", 4 },
-	{ "xgmi_wafl", 4 }, { "hdp", 1 }, { "pcie_bif", 1 },
+	AMDX_SIM_RAS(umc, 32, UMC),
+	AMDX_SIM_RAS(gfx, 6, GFX),
+	AMDX_SIM_RAS(sdma, 12, SDMA),
+	AMDX_SIM_RAS(mmhub, 4, MMHUB),
+	AMDX_SIM_RAS(xgmi_wafl, 4, XGMI_WAFL),
+	AMDX_SIM_RAS(hdp, 1, HDP),
+	AMDX_SIM_RAS(pcie_bif, 1, PCIE_BIF),
 };
 
 static const struct amdx_sim_ras_block amdx_sim_mi308x_ras[] = {
-	{ "umc", 16 }, { "gfx", 4 }, { "sdma", 8 }, { "mmhub", 2 },
-	{ "xgmi_wafl", 8 }, { "hdp", 1 }, { "pcie_bif", 1 },
+	AMDX_SIM_RAS(umc, 16, UMC),
+	AMDX_SIM_RAS(gfx, 4, GFX),
+	AMDX_SIM_RAS(sdma, 8, SDMA),
+	AMDX_SIM_RAS(mmhub, 2, MMHUB),
+	AMDX_SIM_RAS(xgmi_wafl, 8, XGMI_WAFL),
+	AMDX_SIM_RAS(hdp, 1, HDP),
+	AMDX_SIM_RAS(pcie_bif, 1, PCIE_BIF),
 };
 
 static const struct amdx_sim_model amdx_sim_models[] = {
@@ -157,6 +190,11 @@ static const struct amdx_provider_ops amdx_sim_ops = {
 	.vram_index_page = amdx_sim_hmm_index_page,
 	.vram_used_pages = amdx_sim_hmm_used_pages,
 #endif
+	.vram_retire = amdx_sim_vram_retire,
+	.vram_retired = amdx_sim_vram_retired,
+	.ras_inject = amdx_sim_ras_inject,
+	.device_reset = amdx_sim_device_reset,
+	.badpages_store = amdx_sim_badpages_store,
 };
 
 static void amdx_sim_dev_release(struct device *dev)
@@ -196,15 +234,22 @@ static int amdx_sim_dev_register_core(struct amdx_sim_dev *sd)
 		.supported_compute_modes = m->compute_modes,
 		.supported_memory_modes = m->memory_modes,
 		.max_vfs = sd->params.max_vfs,
+		.ras_blocks = sd->ras_blocks,
 	};
 	struct amdx_device *adev;
+	void *badpages;
 
 	if (amdx_sim_vram_has_hmm(sd)) {
 		desc.flags |= AMDX_DEVICE_F_HMM;
 		desc.pgmap_owner = sd;
 	}
 
+	/* The board's EEPROM: pages retired before stay retired. */
+	amdx_sim_ras_blocks(sd);
+	badpages = amdx_sim_eeprom_read(sd->serial, &desc.badpages_len);
+	desc.badpages = badpages;
 	adev = amdx_device_register(&sd->dev, &desc, &amdx_sim_ops, sd);
+	kvfree(badpages);
 	if (IS_ERR(adev))
 		return PTR_ERR(adev);
 	sd->adev = adev;

@@ -36,6 +36,7 @@ err_debugfs:
 static void __exit amdx_sim_exit(void)
 {
 	amdx_sim_bus_exit();
+	amdx_sim_eeprom_exit();
 	amdx_sim_debugfs_exit();
 }
 

@@ -8,6 +8,7 @@
 #ifndef _AMDX_PROVIDER_H_
 #define _AMDX_PROVIDER_H_
 
+#include <linux/bits.h>
 #include <linux/mm_types.h>
 #include <linux/types.h>
 #include <linux/amdx.h>
@@ -16,6 +17,16 @@ struct device;
 struct amdx_device;
 struct page;
 struct vm_fault;
+
+/**
+ * struct amdx_ras_block_info - one RAS block of a device
+ * @instances: instance count; 0 when the device lacks the block.
+ * @supported: bit (1 << %AMDX_RAS_TYPE_*) per error type it reports.
+ */
+struct amdx_ras_block_info {
+	u32 instances;
+	u32 supported;
+};
 
 /**
  * struct amdx_device_desc - what a provider knows about a device at birth
@@ -34,6 +45,11 @@ struct vm_fault;
  * @flags: %AMDX_DEVICE_F_*.
  * @pgmap_owner: with %AMDX_DEVICE_F_HMM: the owner of the device's
  *	device-private pagemap (dev_pagemap.owner); unique per device.
+ * @ras_blocks: NULL (no RAS) or %AMDX_RAS_BLOCK_COUNT entries indexed by
+ *	%AMDX_RAS_BLOCK_*.
+ * @badpages: NULL or the bad-page table kept on the board (its EEPROM):
+ *	the core retires its pages before the device becomes visible.
+ * @badpages_len: bytes at @badpages.
  *
  * The core copies what it needs; the descriptor may live on the stack.
  */
@@ -52,6 +68,36 @@ struct amdx_device_desc {
 	u32 max_vfs;
 	u32 flags;
 	void *pgmap_owner;
+	const struct amdx_ras_block_info *ras_blocks;
+	const void *badpages;
+	size_t badpages_len;
+};
+
+/* struct amdx_ras_error.flags */
+#define AMDX_RAS_ERR_F_ADDRESS	BIT(0)	/* @address is valid */
+
+/**
+ * struct amdx_ras_error - one hardware error report (amdx_ras_report())
+ * @block: %AMDX_RAS_BLOCK_*.
+ * @type: %AMDX_RAS_TYPE_*, one the block supports.
+ * @instance: the block instance, below its instance count.
+ * @count: errors this report stands for, at least 1.
+ * @partition: the compute partition the instance belongs to, or
+ *	%AMDX_RAS_PARTITION_ALL when it belongs to none or to several.
+ * @mem_partition: with %AMDX_RAS_ERR_F_ADDRESS, the memory partition of
+ *	@address.
+ * @flags: %AMDX_RAS_ERR_F_*.
+ * @address: with %AMDX_RAS_ERR_F_ADDRESS (umc), the VRAM byte address.
+ */
+struct amdx_ras_error {
+	u32 block;
+	u32 type;
+	u32 instance;
+	u32 count;
+	u32 partition;
+	u32 mem_partition;
+	u32 flags;
+	u64 address;
 };
 
 /**
@@ -86,6 +132,20 @@ struct amdx_device_state {
  * @vram_page_index: HMM: the VRAM page index of a device page.
  * @vram_index_page: HMM: the device page of a VRAM page index.
  * @vram_used_pages: HMM: VRAM pages allocated right now.
+ * @vram_retire: RAS: take VRAM page @index out of service for good: a
+ *	free page leaves the allocator now, an allocated one when it is
+ *	freed.  Never sleeps.  Return: 0, -EINVAL beyond the VRAM.
+ * @vram_retired: RAS: VRAM pages retired and out of the allocator
+ *	(@retired), and retired but still allocated, leaving when freed
+ *	(@pending).  Optional.
+ * @ras_inject: RAS: turn a validated %AMDX_IOC_RAS_INJECT into a hardware
+ *	error report and pass it to amdx_ras_report() before returning,
+ *	forwarding @seq.  Optional.  Return: 0 or -errno.
+ * @device_reset: RAS: reset the device (and what shares its reset
+ *	domain).  May sleep.  Optional.  Return: 0 or -errno.
+ * @badpages_store: RAS: keep this encoded bad-page table on the board
+ *	(replacing the previous one) for the next amdx_device_register() of
+ *	the same board.  May sleep.  Optional.  Return: 0 or -errno.
  *
  * The core never calls an op after amdx_device_unregister() has returned,
  * and serialises nothing else: providers do their own locking.
@@ -98,6 +158,14 @@ struct amdx_provider_ops {
 	u64 (*vram_page_index)(struct amdx_device *adev, struct page *page);
 	struct page *(*vram_index_page)(struct amdx_device *adev, u64 index);
 	u64 (*vram_used_pages)(struct amdx_device *adev);
+	int (*vram_retire)(struct amdx_device *adev, u64 index);
+	void (*vram_retired)(struct amdx_device *adev, u64 *retired,
+			     u64 *pending);
+	int (*ras_inject)(struct amdx_device *adev,
+			  const struct amdx_ras_inject *inj, u64 *seq);
+	int (*device_reset)(struct amdx_device *adev);
+	int (*badpages_store)(struct amdx_device *adev, const void *table,
+			      size_t len);
 };
 
 struct amdx_device *amdx_device_register(struct device *parent,
@@ -109,5 +177,7 @@ void *amdx_device_priv(const struct amdx_device *adev);
 u32 amdx_device_id(const struct amdx_device *adev);
 vm_fault_t amdx_hmm_migrate_to_ram(struct amdx_device *adev,
 				   struct vm_fault *vmf);
+int amdx_ras_report(struct amdx_device *adev,
+		    const struct amdx_ras_error *err, u64 *seq);
 
 #endif /* _AMDX_PROVIDER_H_ */

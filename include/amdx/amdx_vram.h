@@ -45,4 +45,8 @@ int amdx_vram_set_quota(struct amdx_vram *v, u32 owner, u64 npages);
 u64 amdx_vram_quota(struct amdx_vram *v, u32 owner);
 u64 amdx_vram_owner_used(struct amdx_vram *v, u32 owner);
 
+int amdx_vram_retire(struct amdx_vram *v, u64 pfn);
+bool amdx_vram_pfn_retired(struct amdx_vram *v, u64 pfn);
+void amdx_vram_retired(struct amdx_vram *v, u64 *retired, u64 *pending);
+
 #endif /* _AMDX_VRAM_H_ */

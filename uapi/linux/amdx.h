@@ -937,7 +937,7 @@ struct amdx_ras_policy {
  */
 #define AMDX_BADPAGE_MAGIC		0x58504241U	/* "ABPX" */
 #define AMDX_BADPAGE_VERSION		1
-#define AMDX_BADPAGE_MAX_RECORDS	10922
+#define AMDX_BADPAGE_MAX_RECORDS	10921	/* (256 KiB - 20) / 24 */
 
 /* struct amdx_badpage_record.cause */
 #define AMDX_BADPAGE_CAUSE_CE		1	/* CE threshold: soft retired */

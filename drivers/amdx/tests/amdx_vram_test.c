@@ -381,6 +381,102 @@ static void pfn_maps_to_its_partition(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, amdx_vram_pfn_partition(v, 32), 1);
 }
 
+static void retired_free_page_leaves_the_allocator(struct kunit *test)
+{
+	struct amdx_vram *v = new_vram(test, 8, 2);
+	u64 retired, pending, pfn;
+	u32 i;
+
+	KUNIT_ASSERT_EQ(test, amdx_vram_retire(v, 1), 0);
+	/* idempotent */
+	KUNIT_ASSERT_EQ(test, amdx_vram_retire(v, 1), 0);
+	KUNIT_EXPECT_TRUE(test, amdx_vram_pfn_retired(v, 1));
+	KUNIT_EXPECT_FALSE(test, amdx_vram_pfn_retired(v, 0));
+	KUNIT_EXPECT_EQ(test, amdx_vram_pfn_owner(v, 1), -ENOENT);
+	amdx_vram_retired(v, &retired, &pending);
+	KUNIT_EXPECT_EQ(test, retired, 1);
+	KUNIT_EXPECT_EQ(test, pending, 0);
+	/* neither used nor free */
+	KUNIT_EXPECT_EQ(test, amdx_vram_used(v), 0);
+	KUNIT_EXPECT_EQ(test, amdx_vram_part_free(v, 0), 3);
+	KUNIT_EXPECT_EQ(test, amdx_vram_part_free(v, 1), 4);
+
+	/* the partition fills up one page early, never handing out pfn 1 */
+	for (i = 0; i < 3; i++) {
+		KUNIT_ASSERT_EQ(test, amdx_vram_alloc(v, 0, 0, &pfn), 0);
+		KUNIT_EXPECT_NE(test, pfn, 1);
+	}
+	KUNIT_EXPECT_EQ(test, amdx_vram_alloc(v, 0, 0, &pfn), -ENOSPC);
+	/* not allocated: freeing it is a double free */
+	KUNIT_EXPECT_EQ(test, amdx_vram_try_free(v, 1, 1, 0), -ENOENT);
+	/* contiguous runs step around it */
+	KUNIT_EXPECT_EQ(test, amdx_vram_try_free(v, 0, 1, 0), 0);
+	KUNIT_EXPECT_EQ(test, amdx_vram_try_free(v, 2, 2, 0), 0);
+	KUNIT_EXPECT_EQ(test, amdx_vram_alloc_contig(v, 0, 0, 3, &pfn),
+			-ENOSPC);
+	KUNIT_ASSERT_EQ(test, amdx_vram_alloc_contig(v, 0, 0, 2, &pfn), 0);
+	KUNIT_EXPECT_EQ(test, pfn, 2);
+	amdx_vram_free_contig(v, 2, 2, 0);
+	KUNIT_EXPECT_EQ(test, amdx_vram_retire(v, 8), -EINVAL);
+	KUNIT_EXPECT_FALSE(test, amdx_vram_pfn_retired(v, 8));
+}
+
+static void retired_allocated_page_leaves_when_freed(struct kunit *test)
+{
+	struct amdx_vram *v = new_vram(test, 4, 1);
+	u64 retired, pending, pfn, again;
+
+	KUNIT_ASSERT_EQ(test, amdx_vram_alloc(v, 0, 3, &pfn), 0);
+	KUNIT_ASSERT_EQ(test, amdx_vram_retire(v, pfn), 0);
+	/* still the owner's until freed */
+	KUNIT_EXPECT_EQ(test, amdx_vram_pfn_owner(v, pfn), 3);
+	KUNIT_EXPECT_EQ(test, amdx_vram_owner_used(v, 3), 1);
+	amdx_vram_retired(v, &retired, &pending);
+	KUNIT_EXPECT_EQ(test, retired, 0);
+	KUNIT_EXPECT_EQ(test, pending, 1);
+	KUNIT_EXPECT_EQ(test, amdx_vram_part_free(v, 0), 3);
+
+	KUNIT_ASSERT_EQ(test, amdx_vram_try_free(v, pfn, 1, 3), 0);
+	amdx_vram_retired(v, &retired, &pending);
+	KUNIT_EXPECT_EQ(test, retired, 1);
+	KUNIT_EXPECT_EQ(test, pending, 0);
+	KUNIT_EXPECT_EQ(test, amdx_vram_used(v), 0);
+	KUNIT_EXPECT_EQ(test, amdx_vram_owner_used(v, 3), 0);
+	KUNIT_EXPECT_EQ(test, amdx_vram_part_free(v, 0), 3);
+	KUNIT_EXPECT_EQ(test, amdx_vram_pfn_owner(v, pfn), -ENOENT);
+	KUNIT_EXPECT_EQ(test, amdx_vram_try_free(v, pfn, 1, 3), -ENOENT);
+
+	/* it never comes back */
+	while (!amdx_vram_alloc(v, 0, 0, &again))
+		KUNIT_EXPECT_NE(test, again, pfn);
+	KUNIT_EXPECT_EQ(test, amdx_vram_used(v), 3);
+	amdx_vram_free(v, (pfn + 1) % 4, 0);
+	amdx_vram_free(v, (pfn + 2) % 4, 0);
+	amdx_vram_free(v, (pfn + 3) % 4, 0);
+}
+
+static void retired_pages_survive_repartitioning(struct kunit *test)
+{
+	struct amdx_vram *v = new_vram(test, 16, 1);
+	u64 retired, pending;
+
+	KUNIT_ASSERT_EQ(test, amdx_vram_retire(v, 3), 0);
+	KUNIT_ASSERT_EQ(test, amdx_vram_retire(v, 12), 0);
+	KUNIT_ASSERT_EQ(test, amdx_vram_retire(v, 13), 0);
+	KUNIT_EXPECT_EQ(test, amdx_vram_part_free(v, 0), 13);
+	/* retired pages are not allocations: repartitioning is allowed */
+	KUNIT_ASSERT_EQ(test, amdx_vram_repartition(v, 4), 0);
+	KUNIT_EXPECT_EQ(test, amdx_vram_part_free(v, 0), 3);
+	KUNIT_EXPECT_EQ(test, amdx_vram_part_free(v, 1), 4);
+	KUNIT_EXPECT_EQ(test, amdx_vram_part_free(v, 2), 4);
+	KUNIT_EXPECT_EQ(test, amdx_vram_part_free(v, 3), 2);
+	KUNIT_EXPECT_TRUE(test, amdx_vram_pfn_retired(v, 13));
+	amdx_vram_retired(v, &retired, &pending);
+	KUNIT_EXPECT_EQ(test, retired, 3);
+	KUNIT_ASSERT_EQ(test, amdx_vram_repartition(v, 1), 0);
+	KUNIT_EXPECT_EQ(test, amdx_vram_part_free(v, 0), 13);
+}
+
 static struct kunit_case amdx_vram_test_cases[] = {
 	KUNIT_CASE_PARAM(partitions_split_vram_evenly_and_contiguously,
 			 amdx_vram_layout_gen_params),
@@ -394,6 +490,9 @@ static struct kunit_case amdx_vram_test_cases[] = {
 	KUNIT_CASE(invalid_arguments_are_rejected),
 	KUNIT_CASE(bad_free_is_refused_and_changes_no_counter),
 	KUNIT_CASE(pfn_maps_to_its_partition),
+	KUNIT_CASE(retired_free_page_leaves_the_allocator),
+	KUNIT_CASE(retired_allocated_page_leaves_when_freed),
+	KUNIT_CASE(retired_pages_survive_repartitioning),
 	{}
 };
 

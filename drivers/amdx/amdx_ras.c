@@ -1,0 +1,1104 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Copyright (C) 2026 The amdx authors
+ */
+/**
+ * DOC: RAS intake and containment
+ *
+ * Providers report hardware errors with amdx_ras_report(); injection
+ * (%AMDX_IOC_RAS_INJECT) is validated here and handed to the provider's
+ * &amdx_provider_ops.ras_inject, which produces the same kind of report a
+ * real backend would.  Every report is counted, logged as an ERROR event
+ * and contained before amdx_ras_report() returns, so containment has run
+ * when the inject ioctl returns::
+ *
+ *    process        core (ioctl)          provider          core (intake)
+ *      | INJECT ------> validate             |                    |
+ *      |                ras_inject() ------> | hardware-like      |
+ *      |                                     | report ----------> | count, ERROR
+ *      |                                     |                    | decide (policy)
+ *      |                                     |                    | contain:
+ *      |                                     |                    |  soft retire /
+ *      |                                     |                    |  poison retire /
+ *      |                                     |                    |  partition reset /
+ *      |                                     |                    |  device reset
+ *      |                                     | <----------------- | seq
+ *      | <------------ seq ------------------|                    |
+ *
+ * Soft retirement moves the data resident on the page to another VRAM
+ * page of the same memory partition (system memory when the partition is
+ * full) with amdx_hmm_evict_vram_page(), then the page leaves the
+ * allocator; poisoned pages keep their (bad) data and their mappings: a
+ * CPU touch gets SIGBUS (BUS_MCEERR_AR) from amdx_hmm_migrate_to_ram(), a
+ * device access -EIO.  Retired pages are recorded in the bad-page table
+ * (amdx_badpage.c), which the provider keeps on the board.
+ *
+ * Locking: &amdx_ras.lock (a mutex) protects the whole RAS state of a
+ * device and is held across containment, which may sleep.  Order: device
+ * lock (read) -> &amdx_ras.lock -> hmm.lock / page locks / partition
+ * lock.  The poison map is an xarray read without the mutex (RCU) from
+ * the CPU fault path, which holds the mmap lock: nothing under
+ * &amdx_ras.lock takes an mmap lock.  amdx_ras_report() must not be
+ * called once amdx_device_unregister() has started.
+ */
+#include <linux/capability.h>
+#include <linux/device.h>
+#include <linux/err.h>
+#include <linux/ktime.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/overflow.h>
+#include <linux/slab.h>
+#include <linux/timekeeping.h>
+#include <linux/uaccess.h>
+#include <linux/xarray.h>
+
+#include "amdx_badpage.h"
+#include "amdx_core.h"
+#include "amdx_event.h"
+#include "amdx_partition_model.h"
+#include "amdx_ras.h"
+#include "amdx_ras_policy.h"
+
+#define amdx_ras_dbg(adev, fmt, ...) \
+	pr_debug("amdx: %s: " fmt "\n", (adev)->bdf, ##__VA_ARGS__)
+#define amdx_ras_info(adev, fmt, ...) \
+	pr_info_ratelimited("amdx: %s: " fmt "\n", (adev)->bdf, ##__VA_ARGS__)
+
+/* Errors one injection may stand for. */
+#define AMDX_RAS_INJECT_MAX	1024
+/* Device ids a reset scope can name. */
+#define AMDX_RAS_RESET_MAX	64
+
+/* Size of the first version of the fixed-size RAS query results. */
+#define AMDX_RAS_POLICY_SIZE_V1		48
+#define AMDX_RESET_SCOPE_SIZE_V1	88
+static_assert(sizeof(struct amdx_ras_policy) >= AMDX_RAS_POLICY_SIZE_V1);
+static_assert(sizeof(struct amdx_reset_scope) >= AMDX_RESET_SCOPE_SIZE_V1);
+
+/**
+ * struct amdx_ras - RAS state of one device
+ * @lock: protects every field below but @poison's contents for readers.
+ * @policy: the containment policy.
+ * @blocks: the provider's RAS blocks, by %AMDX_RAS_BLOCK_*.
+ * @count: errors per block, row (0: device, 1 + N: compute partition N)
+ *	and type.  Monotonic.
+ * @ce: per VRAM page index with CEs, its &struct amdx_ras_ce_window.
+ * @poison: VRAM page indices poisoned (value entries); readers use
+ *	xa_load() without @lock.
+ * @table: the bad-page records, sorted by address, %AMDX_BADPAGE_MAX_RECORDS
+ *	capacity; NULL while empty.
+ * @nrec: records in @table.
+ * @dirty: @table changed since it was last stored on the board.
+ * @rma: the device reached its bad-page threshold.
+ * @resets: per compute partition, its recent resets.
+ */
+struct amdx_ras {
+	struct mutex lock;	/* see above */
+	struct amdx_ras_policy policy;
+	struct amdx_ras_block_info blocks[AMDX_RAS_BLOCK_COUNT];
+	u64 count[AMDX_RAS_BLOCK_COUNT][1 + AMDX_MAX_PARTITIONS]
+		 [AMDX_RAS_TYPE_COUNT];
+	struct xarray ce;
+	struct xarray poison;
+	struct amdx_badpage_record *table;
+	u32 nrec;
+	bool dirty;
+	bool rma;
+	struct amdx_ras_reset_window resets[AMDX_MAX_PARTITIONS];
+};
+
+static const char * const amdx_ras_block_names[AMDX_RAS_BLOCK_COUNT] = {
+	[AMDX_RAS_BLOCK_UMC] = "umc",
+	[AMDX_RAS_BLOCK_SDMA] = "sdma",
+	[AMDX_RAS_BLOCK_GFX] = "gfx",
+	[AMDX_RAS_BLOCK_MMHUB] = "mmhub",
+	[AMDX_RAS_BLOCK_PCIE_BIF] = "pcie_bif",
+	[AMDX_RAS_BLOCK_HDP] = "hdp",
+	[AMDX_RAS_BLOCK_XGMI_WAFL] = "xgmi_wafl",
+};
+
+static const char * const amdx_ras_type_names[AMDX_RAS_TYPE_COUNT] = {
+	[AMDX_RAS_TYPE_CE] = "ce",
+	[AMDX_RAS_TYPE_UE] = "ue",
+	[AMDX_RAS_TYPE_DE] = "de",
+};
+
+static u64 amdx_ras_now_s(void)
+{
+	return ktime_get_boottime_seconds();
+}
+
+static void amdx_ras_emit(struct amdx_device *adev, u16 kind, u32 partition,
+			  u64 address, u64 d0, u64 d1)
+{
+	struct amdx_event ev = {
+		.kind = kind,
+		.partition = partition,
+		.address = address,
+		.data = { d0, d1 },
+	};
+
+	amdx_event_emit(adev, &ev);
+}
+
+static void amdx_ras_action_end(struct amdx_device *adev, u32 action,
+				u32 partition, int ret, u64 t0)
+{
+	amdx_ras_emit(adev, AMDX_EVENT_ACTION_END, partition,
+		      ktime_get_ns() - t0, action, (u64)(s64)ret);
+}
+
+/* Caller holds ras->lock. */
+static bool amdx_ras_retired(struct amdx_ras *ras, u64 address)
+{
+	u32 pos;
+
+	return ras->table &&
+	       !amdx_badpage_find(ras->table, ras->nrec,
+				  address & PAGE_MASK, &pos);
+}
+
+/* Caller holds ras->lock.  Keeps the table sorted. */
+static int amdx_ras_record(struct amdx_ras *ras,
+			   const struct amdx_badpage_record *rec)
+{
+	u32 pos;
+
+	if (!amdx_badpage_find(ras->table, ras->nrec, rec->address, &pos))
+		return -EEXIST;
+	if (ras->nrec == AMDX_BADPAGE_MAX_RECORDS)
+		return -ENOSPC;
+	if (!ras->table) {
+		ras->table = kvcalloc(AMDX_BADPAGE_MAX_RECORDS,
+				      sizeof(*ras->table), GFP_KERNEL);
+		if (!ras->table)
+			return -ENOMEM;
+	}
+	memmove(&ras->table[pos + 1], &ras->table[pos],
+		(ras->nrec - pos) * sizeof(*ras->table));
+	ras->table[pos] = *rec;
+	ras->nrec++;
+	ras->dirty = true;
+	return 0;
+}
+
+/* Caller holds ras->lock.  Hands the table to the board. */
+static void amdx_ras_store(struct amdx_device *adev)
+{
+	struct amdx_ras *ras = adev->ras;
+	size_t len = amdx_badpage_size(ras->nrec);
+	void *buf;
+	int ret;
+
+	if (!ras->dirty || !adev->ops->badpages_store)
+		return;
+	buf = kvmalloc(len, GFP_KERNEL);
+	if (!buf) {
+		ret = -ENOMEM;
+		goto out_err;
+	}
+	amdx_badpage_encode(ras->table, ras->nrec, buf, len);
+	ret = adev->ops->badpages_store(adev, buf, len);
+	kvfree(buf);
+	if (!ret) {
+		ras->dirty = false;
+		return;
+	}
+out_err:
+	pr_warn_ratelimited("amdx: %s: bad-page table not stored on the board: %pe\n",
+			    adev->bdf, ERR_PTR(ret));
+}
+
+/* Caller holds ras->lock. */
+static void amdx_ras_check_rma(struct amdx_device *adev)
+{
+	struct amdx_ras *ras = adev->ras;
+	u32 limit = amdx_ras_bad_page_limit(&ras->policy, adev->desc.vram_size);
+
+	if (ras->rma || ras->nrec < limit)
+		return;
+	ras->rma = true;
+	pr_warn("amdx: %s: %u retired pages reach the bad-page threshold %u: device flagged for RMA%s\n",
+		adev->bdf, ras->nrec, limit,
+		amdx_ras_rma_refuses(&ras->policy) ?
+		", new VRAM allocations refused" : "");
+	amdx_ras_emit(adev, AMDX_EVENT_RMA, AMDX_RAS_PARTITION_ALL, 0,
+		      ras->nrec, 0);
+}
+
+#if IS_ENABLED(CONFIG_DEVICE_PRIVATE)
+/* Moves what a process has on the page elsewhere: pages moved. */
+static int amdx_ras_move_off(struct amdx_device *adev, u64 index, u64 *moved)
+{
+	int ret;
+
+	*moved = 0;
+	if (!(adev->desc.flags & AMDX_DEVICE_F_HMM))
+		return 0;
+	ret = amdx_hmm_evict_vram_page(adev, index);
+	if (ret == -ENOENT)
+		return 0;
+	if (!ret)
+		*moved = 1;
+	return ret;
+}
+#else
+static int amdx_ras_move_off(struct amdx_device *adev, u64 index, u64 *moved)
+{
+	*moved = 0;
+	return 0;
+}
+#endif
+
+/*
+ * Caller holds ras->lock.  Retires one page: soft (CE, import: data moves
+ * off first) or poisoned (UE, DE: data stays, consumers get SIGBUS).
+ */
+static int amdx_ras_retire_page(struct amdx_device *adev, u64 address,
+				u32 mem_part, u16 cause, u64 time)
+{
+	struct amdx_ras *ras = adev->ras;
+	bool poison = cause == AMDX_BADPAGE_CAUSE_UE ||
+		      cause == AMDX_BADPAGE_CAUSE_DE;
+	u32 action = poison ? AMDX_ACTION_POISON_RETIRE :
+			      AMDX_ACTION_SOFT_RETIRE;
+	struct amdx_badpage_record rec = {
+		.address = address & PAGE_MASK,
+		.time = time,
+		.partition = mem_part,
+		.cause = cause,
+	};
+	u64 index = address >> PAGE_SHIFT, moved = 0, t0 = ktime_get_ns();
+	int ret = 0, err;
+
+	amdx_ras_emit(adev, AMDX_EVENT_PAGE_PENDING, AMDX_RAS_PARTITION_ALL,
+		      rec.address, 0, 0);
+	amdx_ras_emit(adev, AMDX_EVENT_ACTION_START, AMDX_RAS_PARTITION_ALL,
+		      rec.address, action, 0);
+
+	if (poison)
+		ret = xa_err(xa_store(&ras->poison, index, xa_mk_value(1),
+				      GFP_KERNEL));
+	/* First out of the allocator, so the move cannot land on it. */
+	if (adev->ops->vram_retire) {
+		err = adev->ops->vram_retire(adev, index);
+		ret = ret ?: err;
+	}
+	if (!poison) {
+		err = amdx_ras_move_off(adev, index, &moved);
+		ret = ret ?: err;
+	}
+	err = amdx_ras_record(ras, &rec);
+	if (err == -ENOSPC)
+		pr_warn_ratelimited("amdx: %s: bad-page table full, page %#llx retired but not recorded\n",
+				    adev->bdf, rec.address);
+	ret = ret ?: err;
+	if (ret)
+		amdx_ras_info(adev, "retiring page %#llx: %pe", rec.address,
+			      ERR_PTR(ret));
+
+	amdx_ras_emit(adev, AMDX_EVENT_PAGE_RETIRED, AMDX_RAS_PARTITION_ALL,
+		      rec.address, cause, moved);
+	amdx_ras_action_end(adev, action, AMDX_RAS_PARTITION_ALL, ret, t0);
+	amdx_ras_check_rma(adev);
+	return ret;
+}
+
+/* A bitmap of the device ids (below 64) a device reset affects. */
+static u64 amdx_ras_reset_mask(struct amdx_device *adev)
+{
+	u32 ids[AMDX_RAS_RESET_MAX], n, i;
+	u64 mask = 0;
+
+	n = amdx_device_hive_ids(adev, ids, ARRAY_SIZE(ids));
+	for (i = 0; i < min_t(u32, n, ARRAY_SIZE(ids)); i++)
+		if (ids[i] < 64)
+			mask |= BIT_ULL(ids[i]);
+	return mask;
+}
+
+/* Caller holds ras->lock. */
+static int amdx_ras_device_reset(struct amdx_device *adev)
+{
+	u64 t0 = ktime_get_ns();
+	int ret;
+
+	amdx_ras_emit(adev, AMDX_EVENT_ACTION_START, AMDX_RAS_PARTITION_ALL,
+		      0, AMDX_ACTION_DEVICE_RESET, 0);
+	amdx_ras_emit(adev, AMDX_EVENT_DEVICE_RESET_BEGIN,
+		      AMDX_RAS_PARTITION_ALL, 0, amdx_ras_reset_mask(adev), 0);
+	ret = adev->ops->device_reset ? adev->ops->device_reset(adev) :
+					-EOPNOTSUPP;
+	if (ret)
+		pr_err("amdx: %s: device reset failed: %pe\n", adev->bdf,
+		       ERR_PTR(ret));
+	amdx_ras_emit(adev, AMDX_EVENT_DEVICE_RESET_END, AMDX_RAS_PARTITION_ALL,
+		      0, (u64)(s64)ret, 0);
+	amdx_ras_action_end(adev, AMDX_ACTION_DEVICE_RESET,
+			    AMDX_RAS_PARTITION_ALL, ret, t0);
+	return ret;
+}
+
+/* Caller holds ras->lock.  Runs the policy's step for one report. */
+static void amdx_ras_contain(struct amdx_device *adev,
+			     const struct amdx_ras_error *err)
+{
+	struct amdx_ras *ras = adev->ras;
+	struct amdx_ras_situation s = {
+		.block = err->block,
+		.type = err->type,
+		.on_page = err->block == AMDX_RAS_BLOCK_UMC &&
+			   (err->flags & AMDX_RAS_ERR_F_ADDRESS),
+		.partition = err->partition < AMDX_MAX_PARTITIONS,
+	};
+	u64 now = amdx_ras_now_s(), index = err->address >> PAGE_SHIFT;
+	struct amdx_ras_ce_window *w;
+	u32 step;
+
+	if (s.on_page)
+		s.page_retired = amdx_ras_retired(ras, err->address);
+	if (s.on_page && !s.page_retired && err->type == AMDX_RAS_TYPE_CE) {
+		w = xa_load(&ras->ce, index);
+		if (!w) {
+			w = kzalloc(sizeof(*w), GFP_KERNEL);
+			if (!w || xa_err(xa_store(&ras->ce, index, w,
+						  GFP_KERNEL))) {
+				kfree(w);
+				amdx_ras_info(adev, "no memory to count CEs of page %#llx",
+					      err->address & PAGE_MASK);
+				return;
+			}
+		}
+		s.page_ces = amdx_ras_ce_add(w, ras->policy.ce_window_s, now,
+					     err->count);
+	}
+	if (s.partition)
+		s.part_resets = amdx_ras_resets_in_window(&ras->resets[err->partition],
+							  ras->policy.part_reset_window_s,
+							  now);
+
+	step = amdx_ras_decide(&ras->policy, &s);
+	switch (step) {
+	case AMDX_RAS_DO_SOFT_RETIRE:
+		amdx_ras_retire_page(adev, err->address, err->mem_partition,
+				     AMDX_BADPAGE_CAUSE_CE, ktime_get_real_seconds());
+		kfree(xa_erase(&ras->ce, index));
+		break;
+	case AMDX_RAS_DO_POISON_RETIRE:
+		amdx_ras_retire_page(adev, err->address, err->mem_partition,
+				     err->type == AMDX_RAS_TYPE_UE ?
+				     AMDX_BADPAGE_CAUSE_UE : AMDX_BADPAGE_CAUSE_DE,
+				     ktime_get_real_seconds());
+		kfree(xa_erase(&ras->ce, index));
+		break;
+	case AMDX_RAS_DO_PARTITION_RESET:
+	case AMDX_RAS_DO_PARTITION_OFFLINE:
+		amdx_ras_reset_record(&ras->resets[err->partition], now);
+		amdx_ras_partition_contain(adev, err->partition,
+					   step == AMDX_RAS_DO_PARTITION_OFFLINE);
+		break;
+	case AMDX_RAS_DO_DEVICE_RESET:
+		amdx_ras_device_reset(adev);
+		break;
+	default:
+		break;
+	}
+	amdx_ras_store(adev);
+}
+
+static int amdx_ras_error_check(struct amdx_device *adev,
+				const struct amdx_ras_error *err)
+{
+	struct amdx_ras *ras = adev->ras;
+
+	if (err->block >= AMDX_RAS_BLOCK_COUNT ||
+	    err->type >= AMDX_RAS_TYPE_COUNT || !err->count ||
+	    (err->flags & ~AMDX_RAS_ERR_F_ADDRESS))
+		return -EINVAL;
+	if (!(ras->blocks[err->block].supported & BIT(err->type)) ||
+	    err->instance >= ras->blocks[err->block].instances)
+		return -EINVAL;
+	if ((err->flags & AMDX_RAS_ERR_F_ADDRESS) &&
+	    (err->address >= adev->desc.vram_size ||
+	     err->mem_partition >= AMDX_MAX_MEM_PARTITIONS))
+		return -EINVAL;
+	if (err->partition != AMDX_RAS_PARTITION_ALL &&
+	    err->partition >= AMDX_MAX_PARTITIONS)
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * amdx_ras_report() - a provider reports a hardware error
+ * @adev: the device.
+ * @err: the error.
+ * @seq: out, may be NULL: sequence number of the ERROR event.
+ *
+ * Counts the error, logs an ERROR event and runs containment (see DOC)
+ * before returning.
+ *
+ * Context: process context, may sleep; not after amdx_device_unregister()
+ * has started.
+ * Return: 0, or -EINVAL for a report that does not fit the device (an
+ * unknown block or type, one the block does not support, an instance or
+ * address out of range).
+ */
+int amdx_ras_report(struct amdx_device *adev,
+		    const struct amdx_ras_error *err, u64 *seq)
+{
+	struct amdx_ras *ras = adev->ras;
+	struct amdx_event ev = {
+		.kind = AMDX_EVENT_ERROR,
+		.block = err->block,
+		.type = err->type,
+		.instance = err->instance,
+		.partition = err->partition,
+		.data = { err->count },
+	};
+	int ret;
+
+	ret = amdx_ras_error_check(adev, err);
+	if (ret) {
+		amdx_ras_info(adev, "provider reported an invalid error (block %u type %u instance %u)",
+			      err->block, err->type, err->instance);
+		return ret;
+	}
+	if (err->flags & AMDX_RAS_ERR_F_ADDRESS)
+		ev.address = err->address;
+
+	mutex_lock(&ras->lock);
+	ras->count[err->block][0][err->type] += err->count;
+	if (err->partition < AMDX_MAX_PARTITIONS)
+		ras->count[err->block][1 + err->partition][err->type] +=
+			err->count;
+	amdx_event_emit(adev, &ev);
+	if (seq)
+		*seq = ev.seq;
+	amdx_ras_contain(adev, err);
+	mutex_unlock(&ras->lock);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(amdx_ras_report);
+
+/**
+ * amdx_ras_page_poisoned() - whether a VRAM page holds poison
+ * @adev: the device.
+ * @index: VRAM page index.
+ *
+ * Context: any; lockless (the CPU fault path calls it).
+ * Return: true for a page retired after a UE or DE.
+ */
+bool amdx_ras_page_poisoned(struct amdx_device *adev, u64 index)
+{
+	return adev->ras && xa_load(&adev->ras->poison, index);
+}
+
+/**
+ * amdx_ras_poison_consumed() - somebody touched a poisoned page
+ * @adev: the device.
+ * @index: VRAM page index.
+ * @pid: thread-group id of the consumer.
+ *
+ * Context: any; never sleeps.
+ */
+void amdx_ras_poison_consumed(struct amdx_device *adev, u64 index, pid_t pid)
+{
+	amdx_ras_info(adev, "poison at %#llx consumed by pid %d",
+		      index << PAGE_SHIFT, pid);
+	amdx_ras_emit(adev, AMDX_EVENT_POISON_CONSUMED, AMDX_RAS_PARTITION_ALL,
+		      index << PAGE_SHIFT, pid, 0);
+}
+
+/**
+ * amdx_ras_vram_refused() - whether the device refuses new VRAM allocations
+ * @adev: the device.
+ *
+ * Return: true when it is flagged for RMA and the policy refuses use.
+ */
+bool amdx_ras_vram_refused(struct amdx_device *adev)
+{
+	struct amdx_ras *ras = adev->ras;
+	bool refused;
+
+	mutex_lock(&ras->lock);
+	refused = ras->rma && amdx_ras_rma_refuses(&ras->policy);
+	mutex_unlock(&ras->lock);
+	return refused;
+}
+
+/*
+ * Caller holds ras->lock.  Retires the pages of a decoded table that are
+ * not retired yet; every record was checked against the device.
+ */
+static u32 amdx_ras_apply_table(struct amdx_device *adev,
+				const struct amdx_badpage_record *recs, u32 n,
+				u16 cause)
+{
+	u32 i, added = 0;
+
+	for (i = 0; i < n; i++) {
+		if (amdx_ras_retired(adev->ras, recs[i].address))
+			continue;
+		amdx_ras_retire_page(adev, recs[i].address, recs[i].partition,
+				     cause ?: recs[i].cause, recs[i].time);
+		added++;
+	}
+	return added;
+}
+
+/* Records must name pages of this device. */
+static int amdx_ras_table_fits(struct amdx_device *adev,
+			       const struct amdx_badpage_record *recs, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		if (recs[i].address >= adev->desc.vram_size ||
+		    !PAGE_ALIGNED(recs[i].address) ||
+		    recs[i].partition >= AMDX_MAX_MEM_PARTITIONS) {
+			amdx_ras_info(adev, "bad-page record %u: page %#llx (partition %u) is not a page of this device",
+				      i, recs[i].address, recs[i].partition);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* Decode a whole table into a new array: 0 or -errno, nothing applied. */
+static int amdx_ras_decode(struct amdx_device *adev, const void *buf,
+			   size_t len, struct amdx_badpage_record **recs,
+			   u32 *n)
+{
+	size_t max = len > AMDX_BADPAGE_HEADER_SIZE ?
+		     (len - AMDX_BADPAGE_HEADER_SIZE) / AMDX_BADPAGE_RECORD_SIZE : 0;
+	const char *why = NULL;
+	int ret;
+
+	max = min_t(size_t, max, AMDX_BADPAGE_MAX_RECORDS);
+	*recs = kvcalloc(max ?: 1, sizeof(**recs), GFP_KERNEL);
+	if (!*recs)
+		return -ENOMEM;
+	ret = amdx_badpage_decode(buf, len, *recs, max, n, &why);
+	if (ret == -EBADMSG)
+		amdx_ras_info(adev, "bad-page table rejected: %s", why);
+	if (!ret)
+		ret = amdx_ras_table_fits(adev, *recs, *n);
+	if (ret) {
+		kvfree(*recs);
+		*recs = NULL;
+	}
+	return ret;
+}
+
+/**
+ * amdx_ras_init() - set up the RAS state of a new device
+ * @adev: the device, being registered; adev->desc is its own copy.
+ *
+ * Copies the provider's RAS blocks and retires the pages of the table the
+ * board keeps.  A corrupt board table is logged and ignored: the device
+ * starts with an empty one (and overwrites the board's at the first
+ * retirement).
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int amdx_ras_init(struct amdx_device *adev)
+{
+	struct amdx_badpage_record *recs;
+	struct amdx_ras *ras;
+	u32 n;
+
+	ras = kzalloc(sizeof(*ras), GFP_KERNEL);
+	if (!ras)
+		return -ENOMEM;
+	mutex_init(&ras->lock);
+	xa_init(&ras->ce);
+	xa_init(&ras->poison);
+	amdx_ras_policy_default(&ras->policy);
+	if (adev->desc.ras_blocks)
+		memcpy(ras->blocks, adev->desc.ras_blocks, sizeof(ras->blocks));
+	adev->desc.ras_blocks = NULL;
+	adev->ras = ras;
+
+	if (adev->desc.badpages &&
+	    !amdx_ras_decode(adev, adev->desc.badpages,
+			     adev->desc.badpages_len, &recs, &n)) {
+		mutex_lock(&ras->lock);
+		/* Nothing is mapped yet: no data to move, no events to read. */
+		amdx_ras_apply_table(adev, recs, n, 0);
+		ras->dirty = false;
+		mutex_unlock(&ras->lock);
+		kvfree(recs);
+		pr_info("amdx: %s: %u retired pages from the board's bad-page table\n",
+			adev->bdf, n);
+	}
+	adev->desc.badpages = NULL;
+	adev->desc.badpages_len = 0;
+	return 0;
+}
+
+/**
+ * amdx_ras_fini() - free the RAS state of a device
+ * @adev: the device, its last reference gone.
+ */
+void amdx_ras_fini(struct amdx_device *adev)
+{
+	struct amdx_ras *ras = adev->ras;
+	struct amdx_ras_ce_window *w;
+	unsigned long index;
+
+	if (!ras)
+		return;
+	xa_for_each(&ras->ce, index, w)
+		kfree(w);
+	xa_destroy(&ras->ce);
+	xa_destroy(&ras->poison);
+	kvfree(ras->table);
+	mutex_destroy(&ras->lock);
+	kfree(ras);
+	adev->ras = NULL;
+}
+
+/**
+ * amdx_ioctl_ras_inject() - %AMDX_IOC_RAS_INJECT
+ * @file: a device fd.
+ * @data: &struct amdx_ras_inject.
+ *
+ * Validated like amdgpu's ras_ctrl, then handed to the provider; the
+ * error has been contained when this returns.
+ *
+ * Return: 0 with &amdx_ras_inject.seq set; -EINVAL for non-zero flags,
+ * pad, reserved or seq, an unknown block or type, an instance beyond the
+ * block's instance count, a count outside 1..1024, a umc address beyond
+ * the VRAM or on a retired page, or an address for another block;
+ * -EOPNOTSUPP when the device lacks the block, the block does not report
+ * the type, or the provider cannot inject; the provider's error.
+ */
+int amdx_ioctl_ras_inject(struct amdx_file *file, void *data)
+{
+	struct amdx_ras_inject *args = data;
+	struct amdx_device *adev = file->adev;
+	struct amdx_ras *ras = adev->ras;
+	const struct amdx_ras_block_info *b;
+	bool retired;
+	u64 seq = 0;
+	int ret;
+
+	if (args->flags || args->pad || args->seq || args->reserved[0] ||
+	    args->reserved[1]) {
+		amdx_ras_dbg(adev, "inject: flags, pad, seq or reserved not zero");
+		return -EINVAL;
+	}
+	if (args->block >= AMDX_RAS_BLOCK_COUNT ||
+	    args->type >= AMDX_RAS_TYPE_COUNT) {
+		amdx_ras_dbg(adev, "inject: unknown block %u or type %u",
+			     args->block, args->type);
+		return -EINVAL;
+	}
+	b = &ras->blocks[args->block];
+	if (!b->instances || !(b->supported & BIT(args->type))) {
+		amdx_ras_dbg(adev, "inject: %s does not report %s errors here",
+			     amdx_ras_block_names[args->block],
+			     amdx_ras_type_names[args->type]);
+		return -EOPNOTSUPP;
+	}
+	if (args->instance >= b->instances) {
+		amdx_ras_dbg(adev, "inject: %s instance %u of %u",
+			     amdx_ras_block_names[args->block], args->instance,
+			     b->instances);
+		return -EINVAL;
+	}
+	if (!args->count || args->count > AMDX_RAS_INJECT_MAX) {
+		amdx_ras_dbg(adev, "inject: count %u outside 1..%u", args->count,
+			     AMDX_RAS_INJECT_MAX);
+		return -EINVAL;
+	}
+	if (args->block != AMDX_RAS_BLOCK_UMC && args->address) {
+		amdx_ras_dbg(adev, "inject: an address only for umc");
+		return -EINVAL;
+	}
+	if (args->block == AMDX_RAS_BLOCK_UMC) {
+		if (args->address >= adev->desc.vram_size) {
+			amdx_ras_dbg(adev, "inject: address %#llx beyond the VRAM",
+				     args->address);
+			return -EINVAL;
+		}
+		mutex_lock(&ras->lock);
+		retired = amdx_ras_retired(ras, args->address);
+		mutex_unlock(&ras->lock);
+		if (retired) {
+			amdx_ras_dbg(adev, "inject: page of %#llx is retired",
+				     args->address);
+			return -EINVAL;
+		}
+	}
+	if (!adev->ops->ras_inject) {
+		amdx_ras_dbg(adev, "inject: the provider cannot inject");
+		return -EOPNOTSUPP;
+	}
+	ret = adev->ops->ras_inject(adev, args, &seq);
+	if (ret)
+		return ret;
+	args->seq = seq;
+	return 0;
+}
+
+/**
+ * amdx_ioctl_ras_set_policy() - %AMDX_IOC_RAS_SET_POLICY
+ * @file: a device fd.
+ * @data: &struct amdx_ras_policy.
+ *
+ * The new thresholds apply from the next error on; a lower bad-page
+ * threshold may flag the device for RMA at once.
+ *
+ * Return: 0, or -EINVAL for a field out of its range (see the uapi), an
+ * unknown valid bit or flag, no valid bit, non-zero pad or reserved.
+ */
+int amdx_ioctl_ras_set_policy(struct amdx_file *file, void *data)
+{
+	struct amdx_ras_policy *req = data;
+	struct amdx_device *adev = file->adev;
+	struct amdx_ras *ras = adev->ras;
+	const char *why = NULL;
+	int ret;
+
+	ret = amdx_ras_policy_check(req, &why);
+	if (ret) {
+		amdx_ras_dbg(adev, "set policy: %s", why);
+		return ret;
+	}
+	mutex_lock(&ras->lock);
+	amdx_ras_policy_apply(&ras->policy, req);
+	amdx_ras_check_rma(adev);
+	mutex_unlock(&ras->lock);
+	return 0;
+}
+
+/**
+ * amdx_ioctl_ras_badpages_import() - %AMDX_IOC_RAS_BADPAGES_IMPORT
+ * @file: a device fd.
+ * @data: &struct amdx_ras_badpages_import.
+ *
+ * The whole table is checked before any page is retired.  Newly retired
+ * pages are soft-retired (their data moves first) and recorded with
+ * cause %AMDX_BADPAGE_CAUSE_IMPORT and the time from the table.
+ *
+ * Return: 0 with &amdx_ras_badpages_import.imported set; -EBADMSG for a
+ * corrupt or truncated table (logged with the reason); -EINVAL for
+ * non-zero pad, reserved or out fields, a size above a full table, or a
+ * record naming no page of this device; -ENOSPC when the device's table
+ * cannot take the new records; -EFAULT; -ENOMEM.
+ */
+int amdx_ioctl_ras_badpages_import(struct amdx_file *file, void *data)
+{
+	struct amdx_ras_badpages_import *args = data;
+	struct amdx_device *adev = file->adev;
+	struct amdx_ras *ras = adev->ras;
+	struct amdx_badpage_record *recs;
+	u32 n, i, fresh = 0;
+	void *buf;
+	int ret;
+
+	if (args->pad || args->pad2 || args->imported || args->reserved[0] ||
+	    args->reserved[1]) {
+		amdx_ras_dbg(adev, "import: pad, imported or reserved not zero");
+		return -EINVAL;
+	}
+	if (args->size > amdx_badpage_size(AMDX_BADPAGE_MAX_RECORDS)) {
+		amdx_ras_dbg(adev, "import: %u bytes is more than a full table",
+			     args->size);
+		return -EINVAL;
+	}
+	buf = kvmalloc(args->size ?: 1, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	if (copy_from_user(buf, u64_to_user_ptr(args->data), args->size)) {
+		kvfree(buf);
+		return -EFAULT;
+	}
+	ret = amdx_ras_decode(adev, buf, args->size, &recs, &n);
+	kvfree(buf);
+	if (ret)
+		return ret;
+
+	mutex_lock(&ras->lock);
+	for (i = 0; i < n; i++)
+		fresh += !amdx_ras_retired(ras, recs[i].address);
+	if (fresh > AMDX_BADPAGE_MAX_RECORDS - ras->nrec) {
+		amdx_ras_dbg(adev, "import: %u new records do not fit the table",
+			     fresh);
+		ret = -ENOSPC;
+	} else {
+		args->imported = amdx_ras_apply_table(adev, recs, n,
+						      AMDX_BADPAGE_CAUSE_IMPORT);
+		amdx_ras_store(adev);
+	}
+	mutex_unlock(&ras->lock);
+	kvfree(recs);
+	return ret;
+}
+
+/* Like amdx_query.c: report the size, or copy out truncated to min_len. */
+static int amdx_ras_query_out(struct amdx_query *q, const void *buf,
+			      u32 len, u32 min_len)
+{
+	if (!q->size) {
+		q->size = len;
+		return 0;
+	}
+	if (q->size < min_len) {
+		q->size = len;
+		return -ENOSPC;
+	}
+	len = min(len, q->size);
+	if (copy_to_user(u64_to_user_ptr(q->data), buf, len))
+		return -EFAULT;
+	q->size = len;
+	return 0;
+}
+
+static u32 amdx_ras_num_partitions(struct amdx_device *adev)
+{
+	struct amdx_device_state st = {};
+	u32 n;
+
+	if (adev->ops->get_state(adev, &st))
+		return 1;
+	n = amdx_partition_num_compute(adev->desc.num_xcc, st.compute_mode);
+	return clamp_t(u32, n, 1, AMDX_MAX_PARTITIONS);
+}
+
+static int amdx_ras_query_counters(struct amdx_device *adev,
+				   struct amdx_query *q)
+{
+	struct amdx_ras *ras = adev->ras;
+	u32 nparts = amdx_ras_num_partitions(adev);
+	u32 rows = AMDX_RAS_BLOCK_COUNT * (1 + nparts), b, r, t;
+	struct amdx_query_ras *res;
+	u64 retired = 0, pending = 0;
+	size_t len = struct_size(res, entries, rows);
+	int ret;
+
+	if (!q->size || q->size < len)
+		return amdx_ras_query_out(q, NULL, len, len);
+	res = kvzalloc(len, GFP_KERNEL);
+	if (!res)
+		return -ENOMEM;
+	if (adev->ops->vram_retired)
+		adev->ops->vram_retired(adev, &retired, &pending);
+
+	mutex_lock(&ras->lock);
+	res->num_entries = rows;
+	res->entry_size = sizeof(res->entries[0]);
+	res->flags = ras->rma ? AMDX_RAS_F_RMA : 0;
+	res->retired_pages = ras->nrec;
+	res->pending_pages = min_t(u64, pending, U32_MAX);
+	for (b = 0; b < AMDX_RAS_BLOCK_COUNT; b++) {
+		for (r = 0; r <= nparts; r++) {
+			struct amdx_ras_counters *c =
+				&res->entries[b * (1 + nparts) + r];
+
+			c->block = b;
+			c->partition = r ? r - 1 : AMDX_RAS_PARTITION_ALL;
+			c->instances = ras->blocks[b].instances;
+			c->supported = ras->blocks[b].instances ?
+				       ras->blocks[b].supported : 0;
+			for (t = 0; t < AMDX_RAS_TYPE_COUNT; t++)
+				c->count[t] = c->supported & BIT(t) ?
+					      ras->count[b][r][t] :
+					      AMDX_RAS_UNSUPPORTED;
+		}
+	}
+	mutex_unlock(&ras->lock);
+	ret = amdx_ras_query_out(q, res, len, len);
+	kvfree(res);
+	return ret;
+}
+
+static int amdx_ras_query_badpages(struct amdx_device *adev,
+				   struct amdx_query *q)
+{
+	struct amdx_ras *ras = adev->ras;
+	size_t len;
+	void *buf;
+	int ret;
+
+	mutex_lock(&ras->lock);
+	len = amdx_badpage_size(ras->nrec);
+	if (!q->size || q->size < len) {
+		mutex_unlock(&ras->lock);
+		return amdx_ras_query_out(q, NULL, len, len);
+	}
+	buf = kvmalloc(len, GFP_KERNEL);
+	if (buf)
+		amdx_badpage_encode(ras->table, ras->nrec, buf, len);
+	mutex_unlock(&ras->lock);
+	if (!buf)
+		return -ENOMEM;
+	ret = amdx_ras_query_out(q, buf, len, len);
+	kvfree(buf);
+	return ret;
+}
+
+static int amdx_ras_query_reset_scope(struct amdx_device *adev,
+				      struct amdx_query *q)
+{
+	struct amdx_reset_scope scope = { .hive_id = adev->desc.hive_id };
+	u32 n;
+
+	n = amdx_device_hive_ids(adev, scope.devices,
+				 ARRAY_SIZE(scope.devices));
+	scope.num_devices = min_t(u32, n, ARRAY_SIZE(scope.devices));
+	return amdx_ras_query_out(q, &scope, sizeof(scope),
+				  AMDX_RESET_SCOPE_SIZE_V1);
+}
+
+/**
+ * amdx_ras_query() - the RAS queries on a device fd
+ * @file: the amdx file.
+ * @q: %AMDX_QUERY_RAS_COUNTERS, %AMDX_QUERY_RAS_POLICY,
+ *	%AMDX_QUERY_BADPAGES or %AMDX_QUERY_RESET_SCOPE.
+ *
+ * Return: 0; -EINVAL on /dev/amdx or with an id; -ENOSPC with the needed
+ * size; -EFAULT; -ENOMEM.
+ */
+int amdx_ras_query(struct amdx_file *file, struct amdx_query *q)
+{
+	struct amdx_device *adev = file->adev;
+	struct amdx_ras_policy pol;
+
+	if (!adev || q->id)
+		return -EINVAL;
+	switch (q->query) {
+	case AMDX_QUERY_RAS_COUNTERS:
+		return amdx_ras_query_counters(adev, q);
+	case AMDX_QUERY_RAS_POLICY:
+		mutex_lock(&adev->ras->lock);
+		pol = adev->ras->policy;
+		mutex_unlock(&adev->ras->lock);
+		pol.valid = AMDX_RAS_POL_ALL;
+		return amdx_ras_query_out(q, &pol, sizeof(pol),
+					  AMDX_RAS_POLICY_SIZE_V1);
+	case AMDX_QUERY_BADPAGES:
+		return amdx_ras_query_badpages(adev, q);
+	case AMDX_QUERY_RESET_SCOPE:
+		return amdx_ras_query_reset_scope(adev, q);
+	default:
+		return -EINVAL;
+	}
+}
+
+/*
+ * sysfs: /sys/class/amdx/amdx<id>/ras/, one file per block and type with
+ * the device-wide count or "unsupported", plus retired_pages and rma.
+ */
+struct amdx_ras_attr {
+	struct device_attribute attr;
+	u32 block;
+	u32 type;
+};
+
+static ssize_t amdx_ras_count_show(struct device *dev,
+				   struct device_attribute *attr, char *buf)
+{
+	struct amdx_ras_attr *ra = container_of(attr, struct amdx_ras_attr,
+						attr);
+	struct amdx_ras *ras = ((struct amdx_device *)dev_get_drvdata(dev))->ras;
+	const struct amdx_ras_block_info *b = &ras->blocks[ra->block];
+	u64 val;
+
+	if (!b->instances || !(b->supported & BIT(ra->type)))
+		return sysfs_emit(buf, "unsupported\n");
+	mutex_lock(&ras->lock);
+	val = ras->count[ra->block][0][ra->type];
+	mutex_unlock(&ras->lock);
+	return sysfs_emit(buf, "%llu\n", val);
+}
+
+#define AMDX_RAS_ATTR(_bn, _b, _tn, _t)					\
+static struct amdx_ras_attr amdx_ras_attr_##_bn##_##_tn = {		\
+	.attr = __ATTR(_bn##_##_tn##_count, 0444, amdx_ras_count_show,	\
+		       NULL),						\
+	.block = AMDX_RAS_BLOCK_##_b,					\
+	.type = AMDX_RAS_TYPE_##_t,					\
+}
+
+AMDX_RAS_ATTR(umc, UMC, ce, CE);
+AMDX_RAS_ATTR(umc, UMC, ue, UE);
+AMDX_RAS_ATTR(umc, UMC, de, DE);
+AMDX_RAS_ATTR(sdma, SDMA, ce, CE);
+AMDX_RAS_ATTR(sdma, SDMA, ue, UE);
+AMDX_RAS_ATTR(sdma, SDMA, de, DE);
+AMDX_RAS_ATTR(gfx, GFX, ce, CE);
+AMDX_RAS_ATTR(gfx, GFX, ue, UE);
+AMDX_RAS_ATTR(gfx, GFX, de, DE);
+AMDX_RAS_ATTR(mmhub, MMHUB, ce, CE);
+AMDX_RAS_ATTR(mmhub, MMHUB, ue, UE);
+AMDX_RAS_ATTR(mmhub, MMHUB, de, DE);
+AMDX_RAS_ATTR(pcie_bif, PCIE_BIF, ce, CE);
+AMDX_RAS_ATTR(pcie_bif, PCIE_BIF, ue, UE);
+AMDX_RAS_ATTR(pcie_bif, PCIE_BIF, de, DE);
+AMDX_RAS_ATTR(hdp, HDP, ce, CE);
+AMDX_RAS_ATTR(hdp, HDP, ue, UE);
+AMDX_RAS_ATTR(hdp, HDP, de, DE);
+AMDX_RAS_ATTR(xgmi_wafl, XGMI_WAFL, ce, CE);
+AMDX_RAS_ATTR(xgmi_wafl, XGMI_WAFL, ue, UE);
+AMDX_RAS_ATTR(xgmi_wafl, XGMI_WAFL, de, DE);
+
+static ssize_t retired_pages_show(struct device *dev,
+				  struct device_attribute *attr, char *buf)
+{
+	struct amdx_ras *ras = ((struct amdx_device *)dev_get_drvdata(dev))->ras;
+	u32 n;
+
+	mutex_lock(&ras->lock);
+	n = ras->nrec;
+	mutex_unlock(&ras->lock);
+	return sysfs_emit(buf, "%u\n", n);
+}
+static DEVICE_ATTR_RO(retired_pages);
+
+static ssize_t rma_show(struct device *dev, struct device_attribute *attr,
+			char *buf)
+{
+	struct amdx_ras *ras = ((struct amdx_device *)dev_get_drvdata(dev))->ras;
+	bool rma;
+
+	mutex_lock(&ras->lock);
+	rma = ras->rma;
+	mutex_unlock(&ras->lock);
+	return sysfs_emit(buf, "%d\n", rma);
+}
+static DEVICE_ATTR_RO(rma);
+
+static struct attribute *amdx_ras_attrs[] = {
+	&amdx_ras_attr_umc_ce.attr.attr,
+	&amdx_ras_attr_umc_ue.attr.attr,
+	&amdx_ras_attr_umc_de.attr.attr,
+	&amdx_ras_attr_sdma_ce.attr.attr,
+	&amdx_ras_attr_sdma_ue.attr.attr,
+	&amdx_ras_attr_sdma_de.attr.attr,
+	&amdx_ras_attr_gfx_ce.attr.attr,
+	&amdx_ras_attr_gfx_ue.attr.attr,
+	&amdx_ras_attr_gfx_de.attr.attr,
+	&amdx_ras_attr_mmhub_ce.attr.attr,
+	&amdx_ras_attr_mmhub_ue.attr.attr,
+	&amdx_ras_attr_mmhub_de.attr.attr,
+	&amdx_ras_attr_pcie_bif_ce.attr.attr,
+	&amdx_ras_attr_pcie_bif_ue.attr.attr,
+	&amdx_ras_attr_pcie_bif_de.attr.attr,
+	&amdx_ras_attr_hdp_ce.attr.attr,
+	&amdx_ras_attr_hdp_ue.attr.attr,
+	&amdx_ras_attr_hdp_de.attr.attr,
+	&amdx_ras_attr_xgmi_wafl_ce.attr.attr,
+	&amdx_ras_attr_xgmi_wafl_ue.attr.attr,
+	&amdx_ras_attr_xgmi_wafl_de.attr.attr,
+	&dev_attr_retired_pages.attr,
+	&dev_attr_rma.attr,
+	NULL
+};
+
+const struct attribute_group amdx_ras_sysfs_group = {
+	.name = "ras",
+	.attrs = amdx_ras_attrs,
+};

@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Copyright (C) 2026 The amdx authors
+ */
+/**
+ * DOC: simulated RAS
+ *
+ * The RAS side of a simulated device: its blocks (the model's table, with
+ * the error types each reports), error injection, page retirement, the
+ * device reset, and the board EEPROM that keeps the bad-page table.
+ *
+ * Injection turns a validated %AMDX_IOC_RAS_INJECT into the report a
+ * hardware error interrupt would produce and hands it to the core's
+ * intake, amdx_ras_report()::
+ *
+ *    gfx instance     = XCC N          -> the compute partition holding N
+ *    sdma instance    = engine E       -> its XCC (E / engines per XCC) -> partition
+ *    umc address      = VRAM byte      -> its memory partition; the compute
+ *                                         partition too when they pair 1:1
+ *    other blocks                      -> the whole device
+ *
+ * The board EEPROM: amdx_sim keeps each board's bad-page table, keyed by
+ * the board serial (derived from the id and the model), for as long as the
+ * module is loaded, so deleting a device and creating it again with the
+ * same id and model brings back its retired pages, as a real board would.
+ *
+ * Locking: amdx_sim_eeprom_lock protects the EEPROM list.  The core calls
+ * &amdx_provider_ops.badpages_store under its RAS lock, so that lock is
+ * never held across amdx_device_register(): creation copies the table out
+ * first.
+ */
+#define pr_fmt(fmt) "amdx_sim: " fmt
+
+#include <linux/delay.h>
+#include <linux/list.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include <amdx/amdx_provider.h>
+#include <amdx/amdx_vram.h>
+
+#include "amdx_sim.h"
+
+/**
+ * struct amdx_sim_eeprom - the bad-page table of one board
+ * @node: entry in amdx_sim_eeproms.
+ * @serial: the board.
+ * @len: bytes at @table.
+ * @table: the encoded table, as the core stored it.
+ */
+struct amdx_sim_eeprom {
+	struct list_head node;
+	char serial[AMDX_SERIAL_LEN];
+	size_t len;
+	u8 table[];
+};
+
+static DEFINE_MUTEX(amdx_sim_eeprom_lock);
+/* every board's table, under amdx_sim_eeprom_lock */
+static LIST_HEAD(amdx_sim_eeproms);
+
+/* Caller holds amdx_sim_eeprom_lock. */
+static struct amdx_sim_eeprom *amdx_sim_eeprom_find(const char *serial)
+{
+	struct amdx_sim_eeprom *e;
+
+	list_for_each_entry(e, &amdx_sim_eeproms, node)
+		if (!strcmp(e->serial, serial))
+			return e;
+	return NULL;
+}
+
+/**
+ * amdx_sim_eeprom_read() - copy a board's bad-page table
+ * @serial: the board.
+ * @len: out: bytes returned.
+ *
+ * Return: a kvmalloc()ed copy for the caller to kvfree(), or NULL when
+ * the board has none (or memory ran out: the board then starts clean).
+ */
+void *amdx_sim_eeprom_read(const char *serial, size_t *len)
+{
+	struct amdx_sim_eeprom *e;
+	void *copy = NULL;
+
+	*len = 0;
+	mutex_lock(&amdx_sim_eeprom_lock);
+	e = amdx_sim_eeprom_find(serial);
+	if (e) {
+		copy = kvmalloc(e->len, GFP_KERNEL);
+		if (copy) {
+			memcpy(copy, e->table, e->len);
+			*len = e->len;
+		}
+	}
+	mutex_unlock(&amdx_sim_eeprom_lock);
+	return copy;
+}
+
+/**
+ * amdx_sim_eeprom_exit() - forget every board's table at module unload
+ */
+void amdx_sim_eeprom_exit(void)
+{
+	struct amdx_sim_eeprom *e, *tmp;
+
+	mutex_lock(&amdx_sim_eeprom_lock);
+	list_for_each_entry_safe(e, tmp, &amdx_sim_eeproms, node) {
+		list_del(&e->node);
+		kvfree(e);
+	}
+	mutex_unlock(&amdx_sim_eeprom_lock);
+}
+
+/**
+ * amdx_sim_badpages_store() - &amdx_provider_ops.badpages_store
+ * @adev: the core's device.
+ * @table: the encoded table.
+ * @len: its size.
+ *
+ * Return: 0 or -ENOMEM (the previous table stays then).
+ */
+int amdx_sim_badpages_store(struct amdx_device *adev, const void *table,
+			    size_t len)
+{
+	struct amdx_sim_dev *sd = amdx_device_priv(adev);
+	struct amdx_sim_eeprom *e, *old;
+
+	e = kvmalloc(struct_size(e, table, len), GFP_KERNEL);
+	if (!e)
+		return -ENOMEM;
+	strscpy(e->serial, sd->serial, sizeof(e->serial));
+	e->len = len;
+	memcpy(e->table, table, len);
+
+	mutex_lock(&amdx_sim_eeprom_lock);
+	old = amdx_sim_eeprom_find(sd->serial);
+	if (old)
+		list_del(&old->node);
+	list_add_tail(&e->node, &amdx_sim_eeproms);
+	mutex_unlock(&amdx_sim_eeprom_lock);
+	kvfree(old);
+	return 0;
+}
+
+/**
+ * amdx_sim_ras_blocks() - the core's RAS block table of a device
+ * @sd: the device.
+ *
+ * Fills sd->ras_blocks from the model's table.
+ */
+void amdx_sim_ras_blocks(struct amdx_sim_dev *sd)
+{
+	const struct amdx_sim_model *m = sd->params.model;
+	u32 i;
+
+	memset(sd->ras_blocks, 0, sizeof(sd->ras_blocks));
+	for (i = 0; i < m->num_ras_blocks; i++) {
+		const struct amdx_sim_ras_block *b = &m->ras_blocks[i];
+
+		sd->ras_blocks[b->block].instances = b->instances;
+		sd->ras_blocks[b->block].supported = b->supported;
+	}
+}
+
+/* XCCs per compute partition in the device's current mode. */
+static u32 amdx_sim_xccs_per_partition(struct amdx_sim_dev *sd)
+{
+	u32 xcc = sd->params.model->num_xcc, mode, n;
+
+	mutex_lock(&sd->state_lock);
+	mode = sd->compute_mode;
+	mutex_unlock(&sd->state_lock);
+	switch (mode) {
+	case AMDX_COMPUTE_DPX:
+		n = xcc / 2;
+		break;
+	case AMDX_COMPUTE_TPX:
+		n = xcc / 3;
+		break;
+	case AMDX_COMPUTE_QPX:
+		n = xcc / 4;
+		break;
+	case AMDX_COMPUTE_CPX:
+		n = 1;
+		break;
+	default:
+		n = xcc;
+		break;
+	}
+	return max(n, 1U);
+}
+
+/**
+ * amdx_sim_ras_inject() - &amdx_provider_ops.ras_inject
+ * @adev: the core's device.
+ * @inj: the validated injection.
+ * @seq: out: sequence number of the error event.
+ *
+ * Return: 0 or an error of amdx_ras_report().
+ */
+int amdx_sim_ras_inject(struct amdx_device *adev,
+			const struct amdx_ras_inject *inj, u64 *seq)
+{
+	struct amdx_sim_dev *sd = amdx_device_priv(adev);
+	const struct amdx_sim_model *m = sd->params.model;
+	u32 per_part = amdx_sim_xccs_per_partition(sd);
+	u32 nparts = m->num_xcc / per_part, nmem;
+	struct amdx_ras_error err = {
+		.block = inj->block,
+		.type = inj->type,
+		.instance = inj->instance,
+		.count = inj->count,
+		.partition = AMDX_RAS_PARTITION_ALL,
+	};
+	int mem;
+
+	switch (inj->block) {
+	case AMDX_RAS_BLOCK_GFX:
+		err.partition = inj->instance / per_part;
+		break;
+	case AMDX_RAS_BLOCK_SDMA:
+		err.partition = inj->instance / (m->num_sdma / m->num_xcc) /
+				per_part;
+		break;
+	case AMDX_RAS_BLOCK_UMC:
+		mem = amdx_vram_pfn_partition(sd->vram,
+					      inj->address >> PAGE_SHIFT);
+		if (mem < 0)
+			return mem;
+		err.flags = AMDX_RAS_ERR_F_ADDRESS;
+		err.address = inj->address;
+		err.mem_partition = mem;
+		nmem = amdx_vram_num_partitions(sd->vram);
+		if (nparts == 1)
+			err.partition = 0;
+		else if (nparts == nmem)
+			err.partition = mem;
+		break;
+	default:
+		break;
+	}
+	return amdx_ras_report(adev, &err, seq);
+}
+
+/**
+ * amdx_sim_vram_retire() - &amdx_provider_ops.vram_retire
+ * @adev: the core's device.
+ * @index: VRAM page index.
+ *
+ * Return: 0 or -EINVAL beyond the VRAM.
+ */
+int amdx_sim_vram_retire(struct amdx_device *adev, u64 index)
+{
+	struct amdx_sim_dev *sd = amdx_device_priv(adev);
+
+	return amdx_vram_retire(sd->vram, index);
+}
+
+/**
+ * amdx_sim_vram_retired() - &amdx_provider_ops.vram_retired
+ * @adev: the core's device.
+ * @retired: out: retired pages out of the allocator.
+ * @pending: out: retired pages still allocated.
+ */
+void amdx_sim_vram_retired(struct amdx_device *adev, u64 *retired,
+			   u64 *pending)
+{
+	struct amdx_sim_dev *sd = amdx_device_priv(adev);
+
+	amdx_vram_retired(sd->vram, retired, pending);
+}
+
+/**
+ * amdx_sim_device_reset() - &amdx_provider_ops.device_reset
+ * @adev: the core's device.
+ *
+ * Takes ``reset_delay_ms`` (debugfs).  The simulated VRAM keeps its
+ * contents across the reset.
+ *
+ * Return: 0.
+ */
+int amdx_sim_device_reset(struct amdx_device *adev)
+{
+	struct amdx_sim_dev *sd = amdx_device_priv(adev);
+	u32 ms = amdx_sim_reset_delay_ms(sd);
+
+	if (ms)
+		msleep(ms);
+	dev_info(&sd->dev, "device reset (%u ms)\n", ms);
+	return 0;
+}

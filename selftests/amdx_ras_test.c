@@ -1,0 +1,1230 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * RAS: validation of every RAS ioctl with its exact errno, counters
+ * (unsupported vs zero, monotonic, per partition, sysfs), the containment
+ * ladder end to end, the bad-page table (export, import, corruption,
+ * persistence across del_device/new_device) and privileges.
+ *
+ * Each test creates its own amdx_sim device with a test-specific id: the
+ * simulator keeps every board's bad-page table while it is loaded (like an
+ * EEPROM), so ids are never shared between tests.  Tests that need process
+ * data in VRAM skip without AMDX_CAP_HMM_MIGRATE, unless the runner says
+ * the kernel has CONFIG_DEVICE_PRIVATE (AMDX_EXPECT_DEVICE_PRIVATE=1).
+ */
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+
+#include "amdx_selftest.h"
+#include "kselftest_harness.h"
+
+#define RAS_VRAM_MIB		64
+#define RAS_SYSFS		"/sys/class/amdx"
+#define NO_CAP			"no AMDX_CAP_HMM_MIGRATE (kernel without DEVICE_PRIVATE)"
+
+struct ras_dev {
+	int ctl;
+	int fd;
+	unsigned int sim_id;
+	__u32 id;
+	unsigned long ps;
+};
+
+/* Create sim device @sim_id and open it. */
+static void dev_up(struct __test_metadata *_metadata, struct ras_dev *d,
+		   unsigned int sim_id, const char *params)
+{
+	char bdf[AMDX_BDF_LEN];
+
+	d->ps = sysconf(_SC_PAGESIZE);
+	d->sim_id = sim_id;
+	d->ctl = open(AMDX_DEV_PATH, O_RDWR | O_CLOEXEC);
+	ASSERT_GE(d->ctl, 0);
+	amdx_sim_del(sim_id);
+	ASSERT_EQ(0, amdx_sim_new(sim_id, params));
+	amdx_sim_bdf(sim_id, bdf, sizeof(bdf));
+	ASSERT_EQ(0, amdx_find_device(d->ctl, bdf, &d->id));
+	d->fd = amdx_device_open(d->ctl, d->id);
+	ASSERT_GE(d->fd, 0);
+}
+
+static void dev_down(struct ras_dev *d)
+{
+	if (d->fd >= 0)
+		close(d->fd);
+	d->fd = -1;
+	amdx_sim_del(d->sim_id);
+	if (d->ctl >= 0)
+		close(d->ctl);
+	d->ctl = -1;
+}
+
+static int inject(int fd, __u32 block, __u32 type, __u32 instance,
+		  __u32 count, __u64 address)
+{
+	struct amdx_ras_inject in = {
+		.block = block, .type = type, .instance = instance,
+		.count = count, .address = address,
+	};
+
+	return amdx_ioctl(fd, AMDX_IOC_RAS_INJECT, &in);
+}
+
+static struct amdx_query_ras *counters(int fd)
+{
+	struct amdx_query_ras *r;
+	__u32 size = 0;
+
+	if (amdx_query(fd, AMDX_QUERY_RAS_COUNTERS, 0, NULL, &size))
+		return NULL;
+	r = calloc(1, size);
+	if (r && amdx_query(fd, AMDX_QUERY_RAS_COUNTERS, 0, r, &size)) {
+		free(r);
+		return NULL;
+	}
+	return r;
+}
+
+static struct amdx_ras_counters *row(struct amdx_query_ras *r, __u32 block,
+				     __u32 partition)
+{
+	__u32 i;
+
+	for (i = 0; i < r->num_entries; i++) {
+		struct amdx_ras_counters *c =
+			(void *)((char *)r->entries + (size_t)i * r->entry_size);
+
+		if (c->block == block && c->partition == partition)
+			return c;
+	}
+	return NULL;
+}
+
+static __u64 count_of(int fd, __u32 block, __u32 partition, __u32 type)
+{
+	struct amdx_query_ras *r = counters(fd);
+	struct amdx_ras_counters *c;
+	__u64 v = 0xdeadbeef;
+
+	if (!r)
+		return v;
+	c = row(r, block, partition);
+	if (c)
+		v = c->count[type];
+	free(r);
+	return v;
+}
+
+/* The bad-page export; *size gets its length. */
+static void *badpages(int fd, __u32 *size)
+{
+	void *buf;
+
+	*size = 0;
+	if (amdx_query(fd, AMDX_QUERY_BADPAGES, 0, NULL, size))
+		return NULL;
+	buf = calloc(1, *size);
+	if (buf && amdx_query(fd, AMDX_QUERY_BADPAGES, 0, buf, size)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static __u32 badpage_count(int fd)
+{
+	struct amdx_badpage_header *h;
+	__u32 size, n;
+
+	h = badpages(fd, &size);
+	if (!h)
+		return ~0U;
+	n = h->count;
+	free(h);
+	return n;
+}
+
+static bool badpage_has(int fd, __u64 address, __u16 cause)
+{
+	struct amdx_badpage_header *h;
+	struct amdx_badpage_record *r;
+	bool found = false;
+	__u32 size, i;
+
+	h = badpages(fd, &size);
+	if (!h)
+		return false;
+	r = (void *)(h + 1);
+	for (i = 0; i < h->count; i++)
+		if (r[i].address == address && r[i].cause == cause)
+			found = true;
+	free(h);
+	return found;
+}
+
+static __u32 crc32_ieee(const void *p, size_t len, __u32 crc)
+{
+	const __u8 *b = p;
+	int k;
+
+	while (len--) {
+		crc ^= *b++;
+		for (k = 0; k < 8; k++)
+			crc = (crc >> 1) ^ (0xedb88320U & -(crc & 1));
+	}
+	return crc;
+}
+
+/* A table of @n records at pages @first, @first + 1, ..., sealed. */
+static void *make_table(__u32 n, __u64 first_page, unsigned long ps,
+			__u32 *size)
+{
+	struct amdx_badpage_header *h;
+	struct amdx_badpage_record *r;
+	__u32 i;
+
+	*size = sizeof(*h) + n * sizeof(*r);
+	h = calloc(1, *size);
+	if (!h)
+		return NULL;
+	h->magic = AMDX_BADPAGE_MAGIC;
+	h->version = AMDX_BADPAGE_VERSION;
+	h->count = n;
+	h->record_size = sizeof(*r);
+	r = (void *)(h + 1);
+	for (i = 0; i < n; i++) {
+		r[i].address = (first_page + i) * ps;
+		r[i].time = 1700000000 + i;
+		r[i].cause = AMDX_BADPAGE_CAUSE_CE;
+	}
+	h->checksum = ~crc32_ieee(h, *size, ~0U);
+	return h;
+}
+
+static void reseal(void *t, __u32 size)
+{
+	struct amdx_badpage_header *h = t;
+
+	h->checksum = 0;
+	h->checksum = ~crc32_ieee(t, size, ~0U);
+}
+
+static int import(int fd, const void *t, __u32 size, __u32 *imported)
+{
+	struct amdx_ras_badpages_import im = {
+		.data = (uintptr_t)t, .size = size,
+	};
+	int ret = amdx_ioctl(fd, AMDX_IOC_RAS_BADPAGES_IMPORT, &im);
+
+	if (imported)
+		*imported = im.imported;
+	return ret;
+}
+
+static __u64 vram_free(struct ras_dev *d)
+{
+	struct amdx_device_info info;
+
+	if (amdx_device_info(d->ctl, d->id, &info))
+		return 0;
+	return info.vram_free;
+}
+
+static int sysfs_read(struct ras_dev *d, const char *file, char *out,
+		      size_t len)
+{
+	char path[PATH_MAX];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), RAS_SYSFS "/amdx%u/ras/%s", d->id, file);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, out, len - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	out[n] = 0;
+	if (n && out[n - 1] == '\n')
+		out[n - 1] = 0;
+	return 0;
+}
+
+FIXTURE(ras)
+{
+	struct ras_dev d;
+};
+
+/*
+ * One board per test, ids 500..799 from a hash of the test name (checked
+ * to be distinct for the tests below, including the hive peer at id + 1):
+ * the simulator keeps each board's bad-page table across devices.
+ */
+static unsigned int board_of(const char *name)
+{
+	unsigned int h = 5381;
+
+	while (*name)
+		h = h * 33 + (unsigned char)*name++;
+	return 500 + h % 300;
+}
+
+FIXTURE_SETUP(ras)
+{
+	self->d.fd = -1;
+	self->d.ctl = -1;
+	dev_up(_metadata, &self->d, board_of(_metadata->name),
+	       "model=mi300x vram=64");
+}
+
+FIXTURE_TEARDOWN(ras)
+{
+	dev_down(&self->d);
+}
+
+TEST_F(ras, policy_defaults)
+{
+	struct amdx_ras_policy p;
+	__u32 size = 0;
+
+	ASSERT_EQ(0, amdx_query(self->d.fd, AMDX_QUERY_RAS_POLICY, 0, NULL,
+				&size));
+	ASSERT_EQ(sizeof(p), size);
+	memset(&p, 0xa5, sizeof(p));
+	ASSERT_EQ(0, amdx_query(self->d.fd, AMDX_QUERY_RAS_POLICY, 0, &p,
+				&size));
+	EXPECT_EQ(AMDX_RAS_POL_ALL, p.valid);
+	EXPECT_EQ(50, p.ce_page_threshold);
+	EXPECT_EQ(86400, p.ce_window_s);
+	EXPECT_EQ(-1, p.bad_page_threshold);
+	EXPECT_EQ(3, p.part_reset_limit);
+	EXPECT_EQ(3600, p.part_reset_window_s);
+	EXPECT_EQ(0, p.flags);
+	EXPECT_EQ(0, p.pad);
+	/* the control fd has no device */
+	size = sizeof(p);
+	EXPECT_EQ(-EINVAL, amdx_query(self->d.ctl, AMDX_QUERY_RAS_POLICY, 0,
+				      &p, &size));
+}
+
+TEST_F(ras, set_policy_applies_named_fields)
+{
+	struct amdx_ras_policy p = {
+		.valid = AMDX_RAS_POL_CE_PAGE_THRESHOLD | AMDX_RAS_POL_FLAGS,
+		.ce_page_threshold = 7,
+		.ce_window_s = 0,	/* not named: ignored */
+		.flags = AMDX_RAS_POL_F_RMA_REFUSE,
+	};
+	__u32 size = sizeof(p);
+
+	ASSERT_EQ(0, amdx_ioctl(self->d.fd, AMDX_IOC_RAS_SET_POLICY, &p));
+	memset(&p, 0, sizeof(p));
+	ASSERT_EQ(0, amdx_query(self->d.fd, AMDX_QUERY_RAS_POLICY, 0, &p,
+				&size));
+	EXPECT_EQ(7, p.ce_page_threshold);
+	EXPECT_EQ(86400, p.ce_window_s);
+	EXPECT_EQ(AMDX_RAS_POL_F_RMA_REFUSE, p.flags);
+}
+
+TEST_F(ras, set_policy_rejects_each_bad_field)
+{
+	static const struct amdx_ras_policy bad[] = {
+		{ .valid = 0 },
+		{ .valid = AMDX_RAS_POL_ALL + 1 },
+		{ .valid = AMDX_RAS_POL_CE_PAGE_THRESHOLD, .ce_page_threshold = 0 },
+		{ .valid = AMDX_RAS_POL_CE_PAGE_THRESHOLD, .ce_page_threshold = 65536 },
+		{ .valid = AMDX_RAS_POL_CE_WINDOW, .ce_window_s = 0 },
+		{ .valid = AMDX_RAS_POL_CE_WINDOW, .ce_window_s = 30 * 86400 + 1 },
+		{ .valid = AMDX_RAS_POL_BAD_PAGE_THRESHOLD, .bad_page_threshold = 0 },
+		{ .valid = AMDX_RAS_POL_BAD_PAGE_THRESHOLD, .bad_page_threshold = -3 },
+		{ .valid = AMDX_RAS_POL_BAD_PAGE_THRESHOLD,
+		  .bad_page_threshold = AMDX_BADPAGE_MAX_RECORDS + 1 },
+		{ .valid = AMDX_RAS_POL_PART_RESET_LIMIT, .part_reset_limit = 0 },
+		{ .valid = AMDX_RAS_POL_PART_RESET_LIMIT, .part_reset_limit = 101 },
+		{ .valid = AMDX_RAS_POL_PART_RESET_WINDOW, .part_reset_window_s = 0 },
+		{ .valid = AMDX_RAS_POL_PART_RESET_WINDOW, .part_reset_window_s = 86401 },
+		{ .valid = AMDX_RAS_POL_FLAGS, .flags = 2 },
+		{ .valid = AMDX_RAS_POL_FLAGS, .pad = 1 },
+		{ .valid = AMDX_RAS_POL_FLAGS, .reserved = { 1, 0 } },
+	};
+	struct amdx_ras_policy before, after, p;
+	__u32 size = sizeof(before);
+	unsigned int i;
+
+	ASSERT_EQ(0, amdx_query(self->d.fd, AMDX_QUERY_RAS_POLICY, 0, &before,
+				&size));
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		p = bad[i];
+		EXPECT_EQ(-EINVAL, amdx_ioctl(self->d.fd,
+					      AMDX_IOC_RAS_SET_POLICY, &p))
+			TH_LOG("case %u", i);
+	}
+	ASSERT_EQ(0, amdx_query(self->d.fd, AMDX_QUERY_RAS_POLICY, 0, &after,
+				&size));
+	EXPECT_EQ(0, memcmp(&before, &after, sizeof(before)));
+}
+
+TEST_F(ras, counters_unsupported_is_not_zero)
+{
+	struct amdx_query_ras *r = counters(self->d.fd);
+	struct amdx_ras_counters *c;
+	char s[32];
+
+	ASSERT_NE(NULL, r);
+	/* SPX: per block the device row and one partition row */
+	EXPECT_EQ(AMDX_RAS_BLOCK_COUNT * 2, r->num_entries);
+	EXPECT_EQ(sizeof(struct amdx_ras_counters), r->entry_size);
+	EXPECT_EQ(0, r->flags);
+	EXPECT_EQ(0, r->retired_pages);
+	c = row(r, AMDX_RAS_BLOCK_HDP, AMDX_RAS_PARTITION_ALL);
+	ASSERT_NE(NULL, c);
+	EXPECT_EQ(1, c->instances);
+	EXPECT_EQ(1U << AMDX_RAS_TYPE_UE, c->supported);
+	EXPECT_EQ(AMDX_RAS_UNSUPPORTED, c->count[AMDX_RAS_TYPE_CE]);
+	EXPECT_EQ(0, c->count[AMDX_RAS_TYPE_UE]);
+	EXPECT_EQ(AMDX_RAS_UNSUPPORTED, c->count[AMDX_RAS_TYPE_DE]);
+	c = row(r, AMDX_RAS_BLOCK_GFX, 0);
+	ASSERT_NE(NULL, c);
+	EXPECT_EQ(8, c->instances);
+	EXPECT_EQ(0, c->count[AMDX_RAS_TYPE_CE]);
+	free(r);
+
+	ASSERT_EQ(0, sysfs_read(&self->d, "hdp_ce_count", s, sizeof(s)));
+	EXPECT_STREQ("unsupported", s);
+	ASSERT_EQ(0, sysfs_read(&self->d, "hdp_ue_count", s, sizeof(s)));
+	EXPECT_STREQ("0", s);
+}
+
+TEST_F(ras, counters_are_monotonic_per_partition_and_in_sysfs)
+{
+	char s[32];
+
+	ASSERT_EQ(0, inject(self->d.fd, AMDX_RAS_BLOCK_GFX, AMDX_RAS_TYPE_CE,
+			    3, 5, 0));
+	EXPECT_EQ(5, count_of(self->d.fd, AMDX_RAS_BLOCK_GFX,
+			      AMDX_RAS_PARTITION_ALL, AMDX_RAS_TYPE_CE));
+	EXPECT_EQ(5, count_of(self->d.fd, AMDX_RAS_BLOCK_GFX, 0,
+			      AMDX_RAS_TYPE_CE));
+	ASSERT_EQ(0, inject(self->d.fd, AMDX_RAS_BLOCK_GFX, AMDX_RAS_TYPE_CE,
+			    7, 3, 0));
+	EXPECT_EQ(8, count_of(self->d.fd, AMDX_RAS_BLOCK_GFX,
+			      AMDX_RAS_PARTITION_ALL, AMDX_RAS_TYPE_CE));
+	EXPECT_EQ(0, count_of(self->d.fd, AMDX_RAS_BLOCK_GFX,
+			      AMDX_RAS_PARTITION_ALL, AMDX_RAS_TYPE_DE));
+	EXPECT_EQ(0, count_of(self->d.fd, AMDX_RAS_BLOCK_SDMA,
+			      AMDX_RAS_PARTITION_ALL, AMDX_RAS_TYPE_CE));
+	ASSERT_EQ(0, sysfs_read(&self->d, "gfx_ce_count", s, sizeof(s)));
+	EXPECT_STREQ("8", s);
+	/* a refused injection counts nothing */
+	EXPECT_EQ(-EINVAL, inject(self->d.fd, AMDX_RAS_BLOCK_GFX,
+				  AMDX_RAS_TYPE_CE, 8, 1, 0));
+	EXPECT_EQ(8, count_of(self->d.fd, AMDX_RAS_BLOCK_GFX,
+			      AMDX_RAS_PARTITION_ALL, AMDX_RAS_TYPE_CE));
+}
+
+TEST_F(ras, inject_validation_errnos)
+{
+	struct amdx_ras_inject in;
+	__u64 vram = RAS_VRAM_MIB << 20;
+
+#define BASE { .block = AMDX_RAS_BLOCK_GFX, .type = AMDX_RAS_TYPE_CE, .count = 1 }
+	in = (struct amdx_ras_inject)BASE;
+	EXPECT_EQ(0, amdx_ioctl(self->d.fd, AMDX_IOC_RAS_INJECT, &in));
+	in = (struct amdx_ras_inject)BASE;
+	in.flags = 1;
+	EXPECT_EQ(-EINVAL, amdx_ioctl(self->d.fd, AMDX_IOC_RAS_INJECT, &in));
+	in = (struct amdx_ras_inject)BASE;
+	in.pad = 1;
+	EXPECT_EQ(-EINVAL, amdx_ioctl(self->d.fd, AMDX_IOC_RAS_INJECT, &in));
+	in = (struct amdx_ras_inject)BASE;
+	in.seq = 1;
+	EXPECT_EQ(-EINVAL, amdx_ioctl(self->d.fd, AMDX_IOC_RAS_INJECT, &in));
+	in = (struct amdx_ras_inject)BASE;
+	in.reserved[1] = 1;
+	EXPECT_EQ(-EINVAL, amdx_ioctl(self->d.fd, AMDX_IOC_RAS_INJECT, &in));
+	in = (struct amdx_ras_inject)BASE;
+	in.block = AMDX_RAS_BLOCK_COUNT;
+	EXPECT_EQ(-EINVAL, amdx_ioctl(self->d.fd, AMDX_IOC_RAS_INJECT, &in));
+	in = (struct amdx_ras_inject)BASE;
+	in.type = AMDX_RAS_TYPE_COUNT;
+	EXPECT_EQ(-EINVAL, amdx_ioctl(self->d.fd, AMDX_IOC_RAS_INJECT, &in));
+	in = (struct amdx_ras_inject)BASE;
+	in.instance = 8;	/* mi300x: 8 XCCs */
+	EXPECT_EQ(-EINVAL, amdx_ioctl(self->d.fd, AMDX_IOC_RAS_INJECT, &in));
+	in = (struct amdx_ras_inject)BASE;
+	in.count = 0;
+	EXPECT_EQ(-EINVAL, amdx_ioctl(self->d.fd, AMDX_IOC_RAS_INJECT, &in));
+	in = (struct amdx_ras_inject)BASE;
+	in.count = 1025;
+	EXPECT_EQ(-EINVAL, amdx_ioctl(self->d.fd, AMDX_IOC_RAS_INJECT, &in));
+	in = (struct amdx_ras_inject)BASE;
+	in.count = 1024;
+	EXPECT_EQ(0, amdx_ioctl(self->d.fd, AMDX_IOC_RAS_INJECT, &in));
+	in = (struct amdx_ras_inject)BASE;
+	in.address = 4096;	/* only umc has an address */
+	EXPECT_EQ(-EINVAL, amdx_ioctl(self->d.fd, AMDX_IOC_RAS_INJECT, &in));
+	/* hdp reports no CEs */
+	EXPECT_EQ(-EOPNOTSUPP, inject(self->d.fd, AMDX_RAS_BLOCK_HDP,
+				      AMDX_RAS_TYPE_CE, 0, 1, 0));
+	EXPECT_EQ(-EOPNOTSUPP, inject(self->d.fd, AMDX_RAS_BLOCK_XGMI_WAFL,
+				      AMDX_RAS_TYPE_DE, 0, 1, 0));
+	/* umc: inside the VRAM, any byte of a page */
+	EXPECT_EQ(-EINVAL, inject(self->d.fd, AMDX_RAS_BLOCK_UMC,
+				  AMDX_RAS_TYPE_CE, 0, 1, vram));
+	EXPECT_EQ(0, inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_CE,
+			    0, 1, vram - 1));
+	EXPECT_EQ(-EINVAL, inject(self->d.fd, AMDX_RAS_BLOCK_UMC,
+				  AMDX_RAS_TYPE_CE, 32, 1, 0));
+	/* a retired page takes no more injections */
+	ASSERT_EQ(0, inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_UE,
+			    0, 1, 5 * self->d.ps + 17));
+	EXPECT_EQ(-EINVAL, inject(self->d.fd, AMDX_RAS_BLOCK_UMC,
+				  AMDX_RAS_TYPE_CE, 0, 1, 5 * self->d.ps));
+	EXPECT_EQ(-EINVAL, inject(self->d.fd, AMDX_RAS_BLOCK_UMC,
+				  AMDX_RAS_TYPE_UE, 1, 1,
+				  6 * self->d.ps - 1));
+	/* /dev/amdx is not a device fd */
+	in = (struct amdx_ras_inject)BASE;
+	EXPECT_EQ(-ENOTTY, amdx_ioctl(self->d.ctl, AMDX_IOC_RAS_INJECT, &in));
+#undef BASE
+}
+
+TEST_F(ras, ce_threshold_soft_retires_the_page)
+{
+	__u64 addr = 77 * self->d.ps, free0 = vram_free(&self->d);
+	struct amdx_query_ras *r;
+
+	ASSERT_EQ(0, inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_CE,
+			    3, 49, addr + 8));
+	EXPECT_EQ(0, badpage_count(self->d.fd));
+	EXPECT_EQ(free0, vram_free(&self->d));
+	ASSERT_EQ(0, inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_CE,
+			    3, 1, addr + 4000));
+	EXPECT_EQ(1, badpage_count(self->d.fd));
+	EXPECT_TRUE(badpage_has(self->d.fd, addr, AMDX_BADPAGE_CAUSE_CE));
+	EXPECT_EQ(free0 - self->d.ps, vram_free(&self->d));
+	r = counters(self->d.fd);
+	ASSERT_NE(NULL, r);
+	EXPECT_EQ(1, r->retired_pages);
+	EXPECT_EQ(0, r->pending_pages);
+	EXPECT_EQ(0, r->flags);
+	free(r);
+	EXPECT_EQ(50, count_of(self->d.fd, AMDX_RAS_BLOCK_UMC,
+			       AMDX_RAS_PARTITION_ALL, AMDX_RAS_TYPE_CE));
+}
+
+TEST_F(ras, ce_threshold_follows_the_policy)
+{
+	struct amdx_ras_policy p = {
+		.valid = AMDX_RAS_POL_CE_PAGE_THRESHOLD,
+		.ce_page_threshold = 3,
+	};
+
+	ASSERT_EQ(0, amdx_ioctl(self->d.fd, AMDX_IOC_RAS_SET_POLICY, &p));
+	ASSERT_EQ(0, inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_CE,
+			    0, 2, 9 * self->d.ps));
+	/* CEs are per page */
+	ASSERT_EQ(0, inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_CE,
+			    0, 2, 10 * self->d.ps));
+	EXPECT_EQ(0, badpage_count(self->d.fd));
+	ASSERT_EQ(0, inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_CE,
+			    0, 1, 9 * self->d.ps));
+	EXPECT_EQ(1, badpage_count(self->d.fd));
+	EXPECT_TRUE(badpage_has(self->d.fd, 9 * self->d.ps,
+				AMDX_BADPAGE_CAUSE_CE));
+}
+
+TEST_F(ras, ue_and_de_poison_and_retire)
+{
+	__u64 free0 = vram_free(&self->d);
+
+	ASSERT_EQ(0, inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_UE,
+			    0, 1, 100 * self->d.ps));
+	ASSERT_EQ(0, inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_DE,
+			    0, 1, 50 * self->d.ps));
+	EXPECT_EQ(2, badpage_count(self->d.fd));
+	EXPECT_TRUE(badpage_has(self->d.fd, 100 * self->d.ps,
+				AMDX_BADPAGE_CAUSE_UE));
+	EXPECT_TRUE(badpage_has(self->d.fd, 50 * self->d.ps,
+				AMDX_BADPAGE_CAUSE_DE));
+	EXPECT_EQ(free0 - 2 * self->d.ps, vram_free(&self->d));
+}
+
+TEST_F(ras, fatal_error_resets_device_and_counts)
+{
+	ASSERT_EQ(0, inject(self->d.fd, AMDX_RAS_BLOCK_XGMI_WAFL,
+			    AMDX_RAS_TYPE_UE, 7, 1, 0));
+	EXPECT_EQ(1, count_of(self->d.fd, AMDX_RAS_BLOCK_XGMI_WAFL,
+			      AMDX_RAS_PARTITION_ALL, AMDX_RAS_TYPE_UE));
+	/* not attributed to a partition */
+	EXPECT_EQ(0, count_of(self->d.fd, AMDX_RAS_BLOCK_XGMI_WAFL, 0,
+			      AMDX_RAS_TYPE_UE));
+	/* the device works on */
+	ASSERT_EQ(0, inject(self->d.fd, AMDX_RAS_BLOCK_GFX, AMDX_RAS_TYPE_CE,
+			    0, 1, 0));
+}
+
+TEST_F(ras, rma_at_bad_page_threshold)
+{
+	struct amdx_ras_policy p = {
+		.valid = AMDX_RAS_POL_BAD_PAGE_THRESHOLD | AMDX_RAS_POL_FLAGS,
+		.bad_page_threshold = 2,
+		.flags = AMDX_RAS_POL_F_RMA_REFUSE,
+	};
+	struct amdx_query_ras *r;
+	char s[8];
+
+	ASSERT_EQ(0, amdx_ioctl(self->d.fd, AMDX_IOC_RAS_SET_POLICY, &p));
+	ASSERT_EQ(0, inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_UE,
+			    0, 1, 1 * self->d.ps));
+	r = counters(self->d.fd);
+	ASSERT_NE(NULL, r);
+	EXPECT_EQ(0, r->flags);
+	free(r);
+	ASSERT_EQ(0, sysfs_read(&self->d, "rma", s, sizeof(s)));
+	EXPECT_STREQ("0", s);
+	ASSERT_EQ(0, inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_UE,
+			    0, 1, 2 * self->d.ps));
+	r = counters(self->d.fd);
+	ASSERT_NE(NULL, r);
+	EXPECT_EQ(AMDX_RAS_F_RMA, r->flags);
+	EXPECT_EQ(2, r->retired_pages);
+	free(r);
+	ASSERT_EQ(0, sysfs_read(&self->d, "rma", s, sizeof(s)));
+	EXPECT_STREQ("1", s);
+	ASSERT_EQ(0, sysfs_read(&self->d, "retired_pages", s, sizeof(s)));
+	EXPECT_STREQ("2", s);
+}
+
+TEST_F(ras, rma_by_lowering_the_threshold)
+{
+	struct amdx_ras_policy p = {
+		.valid = AMDX_RAS_POL_BAD_PAGE_THRESHOLD,
+		.bad_page_threshold = 1,
+	};
+	struct amdx_query_ras *r;
+
+	ASSERT_EQ(0, inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_DE,
+			    0, 1, 3 * self->d.ps));
+	r = counters(self->d.fd);
+	ASSERT_NE(NULL, r);
+	EXPECT_EQ(0, r->flags);
+	free(r);
+	ASSERT_EQ(0, amdx_ioctl(self->d.fd, AMDX_IOC_RAS_SET_POLICY, &p));
+	r = counters(self->d.fd);
+	ASSERT_NE(NULL, r);
+	EXPECT_EQ(AMDX_RAS_F_RMA, r->flags);
+	free(r);
+}
+
+TEST_F(ras, badpages_survive_del_and_new_device)
+{
+	__u64 free0 = vram_free(&self->d);
+	unsigned int sim_id = self->d.sim_id;
+	char bdf[AMDX_BDF_LEN];
+
+	ASSERT_EQ(0, inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_UE,
+			    0, 1, 11 * self->d.ps));
+	ASSERT_EQ(0, inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_DE,
+			    0, 1, 12 * self->d.ps));
+	close(self->d.fd);
+	self->d.fd = -1;
+	ASSERT_EQ(0, amdx_sim_del(sim_id));
+	ASSERT_EQ(0, amdx_sim_new(sim_id, "model=mi300x vram=64"));
+	amdx_sim_bdf(sim_id, bdf, sizeof(bdf));
+	ASSERT_EQ(0, amdx_find_device(self->d.ctl, bdf, &self->d.id));
+	self->d.fd = amdx_device_open(self->d.ctl, self->d.id);
+	ASSERT_GE(self->d.fd, 0);
+
+	EXPECT_EQ(2, badpage_count(self->d.fd));
+	EXPECT_TRUE(badpage_has(self->d.fd, 11 * self->d.ps,
+				AMDX_BADPAGE_CAUSE_UE));
+	EXPECT_TRUE(badpage_has(self->d.fd, 12 * self->d.ps,
+				AMDX_BADPAGE_CAUSE_DE));
+	/* the pages left the allocator again */
+	EXPECT_EQ(free0 - 2 * self->d.ps, vram_free(&self->d));
+	EXPECT_EQ(-EINVAL, inject(self->d.fd, AMDX_RAS_BLOCK_UMC,
+				  AMDX_RAS_TYPE_CE, 0, 1, 11 * self->d.ps));
+	/* counters start again: they are the device's, not the board's */
+	EXPECT_EQ(0, count_of(self->d.fd, AMDX_RAS_BLOCK_UMC,
+			      AMDX_RAS_PARTITION_ALL, AMDX_RAS_TYPE_UE));
+
+	/* another model with the same id is another board */
+	close(self->d.fd);
+	self->d.fd = -1;
+	ASSERT_EQ(0, amdx_sim_del(sim_id));
+	ASSERT_EQ(0, amdx_sim_new(sim_id, "model=mi308x vram=64"));
+	ASSERT_EQ(0, amdx_find_device(self->d.ctl, bdf, &self->d.id));
+	self->d.fd = amdx_device_open(self->d.ctl, self->d.id);
+	ASSERT_GE(self->d.fd, 0);
+	EXPECT_EQ(0, badpage_count(self->d.fd));
+}
+
+TEST_F(ras, import_applies_whole_tables_only)
+{
+	__u32 size, n, imported = 99;
+	__u64 free0 = vram_free(&self->d);
+	void *t;
+
+	t = make_table(3, 20, self->d.ps, &size);
+	ASSERT_NE(NULL, t);
+	ASSERT_EQ(0, import(self->d.fd, t, size, &imported));
+	EXPECT_EQ(3, imported);
+	EXPECT_EQ(3, badpage_count(self->d.fd));
+	EXPECT_TRUE(badpage_has(self->d.fd, 21 * self->d.ps,
+				AMDX_BADPAGE_CAUSE_IMPORT));
+	EXPECT_EQ(free0 - 3 * self->d.ps, vram_free(&self->d));
+	/* again: nothing new */
+	ASSERT_EQ(0, import(self->d.fd, t, size, &imported));
+	EXPECT_EQ(0, imported);
+	free(t);
+
+	/* overlapping: only the new page counts */
+	t = make_table(2, 22, self->d.ps, &size);
+	ASSERT_EQ(0, import(self->d.fd, t, size, &imported));
+	EXPECT_EQ(1, imported);
+	free(t);
+	EXPECT_EQ(4, badpage_count(self->d.fd));
+
+	/* the export imports as is */
+	t = badpages(self->d.fd, &size);
+	ASSERT_NE(NULL, t);
+	ASSERT_EQ(0, import(self->d.fd, t, size, &imported));
+	EXPECT_EQ(0, imported);
+	free(t);
+
+	/* an empty table */
+	t = make_table(0, 0, self->d.ps, &size);
+	ASSERT_EQ(0, import(self->d.fd, t, size, &imported));
+	EXPECT_EQ(0, imported);
+	free(t);
+	n = badpage_count(self->d.fd);
+	EXPECT_EQ(4, n);
+}
+
+TEST_F(ras, import_rejects_corrupt_tables_and_applies_nothing)
+{
+	struct amdx_badpage_header *h;
+	struct amdx_badpage_record *r;
+	struct amdx_ras_badpages_import im;
+	__u64 free0 = vram_free(&self->d);
+	__u32 size;
+	void *t;
+	int kind;
+
+	for (kind = 0; kind < 10; kind++) {
+		t = make_table(4, 30, self->d.ps, &size);
+		ASSERT_NE(NULL, t);
+		h = t;
+		r = (void *)(h + 1);
+		switch (kind) {
+		case 0:	/* bad magic */
+			h->magic ^= 1;
+			reseal(t, size);
+			break;
+		case 1:	/* version */
+			h->version = 2;
+			reseal(t, size);
+			break;
+		case 2:	/* record size */
+			h->record_size = 32;
+			reseal(t, size);
+			break;
+		case 3:	/* count above what follows */
+			h->count = 5;
+			reseal(t, size);
+			break;
+		case 4:	/* truncated */
+			size -= 10;
+			break;
+		case 5:	/* checksum */
+			h->checksum ^= 0x100;
+			break;
+		case 6:	/* a flipped bit in a record */
+			r[2].time ^= 1;
+			break;
+		case 7:	/* duplicate record */
+			r[3].address = r[2].address;
+			reseal(t, size);
+			break;
+		case 8:	/* shorter than a header */
+			size = 12;
+			break;
+		case 9:	/* unknown cause */
+			r[0].cause = 9;
+			reseal(t, size);
+			break;
+		}
+		EXPECT_EQ(-EBADMSG, import(self->d.fd, t, size, NULL))
+			TH_LOG("corruption %d", kind);
+		free(t);
+	}
+	EXPECT_EQ(0, badpage_count(self->d.fd));
+	EXPECT_EQ(free0, vram_free(&self->d));
+
+	/* well-formed, but a page beyond the VRAM: -EINVAL, nothing applied */
+	t = make_table(2, (RAS_VRAM_MIB << 20) / self->d.ps - 1, self->d.ps,
+		       &size);
+	ASSERT_NE(NULL, t);
+	EXPECT_EQ(-EINVAL, import(self->d.fd, t, size, NULL));
+	free(t);
+	/* not page aligned */
+	t = make_table(1, 3, self->d.ps, &size);
+	r = (void *)((struct amdx_badpage_header *)t + 1);
+	r[0].address += 8;
+	reseal(t, size);
+	EXPECT_EQ(-EINVAL, import(self->d.fd, t, size, NULL));
+	free(t);
+	EXPECT_EQ(0, badpage_count(self->d.fd));
+
+	/* argument checks */
+	t = make_table(1, 3, self->d.ps, &size);
+	im = (struct amdx_ras_badpages_import){ .data = (uintptr_t)t,
+						.size = size, .pad = 1 };
+	EXPECT_EQ(-EINVAL, amdx_ioctl(self->d.fd,
+				      AMDX_IOC_RAS_BADPAGES_IMPORT, &im));
+	im = (struct amdx_ras_badpages_import){ .data = (uintptr_t)t,
+						.size = size, .imported = 1 };
+	EXPECT_EQ(-EINVAL, amdx_ioctl(self->d.fd,
+				      AMDX_IOC_RAS_BADPAGES_IMPORT, &im));
+	im = (struct amdx_ras_badpages_import){ .data = (uintptr_t)t,
+						.size = size,
+						.reserved = { 0, 1 } };
+	EXPECT_EQ(-EINVAL, amdx_ioctl(self->d.fd,
+				      AMDX_IOC_RAS_BADPAGES_IMPORT, &im));
+	im = (struct amdx_ras_badpages_import){ .data = (uintptr_t)t,
+						.size = 20 + 24 * 10921 + 1 };
+	EXPECT_EQ(-EINVAL, amdx_ioctl(self->d.fd,
+				      AMDX_IOC_RAS_BADPAGES_IMPORT, &im));
+	im = (struct amdx_ras_badpages_import){ .data = 8, .size = size };
+	EXPECT_EQ(-EFAULT, amdx_ioctl(self->d.fd,
+				      AMDX_IOC_RAS_BADPAGES_IMPORT, &im));
+	free(t);
+	EXPECT_EQ(0, badpage_count(self->d.fd));
+}
+
+TEST_F(ras, badpages_query_size_protocol)
+{
+	__u32 size = 0;
+	char small[30];
+
+	ASSERT_EQ(0, inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_UE,
+			    0, 1, 0));
+	ASSERT_EQ(0, amdx_query(self->d.fd, AMDX_QUERY_BADPAGES, 0, NULL,
+				&size));
+	EXPECT_EQ(44, size);
+	size = sizeof(small);
+	EXPECT_EQ(-ENOSPC, amdx_query(self->d.fd, AMDX_QUERY_BADPAGES, 0,
+				      small, &size));
+	EXPECT_EQ(44, size);
+}
+
+TEST_F(ras, reset_scope_names_the_hive)
+{
+	struct amdx_reset_scope scope;
+	struct ras_dev peer = { .fd = -1, .ctl = -1 };
+	__u32 size = sizeof(scope);
+
+	ASSERT_EQ(0, amdx_query(self->d.fd, AMDX_QUERY_RESET_SCOPE, 0, &scope,
+				&size));
+	EXPECT_EQ(0, scope.hive_id);
+	EXPECT_EQ(1, scope.num_devices);
+	EXPECT_EQ(self->d.id, scope.devices[0]);
+
+	/* two devices in hive 0xabc: a reset of one resets both */
+	close(self->d.fd);
+	amdx_sim_del(self->d.sim_id);
+	dev_up(_metadata, &self->d, self->d.sim_id, "model=mi300x vram=64 hive=abc");
+	dev_up(_metadata, &peer, self->d.sim_id + 1, "model=mi300x vram=64 hive=abc");
+	size = sizeof(scope);
+	memset(&scope, 0, sizeof(scope));
+	ASSERT_EQ(0, amdx_query(self->d.fd, AMDX_QUERY_RESET_SCOPE, 0, &scope,
+				&size));
+	EXPECT_EQ(0xabc, scope.hive_id);
+	EXPECT_EQ(2, scope.num_devices);
+	EXPECT_TRUE((scope.devices[0] == self->d.id &&
+		     scope.devices[1] == peer.id) ||
+		    (scope.devices[1] == self->d.id &&
+		     scope.devices[0] == peer.id));
+	/* a fatal error in the hive still only resets and counts */
+	EXPECT_EQ(0, inject(peer.fd, AMDX_RAS_BLOCK_XGMI_WAFL,
+			    AMDX_RAS_TYPE_UE, 0, 1, 0));
+	dev_down(&peer);
+}
+
+/* Unprivileged callers may query but not change anything. */
+TEST_F(ras, unprivileged_gets_eperm_but_may_query)
+{
+	struct amdx_ras_policy p = {
+		.valid = AMDX_RAS_POL_CE_PAGE_THRESHOLD,
+		.ce_page_threshold = 5,
+	};
+	__u32 size;
+	void *t;
+	pid_t pid;
+	int st;
+
+	t = make_table(1, 3, self->d.ps, &size);
+	ASSERT_NE(NULL, t);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		struct amdx_query_ras *r;
+		struct amdx_ras_policy q;
+		__u32 qs = sizeof(q);
+		int bad = 0;
+
+		if (setresgid(65534, 65534, 65534) ||
+		    setresuid(65534, 65534, 65534))
+			_exit(100);
+		bad |= inject(self->d.fd, AMDX_RAS_BLOCK_GFX,
+			      AMDX_RAS_TYPE_CE, 0, 1, 0) != -EPERM;
+		bad |= (amdx_ioctl(self->d.fd, AMDX_IOC_RAS_SET_POLICY, &p) !=
+			-EPERM) << 1;
+		bad |= (import(self->d.fd, t, size, NULL) != -EPERM) << 2;
+		bad |= (amdx_query(self->d.fd, AMDX_QUERY_RAS_POLICY, 0, &q,
+				   &qs) != 0) << 3;
+		r = counters(self->d.fd);
+		bad |= (r == NULL) << 4;
+		free(r);
+		bad |= (badpage_count(self->d.fd) != 0) << 5;
+		_exit(bad);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	ASSERT_TRUE(WIFEXITED(st));
+	EXPECT_EQ(0, WEXITSTATUS(st));
+	free(t);
+	EXPECT_EQ(0, count_of(self->d.fd, AMDX_RAS_BLOCK_GFX,
+			      AMDX_RAS_PARTITION_ALL, AMDX_RAS_TYPE_CE));
+	EXPECT_EQ(0, badpage_count(self->d.fd));
+}
+
+/*
+ * With HMM: process data in VRAM.
+ */
+static bool hmm_or_skip(struct __test_metadata *_metadata, int ctl)
+{
+	const char *want = getenv("AMDX_EXPECT_DEVICE_PRIVATE");
+
+	if (amdx_caps(ctl) & AMDX_CAP_HMM_MIGRATE)
+		return true;
+	/* on the test kernel (DEVICE_PRIVATE) this is a regression */
+	EXPECT_FALSE(want && atoi(want) == 1);
+	return false;
+}
+
+static inline __u32 pattern(unsigned long i, __u32 seed)
+{
+	return (__u32)i * 2654435761U + seed;
+}
+
+static void fill(void *p, size_t size, __u32 seed)
+{
+	__u32 *w = p;
+	unsigned long i;
+
+	for (i = 0; i < size / sizeof(*w); i++)
+		w[i] = pattern(i, seed);
+}
+
+static long check(const void *p, size_t size, __u32 seed)
+{
+	const __u32 *w = p;
+	unsigned long i;
+
+	for (i = 0; i < size / sizeof(*w); i++)
+		if (w[i] != pattern(i, seed))
+			return i;
+	return -1;
+}
+
+/* Map @npages with pattern @seed and migrate them to partition 0. */
+static char *to_vram(int fd, unsigned long npages, unsigned long ps,
+		     __u32 seed)
+{
+	struct amdx_hmm_attr a = {
+		.valid = AMDX_HMM_ATTR_PREFERRED_LOC,
+		.preferred_loc = AMDX_HMM_LOC_SYSTEM,
+	};
+	struct amdx_hmm_migrate m = { .dest = 0 };
+	char *buf;
+
+	buf = mmap(NULL, npages * ps, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (buf == MAP_FAILED)
+		return NULL;
+	fill(buf, npages * ps, seed);
+	a.start = m.start = (uintptr_t)buf;
+	a.size = m.size = npages * ps;
+	if (amdx_ioctl(fd, AMDX_IOC_HMM_SET_ATTR, &a) ||
+	    amdx_ioctl(fd, AMDX_IOC_HMM_MIGRATE, &m) || m.moved != npages)
+		return NULL;
+	return buf;
+}
+
+/* VRAM page indices of @npages at @buf (~0 when not in VRAM). */
+static int vram_pfns(int fd, char *buf, unsigned long npages,
+		     unsigned long ps, __u64 *pfns)
+{
+	__u8 snap[64];
+	struct amdx_hmm_access a = {
+		.addr = (uintptr_t)buf,
+		.size = npages * ps,
+		.buf = (uintptr_t)snap,
+		.op = AMDX_HMM_ACCESS_SNAPSHOT,
+		.vram_pfns = (uintptr_t)pfns,
+	};
+
+	if (npages > sizeof(snap))
+		return -EINVAL;
+	return amdx_ioctl(fd, AMDX_IOC_HMM_ACCESS, &a);
+}
+
+static int dev_read(int fd, char *buf, size_t size, char *out)
+{
+	struct amdx_hmm_access a = {
+		.addr = (uintptr_t)buf,
+		.size = size,
+		.buf = (uintptr_t)out,
+		.op = AMDX_HMM_ACCESS_READ,
+	};
+
+	return amdx_ioctl(fd, AMDX_IOC_HMM_ACCESS, &a);
+}
+
+#define NPAGES	16
+
+TEST_F(ras, ce_storm_moves_data_then_retires_page)
+{
+	__u64 pfns[NPAGES], after[NPAGES], bad;
+	char *buf, *out;
+	unsigned long i;
+
+	if (!hmm_or_skip(_metadata, self->d.ctl))
+		SKIP(return, NO_CAP);
+	buf = to_vram(self->d.fd, NPAGES, self->d.ps, 21);
+	ASSERT_NE(NULL, buf);
+	ASSERT_EQ(0, vram_pfns(self->d.fd, buf, NPAGES, self->d.ps, pfns));
+	bad = pfns[5];
+	ASSERT_NE(~0ULL, bad);
+
+	/* a storm of 50 CEs on the VRAM page holding page 5 */
+	ASSERT_EQ(0, inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_CE,
+			    0, 50, bad * self->d.ps + 64));
+	EXPECT_TRUE(badpage_has(self->d.fd, bad * self->d.ps,
+				AMDX_BADPAGE_CAUSE_CE));
+
+	/* page 5 moved to another VRAM page; the others did not move */
+	ASSERT_EQ(0, vram_pfns(self->d.fd, buf, NPAGES, self->d.ps, after));
+	for (i = 0; i < NPAGES; i++) {
+		if (i == 5) {
+			EXPECT_NE(bad, after[i]);
+			EXPECT_NE(~0ULL, after[i]);
+		} else {
+			EXPECT_EQ(pfns[i], after[i]) TH_LOG("page %lu", i);
+		}
+	}
+	/* the data is intact for the device and for the CPU */
+	out = malloc(NPAGES * self->d.ps);
+	ASSERT_NE(NULL, out);
+	ASSERT_EQ(0, dev_read(self->d.fd, buf, NPAGES * self->d.ps, out));
+	EXPECT_EQ(-1, check(out, NPAGES * self->d.ps, 21));
+	EXPECT_EQ(-1, check(buf, NPAGES * self->d.ps, 21));
+	free(out);
+	munmap(buf, NPAGES * self->d.ps);
+}
+
+TEST_F(ras, rma_refuse_blocks_new_vram)
+{
+	struct amdx_ras_policy p = {
+		.valid = AMDX_RAS_POL_BAD_PAGE_THRESHOLD | AMDX_RAS_POL_FLAGS,
+		.bad_page_threshold = 1,
+		.flags = AMDX_RAS_POL_F_RMA_REFUSE,
+	};
+	struct amdx_hmm_attr a = {
+		.valid = AMDX_HMM_ATTR_PREFERRED_LOC,
+		.preferred_loc = AMDX_HMM_LOC_SYSTEM,
+	};
+	struct amdx_hmm_migrate m = { .dest = 0 };
+	char *buf;
+
+	if (!hmm_or_skip(_metadata, self->d.ctl))
+		SKIP(return, NO_CAP);
+	ASSERT_EQ(0, amdx_ioctl(self->d.fd, AMDX_IOC_RAS_SET_POLICY, &p));
+	ASSERT_EQ(0, inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_UE,
+			    0, 1, 0));
+	buf = mmap(NULL, self->d.ps, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, buf);
+	buf[0] = 1;
+	a.start = m.start = (uintptr_t)buf;
+	a.size = m.size = self->d.ps;
+	ASSERT_EQ(0, amdx_ioctl(self->d.fd, AMDX_IOC_HMM_SET_ATTR, &a));
+	EXPECT_EQ(-EIO, amdx_ioctl(self->d.fd, AMDX_IOC_HMM_MIGRATE, &m));
+	/* home is always allowed */
+	m = (struct amdx_hmm_migrate){ .start = (uintptr_t)buf,
+				       .size = self->d.ps,
+				       .dest = AMDX_HMM_LOC_SYSTEM };
+	EXPECT_EQ(0, amdx_ioctl(self->d.fd, AMDX_IOC_HMM_MIGRATE, &m));
+	munmap(buf, self->d.ps);
+}
+
+static volatile sig_atomic_t got_code, got_sig;
+static void *volatile got_addr;
+
+static void on_sigbus(int sig, siginfo_t *si, void *uc)
+{
+	got_sig = sig;
+	got_code = si->si_code;
+	got_addr = si->si_addr;
+	/* leave the faulting access behind */
+	_exit(got_code == BUS_MCEERR_AR ? 42 : 43);
+}
+
+/*
+ * A UE on a VRAM page holding a child's data: the child's device access
+ * fails with -EIO, its CPU touch gets SIGBUS with BUS_MCEERR_AR at that
+ * address, and this process, with its own data in VRAM, runs on intact.
+ */
+TEST_F(ras, ue_sigbus_only_for_the_consumer)
+{
+	int to_child[2], to_parent[2], st;
+	__u64 pfns[NPAGES], bad;
+	char *mine, *out, c;
+	struct {
+		__u64 pfn;
+		__u64 addr;
+		int access;
+	} msg;
+	pid_t pid;
+
+	if (!hmm_or_skip(_metadata, self->d.ctl))
+		SKIP(return, NO_CAP);
+	mine = to_vram(self->d.fd, NPAGES, self->d.ps, 5);
+	ASSERT_NE(NULL, mine);
+	ASSERT_EQ(0, pipe(to_child));
+	ASSERT_EQ(0, pipe(to_parent));
+
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		struct sigaction sa = { .sa_sigaction = on_sigbus,
+					.sa_flags = SA_SIGINFO };
+		__u64 cp[NPAGES];
+		char *buf, *tmp;
+		int fd;
+
+		fd = amdx_device_open(self->d.ctl, self->d.id);
+		buf = fd < 0 ? NULL : to_vram(fd, NPAGES, self->d.ps, 9);
+		if (!buf || vram_pfns(fd, buf, NPAGES, self->d.ps, cp))
+			_exit(1);
+		msg.pfn = cp[3];
+		msg.addr = (uintptr_t)(buf + 3 * self->d.ps);
+		if (write(to_parent[1], &msg, sizeof(msg)) != sizeof(msg) ||
+		    read(to_child[0], &c, 1) != 1)
+			_exit(2);
+		/* the device consumes the poison: -EIO, nobody dies */
+		tmp = malloc(NPAGES * self->d.ps);
+		msg.access = dev_read(fd, buf, NPAGES * self->d.ps, tmp);
+		if (write(to_parent[1], &msg, sizeof(msg)) != sizeof(msg))
+			_exit(3);
+		/* untouched pages are fine for the CPU */
+		if (check(buf, 3 * self->d.ps, 9) != -1)
+			_exit(4);
+		sigaction(SIGBUS, &sa, NULL);
+		c = *(volatile char *)(buf + 3 * self->d.ps + 100);
+		_exit(5);
+	}
+
+	ASSERT_EQ(sizeof(msg), read(to_parent[0], &msg, sizeof(msg)));
+	bad = msg.pfn;
+	ASSERT_NE(~0ULL, bad);
+	ASSERT_EQ(0, vram_pfns(self->d.fd, mine, NPAGES, self->d.ps, pfns));
+	ASSERT_EQ(0, inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_UE,
+			    0, 1, bad * self->d.ps));
+	EXPECT_TRUE(badpage_has(self->d.fd, bad * self->d.ps,
+				AMDX_BADPAGE_CAUSE_UE));
+	c = 1;
+	ASSERT_EQ(1, write(to_child[1], &c, 1));
+	ASSERT_EQ(sizeof(msg), read(to_parent[0], &msg, sizeof(msg)));
+	EXPECT_EQ(-EIO, msg.access);
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	ASSERT_TRUE(WIFEXITED(st)) TH_LOG("status %#x", st);
+	/* 42: SIGBUS with BUS_MCEERR_AR */
+	EXPECT_EQ(42, WEXITSTATUS(st));
+
+	/* this process runs on, its data intact and still in VRAM */
+	out = malloc(NPAGES * self->d.ps);
+	ASSERT_NE(NULL, out);
+	ASSERT_EQ(0, dev_read(self->d.fd, mine, NPAGES * self->d.ps, out));
+	EXPECT_EQ(-1, check(out, NPAGES * self->d.ps, 5));
+	EXPECT_EQ(-1, check(mine, NPAGES * self->d.ps, 5));
+	free(out);
+	munmap(mine, NPAGES * self->d.ps);
+	close(to_child[0]);
+	close(to_child[1]);
+	close(to_parent[0]);
+	close(to_parent[1]);
+}
+
+/*
+ * The device goes away while a process still maps a poisoned page: the
+ * page is replaced by a hardware-poisoned system page, so the process
+ * still gets SIGBUS (BUS_MCEERR_AR) there, and its other pages come home
+ * intact.
+ */
+TEST_F(ras, poison_survives_device_removal)
+{
+	int to_child[2], to_parent[2], st;
+	__u64 pfn;
+	pid_t pid;
+	char c;
+
+	if (!hmm_or_skip(_metadata, self->d.ctl))
+		SKIP(return, NO_CAP);
+	ASSERT_EQ(0, pipe(to_child));
+	ASSERT_EQ(0, pipe(to_parent));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		struct sigaction sa = { .sa_sigaction = on_sigbus,
+					.sa_flags = SA_SIGINFO };
+		__u64 cp[NPAGES];
+		char *buf;
+		int fd;
+
+		fd = amdx_device_open(self->d.ctl, self->d.id);
+		buf = fd < 0 ? NULL : to_vram(fd, NPAGES, self->d.ps, 13);
+		if (!buf || vram_pfns(fd, buf, NPAGES, self->d.ps, cp))
+			_exit(1);
+		if (write(to_parent[1], &cp[3], sizeof(cp[3])) != sizeof(cp[3]) ||
+		    read(to_child[0], &c, 1) != 1)
+			_exit(2);
+		/* the pages before it came home intact */
+		if (check(buf, 3 * self->d.ps, 13) != -1)
+			_exit(4);
+		sigaction(SIGBUS, &sa, NULL);
+		c = *(volatile char *)(buf + 3 * self->d.ps + 8);
+		_exit(5);
+	}
+	ASSERT_EQ(sizeof(pfn), read(to_parent[0], &pfn, sizeof(pfn)));
+	ASSERT_EQ(0, inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_UE,
+			    0, 1, pfn * self->d.ps));
+	close(self->d.fd);
+	self->d.fd = -1;
+	ASSERT_EQ(0, amdx_sim_del(self->d.sim_id));
+	c = 1;
+	ASSERT_EQ(1, write(to_child[1], &c, 1));
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	ASSERT_TRUE(WIFEXITED(st)) TH_LOG("status %#x", st);
+	EXPECT_EQ(42, WEXITSTATUS(st));
+	close(to_child[0]);
+	close(to_child[1]);
+	close(to_parent[0]);
+	close(to_parent[1]);
+}
+
+TEST_HARNESS_MAIN
