@@ -144,6 +144,11 @@ class FakeKernel {
         int write_fd; ///< the fake's end of the pipe
     };
     std::vector<Subscriber> subscribers;
+    /// Records sent to each new subscriber of a device right after it
+    /// subscribed (through emit()), as if they happened then.
+    std::map<std::uint32_t, std::vector<amdx_event>> backlog;
+    /// After the backlog, hang up (the device goes away).
+    bool hang_up_after_backlog = false;
     /// Sends @ev to the subscribers of device @id whose mask has its kind
     /// (LOST always): fills in device, size, a timestamp and, if @ev.seq is
     /// 0, the device's next sequence number.  Returns the seq used.

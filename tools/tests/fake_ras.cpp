@@ -189,6 +189,19 @@ int FakeKernel::subscribe(std::uint32_t id, amdx_event_subscribe& sub) {
     subscribers.push_back(Subscriber{
         .device = id, .mask = sub.mask, .ring_size = sub.ring_size, .write_fd = fds[1]});
     sub.fd = fds[0];
+    if (const auto it = backlog.find(id); it != backlog.end()) {
+        const auto events = it->second;
+        for (const auto& ev : events) { // to this subscriber only
+            const auto keep = subscribers;
+            subscribers = {keep.back()};
+            emit(id, ev);
+            subscribers = keep;
+        }
+        if (hang_up_after_backlog) {
+            ::close(subscribers.back().write_fd);
+            subscribers.back().write_fd = -1;
+        }
+    }
     return 0;
 }
 
