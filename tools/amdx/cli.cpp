@@ -2,12 +2,13 @@
 //
 // amdx [OPTIONS] OBJECT COMMAND [ARGS]; `show` is the default COMMAND.
 #include "cli.hpp"
-#include "commands.hpp"
 
 #include <exception>
 #include <ostream>
 
 #include <CLI/CLI.hpp>
+
+#include "commands.hpp"
 
 namespace amdx::cli {
 

@@ -112,8 +112,7 @@ int hmm_demo(const Options& opts, const std::vector<std::string>& args, std::ost
                                             const PartitionReport& report, bool commit);
 /// The error line of a refused or failed plan/commit ("" if it succeeded
 /// and, for a plan, is allowed).
-[[nodiscard]] std::string partition_report_error(std::string_view what,
-                                                 const Partitions& before,
+[[nodiscard]] std::string partition_report_error(std::string_view what, const Partitions& before,
                                                  const PartitionRequest& req,
                                                  const PartitionReport& report, bool commit);
 /// One VF: one flat object.

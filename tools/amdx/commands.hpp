@@ -23,8 +23,8 @@ namespace amdx::cli {
 /// order.  On failure prints the one error line and sets @code (usage
 /// errors 2, others 1).
 [[nodiscard]] std::optional<std::vector<DeviceEntry>>
-select_devices(const Control& control, const Options& opts, const std::string& dev,
-               bool allow_all, std::ostream& err, int& code);
+select_devices(const Control& control, const Options& opts, const std::string& dev, bool allow_all,
+               std::ostream& err, int& code);
 /// Opens @entry's device fd; prints the error.
 [[nodiscard]] std::optional<Device> open_device(const Control& control, const DeviceEntry& entry,
                                                 std::ostream& err);

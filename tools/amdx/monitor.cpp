@@ -7,6 +7,7 @@
 //   SUBSCRIBE per device   -->   an event fd each (own ring)
 //   poll(all fds)          <--   EPOLLIN
 //   read() batch per fd    <--   struct amdx_event records, LOST included
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <poll.h>
@@ -68,7 +69,9 @@ std::optional<std::uint64_t> parse_event_kinds(std::string_view list, std::strin
 }
 
 Json event_to_json(const Event& ev) {
-    Json j{{"device", ev.device}, {"seq", ev.seq}, {"timestamp_ns", ev.timestamp_ns},
+    Json j{{"device", ev.device},
+           {"seq", ev.seq},
+           {"timestamp_ns", ev.timestamp_ns},
            {"kind", to_string(ev.kind)}};
     switch (ev.kind) {
     case EventKind::lost:
@@ -217,13 +220,15 @@ int MonitorCommand::run(const Options& opts, std::ostream& out, std::ostream& er
             left = static_cast<int>(std::max<std::int64_t>(ms.count(), 0));
         }
         std::vector<pollfd> fds;
+        fds.reserve(followed.size());
         for (const auto& f : followed)
             fds.push_back(pollfd{.fd = f.stream.fd().get(), .events = POLLIN, .revents = 0});
         const int ready = ::poll(fds.data(), fds.size(), left);
         if (ready < 0 && errno == EINTR)
             continue;
         if (ready < 0) {
-            fail(err, "monitor: poll: " + errno_text(std::error_code(errno, std::system_category())));
+            fail(err,
+                 "monitor: poll: " + errno_text(std::error_code(errno, std::system_category())));
             return kExitError;
         }
         if (ready == 0)
@@ -257,9 +262,10 @@ int MonitorCommand::run(const Options& opts, std::ostream& out, std::ostream& er
             if (count_ != 0 && seen >= count_)
                 return kExitOk;
         }
-        for (auto it = ended.rbegin(); it != ended.rend(); ++it) {
-            gone.push_back(followed[*it].entry.id);
-            followed.erase(followed.begin() + static_cast<std::ptrdiff_t>(*it));
+        std::reverse(ended.begin(), ended.end()); // erase from the back
+        for (const std::size_t i : ended) {
+            gone.push_back(followed[i].entry.id);
+            followed.erase(followed.begin() + static_cast<std::ptrdiff_t>(i));
         }
     }
     fail(err, "monitor: device " + std::to_string(gone.back()) +

@@ -21,8 +21,8 @@ std::string modes_text(ComputeMode c, MemoryMode m) {
 }
 
 Json holder_to_json(const PartitionHolder& h) {
-    return Json{{"pid", h.pid}, {"comm", h.comm}, {"mem_partition", h.mem_partition},
-                {"pages", h.pages}};
+    return Json{
+        {"pid", h.pid}, {"comm", h.comm}, {"mem_partition", h.mem_partition}, {"pages", h.pages}};
 }
 
 Json step_to_json(const PartitionStepResult& s) {
@@ -48,8 +48,6 @@ std::optional<MemoryMode> parse_memory_arg(const std::string& s, std::ostream& e
         fail(err, "invalid memory mode '" + s + "' (expected nps1, nps2, nps4 or nps8)");
     return mode;
 }
-
-
 
 std::optional<std::string> read_file(const std::string& path, std::ostream& err) {
     std::ifstream in(path, std::ios::binary);
@@ -156,8 +154,8 @@ std::string partition_report_error(std::string_view what, const Partitions& befo
                modes_text(before.compute_mode, before.memory_mode) + why;
     if (report.failed_step != PartitionStep::none)
         return prefix + "step " + std::string(to_string(report.failed_step)) +
-               " failed, rolled back to " +
-               modes_text(before.compute_mode, before.memory_mode) + why;
+               " failed, rolled back to " + modes_text(before.compute_mode, before.memory_mode) +
+               why;
     if (report.reason != PartitionReason::none)
         return prefix + target + " refused: " + std::string(reason_text(report.reason)) + why;
     return device_error(what, report.error);
@@ -225,12 +223,13 @@ std::optional<std::vector<VfConfig>> parse_vf_configs(const Json& doc, std::stri
                        key == "resets_in_window") {
                 continue; // `vf show` output may be fed back
             } else {
-                why = at + "invalid key or value: \"" + key + "\": " + v.dump();
+                why = at + R"(invalid key or value: ")";
+                why += key + "\": " + v.dump();
                 return std::nullopt;
             }
         }
         if (c.partition_mask == 0 || c.vram_quota == 0) {
-            why = at + "needs \"partitions\" and \"vram_quota\" or \"vram_mib\"";
+            why = at + R"(needs "partitions" and "vram_quota" or "vram_mib")";
             return std::nullopt;
         }
         out.push_back(c);
@@ -460,8 +459,8 @@ int VfCommands::enable(const Options& opts, std::ostream& out, std::ostream& err
         if (report->bad_vf != kVfNone)
             msg += "VF " + std::to_string(report->bad_vf) + ": ";
         fail(err, msg + std::string(reason_text(report->reason)) + " (reason " +
-                      std::string(to_string(report->reason)) + ", " +
-                      errno_text(report->error) + ")");
+                      std::string(to_string(report->reason)) + ", " + errno_text(report->error) +
+                      ")");
         return kExitError;
     }
     const auto vfs = device.vfs();

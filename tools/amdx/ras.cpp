@@ -11,7 +11,6 @@ namespace amdx::cli {
 
 namespace {
 
-
 /// The counters of one row by type name; null where unsupported ("n/a").
 Json counts_to_json(const RasCounters& c) {
     Json out = Json::object();
@@ -44,7 +43,6 @@ std::optional<std::uint64_t> parse_u64(std::string_view s) {
         return std::nullopt;
     return v;
 }
-
 
 std::string sys_text() {
     return errno_text(std::error_code(errno, std::system_category()));
@@ -122,8 +120,7 @@ RasCommands::RasCommands(CLI::App& app) {
     inject_ = object_->add_subcommand("inject", "Inject errors (as hardware would report them)");
     inject_->fallthrough();
     inject_->add_option("DEV", dev_, "Device id or PCI address")->required();
-    inject_->add_option("--block", block_,
-                        "umc, sdma, gfx, mmhub, pcie_bif, hdp or xgmi_wafl")
+    inject_->add_option("--block", block_, "umc, sdma, gfx, mmhub, pcie_bif, hdp or xgmi_wafl")
         ->required();
     inject_->add_option("--type", type_, "ce, ue or de")->required();
     inject_->add_option("--instance", instance_, "Block instance (XCC, SDMA engine)");
@@ -149,14 +146,15 @@ RasCommands::RasCommands(CLI::App& app) {
                             "Window of the partition reset limit");
     policy_set_->add_flag("--rma-refuse", rma_refuse_,
                           "At the bad-page threshold refuse VRAM allocations");
-    policy_set_->add_flag("--no-rma-refuse", no_rma_refuse_,
-                          "At the bad-page threshold only warn");
+    policy_set_->add_flag("--no-rma-refuse", no_rma_refuse_, "At the bad-page threshold only warn");
 
     badpages_ = object_->add_subcommand("badpages", "Retired VRAM pages; export or import the "
                                                     "bad-page table");
     badpages_->fallthrough();
-    badpages_->add_option("DEV", dev_, "Device id, PCI address or 'all' (one for --export "
-                                       "and --import)")
+    badpages_
+        ->add_option("DEV", dev_,
+                     "Device id, PCI address or 'all' (one for --export "
+                     "and --import)")
         ->capture_default_str();
     auto* exp = badpages_->add_option("--export", export_, "Write the table to FILE");
     auto* imp = badpages_->add_option("--import", import_, "Retire the pages of FILE's table");
@@ -331,14 +329,14 @@ int RasCommands::policy_set(const Options& opts, std::ostream& out, std::ostream
         fail(err, device_error(what_on("RAS policy of", entry), policy.error()));
         return kExitError;
     }
-    render(out, Json{{"devices", Json::array({ras_policy_to_json(entry, *policy)})}},
-           opts.format);
+    render(out, Json{{"devices", Json::array({ras_policy_to_json(entry, *policy)})}}, opts.format);
     return kExitOk;
 }
 
 int RasCommands::badpages(const Options& opts, std::ostream& out, std::ostream& err) const {
     const bool one = !export_.empty() || !import_.empty();
     std::vector<std::byte> table;
+    std::size_t table_pages = 0;
     if (!import_.empty()) { // check the file before anything reaches the kernel
         std::ifstream in(import_, std::ios::binary);
         if (!in) {
@@ -351,11 +349,13 @@ int RasCommands::badpages(const Options& opts, std::ostream& out, std::ostream& 
         const auto* p = reinterpret_cast<const std::byte*>(bytes.data());
         table.assign(p, p + bytes.size());
         std::string why;
-        if (auto ok = decode_badpages(table, &why); !ok) {
+        const auto ok = decode_badpages(table, &why);
+        if (!ok) {
             fail(err, import_ + ": not a valid bad-page table: " + why + " (" +
                           errno_text(ok.error()) + ")");
             return kExitError;
         }
+        table_pages = ok->size();
     }
     int code = kExitOk;
     const auto control = open_control(opts, err);
@@ -382,7 +382,7 @@ int RasCommands::badpages(const Options& opts, std::ostream& out, std::ostream& 
             render(out,
                    Json{{"import", Json{{"device", e.id},
                                         {"file", import_},
-                                        {"pages", (table.size() - 20) / 24},
+                                        {"pages", table_pages},
                                         {"imported", *n}}}},
                    opts.format);
             return kExitOk;

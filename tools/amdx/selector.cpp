@@ -116,18 +116,19 @@ std::optional<Device> open_device(const Control& control, const DeviceEntry& ent
                                   std::ostream& err) {
     auto device = Device::open(control, entry.id);
     if (!device) {
-        fail(err, device.error() == std::errc::no_such_device
-                      ? "no such device: " + std::to_string(entry.id)
-                      : device_error("device " + std::to_string(entry.id) + " open",
-                                     device.error()));
+        fail(err,
+             device.error() == std::errc::no_such_device
+                 ? "no such device: " + std::to_string(entry.id)
+                 : device_error("device " + std::to_string(entry.id) + " open", device.error()));
         return std::nullopt;
     }
     return std::move(*device);
 }
 
 std::optional<std::pair<DeviceEntry, Device>> select_one(const Control& control,
-                                                        const Options& opts, const std::string& dev,
-                                                        std::ostream& err, int& code) {
+                                                         const Options& opts,
+                                                         const std::string& dev, std::ostream& err,
+                                                         int& code) {
     const auto entries = select_devices(control, opts, dev, false, err, code);
     if (!entries)
         return std::nullopt;

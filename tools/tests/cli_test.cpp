@@ -158,8 +158,10 @@ TEST(Errors, OpenMessages) {
               "/dev/amdx: module not loaded (ENOENT: No such file or directory)");
     EXPECT_EQ(amdx::cli::open_error("/dev/amdx", err(ENXIO)),
               "/dev/amdx: module not loaded (ENXIO: No such device or address)");
-    EXPECT_EQ(amdx::cli::open_error("/dev/amdx", err(EACCES)), "/dev/amdx: permission denied (EACCES: Permission denied)");
-    EXPECT_EQ(amdx::cli::open_error("/dev/amdx", err(EMFILE)), "/dev/amdx: EMFILE: Too many open files");
+    EXPECT_EQ(amdx::cli::open_error("/dev/amdx", err(EACCES)),
+              "/dev/amdx: permission denied (EACCES: Permission denied)");
+    EXPECT_EQ(amdx::cli::open_error("/dev/amdx", err(EMFILE)),
+              "/dev/amdx: EMFILE: Too many open files");
 }
 
 TEST(Errors, RequestMessages) {
@@ -282,8 +284,8 @@ TEST_F(CliRun, InvalidSelectorIsUsageError) {
 TEST_F(CliRun, ModuleNotLoaded) {
     const CliOutcome r = run({"-d", "/nonexistent/amdx", "dev", "list"});
     EXPECT_EQ(r.code, 1);
-    expect_one_error_line(r,
-                          "amdx: /nonexistent/amdx: module not loaded (ENOENT: No such file or directory)");
+    expect_one_error_line(
+        r, "amdx: /nonexistent/amdx: module not loaded (ENOENT: No such file or directory)");
 }
 
 TEST_F(CliRun, NotAnAmdxNode) {

@@ -31,7 +31,7 @@ struct Outcome {
     std::string err;
 };
 
-Outcome run(std::vector<std::string> args) {
+Outcome run(const std::vector<std::string>& args) {
     std::vector<const char*> argv{"amdx", "-d", "/dev/null"};
     for (const auto& a : args)
         argv.push_back(a.c_str());
@@ -182,8 +182,8 @@ TEST_F(ControlCli, SetBusyListsHoldersAndNamesEbusy) {
 
 TEST_F(ControlCli, SetWithDrainPrintsStepsWithDurations) {
     kernel.part_holders = {holder(100, "trainer")};
-    const auto r = run({"partition", "set", "0", "--compute", "dpx", "--drain", "--deadline-ms",
-                        "300"});
+    const auto r =
+        run({"partition", "set", "0", "--compute", "dpx", "--drain", "--deadline-ms", "300"});
     EXPECT_EQ(r.code, 0) << r.err;
     EXPECT_TRUE(r.err.empty());
     for (const char* line :
@@ -334,14 +334,14 @@ TEST_F(ControlCli, VfEnableRefusedNamesVfAndReason) {
 TEST_F(ControlCli, VfSetResetDisable) {
     kernel.devices[0].compute_mode = AMDX_COMPUTE_CPX;
     ASSERT_EQ(run({"vf", "enable", "0", "2"}).code, 0);
-    const auto set = run({"-j", "vf", "set", "0", "1", "--vram-mib", "512", "--priority", "low",
-                          "--evict"});
+    const auto set =
+        run({"-j", "vf", "set", "0", "1", "--vram-mib", "512", "--priority", "low", "--evict"});
     EXPECT_EQ(set.code, 0) << set.err;
     ASSERT_EQ(kernel.vf_sets.size(), 1U);
     EXPECT_EQ(kernel.vf_sets[0].vf, 1U);
-    EXPECT_EQ(kernel.vf_sets[0].valid, static_cast<std::uint32_t>(AMDX_VF_SET_VRAM_QUOTA |
-                                                                   AMDX_VF_SET_PRIORITY |
-                                                                   AMDX_VF_SET_FLAGS));
+    EXPECT_EQ(kernel.vf_sets[0].valid,
+              static_cast<std::uint32_t>(AMDX_VF_SET_VRAM_QUOTA | AMDX_VF_SET_PRIORITY |
+                                         AMDX_VF_SET_FLAGS));
     const Json vfs = Json::parse(set.out)["devices"][0]["vfs"];
     ASSERT_EQ(vfs.size(), 1U);
     EXPECT_EQ(vfs[0]["vram_quota"], 512ULL << 20);
@@ -394,8 +394,8 @@ TEST_F(ControlCli, RasShowKeepsUnsupportedApartFromZero) {
 
 TEST_F(ControlCli, RasInject) {
     kernel.devices[0].compute_mode = AMDX_COMPUTE_DPX;
-    const auto r = run({"-j", "ras", "inject", "0", "--block", "gfx", "--type", "ue",
-                        "--instance", "5", "--count", "2"});
+    const auto r = run({"-j", "ras", "inject", "0", "--block", "gfx", "--type", "ue", "--instance",
+                        "5", "--count", "2"});
     EXPECT_EQ(r.code, 0) << r.err;
     EXPECT_EQ(r.out, R"({"inject":{"device":0,"block":"gfx","type":"ue","instance":5,"count":2,)"
                      R"("address":0,"seq":1}})"
@@ -406,8 +406,8 @@ TEST_F(ControlCli, RasInject) {
     EXPECT_EQ(st["blocks"][2]["total"]["ue"], 2);
     EXPECT_EQ(st["blocks"][2]["partitions"][1]["ue"], 2);
 
-    const auto umc = run({"ras", "inject", "0", "--block", "UMC", "--type", "ce", "--address",
-                          "0x10000"});
+    const auto umc =
+        run({"ras", "inject", "0", "--block", "UMC", "--type", "ce", "--address", "0x10000"});
     EXPECT_EQ(umc.code, 0) << umc.err;
     EXPECT_EQ(kernel.ras_injects.back().address, 0x10000U);
     expect_error(run({"ras", "inject", "0", "--block", "sdma", "--type", "ce"}), 1,
@@ -419,8 +419,7 @@ TEST_F(ControlCli, RasInject) {
                  "xgmi_wafl)");
     expect_error(run({"ras", "inject", "0", "--block", "umc", "--type", "fatal"}), 2,
                  "invalid error type 'fatal' (expected ce, ue or de)");
-    expect_error(run({"ras", "inject", "0", "--block", "umc", "--type", "ce", "--address",
-                      "0xzz"}),
+    expect_error(run({"ras", "inject", "0", "--block", "umc", "--type", "ce", "--address", "0xzz"}),
                  2, "invalid address '0xzz' (a number, decimal or 0x hex)");
     kernel.fail_ioctl[AMDX_IOC_RAS_INJECT] = EPERM;
     expect_error(run({"ras", "inject", "1", "--block", "umc", "--type", "ce"}), 1,
@@ -457,10 +456,9 @@ TEST_F(ControlCli, RasPolicyShowAndSet) {
 }
 
 TEST_F(ControlCli, BadPagesListExportImport) {
-    ASSERT_EQ(run({"ras", "inject", "0", "--block", "umc", "--type", "ue", "--address",
-                   "0x3000"})
-                  .code,
-              0);
+    ASSERT_EQ(
+        run({"ras", "inject", "0", "--block", "umc", "--type", "ue", "--address", "0x3000"}).code,
+        0);
     const auto list = run({"-j", "ras", "badpages"});
     EXPECT_EQ(list.code, 0) << list.err;
     EXPECT_EQ(list.out, R"({"devices":[{"id":0,"bdf":"0000:c1:00.0","pages":[{"address":12288,)"
@@ -487,10 +485,8 @@ TEST_F(ControlCli, BadPagesListExportImport) {
     f.write(bad);
     const auto corrupt = run({"ras", "badpages", "1", "--import", f.path()});
     EXPECT_EQ(corrupt.code, 1);
-    EXPECT_EQ(corrupt.err.rfind("amdx: " + f.path() +
-                                    ": not a valid bad-page table: checksum 0x",
-                                0),
-              0U)
+    EXPECT_EQ(
+        corrupt.err.rfind("amdx: " + f.path() + ": not a valid bad-page table: checksum 0x", 0), 0U)
         << corrupt.err;
     EXPECT_NE(corrupt.err.find("(EBADMSG: Bad message)\n"), std::string::npos) << corrupt.err;
     f.write(table.substr(0, 30));
@@ -549,8 +545,7 @@ TEST(EventJson, EveryKindByName) {
     e.instance = 3;
     e.data[0] = AMDX_VF_RESET_ACK_TIMEOUT;
     e.data[1] = AMDX_PART_STATE_QUARANTINED;
-    EXPECT_EQ(dump(e),
-              base + R"("vf_reset","vf":3,"result":"ack_timeout","state":"quarantined"})");
+    EXPECT_EQ(dump(e), base + R"("vf_reset","vf":3,"result":"ack_timeout","state":"quarantined"})");
     e = ev(AMDX_EVENT_DEVICE_RESET_BEGIN);
     e.data[0] = 0b1010;
     EXPECT_EQ(dump(e), base + R"("device_reset_begin","devices":[1,3]})");
@@ -606,8 +601,8 @@ TEST_F(ControlCli, MonitorPrintsOneLinePerEventWithLost) {
 TEST_F(ControlCli, MonitorJsonLinesKindsAndCount) {
     kernel.backlog[0] = {event(AMDX_EVENT_PARTITION_OFFLINE, 1), event(AMDX_EVENT_RMA, 2),
                          event(AMDX_EVENT_RMA, 3), event(AMDX_EVENT_RMA, 4)};
-    const auto r = run({"-j", "monitor", "--kinds", "rma", "--count", "2", "--ring-size", "64",
-                        "0"});
+    const auto r =
+        run({"-j", "monitor", "--kinds", "rma", "--count", "2", "--ring-size", "64", "0"});
     EXPECT_EQ(r.code, 0) << r.err;
     EXPECT_EQ(r.out, R"({"device":0,"seq":2,"timestamp_ns":1002,"kind":"rma","retired_pages":0})"
                      "\n"

@@ -24,9 +24,9 @@
 #ifndef AMDX_TESTS_FAKE_KERNEL_HPP
 #define AMDX_TESTS_FAKE_KERNEL_HPP
 
-#include <cstdint>
 #include <cerrno>
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <sys/types.h>
@@ -131,10 +131,10 @@ class FakeKernel {
     bool vf_ack_timeout = false;            ///< VF resets see no guest ack
 
     // RAS knobs and records.
-    std::vector<amdx_ras_inject> ras_injects;                  ///< as received
-    std::vector<amdx_ras_policy> ras_policies;                 ///< SET_POLICY arguments
-    std::optional<std::vector<std::byte>> badpage_bytes;       ///< export these instead
-    std::vector<std::vector<std::byte>> badpage_imports;       ///< tables as received
+    std::vector<amdx_ras_inject> ras_injects;            ///< as received
+    std::vector<amdx_ras_policy> ras_policies;           ///< SET_POLICY arguments
+    std::optional<std::vector<std::byte>> badpage_bytes; ///< export these instead
+    std::vector<std::vector<std::byte>> badpage_imports; ///< tables as received
 
     // Events.
     struct Subscriber {

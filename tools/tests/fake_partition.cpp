@@ -145,8 +145,8 @@ int FakeKernel::part_query(std::uint32_t id, amdx_query& q) {
         h.num_vfs = static_cast<std::uint32_t>(s.vfs.size());
         h.entry_size = sizeof(amdx_vf_info);
         h.max_vfs = d->max_vfs;
-        return fake::answer_list(q, &h, sizeof(h), s.vfs.data(), s.vfs.size(),
-                                 sizeof(amdx_vf_info), sizeof(amdx_vf_info));
+        return fake::answer_list(q, &h, sizeof(h), s.vfs.data(), s.vfs.size(), sizeof(amdx_vf_info),
+                                 sizeof(amdx_vf_info));
     }
     default:
         return fake::answer_fixed(q, &s.scope, sizeof(s.scope), sizeof(s.scope));
@@ -334,14 +334,14 @@ int FakeKernel::vf_disable(std::uint32_t id, const amdx_vf_disable& dis) {
 int FakeKernel::vf_set(std::uint32_t id, const amdx_vf_set& set) {
     vf_sets.push_back(set);
     auto& s = state(id);
-    constexpr std::uint32_t kAll = AMDX_VF_SET_TIME_SLICE | AMDX_VF_SET_VRAM_QUOTA |
-                                   AMDX_VF_SET_PRIORITY | AMDX_VF_SET_FLAGS;
+    constexpr std::uint32_t kAll =
+        AMDX_VF_SET_TIME_SLICE | AMDX_VF_SET_VRAM_QUOTA | AMDX_VF_SET_PRIORITY | AMDX_VF_SET_FLAGS;
     if (set.vf >= s.vfs.size() || set.valid == 0 || (set.valid & ~kAll) != 0)
         return fail(EINVAL);
     const auto& c = set.config;
     auto& v = s.vfs[set.vf].config;
-    if ((set.valid & AMDX_VF_SET_TIME_SLICE) != 0 &&
-        (c.time_slice_us < AMDX_VF_TIME_SLICE_MIN_US || c.time_slice_us > AMDX_VF_TIME_SLICE_MAX_US))
+    if ((set.valid & AMDX_VF_SET_TIME_SLICE) != 0 && (c.time_slice_us < AMDX_VF_TIME_SLICE_MIN_US ||
+                                                      c.time_slice_us > AMDX_VF_TIME_SLICE_MAX_US))
         return fail(EINVAL);
     if ((set.valid & AMDX_VF_SET_VRAM_QUOTA) != 0 &&
         (c.vram_quota % AMDX_VF_VRAM_ALIGN != 0 || c.vram_quota < AMDX_VF_VRAM_MIN))

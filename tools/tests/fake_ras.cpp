@@ -2,9 +2,10 @@
 //
 // The fake kernel's RAS and event log (see fake_kernel.hpp).
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <fcntl.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <amdx/ras.hpp>
@@ -26,6 +27,7 @@ bool power_of_two(std::uint32_t v) {
 
 std::vector<BadPage> to_pages(const std::vector<amdx_badpage_record>& records) {
     std::vector<BadPage> pages;
+    pages.reserve(records.size());
     for (const auto& r : records)
         pages.push_back(BadPage{.address = r.address,
                                 .time = r.time,
@@ -36,9 +38,8 @@ std::vector<BadPage> to_pages(const std::vector<amdx_badpage_record>& records) {
 }
 
 bool retired(const FakeKernel::State& s, std::uint64_t address) {
-    return std::any_of(s.badpages.begin(), s.badpages.end(), [address](const auto& r) {
-        return r.address == address / kPage * kPage;
-    });
+    return std::any_of(s.badpages.begin(), s.badpages.end(),
+                       [address](const auto& r) { return r.address == address / kPage * kPage; });
 }
 
 } // namespace
@@ -83,7 +84,8 @@ int FakeKernel::ras_inject(std::uint32_t id, amdx_ras_inject& r) {
     const bool umc = r.block == AMDX_RAS_BLOCK_UMC;
     if (umc ? r.address >= d->vram_size || retired(s, r.address) : r.address != 0)
         return fail(EINVAL);
-    const auto part = static_cast<std::uint32_t>(r.instance * s.partitions.size() / total.instances);
+    const auto part =
+        static_cast<std::uint32_t>(r.instance * s.partitions.size() / total.instances);
     total.count[r.type] += r.count;
     s.ras[r.block * rows + 1 + part].count[r.type] += r.count;
 
@@ -115,8 +117,8 @@ int FakeKernel::ras_inject(std::uint32_t id, amdx_ras_inject& r) {
 int FakeKernel::ras_set_policy(std::uint32_t id, const amdx_ras_policy& p) {
     ras_policies.push_back(p);
     auto& s = state(id);
-    if (p.valid == 0 || (p.valid & ~AMDX_RAS_POL_ALL) != 0 || p.pad != 0 ||
-        p.reserved[0] != 0 || p.reserved[1] != 0)
+    if (p.valid == 0 || (p.valid & ~AMDX_RAS_POL_ALL) != 0 || p.pad != 0 || p.reserved[0] != 0 ||
+        p.reserved[1] != 0)
         return fail(EINVAL);
     auto check = [&p](std::uint32_t bit, bool ok) { return (p.valid & bit) == 0 || ok; };
     if (!check(AMDX_RAS_POL_CE_PAGE_THRESHOLD,
@@ -186,8 +188,8 @@ int FakeKernel::subscribe(std::uint32_t id, amdx_event_subscribe& sub) {
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC | static_cast<int>(sub.flags)) != 0)
         return -1;
-    subscribers.push_back(Subscriber{
-        .device = id, .mask = sub.mask, .ring_size = sub.ring_size, .write_fd = fds[1]});
+    subscribers.push_back(
+        Subscriber{.device = id, .mask = sub.mask, .ring_size = sub.ring_size, .write_fd = fds[1]});
     sub.fd = fds[0];
     if (const auto it = backlog.find(id); it != backlog.end()) {
         const auto events = it->second;
@@ -222,7 +224,8 @@ std::uint64_t FakeKernel::emit(std::uint32_t id, amdx_event ev) {
     for (const auto& sub : subscribers) {
         const bool wanted = ev.kind == AMDX_EVENT_LOST || (sub.mask & (1ULL << ev.kind)) != 0;
         if (sub.device == id && sub.write_fd >= 0 && wanted)
-            (void)!::write(sub.write_fd, &ev, sizeof(ev));
+            if (::write(sub.write_fd, &ev, sizeof(ev)) != static_cast<ssize_t>(sizeof(ev)))
+                std::abort(); // the pipe is full: a test emitted more than it reads
     }
     return ev.seq;
 }

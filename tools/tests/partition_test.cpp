@@ -41,8 +41,7 @@ class PartitionTest : public ::testing::Test {
     }
 
     FakeKernel kernel;
-    Control control =
-        Control::adopt(amdx::UniqueFd(::open("/dev/null", O_RDWR | O_CLOEXEC)));
+    Control control = Control::adopt(amdx::UniqueFd(::open("/dev/null", O_RDWR | O_CLOEXEC)));
     std::optional<Device> device;
 };
 
@@ -174,10 +173,10 @@ TEST_F(PartitionTest, CommitWithDrainReportsStepsAndChanges) {
         EXPECT_EQ(s.error, 0);
         EXPECT_EQ(s.duration_ns, 1000U * static_cast<std::uint32_t>(s.step));
     }
-    EXPECT_EQ(steps, (std::vector<PartitionStep>{
-                         PartitionStep::validate, PartitionStep::quiesce, PartitionStep::drain,
-                         PartitionStep::compute, PartitionStep::memory, PartitionStep::rebuild,
-                         PartitionStep::resume}));
+    EXPECT_EQ(steps, (std::vector<PartitionStep>{PartitionStep::validate, PartitionStep::quiesce,
+                                                 PartitionStep::drain, PartitionStep::compute,
+                                                 PartitionStep::memory, PartitionStep::rebuild,
+                                                 PartitionStep::resume}));
     EXPECT_EQ(r->total_ns, 28000U);
     EXPECT_EQ(r->topology.size(), 8U);
     const auto after = device->partitions();

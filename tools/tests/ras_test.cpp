@@ -41,10 +41,16 @@ TEST(Crc32, KnownVectors) {
 }
 
 std::vector<BadPage> sample_pages() {
-    return {BadPage{.address = 0x1000, .time = 1700000000, .partition = 0,
-                    .cause = BadPageCause::ue, .flags = 0},
-            BadPage{.address = 0x7fff000, .time = 1700000100, .partition = 3,
-                    .cause = BadPageCause::ce, .flags = 0}};
+    return {BadPage{.address = 0x1000,
+                    .time = 1700000000,
+                    .partition = 0,
+                    .cause = BadPageCause::ue,
+                    .flags = 0},
+            BadPage{.address = 0x7fff000,
+                    .time = 1700000100,
+                    .partition = 3,
+                    .cause = BadPageCause::ce,
+                    .flags = 0}};
 }
 
 TEST(BadPageCodec, LayoutIsTheUapis) {
@@ -126,8 +132,7 @@ class RasTest : public ::testing::Test {
     }
 
     FakeKernel kernel;
-    Control control =
-        Control::adopt(amdx::UniqueFd(::open("/dev/null", O_RDWR | O_CLOEXEC)));
+    Control control = Control::adopt(amdx::UniqueFd(::open("/dev/null", O_RDWR | O_CLOEXEC)));
     std::optional<Device> device;
 };
 

@@ -3,14 +3,14 @@
 // Names of the partition, VF, RAS and event constants of the uapi.  The
 // names are part of the CLI's JSON contract (Documentation/admin-guide/
 // cli.rst): never rename one.
+#include "names.hpp"
+
 #include <array>
 #include <utility>
 
 #include <amdx/event.hpp>
 #include <amdx/partition.hpp>
 #include <amdx/ras.hpp>
-
-#include "names.hpp"
 
 namespace amdx {
 
@@ -196,9 +196,8 @@ std::string_view to_string(EventKind kind) noexcept {
 }
 
 std::optional<PartitionReason> parse_partition_reason(std::string_view name) noexcept {
-    const auto* it = std::find_if(kReasons.begin(), kReasons.end(), [name](const auto& e) {
-        return detail::iequals(e.name, name);
-    });
+    const auto* it = std::find_if(kReasons.begin(), kReasons.end(),
+                                  [name](const auto& e) { return detail::iequals(e.name, name); });
     if (it == kReasons.end())
         return std::nullopt;
     return it->reason;

@@ -101,8 +101,7 @@ PartitionReport PartitionReport::from_uapi(const amdx_partition_config& raw,
     for (std::size_t i = 0; i < parts; ++i)
         r.topology.push_back(PartitionInfo::from_uapi(topology[i]));
     r.num_holders = raw.num_holders;
-    const std::size_t found =
-        std::min<std::size_t>({raw.num_holders, raw.max_holders, holders.size()});
+    const auto found = std::min<std::size_t>({raw.num_holders, raw.max_holders, holders.size()});
     for (std::size_t i = 0; i < found; ++i)
         r.holders.push_back(PartitionHolder::from_uapi(holders[i]));
     return r;
@@ -252,8 +251,8 @@ Result<VfResetResult> Device::vf_reset(std::uint32_t vf) const noexcept {
 
 Result<ResetScope> Device::reset_scope() const noexcept {
     amdx_reset_scope raw{};
-    if (const int ret = detail::query_struct(fd(), AMDX_QUERY_RESET_SCOPE, 0, raw,
-                                             detail::kResetScopeSizeV1);
+    if (const int ret =
+            detail::query_struct(fd(), AMDX_QUERY_RESET_SCOPE, 0, raw, detail::kResetScopeSizeV1);
         ret < 0)
         return errno_error(-ret);
     if (raw.num_devices > std::size(raw.devices))

@@ -45,7 +45,8 @@ static_assert(offsetof(amdx_badpage_header, checksum) == kChecksumOffset);
 template <class T>
 void put_le(std::vector<std::byte>& out, T value) {
     for (std::size_t i = 0; i < sizeof(T); ++i)
-        out.push_back(static_cast<std::byte>((static_cast<std::uint64_t>(value) >> (8 * i)) & 0xff));
+        out.push_back(
+            static_cast<std::byte>((static_cast<std::uint64_t>(value) >> (8 * i)) & 0xff));
 }
 
 template <class T>
@@ -131,22 +132,22 @@ Result<std::vector<BadPage>> decode_badpages(std::span<const std::byte> bytes, s
                                     std::to_string(AMDX_BADPAGE_MAX_RECORDS));
     const std::size_t want = kHeaderSize + std::size_t{count} * kRecordSize;
     if (bytes.size() != want)
-        return bad_message(why, std::string(bytes.size() < want ? "truncated: " : "trailing data: ") +
-                                    std::to_string(bytes.size()) + " bytes, but " +
-                                    std::to_string(count) + " records need " +
-                                    std::to_string(want));
+        return bad_message(why,
+                           std::string(bytes.size() < want ? "truncated: " : "trailing data: ") +
+                               std::to_string(bytes.size()) + " bytes, but " +
+                               std::to_string(count) + " records need " + std::to_string(want));
     if (const std::uint32_t sum = table_checksum(bytes); sum != checksum)
         return bad_message(why, "checksum " + hex(checksum) + " does not match the contents (" +
                                     hex(sum) + ")");
     std::vector<BadPage> pages;
     pages.reserve(count);
     for (std::size_t at = kHeaderSize; at < want; at += kRecordSize)
-        pages.push_back(BadPage{.address = get_le<std::uint64_t>(bytes, at),
-                                .time = get_le<std::uint64_t>(bytes, at + 8),
-                                .partition = get_le<std::uint32_t>(bytes, at + 16),
-                                .cause = static_cast<BadPageCause>(
-                                    get_le<std::uint16_t>(bytes, at + 20)),
-                                .flags = get_le<std::uint16_t>(bytes, at + 22)});
+        pages.push_back(
+            BadPage{.address = get_le<std::uint64_t>(bytes, at),
+                    .time = get_le<std::uint64_t>(bytes, at + 8),
+                    .partition = get_le<std::uint32_t>(bytes, at + 16),
+                    .cause = static_cast<BadPageCause>(get_le<std::uint16_t>(bytes, at + 20)),
+                    .flags = get_le<std::uint16_t>(bytes, at + 22)});
     return pages;
 }
 
@@ -239,8 +240,8 @@ Result<std::uint64_t> Device::ras_inject(const RasInjection& inj) const noexcept
 
 Result<RasPolicy> Device::ras_policy() const noexcept {
     amdx_ras_policy raw{};
-    if (const int ret = detail::query_struct(fd(), AMDX_QUERY_RAS_POLICY, 0, raw,
-                                             detail::kRasPolicySizeV1);
+    if (const int ret =
+            detail::query_struct(fd(), AMDX_QUERY_RAS_POLICY, 0, raw, detail::kRasPolicySizeV1);
         ret < 0)
         return errno_error(-ret);
     return RasPolicy::from_uapi(raw);

@@ -171,7 +171,8 @@ class AMDX_EXPORT Device {
     /// more holders exist than @req.max_holders, asks once more with room
     /// for all of them.  A refusal the kernel explains (a reason, holders)
     /// is a PartitionReport with its error set.
-    [[nodiscard]] Result<PartitionReport> partition_plan(const PartitionRequest& req) const noexcept;
+    [[nodiscard]] Result<PartitionReport>
+    partition_plan(const PartitionRequest& req) const noexcept;
     /// %AMDX_IOC_PARTITION_COMMIT: applies @req.  Refusals, a missed drain
     /// deadline and a failed (rolled back) step are a PartitionReport with
     /// its error set; only errors before the kernel looked at the request
@@ -182,9 +183,8 @@ class AMDX_EXPORT Device {
     [[nodiscard]] Result<Vfs> vfs() const noexcept;
     /// %AMDX_IOC_VF_ENABLE of @num_vfs VFs: auto-provisioned if @configs is
     /// empty, else with one config per VF (EINVAL if the counts differ).
-    [[nodiscard]] Result<VfEnableReport> vf_enable(std::uint32_t num_vfs,
-                                                   std::span<const VfConfig> configs = {}) const
-        noexcept;
+    [[nodiscard]] Result<VfEnableReport>
+    vf_enable(std::uint32_t num_vfs, std::span<const VfConfig> configs = {}) const noexcept;
     /// %AMDX_IOC_VF_DISABLE.
     [[nodiscard]] Result<void> vf_disable() const noexcept;
     /// %AMDX_IOC_VF_SET of VF @vf.

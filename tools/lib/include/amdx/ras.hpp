@@ -103,8 +103,8 @@ struct AMDX_EXPORT RasInjection {
     RasBlock block = RasBlock::umc;
     RasType type = RasType::ce;
     std::uint32_t instance = 0;
-    std::uint32_t count = 1;    ///< 1 .. 1024
-    std::uint64_t address = 0;  ///< umc: VRAM byte address; else 0
+    std::uint32_t count = 1;   ///< 1 .. 1024
+    std::uint64_t address = 0; ///< umc: VRAM byte address; else 0
 
     [[nodiscard]] amdx_ras_inject to_uapi() const noexcept;
 };
