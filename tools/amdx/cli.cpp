@@ -8,6 +8,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "commands.hpp"
+
 namespace amdx::cli {
 
 namespace {
@@ -83,11 +85,21 @@ int dispatch(int argc, const char* const* argv, std::ostream& out, std::ostream&
     app.add_option("-d,--device-node", opts.node, "The amdx control node")->capture_default_str();
     app.add_flag("-V,--version", version, "Print the version and exit");
     app.require_subcommand(0, 1);
-    app.footer("Grammar: amdx [OPTIONS] OBJECT [COMMAND] [ARGS]\n"
-               "  OBJECT := { dev | hmm }\n"
-               "  dev COMMAND := { list | show [DEV] }   (show is the default)\n"
-               "  hmm COMMAND := { show [DEV] | demo [DEV] [size=BYTES] [partition=N] }\n"
-               "  DEV := { ID | BDF | all }               (all is the default)");
+    app.footer(
+        "Grammar: amdx [OPTIONS] OBJECT [COMMAND] [ARGS]\n"
+        "  OBJECT := { dev | hmm | partition | vf | ras | monitor }\n"
+        "  dev COMMAND := { list | show [DEV] }   (show is the default)\n"
+        "  hmm COMMAND := { show [DEV] | demo [DEV] [size=BYTES] [partition=N] }\n"
+        "  partition COMMAND := { show [DEV] | plan DEV CHANGE | set DEV CHANGE [--drain]\n"
+        "                         [--deadline-ms N] }   CHANGE := [--compute M] [--memory M]\n"
+        "  vf COMMAND := { show [DEV] | enable DEV N [--config FILE] | disable DEV\n"
+        "                  | set DEV VF [--vram-mib N] [--time-slice-us N] [--priority P]\n"
+        "                    [--evict | --no-evict] | reset DEV VF }\n"
+        "  ras COMMAND := { show [DEV] | inject DEV --block B --type T [--instance N]\n"
+        "                   [--address A] [--count N] | policy { show [DEV] | set DEV KNOBS }\n"
+        "                   | badpages [DEV] [--export FILE | --import FILE] }\n"
+        "  monitor [DEV...] [--kinds K,...] [--count N] [--timeout-ms N] [--ring-size N]\n"
+        "  DEV := { ID | BDF | all }               (all is the default)");
 
     auto* dev = app.add_subcommand("dev", "AMD Instinct devices (COMMAND: list, show)");
     dev->fallthrough()->require_subcommand(0, 1);
@@ -111,6 +123,11 @@ int dispatch(int argc, const char* const* argv, std::ostream& out, std::ostream&
         "demo", "Migrate a buffer to VRAM, fault it back with the CPU, verify it");
     hmm_demo_cmd->fallthrough();
     hmm_demo_cmd->add_option("ARGS", demo_args, "[DEV] [size=BYTES] [partition=N]");
+
+    const PartitionCommands partition(app);
+    const VfCommands vf(app);
+    const RasCommands ras(app);
+    const MonitorCommand monitor(app);
 
     try {
         app.parse(argc, argv);
@@ -136,6 +153,14 @@ int dispatch(int argc, const char* const* argv, std::ostream& out, std::ostream&
     if (hmm->parsed())
         return hmm_demo_cmd->parsed() ? hmm_demo(opts, demo_args, out, err)
                                       : hmm_show(opts, hmm_selector, out, err);
+    if (partition.parsed())
+        return partition.run(opts, out, err);
+    if (vf.parsed())
+        return vf.run(opts, out, err);
+    if (ras.parsed())
+        return ras.run(opts, out, err);
+    if (monitor.parsed())
+        return monitor.run(opts, out, err);
     fail(err, "missing OBJECT (try 'amdx --help')");
     return kExitUsage;
 }

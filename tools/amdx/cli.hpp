@@ -71,6 +71,12 @@ void render(std::ostream& out, const Json& doc, Format format);
 /// (binary: KiB, MiB, GiB, which are accepted too).
 [[nodiscard]] std::optional<std::uint64_t> parse_size(std::string_view text);
 
+/// "EBUSY: Device or resource busy": the errno's name and text.
+[[nodiscard]] std::string errno_text(std::error_code ec);
+/// The message for a failed device request; @what names it ("partition set
+/// device 0"): the cause, then the errno.
+[[nodiscard]] std::string device_error(std::string_view what, std::error_code ec);
+
 /// The message for a failed open of the control node at @path.
 [[nodiscard]] std::string open_error(std::string_view path, std::error_code ec);
 /// The message for a failed request; @what names it ("device list").
@@ -91,6 +97,57 @@ void fail(std::ostream& err, const std::string& msg);
 int hmm_show(const Options& opts, const std::string& dev, std::ostream& out, std::ostream& err);
 int hmm_demo(const Options& opts, const std::vector<std::string>& args, std::ostream& out,
              std::ostream& err);
+
+// ---- partitions and VFs (partition.cpp)
+
+/// Bit indexes of @mask, ascending ([0, 2] for 0b101).
+[[nodiscard]] Json bit_list(std::uint64_t mask);
+/// One compute partition: one flat object (one text line).
+[[nodiscard]] Json partition_to_json(const PartitionInfo& p);
+/// `partition show`: a device's modes, generation and partitions.
+[[nodiscard]] Json partitions_to_json(const DeviceEntry& dev, const Partitions& parts);
+/// `partition plan` (@commit false) and `partition set`: the report.
+[[nodiscard]] Json partition_report_to_json(std::uint32_t device, const Partitions& before,
+                                            const PartitionRequest& req,
+                                            const PartitionReport& report, bool commit);
+/// The error line of a refused or failed plan/commit ("" if it succeeded
+/// and, for a plan, is allowed).
+[[nodiscard]] std::string partition_report_error(std::string_view what, const Partitions& before,
+                                                 const PartitionRequest& req,
+                                                 const PartitionReport& report, bool commit);
+/// One VF: one flat object.
+[[nodiscard]] Json vf_to_json(const VfInfo& vf);
+/// `vf show`: a device's VFs.
+[[nodiscard]] Json vfs_to_json(const DeviceEntry& dev, const Vfs& vfs);
+/// Parses a `vf enable --config` document: {"vfs": [...]} or [...], each
+/// element {"partitions": [N..], "vram_quota": BYTES or "vram_mib": MIB,
+/// "time_slice_us": N, "priority": "low|normal|high", "evict": BOOL}.
+/// Fails with a message naming the element and key.
+[[nodiscard]] std::optional<std::vector<VfConfig>> parse_vf_configs(const Json& doc,
+                                                                    std::string& why);
+
+// ---- RAS (ras.cpp)
+
+/// `ras show`: counters per block ("n/a": null for unsupported types), RMA
+/// flag, retired and pending pages, reset scope.
+[[nodiscard]] Json ras_to_json(const DeviceEntry& dev, const RasStatus& status,
+                               const ResetScope& scope);
+/// `ras policy show`.
+[[nodiscard]] Json ras_policy_to_json(const DeviceEntry& dev, const RasPolicy& policy);
+/// One retired page.
+[[nodiscard]] Json badpage_to_json(const BadPage& page);
+
+// ---- events (monitor.cpp)
+
+/// One event as one flat object: device, seq, timestamp_ns, kind and the
+/// kind's fields by name.
+[[nodiscard]] Json event_to_json(const Event& ev);
+/// "ok" for 0, else the errno's name ("EIO") of a 0-or-negative-errno value.
+[[nodiscard]] std::string errno_result(std::int64_t value);
+/// A comma-separated list of event kind names ("all" for every kind) as a
+/// subscription mask; nullopt names the first unknown kind in @bad.
+[[nodiscard]] std::optional<std::uint64_t> parse_event_kinds(std::string_view list,
+                                                             std::string& bad);
 
 /// Runs the CLI: output to @out, one error line to @err; returns the exit code.
 int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err);

@@ -3,6 +3,7 @@
 // errno -> one line naming the cause.  The library reports bare error codes;
 // this is where they get context.
 #include <cerrno>
+#include <cstring>
 
 #include "cli.hpp"
 
@@ -18,27 +19,39 @@ std::string with_path(std::string_view path, std::string_view text) {
     return std::string(path) + ": " + std::string(text);
 }
 
+std::string perm(std::error_code ec) {
+    return "permission denied (" + errno_text(ec) + ")";
+}
+
 } // namespace
+
+std::string errno_text(std::error_code ec) {
+    if (ec.category() != std::system_category() && ec.category() != std::generic_category())
+        return ec.message();
+    const char* name = ::strerrorname_np(ec.value());
+    return std::string(name != nullptr ? name : "errno " + std::to_string(ec.value())) + ": " +
+           ec.message();
+}
 
 std::string open_error(std::string_view path, std::error_code ec) {
     if (is(ec, std::errc::no_such_file_or_directory) || is(ec, std::errc::no_such_device) ||
         is(ec, std::errc::no_such_device_or_address))
-        return with_path(path, "module not loaded (" + ec.message() + ")");
+        return with_path(path, "module not loaded (" + errno_text(ec) + ")");
     if (is(ec, std::errc::permission_denied) || is(ec, std::errc::operation_not_permitted))
-        return with_path(path, "permission denied");
-    return with_path(path, ec.message());
+        return with_path(path, perm(ec));
+    return with_path(path, errno_text(ec));
 }
 
 std::string request_error(std::string_view path, std::string_view what, std::error_code ec) {
     if (is(ec, std::errc::permission_denied) || is(ec, std::errc::operation_not_permitted))
-        return "permission denied";
+        return perm(ec);
     if (is(ec, std::errc::inappropriate_io_control_operation))
-        return with_path(path, "not an amdx control node (" + ec.message() + ")");
+        return with_path(path, "not an amdx control node (" + errno_text(ec) + ")");
     if (is(ec, std::errc::protocol_error))
-        return std::string(what) + ": malformed answer from the kernel (" + ec.message() + ")";
+        return std::string(what) + ": malformed answer from the kernel (" + errno_text(ec) + ")";
     if (is(ec, std::errc::resource_unavailable_try_again))
-        return std::string(what) + ": kept changing, try again (" + ec.message() + ")";
-    return std::string(what) + ": " + ec.message();
+        return std::string(what) + ": kept changing, try again (" + errno_text(ec) + ")";
+    return std::string(what) + ": " + errno_text(ec);
 }
 
 std::string hmm_unsupported(const Caps& caps) {
@@ -53,19 +66,40 @@ std::string hmm_unsupported(const Caps& caps) {
 std::string hmm_error(std::string_view what, std::error_code ec) {
     const std::string prefix = std::string(what) + ": ";
     if (is(ec, std::errc::permission_denied) || is(ec, std::errc::operation_not_permitted))
-        return "permission denied";
+        return perm(ec);
     if (is(ec, std::errc::operation_not_supported) ||
         is(ec, std::errc::inappropriate_io_control_operation))
-        return "HMM migration not supported by this kernel (" + ec.message() + ")";
+        return "HMM migration not supported by this kernel (" + errno_text(ec) + ")";
     if (is(ec, std::errc::bad_file_descriptor))
-        return prefix + "the device fd belongs to another process (" + ec.message() + ")";
+        return prefix + "the device fd belongs to another process (" + errno_text(ec) + ")";
     if (is(ec, std::errc::not_enough_memory) || is(ec, std::errc::no_space_on_device))
-        return prefix + "out of memory (" + ec.message() + ")";
+        return prefix + "out of memory (" + errno_text(ec) + ")";
     if (is(ec, std::errc::protocol_error))
-        return prefix + "malformed answer from the kernel (" + ec.message() + ")";
+        return prefix + "malformed answer from the kernel (" + errno_text(ec) + ")";
     if (is(ec, std::errc::resource_unavailable_try_again))
-        return prefix + "kept changing, try again (" + ec.message() + ")";
-    return prefix + ec.message();
+        return prefix + "kept changing, try again (" + errno_text(ec) + ")";
+    return prefix + errno_text(ec);
+}
+
+} // namespace amdx::cli
+
+namespace amdx::cli {
+
+std::string device_error(std::string_view what, std::error_code ec) {
+    const std::string prefix = std::string(what) + ": ";
+    if (is(ec, std::errc::permission_denied) || is(ec, std::errc::operation_not_permitted))
+        return prefix + "permission denied, changes need CAP_SYS_ADMIN (" + errno_text(ec) + ")";
+    if (is(ec, std::errc::inappropriate_io_control_operation))
+        return prefix + "not supported by the kernel's amdx module (" + errno_text(ec) + ")";
+    if (is(ec, std::errc::no_such_device))
+        return prefix + "the device went away (" + errno_text(ec) + ")";
+    if (is(ec, std::errc::protocol_error))
+        return prefix + "malformed answer from the kernel (" + errno_text(ec) + ")";
+    if (is(ec, std::errc::resource_unavailable_try_again))
+        return prefix + "kept changing, try again (" + errno_text(ec) + ")";
+    if (is(ec, std::errc::invalid_argument))
+        return prefix + "rejected by the kernel as invalid (" + errno_text(ec) + ")";
+    return prefix + "failed (" + errno_text(ec) + ")";
 }
 
 } // namespace amdx::cli

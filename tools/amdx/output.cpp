@@ -9,7 +9,8 @@
 //    further member on its own line, indented by two;
 //  - an array of objects is "key:" followed by its elements, indented;
 //  - arrays of scalars are comma-separated, empty arrays are "none"; strings
-//    that are empty or hold blanks are quoted;
+//    that are empty or hold blanks are quoted; null (not supported, not
+//    bound) is "n/a";
 //  - the document's top-level array (e.g. "devices") is just its elements.
 #include <algorithm>
 #include <array>
@@ -41,6 +42,8 @@ bool is_flat(const Json& obj) {
 }
 
 std::string scalar_text(const Json& v) {
+    if (v.is_null()) // a value the device does not have or report
+        return "n/a";
     if (!v.is_string())
         return v.dump();
     const auto& s = v.get_ref<const std::string&>();

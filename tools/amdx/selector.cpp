@@ -2,8 +2,10 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <iterator>
 
 #include "cli.hpp"
+#include "commands.hpp"
 
 namespace amdx::cli {
 
@@ -81,6 +83,65 @@ std::optional<std::uint64_t> parse_size(std::string_view text) {
     if (value > (UINT64_MAX >> shift))
         return std::nullopt;
     return value << shift;
+}
+
+std::optional<std::vector<DeviceEntry>> select_devices(const Control& control, const Options& opts,
+                                                       const std::string& dev, bool allow_all,
+                                                       std::ostream& err, int& code) {
+    code = kExitUsage;
+    const auto selector = parse_selector(dev);
+    if (!selector || (!allow_all && selector->kind == Selector::Kind::all)) {
+        fail(err, "invalid device '" + dev + "' (expected an id, a PCI address" +
+                      (allow_all ? std::string(" or 'all')") : std::string(")")));
+        return std::nullopt;
+    }
+    code = kExitError;
+    const auto entries = control.devices();
+    if (!entries) {
+        fail(err, request_error(opts.node, "device list", entries.error()));
+        return std::nullopt;
+    }
+    std::vector<DeviceEntry> out;
+    std::copy_if(entries->begin(), entries->end(), std::back_inserter(out),
+                 [&selector](const DeviceEntry& e) { return selector->matches(e); });
+    if (out.empty() && selector->kind != Selector::Kind::all) {
+        fail(err, "no such device: " + dev);
+        return std::nullopt;
+    }
+    code = kExitOk;
+    return out;
+}
+
+std::optional<Device> open_device(const Control& control, const DeviceEntry& entry,
+                                  std::ostream& err) {
+    auto device = Device::open(control, entry.id);
+    if (!device) {
+        fail(err,
+             device.error() == std::errc::no_such_device
+                 ? "no such device: " + std::to_string(entry.id)
+                 : device_error("device " + std::to_string(entry.id) + " open", device.error()));
+        return std::nullopt;
+    }
+    return std::move(*device);
+}
+
+std::optional<std::pair<DeviceEntry, Device>> select_one(const Control& control,
+                                                         const Options& opts,
+                                                         const std::string& dev, std::ostream& err,
+                                                         int& code) {
+    const auto entries = select_devices(control, opts, dev, false, err, code);
+    if (!entries)
+        return std::nullopt;
+    auto device = open_device(control, entries->front(), err);
+    if (!device) {
+        code = kExitError;
+        return std::nullopt;
+    }
+    return std::pair{entries->front(), std::move(*device)};
+}
+
+std::string what_on(std::string_view cmd, const DeviceEntry& e) {
+    return std::string(cmd) + " device " + std::to_string(e.id);
 }
 
 } // namespace amdx::cli

@@ -1,39 +1,94 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
-"""Validate `amdx -j dev show` (run against the fake kernel) with the
-documented JSON Schema, and check the schema rejects a broken document."""
+"""Validate the JSON output of amdx commands (run against the fake kernel)
+with the documented JSON Schemas in Documentation/admin-guide, and check each
+schema rejects a broken document."""
 import copy
 import json
+import os
 import subprocess
 import sys
 
 import jsonschema
 
 
-def main():
-    schema_path, fake_cli = sys.argv[1], sys.argv[2]
-    with open(schema_path, encoding="utf-8") as f:
+def load(schema_dir, name):
+    with open(os.path.join(schema_dir, name), encoding="utf-8") as f:
         schema = json.load(f)
     jsonschema.Draft202012Validator.check_schema(schema)
-    validator = jsonschema.Draft202012Validator(schema)
+    return jsonschema.Draft202012Validator(schema)
 
-    for args in (["-j", "dev", "show"], ["-p", "dev", "show", "1"]):
-        out = subprocess.run([fake_cli, "-d", "/dev/null", *args], check=True,
-                             capture_output=True, text=True).stdout
-        doc = json.loads(out)
-        validator.validate(doc)
-        print(f"ok: {' '.join(args)}: {len(doc['devices'])} device(s) valid")
 
-    # A test that cannot fail is a defect: the schema must catch breakage.
-    broken = [copy.deepcopy(doc) for _ in range(3)]
-    del broken[0]["devices"][0]["vram"]
-    broken[1]["devices"][0]["compute_mode"] = "spx"
-    broken[2]["devices"][0]["surprise"] = 1
-    for b in broken:
-        if validator.is_valid(b):
-            print("schema accepted a broken document", file=sys.stderr)
-            return 1
-    print("ok: broken documents rejected")
+def run(fake_cli, args):
+    out = subprocess.run([fake_cli, "-d", "/dev/null", *args], check=True,
+                         capture_output=True, text=True).stdout
+    return [json.loads(line) for line in out.splitlines()] if "monitor" in args \
+        else [json.loads(out)]
+
+
+def breakages(doc, mutations):
+    """Copies of doc, each broken by one mutation."""
+    for mutate in mutations:
+        b = copy.deepcopy(doc)
+        mutate(b)
+        yield b
+
+
+def dev0(doc):
+    return doc["devices"][0]
+
+
+# schema, commands, mutations that must make the first document invalid
+CASES = [
+    ("amdx-dev-show.schema.json",
+     [["-j", "dev", "show"], ["-p", "dev", "show", "1"]],
+     [lambda d: dev0(d).pop("vram"),
+      lambda d: dev0(d).update(compute_mode="spx"),
+      lambda d: dev0(d).update(surprise=1)]),
+    ("amdx-partition-show.schema.json",
+     [["-j", "partition", "show"], ["-p", "partition", "show", "1"]],
+     [lambda d: dev0(d)["partitions"][0].pop("state"),
+      lambda d: dev0(d)["partitions"][0].update(vf="none"),
+      lambda d: dev0(d).update(compute_mode="cpx")]),
+    ("amdx-vf-show.schema.json",
+     [["-j", "vf", "show"], ["-j", "vf", "show", "1"]],
+     [lambda d: d["devices"][1]["vfs"][0].update(priority="urgent"),
+      lambda d: d["devices"][1]["vfs"][0].pop("vram_quota"),
+      lambda d: dev0(d).update(max_vfs=-1)]),
+    ("amdx-ras-show.schema.json",
+     [["-j", "ras", "show"], ["-p", "ras", "show", "0"]],
+     [lambda d: dev0(d)["blocks"][0]["total"].update(ce="n/a"),
+      lambda d: dev0(d)["blocks"][0].update(block="l2"),
+      lambda d: dev0(d).pop("rma")]),
+    ("amdx-monitor.schema.json",
+     [["-j", "monitor", "--timeout-ms", "100"]],
+     [lambda d: d.update(kind="boom"),
+      lambda d: d.pop("seq"),
+      lambda d: d.update(extra=True)]),
+]
+
+
+def main():
+    schema_dir, fake_cli = sys.argv[1], sys.argv[2]
+    for name, commands, mutations in CASES:
+        validator = load(schema_dir, name)
+        first = None
+        for args in commands:
+            docs = run(fake_cli, args)
+            if not docs:
+                print(f"{' '.join(args)}: no output", file=sys.stderr)
+                return 1
+            for doc in docs:
+                validator.validate(doc)
+            first = first or docs[0]
+            print(f"ok: {' '.join(args)}: {len(docs)} document(s) valid against {name}")
+        # A test that cannot fail is a defect: the schema must catch breakage.
+        for broken in breakages(first, mutations):
+            if validator.is_valid(broken):
+                print(f"{name} accepted a broken document: {json.dumps(broken)}",
+                      file=sys.stderr)
+                return 1
+        print(f"ok: {name}: broken documents rejected")
     return 0
 
 

@@ -155,22 +155,24 @@ std::error_code err(int e) {
 
 TEST(Errors, OpenMessages) {
     EXPECT_EQ(amdx::cli::open_error("/dev/amdx", err(ENOENT)),
-              "/dev/amdx: module not loaded (No such file or directory)");
+              "/dev/amdx: module not loaded (ENOENT: No such file or directory)");
     EXPECT_EQ(amdx::cli::open_error("/dev/amdx", err(ENXIO)),
-              "/dev/amdx: module not loaded (No such device or address)");
-    EXPECT_EQ(amdx::cli::open_error("/dev/amdx", err(EACCES)), "/dev/amdx: permission denied");
-    EXPECT_EQ(amdx::cli::open_error("/dev/amdx", err(EMFILE)), "/dev/amdx: Too many open files");
+              "/dev/amdx: module not loaded (ENXIO: No such device or address)");
+    EXPECT_EQ(amdx::cli::open_error("/dev/amdx", err(EACCES)),
+              "/dev/amdx: permission denied (EACCES: Permission denied)");
+    EXPECT_EQ(amdx::cli::open_error("/dev/amdx", err(EMFILE)),
+              "/dev/amdx: EMFILE: Too many open files");
 }
 
 TEST(Errors, RequestMessages) {
     EXPECT_EQ(amdx::cli::request_error("/dev/amdx", "device list", err(EPERM)),
-              "permission denied");
+              "permission denied (EPERM: Operation not permitted)");
     EXPECT_EQ(amdx::cli::request_error("/dev/amdx", "device list", err(ENOTTY)),
-              "/dev/amdx: not an amdx control node (Inappropriate ioctl for device)");
+              "/dev/amdx: not an amdx control node (ENOTTY: Inappropriate ioctl for device)");
     EXPECT_EQ(amdx::cli::request_error("/dev/amdx", "device list", err(EPROTO)),
-              "device list: malformed answer from the kernel (Protocol error)");
+              "device list: malformed answer from the kernel (EPROTO: Protocol error)");
     EXPECT_EQ(amdx::cli::request_error("/dev/amdx", "device list", err(EIO)),
-              "device list: Input/output error");
+              "device list: EIO: Input/output error");
 }
 
 // ---- the whole CLI against the fake kernel
@@ -282,8 +284,8 @@ TEST_F(CliRun, InvalidSelectorIsUsageError) {
 TEST_F(CliRun, ModuleNotLoaded) {
     const CliOutcome r = run({"-d", "/nonexistent/amdx", "dev", "list"});
     EXPECT_EQ(r.code, 1);
-    expect_one_error_line(r,
-                          "amdx: /nonexistent/amdx: module not loaded (No such file or directory)");
+    expect_one_error_line(
+        r, "amdx: /nonexistent/amdx: module not loaded (ENOENT: No such file or directory)");
 }
 
 TEST_F(CliRun, NotAnAmdxNode) {
@@ -292,7 +294,7 @@ TEST_F(CliRun, NotAnAmdxNode) {
     const CliOutcome r = run({"-d", "/dev/null", "dev", "list"});
     EXPECT_EQ(r.code, 1);
     expect_one_error_line(
-        r, "amdx: /dev/null: not an amdx control node (Inappropriate ioctl for device)");
+        r, "amdx: /dev/null: not an amdx control node (ENOTTY: Inappropriate ioctl for device)");
 }
 
 TEST_F(CliRun, PermissionDenied) {
@@ -300,7 +302,7 @@ TEST_F(CliRun, PermissionDenied) {
     kernel.fail_errno = EPERM;
     const CliOutcome r = run({"-d", "/dev/null", "dev", "list"});
     EXPECT_EQ(r.code, 1);
-    expect_one_error_line(r, "amdx: permission denied");
+    expect_one_error_line(r, "amdx: permission denied (EPERM: Operation not permitted)");
 }
 
 TEST_F(CliRun, NewerMajorVersionIsRefused) {
@@ -386,8 +388,9 @@ TEST(Errors, HmmMessages) {
     EXPECT_EQ(amdx::cli::hmm_unsupported(caps),
               "HMM migration not supported by this kernel (no CONFIG_HMM_MIRROR)");
     EXPECT_EQ(amdx::cli::hmm_error("migration", err(EBADF)),
-              "migration: the device fd belongs to another process (Bad file descriptor)");
-    EXPECT_EQ(amdx::cli::hmm_error("migration", err(EPERM)), "permission denied");
+              "migration: the device fd belongs to another process (EBADF: Bad file descriptor)");
+    EXPECT_EQ(amdx::cli::hmm_error("migration", err(EPERM)),
+              "permission denied (EPERM: Operation not permitted)");
 }
 
 class HmmCli : public CliRun {
@@ -433,7 +436,7 @@ TEST_F(HmmCli, ShowForeignFdIsOneLine) {
     const CliOutcome r = run({"-d", "/dev/null", "hmm", "show", "0"});
     EXPECT_EQ(r.code, 1);
     expect_one_error_line(r, "amdx: device 0 HMM ranges: the device fd belongs to another "
-                             "process (Bad file descriptor)");
+                             "process (EBADF: Bad file descriptor)");
 }
 
 TEST_F(HmmCli, DemoMigratesFaultsBackAndVerifies) {

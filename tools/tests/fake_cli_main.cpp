@@ -2,7 +2,10 @@
 //
 // amdx_fake_cli: the amdx CLI against a fake kernel with two devices that
 // differ in every optional part, on a kernel with HMM migration (device 1
-// has no HMM-capable VRAM).  Pass "-d /dev/null" (any openable file).
+// has no HMM-capable VRAM).  Device 1 has 4 VFs, a retired page and
+// counted errors; each device's event log holds one event of every kind
+// (monitor sees them, then times out).  Pass "-d /dev/null".
+#include <cerrno>
 #include <iostream>
 
 #include "cli.hpp"
@@ -24,5 +27,39 @@ int main(int argc, char** argv) {
     d.num_vfs = 4;
     d.flags = 0;
     d.product[0] = 0;
+    auto& s = kernel.state(1);
+    for (std::uint32_t i = 0; i < 4; ++i) {
+        amdx_vf_info v{};
+        v.vf = i;
+        v.state = i == 3 ? AMDX_PART_STATE_QUARANTINED : AMDX_PART_STATE_ONLINE;
+        v.config.partition_mask = 0x11U << i;
+        v.config.time_slice_us = AMDX_VF_TIME_SLICE_DEFAULT_US;
+        v.config.vram_quota = 48ULL << 30;
+        v.config.priority = AMDX_VF_PRIO_NORMAL;
+        v.config.flags = i == 0 ? AMDX_VF_F_EVICT : 0;
+        v.resets = i;
+        s.vfs.push_back(v);
+        s.partitions[i].vf = i;
+        s.partitions[i + 4].vf = i;
+    }
+    s.partitions[2].state = AMDX_PART_STATE_QUARANTINED;
+    s.ras_flags = AMDX_RAS_F_RMA;
+    s.ras[0].count[AMDX_RAS_TYPE_CE] = 120;
+    amdx_badpage_record page{};
+    page.address = 0x40000;
+    page.time = 1700000000;
+    page.cause = AMDX_BADPAGE_CAUSE_CE;
+    s.badpages.push_back(page);
+    for (std::uint32_t dev = 0; dev < 2; ++dev) {
+        for (std::uint16_t kind = 0; kind <= AMDX_EVENT_KIND_COUNT; ++kind) { // one unknown
+            amdx_event ev{};
+            ev.kind = kind;
+            ev.partition = kind % 2 == 0 ? AMDX_RAS_PARTITION_ALL : 1;
+            ev.address = 0x1000;
+            ev.data[0] = kind == AMDX_EVENT_ACTION_END ? 3 : 1;
+            ev.data[1] = kind == AMDX_EVENT_ACTION_END ? static_cast<std::uint64_t>(-EIO) : 0;
+            kernel.backlog[dev].push_back(ev);
+        }
+    }
     return amdx::cli::run(argc, argv, std::cout, std::cerr);
 }

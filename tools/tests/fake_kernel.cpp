@@ -23,19 +23,13 @@ void set_string(__u8 (&field)[N], const std::string& s) {
     std::memcpy(field, s.data(), std::min(s.size(), N - 1));
 }
 
-void* user_ptr(__u64 data) {
-    return reinterpret_cast<void*>( // NOLINT(performance-no-int-to-ptr): it is a user pointer
-        static_cast<std::uintptr_t>(data));
-}
+using fake::user_ptr;
 
 // The first uapi versions, as the kernel's amdx_query.c has them.
 constexpr std::uint32_t kCapsSizeV1 = 56;
 constexpr std::uint32_t kDeviceInfoSizeV1 = 448;
 
-int fail(int err) {
-    errno = err;
-    return -1;
-}
+using fake::fail;
 
 /// Copies @len bytes of a result out under the two-call protocol, truncated
 /// to the buffer when that holds at least @min_len bytes.
@@ -100,6 +94,38 @@ constexpr std::uint64_t kFakeNsPerPage = 1000;
 
 } // namespace
 
+namespace fake {
+
+int fail(int err) {
+    errno = err;
+    return -1;
+}
+
+void* user_ptr(__u64 data) {
+    return reinterpret_cast<void*>( // NOLINT(performance-no-int-to-ptr): it is a user pointer
+        static_cast<std::uintptr_t>(data));
+}
+
+int answer_fixed(amdx_query& q, const void* src, std::uint32_t len, std::uint32_t min_len) {
+    return answer(q, src, len, min_len);
+}
+
+int answer_list(amdx_query& q, const void* header, std::size_t header_size, const void* entries,
+                std::size_t count, std::size_t raw_entry_size, std::uint32_t entry_size) {
+    std::vector<unsigned char> buf(header_size);
+    std::memcpy(buf.data(), header, header_size);
+    const auto* p = static_cast<const unsigned char*>(entries);
+    for (std::size_t i = 0; i < count; ++i) {
+        const std::size_t at = buf.size();
+        buf.resize(at + entry_size, 0xa5);
+        std::memcpy(buf.data() + at, p + i * raw_entry_size,
+                    std::min<std::size_t>(entry_size, raw_entry_size));
+    }
+    return answer(q, buf);
+}
+
+} // namespace fake
+
 FakeKernel::FakeKernel() : saved_(detail::sys_ioctl) {
     caps.version_major = AMDX_UAPI_VERSION_MAJOR;
     caps.version_minor = AMDX_UAPI_VERSION_MINOR;
@@ -109,6 +135,9 @@ FakeKernel::FakeKernel() : saved_(detail::sys_ioctl) {
 }
 
 FakeKernel::~FakeKernel() {
+    for (const auto& sub : subscribers)
+        if (sub.write_fd >= 0)
+            ::close(sub.write_fd);
     detail::sys_ioctl = saved_;
     g_current = nullptr;
 }
@@ -171,6 +200,8 @@ int FakeKernel::handle(int fd, unsigned long request, void* arg) {
         return fail(EINTR);
     }
 
+    if (const auto it = fail_ioctl.find(request); it != fail_ioctl.end())
+        return fail(it->second);
     if (request == AMDX_IOC_QUERY)
         return query(fd, *static_cast<amdx_query*>(arg));
     if (request == AMDX_IOC_DEVICE_OPEN) {
@@ -192,7 +223,7 @@ int FakeKernel::handle(int fd, unsigned long request, void* arg) {
         return hmm_migrate(fd, *static_cast<amdx_hmm_migrate*>(arg));
     if (request == AMDX_IOC_HMM_ACCESS)
         return hmm_access(fd, *static_cast<amdx_hmm_access*>(arg));
-    return fail(ENOTTY);
+    return handle_control(fd, request, arg);
 }
 
 int FakeKernel::hmm_check(int fd) const {
@@ -423,6 +454,18 @@ int FakeKernel::query(int fd, amdx_query& q) {
     }
     case AMDX_QUERY_HMM_RANGES:
         return hmm_query(fd, q);
+    case AMDX_QUERY_PARTITIONS:
+    case AMDX_QUERY_VFS:
+    case AMDX_QUERY_RESET_SCOPE:
+        if (!on_device || q.id != 0)
+            return fail(EINVAL);
+        return part_query(device_fds_.at(fd), q);
+    case AMDX_QUERY_RAS_COUNTERS:
+    case AMDX_QUERY_RAS_POLICY:
+    case AMDX_QUERY_BADPAGES:
+        if (!on_device || q.id != 0)
+            return fail(EINVAL);
+        return ras_query(device_fds_.at(fd), q);
     default:
         return fail(EINVAL);
     }

@@ -14,9 +14,18 @@
 // on exactly an existing range changes it, anything else adds a range (no
 // splitting or merging); MIGRATE counts resident pages per range; ACCESS
 // reads and writes this process's memory directly.
+//
+// Partitions, VFs, RAS and events (fake_partition.cpp, fake_ras.cpp): a
+// small model per device, created from its amdx_device_info on first use:
+// commits rebuild the partitions evenly, VFs are provisioned round robin,
+// injections count and retire umc pages, and subscriptions are pipes the
+// fake writes struct amdx_event records into (emit()).  Knobs make each
+// call refuse, fail a step or report holders.
 #ifndef AMDX_TESTS_FAKE_KERNEL_HPP
 #define AMDX_TESTS_FAKE_KERNEL_HPP
 
+#include <cerrno>
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -87,6 +96,67 @@ class FakeKernel {
     /// The HMM state of device fd @fd (created on first use).
     Hmm& hmm(int fd) { return hmm_[fd]; }
 
+    /// Fail every call of this ioctl request with that errno.
+    std::map<unsigned long, int> fail_ioctl;
+
+    /// Partition, VF and RAS state of one device.
+    struct State {
+        std::uint64_t generation = 1;
+        std::vector<amdx_partition_info> partitions;
+        std::vector<amdx_vf_info> vfs;
+        std::uint32_t ras_flags = 0;
+        std::uint32_t pending_pages = 0;
+        std::vector<amdx_ras_counters> ras; ///< per block: total, then per partition
+        amdx_ras_policy policy{};
+        std::vector<amdx_badpage_record> badpages;
+        amdx_reset_scope scope{};
+        std::uint64_t seq = 0; ///< last event sequence number
+    };
+    /// The state of device @id (created from its info on first use).
+    State& state(std::uint32_t id);
+
+    // Partition knobs and records.
+    std::vector<amdx_partition_config> part_requests; ///< PLAN/COMMIT arguments as received
+    std::vector<amdx_partition_holder> part_holders;  ///< holders: EBUSY without drain
+    std::optional<std::uint32_t> part_refuse;         ///< refuse with -EINVAL, this reason
+    std::optional<std::uint32_t> part_fail_step;      ///< COMMIT: this step fails ...
+    int part_fail_errno = EIO;                        ///< ... with this errno
+    bool part_drain_timeout = false;                  ///< the drain misses its deadline
+    std::uint32_t part_entry_size = sizeof(amdx_partition_info);
+
+    // VF knobs and records.
+    std::vector<amdx_vf_enable> vf_enables; ///< VF_ENABLE arguments as received
+    std::vector<amdx_vf_config> vf_configs; ///< custom configs of the last VF_ENABLE
+    std::vector<amdx_vf_set> vf_sets;       ///< VF_SET arguments as received
+    bool vf_ack_timeout = false;            ///< VF resets see no guest ack
+
+    // RAS knobs and records.
+    std::vector<amdx_ras_inject> ras_injects;            ///< as received
+    std::vector<amdx_ras_policy> ras_policies;           ///< SET_POLICY arguments
+    std::optional<std::vector<std::byte>> badpage_bytes; ///< export these instead
+    std::vector<std::vector<std::byte>> badpage_imports; ///< tables as received
+
+    // Events.
+    struct Subscriber {
+        std::uint32_t device;
+        std::uint64_t mask;
+        std::uint32_t ring_size;
+        int write_fd; ///< the fake's end of the pipe
+    };
+    std::vector<Subscriber> subscribers;
+    /// Records sent to each new subscriber of a device right after it
+    /// subscribed (through emit()), as if they happened then.
+    std::map<std::uint32_t, std::vector<amdx_event>> backlog;
+    /// After the backlog, hang up (the device goes away).
+    bool hang_up_after_backlog = false;
+    /// Sends @ev to the subscribers of device @id whose mask has its kind
+    /// (LOST always): fills in device, size, a timestamp and, if @ev.seq is
+    /// 0, the device's next sequence number.  Returns the seq used.
+    std::uint64_t emit(std::uint32_t id, amdx_event ev);
+    /// Closes the fake's end of device @id's subscriptions: readers see
+    /// end of file, as when the device goes away.
+    void hang_up(std::uint32_t id);
+
     [[nodiscard]] std::size_t device_fds() const { return device_fds_.size(); }
 
   private:
@@ -99,6 +169,20 @@ class FakeKernel {
     int hmm_access(int fd, amdx_hmm_access& a);
     int hmm_query(int fd, amdx_query& q);
     [[nodiscard]] bool valid_loc(int fd, std::uint32_t loc) const;
+    int part_query(std::uint32_t id, amdx_query& q);
+    int part_config(std::uint32_t id, amdx_partition_config& c, bool commit);
+    int vf_enable(std::uint32_t id, amdx_vf_enable& e);
+    int vf_disable(std::uint32_t id, const amdx_vf_disable& d);
+    int vf_set(std::uint32_t id, const amdx_vf_set& s);
+    int vf_reset(std::uint32_t id, amdx_vf_reset& r);
+    int ras_query(std::uint32_t id, amdx_query& q);
+    int ras_inject(std::uint32_t id, amdx_ras_inject& r);
+    int ras_set_policy(std::uint32_t id, const amdx_ras_policy& p);
+    int ras_import(std::uint32_t id, amdx_ras_badpages_import& imp);
+    int subscribe(std::uint32_t id, amdx_event_subscribe& s);
+    /// Partition, VF, RAS and event ioctls and queries; -1 with ENOTTY if
+    /// @request is none of them.
+    int handle_control(int fd, unsigned long request, void* arg);
     const amdx_device_info* find(std::uint32_t id) const;
 
     [[nodiscard]] bool is_device_fd(int fd) const;
@@ -106,7 +190,20 @@ class FakeKernel {
     detail::IoctlFn saved_;
     std::map<int, std::uint32_t> device_fds_; ///< fds on /dev/zero
     std::map<int, Hmm> hmm_;
+    std::map<std::uint32_t, State> state_;
 };
+
+/// Helpers shared by the fake's files.
+namespace fake {
+int fail(int err);
+void* user_ptr(__u64 data);
+/// A list result of @header and @entries of @entry_size bytes (0xa5 beyond
+/// the struct), all or -ENOSPC.
+int answer_list(amdx_query& q, const void* header, std::size_t header_size, const void* entries,
+                std::size_t count, std::size_t raw_entry_size, std::uint32_t entry_size);
+/// A fixed-size result, truncated to a buffer holding at least @min_len.
+int answer_fixed(amdx_query& q, const void* src, std::uint32_t len, std::uint32_t min_len);
+} // namespace fake
 
 } // namespace amdx::test
 

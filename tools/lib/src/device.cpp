@@ -12,13 +12,9 @@
 
 namespace amdx {
 
-namespace {
+using detail::c_string;
 
-template <std::size_t N>
-std::string c_string(const __u8 (&field)[N]) {
-    const auto* end = std::find(std::begin(field), std::end(field), 0);
-    return {std::begin(field), end};
-}
+namespace {
 
 template <class Enum>
 std::vector<Enum> modes_from_mask(std::uint32_t mask) {

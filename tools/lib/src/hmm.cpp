@@ -12,11 +12,9 @@
 
 namespace amdx {
 
-namespace {
+using detail::user_ptr;
 
-std::uint64_t user_ptr(const void* p) noexcept {
-    return reinterpret_cast<std::uintptr_t>(p);
-}
+namespace {
 
 /// One %AMDX_IOC_HMM_ACCESS; fills in @arg's outputs.
 Result<void> access(BorrowedFd fd, amdx_hmm_access& arg) noexcept {

@@ -11,9 +11,12 @@
 #ifndef AMDX_SRC_QUERY_HPP
 #define AMDX_SRC_QUERY_HPP
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
+#include <string>
 #include <vector>
 
 #include <amdx/result.hpp>
@@ -27,10 +30,20 @@ inline constexpr std::uint32_t kCapsSizeV1 = 56;
 inline constexpr std::uint32_t kDeviceInfoSizeV1 = 448;
 inline constexpr std::uint32_t kDeviceEntrySizeV1 = 40;
 inline constexpr std::uint32_t kHmmRangeInfoSizeV1 = 128;
+inline constexpr std::uint32_t kPartitionInfoSizeV1 = 64;
+inline constexpr std::uint32_t kVfInfoSizeV1 = 80;
+inline constexpr std::uint32_t kRasCountersSizeV1 = 48;
+inline constexpr std::uint32_t kRasPolicySizeV1 = 48;
+inline constexpr std::uint32_t kResetScopeSizeV1 = 88;
 static_assert(sizeof(amdx_query_caps) >= kCapsSizeV1);
 static_assert(sizeof(amdx_device_info) >= kDeviceInfoSizeV1);
 static_assert(sizeof(amdx_device_entry) >= kDeviceEntrySizeV1);
 static_assert(sizeof(amdx_hmm_range_info) >= kHmmRangeInfoSizeV1);
+static_assert(sizeof(amdx_partition_info) >= kPartitionInfoSizeV1);
+static_assert(sizeof(amdx_vf_info) >= kVfInfoSizeV1);
+static_assert(sizeof(amdx_ras_counters) >= kRasCountersSizeV1);
+static_assert(sizeof(amdx_ras_policy) >= kRasPolicySizeV1);
+static_assert(sizeof(amdx_reset_scope) >= kResetScopeSizeV1);
 
 /// Upper bound on a list answer; anything larger is malformed.
 inline constexpr std::uint32_t kMaxListBytes = 64U << 20;
@@ -85,6 +98,18 @@ Result<void> for_each_entry(const ListAnswer& answer, std::uint32_t count, std::
         fn(raw);
     }
     return {};
+}
+
+/// A NUL-terminated uapi string field; stops at the field's end.
+template <std::size_t N>
+std::string c_string(const __u8 (&field)[N]) {
+    const auto* end = std::find(std::begin(field), std::end(field), 0);
+    return {std::begin(field), end};
+}
+
+/// A user pointer as the uapi carries it.
+inline std::uint64_t user_ptr(const void* p) noexcept {
+    return reinterpret_cast<std::uintptr_t>(p);
 }
 
 /// The fixed header at the start of @answer (fetch_list() checked its size).

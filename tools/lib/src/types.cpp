@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
-#include <algorithm>
 #include <array>
-#include <cctype>
 #include <utility>
 
 #include <amdx/types.hpp>
 
+#include "names.hpp"
+
 namespace amdx {
+
+using detail::name_of;
+using detail::value_of;
 
 namespace {
 
@@ -30,33 +33,6 @@ constexpr std::array kMemoryModes{
     std::pair{MemoryMode::nps4, std::string_view("NPS4")},
     std::pair{MemoryMode::nps8, std::string_view("NPS8")},
 };
-
-constexpr std::string_view kUnknown = "unknown";
-
-template <class Table, class E>
-std::string_view name_of(const Table& table, E value) noexcept {
-    const auto* it = std::find_if(table.begin(), table.end(),
-                                  [value](const auto& entry) { return entry.first == value; });
-    return it == table.end() ? kUnknown : it->second;
-}
-
-bool iequals(std::string_view a, std::string_view b) noexcept {
-    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
-        return std::tolower(static_cast<unsigned char>(x)) ==
-               std::tolower(static_cast<unsigned char>(y));
-    });
-}
-
-template <class Table>
-auto value_of(const Table& table, std::string_view name) noexcept
-    -> std::optional<typename Table::value_type::first_type> {
-    const auto* it = std::find_if(table.begin(), table.end(), [name](const auto& entry) {
-        return iequals(entry.second, name);
-    });
-    if (it == table.end())
-        return std::nullopt;
-    return it->first;
-}
 
 } // namespace
 

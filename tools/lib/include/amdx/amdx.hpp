@@ -5,7 +5,10 @@
 #define AMDX_AMDX_HPP
 
 #include <amdx/device.hpp>
+#include <amdx/event.hpp>
 #include <amdx/hmm.hpp>
+#include <amdx/partition.hpp>
+#include <amdx/ras.hpp>
 #include <amdx/result.hpp>
 #include <amdx/types.hpp>
 #include <amdx/unique_fd.hpp>

@@ -13,8 +13,11 @@
 #include <string_view>
 #include <vector>
 
+#include <amdx/event.hpp>
 #include <amdx/export.hpp>
 #include <amdx/hmm.hpp>
+#include <amdx/partition.hpp>
+#include <amdx/ras.hpp>
 #include <amdx/result.hpp>
 #include <amdx/types.hpp>
 #include <amdx/unique_fd.hpp>
@@ -158,6 +161,68 @@ class AMDX_EXPORT Device {
     /// %AMDX_QUERY_HMM_RANGES with the two-call size protocol; EAGAIN and
     /// EPROTO as for Control::devices().
     [[nodiscard]] Result<HmmRanges> hmm_ranges() const noexcept;
+
+    // Partitions and SR-IOV VFs (Documentation/partition.rst).  Changes need
+    // CAP_SYS_ADMIN (EPERM otherwise); queries and plans do not.
+
+    /// %AMDX_QUERY_PARTITIONS with the two-call size protocol.
+    [[nodiscard]] Result<Partitions> partitions() const noexcept;
+    /// %AMDX_IOC_PARTITION_PLAN: what @req would do, changing nothing.  If
+    /// more holders exist than @req.max_holders, asks once more with room
+    /// for all of them.  A refusal the kernel explains (a reason, holders)
+    /// is a PartitionReport with its error set.
+    [[nodiscard]] Result<PartitionReport>
+    partition_plan(const PartitionRequest& req) const noexcept;
+    /// %AMDX_IOC_PARTITION_COMMIT: applies @req.  Refusals, a missed drain
+    /// deadline and a failed (rolled back) step are a PartitionReport with
+    /// its error set; only errors before the kernel looked at the request
+    /// (EPERM, EFAULT, ...) fail the call.
+    [[nodiscard]] Result<PartitionReport>
+    partition_commit(const PartitionRequest& req) const noexcept;
+    /// %AMDX_QUERY_VFS with the two-call size protocol.
+    [[nodiscard]] Result<Vfs> vfs() const noexcept;
+    /// %AMDX_IOC_VF_ENABLE of @num_vfs VFs: auto-provisioned if @configs is
+    /// empty, else with one config per VF (EINVAL if the counts differ).
+    [[nodiscard]] Result<VfEnableReport>
+    vf_enable(std::uint32_t num_vfs, std::span<const VfConfig> configs = {}) const noexcept;
+    /// %AMDX_IOC_VF_DISABLE.
+    [[nodiscard]] Result<void> vf_disable() const noexcept;
+    /// %AMDX_IOC_VF_SET of VF @vf.
+    [[nodiscard]] Result<void> vf_set(std::uint32_t vf, const VfSettings& settings) const noexcept;
+    /// %AMDX_IOC_VF_RESET of VF @vf; EBUSY when the rate limit quarantined it.
+    [[nodiscard]] Result<VfResetResult> vf_reset(std::uint32_t vf) const noexcept;
+    /// %AMDX_QUERY_RESET_SCOPE.
+    [[nodiscard]] Result<ResetScope> reset_scope() const noexcept;
+
+    // RAS (Documentation/ras.rst).  Injection, policy changes and imports
+    // need CAP_SYS_ADMIN.
+
+    /// %AMDX_QUERY_RAS_COUNTERS with the two-call size protocol.
+    [[nodiscard]] Result<RasStatus> ras_status() const noexcept;
+    /// %AMDX_IOC_RAS_INJECT; returns the sequence number of the first error
+    /// event.
+    [[nodiscard]] Result<std::uint64_t> ras_inject(const RasInjection& inj) const noexcept;
+    /// %AMDX_QUERY_RAS_POLICY.
+    [[nodiscard]] Result<RasPolicy> ras_policy() const noexcept;
+    /// %AMDX_IOC_RAS_SET_POLICY.
+    [[nodiscard]] Result<void> ras_set_policy(const RasPolicyUpdate& update) const noexcept;
+    /// %AMDX_QUERY_BADPAGES: the bad-page table as the kernel exports it
+    /// (decode_badpages() parses it).
+    [[nodiscard]] Result<std::vector<std::byte>> badpage_table() const noexcept;
+    /// badpage_table(), decoded; EBADMSG if the kernel's table is malformed.
+    [[nodiscard]] Result<std::vector<BadPage>> badpages() const noexcept;
+    /// %AMDX_IOC_RAS_BADPAGES_IMPORT of a table; returns the pages newly
+    /// retired.  EBADMSG for a malformed table, nothing applied.
+    [[nodiscard]] Result<std::uint32_t>
+    badpages_import(std::span<const std::byte> table) const noexcept;
+
+    // Events.
+
+    /// %AMDX_IOC_EVENT_SUBSCRIBE for the kinds in @mask (event_mask() bits,
+    /// non-zero) with a ring of @ring_size records (a power of two, 0 for the
+    /// default).  Needs no privilege.
+    [[nodiscard]] Result<EventStream> subscribe(std::uint64_t mask = kEventMaskAll,
+                                                std::uint32_t ring_size = 0) const noexcept;
 
   private:
     Device(UniqueFd fd, std::uint32_t id) noexcept : fd_(std::move(fd)), id_(id) {}

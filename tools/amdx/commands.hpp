@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+//
+// The OBJECTs partition, vf, ras and monitor: each registers its commands
+// and options with the parser and runs the one that was parsed.
+#ifndef AMDX_COMMANDS_HPP
+#define AMDX_COMMANDS_HPP
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "cli.hpp"
+
+namespace amdx::cli {
+
+/// The devices @dev selects (an id, a BDF, or with @allow_all "all"), in id
+/// order.  On failure prints the one error line and sets @code (usage
+/// errors 2, others 1).
+[[nodiscard]] std::optional<std::vector<DeviceEntry>>
+select_devices(const Control& control, const Options& opts, const std::string& dev, bool allow_all,
+               std::ostream& err, int& code);
+/// Opens @entry's device fd; prints the error.
+[[nodiscard]] std::optional<Device> open_device(const Control& control, const DeviceEntry& entry,
+                                                std::ostream& err);
+
+/// The one device @dev names (an id or a BDF), opened; prints the error
+/// and sets @code.
+[[nodiscard]] std::optional<std::pair<DeviceEntry, Device>>
+select_one(const Control& control, const Options& opts, const std::string& dev, std::ostream& err,
+           int& code);
+/// "@cmd device ID", the start of an error line.
+[[nodiscard]] std::string what_on(std::string_view cmd, const DeviceEntry& e);
+
+/// `amdx partition show|plan|set`.
+class PartitionCommands {
+  public:
+    explicit PartitionCommands(CLI::App& app);
+    [[nodiscard]] bool parsed() const { return object_->parsed(); }
+    int run(const Options& opts, std::ostream& out, std::ostream& err) const;
+
+  private:
+    int show(const Options& opts, std::ostream& out, std::ostream& err) const;
+    int change(const Options& opts, bool commit, std::ostream& out, std::ostream& err) const;
+
+    CLI::App* object_;
+    CLI::App* plan_;
+    CLI::App* set_;
+    std::string dev_ = "all";
+    std::string compute_;
+    std::string memory_;
+    bool drain_ = false;
+    std::uint32_t deadline_ms_ = 0;
+};
+
+/// `amdx vf show|enable|disable|set|reset`.
+class VfCommands {
+  public:
+    explicit VfCommands(CLI::App& app);
+    [[nodiscard]] bool parsed() const { return object_->parsed(); }
+    int run(const Options& opts, std::ostream& out, std::ostream& err) const;
+
+  private:
+    int show(const Options& opts, std::ostream& out, std::ostream& err) const;
+    int enable(const Options& opts, std::ostream& out, std::ostream& err) const;
+    int disable(const Options& opts, std::ostream& err) const;
+    int set(const Options& opts, std::ostream& out, std::ostream& err) const;
+    int reset(const Options& opts, std::ostream& out, std::ostream& err) const;
+
+    CLI::App* object_;
+    CLI::App* enable_;
+    CLI::App* disable_;
+    CLI::App* set_;
+    CLI::App* reset_;
+    std::string dev_ = "all";
+    std::uint32_t num_vfs_ = 0;
+    std::string config_;
+    std::uint32_t vf_ = 0;
+    std::optional<std::uint64_t> vram_mib_;
+    std::optional<std::uint32_t> time_slice_us_;
+    std::string priority_;
+    bool evict_ = false;
+    bool no_evict_ = false;
+};
+
+/// `amdx ras show|inject|policy show|policy set|badpages`.
+class RasCommands {
+  public:
+    explicit RasCommands(CLI::App& app);
+    [[nodiscard]] bool parsed() const { return object_->parsed(); }
+    int run(const Options& opts, std::ostream& out, std::ostream& err) const;
+
+  private:
+    int show(const Options& opts, std::ostream& out, std::ostream& err) const;
+    int inject(const Options& opts, std::ostream& out, std::ostream& err) const;
+    int policy_show(const Options& opts, std::ostream& out, std::ostream& err) const;
+    int policy_set(const Options& opts, std::ostream& out, std::ostream& err) const;
+    int badpages(const Options& opts, std::ostream& out, std::ostream& err) const;
+
+    CLI::App* object_;
+    CLI::App* inject_;
+    CLI::App* policy_;
+    CLI::App* policy_set_;
+    CLI::App* badpages_;
+    std::string dev_ = "all";
+    std::string block_;
+    std::string type_;
+    std::uint32_t instance_ = 0;
+    std::string address_ = "0";
+    std::uint32_t count_ = 1;
+    std::optional<std::uint32_t> ce_page_threshold_;
+    std::optional<std::uint32_t> ce_window_s_;
+    std::string bad_page_threshold_;
+    std::optional<std::uint32_t> part_reset_limit_;
+    std::optional<std::uint32_t> part_reset_window_s_;
+    bool rma_refuse_ = false;
+    bool no_rma_refuse_ = false;
+    std::string export_;
+    std::string import_;
+};
+
+/// `amdx monitor [DEV...]`.
+class MonitorCommand {
+  public:
+    explicit MonitorCommand(CLI::App& app);
+    [[nodiscard]] bool parsed() const { return object_->parsed(); }
+    int run(const Options& opts, std::ostream& out, std::ostream& err) const;
+
+  private:
+    CLI::App* object_;
+    std::vector<std::string> devs_;
+    std::string kinds_ = "all";
+    std::uint64_t count_ = 0;
+    int timeout_ms_ = -1;
+    std::uint32_t ring_size_ = 0;
+};
+
+} // namespace amdx::cli
+
+#endif // AMDX_COMMANDS_HPP

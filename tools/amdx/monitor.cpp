@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+//
+// `amdx monitor [DEV...]`: follows the event logs of the selected devices,
+// one line per record (text, or JSON lines with -j), as they arrive.
+//
+//   amdx                         amdx.ko
+//   SUBSCRIBE per device   -->   an event fd each (own ring)
+//   poll(all fds)          <--   EPOLLIN
+//   read() batch per fd    <--   struct amdx_event records, LOST included
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <poll.h>
+
+#include "commands.hpp"
+
+namespace amdx::cli {
+
+namespace {
+
+/// An event's 0-or-negative-errno field.
+std::int64_t as_errno(std::uint64_t v) {
+    return static_cast<std::int64_t>(v);
+}
+
+void put_partition(Json& j, const Event& ev) {
+    if (ev.partition != kRasPartitionAll)
+        j["partition"] = ev.partition;
+}
+
+struct Followed {
+    DeviceEntry entry;
+    Device device;
+    EventStream stream;
+};
+
+} // namespace
+
+std::string errno_result(std::int64_t value) {
+    if (value == 0)
+        return "ok";
+    const int e = static_cast<int>(value < 0 ? -value : value);
+    const char* name = ::strerrorname_np(e);
+    return name != nullptr ? name : "errno " + std::to_string(e);
+}
+
+std::optional<std::uint64_t> parse_event_kinds(std::string_view list, std::string& bad) {
+    std::uint64_t mask = 0;
+    while (!list.empty()) {
+        const auto comma = list.find(',');
+        const std::string_view name = list.substr(0, comma);
+        list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
+        if (name == "all") {
+            mask |= kEventMaskAll;
+            continue;
+        }
+        const auto kind = parse_event_kind(name);
+        if (!kind) {
+            bad = std::string(name);
+            return std::nullopt;
+        }
+        mask |= event_mask(*kind);
+    }
+    if (mask == 0) {
+        bad = "";
+        return std::nullopt;
+    }
+    return mask;
+}
+
+Json event_to_json(const Event& ev) {
+    Json j{{"device", ev.device},
+           {"seq", ev.seq},
+           {"timestamp_ns", ev.timestamp_ns},
+           {"kind", to_string(ev.kind)}};
+    switch (ev.kind) {
+    case EventKind::lost:
+        j["missed"] = ev.data[0];
+        break;
+    case EventKind::error:
+        j["block"] = to_string(static_cast<RasBlock>(ev.block));
+        j["type"] = to_string(static_cast<RasType>(ev.type));
+        j["instance"] = ev.instance;
+        put_partition(j, ev);
+        j["address"] = ev.address;
+        j["count"] = ev.data[0];
+        break;
+    case EventKind::page_pending:
+        put_partition(j, ev);
+        j["address"] = ev.address;
+        break;
+    case EventKind::page_retired:
+        put_partition(j, ev);
+        j["address"] = ev.address;
+        j["cause"] = to_string(static_cast<BadPageCause>(ev.data[0]));
+        j["moved_pages"] = ev.data[1];
+        break;
+    case EventKind::poison_consumed:
+        put_partition(j, ev);
+        j["address"] = ev.address;
+        j["pid"] = ev.data[0];
+        break;
+    case EventKind::action_start:
+        put_partition(j, ev);
+        j["action"] = to_string(static_cast<RasAction>(ev.data[0]));
+        break;
+    case EventKind::action_end:
+        put_partition(j, ev);
+        j["action"] = to_string(static_cast<RasAction>(ev.data[0]));
+        j["result"] = errno_result(as_errno(ev.data[1]));
+        j["duration_ns"] = ev.address;
+        break;
+    case EventKind::partition_quarantined:
+    case EventKind::partition_restored:
+    case EventKind::partition_offline:
+        j["partition"] = ev.partition;
+        break;
+    case EventKind::vf_reset:
+        j["vf"] = ev.instance;
+        j["result"] = to_string(static_cast<VfResetOutcome>(ev.data[0]));
+        j["state"] = to_string(static_cast<PartitionState>(ev.data[1]));
+        break;
+    case EventKind::device_reset_begin:
+        j["devices"] = bit_list(ev.data[0]);
+        break;
+    case EventKind::device_reset_end:
+        j["result"] = errno_result(as_errno(ev.data[0]));
+        break;
+    case EventKind::rma:
+        j["retired_pages"] = ev.data[0];
+        break;
+    case EventKind::partition_switch:
+        j["step"] = to_string(static_cast<PartitionStep>(ev.type));
+        j["result"] = errno_result(as_errno(ev.data[0]));
+        j["duration_ns"] = ev.address;
+        break;
+    case EventKind::migrate:
+        j["direction"] = ev.type == 0 ? "to_vram" : "to_system";
+        j["pid"] = ev.data[0];
+        j["pages"] = ev.data[1];
+        break;
+    default: // a kind from a newer kernel: the raw fields
+        j["kind_id"] = static_cast<std::uint32_t>(ev.kind);
+        j["block"] = ev.block;
+        j["type"] = ev.type;
+        j["instance"] = ev.instance;
+        j["partition"] = ev.partition;
+        j["address"] = ev.address;
+        j["data"] = Json::array({ev.data[0], ev.data[1]});
+        break;
+    }
+    return j;
+}
+
+MonitorCommand::MonitorCommand(CLI::App& app) {
+    object_ = app.add_subcommand("monitor", "Follow the event logs, one line per event");
+    object_->fallthrough();
+    object_->add_option("DEV", devs_, "Device ids, PCI addresses or 'all' (the default)");
+    object_->add_option("--kinds", kinds_, "Comma-separated event kinds, or 'all'")
+        ->capture_default_str();
+    object_->add_option("--count", count_, "Stop after N records (0: no limit)");
+    object_->add_option("--timeout-ms", timeout_ms_, "Stop after N ms (-1: no limit)");
+    object_->add_option("--ring-size", ring_size_,
+                        "Records each subscription's ring holds (a power of two, 0: default)");
+}
+
+int MonitorCommand::run(const Options& opts, std::ostream& out, std::ostream& err) const {
+    std::string bad;
+    const auto mask = parse_event_kinds(kinds_, bad);
+    if (!mask) {
+        fail(err, "invalid event kind '" + bad + "' in --kinds (expected kind names as " +
+                      "'amdx monitor --help' lists them, or 'all')");
+        return kExitUsage;
+    }
+    const auto control = open_control(opts, err);
+    if (!control)
+        return kExitError;
+    std::vector<DeviceEntry> selected;
+    for (const auto& dev : devs_.empty() ? std::vector<std::string>{"all"} : devs_) {
+        int code = kExitOk;
+        const auto entries = select_devices(*control, opts, dev, true, err, code);
+        if (!entries)
+            return code;
+        for (const auto& e : *entries)
+            if (std::none_of(selected.begin(), selected.end(),
+                             [&e](const DeviceEntry& s) { return s.id == e.id; }))
+                selected.push_back(e);
+    }
+    if (selected.empty()) {
+        fail(err, "monitor: no devices to follow");
+        return kExitError;
+    }
+    std::vector<Followed> followed;
+    for (const auto& e : selected) {
+        auto device = open_device(*control, e, err);
+        if (!device)
+            return kExitError;
+        auto stream = device->subscribe(*mask, ring_size_);
+        if (!stream) {
+            const std::string what = "monitor: subscribing to device " + std::to_string(e.id);
+            fail(err, stream.error() == std::errc::invalid_argument
+                          ? what + ": the ring size must be a power of two in " +
+                                std::to_string(AMDX_EVENT_RING_MIN) + " .. " +
+                                std::to_string(AMDX_EVENT_RING_MAX) + " (" +
+                                errno_text(stream.error()) + ")"
+                          : device_error(what, stream.error()));
+            return kExitError;
+        }
+        followed.push_back(Followed{e, std::move(*device), std::move(*stream)});
+    }
+
+    using Clock = std::chrono::steady_clock;
+    const auto deadline = Clock::now() + std::chrono::milliseconds(std::max(timeout_ms_, 0));
+    std::uint64_t seen = 0;
+    std::vector<std::uint32_t> gone;
+    while (!followed.empty()) {
+        int left = -1;
+        if (timeout_ms_ >= 0) {
+            const auto ms = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now());
+            left = static_cast<int>(std::max<std::int64_t>(ms.count(), 0));
+        }
+        std::vector<pollfd> fds;
+        fds.reserve(followed.size());
+        for (const auto& f : followed)
+            fds.push_back(pollfd{.fd = f.stream.fd().get(), .events = POLLIN, .revents = 0});
+        const int ready = ::poll(fds.data(), fds.size(), left);
+        if (ready < 0 && errno == EINTR)
+            continue;
+        if (ready < 0) {
+            fail(err,
+                 "monitor: poll: " + errno_text(std::error_code(errno, std::system_category())));
+            return kExitError;
+        }
+        if (ready == 0)
+            return kExitOk; // the timeout
+        std::vector<std::size_t> ended;
+        for (std::size_t i = 0; i < fds.size(); ++i) {
+            if (fds[i].revents == 0)
+                continue;
+            std::vector<Event> events;
+            const std::uint64_t room =
+                count_ == 0 ? 64 : std::min<std::uint64_t>(64, count_ - seen);
+            const auto n = followed[i].stream.read(events, room);
+            if (!n && n.error() == std::errc::no_such_device) {
+                ended.push_back(i);
+                continue;
+            }
+            if (!n) {
+                fail(err, device_error("monitor: reading device " +
+                                           std::to_string(followed[i].entry.id) + "'s events",
+                                       n.error()));
+                return kExitError;
+            }
+            for (const auto& ev : events) {
+                if (opts.format == Format::text) // one line: the flat object
+                    render(out, Json{{"events", Json::array({event_to_json(ev)})}}, opts.format);
+                else // JSON lines
+                    render(out, event_to_json(ev), opts.format);
+                ++seen;
+            }
+            out.flush();
+            if (count_ != 0 && seen >= count_)
+                return kExitOk;
+        }
+        std::reverse(ended.begin(), ended.end()); // erase from the back
+        for (const std::size_t i : ended) {
+            gone.push_back(followed[i].entry.id);
+            followed.erase(followed.begin() + static_cast<std::ptrdiff_t>(i));
+        }
+    }
+    fail(err, "monitor: device " + std::to_string(gone.back()) +
+                  (gone.size() > 1 ? " and the others" : std::string()) + " went away (" +
+                  errno_text(std::error_code(ENODEV, std::system_category())) + ")");
+    return kExitError;
+}
+
+} // namespace amdx::cli

@@ -1,0 +1,428 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+//
+// `amdx ras show|inject|policy show|policy set|badpages`.
+#include <charconv>
+#include <fstream>
+#include <sstream>
+
+#include "commands.hpp"
+
+namespace amdx::cli {
+
+namespace {
+
+/// The counters of one row by type name; null where unsupported ("n/a").
+Json counts_to_json(const RasCounters& c) {
+    Json out = Json::object();
+    for (std::uint32_t t = 0; t < AMDX_RAS_TYPE_COUNT; ++t) {
+        const auto& v = c.count[t];
+        out[std::string(to_string(static_cast<RasType>(t)))] = v ? Json(*v) : Json(nullptr);
+    }
+    return out;
+}
+
+Json type_names(std::uint32_t mask) {
+    Json out = Json::array();
+    for (std::uint32_t t = 0; t < AMDX_RAS_TYPE_COUNT; ++t)
+        if ((mask & (1U << t)) != 0)
+            out.push_back(to_string(static_cast<RasType>(t)));
+    return out;
+}
+
+/// A number in decimal or 0x hex.
+std::optional<std::uint64_t> parse_u64(std::string_view s) {
+    int base = 10;
+    if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        s.remove_prefix(2);
+        base = 16;
+    }
+    std::uint64_t v = 0;
+    const auto* end = s.data() + s.size();
+    const auto [ptr, ec] = std::from_chars(s.data(), end, v, base);
+    if (ec != std::errc() || ptr != end || s.empty())
+        return std::nullopt;
+    return v;
+}
+
+std::string sys_text() {
+    return errno_text(std::error_code(errno, std::system_category()));
+}
+
+} // namespace
+
+Json ras_to_json(const DeviceEntry& dev, const RasStatus& status, const ResetScope& scope) {
+    Json blocks = Json::array();
+    for (const auto& row : status.counters) {
+        if (row.partition == kRasPartitionAll) {
+            blocks.push_back(Json{{"block", to_string(row.block)},
+                                  {"instances", row.instances},
+                                  {"supported", type_names(row.supported)},
+                                  {"total", counts_to_json(row)},
+                                  {"partitions", Json::array()}});
+            continue;
+        }
+        Json part{{"partition", row.partition}};
+        part.update(counts_to_json(row));
+        if (blocks.empty() || blocks.back()["block"] != to_string(row.block)) // no total row
+            blocks.push_back(Json{{"block", to_string(row.block)},
+                                  {"instances", row.instances},
+                                  {"supported", type_names(row.supported)},
+                                  {"total", nullptr},
+                                  {"partitions", Json::array()}});
+        blocks.back()["partitions"].push_back(std::move(part));
+    }
+    Json reset = Json::array();
+    for (const auto id : scope.devices)
+        reset.push_back(id);
+    return Json{{"id", dev.id},
+                {"bdf", dev.bdf},
+                {"rma", status.rma},
+                {"retired_pages", status.retired_pages},
+                {"pending_pages", status.pending_pages},
+                {"reset_scope", Json{{"hive_id", scope.hive_id}, {"devices", std::move(reset)}}},
+                {"blocks", std::move(blocks)}};
+}
+
+Json ras_policy_to_json(const DeviceEntry& dev, const RasPolicy& p) {
+    std::string_view mode = "pages";
+    if (p.bad_page_threshold == AMDX_RAS_BAD_PAGE_WARN)
+        mode = "warn";
+    else if (p.bad_page_threshold == AMDX_RAS_BAD_PAGE_AUTO)
+        mode = "auto";
+    return Json{{"id", dev.id},
+                {"bdf", dev.bdf},
+                {"ce_page_threshold", p.ce_page_threshold},
+                {"ce_window_s", p.ce_window_s},
+                {"bad_page_threshold", p.bad_page_threshold},
+                {"bad_page_mode", mode},
+                {"part_reset_limit", p.part_reset_limit},
+                {"part_reset_window_s", p.part_reset_window_s},
+                {"rma_refuse", (p.flags & AMDX_RAS_POL_F_RMA_REFUSE) != 0}};
+}
+
+Json badpage_to_json(const BadPage& page) {
+    return Json{{"address", page.address},
+                {"partition", page.partition},
+                {"cause", to_string(page.cause)},
+                {"time", page.time},
+                {"flags", page.flags}};
+}
+
+RasCommands::RasCommands(CLI::App& app) {
+    object_ = app.add_subcommand("ras", "RAS errors and containment "
+                                        "(COMMAND: show, inject, policy, badpages)");
+    object_->fallthrough()->require_subcommand(0, 1);
+    auto* show = object_->add_subcommand("show", "Error counters, RMA flag, retired pages "
+                                                 "(the default COMMAND)");
+    show->fallthrough();
+    show->add_option("DEV", dev_, "Device id, PCI address or 'all'")->capture_default_str();
+
+    inject_ = object_->add_subcommand("inject", "Inject errors (as hardware would report them)");
+    inject_->fallthrough();
+    inject_->add_option("DEV", dev_, "Device id or PCI address")->required();
+    inject_->add_option("--block", block_, "umc, sdma, gfx, mmhub, pcie_bif, hdp or xgmi_wafl")
+        ->required();
+    inject_->add_option("--type", type_, "ce, ue or de")->required();
+    inject_->add_option("--instance", instance_, "Block instance (XCC, SDMA engine)");
+    inject_->add_option("--address", address_, "umc: VRAM byte address (decimal or 0x hex)");
+    inject_->add_option("--count", count_, "Errors to inject, 1 .. 1024");
+
+    policy_ = object_->add_subcommand("policy", "Containment policy (COMMAND: show, set)");
+    policy_->fallthrough()->require_subcommand(0, 1);
+    auto* pshow = policy_->add_subcommand("show", "The policy (the default COMMAND)");
+    pshow->fallthrough();
+    pshow->add_option("DEV", dev_, "Device id, PCI address or 'all'")->capture_default_str();
+    policy_set_ = policy_->add_subcommand("set", "Change policy knobs");
+    policy_set_->fallthrough();
+    policy_set_->add_option("DEV", dev_, "Device id or PCI address")->required();
+    policy_set_->add_option("--ce-page-threshold", ce_page_threshold_,
+                            "CEs on one page within the window that soft-retire it");
+    policy_set_->add_option("--ce-window-s", ce_window_s_, "Window of the CE threshold");
+    policy_set_->add_option("--bad-page-threshold", bad_page_threshold_,
+                            "Retired pages that flag the device for RMA: N, warn or auto");
+    policy_set_->add_option("--part-reset-limit", part_reset_limit_,
+                            "Partition resets within the window that leave it offline");
+    policy_set_->add_option("--part-reset-window-s", part_reset_window_s_,
+                            "Window of the partition reset limit");
+    policy_set_->add_flag("--rma-refuse", rma_refuse_,
+                          "At the bad-page threshold refuse VRAM allocations");
+    policy_set_->add_flag("--no-rma-refuse", no_rma_refuse_, "At the bad-page threshold only warn");
+
+    badpages_ = object_->add_subcommand("badpages", "Retired VRAM pages; export or import the "
+                                                    "bad-page table");
+    badpages_->fallthrough();
+    badpages_
+        ->add_option("DEV", dev_,
+                     "Device id, PCI address or 'all' (one for --export "
+                     "and --import)")
+        ->capture_default_str();
+    auto* exp = badpages_->add_option("--export", export_, "Write the table to FILE");
+    auto* imp = badpages_->add_option("--import", import_, "Retire the pages of FILE's table");
+    exp->excludes(imp);
+}
+
+int RasCommands::run(const Options& opts, std::ostream& out, std::ostream& err) const {
+    if (inject_->parsed())
+        return inject(opts, out, err);
+    if (policy_set_->parsed())
+        return policy_set(opts, out, err);
+    if (policy_->parsed())
+        return policy_show(opts, out, err);
+    if (badpages_->parsed())
+        return badpages(opts, out, err);
+    return show(opts, out, err);
+}
+
+int RasCommands::show(const Options& opts, std::ostream& out, std::ostream& err) const {
+    int code = kExitOk;
+    const auto control = open_control(opts, err);
+    if (!control)
+        return kExitError;
+    const auto entries = select_devices(*control, opts, dev_, true, err, code);
+    if (!entries)
+        return code;
+    Json devices = Json::array();
+    for (const auto& e : *entries) {
+        const auto device = open_device(*control, e, err);
+        if (!device)
+            return kExitError;
+        const auto status = device->ras_status();
+        if (!status) {
+            fail(err, device_error(what_on("RAS counters of", e), status.error()));
+            return kExitError;
+        }
+        const auto scope = device->reset_scope();
+        if (!scope) {
+            fail(err, device_error(what_on("reset scope of", e), scope.error()));
+            return kExitError;
+        }
+        devices.push_back(ras_to_json(e, *status, *scope));
+    }
+    render(out, Json{{"devices", std::move(devices)}}, opts.format);
+    return kExitOk;
+}
+
+int RasCommands::inject(const Options& opts, std::ostream& out, std::ostream& err) const {
+    RasInjection inj;
+    const auto block = parse_ras_block(block_);
+    if (!block) {
+        fail(err, "invalid block '" + block_ +
+                      "' (expected umc, sdma, gfx, mmhub, pcie_bif, hdp or xgmi_wafl)");
+        return kExitUsage;
+    }
+    const auto type = parse_ras_type(type_);
+    if (!type) {
+        fail(err, "invalid error type '" + type_ + "' (expected ce, ue or de)");
+        return kExitUsage;
+    }
+    const auto address = parse_u64(address_);
+    if (!address) {
+        fail(err, "invalid address '" + address_ + "' (a number, decimal or 0x hex)");
+        return kExitUsage;
+    }
+    inj.block = *block;
+    inj.type = *type;
+    inj.instance = instance_;
+    inj.count = count_;
+    inj.address = *address;
+    int code = kExitOk;
+    const auto control = open_control(opts, err);
+    if (!control)
+        return kExitError;
+    const auto target = select_one(*control, opts, dev_, err, code);
+    if (!target)
+        return code;
+    const auto& [entry, device] = *target;
+    const auto seq = device.ras_inject(inj);
+    if (!seq) {
+        const std::string what = what_on("ras inject", entry);
+        fail(err, seq.error() == std::errc::invalid_argument
+                      ? what + ": rejected: the block must report the type, the instance be " +
+                            "below its count, the count 1 .. 1024 and a umc address inside " +
+                            "VRAM and not retired (" + errno_text(seq.error()) + ")"
+                      : device_error(what, seq.error()));
+        return kExitError;
+    }
+    render(out,
+           Json{{"inject", Json{{"device", entry.id},
+                                {"block", to_string(inj.block)},
+                                {"type", to_string(inj.type)},
+                                {"instance", inj.instance},
+                                {"count", inj.count},
+                                {"address", inj.address},
+                                {"seq", *seq}}}},
+           opts.format);
+    return kExitOk;
+}
+
+int RasCommands::policy_show(const Options& opts, std::ostream& out, std::ostream& err) const {
+    int code = kExitOk;
+    const auto control = open_control(opts, err);
+    if (!control)
+        return kExitError;
+    const auto entries = select_devices(*control, opts, dev_, true, err, code);
+    if (!entries)
+        return code;
+    Json devices = Json::array();
+    for (const auto& e : *entries) {
+        const auto device = open_device(*control, e, err);
+        if (!device)
+            return kExitError;
+        const auto policy = device->ras_policy();
+        if (!policy) {
+            fail(err, device_error(what_on("RAS policy of", e), policy.error()));
+            return kExitError;
+        }
+        devices.push_back(ras_policy_to_json(e, *policy));
+    }
+    render(out, Json{{"devices", std::move(devices)}}, opts.format);
+    return kExitOk;
+}
+
+int RasCommands::policy_set(const Options& opts, std::ostream& out, std::ostream& err) const {
+    RasPolicyUpdate update;
+    update.ce_page_threshold = ce_page_threshold_;
+    update.ce_window_s = ce_window_s_;
+    update.part_reset_limit = part_reset_limit_;
+    update.part_reset_window_s = part_reset_window_s_;
+    if (bad_page_threshold_ == "warn") {
+        update.bad_page_threshold = AMDX_RAS_BAD_PAGE_WARN;
+    } else if (bad_page_threshold_ == "auto") {
+        update.bad_page_threshold = AMDX_RAS_BAD_PAGE_AUTO;
+    } else if (!bad_page_threshold_.empty()) {
+        const auto n = parse_u64(bad_page_threshold_);
+        if (!n || *n == 0 || *n > INT32_MAX) {
+            fail(err, "invalid --bad-page-threshold '" + bad_page_threshold_ +
+                          "' (expected a page count, warn or auto)");
+            return kExitUsage;
+        }
+        update.bad_page_threshold = static_cast<std::int32_t>(*n);
+    }
+    if (rma_refuse_ && no_rma_refuse_) {
+        fail(err, "--rma-refuse and --no-rma-refuse exclude each other");
+        return kExitUsage;
+    }
+    if (rma_refuse_ || no_rma_refuse_)
+        update.flags = rma_refuse_ ? AMDX_RAS_POL_F_RMA_REFUSE : 0;
+    if (update.empty()) {
+        fail(err, "ras policy set needs at least one knob (see 'amdx ras policy set --help')");
+        return kExitUsage;
+    }
+    int code = kExitOk;
+    const auto control = open_control(opts, err);
+    if (!control)
+        return kExitError;
+    const auto target = select_one(*control, opts, dev_, err, code);
+    if (!target)
+        return code;
+    const auto& [entry, device] = *target;
+    if (auto ok = device.ras_set_policy(update); !ok) {
+        const std::string what = what_on("ras policy set", entry);
+        fail(err, ok.error() == std::errc::invalid_argument
+                      ? what + ": a value is out of range (see Documentation/ras.rst) (" +
+                            errno_text(ok.error()) + ")"
+                      : device_error(what, ok.error()));
+        return kExitError;
+    }
+    const auto policy = device.ras_policy();
+    if (!policy) {
+        fail(err, device_error(what_on("RAS policy of", entry), policy.error()));
+        return kExitError;
+    }
+    render(out, Json{{"devices", Json::array({ras_policy_to_json(entry, *policy)})}}, opts.format);
+    return kExitOk;
+}
+
+int RasCommands::badpages(const Options& opts, std::ostream& out, std::ostream& err) const {
+    const bool one = !export_.empty() || !import_.empty();
+    std::vector<std::byte> table;
+    std::size_t table_pages = 0;
+    if (!import_.empty()) { // check the file before anything reaches the kernel
+        std::ifstream in(import_, std::ios::binary);
+        if (!in) {
+            fail(err, import_ + ": cannot open (" + sys_text() + ")");
+            return kExitError;
+        }
+        std::ostringstream s;
+        s << in.rdbuf();
+        const std::string bytes = s.str();
+        const auto* p = reinterpret_cast<const std::byte*>(bytes.data());
+        table.assign(p, p + bytes.size());
+        std::string why;
+        const auto ok = decode_badpages(table, &why);
+        if (!ok) {
+            fail(err, import_ + ": not a valid bad-page table: " + why + " (" +
+                          errno_text(ok.error()) + ")");
+            return kExitError;
+        }
+        table_pages = ok->size();
+    }
+    int code = kExitOk;
+    const auto control = open_control(opts, err);
+    if (!control)
+        return kExitError;
+    const auto entries = select_devices(*control, opts, dev_, !one, err, code);
+    if (!entries)
+        return code;
+    Json devices = Json::array();
+    for (const auto& e : *entries) {
+        const auto device = open_device(*control, e, err);
+        if (!device)
+            return kExitError;
+        if (!import_.empty()) {
+            const auto n = device->badpages_import(table);
+            if (!n) {
+                const std::string what = what_on("ras badpages import", e);
+                fail(err, n.error() == std::errc::invalid_argument
+                              ? what + ": a page lies outside the device's VRAM (" +
+                                    errno_text(n.error()) + ")"
+                              : device_error(what, n.error()));
+                return kExitError;
+            }
+            render(out,
+                   Json{{"import", Json{{"device", e.id},
+                                        {"file", import_},
+                                        {"pages", table_pages},
+                                        {"imported", *n}}}},
+                   opts.format);
+            return kExitOk;
+        }
+        const auto raw = device->badpage_table();
+        if (!raw) {
+            fail(err, device_error(what_on("bad-page table of", e), raw.error()));
+            return kExitError;
+        }
+        std::string why;
+        const auto pages = decode_badpages(*raw, &why);
+        if (!pages) {
+            fail(err, what_on("bad-page table of", e) + ": malformed answer from the kernel: " +
+                          why + " (" + errno_text(pages.error()) + ")");
+            return kExitError;
+        }
+        if (!export_.empty()) {
+            std::ofstream f(export_, std::ios::binary | std::ios::trunc);
+            if (f)
+                f.write(reinterpret_cast<const char*>(raw->data()),
+                        static_cast<std::streamsize>(raw->size()));
+            if (!f || !f.flush()) {
+                fail(err, export_ + ": cannot write (" + sys_text() + ")");
+                return kExitError;
+            }
+            render(out,
+                   Json{{"export", Json{{"device", e.id},
+                                        {"file", export_},
+                                        {"pages", pages->size()},
+                                        {"bytes", raw->size()}}}},
+                   opts.format);
+            return kExitOk;
+        }
+        Json list = Json::array();
+        for (const auto& p : *pages)
+            list.push_back(badpage_to_json(p));
+        devices.push_back(Json{{"id", e.id}, {"bdf", e.bdf}, {"pages", std::move(list)}});
+    }
+    render(out, Json{{"devices", std::move(devices)}}, opts.format);
+    return kExitOk;
+}
+
+} // namespace amdx::cli

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+//
+// The event log: Device::subscribe() (device.hpp) returns an EventStream
+// owning the event fd of %AMDX_IOC_EVENT_SUBSCRIBE.  Records are read in
+// batches; a subscriber that fell behind receives a LOST record carrying
+// the number of records it missed.
+//
+//   EventStream          amdx.ko
+//   wait(timeout)  --->  poll: EPOLLIN when a record waits
+//   read(max)      --->  read(): whole struct amdx_event records
+#ifndef AMDX_EVENT_HPP
+#define AMDX_EVENT_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include <amdx/export.hpp>
+#include <amdx/result.hpp>
+#include <amdx/unique_fd.hpp>
+#include <linux/amdx.h>
+
+namespace amdx {
+
+/// AMDX_EVENT_*.
+enum class EventKind : std::uint16_t {
+    lost = AMDX_EVENT_LOST,
+    error = AMDX_EVENT_ERROR,
+    page_pending = AMDX_EVENT_PAGE_PENDING,
+    page_retired = AMDX_EVENT_PAGE_RETIRED,
+    poison_consumed = AMDX_EVENT_POISON_CONSUMED,
+    action_start = AMDX_EVENT_ACTION_START,
+    action_end = AMDX_EVENT_ACTION_END,
+    partition_quarantined = AMDX_EVENT_PARTITION_QUARANTINED,
+    partition_restored = AMDX_EVENT_PARTITION_RESTORED,
+    partition_offline = AMDX_EVENT_PARTITION_OFFLINE,
+    vf_reset = AMDX_EVENT_VF_RESET,
+    device_reset_begin = AMDX_EVENT_DEVICE_RESET_BEGIN,
+    device_reset_end = AMDX_EVENT_DEVICE_RESET_END,
+    rma = AMDX_EVENT_RMA,
+    partition_switch = AMDX_EVENT_PARTITION_SWITCH,
+    migrate = AMDX_EVENT_MIGRATE,
+};
+
+/// The kind's name in lower case ("lost", "error", "page_retired", ...);
+/// "unknown" for kinds this library does not know.
+AMDX_EXPORT std::string_view to_string(EventKind kind) noexcept;
+/// Case-insensitive; never accepts "unknown".
+AMDX_EXPORT std::optional<EventKind> parse_event_kind(std::string_view name) noexcept;
+
+/// The subscription mask bit of @kind.
+[[nodiscard]] constexpr std::uint64_t event_mask(EventKind kind) noexcept {
+    return std::uint64_t{1} << static_cast<unsigned>(kind);
+}
+/// Every kind this library knows.
+inline constexpr std::uint64_t kEventMaskAll = AMDX_EVENT_MASK_ALL;
+
+/// One struct amdx_event; the meaning of block .. data depends on @kind
+/// (see the uapi).  Known-size prefix of a longer record from a newer kernel.
+struct AMDX_EXPORT Event {
+    std::uint64_t seq = 0;
+    std::uint64_t timestamp_ns = 0; ///< CLOCK_MONOTONIC
+    EventKind kind = EventKind::lost;
+    std::uint16_t size = 0; ///< record size as the kernel wrote it
+    std::uint32_t device = 0;
+    std::uint32_t block = 0;
+    std::uint32_t type = 0;
+    std::uint32_t instance = 0;
+    std::uint32_t partition = AMDX_RAS_PARTITION_ALL;
+    std::uint64_t address = 0;
+    std::uint64_t data[2] = {0, 0};
+
+    bool operator==(const Event&) const = default;
+    static Event from_uapi(const amdx_event& raw) noexcept;
+};
+
+/// The event fd of one subscription; move-only, closed on destruction.
+/// The fd is always O_CLOEXEC and O_NONBLOCK; it may be added to an epoll
+/// set by the caller (fd()).
+class AMDX_EXPORT EventStream {
+  public:
+    /// Takes ownership of an event fd.
+    static EventStream adopt(UniqueFd fd) noexcept { return EventStream(std::move(fd)); }
+
+    [[nodiscard]] BorrowedFd fd() const noexcept { return fd_.borrow(); }
+
+    /// Waits until a record is waiting: true, or false once @timeout_ms
+    /// passed (negative: no limit).  Restarts after signals with the time
+    /// left.  A hang-up (the device went away) counts as readable: the next
+    /// read() reports it.
+    [[nodiscard]] Result<bool> wait(int timeout_ms) const noexcept;
+
+    /// Reads the records waiting, at most @max (>= 1), in one read(2), and
+    /// appends them to @out.  Returns how many were appended: 0 if none was
+    /// waiting.  ENODEV when the device went away (also on end of file);
+    /// EPROTO for a record shorter than struct amdx_event's first version or
+    /// running past what read() returned.
+    [[nodiscard]] Result<std::size_t> read(std::vector<Event>& out,
+                                           std::size_t max = 64) const noexcept;
+
+    /// wait() then read(): up to @max records, empty on timeout.
+    [[nodiscard]] Result<std::vector<Event>> next(int timeout_ms,
+                                                  std::size_t max = 64) const noexcept;
+
+  private:
+    explicit EventStream(UniqueFd fd) noexcept : fd_(std::move(fd)) {}
+    UniqueFd fd_;
+};
+
+} // namespace amdx
+
+#endif // AMDX_EVENT_HPP

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+//
+// Typed mirrors of the uapi's RAS structures (struct amdx_ras_*), the
+// bad-page table codec and CRC32.  The calls that use them are members of
+// amdx::Device (device.hpp).
+#ifndef AMDX_RAS_HPP
+#define AMDX_RAS_HPP
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <amdx/export.hpp>
+#include <amdx/result.hpp>
+#include <linux/amdx.h>
+
+namespace amdx {
+
+/// AMDX_RAS_BLOCK_* (amdgpu's names and order).
+enum class RasBlock : std::uint32_t {
+    umc = AMDX_RAS_BLOCK_UMC,
+    sdma = AMDX_RAS_BLOCK_SDMA,
+    gfx = AMDX_RAS_BLOCK_GFX,
+    mmhub = AMDX_RAS_BLOCK_MMHUB,
+    pcie_bif = AMDX_RAS_BLOCK_PCIE_BIF,
+    hdp = AMDX_RAS_BLOCK_HDP,
+    xgmi_wafl = AMDX_RAS_BLOCK_XGMI_WAFL,
+};
+
+/// AMDX_RAS_TYPE_*.
+enum class RasType : std::uint32_t {
+    ce = AMDX_RAS_TYPE_CE, ///< corrected
+    ue = AMDX_RAS_TYPE_UE, ///< uncorrected
+    de = AMDX_RAS_TYPE_DE, ///< deferred (poison)
+};
+
+/// AMDX_BADPAGE_CAUSE_*.
+enum class BadPageCause : std::uint16_t {
+    ce = AMDX_BADPAGE_CAUSE_CE,
+    ue = AMDX_BADPAGE_CAUSE_UE,
+    de = AMDX_BADPAGE_CAUSE_DE,
+    import = AMDX_BADPAGE_CAUSE_IMPORT,
+};
+
+/// AMDX_ACTION_*: containment actions in ACTION_START/ACTION_END events.
+enum class RasAction : std::uint32_t {
+    soft_retire = AMDX_ACTION_SOFT_RETIRE,
+    poison_retire = AMDX_ACTION_POISON_RETIRE,
+    partition_reset = AMDX_ACTION_PARTITION_RESET,
+    device_reset = AMDX_ACTION_DEVICE_RESET,
+};
+
+/// "umc", "sdma", "gfx", "mmhub", "pcie_bif", "hdp", "xgmi_wafl"; "unknown".
+AMDX_EXPORT std::string_view to_string(RasBlock block) noexcept;
+/// "ce", "ue", "de"; "unknown" otherwise.
+AMDX_EXPORT std::string_view to_string(RasType type) noexcept;
+/// "ce", "ue", "de", "import"; "unknown" otherwise.
+AMDX_EXPORT std::string_view to_string(BadPageCause cause) noexcept;
+/// "soft_retire", "poison_retire", "partition_reset", "device_reset"; "unknown".
+AMDX_EXPORT std::string_view to_string(RasAction action) noexcept;
+
+/// Case-insensitive; never accept "unknown".
+AMDX_EXPORT std::optional<RasBlock> parse_ras_block(std::string_view name) noexcept;
+AMDX_EXPORT std::optional<RasType> parse_ras_type(std::string_view name) noexcept;
+
+/// struct amdx_ras_counters.partition of device-wide totals.
+inline constexpr std::uint32_t kRasPartitionAll = AMDX_RAS_PARTITION_ALL;
+
+/// One row of %AMDX_QUERY_RAS_COUNTERS.
+struct AMDX_EXPORT RasCounters {
+    RasBlock block = RasBlock::umc;
+    std::uint32_t partition = kRasPartitionAll; ///< or a compute partition
+    std::uint32_t instances = 0;
+    std::uint32_t supported = 0; ///< bit (1 << AMDX_RAS_TYPE_*)
+    /// Per AMDX_RAS_TYPE_*: errors, or unset where the block does not
+    /// report the type (AMDX_RAS_UNSUPPORTED), which is not zero.
+    std::array<std::optional<std::uint64_t>, AMDX_RAS_TYPE_COUNT> count;
+
+    [[nodiscard]] bool supports(RasType type) const noexcept {
+        return (supported & (1U << static_cast<std::uint32_t>(type))) != 0;
+    }
+    bool operator==(const RasCounters&) const = default;
+    static RasCounters from_uapi(const amdx_ras_counters& raw) noexcept;
+};
+
+/// %AMDX_QUERY_RAS_COUNTERS.
+struct RasStatus {
+    std::uint32_t flags = 0; ///< AMDX_RAS_F_*
+    bool rma = false;        ///< AMDX_RAS_F_RMA: flagged for return
+    std::uint32_t retired_pages = 0;
+    std::uint32_t pending_pages = 0;
+    /// Per block, the device total then one row per compute partition.
+    std::vector<RasCounters> counters;
+};
+
+/// The inputs of %AMDX_IOC_RAS_INJECT.
+struct AMDX_EXPORT RasInjection {
+    RasBlock block = RasBlock::umc;
+    RasType type = RasType::ce;
+    std::uint32_t instance = 0;
+    std::uint32_t count = 1;   ///< 1 .. 1024
+    std::uint64_t address = 0; ///< umc: VRAM byte address; else 0
+
+    [[nodiscard]] amdx_ras_inject to_uapi() const noexcept;
+};
+
+/// struct amdx_ras_policy as %AMDX_QUERY_RAS_POLICY reports it.
+struct AMDX_EXPORT RasPolicy {
+    std::uint32_t ce_page_threshold = 0;
+    std::uint32_t ce_window_s = 0;
+    std::int32_t bad_page_threshold = 0; ///< N, AMDX_RAS_BAD_PAGE_WARN or _AUTO
+    std::uint32_t part_reset_limit = 0;
+    std::uint32_t part_reset_window_s = 0;
+    std::uint32_t flags = 0; ///< AMDX_RAS_POL_F_*
+
+    bool operator==(const RasPolicy&) const = default;
+    static RasPolicy from_uapi(const amdx_ras_policy& raw) noexcept;
+};
+
+/// The fields %AMDX_IOC_RAS_SET_POLICY changes; unset ones keep their value.
+struct AMDX_EXPORT RasPolicyUpdate {
+    std::optional<std::uint32_t> ce_page_threshold;
+    std::optional<std::uint32_t> ce_window_s;
+    std::optional<std::int32_t> bad_page_threshold;
+    std::optional<std::uint32_t> part_reset_limit;
+    std::optional<std::uint32_t> part_reset_window_s;
+    std::optional<std::uint32_t> flags;
+
+    [[nodiscard]] bool empty() const noexcept { return to_uapi().valid == 0; }
+    [[nodiscard]] amdx_ras_policy to_uapi() const noexcept;
+};
+
+/// CRC-32 (IEEE 802.3, reflected, as zlib's crc32() and the kernel's
+/// crc32_le(~0, ...) ^ ~0).  Chain calls by passing the previous result.
+AMDX_EXPORT std::uint32_t crc32(std::span<const std::byte> bytes, std::uint32_t crc = 0) noexcept;
+
+/// One record of the bad-page table (struct amdx_badpage_record).
+struct BadPage {
+    std::uint64_t address = 0;
+    std::uint64_t time = 0; ///< CLOCK_REALTIME seconds
+    std::uint32_t partition = 0;
+    BadPageCause cause = BadPageCause::import;
+    std::uint16_t flags = 0;
+
+    bool operator==(const BadPage&) const = default;
+};
+
+/// The bad-page table as bytes: header (magic, version, count, record
+/// size, checksum) and records, little-endian, as the uapi defines it.
+AMDX_EXPORT std::vector<std::byte> encode_badpages(std::span<const BadPage> pages);
+
+/// Parses a bad-page table.  Fails with EBADMSG when the size, magic,
+/// version, record size, count or checksum is wrong (as the kernel's import
+/// does) and, if @why is given, says which and what was found.
+AMDX_EXPORT Result<std::vector<BadPage>> decode_badpages(std::span<const std::byte> bytes,
+                                                         std::string* why = nullptr);
+
+} // namespace amdx
+
+#endif // AMDX_RAS_HPP

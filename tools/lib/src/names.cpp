@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+//
+// Names of the partition, VF, RAS and event constants of the uapi.  The
+// names are part of the CLI's JSON contract (Documentation/admin-guide/
+// cli.rst): never rename one.
+#include "names.hpp"
+
+#include <array>
+#include <utility>
+
+#include <amdx/event.hpp>
+#include <amdx/partition.hpp>
+#include <amdx/ras.hpp>
+
+namespace amdx {
+
+using detail::name_of;
+using detail::value_of;
+
+namespace {
+
+using Name = std::string_view;
+
+constexpr std::array kStates{
+    std::pair{PartitionState::online, Name("online")},
+    std::pair{PartitionState::quarantined, Name("quarantined")},
+    std::pair{PartitionState::offline, Name("offline")},
+};
+
+// {reason, short name, sentence}
+struct ReasonEntry {
+    PartitionReason reason;
+    Name name;
+    Name text;
+};
+
+constexpr std::array kReasons{
+    ReasonEntry{PartitionReason::none, "none", "allowed"},
+    ReasonEntry{PartitionReason::bad_model, "bad_model",
+                "the device model does not support partitioning"},
+    ReasonEntry{PartitionReason::compute_unsupported, "compute_unsupported",
+                "the model does not support that compute mode"},
+    ReasonEntry{PartitionReason::memory_unsupported, "memory_unsupported",
+                "the model does not support that memory mode"},
+    ReasonEntry{PartitionReason::incompatible, "incompatible",
+                "the compute mode is incompatible with the memory mode"},
+    ReasonEntry{PartitionReason::xcc_not_divisible, "xcc_not_divisible",
+                "the XCCs do not divide evenly over the memory partitions"},
+    ReasonEntry{PartitionReason::vf_unsupported, "vf_unsupported",
+                "the model has no SR-IOV virtual functions"},
+    ReasonEntry{PartitionReason::vf_compute, "vf_compute",
+                "that VF count is not possible in the compute mode"},
+    ReasonEntry{PartitionReason::vf_memory, "vf_memory",
+                "that VF count is not possible in the memory mode"},
+    ReasonEntry{PartitionReason::vfs_enabled, "vfs_enabled", "VFs are enabled; disable them first"},
+    ReasonEntry{PartitionReason::hive_memory, "hive_memory",
+                "the memory mode is hive-wide and differs from the hive's"},
+    ReasonEntry{PartitionReason::busy, "busy",
+                "processes hold memory in partitions that would change"},
+    ReasonEntry{PartitionReason::vf_provision, "vf_provision",
+                "the VF resources are invalid or do not fit"},
+    ReasonEntry{PartitionReason::partition_state, "partition_state",
+                "a partition is not online (quarantined or offline)"},
+};
+
+constexpr std::array kSteps{
+    std::pair{PartitionStep::none, Name("none")},
+    std::pair{PartitionStep::validate, Name("validate")},
+    std::pair{PartitionStep::quiesce, Name("quiesce")},
+    std::pair{PartitionStep::drain, Name("drain")},
+    std::pair{PartitionStep::compute, Name("compute")},
+    std::pair{PartitionStep::memory, Name("memory")},
+    std::pair{PartitionStep::rebuild, Name("rebuild")},
+    std::pair{PartitionStep::resume, Name("resume")},
+};
+
+constexpr std::array kOutcomes{
+    std::pair{PartitionOutcome::none, Name("none")},
+    std::pair{PartitionOutcome::committed, Name("committed")},
+    std::pair{PartitionOutcome::rolled_back, Name("rolled_back")},
+    std::pair{PartitionOutcome::unchanged, Name("unchanged")},
+};
+
+constexpr std::array kPriorities{
+    std::pair{VfPriority::low, Name("low")},
+    std::pair{VfPriority::normal, Name("normal")},
+    std::pair{VfPriority::high, Name("high")},
+};
+
+constexpr std::array kVfResets{
+    std::pair{VfResetOutcome::acked, Name("acked")},
+    std::pair{VfResetOutcome::ack_timeout, Name("ack_timeout")},
+};
+
+constexpr std::array kBlocks{
+    std::pair{RasBlock::umc, Name("umc")},
+    std::pair{RasBlock::sdma, Name("sdma")},
+    std::pair{RasBlock::gfx, Name("gfx")},
+    std::pair{RasBlock::mmhub, Name("mmhub")},
+    std::pair{RasBlock::pcie_bif, Name("pcie_bif")},
+    std::pair{RasBlock::hdp, Name("hdp")},
+    std::pair{RasBlock::xgmi_wafl, Name("xgmi_wafl")},
+};
+
+constexpr std::array kTypes{
+    std::pair{RasType::ce, Name("ce")},
+    std::pair{RasType::ue, Name("ue")},
+    std::pair{RasType::de, Name("de")},
+};
+
+constexpr std::array kCauses{
+    std::pair{BadPageCause::ce, Name("ce")},
+    std::pair{BadPageCause::ue, Name("ue")},
+    std::pair{BadPageCause::de, Name("de")},
+    std::pair{BadPageCause::import, Name("import")},
+};
+
+constexpr std::array kActions{
+    std::pair{RasAction::soft_retire, Name("soft_retire")},
+    std::pair{RasAction::poison_retire, Name("poison_retire")},
+    std::pair{RasAction::partition_reset, Name("partition_reset")},
+    std::pair{RasAction::device_reset, Name("device_reset")},
+};
+
+constexpr std::array kEventKinds{
+    std::pair{EventKind::lost, Name("lost")},
+    std::pair{EventKind::error, Name("error")},
+    std::pair{EventKind::page_pending, Name("page_pending")},
+    std::pair{EventKind::page_retired, Name("page_retired")},
+    std::pair{EventKind::poison_consumed, Name("poison_consumed")},
+    std::pair{EventKind::action_start, Name("action_start")},
+    std::pair{EventKind::action_end, Name("action_end")},
+    std::pair{EventKind::partition_quarantined, Name("partition_quarantined")},
+    std::pair{EventKind::partition_restored, Name("partition_restored")},
+    std::pair{EventKind::partition_offline, Name("partition_offline")},
+    std::pair{EventKind::vf_reset, Name("vf_reset")},
+    std::pair{EventKind::device_reset_begin, Name("device_reset_begin")},
+    std::pair{EventKind::device_reset_end, Name("device_reset_end")},
+    std::pair{EventKind::rma, Name("rma")},
+    std::pair{EventKind::partition_switch, Name("partition_switch")},
+    std::pair{EventKind::migrate, Name("migrate")},
+};
+static_assert(kEventKinds.size() == AMDX_EVENT_KIND_COUNT, "an event kind has no name");
+static_assert(kBlocks.size() == AMDX_RAS_BLOCK_COUNT, "a RAS block has no name");
+static_assert(kTypes.size() == AMDX_RAS_TYPE_COUNT, "a RAS type has no name");
+static_assert(kSteps.size() == AMDX_PART_STEP_MAX + 1, "a partition step has no name");
+
+const ReasonEntry* find_reason(PartitionReason reason) noexcept {
+    const auto* it = std::find_if(kReasons.begin(), kReasons.end(),
+                                  [reason](const auto& e) { return e.reason == reason; });
+    return it == kReasons.end() ? nullptr : it;
+}
+
+} // namespace
+
+std::string_view to_string(PartitionState state) noexcept {
+    return name_of(kStates, state);
+}
+
+std::string_view to_string(PartitionReason reason) noexcept {
+    const auto* e = find_reason(reason);
+    return e == nullptr ? detail::kUnknownName : e->name;
+}
+
+std::string_view reason_text(PartitionReason reason) noexcept {
+    const auto* e = find_reason(reason);
+    return e == nullptr ? "refused for a reason this amdx does not know" : e->text;
+}
+
+std::string_view to_string(PartitionStep step) noexcept {
+    return name_of(kSteps, step);
+}
+std::string_view to_string(PartitionOutcome outcome) noexcept {
+    return name_of(kOutcomes, outcome);
+}
+std::string_view to_string(VfPriority priority) noexcept {
+    return name_of(kPriorities, priority);
+}
+std::string_view to_string(VfResetOutcome outcome) noexcept {
+    return name_of(kVfResets, outcome);
+}
+std::string_view to_string(RasBlock block) noexcept {
+    return name_of(kBlocks, block);
+}
+std::string_view to_string(RasType type) noexcept {
+    return name_of(kTypes, type);
+}
+std::string_view to_string(BadPageCause cause) noexcept {
+    return name_of(kCauses, cause);
+}
+std::string_view to_string(RasAction action) noexcept {
+    return name_of(kActions, action);
+}
+std::string_view to_string(EventKind kind) noexcept {
+    return name_of(kEventKinds, kind);
+}
+
+std::optional<PartitionReason> parse_partition_reason(std::string_view name) noexcept {
+    const auto* it = std::find_if(kReasons.begin(), kReasons.end(),
+                                  [name](const auto& e) { return detail::iequals(e.name, name); });
+    if (it == kReasons.end())
+        return std::nullopt;
+    return it->reason;
+}
+
+std::optional<PartitionStep> parse_partition_step(std::string_view name) noexcept {
+    const auto step = value_of(kSteps, name);
+    if (step == PartitionStep::none)
+        return std::nullopt; // not a step one can name
+    return step;
+}
+
+std::optional<VfPriority> parse_vf_priority(std::string_view name) noexcept {
+    return value_of(kPriorities, name);
+}
+std::optional<RasBlock> parse_ras_block(std::string_view name) noexcept {
+    return value_of(kBlocks, name);
+}
+std::optional<RasType> parse_ras_type(std::string_view name) noexcept {
+    return value_of(kTypes, name);
+}
+std::optional<EventKind> parse_event_kind(std::string_view name) noexcept {
+    return value_of(kEventKinds, name);
+}
+
+} // namespace amdx

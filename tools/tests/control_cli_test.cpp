@@ -1,0 +1,653 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+//
+// amdx partition, vf, ras and monitor against the fake kernel: the JSON
+// contract, the text derived from it, what reaches the kernel, exit codes
+// and the one error line.
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <initializer_list>
+#include <iterator>
+#include <sstream>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "cli.hpp"
+#include "fake_kernel.hpp"
+
+namespace {
+
+using amdx::cli::Json;
+using amdx::test::FakeKernel;
+
+struct Outcome {
+    int code = -1;
+    std::string out;
+    std::string err;
+};
+
+Outcome run(const std::vector<std::string>& args) {
+    std::vector<const char*> argv{"amdx", "-d", "/dev/null"};
+    for (const auto& a : args)
+        argv.push_back(a.c_str());
+    std::ostringstream out;
+    std::ostringstream err;
+    Outcome r;
+    r.code = amdx::cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
+    r.out = out.str();
+    r.err = err.str();
+    return r;
+}
+
+/// Exactly one line on stderr, "amdx: " + @line.
+void expect_error(const Outcome& r, int code, const std::string& line) {
+    EXPECT_EQ(r.code, code);
+    EXPECT_EQ(r.err, "amdx: " + line + "\n");
+}
+
+/// A file removed on destruction.
+class TempFile {
+  public:
+    TempFile() {
+        char name[] = "/tmp/amdx_cli_test.XXXXXX";
+        const int fd = ::mkstemp(name);
+        if (fd >= 0)
+            ::close(fd);
+        path_ = name;
+    }
+    ~TempFile() { std::remove(path_.c_str()); }
+    TempFile(const TempFile&) = delete;
+    TempFile& operator=(const TempFile&) = delete;
+    TempFile(TempFile&&) = delete;
+    TempFile& operator=(TempFile&&) = delete;
+
+    [[nodiscard]] const std::string& path() const { return path_; }
+    void write(const std::string& text) const { std::ofstream(path_, std::ios::binary) << text; }
+    [[nodiscard]] std::string read() const {
+        std::ifstream in(path_, std::ios::binary);
+        return {std::istreambuf_iterator<char>(in), {}};
+    }
+
+  private:
+    std::string path_;
+};
+
+class ControlCli : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        kernel.add_device(0);
+        kernel.add_device(1);
+    }
+    FakeKernel kernel;
+};
+
+// ---- partition
+
+const char* const kPartitionShowJson =
+    R"({"devices":[{"id":0,"bdf":"0000:c1:00.0","compute_mode":"DPX","memory_mode":"NPS1",)"
+    R"("generation":1,"partitions":[)"
+    R"({"id":0,"state":"online","xccs":[0,1,2,3],"sdma":[0,1,2,3,4,5,6,7],"vcn":[0,1],)"
+    R"("mem_partition":0,"vram_base":0,"vram_size":206158430208,"vf":null,"resets":0},)"
+    R"({"id":1,"state":"online","xccs":[4,5,6,7],"sdma":[8,9,10,11,12,13,14,15],"vcn":[2,3],)"
+    R"("mem_partition":0,"vram_base":0,"vram_size":206158430208,"vf":null,"resets":0}]}]})"
+    "\n";
+
+TEST_F(ControlCli, PartitionShowJsonIsTheContract) {
+    kernel.devices[0].compute_mode = AMDX_COMPUTE_DPX;
+    const auto r = run({"-j", "partition", "show", "0"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.out, kPartitionShowJson);
+}
+
+TEST_F(ControlCli, PartitionShowTextAndDefaultCommand) {
+    kernel.devices[0].compute_mode = AMDX_COMPUTE_DPX;
+    const auto r = run({"partition", "show", "0"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.out, "id 0:\n"
+                     "  bdf 0000:c1:00.0\n"
+                     "  compute_mode DPX\n"
+                     "  memory_mode NPS1\n"
+                     "  generation 1\n"
+                     "  partitions:\n"
+                     "    id 0 state online xccs 0,1,2,3 sdma 0,1,2,3,4,5,6,7 vcn 0,1 "
+                     "mem_partition 0 vram_base 0 vram_size 206158430208 vf n/a resets 0\n"
+                     "    id 1 state online xccs 4,5,6,7 sdma 8,9,10,11,12,13,14,15 vcn 2,3 "
+                     "mem_partition 0 vram_base 0 vram_size 206158430208 vf n/a resets 0\n");
+    const auto all = run({"-j", "partition"});
+    EXPECT_EQ(Json::parse(all.out)["devices"].size(), 2U);
+}
+
+TEST_F(ControlCli, PlanShowsTopologyAndResetScopeAndChangesNothing) {
+    kernel.devices[1].hive_id = 9;
+    kernel.devices[0].hive_id = 9;
+    const auto r = run({"-j", "partition", "plan", "0", "--compute", "cpx", "--memory", "NPS4"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    const Json plan = Json::parse(r.out)["plan"];
+    EXPECT_EQ(plan["from"], Json::parse(R"({"compute_mode":"SPX","memory_mode":"NPS1"})"));
+    EXPECT_EQ(plan["to"], Json::parse(R"({"compute_mode":"CPX","memory_mode":"NPS4"})"));
+    EXPECT_EQ(plan["allowed"], true);
+    EXPECT_EQ(plan["result"], "ok");
+    EXPECT_EQ(plan["reason"], "none");
+    EXPECT_EQ(plan["num_partitions"], 8);
+    EXPECT_EQ(plan["partitions"][7]["xccs"], Json::array({7}));
+    EXPECT_EQ(plan["partitions"][7]["mem_partition"], 3);
+    EXPECT_EQ(plan["holders"], Json::array());
+    EXPECT_EQ(plan["reset_devices"], Json::array({0, 1}));
+    EXPECT_EQ(kernel.devices[0].compute_mode, static_cast<std::uint32_t>(AMDX_COMPUTE_SPX));
+    ASSERT_EQ(kernel.part_requests.size(), 1U);
+    EXPECT_EQ(kernel.part_requests[0].memory_mode, static_cast<std::uint32_t>(AMDX_MEMORY_NPS4));
+}
+
+amdx_partition_holder holder(std::uint32_t pid, const char* comm) {
+    amdx_partition_holder h{};
+    h.pid = pid;
+    h.mem_partition = 0;
+    h.pages = 256;
+    std::strncpy(reinterpret_cast<char*>(h.comm), comm, sizeof(h.comm) - 1);
+    return h;
+}
+
+TEST_F(ControlCli, PlanNotAllowedPrintsThePlanThenTheReason) {
+    kernel.part_holders = {holder(4242, "trainer")};
+    const auto r = run({"partition", "plan", "0", "--compute", "cpx"});
+    EXPECT_NE(r.out.find("  allowed false\n"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("  holders:\n    pid 4242 comm trainer mem_partition 0 pages 256\n"),
+              std::string::npos)
+        << r.out;
+    expect_error(r, 1,
+                 "partition plan device 0: CPX/NPS1 not allowed now: processes hold memory in "
+                 "partitions that would change (reason busy)");
+}
+
+TEST_F(ControlCli, SetBusyListsHoldersAndNamesEbusy) {
+    kernel.part_holders = {holder(100, "trainer"), holder(200, "infer")};
+    const auto r = run({"-j", "partition", "set", "0", "--compute", "cpx"});
+    const Json commit = Json::parse(r.out)["commit"];
+    EXPECT_EQ(commit["result"], "EBUSY");
+    EXPECT_EQ(commit["reason"], "busy");
+    EXPECT_EQ(commit["outcome"], "none");
+    EXPECT_EQ(commit["num_holders"], 2);
+    EXPECT_EQ(commit["holders"][1],
+              Json::parse(R"({"pid":200,"comm":"infer","mem_partition":0,"pages":256})"));
+    expect_error(r, 1,
+                 "partition set device 0: 2 processes hold memory in partitions that would "
+                 "change; stop them or pass --drain (EBUSY: Device or resource busy)");
+    EXPECT_EQ(kernel.devices[0].compute_mode, static_cast<std::uint32_t>(AMDX_COMPUTE_SPX));
+}
+
+TEST_F(ControlCli, SetWithDrainPrintsStepsWithDurations) {
+    kernel.part_holders = {holder(100, "trainer")};
+    const auto r =
+        run({"partition", "set", "0", "--compute", "dpx", "--drain", "--deadline-ms", "300"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(r.err.empty());
+    for (const char* line :
+         {"commit:\n  device 0\n", "  outcome committed\n", "  failed_step none\n",
+          "  total_ns 23000\n", "  steps:\n    step validate result ok duration_ns 1000\n",
+          "    step drain result ok duration_ns 3000\n",
+          "    step resume result ok duration_ns 7000\n  num_partitions 2\n"})
+        EXPECT_NE(r.out.find(line), std::string::npos) << line << " in\n" << r.out;
+    ASSERT_EQ(kernel.part_requests.size(), 1U);
+    EXPECT_EQ(kernel.part_requests[0].flags, static_cast<std::uint32_t>(AMDX_PART_F_DRAIN));
+    EXPECT_EQ(kernel.part_requests[0].deadline_ms, 300U);
+    EXPECT_EQ(kernel.devices[0].compute_mode, static_cast<std::uint32_t>(AMDX_COMPUTE_DPX));
+}
+
+TEST_F(ControlCli, SetRollbackNamesTheStepAndErrno) {
+    kernel.part_fail_step = AMDX_PART_STEP_COMPUTE;
+    kernel.part_fail_errno = EIO;
+    const auto r = run({"-j", "partition", "set", "0", "--compute", "qpx"});
+    const Json commit = Json::parse(r.out)["commit"];
+    EXPECT_EQ(commit["outcome"], "rolled_back");
+    EXPECT_EQ(commit["failed_step"], "compute");
+    EXPECT_EQ(commit["steps"].back(),
+              Json::parse(R"({"step":"compute","result":"EIO","duration_ns":4000})"));
+    expect_error(r, 1,
+                 "partition set device 0: step compute failed, rolled back to SPX/NPS1 "
+                 "(EIO: Input/output error)");
+}
+
+TEST_F(ControlCli, SetDrainTimeout) {
+    kernel.part_holders = {holder(100, "trainer")};
+    kernel.part_drain_timeout = true;
+    const auto r = run({"partition", "set", "0", "--compute", "cpx", "--drain"});
+    expect_error(r, 1,
+                 "partition set device 0: the drain missed its deadline, rolled back to SPX/NPS1 "
+                 "(ETIMEDOUT: Connection timed out)");
+}
+
+TEST_F(ControlCli, SetRefusedNamesTheReason) {
+    const auto r = run({"partition", "set", "0", "--compute", "tpx"});
+    expect_error(r, 1,
+                 "partition set device 0: TPX/NPS1 refused: the model does not support that "
+                 "compute mode (EINVAL: Invalid argument)");
+    kernel.part_refuse = AMDX_PART_REASON_INCOMPATIBLE;
+    expect_error(run({"partition", "set", "0", "--compute", "cpx", "--memory", "nps2"}), 1,
+                 "partition set device 0: CPX/NPS2 refused: the compute mode is incompatible "
+                 "with the memory mode (EINVAL: Invalid argument)");
+}
+
+TEST_F(ControlCli, PartitionErrors) {
+    kernel.fail_ioctl[AMDX_IOC_PARTITION_COMMIT] = EPERM;
+    const auto perm = run({"partition", "set", "0", "--compute", "cpx"});
+    expect_error(perm, 1,
+                 "partition set device 0: permission denied, changes need CAP_SYS_ADMIN "
+                 "(EPERM: Operation not permitted)");
+    EXPECT_TRUE(perm.out.empty());
+    kernel.fail_query = AMDX_QUERY_PARTITIONS;
+    kernel.fail_errno = ENOTTY;
+    expect_error(run({"partition", "show", "1"}), 1,
+                 "partitions of device 1: not supported by the kernel's amdx module "
+                 "(ENOTTY: Inappropriate ioctl for device)");
+    expect_error(run({"partition", "show", "5"}), 1, "no such device: 5");
+}
+
+TEST_F(ControlCli, PartitionUsageErrors) {
+    expect_error(run({"partition", "set", "0"}), 2,
+                 "partition set needs --compute and/or --memory");
+    expect_error(run({"partition", "plan", "0", "--compute", "hpx"}), 2,
+                 "invalid compute mode 'hpx' (expected spx, dpx, tpx, qpx or cpx)");
+    expect_error(run({"partition", "plan", "0", "--memory", "nps3"}), 2,
+                 "invalid memory mode 'nps3' (expected nps1, nps2, nps4 or nps8)");
+    expect_error(run({"partition", "set", "all", "--compute", "cpx"}), 2,
+                 "invalid device 'all' (expected an id, a PCI address)");
+    const auto missing = run({"partition", "set"});
+    EXPECT_EQ(missing.code, 2);
+    EXPECT_TRUE(kernel.part_requests.empty());
+}
+
+// ---- vf
+
+TEST_F(ControlCli, VfEnableAutoPrintsTheVfs) {
+    kernel.devices[0].compute_mode = AMDX_COMPUTE_CPX;
+    const auto r = run({"-j", "vf", "enable", "0", "4"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    const Json dev = Json::parse(r.out)["devices"][0];
+    EXPECT_EQ(dev["max_vfs"], 8);
+    ASSERT_EQ(dev["vfs"].size(), 4U);
+    EXPECT_EQ(dev["vfs"][1],
+              Json::parse(R"({"vf":1,"state":"online","partitions":[1,5],)"
+                          R"("vram_quota":51539607552,"time_slice_us":6000,"priority":"normal",)"
+                          R"("evict":false,"vram_used":0,"resets":0,"resets_in_window":0})"));
+    const auto text = run({"vf", "show", "0"});
+    EXPECT_NE(text.out.find("    vf 3 state online partitions 3,7 vram_quota 51539607552 "
+                            "time_slice_us 6000 priority normal evict false vram_used 0 "
+                            "resets 0 resets_in_window 0\n"),
+              std::string::npos)
+        << text.out;
+}
+
+TEST_F(ControlCli, VfEnableFromConfigFile) {
+    kernel.devices[0].compute_mode = AMDX_COMPUTE_DPX;
+    TempFile f;
+    f.write(R"({"vfs":[{"partitions":[0],"vram_mib":1024,"priority":"high","evict":true},)"
+            R"({"partitions":[1],"vram_quota":536870912,"time_slice_us":2000}]})");
+    const auto r = run({"vf", "enable", "0", "2", "--config", f.path()});
+    EXPECT_EQ(r.code, 0) << r.err;
+    ASSERT_EQ(kernel.vf_configs.size(), 2U);
+    EXPECT_EQ(kernel.vf_configs[0].vram_quota, 1ULL << 30);
+    EXPECT_EQ(kernel.vf_configs[0].priority, static_cast<std::uint32_t>(AMDX_VF_PRIO_HIGH));
+    EXPECT_EQ(kernel.vf_configs[0].flags, static_cast<std::uint32_t>(AMDX_VF_F_EVICT));
+    EXPECT_EQ(kernel.vf_configs[0].time_slice_us, 6000U);
+    EXPECT_EQ(kernel.vf_configs[1].partition_mask, 2U);
+    EXPECT_EQ(kernel.vf_configs[1].time_slice_us, 2000U);
+}
+
+TEST_F(ControlCli, VfConfigFileErrorsAreUsageErrors) {
+    TempFile f;
+    f.write("{not json");
+    expect_error(run({"vf", "enable", "0", "1", "--config", f.path()}), 2,
+                 f.path() + ": invalid VF configuration: not JSON");
+    f.write(R"([{"partitions":[0],"vram_mib":512,"colour":"red"}])");
+    expect_error(run({"vf", "enable", "0", "1", "--config", f.path()}), 2,
+                 f.path() + ": invalid VF configuration: VF 0: invalid key or value: "
+                            "\"colour\": \"red\"");
+    f.write(R"([{"partitions":[0]}])");
+    expect_error(run({"vf", "enable", "0", "1", "--config", f.path()}), 2,
+                 f.path() + ": invalid VF configuration: VF 0: needs \"partitions\" and "
+                            "\"vram_quota\" or \"vram_mib\"");
+    f.write(R"([{"partitions":[0],"vram_mib":512}])");
+    expect_error(run({"vf", "enable", "0", "2", "--config", f.path()}), 2,
+                 f.path() + ": has 1 VF configurations, but N is 2");
+    expect_error(run({"vf", "enable", "0", "1", "--config", "/nonexistent/vf.json"}), 1,
+                 "/nonexistent/vf.json: cannot open (ENOENT: No such file or directory)");
+    EXPECT_TRUE(kernel.vf_enables.empty());
+}
+
+TEST_F(ControlCli, VfEnableRefusedNamesVfAndReason) {
+    kernel.devices[0].compute_mode = AMDX_COMPUTE_DPX;
+    TempFile f;
+    f.write(R"([{"partitions":[0],"vram_mib":512},{"partitions":[1],"vram_mib":100}])");
+    expect_error(run({"vf", "enable", "0", "2", "--config", f.path()}), 1,
+                 "vf enable device 0: VF 1: the VF resources are invalid or do not fit "
+                 "(reason vf_provision, EINVAL: Invalid argument)");
+    expect_error(run({"vf", "enable", "0", "4"}), 1,
+                 "vf enable device 0: that VF count is not possible in the compute mode "
+                 "(reason vf_compute, EINVAL: Invalid argument)");
+}
+
+TEST_F(ControlCli, VfSetResetDisable) {
+    kernel.devices[0].compute_mode = AMDX_COMPUTE_CPX;
+    ASSERT_EQ(run({"vf", "enable", "0", "2"}).code, 0);
+    const auto set =
+        run({"-j", "vf", "set", "0", "1", "--vram-mib", "512", "--priority", "low", "--evict"});
+    EXPECT_EQ(set.code, 0) << set.err;
+    ASSERT_EQ(kernel.vf_sets.size(), 1U);
+    EXPECT_EQ(kernel.vf_sets[0].vf, 1U);
+    EXPECT_EQ(kernel.vf_sets[0].valid,
+              static_cast<std::uint32_t>(AMDX_VF_SET_VRAM_QUOTA | AMDX_VF_SET_PRIORITY |
+                                         AMDX_VF_SET_FLAGS));
+    const Json vfs = Json::parse(set.out)["devices"][0]["vfs"];
+    ASSERT_EQ(vfs.size(), 1U);
+    EXPECT_EQ(vfs[0]["vram_quota"], 512ULL << 20);
+    EXPECT_EQ(vfs[0]["priority"], "low");
+    EXPECT_EQ(vfs[0]["evict"], true);
+    expect_error(run({"vf", "set", "0", "1"}), 2,
+                 "vf set needs --vram-mib, --time-slice-us, --priority, --evict or --no-evict");
+    expect_error(run({"vf", "set", "0", "1", "--evict", "--no-evict"}), 2,
+                 "--evict and --no-evict exclude each other");
+
+    const auto reset = run({"vf", "reset", "0", "1"});
+    EXPECT_EQ(reset.code, 0) << reset.err;
+    EXPECT_EQ(reset.out, "vf_reset device 0 vf 1 result acked state online duration_ns 2000000 "
+                         "resets_in_window 1\n");
+    ASSERT_EQ(run({"vf", "reset", "0", "1"}).code, 0);
+    ASSERT_EQ(run({"vf", "reset", "0", "1"}).code, 0);
+    expect_error(run({"vf", "reset", "0", "1"}), 1,
+                 "vf reset device 0 VF 1: more than 3 resets in 60 s, the VF is quarantined "
+                 "until VFs are disabled (EBUSY: Device or resource busy)");
+    EXPECT_NE(run({"vf", "show", "0"}).out.find("vf 1 state quarantined"), std::string::npos);
+
+    const auto off = run({"vf", "disable", "0"});
+    EXPECT_EQ(off.code, 0) << off.err;
+    EXPECT_TRUE(off.out.empty());
+    expect_error(run({"vf", "disable", "0"}), 1,
+                 "vf disable device 0: no VF is enabled (EINVAL: Invalid argument)");
+}
+
+// ---- ras
+
+TEST_F(ControlCli, RasShowKeepsUnsupportedApartFromZero) {
+    const auto r = run({"-j", "ras", "show", "0"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    const Json dev = Json::parse(r.out)["devices"][0];
+    EXPECT_EQ(dev["rma"], false);
+    EXPECT_EQ(dev["retired_pages"], 0);
+    EXPECT_EQ(dev["reset_scope"], Json::parse(R"({"hive_id":0,"devices":[0]})"));
+    ASSERT_EQ(dev["blocks"].size(), 7U);
+    EXPECT_EQ(dev["blocks"][1],
+              Json::parse(R"({"block":"sdma","instances":16,"supported":["ue"],)"
+                          R"("total":{"ce":null,"ue":0,"de":null},)"
+                          R"("partitions":[{"partition":0,"ce":null,"ue":0,"de":null}]})"));
+    const auto text = run({"ras", "show", "0"});
+    EXPECT_NE(text.out.find("    block sdma:\n      instances 16\n      supported ue\n"
+                            "      total ce n/a ue 0 de n/a\n      partitions:\n"
+                            "        partition 0 ce n/a ue 0 de n/a\n"),
+              std::string::npos)
+        << text.out;
+}
+
+TEST_F(ControlCli, RasInject) {
+    kernel.devices[0].compute_mode = AMDX_COMPUTE_DPX;
+    const auto r = run({"-j", "ras", "inject", "0", "--block", "gfx", "--type", "ue", "--instance",
+                        "5", "--count", "2"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.out, R"({"inject":{"device":0,"block":"gfx","type":"ue","instance":5,"count":2,)"
+                     R"("address":0,"seq":1}})"
+                     "\n");
+    ASSERT_EQ(kernel.ras_injects.size(), 1U);
+    EXPECT_EQ(kernel.ras_injects[0].instance, 5U);
+    const Json st = Json::parse(run({"-j", "ras", "show", "0"}).out)["devices"][0];
+    EXPECT_EQ(st["blocks"][2]["total"]["ue"], 2);
+    EXPECT_EQ(st["blocks"][2]["partitions"][1]["ue"], 2);
+
+    const auto umc =
+        run({"ras", "inject", "0", "--block", "UMC", "--type", "ce", "--address", "0x10000"});
+    EXPECT_EQ(umc.code, 0) << umc.err;
+    EXPECT_EQ(kernel.ras_injects.back().address, 0x10000U);
+    expect_error(run({"ras", "inject", "0", "--block", "sdma", "--type", "ce"}), 1,
+                 "ras inject device 0: rejected: the block must report the type, the instance "
+                 "be below its count, the count 1 .. 1024 and a umc address inside VRAM and not "
+                 "retired (EINVAL: Invalid argument)");
+    expect_error(run({"ras", "inject", "0", "--block", "l2", "--type", "ce"}), 2,
+                 "invalid block 'l2' (expected umc, sdma, gfx, mmhub, pcie_bif, hdp or "
+                 "xgmi_wafl)");
+    expect_error(run({"ras", "inject", "0", "--block", "umc", "--type", "fatal"}), 2,
+                 "invalid error type 'fatal' (expected ce, ue or de)");
+    expect_error(run({"ras", "inject", "0", "--block", "umc", "--type", "ce", "--address", "0xzz"}),
+                 2, "invalid address '0xzz' (a number, decimal or 0x hex)");
+    kernel.fail_ioctl[AMDX_IOC_RAS_INJECT] = EPERM;
+    expect_error(run({"ras", "inject", "1", "--block", "umc", "--type", "ce"}), 1,
+                 "ras inject device 1: permission denied, changes need CAP_SYS_ADMIN "
+                 "(EPERM: Operation not permitted)");
+}
+
+TEST_F(ControlCli, RasPolicyShowAndSet) {
+    const auto show = run({"ras", "policy", "show", "0"});
+    EXPECT_EQ(show.code, 0) << show.err;
+    EXPECT_EQ(show.out, "id 0 bdf 0000:c1:00.0 ce_page_threshold 50 ce_window_s 86400 "
+                        "bad_page_threshold -1 bad_page_mode warn part_reset_limit 3 "
+                        "part_reset_window_s 3600 rma_refuse false\n");
+    const auto set = run({"-j", "ras", "policy", "set", "0", "--ce-page-threshold", "10",
+                          "--bad-page-threshold", "auto", "--rma-refuse"});
+    EXPECT_EQ(set.code, 0) << set.err;
+    EXPECT_EQ(set.out, R"({"devices":[{"id":0,"bdf":"0000:c1:00.0","ce_page_threshold":10,)"
+                       R"("ce_window_s":86400,"bad_page_threshold":-2,"bad_page_mode":"auto",)"
+                       R"("part_reset_limit":3,"part_reset_window_s":3600,"rma_refuse":true}]})"
+                       "\n");
+    ASSERT_EQ(kernel.ras_policies.size(), 1U);
+    EXPECT_EQ(kernel.ras_policies[0].valid,
+              static_cast<std::uint32_t>(AMDX_RAS_POL_CE_PAGE_THRESHOLD |
+                                         AMDX_RAS_POL_BAD_PAGE_THRESHOLD | AMDX_RAS_POL_FLAGS));
+    const auto n = run({"-j", "ras", "policy", "set", "0", "--bad-page-threshold", "128"});
+    EXPECT_EQ(Json::parse(n.out)["devices"][0]["bad_page_mode"], "pages");
+    expect_error(run({"ras", "policy", "set", "0"}), 2,
+                 "ras policy set needs at least one knob (see 'amdx ras policy set --help')");
+    expect_error(run({"ras", "policy", "set", "0", "--bad-page-threshold", "lots"}), 2,
+                 "invalid --bad-page-threshold 'lots' (expected a page count, warn or auto)");
+    expect_error(run({"ras", "policy", "set", "0", "--ce-window-s", "0"}), 1,
+                 "ras policy set device 0: a value is out of range (see Documentation/ras.rst) "
+                 "(EINVAL: Invalid argument)");
+}
+
+TEST_F(ControlCli, BadPagesListExportImport) {
+    ASSERT_EQ(
+        run({"ras", "inject", "0", "--block", "umc", "--type", "ue", "--address", "0x3000"}).code,
+        0);
+    const auto list = run({"-j", "ras", "badpages"});
+    EXPECT_EQ(list.code, 0) << list.err;
+    EXPECT_EQ(list.out, R"({"devices":[{"id":0,"bdf":"0000:c1:00.0","pages":[{"address":12288,)"
+                        R"("partition":0,"cause":"ue","time":1700000000,"flags":0}]},)"
+                        R"({"id":1,"bdf":"0000:c2:00.0","pages":[]}]})"
+                        "\n");
+    TempFile f;
+    const auto exp = run({"ras", "badpages", "0", "--export", f.path()});
+    EXPECT_EQ(exp.code, 0) << exp.err;
+    EXPECT_EQ(exp.out, "export device 0 file " + f.path() + " pages 1 bytes 44\n");
+    const std::string table = f.read();
+    ASSERT_EQ(table.size(), 44U);
+    EXPECT_EQ(table.substr(0, 4), "ABPX");
+
+    const auto imp = run({"-j", "ras", "badpages", "1", "--import", f.path()});
+    EXPECT_EQ(imp.code, 0) << imp.err;
+    EXPECT_EQ(Json::parse(imp.out)["import"]["imported"], 1);
+    ASSERT_EQ(kernel.badpage_imports.size(), 1U);
+    EXPECT_EQ(kernel.badpage_imports[0].size(), table.size());
+    EXPECT_EQ(std::memcmp(kernel.badpage_imports[0].data(), table.data(), table.size()), 0);
+
+    std::string bad = table;
+    bad[40] = static_cast<char>(bad[40] ^ 1);
+    f.write(bad);
+    const auto corrupt = run({"ras", "badpages", "1", "--import", f.path()});
+    EXPECT_EQ(corrupt.code, 1);
+    EXPECT_EQ(
+        corrupt.err.rfind("amdx: " + f.path() + ": not a valid bad-page table: checksum 0x", 0), 0U)
+        << corrupt.err;
+    EXPECT_NE(corrupt.err.find("(EBADMSG: Bad message)\n"), std::string::npos) << corrupt.err;
+    f.write(table.substr(0, 30));
+    expect_error(run({"ras", "badpages", "1", "--import", f.path()}), 1,
+                 f.path() + ": not a valid bad-page table: truncated: 30 bytes, but 1 records "
+                            "need 44 (EBADMSG: Bad message)");
+    EXPECT_EQ(kernel.badpage_imports.size(), 1U); // nothing more reached the kernel
+    expect_error(run({"ras", "badpages", "all", "--export", f.path()}), 2,
+                 "invalid device 'all' (expected an id, a PCI address)");
+}
+
+// ---- monitor and events
+
+amdx_event event(std::uint16_t kind, std::uint64_t seq) {
+    amdx_event ev{};
+    ev.kind = kind;
+    ev.seq = seq;
+    ev.timestamp_ns = 1000 + seq;
+    ev.partition = AMDX_RAS_PARTITION_ALL;
+    return ev;
+}
+
+TEST(EventJson, EveryKindByName) {
+    auto ev = [](std::uint16_t kind) {
+        amdx_event raw = event(kind, 7);
+        raw.device = 2;
+        return amdx::Event::from_uapi(raw);
+    };
+    auto dump = [](const amdx::Event& e) { return amdx::cli::event_to_json(e).dump(); };
+    const std::string base = R"({"device":2,"seq":7,"timestamp_ns":1007,"kind":)";
+
+    auto e = ev(AMDX_EVENT_ERROR);
+    e.block = AMDX_RAS_BLOCK_UMC;
+    e.type = AMDX_RAS_TYPE_DE;
+    e.partition = 1;
+    e.address = 4096;
+    e.data[0] = 3;
+    EXPECT_EQ(dump(e), base + R"("error","block":"umc","type":"de","instance":0,)"
+                              R"("partition":1,"address":4096,"count":3})");
+    e = ev(AMDX_EVENT_LOST);
+    e.data[0] = 17;
+    EXPECT_EQ(dump(e), base + R"("lost","missed":17})");
+    e = ev(AMDX_EVENT_PAGE_RETIRED);
+    e.address = 8192;
+    e.data[0] = AMDX_BADPAGE_CAUSE_CE;
+    e.data[1] = 4;
+    EXPECT_EQ(dump(e), base + R"("page_retired","address":8192,"cause":"ce","moved_pages":4})");
+    e = ev(AMDX_EVENT_ACTION_END);
+    e.partition = 0;
+    e.data[0] = AMDX_ACTION_PARTITION_RESET;
+    e.data[1] = static_cast<std::uint64_t>(-EIO);
+    e.address = 5000;
+    EXPECT_EQ(dump(e), base + R"("action_end","partition":0,"action":"partition_reset",)"
+                              R"("result":"EIO","duration_ns":5000})");
+    e = ev(AMDX_EVENT_VF_RESET);
+    e.instance = 3;
+    e.data[0] = AMDX_VF_RESET_ACK_TIMEOUT;
+    e.data[1] = AMDX_PART_STATE_QUARANTINED;
+    EXPECT_EQ(dump(e), base + R"("vf_reset","vf":3,"result":"ack_timeout","state":"quarantined"})");
+    e = ev(AMDX_EVENT_DEVICE_RESET_BEGIN);
+    e.data[0] = 0b1010;
+    EXPECT_EQ(dump(e), base + R"("device_reset_begin","devices":[1,3]})");
+    e = ev(AMDX_EVENT_PARTITION_SWITCH);
+    e.type = AMDX_PART_STEP_DRAIN;
+    e.address = 900;
+    EXPECT_EQ(dump(e), base + R"("partition_switch","step":"drain","result":"ok",)"
+                              R"("duration_ns":900})");
+    e = ev(AMDX_EVENT_MIGRATE);
+    e.type = 1;
+    e.data[0] = 55;
+    e.data[1] = 512;
+    EXPECT_EQ(dump(e), base + R"("migrate","direction":"to_system","pid":55,"pages":512})");
+    e = ev(AMDX_EVENT_PARTITION_QUARANTINED);
+    e.partition = 2;
+    EXPECT_EQ(dump(e), base + R"("partition_quarantined","partition":2})");
+    e = ev(42); // a newer kernel's kind
+    e.data[1] = 9;
+    EXPECT_EQ(dump(e), base + R"("unknown","kind_id":42,"block":0,"type":0,"instance":0,)"
+                              R"("partition":4294967295,"address":0,"data":[0,9]})");
+}
+
+TEST(EventJson, ParseKinds) {
+    std::string bad;
+    EXPECT_EQ(amdx::cli::parse_event_kinds("error,LOST", bad),
+              (1ULL << AMDX_EVENT_ERROR) | (1ULL << AMDX_EVENT_LOST));
+    EXPECT_EQ(amdx::cli::parse_event_kinds("all", bad), AMDX_EVENT_MASK_ALL);
+    EXPECT_FALSE(amdx::cli::parse_event_kinds("error,bogus", bad));
+    EXPECT_EQ(bad, "bogus");
+    EXPECT_FALSE(amdx::cli::parse_event_kinds("", bad));
+}
+
+TEST_F(ControlCli, MonitorPrintsOneLinePerEventWithLost) {
+    amdx_event err = event(AMDX_EVENT_ERROR, 1);
+    err.block = AMDX_RAS_BLOCK_GFX;
+    err.type = AMDX_RAS_TYPE_UE;
+    err.instance = 2;
+    err.partition = 0;
+    err.data[0] = 1;
+    amdx_event lost = event(AMDX_EVENT_LOST, 2);
+    lost.data[0] = 40;
+    kernel.backlog[0] = {err, lost, event(AMDX_EVENT_RMA, 42)};
+    const auto r = run({"monitor", "0", "--count", "3"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.out, "device 0 seq 1 timestamp_ns 1001 kind error block gfx type ue instance 2 "
+                     "partition 0 address 0 count 1\n"
+                     "device 0 seq 2 timestamp_ns 1002 kind lost missed 40\n"
+                     "device 0 seq 42 timestamp_ns 1042 kind rma retired_pages 0\n");
+    ASSERT_EQ(kernel.subscribers.size(), 1U);
+    EXPECT_EQ(kernel.subscribers[0].mask, AMDX_EVENT_MASK_ALL);
+}
+
+TEST_F(ControlCli, MonitorJsonLinesKindsAndCount) {
+    kernel.backlog[0] = {event(AMDX_EVENT_PARTITION_OFFLINE, 1), event(AMDX_EVENT_RMA, 2),
+                         event(AMDX_EVENT_RMA, 3), event(AMDX_EVENT_RMA, 4)};
+    const auto r =
+        run({"-j", "monitor", "--kinds", "rma", "--count", "2", "--ring-size", "64", "0"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.out, R"({"device":0,"seq":2,"timestamp_ns":1002,"kind":"rma","retired_pages":0})"
+                     "\n"
+                     R"({"device":0,"seq":3,"timestamp_ns":1003,"kind":"rma","retired_pages":0})"
+                     "\n");
+    ASSERT_EQ(kernel.subscribers.size(), 1U);
+    EXPECT_EQ(kernel.subscribers[0].mask, 1ULL << AMDX_EVENT_RMA);
+    EXPECT_EQ(kernel.subscribers[0].ring_size, 64U);
+}
+
+TEST_F(ControlCli, MonitorFollowsEveryDevice) {
+    kernel.backlog[0] = {event(AMDX_EVENT_RMA, 1)};
+    kernel.backlog[1] = {event(AMDX_EVENT_RMA, 5)};
+    const auto r = run({"-j", "monitor", "--count", "2"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    std::istringstream lines(r.out);
+    std::vector<std::uint32_t> devices;
+    for (std::string line; std::getline(lines, line);)
+        devices.push_back(Json::parse(line)["device"].get<std::uint32_t>());
+    std::sort(devices.begin(), devices.end());
+    EXPECT_EQ(devices, (std::vector<std::uint32_t>{0, 1}));
+    EXPECT_EQ(kernel.subscribers.size(), 2U);
+}
+
+TEST_F(ControlCli, MonitorTimeoutAndGoneDevice) {
+    const auto quiet = run({"monitor", "0", "--timeout-ms", "20"});
+    EXPECT_EQ(quiet.code, 0) << quiet.err;
+    EXPECT_TRUE(quiet.out.empty());
+    EXPECT_TRUE(quiet.err.empty());
+
+    kernel.backlog[1] = {event(AMDX_EVENT_DEVICE_RESET_BEGIN, 1)};
+    kernel.hang_up_after_backlog = true;
+    const auto gone = run({"monitor", "1"});
+    EXPECT_EQ(gone.out, "device 1 seq 1 timestamp_ns 1001 kind device_reset_begin devices none\n");
+    expect_error(gone, 1, "monitor: device 1 went away (ENODEV: No such device)");
+}
+
+TEST_F(ControlCli, MonitorErrors) {
+    expect_error(run({"monitor", "--kinds", "error,oops"}), 2,
+                 "invalid event kind 'oops' in --kinds (expected kind names as 'amdx monitor "
+                 "--help' lists them, or 'all')");
+    expect_error(run({"monitor", "0", "--ring-size", "100"}), 1,
+                 "monitor: subscribing to device 0: the ring size must be a power of two in "
+                 "16 .. 65536 (EINVAL: Invalid argument)");
+    expect_error(run({"monitor", "7"}), 1, "no such device: 7");
+}
+
+} // namespace

@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+//
+// RAS calls, the bad-page codec, CRC32, the event stream and the RAS and
+// event names, against the fake kernel where a kernel is needed.
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <string>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <amdx/device.hpp>
+
+#include "fake_kernel.hpp"
+
+namespace {
+
+using amdx::BadPage;
+using amdx::BadPageCause;
+using amdx::Control;
+using amdx::Device;
+using amdx::EventKind;
+using amdx::RasBlock;
+using amdx::RasType;
+using amdx::test::FakeKernel;
+
+std::span<const std::byte> bytes_of(std::string_view s) {
+    return {reinterpret_cast<const std::byte*>(s.data()), s.size()};
+}
+
+// ---- CRC32 and the bad-page codec
+
+TEST(Crc32, KnownVectors) {
+    EXPECT_EQ(amdx::crc32({}), 0U);
+    EXPECT_EQ(amdx::crc32(bytes_of("123456789")), 0xcbf43926U);
+    EXPECT_EQ(amdx::crc32(bytes_of("The quick brown fox jumps over the lazy dog")), 0x414fa339U);
+    // Chained calls equal one call.
+    const auto first = amdx::crc32(bytes_of("12345"));
+    EXPECT_EQ(amdx::crc32(bytes_of("6789"), first), 0xcbf43926U);
+}
+
+std::vector<BadPage> sample_pages() {
+    return {BadPage{.address = 0x1000,
+                    .time = 1700000000,
+                    .partition = 0,
+                    .cause = BadPageCause::ue,
+                    .flags = 0},
+            BadPage{.address = 0x7fff000,
+                    .time = 1700000100,
+                    .partition = 3,
+                    .cause = BadPageCause::ce,
+                    .flags = 0}};
+}
+
+TEST(BadPageCodec, LayoutIsTheUapis) {
+    const auto table = amdx::encode_badpages(sample_pages());
+    ASSERT_EQ(table.size(), sizeof(amdx_badpage_header) + 2 * sizeof(amdx_badpage_record));
+    amdx_badpage_header h{};
+    std::memcpy(&h, table.data(), sizeof(h));
+    EXPECT_EQ(h.magic, AMDX_BADPAGE_MAGIC);
+    EXPECT_EQ(std::memcmp(table.data(), "ABPX", 4), 0);
+    EXPECT_EQ(h.version, static_cast<std::uint32_t>(AMDX_BADPAGE_VERSION));
+    EXPECT_EQ(h.count, 2U);
+    EXPECT_EQ(h.record_size, sizeof(amdx_badpage_record));
+    amdx_badpage_record r{};
+    std::memcpy(&r, table.data() + sizeof(h) + sizeof(r), sizeof(r));
+    EXPECT_EQ(r.address, 0x7fff000U);
+    EXPECT_EQ(r.partition, 3U);
+    EXPECT_EQ(r.cause, AMDX_BADPAGE_CAUSE_CE);
+    // The checksum: CRC32 over the header with the field zero, then records.
+    auto copy = table;
+    std::memset(copy.data() + offsetof(amdx_badpage_header, checksum), 0, 4);
+    EXPECT_EQ(h.checksum, amdx::crc32(copy));
+}
+
+TEST(BadPageCodec, RoundTrip) {
+    for (const auto& pages : {std::vector<BadPage>{}, sample_pages()}) {
+        const auto table = amdx::encode_badpages(pages);
+        const auto back = amdx::decode_badpages(table);
+        ASSERT_TRUE(back) << back.error().message();
+        EXPECT_EQ(*back, pages);
+    }
+}
+
+struct Corruption {
+    const char* name;
+    void (*apply)(std::vector<std::byte>&);
+    const char* why; // the start of the message
+};
+
+void put32(std::vector<std::byte>& t, std::size_t at, std::uint32_t v) {
+    std::memcpy(t.data() + at, &v, sizeof(v));
+}
+
+TEST(BadPageCodec, EveryCorruptionIsEbadmsgWithAReason) {
+    const Corruption cases[] = {
+        {"empty", [](auto& t) { t.clear(); }, "truncated: 0 bytes"},
+        {"short header", [](auto& t) { t.resize(19); }, "truncated: 19 bytes"},
+        {"magic", [](auto& t) { t[0] = std::byte{'X'}; }, "bad magic"},
+        {"version", [](auto& t) { put32(t, 4, 2); }, "version 2"},
+        {"record size", [](auto& t) { put32(t, 12, 32); }, "record size 32"},
+        {"count too large", [](auto& t) { put32(t, 8, AMDX_BADPAGE_MAX_RECORDS + 1); },
+         "count 10923 exceeds"},
+        {"truncated record", [](auto& t) { t.pop_back(); }, "truncated: 67 bytes"},
+        {"count beyond data", [](auto& t) { put32(t, 8, 3); }, "truncated: 68 bytes"},
+        {"trailing data", [](auto& t) { t.push_back(std::byte{0}); }, "trailing data: 69"},
+        {"flipped record bit", [](auto& t) { t[30] ^= std::byte{0x10}; }, "checksum"},
+        {"checksum", [](auto& t) { t[16] ^= std::byte{1}; }, "checksum"},
+    };
+    for (const auto& c : cases) {
+        auto table = amdx::encode_badpages(sample_pages());
+        c.apply(table);
+        std::string why;
+        const auto r = amdx::decode_badpages(table, &why);
+        ASSERT_FALSE(r) << c.name;
+        EXPECT_EQ(r.error().value(), EBADMSG) << c.name;
+        EXPECT_EQ(why.rfind(c.why, 0), 0U) << c.name << ": " << why;
+    }
+}
+
+// ---- the device calls
+
+class RasTest : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        kernel.add_device(0);
+        kernel.devices[0].compute_mode = AMDX_COMPUTE_DPX;
+        auto dev = Device::open(control, 0);
+        ASSERT_TRUE(dev) << dev.error().message();
+        device.emplace(std::move(*dev));
+    }
+
+    FakeKernel kernel;
+    Control control = Control::adopt(amdx::UniqueFd(::open("/dev/null", O_RDWR | O_CLOEXEC)));
+    std::optional<Device> device;
+};
+
+TEST_F(RasTest, CountersKeepUnsupportedApartFromZero) {
+    const auto st = device->ras_status();
+    ASSERT_TRUE(st) << st.error().message();
+    EXPECT_FALSE(st->rma);
+    ASSERT_EQ(st->counters.size(), 7U * 3U); // total + 2 partitions per block
+    const auto& sdma = st->counters[3];
+    EXPECT_EQ(sdma.block, RasBlock::sdma);
+    EXPECT_EQ(sdma.partition, amdx::kRasPartitionAll);
+    EXPECT_FALSE(sdma.supports(RasType::ce));
+    EXPECT_FALSE(sdma.count[AMDX_RAS_TYPE_CE].has_value());
+    EXPECT_EQ(sdma.count[AMDX_RAS_TYPE_UE], 0U);
+    EXPECT_EQ(st->counters[4].partition, 0U);
+}
+
+TEST_F(RasTest, InjectCountsPerPartitionAndRetiresUePages) {
+    amdx::RasInjection inj;
+    inj.block = RasBlock::gfx;
+    inj.type = RasType::ue;
+    inj.instance = 5; // XCC 5: partition 1 in DPX
+    inj.count = 3;
+    const auto seq = device->ras_inject(inj);
+    ASSERT_TRUE(seq) << seq.error().message();
+    EXPECT_EQ(*seq, 1U);
+    ASSERT_EQ(kernel.ras_injects.size(), 1U);
+    EXPECT_EQ(kernel.ras_injects[0].block, static_cast<std::uint32_t>(AMDX_RAS_BLOCK_GFX));
+    EXPECT_EQ(kernel.ras_injects[0].count, 3U);
+    const auto st = device->ras_status();
+    ASSERT_TRUE(st);
+    EXPECT_EQ(st->counters[6].count[AMDX_RAS_TYPE_UE], 3U); // gfx total
+    EXPECT_EQ(st->counters[7].count[AMDX_RAS_TYPE_UE], 0U); // gfx partition 0
+    EXPECT_EQ(st->counters[8].count[AMDX_RAS_TYPE_UE], 3U); // gfx partition 1
+
+    inj.block = RasBlock::umc;
+    inj.instance = 0;
+    inj.count = 1;
+    inj.address = 0x5000;
+    ASSERT_TRUE(device->ras_inject(inj));
+    const auto pages = device->badpages();
+    ASSERT_TRUE(pages) << pages.error().message();
+    ASSERT_EQ(pages->size(), 1U);
+    EXPECT_EQ((*pages)[0].address, 0x5000U);
+    EXPECT_EQ((*pages)[0].cause, BadPageCause::ue);
+    EXPECT_EQ(device->ras_status()->retired_pages, 1U);
+    const auto again = device->ras_inject(inj); // refused on a retired page
+    ASSERT_FALSE(again);
+    EXPECT_EQ(again.error(), std::errc::invalid_argument);
+}
+
+TEST_F(RasTest, PolicyShowAndSet) {
+    const auto p = device->ras_policy();
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->ce_page_threshold, 50U);
+    EXPECT_EQ(p->bad_page_threshold, AMDX_RAS_BAD_PAGE_WARN);
+    amdx::RasPolicyUpdate u;
+    EXPECT_TRUE(u.empty());
+    u.ce_page_threshold = 10;
+    u.flags = AMDX_RAS_POL_F_RMA_REFUSE;
+    ASSERT_TRUE(device->ras_set_policy(u));
+    ASSERT_EQ(kernel.ras_policies.size(), 1U);
+    EXPECT_EQ(kernel.ras_policies[0].valid,
+              static_cast<std::uint32_t>(AMDX_RAS_POL_CE_PAGE_THRESHOLD | AMDX_RAS_POL_FLAGS));
+    const auto after = device->ras_policy();
+    EXPECT_EQ(after->ce_page_threshold, 10U);
+    EXPECT_EQ(after->ce_window_s, 86400U);
+    EXPECT_EQ(after->flags, static_cast<std::uint32_t>(AMDX_RAS_POL_F_RMA_REFUSE));
+    u = {};
+    u.ce_page_threshold = 0;
+    EXPECT_EQ(device->ras_set_policy(u).error(), std::errc::invalid_argument);
+    EXPECT_EQ(device->ras_policy()->ce_page_threshold, 10U); // unchanged
+}
+
+TEST_F(RasTest, BadPagesImportAndMalformedExport) {
+    const auto table = amdx::encode_badpages(sample_pages());
+    const auto n = device->badpages_import(table);
+    ASSERT_TRUE(n) << n.error().message();
+    EXPECT_EQ(*n, 2U);
+    EXPECT_EQ(*device->badpages_import(table), 0U); // already retired
+    ASSERT_EQ(kernel.badpage_imports.size(), 2U);
+    EXPECT_EQ(kernel.badpage_imports[0], table);
+    const auto pages = device->badpages();
+    ASSERT_TRUE(pages);
+    ASSERT_EQ(pages->size(), 2U);
+    EXPECT_EQ((*pages)[1].address, 0x7fff000U);
+    EXPECT_EQ((*pages)[1].cause, BadPageCause::import);
+
+    auto bad = table;
+    bad[20] ^= std::byte{1};
+    EXPECT_EQ(device->badpages_import(bad).error().value(), EBADMSG);
+    kernel.badpage_bytes = bad; // the kernel's own table is corrupt
+    EXPECT_EQ(device->badpages().error().value(), EBADMSG);
+    EXPECT_EQ(*device->badpage_table(), bad);
+}
+
+// ---- events
+
+TEST_F(RasTest, SubscribeSendsMaskRingAndNonblock) {
+    auto stream = device->subscribe(amdx::event_mask(EventKind::error), 64);
+    ASSERT_TRUE(stream) << stream.error().message();
+    ASSERT_EQ(kernel.subscribers.size(), 1U);
+    EXPECT_EQ(kernel.subscribers[0].mask, 1ULL << AMDX_EVENT_ERROR);
+    EXPECT_EQ(kernel.subscribers[0].ring_size, 64U);
+    const int fl = ::fcntl(stream->fd().get(), F_GETFL);
+    EXPECT_NE(fl & O_NONBLOCK, 0);
+    EXPECT_NE(::fcntl(stream->fd().get(), F_GETFD) & FD_CLOEXEC, 0);
+    EXPECT_EQ(device->subscribe(0).error(), std::errc::invalid_argument);
+    EXPECT_EQ(device->subscribe(amdx::kEventMaskAll, 100).error(), std::errc::invalid_argument);
+}
+
+TEST_F(RasTest, EventsArriveInBatchesWithLost) {
+    auto stream = device->subscribe(amdx::event_mask(EventKind::error));
+    ASSERT_TRUE(stream);
+    auto none = stream->next(0);
+    ASSERT_TRUE(none);
+    EXPECT_TRUE(none->empty());
+
+    amdx::RasInjection inj;
+    inj.block = RasBlock::umc;
+    inj.address = 0x2000;
+    ASSERT_TRUE(device->ras_inject(inj)); // error (seq 1); no page_retired: masked
+    amdx_event lost{};
+    lost.kind = AMDX_EVENT_LOST;
+    lost.seq = 2;
+    lost.data[0] = 17;
+    kernel.emit(0, lost);
+    amdx_event quarantined{};
+    quarantined.kind = AMDX_EVENT_PARTITION_QUARANTINED; // filtered out
+    kernel.emit(0, quarantined);
+
+    ASSERT_TRUE(*stream->wait(-1));
+    std::vector<amdx::Event> events;
+    const auto n = stream->read(events, 1); // one at a time
+    ASSERT_TRUE(n);
+    ASSERT_EQ(*n, 1U);
+    ASSERT_EQ(stream->read(events).value_or(0), 1U);
+    ASSERT_EQ(events.size(), 2U);
+    EXPECT_EQ(events[0].kind, EventKind::error);
+    EXPECT_EQ(events[0].seq, 1U);
+    EXPECT_EQ(events[0].address, 0x2000U);
+    EXPECT_EQ(events[0].size, sizeof(amdx_event));
+    EXPECT_EQ(events[1].kind, EventKind::lost);
+    EXPECT_EQ(events[1].data[0], 17U);
+    EXPECT_EQ(stream->read(events).value_or(99), 0U); // nothing left, no blocking
+    EXPECT_FALSE(*stream->wait(0));
+}
+
+TEST_F(RasTest, DeviceGoneIsEnodevAndShortRecordsAreEproto) {
+    auto stream = device->subscribe();
+    ASSERT_TRUE(stream);
+    const int wfd = kernel.subscribers[0].write_fd;
+    const char junk[10] = {};
+    ASSERT_EQ(::write(wfd, junk, sizeof(junk)), 10);
+    std::vector<amdx::Event> events;
+    EXPECT_EQ(stream->read(events).error(), std::errc::protocol_error);
+
+    amdx_event small{};
+    small.size = 32; // below the first version
+    ASSERT_EQ(::write(wfd, &small, sizeof(small)), static_cast<ssize_t>(sizeof(small)));
+    EXPECT_EQ(stream->read(events).error(), std::errc::protocol_error);
+
+    kernel.hang_up(0);
+    ASSERT_TRUE(*stream->wait(1000)); // a hang-up is readable
+    EXPECT_EQ(stream->read(events).error(), std::errc::no_such_device);
+    EXPECT_TRUE(events.empty());
+}
+
+TEST_F(RasTest, LongerRecordsOfANewerKernelAreSteppedBySize) {
+    auto stream = device->subscribe();
+    ASSERT_TRUE(stream);
+    unsigned char rec[2][80] = {};
+    for (int i = 0; i < 2; ++i) {
+        amdx_event ev{};
+        ev.seq = 10 + i;
+        ev.kind = AMDX_EVENT_RMA;
+        ev.size = 80;
+        ev.data[0] = 128;
+        std::memcpy(rec[i], &ev, sizeof(ev));
+        std::memset(rec[i] + sizeof(ev), 0xa5, 80 - sizeof(ev));
+    }
+    ASSERT_EQ(::write(kernel.subscribers[0].write_fd, rec, sizeof(rec)), 160);
+    std::vector<amdx::Event> events;
+    ASSERT_EQ(stream->read(events).value_or(0), 2U);
+    EXPECT_EQ(events[1].seq, 11U);
+    EXPECT_EQ(events[1].data[0], 128U);
+}
+
+// ---- names
+
+TEST(RasNames, BlocksTypesKindsRoundTrip) {
+    const char* blocks[] = {"umc", "sdma", "gfx", "mmhub", "pcie_bif", "hdp", "xgmi_wafl"};
+    for (std::uint32_t b = 0; b < AMDX_RAS_BLOCK_COUNT; ++b) {
+        EXPECT_EQ(amdx::to_string(static_cast<RasBlock>(b)), blocks[b]);
+        EXPECT_EQ(amdx::parse_ras_block(blocks[b]), static_cast<RasBlock>(b));
+    }
+    EXPECT_EQ(amdx::parse_ras_block("XGMI_WAFL"), RasBlock::xgmi_wafl);
+    EXPECT_FALSE(amdx::parse_ras_block("unknown"));
+    EXPECT_EQ(amdx::to_string(static_cast<RasBlock>(AMDX_RAS_BLOCK_COUNT)), "unknown");
+    const char* types[] = {"ce", "ue", "de"};
+    for (std::uint32_t t = 0; t < AMDX_RAS_TYPE_COUNT; ++t)
+        EXPECT_EQ(amdx::parse_ras_type(types[t]), static_cast<RasType>(t));
+    EXPECT_FALSE(amdx::parse_ras_type("fatal"));
+    for (std::uint32_t k = 0; k < AMDX_EVENT_KIND_COUNT; ++k) {
+        const auto kind = static_cast<EventKind>(k);
+        EXPECT_NE(amdx::to_string(kind), "unknown") << k;
+        EXPECT_EQ(amdx::parse_event_kind(amdx::to_string(kind)), kind);
+    }
+    EXPECT_EQ(amdx::to_string(EventKind::page_retired), "page_retired");
+    EXPECT_EQ(amdx::to_string(static_cast<EventKind>(AMDX_EVENT_KIND_COUNT)), "unknown");
+    EXPECT_EQ(amdx::to_string(BadPageCause::import), "import");
+    EXPECT_EQ(amdx::to_string(amdx::RasAction::partition_reset), "partition_reset");
+    EXPECT_EQ(amdx::event_mask(EventKind::rma), 1ULL << AMDX_EVENT_RMA);
+}
+
+} // namespace
