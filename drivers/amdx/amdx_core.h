@@ -16,6 +16,7 @@
 
 #include "amdx_hmm.h"
 
+struct amdx_part_dev;
 struct dentry;
 struct device;
 struct file;
@@ -40,6 +41,8 @@ struct file;
  * @class_dev: the sysfs class device, owned by amdx_sysfs.c.
  * @debugfs: the device's debugfs directory (testing hooks), may be NULL.
  * @hmm: HMM state (contexts of the device's fds).
+ * @part: partition and SR-IOV state (amdx_partition.c); freed with the
+ *	device.
  */
 struct amdx_device {
 	struct kref ref;
@@ -55,16 +58,24 @@ struct amdx_device {
 	struct device *class_dev;
 	struct dentry *debugfs;
 	struct amdx_hmm_dev hmm;
+	struct amdx_part_dev *part;
 };
 
 /**
  * struct amdx_file - per open file of /dev/amdx or of a device fd
  * @adev: the device of a device fd, NULL for /dev/amdx.
  * @hmm: the HMM context of a device fd, NULL without HMM.
+ * @owner: whom the fd's VRAM is charged to: %AMDX_OWNER_PF, or
+ *	AMDX_OWNER_VF(@vf) for a fd opened with %AMDX_DEVICE_OPEN_F_VF.
+ * @vf: that VF's index.
+ * @vf_epoch: the VF generation it was opened in (amdx_partition_vf_open()).
  */
 struct amdx_file {
 	struct amdx_device *adev;
 	struct amdx_hmm_ctx *hmm;
+	u32 owner;
+	u32 vf;
+	u64 vf_epoch;
 };
 
 /* amdx_device.c */
@@ -76,7 +87,9 @@ int amdx_device_fill_info(struct amdx_device *adev,
 			  struct amdx_device_info *info);
 int amdx_device_fill_info_locked(struct amdx_device *adev,
 				 struct amdx_device_info *info);
-int amdx_device_fd_open(struct amdx_device *adev);
+int amdx_device_fd_open(struct amdx_device *adev, u32 vf, bool as_vf);
+int amdx_device_hive_get(u64 hive_id, struct amdx_device **devs, u32 max,
+			 u32 *count);
 void amdx_device_registry_fini(void);
 
 /* amdx_sysfs.c */

@@ -7,7 +7,8 @@
  *
  * Every registered device gets /sys/class/amdx/amdx<id>/ below its
  * provider's device, with read-only attributes mirroring
- * %AMDX_QUERY_DEVICE_INFO (Documentation/ABI/testing/sysfs-class-amdx).
+ * %AMDX_QUERY_DEVICE_INFO (Documentation/ABI/testing/sysfs-class-amdx),
+ * and the partitions/ and vfs/ groups of amdx_partition.c.
  * Attributes that change at runtime ask the provider on every read.
  */
 #include <linux/device.h>
@@ -19,6 +20,7 @@
 #include <amdx_probes.h>
 
 #include "amdx_core.h"
+#include "amdx_partition.h"
 
 static struct class *amdx_class;
 
@@ -164,7 +166,17 @@ static struct attribute *amdx_dev_attrs[] = {
 	&dev_attr_vram_size.attr,
 	NULL
 };
-ATTRIBUTE_GROUPS(amdx_dev);
+
+static const struct attribute_group amdx_dev_group = {
+	.attrs = amdx_dev_attrs,
+};
+
+static const struct attribute_group *amdx_dev_groups[] = {
+	&amdx_dev_group,
+	&amdx_partition_attr_group,
+	&amdx_vf_attr_group,
+	NULL
+};
 
 /**
  * amdx_sysfs_add() - create the class device of a device
