@@ -45,31 +45,62 @@ struct dev {
 	bool created;
 };
 
-FIXTURE(part)
-{
+struct devs {
 	int ctl;
 	struct dev d[2];
 };
 
-FIXTURE_SETUP(part)
+static int devs_setup(struct devs *s)
 {
-	self->ctl = open(AMDX_DEV_PATH, O_RDWR | O_CLOEXEC);
-	ASSERT_LE(0, self->ctl);
-	self->d[0].fd = -1;
-	self->d[1].fd = -1;
+	s->ctl = open(AMDX_DEV_PATH, O_RDWR | O_CLOEXEC);
+	s->d[0].fd = -1;
+	s->d[1].fd = -1;
+	return s->ctl;
 }
 
-FIXTURE_TEARDOWN(part)
+static void devs_teardown(struct devs *s)
 {
 	int i;
 
 	for (i = 0; i < 2; i++) {
-		if (self->d[i].fd >= 0)
-			close(self->d[i].fd);
-		if (self->d[i].created)
-			amdx_sim_del(self->d[i].sim);
+		if (s->d[i].fd >= 0)
+			close(s->d[i].fd);
+		if (s->d[i].created)
+			amdx_sim_del(s->d[i].sim);
 	}
-	close(self->ctl);
+	close(s->ctl);
+}
+
+/* Every model (variants below). */
+FIXTURE(part)
+{
+	struct devs s;
+};
+
+FIXTURE_SETUP(part)
+{
+	ASSERT_LE(0, devs_setup(&self->s));
+}
+
+FIXTURE_TEARDOWN(part)
+{
+	devs_teardown(&self->s);
+}
+
+/* MI300X only: SR-IOV, HMM data, hives. */
+FIXTURE(mi300x)
+{
+	struct devs s;
+};
+
+FIXTURE_SETUP(mi300x)
+{
+	ASSERT_LE(0, devs_setup(&self->s));
+}
+
+FIXTURE_TEARDOWN(mi300x)
+{
+	devs_teardown(&self->s);
 }
 
 /* Create simulated device @sim with @params as d[@i] and open it. */
@@ -93,7 +124,8 @@ static int dev_new(int ctl, struct dev *d, unsigned int sim,
 }
 
 #define NEW(i, sim, params) \
-	ASSERT_EQ(0, dev_new(self->ctl, &self->d[i], sim, params))
+	ASSERT_EQ(0, dev_new(self->s.ctl, &self->s.d[i], sim, params))
+#define NEW_MI300X(i, sim, extra) NEW(i, sim, "model=mi300x " extra)
 
 static int knob(unsigned int sim, const char *name, unsigned int val)
 {
@@ -283,12 +315,6 @@ static void model_params(const struct model_rules *r, const char *extra,
 		NEW(i, sim, _p);					\
 	} while (0)
 
-#define ONLY_MI300X()							\
-	do {								\
-		if (variant->rules != &rules_mi300x)			\
-			SKIP(return, "MI300X only");			\
-	} while (0)
-
 TEST_F(part, initial_query)
 {
 	char buf[QSIZE], small[sizeof(struct amdx_query_partitions)];
@@ -299,19 +325,19 @@ TEST_F(part, initial_query)
 	__u32 size = 0;
 
 	NEW_MODEL(0, SIM_ID, "vram=256");
-	ASSERT_EQ(0, amdx_query(self->d[0].fd, AMDX_QUERY_PARTITIONS, 0, NULL,
+	ASSERT_EQ(0, amdx_query(self->s.d[0].fd, AMDX_QUERY_PARTITIONS, 0, NULL,
 				&size));
 	EXPECT_EQ(sizeof(*q) + sizeof(*p), size);
 	size = sizeof(small);
-	EXPECT_EQ(-ENOSPC, amdx_query(self->d[0].fd, AMDX_QUERY_PARTITIONS, 0,
+	EXPECT_EQ(-ENOSPC, amdx_query(self->s.d[0].fd, AMDX_QUERY_PARTITIONS, 0,
 				      small, &size));
 	EXPECT_EQ(sizeof(*q) + sizeof(*p), size);
 	/* Not on the control node. */
 	size = QSIZE;
-	EXPECT_EQ(-EINVAL, amdx_query(self->ctl, AMDX_QUERY_PARTITIONS, 0, buf,
+	EXPECT_EQ(-EINVAL, amdx_query(self->s.ctl, AMDX_QUERY_PARTITIONS, 0, buf,
 				      &size));
 
-	ASSERT_EQ(0, query_parts(self->d[0].fd, buf));
+	ASSERT_EQ(0, query_parts(self->s.d[0].fd, buf));
 	EXPECT_EQ(AMDX_COMPUTE_SPX, q->compute_mode);
 	EXPECT_EQ(AMDX_MEMORY_NPS1, q->memory_mode);
 	EXPECT_EQ(1, q->num_partitions);
@@ -323,7 +349,7 @@ TEST_F(part, initial_query)
 	EXPECT_EQ(AMDX_VF_NONE, p->vf);
 	EXPECT_EQ(0, p->vram_base);
 	EXPECT_EQ(256 * MIB, p->vram_size);
-	ASSERT_EQ(0, amdx_device_info(self->ctl, self->d[0].id, &info));
+	ASSERT_EQ(0, amdx_device_info(self->s.ctl, self->s.d[0].id, &info));
 	EXPECT_EQ((1U << info.num_sdma) - 1, p->sdma_mask);
 	EXPECT_EQ((1U << info.num_vcn) - 1, p->vcn_mask);
 }
@@ -344,16 +370,16 @@ TEST_F(part, every_combination)
 			__u32 want = expected_reason(r, cm, mm);
 			int ret;
 
-			ASSERT_EQ(0, query_parts(self->d[0].fd, before));
+			ASSERT_EQ(0, query_parts(self->s.d[0].fd, before));
 			memset(&c, 0, sizeof(c));
 			c.compute_mode = cm;
 			c.memory_mode = mm;
-			ASSERT_EQ(0, run(self->d[0].fd, false, &c));
+			ASSERT_EQ(0, run(self->s.d[0].fd, false, &c));
 			EXPECT_EQ(want, c.reason) TH_LOG("%u/%u", cm, mm);
 			EXPECT_EQ(!want, c.allowed) TH_LOG("%u/%u", cm, mm);
 
-			ret = commit_modes(self->d[0].fd, cm, mm, 0, &c);
-			ASSERT_EQ(0, query_parts(self->d[0].fd, after));
+			ret = commit_modes(self->s.d[0].fd, cm, mm, 0, &c);
+			ASSERT_EQ(0, query_parts(self->s.d[0].fd, after));
 			if (want) {
 				EXPECT_EQ(-EINVAL, ret) TH_LOG("%u/%u", cm, mm);
 				EXPECT_EQ(want, c.reason);
@@ -369,7 +395,7 @@ TEST_F(part, every_combination)
 			EXPECT_EQ(nparts(r, cm), c.num_partitions);
 			EXPECT_EQ(256 * MIB / nps(mm),
 				  q->partitions[q->num_partitions - 1].vram_size);
-			ASSERT_EQ(0, amdx_device_info(self->ctl, self->d[0].id,
+			ASSERT_EQ(0, amdx_device_info(self->s.ctl, self->s.d[0].id,
 						      &info));
 			EXPECT_EQ(cm, info.compute_mode);
 			EXPECT_EQ(mm, info.memory_mode);
@@ -391,7 +417,7 @@ TEST_F(part, commit_result_and_unchanged)
 
 	NEW_MODEL(0, SIM_ID, "vram=256");
 	memset(topo, 0xff, sizeof(topo));
-	ASSERT_EQ(0, run(self->d[0].fd, false, &c));
+	ASSERT_EQ(0, run(self->s.d[0].fd, false, &c));
 	EXPECT_EQ(1, c.allowed);
 	EXPECT_EQ(n, c.num_partitions);
 	EXPECT_EQ(1, c.num_devices);
@@ -400,7 +426,7 @@ TEST_F(part, commit_result_and_unchanged)
 		EXPECT_EQ(1U << i, topo[i].xcc_mask);
 		EXPECT_EQ(AMDX_PART_STATE_ONLINE, topo[i].state);
 	}
-	ASSERT_EQ(0, run(self->d[0].fd, true, &c));
+	ASSERT_EQ(0, run(self->s.d[0].fd, true, &c));
 	EXPECT_EQ(AMDX_PART_OUTCOME_COMMITTED, c.outcome);
 	/* Compute only: VALIDATE QUIESCE COMPUTE REBUILD RESUME. */
 	ASSERT_EQ(5, c.num_steps);
@@ -408,40 +434,39 @@ TEST_F(part, commit_result_and_unchanged)
 	EXPECT_EQ(AMDX_PART_STEP_COMPUTE, c.steps[2].step);
 	EXPECT_EQ(AMDX_PART_STEP_RESUME, c.steps[4].step);
 	EXPECT_EQ(0, c.failed_step);
-	ASSERT_EQ(0, query_parts(self->d[0].fd, buf));
+	ASSERT_EQ(0, query_parts(self->s.d[0].fd, buf));
 	EXPECT_EQ(1, q->generation);
 	EXPECT_EQ(0, memcmp(topo, q->partitions, n * sizeof(topo[0])));
 
-	ASSERT_EQ(0, run(self->d[0].fd, true, &c));
+	ASSERT_EQ(0, run(self->s.d[0].fd, true, &c));
 	EXPECT_EQ(AMDX_PART_OUTCOME_UNCHANGED, c.outcome);
 	EXPECT_EQ(0, c.num_steps);
-	ASSERT_EQ(0, query_parts(self->d[0].fd, buf));
+	ASSERT_EQ(0, query_parts(self->s.d[0].fd, buf));
 	EXPECT_EQ(1, q->generation);
 
 	c = (struct amdx_partition_config){ .flags = 2 };
-	EXPECT_EQ(-EINVAL, run(self->d[0].fd, false, &c));
+	EXPECT_EQ(-EINVAL, run(self->s.d[0].fd, false, &c));
 	c = (struct amdx_partition_config){ .pad = 1 };
-	EXPECT_EQ(-EINVAL, run(self->d[0].fd, true, &c));
+	EXPECT_EQ(-EINVAL, run(self->s.d[0].fd, true, &c));
 	c = (struct amdx_partition_config){ .max_holders = 1 };
-	EXPECT_EQ(-EINVAL, run(self->d[0].fd, true, &c));
+	EXPECT_EQ(-EINVAL, run(self->s.d[0].fd, true, &c));
 }
 
 /* Each step fails once (debugfs) and the commit rolls back exactly. */
-TEST_F(part, injected_step_failure_rolls_back)
+TEST_F(mi300x, injected_step_failure_rolls_back)
 {
 	char before[QSIZE], after[QSIZE];
 	struct amdx_device_info i0, i1;
 	struct amdx_partition_config c;
 	__u32 step;
 
-	ONLY_MI300X();
-	NEW_MODEL(0, SIM_ID, "vram=256");
+	NEW_MI300X(0, SIM_ID, "vram=256");
 	for (step = AMDX_PART_STEP_VALIDATE; step <= AMDX_PART_STEP_MAX;
 	     step++) {
-		ASSERT_EQ(0, query_parts(self->d[0].fd, before));
-		ASSERT_EQ(0, amdx_device_info(self->ctl, self->d[0].id, &i0));
+		ASSERT_EQ(0, query_parts(self->s.d[0].fd, before));
+		ASSERT_EQ(0, amdx_device_info(self->s.ctl, self->s.d[0].id, &i0));
 		ASSERT_EQ(0, knob(SIM_ID, "fail_partition_step", step));
-		EXPECT_EQ(-EIO, commit_modes(self->d[0].fd, AMDX_COMPUTE_CPX,
+		EXPECT_EQ(-EIO, commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX,
 					     AMDX_MEMORY_NPS4,
 					     AMDX_PART_F_DRAIN, &c));
 		EXPECT_EQ(AMDX_PART_OUTCOME_ROLLED_BACK, c.outcome);
@@ -450,15 +475,15 @@ TEST_F(part, injected_step_failure_rolls_back)
 		EXPECT_EQ(step, c.steps[step - 1].step);
 		EXPECT_EQ(-EIO, c.steps[step - 1].error);
 		EXPECT_EQ(0, knob_read(SIM_ID, "fail_partition_step"));
-		ASSERT_EQ(0, query_parts(self->d[0].fd, after));
+		ASSERT_EQ(0, query_parts(self->s.d[0].fd, after));
 		EXPECT_EQ(0, memcmp(before, after, QSIZE)) TH_LOG("step %u",
 								  step);
-		ASSERT_EQ(0, amdx_device_info(self->ctl, self->d[0].id, &i1));
+		ASSERT_EQ(0, amdx_device_info(self->s.ctl, self->s.d[0].id, &i1));
 		EXPECT_EQ(i0.compute_mode, i1.compute_mode);
 		EXPECT_EQ(i0.memory_mode, i1.memory_mode);
 		EXPECT_EQ(i0.num_mem_partitions, i1.num_mem_partitions);
 	}
-	EXPECT_EQ(0, commit_modes(self->d[0].fd, AMDX_COMPUTE_CPX,
+	EXPECT_EQ(0, commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX,
 				  AMDX_MEMORY_NPS4, AMDX_PART_F_DRAIN, &c));
 	EXPECT_EQ(AMDX_PART_OUTCOME_COMMITTED, c.outcome);
 	EXPECT_EQ(AMDX_PART_STEP_MAX, c.num_steps);
@@ -513,24 +538,23 @@ static int unprivileged_checks(int ctl, int fd, __u32 id)
 	return bad;
 }
 
-TEST_F(part, unprivileged_may_plan_and_query_only)
+TEST_F(mi300x, unprivileged_may_plan_and_query_only)
 {
 	char before[QSIZE], after[QSIZE];
 	int status;
 	pid_t pid;
 
-	ONLY_MI300X();
-	NEW_MODEL(0, SIM_ID, "vram=256");
-	ASSERT_EQ(0, query_parts(self->d[0].fd, before));
+	NEW_MI300X(0, SIM_ID, "vram=256");
+	ASSERT_EQ(0, query_parts(self->s.d[0].fd, before));
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid)
-		_exit(unprivileged_checks(self->ctl, self->d[0].fd,
-					  self->d[0].id));
+		_exit(unprivileged_checks(self->s.ctl, self->s.d[0].fd,
+					  self->s.d[0].id));
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(0, WEXITSTATUS(status));
-	ASSERT_EQ(0, query_parts(self->d[0].fd, after));
+	ASSERT_EQ(0, query_parts(self->s.d[0].fd, after));
 	EXPECT_EQ(0, memcmp(before, after, QSIZE));
 }
 
@@ -578,7 +602,7 @@ static bool intact(const char *buf, size_t size)
 
 #define NPAGES 64
 
-TEST_F(part, holders_busy_then_drain)
+TEST_F(mi300x, holders_busy_then_drain)
 {
 	struct amdx_partition_holder h[4];
 	size_t size = NPAGES * sysconf(_SC_PAGESIZE);
@@ -588,31 +612,30 @@ TEST_F(part, holders_busy_then_drain)
 	struct amdx_hmm_migrate m;
 	char *buf;
 
-	ONLY_MI300X();
-	if (!have_hmm(self->ctl))
+	if (!have_hmm(self->s.ctl))
 		SKIP(return, HMM_NO_CAP);
-	NEW_MODEL(0, SIM_ID, "vram=256");
-	buf = to_vram(_metadata, self->d[0].fd, NPAGES, 0, &m);
+	NEW_MI300X(0, SIM_ID, "vram=256");
+	buf = to_vram(_metadata, self->s.d[0].fd, NPAGES, 0, &m);
 	ASSERT_NE(NULL, buf);
 	ASSERT_EQ(NPAGES, m.moved);
 
 	/* Compute only: the data stays in VRAM, no holders. */
-	ASSERT_EQ(0, commit_modes(self->d[0].fd, AMDX_COMPUTE_CPX, 0, 0, &c));
+	ASSERT_EQ(0, commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX, 0, 0, &c));
 	EXPECT_EQ(0, c.num_holders);
-	ASSERT_EQ(0, amdx_device_info(self->ctl, self->d[0].id, &info));
+	ASSERT_EQ(0, amdx_device_info(self->s.ctl, self->s.d[0].id, &info));
 	EXPECT_EQ(256 * MIB - size, info.vram_free);
 
-	ASSERT_EQ(0, query_parts(self->d[0].fd, before));
+	ASSERT_EQ(0, query_parts(self->s.d[0].fd, before));
 	memset(&c, 0, sizeof(c));
 	memset(h, 0, sizeof(h));
 	c.memory_mode = AMDX_MEMORY_NPS4;
 	c.holders = (uintptr_t)h;
 	c.max_holders = 4;
-	ASSERT_EQ(0, run(self->d[0].fd, false, &c));
+	ASSERT_EQ(0, run(self->s.d[0].fd, false, &c));
 	EXPECT_EQ(0, c.allowed);
 	EXPECT_EQ(AMDX_PART_REASON_BUSY, c.reason);
 	EXPECT_EQ(1, c.num_holders);
-	EXPECT_EQ(-EBUSY, run(self->d[0].fd, true, &c));
+	EXPECT_EQ(-EBUSY, run(self->s.d[0].fd, true, &c));
 	EXPECT_EQ(AMDX_PART_REASON_BUSY, c.reason);
 	EXPECT_EQ(AMDX_PART_OUTCOME_NONE, c.outcome);
 	ASSERT_EQ(1, c.num_holders);
@@ -621,20 +644,20 @@ TEST_F(part, holders_busy_then_drain)
 	EXPECT_EQ(NPAGES, h[0].pages);
 	ASSERT_EQ(0, prctl(PR_GET_NAME, comm));
 	EXPECT_STREQ(comm, (char *)h[0].comm);
-	ASSERT_EQ(0, query_parts(self->d[0].fd, after));
+	ASSERT_EQ(0, query_parts(self->s.d[0].fd, after));
 	EXPECT_EQ(0, memcmp(before, after, QSIZE));
 
 	/* PLAN with a drain is allowed; COMMIT drains and switches. */
 	c.flags = AMDX_PART_F_DRAIN;
-	ASSERT_EQ(0, run(self->d[0].fd, false, &c));
+	ASSERT_EQ(0, run(self->s.d[0].fd, false, &c));
 	EXPECT_EQ(1, c.allowed);
 	EXPECT_EQ(1, c.num_holders);
-	ASSERT_EQ(0, run(self->d[0].fd, true, &c));
+	ASSERT_EQ(0, run(self->s.d[0].fd, true, &c));
 	EXPECT_EQ(AMDX_PART_OUTCOME_COMMITTED, c.outcome);
 	ASSERT_EQ(AMDX_PART_STEP_MAX - 1, c.num_steps);
 	EXPECT_EQ(AMDX_PART_STEP_DRAIN, c.steps[2].step);
 	EXPECT_EQ(0, c.steps[2].error);
-	ASSERT_EQ(0, amdx_device_info(self->ctl, self->d[0].id, &info));
+	ASSERT_EQ(0, amdx_device_info(self->s.ctl, self->s.d[0].id, &info));
 	EXPECT_EQ(AMDX_MEMORY_NPS4, info.memory_mode);
 	EXPECT_EQ(256 * MIB, info.vram_free);
 	EXPECT_TRUE(intact(buf, size));
@@ -661,19 +684,19 @@ TEST_F(part, vf_counts_per_mode)
 
 	if (!variant->rules->sriov) {
 		NEW_MODEL(0, SIM_ID, "vram=256");
-		EXPECT_EQ(-EINVAL, vf_enable(self->d[0].fd, 1, NULL, &e));
+		EXPECT_EQ(-EINVAL, vf_enable(self->s.d[0].fd, 1, NULL, &e));
 		EXPECT_EQ(AMDX_PART_REASON_VF_UNSUPPORTED, e.reason);
 		EXPECT_EQ(AMDX_VF_NONE, e.bad_vf);
 		return;
 	}
 	NEW_MODEL(0, SIM_ID, "vram=2048");
 	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
-		ASSERT_EQ(0, commit_modes(self->d[0].fd, modes[i][0],
+		ASSERT_EQ(0, commit_modes(self->s.d[0].fd, modes[i][0],
 					  modes[i][1], 0, &c));
 		for (n = 1; n <= AMDX_MAX_VFS; n++) {
 			__u32 want = expected_vf_reason(modes[i][0],
 							modes[i][1], n);
-			int ret = vf_enable(self->d[0].fd, n, NULL, &e);
+			int ret = vf_enable(self->s.d[0].fd, n, NULL, &e);
 
 			if (want) {
 				EXPECT_EQ(-EINVAL, ret) TH_LOG("mode %u n %u",
@@ -682,10 +705,10 @@ TEST_F(part, vf_counts_per_mode)
 				continue;
 			}
 			ASSERT_EQ(0, ret) TH_LOG("mode %u n %u", i, n);
-			ASSERT_EQ(0, query_vfs(self->d[0].fd, v));
+			ASSERT_EQ(0, query_vfs(self->s.d[0].fd, v));
 			EXPECT_EQ(n, v->num_vfs);
 			EXPECT_EQ(8, v->max_vfs);
-			ASSERT_EQ(0, query_parts(self->d[0].fd, pbuf));
+			ASSERT_EQ(0, query_parts(self->s.d[0].fd, pbuf));
 			for (k = 0; k < n; k++) {
 				EXPECT_EQ(2048 * MIB / n / (16 * MIB) * 16 * MIB,
 					  v->vfs[k].config.vram_quota);
@@ -700,20 +723,20 @@ TEST_F(part, vf_counts_per_mode)
 			for (k = 0; k < q->num_partitions; k++)
 				EXPECT_EQ(k % n, q->partitions[k].vf);
 			/* No mode change while VFs are up. */
-			EXPECT_EQ(-EINVAL, commit_modes(self->d[0].fd,
+			EXPECT_EQ(-EINVAL, commit_modes(self->s.d[0].fd,
 					modes[i][0] == AMDX_COMPUTE_SPX ?
 					AMDX_COMPUTE_CPX : AMDX_COMPUTE_SPX,
 					AMDX_MEMORY_NPS1, 0, &c));
 			EXPECT_EQ(AMDX_PART_REASON_VFS_ENABLED, c.reason);
-			EXPECT_EQ(-EINVAL, vf_enable(self->d[0].fd, n, NULL, &e));
+			EXPECT_EQ(-EINVAL, vf_enable(self->s.d[0].fd, n, NULL, &e));
 			EXPECT_EQ(AMDX_PART_REASON_VFS_ENABLED, e.reason);
-			ASSERT_EQ(0, vf_disable(self->d[0].fd));
+			ASSERT_EQ(0, vf_disable(self->s.d[0].fd));
 		}
 	}
-	EXPECT_EQ(-EINVAL, vf_disable(self->d[0].fd));
+	EXPECT_EQ(-EINVAL, vf_disable(self->s.d[0].fd));
 }
 
-TEST_F(part, vf_custom_provisioning_validation)
+TEST_F(mi300x, vf_custom_provisioning_validation)
 {
 	struct amdx_vf_config cfg[2], good[2] = {
 		{ .partition_mask = 0x0f, .time_slice_us = 6000,
@@ -745,9 +768,8 @@ TEST_F(part, vf_custom_provisioning_validation)
 	struct amdx_vf_enable e;
 	__u32 i;
 
-	ONLY_MI300X();
-	NEW_MODEL(0, SIM_ID, "vram=1024");
-	ASSERT_EQ(0, commit_modes(self->d[0].fd, AMDX_COMPUTE_CPX, 0, 0, &c));
+	NEW_MI300X(0, SIM_ID, "vram=1024");
+	ASSERT_EQ(0, commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX, 0, 0, &c));
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		memcpy(cfg, good, sizeof(cfg));
 		switch (i) {
@@ -763,34 +785,34 @@ TEST_F(part, vf_custom_provisioning_validation)
 		case 9: cfg[1].partition_mask = 0x18; break;
 		case 10: cfg[1].vram_quota = 768 * MIB; break;
 		}
-		EXPECT_EQ(bad[i].err, vf_enable(self->d[0].fd, 2, cfg, &e))
+		EXPECT_EQ(bad[i].err, vf_enable(self->s.d[0].fd, 2, cfg, &e))
 			TH_LOG("%s", bad[i].what);
 		EXPECT_EQ(AMDX_PART_REASON_VF_PROVISION, e.reason)
 			TH_LOG("%s", bad[i].what);
 		EXPECT_EQ(bad[i].vf, e.bad_vf) TH_LOG("%s", bad[i].what);
-		ASSERT_EQ(0, query_vfs(self->d[0].fd, v));
+		ASSERT_EQ(0, query_vfs(self->s.d[0].fd, v));
 		EXPECT_EQ(0, v->num_vfs);
 	}
 	/* Malformed arguments. */
-	EXPECT_EQ(-EINVAL, vf_enable(self->d[0].fd, 0, NULL, &e));
-	EXPECT_EQ(-EINVAL, vf_enable(self->d[0].fd, 9, NULL, &e));
+	EXPECT_EQ(-EINVAL, vf_enable(self->s.d[0].fd, 0, NULL, &e));
+	EXPECT_EQ(-EINVAL, vf_enable(self->s.d[0].fd, 9, NULL, &e));
 	memset(&e, 0, sizeof(e));
 	e.num_vfs = 2;
 	e.flags = AMDX_VF_ENABLE_F_CUSTOM;
-	EXPECT_EQ(-EINVAL, amdx_ioctl(self->d[0].fd, AMDX_IOC_VF_ENABLE, &e));
+	EXPECT_EQ(-EINVAL, amdx_ioctl(self->s.d[0].fd, AMDX_IOC_VF_ENABLE, &e));
 	e.configs = (uintptr_t)good;
 	e.config_size = 16;
-	EXPECT_EQ(-EINVAL, amdx_ioctl(self->d[0].fd, AMDX_IOC_VF_ENABLE, &e));
+	EXPECT_EQ(-EINVAL, amdx_ioctl(self->s.d[0].fd, AMDX_IOC_VF_ENABLE, &e));
 
-	ASSERT_EQ(0, vf_enable(self->d[0].fd, 2, good, &e));
-	ASSERT_EQ(0, query_vfs(self->d[0].fd, v));
+	ASSERT_EQ(0, vf_enable(self->s.d[0].fd, 2, good, &e));
+	ASSERT_EQ(0, query_vfs(self->s.d[0].fd, v));
 	ASSERT_EQ(2, v->num_vfs);
 	EXPECT_EQ(0, memcmp(&good[0], &v->vfs[0].config, sizeof(good[0])));
 	EXPECT_EQ(0, memcmp(&good[1], &v->vfs[1].config, sizeof(good[1])));
 	EXPECT_EQ(0, v->vfs[1].vram_used);
 }
 
-TEST_F(part, vf_set_validation)
+TEST_F(mi300x, vf_set_validation)
 {
 	char vbuf[VFS_SIZE];
 	struct amdx_query_vfs *v = (void *)vbuf;
@@ -798,9 +820,8 @@ TEST_F(part, vf_set_validation)
 	struct amdx_vf_set s;
 	int fd;
 
-	ONLY_MI300X();
-	NEW_MODEL(0, SIM_ID, "vram=1024");
-	fd = self->d[0].fd;
+	NEW_MI300X(0, SIM_ID, "vram=1024");
+	fd = self->s.d[0].fd;
 	ASSERT_EQ(0, vf_enable(fd, 1, NULL, &e));
 
 #define SET(_vf, _valid, ...)						\
@@ -838,7 +859,7 @@ TEST_F(part, vf_set_validation)
 #undef SET
 }
 
-TEST_F(part, vf_reset_rate_limit)
+TEST_F(mi300x, vf_reset_rate_limit)
 {
 	char vbuf[VFS_SIZE];
 	struct amdx_query_vfs *v = (void *)vbuf;
@@ -846,9 +867,8 @@ TEST_F(part, vf_reset_rate_limit)
 	struct amdx_vf_reset r;
 	int fd, i;
 
-	ONLY_MI300X();
-	NEW_MODEL(0, SIM_ID, "vram=256");
-	fd = self->d[0].fd;
+	NEW_MI300X(0, SIM_ID, "vram=256");
+	fd = self->s.d[0].fd;
 	ASSERT_EQ(0, vf_enable(fd, 1, NULL, &e));
 	r = (struct amdx_vf_reset){ .vf = 1 };
 	EXPECT_EQ(-EINVAL, amdx_ioctl(fd, AMDX_IOC_VF_RESET, &r));
@@ -886,7 +906,7 @@ TEST_F(part, vf_reset_rate_limit)
 	EXPECT_EQ(0, v->vfs[0].resets);
 }
 
-TEST_F(part, vf_vram_quota)
+TEST_F(mi300x, vf_vram_quota)
 {
 	struct amdx_vf_config cfg = {
 		.partition_mask = 1, .time_slice_us = 6000,
@@ -909,18 +929,17 @@ TEST_F(part, vf_vram_quota)
 	char *buf, *buf2;
 	int vfd;
 
-	ONLY_MI300X();
-	if (!have_hmm(self->ctl))
+	if (!have_hmm(self->s.ctl))
 		SKIP(return, HMM_NO_CAP);
-	NEW_MODEL(0, SIM_ID, "vram=512");
-	o.id = self->d[0].id;
+	NEW_MI300X(0, SIM_ID, "vram=512");
+	o.id = self->s.d[0].id;
 	o.vf = 0;
-	EXPECT_EQ(-EINVAL, amdx_ioctl(self->ctl, AMDX_IOC_DEVICE_OPEN, &o));
-	ASSERT_EQ(0, vf_enable(self->d[0].fd, 1, &cfg, &e));
+	EXPECT_EQ(-EINVAL, amdx_ioctl(self->s.ctl, AMDX_IOC_DEVICE_OPEN, &o));
+	ASSERT_EQ(0, vf_enable(self->s.d[0].fd, 1, &cfg, &e));
 	o.vf = 1;
-	EXPECT_EQ(-EINVAL, amdx_ioctl(self->ctl, AMDX_IOC_DEVICE_OPEN, &o));
+	EXPECT_EQ(-EINVAL, amdx_ioctl(self->s.ctl, AMDX_IOC_DEVICE_OPEN, &o));
 	o.vf = 0;
-	ASSERT_EQ(0, amdx_ioctl(self->ctl, AMDX_IOC_DEVICE_OPEN, &o));
+	ASSERT_EQ(0, amdx_ioctl(self->s.ctl, AMDX_IOC_DEVICE_OPEN, &o));
 	vfd = o.fd;
 
 	/* 16 pages beyond the quota: those are skipped, NO_MEMORY. */
@@ -929,35 +948,35 @@ TEST_F(part, vf_vram_quota)
 	EXPECT_EQ(quota, m.moved);
 	EXPECT_EQ(16, m.skipped);
 	EXPECT_EQ(AMDX_HMM_SKIP_NO_MEMORY, m.skip_reasons);
-	ASSERT_EQ(0, query_vfs(self->d[0].fd, v));
+	ASSERT_EQ(0, query_vfs(self->s.d[0].fd, v));
 	EXPECT_EQ(AMDX_VF_VRAM_MIN, v->vfs[0].vram_used);
 	/* The PF is not limited by the VF's quota. */
-	buf2 = to_vram(_metadata, self->d[0].fd, 16, 0, &m2);
+	buf2 = to_vram(_metadata, self->s.d[0].fd, 16, 0, &m2);
 	ASSERT_NE(NULL, buf2);
 	EXPECT_EQ(16, m2.moved);
 
 	/* No disabling while the VF holds VRAM. */
-	EXPECT_EQ(-EBUSY, vf_disable(self->d[0].fd));
+	EXPECT_EQ(-EBUSY, vf_disable(self->s.d[0].fd));
 
 	/* With EVICT the VF's own least recently used data makes room. */
-	ASSERT_EQ(0, amdx_ioctl(self->d[0].fd, AMDX_IOC_VF_SET, &s));
+	ASSERT_EQ(0, amdx_ioctl(self->s.d[0].fd, AMDX_IOC_VF_SET, &s));
 	munmap(buf2, 16 * ps);
 	buf2 = to_vram(_metadata, vfd, 16, 0, &m2);
 	ASSERT_NE(NULL, buf2);
 	EXPECT_EQ(16, m2.moved);
 	EXPECT_EQ(0, m2.skipped);
-	ASSERT_EQ(0, query_vfs(self->d[0].fd, v));
+	ASSERT_EQ(0, query_vfs(self->s.d[0].fd, v));
 	EXPECT_GE(AMDX_VF_VRAM_MIN, v->vfs[0].vram_used);
 	EXPECT_TRUE(intact(buf, (quota + 16) * ps));
 
 	/* Once the VF's data is gone it can be disabled; its fd stops. */
 	close(vfd);
-	ASSERT_EQ(0, vf_disable(self->d[0].fd));
+	ASSERT_EQ(0, vf_disable(self->s.d[0].fd));
 	munmap(buf, (quota + 16) * ps);
 	munmap(buf2, 16 * ps);
 }
 
-TEST_F(part, hive_memory_mode_is_hive_wide)
+TEST_F(mi300x, hive_memory_mode_is_hive_wide)
 {
 	char pbuf[QSIZE];
 	struct amdx_query_partitions *q = (void *)pbuf;
@@ -966,44 +985,43 @@ TEST_F(part, hive_memory_mode_is_hive_wide)
 	struct amdx_device_info info;
 	__u32 size;
 
-	ONLY_MI300X();
-	NEW(0, SIM_ID, "model=mi300x vram=256 hive=a1");
-	NEW(1, SIM_ID2, "model=mi300x vram=256 hive=a1");
+	NEW_MI300X(0, SIM_ID, "vram=256 hive=a1");
+	NEW_MI300X(1, SIM_ID2, "vram=256 hive=a1");
 
 	size = sizeof(rs);
 	memset(&rs, 0, sizeof(rs));
-	ASSERT_EQ(0, amdx_query(self->d[0].fd, AMDX_QUERY_RESET_SCOPE, 0, &rs,
+	ASSERT_EQ(0, amdx_query(self->s.d[0].fd, AMDX_QUERY_RESET_SCOPE, 0, &rs,
 				&size));
 	EXPECT_EQ(0xa1, rs.hive_id);
 	ASSERT_EQ(2, rs.num_devices);
-	EXPECT_EQ(self->d[0].id, rs.devices[0]);
-	EXPECT_EQ(self->d[1].id, rs.devices[1]);
+	EXPECT_EQ(self->s.d[0].id, rs.devices[0]);
+	EXPECT_EQ(self->s.d[1].id, rs.devices[1]);
 
 	/* Compute modes are per device. */
-	ASSERT_EQ(0, commit_modes(self->d[0].fd, AMDX_COMPUTE_CPX, 0, 0, &c));
+	ASSERT_EQ(0, commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX, 0, 0, &c));
 	EXPECT_EQ(1, c.num_devices);
-	ASSERT_EQ(0, amdx_device_info(self->ctl, self->d[1].id, &info));
+	ASSERT_EQ(0, amdx_device_info(self->s.ctl, self->s.d[1].id, &info));
 	EXPECT_EQ(AMDX_COMPUTE_SPX, info.compute_mode);
 
 	/* The other member in SPX cannot take NPS4. */
 	memset(&c, 0, sizeof(c));
 	c.memory_mode = AMDX_MEMORY_NPS4;
-	ASSERT_EQ(0, run(self->d[0].fd, false, &c));
+	ASSERT_EQ(0, run(self->s.d[0].fd, false, &c));
 	EXPECT_EQ(0, c.allowed);
 	EXPECT_EQ(AMDX_PART_REASON_HIVE_MEMORY, c.reason);
 	EXPECT_EQ(2, c.num_devices);
-	EXPECT_EQ(-EINVAL, run(self->d[0].fd, true, &c));
+	EXPECT_EQ(-EINVAL, run(self->s.d[0].fd, true, &c));
 	EXPECT_EQ(AMDX_PART_REASON_HIVE_MEMORY, c.reason);
 
-	ASSERT_EQ(0, commit_modes(self->d[1].fd, AMDX_COMPUTE_QPX, 0, 0, &c));
-	ASSERT_EQ(0, commit_modes(self->d[0].fd, 0, AMDX_MEMORY_NPS4, 0, &c));
+	ASSERT_EQ(0, commit_modes(self->s.d[1].fd, AMDX_COMPUTE_QPX, 0, 0, &c));
+	ASSERT_EQ(0, commit_modes(self->s.d[0].fd, 0, AMDX_MEMORY_NPS4, 0, &c));
 	EXPECT_EQ(AMDX_PART_OUTCOME_COMMITTED, c.outcome);
 	EXPECT_EQ(2, c.num_devices);
-	ASSERT_EQ(0, amdx_device_info(self->ctl, self->d[1].id, &info));
+	ASSERT_EQ(0, amdx_device_info(self->s.ctl, self->s.d[1].id, &info));
 	EXPECT_EQ(AMDX_MEMORY_NPS4, info.memory_mode);
 	EXPECT_EQ(AMDX_COMPUTE_QPX, info.compute_mode);
 	EXPECT_EQ(4, info.num_mem_partitions);
-	ASSERT_EQ(0, query_parts(self->d[1].fd, pbuf));
+	ASSERT_EQ(0, query_parts(self->s.d[1].fd, pbuf));
 	EXPECT_EQ(AMDX_MEMORY_NPS4, q->memory_mode);
 	EXPECT_EQ(2, q->generation);
 	EXPECT_EQ(3, q->partitions[3].mem_partition);
@@ -1011,13 +1029,80 @@ TEST_F(part, hive_memory_mode_is_hive_wide)
 	/* A failing member rolls every member back. */
 	ASSERT_EQ(0, knob(SIM_ID2, "fail_partition_step",
 			  AMDX_PART_STEP_REBUILD));
-	EXPECT_EQ(-EIO, commit_modes(self->d[0].fd, 0, AMDX_MEMORY_NPS1, 0,
+	EXPECT_EQ(-EIO, commit_modes(self->s.d[0].fd, 0, AMDX_MEMORY_NPS1, 0,
 				     &c));
 	EXPECT_EQ(AMDX_PART_OUTCOME_ROLLED_BACK, c.outcome);
-	ASSERT_EQ(0, amdx_device_info(self->ctl, self->d[0].id, &info));
+	ASSERT_EQ(0, amdx_device_info(self->s.ctl, self->s.d[0].id, &info));
 	EXPECT_EQ(AMDX_MEMORY_NPS4, info.memory_mode);
-	ASSERT_EQ(0, amdx_device_info(self->ctl, self->d[1].id, &info));
+	ASSERT_EQ(0, amdx_device_info(self->s.ctl, self->s.d[1].id, &info));
 	EXPECT_EQ(AMDX_MEMORY_NPS4, info.memory_mode);
+}
+
+/* Read /sys/class/amdx/amdx<id>/<name> into @buf: 0 or -errno. */
+static int sysfs_read(__u32 id, const char *name, char *buf, size_t len)
+{
+	char path[128];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/class/amdx/amdx%u/%s", id, name);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = 0;
+	return 0;
+}
+
+#define EXPECT_SYSFS(id, name, want)					\
+	do {								\
+		char _b[256];						\
+		ASSERT_EQ(0, sysfs_read(id, name, _b, sizeof(_b)));	\
+		EXPECT_STREQ(want, _b);					\
+	} while (0)
+
+TEST_F(mi300x, sysfs_mirrors_partitions_and_vfs)
+{
+	struct amdx_partition_config c;
+	struct amdx_vf_enable e;
+	__u32 id;
+
+	NEW_MI300X(0, SIM_ID, "vram=1024");
+	id = self->s.d[0].id;
+	EXPECT_SYSFS(id, "partitions/count", "1\n");
+	EXPECT_SYSFS(id, "partitions/xcc_mask", "0xff\n");
+	EXPECT_SYSFS(id, "partitions/vf", "-\n");
+	EXPECT_SYSFS(id, "vfs/state", "\n");
+	ASSERT_EQ(0, commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX,
+				  AMDX_MEMORY_NPS4, 0, &c));
+	ASSERT_EQ(0, vf_enable(self->s.d[0].fd, 4, NULL, &e));
+	EXPECT_SYSFS(id, "partitions/count", "8\n");
+	EXPECT_SYSFS(id, "partitions/generation", "2\n");
+	EXPECT_SYSFS(id, "partitions/xcc_mask",
+		     "0x1 0x2 0x4 0x8 0x10 0x20 0x40 0x80\n");
+	EXPECT_SYSFS(id, "partitions/sdma_mask",
+		     "0x3 0xc 0x30 0xc0 0x300 0xc00 0x3000 0xc000\n");
+	EXPECT_SYSFS(id, "partitions/vcn_mask",
+		     "0x1 0x1 0x2 0x2 0x4 0x4 0x8 0x8\n");
+	EXPECT_SYSFS(id, "partitions/mem_partition", "0 0 1 1 2 2 3 3\n");
+	EXPECT_SYSFS(id, "partitions/vf", "0 1 2 3 0 1 2 3\n");
+	EXPECT_SYSFS(id, "partitions/state",
+		     "online online online online online online online online\n");
+	EXPECT_SYSFS(id, "partitions/resets", "0 0 0 0 0 0 0 0\n");
+	EXPECT_SYSFS(id, "vfs/state", "online online online online\n");
+	EXPECT_SYSFS(id, "vfs/partition_mask", "0x11 0x22 0x44 0x88\n");
+	EXPECT_SYSFS(id, "vfs/vram_quota",
+		     "268435456 268435456 268435456 268435456\n");
+	EXPECT_SYSFS(id, "vfs/vram_used", "0 0 0 0\n");
+	EXPECT_SYSFS(id, "vfs/time_slice_us", "6000 6000 6000 6000\n");
+	EXPECT_SYSFS(id, "vfs/priority", "1 1 1 1\n");
+	EXPECT_SYSFS(id, "vfs/resets", "0 0 0 0\n");
+	EXPECT_SYSFS(id, "num_vfs", "4\n");
+	EXPECT_SYSFS(id, "compute_mode", "CPX\n");
+	EXPECT_SYSFS(id, "memory_mode", "NPS4\n");
 }
 
 TEST_F(part, reset_scope_without_hive)
@@ -1026,15 +1111,15 @@ TEST_F(part, reset_scope_without_hive)
 	__u32 size = 0;
 
 	NEW_MODEL(0, SIM_ID, "vram=256");
-	ASSERT_EQ(0, amdx_query(self->d[0].fd, AMDX_QUERY_RESET_SCOPE, 0,
+	ASSERT_EQ(0, amdx_query(self->s.d[0].fd, AMDX_QUERY_RESET_SCOPE, 0,
 				NULL, &size));
 	EXPECT_EQ(sizeof(rs), size);
 	memset(&rs, 0xff, sizeof(rs));
-	ASSERT_EQ(0, amdx_query(self->d[0].fd, AMDX_QUERY_RESET_SCOPE, 0, &rs,
+	ASSERT_EQ(0, amdx_query(self->s.d[0].fd, AMDX_QUERY_RESET_SCOPE, 0, &rs,
 				&size));
 	EXPECT_EQ(0, rs.hive_id);
 	EXPECT_EQ(1, rs.num_devices);
-	EXPECT_EQ(self->d[0].id, rs.devices[0]);
+	EXPECT_EQ(self->s.d[0].id, rs.devices[0]);
 	EXPECT_EQ(0, rs.devices[1]);
 }
 
