@@ -21,6 +21,8 @@
  * Each test creates its amdx_sim devices (ids 400..) and deletes them.
  */
 #include <linux/capability.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -734,6 +736,72 @@ TEST_F(part, vf_counts_per_mode)
 		}
 	}
 	EXPECT_EQ(-EINVAL, vf_disable(self->s.d[0].fd));
+}
+
+/* Migrations back and forth until told to stop. */
+struct churn {
+	int fd;
+	char *buf;
+	size_t size;
+	volatile int stop;
+	volatile unsigned long rounds;
+	int errors;
+};
+
+static void *churn_thread(void *arg)
+{
+	struct churn *c = arg;
+
+	while (!c->stop) {
+		struct amdx_hmm_migrate m = {
+			.start = (uintptr_t)c->buf,
+			.size = c->size,
+			.dest = c->rounds % 2 ? AMDX_HMM_LOC_SYSTEM : 0,
+		};
+
+		if (amdx_ioctl(c->fd, AMDX_IOC_HMM_MIGRATE, &m))
+			c->errors++;
+		c->rounds++;
+	}
+	return NULL;
+}
+
+/*
+ * Memory-mode switches with a drain while another thread keeps migrating
+ * the same process's data: the gate holds the migrations off from QUIESCE
+ * on, so every commit succeeds and the data survives.
+ */
+TEST_F(mi300x, drain_races_migrations)
+{
+	struct churn ch = {};
+	struct amdx_partition_config c;
+	struct amdx_hmm_migrate m;
+	pthread_t th;
+	int i;
+
+	if (!have_hmm(self->s.ctl))
+		SKIP(return, HMM_NO_CAP);
+	NEW_MI300X(0, SIM_ID, "vram=256");
+	ASSERT_EQ(0, commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX, 0, 0, &c));
+	ch.fd = self->s.d[0].fd;
+	ch.size = 256 * sysconf(_SC_PAGESIZE);
+	ch.buf = to_vram(_metadata, ch.fd, 256, 0, &m);
+	ASSERT_NE(NULL, ch.buf);
+	ASSERT_EQ(0, pthread_create(&th, NULL, churn_thread, &ch));
+	while (!ch.rounds)
+		sched_yield();
+	for (i = 0; i < 6; i++) {
+		EXPECT_EQ(0, commit_modes(self->s.d[0].fd, 0,
+					  i % 2 ? AMDX_MEMORY_NPS1 :
+						  AMDX_MEMORY_NPS4,
+					  AMDX_PART_F_DRAIN, &c));
+		EXPECT_EQ(AMDX_PART_OUTCOME_COMMITTED, c.outcome);
+	}
+	ch.stop = 1;
+	ASSERT_EQ(0, pthread_join(th, NULL));
+	EXPECT_EQ(0, ch.errors);
+	EXPECT_TRUE(intact(ch.buf, ch.size));
+	munmap(ch.buf, ch.size);
 }
 
 TEST_F(mi300x, vf_custom_provisioning_validation)

@@ -403,19 +403,19 @@ int amdx_ioctl_hmm_migrate(struct amdx_file *file, void *data)
 		return ret;
 	end = args->start + args->size;
 
+	/* No partition switch, no VF disable while pages move. */
+	ret = amdx_partition_vram_begin(adev);
+	if (ret)
+		return ret;
 	if (file->owner != AMDX_OWNER_PF && args->dest != AMDX_HMM_LOC_SYSTEM) {
 		bool evict = false;
 
 		ret = amdx_partition_vf_check(adev, file->vf, file->vf_epoch,
 					      &evict);
 		if (ret)
-			return ret;
+			goto out_gate;
 		WRITE_ONCE(ctx->vf_evict, evict);
 	}
-	/* No partition switch while pages move. */
-	ret = amdx_partition_vram_begin(adev);
-	if (ret)
-		return ret;
 
 	/* The device fd's ioctl path holds the device lock for read. */
 	ret = amdx_hmm_num_partitions(adev, &nparts);

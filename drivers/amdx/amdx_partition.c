@@ -52,10 +52,9 @@
  * mmap_lock.  Hive members' device locks are only try-locked: a member
  * being removed is skipped (it is leaving the hive).  The gate is held
  * for read by every HMM migration and for write by a commit from QUIESCE
- * to its end, and by VF_DISABLE.
+ * to its end, and by VF_ENABLE and VF_DISABLE while they change the VFs.
  */
 #include <linux/bitops.h>
-#include <linux/device.h>
 #include <linux/err.h>
 #include <linux/ktime.h>
 #include <linux/lockdep.h>
@@ -67,98 +66,20 @@
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <linux/sysfs.h>
 #include <linux/uaccess.h>
 
 #include "amdx_core.h"
 #include "amdx_kunit.h"
 #include "amdx_partition.h"
 #include "amdx_partition_model.h"
-#include "amdx_sriov_provision.h"
+#include "amdx_partition_types.h"
 
 /* Most devices of a hive (struct amdx_reset_scope.devices). */
 #define AMDX_PART_HIVE_MAX	15
 /* Most holders a commit reports back. */
 #define AMDX_PART_HOLDERS_MAX	256
-/* Sizes of the first version of the fixed-size results and entries. */
-#define AMDX_VF_CONFIG_SIZE_V1	40
+/* Size of the first version of struct amdx_reset_scope. */
 #define AMDX_RESET_SCOPE_SIZE_V1 88
-
-/**
- * struct amdx_part_obj - one compute partition
- * @state: %AMDX_PART_STATE_*.
- * @xcc_mask: its XCCs.
- * @sdma_mask: SDMA instances serving it.
- * @vcn_mask: VCN instances serving it (shared when there are fewer).
- * @mem_partition: the memory partition local to it.
- * @vf: VF bound to it, or %AMDX_VF_NONE.
- * @resets: partition resets.
- */
-struct amdx_part_obj {
-	u32 state;
-	u32 xcc_mask;
-	u32 sdma_mask;
-	u32 vcn_mask;
-	u32 mem_partition;
-	u32 vf;
-	u32 resets;
-};
-
-/**
- * struct amdx_part_layout - the partitions of one configuration
- * @compute_mode: %AMDX_COMPUTE_*.
- * @memory_mode: %AMDX_MEMORY_*.
- * @num_partitions: valid entries in @parts.
- * @num_memory: memory partitions.
- * @generation: layout changes so far.
- * @parts: the compute partitions.
- *
- * A commit snapshots it whole: restoring the copy is the rollback.
- */
-struct amdx_part_layout {
-	u32 compute_mode;
-	u32 memory_mode;
-	u32 num_partitions;
-	u32 num_memory;
-	u64 generation;
-	struct amdx_part_obj parts[AMDX_MAX_PARTITIONS];
-};
-
-/**
- * struct amdx_part_vf - one enabled VF
- * @cfg: its provisioning.
- * @state: %AMDX_PART_STATE_*.
- * @resets: resets since enabled.
- * @reset_ns: CLOCK_MONOTONIC times of the last resets, a ring.
- * @reset_next: next slot of @reset_ns.
- */
-struct amdx_part_vf {
-	struct amdx_vf_config cfg;
-	u32 state;
-	u32 resets;
-	u64 reset_ns[AMDX_VF_RESET_LIMIT];
-	u32 reset_next;
-};
-
-/**
- * struct amdx_part_dev - partition and SR-IOV state of one device
- * @lock: protects everything below but @gate.
- * @gate: HMM migrations hold it for read; a commit from QUIESCE on and
- *	VF_DISABLE hold it for write, so no VRAM is allocated meanwhile.
- * @cur: the current partitions.
- * @num_vfs: VFs enabled.
- * @vf_epoch: incremented by every VF enable and disable; device fds
- *	opened for a VF remember it.
- * @vfs: the enabled VFs.
- */
-struct amdx_part_dev {
-	struct mutex lock;	/* see above */
-	struct rw_semaphore gate;
-	struct amdx_part_layout cur;
-	u32 num_vfs;
-	u64 vf_epoch;
-	struct amdx_part_vf vfs[AMDX_MAX_VFS];
-};
 
 /* Serialises multi-device (hive) commits; see the DOC block. */
 static DEFINE_MUTEX(amdx_part_hive_lock);
@@ -172,7 +93,13 @@ static const char * const amdx_part_reason_more[] = {
 	[AMDX_PART_REASON_PARTITION_STATE] = "a partition is not online",
 };
 
-static const char *amdx_part_reason(u32 reason)
+/**
+ * amdx_partition_reason_name() - any %AMDX_PART_REASON_* in words
+ * @reason: the reason.
+ *
+ * Return: a static string.
+ */
+const char *amdx_partition_reason_name(u32 reason)
 {
 	if (reason < AMDX_PART_REASON_COUNT)
 		return amdx_partition_reason_str(reason);
@@ -327,12 +254,6 @@ static bool amdx_part_can_switch(const struct amdx_device *adev)
 	return adev->ops->set_compute_mode && adev->ops->set_memory_mode;
 }
 
-static bool amdx_part_can_sriov(const struct amdx_device *adev)
-{
-	return adev->ops->vf_enable && adev->ops->vf_disable &&
-	       adev->ops->vf_configure && adev->ops->vf_flr;
-}
-
 /* Bytes of VRAM per memory partition: VRAM splits evenly. */
 static u64 amdx_part_mem_size(const struct amdx_device *adev, u32 nmem)
 {
@@ -475,7 +396,7 @@ static int amdx_part_refuse(struct amdx_part_txn *t, u32 reason, int err)
 	t->cfg->reason = reason;
 	pr_debug("amdx: %s: partition change to %u/%u refused: %s\n",
 		 t->devs[0]->bdf, t->compute, t->memory,
-		 amdx_part_reason(reason));
+		 amdx_partition_reason_name(reason));
 	return err;
 }
 
@@ -889,502 +810,6 @@ int amdx_ioctl_partition_commit(struct amdx_file *file, void *data)
 	return amdx_partition_run(file->adev, data, true);
 }
 
-/*
- * SR-IOV
- */
-
-static bool amdx_part_all_online(const struct amdx_part_layout *l)
-{
-	u32 i;
-
-	for (i = 0; i < l->num_partitions; i++)
-		if (l->parts[i].state != AMDX_PART_STATE_ONLINE)
-			return false;
-	return true;
-}
-
-static int amdx_vf_refuse(struct amdx_device *adev,
-			  struct amdx_vf_enable *args, u32 reason, u32 vf,
-			  int err, const char *why)
-{
-	args->reason = reason;
-	args->bad_vf = vf;
-	pr_debug("amdx: %s: VF enable of %u VFs refused (VF %d): %s: %s\n",
-		 adev->bdf, args->num_vfs, vf == AMDX_VF_NONE ? -1 : (int)vf,
-		 amdx_part_reason(reason), why);
-	return err;
-}
-
-/* One VF's custom config, before looking at the others. */
-static const char *amdx_vf_config_bad(const struct amdx_vf_config *c,
-				      u32 nparts)
-{
-	if (c->reserved[0] || c->reserved[1])
-		return "non-zero reserved field";
-	if (c->flags & ~AMDX_VF_F_EVICT)
-		return "unknown flags";
-	if (!c->partition_mask || (c->partition_mask & ~GENMASK(nparts - 1, 0)))
-		return "partition mask empty or naming no partition";
-	if (amdx_sriov_check_vram(c->vram_quota))
-		return "VRAM quota not a multiple of 16 MiB or under 256 MiB";
-	if (amdx_sriov_check_sched(c->time_slice_us, c->priority))
-		return "time slice or priority out of range";
-	return NULL;
-}
-
-/* Fill @cfg with the custom configs at @args->configs. */
-static int amdx_vf_copy_configs(struct amdx_vf_enable *args,
-				struct amdx_vf_config *cfg)
-{
-	void __user *src = u64_to_user_ptr(args->configs);
-	u32 i;
-	int ret;
-
-	for (i = 0; i < args->num_vfs; i++) {
-		ret = copy_struct_from_user(&cfg[i], sizeof(cfg[i]),
-					    src + (size_t)i * args->config_size,
-					    args->config_size);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
-static int amdx_vf_provision(struct amdx_device *adev,
-			     struct amdx_vf_enable *args,
-			     struct amdx_vf_config *cfg)
-{
-	const struct amdx_part_layout *l = &adev->part->cur;
-	u32 n = args->num_vfs, used = 0, i;
-	u64 total = 0, share;
-	const char *bad;
-
-	if (!(args->flags & AMDX_VF_ENABLE_F_CUSTOM)) {
-		if (amdx_sriov_fair_vram(adev->desc.vram_size, n, &share))
-			return amdx_vf_refuse(adev, args,
-					      AMDX_PART_REASON_VF_PROVISION,
-					      AMDX_VF_NONE, -ENOSPC,
-					      "fair VRAM share under 256 MiB");
-		for (i = 0; i < n; i++) {
-			memset(&cfg[i], 0, sizeof(cfg[i]));
-			cfg[i].vram_quota = share;
-			cfg[i].time_slice_us = AMDX_VF_TIME_SLICE_DEFAULT_US;
-			cfg[i].priority = AMDX_VF_PRIO_NORMAL;
-		}
-		for (i = 0; i < l->num_partitions; i++)
-			cfg[i % n].partition_mask |= BIT(i);
-		return 0;
-	}
-
-	for (i = 0; i < n; i++) {
-		bad = amdx_vf_config_bad(&cfg[i], l->num_partitions);
-		if (!bad && (cfg[i].partition_mask & used))
-			bad = "partition bound to another VF";
-		if (bad)
-			return amdx_vf_refuse(adev, args,
-					      AMDX_PART_REASON_VF_PROVISION, i,
-					      -EINVAL, bad);
-		used |= cfg[i].partition_mask;
-	}
-	for (i = 0; i < n; i++) {
-		if (cfg[i].vram_quota > adev->desc.vram_size - total)
-			return amdx_vf_refuse(adev, args,
-					      AMDX_PART_REASON_VF_PROVISION, i,
-					      -ENOSPC,
-					      "VRAM quotas exceed the VRAM");
-		total += cfg[i].vram_quota;
-	}
-	return 0;
-}
-
-/**
- * amdx_ioctl_vf_enable() - %AMDX_IOC_VF_ENABLE
- * @file: a device fd.
- * @data: &struct amdx_vf_enable.
- *
- * Return: 0; -EINVAL for malformed arguments or with @reason (VFs enabled
- * already, VF count the model or mode does not allow, a partition not
- * online, a bad custom config: @bad_vf); -ENOSPC when the VRAM quotas do
- * not fit; -EOPNOTSUPP without SR-IOV; the provider's error.
- */
-int amdx_ioctl_vf_enable(struct amdx_file *file, void *data)
-{
-	struct amdx_vf_enable *args = data;
-	struct amdx_device *adev = file->adev;
-	struct amdx_part_dev *p = adev->part;
-	bool custom = args->flags & AMDX_VF_ENABLE_F_CUSTOM;
-	struct amdx_vf_config *cfg;
-	u32 reason, i, b;
-	int ret;
-
-	args->reason = AMDX_PART_REASON_NONE;
-	args->bad_vf = AMDX_VF_NONE;
-	if ((args->flags & ~AMDX_VF_ENABLE_F_CUSTOM) || args->pad ||
-	    args->reserved[0] || args->reserved[1] || custom != !!args->configs ||
-	    (custom && args->config_size < AMDX_VF_CONFIG_SIZE_V1) ||
-	    (!custom && args->config_size) || !args->num_vfs ||
-	    args->num_vfs > AMDX_MAX_VFS) {
-		pr_debug("amdx: %s: VF enable: malformed arguments\n",
-			 adev->bdf);
-		return -EINVAL;
-	}
-	if (!amdx_part_can_sriov(adev)) {
-		pr_debug("amdx: %s: provider has no SR-IOV\n", adev->bdf);
-		return -EOPNOTSUPP;
-	}
-	cfg = kcalloc(args->num_vfs, sizeof(*cfg), GFP_KERNEL);
-	if (!cfg)
-		return -ENOMEM;
-	if (custom) {
-		ret = amdx_vf_copy_configs(args, cfg);
-		if (ret) {
-			if (ret == -E2BIG)
-				ret = amdx_vf_refuse(adev, args,
-						     AMDX_PART_REASON_VF_PROVISION,
-						     AMDX_VF_NONE, -EINVAL,
-						     "unknown config fields set");
-			goto out_free;
-		}
-	}
-
-	mutex_lock(&p->lock);
-	if (p->num_vfs) {
-		ret = amdx_vf_refuse(adev, args, AMDX_PART_REASON_VFS_ENABLED,
-				     AMDX_VF_NONE, -EINVAL, "disable them first");
-		goto out_unlock;
-	}
-	if (amdx_partition_check(adev->desc.model, p->cur.compute_mode,
-				 p->cur.memory_mode, args->num_vfs, &reason)) {
-		ret = amdx_vf_refuse(adev, args, reason, AMDX_VF_NONE, -EINVAL,
-				     "partition model");
-		goto out_unlock;
-	}
-	if (args->num_vfs > adev->desc.max_vfs) {
-		ret = amdx_vf_refuse(adev, args, AMDX_PART_REASON_VF_PROVISION,
-				     AMDX_VF_NONE, -EINVAL,
-				     "more VFs than the device supports");
-		goto out_unlock;
-	}
-	if (!amdx_part_all_online(&p->cur)) {
-		ret = amdx_vf_refuse(adev, args,
-				     AMDX_PART_REASON_PARTITION_STATE,
-				     AMDX_VF_NONE, -EINVAL, "partition state");
-		goto out_unlock;
-	}
-	ret = amdx_vf_provision(adev, args, cfg);
-	if (ret)
-		goto out_unlock;
-
-	ret = adev->ops->vf_enable(adev, args->num_vfs, cfg);
-	if (ret) {
-		pr_info_ratelimited("amdx: %s: enabling %u VFs failed: %pe\n",
-				    adev->bdf, args->num_vfs, ERR_PTR(ret));
-		goto out_unlock;
-	}
-	memset(p->vfs, 0, sizeof(p->vfs));
-	for (i = 0; i < args->num_vfs; i++) {
-		p->vfs[i].cfg = cfg[i];
-		p->vfs[i].state = AMDX_PART_STATE_ONLINE;
-		for (b = 0; b < p->cur.num_partitions; b++)
-			if (cfg[i].partition_mask & BIT(b))
-				p->cur.parts[b].vf = i;
-	}
-	p->num_vfs = args->num_vfs;
-	p->vf_epoch++;
-	p->cur.generation++;
-out_unlock:
-	mutex_unlock(&p->lock);
-out_free:
-	kfree(cfg);
-	return ret;
-}
-
-/**
- * amdx_ioctl_vf_disable() - %AMDX_IOC_VF_DISABLE
- * @file: a device fd.
- * @data: &struct amdx_vf_disable.
- *
- * Return: 0; -EINVAL for non-zero flags or pad or when no VF is enabled;
- * -EBUSY while a VF holds VRAM (close its device fds first);
- * -EOPNOTSUPP without SR-IOV; -EINTR.
- */
-int amdx_ioctl_vf_disable(struct amdx_file *file, void *data)
-{
-	struct amdx_vf_disable *args = data;
-	struct amdx_device *adev = file->adev;
-	struct amdx_part_dev *p = adev->part;
-	struct amdx_device_state st = {};
-	u32 i;
-	int ret;
-
-	if (args->flags || args->pad) {
-		pr_debug("amdx: %s: VF disable: non-zero flags or pad\n",
-			 adev->bdf);
-		return -EINVAL;
-	}
-	if (!amdx_part_can_sriov(adev))
-		return -EOPNOTSUPP;
-	mutex_lock(&p->lock);
-	if (!p->num_vfs) {
-		pr_debug("amdx: %s: VF disable: no VF enabled\n", adev->bdf);
-		ret = -EINVAL;
-		goto out_unlock;
-	}
-	/* No migration may charge a VF while it goes away. */
-	if (down_write_killable(&p->gate)) {
-		ret = -EINTR;
-		goto out_unlock;
-	}
-	ret = adev->ops->get_state(adev, &st);
-	for (i = 0; !ret && i < p->num_vfs; i++) {
-		if (st.vf_vram_used[i]) {
-			pr_debug("amdx: %s: VF disable: VF %u holds %llu bytes of VRAM\n",
-				 adev->bdf, i, st.vf_vram_used[i]);
-			ret = -EBUSY;
-		}
-	}
-	if (!ret) {
-		adev->ops->vf_disable(adev);
-		for (i = 0; i < p->cur.num_partitions; i++)
-			p->cur.parts[i].vf = AMDX_VF_NONE;
-		memset(p->vfs, 0, sizeof(p->vfs));
-		p->num_vfs = 0;
-		p->vf_epoch++;
-		p->cur.generation++;
-	}
-	up_write(&p->gate);
-out_unlock:
-	mutex_unlock(&p->lock);
-	return ret;
-}
-
-/**
- * amdx_ioctl_vf_set() - %AMDX_IOC_VF_SET
- * @file: a device fd.
- * @data: &struct amdx_vf_set.
- *
- * Return: 0; -EINVAL for a VF not enabled, no or unknown @valid bits, a
- * partition mask, reserved fields or fields not named in @valid non-zero,
- * or a value out of range; -ENOSPC when the VRAM quotas would not fit;
- * -EOPNOTSUPP without SR-IOV; the provider's error.
- */
-int amdx_ioctl_vf_set(struct amdx_file *file, void *data)
-{
-	const u32 all = AMDX_VF_SET_TIME_SLICE | AMDX_VF_SET_VRAM_QUOTA |
-			AMDX_VF_SET_PRIORITY | AMDX_VF_SET_FLAGS;
-	struct amdx_vf_set *args = data;
-	struct amdx_vf_config *in = &args->config, next;
-	struct amdx_device *adev = file->adev;
-	struct amdx_part_dev *p = adev->part;
-	const char *bad = NULL;
-	u64 others = 0;
-	u32 i;
-	int ret;
-
-	if (!args->valid || (args->valid & ~all) || in->partition_mask ||
-	    in->reserved[0] || in->reserved[1])
-		bad = "no or unknown valid bits, partition mask or reserved field";
-	else if ((!(args->valid & AMDX_VF_SET_TIME_SLICE) && in->time_slice_us) ||
-		 (!(args->valid & AMDX_VF_SET_VRAM_QUOTA) && in->vram_quota) ||
-		 (!(args->valid & AMDX_VF_SET_PRIORITY) && in->priority) ||
-		 (!(args->valid & AMDX_VF_SET_FLAGS) && in->flags))
-		bad = "a field not named in valid is set";
-	if (bad) {
-		pr_debug("amdx: %s: VF set: %s\n", adev->bdf, bad);
-		return -EINVAL;
-	}
-	if (!amdx_part_can_sriov(adev))
-		return -EOPNOTSUPP;
-
-	mutex_lock(&p->lock);
-	if (args->vf >= p->num_vfs) {
-		bad = "no such VF";
-		ret = -EINVAL;
-		goto out_unlock;
-	}
-	next = p->vfs[args->vf].cfg;
-	if (args->valid & AMDX_VF_SET_TIME_SLICE)
-		next.time_slice_us = in->time_slice_us;
-	if (args->valid & AMDX_VF_SET_PRIORITY)
-		next.priority = in->priority;
-	if (args->valid & AMDX_VF_SET_VRAM_QUOTA)
-		next.vram_quota = in->vram_quota;
-	if (args->valid & AMDX_VF_SET_FLAGS)
-		next.flags = in->flags;
-	ret = -EINVAL;
-	if (next.flags & ~AMDX_VF_F_EVICT)
-		bad = "unknown VF flags";
-	else if (amdx_sriov_check_sched(next.time_slice_us, next.priority))
-		bad = "time slice or priority out of range";
-	else if (amdx_sriov_check_vram(next.vram_quota))
-		bad = "VRAM quota not a multiple of 16 MiB or under 256 MiB";
-	if (bad)
-		goto out_unlock;
-	for (i = 0; i < p->num_vfs; i++)
-		if (i != args->vf)
-			others += p->vfs[i].cfg.vram_quota;
-	if (next.vram_quota > adev->desc.vram_size - others) {
-		bad = "VRAM quotas exceed the VRAM";
-		ret = -ENOSPC;
-		goto out_unlock;
-	}
-	ret = adev->ops->vf_configure(adev, args->vf, &next);
-	if (!ret)
-		p->vfs[args->vf].cfg = next;
-out_unlock:
-	mutex_unlock(&p->lock);
-	if (bad)
-		pr_debug("amdx: %s: VF set of VF %u: %s\n", adev->bdf, args->vf,
-			 bad);
-	return ret;
-}
-
-/* Resets of @v in the rate-limit window ending @now. */
-static u32 amdx_vf_resets_in_window(const struct amdx_part_vf *v, u64 now)
-{
-	u64 window = (u64)AMDX_VF_RESET_WINDOW_S * NSEC_PER_SEC;
-	u32 i, n = 0;
-
-	for (i = 0; i < AMDX_VF_RESET_LIMIT; i++)
-		if (v->reset_ns[i] && now - v->reset_ns[i] < window)
-			n++;
-	return n;
-}
-
-/**
- * amdx_ioctl_vf_reset() - %AMDX_IOC_VF_RESET
- * @file: a device fd.
- * @data: &struct amdx_vf_reset.
- *
- * Return: 0 with the result; -EINVAL for a VF not enabled or non-zero
- * flags, pad or reserved fields; -EBUSY when the VF is quarantined, or is
- * quarantined now because it reached the rate limit; -EOPNOTSUPP without
- * SR-IOV; the provider's error.
- */
-int amdx_ioctl_vf_reset(struct amdx_file *file, void *data)
-{
-	struct amdx_vf_reset *args = data;
-	struct amdx_device *adev = file->adev;
-	struct amdx_part_dev *p = adev->part;
-	struct amdx_part_vf *v;
-	u64 t0 = ktime_get_ns();
-	u32 result = AMDX_VF_RESET_ACKED;
-	int ret;
-
-	if (args->flags || args->pad || args->reserved[0] ||
-	    args->reserved[1]) {
-		pr_debug("amdx: %s: VF reset: non-zero flags, pad or reserved\n",
-			 adev->bdf);
-		return -EINVAL;
-	}
-	args->result = 0;
-	args->state = 0;
-	args->duration_ns = 0;
-	args->resets_in_window = 0;
-	if (!amdx_part_can_sriov(adev))
-		return -EOPNOTSUPP;
-
-	mutex_lock(&p->lock);
-	if (args->vf >= p->num_vfs) {
-		pr_debug("amdx: %s: VF reset: no VF %u\n", adev->bdf, args->vf);
-		ret = -EINVAL;
-		goto out_unlock;
-	}
-	v = &p->vfs[args->vf];
-	args->resets_in_window = amdx_vf_resets_in_window(v, t0);
-	if (v->state == AMDX_PART_STATE_QUARANTINED) {
-		pr_debug("amdx: %s: VF reset: VF %u is quarantined\n",
-			 adev->bdf, args->vf);
-		ret = -EBUSY;
-		goto out_state;
-	}
-	if (args->resets_in_window >= AMDX_VF_RESET_LIMIT) {
-		v->state = AMDX_PART_STATE_QUARANTINED;
-		pr_info_ratelimited("amdx: %s: VF %u reset %u times in %u s: quarantined\n",
-				    adev->bdf, args->vf,
-				    args->resets_in_window,
-				    AMDX_VF_RESET_WINDOW_S);
-		ret = -EBUSY;
-		goto out_state;
-	}
-	ret = adev->ops->vf_flr(adev, args->vf, &result);
-	if (ret) {
-		pr_info_ratelimited("amdx: %s: VF %u reset failed: %pe\n",
-				    adev->bdf, args->vf, ERR_PTR(ret));
-		goto out_state;
-	}
-	v->reset_ns[v->reset_next] = t0;
-	v->reset_next = (v->reset_next + 1) % AMDX_VF_RESET_LIMIT;
-	v->resets++;
-	args->result = result;
-	args->resets_in_window = amdx_vf_resets_in_window(v, t0);
-	args->duration_ns = ktime_get_ns() - t0;
-out_state:
-	args->state = v->state;
-out_unlock:
-	mutex_unlock(&p->lock);
-	return ret;
-}
-
-/**
- * amdx_partition_vf_open() - check a VF for a new device fd
- * @adev: the device (no lock held).
- * @vf: the VF.
- * @epoch: out: the VF generation the fd belongs to.
- *
- * Return: 0, or -EINVAL when @vf is not enabled, -ENODEV when the device
- * is gone.
- */
-int amdx_partition_vf_open(struct amdx_device *adev, u32 vf, u64 *epoch)
-{
-	struct amdx_part_dev *p = adev->part;
-	int ret = 0;
-
-	down_read(&adev->lock);
-	mutex_lock(&p->lock);
-	if (adev->dead) {
-		ret = -ENODEV;
-	} else if (vf >= p->num_vfs) {
-		pr_debug("amdx: %s: device open for VF %u: not enabled\n",
-			 adev->bdf, vf);
-		ret = -EINVAL;
-	}
-	*epoch = p->vf_epoch;
-	mutex_unlock(&p->lock);
-	up_read(&adev->lock);
-	return ret;
-}
-
-/**
- * amdx_partition_vf_check() - may a VF's device fd allocate VRAM
- * @adev: the device.
- * @vf: the fd's VF.
- * @epoch: the VF generation the fd was opened in.
- * @evict: out: the VF's %AMDX_VF_F_EVICT policy.
- *
- * Return: 0; -ENODEV when the VFs were disabled (or enabled anew) since;
- * -EBUSY when the VF is quarantined or offline.
- */
-int amdx_partition_vf_check(struct amdx_device *adev, u32 vf, u64 epoch,
-			    bool *evict)
-{
-	struct amdx_part_dev *p = adev->part;
-	int ret = 0;
-
-	mutex_lock(&p->lock);
-	if (epoch != p->vf_epoch || vf >= p->num_vfs)
-		ret = -ENODEV;
-	else if (p->vfs[vf].state != AMDX_PART_STATE_ONLINE)
-		ret = -EBUSY;
-	else
-		*evict = p->vfs[vf].cfg.flags & AMDX_VF_F_EVICT;
-	mutex_unlock(&p->lock);
-	if (ret)
-		pr_debug("amdx: %s: VF %u fd may not allocate VRAM: %pe\n",
-			 adev->bdf, vf, ERR_PTR(ret));
-	return ret;
-}
-
 /**
  * amdx_partition_vram_begin() - enter the VRAM gate before a migration
  * @adev: the device.
@@ -1439,7 +864,16 @@ int amdx_partition_fill(struct amdx_device *adev,
 }
 EXPORT_SYMBOL_IF_KUNIT(amdx_partition_fill);
 
-static int amdx_query_result(struct amdx_query *q, const void *buf, u32 len)
+/**
+ * amdx_partition_query_out() - answer a variable-size query
+ * @q: the query.
+ * @buf: the result.
+ * @len: its size.
+ *
+ * Return: 0 with the size (q->size 0) or the result written, -ENOSPC with
+ * the needed size for a too-small buffer, -EFAULT.
+ */
+int amdx_partition_query_out(struct amdx_query *q, const void *buf, u32 len)
 {
 	if (!q->size || q->size < len) {
 		int ret = q->size ? -ENOSPC : 0;
@@ -1464,46 +898,7 @@ static int amdx_query_partitions(struct amdx_device *adev,
 	if (!res)
 		return -ENOMEM;
 	n = amdx_partition_fill(adev, res, AMDX_MAX_PARTITIONS);
-	ret = amdx_query_result(q, res, struct_size(res, partitions, n));
-	kfree(res);
-	return ret;
-}
-
-static int amdx_query_vfs(struct amdx_device *adev, struct amdx_query *q)
-{
-	struct amdx_part_dev *p = adev->part;
-	struct amdx_device_state st = {};
-	struct amdx_query_vfs *res;
-	size_t len = struct_size(res, vfs, AMDX_MAX_VFS);
-	u64 now = ktime_get_ns();
-	u32 i;
-	int ret;
-
-	res = kzalloc(len, GFP_KERNEL);
-	if (!res)
-		return -ENOMEM;
-	ret = adev->ops->get_state(adev, &st);
-	if (ret)
-		goto out;
-	mutex_lock(&p->lock);
-	res->num_vfs = p->num_vfs;
-	res->entry_size = sizeof(res->vfs[0]);
-	res->max_vfs = adev->desc.max_vfs;
-	for (i = 0; i < p->num_vfs; i++) {
-		struct amdx_vf_info *vi = &res->vfs[i];
-
-		vi->vf = i;
-		vi->state = p->vfs[i].state;
-		vi->config = p->vfs[i].cfg;
-		vi->vram_used = st.vf_vram_used[i];
-		vi->resets = p->vfs[i].resets;
-		vi->resets_in_window = amdx_vf_resets_in_window(&p->vfs[i],
-								now);
-	}
-	len = struct_size(res, vfs, p->num_vfs);
-	mutex_unlock(&p->lock);
-	ret = amdx_query_result(q, res, len);
-out:
+	ret = amdx_partition_query_out(q, res, struct_size(res, partitions, n));
 	kfree(res);
 	return ret;
 }
@@ -1559,7 +954,7 @@ int amdx_partition_query(struct amdx_file *file, struct amdx_query *q)
 	case AMDX_QUERY_PARTITIONS:
 		return amdx_query_partitions(file->adev, q);
 	case AMDX_QUERY_VFS:
-		return amdx_query_vfs(file->adev, q);
+		return amdx_partition_query_vfs(file->adev, q);
 	case AMDX_QUERY_RESET_SCOPE:
 		return amdx_query_reset_scope(file->adev, q);
 	default:
@@ -1713,218 +1108,3 @@ out_unlock:
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(amdx_partition_reset);
-
-/*
- * sysfs: /sys/class/amdx/amdx<id>/partitions/ and vfs/, one value per
- * partition or VF, space separated, by id.
- */
-
-enum amdx_part_field {
-	AMDX_PF_STATE,
-	AMDX_PF_XCC_MASK,
-	AMDX_PF_SDMA_MASK,
-	AMDX_PF_VCN_MASK,
-	AMDX_PF_MEM_PARTITION,
-	AMDX_PF_VF,
-	AMDX_PF_RESETS,
-	AMDX_VF_STATE,
-	AMDX_VF_PARTITION_MASK,
-	AMDX_VF_VRAM_QUOTA,
-	AMDX_VF_VRAM_USED,
-	AMDX_VF_TIME_SLICE,
-	AMDX_VF_PRIORITY,
-	AMDX_VF_FLAGS,
-	AMDX_VF_RESETS,
-};
-
-static const char * const amdx_part_state_names[] = {
-	[AMDX_PART_STATE_ONLINE] = "online",
-	[AMDX_PART_STATE_QUARANTINED] = "quarantined",
-	[AMDX_PART_STATE_OFFLINE] = "offline",
-};
-
-static const char *amdx_part_state_name(u32 state)
-{
-	return state < ARRAY_SIZE(amdx_part_state_names) ?
-	       amdx_part_state_names[state] : "unknown";
-}
-
-static int amdx_part_emit(char *buf, int len, u32 i, enum amdx_part_field f,
-			  const struct amdx_part_dev *p,
-			  const struct amdx_device_state *st)
-{
-	const struct amdx_part_obj *o = &p->cur.parts[i];
-	const struct amdx_part_vf *v = &p->vfs[i];
-	const char *sep = i ? " " : "";
-
-	switch (f) {
-	case AMDX_PF_STATE:
-		return sysfs_emit_at(buf, len, "%s%s", sep,
-				     amdx_part_state_name(o->state));
-	case AMDX_PF_XCC_MASK:
-		return sysfs_emit_at(buf, len, "%s0x%x", sep, o->xcc_mask);
-	case AMDX_PF_SDMA_MASK:
-		return sysfs_emit_at(buf, len, "%s0x%x", sep, o->sdma_mask);
-	case AMDX_PF_VCN_MASK:
-		return sysfs_emit_at(buf, len, "%s0x%x", sep, o->vcn_mask);
-	case AMDX_PF_MEM_PARTITION:
-		return sysfs_emit_at(buf, len, "%s%u", sep, o->mem_partition);
-	case AMDX_PF_VF:
-		if (o->vf == AMDX_VF_NONE)
-			return sysfs_emit_at(buf, len, "%s-", sep);
-		return sysfs_emit_at(buf, len, "%s%u", sep, o->vf);
-	case AMDX_PF_RESETS:
-		return sysfs_emit_at(buf, len, "%s%u", sep, o->resets);
-	case AMDX_VF_STATE:
-		return sysfs_emit_at(buf, len, "%s%s", sep,
-				     amdx_part_state_name(v->state));
-	case AMDX_VF_PARTITION_MASK:
-		return sysfs_emit_at(buf, len, "%s0x%x", sep,
-				     v->cfg.partition_mask);
-	case AMDX_VF_VRAM_QUOTA:
-		return sysfs_emit_at(buf, len, "%s%llu", sep,
-				     v->cfg.vram_quota);
-	case AMDX_VF_VRAM_USED:
-		return sysfs_emit_at(buf, len, "%s%llu", sep,
-				     st->vf_vram_used[i]);
-	case AMDX_VF_TIME_SLICE:
-		return sysfs_emit_at(buf, len, "%s%u", sep,
-				     v->cfg.time_slice_us);
-	case AMDX_VF_PRIORITY:
-		return sysfs_emit_at(buf, len, "%s%u", sep, v->cfg.priority);
-	case AMDX_VF_FLAGS:
-		return sysfs_emit_at(buf, len, "%s0x%x", sep, v->cfg.flags);
-	case AMDX_VF_RESETS:
-		return sysfs_emit_at(buf, len, "%s%u", sep, v->resets);
-	}
-	return 0;
-}
-
-static ssize_t amdx_part_show(struct device *dev, char *buf,
-			      enum amdx_part_field f)
-{
-	struct amdx_device *adev = dev_get_drvdata(dev);
-	struct amdx_part_dev *p = adev->part;
-	struct amdx_device_state *st;
-	bool vf = f >= AMDX_VF_STATE;
-	int len = 0;
-	u32 i, n;
-
-	st = kzalloc(sizeof(*st), GFP_KERNEL);
-	if (!st)
-		return -ENOMEM;
-	down_read(&adev->lock);
-	if (adev->dead) {
-		len = -ENODEV;
-		goto out_unlock;
-	}
-	if (f == AMDX_VF_VRAM_USED) {
-		len = adev->ops->get_state(adev, st);
-		if (len)
-			goto out_unlock;
-	}
-	mutex_lock(&p->lock);
-	n = vf ? p->num_vfs : p->cur.num_partitions;
-	for (i = 0; i < n; i++)
-		len += amdx_part_emit(buf, len, i, f, p, st);
-	mutex_unlock(&p->lock);
-	len += sysfs_emit_at(buf, len, "\n");
-out_unlock:
-	up_read(&adev->lock);
-	kfree(st);
-	return len;
-}
-
-#define AMDX_PART_ATTR(_var, _name, _field)				\
-static ssize_t _var##_show(struct device *dev,				\
-			   struct device_attribute *attr, char *buf)	\
-{									\
-	return amdx_part_show(dev, buf, _field);			\
-}									\
-static struct device_attribute _var = __ATTR(_name, 0444, _var##_show, NULL)
-
-AMDX_PART_ATTR(amdx_pa_state, state, AMDX_PF_STATE);
-AMDX_PART_ATTR(amdx_pa_xcc_mask, xcc_mask, AMDX_PF_XCC_MASK);
-AMDX_PART_ATTR(amdx_pa_sdma_mask, sdma_mask, AMDX_PF_SDMA_MASK);
-AMDX_PART_ATTR(amdx_pa_vcn_mask, vcn_mask, AMDX_PF_VCN_MASK);
-AMDX_PART_ATTR(amdx_pa_mem_partition, mem_partition, AMDX_PF_MEM_PARTITION);
-AMDX_PART_ATTR(amdx_pa_vf, vf, AMDX_PF_VF);
-AMDX_PART_ATTR(amdx_pa_resets, resets, AMDX_PF_RESETS);
-AMDX_PART_ATTR(amdx_va_state, state, AMDX_VF_STATE);
-AMDX_PART_ATTR(amdx_va_partition_mask, partition_mask,
-	       AMDX_VF_PARTITION_MASK);
-AMDX_PART_ATTR(amdx_va_vram_quota, vram_quota, AMDX_VF_VRAM_QUOTA);
-AMDX_PART_ATTR(amdx_va_vram_used, vram_used, AMDX_VF_VRAM_USED);
-AMDX_PART_ATTR(amdx_va_time_slice_us, time_slice_us, AMDX_VF_TIME_SLICE);
-AMDX_PART_ATTR(amdx_va_priority, priority, AMDX_VF_PRIORITY);
-AMDX_PART_ATTR(amdx_va_flags, flags, AMDX_VF_FLAGS);
-AMDX_PART_ATTR(amdx_va_resets, resets, AMDX_VF_RESETS);
-
-static ssize_t amdx_pa_count_show(struct device *dev, char *buf, bool gen)
-{
-	struct amdx_device *adev = dev_get_drvdata(dev);
-	struct amdx_part_dev *p = adev->part;
-	ssize_t len;
-
-	mutex_lock(&p->lock);
-	if (gen)
-		len = sysfs_emit(buf, "%llu\n", p->cur.generation);
-	else
-		len = sysfs_emit(buf, "%u\n", p->cur.num_partitions);
-	mutex_unlock(&p->lock);
-	return len;
-}
-
-static ssize_t amdx_pa_generation_show(struct device *dev,
-				       struct device_attribute *attr,
-				       char *buf)
-{
-	return amdx_pa_count_show(dev, buf, true);
-}
-
-static ssize_t amdx_pa_count_partitions_show(struct device *dev,
-					     struct device_attribute *attr,
-					     char *buf)
-{
-	return amdx_pa_count_show(dev, buf, false);
-}
-
-static struct device_attribute amdx_pa_generation =
-	__ATTR(generation, 0444, amdx_pa_generation_show, NULL);
-static struct device_attribute amdx_pa_count =
-	__ATTR(count, 0444, amdx_pa_count_partitions_show, NULL);
-
-static struct attribute *amdx_partition_attrs[] = {
-	&amdx_pa_count.attr,
-	&amdx_pa_generation.attr,
-	&amdx_pa_mem_partition.attr,
-	&amdx_pa_resets.attr,
-	&amdx_pa_sdma_mask.attr,
-	&amdx_pa_state.attr,
-	&amdx_pa_vcn_mask.attr,
-	&amdx_pa_vf.attr,
-	&amdx_pa_xcc_mask.attr,
-	NULL
-};
-
-const struct attribute_group amdx_partition_attr_group = {
-	.name = "partitions",
-	.attrs = amdx_partition_attrs,
-};
-
-static struct attribute *amdx_vf_attrs[] = {
-	&amdx_va_flags.attr,
-	&amdx_va_partition_mask.attr,
-	&amdx_va_priority.attr,
-	&amdx_va_resets.attr,
-	&amdx_va_state.attr,
-	&amdx_va_time_slice_us.attr,
-	&amdx_va_vram_quota.attr,
-	&amdx_va_vram_used.attr,
-	NULL
-};
-
-const struct attribute_group amdx_vf_attr_group = {
-	.name = "vfs",
-	.attrs = amdx_vf_attrs,
-};
