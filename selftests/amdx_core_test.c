@@ -184,7 +184,11 @@ TEST_F(amdx, device_open_unknown_enodev)
 	struct amdx_device_open o = { .id = 0x7ffffffe };
 
 	EXPECT_EQ(-ENODEV, amdx_ioctl(self->fd, AMDX_IOC_DEVICE_OPEN, &o));
-	o.flags = 1;
+	o.flags = AMDX_DEVICE_OPEN_F_VF << 1;
+	EXPECT_EQ(-EINVAL, amdx_ioctl(self->fd, AMDX_IOC_DEVICE_OPEN, &o));
+	/* A VF index needs AMDX_DEVICE_OPEN_F_VF. */
+	o.flags = 0;
+	o.vf = 1;
 	EXPECT_EQ(-EINVAL, amdx_ioctl(self->fd, AMDX_IOC_DEVICE_OPEN, &o));
 }
 

@@ -18,6 +18,7 @@
 #include "amdx_hmm.h"
 
 struct amdx_ras;
+struct amdx_part_dev;
 struct dentry;
 struct device;
 struct file;
@@ -45,6 +46,8 @@ struct file;
  * @events: the event log (subscribers, seq counter).
  * @ras: RAS state (amdx_ras.c); set before the device becomes visible,
  *	freed with the device.
+ * @part: partition and SR-IOV state (amdx_partition.c); freed with the
+ *	device.
  */
 struct amdx_device {
 	struct kref ref;
@@ -62,16 +65,24 @@ struct amdx_device {
 	struct amdx_hmm_dev hmm;
 	struct amdx_event_source events;
 	struct amdx_ras *ras;
+	struct amdx_part_dev *part;
 };
 
 /**
  * struct amdx_file - per open file of /dev/amdx or of a device fd
  * @adev: the device of a device fd, NULL for /dev/amdx.
  * @hmm: the HMM context of a device fd, NULL without HMM.
+ * @owner: whom the fd's VRAM is charged to: %AMDX_OWNER_PF, or
+ *	AMDX_OWNER_VF(@vf) for a fd opened with %AMDX_DEVICE_OPEN_F_VF.
+ * @vf: that VF's index.
+ * @vf_epoch: the VF generation it was opened in (amdx_partition_vf_open()).
  */
 struct amdx_file {
 	struct amdx_device *adev;
 	struct amdx_hmm_ctx *hmm;
+	u32 owner;
+	u32 vf;
+	u64 vf_epoch;
 };
 
 /* amdx_device.c */
@@ -85,6 +96,9 @@ int amdx_device_fill_info_locked(struct amdx_device *adev,
 				 struct amdx_device_info *info);
 int amdx_device_fd_open(struct amdx_device *adev);
 u32 amdx_device_hive_ids(struct amdx_device *adev, u32 *ids, u32 max);
+int amdx_device_fd_open(struct amdx_device *adev, u32 vf, bool as_vf);
+int amdx_device_hive_get(u64 hive_id, struct amdx_device **devs, u32 max,
+			 u32 *count);
 void amdx_device_registry_fini(void);
 
 /* amdx_sysfs.c */

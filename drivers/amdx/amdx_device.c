@@ -45,6 +45,7 @@
 #include "amdx_ioctl.h"
 #include "amdx_kunit.h"
 #include "amdx_ras.h"
+#include "amdx_partition.h"
 #include "amdx_trace.h"
 
 static DEFINE_XARRAY_ALLOC(amdx_devices);
@@ -56,6 +57,7 @@ static void amdx_device_release(struct kref *ref)
 
 	amdx_ras_fini(adev);
 	amdx_event_source_fini(&adev->events);
+	amdx_partition_dev_fini(adev);
 	kfree(adev);
 }
 
@@ -176,6 +178,40 @@ u32 amdx_device_hive_ids(struct amdx_device *adev, u32 *ids, u32 max)
 		n++;
 	}
 	return n;
+ * amdx_device_hive_get() - the devices of an XGMI hive, referenced
+ * @hive_id: the hive, not 0.
+ * @devs: out: up to @max devices in id order, each with a reference the
+ *	caller drops with amdx_device_put().
+ * @max: capacity of @devs.
+ * @count: out: members registered (may exceed @max).
+ *
+ * Return: 0, or -ENOSPC when the hive has more than @max members (then
+ * no reference is held).
+ */
+int amdx_device_hive_get(u64 hive_id, struct amdx_device **devs, u32 max,
+			 u32 *count)
+{
+	struct amdx_device *adev;
+	unsigned long id;
+	u32 n = 0, i;
+
+	xa_lock(&amdx_devices);
+	xa_for_each(&amdx_devices, id, adev) {
+		if (adev->desc.hive_id != hive_id)
+			continue;
+		if (n < max) {
+			kref_get(&adev->ref);
+			devs[n] = adev;
+		}
+		n++;
+	}
+	xa_unlock(&amdx_devices);
+	*count = n;
+	if (n <= max)
+		return 0;
+	for (i = 0; i < max; i++)
+		amdx_device_put(devs[i]);
+	return -ENOSPC;
 }
 
 /**
@@ -288,10 +324,13 @@ static const struct file_operations amdx_device_fops = {
 /**
  * amdx_device_fd_open() - create a device fd
  * @adev: the device; the fd takes its own reference.
+ * @vf: with @as_vf, the enabled VF the fd acts for.
+ * @as_vf: charge the fd's VRAM to VF @vf instead of the PF.
  *
- * Return: the new fd (O_RDWR | O_CLOEXEC), or -errno.
+ * Return: the new fd (O_RDWR | O_CLOEXEC), or -errno (-EINVAL for a VF
+ * that is not enabled).
  */
-int amdx_device_fd_open(struct amdx_device *adev)
+int amdx_device_fd_open(struct amdx_device *adev, u32 vf, bool as_vf)
 {
 	struct amdx_file *file;
 	int fd;
@@ -299,6 +338,15 @@ int amdx_device_fd_open(struct amdx_device *adev)
 	file = kzalloc(sizeof(*file), GFP_KERNEL);
 	if (!file)
 		return -ENOMEM;
+	if (as_vf) {
+		fd = amdx_partition_vf_open(adev, vf, &file->vf_epoch);
+		if (fd) {
+			kfree(file);
+			return fd;
+		}
+		file->vf = vf;
+		file->owner = AMDX_OWNER_VF(vf);
+	}
 	kref_get(&adev->ref);
 	file->adev = adev;
 	fd = amdx_hmm_file_open(file);
@@ -372,6 +420,9 @@ struct amdx_device *amdx_device_register(struct device *parent,
 	adev->desc.product = adev->product;
 	adev->ops = ops;
 	adev->priv = priv;
+	ret = amdx_partition_dev_init(adev);
+	if (ret)
+		goto err_free;
 
 	/* Reserve the id; the entry becomes visible once sysfs is ready. */
 	ret = xa_alloc_cyclic(&amdx_devices, &adev->id, XA_ZERO_ENTRY,
@@ -402,6 +453,7 @@ err_events:
 	amdx_event_source_fini(&adev->events);
 	xa_erase(&amdx_devices, adev->id);
 err_free:
+	amdx_partition_dev_fini(adev);
 	kfree(adev);
 	return ERR_PTR(ret);
 }

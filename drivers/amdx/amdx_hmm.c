@@ -41,6 +41,7 @@
 
 #include "amdx_core.h"
 #include "amdx_hmm.h"
+#include "amdx_partition.h"
 #include "amdx_ras.h"
 
 /* Largest span one ACCESS call handles. */
@@ -125,6 +126,8 @@ int amdx_hmm_file_open(struct amdx_file *file)
 	kref_init(&ctx->ref);
 	ctx->adev = adev;
 	ctx->tgid = task_tgid_nr(current);
+	get_task_comm(ctx->comm, current);
+	ctx->owner = file->owner;
 	spin_lock_init(&ctx->lock);
 	mutex_init(&ctx->mirror_lock);
 	amdx_range_set_init(&ctx->ranges);
@@ -375,7 +378,9 @@ struct amdx_hmm_span {
  * Return: 0 with the counts filled; -EINVAL for bad alignment, flags,
  * reserved fields or destination; -ENOENT when part of the span has no
  * range; -EIO towards VRAM of a device flagged for RMA whose policy
- * refuses use; -EOPNOTSUPP, -EBADF, -ENODEV, -EINTR, -ENOMEM.
+ * refuses use; -ENODEV on a VF's fd once its VF is disabled, -EBUSY while
+ * that VF is quarantined (both only towards VRAM); -EOPNOTSUPP, -EBADF,
+ * -EINTR, -ENOMEM.
  */
 int amdx_ioctl_hmm_migrate(struct amdx_file *file, void *data)
 {
@@ -400,26 +405,46 @@ int amdx_ioctl_hmm_migrate(struct amdx_file *file, void *data)
 		return ret;
 	end = args->start + args->size;
 
+	/* No partition switch, no VF disable while pages move. */
+	ret = amdx_partition_vram_begin(adev);
+	if (ret)
+		return ret;
+	if (file->owner != AMDX_OWNER_PF && args->dest != AMDX_HMM_LOC_SYSTEM) {
+		bool evict = false;
+
+		ret = amdx_partition_vf_check(adev, file->vf, file->vf_epoch,
+					      &evict);
+		if (ret)
+			goto out_gate;
+		WRITE_ONCE(ctx->vf_evict, evict);
+	}
+
 	/* The device fd's ioctl path holds the device lock for read. */
 	ret = amdx_hmm_num_partitions(adev, &nparts);
 	if (ret)
-		return ret;
+		goto out_gate;
 	if (args->dest != AMDX_HMM_LOC_SYSTEM &&
-	    args->dest != AMDX_HMM_LOC_PREFERRED && args->dest >= nparts)
-		return -EINVAL;
+	    args->dest != AMDX_HMM_LOC_PREFERRED && args->dest >= nparts) {
+		ret = -EINVAL;
+		goto out_gate;
+	}
 	/* RAS: a device flagged for RMA may refuse new VRAM allocations. */
-	if (args->dest != AMDX_HMM_LOC_SYSTEM && amdx_ras_vram_refused(adev))
-		return -EIO;
+	if (args->dest != AMDX_HMM_LOC_SYSTEM && amdx_ras_vram_refused(adev)) {
+		ret = -EIO;
+		goto out_gate;
+	}
 
 	spin_lock(&ctx->lock);
 	if (!amdx_range_covered(&ctx->ranges, args->start, end)) {
 		spin_unlock(&ctx->lock);
-		return -ENOENT;
+		ret = -ENOENT;
+		goto out_gate;
 	}
 	spans = kcalloc(ctx->ranges.count, sizeof(*spans), GFP_ATOMIC);
 	if (!spans) {
 		spin_unlock(&ctx->lock);
-		return -ENOMEM;
+		ret = -ENOMEM;
+		goto out_gate;
 	}
 	list_for_each_entry(r, &ctx->ranges.ranges, node) {
 		if (r->end <= args->start || r->start >= end)
@@ -454,6 +479,8 @@ int amdx_ioctl_hmm_migrate(struct amdx_file *file, void *data)
 	kfree(spans);
 	amdx_hmm_event_migrate(adev, ctx->tgid, false, to_vram);
 	amdx_hmm_event_migrate(adev, ctx->tgid, true, home);
+out_gate:
+	amdx_partition_vram_end(adev);
 	return ret;
 }
 
@@ -828,6 +855,128 @@ out_unlock:
 		ret = -EFAULT;
 	q->size = len;
 	kvfree(res);
+	return ret;
+}
+
+/* Count @ctx's device pages per memory partition into @pages. */
+static void amdx_hmm_ctx_resident(struct amdx_hmm_ctx *ctx,
+				  const struct amdx_device_state *st,
+				  u64 *pages)
+{
+	struct amdx_device *adev = ctx->adev;
+	struct amdx_range *r;
+	u64 a, pos;
+	u32 m;
+
+	mmap_read_lock(ctx->mm);
+	spin_lock(&ctx->lock);
+	list_for_each_entry(r, &ctx->ranges.ranges, node) {
+		for (a = r->start; a < r->end; a += PAGE_SIZE) {
+			struct page *page = amdx_hmm_pte_device_page(ctx->mm, a,
+								     NULL);
+
+			if (!page || page->pgmap->owner != adev->desc.pgmap_owner)
+				continue;
+			pos = adev->ops->vram_page_index(adev, page) << PAGE_SHIFT;
+			for (m = 0; m < st->num_mem_partitions; m++)
+				if (pos >= st->mem[m].base &&
+				    pos - st->mem[m].base < st->mem[m].size)
+					pages[m]++;
+		}
+	}
+	spin_unlock(&ctx->lock);
+	mmap_read_unlock(ctx->mm);
+}
+
+/* Add @pages of (@pid, @part) to @out, merging with an entry there. */
+static void amdx_hmm_holder_add(struct amdx_partition_holder *out, u32 max,
+				u32 *n, const struct amdx_hmm_ctx *ctx,
+				u32 part, u64 pages)
+{
+	u32 i;
+
+	for (i = 0; i < *n && i < max; i++) {
+		if (out[i].pid == ctx->tgid && out[i].mem_partition == part) {
+			out[i].pages += pages;
+			return;
+		}
+	}
+	if (*n < max) {
+		memset(&out[*n], 0, sizeof(out[*n]));
+		out[*n].pid = ctx->tgid;
+		out[*n].mem_partition = part;
+		out[*n].pages = pages;
+		strscpy(out[*n].comm, ctx->comm, sizeof(out[*n].comm));
+	}
+	(*n)++;
+}
+
+/**
+ * amdx_hmm_holders() - processes with data in some memory partitions
+ * @adev: the device.
+ * @part_mask: bit N: memory partition N is of interest.
+ * @out: up to @max entries, one per process and partition; may be NULL
+ *	when @max is 0.
+ * @max: capacity of @out.
+ * @count: out: entries found; beyond @max they are only counted (and
+ *	may then count a process twice).
+ *
+ * Walks the page tables of every context's ranges, so it costs time
+ * proportional to their size.  Takes each context's mmap lock: the caller
+ * holds none.
+ *
+ * Return: 0, -ENOMEM or the provider's get_state() error.
+ */
+int amdx_hmm_holders(struct amdx_device *adev, u32 part_mask,
+		     struct amdx_partition_holder *out, u32 max, u32 *count)
+{
+	struct amdx_hmm_ctx *ctx, **ctxs;
+	struct amdx_device_state *st;
+	u32 n = 0, i, m, nctx = 0;
+	u64 pages[AMDX_MAX_MEM_PARTITIONS];
+	int ret;
+
+	*count = 0;
+	st = kzalloc(sizeof(*st), GFP_KERNEL);
+	if (!st)
+		return -ENOMEM;
+	ret = adev->ops->get_state(adev, st);
+	if (ret)
+		goto out_free_st;
+
+	mutex_lock(&adev->hmm.lock);
+	list_for_each_entry(ctx, &adev->hmm.ctxs, dev_node)
+		nctx++;
+	ctxs = kcalloc(nctx, sizeof(*ctxs), GFP_KERNEL);
+	if (!ctxs) {
+		mutex_unlock(&adev->hmm.lock);
+		ret = -ENOMEM;
+		goto out_free_st;
+	}
+	i = 0;
+	list_for_each_entry(ctx, &adev->hmm.ctxs, dev_node) {
+		kref_get(&ctx->ref);
+		ctxs[i++] = ctx;
+	}
+	mutex_unlock(&adev->hmm.lock);
+
+	for (i = 0; i < nctx; i++) {
+		ctx = ctxs[i];
+		if (mmget_not_zero(ctx->mm)) {
+			memset(pages, 0, sizeof(pages));
+			amdx_hmm_ctx_resident(ctx, st, pages);
+			mmput(ctx->mm);
+			for (m = 0; m < st->num_mem_partitions; m++)
+				if (pages[m] && (part_mask & BIT(m)))
+					amdx_hmm_holder_add(out, max, &n, ctx,
+							    m, pages[m]);
+		}
+		amdx_hmm_ctx_put(ctx);
+	}
+	kfree(ctxs);
+	*count = n;
+out_free_st:
+	kfree(st);
 	return ret;
 }
 

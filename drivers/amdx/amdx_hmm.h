@@ -12,6 +12,7 @@
 #include <linux/list.h>
 #include <linux/mmu_notifier.h>
 #include <linux/mutex.h>
+#include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/amdx.h>
@@ -39,6 +40,10 @@ struct amdx_hmm_dev {
  * @adev: the device (the fd's reference keeps it).
  * @mm: the address space of the process that opened the fd (mmgrab).
  * @tgid: that process.
+ * @comm: its command name at open.
+ * @owner: whom its VRAM is charged to (&amdx_file.owner).
+ * @vf_evict: a VF fd whose VF evicts its own data at its quota; set by
+ *	each migration from the VF's policy.
  * @lock: protects @ranges and @total.  A spinlock because the notifier
  *	takes it, and notifiers run under fs_reclaim: nothing holding it may
  *	allocate except atomically.  Innermost but for page-table locks.
@@ -53,6 +58,9 @@ struct amdx_hmm_ctx {
 	struct amdx_device *adev;
 	struct mm_struct *mm;
 	pid_t tgid;
+	char comm[TASK_COMM_LEN];
+	u32 owner;
+	bool vf_evict;
 	spinlock_t lock;	/* see above */
 	struct amdx_range_set ranges;
 	struct amdx_hmm_stats total;
@@ -70,6 +78,8 @@ int amdx_ioctl_hmm_set_attr(struct amdx_file *file, void *data);
 int amdx_ioctl_hmm_migrate(struct amdx_file *file, void *data);
 int amdx_ioctl_hmm_access(struct amdx_file *file, void *data);
 int amdx_hmm_query_ranges(struct amdx_file *file, struct amdx_query *q);
+int amdx_hmm_holders(struct amdx_device *adev, u32 part_mask,
+		     struct amdx_partition_holder *out, u32 max, u32 *count);
 #else
 /* Without CONFIG_DEVICE_PRIVATE: HMM is reported absent. */
 static inline bool amdx_hmm_supported(void)
@@ -109,6 +119,14 @@ static inline int amdx_hmm_query_ranges(struct amdx_file *file,
 					struct amdx_query *q)
 {
 	return -EOPNOTSUPP;
+}
+
+static inline int amdx_hmm_holders(struct amdx_device *adev, u32 part_mask,
+				   struct amdx_partition_holder *out, u32 max,
+				   u32 *count)
+{
+	*count = 0;
+	return 0;
 }
 #endif
 

@@ -226,14 +226,16 @@ static void amdx_count_moved(struct amdx_migrate_bufs *b, unsigned long n,
 }
 
 /*
- * One migrate_vma pass over [start, end) inside @vma towards VRAM.  When
- * the partition fills up, returns -ENOSPC with *@resume at the first page
- * not placed; pages from there on are not counted (the caller retries).
+ * One migrate_vma pass over [start, end) inside @vma towards VRAM, charged
+ * to @owner.  When the partition fills up (or @owner reaches its quota),
+ * returns -ENOSPC (-EDQUOT) with *@resume at the first page not placed;
+ * pages from there on are not counted (the caller retries).
  */
 static int amdx_migrate_batch_to_vram(struct amdx_device *adev,
 				      struct vm_area_struct *vma,
 				      unsigned long start, unsigned long end,
-				      u32 part, struct amdx_migrate_bufs *b,
+				      u32 part, u32 owner,
+				      struct amdx_migrate_bufs *b,
 				      struct amdx_hmm_result *res,
 				      unsigned long *resume)
 {
@@ -248,7 +250,7 @@ static int amdx_migrate_batch_to_vram(struct amdx_device *adev,
 	};
 	struct amdx_hmm_result tail = {};
 	unsigned long i, limit;
-	int ret;
+	int ret, full = -ENOSPC;
 
 	ret = migrate_vma_setup(&args);
 	if (ret)
@@ -262,10 +264,13 @@ static int amdx_migrate_batch_to_vram(struct amdx_device *adev,
 		b->dst[i] = 0;
 		if (!test_bit(i, b->sel) || i >= limit)
 			continue;
-		dpage = adev->ops->vram_alloc_page(adev, part);
+		dpage = adev->ops->vram_alloc_page(adev, part, owner);
 		if (IS_ERR(dpage)) {
-			if (PTR_ERR(dpage) == -ENOSPC)
+			if (PTR_ERR(dpage) == -ENOSPC ||
+			    PTR_ERR(dpage) == -EDQUOT) {
+				full = PTR_ERR(dpage);
 				limit = i;
+			}
 			continue;
 		}
 		/* Nothing mapped yet: the new page reads as zeroes. */
@@ -300,7 +305,7 @@ static int amdx_migrate_batch_to_vram(struct amdx_device *adev,
 		*resume = start + (limit << PAGE_SHIFT);
 	}
 	migrate_vma_finalize(&args);
-	return limit == args.npages ? 0 : -ENOSPC;
+	return limit == args.npages ? 0 : full;
 }
 
 /* One migrate_vma pass over [start, end) inside @vma home. */
@@ -363,13 +368,15 @@ static int amdx_migrate_batch_to_ram(struct amdx_device *adev,
 }
 
 /*
- * Migrate [start, end) of @mm, whose mmap lock the caller holds for read.
- * Returns -ENOSPC when VRAM ran out, with *@resume at the first address
- * not placed (not counted in @res).
+ * Migrate [start, end) of @mm, whose mmap lock the caller holds for read,
+ * charging VRAM to @owner.  Returns -ENOSPC when VRAM ran out (-EDQUOT
+ * when @owner's quota did), with *@resume at the first address not placed
+ * (not counted in @res).
  */
 static int amdx_migrate_mm(struct amdx_device *adev, struct mm_struct *mm,
 			   unsigned long start, unsigned long end, u32 dest,
-			   struct amdx_hmm_result *res, unsigned long *resume)
+			   u32 owner, struct amdx_hmm_result *res,
+			   unsigned long *resume)
 {
 	struct amdx_migrate_bufs b;
 	unsigned long addr = start;
@@ -400,8 +407,9 @@ static int amdx_migrate_mm(struct amdx_device *adev, struct mm_struct *mm,
 							NULL, &b, res);
 		else
 			ret = amdx_migrate_batch_to_vram(adev, vma, addr, next,
-							 dest, &b, res, resume);
-		if (ret == -ENOSPC)
+							 dest, owner, &b, res,
+							 resume);
+		if (ret == -ENOSPC || ret == -EDQUOT)
 			break;
 		if (ret == -EINVAL) {
 			/* A VMA migrate_vma refuses (e.g. VM_SPECIAL). */
@@ -469,22 +477,15 @@ void amdx_hmm_account(struct amdx_hmm_ctx *ctx, u64 start, u64 end,
 	spin_unlock(&ctx->lock);
 }
 
-/**
- * amdx_hmm_evict_one() - move the least recently used range home
- * @adev: the device.
- * @part: the memory partition that is full.
- * @self: the context asking; its own ranges are candidates too, last.
- * @ex_start: first byte of @self's range being migrated (never a victim).
- * @ex_end: one past its last byte.
- *
- * Picks the unpinned range of any context on @adev with pages in VRAM
- * that was used least recently and migrates it to system memory.  The
- * caller must hold no mmap lock.
- *
- * Return: 0 when something was evicted, -ENOSPC when nothing could be.
+/*
+ * Move the least recently used unpinned range with pages in VRAM home:
+ * of any context on @adev, @self's own last; with @same_owner only of
+ * contexts charging @self's owner (a VF at its quota).  Never the span
+ * [@ex_start, @ex_end) of @self.  The caller holds no mmap lock.
+ * Returns 0 when something was evicted, -ENOSPC when nothing could be.
  */
-int amdx_hmm_evict_one(struct amdx_device *adev, u32 part,
-		       struct amdx_hmm_ctx *self, u64 ex_start, u64 ex_end)
+static int amdx_hmm_evict(struct amdx_device *adev, struct amdx_hmm_ctx *self,
+			  u64 ex_start, u64 ex_end, bool same_owner)
 {
 	struct amdx_hmm_ctx *ctx, *victim = NULL;
 	struct amdx_hmm_result res = {};
@@ -495,6 +496,8 @@ int amdx_hmm_evict_one(struct amdx_device *adev, u32 part,
 
 	mutex_lock(&adev->hmm.lock);
 	list_for_each_entry(ctx, &adev->hmm.ctxs, dev_node) {
+		if (same_owner && (!self || ctx->owner != self->owner))
+			continue;
 		spin_lock(&ctx->lock);
 		list_for_each_entry(r, &ctx->ranges.ranges, node) {
 			/* Prefer others' ranges: bias ours to the end. */
@@ -532,7 +535,7 @@ int amdx_hmm_evict_one(struct amdx_device *adev, u32 part,
 	t0 = ktime_get_ns();
 	mmap_read_lock(victim->mm);
 	ret = amdx_migrate_mm(adev, victim->mm, start, end,
-			      AMDX_HMM_LOC_SYSTEM, &res, &resume);
+			      AMDX_HMM_LOC_SYSTEM, victim->owner, &res, &resume);
 	mmap_read_unlock(victim->mm);
 	res.ns = ktime_get_ns() - t0;
 	mmput(victim->mm);
@@ -550,6 +553,26 @@ int amdx_hmm_evict_one(struct amdx_device *adev, u32 part,
 			     res.moved);
 	amdx_hmm_ctx_put(victim);
 	return ret ? ret : 0;
+}
+
+/**
+ * amdx_hmm_evict_one() - move the least recently used range home
+ * @adev: the device.
+ * @part: the memory partition that is full.
+ * @self: the context asking; its own ranges are candidates too, last.
+ * @ex_start: first byte of @self's range being migrated (never a victim).
+ * @ex_end: one past its last byte.
+ *
+ * Picks the unpinned range of any context on @adev with pages in VRAM
+ * that was used least recently and migrates it to system memory.  The
+ * caller must hold no mmap lock.
+ *
+ * Return: 0 when something was evicted, -ENOSPC when nothing could be.
+ */
+int amdx_hmm_evict_one(struct amdx_device *adev, u32 part,
+		       struct amdx_hmm_ctx *self, u64 ex_start, u64 ex_end)
+{
+	return amdx_hmm_evict(adev, self, ex_start, ex_end, false);
 }
 
 /**
@@ -577,14 +600,19 @@ int amdx_hmm_migrate_range(struct amdx_hmm_ctx *ctx, u64 start, u64 end,
 		if (fatal_signal_pending(current))
 			return -EINTR;
 		mmap_read_lock(ctx->mm);
-		ret = amdx_migrate_mm(adev, ctx->mm, addr, end, dest, res,
-				      &resume);
+		ret = amdx_migrate_mm(adev, ctx->mm, addr, end, dest,
+				      ctx->owner, res, &resume);
 		mmap_read_unlock(ctx->mm);
-		if (ret != -ENOSPC)
+		if (ret != -ENOSPC && ret != -EDQUOT)
 			break;
-		/* Partition full from @resume on: make room, retry there. */
+		/*
+		 * Partition full (or a VF at its quota) from @resume on: make
+		 * room, retry there.  A VF evicts only its own data, and only
+		 * with %AMDX_VF_F_EVICT.
+		 */
 		if (evictions++ >= AMDX_HMM_MAX_EVICT ||
-		    amdx_hmm_evict_one(adev, dest, ctx, start, end)) {
+		    (ret == -EDQUOT && !READ_ONCE(ctx->vf_evict)) ||
+		    amdx_hmm_evict(adev, ctx, start, end, ret == -EDQUOT)) {
 			res->skipped += (end - resume) >> PAGE_SHIFT;
 			res->reasons |= AMDX_HMM_SKIP_NO_MEMORY;
 			ret = 0;
@@ -772,7 +800,9 @@ static int amdx_hmm_move_device_pages(struct amdx_device *adev, u64 index,
 			continue;
 		}
 		if (to_part != AMDX_HMM_LOC_SYSTEM) {
-			dpage = adev->ops->vram_alloc_page(adev, to_part);
+			/* Charged to the PF: no process to attribute. */
+			dpage = adev->ops->vram_alloc_page(adev, to_part,
+							   AMDX_OWNER_PF);
 			if (IS_ERR(dpage))
 				dpage = NULL;
 		} else {

@@ -38,6 +38,7 @@
 #include "amdx_core.h"
 #include "amdx_ioctl.h"
 #include "amdx_kunit.h"
+#include "amdx_partition.h"
 #include "amdx_ras.h"
 
 static int amdx_user_in(void *dst, size_t ksize, const void *src,
@@ -121,6 +122,51 @@ static const struct amdx_ioctl_desc amdx_ioctls[] = {
 		.flags = AMDX_IOCTL_F_DEVICE | AMDX_IOCTL_F_ADMIN,
 		.func = amdx_ioctl_ras_badpages_import,
 		.name = "RAS_BADPAGES_IMPORT",
+	},
+	{
+		.cmd = AMDX_IOC_PARTITION_PLAN,
+		.min_size = sizeof(struct amdx_partition_config),
+		.flags = AMDX_IOCTL_F_DEVICE | AMDX_IOCTL_F_OUT_ON_ERR,
+		.func = amdx_ioctl_partition_plan,
+		.name = "PARTITION_PLAN",
+	},
+	{
+		.cmd = AMDX_IOC_PARTITION_COMMIT,
+		.min_size = sizeof(struct amdx_partition_config),
+		.flags = AMDX_IOCTL_F_DEVICE | AMDX_IOCTL_F_ADMIN |
+			 AMDX_IOCTL_F_OUT_ON_ERR,
+		.func = amdx_ioctl_partition_commit,
+		.name = "PARTITION_COMMIT",
+	},
+	{
+		.cmd = AMDX_IOC_VF_ENABLE,
+		.min_size = sizeof(struct amdx_vf_enable),
+		.flags = AMDX_IOCTL_F_DEVICE | AMDX_IOCTL_F_ADMIN |
+			 AMDX_IOCTL_F_OUT_ON_ERR,
+		.func = amdx_ioctl_vf_enable,
+		.name = "VF_ENABLE",
+	},
+	{
+		.cmd = AMDX_IOC_VF_DISABLE,
+		.min_size = sizeof(struct amdx_vf_disable),
+		.flags = AMDX_IOCTL_F_DEVICE | AMDX_IOCTL_F_ADMIN,
+		.func = amdx_ioctl_vf_disable,
+		.name = "VF_DISABLE",
+	},
+	{
+		.cmd = AMDX_IOC_VF_SET,
+		.min_size = sizeof(struct amdx_vf_set),
+		.flags = AMDX_IOCTL_F_DEVICE | AMDX_IOCTL_F_ADMIN,
+		.func = amdx_ioctl_vf_set,
+		.name = "VF_SET",
+	},
+	{
+		.cmd = AMDX_IOC_VF_RESET,
+		.min_size = sizeof(struct amdx_vf_reset),
+		.flags = AMDX_IOCTL_F_DEVICE | AMDX_IOCTL_F_ADMIN |
+			 AMDX_IOCTL_F_OUT_ON_ERR,
+		.func = amdx_ioctl_vf_reset,
+		.name = "VF_RESET",
 	},
 };
 

@@ -19,6 +19,7 @@
  * Queries need no privilege.  On a device fd, device queries are about
  * that fd's device and &amdx_query.id must be 0.
  */
+#include <linux/capability.h>
 #include <linux/errno.h>
 #include <linux/overflow.h>
 #include <linux/slab.h>
@@ -27,6 +28,7 @@
 
 #include "amdx_core.h"
 #include "amdx_kunit.h"
+#include "amdx_partition.h"
 #include "amdx_ras.h"
 
 /* Sizes of the first uapi version of the fixed-size results. */
@@ -203,6 +205,11 @@ int amdx_ioctl_query(struct amdx_file *file, void *data)
 	case AMDX_QUERY_BADPAGES:
 	case AMDX_QUERY_RESET_SCOPE:
 		return amdx_ras_query(file, q);
+	case AMDX_QUERY_PARTITIONS:
+	case AMDX_QUERY_VFS:
+		if (!file->adev || q->id)
+			return -EINVAL;
+		return amdx_partition_query(file, q);
 	default:
 		return -EINVAL;
 	}
@@ -214,21 +221,26 @@ EXPORT_SYMBOL_IF_KUNIT(amdx_ioctl_query);
  * @file: the amdx file (always /dev/amdx).
  * @data: &struct amdx_device_open.
  *
- * Return: 0 with &amdx_device_open.fd set; -EINVAL for non-zero flags or
- * pad; -ENODEV for an unknown device; -EMFILE and friends from fd creation.
+ * Return: 0 with &amdx_device_open.fd set; -EINVAL for unknown flags, a
+ * non-zero @vf without %AMDX_DEVICE_OPEN_F_VF or a VF that is not enabled;
+ * -EPERM for %AMDX_DEVICE_OPEN_F_VF without CAP_SYS_ADMIN; -ENODEV for an
+ * unknown device; -EMFILE and friends from fd creation.
  */
 int amdx_ioctl_device_open(struct amdx_file *file, void *data)
 {
 	struct amdx_device_open *args = data;
+	bool as_vf = args->flags & AMDX_DEVICE_OPEN_F_VF;
 	struct amdx_device *adev;
 	int fd;
 
-	if (args->flags || args->pad)
+	if ((args->flags & ~AMDX_DEVICE_OPEN_F_VF) || (!as_vf && args->vf))
 		return -EINVAL;
+	if (as_vf && !capable(CAP_SYS_ADMIN))
+		return -EPERM;
 	adev = amdx_device_get(args->id);
 	if (!adev)
 		return -ENODEV;
-	fd = amdx_device_fd_open(adev);
+	fd = amdx_device_fd_open(adev, args->vf, as_vf);
 	amdx_device_put(adev);
 	if (fd < 0)
 		return fd;

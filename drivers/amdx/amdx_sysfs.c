@@ -7,7 +7,8 @@
  *
  * Every registered device gets /sys/class/amdx/amdx<id>/ below its
  * provider's device, with read-only attributes mirroring
- * %AMDX_QUERY_DEVICE_INFO (Documentation/ABI/testing/sysfs-class-amdx).
+ * %AMDX_QUERY_DEVICE_INFO (Documentation/ABI/testing/sysfs-class-amdx),
+ * and the partitions/ and vfs/ groups of amdx_partition.c.
  * Attributes that change at runtime ask the provider on every read.
  */
 #include <linux/device.h>
@@ -20,6 +21,7 @@
 
 #include "amdx_core.h"
 #include "amdx_ras.h"
+#include "amdx_partition.h"
 
 static struct class *amdx_class;
 
@@ -173,6 +175,8 @@ static const struct attribute_group amdx_dev_group = {
 static const struct attribute_group *amdx_dev_groups[] = {
 	&amdx_dev_group,
 	&amdx_ras_sysfs_group,
+	&amdx_partition_attr_group,
+	&amdx_vf_attr_group,
 	NULL
 };
 

@@ -97,15 +97,19 @@ struct amdx_sim_params {
  * @vram: VRAM allocator; created before and destroyed after @adev.
  * @devmem: ZONE_DEVICE backing of @vram, NULL without DEVICE_PRIVATE.
  * @ddir: debugfs directory.
- * @state_lock: protects @compute_mode and @memory_mode.
+ * @state_lock: protects @compute_mode, @memory_mode and @num_vfs.
  * @compute_mode: current %AMDX_COMPUTE_*.
  * @memory_mode: current %AMDX_MEMORY_*.
- * @fail_partition_step: debugfs knob; fail that partition-switch step once
- *	(0 = off).  Atomic: written by debugfs, consumed by the sim.
+ * @num_vfs: SR-IOV VFs enabled.
+ * @fail_partition_step: debugfs knob; fail that partition-switch step
+ *	(%AMDX_PART_STEP_*) once (0 = off).  Atomic: written by debugfs,
+ *	consumed by the sim.
  * @fail_vram_alloc: debugfs knob; that many VRAM allocations fail with
  *	-ENOMEM.  Atomic, see above.
  * @reset_delay_ms: debugfs knob; simulated reset duration.  Atomic.
  * @ras_blocks: the core's view of the model's RAS blocks; constant.
+ * @vf_ack_delay_ms: debugfs knob; how long a VF's guest takes to ack an
+ *	FLR (over 10 ms: no ack in time).  Atomic.
  */
 struct amdx_sim_dev {
 	struct device dev;
@@ -121,10 +125,12 @@ struct amdx_sim_dev {
 	struct mutex state_lock;
 	u32 compute_mode;
 	u32 memory_mode;
+	u32 num_vfs;
 	atomic_t fail_partition_step;
 	atomic_t fail_vram_alloc;
 	atomic_t reset_delay_ms;
 	struct amdx_ras_block_info ras_blocks[AMDX_RAS_BLOCK_COUNT];
+	atomic_t vf_ack_delay_ms;
 };
 
 static inline struct amdx_sim_dev *to_amdx_sim_dev(struct device *dev)
@@ -159,7 +165,8 @@ void amdx_sim_devmem_fini(struct amdx_sim_dev *sd);
 int amdx_sim_devmem_get_page(struct amdx_sim_dev *sd, u64 pfn);
 void amdx_sim_devmem_put_page(struct amdx_sim_dev *sd, u64 pfn);
 struct page *amdx_sim_devmem_page(struct amdx_sim_dev *sd, u64 pfn);
-struct page *amdx_sim_hmm_alloc_page(struct amdx_device *adev, u32 part);
+struct page *amdx_sim_hmm_alloc_page(struct amdx_device *adev, u32 part,
+				     u32 owner);
 int amdx_sim_hmm_copy(struct amdx_device *adev, struct page *dst,
 		      struct page *src);
 u64 amdx_sim_hmm_page_index(struct amdx_device *adev, struct page *page);
@@ -212,5 +219,18 @@ void amdx_sim_debugfs_dev_exit(struct amdx_sim_dev *sd);
 bool amdx_sim_should_fail_step(struct amdx_sim_dev *sd, u32 step);
 bool amdx_sim_should_fail_vram_alloc(struct amdx_sim_dev *sd);
 u32 amdx_sim_reset_delay_ms(struct amdx_sim_dev *sd);
+u32 amdx_sim_vf_ack_delay_ms(struct amdx_sim_dev *sd);
+
+/* amdx_sim_partition.c */
+int amdx_sim_partition_step(struct amdx_device *adev, u32 step);
+int amdx_sim_set_compute_mode(struct amdx_device *adev, u32 mode);
+int amdx_sim_set_memory_mode(struct amdx_device *adev, u32 mode);
+int amdx_sim_vf_enable(struct amdx_device *adev, u32 num_vfs,
+		       const struct amdx_vf_config *cfg);
+void amdx_sim_vf_disable(struct amdx_device *adev);
+int amdx_sim_vf_configure(struct amdx_device *adev, u32 vf,
+			  const struct amdx_vf_config *cfg);
+int amdx_sim_vf_flr(struct amdx_device *adev, u32 vf, u32 *result);
+int amdx_sim_partition_reset(struct amdx_device *adev, u32 part);
 
 #endif /* _AMDX_SIM_H_ */

@@ -9,11 +9,18 @@
  * names and formats may change at any time.
  *
  * ``fail_partition_step`` (rw, u32)
- *	Fail partition-switch step N once, then reset to 0.  0 = off.
+ *	Fail the partition commit step N (%AMDX_PART_STEP_*: 1 VALIDATE,
+ *	2 QUIESCE, 3 DRAIN, 4 COMPUTE, 5 MEMORY, 6 REBUILD, 7 RESUME) with
+ *	-EIO the next time a commit on this device runs it, then reset to 0.
+ *	0 = off.
  * ``fail_vram_alloc`` (rw, u32)
  *	The next N VRAM allocations through the simulator fail with -ENOMEM.
  * ``reset_delay_ms`` (rw, u32)
- *	How long a simulated reset takes.
+ *	How long a simulated reset takes (memory-mode switch, partition
+ *	reset, VF FLR).
+ * ``vf_ack_delay_ms`` (rw, u32)
+ *	How long a VF's guest takes to acknowledge an FLR; above 10 ms the
+ *	host stops waiting at 10 ms and resets anyway (ACK_TIMEOUT).
  * ``ras_blocks`` (ro)
  *	``<block> <instances>`` per RAS block of the model.
  * ``vram`` (ro)
@@ -118,6 +125,8 @@ void amdx_sim_debugfs_dev_init(struct amdx_sim_dev *sd)
 				   &sd->fail_vram_alloc, &amdx_sim_knob_fops);
 	debugfs_create_file_unsafe("reset_delay_ms", 0600, sd->ddir,
 				   &sd->reset_delay_ms, &amdx_sim_knob_fops);
+	debugfs_create_file_unsafe("vf_ack_delay_ms", 0600, sd->ddir,
+				   &sd->vf_ack_delay_ms, &amdx_sim_knob_fops);
 	debugfs_create_file("ras_blocks", 0400, sd->ddir, sd,
 			    &amdx_sim_ras_blocks_fops);
 	debugfs_create_file("vram", 0400, sd->ddir, sd, &amdx_sim_vram_fops);
@@ -138,7 +147,7 @@ void amdx_sim_debugfs_dev_exit(struct amdx_sim_dev *sd)
 /**
  * amdx_sim_should_fail_step() - should a partition-switch step fail?
  * @sd: the device.
- * @step: the step about to run, counted from 1.
+ * @step: the %AMDX_PART_STEP_* about to run.
  *
  * Consumes the injection: a match resets ``fail_partition_step`` to 0.
  *
@@ -172,4 +181,15 @@ bool amdx_sim_should_fail_vram_alloc(struct amdx_sim_dev *sd)
 u32 amdx_sim_reset_delay_ms(struct amdx_sim_dev *sd)
 {
 	return atomic_read(&sd->reset_delay_ms);
+}
+
+/**
+ * amdx_sim_vf_ack_delay_ms() - simulated guest FLR acknowledgment time
+ * @sd: the device.
+ *
+ * Return: the ``vf_ack_delay_ms`` knob.
+ */
+u32 amdx_sim_vf_ack_delay_ms(struct amdx_sim_dev *sd)
+{
+	return atomic_read(&sd->vf_ack_delay_ms);
 }

@@ -167,8 +167,12 @@ static int amdx_sim_get_state(struct amdx_device *adev,
 	mutex_lock(&sd->state_lock);
 	st->compute_mode = sd->compute_mode;
 	st->memory_mode = sd->memory_mode;
+	st->num_vfs = sd->num_vfs;
 	mutex_unlock(&sd->state_lock);
-	st->num_vfs = 0;
+	for (i = 0; i < st->num_vfs && i < AMDX_MAX_VFS; i++)
+		st->vf_vram_used[i] = amdx_vram_owner_used(sd->vram,
+							   AMDX_OWNER_VF(i))
+				      << PAGE_SHIFT;
 
 	n = min_t(u32, amdx_vram_num_partitions(sd->vram),
 		  AMDX_MAX_MEM_PARTITIONS);
@@ -183,6 +187,14 @@ static int amdx_sim_get_state(struct amdx_device *adev,
 
 static const struct amdx_provider_ops amdx_sim_ops = {
 	.get_state = amdx_sim_get_state,
+	.partition_step = amdx_sim_partition_step,
+	.set_compute_mode = amdx_sim_set_compute_mode,
+	.set_memory_mode = amdx_sim_set_memory_mode,
+	.vf_enable = amdx_sim_vf_enable,
+	.vf_disable = amdx_sim_vf_disable,
+	.vf_configure = amdx_sim_vf_configure,
+	.vf_flr = amdx_sim_vf_flr,
+	.partition_reset = amdx_sim_partition_reset,
 #if IS_ENABLED(CONFIG_DEVICE_PRIVATE)
 	.vram_alloc_page = amdx_sim_hmm_alloc_page,
 	.vram_copy = amdx_sim_hmm_copy,

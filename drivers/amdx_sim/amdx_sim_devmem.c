@@ -256,16 +256,19 @@ static struct page *amdx_sim_backing(struct amdx_sim_dev *sd, struct page *p)
  * amdx_sim_hmm_alloc_page() - &amdx_provider_ops.vram_alloc_page
  * @adev: the core's device.
  * @part: memory partition.
+ * @owner: %AMDX_OWNER_PF or AMDX_OWNER_VF(n), the allocator's owner.
  *
- * Return: a locked device page with one reference, or ERR_PTR().
+ * Return: a locked device page with one reference, or ERR_PTR()
+ * (-EDQUOT at the owner's VRAM quota).
  */
-struct page *amdx_sim_hmm_alloc_page(struct amdx_device *adev, u32 part)
+struct page *amdx_sim_hmm_alloc_page(struct amdx_device *adev, u32 part,
+				     u32 owner)
 {
 	struct amdx_sim_dev *sd = amdx_device_priv(adev);
 	u64 pfn;
 	int ret;
 
-	ret = amdx_sim_vram_alloc(sd, part, AMDX_VRAM_OWNER_PF, &pfn);
+	ret = amdx_sim_vram_alloc(sd, part, owner, &pfn);
 	if (ret)
 		return ERR_PTR(ret);
 	return amdx_sim_devmem_page(sd, pfn);

@@ -107,6 +107,7 @@ struct amdx_ras_error {
  * @num_vfs: VFs enabled.
  * @num_mem_partitions: valid entries in @mem.
  * @mem: VRAM per memory partition.
+ * @vf_vram_used: bytes of VRAM charged to each enabled VF.
  */
 struct amdx_device_state {
 	u32 compute_mode;
@@ -114,18 +115,25 @@ struct amdx_device_state {
 	u32 num_vfs;
 	u32 num_mem_partitions;
 	struct amdx_mem_partition_info mem[AMDX_MAX_MEM_PARTITIONS];
+	u64 vf_vram_used[AMDX_MAX_VFS];
 };
+
+/* VRAM owners (&amdx_provider_ops.vram_alloc_page): the PF, then VF n as n + 1. */
+#define AMDX_OWNER_PF		0
+#define AMDX_OWNER_VF(vf)	((vf) + 1)
 
 /**
  * struct amdx_provider_ops - callbacks from the core into a provider
  * @get_state: fill @st with the device's current state.  May sleep.
  *	Return: 0 or -errno.
  * @vram_alloc_page: HMM: allocate a VRAM page in memory partition @part
- *	for a migration destination: a device-private page, locked, one
+ *	for a migration destination, charged to @owner (%AMDX_OWNER_PF or
+ *	AMDX_OWNER_VF(n)): a device-private page, locked, one
  *	reference.  Its contents are undefined: the core copies a full page
  *	into it (the zero page where the process had none).  Freed through
  *	the pagemap's page_free() once the last reference goes.  May sleep.
  *	Return: the page, ERR_PTR(-ENOSPC) when the partition is full,
+ *	ERR_PTR(-EDQUOT) when @owner is at its VRAM quota,
  *	ERR_PTR(-ENOMEM) or another error.
  * @vram_copy: HMM: copy one page; either page may be a device-private page
  *	of this device (the "DMA engine").  Return: 0 or -errno.
@@ -146,13 +154,42 @@ struct amdx_device_state {
  * @badpages_store: RAS: keep this encoded bad-page table on the board
  *	(replacing the previous one) for the next amdx_device_register() of
  *	the same board.  May sleep.  Optional.  Return: 0 or -errno.
+ * @partition_step: a partition commit is about to run step @step
+ *	(%AMDX_PART_STEP_*; the hardware work of COMPUTE and MEMORY follows
+ *	through the ops below).  Optional.  Return: 0, or -errno to fail the
+ *	step: the core rolls the commit back.
+ * @set_compute_mode: ask the firmware for compute mode @mode, no reset.
+ *	Return: 0 or -errno with the mode unchanged.
+ * @set_memory_mode: reset the device into memory mode @mode and lay its
+ *	VRAM out anew (the core drained it first).  May sleep for the reset.
+ *	Return: 0, -EBUSY while VRAM is allocated, or -errno; on error the
+ *	mode and the VRAM layout are unchanged.
+ * @vf_enable: bring up @num_vfs VFs with the resources in @cfg (validated
+ *	by the core): VF n's VRAM quota applies to AMDX_OWNER_VF(n).  All or
+ *	nothing.  Return: 0 or -errno.
+ * @vf_disable: take every VF down and release its resources.
+ * @vf_configure: apply @cfg to enabled VF @vf (time slice, VRAM quota,
+ *	priority, flags).  Return: 0 or -errno with nothing changed.
+ * @vf_flr: reset enabled VF @vf (function level reset): notify its guest,
+ *	wait up to 10 ms for the ack, reset anyway.  Sets *@result to
+ *	%AMDX_VF_RESET_ACKED or %AMDX_VF_RESET_ACK_TIMEOUT.  May sleep.
+ *	Return: 0 or -errno.
+ * @partition_reset: reset compute partition @part (of the current mode)
+ *	alone.  May sleep.  Return: 0 or -errno.
+ *
+ * Without @set_compute_mode and @set_memory_mode the device has a fixed
+ * partition layout (COMMIT fails with -EOPNOTSUPP); without @vf_enable,
+ * @vf_disable, @vf_configure and @vf_flr it has no SR-IOV.
  *
  * The core never calls an op after amdx_device_unregister() has returned,
- * and serialises nothing else: providers do their own locking.
+ * and serialises nothing else: providers do their own locking.  The core
+ * calls the partition and VF ops with its partition lock held, one at a
+ * time per device.
  */
 struct amdx_provider_ops {
 	int (*get_state)(struct amdx_device *adev, struct amdx_device_state *st);
-	struct page *(*vram_alloc_page)(struct amdx_device *adev, u32 part);
+	struct page *(*vram_alloc_page)(struct amdx_device *adev, u32 part,
+					u32 owner);
 	int (*vram_copy)(struct amdx_device *adev, struct page *dst,
 			 struct page *src);
 	u64 (*vram_page_index)(struct amdx_device *adev, struct page *page);
@@ -166,6 +203,16 @@ struct amdx_provider_ops {
 	int (*device_reset)(struct amdx_device *adev);
 	int (*badpages_store)(struct amdx_device *adev, const void *table,
 			      size_t len);
+	int (*partition_step)(struct amdx_device *adev, u32 step);
+	int (*set_compute_mode)(struct amdx_device *adev, u32 mode);
+	int (*set_memory_mode)(struct amdx_device *adev, u32 mode);
+	int (*vf_enable)(struct amdx_device *adev, u32 num_vfs,
+			 const struct amdx_vf_config *cfg);
+	void (*vf_disable)(struct amdx_device *adev);
+	int (*vf_configure)(struct amdx_device *adev, u32 vf,
+			    const struct amdx_vf_config *cfg);
+	int (*vf_flr)(struct amdx_device *adev, u32 vf, u32 *result);
+	int (*partition_reset)(struct amdx_device *adev, u32 part);
 };
 
 struct amdx_device *amdx_device_register(struct device *parent,

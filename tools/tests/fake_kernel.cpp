@@ -208,7 +208,7 @@ int FakeKernel::handle(int fd, unsigned long request, void* arg) {
         auto* op = static_cast<amdx_device_open*>(arg);
         if (is_device_fd(fd))
             return fail(ENOTTY); // control node only
-        if (op->flags != 0 || op->pad != 0)
+        if (op->flags != 0 || op->vf != 0)
             return fail(EINVAL);
         if (find(op->id) == nullptr)
             return fail(ENODEV);

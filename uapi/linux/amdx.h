@@ -215,19 +215,28 @@ struct amdx_device_info {
 	__u64 reserved[8];
 };
 
+/* struct amdx_device_open.flags */
+/*
+ * Open the device on behalf of SR-IOV VF @vf (needs CAP_SYS_ADMIN): VRAM
+ * the fd's HMM migrations allocate is charged to that VF's quota.
+ */
+#define AMDX_DEVICE_OPEN_F_VF		_BITUL(0)
+
 /**
  * struct amdx_device_open - argument of %AMDX_IOC_DEVICE_OPEN
  * @id: in: device id.
- * @flags: in: must be 0; the fd is always O_CLOEXEC and O_RDWR.
+ * @flags: in: %AMDX_DEVICE_OPEN_F_*; the fd is always O_CLOEXEC and O_RDWR.
  * @fd: out: the device fd.  It holds a reference on the device; once the
  *	device is removed every call on it fails with -ENODEV.
- * @pad: zero.
+ * @vf: in: with %AMDX_DEVICE_OPEN_F_VF an enabled VF's index (else
+ *	-EINVAL), otherwise zero.  Once the VFs are disabled (or enabled
+ *	anew) migrations to VRAM on the fd fail with -ENODEV.
  */
 struct amdx_device_open {
 	__u32 id;
 	__u32 flags;
 	__s32 fd;
-	__u32 pad;
+	__u32 vf;
 };
 
 /*
@@ -584,13 +593,19 @@ struct amdx_partition_step {
  * @steps: out: each step run, with error and duration; on a rollback the
  *	failing step is last.
  * @total_ns: out: time the whole commit took.
+ * @num_devices: out: devices the change applies to: 1, or every member
+ *	of the device's XGMI hive when the memory mode changes (the memory
+ *	mode is hive-wide; %AMDX_QUERY_RESET_SCOPE lists them).
+ * @pad: zero.
  * @reserved: zero.
  *
- * PLAN changes nothing and needs no privilege.  COMMIT needs
- * CAP_SYS_ADMIN; refusals are -EINVAL with @reason, -EBUSY with holders
- * (@reason %AMDX_PART_REASON_BUSY), -ETIMEDOUT when the drain misses the
- * deadline; a failing step rolls back and returns its errno.  The argument
- * is copied back in every case.
+ * PLAN changes nothing and needs no privilege: it returns 0 and reports
+ * the outcome in @allowed and @reason; it fails (-EINVAL) only for
+ * malformed arguments (unknown flags, non-zero reserved fields).  COMMIT
+ * needs CAP_SYS_ADMIN; refusals are -EINVAL with @reason, -EBUSY with
+ * holders (@reason %AMDX_PART_REASON_BUSY), -ETIMEDOUT when the drain
+ * misses the deadline; a failing step rolls back and returns its errno.
+ * The argument is copied back in every case.
  */
 struct amdx_partition_config {
 	__u32 compute_mode;
@@ -609,7 +624,9 @@ struct amdx_partition_config {
 	__u32 failed_step;
 	struct amdx_partition_step steps[AMDX_PART_STEP_MAX];
 	__u64 total_ns;
-	__u64 reserved[2];
+	__u32 num_devices;
+	__u32 pad;
+	__u64 reserved;
 };
 
 /* No VF (struct amdx_partition_info.vf). */

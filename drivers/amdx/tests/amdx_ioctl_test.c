@@ -251,13 +251,13 @@ static void amdx_query_unknown_device_enodev(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, amdx_test_query(&q), -ENODEV);
 }
 
-static void amdx_device_open_nonzero_pad_einval(struct kunit *test)
+static void amdx_device_open_bad_vf_or_flags_einval(struct kunit *test)
 {
-	struct amdx_device_open args = { .pad = 1 };
+	struct amdx_device_open args = { .vf = 1 };
 	struct amdx_file file = {};
 
 	KUNIT_EXPECT_EQ(test, amdx_ioctl_device_open(&file, &args), -EINVAL);
-	args = (struct amdx_device_open){ .flags = 1 };
+	args = (struct amdx_device_open){ .flags = AMDX_DEVICE_OPEN_F_VF << 1 };
 	KUNIT_EXPECT_EQ(test, amdx_ioctl_device_open(&file, &args), -EINVAL);
 }
 
@@ -280,7 +280,7 @@ static struct kunit_case amdx_ioctl_cases[] = {
 	KUNIT_CASE(amdx_query_small_buffer_enospc_with_size),
 	KUNIT_CASE(amdx_query_caps_v1_sizes_are_current),
 	KUNIT_CASE(amdx_query_unknown_device_enodev),
-	KUNIT_CASE(amdx_device_open_nonzero_pad_einval),
+	KUNIT_CASE(amdx_device_open_bad_vf_or_flags_einval),
 	{}
 };
 

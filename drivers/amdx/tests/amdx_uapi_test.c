@@ -79,7 +79,24 @@ static const struct amdx_layout amdx_layouts[] = {
 	OFF(amdx_device_open, id, 0),
 	OFF(amdx_device_open, flags, 4),
 	OFF(amdx_device_open, fd, 8),
-	OFF(amdx_device_open, pad, 12),
+	OFF(amdx_device_open, vf, 12),
+
+	SZ(amdx_partition_info, 64),
+	SZ(amdx_query_partitions, 24),
+	SZ(amdx_partition_holder, 32),
+	SZ(amdx_partition_step, 16),
+	SZ(amdx_partition_config, 200),
+	OFF(amdx_partition_config, steps, 64),
+	OFF(amdx_partition_config, total_ns, 176),
+	OFF(amdx_partition_config, num_devices, 184),
+	SZ(amdx_vf_config, 40),
+	SZ(amdx_vf_enable, 48),
+	SZ(amdx_vf_disable, 8),
+	SZ(amdx_vf_set, 48),
+	SZ(amdx_vf_reset, 48),
+	SZ(amdx_vf_info, 80),
+	SZ(amdx_query_vfs, 16),
+	SZ(amdx_reset_scope, 88),
 };
 
 static void amdx_layout_desc(const struct amdx_layout *l, char *desc)

@@ -1,0 +1,604 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Copyright (C) 2026 The amdx authors
+ */
+/**
+ * DOC: SR-IOV virtual functions
+ *
+ * VF_ENABLE validates the whole provisioning before the provider brings
+ * any VF up (Intel xe's PF model): the model's VF counts for the current
+ * modes, then fair (auto) or custom per-VF resources
+ * (amdx_sriov_provision.c), the quotas together against the VRAM.  The
+ * provider brings all VFs up or none.  VF n's VRAM quota is the VRAM
+ * allocator's quota of owner n + 1; device fds opened for a VF charge it.
+ *
+ * ::
+ *
+ *   VF_ENABLE --> validate all --> gate (write) --> provider vf_enable
+ *                                                   bind partitions
+ *   VF_RESET  --> rate limit (3 per 60 s, else quarantine, -EBUSY)
+ *                 --> provider vf_flr: guest ack <= 10 ms, reset
+ *   VF fd MIGRATE --> gate (read) --> VF generation and state checked
+ *                 --> allocations charged to the VF; at its quota
+ *                     skip, or evict its own LRU data (AMDX_VF_F_EVICT)
+ *
+ * Locking: the partition mutex of the device; the VF count and the VF
+ * generation change with the VRAM gate held for write as well.
+ */
+#include <linux/bitops.h>
+#include <linux/ktime.h>
+#include <linux/lockdep.h>
+#include <linux/mutex.h>
+#include <linux/overflow.h>
+#include <linux/rwsem.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "amdx_core.h"
+#include "amdx_partition.h"
+#include "amdx_partition_model.h"
+#include "amdx_partition_types.h"
+#include "amdx_sriov_provision.h"
+
+/* Size of the first version of struct amdx_vf_config. */
+#define AMDX_VF_CONFIG_SIZE_V1	40
+
+static bool amdx_part_can_sriov(const struct amdx_device *adev)
+{
+	return adev->ops->vf_enable && adev->ops->vf_disable &&
+	       adev->ops->vf_configure && adev->ops->vf_flr;
+}
+
+static bool amdx_part_all_online(const struct amdx_part_layout *l)
+{
+	u32 i;
+
+	for (i = 0; i < l->num_partitions; i++)
+		if (l->parts[i].state != AMDX_PART_STATE_ONLINE)
+			return false;
+	return true;
+}
+
+static int amdx_vf_refuse(struct amdx_device *adev,
+			  struct amdx_vf_enable *args, u32 reason, u32 vf,
+			  int err, const char *why)
+{
+	args->reason = reason;
+	args->bad_vf = vf;
+	pr_debug("amdx: %s: VF enable of %u VFs refused (VF %d): %s: %s\n",
+		 adev->bdf, args->num_vfs, vf == AMDX_VF_NONE ? -1 : (int)vf,
+		 amdx_partition_reason_name(reason), why);
+	return err;
+}
+
+/* One VF's custom config, before looking at the others. */
+static const char *amdx_vf_config_bad(const struct amdx_vf_config *c,
+				      u32 nparts)
+{
+	if (c->reserved[0] || c->reserved[1])
+		return "non-zero reserved field";
+	if (c->flags & ~AMDX_VF_F_EVICT)
+		return "unknown flags";
+	if (!c->partition_mask || (c->partition_mask & ~GENMASK(nparts - 1, 0)))
+		return "partition mask empty or naming no partition";
+	if (amdx_sriov_check_vram(c->vram_quota))
+		return "VRAM quota not a multiple of 16 MiB or under 256 MiB";
+	if (amdx_sriov_check_sched(c->time_slice_us, c->priority))
+		return "time slice or priority out of range";
+	return NULL;
+}
+
+/* Fill @cfg with the custom configs at @args->configs. */
+static int amdx_vf_copy_configs(struct amdx_vf_enable *args,
+				struct amdx_vf_config *cfg)
+{
+	void __user *src = u64_to_user_ptr(args->configs);
+	u32 i;
+	int ret;
+
+	for (i = 0; i < args->num_vfs; i++) {
+		ret = copy_struct_from_user(&cfg[i], sizeof(cfg[i]),
+					    src + (size_t)i * args->config_size,
+					    args->config_size);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int amdx_vf_provision(struct amdx_device *adev,
+			     struct amdx_vf_enable *args,
+			     struct amdx_vf_config *cfg)
+{
+	const struct amdx_part_layout *l = &adev->part->cur;
+	u32 n = args->num_vfs, used = 0, i;
+	u64 total = 0, share;
+	const char *bad;
+
+	if (!(args->flags & AMDX_VF_ENABLE_F_CUSTOM)) {
+		if (amdx_sriov_fair_vram(adev->desc.vram_size, n, &share))
+			return amdx_vf_refuse(adev, args,
+					      AMDX_PART_REASON_VF_PROVISION,
+					      AMDX_VF_NONE, -ENOSPC,
+					      "fair VRAM share under 256 MiB");
+		for (i = 0; i < n; i++) {
+			memset(&cfg[i], 0, sizeof(cfg[i]));
+			cfg[i].vram_quota = share;
+			cfg[i].time_slice_us = AMDX_VF_TIME_SLICE_DEFAULT_US;
+			cfg[i].priority = AMDX_VF_PRIO_NORMAL;
+		}
+		for (i = 0; i < l->num_partitions; i++)
+			cfg[i % n].partition_mask |= BIT(i);
+		return 0;
+	}
+
+	for (i = 0; i < n; i++) {
+		bad = amdx_vf_config_bad(&cfg[i], l->num_partitions);
+		if (!bad && (cfg[i].partition_mask & used))
+			bad = "partition bound to another VF";
+		if (bad)
+			return amdx_vf_refuse(adev, args,
+					      AMDX_PART_REASON_VF_PROVISION, i,
+					      -EINVAL, bad);
+		used |= cfg[i].partition_mask;
+	}
+	for (i = 0; i < n; i++) {
+		if (cfg[i].vram_quota > adev->desc.vram_size - total)
+			return amdx_vf_refuse(adev, args,
+					      AMDX_PART_REASON_VF_PROVISION, i,
+					      -ENOSPC,
+					      "VRAM quotas exceed the VRAM");
+		total += cfg[i].vram_quota;
+	}
+	return 0;
+}
+
+/**
+ * amdx_ioctl_vf_enable() - %AMDX_IOC_VF_ENABLE
+ * @file: a device fd.
+ * @data: &struct amdx_vf_enable.
+ *
+ * Return: 0; -EINVAL for malformed arguments or with @reason (VFs enabled
+ * already, VF count the model or mode does not allow, a partition not
+ * online, a bad custom config: @bad_vf); -ENOSPC when the VRAM quotas do
+ * not fit; -EOPNOTSUPP without SR-IOV; the provider's error.
+ */
+int amdx_ioctl_vf_enable(struct amdx_file *file, void *data)
+{
+	struct amdx_vf_enable *args = data;
+	struct amdx_device *adev = file->adev;
+	struct amdx_part_dev *p = adev->part;
+	bool custom = args->flags & AMDX_VF_ENABLE_F_CUSTOM;
+	struct amdx_vf_config *cfg;
+	u32 reason, i, b;
+	int ret;
+
+	args->reason = AMDX_PART_REASON_NONE;
+	args->bad_vf = AMDX_VF_NONE;
+	if ((args->flags & ~AMDX_VF_ENABLE_F_CUSTOM) || args->pad ||
+	    args->reserved[0] || args->reserved[1] || custom != !!args->configs ||
+	    (custom && args->config_size < AMDX_VF_CONFIG_SIZE_V1) ||
+	    (!custom && args->config_size) || !args->num_vfs ||
+	    args->num_vfs > AMDX_MAX_VFS) {
+		pr_debug("amdx: %s: VF enable: malformed arguments\n",
+			 adev->bdf);
+		return -EINVAL;
+	}
+	if (!amdx_part_can_sriov(adev)) {
+		pr_debug("amdx: %s: provider has no SR-IOV\n", adev->bdf);
+		return -EOPNOTSUPP;
+	}
+	cfg = kcalloc(args->num_vfs, sizeof(*cfg), GFP_KERNEL);
+	if (!cfg)
+		return -ENOMEM;
+	if (custom) {
+		ret = amdx_vf_copy_configs(args, cfg);
+		if (ret) {
+			if (ret == -E2BIG)
+				ret = amdx_vf_refuse(adev, args,
+						     AMDX_PART_REASON_VF_PROVISION,
+						     AMDX_VF_NONE, -EINVAL,
+						     "unknown config fields set");
+			goto out_free;
+		}
+	}
+
+	mutex_lock(&p->lock);
+	if (p->num_vfs) {
+		ret = amdx_vf_refuse(adev, args, AMDX_PART_REASON_VFS_ENABLED,
+				     AMDX_VF_NONE, -EINVAL, "disable them first");
+		goto out_unlock;
+	}
+	if (amdx_partition_check(adev->desc.model, p->cur.compute_mode,
+				 p->cur.memory_mode, args->num_vfs, &reason)) {
+		ret = amdx_vf_refuse(adev, args, reason, AMDX_VF_NONE, -EINVAL,
+				     "partition model");
+		goto out_unlock;
+	}
+	if (args->num_vfs > adev->desc.max_vfs) {
+		ret = amdx_vf_refuse(adev, args, AMDX_PART_REASON_VF_PROVISION,
+				     AMDX_VF_NONE, -EINVAL,
+				     "more VFs than the device supports");
+		goto out_unlock;
+	}
+	if (!amdx_part_all_online(&p->cur)) {
+		ret = amdx_vf_refuse(adev, args,
+				     AMDX_PART_REASON_PARTITION_STATE,
+				     AMDX_VF_NONE, -EINVAL, "partition state");
+		goto out_unlock;
+	}
+	ret = amdx_vf_provision(adev, args, cfg);
+	if (ret)
+		goto out_unlock;
+
+	/* The VF count and generation change only with the gate closed. */
+	if (down_write_killable(&p->gate)) {
+		ret = -EINTR;
+		goto out_unlock;
+	}
+	ret = adev->ops->vf_enable(adev, args->num_vfs, cfg);
+	if (ret) {
+		up_write(&p->gate);
+		pr_info_ratelimited("amdx: %s: enabling %u VFs failed: %pe\n",
+				    adev->bdf, args->num_vfs, ERR_PTR(ret));
+		goto out_unlock;
+	}
+	memset(p->vfs, 0, sizeof(p->vfs));
+	for (i = 0; i < args->num_vfs; i++) {
+		p->vfs[i].cfg = cfg[i];
+		p->vfs[i].state = AMDX_PART_STATE_ONLINE;
+		for (b = 0; b < p->cur.num_partitions; b++)
+			if (cfg[i].partition_mask & BIT(b))
+				p->cur.parts[b].vf = i;
+	}
+	p->num_vfs = args->num_vfs;
+	p->vf_epoch++;
+	p->cur.generation++;
+	up_write(&p->gate);
+out_unlock:
+	mutex_unlock(&p->lock);
+out_free:
+	kfree(cfg);
+	return ret;
+}
+
+/**
+ * amdx_ioctl_vf_disable() - %AMDX_IOC_VF_DISABLE
+ * @file: a device fd.
+ * @data: &struct amdx_vf_disable.
+ *
+ * Return: 0; -EINVAL for non-zero flags or pad or when no VF is enabled;
+ * -EBUSY while a VF holds VRAM (close its device fds first);
+ * -EOPNOTSUPP without SR-IOV; -EINTR.
+ */
+int amdx_ioctl_vf_disable(struct amdx_file *file, void *data)
+{
+	struct amdx_vf_disable *args = data;
+	struct amdx_device *adev = file->adev;
+	struct amdx_part_dev *p = adev->part;
+	struct amdx_device_state st = {};
+	u32 i;
+	int ret;
+
+	if (args->flags || args->pad) {
+		pr_debug("amdx: %s: VF disable: non-zero flags or pad\n",
+			 adev->bdf);
+		return -EINVAL;
+	}
+	if (!amdx_part_can_sriov(adev))
+		return -EOPNOTSUPP;
+	mutex_lock(&p->lock);
+	if (!p->num_vfs) {
+		pr_debug("amdx: %s: VF disable: no VF enabled\n", adev->bdf);
+		ret = -EINVAL;
+		goto out_unlock;
+	}
+	/* No migration may charge a VF while it goes away. */
+	if (down_write_killable(&p->gate)) {
+		ret = -EINTR;
+		goto out_unlock;
+	}
+	ret = adev->ops->get_state(adev, &st);
+	for (i = 0; !ret && i < p->num_vfs; i++) {
+		if (st.vf_vram_used[i]) {
+			pr_debug("amdx: %s: VF disable: VF %u holds %llu bytes of VRAM\n",
+				 adev->bdf, i, st.vf_vram_used[i]);
+			ret = -EBUSY;
+		}
+	}
+	if (!ret) {
+		adev->ops->vf_disable(adev);
+		for (i = 0; i < p->cur.num_partitions; i++)
+			p->cur.parts[i].vf = AMDX_VF_NONE;
+		memset(p->vfs, 0, sizeof(p->vfs));
+		p->num_vfs = 0;
+		p->vf_epoch++;
+		p->cur.generation++;
+	}
+	up_write(&p->gate);
+out_unlock:
+	mutex_unlock(&p->lock);
+	return ret;
+}
+
+/**
+ * amdx_ioctl_vf_set() - %AMDX_IOC_VF_SET
+ * @file: a device fd.
+ * @data: &struct amdx_vf_set.
+ *
+ * Return: 0; -EINVAL for a VF not enabled, no or unknown @valid bits, a
+ * partition mask, reserved fields or fields not named in @valid non-zero,
+ * or a value out of range; -ENOSPC when the VRAM quotas would not fit;
+ * -EOPNOTSUPP without SR-IOV; the provider's error.
+ */
+int amdx_ioctl_vf_set(struct amdx_file *file, void *data)
+{
+	const u32 all = AMDX_VF_SET_TIME_SLICE | AMDX_VF_SET_VRAM_QUOTA |
+			AMDX_VF_SET_PRIORITY | AMDX_VF_SET_FLAGS;
+	struct amdx_vf_set *args = data;
+	struct amdx_vf_config *in = &args->config, next;
+	struct amdx_device *adev = file->adev;
+	struct amdx_part_dev *p = adev->part;
+	const char *bad = NULL;
+	u64 others = 0;
+	u32 i;
+	int ret;
+
+	if (!args->valid || (args->valid & ~all) || in->partition_mask ||
+	    in->reserved[0] || in->reserved[1])
+		bad = "no or unknown valid bits, partition mask or reserved field";
+	else if ((!(args->valid & AMDX_VF_SET_TIME_SLICE) && in->time_slice_us) ||
+		 (!(args->valid & AMDX_VF_SET_VRAM_QUOTA) && in->vram_quota) ||
+		 (!(args->valid & AMDX_VF_SET_PRIORITY) && in->priority) ||
+		 (!(args->valid & AMDX_VF_SET_FLAGS) && in->flags))
+		bad = "a field not named in valid is set";
+	if (bad) {
+		pr_debug("amdx: %s: VF set: %s\n", adev->bdf, bad);
+		return -EINVAL;
+	}
+	if (!amdx_part_can_sriov(adev))
+		return -EOPNOTSUPP;
+
+	mutex_lock(&p->lock);
+	if (args->vf >= p->num_vfs) {
+		bad = "no such VF";
+		ret = -EINVAL;
+		goto out_unlock;
+	}
+	next = p->vfs[args->vf].cfg;
+	if (args->valid & AMDX_VF_SET_TIME_SLICE)
+		next.time_slice_us = in->time_slice_us;
+	if (args->valid & AMDX_VF_SET_PRIORITY)
+		next.priority = in->priority;
+	if (args->valid & AMDX_VF_SET_VRAM_QUOTA)
+		next.vram_quota = in->vram_quota;
+	if (args->valid & AMDX_VF_SET_FLAGS)
+		next.flags = in->flags;
+	ret = -EINVAL;
+	if (next.flags & ~AMDX_VF_F_EVICT)
+		bad = "unknown VF flags";
+	else if (amdx_sriov_check_sched(next.time_slice_us, next.priority))
+		bad = "time slice or priority out of range";
+	else if (amdx_sriov_check_vram(next.vram_quota))
+		bad = "VRAM quota not a multiple of 16 MiB or under 256 MiB";
+	if (bad)
+		goto out_unlock;
+	for (i = 0; i < p->num_vfs; i++)
+		if (i != args->vf)
+			others += p->vfs[i].cfg.vram_quota;
+	if (next.vram_quota > adev->desc.vram_size - others) {
+		bad = "VRAM quotas exceed the VRAM";
+		ret = -ENOSPC;
+		goto out_unlock;
+	}
+	ret = adev->ops->vf_configure(adev, args->vf, &next);
+	if (!ret) {
+		p->vfs[args->vf].cfg = next;
+		/* Read without the lock by amdx_partition_vf_check(). */
+		WRITE_ONCE(p->vfs[args->vf].cfg.flags, next.flags);
+	}
+out_unlock:
+	mutex_unlock(&p->lock);
+	if (bad)
+		pr_debug("amdx: %s: VF set of VF %u: %s\n", adev->bdf, args->vf,
+			 bad);
+	return ret;
+}
+
+/* Resets of @v in the rate-limit window ending @now. */
+static u32 amdx_vf_resets_in_window(const struct amdx_part_vf *v, u64 now)
+{
+	u64 window = (u64)AMDX_VF_RESET_WINDOW_S * NSEC_PER_SEC;
+	u32 i, n = 0;
+
+	for (i = 0; i < AMDX_VF_RESET_LIMIT; i++)
+		if (v->reset_ns[i] && now - v->reset_ns[i] < window)
+			n++;
+	return n;
+}
+
+/**
+ * amdx_ioctl_vf_reset() - %AMDX_IOC_VF_RESET
+ * @file: a device fd.
+ * @data: &struct amdx_vf_reset.
+ *
+ * Return: 0 with the result; -EINVAL for a VF not enabled or non-zero
+ * flags, pad or reserved fields; -EBUSY when the VF is quarantined, or is
+ * quarantined now because it reached the rate limit; -EOPNOTSUPP without
+ * SR-IOV; the provider's error.
+ */
+int amdx_ioctl_vf_reset(struct amdx_file *file, void *data)
+{
+	struct amdx_vf_reset *args = data;
+	struct amdx_device *adev = file->adev;
+	struct amdx_part_dev *p = adev->part;
+	struct amdx_part_vf *v;
+	u64 t0 = ktime_get_ns();
+	u32 result = AMDX_VF_RESET_ACKED;
+	int ret;
+
+	if (args->flags || args->pad || args->reserved[0] ||
+	    args->reserved[1]) {
+		pr_debug("amdx: %s: VF reset: non-zero flags, pad or reserved\n",
+			 adev->bdf);
+		return -EINVAL;
+	}
+	args->result = 0;
+	args->state = 0;
+	args->duration_ns = 0;
+	args->resets_in_window = 0;
+	if (!amdx_part_can_sriov(adev))
+		return -EOPNOTSUPP;
+
+	mutex_lock(&p->lock);
+	if (args->vf >= p->num_vfs) {
+		pr_debug("amdx: %s: VF reset: no VF %u\n", adev->bdf, args->vf);
+		ret = -EINVAL;
+		goto out_unlock;
+	}
+	v = &p->vfs[args->vf];
+	args->resets_in_window = amdx_vf_resets_in_window(v, t0);
+	if (v->state == AMDX_PART_STATE_QUARANTINED) {
+		pr_debug("amdx: %s: VF reset: VF %u is quarantined\n",
+			 adev->bdf, args->vf);
+		ret = -EBUSY;
+		goto out_state;
+	}
+	if (args->resets_in_window >= AMDX_VF_RESET_LIMIT) {
+		WRITE_ONCE(v->state, AMDX_PART_STATE_QUARANTINED);
+		pr_info_ratelimited("amdx: %s: VF %u reset %u times in %u s: quarantined\n",
+				    adev->bdf, args->vf,
+				    args->resets_in_window,
+				    AMDX_VF_RESET_WINDOW_S);
+		ret = -EBUSY;
+		goto out_state;
+	}
+	ret = adev->ops->vf_flr(adev, args->vf, &result);
+	if (ret) {
+		pr_info_ratelimited("amdx: %s: VF %u reset failed: %pe\n",
+				    adev->bdf, args->vf, ERR_PTR(ret));
+		goto out_state;
+	}
+	v->reset_ns[v->reset_next] = t0;
+	v->reset_next = (v->reset_next + 1) % AMDX_VF_RESET_LIMIT;
+	v->resets++;
+	args->result = result;
+	args->resets_in_window = amdx_vf_resets_in_window(v, t0);
+	args->duration_ns = ktime_get_ns() - t0;
+out_state:
+	args->state = v->state;
+out_unlock:
+	mutex_unlock(&p->lock);
+	return ret;
+}
+
+/**
+ * amdx_partition_vf_open() - check a VF for a new device fd
+ * @adev: the device (no lock held).
+ * @vf: the VF.
+ * @epoch: out: the VF generation the fd belongs to.
+ *
+ * Return: 0, or -EINVAL when @vf is not enabled, -ENODEV when the device
+ * is gone.
+ */
+int amdx_partition_vf_open(struct amdx_device *adev, u32 vf, u64 *epoch)
+{
+	struct amdx_part_dev *p = adev->part;
+	int ret = 0;
+
+	down_read(&adev->lock);
+	mutex_lock(&p->lock);
+	if (adev->dead) {
+		ret = -ENODEV;
+	} else if (vf >= p->num_vfs) {
+		pr_debug("amdx: %s: device open for VF %u: not enabled\n",
+			 adev->bdf, vf);
+		ret = -EINVAL;
+	}
+	*epoch = p->vf_epoch;
+	mutex_unlock(&p->lock);
+	up_read(&adev->lock);
+	return ret;
+}
+
+/**
+ * amdx_partition_vf_check() - may a VF's device fd allocate VRAM
+ * @adev: the device.
+ * @vf: the fd's VF.
+ * @epoch: the VF generation the fd was opened in.
+ * @evict: out: the VF's %AMDX_VF_F_EVICT policy.
+ *
+ * The caller is inside the VRAM gate (amdx_partition_vram_begin()): the
+ * VF count and generation only change with the gate held for write, so
+ * they cannot change until the caller's allocations are done.  A VF's
+ * state and flags may change meanwhile; the next migration sees them.
+ *
+ * Return: 0; -ENODEV when the VFs were disabled (or enabled anew) since;
+ * -EBUSY when the VF is quarantined or offline.
+ */
+int amdx_partition_vf_check(struct amdx_device *adev, u32 vf, u64 epoch,
+			    bool *evict)
+{
+	struct amdx_part_dev *p = adev->part;
+	int ret = 0;
+
+	lockdep_assert_held_read(&p->gate);
+	if (epoch != p->vf_epoch || vf >= p->num_vfs)
+		ret = -ENODEV;
+	else if (READ_ONCE(p->vfs[vf].state) != AMDX_PART_STATE_ONLINE)
+		ret = -EBUSY;
+	else
+		*evict = READ_ONCE(p->vfs[vf].cfg.flags) & AMDX_VF_F_EVICT;
+	if (ret)
+		pr_debug("amdx: %s: VF %u fd may not allocate VRAM: %pe\n",
+			 adev->bdf, vf, ERR_PTR(ret));
+	return ret;
+}
+
+/**
+ * amdx_partition_query_vfs() - %AMDX_QUERY_VFS
+ * @adev: the device; the caller holds its lock for read.
+ * @q: the query.
+ *
+ * Return: 0, -ENOSPC with the needed size, -EFAULT, -ENOMEM, the
+ * provider's error.
+ */
+int amdx_partition_query_vfs(struct amdx_device *adev, struct amdx_query *q)
+{
+	struct amdx_part_dev *p = adev->part;
+	struct amdx_device_state st = {};
+	struct amdx_query_vfs *res;
+	size_t len = struct_size(res, vfs, AMDX_MAX_VFS);
+	u64 now = ktime_get_ns();
+	u32 i;
+	int ret;
+
+	res = kzalloc(len, GFP_KERNEL);
+	if (!res)
+		return -ENOMEM;
+	ret = adev->ops->get_state(adev, &st);
+	if (ret)
+		goto out;
+	mutex_lock(&p->lock);
+	res->num_vfs = p->num_vfs;
+	res->entry_size = sizeof(res->vfs[0]);
+	res->max_vfs = adev->desc.max_vfs;
+	for (i = 0; i < p->num_vfs; i++) {
+		struct amdx_vf_info *vi = &res->vfs[i];
+
+		vi->vf = i;
+		vi->state = p->vfs[i].state;
+		vi->config = p->vfs[i].cfg;
+		vi->vram_used = st.vf_vram_used[i];
+		vi->resets = p->vfs[i].resets;
+		vi->resets_in_window = amdx_vf_resets_in_window(&p->vfs[i],
+								now);
+	}
+	len = struct_size(res, vfs, p->num_vfs);
+	mutex_unlock(&p->lock);
+	ret = amdx_partition_query_out(q, res, len);
+out:
+	kfree(res);
+	return ret;
+}

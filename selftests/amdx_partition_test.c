@@ -1,0 +1,1194 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Compute/memory partitions and SR-IOV VFs through the uapi, against
+ * simulated devices:
+ *
+ *  - every compute x memory mode of each model: PLAN and COMMIT agree with
+ *    the rules restated here (ANCHORS.md), invalid ones fail with -EINVAL
+ *    and the exact reason and change nothing (QUERY_PARTITIONS compared
+ *    byte for byte before and after);
+ *  - a process with HMM data in VRAM makes a memory-mode change -EBUSY
+ *    with itself listed as holder; with AMDX_PART_F_DRAIN the data moves
+ *    home intact and the switch commits (skipped without HMM);
+ *  - each commit step failed once through amdx_sim's debugfs
+ *    fail_partition_step rolls back exactly;
+ *  - VF counts per mode, custom provisioning and VF_SET validation with
+ *    their errnos, the VF reset rate limit (the 4th reset quarantines),
+ *    VF VRAM quotas (skipped without HMM);
+ *  - without CAP_SYS_ADMIN changes fail with -EPERM, PLAN and queries work;
+ *  - in a hive the memory mode changes hive-wide.
+ *
+ * Each test creates its amdx_sim devices (ids 400..) and deletes them.
+ */
+#include <linux/capability.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include "amdx_selftest.h"
+#include "kselftest_harness.h"
+
+#define SIM_ID		400
+#define SIM_ID2		401
+#define SIM_DEBUGFS	"/sys/kernel/debug/amdx_sim"
+#define MIB		(1ULL << 20)
+#define HMM_NO_CAP	"no AMDX_CAP_HMM_MIGRATE (kernel without DEVICE_PRIVATE)"
+#define QSIZE		(sizeof(struct amdx_query_partitions) + \
+			 AMDX_MAX_PARTITIONS * sizeof(struct amdx_partition_info))
+
+struct dev {
+	unsigned int sim;
+	__u32 id;
+	int fd;
+	bool created;
+};
+
+struct devs {
+	int ctl;
+	struct dev d[2];
+};
+
+static int devs_setup(struct devs *s)
+{
+	s->ctl = open(AMDX_DEV_PATH, O_RDWR | O_CLOEXEC);
+	s->d[0].fd = -1;
+	s->d[1].fd = -1;
+	return s->ctl;
+}
+
+static void devs_teardown(struct devs *s)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (s->d[i].fd >= 0)
+			close(s->d[i].fd);
+		if (s->d[i].created)
+			amdx_sim_del(s->d[i].sim);
+	}
+	close(s->ctl);
+}
+
+/* Every model (variants below). */
+FIXTURE(part)
+{
+	struct devs s;
+};
+
+FIXTURE_SETUP(part)
+{
+	ASSERT_LE(0, devs_setup(&self->s));
+}
+
+FIXTURE_TEARDOWN(part)
+{
+	devs_teardown(&self->s);
+}
+
+/* MI300X only: SR-IOV, HMM data, hives. */
+FIXTURE(mi300x)
+{
+	struct devs s;
+};
+
+FIXTURE_SETUP(mi300x)
+{
+	ASSERT_LE(0, devs_setup(&self->s));
+}
+
+FIXTURE_TEARDOWN(mi300x)
+{
+	devs_teardown(&self->s);
+}
+
+/* Create simulated device @sim with @params as d[@i] and open it. */
+static int dev_new(int ctl, struct dev *d, unsigned int sim,
+		   const char *params)
+{
+	char bdf[AMDX_BDF_LEN];
+	int ret;
+
+	d->sim = sim;
+	ret = amdx_sim_new(sim, params);
+	if (ret)
+		return ret;
+	d->created = true;
+	amdx_sim_bdf(sim, bdf, sizeof(bdf));
+	ret = amdx_find_device(ctl, bdf, &d->id);
+	if (ret)
+		return ret;
+	d->fd = amdx_device_open(ctl, d->id);
+	return d->fd < 0 ? d->fd : 0;
+}
+
+#define NEW(i, sim, params) \
+	ASSERT_EQ(0, dev_new(self->s.ctl, &self->s.d[i], sim, params))
+#define NEW_MI300X(i, sim, extra) NEW(i, sim, "model=mi300x " extra)
+
+static int knob(unsigned int sim, const char *name, unsigned int val)
+{
+	char path[128], s[16];
+
+	snprintf(path, sizeof(path), SIM_DEBUGFS "/%u/%s", sim, name);
+	snprintf(s, sizeof(s), "%u", val);
+	return amdx_sysfs_write(path, s);
+}
+
+static long knob_read(unsigned int sim, const char *name)
+{
+	char path[128], s[32] = "";
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), SIM_DEBUGFS "/%u/%s", sim, name);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, s, sizeof(s) - 1);
+	close(fd);
+	return n > 0 ? strtol(s, NULL, 10) : -EIO;
+}
+
+static int run(int fd, bool commit, struct amdx_partition_config *c)
+{
+	return amdx_ioctl(fd, commit ? AMDX_IOC_PARTITION_COMMIT :
+				       AMDX_IOC_PARTITION_PLAN, c);
+}
+
+static int commit_modes(int fd, __u32 compute, __u32 memory, __u32 flags,
+			struct amdx_partition_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->compute_mode = compute;
+	c->memory_mode = memory;
+	c->flags = flags;
+	return run(fd, true, c);
+}
+
+/* QUERY_PARTITIONS into a zeroed buffer of QSIZE bytes. */
+static int query_parts(int fd, void *buf)
+{
+	__u32 size = QSIZE;
+
+	memset(buf, 0, QSIZE);
+	return amdx_query(fd, AMDX_QUERY_PARTITIONS, 0, buf, &size);
+}
+
+static int query_vfs(int fd, struct amdx_query_vfs *v)
+{
+	__u32 size = sizeof(*v) + AMDX_MAX_VFS * sizeof(v->vfs[0]);
+
+	memset(v, 0, size);
+	return amdx_query(fd, AMDX_QUERY_VFS, 0, v, &size);
+}
+
+#define VFS_SIZE (sizeof(struct amdx_query_vfs) + \
+		  AMDX_MAX_VFS * sizeof(struct amdx_vf_info))
+
+static int vf_enable(int fd, __u32 n, struct amdx_vf_config *cfgs,
+		     struct amdx_vf_enable *e)
+{
+	memset(e, 0, sizeof(*e));
+	e->num_vfs = n;
+	if (cfgs) {
+		e->flags = AMDX_VF_ENABLE_F_CUSTOM;
+		e->configs = (uintptr_t)cfgs;
+		e->config_size = sizeof(*cfgs);
+	}
+	return amdx_ioctl(fd, AMDX_IOC_VF_ENABLE, e);
+}
+
+static int vf_disable(int fd)
+{
+	struct amdx_vf_disable d = {};
+
+	return amdx_ioctl(fd, AMDX_IOC_VF_DISABLE, &d);
+}
+
+static bool have_hmm(int ctl)
+{
+	return amdx_caps(ctl) & AMDX_CAP_HMM_MIGRATE;
+}
+
+/*
+ * The rules, restated from ANCHORS.md independently of the kernel's
+ * tables: the reason a model refuses compute/memory mode c/m for.
+ */
+struct model_rules {
+	const char *name;
+	__u32 xcc;
+	__u32 compute;	/* bit per AMDX_COMPUTE_* */
+	__u32 memory;	/* bit per AMDX_MEMORY_* */
+	bool sriov;
+};
+
+#define C(x) (1U << AMDX_COMPUTE_##x)
+#define M(x) (1U << AMDX_MEMORY_##x)
+
+static const struct model_rules rules_mi300x = {
+	"mi300x", 8, C(SPX) | C(DPX) | C(QPX) | C(CPX),
+	M(NPS1) | M(NPS2) | M(NPS4), true,
+};
+static const struct model_rules rules_mi300a = {
+	"mi300a", 6, C(SPX) | C(TPX) | C(CPX), M(NPS1), false,
+};
+static const struct model_rules rules_mi308x = {
+	"mi308x", 4, C(SPX) | C(DPX) | C(CPX), M(NPS1) | M(NPS4), false,
+};
+
+static __u32 nps(__u32 m)
+{
+	return m == AMDX_MEMORY_NPS1 ? 1 : m == AMDX_MEMORY_NPS2 ? 2 :
+	       m == AMDX_MEMORY_NPS4 ? 4 : m == AMDX_MEMORY_NPS8 ? 8 : 0;
+}
+
+static __u32 nparts(const struct model_rules *r, __u32 c)
+{
+	static const __u32 n[] = { 0, 1, 2, 3, 4, 0 };
+
+	return c == AMDX_COMPUTE_CPX ? r->xcc : n[c];
+}
+
+static __u32 expected_reason(const struct model_rules *r, __u32 c, __u32 m)
+{
+	static const __u32 compat[] = {
+		[AMDX_COMPUTE_SPX] = M(NPS1),
+		[AMDX_COMPUTE_DPX] = M(NPS1) | M(NPS2),
+		[AMDX_COMPUTE_TPX] = M(NPS1) | M(NPS4),
+		[AMDX_COMPUTE_QPX] = M(NPS1) | M(NPS4),
+		[AMDX_COMPUTE_CPX] = M(NPS1) | M(NPS4),
+	};
+
+	if (c > AMDX_COMPUTE_CPX || !(r->compute & (1U << c)))
+		return AMDX_PART_REASON_COMPUTE_UNSUPPORTED;
+	if (m > AMDX_MEMORY_NPS8 || !(r->memory & (1U << m)))
+		return AMDX_PART_REASON_MEMORY_UNSUPPORTED;
+	if (!(compat[c] & (1U << m)))
+		return AMDX_PART_REASON_INCOMPATIBLE;
+	if (r->xcc % nparts(r, c) ||
+	    (c == AMDX_COMPUTE_CPX && r->xcc % nps(m)))
+		return AMDX_PART_REASON_XCC_NOT_DIVISIBLE;
+	return AMDX_PART_REASON_NONE;
+}
+
+/* VF count @n in mode c/m on MI300X (GIM's tables), 0 if allowed. */
+static __u32 expected_vf_reason(__u32 c, __u32 m, __u32 n)
+{
+	static const __u32 per_compute[] = {
+		[AMDX_COMPUTE_SPX] = 1U << 1, [AMDX_COMPUTE_DPX] = 1U << 2,
+		[AMDX_COMPUTE_QPX] = 1U << 4,
+		[AMDX_COMPUTE_CPX] = (1U << 1) | (1U << 2) | (1U << 4) | (1U << 8),
+	};
+	static const __u32 per_count[] = {
+		[1] = M(NPS1) | M(NPS4), [2] = M(NPS1), [4] = M(NPS1) | M(NPS4),
+		[8] = M(NPS1) | M(NPS4),
+	};
+
+	if (!(per_compute[c] & (1U << n)))
+		return AMDX_PART_REASON_VF_COMPUTE;
+	if (!(per_count[n] & (1U << m)))
+		return AMDX_PART_REASON_VF_MEMORY;
+	return AMDX_PART_REASON_NONE;
+}
+
+FIXTURE_VARIANT(part)
+{
+	const struct model_rules *rules;
+};
+
+FIXTURE_VARIANT_ADD(part, mi300x) { .rules = &rules_mi300x };
+FIXTURE_VARIANT_ADD(part, mi300a) { .rules = &rules_mi300a };
+FIXTURE_VARIANT_ADD(part, mi308x) { .rules = &rules_mi308x };
+
+static void model_params(const struct model_rules *r, const char *extra,
+			 char *buf, size_t len)
+{
+	snprintf(buf, len, "model=%s %s", r->name, extra);
+}
+
+#define NEW_MODEL(i, sim, extra)					\
+	do {								\
+		char _p[96];						\
+		model_params(variant->rules, extra, _p, sizeof(_p));	\
+		NEW(i, sim, _p);					\
+	} while (0)
+
+TEST_F(part, initial_query)
+{
+	char buf[QSIZE], small[sizeof(struct amdx_query_partitions)];
+	struct amdx_query_partitions *q = (void *)buf;
+	const struct model_rules *r = variant->rules;
+	struct amdx_partition_info *p = q->partitions;
+	struct amdx_device_info info;
+	__u32 size = 0;
+
+	NEW_MODEL(0, SIM_ID, "vram=256");
+	ASSERT_EQ(0, amdx_query(self->s.d[0].fd, AMDX_QUERY_PARTITIONS, 0, NULL,
+				&size));
+	EXPECT_EQ(sizeof(*q) + sizeof(*p), size);
+	size = sizeof(small);
+	EXPECT_EQ(-ENOSPC, amdx_query(self->s.d[0].fd, AMDX_QUERY_PARTITIONS, 0,
+				      small, &size));
+	EXPECT_EQ(sizeof(*q) + sizeof(*p), size);
+	/* Not on the control node. */
+	size = QSIZE;
+	EXPECT_EQ(-EINVAL, amdx_query(self->s.ctl, AMDX_QUERY_PARTITIONS, 0, buf,
+				      &size));
+
+	ASSERT_EQ(0, query_parts(self->s.d[0].fd, buf));
+	EXPECT_EQ(AMDX_COMPUTE_SPX, q->compute_mode);
+	EXPECT_EQ(AMDX_MEMORY_NPS1, q->memory_mode);
+	EXPECT_EQ(1, q->num_partitions);
+	EXPECT_EQ(sizeof(*p), q->entry_size);
+	EXPECT_EQ(0, q->generation);
+	EXPECT_EQ(0, p->id);
+	EXPECT_EQ(AMDX_PART_STATE_ONLINE, p->state);
+	EXPECT_EQ((1U << r->xcc) - 1, p->xcc_mask);
+	EXPECT_EQ(AMDX_VF_NONE, p->vf);
+	EXPECT_EQ(0, p->vram_base);
+	EXPECT_EQ(256 * MIB, p->vram_size);
+	ASSERT_EQ(0, amdx_device_info(self->s.ctl, self->s.d[0].id, &info));
+	EXPECT_EQ((1U << info.num_sdma) - 1, p->sdma_mask);
+	EXPECT_EQ((1U << info.num_vcn) - 1, p->vcn_mask);
+}
+
+/* Every compute x memory mode (and two bogus values) of the model. */
+TEST_F(part, every_combination)
+{
+	const struct model_rules *r = variant->rules;
+	char before[QSIZE], after[QSIZE];
+	struct amdx_query_partitions *q = (void *)after;
+	struct amdx_device_info info;
+	struct amdx_partition_config c;
+	__u32 cm, mm;
+
+	NEW_MODEL(0, SIM_ID, "vram=256");
+	for (cm = AMDX_COMPUTE_SPX; cm <= AMDX_COMPUTE_CPX + 1; cm++) {
+		for (mm = AMDX_MEMORY_NPS1; mm <= AMDX_MEMORY_NPS8 + 1; mm++) {
+			__u32 want = expected_reason(r, cm, mm);
+			int ret;
+
+			ASSERT_EQ(0, query_parts(self->s.d[0].fd, before));
+			memset(&c, 0, sizeof(c));
+			c.compute_mode = cm;
+			c.memory_mode = mm;
+			ASSERT_EQ(0, run(self->s.d[0].fd, false, &c));
+			EXPECT_EQ(want, c.reason) TH_LOG("%u/%u", cm, mm);
+			EXPECT_EQ(!want, c.allowed) TH_LOG("%u/%u", cm, mm);
+
+			ret = commit_modes(self->s.d[0].fd, cm, mm, 0, &c);
+			ASSERT_EQ(0, query_parts(self->s.d[0].fd, after));
+			if (want) {
+				EXPECT_EQ(-EINVAL, ret) TH_LOG("%u/%u", cm, mm);
+				EXPECT_EQ(want, c.reason);
+				EXPECT_EQ(AMDX_PART_OUTCOME_NONE, c.outcome);
+				EXPECT_EQ(0, c.num_steps);
+				EXPECT_EQ(0, memcmp(before, after, QSIZE));
+				continue;
+			}
+			EXPECT_EQ(0, ret) TH_LOG("%u/%u", cm, mm);
+			EXPECT_EQ(cm, q->compute_mode);
+			EXPECT_EQ(mm, q->memory_mode);
+			EXPECT_EQ(nparts(r, cm), q->num_partitions);
+			EXPECT_EQ(nparts(r, cm), c.num_partitions);
+			EXPECT_EQ(256 * MIB / nps(mm),
+				  q->partitions[q->num_partitions - 1].vram_size);
+			ASSERT_EQ(0, amdx_device_info(self->s.ctl, self->s.d[0].id,
+						      &info));
+			EXPECT_EQ(cm, info.compute_mode);
+			EXPECT_EQ(mm, info.memory_mode);
+			EXPECT_EQ(nps(mm), info.num_mem_partitions);
+		}
+	}
+}
+
+TEST_F(part, commit_result_and_unchanged)
+{
+	struct amdx_partition_info topo[AMDX_MAX_PARTITIONS];
+	char buf[QSIZE];
+	struct amdx_query_partitions *q = (void *)buf;
+	struct amdx_partition_config c = {
+		.compute_mode = AMDX_COMPUTE_CPX,
+		.topology = (uintptr_t)topo,
+	};
+	__u32 i, n = variant->rules->xcc;
+
+	NEW_MODEL(0, SIM_ID, "vram=256");
+	memset(topo, 0xff, sizeof(topo));
+	ASSERT_EQ(0, run(self->s.d[0].fd, false, &c));
+	EXPECT_EQ(1, c.allowed);
+	EXPECT_EQ(n, c.num_partitions);
+	EXPECT_EQ(1, c.num_devices);
+	for (i = 0; i < n; i++) {
+		EXPECT_EQ(i, topo[i].id);
+		EXPECT_EQ(1U << i, topo[i].xcc_mask);
+		EXPECT_EQ(AMDX_PART_STATE_ONLINE, topo[i].state);
+	}
+	ASSERT_EQ(0, run(self->s.d[0].fd, true, &c));
+	EXPECT_EQ(AMDX_PART_OUTCOME_COMMITTED, c.outcome);
+	/* Compute only: VALIDATE QUIESCE COMPUTE REBUILD RESUME. */
+	ASSERT_EQ(5, c.num_steps);
+	EXPECT_EQ(AMDX_PART_STEP_VALIDATE, c.steps[0].step);
+	EXPECT_EQ(AMDX_PART_STEP_COMPUTE, c.steps[2].step);
+	EXPECT_EQ(AMDX_PART_STEP_RESUME, c.steps[4].step);
+	EXPECT_EQ(0, c.failed_step);
+	ASSERT_EQ(0, query_parts(self->s.d[0].fd, buf));
+	EXPECT_EQ(1, q->generation);
+	EXPECT_EQ(0, memcmp(topo, q->partitions, n * sizeof(topo[0])));
+
+	ASSERT_EQ(0, run(self->s.d[0].fd, true, &c));
+	EXPECT_EQ(AMDX_PART_OUTCOME_UNCHANGED, c.outcome);
+	EXPECT_EQ(0, c.num_steps);
+	ASSERT_EQ(0, query_parts(self->s.d[0].fd, buf));
+	EXPECT_EQ(1, q->generation);
+
+	c = (struct amdx_partition_config){ .flags = 2 };
+	EXPECT_EQ(-EINVAL, run(self->s.d[0].fd, false, &c));
+	c = (struct amdx_partition_config){ .pad = 1 };
+	EXPECT_EQ(-EINVAL, run(self->s.d[0].fd, true, &c));
+	c = (struct amdx_partition_config){ .max_holders = 1 };
+	EXPECT_EQ(-EINVAL, run(self->s.d[0].fd, true, &c));
+}
+
+/* Each step fails once (debugfs) and the commit rolls back exactly. */
+TEST_F(mi300x, injected_step_failure_rolls_back)
+{
+	char before[QSIZE], after[QSIZE];
+	struct amdx_device_info i0, i1;
+	struct amdx_partition_config c;
+	__u32 step;
+
+	NEW_MI300X(0, SIM_ID, "vram=256");
+	for (step = AMDX_PART_STEP_VALIDATE; step <= AMDX_PART_STEP_MAX;
+	     step++) {
+		ASSERT_EQ(0, query_parts(self->s.d[0].fd, before));
+		ASSERT_EQ(0, amdx_device_info(self->s.ctl, self->s.d[0].id, &i0));
+		ASSERT_EQ(0, knob(SIM_ID, "fail_partition_step", step));
+		EXPECT_EQ(-EIO, commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX,
+					     AMDX_MEMORY_NPS4,
+					     AMDX_PART_F_DRAIN, &c));
+		EXPECT_EQ(AMDX_PART_OUTCOME_ROLLED_BACK, c.outcome);
+		EXPECT_EQ(step, c.failed_step);
+		ASSERT_EQ(step, c.num_steps);
+		EXPECT_EQ(step, c.steps[step - 1].step);
+		EXPECT_EQ(-EIO, c.steps[step - 1].error);
+		EXPECT_EQ(0, knob_read(SIM_ID, "fail_partition_step"));
+		ASSERT_EQ(0, query_parts(self->s.d[0].fd, after));
+		EXPECT_EQ(0, memcmp(before, after, QSIZE)) TH_LOG("step %u",
+								  step);
+		ASSERT_EQ(0, amdx_device_info(self->s.ctl, self->s.d[0].id, &i1));
+		EXPECT_EQ(i0.compute_mode, i1.compute_mode);
+		EXPECT_EQ(i0.memory_mode, i1.memory_mode);
+		EXPECT_EQ(i0.num_mem_partitions, i1.num_mem_partitions);
+	}
+	EXPECT_EQ(0, commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX,
+				  AMDX_MEMORY_NPS4, AMDX_PART_F_DRAIN, &c));
+	EXPECT_EQ(AMDX_PART_OUTCOME_COMMITTED, c.outcome);
+	EXPECT_EQ(AMDX_PART_STEP_MAX, c.num_steps);
+}
+
+/* Drop CAP_SYS_ADMIN from the effective set. */
+static int drop_sys_admin(void)
+{
+	struct __user_cap_header_struct h = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct d[2];
+
+	if (syscall(SYS_capget, &h, d))
+		return -errno;
+	d[CAP_TO_INDEX(CAP_SYS_ADMIN)].effective &= ~CAP_TO_MASK(CAP_SYS_ADMIN);
+	return syscall(SYS_capset, &h, d) ? -errno : 0;
+}
+
+/* Child: each check sets one bit of the exit status when it fails. */
+static int unprivileged_checks(int ctl, int fd, __u32 id)
+{
+	struct amdx_partition_config c = {
+		.compute_mode = AMDX_COMPUTE_CPX,
+	};
+	struct amdx_device_open o = {
+		.id = id, .flags = AMDX_DEVICE_OPEN_F_VF,
+	};
+	struct amdx_vf_enable e = { .num_vfs = 1 };
+	struct amdx_vf_disable dis = {};
+	struct amdx_vf_set set = { .valid = AMDX_VF_SET_PRIORITY };
+	struct amdx_vf_reset rst = {};
+	char buf[QSIZE];
+	int bad = 0;
+
+	if (drop_sys_admin())
+		return 0x80;
+	if (run(fd, false, &c) || !c.allowed)
+		bad |= 0x01;
+	if (query_parts(fd, buf))
+		bad |= 0x02;
+	if (run(fd, true, &c) != -EPERM)
+		bad |= 0x04;
+	if (amdx_ioctl(fd, AMDX_IOC_VF_ENABLE, &e) != -EPERM ||
+	    amdx_ioctl(fd, AMDX_IOC_VF_DISABLE, &dis) != -EPERM)
+		bad |= 0x08;
+	if (amdx_ioctl(fd, AMDX_IOC_VF_SET, &set) != -EPERM ||
+	    amdx_ioctl(fd, AMDX_IOC_VF_RESET, &rst) != -EPERM)
+		bad |= 0x10;
+	if (amdx_ioctl(ctl, AMDX_IOC_DEVICE_OPEN, &o) != -EPERM)
+		bad |= 0x20;
+	return bad;
+}
+
+TEST_F(mi300x, unprivileged_may_plan_and_query_only)
+{
+	char before[QSIZE], after[QSIZE];
+	int status;
+	pid_t pid;
+
+	NEW_MI300X(0, SIM_ID, "vram=256");
+	ASSERT_EQ(0, query_parts(self->s.d[0].fd, before));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(unprivileged_checks(self->s.ctl, self->s.d[0].fd,
+					  self->s.d[0].id));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	ASSERT_EQ(0, query_parts(self->s.d[0].fd, after));
+	EXPECT_EQ(0, memcmp(before, after, QSIZE));
+}
+
+/* A buffer of @npages with a pattern, a range, migrated to partition 0. */
+static char *to_vram(struct __test_metadata *_metadata, int fd,
+		     unsigned long npages, __u32 dest,
+		     struct amdx_hmm_migrate *m)
+{
+	size_t size = npages * sysconf(_SC_PAGESIZE);
+	struct amdx_hmm_attr a = {
+		.valid = AMDX_HMM_ATTR_PREFERRED_LOC,
+		.preferred_loc = dest,
+	};
+	unsigned long i;
+	char *buf;
+
+	buf = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (buf == MAP_FAILED)
+		return NULL;
+	for (i = 0; i < size; i++)
+		buf[i] = (char)(i * 7 + 3);
+	a.start = (uintptr_t)buf;
+	a.size = size;
+	if (amdx_ioctl(fd, AMDX_IOC_HMM_SET_ATTR, &a))
+		return NULL;
+	memset(m, 0, sizeof(*m));
+	m->start = (uintptr_t)buf;
+	m->size = size;
+	m->dest = dest;
+	if (amdx_ioctl(fd, AMDX_IOC_HMM_MIGRATE, m))
+		return NULL;
+	return buf;
+}
+
+static bool intact(const char *buf, size_t size)
+{
+	size_t i;
+
+	for (i = 0; i < size; i++)
+		if (buf[i] != (char)(i * 7 + 3))
+			return false;
+	return true;
+}
+
+#define NPAGES 64
+
+TEST_F(mi300x, holders_busy_then_drain)
+{
+	struct amdx_partition_holder h[4];
+	size_t size = NPAGES * sysconf(_SC_PAGESIZE);
+	char before[QSIZE], after[QSIZE], comm[16] = "";
+	struct amdx_partition_config c;
+	struct amdx_device_info info;
+	struct amdx_hmm_migrate m;
+	char *buf;
+
+	if (!have_hmm(self->s.ctl))
+		SKIP(return, HMM_NO_CAP);
+	NEW_MI300X(0, SIM_ID, "vram=256");
+	buf = to_vram(_metadata, self->s.d[0].fd, NPAGES, 0, &m);
+	ASSERT_NE(NULL, buf);
+	ASSERT_EQ(NPAGES, m.moved);
+
+	/* Compute only: the data stays in VRAM, no holders. */
+	ASSERT_EQ(0, commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX, 0, 0, &c));
+	EXPECT_EQ(0, c.num_holders);
+	ASSERT_EQ(0, amdx_device_info(self->s.ctl, self->s.d[0].id, &info));
+	EXPECT_EQ(256 * MIB - size, info.vram_free);
+
+	ASSERT_EQ(0, query_parts(self->s.d[0].fd, before));
+	memset(&c, 0, sizeof(c));
+	memset(h, 0, sizeof(h));
+	c.memory_mode = AMDX_MEMORY_NPS4;
+	c.holders = (uintptr_t)h;
+	c.max_holders = 4;
+	ASSERT_EQ(0, run(self->s.d[0].fd, false, &c));
+	EXPECT_EQ(0, c.allowed);
+	EXPECT_EQ(AMDX_PART_REASON_BUSY, c.reason);
+	EXPECT_EQ(1, c.num_holders);
+	EXPECT_EQ(-EBUSY, run(self->s.d[0].fd, true, &c));
+	EXPECT_EQ(AMDX_PART_REASON_BUSY, c.reason);
+	EXPECT_EQ(AMDX_PART_OUTCOME_NONE, c.outcome);
+	ASSERT_EQ(1, c.num_holders);
+	EXPECT_EQ(getpid(), h[0].pid);
+	EXPECT_EQ(0, h[0].mem_partition);
+	EXPECT_EQ(NPAGES, h[0].pages);
+	ASSERT_EQ(0, prctl(PR_GET_NAME, comm));
+	EXPECT_STREQ(comm, (char *)h[0].comm);
+	ASSERT_EQ(0, query_parts(self->s.d[0].fd, after));
+	EXPECT_EQ(0, memcmp(before, after, QSIZE));
+
+	/* PLAN with a drain is allowed; COMMIT drains and switches. */
+	c.flags = AMDX_PART_F_DRAIN;
+	ASSERT_EQ(0, run(self->s.d[0].fd, false, &c));
+	EXPECT_EQ(1, c.allowed);
+	EXPECT_EQ(1, c.num_holders);
+	ASSERT_EQ(0, run(self->s.d[0].fd, true, &c));
+	EXPECT_EQ(AMDX_PART_OUTCOME_COMMITTED, c.outcome);
+	ASSERT_EQ(AMDX_PART_STEP_MAX - 1, c.num_steps);
+	EXPECT_EQ(AMDX_PART_STEP_DRAIN, c.steps[2].step);
+	EXPECT_EQ(0, c.steps[2].error);
+	ASSERT_EQ(0, amdx_device_info(self->s.ctl, self->s.d[0].id, &info));
+	EXPECT_EQ(AMDX_MEMORY_NPS4, info.memory_mode);
+	EXPECT_EQ(256 * MIB, info.vram_free);
+	EXPECT_TRUE(intact(buf, size));
+	munmap(buf, size);
+}
+
+TEST_F(part, vf_counts_per_mode)
+{
+	static const __u32 modes[][2] = {
+		{ AMDX_COMPUTE_SPX, AMDX_MEMORY_NPS1 },
+		{ AMDX_COMPUTE_DPX, AMDX_MEMORY_NPS1 },
+		{ AMDX_COMPUTE_DPX, AMDX_MEMORY_NPS2 },
+		{ AMDX_COMPUTE_QPX, AMDX_MEMORY_NPS1 },
+		{ AMDX_COMPUTE_QPX, AMDX_MEMORY_NPS4 },
+		{ AMDX_COMPUTE_CPX, AMDX_MEMORY_NPS1 },
+		{ AMDX_COMPUTE_CPX, AMDX_MEMORY_NPS4 },
+	};
+	char vbuf[VFS_SIZE], pbuf[QSIZE];
+	struct amdx_query_vfs *v = (void *)vbuf;
+	struct amdx_query_partitions *q = (void *)pbuf;
+	struct amdx_partition_config c;
+	struct amdx_vf_enable e;
+	__u32 i, n, k;
+
+	if (!variant->rules->sriov) {
+		NEW_MODEL(0, SIM_ID, "vram=256");
+		EXPECT_EQ(-EINVAL, vf_enable(self->s.d[0].fd, 1, NULL, &e));
+		EXPECT_EQ(AMDX_PART_REASON_VF_UNSUPPORTED, e.reason);
+		EXPECT_EQ(AMDX_VF_NONE, e.bad_vf);
+		return;
+	}
+	NEW_MODEL(0, SIM_ID, "vram=2048");
+	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		ASSERT_EQ(0, commit_modes(self->s.d[0].fd, modes[i][0],
+					  modes[i][1], 0, &c));
+		for (n = 1; n <= AMDX_MAX_VFS; n++) {
+			__u32 want = expected_vf_reason(modes[i][0],
+							modes[i][1], n);
+			int ret = vf_enable(self->s.d[0].fd, n, NULL, &e);
+
+			if (want) {
+				EXPECT_EQ(-EINVAL, ret) TH_LOG("mode %u n %u",
+							       i, n);
+				EXPECT_EQ(want, e.reason);
+				continue;
+			}
+			ASSERT_EQ(0, ret) TH_LOG("mode %u n %u", i, n);
+			ASSERT_EQ(0, query_vfs(self->s.d[0].fd, v));
+			EXPECT_EQ(n, v->num_vfs);
+			EXPECT_EQ(8, v->max_vfs);
+			ASSERT_EQ(0, query_parts(self->s.d[0].fd, pbuf));
+			for (k = 0; k < n; k++) {
+				EXPECT_EQ(2048 * MIB / n / (16 * MIB) * 16 * MIB,
+					  v->vfs[k].config.vram_quota);
+				EXPECT_EQ(AMDX_VF_TIME_SLICE_DEFAULT_US,
+					  v->vfs[k].config.time_slice_us);
+				EXPECT_EQ(AMDX_VF_PRIO_NORMAL,
+					  v->vfs[k].config.priority);
+				EXPECT_EQ(AMDX_PART_STATE_ONLINE,
+					  v->vfs[k].state);
+			}
+			/* Round robin binding. */
+			for (k = 0; k < q->num_partitions; k++)
+				EXPECT_EQ(k % n, q->partitions[k].vf);
+			/* No mode change while VFs are up. */
+			EXPECT_EQ(-EINVAL, commit_modes(self->s.d[0].fd,
+					modes[i][0] == AMDX_COMPUTE_SPX ?
+					AMDX_COMPUTE_CPX : AMDX_COMPUTE_SPX,
+					AMDX_MEMORY_NPS1, 0, &c));
+			EXPECT_EQ(AMDX_PART_REASON_VFS_ENABLED, c.reason);
+			EXPECT_EQ(-EINVAL, vf_enable(self->s.d[0].fd, n, NULL, &e));
+			EXPECT_EQ(AMDX_PART_REASON_VFS_ENABLED, e.reason);
+			ASSERT_EQ(0, vf_disable(self->s.d[0].fd));
+		}
+	}
+	EXPECT_EQ(-EINVAL, vf_disable(self->s.d[0].fd));
+}
+
+/* Migrations back and forth until told to stop. */
+struct churn {
+	int fd;
+	char *buf;
+	size_t size;
+	volatile int stop;
+	volatile unsigned long rounds;
+	int errors;
+};
+
+static void *churn_thread(void *arg)
+{
+	struct churn *c = arg;
+
+	while (!c->stop) {
+		struct amdx_hmm_migrate m = {
+			.start = (uintptr_t)c->buf,
+			.size = c->size,
+			.dest = c->rounds % 2 ? AMDX_HMM_LOC_SYSTEM : 0,
+		};
+
+		if (amdx_ioctl(c->fd, AMDX_IOC_HMM_MIGRATE, &m))
+			c->errors++;
+		c->rounds++;
+	}
+	return NULL;
+}
+
+/*
+ * Memory-mode switches with a drain while another thread keeps migrating
+ * the same process's data: the gate holds the migrations off from QUIESCE
+ * on, so every commit succeeds and the data survives.
+ */
+TEST_F(mi300x, drain_races_migrations)
+{
+	struct churn ch = {};
+	struct amdx_partition_config c;
+	struct amdx_hmm_migrate m;
+	pthread_t th;
+	int i;
+
+	if (!have_hmm(self->s.ctl))
+		SKIP(return, HMM_NO_CAP);
+	NEW_MI300X(0, SIM_ID, "vram=256");
+	ASSERT_EQ(0, commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX, 0, 0, &c));
+	ch.fd = self->s.d[0].fd;
+	ch.size = 256 * sysconf(_SC_PAGESIZE);
+	ch.buf = to_vram(_metadata, ch.fd, 256, 0, &m);
+	ASSERT_NE(NULL, ch.buf);
+	ASSERT_EQ(0, pthread_create(&th, NULL, churn_thread, &ch));
+	while (!ch.rounds)
+		sched_yield();
+	for (i = 0; i < 6; i++) {
+		EXPECT_EQ(0, commit_modes(self->s.d[0].fd, 0,
+					  i % 2 ? AMDX_MEMORY_NPS1 :
+						  AMDX_MEMORY_NPS4,
+					  AMDX_PART_F_DRAIN, &c));
+		EXPECT_EQ(AMDX_PART_OUTCOME_COMMITTED, c.outcome);
+	}
+	ch.stop = 1;
+	ASSERT_EQ(0, pthread_join(th, NULL));
+	EXPECT_EQ(0, ch.errors);
+	EXPECT_TRUE(intact(ch.buf, ch.size));
+	munmap(ch.buf, ch.size);
+}
+
+TEST_F(mi300x, vf_custom_provisioning_validation)
+{
+	struct amdx_vf_config cfg[2], good[2] = {
+		{ .partition_mask = 0x0f, .time_slice_us = 6000,
+		  .vram_quota = 512 * MIB, .priority = AMDX_VF_PRIO_HIGH },
+		{ .partition_mask = 0xf0, .time_slice_us = 1000,
+		  .vram_quota = 256 * MIB, .priority = AMDX_VF_PRIO_LOW,
+		  .flags = AMDX_VF_F_EVICT },
+	};
+	static const struct {
+		const char *what;
+		__u32 vf;
+		int err;
+	} bad[] = {
+		{ "quota not 16 MiB aligned", 1, -EINVAL },
+		{ "quota under 256 MiB", 0, -EINVAL },
+		{ "time slice too short", 1, -EINVAL },
+		{ "time slice too long", 0, -EINVAL },
+		{ "priority", 1, -EINVAL },
+		{ "flags", 0, -EINVAL },
+		{ "reserved", 1, -EINVAL },
+		{ "no partition", 0, -EINVAL },
+		{ "partition beyond", 1, -EINVAL },
+		{ "partition twice", 1, -EINVAL },
+		{ "quotas exceed VRAM", 1, -ENOSPC },
+	};
+	char vbuf[VFS_SIZE];
+	struct amdx_query_vfs *v = (void *)vbuf;
+	struct amdx_partition_config c;
+	struct amdx_vf_enable e;
+	__u32 i;
+
+	NEW_MI300X(0, SIM_ID, "vram=1024");
+	ASSERT_EQ(0, commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX, 0, 0, &c));
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		memcpy(cfg, good, sizeof(cfg));
+		switch (i) {
+		case 0: cfg[1].vram_quota += 4096; break;
+		case 1: cfg[0].vram_quota = 240 * MIB; break;
+		case 2: cfg[1].time_slice_us = AMDX_VF_TIME_SLICE_MIN_US - 1; break;
+		case 3: cfg[0].time_slice_us = AMDX_VF_TIME_SLICE_MAX_US + 1; break;
+		case 4: cfg[1].priority = AMDX_VF_PRIO_HIGH + 1; break;
+		case 5: cfg[0].flags = AMDX_VF_F_EVICT << 1; break;
+		case 6: cfg[1].reserved[1] = 1; break;
+		case 7: cfg[0].partition_mask = 0; break;
+		case 8: cfg[1].partition_mask = 0x100; break;
+		case 9: cfg[1].partition_mask = 0x18; break;
+		case 10: cfg[1].vram_quota = 768 * MIB; break;
+		}
+		EXPECT_EQ(bad[i].err, vf_enable(self->s.d[0].fd, 2, cfg, &e))
+			TH_LOG("%s", bad[i].what);
+		EXPECT_EQ(AMDX_PART_REASON_VF_PROVISION, e.reason)
+			TH_LOG("%s", bad[i].what);
+		EXPECT_EQ(bad[i].vf, e.bad_vf) TH_LOG("%s", bad[i].what);
+		ASSERT_EQ(0, query_vfs(self->s.d[0].fd, v));
+		EXPECT_EQ(0, v->num_vfs);
+	}
+	/* Malformed arguments. */
+	EXPECT_EQ(-EINVAL, vf_enable(self->s.d[0].fd, 0, NULL, &e));
+	EXPECT_EQ(-EINVAL, vf_enable(self->s.d[0].fd, 9, NULL, &e));
+	memset(&e, 0, sizeof(e));
+	e.num_vfs = 2;
+	e.flags = AMDX_VF_ENABLE_F_CUSTOM;
+	EXPECT_EQ(-EINVAL, amdx_ioctl(self->s.d[0].fd, AMDX_IOC_VF_ENABLE, &e));
+	e.configs = (uintptr_t)good;
+	e.config_size = 16;
+	EXPECT_EQ(-EINVAL, amdx_ioctl(self->s.d[0].fd, AMDX_IOC_VF_ENABLE, &e));
+
+	ASSERT_EQ(0, vf_enable(self->s.d[0].fd, 2, good, &e));
+	ASSERT_EQ(0, query_vfs(self->s.d[0].fd, v));
+	ASSERT_EQ(2, v->num_vfs);
+	EXPECT_EQ(0, memcmp(&good[0], &v->vfs[0].config, sizeof(good[0])));
+	EXPECT_EQ(0, memcmp(&good[1], &v->vfs[1].config, sizeof(good[1])));
+	EXPECT_EQ(0, v->vfs[1].vram_used);
+}
+
+TEST_F(mi300x, vf_set_validation)
+{
+	char vbuf[VFS_SIZE];
+	struct amdx_query_vfs *v = (void *)vbuf;
+	struct amdx_vf_enable e;
+	struct amdx_vf_set s;
+	int fd;
+
+	NEW_MI300X(0, SIM_ID, "vram=1024");
+	fd = self->s.d[0].fd;
+	ASSERT_EQ(0, vf_enable(fd, 1, NULL, &e));
+
+#define SET(_vf, _valid, ...)						\
+	(s = (struct amdx_vf_set){ .vf = _vf, .valid = _valid,		\
+				   .config = { __VA_ARGS__ } },		\
+	 amdx_ioctl(fd, AMDX_IOC_VF_SET, &s))
+
+	EXPECT_EQ(-EINVAL, SET(1, AMDX_VF_SET_PRIORITY, .priority = 2));
+	EXPECT_EQ(-EINVAL, SET(0, 0));
+	EXPECT_EQ(-EINVAL, SET(0, 1U << 4));
+	EXPECT_EQ(-EINVAL, SET(0, AMDX_VF_SET_PRIORITY, .partition_mask = 1));
+	EXPECT_EQ(-EINVAL, SET(0, AMDX_VF_SET_PRIORITY, .priority = 2,
+			       .time_slice_us = 2000));
+	EXPECT_EQ(-EINVAL, SET(0, AMDX_VF_SET_PRIORITY, .priority = 3));
+	EXPECT_EQ(-EINVAL, SET(0, AMDX_VF_SET_TIME_SLICE,
+			       .time_slice_us = 999));
+	EXPECT_EQ(-EINVAL, SET(0, AMDX_VF_SET_VRAM_QUOTA,
+			       .vram_quota = 300 * MIB));
+	EXPECT_EQ(-EINVAL, SET(0, AMDX_VF_SET_FLAGS, .flags = 2));
+	EXPECT_EQ(-ENOSPC, SET(0, AMDX_VF_SET_VRAM_QUOTA,
+			       .vram_quota = 1040 * MIB));
+	ASSERT_EQ(0, query_vfs(fd, v));
+	EXPECT_EQ(1024 * MIB, v->vfs[0].config.vram_quota);
+	EXPECT_EQ(AMDX_VF_PRIO_NORMAL, v->vfs[0].config.priority);
+
+	EXPECT_EQ(0, SET(0, AMDX_VF_SET_PRIORITY | AMDX_VF_SET_VRAM_QUOTA,
+			 .priority = AMDX_VF_PRIO_HIGH,
+			 .vram_quota = 512 * MIB));
+	ASSERT_EQ(0, query_vfs(fd, v));
+	EXPECT_EQ(512 * MIB, v->vfs[0].config.vram_quota);
+	EXPECT_EQ(AMDX_VF_PRIO_HIGH, v->vfs[0].config.priority);
+	EXPECT_EQ(AMDX_VF_TIME_SLICE_DEFAULT_US,
+		  v->vfs[0].config.time_slice_us);
+	EXPECT_EQ(1, v->vfs[0].config.partition_mask);
+#undef SET
+}
+
+TEST_F(mi300x, vf_reset_rate_limit)
+{
+	char vbuf[VFS_SIZE];
+	struct amdx_query_vfs *v = (void *)vbuf;
+	struct amdx_vf_enable e;
+	struct amdx_vf_reset r;
+	int fd, i;
+
+	NEW_MI300X(0, SIM_ID, "vram=256");
+	fd = self->s.d[0].fd;
+	ASSERT_EQ(0, vf_enable(fd, 1, NULL, &e));
+	r = (struct amdx_vf_reset){ .vf = 1 };
+	EXPECT_EQ(-EINVAL, amdx_ioctl(fd, AMDX_IOC_VF_RESET, &r));
+	r = (struct amdx_vf_reset){ .flags = 1 };
+	EXPECT_EQ(-EINVAL, amdx_ioctl(fd, AMDX_IOC_VF_RESET, &r));
+
+	for (i = 1; i <= AMDX_VF_RESET_LIMIT; i++) {
+		/* The guest of the last one does not ack in time. */
+		ASSERT_EQ(0, knob(SIM_ID, "vf_ack_delay_ms",
+				  i == AMDX_VF_RESET_LIMIT ? 50 : 0));
+		r = (struct amdx_vf_reset){ .vf = 0 };
+		ASSERT_EQ(0, amdx_ioctl(fd, AMDX_IOC_VF_RESET, &r));
+		EXPECT_EQ(i == AMDX_VF_RESET_LIMIT ? AMDX_VF_RESET_ACK_TIMEOUT :
+						     AMDX_VF_RESET_ACKED,
+			  r.result);
+		EXPECT_EQ(AMDX_PART_STATE_ONLINE, r.state);
+		EXPECT_EQ(i, r.resets_in_window);
+	}
+	r = (struct amdx_vf_reset){ .vf = 0 };
+	EXPECT_EQ(-EBUSY, amdx_ioctl(fd, AMDX_IOC_VF_RESET, &r));
+	EXPECT_EQ(AMDX_PART_STATE_QUARANTINED, r.state);
+	EXPECT_EQ(AMDX_VF_RESET_LIMIT, r.resets_in_window);
+	r = (struct amdx_vf_reset){ .vf = 0 };
+	EXPECT_EQ(-EBUSY, amdx_ioctl(fd, AMDX_IOC_VF_RESET, &r));
+	EXPECT_EQ(AMDX_PART_STATE_QUARANTINED, r.state);
+	ASSERT_EQ(0, query_vfs(fd, v));
+	EXPECT_EQ(AMDX_PART_STATE_QUARANTINED, v->vfs[0].state);
+	EXPECT_EQ(AMDX_VF_RESET_LIMIT, v->vfs[0].resets);
+
+	/* Re-enabling brings a fresh VF. */
+	ASSERT_EQ(0, vf_disable(fd));
+	ASSERT_EQ(0, vf_enable(fd, 1, NULL, &e));
+	ASSERT_EQ(0, query_vfs(fd, v));
+	EXPECT_EQ(AMDX_PART_STATE_ONLINE, v->vfs[0].state);
+	EXPECT_EQ(0, v->vfs[0].resets);
+}
+
+TEST_F(mi300x, vf_vram_quota)
+{
+	struct amdx_vf_config cfg = {
+		.partition_mask = 1, .time_slice_us = 6000,
+		.vram_quota = AMDX_VF_VRAM_MIN,
+		.priority = AMDX_VF_PRIO_NORMAL,
+	};
+	unsigned long ps = sysconf(_SC_PAGESIZE);
+	unsigned long quota = AMDX_VF_VRAM_MIN / ps;
+	struct amdx_device_open o = {
+		.id = 0, .flags = AMDX_DEVICE_OPEN_F_VF,
+	};
+	char vbuf[VFS_SIZE];
+	struct amdx_query_vfs *v = (void *)vbuf;
+	struct amdx_hmm_migrate m, m2;
+	struct amdx_vf_enable e;
+	struct amdx_vf_set s = {
+		.valid = AMDX_VF_SET_FLAGS,
+		.config.flags = AMDX_VF_F_EVICT,
+	};
+	char *buf, *buf2;
+	int vfd;
+
+	if (!have_hmm(self->s.ctl))
+		SKIP(return, HMM_NO_CAP);
+	NEW_MI300X(0, SIM_ID, "vram=512");
+	o.id = self->s.d[0].id;
+	o.vf = 0;
+	EXPECT_EQ(-EINVAL, amdx_ioctl(self->s.ctl, AMDX_IOC_DEVICE_OPEN, &o));
+	ASSERT_EQ(0, vf_enable(self->s.d[0].fd, 1, &cfg, &e));
+	o.vf = 1;
+	EXPECT_EQ(-EINVAL, amdx_ioctl(self->s.ctl, AMDX_IOC_DEVICE_OPEN, &o));
+	o.vf = 0;
+	ASSERT_EQ(0, amdx_ioctl(self->s.ctl, AMDX_IOC_DEVICE_OPEN, &o));
+	vfd = o.fd;
+
+	/* 16 pages beyond the quota: those are skipped, NO_MEMORY. */
+	buf = to_vram(_metadata, vfd, quota + 16, 0, &m);
+	ASSERT_NE(NULL, buf);
+	EXPECT_EQ(quota, m.moved);
+	EXPECT_EQ(16, m.skipped);
+	EXPECT_EQ(AMDX_HMM_SKIP_NO_MEMORY, m.skip_reasons);
+	ASSERT_EQ(0, query_vfs(self->s.d[0].fd, v));
+	EXPECT_EQ(AMDX_VF_VRAM_MIN, v->vfs[0].vram_used);
+	/* The PF is not limited by the VF's quota. */
+	buf2 = to_vram(_metadata, self->s.d[0].fd, 16, 0, &m2);
+	ASSERT_NE(NULL, buf2);
+	EXPECT_EQ(16, m2.moved);
+
+	/* No disabling while the VF holds VRAM. */
+	EXPECT_EQ(-EBUSY, vf_disable(self->s.d[0].fd));
+
+	/* With EVICT the VF's own least recently used data makes room. */
+	ASSERT_EQ(0, amdx_ioctl(self->s.d[0].fd, AMDX_IOC_VF_SET, &s));
+	munmap(buf2, 16 * ps);
+	buf2 = to_vram(_metadata, vfd, 16, 0, &m2);
+	ASSERT_NE(NULL, buf2);
+	EXPECT_EQ(16, m2.moved);
+	EXPECT_EQ(0, m2.skipped);
+	ASSERT_EQ(0, query_vfs(self->s.d[0].fd, v));
+	EXPECT_GE(AMDX_VF_VRAM_MIN, v->vfs[0].vram_used);
+	EXPECT_TRUE(intact(buf, (quota + 16) * ps));
+
+	/* Once the VF's data is gone it can be disabled; its fd stops. */
+	close(vfd);
+	ASSERT_EQ(0, vf_disable(self->s.d[0].fd));
+	munmap(buf, (quota + 16) * ps);
+	munmap(buf2, 16 * ps);
+}
+
+TEST_F(mi300x, hive_memory_mode_is_hive_wide)
+{
+	char pbuf[QSIZE];
+	struct amdx_query_partitions *q = (void *)pbuf;
+	struct amdx_reset_scope rs;
+	struct amdx_partition_config c;
+	struct amdx_device_info info;
+	__u32 size;
+
+	NEW_MI300X(0, SIM_ID, "vram=256 hive=a1");
+	NEW_MI300X(1, SIM_ID2, "vram=256 hive=a1");
+
+	size = sizeof(rs);
+	memset(&rs, 0, sizeof(rs));
+	ASSERT_EQ(0, amdx_query(self->s.d[0].fd, AMDX_QUERY_RESET_SCOPE, 0, &rs,
+				&size));
+	EXPECT_EQ(0xa1, rs.hive_id);
+	ASSERT_EQ(2, rs.num_devices);
+	EXPECT_EQ(self->s.d[0].id, rs.devices[0]);
+	EXPECT_EQ(self->s.d[1].id, rs.devices[1]);
+
+	/* Compute modes are per device. */
+	ASSERT_EQ(0, commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX, 0, 0, &c));
+	EXPECT_EQ(1, c.num_devices);
+	ASSERT_EQ(0, amdx_device_info(self->s.ctl, self->s.d[1].id, &info));
+	EXPECT_EQ(AMDX_COMPUTE_SPX, info.compute_mode);
+
+	/* The other member in SPX cannot take NPS4. */
+	memset(&c, 0, sizeof(c));
+	c.memory_mode = AMDX_MEMORY_NPS4;
+	ASSERT_EQ(0, run(self->s.d[0].fd, false, &c));
+	EXPECT_EQ(0, c.allowed);
+	EXPECT_EQ(AMDX_PART_REASON_HIVE_MEMORY, c.reason);
+	EXPECT_EQ(2, c.num_devices);
+	EXPECT_EQ(-EINVAL, run(self->s.d[0].fd, true, &c));
+	EXPECT_EQ(AMDX_PART_REASON_HIVE_MEMORY, c.reason);
+
+	ASSERT_EQ(0, commit_modes(self->s.d[1].fd, AMDX_COMPUTE_QPX, 0, 0, &c));
+	ASSERT_EQ(0, commit_modes(self->s.d[0].fd, 0, AMDX_MEMORY_NPS4, 0, &c));
+	EXPECT_EQ(AMDX_PART_OUTCOME_COMMITTED, c.outcome);
+	EXPECT_EQ(2, c.num_devices);
+	ASSERT_EQ(0, amdx_device_info(self->s.ctl, self->s.d[1].id, &info));
+	EXPECT_EQ(AMDX_MEMORY_NPS4, info.memory_mode);
+	EXPECT_EQ(AMDX_COMPUTE_QPX, info.compute_mode);
+	EXPECT_EQ(4, info.num_mem_partitions);
+	ASSERT_EQ(0, query_parts(self->s.d[1].fd, pbuf));
+	EXPECT_EQ(AMDX_MEMORY_NPS4, q->memory_mode);
+	EXPECT_EQ(2, q->generation);
+	EXPECT_EQ(3, q->partitions[3].mem_partition);
+
+	/* A failing member rolls every member back. */
+	ASSERT_EQ(0, knob(SIM_ID2, "fail_partition_step",
+			  AMDX_PART_STEP_REBUILD));
+	EXPECT_EQ(-EIO, commit_modes(self->s.d[0].fd, 0, AMDX_MEMORY_NPS1, 0,
+				     &c));
+	EXPECT_EQ(AMDX_PART_OUTCOME_ROLLED_BACK, c.outcome);
+	ASSERT_EQ(0, amdx_device_info(self->s.ctl, self->s.d[0].id, &info));
+	EXPECT_EQ(AMDX_MEMORY_NPS4, info.memory_mode);
+	ASSERT_EQ(0, amdx_device_info(self->s.ctl, self->s.d[1].id, &info));
+	EXPECT_EQ(AMDX_MEMORY_NPS4, info.memory_mode);
+}
+
+/* Read /sys/class/amdx/amdx<id>/<name> into @buf: 0 or -errno. */
+static int sysfs_read(__u32 id, const char *name, char *buf, size_t len)
+{
+	char path[128];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/class/amdx/amdx%u/%s", id, name);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = 0;
+	return 0;
+}
+
+#define EXPECT_SYSFS(id, name, want)					\
+	do {								\
+		char _b[256];						\
+		ASSERT_EQ(0, sysfs_read(id, name, _b, sizeof(_b)));	\
+		EXPECT_STREQ(want, _b);					\
+	} while (0)
+
+TEST_F(mi300x, sysfs_mirrors_partitions_and_vfs)
+{
+	struct amdx_partition_config c;
+	struct amdx_vf_enable e;
+	__u32 id;
+
+	NEW_MI300X(0, SIM_ID, "vram=1024");
+	id = self->s.d[0].id;
+	EXPECT_SYSFS(id, "partitions/count", "1\n");
+	EXPECT_SYSFS(id, "partitions/xcc_mask", "0xff\n");
+	EXPECT_SYSFS(id, "partitions/vf", "-\n");
+	EXPECT_SYSFS(id, "vfs/state", "\n");
+	ASSERT_EQ(0, commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX,
+				  AMDX_MEMORY_NPS4, 0, &c));
+	ASSERT_EQ(0, vf_enable(self->s.d[0].fd, 4, NULL, &e));
+	EXPECT_SYSFS(id, "partitions/count", "8\n");
+	EXPECT_SYSFS(id, "partitions/generation", "2\n");
+	EXPECT_SYSFS(id, "partitions/xcc_mask",
+		     "0x1 0x2 0x4 0x8 0x10 0x20 0x40 0x80\n");
+	EXPECT_SYSFS(id, "partitions/sdma_mask",
+		     "0x3 0xc 0x30 0xc0 0x300 0xc00 0x3000 0xc000\n");
+	EXPECT_SYSFS(id, "partitions/vcn_mask",
+		     "0x1 0x1 0x2 0x2 0x4 0x4 0x8 0x8\n");
+	EXPECT_SYSFS(id, "partitions/mem_partition", "0 0 1 1 2 2 3 3\n");
+	EXPECT_SYSFS(id, "partitions/vf", "0 1 2 3 0 1 2 3\n");
+	EXPECT_SYSFS(id, "partitions/state",
+		     "online online online online online online online online\n");
+	EXPECT_SYSFS(id, "partitions/resets", "0 0 0 0 0 0 0 0\n");
+	EXPECT_SYSFS(id, "vfs/state", "online online online online\n");
+	EXPECT_SYSFS(id, "vfs/partition_mask", "0x11 0x22 0x44 0x88\n");
+	EXPECT_SYSFS(id, "vfs/vram_quota",
+		     "268435456 268435456 268435456 268435456\n");
+	EXPECT_SYSFS(id, "vfs/vram_used", "0 0 0 0\n");
+	EXPECT_SYSFS(id, "vfs/time_slice_us", "6000 6000 6000 6000\n");
+	EXPECT_SYSFS(id, "vfs/priority", "1 1 1 1\n");
+	EXPECT_SYSFS(id, "vfs/resets", "0 0 0 0\n");
+	EXPECT_SYSFS(id, "num_vfs", "4\n");
+	EXPECT_SYSFS(id, "compute_mode", "CPX\n");
+	EXPECT_SYSFS(id, "memory_mode", "NPS4\n");
+}
+
+TEST_F(part, reset_scope_without_hive)
+{
+	struct amdx_reset_scope rs;
+	__u32 size = 0;
+
+	NEW_MODEL(0, SIM_ID, "vram=256");
+	ASSERT_EQ(0, amdx_query(self->s.d[0].fd, AMDX_QUERY_RESET_SCOPE, 0,
+				NULL, &size));
+	EXPECT_EQ(sizeof(rs), size);
+	memset(&rs, 0xff, sizeof(rs));
+	ASSERT_EQ(0, amdx_query(self->s.d[0].fd, AMDX_QUERY_RESET_SCOPE, 0, &rs,
+				&size));
+	EXPECT_EQ(0, rs.hive_id);
+	EXPECT_EQ(1, rs.num_devices);
+	EXPECT_EQ(self->s.d[0].id, rs.devices[0]);
+	EXPECT_EQ(0, rs.devices[1]);
+}
+
+TEST_HARNESS_MAIN
