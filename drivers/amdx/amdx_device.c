@@ -178,6 +178,9 @@ u32 amdx_device_hive_ids(struct amdx_device *adev, u32 *ids, u32 max)
 		n++;
 	}
 	return n;
+}
+
+/**
  * amdx_device_hive_get() - the devices of an XGMI hive, referenced
  * @hive_id: the hive, not 0.
  * @devs: out: up to @max devices in id order, each with a reference the
