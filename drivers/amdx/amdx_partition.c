@@ -69,6 +69,7 @@
 #include <linux/uaccess.h>
 
 #include "amdx_core.h"
+#include "amdx_event.h"
 #include "amdx_kunit.h"
 #include "amdx_partition.h"
 #include "amdx_partition_model.h"
@@ -598,6 +599,17 @@ static int amdx_part_step(struct amdx_part_txn *t, u32 step)
 		ret = amdx_part_step_work(t, step);
 	s->error = ret;
 	s->duration_ns = ktime_get_ns() - t0;
+	for (i = 0; i < t->naff; i++) {
+		struct amdx_event ev = {
+			.kind = AMDX_EVENT_PARTITION_SWITCH,
+			.type = step,
+			.partition = AMDX_RAS_PARTITION_ALL,
+			.address = s->duration_ns,
+			.data = { (u64)(s64)ret },
+		};
+
+		amdx_event_emit(t->devs[i], &ev);
+	}
 	if (ret) {
 		cfg->failed_step = step;
 		pr_info_ratelimited("amdx: %s: partition switch step %u failed: %pe, rolling back\n",

@@ -36,6 +36,7 @@
 #include <linux/uaccess.h>
 
 #include "amdx_core.h"
+#include "amdx_event.h"
 #include "amdx_partition.h"
 #include "amdx_partition_model.h"
 #include "amdx_partition_types.h"
@@ -488,6 +489,16 @@ int amdx_ioctl_vf_reset(struct amdx_file *file, void *data)
 	args->duration_ns = ktime_get_ns() - t0;
 out_state:
 	args->state = v->state;
+	if (!ret || args->state == AMDX_PART_STATE_QUARANTINED) {
+		struct amdx_event ev = {
+			.kind = AMDX_EVENT_VF_RESET,
+			.instance = args->vf,
+			.partition = AMDX_RAS_PARTITION_ALL,
+			.data = { args->result, args->state },
+		};
+
+		amdx_event_emit(adev, &ev);
+	}
 out_unlock:
 	mutex_unlock(&p->lock);
 	return ret;
