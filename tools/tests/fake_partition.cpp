@@ -159,7 +159,7 @@ int FakeKernel::part_config(std::uint32_t id, amdx_partition_config& c, bool com
     if (d == nullptr)
         return fail(ENODEV);
     auto& s = state(id);
-    if ((c.flags & ~AMDX_PART_F_DRAIN) != 0 || c.reserved[0] != 0 || c.reserved[1] != 0)
+    if ((c.flags & ~AMDX_PART_F_DRAIN) != 0 || c.pad != 0 || c.reserved != 0)
         return fail(EINVAL);
     const std::uint32_t compute = c.compute_mode != 0 ? c.compute_mode : d->compute_mode;
     const std::uint32_t memory = c.memory_mode != 0 ? c.memory_mode : d->memory_mode;

@@ -101,7 +101,7 @@ TEST(BadPageCodec, EveryCorruptionIsEbadmsgWithAReason) {
         {"version", [](auto& t) { put32(t, 4, 2); }, "version 2"},
         {"record size", [](auto& t) { put32(t, 12, 32); }, "record size 32"},
         {"count too large", [](auto& t) { put32(t, 8, AMDX_BADPAGE_MAX_RECORDS + 1); },
-         "count 10923 exceeds"},
+         "count 10922 exceeds"},
         {"truncated record", [](auto& t) { t.pop_back(); }, "truncated: 67 bytes"},
         {"count beyond data", [](auto& t) { put32(t, 8, 3); }, "truncated: 68 bytes"},
         {"trailing data", [](auto& t) { t.push_back(std::byte{0}); }, "trailing data: 69"},
