@@ -495,10 +495,8 @@ static int amdx_part_drain(struct amdx_part_txn *t)
 		if (!(d->desc.flags & AMDX_DEVICE_F_HMM))
 			continue;
 		for (m = 0; m < t->old[i].num_memory; m++) {
-			for (;;) {
-				ret = amdx_hmm_drain_partition(d, m);
-				if (ret != -EBUSY)
-					break;
+			/* Partition by partition, busy pages retried. */
+			do {
 				if (fatal_signal_pending(current))
 					return -EINTR;
 				if (ktime_get_ns() > deadline) {
@@ -506,7 +504,8 @@ static int amdx_part_drain(struct amdx_part_txn *t)
 							    d->bdf, m, ms);
 					return -ETIMEDOUT;
 				}
-			}
+				ret = amdx_hmm_drain_partition(d, m);
+			} while (ret == -EBUSY);
 			if (ret)
 				return ret;
 		}
