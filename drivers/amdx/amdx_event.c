@@ -382,7 +382,8 @@ static ssize_t amdx_event_read(struct file *filp, char __user *buf,
 {
 	struct amdx_event_sub *sub = filp->private_data;
 	const size_t rec = sizeof(struct amdx_event);
-	u32 want, done = 0;
+	const struct amdx_event *first;
+	u32 want, done = 0, n;
 	ssize_t ret = 0;
 	bool hup;
 
@@ -395,7 +396,10 @@ static ssize_t amdx_event_read(struct file *filp, char __user *buf,
 
 	if (mutex_lock_interruptible(&sub->read_lock))
 		return -ERESTARTSYS;
-	while (!amdx_event_sub_ready(sub, &hup)) {
+	spin_lock_irq(&sub->lock);
+	while (!(n = amdx_event_ring_peek(&sub->ring, want, &first))) {
+		hup = sub->hup;
+		spin_unlock_irq(&sub->lock);
 		if (hup)
 			goto out_unlock;	/* EOF */
 		if (filp->f_flags & O_NONBLOCK) {
@@ -406,17 +410,12 @@ static ssize_t amdx_event_read(struct file *filp, char __user *buf,
 					       amdx_event_sub_wake(sub));
 		if (ret)
 			goto out_unlock;
+		spin_lock_irq(&sub->lock);
 	}
 
-	while (done < want) {
-		const struct amdx_event *first;
-		u32 n;
-
-		spin_lock_irq(&sub->lock);
-		n = amdx_event_ring_peek(&sub->ring, want - done, &first);
+	/* Lock held, n records at first. */
+	for (;;) {
 		spin_unlock_irq(&sub->lock);
-		if (!n)
-			break;
 		/* The producer does not write queued slots: copy in place. */
 		if (copy_to_user(buf + (size_t)done * rec, first, n * rec)) {
 			ret = -EFAULT;
@@ -424,8 +423,13 @@ static ssize_t amdx_event_read(struct file *filp, char __user *buf,
 		}
 		spin_lock_irq(&sub->lock);
 		amdx_event_ring_consume(&sub->ring, n);
-		spin_unlock_irq(&sub->lock);
 		done += n;
+		n = done < want ?
+		    amdx_event_ring_peek(&sub->ring, want - done, &first) : 0;
+		if (!n) {
+			spin_unlock_irq(&sub->lock);
+			break;
+		}
 	}
 out_unlock:
 	mutex_unlock(&sub->read_lock);
@@ -567,7 +571,8 @@ static ssize_t amdx_event_hook_write(struct file *f, const char __user *ubuf,
 		return -EINVAL;
 	}
 
-	evs = kmalloc_array(AMDX_EVENT_HOOK_CHUNK, sizeof(*evs), GFP_KERNEL);
+	evs = kmalloc_array(min(count, AMDX_EVENT_HOOK_CHUNK), sizeof(*evs),
+			    GFP_KERNEL);
 	if (!evs)
 		return -ENOMEM;
 	down_read(&adev->lock);

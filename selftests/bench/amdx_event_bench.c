@@ -405,7 +405,7 @@ int main(int argc, char **argv)
 {
 	const char *node = "/dev/amdx";
 	struct run runs[NKINDS] = { { .kind = AMDX }, { .kind = PIPE } };
-	int reps = 3, pipe_only = 0, opt, failed = 0;
+	int reps = 5, pipe_only = 0, opt, failed = 0;
 
 	while ((opt = getopt(argc, argv, "n:d:p")) != -1) {
 		switch (opt) {
