@@ -10,7 +10,7 @@ say "amdx loaded"
 dmesg | grep 'amdx: uapi'
 
 say "create a simulated MI300X and MI300A"
-run sh -c 'echo "0 model=mi300x" > /sys/bus/amdx_sim/new_device'
+run sh -c 'echo "0 model=mi300x vram=4096" > /sys/bus/amdx_sim/new_device'
 run sh -c 'echo "1 model=mi300a vram=256" > /sys/bus/amdx_sim/new_device'
 run amdx dev list
 
@@ -29,6 +29,64 @@ done
 say "HMM: place a buffer on partition 0 of the MI300X's VRAM, touch it from the CPU"
 id=$(amdx -j dev list | jq '.devices[] | select(.model == "mi300x") | .id')
 run amdx hmm demo "$id" size=8M partition=0
+
+say "Partitions: what would SPX -> CPX do?  (plan: changes nothing)"
+run amdx partition show "$id"
+run amdx partition plan "$id" --compute cpx
+
+say "commit SPX -> CPX: each step timed"
+run amdx partition set "$id" --compute cpx
+run amdx partition show "$id"
+
+say "an invalid combination is refused with its reason (CPX needs NPS1 or NPS4)"
+run amdx partition plan "$id" --compute cpx --memory nps2
+
+say "SR-IOV: 8 VFs, fairly provisioned, one VF reset"
+run amdx vf enable "$id" 8
+run amdx vf show "$id"
+run amdx vf reset "$id" 3
+run amdx vf disable "$id"
+
+say "RAS: follow the event log in the background"
+amdx monitor "$id" > /tmp/monitor.log 2>&1 &
+mon=$!
+sleep 1
+
+hold() { # name partition kib byte
+	amdx_hold "$id" "$2" "$3" "$4" > "/tmp/$1.out" 2>&1 &
+	eval "pid_$1=\$!"
+	i=0
+	while ! grep -q 'first page' "/tmp/$1.out" && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	cat "/tmp/$1.out"
+}
+vram_of() { sed -n 's/.*VRAM \(0x[0-9a-f]*\)$/\1/p' "/tmp/$1.out"; }
+
+say "CE storm on a page holding a process's data: soft retirement, data intact"
+hold a 0 2048 0xab
+run amdx ras inject "$id" --block umc --type ce --address "$(vram_of a)" --count 50
+run amdx ras badpages "$id"
+kill -USR1 "$pid_a"; wait "$pid_a"; cat /tmp/a.out | tail -n 1
+
+say "UE on a page: its consumer gets SIGBUS, another process runs on"
+hold b 0 1024 0xcd
+hold c 0 1024 0xef
+run amdx ras inject "$id" --block umc --type ue --address "$(vram_of b)"
+kill -USR1 "$pid_b" "$pid_c"
+wait "$pid_b"; echo "consumer exit status $?"; tail -n 1 /tmp/b.out
+wait "$pid_c"; echo "bystander exit status $?"; tail -n 1 /tmp/c.out
+
+say "gfx UE on XCC 3 in CPX: partition 3 quarantined, reset, restored"
+run amdx ras inject "$id" --block gfx --type ue --instance 3
+run amdx partition show "$id"
+run amdx ras show "$id"
+
+say "the event log"
+sleep 1
+kill "$mon"; wait "$mon" 2>/dev/null
+cat /tmp/monitor.log
 
 say "an invalid device is refused with the reason"
 run sh -c 'echo "2 model=mi999" > /sys/bus/amdx_sim/new_device'
