@@ -611,7 +611,12 @@ TEST_F(mi300x, holders_busy_then_drain)
 	char before[QSIZE], after[QSIZE], comm[16] = "";
 	struct amdx_partition_config c;
 	struct amdx_device_info info;
+	struct amdx_event_subscribe sub = {
+		.mask = 1ULL << AMDX_EVENT_DRAINED,
+		.flags = O_NONBLOCK,
+	};
 	struct amdx_hmm_migrate m;
+	struct amdx_event ev;
 	char *buf;
 
 	if (!have_hmm(self->s.ctl))
@@ -654,7 +659,18 @@ TEST_F(mi300x, holders_busy_then_drain)
 	ASSERT_EQ(0, run(self->s.d[0].fd, false, &c));
 	EXPECT_EQ(1, c.allowed);
 	EXPECT_EQ(1, c.num_holders);
+	ASSERT_EQ(0, amdx_ioctl(self->s.d[0].fd, AMDX_IOC_EVENT_SUBSCRIBE, &sub));
 	ASSERT_EQ(0, run(self->s.d[0].fd, true, &c));
+	/* the holder is told, with its pid and the pages it had there */
+	for (;;) {
+		ASSERT_EQ(sizeof(ev), read(sub.fd, &ev, sizeof(ev)));
+		if (ev.kind == AMDX_EVENT_DRAINED)
+			break;
+	}
+	EXPECT_EQ(getpid(), ev.data[0]);
+	EXPECT_EQ(NPAGES, ev.data[1]);
+	EXPECT_EQ(0, ev.partition);
+	close(sub.fd);
 	EXPECT_EQ(AMDX_PART_OUTCOME_COMMITTED, c.outcome);
 	ASSERT_EQ(AMDX_PART_STEP_MAX - 1, c.num_steps);
 	EXPECT_EQ(AMDX_PART_STEP_DRAIN, c.steps[2].step);

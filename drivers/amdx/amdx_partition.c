@@ -305,6 +305,9 @@ static void amdx_part_info(const struct amdx_device *adev,
  * @compute_done: the compute mode was switched.
  * @rebuilt: the new layouts are installed.
  */
+/* Holders told about a drain, per device. */
+#define AMDX_PART_DRAIN_NOTIFY	64
+
 struct amdx_part_txn {
 	struct amdx_partition_config *cfg;
 	u32 ndev;
@@ -480,35 +483,79 @@ static int amdx_part_decide(struct amdx_part_txn *t)
 }
 
 /* Move every device page of the affected devices home. */
+/* Drain every memory partition of @d, partition by partition. */
+static int amdx_part_drain_dev(struct amdx_device *d, u32 num_memory,
+			       u64 deadline, u32 ms)
+{
+	u32 m;
+	int ret;
+
+	for (m = 0; m < num_memory; m++) {
+		/* busy pages are retried until the deadline */
+		do {
+			if (fatal_signal_pending(current))
+				return -EINTR;
+			if (ktime_get_ns() > deadline) {
+				pr_info_ratelimited("amdx: %s: drain of memory partition %u missed its %u ms deadline\n",
+						    d->bdf, m, ms);
+				return -ETIMEDOUT;
+			}
+			ret = amdx_hmm_drain_partition(d, m);
+		} while (ret == -EBUSY);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* Tell each holder whose data a drain moved home (AMDX_EVENT_DRAINED). */
+static void amdx_part_notify_drained(struct amdx_device *d,
+				     const struct amdx_partition_holder *h,
+				     u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		struct amdx_event ev = {
+			.kind = AMDX_EVENT_DRAINED,
+			.partition = h[i].mem_partition,
+			.data = { h[i].pid, h[i].pages },
+		};
+
+		amdx_event_emit(d, &ev);
+	}
+}
+
 static int amdx_part_drain(struct amdx_part_txn *t)
 {
 	u32 ms = t->cfg->deadline_ms ?: AMDX_PART_DEADLINE_DEFAULT_MS;
 	u64 deadline = ktime_get_ns() + (u64)ms * NSEC_PER_MSEC;
-	u32 i, m;
+	u32 i;
 	int ret;
 
 	if (!IS_ENABLED(CONFIG_DEVICE_PRIVATE))
 		return 0;
 	for (i = 0; i < t->naff; i++) {
 		struct amdx_device *d = t->devs[i];
+		u32 nmem = t->old[i].num_memory;
+		struct amdx_partition_holder *h;
+		u32 nh = 0;
 
 		if (!(d->desc.flags & AMDX_DEVICE_F_HMM))
 			continue;
-		for (m = 0; m < t->old[i].num_memory; m++) {
-			/* Partition by partition, busy pages retried. */
-			do {
-				if (fatal_signal_pending(current))
-					return -EINTR;
-				if (ktime_get_ns() > deadline) {
-					pr_info_ratelimited("amdx: %s: drain of memory partition %u missed its %u ms deadline\n",
-							    d->bdf, m, ms);
-					return -ETIMEDOUT;
-				}
-				ret = amdx_hmm_drain_partition(d, m);
-			} while (ret == -EBUSY);
-			if (ret)
-				return ret;
-		}
+		/* Who has data there now is told once it is home. */
+		h = kcalloc(AMDX_PART_DRAIN_NOTIFY, sizeof(*h), GFP_KERNEL);
+		if (h && amdx_hmm_holders(d, GENMASK(nmem - 1, 0), h,
+					  AMDX_PART_DRAIN_NOTIFY, &nh))
+			nh = 0;
+		ret = amdx_part_drain_dev(d, nmem, deadline, ms);
+		if (!ret && h)
+			amdx_part_notify_drained(d, h,
+						 min_t(u32, nh,
+						       AMDX_PART_DRAIN_NOTIFY));
+		kfree(h);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }

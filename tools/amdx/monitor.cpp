@@ -139,6 +139,11 @@ Json event_to_json(const Event& ev) {
         j["pid"] = ev.data[0];
         j["pages"] = ev.data[1];
         break;
+    case EventKind::drained:
+        j["partition"] = ev.partition;
+        j["pid"] = ev.data[0];
+        j["pages"] = ev.data[1];
+        break;
     default: // a kind from a newer kernel: the raw fields
         j["kind_id"] = static_cast<std::uint32_t>(ev.kind);
         j["block"] = ev.block;

@@ -1048,6 +1048,9 @@ struct amdx_ras_badpages_import {
  *			address: duration in ns.
  * MIGRATE:		type: 0 to VRAM, 1 to system memory; data[0] pid;
  *			data[1] pages.
+ * DRAINED:		a partition switch moved a holder's data home:
+ *			partition: the memory partition; data[0] pid;
+ *			data[1] its pages there before the drain.
  */
 #define AMDX_EVENT_LOST			0
 #define AMDX_EVENT_ERROR		1
@@ -1065,7 +1068,8 @@ struct amdx_ras_badpages_import {
 #define AMDX_EVENT_RMA			13
 #define AMDX_EVENT_PARTITION_SWITCH	14
 #define AMDX_EVENT_MIGRATE		15
-#define AMDX_EVENT_KIND_COUNT		16
+#define AMDX_EVENT_DRAINED		16
+#define AMDX_EVENT_KIND_COUNT		17
 #define AMDX_EVENT_MASK_ALL		((1ULL << AMDX_EVENT_KIND_COUNT) - 1)
 
 /* Containment actions (AMDX_EVENT_ACTION_*.data[0]). */

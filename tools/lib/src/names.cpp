@@ -139,6 +139,7 @@ constexpr std::array kEventKinds{
     std::pair{EventKind::rma, Name("rma")},
     std::pair{EventKind::partition_switch, Name("partition_switch")},
     std::pair{EventKind::migrate, Name("migrate")},
+    std::pair{EventKind::drained, Name("drained")},
 };
 static_assert(kEventKinds.size() == AMDX_EVENT_KIND_COUNT, "an event kind has no name");
 static_assert(kBlocks.size() == AMDX_RAS_BLOCK_COUNT, "a RAS block has no name");

@@ -43,6 +43,7 @@ enum class EventKind : std::uint16_t {
     rma = AMDX_EVENT_RMA,
     partition_switch = AMDX_EVENT_PARTITION_SWITCH,
     migrate = AMDX_EVENT_MIGRATE,
+    drained = AMDX_EVENT_DRAINED,
 };
 
 /// The kind's name in lower case ("lost", "error", "page_retired", ...);
