@@ -682,6 +682,51 @@ TEST_F(mi300x, holders_busy_then_drain)
 	munmap(buf, size);
 }
 
+/*
+ * A drain that misses its deadline aborts the switch cleanly.  The
+ * deadline is checked before each memory partition: with 1 ms and 8192
+ * pages to move out of partition 0 of NPS4 (at least 2 ms even at 250 ns
+ * per page, far more under emulation), the check before partition 1 fails
+ * whatever the machine's speed.
+ */
+TEST_F(mi300x, drain_deadline_aborts_cleanly)
+{
+	const unsigned long npages = 8192;
+	size_t size = npages * sysconf(_SC_PAGESIZE);
+	char before[QSIZE], after[QSIZE];
+	struct amdx_partition_config c;
+	struct amdx_device_info info;
+	struct amdx_hmm_migrate m;
+	char *buf;
+
+	if (!have_hmm(self->s.ctl))
+		SKIP(return, HMM_NO_CAP);
+	NEW_MI300X(0, SIM_ID, "vram=256");
+	ASSERT_EQ(0, commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX,
+				  AMDX_MEMORY_NPS4, 0, &c));
+	buf = to_vram(_metadata, self->s.d[0].fd, npages, 0, &m);
+	ASSERT_NE(NULL, buf);
+	ASSERT_EQ(npages, m.moved);
+	ASSERT_EQ(0, query_parts(self->s.d[0].fd, before));
+
+	memset(&c, 0, sizeof(c));
+	c.memory_mode = AMDX_MEMORY_NPS1;
+	c.flags = AMDX_PART_F_DRAIN;
+	c.deadline_ms = 1;
+	EXPECT_EQ(-ETIMEDOUT, run(self->s.d[0].fd, true, &c));
+	EXPECT_EQ(AMDX_PART_OUTCOME_ROLLED_BACK, c.outcome);
+	EXPECT_EQ(AMDX_PART_STEP_DRAIN, c.failed_step);
+	ASSERT_GE(c.num_steps, 1);
+	EXPECT_EQ(-ETIMEDOUT, c.steps[c.num_steps - 1].error);
+
+	ASSERT_EQ(0, query_parts(self->s.d[0].fd, after));
+	EXPECT_EQ(0, memcmp(before, after, QSIZE));
+	ASSERT_EQ(0, amdx_device_info(self->s.ctl, self->s.d[0].id, &info));
+	EXPECT_EQ(AMDX_MEMORY_NPS4, info.memory_mode);
+	EXPECT_TRUE(intact(buf, size));
+	munmap(buf, size);
+}
+
 TEST_F(part, vf_counts_per_mode)
 {
 	static const __u32 modes[][2] = {

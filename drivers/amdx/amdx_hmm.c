@@ -405,6 +405,14 @@ int amdx_ioctl_hmm_migrate(struct amdx_file *file, void *data)
 		return ret;
 	end = args->start + args->size;
 
+	/*
+	 * RAS: a device flagged for RMA may refuse new VRAM allocations.
+	 * Asked before the VRAM gate: a partition commit holds the gate while
+	 * RAS containment waits for the partition lock under the RAS lock.
+	 */
+	if (args->dest != AMDX_HMM_LOC_SYSTEM && amdx_ras_vram_refused(adev))
+		return -EIO;
+
 	/* No partition switch, no VF disable while pages move. */
 	ret = amdx_partition_vram_begin(adev);
 	if (ret)
@@ -426,11 +434,6 @@ int amdx_ioctl_hmm_migrate(struct amdx_file *file, void *data)
 	if (args->dest != AMDX_HMM_LOC_SYSTEM &&
 	    args->dest != AMDX_HMM_LOC_PREFERRED && args->dest >= nparts) {
 		ret = -EINVAL;
-		goto out_gate;
-	}
-	/* RAS: a device flagged for RMA may refuse new VRAM allocations. */
-	if (args->dest != AMDX_HMM_LOC_SYSTEM && amdx_ras_vram_refused(adev)) {
-		ret = -EIO;
 		goto out_gate;
 	}
 
