@@ -922,29 +922,6 @@ int amdx_partition_fill(struct amdx_device *adev,
 }
 EXPORT_SYMBOL_IF_KUNIT(amdx_partition_fill);
 
-/**
- * amdx_partition_query_out() - answer a variable-size query
- * @q: the query.
- * @buf: the result.
- * @len: its size.
- *
- * Return: 0 with the size (q->size 0) or the result written, -ENOSPC with
- * the needed size for a too-small buffer, -EFAULT.
- */
-int amdx_partition_query_out(struct amdx_query *q, const void *buf, u32 len)
-{
-	if (!q->size || q->size < len) {
-		int ret = q->size ? -ENOSPC : 0;
-
-		q->size = len;
-		return ret;
-	}
-	if (copy_to_user(u64_to_user_ptr(q->data), buf, len))
-		return -EFAULT;
-	q->size = len;
-	return 0;
-}
-
 static int amdx_query_partitions(struct amdx_device *adev,
 				 struct amdx_query *q)
 {
@@ -956,7 +933,8 @@ static int amdx_query_partitions(struct amdx_device *adev,
 	if (!res)
 		return -ENOMEM;
 	n = amdx_partition_fill(adev, res, AMDX_MAX_PARTITIONS);
-	ret = amdx_partition_query_out(q, res, struct_size(res, partitions, n));
+	ret = amdx_query_out(q, res, struct_size(res, partitions, n),
+			     struct_size(res, partitions, n));
 	kfree(res);
 	return ret;
 }

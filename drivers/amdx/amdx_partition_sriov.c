@@ -608,7 +608,7 @@ int amdx_partition_query_vfs(struct amdx_device *adev, struct amdx_query *q)
 	}
 	len = struct_size(res, vfs, p->num_vfs);
 	mutex_unlock(&p->lock);
-	ret = amdx_partition_query_out(q, res, len);
+	ret = amdx_query_out(q, res, len, len);
 out:
 	kfree(res);
 	return ret;

@@ -96,7 +96,6 @@ struct amdx_part_dev {
 };
 
 const char *amdx_partition_reason_name(u32 reason);
-int amdx_partition_query_out(struct amdx_query *q, const void *buf, u32 len);
 int amdx_partition_query_vfs(struct amdx_device *adev, struct amdx_query *q);
 
 #endif /* _AMDX_PARTITION_TYPES_H_ */

@@ -53,13 +53,20 @@ u64 amdx_caps(void)
 	return caps;
 }
 
-/*
- * Either report the size (q->size == 0) or copy @len bytes of @buf out,
- * truncated to q->size when that holds at least @min_len bytes (the first
- * version of a fixed-size result).
+/**
+ * amdx_query_out() - answer a query with the two-call size protocol
+ * @q: the query; q->size 0 asks for the size.
+ * @buf: the result (may be NULL when q->size is 0).
+ * @len: its size.
+ * @min_len: the smallest buffer accepted: @len for results that must fit
+ *	whole, the first version's size for fixed-size results, which are
+ *	truncated to q->size.
+ *
+ * Return: 0 with q->size set to the size or to the bytes written, -ENOSPC
+ * (q->size set to @len) for a buffer below @min_len, -EFAULT.
  */
-static int amdx_query_out(struct amdx_query *q, const void *buf, u32 len,
-			  u32 min_len)
+int amdx_query_out(struct amdx_query *q, const void *buf, u32 len,
+		   u32 min_len)
 {
 	if (!q->size) {
 		q->size = len;

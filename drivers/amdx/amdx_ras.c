@@ -838,25 +838,6 @@ int amdx_ioctl_ras_badpages_import(struct amdx_file *file, void *data)
 	return ret;
 }
 
-/* Like amdx_query.c: report the size, or copy out truncated to min_len. */
-static int amdx_ras_query_out(struct amdx_query *q, const void *buf,
-			      u32 len, u32 min_len)
-{
-	if (!q->size) {
-		q->size = len;
-		return 0;
-	}
-	if (q->size < min_len) {
-		q->size = len;
-		return -ENOSPC;
-	}
-	len = min(len, q->size);
-	if (copy_to_user(u64_to_user_ptr(q->data), buf, len))
-		return -EFAULT;
-	q->size = len;
-	return 0;
-}
-
 static u32 amdx_ras_num_partitions(struct amdx_device *adev)
 {
 	struct amdx_device_state st = {};
@@ -880,7 +861,7 @@ static int amdx_ras_query_counters(struct amdx_device *adev,
 	int ret;
 
 	if (!q->size || q->size < len)
-		return amdx_ras_query_out(q, NULL, len, len);
+		return amdx_query_out(q, NULL, len, len);
 	res = kvzalloc(len, GFP_KERNEL);
 	if (!res)
 		return -ENOMEM;
@@ -910,7 +891,7 @@ static int amdx_ras_query_counters(struct amdx_device *adev,
 		}
 	}
 	mutex_unlock(&ras->lock);
-	ret = amdx_ras_query_out(q, res, len, len);
+	ret = amdx_query_out(q, res, len, len);
 	kvfree(res);
 	return ret;
 }
@@ -927,7 +908,7 @@ static int amdx_ras_query_badpages(struct amdx_device *adev,
 	len = amdx_badpage_size(ras->nrec);
 	if (!q->size || q->size < len) {
 		mutex_unlock(&ras->lock);
-		return amdx_ras_query_out(q, NULL, len, len);
+		return amdx_query_out(q, NULL, len, len);
 	}
 	buf = kvmalloc(len, GFP_KERNEL);
 	if (buf)
@@ -935,7 +916,7 @@ static int amdx_ras_query_badpages(struct amdx_device *adev,
 	mutex_unlock(&ras->lock);
 	if (!buf)
 		return -ENOMEM;
-	ret = amdx_ras_query_out(q, buf, len, len);
+	ret = amdx_query_out(q, buf, len, len);
 	kvfree(buf);
 	return ret;
 }
@@ -949,7 +930,7 @@ static int amdx_ras_query_reset_scope(struct amdx_device *adev,
 	n = amdx_device_hive_ids(adev, scope.devices,
 				 ARRAY_SIZE(scope.devices));
 	scope.num_devices = min_t(u32, n, ARRAY_SIZE(scope.devices));
-	return amdx_ras_query_out(q, &scope, sizeof(scope),
+	return amdx_query_out(q, &scope, sizeof(scope),
 				  AMDX_RESET_SCOPE_SIZE_V1);
 }
 
@@ -977,7 +958,7 @@ int amdx_ras_query(struct amdx_file *file, struct amdx_query *q)
 		pol = adev->ras->policy;
 		mutex_unlock(&adev->ras->lock);
 		pol.valid = AMDX_RAS_POL_ALL;
-		return amdx_ras_query_out(q, &pol, sizeof(pol),
+		return amdx_query_out(q, &pol, sizeof(pol),
 					  AMDX_RAS_POLICY_SIZE_V1);
 	case AMDX_QUERY_BADPAGES:
 		return amdx_ras_query_badpages(adev, q);
