@@ -37,6 +37,33 @@ select_one(const Control& control, const Options& opts, const std::string& dev, 
 /// "@cmd device ID", the start of an error line.
 [[nodiscard]] std::string what_on(std::string_view cmd, const DeviceEntry& e);
 
+/// A `show` command: for every device @dev selects, @each(device, entry,
+/// err) returns its JSON object or, having printed the error line,
+/// std::nullopt, which ends the command; renders {"devices": [...]}.
+template <typename Each>
+[[nodiscard]] int show_devices(const Options& opts, const std::string& dev, std::ostream& out,
+                               std::ostream& err, Each&& each) {
+    int code = kExitOk;
+    const auto control = open_control(opts, err);
+    if (!control)
+        return kExitError;
+    const auto entries = select_devices(*control, opts, dev, true, err, code);
+    if (!entries)
+        return code;
+    Json devices = Json::array();
+    for (const auto& e : *entries) {
+        const auto device = open_device(*control, e, err);
+        if (!device)
+            return kExitError;
+        std::optional<Json> one = each(*device, e, err);
+        if (!one)
+            return kExitError;
+        devices.push_back(std::move(*one));
+    }
+    render(out, Json{{"devices", std::move(devices)}}, opts.format);
+    return kExitOk;
+}
+
 /// `amdx partition show|plan|set`.
 class PartitionCommands {
   public:

@@ -267,27 +267,17 @@ int PartitionCommands::run(const Options& opts, std::ostream& out, std::ostream&
 }
 
 int PartitionCommands::show(const Options& opts, std::ostream& out, std::ostream& err) const {
-    int code = kExitOk;
-    const auto control = open_control(opts, err);
-    if (!control)
-        return kExitError;
-    const auto entries = select_devices(*control, opts, dev_, true, err, code);
-    if (!entries)
-        return code;
-    Json devices = Json::array();
-    for (const auto& e : *entries) {
-        const auto device = open_device(*control, e, err);
-        if (!device)
-            return kExitError;
-        const auto parts = device->partitions();
-        if (!parts) {
-            fail(err, device_error(what_on("partitions of", e), parts.error()));
-            return kExitError;
-        }
-        devices.push_back(partitions_to_json(e, *parts));
-    }
-    render(out, Json{{"devices", std::move(devices)}}, opts.format);
-    return kExitOk;
+    return show_devices(opts, dev_, out, err,
+                        [](const Device& device, const DeviceEntry& e,
+                           std::ostream& err_out) -> std::optional<Json> {
+                            const auto parts = device.partitions();
+                            if (!parts) {
+                                fail(err_out,
+                                     device_error(what_on("partitions of", e), parts.error()));
+                                return std::nullopt;
+                            }
+                            return partitions_to_json(e, *parts);
+                        });
 }
 
 int PartitionCommands::change(const Options& opts, bool commit, std::ostream& out,
@@ -397,27 +387,16 @@ int VfCommands::run(const Options& opts, std::ostream& out, std::ostream& err) c
 }
 
 int VfCommands::show(const Options& opts, std::ostream& out, std::ostream& err) const {
-    int code = kExitOk;
-    const auto control = open_control(opts, err);
-    if (!control)
-        return kExitError;
-    const auto entries = select_devices(*control, opts, dev_, true, err, code);
-    if (!entries)
-        return code;
-    Json devices = Json::array();
-    for (const auto& e : *entries) {
-        const auto device = open_device(*control, e, err);
-        if (!device)
-            return kExitError;
-        const auto vfs = device->vfs();
-        if (!vfs) {
-            fail(err, device_error(what_on("VFs of", e), vfs.error()));
-            return kExitError;
-        }
-        devices.push_back(vfs_to_json(e, *vfs));
-    }
-    render(out, Json{{"devices", std::move(devices)}}, opts.format);
-    return kExitOk;
+    return show_devices(opts, dev_, out, err,
+                        [](const Device& device, const DeviceEntry& e,
+                           std::ostream& err_out) -> std::optional<Json> {
+                            const auto vfs = device.vfs();
+                            if (!vfs) {
+                                fail(err_out, device_error(what_on("VFs of", e), vfs.error()));
+                                return std::nullopt;
+                            }
+                            return vfs_to_json(e, *vfs);
+                        });
 }
 
 int VfCommands::enable(const Options& opts, std::ostream& out, std::ostream& err) const {

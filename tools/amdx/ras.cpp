@@ -174,32 +174,22 @@ int RasCommands::run(const Options& opts, std::ostream& out, std::ostream& err) 
 }
 
 int RasCommands::show(const Options& opts, std::ostream& out, std::ostream& err) const {
-    int code = kExitOk;
-    const auto control = open_control(opts, err);
-    if (!control)
-        return kExitError;
-    const auto entries = select_devices(*control, opts, dev_, true, err, code);
-    if (!entries)
-        return code;
-    Json devices = Json::array();
-    for (const auto& e : *entries) {
-        const auto device = open_device(*control, e, err);
-        if (!device)
-            return kExitError;
-        const auto status = device->ras_status();
-        if (!status) {
-            fail(err, device_error(what_on("RAS counters of", e), status.error()));
-            return kExitError;
-        }
-        const auto scope = device->reset_scope();
-        if (!scope) {
-            fail(err, device_error(what_on("reset scope of", e), scope.error()));
-            return kExitError;
-        }
-        devices.push_back(ras_to_json(e, *status, *scope));
-    }
-    render(out, Json{{"devices", std::move(devices)}}, opts.format);
-    return kExitOk;
+    return show_devices(
+        opts, dev_, out, err,
+        [](const Device& device, const DeviceEntry& e,
+           std::ostream& err_out) -> std::optional<Json> {
+            const auto status = device.ras_status();
+            if (!status) {
+                fail(err_out, device_error(what_on("RAS counters of", e), status.error()));
+                return std::nullopt;
+            }
+            const auto scope = device.reset_scope();
+            if (!scope) {
+                fail(err_out, device_error(what_on("reset scope of", e), scope.error()));
+                return std::nullopt;
+            }
+            return ras_to_json(e, *status, *scope);
+        });
 }
 
 int RasCommands::inject(const Options& opts, std::ostream& out, std::ostream& err) const {
@@ -256,27 +246,17 @@ int RasCommands::inject(const Options& opts, std::ostream& out, std::ostream& er
 }
 
 int RasCommands::policy_show(const Options& opts, std::ostream& out, std::ostream& err) const {
-    int code = kExitOk;
-    const auto control = open_control(opts, err);
-    if (!control)
-        return kExitError;
-    const auto entries = select_devices(*control, opts, dev_, true, err, code);
-    if (!entries)
-        return code;
-    Json devices = Json::array();
-    for (const auto& e : *entries) {
-        const auto device = open_device(*control, e, err);
-        if (!device)
-            return kExitError;
-        const auto policy = device->ras_policy();
-        if (!policy) {
-            fail(err, device_error(what_on("RAS policy of", e), policy.error()));
-            return kExitError;
-        }
-        devices.push_back(ras_policy_to_json(e, *policy));
-    }
-    render(out, Json{{"devices", std::move(devices)}}, opts.format);
-    return kExitOk;
+    return show_devices(opts, dev_, out, err,
+                        [](const Device& device, const DeviceEntry& e,
+                           std::ostream& err_out) -> std::optional<Json> {
+                            const auto policy = device.ras_policy();
+                            if (!policy) {
+                                fail(err_out,
+                                     device_error(what_on("RAS policy of", e), policy.error()));
+                                return std::nullopt;
+                            }
+                            return ras_policy_to_json(e, *policy);
+                        });
 }
 
 int RasCommands::policy_set(const Options& opts, std::ostream& out, std::ostream& err) const {
