@@ -263,6 +263,25 @@ TEST_F(event, emit_hook_rejects_bad_input)
 	EXPECT_EQ(0, amdx_sysfs_write(e->emit, "1 1\n"));
 }
 
+/*
+ * The hook holds the device while open: a write after the device is
+ * removed fails with ENODEV instead of touching freed memory (KASAN
+ * watches), and the removal does not wait for the hook to be closed.
+ */
+TEST_F(event, emit_hook_open_across_removal_enodev)
+{
+	struct ev_ctx *e = &self->c;
+	int hook = open(e->emit, O_WRONLY | O_CLOEXEC);
+
+	ASSERT_GE(hook, 0) TH_LOG("%s: %s", e->emit, strerror(errno));
+	EXPECT_EQ(3, write(hook, "1 2", 3));
+	ASSERT_EQ(0, amdx_sim_del(EV_SIM_ID));
+	e->created = false;
+	EXPECT_EQ(-1, write(hook, "1 1", 3));
+	EXPECT_EQ(ENODEV, errno);
+	EXPECT_EQ(0, close(hook));
+}
+
 /* ---- the fd */
 
 TEST_F(event, fd_flags)
