@@ -3,9 +3,13 @@
  * amdx_event_bench: event log throughput and reader latency, side by side
  * with a pipe carrying records of the same size (64 bytes), in one run.
  *
- * amdx   a producer thread writes "<kind> B" to the device's debugfs hook
- *        emit_events, which emits B events in one call; a reader thread
- *        read()s the event fd (blocking) with a buffer of R records.
+ * amdx   a producer thread emits events and a reader thread read()s the
+ *        event fd (blocking) with a buffer of R records.  Two producers:
+ *        inject  one AMDX_IOC_RAS_INJECT (a gfx CE) per event: the real
+ *                error path, through the simulator's report, the RAS
+ *                intake, counters and policy, to one ERROR event;
+ *        hook    one write of "<kind> B" to the device's debugfs hook
+ *                emit_events, which emits B events in one call.
  * pipe   the producer fills B struct amdx_event records (seq, CLOCK_MONOTONIC
  *        timestamp) and write()s them in one call; the reader read()s R
  *        records at a time.  The pipe holds as many records as the ring.
@@ -45,7 +49,10 @@
 
 enum kind { AMDX, PIPE, NKINDS };
 
+enum source { HOOK, INJECT };
+
 struct config {
+	enum source src;	/* how amdx events are produced */
 	unsigned int batch;	/* records per emission */
 	unsigned int rd;	/* records per read() */
 	unsigned int window;	/* records outstanding at most */
@@ -54,20 +61,25 @@ struct config {
 
 /* Throughput: the producer may run a whole ring ahead of the reader. */
 static const struct config tput[] = {
-	{ 1, 1, RING, 20000 },
-	{ 1, 4096, RING, 20000 },
-	{ 16, 1, RING, 100000 },
-	{ 16, 4096, RING, 100000 },
-	{ 256, 4096, RING, 400000 },
-	{ 4096, 4096, RING, 400000 },
+	{ INJECT, 1, 1, RING, 20000 },
+	{ INJECT, 1, 4096, RING, 20000 },
+	{ HOOK, 1, 1, RING, 20000 },
+	{ HOOK, 1, 4096, RING, 20000 },
+	{ HOOK, 16, 1, RING, 100000 },
+	{ HOOK, 16, 4096, RING, 100000 },
+	{ HOOK, 256, 4096, RING, 400000 },
+	{ HOOK, 4096, 4096, RING, 400000 },
 };
 
 /* Latency: the producer waits for the reader, nothing queues up. */
 static const struct config lat[] = {
-	{ 1, 4096, 1, 10000 },
-	{ 16, 4096, 16, 40000 },
-	{ 256, 4096, 256, 200000 },
+	{ INJECT, 1, 4096, 1, 10000 },
+	{ HOOK, 1, 4096, 1, 10000 },
+	{ HOOK, 16, 4096, 16, 40000 },
+	{ HOOK, 256, 4096, 256, 200000 },
 };
+
+static const char *const src_name[] = { [HOOK] = "hook", [INJECT] = "inject" };
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -75,6 +87,7 @@ struct run {
 	enum kind kind;
 	const struct config *cfg;
 	int hook;		/* amdx: emit_events */
+	int dev;		/* amdx: the device fd, for RAS_INJECT */
 	int rfd, wfd;		/* event fd or pipe ends */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -130,6 +143,12 @@ static void *reader(void *arg)
 				next = ev->data[1] + 1;
 				continue;
 			}
+			if (ev->kind != AMDX_EVENT_ERROR) {
+				/* one emission, one ERROR record: else the rate lies */
+				fprintf(stderr, "reader: record of kind %u\n",
+					ev->kind);
+				r->errors++;
+			}
 			if (next && ev->seq != next)
 				r->gaps += ev->seq - next;
 			next = ev->seq + 1;
@@ -154,6 +173,19 @@ static void *reader(void *arg)
 static int produce(struct run *r, unsigned int b, uint64_t seq,
 		   struct amdx_event *recs)
 {
+	if (r->kind == AMDX && r->cfg->src == INJECT) {
+		struct amdx_ras_inject in = {
+			.block = AMDX_RAS_BLOCK_GFX, .type = AMDX_RAS_TYPE_CE,
+			.count = 1,
+		};
+
+		if (ioctl(r->dev, AMDX_IOC_RAS_INJECT, &in) < 0) {
+			fprintf(stderr, "AMDX_IOC_RAS_INJECT: %s\n",
+				strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
 	if (r->kind == AMDX) {
 		char s[32];
 		int len = snprintf(s, sizeof(s), "%u %u", AMDX_EVENT_ERROR, b);
@@ -277,16 +309,17 @@ static int amdx_setup(const char *node, struct run *r)
 		close(op.fd);
 		goto out_err;
 	}
-	close(op.fd);	/* the event fd holds the device */
 	snprintf(path, sizeof(path), "/sys/kernel/debug/amdx/amdx%u/emit_events",
 		 op.id);
 	r->hook = open(path, O_WRONLY | O_CLOEXEC);
 	if (r->hook < 0) {
 		fprintf(stderr, "amdx: %s: %s\n", path, strerror(errno));
 		close(sub.fd);
+		close(op.fd);
 		goto out;
 	}
 	r->rfd = sub.fd;
+	r->dev = op.fd;
 	printf("# amdx device %u (%s), event ring %u records\n", op.id,
 	       (char *)list->devices[0].bdf, RING);
 	ret = 0;
@@ -435,13 +468,15 @@ int main(int argc, char **argv)
 	printf("# throughput: median of %d runs, events/s from the first emission to the\n"
 	       "# last record read; the producer runs up to %u records (the ring) ahead\n",
 	       reps, RING);
-	printf("%6s %6s %11s %11s %7s %6s\n", "batch", "read", "amdx ev/s",
+	printf("%6s %6s %6s %11s %11s %7s %6s\n", "emit", "batch", "read",
+	       "amdx ev/s",
 	       "pipe ev/s", "amdx/p", "lost");
 	for (size_t i = 0; i < N(tput); i++) {
 		struct result res[NKINDS];
 
 		measure_both(runs, &tput[i], reps, pipe_only, res, &failed);
-		printf("%6u %6u", tput[i].batch, tput[i].rd);
+		printf("%6s %6u %6u", src_name[tput[i].src], tput[i].batch,
+		       tput[i].rd);
 		col_rate(&res[AMDX]);
 		col_rate(&res[PIPE]);
 		col_ratio(res);
@@ -450,13 +485,15 @@ int main(int argc, char **argv)
 	}
 	printf("# latency: read() return - record timestamp (CLOCK_MONOTONIC) in us,\n"
 	       "# the producer waiting for the reader after each batch\n");
-	printf("%6s %6s %9s %9s %9s %9s %6s\n", "batch", "read", "amdx p50",
+	printf("%6s %6s %6s %9s %9s %9s %9s %6s\n", "emit", "batch", "read",
+	       "amdx p50",
 	       "amdx p99", "pipe p50", "pipe p99", "lost");
 	for (size_t i = 0; i < N(lat); i++) {
 		struct result res[NKINDS];
 
 		measure_both(runs, &lat[i], reps, pipe_only, res, &failed);
-		printf("%6u %6u", lat[i].batch, lat[i].rd);
+		printf("%6s %6u %6u", src_name[lat[i].src], lat[i].batch,
+		       lat[i].rd);
 		col_us(&res[AMDX], res[AMDX].p50);
 		col_us(&res[AMDX], res[AMDX].p99);
 		col_us(&res[PIPE], res[PIPE].p50);
@@ -464,7 +501,10 @@ int main(int argc, char **argv)
 		printf(" %6llu\n", (unsigned long long)(res[AMDX].lost + res[PIPE].lost));
 		fflush(stdout);
 	}
-	printf("# batch = records per emission (one debugfs write / one pipe write),\n"
+	printf("# emit = amdx producer: inject = one AMDX_IOC_RAS_INJECT (gfx CE) per\n"
+	       "# event, hook = one debugfs emit_events write per batch; the pipe\n"
+	       "# rows are the same pipe runs for either;\n"
+	       "# batch = records per emission (one write/ioctl / one pipe write),\n"
 	       "# read = records per read() buffer; amdx/p = throughput ratio;\n"
 	       "# lost = LOST records' counts plus seq gaps, both sides, all runs\n");
 	if (failed)

@@ -3,6 +3,7 @@
 # Boot the test VM under TCG.
 # usage: run-qemu.sh KERNEL INITRD MODE OUTDIR [TIMEOUT_S]
 # Console -> OUTDIR/console.log, results (ttyS1) -> OUTDIR/results.log.
+# AMDX_QEMU_APPEND: more kernel command line (the benchmark VM's clock).
 # MODE shell attaches the console to this terminal instead.
 set -uo pipefail
 kernel=$1 initrd=$2 mode=$3 outdir=$4 limit=${5:-1200}
@@ -11,7 +12,7 @@ mkdir -p "$outdir"
 : > "$outdir/results.log"
 args=(-accel tcg -cpu max -smp 2 -m 4G -no-reboot -nodefaults
       -kernel "$kernel" -initrd "$initrd")
-cmdline="console=ttyS0 panic=-1 loglevel=6 amdx.mode=$mode"
+cmdline="console=ttyS0 panic=-1 loglevel=6 amdx.mode=$mode ${AMDX_QEMU_APPEND:-}"
 if [ "$mode" = shell ]; then
 	exec qemu-system-x86_64 "${args[@]}" -display none \
 		-chardev stdio,id=con,signal=off -serial chardev:con \
