@@ -19,6 +19,8 @@
  * checks the seqs are consecutive and adds up any LOST records: "lost"
  * must be 0, the window never exceeding the ring.
  *
+ * The two sides take turns, one repetition each.
+ *
  * Throughput (window = the ring): events per second from the first
  * emission to the reader holding the last record, median of the runs.
  * Latency (window = one batch, so nothing queues behind the reader): the
@@ -358,53 +360,75 @@ struct result {
 	int ok;
 };
 
-static struct result measure(struct run *r, int reps)
-{
-	uint64_t rates[MAX_REPS], p50[MAX_REPS], p99[MAX_REPS], sorted[MAX_REPS];
-	uint64_t total = r->cfg->total;
-	struct result res = { 0 };
-	int n = 0;
+/* Per-kind samples of one configuration, one per repetition. */
+struct samples {
+	uint64_t rates[MAX_REPS], p50[MAX_REPS], p99[MAX_REPS];
+	int n;
+};
 
-	r->lat = malloc(total * sizeof(*r->lat));
-	if (!r->lat)
-		return res;
-	for (; n < reps; n++) {
-		if (run_once(r))
-			break;
-		rates[n] = (uint64_t)((double)r->received * 1e9 /
+/* One repetition of @r; its rate and latencies go into @sm. */
+static int sample(struct run *r, struct samples *sm, struct result *res)
+{
+	uint64_t total = r->cfg->total;
+
+	if (run_once(r))
+		return -1;
+	sm->rates[sm->n] = (uint64_t)((double)r->received * 1e9 /
 				      (double)(r->t1 - r->t0));
-		res.lost += r->lost + r->gaps;
-		qsort(r->lat, total, sizeof(*r->lat), cmp_u64);
-		p50[n] = r->lat[total / 2];
-		p99[n] = r->lat[total * 99 / 100];
-	}
-	free(r->lat);
-	r->lat = NULL;
-	if (n < reps)
-		return res;
-	/* the rate of the median run, and that run's latencies */
-	memcpy(sorted, rates, n * sizeof(*rates));
-	qsort(sorted, n, sizeof(*sorted), cmp_u64);
-	res.rate = sorted[n / 2];
-	for (int i = 0; i < n; i++) {
-		if (rates[i] == res.rate) {
-			res.p50 = p50[i];
-			res.p99 = p99[i];
-		}
-	}
-	res.ok = 1;
-	return res;
+	res->lost += r->lost + r->gaps;
+	qsort(r->lat, total, sizeof(*r->lat), cmp_u64);
+	sm->p50[sm->n] = r->lat[total / 2];
+	sm->p99[sm->n] = r->lat[total * 99 / 100];
+	sm->n++;
+	return 0;
 }
 
+/* The rate of the median repetition, and that repetition's latencies. */
+static void summarize(const struct samples *sm, struct result *res)
+{
+	uint64_t sorted[MAX_REPS];
+
+	memcpy(sorted, sm->rates, sm->n * sizeof(*sorted));
+	qsort(sorted, sm->n, sizeof(*sorted), cmp_u64);
+	res->rate = sorted[sm->n / 2];
+	for (int i = 0; i < sm->n; i++) {
+		if (sm->rates[i] == res->rate) {
+			res->p50 = sm->p50[i];
+			res->p99 = sm->p99[i];
+		}
+	}
+	res->ok = 1;
+}
+
+/*
+ * The kinds take turns, one repetition each, so a change in the host's
+ * load while the configuration runs falls on both sides of the ratio.
+ */
 static void measure_both(struct run *runs, const struct config *c, int reps,
 			 int pipe_only, struct result *res, int *failed)
 {
+	struct samples sm[NKINDS] = { 0 };
+	int bad[NKINDS] = { 0 };
+
 	for (int k = 0; k < NKINDS; k++) {
 		memset(&res[k], 0, sizeof(res[k]));
+		runs[k].cfg = c;
+		runs[k].lat = malloc(c->total * sizeof(*runs[k].lat));
+		if (!runs[k].lat)
+			bad[k] = 1;
+	}
+	for (int n = 0; n < reps; n++)
+		for (int k = 0; k < NKINDS; k++)
+			if (!bad[k] && !(k == AMDX && pipe_only) &&
+			    sample(&runs[k], &sm[k], &res[k]))
+				bad[k] = 1;
+	for (int k = 0; k < NKINDS; k++) {
+		free(runs[k].lat);
+		runs[k].lat = NULL;
 		if (k == AMDX && pipe_only)
 			continue;
-		runs[k].cfg = c;
-		res[k] = measure(&runs[k], reps);
+		if (!bad[k])
+			summarize(&sm[k], &res[k]);
 		if (!res[k].ok || res[k].lost)
 			*failed = 1;
 	}
