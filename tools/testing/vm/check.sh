@@ -123,7 +123,7 @@ if [ "$mode" = bench ]; then
 	# The guest's TSC as its clock, as on the hardware: under TCG the
 	# watchdog would otherwise switch to the emulated HPET, and every
 	# clock read (vDSO or ktime_get_ns) becomes an MMIO exit (~0.7 us).
-	export AMDX_QEMU_APPEND="tsc=reliable"
+	export AMDX_QEMU_APPEND="${AMDX_QEMU_APPEND-tsc=reliable}"
 	"$here/run-qemu.sh" "$kdir/arch/x86/boot/bzImage" "$work/initrd.gz" \
 		bench "$work/bench" 2400 || rc=$?
 	cat "$work/bench/results.log"
