@@ -191,9 +191,9 @@ static bool amdx_event_kind_bad(const struct amdx_event *ev)
  * @evs: the records, see amdx_event_emit().
  * @n: how many.
  *
- * The records get consecutive seqs (unless another device of the hive
- * emits in between) and reach every subscriber back to back, with one
- * wake-up per subscriber.  A record of a kind that is not a producer's
+ * The records get consecutive seqs (one atomic step takes them all, so
+ * no other device of the hive emits in between) and one timestamp, and
+ * reach every subscriber back to back, with one wake-up per subscriber.  A record of a kind that is not a producer's
  * (%AMDX_EVENT_LOST, unknown kinds) is a bug: warned about once and
  * dropped with seq 0.
  */
@@ -202,20 +202,29 @@ void amdx_event_source_emit(struct amdx_event_source *src,
 {
 	struct amdx_event_sub *sub;
 	unsigned long flags;
-	u32 i;
+	u32 i, good = 0;
+	u64 seq, now;
+
+	for (i = 0; i < n; i++)
+		if (!amdx_event_kind_bad(&evs[i]))
+			good++;
 
 	spin_lock_irqsave(&src->lock, flags);
+	/* One emission, one moment: the records share the timestamp. */
+	now = ktime_get_ns();
+	seq = atomic64_add_return(good, &src->counter->seq) - good;
 	for (i = 0; i < n; i++) {
 		struct amdx_event *ev = &evs[i];
 
-		if (amdx_event_kind_bad(ev)) {
+		if (ev->kind == AMDX_EVENT_LOST ||
+		    ev->kind >= AMDX_EVENT_KIND_COUNT) {
 			ev->seq = 0;
 			continue;
 		}
 		ev->size = sizeof(*ev);
 		ev->device = src->device;
-		ev->seq = atomic64_inc_return(&src->counter->seq);
-		ev->timestamp_ns = ktime_get_ns();
+		ev->seq = ++seq;
+		ev->timestamp_ns = now;
 		trace_amdx_event(ev);
 	}
 	list_for_each_entry(sub, &src->subs, node) {
