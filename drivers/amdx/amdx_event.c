@@ -193,9 +193,9 @@ static bool amdx_event_kind_bad(const struct amdx_event *ev)
  *
  * The records get consecutive seqs (one atomic step takes them all, so
  * no other device of the hive emits in between) and one timestamp, and
- * reach every subscriber back to back, with one wake-up per subscriber.  A record of a kind that is not a producer's
- * (%AMDX_EVENT_LOST, unknown kinds) is a bug: warned about once and
- * dropped with seq 0.
+ * reach every subscriber back to back, with one wake-up per subscriber.
+ * A record of a kind that is not a producer's (%AMDX_EVENT_LOST, unknown
+ * kinds) is a bug: warned about once and dropped with seq 0.
  */
 void amdx_event_source_emit(struct amdx_event_source *src,
 			    struct amdx_event *evs, u32 n)
