@@ -7,14 +7,15 @@
 # Documentation/admin-guide/cli.rst and amdx-dev-show.schema.json, the text
 # output and the one-line errors.  busybox sh; prints KTAP.
 #
-# Sim ids 921..923 belong to this test (the C selftests use 500..899); their
+# Sim ids 921..924 belong to this test (the C selftests use 500..899); their
 # BDFs 0004:5a:00.0 .. 0004:5c:00.0 have hex letters, for the upper-case
-# selector check.
+# selector check.  924 is created while `amdx monitor` runs.
 
 SIM=/sys/bus/amdx_sim
 CLASS=/sys/class/amdx
 IDS="921 922 923"
-NTESTS=22
+LATE=924
+NTESTS=23
 
 # sim id -> new_device arguments, model, supported modes (as the CLI names
 # them, ascending uapi order)
@@ -90,7 +91,7 @@ attr() {
 }
 
 cleanup() {
-	for s in $IDS; do
+	for s in $IDS $LATE; do
 		echo "$s" > "$SIM/del_device" 2>/dev/null
 	done
 	rm -rf "$tmp"
@@ -116,7 +117,7 @@ trap cleanup EXIT
 : > "$tmp/fail"
 
 # Leftovers of an aborted earlier run.
-for s in $IDS; do
+for s in $IDS $LATE; do
 	echo "$s" > "$SIM/del_device" 2>/dev/null
 done
 
@@ -444,7 +445,43 @@ if run_new monitor_times_out amdx -j monitor "$id" --timeout-ms 200; then
 	result monitor_times_out
 fi
 
-# 21: a removed device is gone from list and show
+# 21: monitor (all devices) follows a device created after it started: it
+# says so on stderr and prints that device's events as JSON lines
+ndev=$(amdx -j dev list | jq '.devices | length')
+amdx -j monitor --kinds rma --count 1 --timeout-ms 20000 \
+	> "$tmp/mon" 2> "$tmp/monerr" &
+mon=$!
+# subscribed to every device present (one event fd each) before the new one
+i=0
+while [ "$(ls -l "/proc/$mon/fd" 2>/dev/null | grep -c 'amdx_event')" != "$ndev" ]; do
+	i=$((i + 1))
+	[ $i -le 100 ] || break
+	sleep 0.1
+done
+[ $i -le 100 ] || fail "monitor did not subscribe to the $ndev devices"
+echo "$LATE model=mi300x vram=256" > "$SIM/new_device" ||
+	fail "new_device $LATE failed"
+late=$(amdx_id "$LATE") || fail "sim id $LATE: no class device"
+i=0
+while ! grep -q "^monitor: following device $late (" "$tmp/monerr"; do
+	i=$((i + 1))
+	[ $i -le 100 ] || break
+	sleep 0.1
+done
+[ $i -le 100 ] || fail "monitor did not pick up device $late: $(cat "$tmp/monerr")"
+echo "13 1" > "/sys/kernel/debug/amdx/amdx$late/emit_events" ||
+	fail "emit_events on amdx$late failed"
+wait "$mon"
+rc=$?
+[ "$rc" = 0 ] || fail "monitor: exit $rc: $(cat "$tmp/monerr")"
+[ "$(wc -l < "$tmp/mon")" = 1 ] || fail "monitor printed: $(cat "$tmp/mon")"
+jq -e --argjson id "$late" '.device == $id and .kind == "rma" and
+	(.seq | type == "number")' "$tmp/mon" > /dev/null ||
+	fail "monitor output: $(cat "$tmp/mon")"
+echo "$LATE" > "$SIM/del_device" || fail "del_device $LATE failed"
+result monitor_follows_new_devices
+
+# 22: a removed device is gone from list and show
 s=922
 id=$(id_of "$s")
 echo "$s" > "$SIM/del_device" || fail "del_device $s failed"
@@ -455,7 +492,7 @@ expect_error 1 "no such device: $id" amdx dev show "$id"
 expect_error 1 "no such device: $(sim_bdf "$s")" amdx dev show "$(sim_bdf "$s")"
 result removed_device_gone
 
-# 22: clean up; nothing of ours is left
+# 23: clean up; nothing of ours is left
 for s in 921 923; do
 	echo "$s" > "$SIM/del_device" || fail "del_device $s failed"
 done

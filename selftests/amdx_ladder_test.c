@@ -8,8 +8,9 @@
  * queries report afterwards: a CE storm retires one page, a gfx UE in CPX
  * quarantines, resets and restores exactly one partition, the policy's
  * partition reset limit leaves it offline, and a fatal error resets the
- * device; partition switch steps and VF resets are events too.  None of
- * this needs HMM, so it runs on every kernel.
+ * device; partition switch steps and VF resets are events too, and a RAS
+ * reset of a partition bound to a VF tells that VF (VF_RESET, cause RAS).
+ * None of this needs HMM, so it runs on every kernel.
  */
 #include <poll.h>
 
@@ -42,7 +43,7 @@ FIXTURE_SETUP(ladder)
 	self->ctl = open(AMDX_DEV_PATH, O_RDWR | O_CLOEXEC);
 	ASSERT_GE(self->ctl, 0);
 	amdx_sim_del(self->sim_id);
-	ASSERT_EQ(0, amdx_sim_new(self->sim_id, "model=mi300x vram=256"));
+	ASSERT_EQ(0, amdx_sim_new(self->sim_id, "model=mi300x vram=512"));
 	amdx_sim_bdf(self->sim_id, bdf, sizeof(bdf));
 	ASSERT_EQ(0, amdx_find_device(self->ctl, bdf, &self->id));
 	self->fd = amdx_device_open(self->ctl, self->id);
@@ -198,6 +199,8 @@ TEST_F(ladder, gfx_ue_in_cpx_resets_only_its_partition)
 	EXPECT_EQ(0, self->evs[end].data[1]);
 	EXPECT_EQ(-1, find(self, 0, AMDX_EVENT_PARTITION_OFFLINE));
 	EXPECT_EQ(-1, find(self, 0, AMDX_EVENT_DEVICE_RESET_BEGIN));
+	/* no VF is bound to it */
+	EXPECT_EQ(-1, find(self, 0, AMDX_EVENT_VF_RESET));
 
 	partitions(_metadata, self->fd, after, &na);
 	ASSERT_EQ(nb, na);
@@ -325,11 +328,66 @@ TEST_F(ladder, vf_resets_are_events_up_to_quarantine)
 		if (self->evs[i].kind != AMDX_EVENT_VF_RESET)
 			continue;
 		EXPECT_EQ(0, self->evs[i].instance);
+		EXPECT_EQ(AMDX_VF_RESET_CAUSE_FLR, self->evs[i].type);
+		EXPECT_EQ(AMDX_RAS_PARTITION_ALL, self->evs[i].partition);
+		EXPECT_EQ(AMDX_VF_RESET_ACKED, self->evs[i].data[0]);
 		EXPECT_EQ(n < AMDX_VF_RESET_LIMIT ? AMDX_PART_STATE_ONLINE :
 			  AMDX_PART_STATE_QUARANTINED, self->evs[i].data[1]);
+		/* the VF held no VRAM */
+		EXPECT_EQ(0, self->evs[i].address);
 		n++;
 	}
 	EXPECT_EQ(AMDX_VF_RESET_LIMIT + 1, n);
+	EXPECT_EQ(0, amdx_ioctl(self->fd, AMDX_IOC_VF_DISABLE, &dis));
+}
+
+TEST_F(ladder, gfx_ue_on_a_vf_partition_resets_that_vf)
+{
+	struct amdx_partition_info pi[AMDX_MAX_PARTITIONS];
+	struct amdx_vf_enable en = { .num_vfs = 2 };
+	struct amdx_vf_disable dis = {};
+	struct amdx_vf_reset r = { .vf = 1 };
+	__u32 n;
+	int q, v, rs, end;
+
+	ASSERT_EQ(0, commit_compute(self->fd, AMDX_COMPUTE_CPX));
+	/* fair provisioning: VF 0 gets partitions 0, 2, 4, 6; VF 1 the others */
+	ASSERT_EQ(0, amdx_ioctl(self->fd, AMDX_IOC_VF_ENABLE, &en));
+	partitions(_metadata, self->fd, pi, &n);
+	ASSERT_EQ(8, n);
+	ASSERT_EQ(1, pi[5].vf);
+	ASSERT_EQ(0, pi[4].vf);
+	drain(_metadata, self);
+	self->nevs = 0;
+
+	/* XCC 5 is partition 5, bound to VF 1 */
+	ASSERT_EQ(0, inject(self->fd, AMDX_RAS_BLOCK_GFX, AMDX_RAS_TYPE_UE, 5,
+			    1, 0));
+	drain(_metadata, self);
+	q = find(self, 0, AMDX_EVENT_PARTITION_QUARANTINED);
+	v = find(self, 0, AMDX_EVENT_VF_RESET);
+	rs = find(self, 0, AMDX_EVENT_PARTITION_RESTORED);
+	end = find(self, 0, AMDX_EVENT_ACTION_END);
+	ASSERT_TRUE(q >= 0 && v > q && rs > v && end > rs);
+	EXPECT_EQ(1, self->evs[v].instance);
+	EXPECT_EQ(AMDX_VF_RESET_CAUSE_RAS, self->evs[v].type);
+	EXPECT_EQ(5, self->evs[v].partition);
+	EXPECT_EQ(AMDX_VF_RESET_UNANNOUNCED, self->evs[v].data[0]);
+	EXPECT_EQ(AMDX_PART_STATE_ONLINE, self->evs[v].data[1]);
+	EXPECT_EQ(0, self->evs[v].address);
+	EXPECT_EQ(0, self->evs[v].block);
+	/* exactly one: VF 0 was not touched */
+	EXPECT_EQ(-1, find(self, v + 1, AMDX_EVENT_VF_RESET));
+	self->nevs = 0;
+
+	/* the same record layout as an FLR of that VF, cause FLR */
+	ASSERT_EQ(0, amdx_ioctl(self->fd, AMDX_IOC_VF_RESET, &r));
+	drain(_metadata, self);
+	v = find(self, 0, AMDX_EVENT_VF_RESET);
+	ASSERT_GE(v, 0);
+	EXPECT_EQ(1, self->evs[v].instance);
+	EXPECT_EQ(AMDX_VF_RESET_CAUSE_FLR, self->evs[v].type);
+	EXPECT_EQ(AMDX_RAS_PARTITION_ALL, self->evs[v].partition);
 	EXPECT_EQ(0, amdx_ioctl(self->fd, AMDX_IOC_VF_DISABLE, &dis));
 }
 

@@ -14,7 +14,9 @@
  *    fail_partition_step rolls back exactly;
  *  - VF counts per mode, custom provisioning and VF_SET validation with
  *    their errnos, the VF reset rate limit (the 4th reset quarantines),
- *    VF VRAM quotas (skipped without HMM);
+ *    VF VRAM quotas, an FLR clearing exactly its VF's VRAM (debugfs
+ *    vram_data) while other VFs' and the PF's data stay (skipped without
+ *    HMM);
  *  - without CAP_SYS_ADMIN changes fail with -EPERM, PLAN and queries work;
  *  - in a hive the memory mode changes hive-wide.
  *
@@ -1103,6 +1105,201 @@ TEST_F(mi300x, vf_vram_quota)
 	ASSERT_EQ(0, vf_disable(self->s.d[0].fd));
 	munmap(buf, (quota + 16) * ps);
 	munmap(buf2, 16 * ps);
+}
+
+#define FLR_PAGES	32
+
+/*
+ * @npages pages tagged "amdx-flr <tag> <page>" at the start of each page
+ * (the rest a pattern), migrated to VRAM through @fd.
+ */
+static char *tagged_to_vram(int fd, unsigned long npages, unsigned int tag,
+			    struct amdx_hmm_migrate *m)
+{
+	size_t ps = sysconf(_SC_PAGESIZE), size = npages * ps, i;
+	struct amdx_hmm_attr a = {
+		.valid = AMDX_HMM_ATTR_PREFERRED_LOC,
+		.preferred_loc = 0,
+	};
+	char *buf;
+
+	buf = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (buf == MAP_FAILED)
+		return NULL;
+	for (i = 0; i < size; i++)
+		buf[i] = (char)(i * 7 + tag);
+	for (i = 0; i < npages; i++)
+		snprintf(buf + i * ps, 32, "amdx-flr %u %zu", tag, i);
+	a.start = (uintptr_t)buf;
+	a.size = size;
+	if (amdx_ioctl(fd, AMDX_IOC_HMM_SET_ATTR, &a)) {
+		munmap(buf, size);
+		return NULL;
+	}
+	memset(m, 0, sizeof(*m));
+	m->start = (uintptr_t)buf;
+	m->size = size;
+	m->dest = 0;
+	if (amdx_ioctl(fd, AMDX_IOC_HMM_MIGRATE, m)) {
+		munmap(buf, size);
+		return NULL;
+	}
+	return buf;
+}
+
+static bool tagged_intact(const char *buf, unsigned long npages,
+			  unsigned int tag)
+{
+	size_t ps = sysconf(_SC_PAGESIZE), i;
+	char head[32];
+
+	for (i = 0; i < npages * ps; i++) {
+		if (i % ps == 0) {
+			snprintf(head, sizeof(head), "amdx-flr %u %zu", tag,
+				 i / ps);
+			if (strcmp(buf + i, head))
+				return false;
+			/* and its NUL, by the loop */
+			i += strlen(head);
+			continue;
+		}
+		if (buf[i] != (char)(i * 7 + tag))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Pages of simulated device @sim's VRAM (debugfs vram_data) that start
+ * with the tag of tagged_to_vram(), counted per tag (0..3); -errno.
+ */
+static int count_tags(unsigned int sim, unsigned long counts[4])
+{
+	size_t ps = sysconf(_SC_PAGESIZE), chunk = 256 * ps, off;
+	char path[128], *buf;
+	unsigned int tag;
+	ssize_t n;
+	int fd;
+
+	memset(counts, 0, 4 * sizeof(counts[0]));
+	snprintf(path, sizeof(path), SIM_DEBUGFS "/%u/vram_data", sim);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	buf = malloc(chunk);
+	if (!buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	while ((n = read(fd, buf, chunk)) > 0) {
+		for (off = 0; off + ps <= (size_t)n; off += ps)
+			if (!strncmp(buf + off, "amdx-flr ", 9) &&
+			    sscanf(buf + off + 9, "%u", &tag) == 1 && tag < 4)
+				counts[tag]++;
+	}
+	free(buf);
+	close(fd);
+	return n < 0 ? -errno : 0;
+}
+
+static bool all_zero(const char *buf, size_t size)
+{
+	size_t i;
+
+	for (i = 0; i < size; i++)
+		if (buf[i])
+			return false;
+	return true;
+}
+
+TEST_F(mi300x, vf_flr_clears_only_its_vf_vram)
+{
+	struct amdx_event_subscribe sub = {
+		.mask = 1ULL << AMDX_EVENT_VF_RESET,
+		.flags = O_NONBLOCK,
+	};
+	struct amdx_device_open o = { .flags = AMDX_DEVICE_OPEN_F_VF };
+	size_t ps = sysconf(_SC_PAGESIZE), size = FLR_PAGES * ps;
+	struct amdx_partition_config c;
+	struct amdx_hmm_migrate m;
+	struct amdx_vf_enable e;
+	struct amdx_vf_reset r = { .vf = 0 };
+	struct amdx_event ev[4];
+	char vbuf[VFS_SIZE];
+	struct amdx_query_vfs *v = (void *)vbuf;
+	unsigned long cnt[4];
+	char *b0, *b1, *bpf;
+	int fd, vfd[2], evfd, i;
+
+	if (!have_hmm(self->s.ctl))
+		SKIP(return, HMM_NO_CAP);
+	NEW_MI300X(0, SIM_ID, "vram=512");
+	fd = self->s.d[0].fd;
+	ASSERT_EQ(0, commit_modes(fd, AMDX_COMPUTE_CPX, AMDX_MEMORY_NPS1, 0,
+				  &c));
+	ASSERT_EQ(0, vf_enable(fd, 2, NULL, &e));
+	o.id = self->s.d[0].id;
+	for (i = 0; i < 2; i++) {
+		o.vf = i;
+		ASSERT_EQ(0, amdx_ioctl(self->s.ctl, AMDX_IOC_DEVICE_OPEN, &o));
+		vfd[i] = o.fd;
+	}
+	ASSERT_EQ(0, amdx_ioctl(fd, AMDX_IOC_EVENT_SUBSCRIBE, &sub));
+	evfd = sub.fd;
+
+	/* tag 0: VF 0's data, tag 1: VF 1's, tag 2: the PF's */
+	b0 = tagged_to_vram(vfd[0], FLR_PAGES, 0, &m);
+	ASSERT_NE(NULL, b0);
+	ASSERT_EQ(FLR_PAGES, m.moved);
+	b1 = tagged_to_vram(vfd[1], FLR_PAGES, 1, &m);
+	ASSERT_NE(NULL, b1);
+	ASSERT_EQ(FLR_PAGES, m.moved);
+	bpf = tagged_to_vram(fd, FLR_PAGES, 2, &m);
+	ASSERT_NE(NULL, bpf);
+	ASSERT_EQ(FLR_PAGES, m.moved);
+	ASSERT_EQ(0, count_tags(SIM_ID, cnt));
+	ASSERT_EQ(FLR_PAGES, cnt[0]);
+	ASSERT_EQ(FLR_PAGES, cnt[1]);
+	ASSERT_EQ(FLR_PAGES, cnt[2]);
+
+	ASSERT_EQ(0, amdx_ioctl(fd, AMDX_IOC_VF_RESET, &r));
+	EXPECT_EQ(AMDX_VF_RESET_ACKED, r.result);
+	EXPECT_EQ(AMDX_PART_STATE_ONLINE, r.state);
+
+	/* The VRAM holds nothing of VF 0 any more; the rest is untouched. */
+	ASSERT_EQ(0, count_tags(SIM_ID, cnt));
+	EXPECT_EQ(0, cnt[0]);
+	EXPECT_EQ(FLR_PAGES, cnt[1]);
+	EXPECT_EQ(FLR_PAGES, cnt[2]);
+
+	/* The event says how much VRAM VF 0 held and lost. */
+	ASSERT_EQ((ssize_t)sizeof(ev[0]), read(evfd, ev, sizeof(ev)));
+	EXPECT_EQ(AMDX_EVENT_VF_RESET, ev[0].kind);
+	EXPECT_EQ(0, ev[0].instance);
+	EXPECT_EQ(AMDX_VF_RESET_CAUSE_FLR, ev[0].type);
+	EXPECT_EQ(size, ev[0].address);
+	EXPECT_EQ(AMDX_VF_RESET_ACKED, ev[0].data[0]);
+	EXPECT_EQ(AMDX_PART_STATE_ONLINE, ev[0].data[1]);
+
+	/* The pages stay VF 0's, cleared: its process reads zeroes. */
+	ASSERT_EQ(0, query_vfs(fd, v));
+	EXPECT_EQ(size, v->vfs[0].vram_used);
+	EXPECT_EQ(size, v->vfs[1].vram_used);
+	EXPECT_TRUE(all_zero(b0, size));
+	EXPECT_TRUE(tagged_intact(b1, FLR_PAGES, 1));
+	EXPECT_TRUE(tagged_intact(bpf, FLR_PAGES, 2));
+
+	/* Touched, they came home: the VF may be disabled once VF 1's go. */
+	ASSERT_EQ(0, query_vfs(fd, v));
+	EXPECT_EQ(0, v->vfs[0].vram_used);
+	munmap(b0, size);
+	munmap(b1, size);
+	munmap(bpf, size);
+	close(evfd);
+	close(vfd[0]);
+	close(vfd[1]);
+	ASSERT_EQ(0, vf_disable(fd));
 }
 
 TEST_F(mi300x, hive_memory_mode_is_hive_wide)

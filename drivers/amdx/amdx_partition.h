@@ -29,6 +29,7 @@ int amdx_partition_of_vram(struct amdx_device *adev, u64 address, u32 *mem);
 int amdx_partition_set_state(struct amdx_device *adev, u32 part, u32 state);
 int amdx_partition_get_state(struct amdx_device *adev, u32 part, u32 *state);
 int amdx_partition_reset(struct amdx_device *adev, u32 part);
+bool amdx_partition_vf_reset_notify(struct amdx_device *adev, u32 part);
 
 /* Device life cycle (amdx_device.c). */
 int amdx_partition_dev_init(struct amdx_device *adev);

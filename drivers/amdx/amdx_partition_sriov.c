@@ -17,13 +17,26 @@
  *   VF_ENABLE --> validate all --> gate (write) --> provider vf_enable
  *                                                   bind partitions
  *   VF_RESET  --> rate limit (3 per 60 s, else quarantine, -EBUSY)
- *                 --> provider vf_flr: guest ack <= 10 ms, reset
+ *                 --> gate (write) --> provider vf_flr: guest ack
+ *                     <= 10 ms, reset, clear the VF's VRAM
+ *                 --> AMDX_EVENT_VF_RESET (cause FLR)
+ *   RAS resets a partition bound to a VF
+ *                 --> AMDX_EVENT_VF_RESET (cause RAS, the partition)
  *   VF fd MIGRATE --> gate (read) --> VF generation and state checked
  *                 --> allocations charged to the VF; at its quota
  *                     skip, or evict its own LRU data (AMDX_VF_F_EVICT)
  *
+ * An FLR clears the VF's VRAM, as GIM clears a VF's framebuffer before
+ * the next guest: every page charged to the VF reads zero afterwards.
+ * Processes that had data there keep their mappings and find zeroes, the
+ * way a guest finds its VRAM after a reset (amdgpu's "VRAM lost"), not
+ * a SIGBUS: the data is gone by design, not by a fault, and the VF_RESET
+ * event says how many bytes the VF held.  The gate is held for write
+ * across the FLR so no migration places data in the VF's VRAM meanwhile.
+ *
  * Locking: the partition mutex of the device; the VF count and the VF
- * generation change with the VRAM gate held for write as well.
+ * generation change with the VRAM gate held for write as well.  Order:
+ * partition mutex -> gate.
  */
 #include <linux/bitops.h>
 #include <linux/ktime.h>
@@ -419,15 +432,45 @@ static u32 amdx_vf_resets_in_window(const struct amdx_part_vf *v, u64 now)
 	return n;
 }
 
+/* One AMDX_EVENT_VF_RESET record; the caller holds the partition lock. */
+static void amdx_vf_reset_event(struct amdx_device *adev, u32 vf, u32 cause,
+				u32 part, u32 result, u64 cleared)
+{
+	struct amdx_event ev = {
+		.kind = AMDX_EVENT_VF_RESET,
+		.type = cause,
+		.instance = vf,
+		.partition = part,
+		.address = cleared,
+		.data = { result, adev->part->vfs[vf].state },
+	};
+
+	lockdep_assert_held(&adev->part->lock);
+	amdx_event_emit(adev, &ev);
+}
+
+/* Bytes of VRAM @vf holds (0 when the provider cannot tell). */
+static u64 amdx_vf_vram_used(struct amdx_device *adev, u32 vf)
+{
+	struct amdx_device_state st = {};
+
+	if (adev->ops->get_state(adev, &st))
+		return 0;
+	return st.vf_vram_used[vf];
+}
+
 /**
  * amdx_ioctl_vf_reset() - %AMDX_IOC_VF_RESET
  * @file: a device fd.
  * @data: &struct amdx_vf_reset.
  *
+ * The provider clears the VF's VRAM; processes with data there read
+ * zeroes from then on.
+ *
  * Return: 0 with the result; -EINVAL for a VF not enabled or non-zero
  * flags, pad or reserved fields; -EBUSY when the VF is quarantined, or is
  * quarantined now because it reached the rate limit; -EOPNOTSUPP without
- * SR-IOV; the provider's error.
+ * SR-IOV; -EINTR; the provider's error.
  */
 int amdx_ioctl_vf_reset(struct amdx_file *file, void *data)
 {
@@ -435,7 +478,7 @@ int amdx_ioctl_vf_reset(struct amdx_file *file, void *data)
 	struct amdx_device *adev = file->adev;
 	struct amdx_part_dev *p = adev->part;
 	struct amdx_part_vf *v;
-	u64 t0 = ktime_get_ns();
+	u64 t0 = ktime_get_ns(), cleared = 0;
 	u32 result = AMDX_VF_RESET_ACKED;
 	int ret;
 
@@ -475,7 +518,14 @@ int amdx_ioctl_vf_reset(struct amdx_file *file, void *data)
 		ret = -EBUSY;
 		goto out_state;
 	}
+	/* No migration may place data in the VF's VRAM while it is cleared. */
+	if (down_write_killable(&p->gate)) {
+		ret = -EINTR;
+		goto out_unlock;
+	}
+	cleared = amdx_vf_vram_used(adev, args->vf);
 	ret = adev->ops->vf_flr(adev, args->vf, &result);
+	up_write(&p->gate);
 	if (ret) {
 		pr_info_ratelimited("amdx: %s: VF %u reset failed: %pe\n",
 				    adev->bdf, args->vf, ERR_PTR(ret));
@@ -489,19 +539,42 @@ int amdx_ioctl_vf_reset(struct amdx_file *file, void *data)
 	args->duration_ns = ktime_get_ns() - t0;
 out_state:
 	args->state = v->state;
-	if (!ret || args->state == AMDX_PART_STATE_QUARANTINED) {
-		struct amdx_event ev = {
-			.kind = AMDX_EVENT_VF_RESET,
-			.instance = args->vf,
-			.partition = AMDX_RAS_PARTITION_ALL,
-			.data = { args->result, args->state },
-		};
-
-		amdx_event_emit(adev, &ev);
-	}
+	if (!ret || args->state == AMDX_PART_STATE_QUARANTINED)
+		amdx_vf_reset_event(adev, args->vf, AMDX_VF_RESET_CAUSE_FLR,
+				    AMDX_RAS_PARTITION_ALL, args->result,
+				    cleared);
 out_unlock:
 	mutex_unlock(&p->lock);
 	return ret;
+}
+
+/**
+ * amdx_partition_vf_reset_notify() - tell a partition's VF it was reset
+ * @adev: the device.
+ * @part: a compute partition that RAS containment has just reset.
+ *
+ * Emits %AMDX_EVENT_VF_RESET with cause %AMDX_VF_RESET_CAUSE_RAS when
+ * @part is bound to a VF: its guest lost the work on that partition.  A
+ * partition reset leaves the VRAM alone and does not count towards the
+ * VF's FLR rate limit.
+ *
+ * Return: true when @part is bound to a VF (and the event was emitted).
+ */
+bool amdx_partition_vf_reset_notify(struct amdx_device *adev, u32 part)
+{
+	struct amdx_part_dev *p = adev->part;
+	u32 vf = AMDX_VF_NONE;
+	bool bound;
+
+	mutex_lock(&p->lock);
+	if (part < p->cur.num_partitions)
+		vf = p->cur.parts[part].vf;
+	bound = vf < p->num_vfs;
+	if (bound)
+		amdx_vf_reset_event(adev, vf, AMDX_VF_RESET_CAUSE_RAS, part,
+				    AMDX_VF_RESET_UNANNOUNCED, 0);
+	mutex_unlock(&p->lock);
+	return bound;
 }
 
 /**

@@ -10,10 +10,12 @@
  * allocations), resets it alone through the partition manager
  * (amdx_partition_reset()) and restores it, while the other partitions
  * carry on.  At the policy's reset limit the partition is left offline
- * instead.  Every transition is an event::
+ * instead.  Every transition is an event; a partition bound to a VF that
+ * was reset also tells the VF's subscribers::
  *
  *    ACTION_START(PARTITION_RESET)
  *    PARTITION_QUARANTINED
+ *    [VF_RESET(vf, cause RAS, partition)]     reset done, VF bound
  *    PARTITION_RESTORED | PARTITION_OFFLINE
  *    ACTION_END(PARTITION_RESET, 0 | -errno, duration)
  *
@@ -75,6 +77,8 @@ int amdx_ras_partition_contain(struct amdx_device *adev, u32 part,
 						       AMDX_PART_STATE_OFFLINE);
 		else
 			ret = amdx_partition_reset(adev, part);
+		if (!ret && !offline)
+			amdx_partition_vf_reset_notify(adev, part);
 		amdx_ras_part_event(adev, ret || offline ?
 				    AMDX_EVENT_PARTITION_OFFLINE :
 				    AMDX_EVENT_PARTITION_RESTORED, part);

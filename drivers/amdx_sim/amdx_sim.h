@@ -11,8 +11,10 @@
 #include <linux/device.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/string.h>
 #include <linux/types.h>
 #include <linux/amdx.h>
+#include <asm/page.h>
 
 #include <amdx/amdx_provider.h>
 
@@ -165,6 +167,8 @@ void amdx_sim_devmem_fini(struct amdx_sim_dev *sd);
 int amdx_sim_devmem_get_page(struct amdx_sim_dev *sd, u64 pfn);
 void amdx_sim_devmem_put_page(struct amdx_sim_dev *sd, u64 pfn);
 struct page *amdx_sim_devmem_page(struct amdx_sim_dev *sd, u64 pfn);
+u64 amdx_sim_devmem_wipe(struct amdx_sim_dev *sd, u32 owner);
+void amdx_sim_devmem_read(struct amdx_sim_dev *sd, u64 pfn, void *buf);
 struct page *amdx_sim_hmm_alloc_page(struct amdx_device *adev, u32 part,
 				     u32 owner);
 int amdx_sim_hmm_copy(struct amdx_device *adev, struct page *dst,
@@ -195,6 +199,18 @@ static inline struct page *amdx_sim_devmem_page(struct amdx_sim_dev *sd,
 						u64 pfn)
 {
 	return NULL;
+}
+
+/* Without device-private pages the VRAM holds no data: it reads zero. */
+static inline u64 amdx_sim_devmem_wipe(struct amdx_sim_dev *sd, u32 owner)
+{
+	return 0;
+}
+
+static inline void amdx_sim_devmem_read(struct amdx_sim_dev *sd, u64 pfn,
+					void *buf)
+{
+	memset(buf, 0, PAGE_SIZE);
 }
 #endif
 

@@ -25,6 +25,10 @@
  *	``<block> <instances>`` per RAS block of the model.
  * ``vram`` (ro)
  *	``<partition> <base_pfn> <pages> <used> <free>`` per memory partition.
+ * ``vram_data`` (ro, binary)
+ *	The VRAM's contents, byte n of the file at VRAM address n (amdgpu's
+ *	``amdgpu_vram``).  Pages never used read zero, free pages what they
+ *	held last; all of it zero without device-private memory.
  *
  * The knobs are atomics: debugfs writes them while the simulator consumes
  * them, with no lock between the two.
@@ -33,7 +37,11 @@
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/sched/signal.h>
 #include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
 
 #include <amdx/amdx_vram.h>
 
@@ -88,6 +96,56 @@ static int amdx_sim_vram_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(amdx_sim_vram);
 
+static ssize_t amdx_sim_vram_data_read(struct file *file, char __user *ubuf,
+				       size_t len, loff_t *ppos)
+{
+	struct amdx_sim_dev *sd = file->private_data;
+	u64 size = amdx_vram_npages(sd->vram) << PAGE_SHIFT;
+	u64 pos = *ppos;
+	size_t done = 0;
+	ssize_t ret = 0;
+	void *buf;
+
+	if (*ppos < 0)
+		return -EINVAL;
+	if (pos >= size || !len)
+		return 0;
+	len = min_t(u64, len, size - pos);
+	buf = kmalloc(PAGE_SIZE, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	while (done < len) {
+		u64 at = pos + done;
+		size_t off = offset_in_page(at);
+		size_t n = min_t(size_t, PAGE_SIZE - off, len - done);
+
+		if (amdx_sim_vram_has_hmm(sd))
+			amdx_sim_devmem_read(sd, at >> PAGE_SHIFT, buf);
+		else
+			memset(buf, 0, PAGE_SIZE);
+		if (copy_to_user(ubuf + done, buf + off, n)) {
+			ret = -EFAULT;
+			break;
+		}
+		done += n;
+		if (fatal_signal_pending(current))
+			break;
+		cond_resched();
+	}
+	kfree(buf);
+	if (!done)
+		return ret;
+	*ppos = pos + done;
+	return done;
+}
+
+static const struct file_operations amdx_sim_vram_data_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = amdx_sim_vram_data_read,
+	.llseek = default_llseek,
+};
+
 /**
  * amdx_sim_debugfs_init() - create the amdx_sim debugfs directory
  *
@@ -130,6 +188,9 @@ void amdx_sim_debugfs_dev_init(struct amdx_sim_dev *sd)
 	debugfs_create_file("ras_blocks", 0400, sd->ddir, sd,
 			    &amdx_sim_ras_blocks_fops);
 	debugfs_create_file("vram", 0400, sd->ddir, sd, &amdx_sim_vram_fops);
+	debugfs_create_file_size("vram_data", 0400, sd->ddir, sd,
+				 &amdx_sim_vram_data_fops,
+				 amdx_vram_npages(sd->vram) << PAGE_SHIFT);
 }
 
 /**

@@ -28,6 +28,10 @@
  * migration time) and amdx_sim_devmem_fini() frees them all.
  * memunmap_pages() waits until every device page has been freed, so the
  * VRAM must be empty before amdx_sim_devmem_fini().
+ *
+ * A VF FLR clears the pages the VF holds (amdx_sim_devmem_wipe()), as
+ * GIM clears a VF's framebuffer; debugfs ``vram_data`` reads the contents
+ * (amdx_sim_devmem_read()).
  */
 #include <linux/gfp.h>
 #include <linux/ioport.h>
@@ -237,6 +241,69 @@ void amdx_sim_devmem_put_page(struct amdx_sim_dev *sd, u64 pfn)
 
 	unlock_page(dpage);
 	put_page(dpage);
+}
+
+/**
+ * amdx_sim_devmem_wipe() - clear the VRAM pages an owner holds
+ * @sd: the device, with device-private memory.
+ * @owner: the allocator's owner, AMDX_OWNER_VF(n) for VF n.
+ *
+ * What an FLR does to a VF's framebuffer: every page allocated to @owner
+ * reads zero afterwards, whoever maps it.  Each page is referenced and
+ * locked while it is cleared, so a migration copying it out (which holds
+ * the lock) finishes first and never copies half a cleared page.
+ *
+ * Context: process context, may sleep.  The caller keeps new allocations
+ * for @owner out (the core's VRAM gate).
+ * Return: pages cleared.
+ */
+u64 amdx_sim_devmem_wipe(struct amdx_sim_dev *sd, u32 owner)
+{
+	u64 pfn, npages = amdx_vram_npages(sd->vram), n = 0;
+
+	for (pfn = 0; pfn < npages; pfn++) {
+		struct page *dpage, *rpage;
+
+		if (!(pfn & 4095))
+			cond_resched();
+		if (amdx_vram_pfn_owner(sd->vram, pfn) != owner)
+			continue;
+		dpage = amdx_sim_devmem_page(sd, pfn);
+		/* Not handed out yet or freed meanwhile: nothing to clear. */
+		if (!get_page_unless_zero(dpage))
+			continue;
+		lock_page(dpage);
+		rpage = READ_ONCE(dpage->zone_device_data);
+		if (rpage) {
+			clear_highpage(rpage);
+			n++;
+		}
+		unlock_page(dpage);
+		put_page(dpage);
+	}
+	return n;
+}
+
+/**
+ * amdx_sim_devmem_read() - the contents of one VRAM page
+ * @sd: the device, with device-private memory.
+ * @pfn: VRAM page index, below the VRAM size.
+ * @buf: PAGE_SIZE bytes.
+ *
+ * A page never used reads zero; a free page reads what it held last, like
+ * VRAM cells.  Not synchronised with writers: a page copied meanwhile may
+ * read torn.
+ */
+void amdx_sim_devmem_read(struct amdx_sim_dev *sd, u64 pfn, void *buf)
+{
+	struct page *rpage;
+
+	/* Set once at the page's first use, freed at devmem_fini only. */
+	rpage = READ_ONCE(amdx_sim_devmem_page(sd, pfn)->zone_device_data);
+	if (rpage)
+		memcpy_from_page(buf, rpage, 0, PAGE_SIZE);
+	else
+		memset(buf, 0, PAGE_SIZE);
 }
 
 /*

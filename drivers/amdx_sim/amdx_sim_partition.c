@@ -19,14 +19,17 @@
  * - VF n's VRAM quota is the allocator's quota of owner n + 1; disabling
  *   the VFs lifts the quotas.
  * - A VF FLR notifies the guest, waits for its ack (``vf_ack_delay_ms``,
- *   at most 10 ms, GIM's timeout), then resets (``reset_delay_ms``).
+ *   at most 10 ms, GIM's timeout), then resets (``reset_delay_ms``) and
+ *   clears every VRAM page the VF holds, as GIM clears a VF's framebuffer
+ *   so nothing of the old guest reaches the next one.
  *
  * ::
  *
  *    core                       amdx_sim
  *     | partition_step(N) ----> fail_partition_step == N ? -EIO
  *     | set_memory_mode(m) ---> sleep reset_delay_ms, repartition VRAM
- *     | vf_flr(vf) -----------> guest ack (<= 10 ms) ... reset
+ *     | vf_flr(vf) -----------> guest ack (<= 10 ms) ... reset, clear
+ *                                 the VF's VRAM pages
  *
  * The core serialises these per device; &amdx_sim_dev.state_lock guards
  * the modes and the VF count against get_state().
@@ -214,12 +217,15 @@ int amdx_sim_vf_configure(struct amdx_device *adev, u32 vf,
  * @vf: an enabled VF.
  * @result: out: %AMDX_VF_RESET_ACKED or %AMDX_VF_RESET_ACK_TIMEOUT.
  *
+ * The VF's VRAM pages read zero afterwards (amdx_sim_devmem_wipe()).
+ *
  * Return: 0.
  */
 int amdx_sim_vf_flr(struct amdx_device *adev, u32 vf, u32 *result)
 {
 	struct amdx_sim_dev *sd = amdx_device_priv(adev);
 	u32 ack = amdx_sim_vf_ack_delay_ms(sd);
+	u64 cleared;
 
 	if (ack > AMDX_SIM_FLR_ACK_TIMEOUT_MS) {
 		msleep(AMDX_SIM_FLR_ACK_TIMEOUT_MS);
@@ -232,6 +238,11 @@ int amdx_sim_vf_flr(struct amdx_device *adev, u32 vf, u32 *result)
 		*result = AMDX_VF_RESET_ACKED;
 	}
 	amdx_sim_reset_wait(sd);
+	if (amdx_sim_vram_has_hmm(sd)) {
+		cleared = amdx_sim_devmem_wipe(sd, AMDX_OWNER_VF(vf));
+		dev_dbg(&sd->dev, "VF %u: FLR cleared %llu VRAM pages\n", vf,
+			cleared);
+	}
 	return 0;
 }
 

@@ -171,9 +171,11 @@ struct amdx_device_state {
  * @vf_configure: apply @cfg to enabled VF @vf (time slice, VRAM quota,
  *	priority, flags).  Return: 0 or -errno with nothing changed.
  * @vf_flr: reset enabled VF @vf (function level reset): notify its guest,
- *	wait up to 10 ms for the ack, reset anyway.  Sets *@result to
- *	%AMDX_VF_RESET_ACKED or %AMDX_VF_RESET_ACK_TIMEOUT.  May sleep.
- *	Return: 0 or -errno.
+ *	wait up to 10 ms for the ack, reset anyway, and clear the VF's VRAM:
+ *	every page charged to AMDX_OWNER_VF(@vf) reads zero afterwards (its
+ *	mappings stay).  The core keeps migrations out meanwhile.  Sets
+ *	*@result to %AMDX_VF_RESET_ACKED or %AMDX_VF_RESET_ACK_TIMEOUT.  May
+ *	sleep.  Return: 0 or -errno.
  * @partition_reset: reset compute partition @part (of the current mode)
  *	alone.  May sleep.  Return: 0 or -errno.
  *

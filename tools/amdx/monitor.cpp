@@ -2,11 +2,15 @@
 //
 // `amdx monitor [DEV...]`: follows the event logs of the selected devices,
 // one line per record (text, or JSON lines with -j), as they arrive.
+// Following all devices (no DEV, or 'all'), it also picks up devices created
+// after it started: the device list is queried again every second.
 //
 //   amdx                         amdx.ko
 //   SUBSCRIBE per device   -->   an event fd each (own ring)
-//   poll(all fds)          <--   EPOLLIN
+//   poll(all fds, <= 1 s)  <--   EPOLLIN
 //   read() batch per fd    <--   struct amdx_event records, LOST included
+//   every 1 s (all):
+//   QUERY_DEVICES          -->   SUBSCRIBE to the ids not seen before
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -23,6 +27,18 @@ std::int64_t as_errno(std::uint64_t v) {
     return static_cast<std::int64_t>(v);
 }
 
+/// AMDX_VF_RESET_CAUSE_*: "flr", "ras"; "unknown" otherwise.
+std::string_view vf_reset_cause(std::uint32_t cause) {
+    switch (cause) {
+    case AMDX_VF_RESET_CAUSE_FLR:
+        return "flr";
+    case AMDX_VF_RESET_CAUSE_RAS:
+        return "ras";
+    default:
+        return "unknown";
+    }
+}
+
 void put_partition(Json& j, const Event& ev) {
     if (ev.partition != kRasPartitionAll)
         j["partition"] = ev.partition;
@@ -33,6 +49,50 @@ struct Followed {
     Device device;
     EventStream stream;
 };
+
+/// How often a monitor of all devices looks for new ones.
+constexpr std::chrono::milliseconds kRescanPeriod{1000};
+
+/// Subscribes to @e's events; prints the error.  With @vanish_ok a device
+/// that is gone already (a race with its removal) is no error: nullopt and
+/// @vanished set.
+std::optional<Followed> follow(const Control& control, const DeviceEntry& e, std::uint64_t mask,
+                               std::uint32_t ring_size, std::ostream& err, bool vanish_ok,
+                               bool& vanished) {
+    vanished = false;
+    auto device = Device::open(control, e.id);
+    if (!device && vanish_ok && device.error() == std::errc::no_such_device) {
+        vanished = true;
+        return std::nullopt;
+    }
+    if (!device) {
+        fail(err, device.error() == std::errc::no_such_device
+                      ? "no such device: " + std::to_string(e.id)
+                      : device_error("device " + std::to_string(e.id) + " open", device.error()));
+        return std::nullopt;
+    }
+    auto stream = device->subscribe(mask, ring_size);
+    if (!stream && vanish_ok && stream.error() == std::errc::no_such_device) {
+        vanished = true;
+        return std::nullopt;
+    }
+    if (!stream) {
+        const std::string what = "monitor: subscribing to device " + std::to_string(e.id);
+        fail(err, stream.error() == std::errc::invalid_argument
+                      ? what + ": the ring size must be a power of two in " +
+                            std::to_string(AMDX_EVENT_RING_MIN) + " .. " +
+                            std::to_string(AMDX_EVENT_RING_MAX) + " (" +
+                            errno_text(stream.error()) + ")"
+                      : device_error(what, stream.error()));
+        return std::nullopt;
+    }
+    return Followed{e, std::move(*device), std::move(*stream)};
+}
+
+/// Whether @devs selects every device, present and future.
+bool follows_all(const std::vector<std::string>& devs) {
+    return devs.empty() || std::find(devs.begin(), devs.end(), "all") != devs.end();
+}
 
 } // namespace
 
@@ -117,8 +177,12 @@ Json event_to_json(const Event& ev) {
         break;
     case EventKind::vf_reset:
         j["vf"] = ev.instance;
+        j["cause"] = vf_reset_cause(ev.type);
+        put_partition(j, ev);
         j["result"] = to_string(static_cast<VfResetOutcome>(ev.data[0]));
         j["state"] = to_string(static_cast<PartitionState>(ev.data[1]));
+        if (ev.type == AMDX_VF_RESET_CAUSE_FLR)
+            j["vram_cleared"] = ev.address;
         break;
     case EventKind::device_reset_begin:
         j["devices"] = bit_list(ev.data[0]);
@@ -191,38 +255,38 @@ int MonitorCommand::run(const Options& opts, std::ostream& out, std::ostream& er
                              [&e](const DeviceEntry& s) { return s.id == e.id; }))
                 selected.push_back(e);
     }
-    if (selected.empty()) {
+    const bool follow_new = follows_all(devs_);
+    if (selected.empty() && !follow_new) {
         fail(err, "monitor: no devices to follow");
         return kExitError;
     }
     std::vector<Followed> followed;
+    std::vector<std::uint32_t> known; // every id followed, gone ones included
+    bool vanished = false;
     for (const auto& e : selected) {
-        auto device = open_device(*control, e, err);
-        if (!device)
+        auto f = follow(*control, e, *mask, ring_size_, err, false, vanished);
+        if (!f)
             return kExitError;
-        auto stream = device->subscribe(*mask, ring_size_);
-        if (!stream) {
-            const std::string what = "monitor: subscribing to device " + std::to_string(e.id);
-            fail(err, stream.error() == std::errc::invalid_argument
-                          ? what + ": the ring size must be a power of two in " +
-                                std::to_string(AMDX_EVENT_RING_MIN) + " .. " +
-                                std::to_string(AMDX_EVENT_RING_MAX) + " (" +
-                                errno_text(stream.error()) + ")"
-                          : device_error(what, stream.error()));
-            return kExitError;
-        }
-        followed.push_back(Followed{e, std::move(*device), std::move(*stream)});
+        known.push_back(e.id);
+        followed.push_back(std::move(*f));
     }
 
     using Clock = std::chrono::steady_clock;
     const auto deadline = Clock::now() + std::chrono::milliseconds(std::max(timeout_ms_, 0));
+    auto next_scan = Clock::now() + kRescanPeriod;
+    auto ms_until = [](Clock::time_point t) {
+        const auto ms = std::chrono::ceil<std::chrono::milliseconds>(t - Clock::now());
+        return static_cast<int>(std::max<std::int64_t>(ms.count(), 0));
+    };
     std::uint64_t seen = 0;
     std::vector<std::uint32_t> gone;
-    while (!followed.empty()) {
-        int left = -1;
-        if (timeout_ms_ >= 0) {
-            const auto ms = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now());
-            left = static_cast<int>(std::max<std::int64_t>(ms.count(), 0));
+    while (follow_new || !followed.empty()) {
+        // Wait for the deadline (--timeout-ms) or, following all, the next scan.
+        int left = timeout_ms_ >= 0 ? ms_until(deadline) : -1;
+        bool deadline_first = timeout_ms_ >= 0;
+        if (follow_new && (left < 0 || ms_until(next_scan) < left)) {
+            left = ms_until(next_scan);
+            deadline_first = false;
         }
         std::vector<pollfd> fds;
         fds.reserve(followed.size());
@@ -236,10 +300,10 @@ int MonitorCommand::run(const Options& opts, std::ostream& out, std::ostream& er
                  "monitor: poll: " + errno_text(std::error_code(errno, std::system_category())));
             return kExitError;
         }
-        if (ready == 0)
+        if (ready == 0 && deadline_first)
             return kExitOk; // the timeout
         std::vector<std::size_t> ended;
-        for (std::size_t i = 0; i < fds.size(); ++i) {
+        for (std::size_t i = 0; ready > 0 && i < fds.size(); ++i) {
             if (fds[i].revents == 0)
                 continue;
             std::vector<Event> events;
@@ -270,7 +334,31 @@ int MonitorCommand::run(const Options& opts, std::ostream& out, std::ostream& er
         std::reverse(ended.begin(), ended.end()); // erase from the back
         for (const std::size_t i : ended) {
             gone.push_back(followed[i].entry.id);
+            if (follow_new) // not an error: devices come and go
+                err << "monitor: device " << followed[i].entry.id << " (" << followed[i].entry.bdf
+                    << ") went away\n";
             followed.erase(followed.begin() + static_cast<std::ptrdiff_t>(i));
+        }
+        if (!follow_new || Clock::now() < next_scan)
+            continue;
+        // Devices created since the last look; stdout stays events only.
+        next_scan = Clock::now() + kRescanPeriod;
+        const auto entries = control->devices();
+        if (!entries) {
+            fail(err, request_error(opts.node, "device list", entries.error()));
+            return kExitError;
+        }
+        for (const auto& e : *entries) {
+            if (std::find(known.begin(), known.end(), e.id) != known.end())
+                continue;
+            auto f = follow(*control, e, *mask, ring_size_, err, true, vanished);
+            if (!f && vanished)
+                continue;
+            if (!f)
+                return kExitError;
+            known.push_back(e.id);
+            err << "monitor: following device " << e.id << " (" << e.bdf << "), new\n";
+            followed.push_back(std::move(*f));
         }
     }
     fail(err, "monitor: device " + std::to_string(gone.back()) +

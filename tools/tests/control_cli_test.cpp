@@ -545,7 +545,17 @@ TEST(EventJson, EveryKindByName) {
     e.instance = 3;
     e.data[0] = AMDX_VF_RESET_ACK_TIMEOUT;
     e.data[1] = AMDX_PART_STATE_QUARANTINED;
-    EXPECT_EQ(dump(e), base + R"("vf_reset","vf":3,"result":"ack_timeout","state":"quarantined"})");
+    e.address = 1U << 20;
+    EXPECT_EQ(dump(e), base + R"("vf_reset","vf":3,"cause":"flr","result":"ack_timeout",)"
+                              R"("state":"quarantined","vram_cleared":1048576})");
+    e = ev(AMDX_EVENT_VF_RESET);
+    e.instance = 1;
+    e.type = AMDX_VF_RESET_CAUSE_RAS;
+    e.partition = 5;
+    e.data[0] = AMDX_VF_RESET_UNANNOUNCED;
+    e.data[1] = AMDX_PART_STATE_ONLINE;
+    EXPECT_EQ(dump(e), base + R"("vf_reset","vf":1,"cause":"ras","partition":5,)"
+                              R"("result":"unannounced","state":"online"})");
     e = ev(AMDX_EVENT_DEVICE_RESET_BEGIN);
     e.data[0] = 0b1010;
     EXPECT_EQ(dump(e), base + R"("device_reset_begin","devices":[1,3]})");
@@ -625,6 +635,29 @@ TEST_F(ControlCli, MonitorFollowsEveryDevice) {
     std::sort(devices.begin(), devices.end());
     EXPECT_EQ(devices, (std::vector<std::uint32_t>{0, 1}));
     EXPECT_EQ(kernel.subscribers.size(), 2U);
+}
+
+TEST_F(ControlCli, MonitorPicksUpNewDevices) {
+    // Device 1 appears at the monitor's second look at the list (a second
+    // after it started); its event is printed like the others.
+    kernel.devices = {FakeKernel::make_device(0)};
+    kernel.appear_on_fetch = 2;
+    kernel.backlog[0] = {event(AMDX_EVENT_RMA, 1)};
+    kernel.backlog[1] = {event(AMDX_EVENT_RMA, 5)};
+    const auto r = run({"-j", "monitor", "--count", "2"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.out, R"({"device":0,"seq":1,"timestamp_ns":1001,"kind":"rma","retired_pages":0})"
+                     "\n"
+                     R"({"device":1,"seq":5,"timestamp_ns":1005,"kind":"rma","retired_pages":0})"
+                     "\n");
+    EXPECT_NE(r.err.find("monitor: following device 1 ("), std::string::npos) << r.err;
+    EXPECT_EQ(kernel.subscribers.size(), 2U);
+
+    // Named devices only: nobody new is followed, the timeout ends it.
+    kernel.appear_on_fetch = 2;
+    const auto named = run({"-j", "monitor", "0", "--timeout-ms", "1200"});
+    EXPECT_EQ(named.code, 0) << named.err;
+    EXPECT_EQ(named.err.find("following"), std::string::npos) << named.err;
 }
 
 TEST_F(ControlCli, MonitorTimeoutAndGoneDevice) {

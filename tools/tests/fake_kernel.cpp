@@ -419,6 +419,8 @@ int FakeKernel::query(int fd, amdx_query& q) {
     case AMDX_QUERY_DEVICES: {
         if (q.id != 0)
             return fail(EINVAL);
+        if (q.size != 0 && appear_on_fetch > 0 && --appear_on_fetch == 0)
+            add_device(devices.empty() ? 0 : devices.back().id + 1);
         if (q.size != 0 && grow_on_fetch > 0) {
             --grow_on_fetch;
             add_device(devices.empty() ? 0 : devices.back().id + 1);

@@ -65,6 +65,7 @@ class FakeKernel {
 
     int eintr = 0;                                 ///< fail this many next calls with EINTR
     unsigned grow_on_fetch = 0;                    ///< add a device before this many list fetches
+    unsigned appear_on_fetch = 0;                  ///< the Nth list fetch adds a device, 0 never
     std::optional<std::uint32_t> fail_query;       ///< fail this AMDX_QUERY_* ...
     int fail_errno = 0;                            ///< ... with this errno
     std::optional<std::uint32_t> forced_list_size; ///< lie about the list size

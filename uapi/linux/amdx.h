@@ -736,6 +736,12 @@ struct amdx_vf_set {
 /* struct amdx_vf_reset.result */
 #define AMDX_VF_RESET_ACKED		0	/* guest acked in time */
 #define AMDX_VF_RESET_ACK_TIMEOUT	1	/* no ack in 10 ms; reset anyway */
+/* AMDX_EVENT_VF_RESET only: the guest was not asked (RAS reset) */
+#define AMDX_VF_RESET_UNANNOUNCED	2
+
+/* AMDX_EVENT_VF_RESET.type: what reset the VF */
+#define AMDX_VF_RESET_CAUSE_FLR		0	/* AMDX_IOC_VF_RESET */
+#define AMDX_VF_RESET_CAUSE_RAS		1	/* RAS reset its partition */
 
 /* VF reset (FLR) rate limit: at most this many per window, then quarantine. */
 #define AMDX_VF_RESET_LIMIT		3
@@ -1039,8 +1045,12 @@ struct amdx_ras_badpages_import {
  * ACTION_END:		data[0] %AMDX_ACTION_*; data[1] 0 or -errno;
  *			address: duration in ns.
  * PARTITION_*:		partition.
- * VF_RESET:		instance: the VF; data[0] %AMDX_VF_RESET_*;
- *			data[1] its %AMDX_PART_STATE_* afterwards.
+ * VF_RESET:		instance: the VF; type: %AMDX_VF_RESET_CAUSE_*;
+ *			data[0] %AMDX_VF_RESET_*; data[1] its
+ *			%AMDX_PART_STATE_* afterwards.  FLR: address bytes
+ *			of VRAM the VF held, cleared by the reset.  RAS:
+ *			partition: the compute partition reset; data[0]
+ *			%AMDX_VF_RESET_UNANNOUNCED.
  * DEVICE_RESET_BEGIN:	data[0] bitmap of the device ids (< 64) affected.
  * DEVICE_RESET_END:	data[0] 0 or -errno.
  * RMA:			data[0] retired pages.

@@ -90,6 +90,7 @@ constexpr std::array kPriorities{
 constexpr std::array kVfResets{
     std::pair{VfResetOutcome::acked, Name("acked")},
     std::pair{VfResetOutcome::ack_timeout, Name("ack_timeout")},
+    std::pair{VfResetOutcome::unannounced, Name("unannounced")},
 };
 
 constexpr std::array kBlocks{

@@ -80,6 +80,7 @@ enum class VfPriority : std::uint32_t {
 enum class VfResetOutcome : std::uint32_t {
     acked = AMDX_VF_RESET_ACKED,
     ack_timeout = AMDX_VF_RESET_ACK_TIMEOUT,
+    unannounced = AMDX_VF_RESET_UNANNOUNCED, ///< events only: RAS reset, guest not asked
 };
 
 /// "online", "quarantined", "offline"; "unknown" otherwise.
@@ -93,7 +94,7 @@ AMDX_EXPORT std::string_view to_string(PartitionStep step) noexcept;
 AMDX_EXPORT std::string_view to_string(PartitionOutcome outcome) noexcept;
 /// "low", "normal", "high"; "unknown" otherwise.
 AMDX_EXPORT std::string_view to_string(VfPriority priority) noexcept;
-/// "acked", "ack_timeout"; "unknown" otherwise.
+/// "acked", "ack_timeout", "unannounced"; "unknown" otherwise.
 AMDX_EXPORT std::string_view to_string(VfResetOutcome outcome) noexcept;
 /// A sentence for operators: why the kernel refused ("the compute and memory
 /// modes are incompatible on this model").
