@@ -60,8 +60,9 @@
 static DEFINE_XARRAY_ALLOC(amdx_devices);
 static u32 amdx_next_id;
 
-/* Every id fits a bit of the uapi's 64-bit device masks. */
-static_assert(AMDX_MAX_DEVICES <= BITS_PER_TYPE(u64));
+/* Every id fits a bit of the uapi's device masks. */
+static_assert(sizeof_field(struct amdx_hmm_attr, access) * BITS_PER_BYTE >=
+	      AMDX_MAX_DEVICES);
 
 static void amdx_device_release(struct kref *ref)
 {
