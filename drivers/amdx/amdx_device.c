@@ -553,9 +553,9 @@ void amdx_device_unregister(struct amdx_device *adev)
 		amdx_device_put(other);
 		id++;
 	}
-	xa_erase(&amdx_devices, adev->id);
-
+	/* Traced first: a new device may take the id right after the erase. */
 	trace_amdx_device_remove(adev->id);
+	xa_erase(&amdx_devices, adev->id);
 	amdx_device_put(adev);
 }
 EXPORT_SYMBOL_GPL(amdx_device_unregister);
