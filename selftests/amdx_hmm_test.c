@@ -2014,24 +2014,154 @@ TEST_F(hmm, attr_pin_quota_edquot)
 	munmap(b, b_size);
 }
 
-/* Access bits must name existing devices. */
+/* Bit N set in *@mask: amdx device N exists (AMDX_QUERY_DEVICES). */
+static int live_ids(int ctl, __u64 *mask)
+{
+	struct amdx_query_devices *res;
+	struct amdx_device_entry *e;
+	__u32 size = 0, i;
+	int ret;
+
+	ret = amdx_query(ctl, AMDX_QUERY_DEVICES, 0, NULL, &size);
+	if (ret)
+		return ret;
+	res = calloc(1, size);
+	if (!res)
+		return -ENOMEM;
+	ret = amdx_query(ctl, AMDX_QUERY_DEVICES, 0, res, &size);
+	*mask = 0;
+	for (i = 0; !ret && i < res->num_devices; i++) {
+		e = (void *)((char *)res->devices + (size_t)i * res->entry_size);
+		if (e->id >= AMDX_MAX_DEVICES)
+			ret = -ERANGE;
+		else
+			*mask |= 1ULL << e->id;
+	}
+	free(res);
+	return ret;
+}
+
+/*
+ * Access bits must name existing devices.  Ids are below AMDX_MAX_DEVICES
+ * and this test holds one device, so a free id always exists: naming it
+ * is -EINVAL, alone or next to this device's bit, and changes nothing.
+ */
 TEST_F(hmm, attr_access_unknown_device_einval)
 {
-	__u32 id = self->c.dev[0].id;
-	char *p = hmm_anon(HMM_BUF_SIZE);
+	__u32 id = self->c.dev[0].id, free_id;
+	struct amdx_query_hmm_ranges *r;
+	__u64 live = 0;
+	char *p;
 
 	if (self->c.skip)
 		SKIP(return, HMM_NO_CAP);
+	p = hmm_anon(HMM_BUF_SIZE);
 	ASSERT_NE(MAP_FAILED, p);
-	if (id >= 63)
-		SKIP(goto out, "device id %u: no free access bit above it", id);
-	/* ids are allocated upwards and never reused: id + 1 is not there */
+	ASSERT_GT(AMDX_MAX_DEVICES, id);
+	ASSERT_EQ(0, live_ids(self->c.ctl, &live));
+	ASSERT_NE(0, live & (1ULL << id));
+	ASSERT_NE(~0ULL, live);
+	free_id = __builtin_ctzll(~live);
+
 	EXPECT_EQ(-EINVAL, set_attr(DEV0, p, HMM_BUF_SIZE,
 				    AMDX_HMM_ATTR_ACCESS, 0, 0, 0,
-				    3ULL << id));
+				    1ULL << free_id));
+	EXPECT_EQ(-EINVAL, set_attr(DEV0, p, HMM_BUF_SIZE,
+				    AMDX_HMM_ATTR_ACCESS, 0, 0, 0,
+				    (1ULL << id) | (1ULL << free_id)));
+	r = hmm_ranges(DEV0);
+	ASSERT_NE(NULL, r);
+	EXPECT_EQ(0, r->num_ranges);
+	free(r);
+
 	EXPECT_EQ(0, set_attr(DEV0, p, HMM_BUF_SIZE, AMDX_HMM_ATTR_ACCESS, 0,
 			      0, 0, 1ULL << id));
-out:
+	r = hmm_ranges(DEV0);
+	ASSERT_NE(NULL, r);
+	ASSERT_EQ(1, r->num_ranges);
+	EXPECT_EQ(1ULL << id, range_at(r, 0)->access);
+	free(r);
+	munmap(p, HMM_BUF_SIZE);
+}
+
+/* The access masks of the ranges of @fd, in order; the count or -1. */
+static int range_access(int fd, __u64 *access, int max, __u64 *size0)
+{
+	struct amdx_query_hmm_ranges *r = hmm_ranges(fd);
+	int i, n;
+
+	if (!r)
+		return -1;
+	n = r->num_ranges;
+	for (i = 0; i < n && i < max; i++)
+		access[i] = range_at(r, i)->access;
+	if (n)
+		*size0 = range_at(r, 0)->size;
+	free(r);
+	return n;
+}
+
+/*
+ * Removing a device takes its bit out of every range, so the device that
+ * later gets the same id is granted nothing: device A's ranges that named
+ * B lose B's bit when B goes (and merge with their equal neighbour), and
+ * stay without it when new devices are created until one has B's id.
+ */
+TEST_F_TIMEOUT(hmm2, attr_access_forgets_removed_device, 240)
+{
+	struct hmm_dev *b = &self->c.dev[1];
+	__u64 a_bit = 1ULL << self->c.dev[0].id, b_bit = 1ULL << b->id;
+	__u64 access[2] = {}, size0 = 0;
+	__u32 b_id = b->id, id = ~0U;
+	size_t half = HMM_BUF_SIZE / 2;
+	char bdf[AMDX_BDF_LEN];
+	char *p;
+	int i;
+
+	if (self->c.skip)
+		SKIP(return, HMM_NO_CAP);
+	p = hmm_anon(HMM_BUF_SIZE);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, add_range(DEV0, p, HMM_BUF_SIZE));
+	ASSERT_EQ(0, set_attr(DEV0, p, half, AMDX_HMM_ATTR_ACCESS, 0, 0, 0,
+			      a_bit | b_bit));
+	ASSERT_EQ(2, range_access(DEV0, access, 2, &size0));
+	EXPECT_EQ(a_bit | b_bit, access[0]);
+	EXPECT_EQ(a_bit, access[1]);
+
+	/* B goes, and its bit with it: the two ranges are equal and merge */
+	close(b->fd);
+	b->fd = -1;
+	ASSERT_EQ(0, amdx_sim_del(b->sim_id));
+	b->created = false;
+	ASSERT_EQ(1, range_access(DEV0, access, 2, &size0));
+	EXPECT_EQ(a_bit, access[0]);
+	EXPECT_EQ(HMM_BUF_SIZE, size0);
+	EXPECT_EQ(-EINVAL, set_attr(DEV0, p, half, AMDX_HMM_ATTR_ACCESS, 0, 0,
+				    0, a_bit | b_bit));
+
+	/* ids are cyclic below AMDX_MAX_DEVICES: B's comes round again */
+	amdx_sim_bdf(b->sim_id, bdf, sizeof(bdf));
+	for (i = 0; i < AMDX_MAX_DEVICES && id != b_id; i++) {
+		if (b->created) {
+			ASSERT_EQ(0, amdx_sim_del(b->sim_id));
+			b->created = false;
+		}
+		ASSERT_EQ(0, amdx_sim_new(b->sim_id, HMM_SIM_PARAMS));
+		b->created = true;
+		ASSERT_EQ(0, amdx_find_device(self->c.ctl, bdf, &id));
+		ASSERT_GT(AMDX_MAX_DEVICES, id);
+	}
+	ASSERT_EQ(b_id, id) TH_LOG("id %u not handed out again in %d devices",
+				   b_id, i);
+	ASSERT_EQ(1, range_access(DEV0, access, 2, &size0));
+	EXPECT_EQ(a_bit, access[0]);
+
+	/* the new device has access once asked for */
+	ASSERT_EQ(0, set_attr(DEV0, p, half, AMDX_HMM_ATTR_ACCESS, 0, 0, 0,
+			      a_bit | b_bit));
+	ASSERT_EQ(2, range_access(DEV0, access, 2, &size0));
+	EXPECT_EQ(a_bit | b_bit, access[0]);
 	munmap(p, HMM_BUF_SIZE);
 }
 

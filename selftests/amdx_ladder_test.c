@@ -285,8 +285,8 @@ TEST_F(ladder, fatal_error_resets_the_device_with_events)
 	b = find(self, 0, AMDX_EVENT_DEVICE_RESET_BEGIN);
 	end = find(self, 0, AMDX_EVENT_DEVICE_RESET_END);
 	ASSERT_TRUE(b >= 0 && end > b);
-	if (self->id < 64)
-		EXPECT_EQ(1ULL << self->id, self->evs[b].data[0]);
+	ASSERT_GT(AMDX_MAX_DEVICES, self->id);
+	EXPECT_EQ(1ULL << self->id, self->evs[b].data[0]);
 	EXPECT_EQ(0, self->evs[end].data[0]);
 	EXPECT_EQ(-1, find(self, 0, AMDX_EVENT_PARTITION_QUARANTINED));
 }

@@ -818,7 +818,8 @@ TEST_F(sim, del_empty_einval)
 
 /*
  * Removal: the device leaves the list, sysfs and the bus; its sim id can be
- * used again and the new device gets a new amdx id (ids are not reused).
+ * used again and the new device gets a new amdx id (ids are cyclic: a freed
+ * id is not the next one handed out).
  */
 TEST_F(sim, del_then_recreate_new_amdx_id)
 {

@@ -27,7 +27,8 @@ struct file;
  * struct amdx_device - the core's view of one registered device
  * @ref: references: the registry holds one until unregister, each device
  *	fd and each in-flight lookup hold one.
- * @id: device id, unique while amdx is loaded.
+ * @id: device id below %AMDX_MAX_DEVICES, unique among registered devices
+ *	and free again only once amdx_device_unregister() is done.
  * @desc: static facts, copied at registration; string pointers point into
  *	@bdf, @serial and @product.
  * @bdf: copy of the provider's BDF string.
@@ -89,6 +90,7 @@ struct amdx_file {
 struct amdx_device *amdx_device_get(u32 id);
 void amdx_device_put(struct amdx_device *adev);
 u32 amdx_device_count(void);
+u64 amdx_device_id_mask(void);
 int amdx_device_list(struct amdx_device_entry *entries, u32 max, u32 *count);
 int amdx_device_fill_info(struct amdx_device *adev,
 			  struct amdx_device_info *info);

@@ -8,8 +8,17 @@
  * Providers (the simulator, a real amdgpu backend) register devices with
  * amdx_device_register() and remove them with amdx_device_unregister().
  * The core keeps a refcounted &struct amdx_device per device in an xarray
- * indexed by id.  Ids are handed out cyclically, so an id is not reused
- * while amdx stays loaded (until 2^32 registrations).
+ * indexed by id.  Ids lie below %AMDX_MAX_DEVICES, so a 64-bit mask (the
+ * HMM access attribute, the reset scope) can name any device; with that
+ * many devices registration fails with -ENOSPC.  Ids are handed out
+ * cyclically: a removed device's id comes back only after every other
+ * free id was used.
+ *
+ * An id outlives its device in masks held elsewhere, so it is freed only
+ * after unregistration cleared it from every HMM range.  Until then the
+ * id stays reserved (an xarray zero entry: lookups and walks skip it, no
+ * registration can take it), so a later device with that id never
+ * inherits access granted to the old one.
  *
  * ::
  *
@@ -50,6 +59,10 @@
 
 static DEFINE_XARRAY_ALLOC(amdx_devices);
 static u32 amdx_next_id;
+
+/* Every id fits a bit of the uapi's device masks. */
+static_assert(sizeof_field(struct amdx_hmm_attr, access) * BITS_PER_BYTE >=
+	      AMDX_MAX_DEVICES);
 
 static void amdx_device_release(struct kref *ref)
 {
@@ -109,6 +122,27 @@ u32 amdx_device_count(void)
 	return n;
 }
 EXPORT_SYMBOL_IF_KUNIT(amdx_device_count);
+
+/**
+ * amdx_device_id_mask() - the ids of the registered devices
+ *
+ * Devices being registered or unregistered are not included.
+ *
+ * Return: bit N set when device N is registered, at the time of the call.
+ */
+u64 amdx_device_id_mask(void)
+{
+	struct amdx_device *adev;
+	unsigned long id;
+	u64 mask = 0;
+
+	xa_lock(&amdx_devices);
+	xa_for_each(&amdx_devices, id, adev)
+		mask |= BIT_ULL(id);
+	xa_unlock(&amdx_devices);
+	return mask;
+}
+EXPORT_SYMBOL_IF_KUNIT(amdx_device_id_mask);
 
 /**
  * amdx_device_list() - describe the registered devices
@@ -394,7 +428,8 @@ static bool amdx_desc_valid(const struct amdx_device_desc *desc,
  * @priv: provider data, returned by amdx_device_priv().
  *
  * Return: the device, or ERR_PTR(-EINVAL) for a bad descriptor,
- * ERR_PTR(-ENOMEM), ERR_PTR(-EBUSY) when ids ran out.
+ * ERR_PTR(-ENOMEM), ERR_PTR(-ENOSPC) when %AMDX_MAX_DEVICES devices exist
+ * (counting those still being unregistered).
  */
 struct amdx_device *amdx_device_register(struct device *parent,
 					 const struct amdx_device_desc *desc,
@@ -429,7 +464,13 @@ struct amdx_device *amdx_device_register(struct device *parent,
 
 	/* Reserve the id; the entry becomes visible once sysfs is ready. */
 	ret = xa_alloc_cyclic(&amdx_devices, &adev->id, XA_ZERO_ENTRY,
-			      xa_limit_31b, &amdx_next_id, GFP_KERNEL);
+			      XA_LIMIT(0, AMDX_MAX_DEVICES - 1), &amdx_next_id,
+			      GFP_KERNEL);
+	if (ret == -EBUSY) {
+		pr_info_ratelimited("amdx: %s: not registered: all %u device ids are in use\n",
+				    desc->bdf, AMDX_MAX_DEVICES);
+		ret = -ENOSPC;
+	}
 	if (ret < 0)
 		goto err_free;
 
@@ -468,13 +509,21 @@ EXPORT_SYMBOL_GPL(amdx_device_register);
  *
  * Waits for running ioctls, ends the event log (subscribers read what is
  * queued, then EOF), then moves every process page still in the device's
- * VRAM home.  After this returns the core calls no op of the
- * device and does not touch its provider data; open device fds fail with
- * -ENODEV until closed.
+ * VRAM home and clears the device from the access attribute of every HMM
+ * range; only then is its id free for a new device.  After this returns
+ * the core calls no op of the device and does not touch its provider
+ * data; open device fds fail with -ENODEV until closed.
+ *
+ * Context: process context; takes the HMM locks of every device, so the
+ * caller holds none of them, nor any device's mmap or device lock.
  */
 void amdx_device_unregister(struct amdx_device *adev)
 {
-	xa_erase(&amdx_devices, adev->id);
+	struct amdx_device *other;
+	unsigned long id = 0;
+
+	/* Lookups fail from here on; the id stays taken until the end. */
+	xa_store(&amdx_devices, adev->id, XA_ZERO_ENTRY, GFP_KERNEL);
 	amdx_debugfs_remove(adev);
 	amdx_sysfs_remove(adev);
 
@@ -484,7 +533,29 @@ void amdx_device_unregister(struct amdx_device *adev)
 	amdx_event_source_kill(&adev->events);
 	amdx_hmm_device_drain(adev);
 
+	/*
+	 * A SET_ATTR that named this device checked it under the HMM lock of
+	 * its own device, before the store above or after this walk takes
+	 * that lock: either way the bit is gone when the id is freed.  The
+	 * device's own ranges, out of reach now, forget every device: a
+	 * device unregistered meanwhile skipped them.
+	 */
+	amdx_hmm_forget_devices(adev, U64_MAX);
+	for (;;) {
+		xa_lock(&amdx_devices);
+		other = xa_find(&amdx_devices, &id, ULONG_MAX, XA_PRESENT);
+		if (other)
+			kref_get(&other->ref);
+		xa_unlock(&amdx_devices);
+		if (!other)
+			break;
+		amdx_hmm_forget_devices(other, BIT_ULL(adev->id));
+		amdx_device_put(other);
+		id++;
+	}
+	/* Traced first: a new device may take the id right after the erase. */
 	trace_amdx_device_remove(adev->id);
+	xa_erase(&amdx_devices, adev->id);
 	amdx_device_put(adev);
 }
 EXPORT_SYMBOL_GPL(amdx_device_unregister);

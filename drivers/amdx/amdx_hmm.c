@@ -25,7 +25,21 @@
  * Lock order: device lock (read, ioctls) -> mmap_lock -> hmm.lock ->
  * ctx->lock; mirror_lock nests inside mmap_lock and is taken by the
  * notifier.  No context lock is held across migrate_vma or
- * hmm_range_fault.
+ * hmm_range_fault.  SET_ATTR looks up the registry (its xarray lock)
+ * under hmm.lock.
+ *
+ * The access attribute names devices by id, and ids come back after their
+ * device is gone.  SET_ATTR checks the named devices exist under hmm.lock;
+ * removal of a device, before it frees the id, takes every device's
+ * hmm.lock in turn and clears the id from every range
+ * (amdx_hmm_forget_devices()), so no bit outlives its device::
+ *
+ *   SET_ATTR on A naming B               unregister B
+ *     hmm.lock(A)                          B's id reserved: lookups fail
+ *       B registered? (registry)           ...
+ *       ranges: access |= B                hmm.lock(A) (waits for SET_ATTR)
+ *     unlock                                 ranges: access &= ~B
+ *                                          unlock; ... ; B's id freed
  */
 #include <linux/capability.h>
 #include <linux/debugfs.h>
@@ -271,7 +285,7 @@ int amdx_ioctl_hmm_set_attr(struct amdx_file *file, void *data)
 	struct amdx_device *adev = file->adev;
 	struct amdx_range_attr attr = {};
 	u64 pinned = 0;
-	u32 nparts, bit;
+	u32 nparts;
 	bool pin;
 	int ret;
 
@@ -297,15 +311,6 @@ int amdx_ioctl_hmm_set_attr(struct amdx_file *file, void *data)
 	    args->preferred_loc != AMDX_HMM_LOC_SYSTEM &&
 	    args->preferred_loc >= nparts)
 		return -EINVAL;
-	if (args->valid & AMDX_HMM_ATTR_ACCESS) {
-		for_each_set_bit(bit, (unsigned long *)&args->access, 64) {
-			struct amdx_device *other = amdx_device_get(bit);
-
-			if (!other)
-				return -EINVAL;
-			amdx_device_put(other);
-		}
-	}
 	attr.preferred_loc = args->preferred_loc;
 	attr.granularity = args->granularity;
 	attr.flags = args->flags;
@@ -319,6 +324,17 @@ int amdx_ioctl_hmm_set_attr(struct amdx_file *file, void *data)
 	pin = (args->valid & AMDX_HMM_ATTR_FLAGS) &&
 	      (args->flags & AMDX_HMM_F_PIN);
 	mutex_lock(&adev->hmm.lock);
+	/* Under hmm.lock: see "access" in the DOC block above. */
+	if (args->valid & AMDX_HMM_ATTR_ACCESS) {
+		u64 unknown = args->access & ~amdx_device_id_mask();
+
+		if (unknown) {
+			pr_debug("amdx%u: hmm set_attr: access bit %lu names no device\n",
+				 adev->id, __ffs64(unknown));
+			ret = -EINVAL;
+			goto out_unlock_hmm;
+		}
+	}
 	if (pin) {
 		struct amdx_hmm_ctx *c;
 
@@ -344,7 +360,7 @@ int amdx_ioctl_hmm_set_attr(struct amdx_file *file, void *data)
 	}
 	if (!amdx_range_covered(&ctx->ranges, args->start,
 				args->start + args->size) &&
-	    !(args->valid & AMDX_HMM_ATTR_ACCESS) && adev->id < 64) {
+	    !(args->valid & AMDX_HMM_ATTR_ACCESS)) {
 		/* New ranges: this device may access unless told otherwise. */
 		attr.access = BIT_ULL(adev->id);
 		ret = amdx_range_set_attr(&ctx->ranges, args->start,
@@ -358,6 +374,7 @@ int amdx_ioctl_hmm_set_attr(struct amdx_file *file, void *data)
 	}
 out_unlock:
 	spin_unlock(&ctx->lock);
+out_unlock_hmm:
 	mutex_unlock(&adev->hmm.lock);
 out_unlock_mm:
 	mmap_read_unlock(ctx->mm);
@@ -981,6 +998,33 @@ int amdx_hmm_holders(struct amdx_device *adev, u32 part_mask,
 out_free_st:
 	kfree(st);
 	return ret;
+}
+
+/**
+ * amdx_hmm_forget_devices() - clear devices from every range's access
+ * @adev: the device whose contexts' ranges to update.
+ * @mask: bit N: forget device N.
+ *
+ * Called by amdx_device_unregister(), before the id of the device going
+ * away can be given to a new device: for every registered device with
+ * that device's bit, and for the device itself with every bit.
+ *
+ * Context: takes @adev's hmm.lock and each context's lock; the caller
+ * holds no mmap lock and no HMM lock.
+ */
+void amdx_hmm_forget_devices(struct amdx_device *adev, u64 mask)
+{
+	struct amdx_hmm_ctx *ctx;
+
+	if (!(adev->desc.flags & AMDX_DEVICE_F_HMM))
+		return;
+	mutex_lock(&adev->hmm.lock);
+	list_for_each_entry(ctx, &adev->hmm.ctxs, dev_node) {
+		spin_lock(&ctx->lock);
+		amdx_range_clear_access(&ctx->ranges, mask);
+		spin_unlock(&ctx->lock);
+	}
+	mutex_unlock(&adev->hmm.lock);
 }
 
 /**

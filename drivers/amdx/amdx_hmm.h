@@ -26,7 +26,8 @@ struct amdx_query;
 
 /**
  * struct amdx_hmm_dev - HMM state of one device
- * @lock: protects @ctxs.  Order: mmap_lock -> @lock -> ctx->lock.
+ * @lock: protects @ctxs.  Order: mmap_lock -> @lock -> ctx->lock, and
+ *	@lock -> the device registry's lock (SET_ATTR checks access bits).
  * @ctxs: the device's HMM contexts (&amdx_hmm_ctx.dev_node).
  */
 struct amdx_hmm_dev {
@@ -74,6 +75,7 @@ bool amdx_hmm_supported(void);
 int amdx_hmm_file_open(struct amdx_file *file);
 void amdx_hmm_file_release(struct amdx_file *file);
 void amdx_hmm_device_drain(struct amdx_device *adev);
+void amdx_hmm_forget_devices(struct amdx_device *adev, u64 mask);
 int amdx_ioctl_hmm_set_attr(struct amdx_file *file, void *data);
 int amdx_ioctl_hmm_migrate(struct amdx_file *file, void *data);
 int amdx_ioctl_hmm_access(struct amdx_file *file, void *data);
@@ -97,6 +99,11 @@ static inline void amdx_hmm_file_release(struct amdx_file *file)
 }
 
 static inline void amdx_hmm_device_drain(struct amdx_device *adev)
+{
+}
+
+static inline void amdx_hmm_forget_devices(struct amdx_device *adev,
+					   u64 mask)
 {
 }
 

@@ -341,6 +341,33 @@ void amdx_range_clip(struct amdx_range_set *rs, u64 start, u64 end)
 EXPORT_SYMBOL_IF_KUNIT(amdx_range_clip);
 
 /**
+ * amdx_range_clear_access() - take devices out of every range's access
+ * @rs: the set.
+ * @mask: device bits to clear from &amdx_range_attr.access.
+ *
+ * For a device going away.  Neighbours that become equal merge; nothing
+ * is allocated.
+ *
+ * Return: true when some range had a bit of @mask.
+ */
+bool amdx_range_clear_access(struct amdx_range_set *rs, u64 mask)
+{
+	struct amdx_range *r;
+	bool changed = false;
+
+	list_for_each_entry(r, &rs->ranges, node) {
+		if (r->attr.access & mask) {
+			r->attr.access &= ~mask;
+			changed = true;
+		}
+	}
+	if (changed)
+		amdx_range_merge(rs);
+	return changed;
+}
+EXPORT_SYMBOL_IF_KUNIT(amdx_range_clear_access);
+
+/**
  * amdx_range_pinned_bytes() - bytes in ranges pinned against eviction
  * @rs: the set.
  *

@@ -61,6 +61,8 @@
 #define AMDX_MEMORY_NPS8		4
 
 #define AMDX_MAX_MEM_PARTITIONS		8
+/* Device ids are below this; at most this many devices exist at once. */
+#define AMDX_MAX_DEVICES		64
 #define AMDX_BDF_LEN			16
 #define AMDX_SERIAL_LEN			32
 #define AMDX_PRODUCT_LEN		64
@@ -123,8 +125,9 @@ struct amdx_query_caps {
 
 /**
  * struct amdx_device_entry - one device in %AMDX_QUERY_DEVICES
- * @id: device id, stable while the device exists, never reused while
- *	amdx is loaded.
+ * @id: device id, below %AMDX_MAX_DEVICES, stable while the device
+ *	exists.  Ids are handed out cyclically: a removed device's id comes
+ *	back only after the other free ids were used.
  * @model: %AMDX_MODEL_*.
  * @bdf: PCI-style address "dddd:bb:dd.f", NUL-terminated.
  * @reserved: zero.
@@ -278,9 +281,10 @@ struct amdx_device_open {
  * @granularity: log2 of the migration unit in pages, at most
  *	%AMDX_HMM_GRANULARITY_MAX.
  * @flags: %AMDX_HMM_F_*.
- * @access: bit N set: amdx device N may access the range.  Only device
- *	ids below 64 can be named; new ranges of a device with a larger id
- *	start with no bits set.
+ * @access: bit N set: amdx device N may access the range (device ids are
+ *	below %AMDX_MAX_DEVICES, so every device can be named).  Each bit
+ *	must name an existing device.  Removing a device clears its bit in
+ *	every range, so a later device given the same id gains no access.
  * @reserved: zero.
  *
  * The range must be mapped, private (not MAP_SHARED), anonymous or a

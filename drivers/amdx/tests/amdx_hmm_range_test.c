@@ -10,7 +10,8 @@
  * with the defaults, applying only the attributes named in ``valid``,
  * keeping counters with the left part of a split and adding them on a
  * merge; amdx_range_clip() removing and shrinking ranges and leaving an
- * inner hole alone; amdx_range_covered(), amdx_range_find() and
+ * inner hole alone; amdx_range_clear_access() taking a removed device out
+ * of every range and merging; amdx_range_covered(), amdx_range_find() and
  * amdx_range_pinned_bytes(); -EINVAL for an empty interval and -ENOMEM
  * (forced through the failslab fail-nth counter) leaving the set as it
  * was; and random operation sequences checked against a per-page model.
@@ -629,6 +630,70 @@ static void covered_and_find_see_holes(struct kunit *test)
 	}
 }
 
+/*
+ * A device going away leaves every range's access; ranges it alone told
+ * apart merge, with their counters, and ranges that never named it stay.
+ */
+static void clear_access_forgets_a_device_and_merges(struct kunit *test)
+{
+#define ATTR_ACC(a) { .preferred_loc = 0, .granularity = 4, .access = (a) }
+	static const struct range_op ops[] = {
+		{ 0, 4, ATTR_ACC(0x1), ALL },
+		{ 4, 8, ATTR_ACC(0x1 | BIT_ULL(63)), ALL },
+		{ 8, 12, ATTR_ACC(0x1), ALL },
+		{ 12, 16, ATTR_ACC(0x5), ALL },
+		{ 20, 24, ATTR_ACC(BIT_ULL(63)), ALL },
+	};
+	static const struct range_exp before[] = {
+		{ 0, 4, ATTR_ACC(0x1) },
+		{ 4, 8, ATTR_ACC(0x1 | BIT_ULL(63)) },
+		{ 8, 12, ATTR_ACC(0x1) },
+		{ 12, 16, ATTR_ACC(0x5) },
+		{ 20, 24, ATTR_ACC(BIT_ULL(63)) },
+	};
+	static const struct range_exp after[] = {
+		{ 0, 12, ATTR_ACC(0x1) },
+		{ 12, 16, ATTR_ACC(0x5) },
+		{ 20, 24, ATTR_ACC(0) },
+	};
+	static const struct range_exp none[] = {
+		{ 0, 16, ATTR_ACC(0) },
+		{ 20, 24, ATTR_ACC(0) },
+	};
+#undef ATTR_ACC
+	struct amdx_range_set *rs = new_set(test);
+	struct amdx_hmm_stats s100, s200, sum;
+
+	apply_ops(test, rs, ops, ARRAY_SIZE(ops));
+	expect_ranges(test, rs, before, ARRAY_SIZE(before));
+	stats_fill(&s100, 100);
+	stats_fill(&s200, 200);
+	nth_range(test, rs, 0)->stats = s100;
+	nth_range(test, rs, 1)->stats = s200;
+
+	/* a device no range names: nothing changes */
+	KUNIT_EXPECT_FALSE(test, amdx_range_clear_access(rs, BIT_ULL(7)));
+	expect_ranges(test, rs, before, ARRAY_SIZE(before));
+
+	/* device 63 goes: [0, 12) is one range again, [20, 24) stays apart */
+	KUNIT_EXPECT_TRUE(test, amdx_range_clear_access(rs, BIT_ULL(63)));
+	expect_ranges(test, rs, after, ARRAY_SIZE(after));
+	sum.pages_in = 101 + 201;
+	sum.pages_out = 102 + 202;
+	sum.cpu_faults = 103 + 203;
+	sum.evictions = 104 + 204;
+	sum.bytes_in = 105 + 205;
+	sum.bytes_out = 106 + 206;
+	sum.ns_in = 107 + 207;
+	sum.ns_out = 108 + 208;
+	expect_stats(test, &nth_range(test, rs, 0)->stats, &sum);
+	KUNIT_EXPECT_FALSE(test, amdx_range_clear_access(rs, BIT_ULL(63)));
+
+	/* every device (a removed device's own ranges) */
+	KUNIT_EXPECT_TRUE(test, amdx_range_clear_access(rs, U64_MAX));
+	expect_ranges(test, rs, none, ARRAY_SIZE(none));
+}
+
 static void pinned_bytes_sum_pinned_ranges(struct kunit *test)
 {
 	static const struct range_op ops[] = {
@@ -892,6 +957,7 @@ static struct kunit_case amdx_hmm_range_test_cases[] = {
 	KUNIT_CASE(counters_stay_left_on_split_and_add_on_merge),
 	KUNIT_CASE_PARAM(clip_removes_and_shrinks_ranges, clip_gen_params),
 	KUNIT_CASE(covered_and_find_see_holes),
+	KUNIT_CASE(clear_access_forgets_a_device_and_merges),
 	KUNIT_CASE(pinned_bytes_sum_pinned_ranges),
 	KUNIT_CASE(empty_or_reversed_interval_is_einval),
 	KUNIT_CASE(enomem_leaves_the_set_unchanged),

@@ -3,7 +3,9 @@
  * Copyright (C) 2026 The amdx authors
  *
  * The device registry: registration, lookup, references, unregistration
- * while references are held.  Registers its own fake provider devices.
+ * while references are held, ids below AMDX_MAX_DEVICES handed out
+ * cyclically, -ENOSPC when all are taken.  Registers its own fake provider
+ * devices.
  */
 #include <kunit/test.h>
 #include <linux/err.h>
@@ -113,7 +115,8 @@ static void amdx_registry_unregister_with_ref_held_is_safe(struct kunit *test)
 	amdx_device_put(held);
 }
 
-static void amdx_registry_ids_are_not_reused(struct kunit *test)
+/* An id just freed is not the next one handed out. */
+static void amdx_registry_ids_are_not_reused_at_once(struct kunit *test)
 {
 	struct amdx_device_desc desc = amdx_fake_desc();
 	struct amdx_fake fake = {};
@@ -128,6 +131,105 @@ static void amdx_registry_ids_are_not_reused(struct kunit *test)
 	KUNIT_ASSERT_FALSE(test, IS_ERR(b));
 	KUNIT_EXPECT_NE(test, amdx_device_id(b), first);
 	amdx_device_unregister(b);
+}
+
+/* The id cyclic allocation gives after @prev when @live are taken. */
+static u32 amdx_next_free_id(u32 prev, u64 live)
+{
+	u32 i, id;
+
+	for (i = 1; i <= AMDX_MAX_DEVICES; i++) {
+		id = (prev + i) % AMDX_MAX_DEVICES;
+		if (!(live & BIT_ULL(id)))
+			return id;
+	}
+	return AMDX_MAX_DEVICES;
+}
+
+/*
+ * Ids stay below AMDX_MAX_DEVICES: each registration takes the next free
+ * id after the previous one, wrapping to 0 and stepping over live ids, so
+ * every free id comes round once in AMDX_MAX_DEVICES - live registrations.
+ */
+static void amdx_registry_ids_wrap_and_skip_live_ids(struct kunit *test)
+{
+	struct amdx_device_desc desc = amdx_fake_desc();
+	struct amdx_fake fake = {};
+	struct amdx_device *keep, *d;
+	u64 live, seen = 0;
+	u32 prev, id, i;
+	bool wrapped = false;
+
+	keep = amdx_device_register(NULL, &desc, &amdx_fake_ops, &fake);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(keep));
+	live = amdx_device_id_mask();
+	KUNIT_EXPECT_TRUE(test, live & BIT_ULL(amdx_device_id(keep)));
+	KUNIT_EXPECT_EQ(test, hweight64(live), amdx_device_count());
+	prev = amdx_device_id(keep);
+
+	for (i = 0; i < 2 * AMDX_MAX_DEVICES; i++) {
+		d = amdx_device_register(NULL, &desc, &amdx_fake_ops, &fake);
+		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(d), "registration %u", i);
+		id = amdx_device_id(d);
+		amdx_device_unregister(d);
+		KUNIT_ASSERT_EQ_MSG(test, id, amdx_next_free_id(prev, live),
+				    "registration %u after id %u", i, prev);
+		KUNIT_EXPECT_LT(test, id, AMDX_MAX_DEVICES);
+		KUNIT_EXPECT_FALSE(test, live & BIT_ULL(id));
+		wrapped |= id < prev;
+		seen |= BIT_ULL(id);
+		prev = id;
+	}
+	KUNIT_EXPECT_TRUE(test, wrapped);
+	/* every id not live was handed out */
+	KUNIT_EXPECT_EQ(test, seen, ~live);
+	KUNIT_EXPECT_EQ(test, amdx_device_id_mask(), live);
+	amdx_device_unregister(keep);
+}
+
+/*
+ * With AMDX_MAX_DEVICES devices registered, one more fails with -ENOSPC
+ * and changes nothing; removing one makes its id the only one to take.
+ */
+static void amdx_registry_full_registry_is_enospc(struct kunit *test)
+{
+	struct amdx_device_desc desc = amdx_fake_desc();
+	struct amdx_fake fake = {};
+	struct amdx_device **devs, *d;
+	u32 before = amdx_device_count(), n, i, freed;
+
+	devs = kunit_kcalloc(test, AMDX_MAX_DEVICES, sizeof(*devs),
+			     GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, devs);
+	for (n = 0; before + n < AMDX_MAX_DEVICES; n++) {
+		devs[n] = amdx_device_register(NULL, &desc, &amdx_fake_ops,
+					       &fake);
+		if (IS_ERR(devs[n]))
+			break;
+	}
+	KUNIT_EXPECT_EQ(test, before + n, AMDX_MAX_DEVICES);
+	KUNIT_EXPECT_EQ(test, amdx_device_id_mask(), U64_MAX);
+
+	if (before + n == AMDX_MAX_DEVICES) {
+		d = amdx_device_register(NULL, &desc, &amdx_fake_ops, &fake);
+		KUNIT_EXPECT_PTR_EQ(test, d, ERR_PTR(-ENOSPC));
+		KUNIT_EXPECT_EQ(test, amdx_device_count(), AMDX_MAX_DEVICES);
+
+		if (n) {
+			freed = amdx_device_id(devs[n / 2]);
+			amdx_device_unregister(devs[n / 2]);
+			devs[n / 2] = amdx_device_register(NULL, &desc,
+							   &amdx_fake_ops,
+							   &fake);
+			KUNIT_ASSERT_FALSE(test, IS_ERR(devs[n / 2]));
+			KUNIT_EXPECT_EQ(test, amdx_device_id(devs[n / 2]),
+					freed);
+		}
+	}
+	for (i = 0; i < n; i++)
+		if (!IS_ERR(devs[i]))
+			amdx_device_unregister(devs[i]);
+	KUNIT_EXPECT_EQ(test, amdx_device_count(), before);
 }
 
 static void amdx_registry_bad_descriptors_are_refused(struct kunit *test)
@@ -166,7 +268,9 @@ static void amdx_registry_bad_descriptors_are_refused(struct kunit *test)
 static struct kunit_case amdx_registry_cases[] = {
 	KUNIT_CASE(amdx_registry_register_makes_device_findable),
 	KUNIT_CASE(amdx_registry_unregister_with_ref_held_is_safe),
-	KUNIT_CASE(amdx_registry_ids_are_not_reused),
+	KUNIT_CASE(amdx_registry_ids_are_not_reused_at_once),
+	KUNIT_CASE(amdx_registry_ids_wrap_and_skip_live_ids),
+	KUNIT_CASE(amdx_registry_full_registry_is_enospc),
 	KUNIT_CASE(amdx_registry_bad_descriptors_are_refused),
 	{}
 };
