@@ -685,6 +685,60 @@ TEST_F(mi300x, holders_busy_then_drain)
 }
 
 /*
+ * A full memory partition makes room from its own data only.  In NPS2 of
+ * 64 MiB (two partitions of 32 MiB), the least recently used range sits
+ * in partition 1; migrating into a full partition 0 must evict the range
+ * there, never the older one in partition 1, which frees nothing in 0.
+ */
+TEST_F(mi300x, eviction_stays_in_the_full_partition)
+{
+	const unsigned long old_pages = 2048, a_pages = 6144, b_pages = 4096;
+	struct amdx_partition_config c;
+	struct amdx_hmm_migrate m;
+	char *old, *a, *b;
+
+	if (!have_hmm(self->s.ctl))
+		SKIP(return, HMM_NO_CAP);
+	NEW_MI300X(0, SIM_ID, "vram=64");
+	ASSERT_EQ(0, commit_modes(self->s.d[0].fd, AMDX_COMPUTE_DPX,
+				  AMDX_MEMORY_NPS2, 0, &c));
+	/* used least recently, in partition 1 */
+	old = to_vram(_metadata, self->s.d[0].fd, old_pages, 1, &m);
+	ASSERT_NE(NULL, old);
+	ASSERT_EQ(old_pages, m.moved);
+	/* 24 of partition 0's 32 MiB, then 16 more: partition 0 is full */
+	a = to_vram(_metadata, self->s.d[0].fd, a_pages, 0, &m);
+	ASSERT_NE(NULL, a);
+	ASSERT_EQ(a_pages, m.moved);
+	b = to_vram(_metadata, self->s.d[0].fd, b_pages, 0, &m);
+	ASSERT_NE(NULL, b);
+	EXPECT_EQ(b_pages, m.moved);
+	EXPECT_EQ(0, m.skipped);
+
+	/* partition 1's data never moved: all of it is still there */
+	memset(&m, 0, sizeof(m));
+	m.start = (uintptr_t)old;
+	m.size = old_pages * sysconf(_SC_PAGESIZE);
+	m.dest = 1;
+	ASSERT_EQ(0, amdx_ioctl(self->s.d[0].fd, AMDX_IOC_HMM_MIGRATE, &m));
+	EXPECT_EQ(old_pages, m.already);
+	EXPECT_EQ(0, m.moved);
+	/* and the range evicted for room was partition 0's */
+	memset(&m, 0, sizeof(m));
+	m.start = (uintptr_t)a;
+	m.size = a_pages * sysconf(_SC_PAGESIZE);
+	m.dest = 0;
+	ASSERT_EQ(0, amdx_ioctl(self->s.d[0].fd, AMDX_IOC_HMM_MIGRATE, &m));
+	EXPECT_GT(m.moved + m.skipped, 0);
+	EXPECT_TRUE(intact(old, old_pages * sysconf(_SC_PAGESIZE)));
+	EXPECT_TRUE(intact(a, a_pages * sysconf(_SC_PAGESIZE)));
+	EXPECT_TRUE(intact(b, b_pages * sysconf(_SC_PAGESIZE)));
+	munmap(old, old_pages * sysconf(_SC_PAGESIZE));
+	munmap(a, a_pages * sysconf(_SC_PAGESIZE));
+	munmap(b, b_pages * sysconf(_SC_PAGESIZE));
+}
+
+/*
  * A drain that misses its deadline aborts the switch cleanly.  The
  * deadline is checked before each memory partition: with 1 ms and 8192
  * pages to move out of partition 0 of NPS4 (at least 2 ms even at 250 ns

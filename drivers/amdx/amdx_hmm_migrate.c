@@ -454,8 +454,12 @@ void amdx_hmm_account(struct amdx_hmm_ctx *ctx, u64 start, u64 end,
 		st[1] = &r->stats;
 		if (dest == AMDX_HMM_LOC_SYSTEM) {
 			r->resident -= min(r->resident, res->moved);
+			if (!r->resident)
+				r->resident_parts = 0;
 		} else {
 			r->resident += res->moved;
+			if (res->moved && dest < BITS_PER_TYPE(r->resident_parts))
+				r->resident_parts |= BIT(dest);
 			r->last_used = ktime_get_ns();
 		}
 	}
@@ -480,12 +484,15 @@ void amdx_hmm_account(struct amdx_hmm_ctx *ctx, u64 start, u64 end,
 /*
  * Move the least recently used unpinned range with pages in VRAM home:
  * of any context on @adev, @self's own last; with @same_owner only of
- * contexts charging @self's owner (a VF at its quota).  Never the span
- * [@ex_start, @ex_end) of @self.  The caller holds no mmap lock.
- * Returns 0 when something was evicted, -ENOSPC when nothing could be.
+ * contexts charging @self's owner (a VF at its quota); unless @part is
+ * %AMDX_HMM_LOC_SYSTEM, only ranges with pages in memory partition @part
+ * (evicting another partition's data makes no room in a full one).
+ * Never the span [@ex_start, @ex_end) of @self.  The caller holds no mmap
+ * lock.  Returns 0 when something was evicted, -ENOSPC when nothing could
+ * be.
  */
 static int amdx_hmm_evict(struct amdx_device *adev, struct amdx_hmm_ctx *self,
-			  u64 ex_start, u64 ex_end, bool same_owner)
+			  u32 part, u64 ex_start, u64 ex_end, bool same_owner)
 {
 	struct amdx_hmm_ctx *ctx, *victim = NULL;
 	struct amdx_hmm_result res = {};
@@ -507,6 +514,9 @@ static int amdx_hmm_evict(struct amdx_device *adev, struct amdx_hmm_ctx *self,
 
 			if ((r->attr.flags & AMDX_HMM_F_PIN) || !r->resident ||
 			    key >= best)
+				continue;
+			if (part != AMDX_HMM_LOC_SYSTEM &&
+			    !(r->resident_parts & BIT(part)))
 				continue;
 			/* Never the span being migrated in: what is left. */
 			if (ctx == self && s < ex_end && e > ex_start) {
@@ -563,16 +573,17 @@ static int amdx_hmm_evict(struct amdx_device *adev, struct amdx_hmm_ctx *self,
  * @ex_start: first byte of @self's range being migrated (never a victim).
  * @ex_end: one past its last byte.
  *
- * Picks the unpinned range of any context on @adev with pages in VRAM
- * that was used least recently and migrates it to system memory.  The
- * caller must hold no mmap lock.
+ * Picks the unpinned range of any context on @adev with pages in memory
+ * partition @part (%AMDX_HMM_LOC_SYSTEM: in any) that was used least
+ * recently and migrates it to system memory.  The caller must hold no
+ * mmap lock.
  *
  * Return: 0 when something was evicted, -ENOSPC when nothing could be.
  */
 int amdx_hmm_evict_one(struct amdx_device *adev, u32 part,
 		       struct amdx_hmm_ctx *self, u64 ex_start, u64 ex_end)
 {
-	return amdx_hmm_evict(adev, self, ex_start, ex_end, false);
+	return amdx_hmm_evict(adev, self, part, ex_start, ex_end, false);
 }
 
 /**
@@ -607,12 +618,15 @@ int amdx_hmm_migrate_range(struct amdx_hmm_ctx *ctx, u64 start, u64 end,
 			break;
 		/*
 		 * Partition full (or a VF at its quota) from @resume on: make
-		 * room, retry there.  A VF evicts only its own data, and only
-		 * with %AMDX_VF_F_EVICT.
+		 * room, retry there.  Room in a full partition comes only
+		 * from data in that partition; a VF's quota spans all, but it
+		 * evicts only its own data, and only with %AMDX_VF_F_EVICT.
 		 */
 		if (evictions++ >= AMDX_HMM_MAX_EVICT ||
 		    (ret == -EDQUOT && !READ_ONCE(ctx->vf_evict)) ||
-		    amdx_hmm_evict(adev, ctx, start, end, ret == -EDQUOT)) {
+		    amdx_hmm_evict(adev, ctx,
+				   ret == -EDQUOT ? AMDX_HMM_LOC_SYSTEM : dest,
+				   start, end, ret == -EDQUOT)) {
 			res->skipped += (end - resume) >> PAGE_SHIFT;
 			res->reasons |= AMDX_HMM_SKIP_NO_MEMORY;
 			ret = 0;

@@ -146,6 +146,7 @@ static void amdx_range_split(struct amdx_range_set *rs, struct amdx_range *r,
 	right->start = at;
 	right->end = r->end;
 	right->attr = r->attr;
+	right->resident_parts = r->resident_parts;
 	right->last_used = r->last_used;
 	r->end = at;
 	list_add(&right->node, &r->node);
@@ -167,6 +168,7 @@ static void amdx_range_merge(struct amdx_range_set *rs)
 		prev->end = r->end;
 		amdx_stats_add(&prev->stats, &r->stats);
 		prev->resident += r->resident;
+		prev->resident_parts |= r->resident_parts;
 		prev->last_used = max(prev->last_used, r->last_used);
 		list_del(&r->node);
 		kfree(r);

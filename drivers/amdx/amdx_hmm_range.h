@@ -34,6 +34,9 @@ struct amdx_range_attr {
  * @attr: attributes.
  * @stats: counters; a split leaves them with the left part.
  * @resident: pages believed to be in VRAM (a hint for eviction).
+ * @resident_parts: memory partitions believed to hold some of them, bit
+ *	N for partition N (a hint: eviction for a full partition picks
+ *	only ranges that may free room there).
  * @last_used: ktime of the last migration into VRAM (LRU order).
  */
 struct amdx_range {
@@ -43,6 +46,7 @@ struct amdx_range {
 	struct amdx_range_attr attr;
 	struct amdx_hmm_stats stats;
 	u64 resident;
+	u32 resident_parts;
 	u64 last_used;
 };
 

@@ -634,6 +634,45 @@ static void covered_and_find_see_holes(struct kunit *test)
  * A device going away leaves every range's access; ranges it alone told
  * apart merge, with their counters, and ranges that never named it stay.
  */
+/*
+ * The residency hints eviction relies on: a split leaves the pages with
+ * the left part and the partitions on both (they may hold some of
+ * either); a merge adds the pages and joins the partitions.
+ */
+static void residency_hints_follow_split_and_merge(struct kunit *test)
+{
+#define ATTR_G(g) { .preferred_loc = 0, .granularity = (g), .access = 1 }
+	static const struct range_op whole = { 0, 8, ATTR_G(4), ALL };
+	static const struct range_op split = { 2, 4, ATTR_G(5), ALL };
+	static const struct range_op join = { 2, 4, ATTR_G(4), ALL };
+#undef ATTR_G
+	struct amdx_range_set *rs = new_set(test);
+	struct amdx_range *r;
+
+	apply_ops(test, rs, &whole, 1);
+	r = nth_range(test, rs, 0);
+	r->resident = 8;
+	r->resident_parts = BIT(1);
+
+	apply_ops(test, rs, &split, 1);
+	KUNIT_ASSERT_EQ(test, rs->count, 3);
+	KUNIT_EXPECT_EQ(test, nth_range(test, rs, 0)->resident, 8);
+	KUNIT_EXPECT_EQ(test, nth_range(test, rs, 1)->resident, 0);
+	KUNIT_EXPECT_EQ(test, nth_range(test, rs, 2)->resident, 0);
+	KUNIT_EXPECT_EQ(test, nth_range(test, rs, 0)->resident_parts, BIT(1));
+	KUNIT_EXPECT_EQ(test, nth_range(test, rs, 1)->resident_parts, BIT(1));
+	KUNIT_EXPECT_EQ(test, nth_range(test, rs, 2)->resident_parts, BIT(1));
+
+	nth_range(test, rs, 1)->resident = 2;
+	nth_range(test, rs, 1)->resident_parts = BIT(2);
+	nth_range(test, rs, 2)->resident_parts = BIT(3);
+	apply_ops(test, rs, &join, 1);
+	KUNIT_ASSERT_EQ(test, rs->count, 1);
+	r = nth_range(test, rs, 0);
+	KUNIT_EXPECT_EQ(test, r->resident, 10);
+	KUNIT_EXPECT_EQ(test, r->resident_parts, BIT(1) | BIT(2) | BIT(3));
+}
+
 static void clear_access_forgets_a_device_and_merges(struct kunit *test)
 {
 #define ATTR_ACC(a) { .preferred_loc = 0, .granularity = 4, .access = (a) }
@@ -957,6 +996,7 @@ static struct kunit_case amdx_hmm_range_test_cases[] = {
 	KUNIT_CASE(counters_stay_left_on_split_and_add_on_merge),
 	KUNIT_CASE_PARAM(clip_removes_and_shrinks_ranges, clip_gen_params),
 	KUNIT_CASE(covered_and_find_see_holes),
+	KUNIT_CASE(residency_hints_follow_split_and_merge),
 	KUNIT_CASE(clear_access_forgets_a_device_and_merges),
 	KUNIT_CASE(pinned_bytes_sum_pinned_ranges),
 	KUNIT_CASE(empty_or_reversed_interval_is_einval),
