@@ -58,8 +58,9 @@ const struct amdx_uaccess amdx_uaccess_user = {
 	.out = amdx_user_out,
 };
 
+/* Indexed by command number, so amdx_ioctl_find() needs no search. */
 static const struct amdx_ioctl_desc amdx_ioctls[] = {
-	{
+	[_IOC_NR(AMDX_IOC_QUERY)] = {
 		.cmd = AMDX_IOC_QUERY,
 		.min_size = sizeof(struct amdx_query),
 		.flags = AMDX_IOCTL_F_CONTROL | AMDX_IOCTL_F_DEVICE |
@@ -67,70 +68,70 @@ static const struct amdx_ioctl_desc amdx_ioctls[] = {
 		.func = amdx_ioctl_query,
 		.name = "QUERY",
 	},
-	{
+	[_IOC_NR(AMDX_IOC_DEVICE_OPEN)] = {
 		.cmd = AMDX_IOC_DEVICE_OPEN,
 		.min_size = sizeof(struct amdx_device_open),
 		.flags = AMDX_IOCTL_F_CONTROL,
 		.func = amdx_ioctl_device_open,
 		.name = "DEVICE_OPEN",
 	},
-	{
+	[_IOC_NR(AMDX_IOC_HMM_SET_ATTR)] = {
 		.cmd = AMDX_IOC_HMM_SET_ATTR,
 		.min_size = sizeof(struct amdx_hmm_attr),
 		.flags = AMDX_IOCTL_F_DEVICE,
 		.func = amdx_ioctl_hmm_set_attr,
 		.name = "HMM_SET_ATTR",
 	},
-	{
+	[_IOC_NR(AMDX_IOC_HMM_MIGRATE)] = {
 		.cmd = AMDX_IOC_HMM_MIGRATE,
 		.min_size = sizeof(struct amdx_hmm_migrate),
 		.flags = AMDX_IOCTL_F_DEVICE,
 		.func = amdx_ioctl_hmm_migrate,
 		.name = "HMM_MIGRATE",
 	},
-	{
+	[_IOC_NR(AMDX_IOC_HMM_ACCESS)] = {
 		.cmd = AMDX_IOC_HMM_ACCESS,
 		.min_size = sizeof(struct amdx_hmm_access),
 		.flags = AMDX_IOCTL_F_DEVICE,
 		.func = amdx_ioctl_hmm_access,
 		.name = "HMM_ACCESS",
 	},
-	{
+	[_IOC_NR(AMDX_IOC_EVENT_SUBSCRIBE)] = {
 		.cmd = AMDX_IOC_EVENT_SUBSCRIBE,
 		.min_size = sizeof(struct amdx_event_subscribe),
 		.flags = AMDX_IOCTL_F_DEVICE,
 		.func = amdx_ioctl_event_subscribe,
 		.name = "EVENT_SUBSCRIBE",
 	},
-	{
+	[_IOC_NR(AMDX_IOC_RAS_INJECT)] = {
 		.cmd = AMDX_IOC_RAS_INJECT,
 		.min_size = sizeof(struct amdx_ras_inject),
 		.flags = AMDX_IOCTL_F_DEVICE | AMDX_IOCTL_F_ADMIN,
 		.func = amdx_ioctl_ras_inject,
 		.name = "RAS_INJECT",
 	},
-	{
+	[_IOC_NR(AMDX_IOC_RAS_SET_POLICY)] = {
 		.cmd = AMDX_IOC_RAS_SET_POLICY,
 		.min_size = sizeof(struct amdx_ras_policy),
 		.flags = AMDX_IOCTL_F_DEVICE | AMDX_IOCTL_F_ADMIN,
 		.func = amdx_ioctl_ras_set_policy,
 		.name = "RAS_SET_POLICY",
 	},
-	{
+	[_IOC_NR(AMDX_IOC_RAS_BADPAGES_IMPORT)] = {
 		.cmd = AMDX_IOC_RAS_BADPAGES_IMPORT,
 		.min_size = sizeof(struct amdx_ras_badpages_import),
 		.flags = AMDX_IOCTL_F_DEVICE | AMDX_IOCTL_F_ADMIN,
 		.func = amdx_ioctl_ras_badpages_import,
 		.name = "RAS_BADPAGES_IMPORT",
 	},
-	{
+	[_IOC_NR(AMDX_IOC_PARTITION_PLAN)] = {
 		.cmd = AMDX_IOC_PARTITION_PLAN,
 		.min_size = sizeof(struct amdx_partition_config),
 		.flags = AMDX_IOCTL_F_DEVICE | AMDX_IOCTL_F_OUT_ON_ERR,
 		.func = amdx_ioctl_partition_plan,
 		.name = "PARTITION_PLAN",
 	},
-	{
+	[_IOC_NR(AMDX_IOC_PARTITION_COMMIT)] = {
 		.cmd = AMDX_IOC_PARTITION_COMMIT,
 		.min_size = sizeof(struct amdx_partition_config),
 		.flags = AMDX_IOCTL_F_DEVICE | AMDX_IOCTL_F_ADMIN |
@@ -138,7 +139,7 @@ static const struct amdx_ioctl_desc amdx_ioctls[] = {
 		.func = amdx_ioctl_partition_commit,
 		.name = "PARTITION_COMMIT",
 	},
-	{
+	[_IOC_NR(AMDX_IOC_VF_ENABLE)] = {
 		.cmd = AMDX_IOC_VF_ENABLE,
 		.min_size = sizeof(struct amdx_vf_enable),
 		.flags = AMDX_IOCTL_F_DEVICE | AMDX_IOCTL_F_ADMIN |
@@ -146,21 +147,21 @@ static const struct amdx_ioctl_desc amdx_ioctls[] = {
 		.func = amdx_ioctl_vf_enable,
 		.name = "VF_ENABLE",
 	},
-	{
+	[_IOC_NR(AMDX_IOC_VF_DISABLE)] = {
 		.cmd = AMDX_IOC_VF_DISABLE,
 		.min_size = sizeof(struct amdx_vf_disable),
 		.flags = AMDX_IOCTL_F_DEVICE | AMDX_IOCTL_F_ADMIN,
 		.func = amdx_ioctl_vf_disable,
 		.name = "VF_DISABLE",
 	},
-	{
+	[_IOC_NR(AMDX_IOC_VF_SET)] = {
 		.cmd = AMDX_IOC_VF_SET,
 		.min_size = sizeof(struct amdx_vf_set),
 		.flags = AMDX_IOCTL_F_DEVICE | AMDX_IOCTL_F_ADMIN,
 		.func = amdx_ioctl_vf_set,
 		.name = "VF_SET",
 	},
-	{
+	[_IOC_NR(AMDX_IOC_VF_RESET)] = {
 		.cmd = AMDX_IOC_VF_RESET,
 		.min_size = sizeof(struct amdx_vf_reset),
 		.flags = AMDX_IOCTL_F_DEVICE | AMDX_IOCTL_F_ADMIN |
@@ -170,6 +171,16 @@ static const struct amdx_ioctl_desc amdx_ioctls[] = {
 	},
 };
 
+/*
+ * Same type, number and direction: the same command at any size.  A hole
+ * of an indexed table (@k 0) matches nothing.
+ */
+static bool amdx_ioctl_same(unsigned int k, unsigned int cmd)
+{
+	return k && _IOC_TYPE(k) == _IOC_TYPE(cmd) &&
+	       _IOC_NR(k) == _IOC_NR(cmd) && _IOC_DIR(k) == _IOC_DIR(cmd);
+}
+
 /**
  * amdx_ioctl_find() - look up a command in an ioctl table
  * @table: the table.
@@ -177,6 +188,8 @@ static const struct amdx_ioctl_desc amdx_ioctls[] = {
  * @cmd: the command the caller passed.
  *
  * Matches type, number and direction; the size may differ (see DOC).
+ * A table indexed by command number (holes have @cmd 0) is looked up
+ * directly; others are searched.
  *
  * Return: the entry, or NULL if the command is unknown.
  */
@@ -184,16 +197,13 @@ const struct amdx_ioctl_desc *
 amdx_ioctl_find(const struct amdx_ioctl_desc *table, size_t count,
 		unsigned int cmd)
 {
-	size_t i;
+	size_t i, nr = _IOC_NR(cmd);
 
-	for (i = 0; i < count; i++) {
-		unsigned int k = table[i].cmd;
-
-		if (_IOC_TYPE(k) == _IOC_TYPE(cmd) &&
-		    _IOC_NR(k) == _IOC_NR(cmd) &&
-		    _IOC_DIR(k) == _IOC_DIR(cmd))
+	if (nr < count && amdx_ioctl_same(table[nr].cmd, cmd))
+		return &table[nr];
+	for (i = 0; i < count; i++)
+		if (amdx_ioctl_same(table[i].cmd, cmd))
 			return &table[i];
-	}
 	return NULL;
 }
 EXPORT_SYMBOL_IF_KUNIT(amdx_ioctl_find);
@@ -219,7 +229,8 @@ long amdx_ioctl_dispatch(const struct amdx_ioctl_desc *table, size_t count,
 {
 	const struct amdx_ioctl_desc *desc;
 	size_t usize = _IOC_SIZE(cmd);
-	u64 kbuf[AMDX_IOCTL_MAX_ARG / sizeof(u64)];
+	/* Filled by ua->in (copy_struct_from_user() zeroes the tail). */
+	u64 kbuf[AMDX_IOCTL_MAX_ARG / sizeof(u64)] __uninitialized;
 	size_t ksize;
 	int ret, err;
 

@@ -352,10 +352,13 @@ static void amdx_ras_contain(struct amdx_device *adev,
 			   (err->flags & AMDX_RAS_ERR_F_ADDRESS),
 		.partition = err->partition < AMDX_MAX_PARTITIONS,
 	};
-	u64 now = amdx_ras_now_s(), index = err->address >> PAGE_SHIFT;
+	u64 now = 0, index = err->address >> PAGE_SHIFT;
 	struct amdx_ras_ce_window *w;
 	u32 step;
 
+	/* The windows need the time; a CE or DE off a page is only counted. */
+	if (s.on_page || err->type == AMDX_RAS_TYPE_UE)
+		now = amdx_ras_now_s();
 	if (s.on_page)
 		s.page_retired = amdx_ras_retired(ras, err->address);
 	if (s.on_page && !s.page_retired && err->type == AMDX_RAS_TYPE_CE) {
@@ -373,7 +376,7 @@ static void amdx_ras_contain(struct amdx_device *adev,
 		s.page_ces = amdx_ras_ce_add(w, ras->policy.ce_window_s, now,
 					     err->count);
 	}
-	if (s.partition)
+	if (s.partition && err->type == AMDX_RAS_TYPE_UE)
 		s.part_resets = amdx_ras_resets_in_window(&ras->resets[err->partition],
 							  ras->policy.part_reset_window_s,
 							  now);

@@ -88,7 +88,7 @@ int amdx_sim_set_compute_mode(struct amdx_device *adev, u32 mode)
 	if (mode >= 32 || !(sd->params.model->compute_modes & BIT(mode)))
 		return -EINVAL;
 	mutex_lock(&sd->state_lock);
-	sd->compute_mode = mode;
+	WRITE_ONCE(sd->compute_mode, mode);
 	mutex_unlock(&sd->state_lock);
 	return 0;
 }

@@ -168,12 +168,10 @@ void amdx_sim_ras_blocks(struct amdx_sim_dev *sd)
 /* XCCs per compute partition in the device's current mode. */
 static u32 amdx_sim_xccs_per_partition(struct amdx_sim_dev *sd)
 {
-	u32 xcc = sd->params.model->num_xcc, mode, n;
+	u32 xcc = sd->params.model->num_xcc, n;
 
-	mutex_lock(&sd->state_lock);
-	mode = sd->compute_mode;
-	mutex_unlock(&sd->state_lock);
-	switch (mode) {
+	/* A snapshot: the mode changes under state_lock with WRITE_ONCE(). */
+	switch (READ_ONCE(sd->compute_mode)) {
 	case AMDX_COMPUTE_DPX:
 		n = xcc / 2;
 		break;

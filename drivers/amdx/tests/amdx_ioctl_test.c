@@ -115,6 +115,44 @@ static void amdx_ioctl_wrong_fd_kind_is_enotty(struct kunit *test)
 					     AMDX_TEST_IOC, &arg), -ENOTTY);
 }
 
+/* Indexed like the real table: entry n holds command number n. */
+static const struct amdx_ioctl_desc amdx_test_indexed[] = {
+	[1] = {
+		.cmd = _IOWR(AMDX_IOCTL_BASE, 1, u64),
+		.flags = AMDX_IOCTL_F_CONTROL,
+		.func = amdx_test_handler,
+		.name = "ONE",
+	},
+	[3] = {
+		.cmd = _IOW(AMDX_IOCTL_BASE, 3, u64),
+		.flags = AMDX_IOCTL_F_CONTROL,
+		.func = amdx_test_handler,
+		.name = "THREE",
+	},
+};
+
+static void amdx_ioctl_indexed_table_holes_match_nothing(struct kunit *test)
+{
+	const struct amdx_ioctl_desc *t = amdx_test_indexed;
+	size_t n = ARRAY_SIZE(amdx_test_indexed);
+
+	KUNIT_EXPECT_PTR_EQ(test, amdx_ioctl_find(t, n,
+						  _IOWR(AMDX_IOCTL_BASE, 1, u32)),
+			    &t[1]);
+	KUNIT_EXPECT_PTR_EQ(test, amdx_ioctl_find(t, n,
+						  _IOW(AMDX_IOCTL_BASE, 3, u64)),
+			    &t[3]);
+	/* Holes (cmd 0), even for a command that is all zero but its nr. */
+	KUNIT_EXPECT_NULL(test, amdx_ioctl_find(t, n, _IO(0, 0)));
+	KUNIT_EXPECT_NULL(test, amdx_ioctl_find(t, n, _IO(0, 2)));
+	KUNIT_EXPECT_NULL(test, amdx_ioctl_find(t, n, 2));
+	/* Right number, wrong direction; and beyond the table. */
+	KUNIT_EXPECT_NULL(test, amdx_ioctl_find(t, n,
+						_IOR(AMDX_IOCTL_BASE, 3, u64)));
+	KUNIT_EXPECT_NULL(test, amdx_ioctl_find(t, n,
+						_IOWR(AMDX_IOCTL_BASE, 9, u64)));
+}
+
 static void amdx_ioctl_below_min_size_is_einval(struct kunit *test)
 {
 	u64 buf[8] = {};
@@ -266,6 +304,7 @@ static struct kunit_case amdx_ioctl_cases[] = {
 	KUNIT_CASE(amdx_ioctl_foreign_type_is_enotty),
 	KUNIT_CASE(amdx_ioctl_wrong_direction_is_enotty),
 	KUNIT_CASE(amdx_ioctl_wrong_fd_kind_is_enotty),
+	KUNIT_CASE(amdx_ioctl_indexed_table_holes_match_nothing),
 	KUNIT_CASE(amdx_ioctl_below_min_size_is_einval),
 	KUNIT_CASE(amdx_ioctl_older_struct_is_zero_extended),
 	KUNIT_CASE(amdx_ioctl_current_struct_round_trips),
