@@ -20,7 +20,8 @@
  * LOST record with the exact count, and no loss up to the ring's size;
  * device removal giving the queued records, then EOF and EPOLLHUP;
  * unprivileged subscribers; MIGRATE events from HMM (skipped without
- * AMDX_CAP_HMM_MIGRATE).
+ * AMDX_CAP_HMM_MIGRATE); a reader of a busy log polling instead of
+ * sleeping per record (event_read_poll_us).
  *
  * Wake-up tests start a thread that blocks, wait until the kernel shows
  * it sleeping (/proc/self/task/TID/stat), then emit: a lost wake-up hangs
@@ -35,7 +36,9 @@
 #include <sched.h>
 #include <stdbool.h>
 #include <sys/epoll.h>
+#include <stdatomic.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -538,6 +541,111 @@ TEST_F(event, blocking_read_wakes_on_event)
 	EXPECT_EQ(REC, w.ret);
 	EXPECT_EQ(AMDX_EVENT_PAGE_PENDING, w.ev[0].kind);
 	close(fd);
+}
+
+/*
+ * A reader that has caught up with a busy log polls before it sleeps
+ * (module parameter event_read_poll_us).  The producer paces a stream:
+ * it emits record i only once the reader holds record i - 1 and has had
+ * PACE_US to come back into read().  With a budget far above the pace the
+ * reader catches each record while polling, without a voluntary context
+ * switch; with 0 it sleeps for each.  Counted with getrusage(), not timed.
+ */
+#define POLL_PARAM	"/sys/module/amdx/parameters/event_read_poll_us"
+#define PACE_RECORDS	60
+#define PACE_US		300
+
+struct pacer {
+	int fd;
+	_Atomic int consumed;
+	long nvcsw;
+	int err;
+};
+
+static void pin_to(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+static void *pacer_reader(void *arg)
+{
+	struct pacer *p = arg;
+	struct rusage a, b;
+	struct amdx_event ev[4];
+	int i;
+
+	pin_to(1);
+	getrusage(RUSAGE_THREAD, &a);
+	for (i = 0; i < PACE_RECORDS; i++) {
+		if (rd(p->fd, ev, sizeof(ev)) != REC) {
+			p->err = 1;
+			break;
+		}
+		atomic_store(&p->consumed, i + 1);
+	}
+	getrusage(RUSAGE_THREAD, &b);
+	p->nvcsw = b.ru_nvcsw - a.ru_nvcsw;
+	return NULL;
+}
+
+/* Context switches of a reader of a paced stream, or -1. */
+static long paced_stream(struct ev_ctx *e, const char *budget_us)
+{
+	struct pacer p = { .fd = subscribe(e->fd, AMDX_EVENT_MASK_ALL, 0, 0) };
+	pthread_t th;
+	int i;
+
+	if (p.fd < 0 || amdx_sysfs_write(POLL_PARAM, budget_us))
+		return -1;
+	pin_to(0);
+	if (pthread_create(&th, NULL, pacer_reader, &p))
+		return -1;
+	for (i = 0; i < PACE_RECORDS && !p.err; i++) {
+		__u64 t;
+
+		while (atomic_load(&p.consumed) < i && !p.err)
+			sched_yield();
+		t = now_ns();
+		while (now_ns() - t < PACE_US * 1000ULL)
+			;
+		if (emit(e, AMDX_EVENT_ERROR, 1))
+			p.err = 1;
+	}
+	pthread_join(th, NULL);
+	close(p.fd);
+	return p.err ? -1 : p.nvcsw;
+}
+
+TEST_F(event, busy_reader_polls_before_sleeping)
+{
+	struct ev_ctx *e = &self->c;
+	char saved[32] = "20";
+	long polled, slept;
+	ssize_t n;
+	int fd;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "polling needs the reader and the producer on two CPUs");
+	fd = open(POLL_PARAM, O_RDONLY);
+	ASSERT_GE(fd, 0) TH_LOG("%s: %s", POLL_PARAM, strerror(errno));
+	n = read(fd, saved, sizeof(saved) - 1);
+	close(fd);
+	ASSERT_GT(n, 0);
+	saved[n] = '\0';
+
+	polled = paced_stream(e, "1000000");
+	slept = paced_stream(e, "0");
+	ASSERT_EQ(0, amdx_sysfs_write(POLL_PARAM, saved));
+	ASSERT_GE(polled, 0);
+	ASSERT_GE(slept, 0);
+	TH_LOG("voluntary switches for %d records: %ld polling, %ld not",
+	       PACE_RECORDS, polled, slept);
+	EXPECT_LT(polled, PACE_RECORDS / 4);
+	EXPECT_GE(slept, PACE_RECORDS / 2);
 }
 
 /* ---- filter, independence, hive */

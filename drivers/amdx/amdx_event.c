@@ -38,10 +38,14 @@
  * device's @lock, so every subscriber sees its device's seqs (and
  * timestamps) in increasing order.
  *
- * Locking: &amdx_event_source.lock (irqsave) -> &amdx_event_sub.lock ->
- * wait queue locks.  Readers take &amdx_event_sub.read_lock (a mutex),
- * then the subscriber lock only to peek and to consume, copying to user
- * space in between.  The hive list has its own spinlock, never nested.
+ * Locking: &amdx_event_source.lock (irqsave) -> wait queue locks; it
+ * also serialises the producer side of every subscriber's ring.  Readers
+ * take only &amdx_event_sub.read_lock (a mutex): the ring's consumer side
+ * needs no lock against the producer (see the event ring DOC), so a
+ * reader and an emitter never wait for each other.  A reader takes the
+ * source lock only to queue a LOST record for misses still pending once
+ * it has read everything else.  The hive list has its own spinlock,
+ * never nested.
  */
 #include <linux/anon_inodes.h>
 #include <linux/bits.h>
@@ -57,8 +61,11 @@
 #include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/moduleparam.h>
 #include <linux/poll.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/stat.h>
 #include <linux/seq_file.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
@@ -70,6 +77,15 @@
 #include "amdx_event.h"
 #include "amdx_kunit.h"
 #include "amdx_trace.h"
+
+/*
+ * How long a blocking reader that has caught up with a busy log polls
+ * before it sleeps (see amdx_event_sub_poll()); 0 turns polling off.
+ */
+static unsigned int event_read_poll_us = 20;
+module_param(event_read_poll_us, uint, 0644);
+MODULE_PARM_DESC(event_read_poll_us,
+		 "Microseconds a reader that caught up with a busy event log polls before sleeping (0: never; default 20)");
 
 /* Counters shared by the devices of a hive (hive_id != 0). */
 static LIST_HEAD(amdx_event_hives);
@@ -155,9 +171,8 @@ void amdx_event_source_kill(struct amdx_event_source *src)
 	spin_lock_irqsave(&src->lock, flags);
 	src->dead = true;
 	list_for_each_entry_safe(sub, tmp, &src->subs, node) {
-		spin_lock(&sub->lock);
-		sub->hup = true;
-		spin_unlock(&sub->lock);
+		/* After every record: pairs with amdx_event_sub_hup(). */
+		smp_store_release(&sub->hup, true);
 		list_del_init(&sub->node);
 		wake_up_interruptible_poll(&sub->wait, EPOLLHUP);
 	}
@@ -230,14 +245,16 @@ void amdx_event_source_emit(struct amdx_event_source *src,
 	list_for_each_entry(sub, &src->subs, node) {
 		bool stored = false;
 
-		spin_lock(&sub->lock);
 		for (i = 0; i < n; i++)
 			if (evs[i].seq &&
 			    amdx_event_ring_push(&sub->ring, &evs[i]) ==
 			    AMDX_EVENT_PUSH_STORED)
 				stored = true;
-		spin_unlock(&sub->lock);
-		/* Pairs with the barrier in the reader's prepare_to_wait(). */
+		/*
+		 * The barrier in wq_has_sleeper() orders the ring's head
+		 * before the wait queue check; pairs with the one in the
+		 * reader's prepare_to_wait().
+		 */
 		if (stored && wq_has_sleeper(&sub->wait))
 			wake_up_interruptible_poll(&sub->wait,
 						   EPOLLIN | EPOLLRDNORM);
@@ -334,7 +351,6 @@ struct amdx_event_sub *amdx_event_sub_create(struct amdx_event_source *src,
 	}
 	sub->src = src;
 	INIT_LIST_HEAD(&sub->node);
-	spin_lock_init(&sub->lock);
 	amdx_event_ring_init(&sub->ring, recs, ring_size, mask);
 	mutex_init(&sub->read_lock);
 	init_waitqueue_head(&sub->wait);
@@ -370,23 +386,64 @@ void amdx_event_sub_destroy(struct amdx_event_sub *sub)
 }
 EXPORT_SYMBOL_IF_KUNIT(amdx_event_sub_destroy);
 
-/* Records or a LOST record waiting, or the end of the log. */
-static bool amdx_event_sub_ready(struct amdx_event_sub *sub, bool *hup)
+/* The end of the log; once true, every record the log will get is queued. */
+static bool amdx_event_sub_hup(const struct amdx_event_sub *sub)
 {
-	bool readable;
-
-	spin_lock_irq(&sub->lock);
-	readable = amdx_event_ring_readable(&sub->ring);
-	*hup = sub->hup;
-	spin_unlock_irq(&sub->lock);
-	return readable;
+	/* Pairs with the release in amdx_event_source_kill(). */
+	return smp_load_acquire(&sub->hup);
 }
 
-static bool amdx_event_sub_wake(struct amdx_event_sub *sub)
+/* Wait condition and poll: records or a LOST record waiting, or the end. */
+static bool amdx_event_sub_wake(const struct amdx_event_sub *sub)
 {
-	bool hup;
+	return amdx_event_ring_readable(&sub->ring) || amdx_event_sub_hup(sub);
+}
 
-	return amdx_event_sub_ready(sub, &hup) || hup;
+/*
+ * A blocking reader found the ring empty.  If the last record it read
+ * was emitted less than event_read_poll_us ago, the log is busy: poll the
+ * ring for up to that long before sleeping, so that neither side pays
+ * for a sleep and a wake-up (on the emitter's side, a wake-up is an IPI
+ * to the idle reader CPU) for every few records of a storm.  Like KVM's
+ * halt polling, only while nothing else wants this CPU; an idle log (the
+ * last record older than the budget) never polls.
+ *
+ * Return: true when records (or the end) arrived while polling.
+ */
+static bool amdx_event_sub_poll(struct amdx_event_sub *sub)
+{
+	u64 budget = (u64)READ_ONCE(event_read_poll_us) * NSEC_PER_USEC;
+	u64 start = ktime_get_ns();
+
+	if (!budget || start - sub->last_ts > budget)
+		return false;
+	do {
+		if (amdx_event_sub_wake(sub))
+			return true;
+		if (need_resched() || signal_pending(current) ||
+		    !single_task_running())
+			break;
+		cpu_relax();
+	} while (ktime_get_ns() - start < budget);
+	return false;
+}
+
+/*
+ * The next records for a reader holding read_lock, queueing the LOST
+ * record of pending misses when nothing else is left.
+ */
+static u32 amdx_event_sub_peek(struct amdx_event_sub *sub, u32 max,
+			       const struct amdx_event **first)
+{
+	u32 n = amdx_event_ring_peek(&sub->ring, max, first);
+
+	if (!n && amdx_event_ring_lost_pending(&sub->ring)) {
+		spin_lock_irq(&sub->src->lock);
+		amdx_event_ring_flush_lost(&sub->ring);
+		spin_unlock_irq(&sub->src->lock);
+		n = amdx_event_ring_peek(&sub->ring, max, first);
+	}
+	return n;
 }
 
 static ssize_t amdx_event_read(struct file *filp, char __user *buf,
@@ -397,7 +454,6 @@ static ssize_t amdx_event_read(struct file *filp, char __user *buf,
 	const struct amdx_event *first;
 	u32 want, done = 0, n;
 	ssize_t ret = 0;
-	bool hup;
 
 	if (count < rec) {
 		pr_debug("amdx%u: event read: %zu bytes hold no record\n",
@@ -408,41 +464,37 @@ static ssize_t amdx_event_read(struct file *filp, char __user *buf,
 
 	if (mutex_lock_interruptible(&sub->read_lock))
 		return -ERESTARTSYS;
-	spin_lock_irq(&sub->lock);
-	while (!(n = amdx_event_ring_peek(&sub->ring, want, &first))) {
-		hup = sub->hup;
-		spin_unlock_irq(&sub->lock);
-		if (hup)
-			goto out_unlock;	/* EOF */
+	while (!(n = amdx_event_sub_peek(sub, want, &first))) {
+		/* hup first: then the peek below sees every record. */
+		if (amdx_event_sub_hup(sub)) {
+			n = amdx_event_sub_peek(sub, want, &first);
+			if (!n)
+				goto out_unlock;	/* EOF */
+			break;
+		}
 		if (filp->f_flags & O_NONBLOCK) {
 			ret = -EAGAIN;
 			goto out_unlock;
 		}
+		if (amdx_event_sub_poll(sub))
+			continue;
 		ret = wait_event_interruptible(sub->wait,
 					       amdx_event_sub_wake(sub));
 		if (ret)
 			goto out_unlock;
-		spin_lock_irq(&sub->lock);
 	}
 
-	/* Lock held, n records at first. */
-	for (;;) {
-		spin_unlock_irq(&sub->lock);
+	do {
 		/* The producer does not write queued slots: copy in place. */
 		if (copy_to_user(buf + (size_t)done * rec, first, n * rec)) {
 			ret = -EFAULT;
 			break;
 		}
-		spin_lock_irq(&sub->lock);
+		sub->last_ts = first[n - 1].timestamp_ns;
 		amdx_event_ring_consume(&sub->ring, n);
 		done += n;
-		n = done < want ?
-		    amdx_event_ring_peek(&sub->ring, want - done, &first) : 0;
-		if (!n) {
-			spin_unlock_irq(&sub->lock);
-			break;
-		}
-	}
+	} while (done < want &&
+		 (n = amdx_event_sub_peek(sub, want - done, &first)));
 out_unlock:
 	mutex_unlock(&sub->read_lock);
 	return done ? (ssize_t)done * rec : ret;
@@ -452,13 +504,12 @@ static __poll_t amdx_event_poll(struct file *filp, poll_table *wait)
 {
 	struct amdx_event_sub *sub = filp->private_data;
 	__poll_t mask = 0;
-	bool hup;
 
 	poll_wait(filp, &sub->wait, wait);
-	if (amdx_event_sub_ready(sub, &hup))
-		mask |= EPOLLIN | EPOLLRDNORM;
-	if (hup)
+	if (amdx_event_sub_hup(sub))
 		mask |= EPOLLHUP;
+	if (amdx_event_ring_readable(&sub->ring))
+		mask |= EPOLLIN | EPOLLRDNORM;
 	return mask;
 }
 
@@ -477,15 +528,16 @@ static void amdx_event_show_fdinfo(struct seq_file *m, struct file *filp)
 	struct amdx_event_sub *sub = filp->private_data;
 	struct amdx_event_ring *r = &sub->ring;
 
-	spin_lock_irq(&sub->lock);
+	/* The producer side stands still; the consumer's tail may move. */
+	spin_lock_irq(&sub->src->lock);
 	seq_printf(m, "amdx-device:\t%u\n", sub->src->device);
 	seq_printf(m, "amdx-mask:\t%#llx\n", r->mask);
 	seq_printf(m, "amdx-ring-size:\t%u\n", r->size);
 	seq_printf(m, "amdx-queued:\t%u\n", amdx_event_ring_queued(r));
 	seq_printf(m, "amdx-lost-pending:\t%llu\n", r->lost);
 	seq_printf(m, "amdx-dropped:\t%llu\n", r->dropped);
-	seq_printf(m, "amdx-hup:\t%d\n", sub->hup);
-	spin_unlock_irq(&sub->lock);
+	seq_printf(m, "amdx-hup:\t%d\n", amdx_event_sub_hup(sub));
+	spin_unlock_irq(&sub->src->lock);
 }
 
 static const struct file_operations amdx_event_fops = {
@@ -598,7 +650,9 @@ static int amdx_event_hook_parse(char *buf, u32 *kind, u32 *count)
 static ssize_t amdx_event_hook_write(struct file *f, const char __user *ubuf,
 				     size_t len, loff_t *ppos)
 {
-	struct amdx_event stack[AMDX_EVENT_HOOK_STACK], *evs = stack;
+	/* Every record used is assigned whole below. */
+	struct amdx_event stack[AMDX_EVENT_HOOK_STACK] __uninitialized;
+	struct amdx_event *evs = stack;
 	struct amdx_device *adev = f->private_data;
 	u32 kind, count, chunk, i, j;
 	char buf[32];

@@ -63,11 +63,12 @@ struct amdx_event_counter {
 
 /**
  * struct amdx_event_source - the event log of one device
- * @lock: protects @subs and @dead, and makes taking a seq and queueing
- *	the record one step, so every subscriber sees its device's seqs in
+ * @lock: protects @subs and @dead, serialises the producer side of
+ *	every subscriber's ring, and makes taking a seq and queueing the
+ *	record one step, so every subscriber sees its device's seqs in
  *	increasing order.  Taken with interrupts off (emitters may run in
- *	any context).  Order: &amdx_device.lock -> @lock ->
- *	&amdx_event_sub.lock -> wait queue locks.
+ *	any context).  Order: &amdx_device.lock -> @lock -> wait queue
+ *	locks.
  * @subs: subscribers (&amdx_event_sub.node).
  * @counter: seq counter, shared by the devices of a hive.
  * @device: device id written into records.
@@ -86,21 +87,24 @@ struct amdx_event_source {
  * @src: the device's event log.
  * @adev: the device, referenced by the fd; NULL for in-kernel users.
  * @node: entry in &amdx_event_source.subs; empty once the device is gone.
- * @lock: protects @ring and @hup.  Nests inside &amdx_event_source.lock.
- * @ring: the records.
- * @read_lock: one reader consumes at a time, so records are copied out
- *	of the ring in place without @lock.  Order: @read_lock -> mmap_lock.
+ * @ring: the records; producer side under &amdx_event_source.lock,
+ *	consumer side under @read_lock, no lock between the two.
+ * @read_lock: one reader consumes at a time; records are copied to user
+ *	space in place.  Order: @read_lock -> mmap_lock, and @read_lock ->
+ *	&amdx_event_source.lock (only to queue a pending LOST record).
  * @wait: readers, poll and epoll.
- * @hup: the device is gone: no more records will come.
+ * @last_ts: timestamp of the last record read (under @read_lock).
+ * @hup: the device is gone: no more records will come.  Set with a
+ *	release store under &amdx_event_source.lock after the last record.
  */
 struct amdx_event_sub {
 	struct amdx_event_source *src;
 	struct amdx_device *adev;
 	struct list_head node;
-	spinlock_t lock;	/* see above */
 	struct amdx_event_ring ring;
 	struct mutex read_lock;	/* see above */
 	wait_queue_head_t wait;
+	u64 last_ts;
 	bool hup;
 };
 

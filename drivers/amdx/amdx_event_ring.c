@@ -17,29 +17,38 @@
  *    queued:   1 2 3 4                      lost = 5 (seq 5..9)
  *    read:     1 2 3 4 LOST{seq 5, data[0] 5, data[1] 9} ...
  *
- * The LOST record takes a ring slot like any other.  It is queued either
- * by the producer, which needs room for it and the new record together
- * (with only one free slot the new record is dropped too, so one run of
- * misses is always reported by one record), or by the reader when it has
- * consumed everything else.  Records of kinds the subscriber did not ask
- * for are not queued and not counted; LOST records always are.
+ * The LOST record takes a ring slot like any other.  The producer queues
+ * it when it has room for it and the new record together (with only one
+ * free slot the new record is dropped too, so one run of misses is
+ * always reported by one record); when the reader has consumed
+ * everything else and misses are still pending, it asks the producer
+ * side to queue it (amdx_event_ring_flush_lost(), under the producer's
+ * lock).  Records of kinds the subscriber did not ask for are not queued
+ * and not counted; LOST records always are.
  *
  * So a ring of N records loses nothing as long as at most N records are
  * waiting, and a reader that counts delivered records plus the data[0]
  * of LOST records accounts for every record of its kinds.
  *
  * @head and @tail run freely (u64 never wraps in practice); the slot of
- * position p is p & (size - 1).  Nothing here locks: the caller
- * serialises all calls on a ring.  amdx_event_ring_peek() hands out
- * records in place, and they stay valid until amdx_event_ring_consume(),
- * because the producer does not write to queued slots.
+ * position p is p & (size - 1).  The two sides share no lock: producers
+ * are serialised by their caller (the event log's lock), the consumer by
+ * its own (the reader mutex).  The producer writes slots, then publishes
+ * them with a release store of @head; the consumer reads @head with an
+ * acquire load, copies the slots, and hands them back with a release
+ * store of @tail, which the producer reads with an acquire load before
+ * it reuses a slot.  amdx_event_ring_peek() hands out records in place;
+ * they stay valid until amdx_event_ring_consume(), because the producer
+ * never writes a queued slot.
  */
 #include <linux/bits.h>
 #include <linux/bug.h>
 #include <linux/build_bug.h>
+#include <linux/compiler.h>
 #include <linux/log2.h>
 #include <linux/minmax.h>
 #include <linux/string.h>
+#include <asm/barrier.h>
 
 #include "amdx_event_ring.h"
 #include "amdx_kunit.h"
@@ -64,23 +73,17 @@ void amdx_event_ring_init(struct amdx_event_ring *ring,
 }
 EXPORT_SYMBOL_IF_KUNIT(amdx_event_ring_init);
 
-static u32 amdx_event_ring_room(const struct amdx_event_ring *ring)
+/* Producer side: the slot at @pos, which the consumer does not own. */
+static struct amdx_event *
+amdx_event_ring_slot(struct amdx_event_ring *ring, u64 pos)
 {
-	return ring->size - (u32)(ring->head - ring->tail);
+	return &ring->recs[pos & (ring->size - 1)];
 }
 
-static void amdx_event_ring_put(struct amdx_event_ring *ring,
-				const struct amdx_event *ev)
+/* Fill @lost with the LOST record for the run of misses so far. */
+static void amdx_event_ring_fill_lost(struct amdx_event_ring *ring,
+				      struct amdx_event *lost)
 {
-	ring->recs[ring->head & (ring->size - 1)] = *ev;
-	ring->head++;
-}
-
-/* Queue the LOST record for the run of misses so far; needs a free slot. */
-static void amdx_event_ring_put_lost(struct amdx_event_ring *ring)
-{
-	struct amdx_event *lost = &ring->recs[ring->head & (ring->size - 1)];
-
 	memset(lost, 0, sizeof(*lost));
 	lost->seq = ring->lost_seq;
 	lost->timestamp_ns = ring->lost_ts;
@@ -90,12 +93,10 @@ static void amdx_event_ring_put_lost(struct amdx_event_ring *ring)
 	lost->partition = AMDX_RAS_PARTITION_ALL;
 	lost->data[0] = ring->lost;
 	lost->data[1] = ring->lost_last;
-	ring->head++;
-	ring->lost = 0;
 }
 
 /**
- * amdx_event_ring_push() - offer a record to a ring
+ * amdx_event_ring_push() - offer a record to a ring (producer side)
  * @ring: the ring.
  * @ev: the record, complete (seq, timestamp, device set).
  *
@@ -106,19 +107,27 @@ static void amdx_event_ring_put_lost(struct amdx_event_ring *ring)
 enum amdx_event_push amdx_event_ring_push(struct amdx_event_ring *ring,
 					  const struct amdx_event *ev)
 {
-	u32 room = amdx_event_ring_room(ring);
+	u64 head = ring->head;
+	u32 room;
 
 	if (ev->kind >= BITS_PER_TYPE(ring->mask) ||
 	    !(ring->mask & BIT_ULL(ev->kind)))
 		return AMDX_EVENT_PUSH_FILTERED;
 
+	/* Pairs with the release in amdx_event_ring_consume(). */
+	room = ring->size - (u32)(head - smp_load_acquire(&ring->tail));
 	if (!ring->lost && room >= 1) {
-		amdx_event_ring_put(ring, ev);
+		*amdx_event_ring_slot(ring, head) = *ev;
+		/* Pairs with the acquire in amdx_event_ring_peek(). */
+		smp_store_release(&ring->head, head + 1);
 		return AMDX_EVENT_PUSH_STORED;
 	}
 	if (ring->lost && room >= 2) {
-		amdx_event_ring_put_lost(ring);
-		amdx_event_ring_put(ring, ev);
+		amdx_event_ring_fill_lost(ring, amdx_event_ring_slot(ring, head));
+		*amdx_event_ring_slot(ring, head + 1) = *ev;
+		WRITE_ONCE(ring->lost, 0);
+		/* Both slots, then head: pairs with the acquire in peek. */
+		smp_store_release(&ring->head, head + 2);
 		return AMDX_EVENT_PUSH_STORED;
 	}
 
@@ -127,7 +136,7 @@ enum amdx_event_push amdx_event_ring_push(struct amdx_event_ring *ring,
 		ring->lost_ts = ev->timestamp_ns;
 		ring->lost_device = ev->device;
 	}
-	ring->lost++;
+	WRITE_ONCE(ring->lost, ring->lost + 1);
 	ring->lost_last = ev->seq;
 	ring->dropped++;
 	return AMDX_EVENT_PUSH_DROPPED;
@@ -135,28 +144,57 @@ enum amdx_event_push amdx_event_ring_push(struct amdx_event_ring *ring,
 EXPORT_SYMBOL_IF_KUNIT(amdx_event_ring_push);
 
 /**
+ * amdx_event_ring_flush_lost() - queue the LOST record of pending misses
+ * @ring: the ring.
+ *
+ * Producer side: the caller holds the producers' lock.  The consumer
+ * calls it (through that lock) when it has read everything else and
+ * amdx_event_ring_lost_pending() says misses are waiting.
+ *
+ * Return: true if a LOST record was queued; false with no misses pending
+ * or no free slot (a LOST record then comes with the next push that
+ * finds room, or the next flush).
+ */
+bool amdx_event_ring_flush_lost(struct amdx_event_ring *ring)
+{
+	u64 head = ring->head, tail;
+
+	if (!ring->lost)
+		return false;
+	/* Pairs with the release in amdx_event_ring_consume(). */
+	tail = smp_load_acquire(&ring->tail);
+	if (head - tail >= ring->size)
+		return false;
+	amdx_event_ring_fill_lost(ring, amdx_event_ring_slot(ring, head));
+	WRITE_ONCE(ring->lost, 0);
+	/* The slot, then head: pairs with the acquire in peek. */
+	smp_store_release(&ring->head, head + 1);
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(amdx_event_ring_flush_lost);
+
+/**
  * amdx_event_ring_peek() - the next records to read, in place
  * @ring: the ring.
  * @max: at most this many.
  * @first: out: the first record.
  *
- * When only misses are pending, queues their LOST record first.  The
- * records returned are contiguous in memory (a run may stop at the end
- * of the storage; peek again after consuming) and stay unchanged until
- * amdx_event_ring_consume().
+ * Consumer side.  The records returned are contiguous in memory (a run
+ * may stop at the end of the storage; peek again after consuming) and
+ * stay unchanged until amdx_event_ring_consume().  Pending misses whose
+ * LOST record is not queued yet are not seen here: see
+ * amdx_event_ring_flush_lost().
  *
- * Return: the number of records at @first, 0 if nothing is waiting.
+ * Return: the number of records at @first, 0 if nothing is queued.
  */
-u32 amdx_event_ring_peek(struct amdx_event_ring *ring, u32 max,
+u32 amdx_event_ring_peek(const struct amdx_event_ring *ring, u32 max,
 			 const struct amdx_event **first)
 {
-	u32 queued = ring->head - ring->tail;
-	u32 idx = ring->tail & (ring->size - 1);
+	u64 tail = ring->tail;
+	/* Pairs with the release in amdx_event_ring_push(). */
+	u32 queued = smp_load_acquire(&ring->head) - tail;
+	u32 idx = tail & (ring->size - 1);
 
-	if (!queued && ring->lost) {
-		amdx_event_ring_put_lost(ring);
-		queued = 1;
-	}
 	*first = &ring->recs[idx];
 	return min3(queued, max, ring->size - idx);
 }
@@ -166,24 +204,48 @@ EXPORT_SYMBOL_IF_KUNIT(amdx_event_ring_peek);
  * amdx_event_ring_consume() - drop records that were read
  * @ring: the ring.
  * @n: how many, at most what amdx_event_ring_peek() returned.
+ *
+ * Consumer side: hands the slots back to the producer.
  */
 void amdx_event_ring_consume(struct amdx_event_ring *ring, u32 n)
 {
-	if (WARN_ON_ONCE(n > ring->head - ring->tail))
-		n = ring->head - ring->tail;
-	ring->tail += n;
+	u64 tail = ring->tail;
+	u32 queued = READ_ONCE(ring->head) - tail;
+
+	if (WARN_ON_ONCE(n > queued))
+		n = queued;
+	/* The slots are copied out; pairs with the acquire in push. */
+	smp_store_release(&ring->tail, tail + n);
 }
 EXPORT_SYMBOL_IF_KUNIT(amdx_event_ring_consume);
+
+/**
+ * amdx_event_ring_lost_pending() - misses wait for their LOST record
+ * @ring: the ring.
+ *
+ * Consumer side, a lockless hint: true means the caller should take the
+ * producers' lock and call amdx_event_ring_flush_lost().
+ *
+ * Return: whether misses are counted but not queued.
+ */
+bool amdx_event_ring_lost_pending(const struct amdx_event_ring *ring)
+{
+	return READ_ONCE(ring->lost);
+}
+EXPORT_SYMBOL_IF_KUNIT(amdx_event_ring_lost_pending);
 
 /**
  * amdx_event_ring_readable() - whether a read would return a record
  * @ring: the ring.
  *
+ * Lockless from either side; for poll and wait conditions.
+ *
  * Return: true when records or a LOST record are waiting.
  */
 bool amdx_event_ring_readable(const struct amdx_event_ring *ring)
 {
-	return ring->head != ring->tail || ring->lost;
+	return READ_ONCE(ring->head) != READ_ONCE(ring->tail) ||
+	       READ_ONCE(ring->lost);
 }
 EXPORT_SYMBOL_IF_KUNIT(amdx_event_ring_readable);
 
@@ -195,6 +257,6 @@ EXPORT_SYMBOL_IF_KUNIT(amdx_event_ring_readable);
  */
 u32 amdx_event_ring_queued(const struct amdx_event_ring *ring)
 {
-	return ring->head - ring->tail;
+	return READ_ONCE(ring->head) - READ_ONCE(ring->tail);
 }
 EXPORT_SYMBOL_IF_KUNIT(amdx_event_ring_queued);

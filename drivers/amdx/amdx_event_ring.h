@@ -3,12 +3,13 @@
  * Copyright (C) 2026 The amdx authors
  *
  * The event ring of one subscriber (amdx_event_ring.c): fixed-size records,
- * a kind filter and exact loss accounting.  Pure logic without locks; the
- * caller serialises every call (amdx_event.c holds the subscriber's lock).
+ * a kind filter and exact loss accounting.  One producer side and one
+ * consumer side, each serialised by its caller, meet without a lock.
  */
 #ifndef _AMDX_EVENT_RING_H_
 #define _AMDX_EVENT_RING_H_
 
+#include <linux/cache.h>
 #include <linux/types.h>
 #include <linux/amdx.h>
 
@@ -17,27 +18,32 @@
  * @recs: @size records.
  * @size: capacity in records, a power of two.
  * @mask: kinds accepted, bit (1 << kind); LOST records bypass it.
- * @head: free-running count of records written.
- * @tail: free-running count of records consumed; @head - @tail <= @size.
+ * @head: free-running count of records written (producer side).
  * @lost: records missed since the last LOST record was queued.
  * @lost_seq: seq of the first of them.
  * @lost_last: seq of the last of them.
  * @lost_ts: timestamp of the first of them.
  * @lost_device: device of the first of them.
  * @dropped: records missed over the ring's life (statistics).
+ * @tail: free-running count of records consumed (consumer side), on a
+ *	cache line of its own; @head - @tail <= @size.
+ *
+ * Everything but @tail belongs to the producer side; the consumer reads
+ * @head and @lost without the producer's lock (see the DOC for the
+ * ordering).
  */
 struct amdx_event_ring {
 	struct amdx_event *recs;
 	u32 size;
 	u64 mask;
 	u64 head;
-	u64 tail;
 	u64 lost;
 	u64 lost_seq;
 	u64 lost_last;
 	u64 lost_ts;
 	u32 lost_device;
 	u64 dropped;
+	u64 tail ____cacheline_aligned_in_smp;
 };
 
 /**
@@ -55,11 +61,16 @@ enum amdx_event_push {
 
 void amdx_event_ring_init(struct amdx_event_ring *ring,
 			  struct amdx_event *recs, u32 size, u64 mask);
+/* Producer side. */
 enum amdx_event_push amdx_event_ring_push(struct amdx_event_ring *ring,
 					  const struct amdx_event *ev);
-u32 amdx_event_ring_peek(struct amdx_event_ring *ring, u32 max,
+bool amdx_event_ring_flush_lost(struct amdx_event_ring *ring);
+/* Consumer side. */
+u32 amdx_event_ring_peek(const struct amdx_event_ring *ring, u32 max,
 			 const struct amdx_event **first);
 void amdx_event_ring_consume(struct amdx_event_ring *ring, u32 n);
+bool amdx_event_ring_lost_pending(const struct amdx_event_ring *ring);
+/* Either side. */
 bool amdx_event_ring_readable(const struct amdx_event_ring *ring);
 u32 amdx_event_ring_queued(const struct amdx_event_ring *ring);
 

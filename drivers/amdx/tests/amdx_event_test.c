@@ -82,6 +82,10 @@ static u32 pop(struct amdx_event_ring *r, struct amdx_event *out, u32 max)
 
 	while (done < max) {
 		n = amdx_event_ring_peek(r, max - done, &first);
+		/* Only misses left: the reader has their LOST record queued. */
+		if (!n && amdx_event_ring_lost_pending(r) &&
+		    amdx_event_ring_flush_lost(r))
+			continue;
 		if (!n)
 			break;
 		memcpy(&out[done], first, n * sizeof(*first));
@@ -244,6 +248,34 @@ static void ring_reports_each_overflow_separately(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pop(r, out, 64), 16);
 	KUNIT_EXPECT_EQ(test, out[0].seq, 41);
 	KUNIT_EXPECT_EQ(test, out[15].seq, 56);
+}
+
+/* The reader's side never queues; the producer's flush needs misses and room. */
+static void ring_flush_lost_needs_misses_and_room(struct kunit *test)
+{
+	struct amdx_event_ring *r = new_ring(test, 4, MASK_ALL);
+	const struct amdx_event *first;
+	u64 s;
+
+	KUNIT_EXPECT_FALSE(test, amdx_event_ring_flush_lost(r));
+	for (s = 1; s <= 6; s++)			/* 5 and 6 missed */
+		push(r, s, AMDX_EVENT_ERROR);
+	KUNIT_EXPECT_TRUE(test, amdx_event_ring_lost_pending(r));
+	KUNIT_EXPECT_FALSE(test, amdx_event_ring_flush_lost(r));	/* full */
+	KUNIT_ASSERT_EQ(test, amdx_event_ring_peek(r, 8, &first), 4);
+	KUNIT_EXPECT_EQ(test, first->seq, 1);
+	amdx_event_ring_consume(r, 4);
+	/* Empty to peek, yet readable: the misses wait for their record. */
+	KUNIT_EXPECT_EQ(test, amdx_event_ring_peek(r, 8, &first), 0);
+	KUNIT_EXPECT_TRUE(test, amdx_event_ring_readable(r));
+	KUNIT_EXPECT_TRUE(test, amdx_event_ring_flush_lost(r));
+	KUNIT_EXPECT_FALSE(test, amdx_event_ring_lost_pending(r));
+	KUNIT_ASSERT_EQ(test, amdx_event_ring_peek(r, 8, &first), 1);
+	expect_lost(test, first, 5, 2, 6);
+	amdx_event_ring_consume(r, 1);
+	KUNIT_EXPECT_FALSE(test, amdx_event_ring_flush_lost(r));
+	KUNIT_EXPECT_FALSE(test, amdx_event_ring_readable(r));
+	KUNIT_EXPECT_EQ(test, r->dropped, 2);
 }
 
 static void ring_filter_skips_unwanted_kinds_uncounted(struct kunit *test)
@@ -507,9 +539,10 @@ static u32 sub_pop(struct amdx_event_sub *sub, struct amdx_event *out,
 {
 	u32 n;
 
-	spin_lock_irq(&sub->lock);
+	/* The producers' lock, as the reader takes it to flush misses. */
+	spin_lock_irq(&sub->src->lock);
 	n = pop(&sub->ring, out, max);
-	spin_unlock_irq(&sub->lock);
+	spin_unlock_irq(&sub->src->lock);
 	return n;
 }
 
@@ -709,6 +742,7 @@ static struct kunit_case amdx_event_test_cases[] = {
 	KUNIT_CASE(ring_overflow_yields_one_lost_with_exact_count),
 	KUNIT_CASE(ring_lost_precedes_later_records),
 	KUNIT_CASE(ring_reports_each_overflow_separately),
+	KUNIT_CASE(ring_flush_lost_needs_misses_and_room),
 	KUNIT_CASE(ring_filter_skips_unwanted_kinds_uncounted),
 	KUNIT_CASE(ring_lost_arrives_regardless_of_mask),
 	KUNIT_CASE(ring_accounting_is_exact_under_random_load),
