@@ -15,7 +15,9 @@
  *        records at a time.  The pipe holds as many records as the ring.
  *
  * Both get the same flow control: the producer emits a batch only while
- * no more than a window of records would be outstanding.  The reader
+ * no more than a window of records would be outstanding, counted with
+ * atomics (a mutex and condition variable only when it has to sleep, so
+ * the harness adds no lock traffic per record to either side).  The reader
  * checks the seqs are consecutive and adds up any LOST records: "lost"
  * must be 0, the window never exceeding the ring.
  *
@@ -39,6 +41,7 @@
 #include <sched.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,9 +98,12 @@ struct run {
 	int hook;		/* amdx: emit_events */
 	int dev;		/* amdx: the device fd, for RAS_INJECT */
 	int rfd, wfd;		/* event fd or pipe ends */
+	/* flow control: the producer sleeps on cv only when it must wait */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	uint64_t produced, done;	/* under mu */
+	uint64_t produced;		/* producer only */
+	_Atomic uint64_t done;		/* records the reader holds */
+	_Atomic int waiting;		/* the producer waits on cv */
 	/* reader results */
 	uint64_t t0, t1, received, lost, gaps, errors;
 	uint64_t *lat;
@@ -177,10 +183,17 @@ static void *reader(void *arg)
 		}
 		got += lost;
 		r->lost += lost;
-		pthread_mutex_lock(&r->mu);
-		r->done = got;
-		pthread_cond_signal(&r->cv);
-		pthread_mutex_unlock(&r->mu);
+		/*
+		 * No lock on the way unless the producer sleeps: the
+		 * harness's own synchronisation must not dominate either
+		 * side.  seq_cst store then load, paired with the producer's.
+		 */
+		atomic_store(&r->done, got);
+		if (atomic_load(&r->waiting)) {
+			pthread_mutex_lock(&r->mu);
+			pthread_cond_signal(&r->cv);
+			pthread_mutex_unlock(&r->mu);
+		}
 	}
 	r->t1 = now_ns();
 	r->received = got;
@@ -248,7 +261,9 @@ static int run_once(struct run *r)
 		recs[i].kind = AMDX_EVENT_ERROR;
 		recs[i].size = REC;
 	}
-	r->produced = r->done = 0;
+	r->produced = 0;
+	atomic_store(&r->done, 0);
+	atomic_store(&r->waiting, 0);
 	r->received = r->lost = r->gaps = r->errors = 0;
 	pthread_mutex_init(&r->mu, NULL);
 	pthread_cond_init(&r->cv, NULL);
@@ -264,15 +279,17 @@ static int run_once(struct run *r)
 		if (c->total - r->produced < b)
 			b = c->total - r->produced;
 		/* flow control: never more than the ring outstanding */
-		pthread_mutex_lock(&r->mu);
-		while (r->produced + b - r->done > c->window)
-			pthread_cond_wait(&r->cv, &r->mu);
-		pthread_mutex_unlock(&r->mu);
+		if (r->produced + b - atomic_load(&r->done) > c->window) {
+			pthread_mutex_lock(&r->mu);
+			atomic_store(&r->waiting, 1);
+			while (r->produced + b - atomic_load(&r->done) > c->window)
+				pthread_cond_wait(&r->cv, &r->mu);
+			atomic_store(&r->waiting, 0);
+			pthread_mutex_unlock(&r->mu);
+		}
 		ret = produce(r, b, seq, recs);
 		seq += b;
-		pthread_mutex_lock(&r->mu);
 		r->produced += b;
-		pthread_mutex_unlock(&r->mu);
 	}
 	if (ret)
 		pthread_cancel(th);
