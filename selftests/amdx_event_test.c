@@ -21,7 +21,7 @@
  * device removal giving the queued records, then EOF and EPOLLHUP;
  * unprivileged subscribers; MIGRATE events from HMM (skipped without
  * AMDX_CAP_HMM_MIGRATE); a reader of a busy log polling instead of
- * sleeping per record (event_read_poll_us).
+ * sleeping per record (event_read_poll_us), and that parameter's range.
  *
  * Wake-up tests start a thread that blocks, wait until the kernel shows
  * it sleeping (/proc/self/task/TID/stat), then emit: a lost wake-up hangs
@@ -620,22 +620,31 @@ static long paced_stream(struct ev_ctx *e, const char *budget_us)
 	return p.err ? -1 : p.nvcsw;
 }
 
+static int read_param(char *buf, size_t len)
+{
+	int fd = open(POLL_PARAM, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n <= 0)
+		return -EIO;
+	buf[n] = '\0';
+	return 0;
+}
+
 TEST_F(event, busy_reader_polls_before_sleeping)
 {
 	struct ev_ctx *e = &self->c;
-	char saved[32] = "20";
+	char saved[32];
 	long polled, slept;
-	ssize_t n;
-	int fd;
 
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP(return, "polling needs the reader and the producer on two CPUs");
-	fd = open(POLL_PARAM, O_RDONLY);
-	ASSERT_GE(fd, 0) TH_LOG("%s: %s", POLL_PARAM, strerror(errno));
-	n = read(fd, saved, sizeof(saved) - 1);
-	close(fd);
-	ASSERT_GT(n, 0);
-	saved[n] = '\0';
+	ASSERT_EQ(0, read_param(saved, sizeof(saved)))
+		TH_LOG("%s: %s", POLL_PARAM, strerror(errno));
 
 	polled = paced_stream(e, "1000000");
 	slept = paced_stream(e, "0");
@@ -646,6 +655,18 @@ TEST_F(event, busy_reader_polls_before_sleeping)
 	       PACE_RECORDS, polled, slept);
 	EXPECT_LT(polled, PACE_RECORDS / 4);
 	EXPECT_GE(slept, PACE_RECORDS / 2);
+}
+
+TEST_F(event, read_poll_param_out_of_range_einval)
+{
+	char before[32], after[32];
+
+	ASSERT_EQ(0, read_param(before, sizeof(before)));
+	EXPECT_EQ(-EINVAL, amdx_sysfs_write(POLL_PARAM, "1000001"));
+	EXPECT_EQ(-EINVAL, amdx_sysfs_write(POLL_PARAM, "-1"));
+	EXPECT_EQ(-EINVAL, amdx_sysfs_write(POLL_PARAM, "20us"));
+	ASSERT_EQ(0, read_param(after, sizeof(after)));
+	EXPECT_STREQ(before, after);
 }
 
 /* ---- filter, independence, hive */

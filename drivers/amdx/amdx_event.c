@@ -80,12 +80,32 @@
 
 /*
  * How long a blocking reader that has caught up with a busy log polls
- * before it sleeps (see amdx_event_sub_poll()); 0 turns polling off.
+ * before it sleeps (see amdx_event_sub_poll()); 0 turns polling off.  At
+ * most a second: a polling reader does not schedule.
  */
+#define AMDX_EVENT_POLL_MAX_US	1000000U
 static unsigned int event_read_poll_us = 20;
-module_param(event_read_poll_us, uint, 0644);
+
+static int amdx_event_poll_us_set(const char *val,
+				  const struct kernel_param *kp)
+{
+	int ret = param_set_uint_minmax(val, kp, 0, AMDX_EVENT_POLL_MAX_US);
+
+	if (ret)
+		pr_warn("amdx: event_read_poll_us: want 0..%u microseconds\n",
+			AMDX_EVENT_POLL_MAX_US);
+	return ret;
+}
+
+static const struct kernel_param_ops amdx_event_poll_us_ops = {
+	.set = amdx_event_poll_us_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(event_read_poll_us, &amdx_event_poll_us_ops,
+		&event_read_poll_us, 0644);
 MODULE_PARM_DESC(event_read_poll_us,
-		 "Microseconds a reader that caught up with a busy event log polls before sleeping (0: never; default 20)");
+		 "Microseconds a reader that caught up with a busy event log polls before sleeping (0..1000000, 0: never; default 20)");
 
 /* Counters shared by the devices of a hive (hive_id != 0). */
 static LIST_HEAD(amdx_event_hives);
@@ -506,6 +526,12 @@ static __poll_t amdx_event_poll(struct file *filp, poll_table *wait)
 	__poll_t mask = 0;
 
 	poll_wait(filp, &sub->wait, wait);
+	/*
+	 * The conditions are read without a lock: order them after joining
+	 * the wait queue.  Pairs with the barrier in wq_has_sleeper() on the
+	 * emitter's side, as sock_poll_wait() does.
+	 */
+	smp_mb();
 	if (amdx_event_sub_hup(sub))
 		mask |= EPOLLHUP;
 	if (amdx_event_ring_readable(&sub->ring))
