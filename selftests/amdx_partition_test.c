@@ -1059,6 +1059,8 @@ TEST_F(mi300x, vf_reset_rate_limit)
 	EXPECT_EQ(-EINVAL, amdx_ioctl(fd, AMDX_IOC_VF_RESET, &r));
 	r = (struct amdx_vf_reset){ .flags = 1 };
 	EXPECT_EQ(-EINVAL, amdx_ioctl(fd, AMDX_IOC_VF_RESET, &r));
+	r = (struct amdx_vf_reset){ .reserved = 1 };
+	EXPECT_EQ(-EINVAL, amdx_ioctl(fd, AMDX_IOC_VF_RESET, &r));
 
 	for (i = 1; i <= AMDX_VF_RESET_LIMIT; i++) {
 		/* The guest of the last one does not ack in time. */
@@ -1317,9 +1319,11 @@ TEST_F(mi300x, vf_flr_clears_only_its_vf_vram)
 	ASSERT_EQ(FLR_PAGES, cnt[1]);
 	ASSERT_EQ(FLR_PAGES, cnt[2]);
 
+	r.vram_cleared = 12345;		/* out only: ignored on input */
 	ASSERT_EQ(0, amdx_ioctl(fd, AMDX_IOC_VF_RESET, &r));
 	EXPECT_EQ(AMDX_VF_RESET_ACKED, r.result);
 	EXPECT_EQ(AMDX_PART_STATE_ONLINE, r.state);
+	EXPECT_EQ(size, r.vram_cleared);
 
 	/* The VRAM holds nothing of VF 0 any more; the rest is untouched. */
 	ASSERT_EQ(0, count_tags(SIM_ID, cnt));

@@ -482,8 +482,7 @@ int amdx_ioctl_vf_reset(struct amdx_file *file, void *data)
 	u32 result = AMDX_VF_RESET_ACKED;
 	int ret;
 
-	if (args->flags || args->pad || args->reserved[0] ||
-	    args->reserved[1]) {
+	if (args->flags || args->pad || args->reserved) {
 		pr_debug("amdx: %s: VF reset: non-zero flags, pad or reserved\n",
 			 adev->bdf);
 		return -EINVAL;
@@ -492,6 +491,7 @@ int amdx_ioctl_vf_reset(struct amdx_file *file, void *data)
 	args->state = 0;
 	args->duration_ns = 0;
 	args->resets_in_window = 0;
+	args->vram_cleared = 0;
 	if (!amdx_part_can_sriov(adev))
 		return -EOPNOTSUPP;
 
@@ -535,6 +535,7 @@ int amdx_ioctl_vf_reset(struct amdx_file *file, void *data)
 	v->reset_next = (v->reset_next + 1) % AMDX_VF_RESET_LIMIT;
 	v->resets++;
 	args->result = result;
+	args->vram_cleared = cleared;
 	args->resets_in_window = amdx_vf_resets_in_window(v, t0);
 	args->duration_ns = ktime_get_ns() - t0;
 out_state:

@@ -41,6 +41,8 @@
  * &amdx_ras.lock takes an mmap lock.  amdx_ras_report() must not be
  * called once amdx_device_unregister() has started.
  */
+#include <linux/bitops.h>
+#include <linux/build_bug.h>
 #include <linux/capability.h>
 #include <linux/device.h>
 #include <linux/err.h>
@@ -305,7 +307,10 @@ static int amdx_ras_retire_page(struct amdx_device *adev, u64 address,
 	return ret;
 }
 
-/* A bitmap of the device ids (below 64) a device reset affects. */
+/* Every device id has its bit in the DEVICE_RESET_BEGIN bitmap. */
+static_assert(AMDX_MAX_DEVICES <= BITS_PER_TYPE(u64));
+
+/* A bitmap of the device ids a device reset affects. */
 static u64 amdx_ras_reset_mask(struct amdx_device *adev)
 {
 	u32 ids[AMDX_RAS_RESET_MAX], n, i;
@@ -313,8 +318,7 @@ static u64 amdx_ras_reset_mask(struct amdx_device *adev)
 
 	n = amdx_device_hive_ids(adev, ids, ARRAY_SIZE(ids));
 	for (i = 0; i < min_t(u32, n, ARRAY_SIZE(ids)); i++)
-		if (ids[i] < 64)
-			mask |= BIT_ULL(ids[i]);
+		mask |= BIT_ULL(ids[i]);
 	return mask;
 }
 

@@ -550,7 +550,8 @@ int VfCommands::reset(const Options& opts, std::ostream& out, std::ostream& err)
                                   {"result", to_string(r->result)},
                                   {"state", to_string(r->state)},
                                   {"duration_ns", r->duration_ns},
-                                  {"resets_in_window", r->resets_in_window}}}},
+                                  {"resets_in_window", r->resets_in_window},
+                                  {"vram_cleared", r->vram_cleared}}}},
            opts.format);
     return kExitOk;
 }

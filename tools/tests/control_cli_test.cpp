@@ -355,7 +355,7 @@ TEST_F(ControlCli, VfSetResetDisable) {
     const auto reset = run({"vf", "reset", "0", "1"});
     EXPECT_EQ(reset.code, 0) << reset.err;
     EXPECT_EQ(reset.out, "vf_reset device 0 vf 1 result acked state online duration_ns 2000000 "
-                         "resets_in_window 1\n");
+                         "resets_in_window 1 vram_cleared 0\n");
     ASSERT_EQ(run({"vf", "reset", "0", "1"}).code, 0);
     ASSERT_EQ(run({"vf", "reset", "0", "1"}).code, 0);
     expect_error(run({"vf", "reset", "0", "1"}), 1,

@@ -376,6 +376,7 @@ int FakeKernel::vf_reset(std::uint32_t id, amdx_vf_reset& r) {
     r.state = v.state;
     r.duration_ns = vf_ack_timeout ? 10000000 : 2000000;
     r.resets_in_window = v.resets_in_window;
+    r.vram_cleared = v.vram_used;
     amdx_event ev{};
     ev.kind = AMDX_EVENT_VF_RESET;
     ev.instance = r.vf;

@@ -274,10 +274,12 @@ TEST_F(PartitionTest, VfSetSendsOnlyTheGivenFields) {
 TEST_F(PartitionTest, VfResetRateLimitQuarantines) {
     kernel.devices[0].compute_mode = AMDX_COMPUTE_CPX;
     ASSERT_TRUE(device->vf_enable(2));
+    kernel.state(kernel.devices[0].id).vfs[1].vram_used = 3 << 20;
     for (std::uint32_t i = 1; i <= AMDX_VF_RESET_LIMIT; ++i) {
         const auto r = device->vf_reset(1);
         ASSERT_TRUE(r) << i;
         EXPECT_EQ(r->resets_in_window, i);
+        EXPECT_EQ(r->vram_cleared, 3U << 20);
         EXPECT_EQ(r->result, amdx::VfResetOutcome::acked);
     }
     const auto limited = device->vf_reset(1);

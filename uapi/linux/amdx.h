@@ -760,6 +760,8 @@ struct amdx_vf_set {
  * @duration_ns: out: time the reset took.
  * @resets_in_window: out: resets within the rate-limit window.
  * @pad: zero.
+ * @vram_cleared: out: bytes of VRAM the VF held, cleared by the reset (as
+ *	in its %AMDX_EVENT_VF_RESET record); ignored on input.
  * @reserved: zero.
  *
  * A reset beyond %AMDX_VF_RESET_LIMIT in %AMDX_VF_RESET_WINDOW_S seconds
@@ -774,7 +776,8 @@ struct amdx_vf_reset {
 	__u64 duration_ns;
 	__u32 resets_in_window;
 	__u32 pad;
-	__u64 reserved[2];
+	__u64 vram_cleared;
+	__u64 reserved;
 };
 
 /**

@@ -246,7 +246,8 @@ Result<VfResetResult> Device::vf_reset(std::uint32_t vf) const noexcept {
     return VfResetResult{.result = static_cast<VfResetOutcome>(arg.result),
                          .state = static_cast<PartitionState>(arg.state),
                          .duration_ns = arg.duration_ns,
-                         .resets_in_window = arg.resets_in_window};
+                         .resets_in_window = arg.resets_in_window,
+                         .vram_cleared = arg.vram_cleared};
 }
 
 Result<ResetScope> Device::reset_scope() const noexcept {

@@ -241,6 +241,7 @@ struct VfResetResult {
     PartitionState state = PartitionState::online;
     std::uint64_t duration_ns = 0;
     std::uint32_t resets_in_window = 0;
+    std::uint64_t vram_cleared = 0; ///< bytes of the VF's VRAM the FLR cleared
 };
 
 /// %AMDX_QUERY_RESET_SCOPE: what a device reset would reset.
