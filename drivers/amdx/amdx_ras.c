@@ -41,7 +41,7 @@
  * &amdx_ras.lock takes an mmap lock.  amdx_ras_report() must not be
  * called once amdx_device_unregister() has started.
  */
-#include <linux/bitops.h>
+#include <linux/bits.h>
 #include <linux/build_bug.h>
 #include <linux/capability.h>
 #include <linux/device.h>
@@ -308,7 +308,7 @@ static int amdx_ras_retire_page(struct amdx_device *adev, u64 address,
 }
 
 /* Every device id has its bit in the DEVICE_RESET_BEGIN bitmap. */
-static_assert(AMDX_MAX_DEVICES <= BITS_PER_TYPE(u64));
+static_assert(sizeof(u64) * BITS_PER_BYTE >= AMDX_MAX_DEVICES);
 
 /* A bitmap of the device ids a device reset affects. */
 static u64 amdx_ras_reset_mask(struct amdx_device *adev)
