@@ -16,6 +16,20 @@ chmod 0755 "$root"
 
 mkdir -p "$root"/{bin,dev,proc,sys,tmp,usr/bin,usr/local/lib,lib/amdx,selftests}
 cp /bin/busybox "$root/bin/busybox"
+# Users the privilege tests run as: uid 1000 is in group render (the
+# group /dev/kfd and /dev/amdx belong to), uid 1001 is in no GPU group.
+mkdir -p "$root/etc"
+cat > "$root/etc/passwd" <<'PASSWD'
+root:x:0:0:root:/root:/bin/sh
+amdx:x:1000:1000:render member:/tmp:/bin/sh
+outsider:x:1001:1001:no gpu group:/tmp:/bin/sh
+PASSWD
+cat > "$root/etc/group" <<'GROUP'
+root:x:0:
+render:x:105:amdx
+amdx:x:1000:
+outsider:x:1001:
+GROUP
 cp "$here/guest-init.sh" "$root/init"
 cp "$here/demo-guest.sh" "$root/demo.sh"
 cp "$here/bench-guest.sh" "$root/bench.sh"
