@@ -28,7 +28,7 @@
 #include <linux/export.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
-#include <asm/unaligned.h>
+#include <amdx/amdx_compat.h>
 
 #include "amdx_badpage.h"
 #include "amdx_kunit.h"

@@ -572,7 +572,6 @@ static const struct file_operations amdx_event_fops = {
 	.poll = amdx_event_poll,
 	.release = amdx_event_release,
 	.show_fdinfo = amdx_event_show_fdinfo,
-	.llseek = no_llseek,
 };
 
 /**
@@ -731,7 +730,6 @@ static const struct file_operations amdx_event_hook_fops = {
 	.open = amdx_event_hook_open,
 	.release = amdx_event_hook_release,
 	.write = amdx_event_hook_write,
-	.llseek = no_llseek,
 };
 
 /**

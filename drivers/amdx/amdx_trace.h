@@ -9,6 +9,7 @@
 #define _AMDX_TRACE_H_
 
 #include <linux/tracepoint.h>
+#include <amdx/amdx_compat.h>
 #include <linux/types.h>
 #include <linux/amdx.h>
 
@@ -19,7 +20,7 @@ TRACE_EVENT(amdx_device_add,
 			     __string(bdf, bdf)
 			     __field(u32, model)),
 	    TP_fast_assign(__entry->id = id;
-			   __assign_str(bdf, bdf);
+			   amdx_assign_str(bdf, bdf);
 			   __entry->model = model;),
 	    TP_printk("id=%u bdf=%s model=%u", __entry->id, __get_str(bdf),
 		      __entry->model)

@@ -36,6 +36,7 @@
 #include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <amdx/amdx_compat.h>
 
 #include "amdx_sim.h"
 
@@ -173,7 +174,7 @@ static int amdx_sim_parse(char *buf, struct amdx_sim_params *p)
 	return 0;
 }
 
-static ssize_t new_device_store(struct bus_type *bus, const char *buf,
+static ssize_t new_device_store(amdx_bus_attr_bus *bus, const char *buf,
 				size_t count)
 {
 	struct amdx_sim_params p;
@@ -212,7 +213,7 @@ out_unlock:
 }
 static BUS_ATTR_WO(new_device);
 
-static ssize_t del_device_store(struct bus_type *bus, const char *buf,
+static ssize_t del_device_store(amdx_bus_attr_bus *bus, const char *buf,
 				size_t count)
 {
 	struct amdx_sim_dev *sd;

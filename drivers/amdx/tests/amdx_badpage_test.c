@@ -13,7 +13,7 @@
 #include <kunit/test.h>
 #include <linux/crc32.h>
 #include <linux/slab.h>
-#include <asm/unaligned.h>
+#include <amdx/amdx_compat.h>
 
 #include "amdx_badpage.h"
 
