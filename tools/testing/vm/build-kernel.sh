@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Build (or reuse) the amdx test kernel from Debian's linux-source-6.1.
+# Build (or reuse) an amdx test kernel from Debian's linux-source-6.1 or
+# linux-source-6.12.
 #
 # The build lives outside the work tree in $AMDX_CACHE (default
 # /var/cache/amdx), keyed by the source package version, the hash of the
@@ -8,26 +9,36 @@
 # rebuilds.
 # Prints the kernel build directory (usable as KDIR) on stdout.
 #
-# usage: build-kernel.sh [test|bench]
+# usage: build-kernel.sh [test|bench] [6.1|6.12]
 #   test   kernel.config: KUnit, KASAN, lockdep, kmemleak... (default)
 #   bench  kernel.config + kernel-bench.config: no debugging, for timings
+#   6.1    linux-source-6.1 (default), 6.12 linux-source-6.12
+# A version's own fragment, kernel-VERSION.config, is merged after the
+# common one when it exists (options that differ between versions only).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 flavour=${1:-test}
+series=${2:-6.1}
 cache=${AMDX_CACHE:-/var/cache/amdx}
-tarball=/usr/src/linux-source-6.1.tar.xz
+tarball=/usr/src/linux-source-$series.tar.xz
 log() { echo "build-kernel: $*" >&2; }
 
-[ -r "$tarball" ] || { log "missing $tarball (apt-get install linux-source-6.1)"; exit 1; }
-srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
+case "$series" in
+6.1|6.12) ;;
+*) log "unknown kernel $series (6.1 or 6.12)"; exit 2 ;;
+esac
+[ -r "$tarball" ] || { log "missing $tarball (apt-get install linux-source-$series)"; exit 1; }
+srcver=$(dpkg-query -W -f='${Version}' "linux-source-$series")
 frag=$(mktemp)
 trap 'rm -f "$frag"' EXIT
 case "$flavour" in
-test) cat "$here/kernel.config" > "$frag" ;;
-bench) cat "$here/kernel.config" "$here/kernel-bench.config" > "$frag" ;;
+test|bench) ;;
 *) log "unknown flavour $flavour"; exit 2 ;;
 esac
+cat "$here/kernel.config" > "$frag"
+[ ! -f "$here/kernel-$series.config" ] || cat "$here/kernel-$series.config" >> "$frag"
+[ "$flavour" = test ] || cat "$here/kernel-bench.config" >> "$frag"
 # Last setting of each option wins.
 tac "$frag" | awk -F= '/^CONFIG_/ { if (seen[$1]++) next } { print }' | tac \
 	> "$frag.m" && mv "$frag.m" "$frag"
@@ -46,7 +57,7 @@ if [ -f "$kdir/.amdx-built" ]; then
 	exit 0
 fi
 
-log "building test kernel $srcver (config $key) in $kdir; this takes ~10 min once"
+log "building test kernel $series $srcver (config $key) in $kdir; this takes ~10 min once"
 rm -rf "$kdir" "$kdir.tmp"
 mkdir -p "$kdir.tmp"
 tar -C "$kdir.tmp" --strip-components=1 -xf "$tarball"
