@@ -3,19 +3,22 @@
 # amdx: out-of-tree module build, tests and demo.
 #
 # KDIR defaults to the running kernel's build tree when it has one, else
-# to the newest installed Debian linux-headers-*-amd64.  `make check` and
-# `make demo` build their own test kernel (tools/testing/vm).
+# to the newest installed generic Debian linux-headers-*-amd64 (not the
+# -rt or -cloud flavours, which sort -V would put last).  `make check` and
+# `make demo` build their own test kernels (tools/testing/vm).
 
 KVER ?= $(shell uname -r)
+HEADERS_DIR ?= /usr/src
 KDIR ?= $(firstword $(wildcard /lib/modules/$(KVER)/build) \
-	  $(lastword $(shell ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V)))
+	  $(lastword $(shell ls -d $(HEADERS_DIR)/linux-headers-*-amd64 2>/dev/null | \
+			     grep -Ev -- '-(rt|cloud)-amd64$$' | sort -V)))
 AMDX_WERROR ?=
 PROBES := generated/amdx_probes.h
 VM := tools/testing/vm
 
 export AMDX_WERROR
 
-.PHONY: all modules clean probes check demo vm-shell lint tools bench help
+.PHONY: all modules clean probes check demo vm-shell lint tools bench help kdir
 
 all: modules
 
@@ -51,6 +54,9 @@ bench:
 
 lint:
 	$(VM)/lint.sh
+
+kdir:
+	@echo "$(KDIR)"
 
 help:
 	@echo "make [KDIR=...]   build amdx.ko and amdx_sim.ko (KDIR=$(KDIR))"
