@@ -1,10 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# dkms add, build and install this tree for kernel KVER; prints the
-# directory holding the installed modules.
-# usage: dkms.sh KVER
+# Register this tree in DKMS afresh, then build and install it for each
+# KVER; prints, per KVER, the directory holding its installed modules.
+# usage: dkms.sh KVER...
 set -euo pipefail
-kver=$1
 root=$(cd "$(dirname "$0")/../../.." && pwd)
 name=amdx
 ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$root/dkms.conf")
@@ -19,14 +18,16 @@ mkdir -p "$src"
 (cd "$root" && git ls-files -co --exclude-standard -z |
 	rsync -a --from0 --files-from=- ./ "$src/")
 dkms add -m "$name" -v "$ver" >&2
-dkms build -m "$name" -v "$ver" -k "$kver" >&2 || {
-	cat "/var/lib/dkms/$name/$ver/build/make.log" >&2 || true
-	exit 1
-}
-dkms install -m "$name" -v "$ver" -k "$kver" --force >&2
-d=/lib/modules/$kver/updates/dkms
-for m in amdx amdx_sim; do
-	[ -f "$d/$m.ko" ] || [ -f "$d/$m.ko.xz" ] || {
-		echo "dkms.sh: $m not installed in $d" >&2; exit 1; }
+for kver in "$@"; do
+	dkms build -m "$name" -v "$ver" -k "$kver" >&2 || {
+		cat "/var/lib/dkms/$name/$ver/build/make.log" >&2 || true
+		exit 1
+	}
+	dkms install -m "$name" -v "$ver" -k "$kver" --force >&2
+	d=/lib/modules/$kver/updates/dkms
+	for m in amdx amdx_sim; do
+		[ -f "$d/$m.ko" ] || [ -f "$d/$m.ko.xz" ] || {
+			echo "dkms.sh: $m not installed in $d" >&2; exit 1; }
+	done
+	echo "$d"
 done
-echo "$d"
