@@ -329,8 +329,8 @@ int amdx_ioctl_hmm_set_attr(struct amdx_file *file, void *data)
 		u64 unknown = args->access & ~amdx_device_id_mask();
 
 		if (unknown) {
-			pr_debug("amdx%u: hmm set_attr: access bit %lu names no device\n",
-				 adev->id, __ffs64(unknown));
+			pr_debug("amdx%u: hmm set_attr: access bit %u names no device\n",
+				 adev->id, (unsigned int)__ffs64(unknown));
 			ret = -EINVAL;
 			goto out_unlock_hmm;
 		}

@@ -55,6 +55,7 @@
 #include <linux/slab.h>
 #include <linux/swap.h>
 #include <linux/swapops.h>
+#include <amdx/amdx_compat.h>
 
 #include "amdx_core.h"
 #include "amdx_hmm.h"
@@ -116,9 +117,8 @@ struct page *amdx_hmm_pte_device_page(struct mm_struct *mm,
 				      unsigned long addr, bool *writable)
 {
 	struct page *page = NULL;
-	spinlock_t *ptl;	/* the page table's, from pte_offset_map_lock() */
 	pmd_t *pmd, pmdval;
-	pte_t *ptep, pte;
+	pte_t pte;
 	pgd_t *pgd;
 	p4d_t *p4d;
 	pud_t *pud;
@@ -137,8 +137,8 @@ struct page *amdx_hmm_pte_device_page(struct mm_struct *mm,
 	if (pmd_none(pmdval) || !pmd_present(pmdval) ||
 	    pmd_trans_huge(pmdval) || pmd_bad(pmdval))
 		return NULL;
-	ptep = pte_offset_map_lock(mm, pmd, addr, &ptl);
-	pte = *ptep;
+	if (!amdx_pte_read(mm, pmd, addr, &pte))
+		return NULL;
 	if (!pte_present(pte) && is_swap_pte(pte)) {
 		swp_entry_t e = pte_to_swp_entry(pte);
 
@@ -148,7 +148,6 @@ struct page *amdx_hmm_pte_device_page(struct mm_struct *mm,
 				*writable = is_writable_device_private_entry(e);
 		}
 	}
-	pte_unmap_unlock(ptep, ptl);
 	return page;
 }
 

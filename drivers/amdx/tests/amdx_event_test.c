@@ -21,6 +21,7 @@
 #include <linux/timekeeping.h>
 #include <linux/amdx.h>
 
+#include <amdx/amdx_compat.h>
 #include <amdx/amdx_provider.h>
 
 #include "amdx_core.h"
@@ -507,7 +508,7 @@ static struct amdx_device *fake_device(struct kunit *test, u32 n, u64 hive)
 	if (!kunit_alloc_resource(test, res_init, res_unregister, GFP_KERNEL,
 				  adev)) {
 		amdx_device_unregister(adev);
-		KUNIT_ASSERT_FAILURE(test, "no memory for a test resource");
+		KUNIT_FAIL_AND_ABORT(test, "no memory for a test resource");
 	}
 	return adev;
 }
@@ -529,7 +530,7 @@ static struct amdx_event_sub *fake_sub(struct kunit *test,
 	if (!kunit_alloc_resource(test, res_init, res_sub_destroy, GFP_KERNEL,
 				  sub)) {
 		amdx_event_sub_destroy(sub);
-		KUNIT_ASSERT_FAILURE(test, "no memory for a test resource");
+		KUNIT_FAIL_AND_ABORT(test, "no memory for a test resource");
 	}
 	return sub;
 }

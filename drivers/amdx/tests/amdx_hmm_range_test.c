@@ -22,6 +22,7 @@
 #include <kunit/test.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <amdx/amdx_compat.h>
 
 #include "amdx_hmm_range.h"
 
@@ -138,7 +139,7 @@ static struct amdx_range *nth_range(struct kunit *test,
 	list_for_each_entry(r, &rs->ranges, node)
 		if (!n--)
 			return r;
-	KUNIT_ASSERT_FAILURE(test, "fewer ranges than expected");
+	KUNIT_FAIL_AND_ABORT(test, "fewer ranges than expected");
 	return NULL;
 }
 
