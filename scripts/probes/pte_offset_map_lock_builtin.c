@@ -9,11 +9,11 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 
-pte_t *amdx_probe_fn(struct mm_struct *mm, pmd_t *pmd, unsigned long addr,
-		     spinlock_t **ptlp);
-pte_t *amdx_probe_fn(struct mm_struct *mm, pmd_t *pmd, unsigned long addr,
-		     spinlock_t **ptlp)
+pte_t *amdx_probe_fn(struct mm_struct *mm, pmd_t *pmd, unsigned long addr);
+pte_t *amdx_probe_fn(struct mm_struct *mm, pmd_t *pmd, unsigned long addr)
 {
-	return __pte_offset_map_lock(mm, pmd, addr, ptlp);
+	spinlock_t *ptl;	/* the page table's */
+
+	return __pte_offset_map_lock(mm, pmd, addr, &ptl);
 }
 MODULE_LICENSE("GPL");
