@@ -1,11 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# amdx test run: lint, host tests, the test kernel VM, the stock kernel VM.
+# amdx test run: lint, host tests, then per kernel the test kernel VM; the
+# stock kernel VMs (Debian's images with the DKMS-built modules) last.
 #
-# usage: check.sh [--shell | --bench]
-#   SUITE=NAME   run only the KUnit suite or kselftest NAME in the test
+# usage: check.sh [--shell | --bench | --demo]
+#   KERNELS="6.1 6.12"  the kernels to test (default both); the VM modes
+#                (--shell, --bench, --demo) use the first one.
+#   SUITE=NAME   run only the KUnit suite or kselftest NAME in each test
 #                kernel (no lint, no stock boot): the fast loop.
-# Ends with exactly one line: "amdx: N passed, N failed, N skipped".
+# Every result line names its kernel ("[6.12/test] ..."); the run ends with
+# exactly one line counting all kernels: "amdx: N passed, N failed, N skipped".
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
@@ -17,7 +21,15 @@ case "${1:-}" in
 --demo) mode=demo ;;
 esac
 suite=${SUITE:-}
+kernels=(${KERNELS:-6.1 6.12})
 step() { echo "== $*" >&2; }
+for k in "${kernels[@]}"; do
+	case "$k" in
+	6.1|6.12) ;;
+	*) echo "amdx: unknown kernel $k (KERNELS=\"6.1 6.12\")" >&2; exit 2 ;;
+	esac
+done
+[ "$mode" = check ] || kernels=("${kernels[0]}")
 
 P=0 F=0 S=0
 add_counts() { # "counts: p f s"
@@ -33,23 +45,42 @@ finish() {
 step "dependencies"
 "$here/deps.sh"
 
-if [ "$mode" = bench ]; then
-	step "benchmark kernel (no KASAN, lockdep, kmemleak)"
-	kdir=$("$here/build-kernel.sh" bench)
-else
-	step "test kernel"
-	kdir=$("$here/build-kernel.sh")
-fi
+flavour=test
+[ "$mode" != bench ] || flavour=bench
+declare -A kdirs
+rm -rf "$work" && mkdir -p "$work"
+for k in "${kernels[@]}"; do
+	if [ "$mode" = bench ]; then
+		step "$k benchmark kernel (no KASAN, lockdep, kmemleak)"
+	else
+		step "$k test kernel"
+	fi
+	kdirs[$k]=$("$here/build-kernel.sh" "$flavour" "$k")
+done
+# The first kernel's tree for what needs one kernel only (lint, the
+# VM modes).
+kdir=${kdirs[${kernels[0]}]}
 ksrc=$kdir
 
-step "modules against the test kernel"
-make -s -C "$root" KDIR="$kdir" AMDX_WERROR=y modules >&2
-rm -rf "$work" && mkdir -p "$work/mods" "$work/selftests"
-find "$root/drivers" -name '*.ko' -exec cp {} "$work/mods/" \;
-cp "$kdir/lib/test_hmm.ko" "$work/mods/" 2>/dev/null || true
-
-step "selftests"
-make -s -C "$root/selftests" KSRC="$ksrc" OUT="$work/selftests" >&2
+for k in "${kernels[@]}"; do
+	kw=$work/$k
+	step "$k: modules and selftests"
+	# A copy per kernel keeps each one's objects: warm runs rebuild
+	# only what changed.
+	src=$root/build/src/$k
+	mkdir -p "$src"
+	(cd "$root" && git ls-files -co --exclude-standard -z -- \
+		Kbuild Makefile drivers include uapi scripts |
+		rsync -a --from0 --files-from=- ./ "$src/")
+	make -s -C "$src" KDIR="${kdirs[$k]}" AMDX_WERROR=y modules >&2
+	mkdir -p "$kw/mods" "$kw/selftests"
+	find "$src/drivers" -name '*.ko' -exec cp {} "$kw/mods/" \;
+	cp "${kdirs[$k]}/lib/test_hmm.ko" "$kw/mods/" 2>/dev/null || true
+	make -s -C "$root/selftests" KSRC="${kdirs[$k]}" OUT="$kw/selftests" >&2
+done
+# The VM modes use the first kernel's build.
+ln -sfn "${kernels[0]}/mods" "$work/mods"
+ln -sfn "${kernels[0]}/selftests" "$work/selftests"
 if [ "$mode" = bench ]; then
 	make -s -C "$root/selftests" KSRC="$ksrc" OUT="$work/st-bench" bench >&2
 	export AMDX_BENCH_DIR=$work/st-bench/bench
@@ -80,6 +111,24 @@ bins=()
 bins+=("$(command -v jq)")
 [ "$mode" != demo ] || bins+=("$work"/st-demo/demo/*)
 
+# Host-side checks: one KTAP script each, counted like the VM's results.
+host_ktap() { # LABEL SCRIPT [ARGS...]
+	local label=$1 out
+	shift
+	out=$("$@" 2>&1) || true
+	echo "$out" | sed -n "s|^\(not ok\) [0-9]* \(.*\)|[$label] \2: FAILED|p; s|^ok [0-9]* \(.*\)|[$label] \1: ok|p"
+	echo "$out" | grep '^#' | sed "s|^|[$label] |" >&2
+	P=$((P + $(echo "$out" | grep -cE '^ok [0-9]+ [^#]*$' || true)))
+	S=$((S + $(echo "$out" | grep -cE '^ok [0-9]+ .*# SKIP' || true)))
+	F=$((F + $(echo "$out" | grep -cE '^not ok ' || true)))
+	echo "$out" | grep -qE '^(ok|not ok) ' || { echo "[$label] no results"; F=$((F + 1)); }
+}
+
+if [ "$mode" = check ] && [ -z "$suite" ]; then
+	step "default KDIR"
+	host_ktap host/kdir "$root/scripts/test-kdir.sh"
+fi
+
 if [ "$mode" = check ] && [ -z "$suite" ]; then
 	step "lint"
 	if ! "$here/lint.sh" "$kdir" > "$work/lint.log" 2>&1; then
@@ -94,24 +143,32 @@ fi
 
 # Filter the selftests for SUITE.
 if [ -n "$suite" ]; then
-	find "$work/selftests" -maxdepth 1 -type f ! -name "$suite" -delete
-	[ -d "/nonexistent" ] || true
+	for k in "${kernels[@]}"; do
+		find "$work/$k/selftests" -maxdepth 1 -type f ! -name "$suite" -delete
+	done
 fi
 
-expect=()
+kunit_expect=()
 for f in "$root"/drivers/amdx/tests/*_test.c; do
 	n=$(sed -n 's/^\t\.name = "\(amdx_[a-z_0-9]*\)",$/\1/p' "$f")
 	for s in $n; do
-		[ -z "$suite" ] || [ "$s" = "$suite" ] && expect+=(--expect "kunit $s")
+		[ -z "$suite" ] || [ "$s" = "$suite" ] && kunit_expect+=(--expect "kunit $s")
 	done
 done
-for t in "$work"/selftests/*; do
-	[ -f "$t" ] && [ -x "$t" ] && expect+=(--expect "kselftest ${t##*/}")
-done
+selftest_expect() { # DIR: the --expect arguments for its selftests
+	local t
+	for t in "$1"/*; do
+		[ -f "$t" ] && [ -x "$t" ] && printf '%s\n' --expect "kselftest ${t##*/}"
+	done
+	return 0
+}
 
 step "initramfs"
-"$here/mkinitramfs.sh" "$work/initrd.gz" "$work/mods" "$work/selftests" \
-	"${bins[@]}"
+for k in "${kernels[@]}"; do
+	"$here/mkinitramfs.sh" "$work/$k/initrd.gz" "$work/$k/mods" \
+		"$work/$k/selftests" "${bins[@]}"
+done
+ln -sfn "${kernels[0]}/initrd.gz" "$work/initrd.gz"
 
 if [ "$mode" = shell ]; then
 	exec "$here/run-qemu.sh" "$kdir/arch/x86/boot/bzImage" \
@@ -149,55 +206,104 @@ if [ "$mode" = demo ]; then
 	exit 0
 fi
 
-step "test kernel VM"
-if [ -n "$suite" ] && [ ${#expect[@]} = 0 ]; then
-	echo "amdx: no suite named $suite" >&2
-	exit 2
-fi
-"$here/run-qemu.sh" "$kdir/arch/x86/boot/bzImage" "$work/initrd.gz" check \
-	"$work/test" 1500 || true
-res=0
-"$here/collect.py" "$ksrc/tools/testing/kunit" "$work/test" --label test \
-	"${expect[@]}" > "$work/test/report" || res=$?
-grep -v '^counts:' "$work/test/report"
-add_counts "$(grep '^counts:' "$work/test/report")"
+for k in "${kernels[@]}"; do
+	kw=$work/$k
+	mapfile -t expect < <(selftest_expect "$kw/selftests")
+	expect+=("${kunit_expect[@]}")
+	if [ -n "$suite" ] && [ ${#expect[@]} = 0 ]; then
+		echo "amdx: no suite named $suite" >&2
+		exit 2
+	fi
+	step "$k test kernel VM"
+	"$here/run-qemu.sh" "${kdirs[$k]}/arch/x86/boot/bzImage" "$kw/initrd.gz" \
+		check "$kw/test" 1500 || true
+	"$here/collect.py" "${kdirs[$k]}/tools/testing/kunit" "$kw/test" \
+		--label "$k/test" "${expect[@]}" > "$kw/test/report" || true
+	grep -v '^counts:' "$kw/test/report"
+	add_counts "$(grep '^counts:' "$kw/test/report")"
+done
 
 [ -z "$suite" ] || finish
 
-step "stock kernel VM (Debian linux-image-amd64, DKMS)"
-kver=$(ls /lib/modules | grep -E '^6\.1\.0-[0-9]+-amd64$' | sort -V | tail -1)
-if [ -z "$kver" ] || [ ! -f "/boot/vmlinuz-$kver" ]; then
-	echo "[stock] no Debian 6.1 kernel installed"
-	F=$((F + 1))
-	finish
-fi
-step "dkms for $kver"
-if moddir=$("$here/dkms.sh" "$kver"); then
-	echo "[stock] dkms add/build/install for $kver: ok"
-	P=$((P + 1))
-	mkdir -p "$work/stock-mods"
+# Debian's own kernel of each series: its newest generic image.
+stock_kver() {
+	case "$1" in
+	6.1) ls /lib/modules | grep -E '^6\.1\.0-[0-9]+-amd64$' ;;
+	6.12) ls /lib/modules | grep -E '^6\.12\.[0-9]+\+deb[0-9]+-amd64$' ;;
+	esac | sort -V | tail -1
+}
+# Not installed yet (a fresh machine): the upgrade test below installs
+# the newest one apt knows, except for the first kernel.
+apt_kver() {
+	case "$1" in
+	6.1) apt-cache search --names-only '^linux-image-6\.1\.0-[0-9]+-amd64$' ;;
+	6.12) apt-cache search --names-only '^linux-image-6\.12\.[0-9]+\+deb[0-9]+-amd64$' ;;
+	esac | sed 's/^linux-image-\([^ ]*\) .*/\1/' | sort -V | tail -1
+}
+declare -A stock moddirs
+for k in "${kernels[@]}"; do
+	kv=$(stock_kver "$k")
+	[ -n "$kv" ] || [ "$k" = "${kernels[0]}" ] || kv=$(apt_kver "$k")
+	if [ -z "$kv" ] ||
+	   { [ ! -f "/boot/vmlinuz-$kv" ] && [ "$k" = "${kernels[0]}" ]; }; then
+		echo "[$k/stock] no Debian $k kernel installed"
+		F=$((F + 1))
+		continue
+	fi
+	stock[$k]=$kv
+done
+
+# DKMS: register amdx and build it for the first kernel; every further
+# kernel is then installed with apt as an upgrade would, and its postinst
+# hook must build amdx (dkms-upgrade.sh).
+first=
+for k in "${kernels[@]}"; do
+	kv=${stock[$k]:-}
+	[ -n "$kv" ] || continue
+	if [ -z "$first" ]; then
+		first=$k
+		step "$k: dkms add/build/install for $kv"
+		if moddirs[$k]=$("$here/dkms.sh" "$kv"); then
+			echo "[$k/stock] dkms add/build/install for $kv: ok"
+			P=$((P + 1))
+		else
+			echo "[$k/stock] dkms failed"
+			F=$((F + 1))
+			unset "moddirs[$k]"
+		fi
+	elif [ -n "${moddirs[$first]:-}" ]; then
+		step "$k: apt install of $kv with amdx in DKMS"
+		host_ktap "$k/dkms-upgrade" "$here/dkms-upgrade.sh" "$kv"
+		d=/lib/modules/$kv/updates/dkms
+		[ ! -d "$d" ] || moddirs[$k]=$d
+	else
+		echo "[$k/stock] not run: dkms failed for ${stock[$first]}"
+		F=$((F + 1))
+	fi
+done
+
+for k in "${kernels[@]}"; do
+	moddir=${moddirs[$k]:-}
+	[ -n "$moddir" ] || continue
+	kv=${stock[$k]}
+	kw=$work/$k
+	step "$k stock kernel VM ($kv, DKMS modules)"
+	mkdir -p "$kw/stock-mods"
 	for m in amdx amdx_sim; do
 		if [ -f "$moddir/$m.ko.xz" ]; then
-			xz -dc "$moddir/$m.ko.xz" > "$work/stock-mods/$m.ko"
+			xz -dc "$moddir/$m.ko.xz" > "$kw/stock-mods/$m.ko"
 		else
-			cp "$moddir/$m.ko" "$work/stock-mods/"
+			cp "$moddir/$m.ko" "$kw/stock-mods/"
 		fi
 	done
-	stexpect=()
-	for t in "$work"/selftests/*; do
-		[ -f "$t" ] && [ -x "$t" ] &&
-			stexpect+=(--expect "kselftest ${t##*/}")
-	done
-	"$here/mkinitramfs.sh" "$work/initrd-stock.gz" "$work/stock-mods" \
-		"$work/selftests" "${bins[@]}"
-	"$here/run-qemu.sh" "/boot/vmlinuz-$kver" "$work/initrd-stock.gz" \
-		stock "$work/stock" 900 || true
-	"$here/collect.py" "$ksrc/tools/testing/kunit" "$work/stock" \
-		--label stock "${stexpect[@]}" > "$work/stock/report" || true
-	grep -v '^counts:' "$work/stock/report"
-	add_counts "$(grep '^counts:' "$work/stock/report")"
-else
-	echo "[stock] dkms failed"
-	F=$((F + 1))
-fi
+	mapfile -t stexpect < <(selftest_expect "$kw/selftests")
+	"$here/mkinitramfs.sh" "$kw/initrd-stock.gz" "$kw/stock-mods" \
+		"$kw/selftests" "${bins[@]}"
+	"$here/run-qemu.sh" "/boot/vmlinuz-$kv" "$kw/initrd-stock.gz" \
+		stock "$kw/stock" 900 || true
+	"$here/collect.py" "${kdirs[$k]}/tools/testing/kunit" "$kw/stock" \
+		--label "$k/stock" "${stexpect[@]}" > "$kw/stock/report" || true
+	grep -v '^counts:' "$kw/stock/report"
+	add_counts "$(grep '^counts:' "$kw/stock/report")"
+done
 finish

@@ -3,7 +3,8 @@
 # Install what the amdx build, tests and demo need (Debian 12, as root).
 set -euo pipefail
 pkgs=(build-essential bc bison flex libelf-dev libssl-dev dwarves cpio kmod
-      xz-utils python3 rsync linux-source-6.1 linux-headers-amd64
+      xz-utils python3 rsync linux-source-6.1 linux-source-6.12
+      linux-headers-amd64
       linux-image-amd64 qemu-system-x86 busybox-static dkms sparse jq
       cmake g++ libgtest-dev libcli11-dev nlohmann-json3-dev pkg-config
       clang-format clang-tidy)
