@@ -32,8 +32,12 @@ done
 [ "$mode" = check ] || kernels=("${kernels[0]}")
 
 P=0 F=0 S=0
-add_counts() { # "counts: p f s"
+add_counts() { # "counts: p f s"; none (the judge crashed) is a failure
 	set -- $1
+	if [ $# != 4 ]; then
+		F=$((F + 1))
+		return
+	fi
 	P=$((P + $2)) F=$((F + $3)) S=$((S + $4))
 }
 finish() {
