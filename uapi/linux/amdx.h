@@ -11,7 +11,8 @@
  *    (otherwise -E2BIG).  Output is truncated to the caller's size.
  *  - every pad, reserved field and unknown flag bit must be zero (-EINVAL).
  *  - unknown commands fail with -ENOTTY.
- *  - queries need no privilege; changes need CAP_SYS_ADMIN.
+ *  - queries need no privilege; changes need CAP_SYS_ADMIN.  /dev/amdx is
+ *    mode 0660, group render (Documentation/security.rst).
  */
 #ifndef _UAPI_LINUX_AMDX_H
 #define _UAPI_LINUX_AMDX_H
