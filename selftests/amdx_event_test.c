@@ -291,7 +291,7 @@ TEST_F(event, emit_hook_open_across_removal_enodev)
 TEST_F(event, fd_flags)
 {
 	int a = subscribe(self->c.fd, AMDX_EVENT_MASK_ALL, 0, 0);
-	int b = subscribe(self->c.fd, AMDX_EVENT_MASK_ALL, 0, O_NONBLOCK);
+	int b = subscribe(self->c.fd, AMDX_EVENT_MASK_ALL, 0, AMDX_EVENT_F_NONBLOCK);
 	char c = 0;
 
 	ASSERT_GE(a, 0);
@@ -313,7 +313,7 @@ TEST_F(event, read_short_buffer_einval)
 {
 	struct ev_ctx *e = &self->c;
 	struct amdx_event ev[2];
-	int fd = subscribe(e->fd, AMDX_EVENT_MASK_ALL, 0, O_NONBLOCK);
+	int fd = subscribe(e->fd, AMDX_EVENT_MASK_ALL, 0, AMDX_EVENT_F_NONBLOCK);
 
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(0, emit(e, AMDX_EVENT_ERROR, 1));
@@ -329,7 +329,7 @@ TEST_F(event, read_short_buffer_einval)
 TEST_F(event, read_nonblocking_empty_eagain)
 {
 	struct amdx_event ev;
-	int fd = subscribe(self->c.fd, AMDX_EVENT_MASK_ALL, 0, O_NONBLOCK);
+	int fd = subscribe(self->c.fd, AMDX_EVENT_MASK_ALL, 0, AMDX_EVENT_F_NONBLOCK);
 
 	ASSERT_GE(fd, 0);
 	EXPECT_EQ(-EAGAIN, rd(fd, &ev, sizeof(ev)));
@@ -354,7 +354,7 @@ TEST_F(event, records_ordered_and_stamped)
 	struct ev_ctx *e = &self->c;
 	struct amdx_event ev[128];
 	__u64 t0, t1, last;
-	int fd = subscribe(e->fd, AMDX_EVENT_MASK_ALL, 0, O_NONBLOCK);
+	int fd = subscribe(e->fd, AMDX_EVENT_MASK_ALL, 0, AMDX_EVENT_F_NONBLOCK);
 	int i;
 
 	ASSERT_GE(fd, 0);
@@ -394,7 +394,7 @@ TEST_F(event, read_returns_whole_records_batched)
 	struct ev_ctx *e = &self->c;
 	struct amdx_event ev[64];
 	__u64 first;
-	int fd = subscribe(e->fd, AMDX_EVENT_MASK_ALL, 0, O_NONBLOCK);
+	int fd = subscribe(e->fd, AMDX_EVENT_MASK_ALL, 0, AMDX_EVENT_F_NONBLOCK);
 
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(0, emit(e, AMDX_EVENT_ERROR, 50));
@@ -508,7 +508,7 @@ TEST_F(event, epoll_wakes_on_event)
 	struct ev_ctx *e = &self->c;
 	struct epoll_event ee = { .events = EPOLLIN };
 	struct waiter w;
-	int fd = subscribe(e->fd, AMDX_EVENT_MASK_ALL, 0, O_NONBLOCK);
+	int fd = subscribe(e->fd, AMDX_EVENT_MASK_ALL, 0, AMDX_EVENT_F_NONBLOCK);
 	int ep = epoll_create1(EPOLL_CLOEXEC);
 	struct amdx_event ev[4];
 
@@ -677,8 +677,8 @@ TEST_F(event, filter_delivers_only_wanted_kinds)
 	struct ev_ctx *e = &self->c;
 	struct amdx_event ev[32];
 	int fd = subscribe(e->fd, BIT_KIND(AMDX_EVENT_ERROR) |
-			   BIT_KIND(AMDX_EVENT_RMA), 16, O_NONBLOCK);
-	int all = subscribe(e->fd, AMDX_EVENT_MASK_ALL, 0, O_NONBLOCK);
+			   BIT_KIND(AMDX_EVENT_RMA), 16, AMDX_EVENT_F_NONBLOCK);
+	int all = subscribe(e->fd, AMDX_EVENT_MASK_ALL, 0, AMDX_EVENT_F_NONBLOCK);
 	__u64 base;
 
 	ASSERT_GE(fd, 0);
@@ -707,8 +707,8 @@ TEST_F(event, independent_subscribers_see_the_same_seqs)
 {
 	struct ev_ctx *e = &self->c;
 	struct amdx_event a[64], b[64];
-	int fa = subscribe(e->fd, AMDX_EVENT_MASK_ALL, 64, O_NONBLOCK);
-	int fb = subscribe(e->fd, AMDX_EVENT_MASK_ALL, 0, O_NONBLOCK);
+	int fa = subscribe(e->fd, AMDX_EVENT_MASK_ALL, 64, AMDX_EVENT_F_NONBLOCK);
+	int fb = subscribe(e->fd, AMDX_EVENT_MASK_ALL, 0, AMDX_EVENT_F_NONBLOCK);
 	int i;
 
 	ASSERT_GE(fa, 0);
@@ -746,8 +746,8 @@ TEST_F(event, hive_devices_share_seqs)
 	d2 = amdx_device_open(e->ctl, id2);
 	ASSERT_GE(d1, 0);
 	ASSERT_GE(d2, 0);
-	f1 = subscribe(d1, AMDX_EVENT_MASK_ALL, 0, O_NONBLOCK);
-	f2 = subscribe(d2, AMDX_EVENT_MASK_ALL, 0, O_NONBLOCK);
+	f1 = subscribe(d1, AMDX_EVENT_MASK_ALL, 0, AMDX_EVENT_F_NONBLOCK);
+	f2 = subscribe(d2, AMDX_EVENT_MASK_ALL, 0, AMDX_EVENT_F_NONBLOCK);
 	ASSERT_GE(f1, 0);
 	ASSERT_GE(f2, 0);
 
@@ -787,8 +787,8 @@ TEST_F(event, no_loss_up_to_ring_size)
 {
 	struct ev_ctx *e = &self->c;
 	struct amdx_event *ev = calloc(4200, REC);
-	int small = subscribe(e->fd, AMDX_EVENT_MASK_ALL, 16, O_NONBLOCK);
-	int dflt = subscribe(e->fd, AMDX_EVENT_MASK_ALL, 0, O_NONBLOCK);
+	int small = subscribe(e->fd, AMDX_EVENT_MASK_ALL, 16, AMDX_EVENT_F_NONBLOCK);
+	int dflt = subscribe(e->fd, AMDX_EVENT_MASK_ALL, 0, AMDX_EVENT_F_NONBLOCK);
 	int i, n;
 
 	ASSERT_NE(NULL, ev);
@@ -814,7 +814,7 @@ TEST_F(event, flood_gives_one_lost_with_exact_count)
 {
 	struct ev_ctx *e = &self->c;
 	struct amdx_event ev[64];
-	int fd = subscribe(e->fd, AMDX_EVENT_MASK_ALL, 16, O_NONBLOCK);
+	int fd = subscribe(e->fd, AMDX_EVENT_MASK_ALL, 16, AMDX_EVENT_F_NONBLOCK);
 	int i, n;
 
 	ASSERT_GE(fd, 0);
@@ -851,7 +851,7 @@ TEST_F(event, flood_lost_counts_only_wanted_kinds)
 {
 	struct ev_ctx *e = &self->c;
 	struct amdx_event ev[64];
-	int fd = subscribe(e->fd, BIT_KIND(AMDX_EVENT_RMA), 16, O_NONBLOCK);
+	int fd = subscribe(e->fd, BIT_KIND(AMDX_EVENT_RMA), 16, AMDX_EVENT_F_NONBLOCK);
 
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(0, emit(e, AMDX_EVENT_RMA, 20));
@@ -936,7 +936,7 @@ TEST_F(event, event_fd_outlives_device_fd)
 {
 	struct ev_ctx *e = &self->c;
 	struct amdx_event ev[4];
-	int fd = subscribe(e->fd, AMDX_EVENT_MASK_ALL, 0, O_NONBLOCK);
+	int fd = subscribe(e->fd, AMDX_EVENT_MASK_ALL, 0, AMDX_EVENT_F_NONBLOCK);
 
 	ASSERT_GE(fd, 0);
 	close(e->fd);
@@ -1029,7 +1029,7 @@ TEST_F(event, hmm_migrate_emits_events)
 			TH_LOG("no AMDX_CAP_HMM_MIGRATE with DEVICE_PRIVATE");
 		SKIP(return, "no AMDX_CAP_HMM_MIGRATE");
 	}
-	fd = subscribe(e->fd, BIT_KIND(AMDX_EVENT_MIGRATE), 0, O_NONBLOCK);
+	fd = subscribe(e->fd, BIT_KIND(AMDX_EVENT_MIGRATE), 0, AMDX_EVENT_F_NONBLOCK);
 	ASSERT_GE(fd, 0);
 	buf = mmap(NULL, size, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

@@ -615,7 +615,7 @@ TEST_F(mi300x, holders_busy_then_drain)
 	struct amdx_device_info info;
 	struct amdx_event_subscribe sub = {
 		.mask = 1ULL << AMDX_EVENT_DRAINED,
-		.flags = O_NONBLOCK,
+		.flags = AMDX_EVENT_F_NONBLOCK,
 	};
 	struct amdx_hmm_migrate m;
 	struct amdx_event ev;
@@ -1273,7 +1273,7 @@ TEST_F(mi300x, vf_flr_clears_only_its_vf_vram)
 {
 	struct amdx_event_subscribe sub = {
 		.mask = 1ULL << AMDX_EVENT_VF_RESET,
-		.flags = O_NONBLOCK,
+		.flags = AMDX_EVENT_F_NONBLOCK,
 	};
 	struct amdx_device_open o = { .flags = AMDX_DEVICE_OPEN_F_VF };
 	size_t ps = sysconf(_SC_PAGESIZE), size = FLR_PAGES * ps;

@@ -302,7 +302,7 @@ EXPORT_SYMBOL_IF_KUNIT(amdx_event_emit_many);
  * @args: the argument.
  *
  * Return: 0, or -EINVAL (with a debug log line naming the cause) for a
- * non-zero pad or reserved field, flags other than O_NONBLOCK, a mask
+ * non-zero pad or reserved field, flags other than %AMDX_EVENT_F_*, a mask
  * with unknown kinds or without any kind but LOST, or a ring size that
  * is not 0 or a power of two in [%AMDX_EVENT_RING_MIN,
  * %AMDX_EVENT_RING_MAX].
@@ -317,9 +317,9 @@ int amdx_event_subscribe_check(u32 device,
 			 device);
 		return -EINVAL;
 	}
-	if (args->flags & ~O_NONBLOCK) {
+	if (args->flags & ~AMDX_EVENT_F_ALL) {
 		pr_debug("amdx%u: event subscribe: unknown flags %#x\n",
-			 device, args->flags & ~O_NONBLOCK);
+			 device, args->flags & ~AMDX_EVENT_F_ALL);
 		return -EINVAL;
 	}
 	if (args->mask & ~AMDX_EVENT_MASK_ALL) {
@@ -580,49 +580,40 @@ static const struct file_operations amdx_event_fops = {
  * @file: a device fd; the caller holds the device lock for read.
  * @data: &struct amdx_event_subscribe.
  *
- * Return: 0 with &amdx_event_subscribe.fd set; -EINVAL for bad input
- * (see amdx_event_subscribe_check()); -ENOMEM, -EMFILE and friends from
- * creating the fd.
+ * The dispatcher puts the file into the fd table once the argument is
+ * copied back (&amdx_ioctl_desc.open).
+ *
+ * Return: the event fd's file; ERR_PTR(-EINVAL) for bad input (see
+ * amdx_event_subscribe_check()); ERR_PTR(-ENOMEM), ERR_PTR(-ENODEV).
  */
-int amdx_ioctl_event_subscribe(struct amdx_file *file, void *data)
+struct file *amdx_ioctl_event_subscribe(struct amdx_file *file, void *data)
 {
 	struct amdx_event_subscribe *args = data;
 	struct amdx_device *adev = file->adev;
 	struct amdx_event_sub *sub;
 	struct file *filp;
-	int fd, ret;
+	int ret;
 
 	ret = amdx_event_subscribe_check(adev->id, args);
 	if (ret)
-		return ret;
+		return ERR_PTR(ret);
 	sub = amdx_event_sub_create(&adev->events, args->mask,
 				    args->ring_size ?: AMDX_EVENT_RING_DEFAULT);
 	if (IS_ERR(sub))
-		return PTR_ERR(sub);
+		return ERR_CAST(sub);
 
-	fd = get_unused_fd_flags(O_CLOEXEC);
-	if (fd < 0) {
-		ret = fd;
-		goto err_sub;
-	}
 	filp = anon_inode_getfile("[amdx_event]", &amdx_event_fops, sub,
-				  O_RDONLY | (args->flags & O_NONBLOCK));
+				  O_RDONLY |
+				  (args->flags & AMDX_EVENT_F_NONBLOCK ?
+				   O_NONBLOCK : 0));
 	if (IS_ERR(filp)) {
-		ret = PTR_ERR(filp);
-		goto err_fd;
+		amdx_event_sub_destroy(sub);
+		return filp;
 	}
 	stream_open(file_inode(filp), filp);
 	kref_get(&adev->ref);
 	sub->adev = adev;
-	fd_install(fd, filp);
-	args->fd = fd;
-	return 0;
-
-err_fd:
-	put_unused_fd(fd);
-err_sub:
-	amdx_event_sub_destroy(sub);
-	return ret;
+	return filp;
 }
 EXPORT_SYMBOL_IF_KUNIT(amdx_ioctl_event_subscribe);
 

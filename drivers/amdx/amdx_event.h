@@ -119,7 +119,7 @@ int amdx_event_subscribe_check(u32 device,
 struct amdx_event_sub *amdx_event_sub_create(struct amdx_event_source *src,
 					     u64 mask, u32 ring_size);
 void amdx_event_sub_destroy(struct amdx_event_sub *sub);
-int amdx_ioctl_event_subscribe(struct amdx_file *file, void *data);
+struct file *amdx_ioctl_event_subscribe(struct amdx_file *file, void *data);
 void amdx_event_debugfs_add(struct amdx_device *adev);
 
 #endif /* _AMDX_EVENT_H_ */

@@ -231,7 +231,9 @@ struct amdx_device_info {
  * @id: in: device id.
  * @flags: in: %AMDX_DEVICE_OPEN_F_*; the fd is always O_CLOEXEC and O_RDWR.
  * @fd: out: the device fd.  It holds a reference on the device; once the
- *	device is removed every call on it fails with -ENODEV.
+ *	device is removed every call on it fails with -ENODEV.  Installed
+ *	only once the argument is copied back: a failed copy (-EFAULT)
+ *	leaves no fd behind.
  * @vf: in: with %AMDX_DEVICE_OPEN_F_VF an enabled VF's index (else
  *	-EINVAL), otherwise zero.  Once the VFs are disabled (or enabled
  *	anew) migrations to VRAM on the fd fail with -ENODEV.
@@ -1130,14 +1132,20 @@ struct amdx_event {
 #define AMDX_EVENT_RING_DEFAULT		4096
 #define AMDX_EVENT_RING_MAX		65536
 
+/* struct amdx_event_subscribe.flags */
+/* read() returns -EAGAIN instead of waiting (the fd's O_NONBLOCK). */
+#define AMDX_EVENT_F_NONBLOCK		_BITUL(0)
+#define AMDX_EVENT_F_ALL		0x1U
+
 /**
  * struct amdx_event_subscribe - argument of %AMDX_IOC_EVENT_SUBSCRIBE
  * @mask: in: bit (1 << %AMDX_EVENT_*) per kind wanted; 0, unknown bits
  *	or only the LOST bit is -EINVAL.  LOST records always arrive.
  * @ring_size: in: records the subscriber's ring holds, a power of two,
  *	0 for %AMDX_EVENT_RING_DEFAULT.
- * @flags: in: O_NONBLOCK or 0; the fd is always O_CLOEXEC.
- * @fd: out: the event fd.
+ * @flags: in: %AMDX_EVENT_F_*; the fd is always O_CLOEXEC.
+ * @fd: out: the event fd; installed only once the argument is copied
+ *	back, so a failed copy (-EFAULT) leaves no fd behind.
  * @pad: zero.
  * @reserved: zero.
  *
