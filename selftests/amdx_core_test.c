@@ -2,7 +2,8 @@
 /*
  * The /dev/amdx control node: open, query, error paths, size protocol;
  * against a simulated device (sim id 510): fds are installed only after
- * their number was copied out, event subscription flags.
+ * their number was copied out, event subscription flags, SET_ATTR's
+ * unnamed fields.
  */
 #include <dirent.h>
 #include <poll.h>
@@ -376,6 +377,88 @@ TEST_F(dev, event_subscribe_amdx_flags)
 	s.flags = ~AMDX_EVENT_F_ALL;
 	EXPECT_EQ(-EINVAL, amdx_ioctl(self->s.d[0].fd, AMDX_IOC_EVENT_SUBSCRIBE,
 				      &s));
+}
+
+/* ---- SET_ATTR: a field valid does not name must be zero */
+
+FIXTURE(attr)
+{
+	struct devs s;
+};
+
+FIXTURE_VARIANT(attr)
+{
+	__u32 field;	/* AMDX_HMM_ATTR_* of the field left unnamed */
+};
+
+FIXTURE_VARIANT_ADD(attr, preferred_loc) {
+	.field = AMDX_HMM_ATTR_PREFERRED_LOC
+};
+FIXTURE_VARIANT_ADD(attr, granularity) { .field = AMDX_HMM_ATTR_GRANULARITY };
+FIXTURE_VARIANT_ADD(attr, flags) { .field = AMDX_HMM_ATTR_FLAGS };
+FIXTURE_VARIANT_ADD(attr, access) { .field = AMDX_HMM_ATTR_ACCESS };
+
+FIXTURE_SETUP(attr)
+{
+	devs_setup(_metadata, &self->s);
+}
+
+FIXTURE_TEARDOWN(attr)
+{
+	devs_teardown(_metadata, &self->s);
+}
+
+static void *anon(size_t size)
+{
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* An attribute that sets @field to a valid non-zero value. */
+static void attr_with(struct amdx_hmm_attr *a, __u32 field, __u32 id)
+{
+	switch (field) {
+	case AMDX_HMM_ATTR_PREFERRED_LOC:
+		a->preferred_loc = AMDX_HMM_LOC_SYSTEM;
+		break;
+	case AMDX_HMM_ATTR_GRANULARITY:
+		a->granularity = 4;
+		break;
+	case AMDX_HMM_ATTR_FLAGS:
+		a->flags = AMDX_HMM_F_PIN;
+		break;
+	case AMDX_HMM_ATTR_ACCESS:
+		a->access = 1ULL << id;
+		break;
+	}
+}
+
+TEST_F(attr, set_attr_unnamed_field_einval)
+{
+	__u32 field = variant->field;
+	/* the one other attribute named: granularity, or flags for it */
+	__u32 other = field == AMDX_HMM_ATTR_GRANULARITY ?
+		      AMDX_HMM_ATTR_FLAGS : AMDX_HMM_ATTR_GRANULARITY;
+	struct amdx_hmm_attr a;
+	size_t size = 1 << 20;
+	void *p;
+
+	if (!self->s.hmm)
+		SKIP(return, HMM_NO_CAP);
+	p = anon(size);
+	ASSERT_NE(NULL, p);
+	memset(&a, 0, sizeof(a));
+	a.start = (uintptr_t)p;
+	a.size = size;
+	a.valid = other;
+	attr_with(&a, field, self->s.d[0].id);
+	EXPECT_EQ(-EINVAL, amdx_ioctl(self->s.d[0].fd, AMDX_IOC_HMM_SET_ATTR, &a));
+	/* named, the same value is taken */
+	a.valid |= field;
+	EXPECT_EQ(0, amdx_ioctl(self->s.d[0].fd, AMDX_IOC_HMM_SET_ATTR, &a));
+	munmap(p, size);
 }
 
 TEST_HARNESS_MAIN

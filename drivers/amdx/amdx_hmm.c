@@ -46,6 +46,7 @@
 #include <linux/highmem.h>
 #include <linux/delay.h>
 #include <linux/hmm.h>
+#include <linux/log2.h>
 #include <linux/memremap.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
@@ -267,16 +268,41 @@ static int amdx_hmm_vmas_check(struct mm_struct *mm, u64 start, u64 end)
 	return 0;
 }
 
+/* A field SET_ATTR does not apply must be zero. */
+static int amdx_hmm_attr_unnamed(const struct amdx_device *adev,
+				 const struct amdx_hmm_attr *args)
+{
+	static const char * const names[] = {
+		"preferred_loc", "granularity", "flags", "access",
+	};
+	const u64 vals[] = {
+		args->preferred_loc, args->granularity, args->flags,
+		args->access,
+	};
+	u32 i;
+
+	static_assert(ARRAY_SIZE(names) == ilog2(AMDX_HMM_ATTR_ALL + 1));
+	for (i = 0; i < ARRAY_SIZE(vals); i++) {
+		if (vals[i] && !(args->valid & BIT(i))) {
+			pr_debug("amdx%u: hmm set_attr: %s is %#llx but valid does not name it\n",
+				 adev->id, names[i], vals[i]);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 /**
  * amdx_ioctl_hmm_set_attr() - %AMDX_IOC_HMM_SET_ATTR
  * @file: a device fd.
  * @data: &struct amdx_hmm_attr.
  *
  * Return: 0; -EINVAL for bad alignment, size, overflow, unknown bits,
- * reserved fields, granularity, partition, access bits naming no device or
- * shared/special mappings; -EFAULT for unmapped memory; -EACCES for
- * PROT_NONE; -EDQUOT when pinning would exceed 3/4 of the device's VRAM;
- * -EOPNOTSUPP without HMM; -EBADF from another address space; -ENOMEM.
+ * reserved fields, a non-zero field @valid does not name, granularity,
+ * partition, access bits naming no device or shared/special mappings;
+ * -EFAULT for unmapped memory; -EACCES for PROT_NONE; -EDQUOT when pinning
+ * would exceed 3/4 of the device's VRAM; -EOPNOTSUPP without HMM; -EBADF
+ * from another address space; -ENOMEM.
  */
 int amdx_ioctl_hmm_set_attr(struct amdx_file *file, void *data)
 {
@@ -295,6 +321,9 @@ int amdx_ioctl_hmm_set_attr(struct amdx_file *file, void *data)
 	if (args->reserved[0] || args->reserved[1] ||
 	    (args->valid & ~AMDX_HMM_ATTR_ALL) || !args->valid)
 		return -EINVAL;
+	ret = amdx_hmm_attr_unnamed(adev, args);
+	if (ret)
+		return ret;
 	ret = amdx_hmm_span_check(args->start, args->size);
 	if (ret)
 		return ret;

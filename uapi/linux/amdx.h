@@ -279,7 +279,8 @@ struct amdx_device_open {
  * @size: bytes, page aligned, non-zero.
  * @valid: %AMDX_HMM_ATTR_* bits naming the attributes to set; the others
  *	keep their value (new ranges start with the defaults: system,
- *	granularity 9, no flags, access by this device only).
+ *	granularity 9, no flags, access by this device only).  A field
+ *	@valid does not name must be zero (-EINVAL).
  * @preferred_loc: a memory partition index or %AMDX_HMM_LOC_SYSTEM.
  * @granularity: log2 of the migration unit in pages, at most
  *	%AMDX_HMM_GRANULARITY_MAX.
