@@ -3,7 +3,7 @@
  * The /dev/amdx control node: open, query, error paths, size protocol;
  * against a simulated device (sim id 510): fds are installed only after
  * their number was copied out, event subscription flags, SET_ATTR's
- * unnamed fields.
+ * unnamed fields and the enforced access attribute.
  */
 #include <dirent.h>
 #include <poll.h>
@@ -458,6 +458,86 @@ TEST_F(attr, set_attr_unnamed_field_einval)
 	/* named, the same value is taken */
 	a.valid |= field;
 	EXPECT_EQ(0, amdx_ioctl(self->s.d[0].fd, AMDX_IOC_HMM_SET_ATTR, &a));
+	munmap(p, size);
+}
+
+/* ---- the access attribute is enforced by the mirror (HMM_ACCESS) */
+
+static int dev_read(int fd, void *p, size_t size, void *buf)
+{
+	struct amdx_hmm_access x = {
+		.addr = (uintptr_t)p,
+		.size = size,
+		.buf = (uintptr_t)buf,
+		.op = AMDX_HMM_ACCESS_READ,
+	};
+
+	return amdx_ioctl(fd, AMDX_IOC_HMM_ACCESS, &x);
+}
+
+static int set_access(int fd, void *p, size_t size, __u64 access)
+{
+	struct amdx_hmm_attr a = {
+		.start = (uintptr_t)p,
+		.size = size,
+		.valid = AMDX_HMM_ATTR_ACCESS,
+		.access = access,
+	};
+
+	return amdx_ioctl(fd, AMDX_IOC_HMM_SET_ATTR, &a);
+}
+
+TEST_F(dev, access_attr_denies_unnamed_device)
+{
+	size_t size = 1 << 20, half = size / 2;
+	__u64 me = 1ULL << self->s.d[0].id;
+	char *p, *buf;
+
+	if (!self->s.hmm)
+		SKIP(return, HMM_NO_CAP);
+	p = anon(size);
+	buf = malloc(size);
+	ASSERT_NE(NULL, p);
+	ASSERT_NE(NULL, buf);
+	memset(p, 7, size);
+	/* memory without any range: nothing to enforce */
+	EXPECT_EQ(0, dev_read(self->s.d[0].fd, p, size, buf));
+	/* a range granting no device: -EACCES, also for a span touching it */
+	ASSERT_EQ(0, set_access(self->s.d[0].fd, p + half, half, 0));
+	EXPECT_EQ(-EACCES, dev_read(self->s.d[0].fd, p + half, half, buf));
+	EXPECT_EQ(-EACCES, dev_read(self->s.d[0].fd, p, size, buf));
+	EXPECT_EQ(0, dev_read(self->s.d[0].fd, p, half, buf));
+	/* granted again */
+	ASSERT_EQ(0, set_access(self->s.d[0].fd, p + half, half, me));
+	EXPECT_EQ(0, dev_read(self->s.d[0].fd, p, size, buf));
+	EXPECT_EQ(7, buf[size - 1]);
+	free(buf);
+	munmap(p, size);
+}
+
+/* A range set through device A's fd governs device B's access too. */
+TEST_F(dev, access_attr_across_devices)
+{
+	size_t size = 1 << 20;
+	__u64 a_bit = 1ULL << self->s.d[0].id, b_bit;
+	char *p, *buf;
+
+	if (!self->s.hmm)
+		SKIP(return, HMM_NO_CAP);
+	ASSERT_EQ(0, simdev_new(self->s.ctl, &self->s.d[1], SIM_ID2));
+	b_bit = 1ULL << self->s.d[1].id;
+	p = anon(size);
+	buf = malloc(size);
+	ASSERT_NE(NULL, p);
+	ASSERT_NE(NULL, buf);
+	memset(p, 9, size);
+	ASSERT_EQ(0, set_access(self->s.d[0].fd, p, size, a_bit));
+	EXPECT_EQ(0, dev_read(self->s.d[0].fd, p, size, buf));
+	EXPECT_EQ(-EACCES, dev_read(self->s.d[1].fd, p, size, buf));
+	ASSERT_EQ(0, set_access(self->s.d[0].fd, p, size, a_bit | b_bit));
+	EXPECT_EQ(0, dev_read(self->s.d[1].fd, p, size, buf));
+	EXPECT_EQ(9, buf[0]);
+	free(buf);
 	munmap(p, size);
 }
 

@@ -721,16 +721,78 @@ static int amdx_hmm_access_chunk(struct amdx_hmm_ctx *ctx,
 	return ret;
 }
 
+/* Whether a range of @ctx in [@start, @end) denies device @id. */
+static bool amdx_hmm_ctx_denies(struct amdx_hmm_ctx *ctx, u64 start, u64 end,
+				u32 id)
+{
+	struct amdx_range *r;
+	bool denied = false;
+
+	spin_lock(&ctx->lock);
+	list_for_each_entry(r, &ctx->ranges.ranges, node) {
+		if (r->start >= end)
+			break;
+		if (r->end > start && !(r->attr.access & BIT_ULL(id))) {
+			denied = true;
+			break;
+		}
+	}
+	spin_unlock(&ctx->lock);
+	return denied;
+}
+
+/*
+ * The access attribute: device @self->adev may touch [@start, @end) only
+ * if every range the process set there, through the fd of any device,
+ * names it.  Looks at every registered device's contexts of this address
+ * space; takes each device's hmm.lock in turn (never two), under the
+ * caller's device lock and no mmap lock.
+ */
+static int amdx_hmm_access_check(struct amdx_hmm_ctx *self, u64 start,
+				 u64 end)
+{
+	u64 ids = amdx_device_id_mask() | BIT_ULL(self->adev->id);
+	u32 me = self->adev->id;
+	int ret = 0;
+
+	while (ids && !ret) {
+		u32 id = __ffs64(ids);
+		struct amdx_device *d = id == me ? self->adev :
+					amdx_device_get(id);
+		struct amdx_hmm_ctx *c;
+
+		ids &= ids - 1;
+		if (!d || !(d->desc.flags & AMDX_DEVICE_F_HMM))
+			goto next;
+		mutex_lock(&d->hmm.lock);
+		list_for_each_entry(c, &d->hmm.ctxs, dev_node) {
+			if (c->mm == self->mm &&
+			    amdx_hmm_ctx_denies(c, start, end, me)) {
+				pr_debug("amdx%u: hmm access: a range of device %u's fd at %#llx+%#llx does not grant device %u access\n",
+					 me, id, start, end - start, me);
+				ret = -EACCES;
+				break;
+			}
+		}
+		mutex_unlock(&d->hmm.lock);
+next:
+		if (d != self->adev)
+			amdx_device_put(d);
+	}
+	return ret;
+}
+
 /**
  * amdx_ioctl_hmm_access() - %AMDX_IOC_HMM_ACCESS
  * @file: a device fd.
  * @data: &struct amdx_hmm_access.
  *
  * Return: 0; -EINVAL for bad alignment, size (over 64 MiB), op, flags or
- * reserved fields; -EFAULT for unmapped or inaccessible memory or a bad
- * @buf; -EPERM for WRITE on read-only memory; -EBUSY when invalidations
- * kept racing; -EIO when a page is poisoned (RAS); -EOPNOTSUPP, -EBADF,
- * -ENOMEM.
+ * reserved fields; -EACCES when a range of the process in the span does
+ * not grant this device access (&amdx_hmm_attr.access); -EFAULT for
+ * unmapped or inaccessible memory or a bad @buf; -EPERM for WRITE on
+ * read-only memory; -EBUSY when invalidations kept racing; -EIO when a
+ * page is poisoned (RAS); -EOPNOTSUPP, -EBADF, -ENOMEM.
  */
 int amdx_ioctl_hmm_access(struct amdx_file *file, void *data)
 {
@@ -755,6 +817,9 @@ int amdx_ioctl_hmm_access(struct amdx_file *file, void *data)
 		return ret;
 	if (args->size > AMDX_HMM_ACCESS_MAX)
 		return -EINVAL;
+	ret = amdx_hmm_access_check(ctx, args->addr, args->addr + args->size);
+	if (ret)
+		return ret;
 
 	hpfns = kvcalloc(AMDX_HMM_ACCESS_CHUNK, sizeof(*hpfns), GFP_KERNEL);
 	snap = kvzalloc(AMDX_HMM_ACCESS_CHUNK, GFP_KERNEL);

@@ -289,6 +289,9 @@ struct amdx_device_open {
  *	below %AMDX_MAX_DEVICES, so every device can be named).  Each bit
  *	must name an existing device.  Removing a device clears its bit in
  *	every range, so a later device given the same id gains no access.
+ *	Enforced by %AMDX_IOC_HMM_ACCESS: a device whose bit is clear in a
+ *	range of the process (on any device's fd) that the span touches
+ *	gets -EACCES.
  * @reserved: zero.
  *
  * The range must be mapped, private (not MAP_SHARED), anonymous or a
@@ -369,7 +372,8 @@ struct amdx_hmm_migrate {
  * Emulates device access through an HMM mirror: hmm_range_fault() under
  * an mmu_interval_notifier, as the kernel's test_hmm does.  Device-private
  * pages of this device are accessed in place; anything else is faulted to
- * system memory first.
+ * system memory first.  A span touching a range whose @access (&struct
+ * amdx_hmm_attr) lacks this device is -EACCES.
  */
 struct amdx_hmm_access {
 	__u64 addr;
