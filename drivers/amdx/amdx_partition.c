@@ -23,7 +23,8 @@
  *     |               hive members, holders (HMM pages)
  *     |<-- refused: reason (+ holders)            (PLAN stops here)
  *     |               VALIDATE  modes still as recorded   <-- get_state
- *     |               QUIESCE   close the VRAM gate: no migration runs
+ *     |               QUIESCE   close the VRAM gate: no migration runs;
+ *     |                         holders again (one may have come meanwhile)
  *     |               DRAIN     (with AMDX_PART_F_DRAIN) move HMM data
  *     |                         home, before the deadline
  *     |               COMPUTE   ------------------------> set_compute_mode
@@ -573,6 +574,24 @@ static int amdx_part_quiesce(struct amdx_part_txn *t)
 	return 0;
 }
 
+/*
+ * With the gates closed no migration runs: who holds VRAM now is who the
+ * switch meets.  The holders found before the gate closed may be stale
+ * (a migration between the two), so look again; without a drain that is
+ * the same refusal as before the steps, rolled back.
+ */
+static int amdx_part_recheck_holders(struct amdx_part_txn *t)
+{
+	struct amdx_partition_config *cfg = t->cfg;
+
+	if (t->memory == t->old[0].memory_mode)
+		return 0;
+	cfg->num_holders = amdx_part_find_holders(t);
+	if (!cfg->num_holders || (cfg->flags & AMDX_PART_F_DRAIN))
+		return 0;
+	return amdx_part_refuse(t, AMDX_PART_REASON_BUSY, -EBUSY);
+}
+
 static int amdx_part_step_work(struct amdx_part_txn *t, u32 step)
 {
 	struct amdx_device_state st;
@@ -599,7 +618,8 @@ static int amdx_part_step_work(struct amdx_part_txn *t, u32 step)
 		}
 		return 0;
 	case AMDX_PART_STEP_QUIESCE:
-		return amdx_part_quiesce(t);
+		ret = amdx_part_quiesce(t);
+		return ret ? ret : amdx_part_recheck_holders(t);
 	case AMDX_PART_STEP_DRAIN:
 		return amdx_part_drain(t);
 	case AMDX_PART_STEP_COMPUTE:
