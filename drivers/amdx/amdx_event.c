@@ -62,6 +62,7 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/pid.h>
 #include <linux/poll.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
@@ -220,6 +221,22 @@ static bool amdx_event_kind_bad(const struct amdx_event *ev)
 			    ev->kind >= AMDX_EVENT_KIND_COUNT);
 }
 
+/* What @sub may see of a record about @who (data[0]: the pid). */
+static const struct amdx_event *
+amdx_event_view(const struct amdx_event_sub *sub, const struct amdx_event *ev,
+		const struct amdx_subject *who, struct amdx_event *tmp)
+{
+	if (!who)
+		return ev;
+	*tmp = *ev;
+	tmp->data[0] = amdx_viewer_pid(&sub->viewer, who);
+	return tmp;
+}
+
+static void __amdx_event_source_emit(struct amdx_event_source *src,
+				     struct amdx_event *evs, u32 n,
+				     const struct amdx_subject *who);
+
 /**
  * amdx_event_source_emit() - emit records into an event log
  * @src: the log.
@@ -234,6 +251,15 @@ static bool amdx_event_kind_bad(const struct amdx_event *ev)
  */
 void amdx_event_source_emit(struct amdx_event_source *src,
 			    struct amdx_event *evs, u32 n)
+{
+	__amdx_event_source_emit(src, evs, n, NULL);
+}
+EXPORT_SYMBOL_IF_KUNIT(amdx_event_source_emit);
+
+/* @who: the process data[0] of every record names, or NULL. */
+static void __amdx_event_source_emit(struct amdx_event_source *src,
+				     struct amdx_event *evs, u32 n,
+				     const struct amdx_subject *who)
 {
 	struct amdx_event_sub *sub;
 	unsigned long flags;
@@ -260,14 +286,20 @@ void amdx_event_source_emit(struct amdx_event_source *src,
 		ev->device = src->device;
 		ev->seq = ++seq;
 		ev->timestamp_ns = now;
+		/* The tracepoint (root only) sees the initial namespace's. */
+		if (who)
+			ev->data[0] = pid_nr(who->pid);
 		trace_amdx_event(ev);
 	}
 	list_for_each_entry(sub, &src->subs, node) {
+		struct amdx_event tmp;
 		bool stored = false;
 
 		for (i = 0; i < n; i++)
 			if (evs[i].seq &&
-			    amdx_event_ring_push(&sub->ring, &evs[i]) ==
+			    amdx_event_ring_push(&sub->ring,
+						 amdx_event_view(sub, &evs[i],
+								 who, &tmp)) ==
 			    AMDX_EVENT_PUSH_STORED)
 				stored = true;
 		/*
@@ -281,7 +313,6 @@ void amdx_event_source_emit(struct amdx_event_source *src,
 	}
 	spin_unlock_irqrestore(&src->lock, flags);
 }
-EXPORT_SYMBOL_IF_KUNIT(amdx_event_source_emit);
 
 void amdx_event_emit(struct amdx_device *adev, struct amdx_event *ev)
 {
@@ -295,6 +326,13 @@ void amdx_event_emit_many(struct amdx_device *adev, struct amdx_event *evs,
 	amdx_event_source_emit(&adev->events, evs, n);
 }
 EXPORT_SYMBOL_IF_KUNIT(amdx_event_emit_many);
+
+void amdx_event_emit_subject(struct amdx_device *adev, struct amdx_event *ev,
+			     const struct amdx_subject *who)
+{
+	__amdx_event_source_emit(&adev->events, ev, 1, who);
+}
+EXPORT_SYMBOL_IF_KUNIT(amdx_event_emit_subject);
 
 /**
  * amdx_event_subscribe_check() - validate %AMDX_IOC_EVENT_SUBSCRIBE input
@@ -349,7 +387,8 @@ EXPORT_SYMBOL_IF_KUNIT(amdx_event_subscribe_check);
  * @mask: kinds wanted, checked by amdx_event_subscribe_check().
  * @ring_size: records the ring holds, a power of two.
  *
- * The subscriber sees every event emitted after this returns.
+ * The subscriber sees every event emitted after this returns, with pids
+ * as the current task may see them (&amdx_event_sub.viewer).
  *
  * Return: the subscriber, ERR_PTR(-ENOMEM), or ERR_PTR(-ENODEV) when the
  * device is gone.
@@ -374,10 +413,12 @@ struct amdx_event_sub *amdx_event_sub_create(struct amdx_event_source *src,
 	amdx_event_ring_init(&sub->ring, recs, ring_size, mask);
 	mutex_init(&sub->read_lock);
 	init_waitqueue_head(&sub->wait);
+	amdx_viewer_init(&sub->viewer);
 
 	spin_lock_irqsave(&src->lock, flags);
 	if (src->dead) {
 		spin_unlock_irqrestore(&src->lock, flags);
+		amdx_viewer_fini(&sub->viewer);
 		kvfree(recs);
 		kfree(sub);
 		return ERR_PTR(-ENODEV);
@@ -401,6 +442,7 @@ void amdx_event_sub_destroy(struct amdx_event_sub *sub)
 	list_del_init(&sub->node);
 	spin_unlock_irqrestore(&src->lock, flags);
 	mutex_destroy(&sub->read_lock);
+	amdx_viewer_fini(&sub->viewer);
 	kvfree(sub->ring.recs);
 	kfree(sub);
 }

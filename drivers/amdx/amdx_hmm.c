@@ -42,6 +42,7 @@
  *                                          unlock; ... ; B's id freed
  */
 #include <linux/capability.h>
+#include <linux/cred.h>
 #include <linux/debugfs.h>
 #include <linux/highmem.h>
 #include <linux/delay.h>
@@ -50,6 +51,7 @@
 #include <linux/memremap.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
+#include <linux/pid.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -79,6 +81,7 @@ static void amdx_hmm_ctx_release(struct kref *ref)
 	struct amdx_hmm_ctx *ctx = container_of(ref, struct amdx_hmm_ctx, ref);
 
 	amdx_range_set_fini(&ctx->ranges);
+	put_pid(ctx->who.pid);
 	mmdrop(ctx->mm);
 	kfree(ctx);
 }
@@ -141,6 +144,8 @@ int amdx_hmm_file_open(struct amdx_file *file)
 	kref_init(&ctx->ref);
 	ctx->adev = adev;
 	ctx->tgid = task_tgid_nr(current);
+	ctx->who.pid = get_task_pid(current, PIDTYPE_TGID);
+	ctx->who.euid = current_euid();
 	get_task_comm(ctx->comm, current);
 	ctx->owner = file->owner;
 	spin_lock_init(&ctx->lock);
@@ -526,8 +531,8 @@ int amdx_ioctl_hmm_migrate(struct amdx_file *file, void *data)
 		args->skip_reasons |= res.reasons;
 	}
 	kfree(spans);
-	amdx_hmm_event_migrate(adev, ctx->tgid, false, to_vram);
-	amdx_hmm_event_migrate(adev, ctx->tgid, true, home);
+	amdx_hmm_event_migrate(adev, &ctx->who, false, to_vram);
+	amdx_hmm_event_migrate(adev, &ctx->who, true, home);
 out_gate:
 	amdx_partition_vram_end(adev);
 	return ret;
@@ -698,7 +703,7 @@ static int amdx_hmm_access_chunk(struct amdx_hmm_ctx *ctx,
 
 			/* The device consumes poison: it fails, nobody dies. */
 			if (amdx_ras_page_poisoned(adev, index)) {
-				amdx_ras_poison_consumed(adev, index, ctx->tgid);
+				amdx_ras_poison_consumed(adev, index, &ctx->who);
 				ret = -EIO;
 				break;
 			}
@@ -940,7 +945,6 @@ int amdx_hmm_query_ranges(struct amdx_file *file, struct amdx_query *q)
 	}
 	res->num_ranges = n;
 	res->entry_size = sizeof(res->ranges[0]);
-	res->pid = ctx->tgid;
 	res->total = ctx->total;
 	n = 0;
 	list_for_each_entry(r, &ctx->ranges.ranges, node) {
@@ -964,6 +968,14 @@ out_unlock:
 	if (have_mm) {
 		mmap_read_unlock(ctx->mm);
 		mmput(ctx->mm);
+	}
+	if (!ret) {
+		struct amdx_viewer v;
+
+		/* The fd may have been passed on: its reader decides. */
+		amdx_viewer_init(&v);
+		res->pid = amdx_viewer_pid(&v, &ctx->who);
+		amdx_viewer_fini(&v);
 	}
 	if (!ret && copy_to_user(u64_to_user_ptr(q->data), res, len))
 		ret = -EFAULT;
@@ -1002,22 +1014,24 @@ static void amdx_hmm_ctx_resident(struct amdx_hmm_ctx *ctx,
 	mmap_read_unlock(ctx->mm);
 }
 
-/* Add @pages of (@pid, @part) to @out, merging with an entry there. */
-static void amdx_hmm_holder_add(struct amdx_partition_holder *out, u32 max,
+/* Add @pages of (@ctx's process, @part) to @out, merging with an entry. */
+static void amdx_hmm_holder_add(struct amdx_hmm_holder *out, u32 max,
 				u32 *n, const struct amdx_hmm_ctx *ctx,
 				u32 part, u64 pages)
 {
 	u32 i;
 
 	for (i = 0; i < *n && i < max; i++) {
-		if (out[i].pid == ctx->tgid && out[i].mem_partition == part) {
+		if (out[i].who.pid == ctx->who.pid &&
+		    out[i].mem_partition == part) {
 			out[i].pages += pages;
 			return;
 		}
 	}
 	if (*n < max) {
 		memset(&out[*n], 0, sizeof(out[*n]));
-		out[*n].pid = ctx->tgid;
+		out[*n].who.pid = get_pid(ctx->who.pid);
+		out[*n].who.euid = ctx->who.euid;
 		out[*n].mem_partition = part;
 		out[*n].pages = pages;
 		strscpy(out[*n].comm, ctx->comm, sizeof(out[*n].comm));
@@ -1033,7 +1047,8 @@ static void amdx_hmm_holder_add(struct amdx_partition_holder *out, u32 max,
  *	when @max is 0.
  * @max: capacity of @out.
  * @count: out: entries found; beyond @max they are only counted (and
- *	may then count a process twice).
+ *	may then count a process twice).  The entries written hold pid
+ *	references: drop them with amdx_hmm_holders_put().
  *
  * Walks the page tables of every context's ranges, so it costs time
  * proportional to their size.  Takes each context's mmap lock: the caller
@@ -1042,7 +1057,7 @@ static void amdx_hmm_holder_add(struct amdx_partition_holder *out, u32 max,
  * Return: 0, -ENOMEM or the provider's get_state() error.
  */
 int amdx_hmm_holders(struct amdx_device *adev, u32 part_mask,
-		     struct amdx_partition_holder *out, u32 max, u32 *count)
+		     struct amdx_hmm_holder *out, u32 max, u32 *count)
 {
 	struct amdx_hmm_ctx *ctx, **ctxs;
 	struct amdx_device_state *st;
@@ -1092,6 +1107,21 @@ int amdx_hmm_holders(struct amdx_device *adev, u32 part_mask,
 out_free_st:
 	kfree(st);
 	return ret;
+}
+
+/**
+ * amdx_hmm_holders_put() - drop the references amdx_hmm_holders() took
+ * @h: the entries.
+ * @n: how many were written (at most its @max).
+ */
+void amdx_hmm_holders_put(struct amdx_hmm_holder *h, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		put_pid(h[i].who.pid);
+		h[i].who.pid = NULL;
+	}
 }
 
 /**

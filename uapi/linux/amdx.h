@@ -438,7 +438,9 @@ struct amdx_hmm_range_info {
  * struct amdx_query_hmm_ranges - result of %AMDX_QUERY_HMM_RANGES
  * @num_ranges: entries that follow.
  * @entry_size: size of one entry as written by the kernel.
- * @pid: thread-group id of the process the fd belongs to.
+ * @pid: thread-group id of the process the fd belongs to, in the caller's
+ *	pid namespace; 0 when it is not visible there, or is not the
+ *	caller's (same effective uid) and the caller lacks CAP_SYS_ADMIN.
  * @pad: zero.
  * @total: the fd's counters, including ranges since removed.
  * @ranges: the ranges, sorted by address.
@@ -535,10 +537,12 @@ struct amdx_query_partitions {
 
 /**
  * struct amdx_partition_holder - a process with data where a change lands
- * @pid: thread-group id.
+ * @pid: thread-group id in the caller's pid namespace; 0 when the process
+ *	is not visible there, or is not the caller's (same effective uid)
+ *	and the caller lacks CAP_SYS_ADMIN.
  * @mem_partition: the memory partition holding its data.
  * @pages: its device pages there.
- * @comm: its command name, NUL-terminated.
+ * @comm: its command name, NUL-terminated; all zero whenever @pid is 0.
  */
 struct amdx_partition_holder {
 	__u32 pid;
@@ -1076,6 +1080,11 @@ struct amdx_ras_badpages_import {
  * DRAINED:		a partition switch moved a holder's data home:
  *			partition: the memory partition; data[0] pid;
  *			data[1] its pages there before the drain.
+ *
+ * A pid (POISON_CONSUMED, MIGRATE, DRAINED) is the thread-group id in the
+ * subscriber's pid namespace, for a subscriber with CAP_SYS_ADMIN or the
+ * process's effective uid (both as at subscription); otherwise, or when
+ * the process is not visible in that namespace, 0.
  */
 #define AMDX_EVENT_LOST			0
 #define AMDX_EVENT_ERROR		1
