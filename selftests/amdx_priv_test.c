@@ -9,7 +9,9 @@
  *    even on fds root opened for them;
  *  - pids in PLAN holders and in events reach only CAP_SYS_ADMIN or the
  *    same effective uid, in the reader's pid namespace (0 when hidden or
- *    not visible there, comm all zero with it).
+ *    not visible there, comm all zero with it);
+ *  - the pin quota is per uid and memory partition: one uid cannot pin a
+ *    whole NPS partition, and another uid can still pin after it.
  *
  * The test runs as root and forks children that take other uids (the
  * guest's users, mkinitramfs.sh: 1000 in render, 1001 outside; 1002 is a
@@ -681,6 +683,108 @@ TEST_F_TIMEOUT(priv, event_pids_in_the_subscribers_pid_namespace, 120)
 	EXPECT_NE(getpid(), ev.data[0]);
 	EXPECT_NE(1, ev.data[0]);
 	close(efd);
+}
+
+/* ---- the pin quota */
+
+/* Pin @size bytes of a fresh mapping on @fd: 0 or -errno. */
+static int pin(int fd, size_t size)
+{
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	if (p == MAP_FAILED)
+		return -ENOMEM;
+	return set_attr(fd, p, size, AMDX_HMM_ATTR_FLAGS, 0, AMDX_HMM_F_PIN);
+}
+
+/*
+ * A pinner as @w: pins what @sizes says (0 ends), expecting @want[i]
+ * each; writes its status (0, or the failing step) to @ready and holds
+ * its pins until @go closes.
+ */
+struct pins {
+	size_t sizes[4];
+	int want[4];
+};
+
+static pid_t pinner(const struct who *w, __u32 id, const struct pins *pl,
+		    int ready, const int go[2])
+{
+	pid_t pid = fork();
+
+	if (!pid) {
+		char st = 0, c;
+		int ctl, fd, i;
+
+		close(go[1]);
+		if (become(w) || open_dev(id, &ctl, &fd))
+			st = 1;
+		for (i = 0; !st && i < 4 && pl->sizes[i]; i++)
+			if (pin(fd, pl->sizes[i]) != pl->want[i])
+				st = 10 + i;
+		if (write(ready, &st, 1) != 1)
+			_exit(2);
+		if (read(go[0], &c, 1) < 0)
+			_exit(3);
+		_exit(st);
+	}
+	return pid;
+}
+
+/* The status byte a pinner wrote, or -1. */
+static int pinned(int ready)
+{
+	struct pollfd p = { .fd = ready, .events = POLLIN };
+	char st;
+
+	if (poll(&p, 1, 20000) != 1 || read(ready, &st, 1) != 1)
+		return -1;
+	return st;
+}
+
+/*
+ * NPS4 of 256 MiB: four partitions of 64 MiB.  uid 1000 may pin half of
+ * one (32 MiB) over all its fds, never a whole partition; uid 1002 can
+ * still pin its own half afterwards.
+ */
+TEST_F_TIMEOUT(priv, pin_quota_per_uid_and_partition, 120)
+{
+	const size_t ps = sysconf(_SC_PAGESIZE);
+	const struct pins a = {
+		.sizes = { 64 * MIB, 32 * MIB, ps },
+		.want = { -EDQUOT, 0, -EDQUOT },
+	};
+	const struct pins a2 = { .sizes = { ps }, .want = { -EDQUOT } };
+	const struct pins b = { .sizes = { 32 * MIB }, .want = { 0 } };
+	struct amdx_partition_config c = {
+		.compute_mode = AMDX_COMPUTE_CPX,
+		.memory_mode = AMDX_MEMORY_NPS4,
+	};
+	int ready[2], go[2];
+	pid_t pa, pa2, pb;
+
+	if (!self->hmm)
+		SKIP(return, HMM_NO_CAP);
+	ASSERT_EQ(0, amdx_ioctl(self->fd, AMDX_IOC_PARTITION_COMMIT, &c));
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(go));
+	/* 10: a whole partition pinned; 12: more than half of one */
+	pa = pinner(&member, self->id, &a, ready[1], go);
+	ASSERT_LE(0, pa);
+	EXPECT_EQ(0, pinned(ready[0])) TH_LOG("uid 1000");
+	/* the same uid from another process: its quota is used up */
+	pa2 = pinner(&member, self->id, &a2, ready[1], go);
+	ASSERT_LE(0, pa2);
+	EXPECT_EQ(0, pinned(ready[0])) TH_LOG("uid 1000, second process");
+	/* another uid still has its half */
+	pb = pinner(&member2, self->id, &b, ready[1], go);
+	ASSERT_LE(0, pb);
+	EXPECT_EQ(0, pinned(ready[0])) TH_LOG("uid 1002");
+	close(go[1]);
+	reap(pa);
+	reap(pa2);
+	reap(pb);
 }
 
 TEST_HARNESS_MAIN

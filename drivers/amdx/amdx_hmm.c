@@ -48,6 +48,7 @@
 #include <linux/delay.h>
 #include <linux/hmm.h>
 #include <linux/log2.h>
+#include <linux/math64.h>
 #include <linux/memremap.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
@@ -297,6 +298,39 @@ static int amdx_hmm_attr_unnamed(const struct amdx_device *adev,
 	return 0;
 }
 
+/*
+ * Pin quota: one owner (a uid for the PF's fds, the VF for a VF's) may pin
+ * at most half of one memory partition, so nobody locks a whole partition
+ * away from the others; all pins together at most 3/4 of the VRAM.  A
+ * pinned range counts whole against both: it may move into any partition
+ * of the device.
+ */
+static bool amdx_hmm_same_owner(const struct amdx_hmm_ctx *a,
+				const struct amdx_hmm_ctx *b)
+{
+	if (a->owner != b->owner)
+		return false;
+	return a->owner != AMDX_OWNER_PF || uid_eq(a->who.euid, b->who.euid);
+}
+
+static int amdx_hmm_pin_check(struct amdx_device *adev, u32 nparts,
+			      u64 all, u64 mine)
+{
+	u64 part = div_u64(adev->desc.vram_size, max(nparts, 1U));
+
+	if (mine > part / 2) {
+		pr_debug("amdx%u: hmm set_attr: pinning %llu bytes exceeds the owner's half of a %llu-byte memory partition\n",
+			 adev->id, mine, part);
+		return -EDQUOT;
+	}
+	if (all > adev->desc.vram_size / 4 * 3) {
+		pr_debug("amdx%u: hmm set_attr: pinning %llu bytes exceeds 3/4 of the VRAM\n",
+			 adev->id, all);
+		return -EDQUOT;
+	}
+	return 0;
+}
+
 /**
  * amdx_ioctl_hmm_set_attr() - %AMDX_IOC_HMM_SET_ATTR
  * @file: a device fd.
@@ -305,9 +339,10 @@ static int amdx_hmm_attr_unnamed(const struct amdx_device *adev,
  * Return: 0; -EINVAL for bad alignment, size, overflow, unknown bits,
  * reserved fields, a non-zero field @valid does not name, granularity,
  * partition, access bits naming no device or shared/special mappings;
- * -EFAULT for unmapped memory; -EACCES for PROT_NONE; -EDQUOT when pinning
- * would exceed 3/4 of the device's VRAM; -EOPNOTSUPP without HMM; -EBADF
- * from another address space; -ENOMEM.
+ * -EFAULT for unmapped memory; -EACCES for PROT_NONE; -EDQUOT when the
+ * pins of the fd's owner would exceed half a memory partition or all pins
+ * 3/4 of the device's VRAM; -EOPNOTSUPP without HMM; -EBADF from another
+ * address space; -ENOMEM.
  */
 int amdx_ioctl_hmm_set_attr(struct amdx_file *file, void *data)
 {
@@ -315,7 +350,7 @@ int amdx_ioctl_hmm_set_attr(struct amdx_file *file, void *data)
 	struct amdx_hmm_ctx *ctx = file->hmm;
 	struct amdx_device *adev = file->adev;
 	struct amdx_range_attr attr = {};
-	u64 pinned = 0;
+	u64 pinned = 0, mine = 0, span;
 	u32 nparts;
 	bool pin;
 	int ret;
@@ -374,23 +409,28 @@ int amdx_ioctl_hmm_set_attr(struct amdx_file *file, void *data)
 
 		/* Other fds' pins; the list is stable under hmm.lock. */
 		list_for_each_entry(c, &adev->hmm.ctxs, dev_node) {
+			u64 b;
+
 			if (c == ctx)
 				continue;
 			spin_lock(&c->lock);
-			pinned += amdx_range_pinned_bytes(&c->ranges);
+			b = amdx_range_pinned_bytes(&c->ranges);
 			spin_unlock(&c->lock);
+			pinned += b;
+			if (amdx_hmm_same_owner(c, ctx))
+				mine += b;
 		}
 	}
 	spin_lock(&ctx->lock);
 	if (pin) {
 		/* Bytes of the span pinned already are not pinned twice. */
-		pinned += amdx_range_pinned_bytes(&ctx->ranges) + args->size -
-			  amdx_range_pinned_overlap(&ctx->ranges, args->start,
-						    args->start + args->size);
-		if (pinned > adev->desc.vram_size / 4 * 3) {
-			ret = -EDQUOT;
+		span = amdx_range_pinned_bytes(&ctx->ranges) + args->size -
+		       amdx_range_pinned_overlap(&ctx->ranges, args->start,
+						 args->start + args->size);
+		ret = amdx_hmm_pin_check(adev, nparts, pinned + span,
+					 mine + span);
+		if (ret)
 			goto out_unlock;
-		}
 	}
 	if (!amdx_range_covered(&ctx->ranges, args->start,
 				args->start + args->size) &&
@@ -1040,6 +1080,21 @@ static void amdx_hmm_holder_add(struct amdx_hmm_holder *out, u32 max,
 }
 
 /**
+ * amdx_hmm_holders_put() - drop the references amdx_hmm_holders() took
+ * @h: the entries.
+ * @n: how many were written (at most its @max).
+ */
+void amdx_hmm_holders_put(struct amdx_hmm_holder *h, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		put_pid(h[i].who.pid);
+		h[i].who.pid = NULL;
+	}
+}
+
+/**
  * amdx_hmm_holders() - processes with data in some memory partitions
  * @adev: the device.
  * @part_mask: bit N: memory partition N is of interest.
@@ -1107,21 +1162,6 @@ int amdx_hmm_holders(struct amdx_device *adev, u32 part_mask,
 out_free_st:
 	kfree(st);
 	return ret;
-}
-
-/**
- * amdx_hmm_holders_put() - drop the references amdx_hmm_holders() took
- * @h: the entries.
- * @n: how many were written (at most its @max).
- */
-void amdx_hmm_holders_put(struct amdx_hmm_holder *h, u32 n)
-{
-	u32 i;
-
-	for (i = 0; i < n; i++) {
-		put_pid(h[i].who.pid);
-		h[i].who.pid = NULL;
-	}
 }
 
 /**

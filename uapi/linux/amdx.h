@@ -284,7 +284,9 @@ struct amdx_device_open {
  * @preferred_loc: a memory partition index or %AMDX_HMM_LOC_SYSTEM.
  * @granularity: log2 of the migration unit in pages, at most
  *	%AMDX_HMM_GRANULARITY_MAX.
- * @flags: %AMDX_HMM_F_*.
+ * @flags: %AMDX_HMM_F_*.  A uid (a VF for a VF's fds) may pin at most
+ *	half of one memory partition's VRAM on a device, all pins together
+ *	at most 3/4 of the device's VRAM (-EDQUOT).
  * @access: bit N set: amdx device N may access the range (device ids are
  *	below %AMDX_MAX_DEVICES, so every device can be named).  Each bit
  *	must name an existing device.  Removing a device clears its bit in
