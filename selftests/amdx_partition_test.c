@@ -1365,7 +1365,7 @@ static bool all_zero(const char *buf, size_t size)
 	return true;
 }
 
-TEST_F(mi300x, vf_flr_clears_only_its_vf_vram)
+TEST_F_TIMEOUT(mi300x, vf_flr_clears_only_its_vf_vram, 120)
 {
 	struct amdx_event_subscribe sub = {
 		.mask = 1ULL << AMDX_EVENT_VF_RESET,
