@@ -1,7 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The /dev/amdx control node: open, query, error paths, size protocol.
+ * The /dev/amdx control node: open, query, error paths, size protocol;
+ * against a simulated device (sim id 510): fds are installed only after
+ * their number was copied out, event subscription flags, SET_ATTR's
+ * unnamed fields and the enforced access attribute.
  */
+#include <dirent.h>
+#include <poll.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 
@@ -199,6 +205,340 @@ TEST_F(amdx, device_info_unknown_enodev)
 
 	EXPECT_EQ(-ENODEV, amdx_query(self->fd, AMDX_QUERY_DEVICE_INFO,
 				      0x7ffffffe, &info, &size));
+}
+
+/* ---- against a simulated device */
+
+#define SIM_ID		510
+#define SIM_ID2		511
+#define SIM_PARAMS	"model=mi300x vram=64"
+#define HMM_NO_CAP	"no AMDX_CAP_HMM_MIGRATE (kernel without DEVICE_PRIVATE)"
+
+/* Open fds of this process (/proc/self/fd, without the directory's). */
+static int count_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n - 1;
+}
+
+/* A page holding @len bytes of @arg, then made read-only. */
+static void *readonly_copy(const void *arg, size_t len)
+{
+	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	memcpy(p, arg, len);
+	if (mprotect(p, 4096, PROT_READ)) {
+		munmap(p, 4096);
+		return NULL;
+	}
+	return p;
+}
+
+struct simdev {
+	unsigned int sim;
+	bool created;
+	__u32 id;
+	int fd;
+};
+
+struct devs {
+	int ctl;
+	bool hmm;
+	struct simdev d[2];
+};
+
+FIXTURE(dev)
+{
+	struct devs s;
+};
+
+static int simdev_new(int ctl, struct simdev *d, unsigned int sim)
+{
+	char bdf[AMDX_BDF_LEN];
+	int ret;
+
+	d->sim = sim;
+	amdx_sim_del(sim);	/* left behind by a crashed run */
+	ret = amdx_sim_new(sim, SIM_PARAMS);
+	if (ret)
+		return ret;
+	d->created = true;
+	amdx_sim_bdf(sim, bdf, sizeof(bdf));
+	ret = amdx_find_device(ctl, bdf, &d->id);
+	if (ret)
+		return ret;
+	d->fd = amdx_device_open(ctl, d->id);
+	return d->fd < 0 ? d->fd : 0;
+}
+
+static void devs_setup(struct __test_metadata *_metadata, struct devs *s)
+{
+	s->d[0].fd = -1;
+	s->d[1].fd = -1;
+	s->ctl = open(AMDX_DEV_PATH, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, s->ctl);
+	s->hmm = amdx_caps(s->ctl) & AMDX_CAP_HMM_MIGRATE;
+	ASSERT_EQ(0, simdev_new(s->ctl, &s->d[0], SIM_ID));
+}
+
+static void devs_teardown(struct __test_metadata *_metadata, struct devs *s)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (s->d[i].fd >= 0)
+			close(s->d[i].fd);
+		if (s->d[i].created)
+			EXPECT_EQ(0, amdx_sim_del(s->d[i].sim));
+	}
+	close(s->ctl);
+}
+
+FIXTURE_SETUP(dev)
+{
+	devs_setup(_metadata, &self->s);
+}
+
+FIXTURE_TEARDOWN(dev)
+{
+	devs_teardown(_metadata, &self->s);
+}
+
+/*
+ * The result cannot be copied back (read-only argument): -EFAULT, and the
+ * caller's fd table is as before: no fd it was never told about.
+ */
+TEST_F(dev, device_open_efault_leaves_no_fd)
+{
+	struct amdx_device_open o = { .id = self->s.d[0].id };
+	void *ro = readonly_copy(&o, sizeof(o));
+	int before;
+
+	ASSERT_NE(NULL, ro);
+	before = count_fds();
+	ASSERT_LT(0, before);
+	EXPECT_EQ(-EFAULT, amdx_ioctl(self->s.ctl, AMDX_IOC_DEVICE_OPEN, ro));
+	EXPECT_EQ(before, count_fds());
+	munmap(ro, 4096);
+}
+
+TEST_F(dev, event_subscribe_efault_leaves_no_fd)
+{
+	struct amdx_event_subscribe s = { .mask = AMDX_EVENT_MASK_ALL };
+	void *ro = readonly_copy(&s, sizeof(s));
+	int before;
+
+	ASSERT_NE(NULL, ro);
+	before = count_fds();
+	ASSERT_LT(0, before);
+	EXPECT_EQ(-EFAULT, amdx_ioctl(self->s.d[0].fd, AMDX_IOC_EVENT_SUBSCRIBE,
+				      ro));
+	EXPECT_EQ(before, count_fds());
+	munmap(ro, 4096);
+}
+
+/* amdx's own flag bits: AMDX_EVENT_F_NONBLOCK, never O_NONBLOCK's value. */
+TEST_F(dev, event_subscribe_amdx_flags)
+{
+	struct amdx_event_subscribe s = {
+		.mask = AMDX_EVENT_MASK_ALL,
+		.flags = AMDX_EVENT_F_NONBLOCK,
+	};
+	struct amdx_event ev;
+
+	ASSERT_EQ(0, amdx_ioctl(self->s.d[0].fd, AMDX_IOC_EVENT_SUBSCRIBE, &s));
+	EXPECT_EQ(O_NONBLOCK, fcntl(s.fd, F_GETFL) & O_NONBLOCK);
+	EXPECT_EQ(FD_CLOEXEC, fcntl(s.fd, F_GETFD) & FD_CLOEXEC);
+	EXPECT_EQ(-1, read(s.fd, &ev, sizeof(ev)));
+	EXPECT_EQ(EAGAIN, errno);
+	close(s.fd);
+
+	s.flags = 0;
+	ASSERT_EQ(0, amdx_ioctl(self->s.d[0].fd, AMDX_IOC_EVENT_SUBSCRIBE, &s));
+	EXPECT_EQ(0, fcntl(s.fd, F_GETFL) & O_NONBLOCK);
+	close(s.fd);
+
+	if (O_NONBLOCK != AMDX_EVENT_F_NONBLOCK) {
+		s.flags = O_NONBLOCK;
+		EXPECT_EQ(-EINVAL, amdx_ioctl(self->s.d[0].fd,
+					      AMDX_IOC_EVENT_SUBSCRIBE, &s));
+	}
+	s.flags = ~AMDX_EVENT_F_ALL;
+	EXPECT_EQ(-EINVAL, amdx_ioctl(self->s.d[0].fd, AMDX_IOC_EVENT_SUBSCRIBE,
+				      &s));
+}
+
+/* ---- SET_ATTR: a field valid does not name must be zero */
+
+FIXTURE(attr)
+{
+	struct devs s;
+};
+
+FIXTURE_VARIANT(attr)
+{
+	__u32 field;	/* AMDX_HMM_ATTR_* of the field left unnamed */
+};
+
+FIXTURE_VARIANT_ADD(attr, preferred_loc) {
+	.field = AMDX_HMM_ATTR_PREFERRED_LOC
+};
+FIXTURE_VARIANT_ADD(attr, granularity) { .field = AMDX_HMM_ATTR_GRANULARITY };
+FIXTURE_VARIANT_ADD(attr, flags) { .field = AMDX_HMM_ATTR_FLAGS };
+FIXTURE_VARIANT_ADD(attr, access) { .field = AMDX_HMM_ATTR_ACCESS };
+
+FIXTURE_SETUP(attr)
+{
+	devs_setup(_metadata, &self->s);
+}
+
+FIXTURE_TEARDOWN(attr)
+{
+	devs_teardown(_metadata, &self->s);
+}
+
+static void *anon(size_t size)
+{
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* An attribute that sets @field to a valid non-zero value. */
+static void attr_with(struct amdx_hmm_attr *a, __u32 field, __u32 id)
+{
+	switch (field) {
+	case AMDX_HMM_ATTR_PREFERRED_LOC:
+		a->preferred_loc = AMDX_HMM_LOC_SYSTEM;
+		break;
+	case AMDX_HMM_ATTR_GRANULARITY:
+		a->granularity = 4;
+		break;
+	case AMDX_HMM_ATTR_FLAGS:
+		a->flags = AMDX_HMM_F_PIN;
+		break;
+	case AMDX_HMM_ATTR_ACCESS:
+		a->access = 1ULL << id;
+		break;
+	}
+}
+
+TEST_F(attr, set_attr_unnamed_field_einval)
+{
+	__u32 field = variant->field;
+	/* the one other attribute named: granularity, or flags for it */
+	__u32 other = field == AMDX_HMM_ATTR_GRANULARITY ?
+		      AMDX_HMM_ATTR_FLAGS : AMDX_HMM_ATTR_GRANULARITY;
+	struct amdx_hmm_attr a;
+	size_t size = 1 << 20;
+	void *p;
+
+	if (!self->s.hmm)
+		SKIP(return, HMM_NO_CAP);
+	p = anon(size);
+	ASSERT_NE(NULL, p);
+	memset(&a, 0, sizeof(a));
+	a.start = (uintptr_t)p;
+	a.size = size;
+	a.valid = other;
+	attr_with(&a, field, self->s.d[0].id);
+	EXPECT_EQ(-EINVAL, amdx_ioctl(self->s.d[0].fd, AMDX_IOC_HMM_SET_ATTR, &a));
+	/* named, the same value is taken */
+	a.valid |= field;
+	EXPECT_EQ(0, amdx_ioctl(self->s.d[0].fd, AMDX_IOC_HMM_SET_ATTR, &a));
+	munmap(p, size);
+}
+
+/* ---- the access attribute is enforced by the mirror (HMM_ACCESS) */
+
+static int dev_read(int fd, void *p, size_t size, void *buf)
+{
+	struct amdx_hmm_access x = {
+		.addr = (uintptr_t)p,
+		.size = size,
+		.buf = (uintptr_t)buf,
+		.op = AMDX_HMM_ACCESS_READ,
+	};
+
+	return amdx_ioctl(fd, AMDX_IOC_HMM_ACCESS, &x);
+}
+
+static int set_access(int fd, void *p, size_t size, __u64 access)
+{
+	struct amdx_hmm_attr a = {
+		.start = (uintptr_t)p,
+		.size = size,
+		.valid = AMDX_HMM_ATTR_ACCESS,
+		.access = access,
+	};
+
+	return amdx_ioctl(fd, AMDX_IOC_HMM_SET_ATTR, &a);
+}
+
+TEST_F(dev, access_attr_denies_unnamed_device)
+{
+	size_t size = 1 << 20, half = size / 2;
+	__u64 me = 1ULL << self->s.d[0].id;
+	char *p, *buf;
+
+	if (!self->s.hmm)
+		SKIP(return, HMM_NO_CAP);
+	p = anon(size);
+	buf = malloc(size);
+	ASSERT_NE(NULL, p);
+	ASSERT_NE(NULL, buf);
+	memset(p, 7, size);
+	/* memory without any range: nothing to enforce */
+	EXPECT_EQ(0, dev_read(self->s.d[0].fd, p, size, buf));
+	/* a range granting no device: -EACCES, also for a span touching it */
+	ASSERT_EQ(0, set_access(self->s.d[0].fd, p + half, half, 0));
+	EXPECT_EQ(-EACCES, dev_read(self->s.d[0].fd, p + half, half, buf));
+	EXPECT_EQ(-EACCES, dev_read(self->s.d[0].fd, p, size, buf));
+	EXPECT_EQ(0, dev_read(self->s.d[0].fd, p, half, buf));
+	/* granted again */
+	ASSERT_EQ(0, set_access(self->s.d[0].fd, p + half, half, me));
+	EXPECT_EQ(0, dev_read(self->s.d[0].fd, p, size, buf));
+	EXPECT_EQ(7, buf[size - 1]);
+	free(buf);
+	munmap(p, size);
+}
+
+/* A range set through device A's fd governs device B's access too. */
+TEST_F(dev, access_attr_across_devices)
+{
+	size_t size = 1 << 20;
+	__u64 a_bit = 1ULL << self->s.d[0].id, b_bit;
+	char *p, *buf;
+
+	if (!self->s.hmm)
+		SKIP(return, HMM_NO_CAP);
+	ASSERT_EQ(0, simdev_new(self->s.ctl, &self->s.d[1], SIM_ID2));
+	b_bit = 1ULL << self->s.d[1].id;
+	p = anon(size);
+	buf = malloc(size);
+	ASSERT_NE(NULL, p);
+	ASSERT_NE(NULL, buf);
+	memset(p, 9, size);
+	ASSERT_EQ(0, set_access(self->s.d[0].fd, p, size, a_bit));
+	EXPECT_EQ(0, dev_read(self->s.d[0].fd, p, size, buf));
+	EXPECT_EQ(-EACCES, dev_read(self->s.d[1].fd, p, size, buf));
+	ASSERT_EQ(0, set_access(self->s.d[0].fd, p, size, a_bit | b_bit));
+	EXPECT_EQ(0, dev_read(self->s.d[1].fd, p, size, buf));
+	EXPECT_EQ(9, buf[0]);
+	free(buf);
+	munmap(p, size);
 }
 
 TEST_HARNESS_MAIN

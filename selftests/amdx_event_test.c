@@ -30,6 +30,7 @@
  * Each test creates amdx_sim device 330 (and 331 for the hive test) and
  * deletes it afterwards.
  */
+#include <grp.h>
 #include <limits.h>
 #include <poll.h>
 #include <pthread.h>
@@ -290,7 +291,7 @@ TEST_F(event, emit_hook_open_across_removal_enodev)
 TEST_F(event, fd_flags)
 {
 	int a = subscribe(self->c.fd, AMDX_EVENT_MASK_ALL, 0, 0);
-	int b = subscribe(self->c.fd, AMDX_EVENT_MASK_ALL, 0, O_NONBLOCK);
+	int b = subscribe(self->c.fd, AMDX_EVENT_MASK_ALL, 0, AMDX_EVENT_F_NONBLOCK);
 	char c = 0;
 
 	ASSERT_GE(a, 0);
@@ -312,7 +313,7 @@ TEST_F(event, read_short_buffer_einval)
 {
 	struct ev_ctx *e = &self->c;
 	struct amdx_event ev[2];
-	int fd = subscribe(e->fd, AMDX_EVENT_MASK_ALL, 0, O_NONBLOCK);
+	int fd = subscribe(e->fd, AMDX_EVENT_MASK_ALL, 0, AMDX_EVENT_F_NONBLOCK);
 
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(0, emit(e, AMDX_EVENT_ERROR, 1));
@@ -328,7 +329,7 @@ TEST_F(event, read_short_buffer_einval)
 TEST_F(event, read_nonblocking_empty_eagain)
 {
 	struct amdx_event ev;
-	int fd = subscribe(self->c.fd, AMDX_EVENT_MASK_ALL, 0, O_NONBLOCK);
+	int fd = subscribe(self->c.fd, AMDX_EVENT_MASK_ALL, 0, AMDX_EVENT_F_NONBLOCK);
 
 	ASSERT_GE(fd, 0);
 	EXPECT_EQ(-EAGAIN, rd(fd, &ev, sizeof(ev)));
@@ -353,7 +354,7 @@ TEST_F(event, records_ordered_and_stamped)
 	struct ev_ctx *e = &self->c;
 	struct amdx_event ev[128];
 	__u64 t0, t1, last;
-	int fd = subscribe(e->fd, AMDX_EVENT_MASK_ALL, 0, O_NONBLOCK);
+	int fd = subscribe(e->fd, AMDX_EVENT_MASK_ALL, 0, AMDX_EVENT_F_NONBLOCK);
 	int i;
 
 	ASSERT_GE(fd, 0);
@@ -393,7 +394,7 @@ TEST_F(event, read_returns_whole_records_batched)
 	struct ev_ctx *e = &self->c;
 	struct amdx_event ev[64];
 	__u64 first;
-	int fd = subscribe(e->fd, AMDX_EVENT_MASK_ALL, 0, O_NONBLOCK);
+	int fd = subscribe(e->fd, AMDX_EVENT_MASK_ALL, 0, AMDX_EVENT_F_NONBLOCK);
 
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(0, emit(e, AMDX_EVENT_ERROR, 50));
@@ -507,7 +508,7 @@ TEST_F(event, epoll_wakes_on_event)
 	struct ev_ctx *e = &self->c;
 	struct epoll_event ee = { .events = EPOLLIN };
 	struct waiter w;
-	int fd = subscribe(e->fd, AMDX_EVENT_MASK_ALL, 0, O_NONBLOCK);
+	int fd = subscribe(e->fd, AMDX_EVENT_MASK_ALL, 0, AMDX_EVENT_F_NONBLOCK);
 	int ep = epoll_create1(EPOLL_CLOEXEC);
 	struct amdx_event ev[4];
 
@@ -676,8 +677,8 @@ TEST_F(event, filter_delivers_only_wanted_kinds)
 	struct ev_ctx *e = &self->c;
 	struct amdx_event ev[32];
 	int fd = subscribe(e->fd, BIT_KIND(AMDX_EVENT_ERROR) |
-			   BIT_KIND(AMDX_EVENT_RMA), 16, O_NONBLOCK);
-	int all = subscribe(e->fd, AMDX_EVENT_MASK_ALL, 0, O_NONBLOCK);
+			   BIT_KIND(AMDX_EVENT_RMA), 16, AMDX_EVENT_F_NONBLOCK);
+	int all = subscribe(e->fd, AMDX_EVENT_MASK_ALL, 0, AMDX_EVENT_F_NONBLOCK);
 	__u64 base;
 
 	ASSERT_GE(fd, 0);
@@ -706,8 +707,8 @@ TEST_F(event, independent_subscribers_see_the_same_seqs)
 {
 	struct ev_ctx *e = &self->c;
 	struct amdx_event a[64], b[64];
-	int fa = subscribe(e->fd, AMDX_EVENT_MASK_ALL, 64, O_NONBLOCK);
-	int fb = subscribe(e->fd, AMDX_EVENT_MASK_ALL, 0, O_NONBLOCK);
+	int fa = subscribe(e->fd, AMDX_EVENT_MASK_ALL, 64, AMDX_EVENT_F_NONBLOCK);
+	int fb = subscribe(e->fd, AMDX_EVENT_MASK_ALL, 0, AMDX_EVENT_F_NONBLOCK);
 	int i;
 
 	ASSERT_GE(fa, 0);
@@ -745,8 +746,8 @@ TEST_F(event, hive_devices_share_seqs)
 	d2 = amdx_device_open(e->ctl, id2);
 	ASSERT_GE(d1, 0);
 	ASSERT_GE(d2, 0);
-	f1 = subscribe(d1, AMDX_EVENT_MASK_ALL, 0, O_NONBLOCK);
-	f2 = subscribe(d2, AMDX_EVENT_MASK_ALL, 0, O_NONBLOCK);
+	f1 = subscribe(d1, AMDX_EVENT_MASK_ALL, 0, AMDX_EVENT_F_NONBLOCK);
+	f2 = subscribe(d2, AMDX_EVENT_MASK_ALL, 0, AMDX_EVENT_F_NONBLOCK);
 	ASSERT_GE(f1, 0);
 	ASSERT_GE(f2, 0);
 
@@ -786,8 +787,8 @@ TEST_F(event, no_loss_up_to_ring_size)
 {
 	struct ev_ctx *e = &self->c;
 	struct amdx_event *ev = calloc(4200, REC);
-	int small = subscribe(e->fd, AMDX_EVENT_MASK_ALL, 16, O_NONBLOCK);
-	int dflt = subscribe(e->fd, AMDX_EVENT_MASK_ALL, 0, O_NONBLOCK);
+	int small = subscribe(e->fd, AMDX_EVENT_MASK_ALL, 16, AMDX_EVENT_F_NONBLOCK);
+	int dflt = subscribe(e->fd, AMDX_EVENT_MASK_ALL, 0, AMDX_EVENT_F_NONBLOCK);
 	int i, n;
 
 	ASSERT_NE(NULL, ev);
@@ -813,7 +814,7 @@ TEST_F(event, flood_gives_one_lost_with_exact_count)
 {
 	struct ev_ctx *e = &self->c;
 	struct amdx_event ev[64];
-	int fd = subscribe(e->fd, AMDX_EVENT_MASK_ALL, 16, O_NONBLOCK);
+	int fd = subscribe(e->fd, AMDX_EVENT_MASK_ALL, 16, AMDX_EVENT_F_NONBLOCK);
 	int i, n;
 
 	ASSERT_GE(fd, 0);
@@ -850,7 +851,7 @@ TEST_F(event, flood_lost_counts_only_wanted_kinds)
 {
 	struct ev_ctx *e = &self->c;
 	struct amdx_event ev[64];
-	int fd = subscribe(e->fd, BIT_KIND(AMDX_EVENT_RMA), 16, O_NONBLOCK);
+	int fd = subscribe(e->fd, BIT_KIND(AMDX_EVENT_RMA), 16, AMDX_EVENT_F_NONBLOCK);
 
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(0, emit(e, AMDX_EVENT_RMA, 20));
@@ -935,7 +936,7 @@ TEST_F(event, event_fd_outlives_device_fd)
 {
 	struct ev_ctx *e = &self->c;
 	struct amdx_event ev[4];
-	int fd = subscribe(e->fd, AMDX_EVENT_MASK_ALL, 0, O_NONBLOCK);
+	int fd = subscribe(e->fd, AMDX_EVENT_MASK_ALL, 0, AMDX_EVENT_F_NONBLOCK);
 
 	ASSERT_GE(fd, 0);
 	close(e->fd);
@@ -952,6 +953,7 @@ TEST_F(event, event_fd_outlives_device_fd)
 
 TEST_F(event, unprivileged_may_subscribe)
 {
+	const gid_t render = 105;	/* the guest's (mkinitramfs.sh) */
 	struct ev_ctx *e = &self->c;
 	int go[2], status;
 	pid_t pid;
@@ -965,22 +967,23 @@ TEST_F(event, unprivileged_may_subscribe)
 		char c = 1;
 
 		close(go[0]);
-		if (setgid(65534) || setuid(65534))
+		/* /dev/amdx is root:render 0660: uid 1000 is in render */
+		if (setgroups(1, &render) || setgid(1000) || setuid(1000))
 			_exit(100);
 		ctl = open(AMDX_DEV_PATH, O_RDWR | O_CLOEXEC);
 		if (ctl < 0) {
-			perror("uid 65534: open " AMDX_DEV_PATH);
+			perror("uid 1000: open " AMDX_DEV_PATH);
 			_exit(1);
 		}
 		dev = amdx_device_open(ctl, e->id);
 		if (dev < 0) {
-			fprintf(stderr, "uid 65534: DEVICE_OPEN: %s\n",
+			fprintf(stderr, "uid 1000: DEVICE_OPEN: %s\n",
 				strerror(-dev));
 			_exit(2);
 		}
 		fd = subscribe(dev, BIT_KIND(AMDX_EVENT_RMA), 0, 0);
 		if (fd < 0) {
-			fprintf(stderr, "uid 65534: EVENT_SUBSCRIBE: %s\n",
+			fprintf(stderr, "uid 1000: EVENT_SUBSCRIBE: %s\n",
 				strerror(-fd));
 			_exit(3);
 		}
@@ -999,9 +1002,9 @@ TEST_F(event, unprivileged_may_subscribe)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_TRUE(WIFEXITED(status));
 	if (WEXITSTATUS(status) == 100)
-		SKIP(return, "setuid(65534) failed (no CONFIG_MULTIUSER?)");
+		SKIP(return, "setuid(1000) failed (no CONFIG_MULTIUSER?)");
 	EXPECT_EQ(0, WEXITSTATUS(status))
-		TH_LOG("uid 65534: step %d failed", WEXITSTATUS(status));
+		TH_LOG("uid 1000: step %d failed", WEXITSTATUS(status));
 }
 
 /* ---- HMM migration events */
@@ -1026,7 +1029,7 @@ TEST_F(event, hmm_migrate_emits_events)
 			TH_LOG("no AMDX_CAP_HMM_MIGRATE with DEVICE_PRIVATE");
 		SKIP(return, "no AMDX_CAP_HMM_MIGRATE");
 	}
-	fd = subscribe(e->fd, BIT_KIND(AMDX_EVENT_MIGRATE), 0, O_NONBLOCK);
+	fd = subscribe(e->fd, BIT_KIND(AMDX_EVENT_MIGRATE), 0, AMDX_EVENT_F_NONBLOCK);
 	ASSERT_GE(fd, 0);
 	buf = mmap(NULL, size, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

@@ -34,7 +34,7 @@ FIXTURE_SETUP(ladder)
 {
 	struct amdx_event_subscribe sub = {
 		.mask = AMDX_EVENT_MASK_ALL,
-		.flags = O_NONBLOCK,
+		.flags = AMDX_EVENT_F_NONBLOCK,
 	};
 	char bdf[AMDX_BDF_LEN];
 

@@ -30,6 +30,7 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 
 #include "amdx_selftest.h"
 #include "kselftest_harness.h"
@@ -115,6 +116,7 @@ static int dev_new(int ctl, struct dev *d, unsigned int sim,
 	int ret;
 
 	d->sim = sim;
+	amdx_sim_del(sim);	/* left behind by a test that timed out */
 	ret = amdx_sim_new(sim, params);
 	if (ret)
 		return ret;
@@ -615,7 +617,7 @@ TEST_F(mi300x, holders_busy_then_drain)
 	struct amdx_device_info info;
 	struct amdx_event_subscribe sub = {
 		.mask = 1ULL << AMDX_EVENT_DRAINED,
-		.flags = O_NONBLOCK,
+		.flags = AMDX_EVENT_F_NONBLOCK,
 	};
 	struct amdx_hmm_migrate m;
 	struct amdx_event ev;
@@ -690,7 +692,7 @@ TEST_F(mi300x, holders_busy_then_drain)
  * in partition 1; migrating into a full partition 0 must evict the range
  * there, never the older one in partition 1, which frees nothing in 0.
  */
-TEST_F(mi300x, eviction_stays_in_the_full_partition)
+TEST_F_TIMEOUT(mi300x, eviction_stays_in_the_full_partition, 120)
 {
 	const unsigned long old_pages = 2048, a_pages = 6144, b_pages = 4096;
 	struct amdx_partition_config c;
@@ -921,6 +923,100 @@ TEST_F(mi300x, drain_races_migrations)
 	munmap(ch.buf, ch.size);
 }
 
+/* A migration into VRAM @delay_ms after it starts; when it ended. */
+struct late {
+	int fd;
+	char *buf;
+	size_t size;
+	unsigned int delay_ms;
+	int ret;
+	__u64 moved;
+	struct timespec done;
+};
+
+static void *late_thread(void *arg)
+{
+	struct late *l = arg;
+	struct amdx_hmm_migrate m = {
+		.start = (uintptr_t)l->buf,
+		.size = l->size,
+		.dest = 0,
+	};
+
+	usleep(l->delay_ms * 1000);
+	l->ret = amdx_ioctl(l->fd, AMDX_IOC_HMM_MIGRATE, &m);
+	l->moved = m.moved;
+	clock_gettime(CLOCK_MONOTONIC, &l->done);
+	return NULL;
+}
+
+static bool before_ts(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec < b->tv_sec ||
+	       (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
+}
+
+/*
+ * A holder that appears after COMMIT checked for holders but before it
+ * closed the VRAM gate is seen: the commit looks again once the gate is
+ * closed.  amdx_sim's validate_delay_ms holds the commit in VALIDATE
+ * (after the checks, before QUIESCE) while a thread migrates in.
+ */
+TEST_F_TIMEOUT(mi300x, commit_rechecks_holders_after_gate_closes, 120)
+{
+	struct amdx_partition_holder h[4] = {};
+	struct amdx_partition_config c;
+	struct amdx_device_info info;
+	struct amdx_hmm_attr a = {
+		.valid = AMDX_HMM_ATTR_PREFERRED_LOC,
+		.preferred_loc = 0,
+	};
+	struct late l = { .delay_ms = 300 };
+	struct timespec end;
+	pthread_t th;
+	int ret;
+
+	if (!have_hmm(self->s.ctl))
+		SKIP(return, HMM_NO_CAP);
+	NEW_MI300X(0, SIM_ID, "vram=256");
+	ASSERT_EQ(0, commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX, 0, 0, &c));
+	l.fd = self->s.d[0].fd;
+	l.size = NPAGES * sysconf(_SC_PAGESIZE);
+	l.buf = mmap(NULL, l.size, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, l.buf);
+	memset(l.buf, 0x3c, l.size);
+	a.start = (uintptr_t)l.buf;
+	a.size = l.size;
+	ASSERT_EQ(0, amdx_ioctl(l.fd, AMDX_IOC_HMM_SET_ATTR, &a));
+	ASSERT_EQ(0, knob(SIM_ID, "validate_delay_ms", 2000));
+
+	ASSERT_EQ(0, pthread_create(&th, NULL, late_thread, &l));
+	memset(&c, 0, sizeof(c));
+	c.memory_mode = AMDX_MEMORY_NPS4;
+	c.holders = (uintptr_t)h;
+	c.max_holders = 4;
+	ret = run(l.fd, true, &c);
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	ASSERT_EQ(0, pthread_join(th, NULL));
+	EXPECT_EQ(0, knob(SIM_ID, "validate_delay_ms", 0));
+
+	/* the migration ran inside the window, before the gate closed */
+	ASSERT_EQ(0, l.ret);
+	ASSERT_EQ(NPAGES, l.moved);
+	ASSERT_TRUE(before_ts(&l.done, &end));
+	EXPECT_EQ(-EBUSY, ret);
+	EXPECT_EQ(AMDX_PART_REASON_BUSY, c.reason);
+	EXPECT_EQ(AMDX_PART_STEP_QUIESCE, c.failed_step);
+	EXPECT_EQ(AMDX_PART_OUTCOME_ROLLED_BACK, c.outcome);
+	ASSERT_EQ(1, c.num_holders);
+	EXPECT_EQ(getpid(), h[0].pid);
+	EXPECT_EQ(NPAGES, h[0].pages);
+	ASSERT_EQ(0, amdx_device_info(self->s.ctl, self->s.d[0].id, &info));
+	EXPECT_EQ(AMDX_MEMORY_NPS1, info.memory_mode);
+	munmap(l.buf, l.size);
+}
+
 TEST_F(mi300x, vf_custom_provisioning_validation)
 {
 	struct amdx_vf_config cfg[2], good[2] = {
@@ -1093,7 +1189,7 @@ TEST_F(mi300x, vf_reset_rate_limit)
 	EXPECT_EQ(0, v->vfs[0].resets);
 }
 
-TEST_F(mi300x, vf_vram_quota)
+TEST_F_TIMEOUT(mi300x, vf_vram_quota, 120)
 {
 	struct amdx_vf_config cfg = {
 		.partition_mask = 1, .time_slice_us = 6000,
@@ -1269,11 +1365,11 @@ static bool all_zero(const char *buf, size_t size)
 	return true;
 }
 
-TEST_F(mi300x, vf_flr_clears_only_its_vf_vram)
+TEST_F_TIMEOUT(mi300x, vf_flr_clears_only_its_vf_vram, 120)
 {
 	struct amdx_event_subscribe sub = {
 		.mask = 1ULL << AMDX_EVENT_VF_RESET,
-		.flags = O_NONBLOCK,
+		.flags = AMDX_EVENT_F_NONBLOCK,
 	};
 	struct amdx_device_open o = { .flags = AMDX_DEVICE_OPEN_F_VF };
 	size_t ps = sysconf(_SC_PAGESIZE), size = FLR_PAGES * ps;

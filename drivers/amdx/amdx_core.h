@@ -97,7 +97,8 @@ int amdx_device_fill_info(struct amdx_device *adev,
 int amdx_device_fill_info_locked(struct amdx_device *adev,
 				 struct amdx_device_info *info);
 u32 amdx_device_hive_ids(struct amdx_device *adev, u32 *ids, u32 max);
-int amdx_device_fd_open(struct amdx_device *adev, u32 vf, bool as_vf);
+struct file *amdx_device_file_open(struct amdx_device *adev, u32 vf,
+				   bool as_vf);
 int amdx_device_hive_get(u64 hive_id, struct amdx_device **devs, u32 max,
 			 u32 *count);
 void amdx_device_registry_fini(void);
@@ -119,6 +120,6 @@ int amdx_query_out(struct amdx_query *q, const void *buf, u32 len,
 		   u32 min_len);
 u64 amdx_caps(void);
 int amdx_ioctl_query(struct amdx_file *file, void *data);
-int amdx_ioctl_device_open(struct amdx_file *file, void *data);
+struct file *amdx_ioctl_device_open(struct amdx_file *file, void *data);
 
 #endif /* _AMDX_CORE_H_ */

@@ -359,48 +359,54 @@ static const struct file_operations amdx_device_fops = {
 };
 
 /**
- * amdx_device_fd_open() - create a device fd
- * @adev: the device; the fd takes its own reference.
+ * amdx_device_file_open() - create the file of a device fd
+ * @adev: the device; the file takes its own reference.
  * @vf: with @as_vf, the enabled VF the fd acts for.
  * @as_vf: charge the fd's VRAM to VF @vf instead of the PF.
  *
- * Return: the new fd (O_RDWR | O_CLOEXEC), or -errno (-EINVAL for a VF
- * that is not enabled).
+ * The caller puts the file into an fd table (O_CLOEXEC) or fput()s it.
+ *
+ * Return: the new file (O_RDWR), or an ERR_PTR() (-EINVAL for a VF that
+ * is not enabled).
  */
-int amdx_device_fd_open(struct amdx_device *adev, u32 vf, bool as_vf)
+struct file *amdx_device_file_open(struct amdx_device *adev, u32 vf,
+				   bool as_vf)
 {
 	struct amdx_file *file;
-	int fd;
+	struct file *filp;
+	int ret;
 
 	file = kzalloc(sizeof(*file), GFP_KERNEL);
 	if (!file)
-		return -ENOMEM;
+		return ERR_PTR(-ENOMEM);
 	if (as_vf) {
-		fd = amdx_partition_vf_open(adev, vf, &file->vf_epoch);
-		if (fd) {
+		ret = amdx_partition_vf_open(adev, vf, &file->vf_epoch);
+		if (ret) {
 			kfree(file);
-			return fd;
+			return ERR_PTR(ret);
 		}
 		file->vf = vf;
 		file->owner = AMDX_OWNER_VF(vf);
 	}
 	kref_get(&adev->ref);
 	file->adev = adev;
-	fd = amdx_hmm_file_open(file);
-	if (fd)
+	ret = amdx_hmm_file_open(file);
+	if (ret)
 		goto err_put;
-	fd = anon_inode_getfd("[amdx_device]", &amdx_device_fops, file,
-			      O_RDWR | O_CLOEXEC);
-	if (fd < 0)
+	filp = anon_inode_getfile("[amdx_device]", &amdx_device_fops, file,
+				  O_RDWR);
+	if (IS_ERR(filp)) {
+		ret = PTR_ERR(filp);
 		goto err_hmm;
-	return fd;
+	}
+	return filp;
 
 err_hmm:
 	amdx_hmm_file_release(file);
 err_put:
 	amdx_device_put(adev);
 	kfree(file);
-	return fd;
+	return ERR_PTR(ret);
 }
 
 static bool amdx_desc_valid(const struct amdx_device_desc *desc,

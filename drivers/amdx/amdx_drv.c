@@ -8,6 +8,11 @@
  * amdx.ko is the core: the /dev/amdx misc device and its ioctls, the device
  * registry that providers feed, sysfs and tracepoints.  Providers are
  * separate modules (amdx_sim.ko); the core includes none of their headers.
+ *
+ * /dev/amdx follows /dev/kfd: the kernel creates it root:root 0660 and
+ * the udev rule the package ships (udev/70-amdx.rules) gives it to group
+ * render, so members of render and root may open it, nobody else
+ * (Documentation/security.rst).
  */
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
@@ -56,7 +61,7 @@ static struct miscdevice amdx_misc = {
 	.minor = MISC_DYNAMIC_MINOR,
 	.name = AMDX_DEVICE_NAME,
 	.fops = &amdx_fops,
-	.mode = 0666,
+	.mode = 0660,
 };
 
 static int __init amdx_init(void)

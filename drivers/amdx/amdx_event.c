@@ -62,6 +62,7 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/pid.h>
 #include <linux/poll.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
@@ -220,6 +221,22 @@ static bool amdx_event_kind_bad(const struct amdx_event *ev)
 			    ev->kind >= AMDX_EVENT_KIND_COUNT);
 }
 
+/* What @sub may see of a record about @who (data[0]: the pid). */
+static const struct amdx_event *
+amdx_event_view(const struct amdx_event_sub *sub, const struct amdx_event *ev,
+		const struct amdx_subject *who, struct amdx_event *tmp)
+{
+	if (!who)
+		return ev;
+	*tmp = *ev;
+	tmp->data[0] = amdx_viewer_pid(&sub->viewer, who);
+	return tmp;
+}
+
+static void __amdx_event_source_emit(struct amdx_event_source *src,
+				     struct amdx_event *evs, u32 n,
+				     const struct amdx_subject *who);
+
 /**
  * amdx_event_source_emit() - emit records into an event log
  * @src: the log.
@@ -234,6 +251,15 @@ static bool amdx_event_kind_bad(const struct amdx_event *ev)
  */
 void amdx_event_source_emit(struct amdx_event_source *src,
 			    struct amdx_event *evs, u32 n)
+{
+	__amdx_event_source_emit(src, evs, n, NULL);
+}
+EXPORT_SYMBOL_IF_KUNIT(amdx_event_source_emit);
+
+/* @who: the process data[0] of every record names, or NULL. */
+static void __amdx_event_source_emit(struct amdx_event_source *src,
+				     struct amdx_event *evs, u32 n,
+				     const struct amdx_subject *who)
 {
 	struct amdx_event_sub *sub;
 	unsigned long flags;
@@ -260,14 +286,20 @@ void amdx_event_source_emit(struct amdx_event_source *src,
 		ev->device = src->device;
 		ev->seq = ++seq;
 		ev->timestamp_ns = now;
+		/* The tracepoint (root only) sees the initial namespace's. */
+		if (who)
+			ev->data[0] = pid_nr(who->pid);
 		trace_amdx_event(ev);
 	}
 	list_for_each_entry(sub, &src->subs, node) {
+		struct amdx_event tmp;
 		bool stored = false;
 
 		for (i = 0; i < n; i++)
 			if (evs[i].seq &&
-			    amdx_event_ring_push(&sub->ring, &evs[i]) ==
+			    amdx_event_ring_push(&sub->ring,
+						 amdx_event_view(sub, &evs[i],
+								 who, &tmp)) ==
 			    AMDX_EVENT_PUSH_STORED)
 				stored = true;
 		/*
@@ -281,7 +313,6 @@ void amdx_event_source_emit(struct amdx_event_source *src,
 	}
 	spin_unlock_irqrestore(&src->lock, flags);
 }
-EXPORT_SYMBOL_IF_KUNIT(amdx_event_source_emit);
 
 void amdx_event_emit(struct amdx_device *adev, struct amdx_event *ev)
 {
@@ -296,13 +327,20 @@ void amdx_event_emit_many(struct amdx_device *adev, struct amdx_event *evs,
 }
 EXPORT_SYMBOL_IF_KUNIT(amdx_event_emit_many);
 
+void amdx_event_emit_subject(struct amdx_device *adev, struct amdx_event *ev,
+			     const struct amdx_subject *who)
+{
+	__amdx_event_source_emit(&adev->events, ev, 1, who);
+}
+EXPORT_SYMBOL_IF_KUNIT(amdx_event_emit_subject);
+
 /**
  * amdx_event_subscribe_check() - validate %AMDX_IOC_EVENT_SUBSCRIBE input
  * @device: device id, for the log line.
  * @args: the argument.
  *
  * Return: 0, or -EINVAL (with a debug log line naming the cause) for a
- * non-zero pad or reserved field, flags other than O_NONBLOCK, a mask
+ * non-zero pad or reserved field, flags other than %AMDX_EVENT_F_*, a mask
  * with unknown kinds or without any kind but LOST, or a ring size that
  * is not 0 or a power of two in [%AMDX_EVENT_RING_MIN,
  * %AMDX_EVENT_RING_MAX].
@@ -317,9 +355,9 @@ int amdx_event_subscribe_check(u32 device,
 			 device);
 		return -EINVAL;
 	}
-	if (args->flags & ~O_NONBLOCK) {
+	if (args->flags & ~AMDX_EVENT_F_ALL) {
 		pr_debug("amdx%u: event subscribe: unknown flags %#x\n",
-			 device, args->flags & ~O_NONBLOCK);
+			 device, args->flags & ~AMDX_EVENT_F_ALL);
 		return -EINVAL;
 	}
 	if (args->mask & ~AMDX_EVENT_MASK_ALL) {
@@ -349,7 +387,8 @@ EXPORT_SYMBOL_IF_KUNIT(amdx_event_subscribe_check);
  * @mask: kinds wanted, checked by amdx_event_subscribe_check().
  * @ring_size: records the ring holds, a power of two.
  *
- * The subscriber sees every event emitted after this returns.
+ * The subscriber sees every event emitted after this returns, with pids
+ * as the current task may see them (&amdx_event_sub.viewer).
  *
  * Return: the subscriber, ERR_PTR(-ENOMEM), or ERR_PTR(-ENODEV) when the
  * device is gone.
@@ -374,10 +413,12 @@ struct amdx_event_sub *amdx_event_sub_create(struct amdx_event_source *src,
 	amdx_event_ring_init(&sub->ring, recs, ring_size, mask);
 	mutex_init(&sub->read_lock);
 	init_waitqueue_head(&sub->wait);
+	amdx_viewer_init(&sub->viewer);
 
 	spin_lock_irqsave(&src->lock, flags);
 	if (src->dead) {
 		spin_unlock_irqrestore(&src->lock, flags);
+		amdx_viewer_fini(&sub->viewer);
 		kvfree(recs);
 		kfree(sub);
 		return ERR_PTR(-ENODEV);
@@ -401,6 +442,7 @@ void amdx_event_sub_destroy(struct amdx_event_sub *sub)
 	list_del_init(&sub->node);
 	spin_unlock_irqrestore(&src->lock, flags);
 	mutex_destroy(&sub->read_lock);
+	amdx_viewer_fini(&sub->viewer);
 	kvfree(sub->ring.recs);
 	kfree(sub);
 }
@@ -579,49 +621,40 @@ static const struct file_operations amdx_event_fops = {
  * @file: a device fd; the caller holds the device lock for read.
  * @data: &struct amdx_event_subscribe.
  *
- * Return: 0 with &amdx_event_subscribe.fd set; -EINVAL for bad input
- * (see amdx_event_subscribe_check()); -ENOMEM, -EMFILE and friends from
- * creating the fd.
+ * The dispatcher puts the file into the fd table once the argument is
+ * copied back (&amdx_ioctl_desc.open).
+ *
+ * Return: the event fd's file; ERR_PTR(-EINVAL) for bad input (see
+ * amdx_event_subscribe_check()); ERR_PTR(-ENOMEM), ERR_PTR(-ENODEV).
  */
-int amdx_ioctl_event_subscribe(struct amdx_file *file, void *data)
+struct file *amdx_ioctl_event_subscribe(struct amdx_file *file, void *data)
 {
 	struct amdx_event_subscribe *args = data;
 	struct amdx_device *adev = file->adev;
 	struct amdx_event_sub *sub;
 	struct file *filp;
-	int fd, ret;
+	int ret;
 
 	ret = amdx_event_subscribe_check(adev->id, args);
 	if (ret)
-		return ret;
+		return ERR_PTR(ret);
 	sub = amdx_event_sub_create(&adev->events, args->mask,
 				    args->ring_size ?: AMDX_EVENT_RING_DEFAULT);
 	if (IS_ERR(sub))
-		return PTR_ERR(sub);
+		return ERR_CAST(sub);
 
-	fd = get_unused_fd_flags(O_CLOEXEC);
-	if (fd < 0) {
-		ret = fd;
-		goto err_sub;
-	}
 	filp = anon_inode_getfile("[amdx_event]", &amdx_event_fops, sub,
-				  O_RDONLY | (args->flags & O_NONBLOCK));
+				  O_RDONLY |
+				  (args->flags & AMDX_EVENT_F_NONBLOCK ?
+				   O_NONBLOCK : 0));
 	if (IS_ERR(filp)) {
-		ret = PTR_ERR(filp);
-		goto err_fd;
+		amdx_event_sub_destroy(sub);
+		return filp;
 	}
 	stream_open(file_inode(filp), filp);
 	kref_get(&adev->ref);
 	sub->adev = adev;
-	fd_install(fd, filp);
-	args->fd = fd;
-	return 0;
-
-err_fd:
-	put_unused_fd(fd);
-err_sub:
-	amdx_event_sub_destroy(sub);
-	return ret;
+	return filp;
 }
 EXPORT_SYMBOL_IF_KUNIT(amdx_ioctl_event_subscribe);
 

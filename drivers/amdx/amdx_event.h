@@ -18,6 +18,7 @@
 #include <linux/amdx.h>
 
 #include "amdx_event_ring.h"
+#include "amdx_viewer.h"
 
 struct amdx_device;
 struct amdx_file;
@@ -46,6 +47,18 @@ void amdx_event_emit(struct amdx_device *adev, struct amdx_event *ev);
  */
 void amdx_event_emit_many(struct amdx_device *adev, struct amdx_event *evs,
 			  u32 n);
+
+/**
+ * amdx_event_emit_subject() - amdx_event_emit() of a record naming a process
+ * @adev: the device.
+ * @ev: the record, filled as for amdx_event_emit(); data[0] is the pid.
+ * @who: the process; each subscriber's record gets its pid as that
+ *	subscriber may see it (amdx_viewer_pid()), 0 if not at all.
+ *
+ * Same context rules as amdx_event_emit().
+ */
+void amdx_event_emit_subject(struct amdx_device *adev, struct amdx_event *ev,
+			     const struct amdx_subject *who);
 
 /**
  * struct amdx_event_counter - a sequence counter
@@ -96,6 +109,8 @@ struct amdx_event_source {
  * @last_ts: timestamp of the last record read (under @read_lock).
  * @hup: the device is gone: no more records will come.  Set with a
  *	release store under &amdx_event_source.lock after the last record.
+ * @viewer: who subscribed, as at subscription: decides the pids its
+ *	records carry (amdx_viewer.c).
  */
 struct amdx_event_sub {
 	struct amdx_event_source *src;
@@ -106,6 +121,7 @@ struct amdx_event_sub {
 	wait_queue_head_t wait;
 	u64 last_ts;
 	bool hup;
+	struct amdx_viewer viewer;
 };
 
 int amdx_event_source_init(struct amdx_event_source *src, u32 device,
@@ -119,7 +135,7 @@ int amdx_event_subscribe_check(u32 device,
 struct amdx_event_sub *amdx_event_sub_create(struct amdx_event_source *src,
 					     u64 mask, u32 ring_size);
 void amdx_event_sub_destroy(struct amdx_event_sub *sub);
-int amdx_ioctl_event_subscribe(struct amdx_file *file, void *data);
+struct file *amdx_ioctl_event_subscribe(struct amdx_file *file, void *data);
 void amdx_event_debugfs_add(struct amdx_device *adev);
 
 #endif /* _AMDX_EVENT_H_ */

@@ -42,13 +42,17 @@
  *                                          unlock; ... ; B's id freed
  */
 #include <linux/capability.h>
+#include <linux/cred.h>
 #include <linux/debugfs.h>
 #include <linux/highmem.h>
 #include <linux/delay.h>
 #include <linux/hmm.h>
+#include <linux/log2.h>
+#include <linux/math64.h>
 #include <linux/memremap.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
+#include <linux/pid.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -78,6 +82,7 @@ static void amdx_hmm_ctx_release(struct kref *ref)
 	struct amdx_hmm_ctx *ctx = container_of(ref, struct amdx_hmm_ctx, ref);
 
 	amdx_range_set_fini(&ctx->ranges);
+	put_pid(ctx->who.pid);
 	mmdrop(ctx->mm);
 	kfree(ctx);
 }
@@ -140,6 +145,8 @@ int amdx_hmm_file_open(struct amdx_file *file)
 	kref_init(&ctx->ref);
 	ctx->adev = adev;
 	ctx->tgid = task_tgid_nr(current);
+	ctx->who.pid = get_task_pid(current, PIDTYPE_TGID);
+	ctx->who.euid = current_euid();
 	get_task_comm(ctx->comm, current);
 	ctx->owner = file->owner;
 	spin_lock_init(&ctx->lock);
@@ -267,16 +274,75 @@ static int amdx_hmm_vmas_check(struct mm_struct *mm, u64 start, u64 end)
 	return 0;
 }
 
+/* A field SET_ATTR does not apply must be zero. */
+static int amdx_hmm_attr_unnamed(const struct amdx_device *adev,
+				 const struct amdx_hmm_attr *args)
+{
+	static const char * const names[] = {
+		"preferred_loc", "granularity", "flags", "access",
+	};
+	const u64 vals[] = {
+		args->preferred_loc, args->granularity, args->flags,
+		args->access,
+	};
+	u32 i;
+
+	static_assert(ARRAY_SIZE(names) == ilog2(AMDX_HMM_ATTR_ALL + 1));
+	for (i = 0; i < ARRAY_SIZE(vals); i++) {
+		if (vals[i] && !(args->valid & BIT(i))) {
+			pr_debug("amdx%u: hmm set_attr: %s is %#llx but valid does not name it\n",
+				 adev->id, names[i], vals[i]);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Pin quota: one owner (a uid for the PF's fds, the VF for a VF's) may pin
+ * at most half of one memory partition, so nobody locks a whole partition
+ * away from the others; all pins together at most 3/4 of the VRAM.  A
+ * pinned range counts whole against both: it may move into any partition
+ * of the device.
+ */
+static bool amdx_hmm_same_owner(const struct amdx_hmm_ctx *a,
+				const struct amdx_hmm_ctx *b)
+{
+	if (a->owner != b->owner)
+		return false;
+	return a->owner != AMDX_OWNER_PF || uid_eq(a->who.euid, b->who.euid);
+}
+
+static int amdx_hmm_pin_check(struct amdx_device *adev, u32 nparts,
+			      u64 all, u64 mine)
+{
+	u64 part = div_u64(adev->desc.vram_size, max(nparts, 1U));
+
+	if (mine > part / 2) {
+		pr_debug("amdx%u: hmm set_attr: pinning %llu bytes exceeds the owner's half of a %llu-byte memory partition\n",
+			 adev->id, mine, part);
+		return -EDQUOT;
+	}
+	if (all > adev->desc.vram_size / 4 * 3) {
+		pr_debug("amdx%u: hmm set_attr: pinning %llu bytes exceeds 3/4 of the VRAM\n",
+			 adev->id, all);
+		return -EDQUOT;
+	}
+	return 0;
+}
+
 /**
  * amdx_ioctl_hmm_set_attr() - %AMDX_IOC_HMM_SET_ATTR
  * @file: a device fd.
  * @data: &struct amdx_hmm_attr.
  *
  * Return: 0; -EINVAL for bad alignment, size, overflow, unknown bits,
- * reserved fields, granularity, partition, access bits naming no device or
- * shared/special mappings; -EFAULT for unmapped memory; -EACCES for
- * PROT_NONE; -EDQUOT when pinning would exceed 3/4 of the device's VRAM;
- * -EOPNOTSUPP without HMM; -EBADF from another address space; -ENOMEM.
+ * reserved fields, a non-zero field @valid does not name, granularity,
+ * partition, access bits naming no device or shared/special mappings;
+ * -EFAULT for unmapped memory; -EACCES for PROT_NONE; -EDQUOT when the
+ * pins of the fd's owner would exceed half a memory partition or all pins
+ * 3/4 of the device's VRAM; -EOPNOTSUPP without HMM; -EBADF from another
+ * address space; -ENOMEM.
  */
 int amdx_ioctl_hmm_set_attr(struct amdx_file *file, void *data)
 {
@@ -284,7 +350,7 @@ int amdx_ioctl_hmm_set_attr(struct amdx_file *file, void *data)
 	struct amdx_hmm_ctx *ctx = file->hmm;
 	struct amdx_device *adev = file->adev;
 	struct amdx_range_attr attr = {};
-	u64 pinned = 0;
+	u64 pinned = 0, mine = 0, span;
 	u32 nparts;
 	bool pin;
 	int ret;
@@ -295,6 +361,9 @@ int amdx_ioctl_hmm_set_attr(struct amdx_file *file, void *data)
 	if (args->reserved[0] || args->reserved[1] ||
 	    (args->valid & ~AMDX_HMM_ATTR_ALL) || !args->valid)
 		return -EINVAL;
+	ret = amdx_hmm_attr_unnamed(adev, args);
+	if (ret)
+		return ret;
 	ret = amdx_hmm_span_check(args->start, args->size);
 	if (ret)
 		return ret;
@@ -340,23 +409,28 @@ int amdx_ioctl_hmm_set_attr(struct amdx_file *file, void *data)
 
 		/* Other fds' pins; the list is stable under hmm.lock. */
 		list_for_each_entry(c, &adev->hmm.ctxs, dev_node) {
+			u64 b;
+
 			if (c == ctx)
 				continue;
 			spin_lock(&c->lock);
-			pinned += amdx_range_pinned_bytes(&c->ranges);
+			b = amdx_range_pinned_bytes(&c->ranges);
 			spin_unlock(&c->lock);
+			pinned += b;
+			if (amdx_hmm_same_owner(c, ctx))
+				mine += b;
 		}
 	}
 	spin_lock(&ctx->lock);
 	if (pin) {
 		/* Bytes of the span pinned already are not pinned twice. */
-		pinned += amdx_range_pinned_bytes(&ctx->ranges) + args->size -
-			  amdx_range_pinned_overlap(&ctx->ranges, args->start,
-						    args->start + args->size);
-		if (pinned > adev->desc.vram_size / 4 * 3) {
-			ret = -EDQUOT;
+		span = amdx_range_pinned_bytes(&ctx->ranges) + args->size -
+		       amdx_range_pinned_overlap(&ctx->ranges, args->start,
+						 args->start + args->size);
+		ret = amdx_hmm_pin_check(adev, nparts, pinned + span,
+					 mine + span);
+		if (ret)
 			goto out_unlock;
-		}
 	}
 	if (!amdx_range_covered(&ctx->ranges, args->start,
 				args->start + args->size) &&
@@ -497,8 +571,8 @@ int amdx_ioctl_hmm_migrate(struct amdx_file *file, void *data)
 		args->skip_reasons |= res.reasons;
 	}
 	kfree(spans);
-	amdx_hmm_event_migrate(adev, ctx->tgid, false, to_vram);
-	amdx_hmm_event_migrate(adev, ctx->tgid, true, home);
+	amdx_hmm_event_migrate(adev, &ctx->who, false, to_vram);
+	amdx_hmm_event_migrate(adev, &ctx->who, true, home);
 out_gate:
 	amdx_partition_vram_end(adev);
 	return ret;
@@ -669,7 +743,7 @@ static int amdx_hmm_access_chunk(struct amdx_hmm_ctx *ctx,
 
 			/* The device consumes poison: it fails, nobody dies. */
 			if (amdx_ras_page_poisoned(adev, index)) {
-				amdx_ras_poison_consumed(adev, index, ctx->tgid);
+				amdx_ras_poison_consumed(adev, index, &ctx->who);
 				ret = -EIO;
 				break;
 			}
@@ -692,16 +766,78 @@ static int amdx_hmm_access_chunk(struct amdx_hmm_ctx *ctx,
 	return ret;
 }
 
+/* Whether a range of @ctx in [@start, @end) denies device @id. */
+static bool amdx_hmm_ctx_denies(struct amdx_hmm_ctx *ctx, u64 start, u64 end,
+				u32 id)
+{
+	struct amdx_range *r;
+	bool denied = false;
+
+	spin_lock(&ctx->lock);
+	list_for_each_entry(r, &ctx->ranges.ranges, node) {
+		if (r->start >= end)
+			break;
+		if (r->end > start && !(r->attr.access & BIT_ULL(id))) {
+			denied = true;
+			break;
+		}
+	}
+	spin_unlock(&ctx->lock);
+	return denied;
+}
+
+/*
+ * The access attribute: device @self->adev may touch [@start, @end) only
+ * if every range the process set there, through the fd of any device,
+ * names it.  Looks at every registered device's contexts of this address
+ * space; takes each device's hmm.lock in turn (never two), under the
+ * caller's device lock and no mmap lock.
+ */
+static int amdx_hmm_access_check(struct amdx_hmm_ctx *self, u64 start,
+				 u64 end)
+{
+	u64 ids = amdx_device_id_mask() | BIT_ULL(self->adev->id);
+	u32 me = self->adev->id;
+	int ret = 0;
+
+	while (ids && !ret) {
+		u32 id = __ffs64(ids);
+		struct amdx_device *d = id == me ? self->adev :
+					amdx_device_get(id);
+		struct amdx_hmm_ctx *c;
+
+		ids &= ids - 1;
+		if (!d || !(d->desc.flags & AMDX_DEVICE_F_HMM))
+			goto next;
+		mutex_lock(&d->hmm.lock);
+		list_for_each_entry(c, &d->hmm.ctxs, dev_node) {
+			if (c->mm == self->mm &&
+			    amdx_hmm_ctx_denies(c, start, end, me)) {
+				pr_debug("amdx%u: hmm access: a range of device %u's fd at %#llx+%#llx does not grant device %u access\n",
+					 me, id, start, end - start, me);
+				ret = -EACCES;
+				break;
+			}
+		}
+		mutex_unlock(&d->hmm.lock);
+next:
+		if (d != self->adev)
+			amdx_device_put(d);
+	}
+	return ret;
+}
+
 /**
  * amdx_ioctl_hmm_access() - %AMDX_IOC_HMM_ACCESS
  * @file: a device fd.
  * @data: &struct amdx_hmm_access.
  *
  * Return: 0; -EINVAL for bad alignment, size (over 64 MiB), op, flags or
- * reserved fields; -EFAULT for unmapped or inaccessible memory or a bad
- * @buf; -EPERM for WRITE on read-only memory; -EBUSY when invalidations
- * kept racing; -EIO when a page is poisoned (RAS); -EOPNOTSUPP, -EBADF,
- * -ENOMEM.
+ * reserved fields; -EACCES when a range of the process in the span does
+ * not grant this device access (&amdx_hmm_attr.access); -EFAULT for
+ * unmapped or inaccessible memory or a bad @buf; -EPERM for WRITE on
+ * read-only memory; -EBUSY when invalidations kept racing; -EIO when a
+ * page is poisoned (RAS); -EOPNOTSUPP, -EBADF, -ENOMEM.
  */
 int amdx_ioctl_hmm_access(struct amdx_file *file, void *data)
 {
@@ -726,6 +862,9 @@ int amdx_ioctl_hmm_access(struct amdx_file *file, void *data)
 		return ret;
 	if (args->size > AMDX_HMM_ACCESS_MAX)
 		return -EINVAL;
+	ret = amdx_hmm_access_check(ctx, args->addr, args->addr + args->size);
+	if (ret)
+		return ret;
 
 	hpfns = kvcalloc(AMDX_HMM_ACCESS_CHUNK, sizeof(*hpfns), GFP_KERNEL);
 	snap = kvzalloc(AMDX_HMM_ACCESS_CHUNK, GFP_KERNEL);
@@ -846,7 +985,6 @@ int amdx_hmm_query_ranges(struct amdx_file *file, struct amdx_query *q)
 	}
 	res->num_ranges = n;
 	res->entry_size = sizeof(res->ranges[0]);
-	res->pid = ctx->tgid;
 	res->total = ctx->total;
 	n = 0;
 	list_for_each_entry(r, &ctx->ranges.ranges, node) {
@@ -870,6 +1008,14 @@ out_unlock:
 	if (have_mm) {
 		mmap_read_unlock(ctx->mm);
 		mmput(ctx->mm);
+	}
+	if (!ret) {
+		struct amdx_viewer v;
+
+		/* The fd may have been passed on: its reader decides. */
+		amdx_viewer_init(&v);
+		res->pid = amdx_viewer_pid(&v, &ctx->who);
+		amdx_viewer_fini(&v);
 	}
 	if (!ret && copy_to_user(u64_to_user_ptr(q->data), res, len))
 		ret = -EFAULT;
@@ -908,27 +1054,44 @@ static void amdx_hmm_ctx_resident(struct amdx_hmm_ctx *ctx,
 	mmap_read_unlock(ctx->mm);
 }
 
-/* Add @pages of (@pid, @part) to @out, merging with an entry there. */
-static void amdx_hmm_holder_add(struct amdx_partition_holder *out, u32 max,
+/* Add @pages of (@ctx's process, @part) to @out, merging with an entry. */
+static void amdx_hmm_holder_add(struct amdx_hmm_holder *out, u32 max,
 				u32 *n, const struct amdx_hmm_ctx *ctx,
 				u32 part, u64 pages)
 {
 	u32 i;
 
 	for (i = 0; i < *n && i < max; i++) {
-		if (out[i].pid == ctx->tgid && out[i].mem_partition == part) {
+		if (out[i].who.pid == ctx->who.pid &&
+		    out[i].mem_partition == part) {
 			out[i].pages += pages;
 			return;
 		}
 	}
 	if (*n < max) {
 		memset(&out[*n], 0, sizeof(out[*n]));
-		out[*n].pid = ctx->tgid;
+		out[*n].who.pid = get_pid(ctx->who.pid);
+		out[*n].who.euid = ctx->who.euid;
 		out[*n].mem_partition = part;
 		out[*n].pages = pages;
 		strscpy(out[*n].comm, ctx->comm, sizeof(out[*n].comm));
 	}
 	(*n)++;
+}
+
+/**
+ * amdx_hmm_holders_put() - drop the references amdx_hmm_holders() took
+ * @h: the entries.
+ * @n: how many were written (at most its @max).
+ */
+void amdx_hmm_holders_put(struct amdx_hmm_holder *h, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		put_pid(h[i].who.pid);
+		h[i].who.pid = NULL;
+	}
 }
 
 /**
@@ -939,7 +1102,8 @@ static void amdx_hmm_holder_add(struct amdx_partition_holder *out, u32 max,
  *	when @max is 0.
  * @max: capacity of @out.
  * @count: out: entries found; beyond @max they are only counted (and
- *	may then count a process twice).
+ *	may then count a process twice).  The entries written hold pid
+ *	references: drop them with amdx_hmm_holders_put().
  *
  * Walks the page tables of every context's ranges, so it costs time
  * proportional to their size.  Takes each context's mmap lock: the caller
@@ -948,7 +1112,7 @@ static void amdx_hmm_holder_add(struct amdx_partition_holder *out, u32 max,
  * Return: 0, -ENOMEM or the provider's get_state() error.
  */
 int amdx_hmm_holders(struct amdx_device *adev, u32 part_mask,
-		     struct amdx_partition_holder *out, u32 max, u32 *count)
+		     struct amdx_hmm_holder *out, u32 max, u32 *count)
 {
 	struct amdx_hmm_ctx *ctx, **ctxs;
 	struct amdx_device_state *st;

@@ -18,6 +18,7 @@
 #include <linux/amdx.h>
 
 #include "amdx_hmm_range.h"
+#include "amdx_viewer.h"
 
 struct amdx_device;
 struct amdx_file;
@@ -40,7 +41,10 @@ struct amdx_hmm_dev {
  * @ref: the fd holds one; eviction holds one while it works.
  * @adev: the device (the fd's reference keeps it).
  * @mm: the address space of the process that opened the fd (mmgrab).
- * @tgid: that process.
+ * @tgid: that process, in the initial pid namespace (for tracepoints).
+ * @who: that process (a reference on its pid) and its effective uid at
+ *	open: what reports may show of it (amdx_viewer.c), whose pin quota
+ *	the fd uses.
  * @comm: its command name at open.
  * @owner: whom its VRAM is charged to (&amdx_file.owner).
  * @vf_evict: a VF fd whose VF evicts its own data at its quota; set by
@@ -59,6 +63,7 @@ struct amdx_hmm_ctx {
 	struct amdx_device *adev;
 	struct mm_struct *mm;
 	pid_t tgid;
+	struct amdx_subject who;
 	char comm[TASK_COMM_LEN];
 	u32 owner;
 	bool vf_evict;
@@ -68,6 +73,20 @@ struct amdx_hmm_ctx {
 	struct mmu_interval_notifier notifier;
 	struct mutex mirror_lock;	/* see above */
 	struct list_head dev_node;
+};
+
+/**
+ * struct amdx_hmm_holder - a process with device pages in a memory partition
+ * @who: the process (a reference on its pid, amdx_hmm_holders_put()).
+ * @mem_partition: the memory partition.
+ * @pages: its device pages there.
+ * @comm: its command name.
+ */
+struct amdx_hmm_holder {
+	struct amdx_subject who;
+	u32 mem_partition;
+	u64 pages;
+	char comm[TASK_COMM_LEN];
 };
 
 #if IS_ENABLED(CONFIG_DEVICE_PRIVATE)
@@ -81,7 +100,8 @@ int amdx_ioctl_hmm_migrate(struct amdx_file *file, void *data);
 int amdx_ioctl_hmm_access(struct amdx_file *file, void *data);
 int amdx_hmm_query_ranges(struct amdx_file *file, struct amdx_query *q);
 int amdx_hmm_holders(struct amdx_device *adev, u32 part_mask,
-		     struct amdx_partition_holder *out, u32 max, u32 *count);
+		     struct amdx_hmm_holder *out, u32 max, u32 *count);
+void amdx_hmm_holders_put(struct amdx_hmm_holder *h, u32 n);
 #else
 /* Without CONFIG_DEVICE_PRIVATE: HMM is reported absent. */
 static inline bool amdx_hmm_supported(void)
@@ -129,11 +149,15 @@ static inline int amdx_hmm_query_ranges(struct amdx_file *file,
 }
 
 static inline int amdx_hmm_holders(struct amdx_device *adev, u32 part_mask,
-				   struct amdx_partition_holder *out, u32 max,
+				   struct amdx_hmm_holder *out, u32 max,
 				   u32 *count)
 {
 	*count = 0;
 	return 0;
+}
+
+static inline void amdx_hmm_holders_put(struct amdx_hmm_holder *h, u32 n)
+{
 }
 #endif
 
@@ -171,7 +195,8 @@ struct page *amdx_hmm_pte_device_page(struct mm_struct *mm,
 void amdx_hmm_account(struct amdx_hmm_ctx *ctx, u64 start, u64 end,
 		      u32 dest, const struct amdx_hmm_result *res,
 		      bool fault, bool eviction);
-void amdx_hmm_event_migrate(struct amdx_device *adev, pid_t pid, bool home,
+void amdx_hmm_event_migrate(struct amdx_device *adev,
+			    const struct amdx_subject *who, bool home,
 			    u64 pages);
 
 #endif /* _AMDX_HMM_H_ */

@@ -643,24 +643,25 @@ int amdx_hmm_migrate_range(struct amdx_hmm_ctx *ctx, u64 start, u64 end,
 /**
  * amdx_hmm_event_migrate() - report pages a migration moved
  * @adev: the device.
- * @pid: the process whose pages moved.
+ * @who: the process whose pages moved.
  * @home: true when they moved to system memory, false for VRAM.
  * @pages: how many; nothing is reported for 0.
  *
  * Emits %AMDX_EVENT_MIGRATE (type 0 to VRAM, 1 home).
  */
-void amdx_hmm_event_migrate(struct amdx_device *adev, pid_t pid, bool home,
+void amdx_hmm_event_migrate(struct amdx_device *adev,
+			    const struct amdx_subject *who, bool home,
 			    u64 pages)
 {
 	struct amdx_event ev = {
 		.kind = AMDX_EVENT_MIGRATE,
 		.type = home,
 		.partition = AMDX_RAS_PARTITION_ALL,
-		.data = { pid, pages },
+		.data = { 0, pages },
 	};
 
 	if (pages)
-		amdx_event_emit(adev, &ev);
+		amdx_event_emit_subject(adev, &ev, who);
 }
 
 static struct amdx_hmm_ctx *amdx_hmm_ctx_of_mm(struct amdx_device *adev,
@@ -700,12 +701,14 @@ vm_fault_t amdx_hmm_migrate_to_ram(struct amdx_device *adev,
 	unsigned long start, end, gran = PAGE_SIZE;
 	struct amdx_migrate_bufs b;
 	struct amdx_hmm_ctx *ctx;
+	struct amdx_subject me;
 	u64 t0 = ktime_get_ns(), index;
 	int ret;
 
+	amdx_subject_current(&me);
 	index = adev->ops->vram_page_index(adev, vmf->page);
 	if (amdx_ras_page_poisoned(adev, index)) {
-		amdx_ras_poison_consumed(adev, index, task_tgid_nr(current));
+		amdx_ras_poison_consumed(adev, index, &me);
 		return VM_FAULT_HWPOISON;
 	}
 
@@ -743,7 +746,7 @@ out:
 				 true, false);
 		amdx_hmm_ctx_put(ctx);
 	}
-	amdx_hmm_event_migrate(adev, task_tgid_nr(current), true, res.moved);
+	amdx_hmm_event_migrate(adev, &me, true, res.moved);
 	if (ret == -ENOMEM)
 		return VM_FAULT_OOM;
 	return ret ? VM_FAULT_SIGBUS : 0;

@@ -14,7 +14,12 @@
  *    added later read as "not requested";
  *  - a longer argument is accepted when the bytes the kernel does not know
  *    are zero, otherwise -E2BIG (copy_struct_from_user());
- *  - the result is copied back truncated to the caller's size.
+ *  - the result is copied back truncated to the caller's size;
+ *  - a command that creates an fd (@open) gets its file made by the
+ *    handler and its fd number reserved here; the file enters the fd
+ *    table only once the copy back succeeded (else the number is returned
+ *    and the file released), so no caller ever gets an fd it was not told
+ *    about.
  *
  * ::
  *
@@ -25,9 +30,14 @@
  *       |                        |------------------------------>|
  *       |                        |<------------- 0 / -errno -----|
  *       |<-- copy out (trunc.) --|                               |
+ *       |      fd_install (@open)|                               |
  */
 #include <linux/capability.h>
+#include <linux/err.h>
 #include <linux/errno.h>
+#include <linux/fcntl.h>
+#include <linux/file.h>
+#include <linux/fs.h>
 #include <linux/ioctl.h>
 #include <linux/kernel.h>
 #include <linux/minmax.h>
@@ -72,7 +82,8 @@ static const struct amdx_ioctl_desc amdx_ioctls[] = {
 		.cmd = AMDX_IOC_DEVICE_OPEN,
 		.min_size = sizeof(struct amdx_device_open),
 		.flags = AMDX_IOCTL_F_CONTROL,
-		.func = amdx_ioctl_device_open,
+		.open = amdx_ioctl_device_open,
+		.fd_offset = offsetof(struct amdx_device_open, fd),
 		.name = "DEVICE_OPEN",
 	},
 	[_IOC_NR(AMDX_IOC_HMM_SET_ATTR)] = {
@@ -100,7 +111,8 @@ static const struct amdx_ioctl_desc amdx_ioctls[] = {
 		.cmd = AMDX_IOC_EVENT_SUBSCRIBE,
 		.min_size = sizeof(struct amdx_event_subscribe),
 		.flags = AMDX_IOCTL_F_DEVICE,
-		.func = amdx_ioctl_event_subscribe,
+		.open = amdx_ioctl_event_subscribe,
+		.fd_offset = offsetof(struct amdx_event_subscribe, fd),
 		.name = "EVENT_SUBSCRIBE",
 	},
 	[_IOC_NR(AMDX_IOC_RAS_INJECT)] = {
@@ -208,6 +220,39 @@ amdx_ioctl_find(const struct amdx_ioctl_desc *table, size_t count,
 }
 EXPORT_SYMBOL_IF_KUNIT(amdx_ioctl_find);
 
+/*
+ * A command that creates an fd: the number is reserved before the file
+ * exists and handed out only once the caller has been told about it.
+ */
+static long amdx_ioctl_open(const struct amdx_ioctl_desc *desc,
+			    struct amdx_file *file, void *kbuf, void *uarg,
+			    size_t usize, size_t ksize,
+			    const struct amdx_uaccess *ua)
+{
+	struct file *filp;
+	int fd, err;
+
+	fd = get_unused_fd_flags(O_CLOEXEC);
+	if (fd < 0)
+		return fd;
+	filp = desc->open(file, kbuf);
+	if (IS_ERR(filp)) {
+		put_unused_fd(fd);
+		return PTR_ERR(filp);
+	}
+	*(s32 *)((u8 *)kbuf + desc->fd_offset) = fd;
+	err = ua->out(uarg, kbuf, min(usize, ksize));
+	if (err) {
+		pr_debug("amdx: %s: result not copied back (%pe), no fd\n",
+			 desc->name, ERR_PTR(err));
+		put_unused_fd(fd);
+		fput(filp);
+		return err;
+	}
+	fd_install(fd, filp);
+	return 0;
+}
+
 /**
  * amdx_ioctl_dispatch() - run one ioctl from a table
  * @table: the table.
@@ -249,6 +294,8 @@ long amdx_ioctl_dispatch(const struct amdx_ioctl_desc *table, size_t count,
 	if (ret)
 		return ret;
 
+	if (desc->open)
+		return amdx_ioctl_open(desc, file, kbuf, uarg, usize, ksize, ua);
 	ret = desc->func(file, kbuf);
 	if (ret && !(desc->flags & AMDX_IOCTL_F_OUT_ON_ERR))
 		return ret;

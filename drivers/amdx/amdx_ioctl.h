@@ -11,6 +11,7 @@
 #include <linux/types.h>
 
 struct amdx_file;
+struct file;
 
 /* Where an ioctl may be issued. */
 #define AMDX_IOCTL_F_CONTROL	BIT(0)	/* on /dev/amdx */
@@ -31,6 +32,12 @@ struct amdx_file;
  * @flags: %AMDX_IOCTL_F_*.
  * @func: the handler; gets the argument zero-extended to the kernel's
  *	size.  Return: 0 or -errno.
+ * @open: instead of @func, for commands that create an fd: returns the
+ *	new file (not yet in any fd table) or an ERR_PTR().  The dispatcher
+ *	stores the fd number at @fd_offset, copies the argument back and
+ *	only then installs the file, so a failed copy leaves no fd behind.
+ * @fd_offset: with @open, offset of the __s32 fd in the argument, below
+ *	@min_size.
  * @name: for logs.
  */
 struct amdx_ioctl_desc {
@@ -38,6 +45,8 @@ struct amdx_ioctl_desc {
 	unsigned int min_size;
 	unsigned int flags;
 	int (*func)(struct amdx_file *file, void *arg);
+	struct file *(*open)(struct amdx_file *file, void *arg);
+	unsigned int fd_offset;
 	const char *name;
 };
 

@@ -23,7 +23,8 @@
  *     |               hive members, holders (HMM pages)
  *     |<-- refused: reason (+ holders)            (PLAN stops here)
  *     |               VALIDATE  modes still as recorded   <-- get_state
- *     |               QUIESCE   close the VRAM gate: no migration runs
+ *     |               QUIESCE   close the VRAM gate: no migration runs;
+ *     |                         holders again (one may have come meanwhile)
  *     |               DRAIN     (with AMDX_PART_F_DRAIN) move HMM data
  *     |                         home, before the deadline
  *     |               COMPUTE   ------------------------> set_compute_mode
@@ -298,8 +299,10 @@ static void amdx_part_info(const struct amdx_device *adev,
  * @memory: target memory mode.
  * @old: the layouts before, per device.
  * @new: the layouts after, per affected device.
- * @holders: kernel copy of the holders found, @max_holders entries.
+ * @holders: kernel copy of the holders found, @max_holders entries, each
+ *	holding a pid reference until the end.
  * @max_holders: capacity of @holders.
+ * @got_holders: entries of @holders written (references held).
  * @quiesced: gates closed so far.
  * @mem_done: devices switched into the new memory mode so far.
  * @compute_done: the compute mode was switched.
@@ -319,8 +322,9 @@ struct amdx_part_txn {
 	u32 memory;
 	struct amdx_part_layout old[AMDX_PART_HIVE_MAX];
 	struct amdx_part_layout new[AMDX_PART_HIVE_MAX];
-	struct amdx_partition_holder *holders;
+	struct amdx_hmm_holder *holders;
 	u32 max_holders;
+	u32 got_holders;
 	u32 quiesced;
 	u32 mem_done;
 	bool compute_done;
@@ -404,10 +408,13 @@ static int amdx_part_refuse(struct amdx_part_txn *t, u32 reason, int err)
 	return err;
 }
 
-/* Processes with HMM pages on the affected devices. */
+/* Processes with HMM pages on the affected devices; replaces any before. */
 static u32 amdx_part_find_holders(struct amdx_part_txn *t)
 {
 	u32 total = 0, got = 0, i;
+
+	amdx_hmm_holders_put(t->holders, t->got_holders);
+	t->got_holders = 0;
 
 	for (i = 0; i < t->naff; i++) {
 		struct amdx_device *d = t->devs[i];
@@ -421,6 +428,7 @@ static u32 amdx_part_find_holders(struct amdx_part_txn *t)
 		got += min(n, room);
 		total += n;
 	}
+	t->got_holders = got;
 	return total;
 }
 
@@ -510,8 +518,7 @@ static int amdx_part_drain_dev(struct amdx_device *d, u32 num_memory,
 
 /* Tell each holder whose data a drain moved home (AMDX_EVENT_DRAINED). */
 static void amdx_part_notify_drained(struct amdx_device *d,
-				     const struct amdx_partition_holder *h,
-				     u32 n)
+				     const struct amdx_hmm_holder *h, u32 n)
 {
 	u32 i;
 
@@ -519,10 +526,10 @@ static void amdx_part_notify_drained(struct amdx_device *d,
 		struct amdx_event ev = {
 			.kind = AMDX_EVENT_DRAINED,
 			.partition = h[i].mem_partition,
-			.data = { h[i].pid, h[i].pages },
+			.data = { 0, h[i].pages },
 		};
 
-		amdx_event_emit(d, &ev);
+		amdx_event_emit_subject(d, &ev, &h[i].who);
 	}
 }
 
@@ -538,7 +545,7 @@ static int amdx_part_drain(struct amdx_part_txn *t)
 	for (i = 0; i < t->naff; i++) {
 		struct amdx_device *d = t->devs[i];
 		u32 nmem = t->old[i].num_memory;
-		struct amdx_partition_holder *h;
+		struct amdx_hmm_holder *h;
 		u32 nh = 0;
 
 		if (!(d->desc.flags & AMDX_DEVICE_F_HMM))
@@ -548,11 +555,12 @@ static int amdx_part_drain(struct amdx_part_txn *t)
 		if (h && amdx_hmm_holders(d, GENMASK(nmem - 1, 0), h,
 					  AMDX_PART_DRAIN_NOTIFY, &nh))
 			nh = 0;
+		nh = min_t(u32, nh, AMDX_PART_DRAIN_NOTIFY);
 		ret = amdx_part_drain_dev(d, nmem, deadline, ms);
 		if (!ret && h)
-			amdx_part_notify_drained(d, h,
-						 min_t(u32, nh,
-						       AMDX_PART_DRAIN_NOTIFY));
+			amdx_part_notify_drained(d, h, nh);
+		if (h)
+			amdx_hmm_holders_put(h, nh);
 		kfree(h);
 		if (ret)
 			return ret;
@@ -571,6 +579,24 @@ static int amdx_part_quiesce(struct amdx_part_txn *t)
 			return -EINTR;
 	}
 	return 0;
+}
+
+/*
+ * With the gates closed no migration runs: who holds VRAM now is who the
+ * switch meets.  The holders found before the gate closed may be stale
+ * (a migration between the two), so look again; without a drain that is
+ * the same refusal as before the steps, rolled back.
+ */
+static int amdx_part_recheck_holders(struct amdx_part_txn *t)
+{
+	struct amdx_partition_config *cfg = t->cfg;
+
+	if (t->memory == t->old[0].memory_mode)
+		return 0;
+	cfg->num_holders = amdx_part_find_holders(t);
+	if (!cfg->num_holders || (cfg->flags & AMDX_PART_F_DRAIN))
+		return 0;
+	return amdx_part_refuse(t, AMDX_PART_REASON_BUSY, -EBUSY);
 }
 
 static int amdx_part_step_work(struct amdx_part_txn *t, u32 step)
@@ -599,7 +625,8 @@ static int amdx_part_step_work(struct amdx_part_txn *t, u32 step)
 		}
 		return 0;
 	case AMDX_PART_STEP_QUIESCE:
-		return amdx_part_quiesce(t);
+		ret = amdx_part_quiesce(t);
+		return ret ? ret : amdx_part_recheck_holders(t);
 	case AMDX_PART_STEP_DRAIN:
 		return amdx_part_drain(t);
 	case AMDX_PART_STEP_COMPUTE:
@@ -752,11 +779,40 @@ static int amdx_part_config_check(struct amdx_device *adev,
 	return 0;
 }
 
+/* The holders as the caller may see them (amdx_viewer.c). */
+static int amdx_part_copy_holders(struct amdx_part_txn *t)
+{
+	struct amdx_partition_holder __user *dst =
+		u64_to_user_ptr(t->cfg->holders);
+	struct amdx_partition_holder uh;
+	struct amdx_viewer v;
+	int ret = 0;
+	u32 i;
+
+	amdx_viewer_init(&v);
+	for (i = 0; i < t->got_holders; i++) {
+		const struct amdx_hmm_holder *h = &t->holders[i];
+
+		memset(&uh, 0, sizeof(uh));
+		uh.pid = amdx_viewer_pid(&v, &h->who);
+		uh.mem_partition = h->mem_partition;
+		uh.pages = h->pages;
+		if (uh.pid)
+			strscpy(uh.comm, h->comm, sizeof(uh.comm));
+		if (copy_to_user(&dst[i], &uh, sizeof(uh))) {
+			ret = -EFAULT;
+			break;
+		}
+	}
+	amdx_viewer_fini(&v);
+	return ret;
+}
+
 static int amdx_part_copy_out(struct amdx_part_txn *t, bool planned)
 {
 	struct amdx_partition_config *cfg = t->cfg;
 	struct amdx_partition_info pi;
-	u32 i, n;
+	u32 i;
 
 	if (planned && cfg->topology) {
 		void __user *dst = u64_to_user_ptr(cfg->topology);
@@ -767,11 +823,7 @@ static int amdx_part_copy_out(struct amdx_part_txn *t, bool planned)
 				return -EFAULT;
 		}
 	}
-	n = min(cfg->num_holders, t->max_holders);
-	if (n && copy_to_user(u64_to_user_ptr(cfg->holders), t->holders,
-			      n * sizeof(*t->holders)))
-		return -EFAULT;
-	return 0;
+	return amdx_part_copy_holders(t);
 }
 
 /**
@@ -838,6 +890,7 @@ int amdx_partition_run(struct amdx_device *adev,
 	if (err && !ret)
 		ret = err;
 out_free:
+	amdx_hmm_holders_put(t->holders, t->got_holders);
 	kfree(t->holders);
 	kfree(t);
 	return ret;

@@ -228,30 +228,30 @@ EXPORT_SYMBOL_IF_KUNIT(amdx_ioctl_query);
  * @file: the amdx file (always /dev/amdx).
  * @data: &struct amdx_device_open.
  *
- * Return: 0 with &amdx_device_open.fd set; -EINVAL for unknown flags, a
+ * The dispatcher puts the file into the fd table once the argument is
+ * copied back (&amdx_ioctl_desc.open).
+ *
+ * Return: the device fd's file; ERR_PTR(-EINVAL) for unknown flags, a
  * non-zero @vf without %AMDX_DEVICE_OPEN_F_VF or a VF that is not enabled;
- * -EPERM for %AMDX_DEVICE_OPEN_F_VF without CAP_SYS_ADMIN; -ENODEV for an
- * unknown device; -EMFILE and friends from fd creation.
+ * ERR_PTR(-EPERM) for %AMDX_DEVICE_OPEN_F_VF without CAP_SYS_ADMIN;
+ * ERR_PTR(-ENODEV) for an unknown device; ERR_PTR(-ENOMEM).
  */
-int amdx_ioctl_device_open(struct amdx_file *file, void *data)
+struct file *amdx_ioctl_device_open(struct amdx_file *file, void *data)
 {
 	struct amdx_device_open *args = data;
 	bool as_vf = args->flags & AMDX_DEVICE_OPEN_F_VF;
 	struct amdx_device *adev;
-	int fd;
+	struct file *filp;
 
 	if ((args->flags & ~AMDX_DEVICE_OPEN_F_VF) || (!as_vf && args->vf))
-		return -EINVAL;
+		return ERR_PTR(-EINVAL);
 	if (as_vf && !capable(CAP_SYS_ADMIN))
-		return -EPERM;
+		return ERR_PTR(-EPERM);
 	adev = amdx_device_get(args->id);
 	if (!adev)
-		return -ENODEV;
-	fd = amdx_device_fd_open(adev, args->vf, as_vf);
+		return ERR_PTR(-ENODEV);
+	filp = amdx_device_file_open(adev, args->vf, as_vf);
 	amdx_device_put(adev);
-	if (fd < 0)
-		return fd;
-	args->fd = fd;
-	return 0;
+	return filp;
 }
 EXPORT_SYMBOL_IF_KUNIT(amdx_ioctl_device_open);

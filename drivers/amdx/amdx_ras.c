@@ -505,16 +505,22 @@ bool amdx_ras_page_poisoned(struct amdx_device *adev, u64 index)
  * amdx_ras_poison_consumed() - somebody touched a poisoned page
  * @adev: the device.
  * @index: VRAM page index.
- * @pid: thread-group id of the consumer.
+ * @who: the consumer; the event shows it only to whom may see it.
  *
  * Context: any; never sleeps.
  */
-void amdx_ras_poison_consumed(struct amdx_device *adev, u64 index, pid_t pid)
+void amdx_ras_poison_consumed(struct amdx_device *adev, u64 index,
+			      const struct amdx_subject *who)
 {
+	struct amdx_event ev = {
+		.kind = AMDX_EVENT_POISON_CONSUMED,
+		.partition = AMDX_RAS_PARTITION_ALL,
+		.address = index << PAGE_SHIFT,
+	};
+
 	amdx_ras_info(adev, "poison at %#llx consumed by pid %d",
-		      index << PAGE_SHIFT, pid);
-	amdx_ras_emit(adev, AMDX_EVENT_POISON_CONSUMED, AMDX_RAS_PARTITION_ALL,
-		      index << PAGE_SHIFT, pid, 0);
+		      index << PAGE_SHIFT, pid_nr(who->pid));
+	amdx_event_emit_subject(adev, &ev, who);
 }
 
 /**

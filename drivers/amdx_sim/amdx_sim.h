@@ -112,6 +112,8 @@ struct amdx_sim_params {
  * @ras_blocks: the core's view of the model's RAS blocks; constant.
  * @vf_ack_delay_ms: debugfs knob; how long a VF's guest takes to ack an
  *	FLR (over 10 ms: no ack in time).  Atomic.
+ * @validate_delay_ms: debugfs knob; how long the provider's check of a
+ *	commit's VALIDATE step takes.  Atomic.
  */
 struct amdx_sim_dev {
 	struct device dev;
@@ -133,6 +135,7 @@ struct amdx_sim_dev {
 	atomic_t reset_delay_ms;
 	struct amdx_ras_block_info ras_blocks[AMDX_RAS_BLOCK_COUNT];
 	atomic_t vf_ack_delay_ms;
+	atomic_t validate_delay_ms;
 };
 
 static inline struct amdx_sim_dev *to_amdx_sim_dev(struct device *dev)

@@ -21,6 +21,9 @@
  * ``vf_ack_delay_ms`` (rw, u32)
  *	How long a VF's guest takes to acknowledge an FLR; above 10 ms the
  *	host stops waiting at 10 ms and resets anyway (ACK_TIMEOUT).
+ * ``validate_delay_ms`` (rw, u32)
+ *	How long a partition commit's VALIDATE step takes: the window
+ *	between the commit's checks and its closing of the VRAM gate.
  * ``ras_blocks`` (ro)
  *	``<block> <instances>`` per RAS block of the model.
  * ``vram`` (ro)
@@ -185,6 +188,8 @@ void amdx_sim_debugfs_dev_init(struct amdx_sim_dev *sd)
 				   &sd->reset_delay_ms, &amdx_sim_knob_fops);
 	debugfs_create_file_unsafe("vf_ack_delay_ms", 0600, sd->ddir,
 				   &sd->vf_ack_delay_ms, &amdx_sim_knob_fops);
+	debugfs_create_file_unsafe("validate_delay_ms", 0600, sd->ddir,
+				   &sd->validate_delay_ms, &amdx_sim_knob_fops);
 	debugfs_create_file("ras_blocks", 0400, sd->ddir, sd,
 			    &amdx_sim_ras_blocks_fops);
 	debugfs_create_file("vram", 0400, sd->ddir, sd, &amdx_sim_vram_fops);

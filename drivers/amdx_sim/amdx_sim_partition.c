@@ -62,12 +62,17 @@ static void amdx_sim_reset_wait(struct amdx_sim_dev *sd)
  * @adev: the core's device.
  * @step: %AMDX_PART_STEP_*.
  *
+ * VALIDATE first takes ``validate_delay_ms`` (the window between a
+ * commit's checks and its closing the VRAM gate, for tests).
+ *
  * Return: 0, or -EIO when ``fail_partition_step`` arms @step (consumed).
  */
 int amdx_sim_partition_step(struct amdx_device *adev, u32 step)
 {
 	struct amdx_sim_dev *sd = amdx_device_priv(adev);
 
+	if (step == AMDX_PART_STEP_VALIDATE)
+		msleep_interruptible(atomic_read(&sd->validate_delay_ms));
 	if (!amdx_sim_should_fail_step(sd, step))
 		return 0;
 	dev_info(&sd->dev, "injected failure of partition step %u\n", step);

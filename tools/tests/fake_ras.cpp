@@ -178,7 +178,7 @@ int FakeKernel::ras_import(std::uint32_t id, amdx_ras_badpages_import& imp) {
 
 int FakeKernel::subscribe(std::uint32_t id, amdx_event_subscribe& sub) {
     if (sub.mask == 0 || (sub.mask & ~AMDX_EVENT_MASK_ALL) != 0 ||
-        (sub.flags & ~static_cast<std::uint32_t>(O_NONBLOCK)) != 0 || sub.pad != 0 ||
+        (sub.flags & ~static_cast<std::uint32_t>(AMDX_EVENT_F_ALL)) != 0 || sub.pad != 0 ||
         sub.reserved[0] != 0 || sub.reserved[1] != 0)
         return fail(EINVAL);
     if (sub.ring_size != 0 &&
@@ -186,7 +186,8 @@ int FakeKernel::subscribe(std::uint32_t id, amdx_event_subscribe& sub) {
          sub.ring_size > AMDX_EVENT_RING_MAX))
         return fail(EINVAL);
     int fds[2];
-    if (::pipe2(fds, O_CLOEXEC | static_cast<int>(sub.flags)) != 0)
+    const int nonblock = (sub.flags & AMDX_EVENT_F_NONBLOCK) != 0 ? O_NONBLOCK : 0;
+    if (::pipe2(fds, O_CLOEXEC | nonblock) != 0)
         return -1;
     subscribers.push_back(
         Subscriber{.device = id, .mask = sub.mask, .ring_size = sub.ring_size, .write_fd = fds[1]});

@@ -11,7 +11,8 @@
  *    (otherwise -E2BIG).  Output is truncated to the caller's size.
  *  - every pad, reserved field and unknown flag bit must be zero (-EINVAL).
  *  - unknown commands fail with -ENOTTY.
- *  - queries need no privilege; changes need CAP_SYS_ADMIN.
+ *  - queries need no privilege; changes need CAP_SYS_ADMIN.  /dev/amdx is
+ *    mode 0660, group render (Documentation/security.rst).
  */
 #ifndef _UAPI_LINUX_AMDX_H
 #define _UAPI_LINUX_AMDX_H
@@ -230,7 +231,9 @@ struct amdx_device_info {
  * @id: in: device id.
  * @flags: in: %AMDX_DEVICE_OPEN_F_*; the fd is always O_CLOEXEC and O_RDWR.
  * @fd: out: the device fd.  It holds a reference on the device; once the
- *	device is removed every call on it fails with -ENODEV.
+ *	device is removed every call on it fails with -ENODEV.  Installed
+ *	only once the argument is copied back: a failed copy (-EFAULT)
+ *	leaves no fd behind.
  * @vf: in: with %AMDX_DEVICE_OPEN_F_VF an enabled VF's index (else
  *	-EINVAL), otherwise zero.  Once the VFs are disabled (or enabled
  *	anew) migrations to VRAM on the fd fail with -ENODEV.
@@ -276,15 +279,21 @@ struct amdx_device_open {
  * @size: bytes, page aligned, non-zero.
  * @valid: %AMDX_HMM_ATTR_* bits naming the attributes to set; the others
  *	keep their value (new ranges start with the defaults: system,
- *	granularity 9, no flags, access by this device only).
+ *	granularity 9, no flags, access by this device only).  A field
+ *	@valid does not name must be zero (-EINVAL).
  * @preferred_loc: a memory partition index or %AMDX_HMM_LOC_SYSTEM.
  * @granularity: log2 of the migration unit in pages, at most
  *	%AMDX_HMM_GRANULARITY_MAX.
- * @flags: %AMDX_HMM_F_*.
+ * @flags: %AMDX_HMM_F_*.  A uid (a VF for a VF's fds) may pin at most
+ *	half of one memory partition's VRAM on a device, all pins together
+ *	at most 3/4 of the device's VRAM (-EDQUOT).
  * @access: bit N set: amdx device N may access the range (device ids are
  *	below %AMDX_MAX_DEVICES, so every device can be named).  Each bit
  *	must name an existing device.  Removing a device clears its bit in
  *	every range, so a later device given the same id gains no access.
+ *	Enforced by %AMDX_IOC_HMM_ACCESS: a device whose bit is clear in a
+ *	range of the process (on any device's fd) that the span touches
+ *	gets -EACCES.
  * @reserved: zero.
  *
  * The range must be mapped, private (not MAP_SHARED), anonymous or a
@@ -365,7 +374,8 @@ struct amdx_hmm_migrate {
  * Emulates device access through an HMM mirror: hmm_range_fault() under
  * an mmu_interval_notifier, as the kernel's test_hmm does.  Device-private
  * pages of this device are accessed in place; anything else is faulted to
- * system memory first.
+ * system memory first.  A span touching a range whose @access (&struct
+ * amdx_hmm_attr) lacks this device is -EACCES.
  */
 struct amdx_hmm_access {
 	__u64 addr;
@@ -430,7 +440,9 @@ struct amdx_hmm_range_info {
  * struct amdx_query_hmm_ranges - result of %AMDX_QUERY_HMM_RANGES
  * @num_ranges: entries that follow.
  * @entry_size: size of one entry as written by the kernel.
- * @pid: thread-group id of the process the fd belongs to.
+ * @pid: thread-group id of the process the fd belongs to, in the caller's
+ *	pid namespace; 0 when it is not visible there, or is not the
+ *	caller's (same effective uid) and the caller lacks CAP_SYS_ADMIN.
  * @pad: zero.
  * @total: the fd's counters, including ranges since removed.
  * @ranges: the ranges, sorted by address.
@@ -527,10 +539,12 @@ struct amdx_query_partitions {
 
 /**
  * struct amdx_partition_holder - a process with data where a change lands
- * @pid: thread-group id.
+ * @pid: thread-group id in the caller's pid namespace; 0 when the process
+ *	is not visible there, or is not the caller's (same effective uid)
+ *	and the caller lacks CAP_SYS_ADMIN.
  * @mem_partition: the memory partition holding its data.
  * @pages: its device pages there.
- * @comm: its command name, NUL-terminated.
+ * @comm: its command name, NUL-terminated; all zero whenever @pid is 0.
  */
 struct amdx_partition_holder {
 	__u32 pid;
@@ -1068,6 +1082,11 @@ struct amdx_ras_badpages_import {
  * DRAINED:		a partition switch moved a holder's data home:
  *			partition: the memory partition; data[0] pid;
  *			data[1] its pages there before the drain.
+ *
+ * A pid (POISON_CONSUMED, MIGRATE, DRAINED) is the thread-group id in the
+ * subscriber's pid namespace, for a subscriber with CAP_SYS_ADMIN or the
+ * process's effective uid (both as at subscription); otherwise, or when
+ * the process is not visible in that namespace, 0.
  */
 #define AMDX_EVENT_LOST			0
 #define AMDX_EVENT_ERROR		1
@@ -1129,14 +1148,20 @@ struct amdx_event {
 #define AMDX_EVENT_RING_DEFAULT		4096
 #define AMDX_EVENT_RING_MAX		65536
 
+/* struct amdx_event_subscribe.flags */
+/* read() returns -EAGAIN instead of waiting (the fd's O_NONBLOCK). */
+#define AMDX_EVENT_F_NONBLOCK		_BITUL(0)
+#define AMDX_EVENT_F_ALL		0x1U
+
 /**
  * struct amdx_event_subscribe - argument of %AMDX_IOC_EVENT_SUBSCRIBE
  * @mask: in: bit (1 << %AMDX_EVENT_*) per kind wanted; 0, unknown bits
  *	or only the LOST bit is -EINVAL.  LOST records always arrive.
  * @ring_size: in: records the subscriber's ring holds, a power of two,
  *	0 for %AMDX_EVENT_RING_DEFAULT.
- * @flags: in: O_NONBLOCK or 0; the fd is always O_CLOEXEC.
- * @fd: out: the event fd.
+ * @flags: in: %AMDX_EVENT_F_*; the fd is always O_CLOEXEC.
+ * @fd: out: the event fd; installed only once the argument is copied
+ *	back, so a failed copy (-EFAULT) leaves no fd behind.
  * @pad: zero.
  * @reserved: zero.
  *

@@ -294,9 +294,11 @@ static void amdx_device_open_bad_vf_or_flags_einval(struct kunit *test)
 	struct amdx_device_open args = { .vf = 1 };
 	struct amdx_file file = {};
 
-	KUNIT_EXPECT_EQ(test, amdx_ioctl_device_open(&file, &args), -EINVAL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(amdx_ioctl_device_open(&file, &args)),
+			-EINVAL);
 	args = (struct amdx_device_open){ .flags = AMDX_DEVICE_OPEN_F_VF << 1 };
-	KUNIT_EXPECT_EQ(test, amdx_ioctl_device_open(&file, &args), -EINVAL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(amdx_ioctl_device_open(&file, &args)),
+			-EINVAL);
 }
 
 static struct kunit_case amdx_ioctl_cases[] = {

@@ -6,7 +6,6 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
-#include <fcntl.h>
 #include <poll.h>
 #include <unistd.h>
 
@@ -114,7 +113,7 @@ Result<EventStream> Device::subscribe(std::uint64_t mask, std::uint32_t ring_siz
     amdx_event_subscribe arg{};
     arg.mask = mask;
     arg.ring_size = ring_size;
-    arg.flags = O_NONBLOCK;
+    arg.flags = AMDX_EVENT_F_NONBLOCK;
     arg.fd = -1;
     if (const int ret = detail::ioctl_retry(fd().get(), AMDX_IOC_EVENT_SUBSCRIBE, &arg); ret < 0)
         return errno_error(-ret);

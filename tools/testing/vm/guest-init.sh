@@ -32,8 +32,18 @@ echo "amdx-vm: mode $mode, $(nproc) cpus, kernel $(uname -r)"
 # Forget boot-time kmemleak objects: only leaks made by amdx count.
 [ -w /sys/kernel/debug/kmemleak ] && echo clear > /sys/kernel/debug/kmemleak
 
+# No udev here: give /dev/amdx the group udev/70-amdx.rules names.
+amdx_udev() {
+	local rules=/lib/udev/rules.d/70-amdx.rules group
+	group=$(sed -n '/^[^#]*KERNEL=="amdx"/s/.*GROUP="\([^"]*\)".*/\1/p' \
+		"$rules")
+	[ -n "$group" ] || { echo "amdx-vm: no GROUP in $rules"; return 1; }
+	chgrp "$group" /dev/amdx
+}
+
 load() {
 	insmod /lib/amdx/amdx.ko || return 1
+	amdx_udev || return 1
 	insmod /lib/amdx/amdx_sim.ko || return 1
 }
 

@@ -31,6 +31,9 @@ amdx:x:1000:
 outsider:x:1001:
 GROUP
 cp "$here/guest-init.sh" "$root/init"
+# The udev rule the guest init applies (it has no udev).
+mkdir -p "$root/lib/udev/rules.d"
+cp "$here/../../../udev/70-amdx.rules" "$root/lib/udev/rules.d/"
 cp "$here/demo-guest.sh" "$root/demo.sh"
 cp "$here/bench-guest.sh" "$root/bench.sh"
 # Benchmarks (make bench only) live apart from the selftests.
