@@ -1166,6 +1166,43 @@ struct amdx_reset_scope {
 	__u64 reserved[2];
 };
 
+/*
+ * First-version sizes of the extensible structures (as OPEN_HOW_SIZE_VER0
+ * in <linux/openat2.h>).  An ioctl argument shorter than its _SIZE_VER0 is
+ * -EINVAL; a fixed-size query result is written truncated to any buffer of
+ * at least its _SIZE_VER0; an array entry is at least its _SIZE_VER0 (read
+ * entries by the result's entry_size).  These never change; sizeof() of a
+ * structure may grow.
+ */
+/* ioctl arguments */
+#define AMDX_QUERY_SIZE_VER0			40
+#define AMDX_DEVICE_OPEN_SIZE_VER0		16
+#define AMDX_HMM_ATTR_SIZE_VER0			56
+#define AMDX_HMM_MIGRATE_SIZE_VER0		72
+#define AMDX_HMM_ACCESS_SIZE_VER0		64
+#define AMDX_PARTITION_CONFIG_SIZE_VER0		200
+#define AMDX_VF_ENABLE_SIZE_VER0		48
+#define AMDX_VF_DISABLE_SIZE_VER0		8
+#define AMDX_VF_SET_SIZE_VER0			48
+#define AMDX_VF_RESET_SIZE_VER0			48
+#define AMDX_RAS_INJECT_SIZE_VER0		56
+#define AMDX_RAS_POLICY_SIZE_VER0		48
+#define AMDX_RAS_BADPAGES_IMPORT_SIZE_VER0	40
+#define AMDX_EVENT_SUBSCRIBE_SIZE_VER0		40
+/* fixed-size query results (struct amdx_ras_policy above) */
+#define AMDX_QUERY_CAPS_SIZE_VER0		56
+#define AMDX_DEVICE_INFO_SIZE_VER0		448
+#define AMDX_RESET_SCOPE_SIZE_VER0		88
+/* array entries and records */
+#define AMDX_DEVICE_ENTRY_SIZE_VER0		40
+#define AMDX_HMM_RANGE_INFO_SIZE_VER0		128
+#define AMDX_PARTITION_INFO_SIZE_VER0		64
+#define AMDX_PARTITION_HOLDER_SIZE_VER0		32
+#define AMDX_VF_CONFIG_SIZE_VER0		40
+#define AMDX_VF_INFO_SIZE_VER0			80
+#define AMDX_RAS_COUNTERS_SIZE_VER0		48
+#define AMDX_EVENT_SIZE_VER0			64
+
 #define AMDX_IOCTL_BASE			0xA7
 
 /* On /dev/amdx and on device fds. */
