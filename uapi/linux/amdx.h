@@ -270,6 +270,12 @@ struct amdx_device_open {
 #define AMDX_HMM_GRANULARITY_DEFAULT	9
 #define AMDX_HMM_GRANULARITY_MAX	18
 
+/*
+ * Most attribute ranges one device fd holds.  A SET_ATTR that would need
+ * more fails with -ENOSPC and changes nothing (as inotify's watch limit).
+ */
+#define AMDX_HMM_RANGES_MAX		4096
+
 /**
  * struct amdx_hmm_attr - argument of %AMDX_IOC_HMM_SET_ATTR
  * @start: first byte, page aligned.
@@ -290,6 +296,8 @@ struct amdx_device_open {
  * The range must be mapped, private (not MAP_SHARED), anonymous or a
  * private file mapping, and not PROT_NONE.  Setting attributes on part of
  * an existing range splits it; adjacent ranges with equal attributes merge.
+ * A change that would leave the fd more than %AMDX_HMM_RANGES_MAX ranges
+ * fails with -ENOSPC.
  */
 struct amdx_hmm_attr {
 	__u64 start;
@@ -409,7 +417,10 @@ struct amdx_hmm_stats {
  * @flags: see &struct amdx_hmm_attr.
  * @pad: zero.
  * @access: see &struct amdx_hmm_attr.
- * @resident_pages: pages in this device's VRAM right now.
+ * @resident_pages: pages of the range in this device's VRAM, as this fd
+ *	counts them (migrations into VRAM and home, evictions, CPU faults,
+ *	drains, unmaps); a split leaves them with the left part, like
+ *	@stats.  Pages another fd of the process moved are not seen here.
  * @stats: the range's counters.
  * @reserved: zero.
  */
@@ -1128,6 +1139,7 @@ struct amdx_event {
 #define AMDX_EVENT_RING_MIN		16
 #define AMDX_EVENT_RING_DEFAULT		4096
 #define AMDX_EVENT_RING_MAX		65536
+
 
 /**
  * struct amdx_event_subscribe - argument of %AMDX_IOC_EVENT_SUBSCRIBE
