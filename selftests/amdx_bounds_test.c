@@ -10,7 +10,9 @@
  *    PLAN holder scan and close return within seconds (they used to walk
  *    every page under a spinlock), MIGRATE over it dies promptly on
  *    SIGKILL, and so does close with pages in VRAM.
- *  - Caps: AMDX_HMM_RANGES_MAX ranges per fd (-ENOSPC).
+ *  - Caps: AMDX_HMM_RANGES_MAX ranges per fd (-ENOSPC), event subscribers
+ *    per device (-EMFILE, the last AMDX_EVENT_SUBSCRIBERS_RESERVED only
+ *    for CAP_SYS_ADMIN).
  *
  * The slow operations run in a child that opens its own device fd (HMM
  * contexts belong to the address space that opened them); the parent
@@ -23,6 +25,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 
@@ -365,6 +368,103 @@ TEST_F_TIMEOUT(bounds, close_with_pages_in_vram_dies_on_sigkill, TEST_S)
 	if (!self->hmm)
 		SKIP(return, HMM_NO_CAP);
 	run_slow(_metadata, self->ctl, self->id, SLOW_CLOSE, true, 1);
+}
+
+static int subscribe(int fd)
+{
+	struct amdx_event_subscribe s = {
+		.mask = 1ULL << AMDX_EVENT_ERROR,
+		.ring_size = AMDX_EVENT_RING_MIN,
+	};
+	int ret = amdx_ioctl(fd, AMDX_IOC_EVENT_SUBSCRIBE, &s);
+
+	return ret ? ret : s.fd;
+}
+
+/* Subscribe until it fails: how many, the last error in *@err. */
+static int subscribe_all(int fd, int *fds, int max, int *err)
+{
+	int n = 0, ret;
+
+	while (n < max) {
+		ret = subscribe(fd);
+		if (ret < 0) {
+			*err = ret;
+			return n;
+		}
+		fds[n++] = ret;
+	}
+	*err = 0;
+	return n;
+}
+
+/*
+ * Without CAP_SYS_ADMIN (uid 1000 in a child) a device takes
+ * AMDX_EVENT_SUBSCRIBERS_MAX - AMDX_EVENT_SUBSCRIBERS_RESERVED subscribers,
+ * then -EMFILE; root takes the reserve, then -EMFILE too; closing one
+ * frees its place.
+ */
+TEST_F_TIMEOUT(bounds, event_subscribers_per_device_cap_emfile, TEST_S)
+{
+	const int user_max = AMDX_EVENT_SUBSCRIBERS_MAX -
+			     AMDX_EVENT_SUBSCRIBERS_RESERVED;
+	static int fds[AMDX_EVENT_SUBSCRIBERS_MAX + 8];
+	struct rlimit rl = { 4096, 4096 };
+	int go[2], done[2], n, err, status;
+	pid_t pid;
+	char c;
+
+	if (geteuid())
+		SKIP(return, "needs root to drop to uid 1000");
+	ASSERT_EQ(0, setrlimit(RLIMIT_NOFILE, &rl));
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(done));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		close(go[1]);
+		close(done[0]);
+		if (setgid(1000) || setuid(1000))
+			_exit(10);
+		n = subscribe_all(self->fd, fds, AMDX_EVENT_SUBSCRIBERS_MAX + 8,
+				  &err);
+		if (write(done[1], &n, sizeof(n)) != sizeof(n) ||
+		    write(done[1], &err, sizeof(err)) != sizeof(err))
+			_exit(11);
+		/* hold them while the parent takes the reserve */
+		if (read(go[0], &c, 1) != 1)
+			_exit(12);
+		_exit(0);
+	}
+	close(go[0]);
+	close(done[1]);
+	ASSERT_EQ(sizeof(n), read(done[0], &n, sizeof(n)));
+	ASSERT_EQ(sizeof(err), read(done[0], &err, sizeof(err)));
+	EXPECT_EQ(user_max, n);
+	EXPECT_EQ(-EMFILE, err);
+
+	n = subscribe_all(self->fd, fds, AMDX_EVENT_SUBSCRIBERS_MAX + 8, &err);
+	EXPECT_EQ(AMDX_EVENT_SUBSCRIBERS_RESERVED, n);
+	EXPECT_EQ(-EMFILE, err);
+	ASSERT_LT(0, n);
+	close(fds[--n]);
+	fds[n] = subscribe(self->fd);
+	EXPECT_LE(0, fds[n]) TH_LOG("a closed subscriber's place: %d", fds[n]);
+	if (fds[n] >= 0)
+		n++;
+	while (n > 0)
+		close(fds[--n]);
+
+	ASSERT_EQ(1, write(go[1], "g", 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+	/* all closed: room for everyone again */
+	n = subscribe_all(self->fd, fds, user_max, &err);
+	EXPECT_EQ(user_max, n);
+	while (n > 0)
+		close(fds[--n]);
+	close(go[1]);
+	close(done[0]);
 }
 
 /* Last: on a kernel that walks pages under a spinlock these wedge a CPU. */

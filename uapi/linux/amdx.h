@@ -1140,6 +1140,16 @@ struct amdx_event {
 #define AMDX_EVENT_RING_DEFAULT		4096
 #define AMDX_EVENT_RING_MAX		65536
 
+/*
+ * Most subscribers of one device's event log.  Every emission visits each
+ * subscriber with interrupts off, so their number is bounded: without
+ * CAP_SYS_ADMIN a subscription beyond %AMDX_EVENT_SUBSCRIBERS_MAX -
+ * %AMDX_EVENT_SUBSCRIBERS_RESERVED fails with -EMFILE (as inotify's
+ * instance limit), the rest are kept for administrators (monitoring
+ * daemons) up to %AMDX_EVENT_SUBSCRIBERS_MAX.
+ */
+#define AMDX_EVENT_SUBSCRIBERS_MAX	256
+#define AMDX_EVENT_SUBSCRIBERS_RESERVED	32
 
 /**
  * struct amdx_event_subscribe - argument of %AMDX_IOC_EVENT_SUBSCRIBE
