@@ -48,6 +48,7 @@
  * never nested.
  */
 #include <linux/anon_inodes.h>
+#include <linux/capability.h>
 #include <linux/bits.h>
 #include <linux/debugfs.h>
 #include <linux/err.h>
@@ -170,6 +171,7 @@ int amdx_event_source_init(struct amdx_event_source *src, u32 device,
 {
 	spin_lock_init(&src->lock);
 	INIT_LIST_HEAD(&src->subs);
+	src->nsubs = 0;
 	src->device = device;
 	src->dead = false;
 	src->counter = amdx_event_counter_get(hive_id);
@@ -197,6 +199,7 @@ void amdx_event_source_kill(struct amdx_event_source *src)
 		list_del_init(&sub->node);
 		wake_up_interruptible_poll(&sub->wait, EPOLLHUP);
 	}
+	src->nsubs = 0;
 	spin_unlock_irqrestore(&src->lock, flags);
 }
 EXPORT_SYMBOL_IF_KUNIT(amdx_event_source_kill);
@@ -386,15 +389,21 @@ EXPORT_SYMBOL_IF_KUNIT(amdx_event_subscribe_check);
  * @src: the log.
  * @mask: kinds wanted, checked by amdx_event_subscribe_check().
  * @ring_size: records the ring holds, a power of two.
+ * @max_subs: the log may have at most this many subscribers with the new
+ *	one (%AMDX_EVENT_SUBSCRIBERS_MAX, less the reserve for callers
+ *	without CAP_SYS_ADMIN).
  *
  * The subscriber sees every event emitted after this returns, with pids
- * as the current task may see them (&amdx_event_sub.viewer).
+ * as the current task may see them (&amdx_event_sub.viewer).  Its ring is
+ * charged to the caller's memory cgroup.
  *
- * Return: the subscriber, ERR_PTR(-ENOMEM), or ERR_PTR(-ENODEV) when the
- * device is gone.
+ * Return: the subscriber, ERR_PTR(-ENOMEM), ERR_PTR(-EMFILE) when the log
+ * has @max_subs subscribers already, or ERR_PTR(-ENODEV) when the device
+ * is gone.
  */
 struct amdx_event_sub *amdx_event_sub_create(struct amdx_event_source *src,
-					     u64 mask, u32 ring_size)
+					     u64 mask, u32 ring_size,
+					     u32 max_subs)
 {
 	struct amdx_event_sub *sub;
 	struct amdx_event *recs;
@@ -416,14 +425,17 @@ struct amdx_event_sub *amdx_event_sub_create(struct amdx_event_source *src,
 	amdx_viewer_init(&sub->viewer);
 
 	spin_lock_irqsave(&src->lock, flags);
-	if (src->dead) {
+	if (src->dead || src->nsubs >= max_subs) {
+		int err = src->dead ? -ENODEV : -EMFILE;
+
 		spin_unlock_irqrestore(&src->lock, flags);
 		amdx_viewer_fini(&sub->viewer);
 		kvfree(recs);
 		kfree(sub);
-		return ERR_PTR(-ENODEV);
+		return ERR_PTR(err);
 	}
 	list_add_tail(&sub->node, &src->subs);
+	src->nsubs++;
 	spin_unlock_irqrestore(&src->lock, flags);
 	return sub;
 }
@@ -439,7 +451,10 @@ void amdx_event_sub_destroy(struct amdx_event_sub *sub)
 	unsigned long flags;
 
 	spin_lock_irqsave(&src->lock, flags);
-	list_del_init(&sub->node);
+	if (!list_empty(&sub->node)) {
+		list_del_init(&sub->node);
+		src->nsubs--;
+	}
 	spin_unlock_irqrestore(&src->lock, flags);
 	mutex_destroy(&sub->read_lock);
 	amdx_viewer_fini(&sub->viewer);
@@ -625,12 +640,16 @@ static const struct file_operations amdx_event_fops = {
  * copied back (&amdx_ioctl_desc.open).
  *
  * Return: the event fd's file; ERR_PTR(-EINVAL) for bad input (see
- * amdx_event_subscribe_check()); ERR_PTR(-ENOMEM), ERR_PTR(-ENODEV).
+ * amdx_event_subscribe_check()); ERR_PTR(-EMFILE) when the device has
+ * %AMDX_EVENT_SUBSCRIBERS_MAX subscribers, or without CAP_SYS_ADMIN
+ * %AMDX_EVENT_SUBSCRIBERS_MAX - %AMDX_EVENT_SUBSCRIBERS_RESERVED;
+ * ERR_PTR(-ENOMEM), ERR_PTR(-ENODEV).
  */
 struct file *amdx_ioctl_event_subscribe(struct amdx_file *file, void *data)
 {
 	struct amdx_event_subscribe *args = data;
 	struct amdx_device *adev = file->adev;
+	u32 max_subs = AMDX_EVENT_SUBSCRIBERS_MAX;
 	struct amdx_event_sub *sub;
 	struct file *filp;
 	int ret;
@@ -638,10 +657,18 @@ struct file *amdx_ioctl_event_subscribe(struct amdx_file *file, void *data)
 	ret = amdx_event_subscribe_check(adev->id, args);
 	if (ret)
 		return ERR_PTR(ret);
+	/* The last few subscriptions are kept for administrators. */
+	if (!capable(CAP_SYS_ADMIN))
+		max_subs -= AMDX_EVENT_SUBSCRIBERS_RESERVED;
 	sub = amdx_event_sub_create(&adev->events, args->mask,
-				    args->ring_size ?: AMDX_EVENT_RING_DEFAULT);
-	if (IS_ERR(sub))
+				    args->ring_size ?: AMDX_EVENT_RING_DEFAULT,
+				    max_subs);
+	if (IS_ERR(sub)) {
+		if (PTR_ERR(sub) == -EMFILE)
+			pr_debug_ratelimited("amdx%u: event subscribe: %u subscribers already\n",
+					     adev->id, max_subs);
 		return ERR_CAST(sub);
+	}
 
 	filp = anon_inode_getfile("[amdx_event]", &amdx_event_fops, sub,
 				  O_RDONLY |

@@ -76,13 +76,15 @@ struct amdx_event_counter {
 
 /**
  * struct amdx_event_source - the event log of one device
- * @lock: protects @subs and @dead, serialises the producer side of
+ * @lock: protects @subs, @nsubs and @dead, serialises the producer side of
  *	every subscriber's ring, and makes taking a seq and queueing the
  *	record one step, so every subscriber sees its device's seqs in
  *	increasing order.  Taken with interrupts off (emitters may run in
  *	any context).  Order: &amdx_device.lock -> @lock -> wait queue
  *	locks.
  * @subs: subscribers (&amdx_event_sub.node).
+ * @nsubs: entries in @subs, at most %AMDX_EVENT_SUBSCRIBERS_MAX: every
+ *	emission visits each with interrupts off.
  * @counter: seq counter, shared by the devices of a hive.
  * @device: device id written into records.
  * @dead: the device is gone; no new subscribers.
@@ -90,6 +92,7 @@ struct amdx_event_counter {
 struct amdx_event_source {
 	spinlock_t lock;	/* see above */
 	struct list_head subs;
+	u32 nsubs;
 	struct amdx_event_counter *counter;
 	u32 device;
 	bool dead;
@@ -133,7 +136,8 @@ void amdx_event_source_emit(struct amdx_event_source *src,
 int amdx_event_subscribe_check(u32 device,
 			       const struct amdx_event_subscribe *args);
 struct amdx_event_sub *amdx_event_sub_create(struct amdx_event_source *src,
-					     u64 mask, u32 ring_size);
+					     u64 mask, u32 ring_size,
+					     u32 max_subs);
 void amdx_event_sub_destroy(struct amdx_event_sub *sub);
 struct file *amdx_ioctl_event_subscribe(struct amdx_file *file, void *data);
 void amdx_event_debugfs_add(struct amdx_device *adev);

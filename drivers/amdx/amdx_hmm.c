@@ -55,12 +55,23 @@
 #include <linux/pid.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
+#include <linux/swap.h>
+#include <linux/swapops.h>
 #include <linux/uaccess.h>
 
 #include "amdx_core.h"
 #include "amdx_hmm.h"
 #include "amdx_partition.h"
 #include "amdx_ras.h"
+
+/*
+ * Bytes of a range MIGRATE and close move per step: 1 GiB, 64 migration
+ * batches.  Between steps they drop the mmap lock, reschedule and stop on
+ * a fatal signal, however large and sparse the range.
+ */
+#define AMDX_HMM_MIGRATE_STEP	BIT_ULL(30)
+/* Entries of %AMDX_QUERY_HMM_RANGES gathered per hold of ctx->lock. */
+#define AMDX_HMM_QUERY_CHUNK	32
 
 /* Largest span one ACCESS call handles. */
 #define AMDX_HMM_ACCESS_MAX	(64ULL << 20)
@@ -96,6 +107,102 @@ void amdx_hmm_ctx_put(struct amdx_hmm_ctx *ctx)
 	kref_put(&ctx->ref, amdx_hmm_ctx_release);
 }
 
+/*
+ * Device pages of @adev mapped in [@addr, @end) of @mm, whose mmap lock the
+ * caller holds.  Empty page-table levels are skipped whole, so the cost is
+ * that of the populated page tables (what an unmap walks anyway), not of
+ * the span.  Never splits or changes anything.
+ */
+static u64 amdx_hmm_count_local(struct amdx_device *adev,
+				struct mm_struct *mm, unsigned long addr,
+				unsigned long end)
+{
+	unsigned long next, a;
+	spinlock_t *ptl;	/* the page table's, from pte_offset_map_lock() */
+	pte_t *start, *ptep;
+	pmd_t *pmd, pmdval;
+	pgd_t *pgd;
+	p4d_t *p4d;
+	pud_t *pud;
+	u64 n = 0;
+
+	for (; addr < end; addr = next) {
+		pgd = pgd_offset(mm, addr);
+		next = pgd_addr_end(addr, end);
+		if (pgd_none(*pgd) || pgd_bad(*pgd))
+			continue;
+		p4d = p4d_offset(pgd, addr);
+		next = p4d_addr_end(addr, next);
+		if (p4d_none(*p4d) || p4d_bad(*p4d))
+			continue;
+		pud = pud_offset(p4d, addr);
+		next = pud_addr_end(addr, next);
+		if (pud_none(*pud) || pud_bad(*pud))
+			continue;
+		pmd = pmd_offset(pud, addr);
+		next = pmd_addr_end(addr, next);
+		pmdval = READ_ONCE(*pmd);
+		if (pmd_none(pmdval) || !pmd_present(pmdval) ||
+		    pmd_trans_huge(pmdval) || pmd_bad(pmdval))
+			continue;
+		start = pte_offset_map_lock(mm, pmd, addr, &ptl);
+		for (a = addr, ptep = start; a < next; a += PAGE_SIZE, ptep++) {
+			pte_t pte = *ptep;
+			swp_entry_t e;
+
+			if (pte_present(pte) || !is_swap_pte(pte))
+				continue;
+			e = pte_to_swp_entry(pte);
+			if (is_device_private_entry(e) &&
+			    pfn_swap_entry_to_page(e)->pgmap->owner ==
+			    adev->desc.pgmap_owner)
+				n++;
+		}
+		pte_unmap_unlock(start, ptl);
+		cond_resched();
+	}
+	return n;
+}
+
+/*
+ * An unmap of [@start, @end) takes the device pages there away: count
+ * them out of the ranges holding them, walking only ranges that count
+ * pages in VRAM.  Nothing is held across the walk but the unmapper's
+ * mmap lock.
+ */
+static void amdx_hmm_unmap_account(struct amdx_hmm_ctx *ctx, u64 start,
+				   u64 end)
+{
+	struct amdx_range *r;
+	u64 from = start, s = 0, e = 0, n;
+	bool found;
+
+	while (from < end) {
+		found = false;
+		spin_lock(&ctx->lock);
+		list_for_each_entry(r, &ctx->ranges.ranges, node) {
+			if (r->end <= from || !r->resident)
+				continue;
+			if (r->start >= end)
+				break;
+			s = max(r->start, from);
+			e = min(r->end, end);
+			found = true;
+			break;
+		}
+		spin_unlock(&ctx->lock);
+		if (!found)
+			return;
+		n = amdx_hmm_count_local(ctx->adev, ctx->mm, s, e);
+		spin_lock(&ctx->lock);
+		r = amdx_range_find(&ctx->ranges, s);
+		if (r)
+			amdx_range_account_out(r, n);
+		spin_unlock(&ctx->lock);
+		from = e;
+	}
+}
+
 static bool amdx_hmm_invalidate(struct mmu_interval_notifier *mni,
 				const struct mmu_notifier_range *range,
 				unsigned long cur_seq)
@@ -112,6 +219,9 @@ static bool amdx_hmm_invalidate(struct mmu_interval_notifier *mni,
 	mutex_unlock(&ctx->mirror_lock);
 
 	if (range->event == MMU_NOTIFY_UNMAP) {
+		/* The unmapper holds the mmap lock; the OOM reaper cannot wait. */
+		if (blockable && range->mm == ctx->mm)
+			amdx_hmm_unmap_account(ctx, range->start, range->end);
 		spin_lock(&ctx->lock);
 		amdx_range_clip(&ctx->ranges, range->start, range->end);
 		spin_unlock(&ctx->lock);
@@ -139,7 +249,7 @@ int amdx_hmm_file_open(struct amdx_file *file)
 
 	if (!(adev->desc.flags & AMDX_DEVICE_F_HMM) || !current->mm)
 		return 0;
-	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL_ACCOUNT);
 	if (!ctx)
 		return -ENOMEM;
 	kref_init(&ctx->ref);
@@ -172,18 +282,59 @@ err_put:
 	return ret;
 }
 
+/* One step of MIGRATE or close: part of one range, with its destination. */
+struct amdx_hmm_span {
+	u64 start;
+	u64 end;
+	u32 dest;
+};
+
+/*
+ * The next step at or after @from inside [@from, @end): the first range
+ * reaching past @from, clipped to the interval and to
+ * %AMDX_HMM_MIGRATE_STEP.  @dest %AMDX_HMM_LOC_PREFERRED takes the range's
+ * preferred location (system memory when that is not one of @nparts
+ * partitions).  Returns false when no range is left.
+ */
+static bool amdx_hmm_next_span(struct amdx_hmm_ctx *ctx, u64 from, u64 end,
+			       u32 dest, u32 nparts, struct amdx_hmm_span *sp)
+{
+	struct amdx_range *r;
+	bool found = false;
+
+	if (from >= end)
+		return false;
+	spin_lock(&ctx->lock);
+	list_for_each_entry(r, &ctx->ranges.ranges, node) {
+		if (r->end <= from)
+			continue;
+		if (r->start >= end)
+			break;
+		sp->start = max(r->start, from);
+		sp->end = min3(r->end, end, sp->start + AMDX_HMM_MIGRATE_STEP);
+		sp->dest = dest == AMDX_HMM_LOC_PREFERRED ?
+			   r->attr.preferred_loc : dest;
+		if (sp->dest != AMDX_HMM_LOC_SYSTEM && sp->dest >= nparts)
+			sp->dest = AMDX_HMM_LOC_SYSTEM;
+		found = true;
+		break;
+	}
+	spin_unlock(&ctx->lock);
+	return found;
+}
+
 /**
  * amdx_hmm_file_release() - tear down the HMM context of a device fd
  * @file: the closing device fd.
  *
  * Moves the context's data home while the address space lives, then
- * removes the notifier.
+ * removes the notifier.  Nothing moves when the context counts no page in
+ * VRAM; a fatal signal stops the moves (what is left comes home on a CPU
+ * fault, or when the device goes).
  */
 void amdx_hmm_file_release(struct amdx_file *file)
 {
 	struct amdx_hmm_ctx *ctx = file->hmm;
-	struct amdx_range *r;
-	LIST_HEAD(spans);
 
 	if (!ctx)
 		return;
@@ -194,27 +345,22 @@ void amdx_hmm_file_release(struct amdx_file *file)
 	/* Like an ioctl: the provider must stay while pages move. */
 	down_read(&ctx->adev->lock);
 	if (!ctx->adev->dead && mmget_not_zero(ctx->mm)) {
-		u64 start = 0, end = 0;
+		struct amdx_hmm_span sp;
+		u64 from = 0;
+		bool any;
 
-		for (;;) {
+		spin_lock(&ctx->lock);
+		any = amdx_range_set_resident(&ctx->ranges, NULL);
+		spin_unlock(&ctx->lock);
+		while (any && !fatal_signal_pending(current) &&
+		       amdx_hmm_next_span(ctx, from, U64_MAX,
+					  AMDX_HMM_LOC_SYSTEM, 0, &sp)) {
 			struct amdx_hmm_result res = {};
 
-			spin_lock(&ctx->lock);
-			r = NULL;
-			list_for_each_entry(r, &ctx->ranges.ranges, node)
-				if (r->start >= end)
-					break;
-			if (list_entry_is_head(r, &ctx->ranges.ranges, node))
-				r = NULL;
-			if (r) {
-				start = r->start;
-				end = r->end;
-			}
-			spin_unlock(&ctx->lock);
-			if (!r)
-				break;
-			amdx_hmm_migrate_range(ctx, start, end,
+			amdx_hmm_migrate_range(ctx, sp.start, sp.end,
 					       AMDX_HMM_LOC_SYSTEM, &res);
+			from = sp.end;
+			cond_resched();
 		}
 		mmput(ctx->mm);
 	}
@@ -341,8 +487,9 @@ static int amdx_hmm_pin_check(struct amdx_device *adev, u32 nparts,
  * partition, access bits naming no device or shared/special mappings;
  * -EFAULT for unmapped memory; -EACCES for PROT_NONE; -EDQUOT when the
  * pins of the fd's owner would exceed half a memory partition or all pins
- * 3/4 of the device's VRAM; -EOPNOTSUPP without HMM; -EBADF from another
- * address space; -ENOMEM.
+ * 3/4 of the device's VRAM; -ENOSPC when the fd would hold more than
+ * %AMDX_HMM_RANGES_MAX ranges; -EOPNOTSUPP without HMM; -EBADF from
+ * another address space; -ENOMEM.
  */
 int amdx_ioctl_hmm_set_attr(struct amdx_file *file, void *data)
 {
@@ -350,8 +497,9 @@ int amdx_ioctl_hmm_set_attr(struct amdx_file *file, void *data)
 	struct amdx_hmm_ctx *ctx = file->hmm;
 	struct amdx_device *adev = file->adev;
 	struct amdx_range_attr attr = {};
-	u64 pinned = 0, mine = 0, span;
-	u32 nparts;
+	u64 pinned = 0, mine = 0, span, end = args->start + args->size;
+	u32 nparts, have = 0, need;
+	LIST_HEAD(pool);
 	bool pin;
 	int ret;
 
@@ -421,7 +569,20 @@ int amdx_ioctl_hmm_set_attr(struct amdx_file *file, void *data)
 				mine += b;
 		}
 	}
-	spin_lock(&ctx->lock);
+	/*
+	 * The nodes the change needs, allocated without the spinlock (the
+	 * notifier may shrink the set meanwhile: count again under it).
+	 */
+	for (;;) {
+		spin_lock(&ctx->lock);
+		need = amdx_range_nodes_needed(&ctx->ranges, args->start, end);
+		if (need <= have || need > AMDX_HMM_RANGES_MAX)
+			break;
+		spin_unlock(&ctx->lock);
+		ret = amdx_range_pool_fill(&pool, &have, need);
+		if (ret)
+			goto out_unlock_hmm;
+	}
 	if (pin) {
 		/* Bytes of the span pinned already are not pinned twice. */
 		span = amdx_range_pinned_bytes(&ctx->ranges) + args->size -
@@ -437,29 +598,26 @@ int amdx_ioctl_hmm_set_attr(struct amdx_file *file, void *data)
 	    !(args->valid & AMDX_HMM_ATTR_ACCESS)) {
 		/* New ranges: this device may access unless told otherwise. */
 		attr.access = BIT_ULL(adev->id);
-		ret = amdx_range_set_attr(&ctx->ranges, args->start,
-					  args->start + args->size, &attr,
+		ret = amdx_range_set_attr(&ctx->ranges, args->start, end,
+					  &attr,
 					  args->valid | AMDX_HMM_ATTR_ACCESS,
-					  GFP_ATOMIC);
+					  &pool);
 	} else {
-		ret = amdx_range_set_attr(&ctx->ranges, args->start,
-					  args->start + args->size, &attr,
-					  args->valid, GFP_ATOMIC);
+		ret = amdx_range_set_attr(&ctx->ranges, args->start, end,
+					  &attr, args->valid, &pool);
 	}
 out_unlock:
 	spin_unlock(&ctx->lock);
+	if (ret == -ENOSPC)
+		pr_debug_ratelimited("amdx%u: hmm set_attr: more than %u ranges on one fd\n",
+				     adev->id, AMDX_HMM_RANGES_MAX);
 out_unlock_hmm:
 	mutex_unlock(&adev->hmm.lock);
 out_unlock_mm:
 	mmap_read_unlock(ctx->mm);
+	amdx_range_pool_free(&pool);
 	return ret;
 }
-
-struct amdx_hmm_span {
-	u64 start;
-	u64 end;
-	u32 dest;
-};
 
 /**
  * amdx_ioctl_hmm_migrate() - %AMDX_IOC_HMM_MIGRATE
@@ -470,18 +628,19 @@ struct amdx_hmm_span {
  * reserved fields or destination; -ENOENT when part of the span has no
  * range; -EIO towards VRAM of a device flagged for RMA whose policy
  * refuses use; -ENODEV on a VF's fd once its VF is disabled, -EBUSY while
- * that VF is quarantined (both only towards VRAM); -EOPNOTSUPP, -EBADF,
- * -EINTR, -ENOMEM.
+ * that VF is quarantined (both only towards VRAM); -EINTR on a fatal
+ * signal (checked every %AMDX_HMM_MIGRATE_STEP bytes, the counts say what
+ * moved until then); -EOPNOTSUPP, -EBADF, -ENOMEM.
  */
 int amdx_ioctl_hmm_migrate(struct amdx_file *file, void *data)
 {
 	struct amdx_hmm_migrate *args = data;
 	struct amdx_hmm_ctx *ctx = file->hmm;
 	struct amdx_device *adev = file->adev;
-	struct amdx_hmm_span *spans = NULL;
-	struct amdx_range *r;
-	u32 nparts, n = 0, i;
-	u64 end, to_vram = 0, home = 0;
+	struct amdx_hmm_span sp;
+	u64 end, from, to_vram = 0, home = 0;
+	bool covered;
+	u32 nparts;
 	int ret;
 
 	ret = amdx_hmm_ctx_check(file);
@@ -529,39 +688,24 @@ int amdx_ioctl_hmm_migrate(struct amdx_file *file, void *data)
 	}
 
 	spin_lock(&ctx->lock);
-	if (!amdx_range_covered(&ctx->ranges, args->start, end)) {
-		spin_unlock(&ctx->lock);
+	covered = amdx_range_covered(&ctx->ranges, args->start, end);
+	spin_unlock(&ctx->lock);
+	if (!covered) {
 		ret = -ENOENT;
 		goto out_gate;
 	}
-	spans = kcalloc(ctx->ranges.count, sizeof(*spans), GFP_ATOMIC);
-	if (!spans) {
-		spin_unlock(&ctx->lock);
-		ret = -ENOMEM;
-		goto out_gate;
-	}
-	list_for_each_entry(r, &ctx->ranges.ranges, node) {
-		if (r->end <= args->start || r->start >= end)
-			continue;
-		spans[n].start = max(r->start, args->start);
-		spans[n].end = min(r->end, end);
-		spans[n].dest = args->dest == AMDX_HMM_LOC_PREFERRED ?
-				r->attr.preferred_loc : args->dest;
-		if (spans[n].dest != AMDX_HMM_LOC_SYSTEM &&
-		    spans[n].dest >= nparts)
-			spans[n].dest = AMDX_HMM_LOC_SYSTEM;
-		n++;
-	}
-	spin_unlock(&ctx->lock);
 
-	for (i = 0; i < n && !ret; i++) {
+	/* Step by step, nothing allocated: the set may change in between. */
+	for (from = args->start; !ret &&
+	     amdx_hmm_next_span(ctx, from, end, args->dest, nparts, &sp);
+	     from = sp.end) {
 		struct amdx_hmm_result res = {};
 
-		ret = amdx_hmm_migrate_range(ctx, spans[i].start, spans[i].end,
-					     spans[i].dest, &res);
-		amdx_hmm_account(ctx, spans[i].start, spans[i].end,
-				 spans[i].dest, &res, false, false);
-		if (spans[i].dest == AMDX_HMM_LOC_SYSTEM)
+		ret = amdx_hmm_migrate_range(ctx, sp.start, sp.end, sp.dest,
+					     &res);
+		amdx_hmm_account(ctx, sp.start, sp.end, sp.dest, &res, false,
+				 false);
+		if (sp.dest == AMDX_HMM_LOC_SYSTEM)
 			home += res.moved;
 		else
 			to_vram += res.moved;
@@ -569,8 +713,8 @@ int amdx_ioctl_hmm_migrate(struct amdx_file *file, void *data)
 		args->already += res.already;
 		args->skipped += res.skipped;
 		args->skip_reasons |= res.reasons;
+		cond_resched();
 	}
-	kfree(spans);
 	amdx_hmm_event_migrate(adev, &ctx->who, false, to_vram);
 	amdx_hmm_event_migrate(adev, &ctx->who, true, home);
 out_gate:
@@ -866,10 +1010,13 @@ int amdx_ioctl_hmm_access(struct amdx_file *file, void *data)
 	if (ret)
 		return ret;
 
-	hpfns = kvcalloc(AMDX_HMM_ACCESS_CHUNK, sizeof(*hpfns), GFP_KERNEL);
-	snap = kvzalloc(AMDX_HMM_ACCESS_CHUNK, GFP_KERNEL);
-	vidx = kvcalloc(AMDX_HMM_ACCESS_CHUNK, sizeof(*vidx), GFP_KERNEL);
-	bounce = kvcalloc(AMDX_HMM_ACCESS_CHUNK, sizeof(*bounce), GFP_KERNEL);
+	hpfns = kvcalloc(AMDX_HMM_ACCESS_CHUNK, sizeof(*hpfns),
+			 GFP_KERNEL_ACCOUNT);
+	snap = kvzalloc(AMDX_HMM_ACCESS_CHUNK, GFP_KERNEL_ACCOUNT);
+	vidx = kvcalloc(AMDX_HMM_ACCESS_CHUNK, sizeof(*vidx),
+			GFP_KERNEL_ACCOUNT);
+	bounce = kvcalloc(AMDX_HMM_ACCESS_CHUNK, sizeof(*bounce),
+			  GFP_KERNEL_ACCOUNT);
 	if (!hpfns || !snap || !vidx || !bounce) {
 		ret = -ENOMEM;
 		goto out;
@@ -884,7 +1031,8 @@ int amdx_ioctl_hmm_access(struct amdx_file *file, void *data)
 		if (args->op != AMDX_HMM_ACCESS_SNAPSHOT) {
 			for (i = 0; i < n; i++) {
 				if (!bounce[i])
-					bounce[i] = alloc_page(GFP_HIGHUSER);
+					bounce[i] = alloc_page(GFP_HIGHUSER |
+							       __GFP_ACCOUNT);
 				if (!bounce[i]) {
 					ret = -ENOMEM;
 					goto out;
@@ -939,119 +1087,126 @@ out:
 	return ret;
 }
 
+/*
+ * Up to @max ranges starting at or after @from into @buf, as the query
+ * reports them.  Returns how many; *@more tells whether others follow.
+ */
+static u32 amdx_hmm_ranges_chunk(struct amdx_hmm_ctx *ctx, u64 from,
+				 struct amdx_hmm_range_info *buf, u32 max,
+				 bool *more)
+{
+	struct amdx_range *r;
+	u32 n = 0;
+
+	*more = false;
+	spin_lock(&ctx->lock);
+	list_for_each_entry(r, &ctx->ranges.ranges, node) {
+		if (r->start < from)
+			continue;
+		if (n == max) {
+			*more = true;
+			break;
+		}
+		buf[n++] = (struct amdx_hmm_range_info){
+			.start = r->start,
+			.size = r->end - r->start,
+			.preferred_loc = r->attr.preferred_loc,
+			.granularity = r->attr.granularity,
+			.flags = r->attr.flags,
+			.access = r->attr.access,
+			.resident_pages = r->resident,
+			.stats = r->stats,
+		};
+	}
+	spin_unlock(&ctx->lock);
+	return n;
+}
+
 /**
  * amdx_hmm_query_ranges() - %AMDX_QUERY_HMM_RANGES on a device fd
  * @file: a device fd.
  * @q: the query.
+ *
+ * The kernel allocates one chunk of %AMDX_HMM_QUERY_CHUNK entries whatever
+ * &amdx_query.size says, and copies out chunk by chunk; residency comes
+ * from the ranges' counters, so the query costs O(ranges), at most
+ * %AMDX_HMM_RANGES_MAX, never O(pages).
  *
  * Return: 0, -ENOSPC with the needed size, -EOPNOTSUPP, -EFAULT, -ENOMEM.
  */
 int amdx_hmm_query_ranges(struct amdx_file *file, struct amdx_query *q)
 {
 	struct amdx_hmm_ctx *ctx = file->hmm;
-	struct amdx_query_hmm_ranges *res = NULL;
-	struct amdx_range *r;
-	bool have_mm;
-	size_t len;
-	u32 n, cap;
+	struct amdx_query_hmm_ranges hdr = {
+		.entry_size = sizeof(struct amdx_hmm_range_info),
+	};
+	struct amdx_hmm_range_info *buf;
+	u8 __user *out = u64_to_user_ptr(q->data);
+	u64 cap, from = 0;
+	u32 n = 0, got;
+	bool more;
 	int ret = 0;
 
 	if (!ctx)
 		return -EOPNOTSUPP;
 	spin_lock(&ctx->lock);
-	cap = ctx->ranges.count;
+	got = ctx->ranges.count;
 	spin_unlock(&ctx->lock);
-	len = struct_size(res, ranges, cap);
-	if (!q->size || q->size < len) {
+	if (!q->size || q->size < struct_size(&hdr, ranges, got)) {
 		ret = q->size ? -ENOSPC : 0;
-		q->size = len;
+		q->size = struct_size(&hdr, ranges, got);
 		return ret;
 	}
-	/* Room for what fits the caller's buffer; the list may grow. */
-	cap = (q->size - sizeof(*res)) / sizeof(res->ranges[0]);
-	res = kvzalloc(struct_size(res, ranges, cap), GFP_KERNEL);
-	if (!res)
+	/* Entries the caller's buffer holds; the set may grow meanwhile. */
+	cap = (q->size - sizeof(hdr)) / sizeof(*buf);
+	buf = kcalloc(AMDX_HMM_QUERY_CHUNK, sizeof(*buf), GFP_KERNEL_ACCOUNT);
+	if (!buf)
 		return -ENOMEM;
 
-	have_mm = mmget_not_zero(ctx->mm);
-	if (have_mm)
-		mmap_read_lock(ctx->mm);
-	spin_lock(&ctx->lock);
-	n = ctx->ranges.count;
-	len = struct_size(res, ranges, n);
-	if (n > cap) {
-		ret = -ENOSPC;
-		goto out_unlock;
-	}
-	res->num_ranges = n;
-	res->entry_size = sizeof(res->ranges[0]);
-	res->total = ctx->total;
-	n = 0;
-	list_for_each_entry(r, &ctx->ranges.ranges, node) {
-		struct amdx_hmm_range_info *ri = &res->ranges[n++];
-		u64 a;
+	do {
+		got = amdx_hmm_ranges_chunk(ctx, from, buf,
+					    AMDX_HMM_QUERY_CHUNK, &more);
+		if (!got)
+			break;
+		if (n + got > cap) {
+			ret = -ENOSPC;
+			break;
+		}
+		if (copy_to_user(out + struct_size(&hdr, ranges, n), buf,
+				 got * sizeof(*buf))) {
+			ret = -EFAULT;
+			break;
+		}
+		n += got;
+		from = buf[got - 1].start + buf[got - 1].size;
+		cond_resched();
+	} while (more);
+	kfree(buf);
 
-		ri->start = r->start;
-		ri->size = r->end - r->start;
-		ri->preferred_loc = r->attr.preferred_loc;
-		ri->granularity = r->attr.granularity;
-		ri->flags = r->attr.flags;
-		ri->access = r->attr.access;
-		ri->stats = r->stats;
-		if (have_mm)
-			for (a = r->start; a < r->end; a += PAGE_SIZE)
-				ri->resident_pages +=
-					amdx_hmm_is_local(ctx->adev, ctx->mm, a);
+	if (ret == -ENOSPC) {
+		spin_lock(&ctx->lock);
+		q->size = struct_size(&hdr, ranges, ctx->ranges.count);
+		spin_unlock(&ctx->lock);
+		return ret;
 	}
-out_unlock:
-	spin_unlock(&ctx->lock);
-	if (have_mm) {
-		mmap_read_unlock(ctx->mm);
-		mmput(ctx->mm);
-	}
-	if (!ret) {
+	if (ret)
+		return ret;
+	hdr.num_ranges = n;
+	{
 		struct amdx_viewer v;
 
 		/* The fd may have been passed on: its reader decides. */
 		amdx_viewer_init(&v);
-		res->pid = amdx_viewer_pid(&v, &ctx->who);
+		hdr.pid = amdx_viewer_pid(&v, &ctx->who);
 		amdx_viewer_fini(&v);
 	}
-	if (!ret && copy_to_user(u64_to_user_ptr(q->data), res, len))
-		ret = -EFAULT;
-	q->size = len;
-	kvfree(res);
-	return ret;
-}
-
-/* Count @ctx's device pages per memory partition into @pages. */
-static void amdx_hmm_ctx_resident(struct amdx_hmm_ctx *ctx,
-				  const struct amdx_device_state *st,
-				  u64 *pages)
-{
-	struct amdx_device *adev = ctx->adev;
-	struct amdx_range *r;
-	u64 a, pos;
-	u32 m;
-
-	mmap_read_lock(ctx->mm);
 	spin_lock(&ctx->lock);
-	list_for_each_entry(r, &ctx->ranges.ranges, node) {
-		for (a = r->start; a < r->end; a += PAGE_SIZE) {
-			struct page *page = amdx_hmm_pte_device_page(ctx->mm, a,
-								     NULL);
-
-			if (!page || page->pgmap->owner != adev->desc.pgmap_owner)
-				continue;
-			pos = adev->ops->vram_page_index(adev, page) << PAGE_SHIFT;
-			for (m = 0; m < st->num_mem_partitions; m++)
-				if (pos >= st->mem[m].base &&
-				    pos - st->mem[m].base < st->mem[m].size)
-					pages[m]++;
-		}
-	}
+	hdr.total = ctx->total;
 	spin_unlock(&ctx->lock);
-	mmap_read_unlock(ctx->mm);
+	if (copy_to_user(out, &hdr, sizeof(hdr)))
+		return -EFAULT;
+	q->size = struct_size(&hdr, ranges, n);
+	return 0;
 }
 
 /* Add @pages of (@ctx's process, @part) to @out, merging with an entry. */
@@ -1105,19 +1260,19 @@ void amdx_hmm_holders_put(struct amdx_hmm_holder *h, u32 n)
  *	may then count a process twice).  The entries written hold pid
  *	references: drop them with amdx_hmm_holders_put().
  *
- * Walks the page tables of every context's ranges, so it costs time
- * proportional to their size.  Takes each context's mmap lock: the caller
- * holds none.
+ * Reads the residency counters of every context's ranges (O(contexts x
+ * ranges), no page-table walk, no mmap lock); a partition the provider
+ * reports empty has no holders whatever the counters say.
  *
  * Return: 0, -ENOMEM or the provider's get_state() error.
  */
 int amdx_hmm_holders(struct amdx_device *adev, u32 part_mask,
 		     struct amdx_hmm_holder *out, u32 max, u32 *count)
 {
-	struct amdx_hmm_ctx *ctx, **ctxs;
-	struct amdx_device_state *st;
-	u32 n = 0, i, m, nctx = 0;
 	u64 pages[AMDX_MAX_MEM_PARTITIONS];
+	struct amdx_device_state *st;
+	struct amdx_hmm_ctx *ctx;
+	u32 n = 0, m;
 	int ret;
 
 	*count = 0;
@@ -1129,39 +1284,48 @@ int amdx_hmm_holders(struct amdx_device *adev, u32 part_mask,
 		goto out_free_st;
 
 	mutex_lock(&adev->hmm.lock);
-	list_for_each_entry(ctx, &adev->hmm.ctxs, dev_node)
-		nctx++;
-	ctxs = kcalloc(nctx, sizeof(*ctxs), GFP_KERNEL);
-	if (!ctxs) {
-		mutex_unlock(&adev->hmm.lock);
-		ret = -ENOMEM;
-		goto out_free_st;
-	}
-	i = 0;
 	list_for_each_entry(ctx, &adev->hmm.ctxs, dev_node) {
-		kref_get(&ctx->ref);
-		ctxs[i++] = ctx;
+		memset(pages, 0, sizeof(pages));
+		spin_lock(&ctx->lock);
+		amdx_range_set_resident(&ctx->ranges, pages);
+		spin_unlock(&ctx->lock);
+		for (m = 0; m < st->num_mem_partitions; m++)
+			if (pages[m] && (part_mask & BIT(m)) &&
+			    st->mem[m].free < st->mem[m].size)
+				amdx_hmm_holder_add(out, max, &n, ctx, m,
+						    pages[m]);
+		cond_resched();
 	}
 	mutex_unlock(&adev->hmm.lock);
-
-	for (i = 0; i < nctx; i++) {
-		ctx = ctxs[i];
-		if (mmget_not_zero(ctx->mm)) {
-			memset(pages, 0, sizeof(pages));
-			amdx_hmm_ctx_resident(ctx, st, pages);
-			mmput(ctx->mm);
-			for (m = 0; m < st->num_mem_partitions; m++)
-				if (pages[m] && (part_mask & BIT(m)))
-					amdx_hmm_holder_add(out, max, &n, ctx,
-							    m, pages[m]);
-		}
-		amdx_hmm_ctx_put(ctx);
-	}
-	kfree(ctxs);
 	*count = n;
 out_free_st:
 	kfree(st);
 	return ret;
+}
+
+/**
+ * amdx_hmm_forget_resident() - a memory partition holds no process data
+ * @adev: the device.
+ * @part: the memory partition, %AMDX_HMM_LOC_SYSTEM for all of them.
+ *
+ * A drain moved every page of @part home without the contexts that had
+ * them: their residency counters for @part go to zero.
+ */
+void amdx_hmm_forget_resident(struct amdx_device *adev, u32 part)
+{
+	struct amdx_hmm_ctx *ctx;
+	struct amdx_range *r;
+
+	if (!(adev->desc.flags & AMDX_DEVICE_F_HMM))
+		return;
+	mutex_lock(&adev->hmm.lock);
+	list_for_each_entry(ctx, &adev->hmm.ctxs, dev_node) {
+		spin_lock(&ctx->lock);
+		list_for_each_entry(r, &ctx->ranges.ranges, node)
+			amdx_range_forget_resident(r, part);
+		spin_unlock(&ctx->lock);
+	}
+	mutex_unlock(&adev->hmm.lock);
 }
 
 /**
@@ -1207,8 +1371,10 @@ void amdx_hmm_device_drain(struct amdx_device *adev)
 		return;
 	for (tries = 0; tries < 50; tries++) {
 		amdx_hmm_drain_vram(adev, 0, npages, &moved);
-		if (!adev->ops->vram_used_pages(adev))
+		if (!adev->ops->vram_used_pages(adev)) {
+			amdx_hmm_forget_resident(adev, AMDX_HMM_LOC_SYSTEM);
 			return;
+		}
 		msleep(20);
 	}
 	pr_err("amdx: %s: %llu VRAM pages still busy after removal\n",

@@ -50,8 +50,10 @@ struct amdx_hmm_dev {
  * @vf_evict: a VF fd whose VF evicts its own data at its quota; set by
  *	each migration from the VF's policy.
  * @lock: protects @ranges and @total.  A spinlock because the notifier
- *	takes it, and notifiers run under fs_reclaim: nothing holding it may
- *	allocate except atomically.  Innermost but for page-table locks.
+ *	takes it, and notifiers run under fs_reclaim: nothing holding it
+ *	allocates (range nodes come from a pool filled before, see
+ *	amdx_range_pool_fill()), and every walk under it is bounded by
+ *	%AMDX_HMM_RANGES_MAX.  Innermost but for page-table locks.
  * @ranges: attribute ranges.
  * @total: counters of the fd, including removed ranges.
  * @notifier: mirror of the whole address space, as test_hmm's.
@@ -102,6 +104,7 @@ int amdx_hmm_query_ranges(struct amdx_file *file, struct amdx_query *q);
 int amdx_hmm_holders(struct amdx_device *adev, u32 part_mask,
 		     struct amdx_hmm_holder *out, u32 max, u32 *count);
 void amdx_hmm_holders_put(struct amdx_hmm_holder *h, u32 n);
+void amdx_hmm_forget_resident(struct amdx_device *adev, u32 part);
 #else
 /* Without CONFIG_DEVICE_PRIVATE: HMM is reported absent. */
 static inline bool amdx_hmm_supported(void)
@@ -157,6 +160,11 @@ static inline int amdx_hmm_holders(struct amdx_device *adev, u32 part_mask,
 }
 
 static inline void amdx_hmm_holders_put(struct amdx_hmm_holder *h, u32 n)
+{
+}
+
+static inline void amdx_hmm_forget_resident(struct amdx_device *adev,
+					    u32 part)
 {
 }
 #endif

@@ -452,13 +452,9 @@ void amdx_hmm_account(struct amdx_hmm_ctx *ctx, u64 start, u64 end,
 	if (r) {
 		st[1] = &r->stats;
 		if (dest == AMDX_HMM_LOC_SYSTEM) {
-			r->resident -= min(r->resident, res->moved);
-			if (!r->resident)
-				r->resident_parts = 0;
+			amdx_range_account_out(r, res->moved);
 		} else {
-			r->resident += res->moved;
-			if (res->moved && dest < BITS_PER_TYPE(r->resident_parts))
-				r->resident_parts |= BIT(dest);
+			amdx_range_account_in(r, dest, res->moved);
 			r->last_used = ktime_get_ns();
 		}
 	}
@@ -555,7 +551,7 @@ static int amdx_hmm_evict(struct amdx_device *adev, struct amdx_hmm_ctx *self,
 		spin_lock(&victim->lock);
 		r = amdx_range_find(&victim->ranges, start);
 		if (r)
-			r->resident = 0;
+			amdx_range_forget_resident(r, AMDX_HMM_LOC_SYSTEM);
 		spin_unlock(&victim->lock);
 	}
 	trace_amdx_hmm_evict(amdx_device_id(adev), victim->tgid, start,
@@ -950,8 +946,10 @@ int amdx_hmm_drain_partition(struct amdx_device *adev, u32 part)
 			if (page_count(adev->ops->vram_index_page(adev,
 								  first + i)))
 				break;
-		if (i == n)
+		if (i == n) {
+			amdx_hmm_forget_resident(adev, part);
 			return 0;
+		}
 		msleep(20);
 	}
 	return -EBUSY;

@@ -15,13 +15,23 @@
  *  3. applies the attributes named in @valid to every range inside,
  *  4. merges neighbours that touch and have equal attributes.
  *
- * Every node the operation needs is allocated before anything changes, so
- * -ENOMEM leaves the set as it was.  Counters stay with the left part of a
- * split and add up on a merge, so the context's totals never change.
+ * Nothing here allocates: the nodes an operation needs come from a pool
+ * the caller filled beforehand (amdx_range_pool_fill(), GFP_KERNEL_ACCOUNT,
+ * with no spinlock held), sized by amdx_range_nodes_needed() under the
+ * caller's lock, so a short pool or a set at %AMDX_HMM_RANGES_MAX leaves
+ * the set as it was.  Counters stay with the left part of a split and add
+ * up on a merge, so the context's totals never change.
  *
- * Callers serialise; nothing here sleeps unless @gfp allows it.
+ * Residency: the migration path counts the pages it moves into a
+ * partition (amdx_range_account_in()) and home (amdx_range_account_out());
+ * queries and the holder scan read these counters instead of walking page
+ * tables, so they cost O(ranges), never O(pages of the ranges).
+ *
+ * Callers serialise; nothing here sleeps.
  */
+#include <linux/bits.h>
 #include <linux/errno.h>
+#include <linux/minmax.h>
 #include <linux/slab.h>
 
 #include "amdx_hmm_range.h"
@@ -102,9 +112,27 @@ static void amdx_stats_add(struct amdx_hmm_stats *dst,
 	dst->ns_out += src->ns_out;
 }
 
-/* Nodes needed for [start, end): two splits plus one per gap. */
-static u32 amdx_range_nodes_needed(const struct amdx_range_set *rs, u64 start,
-				   u64 end)
+static void amdx_resident_add(struct amdx_range *dst,
+			      const struct amdx_range *src)
+{
+	u32 m;
+
+	dst->resident += src->resident;
+	dst->resident_parts |= src->resident_parts;
+	for (m = 0; m < AMDX_MAX_MEM_PARTITIONS; m++)
+		dst->resident_part[m] += src->resident_part[m];
+}
+
+/**
+ * amdx_range_nodes_needed() - nodes amdx_range_set_attr() will take
+ * @rs: the set.
+ * @start: first byte.
+ * @end: one past the last byte.
+ *
+ * Return: two splits at most plus one node per gap in [@start, @end).
+ */
+u32 amdx_range_nodes_needed(const struct amdx_range_set *rs, u64 start,
+			    u64 end)
 {
 	const struct amdx_range *r;
 	u64 cursor = start;
@@ -127,6 +155,50 @@ static u32 amdx_range_nodes_needed(const struct amdx_range_set *rs, u64 start,
 		n++;
 	return n;
 }
+EXPORT_SYMBOL_IF_KUNIT(amdx_range_nodes_needed);
+
+/**
+ * amdx_range_pool_fill() - allocate nodes for amdx_range_set_attr()
+ * @pool: the pool (a list of free nodes).
+ * @have: nodes in @pool; updated.
+ * @want: nodes wanted in all; at most two more than %AMDX_HMM_RANGES_MAX
+ *	are ever useful.
+ *
+ * Charged to the caller's memory cgroup.  May sleep: call without
+ * spinlocks.
+ *
+ * Return: 0, or -ENOMEM (the nodes allocated so far stay in @pool).
+ */
+int amdx_range_pool_fill(struct list_head *pool, u32 *have, u32 want)
+{
+	struct amdx_range *r;
+
+	want = min_t(u32, want, AMDX_HMM_RANGES_MAX + 2);
+	while (*have < want) {
+		r = kzalloc(sizeof(*r), GFP_KERNEL_ACCOUNT);
+		if (!r)
+			return -ENOMEM;
+		list_add(&r->node, pool);
+		(*have)++;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(amdx_range_pool_fill);
+
+/**
+ * amdx_range_pool_free() - free the nodes left in a pool
+ * @pool: the pool.
+ */
+void amdx_range_pool_free(struct list_head *pool)
+{
+	struct amdx_range *r, *tmp;
+
+	list_for_each_entry_safe(r, tmp, pool, node) {
+		list_del(&r->node);
+		kfree(r);
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(amdx_range_pool_free);
 
 static struct amdx_range *amdx_take(struct list_head *pool)
 {
@@ -167,8 +239,7 @@ static void amdx_range_merge(struct amdx_range_set *rs)
 			continue;
 		prev->end = r->end;
 		amdx_stats_add(&prev->stats, &r->stats);
-		prev->resident += r->resident;
-		prev->resident_parts |= r->resident_parts;
+		amdx_resident_add(prev, r);
 		prev->last_used = max(prev->last_used, r->last_used);
 		list_del(&r->node);
 		kfree(r);
@@ -184,36 +255,40 @@ static void amdx_range_merge(struct amdx_range_set *rs)
  * @attr: the values.
  * @valid: %AMDX_HMM_ATTR_* bits: which members of @attr apply.  New
  *	ranges take the defaults for the others.
- * @gfp: allocation flags (GFP_ATOMIC under a spinlock).
+ * @pool: free nodes (amdx_range_pool_fill()); those used are taken off.
  *
- * Return: 0, -EINVAL for an empty or reversed interval, -ENOMEM (the set
- * is unchanged).
+ * Return: 0; -EINVAL for an empty or reversed interval; -ENOSPC when the
+ * set would grow beyond %AMDX_HMM_RANGES_MAX ranges; -ENOMEM when @pool
+ * holds fewer than amdx_range_nodes_needed() nodes.  On error the set is
+ * unchanged.
  */
 int amdx_range_set_attr(struct amdx_range_set *rs, u64 start, u64 end,
-			const struct amdx_range_attr *attr, u32 valid, gfp_t gfp)
+			const struct amdx_range_attr *attr, u32 valid,
+			struct list_head *pool)
 {
-	struct amdx_range *r, *tmp;
-	LIST_HEAD(pool);
+	struct amdx_range *r;
+	u32 have = 0, n;
 	u64 cursor;
-	u32 i, n;
 
 	if (start >= end)
 		return -EINVAL;
 
 	n = amdx_range_nodes_needed(rs, start, end);
-	for (i = 0; i < n; i++) {
-		r = kzalloc(sizeof(*r), gfp);
-		if (!r)
-			goto err_pool;
-		list_add(&r->node, &pool);
-	}
+	/* Before merging: the cap bounds every walk of the set. */
+	if (n > AMDX_HMM_RANGES_MAX - min_t(u32, rs->count, AMDX_HMM_RANGES_MAX))
+		return -ENOSPC;
+	list_for_each_entry(r, pool, node)
+		if (++have >= n)
+			break;
+	if (have < n)
+		return -ENOMEM;
 
 	/* 1: split at the edges. */
 	list_for_each_entry(r, &rs->ranges, node) {
 		if (r->start < start && r->end > start)
-			amdx_range_split(rs, r, start, &pool);
+			amdx_range_split(rs, r, start, pool);
 		if (r->start < end && r->end > end)
-			amdx_range_split(rs, r, end, &pool);
+			amdx_range_split(rs, r, end, pool);
 	}
 
 	/* 2 and 3: fill gaps, apply. */
@@ -224,7 +299,7 @@ int amdx_range_set_attr(struct amdx_range_set *rs, u64 start, u64 end,
 		if (r->start >= end)
 			break;
 		if (r->start > cursor) {
-			struct amdx_range *gap = amdx_take(&pool);
+			struct amdx_range *gap = amdx_take(pool);
 
 			gap->start = cursor;
 			gap->end = r->start;
@@ -237,7 +312,7 @@ int amdx_range_set_attr(struct amdx_range_set *rs, u64 start, u64 end,
 		cursor = r->end;
 	}
 	if (cursor < end) {
-		struct amdx_range *gap = amdx_take(&pool);
+		struct amdx_range *gap = amdx_take(pool);
 
 		gap->start = cursor;
 		gap->end = end;
@@ -253,13 +328,7 @@ int amdx_range_set_attr(struct amdx_range_set *rs, u64 start, u64 end,
 
 	/* 4: merge. */
 	amdx_range_merge(rs);
-	WARN_ON_ONCE(!list_empty(&pool));
 	return 0;
-
-err_pool:
-	list_for_each_entry_safe(r, tmp, &pool, node)
-		kfree(r);
-	return -ENOMEM;
 }
 EXPORT_SYMBOL_IF_KUNIT(amdx_range_set_attr);
 
@@ -408,3 +477,93 @@ u64 amdx_range_pinned_overlap(const struct amdx_range_set *rs, u64 start,
 	return sum;
 }
 EXPORT_SYMBOL_IF_KUNIT(amdx_range_pinned_overlap);
+
+/**
+ * amdx_range_account_in() - pages a migration moved into VRAM
+ * @r: the range they belong to.
+ * @part: the memory partition they went to.
+ * @pages: how many.
+ */
+void amdx_range_account_in(struct amdx_range *r, u32 part, u64 pages)
+{
+	if (!pages || part >= AMDX_MAX_MEM_PARTITIONS)
+		return;
+	r->resident += pages;
+	r->resident_part[part] += pages;
+	r->resident_parts |= BIT(part);
+}
+EXPORT_SYMBOL_IF_KUNIT(amdx_range_account_in);
+
+/**
+ * amdx_range_account_out() - pages a migration moved home
+ * @r: the range they belong to.
+ * @pages: how many.
+ *
+ * The migration does not say which partitions they left: they are taken
+ * from the lowest partition holding some first, which is exact for a range
+ * whose pages are in one partition.  Never below zero.
+ */
+void amdx_range_account_out(struct amdx_range *r, u64 pages)
+{
+	u32 m;
+
+	pages = min(pages, r->resident);
+	r->resident -= pages;
+	for (m = 0; m < AMDX_MAX_MEM_PARTITIONS && pages; m++) {
+		u64 n = min(pages, r->resident_part[m]);
+
+		r->resident_part[m] -= n;
+		pages -= n;
+	}
+	for (m = 0; m < AMDX_MAX_MEM_PARTITIONS; m++)
+		if (!r->resident_part[m])
+			r->resident_parts &= ~BIT(m);
+}
+EXPORT_SYMBOL_IF_KUNIT(amdx_range_account_out);
+
+/**
+ * amdx_range_forget_resident() - a partition was found or made empty
+ * @r: the range.
+ * @part: the memory partition, or %AMDX_HMM_LOC_SYSTEM for all.
+ *
+ * For a drain that moved every page of @part home without the ranges'
+ * contexts, and for an eviction that found nothing left.
+ */
+void amdx_range_forget_resident(struct amdx_range *r, u32 part)
+{
+	u32 m;
+
+	for (m = 0; m < AMDX_MAX_MEM_PARTITIONS; m++) {
+		if (part != AMDX_HMM_LOC_SYSTEM && m != part)
+			continue;
+		r->resident -= min(r->resident, r->resident_part[m]);
+		r->resident_part[m] = 0;
+		r->resident_parts &= ~BIT(m);
+	}
+	if (part == AMDX_HMM_LOC_SYSTEM)
+		r->resident = 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(amdx_range_forget_resident);
+
+/**
+ * amdx_range_set_resident() - pages of a set counted in VRAM
+ * @rs: the set.
+ * @per_part: out, may be NULL: %AMDX_MAX_MEM_PARTITIONS counters, added to.
+ *
+ * Return: the pages of all ranges.
+ */
+u64 amdx_range_set_resident(const struct amdx_range_set *rs, u64 *per_part)
+{
+	const struct amdx_range *r;
+	u64 sum = 0;
+	u32 m;
+
+	list_for_each_entry(r, &rs->ranges, node) {
+		sum += r->resident;
+		if (per_part)
+			for (m = 0; m < AMDX_MAX_MEM_PARTITIONS; m++)
+				per_part[m] += r->resident_part[m];
+	}
+	return sum;
+}
+EXPORT_SYMBOL_IF_KUNIT(amdx_range_set_resident);

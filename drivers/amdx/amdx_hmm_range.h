@@ -33,10 +33,12 @@ struct amdx_range_attr {
  * @end: one past the last byte.
  * @attr: attributes.
  * @stats: counters; a split leaves them with the left part.
- * @resident: pages believed to be in VRAM (a hint for eviction).
- * @resident_parts: memory partitions believed to hold some of them, bit
- *	N for partition N (a hint: eviction for a full partition picks
- *	only ranges that may free room there).
+ * @resident: pages in VRAM as the migration path counts them (the sum of
+ *	@resident_part), see amdx_range_account_in().
+ * @resident_parts: memory partitions that may hold some of them, bit N
+ *	for partition N (eviction for a full partition picks only ranges
+ *	that may free room there).
+ * @resident_part: pages counted in each memory partition.
  * @last_used: ktime of the last migration into VRAM (LRU order).
  */
 struct amdx_range {
@@ -47,6 +49,7 @@ struct amdx_range {
 	struct amdx_hmm_stats stats;
 	u64 resident;
 	u32 resident_parts;
+	u64 resident_part[AMDX_MAX_MEM_PARTITIONS];
 	u64 last_used;
 };
 
@@ -63,8 +66,13 @@ struct amdx_range_set {
 void amdx_range_set_init(struct amdx_range_set *rs);
 void amdx_range_set_fini(struct amdx_range_set *rs);
 void amdx_range_attr_default(struct amdx_range_attr *attr);
+u32 amdx_range_nodes_needed(const struct amdx_range_set *rs, u64 start,
+			    u64 end);
+int amdx_range_pool_fill(struct list_head *pool, u32 *have, u32 want);
+void amdx_range_pool_free(struct list_head *pool);
 int amdx_range_set_attr(struct amdx_range_set *rs, u64 start, u64 end,
-			const struct amdx_range_attr *attr, u32 valid, gfp_t gfp);
+			const struct amdx_range_attr *attr, u32 valid,
+			struct list_head *pool);
 bool amdx_range_covered(const struct amdx_range_set *rs, u64 start, u64 end);
 struct amdx_range *amdx_range_find(const struct amdx_range_set *rs, u64 addr);
 void amdx_range_clip(struct amdx_range_set *rs, u64 start, u64 end);
@@ -72,5 +80,9 @@ bool amdx_range_clear_access(struct amdx_range_set *rs, u64 mask);
 u64 amdx_range_pinned_bytes(const struct amdx_range_set *rs);
 u64 amdx_range_pinned_overlap(const struct amdx_range_set *rs, u64 start,
 			      u64 end);
+void amdx_range_account_in(struct amdx_range *r, u32 part, u64 pages);
+void amdx_range_account_out(struct amdx_range *r, u64 pages);
+void amdx_range_forget_resident(struct amdx_range *r, u32 part);
+u64 amdx_range_set_resident(const struct amdx_range_set *rs, u64 *per_part);
 
 #endif /* _AMDX_HMM_RANGE_H_ */

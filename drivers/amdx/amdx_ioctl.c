@@ -72,7 +72,7 @@ const struct amdx_uaccess amdx_uaccess_user = {
 static const struct amdx_ioctl_desc amdx_ioctls[] = {
 	[_IOC_NR(AMDX_IOC_QUERY)] = {
 		.cmd = AMDX_IOC_QUERY,
-		.min_size = sizeof(struct amdx_query),
+		.min_size = AMDX_QUERY_SIZE_VER0,
 		.flags = AMDX_IOCTL_F_CONTROL | AMDX_IOCTL_F_DEVICE |
 			 AMDX_IOCTL_F_OUT_ON_ERR,
 		.func = amdx_ioctl_query,
@@ -80,7 +80,7 @@ static const struct amdx_ioctl_desc amdx_ioctls[] = {
 	},
 	[_IOC_NR(AMDX_IOC_DEVICE_OPEN)] = {
 		.cmd = AMDX_IOC_DEVICE_OPEN,
-		.min_size = sizeof(struct amdx_device_open),
+		.min_size = AMDX_DEVICE_OPEN_SIZE_VER0,
 		.flags = AMDX_IOCTL_F_CONTROL,
 		.open = amdx_ioctl_device_open,
 		.fd_offset = offsetof(struct amdx_device_open, fd),
@@ -88,28 +88,28 @@ static const struct amdx_ioctl_desc amdx_ioctls[] = {
 	},
 	[_IOC_NR(AMDX_IOC_HMM_SET_ATTR)] = {
 		.cmd = AMDX_IOC_HMM_SET_ATTR,
-		.min_size = sizeof(struct amdx_hmm_attr),
+		.min_size = AMDX_HMM_ATTR_SIZE_VER0,
 		.flags = AMDX_IOCTL_F_DEVICE,
 		.func = amdx_ioctl_hmm_set_attr,
 		.name = "HMM_SET_ATTR",
 	},
 	[_IOC_NR(AMDX_IOC_HMM_MIGRATE)] = {
 		.cmd = AMDX_IOC_HMM_MIGRATE,
-		.min_size = sizeof(struct amdx_hmm_migrate),
+		.min_size = AMDX_HMM_MIGRATE_SIZE_VER0,
 		.flags = AMDX_IOCTL_F_DEVICE,
 		.func = amdx_ioctl_hmm_migrate,
 		.name = "HMM_MIGRATE",
 	},
 	[_IOC_NR(AMDX_IOC_HMM_ACCESS)] = {
 		.cmd = AMDX_IOC_HMM_ACCESS,
-		.min_size = sizeof(struct amdx_hmm_access),
+		.min_size = AMDX_HMM_ACCESS_SIZE_VER0,
 		.flags = AMDX_IOCTL_F_DEVICE,
 		.func = amdx_ioctl_hmm_access,
 		.name = "HMM_ACCESS",
 	},
 	[_IOC_NR(AMDX_IOC_EVENT_SUBSCRIBE)] = {
 		.cmd = AMDX_IOC_EVENT_SUBSCRIBE,
-		.min_size = sizeof(struct amdx_event_subscribe),
+		.min_size = AMDX_EVENT_SUBSCRIBE_SIZE_VER0,
 		.flags = AMDX_IOCTL_F_DEVICE,
 		.open = amdx_ioctl_event_subscribe,
 		.fd_offset = offsetof(struct amdx_event_subscribe, fd),
@@ -117,35 +117,35 @@ static const struct amdx_ioctl_desc amdx_ioctls[] = {
 	},
 	[_IOC_NR(AMDX_IOC_RAS_INJECT)] = {
 		.cmd = AMDX_IOC_RAS_INJECT,
-		.min_size = sizeof(struct amdx_ras_inject),
+		.min_size = AMDX_RAS_INJECT_SIZE_VER0,
 		.flags = AMDX_IOCTL_F_DEVICE | AMDX_IOCTL_F_ADMIN,
 		.func = amdx_ioctl_ras_inject,
 		.name = "RAS_INJECT",
 	},
 	[_IOC_NR(AMDX_IOC_RAS_SET_POLICY)] = {
 		.cmd = AMDX_IOC_RAS_SET_POLICY,
-		.min_size = sizeof(struct amdx_ras_policy),
+		.min_size = AMDX_RAS_POLICY_SIZE_VER0,
 		.flags = AMDX_IOCTL_F_DEVICE | AMDX_IOCTL_F_ADMIN,
 		.func = amdx_ioctl_ras_set_policy,
 		.name = "RAS_SET_POLICY",
 	},
 	[_IOC_NR(AMDX_IOC_RAS_BADPAGES_IMPORT)] = {
 		.cmd = AMDX_IOC_RAS_BADPAGES_IMPORT,
-		.min_size = sizeof(struct amdx_ras_badpages_import),
+		.min_size = AMDX_RAS_BADPAGES_IMPORT_SIZE_VER0,
 		.flags = AMDX_IOCTL_F_DEVICE | AMDX_IOCTL_F_ADMIN,
 		.func = amdx_ioctl_ras_badpages_import,
 		.name = "RAS_BADPAGES_IMPORT",
 	},
 	[_IOC_NR(AMDX_IOC_PARTITION_PLAN)] = {
 		.cmd = AMDX_IOC_PARTITION_PLAN,
-		.min_size = sizeof(struct amdx_partition_config),
+		.min_size = AMDX_PARTITION_CONFIG_SIZE_VER0,
 		.flags = AMDX_IOCTL_F_DEVICE | AMDX_IOCTL_F_OUT_ON_ERR,
 		.func = amdx_ioctl_partition_plan,
 		.name = "PARTITION_PLAN",
 	},
 	[_IOC_NR(AMDX_IOC_PARTITION_COMMIT)] = {
 		.cmd = AMDX_IOC_PARTITION_COMMIT,
-		.min_size = sizeof(struct amdx_partition_config),
+		.min_size = AMDX_PARTITION_CONFIG_SIZE_VER0,
 		.flags = AMDX_IOCTL_F_DEVICE | AMDX_IOCTL_F_ADMIN |
 			 AMDX_IOCTL_F_OUT_ON_ERR,
 		.func = amdx_ioctl_partition_commit,
@@ -153,7 +153,7 @@ static const struct amdx_ioctl_desc amdx_ioctls[] = {
 	},
 	[_IOC_NR(AMDX_IOC_VF_ENABLE)] = {
 		.cmd = AMDX_IOC_VF_ENABLE,
-		.min_size = sizeof(struct amdx_vf_enable),
+		.min_size = AMDX_VF_ENABLE_SIZE_VER0,
 		.flags = AMDX_IOCTL_F_DEVICE | AMDX_IOCTL_F_ADMIN |
 			 AMDX_IOCTL_F_OUT_ON_ERR,
 		.func = amdx_ioctl_vf_enable,
@@ -161,21 +161,21 @@ static const struct amdx_ioctl_desc amdx_ioctls[] = {
 	},
 	[_IOC_NR(AMDX_IOC_VF_DISABLE)] = {
 		.cmd = AMDX_IOC_VF_DISABLE,
-		.min_size = sizeof(struct amdx_vf_disable),
+		.min_size = AMDX_VF_DISABLE_SIZE_VER0,
 		.flags = AMDX_IOCTL_F_DEVICE | AMDX_IOCTL_F_ADMIN,
 		.func = amdx_ioctl_vf_disable,
 		.name = "VF_DISABLE",
 	},
 	[_IOC_NR(AMDX_IOC_VF_SET)] = {
 		.cmd = AMDX_IOC_VF_SET,
-		.min_size = sizeof(struct amdx_vf_set),
+		.min_size = AMDX_VF_SET_SIZE_VER0,
 		.flags = AMDX_IOCTL_F_DEVICE | AMDX_IOCTL_F_ADMIN,
 		.func = amdx_ioctl_vf_set,
 		.name = "VF_SET",
 	},
 	[_IOC_NR(AMDX_IOC_VF_RESET)] = {
 		.cmd = AMDX_IOC_VF_RESET,
-		.min_size = sizeof(struct amdx_vf_reset),
+		.min_size = AMDX_VF_RESET_SIZE_VER0,
 		.flags = AMDX_IOCTL_F_DEVICE | AMDX_IOCTL_F_ADMIN |
 			 AMDX_IOCTL_F_OUT_ON_ERR,
 		.func = amdx_ioctl_vf_reset,

@@ -80,8 +80,6 @@
 #define AMDX_PART_HIVE_MAX	15
 /* Most holders a commit reports back. */
 #define AMDX_PART_HOLDERS_MAX	256
-/* Size of the first version of struct amdx_reset_scope. */
-#define AMDX_RESET_SCOPE_SIZE_V1 88
 
 /* Serialises multi-device (hive) commits; see the DOC block. */
 static DEFINE_MUTEX(amdx_part_hive_lock);
@@ -1019,7 +1017,7 @@ static int amdx_query_reset_scope(struct amdx_device *adev,
 		q->size = sizeof(rs);
 		return 0;
 	}
-	if (q->size < AMDX_RESET_SCOPE_SIZE_V1) {
+	if (q->size < AMDX_RESET_SCOPE_SIZE_VER0) {
 		q->size = sizeof(rs);
 		return -ENOSPC;
 	}

@@ -55,9 +55,6 @@
 #include "amdx_partition_types.h"
 #include "amdx_sriov_provision.h"
 
-/* Size of the first version of struct amdx_vf_config. */
-#define AMDX_VF_CONFIG_SIZE_V1	40
-
 static bool amdx_part_can_sriov(const struct amdx_device *adev)
 {
 	return adev->ops->vf_enable && adev->ops->vf_disable &&
@@ -192,7 +189,7 @@ int amdx_ioctl_vf_enable(struct amdx_file *file, void *data)
 	args->bad_vf = AMDX_VF_NONE;
 	if ((args->flags & ~AMDX_VF_ENABLE_F_CUSTOM) || args->pad ||
 	    args->reserved[0] || args->reserved[1] || custom != !!args->configs ||
-	    (custom && args->config_size < AMDX_VF_CONFIG_SIZE_V1) ||
+	    (custom && args->config_size < AMDX_VF_CONFIG_SIZE_VER0) ||
 	    (!custom && args->config_size) || !args->num_vfs ||
 	    args->num_vfs > AMDX_MAX_VFS) {
 		pr_debug("amdx: %s: VF enable: malformed arguments\n",

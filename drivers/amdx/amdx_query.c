@@ -31,9 +31,12 @@
 #include "amdx_partition.h"
 #include "amdx_ras.h"
 
-/* Sizes of the first uapi version of the fixed-size results. */
-#define AMDX_QUERY_CAPS_SIZE_V1		56
-#define AMDX_DEVICE_INFO_SIZE_V1	448
+/* The first uapi versions are the smallest sizes a structure ever has. */
+static_assert(sizeof(struct amdx_query_caps) >= AMDX_QUERY_CAPS_SIZE_VER0);
+static_assert(sizeof(struct amdx_device_info) >= AMDX_DEVICE_INFO_SIZE_VER0);
+static_assert(sizeof(struct amdx_device_entry) >= AMDX_DEVICE_ENTRY_SIZE_VER0);
+static_assert(sizeof(struct amdx_hmm_range_info) >=
+	      AMDX_HMM_RANGE_INFO_SIZE_VER0);
 
 /**
  * amdx_caps() - the capabilities of this build on this kernel
@@ -95,7 +98,7 @@ static int amdx_query_caps(struct amdx_query *q)
 	if (q->id)
 		return -EINVAL;
 	return amdx_query_out(q, &caps, sizeof(caps),
-			      AMDX_QUERY_CAPS_SIZE_V1);
+			      AMDX_QUERY_CAPS_SIZE_VER0);
 }
 
 static int amdx_query_devices(struct amdx_query *q)
@@ -158,7 +161,7 @@ static int amdx_query_device_info(struct amdx_file *file,
 		ret = amdx_device_fill_info_locked(file->adev, info);
 		if (!ret)
 			ret = amdx_query_out(q, info, sizeof(*info),
-					     AMDX_DEVICE_INFO_SIZE_V1);
+					     AMDX_DEVICE_INFO_SIZE_VER0);
 		kfree(info);
 		return ret;
 	}
@@ -173,7 +176,7 @@ static int amdx_query_device_info(struct amdx_file *file,
 	ret = amdx_device_fill_info(adev, info);
 	if (!ret)
 		ret = amdx_query_out(q, info, sizeof(*info),
-				     AMDX_DEVICE_INFO_SIZE_V1);
+				     AMDX_DEVICE_INFO_SIZE_VER0);
 	kfree(info);
 out_put:
 	amdx_device_put(adev);

@@ -73,10 +73,8 @@
 #define AMDX_RAS_RESET_MAX	64
 
 /* Size of the first version of the fixed-size RAS query results. */
-#define AMDX_RAS_POLICY_SIZE_V1		48
-#define AMDX_RESET_SCOPE_SIZE_V1	88
-static_assert(sizeof(struct amdx_ras_policy) >= AMDX_RAS_POLICY_SIZE_V1);
-static_assert(sizeof(struct amdx_reset_scope) >= AMDX_RESET_SCOPE_SIZE_V1);
+static_assert(sizeof(struct amdx_ras_policy) >= AMDX_RAS_POLICY_SIZE_VER0);
+static_assert(sizeof(struct amdx_reset_scope) >= AMDX_RESET_SCOPE_SIZE_VER0);
 
 /**
  * struct amdx_ras - RAS state of one device
@@ -944,7 +942,7 @@ static int amdx_ras_query_reset_scope(struct amdx_device *adev,
 				 ARRAY_SIZE(scope.devices));
 	scope.num_devices = min_t(u32, n, ARRAY_SIZE(scope.devices));
 	return amdx_query_out(q, &scope, sizeof(scope),
-				  AMDX_RESET_SCOPE_SIZE_V1);
+				  AMDX_RESET_SCOPE_SIZE_VER0);
 }
 
 /**
@@ -972,7 +970,7 @@ int amdx_ras_query(struct amdx_file *file, struct amdx_query *q)
 		mutex_unlock(&adev->ras->lock);
 		pol.valid = AMDX_RAS_POL_ALL;
 		return amdx_query_out(q, &pol, sizeof(pol),
-					  AMDX_RAS_POLICY_SIZE_V1);
+					  AMDX_RAS_POLICY_SIZE_VER0);
 	case AMDX_QUERY_BADPAGES:
 		return amdx_ras_query_badpages(adev, q);
 	case AMDX_QUERY_RESET_SCOPE:

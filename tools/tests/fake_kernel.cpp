@@ -25,10 +25,6 @@ void set_string(__u8 (&field)[N], const std::string& s) {
 
 using fake::user_ptr;
 
-// The first uapi versions, as the kernel's amdx_query.c has them.
-constexpr std::uint32_t kCapsSizeV1 = 56;
-constexpr std::uint32_t kDeviceInfoSizeV1 = 448;
-
 using fake::fail;
 
 /// Copies @len bytes of a result out under the two-call protocol, truncated
@@ -414,7 +410,8 @@ int FakeKernel::query(int fd, amdx_query& q) {
         amdx_query_caps c = caps;
         c.num_devices = static_cast<std::uint32_t>(devices.size());
         const auto buf = sized(c, caps_len);
-        return answer(q, buf.data(), static_cast<std::uint32_t>(buf.size()), kCapsSizeV1);
+        return answer(q, buf.data(), static_cast<std::uint32_t>(buf.size()),
+                      AMDX_QUERY_CAPS_SIZE_VER0);
     }
     case AMDX_QUERY_DEVICES: {
         if (q.id != 0)
@@ -452,7 +449,8 @@ int FakeKernel::query(int fd, amdx_query& q) {
         if (d == nullptr)
             return fail(ENODEV);
         const auto buf = sized(*d, info_len);
-        return answer(q, buf.data(), static_cast<std::uint32_t>(buf.size()), kDeviceInfoSizeV1);
+        return answer(q, buf.data(), static_cast<std::uint32_t>(buf.size()),
+                      AMDX_DEVICE_INFO_SIZE_VER0);
     }
     case AMDX_QUERY_HMM_RANGES:
         return hmm_query(fd, q);

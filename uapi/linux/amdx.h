@@ -273,6 +273,12 @@ struct amdx_device_open {
 #define AMDX_HMM_GRANULARITY_DEFAULT	9
 #define AMDX_HMM_GRANULARITY_MAX	18
 
+/*
+ * Most attribute ranges one device fd holds.  A SET_ATTR that would need
+ * more fails with -ENOSPC and changes nothing (as inotify's watch limit).
+ */
+#define AMDX_HMM_RANGES_MAX		4096
+
 /**
  * struct amdx_hmm_attr - argument of %AMDX_IOC_HMM_SET_ATTR
  * @start: first byte, page aligned.
@@ -299,6 +305,8 @@ struct amdx_device_open {
  * The range must be mapped, private (not MAP_SHARED), anonymous or a
  * private file mapping, and not PROT_NONE.  Setting attributes on part of
  * an existing range splits it; adjacent ranges with equal attributes merge.
+ * A change that would leave the fd more than %AMDX_HMM_RANGES_MAX ranges
+ * fails with -ENOSPC.
  */
 struct amdx_hmm_attr {
 	__u64 start;
@@ -419,7 +427,10 @@ struct amdx_hmm_stats {
  * @flags: see &struct amdx_hmm_attr.
  * @pad: zero.
  * @access: see &struct amdx_hmm_attr.
- * @resident_pages: pages in this device's VRAM right now.
+ * @resident_pages: pages of the range in this device's VRAM, as this fd
+ *	counts them (migrations into VRAM and home, evictions, CPU faults,
+ *	drains, unmaps); a split leaves them with the left part, like
+ *	@stats.  Pages another fd of the process moved are not seen here.
  * @stats: the range's counters.
  * @reserved: zero.
  */
@@ -1153,6 +1164,17 @@ struct amdx_event {
 #define AMDX_EVENT_F_NONBLOCK		_BITUL(0)
 #define AMDX_EVENT_F_ALL		0x1U
 
+/*
+ * Most subscribers of one device's event log.  Every emission visits each
+ * subscriber with interrupts off, so their number is bounded: without
+ * CAP_SYS_ADMIN a subscription beyond %AMDX_EVENT_SUBSCRIBERS_MAX -
+ * %AMDX_EVENT_SUBSCRIBERS_RESERVED fails with -EMFILE (as inotify's
+ * instance limit), the rest are kept for administrators (monitoring
+ * daemons) up to %AMDX_EVENT_SUBSCRIBERS_MAX.
+ */
+#define AMDX_EVENT_SUBSCRIBERS_MAX	256
+#define AMDX_EVENT_SUBSCRIBERS_RESERVED	32
+
 /**
  * struct amdx_event_subscribe - argument of %AMDX_IOC_EVENT_SUBSCRIBE
  * @mask: in: bit (1 << %AMDX_EVENT_*) per kind wanted; 0, unknown bits
@@ -1190,6 +1212,43 @@ struct amdx_reset_scope {
 	__u32 devices[15];
 	__u64 reserved[2];
 };
+
+/*
+ * First-version sizes of the extensible structures (as OPEN_HOW_SIZE_VER0
+ * in <linux/openat2.h>).  An ioctl argument shorter than its _SIZE_VER0 is
+ * -EINVAL; a fixed-size query result is written truncated to any buffer of
+ * at least its _SIZE_VER0; an array entry is at least its _SIZE_VER0 (read
+ * entries by the result's entry_size).  These never change; sizeof() of a
+ * structure may grow.
+ */
+/* ioctl arguments */
+#define AMDX_QUERY_SIZE_VER0			40
+#define AMDX_DEVICE_OPEN_SIZE_VER0		16
+#define AMDX_HMM_ATTR_SIZE_VER0			56
+#define AMDX_HMM_MIGRATE_SIZE_VER0		72
+#define AMDX_HMM_ACCESS_SIZE_VER0		64
+#define AMDX_PARTITION_CONFIG_SIZE_VER0		200
+#define AMDX_VF_ENABLE_SIZE_VER0		48
+#define AMDX_VF_DISABLE_SIZE_VER0		8
+#define AMDX_VF_SET_SIZE_VER0			48
+#define AMDX_VF_RESET_SIZE_VER0			48
+#define AMDX_RAS_INJECT_SIZE_VER0		56
+#define AMDX_RAS_POLICY_SIZE_VER0		48
+#define AMDX_RAS_BADPAGES_IMPORT_SIZE_VER0	40
+#define AMDX_EVENT_SUBSCRIBE_SIZE_VER0		40
+/* fixed-size query results (struct amdx_ras_policy above) */
+#define AMDX_QUERY_CAPS_SIZE_VER0		56
+#define AMDX_DEVICE_INFO_SIZE_VER0		448
+#define AMDX_RESET_SCOPE_SIZE_VER0		88
+/* array entries and records */
+#define AMDX_DEVICE_ENTRY_SIZE_VER0		40
+#define AMDX_HMM_RANGE_INFO_SIZE_VER0		128
+#define AMDX_PARTITION_INFO_SIZE_VER0		64
+#define AMDX_PARTITION_HOLDER_SIZE_VER0		32
+#define AMDX_VF_CONFIG_SIZE_VER0		40
+#define AMDX_VF_INFO_SIZE_VER0			80
+#define AMDX_RAS_COUNTERS_SIZE_VER0		48
+#define AMDX_EVENT_SIZE_VER0			64
 
 #define AMDX_IOCTL_BASE			0xA7
 

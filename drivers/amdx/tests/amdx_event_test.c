@@ -527,7 +527,8 @@ static struct amdx_event_sub *fake_sub(struct kunit *test,
 {
 	struct amdx_event_sub *sub;
 
-	sub = amdx_event_sub_create(&adev->events, mask, size);
+	sub = amdx_event_sub_create(&adev->events, mask, size,
+				    AMDX_EVENT_SUBSCRIBERS_MAX);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(sub));
 	if (!kunit_alloc_resource(test, res_init, res_sub_destroy, GFP_KERNEL,
 				  sub)) {
@@ -734,11 +735,40 @@ static void removal_ends_the_log(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, sub_pop(sub, out, 4), 1);
 	KUNIT_EXPECT_EQ(test, out[0].data[0], 1);
 	KUNIT_EXPECT_PTR_EQ(test, amdx_event_sub_create(&adev->events,
-							MASK_ALL, 16),
+							MASK_ALL, 16,
+							AMDX_EVENT_SUBSCRIBERS_MAX),
+			    ERR_PTR(-ENODEV));
+}
+
+/* The cap counts live subscribers: a destroyed one frees its place. */
+static void subscribers_beyond_the_cap_are_emfile(struct kunit *test)
+{
+	struct amdx_device *adev = fake_device(test, 11, 0);
+	struct amdx_event_sub *extra;
+	u32 i;
+
+	for (i = 0; i < 3; i++)
+		fake_sub(test, adev, MASK_ALL, 16);
+	KUNIT_EXPECT_EQ(test, adev->events.nsubs, 3);
+	KUNIT_EXPECT_PTR_EQ(test, amdx_event_sub_create(&adev->events,
+							MASK_ALL, 16, 3),
+			    ERR_PTR(-EMFILE));
+	/* a larger limit (an administrator's) still admits one */
+	extra = amdx_event_sub_create(&adev->events, MASK_ALL, 16, 4);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(extra));
+	KUNIT_EXPECT_EQ(test, adev->events.nsubs, 4);
+	amdx_event_sub_destroy(extra);
+	KUNIT_EXPECT_EQ(test, adev->events.nsubs, 3);
+	/* after the device is gone nobody counts, and nobody may join */
+	amdx_event_source_kill(&adev->events);
+	KUNIT_EXPECT_EQ(test, adev->events.nsubs, 0);
+	KUNIT_EXPECT_PTR_EQ(test, amdx_event_sub_create(&adev->events,
+							MASK_ALL, 16, 4),
 			    ERR_PTR(-ENODEV));
 }
 
 static struct kunit_case amdx_event_test_cases[] = {
+	KUNIT_CASE(subscribers_beyond_the_cap_are_emfile),
 	KUNIT_CASE(ring_delivers_in_order_across_wrap_around),
 	KUNIT_CASE(ring_peek_stops_at_the_end_of_storage),
 	KUNIT_CASE(ring_holds_its_capacity_without_loss),

@@ -12,9 +12,10 @@
  * merge; amdx_range_clip() removing and shrinking ranges and leaving an
  * inner hole alone; amdx_range_clear_access() taking a removed device out
  * of every range and merging; amdx_range_covered(), amdx_range_find() and
- * amdx_range_pinned_bytes(); -EINVAL for an empty interval and -ENOMEM
- * (forced through the failslab fail-nth counter) leaving the set as it
- * was; and random operation sequences checked against a per-page model.
+ * amdx_range_pinned_bytes(); -EINVAL for an empty interval, -ENOMEM for
+ * a pool short of amdx_range_nodes_needed() and -ENOSPC at
+ * %AMDX_HMM_RANGES_MAX leaving the set as it was; the residency counters;
+ * and random operation sequences checked against a per-page model.
  *
  * Addresses in the tables are page numbers; each test owns its set and
  * frees it through a KUnit resource, so a failed assertion leaks nothing.
@@ -83,6 +84,25 @@ static struct amdx_range_set *new_set(struct kunit *test)
 	return rs;
 }
 
+/*
+ * amdx_range_set_attr() as the HMM context calls it: a pool of exactly
+ * the nodes needed, what is left over freed.
+ */
+static int set_attr(struct amdx_range_set *rs, u64 start, u64 end,
+		    const struct amdx_range_attr *attr, u32 valid)
+{
+	LIST_HEAD(pool);
+	u32 have = 0;
+	int ret;
+
+	ret = amdx_range_pool_fill(&pool, &have,
+				   amdx_range_nodes_needed(rs, start, end));
+	if (!ret)
+		ret = amdx_range_set_attr(rs, start, end, attr, valid, &pool);
+	amdx_range_pool_free(&pool);
+	return ret;
+}
+
 static void apply_ops(struct kunit *test, struct amdx_range_set *rs,
 		      const struct range_op *ops, u32 nops)
 {
@@ -90,11 +110,10 @@ static void apply_ops(struct kunit *test, struct amdx_range_set *rs,
 
 	for (i = 0; i < nops; i++)
 		KUNIT_ASSERT_EQ_MSG(test,
-				    amdx_range_set_attr(rs, PG(ops[i].first),
-							PG(ops[i].last),
-							&ops[i].attr,
-							ops[i].valid,
-							GFP_KERNEL),
+				    set_attr(rs, PG(ops[i].first),
+					     PG(ops[i].last),
+					     &ops[i].attr,
+					     ops[i].valid),
 				    0, "op %u", i);
 }
 
@@ -423,18 +442,14 @@ static void set_attr_applies_only_valid_attributes(struct kunit *test)
 	bool same = !memcmp(&c->exp, &attr_a, sizeof(attr_a));
 
 	/* over a whole range: changed in place */
-	KUNIT_ASSERT_EQ(test, amdx_range_set_attr(rs, PG(0), PG(8), &attr_a,
-						  ALL, GFP_KERNEL), 0);
-	KUNIT_ASSERT_EQ(test, amdx_range_set_attr(rs, PG(0), PG(8), &attr_b,
-						  c->valid, GFP_KERNEL), 0);
+	KUNIT_ASSERT_EQ(test, set_attr(rs, PG(0), PG(8), &attr_a, ALL), 0);
+	KUNIT_ASSERT_EQ(test, set_attr(rs, PG(0), PG(8), &attr_b, c->valid), 0);
 	expect_ranges(test, rs, whole, 1);
 
 	/* over a part: only that part changes (no split when nothing does) */
 	amdx_range_set_fini(rs);
-	KUNIT_ASSERT_EQ(test, amdx_range_set_attr(rs, PG(0), PG(8), &attr_a,
-						  ALL, GFP_KERNEL), 0);
-	KUNIT_ASSERT_EQ(test, amdx_range_set_attr(rs, PG(2), PG(6), &attr_b,
-						  c->valid, GFP_KERNEL), 0);
+	KUNIT_ASSERT_EQ(test, set_attr(rs, PG(0), PG(8), &attr_a, ALL), 0);
+	KUNIT_ASSERT_EQ(test, set_attr(rs, PG(2), PG(6), &attr_b, c->valid), 0);
 	if (same) {
 		const struct range_exp one[] = { { 0, 8, ATTR_A } };
 
@@ -479,16 +494,14 @@ static void counters_stay_left_on_split_and_add_on_merge(struct kunit *test)
 	stats_fill(&s200, 200);
 	stats_fill(&s300, 300);
 
-	KUNIT_ASSERT_EQ(test, amdx_range_set_attr(rs, PG(0), PG(12), &attr_a,
-						  ALL, GFP_KERNEL), 0);
+	KUNIT_ASSERT_EQ(test, set_attr(rs, PG(0), PG(12), &attr_a, ALL), 0);
 	r = nth_range(test, rs, 0);
 	r->stats = s100;
 	r->resident = 7;
 	r->last_used = 1000;
 
 	/* split into three: everything stays on the left */
-	KUNIT_ASSERT_EQ(test, amdx_range_set_attr(rs, PG(4), PG(8), &attr_b,
-						  ALL, GFP_KERNEL), 0);
+	KUNIT_ASSERT_EQ(test, set_attr(rs, PG(4), PG(8), &attr_b, ALL), 0);
 	KUNIT_ASSERT_EQ(test, rs->count, 3);
 	KUNIT_EXPECT_PTR_EQ(test, nth_range(test, rs, 0), r);
 	mid = nth_range(test, rs, 1);
@@ -510,8 +523,7 @@ static void counters_stay_left_on_split_and_add_on_merge(struct kunit *test)
 	right->stats = s300;
 	right->resident = 2;
 	right->last_used = 3000;
-	KUNIT_ASSERT_EQ(test, amdx_range_set_attr(rs, PG(4), PG(8), &attr_a,
-						  ALL, GFP_KERNEL), 0);
+	KUNIT_ASSERT_EQ(test, set_attr(rs, PG(4), PG(8), &attr_a, ALL), 0);
 	KUNIT_ASSERT_EQ(test, rs->count, 1);
 	r = nth_range(test, rs, 0);
 	KUNIT_EXPECT_EQ(test, r->start, PG(0));
@@ -749,22 +761,19 @@ static void pinned_bytes_sum_pinned_ranges(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, amdx_range_pinned_bytes(rs), PG(7));
 
 	/* splitting a pinned range keeps the pin on both parts */
-	KUNIT_ASSERT_EQ(test, amdx_range_set_attr(rs, PG(1), PG(2), &loc,
-						  AMDX_HMM_ATTR_PREFERRED_LOC,
-						  GFP_KERNEL), 0);
+	KUNIT_ASSERT_EQ(test, set_attr(rs, PG(1), PG(2), &loc,
+				       AMDX_HMM_ATTR_PREFERRED_LOC), 0);
 	KUNIT_EXPECT_EQ(test, rs->count, 5);
 	KUNIT_EXPECT_EQ(test, amdx_range_pinned_bytes(rs), PG(7));
 
 	/* pinning the hole and the unpinned range */
-	KUNIT_ASSERT_EQ(test, amdx_range_set_attr(rs, PG(6), PG(10), &attr_b,
-						  AMDX_HMM_ATTR_FLAGS,
-						  GFP_KERNEL), 0);
+	KUNIT_ASSERT_EQ(test, set_attr(rs, PG(6), PG(10), &attr_b,
+				       AMDX_HMM_ATTR_FLAGS), 0);
 	KUNIT_EXPECT_EQ(test, amdx_range_pinned_bytes(rs), PG(11));
 
 	/* unpinning one page, clipping two pinned pages */
-	KUNIT_ASSERT_EQ(test, amdx_range_set_attr(rs, PG(0), PG(1), &attr_a,
-						  AMDX_HMM_ATTR_FLAGS,
-						  GFP_KERNEL), 0);
+	KUNIT_ASSERT_EQ(test, set_attr(rs, PG(0), PG(1), &attr_a,
+				       AMDX_HMM_ATTR_FLAGS), 0);
 	KUNIT_EXPECT_EQ(test, amdx_range_pinned_bytes(rs), PG(10));
 	amdx_range_clip(rs, PG(11), PG(13));
 	KUNIT_EXPECT_EQ(test, amdx_range_pinned_bytes(rs), PG(8));
@@ -775,21 +784,19 @@ static void empty_or_reversed_interval_is_einval(struct kunit *test)
 	static const struct range_exp one[] = { { 0, 8, ATTR_A } };
 	struct amdx_range_set *rs = new_set(test);
 
-	KUNIT_EXPECT_EQ(test, amdx_range_set_attr(rs, PG(1), PG(1), &attr_a,
-						  ALL, GFP_KERNEL), -EINVAL);
-	KUNIT_EXPECT_EQ(test, amdx_range_set_attr(rs, PG(2), PG(1), &attr_a,
-						  ALL, GFP_KERNEL), -EINVAL);
-	KUNIT_EXPECT_EQ(test, amdx_range_set_attr(rs, U64_MAX, 0, &attr_a,
-						  ALL, GFP_KERNEL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, set_attr(rs, PG(1), PG(1), &attr_a,
+				       ALL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, set_attr(rs, PG(2), PG(1), &attr_a,
+				       ALL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, set_attr(rs, U64_MAX, 0, &attr_a, ALL), -EINVAL);
 	KUNIT_EXPECT_EQ(test, rs->count, 0);
 	KUNIT_EXPECT_TRUE(test, list_empty(&rs->ranges));
 
-	KUNIT_ASSERT_EQ(test, amdx_range_set_attr(rs, PG(0), PG(8), &attr_a,
-						  ALL, GFP_KERNEL), 0);
-	KUNIT_EXPECT_EQ(test, amdx_range_set_attr(rs, PG(4), PG(4), &attr_b,
-						  ALL, GFP_KERNEL), -EINVAL);
-	KUNIT_EXPECT_EQ(test, amdx_range_set_attr(rs, PG(6), PG(2), &attr_b,
-						  ALL, GFP_KERNEL), -EINVAL);
+	KUNIT_ASSERT_EQ(test, set_attr(rs, PG(0), PG(8), &attr_a, ALL), 0);
+	KUNIT_EXPECT_EQ(test, set_attr(rs, PG(4), PG(4), &attr_b,
+				       ALL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, set_attr(rs, PG(6), PG(2), &attr_b,
+				       ALL), -EINVAL);
 	expect_ranges(test, rs, one, 1);
 }
 
@@ -803,9 +810,8 @@ static void empty_or_reversed_interval_is_einval(struct kunit *test)
  * too, so each n either fails (the set must be unchanged) or succeeds
  * (the set must have the new shape).
  */
-static void enomem_leaves_the_set_unchanged(struct kunit *test)
+static void short_pool_leaves_the_set_unchanged(struct kunit *test)
 {
-#if IS_ENABLED(CONFIG_FAILSLAB)
 	static const struct range_op ops[] = {
 		{ 0, 4, ATTR_A, ALL }, { 4, 8, ATTR_B, ALL },
 		{ 12, 16, ATTR_A, ALL },
@@ -817,35 +823,95 @@ static void enomem_leaves_the_set_unchanged(struct kunit *test)
 		{ 0, 2, ATTR_A }, { 2, 14, ATTR_DEF }, { 14, 16, ATTR_A },
 	};
 	const struct amdx_range_attr def = ATTR_DEF;
-	u32 nth, failed = 0, succeeded = 0;
+	u32 need, have;
 
-	for (nth = 1; nth <= 16; nth++) {
+	for (have = 0;; have++) {
 		struct amdx_range_set *rs = new_set(test);
+		LIST_HEAD(pool);
+		u32 n = 0;
 		int ret;
 
 		apply_ops(test, rs, ops, ARRAY_SIZE(ops));
-		WRITE_ONCE(current->fail_nth, nth);
-		ret = amdx_range_set_attr(rs, PG(2), PG(14), &def, ALL,
-					  GFP_ATOMIC | __GFP_NOWARN);
-		WRITE_ONCE(current->fail_nth, 0);
-		if (ret == -ENOMEM) {
-			failed++;
+		need = amdx_range_nodes_needed(rs, PG(2), PG(14));
+		/* two splits and one gap */
+		KUNIT_ASSERT_EQ(test, need, 3);
+		KUNIT_ASSERT_EQ(test, amdx_range_pool_fill(&pool, &n, have), 0);
+		KUNIT_ASSERT_EQ(test, n, have);
+		ret = amdx_range_set_attr(rs, PG(2), PG(14), &def, ALL, &pool);
+		amdx_range_pool_free(&pool);
+		if (have < need) {
+			KUNIT_EXPECT_EQ_MSG(test, ret, -ENOMEM, "%u nodes", have);
 			expect_ranges(test, rs, before, ARRAY_SIZE(before));
-		} else {
-			KUNIT_ASSERT_EQ_MSG(test, ret, 0, "nth %u", nth);
-			succeeded++;
-			expect_ranges(test, rs, after, ARRAY_SIZE(after));
+			continue;
 		}
-		if (nth == 1)
-			KUNIT_EXPECT_EQ_MSG(test, ret, -ENOMEM,
-					    "the first allocation failed");
+		KUNIT_EXPECT_EQ(test, ret, 0);
+		expect_ranges(test, rs, after, ARRAY_SIZE(after));
+		break;
 	}
-	/* one failure per node at least, and the count ran past them all */
-	KUNIT_EXPECT_GE(test, failed, 3);
-	KUNIT_EXPECT_GT(test, succeeded, 0);
-#else
-	kunit_skip(test, "needs CONFIG_FAILSLAB to make kzalloc() fail");
-#endif
+}
+
+/* One range per page, alternating attributes so that nothing merges. */
+static void ranges_cap_is_enospc_and_leaves_the_set(struct kunit *test)
+{
+	struct amdx_range_set *rs = new_set(test);
+	const struct amdx_range_attr *at;
+	u32 i;
+
+	for (i = 0; i < AMDX_HMM_RANGES_MAX; i++) {
+		at = i & 1 ? &attr_b : &attr_a;
+		KUNIT_ASSERT_EQ_MSG(test, set_attr(rs, PG(i), PG(i + 1), at, ALL),
+				    0, "range %u", i);
+	}
+	KUNIT_ASSERT_EQ(test, rs->count, AMDX_HMM_RANGES_MAX);
+	at = i & 1 ? &attr_b : &attr_a;
+	KUNIT_EXPECT_EQ(test, set_attr(rs, PG(i), PG(i + 1), at, ALL),
+			-ENOSPC);
+	KUNIT_EXPECT_EQ(test, rs->count, AMDX_HMM_RANGES_MAX);
+	KUNIT_EXPECT_FALSE(test, amdx_range_covered(rs, PG(i), PG(i + 1)));
+	/* a change that needs no node works at the cap: 0, 1, 2 merge */
+	KUNIT_EXPECT_EQ(test, set_attr(rs, PG(0), PG(2), &attr_a, ALL), 0);
+	KUNIT_EXPECT_EQ(test, rs->count, AMDX_HMM_RANGES_MAX - 2);
+	KUNIT_EXPECT_EQ(test, set_attr(rs, PG(i), PG(i + 1), at, ALL), 0);
+	KUNIT_EXPECT_EQ(test, rs->count, AMDX_HMM_RANGES_MAX - 1);
+}
+
+/* Residency counters: in per partition, out lowest partition first. */
+static void residency_counts_in_and_out_per_partition(struct kunit *test)
+{
+	struct amdx_range_set *rs = new_set(test);
+	u64 per[AMDX_MAX_MEM_PARTITIONS] = {};
+	struct amdx_range *r;
+
+	KUNIT_ASSERT_EQ(test, set_attr(rs, PG(0), PG(64), &attr_a, ALL), 0);
+	r = nth_range(test, rs, 0);
+	amdx_range_account_in(r, 1, 10);
+	amdx_range_account_in(r, 3, 5);
+	/* a partition beyond the uapi's counts nothing */
+	amdx_range_account_in(r, AMDX_MAX_MEM_PARTITIONS, 7);
+	KUNIT_EXPECT_EQ(test, r->resident, 15);
+	KUNIT_EXPECT_EQ(test, r->resident_parts, BIT(1) | BIT(3));
+	KUNIT_EXPECT_EQ(test, amdx_range_set_resident(rs, per), 15);
+	KUNIT_EXPECT_EQ(test, per[1], 10);
+	KUNIT_EXPECT_EQ(test, per[3], 5);
+
+	amdx_range_account_out(r, 12);
+	KUNIT_EXPECT_EQ(test, r->resident, 3);
+	KUNIT_EXPECT_EQ(test, r->resident_part[1], 0);
+	KUNIT_EXPECT_EQ(test, r->resident_part[3], 3);
+	KUNIT_EXPECT_EQ(test, r->resident_parts, BIT(3));
+	/* never below zero */
+	amdx_range_account_out(r, 100);
+	KUNIT_EXPECT_EQ(test, r->resident, 0);
+	KUNIT_EXPECT_EQ(test, r->resident_parts, 0);
+
+	amdx_range_account_in(r, 0, 4);
+	amdx_range_account_in(r, 2, 6);
+	amdx_range_forget_resident(r, 2);
+	KUNIT_EXPECT_EQ(test, r->resident, 4);
+	KUNIT_EXPECT_EQ(test, r->resident_parts, BIT(0));
+	amdx_range_forget_resident(r, AMDX_HMM_LOC_SYSTEM);
+	KUNIT_EXPECT_EQ(test, r->resident, 0);
+	KUNIT_EXPECT_EQ(test, amdx_range_set_resident(rs, NULL), 0);
 }
 
 /*
@@ -966,9 +1032,9 @@ static void random_sequences_match_a_page_model(struct kunit *test)
 					m->attr[i].access = at->access;
 			}
 			KUNIT_ASSERT_EQ(test,
-					amdx_range_set_attr(rs, PG(first),
-							    PG(last), at,
-							    valid, GFP_KERNEL),
+					set_attr(rs, PG(first),
+						 PG(last), at,
+						 valid),
 					0);
 			KUNIT_ASSERT_TRUE_MSG(test, model_matches(rs, m, &sum),
 					      "step %u set [%u, %u) valid %x",
@@ -1001,7 +1067,9 @@ static struct kunit_case amdx_hmm_range_test_cases[] = {
 	KUNIT_CASE(clear_access_forgets_a_device_and_merges),
 	KUNIT_CASE(pinned_bytes_sum_pinned_ranges),
 	KUNIT_CASE(empty_or_reversed_interval_is_einval),
-	KUNIT_CASE(enomem_leaves_the_set_unchanged),
+	KUNIT_CASE(short_pool_leaves_the_set_unchanged),
+	KUNIT_CASE(ranges_cap_is_enospc_and_leaves_the_set),
+	KUNIT_CASE(residency_counts_in_and_out_per_partition),
 	KUNIT_CASE(random_sequences_match_a_page_model),
 	{}
 };

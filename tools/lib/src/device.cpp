@@ -29,9 +29,9 @@ Result<std::vector<DeviceEntry>> decode_devices(const detail::ListAnswer& answer
     const auto header = detail::list_header<amdx_query_devices>(answer);
     std::vector<DeviceEntry> entries;
     entries.reserve(
-        std::min<std::size_t>(header.num_devices, answer.bytes / detail::kDeviceEntrySizeV1));
+        std::min<std::size_t>(header.num_devices, answer.bytes / AMDX_DEVICE_ENTRY_SIZE_VER0));
     auto ok = detail::for_each_entry<amdx_query_devices, amdx_device_entry>(
-        answer, header.num_devices, header.entry_size, detail::kDeviceEntrySizeV1,
+        answer, header.num_devices, header.entry_size, AMDX_DEVICE_ENTRY_SIZE_VER0,
         [&entries](const amdx_device_entry& raw) {
             entries.push_back(DeviceEntry::from_uapi(raw));
         });
@@ -43,7 +43,7 @@ Result<std::vector<DeviceEntry>> decode_devices(const detail::ListAnswer& answer
 Result<DeviceInfo> info_query(BorrowedFd fd, std::uint32_t query_id, std::uint32_t expect_id) {
     amdx_device_info raw{};
     if (const int ret = detail::query_struct(fd, AMDX_QUERY_DEVICE_INFO, query_id, raw,
-                                             detail::kDeviceInfoSizeV1);
+                                             AMDX_DEVICE_INFO_SIZE_VER0);
         ret < 0)
         return errno_error(-ret);
     if (raw.id != expect_id)
@@ -112,7 +112,8 @@ Control Control::adopt(UniqueFd fd) noexcept {
 
 Result<Caps> Control::caps() const noexcept {
     amdx_query_caps raw{};
-    if (const int ret = detail::query_struct(fd(), AMDX_QUERY_CAPS, 0, raw, detail::kCapsSizeV1);
+    if (const int ret =
+            detail::query_struct(fd(), AMDX_QUERY_CAPS, 0, raw, AMDX_QUERY_CAPS_SIZE_VER0);
         ret < 0)
         return errno_error(-ret);
     return Caps::from_uapi(raw);

@@ -19,9 +19,7 @@ namespace amdx {
 
 namespace {
 
-/// The first uapi version of struct amdx_event.
-constexpr std::size_t kEventSizeV1 = 64;
-static_assert(sizeof(amdx_event) >= kEventSizeV1);
+static_assert(sizeof(amdx_event) >= AMDX_EVENT_SIZE_VER0);
 constexpr std::size_t kSizeOffset = offsetof(amdx_event, size);
 
 } // namespace
@@ -82,11 +80,11 @@ Result<std::size_t> EventStream::read(std::vector<Event>& out, std::size_t max) 
     const auto total = static_cast<std::size_t>(got);
     std::size_t n = 0;
     for (std::size_t at = 0; at < total; ++n) {
-        if (total - at < kEventSizeV1)
+        if (total - at < AMDX_EVENT_SIZE_VER0)
             return Unexpected(std::errc::protocol_error);
         std::uint16_t size = 0;
         std::memcpy(&size, bytes + at + kSizeOffset, sizeof(size));
-        if (size < kEventSizeV1 || size > total - at)
+        if (size < AMDX_EVENT_SIZE_VER0 || size > total - at)
             return Unexpected(std::errc::protocol_error);
         amdx_event raw{};
         std::memcpy(&raw, bytes + at, std::min<std::size_t>(size, sizeof(raw)));

@@ -153,9 +153,9 @@ Result<HmmRanges> Device::hmm_ranges() const noexcept {
     out.pid = header.pid;
     out.total = HmmStats::from_uapi(header.total);
     out.ranges.reserve(
-        std::min<std::size_t>(header.num_ranges, answer->bytes / detail::kHmmRangeInfoSizeV1));
+        std::min<std::size_t>(header.num_ranges, answer->bytes / AMDX_HMM_RANGE_INFO_SIZE_VER0));
     auto ok = detail::for_each_entry<amdx_query_hmm_ranges, amdx_hmm_range_info>(
-        *answer, header.num_ranges, header.entry_size, detail::kHmmRangeInfoSizeV1,
+        *answer, header.num_ranges, header.entry_size, AMDX_HMM_RANGE_INFO_SIZE_VER0,
         [&out](const amdx_hmm_range_info& raw) {
             out.ranges.push_back(HmmRangeInfo::from_uapi(raw));
         });

@@ -166,7 +166,7 @@ Result<Partitions> Device::partitions() const noexcept {
     out.memory_mode = static_cast<MemoryMode>(header.memory_mode);
     out.generation = header.generation;
     auto ok = detail::for_each_entry<amdx_query_partitions, amdx_partition_info>(
-        *answer, header.num_partitions, header.entry_size, detail::kPartitionInfoSizeV1,
+        *answer, header.num_partitions, header.entry_size, AMDX_PARTITION_INFO_SIZE_VER0,
         [&out](const amdx_partition_info& raw) {
             out.partitions.push_back(PartitionInfo::from_uapi(raw));
         });
@@ -191,7 +191,7 @@ Result<Vfs> Device::vfs() const noexcept {
     Vfs out;
     out.max_vfs = header.max_vfs;
     auto ok = detail::for_each_entry<amdx_query_vfs, amdx_vf_info>(
-        *answer, header.num_vfs, header.entry_size, detail::kVfInfoSizeV1,
+        *answer, header.num_vfs, header.entry_size, AMDX_VF_INFO_SIZE_VER0,
         [&out](const amdx_vf_info& raw) { out.vfs.push_back(VfInfo::from_uapi(raw)); });
     if (!ok)
         return Unexpected(ok.error());
@@ -253,7 +253,7 @@ Result<VfResetResult> Device::vf_reset(std::uint32_t vf) const noexcept {
 Result<ResetScope> Device::reset_scope() const noexcept {
     amdx_reset_scope raw{};
     if (const int ret =
-            detail::query_struct(fd(), AMDX_QUERY_RESET_SCOPE, 0, raw, detail::kResetScopeSizeV1);
+            detail::query_struct(fd(), AMDX_QUERY_RESET_SCOPE, 0, raw, AMDX_RESET_SCOPE_SIZE_VER0);
         ret < 0)
         return errno_error(-ret);
     if (raw.num_devices > std::size(raw.devices))

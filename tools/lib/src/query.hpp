@@ -25,25 +25,16 @@
 
 namespace amdx::detail {
 
-/// Sizes of the first uapi version of each result and list entry.
-inline constexpr std::uint32_t kCapsSizeV1 = 56;
-inline constexpr std::uint32_t kDeviceInfoSizeV1 = 448;
-inline constexpr std::uint32_t kDeviceEntrySizeV1 = 40;
-inline constexpr std::uint32_t kHmmRangeInfoSizeV1 = 128;
-inline constexpr std::uint32_t kPartitionInfoSizeV1 = 64;
-inline constexpr std::uint32_t kVfInfoSizeV1 = 80;
-inline constexpr std::uint32_t kRasCountersSizeV1 = 48;
-inline constexpr std::uint32_t kRasPolicySizeV1 = 48;
-inline constexpr std::uint32_t kResetScopeSizeV1 = 88;
-static_assert(sizeof(amdx_query_caps) >= kCapsSizeV1);
-static_assert(sizeof(amdx_device_info) >= kDeviceInfoSizeV1);
-static_assert(sizeof(amdx_device_entry) >= kDeviceEntrySizeV1);
-static_assert(sizeof(amdx_hmm_range_info) >= kHmmRangeInfoSizeV1);
-static_assert(sizeof(amdx_partition_info) >= kPartitionInfoSizeV1);
-static_assert(sizeof(amdx_vf_info) >= kVfInfoSizeV1);
-static_assert(sizeof(amdx_ras_counters) >= kRasCountersSizeV1);
-static_assert(sizeof(amdx_ras_policy) >= kRasPolicySizeV1);
-static_assert(sizeof(amdx_reset_scope) >= kResetScopeSizeV1);
+// First-version sizes of results and entries: AMDX_*_SIZE_VER0 in the uapi.
+static_assert(sizeof(amdx_query_caps) >= AMDX_QUERY_CAPS_SIZE_VER0);
+static_assert(sizeof(amdx_device_info) >= AMDX_DEVICE_INFO_SIZE_VER0);
+static_assert(sizeof(amdx_device_entry) >= AMDX_DEVICE_ENTRY_SIZE_VER0);
+static_assert(sizeof(amdx_hmm_range_info) >= AMDX_HMM_RANGE_INFO_SIZE_VER0);
+static_assert(sizeof(amdx_partition_info) >= AMDX_PARTITION_INFO_SIZE_VER0);
+static_assert(sizeof(amdx_vf_info) >= AMDX_VF_INFO_SIZE_VER0);
+static_assert(sizeof(amdx_ras_counters) >= AMDX_RAS_COUNTERS_SIZE_VER0);
+static_assert(sizeof(amdx_ras_policy) >= AMDX_RAS_POLICY_SIZE_VER0);
+static_assert(sizeof(amdx_reset_scope) >= AMDX_RESET_SCOPE_SIZE_VER0);
 
 /// Upper bound on a list answer; anything larger is malformed.
 inline constexpr std::uint32_t kMaxListBytes = 64U << 20;

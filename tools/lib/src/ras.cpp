@@ -222,7 +222,7 @@ Result<RasStatus> Device::ras_status() const noexcept {
     out.retired_pages = header.retired_pages;
     out.pending_pages = header.pending_pages;
     auto ok = detail::for_each_entry<amdx_query_ras, amdx_ras_counters>(
-        *answer, header.num_entries, header.entry_size, detail::kRasCountersSizeV1,
+        *answer, header.num_entries, header.entry_size, AMDX_RAS_COUNTERS_SIZE_VER0,
         [&out](const amdx_ras_counters& raw) {
             out.counters.push_back(RasCounters::from_uapi(raw));
         });
@@ -241,7 +241,7 @@ Result<std::uint64_t> Device::ras_inject(const RasInjection& inj) const noexcept
 Result<RasPolicy> Device::ras_policy() const noexcept {
     amdx_ras_policy raw{};
     if (const int ret =
-            detail::query_struct(fd(), AMDX_QUERY_RAS_POLICY, 0, raw, detail::kRasPolicySizeV1);
+            detail::query_struct(fd(), AMDX_QUERY_RAS_POLICY, 0, raw, AMDX_RAS_POLICY_SIZE_VER0);
         ret < 0)
         return errno_error(-ret);
     return RasPolicy::from_uapi(raw);
