@@ -22,7 +22,7 @@ case "${1:-}" in
 esac
 suite=${SUITE:-}
 kernels=(${KERNELS:-6.1 6.12})
-step() { echo "== $*" >&2; }
+step() { echo "== [${SECONDS}s] $*" >&2; }
 for k in "${kernels[@]}"; do
 	case "$k" in
 	6.1|6.12) ;;
