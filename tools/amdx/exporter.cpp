@@ -448,7 +448,7 @@ class Collector : public prometheus::Collectable {
 
 std::atomic_bool g_stop{false};
 
-extern "C" void on_term(int) {
+void on_term(int /*sig*/) {
     g_stop.store(true);
 }
 

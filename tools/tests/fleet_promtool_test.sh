@@ -4,10 +4,14 @@
 # `promtool check metrics` (Debian's prometheus) accepts the exporter's
 # real output, textfile mode through a temporary file and a rename.
 #
-# usage: fleet_promtool_test.sh AMDX_FLEET_FAKE WORKDIR
+# Every family the exporter emits (event-derived ones included) is listed
+# in Documentation/admin-guide/metrics.rst with its type and help text.
+#
+# usage: fleet_promtool_test.sh AMDX_FLEET_FAKE WORKDIR METRICS_RST
 set -eu
 fake=$1
 work=$2
+doc=$3
 rm -rf "$work" && mkdir -p "$work"
 AMDX_FAKE_INJECT=0:umc:ce:3,1:gfx:ue:2 "$fake" -d /dev/null exporter --textfile "$work/amdx.prom"
 promtool check metrics < "$work/amdx.prom"
@@ -20,3 +24,17 @@ if "$fake" -d /dev/null exporter --textfile "$work/none/amdx.prom" 2> "$work/err
 	exit 1
 fi
 [ "$(wc -l < "$work/err")" = 1 ] && grep -q '^amdx: exporter: ' "$work/err"
+
+# The contract: the families of a run with event counters, against the doc.
+"$fake" -d /dev/null exporter --textfile "$work/events.prom" --interval 0.1 --iterations 1
+bad=0
+grep '^# HELP ' "$work/events.prom" | while read -r _ _ name help; do
+	type=$(sed -n "s/^# TYPE $name //p" "$work/events.prom")
+	entry=$(grep -A1 "^\`\`$name\`\`\$" "$doc" | tail -n 1)
+	case "$entry" in
+	"   $type."*"$help" | "   $type;"*"$help") ;;
+	*) echo "metrics.rst: $name ($type, '$help') is not documented as emitted: '$entry'"
+	   echo bad > "$work/undocumented" ;;
+	esac
+done
+[ ! -e "$work/undocumented" ]
