@@ -210,7 +210,7 @@ DeviceHealth evaluate(const Snapshot& snap, const std::vector<JournalRecord>& jo
             return p.state == PartitionState::offline;
         }))
         h.findings.push_back(finding(Verdict::unhealthy, "every compute partition is offline",
-                                     "a device reset or partition switch brings them online",
+                                     "the device is initialised again (driver reload)",
                                      nullptr));
     if (snap.ras.pending_pages > 0)
         h.findings.push_back(
@@ -245,7 +245,8 @@ DeviceHealth evaluate(const Snapshot& snap, const std::vector<JournalRecord>& jo
                 "offline after " + std::to_string(p.resets) + " resets (limit " +
                     std::to_string(snap.policy.part_reset_limit) + " in " +
                     std::to_string(snap.policy.part_reset_window_s) + " s)",
-                "a device reset or partition switch brings it online",
+                "the device is initialised again (driver reload): an offline partition "
+                "stays offline across device resets, and partition switches are refused",
                 newest(recs, of_part("partition_offline"))));
         else if (p.state == PartitionState::quarantined)
             ph.findings.push_back(
