@@ -49,14 +49,29 @@ FleetCommands::FleetCommands(CLI::App& app) {
         export_->add_option("--node", node_, "Node name (default: this host's name)");
         export_->add_option("--driver", driver_, "DRA driver name")->capture_default_str();
     }
+    // `monitor --from-journal` replays amdx-eventd's journal (replay.cpp).
+    if (auto monitor = app.get_subcommand_ptr("monitor")) {
+        monitor_ = monitor.get();
+        from_journal_ =
+            monitor_
+                ->add_option("--from-journal", journal_,
+                             "Print the records amdx-eventd journaled in FILE (default " +
+                                 journal_ + ") instead of following live ones")
+                ->expected(0, 1);
+        since_opt_ = monitor_->add_option("--since", since_,
+                                          "With --from-journal: only records after seq SEQ");
+    }
     app.footer(app.get_footer() +
                "\n  exporter [--textfile PATH|-] [--listen ADDR:PORT] [--interval SEC]\n"
                "  health [DEV] [--journal FILE] [--ue-age SEC] [--strict]\n"
-               "  partition export [DEV] [--format dra|slurm] [--node NAME]");
+               "  partition export [DEV] [--format dra|slurm] [--node NAME]\n"
+               "  monitor [DEV...] --from-journal [FILE] [--since SEQ]");
 }
 
 bool FleetCommands::parsed() const {
-    return exporter_->parsed() || health_->parsed() || (export_ && export_->parsed());
+    return exporter_->parsed() || health_->parsed() || (export_ && export_->parsed()) ||
+           (monitor_ && monitor_->parsed() &&
+            (from_journal_->count() > 0 || since_opt_->count() > 0));
 }
 
 int FleetCommands::run(const Options& opts, std::ostream& out, std::ostream& err) const {
@@ -64,7 +79,16 @@ int FleetCommands::run(const Options& opts, std::ostream& out, std::ostream& err
         return exporter(opts, out, err);
     if (health_->parsed())
         return health(opts, out, err);
-    return partition_export(opts, out, err);
+    if (export_ && export_->parsed())
+        return partition_export(opts, out, err);
+    if (since_opt_->count() > 0 && from_journal_->count() == 0) {
+        fail(err, "monitor: --since needs --from-journal (the kernel keeps no history)");
+        return kExitUsage;
+    }
+    std::vector<std::string> devs;
+    if (const auto* dev = monitor_->get_option_no_throw("DEV"); dev && dev->count() > 0)
+        devs = dev->as<std::vector<std::string>>();
+    return replay(opts, devs, out, err);
 }
 
 } // namespace amdx::cli

@@ -169,7 +169,8 @@ struct Profile {
 [[nodiscard]] std::string slurm_gres(const DeviceInfo& info, const Partitions& parts,
                                      const std::string& node);
 
-/// `amdx exporter`, `amdx health` and `amdx partition export`.
+/// `amdx exporter`, `amdx health`, `amdx partition export` and
+/// `amdx monitor --from-journal`.
 class FleetCommands {
   public:
     explicit FleetCommands(CLI::App& app);
@@ -180,10 +181,15 @@ class FleetCommands {
     int exporter(const Options& opts, std::ostream& out, std::ostream& err) const;
     int health(const Options& opts, std::ostream& out, std::ostream& err) const;
     int partition_export(const Options& opts, std::ostream& out, std::ostream& err) const;
+    int replay(const Options& opts, const std::vector<std::string>& devs, std::ostream& out,
+               std::ostream& err) const;
 
     CLI::App* exporter_;
     CLI::App* health_;
     CLI::App* export_ = nullptr;
+    CLI::App* monitor_ = nullptr;
+    CLI::Option* from_journal_ = nullptr;
+    CLI::Option* since_opt_ = nullptr;
     // exporter
     std::string textfile_ = "/var/lib/prometheus/node-exporter/amdx.prom";
     std::string listen_;
@@ -199,6 +205,8 @@ class FleetCommands {
     std::string format_ = "dra";
     std::string node_;
     std::string driver_ = "gpu.amdx.io";
+    // monitor --from-journal (replay.cpp)
+    std::uint64_t since_ = 0;
 };
 
 } // namespace amdx::cli
