@@ -78,6 +78,7 @@ fi
 bins=()
 [ -x "$tools_bin" ] && bins+=("$tools_bin" "$root"/tools/build/lib/libamdx.so*)
 bins+=("$(command -v jq)")
+for b in "$root/tools/build/eventd/amdx-eventd" "$(command -v promtool)"; do [ -x "$b" ] && bins+=("$b"); done # amdx_fleet_test.sh
 [ "$mode" != demo ] || bins+=("$work"/st-demo/demo/*)
 
 if [ "$mode" = check ] && [ -z "$suite" ]; then
