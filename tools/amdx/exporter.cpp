@@ -20,13 +20,12 @@
 #include <fcntl.h>
 #include <memory>
 #include <poll.h>
-#include <sstream>
-#include <thread>
-#include <unistd.h>
-
 #include <prometheus/collectable.h>
 #include <prometheus/exposer.h>
 #include <prometheus/text_serializer.h>
+#include <sstream>
+#include <thread>
+#include <unistd.h>
 
 #include "fleet.hpp"
 
@@ -43,8 +42,8 @@ using Labels = std::vector<ClientMetric::Label>;
 /// The identity labels of a device's series (metrics.rst, "Labels"):
 /// device-metrics-exporter's names first, then amdx's own.
 Labels identity(const Snapshot& s, const std::string& host, const std::string& partition) {
-    const std::string model = s.info.product.empty() ? std::string(to_string(s.info.model))
-                                                     : s.info.product;
+    const std::string model =
+        s.info.product.empty() ? std::string(to_string(s.info.model)) : s.info.product;
     return Labels{
         {"hostname", host},
         {"serial_number", s.info.serial},
@@ -104,8 +103,7 @@ void device_metrics(Builder& b, const Snapshot& s, const std::string& host) {
             1);
     b.gauge("amdx_device_rma", "1 if the device is flagged for return (bad-page threshold).", dev,
             s.ras.rma ? 1 : 0);
-    b.gauge("amdx_device_vram_bytes", "Bytes of VRAM.", dev,
-            static_cast<double>(s.info.vram_size));
+    b.gauge("amdx_device_vram_bytes", "Bytes of VRAM.", dev, static_cast<double>(s.info.vram_size));
     b.gauge("amdx_device_vram_free_bytes", "Bytes of VRAM not allocated.", dev,
             static_cast<double>(s.info.vram_free));
     for (const auto& mp : s.info.memory_partitions) {
@@ -188,8 +186,7 @@ void device_metrics(Builder& b, const Snapshot& s, const std::string& host) {
                     with(l, {{"state", std::string(to_string(st))}}), vf.state == st ? 1 : 0);
         b.gauge("amdx_vf_vram_quota_bytes", "VRAM quota of a VF.", l,
                 static_cast<double>(vf.config.vram_quota));
-        b.gauge("amdx_vf_vram_used_bytes", "VRAM a VF uses.", l,
-                static_cast<double>(vf.vram_used));
+        b.gauge("amdx_vf_vram_used_bytes", "VRAM a VF uses.", l, static_cast<double>(vf.vram_used));
         b.gauge("amdx_vf_time_slice_seconds", "Scheduling time slice of a VF.", l,
                 vf.config.time_slice_us / 1e6);
         b.counter("amdx_vf_resets_total", "Resets (FLR or RAS) of a VF.", l,
@@ -220,8 +217,8 @@ void event_metrics(Builder& b, const Snapshot& s, const std::string& host, const
               with(dev, {{"outcome", "committed"}}), static_cast<double>(t.commits));
     b.counter("amdx_partition_commits_total", "Partition switches, by outcome.",
               with(dev, {{"outcome", "rolled_back"}}), static_cast<double>(t.rolled_back));
-    b.counter("amdx_vf_flrs_total", "VF function-level resets requested (AMDX_IOC_VF_RESET).",
-              dev, static_cast<double>(t.flrs));
+    b.counter("amdx_vf_flrs_total", "VF function-level resets requested (AMDX_IOC_VF_RESET).", dev,
+              static_cast<double>(t.flrs));
 }
 
 } // namespace
@@ -521,8 +518,8 @@ int FleetCommands::exporter(const Options& opts, std::ostream& out, std::ostream
         }
         if (++done == iterations_ || g_stop.load())
             break;
-        const auto until = std::chrono::steady_clock::now() +
-                           std::chrono::duration<double>(interval_s_);
+        const auto until =
+            std::chrono::steady_clock::now() + std::chrono::duration<double>(interval_s_);
         while (!g_stop.load() && std::chrono::steady_clock::now() < until)
             std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }

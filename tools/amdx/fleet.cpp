@@ -11,13 +11,15 @@ FleetCommands::FleetCommands(CLI::App& app) {
     exporter_ = app.add_subcommand(
         "exporter", "Prometheus metrics: a node-exporter textfile (default) or HTTP /metrics");
     exporter_->fallthrough();
-    exporter_->add_option("--textfile", textfile_,
-                          "Write the metrics to this file (through a temporary file and a "
-                          "rename); '-' for standard output")
+    exporter_
+        ->add_option("--textfile", textfile_,
+                     "Write the metrics to this file (through a temporary file and a "
+                     "rename); '-' for standard output")
         ->capture_default_str();
     exporter_->add_option("--listen", listen_, "Serve /metrics over HTTP on ADDR:PORT");
-    exporter_->add_option("--interval", interval_s_,
-                          "Textfile mode: collect again every SEC seconds (0: once)")
+    exporter_
+        ->add_option("--interval", interval_s_,
+                     "Textfile mode: collect again every SEC seconds (0: once)")
         ->check(CLI::NonNegativeNumber);
     exporter_->add_option("--iterations", iterations_,
                           "Stop after N collections (--interval) or N seconds (--listen); 0: "
@@ -28,11 +30,13 @@ FleetCommands::FleetCommands(CLI::App& app) {
     health_->fallthrough();
     health_->add_option("DEV", health_dev_, "Device id, PCI address or 'all'")
         ->capture_default_str();
-    health_->add_option("--journal", journal_,
-                        "Event journal (JSON lines of amdx-eventd or 'amdx monitor -j')")
+    health_
+        ->add_option("--journal", journal_,
+                     "Event journal (JSON lines of amdx-eventd or 'amdx monitor -j')")
         ->capture_default_str();
-    health_->add_option("--ue-age", ue_age_s_,
-                        "Seconds after which an uncorrected error that did not repeat is stale")
+    health_
+        ->add_option("--ue-age", ue_age_s_,
+                     "Seconds after which an uncorrected error that did not repeat is stale")
         ->capture_default_str();
     health_->add_flag("--strict", strict_, "Exit 1 for degraded too (default: unhealthy only)");
 

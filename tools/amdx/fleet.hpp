@@ -21,12 +21,12 @@
 #include <mutex>
 #include <optional>
 #include <ostream>
+#include <prometheus/metric_family.h>
 #include <string>
 #include <system_error>
 #include <vector>
 
 #include <CLI/CLI.hpp>
-#include <prometheus/metric_family.h>
 
 #include "cli.hpp"
 
@@ -53,13 +53,13 @@ struct Snapshot {
 /// start (a counter reset to Prometheus when it restarts).
 struct EventTally {
     std::array<std::uint64_t, AMDX_EVENT_KIND_COUNT> kinds{}; ///< records by kind
-    std::uint64_t lost = 0;              ///< records the subscription missed
-    std::uint64_t last_seq = 0;          ///< the newest seq seen
+    std::uint64_t lost = 0;                                   ///< records the subscription missed
+    std::uint64_t last_seq = 0;                               ///< the newest seq seen
     std::array<std::uint64_t, 2> migrations{}; ///< MIGRATE records: [0] to VRAM, [1] home
     std::array<std::uint64_t, 2> migrated_pages{};
-    std::uint64_t commits = 0;    ///< partition switches that reached RESUME
+    std::uint64_t commits = 0;     ///< partition switches that reached RESUME
     std::uint64_t rolled_back = 0; ///< partition switches with a failed step
-    std::uint64_t flrs = 0;       ///< VF_RESET records caused by an FLR
+    std::uint64_t flrs = 0;        ///< VF_RESET records caused by an FLR
 };
 
 /// Event tallies per device id, shared by the event thread and scrapes.
@@ -114,9 +114,9 @@ struct JournalRecord {
 
 /// The knobs of the health rules.
 struct HealthRules {
-    std::uint64_t ue_age_s = 3600;   ///< an uncorrected error older than this, not repeated, is stale
-    unsigned retired_warn_pct = 90;  ///< retired pages at this % of bad_page_threshold: degraded
-    std::uint64_t now_mono_ns = 0;   ///< CLOCK_MONOTONIC now (0: read the clock)
+    std::uint64_t ue_age_s = 3600; ///< an uncorrected error older than this, not repeated, is stale
+    unsigned retired_warn_pct = 90; ///< retired pages at this % of bad_page_threshold: degraded
+    std::uint64_t now_mono_ns = 0;  ///< CLOCK_MONOTONIC now (0: read the clock)
 };
 
 /// One verdict with its cause, the record it rests on and its clearing rule.

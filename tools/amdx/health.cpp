@@ -203,15 +203,15 @@ DeviceHealth evaluate(const Snapshot& snap, const std::vector<JournalRecord>& jo
     const JournalRecord* reset_end =
         newest(recs, [](const JournalRecord& r) { return r.kind == "device_reset_end"; });
     if (reset_end && reset_end->result != "ok")
-        h.findings.push_back(finding(Verdict::unhealthy, "device reset failed: " + reset_end->result,
+        h.findings.push_back(finding(Verdict::unhealthy,
+                                     "device reset failed: " + reset_end->result,
                                      "a device reset that succeeds", reset_end));
     const auto& parts = snap.partitions.partitions;
     if (!parts.empty() && std::all_of(parts.begin(), parts.end(), [](const PartitionInfo& p) {
             return p.state == PartitionState::offline;
         }))
         h.findings.push_back(finding(Verdict::unhealthy, "every compute partition is offline",
-                                     "the device is initialised again (driver reload)",
-                                     nullptr));
+                                     "the device is initialised again (driver reload)", nullptr));
     if (snap.ras.pending_pages > 0)
         h.findings.push_back(
             finding(Verdict::degraded,
@@ -224,11 +224,11 @@ DeviceHealth evaluate(const Snapshot& snap, const std::vector<JournalRecord>& jo
     if (!snap.ras.rma && threshold > 0 &&
         static_cast<std::uint64_t>(snap.ras.retired_pages) * 100 >=
             static_cast<std::uint64_t>(threshold) * rules.retired_warn_pct)
-        h.findings.push_back(finding(
-            Verdict::degraded,
-            std::to_string(snap.ras.retired_pages) + " retired pages of the " +
-                std::to_string(threshold) + " that flag the board for return",
-            "none: retired pages stay retired; plan the board's replacement", nullptr));
+        h.findings.push_back(
+            finding(Verdict::degraded,
+                    std::to_string(snap.ras.retired_pages) + " retired pages of the " +
+                        std::to_string(threshold) + " that flag the board for return",
+                    "none: retired pages stay retired; plan the board's replacement", nullptr));
     ue_rule(h.findings, recs, std::nullopt, rules, age);
 
     for (const auto& p : parts) {
@@ -240,14 +240,14 @@ DeviceHealth evaluate(const Snapshot& snap, const std::vector<JournalRecord>& jo
             };
         };
         if (p.state == PartitionState::offline)
-            ph.findings.push_back(finding(
-                Verdict::unhealthy,
-                "offline after " + std::to_string(p.resets) + " resets (limit " +
-                    std::to_string(snap.policy.part_reset_limit) + " in " +
-                    std::to_string(snap.policy.part_reset_window_s) + " s)",
-                "the device is initialised again (driver reload): an offline partition "
-                "stays offline across device resets, and partition switches are refused",
-                newest(recs, of_part("partition_offline"))));
+            ph.findings.push_back(
+                finding(Verdict::unhealthy,
+                        "offline after " + std::to_string(p.resets) + " resets (limit " +
+                            std::to_string(snap.policy.part_reset_limit) + " in " +
+                            std::to_string(snap.policy.part_reset_window_s) + " s)",
+                        "the device is initialised again (driver reload): an offline partition "
+                        "stays offline across device resets, and partition switches are refused",
+                        newest(recs, of_part("partition_offline"))));
         else if (p.state == PartitionState::quarantined)
             ph.findings.push_back(
                 finding(Verdict::degraded, "quarantined: no new work or allocations",
@@ -369,13 +369,11 @@ int FleetCommands::health(const Options& opts, std::ostream& out, std::ostream& 
         render(out,
                Json{{"status", to_string(overall)},
                     {"message", message},
-                    {"journal", Json{{"path", journal_},
-                                     {"records", journal.size()},
-                                     {"skipped", skipped}}},
+                    {"journal",
+                     Json{{"path", journal_}, {"records", journal.size()}, {"skipped", skipped}}},
                     {"devices", std::move(devices)}},
                opts.format);
-    const bool problem =
-        overall == Verdict::unhealthy || (strict_ && overall == Verdict::degraded);
+    const bool problem = overall == Verdict::unhealthy || (strict_ && overall == Verdict::degraded);
     return problem ? kExitError : kExitOk;
 }
 

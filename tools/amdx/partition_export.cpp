@@ -101,7 +101,8 @@ Json dra_slice(const DeviceInfo& info, const std::vector<Profile>& profs, const 
 
     Json devices = Json::array();
     for (const auto& prof : profs) {
-        const std::string prefix = lower(to_string(prof.compute)) + "-" + lower(to_string(prof.memory));
+        const std::string prefix =
+            lower(to_string(prof.compute)) + "-" + lower(to_string(prof.memory));
         for (const auto& p : prof.topology) {
             Json consumed = Json::object();
             for (std::uint32_t x = 0; x < 32; ++x)
@@ -120,25 +121,24 @@ Json dra_slice(const DeviceInfo& info, const std::vector<Profile>& profs, const 
                       {"memoryMode", Json{{"string", std::string(to_string(prof.memory))}}},
                       {"partition", Json{{"int", p.id}}},
                       {"memoryPartition", Json{{"int", p.mem_partition}}}}},
-                {"capacity",
-                 Json{{"memory", quantity(share)},
-                      {"xccs", quantity(static_cast<std::uint64_t>(
-                                   __builtin_popcount(p.xcc_mask)))}}},
+                {"capacity", Json{{"memory", quantity(share)},
+                                  {"xccs", quantity(static_cast<std::uint64_t>(
+                                               __builtin_popcount(p.xcc_mask)))}}},
                 {"consumesCounters",
                  Json::array({Json{{"counterSet", set}, {"counters", std::move(consumed)}}})}});
         }
     }
     const std::string pool = node + "-" + set;
     auto slice = [&](const std::string& suffix, const char* key, Json body) {
-        return Json{{"apiVersion", "resource.k8s.io/v1"},
-                    {"kind", "ResourceSlice"},
-                    {"metadata", Json{{"name", pool + "-" + suffix}}},
-                    {"spec", Json{{"driver", driver},
-                                  {"nodeName", node},
-                                  {"pool", Json{{"name", pool},
-                                                {"generation", 0},
-                                                {"resourceSliceCount", 2}}},
-                                  {key, std::move(body)}}}};
+        return Json{
+            {"apiVersion", "resource.k8s.io/v1"},
+            {"kind", "ResourceSlice"},
+            {"metadata", Json{{"name", pool + "-" + suffix}}},
+            {"spec",
+             Json{{"driver", driver},
+                  {"nodeName", node},
+                  {"pool", Json{{"name", pool}, {"generation", 0}, {"resourceSliceCount", 2}}},
+                  {key, std::move(body)}}}};
     };
     return Json::array(
         {slice("counters", "sharedCounters",
@@ -158,8 +158,8 @@ std::string slurm_gres(const DeviceInfo& info, const Partitions& parts, const st
         out += "NodeName=" + node + " Name=gpu Type=" + type + " Count=1 Flags=amd_gpu_env";
         out += " # partition " + std::to_string(p.id) + ": " +
                std::to_string(__builtin_popcount(p.xcc_mask)) + " XCC, " +
-               std::to_string(memory_share(p, parts.partitions) >> 20) + " MiB of memory partition " +
-               std::to_string(p.mem_partition) + "\n";
+               std::to_string(memory_share(p, parts.partitions) >> 20) +
+               " MiB of memory partition " + std::to_string(p.mem_partition) + "\n";
     }
     return out;
 }
@@ -188,8 +188,8 @@ int FleetCommands::partition_export(const Options& opts, std::ostream& out,
         if (format_ == "slurm") {
             const auto parts = device->partitions();
             if (!parts) {
-                fail(err, device_error(what_on("partition export", e) + " partitions",
-                                       parts.error()));
+                fail(err,
+                     device_error(what_on("partition export", e) + " partitions", parts.error()));
                 return kExitError;
             }
             gres += slurm_gres(*info, *parts, node);
@@ -208,7 +208,8 @@ int FleetCommands::partition_export(const Options& opts, std::ostream& out,
         return kExitOk;
     }
     const Json doc{{"apiVersion", "v1"}, {"kind", "List"}, {"items", std::move(items)}};
-    out << (opts.format == Format::text ? doc.dump(2) : doc.dump(opts.format == Format::json_pretty ? 2 : -1))
+    out << (opts.format == Format::text ? doc.dump(2)
+                                        : doc.dump(opts.format == Format::json_pretty ? 2 : -1))
         << '\n';
     return kExitOk;
 }

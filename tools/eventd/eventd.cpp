@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 //
 // amdx-eventd (eventd.hpp): the daemon loop.
+#include "eventd.hpp"
+
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -10,7 +12,6 @@
 #include <CLI/CLI.hpp>
 
 #include "cli.hpp"
-#include "eventd.hpp"
 
 namespace amdx::eventd {
 
@@ -188,8 +189,8 @@ int main(int argc, char** argv) {
     while (!g_stop.load() && (count == 0 || written < count)) {
         auto n = daemon->poll_once(200);
         if (!n) {
-            std::cerr << "amdx-eventd: " << opts.journal.path << ": "
-                      << cli::errno_text(n.error()) << '\n';
+            std::cerr << "amdx-eventd: " << opts.journal.path << ": " << cli::errno_text(n.error())
+                      << '\n';
             return 1;
         }
         written += *n;

@@ -25,8 +25,9 @@
 #include <string>
 #include <vector>
 
-#include <amdx/device.hpp>
 #include <nlohmann/json.hpp>
+
+#include <amdx/device.hpp>
 
 namespace amdx::eventd {
 
@@ -73,11 +74,12 @@ class Journal {
 
     /// The newest seq per device written in boot @boot, from the journal
     /// files (newest file first, stopping at the first that has any).
-    [[nodiscard]] static std::map<std::uint32_t, std::uint64_t>
-    last_seqs(const Options& opts, const std::string& boot);
+    [[nodiscard]] static std::map<std::uint32_t, std::uint64_t> last_seqs(const Options& opts,
+                                                                          const std::string& boot);
 
   private:
-    Journal(Options opts, int fd, std::uint64_t size) : opts_(std::move(opts)), fd_(fd), size_(size) {}
+    Journal(Options opts, int fd, std::uint64_t size)
+        : opts_(std::move(opts)), fd_(fd), size_(size) {}
     [[nodiscard]] Result<void> rotate();
 
     Options opts_;

@@ -51,9 +51,8 @@ Json to_record(const Event& ev, const std::string& boot, std::int64_t mono_to_re
     for (const auto& [key, value] : fields.items()) {
         j[key] = value;
         if (key == "timestamp_ns")
-            j["realtime_ns"] =
-                static_cast<std::uint64_t>(static_cast<std::int64_t>(ev.timestamp_ns) +
-                                           mono_to_real_ns);
+            j["realtime_ns"] = static_cast<std::uint64_t>(
+                static_cast<std::int64_t>(ev.timestamp_ns) + mono_to_real_ns);
     }
     if (ev.kind == EventKind::lost) {
         j["last_seq"] = ev.data[1];
@@ -174,8 +173,8 @@ std::map<std::uint32_t, std::uint64_t> Journal::last_seqs(const Options& opts,
         for (std::string line; std::getline(in, line);) {
             const Json j = Json::parse(line, nullptr, false);
             if (j.is_discarded() || !j.is_object() || j.value("boot_id", "") != boot ||
-                !j.contains("device") || !j["device"].is_number_unsigned() ||
-                !j.contains("seq") || !j["seq"].is_number_unsigned())
+                !j.contains("device") || !j["device"].is_number_unsigned() || !j.contains("seq") ||
+                !j["seq"].is_number_unsigned())
                 continue;
             auto seq = j["seq"].get<std::uint64_t>();
             if (j.value("kind", "") == "lost" && j.contains("last_seq") &&

@@ -129,7 +129,9 @@ TEST_F(Eventd, RestartReportsTheGapAsOneLostRecord) {
     std::uint64_t expect = 1;
     for (const auto& r : recs) {
         EXPECT_EQ(r["seq"], expect);
-        expect = (r["kind"] == "lost" ? r["last_seq"].get<std::uint64_t>() : r["seq"].get<std::uint64_t>()) + 1;
+        expect = (r["kind"] == "lost" ? r["last_seq"].get<std::uint64_t>()
+                                      : r["seq"].get<std::uint64_t>()) +
+                 1;
     }
 }
 
@@ -207,11 +209,10 @@ TEST_F(Eventd, MonitorFromJournalReplaysAfterSinceAcrossRotations) {
     }
     ASSERT_TRUE(std::filesystem::exists(opts_.journal.path + ".1"));
     const std::string path = opts_.journal.path;
-    std::vector<const char*> argv{"amdx",    "-d",      "/dev/null",  "-j", "monitor",
-                                  "0",       "--from-journal", path.c_str(), "--since", "9"};
+    std::vector<const char*> argv{"amdx",           "-d",         "/dev/null", "-j", "monitor", "0",
+                                  "--from-journal", path.c_str(), "--since",   "9"};
     std::ostringstream out, err;
-    ASSERT_EQ(amdx::cli::run(static_cast<int>(argv.size()), argv.data(), out, err), 0)
-        << err.str();
+    ASSERT_EQ(amdx::cli::run(static_cast<int>(argv.size()), argv.data(), out, err), 0) << err.str();
     std::istringstream in(out.str());
     std::uint64_t expect = 10;
     for (std::string line; std::getline(in, line); ++expect) {

@@ -94,12 +94,10 @@ TEST(FleetExporter, InjectedErrorsAreCountersPerDeviceAndPartition) {
     }
     const std::string text = metrics_text();
     EXPECT_NE(text.find("# TYPE amdx_ras_errors_total counter"), std::string::npos);
-    EXPECT_EQ(sample(text, "amdx_ras_errors_total",
-                     {"device=\"1\"", "block=\"gfx\"", "type=\"ue\""}),
-              9);
-    EXPECT_EQ(sample(text, "amdx_ras_errors_total",
-                     {"device=\"0\"", "block=\"gfx\"", "type=\"ue\""}),
-              0);
+    EXPECT_EQ(
+        sample(text, "amdx_ras_errors_total", {"device=\"1\"", "block=\"gfx\"", "type=\"ue\""}), 9);
+    EXPECT_EQ(
+        sample(text, "amdx_ras_errors_total", {"device=\"0\"", "block=\"gfx\"", "type=\"ue\""}), 0);
     EXPECT_EQ(sample(text, "amdx_partition_ras_errors_total",
                      {"device=\"1\"", "partition=\"5\"", "block=\"gfx\"", "type=\"ue\""}),
               9);
@@ -124,11 +122,11 @@ TEST(FleetExporter, EverySeriesCarriesTheIdentityLabels) {
             line.rfind("amdx_exporter_", 0) == 0)
             continue;
         ++series;
-        for (const char* l : {"hostname=\"h1\"", "serial_number=\"SN1000\"",
-                              "card_model=\"AMD Instinct MI300X\"", "gpu_partition_id=\"",
-                              "gpu_compute_partition_type=\"SPX\"",
-                              "gpu_memory_partition_type=\"NPS1\"", "device=\"0\"",
-                              "bdf=\"0000:c1:00.0\"", "partition=\""})
+        for (const char* l :
+             {"hostname=\"h1\"", "serial_number=\"SN1000\"", "card_model=\"AMD Instinct MI300X\"",
+              "gpu_partition_id=\"", "gpu_compute_partition_type=\"SPX\"",
+              "gpu_memory_partition_type=\"NPS1\"", "device=\"0\"", "bdf=\"0000:c1:00.0\"",
+              "partition=\""})
             EXPECT_NE(line.find(l), std::string::npos) << l << " missing in " << line;
     }
     EXPECT_GT(series, 20);
@@ -138,8 +136,8 @@ TEST(FleetExporter, RetiredPagesByCauseAndRma) {
     FakeKernel k;
     k.add_device(0);
     auto& s = k.state(0);
-    for (std::uint16_t cause : {AMDX_BADPAGE_CAUSE_UE, AMDX_BADPAGE_CAUSE_UE,
-                                AMDX_BADPAGE_CAUSE_IMPORT}) {
+    for (std::uint16_t cause :
+         {AMDX_BADPAGE_CAUSE_UE, AMDX_BADPAGE_CAUSE_UE, AMDX_BADPAGE_CAUSE_IMPORT}) {
         amdx_badpage_record r{};
         r.address = 0x1000 * (s.badpages.size() + 1);
         r.cause = cause;
@@ -188,6 +186,38 @@ TEST(FleetExporter, EventTalliesCountKindsLossMigrationsAndCommits) {
               10.0 * static_cast<double>(::sysconf(_SC_PAGESIZE)));
     EXPECT_EQ(sample(text, "amdx_partition_commits_total", {"outcome=\"committed\""}), 1);
     EXPECT_EQ(sample(text, "amdx_partition_commits_total", {"outcome=\"rolled_back\""}), 1);
+}
+
+TEST(FleetExporter, OneCollectionIsABoundedNumberOfIoctlsPerDevice) {
+    // metrics.rst: the device list (2 calls) plus at most 12 per device,
+    // whatever the number of partitions, VFs or retired pages.
+    for (const unsigned n : {1U, 8U}) {
+        FakeKernel k;
+        for (unsigned i = 0; i < n; ++i) {
+            k.add_device(i);
+            k.devices[i].compute_mode = AMDX_COMPUTE_CPX;
+            k.devices[i].num_vfs = 8;
+            auto& s = k.state(i);
+            for (std::uint32_t v = 0; v < 8; ++v) {
+                amdx_vf_info vf{};
+                vf.vf = v;
+                s.vfs.push_back(vf);
+            }
+            for (std::uint32_t p = 0; p < 100; ++p) {
+                amdx_badpage_record r{};
+                r.address = 0x1000ULL * (p + 1);
+                r.cause = AMDX_BADPAGE_CAUSE_CE;
+                s.badpages.push_back(r);
+            }
+        }
+        auto control = Control::open("/dev/null");
+        ASSERT_TRUE(control);
+        k.calls.clear();
+        std::string what;
+        ASSERT_TRUE(amdx::cli::collect(*control, what));
+        EXPECT_LE(k.calls.size(), 2U + 12U * n) << n << " devices";
+        EXPECT_GE(k.calls.size(), 1U + 7U * n) << n << " devices";
+    }
 }
 
 TEST(FleetExporter, ModuleNotLoadedIsOneLineAndExitOne) {
@@ -368,8 +398,8 @@ TEST(FleetExport, DraCountersAddUpForEveryProfile) {
     k.devices[0].memory_mode = AMDX_MEMORY_NPS4;
     k.devices[0].num_mem_partitions = 4;
     for (unsigned i = 0; i < 4; ++i)
-        k.devices[0].mem_partitions[i] = {.base = i * (48ULL << 30), .size = 48ULL << 30,
-                                          .free = 48ULL << 30};
+        k.devices[0].mem_partitions[i] = {
+            .base = i * (48ULL << 30), .size = 48ULL << 30, .free = 48ULL << 30};
     std::string out, err;
     ASSERT_EQ(run({"-j", "partition", "export", "0", "--node", "n1"}, out, err), 0) << err;
     const auto doc = amdx::cli::Json::parse(out);
