@@ -77,21 +77,6 @@ if [ -n "$missing" ]; then
 	exit 4
 fi
 : > "$tmp/fail"
-have_promtool=0
-command -v promtool > /dev/null && have_promtool=1
-
-# promtool_check FILE: promtool accepts it (when the initramfs has promtool).
-promtool_check() {
-	[ $have_promtool = 1 ] || return 0
-	promtool check metrics < "$1" > "$tmp/promtool.out" 2>&1 ||
-		fail "promtool check metrics: $(cat "$tmp/promtool.out")"
-}
-# sample FILE FAMILY DEV LABELS: the value of FAMILY's series of device DEV
-# whose labels contain LABELS (a literal fragment such as 'block="umc"').
-sample() {
-	grep "^$2{" "$1" | grep "device=\"$3\"" | grep -F "$4" | sed 's/.* //'
-}
-
 # ---- partition export: every model x memory mode against the model
 # table: compute partitions per mode (SPX 1, DPX 2, TPX 3, QPX 4, CPX one
 # per XCC) and the compute modes compatible with each memory mode.

@@ -112,7 +112,9 @@ if amdx exporter --textfile "$tmp/amdx.prom" 2> "$tmp/err"; then
 	grep -q '^# TYPE amdx_ras_errors_total counter$' "$tmp/amdx.prom" ||
 		fail "amdx_ras_errors_total is not a counter"
 	grep -q '^amdx_up{.*} 1$' "$tmp/amdx.prom" || fail "amdx_up is not 1"
-	ls "$tmp" | grep -q 'amdx.prom.tmp' && fail "temporary file left behind"
+	for f in "$tmp"/amdx.prom.tmp*; do
+		[ -e "$f" ] && fail "temporary file left behind: $f"
+	done
 	diag "$(grep -c '^amdx_' "$tmp/amdx.prom") series, $(grep '^amdx_exporter_collect_duration_seconds' "$tmp/amdx.prom")"
 else
 	fail "amdx exporter: exit $?: $(cat "$tmp/err")"
