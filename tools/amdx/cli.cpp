@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "commands.hpp"
+#include "fleet.hpp"
 
 namespace amdx::cli {
 
@@ -128,6 +129,7 @@ int dispatch(int argc, const char* const* argv, std::ostream& out, std::ostream&
     const VfCommands vf(app);
     const RasCommands ras(app);
     const MonitorCommand monitor(app);
+    const FleetCommands fleet(app); // exporter, health, partition export
 
     try {
         app.parse(argc, argv);
@@ -153,6 +155,8 @@ int dispatch(int argc, const char* const* argv, std::ostream& out, std::ostream&
     if (hmm->parsed())
         return hmm_demo_cmd->parsed() ? hmm_demo(opts, demo_args, out, err)
                                       : hmm_show(opts, hmm_selector, out, err);
+    if (fleet.parsed())
+        return fleet.run(opts, out, err);
     if (partition.parsed())
         return partition.run(opts, out, err);
     if (vf.parsed())

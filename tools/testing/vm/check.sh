@@ -113,6 +113,7 @@ fi
 bins=()
 [ -x "$tools_bin" ] && bins+=("$tools_bin" "$root"/tools/build/lib/libamdx.so*)
 bins+=("$(command -v jq)")
+for b in "$root/tools/build/eventd/amdx-eventd" "$(command -v promtool)"; do [ -x "$b" ] && bins+=("$b"); done # amdx_fleet_test.sh
 [ "$mode" != demo ] || bins+=("$work"/st-demo/demo/*)
 
 # Host-side checks: one KTAP script each, counted like the VM's results.

@@ -93,3 +93,27 @@ run sh -c 'echo "2 model=mi999" > /sys/bus/amdx_sim/new_device'
 dmesg | grep amdx_sim | tail -n 1
 
 say "demo complete"
+
+# ---- fleet: amdx-eventd, amdx exporter, amdx health (Documentation/admin-guide/)
+say "fleet: amdx-eventd keeps every record in a JSON-lines journal; one more gfx UE"
+if command -v amdx-eventd > /dev/null; then
+	amdx-eventd --journal /tmp/events.jsonl > /dev/null &
+	evd=$!
+	sleep 1
+fi
+run amdx ras inject "$id" --block gfx --type ue --instance 5
+sleep 1
+say "the journal's last records"
+tail -n 3 /tmp/events.jsonl 2> /dev/null
+say "amdx exporter: a few of its Prometheus series (node-exporter textfile)"
+run amdx exporter --textfile /tmp/amdx.prom
+grep -E '^amdx_(ras_errors_total|partition_ras_errors_total|retired_pages_total|partition_state)\{' \
+	/tmp/amdx.prom | grep -E 'type="ue"\} [1-9]|cause="ue"|state="quarantined"\} 1' | head -n 5
+say "amdx health after the RAS steps: one line, Node Problem Detector exit code"
+amdx health --journal /tmp/events.jsonl
+echo "exit status $?"
+amdx -j health "$id" --journal /tmp/events.jsonl | jq -c '.devices[0] | {verdict, findings: [.findings[],
+	(.partitions[] | .partition as $p | .findings[] | . + {partition: $p})] |
+	map({partition, verdict, cause, seq})}'
+[ -z "${evd:-}" ] || kill "$evd"
+say "fleet demo complete"

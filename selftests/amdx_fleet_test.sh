@@ -1,0 +1,264 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The fleet commands against simulated devices: `amdx exporter` output
+# checked by promtool (Debian's prometheus; skipped if the initramfs has
+# none) and jq after RAS errors injected through the CLI, in textfile mode
+# and over HTTP on loopback; `amdx health` verdicts reached from injected
+# faults and cleared by their rules, on the journal amdx-eventd keeps,
+# across a kill -9 and restart of the daemon.  amdx_fleet_sched_test.sh
+# has `amdx partition export`.  busybox sh; prints KTAP.
+#
+# Sim ids 961..969 belong to this test.
+
+SIM=/sys/bus/amdx_sim
+NTESTS=8
+n=0
+failed=0
+tmp=$(mktemp -d /tmp/amdx_fleet_test.XXXXXX) || exit 1
+mon=
+
+ok() {
+	n=$((n + 1))
+	echo "ok $n - $1"
+}
+not_ok() {
+	n=$((n + 1))
+	failed=1
+	echo "not ok $n - $1"
+}
+skip() {
+	n=$((n + 1))
+	echo "ok $n - $1 # SKIP $2"
+}
+diag() {
+	echo "$*" | sed 's/^/# /'
+}
+result() {
+	if [ -s "$tmp/fail" ]; then
+		diag "$(cat "$tmp/fail")"
+		not_ok "$1"
+	else
+		ok "$1"
+	fi
+	: > "$tmp/fail"
+}
+fail() {
+	echo "$*" >> "$tmp/fail"
+}
+amdx_id() {
+	for d in "$SIM/devices/amdx_sim$1/amdx/"amdx*; do
+		[ -d "$d" ] && cat "$d/id" && return 0
+	done
+	return 1
+}
+new_dev() { # SIM_ID ARGS...
+	echo "$*" > "$SIM/new_device" || { fail "new_device '$*' failed"; return 1; }
+}
+del_dev() {
+	echo "$1" > "$SIM/del_device" 2>/dev/null
+}
+stop_monitor() {
+	[ -n "$mon" ] && kill "$mon" 2>/dev/null && wait "$mon" 2>/dev/null
+	mon=
+}
+cleanup() {
+	stop_monitor
+	for s in 961 962 963 964 965 966; do del_dev $s; done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+echo "TAP version 13"
+echo "1..$NTESTS"
+missing=
+[ -w "$SIM/new_device" ] || missing="$SIM/new_device not writable (amdx_sim loaded? root?)"
+command -v amdx > /dev/null || missing="amdx not in PATH"
+command -v jq > /dev/null || missing="jq not in PATH"
+if [ -n "$missing" ]; then
+	for i in $(seq $NTESTS); do skip "fleet $i" "$missing"; done
+	exit 4
+fi
+: > "$tmp/fail"
+have_promtool=0
+command -v promtool > /dev/null && have_promtool=1
+
+# promtool_check FILE: promtool accepts it (when the initramfs has promtool).
+promtool_check() {
+	[ $have_promtool = 1 ] || return 0
+	promtool check metrics < "$1" > "$tmp/promtool.out" 2>&1 ||
+		fail "promtool check metrics: $(cat "$tmp/promtool.out")"
+}
+# sample FILE FAMILY DEV LABELS: the value of FAMILY's series of device DEV
+# whose labels contain LABELS (a literal fragment such as 'block="umc"').
+sample() {
+	grep "^$2{" "$1" | grep "device=\"$3\"" | grep -F "$4" | sed 's/.* //'
+}
+
+# ---- exporter
+
+new_dev 961 model=mi300x
+id=$(amdx_id 961) || fail "sim 961 has no amdx device"
+amdx ras inject "$id" --block umc --type ce --count 5 --address 0x200000 > /dev/null ||
+	fail "ras inject umc ce"
+amdx ras inject "$id" --block gfx --type ce --instance 3 --count 2 > /dev/null ||
+	fail "ras inject gfx ce"
+if amdx exporter --textfile "$tmp/amdx.prom" 2> "$tmp/err"; then
+	promtool_check "$tmp/amdx.prom"
+	v=$(sample "$tmp/amdx.prom" amdx_ras_errors_total "$id" 'block="umc",type="ce"')
+	[ "$v" = 5 ] || fail "umc ce total '$v', expected 5"
+	v=$(sample "$tmp/amdx.prom" amdx_ras_errors_total "$id" 'block="gfx",type="ce"')
+	[ "$v" = 2 ] || fail "gfx ce total '$v', expected 2"
+	grep -q '^# TYPE amdx_ras_errors_total counter$' "$tmp/amdx.prom" ||
+		fail "amdx_ras_errors_total is not a counter"
+	grep -q '^amdx_up{.*} 1$' "$tmp/amdx.prom" || fail "amdx_up is not 1"
+	for f in "$tmp"/amdx.prom.tmp*; do
+		[ -e "$f" ] && fail "temporary file left behind: $f"
+	done
+	diag "$(grep -c '^amdx_' "$tmp/amdx.prom") series, $(grep '^amdx_exporter_collect_duration_seconds' "$tmp/amdx.prom")"
+else
+	fail "amdx exporter: exit $?: $(cat "$tmp/err")"
+fi
+result "exporter textfile: injected errors as counters, promtool clean (promtool: $have_promtool)"
+
+# Over HTTP on loopback, scraped with busybox wget.
+ip link set lo up 2> /dev/null || ifconfig lo 127.0.0.1 up 2> /dev/null
+amdx exporter --listen 127.0.0.1:0 --iterations 30 > "$tmp/listen.out" 2> "$tmp/listen.err" &
+exp=$!
+i=0
+until grep -q 'serving http' "$tmp/listen.out" 2> /dev/null || [ $i -ge 50 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+url=$(sed -n 's/^amdx exporter: serving //p' "$tmp/listen.out")
+if [ -z "$url" ]; then
+	fail "exporter --listen did not start: $(cat "$tmp/listen.err")"
+elif ! wget -q -O "$tmp/http.prom" "$url"; then
+	fail "wget $url failed"
+else
+	promtool_check "$tmp/http.prom"
+	v=$(sample "$tmp/http.prom" amdx_ras_errors_total "$id" 'block="umc",type="ce"')
+	[ "$v" = 5 ] || fail "HTTP: umc ce total '$v', expected 5"
+	# A later error shows in the next scrape: collected per scrape.
+	amdx ras inject "$id" --block umc --type ce --count 1 --address 0x400000 > /dev/null
+	sleep 1
+	wget -q -O "$tmp/http2.prom" "$url"
+	v=$(sample "$tmp/http2.prom" amdx_ras_errors_total "$id" 'block="umc",type="ce"')
+	[ "$v" = 6 ] || fail "HTTP second scrape: umc ce total '$v', expected 6"
+	v=$(sample "$tmp/http2.prom" amdx_events_total "$id" 'kind="error"')
+	[ "$v" = 1 ] || fail "HTTP: events seen by the exporter '$v', expected 1"
+fi
+kill $exp 2> /dev/null
+wait $exp 2> /dev/null
+result "exporter --listen: /metrics per scrape, event counters"
+del_dev 961
+
+# ---- health
+
+# health_is EXPECTED_EXIT EXPECTED_STATUS ARGS...: runs `amdx -j health`.
+health_is() {
+	want_rc=$1 want=$2
+	shift 2
+	amdx -j health --journal "$tmp/journal" "$@" > "$tmp/health.json"
+	rc=$?
+	st=$(jq -r .status "$tmp/health.json")
+	[ "$rc" = "$want_rc" ] && [ "$st" = "$want" ] ||
+		fail "health $*: exit $rc status '$st', expected $want_rc '$want': $(cat "$tmp/health.json")"
+}
+
+new_dev 965 model=mi300x
+d=$(amdx_id 965)
+amdx partition set "$d" --compute cpx > /dev/null || fail "to CPX"
+: > "$tmp/journal"
+health_is 0 healthy "$d"
+line=$(amdx health "$d" --journal "$tmp/journal")
+[ "$line" = "amdx health: healthy: 1 devices healthy" ] || fail "text: '$line'"
+result "health: a new device is healthy (exit 0, one line)"
+
+# The journal: amdx-eventd's (or, if the initramfs has none, the same
+# lines from `amdx -j monitor`).
+start_journal() {
+	if command -v amdx-eventd > /dev/null; then
+		amdx-eventd --journal "$tmp/journal" --no-sync > /dev/null &
+	else
+		amdx -j monitor "$d" >> "$tmp/journal" &
+	fi
+	mon=$!
+	sleep 1
+}
+start_journal
+seq=$(amdx -j ras inject "$d" --block gfx --type ue --instance 1 | jq .inject.seq)
+sleep 0.5
+health_is 0 degraded "$d"
+p1=$(jq -c '.devices[0].partitions[1].findings[0] // {}' "$tmp/health.json")
+echo "$p1" | grep -q 'contained by partition_reset' || fail "partition 1: $p1"
+[ "$(echo "$p1" | jq .seq)" = "$seq" ] || fail "partition 1 finding rests on seq $(echo "$p1" | jq .seq), the UE was $seq"
+health_is 1 degraded "$d" --strict
+sleep 2
+health_is 0 healthy "$d" --ue-age 1
+result "health: a contained UE degrades its partition; stale after --ue-age, healthy again"
+
+amdx ras inject "$d" --block gfx --type ue --instance 1 > /dev/null
+amdx ras inject "$d" --block gfx --type ue --instance 1 > /dev/null
+sleep 0.5
+health_is 1 unhealthy "$d"
+f=$(jq -c '.devices[0].partitions[1].findings[0]' "$tmp/health.json")
+echo "$f" | grep -q '"cause":"offline after ' || fail "partition 1: $f"
+off=$(jq -s '[.[] | select(.kind == "partition_offline")][0].seq' "$tmp/journal")
+[ "$(echo "$f" | jq .seq)" = "$off" ] || fail "offline finding seq $(echo "$f" | jq .seq), journal $off"
+[ "$(jq -r '.devices[0].partitions[0].verdict' "$tmp/health.json")" = healthy ] ||
+	fail "partition 0 not healthy"
+line=$(amdx health "$d" --journal "$tmp/journal")
+rc=$?
+[ $rc = 1 ] && echo "$line" | grep -q "^amdx health: unhealthy: device $d partition 1 unhealthy: offline" ||
+	fail "text exit $rc: '$line'"
+result "health: the reset limit leaves partition 1 offline: unhealthy (exit 1), on the offline record"
+
+# amdx-eventd killed and restarted: the records emitted meanwhile are gone
+# for any new subscriber; the restarted daemon journals their range as one
+# LOST record, so the device's seqs stay contiguous in the journal.
+if command -v amdx-eventd > /dev/null; then
+	kill -9 $mon
+	wait $mon 2> /dev/null
+	s1=$(amdx -j ras inject "$d" --block umc --type ce --address 0x500000 | jq .inject.seq)
+	s2=$(amdx -j ras inject "$d" --block umc --type ce --address 0x600000 | jq .inject.seq)
+	start_journal
+	s3=$(amdx -j ras inject "$d" --block umc --type ce --address 0x700000 | jq .inject.seq)
+	sleep 1
+	lost=$(jq -c --argjson d "$d" 'select(.device == $d and .kind == "lost")' "$tmp/journal")
+	[ "$(echo "$lost" | jq -r '"\(.source) \(.seq) \(.last_seq) \(.missed)"')" = "eventd $s1 $s2 2" ] ||
+		fail "LOST after restart '$lost', expected seqs $s1..$s2 (next $s3)"
+	gaps=$(jq -s --argjson d "$d" '[.[] | select(.device == $d) |
+		{s: .seq, e: (if .kind == "lost" then .last_seq else .seq end)}] |
+		[range(1; length) as $i | select(.[$i].s != .[$i - 1].e + 1) | .[$i].s]' "$tmp/journal")
+	[ "$gaps" = "[]" ] || fail "journal seqs of device $d not contiguous at $gaps"
+	jq -e --argjson d "$d" --argjson s "$s3" 'select(.device == $d and .seq == $s) |
+		.schema_version == 1 and (.boot_id | length) == 36 and .realtime_ns > 0' \
+		"$tmp/journal" > /dev/null || fail "record $s3 lacks schema fields"
+	result "eventd: kill -9 and restart: the gap is one LOST record, seqs contiguous"
+else
+	skip "eventd: kill -9 and restart" "amdx-eventd not in the initramfs"
+fi
+stop_monitor
+
+# Re-created, the device is healthy although the journal still holds its
+# old fatal records: the kernel's state decides, stale records do not.
+del_dev 965
+new_dev 965 model=mi300x
+d2=$(amdx_id 965)
+# Its old partition_offline record no longer counts (the state is online),
+# nor its old UEs once --ue-age passed without a repeat.
+sleep 2
+health_is 0 healthy "$d2" --ue-age 2
+result "health: a re-created device is healthy despite old fatal records in the journal"
+
+# RMA: bad-page threshold 1, one UE on a VRAM page.
+amdx ras policy set "$d2" --bad-page-threshold 1 > /dev/null || fail "policy set"
+amdx ras inject "$d2" --block umc --type ue --address 0x300000 > /dev/null || fail "umc ue"
+health_is 1 unhealthy "$d2"
+jq -r '.devices[0].findings[0].cause' "$tmp/health.json" | grep -q '^flagged for return' ||
+	fail "no RMA finding: $(cat "$tmp/health.json")"
+result "health: a device flagged for return is unhealthy"
+del_dev 965
+
+exit $failed

@@ -1,0 +1,530 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+//
+// `amdx exporter`: Prometheus metrics of every device, rendered by
+// prometheus-cpp in the text exposition format, either into node-exporter's
+// textfile directory (written to a temporary file, then renamed, so
+// node-exporter never reads half a file) or served over HTTP (/metrics).
+// The names, types, labels and help texts are the contract of
+// Documentation/admin-guide/metrics.rst.
+//
+//   Prometheus / node-exporter      amdx exporter             amdx.ko
+//   GET /metrics  ---------------->  collect() (fleet.hpp) --> queries
+//                 <----------------  MetricFamily vector
+//                                    event thread <---------- event fds
+//                                    (counters the kernel keeps no total of)
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <fcntl.h>
+#include <memory>
+#include <poll.h>
+#include <prometheus/collectable.h>
+#include <prometheus/exposer.h>
+#include <prometheus/text_serializer.h>
+#include <sstream>
+#include <thread>
+#include <unistd.h>
+
+#include "fleet.hpp"
+
+namespace amdx::cli {
+
+using prometheus::ClientMetric;
+using prometheus::MetricFamily;
+using prometheus::MetricType;
+
+namespace {
+
+using Labels = std::vector<ClientMetric::Label>;
+
+/// The identity labels of a device's series (metrics.rst, "Labels"):
+/// device-metrics-exporter's names first, then amdx's own.
+Labels identity(const Snapshot& s, const std::string& host, const std::string& partition) {
+    const std::string model =
+        s.info.product.empty() ? std::string(to_string(s.info.model)) : s.info.product;
+    return Labels{
+        {"hostname", host},
+        {"serial_number", s.info.serial},
+        {"card_model", model},
+        {"gpu_partition_id", partition},
+        {"gpu_compute_partition_type", std::string(to_string(s.partitions.compute_mode))},
+        {"gpu_memory_partition_type", std::string(to_string(s.partitions.memory_mode))},
+        {"device", std::to_string(s.info.id)},
+        {"bdf", s.info.bdf},
+        {"partition", partition},
+    };
+}
+
+Labels with(Labels l, std::initializer_list<ClientMetric::Label> more) {
+    l.insert(l.end(), more);
+    return l;
+}
+
+/// Families in the order of metrics.rst; each family is created once.
+class Builder {
+  public:
+    MetricFamily& family(const std::string& name, MetricType type, const std::string& help) {
+        for (auto& f : families_)
+            if (f.name == name)
+                return f;
+        families_.push_back(MetricFamily{name, help, type, {}});
+        return families_.back();
+    }
+    void gauge(const std::string& name, const std::string& help, Labels labels, double v) {
+        ClientMetric m;
+        m.label = std::move(labels);
+        m.gauge.value = v;
+        family(name, MetricType::Gauge, help).metric.push_back(std::move(m));
+    }
+    void counter(const std::string& name, const std::string& help, Labels labels, double v) {
+        ClientMetric m;
+        m.label = std::move(labels);
+        m.counter.value = v;
+        family(name, MetricType::Counter, help).metric.push_back(std::move(m));
+    }
+    std::vector<MetricFamily> take() { return std::move(families_); }
+
+  private:
+    std::vector<MetricFamily> families_;
+};
+
+constexpr std::array<PartitionState, 3> kStates = {
+    PartitionState::online, PartitionState::quarantined, PartitionState::offline};
+
+void device_metrics(Builder& b, const Snapshot& s, const std::string& host) {
+    const Labels dev = identity(s, host, "all");
+    b.gauge("amdx_device_info",
+            "Device identity: 1 per device, with model, product and hive as labels.",
+            with(dev, {{"model", std::string(to_string(s.info.model))},
+                       {"product", s.info.product},
+                       {"hive_id", std::to_string(s.info.hive_id)}}),
+            1);
+    b.gauge("amdx_device_rma", "1 if the device is flagged for return (bad-page threshold).", dev,
+            s.ras.rma ? 1 : 0);
+    b.gauge("amdx_device_vram_bytes", "Bytes of VRAM.", dev, static_cast<double>(s.info.vram_size));
+    b.gauge("amdx_device_vram_free_bytes", "Bytes of VRAM not allocated.", dev,
+            static_cast<double>(s.info.vram_free));
+    for (const auto& mp : s.info.memory_partitions) {
+        const Labels l = with(dev, {{"mem_partition", std::to_string(mp.index)}});
+        b.gauge("amdx_memory_partition_vram_bytes", "Bytes of VRAM of one memory (NPS) partition.",
+                l, static_cast<double>(mp.size));
+        b.gauge("amdx_memory_partition_vram_free_bytes",
+                "Bytes of VRAM not allocated in one memory (NPS) partition.", l,
+                static_cast<double>(mp.free));
+    }
+    b.gauge("amdx_device_partitions", "Compute partitions of the current mode.", dev,
+            static_cast<double>(s.partitions.partitions.size()));
+    b.gauge("amdx_partition_generation",
+            "Partition configuration generation; changes with every committed switch.", dev,
+            static_cast<double>(s.partitions.generation));
+    b.gauge("amdx_device_vfs", "SR-IOV VFs enabled.", dev, static_cast<double>(s.vfs.vfs.size()));
+    b.gauge("amdx_device_max_vfs", "SR-IOV VFs supported.", dev,
+            static_cast<double>(s.vfs.max_vfs));
+    b.gauge("amdx_pending_pages", "VRAM pages waiting for retirement.", dev,
+            static_cast<double>(s.ras.pending_pages));
+
+    // RAS: device totals and per-partition rows are two families, so that
+    // sum() over either never counts an error twice.
+    for (const auto& row : s.ras.counters) {
+        for (std::uint32_t t = 0; t < AMDX_RAS_TYPE_COUNT; ++t) {
+            if (!row.count[t])
+                continue; // the block does not report this type
+            const auto type = static_cast<RasType>(t);
+            if (row.partition == kRasPartitionAll) {
+                b.counter("amdx_ras_errors_total", "RAS errors of a block and type, device-wide.",
+                          with(dev, {{"block", std::string(to_string(row.block))},
+                                     {"type", std::string(to_string(type))}}),
+                          static_cast<double>(*row.count[t]));
+            } else {
+                b.counter("amdx_partition_ras_errors_total",
+                          "RAS errors of a block and type in one compute partition.",
+                          with(identity(s, host, std::to_string(row.partition)),
+                               {{"block", std::string(to_string(row.block))},
+                                {"type", std::string(to_string(type))}}),
+                          static_cast<double>(*row.count[t]));
+            }
+        }
+    }
+    std::array<std::uint64_t, 5> by_cause{};
+    for (const auto& p : s.badpages) {
+        const auto c = static_cast<std::size_t>(p.cause);
+        if (c < by_cause.size())
+            ++by_cause[c];
+    }
+    for (const auto cause :
+         {BadPageCause::ce, BadPageCause::ue, BadPageCause::de, BadPageCause::import})
+        b.counter("amdx_retired_pages_total", "VRAM pages retired, by cause.",
+                  with(dev, {{"cause", std::string(to_string(cause))}}),
+                  static_cast<double>(by_cause[static_cast<std::size_t>(cause)]));
+    std::int64_t threshold = s.policy.bad_page_threshold;
+    if (threshold == AMDX_RAS_BAD_PAGE_AUTO)
+        threshold = static_cast<std::int64_t>(s.info.vram_size / (100ULL << 20));
+    if (threshold > 0)
+        b.gauge("amdx_bad_page_threshold_pages",
+                "Retired pages that flag the device for return (absent: warn only).", dev,
+                static_cast<double>(threshold));
+
+    for (const auto& p : s.partitions.partitions) {
+        const Labels l = identity(s, host, std::to_string(p.id));
+        for (const auto st : kStates)
+            b.gauge("amdx_partition_state",
+                    "1 for the state a compute partition is in (online, quarantined, offline).",
+                    with(l, {{"state", std::string(to_string(st))}}), p.state == st ? 1 : 0);
+        b.gauge("amdx_partition_xccs", "XCCs of a compute partition.", l,
+                static_cast<double>(__builtin_popcount(p.xcc_mask)));
+        b.gauge("amdx_partition_vram_bytes", "Bytes of VRAM local to a compute partition.", l,
+                static_cast<double>(p.vram_size));
+        b.counter("amdx_partition_resets_total", "Resets of a compute partition.", l,
+                  static_cast<double>(p.resets));
+    }
+    for (const auto& vf : s.vfs.vfs) {
+        const Labels l = with(dev, {{"vf", std::to_string(vf.vf)}});
+        for (const auto st : kStates)
+            b.gauge("amdx_vf_state", "1 for the state a VF is in (online, quarantined, offline).",
+                    with(l, {{"state", std::string(to_string(st))}}), vf.state == st ? 1 : 0);
+        b.gauge("amdx_vf_vram_quota_bytes", "VRAM quota of a VF.", l,
+                static_cast<double>(vf.config.vram_quota));
+        b.gauge("amdx_vf_vram_used_bytes", "VRAM a VF uses.", l, static_cast<double>(vf.vram_used));
+        b.gauge("amdx_vf_time_slice_seconds", "Scheduling time slice of a VF.", l,
+                vf.config.time_slice_us / 1e6);
+        b.counter("amdx_vf_resets_total", "Resets (FLR or RAS) of a VF.", l,
+                  static_cast<double>(vf.resets));
+    }
+}
+
+void event_metrics(Builder& b, const Snapshot& s, const std::string& host, const EventTally& t) {
+    const Labels dev = identity(s, host, "all");
+    for (std::uint16_t k = 0; k < AMDX_EVENT_KIND_COUNT; ++k)
+        b.counter("amdx_events_total", "Event records the exporter received, by kind.",
+                  with(dev, {{"kind", std::string(to_string(static_cast<EventKind>(k)))}}),
+                  static_cast<double>(t.kinds[k]));
+    b.counter("amdx_events_lost_total", "Event records the exporter's subscription missed.", dev,
+              static_cast<double>(t.lost));
+    b.gauge("amdx_events_last_seq", "Sequence number of the newest event record received.", dev,
+            static_cast<double>(t.last_seq));
+    static const std::array<const char*, 2> dirs = {"to_vram", "to_system"};
+    const auto page = static_cast<double>(::sysconf(_SC_PAGESIZE));
+    for (std::size_t d = 0; d < 2; ++d) {
+        b.counter("amdx_hmm_migrations_total", "HMM migrations, by direction.",
+                  with(dev, {{"direction", dirs[d]}}), static_cast<double>(t.migrations[d]));
+        b.counter("amdx_hmm_migrated_bytes_total", "Bytes HMM migrations moved, by direction.",
+                  with(dev, {{"direction", dirs[d]}}),
+                  static_cast<double>(t.migrated_pages[d]) * page);
+    }
+    b.counter("amdx_partition_commits_total", "Partition switches, by outcome.",
+              with(dev, {{"outcome", "committed"}}), static_cast<double>(t.commits));
+    b.counter("amdx_partition_commits_total", "Partition switches, by outcome.",
+              with(dev, {{"outcome", "rolled_back"}}), static_cast<double>(t.rolled_back));
+    b.counter("amdx_vf_flrs_total", "VF function-level resets requested (AMDX_IOC_VF_RESET).", dev,
+              static_cast<double>(t.flrs));
+}
+
+} // namespace
+
+void EventTallies::add(const Event& ev) {
+    const std::lock_guard guard(lock_);
+    auto& t = by_device_[ev.device];
+    const auto k = static_cast<std::size_t>(ev.kind);
+    if (k < t.kinds.size())
+        ++t.kinds[k];
+    if (ev.kind == EventKind::lost) {
+        t.lost += ev.data[0];
+        t.last_seq = std::max(t.last_seq, ev.data[1]);
+        return;
+    }
+    t.last_seq = std::max(t.last_seq, ev.seq);
+    switch (ev.kind) {
+    case EventKind::migrate:
+        if (ev.type < 2) {
+            ++t.migrations[ev.type];
+            t.migrated_pages[ev.type] += ev.data[1];
+        }
+        break;
+    case EventKind::partition_switch:
+        if (ev.data[0] != 0)
+            ++t.rolled_back;
+        else if (ev.type == static_cast<std::uint32_t>(PartitionStep::resume))
+            ++t.commits;
+        break;
+    case EventKind::vf_reset:
+        if (ev.type == AMDX_VF_RESET_CAUSE_FLR)
+            ++t.flrs;
+        break;
+    default:
+        break;
+    }
+}
+
+std::map<std::uint32_t, EventTally> EventTallies::get() const {
+    const std::lock_guard guard(lock_);
+    return by_device_;
+}
+
+std::vector<MetricFamily> to_metrics(const std::vector<Snapshot>& snaps, const std::string& host,
+                                     const std::map<std::uint32_t, EventTally>* tallies,
+                                     std::optional<double> collect_seconds) {
+    Builder b;
+    b.gauge("amdx_up", "1 if the exporter read every device, 0 if the collection failed.",
+            {{"hostname", host}}, 1);
+    b.gauge("amdx_exporter_devices", "Devices the collection read.", {{"hostname", host}},
+            static_cast<double>(snaps.size()));
+    if (collect_seconds)
+        b.gauge("amdx_exporter_collect_duration_seconds", "Time the collection took.",
+                {{"hostname", host}}, *collect_seconds);
+    for (const auto& s : snaps)
+        device_metrics(b, s, host);
+    if (tallies) {
+        for (const auto& s : snaps) {
+            const auto it = tallies->find(s.info.id);
+            event_metrics(b, s, host, it != tallies->end() ? it->second : EventTally{});
+        }
+    }
+    return b.take();
+}
+
+std::string to_text(const std::vector<MetricFamily>& families) {
+    std::ostringstream out;
+    prometheus::TextSerializer{}.Serialize(out, families);
+    return out.str();
+}
+
+namespace {
+
+/// The exposition of one collection; on failure amdx_up 0 and the reason
+/// in @why.
+std::string collect_text(const Options& opts, const std::string& host, const EventTallies* ev,
+                         std::string& why) {
+    const auto t0 = std::chrono::steady_clock::now();
+    why.clear();
+    auto control = Control::open(opts.node);
+    Result<std::vector<Snapshot>> snaps = Unexpected(std::errc::no_such_device);
+    std::string what = "open";
+    if (control)
+        snaps = collect(*control, what);
+    else
+        snaps = Unexpected(control.error());
+    if (!snaps) {
+        why = what + ": " + errno_text(snaps.error());
+        Builder b;
+        b.gauge("amdx_up", "1 if the exporter read every device, 0 if the collection failed.",
+                {{"hostname", host}}, 0);
+        return to_text(b.take());
+    }
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - t0;
+    std::map<std::uint32_t, EventTally> tallies;
+    if (ev)
+        tallies = ev->get();
+    return to_text(to_metrics(*snaps, host, ev ? &tallies : nullptr, took.count()));
+}
+
+/// Writes @text to @path through @path.tmp.PID, fsync, rename.
+bool write_textfile(const std::string& path, const std::string& text, std::string& why) {
+    const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        why = tmp + ": " + errno_text(std::error_code(errno, std::system_category()));
+        return false;
+    }
+    std::size_t off = 0;
+    while (off < text.size()) {
+        const ssize_t n = ::write(fd, text.data() + off, text.size() - off);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            why = tmp + ": " + errno_text(std::error_code(errno, std::system_category()));
+            ::close(fd);
+            ::unlink(tmp.c_str());
+            return false;
+        }
+        off += static_cast<std::size_t>(n);
+    }
+    if (::fsync(fd) != 0 || ::close(fd) != 0 || ::rename(tmp.c_str(), path.c_str()) != 0) {
+        why = path + ": " + errno_text(std::error_code(errno, std::system_category()));
+        ::unlink(tmp.c_str());
+        return false;
+    }
+    return true;
+}
+
+/// Follows every device's event log into @tallies until @stop; picks up
+/// devices created later (the list is read again every second).
+void follow_events(const std::string& node, EventTallies& tallies, const std::atomic_bool& stop) {
+    struct Sub {
+        Device device;
+        EventStream stream;
+    };
+    std::map<std::uint32_t, Sub> subs;
+    auto last_scan = std::chrono::steady_clock::time_point{};
+    std::optional<Control> control;
+    std::vector<Event> batch;
+    while (!stop.load()) {
+        const auto now = std::chrono::steady_clock::now();
+        if (now - last_scan >= std::chrono::seconds(1)) {
+            last_scan = now;
+            if (!control) {
+                auto c = Control::open(node);
+                if (c)
+                    control = std::move(*c);
+            }
+            if (control) {
+                auto entries = control->devices();
+                if (entries) {
+                    for (const auto& e : *entries) {
+                        if (subs.count(e.id))
+                            continue;
+                        auto dev = Device::open(*control, e.id);
+                        if (!dev)
+                            continue;
+                        auto stream = dev->subscribe();
+                        if (!stream)
+                            continue;
+                        subs.emplace(e.id, Sub{std::move(*dev), std::move(*stream)});
+                    }
+                }
+            }
+        }
+        std::vector<pollfd> fds;
+        std::vector<std::uint32_t> ids;
+        for (const auto& [id, s] : subs) {
+            fds.push_back({s.stream.fd().get(), POLLIN, 0});
+            ids.push_back(id);
+        }
+        if (fds.empty()) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(200));
+            continue;
+        }
+        const int n = ::poll(fds.data(), fds.size(), 200);
+        if (n <= 0)
+            continue;
+        for (std::size_t i = 0; i < fds.size(); ++i) {
+            if (fds[i].revents == 0)
+                continue;
+            batch.clear();
+            auto got = subs.at(ids[i]).stream.read(batch, 256);
+            if (!got) {
+                subs.erase(ids[i]); // the device went away
+                continue;
+            }
+            for (const auto& ev : batch)
+                tallies.add(ev);
+        }
+    }
+}
+
+/// prometheus-cpp calls Collect() for every scrape of /metrics.
+class Collector : public prometheus::Collectable {
+  public:
+    Collector(Options opts, std::string host, const EventTallies& tallies)
+        : opts_(std::move(opts)), host_(std::move(host)), tallies_(tallies) {}
+
+    std::vector<MetricFamily> Collect() const override {
+        const auto t0 = std::chrono::steady_clock::now();
+        Builder down;
+        auto control = Control::open(opts_.node);
+        std::string what = "open";
+        if (control) {
+            auto snaps = collect(*control, what);
+            if (snaps) {
+                const std::chrono::duration<double> took = std::chrono::steady_clock::now() - t0;
+                const auto t = tallies_.get();
+                return to_metrics(*snaps, host_, &t, took.count());
+            }
+        }
+        down.gauge("amdx_up", "1 if the exporter read every device, 0 if the collection failed.",
+                   {{"hostname", host_}}, 0);
+        return down.take();
+    }
+
+  private:
+    Options opts_;
+    std::string host_;
+    const EventTallies& tallies_;
+};
+
+std::atomic_bool g_stop{false};
+
+void on_term(int /*sig*/) {
+    g_stop.store(true);
+}
+
+} // namespace
+
+int FleetCommands::exporter(const Options& opts, std::ostream& out, std::ostream& err) const {
+    const std::string host = host_name();
+    // Check the node once up front, so that a missing module is one line
+    // and exit 1 rather than a file saying amdx_up 0.
+    if (!open_control(opts, err))
+        return kExitError;
+    g_stop.store(false);
+    struct sigaction sa = {};
+    sa.sa_handler = on_term;
+    ::sigaction(SIGTERM, &sa, nullptr);
+    ::sigaction(SIGINT, &sa, nullptr);
+
+    EventTallies tallies;
+    const bool keeps_running = !listen_.empty() || interval_s_ > 0;
+    std::thread events;
+    if (keeps_running)
+        events = std::thread(follow_events, opts.node, std::ref(tallies), std::cref(g_stop));
+    auto join = [&events] {
+        g_stop.store(true);
+        if (events.joinable())
+            events.join();
+    };
+
+    if (!listen_.empty()) {
+        std::unique_ptr<prometheus::Exposer> exposer;
+        try {
+            exposer = std::make_unique<prometheus::Exposer>(listen_, 2);
+        } catch (const std::exception& e) {
+            join();
+            fail(err, "exporter: cannot listen on " + listen_ + ": " + e.what());
+            return kExitError;
+        }
+        auto collector = std::make_shared<Collector>(opts, host, tallies);
+        exposer->RegisterCollectable(collector);
+        const auto ports = exposer->GetListeningPorts();
+        const auto colon = listen_.rfind(':');
+        out << "amdx exporter: serving http://" << listen_.substr(0, colon) << ':'
+            << (ports.empty() ? 0 : ports.front()) << "/metrics" << std::endl;
+        std::uint64_t ticks = 0;
+        while (!g_stop.load() && (iterations_ == 0 || ticks < iterations_ * 10)) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            ++ticks;
+        }
+        join();
+        return kExitOk;
+    }
+
+    std::uint64_t done = 0;
+    int code = kExitOk;
+    for (;;) {
+        std::string why;
+        const std::string text = collect_text(opts, host, keeps_running ? &tallies : nullptr, why);
+        if (!why.empty())
+            fail(err, "exporter: " + why);
+        if (textfile_ == "-") {
+            out << text << std::flush;
+        } else if (!write_textfile(textfile_, text, why)) {
+            fail(err, "exporter: " + why);
+            code = kExitError;
+            break;
+        }
+        if (!keeps_running) {
+            code = why.empty() ? kExitOk : kExitError;
+            break;
+        }
+        if (++done == iterations_ || g_stop.load())
+            break;
+        const auto until =
+            std::chrono::steady_clock::now() + std::chrono::duration<double>(interval_s_);
+        while (!g_stop.load() && std::chrono::steady_clock::now() < until)
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    join();
+    return code;
+}
+
+} // namespace amdx::cli

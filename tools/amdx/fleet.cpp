@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+//
+// Registers `amdx exporter`, `amdx health` and `amdx partition export` with
+// the parser (fleet.hpp); the commands are in exporter.cpp, health.cpp and
+// partition_export.cpp.
+#include "fleet.hpp"
+
+namespace amdx::cli {
+
+FleetCommands::FleetCommands(CLI::App& app) {
+    exporter_ = app.add_subcommand(
+        "exporter", "Prometheus metrics: a node-exporter textfile (default) or HTTP /metrics");
+    exporter_->fallthrough();
+    exporter_
+        ->add_option("--textfile", textfile_,
+                     "Write the metrics to this file (through a temporary file and a "
+                     "rename); '-' for standard output")
+        ->capture_default_str();
+    exporter_->add_option("--listen", listen_, "Serve /metrics over HTTP on ADDR:PORT");
+    exporter_
+        ->add_option("--interval", interval_s_,
+                     "Textfile mode: collect again every SEC seconds (0: once)")
+        ->check(CLI::NonNegativeNumber);
+    exporter_->add_option("--iterations", iterations_,
+                          "Stop after N collections (--interval) or N seconds (--listen); 0: "
+                          "run until SIGTERM");
+
+    health_ = app.add_subcommand(
+        "health", "Health verdict per device and partition (Node Problem Detector exit codes)");
+    health_->fallthrough();
+    health_->add_option("DEV", health_dev_, "Device id, PCI address or 'all'")
+        ->capture_default_str();
+    health_
+        ->add_option("--journal", journal_,
+                     "Event journal (JSON lines of amdx-eventd or 'amdx monitor -j')")
+        ->capture_default_str();
+    health_
+        ->add_option("--ue-age", ue_age_s_,
+                     "Seconds after which an uncorrected error that did not repeat is stale")
+        ->capture_default_str();
+    health_->add_flag("--strict", strict_, "Exit 1 for degraded too (default: unhealthy only)");
+
+    // `partition export` joins the partition OBJECT's commands.
+    if (auto partition = app.get_subcommand_ptr("partition")) {
+        export_ = partition->add_subcommand(
+            "export", "Partition profiles for schedulers: Kubernetes DRA or Slurm gres.conf");
+        export_->fallthrough();
+        export_->add_option("DEV", export_dev_, "Device id, PCI address or 'all'")
+            ->capture_default_str();
+        export_->add_option("--format", format_, "dra (ResourceSlice JSON) or slurm (gres.conf)")
+            ->check(CLI::IsMember({"dra", "slurm"}))
+            ->capture_default_str();
+        export_->add_option("--node", node_, "Node name (default: this host's name)");
+        export_->add_option("--driver", driver_, "DRA driver name")->capture_default_str();
+    }
+    // `monitor --from-journal` replays amdx-eventd's journal (replay.cpp).
+    if (auto monitor = app.get_subcommand_ptr("monitor")) {
+        monitor_ = monitor.get();
+        from_journal_ =
+            monitor_
+                ->add_option("--from-journal", journal_,
+                             "Print the records amdx-eventd journaled in FILE (default " +
+                                 journal_ + ") instead of following live ones")
+                ->expected(0, 1);
+        since_opt_ = monitor_->add_option("--since", since_,
+                                          "With --from-journal: only records after seq SEQ");
+    }
+    app.footer(app.get_footer() +
+               "\n  exporter [--textfile PATH|-] [--listen ADDR:PORT] [--interval SEC]\n"
+               "  health [DEV] [--journal FILE] [--ue-age SEC] [--strict]\n"
+               "  partition export [DEV] [--format dra|slurm] [--node NAME]\n"
+               "  monitor [DEV...] --from-journal [FILE] [--since SEQ]");
+}
+
+bool FleetCommands::parsed() const {
+    return exporter_->parsed() || health_->parsed() || (export_ && export_->parsed()) ||
+           (monitor_ && monitor_->parsed() &&
+            (from_journal_->count() > 0 || since_opt_->count() > 0));
+}
+
+int FleetCommands::run(const Options& opts, std::ostream& out, std::ostream& err) const {
+    if (exporter_->parsed())
+        return exporter(opts, out, err);
+    if (health_->parsed())
+        return health(opts, out, err);
+    if (export_ && export_->parsed())
+        return partition_export(opts, out, err);
+    if (since_opt_->count() > 0 && from_journal_->count() == 0) {
+        fail(err, "monitor: --since needs --from-journal (the kernel keeps no history)");
+        return kExitUsage;
+    }
+    std::vector<std::string> devs;
+    if (const auto* dev = monitor_->get_option_no_throw("DEV"); dev && dev->count() > 0)
+        devs = dev->as<std::vector<std::string>>();
+    return replay(opts, devs, out, err);
+}
+
+} // namespace amdx::cli

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+//
+// The fleet commands: `amdx exporter` (Prometheus metrics, exporter.cpp),
+// `amdx health` (node health verdicts, health.cpp) and `amdx partition
+// export` (Kubernetes DRA ResourceSlices and Slurm gres.conf lines,
+// partition_export.cpp).  All three read one Snapshot per device
+// (snapshot.cpp): a bounded number of queries, whatever the number of
+// partitions, VFs or retired pages.
+//
+//   amdx                              amdx.ko
+//   QUERY_DEVICES             -->     the device list
+//   per device: DEVICE_OPEN,  -->     info, partitions, VFs, RAS counters,
+//     5 queries (2-call)              RAS policy, bad-page table
+//   render                    <--     one MetricFamily vector / verdicts
+#ifndef AMDX_FLEET_HPP
+#define AMDX_FLEET_HPP
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <ostream>
+#include <prometheus/metric_family.h>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "cli.hpp"
+
+namespace amdx::cli {
+
+/// One device's state as one collection read it.
+struct Snapshot {
+    DeviceInfo info;
+    Partitions partitions;
+    Vfs vfs;
+    RasStatus ras;
+    RasPolicy policy;
+    std::vector<BadPage> badpages;
+};
+
+/// Every device's snapshot, in id order.  A device removed while it is read
+/// is left out; any other failure is the error, with @what naming the step
+/// ("device 3 RAS counters").
+[[nodiscard]] Result<std::vector<Snapshot>> collect(const Control& control, std::string& what);
+
+/// What the exporter learnt from the event log since it subscribed
+/// (exporter modes that keep running: --listen, --interval).  The kernel
+/// keeps no device-wide counter of these, so they count from the exporter's
+/// start (a counter reset to Prometheus when it restarts).
+struct EventTally {
+    std::array<std::uint64_t, AMDX_EVENT_KIND_COUNT> kinds{}; ///< records by kind
+    std::uint64_t lost = 0;                                   ///< records the subscription missed
+    std::uint64_t last_seq = 0;                               ///< the newest seq seen
+    std::array<std::uint64_t, 2> migrations{}; ///< MIGRATE records: [0] to VRAM, [1] home
+    std::array<std::uint64_t, 2> migrated_pages{};
+    std::uint64_t commits = 0;     ///< partition switches that reached RESUME
+    std::uint64_t rolled_back = 0; ///< partition switches with a failed step
+    std::uint64_t flrs = 0;        ///< VF_RESET records caused by an FLR
+};
+
+/// Event tallies per device id, shared by the event thread and scrapes.
+class EventTallies {
+  public:
+    void add(const Event& ev);
+    [[nodiscard]] std::map<std::uint32_t, EventTally> get() const;
+
+  private:
+    mutable std::mutex lock_;
+    std::map<std::uint32_t, EventTally> by_device_;
+};
+
+/// The metrics of @snaps, in the contract of Documentation/admin-guide/
+/// metrics.rst.  @tallies adds the event-derived counters when given;
+/// @collect_seconds (if set) the collection's duration.
+[[nodiscard]] std::vector<prometheus::MetricFamily>
+to_metrics(const std::vector<Snapshot>& snaps, const std::string& hostname,
+           const std::map<std::uint32_t, EventTally>* tallies,
+           std::optional<double> collect_seconds);
+
+/// The Prometheus text exposition of @families.
+[[nodiscard]] std::string to_text(const std::vector<prometheus::MetricFamily>& families);
+
+/// This host's name (the `hostname` label).
+[[nodiscard]] std::string host_name();
+
+// ---- health (health.cpp)
+
+enum class Verdict { healthy, degraded, unhealthy };
+/// "healthy", "degraded", "unhealthy".
+[[nodiscard]] std::string_view to_string(Verdict v);
+
+/// One event record as `amdx monitor -j` and amdx-eventd write it (the
+/// journal): the fields health reads.
+struct JournalRecord {
+    std::uint32_t device = 0;
+    std::uint64_t seq = 0;
+    std::uint64_t timestamp_ns = 0;           ///< CLOCK_MONOTONIC of the emitting host
+    std::optional<std::uint64_t> realtime_ns; ///< eventd's stamp, if present
+    std::string kind;                         ///< "error", "action_end", ...
+    std::optional<std::uint32_t> partition;
+    std::string type;   ///< error: "ce", "ue", "de"
+    std::string block;  ///< error
+    std::string action; ///< action_start/_end
+    std::string result; ///< "ok" or an errno name
+};
+
+/// Parses JSON lines of @in (unknown or malformed lines are skipped and
+/// counted in @skipped).
+[[nodiscard]] std::vector<JournalRecord> read_journal(std::istream& in, std::size_t& skipped);
+
+/// The knobs of the health rules.
+struct HealthRules {
+    std::uint64_t ue_age_s = 3600; ///< an uncorrected error older than this, not repeated, is stale
+    unsigned retired_warn_pct = 90; ///< retired pages at this % of bad_page_threshold: degraded
+    std::uint64_t now_mono_ns = 0;  ///< CLOCK_MONOTONIC now (0: read the clock)
+};
+
+/// One verdict with its cause, the record it rests on and its clearing rule.
+struct Finding {
+    Verdict verdict = Verdict::healthy;
+    std::string cause;  ///< "" when healthy
+    std::string clears; ///< the rule that clears it
+    std::optional<std::uint64_t> seq;
+    std::optional<std::uint64_t> timestamp_ns;
+};
+
+struct PartitionHealth {
+    std::uint32_t id = 0;
+    std::vector<Finding> findings; ///< empty: healthy
+    [[nodiscard]] Verdict verdict() const;
+};
+
+struct DeviceHealth {
+    std::uint32_t id = 0;
+    std::string bdf;
+    std::string serial;
+    std::vector<Finding> findings; ///< device-wide
+    std::vector<PartitionHealth> partitions;
+    /// The worst of the device's and its partitions' findings.
+    [[nodiscard]] Verdict verdict() const;
+};
+
+/// The verdicts of @snap from its state and @journal's records of it.
+[[nodiscard]] DeviceHealth evaluate(const Snapshot& snap, const std::vector<JournalRecord>& journal,
+                                    const HealthRules& rules);
+[[nodiscard]] Json health_to_json(const DeviceHealth& h);
+
+// ---- partition export (partition_export.cpp)
+
+/// A partition profile: the compute partitions one compute mode gives in
+/// the device's current memory mode, from the kernel's plan (what-if).
+struct Profile {
+    ComputeMode compute = ComputeMode::unknown;
+    MemoryMode memory = MemoryMode::unknown;
+    std::vector<PartitionInfo> topology;
+};
+
+/// The profiles of @device: every supported compute mode the kernel would
+/// accept with the current memory mode.
+[[nodiscard]] Result<std::vector<Profile>> profiles(const Device& device, const DeviceInfo& info);
+/// The KEP-4815 ResourceSlice of one device.
+[[nodiscard]] Json dra_slice(const DeviceInfo& info, const std::vector<Profile>& profiles,
+                             const std::string& node, const std::string& driver);
+/// gres.conf lines of one device (its current partitions).
+[[nodiscard]] std::string slurm_gres(const DeviceInfo& info, const Partitions& parts,
+                                     const std::string& node);
+
+/// `amdx exporter`, `amdx health`, `amdx partition export` and
+/// `amdx monitor --from-journal`.
+class FleetCommands {
+  public:
+    explicit FleetCommands(CLI::App& app);
+    [[nodiscard]] bool parsed() const;
+    int run(const Options& opts, std::ostream& out, std::ostream& err) const;
+
+  private:
+    int exporter(const Options& opts, std::ostream& out, std::ostream& err) const;
+    int health(const Options& opts, std::ostream& out, std::ostream& err) const;
+    int partition_export(const Options& opts, std::ostream& out, std::ostream& err) const;
+    int replay(const Options& opts, const std::vector<std::string>& devs, std::ostream& out,
+               std::ostream& err) const;
+
+    CLI::App* exporter_;
+    CLI::App* health_;
+    CLI::App* export_ = nullptr;
+    CLI::App* monitor_ = nullptr;
+    CLI::Option* from_journal_ = nullptr;
+    CLI::Option* since_opt_ = nullptr;
+    // exporter
+    std::string textfile_ = "/var/lib/prometheus/node-exporter/amdx.prom";
+    std::string listen_;
+    double interval_s_ = 0;
+    std::uint64_t iterations_ = 0;
+    // health
+    std::string health_dev_ = "all";
+    std::string journal_ = "/var/log/amdx/events.jsonl";
+    std::uint64_t ue_age_s_ = 3600;
+    bool strict_ = false;
+    // partition export
+    std::string export_dev_ = "all";
+    std::string format_ = "dra";
+    std::string node_;
+    std::string driver_ = "gpu.amdx.io";
+    // monitor --from-journal (replay.cpp)
+    std::uint64_t since_ = 0;
+};
+
+} // namespace amdx::cli
+
+#endif // AMDX_FLEET_HPP

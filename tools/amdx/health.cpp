@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+//
+// `amdx health [DEV]`: one verdict per device and per compute partition,
+// healthy, degraded or unhealthy, each with its cause, the record it rests
+// on (seq and time, from the event journal) and the rule that clears it.
+// The rules are in Documentation/admin-guide/health.rst; in short, the
+// kernel's current state (RMA flag, partition states, pending pages) is
+// authoritative, and a journal record only counts while it is recent and
+// not superseded: an uncorrected error older than --ue-age that did not
+// repeat, or one a later containment action or partition restore dealt
+// with, never keeps a healthy device unhealthy.
+//
+// Exit codes are Node Problem Detector's custom-plugin contract: 0 OK,
+// 1 problem (something unhealthy; with --strict degraded too), 2 unknown
+// (the state could not be read).  Text output is the one line NPD and
+// Slurm's HealthCheckProgram show; -j the whole verdict.
+#include <algorithm>
+#include <ctime>
+#include <fstream>
+
+#include "commands.hpp"
+#include "fleet.hpp"
+
+namespace amdx::cli {
+
+namespace {
+
+constexpr int kExitUnknown = 2;
+
+std::uint64_t clock_ns(clockid_t id) {
+    timespec ts{};
+    ::clock_gettime(id, &ts);
+    return static_cast<std::uint64_t>(ts.tv_sec) * 1000000000ULL +
+           static_cast<std::uint64_t>(ts.tv_nsec);
+}
+
+Verdict worst(Verdict a, Verdict b) {
+    return static_cast<int>(a) > static_cast<int>(b) ? a : b;
+}
+
+Verdict worst_of(const std::vector<Finding>& f) {
+    Verdict v = Verdict::healthy;
+    for (const auto& x : f)
+        v = worst(v, x.verdict);
+    return v;
+}
+
+/// A finding resting on @r (or on the kernel's state alone if null).
+Finding finding(Verdict v, std::string cause, std::string clears, const JournalRecord* r) {
+    Finding f{v, std::move(cause), std::move(clears), std::nullopt, std::nullopt};
+    if (r) {
+        f.seq = r->seq;
+        f.timestamp_ns = r->timestamp_ns;
+    }
+    return f;
+}
+
+/// The newest record of @dev matching @pred, or null.
+template <typename Pred>
+const JournalRecord* newest(const std::vector<const JournalRecord*>& recs, Pred pred) {
+    const JournalRecord* best = nullptr;
+    for (const auto* r : recs)
+        if (pred(*r) && (!best || r->seq > best->seq))
+            best = r;
+    return best;
+}
+
+struct Age {
+    std::uint64_t now_mono;
+    std::uint64_t now_real;
+
+    /// Seconds since @r, or nullopt if it cannot be told (another boot's
+    /// monotonic stamp without a realtime one): such a record is stale.
+    [[nodiscard]] std::optional<std::uint64_t> of(const JournalRecord& r) const {
+        if (r.realtime_ns)
+            return now_real > *r.realtime_ns ? (now_real - *r.realtime_ns) / 1000000000ULL : 0;
+        if (r.timestamp_ns > now_mono)
+            return std::nullopt;
+        return (now_mono - r.timestamp_ns) / 1000000000ULL;
+    }
+};
+
+bool is_fatal_error(const JournalRecord& r) {
+    return r.kind == "error" && (r.type == "ue" || r.type == "de");
+}
+
+/// The uncorrected-error rule for one scope (a partition, or device-wide
+/// errors with no partition): the newest recent UE/DE decides.
+void ue_rule(std::vector<Finding>& out, const std::vector<const JournalRecord*>& recs,
+             std::optional<std::uint32_t> partition, const HealthRules& rules, const Age& age) {
+    const JournalRecord* ue = newest(recs, [&](const JournalRecord& r) {
+        return is_fatal_error(r) && r.partition == partition;
+    });
+    if (!ue)
+        return;
+    const auto secs = age.of(*ue);
+    if (!secs || *secs >= rules.ue_age_s)
+        return; // stale: it did not repeat within ue_age
+    const JournalRecord* dealt = newest(recs, [&](const JournalRecord& r) {
+        if (r.seq <= ue->seq)
+            return false;
+        if (r.kind == "action_end" && r.result == "ok")
+            return !partition || !r.partition || r.partition == partition;
+        return partition && r.kind == "partition_restored" && r.partition == partition;
+    });
+    const std::string what = "uncorrected " + ue->block + " error (" + ue->type + ")";
+    const std::string stale = "no repeat for " + std::to_string(rules.ue_age_s) + " s (" +
+                              std::to_string(rules.ue_age_s - *secs) + " s left)";
+    if (dealt) {
+        out.push_back(finding(Verdict::degraded,
+                              what + " contained by " +
+                                  (dealt->kind == "action_end" ? dealt->action : dealt->kind) +
+                                  " at seq " + std::to_string(dealt->seq),
+                              stale, ue));
+        return;
+    }
+    out.push_back(finding(Verdict::unhealthy, what + " with no containment that succeeded",
+                          "a containment action that succeeds, or " + stale, ue));
+}
+
+} // namespace
+
+std::string_view to_string(Verdict v) {
+    switch (v) {
+    case Verdict::healthy:
+        return "healthy";
+    case Verdict::degraded:
+        return "degraded";
+    case Verdict::unhealthy:
+        return "unhealthy";
+    }
+    return "unknown";
+}
+
+Verdict PartitionHealth::verdict() const {
+    return worst_of(findings);
+}
+
+Verdict DeviceHealth::verdict() const {
+    Verdict v = worst_of(findings);
+    for (const auto& p : partitions)
+        v = worst(v, p.verdict());
+    return v;
+}
+
+std::vector<JournalRecord> read_journal(std::istream& in, std::size_t& skipped) {
+    std::vector<JournalRecord> out;
+    std::string line;
+    skipped = 0;
+    while (std::getline(in, line)) {
+        if (line.empty())
+            continue;
+        const Json j = Json::parse(line, nullptr, false);
+        if (j.is_discarded() || !j.is_object() || !j.contains("device") || !j.contains("seq") ||
+            !j.contains("kind") || !j["device"].is_number_unsigned() ||
+            !j["seq"].is_number_unsigned() || !j["kind"].is_string()) {
+            ++skipped;
+            continue;
+        }
+        JournalRecord r;
+        r.device = j["device"].get<std::uint32_t>();
+        r.seq = j["seq"].get<std::uint64_t>();
+        r.kind = j["kind"].get<std::string>();
+        if (j.contains("timestamp_ns") && j["timestamp_ns"].is_number_unsigned())
+            r.timestamp_ns = j["timestamp_ns"].get<std::uint64_t>();
+        if (j.contains("realtime_ns") && j["realtime_ns"].is_number_unsigned())
+            r.realtime_ns = j["realtime_ns"].get<std::uint64_t>();
+        if (j.contains("partition") && j["partition"].is_number_unsigned())
+            r.partition = j["partition"].get<std::uint32_t>();
+        auto str = [&j](const char* key) {
+            return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : "";
+        };
+        r.type = str("type");
+        r.block = str("block");
+        r.action = str("action");
+        r.result = str("result");
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+DeviceHealth evaluate(const Snapshot& snap, const std::vector<JournalRecord>& journal,
+                      const HealthRules& rules) {
+    const Age age{rules.now_mono_ns ? rules.now_mono_ns : clock_ns(CLOCK_MONOTONIC),
+                  clock_ns(CLOCK_REALTIME)};
+    std::vector<const JournalRecord*> recs;
+    for (const auto& r : journal)
+        if (r.device == snap.info.id)
+            recs.push_back(&r);
+
+    DeviceHealth h;
+    h.id = snap.info.id;
+    h.bdf = snap.info.bdf;
+    h.serial = snap.info.serial;
+
+    if (snap.ras.rma) {
+        h.findings.push_back(finding(
+            Verdict::unhealthy,
+            "flagged for return: " + std::to_string(snap.ras.retired_pages) + " retired pages",
+            "none on this board: replace it (the flag is kept in its bad-page table)",
+            newest(recs, [](const JournalRecord& r) { return r.kind == "rma"; })));
+    }
+    const JournalRecord* reset_end =
+        newest(recs, [](const JournalRecord& r) { return r.kind == "device_reset_end"; });
+    if (reset_end && reset_end->result != "ok")
+        h.findings.push_back(finding(Verdict::unhealthy,
+                                     "device reset failed: " + reset_end->result,
+                                     "a device reset that succeeds", reset_end));
+    const auto& parts = snap.partitions.partitions;
+    if (!parts.empty() && std::all_of(parts.begin(), parts.end(), [](const PartitionInfo& p) {
+            return p.state == PartitionState::offline;
+        }))
+        h.findings.push_back(finding(Verdict::unhealthy, "every compute partition is offline",
+                                     "the device is initialised again (driver reload)", nullptr));
+    if (snap.ras.pending_pages > 0)
+        h.findings.push_back(
+            finding(Verdict::degraded,
+                    std::to_string(snap.ras.pending_pages) + " VRAM pages wait for retirement",
+                    "the pages are retired (pending 0)",
+                    newest(recs, [](const JournalRecord& r) { return r.kind == "page_pending"; })));
+    std::int64_t threshold = snap.policy.bad_page_threshold;
+    if (threshold == AMDX_RAS_BAD_PAGE_AUTO)
+        threshold = static_cast<std::int64_t>(snap.info.vram_size / (100ULL << 20));
+    if (!snap.ras.rma && threshold > 0 &&
+        static_cast<std::uint64_t>(snap.ras.retired_pages) * 100 >=
+            static_cast<std::uint64_t>(threshold) * rules.retired_warn_pct)
+        h.findings.push_back(
+            finding(Verdict::degraded,
+                    std::to_string(snap.ras.retired_pages) + " retired pages of the " +
+                        std::to_string(threshold) + " that flag the board for return",
+                    "none: retired pages stay retired; plan the board's replacement", nullptr));
+    ue_rule(h.findings, recs, std::nullopt, rules, age);
+
+    for (const auto& p : parts) {
+        PartitionHealth ph;
+        ph.id = p.id;
+        const auto of_part = [&p](const char* kind) {
+            return [&p, kind](const JournalRecord& r) {
+                return r.kind == kind && r.partition == p.id;
+            };
+        };
+        if (p.state == PartitionState::offline)
+            ph.findings.push_back(
+                finding(Verdict::unhealthy,
+                        "offline after " + std::to_string(p.resets) + " resets (limit " +
+                            std::to_string(snap.policy.part_reset_limit) + " in " +
+                            std::to_string(snap.policy.part_reset_window_s) + " s)",
+                        "the device is initialised again (driver reload): an offline partition "
+                        "stays offline across device resets, and partition switches are refused",
+                        newest(recs, of_part("partition_offline"))));
+        else if (p.state == PartitionState::quarantined)
+            ph.findings.push_back(
+                finding(Verdict::degraded, "quarantined: no new work or allocations",
+                        "containment ends with the partition restored (partition_restored)",
+                        newest(recs, of_part("partition_quarantined"))));
+        if (p.state != PartitionState::offline)
+            ue_rule(ph.findings, recs, p.id, rules, age);
+        h.partitions.push_back(std::move(ph));
+    }
+    return h;
+}
+
+namespace {
+
+Json finding_to_json(const Finding& f) {
+    return Json{{"verdict", to_string(f.verdict)},
+                {"cause", f.cause},
+                {"clears", f.clears},
+                {"seq", f.seq ? Json(*f.seq) : Json(nullptr)},
+                {"timestamp_ns", f.timestamp_ns ? Json(*f.timestamp_ns) : Json(nullptr)}};
+}
+
+Json findings_to_json(const std::vector<Finding>& fs) {
+    Json a = Json::array();
+    for (const auto& f : fs)
+        a.push_back(finding_to_json(f));
+    return a;
+}
+
+/// "device 0 partition 2: offline after ... (seq 17)".
+std::string finding_line(const DeviceHealth& h, const PartitionHealth* p, const Finding& f) {
+    std::string s = "device " + std::to_string(h.id);
+    if (p)
+        s += " partition " + std::to_string(p->id);
+    s += " " + std::string(to_string(f.verdict)) + ": " + f.cause;
+    if (f.seq)
+        s += " (seq " + std::to_string(*f.seq) + ")";
+    return s;
+}
+
+} // namespace
+
+Json health_to_json(const DeviceHealth& h) {
+    Json parts = Json::array();
+    for (const auto& p : h.partitions)
+        parts.push_back(Json{{"partition", p.id},
+                             {"verdict", to_string(p.verdict())},
+                             {"findings", findings_to_json(p.findings)}});
+    return Json{{"device", h.id},
+                {"bdf", h.bdf},
+                {"serial", h.serial},
+                {"verdict", to_string(h.verdict())},
+                {"findings", findings_to_json(h.findings)},
+                {"partitions", std::move(parts)}};
+}
+
+int FleetCommands::health(const Options& opts, std::ostream& out, std::ostream& err) const {
+    auto unknown = [&](const std::string& why) {
+        if (opts.format == Format::text)
+            out << "amdx health: unknown: " << why << '\n';
+        else
+            render(out, Json{{"status", "unknown"}, {"message", why}, {"devices", Json::array()}},
+                   opts.format);
+        return kExitUnknown;
+    };
+    const auto selector = parse_selector(health_dev_);
+    if (!selector) {
+        fail(err, "invalid device '" + health_dev_ + "' (expected an id, a PCI address or 'all')");
+        return kExitUsage;
+    }
+    std::ostringstream why;
+    const auto control = open_control(opts, why);
+    if (!control)
+        return unknown(why.str().substr(6, why.str().size() - 7)); // strip "amdx: " and '\n'
+    std::string what;
+    const auto snaps = collect(*control, what);
+    if (!snaps)
+        return unknown(what + ": " + errno_text(snaps.error()));
+
+    std::vector<JournalRecord> journal;
+    std::size_t skipped = 0;
+    if (std::ifstream in(journal_); in)
+        journal = read_journal(in, skipped);
+    HealthRules rules;
+    rules.ue_age_s = ue_age_s_;
+
+    Json devices = Json::array();
+    Verdict overall = Verdict::healthy;
+    std::vector<std::string> problems;
+    bool matched = false;
+    for (const auto& s : *snaps) {
+        if (!selector->matches(DeviceEntry{s.info.id, s.info.model, s.info.bdf}))
+            continue;
+        matched = true;
+        const DeviceHealth h = evaluate(s, journal, rules);
+        overall = worst(overall, h.verdict());
+        for (const auto& f : h.findings)
+            problems.push_back(finding_line(h, nullptr, f));
+        for (const auto& p : h.partitions)
+            for (const auto& f : p.findings)
+                problems.push_back(finding_line(h, &p, f));
+        devices.push_back(health_to_json(h));
+    }
+    if (!matched && selector->kind != Selector::Kind::all) {
+        fail(err, "no such device: " + health_dev_);
+        return kExitError;
+    }
+    std::string message;
+    if (problems.empty()) {
+        message = std::to_string(devices.size()) + " devices healthy";
+    } else {
+        message = problems.front();
+        if (problems.size() > 1)
+            message += " (+" + std::to_string(problems.size() - 1) + " more)";
+    }
+    if (opts.format == Format::text)
+        out << "amdx health: " << to_string(overall) << ": " << message << '\n';
+    else
+        render(out,
+               Json{{"status", to_string(overall)},
+                    {"message", message},
+                    {"journal",
+                     Json{{"path", journal_}, {"records", journal.size()}, {"skipped", skipped}}},
+                    {"devices", std::move(devices)}},
+               opts.format);
+    const bool problem = overall == Verdict::unhealthy || (strict_ && overall == Verdict::degraded);
+    return problem ? kExitError : kExitOk;
+}
+
+} // namespace amdx::cli

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+//
+// amdx-eventd (eventd.hpp): the daemon loop.
+#include "eventd.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <iostream>
+#include <poll.h>
+
+#include <CLI/CLI.hpp>
+
+#include "cli.hpp"
+
+namespace amdx::eventd {
+
+namespace {
+
+std::int64_t mono_to_real() {
+    timespec m{}, r{};
+    ::clock_gettime(CLOCK_MONOTONIC, &m);
+    ::clock_gettime(CLOCK_REALTIME, &r);
+    return (static_cast<std::int64_t>(r.tv_sec) - m.tv_sec) * 1000000000LL +
+           (static_cast<std::int64_t>(r.tv_nsec) - m.tv_nsec);
+}
+
+constexpr std::uint64_t kNoHive = 1ULL << 63;
+
+} // namespace
+
+Result<Daemon> Daemon::start(const Options& opts, std::string& why) {
+    auto control = Control::open(opts.node);
+    if (!control) {
+        why = cli::open_error(opts.node, control.error());
+        return Unexpected(control.error());
+    }
+    auto journal = Journal::open(opts.journal, why);
+    if (!journal)
+        return Unexpected(journal.error());
+    Daemon d(opts, std::move(*control), std::move(*journal));
+    d.boot_ = boot_id();
+    d.resume_by_device_ = Journal::last_seqs(opts.journal, d.boot_);
+    d.rescan();
+    return d;
+}
+
+void Daemon::rescan() {
+    auto entries = control_.devices();
+    if (!entries)
+        return;
+    for (const auto& e : *entries) {
+        if (subs_.count(e.id))
+            continue;
+        auto dev = Device::open(control_, e.id);
+        if (!dev)
+            continue;
+        auto info = dev->info();
+        auto stream = dev->subscribe(kEventMaskAll, opts_.ring_size);
+        if (!info || !stream)
+            continue;
+        const std::uint64_t domain = info->hive_id ? info->hive_id : kNoHive | e.id;
+        // What this boot's journal last holds of the domain: its devices'
+        // newest seq (in a hive the seqs are hive-wide).
+        if (const auto it = resume_by_device_.find(e.id); it != resume_by_device_.end()) {
+            auto& last = resume_[domain];
+            last = std::max(last, it->second);
+            resume_by_device_.erase(it);
+        }
+        subs_.emplace(e.id, Followed{std::move(*dev), std::move(*stream), domain});
+    }
+}
+
+Result<std::size_t> Daemon::poll_once(int timeout_ms) {
+    std::vector<pollfd> fds;
+    std::vector<std::uint32_t> ids;
+    for (const auto& [id, f] : subs_) {
+        fds.push_back({f.stream.fd().get(), POLLIN, 0});
+        ids.push_back(id);
+    }
+    if (fds.empty()) {
+        ::poll(nullptr, 0, timeout_ms);
+        return std::size_t{0};
+    }
+    const int n = ::poll(fds.data(), fds.size(), timeout_ms);
+    if (n < 0 && errno == EINTR)
+        return std::size_t{0};
+    if (n <= 0)
+        return std::size_t{0};
+    const std::int64_t offset = mono_to_real();
+    std::vector<Event> batch;
+    std::map<std::uint64_t, std::uint64_t> first_seen; // domain -> lowest seq of this batch
+    std::map<std::uint64_t, std::uint32_t> first_dev;
+    std::vector<std::uint32_t> gone;
+    for (std::size_t i = 0; i < fds.size(); ++i) {
+        if (fds[i].revents == 0)
+            continue;
+        auto& f = subs_.at(ids[i]);
+        const std::size_t before = batch.size();
+        auto got = f.stream.read(batch, 512);
+        if (!got) {
+            gone.push_back(ids[i]); // the device went away
+            continue;
+        }
+        for (std::size_t k = before; k < batch.size(); ++k) {
+            const auto& ev = batch[k];
+            const std::uint64_t s = ev.seq;
+            auto [it, fresh] = first_seen.try_emplace(f.domain, s);
+            if (fresh || s < it->second) {
+                it->second = s;
+                first_dev[f.domain] = ev.device;
+            }
+        }
+    }
+    for (const auto id : gone)
+        subs_.erase(id);
+    std::vector<std::string> lines;
+    // A restart's gap: the seqs between the journal's last and the first
+    // the kernel delivered now went to nobody who could keep them.
+    for (const auto& [domain, seq] : first_seen) {
+        const auto it = resume_.find(domain);
+        if (it == resume_.end())
+            continue;
+        if (seq > it->second + 1)
+            lines.push_back(
+                restart_lost_record(first_dev[domain], it->second + 1, seq - 1, boot_, offset)
+                    .dump());
+        resume_.erase(it); // seq <= last: a new device under an old id
+    }
+    for (const auto& ev : batch)
+        lines.push_back(to_record(ev, boot_, offset).dump());
+    auto ok = journal_.append(lines);
+    if (!ok)
+        return Unexpected(ok.error());
+    return lines.size();
+}
+
+namespace {
+
+std::atomic_bool g_stop{false};
+
+void on_term(int /*sig*/) {
+    g_stop.store(true);
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"Journal every amdx device's event records as JSON lines.", "amdx-eventd"};
+    Daemon::Options opts;
+    std::uint64_t max_mib = opts.journal.max_bytes >> 20;
+    std::uint64_t count = 0;
+    bool no_sync = false;
+    app.add_option("-d,--device-node", opts.node, "The amdx control node")->capture_default_str();
+    app.add_option("--journal", opts.journal.path, "The journal file")->capture_default_str();
+    app.add_option("--max-mib", max_mib, "Rotate the journal before it exceeds this size")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    app.add_option("--keep", opts.journal.keep, "Rotated files to keep (FILE.1 .. FILE.N)")
+        ->capture_default_str();
+    app.add_option("--max-bytes", opts.journal.max_bytes, "Rotation size in bytes (tests)");
+    app.add_flag("--no-sync", no_sync, "Do not fdatasync after each batch");
+    app.add_option("--count", count, "Exit after journaling N records (0: run until SIGTERM)");
+    app.add_option("--ring-size", opts.ring_size, "Records each subscription's ring holds")
+        ->capture_default_str();
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        return app.exit(e);
+    }
+    if (app.count("--max-bytes") == 0)
+        opts.journal.max_bytes = max_mib << 20;
+    opts.journal.sync = !no_sync;
+
+    struct sigaction sa = {};
+    sa.sa_handler = on_term;
+    ::sigaction(SIGTERM, &sa, nullptr);
+    ::sigaction(SIGINT, &sa, nullptr);
+
+    std::string why;
+    auto daemon = Daemon::start(opts, why);
+    if (!daemon) {
+        std::cerr << "amdx-eventd: " << why << '\n';
+        return 1;
+    }
+    std::cout << "amdx-eventd: journaling to " << opts.journal.path << std::endl;
+    std::uint64_t written = 0;
+    auto last_scan = std::chrono::steady_clock::now();
+    while (!g_stop.load() && (count == 0 || written < count)) {
+        auto n = daemon->poll_once(200);
+        if (!n) {
+            std::cerr << "amdx-eventd: " << opts.journal.path << ": " << cli::errno_text(n.error())
+                      << '\n';
+            return 1;
+        }
+        written += *n;
+        const auto now = std::chrono::steady_clock::now();
+        if (now - last_scan >= std::chrono::seconds(1)) {
+            daemon->rescan();
+            last_scan = now;
+        }
+    }
+    return 0;
+}
+
+} // namespace amdx::eventd

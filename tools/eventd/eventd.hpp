@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+//
+// amdx-eventd: follows every amdx device's event log and appends each
+// record, LOST records included, to a durable JSON-lines journal
+// (Documentation/admin-guide/eventd.rst).
+//
+//   amdx.ko                 amdx-eventd                     consumers
+//   event fd per device --> Daemon::poll_once()
+//                           Journal::append(batch) -------> events.jsonl
+//                           fdatasync per batch             (Vector, Fluent Bit,
+//                           rotate at max_bytes:             Promtail, amdx health,
+//                           events.jsonl.1 .. .keep          amdx monitor --from-journal)
+//
+// On start the journal's newest records say the last seq written per seq
+// domain (a hive, or a device outside any hive) in this boot; the first
+// records after resubscribing show what the kernel emitted meanwhile, and
+// that range, which no new subscriber can get back, is written as a LOST
+// record.
+#ifndef AMDX_EVENTD_HPP
+#define AMDX_EVENTD_HPP
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <amdx/device.hpp>
+
+namespace amdx::eventd {
+
+using Json = nlohmann::ordered_json;
+
+/// The journal's record format version (schema_version).
+inline constexpr int kSchemaVersion = 1;
+
+/// The contents of /proc/sys/kernel/random/boot_id ("" if unreadable).
+[[nodiscard]] std::string boot_id();
+
+/// One journal line for @ev: schema_version, boot_id, the fields of
+/// `amdx monitor -j` and realtime_ns (@ev's CLOCK_MONOTONIC stamp moved to
+/// CLOCK_REALTIME by @mono_to_real_ns).
+[[nodiscard]] Json to_record(const Event& ev, const std::string& boot,
+                             std::int64_t mono_to_real_ns);
+/// The LOST record eventd writes for seqs [@first, @last] of @device that
+/// it could not recover after a restart.
+[[nodiscard]] Json restart_lost_record(std::uint32_t device, std::uint64_t first,
+                                       std::uint64_t last, const std::string& boot,
+                                       std::int64_t mono_to_real_ns);
+
+/// The append-only journal with size-based rotation.
+class Journal {
+  public:
+    struct Options {
+        std::string path = "/var/log/amdx/events.jsonl";
+        std::uint64_t max_bytes = 64ULL << 20; ///< rotate before exceeding this
+        unsigned keep = 4;                     ///< rotated files kept: path.1 .. path.keep
+        bool sync = true;                      ///< fdatasync after every batch
+    };
+
+    /// Opens (creates) the journal; the error names the path.
+    static Result<Journal> open(const Options& opts, std::string& why);
+    Journal(Journal&&) noexcept;
+    Journal& operator=(Journal&&) noexcept;
+    ~Journal();
+
+    /// Writes @lines (one record each) and syncs them; rotates first if
+    /// they would take the file past max_bytes.
+    [[nodiscard]] Result<void> append(const std::vector<std::string>& lines);
+
+    [[nodiscard]] std::uint64_t size() const { return size_; }
+
+    /// The newest seq per device written in boot @boot, from the journal
+    /// files (newest file first, stopping at the first that has any).
+    [[nodiscard]] static std::map<std::uint32_t, std::uint64_t> last_seqs(const Options& opts,
+                                                                          const std::string& boot);
+
+  private:
+    Journal(Options opts, int fd, std::uint64_t size)
+        : opts_(std::move(opts)), fd_(fd), size_(size) {}
+    [[nodiscard]] Result<void> rotate();
+
+    Options opts_;
+    int fd_ = -1;
+    std::uint64_t size_ = 0;
+};
+
+/// The daemon: subscriptions to every device and the journal.
+class Daemon {
+  public:
+    struct Options {
+        std::string node{kControlPath};
+        Journal::Options journal;
+        std::uint32_t ring_size = AMDX_EVENT_RING_MAX;
+    };
+
+    static Result<Daemon> start(const Options& opts, std::string& why);
+
+    /// Subscribes to devices not followed yet (call every second or so).
+    void rescan();
+    /// Waits up to @timeout_ms for records, journals them; returns how many
+    /// records (synthetic LOST ones included) it wrote.
+    [[nodiscard]] Result<std::size_t> poll_once(int timeout_ms);
+
+  private:
+    struct Followed {
+        Device device;
+        EventStream stream;
+        std::uint64_t domain; ///< hive id, or (1 << 63) | device id
+    };
+    Daemon(Options opts, Control control, Journal journal)
+        : opts_(std::move(opts)), control_(std::move(control)), journal_(std::move(journal)) {}
+
+    Options opts_;
+    Control control_;
+    Journal journal_;
+    std::string boot_;
+    std::map<std::uint32_t, Followed> subs_;
+    /// Per seq domain, the last seq journaled before this start and not
+    /// yet compared with the kernel's (erased once the first batch of the
+    /// domain arrived).
+    std::map<std::uint64_t, std::uint64_t> resume_;
+    std::map<std::uint32_t, std::uint64_t> resume_by_device_;
+};
+
+/// amdx-eventd's main(): options, signals, the loop.
+int main(int argc, char** argv);
+
+} // namespace amdx::eventd
+
+#endif // AMDX_EVENTD_HPP

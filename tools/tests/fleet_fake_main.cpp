@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+//
+// amdx_fleet_fake: the amdx CLI against a fake kernel for the fleet tests
+// that run it as a process (promtool, a real prometheus server).
+//   AMDX_FAKE_DEVICES=N           N MI300X devices (default 2)
+//   AMDX_FAKE_INJECT=D:B:T:N,...  before the CLI runs, inject N errors of
+//                                 block B and type T into device D through
+//                                 libamdx (Device::ras_inject), as
+//                                 `amdx ras inject` would
+// Pass "-d /dev/null".
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+#include <string>
+
+#include <amdx/device.hpp>
+
+#include "cli.hpp"
+#include "fake_kernel.hpp"
+
+namespace {
+
+bool inject(const std::string& spec) {
+    auto control = amdx::Control::open("/dev/null");
+    if (!control)
+        return false;
+    std::istringstream list(spec);
+    std::string one;
+    while (std::getline(list, one, ',')) {
+        std::istringstream f(one);
+        std::string dev, block, type, count;
+        if (!std::getline(f, dev, ':') || !std::getline(f, block, ':') ||
+            !std::getline(f, type, ':') || !std::getline(f, count))
+            return false;
+        auto device = amdx::Device::open(*control, static_cast<std::uint32_t>(std::stoul(dev)));
+        const auto b = amdx::parse_ras_block(block);
+        const auto t = amdx::parse_ras_type(type);
+        if (!device || !b || !t)
+            return false;
+        amdx::RasInjection inj;
+        inj.block = *b;
+        inj.type = *t;
+        inj.count = static_cast<std::uint32_t>(std::stoul(count));
+        inj.address = inj.block == amdx::RasBlock::umc ? 0x100000 : 0;
+        if (!device->ras_inject(inj))
+            return false;
+    }
+    return true;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    amdx::test::FakeKernel kernel;
+    const char* n = std::getenv("AMDX_FAKE_DEVICES");
+    const unsigned devices = n ? static_cast<unsigned>(std::strtoul(n, nullptr, 10)) : 2;
+    for (unsigned i = 0; i < devices; ++i)
+        kernel.add_device(i);
+    if (const char* spec = std::getenv("AMDX_FAKE_INJECT"); spec && !inject(spec)) {
+        std::cerr << "amdx_fleet_fake: bad AMDX_FAKE_INJECT '" << spec << "'\n";
+        return 2;
+    }
+    return amdx::cli::run(argc, argv, std::cout, std::cerr);
+}

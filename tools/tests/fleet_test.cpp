@@ -1,0 +1,447 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+//
+// The fleet commands (fleet.hpp) against the fake kernel: the exporter's
+// metric contract (Documentation/admin-guide/metrics.rst), the health rules
+// (health.rst) and the scheduler export (scheduling.rst).
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "fake_kernel.hpp"
+#include "fleet.hpp"
+
+namespace {
+
+using amdx::Control;
+using amdx::Device;
+using amdx::cli::DeviceHealth;
+using amdx::cli::EventTallies;
+using amdx::cli::HealthRules;
+using amdx::cli::JournalRecord;
+using amdx::cli::Snapshot;
+using amdx::cli::Verdict;
+using amdx::test::FakeKernel;
+
+std::vector<Snapshot> snapshots() {
+    auto control = Control::open("/dev/null");
+    EXPECT_TRUE(control);
+    std::string what;
+    auto snaps = amdx::cli::collect(*control, what);
+    EXPECT_TRUE(snaps) << what;
+    return snaps ? *snaps : std::vector<Snapshot>{};
+}
+
+std::string metrics_text(const std::map<std::uint32_t, amdx::cli::EventTally>* tallies = nullptr) {
+    return amdx::cli::to_text(amdx::cli::to_metrics(snapshots(), "h1", tallies, std::nullopt));
+}
+
+/// The value of the one sample of @family whose labels contain all of
+/// @labels ("name=\"v\"" fragments); NaN if none, -1 if several.
+double sample(const std::string& text, const std::string& family,
+              const std::vector<std::string>& labels) {
+    std::istringstream in(text);
+    std::string line;
+    double found = std::nan("");
+    int hits = 0;
+    while (std::getline(in, line)) {
+        if (line.rfind(family + "{", 0) != 0)
+            continue;
+        bool all = true;
+        for (const auto& l : labels)
+            all = all && line.find(l) != std::string::npos;
+        if (!all)
+            continue;
+        ++hits;
+        found = std::stod(line.substr(line.rfind(' ') + 1));
+    }
+    return hits > 1 ? -1 : found;
+}
+
+int run(const std::vector<std::string>& args, std::string& out, std::string& err) {
+    std::vector<const char*> argv{"amdx"};
+    if (args.empty() || args[0] != "-d") {
+        argv.push_back("-d");
+        argv.push_back("/dev/null");
+    }
+    for (const auto& a : args)
+        argv.push_back(a.c_str());
+    std::ostringstream o, e;
+    const int rc = amdx::cli::run(static_cast<int>(argv.size()), argv.data(), o, e);
+    out = o.str();
+    err = e.str();
+    return rc;
+}
+
+// ---- exporter
+
+TEST(FleetExporter, InjectedErrorsAreCountersPerDeviceAndPartition) {
+    FakeKernel k;
+    k.add_device(0);
+    k.add_device(1);
+    k.devices[1].compute_mode = AMDX_COMPUTE_CPX;
+    {
+        auto control = Control::open("/dev/null");
+        ASSERT_TRUE(control);
+        auto dev = Device::open(*control, 1);
+        ASSERT_TRUE(dev);
+        amdx::RasInjection inj;
+        inj.block = amdx::RasBlock::gfx;
+        inj.type = amdx::RasType::ue;
+        inj.instance = 5; // XCC 5: partition 5 in CPX
+        inj.count = 9;
+        ASSERT_TRUE(dev->ras_inject(inj));
+    }
+    const std::string text = metrics_text();
+    EXPECT_NE(text.find("# TYPE amdx_ras_errors_total counter"), std::string::npos);
+    EXPECT_EQ(
+        sample(text, "amdx_ras_errors_total", {"device=\"1\"", "block=\"gfx\"", "type=\"ue\""}), 9);
+    EXPECT_EQ(
+        sample(text, "amdx_ras_errors_total", {"device=\"0\"", "block=\"gfx\"", "type=\"ue\""}), 0);
+    EXPECT_EQ(sample(text, "amdx_partition_ras_errors_total",
+                     {"device=\"1\"", "partition=\"5\"", "block=\"gfx\"", "type=\"ue\""}),
+              9);
+    EXPECT_EQ(sample(text, "amdx_partition_ras_errors_total",
+                     {"device=\"1\"", "partition=\"4\"", "block=\"gfx\"", "type=\"ue\""}),
+              0);
+    // Per-partition series carry the partition in DME's label too.
+    EXPECT_EQ(sample(text, "amdx_partition_state",
+                     {"device=\"1\"", "gpu_partition_id=\"7\"", "partition=\"7\"",
+                      "state=\"online\"", "gpu_compute_partition_type=\"CPX\""}),
+              1);
+}
+
+TEST(FleetExporter, EverySeriesCarriesTheIdentityLabels) {
+    FakeKernel k;
+    k.add_device(0);
+    const std::string text = metrics_text();
+    std::istringstream in(text);
+    int series = 0;
+    for (std::string line; std::getline(in, line);) {
+        if (line.empty() || line[0] == '#' || line.rfind("amdx_up", 0) == 0 ||
+            line.rfind("amdx_exporter_", 0) == 0)
+            continue;
+        ++series;
+        for (const char* l :
+             {"hostname=\"h1\"", "serial_number=\"SN1000\"", "card_model=\"AMD Instinct MI300X\"",
+              "gpu_partition_id=\"", "gpu_compute_partition_type=\"SPX\"",
+              "gpu_memory_partition_type=\"NPS1\"", "device=\"0\"", "bdf=\"0000:c1:00.0\"",
+              "partition=\""})
+            EXPECT_NE(line.find(l), std::string::npos) << l << " missing in " << line;
+    }
+    EXPECT_GT(series, 20);
+}
+
+TEST(FleetExporter, RetiredPagesByCauseAndRma) {
+    FakeKernel k;
+    k.add_device(0);
+    auto& s = k.state(0);
+    for (std::uint16_t cause :
+         {AMDX_BADPAGE_CAUSE_UE, AMDX_BADPAGE_CAUSE_UE, AMDX_BADPAGE_CAUSE_IMPORT}) {
+        amdx_badpage_record r{};
+        r.address = 0x1000 * (s.badpages.size() + 1);
+        r.cause = cause;
+        s.badpages.push_back(r);
+    }
+    s.ras_flags = AMDX_RAS_F_RMA;
+    const std::string text = metrics_text();
+    EXPECT_EQ(sample(text, "amdx_retired_pages_total", {"cause=\"ue\""}), 2);
+    EXPECT_EQ(sample(text, "amdx_retired_pages_total", {"cause=\"import\""}), 1);
+    EXPECT_EQ(sample(text, "amdx_retired_pages_total", {"cause=\"ce\""}), 0);
+    EXPECT_EQ(sample(text, "amdx_device_rma", {"device=\"0\""}), 1);
+}
+
+TEST(FleetExporter, EventTalliesCountKindsLossMigrationsAndCommits) {
+    FakeKernel k;
+    k.add_device(0);
+    EventTallies t;
+    auto ev = [](amdx::EventKind kind, std::uint64_t seq) {
+        amdx::Event e;
+        e.kind = kind;
+        e.seq = seq;
+        return e;
+    };
+    auto m = ev(amdx::EventKind::migrate, 1);
+    m.type = 1;
+    m.data[1] = 10;
+    t.add(m);
+    auto lost = ev(amdx::EventKind::lost, 2);
+    lost.data[0] = 5;
+    lost.data[1] = 6;
+    t.add(lost);
+    auto ok = ev(amdx::EventKind::partition_switch, 7);
+    ok.type = AMDX_PART_STEP_RESUME;
+    t.add(ok);
+    auto bad = ev(amdx::EventKind::partition_switch, 8);
+    bad.type = AMDX_PART_STEP_COMPUTE;
+    bad.data[0] = static_cast<std::uint64_t>(-EIO);
+    t.add(bad);
+    const auto tallies = t.get();
+    const std::string text = metrics_text(&tallies);
+    EXPECT_EQ(sample(text, "amdx_events_total", {"kind=\"partition_switch\""}), 2);
+    EXPECT_EQ(sample(text, "amdx_events_lost_total", {"device=\"0\""}), 5);
+    EXPECT_EQ(sample(text, "amdx_events_last_seq", {"device=\"0\""}), 8);
+    EXPECT_EQ(sample(text, "amdx_hmm_migrations_total", {"direction=\"to_system\""}), 1);
+    EXPECT_EQ(sample(text, "amdx_hmm_migrated_bytes_total", {"direction=\"to_system\""}),
+              10.0 * static_cast<double>(::sysconf(_SC_PAGESIZE)));
+    EXPECT_EQ(sample(text, "amdx_partition_commits_total", {"outcome=\"committed\""}), 1);
+    EXPECT_EQ(sample(text, "amdx_partition_commits_total", {"outcome=\"rolled_back\""}), 1);
+}
+
+TEST(FleetExporter, OneCollectionIsABoundedNumberOfIoctlsPerDevice) {
+    // metrics.rst: the device list (2 calls) plus at most 12 per device,
+    // whatever the number of partitions, VFs or retired pages.
+    for (const unsigned n : {1U, 8U}) {
+        FakeKernel k;
+        for (unsigned i = 0; i < n; ++i) {
+            k.add_device(i);
+            k.devices[i].compute_mode = AMDX_COMPUTE_CPX;
+            k.devices[i].num_vfs = 8;
+            auto& s = k.state(i);
+            for (std::uint32_t v = 0; v < 8; ++v) {
+                amdx_vf_info vf{};
+                vf.vf = v;
+                s.vfs.push_back(vf);
+            }
+            for (std::uint32_t p = 0; p < 100; ++p) {
+                amdx_badpage_record r{};
+                r.address = 0x1000ULL * (p + 1);
+                r.cause = AMDX_BADPAGE_CAUSE_CE;
+                s.badpages.push_back(r);
+            }
+        }
+        auto control = Control::open("/dev/null");
+        ASSERT_TRUE(control);
+        k.calls.clear();
+        std::string what;
+        ASSERT_TRUE(amdx::cli::collect(*control, what));
+        EXPECT_LE(k.calls.size(), 2U + 12U * n) << n << " devices";
+        EXPECT_GE(k.calls.size(), 1U + 7U * n) << n << " devices";
+    }
+}
+
+TEST(FleetExporter, ModuleNotLoadedIsOneLineAndExitOne) {
+    FakeKernel k;
+    std::string out, err;
+    EXPECT_EQ(run({"-d", "/nonexistent/amdx", "exporter", "--textfile", "-"}, out, err), 1);
+    EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+    EXPECT_TRUE(out.empty());
+}
+
+// ---- health
+
+Snapshot one_snapshot(FakeKernel& /*k: must be alive*/) {
+    auto s = snapshots();
+    EXPECT_EQ(s.size(), 1U);
+    return s.empty() ? Snapshot{} : s.front();
+}
+
+JournalRecord rec(std::uint64_t seq, std::string kind, std::uint64_t ts_ns,
+                  std::optional<std::uint32_t> partition = std::nullopt) {
+    JournalRecord r;
+    r.seq = seq;
+    r.kind = std::move(kind);
+    r.timestamp_ns = ts_ns;
+    r.partition = partition;
+    return r;
+}
+
+constexpr std::uint64_t kSec = 1000000000ULL;
+
+TEST(FleetHealth, HealthyDeviceWithoutRecords) {
+    FakeKernel k;
+    k.add_device(0);
+    const DeviceHealth h = amdx::cli::evaluate(one_snapshot(k), {}, HealthRules{});
+    EXPECT_EQ(h.verdict(), Verdict::healthy);
+    EXPECT_TRUE(h.findings.empty());
+    ASSERT_EQ(h.partitions.size(), 1U);
+}
+
+TEST(FleetHealth, RecentUncontainedUeIsUnhealthyAndStaleUeIsNot) {
+    FakeKernel k;
+    k.add_device(0);
+    const Snapshot s = one_snapshot(k);
+    auto ue = rec(10, "error", 1000 * kSec);
+    ue.type = "ue";
+    ue.block = "umc";
+    HealthRules rules;
+    rules.ue_age_s = 3600;
+    rules.now_mono_ns = 1000 * kSec + 60 * kSec; // a minute later
+    DeviceHealth h = amdx::cli::evaluate(s, {ue}, rules);
+    EXPECT_EQ(h.verdict(), Verdict::unhealthy);
+    ASSERT_EQ(h.findings.size(), 1U);
+    EXPECT_EQ(h.findings[0].seq, 10U);
+    EXPECT_EQ(h.findings[0].timestamp_ns, 1000 * kSec);
+    EXPECT_NE(h.findings[0].clears.find("no repeat for 3600 s"), std::string::npos);
+
+    // The same fatal record an hour and a bit later: stale, the device is
+    // healthy again (device-metrics-exporter #506 kept it cordoned).
+    rules.now_mono_ns = 1000 * kSec + 3601 * kSec;
+    h = amdx::cli::evaluate(s, {ue}, rules);
+    EXPECT_EQ(h.verdict(), Verdict::healthy);
+
+    // A record from another boot (monotonic stamp ahead of now) is stale.
+    rules.now_mono_ns = 10 * kSec;
+    EXPECT_EQ(amdx::cli::evaluate(s, {ue}, rules).verdict(), Verdict::healthy);
+}
+
+TEST(FleetHealth, ContainedUeIsDegradedNotUnhealthy) {
+    FakeKernel k;
+    k.add_device(0);
+    const Snapshot s = one_snapshot(k);
+    auto ue = rec(10, "error", 1000 * kSec, 0);
+    ue.type = "ue";
+    ue.block = "gfx";
+    auto done = rec(12, "action_end", 1001 * kSec, 0);
+    done.action = "partition_reset";
+    done.result = "ok";
+    auto failed = done;
+    failed.result = "EIO";
+    HealthRules rules;
+    rules.now_mono_ns = 1002 * kSec;
+    EXPECT_EQ(amdx::cli::evaluate(s, {ue, failed}, rules).verdict(), Verdict::unhealthy);
+    const DeviceHealth h = amdx::cli::evaluate(s, {ue, done}, rules);
+    EXPECT_EQ(h.verdict(), Verdict::degraded);
+    ASSERT_EQ(h.partitions[0].findings.size(), 1U);
+    EXPECT_NE(h.partitions[0].findings[0].cause.find("contained by partition_reset at seq 12"),
+              std::string::npos);
+    // A containment before the error does not count.
+    done.seq = 9;
+    EXPECT_EQ(amdx::cli::evaluate(s, {ue, done}, rules).verdict(), Verdict::unhealthy);
+}
+
+TEST(FleetHealth, PartitionStatesAndRma) {
+    FakeKernel k;
+    k.add_device(0);
+    k.devices[0].compute_mode = AMDX_COMPUTE_DPX;
+    auto& st = k.state(0);
+    ASSERT_EQ(st.partitions.size(), 2U);
+    st.partitions[0].state = AMDX_PART_STATE_QUARANTINED;
+    st.partitions[1].state = AMDX_PART_STATE_OFFLINE;
+    st.partitions[1].resets = 3;
+    auto off = rec(20, "partition_offline", 5 * kSec, 1);
+    DeviceHealth h = amdx::cli::evaluate(one_snapshot(k), {off}, HealthRules{});
+    EXPECT_EQ(h.partitions[0].verdict(), Verdict::degraded);
+    EXPECT_EQ(h.partitions[1].verdict(), Verdict::unhealthy);
+    EXPECT_EQ(h.partitions[1].findings[0].seq, 20U);
+    EXPECT_EQ(h.verdict(), Verdict::unhealthy);
+
+    // Restored: the kernel's state is authoritative, the old record is not.
+    st.partitions[0].state = AMDX_PART_STATE_ONLINE;
+    st.partitions[1].state = AMDX_PART_STATE_ONLINE;
+    EXPECT_EQ(amdx::cli::evaluate(one_snapshot(k), {off}, HealthRules{}).verdict(),
+              Verdict::healthy);
+
+    st.ras_flags = AMDX_RAS_F_RMA;
+    h = amdx::cli::evaluate(one_snapshot(k), {}, HealthRules{});
+    EXPECT_EQ(h.verdict(), Verdict::unhealthy);
+    EXPECT_NE(h.findings[0].cause.find("flagged for return"), std::string::npos);
+}
+
+TEST(FleetHealth, JournalParsesMonitorLinesAndSkipsJunk) {
+    std::istringstream in(
+        R"({"device":0,"seq":3,"timestamp_ns":99,"kind":"error","block":"umc","type":"ue","instance":0,"partition":0,"address":4096,"count":1})"
+        "\nnot json\n"
+        R"({"device":0,"kind":"error"})"
+        "\n"
+        R"({"device":1,"seq":4,"timestamp_ns":100,"realtime_ns":5,"kind":"action_end","action":"soft_retire","result":"ok","duration_ns":1})"
+        "\n");
+    std::size_t skipped = 0;
+    const auto recs = amdx::cli::read_journal(in, skipped);
+    EXPECT_EQ(skipped, 2U);
+    ASSERT_EQ(recs.size(), 2U);
+    EXPECT_EQ(recs[0].type, "ue");
+    EXPECT_EQ(recs[0].partition, 0U);
+    EXPECT_EQ(recs[1].realtime_ns, 5U);
+    EXPECT_EQ(recs[1].result, "ok");
+}
+
+TEST(FleetHealth, ExitCodesFollowNodeProblemDetector) {
+    FakeKernel k;
+    k.add_device(0);
+    std::string out, err;
+    EXPECT_EQ(run({"health", "--journal", "/nonexistent"}, out, err), 0);
+    EXPECT_EQ(out, "amdx health: healthy: 1 devices healthy\n");
+    k.state(0).pending_pages = 2;
+    EXPECT_EQ(run({"health", "--journal", "/nonexistent"}, out, err), 0);
+    EXPECT_EQ(out.rfind("amdx health: degraded: device 0 degraded: 2 VRAM pages", 0), 0U) << out;
+    EXPECT_EQ(run({"health", "--strict", "--journal", "/nonexistent"}, out, err), 1);
+    k.state(0).ras_flags = AMDX_RAS_F_RMA;
+    EXPECT_EQ(run({"-j", "health", "--journal", "/nonexistent"}, out, err), 1);
+    const auto j = amdx::cli::Json::parse(out);
+    EXPECT_EQ(j["status"], "unhealthy");
+    EXPECT_EQ(j["devices"][0]["verdict"], "unhealthy");
+    // The state cannot be read: unknown (2), still one line on stdout.
+    EXPECT_EQ(run({"-d", "/nonexistent/amdx", "health"}, out, err), 2);
+    EXPECT_EQ(out.rfind("amdx health: unknown: ", 0), 0U) << out;
+    EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1);
+}
+
+// ---- partition export
+
+/// Sum of what the devices of one profile consume, per counter.
+std::map<std::string, std::uint64_t> consumed(const amdx::cli::Json& devices,
+                                              const std::string& prefix) {
+    std::map<std::string, std::uint64_t> sum;
+    for (const auto& d : devices) {
+        if (d["name"].get<std::string>().rfind(prefix, 0) != 0)
+            continue;
+        for (const auto& [name, c] : d["consumesCounters"][0]["counters"].items())
+            sum[name] += std::stoull(c["value"].get<std::string>());
+    }
+    return sum;
+}
+
+TEST(FleetExport, DraCountersAddUpForEveryProfile) {
+    FakeKernel k;
+    k.add_device(0);
+    k.devices[0].memory_mode = AMDX_MEMORY_NPS4;
+    k.devices[0].num_mem_partitions = 4;
+    for (unsigned i = 0; i < 4; ++i)
+        k.devices[0].mem_partitions[i] = {
+            .base = i * (48ULL << 30), .size = 48ULL << 30, .free = 48ULL << 30};
+    std::string out, err;
+    ASSERT_EQ(run({"-j", "partition", "export", "0", "--node", "n1"}, out, err), 0) << err;
+    const auto doc = amdx::cli::Json::parse(out);
+    ASSERT_EQ(doc["items"].size(), 2U);
+    const auto& shared = doc["items"][0]["spec"]["sharedCounters"][0];
+    EXPECT_EQ(shared["name"], "amdx0");
+    EXPECT_FALSE(doc["items"][0]["spec"].contains("devices")); // one of the two per slice
+    std::map<std::string, std::uint64_t> capacity;
+    for (const auto& [name, c] : shared["counters"].items())
+        capacity[name] = std::stoull(c["value"].get<std::string>());
+    ASSERT_EQ(capacity.size(), 8U + 4U);
+    const auto& devices = doc["items"][1]["spec"]["devices"];
+    // Every profile, fully allocated, uses every XCC once and every memory
+    // domain up to its size.
+    for (const char* prof : {"spx-nps4-", "dpx-nps4-", "qpx-nps4-", "cpx-nps4-"}) {
+        const auto sum = consumed(devices, prof);
+        for (unsigned x = 0; x < 8; ++x)
+            EXPECT_EQ(sum.at("xcc" + std::to_string(x)), 1U) << prof << x;
+        std::uint64_t mem = 0;
+        for (const auto& [name, v] : sum)
+            if (name.rfind("mem", 0) == 0) {
+                EXPECT_LE(v, capacity.at(name)) << prof << name;
+                mem += v;
+            }
+        EXPECT_LE(mem, 192ULL << 30) << prof;
+    }
+    EXPECT_EQ(devices.size(), 1U + 2U + 4U + 8U);
+    EXPECT_EQ(doc["items"][1]["spec"]["pool"]["resourceSliceCount"], 2);
+}
+
+TEST(FleetExport, SlurmOneGresLinePerPartition) {
+    FakeKernel k;
+    k.add_device(0);
+    k.devices[0].compute_mode = AMDX_COMPUTE_QPX;
+    std::string out, err;
+    ASSERT_EQ(run({"partition", "export", "--format", "slurm", "--node", "n1"}, out, err), 0);
+    std::istringstream in(out);
+    int lines = 0;
+    for (std::string l; std::getline(in, l);)
+        if (l.rfind("NodeName=n1 Name=gpu Type=mi300x_qpx_nps1 Count=1", 0) == 0)
+            ++lines;
+    EXPECT_EQ(lines, 4);
+}
+
+} // namespace
