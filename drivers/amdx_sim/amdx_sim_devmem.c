@@ -33,6 +33,7 @@
  * GIM clears a VF's framebuffer; debugfs ``vram_data`` reads the contents
  * (amdx_sim_devmem_read()).
  */
+#include <linux/delay.h>
 #include <linux/gfp.h>
 #include <linux/ioport.h>
 #include <linux/memremap.h>
@@ -355,9 +356,13 @@ int amdx_sim_hmm_copy(struct amdx_device *adev, struct page *dst,
 	struct amdx_sim_dev *sd = amdx_device_priv(adev);
 	struct page *d = amdx_sim_backing(sd, dst);
 	struct page *s = amdx_sim_backing(sd, src);
+	u32 delay = amdx_sim_vram_copy_delay_ms(sd);
 
 	if (!d || !s)
 		return -EINVAL;
+	/* A slow DMA engine (debugfs): the copy reads the source after it. */
+	if (delay)
+		msleep(delay);
 	copy_highpage(d, s);
 	return 0;
 }
