@@ -700,8 +700,8 @@ static int amdx_hmm_access_chunk(struct amdx_hmm_ctx *ctx,
  * Return: 0; -EINVAL for bad alignment, size (over 64 MiB), op, flags or
  * reserved fields; -EFAULT for unmapped or inaccessible memory or a bad
  * @buf; -EPERM for WRITE on read-only memory; -EBUSY when invalidations
- * kept racing; -EIO when a page is poisoned (RAS); -EOPNOTSUPP, -EBADF,
- * -ENOMEM.
+ * kept racing; -EIO when a page is poisoned (RAS); -ENODEV when the device
+ * was removed while @buf was being copied; -EOPNOTSUPP, -EBADF, -ENOMEM.
  */
 int amdx_ioctl_hmm_access(struct amdx_file *file, void *data)
 {
@@ -756,9 +756,9 @@ int amdx_ioctl_hmm_access(struct amdx_file *file, void *data)
 			for (i = 0; i < n && !ret; i++) {
 				void *p = kmap_local_page(bounce[i]);
 
-				if (copy_from_user(p, ubuf + (i << PAGE_SHIFT),
-						   PAGE_SIZE))
-					ret = -EFAULT;
+				ret = amdx_device_copy_from_user(file->adev, p,
+								 ubuf + (i << PAGE_SHIFT),
+								 PAGE_SIZE);
 				kunmap_local(p);
 			}
 			if (ret)
@@ -772,22 +772,23 @@ int amdx_ioctl_hmm_access(struct amdx_file *file, void *data)
 			for (i = 0; i < n && !ret; i++) {
 				void *p = kmap_local_page(bounce[i]);
 
-				if (copy_to_user(ubuf + (i << PAGE_SHIFT), p,
-						 PAGE_SIZE))
-					ret = -EFAULT;
+				ret = amdx_device_copy_to_user(file->adev,
+							       ubuf + (i << PAGE_SHIFT),
+							       p, PAGE_SIZE);
 				kunmap_local(p);
 			}
 		} else if (args->op == AMDX_HMM_ACCESS_SNAPSHOT) {
 			u64 off = done >> PAGE_SHIFT;
 
-			if (copy_to_user(u64_to_user_ptr(args->buf + off),
-					 snap, n))
-				ret = -EFAULT;
-			else if (args->vram_pfns &&
-				 copy_to_user(u64_to_user_ptr(args->vram_pfns +
-							      off * sizeof(u64)),
-					      vidx, n * sizeof(u64)))
-				ret = -EFAULT;
+			ret = amdx_device_copy_to_user(file->adev,
+						       u64_to_user_ptr(args->buf +
+								       off),
+						       snap, n);
+			if (!ret && args->vram_pfns)
+				ret = amdx_device_copy_to_user(file->adev,
+							       u64_to_user_ptr(args->vram_pfns +
+									       off * sizeof(u64)),
+							       vidx, n * sizeof(u64));
 		}
 		done += (u64)n << PAGE_SHIFT;
 	}

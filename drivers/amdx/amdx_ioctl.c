@@ -22,9 +22,20 @@
  *       | ioctl(cmd, arg)        |                               |
  *       |----------------------->| find nr, check fd kind, cap  |
  *       |                        | copy in (zero-extend)         |
+ *       |                        | device fd: device lock (read),|
+ *       |                        |   -ENODEV once removed        |
  *       |                        |------------------------------>|
  *       |                        |<------------- 0 / -errno -----|
+ *       |                        | device lock dropped           |
  *       |<-- copy out (trunc.) --|                               |
+ *
+ * No copy from or to the caller's memory happens under the device lock:
+ * such a copy can block for as long as the memory's owner wants (a page
+ * behind userfaultfd or FUSE), and removal must not wait for it.  The
+ * dispatcher copies the argument before taking the lock and after
+ * dropping it; handlers that copy arrays drop the lock around the copy
+ * (amdx_device_copy_from_user() and friends) and fail with -ENODEV when
+ * the device went away meanwhile.
  */
 #include <linux/capability.h>
 #include <linux/errno.h>
@@ -220,7 +231,8 @@ EXPORT_SYMBOL_IF_KUNIT(amdx_ioctl_find);
  *
  * Return: the handler's result; -ENOTTY for a command unknown or not valid
  * on this kind of fd, -EINVAL for a too-short argument, -EPERM without
- * CAP_SYS_ADMIN for changes, -EFAULT or -E2BIG from copying.
+ * CAP_SYS_ADMIN for changes, -EFAULT or -E2BIG from copying, -ENODEV on
+ * a device fd whose device is removed.
  */
 long amdx_ioctl_dispatch(const struct amdx_ioctl_desc *table, size_t count,
 			 struct amdx_file *file, unsigned int flags,
@@ -228,6 +240,7 @@ long amdx_ioctl_dispatch(const struct amdx_ioctl_desc *table, size_t count,
 			 const struct amdx_uaccess *ua)
 {
 	const struct amdx_ioctl_desc *desc;
+	struct amdx_device *adev;
 	size_t usize = _IOC_SIZE(cmd);
 	/* Filled by ua->in (copy_struct_from_user() zeroes the tail). */
 	u64 kbuf[AMDX_IOCTL_MAX_ARG / sizeof(u64)] __uninitialized;
@@ -245,11 +258,28 @@ long amdx_ioctl_dispatch(const struct amdx_ioctl_desc *table, size_t count,
 	if ((desc->flags & AMDX_IOCTL_F_ADMIN) && !capable(CAP_SYS_ADMIN))
 		return -EPERM;
 
+	/* In before the device lock: the copy may block indefinitely. */
 	ret = ua->in(kbuf, ksize, uarg, usize);
 	if (ret)
 		return ret;
 
+	adev = file->adev;
+	if (adev) {
+		/*
+		 * Held while the handler runs: removal waits for it before
+		 * it moves the device's pages home and lets the provider go.
+		 * Handlers drop it around their own user copies
+		 * (amdx_device_copy_from_user()).
+		 */
+		down_read(&adev->lock);
+		if (adev->dead) {
+			up_read(&adev->lock);
+			return -ENODEV;
+		}
+	}
 	ret = desc->func(file, kbuf);
+	if (adev)
+		up_read(&adev->lock);
 	if (ret && !(desc->flags & AMDX_IOCTL_F_OUT_ON_ERR))
 		return ret;
 	if (_IOC_DIR(desc->cmd) & _IOC_READ) {
