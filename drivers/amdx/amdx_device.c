@@ -581,12 +581,16 @@ EXPORT_SYMBOL_GPL(amdx_device_register);
  * amdx_device_unregister() - remove a device from amdx
  * @adev: the device.
  *
- * Waits for running ioctls, ends the event log (subscribers read what is
- * queued, then EOF), then moves every process page still in the device's
- * VRAM home and clears the device from the access attribute of every HMM
- * range; only then is its id free for a new device.  After this returns
- * the core calls no op of the device and does not touch its provider
- * data; open device fds fail with -ENODEV until closed.
+ * Waits for running ioctl handlers (not for their copies from or to user
+ * memory, which run without the device lock), ends the event log
+ * (subscribers read what is queued, then EOF), then moves every process
+ * page still in the device's VRAM home, waiting without a timeout for
+ * pages a CPU fault or copy holds (amdx_hmm_device_drain()), and clears
+ * the device from the access attribute of every HMM range; only then is
+ * its id free for a new device.  After this returns no process can reach
+ * a page of the device's pagemap, the core calls no op of the device and
+ * does not touch its provider data, so the provider may memunmap_pages()
+ * and free; open device fds fail with -ENODEV until closed.
  *
  * Context: process context; takes the HMM locks of every device, so the
  * caller holds none of them, nor any device's mmap or device lock.

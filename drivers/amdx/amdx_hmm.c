@@ -46,6 +46,7 @@
 #include <linux/highmem.h>
 #include <linux/delay.h>
 #include <linux/hmm.h>
+#include <linux/jiffies.h>
 #include <linux/memremap.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
@@ -1033,21 +1034,34 @@ void amdx_hmm_forget_devices(struct amdx_device *adev, u64 mask)
  * @adev: the device, already dead for new ioctls.
  *
  * Called by amdx_device_unregister() so that the provider can free its
- * device-private memory afterwards.
+ * device-private memory afterwards (memunmap_pages() waits for every
+ * device page).  No new VRAM page can be allocated any more, and every
+ * page still allocated can be moved: poisoned ones go home as hwpoison
+ * entries, busy ones (an in-flight CPU fault, a concurrent drain) are
+ * retried until their holder lets go.  There is no timeout: returning
+ * with a page allocated would let the provider free what a process can
+ * still reach.
+ *
+ * Context: process context; may wait for as long as a page stays busy.
  */
 void amdx_hmm_device_drain(struct amdx_device *adev)
 {
-	u64 npages = adev->desc.vram_size >> PAGE_SHIFT, moved = 0;
-	int tries;
+	u64 npages = adev->desc.vram_size >> PAGE_SHIFT, moved = 0, busy;
+	unsigned long next_log = jiffies + 10 * HZ;
 
 	if (!(adev->desc.flags & AMDX_DEVICE_F_HMM))
 		return;
-	for (tries = 0; tries < 50; tries++) {
+	for (;;) {
 		amdx_hmm_drain_vram(adev, 0, npages, &moved);
-		if (!adev->ops->vram_used_pages(adev))
+		busy = adev->ops->vram_used_pages(adev);
+		if (!busy)
 			return;
+		if (time_after(jiffies, next_log)) {
+			pr_warn("amdx: %s: removal waits for %llu busy VRAM pages\n",
+				adev->bdf, busy);
+			next_log = jiffies + 10 * HZ;
+		}
+		/* Holders are faults and copies in flight: let them run. */
 		msleep(20);
 	}
-	pr_err("amdx: %s: %llu VRAM pages still busy after removal\n",
-	       adev->bdf, adev->ops->vram_used_pages(adev));
 }
