@@ -1172,9 +1172,9 @@ TEST_F(ras, ue_sigbus_only_for_the_consumer)
 
 /*
  * The device goes away while a process still maps a poisoned page: the
- * page is replaced by a hardware-poisoned system page, so the process
- * still gets SIGBUS (BUS_MCEERR_AR) there, and its other pages come home
- * intact.
+ * page is replaced by hwpoison entries (no host page is retired), so the
+ * process still gets SIGBUS (BUS_MCEERR_AR) there, and its other pages
+ * come home intact.
  */
 TEST_F(ras, poison_survives_device_removal)
 {
@@ -1218,6 +1218,64 @@ TEST_F(ras, poison_survives_device_removal)
 	ASSERT_EQ(0, amdx_sim_del(self->d.sim_id));
 	c = 1;
 	ASSERT_EQ(1, write(to_child[1], &c, 1));
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	ASSERT_TRUE(WIFEXITED(st)) TH_LOG("status %#x", st);
+	EXPECT_EQ(42, WEXITSTATUS(st));
+	close(to_child[0]);
+	close(to_child[1]);
+	close(to_parent[0]);
+	close(to_parent[1]);
+}
+
+/*
+ * A UE lands on a VRAM page while a CPU fault is copying it home (the
+ * simulated copy engine is slow): the data may be bad, so it must not
+ * come home silently clean.  The touch gets SIGBUS with BUS_MCEERR_AR.
+ */
+TEST_F(ras, ue_during_migration_home_is_sigbus)
+{
+	int to_child[2], to_parent[2], st;
+	char knob[96], c;
+	__u64 pfn;
+	pid_t pid;
+
+	if (!hmm_or_skip(_metadata, self->d.ctl))
+		SKIP(return, NO_CAP);
+	snprintf(knob, sizeof(knob),
+		 "/sys/kernel/debug/amdx_sim/%u/vram_copy_delay_ms",
+		 self->d.sim_id);
+	ASSERT_EQ(0, pipe(to_child));
+	ASSERT_EQ(0, pipe(to_parent));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		struct sigaction sa = { .sa_sigaction = on_sigbus,
+					.sa_flags = SA_SIGINFO };
+		__u64 cp;
+		char *buf;
+		int fd;
+
+		/* One page: the fault moves that page alone. */
+		fd = amdx_device_open(self->d.ctl, self->d.id);
+		buf = fd < 0 ? NULL : to_vram(fd, 1, self->d.ps, 17);
+		if (!buf || vram_pfns(fd, buf, 1, self->d.ps, &cp))
+			_exit(1);
+		if (write(to_parent[1], &cp, sizeof(cp)) != sizeof(cp) ||
+		    read(to_child[0], &c, 1) != 1)
+			_exit(2);
+		sigaction(SIGBUS, &sa, NULL);
+		/* 5: the data came home as if nothing happened */
+		_exit(check(buf, self->d.ps, 17) == -1 ? 5 : 6);
+	}
+	ASSERT_EQ(sizeof(pfn), read(to_parent[0], &pfn, sizeof(pfn)));
+	ASSERT_EQ(0, amdx_sysfs_write(knob, "2000"));
+	c = 1;
+	ASSERT_EQ(1, write(to_child[1], &c, 1));
+	/* the child's fault is in its 2 s copy now */
+	usleep(500000);
+	ASSERT_EQ(0, inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_UE,
+			    0, 1, pfn * self->d.ps));
+	ASSERT_EQ(0, amdx_sysfs_write(knob, "0"));
 	ASSERT_EQ(pid, waitpid(pid, &st, 0));
 	ASSERT_TRUE(WIFEXITED(st)) TH_LOG("status %#x", st);
 	EXPECT_EQ(42, WEXITSTATUS(st));

@@ -7,6 +7,7 @@
 #ifndef _AMDX_CORE_H_
 #define _AMDX_CORE_H_
 
+#include <linux/compiler.h>
 #include <linux/kref.h>
 #include <linux/rwsem.h>
 #include <linux/types.h>
@@ -37,9 +38,12 @@ struct file;
  * @ops: provider callbacks.
  * @priv: provider data, see amdx_device_priv().
  * @lock: readers call @ops (sysfs, queries by id, every ioctl on a device
- *	fd for its whole duration); amdx_device_unregister() takes it for
- *	write to set @dead, so no op runs after it returns.  Order: @lock ->
- *	mmap_lock.
+ *	fd while its handler runs); amdx_device_unregister() takes it for
+ *	write to set @dead, so no op runs after it returns.  Never held
+ *	across a copy from or to user memory (the ioctl dispatcher copies
+ *	outside it; handlers use amdx_device_copy_from_user() and friends),
+ *	so a copy stalled on a userfaultfd page never holds up removal.
+ *	Order: @lock -> mmap_lock.
  * @dead: set once the provider unregistered the device; protected by @lock.
  * @class_dev: the sysfs class device, owned by amdx_sysfs.c.
  * @debugfs: the device's debugfs directory (testing hooks), may be NULL.
@@ -101,6 +105,13 @@ struct file *amdx_device_file_open(struct amdx_device *adev, u32 vf,
 				   bool as_vf);
 int amdx_device_hive_get(u64 hive_id, struct amdx_device **devs, u32 max,
 			 u32 *count);
+int amdx_device_copy_from_user(struct amdx_device *adev, void *dst,
+			       const void __user *src, size_t len);
+int amdx_device_copy_struct_from_user(struct amdx_device *adev, void *dst,
+				      size_t ksize, const void __user *src,
+				      size_t usize);
+int amdx_device_copy_to_user(struct amdx_device *adev, void __user *dst,
+			     const void *src, size_t len);
 void amdx_device_registry_fini(void);
 
 /* amdx_sysfs.c */

@@ -48,6 +48,7 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/uaccess.h>
 #include <linux/xarray.h>
 
 #include "amdx_core.h"
@@ -334,20 +335,93 @@ static int amdx_device_fd_release(struct inode *inode, struct file *filp)
 static long amdx_device_fd_ioctl(struct file *filp, unsigned int cmd,
 				 unsigned long arg)
 {
-	struct amdx_file *file = filp->private_data;
+	/* The dispatcher takes the device lock once the argument is in. */
+	return amdx_ioctl(filp->private_data, AMDX_IOCTL_F_DEVICE, cmd, arg);
+}
 
-	struct amdx_device *adev = file->adev;
-	long ret;
-
-	/*
-	 * Held for the whole call: removal waits for running ioctls before
-	 * it moves the device's pages home and lets the provider go.
-	 */
+/*
+ * The device lock is dropped across a copy from or to user memory, which
+ * may block for as long as the memory's owner likes (a userfaultfd or FUSE
+ * backed page): removal proceeds meanwhile, and the caller learns of it
+ * when the lock is back.
+ */
+static int amdx_device_user_relock(struct amdx_device *adev, int ret)
+{
 	down_read(&adev->lock);
-	ret = adev->dead ? -ENODEV :
-	      amdx_ioctl(file, AMDX_IOCTL_F_DEVICE, cmd, arg);
+	return adev->dead ? -ENODEV : ret;
+}
+
+/**
+ * amdx_device_copy_from_user() - copy_from_user() without the device lock
+ * @adev: the device; the caller holds its lock for read (a device fd's
+ *	ioctl) and no other lock.
+ * @dst: kernel destination.
+ * @src: user source.
+ * @len: bytes.
+ *
+ * The lock is dropped for the copy and taken again before returning, so a
+ * copy stalled on a userfaultfd or FUSE page never holds up removal.
+ *
+ * Return: 0, -EFAULT, or -ENODEV when the device was removed meanwhile
+ * (the caller must call no op then).  The lock is held again either way.
+ */
+int amdx_device_copy_from_user(struct amdx_device *adev, void *dst,
+			       const void __user *src, size_t len)
+{
+	int ret;
+
+	lockdep_assert_held_read(&adev->lock);
 	up_read(&adev->lock);
-	return ret;
+	ret = copy_from_user(dst, src, len) ? -EFAULT : 0;
+	return amdx_device_user_relock(adev, ret);
+}
+
+/**
+ * amdx_device_copy_struct_from_user() - copy_struct_from_user(), unlocked
+ * @adev: the device; the caller holds its lock for read and no other lock.
+ * @dst: kernel destination of @ksize bytes.
+ * @ksize: the kernel's size of the structure.
+ * @src: user source.
+ * @usize: the caller's size of the structure.
+ *
+ * As amdx_device_copy_from_user(), with copy_struct_from_user() rules.
+ *
+ * Return: 0, -EFAULT, -E2BIG, or -ENODEV when the device was removed
+ * meanwhile.  The lock is held again either way.
+ */
+int amdx_device_copy_struct_from_user(struct amdx_device *adev, void *dst,
+				      size_t ksize, const void __user *src,
+				      size_t usize)
+{
+	int ret;
+
+	lockdep_assert_held_read(&adev->lock);
+	up_read(&adev->lock);
+	ret = copy_struct_from_user(dst, ksize, src, usize);
+	return amdx_device_user_relock(adev, ret);
+}
+
+/**
+ * amdx_device_copy_to_user() - copy_to_user() without the device lock
+ * @adev: the device; the caller holds its lock for read and no other lock.
+ * @dst: user destination.
+ * @src: kernel source.
+ * @len: bytes.
+ *
+ * As amdx_device_copy_from_user(), the other way.
+ *
+ * Return: 0, -EFAULT, or -ENODEV when the device was removed meanwhile.
+ * The lock is held again either way.
+ */
+int amdx_device_copy_to_user(struct amdx_device *adev, void __user *dst,
+			     const void *src, size_t len)
+{
+	int ret;
+
+	lockdep_assert_held_read(&adev->lock);
+	up_read(&adev->lock);
+	ret = copy_to_user(dst, src, len) ? -EFAULT : 0;
+	return amdx_device_user_relock(adev, ret);
 }
 
 static const struct file_operations amdx_device_fops = {
@@ -513,12 +587,16 @@ EXPORT_SYMBOL_GPL(amdx_device_register);
  * amdx_device_unregister() - remove a device from amdx
  * @adev: the device.
  *
- * Waits for running ioctls, ends the event log (subscribers read what is
- * queued, then EOF), then moves every process page still in the device's
- * VRAM home and clears the device from the access attribute of every HMM
- * range; only then is its id free for a new device.  After this returns
- * the core calls no op of the device and does not touch its provider
- * data; open device fds fail with -ENODEV until closed.
+ * Waits for running ioctl handlers (not for their copies from or to user
+ * memory, which run without the device lock), ends the event log
+ * (subscribers read what is queued, then EOF), then moves every process
+ * page still in the device's VRAM home, waiting without a timeout for
+ * pages a CPU fault or copy holds (amdx_hmm_device_drain()), and clears
+ * the device from the access attribute of every HMM range; only then is
+ * its id free for a new device.  After this returns no process can reach
+ * a page of the device's pagemap, the core calls no op of the device and
+ * does not touch its provider data, so the provider may memunmap_pages()
+ * and free; open device fds fail with -ENODEV until closed.
  *
  * Context: process context; takes the HMM locks of every device, so the
  * caller holds none of them, nor any device's mmap or device lock.

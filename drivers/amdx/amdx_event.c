@@ -690,9 +690,10 @@ EXPORT_SYMBOL_IF_KUNIT(amdx_ioctl_event_subscribe);
  * @kind, data[0] = 0..count-1, data[1] = count.
  *
  * The file is created "unsafe" (no debugfs proxy around each write): open
- * takes a reference on the device, so a write that races with device
- * removal sees adev->dead, never freed memory, and the fops' owner keeps
- * the module.  A write of one record does no allocation and no sscanf():
+ * takes a reference on the device inside debugfs_file_get(), which device
+ * removal's debugfs_remove_recursive() waits for, so a write that races
+ * with removal sees adev->dead, never freed memory, and the fops' owner
+ * keeps the module.  A write of one record does no allocation and no sscanf():
  * the benchmark measures the event log, not the hook.
  */
 #define AMDX_EVENT_HOOK_MAX	SZ_1M
@@ -704,8 +705,19 @@ EXPORT_SYMBOL_IF_KUNIT(amdx_ioctl_event_subscribe);
 static int amdx_event_hook_open(struct inode *inode, struct file *f)
 {
 	struct amdx_device *adev = inode->i_private;
+	int ret;
 
+	/*
+	 * An unsafe file's open is not fenced against debugfs_remove():
+	 * debugfs_file_get() is.  Until it fails, removal has not passed
+	 * amdx_debugfs_remove(), so the registry's reference still stands
+	 * and ours can be taken.
+	 */
+	ret = debugfs_file_get(f->f_path.dentry);
+	if (ret)
+		return -ENODEV;
 	kref_get(&adev->ref);
+	debugfs_file_put(f->f_path.dentry);
 	f->private_data = adev;
 	return nonseekable_open(inode, f);
 }

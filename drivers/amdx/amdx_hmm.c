@@ -47,6 +47,7 @@
 #include <linux/highmem.h>
 #include <linux/delay.h>
 #include <linux/hmm.h>
+#include <linux/jiffies.h>
 #include <linux/log2.h>
 #include <linux/math64.h>
 #include <linux/memremap.h>
@@ -981,7 +982,8 @@ next:
  * not grant this device access (&amdx_hmm_attr.access); -EFAULT for
  * unmapped or inaccessible memory or a bad @buf; -EPERM for WRITE on
  * read-only memory; -EBUSY when invalidations kept racing; -EIO when a
- * page is poisoned (RAS); -EOPNOTSUPP, -EBADF, -ENOMEM.
+ * page is poisoned (RAS); -ENODEV when the device was removed while @buf
+ * was being copied; -EOPNOTSUPP, -EBADF, -ENOMEM.
  */
 int amdx_ioctl_hmm_access(struct amdx_file *file, void *data)
 {
@@ -1043,9 +1045,9 @@ int amdx_ioctl_hmm_access(struct amdx_file *file, void *data)
 			for (i = 0; i < n && !ret; i++) {
 				void *p = kmap_local_page(bounce[i]);
 
-				if (copy_from_user(p, ubuf + (i << PAGE_SHIFT),
-						   PAGE_SIZE))
-					ret = -EFAULT;
+				ret = amdx_device_copy_from_user(file->adev, p,
+								 ubuf + (i << PAGE_SHIFT),
+								 PAGE_SIZE);
 				kunmap_local(p);
 			}
 			if (ret)
@@ -1059,22 +1061,23 @@ int amdx_ioctl_hmm_access(struct amdx_file *file, void *data)
 			for (i = 0; i < n && !ret; i++) {
 				void *p = kmap_local_page(bounce[i]);
 
-				if (copy_to_user(ubuf + (i << PAGE_SHIFT), p,
-						 PAGE_SIZE))
-					ret = -EFAULT;
+				ret = amdx_device_copy_to_user(file->adev,
+							       ubuf + (i << PAGE_SHIFT),
+							       p, PAGE_SIZE);
 				kunmap_local(p);
 			}
 		} else if (args->op == AMDX_HMM_ACCESS_SNAPSHOT) {
 			u64 off = done >> PAGE_SHIFT;
 
-			if (copy_to_user(u64_to_user_ptr(args->buf + off),
-					 snap, n))
-				ret = -EFAULT;
-			else if (args->vram_pfns &&
-				 copy_to_user(u64_to_user_ptr(args->vram_pfns +
-							      off * sizeof(u64)),
-					      vidx, n * sizeof(u64)))
-				ret = -EFAULT;
+			ret = amdx_device_copy_to_user(file->adev,
+						       u64_to_user_ptr(args->buf +
+								       off),
+						       snap, n);
+			if (!ret && args->vram_pfns)
+				ret = amdx_device_copy_to_user(file->adev,
+							       u64_to_user_ptr(args->vram_pfns +
+									       off * sizeof(u64)),
+							       vidx, n * sizeof(u64));
 		}
 		done += (u64)n << PAGE_SHIFT;
 	}
@@ -1360,23 +1363,36 @@ void amdx_hmm_forget_devices(struct amdx_device *adev, u64 mask)
  * @adev: the device, already dead for new ioctls.
  *
  * Called by amdx_device_unregister() so that the provider can free its
- * device-private memory afterwards.
+ * device-private memory afterwards (memunmap_pages() waits for every
+ * device page).  No new VRAM page can be allocated any more, and every
+ * page still allocated can be moved: poisoned ones go home as hwpoison
+ * entries, busy ones (an in-flight CPU fault, a concurrent drain) are
+ * retried until their holder lets go.  There is no timeout: returning
+ * with a page allocated would let the provider free what a process can
+ * still reach.
+ *
+ * Context: process context; may wait for as long as a page stays busy.
  */
 void amdx_hmm_device_drain(struct amdx_device *adev)
 {
-	u64 npages = adev->desc.vram_size >> PAGE_SHIFT, moved = 0;
-	int tries;
+	u64 npages = adev->desc.vram_size >> PAGE_SHIFT, moved = 0, busy;
+	unsigned long next_log = jiffies + 10 * HZ;
 
 	if (!(adev->desc.flags & AMDX_DEVICE_F_HMM))
 		return;
-	for (tries = 0; tries < 50; tries++) {
+	for (;;) {
 		amdx_hmm_drain_vram(adev, 0, npages, &moved);
-		if (!adev->ops->vram_used_pages(adev)) {
+		busy = adev->ops->vram_used_pages(adev);
+		if (!busy) {
 			amdx_hmm_forget_resident(adev, AMDX_HMM_LOC_SYSTEM);
 			return;
 		}
+		if (time_after(jiffies, next_log)) {
+			pr_warn("amdx: %s: removal waits for %llu busy VRAM pages\n",
+				adev->bdf, busy);
+			next_log = jiffies + 10 * HZ;
+		}
+		/* Holders are faults and copies in flight: let them run. */
 		msleep(20);
 	}
-	pr_err("amdx: %s: %llu VRAM pages still busy after removal\n",
-	       adev->bdf, adev->ops->vram_used_pages(adev));
 }

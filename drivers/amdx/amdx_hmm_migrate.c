@@ -35,10 +35,14 @@
  * Poisoned VRAM pages (RAS: a UE or deferred error, amdx_ras.c) never
  * move with a granule: their data is bad.  A CPU fault on one fails with
  * VM_FAULT_HWPOISON, which the fault handler turns into SIGBUS
- * (BUS_MCEERR_AR) for the faulting process only.  When a device page
- * must go (draining, device removal) a poisoned one is replaced by a
- * zeroed system page handed to memory_failure(), so the process still
- * gets SIGBUS on touching it rather than silently wrong data.
+ * (BUS_MCEERR_AR) for the faulting process only.  A page poisoned while
+ * its copy is in flight is checked again after the copy and stays, so the
+ * data never comes home silently clean.  When a device page must go
+ * (draining, device removal) a poisoned one is replaced by hwpoison
+ * entries in every PTE that mapped it (amdx_hmm_poison_ptes()): the
+ * process still gets SIGBUS on touching it, after the device, amdx_sim
+ * and amdx are gone, and no page of host RAM is taken out of service
+ * (memory_failure() is never called; ``HardwareCorrupted`` stays 0).
  *
  * Locking: callers hold the mmap lock of the mm they migrate (read); the
  * context lock is never held across migrate_vma calls because the
@@ -307,13 +311,19 @@ static int amdx_migrate_batch_to_vram(struct amdx_device *adev,
 	return limit == args.npages ? 0 : full;
 }
 
-/* One migrate_vma pass over [start, end) inside @vma home. */
+/*
+ * One migrate_vma pass over [start, end) inside @vma home.  With
+ * @fault_page (mapped at @fault_addr), *@fault_moved tells whether that
+ * page moved.
+ */
 static int amdx_migrate_batch_to_ram(struct amdx_device *adev,
 				     struct vm_area_struct *vma,
 				     unsigned long start, unsigned long end,
 				     struct page *fault_page,
+				     unsigned long fault_addr,
 				     struct amdx_migrate_bufs *b,
-				     struct amdx_hmm_result *res)
+				     struct amdx_hmm_result *res,
+				     bool *fault_moved)
 {
 	struct migrate_vma args = {
 		.vma = vma,
@@ -327,6 +337,7 @@ static int amdx_migrate_batch_to_ram(struct amdx_device *adev,
 	};
 	unsigned long i;
 	int ret = 0;
+	u64 index;
 
 	ret = migrate_vma_setup(&args);
 	if (ret)
@@ -341,8 +352,8 @@ static int amdx_migrate_batch_to_ram(struct amdx_device *adev,
 		if (!spage || !test_bit(i, b->sel))
 			continue;
 		/* Poison stays where it is; touching it is a SIGBUS. */
-		if (amdx_ras_page_poisoned(adev,
-					   adev->ops->vram_page_index(adev, spage)))
+		index = adev->ops->vram_page_index(adev, spage);
+		if (amdx_ras_page_poisoned(adev, index))
 			continue;
 		dpage = alloc_page_vma(GFP_HIGHUSER_MOVABLE, vma,
 				       start + (i << PAGE_SHIFT));
@@ -357,11 +368,27 @@ static int amdx_migrate_batch_to_ram(struct amdx_device *adev,
 			ret = -EIO;
 			continue;
 		}
+		/*
+		 * Poisoned while the copy ran: the copy may hold bad data.
+		 * The page stays, and a touch is SIGBUS.  RAS marks poison
+		 * before anything else, so an error this misses came after
+		 * the copy and stays with the VRAM page, not the data.
+		 */
+		if (amdx_ras_page_poisoned(adev, index)) {
+			unlock_page(dpage);
+			__free_page(dpage);
+			continue;
+		}
 		b->dst[i] = migrate_pfn(page_to_pfn(dpage));
 	}
 
 	migrate_vma_pages(&args);
 	amdx_count_moved(b, args.npages, res);
+	if (fault_page) {
+		i = (fault_addr - start) >> PAGE_SHIFT;
+		*fault_moved = i < args.npages &&
+			       (b->src[i] & MIGRATE_PFN_MIGRATE) && b->dst[i];
+	}
 	migrate_vma_finalize(&args);
 	return ret;
 }
@@ -403,7 +430,7 @@ static int amdx_migrate_mm(struct amdx_device *adev, struct mm_struct *mm,
 			    addr + ((unsigned long)AMDX_HMM_BATCH << PAGE_SHIFT));
 		if (dest == AMDX_HMM_LOC_SYSTEM)
 			ret = amdx_migrate_batch_to_ram(adev, vma, addr, next,
-							NULL, &b, res);
+							NULL, 0, &b, res, NULL);
 		else
 			ret = amdx_migrate_batch_to_vram(adev, vma, addr, next,
 							 dest, owner, &b, res,
@@ -699,13 +726,21 @@ vm_fault_t amdx_hmm_migrate_to_ram(struct amdx_device *adev,
 	struct amdx_hmm_ctx *ctx;
 	struct amdx_subject me;
 	u64 t0 = ktime_get_ns(), index;
+	bool moved = false;
+	vm_fault_t vmret;
 	int ret;
 
 	amdx_subject_current(&me);
+	/*
+	 * The faulting page's reference (taken by do_swap_page()) holds off
+	 * amdx_device_unregister(), which waits for every VRAM page: the
+	 * registry's reference stands, so this one can be taken.
+	 */
+	kref_get(&adev->ref);
 	index = adev->ops->vram_page_index(adev, vmf->page);
 	if (amdx_ras_page_poisoned(adev, index)) {
-		amdx_ras_poison_consumed(adev, index, &me);
-		return VM_FAULT_HWPOISON;
+		vmret = VM_FAULT_HWPOISON;
+		goto out_poison;
 	}
 
 	ctx = amdx_hmm_ctx_of_mm(adev, vma->vm_mm);
@@ -730,8 +765,9 @@ vm_fault_t amdx_hmm_migrate_to_ram(struct amdx_device *adev,
 	ret = amdx_bufs_alloc(&b, (end - start) >> PAGE_SHIFT);
 	if (ret)
 		goto out;
-	ret = amdx_migrate_batch_to_ram(adev, vma, start, end, vmf->page, &b,
-					&res);
+	ret = amdx_migrate_batch_to_ram(adev, vma, start, end, vmf->page,
+					vmf->address & PAGE_MASK, &b, &res,
+					&moved);
 	amdx_bufs_free(&b);
 	res.ns = ktime_get_ns() - t0;
 	trace_amdx_hmm_fault(amdx_device_id(adev), vmf->address,
@@ -743,38 +779,93 @@ out:
 		amdx_hmm_ctx_put(ctx);
 	}
 	amdx_hmm_event_migrate(adev, &me, true, res.moved);
+	/* Poisoned while its copy was in flight: the page stayed. */
+	if (!moved && amdx_ras_page_poisoned(adev, index)) {
+		vmret = VM_FAULT_HWPOISON;
+		goto out_poison;
+	}
 	if (ret == -ENOMEM)
-		return VM_FAULT_OOM;
-	return ret ? VM_FAULT_SIGBUS : 0;
+		vmret = VM_FAULT_OOM;
+	else
+		vmret = ret ? VM_FAULT_SIGBUS : 0;
+	amdx_device_put(adev);
+	return vmret;
+
+out_poison:
+	amdx_ras_poison_consumed(adev, index, &me);
+	amdx_device_put(adev);
+	return vmret;
 }
 EXPORT_SYMBOL_GPL(amdx_hmm_migrate_to_ram);
 
+/*
+ * The stand-in for a poisoned device page that must go (draining, device
+ * removal): a zeroed system page, locked, with a second reference that
+ * amdx_hmm_poison_ptes() drops.  The bad data is never copied.
+ */
+static struct page *amdx_hmm_poison_page(void)
+{
+	struct page *page = alloc_page(GFP_HIGHUSER_MOVABLE | __GFP_ZERO);
+
+	if (!page)
+		return NULL;
+	lock_page(page);
+	get_page(page);
+	return page;
+}
+
 #if IS_ENABLED(CONFIG_MEMORY_FAILURE)
 /*
- * The system pages that replaced poisoned device pages (bits in b->sel)
- * become hardware-poisoned: the kernel unmaps them and a touch is SIGBUS
- * (BUS_MCEERR_AR), as it was on the device page.
+ * Make every mapping of @page, the stand-in for a poisoned device page,
+ * fault with SIGBUS (BUS_MCEERR_AR) as the device page did, without
+ * memory_failure(): that would retire a healthy page of host RAM for good
+ * (and panic with vm.memory_failure_recovery=0).  The page is flagged
+ * HWPoison only for one more migrate_device_range() of its own pfn, whose
+ * unmap (try_to_migrate()) writes a hwpoison entry into every PTE mapping
+ * it, the kernel's own representation of a poisoned page in a process
+ * (what memory_failure() leaves behind; do_swap_page() answers
+ * VM_FAULT_HWPOISON; zap and exit drop it).  Nothing migrates, the flag
+ * is cleared and the page goes back to the allocator: HardwareCorrupted
+ * stays 0.
+ *
+ * Between migrate_device_finalize() mapping the stand-in and the unmap
+ * here, a racing CPU read of that page in another thread sees zeroes
+ * instead of SIGBUS; only draining and removal take this path, and a
+ * process touching the page after either returned always gets SIGBUS.
  */
-static void amdx_hmm_poison_moved(struct amdx_migrate_bufs *b,
-				  unsigned long n)
+static void amdx_hmm_poison_ptes(struct page *page)
 {
-	unsigned long i;
+	unsigned long src, dst;
 
-	for_each_set_bit(i, b->sel, n)
-		memory_failure(page_to_pfn(migrate_pfn_to_page(b->dst[i])), 0);
+	SetPageHWPoison(page);
+	/* Retried while the unmap could not lock or isolate the page. */
+	while (page_mapped(page)) {
+		src = 0;
+		dst = 0;
+		if (!migrate_device_range(&src, page_to_pfn(page), 1) && src) {
+			migrate_device_pages(&src, &dst, 1);
+			migrate_device_finalize(&src, &dst, 1);
+		}
+		cond_resched();
+	}
+	ClearPageHWPoison(page);
+	put_page(page);
 }
 #else
-static void amdx_hmm_poison_moved(struct amdx_migrate_bufs *b,
-				  unsigned long n)
+static void amdx_hmm_poison_ptes(struct page *page)
 {
+	/* No hwpoison entries without MEMORY_FAILURE: zeroes, said once. */
+	pr_warn_once("amdx: poisoned VRAM moved home as zeroes: kernel without CONFIG_MEMORY_FAILURE\n");
+	put_page(page);
 }
 #endif
 
 /*
  * Move device pages [index, index + n) of @adev somewhere else without a
  * process: home (to system memory), or to other VRAM pages of partition
- * @to_part (not %AMDX_HMM_LOC_SYSTEM).  The host pfns of the range must
- * be contiguous (the provider maps its VRAM in one pagemap range).
+ * @to_part (not %AMDX_HMM_LOC_SYSTEM).  Poisoned pages go home as
+ * hwpoison entries (amdx_hmm_poison_ptes()).  The host pfns of the range
+ * must be contiguous (the provider maps its VRAM in one pagemap range).
  */
 static int amdx_hmm_move_device_pages(struct amdx_device *adev, u64 index,
 				      unsigned long n, u32 to_part, u64 *moved)
@@ -797,20 +888,8 @@ static int amdx_hmm_move_device_pages(struct amdx_device *adev, u64 index,
 		b.dst[i] = 0;
 		if (!spage || !(b.src[i] & MIGRATE_PFN_MIGRATE))
 			continue;
-		if (amdx_ras_page_poisoned(adev, index + i)) {
-			/* Nothing to copy: a zeroed page, poisoned below. */
-			if (!IS_ENABLED(CONFIG_MEMORY_FAILURE))
-				continue;
-			dpage = alloc_page(GFP_HIGHUSER_MOVABLE | __GFP_ZERO);
-			if (!dpage) {
-				ret = -ENOMEM;
-				continue;
-			}
-			lock_page(dpage);
-			__set_bit(i, b.sel);
-			b.dst[i] = migrate_pfn(page_to_pfn(dpage));
-			continue;
-		}
+		if (amdx_ras_page_poisoned(adev, index + i))
+			goto poisoned;
 		if (to_part != AMDX_HMM_LOC_SYSTEM) {
 			/* Charged to the PF: no process to attribute. */
 			dpage = adev->ops->vram_alloc_page(adev, to_part,
@@ -835,17 +914,31 @@ static int amdx_hmm_move_device_pages(struct amdx_device *adev, u64 index,
 			ret = -EIO;
 			continue;
 		}
+		if (!amdx_ras_page_poisoned(adev, index + i)) {
+			b.dst[i] = migrate_pfn(page_to_pfn(dpage));
+			continue;
+		}
+		/* Poisoned while the copy ran (see batch_to_ram). */
+		unlock_page(dpage);
+		put_page(dpage);
+poisoned:
+		/* Nothing to copy: a zeroed stand-in, poisoned below. */
+		dpage = amdx_hmm_poison_page();
+		if (!dpage) {
+			ret = -ENOMEM;
+			continue;
+		}
+		__set_bit(i, b.sel);
 		b.dst[i] = migrate_pfn(page_to_pfn(dpage));
 	}
 	migrate_device_pages(b.src, b.dst, n);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++)
 		if ((b.src[i] & MIGRATE_PFN_MIGRATE) && b.dst[i])
 			(*moved)++;
-		else
-			__clear_bit(i, b.sel);
-	}
 	migrate_device_finalize(b.src, b.dst, n);
-	amdx_hmm_poison_moved(&b, n);
+	/* Stand-ins that did not move are gone but for our reference. */
+	for_each_set_bit(i, b.sel, n)
+		amdx_hmm_poison_ptes(migrate_pfn_to_page(b.dst[i]));
 out:
 	amdx_bufs_free(&b);
 	return ret;

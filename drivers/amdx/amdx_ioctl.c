@@ -27,10 +27,21 @@
  *       | ioctl(cmd, arg)        |                               |
  *       |----------------------->| find nr, check fd kind, cap  |
  *       |                        | copy in (zero-extend)         |
+ *       |                        | device fd: device lock (read),|
+ *       |                        |   -ENODEV once removed        |
  *       |                        |------------------------------>|
  *       |                        |<------------- 0 / -errno -----|
+ *       |                        | device lock dropped           |
  *       |<-- copy out (trunc.) --|                               |
  *       |      fd_install (@open)|                               |
+ *
+ * No copy from or to the caller's memory happens under the device lock:
+ * such a copy can block for as long as the memory's owner wants (a page
+ * behind userfaultfd or FUSE), and removal must not wait for it.  The
+ * dispatcher copies the argument before taking the lock and after
+ * dropping it; handlers that copy arrays drop the lock around the copy
+ * (amdx_device_copy_from_user() and friends) and fail with -ENODEV when
+ * the device went away meanwhile.
  */
 #include <linux/capability.h>
 #include <linux/err.h>
@@ -229,13 +240,17 @@ static long amdx_ioctl_open(const struct amdx_ioctl_desc *desc,
 			    size_t usize, size_t ksize,
 			    const struct amdx_uaccess *ua)
 {
-	struct file *filp;
+	struct file *filp = NULL;
 	int fd, err;
 
 	fd = get_unused_fd_flags(O_CLOEXEC);
+	if (fd >= 0)
+		filp = desc->open(file, kbuf);
+	/* The result goes back without the device lock (see the DOC above). */
+	if (file->adev)
+		up_read(&file->adev->lock);
 	if (fd < 0)
 		return fd;
-	filp = desc->open(file, kbuf);
 	if (IS_ERR(filp)) {
 		put_unused_fd(fd);
 		return PTR_ERR(filp);
@@ -265,7 +280,8 @@ static long amdx_ioctl_open(const struct amdx_ioctl_desc *desc,
  *
  * Return: the handler's result; -ENOTTY for a command unknown or not valid
  * on this kind of fd, -EINVAL for a too-short argument, -EPERM without
- * CAP_SYS_ADMIN for changes, -EFAULT or -E2BIG from copying.
+ * CAP_SYS_ADMIN for changes, -EFAULT or -E2BIG from copying, -ENODEV on
+ * a device fd whose device is removed.
  */
 long amdx_ioctl_dispatch(const struct amdx_ioctl_desc *table, size_t count,
 			 struct amdx_file *file, unsigned int flags,
@@ -273,6 +289,7 @@ long amdx_ioctl_dispatch(const struct amdx_ioctl_desc *table, size_t count,
 			 const struct amdx_uaccess *ua)
 {
 	const struct amdx_ioctl_desc *desc;
+	struct amdx_device *adev;
 	size_t usize = _IOC_SIZE(cmd);
 	/* Filled by ua->in (copy_struct_from_user() zeroes the tail). */
 	u64 kbuf[AMDX_IOCTL_MAX_ARG / sizeof(u64)] __uninitialized;
@@ -290,13 +307,30 @@ long amdx_ioctl_dispatch(const struct amdx_ioctl_desc *table, size_t count,
 	if ((desc->flags & AMDX_IOCTL_F_ADMIN) && !capable(CAP_SYS_ADMIN))
 		return -EPERM;
 
+	/* In before the device lock: the copy may block indefinitely. */
 	ret = ua->in(kbuf, ksize, uarg, usize);
 	if (ret)
 		return ret;
 
+	adev = file->adev;
+	if (adev) {
+		/*
+		 * Held while the handler runs: removal waits for it before
+		 * it moves the device's pages home and lets the provider go.
+		 * Handlers drop it around their own user copies
+		 * (amdx_device_copy_from_user()).
+		 */
+		down_read(&adev->lock);
+		if (adev->dead) {
+			up_read(&adev->lock);
+			return -ENODEV;
+		}
+	}
 	if (desc->open)
 		return amdx_ioctl_open(desc, file, kbuf, uarg, usize, ksize, ua);
 	ret = desc->func(file, kbuf);
+	if (adev)
+		up_read(&adev->lock);
 	if (ret && !(desc->flags & AMDX_IOCTL_F_OUT_ON_ERR))
 		return ret;
 	if (_IOC_DIR(desc->cmd) & _IOC_READ) {

@@ -342,7 +342,12 @@ static int amdx_part_lock(struct amdx_part_txn *t, struct amdx_device *adev)
 		return 0;
 	}
 
-	mutex_lock(&amdx_part_hive_lock);
+	/*
+	 * A hive commit may wait behind another hive's drain: a signal ends
+	 * the wait (the ioctl restarts, nothing has changed yet).
+	 */
+	if (mutex_lock_interruptible(&amdx_part_hive_lock))
+		return -ERESTARTSYS;
 	ret = amdx_device_hive_get(adev->desc.hive_id, all, ARRAY_SIZE(all),
 				   &n);
 	if (ret) {
@@ -835,7 +840,9 @@ static int amdx_part_copy_out(struct amdx_part_txn *t, bool planned)
  * malformed @cfg.  COMMIT: 0 (committed or unchanged), -EINVAL with
  * @cfg->reason, -EBUSY with holders, the failing step's errno after a
  * rollback.  Both: -EOPNOTSUPP when the provider cannot switch modes,
- * -E2BIG for an oversized hive, -ENOMEM, -EFAULT.
+ * -E2BIG for an oversized hive, -ENOMEM, -EFAULT, -ERESTARTSYS when a
+ * signal interrupted the wait for another hive's commit (nothing changed;
+ * the ioctl restarts, or fails with -EINTR without SA_RESTART).
  */
 int amdx_partition_run(struct amdx_device *adev,
 		       struct amdx_partition_config *cfg, bool commit)

@@ -101,7 +101,8 @@ static const char *amdx_vf_config_bad(const struct amdx_vf_config *c,
 }
 
 /* Fill @cfg with the custom configs at @args->configs. */
-static int amdx_vf_copy_configs(struct amdx_vf_enable *args,
+static int amdx_vf_copy_configs(struct amdx_device *adev,
+				struct amdx_vf_enable *args,
 				struct amdx_vf_config *cfg)
 {
 	void __user *src = u64_to_user_ptr(args->configs);
@@ -109,9 +110,12 @@ static int amdx_vf_copy_configs(struct amdx_vf_enable *args,
 	int ret;
 
 	for (i = 0; i < args->num_vfs; i++) {
-		ret = copy_struct_from_user(&cfg[i], sizeof(cfg[i]),
-					    src + (size_t)i * args->config_size,
-					    args->config_size);
+		/* Without the device lock: the copy may block indefinitely. */
+		ret = amdx_device_copy_struct_from_user(adev, &cfg[i],
+							sizeof(cfg[i]),
+							src + (size_t)i *
+							args->config_size,
+							args->config_size);
 		if (ret)
 			return ret;
 	}
@@ -204,7 +208,7 @@ int amdx_ioctl_vf_enable(struct amdx_file *file, void *data)
 	if (!cfg)
 		return -ENOMEM;
 	if (custom) {
-		ret = amdx_vf_copy_configs(args, cfg);
+		ret = amdx_vf_copy_configs(adev, args, cfg);
 		if (ret) {
 			if (ret == -E2BIG)
 				ret = amdx_vf_refuse(adev, args,

@@ -798,7 +798,8 @@ int amdx_ioctl_ras_set_policy(struct amdx_file *file, void *data)
  * corrupt or truncated table (logged with the reason); -EINVAL for
  * non-zero pad, reserved or out fields, a size above a full table, or a
  * record naming no page of this device; -ENOSPC when the device's table
- * cannot take the new records; -EFAULT; -ENOMEM.
+ * cannot take the new records; -EFAULT; -ENOMEM; -ENODEV when the device
+ * was removed while the table was being copied in.
  */
 int amdx_ioctl_ras_badpages_import(struct amdx_file *file, void *data)
 {
@@ -823,9 +824,12 @@ int amdx_ioctl_ras_badpages_import(struct amdx_file *file, void *data)
 	buf = kvmalloc(args->size ?: 1, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
-	if (copy_from_user(buf, u64_to_user_ptr(args->data), args->size)) {
+	ret = amdx_device_copy_from_user(adev, buf,
+					 u64_to_user_ptr(args->data),
+					 args->size);
+	if (ret) {
 		kvfree(buf);
-		return -EFAULT;
+		return ret;
 	}
 	ret = amdx_ras_decode(adev, buf, args->size, &recs, &n);
 	kvfree(buf);

@@ -114,6 +114,8 @@ struct amdx_sim_params {
  *	FLR (over 10 ms: no ack in time).  Atomic.
  * @validate_delay_ms: debugfs knob; how long the provider's check of a
  *	commit's VALIDATE step takes.  Atomic.
+ * @vram_copy_delay_ms: debugfs knob; how long one page copy takes.
+ *	Atomic.
  */
 struct amdx_sim_dev {
 	struct device dev;
@@ -136,6 +138,7 @@ struct amdx_sim_dev {
 	struct amdx_ras_block_info ras_blocks[AMDX_RAS_BLOCK_COUNT];
 	atomic_t vf_ack_delay_ms;
 	atomic_t validate_delay_ms;
+	atomic_t vram_copy_delay_ms;
 };
 
 static inline struct amdx_sim_dev *to_amdx_sim_dev(struct device *dev)
@@ -239,6 +242,7 @@ bool amdx_sim_should_fail_step(struct amdx_sim_dev *sd, u32 step);
 bool amdx_sim_should_fail_vram_alloc(struct amdx_sim_dev *sd);
 u32 amdx_sim_reset_delay_ms(struct amdx_sim_dev *sd);
 u32 amdx_sim_vf_ack_delay_ms(struct amdx_sim_dev *sd);
+u32 amdx_sim_vram_copy_delay_ms(struct amdx_sim_dev *sd);
 
 /* amdx_sim_partition.c */
 int amdx_sim_partition_step(struct amdx_device *adev, u32 step);

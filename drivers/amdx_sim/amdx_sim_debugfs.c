@@ -24,6 +24,10 @@
  * ``validate_delay_ms`` (rw, u32)
  *	How long a partition commit's VALIDATE step takes: the window
  *	between the commit's checks and its closing of the VRAM gate.
+ * ``vram_copy_delay_ms`` (rw, u32)
+ *	How long each page copy of the simulated DMA engine (vram_copy)
+ *	takes, before it copies: keeps a migration in flight so tests can
+ *	remove the device or inject an error meanwhile.
  * ``ras_blocks`` (ro)
  *	``<block> <instances>`` per RAS block of the model.
  * ``vram`` (ro)
@@ -190,6 +194,8 @@ void amdx_sim_debugfs_dev_init(struct amdx_sim_dev *sd)
 				   &sd->vf_ack_delay_ms, &amdx_sim_knob_fops);
 	debugfs_create_file_unsafe("validate_delay_ms", 0600, sd->ddir,
 				   &sd->validate_delay_ms, &amdx_sim_knob_fops);
+	debugfs_create_file_unsafe("vram_copy_delay_ms", 0600, sd->ddir,
+				   &sd->vram_copy_delay_ms, &amdx_sim_knob_fops);
 	debugfs_create_file("ras_blocks", 0400, sd->ddir, sd,
 			    &amdx_sim_ras_blocks_fops);
 	debugfs_create_file("vram", 0400, sd->ddir, sd, &amdx_sim_vram_fops);
@@ -258,4 +264,15 @@ u32 amdx_sim_reset_delay_ms(struct amdx_sim_dev *sd)
 u32 amdx_sim_vf_ack_delay_ms(struct amdx_sim_dev *sd)
 {
 	return atomic_read(&sd->vf_ack_delay_ms);
+}
+
+/**
+ * amdx_sim_vram_copy_delay_ms() - simulated duration of one page copy
+ * @sd: the device.
+ *
+ * Return: the ``vram_copy_delay_ms`` knob.
+ */
+u32 amdx_sim_vram_copy_delay_ms(struct amdx_sim_dev *sd)
+{
+	return atomic_read(&sd->vram_copy_delay_ms);
 }

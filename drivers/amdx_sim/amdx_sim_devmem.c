@@ -26,13 +26,17 @@
  * callback frees the VRAM pfn.  The system page stays with the VRAM page
  * for its next use (allocating one per migrated page cost a fifth of the
  * migration time) and amdx_sim_devmem_fini() frees them all.
- * memunmap_pages() waits until every device page has been freed, so the
- * VRAM must be empty before amdx_sim_devmem_fini().
+ * memunmap_pages() waits until every device page has been freed; the core
+ * guarantees that: amdx_device_unregister() returns only after every page
+ * went home (or became a hwpoison entry) and every holder of one (a CPU
+ * fault in migrate_to_ram()) let go, so the ops above, the provider data
+ * and this module outlive every page.
  *
  * A VF FLR clears the pages the VF holds (amdx_sim_devmem_wipe()), as
  * GIM clears a VF's framebuffer; debugfs ``vram_data`` reads the contents
  * (amdx_sim_devmem_read()).
  */
+#include <linux/delay.h>
 #include <linux/gfp.h>
 #include <linux/ioport.h>
 #include <linux/memremap.h>
@@ -87,9 +91,15 @@ static vm_fault_t amdx_sim_devmem_migrate_to_ram(struct vm_fault *vmf)
 						  struct amdx_sim_devmem, pgmap);
 	struct amdx_device *adev = READ_ONCE(dm->sd->adev);
 
-	/* The core moves every page home before the device goes away. */
-	if (WARN_ON_ONCE(!adev))
-		return VM_FAULT_SIGBUS;
+	/*
+	 * amdx_device_unregister() returns only once no page of the pagemap
+	 * is allocated, and this fault holds one: the device cannot go
+	 * before the fault is done.  NULL only in the instant between the
+	 * core publishing a new device and amdx_device_register() returning
+	 * it here: the access faults again.
+	 */
+	if (unlikely(!adev))
+		return 0;
 	return amdx_hmm_migrate_to_ram(adev, vmf);
 }
 
@@ -355,9 +365,13 @@ int amdx_sim_hmm_copy(struct amdx_device *adev, struct page *dst,
 	struct amdx_sim_dev *sd = amdx_device_priv(adev);
 	struct page *d = amdx_sim_backing(sd, dst);
 	struct page *s = amdx_sim_backing(sd, src);
+	u32 delay = amdx_sim_vram_copy_delay_ms(sd);
 
 	if (!d || !s)
 		return -EINVAL;
+	/* A slow DMA engine (debugfs): the copy reads the source after it. */
+	if (delay)
+		msleep(delay);
 	copy_highpage(d, s);
 	return 0;
 }

@@ -60,9 +60,9 @@ err_destroy_vram:
  * amdx_sim_vram_fini() - free a device's VRAM
  * @sd: the device, unregistered from the core.
  *
- * Every page must have been freed.  If some are still allocated (a bug;
- * evicting device pages from processes arrives with HMM migration) the
- * VRAM is leaked rather than freed under the pages' feet.
+ * Every page must have been freed: amdx_device_unregister() returned only
+ * once the core had moved every page home.  If some are still allocated
+ * (a bug) the VRAM is leaked rather than freed under the pages' feet.
  */
 void amdx_sim_vram_fini(struct amdx_sim_dev *sd)
 {

@@ -167,6 +167,8 @@ selftest_expect() { # DIR: the --expect arguments for its selftests
 	done
 	return 0
 }
+# guest-init.sh's last check: poison never retired host RAM.
+host_ram_expect=(--expect "kselftest host_ram")
 
 step "initramfs"
 for k in "${kernels[@]}"; do
@@ -219,6 +221,7 @@ for k in "${kernels[@]}"; do
 		echo "amdx: no suite named $suite" >&2
 		exit 2
 	fi
+	expect+=("${host_ram_expect[@]}")
 	step "$k test kernel VM"
 	"$here/run-qemu.sh" "${kdirs[$k]}/arch/x86/boot/bzImage" "$kw/initrd.gz" \
 		check "$kw/test" 1500 || true
@@ -302,6 +305,7 @@ for k in "${kernels[@]}"; do
 		fi
 	done
 	mapfile -t stexpect < <(selftest_expect "$kw/selftests")
+	stexpect+=("${host_ram_expect[@]}")
 	"$here/mkinitramfs.sh" "$kw/initrd-stock.gz" "$kw/stock-mods" \
 		"$kw/selftests" "${bins[@]}"
 	"$here/run-qemu.sh" "/boot/vmlinuz-$kv" "$kw/initrd-stock.gz" \

@@ -85,6 +85,10 @@ if [ "$mode" = stock ]; then
 else
 	export AMDX_EXPECT_DEVICE_PRIVATE=1
 fi
+# Poison must never cost host RAM: amdx never calls memory_failure(), which
+# panics with recovery off, and HardwareCorrupted stays 0 (checked below).
+[ -w /proc/sys/vm/memory_failure_recovery ] &&
+	echo 0 > /proc/sys/vm/memory_failure_recovery
 for t in /selftests/*; do
 	[ -f "$t" ] && [ -x "$t" ] || continue
 	name=${t##*/}
@@ -92,6 +96,20 @@ for t in /selftests/*; do
 	( cd /selftests && timeout 300 "$t" ) > $out 2>&1
 	echo "# exit=$?" > $out
 done
+
+section "kselftest host_ram"
+hc=$(awk '/^HardwareCorrupted:/ { print $2 }' /proc/meminfo)
+{
+	echo "TAP version 13"
+	echo "1..1"
+	if [ "${hc:-0}" = 0 ]; then
+		echo "ok 1 hardware_corrupted_stays_zero"
+	else
+		echo "# HardwareCorrupted: $hc kB of host RAM retired"
+		echo "not ok 1 hardware_corrupted_stays_zero"
+	fi
+	echo "# exit=0"
+} > $out
 
 rmmod amdx_sim
 rmmod amdx
