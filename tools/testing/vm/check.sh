@@ -122,7 +122,7 @@ host_ktap() { # LABEL SCRIPT [ARGS...]
 	shift
 	out=$("$@" 2>&1) || true
 	echo "$out" | sed -n "s|^\(not ok\) [0-9]* \(.*\)|[$label] \2: FAILED|p; s|^ok [0-9]* \(.*\)|[$label] \1: ok|p"
-	echo "$out" | grep '^#' | sed "s|^|[$label] |" >&2
+	echo "$out" | { grep '^#' || true; } | sed "s|^|[$label] |" >&2
 	P=$((P + $(echo "$out" | grep -cE '^ok [0-9]+ [^#]*$' || true)))
 	S=$((S + $(echo "$out" | grep -cE '^ok [0-9]+ .*# SKIP' || true)))
 	F=$((F + $(echo "$out" | grep -cE '^not ok ' || true)))
