@@ -15,7 +15,8 @@ VM := tools/testing/vm
 
 export AMDX_WERROR
 
-.PHONY: all modules clean probes check demo vm-shell lint tools bench help
+.PHONY: all modules clean probes check demo vm-shell lint tools bench help \
+	fuzz coverage
 
 all: modules
 
@@ -52,11 +53,23 @@ bench:
 lint:
 	$(VM)/lint.sh
 
+# The ioctl fuzzer alone in the test VM for DURATION seconds, with
+# rmmod/insmod of amdx_sim (Documentation/testing.rst).
+DURATION ?= 1800
+fuzz:
+	DURATION=$(DURATION) $(VM)/check.sh --fuzz
+
+# Every suite on a gcov kernel; line and function coverage per file.
+coverage:
+	$(VM)/check.sh --coverage
+
 help:
 	@echo "make [KDIR=...]   build amdx.ko and amdx_sim.ko (KDIR=$(KDIR))"
 	@echo "make check        all tests in QEMU (installs what it needs)"
 	@echo "make demo         the main job: boot the VM and show amdx"
 	@echo "make vm-shell     a shell in the test VM with amdx loaded"
 	@echo "make lint         checkpatch, sparse, header and C++ lint"
+	@echo "make fuzz         the ioctl fuzzer for DURATION s (default 1800)"
+	@echo "make coverage     all suites on a gcov kernel, coverage per file"
 
 FORCE:

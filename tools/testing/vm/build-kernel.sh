@@ -8,9 +8,10 @@
 # rebuilds.
 # Prints the kernel build directory (usable as KDIR) on stdout.
 #
-# usage: build-kernel.sh [test|bench]
+# usage: build-kernel.sh [test|bench|coverage]
 #   test   kernel.config: KUnit, KASAN, lockdep, kmemleak... (default)
 #   bench  kernel.config + kernel-bench.config: no debugging, for timings
+#   coverage  kernel.config + kernel-coverage.config: gcov (make coverage)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -26,6 +27,7 @@ trap 'rm -f "$frag"' EXIT
 case "$flavour" in
 test) cat "$here/kernel.config" > "$frag" ;;
 bench) cat "$here/kernel.config" "$here/kernel-bench.config" > "$frag" ;;
+coverage) cat "$here/kernel.config" "$here/kernel-coverage.config" > "$frag" ;;
 *) log "unknown flavour $flavour"; exit 2 ;;
 esac
 # Last setting of each option wins.

@@ -2,9 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # amdx test run: lint, host tests, the test kernel VM, the stock kernel VM.
 #
-# usage: check.sh [--shell | --bench]
+# usage: check.sh [--shell | --bench | --fuzz | --coverage]
 #   SUITE=NAME   run only the KUnit suite or kselftest NAME in the test
 #                kernel (no lint, no stock boot): the fast loop.
+#   --fuzz       only amdx_fuzz_test, for DURATION seconds (default 1800).
+#   --coverage   every suite on the gcov kernel, modules built with
+#                GCOV_PROFILE=y; prints coverage per file (coverage.py).
 # Ends with exactly one line: "amdx: N passed, N failed, N skipped".
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -17,6 +20,19 @@ case "${1:-}" in
 --demo) mode=demo ;;
 esac
 suite=${SUITE:-}
+vm_limit=1500
+if [ "${1:-}" = --fuzz ]; then
+	suite=amdx_fuzz_test
+	fuzz_s=${DURATION:-1800}
+	vm_limit=$((fuzz_s + 900))
+	export AMDX_QEMU_APPEND="amdx.fuzz_seconds=$fuzz_s amdx.timeout=$((fuzz_s + 300))"
+fi
+coverage=
+if [ "${1:-}" = --coverage ]; then
+	coverage=coverage
+	vm_limit=2400
+	suite='*'	# every kselftest; no lint, host tests or stock kernel
+fi
 step() { echo "== $*" >&2; }
 
 P=0 F=0 S=0
@@ -38,12 +54,13 @@ if [ "$mode" = bench ]; then
 	kdir=$("$here/build-kernel.sh" bench)
 else
 	step "test kernel"
-	kdir=$("$here/build-kernel.sh")
+	kdir=$("$here/build-kernel.sh" $coverage)
 fi
 ksrc=$kdir
 
 step "modules against the test kernel"
-make -s -C "$root" KDIR="$kdir" AMDX_WERROR=y modules >&2
+make -s -C "$root" KDIR="$kdir" AMDX_WERROR=y modules \
+	${coverage:+GCOV_PROFILE=y} >&2
 rm -rf "$work" && mkdir -p "$work/mods" "$work/selftests"
 find "$root/drivers" -name '*.ko' -exec cp {} "$work/mods/" \;
 cp "$kdir/lib/test_hmm.ko" "$work/mods/" 2>/dev/null || true
@@ -77,7 +94,7 @@ elif [ -z "$suite" ]; then
 fi
 bins=()
 [ -x "$tools_bin" ] && bins+=("$tools_bin" "$root"/tools/build/lib/libamdx.so*)
-bins+=("$(command -v jq)")
+bins+=("$(command -v jq)" "$(command -v trinity)" "$(command -v strace)")
 [ "$mode" != demo ] || bins+=("$work"/st-demo/demo/*)
 
 if [ "$mode" = check ] && [ -z "$suite" ]; then
@@ -155,12 +172,17 @@ if [ -n "$suite" ] && [ ${#expect[@]} = 0 ]; then
 	exit 2
 fi
 "$here/run-qemu.sh" "$kdir/arch/x86/boot/bzImage" "$work/initrd.gz" check \
-	"$work/test" 1500 || true
+	"$work/test" "$vm_limit" || true
 res=0
 "$here/collect.py" "$ksrc/tools/testing/kunit" "$work/test" --label test \
 	"${expect[@]}" > "$work/test/report" || res=$?
 grep -v '^counts:' "$work/test/report"
 add_counts "$(grep '^counts:' "$work/test/report")"
+[ -z "${fuzz_s:-}" ] ||
+	sed -n '/^### kselftest amdx_fuzz_test/,/^### /p' "$work/test/results.log"
+[ -z "$coverage" ] ||
+	"$here/coverage.py" "$work/test/results.log" "$root" "$work/coverage" ||
+	F=$((F + 1))
 
 [ -z "$suite" ] || finish
 

@@ -17,8 +17,12 @@ mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
 mkdir -p /tmp && mount -t tmpfs tmpfs /tmp
 
 mode=check
+tmo=300
 for arg in $(cat /proc/cmdline); do
-	case "$arg" in amdx.mode=*) mode=${arg#amdx.mode=} ;; esac
+	case "$arg" in
+	amdx.mode=*) mode=${arg#amdx.mode=} ;;
+	amdx.timeout=*) tmo=${arg#amdx.timeout=} ;;	# per selftest, s
+	esac
 done
 
 out=/dev/ttyS1
@@ -79,13 +83,21 @@ for t in /selftests/*; do
 	[ -f "$t" ] && [ -x "$t" ] || continue
 	name=${t##*/}
 	section "kselftest $name"
-	( cd /selftests && timeout 300 "$t" ) > $out 2>&1
+	( cd /selftests && timeout "$tmo" "$t" ) > $out 2>&1
 	echo "# exit=$?" > $out
 done
 
 rmmod amdx_sim
 rmmod amdx
 section "modules unloaded"
+if [ -d /sys/kernel/debug/gcov ]; then
+	# make coverage: the modules' counters (kept after unload), base64.
+	section "gcov"
+	find /sys/kernel/debug/gcov -name '*.gcda' | while read -r f; do
+		echo "@@ ${f#/sys/kernel/debug/gcov}"
+		base64 < "$f"
+	done > $out
+fi
 if [ -w /sys/kernel/debug/kmemleak ]; then
 	# Two scans: kmemleak reports an object only once it is old enough
 	# and unreferenced in two scans.
