@@ -109,7 +109,7 @@ run() {
 	     "(/dev/amdx $ctl, device $dev, event $ev)"
 	grep -v "Couldn't open socket\|Can't do protocol\|futex:\|sysv_shm\|Continuing in" \
 		"/tmp/amdx-trinity-$name.last" 2>/dev/null | tail -n 8 | sed 's/^/#   /'
-	rm -f /tmp/amdx-trinity-$name.*
+	rm -f /tmp/amdx-trinity-$name.strace* /tmp/amdx-trinity-$name.last
 	echo "counts $ctl $dev $ev"
 }
 
