@@ -18,7 +18,8 @@ VM := tools/testing/vm
 
 export AMDX_WERROR
 
-.PHONY: all modules clean probes check demo vm-shell lint tools bench help kdir
+.PHONY: all modules clean probes check demo vm-shell lint tools bench help kdir \
+	fuzz
 
 all: modules
 
@@ -57,6 +58,16 @@ lint:
 
 kdir:
 	@echo "$(KDIR)"
+
+# The ioctl fuzzer alone in the first kernel's test VM for DURATION
+# seconds (the sweep and trinity: AMDX_FUZZ=1 make check SUITE=...)
+# (Documentation/testing.rst, "Fuzzing").  Not part of make check yet.
+DURATION ?= 1800
+fuzz:
+	AMDX_FUZZ=1 SUITE=amdx_fuzz_test \
+	AMDX_VM_LIMIT=$$(($(DURATION) + 1500)) \
+	AMDX_QEMU_APPEND="amdx.fuzz_seconds=$(DURATION) amdx.timeout=$$(($(DURATION) + 300))" \
+	KERNELS=$(firstword $(KERNELS) 6.1) $(VM)/check.sh
 
 help:
 	@echo "make [KDIR=...]   build amdx.ko and amdx_sim.ko (KDIR=$(KDIR))"

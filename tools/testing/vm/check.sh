@@ -113,6 +113,7 @@ fi
 bins=()
 [ -x "$tools_bin" ] && bins+=("$tools_bin" "$root"/tools/build/lib/libamdx.so*)
 bins+=("$(command -v jq)")
+[ -z "${AMDX_FUZZ:-}" ] || bins+=("$(command -v trinity)" "$(command -v strace)")
 for b in "$root/tools/build/eventd/amdx-eventd" "$(command -v promtool)"; do [ -x "$b" ] && bins+=("$b"); done # amdx_fleet_test.sh
 [ "$mode" != demo ] || bins+=("$work"/st-demo/demo/*)
 
@@ -224,7 +225,7 @@ for k in "${kernels[@]}"; do
 	expect+=("${host_ram_expect[@]}")
 	step "$k test kernel VM"
 	"$here/run-qemu.sh" "${kdirs[$k]}/arch/x86/boot/bzImage" "$kw/initrd.gz" \
-		check "$kw/test" 1500 || true
+		check "$kw/test" "${AMDX_VM_LIMIT:-1500}" || true
 	"$here/collect.py" "${kdirs[$k]}/tools/testing/kunit" "$kw/test" \
 		--label "$k/test" "${expect[@]}" > "$kw/test/report" || true
 	grep -v '^counts:' "$kw/test/report"

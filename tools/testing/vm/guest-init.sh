@@ -17,8 +17,12 @@ mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
 mkdir -p /tmp && mount -t tmpfs tmpfs /tmp
 
 mode=check
+tmo=300
 for arg in $(cat /proc/cmdline); do
-	case "$arg" in amdx.mode=*) mode=${arg#amdx.mode=} ;; esac
+	case "$arg" in
+	amdx.mode=*) mode=${arg#amdx.mode=} ;;
+	amdx.timeout=*) tmo=${arg#amdx.timeout=} ;;	# per selftest, s
+	esac
 done
 
 out=/dev/ttyS1
@@ -93,7 +97,7 @@ for t in /selftests/*; do
 	[ -f "$t" ] && [ -x "$t" ] || continue
 	name=${t##*/}
 	section "kselftest $name"
-	( cd /selftests && timeout 300 "$t" ) > $out 2>&1
+	( cd /selftests && timeout "$tmo" "$t" ) > $out 2>&1
 	echo "# exit=$?" > $out
 done
 

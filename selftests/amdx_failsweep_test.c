@@ -1,0 +1,683 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Allocation-failure sweep: for every mutating ioctl and for device add
+ * and remove, fail the Nth allocation of the call (failslab and
+ * fail_page_alloc through /proc/thread-self/fail-nth) for N = 1, 2, ...
+ * until the call succeeds without an injected failure.  After each failed
+ * call:
+ *  - the errno is ENOMEM or one the operation documents;
+ *  - the state is unchanged: the JSON of `amdx -j dev|partition|vf|ras|hmm
+ *    show DEV` and the fd's own HMM ranges read the same as before;
+ *  - no fd was installed (the next free fd number is the same).
+ * kmemleak (scanned by the rig at the end of the run) must stay silent.
+ * Needs CONFIG_FAULT_INJECTION_DEBUG_FS with FAILSLAB and FAIL_PAGE_ALLOC
+ * (the test kernel); skips elsewhere.
+ */
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "amdx_selftest.h"
+#include "kselftest_harness.h"
+
+#define SIM_ID		870	/* the device under test */
+#define SIM_ID2		871	/* created and removed by the add/remove sweeps */
+#define NPAGES		16
+#define PAGE		4096UL
+#define MAX_N		4000	/* give up: more allocation sites than this */
+#define BUDGET_S	3	/* seconds of every-N per operation, then sampled */
+#define SNAP_MAX	(256 << 10)
+#define CLI		"/usr/bin/amdx"
+
+struct ctx {
+	int ctl;
+	int dev;
+	uint32_t id;
+	char *mem;
+	int failnth;
+	int newdev;	/* /sys/bus/amdx_sim/new_device, opened outside the window */
+	int deldev;
+	int tmpfd;	/* an fd an operation made, closed by its undo */
+	unsigned int iter;
+};
+
+struct sweep_op {
+	const char *name;
+	int (*prepare)(struct ctx *c);	/* outside the window: reach the precondition */
+	int (*op)(struct ctx *c);	/* the call swept: 0 or -errno */
+	void (*undo)(struct ctx *c);	/* after a success */
+	int also;			/* an errno documented besides ENOMEM, or 0 */
+	bool slab_only;			/* failslab only, see new_device */
+};
+
+static int debugfs_set(const char *path, const char *val)
+{
+	return amdx_sysfs_write(path, val);
+}
+
+static int arm(struct ctx *c, unsigned int n)
+{
+	char buf[16];
+	int len = snprintf(buf, sizeof(buf), "%u", n);
+
+	return pwrite(c->failnth, buf, len, 0) == len ? 0 : -errno;
+}
+
+/* Disarm; true when the armed failure was injected. */
+static bool disarm(struct ctx *c)
+{
+	char buf[16] = "";
+
+	if (pread(c->failnth, buf, sizeof(buf) - 1, 0) < 0)
+		return false;
+	if (pwrite(c->failnth, "0", 1, 0) != 1)
+		return false;
+	return atoi(buf) == 0;
+}
+
+static int next_fd(void)
+{
+	int fd = dup(0);
+
+	if (fd >= 0)
+		close(fd);
+	return fd;
+}
+
+/*
+ * The state, as the queries report it: every query `amdx ... show`
+ * issues for the device, the device list, and the fd's own HMM ranges.
+ * Binary, one record per query: id, result, size, bytes.  With @cli also
+ * the JSON of `amdx -j {dev,partition,vf,ras,hmm} show DEV` (a process
+ * per command: too slow for every step under TCG, so the sweep takes it
+ * at the first and the last failure of each operation).
+ */
+static const uint32_t snap_queries[] = {
+	AMDX_QUERY_DEVICES, AMDX_QUERY_DEVICE_INFO, AMDX_QUERY_PARTITIONS,
+	AMDX_QUERY_VFS, AMDX_QUERY_RAS_COUNTERS, AMDX_QUERY_RAS_POLICY,
+	AMDX_QUERY_BADPAGES, AMDX_QUERY_RESET_SCOPE, AMDX_QUERY_HMM_RANGES,
+};
+
+static size_t snapshot(struct ctx *c, char *out, size_t len, bool cli)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < sizeof(snap_queries) / sizeof(snap_queries[0]); i++) {
+		uint32_t q = snap_queries[i], size = 16 << 10;
+		int fd = q == AMDX_QUERY_DEVICES ? c->ctl : c->dev;
+		char *rec = out + n;
+		int ret;
+
+		if (n + 12 + size > len)
+			break;
+		memset(rec + 12, 0, size);
+		ret = amdx_query(fd, q, 0, rec + 12, &size);
+		if (ret)
+			size = 0;
+		memcpy(rec, &q, 4);
+		memcpy(rec + 4, &ret, 4);
+		memcpy(rec + 8, &size, 4);
+		n += 12 + size;
+	}
+	if (cli) {
+		char cmd[512];
+		FILE *p;
+
+		snprintf(cmd, sizeof(cmd),
+			 "for o in dev partition vf ras hmm; do " CLI " -j $o show %u 2>&1; "
+			 "echo \"rc=$?\"; done",
+			 c->id);
+		p = popen(cmd, "r");
+		if (p) {
+			n += fread(out + n, 1, len - n - 1, p);
+			pclose(p);
+		}
+		/* The CLI reports its own pid in hmm show: not state. */
+		out[n] = 0;
+		for (char *s = memmem(out, n, "\"pid\":", 6); s;
+		     s = memmem(s, out + n - s, "\"pid\":", 6)) {
+			s += 6;
+			while (*s >= '0' && *s <= '9')
+				*s++ = 'N';
+		}
+	}
+	return n;
+}
+
+/* Which query (or the CLI's JSON) differs first, and where. */
+static void diff(const char *a, size_t na, const char *b, size_t nb,
+		 char *msg, size_t len)
+{
+	size_t i = 0, rec = 0;
+
+	while (i < na && i < nb && a[i] == b[i])
+		i++;
+	while (rec + 12 <= na) {
+		uint32_t q, size, size_b = 0;
+		int ra, rb = 0;
+
+		memcpy(&q, a + rec, 4);
+		memcpy(&ra, a + rec + 4, 4);
+		memcpy(&size, a + rec + 8, 4);
+		if (q > AMDX_QUERY_RESET_SCOPE)
+			break;		/* the CLI's text */
+		if (i < rec + 12 + size) {
+			if (rec + 12 <= nb) {
+				memcpy(&rb, b + rec + 4, 4);
+				memcpy(&size_b, b + rec + 8, 4);
+			}
+			snprintf(msg, len,
+				 "query %u: result %d -> %d, size %u -> %u, first difference at byte %zd",
+				 q, ra, rb, size, size_b, (ssize_t)(i - rec) - 12);
+			return;
+		}
+		rec += 12 + size;
+	}
+	snprintf(msg, len, "CLI JSON differs:\n# before: ...%.100s\n#  after: ...%.100s",
+		 a + (i > 40 ? i - 40 : 0), b + (i > 40 ? i - 40 : 0));
+}
+
+/* ---- the operations --------------------------------------------------- */
+
+static int new_device_op(struct ctx *c)
+{
+	static const char s[] = "871 model=mi308x vram=64";
+
+	return write(c->newdev, s, sizeof(s) - 1) < 0 ? -errno : 0;
+}
+
+static void del_second(struct ctx *c)
+{
+	amdx_sim_del(SIM_ID2);
+}
+
+static int make_second(struct ctx *c)
+{
+	int err = amdx_sim_new(SIM_ID2, "model=mi308x vram=64");
+
+	return err == -EINVAL ? 0 : err;	/* already there */
+}
+
+static int del_device_op(struct ctx *c)
+{
+	static const char s[] = "871";
+
+	return write(c->deldev, s, sizeof(s) - 1) < 0 ? -errno : 0;
+}
+
+static int device_open_op(struct ctx *c)
+{
+	int fd = amdx_device_open(c->ctl, c->id);
+
+	if (fd < 0)
+		return fd;
+	c->tmpfd = fd;
+	return 0;
+}
+
+static void close_tmp(struct ctx *c)
+{
+	if (c->tmpfd >= 0)
+		close(c->tmpfd);
+	c->tmpfd = -1;
+}
+
+static int subscribe_op(struct ctx *c)
+{
+	struct amdx_event_subscribe s = {
+		.mask = AMDX_EVENT_MASK_ALL,
+		.ring_size = AMDX_EVENT_RING_DEFAULT,
+	};
+	int ret = amdx_ioctl(c->dev, AMDX_IOC_EVENT_SUBSCRIBE, &s);
+
+	if (!ret)
+		c->tmpfd = s.fd;
+	return ret;
+}
+
+static int set_attr(struct ctx *c, uint32_t loc)
+{
+	struct amdx_hmm_attr a = {
+		.start = (uintptr_t)c->mem,
+		.size = NPAGES * PAGE,
+		.valid = AMDX_HMM_ATTR_PREFERRED_LOC | AMDX_HMM_ATTR_ACCESS,
+		.preferred_loc = loc,
+		.access = 1ULL << c->id,
+	};
+
+	return amdx_ioctl(c->dev, AMDX_IOC_HMM_SET_ATTR, &a);
+}
+
+static int set_attr_op(struct ctx *c)
+{
+	return set_attr(c, 0);
+}
+
+/* A range goes only with its fd: a fresh device fd has none. */
+static int fresh_fd(struct ctx *c)
+{
+	int fd = amdx_device_open(c->ctl, c->id);
+
+	if (fd < 0)
+		return fd;
+	close(c->dev);
+	c->dev = fd;
+	memset(c->mem, 0x5a, NPAGES * PAGE);
+	return 0;
+}
+
+static void fresh_fd_undo(struct ctx *c)
+{
+	fresh_fd(c);
+}
+
+static int migrate(struct ctx *c, uint32_t dest)
+{
+	struct amdx_hmm_migrate m = {
+		.start = (uintptr_t)c->mem,
+		.size = NPAGES * PAGE,
+		.dest = dest,
+	};
+
+	return amdx_ioctl(c->dev, AMDX_IOC_HMM_MIGRATE, &m);
+}
+
+static int migrate_prepare(struct ctx *c)
+{
+	int ret = fresh_fd(c);
+
+	return ret ? ret : set_attr(c, 0);
+}
+
+static int migrate_in_op(struct ctx *c)
+{
+	return migrate(c, 0);
+}
+
+static void migrate_home(struct ctx *c)
+{
+	migrate(c, AMDX_HMM_LOC_SYSTEM);
+}
+
+static int migrate_out_prepare(struct ctx *c)
+{
+	int ret = migrate_prepare(c);
+
+	return ret ? ret : migrate(c, 0);
+}
+
+static int migrate_out_op(struct ctx *c)
+{
+	return migrate(c, AMDX_HMM_LOC_SYSTEM);
+}
+
+static int access_op(struct ctx *c, uint32_t op)
+{
+	static char buf[NPAGES * PAGE];
+	struct amdx_hmm_access a = {
+		.addr = (uintptr_t)c->mem,
+		.size = NPAGES * PAGE,
+		.buf = (uintptr_t)buf,
+		.op = op,
+	};
+
+	memset(buf, 0xa5, sizeof(buf));
+	return amdx_ioctl(c->dev, AMDX_IOC_HMM_ACCESS, &a);
+}
+
+static int access_write_op(struct ctx *c)
+{
+	return access_op(c, AMDX_HMM_ACCESS_WRITE);
+}
+
+static int part_cfg(struct ctx *c, uint32_t compute)
+{
+	struct amdx_partition_config cfg = {
+		.compute_mode = compute,
+		.flags = AMDX_PART_F_DRAIN,
+	};
+
+	return amdx_ioctl(c->dev, AMDX_IOC_PARTITION_COMMIT, &cfg);
+}
+
+static int commit_op(struct ctx *c)
+{
+	return part_cfg(c, AMDX_COMPUTE_DPX);
+}
+
+static void commit_undo(struct ctx *c)
+{
+	part_cfg(c, AMDX_COMPUTE_SPX);
+}
+
+static int vf_enable(struct ctx *c)
+{
+	struct amdx_vf_enable e = { .num_vfs = 1 };
+
+	return amdx_ioctl(c->dev, AMDX_IOC_VF_ENABLE, &e);
+}
+
+static int vf_disable(struct ctx *c)
+{
+	struct amdx_vf_disable d = { 0 };
+
+	return amdx_ioctl(c->dev, AMDX_IOC_VF_DISABLE, &d);
+}
+
+static void vf_disable_undo(struct ctx *c)
+{
+	vf_disable(c);
+}
+
+static int vfs_on(struct ctx *c)
+{
+	vf_disable(c);
+	return vf_enable(c);
+}
+
+static void vfs_on_undo(struct ctx *c)
+{
+	vf_enable(c);
+}
+
+static int vf_set_op(struct ctx *c)
+{
+	struct amdx_vf_set s = {
+		.vf = 0,
+		.valid = AMDX_VF_SET_TIME_SLICE,
+		.config.time_slice_us = 2000 + 1000 * (c->iter % 50),
+	};
+
+	return amdx_ioctl(c->dev, AMDX_IOC_VF_SET, &s);
+}
+
+static int vf_reset_op(struct ctx *c)
+{
+	struct amdx_vf_reset r = { .vf = 0 };
+
+	return amdx_ioctl(c->dev, AMDX_IOC_VF_RESET, &r);
+}
+
+static int ras_inject_op(struct ctx *c)
+{
+	struct amdx_ras_inject in = {
+		.block = AMDX_RAS_BLOCK_UMC,
+		.type = AMDX_RAS_TYPE_CE,
+		.count = 1,
+		.address = (64ULL << 20) + (uint64_t)c->iter * PAGE,
+	};
+
+	return amdx_ioctl(c->dev, AMDX_IOC_RAS_INJECT, &in);
+}
+
+static int policy(struct ctx *c, uint32_t threshold)
+{
+	struct amdx_ras_policy p = {
+		.valid = AMDX_RAS_POL_CE_PAGE_THRESHOLD,
+		.ce_page_threshold = threshold,
+	};
+
+	return amdx_ioctl(c->dev, AMDX_IOC_RAS_SET_POLICY, &p);
+}
+
+static int policy_op(struct ctx *c)
+{
+	return policy(c, 77);
+}
+
+static void policy_undo(struct ctx *c)
+{
+	policy(c, 50);
+}
+
+static uint32_t crc32_ieee(uint32_t crc, const void *p, size_t n)
+{
+	const uint8_t *b = p;
+
+	while (n--) {
+		crc ^= *b++;
+		for (int k = 0; k < 8; k++)
+			crc = (crc >> 1) ^ (0xedb88320U & -(crc & 1));
+	}
+	return crc;
+}
+
+static int import_op(struct ctx *c)
+{
+	struct {
+		struct amdx_badpage_header h;
+		struct amdx_badpage_record r;
+	} __attribute__((packed)) t = {
+		.h = {
+			.magic = AMDX_BADPAGE_MAGIC,
+			.version = AMDX_BADPAGE_VERSION,
+			.count = 1,
+			.record_size = sizeof(struct amdx_badpage_record),
+		},
+		.r = {
+			/* A new page each time: retired pages stay retired. */
+			.address = (128ULL << 20) + (uint64_t)c->iter * PAGE,
+			.time = 1700000000,
+			.cause = AMDX_BADPAGE_CAUSE_IMPORT,
+		},
+	};
+	struct amdx_ras_badpages_import im = {
+		.data = (uintptr_t)&t,
+		.size = sizeof(t),
+	};
+
+	t.h.checksum = crc32_ieee(~0U, &t, sizeof(t)) ^ ~0U;
+	return amdx_ioctl(c->dev, AMDX_IOC_RAS_BADPAGES_IMPORT, &im);
+}
+
+/* ---- the sweep -------------------------------------------------------- */
+
+FIXTURE(sweep)
+{
+	struct ctx c;
+	char *before, *after;
+};
+
+FIXTURE_SETUP(sweep)
+{
+	struct ctx *c = &self->c;
+	char bdf[AMDX_BDF_LEN];
+
+	memset(c, 0, sizeof(*c));
+	c->ctl = c->dev = c->failnth = c->newdev = c->deldev = c->tmpfd = -1;
+	if (access("/proc/thread-self/fail-nth", F_OK) ||
+	    access("/sys/kernel/debug/failslab", F_OK) ||
+	    access("/sys/kernel/debug/fail_page_alloc", F_OK))
+		SKIP(return, "no failslab/fail_page_alloc with fail-nth");
+	if (access(CLI, X_OK))
+		SKIP(return, "no %s", CLI);
+	/* Fail sleeping and order-0 allocations too; no stack per failure. */
+	ASSERT_EQ(0, debugfs_set("/sys/kernel/debug/failslab/ignore-gfp-wait", "N"));
+	ASSERT_EQ(0, debugfs_set("/sys/kernel/debug/failslab/verbose", "0"));
+	ASSERT_EQ(0, debugfs_set("/sys/kernel/debug/fail_page_alloc/ignore-gfp-wait", "N"));
+	ASSERT_EQ(0, debugfs_set("/sys/kernel/debug/fail_page_alloc/ignore-gfp-highmem", "N"));
+	ASSERT_EQ(0, debugfs_set("/sys/kernel/debug/fail_page_alloc/min-order", "0"));
+	ASSERT_EQ(0, debugfs_set("/sys/kernel/debug/fail_page_alloc/verbose", "0"));
+
+	amdx_sim_del(SIM_ID);
+	amdx_sim_del(SIM_ID2);
+	ASSERT_EQ(0, amdx_sim_new(SIM_ID, "model=mi300x vram=256 max_vfs=4"));
+	c->ctl = open(AMDX_DEV_PATH, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, c->ctl);
+	amdx_sim_bdf(SIM_ID, bdf, sizeof(bdf));
+	ASSERT_EQ(0, amdx_find_device(c->ctl, bdf, &c->id));
+	c->dev = amdx_device_open(c->ctl, c->id);
+	ASSERT_LE(0, c->dev);
+	c->mem = mmap(NULL, NPAGES * PAGE, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, c->mem);
+	memset(c->mem, 0x5a, NPAGES * PAGE);
+	c->newdev = open(AMDX_SIM_NEW_DEVICE, O_WRONLY | O_CLOEXEC);
+	c->deldev = open(AMDX_SIM_DEL_DEVICE, O_WRONLY | O_CLOEXEC);
+	ASSERT_LE(0, c->newdev);
+	ASSERT_LE(0, c->deldev);
+	c->failnth = open("/proc/thread-self/fail-nth", O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, c->failnth);
+	self->before = malloc(SNAP_MAX);
+	self->after = malloc(SNAP_MAX);
+	ASSERT_TRUE(self->before && self->after);
+}
+
+FIXTURE_TEARDOWN(sweep)
+{
+	struct ctx *c = &self->c;
+
+	if (c->failnth >= 0)
+		pwrite(c->failnth, "0", 1, 0);
+	if (c->dev >= 0)
+		close(c->dev);
+	if (c->ctl >= 0)
+		close(c->ctl);
+	amdx_sim_del(SIM_ID2);
+	amdx_sim_del(SIM_ID);
+}
+
+FIXTURE_VARIANT(sweep)
+{
+	struct sweep_op op;
+};
+
+#define SWEEP(_name, ...) \
+	FIXTURE_VARIANT_ADD(sweep, _name) { .op = { .name = #_name, __VA_ARGS__ } }
+
+/*
+ * Device creation: slab allocations only.  A failed page allocation in
+ * memremap_pages() (the vmemmap of the device-private pages) WARNs in
+ * x86's add_pages() -- the core kernel's, not amdx's, and the rig fails on
+ * every WARN.
+ */
+SWEEP(new_device, .op = new_device_op, .undo = del_second, .slab_only = true);
+SWEEP(del_device, .prepare = make_second, .op = del_device_op,
+      .undo = NULL);
+SWEEP(device_open, .op = device_open_op, .undo = close_tmp);
+SWEEP(event_subscribe, .op = subscribe_op, .undo = close_tmp);
+SWEEP(hmm_set_attr, .prepare = fresh_fd, .op = set_attr_op,
+      .undo = fresh_fd_undo);
+SWEEP(hmm_migrate_to_vram, .prepare = migrate_prepare, .op = migrate_in_op,
+      .undo = migrate_home);
+SWEEP(hmm_migrate_to_system, .prepare = migrate_out_prepare,
+      .op = migrate_out_op);
+SWEEP(hmm_access_write, .prepare = migrate_out_prepare, .op = access_write_op,
+      .undo = migrate_home);
+SWEEP(partition_commit, .op = commit_op, .undo = commit_undo);
+SWEEP(vf_enable, .prepare = NULL, .op = vf_enable, .undo = vf_disable_undo);
+SWEEP(vf_disable, .prepare = vfs_on, .op = vf_disable, .undo = vfs_on_undo);
+SWEEP(vf_set, .prepare = vfs_on, .op = vf_set_op);
+SWEEP(vf_reset, .prepare = vfs_on, .op = vf_reset_op);
+SWEEP(ras_inject, .op = ras_inject_op);
+SWEEP(ras_set_policy, .op = policy_op, .undo = policy_undo);
+SWEEP(ras_badpages_import, .op = import_op);
+
+enum { STEP_FAILED, STEP_ABSORBED, STEP_DONE, STEP_STOP };
+
+/*
+ * One call with its Nth allocation failing, checked.  The harness's
+ * EXPECT/ASSERT need _metadata, hence the macro-style parameters.
+ */
+static int step(struct __test_metadata *_metadata, FIXTURE_DATA(sweep) *self,
+		const struct sweep_op *o, unsigned int n, bool cli)
+{
+	struct ctx *c = &self->c;
+	char msg[512] = "";
+	size_t nb, na;
+	int ret, fd_before;
+	bool injected, same;
+
+	c->iter = n;
+	if (o->prepare && o->prepare(c)) {
+		TH_LOG("%s: cannot reach the precondition (N=%u)", o->name, n);
+		_metadata->passed = 0;
+		return STEP_STOP;
+	}
+	nb = snapshot(c, self->before, SNAP_MAX, cli);
+	fd_before = next_fd();
+
+	if (arm(c, n)) {
+		_metadata->passed = 0;
+		return STEP_STOP;
+	}
+	ret = o->op(c);
+	injected = disarm(c);
+
+	if (!ret) {
+		if (o->undo)
+			o->undo(c);
+		return injected ? STEP_ABSORBED : STEP_DONE;
+	}
+	EXPECT_TRUE(injected)
+		TH_LOG("%s failed with %s and no allocation failed (N=%u)",
+		       o->name, strerror(-ret), n);
+	EXPECT_TRUE(ret == -ENOMEM || (o->also && ret == -o->also))
+		TH_LOG("%s: allocation %u failed: %s, not ENOMEM", o->name, n,
+		       strerror(-ret));
+	EXPECT_EQ(fd_before, next_fd())
+		TH_LOG("%s: allocation %u failed (%s), an fd was installed",
+		       o->name, n, strerror(-ret));
+	na = snapshot(c, self->after, SNAP_MAX, cli);
+	same = na == nb && !memcmp(self->before, self->after, na);
+	if (!same)
+		diff(self->before, nb, self->after, na, msg, sizeof(msg));
+	EXPECT_TRUE(same)
+		TH_LOG("%s: allocation %u failed (%s) and the state changed: %s",
+		       o->name, n, strerror(-ret), msg);
+	return _metadata->passed ? STEP_FAILED : STEP_STOP;
+}
+
+TEST_F_TIMEOUT(sweep, nth_allocation_fails_cleanly, 120)
+{
+	const struct sweep_op *o = &variant->op;
+	unsigned int n, failures = 0, silent = 0, last = 0, stride = 1;
+	struct timespec t0, t;
+	int r = STEP_FAILED;
+
+	ASSERT_EQ(0, debugfs_set("/sys/kernel/debug/fail_page_alloc/min-order",
+				 o->slab_only ? "11" : "0"));
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (n = 1; n <= MAX_N; n += stride) {
+		/*
+		 * Every N while the operation is within its time budget, then
+		 * every 2nd, 4th, ...: device creation has hundreds of
+		 * allocation sites and TCG is slow.
+		 */
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if (t.tv_sec - t0.tv_sec >= BUDGET_S && stride < 64)
+			stride *= 2;
+		/* The CLI's JSON too at the first failure. */
+		r = step(_metadata, self, o, n, failures == 0);
+		if (r == STEP_STOP)
+			return;		/* one reproducer is enough */
+		if (r == STEP_DONE)
+			break;
+		if (r == STEP_FAILED) {
+			failures++;
+			last = n;
+		} else {
+			silent++;
+		}
+	}
+	ASSERT_EQ(STEP_DONE, r) TH_LOG("%s never succeeded", o->name);
+	/* Sampled past the budget: make sure N, not N - stride, was the end. */
+	for (unsigned int k = n - 1; stride > 1 && k > n - stride; k--) {
+		r = step(_metadata, self, o, k, false);
+		if (r == STEP_STOP)
+			return;
+		if (r == STEP_FAILED) {
+			failures++;
+			last = last > k ? last : k;
+		}
+	}
+	/* And at the last failure, again, with the CLI's JSON. */
+	if (last > 1 && step(_metadata, self, o, last, true) == STEP_STOP)
+		return;
+	ksft_print_msg("%s: %u allocation sites, %u failed (%s): the call failed %u times, absorbed it %u times\n",
+		       o->name, n - 1, failures + silent,
+		       stride > 1 ? "sampled after the time budget" : "every one",
+		       failures, silent);
+}
+
+TEST_HARNESS_MAIN
