@@ -173,10 +173,14 @@ void fail(std::ostream& err, const std::string& msg) {
 
 std::optional<Control> open_control(const Options& opts, std::ostream& err) {
     auto control = Control::open(opts.node);
-    if (!control) {
+    if (!control && control.error() == std::errc::protocol_not_supported)
+        fail(err, control.context().detail); // the uapi major version
+    else if (!control && control.context().call == "AMDX_QUERY_CAPS")
+        fail(err, request_error(opts.node, "capability query", control.error()));
+    else if (!control)
         fail(err, open_error(opts.node, control.error()));
+    if (!control)
         return std::nullopt;
-    }
     auto caps = control->caps();
     if (!caps) {
         fail(err, request_error(opts.node, "capability query", caps.error()));

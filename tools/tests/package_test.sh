@@ -12,7 +12,7 @@ work=$(mktemp -d "$4.XXXXXX")
 trap 'echo "package test files: $work" >&2' EXIT
 prefix=$work/prefix
 cmake --install "$build" --prefix "$prefix" >"$work/install.log"
-libdir=$(dirname "$(find "$prefix" -name 'libamdx.so.1' | head -n1)")
+libdir=$(dirname "$(find "$prefix" -name 'libamdx.so.2' | head -n1)")
 test -f "$prefix/include/linux/amdx.h"
 test -f "$prefix/include/amdx/amdx.hpp"
 
@@ -41,8 +41,8 @@ esac
 
 export LD_LIBRARY_PATH="$libdir"
 resolved=$(ldd "$exe" | awk '/libamdx\.so/ { print $3 }')
-if [ "$(realpath "$resolved")" != "$(realpath "$libdir/libamdx.so.1")" ]; then
-	echo "FAIL: $exe uses '$resolved', not the installed $libdir/libamdx.so.1" >&2
+if [ "$(realpath "$resolved")" != "$(realpath "$libdir/libamdx.so.2")" ]; then
+	echo "FAIL: $exe uses '$resolved', not the installed $libdir/libamdx.so.2" >&2
 	exit 1
 fi
 if "$exe" "$work/no-such-node" >"$work/run.out" 2>&1; then

@@ -13,6 +13,7 @@
 #include <amdx/device.hpp>
 #include <amdx/event.hpp>
 
+#include "error.hpp"
 #include "query.hpp"
 #include "sys.hpp"
 
@@ -58,9 +59,9 @@ Result<bool> EventStream::wait(int timeout_ms) const noexcept {
         if (ret < 0 && errno == EINTR)
             continue;
         if (ret < 0)
-            return errno_error(errno);
+            return errno_error(errno, "poll", device_);
         if ((p.revents & POLLNVAL) != 0)
-            return errno_error(EBADF);
+            return errno_error(EBADF, "poll", device_);
         return ret > 0;
     }
 }
@@ -75,20 +76,20 @@ Result<std::size_t> EventStream::read(std::vector<Event>& out, std::size_t max) 
     if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
         return std::size_t{0};
     if (got < 0)
-        return errno_error(errno);
+        return errno_error(errno, "read", device_);
     if (got == 0) // end of file: the device is gone
-        return errno_error(ENODEV);
+        return errno_error(ENODEV, "read", device_);
 
     const auto* bytes = reinterpret_cast<const unsigned char*>(buf.data());
     const auto total = static_cast<std::size_t>(got);
     std::size_t n = 0;
     for (std::size_t at = 0; at < total; ++n) {
         if (total - at < kEventSizeV1)
-            return Unexpected(std::errc::protocol_error);
+            return detail::fail(std::errc::protocol_error, "read", device_);
         std::uint16_t size = 0;
         std::memcpy(&size, bytes + at + kSizeOffset, sizeof(size));
         if (size < kEventSizeV1 || size > total - at)
-            return Unexpected(std::errc::protocol_error);
+            return detail::fail(std::errc::protocol_error, "read", device_);
         amdx_event raw{};
         std::memcpy(&raw, bytes + at, std::min<std::size_t>(size, sizeof(raw)));
         out.push_back(Event::from_uapi(raw));
@@ -101,12 +102,12 @@ Result<std::vector<Event>> EventStream::next(int timeout_ms, std::size_t max) co
     std::vector<Event> events;
     const auto ready = wait(timeout_ms);
     if (!ready)
-        return Unexpected(ready.error());
+        return Unexpected(ready.context());
     if (!*ready)
         return events;
     const auto n = read(events, max);
     if (!n)
-        return Unexpected(n.error());
+        return Unexpected(n.context());
     return events;
 }
 
@@ -117,10 +118,10 @@ Result<EventStream> Device::subscribe(std::uint64_t mask, std::uint32_t ring_siz
     arg.flags = O_NONBLOCK;
     arg.fd = -1;
     if (const int ret = detail::ioctl_retry(fd().get(), AMDX_IOC_EVENT_SUBSCRIBE, &arg); ret < 0)
-        return errno_error(-ret);
+        return errno_error(-ret, "AMDX_IOC_EVENT_SUBSCRIBE", id_);
     if (arg.fd < 0)
-        return Unexpected(std::errc::protocol_error);
-    return EventStream::adopt(UniqueFd(arg.fd));
+        return detail::fail(std::errc::protocol_error, "AMDX_IOC_EVENT_SUBSCRIBE", id_);
+    return EventStream::adopt(UniqueFd(arg.fd), id_);
 }
 
 } // namespace amdx

@@ -75,18 +75,27 @@ struct AMDX_EXPORT Event {
     std::uint64_t data[2] = {0, 0};
 
     bool operator==(const Event&) const = default;
-    static Event from_uapi(const amdx_event& raw) noexcept;
+    AMDX_LOCAL static Event from_uapi(const amdx_event& raw) noexcept;
 };
 
 /// The event fd of one subscription; move-only, closed on destruction.
 /// The fd is always O_CLOEXEC and O_NONBLOCK; it may be added to an epoll
 /// set by the caller (fd()).
+///
+/// Thread safety: wait() may run in several threads, but each record goes
+/// to exactly one read(): readers in several threads share the stream's
+/// records between them, in no defined order.  One reader thread per
+/// stream (or one subscription per thread) keeps the order.
 class AMDX_EXPORT EventStream {
   public:
-    /// Takes ownership of an event fd.
-    static EventStream adopt(UniqueFd fd) noexcept { return EventStream(std::move(fd)); }
+    /// Takes ownership of an event fd of device @device.
+    static EventStream adopt(UniqueFd fd, std::uint32_t device = kNoDevice) noexcept {
+        return EventStream(std::move(fd), device);
+    }
 
     [[nodiscard]] BorrowedFd fd() const noexcept { return fd_.borrow(); }
+    /// The device subscribed to, kNoDevice if adopt() was not told.
+    [[nodiscard]] std::uint32_t device() const noexcept { return device_; }
 
     /// Waits until a record is waiting: true, or false once @timeout_ms
     /// passed (negative: no limit).  Restarts after signals with the time
@@ -107,8 +116,9 @@ class AMDX_EXPORT EventStream {
                                                   std::size_t max = 64) const noexcept;
 
   private:
-    explicit EventStream(UniqueFd fd) noexcept : fd_(std::move(fd)) {}
+    EventStream(UniqueFd fd, std::uint32_t device) noexcept : fd_(std::move(fd)), device_(device) {}
     UniqueFd fd_;
+    std::uint32_t device_;
 };
 
 } // namespace amdx
