@@ -8,6 +8,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <amdx/identity.hpp>
+
 #include "commands.hpp"
 
 namespace amdx::cli {
@@ -16,6 +18,23 @@ namespace {
 
 bool is_gone(std::error_code ec) {
     return ec == std::errc::no_such_device || ec == std::errc::no_such_file_or_directory;
+}
+
+/// "identity" of `dev show`: DRM and KFD nodes (libamdx identify()).
+Json identity_to_json(const std::string& bdf) {
+    const auto id = identify(bdf);
+    if (!id)
+        return Json{{"drm_card", nullptr},
+                    {"drm_render", nullptr},
+                    {"kfd_nodes", Json::array()},
+                    {"note", id.context().message()}};
+    Json kfd = Json::array();
+    for (const auto& n : id->kfd_nodes)
+        kfd.push_back(Json{{"node", n.node}, {"gpu_id", n.gpu_id}, {"partition", n.partition}});
+    return Json{{"drm_card", id->drm_card ? Json(*id->drm_card) : Json(nullptr)},
+                {"drm_render", id->drm_render ? Json(*id->drm_render) : Json(nullptr)},
+                {"kfd_nodes", std::move(kfd)},
+                {"note", id->note}};
 }
 
 int dev_list(const Options& opts, std::ostream& out, std::ostream& err) {
@@ -64,7 +83,9 @@ int dev_show(const Options& opts, const std::string& dev, std::ostream& out, std
                                     info.error()));
             return kExitError;
         }
-        devices.push_back(info_to_json(*info));
+        Json one = info_to_json(*info);
+        one["identity"] = identity_to_json(info->bdf);
+        devices.push_back(std::move(one));
     }
     if (devices.empty() && selector->kind != Selector::Kind::all) {
         fail(err, "no such device: " + dev);
