@@ -78,7 +78,7 @@ DrmNodes drm_nodes(const PciAddress& want) {
     std::vector<drmDevicePtr> devs(static_cast<std::size_t>(n));
     const int got = drmGetDevices2(0, devs.data(), n);
     for (int i = 0; i < got; ++i) {
-        const drmDevicePtr d = devs[static_cast<std::size_t>(i)];
+        const drmDevice* d = devs[static_cast<std::size_t>(i)];
         if (d->bustype != DRM_BUS_PCI || d->businfo.pci == nullptr)
             continue;
         const auto* pci = d->businfo.pci;

@@ -264,7 +264,7 @@ class AMDX_EXPORT EventStream {
   public:
     /// Takes ownership of an event fd of device @device.
     static EventStream adopt(UniqueFd fd, std::uint32_t device = kNoDevice) noexcept {
-        return EventStream(std::move(fd), device);
+        return {std::move(fd), device};
     }
 
     [[nodiscard]] BorrowedFd fd() const noexcept { return fd_.borrow(); }
