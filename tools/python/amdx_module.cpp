@@ -60,6 +60,7 @@ std::string errname(const std::error_code& ec) {
 template <class E>
 std::vector<std::string> names(const std::vector<E>& v) {
     std::vector<std::string> out;
+    out.reserve(v.size());
     for (const auto& e : v)
         out.emplace_back(amdx::to_string(e));
     return out;
@@ -322,8 +323,8 @@ PYBIND11_MODULE(amdx, m) {
              })
         .def(
             "plan",
-            [](const amdx::Device& d, std::optional<std::string> compute,
-               std::optional<std::string> memory, bool drain, std::uint32_t deadline_ms) {
+            [](const amdx::Device& d, const std::optional<std::string>& compute,
+               const std::optional<std::string>& memory, bool drain, std::uint32_t deadline_ms) {
                 return report_dict(
                     unwrap(d.partition_plan(request(compute, memory, drain, deadline_ms))));
             },
@@ -331,8 +332,8 @@ PYBIND11_MODULE(amdx, m) {
             py::arg("drain") = false, py::arg("deadline_ms") = 0)
         .def(
             "commit",
-            [](const amdx::Device& d, std::optional<std::string> compute,
-               std::optional<std::string> memory, bool drain, std::uint32_t deadline_ms) {
+            [](const amdx::Device& d, const std::optional<std::string>& compute,
+               const std::optional<std::string>& memory, bool drain, std::uint32_t deadline_ms) {
                 amdx::PartitionReport failed;
                 auto r = d.partition_commit(request(compute, memory, drain, deadline_ms), &failed);
                 if (!r)
@@ -414,7 +415,7 @@ PYBIND11_MODULE(amdx, m) {
              })
         .def(
             "events",
-            [](const amdx::Device& d, std::optional<std::vector<std::string>> kinds,
+            [](const amdx::Device& d, const std::optional<std::vector<std::string>>& kinds,
                std::uint32_t ring_size) {
                 return PyEvents(unwrap(d.subscribe(kinds_mask(kinds), ring_size)));
             },
