@@ -8,6 +8,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <amdx/identity.hpp>
+
 #include "commands.hpp"
 #include "fleet.hpp"
 
@@ -17,6 +19,23 @@ namespace {
 
 bool is_gone(std::error_code ec) {
     return ec == std::errc::no_such_device || ec == std::errc::no_such_file_or_directory;
+}
+
+/// "identity" of `dev show`: DRM and KFD nodes (libamdx identify()).
+Json identity_to_json(const std::string& bdf) {
+    const auto id = identify(bdf);
+    if (!id)
+        return Json{{"drm_card", nullptr},
+                    {"drm_render", nullptr},
+                    {"kfd_nodes", Json::array()},
+                    {"note", id.context().message()}};
+    Json kfd = Json::array();
+    for (const auto& n : id->kfd_nodes)
+        kfd.push_back(Json{{"node", n.node}, {"gpu_id", n.gpu_id}, {"partition", n.partition}});
+    return Json{{"drm_card", id->drm_card ? Json(*id->drm_card) : Json(nullptr)},
+                {"drm_render", id->drm_render ? Json(*id->drm_render) : Json(nullptr)},
+                {"kfd_nodes", std::move(kfd)},
+                {"note", id->note}};
 }
 
 int dev_list(const Options& opts, std::ostream& out, std::ostream& err) {
@@ -65,7 +84,9 @@ int dev_show(const Options& opts, const std::string& dev, std::ostream& out, std
                                     info.error()));
             return kExitError;
         }
-        devices.push_back(info_to_json(*info));
+        Json one = info_to_json(*info);
+        one["identity"] = identity_to_json(info->bdf);
+        devices.push_back(std::move(one));
     }
     if (devices.empty() && selector->kind != Selector::Kind::all) {
         fail(err, "no such device: " + dev);
@@ -177,10 +198,14 @@ void fail(std::ostream& err, const std::string& msg) {
 
 std::optional<Control> open_control(const Options& opts, std::ostream& err) {
     auto control = Control::open(opts.node);
-    if (!control) {
+    if (!control && control.error() == std::errc::protocol_not_supported)
+        fail(err, control.context().detail); // the uapi major version
+    else if (!control && control.context().call == "AMDX_QUERY_CAPS")
+        fail(err, request_error(opts.node, "capability query", control.error()));
+    else if (!control)
         fail(err, open_error(opts.node, control.error()));
+    if (!control)
         return std::nullopt;
-    }
     auto caps = control->caps();
     if (!caps) {
         fail(err, request_error(opts.node, "capability query", caps.error()));

@@ -142,6 +142,7 @@ int hmm_demo(const Options& opts, const std::vector<std::string>& args, std::ost
 /// One event as one flat object: device, seq, timestamp_ns, kind and the
 /// kind's fields by name.
 [[nodiscard]] Json event_to_json(const Event& ev);
+[[nodiscard]] Json event_to_json(const TypedEvent& ev);
 /// "ok" for 0, else the errno's name ("EIO") of a 0-or-negative-errno value.
 [[nodiscard]] std::string errno_result(std::int64_t value);
 /// A comma-separated list of event kind names ("all" for every kind) as a

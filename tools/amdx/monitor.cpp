@@ -22,26 +22,22 @@ namespace amdx::cli {
 
 namespace {
 
-/// An event's 0-or-negative-errno field.
-std::int64_t as_errno(std::uint64_t v) {
-    return static_cast<std::int64_t>(v);
+/// std::visit over lambdas, one per event kind.
+template <class... F>
+struct Overloaded : F... {
+    using F::operator()...;
+};
+template <class... F>
+Overloaded(F...) -> Overloaded<F...>;
+
+void put_partition(Json& j, const std::optional<std::uint32_t>& partition) {
+    if (partition)
+        j["partition"] = *partition;
 }
 
-/// AMDX_VF_RESET_CAUSE_*: "flr", "ras"; "unknown" otherwise.
-std::string_view vf_reset_cause(std::uint32_t cause) {
-    switch (cause) {
-    case AMDX_VF_RESET_CAUSE_FLR:
-        return "flr";
-    case AMDX_VF_RESET_CAUSE_RAS:
-        return "ras";
-    default:
-        return "unknown";
-    }
-}
-
-void put_partition(Json& j, const Event& ev) {
-    if (ev.partition != kRasPartitionAll)
-        j["partition"] = ev.partition;
+/// "ok", or the errno's name.
+std::string result_name(const std::error_code& ec) {
+    return ec ? errno_result(-static_cast<std::int64_t>(ec.value())) : "ok";
 }
 
 struct Followed {
@@ -129,95 +125,92 @@ std::optional<std::uint64_t> parse_event_kinds(std::string_view list, std::strin
 }
 
 Json event_to_json(const Event& ev) {
+    return event_to_json(decode(ev));
+}
+
+Json event_to_json(const TypedEvent& ev) {
     Json j{{"device", ev.device},
            {"seq", ev.seq},
            {"timestamp_ns", ev.timestamp_ns},
            {"kind", to_string(ev.kind)}};
-    switch (ev.kind) {
-    case EventKind::lost:
-        j["missed"] = ev.data[0];
-        break;
-    case EventKind::error:
-        j["block"] = to_string(static_cast<RasBlock>(ev.block));
-        j["type"] = to_string(static_cast<RasType>(ev.type));
-        j["instance"] = ev.instance;
-        put_partition(j, ev);
-        j["address"] = ev.address;
-        j["count"] = ev.data[0];
-        break;
-    case EventKind::page_pending:
-        put_partition(j, ev);
-        j["address"] = ev.address;
-        break;
-    case EventKind::page_retired:
-        put_partition(j, ev);
-        j["address"] = ev.address;
-        j["cause"] = to_string(static_cast<BadPageCause>(ev.data[0]));
-        j["moved_pages"] = ev.data[1];
-        break;
-    case EventKind::poison_consumed:
-        put_partition(j, ev);
-        j["address"] = ev.address;
-        j["pid"] = ev.data[0];
-        break;
-    case EventKind::action_start:
-        put_partition(j, ev);
-        j["action"] = to_string(static_cast<RasAction>(ev.data[0]));
-        break;
-    case EventKind::action_end:
-        put_partition(j, ev);
-        j["action"] = to_string(static_cast<RasAction>(ev.data[0]));
-        j["result"] = errno_result(as_errno(ev.data[1]));
-        j["duration_ns"] = ev.address;
-        break;
-    case EventKind::partition_quarantined:
-    case EventKind::partition_restored:
-    case EventKind::partition_offline:
-        j["partition"] = ev.partition;
-        break;
-    case EventKind::vf_reset:
-        j["vf"] = ev.instance;
-        j["cause"] = vf_reset_cause(ev.type);
-        put_partition(j, ev);
-        j["result"] = to_string(static_cast<VfResetOutcome>(ev.data[0]));
-        j["state"] = to_string(static_cast<PartitionState>(ev.data[1]));
-        if (ev.type == AMDX_VF_RESET_CAUSE_FLR)
-            j["vram_cleared"] = ev.address;
-        break;
-    case EventKind::device_reset_begin:
-        j["devices"] = bit_list(ev.data[0]);
-        break;
-    case EventKind::device_reset_end:
-        j["result"] = errno_result(as_errno(ev.data[0]));
-        break;
-    case EventKind::rma:
-        j["retired_pages"] = ev.data[0];
-        break;
-    case EventKind::partition_switch:
-        j["step"] = to_string(static_cast<PartitionStep>(ev.type));
-        j["result"] = errno_result(as_errno(ev.data[0]));
-        j["duration_ns"] = ev.address;
-        break;
-    case EventKind::migrate:
-        j["direction"] = ev.type == 0 ? "to_vram" : "to_system";
-        j["pid"] = ev.data[0];
-        j["pages"] = ev.data[1];
-        break;
-    case EventKind::drained:
-        j["partition"] = ev.partition;
-        j["pid"] = ev.data[0];
-        j["pages"] = ev.data[1];
-        break;
-    default: // a kind from a newer kernel: the raw fields
-        j["kind_id"] = static_cast<std::uint32_t>(ev.kind);
-        j["block"] = ev.block;
-        j["type"] = ev.type;
-        j["instance"] = ev.instance;
-        j["partition"] = ev.partition;
-        j["address"] = ev.address;
-        j["data"] = Json::array({ev.data[0], ev.data[1]});
-        break;
-    }
+    namespace e = amdx::events;
+    std::visit(Overloaded{
+                   [&j](const e::Lost& l) { j["missed"] = l.missed; },
+                   [&j](const e::Error& r) {
+                       j["block"] = to_string(r.block);
+                       j["type"] = to_string(r.type);
+                       j["instance"] = r.instance;
+                       put_partition(j, r.partition);
+                       j["address"] = r.address;
+                       j["count"] = r.count;
+                   },
+                   [&j](const e::PagePending& p) {
+                       put_partition(j, p.partition);
+                       j["address"] = p.address;
+                   },
+                   [&j](const e::PageRetired& p) {
+                       put_partition(j, p.partition);
+                       j["address"] = p.address;
+                       j["cause"] = to_string(p.cause);
+                       j["moved_pages"] = p.moved_pages;
+                   },
+                   [&j](const e::PoisonConsumed& p) {
+                       put_partition(j, p.partition);
+                       j["address"] = p.address;
+                       j["pid"] = p.pid;
+                   },
+                   [&j](const e::ActionStart& a) {
+                       put_partition(j, a.partition);
+                       j["action"] = to_string(a.action);
+                   },
+                   [&j](const e::ActionEnd& a) {
+                       put_partition(j, a.partition);
+                       j["action"] = to_string(a.action);
+                       j["result"] = result_name(a.result);
+                       j["duration_ns"] = a.duration_ns;
+                   },
+                   [&j](const e::PartitionQuarantined& p) { j["partition"] = p.partition; },
+                   [&j](const e::PartitionRestored& p) { j["partition"] = p.partition; },
+                   [&j](const e::PartitionOffline& p) { j["partition"] = p.partition; },
+                   [&j](const e::VfReset& v) {
+                       j["vf"] = v.vf;
+                       j["cause"] = to_string(v.cause);
+                       put_partition(j, v.partition);
+                       j["result"] = to_string(v.result);
+                       j["state"] = to_string(v.state);
+                       if (v.cause == VfResetCause::flr)
+                           j["vram_cleared"] = v.vram_cleared;
+                   },
+                   [&j](const e::DeviceResetBegin& d) { j["devices"] = d.devices; },
+                   [&j](const e::DeviceResetEnd& d) { j["result"] = result_name(d.result); },
+                   [&j](const e::Rma& r) { j["retired_pages"] = r.retired_pages; },
+                   [&j](const e::PartitionSwitch& p) {
+                       j["step"] = to_string(p.step);
+                       j["result"] = result_name(p.result);
+                       j["duration_ns"] = p.duration_ns;
+                   },
+                   [&j](const e::Migrate& m) {
+                       j["direction"] = to_string(m.direction);
+                       j["pid"] = m.pid;
+                       j["pages"] = m.pages;
+                   },
+                   [&j](const e::Drained& d) {
+                       j["partition"] = d.partition;
+                       j["pid"] = d.pid;
+                       j["pages"] = d.pages;
+                   },
+                   [&j](const e::Unknown& u) { // a kind from a newer kernel: the raw fields
+                       const Event& r = u.raw;
+                       j["kind_id"] = static_cast<std::uint32_t>(r.kind);
+                       j["block"] = r.block;
+                       j["type"] = r.type;
+                       j["instance"] = r.instance;
+                       j["partition"] = r.partition;
+                       j["address"] = r.address;
+                       j["data"] = Json::array({r.data[0], r.data[1]});
+                   },
+               },
+               ev.data);
     return j;
 }
 
@@ -306,7 +299,7 @@ int MonitorCommand::run(const Options& opts, std::ostream& out, std::ostream& er
         for (std::size_t i = 0; ready > 0 && i < fds.size(); ++i) {
             if (fds[i].revents == 0)
                 continue;
-            std::vector<Event> events;
+            std::vector<TypedEvent> events;
             const std::uint64_t room =
                 count_ == 0 ? 64 : std::min<std::uint64_t>(64, count_ - seen);
             const auto n = followed[i].stream.read(events, room);

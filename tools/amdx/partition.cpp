@@ -315,7 +315,10 @@ int PartitionCommands::change(const Options& opts, bool commit, std::ostream& ou
         req.memory = *memory;
     req.drain = drain_;
     req.deadline_ms = deadline_ms_;
-    const auto report = commit ? device.partition_commit(req) : device.partition_plan(req);
+    PartitionReport refused;
+    auto report = commit ? device.partition_commit(req, &refused) : device.partition_plan(req);
+    if (!report && refused.error) // a refusal or rollback the kernel explained
+        report = std::move(refused);
     if (!report) {
         fail(err, device_error(what, report.error()));
         return kExitError;
@@ -428,7 +431,10 @@ int VfCommands::enable(const Options& opts, std::ostream& out, std::ostream& err
         return code;
     const auto& [entry, device] = *target;
     const std::string what = what_on("vf enable", entry);
-    const auto report = device.vf_enable(num_vfs_, configs);
+    VfEnableReport refused;
+    auto report = device.vf_enable(num_vfs_, configs, &refused);
+    if (!report && refused.error) // the kernel's refusal, with its reason
+        report = refused;
     if (!report) {
         fail(err, device_error(what, report.error()));
         return kExitError;

@@ -254,7 +254,10 @@ TEST_F(CliRun, ShowAllJsonMatchesLibrary) {
     EXPECT_EQ(r.code, 0) << r.err;
     const Json doc = Json::parse(r.out);
     ASSERT_EQ(doc["devices"].size(), 2U);
-    EXPECT_EQ(doc["devices"][0], amdx::cli::info_to_json(fixed_info()));
+    Json first = doc["devices"][0];
+    EXPECT_TRUE(first["identity"]["drm_card"].is_null()); // dev show adds it (identity.hpp)
+    first.erase("identity");
+    EXPECT_EQ(first, amdx::cli::info_to_json(fixed_info()));
 }
 
 TEST_F(CliRun, NoSuchDevice) {

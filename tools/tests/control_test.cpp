@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <amdx/device.hpp>
+#include <amdx/version.hpp>
 
 #include "fake_kernel.hpp"
 
@@ -299,9 +300,79 @@ TEST(Control, OpenMissingNodeIsEnoent) {
 }
 
 TEST(Control, OpenSetsCloexec) {
+    const FakeKernel kernel;
     const auto control = Control::open("/dev/null");
     ASSERT_TRUE(control) << control.error().message();
     EXPECT_EQ(::fcntl(control->fd().get(), F_GETFD) & FD_CLOEXEC, FD_CLOEXEC);
+}
+
+TEST(Control, OpenRefusesAnotherUapiMajor) {
+    FakeKernel kernel;
+    kernel.caps.version_major = AMDX_UAPI_VERSION_MAJOR + 1;
+    kernel.caps.version_minor = 7;
+    const auto control = Control::open("/dev/null");
+    ASSERT_FALSE(control);
+    EXPECT_EQ(control.error(), std::errc::protocol_not_supported);
+    EXPECT_EQ(control.context().call, "AMDX_QUERY_CAPS");
+    EXPECT_EQ(control.context().detail, "kernel amdx uapi " +
+                                            std::to_string(AMDX_UAPI_VERSION_MAJOR + 1) +
+                                            ".7 is not supported (amdx speaks " +
+                                            std::to_string(AMDX_UAPI_VERSION_MAJOR) + ".x)");
+}
+
+TEST(Control, OpenAcceptsANewerMinor) {
+    FakeKernel kernel;
+    kernel.caps.version_minor = AMDX_UAPI_VERSION_MINOR + 5;
+    EXPECT_TRUE(Control::open("/dev/null"));
+}
+
+TEST(Control, OpenOfANonAmdxNodeNamesTheQuery) {
+    FakeKernel kernel;
+    kernel.fail_query = AMDX_QUERY_CAPS;
+    kernel.fail_errno = ENOTTY;
+    const auto control = Control::open("/dev/null");
+    ASSERT_FALSE(control);
+    EXPECT_EQ(control.context().call, "AMDX_QUERY_CAPS");
+    EXPECT_EQ(control.context().message(),
+              "AMDX_QUERY_CAPS: not an amdx node, or a call this kernel module does not know "
+              "(ENOTTY: Inappropriate ioctl for device)");
+}
+
+TEST(Control, MissingNodeSaysModuleNotLoaded) {
+    const auto control = Control::open("/nonexistent/amdx");
+    ASSERT_FALSE(control);
+    EXPECT_EQ(control.context().message(),
+              "open: module not loaded (modprobe amdx) (ENOENT: No such file or directory)");
+}
+
+TEST_F(ControlTest, ErrorsNameTheCallAndTheDevice) {
+    kernel.add_device(0);
+    const auto missing = control.device_info(7);
+    ASSERT_FALSE(missing);
+    EXPECT_EQ(missing.context().call, "AMDX_QUERY_DEVICE_INFO");
+    EXPECT_EQ(missing.context().device, 7U);
+
+    auto device = amdx::Device::open(control, 0);
+    ASSERT_TRUE(device);
+    kernel.fail_ioctl[AMDX_IOC_VF_RESET] = EBUSY;
+    const auto reset = device->vf_reset(0);
+    ASSERT_FALSE(reset);
+    EXPECT_EQ(reset.context().message(), "AMDX_IOC_VF_RESET on device 0: busy, try again later "
+                                         "(EBUSY: Device or resource busy)");
+    kernel.fail_query = AMDX_QUERY_PARTITIONS;
+    kernel.fail_errno = EPERM;
+    const auto parts = device->partitions();
+    ASSERT_FALSE(parts);
+    EXPECT_EQ(parts.context().call, "AMDX_QUERY_PARTITIONS");
+    EXPECT_EQ(parts.context().device, 0U);
+}
+
+TEST(Version, RuntimeMatchesTheHeaders) {
+    const auto v = amdx::version();
+    EXPECT_EQ(v, amdx::kHeaderVersion);
+    EXPECT_EQ(v.major, static_cast<std::uint32_t>(AMDX_LIB_VERSION_MAJOR));
+    EXPECT_EQ(v.text, std::to_string(v.major) + "." + std::to_string(v.minor) + "." +
+                          std::to_string(v.patch));
 }
 
 } // namespace

@@ -12,9 +12,16 @@ work=$(mktemp -d "$4.XXXXXX")
 trap 'echo "package test files: $work" >&2' EXIT
 prefix=$work/prefix
 cmake --install "$build" --prefix "$prefix" >"$work/install.log"
-libdir=$(dirname "$(find "$prefix" -name 'libamdx.so.1' | head -n1)")
+libdir=$(dirname "$(find "$prefix" -name 'libamdx.so.2' | head -n1)")
 test -f "$prefix/include/linux/amdx.h"
 test -f "$prefix/include/amdx/amdx.hpp"
+test -f "$prefix/include/amdx/amdx.h"
+# The installed Python module loads the installed libamdx.
+pymod=$(find "$prefix" -name 'amdx.cpython-*.so' | head -n1)
+if [ -n "$pymod" ]; then
+	PYTHONPATH=$(dirname "$pymod") python3 -c \
+		'import amdx, sys; sys.exit(amdx.__version__ != "2.0.0")'
+fi
 
 case $mode in
 cmake)
@@ -32,6 +39,11 @@ pkg-config)
 	"$cxx" -std=c++20 -Wall -Wextra -Werror $(pkg-config --cflags amdx) \
 		"$example/list_devices.cpp" $(pkg-config --libs amdx) -o "$work/list_devices"
 	exe=$work/list_devices
+	# The C ABI example, as C.
+	cc -std=c11 -Wall -Wextra -Werror $(pkg-config --cflags amdx) \
+		"$example/list_devices.c" $(pkg-config --libs amdx) -o "$work/list_devices_c"
+	LD_LIBRARY_PATH=$libdir "$work/list_devices_c" /nonexistent/amdx 2>"$work/c.err" && exit 1
+	grep -q "module not loaded" "$work/c.err"
 	;;
 *)
 	echo "usage: $0 cmake|pkg-config BUILD EXAMPLE WORK CXX" >&2
@@ -41,8 +53,8 @@ esac
 
 export LD_LIBRARY_PATH="$libdir"
 resolved=$(ldd "$exe" | awk '/libamdx\.so/ { print $3 }')
-if [ "$(realpath "$resolved")" != "$(realpath "$libdir/libamdx.so.1")" ]; then
-	echo "FAIL: $exe uses '$resolved', not the installed $libdir/libamdx.so.1" >&2
+if [ "$(realpath "$resolved")" != "$(realpath "$libdir/libamdx.so.2")" ]; then
+	echo "FAIL: $exe uses '$resolved', not the installed $libdir/libamdx.so.2" >&2
 	exit 1
 fi
 if "$exe" "$work/no-such-node" >"$work/run.out" 2>&1; then

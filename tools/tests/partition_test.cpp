@@ -132,15 +132,20 @@ amdx_partition_holder holder(std::uint32_t pid, const char* comm) {
 
 TEST_F(PartitionTest, BusyCommitReportsHolders) {
     kernel.part_holders = {holder(100, "trainer"), holder(200, "infer")};
-    const auto r = device->partition_commit(to(ComputeMode::cpx));
-    ASSERT_TRUE(r) << r.error().message();
-    EXPECT_EQ(r->error, std::errc::device_or_resource_busy);
-    EXPECT_EQ(r->reason, PartitionReason::busy);
-    EXPECT_EQ(r->num_holders, 2U);
-    ASSERT_EQ(r->holders.size(), 2U);
-    EXPECT_EQ(r->holders[1].pid, 200U);
-    EXPECT_EQ(r->holders[1].comm, "infer");
-    EXPECT_EQ(r->holders[1].pages, 512U);
+    amdx::PartitionReport report;
+    const auto r = device->partition_commit(to(ComputeMode::cpx), &report);
+    ASSERT_FALSE(r); // a refused commit is no success value
+    EXPECT_EQ(r.error(), std::errc::device_or_resource_busy);
+    EXPECT_EQ(r.context().call, "AMDX_IOC_PARTITION_COMMIT");
+    EXPECT_EQ(r.context().device, 0U);
+    EXPECT_EQ(r.context().reason, static_cast<std::uint32_t>(AMDX_PART_REASON_BUSY));
+    EXPECT_EQ(report.error, std::errc::device_or_resource_busy);
+    EXPECT_EQ(report.reason, PartitionReason::busy);
+    EXPECT_EQ(report.num_holders, 2U);
+    ASSERT_EQ(report.holders.size(), 2U);
+    EXPECT_EQ(report.holders[1].pid, 200U);
+    EXPECT_EQ(report.holders[1].comm, "infer");
+    EXPECT_EQ(report.holders[1].pages, 512U);
     EXPECT_EQ(kernel.devices[0].compute_mode, static_cast<std::uint32_t>(AMDX_COMPUTE_SPX));
 }
 
@@ -188,14 +193,22 @@ TEST_F(PartitionTest, CommitWithDrainReportsStepsAndChanges) {
 TEST_F(PartitionTest, FailedStepRollsBackAndIsReported) {
     kernel.part_fail_step = AMDX_PART_STEP_MEMORY;
     kernel.part_fail_errno = EIO;
-    const auto r = device->partition_commit(to(ComputeMode::dpx, MemoryMode::nps2));
-    ASSERT_TRUE(r);
-    EXPECT_EQ(r->error, std::errc::io_error);
-    EXPECT_EQ(r->outcome, amdx::PartitionOutcome::rolled_back);
-    EXPECT_EQ(r->failed_step, PartitionStep::memory);
-    ASSERT_FALSE(r->steps.empty());
-    EXPECT_EQ(r->steps.back().step, PartitionStep::memory);
-    EXPECT_EQ(r->steps.back().error, -EIO);
+    amdx::PartitionReport report;
+    const auto r = device->partition_commit(to(ComputeMode::dpx, MemoryMode::nps2), &report);
+    ASSERT_FALSE(r); // a rolled-back transaction is no success value
+    EXPECT_EQ(r.error(), std::errc::io_error);
+    EXPECT_EQ(r.context().detail, "step memory failed, rolled back");
+    EXPECT_EQ(r.context().message(), "AMDX_IOC_PARTITION_COMMIT on device 0: failed: step memory "
+                                     "failed, rolled back (EIO: Input/output error)");
+    EXPECT_EQ(report.error, std::errc::io_error);
+    EXPECT_EQ(report.outcome, amdx::PartitionOutcome::rolled_back);
+    EXPECT_EQ(report.failed_step, PartitionStep::memory);
+    ASSERT_FALSE(report.steps.empty());
+    EXPECT_EQ(report.steps.back().step, PartitionStep::memory);
+    EXPECT_EQ(report.steps.back().error, -EIO);
+    // Without a report to fill in, the error alone.
+    EXPECT_EQ(device->partition_commit(to(ComputeMode::dpx, MemoryMode::nps2)).error(),
+              std::errc::io_error);
     const auto after = device->partitions();
     ASSERT_TRUE(after);
     EXPECT_EQ(after->compute_mode, ComputeMode::spx);
@@ -230,11 +243,17 @@ TEST_F(PartitionTest, VfCustomProvisioningAndRefusal) {
     configs[0].priority = amdx::VfPriority::high;
     configs[1].partition_mask = 2;
     configs[1].vram_quota = (1ULL << 30) + 4096; // not in 16 MiB steps
-    const auto r = device->vf_enable(2, configs);
-    ASSERT_TRUE(r);
-    EXPECT_EQ(r->error, std::errc::invalid_argument);
-    EXPECT_EQ(r->reason, PartitionReason::vf_provision);
-    EXPECT_EQ(r->bad_vf, 1U);
+    amdx::VfEnableReport report;
+    const auto r = device->vf_enable(2, configs, &report);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error(), std::errc::invalid_argument);
+    EXPECT_EQ(r.context().reason, static_cast<std::uint32_t>(AMDX_PART_REASON_VF_PROVISION));
+    EXPECT_EQ(r.context().message(),
+              "AMDX_IOC_VF_ENABLE on device 0: rejected as invalid: the VF resources are invalid "
+              "or do not fit (reason vf_provision): VF 1 (EINVAL: Invalid argument)");
+    EXPECT_EQ(report.error, std::errc::invalid_argument);
+    EXPECT_EQ(report.reason, PartitionReason::vf_provision);
+    EXPECT_EQ(report.bad_vf, 1U);
     ASSERT_EQ(kernel.vf_configs.size(), 2U);
     EXPECT_EQ(kernel.vf_enables[0].flags, static_cast<std::uint32_t>(AMDX_VF_ENABLE_F_CUSTOM));
     EXPECT_EQ(kernel.vf_enables[0].config_size, sizeof(amdx_vf_config));

@@ -7,6 +7,7 @@
 
 #include <amdx/device.hpp>
 
+#include "error.hpp"
 #include "query.hpp"
 #include "sys.hpp"
 
@@ -36,7 +37,7 @@ Result<std::vector<DeviceEntry>> decode_devices(const detail::ListAnswer& answer
             entries.push_back(DeviceEntry::from_uapi(raw));
         });
     if (!ok)
-        return Unexpected(ok.error());
+        return detail::forward(ok, "AMDX_QUERY_DEVICES");
     return entries;
 }
 
@@ -45,9 +46,9 @@ Result<DeviceInfo> info_query(BorrowedFd fd, std::uint32_t query_id, std::uint32
     if (const int ret = detail::query_struct(fd, AMDX_QUERY_DEVICE_INFO, query_id, raw,
                                              AMDX_DEVICE_INFO_SIZE_VER0);
         ret < 0)
-        return errno_error(-ret);
+        return errno_error(-ret, "AMDX_QUERY_DEVICE_INFO", expect_id);
     if (raw.id != expect_id)
-        return Unexpected(std::errc::protocol_error);
+        return detail::fail(std::errc::protocol_error, "AMDX_QUERY_DEVICE_INFO", expect_id);
     return DeviceInfo::from_uapi(raw);
 }
 
@@ -102,8 +103,21 @@ Result<Control> Control::open(std::string_view path) noexcept {
     if (fd < 0 && (errno == EACCES || errno == EPERM))
         fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0)
-        return errno_error(errno);
-    return Control(UniqueFd(fd));
+        return errno_error(errno, "open");
+    Control control{UniqueFd(fd)};
+    const auto caps = control.caps();
+    if (!caps)
+        return Unexpected(caps.context());
+    if (caps->version_major != AMDX_UAPI_VERSION_MAJOR) {
+        ErrorContext ctx;
+        ctx.code = std::make_error_code(std::errc::protocol_not_supported);
+        ctx.call = "AMDX_QUERY_CAPS";
+        ctx.detail = "kernel amdx uapi " + std::to_string(caps->version_major) + "." +
+                     std::to_string(caps->version_minor) + " is not supported (amdx speaks " +
+                     std::to_string(AMDX_UAPI_VERSION_MAJOR) + ".x)";
+        return Unexpected(std::move(ctx));
+    }
+    return control;
 }
 
 Control Control::adopt(UniqueFd fd) noexcept {
@@ -115,14 +129,14 @@ Result<Caps> Control::caps() const noexcept {
     if (const int ret =
             detail::query_struct(fd(), AMDX_QUERY_CAPS, 0, raw, AMDX_QUERY_CAPS_SIZE_VER0);
         ret < 0)
-        return errno_error(-ret);
+        return errno_error(-ret, "AMDX_QUERY_CAPS");
     return Caps::from_uapi(raw);
 }
 
 Result<std::vector<DeviceEntry>> Control::devices() const noexcept {
     auto answer = detail::fetch_list(fd(), AMDX_QUERY_DEVICES, sizeof(amdx_query_devices));
     if (!answer)
-        return Unexpected(answer.error());
+        return detail::forward(answer, "AMDX_QUERY_DEVICES");
     return decode_devices(*answer);
 }
 
@@ -135,9 +149,9 @@ Result<Device> Device::open(const Control& control, std::uint32_t id) noexcept {
     arg.id = id;
     if (const int ret = detail::ioctl_retry(control.fd().get(), AMDX_IOC_DEVICE_OPEN, &arg);
         ret < 0)
-        return errno_error(-ret);
+        return errno_error(-ret, "AMDX_IOC_DEVICE_OPEN", id);
     if (arg.fd < 0)
-        return Unexpected(std::errc::protocol_error);
+        return detail::fail(std::errc::protocol_error, "AMDX_IOC_DEVICE_OPEN", id);
     return Device(UniqueFd(arg.fd), id);
 }
 

@@ -12,6 +12,7 @@
 #include <amdx/device.hpp>
 #include <amdx/event.hpp>
 
+#include "error.hpp"
 #include "query.hpp"
 #include "sys.hpp"
 
@@ -22,7 +23,105 @@ namespace {
 static_assert(sizeof(amdx_event) >= AMDX_EVENT_SIZE_VER0);
 constexpr std::size_t kSizeOffset = offsetof(amdx_event, size);
 
+/// A record's partition field: unset for AMDX_RAS_PARTITION_ALL.
+std::optional<std::uint32_t> partition_of(const Event& e) noexcept {
+    if (e.partition == AMDX_RAS_PARTITION_ALL)
+        return std::nullopt;
+    return e.partition;
+}
+
+/// A 0-or-negative-errno field.
+std::error_code result_of(std::uint64_t v) noexcept {
+    const auto err = static_cast<std::int64_t>(v);
+    if (err == 0)
+        return {};
+    return {static_cast<int>(err < 0 ? -err : err), std::system_category()};
+}
+
+std::vector<std::uint32_t> ids_of(std::uint64_t bitmap) {
+    std::vector<std::uint32_t> ids;
+    for (std::uint32_t bit = 0; bit < 64; ++bit)
+        if ((bitmap & (std::uint64_t{1} << bit)) != 0)
+            ids.push_back(bit);
+    return ids;
+}
+
+TypedEvent::Data decode_data(const Event& e) {
+    using namespace events;
+    const auto part = partition_of(e);
+    switch (e.kind) {
+    case EventKind::lost:
+        return Lost{.first_seq = e.seq, .missed = e.data[0], .last_seq = e.data[1]};
+    case EventKind::error:
+        return Error{.block = static_cast<RasBlock>(e.block),
+                     .type = static_cast<RasType>(e.type),
+                     .instance = e.instance,
+                     .partition = part,
+                     .address = e.address,
+                     .count = e.data[0]};
+    case EventKind::page_pending:
+        return PagePending{.partition = part, .address = e.address};
+    case EventKind::page_retired:
+        return PageRetired{.partition = part,
+                           .address = e.address,
+                           .cause = static_cast<BadPageCause>(e.data[0]),
+                           .moved_pages = e.data[1]};
+    case EventKind::poison_consumed:
+        return PoisonConsumed{
+            .partition = part, .address = e.address, .pid = static_cast<std::uint32_t>(e.data[0])};
+    case EventKind::action_start:
+        return ActionStart{.partition = part, .action = static_cast<RasAction>(e.data[0])};
+    case EventKind::action_end:
+        return ActionEnd{.partition = part,
+                         .action = static_cast<RasAction>(e.data[0]),
+                         .result = result_of(e.data[1]),
+                         .duration_ns = e.address};
+    case EventKind::partition_quarantined:
+        return PartitionQuarantined{.partition = e.partition};
+    case EventKind::partition_restored:
+        return PartitionRestored{.partition = e.partition};
+    case EventKind::partition_offline:
+        return PartitionOffline{.partition = e.partition};
+    case EventKind::vf_reset: {
+        const auto cause = static_cast<VfResetCause>(e.type);
+        return VfReset{.vf = e.instance,
+                       .cause = cause,
+                       .partition = part,
+                       .result = static_cast<VfResetOutcome>(e.data[0]),
+                       .state = static_cast<PartitionState>(e.data[1]),
+                       .vram_cleared = cause == VfResetCause::flr ? e.address : 0};
+    }
+    case EventKind::device_reset_begin:
+        return DeviceResetBegin{.devices = ids_of(e.data[0])};
+    case EventKind::device_reset_end:
+        return DeviceResetEnd{.result = result_of(e.data[0])};
+    case EventKind::rma:
+        return Rma{.retired_pages = e.data[0]};
+    case EventKind::partition_switch:
+        return PartitionSwitch{.step = static_cast<PartitionStep>(e.type),
+                               .result = result_of(e.data[0]),
+                               .duration_ns = e.address};
+    case EventKind::migrate:
+        return Migrate{.direction = static_cast<MigrateDirection>(e.type),
+                       .pid = static_cast<std::uint32_t>(e.data[0]),
+                       .pages = e.data[1]};
+    case EventKind::drained:
+        return Drained{.partition = e.partition,
+                       .pid = static_cast<std::uint32_t>(e.data[0]),
+                       .pages = e.data[1]};
+    }
+    return Unknown{.raw = e};
+}
+
 } // namespace
+
+TypedEvent decode(const Event& raw) {
+    return TypedEvent{.seq = raw.seq,
+                      .timestamp_ns = raw.timestamp_ns,
+                      .device = raw.device,
+                      .kind = raw.kind,
+                      .data = decode_data(raw)};
+}
 
 Event Event::from_uapi(const amdx_event& raw) noexcept {
     Event e;
@@ -55,9 +154,9 @@ Result<bool> EventStream::wait(int timeout_ms) const noexcept {
         if (ret < 0 && errno == EINTR)
             continue;
         if (ret < 0)
-            return errno_error(errno);
+            return errno_error(errno, "poll", device_);
         if ((p.revents & POLLNVAL) != 0)
-            return errno_error(EBADF);
+            return errno_error(EBADF, "poll", device_);
         return ret > 0;
     }
 }
@@ -72,20 +171,20 @@ Result<std::size_t> EventStream::read(std::vector<Event>& out, std::size_t max) 
     if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
         return std::size_t{0};
     if (got < 0)
-        return errno_error(errno);
+        return errno_error(errno, "read", device_);
     if (got == 0) // end of file: the device is gone
-        return errno_error(ENODEV);
+        return errno_error(ENODEV, "read", device_);
 
     const auto* bytes = reinterpret_cast<const unsigned char*>(buf.data());
     const auto total = static_cast<std::size_t>(got);
     std::size_t n = 0;
     for (std::size_t at = 0; at < total; ++n) {
         if (total - at < AMDX_EVENT_SIZE_VER0)
-            return Unexpected(std::errc::protocol_error);
+            return detail::fail(std::errc::protocol_error, "read", device_);
         std::uint16_t size = 0;
         std::memcpy(&size, bytes + at + kSizeOffset, sizeof(size));
         if (size < AMDX_EVENT_SIZE_VER0 || size > total - at)
-            return Unexpected(std::errc::protocol_error);
+            return detail::fail(std::errc::protocol_error, "read", device_);
         amdx_event raw{};
         std::memcpy(&raw, bytes + at, std::min<std::size_t>(size, sizeof(raw)));
         out.push_back(Event::from_uapi(raw));
@@ -94,16 +193,40 @@ Result<std::size_t> EventStream::read(std::vector<Event>& out, std::size_t max) 
     return n;
 }
 
+Result<std::size_t> EventStream::read(std::vector<TypedEvent>& out,
+                                      std::size_t max) const noexcept {
+    std::vector<Event> raw;
+    auto n = read(raw, max);
+    if (!n)
+        return n;
+    out.reserve(out.size() + raw.size());
+    for (const auto& e : raw)
+        out.push_back(decode(e));
+    return n;
+}
+
+Result<std::vector<TypedEvent>> EventStream::next_typed(int timeout_ms,
+                                                        std::size_t max) const noexcept {
+    auto raw = next(timeout_ms, max);
+    if (!raw)
+        return Unexpected(raw.context());
+    std::vector<TypedEvent> out;
+    out.reserve(raw->size());
+    for (const auto& e : *raw)
+        out.push_back(decode(e));
+    return out;
+}
+
 Result<std::vector<Event>> EventStream::next(int timeout_ms, std::size_t max) const noexcept {
     std::vector<Event> events;
     const auto ready = wait(timeout_ms);
     if (!ready)
-        return Unexpected(ready.error());
+        return Unexpected(ready.context());
     if (!*ready)
         return events;
     const auto n = read(events, max);
     if (!n)
-        return Unexpected(n.error());
+        return Unexpected(n.context());
     return events;
 }
 
@@ -114,10 +237,10 @@ Result<EventStream> Device::subscribe(std::uint64_t mask, std::uint32_t ring_siz
     arg.flags = AMDX_EVENT_F_NONBLOCK;
     arg.fd = -1;
     if (const int ret = detail::ioctl_retry(fd().get(), AMDX_IOC_EVENT_SUBSCRIBE, &arg); ret < 0)
-        return errno_error(-ret);
+        return errno_error(-ret, "AMDX_IOC_EVENT_SUBSCRIBE", id_);
     if (arg.fd < 0)
-        return Unexpected(std::errc::protocol_error);
-    return EventStream::adopt(UniqueFd(arg.fd));
+        return detail::fail(std::errc::protocol_error, "AMDX_IOC_EVENT_SUBSCRIBE", id_);
+    return EventStream::adopt(UniqueFd(arg.fd), id_);
 }
 
 } // namespace amdx

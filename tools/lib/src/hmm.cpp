@@ -7,6 +7,7 @@
 #include <amdx/device.hpp>
 #include <amdx/hmm.hpp>
 
+#include "error.hpp"
 #include "query.hpp"
 #include "sys.hpp"
 
@@ -80,7 +81,7 @@ HmmRangeInfo HmmRangeInfo::from_uapi(const amdx_hmm_range_info& raw) noexcept {
 Result<void> Device::set_attr(const HmmAttr& attr) const noexcept {
     amdx_hmm_attr raw = attr.to_uapi();
     if (const int ret = detail::ioctl_retry(fd().get(), AMDX_IOC_HMM_SET_ATTR, &raw); ret < 0)
-        return errno_error(-ret);
+        return errno_error(-ret, "AMDX_IOC_HMM_SET_ATTR", id_);
     return {};
 }
 
@@ -91,7 +92,7 @@ Result<MigrateResult> Device::migrate(std::uint64_t start, std::uint64_t size,
     raw.size = size;
     raw.dest = dest;
     if (const int ret = detail::ioctl_retry(fd().get(), AMDX_IOC_HMM_MIGRATE, &raw); ret < 0)
-        return errno_error(-ret);
+        return errno_error(-ret, "AMDX_IOC_HMM_MIGRATE", id_);
     return MigrateResult::from_uapi(raw);
 }
 
@@ -107,7 +108,7 @@ Result<std::uint64_t> Device::access_read(std::uint64_t addr,
     arg.buf = user_ptr(out.data());
     arg.op = AMDX_HMM_ACCESS_READ;
     if (auto ok = access(fd(), arg); !ok)
-        return Unexpected(ok.error());
+        return detail::forward(ok, "AMDX_IOC_HMM_ACCESS", id_);
     return arg.faults;
 }
 
@@ -119,15 +120,15 @@ Result<std::uint64_t> Device::access_write(std::uint64_t addr,
     arg.buf = user_ptr(in.data());
     arg.op = AMDX_HMM_ACCESS_WRITE;
     if (auto ok = access(fd(), arg); !ok)
-        return Unexpected(ok.error());
+        return detail::forward(ok, "AMDX_IOC_HMM_ACCESS", id_);
     return arg.faults;
 }
 
 Result<HmmSnapshot> Device::access_snapshot(std::uint64_t addr, std::uint64_t size,
                                             bool vram_pfns) const noexcept {
     const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
-    if (size % page != 0 || size / page > SIZE_MAX / sizeof(std::uint64_t))
-        return Unexpected(std::errc::invalid_argument); // as the kernel would say
+    if (size % page != 0 || size / page > SIZE_MAX / sizeof(std::uint64_t)) // as the kernel says
+        return detail::fail(std::errc::invalid_argument, "AMDX_IOC_HMM_ACCESS", id_);
     HmmSnapshot snap;
     snap.pages.assign(size / page, 0);
     if (vram_pfns)
@@ -139,7 +140,7 @@ Result<HmmSnapshot> Device::access_snapshot(std::uint64_t addr, std::uint64_t si
     arg.op = AMDX_HMM_ACCESS_SNAPSHOT;
     arg.vram_pfns = vram_pfns ? user_ptr(snap.vram_pfns.data()) : 0;
     if (auto ok = access(fd(), arg); !ok)
-        return Unexpected(ok.error());
+        return detail::forward(ok, "AMDX_IOC_HMM_ACCESS", id_);
     snap.faults = arg.faults;
     return snap;
 }
@@ -147,7 +148,7 @@ Result<HmmSnapshot> Device::access_snapshot(std::uint64_t addr, std::uint64_t si
 Result<HmmRanges> Device::hmm_ranges() const noexcept {
     auto answer = detail::fetch_list(fd(), AMDX_QUERY_HMM_RANGES, sizeof(amdx_query_hmm_ranges));
     if (!answer)
-        return Unexpected(answer.error());
+        return detail::forward(answer, "AMDX_QUERY_HMM_RANGES", id_);
     const auto header = detail::list_header<amdx_query_hmm_ranges>(*answer);
     HmmRanges out;
     out.pid = header.pid;
@@ -160,7 +161,7 @@ Result<HmmRanges> Device::hmm_ranges() const noexcept {
             out.ranges.push_back(HmmRangeInfo::from_uapi(raw));
         });
     if (!ok)
-        return Unexpected(ok.error());
+        return detail::forward(ok, "AMDX_QUERY_HMM_RANGES", id_);
     return out;
 }
 

@@ -143,6 +143,16 @@ constexpr std::array kEventKinds{
     std::pair{EventKind::drained, Name("drained")},
 };
 static_assert(kEventKinds.size() == AMDX_EVENT_KIND_COUNT, "an event kind has no name");
+
+constexpr std::array kVfResetCauses{
+    std::pair{VfResetCause::flr, Name("flr")},
+    std::pair{VfResetCause::ras, Name("ras")},
+};
+
+constexpr std::array kMigrateDirections{
+    std::pair{MigrateDirection::to_vram, Name("to_vram")},
+    std::pair{MigrateDirection::to_system, Name("to_system")},
+};
 static_assert(kBlocks.size() == AMDX_RAS_BLOCK_COUNT, "a RAS block has no name");
 static_assert(kTypes.size() == AMDX_RAS_TYPE_COUNT, "a RAS type has no name");
 static_assert(kSteps.size() == AMDX_PART_STEP_MAX + 1, "a partition step has no name");
@@ -195,6 +205,12 @@ std::string_view to_string(RasAction action) noexcept {
 }
 std::string_view to_string(EventKind kind) noexcept {
     return name_of(kEventKinds, kind);
+}
+std::string_view to_string(VfResetCause cause) noexcept {
+    return name_of(kVfResetCauses, cause);
+}
+std::string_view to_string(MigrateDirection direction) noexcept {
+    return name_of(kMigrateDirections, direction);
 }
 
 std::optional<PartitionReason> parse_partition_reason(std::string_view name) noexcept {

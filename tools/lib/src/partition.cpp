@@ -7,6 +7,7 @@
 #include <amdx/device.hpp>
 #include <amdx/partition.hpp>
 
+#include "error.hpp"
 #include "query.hpp"
 #include "sys.hpp"
 
@@ -26,8 +27,27 @@ bool outputs_filled(const amdx_partition_config& raw) noexcept {
            raw.allowed != 0 || raw.num_partitions != 0;
 }
 
-Result<PartitionReport> config_call(BorrowedFd fd, unsigned long request,
-                                    const PartitionRequest& req, bool grow_holders) noexcept {
+/// A refused or failed commit as an error: the errno, the call, the device,
+/// the kernel's reason and, in the detail, the step that failed.
+Unexpected commit_error(const PartitionReport& report, std::string_view call,
+                        std::uint32_t device) {
+    ErrorContext ctx;
+    ctx.code = report.error ? report.error : std::make_error_code(std::errc::io_error);
+    ctx.call = call;
+    ctx.device = device;
+    ctx.reason = static_cast<std::uint32_t>(report.reason);
+    if (report.failed_step != PartitionStep::none)
+        ctx.detail =
+            "step " + std::string(to_string(report.failed_step)) + " failed, " +
+            (report.outcome == PartitionOutcome::rolled_back ? "rolled back" : "not applied");
+    else if (report.num_holders != 0)
+        ctx.detail = std::to_string(report.num_holders) + " process(es) hold memory there";
+    return Unexpected(std::move(ctx));
+}
+
+Result<PartitionReport> config_call(BorrowedFd fd, std::uint32_t device, unsigned long request,
+                                    std::string_view call, const PartitionRequest& req,
+                                    bool grow_holders) noexcept {
     std::uint32_t room = std::min(req.max_holders, kMaxHolders);
     for (;;) {
         std::vector<amdx_partition_info> topology(AMDX_MAX_PARTITIONS);
@@ -38,7 +58,7 @@ Result<PartitionReport> config_call(BorrowedFd fd, unsigned long request,
         raw.max_holders = room;
         const int ret = detail::ioctl_retry(fd.get(), request, &raw);
         if (ret < 0 && !outputs_filled(raw))
-            return errno_error(-ret);
+            return errno_error(-ret, call, device);
         if (grow_holders && raw.num_holders > room && room < kMaxHolders) {
             grow_holders = false; // once: the list may keep changing
             room = std::min(raw.num_holders, kMaxHolders);
@@ -159,7 +179,7 @@ amdx_vf_set VfSettings::to_uapi(std::uint32_t vf) const noexcept {
 Result<Partitions> Device::partitions() const noexcept {
     auto answer = detail::fetch_list(fd(), AMDX_QUERY_PARTITIONS, sizeof(amdx_query_partitions));
     if (!answer)
-        return Unexpected(answer.error());
+        return detail::forward(answer, "AMDX_QUERY_PARTITIONS", id_);
     const auto header = detail::list_header<amdx_query_partitions>(*answer);
     Partitions out;
     out.compute_mode = static_cast<ComputeMode>(header.compute_mode);
@@ -171,22 +191,36 @@ Result<Partitions> Device::partitions() const noexcept {
             out.partitions.push_back(PartitionInfo::from_uapi(raw));
         });
     if (!ok)
-        return Unexpected(ok.error());
+        return detail::forward(ok, "AMDX_QUERY_PARTITIONS", id_);
     return out;
 }
 
 Result<PartitionReport> Device::partition_plan(const PartitionRequest& req) const noexcept {
-    return config_call(fd(), AMDX_IOC_PARTITION_PLAN, req, true);
+    return config_call(fd(), id_, AMDX_IOC_PARTITION_PLAN, "AMDX_IOC_PARTITION_PLAN", req, true);
 }
 
-Result<PartitionReport> Device::partition_commit(const PartitionRequest& req) const noexcept {
-    return config_call(fd(), AMDX_IOC_PARTITION_COMMIT, req, false);
+Result<PartitionReport> Device::partition_commit(const PartitionRequest& req,
+                                                 PartitionReport* failed) const noexcept {
+    constexpr std::string_view kCall = "AMDX_IOC_PARTITION_COMMIT";
+    auto report = config_call(fd(), id_, AMDX_IOC_PARTITION_COMMIT, kCall, req, false);
+    if (!report)
+        return report;
+    // Only a change that happened (or was not needed) is a value.
+    if (!report->error && (report->outcome == PartitionOutcome::committed ||
+                           report->outcome == PartitionOutcome::unchanged))
+        return report;
+    if (!report->error) // outputs that contradict the return value
+        report->error = std::make_error_code(std::errc::io_error);
+    auto error = commit_error(*report, kCall, id_);
+    if (failed != nullptr)
+        *failed = std::move(*report);
+    return error;
 }
 
 Result<Vfs> Device::vfs() const noexcept {
     auto answer = detail::fetch_list(fd(), AMDX_QUERY_VFS, sizeof(amdx_query_vfs));
     if (!answer)
-        return Unexpected(answer.error());
+        return detail::forward(answer, "AMDX_QUERY_VFS", id_);
     const auto header = detail::list_header<amdx_query_vfs>(*answer);
     Vfs out;
     out.max_vfs = header.max_vfs;
@@ -194,14 +228,14 @@ Result<Vfs> Device::vfs() const noexcept {
         *answer, header.num_vfs, header.entry_size, AMDX_VF_INFO_SIZE_VER0,
         [&out](const amdx_vf_info& raw) { out.vfs.push_back(VfInfo::from_uapi(raw)); });
     if (!ok)
-        return Unexpected(ok.error());
+        return detail::forward(ok, "AMDX_QUERY_VFS", id_);
     return out;
 }
 
-Result<VfEnableReport> Device::vf_enable(std::uint32_t num_vfs,
-                                         std::span<const VfConfig> configs) const noexcept {
+Result<VfEnableReport> Device::vf_enable(std::uint32_t num_vfs, std::span<const VfConfig> configs,
+                                         VfEnableReport* failed) const noexcept {
     if (!configs.empty() && configs.size() != num_vfs)
-        return Unexpected(std::errc::invalid_argument);
+        return detail::fail(std::errc::invalid_argument, "AMDX_IOC_VF_ENABLE", id_);
     std::vector<amdx_vf_config> raw_configs;
     raw_configs.reserve(configs.size());
     for (const auto& c : configs)
@@ -215,26 +249,36 @@ Result<VfEnableReport> Device::vf_enable(std::uint32_t num_vfs,
     }
     const int ret = detail::ioctl_retry(fd().get(), AMDX_IOC_VF_ENABLE, &arg);
     if (ret < 0 && arg.reason == AMDX_PART_REASON_NONE)
-        return errno_error(-ret);
+        return errno_error(-ret, "AMDX_IOC_VF_ENABLE", id_);
     VfEnableReport report{.error = {},
                           .reason = static_cast<PartitionReason>(arg.reason),
                           .bad_vf = ret < 0 ? arg.bad_vf : kVfNone};
-    if (ret < 0)
-        report.error = std::error_code(-ret, std::system_category());
-    return report;
+    if (ret >= 0)
+        return report;
+    report.error = std::error_code(-ret, std::system_category());
+    ErrorContext ctx;
+    ctx.code = report.error;
+    ctx.call = "AMDX_IOC_VF_ENABLE";
+    ctx.device = id_;
+    ctx.reason = arg.reason;
+    if (report.bad_vf != kVfNone)
+        ctx.detail = "VF " + std::to_string(report.bad_vf);
+    if (failed != nullptr)
+        *failed = report;
+    return Unexpected(std::move(ctx));
 }
 
 Result<void> Device::vf_disable() const noexcept {
     amdx_vf_disable arg{};
     if (const int ret = detail::ioctl_retry(fd().get(), AMDX_IOC_VF_DISABLE, &arg); ret < 0)
-        return errno_error(-ret);
+        return errno_error(-ret, "AMDX_IOC_VF_DISABLE", id_);
     return {};
 }
 
 Result<void> Device::vf_set(std::uint32_t vf, const VfSettings& settings) const noexcept {
     amdx_vf_set arg = settings.to_uapi(vf);
     if (const int ret = detail::ioctl_retry(fd().get(), AMDX_IOC_VF_SET, &arg); ret < 0)
-        return errno_error(-ret);
+        return errno_error(-ret, "AMDX_IOC_VF_SET", id_);
     return {};
 }
 
@@ -242,7 +286,7 @@ Result<VfResetResult> Device::vf_reset(std::uint32_t vf) const noexcept {
     amdx_vf_reset arg{};
     arg.vf = vf;
     if (const int ret = detail::ioctl_retry(fd().get(), AMDX_IOC_VF_RESET, &arg); ret < 0)
-        return errno_error(-ret);
+        return errno_error(-ret, "AMDX_IOC_VF_RESET", id_);
     return VfResetResult{.result = static_cast<VfResetOutcome>(arg.result),
                          .state = static_cast<PartitionState>(arg.state),
                          .duration_ns = arg.duration_ns,
@@ -255,9 +299,9 @@ Result<ResetScope> Device::reset_scope() const noexcept {
     if (const int ret =
             detail::query_struct(fd(), AMDX_QUERY_RESET_SCOPE, 0, raw, AMDX_RESET_SCOPE_SIZE_VER0);
         ret < 0)
-        return errno_error(-ret);
+        return errno_error(-ret, "AMDX_QUERY_RESET_SCOPE", id_);
     if (raw.num_devices > std::size(raw.devices))
-        return Unexpected(std::errc::protocol_error);
+        return detail::fail(std::errc::protocol_error, "AMDX_QUERY_RESET_SCOPE", id_);
     ResetScope scope;
     scope.hive_id = raw.hive_id;
     scope.devices.assign(raw.devices, raw.devices + raw.num_devices);

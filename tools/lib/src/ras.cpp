@@ -9,6 +9,7 @@
 #include <amdx/device.hpp>
 #include <amdx/ras.hpp>
 
+#include "error.hpp"
 #include "query.hpp"
 #include "sys.hpp"
 
@@ -214,7 +215,7 @@ amdx_ras_policy RasPolicyUpdate::to_uapi() const noexcept {
 Result<RasStatus> Device::ras_status() const noexcept {
     auto answer = detail::fetch_list(fd(), AMDX_QUERY_RAS_COUNTERS, sizeof(amdx_query_ras));
     if (!answer)
-        return Unexpected(answer.error());
+        return detail::forward(answer, "AMDX_QUERY_RAS_COUNTERS", id_);
     const auto header = detail::list_header<amdx_query_ras>(*answer);
     RasStatus out;
     out.flags = header.flags;
@@ -227,14 +228,14 @@ Result<RasStatus> Device::ras_status() const noexcept {
             out.counters.push_back(RasCounters::from_uapi(raw));
         });
     if (!ok)
-        return Unexpected(ok.error());
+        return detail::forward(ok, "AMDX_QUERY_RAS_COUNTERS", id_);
     return out;
 }
 
 Result<std::uint64_t> Device::ras_inject(const RasInjection& inj) const noexcept {
     amdx_ras_inject arg = inj.to_uapi();
     if (const int ret = detail::ioctl_retry(fd().get(), AMDX_IOC_RAS_INJECT, &arg); ret < 0)
-        return errno_error(-ret);
+        return errno_error(-ret, "AMDX_IOC_RAS_INJECT", id_);
     return arg.seq;
 }
 
@@ -243,21 +244,21 @@ Result<RasPolicy> Device::ras_policy() const noexcept {
     if (const int ret =
             detail::query_struct(fd(), AMDX_QUERY_RAS_POLICY, 0, raw, AMDX_RAS_POLICY_SIZE_VER0);
         ret < 0)
-        return errno_error(-ret);
+        return errno_error(-ret, "AMDX_QUERY_RAS_POLICY", id_);
     return RasPolicy::from_uapi(raw);
 }
 
 Result<void> Device::ras_set_policy(const RasPolicyUpdate& update) const noexcept {
     amdx_ras_policy arg = update.to_uapi();
     if (const int ret = detail::ioctl_retry(fd().get(), AMDX_IOC_RAS_SET_POLICY, &arg); ret < 0)
-        return errno_error(-ret);
+        return errno_error(-ret, "AMDX_IOC_RAS_SET_POLICY", id_);
     return {};
 }
 
 Result<std::vector<std::byte>> Device::badpage_table() const noexcept {
     auto answer = detail::fetch_list(fd(), AMDX_QUERY_BADPAGES, sizeof(amdx_badpage_header));
     if (!answer)
-        return Unexpected(answer.error());
+        return detail::forward(answer, "AMDX_QUERY_BADPAGES", id_);
     const auto* p = reinterpret_cast<const std::byte*>(answer->data());
     return std::vector<std::byte>(p, p + answer->bytes);
 }
@@ -265,19 +266,22 @@ Result<std::vector<std::byte>> Device::badpage_table() const noexcept {
 Result<std::vector<BadPage>> Device::badpages() const noexcept {
     const auto table = badpage_table();
     if (!table)
-        return Unexpected(table.error());
-    return decode_badpages(*table);
+        return detail::forward(table, "AMDX_QUERY_BADPAGES", id_);
+    auto pages = decode_badpages(*table);
+    if (!pages)
+        return detail::forward(pages, "AMDX_QUERY_BADPAGES", id_);
+    return pages;
 }
 
 Result<std::uint32_t> Device::badpages_import(std::span<const std::byte> table) const noexcept {
     if (table.size() > UINT32_MAX)
-        return Unexpected(std::errc::message_size);
+        return detail::fail(std::errc::message_size, "AMDX_IOC_RAS_BADPAGES_IMPORT", id_);
     amdx_ras_badpages_import arg{};
     arg.data = user_ptr(table.data());
     arg.size = static_cast<std::uint32_t>(table.size());
     if (const int ret = detail::ioctl_retry(fd().get(), AMDX_IOC_RAS_BADPAGES_IMPORT, &arg);
         ret < 0)
-        return errno_error(-ret);
+        return errno_error(-ret, "AMDX_IOC_RAS_BADPAGES_IMPORT", id_);
     return arg.imported;
 }
 

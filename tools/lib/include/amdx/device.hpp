@@ -1,8 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 //
 // Control (/dev/amdx) and Device (a device fd) handles.  One ioctl per call;
-// every call returns a Result carrying the kernel's errno on failure, which
-// the caller puts in context.
+// every call returns a Result whose error carries the kernel's errno, the
+// call and the device (ErrorContext, result.hpp).
+//
+// Thread safety: Control and Device are handles on a file descriptor and
+// hold no other mutable state.  Their const calls may run concurrently from
+// any number of threads (the kernel serialises what needs it); moving or
+// destroying a handle while another thread uses it is a data race, as for
+// any object.  Call results are independent values.
 #ifndef AMDX_DEVICE_HPP
 #define AMDX_DEVICE_HPP
 
@@ -44,7 +50,7 @@ struct AMDX_EXPORT Caps {
     /// AMDX_CAP_HMM_MIGRATE: the Device::hmm_* calls, migrate() and access_*().
     [[nodiscard]] bool has_hmm_migrate() const noexcept { return has(AMDX_CAP_HMM_MIGRATE); }
 
-    static Caps from_uapi(const amdx_query_caps& raw) noexcept;
+    AMDX_LOCAL static Caps from_uapi(const amdx_query_caps& raw) noexcept;
 };
 
 /// One entry of %AMDX_QUERY_DEVICES.
@@ -53,7 +59,7 @@ struct AMDX_EXPORT DeviceEntry {
     Model model = Model::unknown;
     std::string bdf;
 
-    static DeviceEntry from_uapi(const amdx_device_entry& raw);
+    AMDX_LOCAL static DeviceEntry from_uapi(const amdx_device_entry& raw);
 };
 
 /// One memory (NPS) partition.
@@ -90,14 +96,18 @@ struct AMDX_EXPORT DeviceInfo {
     bool hmm = false;        ///< AMDX_DEVICE_F_HMM
 
     /// Decodes @raw; strings stop at the first NUL or the field's end.
-    static DeviceInfo from_uapi(const amdx_device_info& raw);
+    AMDX_LOCAL static DeviceInfo from_uapi(const amdx_device_info& raw);
 };
 
-/// The control node, /dev/amdx.
+/// The control node, /dev/amdx.  Thread-safe (see the top of this file).
 class AMDX_EXPORT Control {
   public:
     /// Opens @path O_RDWR|O_CLOEXEC, or O_RDONLY if write access is denied
-    /// (queries need no privilege).
+    /// (queries need no privilege), and checks that the kernel speaks this
+    /// library's uapi major version: another major fails with
+    /// EPROTONOSUPPORT (call "AMDX_QUERY_CAPS", the versions in the
+    /// detail); a failing capability query fails with its errno (ENOTTY:
+    /// not an amdx node).
     static Result<Control> open(std::string_view path = kControlPath) noexcept;
     /// Takes ownership of an already open control fd.
     static Control adopt(UniqueFd fd) noexcept;
@@ -121,6 +131,8 @@ class AMDX_EXPORT Control {
 };
 
 /// A device fd from %AMDX_IOC_DEVICE_OPEN; holds a reference on the device.
+/// Thread-safe (see the top of this file); the HMM calls act on the address
+/// space of the process, whichever thread makes them.
 class AMDX_EXPORT Device {
   public:
     static Result<Device> open(const Control& control, std::uint32_t id) noexcept;
@@ -173,18 +185,26 @@ class AMDX_EXPORT Device {
     /// is a PartitionReport with its error set.
     [[nodiscard]] Result<PartitionReport>
     partition_plan(const PartitionRequest& req) const noexcept;
-    /// %AMDX_IOC_PARTITION_COMMIT: applies @req.  Refusals, a missed drain
-    /// deadline and a failed (rolled back) step are a PartitionReport with
-    /// its error set; only errors before the kernel looked at the request
-    /// (EPERM, EFAULT, ...) fail the call.
+    /// %AMDX_IOC_PARTITION_COMMIT: applies @req.  The value is the report of
+    /// a change that was committed or not needed (outcome committed or
+    /// unchanged).  Everything else fails: refusals (EINVAL with the reason
+    /// in the context), holders without drain (EBUSY), a missed drain
+    /// deadline (ETIMEDOUT), a failed step that rolled back (its errno, the
+    /// step in the context's detail).  If @failed is given, it receives the
+    /// kernel's report of such a failure (steps, holders; its error set)
+    /// when the kernel wrote one.
     [[nodiscard]] Result<PartitionReport>
-    partition_commit(const PartitionRequest& req) const noexcept;
+    partition_commit(const PartitionRequest& req, PartitionReport* failed = nullptr) const noexcept;
     /// %AMDX_QUERY_VFS with the two-call size protocol.
     [[nodiscard]] Result<Vfs> vfs() const noexcept;
     /// %AMDX_IOC_VF_ENABLE of @num_vfs VFs: auto-provisioned if @configs is
     /// empty, else with one config per VF (EINVAL if the counts differ).
-    [[nodiscard]] Result<VfEnableReport>
-    vf_enable(std::uint32_t num_vfs, std::span<const VfConfig> configs = {}) const noexcept;
+    /// A refusal fails with the kernel's errno and reason (in the context;
+    /// the refused VF in its detail); if @failed is given it receives the
+    /// refusal's report too.
+    [[nodiscard]] Result<VfEnableReport> vf_enable(std::uint32_t num_vfs,
+                                                   std::span<const VfConfig> configs = {},
+                                                   VfEnableReport* failed = nullptr) const noexcept;
     /// %AMDX_IOC_VF_DISABLE.
     [[nodiscard]] Result<void> vf_disable() const noexcept;
     /// %AMDX_IOC_VF_SET of VF @vf.

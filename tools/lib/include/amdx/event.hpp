@@ -16,9 +16,13 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <system_error>
+#include <variant>
 #include <vector>
 
 #include <amdx/export.hpp>
+#include <amdx/partition.hpp>
+#include <amdx/ras.hpp>
 #include <amdx/result.hpp>
 #include <amdx/unique_fd.hpp>
 #include <linux/amdx.h>
@@ -75,18 +79,197 @@ struct AMDX_EXPORT Event {
     std::uint64_t data[2] = {0, 0};
 
     bool operator==(const Event&) const = default;
-    static Event from_uapi(const amdx_event& raw) noexcept;
+    AMDX_LOCAL static Event from_uapi(const amdx_event& raw) noexcept;
 };
+
+/// AMDX_VF_RESET_CAUSE_*: what reset a VF.
+enum class VfResetCause : std::uint32_t {
+    flr = AMDX_VF_RESET_CAUSE_FLR, ///< %AMDX_IOC_VF_RESET
+    ras = AMDX_VF_RESET_CAUSE_RAS, ///< RAS reset its partition
+};
+/// "flr", "ras"; "unknown" otherwise.
+AMDX_EXPORT std::string_view to_string(VfResetCause cause) noexcept;
+
+/// The direction of an HMM migration (AMDX_EVENT_MIGRATE.type).
+enum class MigrateDirection : std::uint32_t {
+    to_vram = 0,
+    to_system = 1,
+};
+/// "to_vram", "to_system"; "unknown" otherwise.
+AMDX_EXPORT std::string_view to_string(MigrateDirection direction) noexcept;
+
+/// The records of the event log, one struct per kind, decoded from struct
+/// amdx_event as the uapi's AMDX_EVENT_* comment defines each field.
+/// Partitions are unset where the record names none (AMDX_RAS_PARTITION_ALL);
+/// results are empty or the errno the kernel reported.
+namespace events {
+
+/// LOST: the subscriber's ring overflowed.
+struct Lost {
+    std::uint64_t first_seq = 0; ///< seq of the first record missed
+    std::uint64_t missed = 0;    ///< records missed
+    std::uint64_t last_seq = 0;  ///< seq of the last one missed
+    bool operator==(const Lost&) const = default;
+};
+/// ERROR: a hardware error report.
+struct Error {
+    RasBlock block = RasBlock::umc;
+    RasType type = RasType::ce;
+    std::uint32_t instance = 0;
+    std::optional<std::uint32_t> partition;
+    std::uint64_t address = 0; ///< umc: VRAM byte address
+    std::uint64_t count = 0;   ///< errors reported
+    bool operator==(const Error&) const = default;
+};
+/// PAGE_PENDING: a page waits for retirement.
+struct PagePending {
+    std::optional<std::uint32_t> partition;
+    std::uint64_t address = 0;
+    bool operator==(const PagePending&) const = default;
+};
+/// PAGE_RETIRED.
+struct PageRetired {
+    std::optional<std::uint32_t> partition;
+    std::uint64_t address = 0;
+    BadPageCause cause = BadPageCause::ce;
+    std::uint64_t moved_pages = 0; ///< pages of process data moved off it
+    bool operator==(const PageRetired&) const = default;
+};
+/// POISON_CONSUMED.
+struct PoisonConsumed {
+    std::optional<std::uint32_t> partition;
+    std::uint64_t address = 0;
+    std::uint32_t pid = 0; ///< the consumer
+    bool operator==(const PoisonConsumed&) const = default;
+};
+/// ACTION_START: a containment action begins.
+struct ActionStart {
+    std::optional<std::uint32_t> partition;
+    RasAction action = RasAction::soft_retire;
+    bool operator==(const ActionStart&) const = default;
+};
+/// ACTION_END: how it went.
+struct ActionEnd {
+    std::optional<std::uint32_t> partition;
+    RasAction action = RasAction::soft_retire;
+    std::error_code result; ///< empty: it worked
+    std::uint64_t duration_ns = 0;
+    bool operator==(const ActionEnd&) const = default;
+};
+/// PARTITION_QUARANTINED.
+struct PartitionQuarantined {
+    std::uint32_t partition = 0;
+    bool operator==(const PartitionQuarantined&) const = default;
+};
+/// PARTITION_RESTORED.
+struct PartitionRestored {
+    std::uint32_t partition = 0;
+    bool operator==(const PartitionRestored&) const = default;
+};
+/// PARTITION_OFFLINE.
+struct PartitionOffline {
+    std::uint32_t partition = 0;
+    bool operator==(const PartitionOffline&) const = default;
+};
+/// VF_RESET.
+struct VfReset {
+    std::uint32_t vf = 0;
+    VfResetCause cause = VfResetCause::flr;
+    std::optional<std::uint32_t> partition; ///< RAS: the compute partition reset
+    VfResetOutcome result = VfResetOutcome::acked;
+    PartitionState state = PartitionState::online; ///< the VF's, afterwards
+    std::uint64_t vram_cleared = 0;                ///< FLR: bytes of the VF's VRAM cleared
+    bool operator==(const VfReset&) const = default;
+};
+/// DEVICE_RESET_BEGIN.
+struct DeviceResetBegin {
+    std::vector<std::uint32_t> devices; ///< ids of the devices affected, ascending
+    bool operator==(const DeviceResetBegin&) const = default;
+};
+/// DEVICE_RESET_END.
+struct DeviceResetEnd {
+    std::error_code result;
+    bool operator==(const DeviceResetEnd&) const = default;
+};
+/// RMA: the device reached its bad-page threshold.
+struct Rma {
+    std::uint64_t retired_pages = 0;
+    bool operator==(const Rma&) const = default;
+};
+/// PARTITION_SWITCH: one step of a partition commit.
+struct PartitionSwitch {
+    PartitionStep step = PartitionStep::none;
+    std::error_code result;
+    std::uint64_t duration_ns = 0;
+    bool operator==(const PartitionSwitch&) const = default;
+};
+/// MIGRATE: an HMM migration.
+struct Migrate {
+    MigrateDirection direction = MigrateDirection::to_vram;
+    std::uint32_t pid = 0;
+    std::uint64_t pages = 0;
+    bool operator==(const Migrate&) const = default;
+};
+/// DRAINED: a partition switch moved a holder's data home.
+struct Drained {
+    std::uint32_t partition = 0; ///< the memory partition
+    std::uint32_t pid = 0;
+    std::uint64_t pages = 0; ///< its pages there before the drain
+    bool operator==(const Drained&) const = default;
+};
+/// A kind from a newer kernel: the record as it came.
+struct Unknown {
+    Event raw;
+    bool operator==(const Unknown&) const = default;
+};
+
+} // namespace events
+
+/// One decoded record: the common fields and the kind's struct.
+struct TypedEvent {
+    using Data = std::variant<events::Lost, events::Error, events::PagePending, events::PageRetired,
+                              events::PoisonConsumed, events::ActionStart, events::ActionEnd,
+                              events::PartitionQuarantined, events::PartitionRestored,
+                              events::PartitionOffline, events::VfReset, events::DeviceResetBegin,
+                              events::DeviceResetEnd, events::Rma, events::PartitionSwitch,
+                              events::Migrate, events::Drained, events::Unknown>;
+
+    std::uint64_t seq = 0;
+    std::uint64_t timestamp_ns = 0; ///< CLOCK_MONOTONIC
+    std::uint32_t device = 0;
+    EventKind kind = EventKind::lost;
+    Data data;
+
+    /// The kind's struct, or nullptr for another kind.
+    template <class T>
+    [[nodiscard]] const T* get() const noexcept {
+        return std::get_if<T>(&data);
+    }
+    bool operator==(const TypedEvent&) const = default;
+};
+
+/// Decodes @raw by its kind (events::Unknown for kinds this library does
+/// not know).
+AMDX_EXPORT TypedEvent decode(const Event& raw);
 
 /// The event fd of one subscription; move-only, closed on destruction.
 /// The fd is always O_CLOEXEC and O_NONBLOCK; it may be added to an epoll
 /// set by the caller (fd()).
+///
+/// Thread safety: wait() may run in several threads, but each record goes
+/// to exactly one read(): readers in several threads share the stream's
+/// records between them, in no defined order.  One reader thread per
+/// stream (or one subscription per thread) keeps the order.
 class AMDX_EXPORT EventStream {
   public:
-    /// Takes ownership of an event fd.
-    static EventStream adopt(UniqueFd fd) noexcept { return EventStream(std::move(fd)); }
+    /// Takes ownership of an event fd of device @device.
+    static EventStream adopt(UniqueFd fd, std::uint32_t device = kNoDevice) noexcept {
+        return {std::move(fd), device};
+    }
 
     [[nodiscard]] BorrowedFd fd() const noexcept { return fd_.borrow(); }
+    /// The device subscribed to, kNoDevice if adopt() was not told.
+    [[nodiscard]] std::uint32_t device() const noexcept { return device_; }
 
     /// Waits until a record is waiting: true, or false once @timeout_ms
     /// passed (negative: no limit).  Restarts after signals with the time
@@ -102,13 +285,21 @@ class AMDX_EXPORT EventStream {
     [[nodiscard]] Result<std::size_t> read(std::vector<Event>& out,
                                            std::size_t max = 64) const noexcept;
 
+    /// read(), decoded: appends TypedEvents to @out.
+    [[nodiscard]] Result<std::size_t> read(std::vector<TypedEvent>& out,
+                                           std::size_t max = 64) const noexcept;
+
     /// wait() then read(): up to @max records, empty on timeout.
     [[nodiscard]] Result<std::vector<Event>> next(int timeout_ms,
                                                   std::size_t max = 64) const noexcept;
+    /// next(), decoded.
+    [[nodiscard]] Result<std::vector<TypedEvent>> next_typed(int timeout_ms,
+                                                             std::size_t max = 64) const noexcept;
 
   private:
-    explicit EventStream(UniqueFd fd) noexcept : fd_(std::move(fd)) {}
+    EventStream(UniqueFd fd, std::uint32_t device) noexcept : fd_(std::move(fd)), device_(device) {}
     UniqueFd fd_;
+    std::uint32_t device_;
 };
 
 } // namespace amdx

@@ -4,6 +4,9 @@
 // that use them are members of amdx::Device (device.hpp), one per ioctl.
 // Addresses are process virtual addresses as integers, like the uapi's;
 // sizes are bytes and must be page aligned (the kernel checks).
+//
+// Thread safety: plain values; the free functions are reentrant and keep
+// no state.
 #ifndef AMDX_HMM_HPP
 #define AMDX_HMM_HPP
 
@@ -41,7 +44,7 @@ struct AMDX_EXPORT MigrateResult {
     std::uint32_t skip_reasons = 0; ///< AMDX_HMM_SKIP_* for @skipped
 
     bool operator==(const MigrateResult&) const = default;
-    static MigrateResult from_uapi(const amdx_hmm_migrate& raw) noexcept;
+    AMDX_LOCAL static MigrateResult from_uapi(const amdx_hmm_migrate& raw) noexcept;
 };
 
 /// Outputs of %AMDX_IOC_HMM_ACCESS with op SNAPSHOT.
@@ -63,7 +66,7 @@ struct AMDX_EXPORT HmmStats {
     std::uint64_t ns_out = 0;
 
     bool operator==(const HmmStats&) const = default;
-    static HmmStats from_uapi(const amdx_hmm_stats& raw) noexcept;
+    AMDX_LOCAL static HmmStats from_uapi(const amdx_hmm_stats& raw) noexcept;
 };
 
 /// One range of %AMDX_QUERY_HMM_RANGES.
@@ -78,7 +81,7 @@ struct AMDX_EXPORT HmmRangeInfo {
     HmmStats stats;
 
     bool operator==(const HmmRangeInfo&) const = default;
-    static HmmRangeInfo from_uapi(const amdx_hmm_range_info& raw) noexcept;
+    AMDX_LOCAL static HmmRangeInfo from_uapi(const amdx_hmm_range_info& raw) noexcept;
 };
 
 /// %AMDX_QUERY_HMM_RANGES: the ranges of a device fd.

@@ -5,6 +5,9 @@
 // use them are members of amdx::Device (device.hpp), one per ioctl or
 // query.  Values a newer kernel may report are kept as-is; the to_string()
 // functions name them "unknown".
+//
+// Thread safety: plain values; the free functions are reentrant and keep
+// no state.
 #ifndef AMDX_PARTITION_HPP
 #define AMDX_PARTITION_HPP
 
@@ -119,7 +122,7 @@ struct AMDX_EXPORT PartitionInfo {
     std::uint64_t vram_size = 0;
 
     bool operator==(const PartitionInfo&) const = default;
-    static PartitionInfo from_uapi(const amdx_partition_info& raw) noexcept;
+    AMDX_LOCAL static PartitionInfo from_uapi(const amdx_partition_info& raw) noexcept;
 };
 
 /// %AMDX_QUERY_PARTITIONS.
@@ -138,7 +141,7 @@ struct AMDX_EXPORT PartitionHolder {
     std::string comm;
 
     bool operator==(const PartitionHolder&) const = default;
-    static PartitionHolder from_uapi(const amdx_partition_holder& raw);
+    AMDX_LOCAL static PartitionHolder from_uapi(const amdx_partition_holder& raw);
 };
 
 /// struct amdx_partition_step: how one commit step went.
@@ -163,7 +166,9 @@ struct PartitionRequest {
 
 /// The outputs of a plan or commit.  The kernel copies them back even when
 /// it refuses (EINVAL with a reason, EBUSY with holders, ETIMEDOUT, a failed
-/// step's errno): then @error holds that errno and the call itself succeeds.
+/// step's errno): then @error holds that errno.  A plan's report is its
+/// value either way; a commit's is its value only when the change happened
+/// (Device::partition_commit()).
 struct AMDX_EXPORT PartitionReport {
     std::error_code error; ///< the ioctl's errno; clear if it succeeded
     PartitionReason reason = PartitionReason::none;
@@ -180,9 +185,9 @@ struct AMDX_EXPORT PartitionReport {
     /// Decodes the outputs of @raw; @topology and @holders are the arrays
     /// the kernel filled (the first num_partitions and min(num_holders,
     /// max_holders) entries are used).
-    static PartitionReport from_uapi(const amdx_partition_config& raw,
-                                     const std::vector<amdx_partition_info>& topology,
-                                     const std::vector<amdx_partition_holder>& holders);
+    AMDX_LOCAL static PartitionReport from_uapi(const amdx_partition_config& raw,
+                                                const std::vector<amdx_partition_info>& topology,
+                                                const std::vector<amdx_partition_holder>& holders);
 };
 
 /// struct amdx_vf_config: the resources of one VF.
@@ -195,7 +200,7 @@ struct AMDX_EXPORT VfConfig {
 
     bool operator==(const VfConfig&) const = default;
     [[nodiscard]] amdx_vf_config to_uapi() const noexcept;
-    static VfConfig from_uapi(const amdx_vf_config& raw) noexcept;
+    AMDX_LOCAL static VfConfig from_uapi(const amdx_vf_config& raw) noexcept;
 };
 
 /// struct amdx_vf_info: one enabled VF.
@@ -208,7 +213,7 @@ struct AMDX_EXPORT VfInfo {
     std::uint32_t resets_in_window = 0;
 
     bool operator==(const VfInfo&) const = default;
-    static VfInfo from_uapi(const amdx_vf_info& raw) noexcept;
+    AMDX_LOCAL static VfInfo from_uapi(const amdx_vf_info& raw) noexcept;
 };
 
 /// %AMDX_QUERY_VFS.
@@ -217,8 +222,8 @@ struct Vfs {
     std::vector<VfInfo> vfs; ///< by index
 };
 
-/// The outputs of %AMDX_IOC_VF_ENABLE; like PartitionReport, a refusal
-/// with a reason is reported in @error, not as a failed call.
+/// The outputs of %AMDX_IOC_VF_ENABLE; a refusal is a failed call, whose
+/// report (Device::vf_enable()'s @failed) has @error set.
 struct VfEnableReport {
     std::error_code error;
     PartitionReason reason = PartitionReason::none;

@@ -3,6 +3,9 @@
 // Typed mirrors of the uapi's RAS structures (struct amdx_ras_*), the
 // bad-page table codec and CRC32.  The calls that use them are members of
 // amdx::Device (device.hpp).
+//
+// Thread safety: plain values; the free functions are reentrant and keep
+// no state.
 #ifndef AMDX_RAS_HPP
 #define AMDX_RAS_HPP
 
@@ -85,7 +88,7 @@ struct AMDX_EXPORT RasCounters {
         return (supported & (1U << static_cast<std::uint32_t>(type))) != 0;
     }
     bool operator==(const RasCounters&) const = default;
-    static RasCounters from_uapi(const amdx_ras_counters& raw) noexcept;
+    AMDX_LOCAL static RasCounters from_uapi(const amdx_ras_counters& raw) noexcept;
 };
 
 /// %AMDX_QUERY_RAS_COUNTERS.
@@ -119,7 +122,7 @@ struct AMDX_EXPORT RasPolicy {
     std::uint32_t flags = 0; ///< AMDX_RAS_POL_F_*
 
     bool operator==(const RasPolicy&) const = default;
-    static RasPolicy from_uapi(const amdx_ras_policy& raw) noexcept;
+    AMDX_LOCAL static RasPolicy from_uapi(const amdx_ras_policy& raw) noexcept;
 };
 
 /// The fields %AMDX_IOC_RAS_SET_POLICY changes; unset ones keep their value.

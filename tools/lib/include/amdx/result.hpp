@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 //
-// amdx::Result<T>: a value or a std::error_code, shaped like
+// amdx::Result<T>: a value or an error, shaped like
 // std::expected<T, std::error_code> (C++23).  libamdx never throws; a failure
-// is a Result holding the error, with errno values in std::system_category().
+// is a Result holding an ErrorContext: the std::error_code (errno values in
+// std::system_category()) and where it happened (the failing call, the
+// device, the kernel's reason code).  error() is the code, context() all of
+// it, context().message() one line for a log or an operator.
 //
 // This is deliberately always amdx's own type, even where <expected> exists:
 // an alias that depended on the consumer's -std would change the layout of
@@ -10,33 +13,81 @@
 //
 // Differences from std::expected: value() and error() on the wrong
 // alternative abort instead of throwing; operator* and operator-> check too.
+//
+// Thread safety: a Result is a value; const access from several threads is
+// safe, as for any standard library type.
 #ifndef AMDX_RESULT_HPP
 #define AMDX_RESULT_HPP
 
 #include <concepts>
+#include <cstdint>
 #include <cstdlib>
+#include <string>
+#include <string_view>
 #include <system_error>
 #include <type_traits>
 #include <utility>
 #include <variant>
 
+#include <amdx/export.hpp>
+
 namespace amdx {
+
+/// ErrorContext::device when the failure concerns no one device.
+inline constexpr std::uint32_t kNoDevice = 0xffffffffU;
+
+/// A failure: the error code and where it happened.
+struct AMDX_EXPORT ErrorContext {
+    std::error_code code;
+    /// The failing call: the ioctl or query ("AMDX_IOC_VF_RESET",
+    /// "AMDX_QUERY_PARTITIONS") or system call ("open /dev/amdx" is
+    /// "open"); a string literal, empty when unknown.
+    std::string_view call;
+    std::uint32_t device = kNoDevice; ///< amdx device id, or kNoDevice
+    /// The reason code the kernel gave with the refusal (AMDX_PART_REASON_*
+    /// for partition and VF calls), 0 for none.
+    std::uint32_t reason = 0;
+    /// More, when the code alone does not say it ("kernel uapi 2.0, libamdx
+    /// speaks 1.x").
+    std::string detail;
+
+    /// One line naming the call, the device, the cause and the errno:
+    /// "AMDX_IOC_VF_RESET on device 1: busy, try again later (EBUSY: Device
+    /// or resource busy)".  The causes are those the uapi documents
+    /// (Documentation/library.rst lists them).
+    [[nodiscard]] std::string message() const;
+};
 
 /// The error alternative of a Result, like std::unexpected<std::error_code>.
 class Unexpected {
   public:
-    explicit Unexpected(std::error_code ec) noexcept : ec_(ec) {}
-    explicit Unexpected(std::errc e) noexcept : ec_(std::make_error_code(e)) {}
+    explicit Unexpected(std::error_code ec) noexcept { ctx_.code = ec; }
+    explicit Unexpected(std::errc e) noexcept { ctx_.code = std::make_error_code(e); }
+    explicit Unexpected(ErrorContext ctx) noexcept : ctx_(std::move(ctx)) {}
 
-    [[nodiscard]] const std::error_code& error() const noexcept { return ec_; }
+    [[nodiscard]] const std::error_code& error() const noexcept { return ctx_.code; }
+    [[nodiscard]] const ErrorContext& context() const& noexcept { return ctx_; }
+    [[nodiscard]] ErrorContext&& context() && noexcept { return std::move(ctx_); }
 
   private:
-    std::error_code ec_;
+    ErrorContext ctx_;
 };
 
 /// Unexpected for a positive errno value, in std::system_category().
 [[nodiscard]] inline Unexpected errno_error(int err) noexcept {
     return Unexpected(std::error_code(err, std::system_category()));
+}
+
+/// Unexpected for a positive errno value from @call on @device.
+[[nodiscard]] inline Unexpected errno_error(int err, std::string_view call,
+                                            std::uint32_t device = kNoDevice,
+                                            std::uint32_t reason = 0) noexcept {
+    ErrorContext ctx;
+    ctx.code = std::error_code(err, std::system_category());
+    ctx.call = call;
+    ctx.device = device;
+    ctx.reason = reason;
+    return Unexpected(std::move(ctx));
 }
 
 template <class T>
@@ -59,6 +110,7 @@ template <class T>
 class [[nodiscard]] Result {
     static_assert(std::is_object_v<T> && !std::is_array_v<T>, "Result<T> needs an object type");
     static_assert(!std::is_same_v<std::remove_cv_t<T>, std::error_code> &&
+                      !std::is_same_v<std::remove_cv_t<T>, ErrorContext> &&
                       !std::is_same_v<std::remove_cv_t<T>, Unexpected>,
                   "Result<T> cannot hold its own error type");
 
@@ -80,8 +132,10 @@ class [[nodiscard]] Result {
     explicit Result(std::in_place_t /*tag*/, Args&&... args)
         : v_(std::in_place_index<0>, std::forward<Args>(args)...) {}
 
-    // NOLINTNEXTLINE(google-explicit-constructor): implicit like std::expected
-    Result(const Unexpected& u) noexcept : v_(std::in_place_index<1>, u.error()) {}
+    // NOLINTBEGIN(google-explicit-constructor): implicit like std::expected
+    Result(const Unexpected& u) noexcept : v_(std::in_place_index<1>, u.context()) {}
+    Result(Unexpected&& u) noexcept : v_(std::in_place_index<1>, std::move(u).context()) {}
+    // NOLINTEND(google-explicit-constructor)
 
     [[nodiscard]] bool has_value() const noexcept { return v_.index() == 0; }
     explicit operator bool() const noexcept { return has_value(); }
@@ -90,11 +144,13 @@ class [[nodiscard]] Result {
     [[nodiscard]] const T& value() const& { return *get(); }
     [[nodiscard]] T&& value() && { return std::move(*get()); }
 
-    [[nodiscard]] const std::error_code& error() const noexcept {
-        const auto* ec = std::get_if<1>(&v_);
-        if (ec == nullptr)
+    [[nodiscard]] const std::error_code& error() const noexcept { return context().code; }
+    /// The error with its context; aborts on a value.
+    [[nodiscard]] const ErrorContext& context() const noexcept {
+        const auto* ctx = std::get_if<1>(&v_);
+        if (ctx == nullptr)
             detail::bad_result_access();
-        return *ec;
+        return *ctx;
     }
 
     T& operator*() & { return *get(); }
@@ -126,7 +182,7 @@ class [[nodiscard]] Result {
         return v;
     }
 
-    std::variant<T, std::error_code> v_;
+    std::variant<T, ErrorContext> v_;
 };
 
 /// Success or an error, like std::expected<void, std::error_code>.
@@ -137,8 +193,10 @@ class [[nodiscard]] Result<void> {
     using error_type = std::error_code;
 
     Result() noexcept = default;
-    // NOLINTNEXTLINE(google-explicit-constructor): implicit like std::expected
-    Result(const Unexpected& u) noexcept : ec_(u.error()), ok_(false) {}
+    // NOLINTBEGIN(google-explicit-constructor): implicit like std::expected
+    Result(const Unexpected& u) noexcept : ctx_(u.context()), ok_(false) {}
+    Result(Unexpected&& u) noexcept : ctx_(std::move(u).context()), ok_(false) {}
+    // NOLINTEND(google-explicit-constructor)
 
     [[nodiscard]] bool has_value() const noexcept { return ok_; }
     explicit operator bool() const noexcept { return ok_; }
@@ -149,14 +207,15 @@ class [[nodiscard]] Result<void> {
     }
     void operator*() const noexcept { value(); }
 
-    [[nodiscard]] const std::error_code& error() const noexcept {
+    [[nodiscard]] const std::error_code& error() const noexcept { return context().code; }
+    [[nodiscard]] const ErrorContext& context() const noexcept {
         if (ok_)
             detail::bad_result_access();
-        return ec_;
+        return ctx_;
     }
 
   private:
-    std::error_code ec_;
+    ErrorContext ctx_;
     bool ok_ = true;
 };
 

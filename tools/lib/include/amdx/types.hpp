@@ -3,6 +3,9 @@
 // Typed mirrors of the uapi's AMDX_MODEL_*, AMDX_COMPUTE_* and AMDX_MEMORY_*
 // values.  Values a newer kernel may report are kept as-is; to_string() names
 // them "unknown".  parse_*() are case-insensitive and never accept "unknown".
+//
+// Thread safety: plain values; the free functions are reentrant and keep
+// no state.
 #ifndef AMDX_TYPES_HPP
 #define AMDX_TYPES_HPP
 

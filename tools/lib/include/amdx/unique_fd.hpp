@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
+//
+// File descriptor ownership.  Thread safety: BorrowedFd is a value; a
+// UniqueFd may be read (get(), borrow()) from several threads, but reset(),
+// release() and moves need the caller's exclusion, as for any object.
 #ifndef AMDX_UNIQUE_FD_HPP
 #define AMDX_UNIQUE_FD_HPP
 

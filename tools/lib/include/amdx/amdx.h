@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/*
+ * libamdx's C ABI: the same library as <amdx/amdx.hpp>, for C programs and
+ * foreign-function interfaces.
+ *
+ *  - Handles are opaque (amdx_ctl: /dev/amdx, amdx_dev: a device fd,
+ *    amdx_events: a subscription) and freed by their _close().
+ *  - Every call returns 0 (or a count, where it says so) or a negative
+ *    errno; amdx_last_error() copies the failure's one-line message
+ *    (call, device, cause, errno) into a caller buffer.
+ *  - Data comes back in the uapi's own structures (<linux/amdx.h>) in
+ *    buffers the caller owns: list calls take a capacity and report the
+ *    entries that exist in *count (-ENOSPC, with *count set, when the
+ *    buffer is too small; call with capacity 0 to ask).
+ *
+ * Thread safety: as in C++, calls on one handle may run concurrently;
+ * closing a handle while another thread uses it is the caller's bug.
+ * amdx_last_error() is per thread.
+ */
+#ifndef AMDX_AMDX_H
+#define AMDX_AMDX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <linux/amdx.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define AMDX_C_API __attribute__((visibility("default")))
+
+typedef struct amdx_ctl amdx_ctl;
+typedef struct amdx_dev amdx_dev;
+typedef struct amdx_events amdx_events;
+
+/* The library's version, "2.0.0". */
+AMDX_C_API const char *amdx_version(void);
+/*
+ * The calling thread's last failure as one line, NUL-terminated and cut to
+ * @len bytes; returns the full length (like snprintf).
+ */
+AMDX_C_API size_t amdx_last_error(char *buf, size_t len);
+
+/* Opens @path (NULL: /dev/amdx) and checks the uapi major version
+ * (-EPROTONOSUPPORT for another). */
+AMDX_C_API int amdx_ctl_open(const char *path, amdx_ctl **out);
+AMDX_C_API void amdx_ctl_close(amdx_ctl *ctl);
+AMDX_C_API int amdx_ctl_caps(const amdx_ctl *ctl, struct amdx_query_caps *out);
+/* The devices, by id. */
+AMDX_C_API int amdx_ctl_devices(const amdx_ctl *ctl, struct amdx_device_entry *buf, size_t cap,
+				size_t *count);
+AMDX_C_API int amdx_ctl_device_info(const amdx_ctl *ctl, uint32_t id,
+				    struct amdx_device_info *out);
+
+AMDX_C_API int amdx_dev_open(const amdx_ctl *ctl, uint32_t id, amdx_dev **out);
+AMDX_C_API void amdx_dev_close(amdx_dev *dev);
+AMDX_C_API uint32_t amdx_dev_id(const amdx_dev *dev);
+
+/* Compute partitions; @hdr (may be NULL) receives modes and generation. */
+AMDX_C_API int amdx_dev_partitions(const amdx_dev *dev, struct amdx_query_partitions *hdr,
+				   struct amdx_partition_info *buf, size_t cap, size_t *count);
+/*
+ * %AMDX_IOC_PARTITION_PLAN / _COMMIT of @cfg's inputs (compute_mode,
+ * memory_mode, flags, deadline_ms; the array pointers are the caller's).
+ * The outputs are written back to @cfg in every case; the return value is
+ * the ioctl's: a refused or rolled-back commit is negative.
+ */
+AMDX_C_API int amdx_dev_partition_plan(const amdx_dev *dev, struct amdx_partition_config *cfg);
+AMDX_C_API int amdx_dev_partition_commit(const amdx_dev *dev,
+					 struct amdx_partition_config *cfg);
+
+/* SR-IOV VFs. */
+AMDX_C_API int amdx_dev_vfs(const amdx_dev *dev, struct amdx_vf_info *buf, size_t cap,
+			    size_t *count);
+/* @configs NULL: auto-provisioned. */
+AMDX_C_API int amdx_dev_vf_enable(const amdx_dev *dev, uint32_t num_vfs,
+				  const struct amdx_vf_config *configs);
+AMDX_C_API int amdx_dev_vf_disable(const amdx_dev *dev);
+AMDX_C_API int amdx_dev_vf_reset(const amdx_dev *dev, uint32_t vf, struct amdx_vf_reset *out);
+
+/* RAS: counter rows (@hdr may be NULL), injection, the bad pages. */
+AMDX_C_API int amdx_dev_ras_counters(const amdx_dev *dev, struct amdx_query_ras *hdr,
+				     struct amdx_ras_counters *buf, size_t cap, size_t *count);
+AMDX_C_API int amdx_dev_ras_inject(const amdx_dev *dev, struct amdx_ras_inject *inj);
+AMDX_C_API int amdx_dev_badpages(const amdx_dev *dev, struct amdx_badpage_record *buf,
+				 size_t cap, size_t *count);
+
+/* Events: a subscription (@mask of (1 << AMDX_EVENT_*), ring_size 0:
+ * default) and its records. */
+AMDX_C_API int amdx_dev_subscribe(const amdx_dev *dev, uint64_t mask, uint32_t ring_size,
+				  amdx_events **out);
+AMDX_C_API void amdx_events_close(amdx_events *events);
+/* The fd, for poll/epoll; owned by @events. */
+AMDX_C_API int amdx_events_fd(const amdx_events *events);
+/*
+ * Waits up to @timeout_ms (negative: no limit) for records and reads at
+ * most @cap into @buf; returns how many (0 on timeout).  -ENODEV once the
+ * device is gone.
+ */
+AMDX_C_API int amdx_events_read(const amdx_events *events, struct amdx_event *buf, size_t cap,
+				int timeout_ms);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* AMDX_AMDX_H */

@@ -1,0 +1,457 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+//
+// `import amdx`: Python bindings of libamdx (pybind11).  Objects come back
+// as dicts with the key names of the CLI's JSON (Documentation/admin-guide/
+// cli.rst); failures raise amdx.Error, an OSError with the errno and the
+// library's one-line message (ErrorContext::message()).
+//
+//   ctl = amdx.Control()                  # /dev/amdx, uapi version checked
+//   dev = ctl.open(0)
+//   dev.plan(compute="DPX"); dev.commit(compute="DPX", drain=True)
+//   for ev in dev.events(["error", "page_retired"]): print(ev)
+#include <deque>
+#include <optional>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+#include <string>
+#include <vector>
+
+#include <amdx/amdx.hpp>
+#include <amdx/identity.hpp>
+
+namespace py = pybind11;
+
+namespace {
+
+py::object g_error; // amdx.Error, set at import
+
+[[noreturn]] void raise(const amdx::ErrorContext& ctx) {
+    PyErr_SetObject(g_error.ptr(), py::make_tuple(ctx.code.value(), ctx.message()).ptr());
+    throw py::error_already_set();
+}
+
+template <class T>
+T unwrap(amdx::Result<T>&& r) {
+    if (!r)
+        raise(r.context());
+    return std::move(*r);
+}
+
+void unwrap(amdx::Result<void>&& r) {
+    if (!r)
+        raise(r.context());
+}
+
+[[noreturn]] void value_error(const std::string& what) {
+    throw py::value_error(what);
+}
+
+py::object opt(const std::optional<std::uint32_t>& v) {
+    return v ? py::object(py::int_(*v)) : py::object(py::none());
+}
+
+std::string errname(const std::error_code& ec) {
+    if (!ec)
+        return "ok";
+    const char* name = ::strerrorname_np(ec.value());
+    return name != nullptr ? name : "errno " + std::to_string(ec.value());
+}
+
+template <class E>
+std::vector<std::string> names(const std::vector<E>& v) {
+    std::vector<std::string> out;
+    out.reserve(v.size());
+    for (const auto& e : v)
+        out.emplace_back(amdx::to_string(e));
+    return out;
+}
+
+py::dict info_dict(const amdx::DeviceInfo& i) {
+    py::list mem;
+    for (const auto& p : i.memory_partitions)
+        mem.append(py::dict(py::arg("index") = p.index, py::arg("base") = p.base,
+                            py::arg("size") = p.size, py::arg("free") = p.free));
+    return py::dict(py::arg("device") = i.id, py::arg("bdf") = i.bdf,
+                    py::arg("model") = std::string(amdx::to_string(i.model)),
+                    py::arg("product") = i.product, py::arg("serial") = i.serial,
+                    py::arg("hive_id") = i.hive_id, py::arg("num_xcc") = i.num_xcc,
+                    py::arg("compute_mode") = std::string(amdx::to_string(i.compute_mode)),
+                    py::arg("memory_mode") = std::string(amdx::to_string(i.memory_mode)),
+                    py::arg("supported_compute_modes") = names(i.supported_compute_modes),
+                    py::arg("supported_memory_modes") = names(i.supported_memory_modes),
+                    py::arg("vram_size") = i.vram_size, py::arg("vram_free") = i.vram_free,
+                    py::arg("memory_partitions") = mem, py::arg("num_vfs") = i.num_vfs,
+                    py::arg("max_vfs") = i.max_vfs);
+}
+
+py::dict partition_dict(const amdx::PartitionInfo& p) {
+    return py::dict(py::arg("id") = p.id, py::arg("state") = std::string(amdx::to_string(p.state)),
+                    py::arg("xcc_mask") = p.xcc_mask, py::arg("mem_partition") = p.mem_partition,
+                    py::arg("vf") =
+                        p.vf == amdx::kVfNone ? py::object(py::none()) : py::object(py::int_(p.vf)),
+                    py::arg("vram_base") = p.vram_base, py::arg("vram_size") = p.vram_size);
+}
+
+py::dict report_dict(const amdx::PartitionReport& r) {
+    py::list steps;
+    for (const auto& s : r.steps)
+        steps.append(py::dict(py::arg("step") = std::string(amdx::to_string(s.step)),
+                              py::arg("result") =
+                                  s.error == 0
+                                      ? std::string("ok")
+                                      : errname(std::error_code(-s.error, std::system_category())),
+                              py::arg("duration_ns") = s.duration_ns));
+    py::list topology;
+    for (const auto& p : r.topology)
+        topology.append(partition_dict(p));
+    py::list holders;
+    for (const auto& h : r.holders)
+        holders.append(py::dict(py::arg("pid") = h.pid, py::arg("comm") = h.comm,
+                                py::arg("mem_partition") = h.mem_partition,
+                                py::arg("pages") = h.pages));
+    return py::dict(py::arg("result") = errname(r.error),
+                    py::arg("reason") = std::string(amdx::to_string(r.reason)),
+                    py::arg("reason_text") = std::string(amdx::reason_text(r.reason)),
+                    py::arg("allowed") = r.allowed,
+                    py::arg("outcome") = std::string(amdx::to_string(r.outcome)),
+                    py::arg("failed_step") = std::string(amdx::to_string(r.failed_step)),
+                    py::arg("steps") = steps, py::arg("topology") = topology,
+                    py::arg("num_holders") = r.num_holders, py::arg("holders") = holders);
+}
+
+amdx::PartitionRequest request(const std::optional<std::string>& compute,
+                               const std::optional<std::string>& memory, bool drain,
+                               std::uint32_t deadline_ms) {
+    amdx::PartitionRequest req;
+    if (compute) {
+        req.compute = amdx::parse_compute_mode(*compute);
+        if (!req.compute)
+            value_error("unknown compute mode '" + *compute + "'");
+    }
+    if (memory) {
+        req.memory = amdx::parse_memory_mode(*memory);
+        if (!req.memory)
+            value_error("unknown memory mode '" + *memory + "'");
+    }
+    req.drain = drain;
+    req.deadline_ms = deadline_ms;
+    return req;
+}
+
+template <class... F>
+struct Overloaded : F... {
+    using F::operator()...;
+};
+template <class... F>
+Overloaded(F...) -> Overloaded<F...>;
+
+py::dict event_dict(const amdx::TypedEvent& ev) {
+    namespace e = amdx::events;
+    py::dict d(py::arg("device") = ev.device, py::arg("seq") = ev.seq,
+               py::arg("timestamp_ns") = ev.timestamp_ns,
+               py::arg("kind") = std::string(amdx::to_string(ev.kind)));
+    std::visit(Overloaded{
+                   [&d](const e::Lost& l) { d["missed"] = l.missed; },
+                   [&d](const e::Error& r) {
+                       d["block"] = std::string(amdx::to_string(r.block));
+                       d["type"] = std::string(amdx::to_string(r.type));
+                       d["instance"] = r.instance;
+                       d["partition"] = opt(r.partition);
+                       d["address"] = r.address;
+                       d["count"] = r.count;
+                   },
+                   [&d](const e::PagePending& p) {
+                       d["partition"] = opt(p.partition);
+                       d["address"] = p.address;
+                   },
+                   [&d](const e::PageRetired& p) {
+                       d["partition"] = opt(p.partition);
+                       d["address"] = p.address;
+                       d["cause"] = std::string(amdx::to_string(p.cause));
+                       d["moved_pages"] = p.moved_pages;
+                   },
+                   [&d](const e::PoisonConsumed& p) {
+                       d["partition"] = opt(p.partition);
+                       d["address"] = p.address;
+                       d["pid"] = p.pid;
+                   },
+                   [&d](const e::ActionStart& a) {
+                       d["partition"] = opt(a.partition);
+                       d["action"] = std::string(amdx::to_string(a.action));
+                   },
+                   [&d](const e::ActionEnd& a) {
+                       d["partition"] = opt(a.partition);
+                       d["action"] = std::string(amdx::to_string(a.action));
+                       d["result"] = errname(a.result);
+                       d["duration_ns"] = a.duration_ns;
+                   },
+                   [&d](const e::PartitionQuarantined& p) { d["partition"] = p.partition; },
+                   [&d](const e::PartitionRestored& p) { d["partition"] = p.partition; },
+                   [&d](const e::PartitionOffline& p) { d["partition"] = p.partition; },
+                   [&d](const e::VfReset& v) {
+                       d["vf"] = v.vf;
+                       d["cause"] = std::string(amdx::to_string(v.cause));
+                       d["partition"] = opt(v.partition);
+                       d["result"] = std::string(amdx::to_string(v.result));
+                       d["state"] = std::string(amdx::to_string(v.state));
+                       d["vram_cleared"] = v.vram_cleared;
+                   },
+                   [&d](const e::DeviceResetBegin& r) { d["devices"] = r.devices; },
+                   [&d](const e::DeviceResetEnd& r) { d["result"] = errname(r.result); },
+                   [&d](const e::Rma& r) { d["retired_pages"] = r.retired_pages; },
+                   [&d](const e::PartitionSwitch& p) {
+                       d["step"] = std::string(amdx::to_string(p.step));
+                       d["result"] = errname(p.result);
+                       d["duration_ns"] = p.duration_ns;
+                   },
+                   [&d](const e::Migrate& m) {
+                       d["direction"] = std::string(amdx::to_string(m.direction));
+                       d["pid"] = m.pid;
+                       d["pages"] = m.pages;
+                   },
+                   [&d](const e::Drained& r) {
+                       d["partition"] = r.partition;
+                       d["pid"] = r.pid;
+                       d["pages"] = r.pages;
+                   },
+                   [&d](const e::Unknown& u) {
+                       d["kind_id"] = static_cast<std::uint32_t>(u.raw.kind);
+                       d["data"] = py::make_tuple(u.raw.data[0], u.raw.data[1]);
+                   },
+               },
+               ev.data);
+    return d;
+}
+
+/// An iterable subscription: `for ev in stream` blocks for the next record.
+class PyEvents {
+  public:
+    explicit PyEvents(amdx::EventStream s) : stream_(std::move(s)) {}
+
+    /// Up to @max records within @timeout_ms (negative: no limit).
+    py::list next(int timeout_ms, std::size_t max) {
+        fill(timeout_ms, max);
+        py::list out;
+        while (!buffer_.empty() && out.size() < max) {
+            out.append(event_dict(buffer_.front()));
+            buffer_.pop_front();
+        }
+        return out;
+    }
+
+    py::dict next_one() {
+        while (buffer_.empty())
+            fill(-1, 64);
+        auto ev = std::move(buffer_.front());
+        buffer_.pop_front();
+        return event_dict(ev);
+    }
+
+    [[nodiscard]] int fileno() const { return stream_.fd().get(); }
+
+  private:
+    void fill(int timeout_ms, std::size_t max) {
+        if (!buffer_.empty())
+            return;
+        amdx::Result<std::vector<amdx::TypedEvent>> got;
+        {
+            const py::gil_scoped_release unlocked;
+            got = stream_.next_typed(timeout_ms, max);
+        }
+        if (!got && got.error() == std::errc::no_such_device)
+            throw py::stop_iteration();
+        for (auto& e : unwrap(std::move(got)))
+            buffer_.push_back(std::move(e));
+    }
+
+    amdx::EventStream stream_;
+    std::deque<amdx::TypedEvent> buffer_;
+};
+
+std::uint64_t kinds_mask(const std::optional<std::vector<std::string>>& kinds) {
+    if (!kinds)
+        return amdx::kEventMaskAll;
+    std::uint64_t mask = 0;
+    for (const auto& k : *kinds) {
+        const auto kind = amdx::parse_event_kind(k);
+        if (!kind)
+            value_error("unknown event kind '" + k + "'");
+        mask |= amdx::event_mask(*kind);
+    }
+    return mask;
+}
+
+} // namespace
+
+#ifdef AMDX_PY_FAKE
+void amdx_py_add_fake(py::module_& m); // fake_module.cpp: tests only
+#endif
+
+PYBIND11_MODULE(amdx, m) {
+    m.doc() = "amdx: AMD Instinct RAS, partitions, SR-IOV and events (libamdx)";
+    g_error = py::reinterpret_borrow<py::object>(PyErr_NewExceptionWithDoc(
+        "amdx.Error", "A failed libamdx call: errno, message.", PyExc_OSError, nullptr));
+    m.attr("Error") = g_error;
+    m.attr("__version__") = std::string(amdx::version().text);
+    m.attr("UAPI_VERSION") = py::make_tuple(AMDX_UAPI_VERSION_MAJOR, AMDX_UAPI_VERSION_MINOR);
+
+    py::class_<amdx::Device>(m, "Device")
+        .def_property_readonly("id", &amdx::Device::id)
+        .def("info", [](const amdx::Device& d) { return info_dict(unwrap(d.info())); })
+        .def("identity",
+             [](const amdx::Device& d) {
+                 const auto info = unwrap(d.info());
+                 const auto id = unwrap(amdx::identify(info.bdf));
+                 py::list kfd;
+                 for (const auto& n : id.kfd_nodes)
+                     kfd.append(py::dict(py::arg("node") = n.node, py::arg("gpu_id") = n.gpu_id,
+                                         py::arg("partition") = n.partition));
+                 return py::dict(py::arg("bdf") = id.bdf, py::arg("drm_card") = id.drm_card,
+                                 py::arg("drm_render") = id.drm_render, py::arg("kfd_nodes") = kfd,
+                                 py::arg("note") = id.note);
+             })
+        .def("partitions",
+             [](const amdx::Device& d) {
+                 const auto p = unwrap(d.partitions());
+                 py::list parts;
+                 for (const auto& i : p.partitions)
+                     parts.append(partition_dict(i));
+                 return py::dict(
+                     py::arg("compute_mode") = std::string(amdx::to_string(p.compute_mode)),
+                     py::arg("memory_mode") = std::string(amdx::to_string(p.memory_mode)),
+                     py::arg("generation") = p.generation, py::arg("partitions") = parts);
+             })
+        .def(
+            "plan",
+            [](const amdx::Device& d, const std::optional<std::string>& compute,
+               const std::optional<std::string>& memory, bool drain, std::uint32_t deadline_ms) {
+                return report_dict(
+                    unwrap(d.partition_plan(request(compute, memory, drain, deadline_ms))));
+            },
+            py::arg("compute") = py::none(), py::arg("memory") = py::none(),
+            py::arg("drain") = false, py::arg("deadline_ms") = 0)
+        .def(
+            "commit",
+            [](const amdx::Device& d, const std::optional<std::string>& compute,
+               const std::optional<std::string>& memory, bool drain, std::uint32_t deadline_ms) {
+                amdx::PartitionReport failed;
+                auto r = d.partition_commit(request(compute, memory, drain, deadline_ms), &failed);
+                if (!r)
+                    raise(r.context()); // refused or rolled back is never a value
+                return report_dict(*r);
+            },
+            py::arg("compute") = py::none(), py::arg("memory") = py::none(),
+            py::arg("drain") = false, py::arg("deadline_ms") = 0)
+        .def("vfs",
+             [](const amdx::Device& d) {
+                 py::list out;
+                 for (const auto& v : unwrap(d.vfs()).vfs)
+                     out.append(py::dict(py::arg("vf") = v.vf,
+                                         py::arg("state") = std::string(amdx::to_string(v.state)),
+                                         py::arg("partition_mask") = v.config.partition_mask,
+                                         py::arg("vram_quota") = v.config.vram_quota,
+                                         py::arg("vram_used") = v.vram_used,
+                                         py::arg("resets") = v.resets));
+                 return out;
+             })
+        .def("vf_enable", [](const amdx::Device& d, std::uint32_t n) { unwrap(d.vf_enable(n)); })
+        .def("vf_disable", [](const amdx::Device& d) { unwrap(d.vf_disable()); })
+        .def("vf_reset",
+             [](const amdx::Device& d, std::uint32_t vf) {
+                 const auto r = unwrap(d.vf_reset(vf));
+                 return py::dict(py::arg("result") = std::string(amdx::to_string(r.result)),
+                                 py::arg("state") = std::string(amdx::to_string(r.state)),
+                                 py::arg("duration_ns") = r.duration_ns,
+                                 py::arg("vram_cleared") = r.vram_cleared);
+             })
+        .def("ras",
+             [](const amdx::Device& d) {
+                 const auto s = unwrap(d.ras_status());
+                 py::list rows;
+                 for (const auto& c : s.counters) {
+                     py::dict counts;
+                     for (auto t : {amdx::RasType::ce, amdx::RasType::ue, amdx::RasType::de}) {
+                         const auto& v = c.count[static_cast<std::size_t>(t)];
+                         counts[py::str(std::string(amdx::to_string(t)))] =
+                             v ? py::object(py::int_(*v)) : py::object(py::none());
+                     }
+                     rows.append(
+                         py::dict(py::arg("block") = std::string(amdx::to_string(c.block)),
+                                  py::arg("partition") = c.partition == amdx::kRasPartitionAll
+                                                             ? py::object(py::none())
+                                                             : py::object(py::int_(c.partition)),
+                                  py::arg("counts") = counts));
+                 }
+                 return py::dict(py::arg("rma") = s.rma, py::arg("retired_pages") = s.retired_pages,
+                                 py::arg("pending_pages") = s.pending_pages,
+                                 py::arg("counters") = rows);
+             })
+        .def(
+            "inject",
+            [](const amdx::Device& d, const std::string& block, const std::string& type,
+               std::uint32_t instance, std::uint32_t count, std::uint64_t address) {
+                amdx::RasInjection inj;
+                const auto b = amdx::parse_ras_block(block);
+                const auto t = amdx::parse_ras_type(type);
+                if (!b || !t)
+                    value_error("unknown RAS block or type '" + block + "', '" + type + "'");
+                inj.block = *b;
+                inj.type = *t;
+                inj.instance = instance;
+                inj.count = count;
+                inj.address = address;
+                return unwrap(d.ras_inject(inj));
+            },
+            py::arg("block"), py::arg("type"), py::arg("instance") = 0, py::arg("count") = 1,
+            py::arg("address") = 0)
+        .def("badpages",
+             [](const amdx::Device& d) {
+                 py::list out;
+                 for (const auto& p : unwrap(d.badpages()))
+                     out.append(py::dict(py::arg("address") = p.address, py::arg("time") = p.time,
+                                         py::arg("partition") = p.partition,
+                                         py::arg("cause") = std::string(amdx::to_string(p.cause))));
+                 return out;
+             })
+        .def(
+            "events",
+            [](const amdx::Device& d, const std::optional<std::vector<std::string>>& kinds,
+               std::uint32_t ring_size) {
+                return PyEvents(unwrap(d.subscribe(kinds_mask(kinds), ring_size)));
+            },
+            py::arg("kinds") = py::none(), py::arg("ring_size") = 0);
+
+    py::class_<PyEvents>(m, "EventStream")
+        .def("__iter__", [](PyEvents& e) -> PyEvents& { return e; })
+        .def("__next__", &PyEvents::next_one)
+        .def("next", &PyEvents::next, py::arg("timeout_ms") = -1, py::arg("max") = 64)
+        .def("fileno", &PyEvents::fileno);
+
+    py::class_<amdx::Control>(m, "Control")
+        .def(py::init([](const std::string& path) { return unwrap(amdx::Control::open(path)); }),
+             py::arg("path") = std::string(amdx::kControlPath))
+        .def("caps",
+             [](const amdx::Control& c) {
+                 const auto caps = unwrap(c.caps());
+                 return py::dict(
+                     py::arg("version") = py::make_tuple(caps.version_major, caps.version_minor),
+                     py::arg("caps") = caps.bits, py::arg("num_devices") = caps.num_devices);
+             })
+        .def("devices",
+             [](const amdx::Control& c) {
+                 py::list out;
+                 for (const auto& e : unwrap(c.devices()))
+                     out.append(py::dict(py::arg("device") = e.id, py::arg("bdf") = e.bdf,
+                                         py::arg("model") = std::string(amdx::to_string(e.model))));
+                 return out;
+             })
+        .def("device_info", [](const amdx::Control& c,
+                               std::uint32_t id) { return info_dict(unwrap(c.device_info(id))); })
+        .def("open", [](const amdx::Control& c, std::uint32_t id) {
+            return unwrap(amdx::Device::open(c, id));
+        });
+
+#ifdef AMDX_PY_FAKE
+    amdx_py_add_fake(m);
+#endif
+}

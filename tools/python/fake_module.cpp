@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+//
+// Tests only: amdx._fake, the host tests' fake kernel (tools/tests/
+// fake_kernel.hpp) in the test build of the module, so Python tests run
+// without the kernel module.
+#include <memory>
+#include <pybind11/pybind11.h>
+
+#include "fake_kernel.hpp"
+
+namespace py = pybind11;
+
+void amdx_py_add_fake(py::module_& m) {
+    auto fake = m.def_submodule("_fake", "The fake kernel of the host tests");
+    py::class_<amdx::test::FakeKernel>(fake, "Kernel")
+        .def(py::init<>())
+        .def("add_device", &amdx::test::FakeKernel::add_device)
+        .def("set_major",
+             [](amdx::test::FakeKernel& k, std::uint32_t major) { k.caps.version_major = major; })
+        .def("fail_step",
+             [](amdx::test::FakeKernel& k, std::uint32_t step, int err) {
+                 k.part_fail_step = step;
+                 k.part_fail_errno = err;
+             })
+        .def("emit", [](amdx::test::FakeKernel& k, std::uint32_t id, std::uint16_t kind,
+                        std::uint64_t address, std::uint64_t data0) {
+            amdx_event ev{};
+            ev.kind = kind;
+            ev.partition = AMDX_RAS_PARTITION_ALL;
+            ev.address = address;
+            ev.data[0] = data0;
+            return k.emit(id, ev);
+        });
+}

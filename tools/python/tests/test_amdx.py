@@ -1,0 +1,104 @@
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+"""`import amdx` against the host tests' fake kernel (amdx._fake)."""
+import errno
+import unittest
+
+import amdx
+
+AMDX_EVENT_ERROR = 1
+AMDX_EVENT_PAGE_RETIRED = 3
+AMDX_PART_STEP_COMPUTE = 4
+
+
+class AmdxModule(unittest.TestCase):
+    def setUp(self):
+        self.kernel = amdx._fake.Kernel()
+        self.kernel.add_device(0)
+        self.kernel.add_device(1)
+        self.ctl = amdx.Control("/dev/null")
+        self.dev = self.ctl.open(0)
+
+    def tearDown(self):
+        del self.dev, self.ctl, self.kernel
+
+    def test_version_and_devices(self):
+        self.assertEqual(amdx.__version__, "2.0.0")
+        self.assertEqual([d["device"] for d in self.ctl.devices()], [0, 1])
+        info = self.ctl.device_info(1)
+        self.assertEqual(info["bdf"], "0000:c2:00.0")
+        self.assertEqual(info["compute_mode"], "SPX")
+        self.assertEqual(self.dev.info()["device"], 0)
+
+    def test_errors_are_oserrors_with_context(self):
+        with self.assertRaises(amdx.Error) as cm:
+            self.ctl.device_info(9)
+        self.assertIsInstance(cm.exception, OSError)
+        self.assertEqual(cm.exception.errno, errno.ENODEV)
+        self.assertIn("AMDX_QUERY_DEVICE_INFO on device 9", cm.exception.strerror)
+        with self.assertRaises(ValueError):
+            self.dev.plan(compute="XPX")
+
+    def test_another_uapi_major_is_refused(self):
+        self.kernel.set_major(99)
+        with self.assertRaises(amdx.Error) as cm:
+            amdx.Control("/dev/null")
+        self.assertEqual(cm.exception.errno, errno.EPROTONOSUPPORT)
+
+    def test_plan_commit_and_rollback(self):
+        plan = self.dev.plan(compute="DPX")
+        self.assertTrue(plan["allowed"])
+        self.assertEqual(len(plan["topology"]), 2)
+        self.kernel.fail_step(AMDX_PART_STEP_COMPUTE, errno.EIO)
+        with self.assertRaises(amdx.Error) as cm:
+            self.dev.commit(compute="DPX")
+        self.assertEqual(cm.exception.errno, errno.EIO)
+        self.assertIn("step compute failed, rolled back", cm.exception.strerror)
+        self.assertEqual(self.dev.partitions()["compute_mode"], "SPX")
+        self.kernel.fail_step(0, 0)
+        self.assertEqual(self.dev.commit(compute="DPX")["outcome"], "committed")
+        self.assertEqual(len(self.dev.partitions()["partitions"]), 2)
+
+    def test_vfs(self):
+        with self.assertRaises(amdx.Error) as cm:  # SPX: one VF only
+            self.dev.vf_enable(2)
+        self.assertIn("(reason vf_compute)", cm.exception.strerror)
+        self.dev.vf_enable(1)
+        self.assertEqual([v["vf"] for v in self.dev.vfs()], [0])
+        self.assertIn(self.dev.vf_reset(0)["result"], ("acked", "ack_timeout"))
+        self.dev.vf_disable()
+        self.assertEqual(self.dev.vfs(), [])
+
+    def test_ras_injection_counters_badpages_and_events(self):
+        stream = self.dev.events(["error"])
+        seq = self.dev.inject("umc", "ce", address=0x200000)
+        self.assertGreater(seq, 0)
+        umc = [r for r in self.dev.ras()["counters"]
+               if r["block"] == "umc" and r["partition"] is None][0]
+        self.assertEqual(umc["counts"]["ce"], 1)
+        self.assertIsInstance(self.dev.badpages(), list)
+        ev = next(iter(stream))
+        self.assertEqual(ev["kind"], "error")
+        self.assertEqual(ev["block"], "umc")
+        self.assertEqual(ev["address"], 0x200000)
+        self.assertEqual(stream.next(timeout_ms=0), [])
+
+    def test_event_stream_iterates_typed_records(self):
+        stream = self.dev.events()
+        self.kernel.emit(0, AMDX_EVENT_PAGE_RETIRED, 0x4000, 1)
+        got = stream.next(timeout_ms=1000)
+        self.assertEqual(len(got), 1)
+        self.assertEqual(got[0]["kind"], "page_retired")
+        self.assertEqual(got[0]["cause"], "ce")
+        self.assertIsNone(got[0]["partition"])
+        with self.assertRaises(ValueError):
+            self.dev.events(["nonsense"])
+
+    def test_identity_of_a_simulated_device(self):
+        ident = self.dev.identity()
+        self.assertIsNone(ident["drm_card"])
+        self.assertEqual(ident["kfd_nodes"], [])
+        self.assertIn("simulated", ident["note"])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+//
+// Typed events: every kind of struct amdx_event decoded into its struct as
+// the uapi's AMDX_EVENT_* comment defines the fields, and the stream's
+// typed read against the fake kernel.
+#include <cerrno>
+#include <fcntl.h>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <amdx/device.hpp>
+
+#include "fake_kernel.hpp"
+
+namespace {
+
+namespace ev = amdx::events;
+using amdx::EventKind;
+using amdx::TypedEvent;
+
+amdx::Event raw(std::uint16_t kind) {
+    amdx::Event e;
+    e.seq = 42;
+    e.timestamp_ns = 1000;
+    e.kind = static_cast<EventKind>(kind);
+    e.size = sizeof(amdx_event);
+    e.device = 3;
+    return e;
+}
+
+std::error_code err(int e) {
+    return {e, std::system_category()};
+}
+
+struct KindCase {
+    const char* name;
+    amdx::Event in;
+    TypedEvent::Data want;
+};
+
+std::vector<KindCase> kind_cases() {
+    std::vector<KindCase> c;
+    auto add = [&c](const char* name, amdx::Event in, TypedEvent::Data want) {
+        c.push_back({name, in, std::move(want)});
+    };
+    {
+        auto e = raw(AMDX_EVENT_LOST);
+        e.data[0] = 17;
+        e.data[1] = 58;
+        add("lost", e, ev::Lost{.first_seq = 42, .missed = 17, .last_seq = 58});
+    }
+    {
+        auto e = raw(AMDX_EVENT_ERROR);
+        e.block = AMDX_RAS_BLOCK_GFX;
+        e.type = AMDX_RAS_TYPE_UE;
+        e.instance = 5;
+        e.partition = 2;
+        e.data[0] = 9;
+        add("error", e,
+            ev::Error{.block = amdx::RasBlock::gfx,
+                      .type = amdx::RasType::ue,
+                      .instance = 5,
+                      .partition = 2,
+                      .address = 0,
+                      .count = 9});
+    }
+    {
+        auto e = raw(AMDX_EVENT_ERROR); // device-wide: no partition
+        e.block = AMDX_RAS_BLOCK_UMC;
+        e.address = 0x1234000;
+        e.data[0] = 1;
+        add("error_umc", e,
+            ev::Error{.block = amdx::RasBlock::umc,
+                      .type = amdx::RasType::ce,
+                      .instance = 0,
+                      .partition = std::nullopt,
+                      .address = 0x1234000,
+                      .count = 1});
+    }
+    {
+        auto e = raw(AMDX_EVENT_PAGE_PENDING);
+        e.partition = 1;
+        e.address = 0x8000;
+        add("page_pending", e, ev::PagePending{.partition = 1, .address = 0x8000});
+    }
+    {
+        auto e = raw(AMDX_EVENT_PAGE_RETIRED);
+        e.address = 0x9000;
+        e.data[0] = AMDX_BADPAGE_CAUSE_UE;
+        e.data[1] = 4;
+        add("page_retired", e,
+            ev::PageRetired{.partition = std::nullopt,
+                            .address = 0x9000,
+                            .cause = amdx::BadPageCause::ue,
+                            .moved_pages = 4});
+    }
+    {
+        auto e = raw(AMDX_EVENT_POISON_CONSUMED);
+        e.partition = 0;
+        e.address = 0xa000;
+        e.data[0] = 4242;
+        add("poison_consumed", e,
+            ev::PoisonConsumed{.partition = 0, .address = 0xa000, .pid = 4242});
+    }
+    {
+        auto e = raw(AMDX_EVENT_ACTION_START);
+        e.partition = 3;
+        e.data[0] = AMDX_ACTION_PARTITION_RESET;
+        add("action_start", e,
+            ev::ActionStart{.partition = 3, .action = amdx::RasAction::partition_reset});
+    }
+    {
+        auto e = raw(AMDX_EVENT_ACTION_END);
+        e.data[0] = AMDX_ACTION_DEVICE_RESET;
+        e.data[1] = static_cast<std::uint64_t>(-EIO);
+        e.address = 777;
+        add("action_end", e,
+            ev::ActionEnd{.partition = std::nullopt,
+                          .action = amdx::RasAction::device_reset,
+                          .result = err(EIO),
+                          .duration_ns = 777});
+    }
+    {
+        auto e = raw(AMDX_EVENT_PARTITION_QUARANTINED);
+        e.partition = 1;
+        add("partition_quarantined", e, ev::PartitionQuarantined{.partition = 1});
+    }
+    {
+        auto e = raw(AMDX_EVENT_PARTITION_RESTORED);
+        e.partition = 2;
+        add("partition_restored", e, ev::PartitionRestored{.partition = 2});
+    }
+    {
+        auto e = raw(AMDX_EVENT_PARTITION_OFFLINE);
+        e.partition = 3;
+        add("partition_offline", e, ev::PartitionOffline{.partition = 3});
+    }
+    {
+        auto e = raw(AMDX_EVENT_VF_RESET); // FLR: address is the VRAM cleared
+        e.instance = 2;
+        e.type = AMDX_VF_RESET_CAUSE_FLR;
+        e.data[0] = AMDX_VF_RESET_ACK_TIMEOUT;
+        e.data[1] = AMDX_PART_STATE_ONLINE;
+        e.address = 256ULL << 20;
+        add("vf_reset_flr", e,
+            ev::VfReset{.vf = 2,
+                        .cause = amdx::VfResetCause::flr,
+                        .partition = std::nullopt,
+                        .result = amdx::VfResetOutcome::ack_timeout,
+                        .state = amdx::PartitionState::online,
+                        .vram_cleared = 256ULL << 20});
+    }
+    {
+        auto e = raw(AMDX_EVENT_VF_RESET); // RAS: the partition, no VRAM figure
+        e.instance = 1;
+        e.type = AMDX_VF_RESET_CAUSE_RAS;
+        e.partition = 1;
+        e.data[0] = AMDX_VF_RESET_UNANNOUNCED;
+        e.data[1] = AMDX_PART_STATE_QUARANTINED;
+        e.address = 0xdead; // not a size for RAS resets
+        add("vf_reset_ras", e,
+            ev::VfReset{.vf = 1,
+                        .cause = amdx::VfResetCause::ras,
+                        .partition = 1,
+                        .result = amdx::VfResetOutcome::unannounced,
+                        .state = amdx::PartitionState::quarantined,
+                        .vram_cleared = 0});
+    }
+    {
+        auto e = raw(AMDX_EVENT_DEVICE_RESET_BEGIN);
+        e.data[0] = (1ULL << 0) | (1ULL << 5) | (1ULL << 63);
+        add("device_reset_begin", e, ev::DeviceResetBegin{.devices = {0, 5, 63}});
+    }
+    {
+        auto e = raw(AMDX_EVENT_DEVICE_RESET_END);
+        add("device_reset_end", e, ev::DeviceResetEnd{.result = {}});
+    }
+    {
+        auto e = raw(AMDX_EVENT_RMA);
+        e.data[0] = 128;
+        add("rma", e, ev::Rma{.retired_pages = 128});
+    }
+    {
+        auto e = raw(AMDX_EVENT_PARTITION_SWITCH);
+        e.type = AMDX_PART_STEP_DRAIN;
+        e.data[0] = static_cast<std::uint64_t>(-ETIMEDOUT);
+        e.address = 5000;
+        add("partition_switch", e,
+            ev::PartitionSwitch{
+                .step = amdx::PartitionStep::drain, .result = err(ETIMEDOUT), .duration_ns = 5000});
+    }
+    {
+        auto e = raw(AMDX_EVENT_MIGRATE);
+        e.type = 1;
+        e.data[0] = 99;
+        e.data[1] = 512;
+        add("migrate", e,
+            ev::Migrate{.direction = amdx::MigrateDirection::to_system, .pid = 99, .pages = 512});
+    }
+    {
+        auto e = raw(AMDX_EVENT_DRAINED);
+        e.partition = 2;
+        e.data[0] = 100;
+        e.data[1] = 64;
+        add("drained", e, ev::Drained{.partition = 2, .pid = 100, .pages = 64});
+    }
+    {
+        auto e = raw(AMDX_EVENT_KIND_COUNT + 3); // from a newer kernel
+        e.data[0] = 1;
+        add("unknown", e, ev::Unknown{.raw = e});
+    }
+    return c;
+}
+
+class EventKinds : public ::testing::TestWithParam<KindCase> {};
+
+TEST_P(EventKinds, DecodesToItsStruct) {
+    const auto& c = GetParam();
+    const TypedEvent t = amdx::decode(c.in);
+    EXPECT_EQ(t.seq, 42U);
+    EXPECT_EQ(t.timestamp_ns, 1000U);
+    EXPECT_EQ(t.device, 3U);
+    EXPECT_EQ(t.kind, c.in.kind);
+    EXPECT_EQ(t.data.index(), c.want.index());
+    EXPECT_TRUE(t.data == c.want) << c.name;
+}
+
+INSTANTIATE_TEST_SUITE_P(AllKinds, EventKinds, ::testing::ValuesIn(kind_cases()),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+// Every kind this library names has a case above (plus the unknown one).
+TEST(EventKindsTable, CoversEveryKind) {
+    std::vector<bool> seen(AMDX_EVENT_KIND_COUNT, false);
+    for (const auto& c : kind_cases())
+        if (static_cast<unsigned>(c.in.kind) < AMDX_EVENT_KIND_COUNT)
+            seen[static_cast<unsigned>(c.in.kind)] = true;
+    for (unsigned k = 0; k < AMDX_EVENT_KIND_COUNT; ++k)
+        EXPECT_TRUE(seen[k]) << "no case for kind " << k;
+}
+
+TEST(EventNames, CausesAndDirections) {
+    EXPECT_EQ(amdx::to_string(amdx::VfResetCause::flr), "flr");
+    EXPECT_EQ(amdx::to_string(amdx::VfResetCause::ras), "ras");
+    EXPECT_EQ(amdx::to_string(static_cast<amdx::VfResetCause>(9)), "unknown");
+    EXPECT_EQ(amdx::to_string(amdx::MigrateDirection::to_vram), "to_vram");
+    EXPECT_EQ(amdx::to_string(amdx::MigrateDirection::to_system), "to_system");
+}
+
+class TypedStream : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        kernel.add_device(0);
+        auto c = amdx::Control::open("/dev/null");
+        ASSERT_TRUE(c) << c.context().message();
+        control.emplace(std::move(*c));
+        auto d = amdx::Device::open(*control, 0);
+        ASSERT_TRUE(d);
+        device.emplace(std::move(*d));
+    }
+
+    amdx::test::FakeKernel kernel;
+    std::optional<amdx::Control> control;
+    std::optional<amdx::Device> device;
+};
+
+TEST_F(TypedStream, ReadsDecodedRecords) {
+    auto stream = device->subscribe();
+    ASSERT_TRUE(stream);
+    EXPECT_EQ(stream->device(), 0U);
+    amdx_event retired{};
+    retired.kind = AMDX_EVENT_PAGE_RETIRED;
+    retired.partition = AMDX_RAS_PARTITION_ALL;
+    retired.address = 0x4000;
+    retired.data[0] = AMDX_BADPAGE_CAUSE_CE;
+    kernel.emit(0, retired);
+    amdx_event rma{};
+    rma.kind = AMDX_EVENT_RMA;
+    rma.partition = AMDX_RAS_PARTITION_ALL;
+    rma.data[0] = 7;
+    kernel.emit(0, rma);
+
+    const auto got = stream->next_typed(1000);
+    ASSERT_TRUE(got) << got.context().message();
+    ASSERT_EQ(got->size(), 2U);
+    const auto* page = (*got)[0].get<ev::PageRetired>();
+    ASSERT_NE(page, nullptr);
+    EXPECT_EQ(page->address, 0x4000U);
+    EXPECT_EQ(page->cause, amdx::BadPageCause::ce);
+    EXPECT_FALSE(page->partition);
+    EXPECT_EQ((*got)[0].seq, 1U);
+    ASSERT_NE((*got)[1].get<ev::Rma>(), nullptr);
+    EXPECT_EQ((*got)[1].get<ev::Rma>()->retired_pages, 7U);
+    EXPECT_EQ((*got)[1].get<ev::Lost>(), nullptr);
+
+    kernel.hang_up(0);
+    std::vector<TypedEvent> more;
+    const auto gone = stream->read(more);
+    ASSERT_FALSE(gone);
+    EXPECT_EQ(gone.error(), std::errc::no_such_device);
+    EXPECT_EQ(gone.context().device, 0U);
+    EXPECT_EQ(gone.context().call, "read");
+}
+
+} // namespace

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+//
+// The fake kernel for C and Python tests: C functions that create one and
+// give it devices, records and knobs.
+#include "fake_c_hook.h"
+
+#include <cstdint>
+
+#include "fake_kernel.hpp"
+
+using amdx::test::FakeKernel;
+
+extern "C" {
+
+void* amdx_fake_new(void) {
+    return new FakeKernel();
+}
+
+void amdx_fake_free(void* fake) {
+    delete static_cast<FakeKernel*>(fake);
+}
+
+void amdx_fake_add_device(void* fake, uint32_t id) {
+    static_cast<FakeKernel*>(fake)->add_device(id);
+}
+
+void amdx_fake_set_major(void* fake, uint32_t major) {
+    static_cast<FakeKernel*>(fake)->caps.version_major = major;
+}
+
+void amdx_fake_fail_step(void* fake, uint32_t step, int err) {
+    auto* k = static_cast<FakeKernel*>(fake);
+    k->part_fail_step = step;
+    k->part_fail_errno = err;
+}
+
+uint64_t amdx_fake_emit(void* fake, uint32_t id, uint16_t kind, uint64_t address, uint64_t data0) {
+    amdx_event ev{};
+    ev.kind = kind;
+    ev.partition = AMDX_RAS_PARTITION_ALL;
+    ev.address = address;
+    ev.data[0] = data0;
+    return static_cast<FakeKernel*>(fake)->emit(id, ev);
+}
+
+} // extern "C"

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/* The fake kernel (fake_kernel.hpp) from C: fake_c_hook.cpp. */
+#ifndef AMDX_TESTS_FAKE_C_HOOK_H
+#define AMDX_TESTS_FAKE_C_HOOK_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+void *amdx_fake_new(void);
+void amdx_fake_free(void *fake);
+void amdx_fake_add_device(void *fake, uint32_t id);
+void amdx_fake_set_major(void *fake, uint32_t major);
+void amdx_fake_fail_step(void *fake, uint32_t step, int err);
+uint64_t amdx_fake_emit(void *fake, uint32_t id, uint16_t kind, uint64_t address, uint64_t data0);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* AMDX_TESTS_FAKE_C_HOOK_H */
