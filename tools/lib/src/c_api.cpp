@@ -100,7 +100,7 @@ int amdx_ctl_caps(const amdx_ctl* ctl, struct amdx_query_caps* out) {
     if (ctl == nullptr || out == nullptr)
         return fail(EINVAL, "AMDX_QUERY_CAPS");
     const int ret = amdx::detail::query_struct(ctl->control.fd(), AMDX_QUERY_CAPS, 0, *out,
-                                               amdx::detail::kCapsSizeV1);
+                                               AMDX_QUERY_CAPS_SIZE_VER0);
     return ret < 0 ? fail(-ret, "AMDX_QUERY_CAPS") : 0;
 }
 
@@ -115,7 +115,7 @@ int amdx_ctl_devices(const amdx_ctl* ctl, struct amdx_device_entry* buf, size_t 
         return fail(amdx::detail::forward(answer, kCall).context());
     const auto h = amdx::detail::list_header<amdx_query_devices>(*answer);
     return copy_list<amdx_query_devices>(*answer, h.num_devices, h.entry_size,
-                                         amdx::detail::kDeviceEntrySizeV1, buf, cap, count, kCall,
+                                         AMDX_DEVICE_ENTRY_SIZE_VER0, buf, cap, count, kCall,
                                          amdx::kNoDevice);
 }
 
@@ -123,7 +123,7 @@ int amdx_ctl_device_info(const amdx_ctl* ctl, uint32_t id, struct amdx_device_in
     if (ctl == nullptr || out == nullptr)
         return fail(EINVAL, "AMDX_QUERY_DEVICE_INFO", id);
     const int ret = amdx::detail::query_struct(ctl->control.fd(), AMDX_QUERY_DEVICE_INFO, id, *out,
-                                               amdx::detail::kDeviceInfoSizeV1);
+                                               AMDX_DEVICE_INFO_SIZE_VER0);
     return ret < 0 ? fail(-ret, "AMDX_QUERY_DEVICE_INFO", id) : 0;
 }
 
@@ -160,7 +160,7 @@ int amdx_dev_partitions(const amdx_dev* dev, struct amdx_query_partitions* hdr,
     if (hdr != nullptr)
         *hdr = h;
     return copy_list<amdx_query_partitions>(*answer, h.num_partitions, h.entry_size,
-                                            amdx::detail::kPartitionInfoSizeV1, buf, cap, count,
+                                            AMDX_PARTITION_INFO_SIZE_VER0, buf, cap, count,
                                             kCall, id);
 }
 
@@ -192,7 +192,7 @@ int amdx_dev_vfs(const amdx_dev* dev, struct amdx_vf_info* buf, size_t cap, size
     if (!answer)
         return fail(amdx::detail::forward(answer, kCall, id).context());
     const auto h = amdx::detail::list_header<amdx_query_vfs>(*answer);
-    return copy_list<amdx_query_vfs>(*answer, h.num_vfs, h.entry_size, amdx::detail::kVfInfoSizeV1,
+    return copy_list<amdx_query_vfs>(*answer, h.num_vfs, h.entry_size, AMDX_VF_INFO_SIZE_VER0,
                                      buf, cap, count, kCall, id);
 }
 
@@ -247,7 +247,7 @@ int amdx_dev_ras_counters(const amdx_dev* dev, struct amdx_query_ras* hdr,
     if (hdr != nullptr)
         *hdr = h;
     return copy_list<amdx_query_ras>(*answer, h.num_entries, h.entry_size,
-                                     amdx::detail::kRasCountersSizeV1, buf, cap, count, kCall, id);
+                                     AMDX_RAS_COUNTERS_SIZE_VER0, buf, cap, count, kCall, id);
 }
 
 int amdx_dev_ras_inject(const amdx_dev* dev, struct amdx_ras_inject* inj) {
