@@ -108,24 +108,44 @@ void amdx_hmm_ctx_put(struct amdx_hmm_ctx *ctx)
 	kref_put(&ctx->ref, amdx_hmm_ctx_release);
 }
 
+struct amdx_hmm_count {
+	const void *owner;	/* the device's pgmap owner */
+	u64 n;			/* its device-private entries seen */
+};
+
+static int amdx_hmm_count_pte(pte_t *ptep, unsigned long addr, void *data)
+{
+	struct amdx_hmm_count *c = data;
+	pte_t pte = ptep_get(ptep);
+	swp_entry_t e;
+
+	if (pte_present(pte) || !is_swap_pte(pte))
+		return 0;
+	e = pte_to_swp_entry(pte);
+	if (is_device_private_entry(e) &&
+	    pfn_swap_entry_to_page(e)->pgmap->owner == c->owner)
+		c->n++;
+	return 0;
+}
+
 /*
  * Device pages of @adev mapped in [@addr, @end) of @mm, whose mmap lock the
  * caller holds.  Empty page-table levels are skipped whole, so the cost is
  * that of the populated page tables (what an unmap walks anyway), not of
- * the span.  Never splits or changes anything.
+ * the span.  Never splits or changes anything: huge PMDs are skipped, and
+ * the PTEs are read by apply_to_existing_page_range() under their lock
+ * (pte_offset_map_lock() is not for modules since 6.5).
  */
 static u64 amdx_hmm_count_local(struct amdx_device *adev,
 				struct mm_struct *mm, unsigned long addr,
 				unsigned long end)
 {
-	unsigned long next, a;
-	spinlock_t *ptl;	/* the page table's, from pte_offset_map_lock() */
-	pte_t *start, *ptep;
+	struct amdx_hmm_count c = { .owner = adev->desc.pgmap_owner };
+	unsigned long next;
 	pmd_t *pmd, pmdval;
 	pgd_t *pgd;
 	p4d_t *p4d;
 	pud_t *pud;
-	u64 n = 0;
 
 	for (; addr < end; addr = next) {
 		pgd = pgd_offset(mm, addr);
@@ -146,23 +166,11 @@ static u64 amdx_hmm_count_local(struct amdx_device *adev,
 		if (pmd_none(pmdval) || !pmd_present(pmdval) ||
 		    pmd_trans_huge(pmdval) || pmd_bad(pmdval))
 			continue;
-		start = pte_offset_map_lock(mm, pmd, addr, &ptl);
-		for (a = addr, ptep = start; a < next; a += PAGE_SIZE, ptep++) {
-			pte_t pte = *ptep;
-			swp_entry_t e;
-
-			if (pte_present(pte) || !is_swap_pte(pte))
-				continue;
-			e = pte_to_swp_entry(pte);
-			if (is_device_private_entry(e) &&
-			    pfn_swap_entry_to_page(e)->pgmap->owner ==
-			    adev->desc.pgmap_owner)
-				n++;
-		}
-		pte_unmap_unlock(start, ptl);
+		apply_to_existing_page_range(mm, addr, next - addr,
+					     amdx_hmm_count_pte, &c);
 		cond_resched();
 	}
-	return n;
+	return c.n;
 }
 
 /*
