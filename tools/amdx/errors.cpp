@@ -25,6 +25,22 @@ std::string perm(std::error_code ec) {
 
 } // namespace
 
+int exit_code(std::error_code ec) {
+    if (!ec)
+        return kExitOk;
+    if (is(ec, std::errc::permission_denied) || is(ec, std::errc::operation_not_permitted))
+        return kExitPermission;
+    if (is(ec, std::errc::no_such_device))
+        return kExitNoDevice;
+    if (is(ec, std::errc::device_or_resource_busy) ||
+        is(ec, std::errc::resource_unavailable_try_again) || is(ec, std::errc::timed_out))
+        return kExitBusy;
+    if (is(ec, std::errc::inappropriate_io_control_operation) ||
+        is(ec, std::errc::operation_not_supported) || is(ec, std::errc::function_not_supported))
+        return kExitNotSupported;
+    return kExitError;
+}
+
 std::string errno_text(std::error_code ec) {
     if (ec.category() != std::system_category() && ec.category() != std::generic_category())
         return ec.message();
