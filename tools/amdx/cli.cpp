@@ -212,6 +212,7 @@ int dispatch(int argc, const char* const* argv, Options& opts, std::ostream& out
     app.add_flag("-j,--json", json, "JSON output");
     app.add_flag("-p,--pretty", pretty, "Pretty-printed JSON output (implies --json)");
     app.add_option("-d,--device-node", opts.node, "The amdx control node")->capture_default_str();
+    app.add_option("--sysfs-root", opts.sysfs, "Where sysfs is (tests)")->group(""); // hidden
     app.add_option("-o,--output", opts.columns,
                    "Table columns to print, by their JSON key (comma-separated)")
         ->delimiter(',');

@@ -309,9 +309,7 @@ void print_members(std::ostream& out, const Json& obj, Json::const_iterator it, 
     auto picked = [&opts](const std::string& key) {
         return std::find(opts.columns.begin(), opts.columns.end(), key) != opts.columns.end();
     };
-    bool filter = false;
-    for (auto j = it; j != obj.end(); ++j)
-        filter = filter || picked(j.key());
+    const bool filter = !opts.columns.empty(); // cells: only those named
     std::size_t width = 0;
     for (auto j = it; j != obj.end(); ++j)
         if (is_cell(*j) && (!filter || picked(j.key())))
@@ -320,7 +318,7 @@ void print_members(std::ostream& out, const Json& obj, Json::const_iterator it, 
     for (; it != obj.end(); ++it) {
         const std::string& key = it.key();
         const Json& v = *it;
-        if (filter && !picked(key))
+        if (filter && is_cell(v) && !picked(key))
             continue;
         if (is_cell(v)) {
             std::string text = value_text(key, v);
@@ -388,7 +386,8 @@ void collect_columns(const Json& v, std::set<std::string>& names) {
             names.insert(c.key);
     if (v.is_object())
         for (const auto& [k, m] : v.items())
-            names.insert(k);
+            if (is_cell(m))
+                names.insert(k);
     if (v.is_structured())
         for (const auto& e : v)
             collect_columns(e, names);

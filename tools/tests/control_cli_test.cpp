@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <initializer_list>
@@ -13,6 +14,7 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
 
@@ -736,6 +738,235 @@ TEST_F(ControlCli, MonitorErrors) {
                  "16 .. 65536 (EINVAL: Invalid argument)");
     expect_error(run({"monitor", "7"}), amdx::cli::kExitNoDevice,
                  "no such device: 7 (see 'amdx dev list')");
+}
+
+} // namespace
+
+namespace {
+
+// ---- what issue 15 asked of the CLI
+
+Outcome run_with_input(const std::vector<std::string>& args, const std::string& input,
+                       bool interactive) {
+    std::vector<const char*> argv{"amdx", "-d", "/dev/null"};
+    for (const auto& a : args)
+        argv.push_back(a.c_str());
+    std::istringstream in(input);
+    std::ostringstream out;
+    std::ostringstream err;
+    Outcome r;
+    r.code = amdx::cli::run(static_cast<int>(argv.size()), argv.data(), in, interactive, out, err);
+    r.out = out.str();
+    r.err = err.str();
+    return r;
+}
+
+TEST_F(ControlCli, UsageErrorsComeBeforeTheModule) {
+    // The same exit status with and without a module: nothing is opened.
+    for (const char* node : {"/dev/null", "/nonexistent/amdx"}) {
+        std::vector<const char*> argv{"amdx", "-d", node, "partition", "show", "gpu0"};
+        std::ostringstream out;
+        std::ostringstream err;
+        EXPECT_EQ(amdx::cli::run(static_cast<int>(argv.size()), argv.data(), out, err),
+                  amdx::cli::kExitUsage)
+            << node << ": " << err.str();
+    }
+    EXPECT_TRUE(kernel.calls.empty());
+    std::vector<const char*> argv{"amdx", "-d", "/nonexistent/amdx", "partition", "show", "0"};
+    std::ostringstream out;
+    Outcome mod;
+    std::ostringstream err;
+    mod.code = amdx::cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
+    mod.err = err.str();
+    expect_error(mod, amdx::cli::kExitNoModule,
+                 "/nonexistent/amdx: module not loaded (ENOENT: No such file or directory)");
+}
+
+TEST_F(ControlCli, MisspeltObjectOrCommandGetsASuggestion) {
+    expect_error(run({"partiton", "show"}), 2,
+                 "unknown object 'partiton' for 'amdx': did you mean 'amdx partition'?");
+    expect_error(run({"ras", "shwo", "0"}), 2,
+                 "unknown command 'shwo' for 'amdx ras': did you mean 'amdx ras show'?");
+    expect_error(run({"gizmo"}), 2, "unknown object 'gizmo' for 'amdx' (see 'amdx --help')");
+    expect_error(run({"dev", "show", "0", "1"}), 2,
+                 "unexpected argument '1' (see 'amdx dev show --help')");
+    EXPECT_TRUE(kernel.calls.empty());
+}
+
+TEST_F(ControlCli, HelpListsTheChoices) {
+    const auto r = run({"partition", "set", "--help"});
+    EXPECT_EQ(r.code, 0);
+    EXPECT_NE(r.out.find("{spx,dpx,tpx,qpx,cpx}"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("{nps1,nps2,nps4,nps8}"), std::string::npos) << r.out;
+    const auto inj = run({"ras", "inject", "--help"});
+    EXPECT_NE(inj.out.find("{umc,sdma,gfx,mmhub,pcie_bif,hdp,xgmi_wafl}"), std::string::npos)
+        << inj.out;
+    EXPECT_NE(inj.out.find("[1 - 1024]"), std::string::npos) << inj.out;
+}
+
+TEST_F(ControlCli, SelectorsTakeListsAndSerials) {
+    kernel.add_device(2);
+    auto ids = [](const Outcome& r) {
+        std::vector<int> out;
+        const Json doc = Json::parse(r.out);
+        for (const auto& d : doc["devices"])
+            out.push_back(d["device"].get<int>());
+        return out;
+    };
+    EXPECT_EQ(ids(run({"-j", "dev", "show", "2,0"})), (std::vector<int>{0, 2}));
+    EXPECT_EQ(ids(run({"-j", "partition", "show", "serial:SN1001"})), (std::vector<int>{1}));
+    EXPECT_EQ(ids(run({"-j", "ras", "show", "c3:00.0,serial:SN1000"})), (std::vector<int>{0, 2}));
+    EXPECT_EQ(ids(run({"-j", "vf", "show", "0,all"})), (std::vector<int>{0, 1, 2}));
+    expect_error(run({"dev", "show", "0,7"}), amdx::cli::kExitNoDevice,
+                 "no such device: 7 (see 'amdx dev list')");
+    expect_error(run({"dev", "show", "serial:NOPE"}), amdx::cli::kExitNoDevice,
+                 "no such device: serial:NOPE (see 'amdx dev list')");
+    const auto one = run({"-j", "vf", "reset", "serial:SN1001", "0"});
+    EXPECT_NE(one.err.find("vf reset device 1 VF 0"), std::string::npos) << one.err;
+    expect_error(run({"vf", "reset", "0,1", "0"}), 2,
+                 "'0,1' selects more than one device; this command needs one (an id, a PCI "
+                 "address or serial:SERIAL) (see 'amdx vf reset --help')");
+}
+
+TEST_F(ControlCli, ColumnsAndRawTables) {
+    const auto cols = run({"-o", "bdf,model", "dev", "list"});
+    EXPECT_EQ(cols.code, 0) << cols.err;
+    EXPECT_EQ(cols.out, "BDF          MODEL\n0000:c1:00.0 mi300x\n0000:c2:00.0 mi300x\n");
+    const auto raw = run({"--raw", "dev", "list"});
+    EXPECT_EQ(raw.out, "DEVICE BDF MODEL\n0 0000:c1:00.0 mi300x\n1 0000:c2:00.0 mi300x\n");
+    const auto parts = run({"partition", "show", "0", "-o", "id,vram_size"});
+    EXPECT_EQ(parts.out, "device 0:\n  partitions:\n    ID VRAM_SIZE\n     0   192 GiB\n");
+    expect_error(run({"dev", "list", "-o", "bdf,colour"}), 2,
+                 "-o: no column colour in this output (columns: bdf,device,model)");
+}
+
+TEST_F(ControlCli, VfShowOutputFeedsVfEnable) {
+    kernel.devices[0].compute_mode = AMDX_COMPUTE_CPX;
+    kernel.devices[1].compute_mode = AMDX_COMPUTE_CPX;
+    ASSERT_EQ(run({"vf", "enable", "0", "4"}).code, 0);
+    ASSERT_EQ(run({"vf", "set", "0", "2", "--vram-mib", "1024", "--priority", "high"}).code, 0);
+    const auto shown = run({"-j", "vf", "show", "0"});
+    ASSERT_EQ(shown.code, 0) << shown.err;
+    TempFile f;
+    f.write(shown.out);
+    const auto r = run({"vf", "enable", "1", "4", "--config", f.path()});
+    EXPECT_EQ(r.code, 0) << r.err;
+    ASSERT_EQ(kernel.vf_configs.size(), 4U);
+    EXPECT_EQ(kernel.vf_configs[2].vram_quota, 1ULL << 30);
+    EXPECT_EQ(kernel.vf_configs[2].priority, static_cast<std::uint32_t>(AMDX_VF_PRIO_HIGH));
+    // "-" is standard input.
+    ASSERT_EQ(run({"vf", "disable", "1"}).code, 0);
+    const auto piped =
+        run_with_input({"-j", "vf", "enable", "1", "4", "--config", "-"}, shown.out, false);
+    EXPECT_EQ(piped.code, 0) << piped.err;
+    ASSERT_EQ(kernel.vf_configs.size(), 4U);
+    EXPECT_EQ(kernel.vf_configs[2].vram_quota, 1ULL << 30);
+    // Two devices' VFs are no single configuration.
+    f.write(run({"-j", "vf", "show", "0,1"}).out);
+    expect_error(run({"vf", "enable", "1", "4", "--config", f.path()}), 2,
+                 f.path() + ": invalid VF configuration: a `vf show` document must hold exactly "
+                            "one device (amdx -j vf show DEV)");
+}
+
+TEST_F(ControlCli, VfShowGivesThePciAddressFromSysfs) {
+    kernel.devices[0].compute_mode = AMDX_COMPUTE_DPX;
+    ASSERT_EQ(run({"vf", "enable", "0", "2"}).code, 0);
+    char root[] = "/tmp/amdx_sysfs.XXXXXX";
+    ASSERT_NE(::mkdtemp(root), nullptr);
+    const std::string pf = std::string(root) + "/bus/pci/devices/0000:c1:00.0";
+    ASSERT_EQ(std::system(("mkdir -p " + pf).c_str()), 0);
+    ASSERT_EQ(::symlink("../0000:c1:00.1", (pf + "/virtfn0").c_str()), 0);
+    const auto r = run({"-j", "--sysfs-root", root, "vf", "show", "0"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    const Json vfs = Json::parse(r.out)["devices"][0]["vfs"];
+    EXPECT_EQ(vfs[0]["bdf"], "0000:c1:00.1");
+    EXPECT_EQ(vfs[1]["bdf"], nullptr); // no virtfn1
+    EXPECT_EQ(std::system(("rm -rf " + std::string(root)).c_str()), 0);
+}
+
+TEST_F(ControlCli, BadPageExportIsWholeOrNothing) {
+    ASSERT_EQ(
+        run({"ras", "inject", "0", "--block", "umc", "--type", "ue", "--address", "0x3000"}).code,
+        0);
+    // To standard output: the table and nothing else.
+    const auto out = run({"ras", "badpages", "0", "--export", "-"});
+    EXPECT_EQ(out.code, 0) << out.err;
+    ASSERT_EQ(out.out.size(), 44U);
+    EXPECT_EQ(out.out.substr(0, 4), "ABPX");
+    // A file that exists is replaced, not truncated in place: a reader that
+    // holds it open still sees the old contents, and no temporary is left.
+    char dir[] = "/tmp/amdx_export.XXXXXX";
+    ASSERT_NE(::mkdtemp(dir), nullptr);
+    const std::string path = std::string(dir) + "/board0.abpx";
+    std::ofstream(path) << "old contents";
+    std::ifstream held(path);
+    const auto exp = run({"ras", "badpages", "0", "--export", path});
+    EXPECT_EQ(exp.code, 0) << exp.err;
+    std::string old((std::istreambuf_iterator<char>(held)), {});
+    EXPECT_EQ(old, "old contents");
+    std::ifstream fresh(path, std::ios::binary);
+    EXPECT_EQ(std::string((std::istreambuf_iterator<char>(fresh)), {}), out.out);
+    EXPECT_EQ(std::system(("test $(ls " + std::string(dir) + " | wc -l) = 1").c_str()), 0);
+    // A directory that cannot be written leaves the file as it was.
+    ASSERT_EQ(::chmod(dir, 0500), 0);
+    const auto denied = run({"ras", "badpages", "0", "--export", path});
+    if (::geteuid() != 0) { // root writes anyway
+        EXPECT_EQ(denied.code, amdx::cli::kExitPermission);
+        EXPECT_NE(denied.err.find(path + ": cannot write, left unchanged (EACCES"),
+                  std::string::npos)
+            << denied.err;
+    }
+    ::chmod(dir, 0700);
+    EXPECT_EQ(std::system(("rm -rf " + std::string(dir)).c_str()), 0);
+    // --import - reads standard input.
+    const auto imp =
+        run_with_input({"-j", "ras", "badpages", "1", "--import", "-"}, out.out, false);
+    EXPECT_EQ(imp.code, 0) << imp.err;
+    EXPECT_EQ(Json::parse(imp.out)["import"]["imported"], 1);
+}
+
+TEST_F(ControlCli, HiveWideMemoryChangeNeedsYes) {
+    kernel.add_device(2);
+    // A device alone resets only itself: no question.
+    EXPECT_EQ(run({"partition", "set", "2", "--memory", "nps4"}).code, 0);
+    kernel.devices[0].hive_id = 7;
+    kernel.devices[1].hive_id = 7;
+    const auto r = run({"partition", "set", "0", "--memory", "nps4"});
+    EXPECT_NE(r.out.find("plan:\n"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("  reset_devices   0,1\n"), std::string::npos) << r.out;
+    expect_error(r, amdx::cli::kExitUsage,
+                 "partition set device 0: the memory-mode change resets devices 0,1 (the whole "
+                 "hive, plan above); nothing changed: pass --yes to proceed");
+    EXPECT_EQ(kernel.devices[0].memory_mode, static_cast<std::uint32_t>(AMDX_MEMORY_NPS1));
+    // Asked on a terminal: "n" changes nothing, "y" proceeds.
+    const auto no = run_with_input({"partition", "set", "0", "--memory", "nps4"}, "n\n", true);
+    EXPECT_EQ(no.code, amdx::cli::kExitUsage);
+    EXPECT_NE(no.err.find("Proceed? [y/N]"), std::string::npos) << no.err;
+    EXPECT_EQ(kernel.devices[0].memory_mode, static_cast<std::uint32_t>(AMDX_MEMORY_NPS1));
+    const auto yes = run_with_input({"partition", "set", "0", "--memory", "nps4"}, "y\n", true);
+    EXPECT_EQ(yes.code, 0) << yes.err;
+    EXPECT_EQ(kernel.devices[0].memory_mode, static_cast<std::uint32_t>(AMDX_MEMORY_NPS4));
+    const auto flag = run({"-j", "partition", "set", "0", "--memory", "nps1", "--yes"});
+    EXPECT_EQ(flag.code, 0) << flag.err;
+    EXPECT_EQ(Json::parse(flag.out)["commit"]["outcome"], "committed");
+}
+
+TEST_F(ControlCli, EveryJsonCommandPrintsOneObject) {
+    kernel.devices[0].compute_mode = AMDX_COMPUTE_CPX;
+    for (const auto& args : std::vector<std::vector<std::string>>{
+             {"-j", "dev", "list"},
+             {"-j", "vf", "enable", "0", "2"},
+             {"-j", "vf", "reset", "0", "1"},
+             {"-j", "vf", "disable", "0"},
+             {"-j", "ras", "policy", "show"},
+             {"-j", "partition", "plan", "0", "--compute", "dpx"}}) {
+        const auto r = run(args);
+        EXPECT_EQ(r.code, 0) << args[1] << ' ' << args[2] << ": " << r.err;
+        EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+        const Json doc = Json::parse(r.out, nullptr, false);
+        ASSERT_TRUE(doc.is_object()) << r.out;
+        EXPECT_EQ(doc.begin().key(), "schema_version");
+    }
 }
 
 } // namespace
