@@ -6,7 +6,8 @@ pkgs=(build-essential bc bison flex libelf-dev libssl-dev dwarves cpio kmod
       xz-utils python3 rsync linux-source-6.1 linux-headers-amd64
       linux-image-amd64 qemu-system-x86 busybox-static dkms sparse jq
       cmake g++ libgtest-dev libcli11-dev nlohmann-json3-dev pkg-config
-      clang-format clang-tidy)
+      clang-format clang-tidy
+      libsmartcols-dev python3-docutils)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
