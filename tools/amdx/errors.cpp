@@ -52,7 +52,8 @@ std::string errno_text(std::error_code ec) {
 std::string open_error(std::string_view path, std::error_code ec) {
     if (is(ec, std::errc::no_such_file_or_directory) || is(ec, std::errc::no_such_device) ||
         is(ec, std::errc::no_such_device_or_address))
-        return with_path(path, "module not loaded (" + errno_text(ec) + ")");
+        return with_path(path,
+                         "module not loaded, load it with modprobe amdx (" + errno_text(ec) + ")");
     if (is(ec, std::errc::permission_denied) || is(ec, std::errc::operation_not_permitted))
         return with_path(path, perm(ec));
     return with_path(path, errno_text(ec));

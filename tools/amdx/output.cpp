@@ -229,7 +229,7 @@ std::vector<Column> columns_of(const Json& rows) {
         for (const auto& [k, v] : row.items()) {
             if (v.is_object())
                 for (const auto& [mk, mv] : v.items())
-                    add(k + "." + mk, mv);
+                    add(std::string(k).append(".").append(mk), mv);
             else
                 add(k, v);
         }
@@ -323,7 +323,7 @@ void print_members(std::ostream& out, const Json& obj, Json::const_iterator it, 
         if (is_cell(v)) {
             std::string text = value_text(key, v);
             if (opts.color && stands_out(key, v))
-                text = std::string(kRed) + text + std::string(kNormal);
+                text = std::string(kRed).append(text).append(kNormal);
             out << pad << key << std::string(width - key.size() + 2, ' ') << text << '\n';
         } else if (is_table(v)) {
             out << pad << key << ":\n";
@@ -371,10 +371,10 @@ void print_line(std::ostream& out, const Json& obj) {
         }
         std::string text = value_text(k, v);
         if (text.find(' ') != std::string::npos && !v.is_object())
-            text = '"' + text + '"';
+            text = std::string(1, '"').append(text).append(1, '"');
         if (!line.empty())
             line += ' ';
-        line += k + ' ' + text;
+        line.append(k).append(1, ' ').append(text);
     }
     out << line << '\n';
 }
@@ -398,7 +398,7 @@ void collect_columns(const Json& v, std::set<std::string>& names) {
 std::string size_text(std::uint64_t bytes) {
     static constexpr std::array<std::string_view, 6> kUnits{"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
     std::size_t u = 0;
-    double v = static_cast<double>(bytes);
+    auto v = static_cast<double>(bytes);
     while (v >= 1024.0 && u + 1 < kUnits.size()) {
         v /= 1024.0;
         ++u;

@@ -114,14 +114,13 @@ std::string selector_error(std::string_view text, bool allow_many) {
 }
 
 CLI::Validator device_validator(bool allow_many) {
-    return CLI::Validator(
-        [allow_many](std::string& value) -> std::string {
-            const auto sel = parse_selector(value);
-            if (sel && (allow_many || sel->is_one()))
-                return {};
-            return selector_error(value, allow_many);
-        },
-        allow_many ? "DEV[,DEV...]" : "DEV");
+    return {[allow_many](std::string& value) -> std::string {
+                const auto sel = parse_selector(value);
+                if (sel && (allow_many || sel->is_one()))
+                    return {};
+                return selector_error(value, allow_many);
+            },
+            allow_many ? "DEV[,DEV...]" : "DEV"};
 }
 
 CLI::Option* add_dev_option(CLI::App* cmd, std::string& dev, bool allow_many) {

@@ -167,9 +167,11 @@ std::error_code err(int e) {
 
 TEST(Errors, OpenMessages) {
     EXPECT_EQ(amdx::cli::open_error("/dev/amdx", err(ENOENT)),
-              "/dev/amdx: module not loaded (ENOENT: No such file or directory)");
+              "/dev/amdx: module not loaded, load it with modprobe amdx (ENOENT: No such file or "
+              "directory)");
     EXPECT_EQ(amdx::cli::open_error("/dev/amdx", err(ENXIO)),
-              "/dev/amdx: module not loaded (ENXIO: No such device or address)");
+              "/dev/amdx: module not loaded, load it with modprobe amdx (ENXIO: No such device or "
+              "address)");
     EXPECT_EQ(amdx::cli::open_error("/dev/amdx", err(EACCES)),
               "/dev/amdx: permission denied (EACCES: Permission denied)");
     EXPECT_EQ(amdx::cli::open_error("/dev/amdx", err(EMFILE)),
@@ -298,8 +300,8 @@ TEST_F(CliRun, InvalidSelectorIsUsageError) {
 TEST_F(CliRun, ModuleNotLoaded) {
     const CliOutcome r = run({"-d", "/nonexistent/amdx", "dev", "list"});
     EXPECT_EQ(r.code, amdx::cli::kExitNoModule);
-    expect_one_error_line(
-        r, "amdx: /nonexistent/amdx: module not loaded (ENOENT: No such file or directory)");
+    expect_one_error_line(r, "amdx: /nonexistent/amdx: module not loaded, load it with modprobe "
+                             "amdx (ENOENT: No such file or directory)");
 }
 
 TEST_F(CliRun, NotAnAmdxNode) {

@@ -779,7 +779,8 @@ TEST_F(ControlCli, UsageErrorsComeBeforeTheModule) {
     mod.code = amdx::cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
     mod.err = err.str();
     expect_error(mod, amdx::cli::kExitNoModule,
-                 "/nonexistent/amdx: module not loaded (ENOENT: No such file or directory)");
+                 "/nonexistent/amdx: module not loaded, load it with modprobe amdx (ENOENT: No "
+                 "such file or directory)");
 }
 
 TEST_F(ControlCli, MisspeltObjectOrCommandGetsASuggestion) {
