@@ -27,7 +27,7 @@ say "amdx dev show (text)"
 run amdx dev show
 
 say "the same as JSON, for scripts (jq)"
-run sh -c 'amdx -j dev show 0 | jq -c "{schema_version, device: .devices[0].device, bdf: .devices[0].bdf, vram: .devices[0].vram}"'
+run sh -c 'amdx -j dev show | jq -c ".devices[] | {device, bdf, model, hive_id, vram}"'
 
 say "sysfs view"
 for d in /sys/class/amdx/amdx*; do
