@@ -546,7 +546,7 @@ fi
 # 23: ras show text: per-block totals in a table; --detail adds the
 # per-partition rows.
 txt=$(amdx ras show "$id") || fail "ras show: exit $?"
-has "$txt" "    BLOCK  *INSTANCES SUPPORTED  *CE  *UE  *DE" ||
+has "$txt" "    BLOCK *INSTANCES SUPPORTED *CE *UE *DE" ||
 	fail "ras show: no block table: $txt"
 has "$txt" "  by_partition:" && fail "ras show: per-partition rows without --detail"
 txt=$(amdx ras show "$id" --detail)
