@@ -88,6 +88,18 @@ amdx_id() {
 	done
 	return 1
 }
+# has TEXT PATTERN: TEXT has a line matching the shell PATTERN (no exec).
+has() {
+	case "
+$1
+" in
+	*"
+"$2"
+"*) return 0 ;;
+	esac
+	return 1
+}
+
 # attr ID NAME: a sysfs attribute, read by the shell itself (under TCG every
 # exec costs about 2 s; the suite has 300 s).
 attr() {
@@ -375,17 +387,6 @@ expect_error() {
 	esac
 }
 
-# has TEXT PATTERN: TEXT has a line matching the shell PATTERN (no exec).
-has() {
-	case "
-$1
-" in
-	*"
-"$2"
-"*) return 0 ;;
-	esac
-	return 1
-}
 
 # 12: an id no device has
 if [ -e "$CLASS/amdx9999" ]; then
