@@ -615,6 +615,8 @@ TEST_F_TIMEOUT(cycles, create_migrate_remove_while_faulting, 290)
 	pthread_t t[2];
 	struct dev d;
 	int cycle, i;
+	bool ok;
+	long bad;
 	char *buf;
 
 	ps = sysconf(_SC_PAGESIZE);
@@ -640,14 +642,18 @@ TEST_F_TIMEOUT(cycles, create_migrate_remove_while_faulting, 290)
 			d.fd = -1;
 		}
 		ASSERT_EQ(0, amdx_sim_del(d.sim_id));
+		ok = true;
 		for (i = 0; i < 2; i++) {
 			pthread_join(t[i], NULL);
 			EXPECT_EQ(-1, f[i].bad) TH_LOG("cycle %d", cycle);
+			ok = ok && f[i].bad == -1;
 		}
-		EXPECT_EQ(-1, check_page(buf, 0, 11));
+		bad = check_page(buf, 0, 11);
+		EXPECT_EQ(-1, bad);
 		munmap(buf, CYCLE_PAGES * ps);
 		dev_down(&d);
-		if (_metadata->passed == 0)
+		/* Stop at the first bad cycle (the harness's fields vary). */
+		if (!ok || bad != -1)
 			break;
 		if (cycle % 25 == 24)
 			TH_LOG("%d cycles in %lld ms", cycle + 1, now_ms() - t0);

@@ -1,14 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 //
 // amdx [OPTIONS] OBJECT COMMAND [ARGS]; `show` is the default COMMAND.
+//
+// Everything the command line can get wrong is found while parsing (CLI11
+// validators for DEV, enums and ranges), before /dev/amdx is opened, so a
+// usage error's exit status never depends on the module.  CLI11's own
+// messages are rewritten into the one "amdx: ..." line.
 #include "cli.hpp"
 
+#include <algorithm>
+#include <cstdlib>
 #include <exception>
+#include <fstream>
+#include <iostream>
 #include <ostream>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 
 #include <amdx/identity.hpp>
+#include <amdx/version.hpp>
 
 #include "commands.hpp"
 #include "fleet.hpp"
@@ -16,6 +27,10 @@
 namespace amdx::cli {
 
 namespace {
+
+/// The exit status of the one error line (fail() with a code); 0 if the
+/// line did not classify its failure.
+thread_local int t_status = 0;
 
 bool is_gone(std::error_code ec) {
     return ec == std::errc::no_such_device || ec == std::errc::no_such_file_or_directory;
@@ -44,68 +59,184 @@ int dev_list(const Options& opts, std::ostream& out, std::ostream& err) {
         return kExitError;
     const auto entries = control->devices();
     if (!entries) {
-        fail(err, request_error(opts.node, "device list", entries.error()));
+        fail(err, request_error(opts.node, "device list", entries.error()), entries.error());
         return kExitError;
     }
     Json devices = Json::array();
     for (const auto& entry : *entries)
         devices.push_back(entry_to_json(entry));
-    render(out, Json{{"devices", std::move(devices)}}, opts.format);
+    render(out, Json{{"devices", std::move(devices)}}, opts);
     return kExitOk;
 }
 
 int dev_show(const Options& opts, const std::string& dev, std::ostream& out, std::ostream& err) {
-    const auto selector = parse_selector(dev);
-    if (!selector) {
-        fail(err, "invalid device '" + dev + "' (expected an id, a PCI address or 'all')");
+    if (!parse_selector(dev)) {
+        fail(err, selector_error(dev, true));
         return kExitUsage;
     }
     const auto control = open_control(opts, err);
     if (!control)
         return kExitError;
-    const auto entries = control->devices();
-    if (!entries) {
-        fail(err, request_error(opts.node, "device list", entries.error()));
-        return kExitError;
-    }
+    int code = kExitOk;
+    const auto entries = select_devices(*control, opts, dev, true, err, code);
+    if (!entries)
+        return code;
+    const bool all = parse_selector(dev)->kind == Selector::Kind::all;
     Json devices = Json::array();
     for (const auto& entry : *entries) {
-        if (!selector->matches(entry))
-            continue;
         const auto info = control->device_info(entry.id);
-        if (!info && is_gone(info.error()) && selector->kind == Selector::Kind::all)
+        if (!info && is_gone(info.error()) && all)
             continue; // removed since the listing
         if (!info && is_gone(info.error())) {
-            fail(err, "no such device: " + dev);
+            fail(err, "no such device: " + std::to_string(entry.id) + " (it went away)",
+                 kExitNoDevice);
             return kExitError;
         }
         if (!info) {
-            fail(err, request_error(opts.node, "device " + std::to_string(entry.id) + " info",
-                                    info.error()));
+            fail(err,
+                 request_error(opts.node, "device " + std::to_string(entry.id) + " info",
+                               info.error()),
+                 info.error());
             return kExitError;
         }
         Json one = info_to_json(*info);
         one["identity"] = identity_to_json(info->bdf);
         devices.push_back(std::move(one));
     }
-    if (devices.empty() && selector->kind != Selector::Kind::all) {
-        fail(err, "no such device: " + dev);
-        return kExitError;
-    }
-    render(out, Json{{"devices", std::move(devices)}}, opts.format);
+    render(out, Json{{"devices", std::move(devices)}}, opts);
     return kExitOk;
 }
 
-int dispatch(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+/// The amdx module's own version, from sysfs (MODULE_VERSION), if it has one.
+std::string module_version() {
+    for (const char* path : {"/sys/module/amdx/version", "/sys/module/amdx/srcversion"}) {
+        std::ifstream in(path);
+        std::string v;
+        if (in && std::getline(in, v) && !v.empty())
+            return v;
+    }
+    return {};
+}
+
+int print_version(const Options& opts, std::ostream& out) {
+    out << "amdx " << AMDX_VERSION << '\n';
+    out << "libamdx " << amdx::version().text << '\n';
+    out << "uapi " << AMDX_UAPI_VERSION_MAJOR << '.' << AMDX_UAPI_VERSION_MINOR << " (built for)\n";
+    auto control = Control::open(opts.node);
+    const auto caps = control ? control->caps() : Result<Caps>(Unexpected(control.error()));
+    if (!caps) {
+        out << "module not loaded (" << opts.node << ": " << errno_text(caps.error()) << ")\n";
+        return kExitOk;
+    }
+    const std::string version = module_version();
+    out << "module amdx " << (version.empty() ? "(no version)" : version) << ", uapi "
+        << caps->version_major << '.' << caps->version_minor << '\n';
+    return kExitOk;
+}
+
+/// Levenshtein distance, for "did you mean".
+std::size_t distance(std::string_view a, std::string_view b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j)
+        row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diag = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t up = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] != b[j - 1] ? 1 : 0)});
+            diag = up;
+        }
+    }
+    return row[b.size()];
+}
+
+/// The deepest parsed command ("amdx ras policy").
+CLI::App* deepest(CLI::App* app, std::string& path) {
+    path = "amdx";
+    for (bool found = true; found;) {
+        found = false;
+        for (auto* sub : app->get_subcommands([](CLI::App* s) { return s->parsed(); })) {
+            app = sub;
+            path += " " + sub->get_name();
+            found = true;
+            break;
+        }
+    }
+    return app;
+}
+
+/// CLI11's message as the one line: what is wrong and what to do.
+std::string usage_message(CLI::App& app, const CLI::ParseError& e, int argc,
+                          const char* const* argv) {
+    std::string path;
+    CLI::App* cmd = deepest(&app, path);
+    const std::string help = " (see '" + path + " --help')";
+    std::string what = e.what();
+    if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr) {
+        // "The following argument(s) was/were not expected: a b"
+        const auto colon = what.find(": ");
+        std::vector<std::string> extras;
+        std::string rest = colon == std::string::npos ? what : what.substr(colon + 2);
+        for (std::size_t pos = 0; pos < rest.size();) {
+            const auto sp = rest.find(' ', pos);
+            extras.push_back(rest.substr(pos, sp - pos));
+            pos = sp == std::string::npos ? rest.size() : sp + 1;
+        }
+        std::string first = extras.empty() ? std::string() : extras.front();
+        for (int i = 1; i < argc; ++i) // the first in command-line order
+            if (std::find(extras.begin(), extras.end(), argv[i]) != extras.end()) {
+                first = argv[i];
+                break;
+            }
+        std::string best;
+        std::size_t best_d = 3; // at most two edits away
+        for (const auto* sub : cmd->get_subcommands({})) {
+            const std::size_t d = distance(first, sub->get_name());
+            if (d < best_d) {
+                best_d = d;
+                best = sub->get_name();
+            }
+        }
+        const bool object = cmd == &app;
+        std::string msg = "unexpected argument '" + first + "'";
+        if (!cmd->get_subcommands({}).empty())
+            msg = (object ? "unknown object '" : "unknown command '") + first + "' for '" + path +
+                  "'";
+        if (!best.empty())
+            return msg + ": did you mean '" + path + " " + best + "'?";
+        return msg + help;
+    }
+    // "DEV: invalid device ..." (our validator names DEV itself), "--count:
+    // Value 0 not in range 1 to 1024", "--block is required".
+    if (what.rfind("DEV: ", 0) == 0)
+        what.erase(0, 5);
+    if (const auto v = what.find(": Value "); v != std::string::npos)
+        what[v + 2] = 'v';
+    return what + help;
+}
+
+int dispatch(int argc, const char* const* argv, Options& opts, std::ostream& out,
+             std::ostream& err) {
     CLI::App app{"Control AMD Instinct devices through the amdx kernel module.", "amdx"};
-    Options opts;
     bool json = false;
     bool pretty = false;
     bool version = false;
+    std::string color = "auto";
     app.add_flag("-j,--json", json, "JSON output");
     app.add_flag("-p,--pretty", pretty, "Pretty-printed JSON output (implies --json)");
     app.add_option("-d,--device-node", opts.node, "The amdx control node")->capture_default_str();
-    app.add_flag("-V,--version", version, "Print the version and exit");
+    app.add_option("--sysfs-root", opts.sysfs, "Where sysfs is (tests)")->group(""); // hidden
+    app.add_option("-o,--output", opts.columns,
+                   "Table columns to print, by their JSON key (comma-separated)")
+        ->delimiter(',');
+    app.add_flag("--raw", opts.raw, "Tables without alignment, one space between columns");
+    app.add_option("--color", color, "Nonzero error counters in colour")
+        ->check(CLI::IsMember({"auto", "always", "never"}))
+        ->capture_default_str();
+    app.add_flag("-V,--version", version,
+                 "Print the versions of amdx, libamdx, the uapi and the "
+                 "loaded module, and exit");
     app.require_subcommand(0, 1);
     app.footer(
         "Grammar: amdx [OPTIONS] OBJECT [COMMAND] [ARGS]\n"
@@ -121,7 +252,10 @@ int dispatch(int argc, const char* const* argv, std::ostream& out, std::ostream&
         "                   [--address A] [--count N] | policy { show [DEV] | set DEV KNOBS }\n"
         "                   | badpages [DEV] [--export FILE | --import FILE] }\n"
         "  monitor [DEV...] [--kinds K,...] [--count N] [--timeout-ms N] [--ring-size N]\n"
-        "  DEV := { ID | BDF | all }               (all is the default)");
+        "  DEV := { ID | BDF | serial:SERIAL | all }[,...]   (all is the default)\n"
+        "Exit status: 0 ok, 1 failed, 2 usage, 3 module not loaded, 4 no such device,\n"
+        "  5 permission denied, 6 busy (try again), 7 not supported, 8 rolled back.\n"
+        "See amdx(1).");
 
     auto* dev = app.add_subcommand("dev", "AMD Instinct devices (COMMAND: list, show)");
     dev->fallthrough()->require_subcommand(0, 1);
@@ -130,7 +264,7 @@ int dispatch(int argc, const char* const* argv, std::ostream& out, std::ostream&
     std::string selector = "all";
     auto* show = dev->add_subcommand("show", "Show device details (the default COMMAND)");
     show->fallthrough();
-    show->add_option("DEV", selector, "Device id, PCI address or 'all'")->capture_default_str();
+    add_dev_option(show, selector, true);
 
     auto* hmm = app.add_subcommand("hmm", "HMM migration (COMMAND: show, demo)");
     hmm->fallthrough()->require_subcommand(0, 1);
@@ -138,8 +272,7 @@ int dispatch(int argc, const char* const* argv, std::ostream& out, std::ostream&
     auto* hmm_show_cmd = hmm->add_subcommand(
         "show", "HMM capability, VRAM free per partition, this process's ranges (default)");
     hmm_show_cmd->fallthrough();
-    hmm_show_cmd->add_option("DEV", hmm_selector, "Device id, PCI address or 'all'")
-        ->capture_default_str();
+    add_dev_option(hmm_show_cmd, hmm_selector, true);
     std::vector<std::string> demo_args;
     auto* hmm_demo_cmd = hmm->add_subcommand(
         "demo", "Migrate a buffer to VRAM, fault it back with the CPU, verify it");
@@ -157,15 +290,15 @@ int dispatch(int argc, const char* const* argv, std::ostream& out, std::ostream&
     } catch (const CLI::ParseError& e) {
         if (e.get_exit_code() == 0)
             return app.exit(e, out, err);
-        fail(err, e.what());
+        fail(err, usage_message(app, e, argc, argv));
         return kExitUsage;
     }
 
-    if (version) {
-        out << "amdx " << AMDX_VERSION << " (uapi " << AMDX_UAPI_VERSION_MAJOR << '.'
-            << AMDX_UAPI_VERSION_MINOR << ")\n";
-        return kExitOk;
-    }
+    if (version)
+        return print_version(opts, out);
+    opts.color =
+        color == "always" || (color == "auto" && &out == &std::cout &&
+                              ::isatty(STDOUT_FILENO) == 1 && std::getenv("NO_COLOR") == nullptr);
     if (pretty)
         opts.format = Format::json_pretty;
     else if (json)
@@ -186,7 +319,7 @@ int dispatch(int argc, const char* const* argv, std::ostream& out, std::ostream&
         return ras.run(opts, out, err);
     if (monitor.parsed())
         return monitor.run(opts, out, err);
-    fail(err, "missing OBJECT (try 'amdx --help')");
+    fail(err, "missing OBJECT: one of dev, hmm, partition, vf, ras, monitor (see 'amdx --help')");
     return kExitUsage;
 }
 
@@ -196,41 +329,72 @@ void fail(std::ostream& err, const std::string& msg) {
     err << "amdx: " << msg << '\n';
 }
 
+void keep_exit_status() noexcept {
+    t_status = 0;
+}
+
+void fail(std::ostream& err, const std::string& msg, int code) {
+    fail(err, msg);
+    t_status = code;
+}
+
+void fail(std::ostream& err, const std::string& msg, std::error_code ec) {
+    fail(err, msg, exit_code(ec));
+}
+
 std::optional<Control> open_control(const Options& opts, std::ostream& err) {
     auto control = Control::open(opts.node);
-    if (!control && control.error() == std::errc::protocol_not_supported)
-        fail(err, control.context().detail); // the uapi major version
-    else if (!control && control.context().call == "AMDX_QUERY_CAPS")
-        fail(err, request_error(opts.node, "capability query", control.error()));
-    else if (!control)
-        fail(err, open_error(opts.node, control.error()));
-    if (!control)
-        return std::nullopt;
-    auto caps = control->caps();
-    if (!caps) {
-        fail(err, request_error(opts.node, "capability query", caps.error()));
+    if (!control) {
+        const auto ec = control.error();
+        const bool missing = ec == std::errc::no_such_file_or_directory ||
+                             ec == std::errc::no_such_device ||
+                             ec == std::errc::no_such_device_or_address;
+        const bool foreign = ec == std::errc::inappropriate_io_control_operation;
+        if (ec == std::errc::protocol_not_supported) // the uapi major version
+            fail(err, control.context().detail, kExitNotSupported);
+        else if (control.context().call == "AMDX_QUERY_CAPS")
+            fail(err, request_error(opts.node, "capability query", ec),
+                 foreign ? kExitNoModule : exit_code(ec));
+        else
+            fail(err, open_error(opts.node, ec), missing ? kExitNoModule : exit_code(ec));
         return std::nullopt;
     }
-    if (caps->version_major != AMDX_UAPI_VERSION_MAJOR) {
-        fail(err, "kernel amdx uapi " + std::to_string(caps->version_major) + "." +
-                      std::to_string(caps->version_minor) + " is not supported (amdx speaks " +
-                      std::to_string(AMDX_UAPI_VERSION_MAJOR) + ".x)");
+    auto caps = control->caps();
+    if (!caps) {
+        const bool foreign = caps.error() == std::errc::inappropriate_io_control_operation;
+        fail(err, request_error(opts.node, "capability query", caps.error()),
+             foreign ? kExitNoModule : exit_code(caps.error()));
         return std::nullopt;
     }
     if (!caps->has(AMDX_CAP_DEVICE_QUERY)) {
-        fail(err, "kernel amdx does not support device queries");
+        fail(err, "kernel amdx does not support device queries", kExitNotSupported);
         return std::nullopt;
     }
     return std::move(*control);
 }
 
-int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+int run(int argc, const char* const* argv, std::istream& in, bool interactive, std::ostream& out,
+        std::ostream& err) {
+    t_status = 0;
+    Options opts;
+    opts.in = &in;
+    opts.interactive = interactive;
+    int rc = kExitOk;
     try {
-        return dispatch(argc, argv, out, err);
+        rc = dispatch(argc, argv, opts, out, err);
+    } catch (const ColumnError& e) {
+        fail(err, e.what(), kExitUsage);
+        rc = kExitUsage;
     } catch (const std::exception& e) { // e.g. std::bad_alloc; still one line
         fail(err, e.what());
-        return kExitError;
+        rc = kExitError;
     }
+    // The one error line says why; its classification is the exit status.
+    return rc != kExitOk && t_status != 0 ? t_status : rc;
+}
+
+int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+    return run(argc, argv, std::cin, false, out, err);
 }
 
 } // namespace amdx::cli

@@ -8,7 +8,9 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <istream>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -25,34 +27,83 @@ using Json = nlohmann::ordered_json;
 
 enum class Format { text, json, json_pretty };
 
+/// The "schema_version" member every JSON document starts with
+/// (Documentation/admin-guide/cli.rst, "JSON output").
+inline constexpr int kSchemaVersion = 2;
+
 /// Global options.
 struct Options {
     Format format = Format::text;
     std::string node{kControlPath};
+    std::vector<std::string> columns; ///< -o: table columns, by JSON key
+    bool raw = false;                 ///< --raw: tables without alignment
+    bool color = false;               ///< nonzero counters in colour
+    std::istream* in = nullptr;       ///< standard input ("-" files, --yes prompt)
+    bool interactive = false;         ///< standard input is a terminal
+    std::string sysfs = "/sys";       ///< where VFs' PCI addresses are looked up
 };
 
+// Exit status (the table in Documentation/admin-guide/cli.rst).
 inline constexpr int kExitOk = 0;
-inline constexpr int kExitError = 1;
-inline constexpr int kExitUsage = 2;
+inline constexpr int kExitError = 1;        ///< any other failure
+inline constexpr int kExitUsage = 2;        ///< the command line is wrong
+inline constexpr int kExitNoModule = 3;     ///< /dev/amdx missing or not amdx's
+inline constexpr int kExitNoDevice = 4;     ///< DEV selects no device, or it went away
+inline constexpr int kExitPermission = 5;   ///< EPERM, EACCES
+inline constexpr int kExitBusy = 6;         ///< EBUSY, EAGAIN: try again later
+inline constexpr int kExitNotSupported = 7; ///< the kernel lacks it (ENOTTY, EOPNOTSUPP)
+inline constexpr int kExitRolledBack = 8;   ///< a transaction failed and was rolled back
 
-/// DEV: a device id, a PCI address ("0000:c1:00.0" or "c1:00.0") or "all".
+/// The exit status of a request that failed with @ec.
+[[nodiscard]] int exit_code(std::error_code ec);
+
+/// DEV: a comma-separated list of device ids, PCI addresses ("0000:c1:00.0"
+/// or "c1:00.0"), serial numbers ("serial:SN1000") or "all".
 struct Selector {
-    enum class Kind { all, id, bdf };
-    Kind kind = Kind::all;
-    std::uint32_t id = 0;
-    std::string bdf; ///< normalized: lower case, with domain
+    enum class Kind { all, id, bdf, serial };
+    struct Item {
+        Kind kind = Kind::all;
+        std::uint32_t id = 0;
+        std::string text; ///< bdf normalized (lower case, with domain), or the serial
+    };
+    Kind kind = Kind::all; ///< all if any item is "all", else the first item's kind
+    std::uint32_t id = 0;  ///< the first item's id
+    std::string bdf;       ///< the first item's bdf
+    std::vector<Item> items;
 
-    [[nodiscard]] bool matches(const DeviceEntry& entry) const;
+    [[nodiscard]] bool matches(const DeviceEntry& entry, std::string_view serial = {}) const;
+    /// Whether matching needs the devices' serial numbers.
+    [[nodiscard]] bool needs_serial() const;
+    /// Whether it names exactly one device (one item, not "all").
+    [[nodiscard]] bool is_one() const { return kind != Kind::all && items.size() == 1; }
 };
 
 [[nodiscard]] std::optional<Selector> parse_selector(std::string_view text);
+/// The message for a DEV that does not parse.
+[[nodiscard]] std::string selector_error(std::string_view text, bool allow_many);
 
 /// One "devices" element of `dev list`.
 [[nodiscard]] Json entry_to_json(const DeviceEntry& entry);
 /// One "devices" element of `dev show`.
 [[nodiscard]] Json info_to_json(const DeviceInfo& info);
-/// Prints @doc as JSON, or as text lines derived from the same object.
+/// -o named a column the output does not have (a usage error).
+class ColumnError : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+/// Prints @doc as JSON (with "schema_version" first), or as text derived
+/// from the same object: tables (libsmartcols) for arrays of flat objects,
+/// "key value" blocks for the rest, sizes in binary units, addresses in
+/// hex, times as wall-clock beside the monotonic stamp.
+void render(std::ostream& out, const Json& doc, const Options& opts);
 void render(std::ostream& out, const Json& doc, Format format);
+/// The -o names no table of @doc has ("" if all are known), for the error.
+[[nodiscard]] std::string unknown_columns(const Json& doc, const std::vector<std::string>& cols);
+/// A size in binary units: "512 B", "256 MiB", "1.5 GiB".
+[[nodiscard]] std::string size_text(std::uint64_t bytes);
+/// A CLOCK_MONOTONIC stamp as local wall-clock time, "2026-12-01 10:12:13.123456".
+[[nodiscard]] std::string monotonic_to_wall(std::uint64_t ns);
 
 /// "hmm" of `hmm show`: which of the AMDX_CAP_* HMM bits the kernel has.
 [[nodiscard]] Json hmm_caps_to_json(const Caps& caps);
@@ -90,6 +141,13 @@ void render(std::ostream& out, const Json& doc, Format format);
 
 /// Prints "amdx: @msg" as the one error line.
 void fail(std::ostream& err, const std::string& msg);
+/// fail() that sets the run's exit status to @code (kExit*).
+void fail(std::ostream& err, const std::string& msg, int code);
+/// The command's own exit status stands over the last fail()'s code (for
+/// commands with an exit-status contract of their own: health's NPD codes).
+void keep_exit_status() noexcept;
+/// fail() with the exit status of @ec.
+void fail(std::ostream& err, const std::string& msg, std::error_code ec);
 /// Opens the control node and checks the uapi version; prints the error.
 [[nodiscard]] std::optional<Control> open_control(const Options& opts, std::ostream& err);
 
@@ -115,10 +173,16 @@ int hmm_demo(const Options& opts, const std::vector<std::string>& args, std::ost
 [[nodiscard]] std::string partition_report_error(std::string_view what, const Partitions& before,
                                                  const PartitionRequest& req,
                                                  const PartitionReport& report, bool commit);
-/// One VF: one flat object.
-[[nodiscard]] Json vf_to_json(const VfInfo& vf);
-/// `vf show`: a device's VFs.
-[[nodiscard]] Json vfs_to_json(const DeviceEntry& dev, const Vfs& vfs);
+/// The PCI address of VF @vf of the PF at @pf, from
+/// @sysfs/bus/pci/devices/@pf/virtfn@vf; nullopt where there is none (a
+/// simulated device).
+[[nodiscard]] std::optional<std::string> vf_pci_address(const std::string& sysfs,
+                                                        const std::string& pf, std::uint32_t vf);
+/// One VF: one flat object; @bdf its PCI address (null if unknown).
+[[nodiscard]] Json vf_to_json(const VfInfo& vf, const std::optional<std::string>& bdf = {});
+/// `vf show`: a device's VFs, their PCI addresses looked up below @sysfs.
+[[nodiscard]] Json vfs_to_json(const DeviceEntry& dev, const Vfs& vfs,
+                               const std::string& sysfs = "/sys");
 /// Parses a `vf enable --config` document: {"vfs": [...]} or [...], each
 /// element {"partitions": [N..], "vram_quota": BYTES or "vram_mib": MIB,
 /// "time_slice_us": N, "priority": "low|normal|high", "evict": BOOL}.
@@ -152,6 +216,9 @@ int hmm_demo(const Options& opts, const std::vector<std::string>& args, std::ost
 
 /// Runs the CLI: output to @out, one error line to @err; returns the exit code.
 int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
+/// run() reading "-" files and answers from @in; @interactive: @in is a terminal.
+int run(int argc, const char* const* argv, std::istream& in, bool interactive, std::ostream& out,
+        std::ostream& err);
 
 } // namespace amdx::cli
 

@@ -25,6 +25,13 @@ namespace amdx::cli {
 [[nodiscard]] std::optional<std::vector<DeviceEntry>>
 select_devices(const Control& control, const Options& opts, const std::string& dev, bool allow_all,
                std::ostream& err, int& code);
+/// A CLI11 check of a DEV argument (parse_selector(); with !@allow_many one
+/// device), so a bad DEV is a usage error before anything is opened.
+[[nodiscard]] CLI::Validator device_validator(bool allow_many);
+/// Adds the DEV positional of @cmd: optional ("all") if @allow_many, else
+/// required.
+CLI::Option* add_dev_option(CLI::App* cmd, std::string& dev, bool allow_many);
+
 /// Opens @entry's device fd; prints the error.
 [[nodiscard]] std::optional<Device> open_device(const Control& control, const DeviceEntry& entry,
                                                 std::ostream& err);
@@ -44,6 +51,10 @@ template <typename Each>
 [[nodiscard]] int show_devices(const Options& opts, const std::string& dev, std::ostream& out,
                                std::ostream& err, Each&& each) {
     int code = kExitOk;
+    if (!parse_selector(dev)) { // a usage error never depends on the module
+        fail(err, selector_error(dev, true));
+        return kExitUsage;
+    }
     const auto control = open_control(opts, err);
     if (!control)
         return kExitError;
@@ -60,7 +71,7 @@ template <typename Each>
             return kExitError;
         devices.push_back(std::move(*one));
     }
-    render(out, Json{{"devices", std::move(devices)}}, opts.format);
+    render(out, Json{{"devices", std::move(devices)}}, opts);
     return kExitOk;
 }
 
@@ -82,6 +93,7 @@ class PartitionCommands {
     std::string compute_;
     std::string memory_;
     bool drain_ = false;
+    bool yes_ = false;
     std::uint32_t deadline_ms_ = 0;
 };
 
@@ -95,7 +107,7 @@ class VfCommands {
   private:
     int show(const Options& opts, std::ostream& out, std::ostream& err) const;
     int enable(const Options& opts, std::ostream& out, std::ostream& err) const;
-    int disable(const Options& opts, std::ostream& err) const;
+    int disable(const Options& opts, std::ostream& out, std::ostream& err) const;
     int set(const Options& opts, std::ostream& out, std::ostream& err) const;
     int reset(const Options& opts, std::ostream& out, std::ostream& err) const;
 
@@ -135,6 +147,7 @@ class RasCommands {
     CLI::App* policy_set_;
     CLI::App* badpages_;
     std::string dev_ = "all";
+    bool detail_ = false;
     std::string block_;
     std::string type_;
     std::uint32_t instance_ = 0;

@@ -25,6 +25,22 @@ std::string perm(std::error_code ec) {
 
 } // namespace
 
+int exit_code(std::error_code ec) {
+    if (!ec)
+        return kExitOk;
+    if (is(ec, std::errc::permission_denied) || is(ec, std::errc::operation_not_permitted))
+        return kExitPermission;
+    if (is(ec, std::errc::no_such_device))
+        return kExitNoDevice;
+    if (is(ec, std::errc::device_or_resource_busy) ||
+        is(ec, std::errc::resource_unavailable_try_again) || is(ec, std::errc::timed_out))
+        return kExitBusy;
+    if (is(ec, std::errc::inappropriate_io_control_operation) ||
+        is(ec, std::errc::operation_not_supported) || is(ec, std::errc::function_not_supported))
+        return kExitNotSupported;
+    return kExitError;
+}
+
 std::string errno_text(std::error_code ec) {
     if (ec.category() != std::system_category() && ec.category() != std::generic_category())
         return ec.message();
@@ -36,7 +52,8 @@ std::string errno_text(std::error_code ec) {
 std::string open_error(std::string_view path, std::error_code ec) {
     if (is(ec, std::errc::no_such_file_or_directory) || is(ec, std::errc::no_such_device) ||
         is(ec, std::errc::no_such_device_or_address))
-        return with_path(path, "module not loaded (" + errno_text(ec) + ")");
+        return with_path(path,
+                         "module not loaded, load it with modprobe amdx (" + errno_text(ec) + ")");
     if (is(ec, std::errc::permission_denied) || is(ec, std::errc::operation_not_permitted))
         return with_path(path, perm(ec));
     return with_path(path, errno_text(ec));

@@ -306,6 +306,7 @@ Json health_to_json(const DeviceHealth& h) {
 
 int FleetCommands::health(const Options& opts, std::ostream& out, std::ostream& err) const {
     auto unknown = [&](const std::string& why) {
+        keep_exit_status(); // Node Problem Detector's 2, not the CLI's cause code
         if (opts.format == Format::text)
             out << "amdx health: unknown: " << why << '\n';
         else

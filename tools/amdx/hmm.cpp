@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cli.hpp"
+#include "commands.hpp"
 
 namespace amdx::cli {
 
@@ -67,21 +68,21 @@ class Buffer {
 /// JSON the stages are members of one document printed at the end.
 class Report {
   public:
-    Report(std::ostream& out, Format format) : out_(out), format_(format) {}
+    Report(std::ostream& out, const Options& opts) : out_(out), opts_(opts) {}
 
     void stage(const std::string& key, Json value) {
-        if (format_ == Format::text)
-            render(out_, Json{{key, value}}, Format::text);
+        if (opts_.format == Format::text)
+            render(out_, Json{{key, value}}, opts_);
         doc_[key] = std::move(value);
     }
     void finish() {
-        if (format_ != Format::text)
-            render(out_, doc_, format_);
+        if (opts_.format != Format::text)
+            render(out_, doc_, opts_);
     }
 
   private:
     std::ostream& out_;
-    Format format_;
+    const Options& opts_;
     Json doc_ = Json::object();
 };
 
@@ -172,7 +173,7 @@ std::optional<DeviceInfo> demo_device(const Control& control, const Options& opt
                                       const DemoArgs& args, std::ostream& err) {
     const auto entries = control.devices();
     if (!entries) {
-        fail(err, request_error(opts.node, "device list", entries.error()));
+        fail(err, request_error(opts.node, "device list", entries.error()), entries.error());
         return std::nullopt;
     }
     const DeviceEntry* entry = nullptr;
@@ -183,14 +184,19 @@ std::optional<DeviceInfo> demo_device(const Control& control, const Options& opt
         }
     }
     if (entry == nullptr) {
-        fail(err, args.selector ? "no such device: " + args.dev : std::string("no devices"));
+        fail(err,
+             args.selector ? "no such device: " + args.dev + " (see 'amdx dev list')"
+                           : std::string("no devices"),
+             kExitNoDevice);
         return std::nullopt;
     }
     auto info = control.device_info(entry->id);
     if (!info) {
         const bool gone = info.error() == std::errc::no_such_device;
-        fail(err, gone ? "no such device: " + std::to_string(entry->id)
-                       : request_error(opts.node, "device info", info.error()));
+        fail(err,
+             gone ? "no such device: " + std::to_string(entry->id) + " (it went away)"
+                  : request_error(opts.node, "device info", info.error()),
+             info.error());
         return std::nullopt;
     }
     const std::string name = "device " + std::to_string(info->id);
@@ -206,8 +212,8 @@ std::optional<DeviceInfo> demo_device(const Control& control, const Options& opt
     const auto free = info->memory_partitions[args.partition].free;
     if (free < args.size) {
         fail(err, name + " partition " + std::to_string(args.partition) + " has " +
-                      std::to_string(free) + " bytes free, the demo needs " +
-                      std::to_string(args.size));
+                      size_text(free) + " free, the demo needs " + size_text(args.size) +
+                      " (pass a smaller size=)");
         return std::nullopt;
     }
     return std::move(*info);
@@ -218,7 +224,7 @@ std::optional<DeviceInfo> demo_device(const Control& control, const Options& opt
 int hmm_show(const Options& opts, const std::string& dev, std::ostream& out, std::ostream& err) {
     const auto selector = parse_selector(dev);
     if (!selector) {
-        fail(err, "invalid device '" + dev + "' (expected an id, a PCI address or 'all')");
+        fail(err, selector_error(dev, true));
         return kExitUsage;
     }
     const auto control = open_control(opts, err);
@@ -226,18 +232,15 @@ int hmm_show(const Options& opts, const std::string& dev, std::ostream& out, std
         return kExitError;
     const auto caps = control->caps();
     if (!caps) {
-        fail(err, request_error(opts.node, "capability query", caps.error()));
+        fail(err, request_error(opts.node, "capability query", caps.error()), caps.error());
         return kExitError;
     }
-    const auto entries = control->devices();
-    if (!entries) {
-        fail(err, request_error(opts.node, "device list", entries.error()));
-        return kExitError;
-    }
+    int code = kExitOk;
+    const auto entries = select_devices(*control, opts, dev, true, err, code);
+    if (!entries)
+        return code;
     Json devices = Json::array();
     for (const auto& entry : *entries) {
-        if (!selector->matches(entry))
-            continue;
         const auto info = control->device_info(entry.id);
         Result<Json> view =
             info ? process_view(*control, *caps, *info) : Result<Json>(Unexpected(info.error()));
@@ -245,7 +248,7 @@ int hmm_show(const Options& opts, const std::string& dev, std::ostream& out, std
         if (gone && selector->kind == Selector::Kind::all)
             continue; // removed since the listing
         if (gone) {
-            fail(err, "no such device: " + dev);
+            fail(err, "no such device: " + dev + " (see 'amdx dev list')", kExitNoDevice);
             return kExitError;
         }
         if (!view) {
@@ -256,7 +259,7 @@ int hmm_show(const Options& opts, const std::string& dev, std::ostream& out, std
                                      view.error()));
             return kExitError;
         }
-        devices.push_back(Json{{"id", info->id},
+        devices.push_back(Json{{"device", info->id},
                                {"bdf", info->bdf},
                                {"hmm", info->hmm},
                                {"vram", Json{{"size", info->vram_size}, {"free", info->vram_free}}},
@@ -264,11 +267,10 @@ int hmm_show(const Options& opts, const std::string& dev, std::ostream& out, std
                                {"process", std::move(*view)}});
     }
     if (devices.empty() && selector->kind != Selector::Kind::all) {
-        fail(err, "no such device: " + dev);
+        fail(err, "no such device: " + dev + " (see 'amdx dev list')", kExitNoDevice);
         return kExitError;
     }
-    render(out, Json{{"caps", hmm_caps_to_json(*caps)}, {"devices", std::move(devices)}},
-           opts.format);
+    render(out, Json{{"caps", hmm_caps_to_json(*caps)}, {"devices", std::move(devices)}}, opts);
     return kExitOk;
 }
 
@@ -282,11 +284,11 @@ int hmm_demo(const Options& opts, const std::vector<std::string>& raw_args, std:
         return kExitError;
     const auto caps = control->caps();
     if (!caps) {
-        fail(err, request_error(opts.node, "capability query", caps.error()));
+        fail(err, request_error(opts.node, "capability query", caps.error()), caps.error());
         return kExitError;
     }
     if (!caps->has_hmm_migrate()) {
-        fail(err, hmm_unsupported(*caps));
+        fail(err, hmm_unsupported(*caps), kExitNotSupported);
         return kExitError;
     }
     const auto info = demo_device(*control, opts, *args, err);
@@ -300,7 +302,7 @@ int hmm_demo(const Options& opts, const std::vector<std::string>& raw_args, std:
     }
     const auto device = Device::open(*control, info->id);
     if (!device) {
-        fail(err, request_error(opts.node, "device open", device.error()));
+        fail(err, request_error(opts.node, "device open", device.error()), device.error());
         return kExitError;
     }
     const std::uint64_t words = buf.size() / sizeof(std::uint64_t);
@@ -312,11 +314,11 @@ int hmm_demo(const Options& opts, const std::vector<std::string>& raw_args, std:
     attr.size = buf.size();
     attr.preferred_loc = args->partition;
     if (auto ok = device->set_attr(attr); !ok) {
-        fail(err, hmm_error("setting HMM attributes", ok.error()));
+        fail(err, hmm_error("setting HMM attributes", ok.error()), ok.error());
         return kExitError;
     }
 
-    Report report(out, opts.format);
+    Report report(out, opts);
     const std::uint64_t pages = buf.size() / page_size();
     report.stage("demo", Json{{"device", info->id},
                               {"bdf", info->bdf},
@@ -329,7 +331,7 @@ int hmm_demo(const Options& opts, const std::vector<std::string>& raw_args, std:
     const std::uint64_t migrate_ns = ns_since(t0);
     if (!moved) {
         report.finish();
-        fail(err, hmm_error("migration", moved.error()));
+        fail(err, hmm_error("migration", moved.error()), moved.error());
         return kExitError;
     }
     Json migrate = migrate_to_json(*moved);
@@ -339,7 +341,7 @@ int hmm_demo(const Options& opts, const std::vector<std::string>& raw_args, std:
     auto ranges = device->hmm_ranges();
     if (!ranges) {
         report.finish();
-        fail(err, hmm_error("HMM ranges", ranges.error()));
+        fail(err, hmm_error("HMM ranges", ranges.error()), ranges.error());
         return kExitError;
     }
     report.stage("after_migrate", hmm_ranges_to_json(*ranges));
@@ -362,7 +364,7 @@ int hmm_demo(const Options& opts, const std::vector<std::string>& raw_args, std:
     ranges = device->hmm_ranges();
     if (!ranges) {
         report.finish();
-        fail(err, hmm_error("HMM ranges", ranges.error()));
+        fail(err, hmm_error("HMM ranges", ranges.error()), ranges.error());
         return kExitError;
     }
     report.stage("after_cpu_touch", hmm_ranges_to_json(*ranges));

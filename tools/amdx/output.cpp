@@ -2,20 +2,32 @@
 //
 // The single print path: commands build one Json document and render() it.
 // JSON is the documented contract (Documentation/admin-guide/cli.rst); text
-// is derived mechanically from the same object, devlink style:
-//  - an object whose members are all scalars is one line of "key value"
-//    pairs, prefixed by its key when nested ("vram size 1 free 1");
-//  - any other object starts with its first member ("id 0:") and puts each
-//    further member on its own line, indented by two;
-//  - an array of objects is "key:" followed by its elements, indented;
-//  - arrays of scalars are comma-separated, empty arrays are "none"; strings
-//    that are empty or hold blanks are quoted; null (not supported, not
-//    bound) is "n/a";
-//  - the document's top-level array (e.g. "devices") is just its elements.
+// is derived mechanically from the same object, lsblk style:
+//  - an array of flat objects (scalar members, arrays of scalars, objects
+//    of scalars) is a table, one row per element and one column per key,
+//    printed with util-linux's libsmartcols; -o picks columns by their JSON
+//    key, --raw prints it unaligned;
+//  - any other object is a block: its first member as the title
+//    ("device 0:"), then one aligned "key  value" line per scalar member and
+//    its arrays of objects as indented tables or blocks;
+//  - the top-level "events" array is one "key value" line per element (a
+//    stream: monitor prints records as they arrive);
+//  - values by key: sizes in binary units, addresses in hex, durations in
+//    ms/us, CLOCK_MONOTONIC stamps as wall-clock time beside the stamp, null
+//    (not supported, not bound) as "n/a", empty arrays as "none"; nonzero
+//    error counters in red when the output is a terminal.
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <libsmartcols.h>
+#include <memory>
 #include <ostream>
+#include <set>
 
 #include "cli.hpp"
 
@@ -31,14 +43,93 @@ Json names(const std::vector<Enum>& modes) {
     return out;
 }
 
+// ---- values
+
+enum class Unit { plain, size, hex, duration, monotonic, unix_time, counter };
+
+Unit unit_of(std::string_view key) {
+    static constexpr std::array<std::string_view, 11> kSizes{
+        "size",  "free",     "vram_size", "vram_quota", "vram_used", "vram_cleared",
+        "bytes", "bytes_in", "bytes_out", "vram_free",  "memory"};
+    static constexpr std::array<std::string_view, 4> kHex{"address", "base", "vram_base", "start"};
+    static constexpr std::array<std::string_view, 12> kCounters{"ce",
+                                                                "ue",
+                                                                "de",
+                                                                "resets",
+                                                                "resets_in_window",
+                                                                "retired_pages",
+                                                                "pending_pages",
+                                                                "missed",
+                                                                "skipped",
+                                                                "bad_words",
+                                                                "num_holders",
+                                                                "holders"};
+    auto in = [key](const auto& set) {
+        return std::find(set.begin(), set.end(), key) != set.end();
+    };
+    if (in(kSizes))
+        return Unit::size;
+    if (in(kHex))
+        return Unit::hex;
+    if (in(kCounters))
+        return Unit::counter;
+    if (key == "timestamp_ns")
+        return Unit::monotonic;
+    if (key == "time")
+        return Unit::unix_time;
+    if (key == "ns" || key.substr(0, 3) == "ns_" ||
+        (key.size() > 3 && key.substr(key.size() - 3) == "_ns"))
+        return Unit::duration;
+    return Unit::plain;
+}
+
+std::string duration_text(std::uint64_t ns) {
+    char buf[48];
+    if (ns < 1000)
+        std::snprintf(buf, sizeof(buf), "%" PRIu64 " ns", ns);
+    else if (ns < 1000000)
+        std::snprintf(buf, sizeof(buf), "%.1f us", static_cast<double>(ns) / 1e3);
+    else if (ns < 10000000000ULL)
+        std::snprintf(buf, sizeof(buf), "%.1f ms", static_cast<double>(ns) / 1e6);
+    else
+        std::snprintf(buf, sizeof(buf), "%.1f s", static_cast<double>(ns) / 1e9);
+    return buf;
+}
+
+std::string wall_text(std::time_t secs, long usec, bool with_usec) {
+    std::tm tm{};
+    ::localtime_r(&secs, &tm);
+    char buf[64];
+    const std::size_t n = std::strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S", &tm);
+    if (with_usec)
+        std::snprintf(buf + n, sizeof(buf) - n, ".%06ld", usec);
+    return buf;
+}
+
 bool is_scalar_array(const Json& v) {
     return v.is_array() &&
            std::none_of(v.begin(), v.end(), [](const Json& e) { return e.is_structured(); });
 }
 
-bool is_flat(const Json& obj) {
-    return std::all_of(obj.begin(), obj.end(),
-                       [](const Json& v) { return !v.is_structured() || is_scalar_array(v); });
+/// A member a table cell can hold: a scalar, an array of scalars, an
+/// object of those.
+bool is_cell(const Json& v) {
+    if (v.is_object())
+        return std::all_of(v.begin(), v.end(),
+                           [](const Json& m) { return !m.is_structured() || is_scalar_array(m); });
+    return !v.is_structured() || is_scalar_array(v);
+}
+
+/// An object one table row can show.  An empty array might be a list of
+/// objects (no devices, no pages): such an object is a block.
+bool is_row(const Json& obj) {
+    return obj.is_object() && std::all_of(obj.begin(), obj.end(), [](const Json& v) {
+               return is_cell(v) && !(v.is_array() && v.empty());
+           });
+}
+
+bool is_table(const Json& v) {
+    return v.is_array() && !v.empty() && std::all_of(v.begin(), v.end(), is_row);
 }
 
 std::string scalar_text(const Json& v) {
@@ -47,72 +138,303 @@ std::string scalar_text(const Json& v) {
     if (!v.is_string())
         return v.dump();
     const auto& s = v.get_ref<const std::string&>();
-    const bool blank = std::any_of(s.begin(), s.end(), [](char c) {
-        return std::isspace(static_cast<unsigned char>(c)) != 0;
-    });
-    return s.empty() || blank ? v.dump(-1, ' ', false, Json::error_handler_t::replace) : s;
+    return s.empty() ? "\"\"" : v.get<std::string>();
 }
 
-std::string value_text(const Json& v) {
-    if (!v.is_array())
-        return scalar_text(v);
-    if (v.empty())
-        return "none";
+std::string value_text(std::string_view key, const Json& v);
+
+std::string object_text(const Json& obj) {
     std::string out;
-    for (const auto& e : v) {
+    for (const auto& [k, m] : obj.items()) {
         if (!out.empty())
-            out += ',';
-        out += scalar_text(e);
+            out += ", ";
+        out += k + ' ' + value_text(k, m);
     }
-    return out;
+    return out.empty() ? "none" : out;
 }
 
-void render_object(std::ostream& out, const Json& obj, std::size_t indent, const std::string& key);
+std::string value_text(std::string_view key, const Json& v) {
+    if (v.is_object())
+        return object_text(v);
+    if (v.is_array()) {
+        if (v.empty())
+            return "none";
+        std::string out;
+        for (const auto& e : v) {
+            if (!out.empty())
+                out += ',';
+            out += value_text(key, e);
+        }
+        return out;
+    }
+    if (!v.is_number_unsigned())
+        return scalar_text(v);
+    const auto n = v.get<std::uint64_t>();
+    char buf[32];
+    switch (unit_of(key)) {
+    case Unit::size:
+        return size_text(n);
+    case Unit::hex:
+        std::snprintf(buf, sizeof(buf), "0x%" PRIx64, n);
+        return buf;
+    case Unit::duration:
+        return duration_text(n);
+    case Unit::monotonic:
+        std::snprintf(buf, sizeof(buf), "%" PRIu64 ".%06" PRIu64, n / 1000000000,
+                      n % 1000000000 / 1000);
+        return monotonic_to_wall(n) + " (" + buf + ")";
+    case Unit::unix_time:
+        return wall_text(static_cast<std::time_t>(n), 0, false);
+    case Unit::plain:
+    case Unit::counter:
+        break;
+    }
+    return v.dump();
+}
 
-void render_member(std::ostream& out, const std::string& key, const Json& v, std::size_t indent) {
+bool stands_out(std::string_view key, const Json& v) {
+    if (key == "rma")
+        return v.is_boolean() && v.get<bool>();
+    return unit_of(key) == Unit::counter && v.is_number_unsigned() && v.get<std::uint64_t>() != 0;
+}
+
+constexpr std::string_view kRed = "\033[1;31m";
+constexpr std::string_view kNormal = "\033[0m";
+
+// ---- tables
+
+struct TableFree {
+    void operator()(libscols_table* t) const { scols_unref_table(t); }
+};
+
+struct Column {
+    std::string key;    ///< JSON key, "vram.size" for a member of an object
+    std::string header; ///< upper case
+    bool right = false; ///< numbers
+};
+
+/// The columns of @rows in first-seen order; objects flatten to "key.member".
+std::vector<Column> columns_of(const Json& rows) {
+    std::vector<Column> cols;
+    auto add = [&cols](const std::string& key, const Json& v) {
+        if (std::any_of(cols.begin(), cols.end(), [&](const Column& c) { return c.key == key; }))
+            return;
+        std::string header = key;
+        std::transform(header.begin(), header.end(), header.begin(), [](char c) {
+            return static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        });
+        cols.push_back(Column{key, header, v.is_number() || unit_of(key) != Unit::plain});
+    };
+    for (const auto& row : rows)
+        for (const auto& [k, v] : row.items()) {
+            if (v.is_object())
+                for (const auto& [mk, mv] : v.items())
+                    add(std::string(k).append(".").append(mk), mv);
+            else
+                add(k, v);
+        }
+    return cols;
+}
+
+const Json* cell_of(const Json& row, const std::string& key) {
+    if (row.contains(key))
+        return &row[key];
+    const auto dot = key.find('.');
+    if (dot == std::string::npos || !row.contains(key.substr(0, dot)))
+        return nullptr;
+    const Json& obj = row[key.substr(0, dot)];
+    return obj.is_object() && obj.contains(key.substr(dot + 1)) ? &obj[key.substr(dot + 1)]
+                                                                : nullptr;
+}
+
+std::string leaf(const std::string& key) {
+    const auto dot = key.find('.');
+    return dot == std::string::npos ? key : key.substr(dot + 1);
+}
+
+void print_table(std::ostream& out, const Json& rows, std::size_t indent, const Options& opts) {
+    std::vector<Column> cols = columns_of(rows);
+    if (!opts.columns.empty()) {
+        std::vector<Column> picked;
+        for (const auto& name : opts.columns)
+            for (const auto& c : cols)
+                if (c.key == name)
+                    picked.push_back(c);
+        if (!picked.empty()) // -o names none of this table's columns: all of them
+            cols = std::move(picked);
+    }
+    std::unique_ptr<libscols_table, TableFree> tb(scols_new_table());
+    if (!tb)
+        throw std::bad_alloc();
+    scols_table_set_termforce(tb.get(), SCOLS_TERMFORCE_NEVER);
+    scols_table_enable_raw(tb.get(), opts.raw ? 1 : 0);
+    scols_table_enable_colors(tb.get(), opts.color ? 1 : 0);
+    for (const auto& c : cols)
+        if (scols_table_new_column(tb.get(), c.header.c_str(), 0, c.right ? SCOLS_FL_RIGHT : 0) ==
+            nullptr)
+            throw std::bad_alloc();
+    for (const auto& row : rows) {
+        libscols_line* ln = scols_table_new_line(tb.get(), nullptr);
+        if (ln == nullptr)
+            throw std::bad_alloc();
+        for (std::size_t i = 0; i < cols.size(); ++i) {
+            const Json* v = cell_of(row, cols[i].key);
+            const std::string k = leaf(cols[i].key);
+            const std::string text = v != nullptr ? value_text(k, *v) : "-";
+            scols_line_set_data(ln, i, text.c_str());
+            if (opts.color && v != nullptr && stands_out(k, *v))
+                scols_cell_set_color(scols_line_get_cell(ln, i), "red");
+        }
+    }
+    char* data = nullptr;
+    if (scols_print_table_to_string(tb.get(), &data) != 0 || data == nullptr)
+        throw std::bad_alloc();
+    const std::unique_ptr<char, decltype(&std::free)> owned(data, &std::free);
     const std::string pad(indent, ' ');
-    if (v.is_object()) {
-        render_object(out, v, indent, key);
-    } else if (v.is_array() && !is_scalar_array(v)) {
-        out << pad << key << ":\n";
-        for (const auto& e : v)
-            render_object(out, e, indent + 2, {});
-    } else {
-        out << pad << key << ' ' << value_text(v) << '\n';
+    std::string_view rest(data);
+    while (!rest.empty()) {
+        const auto nl = rest.find('\n');
+        out << pad << rest.substr(0, nl) << '\n';
+        rest = nl == std::string_view::npos ? std::string_view{} : rest.substr(nl + 1);
     }
 }
 
-void render_object(std::ostream& out, const Json& obj, std::size_t indent, const std::string& key) {
+// ---- blocks
+
+void print_block(std::ostream& out, const Json& obj, std::size_t indent, const Options& opts);
+
+void print_members(std::ostream& out, const Json& obj, Json::const_iterator it, std::size_t indent,
+                   const Options& opts) {
+    // -o naming members of this block: only those.
+    auto picked = [&opts](const std::string& key) {
+        return std::find(opts.columns.begin(), opts.columns.end(), key) != opts.columns.end();
+    };
+    const bool filter = !opts.columns.empty(); // cells: only those named
+    std::size_t width = 0;
+    for (auto j = it; j != obj.end(); ++j)
+        if (is_cell(*j) && (!filter || picked(j.key())))
+            width = std::max(width, j.key().size());
+    const std::string pad(indent, ' ');
+    for (; it != obj.end(); ++it) {
+        const std::string& key = it.key();
+        const Json& v = *it;
+        if (filter && is_cell(v) && !picked(key))
+            continue;
+        if (is_cell(v)) {
+            std::string text = value_text(key, v);
+            if (opts.color && stands_out(key, v))
+                text = std::string(kRed).append(text).append(kNormal);
+            out << pad << key << std::string(width - key.size() + 2, ' ') << text << '\n';
+        } else if (is_table(v)) {
+            out << pad << key << ":\n";
+            print_table(out, v, indent + 2, opts);
+        } else if (v.is_array()) {
+            out << pad << key << ":\n";
+            for (const auto& e : v)
+                print_block(out, e, indent + 2, opts);
+        } else { // an object with structure: a block under its key
+            out << pad << key << ":\n";
+            print_members(out, v, v.begin(), indent + 2, opts);
+        }
+    }
+}
+
+void print_block(std::ostream& out, const Json& obj, std::size_t indent, const Options& opts) {
     const std::string pad(indent, ' ');
     if (!obj.is_object()) {
-        out << pad << value_text(obj) << '\n';
-        return;
-    }
-    if (is_flat(obj)) {
-        std::string line = key;
-        for (const auto& [k, v] : obj.items())
-            line += (line.empty() ? "" : " ") + k + ' ' + value_text(v);
-        out << pad << line << '\n';
+        out << pad << value_text({}, obj) << '\n';
         return;
     }
     auto it = obj.begin();
-    std::size_t inner = indent + 2;
-    if (!key.empty()) {
-        out << pad << key << ":\n";
-    } else if (!it->is_structured()) {
-        out << pad << it.key() << ' ' << value_text(*it) << ":\n";
+    if (it != obj.end() && !it->is_structured()) { // the title: "device 0:"
+        out << pad << it.key() << ' ' << value_text(it.key(), *it) << ":\n";
         ++it;
-    } else {
-        inner = indent;
+        print_members(out, obj, it, indent + 2, opts);
+        return;
     }
-    for (; it != obj.end(); ++it)
-        render_member(out, it.key(), *it, inner);
+    print_members(out, obj, it, indent, opts);
+}
+
+/// One line of "key value" pairs (monitor's records).
+void print_line(std::ostream& out, const Json& obj) {
+    std::string line;
+    for (const auto& [k, v] : obj.items()) {
+        if (unit_of(k) == Unit::monotonic && v.is_number_unsigned()) { // two words, no blanks
+            const auto ns = v.get<std::uint64_t>();
+            std::string wall = monotonic_to_wall(ns);
+            std::replace(wall.begin(), wall.end(), ' ', 'T');
+            char mono[32];
+            std::snprintf(mono, sizeof(mono), "%" PRIu64 ".%06" PRIu64, ns / 1000000000,
+                          ns % 1000000000 / 1000);
+            line += (line.empty() ? "time " : " time ") + wall + " mono " + mono;
+            continue;
+        }
+        std::string text = value_text(k, v);
+        if (text.find(' ') != std::string::npos && !v.is_object())
+            text = std::string(1, '"').append(text).append(1, '"');
+        if (!line.empty())
+            line += ' ';
+        line.append(k).append(1, ' ').append(text);
+    }
+    out << line << '\n';
+}
+
+/// The names -o may use: table columns and block members.
+void collect_columns(const Json& v, std::set<std::string>& names) {
+    if (is_table(v))
+        for (const auto& c : columns_of(v))
+            names.insert(c.key);
+    if (v.is_object())
+        for (const auto& [k, m] : v.items())
+            if (is_cell(m))
+                names.insert(k);
+    if (v.is_structured())
+        for (const auto& e : v)
+            collect_columns(e, names);
 }
 
 } // namespace
 
+std::string size_text(std::uint64_t bytes) {
+    static constexpr std::array<std::string_view, 6> kUnits{"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    std::size_t u = 0;
+    auto v = static_cast<double>(bytes);
+    while (v >= 1024.0 && u + 1 < kUnits.size()) {
+        v /= 1024.0;
+        ++u;
+    }
+    char buf[32];
+    if (u == 0 || std::fabs(v - std::round(v)) < 0.05)
+        std::snprintf(buf, sizeof(buf), "%.0f %s", v, kUnits[u].data());
+    else
+        std::snprintf(buf, sizeof(buf), "%.1f %s", v, kUnits[u].data());
+    return buf;
+}
+
+std::string monotonic_to_wall(std::uint64_t ns) {
+    timespec mono{};
+    timespec real{};
+    ::clock_gettime(CLOCK_MONOTONIC, &mono);
+    ::clock_gettime(CLOCK_REALTIME, &real);
+    const auto now_mono = static_cast<std::int64_t>(mono.tv_sec) * 1000000000 + mono.tv_nsec;
+    const auto now_real = static_cast<std::int64_t>(real.tv_sec) * 1000000000 + real.tv_nsec;
+    const std::int64_t wall = now_real - (now_mono - static_cast<std::int64_t>(ns));
+    return wall_text(static_cast<std::time_t>(wall / 1000000000),
+                     static_cast<long>(wall % 1000000000 / 1000), true);
+}
+
+std::string unknown_columns(const Json& doc, const std::vector<std::string>& cols) {
+    std::set<std::string> names;
+    collect_columns(doc, names);
+    std::string bad;
+    for (const auto& c : cols)
+        if (names.count(c) == 0)
+            bad += (bad.empty() ? std::string() : std::string(",")) + c;
+    return bad;
+}
+
 Json entry_to_json(const DeviceEntry& entry) {
-    return Json{{"id", entry.id}, {"bdf", entry.bdf}, {"model", to_string(entry.model)}};
+    return Json{{"device", entry.id}, {"bdf", entry.bdf}, {"model", to_string(entry.model)}};
 }
 
 Json info_to_json(const DeviceInfo& info) {
@@ -121,12 +443,12 @@ Json info_to_json(const DeviceInfo& info) {
         partitions.push_back(
             Json{{"index", p.index}, {"base", p.base}, {"size", p.size}, {"free", p.free}});
     return Json{
-        {"id", info.id},
+        {"device", info.id},
         {"bdf", info.bdf},
         {"model", to_string(info.model)},
         {"product", info.product},
         {"serial", info.serial},
-        {"hive_id", info.hive_id},
+        {"hive_id", std::to_string(info.hive_id)}, // beyond 2^53: a string
         {"num_xcc", info.num_xcc},
         {"num_sdma", info.num_sdma},
         {"num_vcn", info.num_vcn},
@@ -226,25 +548,51 @@ Json migrate_to_json(const MigrateResult& result) {
                 {"skip_reasons", skip_reasons_to_json(result.skip_reasons)}};
 }
 
-void render(std::ostream& out, const Json& doc, Format format) {
-    switch (format) {
-    case Format::json:
-        out << doc.dump(-1, ' ', false, Json::error_handler_t::replace) << '\n';
-        return;
-    case Format::json_pretty:
-        out << doc.dump(4, ' ', false, Json::error_handler_t::replace) << '\n';
-        return;
-    case Format::text:
-        for (const auto& [key, value] : doc.items()) {
-            if (value.is_array()) { // the list of objects the command is about
-                for (const auto& e : value)
-                    render_object(out, e, 0, {});
-            } else {
-                render_member(out, key, value, 0);
-            }
-        }
+void render(std::ostream& out, const Json& doc, const Options& opts) {
+    if (opts.format != Format::text) {
+        Json versioned{{"schema_version", kSchemaVersion}};
+        for (const auto& [key, value] : doc.items())
+            if (key != "schema_version")
+                versioned[key] = value;
+        out << versioned.dump(opts.format == Format::json_pretty ? 4 : -1, ' ', false,
+                              Json::error_handler_t::replace)
+            << '\n';
         return;
     }
+    if (!opts.columns.empty() && !doc.contains("events")) {
+        const std::string bad = unknown_columns(doc, opts.columns);
+        if (!bad.empty()) {
+            std::set<std::string> names;
+            collect_columns(doc, names);
+            std::string known;
+            for (const auto& n : names)
+                known += (known.empty() ? std::string() : std::string(",")) + n;
+            throw ColumnError("-o: no column " + bad + " in this output (columns: " +
+                              (known.empty() ? "none" : known) + ")");
+        }
+    }
+    for (const auto& [key, value] : doc.items()) {
+        if (key == "events" && value.is_array()) { // a stream of records
+            for (const auto& e : value)
+                print_line(out, e);
+        } else if (value.is_array() && is_table(value)) { // the list the command is about
+            print_table(out, value, 0, opts);
+        } else if (value.is_array()) {
+            for (const auto& e : value)
+                print_block(out, e, 0, opts);
+        } else if (value.is_object()) {
+            out << key << ":\n";
+            print_members(out, value, value.begin(), 2, opts);
+        } else {
+            out << key << ' ' << value_text(key, value) << '\n';
+        }
+    }
+}
+
+void render(std::ostream& out, const Json& doc, Format format) {
+    Options opts;
+    opts.format = format;
+    render(out, doc, opts);
 }
 
 } // namespace amdx::cli

@@ -5,8 +5,10 @@
 // plan and set print the kernel's report (resulting partitions, holders,
 // steps) even when the kernel refused; the refusal is then the one error
 // line after it, naming the reason or the failed step and the errno.
+#include <climits>
 #include <fstream>
 #include <sstream>
+#include <unistd.h>
 
 #include "commands.hpp"
 
@@ -49,11 +51,17 @@ std::optional<MemoryMode> parse_memory_arg(const std::string& s, std::ostream& e
     return mode;
 }
 
-std::optional<std::string> read_file(const std::string& path, std::ostream& err) {
+std::optional<std::string> read_file(const std::string& path, const Options& opts,
+                                     std::ostream& err) {
+    if (path == "-" && opts.in != nullptr) { // standard input
+        std::ostringstream s;
+        s << opts.in->rdbuf();
+        return s.str();
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in) {
-        fail(err, path + ": cannot open (" +
-                      errno_text(std::error_code(errno, std::system_category())) + ")");
+        const std::error_code ec(errno, std::system_category());
+        fail(err, path + ": cannot open (" + errno_text(ec) + ")", ec);
         return std::nullopt;
     }
     std::ostringstream s;
@@ -88,7 +96,7 @@ Json partitions_to_json(const DeviceEntry& dev, const Partitions& parts) {
     Json list = Json::array();
     for (const auto& p : parts.partitions)
         list.push_back(partition_to_json(p));
-    return Json{{"id", dev.id},
+    return Json{{"device", dev.id},
                 {"bdf", dev.bdf},
                 {"compute_mode", to_string(parts.compute_mode)},
                 {"memory_mode", to_string(parts.memory_mode)},
@@ -161,8 +169,21 @@ std::string partition_report_error(std::string_view what, const Partitions& befo
     return device_error(what, report.error);
 }
 
-Json vf_to_json(const VfInfo& vf) {
+std::optional<std::string> vf_pci_address(const std::string& sysfs, const std::string& pf,
+                                          std::uint32_t vf) {
+    const std::string link = sysfs + "/bus/pci/devices/" + pf + "/virtfn" + std::to_string(vf);
+    char target[PATH_MAX];
+    const ssize_t n = ::readlink(link.c_str(), target, sizeof(target) - 1);
+    if (n <= 0)
+        return std::nullopt;
+    const std::string_view t(target, static_cast<std::size_t>(n));
+    const auto slash = t.rfind('/');
+    return std::string(slash == std::string_view::npos ? t : t.substr(slash + 1));
+}
+
+Json vf_to_json(const VfInfo& vf, const std::optional<std::string>& bdf) {
     return Json{{"vf", vf.vf},
+                {"bdf", bdf ? Json(*bdf) : Json(nullptr)},
                 {"state", to_string(vf.state)},
                 {"partitions", bit_list(vf.config.partition_mask)},
                 {"vram_quota", vf.config.vram_quota},
@@ -174,19 +195,29 @@ Json vf_to_json(const VfInfo& vf) {
                 {"resets_in_window", vf.resets_in_window}};
 }
 
-Json vfs_to_json(const DeviceEntry& dev, const Vfs& vfs) {
+Json vfs_to_json(const DeviceEntry& dev, const Vfs& vfs, const std::string& sysfs) {
     Json list = Json::array();
     for (const auto& v : vfs.vfs)
-        list.push_back(vf_to_json(v));
-    return Json{{"id", dev.id}, {"bdf", dev.bdf}, {"max_vfs", vfs.max_vfs}, {"vfs", list}};
+        list.push_back(vf_to_json(v, vf_pci_address(sysfs, dev.bdf, v.vf)));
+    return Json{{"device", dev.id}, {"bdf", dev.bdf}, {"max_vfs", vfs.max_vfs}, {"vfs", list}};
 }
 
 std::optional<std::vector<VfConfig>> parse_vf_configs(const Json& doc, std::string& why) {
     const Json* list = &doc;
-    if (doc.is_object() && doc.contains("vfs"))
+    if (doc.is_object() && doc.contains("devices")) { // `amdx -j vf show DEV`
+        const Json& devs = doc["devices"];
+        if (!devs.is_array() || devs.size() != 1 || !devs[0].is_object() ||
+            !devs[0].contains("vfs")) {
+            why = "a `vf show` document must hold exactly one device (amdx -j vf show DEV)";
+            return std::nullopt;
+        }
+        list = &devs[0]["vfs"];
+    } else if (doc.is_object() && doc.contains("vfs")) {
         list = &doc["vfs"];
+    }
     if (!list->is_array() || list->empty()) {
-        why = "expected {\"vfs\": [...]} or a non-empty array of VF objects";
+        why = "expected {\"vfs\": [...]}, the output of 'amdx -j vf show DEV' or a non-empty "
+              "array of VF objects";
         return std::nullopt;
     }
     std::vector<VfConfig> out;
@@ -219,8 +250,8 @@ std::optional<std::vector<VfConfig>> parse_vf_configs(const Json& doc, std::stri
                 c.priority = *parse_vf_priority(v.get<std::string>());
             } else if (key == "evict" && v.is_boolean()) {
                 c.flags = v.get<bool>() ? AMDX_VF_F_EVICT : 0;
-            } else if (key == "vf" || key == "state" || key == "vram_used" || key == "resets" ||
-                       key == "resets_in_window") {
+            } else if (key == "vf" || key == "bdf" || key == "state" || key == "vram_used" ||
+                       key == "resets" || key == "resets_in_window") {
                 continue; // `vf show` output may be fed back
             } else {
                 why = at + R"(invalid key or value: ")";
@@ -239,23 +270,59 @@ std::optional<std::vector<VfConfig>> parse_vf_configs(const Json& doc, std::stri
 
 // ---- partition
 
+namespace {
+
+const std::vector<std::string> kComputeModes{"spx", "dpx", "tpx", "qpx", "cpx"};
+const std::vector<std::string> kMemoryModes{"nps1", "nps2", "nps4", "nps8"};
+const std::vector<std::string> kPriorities{"low", "normal", "high"};
+
+/// The exit status of a refused or failed plan/commit (after its message).
+int report_status(const PartitionReport& report, bool commit) {
+    if (!report.error)
+        return report.reason == PartitionReason::busy ? kExitBusy : kExitError;
+    if (commit && report.outcome == PartitionOutcome::rolled_back)
+        return kExitRolledBack;
+    if (report.error == std::errc::timed_out || report.failed_step != PartitionStep::none)
+        return kExitRolledBack;
+    if (report.error == std::errc::device_or_resource_busy)
+        return kExitBusy;
+    return exit_code(report.error) == kExitError ? kExitError : exit_code(report.error);
+}
+
+std::string id_list(const std::vector<std::uint32_t>& ids) {
+    std::string out;
+    for (const auto id : ids) {
+        if (!out.empty())
+            out += ',';
+        out += std::to_string(id);
+    }
+    return out;
+}
+
+} // namespace
+
 PartitionCommands::PartitionCommands(CLI::App& app) {
     object_ = app.add_subcommand("partition", "Compute and memory partitions "
                                               "(COMMAND: show, plan, set)");
     object_->fallthrough()->require_subcommand(0, 1);
     auto* show = object_->add_subcommand("show", "Modes and partitions (the default COMMAND)");
     show->fallthrough();
-    show->add_option("DEV", dev_, "Device id, PCI address or 'all'")->capture_default_str();
+    add_dev_option(show, dev_, true);
     plan_ = object_->add_subcommand("plan", "What a change would do, changing nothing");
     set_ = object_->add_subcommand("set", "Change the partition modes (transactional)");
     for (auto* cmd : {plan_, set_}) {
         cmd->fallthrough();
-        cmd->add_option("DEV", dev_, "Device id or PCI address")->required();
-        cmd->add_option("--compute", compute_, "Compute mode: spx, dpx, tpx, qpx, cpx");
-        cmd->add_option("--memory", memory_, "Memory mode: nps1, nps2, nps4, nps8");
+        add_dev_option(cmd, dev_, false);
+        cmd->add_option("--compute", compute_, "Compute mode")
+            ->transform(CLI::IsMember(kComputeModes, CLI::ignore_case));
+        cmd->add_option("--memory", memory_, "Memory mode")
+            ->transform(CLI::IsMember(kMemoryModes, CLI::ignore_case));
         cmd->add_flag("--drain", drain_, "Move resident data out of changing partitions");
-        cmd->add_option("--deadline-ms", deadline_ms_, "Drain deadline (0: the kernel's default)");
+        cmd->add_option("--deadline-ms", deadline_ms_, "Drain deadline (0: the kernel's default)")
+            ->check(CLI::Range(0U, 3600U * 1000U));
     }
+    set_->add_flag("-y,--yes", yes_,
+                   "Confirm a memory-mode change that resets every device of the hive");
 }
 
 int PartitionCommands::run(const Options& opts, std::ostream& out, std::ostream& err) const {
@@ -273,7 +340,8 @@ int PartitionCommands::show(const Options& opts, std::ostream& out, std::ostream
                             const auto parts = device.partitions();
                             if (!parts) {
                                 fail(err_out,
-                                     device_error(what_on("partitions of", e), parts.error()));
+                                     device_error(what_on("partitions of", e), parts.error()),
+                                     parts.error());
                                 return std::nullopt;
                             }
                             return partitions_to_json(e, *parts);
@@ -290,7 +358,7 @@ int PartitionCommands::change(const Options& opts, bool commit, std::ostream& ou
     if (!memory)
         return kExitUsage;
     if (compute_.empty() && memory_.empty()) {
-        fail(err, cmd + " needs --compute and/or --memory");
+        fail(err, cmd + " needs --compute and/or --memory (see 'amdx " + cmd + " --help')");
         return kExitUsage;
     }
     int code = kExitOk;
@@ -305,7 +373,7 @@ int PartitionCommands::change(const Options& opts, bool commit, std::ostream& ou
 
     const auto before = device.partitions();
     if (!before) {
-        fail(err, device_error(what_on("partitions of", entry), before.error()));
+        fail(err, device_error(what_on("partitions of", entry), before.error()), before.error());
         return kExitError;
     }
     PartitionRequest req;
@@ -315,33 +383,59 @@ int PartitionCommands::change(const Options& opts, bool commit, std::ostream& ou
         req.memory = *memory;
     req.drain = drain_;
     req.deadline_ms = deadline_ms_;
+    const bool memory_change = req.memory && *req.memory != before->memory_mode;
+    std::vector<std::uint32_t> resets;
+    if (memory_change) {
+        const auto scope = device.reset_scope();
+        if (!scope) {
+            fail(err, device_error(what_on("reset scope of", entry), scope.error()), scope.error());
+            return kExitError;
+        }
+        resets = scope->devices;
+    }
+    // A memory-mode change resets every device of the hive: ask first.
+    const bool hive_wide = resets.size() > 1;
+    bool confirmed = yes_;
+    if (commit && hive_wide && !confirmed && opts.interactive && opts.in != nullptr) {
+        err << "amdx: " << what << ": the memory-mode change resets devices " << id_list(resets)
+            << " (the whole hive). Proceed? [y/N] " << std::flush;
+        std::string answer;
+        std::getline(*opts.in, answer);
+        confirmed = answer == "y" || answer == "Y" || answer == "yes";
+        if (!confirmed) {
+            fail(err, what + ": not confirmed, nothing changed");
+            return kExitUsage;
+        }
+    }
+    const bool dry = commit && hive_wide && !confirmed; // print the plan, refuse
     PartitionReport refused;
-    auto report = commit ? device.partition_commit(req, &refused) : device.partition_plan(req);
+    auto report =
+        commit && !dry ? device.partition_commit(req, &refused) : device.partition_plan(req);
     if (!report && refused.error) // a refusal or rollback the kernel explained
         report = std::move(refused);
     if (!report) {
-        fail(err, device_error(what, report.error()));
+        fail(err, device_error(what, report.error()), report.error());
         return kExitError;
     }
-    Json doc = partition_report_to_json(entry.id, *before, req, *report, commit);
-    if (!commit) {
-        Json resets = Json::array();
-        if (req.memory && *req.memory != before->memory_mode) {
-            const auto scope = device.reset_scope();
-            if (!scope) {
-                fail(err, device_error(what_on("reset scope of", entry), scope.error()));
-                return kExitError;
-            }
-            for (const auto id : scope->devices)
-                resets.push_back(id);
-        }
-        doc["reset_devices"] = std::move(resets);
+    Json doc = partition_report_to_json(entry.id, *before, req, *report, commit && !dry);
+    if (!commit || dry) {
+        Json ids = Json::array();
+        for (const auto id : resets)
+            ids.push_back(id);
+        doc["reset_devices"] = std::move(ids);
     }
-    render(out, Json{{commit ? "commit" : "plan", std::move(doc)}}, opts.format);
+    render(out, Json{{commit && !dry ? "commit" : "plan", std::move(doc)}}, opts);
+    if (dry) {
+        fail(err,
+             what + ": the memory-mode change resets devices " + id_list(resets) +
+                 " (the whole hive, plan above); nothing changed: pass --yes to proceed",
+             kExitUsage);
+        return kExitUsage;
+    }
     const std::string msg = partition_report_error(what, *before, req, *report, commit);
     if (msg.empty())
         return kExitOk;
-    fail(err, msg);
+    fail(err, msg, report_status(*report, commit));
     return kExitError;
 }
 
@@ -351,37 +445,58 @@ VfCommands::VfCommands(CLI::App& app) {
     object_ = app.add_subcommand("vf", "SR-IOV virtual functions "
                                        "(COMMAND: show, enable, disable, set, reset)");
     object_->fallthrough()->require_subcommand(0, 1);
-    auto* show = object_->add_subcommand("show", "Enabled VFs and their resources (default)");
+    auto* show = object_->add_subcommand("show", "Enabled VFs, their PCI addresses and resources "
+                                                 "(default)");
     show->fallthrough();
-    show->add_option("DEV", dev_, "Device id, PCI address or 'all'")->capture_default_str();
+    add_dev_option(show, dev_, true);
     enable_ = object_->add_subcommand("enable", "Enable N VFs, auto-provisioned or from --config");
     enable_->fallthrough();
-    enable_->add_option("DEV", dev_, "Device id or PCI address")->required();
-    enable_->add_option("N", num_vfs_, "VFs to enable")->required();
-    enable_->add_option("--config", config_, "JSON file with one object per VF (cli.rst)");
+    add_dev_option(enable_, dev_, false);
+    enable_->add_option("N", num_vfs_, "VFs to enable")
+        ->required()
+        ->check(CLI::Range(1U, static_cast<unsigned>(AMDX_MAX_VFS)));
+    enable_->add_option("--config", config_,
+                        "JSON file with one object per VF, or the output of 'amdx -j vf show "
+                        "DEV' ('-': standard input)");
     disable_ = object_->add_subcommand("disable", "Disable every VF");
     disable_->fallthrough();
-    disable_->add_option("DEV", dev_, "Device id or PCI address")->required();
+    add_dev_option(disable_, dev_, false);
     set_ = object_->add_subcommand("set", "Change one VF's resources");
     set_->fallthrough();
-    set_->add_option("DEV", dev_, "Device id or PCI address")->required();
-    set_->add_option("VF", vf_, "VF index")->required();
-    set_->add_option("--vram-mib", vram_mib_, "VRAM quota in MiB (16 MiB steps, >= 256)");
-    set_->add_option("--time-slice-us", time_slice_us_, "Time slice in microseconds");
-    set_->add_option("--priority", priority_, "low, normal or high");
-    set_->add_flag("--evict", evict_, "At the quota, evict the VF's own data");
-    set_->add_flag("--no-evict", no_evict_, "At the quota, fail allocations (ENOSPC)");
+    add_dev_option(set_, dev_, false);
+    set_->add_option("VF", vf_, "VF index")
+        ->required()
+        ->check(CLI::Range(0U, static_cast<unsigned>(AMDX_MAX_VFS - 1)));
+    set_->add_option("--vram-mib", vram_mib_, "VRAM quota in MiB (16 MiB steps, >= 256)")
+        ->check(CLI::Range(std::uint64_t{AMDX_VF_VRAM_MIN >> 20}, std::uint64_t{1} << 44) &
+                CLI::Validator(
+                    [](std::string& v) -> std::string {
+                        return std::stoull(v) % 16 == 0 ? std::string()
+                                                        : "not a multiple of 16 MiB: " + v;
+                    },
+                    "", "16 MiB steps"));
+    set_->add_option("--time-slice-us", time_slice_us_, "Time slice in microseconds")
+        ->check(CLI::Range(static_cast<unsigned>(AMDX_VF_TIME_SLICE_MIN_US),
+                           static_cast<unsigned>(AMDX_VF_TIME_SLICE_MAX_US)));
+    set_->add_option("--priority", priority_, "Scheduling priority")
+        ->transform(CLI::IsMember(kPriorities, CLI::ignore_case));
+    auto* evict = set_->add_flag("--evict", evict_, "At the quota, evict the VF's own data");
+    auto* no_evict =
+        set_->add_flag("--no-evict", no_evict_, "At the quota, fail allocations (ENOSPC)");
+    evict->excludes(no_evict);
     reset_ = object_->add_subcommand("reset", "Reset (FLR) one VF");
     reset_->fallthrough();
-    reset_->add_option("DEV", dev_, "Device id or PCI address")->required();
-    reset_->add_option("VF", vf_, "VF index")->required();
+    add_dev_option(reset_, dev_, false);
+    reset_->add_option("VF", vf_, "VF index")
+        ->required()
+        ->check(CLI::Range(0U, static_cast<unsigned>(AMDX_MAX_VFS - 1)));
 }
 
 int VfCommands::run(const Options& opts, std::ostream& out, std::ostream& err) const {
     if (enable_->parsed())
         return enable(opts, out, err);
     if (disable_->parsed())
-        return disable(opts, err);
+        return disable(opts, out, err);
     if (set_->parsed())
         return set(opts, out, err);
     if (reset_->parsed())
@@ -389,23 +504,49 @@ int VfCommands::run(const Options& opts, std::ostream& out, std::ostream& err) c
     return show(opts, out, err);
 }
 
+namespace {
+
+/// Renders the VFs of @entry ({"devices": [...]}, as `vf show`); prints the
+/// error.
+int print_vfs(const Options& opts, const Device& device, const DeviceEntry& entry,
+              std::optional<std::uint32_t> only, std::ostream& out, std::ostream& err) {
+    const auto vfs = device.vfs();
+    if (!vfs) {
+        fail(err, device_error(what_on("VFs of", entry), vfs.error()), vfs.error());
+        return kExitError;
+    }
+    Json doc = vfs_to_json(entry, *vfs, opts.sysfs);
+    if (only) {
+        Json list = Json::array();
+        for (const auto& v : doc["vfs"])
+            if (v["vf"] == *only)
+                list.push_back(v);
+        doc["vfs"] = std::move(list);
+    }
+    render(out, Json{{"devices", Json::array({std::move(doc)})}}, opts);
+    return kExitOk;
+}
+
+} // namespace
+
 int VfCommands::show(const Options& opts, std::ostream& out, std::ostream& err) const {
     return show_devices(opts, dev_, out, err,
-                        [](const Device& device, const DeviceEntry& e,
-                           std::ostream& err_out) -> std::optional<Json> {
+                        [&opts](const Device& device, const DeviceEntry& e,
+                                std::ostream& err_out) -> std::optional<Json> {
                             const auto vfs = device.vfs();
                             if (!vfs) {
-                                fail(err_out, device_error(what_on("VFs of", e), vfs.error()));
+                                fail(err_out, device_error(what_on("VFs of", e), vfs.error()),
+                                     vfs.error());
                                 return std::nullopt;
                             }
-                            return vfs_to_json(e, *vfs);
+                            return vfs_to_json(e, *vfs, opts.sysfs);
                         });
 }
 
 int VfCommands::enable(const Options& opts, std::ostream& out, std::ostream& err) const {
     std::vector<VfConfig> configs;
     if (!config_.empty()) {
-        const auto text = read_file(config_, err);
+        const auto text = read_file(config_, opts, err);
         if (!text)
             return kExitError;
         const Json doc = Json::parse(*text, nullptr, false);
@@ -436,28 +577,23 @@ int VfCommands::enable(const Options& opts, std::ostream& out, std::ostream& err
     if (!report && refused.error) // the kernel's refusal, with its reason
         report = refused;
     if (!report) {
-        fail(err, device_error(what, report.error()));
+        fail(err, device_error(what, report.error()), report.error());
         return kExitError;
     }
     if (report->error) {
         std::string msg = what + ": ";
         if (report->bad_vf != kVfNone)
             msg += "VF " + std::to_string(report->bad_vf) + ": ";
-        fail(err, msg + std::string(reason_text(report->reason)) + " (reason " +
-                      std::string(to_string(report->reason)) + ", " + errno_text(report->error) +
-                      ")");
+        fail(err,
+             msg + std::string(reason_text(report->reason)) + " (reason " +
+                 std::string(to_string(report->reason)) + ", " + errno_text(report->error) + ")",
+             report->error);
         return kExitError;
     }
-    const auto vfs = device.vfs();
-    if (!vfs) {
-        fail(err, device_error(what_on("VFs of", entry), vfs.error()));
-        return kExitError;
-    }
-    render(out, Json{{"devices", Json::array({vfs_to_json(entry, *vfs)})}}, opts.format);
-    return kExitOk;
+    return print_vfs(opts, device, entry, std::nullopt, out, err);
 }
 
-int VfCommands::disable(const Options& opts, std::ostream& err) const {
+int VfCommands::disable(const Options& opts, std::ostream& out, std::ostream& err) const {
     int code = kExitOk;
     const auto control = open_control(opts, err);
     if (!control)
@@ -466,40 +602,29 @@ int VfCommands::disable(const Options& opts, std::ostream& err) const {
     if (!target)
         return code;
     if (auto ok = target->second.vf_disable(); !ok) {
-        fail(err, ok.error() == std::errc::invalid_argument
-                      ? what_on("vf disable", target->first) + ": no VF is enabled (" +
-                            errno_text(ok.error()) + ")"
-                      : device_error(what_on("vf disable", target->first), ok.error()));
+        fail(err,
+             ok.error() == std::errc::invalid_argument
+                 ? what_on("vf disable", target->first) + ": no VF is enabled (" +
+                       errno_text(ok.error()) + ")"
+                 : device_error(what_on("vf disable", target->first), ok.error()),
+             ok.error());
         return kExitError;
     }
-    return kExitOk;
+    return print_vfs(opts, target->second, target->first, std::nullopt, out, err);
 }
 
 int VfCommands::set(const Options& opts, std::ostream& out, std::ostream& err) const {
     VfSettings settings;
-    if (vram_mib_) {
-        if (*vram_mib_ >= (1ULL << 44)) {
-            fail(err, "invalid --vram-mib " + std::to_string(*vram_mib_));
-            return kExitUsage;
-        }
-        settings.vram_quota = *vram_mib_ * kMiB;
-    }
+    if (vram_mib_)
+        settings.vram_quota = *vram_mib_ * kMiB; // CLI::Range bounds it
     settings.time_slice_us = time_slice_us_;
-    if (!priority_.empty()) {
+    if (!priority_.empty())
         settings.priority = parse_vf_priority(priority_);
-        if (!settings.priority) {
-            fail(err, "invalid priority '" + priority_ + "' (expected low, normal or high)");
-            return kExitUsage;
-        }
-    }
-    if (evict_ && no_evict_) {
-        fail(err, "--evict and --no-evict exclude each other");
-        return kExitUsage;
-    }
     if (evict_ || no_evict_)
         settings.flags = evict_ ? AMDX_VF_F_EVICT : 0;
     if (settings.to_uapi(vf_).valid == 0) {
-        fail(err, "vf set needs --vram-mib, --time-slice-us, --priority, --evict or --no-evict");
+        fail(err, "vf set needs --vram-mib, --time-slice-us, --priority, --evict or --no-evict "
+                  "(see 'amdx vf set --help')");
         return kExitUsage;
     }
     int code = kExitOk;
@@ -512,22 +637,10 @@ int VfCommands::set(const Options& opts, std::ostream& out, std::ostream& err) c
     const auto& [entry, device] = *target;
     const std::string what = what_on("vf set", entry) + " VF " + std::to_string(vf_);
     if (auto ok = device.vf_set(vf_, settings); !ok) {
-        fail(err, device_error(what, ok.error()));
+        fail(err, device_error(what, ok.error()), ok.error());
         return kExitError;
     }
-    const auto vfs = device.vfs();
-    if (!vfs) {
-        fail(err, device_error(what_on("VFs of", entry), vfs.error()));
-        return kExitError;
-    }
-    Json list = Json::array();
-    for (const auto& v : vfs->vfs)
-        if (v.vf == vf_)
-            list.push_back(vf_to_json(v));
-    Json doc = vfs_to_json(entry, *vfs);
-    doc["vfs"] = std::move(list);
-    render(out, Json{{"devices", Json::array({std::move(doc)})}}, opts.format);
-    return kExitOk;
+    return print_vfs(opts, device, entry, vf_, out, err);
 }
 
 int VfCommands::reset(const Options& opts, std::ostream& out, std::ostream& err) const {
@@ -542,12 +655,14 @@ int VfCommands::reset(const Options& opts, std::ostream& out, std::ostream& err)
     const std::string what = what_on("vf reset", entry) + " VF " + std::to_string(vf_);
     const auto r = device.vf_reset(vf_);
     if (!r) {
-        fail(err, r.error() == std::errc::device_or_resource_busy
-                      ? what + ": more than " + std::to_string(AMDX_VF_RESET_LIMIT) +
-                            " resets in " + std::to_string(AMDX_VF_RESET_WINDOW_S) +
-                            " s, the VF is quarantined until VFs are disabled (" +
-                            errno_text(r.error()) + ")"
-                      : device_error(what, r.error()));
+        fail(err,
+             r.error() == std::errc::device_or_resource_busy
+                 ? what + ": more than " + std::to_string(AMDX_VF_RESET_LIMIT) + " resets in " +
+                       std::to_string(AMDX_VF_RESET_WINDOW_S) +
+                       " s, the VF is quarantined until VFs are disabled (" +
+                       errno_text(r.error()) + ")"
+                 : device_error(what, r.error()),
+             r.error());
         return kExitError;
     }
     render(out,
@@ -558,7 +673,7 @@ int VfCommands::reset(const Options& opts, std::ostream& out, std::ostream& err)
                                   {"duration_ns", r->duration_ns},
                                   {"resets_in_window", r->resets_in_window},
                                   {"vram_cleared", r->vram_cleared}}}},
-           opts.format);
+           opts);
     return kExitOk;
 }
 

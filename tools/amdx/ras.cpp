@@ -2,8 +2,12 @@
 //
 // `amdx ras show|inject|policy show|policy set|badpages`.
 #include <charconv>
+#include <cstdio>
+#include <fcntl.h>
 #include <fstream>
 #include <sstream>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "commands.hpp"
 
@@ -44,8 +48,83 @@ std::optional<std::uint64_t> parse_u64(std::string_view s) {
     return v;
 }
 
+std::error_code sys_error() {
+    return {errno, std::system_category()};
+}
+
 std::string sys_text() {
-    return errno_text(std::error_code(errno, std::system_category()));
+    return errno_text(sys_error());
+}
+
+const std::vector<std::string> kBlocks{"umc",      "sdma", "gfx",      "mmhub",
+                                       "pcie_bif", "hdp",  "xgmi_wafl"};
+const std::vector<std::string> kTypes{"ce", "ue", "de"};
+
+/// Writes @bytes to @path as a whole or not at all: a temporary file in the
+/// same directory, fsync()ed, then rename()d over @path.  "-" is @out.
+std::error_code write_whole(const std::string& path, const std::vector<std::byte>& bytes,
+                            std::ostream& out) {
+    if (path == "-") {
+        out.write(reinterpret_cast<const char*>(bytes.data()),
+                  static_cast<std::streamsize>(bytes.size()));
+        out.flush();
+        return out ? std::error_code() : std::make_error_code(std::errc::io_error);
+    }
+    std::string tmp = path + ".XXXXXX";
+    const int fd = ::mkstemp(tmp.data());
+    if (fd < 0)
+        return sys_error();
+    std::error_code ec;
+    std::size_t done = 0;
+    while (done < bytes.size() && !ec) {
+        const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+        if (n < 0 && errno != EINTR)
+            ec = sys_error();
+        else if (n > 0)
+            done += static_cast<std::size_t>(n);
+    }
+    if (!ec && ::fchmod(fd, 0644) != 0) // mkstemp() makes it 0600
+        ec = sys_error();
+    if (!ec && ::fsync(fd) != 0)
+        ec = sys_error();
+    if (::close(fd) != 0 && !ec)
+        ec = sys_error();
+    if (!ec && std::rename(tmp.c_str(), path.c_str()) != 0)
+        ec = sys_error();
+    if (ec)
+        ::unlink(tmp.c_str());
+    return ec;
+}
+
+} // namespace
+
+namespace {
+
+/// The text view of `ras show`: per block the totals as columns, and with
+/// @detail one row per block and partition; the JSON has both always.
+Json ras_text_view(const Json& device, bool detail) {
+    Json view = Json::object();
+    for (const auto& [k, v] : device.items())
+        if (k != "blocks")
+            view[k] = v;
+    Json blocks = Json::array();
+    Json parts = Json::array();
+    for (const auto& b : device["blocks"]) {
+        Json row{
+            {"block", b["block"]}, {"instances", b["instances"]}, {"supported", b["supported"]}};
+        for (const auto& t : kTypes)
+            row[t] = b["total"].is_object() ? b["total"][t] : Json(nullptr);
+        blocks.push_back(std::move(row));
+        for (const auto& p : b["partitions"]) {
+            Json prow{{"block", b["block"]}};
+            prow.update(p);
+            parts.push_back(std::move(prow));
+        }
+    }
+    view["blocks"] = std::move(blocks);
+    if (detail)
+        view["by_partition"] = std::move(parts);
+    return view;
 }
 
 } // namespace
@@ -74,12 +153,13 @@ Json ras_to_json(const DeviceEntry& dev, const RasStatus& status, const ResetSco
     Json reset = Json::array();
     for (const auto id : scope.devices)
         reset.push_back(id);
-    return Json{{"id", dev.id},
+    return Json{{"device", dev.id},
                 {"bdf", dev.bdf},
                 {"rma", status.rma},
                 {"retired_pages", status.retired_pages},
                 {"pending_pages", status.pending_pages},
-                {"reset_scope", Json{{"hive_id", scope.hive_id}, {"devices", std::move(reset)}}},
+                {"reset_scope",
+                 Json{{"hive_id", std::to_string(scope.hive_id)}, {"devices", std::move(reset)}}},
                 {"blocks", std::move(blocks)}};
 }
 
@@ -89,7 +169,7 @@ Json ras_policy_to_json(const DeviceEntry& dev, const RasPolicy& p) {
         mode = "warn";
     else if (p.bad_page_threshold == AMDX_RAS_BAD_PAGE_AUTO)
         mode = "auto";
-    return Json{{"id", dev.id},
+    return Json{{"device", dev.id},
                 {"bdf", dev.bdf},
                 {"ce_page_threshold", p.ce_page_threshold},
                 {"ce_window_s", p.ce_window_s},
@@ -115,49 +195,70 @@ RasCommands::RasCommands(CLI::App& app) {
     auto* show = object_->add_subcommand("show", "Error counters, RMA flag, retired pages "
                                                  "(the default COMMAND)");
     show->fallthrough();
-    show->add_option("DEV", dev_, "Device id, PCI address or 'all'")->capture_default_str();
+    add_dev_option(show, dev_, true);
+    show->add_flag("--detail", detail_, "Text: the counters per compute partition too");
 
     inject_ = object_->add_subcommand("inject", "Inject errors (as hardware would report them)");
     inject_->fallthrough();
-    inject_->add_option("DEV", dev_, "Device id or PCI address")->required();
-    inject_->add_option("--block", block_, "umc, sdma, gfx, mmhub, pcie_bif, hdp or xgmi_wafl")
-        ->required();
-    inject_->add_option("--type", type_, "ce, ue or de")->required();
-    inject_->add_option("--instance", instance_, "Block instance (XCC, SDMA engine)");
-    inject_->add_option("--address", address_, "umc: VRAM byte address (decimal or 0x hex)");
-    inject_->add_option("--count", count_, "Errors to inject, 1 .. 1024");
+    add_dev_option(inject_, dev_, false);
+    inject_->add_option("--block", block_, "The block")
+        ->required()
+        ->transform(CLI::IsMember(kBlocks, CLI::ignore_case));
+    inject_->add_option("--type", type_, "Error type")
+        ->required()
+        ->transform(CLI::IsMember(kTypes, CLI::ignore_case));
+    inject_->add_option("--instance", instance_, "Block instance (XCC, SDMA engine)")
+        ->check(CLI::Range(0U, 63U));
+    inject_->add_option("--address", address_, "umc: VRAM byte address (decimal or 0x hex)")
+        ->check(CLI::Validator(
+            [](std::string& v) -> std::string {
+                return parse_u64(v) ? std::string() : "not a number (decimal or 0x hex): " + v;
+            },
+            "ADDRESS"));
+    inject_->add_option("--count", count_, "Errors to inject")->check(CLI::Range(1U, 1024U));
 
     policy_ = object_->add_subcommand("policy", "Containment policy (COMMAND: show, set)");
     policy_->fallthrough()->require_subcommand(0, 1);
     auto* pshow = policy_->add_subcommand("show", "The policy (the default COMMAND)");
     pshow->fallthrough();
-    pshow->add_option("DEV", dev_, "Device id, PCI address or 'all'")->capture_default_str();
+    add_dev_option(pshow, dev_, true);
     policy_set_ = policy_->add_subcommand("set", "Change policy knobs");
     policy_set_->fallthrough();
-    policy_set_->add_option("DEV", dev_, "Device id or PCI address")->required();
+    add_dev_option(policy_set_, dev_, false);
     policy_set_->add_option("--ce-page-threshold", ce_page_threshold_,
                             "CEs on one page within the window that soft-retire it");
     policy_set_->add_option("--ce-window-s", ce_window_s_, "Window of the CE threshold");
-    policy_set_->add_option("--bad-page-threshold", bad_page_threshold_,
-                            "Retired pages that flag the device for RMA: N, warn or auto");
+    policy_set_
+        ->add_option("--bad-page-threshold", bad_page_threshold_,
+                     "Retired pages that flag the device for RMA: N, warn or auto")
+        ->check(CLI::Validator(
+            [](std::string& v) -> std::string {
+                const auto n = parse_u64(v);
+                return v == "warn" || v == "auto" || (n && *n != 0 && *n <= INT32_MAX)
+                           ? std::string()
+                           : "expected a page count, warn or auto: " + v;
+            },
+            "{N,warn,auto}"));
     policy_set_->add_option("--part-reset-limit", part_reset_limit_,
                             "Partition resets within the window that leave it offline");
     policy_set_->add_option("--part-reset-window-s", part_reset_window_s_,
                             "Window of the partition reset limit");
-    policy_set_->add_flag("--rma-refuse", rma_refuse_,
-                          "At the bad-page threshold refuse VRAM allocations");
-    policy_set_->add_flag("--no-rma-refuse", no_rma_refuse_, "At the bad-page threshold only warn");
+    auto* refuse = policy_set_->add_flag("--rma-refuse", rma_refuse_,
+                                         "At the bad-page threshold refuse VRAM allocations");
+    auto* no_refuse = policy_set_->add_flag("--no-rma-refuse", no_rma_refuse_,
+                                            "At the bad-page threshold only warn");
+    refuse->excludes(no_refuse);
 
     badpages_ = object_->add_subcommand("badpages", "Retired VRAM pages; export or import the "
                                                     "bad-page table");
     badpages_->fallthrough();
-    badpages_
-        ->add_option("DEV", dev_,
-                     "Device id, PCI address or 'all' (one for --export "
-                     "and --import)")
-        ->capture_default_str();
-    auto* exp = badpages_->add_option("--export", export_, "Write the table to FILE");
-    auto* imp = badpages_->add_option("--import", import_, "Retire the pages of FILE's table");
+    add_dev_option(badpages_, dev_, true);
+    auto* exp = badpages_->add_option("--export", export_,
+                                      "Write the table to FILE, whole or not at all "
+                                      "('-': standard output; needs one DEV)");
+    auto* imp = badpages_->add_option("--import", import_,
+                                      "Retire the pages of FILE's table ('-': standard input; "
+                                      "needs one DEV)");
     exp->excludes(imp);
 }
 
@@ -176,38 +277,32 @@ int RasCommands::run(const Options& opts, std::ostream& out, std::ostream& err) 
 int RasCommands::show(const Options& opts, std::ostream& out, std::ostream& err) const {
     return show_devices(
         opts, dev_, out, err,
-        [](const Device& device, const DeviceEntry& e,
-           std::ostream& err_out) -> std::optional<Json> {
+        [&opts, this](const Device& device, const DeviceEntry& e,
+                      std::ostream& err_out) -> std::optional<Json> {
             const auto status = device.ras_status();
             if (!status) {
-                fail(err_out, device_error(what_on("RAS counters of", e), status.error()));
+                fail(err_out, device_error(what_on("RAS counters of", e), status.error()),
+                     status.error());
                 return std::nullopt;
             }
             const auto scope = device.reset_scope();
             if (!scope) {
-                fail(err_out, device_error(what_on("reset scope of", e), scope.error()));
+                fail(err_out, device_error(what_on("reset scope of", e), scope.error()),
+                     scope.error());
                 return std::nullopt;
             }
-            return ras_to_json(e, *status, *scope);
+            const Json doc = ras_to_json(e, *status, *scope);
+            return opts.format == Format::text ? ras_text_view(doc, detail_) : doc;
         });
 }
 
 int RasCommands::inject(const Options& opts, std::ostream& out, std::ostream& err) const {
     RasInjection inj;
-    const auto block = parse_ras_block(block_);
-    if (!block) {
-        fail(err, "invalid block '" + block_ +
-                      "' (expected umc, sdma, gfx, mmhub, pcie_bif, hdp or xgmi_wafl)");
-        return kExitUsage;
-    }
+    const auto block = parse_ras_block(block_); // the parser checked all three
     const auto type = parse_ras_type(type_);
-    if (!type) {
-        fail(err, "invalid error type '" + type_ + "' (expected ce, ue or de)");
-        return kExitUsage;
-    }
     const auto address = parse_u64(address_);
-    if (!address) {
-        fail(err, "invalid address '" + address_ + "' (a number, decimal or 0x hex)");
+    if (!block || !type || !address) {
+        fail(err, "invalid --block, --type or --address (see 'amdx ras inject --help')");
         return kExitUsage;
     }
     inj.block = *block;
@@ -226,11 +321,13 @@ int RasCommands::inject(const Options& opts, std::ostream& out, std::ostream& er
     const auto seq = device.ras_inject(inj);
     if (!seq) {
         const std::string what = what_on("ras inject", entry);
-        fail(err, seq.error() == std::errc::invalid_argument
-                      ? what + ": rejected: the block must report the type, the instance be " +
-                            "below its count, the count 1 .. 1024 and a umc address inside " +
-                            "VRAM and not retired (" + errno_text(seq.error()) + ")"
-                      : device_error(what, seq.error()));
+        fail(err,
+             seq.error() == std::errc::invalid_argument
+                 ? what + ": rejected: the block must report the type, the instance be " +
+                       "below its count, the count 1 .. 1024 and a umc address inside " +
+                       "VRAM and not retired (" + errno_text(seq.error()) + ")"
+                 : device_error(what, seq.error()),
+             seq.error());
         return kExitError;
     }
     render(out,
@@ -241,7 +338,7 @@ int RasCommands::inject(const Options& opts, std::ostream& out, std::ostream& er
                                 {"count", inj.count},
                                 {"address", inj.address},
                                 {"seq", *seq}}}},
-           opts.format);
+           opts);
     return kExitOk;
 }
 
@@ -252,7 +349,8 @@ int RasCommands::policy_show(const Options& opts, std::ostream& out, std::ostrea
                             const auto policy = device.ras_policy();
                             if (!policy) {
                                 fail(err_out,
-                                     device_error(what_on("RAS policy of", e), policy.error()));
+                                     device_error(what_on("RAS policy of", e), policy.error()),
+                                     policy.error());
                                 return std::nullopt;
                             }
                             return ras_policy_to_json(e, *policy);
@@ -298,33 +396,45 @@ int RasCommands::policy_set(const Options& opts, std::ostream& out, std::ostream
     const auto& [entry, device] = *target;
     if (auto ok = device.ras_set_policy(update); !ok) {
         const std::string what = what_on("ras policy set", entry);
-        fail(err, ok.error() == std::errc::invalid_argument
-                      ? what + ": a value is out of range (see Documentation/ras.rst) (" +
-                            errno_text(ok.error()) + ")"
-                      : device_error(what, ok.error()));
+        fail(err,
+             ok.error() == std::errc::invalid_argument
+                 ? what + ": a value is out of range (see Documentation/ras.rst) (" +
+                       errno_text(ok.error()) + ")"
+                 : device_error(what, ok.error()),
+             ok.error());
         return kExitError;
     }
     const auto policy = device.ras_policy();
     if (!policy) {
-        fail(err, device_error(what_on("RAS policy of", entry), policy.error()));
+        fail(err, device_error(what_on("RAS policy of", entry), policy.error()), policy.error());
         return kExitError;
     }
-    render(out, Json{{"devices", Json::array({ras_policy_to_json(entry, *policy)})}}, opts.format);
+    render(out, Json{{"devices", Json::array({ras_policy_to_json(entry, *policy)})}}, opts);
     return kExitOk;
 }
 
 int RasCommands::badpages(const Options& opts, std::ostream& out, std::ostream& err) const {
     const bool one = !export_.empty() || !import_.empty();
+    if (one && !parse_selector(dev_)->is_one()) { // before anything is opened
+        fail(err, std::string(export_.empty() ? "--import" : "--export") +
+                      " needs one device: ras badpages DEV " +
+                      (export_.empty() ? "--import FILE" : "--export FILE"));
+        return kExitUsage;
+    }
     std::vector<std::byte> table;
     std::size_t table_pages = 0;
     if (!import_.empty()) { // check the file before anything reaches the kernel
-        std::ifstream in(import_, std::ios::binary);
-        if (!in) {
-            fail(err, import_ + ": cannot open (" + sys_text() + ")");
-            return kExitError;
-        }
         std::ostringstream s;
-        s << in.rdbuf();
+        if (import_ == "-" && opts.in != nullptr) {
+            s << opts.in->rdbuf();
+        } else {
+            std::ifstream in(import_, std::ios::binary);
+            if (!in) {
+                fail(err, import_ + ": cannot open (" + sys_text() + ")", sys_error());
+                return kExitError;
+            }
+            s << in.rdbuf();
+        }
         const std::string bytes = s.str();
         const auto* p = reinterpret_cast<const std::byte*>(bytes.data());
         table.assign(p, p + bytes.size());
@@ -353,10 +463,12 @@ int RasCommands::badpages(const Options& opts, std::ostream& out, std::ostream& 
             const auto n = device->badpages_import(table);
             if (!n) {
                 const std::string what = what_on("ras badpages import", e);
-                fail(err, n.error() == std::errc::invalid_argument
-                              ? what + ": a page lies outside the device's VRAM (" +
-                                    errno_text(n.error()) + ")"
-                              : device_error(what, n.error()));
+                fail(err,
+                     n.error() == std::errc::invalid_argument
+                         ? what + ": a page lies outside the device's VRAM (" +
+                               errno_text(n.error()) + ")"
+                         : device_error(what, n.error()),
+                     n.error());
                 return kExitError;
             }
             render(out,
@@ -364,12 +476,12 @@ int RasCommands::badpages(const Options& opts, std::ostream& out, std::ostream& 
                                         {"file", import_},
                                         {"pages", table_pages},
                                         {"imported", *n}}}},
-                   opts.format);
+                   opts);
             return kExitOk;
         }
         const auto raw = device->badpage_table();
         if (!raw) {
-            fail(err, device_error(what_on("bad-page table of", e), raw.error()));
+            fail(err, device_error(what_on("bad-page table of", e), raw.error()), raw.error());
             return kExitError;
         }
         std::string why;
@@ -380,28 +492,26 @@ int RasCommands::badpages(const Options& opts, std::ostream& out, std::ostream& 
             return kExitError;
         }
         if (!export_.empty()) {
-            std::ofstream f(export_, std::ios::binary | std::ios::trunc);
-            if (f)
-                f.write(reinterpret_cast<const char*>(raw->data()),
-                        static_cast<std::streamsize>(raw->size()));
-            if (!f || !f.flush()) {
-                fail(err, export_ + ": cannot write (" + sys_text() + ")");
+            if (const auto ec = write_whole(export_, *raw, out)) {
+                fail(err, export_ + ": cannot write, left unchanged (" + errno_text(ec) + ")", ec);
                 return kExitError;
             }
+            if (export_ == "-") // standard output holds the table, nothing else
+                return kExitOk;
             render(out,
                    Json{{"export", Json{{"device", e.id},
                                         {"file", export_},
                                         {"pages", pages->size()},
                                         {"bytes", raw->size()}}}},
-                   opts.format);
+                   opts);
             return kExitOk;
         }
         Json list = Json::array();
         for (const auto& p : *pages)
             list.push_back(badpage_to_json(p));
-        devices.push_back(Json{{"id", e.id}, {"bdf", e.bdf}, {"pages", std::move(list)}});
+        devices.push_back(Json{{"device", e.id}, {"bdf", e.bdf}, {"pages", std::move(list)}});
     }
-    render(out, Json{{"devices", std::move(devices)}}, opts.format);
+    render(out, Json{{"devices", std::move(devices)}}, opts);
     return kExitOk;
 }
 

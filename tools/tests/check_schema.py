@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
 """Validate the JSON output of amdx commands (run against the fake kernel)
-with the documented JSON Schemas in Documentation/admin-guide, and check each
-schema rejects a broken document."""
+with the documented JSON Schemas in Documentation/admin-guide, check each
+schema rejects a broken document, and check the compatibility rule of
+cli.rst: a document with a key added anywhere (a newer amdx) still
+validates."""
 import copy
 import json
 import os
@@ -44,7 +46,8 @@ CASES = [
      [["-j", "dev", "show"], ["-p", "dev", "show", "1"]],
      [lambda d: dev0(d).pop("vram"),
       lambda d: dev0(d).update(compute_mode="spx"),
-      lambda d: dev0(d).update(surprise=1)]),
+      lambda d: dev0(d).update(hive_id=42),
+      lambda d: d.pop("schema_version")]),
     ("amdx-partition-show.schema.json",
      [["-j", "partition", "show"], ["-p", "partition", "show", "1"]],
      [lambda d: dev0(d)["partitions"][0].pop("state"),
@@ -54,18 +57,36 @@ CASES = [
      [["-j", "vf", "show"], ["-j", "vf", "show", "1"]],
      [lambda d: d["devices"][1]["vfs"][0].update(priority="urgent"),
       lambda d: d["devices"][1]["vfs"][0].pop("vram_quota"),
-      lambda d: dev0(d).update(max_vfs=-1)]),
+      lambda d: dev0(d).update(max_vfs=-1),
+      lambda d: d["devices"][1]["vfs"][0].update(bdf="c2:00.1")]),
     ("amdx-ras-show.schema.json",
      [["-j", "ras", "show"], ["-p", "ras", "show", "0"]],
      [lambda d: dev0(d)["blocks"][0]["total"].update(ce="n/a"),
       lambda d: dev0(d)["blocks"][0].update(block="l2"),
-      lambda d: dev0(d).pop("rma")]),
+      lambda d: dev0(d).pop("rma"),
+      lambda d: dev0(d)["reset_scope"].update(hive_id=0)]),
     ("amdx-monitor.schema.json",
      [["-j", "monitor", "--timeout-ms", "100"]],
      [lambda d: d.update(kind="boom"),
       lambda d: d.pop("seq"),
-      lambda d: d.update(extra=True)]),
+      lambda d: d.update(schema_version=1)]),
 ]
+
+
+def with_added_keys(doc):
+    """doc with a new key in every object, as a newer amdx might print."""
+    doc = copy.deepcopy(doc)
+
+    def add(node):
+        if isinstance(node, dict):
+            for v in node.values():
+                add(v)
+            node["added_in_a_later_release"] = {"any": ["value"]}
+        elif isinstance(node, list):
+            for v in node:
+                add(v)
+    add(doc)
+    return doc
 
 
 def main():
@@ -89,6 +110,13 @@ def main():
                       file=sys.stderr)
                 return 1
         print(f"ok: {name}: broken documents rejected")
+        extended = with_added_keys(first)
+        errors = list(validator.iter_errors(extended))
+        if errors:
+            print(f"{name} rejects a document with added keys: {errors[0].message}",
+                  file=sys.stderr)
+            return 1
+        print(f"ok: {name}: documents with added keys accepted")
     return 0
 
 

@@ -69,8 +69,8 @@ std::string rendered(const Json& doc, Format format) {
 }
 
 const char* const kShowJson =
-    R"({"devices":[{"id":0,"bdf":"0000:c1:00.0","model":"mi300x","product":"AMD Instinct MI300X",)"
-    R"("serial":"SN1000","hive_id":0,"num_xcc":8,"num_sdma":16,"num_vcn":4,"compute_mode":"SPX",)"
+    R"({"schema_version":2,"devices":[{"device":0,"bdf":"0000:c1:00.0","model":"mi300x","product":"AMD Instinct MI300X",)"
+    R"("serial":"SN1000","hive_id":"0","num_xcc":8,"num_sdma":16,"num_vcn":4,"compute_mode":"SPX",)"
     R"("memory_mode":"NPS1","supported_compute_modes":["SPX","DPX","QPX","CPX"],)"
     R"("supported_memory_modes":["NPS1","NPS2","NPS4"],)"
     R"("vram":{"size":206158430208,"free":204010946560},)"
@@ -78,25 +78,35 @@ const char* const kShowJson =
     R"("vfs":{"enabled":0,"max":8},"hmm":true}]})"
     "\n";
 
-const char* const kShowText = R"(id 0:
-  bdf 0000:c1:00.0
-  model mi300x
-  product "AMD Instinct MI300X"
-  serial SN1000
-  hive_id 0
-  num_xcc 8
-  num_sdma 16
-  num_vcn 4
-  compute_mode SPX
-  memory_mode NPS1
-  supported_compute_modes SPX,DPX,QPX,CPX
-  supported_memory_modes NPS1,NPS2,NPS4
-  vram size 206158430208 free 204010946560
+// Sizes in binary units, addresses in hex, tables with headers.
+const char* const kShowText = R"(device 0:
+  bdf                      0000:c1:00.0
+  model                    mi300x
+  product                  AMD Instinct MI300X
+  serial                   SN1000
+  hive_id                  0
+  num_xcc                  8
+  num_sdma                 16
+  num_vcn                  4
+  compute_mode             SPX
+  memory_mode              NPS1
+  supported_compute_modes  SPX,DPX,QPX,CPX
+  supported_memory_modes   NPS1,NPS2,NPS4
+  vram                     size 192 GiB, free 190 GiB
   memory_partitions:
-    index 0 base 0 size 206158430208 free 204010946560
-  vfs enabled 0 max 8
-  hmm true
+    INDEX BASE    SIZE    FREE
+        0  0x0 192 GiB 190 GiB
+  vfs                      enabled 0, max 8
+  hmm                      true
 )";
+
+/// @doc as render() prints it in JSON: "schema_version" first.
+Json versioned(const Json& doc) {
+    Json out{{"schema_version", amdx::cli::kSchemaVersion}};
+    for (const auto& [k, v] : doc.items())
+        out[k] = v;
+    return out;
+}
 
 TEST(Render, ShowJsonIsTheContract) {
     const Json doc{{"devices", Json::array({amdx::cli::info_to_json(fixed_info())})}};
@@ -112,15 +122,17 @@ TEST(Render, PrettyJsonParsesToTheSameDocument) {
     const Json doc{{"devices", Json::array({amdx::cli::info_to_json(fixed_info())})}};
     const std::string pretty = rendered(doc, Format::json_pretty);
     EXPECT_NE(pretty.find("\n    \"devices\""), std::string::npos);
-    EXPECT_EQ(Json::parse(pretty), doc);
+    EXPECT_EQ(Json::parse(pretty), versioned(doc));
 }
 
 TEST(Render, ListJsonAndText) {
     const amdx::DeviceEntry e{.id = 0, .model = amdx::Model::mi300x, .bdf = "0000:c1:00.0"};
     const Json doc{{"devices", Json::array({amdx::cli::entry_to_json(e)})}};
     EXPECT_EQ(rendered(doc, Format::json),
-              "{\"devices\":[{\"id\":0,\"bdf\":\"0000:c1:00.0\",\"model\":\"mi300x\"}]}\n");
-    EXPECT_EQ(rendered(doc, Format::text), "id 0 bdf 0000:c1:00.0 model mi300x\n");
+              "{\"schema_version\":2,\"devices\":[{\"device\":0,\"bdf\":\"0000:c1:00.0\","
+              "\"model\":\"mi300x\"}]}\n");
+    EXPECT_EQ(rendered(doc, Format::text), "DEVICE BDF          MODEL\n"
+                                           "     0 0000:c1:00.0 mi300x\n");
 }
 
 TEST(Render, EdgeValues) {
@@ -132,10 +144,10 @@ TEST(Render, EdgeValues) {
     info.memory_partitions.clear();
     const Json doc{{"devices", Json::array({amdx::cli::info_to_json(info)})}};
     const std::string text = rendered(doc, Format::text);
-    EXPECT_NE(text.find("  serial \"\"\n"), std::string::npos) << text;
-    EXPECT_NE(text.find("  model unknown\n"), std::string::npos) << text;
-    EXPECT_NE(text.find("  supported_memory_modes none\n"), std::string::npos) << text;
-    EXPECT_NE(text.find("  memory_partitions none\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("  serial                   \"\"\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("  model                    unknown\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("  supported_memory_modes   none\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("  memory_partitions        none\n"), std::string::npos) << text;
     const Json back = Json::parse(rendered(doc, Format::json)); // invalid UTF-8 is replaced
     EXPECT_EQ(back["devices"][0]["product"], "bad \xef\xbf\xbd utf8");
     EXPECT_EQ(back["devices"][0]["memory_partitions"], Json::array());
@@ -143,7 +155,7 @@ TEST(Render, EdgeValues) {
 
 TEST(Render, EmptyList) {
     const Json doc{{"devices", Json::array()}};
-    EXPECT_EQ(rendered(doc, Format::json), "{\"devices\":[]}\n");
+    EXPECT_EQ(rendered(doc, Format::json), "{\"schema_version\":2,\"devices\":[]}\n");
     EXPECT_EQ(rendered(doc, Format::text), "");
 }
 
@@ -155,9 +167,11 @@ std::error_code err(int e) {
 
 TEST(Errors, OpenMessages) {
     EXPECT_EQ(amdx::cli::open_error("/dev/amdx", err(ENOENT)),
-              "/dev/amdx: module not loaded (ENOENT: No such file or directory)");
+              "/dev/amdx: module not loaded, load it with modprobe amdx (ENOENT: No such file or "
+              "directory)");
     EXPECT_EQ(amdx::cli::open_error("/dev/amdx", err(ENXIO)),
-              "/dev/amdx: module not loaded (ENXIO: No such device or address)");
+              "/dev/amdx: module not loaded, load it with modprobe amdx (ENXIO: No such device or "
+              "address)");
     EXPECT_EQ(amdx::cli::open_error("/dev/amdx", err(EACCES)),
               "/dev/amdx: permission denied (EACCES: Permission denied)");
     EXPECT_EQ(amdx::cli::open_error("/dev/amdx", err(EMFILE)),
@@ -213,8 +227,9 @@ class CliRun : public ::testing::Test {
 TEST_F(CliRun, DevListJson) {
     const CliOutcome r = run({"-d", "/dev/null", "-j", "dev", "list"});
     EXPECT_EQ(r.code, 0) << r.err;
-    EXPECT_EQ(r.out, "{\"devices\":[{\"id\":0,\"bdf\":\"0000:c1:00.0\",\"model\":\"mi300x\"},"
-                     "{\"id\":1,\"bdf\":\"0000:c2:00.0\",\"model\":\"mi300x\"}]}\n");
+    EXPECT_EQ(r.out, "{\"schema_version\":2,"
+                     "\"devices\":[{\"device\":0,\"bdf\":\"0000:c1:00.0\",\"model\":\"mi300x\"},"
+                     "{\"device\":1,\"bdf\":\"0000:c2:00.0\",\"model\":\"mi300x\"}]}\n");
     EXPECT_TRUE(r.err.empty());
 }
 
@@ -227,8 +242,8 @@ TEST_F(CliRun, OptionsAfterTheCommand) {
 TEST_F(CliRun, ShowIsTheDefaultCommand) {
     const CliOutcome r = run({"-d", "/dev/null", "dev"});
     EXPECT_EQ(r.code, 0) << r.err;
-    EXPECT_NE(r.out.find("id 0:\n"), std::string::npos);
-    EXPECT_NE(r.out.find("id 1:\n"), std::string::npos);
+    EXPECT_NE(r.out.find("device 0:\n"), std::string::npos);
+    EXPECT_NE(r.out.find("device 1:\n"), std::string::npos);
 }
 
 TEST_F(CliRun, ShowById) {
@@ -236,7 +251,7 @@ TEST_F(CliRun, ShowById) {
     EXPECT_EQ(r.code, 0) << r.err;
     const Json doc = Json::parse(r.out);
     ASSERT_EQ(doc["devices"].size(), 1U);
-    EXPECT_EQ(doc["devices"][0]["id"], 1);
+    EXPECT_EQ(doc["devices"][0]["device"], 1);
     EXPECT_EQ(doc["devices"][0]["bdf"], "0000:c2:00.0");
 }
 
@@ -245,7 +260,7 @@ TEST_F(CliRun, ShowByBdfPretty) {
     EXPECT_EQ(r.code, 0) << r.err;
     const Json doc = Json::parse(r.out);
     ASSERT_EQ(doc["devices"].size(), 1U);
-    EXPECT_EQ(doc["devices"][0]["id"], 1);
+    EXPECT_EQ(doc["devices"][0]["device"], 1);
     EXPECT_NE(r.out.find('\n'), r.out.size() - 1); // multi-line
 }
 
@@ -262,8 +277,8 @@ TEST_F(CliRun, ShowAllJsonMatchesLibrary) {
 
 TEST_F(CliRun, NoSuchDevice) {
     const CliOutcome r = run({"-d", "/dev/null", "dev", "show", "7"});
-    EXPECT_EQ(r.code, 1);
-    expect_one_error_line(r, "amdx: no such device: 7");
+    EXPECT_EQ(r.code, amdx::cli::kExitNoDevice);
+    expect_one_error_line(r, "amdx: no such device: 7 (see 'amdx dev list')");
 }
 
 TEST_F(CliRun, DeviceRemovedWhileShowingAll) {
@@ -271,31 +286,32 @@ TEST_F(CliRun, DeviceRemovedWhileShowingAll) {
     kernel.fail_errno = ENODEV;
     const CliOutcome all = run({"-d", "/dev/null", "-j", "dev", "show"});
     EXPECT_EQ(all.code, 0) << all.err;
-    EXPECT_EQ(all.out, "{\"devices\":[]}\n");
+    EXPECT_EQ(all.out, "{\"schema_version\":2,\"devices\":[]}\n");
     const CliOutcome one = run({"-d", "/dev/null", "dev", "show", "0"});
-    EXPECT_EQ(one.code, 1);
-    expect_one_error_line(one, "amdx: no such device: 0");
+    EXPECT_EQ(one.code, amdx::cli::kExitNoDevice);
+    expect_one_error_line(one, "amdx: no such device: 0 (it went away)");
 }
 
 TEST_F(CliRun, InvalidSelectorIsUsageError) {
     const CliOutcome r = run({"-d", "/dev/null", "dev", "show", "gpu0"});
     EXPECT_EQ(r.code, 2);
-    expect_one_error_line(r,
-                          "amdx: invalid device 'gpu0' (expected an id, a PCI address or 'all')");
+    expect_one_error_line(r, "amdx: invalid device 'gpu0' (expected an id, a PCI address, "
+                             "serial:SERIAL, 'all' or a comma-separated list of them) (see "
+                             "'amdx dev show --help')");
 }
 
 TEST_F(CliRun, ModuleNotLoaded) {
     const CliOutcome r = run({"-d", "/nonexistent/amdx", "dev", "list"});
-    EXPECT_EQ(r.code, 1);
-    expect_one_error_line(
-        r, "amdx: /nonexistent/amdx: module not loaded (ENOENT: No such file or directory)");
+    EXPECT_EQ(r.code, amdx::cli::kExitNoModule);
+    expect_one_error_line(r, "amdx: /nonexistent/amdx: module not loaded, load it with modprobe "
+                             "amdx (ENOENT: No such file or directory)");
 }
 
 TEST_F(CliRun, NotAnAmdxNode) {
     kernel.fail_query = AMDX_QUERY_CAPS;
     kernel.fail_errno = ENOTTY;
     const CliOutcome r = run({"-d", "/dev/null", "dev", "list"});
-    EXPECT_EQ(r.code, 1);
+    EXPECT_EQ(r.code, amdx::cli::kExitNoModule);
     expect_one_error_line(
         r, "amdx: /dev/null: not an amdx control node (ENOTTY: Inappropriate ioctl for device)");
 }
@@ -304,7 +320,7 @@ TEST_F(CliRun, PermissionDenied) {
     kernel.fail_query = AMDX_QUERY_DEVICES;
     kernel.fail_errno = EPERM;
     const CliOutcome r = run({"-d", "/dev/null", "dev", "list"});
-    EXPECT_EQ(r.code, 1);
+    EXPECT_EQ(r.code, amdx::cli::kExitPermission);
     expect_one_error_line(r, "amdx: permission denied (EPERM: Operation not permitted)");
 }
 
@@ -312,11 +328,11 @@ TEST_F(CliRun, NewerMajorVersionIsRefused) {
     kernel.caps.version_major = AMDX_UAPI_VERSION_MAJOR + 1;
     kernel.caps.version_minor = 3;
     const CliOutcome r = run({"-d", "/dev/null", "dev", "list"});
-    EXPECT_EQ(r.code, 1);
-    expect_one_error_line(r, "amdx: kernel amdx uapi " +
-                                 std::to_string(AMDX_UAPI_VERSION_MAJOR + 1) +
-                                 ".3 is not supported (amdx speaks " +
-                                 std::to_string(AMDX_UAPI_VERSION_MAJOR) + ".x)");
+    EXPECT_EQ(r.code, amdx::cli::kExitNotSupported);
+    expect_one_error_line(
+        r, "amdx: kernel amdx uapi " + std::to_string(AMDX_UAPI_VERSION_MAJOR + 1) +
+               ".3 is not supported (amdx speaks " + std::to_string(AMDX_UAPI_VERSION_MAJOR) +
+               ".x; install the matching amdx tools)");
 }
 
 TEST_F(CliRun, UsageErrors) {
@@ -327,7 +343,8 @@ TEST_F(CliRun, UsageErrors) {
 
     const CliOutcome no_object = run({});
     EXPECT_EQ(no_object.code, 2);
-    expect_one_error_line(no_object, "amdx: missing OBJECT (try 'amdx --help')");
+    expect_one_error_line(no_object, "amdx: missing OBJECT: one of dev, hmm, partition, vf, ras, "
+                                     "monitor (see 'amdx --help')");
 
     const CliOutcome bad_object = run({"bus", "list"});
     EXPECT_EQ(bad_object.code, 2);
@@ -336,12 +353,23 @@ TEST_F(CliRun, UsageErrors) {
 }
 
 TEST_F(CliRun, VersionAndHelp) {
-    const CliOutcome v = run({"-V"});
+    const CliOutcome v = run({"-V", "-d", "/nonexistent/amdx"});
     EXPECT_EQ(v.code, 0);
     EXPECT_EQ(v.out.rfind("amdx ", 0), 0U);
-    EXPECT_NE(v.out.find("(uapi " + std::to_string(AMDX_UAPI_VERSION_MAJOR) + "." +
-                         std::to_string(AMDX_UAPI_VERSION_MINOR) + ")"),
-              std::string::npos);
+    EXPECT_NE(v.out.find("\nlibamdx "), std::string::npos) << v.out;
+    EXPECT_NE(v.out.find("\nuapi " + std::to_string(AMDX_UAPI_VERSION_MAJOR) + "." +
+                         std::to_string(AMDX_UAPI_VERSION_MINOR) + " (built for)\n"),
+              std::string::npos)
+        << v.out;
+    EXPECT_NE(v.out.find("\nmodule not loaded (/nonexistent/amdx: ENOENT"), std::string::npos)
+        << v.out;
+    kernel.caps.version_minor = 7; // the module's own uapi, from the caps query
+    const CliOutcome loaded = run({"--version", "-d", "/dev/null"});
+    EXPECT_EQ(loaded.code, 0);
+    EXPECT_NE(loaded.out.find(", uapi " + std::to_string(AMDX_UAPI_VERSION_MAJOR) + ".7\n"),
+              std::string::npos)
+        << loaded.out;
+    kernel.calls.clear();
     const CliOutcome h = run({"--help"});
     EXPECT_EQ(h.code, 0);
     EXPECT_NE(h.out.find("dev"), std::string::npos);
@@ -429,9 +457,14 @@ TEST_F(HmmCli, ShowWithoutHmmKernelStillSucceeds) {
     kernel.caps.caps = AMDX_CAP_DEVICE_QUERY;
     const CliOutcome r = run({"-d", "/dev/null", "hmm", "show", "0"});
     EXPECT_EQ(r.code, 0) << r.err;
-    EXPECT_EQ(r.out.rfind("caps device_private false hmm_mirror false hmm_migrate false\n", 0), 0U)
+    EXPECT_EQ(r.out.rfind("caps:\n"
+                          "  device_private  false\n"
+                          "  hmm_mirror      false\n"
+                          "  hmm_migrate     false\n",
+                          0),
+              0U)
         << r.out;
-    EXPECT_NE(r.out.find("    ranges none\n"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("    ranges  none\n"), std::string::npos) << r.out;
 }
 
 TEST_F(HmmCli, ShowForeignFdIsOneLine) {
@@ -466,8 +499,9 @@ TEST_F(HmmCli, DemoMigratesFaultsBackAndVerifies) {
 TEST_F(HmmCli, DemoTextPrintsEachStage) {
     const CliOutcome r = run({"-d", "/dev/null", "hmm", "demo", "0", "size=16K", "partition=0"});
     EXPECT_EQ(r.code, 0) << r.err;
-    for (const char* line : {"demo device 0 ", "\nmigrate moved ", "\nafter_migrate:\n",
-                             "\ncpu_touch pages ", "\nafter_cpu_touch:\n", "\nverify ok true"})
+    for (const char* line :
+         {"demo:\n  device     0\n", "\nmigrate:\n  moved  ", "\nafter_migrate:\n",
+          "\ncpu_touch:\n  pages  ", "\nafter_cpu_touch:\n", "\nverify:\n  ok         true\n"})
         EXPECT_NE(r.out.find(line), std::string::npos) << line << " in\n" << r.out;
 }
 
@@ -500,9 +534,10 @@ TEST_F(HmmCli, DemoRefusals) {
     expect_one_error_line(run({"-d", "/dev/null", "hmm", "demo", "partition=2"}),
                           "amdx: device 0 has no memory partition 2 (it has 1)");
     expect_one_error_line(run({"-d", "/dev/null", "hmm", "demo", "size=256G"}),
-                          "amdx: device 0 partition 0 has 204010946560 bytes free, the demo "
-                          "needs 274877906944");
-    expect_one_error_line(run({"-d", "/dev/null", "hmm", "demo", "7"}), "amdx: no such device: 7");
+                          "amdx: device 0 partition 0 has 190 GiB free, the demo needs 256 GiB "
+                          "(pass a smaller size=)");
+    expect_one_error_line(run({"-d", "/dev/null", "hmm", "demo", "7"}),
+                          "amdx: no such device: 7 (see 'amdx dev list')");
     EXPECT_TRUE(kernel.hmm_attrs.empty());
 }
 

@@ -6,12 +6,15 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <initializer_list>
 #include <iterator>
+#include <regex>
 #include <sstream>
 #include <string>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
 
@@ -48,6 +51,12 @@ Outcome run(const std::vector<std::string>& args) {
 void expect_error(const Outcome& r, int code, const std::string& line) {
     EXPECT_EQ(r.code, code);
     EXPECT_EQ(r.err, "amdx: " + line + "\n");
+}
+
+/// @text with the wall-clock times monitor prints ("time 2026-12-01T10:12:13.123456")
+/// replaced by "time T": they depend on when the test runs.
+std::string without_wall_times(const std::string& text) {
+    return std::regex_replace(text, std::regex("time [0-9-]+T[0-9:.]+ "), "time T ");
 }
 
 /// A file removed on destruction.
@@ -89,7 +98,8 @@ class ControlCli : public ::testing::Test {
 // ---- partition
 
 const char* const kPartitionShowJson =
-    R"({"devices":[{"id":0,"bdf":"0000:c1:00.0","compute_mode":"DPX","memory_mode":"NPS1",)"
+    R"({"schema_version":2,"devices":[{"device":0,"bdf":"0000:c1:00.0","compute_mode":"DPX",)"
+    R"("memory_mode":"NPS1",)"
     R"("generation":1,"partitions":[)"
     R"({"id":0,"state":"online","xccs":[0,1,2,3],"sdma":[0,1,2,3,4,5,6,7],"vcn":[0,1],)"
     R"("mem_partition":0,"vram_base":0,"vram_size":206158430208,"vf":null,"resets":0},)"
@@ -108,16 +118,18 @@ TEST_F(ControlCli, PartitionShowTextAndDefaultCommand) {
     kernel.devices[0].compute_mode = AMDX_COMPUTE_DPX;
     const auto r = run({"partition", "show", "0"});
     EXPECT_EQ(r.code, 0) << r.err;
-    EXPECT_EQ(r.out, "id 0:\n"
-                     "  bdf 0000:c1:00.0\n"
-                     "  compute_mode DPX\n"
-                     "  memory_mode NPS1\n"
-                     "  generation 1\n"
+    EXPECT_EQ(r.out, "device 0:\n"
+                     "  bdf           0000:c1:00.0\n"
+                     "  compute_mode  DPX\n"
+                     "  memory_mode   NPS1\n"
+                     "  generation    1\n"
                      "  partitions:\n"
-                     "    id 0 state online xccs 0,1,2,3 sdma 0,1,2,3,4,5,6,7 vcn 0,1 "
-                     "mem_partition 0 vram_base 0 vram_size 206158430208 vf n/a resets 0\n"
-                     "    id 1 state online xccs 4,5,6,7 sdma 8,9,10,11,12,13,14,15 vcn 2,3 "
-                     "mem_partition 0 vram_base 0 vram_size 206158430208 vf n/a resets 0\n");
+                     "    ID STATE  XCCS    SDMA                  VCN MEM_PARTITION VRAM_BASE "
+                     "VRAM_SIZE VF  RESETS\n"
+                     "     0 online 0,1,2,3 0,1,2,3,4,5,6,7       0,1             0       0x0   "
+                     "192 GiB n/a      0\n"
+                     "     1 online 4,5,6,7 8,9,10,11,12,13,14,15 2,3             0       0x0   "
+                     "192 GiB n/a      0\n");
     const auto all = run({"-j", "partition"});
     EXPECT_EQ(Json::parse(all.out)["devices"].size(), 2U);
 }
@@ -155,11 +167,13 @@ amdx_partition_holder holder(std::uint32_t pid, const char* comm) {
 TEST_F(ControlCli, PlanNotAllowedPrintsThePlanThenTheReason) {
     kernel.part_holders = {holder(4242, "trainer")};
     const auto r = run({"partition", "plan", "0", "--compute", "cpx"});
-    EXPECT_NE(r.out.find("  allowed false\n"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("  holders:\n    pid 4242 comm trainer mem_partition 0 pages 256\n"),
+    EXPECT_NE(r.out.find("  allowed         false\n"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("  holders:\n"
+                         "     PID COMM    MEM_PARTITION PAGES\n"
+                         "    4242 trainer             0   256\n"),
               std::string::npos)
         << r.out;
-    expect_error(r, 1,
+    expect_error(r, amdx::cli::kExitBusy,
                  "partition plan device 0: CPX/NPS1 not allowed now: processes hold memory in "
                  "partitions that would change (reason busy)");
 }
@@ -174,7 +188,7 @@ TEST_F(ControlCli, SetBusyListsHoldersAndNamesEbusy) {
     EXPECT_EQ(commit["num_holders"], 2);
     EXPECT_EQ(commit["holders"][1],
               Json::parse(R"({"pid":200,"comm":"infer","mem_partition":0,"pages":256})"));
-    expect_error(r, 1,
+    expect_error(r, amdx::cli::kExitBusy,
                  "partition set device 0: 2 processes hold memory in partitions that would "
                  "change; stop them or pass --drain (EBUSY: Device or resource busy)");
     EXPECT_EQ(kernel.devices[0].compute_mode, static_cast<std::uint32_t>(AMDX_COMPUTE_SPX));
@@ -187,10 +201,11 @@ TEST_F(ControlCli, SetWithDrainPrintsStepsWithDurations) {
     EXPECT_EQ(r.code, 0) << r.err;
     EXPECT_TRUE(r.err.empty());
     for (const char* line :
-         {"commit:\n  device 0\n", "  outcome committed\n", "  failed_step none\n",
-          "  total_ns 23000\n", "  steps:\n    step validate result ok duration_ns 1000\n",
-          "    step drain result ok duration_ns 3000\n",
-          "    step resume result ok duration_ns 7000\n  num_partitions 2\n"})
+         {"commit:\n  device          0\n", "  outcome         committed\n",
+          "  failed_step     none\n", "  total_ns        23.0 us\n",
+          "  steps:\n    STEP     RESULT DURATION_NS\n    validate ok          1.0 us\n",
+          "    drain    ok          3.0 us\n",
+          "    resume   ok          7.0 us\n  num_partitions  2\n"})
         EXPECT_NE(r.out.find(line), std::string::npos) << line << " in\n" << r.out;
     ASSERT_EQ(kernel.part_requests.size(), 1U);
     EXPECT_EQ(kernel.part_requests[0].flags, static_cast<std::uint32_t>(AMDX_PART_F_DRAIN));
@@ -207,7 +222,7 @@ TEST_F(ControlCli, SetRollbackNamesTheStepAndErrno) {
     EXPECT_EQ(commit["failed_step"], "compute");
     EXPECT_EQ(commit["steps"].back(),
               Json::parse(R"({"step":"compute","result":"EIO","duration_ns":4000})"));
-    expect_error(r, 1,
+    expect_error(r, amdx::cli::kExitRolledBack,
                  "partition set device 0: step compute failed, rolled back to SPX/NPS1 "
                  "(EIO: Input/output error)");
 }
@@ -216,7 +231,7 @@ TEST_F(ControlCli, SetDrainTimeout) {
     kernel.part_holders = {holder(100, "trainer")};
     kernel.part_drain_timeout = true;
     const auto r = run({"partition", "set", "0", "--compute", "cpx", "--drain"});
-    expect_error(r, 1,
+    expect_error(r, amdx::cli::kExitRolledBack,
                  "partition set device 0: the drain missed its deadline, rolled back to SPX/NPS1 "
                  "(ETIMEDOUT: Connection timed out)");
 }
@@ -235,27 +250,33 @@ TEST_F(ControlCli, SetRefusedNamesTheReason) {
 TEST_F(ControlCli, PartitionErrors) {
     kernel.fail_ioctl[AMDX_IOC_PARTITION_COMMIT] = EPERM;
     const auto perm = run({"partition", "set", "0", "--compute", "cpx"});
-    expect_error(perm, 1,
+    expect_error(perm, amdx::cli::kExitPermission,
                  "partition set device 0: permission denied, changes need CAP_SYS_ADMIN "
                  "(EPERM: Operation not permitted)");
     EXPECT_TRUE(perm.out.empty());
     kernel.fail_query = AMDX_QUERY_PARTITIONS;
     kernel.fail_errno = ENOTTY;
-    expect_error(run({"partition", "show", "1"}), 1,
+    expect_error(run({"partition", "show", "1"}), amdx::cli::kExitNotSupported,
                  "partitions of device 1: not supported by the kernel's amdx module "
                  "(ENOTTY: Inappropriate ioctl for device)");
-    expect_error(run({"partition", "show", "5"}), 1, "no such device: 5");
+    expect_error(run({"partition", "show", "5"}), amdx::cli::kExitNoDevice,
+                 "no such device: 5 (see 'amdx dev list')");
 }
 
 TEST_F(ControlCli, PartitionUsageErrors) {
     expect_error(run({"partition", "set", "0"}), 2,
-                 "partition set needs --compute and/or --memory");
+                 "partition set needs --compute and/or --memory (see 'amdx partition set "
+                 "--help')");
     expect_error(run({"partition", "plan", "0", "--compute", "hpx"}), 2,
-                 "invalid compute mode 'hpx' (expected spx, dpx, tpx, qpx or cpx)");
+                 "--compute: hpx not in {spx,dpx,tpx,qpx,cpx} (see 'amdx partition plan --help')");
     expect_error(run({"partition", "plan", "0", "--memory", "nps3"}), 2,
-                 "invalid memory mode 'nps3' (expected nps1, nps2, nps4 or nps8)");
+                 "--memory: nps3 not in {nps1,nps2,nps4,nps8} (see 'amdx partition plan --help')");
     expect_error(run({"partition", "set", "all", "--compute", "cpx"}), 2,
-                 "invalid device 'all' (expected an id, a PCI address)");
+                 "'all' selects more than one device; this command needs one (an id, a PCI "
+                 "address or serial:SERIAL) (see 'amdx partition set --help')");
+    expect_error(run({"partition", "set", "0", "--compute", "cpx", "--deadline-ms", "-1"}), 2,
+                 "--deadline-ms: value -1 not in range 0 to 3600000 (see 'amdx partition set "
+                 "--help')");
     const auto missing = run({"partition", "set"});
     EXPECT_EQ(missing.code, 2);
     EXPECT_TRUE(kernel.part_requests.empty());
@@ -271,13 +292,12 @@ TEST_F(ControlCli, VfEnableAutoPrintsTheVfs) {
     EXPECT_EQ(dev["max_vfs"], 8);
     ASSERT_EQ(dev["vfs"].size(), 4U);
     EXPECT_EQ(dev["vfs"][1],
-              Json::parse(R"({"vf":1,"state":"online","partitions":[1,5],)"
+              Json::parse(R"({"vf":1,"bdf":null,"state":"online","partitions":[1,5],)"
                           R"("vram_quota":51539607552,"time_slice_us":6000,"priority":"normal",)"
                           R"("evict":false,"vram_used":0,"resets":0,"resets_in_window":0})"));
     const auto text = run({"vf", "show", "0"});
-    EXPECT_NE(text.out.find("    vf 3 state online partitions 3,7 vram_quota 51539607552 "
-                            "time_slice_us 6000 priority normal evict false vram_used 0 "
-                            "resets 0 resets_in_window 0\n"),
+    EXPECT_NE(text.out.find("     3 n/a online 3,7            48 GiB          6000 normal   "
+                            "false       0 B      0                0\n"),
               std::string::npos)
         << text.out;
 }
@@ -348,24 +368,32 @@ TEST_F(ControlCli, VfSetResetDisable) {
     EXPECT_EQ(vfs[0]["priority"], "low");
     EXPECT_EQ(vfs[0]["evict"], true);
     expect_error(run({"vf", "set", "0", "1"}), 2,
-                 "vf set needs --vram-mib, --time-slice-us, --priority, --evict or --no-evict");
+                 "vf set needs --vram-mib, --time-slice-us, --priority, --evict or --no-evict "
+                 "(see 'amdx vf set --help')");
     expect_error(run({"vf", "set", "0", "1", "--evict", "--no-evict"}), 2,
-                 "--evict and --no-evict exclude each other");
+                 "--evict excludes --no-evict (see 'amdx vf set --help')");
 
     const auto reset = run({"vf", "reset", "0", "1"});
     EXPECT_EQ(reset.code, 0) << reset.err;
-    EXPECT_EQ(reset.out, "vf_reset device 0 vf 1 result acked state online duration_ns 2000000 "
-                         "resets_in_window 1 vram_cleared 0\n");
+    EXPECT_EQ(reset.out, "vf_reset:\n"
+                         "  device            0\n"
+                         "  vf                1\n"
+                         "  result            acked\n"
+                         "  state             online\n"
+                         "  duration_ns       2.0 ms\n"
+                         "  resets_in_window  1\n"
+                         "  vram_cleared      0 B\n");
     ASSERT_EQ(run({"vf", "reset", "0", "1"}).code, 0);
     ASSERT_EQ(run({"vf", "reset", "0", "1"}).code, 0);
-    expect_error(run({"vf", "reset", "0", "1"}), 1,
+    expect_error(run({"vf", "reset", "0", "1"}), amdx::cli::kExitBusy,
                  "vf reset device 0 VF 1: more than 3 resets in 60 s, the VF is quarantined "
                  "until VFs are disabled (EBUSY: Device or resource busy)");
-    EXPECT_NE(run({"vf", "show", "0"}).out.find("vf 1 state quarantined"), std::string::npos);
+    EXPECT_NE(run({"vf", "show", "0"}).out.find("     1 n/a quarantined"), std::string::npos);
 
-    const auto off = run({"vf", "disable", "0"});
+    // -j: one object, the (now empty) VF list.
+    const auto off = run({"-j", "vf", "disable", "0"});
     EXPECT_EQ(off.code, 0) << off.err;
-    EXPECT_TRUE(off.out.empty());
+    EXPECT_EQ(Json::parse(off.out)["devices"][0]["vfs"], Json::array()) << off.out;
     expect_error(run({"vf", "disable", "0"}), 1,
                  "vf disable device 0: no VF is enabled (EINVAL: Invalid argument)");
 }
@@ -378,18 +406,28 @@ TEST_F(ControlCli, RasShowKeepsUnsupportedApartFromZero) {
     const Json dev = Json::parse(r.out)["devices"][0];
     EXPECT_EQ(dev["rma"], false);
     EXPECT_EQ(dev["retired_pages"], 0);
-    EXPECT_EQ(dev["reset_scope"], Json::parse(R"({"hive_id":0,"devices":[0]})"));
+    EXPECT_EQ(dev["reset_scope"], Json::parse(R"({"hive_id":"0","devices":[0]})"));
     ASSERT_EQ(dev["blocks"].size(), 7U);
     EXPECT_EQ(dev["blocks"][1],
               Json::parse(R"({"block":"sdma","instances":16,"supported":["ue"],)"
                           R"("total":{"ce":null,"ue":0,"de":null},)"
                           R"("partitions":[{"partition":0,"ce":null,"ue":0,"de":null}]})"));
+    // Text: totals per block by default, per partition with --detail.
     const auto text = run({"ras", "show", "0"});
-    EXPECT_NE(text.out.find("    block sdma:\n      instances 16\n      supported ue\n"
-                            "      total ce n/a ue 0 de n/a\n      partitions:\n"
-                            "        partition 0 ce n/a ue 0 de n/a\n"),
+    EXPECT_NE(text.out.find("  blocks:\n"
+                            "    BLOCK     INSTANCES SUPPORTED  CE UE  DE\n"
+                            "    umc               8 ce,ue,de    0  0   0\n"
+                            "    sdma             16 ue        n/a  0 n/a\n"),
               std::string::npos)
         << text.out;
+    EXPECT_EQ(text.out.find("PARTITION"), std::string::npos) << text.out;
+    const auto detail = run({"ras", "show", "0", "--detail"});
+    EXPECT_NE(detail.out.find("  by_partition:\n"
+                              "    BLOCK     PARTITION  CE UE  DE\n"
+                              "    umc               0   0  0   0\n"),
+              std::string::npos)
+        << detail.out;
+    EXPECT_EQ(run({"-j", "ras", "show", "0", "--detail"}).out, r.out); // JSON has both
 }
 
 TEST_F(ControlCli, RasInject) {
@@ -397,9 +435,11 @@ TEST_F(ControlCli, RasInject) {
     const auto r = run({"-j", "ras", "inject", "0", "--block", "gfx", "--type", "ue", "--instance",
                         "5", "--count", "2"});
     EXPECT_EQ(r.code, 0) << r.err;
-    EXPECT_EQ(r.out, R"({"inject":{"device":0,"block":"gfx","type":"ue","instance":5,"count":2,)"
-                     R"("address":0,"seq":1}})"
-                     "\n");
+    EXPECT_EQ(
+        r.out,
+        R"({"schema_version":2,"inject":{"device":0,"block":"gfx","type":"ue","instance":5,"count":2,)"
+        R"("address":0,"seq":1}})"
+        "\n");
     ASSERT_EQ(kernel.ras_injects.size(), 1U);
     EXPECT_EQ(kernel.ras_injects[0].instance, 5U);
     const Json st = Json::parse(run({"-j", "ras", "show", "0"}).out)["devices"][0];
@@ -415,14 +455,18 @@ TEST_F(ControlCli, RasInject) {
                  "be below its count, the count 1 .. 1024 and a umc address inside VRAM and not "
                  "retired (EINVAL: Invalid argument)");
     expect_error(run({"ras", "inject", "0", "--block", "l2", "--type", "ce"}), 2,
-                 "invalid block 'l2' (expected umc, sdma, gfx, mmhub, pcie_bif, hdp or "
-                 "xgmi_wafl)");
+                 "--block: l2 not in {umc,sdma,gfx,mmhub,pcie_bif,hdp,xgmi_wafl} (see 'amdx ras "
+                 "inject --help')");
     expect_error(run({"ras", "inject", "0", "--block", "umc", "--type", "fatal"}), 2,
-                 "invalid error type 'fatal' (expected ce, ue or de)");
-    expect_error(run({"ras", "inject", "0", "--block", "umc", "--type", "ce", "--address", "0xzz"}),
-                 2, "invalid address '0xzz' (a number, decimal or 0x hex)");
+                 "--type: fatal not in {ce,ue,de} (see 'amdx ras inject --help')");
+    expect_error(
+        run({"ras", "inject", "0", "--block", "umc", "--type", "ce", "--address", "0xzz"}), 2,
+        "--address: not a number (decimal or 0x hex): 0xzz (see 'amdx ras inject --help')");
+    expect_error(run({"ras", "inject", "0", "--block", "umc", "--type", "ce", "--count", "1025"}),
+                 2, "--count: value 1025 not in range 1 to 1024 (see 'amdx ras inject --help')");
     kernel.fail_ioctl[AMDX_IOC_RAS_INJECT] = EPERM;
-    expect_error(run({"ras", "inject", "1", "--block", "umc", "--type", "ce"}), 1,
+    expect_error(run({"ras", "inject", "1", "--block", "umc", "--type", "ce"}),
+                 amdx::cli::kExitPermission,
                  "ras inject device 1: permission denied, changes need CAP_SYS_ADMIN "
                  "(EPERM: Operation not permitted)");
 }
@@ -430,13 +474,15 @@ TEST_F(ControlCli, RasInject) {
 TEST_F(ControlCli, RasPolicyShowAndSet) {
     const auto show = run({"ras", "policy", "show", "0"});
     EXPECT_EQ(show.code, 0) << show.err;
-    EXPECT_EQ(show.out, "id 0 bdf 0000:c1:00.0 ce_page_threshold 50 ce_window_s 86400 "
-                        "bad_page_threshold -1 bad_page_mode warn part_reset_limit 3 "
-                        "part_reset_window_s 3600 rma_refuse false\n");
+    EXPECT_EQ(show.out, "DEVICE BDF          CE_PAGE_THRESHOLD CE_WINDOW_S BAD_PAGE_THRESHOLD "
+                        "BAD_PAGE_MODE PART_RESET_LIMIT PART_RESET_WINDOW_S RMA_REFUSE\n"
+                        "     0 0000:c1:00.0                50       86400                 -1 "
+                        "warn                         3                3600 false\n");
     const auto set = run({"-j", "ras", "policy", "set", "0", "--ce-page-threshold", "10",
                           "--bad-page-threshold", "auto", "--rma-refuse"});
     EXPECT_EQ(set.code, 0) << set.err;
-    EXPECT_EQ(set.out, R"({"devices":[{"id":0,"bdf":"0000:c1:00.0","ce_page_threshold":10,)"
+    EXPECT_EQ(set.out, R"({"schema_version":2,"devices":[{"device":0,"bdf":"0000:c1:00.0",)"
+                       R"("ce_page_threshold":10,)"
                        R"("ce_window_s":86400,"bad_page_threshold":-2,"bad_page_mode":"auto",)"
                        R"("part_reset_limit":3,"part_reset_window_s":3600,"rma_refuse":true}]})"
                        "\n");
@@ -449,7 +495,8 @@ TEST_F(ControlCli, RasPolicyShowAndSet) {
     expect_error(run({"ras", "policy", "set", "0"}), 2,
                  "ras policy set needs at least one knob (see 'amdx ras policy set --help')");
     expect_error(run({"ras", "policy", "set", "0", "--bad-page-threshold", "lots"}), 2,
-                 "invalid --bad-page-threshold 'lots' (expected a page count, warn or auto)");
+                 "--bad-page-threshold: expected a page count, warn or auto: lots (see 'amdx ras "
+                 "policy set --help')");
     expect_error(run({"ras", "policy", "set", "0", "--ce-window-s", "0"}), 1,
                  "ras policy set device 0: a value is out of range (see Documentation/ras.rst) "
                  "(EINVAL: Invalid argument)");
@@ -461,14 +508,16 @@ TEST_F(ControlCli, BadPagesListExportImport) {
         0);
     const auto list = run({"-j", "ras", "badpages"});
     EXPECT_EQ(list.code, 0) << list.err;
-    EXPECT_EQ(list.out, R"({"devices":[{"id":0,"bdf":"0000:c1:00.0","pages":[{"address":12288,)"
+    EXPECT_EQ(list.out, R"({"schema_version":2,"devices":[{"device":0,"bdf":"0000:c1:00.0",)"
+                        R"("pages":[{"address":12288,)"
                         R"("partition":0,"cause":"ue","time":1700000000,"flags":0}]},)"
-                        R"({"id":1,"bdf":"0000:c2:00.0","pages":[]}]})"
+                        R"({"device":1,"bdf":"0000:c2:00.0","pages":[]}]})"
                         "\n");
     TempFile f;
     const auto exp = run({"ras", "badpages", "0", "--export", f.path()});
     EXPECT_EQ(exp.code, 0) << exp.err;
-    EXPECT_EQ(exp.out, "export device 0 file " + f.path() + " pages 1 bytes 44\n");
+    EXPECT_EQ(exp.out,
+              "export:\n  device  0\n  file    " + f.path() + "\n  pages   1\n  bytes   44 B\n");
     const std::string table = f.read();
     ASSERT_EQ(table.size(), 44U);
     EXPECT_EQ(table.substr(0, 4), "ABPX");
@@ -495,7 +544,7 @@ TEST_F(ControlCli, BadPagesListExportImport) {
                             "need 44 (EBADMSG: Bad message)");
     EXPECT_EQ(kernel.badpage_imports.size(), 1U); // nothing more reached the kernel
     expect_error(run({"ras", "badpages", "all", "--export", f.path()}), 2,
-                 "invalid device 'all' (expected an id, a PCI address)");
+                 "--export needs one device: ras badpages DEV --export FILE");
 }
 
 // ---- monitor and events
@@ -600,10 +649,12 @@ TEST_F(ControlCli, MonitorPrintsOneLinePerEventWithLost) {
     kernel.backlog[0] = {err, lost, event(AMDX_EVENT_RMA, 42)};
     const auto r = run({"monitor", "0", "--count", "3"});
     EXPECT_EQ(r.code, 0) << r.err;
-    EXPECT_EQ(r.out, "device 0 seq 1 timestamp_ns 1001 kind error block gfx type ue instance 2 "
-                     "partition 0 address 0 count 1\n"
-                     "device 0 seq 2 timestamp_ns 1002 kind lost missed 40\n"
-                     "device 0 seq 42 timestamp_ns 1042 kind rma retired_pages 0\n");
+    // The CLOCK_MONOTONIC stamp, and the wall-clock time it was.
+    EXPECT_EQ(without_wall_times(r.out),
+              "device 0 seq 1 time T mono 0.000001 kind error block gfx type ue instance 2 "
+              "partition 0 address 0x0 count 1\n"
+              "device 0 seq 2 time T mono 0.000001 kind lost missed 40\n"
+              "device 0 seq 42 time T mono 0.000001 kind rma retired_pages 0\n");
     ASSERT_EQ(kernel.subscribers.size(), 1U);
     EXPECT_EQ(kernel.subscribers[0].mask, AMDX_EVENT_MASK_ALL);
 }
@@ -614,9 +665,11 @@ TEST_F(ControlCli, MonitorJsonLinesKindsAndCount) {
     const auto r =
         run({"-j", "monitor", "--kinds", "rma", "--count", "2", "--ring-size", "64", "0"});
     EXPECT_EQ(r.code, 0) << r.err;
-    EXPECT_EQ(r.out, R"({"device":0,"seq":2,"timestamp_ns":1002,"kind":"rma","retired_pages":0})"
+    EXPECT_EQ(r.out, R"({"schema_version":2,"device":0,"seq":2,"timestamp_ns":1002,"kind":"rma",)"
+                     R"("retired_pages":0})"
                      "\n"
-                     R"({"device":0,"seq":3,"timestamp_ns":1003,"kind":"rma","retired_pages":0})"
+                     R"({"schema_version":2,"device":0,"seq":3,"timestamp_ns":1003,"kind":"rma",)"
+                     R"("retired_pages":0})"
                      "\n");
     ASSERT_EQ(kernel.subscribers.size(), 1U);
     EXPECT_EQ(kernel.subscribers[0].mask, 1ULL << AMDX_EVENT_RMA);
@@ -646,9 +699,11 @@ TEST_F(ControlCli, MonitorPicksUpNewDevices) {
     kernel.backlog[1] = {event(AMDX_EVENT_RMA, 5)};
     const auto r = run({"-j", "monitor", "--count", "2"});
     EXPECT_EQ(r.code, 0) << r.err;
-    EXPECT_EQ(r.out, R"({"device":0,"seq":1,"timestamp_ns":1001,"kind":"rma","retired_pages":0})"
+    EXPECT_EQ(r.out, R"({"schema_version":2,"device":0,"seq":1,"timestamp_ns":1001,"kind":"rma",)"
+                     R"("retired_pages":0})"
                      "\n"
-                     R"({"device":1,"seq":5,"timestamp_ns":1005,"kind":"rma","retired_pages":0})"
+                     R"({"schema_version":2,"device":1,"seq":5,"timestamp_ns":1005,"kind":"rma",)"
+                     R"("retired_pages":0})"
                      "\n");
     EXPECT_NE(r.err.find("monitor: following device 1 ("), std::string::npos) << r.err;
     EXPECT_EQ(kernel.subscribers.size(), 2U);
@@ -669,7 +724,8 @@ TEST_F(ControlCli, MonitorTimeoutAndGoneDevice) {
     kernel.backlog[1] = {event(AMDX_EVENT_DEVICE_RESET_BEGIN, 1)};
     kernel.hang_up_after_backlog = true;
     const auto gone = run({"monitor", "1"});
-    EXPECT_EQ(gone.out, "device 1 seq 1 timestamp_ns 1001 kind device_reset_begin devices none\n");
+    EXPECT_EQ(without_wall_times(gone.out),
+              "device 1 seq 1 time T mono 0.000001 kind device_reset_begin devices none\n");
     expect_error(gone, 1, "monitor: device 1 went away (ENODEV: No such device)");
 }
 
@@ -680,7 +736,238 @@ TEST_F(ControlCli, MonitorErrors) {
     expect_error(run({"monitor", "0", "--ring-size", "100"}), 1,
                  "monitor: subscribing to device 0: the ring size must be a power of two in "
                  "16 .. 65536 (EINVAL: Invalid argument)");
-    expect_error(run({"monitor", "7"}), 1, "no such device: 7");
+    expect_error(run({"monitor", "7"}), amdx::cli::kExitNoDevice,
+                 "no such device: 7 (see 'amdx dev list')");
+}
+
+} // namespace
+
+namespace {
+
+// ---- what issue 15 asked of the CLI
+
+Outcome run_with_input(const std::vector<std::string>& args, const std::string& input,
+                       bool interactive) {
+    std::vector<const char*> argv{"amdx", "-d", "/dev/null"};
+    for (const auto& a : args)
+        argv.push_back(a.c_str());
+    std::istringstream in(input);
+    std::ostringstream out;
+    std::ostringstream err;
+    Outcome r;
+    r.code = amdx::cli::run(static_cast<int>(argv.size()), argv.data(), in, interactive, out, err);
+    r.out = out.str();
+    r.err = err.str();
+    return r;
+}
+
+TEST_F(ControlCli, UsageErrorsComeBeforeTheModule) {
+    // The same exit status with and without a module: nothing is opened.
+    for (const char* node : {"/dev/null", "/nonexistent/amdx"}) {
+        std::vector<const char*> argv{"amdx", "-d", node, "partition", "show", "gpu0"};
+        std::ostringstream out;
+        std::ostringstream err;
+        EXPECT_EQ(amdx::cli::run(static_cast<int>(argv.size()), argv.data(), out, err),
+                  amdx::cli::kExitUsage)
+            << node << ": " << err.str();
+    }
+    EXPECT_TRUE(kernel.calls.empty());
+    std::vector<const char*> argv{"amdx", "-d", "/nonexistent/amdx", "partition", "show", "0"};
+    std::ostringstream out;
+    Outcome mod;
+    std::ostringstream err;
+    mod.code = amdx::cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
+    mod.err = err.str();
+    expect_error(mod, amdx::cli::kExitNoModule,
+                 "/nonexistent/amdx: module not loaded, load it with modprobe amdx (ENOENT: No "
+                 "such file or directory)");
+}
+
+TEST_F(ControlCli, MisspeltObjectOrCommandGetsASuggestion) {
+    expect_error(run({"partiton", "show"}), 2,
+                 "unknown object 'partiton' for 'amdx': did you mean 'amdx partition'?");
+    expect_error(run({"ras", "shwo", "0"}), 2,
+                 "unknown command 'shwo' for 'amdx ras': did you mean 'amdx ras show'?");
+    expect_error(run({"gizmo"}), 2, "unknown object 'gizmo' for 'amdx' (see 'amdx --help')");
+    expect_error(run({"dev", "show", "0", "1"}), 2,
+                 "unexpected argument '1' (see 'amdx dev show --help')");
+    EXPECT_TRUE(kernel.calls.empty());
+}
+
+TEST_F(ControlCli, HelpListsTheChoices) {
+    const auto r = run({"partition", "set", "--help"});
+    EXPECT_EQ(r.code, 0);
+    EXPECT_NE(r.out.find("{spx,dpx,tpx,qpx,cpx}"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("{nps1,nps2,nps4,nps8}"), std::string::npos) << r.out;
+    const auto inj = run({"ras", "inject", "--help"});
+    EXPECT_NE(inj.out.find("{umc,sdma,gfx,mmhub,pcie_bif,hdp,xgmi_wafl}"), std::string::npos)
+        << inj.out;
+    EXPECT_NE(inj.out.find("[1 - 1024]"), std::string::npos) << inj.out;
+}
+
+TEST_F(ControlCli, SelectorsTakeListsAndSerials) {
+    kernel.add_device(2);
+    auto ids = [](const Outcome& r) {
+        std::vector<int> out;
+        const Json doc = Json::parse(r.out);
+        for (const auto& d : doc["devices"])
+            out.push_back(d["device"].get<int>());
+        return out;
+    };
+    EXPECT_EQ(ids(run({"-j", "dev", "show", "2,0"})), (std::vector<int>{0, 2}));
+    EXPECT_EQ(ids(run({"-j", "partition", "show", "serial:SN1001"})), (std::vector<int>{1}));
+    EXPECT_EQ(ids(run({"-j", "ras", "show", "c3:00.0,serial:SN1000"})), (std::vector<int>{0, 2}));
+    EXPECT_EQ(ids(run({"-j", "vf", "show", "0,all"})), (std::vector<int>{0, 1, 2}));
+    expect_error(run({"dev", "show", "0,7"}), amdx::cli::kExitNoDevice,
+                 "no such device: 7 (see 'amdx dev list')");
+    expect_error(run({"dev", "show", "serial:NOPE"}), amdx::cli::kExitNoDevice,
+                 "no such device: serial:NOPE (see 'amdx dev list')");
+    const auto one = run({"-j", "vf", "reset", "serial:SN1001", "0"});
+    EXPECT_NE(one.err.find("vf reset device 1 VF 0"), std::string::npos) << one.err;
+    expect_error(run({"vf", "reset", "0,1", "0"}), 2,
+                 "'0,1' selects more than one device; this command needs one (an id, a PCI "
+                 "address or serial:SERIAL) (see 'amdx vf reset --help')");
+}
+
+TEST_F(ControlCli, ColumnsAndRawTables) {
+    const auto cols = run({"-o", "bdf,model", "dev", "list"});
+    EXPECT_EQ(cols.code, 0) << cols.err;
+    EXPECT_EQ(cols.out, "BDF          MODEL\n0000:c1:00.0 mi300x\n0000:c2:00.0 mi300x\n");
+    const auto raw = run({"--raw", "dev", "list"});
+    EXPECT_EQ(raw.out, "DEVICE BDF MODEL\n0 0000:c1:00.0 mi300x\n1 0000:c2:00.0 mi300x\n");
+    const auto parts = run({"partition", "show", "0", "-o", "id,vram_size"});
+    EXPECT_EQ(parts.out, "device 0:\n  partitions:\n    ID VRAM_SIZE\n     0   192 GiB\n");
+    expect_error(run({"dev", "list", "-o", "bdf,colour"}), 2,
+                 "-o: no column colour in this output (columns: bdf,device,model)");
+}
+
+TEST_F(ControlCli, VfShowOutputFeedsVfEnable) {
+    kernel.devices[0].compute_mode = AMDX_COMPUTE_CPX;
+    kernel.devices[1].compute_mode = AMDX_COMPUTE_CPX;
+    ASSERT_EQ(run({"vf", "enable", "0", "4"}).code, 0);
+    ASSERT_EQ(run({"vf", "set", "0", "2", "--vram-mib", "1024", "--priority", "high"}).code, 0);
+    const auto shown = run({"-j", "vf", "show", "0"});
+    ASSERT_EQ(shown.code, 0) << shown.err;
+    TempFile f;
+    f.write(shown.out);
+    const auto r = run({"vf", "enable", "1", "4", "--config", f.path()});
+    EXPECT_EQ(r.code, 0) << r.err;
+    ASSERT_EQ(kernel.vf_configs.size(), 4U);
+    EXPECT_EQ(kernel.vf_configs[2].vram_quota, 1ULL << 30);
+    EXPECT_EQ(kernel.vf_configs[2].priority, static_cast<std::uint32_t>(AMDX_VF_PRIO_HIGH));
+    // "-" is standard input.
+    ASSERT_EQ(run({"vf", "disable", "1"}).code, 0);
+    const auto piped =
+        run_with_input({"-j", "vf", "enable", "1", "4", "--config", "-"}, shown.out, false);
+    EXPECT_EQ(piped.code, 0) << piped.err;
+    ASSERT_EQ(kernel.vf_configs.size(), 4U);
+    EXPECT_EQ(kernel.vf_configs[2].vram_quota, 1ULL << 30);
+    // Two devices' VFs are no single configuration.
+    f.write(run({"-j", "vf", "show", "0,1"}).out);
+    expect_error(run({"vf", "enable", "1", "4", "--config", f.path()}), 2,
+                 f.path() + ": invalid VF configuration: a `vf show` document must hold exactly "
+                            "one device (amdx -j vf show DEV)");
+}
+
+TEST_F(ControlCli, VfShowGivesThePciAddressFromSysfs) {
+    kernel.devices[0].compute_mode = AMDX_COMPUTE_DPX;
+    ASSERT_EQ(run({"vf", "enable", "0", "2"}).code, 0);
+    char root[] = "/tmp/amdx_sysfs.XXXXXX";
+    ASSERT_NE(::mkdtemp(root), nullptr);
+    const std::string pf = std::string(root) + "/bus/pci/devices/0000:c1:00.0";
+    ASSERT_EQ(std::system(("mkdir -p " + pf).c_str()), 0);
+    ASSERT_EQ(::symlink("../0000:c1:00.1", (pf + "/virtfn0").c_str()), 0);
+    const auto r = run({"-j", "--sysfs-root", root, "vf", "show", "0"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    const Json vfs = Json::parse(r.out)["devices"][0]["vfs"];
+    EXPECT_EQ(vfs[0]["bdf"], "0000:c1:00.1");
+    EXPECT_EQ(vfs[1]["bdf"], nullptr); // no virtfn1
+    EXPECT_EQ(std::system(("rm -rf " + std::string(root)).c_str()), 0);
+}
+
+TEST_F(ControlCli, BadPageExportIsWholeOrNothing) {
+    ASSERT_EQ(
+        run({"ras", "inject", "0", "--block", "umc", "--type", "ue", "--address", "0x3000"}).code,
+        0);
+    // To standard output: the table and nothing else.
+    const auto out = run({"ras", "badpages", "0", "--export", "-"});
+    EXPECT_EQ(out.code, 0) << out.err;
+    ASSERT_EQ(out.out.size(), 44U);
+    EXPECT_EQ(out.out.substr(0, 4), "ABPX");
+    // A file that exists is replaced, not truncated in place: a reader that
+    // holds it open still sees the old contents, and no temporary is left.
+    char dir[] = "/tmp/amdx_export.XXXXXX";
+    ASSERT_NE(::mkdtemp(dir), nullptr);
+    const std::string path = std::string(dir) + "/board0.abpx";
+    std::ofstream(path) << "old contents";
+    std::ifstream held(path);
+    const auto exp = run({"ras", "badpages", "0", "--export", path});
+    EXPECT_EQ(exp.code, 0) << exp.err;
+    std::string old((std::istreambuf_iterator<char>(held)), {});
+    EXPECT_EQ(old, "old contents");
+    std::ifstream fresh(path, std::ios::binary);
+    EXPECT_EQ(std::string((std::istreambuf_iterator<char>(fresh)), {}), out.out);
+    EXPECT_EQ(std::system(("test $(ls " + std::string(dir) + " | wc -l) = 1").c_str()), 0);
+    // A directory that cannot be written leaves the file as it was.
+    ASSERT_EQ(::chmod(dir, 0500), 0);
+    const auto denied = run({"ras", "badpages", "0", "--export", path});
+    if (::geteuid() != 0) { // root writes anyway
+        EXPECT_EQ(denied.code, amdx::cli::kExitPermission);
+        EXPECT_NE(denied.err.find(path + ": cannot write, left unchanged (EACCES"),
+                  std::string::npos)
+            << denied.err;
+    }
+    ::chmod(dir, 0700);
+    EXPECT_EQ(std::system(("rm -rf " + std::string(dir)).c_str()), 0);
+    // --import - reads standard input.
+    const auto imp =
+        run_with_input({"-j", "ras", "badpages", "1", "--import", "-"}, out.out, false);
+    EXPECT_EQ(imp.code, 0) << imp.err;
+    EXPECT_EQ(Json::parse(imp.out)["import"]["imported"], 1);
+}
+
+TEST_F(ControlCli, HiveWideMemoryChangeNeedsYes) {
+    kernel.add_device(2);
+    // A device alone resets only itself: no question.
+    EXPECT_EQ(run({"partition", "set", "2", "--memory", "nps4"}).code, 0);
+    kernel.devices[0].hive_id = 7;
+    kernel.devices[1].hive_id = 7;
+    const auto r = run({"partition", "set", "0", "--memory", "nps4"});
+    EXPECT_NE(r.out.find("plan:\n"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("  reset_devices   0,1\n"), std::string::npos) << r.out;
+    expect_error(r, amdx::cli::kExitUsage,
+                 "partition set device 0: the memory-mode change resets devices 0,1 (the whole "
+                 "hive, plan above); nothing changed: pass --yes to proceed");
+    EXPECT_EQ(kernel.devices[0].memory_mode, static_cast<std::uint32_t>(AMDX_MEMORY_NPS1));
+    // Asked on a terminal: "n" changes nothing, "y" proceeds.
+    const auto no = run_with_input({"partition", "set", "0", "--memory", "nps4"}, "n\n", true);
+    EXPECT_EQ(no.code, amdx::cli::kExitUsage);
+    EXPECT_NE(no.err.find("Proceed? [y/N]"), std::string::npos) << no.err;
+    EXPECT_EQ(kernel.devices[0].memory_mode, static_cast<std::uint32_t>(AMDX_MEMORY_NPS1));
+    const auto yes = run_with_input({"partition", "set", "0", "--memory", "nps4"}, "y\n", true);
+    EXPECT_EQ(yes.code, 0) << yes.err;
+    EXPECT_EQ(kernel.devices[0].memory_mode, static_cast<std::uint32_t>(AMDX_MEMORY_NPS4));
+    const auto flag = run({"-j", "partition", "set", "0", "--memory", "nps1", "--yes"});
+    EXPECT_EQ(flag.code, 0) << flag.err;
+    EXPECT_EQ(Json::parse(flag.out)["commit"]["outcome"], "committed");
+}
+
+TEST_F(ControlCli, EveryJsonCommandPrintsOneObject) {
+    kernel.devices[0].compute_mode = AMDX_COMPUTE_CPX;
+    for (const auto& args : std::vector<std::vector<std::string>>{
+             {"-j", "dev", "list"},
+             {"-j", "vf", "enable", "0", "2"},
+             {"-j", "vf", "reset", "0", "1"},
+             {"-j", "vf", "disable", "0"},
+             {"-j", "ras", "policy", "show"},
+             {"-j", "partition", "plan", "0", "--compute", "dpx"}}) {
+        const auto r = run(args);
+        EXPECT_EQ(r.code, 0) << args[1] << ' ' << args[2] << ": " << r.err;
+        EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+        const Json doc = Json::parse(r.out, nullptr, false);
+        ASSERT_TRUE(doc.is_object()) << r.out;
+        EXPECT_EQ(doc.begin().key(), "schema_version");
+    }
 }
 
 } // namespace

@@ -317,7 +317,8 @@ TEST(Control, OpenRefusesAnotherUapiMajor) {
     EXPECT_EQ(control.context().detail, "kernel amdx uapi " +
                                             std::to_string(AMDX_UAPI_VERSION_MAJOR + 1) +
                                             ".7 is not supported (amdx speaks " +
-                                            std::to_string(AMDX_UAPI_VERSION_MAJOR) + ".x)");
+                                            std::to_string(AMDX_UAPI_VERSION_MAJOR) +
+                                            ".x; install the matching amdx tools)");
 }
 
 TEST(Control, OpenAcceptsANewerMinor) {

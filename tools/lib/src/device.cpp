@@ -114,7 +114,8 @@ Result<Control> Control::open(std::string_view path) noexcept {
         ctx.call = "AMDX_QUERY_CAPS";
         ctx.detail = "kernel amdx uapi " + std::to_string(caps->version_major) + "." +
                      std::to_string(caps->version_minor) + " is not supported (amdx speaks " +
-                     std::to_string(AMDX_UAPI_VERSION_MAJOR) + ".x)";
+                     std::to_string(AMDX_UAPI_VERSION_MAJOR) +
+                     ".x; install the matching amdx tools)";
         return Unexpected(std::move(ctx));
     }
     return control;

@@ -4,10 +4,19 @@
 # it prints goes to the host's terminal through ttyS1.
 exec > /dev/ttyS1 2>&1
 say() { printf '\n### %s\n' "$*"; }
-run() { echo "\$ $*"; "$@"; }
+# run CMD...: shows the command as typed, runs it, and says how it ended
+# when it failed (amdx's exit status names the cause: cli.rst).
+run() {
+	echo "\$ $*"
+	"$@"
+	rc=$?
+	[ $rc = 0 ] || echo "(exit status $rc)"
+	return 0
+}
 
 say "amdx loaded"
 dmesg | grep 'amdx: uapi'
+run amdx --version
 
 say "create a simulated MI300X and MI300A"
 run sh -c 'echo "0 model=mi300x vram=4096" > /sys/bus/amdx_sim/new_device'
@@ -17,8 +26,8 @@ run amdx dev list
 say "amdx dev show (text)"
 run amdx dev show
 
-say "amdx -j -p dev show (JSON)"
-run amdx -j -p dev show
+say "the same as JSON, for scripts (jq)"
+run sh -c 'amdx -j dev show | jq -c ".devices[] | {device, bdf, model, hive_id, vram}"'
 
 say "sysfs view"
 for d in /sys/class/amdx/amdx*; do
@@ -27,7 +36,7 @@ for d in /sys/class/amdx/amdx*; do
 done
 
 say "HMM: place a buffer on partition 0 of the MI300X's VRAM, touch it from the CPU"
-id=$(amdx -j dev list | jq '.devices[] | select(.model == "mi300x") | .id')
+id=$(amdx -j dev list | jq '.devices[] | select(.model == "mi300x") | .device')
 run amdx hmm demo "$id" size=8M partition=0
 
 say "Partitions: what would SPX -> CPX do?  (plan: changes nothing)"
@@ -39,11 +48,15 @@ run amdx partition set "$id" --compute cpx
 run amdx partition show "$id"
 
 say "an invalid combination is refused with its reason (CPX needs NPS1 or NPS4)"
-run amdx partition plan "$id" --compute cpx --memory nps2
+run amdx partition plan "$id" --compute cpx --memory nps2 -o id,state,xccs,mem_partition,vram_size
+
+say "mistakes are caught before anything reaches the kernel"
+run amdx partiton show "$id"
+run amdx partition set "$id" --compute xpx
+run amdx ras inject "$id" --block umc --type ue --count 0
 
 say "SR-IOV: 8 VFs, fairly provisioned, one VF reset"
-run amdx vf enable "$id" 8
-run amdx vf show "$id"
+run amdx vf enable "$id" 8 -o vf,bdf,state,partitions,vram_quota,time_slice_us,priority
 run amdx vf reset "$id" 3
 run amdx vf disable "$id"
 
@@ -82,6 +95,7 @@ say "gfx UE on XCC 3 in CPX: partition 3 quarantined, reset, restored"
 run amdx ras inject "$id" --block gfx --type ue --instance 3
 run amdx partition show "$id"
 run amdx ras show "$id"
+run amdx ras badpages "$id" --export /tmp/board.abpx
 
 say "the event log"
 sleep 1

@@ -8,7 +8,8 @@ pkgs=(build-essential bc bison flex libelf-dev libssl-dev dwarves cpio kmod
       linux-image-amd64 qemu-system-x86 busybox-static dkms sparse jq
       cmake g++ libgtest-dev libcli11-dev nlohmann-json3-dev pkg-config
       clang-format clang-tidy prometheus prometheus-cpp-dev
-      libdrm-dev pybind11-dev python3-dev abigail-tools)
+      libdrm-dev pybind11-dev python3-dev abigail-tools
+      libsmartcols-dev python3-docutils)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
