@@ -314,11 +314,10 @@ TEST(Control, OpenRefusesAnotherUapiMajor) {
     ASSERT_FALSE(control);
     EXPECT_EQ(control.error(), std::errc::protocol_not_supported);
     EXPECT_EQ(control.context().call, "AMDX_QUERY_CAPS");
-    EXPECT_EQ(control.context().detail, "kernel amdx uapi " +
-                                            std::to_string(AMDX_UAPI_VERSION_MAJOR + 1) +
-                                            ".7 is not supported (amdx speaks " +
-                                            std::to_string(AMDX_UAPI_VERSION_MAJOR) +
-                                            ".x; install the matching amdx tools)");
+    EXPECT_EQ(control.context().detail,
+              "kernel amdx uapi " + std::to_string(AMDX_UAPI_VERSION_MAJOR + 1) +
+                  ".7 is not supported (amdx speaks " + std::to_string(AMDX_UAPI_VERSION_MAJOR) +
+                  ".x; install the matching amdx tools)");
 }
 
 TEST(Control, OpenAcceptsANewerMinor) {
