@@ -275,7 +275,7 @@ std::vector<MetricFamily> to_metrics(const std::vector<Snapshot>& snaps, const s
                 {{"hostname", host}}, *collect_seconds);
     for (const auto& s : snaps)
         device_metrics(b, s, host);
-    if (tallies) {
+    if (tallies != nullptr) {
         for (const auto& s : snaps) {
             const auto it = tallies->find(s.info.id);
             event_metrics(b, s, host, it != tallies->end() ? it->second : EventTally{});
@@ -314,9 +314,9 @@ std::string collect_text(const Options& opts, const std::string& host, const Eve
     }
     const std::chrono::duration<double> took = std::chrono::steady_clock::now() - t0;
     std::map<std::uint32_t, EventTally> tallies;
-    if (ev)
+    if (ev != nullptr)
         tallies = ev->get();
-    return to_text(to_metrics(*snaps, host, ev ? &tallies : nullptr, took.count()));
+    return to_text(to_metrics(*snaps, host, ev != nullptr ? &tallies : nullptr, took.count()));
 }
 
 /// Writes @text to @path through @path.tmp.PID, fsync, rename.
@@ -372,7 +372,7 @@ void follow_events(const std::string& node, EventTallies& tallies, const std::at
                 auto entries = control->devices();
                 if (entries) {
                     for (const auto& e : *entries) {
-                        if (subs.count(e.id))
+                        if (subs.count(e.id) != 0u)
                             continue;
                         auto dev = Device::open(*control, e.id);
                         if (!dev)

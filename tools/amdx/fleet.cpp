@@ -73,8 +73,9 @@ FleetCommands::FleetCommands(CLI::App& app) {
 }
 
 bool FleetCommands::parsed() const {
-    return exporter_->parsed() || health_->parsed() || (export_ && export_->parsed()) ||
-           (monitor_ && monitor_->parsed() &&
+    return exporter_->parsed() || health_->parsed() ||
+           ((export_ != nullptr) && export_->parsed()) ||
+           ((monitor_ != nullptr) && monitor_->parsed() &&
             (from_journal_->count() > 0 || since_opt_->count() > 0));
 }
 
@@ -83,14 +84,15 @@ int FleetCommands::run(const Options& opts, std::ostream& out, std::ostream& err
         return exporter(opts, out, err);
     if (health_->parsed())
         return health(opts, out, err);
-    if (export_ && export_->parsed())
+    if ((export_ != nullptr) && export_->parsed())
         return partition_export(opts, out, err);
     if (since_opt_->count() > 0 && from_journal_->count() == 0) {
         fail(err, "monitor: --since needs --from-journal (the kernel keeps no history)");
         return kExitUsage;
     }
     std::vector<std::string> devs;
-    if (const auto* dev = monitor_->get_option_no_throw("DEV"); dev && dev->count() > 0)
+    if (const auto* dev = monitor_->get_option_no_throw("DEV");
+        (dev != nullptr) && dev->count() > 0)
         devs = dev->as<std::vector<std::string>>();
     return replay(opts, devs, out, err);
 }

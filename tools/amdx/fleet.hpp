@@ -163,7 +163,7 @@ struct Profile {
 /// accept with the current memory mode.
 [[nodiscard]] Result<std::vector<Profile>> profiles(const Device& device, const DeviceInfo& info);
 /// The KEP-4815 ResourceSlice of one device.
-[[nodiscard]] Json dra_slice(const DeviceInfo& info, const std::vector<Profile>& profiles,
+[[nodiscard]] Json dra_slice(const DeviceInfo& info, const std::vector<Profile>& profs,
                              const std::string& node, const std::string& driver);
 /// gres.conf lines of one device (its current partitions).
 [[nodiscard]] std::string slurm_gres(const DeviceInfo& info, const Partitions& parts,

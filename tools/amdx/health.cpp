@@ -48,7 +48,7 @@ Verdict worst_of(const std::vector<Finding>& f) {
 /// A finding resting on @r (or on the kernel's state alone if null).
 Finding finding(Verdict v, std::string cause, std::string clears, const JournalRecord* r) {
     Finding f{v, std::move(cause), std::move(clears), std::nullopt, std::nullopt};
-    if (r) {
+    if (r != nullptr) {
         f.seq = r->seq;
         f.timestamp_ns = r->timestamp_ns;
     }
@@ -91,7 +91,7 @@ void ue_rule(std::vector<Finding>& out, const std::vector<const JournalRecord*>&
     const JournalRecord* ue = newest(recs, [&](const JournalRecord& r) {
         return is_fatal_error(r) && r.partition == partition;
     });
-    if (!ue)
+    if (ue == nullptr)
         return;
     const auto secs = age.of(*ue);
     if (!secs || *secs >= rules.ue_age_s)
@@ -106,7 +106,7 @@ void ue_rule(std::vector<Finding>& out, const std::vector<const JournalRecord*>&
     const std::string what = "uncorrected " + ue->block + " error (" + ue->type + ")";
     const std::string stale = "no repeat for " + std::to_string(rules.ue_age_s) + " s (" +
                               std::to_string(rules.ue_age_s - *secs) + " s left)";
-    if (dealt) {
+    if (dealt != nullptr) {
         out.push_back(finding(Verdict::degraded,
                               what + " contained by " +
                                   (dealt->kind == "action_end" ? dealt->action : dealt->kind) +
@@ -181,7 +181,7 @@ std::vector<JournalRecord> read_journal(std::istream& in, std::size_t& skipped) 
 
 DeviceHealth evaluate(const Snapshot& snap, const std::vector<JournalRecord>& journal,
                       const HealthRules& rules) {
-    const Age age{rules.now_mono_ns ? rules.now_mono_ns : clock_ns(CLOCK_MONOTONIC),
+    const Age age{rules.now_mono_ns != 0u ? rules.now_mono_ns : clock_ns(CLOCK_MONOTONIC),
                   clock_ns(CLOCK_REALTIME)};
     std::vector<const JournalRecord*> recs;
     for (const auto& r : journal)
@@ -202,7 +202,7 @@ DeviceHealth evaluate(const Snapshot& snap, const std::vector<JournalRecord>& jo
     }
     const JournalRecord* reset_end =
         newest(recs, [](const JournalRecord& r) { return r.kind == "device_reset_end"; });
-    if (reset_end && reset_end->result != "ok")
+    if ((reset_end != nullptr) && reset_end->result != "ok")
         h.findings.push_back(finding(Verdict::unhealthy,
                                      "device reset failed: " + reset_end->result,
                                      "a device reset that succeeds", reset_end));
@@ -280,7 +280,7 @@ Json findings_to_json(const std::vector<Finding>& fs) {
 /// "device 0 partition 2: offline after ... (seq 17)".
 std::string finding_line(const DeviceHealth& h, const PartitionHealth* p, const Finding& f) {
     std::string s = "device " + std::to_string(h.id);
-    if (p)
+    if (p != nullptr)
         s += " partition " + std::to_string(p->id);
     s += " " + std::string(to_string(f.verdict)) + ": " + f.cause;
     if (f.seq)

@@ -106,7 +106,7 @@ Json dra_slice(const DeviceInfo& info, const std::vector<Profile>& profs, const 
         for (const auto& p : prof.topology) {
             Json consumed = Json::object();
             for (std::uint32_t x = 0; x < 32; ++x)
-                if (p.xcc_mask & (1U << x))
+                if ((p.xcc_mask & (1U << x)) != 0u)
                     consumed["xcc" + std::to_string(x)] = quantity(1);
             const std::uint64_t share = memory_share(p, prof.topology);
             consumed["mem" + std::to_string(p.mem_partition)] = quantity(share);
@@ -155,7 +155,11 @@ std::string slurm_gres(const DeviceInfo& info, const Partitions& parts, const st
                       std::string(to_string(parts.compute_mode)) + "/" +
                       std::string(to_string(parts.memory_mode)) + " partitions\n";
     for (const auto& p : parts.partitions) {
-        out += "NodeName=" + node + " Name=gpu Type=" + type + " Count=1 Flags=amd_gpu_env";
+        out += "NodeName=";
+        out += node;
+        out += " Name=gpu Type=";
+        out += type;
+        out += " Count=1 Flags=amd_gpu_env";
         out += " # partition " + std::to_string(p.id) + ": " +
                std::to_string(__builtin_popcount(p.xcc_mask)) + " XCC, " +
                std::to_string(memory_share(p, parts.partitions) >> 20) +

@@ -6,6 +6,7 @@
 // prints live ones, so a reader that was not subscribed when an event
 // happened still sees it.  Records of the selected devices with a seq
 // above SEQ; LOST records count by their last seq.
+#include <algorithm>
 #include <fstream>
 
 #include "fleet.hpp"
@@ -43,11 +44,10 @@ int FleetCommands::replay(const Options& opts, const std::vector<std::string>& d
         if (selectors.empty())
             return true;
         const std::string bdf = rec.value("bdf", "");
-        for (const auto& s : selectors)
-            if (s.kind == Selector::Kind::all || (s.kind == Selector::Kind::id && s.id == dev) ||
-                (s.kind == Selector::Kind::bdf && s.bdf == bdf))
-                return true;
-        return false;
+        return std::ranges::any_of(selectors, [&](const auto& s) {
+            return s.kind == Selector::Kind::all || (s.kind == Selector::Kind::id && s.id == dev) ||
+                   (s.kind == Selector::Kind::bdf && s.bdf == bdf);
+        });
     };
     std::ifstream first(journal_);
     if (!first) {
@@ -79,7 +79,7 @@ int FleetCommands::replay(const Options& opts, const std::vector<std::string>& d
                 render(out, rec, opts.format);
         }
     }
-    if (skipped)
+    if (skipped != 0u)
         fail(err, "monitor: " + std::to_string(skipped) + " malformed lines in " + journal_ +
                       " skipped");
     return kExitOk;

@@ -50,7 +50,7 @@ void Daemon::rescan() {
     if (!entries)
         return;
     for (const auto& e : *entries) {
-        if (subs_.count(e.id))
+        if (subs_.count(e.id) != 0u)
             continue;
         auto dev = Device::open(control_, e.id);
         if (!dev)
@@ -59,7 +59,7 @@ void Daemon::rescan() {
         auto stream = dev->subscribe(kEventMaskAll, opts_.ring_size);
         if (!info || !stream)
             continue;
-        const std::uint64_t domain = info->hive_id ? info->hive_id : kNoHive | e.id;
+        const std::uint64_t domain = info->hive_id != 0u ? info->hive_id : kNoHive | e.id;
         // What this boot's journal last holds of the domain: its devices'
         // newest seq (in a hive the seqs are hive-wide).
         if (const auto it = resume_by_device_.find(e.id); it != resume_by_device_.end()) {
@@ -143,9 +143,7 @@ void on_term(int /*sig*/) {
     g_stop.store(true);
 }
 
-} // namespace
-
-int main(int argc, char** argv) {
+int run_daemon(int argc, char** argv) {
     CLI::App app{"Journal every amdx device's event records as JSON lines.", "amdx-eventd"};
     Daemon::Options opts;
     std::uint64_t max_mib = opts.journal.max_bytes >> 20;
@@ -201,6 +199,19 @@ int main(int argc, char** argv) {
         }
     }
     return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    try {
+        return run_daemon(argc, argv);
+    } catch (const std::exception& e) { // e.g. std::bad_alloc: one line
+        std::cerr << "amdx-eventd: " << e.what() << '\n';
+    } catch (...) {
+        std::cerr << "amdx-eventd: unknown exception\n";
+    }
+    return 1;
 }
 
 } // namespace amdx::eventd

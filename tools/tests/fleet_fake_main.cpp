@@ -53,10 +53,10 @@ bool inject(const std::string& spec) {
 int main(int argc, char** argv) {
     amdx::test::FakeKernel kernel;
     const char* n = std::getenv("AMDX_FAKE_DEVICES");
-    const unsigned devices = n ? static_cast<unsigned>(std::strtoul(n, nullptr, 10)) : 2;
+    const unsigned devices = n != nullptr ? static_cast<unsigned>(std::strtoul(n, nullptr, 10)) : 2;
     for (unsigned i = 0; i < devices; ++i)
         kernel.add_device(i);
-    if (const char* spec = std::getenv("AMDX_FAKE_INJECT"); spec && !inject(spec)) {
+    if (const char* spec = std::getenv("AMDX_FAKE_INJECT"); (spec != nullptr) && !inject(spec)) {
         std::cerr << "amdx_fleet_fake: bad AMDX_FAKE_INJECT '" << spec << "'\n";
         return 2;
     }

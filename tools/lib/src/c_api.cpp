@@ -160,8 +160,8 @@ int amdx_dev_partitions(const amdx_dev* dev, struct amdx_query_partitions* hdr,
     if (hdr != nullptr)
         *hdr = h;
     return copy_list<amdx_query_partitions>(*answer, h.num_partitions, h.entry_size,
-                                            AMDX_PARTITION_INFO_SIZE_VER0, buf, cap, count,
-                                            kCall, id);
+                                            AMDX_PARTITION_INFO_SIZE_VER0, buf, cap, count, kCall,
+                                            id);
 }
 
 static int partition_call(const amdx_dev* dev, struct amdx_partition_config* cfg,
@@ -192,8 +192,8 @@ int amdx_dev_vfs(const amdx_dev* dev, struct amdx_vf_info* buf, size_t cap, size
     if (!answer)
         return fail(amdx::detail::forward(answer, kCall, id).context());
     const auto h = amdx::detail::list_header<amdx_query_vfs>(*answer);
-    return copy_list<amdx_query_vfs>(*answer, h.num_vfs, h.entry_size, AMDX_VF_INFO_SIZE_VER0,
-                                     buf, cap, count, kCall, id);
+    return copy_list<amdx_query_vfs>(*answer, h.num_vfs, h.entry_size, AMDX_VF_INFO_SIZE_VER0, buf,
+                                     cap, count, kCall, id);
 }
 
 int amdx_dev_vf_enable(const amdx_dev* dev, uint32_t num_vfs,
