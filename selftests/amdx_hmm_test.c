@@ -265,6 +265,25 @@ static int add_range(int fd, void *p, size_t size)
 			    AMDX_HMM_LOC_SYSTEM, 0, 0, 0);
 }
 
+/*
+ * A range grants only the device whose fd set it (the access attribute's
+ * default): let the first two devices of @c both reach [@p, @p + @size),
+ * through either fd.
+ */
+static int grant_both(struct hmm_ctx *c, void *p, size_t size)
+{
+	__u64 both = (1ULL << c->dev[0].id) | (1ULL << c->dev[1].id);
+	int i, ret;
+
+	for (i = 0; i < 2; i++) {
+		ret = set_attr(c->dev[i].fd, p, size, AMDX_HMM_ATTR_ACCESS,
+			       0, 0, 0, both);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 static int migrate_to(int fd, void *p, size_t size, __u32 dest,
 		      struct amdx_hmm_migrate *m)
 {
@@ -1364,6 +1383,7 @@ TEST_F(hmm2, snapshot)
 			      AMDX_HMM_ATTR_GRANULARITY, 0, 0, 0, 0));
 	ASSERT_EQ(0, set_attr(DEV1, p, npages * ps,
 			      AMDX_HMM_ATTR_GRANULARITY, 0, 0, 0, 0));
+	ASSERT_EQ(0, grant_both(&self->c, p, npages * ps));
 	EXPECT_EQ(-1, check_zero(p + 2 * ps, sizeof(__u32)));
 	p[3 * ps] = 3;
 	p[4 * ps] = 4;
@@ -1608,6 +1628,7 @@ TEST_F(hmm2, double_map)
 	fill(p, size, 1);
 	ASSERT_EQ(0, add_range(DEV0, p, size));
 	ASSERT_EQ(0, add_range(DEV1, p, size));
+	ASSERT_EQ(0, grant_both(&self->c, p, size));
 
 	/* both read system memory */
 	ASSERT_EQ(0, dev_access(DEV0, AMDX_HMM_ACCESS_READ, p, size, mirror,

@@ -91,10 +91,7 @@ static long hw_corrupted_kb(void)
 
 static int module_load(const char *name)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "insmod %s/%s.ko", MOD_DIR, name);
-	return system(cmd) == 0 ? 0 : -1;
+	return amdx_module_load(MOD_DIR, name);
 }
 
 static int module_unload(const char *name)

@@ -141,4 +141,21 @@ static inline int amdx_device_info(int fd, uint32_t id,
 	return amdx_query(fd, AMDX_QUERY_DEVICE_INFO, id, info, &size);
 }
 
+/*
+ * insmod @dir/@name.ko.  A new amdx.ko makes a new /dev/amdx, root:root
+ * 0660: the test VM has no udev, so this gives it the group
+ * udev/70-amdx.rules names, as guest-init.sh's amdx_udev does at boot.
+ */
+static inline int amdx_module_load(const char *dir, const char *name)
+{
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd),
+		 "insmod %s/%s.ko && { [ %s != amdx ] || chgrp \"$(sed -n "
+		 "'/^[^#]/s/.*GROUP=\"\\([^\"]*\\)\".*/\\1/p' "
+		 "/lib/udev/rules.d/70-amdx.rules)\" /dev/amdx; }",
+		 dir, name, name);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
 #endif /* _AMDX_SELFTEST_H_ */

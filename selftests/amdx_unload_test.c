@@ -19,10 +19,7 @@ static int unload(const char *name)
 
 static int load(const char *name)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "insmod %s/%s.ko", MOD_DIR, name);
-	return system(cmd) == 0 ? 0 : -1;
+	return amdx_module_load(MOD_DIR, name);
 }
 
 /* The amdx id of the sim device with BDF @bdf, or -1. */
