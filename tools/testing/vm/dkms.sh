@@ -9,14 +9,19 @@ name=amdx
 ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$root/dkms.conf")
 src=/usr/src/$name-$ver
 
-if dkms status -m "$name" -v "$ver" 2>/dev/null | grep -q .; then
-	dkms remove -m "$name" -v "$ver" --all >&2 || true
-fi
+# Copy the source first: a registration whose /usr/src tree is gone (an
+# interrupted earlier run) is invisible to "dkms status" and cannot be
+# removed without its dkms.conf, yet still makes "dkms add" refuse.
 rm -rf "$src"
 mkdir -p "$src"
 # Only what git tracks (or would track): no build output.
 (cd "$root" && git ls-files -co --exclude-standard -z |
 	rsync -a --from0 --files-from=- ./ "$src/")
+if [ -e "/var/lib/dkms/$name/$ver" ]; then
+	dkms remove -m "$name" -v "$ver" --all >&2 || true
+	rm -rf "/var/lib/dkms/$name/$ver"
+	find /var/lib/dkms/$name -maxdepth 1 -xtype l -delete 2>/dev/null || true
+fi
 dkms add -m "$name" -v "$ver" >&2
 for kver in "$@"; do
 	dkms build -m "$name" -v "$ver" -k "$kver" >&2 || {
