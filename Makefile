@@ -19,7 +19,7 @@ VM := tools/testing/vm
 export AMDX_WERROR
 
 .PHONY: all modules clean probes check demo vm-shell lint tools bench help kdir \
-	fuzz
+	fuzz docs
 
 all: modules
 
@@ -56,6 +56,12 @@ bench:
 lint:
 	$(VM)/lint.sh
 
+# Documentation/ as HTML in build/docs (Sphinx with the kernel's kernel-doc
+# extension from linux-source-6.12); a warning fails.
+docs:
+	$(VM)/deps.sh
+	scripts/docs.sh
+
 kdir:
 	@echo "$(KDIR)"
 
@@ -75,5 +81,6 @@ help:
 	@echo "make demo         the main job: boot the VM and show amdx"
 	@echo "make vm-shell     a shell in the test VM with amdx loaded"
 	@echo "make lint         checkpatch, sparse, header and C++ lint"
+	@echo "make docs         Documentation/ as HTML (build/docs); warnings fail"
 
 FORCE:

@@ -143,8 +143,8 @@ static int amdx_part_build(struct amdx_device *adev, u32 compute, u32 memory,
 	u32 i;
 	int ret;
 
-	ret = amdx_partition_topology(adev->desc.model, compute, memory,
-				      &topo);
+	ret = amdx_partition_compute_topology(adev->desc.model, compute,
+					      memory, &topo);
 	if (ret)
 		return ret;
 	memset(l, 0, sizeof(*l));
@@ -284,14 +284,19 @@ static void amdx_part_info(const struct amdx_device *adev,
  * The transaction
  */
 
+/* Holders told about a drain, per device. */
+#define AMDX_PART_DRAIN_NOTIFY	64
+
 /**
  * struct amdx_part_txn - one PLAN or COMMIT
  * @cfg: the argument.
- * @ndev: devices locked; @devs[0] is the device the call came in on.
+ * @ndev: devices locked; the first of @devs is the device the call came
+ *	in on.
  * @naff: devices the change applies to: @ndev for a memory-mode change,
  *	else 1.
  * @devs: the locked devices.
- * @trylocked: @devs[i]'s device lock was taken here (hive members).
+ * @trylocked: per entry of @devs, its device lock was taken here (hive
+ *	members).
  * @hive: the hive lock is held and @devs hold references.
  * @compute: target compute mode.
  * @memory: target memory mode.
@@ -306,9 +311,6 @@ static void amdx_part_info(const struct amdx_device *adev,
  * @compute_done: the compute mode was switched.
  * @rebuilt: the new layouts are installed.
  */
-/* Holders told about a drain, per device. */
-#define AMDX_PART_DRAIN_NOTIFY	64
-
 struct amdx_part_txn {
 	struct amdx_partition_config *cfg;
 	u32 ndev;

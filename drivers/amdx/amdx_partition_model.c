@@ -345,7 +345,7 @@ const char *amdx_partition_reason_str(u32 reason)
 EXPORT_SYMBOL_IF_KUNIT(amdx_partition_reason_str);
 
 /**
- * amdx_partition_topology() - the partitions of a configuration
+ * amdx_partition_compute_topology() - the partitions of a configuration
  * @model: %AMDX_MODEL_*.
  * @compute_mode: %AMDX_COMPUTE_*.
  * @memory_mode: %AMDX_MEMORY_*.
@@ -356,8 +356,9 @@ EXPORT_SYMBOL_IF_KUNIT(amdx_partition_reason_str);
  * Return: 0, or -EINVAL if amdx_partition_check() refuses the
  * configuration on bare metal.
  */
-int amdx_partition_topology(u32 model, u32 compute_mode, u32 memory_mode,
-			    struct amdx_partition_topology *topo)
+int amdx_partition_compute_topology(u32 model, u32 compute_mode,
+				    u32 memory_mode,
+				    struct amdx_partition_topology *topo)
 {
 	u32 i, per;
 	int ret;
@@ -380,4 +381,4 @@ int amdx_partition_topology(u32 model, u32 compute_mode, u32 memory_mode,
 	}
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(amdx_partition_topology);
+EXPORT_SYMBOL_IF_KUNIT(amdx_partition_compute_topology);

@@ -76,6 +76,9 @@
 static_assert(sizeof(struct amdx_ras_policy) >= AMDX_RAS_POLICY_SIZE_VER0);
 static_assert(sizeof(struct amdx_reset_scope) >= AMDX_RESET_SCOPE_SIZE_VER0);
 
+/* Counter rows per block: the device row, then one per compute partition. */
+#define AMDX_RAS_ROWS	(1 + AMDX_MAX_PARTITIONS)
+
 /**
  * struct amdx_ras - RAS state of one device
  * @lock: protects every field below but @poison's contents for readers.
@@ -97,8 +100,7 @@ struct amdx_ras {
 	struct mutex lock;	/* see above */
 	struct amdx_ras_policy policy;
 	struct amdx_ras_block_info blocks[AMDX_RAS_BLOCK_COUNT];
-	u64 count[AMDX_RAS_BLOCK_COUNT][1 + AMDX_MAX_PARTITIONS]
-		 [AMDX_RAS_TYPE_COUNT];
+	u64 count[AMDX_RAS_BLOCK_COUNT][AMDX_RAS_ROWS][AMDX_RAS_TYPE_COUNT];
 	struct xarray ce;
 	struct xarray poison;
 	struct amdx_badpage_record *table;

@@ -125,59 +125,59 @@ struct amdx_device_state {
 /**
  * struct amdx_provider_ops - callbacks from the core into a provider
  * @get_state: fill @st with the device's current state.  May sleep.
- *	Return: 0 or -errno.
+ *	Returns 0 or -errno.
  * @vram_alloc_page: HMM: allocate a VRAM page in memory partition @part
  *	for a migration destination, charged to @owner (%AMDX_OWNER_PF or
  *	AMDX_OWNER_VF(n)): a device-private page, locked, one
  *	reference.  Its contents are undefined: the core copies a full page
  *	into it (the zero page where the process had none).  Freed through
  *	the pagemap's page_free() once the last reference goes.  May sleep.
- *	Return: the page, ERR_PTR(-ENOSPC) when the partition is full,
+ *	Returns the page, ERR_PTR(-ENOSPC) when the partition is full,
  *	ERR_PTR(-EDQUOT) when @owner is at its VRAM quota,
  *	ERR_PTR(-ENOMEM) or another error.
  * @vram_copy: HMM: copy one page; either page may be a device-private page
- *	of this device (the "DMA engine").  Return: 0 or -errno.
+ *	of this device (the "DMA engine").  Returns 0 or -errno.
  * @vram_page_index: HMM: the VRAM page index of a device page.
  * @vram_index_page: HMM: the device page of a VRAM page index.
  * @vram_used_pages: HMM: VRAM pages allocated right now.
  * @vram_retire: RAS: take VRAM page @index out of service for good: a
  *	free page leaves the allocator now, an allocated one when it is
- *	freed.  Never sleeps.  Return: 0, -EINVAL beyond the VRAM.
+ *	freed.  Never sleeps.  Returns 0, -EINVAL beyond the VRAM.
  * @vram_retired: RAS: VRAM pages retired and out of the allocator
  *	(@retired), and retired but still allocated, leaving when freed
  *	(@pending).  Optional.
  * @ras_inject: RAS: turn a validated %AMDX_IOC_RAS_INJECT into a hardware
  *	error report and pass it to amdx_ras_report() before returning,
- *	forwarding @seq.  Optional.  Return: 0 or -errno.
+ *	forwarding @seq.  Optional.  Returns 0 or -errno.
  * @device_reset: RAS: reset the device (and what shares its reset
- *	domain).  May sleep.  Optional.  Return: 0 or -errno.
+ *	domain).  May sleep.  Optional.  Returns 0 or -errno.
  * @badpages_store: RAS: keep this encoded bad-page table on the board
  *	(replacing the previous one) for the next amdx_device_register() of
- *	the same board.  May sleep.  Optional.  Return: 0 or -errno.
+ *	the same board.  May sleep.  Optional.  Returns 0 or -errno.
  * @partition_step: a partition commit is about to run step @step
  *	(%AMDX_PART_STEP_*; the hardware work of COMPUTE and MEMORY follows
- *	through the ops below).  Optional.  Return: 0, or -errno to fail the
+ *	through the ops below).  Optional.  Returns 0, or -errno to fail the
  *	step: the core rolls the commit back.
  * @set_compute_mode: ask the firmware for compute mode @mode, no reset.
- *	Return: 0 or -errno with the mode unchanged.
+ *	Returns 0 or -errno with the mode unchanged.
  * @set_memory_mode: reset the device into memory mode @mode and lay its
  *	VRAM out anew (the core drained it first).  May sleep for the reset.
- *	Return: 0, -EBUSY while VRAM is allocated, or -errno; on error the
+ *	Returns 0, -EBUSY while VRAM is allocated, or -errno; on error the
  *	mode and the VRAM layout are unchanged.
  * @vf_enable: bring up @num_vfs VFs with the resources in @cfg (validated
  *	by the core): VF n's VRAM quota applies to AMDX_OWNER_VF(n).  All or
- *	nothing.  Return: 0 or -errno.
+ *	nothing.  Returns 0 or -errno.
  * @vf_disable: take every VF down and release its resources.
  * @vf_configure: apply @cfg to enabled VF @vf (time slice, VRAM quota,
- *	priority, flags).  Return: 0 or -errno with nothing changed.
+ *	priority, flags).  Returns 0 or -errno with nothing changed.
  * @vf_flr: reset enabled VF @vf (function level reset): notify its guest,
  *	wait up to 10 ms for the ack, reset anyway, and clear the VF's VRAM:
  *	every page charged to AMDX_OWNER_VF(@vf) reads zero afterwards (its
  *	mappings stay).  The core keeps migrations out meanwhile.  Sets
  *	*@result to %AMDX_VF_RESET_ACKED or %AMDX_VF_RESET_ACK_TIMEOUT.  May
- *	sleep.  Return: 0 or -errno.
+ *	sleep.  Returns 0 or -errno.
  * @partition_reset: reset compute partition @part (of the current mode)
- *	alone.  May sleep.  Return: 0 or -errno.
+ *	alone.  May sleep.  Returns 0 or -errno.
  *
  * Without @set_compute_mode and @set_memory_mode the device has a fixed
  * partition layout (COMMIT fails with -EOPNOTSUPP); without @vf_enable,

@@ -365,8 +365,9 @@ static void topology_partitions_xccs_and_memory_evenly(struct kunit *test)
 
 		if (mc->vfs)
 			continue;
-		KUNIT_ASSERT_EQ(test, amdx_partition_topology(m, c, mc->memory,
-							      &t),
+		KUNIT_ASSERT_EQ(test,
+				amdx_partition_compute_topology(m, c, mc->memory,
+								&t),
 				mc->reason ? -EINVAL : 0);
 		if (mc->reason) {
 			KUNIT_EXPECT_EQ(test, t.num_compute, 0);
@@ -456,8 +457,9 @@ static void topology_matches_exact_layout(struct kunit *test)
 	struct amdx_partition_topology t;
 	u32 i;
 
-	KUNIT_ASSERT_EQ(test, amdx_partition_topology(tc->model, tc->compute,
-						      tc->memory, &t), 0);
+	KUNIT_ASSERT_EQ(test,
+			amdx_partition_compute_topology(tc->model, tc->compute,
+							tc->memory, &t), 0);
 	KUNIT_EXPECT_EQ(test, t.num_compute, tc->num_compute);
 	KUNIT_EXPECT_EQ(test, t.num_memory, tc->num_memory);
 	for (i = 0; i < AMDX_PART_MAX_XCC; i++) {

@@ -145,6 +145,15 @@ if [ "$mode" = check ] && [ -z "$suite" ]; then
 		tail -n 5 "$work/lint.log"
 		P=$((P + 1))
 	fi
+	step "docs"
+	if ! "$root/scripts/docs.sh" "$work/docs" > "$work/docs.log" 2>&1; then
+		cat "$work/docs.log"
+		echo "[docs] FAILED"
+		F=$((F + 1))
+	else
+		echo "[docs] ok"
+		P=$((P + 1))
+	fi
 fi
 
 # Filter the selftests for SUITE.
