@@ -83,23 +83,6 @@ static int amdx_vf_refuse(struct amdx_device *adev,
 	return err;
 }
 
-/* One VF's custom config, before looking at the others. */
-static const char *amdx_vf_config_bad(const struct amdx_vf_config *c,
-				      u32 nparts)
-{
-	if (c->reserved[0] || c->reserved[1])
-		return "non-zero reserved field";
-	if (c->flags & ~AMDX_VF_F_EVICT)
-		return "unknown flags";
-	if (!c->partition_mask || (c->partition_mask & ~GENMASK(nparts - 1, 0)))
-		return "partition mask empty or naming no partition";
-	if (amdx_sriov_check_vram(c->vram_quota))
-		return "VRAM quota not a multiple of 16 MiB or under 256 MiB";
-	if (amdx_sriov_check_sched(c->time_slice_us, c->priority))
-		return "time slice or priority out of range";
-	return NULL;
-}
-
 /* Fill @cfg with the custom configs at @args->configs. */
 static int amdx_vf_copy_configs(struct amdx_device *adev,
 				struct amdx_vf_enable *args,
@@ -126,46 +109,27 @@ static int amdx_vf_provision(struct amdx_device *adev,
 			     struct amdx_vf_enable *args,
 			     struct amdx_vf_config *cfg)
 {
-	const struct amdx_part_layout *l = &adev->part->cur;
-	u32 n = args->num_vfs, used = 0, i;
-	u64 total = 0, share;
-	const char *bad;
+	u32 nparts = adev->part->cur.num_partitions, bad_vf;
+	const char *why;
+	int ret;
 
 	if (!(args->flags & AMDX_VF_ENABLE_F_CUSTOM)) {
-		if (amdx_sriov_fair_vram(adev->desc.vram_size, n, &share))
+		ret = amdx_sriov_provision_fair(adev->desc.vram_size,
+						args->num_vfs, nparts, cfg);
+		if (ret)
 			return amdx_vf_refuse(adev, args,
 					      AMDX_PART_REASON_VF_PROVISION,
-					      AMDX_VF_NONE, -ENOSPC,
+					      AMDX_VF_NONE, ret,
 					      "fair VRAM share under 256 MiB");
-		for (i = 0; i < n; i++) {
-			memset(&cfg[i], 0, sizeof(cfg[i]));
-			cfg[i].vram_quota = share;
-			cfg[i].time_slice_us = AMDX_VF_TIME_SLICE_DEFAULT_US;
-			cfg[i].priority = AMDX_VF_PRIO_NORMAL;
-		}
-		for (i = 0; i < l->num_partitions; i++)
-			cfg[i % n].partition_mask |= BIT(i);
 		return 0;
 	}
 
-	for (i = 0; i < n; i++) {
-		bad = amdx_vf_config_bad(&cfg[i], l->num_partitions);
-		if (!bad && (cfg[i].partition_mask & used))
-			bad = "partition bound to another VF";
-		if (bad)
-			return amdx_vf_refuse(adev, args,
-					      AMDX_PART_REASON_VF_PROVISION, i,
-					      -EINVAL, bad);
-		used |= cfg[i].partition_mask;
-	}
-	for (i = 0; i < n; i++) {
-		if (cfg[i].vram_quota > adev->desc.vram_size - total)
-			return amdx_vf_refuse(adev, args,
-					      AMDX_PART_REASON_VF_PROVISION, i,
-					      -ENOSPC,
-					      "VRAM quotas exceed the VRAM");
-		total += cfg[i].vram_quota;
-	}
+	ret = amdx_sriov_provision_check(adev->desc.vram_size, cfg,
+					 args->num_vfs, nparts, &bad_vf, &why);
+	if (ret)
+		return amdx_vf_refuse(adev, args,
+				      AMDX_PART_REASON_VF_PROVISION, bad_vf,
+				      ret, why);
 	return 0;
 }
 

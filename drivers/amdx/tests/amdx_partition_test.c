@@ -524,12 +524,29 @@ static void fair_case_desc(const struct fair_case *fc, char *desc)
 
 KUNIT_ARRAY_PARAM(fair, fair_cases, fair_case_desc);
 
+/* The custom check with 8 compute partitions, as MI300X in CPX. */
+static int check8(u64 vram, const struct amdx_vf_config *cfg, u32 n,
+		  u32 *bad_vf)
+{
+	const char *why = NULL;
+	u32 bad;
+	int ret;
+
+	ret = amdx_sriov_provision_check(vram, cfg, n, 8, &bad, &why);
+	if (bad_vf)
+		*bad_vf = bad;
+	/* a refusal always says why */
+	if (ret && !why)
+		return -EFAULT;
+	return ret;
+}
+
 static void fair_split_rounds_down_to_16m_steps(struct kunit *test)
 {
 	const struct fair_case *fc = test->param_value;
-	struct amdx_sriov_vf_config cfg[AMDX_SRIOV_MAX_VFS + 1];
+	struct amdx_vf_config cfg[AMDX_MAX_VFS + 1];
 	u64 per_vf = 0xdead;
-	u32 i;
+	u32 i, all = 0;
 
 	KUNIT_EXPECT_EQ(test, amdx_sriov_fair_vram(fc->vram, fc->num_vfs,
 						   &per_vf), fc->ret);
@@ -537,21 +554,28 @@ static void fair_split_rounds_down_to_16m_steps(struct kunit *test)
 
 	memset(cfg, 0xa5, sizeof(cfg));
 	KUNIT_ASSERT_EQ(test, amdx_sriov_provision_fair(fc->vram, fc->num_vfs,
-							cfg), fc->ret);
+							8, cfg), fc->ret);
 	if (fc->ret) {
 		/* untouched on failure */
-		KUNIT_EXPECT_EQ(test, cfg[0].vram, 0xa5a5a5a5a5a5a5a5ULL);
+		KUNIT_EXPECT_EQ(test, cfg[0].vram_quota,
+				0xa5a5a5a5a5a5a5a5ULL);
 		return;
 	}
 	for (i = 0; i < fc->num_vfs; i++) {
-		KUNIT_EXPECT_EQ(test, cfg[i].vram, fc->per_vf);
+		KUNIT_EXPECT_EQ(test, cfg[i].vram_quota, fc->per_vf);
 		KUNIT_EXPECT_EQ(test, cfg[i].time_slice_us, 6000);
-		KUNIT_EXPECT_EQ(test, cfg[i].priority, AMDX_SRIOV_PRIO_NORMAL);
+		KUNIT_EXPECT_EQ(test, cfg[i].priority, AMDX_VF_PRIO_NORMAL);
+		KUNIT_EXPECT_EQ(test, cfg[i].flags, 0);
+		/* partitions dealt in turn: VF i has i, i + n, ... */
+		KUNIT_EXPECT_TRUE(test, cfg[i].partition_mask & BIT(i));
+		KUNIT_EXPECT_EQ(test, cfg[i].partition_mask & all, 0);
+		all |= cfg[i].partition_mask;
 	}
-	KUNIT_EXPECT_EQ(test, cfg[fc->num_vfs].vram, 0xa5a5a5a5a5a5a5a5ULL);
+	KUNIT_EXPECT_EQ(test, all, 0xff);
+	KUNIT_EXPECT_EQ(test, cfg[fc->num_vfs].vram_quota,
+			0xa5a5a5a5a5a5a5a5ULL);
 	/* a fair configuration passes the custom check */
-	KUNIT_EXPECT_EQ(test, amdx_sriov_provision_check(fc->vram, cfg,
-							 fc->num_vfs), 0);
+	KUNIT_EXPECT_EQ(test, check8(fc->vram, cfg, fc->num_vfs, NULL), 0);
 	/* the PF keeps less than one step per VF */
 	KUNIT_EXPECT_LT(test, fc->vram - fc->per_vf * fc->num_vfs,
 			(u64)fc->num_vfs * SZ_16M);
@@ -584,100 +608,139 @@ KUNIT_ARRAY_PARAM(quota, quota_cases, quota_case_desc);
 static void vram_quota_needs_16m_steps_and_256m(struct kunit *test)
 {
 	const struct quota_case *qc = test->param_value;
-	struct amdx_sriov_vf_config cfg = {
-		.vram = qc->vram,
-		.time_slice_us = AMDX_SRIOV_TIME_SLICE_DEFAULT_US,
-		.priority = AMDX_SRIOV_PRIO_NORMAL,
+	struct amdx_vf_config cfg = {
+		.partition_mask = 1,
+		.vram_quota = qc->vram,
+		.time_slice_us = AMDX_VF_TIME_SLICE_DEFAULT_US,
+		.priority = AMDX_VF_PRIO_NORMAL,
 	};
 
 	KUNIT_EXPECT_EQ(test, amdx_sriov_check_vram(qc->vram), qc->ret);
-	KUNIT_EXPECT_EQ(test, amdx_sriov_provision_check(192ULL * SZ_1G, &cfg,
-							 1), qc->ret);
+	KUNIT_EXPECT_EQ(test, check8(192ULL * SZ_1G, &cfg, 1, NULL), qc->ret);
 }
 
 static void sched_parameters_are_range_checked(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, AMDX_SRIOV_TIME_SLICE_DEFAULT_US, 6000);
+	KUNIT_EXPECT_EQ(test, AMDX_VF_TIME_SLICE_DEFAULT_US, 6000);
 	KUNIT_EXPECT_EQ(test, amdx_sriov_check_sched(6000,
-						     AMDX_SRIOV_PRIO_NORMAL), 0);
+						     AMDX_VF_PRIO_NORMAL), 0);
 	KUNIT_EXPECT_EQ(test, amdx_sriov_check_sched(1000,
-						     AMDX_SRIOV_PRIO_LOW), 0);
+						     AMDX_VF_PRIO_LOW), 0);
 	KUNIT_EXPECT_EQ(test, amdx_sriov_check_sched(100000,
-						     AMDX_SRIOV_PRIO_HIGH), 0);
+						     AMDX_VF_PRIO_HIGH), 0);
 	KUNIT_EXPECT_EQ(test, amdx_sriov_check_sched(999,
-						     AMDX_SRIOV_PRIO_NORMAL),
+						     AMDX_VF_PRIO_NORMAL),
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, amdx_sriov_check_sched(0,
-						     AMDX_SRIOV_PRIO_NORMAL),
+						     AMDX_VF_PRIO_NORMAL),
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, amdx_sriov_check_sched(100001,
-						     AMDX_SRIOV_PRIO_NORMAL),
+						     AMDX_VF_PRIO_NORMAL),
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, amdx_sriov_check_sched(6000,
-						     AMDX_SRIOV_PRIO_HIGH + 1),
+						     AMDX_VF_PRIO_HIGH + 1),
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, amdx_sriov_check_sched(6000, U32_MAX), -EINVAL);
 }
 
-static void fill(struct amdx_sriov_vf_config *cfg, u32 n, u64 vram)
+/* @n well-formed VFs of @vram each, VF i on partition i (mod 8). */
+static void fill(struct amdx_vf_config *cfg, u32 n, u64 vram)
 {
 	u32 i;
 
+	memset(cfg, 0, n * sizeof(*cfg));
 	for (i = 0; i < n; i++) {
-		cfg[i].vram = vram;
-		cfg[i].time_slice_us = AMDX_SRIOV_TIME_SLICE_DEFAULT_US;
-		cfg[i].priority = AMDX_SRIOV_PRIO_NORMAL;
+		cfg[i].partition_mask = BIT(i % 8);
+		cfg[i].vram_quota = vram;
+		cfg[i].time_slice_us = AMDX_VF_TIME_SLICE_DEFAULT_US;
+		cfg[i].priority = AMDX_VF_PRIO_NORMAL;
 	}
 }
 
 static void custom_quotas_must_fit_the_vram(struct kunit *test)
 {
-	struct amdx_sriov_vf_config cfg[AMDX_SRIOV_MAX_VFS + 1];
+	struct amdx_vf_config cfg[AMDX_MAX_VFS + 1];
 	const u64 vram = 192ULL * SZ_1G;
+	u32 bad;
 
 	/* 8 x 24G fills the VRAM exactly */
 	fill(cfg, 8, 24ULL * SZ_1G);
-	KUNIT_EXPECT_EQ(test, amdx_sriov_provision_check(vram, cfg, 8), 0);
+	KUNIT_EXPECT_EQ(test, check8(vram, cfg, 8, &bad), 0);
+	KUNIT_EXPECT_EQ(test, bad, AMDX_VF_NONE);
 
-	/* one step more is one step too many */
-	cfg[7].vram += SZ_16M;
-	KUNIT_EXPECT_EQ(test, amdx_sriov_provision_check(vram, cfg, 8),
-			-ENOSPC);
+	/* one step more is one step too many, and the last VF is at fault */
+	cfg[7].vram_quota += SZ_16M;
+	KUNIT_EXPECT_EQ(test, check8(vram, cfg, 8, &bad), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, bad, 7);
 
 	/* uneven but fitting */
 	fill(cfg, 3, SZ_256M);
-	cfg[1].vram = 190ULL * SZ_1G;
-	KUNIT_EXPECT_EQ(test, amdx_sriov_provision_check(vram, cfg, 3), 0);
+	cfg[1].vram_quota = 190ULL * SZ_1G;
+	KUNIT_EXPECT_EQ(test, check8(vram, cfg, 3, NULL), 0);
 
 	/* a malformed VF is -EINVAL even when the sum also overflows */
 	fill(cfg, 8, 32ULL * SZ_1G);
-	cfg[5].vram += SZ_1M;
-	KUNIT_EXPECT_EQ(test, amdx_sriov_provision_check(vram, cfg, 8),
-			-EINVAL);
+	cfg[5].vram_quota += SZ_1M;
+	KUNIT_EXPECT_EQ(test, check8(vram, cfg, 8, &bad), -EINVAL);
+	KUNIT_EXPECT_EQ(test, bad, 5);
 	fill(cfg, 8, 32ULL * SZ_1G);
 	cfg[6].time_slice_us = 0;
-	KUNIT_EXPECT_EQ(test, amdx_sriov_provision_check(vram, cfg, 8),
-			-EINVAL);
+	KUNIT_EXPECT_EQ(test, check8(vram, cfg, 8, &bad), -EINVAL);
+	KUNIT_EXPECT_EQ(test, bad, 6);
 	fill(cfg, 8, 32ULL * SZ_1G);
-	cfg[2].priority = AMDX_SRIOV_PRIO_MAX + 1;
-	KUNIT_EXPECT_EQ(test, amdx_sriov_provision_check(vram, cfg, 8),
-			-EINVAL);
+	cfg[2].priority = AMDX_VF_PRIO_MAX + 1;
+	KUNIT_EXPECT_EQ(test, check8(vram, cfg, 8, &bad), -EINVAL);
+	KUNIT_EXPECT_EQ(test, bad, 2);
 
 	/* huge quotas do not wrap the sum around */
 	fill(cfg, 2, ALIGN_DOWN(U64_MAX, (u64)SZ_16M));
-	KUNIT_EXPECT_EQ(test, amdx_sriov_provision_check(U64_MAX, cfg, 2),
-			-ENOSPC);
+	KUNIT_EXPECT_EQ(test, check8(U64_MAX, cfg, 2, NULL), -ENOSPC);
 
 	/* VF count out of range */
-	fill(cfg, AMDX_SRIOV_MAX_VFS + 1, SZ_256M);
-	KUNIT_EXPECT_EQ(test, amdx_sriov_provision_check(vram, cfg, 0),
+	fill(cfg, AMDX_MAX_VFS + 1, SZ_256M);
+	KUNIT_EXPECT_EQ(test, check8(vram, cfg, 0, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, check8(vram, cfg, AMDX_MAX_VFS, NULL), 0);
+	KUNIT_EXPECT_EQ(test, check8(vram, cfg, AMDX_MAX_VFS + 1, &bad),
 			-EINVAL);
-	KUNIT_EXPECT_EQ(test, amdx_sriov_provision_check(vram, cfg,
-							 AMDX_SRIOV_MAX_VFS),
-			0);
-	KUNIT_EXPECT_EQ(test, amdx_sriov_provision_check(vram, cfg,
-							 AMDX_SRIOV_MAX_VFS + 1),
-			-EINVAL);
+	KUNIT_EXPECT_EQ(test, bad, AMDX_VF_NONE);
+}
+
+static void custom_partitions_flags_and_reserved(struct kunit *test)
+{
+	struct amdx_vf_config cfg[AMDX_MAX_VFS];
+	const u64 vram = 192ULL * SZ_1G;
+	u32 bad;
+
+	/* a partition bound to two VFs: the second is at fault */
+	fill(cfg, 4, SZ_1G);
+	cfg[3].partition_mask |= BIT(1);
+	KUNIT_EXPECT_EQ(test, check8(vram, cfg, 4, &bad), -EINVAL);
+	KUNIT_EXPECT_EQ(test, bad, 3);
+
+	/* no partition, or one the mode does not have */
+	fill(cfg, 4, SZ_1G);
+	cfg[2].partition_mask = 0;
+	KUNIT_EXPECT_EQ(test, check8(vram, cfg, 4, &bad), -EINVAL);
+	KUNIT_EXPECT_EQ(test, bad, 2);
+	fill(cfg, 4, SZ_1G);
+	cfg[0].partition_mask = BIT(8);
+	KUNIT_EXPECT_EQ(test, check8(vram, cfg, 4, &bad), -EINVAL);
+	KUNIT_EXPECT_EQ(test, bad, 0);
+	KUNIT_EXPECT_NOT_NULL(test, amdx_sriov_config_bad(&cfg[0], 8));
+	KUNIT_EXPECT_NULL(test, amdx_sriov_config_bad(&cfg[0], 9));
+	KUNIT_EXPECT_NOT_NULL(test, amdx_sriov_config_bad(&cfg[1], 0));
+
+	/* unknown flags and reserved fields */
+	fill(cfg, 4, SZ_1G);
+	cfg[1].flags = AMDX_VF_F_EVICT;
+	KUNIT_EXPECT_EQ(test, check8(vram, cfg, 4, NULL), 0);
+	cfg[1].flags = AMDX_VF_F_EVICT << 1;
+	KUNIT_EXPECT_EQ(test, check8(vram, cfg, 4, &bad), -EINVAL);
+	KUNIT_EXPECT_EQ(test, bad, 1);
+	fill(cfg, 4, SZ_1G);
+	cfg[3].reserved[1] = 1;
+	KUNIT_EXPECT_EQ(test, check8(vram, cfg, 4, &bad), -EINVAL);
+	KUNIT_EXPECT_EQ(test, bad, 3);
 }
 
 static struct kunit_case amdx_sriov_test_cases[] = {
@@ -686,6 +749,7 @@ static struct kunit_case amdx_sriov_test_cases[] = {
 			 quota_gen_params),
 	KUNIT_CASE(sched_parameters_are_range_checked),
 	KUNIT_CASE(custom_quotas_must_fit_the_vram),
+	KUNIT_CASE(custom_partitions_flags_and_reserved),
 	{}
 };
 
