@@ -18,6 +18,42 @@
 #include "amdx_event.h"
 #include "amdx_hmm.h"
 
+/**
+ * DOC: lock order
+ *
+ * The one table for all of amdx.ko; each lock's own comment says what it
+ * protects.  A lock is taken only while holding nothing, or locks above it
+ * on its own chain::
+ *
+ *   &amdx_device.lock             rwsem; read by ioctl handlers, sysfs and
+ *    |                            queries, write by unregister
+ *    +-> amdx_part_hive_lock      mutex, interruptible; hive-wide commits
+ *    |    +-> &amdx_part_dev.lock mutex; hive members' nest (try-locked)
+ *    |         +-> &amdx_part_dev.gate   rwsem; read by every migration,
+ *    |              |                    write by a commit and VF changes
+ *    |              +-> mmap_lock
+ *    +-> &amdx_ras.lock           mutex; held across containment
+ *    |    +-> &amdx_hmm_dev.lock, page locks, &amdx_part_dev.lock
+ *    +-> &amdx_event_source.lock  spinlock, irqsave, any context
+ *    |    +-> wait queue locks
+ *    +-> mmap_lock
+ *         +-> &amdx_hmm_dev.lock  mutex
+ *         |    +-> &amdx_hmm_ctx.lock   spinlock
+ *         |    +-> the registry's xarray lock (SET_ATTR's access check)
+ *         +-> &amdx_hmm_ctx.mirror_lock   mutex; the notifier takes it
+ *
+ *   &amdx_event_sub.read_lock     mutex; a reader's copy-out
+ *    +-> mmap_lock
+ *    +-> &amdx_event_source.lock  (queueing a LOST record)
+ *
+ * Never: an mmap lock under &amdx_ras.lock (the CPU fault path reads the
+ * poison map under the mmap lock without it); anything that sleeps under
+ * &amdx_event_source.lock or &amdx_hmm_ctx.lock; a device lock across a
+ * copy from or to user memory; a context lock across migrate_vma or
+ * hmm_range_fault; the partition manager calling into RAS.  The hive
+ * event list's spinlock nests under nothing and over nothing.
+ */
+
 struct amdx_ras;
 struct amdx_part_dev;
 struct dentry;

@@ -47,13 +47,12 @@
  * switches every member (their compute modes stay), and PLAN reports how
  * many devices that is.
  *
- * Locking: &amdx_part_dev.lock (a mutex) protects the state below.  Order:
- * &amdx_device.lock (read) -> amdx_part_hive_lock -> &amdx_part_dev.lock
- * (several, nested under amdx_part_hive_lock) -> &amdx_part_dev.gate ->
- * mmap_lock.  Hive members' device locks are only try-locked: a member
- * being removed is skipped (it is leaving the hive).  The gate is held
- * for read by every HMM migration and for write by a commit from QUIESCE
- * to its end, and by VF_ENABLE and VF_DISABLE while they change the VFs.
+ * Locking: &amdx_part_dev.lock (a mutex) protects the state below; the
+ * order is amdx_core.h's lock order table.  Hive members' device locks
+ * are only try-locked: a member being removed is skipped (it is leaving
+ * the hive).  The gate is held for read by every HMM migration and for
+ * write by a commit from QUIESCE to its end, and by VF_ENABLE and
+ * VF_DISABLE while they change the VFs.
  */
 #include <linux/bitops.h>
 #include <linux/err.h>
@@ -999,50 +998,14 @@ static int amdx_query_partitions(struct amdx_device *adev,
 	return ret;
 }
 
-static int amdx_query_reset_scope(struct amdx_device *adev,
-				  struct amdx_query *q)
-{
-	struct amdx_device *devs[AMDX_PART_HIVE_MAX];
-	struct amdx_reset_scope rs = {
-		.hive_id = adev->desc.hive_id,
-		.num_devices = 1,
-		.devices[0] = adev->id,
-	};
-	u32 n, i;
-	int ret;
-
-	if (adev->desc.hive_id) {
-		ret = amdx_device_hive_get(adev->desc.hive_id, devs,
-					   ARRAY_SIZE(devs), &n);
-		if (ret)
-			return -E2BIG;
-		for (i = 0; i < n; i++) {
-			rs.devices[i] = devs[i]->id;
-			amdx_device_put(devs[i]);
-		}
-		rs.num_devices = n;
-	}
-	if (!q->size) {
-		q->size = sizeof(rs);
-		return 0;
-	}
-	if (q->size < AMDX_RESET_SCOPE_SIZE_VER0) {
-		q->size = sizeof(rs);
-		return -ENOSPC;
-	}
-	q->size = min_t(u32, q->size, sizeof(rs));
-	return copy_to_user(u64_to_user_ptr(q->data), &rs, q->size) ?
-	       -EFAULT : 0;
-}
-
 /**
- * amdx_partition_query() - %AMDX_QUERY_PARTITIONS, %AMDX_QUERY_VFS and
- *	%AMDX_QUERY_RESET_SCOPE on a device fd
+ * amdx_partition_query() - %AMDX_QUERY_PARTITIONS and %AMDX_QUERY_VFS on a
+ *	device fd
  * @file: a device fd; its ioctl path holds the device lock.
  * @q: the query.
  *
- * Return: 0, -ENOSPC with the needed size, -EFAULT, -ENOMEM, -E2BIG for an
- * oversized hive, the provider's error.
+ * Return: 0, -ENOSPC with the needed size, -EFAULT, -ENOMEM, the
+ * provider's error.
  */
 int amdx_partition_query(struct amdx_file *file, struct amdx_query *q)
 {
@@ -1051,8 +1014,6 @@ int amdx_partition_query(struct amdx_file *file, struct amdx_query *q)
 		return amdx_query_partitions(file->adev, q);
 	case AMDX_QUERY_VFS:
 		return amdx_partition_query_vfs(file->adev, q);
-	case AMDX_QUERY_RESET_SCOPE:
-		return amdx_query_reset_scope(file->adev, q);
 	default:
 		return -EINVAL;
 	}

@@ -34,9 +34,8 @@
  * (amdx_badpage.c), which the provider keeps on the board.
  *
  * Locking: &amdx_ras.lock (a mutex) protects the whole RAS state of a
- * device and is held across containment, which may sleep.  Order: device
- * lock (read) -> &amdx_ras.lock -> hmm.lock / page locks / partition
- * lock.  The poison map is an xarray read without the mutex (RCU) from
+ * device and is held across containment, which may sleep; the order is
+ * amdx_core.h's lock order table.  The poison map is an xarray read without the mutex (RCU) from
  * the CPU fault path, which holds the mmap lock: nothing under
  * &amdx_ras.lock takes an mmap lock.  amdx_ras_report() must not be
  * called once amdx_device_unregister() has started.

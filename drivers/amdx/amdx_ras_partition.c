@@ -19,8 +19,9 @@
  *    PARTITION_RESTORED | PARTITION_OFFLINE
  *    ACTION_END(PARTITION_RESET, 0 | -errno, duration)
  *
- * Lock order: the RAS lock, then the partition lock (taken inside the
- * amdx_partition_*() calls); the partition manager never calls into RAS.
+ * Lock order (amdx_core.h's table): the RAS lock, then the partition lock
+ * (taken inside the amdx_partition_*() calls); the partition manager never
+ * calls into RAS.
  */
 #include <linux/device.h>
 #include <linux/err.h>
