@@ -258,13 +258,17 @@ FIXTURE_VARIANT(uffd)
 	bool hmm;
 };
 
-enum { STALL_ARG, STALL_IMPORT, STALL_ACCESS };
+enum { STALL_ARG, STALL_IMPORT, STALL_ACCESS, STALL_QUERY_OUT, STALL_PLAN_OUT };
 
 FIXTURE_VARIANT_ADD(uffd, argument) { .what = STALL_ARG };
 FIXTURE_VARIANT_ADD(uffd, badpage_table) { .what = STALL_IMPORT };
 FIXTURE_VARIANT_ADD(uffd, access_write_buffer) {
 	.what = STALL_ACCESS, .hmm = true,
 };
+/* A query's result buffer: the copy to user memory stalls. */
+FIXTURE_VARIANT_ADD(uffd, query_result_buffer) { .what = STALL_QUERY_OUT };
+/* PARTITION_PLAN's topology output. */
+FIXTURE_VARIANT_ADD(uffd, plan_topology_buffer) { .what = STALL_PLAN_OUT };
 
 FIXTURE_SETUP(uffd)
 {
@@ -338,6 +342,26 @@ static void *stalled_fn(void *arg)
 		};
 
 		s->ret = amdx_ioctl(s->fd, AMDX_IOC_HMM_ACCESS, &a);
+		break;
+	}
+	case STALL_QUERY_OUT: {
+		struct amdx_query q = {
+			.query = AMDX_QUERY_PARTITIONS,
+			.data = (uintptr_t)s->area,
+			.size = ps,
+		};
+
+		s->ret = amdx_ioctl(s->fd, AMDX_IOC_QUERY, &q);
+		break;
+	}
+	case STALL_PLAN_OUT: {
+		struct amdx_partition_config c = {
+			.compute_mode = AMDX_COMPUTE_CPX,
+			.memory_mode = AMDX_MEMORY_NPS1,
+			.topology = (uintptr_t)s->area,
+		};
+
+		s->ret = amdx_ioctl(s->fd, AMDX_IOC_PARTITION_PLAN, &c);
 		break;
 	}
 	}

@@ -163,8 +163,8 @@ void amdx_debugfs_add(struct amdx_device *adev);
 void amdx_debugfs_remove(struct amdx_device *adev);
 
 /* amdx_query.c */
-int amdx_query_out(struct amdx_query *q, const void *buf, u32 len,
-		   u32 min_len);
+int amdx_query_out(struct amdx_device *locked, struct amdx_query *q,
+		   const void *buf, u32 len, u32 min_len);
 u64 amdx_caps(void);
 int amdx_ioctl_query(struct amdx_file *file, void *data);
 struct file *amdx_ioctl_device_open(struct amdx_file *file, void *data);

@@ -803,10 +803,11 @@ static int amdx_part_copy_holders(struct amdx_part_txn *t)
 		uh.pages = h->pages;
 		if (uh.pid)
 			strscpy(uh.comm, h->comm, sizeof(uh.comm));
-		if (copy_to_user(&dst[i], &uh, sizeof(uh))) {
-			ret = -EFAULT;
+		/* Without the device lock: the copy may block indefinitely. */
+		ret = amdx_device_copy_to_user(t->devs[0], &dst[i], &uh,
+					       sizeof(uh));
+		if (ret)
 			break;
-		}
 	}
 	amdx_viewer_fini(&v);
 	return ret;
@@ -817,14 +818,18 @@ static int amdx_part_copy_out(struct amdx_part_txn *t, bool planned)
 	struct amdx_partition_config *cfg = t->cfg;
 	struct amdx_partition_info pi;
 	u32 i;
+	int ret;
 
 	if (planned && cfg->topology) {
 		void __user *dst = u64_to_user_ptr(cfg->topology);
 
 		for (i = 0; i < t->new[0].num_partitions; i++) {
 			amdx_part_info(t->devs[0], &t->new[0], i, &pi);
-			if (copy_to_user(dst + i * sizeof(pi), &pi, sizeof(pi)))
-				return -EFAULT;
+			ret = amdx_device_copy_to_user(t->devs[0],
+						       dst + i * sizeof(pi),
+						       &pi, sizeof(pi));
+			if (ret)
+				return ret;
 		}
 	}
 	return amdx_part_copy_holders(t);
@@ -992,7 +997,7 @@ static int amdx_query_partitions(struct amdx_device *adev,
 	if (!res)
 		return -ENOMEM;
 	n = amdx_partition_fill(adev, res, AMDX_MAX_PARTITIONS);
-	ret = amdx_query_out(q, res, struct_size(res, partitions, n),
+	ret = amdx_query_out(adev, q, res, struct_size(res, partitions, n),
 			     struct_size(res, partitions, n));
 	kfree(res);
 	return ret;

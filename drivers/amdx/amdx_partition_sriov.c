@@ -647,7 +647,7 @@ int amdx_partition_query_vfs(struct amdx_device *adev, struct amdx_query *q)
 	}
 	len = struct_size(res, vfs, p->num_vfs);
 	mutex_unlock(&p->lock);
-	ret = amdx_query_out(q, res, len, len);
+	ret = amdx_query_out(adev, q, res, len, len);
 out:
 	kfree(res);
 	return ret;

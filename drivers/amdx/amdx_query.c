@@ -58,6 +58,10 @@ u64 amdx_caps(void)
 
 /**
  * amdx_query_out() - answer a query with the two-call size protocol
+ * @locked: the device whose lock the caller holds for read (a device fd's
+ *	query), or NULL.  Dropped for the copy, as by
+ *	amdx_device_copy_to_user(): a result buffer on a userfaultfd or FUSE
+ *	page never holds up removal.
  * @q: the query; q->size 0 asks for the size.
  * @buf: the result (may be NULL when q->size is 0).
  * @len: its size.
@@ -66,11 +70,14 @@ u64 amdx_caps(void)
  *	truncated to q->size.
  *
  * Return: 0 with q->size set to the size or to the bytes written, -ENOSPC
- * (q->size set to @len) for a buffer below @min_len, -EFAULT.
+ * (q->size set to @len) for a buffer below @min_len, -EFAULT, -ENODEV when
+ * @locked was removed during the copy.
  */
-int amdx_query_out(struct amdx_query *q, const void *buf, u32 len,
-		   u32 min_len)
+int amdx_query_out(struct amdx_device *locked, struct amdx_query *q,
+		   const void *buf, u32 len, u32 min_len)
 {
+	int ret;
+
 	if (!q->size) {
 		q->size = len;
 		return 0;
@@ -80,8 +87,14 @@ int amdx_query_out(struct amdx_query *q, const void *buf, u32 len,
 		return -ENOSPC;
 	}
 	len = min(len, q->size);
-	if (copy_to_user(u64_to_user_ptr(q->data), buf, len))
-		return -EFAULT;
+	if (locked)
+		ret = amdx_device_copy_to_user(locked, u64_to_user_ptr(q->data),
+					       buf, len);
+	else
+		ret = copy_to_user(u64_to_user_ptr(q->data), buf, len) ?
+		      -EFAULT : 0;
+	if (ret)
+		return ret;
 	q->size = len;
 	return 0;
 }
@@ -97,7 +110,7 @@ static int amdx_query_caps(struct amdx_query *q)
 
 	if (q->id)
 		return -EINVAL;
-	return amdx_query_out(q, &caps, sizeof(caps),
+	return amdx_query_out(NULL, q, &caps, sizeof(caps),
 			      AMDX_QUERY_CAPS_SIZE_VER0);
 }
 
@@ -134,7 +147,7 @@ static int amdx_query_devices(struct amdx_query *q)
 	}
 	res->num_devices = n;
 	res->entry_size = sizeof(res->devices[0]);
-	ret = amdx_query_out(q, res, len, len);
+	ret = amdx_query_out(NULL, q, res, len, len);
 out:
 	kfree(res);
 	return ret;
@@ -160,7 +173,8 @@ static int amdx_query_device_info(struct amdx_file *file,
 			return -ENOMEM;
 		ret = amdx_device_fill_info_locked(file->adev, info);
 		if (!ret)
-			ret = amdx_query_out(q, info, sizeof(*info),
+			ret = amdx_query_out(file->adev, q, info,
+					     sizeof(*info),
 					     AMDX_DEVICE_INFO_SIZE_VER0);
 		kfree(info);
 		return ret;
@@ -175,7 +189,7 @@ static int amdx_query_device_info(struct amdx_file *file,
 	}
 	ret = amdx_device_fill_info(adev, info);
 	if (!ret)
-		ret = amdx_query_out(q, info, sizeof(*info),
+		ret = amdx_query_out(NULL, q, info, sizeof(*info),
 				     AMDX_DEVICE_INFO_SIZE_VER0);
 	kfree(info);
 out_put:

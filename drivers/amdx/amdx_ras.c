@@ -877,7 +877,7 @@ static int amdx_ras_query_counters(struct amdx_device *adev,
 	int ret;
 
 	if (!q->size || q->size < len)
-		return amdx_query_out(q, NULL, len, len);
+		return amdx_query_out(adev, q, NULL, len, len);
 	res = kvzalloc(len, GFP_KERNEL);
 	if (!res)
 		return -ENOMEM;
@@ -907,7 +907,7 @@ static int amdx_ras_query_counters(struct amdx_device *adev,
 		}
 	}
 	mutex_unlock(&ras->lock);
-	ret = amdx_query_out(q, res, len, len);
+	ret = amdx_query_out(adev, q, res, len, len);
 	kvfree(res);
 	return ret;
 }
@@ -924,7 +924,7 @@ static int amdx_ras_query_badpages(struct amdx_device *adev,
 	len = amdx_badpage_size(ras->nrec);
 	if (!q->size || q->size < len) {
 		mutex_unlock(&ras->lock);
-		return amdx_query_out(q, NULL, len, len);
+		return amdx_query_out(adev, q, NULL, len, len);
 	}
 	buf = kvmalloc(len, GFP_KERNEL);
 	if (buf)
@@ -932,7 +932,7 @@ static int amdx_ras_query_badpages(struct amdx_device *adev,
 	mutex_unlock(&ras->lock);
 	if (!buf)
 		return -ENOMEM;
-	ret = amdx_query_out(q, buf, len, len);
+	ret = amdx_query_out(adev, q, buf, len, len);
 	kvfree(buf);
 	return ret;
 }
@@ -946,7 +946,7 @@ static int amdx_ras_query_reset_scope(struct amdx_device *adev,
 	n = amdx_device_hive_ids(adev, scope.devices,
 				 ARRAY_SIZE(scope.devices));
 	scope.num_devices = min_t(u32, n, ARRAY_SIZE(scope.devices));
-	return amdx_query_out(q, &scope, sizeof(scope),
+	return amdx_query_out(adev, q, &scope, sizeof(scope),
 				  AMDX_RESET_SCOPE_SIZE_VER0);
 }
 
@@ -974,7 +974,7 @@ int amdx_ras_query(struct amdx_file *file, struct amdx_query *q)
 		pol = adev->ras->policy;
 		mutex_unlock(&adev->ras->lock);
 		pol.valid = AMDX_RAS_POL_ALL;
-		return amdx_query_out(q, &pol, sizeof(pol),
+		return amdx_query_out(adev, q, &pol, sizeof(pol),
 					  AMDX_RAS_POLICY_SIZE_VER0);
 	case AMDX_QUERY_BADPAGES:
 		return amdx_ras_query_badpages(adev, q);
