@@ -133,6 +133,7 @@ host_ktap() { # LABEL SCRIPT [ARGS...]
 if [ "$mode" = check ] && [ -z "$suite" ]; then
 	step "default KDIR"
 	host_ktap host/kdir "$root/scripts/test-kdir.sh"
+	host_ktap host/amdgpu-values "$root/scripts/check-amdgpu-values.py"
 fi
 
 if [ "$mode" = check ] && [ -z "$suite" ]; then
