@@ -269,13 +269,14 @@ void amdx_sim_devmem_put_page(struct amdx_sim_dev *sd, u64 pfn)
  */
 u64 amdx_sim_devmem_wipe(struct amdx_sim_dev *sd, u32 owner)
 {
-	u64 pfn, npages = amdx_vram_npages(sd->vram), n = 0;
+	u64 pfn, npages = amdx_vram_npages(sd->vram), n = 0, visited = 0;
 
 	for (pfn = 0; pfn < npages; pfn++) {
 		struct page *dpage, *rpage;
 
 		if (!(pfn & 4095))
 			cond_resched();
+		visited++;
 		if (amdx_vram_pfn_owner(sd->vram, pfn) != owner)
 			continue;
 		dpage = amdx_sim_devmem_page(sd, pfn);
@@ -291,6 +292,7 @@ u64 amdx_sim_devmem_wipe(struct amdx_sim_dev *sd, u32 owner)
 		unlock_page(dpage);
 		put_page(dpage);
 	}
+	WRITE_ONCE(sd->wipe_visited, visited);
 	return n;
 }
 
@@ -357,7 +359,8 @@ struct page *amdx_sim_hmm_alloc_page(struct amdx_device *adev, u32 part,
  * @dst: destination page (system, or a VRAM page of this device).
  * @src: source page (system, or a VRAM page of this device).
  *
- * Return: 0, or -EINVAL for another device's page.
+ * Return: 0, -EINVAL for another device's page, -EIO when the debugfs
+ * knob ``fail_vram_copy`` says so.
  */
 int amdx_sim_hmm_copy(struct amdx_device *adev, struct page *dst,
 		      struct page *src)
@@ -369,6 +372,8 @@ int amdx_sim_hmm_copy(struct amdx_device *adev, struct page *dst,
 
 	if (!d || !s)
 		return -EINVAL;
+	if (amdx_sim_should_fail_vram_copy(sd))
+		return -EIO;
 	/* A slow DMA engine (debugfs): the copy reads the source after it. */
 	if (delay)
 		msleep(delay);
