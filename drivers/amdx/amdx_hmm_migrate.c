@@ -713,8 +713,11 @@ static struct amdx_hmm_ctx *amdx_hmm_ctx_of_mm(struct amdx_device *adev,
  * the fault (the range's granularity, at most 2 MiB, within the VMA) home.
  * A poisoned page does not move: the fault fails with VM_FAULT_HWPOISON
  * (SIGBUS, BUS_MCEERR_AR) and a POISON_CONSUMED event names the process.
+ * The fault succeeds once its own page moved, even when another page of
+ * the granule could not (that one moves on its own fault).
  *
- * Return: 0, VM_FAULT_HWPOISON, VM_FAULT_SIGBUS or VM_FAULT_OOM.
+ * Return: 0, VM_FAULT_HWPOISON, or when the faulting page itself could not
+ * move VM_FAULT_SIGBUS (copy failed) or VM_FAULT_OOM (no system page).
  */
 vm_fault_t amdx_hmm_migrate_to_ram(struct amdx_device *adev,
 				   struct vm_fault *vmf)
@@ -784,10 +787,17 @@ out:
 		vmret = VM_FAULT_HWPOISON;
 		goto out_poison;
 	}
-	if (ret == -ENOMEM)
+	/*
+	 * The fault is served once its own page moved, whatever became of
+	 * the rest of the granule: a page that stayed (its copy failed, no
+	 * memory for it) comes home on its own touch.
+	 */
+	if (moved || !ret)
+		vmret = 0;
+	else if (ret == -ENOMEM)
 		vmret = VM_FAULT_OOM;
 	else
-		vmret = ret ? VM_FAULT_SIGBUS : 0;
+		vmret = VM_FAULT_SIGBUS;
 	amdx_device_put(adev);
 	return vmret;
 
