@@ -4,8 +4,9 @@
  * fault whose own page moved succeeds whatever the rest of its granule
  * did; a VF FLR's VRAM wipe looks at the VF's pages only, not at the
  * device's VRAM; eviction in a full memory partition moves home what is
- * needed plus %AMDX_HMM_EVICT_SLACK pages, least recently used data first.
- * Runs as root with amdx_sim loaded.
+ * needed plus %AMDX_HMM_EVICT_SLACK pages, least recently used data first;
+ * a fault uses the range of the fd that holds its address.  Runs as root
+ * with amdx_sim loaded.
  */
 #include <setjmp.h>
 #include <signal.h>
@@ -357,6 +358,70 @@ TEST_F_TIMEOUT(res, eviction_takes_what_it_needs_oldest_first, 240)
 	free(map);
 	munmap(a, size);
 	munmap(b, bsize);
+}
+
+/* Resident pages of the ranges of @fd, -1 on error. */
+static long resident(int fd)
+{
+	struct amdx_query_hmm_ranges *r;
+	struct amdx_hmm_range_info *ri;
+	__u32 size = 0, i;
+	long n = 0;
+
+	if (amdx_query(fd, AMDX_QUERY_HMM_RANGES, 0, NULL, &size))
+		return -1;
+	r = calloc(1, size);
+	if (!r || amdx_query(fd, AMDX_QUERY_HMM_RANGES, 0, r, &size)) {
+		free(r);
+		return -1;
+	}
+	for (i = 0; i < r->num_ranges; i++) {
+		ri = (void *)((char *)r->ranges + (size_t)i * r->entry_size);
+		n += ri->resident_pages;
+	}
+	free(r);
+	return n;
+}
+
+/*
+ * A process with two fds of one device (as with a VF's and the PF's): a
+ * CPU fault on data the second fd migrated moves that fd's range's
+ * granule home and counts it out of that range, whichever fd came first.
+ */
+TEST_F(res, fault_uses_the_range_of_the_fd_holding_it)
+{
+	size_t size = 2 * SZ_2M;
+	unsigned long n = size / ps;
+	struct amdx_hmm_migrate m;
+	__u8 *map;
+	char *p;
+	int fd2;
+
+	if (self->skip)
+		SKIP(return, NO_HMM);
+	ASSERT_EQ(0, dev_new(self, "model=mi300x vram=64"));
+	fd2 = amdx_device_open(self->ctl, self->id);
+	ASSERT_LE(0, fd2);
+	p = anon(size);
+	ASSERT_NE(NULL, p);
+	map = calloc(n, 1);
+	ASSERT_NE(NULL, map);
+	fill(p, size, 4);
+	ASSERT_EQ(0, set_attr(fd2, p, size, 9));
+	ASSERT_EQ(0, migrate(fd2, p, size, 0, &m));
+	ASSERT_EQ(n, m.moved);
+	ASSERT_EQ(n, resident(fd2));
+
+	/* One read: its 2 MiB granule comes home, counted out of fd2's range. */
+	EXPECT_EQ(pattern(0, 4), *(volatile __u32 *)p);
+	EXPECT_EQ(n / 2, local_pages(fd2, p, size, map));
+	EXPECT_EQ(n / 2, resident(fd2));
+
+	EXPECT_EQ(-1, check(p, size, 4));
+	EXPECT_EQ(0, resident(fd2));
+	free(map);
+	munmap(p, size);
+	close(fd2);
 }
 
 TEST_HARNESS_MAIN

@@ -687,21 +687,34 @@ void amdx_hmm_event_migrate(struct amdx_device *adev,
 		amdx_event_emit_subject(adev, &ev, who);
 }
 
+/*
+ * The context of @mm on @adev whose ranges hold @addr, else the first of
+ * @mm's (a process may have several fds of one device: a VF's and the
+ * PF's), referenced; NULL when @mm has none.
+ */
 static struct amdx_hmm_ctx *amdx_hmm_ctx_of_mm(struct amdx_device *adev,
-					       struct mm_struct *mm)
+					       struct mm_struct *mm,
+					       unsigned long addr)
 {
-	struct amdx_hmm_ctx *ctx;
+	struct amdx_hmm_ctx *ctx, *found = NULL;
+	bool holds;
 
 	mutex_lock(&adev->hmm.lock);
 	list_for_each_entry(ctx, &adev->hmm.ctxs, dev_node) {
-		if (ctx->mm == mm) {
-			kref_get(&ctx->ref);
-			mutex_unlock(&adev->hmm.lock);
-			return ctx;
-		}
+		if (ctx->mm != mm)
+			continue;
+		spin_lock(&ctx->lock);
+		holds = amdx_range_find(&ctx->ranges, addr);
+		spin_unlock(&ctx->lock);
+		if (holds || !found)
+			found = ctx;
+		if (holds)
+			break;
 	}
+	if (found)
+		kref_get(&found->ref);
 	mutex_unlock(&adev->hmm.lock);
-	return NULL;
+	return found;
 }
 
 /**
@@ -746,7 +759,7 @@ vm_fault_t amdx_hmm_migrate_to_ram(struct amdx_device *adev,
 		goto out_poison;
 	}
 
-	ctx = amdx_hmm_ctx_of_mm(adev, vma->vm_mm);
+	ctx = amdx_hmm_ctx_of_mm(adev, vma->vm_mm, vmf->address);
 	start = vmf->address & PAGE_MASK;
 	end = start + PAGE_SIZE;
 	if (ctx) {
