@@ -19,8 +19,9 @@
  *     |  for each MIGRATE src: vram_alloc_page(part) ->| device page
  *     |                         vram_copy(dst, src) -->| copy
  *     | migrate_vma_pages(), migrate_vma_finalize()    |
- *     | partition full: drop mmap lock, evict the least recently used
- *     | unpinned range of another fd (or this one), retry
+ *     | partition full: drop mmap lock, evict what is left to place plus
+ *     | %AMDX_HMM_EVICT_SLACK pages of the least recently used unpinned
+ *     | range of another fd (or this one), retry
  *
  * Batches are large (%AMDX_HMM_BATCH pages, not test_hmm's 64) so the
  * unmap, TLB flush and page-table walks amortise.  CPU faults on device
@@ -72,6 +73,12 @@
 #define AMDX_HMM_FAULT_MAX	512
 /* Evictions one migration may cause before it gives up. */
 #define AMDX_HMM_MAX_EVICT	16
+/*
+ * Pages an eviction moves home beyond what the migration asking for room
+ * needs: 2 MiB, one default granule, so that a migration that fills the
+ * partition page by page does not evict once per page.
+ */
+#define AMDX_HMM_EVICT_SLACK	512
 
 struct amdx_migrate_bufs {
 	unsigned long *src;
@@ -504,24 +511,29 @@ void amdx_hmm_account(struct amdx_hmm_ctx *ctx, u64 start, u64 end,
 }
 
 /*
- * Move the least recently used unpinned range with pages in VRAM home:
+ * Move @need pages plus %AMDX_HMM_EVICT_SLACK of the least recently used
+ * unpinned range with pages in VRAM home (all of it when it holds fewer):
  * of any context on @adev, @self's own last; with @same_owner only of
  * contexts charging @self's owner (a VF at its quota); unless @part is
  * %AMDX_HMM_LOC_SYSTEM, only ranges with pages in memory partition @part
  * (evicting another partition's data makes no room in a full one).
- * Never the span [@ex_start, @ex_end) of @self.  The caller holds no mmap
- * lock.  Returns 0 when something was evicted, -ENOSPC when nothing could
- * be.
+ * Inside the range the walk goes up from its start, in steps no longer
+ * than what is still to move, so it never moves more than asked however
+ * large the range (adjacent ranges with equal attributes merge).  Never
+ * the span [@ex_start, @ex_end) of @self.  The caller holds no mmap lock.
+ * Returns 0 when something was evicted, -ENOSPC when nothing could be,
+ * -EINTR on a fatal signal.
  */
 static int amdx_hmm_evict(struct amdx_device *adev, struct amdx_hmm_ctx *self,
-			  u32 part, u64 ex_start, u64 ex_end, bool same_owner)
+			  u32 part, u64 ex_start, u64 ex_end, bool same_owner,
+			  u64 need)
 {
 	struct amdx_hmm_ctx *ctx, *victim = NULL;
 	struct amdx_hmm_result res = {};
-	u64 best = U64_MAX, start = 0, end = 0, t0;
+	u64 best = U64_MAX, start = 0, end = 0, t0, addr, next, want;
 	unsigned long resume;
 	struct amdx_range *r;
-	int ret;
+	int ret = 0;
 
 	mutex_lock(&adev->hmm.lock);
 	list_for_each_entry(ctx, &adev->hmm.ctxs, dev_node) {
@@ -565,15 +577,27 @@ static int amdx_hmm_evict(struct amdx_device *adev, struct amdx_hmm_ctx *self,
 		return -ENOSPC;
 
 	t0 = ktime_get_ns();
-	mmap_read_lock(victim->mm);
-	ret = amdx_migrate_mm(adev, victim->mm, start, end,
-			      AMDX_HMM_LOC_SYSTEM, victim->owner, &res, &resume);
-	mmap_read_unlock(victim->mm);
+	want = need + AMDX_HMM_EVICT_SLACK;
+	for (addr = start; addr < end && res.moved < want; addr = next) {
+		if (fatal_signal_pending(current)) {
+			ret = -EINTR;
+			break;
+		}
+		next = min(end, addr + ((want - res.moved) << PAGE_SHIFT));
+		mmap_read_lock(victim->mm);
+		ret = amdx_migrate_mm(adev, victim->mm, addr, next,
+				      AMDX_HMM_LOC_SYSTEM, victim->owner, &res,
+				      &resume);
+		mmap_read_unlock(victim->mm);
+		if (ret)
+			break;
+		cond_resched();
+	}
 	res.ns = ktime_get_ns() - t0;
 	mmput(victim->mm);
 	amdx_hmm_account(victim, start, end, AMDX_HMM_LOC_SYSTEM, &res, false,
 			 true);
-	if (!res.moved) {
+	if (!res.moved && addr >= end) {
 		/* Nothing came back: forget the stale residency hint. */
 		spin_lock(&victim->lock);
 		r = amdx_range_find(&victim->ranges, start);
@@ -597,15 +621,15 @@ static int amdx_hmm_evict(struct amdx_device *adev, struct amdx_hmm_ctx *self,
  *
  * Picks the unpinned range of any context on @adev with pages in memory
  * partition @part (%AMDX_HMM_LOC_SYSTEM: in any) that was used least
- * recently and migrates it to system memory.  The caller must hold no
- * mmap lock.
+ * recently and migrates up to %AMDX_HMM_EVICT_SLACK of its pages, lowest
+ * addresses first, to system memory.  The caller must hold no mmap lock.
  *
  * Return: 0 when something was evicted, -ENOSPC when nothing could be.
  */
 int amdx_hmm_evict_one(struct amdx_device *adev, u32 part,
 		       struct amdx_hmm_ctx *self, u64 ex_start, u64 ex_end)
 {
-	return amdx_hmm_evict(adev, self, part, ex_start, ex_end, false);
+	return amdx_hmm_evict(adev, self, part, ex_start, ex_end, false, 0);
 }
 
 /**
@@ -648,7 +672,8 @@ int amdx_hmm_migrate_range(struct amdx_hmm_ctx *ctx, u64 start, u64 end,
 		    (ret == -EDQUOT && !READ_ONCE(ctx->vf_evict)) ||
 		    amdx_hmm_evict(adev, ctx,
 				   ret == -EDQUOT ? AMDX_HMM_LOC_SYSTEM : dest,
-				   start, end, ret == -EDQUOT)) {
+				   start, end, ret == -EDQUOT,
+				   (end - resume) >> PAGE_SHIFT)) {
 			res->skipped += (end - resume) >> PAGE_SHIFT;
 			res->reasons |= AMDX_HMM_SKIP_NO_MEMORY;
 			ret = 0;
