@@ -779,16 +779,16 @@ static void amdx_hmm_snap_remote(struct amdx_hmm_ctx *ctx, u64 addr,
 	unsigned long i;
 
 	for (i = 0; i < npages; i++) {
-		struct page *page;
+		const void *owner;
 		bool writable;
 
 		snap[i] = 0;
 		if (hpfns[i] & (HMM_PFN_VALID | HMM_PFN_ERROR))
 			continue;
-		page = amdx_hmm_pte_device_page(ctx->mm,
-						addr + (i << PAGE_SHIFT),
-						&writable);
-		if (page && page->pgmap->owner != ctx->adev->desc.pgmap_owner)
+		owner = amdx_hmm_pte_device_owner(ctx->mm,
+						  addr + (i << PAGE_SHIFT),
+						  &writable);
+		if (owner && owner != ctx->adev->desc.pgmap_owner)
 			snap[i] = AMDX_HMM_SNAP_DEV_REMOTE | AMDX_HMM_SNAP_READ |
 				  (writable ? AMDX_HMM_SNAP_WRITE : 0);
 	}

@@ -107,29 +107,49 @@ static void amdx_bufs_free(struct amdx_migrate_bufs *b)
 	bitmap_free(b->sel);
 }
 
-static bool amdx_is_our_page(struct amdx_device *adev, struct page *page)
+/* What amdx_hmm_pte_device_owner() reads of a PTE, under its lock. */
+struct amdx_pte_owner {
+	const void *owner;
+	bool writable;
+};
+
+static int amdx_pte_owner_read(pte_t *ptep, unsigned long addr, void *data)
 {
-	return page && is_device_private_page(page) &&
-	       page->pgmap->owner == adev->desc.pgmap_owner;
+	struct amdx_pte_owner *o = data;
+	pte_t pte = ptep_get(ptep);
+	swp_entry_t e;
+
+	if (pte_present(pte) || !is_swap_pte(pte))
+		return 0;
+	e = pte_to_swp_entry(pte);
+	if (!is_device_private_entry(e))
+		return 0;
+	/* The entry holds a reference on the page, and so on its pgmap. */
+	o->owner = pfn_swap_entry_to_page(e)->pgmap->owner;
+	o->writable = is_writable_device_private_entry(e);
+	return 0;
 }
 
 /**
- * amdx_hmm_pte_device_page() - the device-private page a PTE points to
+ * amdx_hmm_pte_device_owner() - whose device-private page a PTE points to
  * @mm: the address space; its mmap lock held.
  * @addr: the address.
  * @writable: out, may be NULL: whether the entry allows writes.
  *
  * follow_pte() only returns present PTEs; device-private entries are
- * swap-like, so walk the page table here.
+ * swap-like, so walk the page table here.  The page's pgmap is read under
+ * the page-table lock, while the entry still pins the page: once the lock
+ * is dropped the page may be freed and, with its device gone, its pgmap
+ * too, so no page pointer leaves this function.
  *
- * Return: the page, or NULL when @addr maps no device-private page.
+ * Return: the pgmap owner of the device-private page mapped at @addr, or
+ * NULL when there is none.
  */
-struct page *amdx_hmm_pte_device_page(struct mm_struct *mm,
+const void *amdx_hmm_pte_device_owner(struct mm_struct *mm,
 				      unsigned long addr, bool *writable)
 {
-	struct page *page = NULL;
+	struct amdx_pte_owner o = {};
 	pmd_t *pmd, pmdval;
-	pte_t pte;
 	pgd_t *pgd;
 	p4d_t *p4d;
 	pud_t *pud;
@@ -148,18 +168,13 @@ struct page *amdx_hmm_pte_device_page(struct mm_struct *mm,
 	if (pmd_none(pmdval) || !pmd_present(pmdval) ||
 	    pmd_trans_huge(pmdval) || pmd_bad(pmdval))
 		return NULL;
-	if (!amdx_pte_read(mm, pmd, addr, &pte))
+	/* The callback runs under the PTE's lock (pte_offset_map_lock()). */
+	if (apply_to_existing_page_range(mm, addr & PAGE_MASK, PAGE_SIZE,
+					 amdx_pte_owner_read, &o))
 		return NULL;
-	if (!pte_present(pte) && is_swap_pte(pte)) {
-		swp_entry_t e = pte_to_swp_entry(pte);
-
-		if (is_device_private_entry(e)) {
-			page = pfn_swap_entry_to_page(e);
-			if (writable)
-				*writable = is_writable_device_private_entry(e);
-		}
-	}
-	return page;
+	if (o.owner && writable)
+		*writable = o.writable;
+	return o.owner;
 }
 
 /**
@@ -173,7 +188,8 @@ struct page *amdx_hmm_pte_device_page(struct mm_struct *mm,
 bool amdx_hmm_is_local(struct amdx_device *adev, struct mm_struct *mm,
 		       unsigned long addr)
 {
-	return amdx_is_our_page(adev, amdx_hmm_pte_device_page(mm, addr, NULL));
+	return amdx_hmm_pte_device_owner(mm, addr, NULL) ==
+	       adev->desc.pgmap_owner;
 }
 
 /*
@@ -189,7 +205,7 @@ static void amdx_classify(struct amdx_device *adev, struct migrate_vma *args,
 
 	bitmap_zero(b->sel, args->npages);
 	for (i = 0; i < args->npages; i++) {
-		struct page *page;
+		const void *owner;
 
 		if (b->src[i] & MIGRATE_PFN_MIGRATE) {
 			__set_bit(i, b->sel);
@@ -205,15 +221,15 @@ static void amdx_classify(struct amdx_device *adev, struct migrate_vma *args,
 			res->already++;
 			continue;
 		}
-		page = amdx_hmm_pte_device_page(args->vma->vm_mm,
-						args->start + (i << PAGE_SHIFT),
-						NULL);
-		if (amdx_is_our_page(adev, page)) {
+		owner = amdx_hmm_pte_device_owner(args->vma->vm_mm,
+						  args->start +
+						  (i << PAGE_SHIFT), NULL);
+		if (owner == adev->desc.pgmap_owner) {
 			res->already++;
 		} else {
 			res->skipped++;
-			res->reasons |= page ? AMDX_HMM_SKIP_OTHER_DEVICE :
-					       AMDX_HMM_SKIP_BUSY;
+			res->reasons |= owner ? AMDX_HMM_SKIP_OTHER_DEVICE :
+						AMDX_HMM_SKIP_BUSY;
 		}
 	}
 }
