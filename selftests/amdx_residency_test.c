@@ -4,9 +4,10 @@
  * fault whose own page moved succeeds whatever the rest of its granule
  * did; a VF FLR's VRAM wipe looks at the VF's pages only, not at the
  * device's VRAM; eviction in a full memory partition moves home what is
- * needed plus %AMDX_HMM_EVICT_SLACK pages, least recently used data first;
- * a fault uses the range of the fd that holds its address.  Runs as root
- * with amdx_sim loaded.
+ * needed plus %AMDX_HMM_EVICT_SLACK pages, least recently used data first,
+ * and finds pages mremap() moved out of every range; a fault uses the
+ * range of the fd that holds its address.  Runs as root with amdx_sim
+ * loaded.
  */
 #include <setjmp.h>
 #include <signal.h>
@@ -360,6 +361,55 @@ TEST_F_TIMEOUT(res, eviction_takes_what_it_needs_oldest_first, 240)
 	free(map);
 	munmap(a, size);
 	munmap(b, bsize);
+}
+
+/*
+ * mremap() moves device-private entries to an address no range covers
+ * (the old range is unmapped and clipped).  Filling the partition then
+ * evicts the moved pages like any others: the new migration gets the
+ * whole partition, and the moved data comes home intact.
+ */
+TEST_F_TIMEOUT(res, eviction_finds_pages_mremap_moved, 240)
+{
+	size_t size = 32 * SZ_1M, full = 64 * SZ_1M;
+	unsigned long n = size / ps;
+	struct amdx_hmm_migrate m;
+	char *a, *moved, *b;
+	__u8 *map;
+
+	if (self->skip)
+		SKIP(return, NO_HMM);
+	ASSERT_EQ(0, dev_new(self, "model=mi300x vram=64"));
+	a = anon(size);
+	b = anon(full);
+	moved = anon(size);
+	ASSERT_NE(NULL, a);
+	ASSERT_NE(NULL, b);
+	ASSERT_NE(NULL, moved);
+	map = calloc(full / ps, 1);
+	ASSERT_NE(NULL, map);
+	fill(a, size, 5);
+	fill(b, full, 6);
+	ASSERT_EQ(0, set_attr(self->fd, a, size, 0));
+	ASSERT_EQ(0, migrate(self->fd, a, size, 0, &m));
+	ASSERT_EQ(n, m.moved);
+
+	ASSERT_EQ(moved, mremap(a, size, size, MREMAP_MAYMOVE | MREMAP_FIXED,
+				moved));
+	ASSERT_EQ(n, local_pages(self->fd, moved, size, map));
+
+	/* b needs the whole partition: the moved pages must make room. */
+	ASSERT_EQ(0, set_attr(self->fd, b, full, 1));
+	ASSERT_EQ(0, migrate(self->fd, b, full, 0, &m));
+	EXPECT_EQ(full / ps, m.moved);
+	EXPECT_EQ(0, m.skipped);
+	EXPECT_EQ(0, local_pages(self->fd, moved, size, map));
+
+	EXPECT_EQ(-1, check(moved, size, 5));
+	EXPECT_EQ(-1, check(b, full, 6));
+	free(map);
+	munmap(moved, size);
+	munmap(b, full);
 }
 
 /* Resident pages of the ranges of @fd, -1 on error. */

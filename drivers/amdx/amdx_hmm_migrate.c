@@ -527,6 +527,134 @@ void amdx_hmm_account(struct amdx_hmm_ctx *ctx, u64 start, u64 end,
 }
 
 /*
+ * Whether [@s, @e) meets a range of @ctx that is pinned or counts pages in
+ * VRAM (those are amdx_hmm_evict()'s own victims); ctx->lock held.
+ */
+static bool amdx_hmm_covered_in(struct amdx_hmm_ctx *ctx, u64 s, u64 e)
+{
+	struct amdx_range *r;
+
+	list_for_each_entry(r, &ctx->ranges.ranges, node) {
+		if (r->start >= e)
+			break;
+		if (r->end > s &&
+		    ((r->attr.flags & AMDX_HMM_F_PIN) || r->resident))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Move up to @want of @adev's pages mapped anywhere in @ctx's address
+ * space home, in steps of at most %AMDX_HMM_BATCH pages inside VMAs that
+ * map some (counted at page-table cost, amdx_hmm_count_local()), skipping
+ * steps that meet a pinned range, a range counting pages in VRAM or
+ * [@ex_start, @ex_end).  The caller holds a reference on the mm and no
+ * mmap lock.
+ */
+static void amdx_hmm_evict_mm(struct amdx_device *adev,
+			      struct amdx_hmm_ctx *ctx, u64 ex_start,
+			      u64 ex_end, u64 want,
+			      struct amdx_hmm_result *res)
+{
+	unsigned long addr = 0, next, resume;
+	struct vm_area_struct *vma;
+	bool skip;
+
+	mmap_read_lock(ctx->mm);
+	while (res->moved < want && !fatal_signal_pending(current)) {
+		vma = find_vma(ctx->mm, addr);
+		if (!vma)
+			break;
+		addr = max(addr, vma->vm_start);
+		/* Most VMAs hold none: skip them at page-table cost. */
+		if (addr == vma->vm_start &&
+		    !amdx_hmm_count_local(adev, ctx->mm, vma->vm_start,
+					  vma->vm_end)) {
+			addr = vma->vm_end;
+			cond_resched();
+			continue;
+		}
+		next = min_t(u64, vma->vm_end,
+			     addr + (min_t(u64, want - res->moved,
+					   AMDX_HMM_BATCH) << PAGE_SHIFT));
+		spin_lock(&ctx->lock);
+		skip = amdx_hmm_covered_in(ctx, addr, next);
+		spin_unlock(&ctx->lock);
+		if (!skip && (addr >= ex_end || next <= ex_start))
+			amdx_migrate_mm(adev, ctx->mm, addr, next,
+					AMDX_HMM_LOC_SYSTEM, ctx->owner, res,
+					&resume);
+		addr = next;
+		cond_resched();
+	}
+	mmap_read_unlock(ctx->mm);
+}
+
+/*
+ * The partition is full and no range counts pages in it, yet pages are
+ * there: mapped where no range covers them (mremap() moved them and the
+ * old range was clipped).  Look for them in the address space of every
+ * context on @adev (with @same_owner only those charging @self's owner),
+ * @self's own last and never its [@ex_start, @ex_end), and move up to
+ * @want home.  Returns 0 when something moved, else -ENOSPC.
+ */
+static int amdx_hmm_evict_uncovered(struct amdx_device *adev,
+				    struct amdx_hmm_ctx *self, u64 ex_start,
+				    u64 ex_end, bool same_owner, u64 want)
+{
+	struct amdx_hmm_result res = {};
+	struct amdx_hmm_ctx *ctx, *c;
+	u32 pass, i, k;
+	u64 before;
+	bool mine;
+
+	for (pass = 0; pass < 2 && res.moved < want; pass++) {
+		for (i = 0; res.moved < want; i++) {
+			c = NULL;
+			k = 0;
+			mutex_lock(&adev->hmm.lock);
+			list_for_each_entry(ctx, &adev->hmm.ctxs, dev_node) {
+				if (same_owner &&
+				    (!self || ctx->owner != self->owner))
+					continue;
+				/* pass 0: the others; pass 1: @self */
+				mine = ctx == self;
+				if (mine != !!pass)
+					continue;
+				if (k++ < i)
+					continue;
+				if (mmget_not_zero(ctx->mm)) {
+					kref_get(&ctx->ref);
+					c = ctx;
+				}
+				break;
+			}
+			mutex_unlock(&adev->hmm.lock);
+			if (k <= i)
+				break;
+			if (!c)
+				continue;
+			before = res.moved;
+			amdx_hmm_evict_mm(adev, c, c == self ? ex_start : 0,
+					  c == self ? ex_end : 0, want, &res);
+			mmput(c->mm);
+			spin_lock(&c->lock);
+			c->total.pages_out += res.moved - before;
+			c->total.bytes_out += (res.moved - before) << PAGE_SHIFT;
+			c->total.evictions++;
+			spin_unlock(&c->lock);
+			trace_amdx_hmm_evict(amdx_device_id(adev), c->tgid, 0,
+					     res.moved - before);
+			amdx_hmm_ctx_put(c);
+			if (fatal_signal_pending(current))
+				return -EINTR;
+		}
+	}
+	return res.moved ? 0 : -ENOSPC;
+}
+
+/*
  * Move @need pages plus %AMDX_HMM_EVICT_SLACK of the least recently used
  * unpinned range with pages in VRAM home (all of it when it holds fewer):
  * of any context on @adev, @self's own last; with @same_owner only of
@@ -590,7 +718,9 @@ static int amdx_hmm_evict(struct amdx_device *adev, struct amdx_hmm_ctx *self,
 		kref_get(&victim->ref);
 	mutex_unlock(&adev->hmm.lock);
 	if (!victim)
-		return -ENOSPC;
+		return amdx_hmm_evict_uncovered(adev, self, ex_start, ex_end,
+						same_owner,
+						need + AMDX_HMM_EVICT_SLACK);
 
 	t0 = ktime_get_ns();
 	want = need + AMDX_HMM_EVICT_SLACK;
