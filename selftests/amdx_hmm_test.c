@@ -1513,19 +1513,22 @@ TEST_F_TIMEOUT(hmm, release_eviction, 120)
 }
 
 /*
- * Eviction across processes: a child's migration evicts the parent's
- * least recently used range (taking the parent's mm from the child).
+ * Eviction across processes: a child's migration evicts (what it needs
+ * of) the parent's least recently used range, taking the parent's mm
+ * from the child.
  */
 TEST_F_TIMEOUT(hmm, release_eviction_other_process, 120)
 {
 	size_t size = 40 * SZ_1M;
 	struct amdx_hmm_migrate m;
 	struct amdx_hmm_stats st;
+	__u64 vpages;
 	char *a;
 	pid_t pid;
 
 	if (self->c.skip)
 		SKIP(return, HMM_NO_CAP);
+	vpages = vram_size(&self->c, 0) / self->c.page_size;
 	a = hmm_anon(size);
 	ASSERT_NE(MAP_FAILED, a);
 	fill(a, size, 1);
@@ -1552,7 +1555,7 @@ TEST_F_TIMEOUT(hmm, release_eviction_other_process, 120)
 		_exit(0);
 	}
 	ASSERT_EQ(0, wait_child(pid));
-	EXPECT_EQ(0, hmm_resident(DEV0, a, size, &st));
+	EXPECT_GE(vpages - PAGES(size), hmm_resident(DEV0, a, size, &st));
 	EXPECT_LT(0, st.evictions);
 	EXPECT_EQ(-1, check(a, size, 1));
 	EXPECT_TRUE(vram_all_free(&self->c, 0));

@@ -128,17 +128,23 @@ static int amdx_hmm_count_pte(pte_t *ptep, unsigned long addr, void *data)
 	return 0;
 }
 
-/*
- * Device pages of @adev mapped in [@addr, @end) of @mm, whose mmap lock the
- * caller holds.  Empty page-table levels are skipped whole, so the cost is
- * that of the populated page tables (what an unmap walks anyway), not of
- * the span.  Never splits or changes anything: huge PMDs are skipped, and
- * the PTEs are read by apply_to_existing_page_range() under their lock
+/**
+ * amdx_hmm_count_local() - count a device's pages mapped in a span
+ * @adev: the device.
+ * @mm: the address space; its mmap lock held.
+ * @addr: first byte.
+ * @end: one past the last byte.
+ *
+ * Empty page-table levels are skipped whole, so the cost is that of the
+ * populated page tables (what an unmap walks anyway), not of the span.
+ * Never splits or changes anything: huge PMDs are skipped, and the PTEs
+ * are read by apply_to_existing_page_range() under their lock
  * (pte_offset_map_lock() is not for modules since 6.5).
+ *
+ * Return: the device-private pages of @adev mapped in [@addr, @end).
  */
-static u64 amdx_hmm_count_local(struct amdx_device *adev,
-				struct mm_struct *mm, unsigned long addr,
-				unsigned long end)
+u64 amdx_hmm_count_local(struct amdx_device *adev, struct mm_struct *mm,
+			 unsigned long addr, unsigned long end)
 {
 	struct amdx_hmm_count c = { .owner = adev->desc.pgmap_owner };
 	unsigned long next;
@@ -779,16 +785,16 @@ static void amdx_hmm_snap_remote(struct amdx_hmm_ctx *ctx, u64 addr,
 	unsigned long i;
 
 	for (i = 0; i < npages; i++) {
-		struct page *page;
+		const void *owner;
 		bool writable;
 
 		snap[i] = 0;
 		if (hpfns[i] & (HMM_PFN_VALID | HMM_PFN_ERROR))
 			continue;
-		page = amdx_hmm_pte_device_page(ctx->mm,
-						addr + (i << PAGE_SHIFT),
-						&writable);
-		if (page && page->pgmap->owner != ctx->adev->desc.pgmap_owner)
+		owner = amdx_hmm_pte_device_owner(ctx->mm,
+						  addr + (i << PAGE_SHIFT),
+						  &writable);
+		if (owner && owner != ctx->adev->desc.pgmap_owner)
 			snap[i] = AMDX_HMM_SNAP_DEV_REMOTE | AMDX_HMM_SNAP_READ |
 				  (writable ? AMDX_HMM_SNAP_WRITE : 0);
 	}

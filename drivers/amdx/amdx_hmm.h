@@ -198,7 +198,9 @@ int amdx_hmm_drain_partition(struct amdx_device *adev, u32 part);
 void amdx_hmm_ctx_put(struct amdx_hmm_ctx *ctx);
 bool amdx_hmm_is_local(struct amdx_device *adev, struct mm_struct *mm,
 		       unsigned long addr);
-struct page *amdx_hmm_pte_device_page(struct mm_struct *mm,
+u64 amdx_hmm_count_local(struct amdx_device *adev, struct mm_struct *mm,
+			 unsigned long addr, unsigned long end);
+const void *amdx_hmm_pte_device_owner(struct mm_struct *mm,
 				      unsigned long addr, bool *writable);
 void amdx_hmm_account(struct amdx_hmm_ctx *ctx, u64 start, u64 end,
 		      u32 dest, const struct amdx_hmm_result *res,

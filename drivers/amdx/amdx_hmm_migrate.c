@@ -19,8 +19,9 @@
  *     |  for each MIGRATE src: vram_alloc_page(part) ->| device page
  *     |                         vram_copy(dst, src) -->| copy
  *     | migrate_vma_pages(), migrate_vma_finalize()    |
- *     | partition full: drop mmap lock, evict the least recently used
- *     | unpinned range of another fd (or this one), retry
+ *     | partition full: drop mmap lock, evict what is left to place plus
+ *     | %AMDX_HMM_EVICT_SLACK pages of the least recently used unpinned
+ *     | range of another fd (or this one), retry
  *
  * Batches are large (%AMDX_HMM_BATCH pages, not test_hmm's 64) so the
  * unmap, TLB flush and page-table walks amortise.  CPU faults on device
@@ -72,6 +73,12 @@
 #define AMDX_HMM_FAULT_MAX	512
 /* Evictions one migration may cause before it gives up. */
 #define AMDX_HMM_MAX_EVICT	16
+/*
+ * Pages an eviction moves home beyond what the migration asking for room
+ * needs: 2 MiB, one default granule, so that a migration that fills the
+ * partition page by page does not evict once per page.
+ */
+#define AMDX_HMM_EVICT_SLACK	512
 
 struct amdx_migrate_bufs {
 	unsigned long *src;
@@ -100,29 +107,49 @@ static void amdx_bufs_free(struct amdx_migrate_bufs *b)
 	bitmap_free(b->sel);
 }
 
-static bool amdx_is_our_page(struct amdx_device *adev, struct page *page)
+/* What amdx_hmm_pte_device_owner() reads of a PTE, under its lock. */
+struct amdx_pte_owner {
+	const void *owner;
+	bool writable;
+};
+
+static int amdx_pte_owner_read(pte_t *ptep, unsigned long addr, void *data)
 {
-	return page && is_device_private_page(page) &&
-	       page->pgmap->owner == adev->desc.pgmap_owner;
+	struct amdx_pte_owner *o = data;
+	pte_t pte = ptep_get(ptep);
+	swp_entry_t e;
+
+	if (pte_present(pte) || !is_swap_pte(pte))
+		return 0;
+	e = pte_to_swp_entry(pte);
+	if (!is_device_private_entry(e))
+		return 0;
+	/* The entry holds a reference on the page, and so on its pgmap. */
+	o->owner = pfn_swap_entry_to_page(e)->pgmap->owner;
+	o->writable = is_writable_device_private_entry(e);
+	return 0;
 }
 
 /**
- * amdx_hmm_pte_device_page() - the device-private page a PTE points to
+ * amdx_hmm_pte_device_owner() - whose device-private page a PTE points to
  * @mm: the address space; its mmap lock held.
  * @addr: the address.
  * @writable: out, may be NULL: whether the entry allows writes.
  *
  * follow_pte() only returns present PTEs; device-private entries are
- * swap-like, so walk the page table here.
+ * swap-like, so walk the page table here.  The page's pgmap is read under
+ * the page-table lock, while the entry still pins the page: once the lock
+ * is dropped the page may be freed and, with its device gone, its pgmap
+ * too, so no page pointer leaves this function.
  *
- * Return: the page, or NULL when @addr maps no device-private page.
+ * Return: the pgmap owner of the device-private page mapped at @addr, or
+ * NULL when there is none.
  */
-struct page *amdx_hmm_pte_device_page(struct mm_struct *mm,
+const void *amdx_hmm_pte_device_owner(struct mm_struct *mm,
 				      unsigned long addr, bool *writable)
 {
-	struct page *page = NULL;
+	struct amdx_pte_owner o = {};
 	pmd_t *pmd, pmdval;
-	pte_t pte;
 	pgd_t *pgd;
 	p4d_t *p4d;
 	pud_t *pud;
@@ -141,18 +168,13 @@ struct page *amdx_hmm_pte_device_page(struct mm_struct *mm,
 	if (pmd_none(pmdval) || !pmd_present(pmdval) ||
 	    pmd_trans_huge(pmdval) || pmd_bad(pmdval))
 		return NULL;
-	if (!amdx_pte_read(mm, pmd, addr, &pte))
+	/* The callback runs under the PTE's lock (pte_offset_map_lock()). */
+	if (apply_to_existing_page_range(mm, addr & PAGE_MASK, PAGE_SIZE,
+					 amdx_pte_owner_read, &o))
 		return NULL;
-	if (!pte_present(pte) && is_swap_pte(pte)) {
-		swp_entry_t e = pte_to_swp_entry(pte);
-
-		if (is_device_private_entry(e)) {
-			page = pfn_swap_entry_to_page(e);
-			if (writable)
-				*writable = is_writable_device_private_entry(e);
-		}
-	}
-	return page;
+	if (o.owner && writable)
+		*writable = o.writable;
+	return o.owner;
 }
 
 /**
@@ -166,7 +188,8 @@ struct page *amdx_hmm_pte_device_page(struct mm_struct *mm,
 bool amdx_hmm_is_local(struct amdx_device *adev, struct mm_struct *mm,
 		       unsigned long addr)
 {
-	return amdx_is_our_page(adev, amdx_hmm_pte_device_page(mm, addr, NULL));
+	return amdx_hmm_pte_device_owner(mm, addr, NULL) ==
+	       adev->desc.pgmap_owner;
 }
 
 /*
@@ -182,7 +205,7 @@ static void amdx_classify(struct amdx_device *adev, struct migrate_vma *args,
 
 	bitmap_zero(b->sel, args->npages);
 	for (i = 0; i < args->npages; i++) {
-		struct page *page;
+		const void *owner;
 
 		if (b->src[i] & MIGRATE_PFN_MIGRATE) {
 			__set_bit(i, b->sel);
@@ -198,15 +221,15 @@ static void amdx_classify(struct amdx_device *adev, struct migrate_vma *args,
 			res->already++;
 			continue;
 		}
-		page = amdx_hmm_pte_device_page(args->vma->vm_mm,
-						args->start + (i << PAGE_SHIFT),
-						NULL);
-		if (amdx_is_our_page(adev, page)) {
+		owner = amdx_hmm_pte_device_owner(args->vma->vm_mm,
+						  args->start +
+						  (i << PAGE_SHIFT), NULL);
+		if (owner == adev->desc.pgmap_owner) {
 			res->already++;
 		} else {
 			res->skipped++;
-			res->reasons |= page ? AMDX_HMM_SKIP_OTHER_DEVICE :
-					       AMDX_HMM_SKIP_BUSY;
+			res->reasons |= owner ? AMDX_HMM_SKIP_OTHER_DEVICE :
+						AMDX_HMM_SKIP_BUSY;
 		}
 	}
 }
@@ -504,24 +527,157 @@ void amdx_hmm_account(struct amdx_hmm_ctx *ctx, u64 start, u64 end,
 }
 
 /*
- * Move the least recently used unpinned range with pages in VRAM home:
+ * Whether [@s, @e) meets a range of @ctx that is pinned or counts pages in
+ * VRAM (those are amdx_hmm_evict()'s own victims); ctx->lock held.
+ */
+static bool amdx_hmm_covered_in(struct amdx_hmm_ctx *ctx, u64 s, u64 e)
+{
+	struct amdx_range *r;
+
+	list_for_each_entry(r, &ctx->ranges.ranges, node) {
+		if (r->start >= e)
+			break;
+		if (r->end > s &&
+		    ((r->attr.flags & AMDX_HMM_F_PIN) || r->resident))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Move up to @want of @adev's pages mapped anywhere in @ctx's address
+ * space home, in steps of at most %AMDX_HMM_BATCH pages inside VMAs that
+ * map some (counted at page-table cost, amdx_hmm_count_local()), skipping
+ * steps that meet a pinned range, a range counting pages in VRAM or
+ * [@ex_start, @ex_end).  The caller holds a reference on the mm and no
+ * mmap lock.
+ */
+static void amdx_hmm_evict_mm(struct amdx_device *adev,
+			      struct amdx_hmm_ctx *ctx, u64 ex_start,
+			      u64 ex_end, u64 want,
+			      struct amdx_hmm_result *res)
+{
+	unsigned long addr = 0, next, resume;
+	struct vm_area_struct *vma;
+	bool skip;
+
+	mmap_read_lock(ctx->mm);
+	while (res->moved < want && !fatal_signal_pending(current)) {
+		vma = find_vma(ctx->mm, addr);
+		if (!vma)
+			break;
+		addr = max(addr, vma->vm_start);
+		/* Most VMAs hold none: skip them at page-table cost. */
+		if (addr == vma->vm_start &&
+		    !amdx_hmm_count_local(adev, ctx->mm, vma->vm_start,
+					  vma->vm_end)) {
+			addr = vma->vm_end;
+			cond_resched();
+			continue;
+		}
+		next = min_t(u64, vma->vm_end,
+			     addr + (min_t(u64, want - res->moved,
+					   AMDX_HMM_BATCH) << PAGE_SHIFT));
+		spin_lock(&ctx->lock);
+		skip = amdx_hmm_covered_in(ctx, addr, next);
+		spin_unlock(&ctx->lock);
+		if (!skip && (addr >= ex_end || next <= ex_start))
+			amdx_migrate_mm(adev, ctx->mm, addr, next,
+					AMDX_HMM_LOC_SYSTEM, ctx->owner, res,
+					&resume);
+		addr = next;
+		cond_resched();
+	}
+	mmap_read_unlock(ctx->mm);
+}
+
+/*
+ * The partition is full and no range counts pages in it, yet pages are
+ * there: mapped where no range covers them (mremap() moved them and the
+ * old range was clipped).  Look for them in the address space of every
+ * context on @adev (with @same_owner only those charging @self's owner),
+ * @self's own last and never its [@ex_start, @ex_end), and move up to
+ * @want home.  Returns 0 when something moved, else -ENOSPC.
+ */
+static int amdx_hmm_evict_uncovered(struct amdx_device *adev,
+				    struct amdx_hmm_ctx *self, u64 ex_start,
+				    u64 ex_end, bool same_owner, u64 want)
+{
+	struct amdx_hmm_result res = {};
+	struct amdx_hmm_ctx *ctx, *c;
+	u32 pass, i, k;
+	u64 before;
+	bool mine;
+
+	for (pass = 0; pass < 2 && res.moved < want; pass++) {
+		for (i = 0; res.moved < want; i++) {
+			c = NULL;
+			k = 0;
+			mutex_lock(&adev->hmm.lock);
+			list_for_each_entry(ctx, &adev->hmm.ctxs, dev_node) {
+				if (same_owner &&
+				    (!self || ctx->owner != self->owner))
+					continue;
+				/* pass 0: the others; pass 1: @self */
+				mine = ctx == self;
+				if (mine != !!pass)
+					continue;
+				if (k++ < i)
+					continue;
+				if (mmget_not_zero(ctx->mm)) {
+					kref_get(&ctx->ref);
+					c = ctx;
+				}
+				break;
+			}
+			mutex_unlock(&adev->hmm.lock);
+			if (k <= i)
+				break;
+			if (!c)
+				continue;
+			before = res.moved;
+			amdx_hmm_evict_mm(adev, c, c == self ? ex_start : 0,
+					  c == self ? ex_end : 0, want, &res);
+			mmput(c->mm);
+			spin_lock(&c->lock);
+			c->total.pages_out += res.moved - before;
+			c->total.bytes_out += (res.moved - before) << PAGE_SHIFT;
+			c->total.evictions++;
+			spin_unlock(&c->lock);
+			trace_amdx_hmm_evict(amdx_device_id(adev), c->tgid, 0,
+					     res.moved - before);
+			amdx_hmm_ctx_put(c);
+			if (fatal_signal_pending(current))
+				return -EINTR;
+		}
+	}
+	return res.moved ? 0 : -ENOSPC;
+}
+
+/*
+ * Move @need pages plus %AMDX_HMM_EVICT_SLACK of the least recently used
+ * unpinned range with pages in VRAM home (all of it when it holds fewer):
  * of any context on @adev, @self's own last; with @same_owner only of
  * contexts charging @self's owner (a VF at its quota); unless @part is
  * %AMDX_HMM_LOC_SYSTEM, only ranges with pages in memory partition @part
  * (evicting another partition's data makes no room in a full one).
- * Never the span [@ex_start, @ex_end) of @self.  The caller holds no mmap
- * lock.  Returns 0 when something was evicted, -ENOSPC when nothing could
- * be.
+ * Inside the range the walk goes up from its start, in steps no longer
+ * than what is still to move, so it never moves more than asked however
+ * large the range (adjacent ranges with equal attributes merge).  Never
+ * the span [@ex_start, @ex_end) of @self.  The caller holds no mmap lock.
+ * Returns 0 when something was evicted, -ENOSPC when nothing could be,
+ * -EINTR on a fatal signal.
  */
 static int amdx_hmm_evict(struct amdx_device *adev, struct amdx_hmm_ctx *self,
-			  u32 part, u64 ex_start, u64 ex_end, bool same_owner)
+			  u32 part, u64 ex_start, u64 ex_end, bool same_owner,
+			  u64 need)
 {
 	struct amdx_hmm_ctx *ctx, *victim = NULL;
 	struct amdx_hmm_result res = {};
-	u64 best = U64_MAX, start = 0, end = 0, t0;
+	u64 best = U64_MAX, start = 0, end = 0, t0, addr, next, want;
 	unsigned long resume;
 	struct amdx_range *r;
-	int ret;
+	int ret = 0;
 
 	mutex_lock(&adev->hmm.lock);
 	list_for_each_entry(ctx, &adev->hmm.ctxs, dev_node) {
@@ -562,18 +718,32 @@ static int amdx_hmm_evict(struct amdx_device *adev, struct amdx_hmm_ctx *self,
 		kref_get(&victim->ref);
 	mutex_unlock(&adev->hmm.lock);
 	if (!victim)
-		return -ENOSPC;
+		return amdx_hmm_evict_uncovered(adev, self, ex_start, ex_end,
+						same_owner,
+						need + AMDX_HMM_EVICT_SLACK);
 
 	t0 = ktime_get_ns();
-	mmap_read_lock(victim->mm);
-	ret = amdx_migrate_mm(adev, victim->mm, start, end,
-			      AMDX_HMM_LOC_SYSTEM, victim->owner, &res, &resume);
-	mmap_read_unlock(victim->mm);
+	want = need + AMDX_HMM_EVICT_SLACK;
+	for (addr = start; addr < end && res.moved < want; addr = next) {
+		if (fatal_signal_pending(current)) {
+			ret = -EINTR;
+			break;
+		}
+		next = min(end, addr + ((want - res.moved) << PAGE_SHIFT));
+		mmap_read_lock(victim->mm);
+		ret = amdx_migrate_mm(adev, victim->mm, addr, next,
+				      AMDX_HMM_LOC_SYSTEM, victim->owner, &res,
+				      &resume);
+		mmap_read_unlock(victim->mm);
+		if (ret)
+			break;
+		cond_resched();
+	}
 	res.ns = ktime_get_ns() - t0;
 	mmput(victim->mm);
 	amdx_hmm_account(victim, start, end, AMDX_HMM_LOC_SYSTEM, &res, false,
 			 true);
-	if (!res.moved) {
+	if (!res.moved && addr >= end) {
 		/* Nothing came back: forget the stale residency hint. */
 		spin_lock(&victim->lock);
 		r = amdx_range_find(&victim->ranges, start);
@@ -597,15 +767,15 @@ static int amdx_hmm_evict(struct amdx_device *adev, struct amdx_hmm_ctx *self,
  *
  * Picks the unpinned range of any context on @adev with pages in memory
  * partition @part (%AMDX_HMM_LOC_SYSTEM: in any) that was used least
- * recently and migrates it to system memory.  The caller must hold no
- * mmap lock.
+ * recently and migrates up to %AMDX_HMM_EVICT_SLACK of its pages, lowest
+ * addresses first, to system memory.  The caller must hold no mmap lock.
  *
  * Return: 0 when something was evicted, -ENOSPC when nothing could be.
  */
 int amdx_hmm_evict_one(struct amdx_device *adev, u32 part,
 		       struct amdx_hmm_ctx *self, u64 ex_start, u64 ex_end)
 {
-	return amdx_hmm_evict(adev, self, part, ex_start, ex_end, false);
+	return amdx_hmm_evict(adev, self, part, ex_start, ex_end, false, 0);
 }
 
 /**
@@ -648,7 +818,8 @@ int amdx_hmm_migrate_range(struct amdx_hmm_ctx *ctx, u64 start, u64 end,
 		    (ret == -EDQUOT && !READ_ONCE(ctx->vf_evict)) ||
 		    amdx_hmm_evict(adev, ctx,
 				   ret == -EDQUOT ? AMDX_HMM_LOC_SYSTEM : dest,
-				   start, end, ret == -EDQUOT)) {
+				   start, end, ret == -EDQUOT,
+				   (end - resume) >> PAGE_SHIFT)) {
 			res->skipped += (end - resume) >> PAGE_SHIFT;
 			res->reasons |= AMDX_HMM_SKIP_NO_MEMORY;
 			ret = 0;
@@ -687,21 +858,34 @@ void amdx_hmm_event_migrate(struct amdx_device *adev,
 		amdx_event_emit_subject(adev, &ev, who);
 }
 
+/*
+ * The context of @mm on @adev whose ranges hold @addr, else the first of
+ * @mm's (a process may have several fds of one device: a VF's and the
+ * PF's), referenced; NULL when @mm has none.
+ */
 static struct amdx_hmm_ctx *amdx_hmm_ctx_of_mm(struct amdx_device *adev,
-					       struct mm_struct *mm)
+					       struct mm_struct *mm,
+					       unsigned long addr)
 {
-	struct amdx_hmm_ctx *ctx;
+	struct amdx_hmm_ctx *ctx, *found = NULL;
+	bool holds;
 
 	mutex_lock(&adev->hmm.lock);
 	list_for_each_entry(ctx, &adev->hmm.ctxs, dev_node) {
-		if (ctx->mm == mm) {
-			kref_get(&ctx->ref);
-			mutex_unlock(&adev->hmm.lock);
-			return ctx;
-		}
+		if (ctx->mm != mm)
+			continue;
+		spin_lock(&ctx->lock);
+		holds = amdx_range_find(&ctx->ranges, addr);
+		spin_unlock(&ctx->lock);
+		if (holds || !found)
+			found = ctx;
+		if (holds)
+			break;
 	}
+	if (found)
+		kref_get(&found->ref);
 	mutex_unlock(&adev->hmm.lock);
-	return NULL;
+	return found;
 }
 
 /**
@@ -713,8 +897,11 @@ static struct amdx_hmm_ctx *amdx_hmm_ctx_of_mm(struct amdx_device *adev,
  * the fault (the range's granularity, at most 2 MiB, within the VMA) home.
  * A poisoned page does not move: the fault fails with VM_FAULT_HWPOISON
  * (SIGBUS, BUS_MCEERR_AR) and a POISON_CONSUMED event names the process.
+ * The fault succeeds once its own page moved, even when another page of
+ * the granule could not (that one moves on its own fault).
  *
- * Return: 0, VM_FAULT_HWPOISON, VM_FAULT_SIGBUS or VM_FAULT_OOM.
+ * Return: 0, VM_FAULT_HWPOISON, or when the faulting page itself could not
+ * move VM_FAULT_SIGBUS (copy failed) or VM_FAULT_OOM (no system page).
  */
 vm_fault_t amdx_hmm_migrate_to_ram(struct amdx_device *adev,
 				   struct vm_fault *vmf)
@@ -743,7 +930,7 @@ vm_fault_t amdx_hmm_migrate_to_ram(struct amdx_device *adev,
 		goto out_poison;
 	}
 
-	ctx = amdx_hmm_ctx_of_mm(adev, vma->vm_mm);
+	ctx = amdx_hmm_ctx_of_mm(adev, vma->vm_mm, vmf->address);
 	start = vmf->address & PAGE_MASK;
 	end = start + PAGE_SIZE;
 	if (ctx) {
@@ -784,10 +971,17 @@ out:
 		vmret = VM_FAULT_HWPOISON;
 		goto out_poison;
 	}
-	if (ret == -ENOMEM)
+	/*
+	 * The fault is served once its own page moved, whatever became of
+	 * the rest of the granule: a page that stayed (its copy failed, no
+	 * memory for it) comes home on its own touch.
+	 */
+	if (moved || !ret)
+		vmret = 0;
+	else if (ret == -ENOMEM)
 		vmret = VM_FAULT_OOM;
 	else
-		vmret = ret ? VM_FAULT_SIGBUS : 0;
+		vmret = VM_FAULT_SIGBUS;
 	amdx_device_put(adev);
 	return vmret;
 

@@ -21,8 +21,11 @@
  *    |0110100...           |...               |...              |...        |
  *     ^ one bitmap, each partition searches only its own range of bits
  *
- * Every allocated page records its owner (0 = PF, 1..15 = VFs).  Usage is
- * counted per partition and per owner; an owner may have a quota in pages
+ * Every allocated page records its owner (0 = PF, 1..15 = VFs), in a byte
+ * per page (whose page is it) and a bitmap per owner (which pages are
+ * its), so amdx_vram_owner_next() finds an owner's pages without looking
+ * at anyone else's: a VF FLR's wipe costs the VF's pages, not the VRAM.
+ * Usage is counted per partition and per owner; an owner may have a quota in pages
  * (0 = unlimited) beyond which allocations fail with -EDQUOT.  Frees are
  * checked (allocated, right owner, one partition) before anything changes.  Single pages
  * are handed out next-fit inside the partition; contiguous runs first-fit,
@@ -81,6 +84,8 @@ struct amdx_vram_part {
  * @bad: one bit per page, set when retired.
  * @owner: owner of each allocated page, %AMDX_VRAM_NO_OWNER for a retired
  *	page out of the allocator; meaningless for free pages.
+ * @owner_map: per owner one bit per page, set while the page is allocated
+ *	to that owner.
  * @owner_used: pages allocated per owner.
  * @owner_quota: page limit per owner, 0 = unlimited.
  */
@@ -96,6 +101,7 @@ struct amdx_vram {
 	unsigned long *map;
 	unsigned long *bad;
 	u8 *owner;
+	unsigned long *owner_map[AMDX_VRAM_MAX_OWNERS];
 	u64 owner_used[AMDX_VRAM_MAX_OWNERS];
 	u64 owner_quota[AMDX_VRAM_MAX_OWNERS];
 };
@@ -146,6 +152,7 @@ struct amdx_vram *amdx_vram_create(u64 size_bytes, u32 num_partitions)
 {
 	u64 npages = size_bytes >> PAGE_SHIFT;
 	struct amdx_vram *v;
+	u32 i;
 
 	if (!size_bytes || !PAGE_ALIGNED(size_bytes) ||
 	    !amdx_vram_layout_valid(npages, num_partitions))
@@ -172,11 +179,22 @@ struct amdx_vram *amdx_vram_create(u64 size_bytes, u32 num_partitions)
 	if (!v->owner)
 		goto err_free_bad;
 
+	for (i = 0; i < AMDX_VRAM_MAX_OWNERS; i++) {
+		v->owner_map[i] = kvcalloc(BITS_TO_LONGS(npages),
+					   sizeof(unsigned long), GFP_KERNEL);
+		if (!v->owner_map[i])
+			goto err_free_owner_maps;
+	}
+
 	spin_lock_init(&v->lock);
 	v->npages = npages;
 	amdx_vram_layout(v, num_partitions);
 	return v;
 
+err_free_owner_maps:
+	while (i--)
+		kvfree(v->owner_map[i]);
+	kvfree(v->owner);
 err_free_bad:
 	kvfree(v->bad);
 err_free_map:
@@ -195,10 +213,14 @@ EXPORT_SYMBOL_GPL(amdx_vram_create);
  */
 void amdx_vram_destroy(struct amdx_vram *v)
 {
+	u32 i;
+
 	if (!v)
 		return;
 	WARN_ONCE(v->used, "amdx_vram: destroyed with %llu pages allocated\n",
 		  v->used);
+	for (i = 0; i < AMDX_VRAM_MAX_OWNERS; i++)
+		kvfree(v->owner_map[i]);
 	kvfree(v->owner);
 	kvfree(v->bad);
 	kvfree(v->map);
@@ -222,6 +244,7 @@ static void amdx_vram_take(struct amdx_vram *v, struct amdx_vram_part *p,
 			   u32 owner, u64 first, u64 npages)
 {
 	bitmap_set(v->map, first, npages);
+	bitmap_set(v->owner_map[owner], first, npages);
 	memset(v->owner + first, owner, npages);
 	p->used += npages;
 	v->used += npages;
@@ -361,6 +384,7 @@ static int amdx_vram_release(struct amdx_vram *v, u64 first, u64 npages,
 			return -EPERM;
 	}
 
+	bitmap_clear(v->owner_map[owner], first, npages);
 	for (pfn = first; pfn < first + npages; pfn++) {
 		if (!test_bit(pfn, v->bad)) {
 			__clear_bit(pfn, v->map);
@@ -635,6 +659,36 @@ int amdx_vram_pfn_owner(struct amdx_vram *v, u64 pfn)
 	return owner;
 }
 EXPORT_SYMBOL_GPL(amdx_vram_pfn_owner);
+
+/**
+ * amdx_vram_owner_next() - the next page an owner holds
+ * @v: allocator.
+ * @owner: owner.
+ * @from: first pfn to look at.
+ *
+ * Looks at @owner's own bitmap only, and at nothing when @owner holds no
+ * page: walking every page of an owner costs its pages (plus one bit per
+ * page of VRAM read a word at a time), not a look at every page.  Pages
+ * allocated or freed meanwhile may or may not be found.
+ *
+ * Context: any context but interrupt; takes a spinlock.
+ * Return: the first pfn at or after @from allocated to @owner, or
+ * amdx_vram_npages() when there is none (or @owner is bad).
+ */
+u64 amdx_vram_owner_next(struct amdx_vram *v, u32 owner, u64 from)
+{
+	u64 pfn = v->npages;
+
+	if (owner >= AMDX_VRAM_MAX_OWNERS || from >= v->npages)
+		return v->npages;
+
+	spin_lock(&v->lock);
+	if (v->owner_used[owner])
+		pfn = find_next_bit(v->owner_map[owner], v->npages, from);
+	spin_unlock(&v->lock);
+	return pfn;
+}
+EXPORT_SYMBOL_GPL(amdx_vram_owner_next);
 
 /**
  * amdx_vram_set_quota() - limit the pages an owner may hold

@@ -116,6 +116,11 @@ struct amdx_sim_params {
  *	commit's VALIDATE step takes.  Atomic.
  * @vram_copy_delay_ms: debugfs knob; how long one page copy takes.
  *	Atomic.
+ * @fail_vram_copy: debugfs knob; that many page copies (vram_copy) fail
+ *	with -EIO.  Atomic.
+ * @wipe_visited: pages the last VF FLR's VRAM wipe looked at (debugfs
+ *	``wipe_visited``); written by the wipe only (FLRs of a device are
+ *	serialised by the core), read by debugfs.
  */
 struct amdx_sim_dev {
 	struct device dev;
@@ -139,6 +144,8 @@ struct amdx_sim_dev {
 	atomic_t vf_ack_delay_ms;
 	atomic_t validate_delay_ms;
 	atomic_t vram_copy_delay_ms;
+	atomic_t fail_vram_copy;
+	u64 wipe_visited;
 };
 
 static inline struct amdx_sim_dev *to_amdx_sim_dev(struct device *dev)
@@ -243,6 +250,7 @@ bool amdx_sim_should_fail_vram_alloc(struct amdx_sim_dev *sd);
 u32 amdx_sim_reset_delay_ms(struct amdx_sim_dev *sd);
 u32 amdx_sim_vf_ack_delay_ms(struct amdx_sim_dev *sd);
 u32 amdx_sim_vram_copy_delay_ms(struct amdx_sim_dev *sd);
+bool amdx_sim_should_fail_vram_copy(struct amdx_sim_dev *sd);
 
 /* amdx_sim_partition.c */
 int amdx_sim_partition_step(struct amdx_device *adev, u32 step);

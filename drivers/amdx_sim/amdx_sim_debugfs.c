@@ -28,6 +28,13 @@
  *	How long each page copy of the simulated DMA engine (vram_copy)
  *	takes, before it copies: keeps a migration in flight so tests can
  *	remove the device or inject an error meanwhile.
+ * ``fail_vram_copy`` (rw, u32)
+ *	The next N page copies of the simulated DMA engine (vram_copy) fail
+ *	with -EIO, in either direction: a granule of a CPU fault with one
+ *	page that cannot move.
+ * ``wipe_visited`` (ro, u64)
+ *	VRAM pages the last VF FLR's wipe (amdx_sim_devmem_wipe()) looked
+ *	at: the pages the VF held, not the device's VRAM.
  * ``ras_blocks`` (ro)
  *	``<block> <instances>`` per RAS block of the model.
  * ``vram`` (ro)
@@ -196,6 +203,9 @@ void amdx_sim_debugfs_dev_init(struct amdx_sim_dev *sd)
 				   &sd->validate_delay_ms, &amdx_sim_knob_fops);
 	debugfs_create_file_unsafe("vram_copy_delay_ms", 0600, sd->ddir,
 				   &sd->vram_copy_delay_ms, &amdx_sim_knob_fops);
+	debugfs_create_file_unsafe("fail_vram_copy", 0600, sd->ddir,
+				   &sd->fail_vram_copy, &amdx_sim_knob_fops);
+	debugfs_create_u64("wipe_visited", 0400, sd->ddir, &sd->wipe_visited);
 	debugfs_create_file("ras_blocks", 0400, sd->ddir, sd,
 			    &amdx_sim_ras_blocks_fops);
 	debugfs_create_file("vram", 0400, sd->ddir, sd, &amdx_sim_vram_fops);
@@ -275,4 +285,16 @@ u32 amdx_sim_vf_ack_delay_ms(struct amdx_sim_dev *sd)
 u32 amdx_sim_vram_copy_delay_ms(struct amdx_sim_dev *sd)
 {
 	return atomic_read(&sd->vram_copy_delay_ms);
+}
+
+/**
+ * amdx_sim_should_fail_vram_copy() - should a page copy fail?
+ * @sd: the device.
+ *
+ * Return: true (and one fewer pending failure) while ``fail_vram_copy``
+ * is above 0.
+ */
+bool amdx_sim_should_fail_vram_copy(struct amdx_sim_dev *sd)
+{
+	return atomic_dec_if_positive(&sd->fail_vram_copy) >= 0;
 }

@@ -259,9 +259,13 @@ void amdx_sim_devmem_put_page(struct amdx_sim_dev *sd, u64 pfn)
  * @owner: the allocator's owner, AMDX_OWNER_VF(n) for VF n.
  *
  * What an FLR does to a VF's framebuffer: every page allocated to @owner
- * reads zero afterwards, whoever maps it.  Each page is referenced and
- * locked while it is cleared, so a migration copying it out (which holds
- * the lock) finishes first and never copies half a cleared page.
+ * reads zero afterwards, whoever maps it.  The pages come from the
+ * allocator's record of @owner's pages (amdx_vram_owner_next()), so the
+ * wipe costs the VF's pages, not the device's VRAM: nothing for a VF
+ * holding none (``wipe_visited`` in debugfs counts them).  Each page is
+ * referenced and locked while it is cleared, so a migration copying it
+ * out (which holds the lock) finishes first and never copies half a
+ * cleared page.
  *
  * Context: process context, may sleep.  The caller keeps new allocations
  * for @owner out (the core's VRAM gate).
@@ -269,28 +273,29 @@ void amdx_sim_devmem_put_page(struct amdx_sim_dev *sd, u64 pfn)
  */
 u64 amdx_sim_devmem_wipe(struct amdx_sim_dev *sd, u32 owner)
 {
-	u64 pfn, npages = amdx_vram_npages(sd->vram), n = 0;
+	u64 pfn, npages = amdx_vram_npages(sd->vram), n = 0, visited = 0;
 
-	for (pfn = 0; pfn < npages; pfn++) {
+	for (pfn = amdx_vram_owner_next(sd->vram, owner, 0); pfn < npages;
+	     pfn = amdx_vram_owner_next(sd->vram, owner, pfn + 1)) {
 		struct page *dpage, *rpage;
 
-		if (!(pfn & 4095))
-			cond_resched();
-		if (amdx_vram_pfn_owner(sd->vram, pfn) != owner)
-			continue;
+		visited++;
+		cond_resched();
 		dpage = amdx_sim_devmem_page(sd, pfn);
 		/* Not handed out yet or freed meanwhile: nothing to clear. */
 		if (!get_page_unless_zero(dpage))
 			continue;
 		lock_page(dpage);
 		rpage = READ_ONCE(dpage->zone_device_data);
-		if (rpage) {
+		/* Freed and given to another owner since it was found? */
+		if (rpage && amdx_vram_pfn_owner(sd->vram, pfn) == owner) {
 			clear_highpage(rpage);
 			n++;
 		}
 		unlock_page(dpage);
 		put_page(dpage);
 	}
+	WRITE_ONCE(sd->wipe_visited, visited);
 	return n;
 }
 
@@ -357,7 +362,8 @@ struct page *amdx_sim_hmm_alloc_page(struct amdx_device *adev, u32 part,
  * @dst: destination page (system, or a VRAM page of this device).
  * @src: source page (system, or a VRAM page of this device).
  *
- * Return: 0, or -EINVAL for another device's page.
+ * Return: 0, -EINVAL for another device's page, -EIO when the debugfs
+ * knob ``fail_vram_copy`` says so.
  */
 int amdx_sim_hmm_copy(struct amdx_device *adev, struct page *dst,
 		      struct page *src)
@@ -369,6 +375,8 @@ int amdx_sim_hmm_copy(struct amdx_device *adev, struct page *dst,
 
 	if (!d || !s)
 		return -EINVAL;
+	if (amdx_sim_should_fail_vram_copy(sd))
+		return -EIO;
 	/* A slow DMA engine (debugfs): the copy reads the source after it. */
 	if (delay)
 		msleep(delay);

@@ -40,6 +40,7 @@ u64 amdx_vram_part_size(struct amdx_vram *v, u32 part);
 u64 amdx_vram_part_free(struct amdx_vram *v, u32 part);
 int amdx_vram_pfn_partition(struct amdx_vram *v, u64 pfn);
 int amdx_vram_pfn_owner(struct amdx_vram *v, u64 pfn);
+u64 amdx_vram_owner_next(struct amdx_vram *v, u32 owner, u64 from);
 
 int amdx_vram_set_quota(struct amdx_vram *v, u32 owner, u64 npages);
 u64 amdx_vram_quota(struct amdx_vram *v, u32 owner);

@@ -477,6 +477,61 @@ static void retired_pages_survive_repartitioning(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, amdx_vram_part_free(v, 0), 13);
 }
 
+/* An owner's pages are found through its own record, in order. */
+static void owner_next_finds_exactly_the_owners_pages(struct kunit *test)
+{
+	struct amdx_vram *v = new_vram(test, TEST_PAGES, 2);
+	DECLARE_BITMAP(mine, TEST_PAGES);
+	u64 pfn, run, n = 0;
+	int i;
+
+	bitmap_zero(mine, TEST_PAGES);
+	/* an empty owner: nothing, whatever the others hold */
+	KUNIT_ASSERT_EQ(test, amdx_vram_alloc_contig(v, 0, 1, 8, &run), 0);
+	KUNIT_EXPECT_EQ(test, amdx_vram_owner_next(v, 3, 0), TEST_PAGES);
+
+	/* owner 3's pages in both partitions, interleaved with owner 1's */
+	for (i = 0; i < 6; i++) {
+		KUNIT_ASSERT_EQ(test, amdx_vram_alloc(v, i % 2, 3, &pfn), 0);
+		__set_bit(pfn, mine);
+		KUNIT_ASSERT_EQ(test, amdx_vram_alloc(v, i % 2, 1, &pfn), 0);
+	}
+	for (pfn = amdx_vram_owner_next(v, 3, 0); pfn < TEST_PAGES;
+	     pfn = amdx_vram_owner_next(v, 3, pfn + 1)) {
+		KUNIT_EXPECT_TRUE(test, test_bit(pfn, mine));
+		KUNIT_EXPECT_EQ(test, amdx_vram_pfn_owner(v, pfn), 3);
+		n++;
+	}
+	KUNIT_EXPECT_EQ(test, n, 6);
+
+	/* a freed page is no longer the owner's; bad arguments find none */
+	pfn = find_first_bit(mine, TEST_PAGES);
+	amdx_vram_free(v, pfn, 3);
+	KUNIT_EXPECT_GT(test, amdx_vram_owner_next(v, 3, 0), pfn);
+	KUNIT_EXPECT_EQ(test, amdx_vram_owner_next(v, 3, TEST_PAGES),
+			TEST_PAGES);
+	KUNIT_EXPECT_EQ(test, amdx_vram_owner_next(v, AMDX_VRAM_MAX_OWNERS, 0),
+			TEST_PAGES);
+
+	/* a retired page freed by its owner leaves the owner's record too */
+	pfn = amdx_vram_owner_next(v, 3, 0);
+	KUNIT_ASSERT_EQ(test, amdx_vram_retire(v, pfn), 0);
+	KUNIT_EXPECT_EQ(test, amdx_vram_owner_next(v, 3, 0), pfn);
+	amdx_vram_free(v, pfn, 3);
+	KUNIT_EXPECT_GT(test, amdx_vram_owner_next(v, 3, 0), pfn);
+
+	/* everything freed: an owner that held pages holds none */
+	for (pfn = amdx_vram_owner_next(v, 3, 0); pfn < TEST_PAGES;
+	     pfn = amdx_vram_owner_next(v, 3, pfn + 1))
+		amdx_vram_free(v, pfn, 3);
+	for (pfn = amdx_vram_owner_next(v, 1, 0); pfn < TEST_PAGES;
+	     pfn = amdx_vram_owner_next(v, 1, pfn + 1))
+		amdx_vram_free(v, pfn, 1);
+	KUNIT_EXPECT_EQ(test, amdx_vram_owner_next(v, 3, 0), TEST_PAGES);
+	KUNIT_EXPECT_EQ(test, amdx_vram_owner_next(v, 1, 0), TEST_PAGES);
+	KUNIT_EXPECT_EQ(test, amdx_vram_used(v), 0);
+}
+
 static struct kunit_case amdx_vram_test_cases[] = {
 	KUNIT_CASE_PARAM(partitions_split_vram_evenly_and_contiguously,
 			 amdx_vram_layout_gen_params),
@@ -493,6 +548,7 @@ static struct kunit_case amdx_vram_test_cases[] = {
 	KUNIT_CASE(retired_free_page_leaves_the_allocator),
 	KUNIT_CASE(retired_allocated_page_leaves_when_freed),
 	KUNIT_CASE(retired_pages_survive_repartitioning),
+	KUNIT_CASE(owner_next_finds_exactly_the_owners_pages),
 	{}
 };
 

@@ -1,0 +1,479 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Residency follows the pages (Documentation/hmm.rst, "Residency"): a CPU
+ * fault whose own page moved succeeds whatever the rest of its granule
+ * did; a VF FLR's VRAM wipe looks at the VF's pages only, not at the
+ * device's VRAM; eviction in a full memory partition moves home what is
+ * needed plus %AMDX_HMM_EVICT_SLACK pages, least recently used data first,
+ * and finds pages mremap() moved out of every range; a fault uses the
+ * range of the fd that holds its address.  Runs as root with amdx_sim
+ * loaded.
+ */
+#include <setjmp.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <sys/mman.h>
+
+#include "amdx_selftest.h"
+#include "kselftest_harness.h"
+
+#define SIM_ID		980
+#define NO_HMM		"no AMDX_CAP_HMM_MIGRATE (kernel without DEVICE_PRIVATE)"
+#define SZ_1M		(1UL << 20)
+#define SZ_2M		(2UL << 20)
+
+/* The eviction slack documented in Documentation/hmm.rst. */
+#define EVICT_SLACK	512
+
+static unsigned long ps;
+
+static inline __u32 pattern(unsigned long i, __u32 seed)
+{
+	return (__u32)i * 2654435761U + seed;
+}
+
+static void fill(void *p, size_t size, __u32 seed)
+{
+	__u32 *w = p;
+	unsigned long i;
+
+	for (i = 0; i < size / sizeof(*w); i++)
+		w[i] = pattern(i, seed);
+}
+
+/* Index of the first word of a fill() of @seed that differs, or -1. */
+static long check(const void *p, size_t size, __u32 seed)
+{
+	const __u32 *w = p;
+	unsigned long i;
+
+	for (i = 0; i < size / sizeof(*w); i++)
+		if (w[i] != pattern(i, seed))
+			return i;
+	return -1;
+}
+
+static int knob_path(unsigned int sim_id, const char *name, char *path,
+		     size_t len)
+{
+	return snprintf(path, len, "/sys/kernel/debug/amdx_sim/%u/%s", sim_id,
+			name);
+}
+
+static int knob(unsigned int sim_id, const char *name, unsigned int val)
+{
+	char path[96], buf[16];
+
+	knob_path(sim_id, name, path, sizeof(path));
+	snprintf(buf, sizeof(buf), "%u", val);
+	return amdx_sysfs_write(path, buf);
+}
+
+/* A debugfs number of device @sim_id, -1 when it cannot be read. */
+static long long knob_read(unsigned int sim_id, const char *name)
+{
+	char path[96];
+	long long v = -1;
+	FILE *f;
+
+	knob_path(sim_id, name, path, sizeof(path));
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%lld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+/* mmap() at a 2 MiB boundary, so granules line up. */
+static char *anon(size_t size)
+{
+	char *res, *p;
+
+	res = mmap(NULL, size + SZ_2M, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (res == MAP_FAILED)
+		return NULL;
+	p = (char *)(((uintptr_t)res + SZ_2M - 1) & ~(SZ_2M - 1));
+	if (p > res)
+		munmap(res, p - res);
+	munmap(p + size, res + SZ_2M - p);
+	return p;
+}
+
+static int set_attr(int fd, void *p, size_t size, __u32 granularity)
+{
+	struct amdx_hmm_attr a = {
+		.start = (uintptr_t)p,
+		.size = size,
+		.valid = AMDX_HMM_ATTR_PREFERRED_LOC | AMDX_HMM_ATTR_GRANULARITY,
+		.preferred_loc = AMDX_HMM_LOC_SYSTEM,
+		.granularity = granularity,
+	};
+
+	return amdx_ioctl(fd, AMDX_IOC_HMM_SET_ATTR, &a);
+}
+
+static int migrate(int fd, void *p, size_t size, __u32 dest,
+		   struct amdx_hmm_migrate *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->start = (uintptr_t)p;
+	m->size = size;
+	m->dest = dest;
+	return amdx_ioctl(fd, AMDX_IOC_HMM_MIGRATE, m);
+}
+
+/* Pages of [p, p + size) in this device's VRAM (SNAPSHOT), -1 on error. */
+static long local_pages(int fd, void *p, size_t size, __u8 *map)
+{
+	unsigned long i, n = size / ps;
+	struct amdx_hmm_access a = {
+		.addr = (uintptr_t)p,
+		.op = AMDX_HMM_ACCESS_SNAPSHOT,
+	};
+	size_t done, chunk = 64 * SZ_1M;
+	long local = 0;
+
+	for (done = 0; done < size; done += chunk) {
+		a.addr = (uintptr_t)p + done;
+		a.size = size - done < chunk ? size - done : chunk;
+		a.buf = (uintptr_t)(map + done / ps);
+		a.faults = 0;
+		if (amdx_ioctl(fd, AMDX_IOC_HMM_ACCESS, &a))
+			return -1;
+	}
+	for (i = 0; i < n; i++)
+		if (map[i] & AMDX_HMM_SNAP_DEV_LOCAL)
+			local++;
+	return local;
+}
+
+FIXTURE(res)
+{
+	int ctl;
+	int fd;
+	__u32 id;
+	bool skip;
+};
+
+static int dev_new(struct _test_data_res *self, const char *params)
+{
+	char bdf[AMDX_BDF_LEN];
+	int ret;
+
+	amdx_sim_del(SIM_ID);
+	ret = amdx_sim_new(SIM_ID, params);
+	if (ret)
+		return ret;
+	amdx_sim_bdf(SIM_ID, bdf, sizeof(bdf));
+	ret = amdx_find_device(self->ctl, bdf, &self->id);
+	if (ret)
+		return ret;
+	self->fd = amdx_device_open(self->ctl, self->id);
+	return self->fd < 0 ? self->fd : 0;
+}
+
+FIXTURE_SETUP(res)
+{
+	ps = sysconf(_SC_PAGESIZE);
+	self->fd = -1;
+	self->ctl = open(AMDX_DEV_PATH, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, self->ctl);
+	self->skip = !(amdx_caps(self->ctl) & AMDX_CAP_HMM_MIGRATE);
+}
+
+FIXTURE_TEARDOWN(res)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+	amdx_sim_del(SIM_ID);
+	close(self->ctl);
+}
+
+static sigjmp_buf fault_jmp;
+
+static void on_sigbus(int sig)
+{
+	siglongjmp(fault_jmp, 1);
+}
+
+/*
+ * One page of a 2 MiB granule cannot move (its copy fails); a CPU fault
+ * on another page of that granule still succeeds and reads its data, and
+ * the page that stayed comes home on its own touch.
+ */
+TEST_F(res, fault_succeeds_when_other_granule_page_stays)
+{
+	size_t size = SZ_2M;
+	unsigned long n = size / ps;
+	struct sigaction sa = { .sa_handler = on_sigbus }, old;
+	struct amdx_hmm_migrate m;
+	volatile __u32 got = 0;
+	__u8 *map;
+	char *p;
+
+	if (self->skip)
+		SKIP(return, NO_HMM);
+	ASSERT_EQ(0, dev_new(self, "model=mi300x vram=64"));
+	p = anon(size);
+	ASSERT_NE(NULL, p);
+	map = calloc(n, 1);
+	ASSERT_NE(NULL, map);
+	fill(p, size, 7);
+	ASSERT_EQ(0, set_attr(self->fd, p, size, 9));
+	ASSERT_EQ(0, migrate(self->fd, p, size, 0, &m));
+	ASSERT_EQ(n, m.moved);
+
+	/* The granule's first copy (page 0) fails; the fault is on the last. */
+	ASSERT_EQ(0, knob(SIM_ID, "fail_vram_copy", 1));
+	ASSERT_EQ(0, sigaction(SIGBUS, &sa, &old));
+	if (!sigsetjmp(fault_jmp, 1))
+		got = *(volatile __u32 *)(p + size - ps);
+	else
+		got = ~pattern((size - ps) / 4, 7);
+	sigaction(SIGBUS, &old, NULL);
+	knob(SIM_ID, "fail_vram_copy", 0);
+	EXPECT_EQ(pattern((size - ps) / 4, 7), got);
+
+	/* Everything but page 0 came home; page 0 stayed in VRAM. */
+	ASSERT_EQ(1, local_pages(self->fd, p, size, map));
+	EXPECT_TRUE(map[0] & AMDX_HMM_SNAP_DEV_LOCAL);
+	/* Its own touch brings it home intact. */
+	EXPECT_EQ(-1, check(p, size, 7));
+	EXPECT_EQ(0, local_pages(self->fd, p, size, map));
+	free(map);
+	munmap(p, size);
+}
+
+/*
+ * The VF FLR wipe costs the VF's pages, not the device's VRAM: on a 4 GiB
+ * device (1 Mi pages) an FLR of a VF holding nothing looks at no page,
+ * and one of the VF holding N pages at N.
+ */
+TEST_F(res, vf_reset_wipe_visits_only_the_vfs_pages)
+{
+	struct amdx_device_open o = { .flags = AMDX_DEVICE_OPEN_F_VF };
+	struct amdx_vf_enable e = { .num_vfs = 1 };
+	struct amdx_vf_disable dis = {};
+	struct amdx_vf_reset r = { .vf = 0 };
+	size_t size = 4 * SZ_1M;
+	struct amdx_hmm_migrate m;
+	int vfd;
+	char *p;
+
+	if (self->skip)
+		SKIP(return, NO_HMM);
+	ASSERT_EQ(0, dev_new(self, "model=mi300x vram=4096"));
+	ASSERT_EQ(0, amdx_ioctl(self->fd, AMDX_IOC_VF_ENABLE, &e));
+
+	/* The VF holds nothing yet. */
+	ASSERT_EQ(0, amdx_ioctl(self->fd, AMDX_IOC_VF_RESET, &r));
+	EXPECT_EQ(0, r.vram_cleared);
+	EXPECT_EQ(0, knob_read(SIM_ID, "wipe_visited"));
+	TH_LOG("FLR of an empty VF on 4 GiB: %llu us",
+	       (unsigned long long)r.duration_ns / 1000);
+
+	/* Now it holds 4 MiB: exactly its pages are looked at and cleared. */
+	o.id = self->id;
+	o.vf = 0;
+	ASSERT_EQ(0, amdx_ioctl(self->ctl, AMDX_IOC_DEVICE_OPEN, &o));
+	vfd = o.fd;
+	p = anon(size);
+	ASSERT_NE(NULL, p);
+	fill(p, size, 3);
+	ASSERT_EQ(0, set_attr(vfd, p, size, 0));
+	ASSERT_EQ(0, migrate(vfd, p, size, 0, &m));
+	ASSERT_EQ(size / ps, m.moved);
+	r = (struct amdx_vf_reset){ .vf = 0 };
+	ASSERT_EQ(0, amdx_ioctl(self->fd, AMDX_IOC_VF_RESET, &r));
+	EXPECT_EQ(size, r.vram_cleared);
+	EXPECT_EQ(size / ps, knob_read(SIM_ID, "wipe_visited"));
+	/* The VF's process reads zeroes. */
+	EXPECT_EQ(0, *(volatile __u32 *)p);
+	EXPECT_EQ(0, *(volatile __u32 *)(p + size - ps));
+
+	munmap(p, size);
+	close(vfd);
+	EXPECT_EQ(0, amdx_ioctl(self->fd, AMDX_IOC_VF_DISABLE, &dis));
+}
+
+/*
+ * A full 64 MiB partition holds one 16,384-page range (two halves set and
+ * migrated apart, merged by equal attributes): the older half first, the
+ * newer later.  Making room for 1,024 pages moves home at most 1,024 +
+ * EVICT_SLACK pages, all from the older half, and no data changes.
+ */
+TEST_F_TIMEOUT(res, eviction_takes_what_it_needs_oldest_first, 240)
+{
+	size_t size = 64 * SZ_1M, half = size / 2, bsize = 4 * SZ_1M;
+	unsigned long n = size / ps, i, old_home = 0, new_home = 0;
+	struct amdx_hmm_migrate m;
+	long local;
+	__u8 *map;
+	char *a, *b;
+
+	if (self->skip)
+		SKIP(return, NO_HMM);
+	ASSERT_EQ(0, dev_new(self, "model=mi300x vram=64"));
+	a = anon(size);
+	b = anon(bsize);
+	ASSERT_NE(NULL, a);
+	ASSERT_NE(NULL, b);
+	map = calloc(n, 1);
+	ASSERT_NE(NULL, map);
+	fill(a, size, 1);
+	fill(b, bsize, 2);
+	ASSERT_EQ(0, set_attr(self->fd, a, half, 0));
+	ASSERT_EQ(0, set_attr(self->fd, a + half, half, 0));
+	/* another granularity: never merged with the first range */
+	ASSERT_EQ(0, set_attr(self->fd, b, bsize, 1));
+
+	ASSERT_EQ(0, migrate(self->fd, a, half, 0, &m));
+	ASSERT_EQ(half / ps, m.moved);
+	usleep(10000);
+	ASSERT_EQ(0, migrate(self->fd, a + half, half, 0, &m));
+	ASSERT_EQ(half / ps, m.moved);
+	ASSERT_EQ(n, local_pages(self->fd, a, size, map));
+
+	ASSERT_EQ(0, migrate(self->fd, b, bsize, 0, &m));
+	EXPECT_EQ(bsize / ps, m.moved);
+
+	local = local_pages(self->fd, a, size, map);
+	ASSERT_LE(0, local);
+	for (i = 0; i < n; i++) {
+		if (map[i] & AMDX_HMM_SNAP_DEV_LOCAL)
+			continue;
+		if (i < n / 2)
+			old_home++;
+		else
+			new_home++;
+	}
+	TH_LOG("evicted %lu older, %lu newer pages for %lu", old_home,
+	       new_home, bsize / ps);
+	EXPECT_GE(old_home, bsize / ps);
+	EXPECT_LE(old_home + new_home, bsize / ps + EVICT_SLACK);
+	EXPECT_EQ(0, new_home);
+
+	EXPECT_EQ(-1, check(a, size, 1));
+	EXPECT_EQ(-1, check(b, bsize, 2));
+	free(map);
+	munmap(a, size);
+	munmap(b, bsize);
+}
+
+/*
+ * mremap() moves device-private entries to an address no range covers
+ * (the old range is unmapped and clipped).  Filling the partition then
+ * evicts the moved pages like any others: the new migration gets the
+ * whole partition, and the moved data comes home intact.
+ */
+TEST_F_TIMEOUT(res, eviction_finds_pages_mremap_moved, 240)
+{
+	size_t size = 32 * SZ_1M, full = 64 * SZ_1M;
+	unsigned long n = size / ps;
+	struct amdx_hmm_migrate m;
+	char *a, *moved, *b;
+	__u8 *map;
+
+	if (self->skip)
+		SKIP(return, NO_HMM);
+	ASSERT_EQ(0, dev_new(self, "model=mi300x vram=64"));
+	a = anon(size);
+	b = anon(full);
+	moved = anon(size);
+	ASSERT_NE(NULL, a);
+	ASSERT_NE(NULL, b);
+	ASSERT_NE(NULL, moved);
+	map = calloc(full / ps, 1);
+	ASSERT_NE(NULL, map);
+	fill(a, size, 5);
+	fill(b, full, 6);
+	ASSERT_EQ(0, set_attr(self->fd, a, size, 0));
+	ASSERT_EQ(0, migrate(self->fd, a, size, 0, &m));
+	ASSERT_EQ(n, m.moved);
+
+	ASSERT_EQ(moved, mremap(a, size, size, MREMAP_MAYMOVE | MREMAP_FIXED,
+				moved));
+	ASSERT_EQ(n, local_pages(self->fd, moved, size, map));
+
+	/* b needs the whole partition: the moved pages must make room. */
+	ASSERT_EQ(0, set_attr(self->fd, b, full, 1));
+	ASSERT_EQ(0, migrate(self->fd, b, full, 0, &m));
+	EXPECT_EQ(full / ps, m.moved);
+	EXPECT_EQ(0, m.skipped);
+	EXPECT_EQ(0, local_pages(self->fd, moved, size, map));
+
+	EXPECT_EQ(-1, check(moved, size, 5));
+	EXPECT_EQ(-1, check(b, full, 6));
+	free(map);
+	munmap(moved, size);
+	munmap(b, full);
+}
+
+/* Resident pages of the ranges of @fd, -1 on error. */
+static long resident(int fd)
+{
+	struct amdx_query_hmm_ranges *r;
+	struct amdx_hmm_range_info *ri;
+	__u32 size = 0, i;
+	long n = 0;
+
+	if (amdx_query(fd, AMDX_QUERY_HMM_RANGES, 0, NULL, &size))
+		return -1;
+	r = calloc(1, size);
+	if (!r || amdx_query(fd, AMDX_QUERY_HMM_RANGES, 0, r, &size)) {
+		free(r);
+		return -1;
+	}
+	for (i = 0; i < r->num_ranges; i++) {
+		ri = (void *)((char *)r->ranges + (size_t)i * r->entry_size);
+		n += ri->resident_pages;
+	}
+	free(r);
+	return n;
+}
+
+/*
+ * A process with two fds of one device (as with a VF's and the PF's): a
+ * CPU fault on data the second fd migrated moves that fd's range's
+ * granule home and counts it out of that range, whichever fd came first.
+ */
+TEST_F(res, fault_uses_the_range_of_the_fd_holding_it)
+{
+	size_t size = 2 * SZ_2M;
+	unsigned long n = size / ps;
+	struct amdx_hmm_migrate m;
+	__u8 *map;
+	char *p;
+	int fd2;
+
+	if (self->skip)
+		SKIP(return, NO_HMM);
+	ASSERT_EQ(0, dev_new(self, "model=mi300x vram=64"));
+	fd2 = amdx_device_open(self->ctl, self->id);
+	ASSERT_LE(0, fd2);
+	p = anon(size);
+	ASSERT_NE(NULL, p);
+	map = calloc(n, 1);
+	ASSERT_NE(NULL, map);
+	fill(p, size, 4);
+	ASSERT_EQ(0, set_attr(fd2, p, size, 9));
+	ASSERT_EQ(0, migrate(fd2, p, size, 0, &m));
+	ASSERT_EQ(n, m.moved);
+	ASSERT_EQ(n, resident(fd2));
+
+	/* One read: its 2 MiB granule comes home, counted out of fd2's range. */
+	EXPECT_EQ(pattern(0, 4), *(volatile __u32 *)p);
+	EXPECT_EQ(n / 2, local_pages(fd2, p, size, map));
+	EXPECT_EQ(n / 2, resident(fd2));
+
+	EXPECT_EQ(-1, check(p, size, 4));
+	EXPECT_EQ(0, resident(fd2));
+	free(map);
+	munmap(p, size);
+	close(fd2);
+}
+
+TEST_HARNESS_MAIN
