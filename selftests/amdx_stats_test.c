@@ -109,7 +109,7 @@ static int check_deltas(struct __test_metadata *_metadata, int fd,
 	size_t i;
 
 	EXPECT_EQ(0, read_stats(fd, &now));
-	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(fields); i++) {
 		__u64 d = get(&now, fields[i].off) - get(before, fields[i].off);
 		__u64 w = get(want, fields[i].off);
 
