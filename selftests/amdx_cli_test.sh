@@ -559,12 +559,26 @@ result ras_show_text_totals_and_detail
 expect_error 2 "--block: l2 not in" amdx -d /nonexistent ras inject 0 --block l2 --type ce
 expect_error 2 "did you mean 'amdx partition'" amdx partiton show
 expect_error 2 "value 0 not in range 1 to 1024" amdx ras inject "$id" --block umc --type ce --count 0
+# a negative count once ran forever; it and other out-of-range numbers are
+# refused before anything is opened
+expect_error 2 "--count" amdx -d /nonexistent monitor --count -1
+expect_error 2 "--timeout-ms" amdx -d /nonexistent monitor --timeout-ms -5
+expect_error 2 "--ring-size" amdx -d /nonexistent monitor --ring-size 3
+expect_error 2 "--iterations" amdx -d /nonexistent exporter --iterations -1
 result usage_errors_before_the_module
 
-# 25: --version names the loaded module's uapi.
+# 25: --version names the loaded module's version (MODULE_VERSION, from
+# dkms.conf) and uapi.
 txt=$(amdx --version) || fail "amdx --version: exit $?"
 has "$txt" "amdx [0-9]*" || fail "--version: $txt"
-has "$txt" "module amdx *, uapi [0-9]*.[0-9]*" || fail "--version has no module line: $txt"
+mv=$(cat /sys/module/amdx/version 2> /dev/null)
+case "$mv" in
+[0-9]*.[0-9]*.[0-9]*) ;;
+*) fail "/sys/module/amdx/version is '$mv', not a version" ;;
+esac
+has "$txt" "module amdx $mv, uapi [0-9]*.[0-9]*" ||
+	fail "--version does not name module version '$mv': $txt"
+has "$txt" "*no version*" && fail "--version says no version: $txt"
 result version_names_the_module
 
 # 26: a memory-mode change that resets a hive of two needs --yes: without

@@ -12,7 +12,7 @@
 # Sim ids 961..969 belong to this test.
 
 SIM=/sys/bus/amdx_sim
-NTESTS=8
+NTESTS=9
 n=0
 failed=0
 tmp=$(mktemp -d /tmp/amdx_fleet_test.XXXXXX) || exit 1
@@ -64,7 +64,7 @@ stop_monitor() {
 }
 cleanup() {
 	stop_monitor
-	for s in 961 962 963 964 965 966; do del_dev $s; done
+	for s in 961 962 963 964 965 966 967; do del_dev $s; done
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -152,6 +152,45 @@ kill $exp 2> /dev/null
 wait $exp 2> /dev/null
 result "exporter --listen: /metrics per scrape, event counters"
 del_dev 961
+
+# The kernel's device counters (AMDX_QUERY_STATS) in a one-shot textfile
+# run: a commit, two FLRs and (with HMM) a migration to VRAM and the CPU
+# faults that bring it home, each counted exactly once.
+new_dev 967 model=mi300x vram=1024
+id=$(amdx_id 967) || fail "sim 967 has no amdx device"
+amdx partition set "$id" --compute dpx > /dev/null || fail "partition set dpx"
+amdx partition set "$id" --compute tpx > /dev/null 2>&1 && fail "partition set tpx succeeded"
+amdx vf enable "$id" 2 > /dev/null || fail "vf enable 2"
+amdx vf reset "$id" 0 > /dev/null || fail "vf reset 0"
+amdx vf reset "$id" 1 > /dev/null || fail "vf reset 1"
+amdx vf disable "$id" > /dev/null || fail "vf disable"
+hmm=0
+amdx hmm demo "$id" size=1M > /dev/null 2>&1 && hmm=1
+if amdx exporter --textfile "$tmp/stats.prom" 2> "$tmp/err"; then
+	promtool_check "$tmp/stats.prom"
+	grep -q '^# TYPE amdx_partition_commits_total counter$' "$tmp/stats.prom" ||
+		fail "amdx_partition_commits_total is not a counter"
+	v=$(sample "$tmp/stats.prom" amdx_partition_commits_total "$id" 'outcome="committed"')
+	[ "$v" = 1 ] || fail "commits committed '$v', expected 1"
+	v=$(sample "$tmp/stats.prom" amdx_partition_commits_total "$id" 'outcome="refused"')
+	[ "$v" = 1 ] || fail "commits refused '$v', expected 1"
+	v=$(sample "$tmp/stats.prom" amdx_vf_flrs_total "$id" '')
+	[ "$v" = 2 ] || fail "FLRs '$v', expected 2"
+	v=$(sample "$tmp/stats.prom" amdx_events_emitted_total "$id" '')
+	[ "${v:-0}" -gt 0 ] || fail "events emitted '$v', expected some"
+	if [ $hmm = 1 ]; then
+		v=$(sample "$tmp/stats.prom" amdx_hmm_migrations_total "$id" 'direction="to_vram",cause="migrate"')
+		[ "$v" = 1 ] || fail "migrations to VRAM '$v', expected 1"
+		v=$(sample "$tmp/stats.prom" amdx_hmm_migrated_bytes_total "$id" 'direction="to_vram",cause="migrate"')
+		[ "$v" = 1.048576e+06 ] || [ "$v" = 1048576 ] || fail "bytes to VRAM '$v', expected 1 MiB"
+		v=$(sample "$tmp/stats.prom" amdx_hmm_migrated_bytes_total "$id" 'direction="to_system",cause="cpu_fault"')
+		[ "$v" = 1.048576e+06 ] || [ "$v" = 1048576 ] || fail "bytes home by CPU faults '$v', expected 1 MiB"
+	fi
+else
+	fail "amdx exporter: exit $?: $(cat "$tmp/err")"
+fi
+result "exporter textfile: the kernel's counters of commits, FLRs, migrations (hmm: $hmm), promtool clean"
+del_dev 967
 
 # ---- health
 

@@ -7,11 +7,14 @@
 #ifndef _AMDX_CORE_H_
 #define _AMDX_CORE_H_
 
+#include <linux/atomic.h>
 #include <linux/compiler.h>
 #include <linux/kref.h>
 #include <linux/rwsem.h>
 #include <linux/types.h>
 #include <linux/amdx.h>
+
+#include <asm/page.h>
 
 #include <amdx/amdx_provider.h>
 
@@ -60,6 +63,46 @@ struct dentry;
 struct device;
 struct file;
 
+/*
+ * What moved pages, for &struct amdx_dev_stats (%AMDX_QUERY_STATS has one
+ * count and one byte total per cause).
+ */
+enum amdx_mig_cause {
+	AMDX_MIG_TO_VRAM,	/* AMDX_IOC_HMM_MIGRATE to VRAM */
+	AMDX_MIG_TO_RAM,	/* AMDX_IOC_HMM_MIGRATE home */
+	AMDX_MIG_FAULT,		/* a CPU fault on a device page */
+	AMDX_MIG_EVICT,		/* an eviction to make room */
+	AMDX_MIG_DRAIN,		/* a partition commit's drain */
+	AMDX_MIG_CAUSES
+};
+
+/* Partition commit outcomes counted in &struct amdx_dev_stats. */
+enum amdx_commit_outcome {
+	AMDX_COMMIT_COMMITTED,
+	AMDX_COMMIT_ROLLED_BACK,
+	AMDX_COMMIT_REFUSED,
+	AMDX_COMMIT_OUTCOMES
+};
+
+/**
+ * struct amdx_dev_stats - cumulative counters of a device
+ * @migrations: per &enum amdx_mig_cause, migrations that moved pages.
+ * @migrated_bytes: per cause, the bytes they moved.
+ * @vf_flrs: VF function-level resets performed.
+ * @commits: per &enum amdx_commit_outcome, partition commits.
+ *
+ * Atomic, so the places that count them (the CPU fault path among them)
+ * take no lock for it; each is counted at the one place it happens.  The
+ * event log's emitted and lost counts live in &struct amdx_event_source.
+ * Read by %AMDX_QUERY_STATS.
+ */
+struct amdx_dev_stats {
+	atomic64_t migrations[AMDX_MIG_CAUSES];
+	atomic64_t migrated_bytes[AMDX_MIG_CAUSES];
+	atomic64_t vf_flrs;
+	atomic64_t commits[AMDX_COMMIT_OUTCOMES];
+};
+
 /**
  * struct amdx_device - the core's view of one registered device
  * @ref: references: the registry holds one until unregister, each device
@@ -89,6 +132,7 @@ struct file;
  *	freed with the device.
  * @part: partition and SR-IOV state (amdx_partition.c); freed with the
  *	device.
+ * @stats: cumulative counters (%AMDX_QUERY_STATS).
  */
 struct amdx_device {
 	struct kref ref;
@@ -107,7 +151,34 @@ struct amdx_device {
 	struct amdx_event_source events;
 	struct amdx_ras *ras;
 	struct amdx_part_dev *part;
+	struct amdx_dev_stats stats;
 };
+
+/**
+ * amdx_stats_migrated() - count a migration that moved pages
+ * @adev: the device.
+ * @cause: what moved them.
+ * @pages: pages moved; a migration of none counts nowhere.
+ */
+static inline void amdx_stats_migrated(struct amdx_device *adev,
+				       enum amdx_mig_cause cause, u64 pages)
+{
+	if (!pages)
+		return;
+	atomic64_inc(&adev->stats.migrations[cause]);
+	atomic64_add(pages << PAGE_SHIFT, &adev->stats.migrated_bytes[cause]);
+}
+
+/**
+ * amdx_stats_commit() - count a partition commit's outcome
+ * @adev: the device the commit was issued on.
+ * @outcome: how it ended.
+ */
+static inline void amdx_stats_commit(struct amdx_device *adev,
+				     enum amdx_commit_outcome outcome)
+{
+	atomic64_inc(&adev->stats.commits[outcome]);
+}
 
 /**
  * struct amdx_file - per open file of /dev/amdx or of a device fd

@@ -101,3 +101,5 @@ module_exit(amdx_exit);
 MODULE_DESCRIPTION("amdx: RAS containment, partitions and HMM for AMD Instinct");
 MODULE_AUTHOR("The amdx authors");
 MODULE_LICENSE("GPL");
+/* dkms.conf's PACKAGE_VERSION (Kbuild); amdx --version reads it in sysfs. */
+MODULE_VERSION(AMDX_MODULE_VERSION);

@@ -174,6 +174,8 @@ int amdx_event_source_init(struct amdx_event_source *src, u32 device,
 	src->nsubs = 0;
 	src->device = device;
 	src->dead = false;
+	src->emitted = 0;
+	src->lost = 0;
 	src->counter = amdx_event_counter_get(hive_id);
 	return src->counter ? 0 : -ENOMEM;
 }
@@ -277,6 +279,7 @@ static void __amdx_event_source_emit(struct amdx_event_source *src,
 	/* One emission, one moment: the records share the timestamp. */
 	now = ktime_get_ns();
 	seq = atomic64_add_return(good, &src->counter->seq) - good;
+	src->emitted += good;
 	for (i = 0; i < n; i++) {
 		struct amdx_event *ev = &evs[i];
 
@@ -298,13 +301,19 @@ static void __amdx_event_source_emit(struct amdx_event_source *src,
 		struct amdx_event tmp;
 		bool stored = false;
 
-		for (i = 0; i < n; i++)
-			if (evs[i].seq &&
-			    amdx_event_ring_push(&sub->ring,
+		for (i = 0; i < n; i++) {
+			enum amdx_event_push r;
+
+			if (!evs[i].seq)
+				continue;
+			r = amdx_event_ring_push(&sub->ring,
 						 amdx_event_view(sub, &evs[i],
-								 who, &tmp)) ==
-			    AMDX_EVENT_PUSH_STORED)
+								 who, &tmp));
+			if (r == AMDX_EVENT_PUSH_STORED)
 				stored = true;
+			else if (r == AMDX_EVENT_PUSH_DROPPED)
+				src->lost++;
+		}
 		/*
 		 * The barrier in wq_has_sleeper() orders the ring's head
 		 * before the wait queue check; pairs with the one in the
@@ -316,6 +325,25 @@ static void __amdx_event_source_emit(struct amdx_event_source *src,
 	}
 	spin_unlock_irqrestore(&src->lock, flags);
 }
+
+/**
+ * amdx_event_source_counts() - what an event log emitted and lost
+ * @src: the log.
+ * @emitted: out: records emitted since the log was set up.
+ * @lost: out: records dropped from full subscriber rings, summed over the
+ *	subscribers.
+ */
+void amdx_event_source_counts(struct amdx_event_source *src, u64 *emitted,
+			      u64 *lost)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&src->lock, flags);
+	*emitted = src->emitted;
+	*lost = src->lost;
+	spin_unlock_irqrestore(&src->lock, flags);
+}
+EXPORT_SYMBOL_IF_KUNIT(amdx_event_source_counts);
 
 void amdx_event_emit(struct amdx_device *adev, struct amdx_event *ev)
 {

@@ -88,6 +88,9 @@ struct amdx_event_counter {
  * @counter: seq counter, shared by the devices of a hive.
  * @device: device id written into records.
  * @dead: the device is gone; no new subscribers.
+ * @emitted: records emitted (seqs taken); under @lock.
+ * @lost: records dropped from full subscriber rings, summed over the
+ *	subscribers; under @lock.
  */
 struct amdx_event_source {
 	spinlock_t lock;	/* see above */
@@ -96,6 +99,8 @@ struct amdx_event_source {
 	struct amdx_event_counter *counter;
 	u32 device;
 	bool dead;
+	u64 emitted;
+	u64 lost;
 };
 
 /**
@@ -133,6 +138,8 @@ void amdx_event_source_kill(struct amdx_event_source *src);
 void amdx_event_source_fini(struct amdx_event_source *src);
 void amdx_event_source_emit(struct amdx_event_source *src,
 			    struct amdx_event *evs, u32 n);
+void amdx_event_source_counts(struct amdx_event_source *src, u64 *emitted,
+			      u64 *lost);
 int amdx_event_subscribe_check(u32 device,
 			       const struct amdx_event_subscribe *args);
 struct amdx_event_sub *amdx_event_sub_create(struct amdx_event_source *src,

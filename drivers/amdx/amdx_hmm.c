@@ -732,6 +732,8 @@ int amdx_ioctl_hmm_migrate(struct amdx_file *file, void *data)
 	}
 	amdx_hmm_event_migrate(adev, &ctx->who, false, to_vram);
 	amdx_hmm_event_migrate(adev, &ctx->who, true, home);
+	amdx_stats_migrated(adev, AMDX_MIG_TO_VRAM, to_vram);
+	amdx_stats_migrated(adev, AMDX_MIG_TO_RAM, home);
 out_gate:
 	amdx_partition_vram_end(adev);
 	return ret;

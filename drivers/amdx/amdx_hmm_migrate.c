@@ -646,6 +646,8 @@ static int amdx_hmm_evict_uncovered(struct amdx_device *adev,
 			spin_unlock(&c->lock);
 			trace_amdx_hmm_evict(amdx_device_id(adev), c->tgid, 0,
 					     res.moved - before);
+			amdx_stats_migrated(adev, AMDX_MIG_EVICT,
+					    res.moved - before);
 			amdx_hmm_ctx_put(c);
 			if (fatal_signal_pending(current))
 				return -EINTR;
@@ -743,6 +745,7 @@ static int amdx_hmm_evict(struct amdx_device *adev, struct amdx_hmm_ctx *self,
 	mmput(victim->mm);
 	amdx_hmm_account(victim, start, end, AMDX_HMM_LOC_SYSTEM, &res, false,
 			 true);
+	amdx_stats_migrated(adev, AMDX_MIG_EVICT, res.moved);
 	if (!res.moved && addr >= end) {
 		/* Nothing came back: forget the stale residency hint. */
 		spin_lock(&victim->lock);
@@ -966,6 +969,7 @@ out:
 		amdx_hmm_ctx_put(ctx);
 	}
 	amdx_hmm_event_migrate(adev, &me, true, res.moved);
+	amdx_stats_migrated(adev, AMDX_MIG_FAULT, res.moved);
 	/* Poisoned while its copy was in flight: the page stayed. */
 	if (!moved && amdx_ras_page_poisoned(adev, index)) {
 		vmret = VM_FAULT_HWPOISON;
@@ -1191,7 +1195,7 @@ int amdx_hmm_evict_vram_page(struct amdx_device *adev, u64 index)
 int amdx_hmm_drain_vram(struct amdx_device *adev, u64 index, u64 npages,
 			u64 *moved)
 {
-	u64 done;
+	u64 done, before = *moved;
 	int ret = 0;
 
 	for (done = 0; done < npages && !ret; done += AMDX_HMM_BATCH) {
@@ -1201,6 +1205,7 @@ int amdx_hmm_drain_vram(struct amdx_device *adev, u64 index, u64 npages,
 						 AMDX_HMM_LOC_SYSTEM, moved);
 		cond_resched();
 	}
+	amdx_stats_migrated(adev, AMDX_MIG_DRAIN, *moved - before);
 	return ret;
 }
 

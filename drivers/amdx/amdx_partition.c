@@ -756,6 +756,8 @@ static int amdx_part_commit(struct amdx_part_txn *t)
 		up_write(&t->devs[--t->quiesced]->part->gate);
 	cfg->outcome = ret ? AMDX_PART_OUTCOME_ROLLED_BACK :
 			     AMDX_PART_OUTCOME_COMMITTED;
+	amdx_stats_commit(t->devs[0], ret ? AMDX_COMMIT_ROLLED_BACK :
+					    AMDX_COMMIT_COMMITTED);
 	cfg->total_ns = ktime_get_ns() - t0;
 	return ret;
 }
@@ -894,6 +896,8 @@ int amdx_partition_run(struct amdx_device *adev,
 		ret = 0;
 	} else if (!ret) {
 		ret = amdx_part_commit(t);
+	} else {
+		amdx_stats_commit(adev, AMDX_COMMIT_REFUSED);
 	}
 	amdx_part_unlock(t);
 

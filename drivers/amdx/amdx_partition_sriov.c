@@ -499,6 +499,7 @@ int amdx_ioctl_vf_reset(struct amdx_file *file, void *data)
 	v->reset_ns[v->reset_next] = t0;
 	v->reset_next = (v->reset_next + 1) % AMDX_VF_RESET_LIMIT;
 	v->resets++;
+	atomic64_inc(&adev->stats.vf_flrs);
 	args->result = result;
 	args->vram_cleared = cleared;
 	args->resets_in_window = amdx_vf_resets_in_window(v, t0);

@@ -18,6 +18,11 @@
  *
  * Queries need no privilege.  On a device fd, device queries are about
  * that fd's device and &amdx_query.id must be 0.
+ *
+ * %AMDX_QUERY_STATS reads a device's cumulative counters: each is counted
+ * where the thing happens (&struct amdx_dev_stats, atomics; the event
+ * log's under its own lock), so one query returns totals since the device
+ * registered, whether or not anyone watched the events.
  */
 #include <linux/capability.h>
 #include <linux/errno.h>
@@ -37,6 +42,8 @@ static_assert(sizeof(struct amdx_device_info) >= AMDX_DEVICE_INFO_SIZE_VER0);
 static_assert(sizeof(struct amdx_device_entry) >= AMDX_DEVICE_ENTRY_SIZE_VER0);
 static_assert(sizeof(struct amdx_hmm_range_info) >=
 	      AMDX_HMM_RANGE_INFO_SIZE_VER0);
+static_assert(sizeof(struct amdx_device_stats) >=
+	      AMDX_DEVICE_STATS_SIZE_VER0);
 
 /**
  * amdx_caps() - the capabilities of this build on this kernel
@@ -197,6 +204,33 @@ out_put:
 	return ret;
 }
 
+static int amdx_query_stats(struct amdx_device *adev, struct amdx_query *q)
+{
+	const atomic64_t *m = adev->stats.migrations;
+	const atomic64_t *b = adev->stats.migrated_bytes;
+	const atomic64_t *c = adev->stats.commits;
+	struct amdx_device_stats st = {};
+
+	st.migrations_to_vram = atomic64_read(&m[AMDX_MIG_TO_VRAM]);
+	st.bytes_to_vram = atomic64_read(&b[AMDX_MIG_TO_VRAM]);
+	st.migrations_to_ram = atomic64_read(&m[AMDX_MIG_TO_RAM]);
+	st.bytes_to_ram = atomic64_read(&b[AMDX_MIG_TO_RAM]);
+	st.fault_migrations = atomic64_read(&m[AMDX_MIG_FAULT]);
+	st.fault_bytes = atomic64_read(&b[AMDX_MIG_FAULT]);
+	st.evictions = atomic64_read(&m[AMDX_MIG_EVICT]);
+	st.evicted_bytes = atomic64_read(&b[AMDX_MIG_EVICT]);
+	st.drains = atomic64_read(&m[AMDX_MIG_DRAIN]);
+	st.drained_bytes = atomic64_read(&b[AMDX_MIG_DRAIN]);
+	st.vf_flrs = atomic64_read(&adev->stats.vf_flrs);
+	st.commits = atomic64_read(&c[AMDX_COMMIT_COMMITTED]);
+	st.rollbacks = atomic64_read(&c[AMDX_COMMIT_ROLLED_BACK]);
+	st.refusals = atomic64_read(&c[AMDX_COMMIT_REFUSED]);
+	amdx_event_source_counts(&adev->events, &st.events_emitted,
+				 &st.events_lost);
+	return amdx_query_out(q, &st, sizeof(st),
+			      AMDX_DEVICE_STATS_SIZE_VER0);
+}
+
 /**
  * amdx_ioctl_query() - %AMDX_IOC_QUERY
  * @file: the amdx file.
@@ -234,6 +268,10 @@ int amdx_ioctl_query(struct amdx_file *file, void *data)
 		if (!file->adev || q->id)
 			return -EINVAL;
 		return amdx_partition_query(file, q);
+	case AMDX_QUERY_STATS:
+		if (!file->adev || q->id)
+			return -EINVAL;
+		return amdx_query_stats(file->adev, q);
 	default:
 		return -EINVAL;
 	}

@@ -107,10 +107,11 @@ int dev_show(const Options& opts, const std::string& dev, std::ostream& out, std
     return kExitOk;
 }
 
-/// The amdx module's own version, from sysfs (MODULE_VERSION), if it has one.
-std::string module_version() {
-    for (const char* path : {"/sys/module/amdx/version", "/sys/module/amdx/srcversion"}) {
-        std::ifstream in(path);
+/// The amdx module's own version, from sysfs below @sysfs (MODULE_VERSION:
+/// dkms.conf's PACKAGE_VERSION), if it has one.
+std::string module_version(const std::string& sysfs) {
+    for (const char* file : {"/module/amdx/version", "/module/amdx/srcversion"}) {
+        std::ifstream in(sysfs + file);
         std::string v;
         if (in && std::getline(in, v) && !v.empty())
             return v;
@@ -128,7 +129,7 @@ int print_version(const Options& opts, std::ostream& out) {
         out << "module not loaded (" << opts.node << ": " << errno_text(caps.error()) << ")\n";
         return kExitOk;
     }
-    const std::string version = module_version();
+    const std::string version = module_version(opts.sysfs);
     out << "module amdx " << (version.empty() ? "(no version)" : version) << ", uapi "
         << caps->version_major << '.' << caps->version_minor << '\n';
     return kExitOk;

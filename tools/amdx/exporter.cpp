@@ -9,9 +9,10 @@
 //
 //   Prometheus / node-exporter      amdx exporter             amdx.ko
 //   GET /metrics  ---------------->  collect() (fleet.hpp) --> queries
-//                 <----------------  MetricFamily vector
+//                 <----------------  MetricFamily vector       (AMDX_QUERY_STATS:
+//                                                               the counters)
 //                                    event thread <---------- event fds
-//                                    (counters the kernel keeps no total of)
+//                                    (records by kind, long-running modes)
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -92,6 +93,49 @@ class Builder {
 
 constexpr std::array<PartitionState, 3> kStates = {
     PartitionState::online, PartitionState::quarantined, PartitionState::offline};
+
+/// The kernel's cumulative counters (AMDX_QUERY_STATS): in every mode,
+/// totals since the device registered.
+void stats_metrics(Builder& b, const DeviceStats& st, const Labels& dev) {
+    struct Migration {
+        const char* direction;
+        const char* cause;
+        std::uint64_t count;
+        std::uint64_t bytes;
+    };
+    const std::array<Migration, 5> migrations = {{
+        {"to_vram", "migrate", st.migrations_to_vram, st.bytes_to_vram},
+        {"to_system", "migrate", st.migrations_to_ram, st.bytes_to_ram},
+        {"to_system", "cpu_fault", st.fault_migrations, st.fault_bytes},
+        {"to_system", "eviction", st.evictions, st.evicted_bytes},
+        {"to_system", "drain", st.drains, st.drained_bytes},
+    }};
+    for (const auto& m : migrations)
+        b.counter("amdx_hmm_migrations_total",
+                  "HMM migrations that moved pages, by direction and cause.",
+                  with(dev, {{"direction", m.direction}, {"cause", m.cause}}),
+                  static_cast<double>(m.count));
+    for (const auto& m : migrations)
+        b.counter("amdx_hmm_migrated_bytes_total",
+                  "Bytes HMM migrations moved, by direction and cause.",
+                  with(dev, {{"direction", m.direction}, {"cause", m.cause}}),
+                  static_cast<double>(m.bytes));
+    const std::array<std::pair<const char*, std::uint64_t>, 3> commits = {{
+        {"committed", st.commits},
+        {"rolled_back", st.rollbacks},
+        {"refused", st.refusals},
+    }};
+    for (const auto& [outcome, n] : commits)
+        b.counter("amdx_partition_commits_total", "Partition commits, by outcome.",
+                  with(dev, {{"outcome", outcome}}), static_cast<double>(n));
+    b.counter("amdx_vf_flrs_total", "VF function-level resets performed (AMDX_IOC_VF_RESET).", dev,
+              static_cast<double>(st.vf_flrs));
+    b.counter("amdx_events_emitted_total", "Event records the device emitted.", dev,
+              static_cast<double>(st.events_emitted));
+    b.counter("amdx_events_lost_total",
+              "Event records dropped from full subscriber rings, summed over subscribers.", dev,
+              static_cast<double>(st.events_lost));
+}
 
 void device_metrics(Builder& b, const Snapshot& s, const std::string& host) {
     const Labels dev = identity(s, host, "all");
@@ -192,6 +236,7 @@ void device_metrics(Builder& b, const Snapshot& s, const std::string& host) {
         b.counter("amdx_vf_resets_total", "Resets (FLR or RAS) of a VF.", l,
                   static_cast<double>(vf.resets));
     }
+    stats_metrics(b, s.stats, dev);
 }
 
 void event_metrics(Builder& b, const Snapshot& s, const std::string& host, const EventTally& t) {
@@ -200,25 +245,11 @@ void event_metrics(Builder& b, const Snapshot& s, const std::string& host, const
         b.counter("amdx_events_total", "Event records the exporter received, by kind.",
                   with(dev, {{"kind", std::string(to_string(static_cast<EventKind>(k)))}}),
                   static_cast<double>(t.kinds[k]));
-    b.counter("amdx_events_lost_total", "Event records the exporter's subscription missed.", dev,
+    b.counter("amdx_events_missed_total",
+              "Event records the exporter's own subscription missed (its LOST records).", dev,
               static_cast<double>(t.lost));
     b.gauge("amdx_events_last_seq", "Sequence number of the newest event record received.", dev,
             static_cast<double>(t.last_seq));
-    static const std::array<const char*, 2> dirs = {"to_vram", "to_system"};
-    const auto page = static_cast<double>(::sysconf(_SC_PAGESIZE));
-    for (std::size_t d = 0; d < 2; ++d) {
-        b.counter("amdx_hmm_migrations_total", "HMM migrations, by direction.",
-                  with(dev, {{"direction", dirs[d]}}), static_cast<double>(t.migrations[d]));
-        b.counter("amdx_hmm_migrated_bytes_total", "Bytes HMM migrations moved, by direction.",
-                  with(dev, {{"direction", dirs[d]}}),
-                  static_cast<double>(t.migrated_pages[d]) * page);
-    }
-    b.counter("amdx_partition_commits_total", "Partition switches, by outcome.",
-              with(dev, {{"outcome", "committed"}}), static_cast<double>(t.commits));
-    b.counter("amdx_partition_commits_total", "Partition switches, by outcome.",
-              with(dev, {{"outcome", "rolled_back"}}), static_cast<double>(t.rolled_back));
-    b.counter("amdx_vf_flrs_total", "VF function-level resets requested (AMDX_IOC_VF_RESET).", dev,
-              static_cast<double>(t.flrs));
 }
 
 } // namespace
@@ -235,26 +266,6 @@ void EventTallies::add(const Event& ev) {
         return;
     }
     t.last_seq = std::max(t.last_seq, ev.seq);
-    switch (ev.kind) {
-    case EventKind::migrate:
-        if (ev.type < 2) {
-            ++t.migrations[ev.type];
-            t.migrated_pages[ev.type] += ev.data[1];
-        }
-        break;
-    case EventKind::partition_switch:
-        if (ev.data[0] != 0)
-            ++t.rolled_back;
-        else if (ev.type == static_cast<std::uint32_t>(PartitionStep::resume))
-            ++t.commits;
-        break;
-    case EventKind::vf_reset:
-        if (ev.type == AMDX_VF_RESET_CAUSE_FLR)
-            ++t.flrs;
-        break;
-    default:
-        break;
-    }
 }
 
 std::map<std::uint32_t, EventTally> EventTallies::get() const {

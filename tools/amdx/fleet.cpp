@@ -20,10 +20,12 @@ FleetCommands::FleetCommands(CLI::App& app) {
     exporter_
         ->add_option("--interval", interval_s_,
                      "Textfile mode: collect again every SEC seconds (0: once)")
-        ->check(CLI::NonNegativeNumber);
-    exporter_->add_option("--iterations", iterations_,
-                          "Stop after N collections (--interval) or N seconds (--listen); 0: "
-                          "run until SIGTERM");
+        ->check(CLI::Range(0.0, 86400.0));
+    exporter_
+        ->add_option("--iterations", iterations_,
+                     "Stop after N collections (--interval) or N seconds (--listen); 0: "
+                     "run until SIGTERM")
+        ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{UINT32_MAX}));
 
     health_ = app.add_subcommand(
         "health", "Health verdict per device and partition (Node Problem Detector exit codes)");
@@ -37,6 +39,7 @@ FleetCommands::FleetCommands(CLI::App& app) {
     health_
         ->add_option("--ue-age", ue_age_s_,
                      "Seconds after which an uncorrected error that did not repeat is stale")
+        ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{366} * 86400))
         ->capture_default_str();
     health_->add_flag("--strict", strict_, "Exit 1 for degraded too (default: unhealthy only)");
 

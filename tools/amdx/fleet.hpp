@@ -10,7 +10,7 @@
 //   amdx                              amdx.ko
 //   QUERY_DEVICES             -->     the device list
 //   per device: DEVICE_OPEN,  -->     info, partitions, VFs, RAS counters,
-//     5 queries (2-call)              RAS policy, bad-page table
+//     6 queries (2-call)              RAS policy, bad-page table, counters
 //   render                    <--     one MetricFamily vector / verdicts
 #ifndef AMDX_FLEET_HPP
 #define AMDX_FLEET_HPP
@@ -40,6 +40,7 @@ struct Snapshot {
     RasStatus ras;
     RasPolicy policy;
     std::vector<BadPage> badpages;
+    DeviceStats stats; ///< the kernel's cumulative counters (AMDX_QUERY_STATS)
 };
 
 /// Every device's snapshot, in id order.  A device removed while it is read
@@ -47,19 +48,15 @@ struct Snapshot {
 /// ("device 3 RAS counters").
 [[nodiscard]] Result<std::vector<Snapshot>> collect(const Control& control, std::string& what);
 
-/// What the exporter learnt from the event log since it subscribed
-/// (exporter modes that keep running: --listen, --interval).  The kernel
-/// keeps no device-wide counter of these, so they count from the exporter's
-/// start (a counter reset to Prometheus when it restarts).
+/// What the exporter's own subscription saw of the event log since it
+/// subscribed (exporter modes that keep running: --listen, --interval):
+/// records by kind, counted from the exporter's start (a counter reset to
+/// Prometheus when it restarts).  Totals the kernel keeps (migrations,
+/// commits, FLRs, records emitted and lost) come from Snapshot::stats.
 struct EventTally {
     std::array<std::uint64_t, AMDX_EVENT_KIND_COUNT> kinds{}; ///< records by kind
     std::uint64_t lost = 0;                                   ///< records the subscription missed
     std::uint64_t last_seq = 0;                               ///< the newest seq seen
-    std::array<std::uint64_t, 2> migrations{}; ///< MIGRATE records: [0] to VRAM, [1] home
-    std::array<std::uint64_t, 2> migrated_pages{};
-    std::uint64_t commits = 0;     ///< partition switches that reached RESUME
-    std::uint64_t rolled_back = 0; ///< partition switches with a failed step
-    std::uint64_t flrs = 0;        ///< VF_RESET records caused by an FLR
 };
 
 /// Event tallies per device id, shared by the event thread and scrapes.

@@ -12,8 +12,10 @@
 //   every 1 s (all):
 //   QUERY_DEVICES          -->   SUBSCRIBE to the ids not seen before
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstring>
+#include <limits>
 #include <poll.h>
 
 #include "commands.hpp"
@@ -214,16 +216,44 @@ Json event_to_json(const TypedEvent& ev) {
     return j;
 }
 
+namespace {
+
+/// The largest --count: more records than any log holds is a typo.
+constexpr std::uint64_t kMaxCount = std::numeric_limits<std::uint32_t>::max();
+
+} // namespace
+
 MonitorCommand::MonitorCommand(CLI::App& app) {
     object_ = app.add_subcommand("monitor", "Follow the event logs, one line per event");
     object_->fallthrough();
     object_->add_option("DEV", devs_, "Device ids, PCI addresses or 'all' (the default)");
     object_->add_option("--kinds", kinds_, "Comma-separated event kinds, or 'all'")
         ->capture_default_str();
-    object_->add_option("--count", count_, "Stop after N records (0: no limit)");
-    object_->add_option("--timeout-ms", timeout_ms_, "Stop after N ms (-1: no limit)");
-    object_->add_option("--ring-size", ring_size_,
-                        "Records each subscription's ring holds (a power of two, 0: default)");
+    // Ranges are checked at parse time (usage error, exit 2): a negative
+    // count would otherwise wrap to a count that never ends.
+    object_->add_option("--count", count_, "Stop after N records (0: no limit)")
+        ->check(CLI::Range(std::uint64_t{0}, kMaxCount));
+    object_->add_option("--timeout-ms", timeout_ms_, "Stop after N ms (-1: no limit)")
+        ->check(CLI::Range(-1, std::numeric_limits<int>::max()));
+    object_
+        ->add_option("--ring-size", ring_size_,
+                     "Records each subscription's ring holds (a power of two, 0: default)")
+        ->check(CLI::Validator(
+            [](std::string& v) -> std::string {
+                std::uint32_t n = 0;
+                const auto* end = v.data() + v.size();
+                const auto [ptr, ec] = std::from_chars(v.data(), end, n);
+                const bool pow2 = (n & (n - 1)) == 0;
+                return ec == std::errc() && ptr == end && !v.empty() &&
+                               (n == 0 ||
+                                (pow2 && n >= AMDX_EVENT_RING_MIN && n <= AMDX_EVENT_RING_MAX))
+                           ? std::string()
+                           : "expected 0 or a power of two in " +
+                                 std::to_string(AMDX_EVENT_RING_MIN) + ".." +
+                                 std::to_string(AMDX_EVENT_RING_MAX) + ": " + v;
+            },
+            "{0," + std::to_string(AMDX_EVENT_RING_MIN) + ".." +
+                std::to_string(AMDX_EVENT_RING_MAX) + "}"));
 }
 
 int MonitorCommand::run(const Options& opts, std::ostream& out, std::ostream& err) const {

@@ -60,6 +60,12 @@ Result<Snapshot> read_device(const Control& control, std::uint32_t id, std::stri
         return Unexpected(pages.error());
     }
     s.badpages = std::move(*pages);
+    auto stats = device->stats();
+    if (!stats) {
+        what = dev + " counters";
+        return Unexpected(stats.error());
+    }
+    s.stats = *stats;
     return s;
 }
 

@@ -41,6 +41,7 @@ int main(void)
 	struct amdx_badpage_record pages[4];
 	struct amdx_vf_info vfs[AMDX_MAX_VFS];
 	struct amdx_event events[8];
+	struct amdx_device_stats stats;
 	size_t count = 99;
 
 	CHECK(strcmp(amdx_version(), "2.0.0") == 0);
@@ -81,6 +82,13 @@ int main(void)
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.compute_mode = AMDX_COMPUTE_DPX;
 	CHECK(amdx_dev_partition_commit(dev, &cfg) == 0 && cfg.outcome == AMDX_PART_OUTCOME_COMMITTED);
+
+	/* The device counters: one rolled-back and one committed commit. */
+	memset(&stats, 0xa5, sizeof(stats));
+	CHECK(amdx_dev_stats(dev, &stats) == 0);
+	CHECK(stats.commits == 1 && stats.rollbacks == 1 && stats.refusals == 0);
+	CHECK(stats.reserved[0] == 0 && stats.vf_flrs == 0);
+	CHECK(amdx_dev_stats(dev, NULL) == -EINVAL);
 
 	/* VFs. */
 	CHECK(amdx_dev_vf_enable(dev, 2, NULL) == 0);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 #include <algorithm>
 #include <cerrno>
+#include <filesystem>
+#include <fstream>
 #include <initializer_list>
 #include <sstream>
 #include <string>
@@ -335,6 +337,37 @@ TEST_F(CliRun, NewerMajorVersionIsRefused) {
                ".x; install the matching amdx tools)");
 }
 
+// Numbers outside an option's range are usage errors found at parse time:
+// exit 2, one line, nothing opened (a negative --count once ran forever).
+TEST_F(CliRun, OutOfRangeNumbersAreUsageErrors) {
+    for (const auto& args : std::vector<std::vector<const char*>>{
+             {"monitor", "--count", "-1"},
+             {"monitor", "--count", "99999999999"},
+             {"monitor", "--timeout-ms", "-2"},
+             {"monitor", "--ring-size", "3"},
+             {"monitor", "--ring-size", "8"},
+             {"monitor", "--ring-size", "131072"},
+             {"exporter", "--iterations", "-1"},
+             {"exporter", "--interval", "-1"},
+             {"health", "--ue-age", "-5"},
+         }) {
+        kernel.calls.clear();
+        std::vector<const char*> argv{"amdx", "-d", "/dev/null"};
+        argv.insert(argv.end(), args.begin(), args.end());
+        std::ostringstream out, err;
+        const int code = amdx::cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
+        const std::string e = err.str();
+        EXPECT_EQ(code, amdx::cli::kExitUsage) << args.back() << ": " << e;
+        EXPECT_EQ(std::count(e.begin(), e.end(), '\n'), 1) << e;
+        EXPECT_EQ(e.rfind("amdx: ", 0), 0U) << e;
+        EXPECT_TRUE(kernel.calls.empty()) << args.back();
+    }
+    // the limits themselves are accepted
+    const CliOutcome ok = run(
+        {"-d", "/dev/null", "monitor", "--count", "1", "--timeout-ms", "0", "--ring-size", "16"});
+    EXPECT_EQ(ok.code, 0) << ok.err;
+}
+
 TEST_F(CliRun, UsageErrors) {
     const CliOutcome unknown_opt = run({"--frobnicate", "dev", "list"});
     EXPECT_EQ(unknown_opt.code, 2);
@@ -369,6 +402,18 @@ TEST_F(CliRun, VersionAndHelp) {
     EXPECT_NE(loaded.out.find(", uapi " + std::to_string(AMDX_UAPI_VERSION_MAJOR) + ".7\n"),
               std::string::npos)
         << loaded.out;
+    // The loaded module's MODULE_VERSION, from sysfs.
+    const auto sys =
+        std::filesystem::temp_directory_path() / ("amdx-version-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(sys / "module/amdx");
+    std::ofstream(sys / "module/amdx/version") << "0.1.0\n";
+    const std::string root = sys.string();
+    const CliOutcome with_version =
+        run({"--version", "-d", "/dev/null", "--sysfs-root", root.c_str()});
+    std::filesystem::remove_all(sys);
+    EXPECT_EQ(with_version.code, 0);
+    EXPECT_NE(with_version.out.find("\nmodule amdx 0.1.0, uapi "), std::string::npos)
+        << with_version.out;
     kernel.calls.clear();
     const CliOutcome h = run({"--help"});
     EXPECT_EQ(h.code, 0);

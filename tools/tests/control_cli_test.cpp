@@ -733,9 +733,10 @@ TEST_F(ControlCli, MonitorErrors) {
     expect_error(run({"monitor", "--kinds", "error,oops"}), 2,
                  "invalid event kind 'oops' in --kinds (expected kind names as 'amdx monitor "
                  "--help' lists them, or 'all')");
-    expect_error(run({"monitor", "0", "--ring-size", "100"}), 1,
-                 "monitor: subscribing to device 0: the ring size must be a power of two in "
-                 "16 .. 65536 (EINVAL: Invalid argument)");
+    // A bad ring size is a usage error now, before anything is opened.
+    expect_error(run({"monitor", "0", "--ring-size", "100"}), 2,
+                 "--ring-size: expected 0 or a power of two in 16..65536: 100 (see 'amdx "
+                 "monitor --help')");
     expect_error(run({"monitor", "7"}), amdx::cli::kExitNoDevice,
                  "no such device: 7 (see 'amdx dev list')");
 }

@@ -296,6 +296,7 @@ int FakeKernel::hmm_migrate(int fd, amdx_hmm_migrate& m) {
 
     m.moved = m.already = m.skipped = 0;
     m.skip_reasons = 0;
+    std::uint64_t to_vram = 0, home = 0;
     for (auto& r : state.ranges) {
         const std::uint64_t pages = overlap_pages(m.start, m.size, r.start, r.size);
         if (pages == 0)
@@ -307,6 +308,7 @@ int FakeKernel::hmm_migrate(int fd, amdx_hmm_migrate& m) {
                 : std::min<std::uint64_t>(pages, (r.size / page_size()) - r.resident_pages);
         m.moved += moved;
         m.already += pages - moved;
+        (dest == AMDX_HMM_LOC_SYSTEM ? home : to_vram) += moved;
         const std::uint64_t bytes = moved * page_size();
         for (amdx_hmm_stats* st : {&r.stats, &state.total}) {
             if (dest == AMDX_HMM_LOC_SYSTEM) {
@@ -325,6 +327,15 @@ int FakeKernel::hmm_migrate(int fd, amdx_hmm_migrate& m) {
             r.resident_pages += moved;
         if (dest != AMDX_HMM_LOC_SYSTEM && moved != 0 && hmm_corrupt_on_migrate)
             *static_cast<unsigned char*>(user_ptr(std::max(m.start, r.start))) ^= 0xff;
+    }
+    auto& stats = this->state(device_fds_.at(fd)).stats;
+    if (to_vram != 0) {
+        ++stats.migrations_to_vram;
+        stats.bytes_to_vram += to_vram * page_size();
+    }
+    if (home != 0) {
+        ++stats.migrations_to_ram;
+        stats.bytes_to_ram += home * page_size();
     }
     if (hmm_migrate_result) {
         m.moved = hmm_migrate_result->moved;
@@ -466,6 +477,12 @@ int FakeKernel::query(int fd, amdx_query& q) {
         if (!on_device || q.id != 0)
             return fail(EINVAL);
         return ras_query(device_fds_.at(fd), q);
+    case AMDX_QUERY_STATS: {
+        if (!on_device || q.id != 0)
+            return fail(EINVAL);
+        const auto& st = state(device_fds_.at(fd)).stats;
+        return answer(q, &st, sizeof(st), AMDX_DEVICE_STATS_SIZE_VER0);
+    }
     default:
         return fail(EINVAL);
     }

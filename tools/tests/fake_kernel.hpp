@@ -112,6 +112,9 @@ class FakeKernel {
         std::vector<amdx_badpage_record> badpages;
         amdx_reset_scope scope{};
         std::uint64_t seq = 0; ///< last event sequence number
+        /// AMDX_QUERY_STATS: the fake counts MIGRATE calls, commits by
+        /// outcome, VF resets and emitted records; tests set the rest.
+        amdx_device_stats stats{};
     };
     /// The state of device @id (created from its info on first use).
     State& state(std::uint32_t id);

@@ -169,8 +169,10 @@ int FakeKernel::part_config(std::uint32_t id, amdx_partition_config& c, bool com
     c.num_steps = 0;
     c.failed_step = 0;
     c.num_holders = 0;
-    auto refuse = [&c](std::uint32_t reason, int err) {
+    auto refuse = [&c, &s, commit](std::uint32_t reason, int err) {
         c.reason = reason;
+        if (commit)
+            ++s.stats.refusals;
         return fail(err);
     };
     if ((d->supported_compute_modes & (1U << compute)) == 0)
@@ -230,6 +232,7 @@ int FakeKernel::part_config(std::uint32_t id, amdx_partition_config& c, bool com
             out.error = -err;
             c.failed_step = step;
             c.outcome = AMDX_PART_OUTCOME_ROLLED_BACK;
+            ++s.stats.rollbacks;
             return fail(err);
         }
     }
@@ -244,6 +247,7 @@ int FakeKernel::part_config(std::uint32_t id, amdx_partition_config& c, bool com
     rebuild_ras(s, *d);
     ++s.generation;
     c.outcome = AMDX_PART_OUTCOME_COMMITTED;
+    ++s.stats.commits;
     for (const std::uint32_t step : steps) {
         amdx_event ev{};
         ev.kind = AMDX_EVENT_PARTITION_SWITCH;
@@ -372,6 +376,7 @@ int FakeKernel::vf_reset(std::uint32_t id, amdx_vf_reset& r) {
     }
     ++v.resets;
     ++v.resets_in_window;
+    ++s.stats.vf_flrs;
     r.result = vf_ack_timeout ? AMDX_VF_RESET_ACK_TIMEOUT : AMDX_VF_RESET_ACKED;
     r.state = v.state;
     r.duration_ns = vf_ack_timeout ? 10000000 : 2000000;

@@ -210,6 +210,8 @@ int FakeKernel::subscribe(std::uint32_t id, amdx_event_subscribe& sub) {
 
 std::uint64_t FakeKernel::emit(std::uint32_t id, amdx_event ev) {
     auto& s = state(id);
+    if (ev.kind != AMDX_EVENT_LOST)
+        ++s.stats.events_emitted;
     if (ev.seq == 0)
         ev.seq = ++s.seq;
     else

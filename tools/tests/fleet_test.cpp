@@ -151,7 +151,7 @@ TEST(FleetExporter, RetiredPagesByCauseAndRma) {
     EXPECT_EQ(sample(text, "amdx_device_rma", {"device=\"0\""}), 1);
 }
 
-TEST(FleetExporter, EventTalliesCountKindsLossMigrationsAndCommits) {
+TEST(FleetExporter, EventTalliesCountKindsAndWhatTheSubscriptionMissed) {
     FakeKernel k;
     k.add_device(0);
     EventTallies t;
@@ -161,35 +161,108 @@ TEST(FleetExporter, EventTalliesCountKindsLossMigrationsAndCommits) {
         e.seq = seq;
         return e;
     };
-    auto m = ev(amdx::EventKind::migrate, 1);
-    m.type = 1;
-    m.data[1] = 10;
-    t.add(m);
+    t.add(ev(amdx::EventKind::migrate, 1));
     auto lost = ev(amdx::EventKind::lost, 2);
     lost.data[0] = 5;
     lost.data[1] = 6;
     t.add(lost);
-    auto ok = ev(amdx::EventKind::partition_switch, 7);
-    ok.type = AMDX_PART_STEP_RESUME;
-    t.add(ok);
-    auto bad = ev(amdx::EventKind::partition_switch, 8);
-    bad.type = AMDX_PART_STEP_COMPUTE;
-    bad.data[0] = static_cast<std::uint64_t>(-EIO);
-    t.add(bad);
+    t.add(ev(amdx::EventKind::partition_switch, 7));
+    t.add(ev(amdx::EventKind::partition_switch, 8));
     const auto tallies = t.get();
     const std::string text = metrics_text(&tallies);
     EXPECT_EQ(sample(text, "amdx_events_total", {"kind=\"partition_switch\""}), 2);
-    EXPECT_EQ(sample(text, "amdx_events_lost_total", {"device=\"0\""}), 5);
+    EXPECT_EQ(sample(text, "amdx_events_total", {"kind=\"migrate\""}), 1);
+    EXPECT_EQ(sample(text, "amdx_events_missed_total", {"device=\"0\""}), 5);
     EXPECT_EQ(sample(text, "amdx_events_last_seq", {"device=\"0\""}), 8);
-    EXPECT_EQ(sample(text, "amdx_hmm_migrations_total", {"direction=\"to_system\""}), 1);
-    EXPECT_EQ(sample(text, "amdx_hmm_migrated_bytes_total", {"direction=\"to_system\""}),
-              10.0 * static_cast<double>(::sysconf(_SC_PAGESIZE)));
-    EXPECT_EQ(sample(text, "amdx_partition_commits_total", {"outcome=\"committed\""}), 1);
-    EXPECT_EQ(sample(text, "amdx_partition_commits_total", {"outcome=\"rolled_back\""}), 1);
+    // The counters the kernel keeps do not come from the tallies.
+    EXPECT_EQ(
+        sample(text, "amdx_hmm_migrations_total", {"direction=\"to_vram\"", "cause=\"migrate\""}),
+        0);
+    EXPECT_EQ(sample(text, "amdx_events_lost_total", {"device=\"0\""}), 0);
+}
+
+// The kernel's counters (AMDX_QUERY_STATS) are _total counters in every
+// mode, a one-shot textfile run included: no event subscription needed.
+TEST(FleetExporter, KernelCountersInEveryMode) {
+    FakeKernel k;
+    k.add_device(0);
+    k.add_device(1);
+    k.caps.caps |= AMDX_CAP_HMM_MIGRATE;
+    const auto page = static_cast<double>(::sysconf(_SC_PAGESIZE));
+    {
+        auto control = Control::open("/dev/null");
+        ASSERT_TRUE(control);
+        auto dev = Device::open(*control, 1);
+        ASSERT_TRUE(dev);
+        std::vector<char> mem(8 * static_cast<std::size_t>(page) * 2);
+        const auto start =
+            (reinterpret_cast<std::uintptr_t>(mem.data()) + static_cast<std::uintptr_t>(page) - 1) &
+            ~(static_cast<std::uintptr_t>(page) - 1);
+        amdx::HmmAttr attr;
+        attr.start = start;
+        attr.size = 8 * static_cast<std::uint64_t>(page);
+        ASSERT_TRUE(dev->set_attr(attr));
+        ASSERT_TRUE(dev->migrate(start, attr.size, 0));
+        ASSERT_TRUE(dev->migrate(start, attr.size / 2, amdx::kHmmLocSystem));
+        amdx::PartitionRequest req;
+        req.compute = amdx::ComputeMode::cpx;
+        ASSERT_TRUE(dev->partition_commit(req));
+        k.part_fail_step = AMDX_PART_STEP_COMPUTE;
+        req.compute = amdx::ComputeMode::dpx;
+        ASSERT_FALSE(dev->partition_commit(req));
+        k.part_fail_step.reset();
+        k.part_refuse = AMDX_PART_REASON_INCOMPATIBLE;
+        ASSERT_FALSE(dev->partition_commit(req));
+        ASSERT_FALSE(dev->partition_commit(req));
+    }
+    auto& st = k.state(1).stats;
+    st.fault_migrations = 3;
+    st.fault_bytes = 3 * 4096;
+    st.evictions = 2;
+    st.evicted_bytes = 1 << 20;
+    st.drains = 1;
+    st.drained_bytes = 8192;
+    st.vf_flrs = 4;
+    st.events_lost = 17;
+    std::string out, err;
+    ASSERT_EQ(run({"exporter", "--textfile", "-"}, out, err), 0) << err;
+    const std::vector<std::string> d1{"device=\"1\""};
+    auto at = [&](const std::string& family, std::vector<std::string> labels) {
+        labels.insert(labels.end(), d1.begin(), d1.end());
+        return sample(out, family, labels);
+    };
+    EXPECT_NE(out.find("# TYPE amdx_hmm_migrations_total counter"), std::string::npos);
+    EXPECT_EQ(at("amdx_hmm_migrations_total", {"direction=\"to_vram\"", "cause=\"migrate\""}), 1);
+    EXPECT_EQ(at("amdx_hmm_migrated_bytes_total", {"direction=\"to_vram\"", "cause=\"migrate\""}),
+              8 * page);
+    EXPECT_EQ(at("amdx_hmm_migrations_total", {"direction=\"to_system\"", "cause=\"migrate\""}), 1);
+    EXPECT_EQ(at("amdx_hmm_migrated_bytes_total", {"direction=\"to_system\"", "cause=\"migrate\""}),
+              4 * page);
+    EXPECT_EQ(at("amdx_hmm_migrations_total", {"cause=\"cpu_fault\""}), 3);
+    EXPECT_EQ(at("amdx_hmm_migrated_bytes_total", {"cause=\"cpu_fault\""}), 3 * 4096);
+    EXPECT_EQ(at("amdx_hmm_migrations_total", {"cause=\"eviction\""}), 2);
+    EXPECT_EQ(at("amdx_hmm_migrated_bytes_total", {"cause=\"eviction\""}), 1 << 20);
+    EXPECT_EQ(at("amdx_hmm_migrations_total", {"cause=\"drain\""}), 1);
+    EXPECT_EQ(at("amdx_hmm_migrated_bytes_total", {"cause=\"drain\""}), 8192);
+    EXPECT_EQ(at("amdx_partition_commits_total", {"outcome=\"committed\""}), 1);
+    EXPECT_EQ(at("amdx_partition_commits_total", {"outcome=\"rolled_back\""}), 1);
+    EXPECT_EQ(at("amdx_partition_commits_total", {"outcome=\"refused\""}), 2);
+    EXPECT_EQ(at("amdx_vf_flrs_total", {}), 4);
+    // one PARTITION_SWITCH record per step of the commit that went through
+    EXPECT_EQ(at("amdx_events_emitted_total", {}), static_cast<double>(k.state(1).seq));
+    EXPECT_GT(k.state(1).seq, 0U);
+    EXPECT_EQ(at("amdx_events_lost_total", {}), 17);
+    // device 0 did nothing: every counter is there, at 0
+    EXPECT_EQ(sample(out, "amdx_hmm_migrations_total",
+                     {"device=\"0\"", "direction=\"to_vram\"", "cause=\"migrate\""}),
+              0);
+    EXPECT_EQ(sample(out, "amdx_vf_flrs_total", {"device=\"0\""}), 0);
+    // a one-shot run has no event-derived series
+    EXPECT_EQ(out.find("amdx_events_total"), std::string::npos);
 }
 
 TEST(FleetExporter, OneCollectionIsABoundedNumberOfIoctlsPerDevice) {
-    // metrics.rst: the device list (2 calls) plus at most 12 per device,
+    // metrics.rst: the device list (2 calls) plus at most 13 per device,
     // whatever the number of partitions, VFs or retired pages.
     for (const unsigned n : {1U, 8U}) {
         FakeKernel k;
@@ -215,8 +288,8 @@ TEST(FleetExporter, OneCollectionIsABoundedNumberOfIoctlsPerDevice) {
         k.calls.clear();
         std::string what;
         ASSERT_TRUE(amdx::cli::collect(*control, what));
-        EXPECT_LE(k.calls.size(), 2U + 12U * n) << n << " devices";
-        EXPECT_GE(k.calls.size(), 1U + 7U * n) << n << " devices";
+        EXPECT_LE(k.calls.size(), 2U + 13U * n) << n << " devices";
+        EXPECT_GE(k.calls.size(), 1U + 8U * n) << n << " devices";
     }
 }
 

@@ -1271,4 +1271,68 @@ struct amdx_reset_scope {
 #define AMDX_IOC_RAS_BADPAGES_IMPORT _IOWR(AMDX_IOCTL_BASE, 0x32, struct amdx_ras_badpages_import)
 #define AMDX_IOC_EVENT_SUBSCRIBE _IOWR(AMDX_IOCTL_BASE, 0x33, struct amdx_event_subscribe)
 
+/*
+ * Device counters (device fds): %AMDX_QUERY_STATS.
+ */
+#define AMDX_QUERY_STATS		10	/* struct amdx_device_stats */
+
+/**
+ * struct amdx_device_stats - result of %AMDX_QUERY_STATS
+ * @migrations_to_vram: %AMDX_IOC_HMM_MIGRATE calls that moved pages to
+ *	VRAM (one per call, whatever the number of ranges).
+ * @bytes_to_vram: bytes they moved.
+ * @migrations_to_ram: %AMDX_IOC_HMM_MIGRATE calls that moved pages to
+ *	system memory (to %AMDX_HMM_LOC_SYSTEM, or a prefetch to ranges
+ *	preferring it).
+ * @bytes_to_ram: bytes they moved.
+ * @fault_migrations: CPU faults on the device's pages that moved pages
+ *	home (one granule each).
+ * @fault_bytes: bytes they moved.
+ * @evictions: ranges moved home to make room in VRAM (a full memory
+ *	partition, or a VF at its quota with %AMDX_VF_F_EVICT).
+ * @evicted_bytes: bytes they moved.
+ * @drains: passes of a partition commit's drain (%AMDX_PART_F_DRAIN)
+ *	that moved pages home.
+ * @drained_bytes: bytes they moved.
+ * @vf_flrs: VF function-level resets performed (%AMDX_IOC_VF_RESET that
+ *	reset the VF; refused or failed ones do not count).
+ * @commits: %AMDX_IOC_PARTITION_COMMIT calls on this device's fds that
+ *	committed a change (%AMDX_PART_OUTCOME_COMMITTED).
+ * @rollbacks: commits whose step failed and rolled back
+ *	(%AMDX_PART_OUTCOME_ROLLED_BACK).
+ * @refusals: commits refused before any step ran (a &struct
+ *	amdx_partition_config reason, or holders without drain).
+ * @events_emitted: records the device's event log emitted (seqs it
+ *	took), with or without subscribers.
+ * @events_lost: records dropped from full subscriber rings, summed over
+ *	the subscribers (each counted in that subscriber's LOST record).
+ * @reserved: zero.
+ *
+ * Every counter starts at 0 when the device registers and only grows;
+ * amounts are in bytes.  A migration moving no page counts nowhere.
+ * Moves of single VRAM pages by RAS soft retirement are not migrations.
+ */
+struct amdx_device_stats {
+	__u64 migrations_to_vram;
+	__u64 bytes_to_vram;
+	__u64 migrations_to_ram;
+	__u64 bytes_to_ram;
+	__u64 fault_migrations;
+	__u64 fault_bytes;
+	__u64 evictions;
+	__u64 evicted_bytes;
+	__u64 drains;
+	__u64 drained_bytes;
+	__u64 vf_flrs;
+	__u64 commits;
+	__u64 rollbacks;
+	__u64 refusals;
+	__u64 events_emitted;
+	__u64 events_lost;
+	__u64 reserved[4];
+};
+
+/* First-version size of struct amdx_device_stats (see above). */
+#define AMDX_DEVICE_STATS_SIZE_VER0		160
+
 #endif /* _UAPI_LINUX_AMDX_H */

@@ -101,6 +101,25 @@ static const struct amdx_layout amdx_layouts[] = {
 	SZ(amdx_vf_info, 80),
 	SZ(amdx_query_vfs, 16),
 	SZ(amdx_reset_scope, 88),
+
+	SZ(amdx_device_stats, 160),
+	OFF(amdx_device_stats, migrations_to_vram, 0),
+	OFF(amdx_device_stats, bytes_to_vram, 8),
+	OFF(amdx_device_stats, migrations_to_ram, 16),
+	OFF(amdx_device_stats, bytes_to_ram, 24),
+	OFF(amdx_device_stats, fault_migrations, 32),
+	OFF(amdx_device_stats, fault_bytes, 40),
+	OFF(amdx_device_stats, evictions, 48),
+	OFF(amdx_device_stats, evicted_bytes, 56),
+	OFF(amdx_device_stats, drains, 64),
+	OFF(amdx_device_stats, drained_bytes, 72),
+	OFF(amdx_device_stats, vf_flrs, 80),
+	OFF(amdx_device_stats, commits, 88),
+	OFF(amdx_device_stats, rollbacks, 96),
+	OFF(amdx_device_stats, refusals, 104),
+	OFF(amdx_device_stats, events_emitted, 112),
+	OFF(amdx_device_stats, events_lost, 120),
+	OFF(amdx_device_stats, reserved, 128),
 };
 
 static void amdx_layout_desc(const struct amdx_layout *l, char *desc)

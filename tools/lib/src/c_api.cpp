@@ -146,6 +146,14 @@ uint32_t amdx_dev_id(const amdx_dev* dev) {
     return dev == nullptr ? amdx::kNoDevice : dev->device.id();
 }
 
+int amdx_dev_stats(const amdx_dev* dev, struct amdx_device_stats* out) {
+    if (dev == nullptr || out == nullptr)
+        return fail(EINVAL, "AMDX_QUERY_STATS");
+    const int ret = amdx::detail::query_struct(dev->device.fd(), AMDX_QUERY_STATS, 0, *out,
+                                               AMDX_DEVICE_STATS_SIZE_VER0);
+    return ret < 0 ? fail(-ret, "AMDX_QUERY_STATS", dev->device.id()) : 0;
+}
+
 int amdx_dev_partitions(const amdx_dev* dev, struct amdx_query_partitions* hdr,
                         struct amdx_partition_info* buf, size_t cap, size_t* count) {
     constexpr std::string_view kCall = "AMDX_QUERY_PARTITIONS";

@@ -97,6 +97,25 @@ DeviceInfo DeviceInfo::from_uapi(const amdx_device_info& raw) {
     return info;
 }
 
+DeviceStats DeviceStats::from_uapi(const amdx_device_stats& raw) noexcept {
+    return DeviceStats{.migrations_to_vram = raw.migrations_to_vram,
+                       .bytes_to_vram = raw.bytes_to_vram,
+                       .migrations_to_ram = raw.migrations_to_ram,
+                       .bytes_to_ram = raw.bytes_to_ram,
+                       .fault_migrations = raw.fault_migrations,
+                       .fault_bytes = raw.fault_bytes,
+                       .evictions = raw.evictions,
+                       .evicted_bytes = raw.evicted_bytes,
+                       .drains = raw.drains,
+                       .drained_bytes = raw.drained_bytes,
+                       .vf_flrs = raw.vf_flrs,
+                       .commits = raw.commits,
+                       .rollbacks = raw.rollbacks,
+                       .refusals = raw.refusals,
+                       .events_emitted = raw.events_emitted,
+                       .events_lost = raw.events_lost};
+}
+
 Result<Control> Control::open(std::string_view path) noexcept {
     const std::string p(path);
     int fd = ::open(p.c_str(), O_RDWR | O_CLOEXEC);
@@ -158,6 +177,15 @@ Result<Device> Device::open(const Control& control, std::uint32_t id) noexcept {
 
 Result<DeviceInfo> Device::info() const noexcept {
     return info_query(fd(), 0, id_);
+}
+
+Result<DeviceStats> Device::stats() const noexcept {
+    amdx_device_stats raw{};
+    if (const int ret =
+            detail::query_struct(fd(), AMDX_QUERY_STATS, 0, raw, AMDX_DEVICE_STATS_SIZE_VER0);
+        ret < 0)
+        return errno_error(-ret, "AMDX_QUERY_STATS", id_);
+    return DeviceStats::from_uapi(raw);
 }
 
 } // namespace amdx

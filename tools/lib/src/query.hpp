@@ -35,6 +35,7 @@ static_assert(sizeof(amdx_vf_info) >= AMDX_VF_INFO_SIZE_VER0);
 static_assert(sizeof(amdx_ras_counters) >= AMDX_RAS_COUNTERS_SIZE_VER0);
 static_assert(sizeof(amdx_ras_policy) >= AMDX_RAS_POLICY_SIZE_VER0);
 static_assert(sizeof(amdx_reset_scope) >= AMDX_RESET_SCOPE_SIZE_VER0);
+static_assert(sizeof(amdx_device_stats) >= AMDX_DEVICE_STATS_SIZE_VER0);
 
 /// Upper bound on a list answer; anything larger is malformed.
 inline constexpr std::uint32_t kMaxListBytes = 64U << 20;

@@ -74,7 +74,7 @@ for k in "${kernels[@]}"; do
 	src=$root/build/src/$k
 	mkdir -p "$src"
 	(cd "$root" && git ls-files -co --exclude-standard -z -- \
-		Kbuild Makefile drivers include uapi scripts |
+		Kbuild Makefile dkms.conf drivers include uapi scripts |
 		rsync -a --from0 --files-from=- ./ "$src/")
 	make -s -C "$src" KDIR="${kdirs[$k]}" AMDX_WERROR=y modules >&2
 	mkdir -p "$kw/mods" "$kw/selftests"

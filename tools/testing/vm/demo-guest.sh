@@ -121,8 +121,9 @@ say "the journal's last records"
 tail -n 3 /tmp/events.jsonl 2> /dev/null
 say "amdx exporter: a few of its Prometheus series (node-exporter textfile)"
 run amdx exporter --textfile /tmp/amdx.prom
-grep -E '^amdx_(ras_errors_total|partition_ras_errors_total|retired_pages_total|partition_state)\{' \
-	/tmp/amdx.prom | grep -E 'type="ue"\} [1-9]|cause="ue"|state="quarantined"\} 1' | head -n 5
+grep -E '^amdx_(ras_errors_total|partition_ras_errors_total|retired_pages_total|partition_state|hmm_migrations_total|partition_commits_total)\{' \
+	/tmp/amdx.prom | grep -E 'type="ue"\} [1-9]|cause="ue"|state="quarantined"\} 1|cause="(migrate|cpu_fault)"\} [1-9]|outcome="committed"\} [1-9]' |
+	head -n 8
 say "amdx health after the RAS steps: one line, Node Problem Detector exit code"
 amdx health --journal /tmp/events.jsonl
 echo "exit status $?"

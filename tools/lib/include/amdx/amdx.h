@@ -58,6 +58,8 @@ AMDX_C_API int amdx_dev_open(const amdx_ctl *ctl, uint32_t id, amdx_dev **out);
 AMDX_C_API void amdx_dev_close(amdx_dev *dev);
 AMDX_C_API uint32_t amdx_dev_id(const amdx_dev *dev);
 
+/* %AMDX_QUERY_STATS: the device's cumulative counters. */
+AMDX_C_API int amdx_dev_stats(const amdx_dev *dev, struct amdx_device_stats *out);
 /* Compute partitions; @hdr (may be NULL) receives modes and generation. */
 AMDX_C_API int amdx_dev_partitions(const amdx_dev *dev, struct amdx_query_partitions *hdr,
 				   struct amdx_partition_info *buf, size_t cap, size_t *count);

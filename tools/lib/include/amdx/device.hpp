@@ -99,6 +99,31 @@ struct AMDX_EXPORT DeviceInfo {
     AMDX_LOCAL static DeviceInfo from_uapi(const amdx_device_info& raw);
 };
 
+/// %AMDX_QUERY_STATS: a device's cumulative counters since it registered
+/// (struct amdx_device_stats has what each counts).  Amounts in bytes.
+struct AMDX_EXPORT DeviceStats {
+    std::uint64_t migrations_to_vram = 0; ///< AMDX_IOC_HMM_MIGRATE calls that moved to VRAM
+    std::uint64_t bytes_to_vram = 0;
+    std::uint64_t migrations_to_ram = 0; ///< AMDX_IOC_HMM_MIGRATE calls that moved home
+    std::uint64_t bytes_to_ram = 0;
+    std::uint64_t fault_migrations = 0; ///< CPU faults that moved pages home
+    std::uint64_t fault_bytes = 0;
+    std::uint64_t evictions = 0; ///< ranges evicted home to make room
+    std::uint64_t evicted_bytes = 0;
+    std::uint64_t drains = 0; ///< drain passes of partition commits that moved pages
+    std::uint64_t drained_bytes = 0;
+    std::uint64_t vf_flrs = 0;   ///< VF function-level resets performed
+    std::uint64_t commits = 0;   ///< partition commits that committed
+    std::uint64_t rollbacks = 0; ///< ... that rolled back
+    std::uint64_t refusals = 0;  ///< ... that were refused
+    std::uint64_t events_emitted = 0;
+    std::uint64_t events_lost = 0; ///< dropped from full rings, summed over subscribers
+
+    bool operator==(const DeviceStats&) const = default;
+
+    AMDX_LOCAL static DeviceStats from_uapi(const amdx_device_stats& raw) noexcept;
+};
+
 /// The control node, /dev/amdx.  Thread-safe (see the top of this file).
 class AMDX_EXPORT Control {
   public:
@@ -142,6 +167,8 @@ class AMDX_EXPORT Device {
 
     /// %AMDX_QUERY_DEVICE_INFO on the device fd (id 0).
     [[nodiscard]] Result<DeviceInfo> info() const noexcept;
+    /// %AMDX_QUERY_STATS: the device's cumulative counters.
+    [[nodiscard]] Result<DeviceStats> stats() const noexcept;
 
     // HMM (needs Caps::has_hmm_migrate()).  The fd belongs to the address
     // space of the process that opened it: from any other these fail with
