@@ -227,7 +227,7 @@ static int amdx_query_stats(struct amdx_device *adev, struct amdx_query *q)
 	st.refusals = atomic64_read(&c[AMDX_COMMIT_REFUSED]);
 	amdx_event_source_counts(&adev->events, &st.events_emitted,
 				 &st.events_lost);
-	return amdx_query_out(q, &st, sizeof(st),
+	return amdx_query_out(adev, q, &st, sizeof(st),
 			      AMDX_DEVICE_STATS_SIZE_VER0);
 }
 
