@@ -42,40 +42,6 @@
 #define amdx_assign_str(dst, src) __assign_str(dst, src)
 #endif
 
-#ifdef HAVE_PTE_OFFSET_MAP_LOCK_BUILTIN
-static inline int amdx_pte_copy(pte_t *ptep, unsigned long addr, void *data)
-{
-	*(pte_t *)data = ptep_get(ptep);
-	return 0;
-}
-#endif
-
-/**
- * amdx_pte_read() - copy the PTE that maps a user address, under its lock
- * @mm: the address space; its mmap lock held.
- * @pmd: the PMD over @addr: a page table, neither none nor huge.
- * @addr: the address.
- * @pte: out: the PTE, pte_none() when there is none.
- *
- * Return: false when there is no page table to read.
- */
-static inline bool amdx_pte_read(struct mm_struct *mm, pmd_t *pmd,
-				 unsigned long addr, pte_t *pte)
-{
-#ifdef HAVE_PTE_OFFSET_MAP_LOCK_BUILTIN
-	*pte = __pte(0);
-	return !apply_to_existing_page_range(mm, addr & PAGE_MASK, PAGE_SIZE,
-					     amdx_pte_copy, pte);
-#else
-	spinlock_t *ptl;	/* the page table's */
-	pte_t *ptep = pte_offset_map_lock(mm, pmd, addr, &ptl);
-
-	*pte = ptep_get(ptep);
-	pte_unmap_unlock(ptep, ptl);
-	return true;
-#endif
-}
-
 /* KUnit: fail the test and abort it (KUNIT_ASSERT_FAILURE() before 6.11). */
 #ifndef HAVE_KUNIT_FAIL_AND_ABORT
 #define KUNIT_FAIL_AND_ABORT(test, fmt, ...) \
