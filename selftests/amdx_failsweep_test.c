@@ -21,6 +21,18 @@
 #include "amdx_selftest.h"
 #include "kselftest_harness.h"
 
+/*
+ * The harness keeps a test's verdict in exit_code (KSFT_FAIL) since 6.9
+ * and in passed before; XFAIL_ADD() came with that change.
+ */
+#ifdef XFAIL_ADD
+#define TEST_FAILED(m)	((m)->exit_code == KSFT_FAIL)
+#define FAIL_TEST(m)	((m)->exit_code = KSFT_FAIL)
+#else
+#define TEST_FAILED(m)	(!(m)->passed)
+#define FAIL_TEST(m)	((m)->passed = 0)
+#endif
+
 #define SIM_ID		870	/* the device under test */
 #define SIM_ID2		871	/* created and removed by the add/remove sweeps */
 #define NPAGES		16
@@ -606,14 +618,14 @@ static int step(struct __test_metadata *_metadata, FIXTURE_DATA(sweep) *self,
 	c->iter = n;
 	if (o->prepare && o->prepare(c)) {
 		TH_LOG("%s: cannot reach the precondition (N=%u)", o->name, n);
-		_metadata->passed = 0;
+		FAIL_TEST(_metadata);
 		return STEP_STOP;
 	}
 	nb = snapshot(c, self->before, SNAP_MAX, cli);
 	fd_before = next_fd();
 
 	if (arm(c, n)) {
-		_metadata->passed = 0;
+		FAIL_TEST(_metadata);
 		return STEP_STOP;
 	}
 	ret = o->op(c);
@@ -640,7 +652,7 @@ static int step(struct __test_metadata *_metadata, FIXTURE_DATA(sweep) *self,
 	EXPECT_TRUE(same)
 		TH_LOG("%s: allocation %u failed (%s) and the state changed: %s",
 		       o->name, n, strerror(-ret), msg);
-	return _metadata->passed ? STEP_FAILED : STEP_STOP;
+	return TEST_FAILED(_metadata) ? STEP_STOP : STEP_FAILED;
 }
 
 static uint64_t ms_since(const struct timespec *t0)

@@ -18,7 +18,7 @@
 # kind of fd reached not at all, is a failure of the harness.  As uid 1000
 # trinity 2023.01 respawns its children all the time in this VM (also on
 # a plain file without the shim: a few calls a minute), so that run is
-# bounded to AMDX_TRINITY_UNPRIV_SECS and fails only when trinity made
+# bounded to AMDX_TRINITY_UNPRIV_SECS (20) and fails only when trinity made
 # calls that reached no amdx fd; the unprivileged uapi is fuzzed at volume
 # by amdx_fuzz_test's uid 1000 process.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,7 +27,7 @@ SIM=/sys/bus/amdx_sim
 IDS="860 861"
 MIN=${AMDX_TRINITY_MIN:-10000}
 SECS=${AMDX_TRINITY_SECS:-200}		# root
-USECS=${AMDX_TRINITY_UNPRIV_SECS:-30}	# uid 1000, first
+USECS=${AMDX_TRINITY_UNPRIV_SECS:-20}	# uid 1000, first
 ROUND=${AMDX_TRINITY_ROUND:-12000}	# syscalls per trinity run
 CHILDREN=${AMDX_TRINITY_CHILDREN:-2}
 VICTIMS=/tmp/amdx-trinity
