@@ -2,23 +2,35 @@
 # SPDX-License-Identifier: GPL-2.0
 # trinity (Debian's package) against /dev/amdx, device fds and event fds,
 # as root and as uid 1000 (group render) at the same time, for a bounded
-# time and number of calls.  Trinity only fuzzes fds it opens from paths: trinity/
-# amdx_fdshim.so (LD_PRELOAD) turns its victim files amdx-ctl, amdx-device
-# and amdx-event into the three kinds of amdx fd, numbered 700-799,
-# 800-899 and 900-999, and strace counts the ioctls on those numbers.
-# Fewer than AMDX_TRINITY_MIN (10000) amdx ioctls is a harness failure.
-# Kernel reports fail the run through the rig's console scan.
-# Trinity 2023.01 crashes now and then at startup and hangs when fd
-# providers are restricted, so it runs with all of them in short rounds
-# until enough amdx ioctls were issued or the time is up.
-# Busybox sh; prints KTAP.
+# time and number of calls.
+#
+# Trinity only fuzzes fds it opens from paths: trinity/amdx_fdshim.so
+# (LD_PRELOAD) turns its victim files amdx-ctl*, amdx-device* and
+# amdx-event* into the three kinds of amdx fd, numbered 700-799, 800-899
+# and 900-999, and counts the ioctl syscalls trinity issues on each range
+# and their results (AMDX_SHIM_COUNT; strace -f did the same a hundred
+# times slower).  Trinity runs with its file fd provider only
+# (--enable-fds=pseudo: the victim files), so nearly every ioctl it issues
+# goes to an amdx fd.  Kernel reports fail the run through the rig's
+# console scan.  Busybox sh; prints KTAP.
+#
+# As root, fewer than AMDX_TRINITY_MIN (10000) ioctls on amdx fds, or a
+# kind of fd reached not at all, is a failure of the harness.  As uid 1000
+# trinity 2023.01 nearly always respawns its children without end in this
+# VM (see round()), so that run is bounded to AMDX_TRINITY_UNPRIV_SECS (20)
+# and fails only when trinity made calls that reached no amdx fd; the
+# unprivileged uapi is fuzzed at volume by amdx_fuzz_test's uid 1000
+# process.
 here=$(cd "$(dirname "$0")" && pwd)
 SHIM=$here/trinity/amdx_fdshim.so
 SIM=/sys/bus/amdx_sim
 IDS="860 861"
 MIN=${AMDX_TRINITY_MIN:-10000}
-SECS=${AMDX_TRINITY_SECS:-250}		# both users at once
-ROUND=${AMDX_TRINITY_ROUND:-6000}	# syscalls per trinity run
+SECS=${AMDX_TRINITY_SECS:-240}		# root
+USECS=${AMDX_TRINITY_UNPRIV_SECS:-20}	# uid 1000, first
+ROUND=${AMDX_TRINITY_ROUND:-3000}	# syscalls per trinity run
+ROUND_SECS=${AMDX_TRINITY_ROUND_SECS:-25}	# a run's limit
+CHILDREN=${AMDX_TRINITY_CHILDREN:-2}
 VICTIMS=/tmp/amdx-trinity
 n=0
 fails=0
@@ -29,11 +41,19 @@ not_ok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n $1"; }
 
 echo "TAP version 13"
 echo "1..4"
-if ! command -v trinity > /dev/null || ! command -v strace > /dev/null ||
-   [ ! -f "$SHIM" ] || [ ! -c /dev/amdx ] || [ ! -d $SIM ]; then
+if ! command -v trinity > /dev/null || [ ! -f "$SHIM" ] || [ ! -c /dev/amdx ] || [ ! -d $SIM ]; then
 	for t in trinity_as_root trinity_as_uid1000 amdx_ioctls cleanup; do
 		n=$((n + 1))
-		echo "ok $n $t # SKIP needs trinity, strace, $SHIM and amdx_sim"
+		echo "ok $n $t # SKIP needs trinity, $SHIM and amdx_sim"
+	done
+	exit 4
+fi
+
+if [ "${AMDX_VM_MODE:-}" = stock ]; then
+	# No KASAN, lockdep or kmemleak there to judge the calls.
+	for t in trinity_as_root trinity_as_uid1000 amdx_ioctls cleanup; do
+		n=$((n + 1))
+		echo "ok $n $t # SKIP a stock kernel: the test kernels run trinity"
 	done
 	exit 4
 fi
@@ -43,95 +63,101 @@ echo "$1 model=mi300x vram=128" > $SIM/new_device
 echo "$2 model=mi308x vram=64" > $SIM/new_device
 rm -rf $VICTIMS "$VICTIMS-wd"
 mkdir -p $VICTIMS "$VICTIMS-wd"
-for f in amdx-ctl amdx-device amdx-event; do
+# More device fds than the others: most commands are device commands.
+for f in amdx-ctl0 amdx-ctl1 amdx-ctl2 amdx-device0 amdx-device1 \
+	 amdx-device2 amdx-device3 amdx-device4 amdx-device5 amdx-event0 \
+	 amdx-event1 amdx-event2; do
 	: > "$VICTIMS/$f"
 done
 chmod 0755 $VICTIMS
 chmod 0666 $VICTIMS/*
 chmod 0777 "$VICTIMS-wd"
 
-# round USER LOG: one trinity run under strace in its own session, killed
-# with its whole process group when it overstays.
+# round USER COUNTS LOG: one trinity run in its own session, killed with
+# its whole process group when it overstays ROUND_SECS.  Some runs of
+# trinity 2023.01 respawn their children without end in this VM (a few
+# calls a minute, on a plain file without the shim too; the cause is not
+# known); a fresh run with a new seed usually does not.  Not -q: trinity 2023.01's
+# children then stall for seconds between calls (5 calls in 3 minutes).
 round() {
-	user=$1 log=$2
+	user=$1 counts=$2 log=$3
 	dangerous=
 	[ "$user" = root ] && dangerous=--dangerous
-	cmd="cd $VICTIMS-wd && exec strace -f -qq --seccomp-bpf -e trace=ioctl \
-		-o $log -E LD_PRELOAD=$SHIM -E AMDX_SHIM_DIR=$VICTIMS \
-		trinity -q -l off $dangerous -c ioctl -V $VICTIMS -N $ROUND -C 1"
+	cmd="cd $VICTIMS-wd && exec env LD_PRELOAD=$SHIM AMDX_SHIM_DIR=$VICTIMS \
+		AMDX_SHIM_COUNT=$counts trinity -l off $dangerous -c ioctl \
+		-V $VICTIMS --enable-fds=pseudo -N $ROUND -C $CHILDREN"
 	if [ "$user" = root ]; then
-		setsid sh -c "$cmd" > "$log.out" 2>&1 &
+		setsid sh -c "$cmd" > "$log" 2>&1 &
 	else
-		setsid su -s /bin/sh "$user" -c "$cmd" > "$log.out" 2>&1 &
+		setsid su -s /bin/sh "$user" -c "$cmd" > "$log" 2>&1 &
 	fi
 	pid=$!
-	left=$((deadline - $(date +%s)))
+	end=$(($(date +%s) + ROUND_SECS))
+	[ $end -lt $deadline ] || end=$deadline
+	left=$((end - $(date +%s)))
 	while kill -0 $pid 2> /dev/null && [ $left -gt 0 ]; do
 		sleep 1
-		left=$((deadline - $(date +%s)))
+		left=$((end - $(date +%s)))
 	done
 	kill -KILL -$pid 2> /dev/null
 	wait $pid 2> /dev/null
-	rc=$?
 }
 
-# count LOG: ioctls on amdx fds, per kind ("ctl dev ev all").
-count() {
-	awk '{ if (match($0, /ioctl\([0-9]+,/)) {
-		fd = substr($0, RSTART + 6, RLENGTH - 7) + 0; all++
-		if (fd >= 700 && fd < 800) c++
-		else if (fd >= 800 && fd < 900) d++
-		else if (fd >= 900 && fd < 1000) e++ } }
-	     END { printf "%d %d %d %d\n", c, d, e, all }' "$1"
-}
-
-# run NAME USER: rounds until MIN/2 amdx ioctls or the deadline; prints a
-# comment and, last, "counts CTL DEV EV".
+# run NAME USER SECS GOAL: rounds until GOAL amdx ioctls or SECS; prints
+# comments and, last, "counts CTL DEV EV".  The counts accumulate over
+# the rounds in one file (amdx_fdshim.c: ctl dev ev other ok notty inval
+# fault perm err).
 run() {
-	name=$1 user=$2
-	ctl=0 dev=0 ev=0 all=0 rounds=0 crashes=0
+	name=$1 user=$2 secs=$3 goal=$4
+	counts=/tmp/amdx-trinity-$name.counts log=/tmp/amdx-trinity-$name.log
+	rounds=0 amdx=0
+	head -c 80 /dev/zero > $counts
+	[ "$user" = root ] || chown "$user" $counts
 	start=$(date +%s)
-	deadline=$((start + SECS))
-	while [ $(date +%s) -lt $deadline ] &&
-	      [ $((ctl + dev + ev)) -lt $((MIN / 2)) ]; do
-		log=/tmp/amdx-trinity-$name.strace
-		rm -f "$log"
-		round "$user" "$log"
+	deadline=$((start + secs))
+	while [ $(date +%s) -lt $deadline ] && [ $amdx -lt $goal ]; do
+		round "$user" $counts $log
 		rounds=$((rounds + 1))
-		grep -q "Segmentation fault\|killed by SIGSEGV" "$log.out" 2>/dev/null &&
-			crashes=$((crashes + 1))
-		set -- $(count "$log")
-		ctl=$((ctl + $1)) dev=$((dev + $2)) ev=$((ev + $3)) all=$((all + $4))
-		cp "$log.out" "/tmp/amdx-trinity-$name.last" 2>/dev/null
+		set -- $(od -An -tu8 -v $counts)
+		amdx=$(($1 + $2 + $3))
 	done
-	echo "# trinity as $name: $rounds rounds ($crashes crashed at startup)" \
-	     "in $(($(date +%s) - start)) s: $all ioctls, $((ctl + dev + ev)) on amdx fds" \
-	     "(/dev/amdx $ctl, device $dev, event $ev)"
-	grep -v "Couldn't open socket\|Can't do protocol\|futex:\|sysv_shm\|Continuing in" \
-		"/tmp/amdx-trinity-$name.last" 2>/dev/null | tail -n 8 | sed 's/^/#   /'
-	rm -f /tmp/amdx-trinity-$name.strace* /tmp/amdx-trinity-$name.last
-	echo "counts $ctl $dev $ev"
+	set -- $(od -An -tu8 -v $counts)
+	echo "# trinity as $name: $rounds rounds in $(($(date +%s) - start)) s:" \
+	     "$(($1 + $2 + $3 + $4)) ioctls, $amdx on amdx fds" \
+	     "(/dev/amdx $1, device $2, event $3)"
+	echo "#   results on amdx fds: ok $5, ENOTTY $6, EINVAL $7, EFAULT $8," \
+	     "EPERM $9, other ${10}"
+	grep "^\[main\]" $log 2>/dev/null | tail -n 3 | sed 's/^/#   /'
+	echo "counts $1 $2 $3 $4"
+	rm -f $counts $log
 }
 
-# Both users at once: trinity's startup is slow under TCG.
-run root root > /tmp/amdx-trinity-root.res 2>&1 &
-p1=$!
-run uid1000 amdx > /tmp/amdx-trinity-uid1000.res 2>&1 &
-p2=$!
-wait $p1 $p2
+# One after the other: two trinity instances on the guest's two CPUs
+# starve each other under TCG.
+run uid1000 amdx $USECS 1 > /tmp/amdx-trinity-uid1000.res 2>&1
+run root root $SECS $MIN > /tmp/amdx-trinity-root.res 2>&1
 for name in root uid1000; do
 	res=/tmp/amdx-trinity-$name.res
 	grep -v '^counts ' $res
-	set -- $(grep '^counts ' $res) 0 0 0 0
-	total=$((total + $2 + $3 + $4))
-	if [ "$2" -gt 0 ] && [ "$3" -gt 0 ] && [ "$4" -gt 0 ]; then
-		ok "trinity_as_$name"
-	else
-		not_ok "trinity_as_$name"
-	fi
+	set -- $(grep '^counts ' $res) 0 0 0 0 0
 	rm -f $res
+	if [ "$name" = root ]; then
+		total=$(($2 + $3 + $4))
+		if [ "$2" -gt 0 ] && [ "$3" -gt 0 ] && [ "$4" -gt 0 ]; then
+			ok "trinity_as_root"
+		else
+			not_ok "trinity_as_root"
+		fi
+	elif [ $(($2 + $3 + $4)) -gt 0 ]; then
+		ok "trinity_as_uid1000"
+	elif [ "$5" -gt 0 ]; then
+		echo "# trinity as uid 1000 made $5 calls, none on an amdx fd"
+		not_ok "trinity_as_uid1000"
+	else
+		ok "trinity_as_uid1000 # SKIP trinity made no call as uid 1000 in ${USECS} s"
+	fi
 done
-echo "# amdx ioctls issued by trinity: $total (at least $MIN required)"
+echo "# amdx ioctls issued by trinity as root: $total (at least $MIN required)"
 if [ "$total" -ge "$MIN" ]; then
 	ok amdx_ioctls
 else

@@ -644,8 +644,10 @@ out_unlock_mm:
  * range; -EIO towards VRAM of a device flagged for RMA whose policy
  * refuses use; -ENODEV on a VF's fd once its VF is disabled, -EBUSY while
  * that VF is quarantined (both only towards VRAM); -EINTR on a fatal
- * signal (checked every %AMDX_HMM_MIGRATE_STEP bytes, the counts say what
- * moved until then); -EOPNOTSUPP, -EBADF, -ENOMEM.
+ * signal (checked every %AMDX_HMM_MIGRATE_STEP bytes) and -ENOMEM: the
+ * counts say what moved until then, and a call that fails before moving
+ * a page changes nothing, not even the range's statistics; -EOPNOTSUPP,
+ * -EBADF.
  */
 int amdx_ioctl_hmm_migrate(struct amdx_file *file, void *data)
 {
@@ -718,6 +720,9 @@ int amdx_ioctl_hmm_migrate(struct amdx_file *file, void *data)
 
 		ret = amdx_hmm_migrate_range(ctx, sp.start, sp.end, sp.dest,
 					     &res);
+		/* A span that failed before moving a page changes nothing. */
+		if (ret && !res.moved)
+			break;
 		amdx_hmm_account(ctx, sp.start, sp.end, sp.dest, &res, false,
 				 false);
 		if (sp.dest == AMDX_HMM_LOC_SYSTEM)

@@ -113,7 +113,7 @@ fi
 bins=()
 [ -x "$tools_bin" ] && bins+=("$tools_bin" "$root"/tools/build/lib/libamdx.so*)
 bins+=("$(command -v jq)")
-[ -z "${AMDX_FUZZ:-}" ] || bins+=("$(command -v trinity)" "$(command -v strace)")
+bins+=("$(command -v trinity)") # amdx_trinity_test.sh
 for b in "$root/tools/build/eventd/amdx-eventd" "$(command -v promtool)"; do [ -x "$b" ] && bins+=("$b"); done # amdx_fleet_test.sh
 [ "$mode" != demo ] || bins+=("$work"/st-demo/demo/*)
 

@@ -89,6 +89,9 @@ if [ "$mode" = stock ]; then
 else
 	export AMDX_EXPECT_DEVICE_PRIVATE=1
 fi
+# The fuzzer and trinity run where KASAN, lockdep and kmemleak judge them
+# (the test kernels), not on Debian's stock kernels.
+export AMDX_VM_MODE=$mode
 # Poison must never cost host RAM: amdx never calls memory_failure(), which
 # panics with recovery off, and HardwareCorrupted stays 0 (checked below).
 [ -w /proc/sys/vm/memory_failure_recovery ] &&
