@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * amdx_hmm_bench: migration throughput of amdx against the kernel's own
- * HMM test driver (test_hmm.ko) and plain memcpy, in one run.
+ * floor (amdx_bench.ko), the kernel's HMM test driver (test_hmm.ko) and
+ * plain memcpy, in one run.
  *
  * For each size (4 KiB .. 256 MiB, skipping what does not fit memory
  * partition 0 of the first amdx device) and each of N repetitions:
@@ -9,8 +10,13 @@
  *   amdx      mmap + fill, SET_ATTR (preferred partition 0), then timed:
  *             MIGRATE to partition 0 ("to-dev"), MIGRATE to system
  *             ("to-sys"); then MIGRATE to partition 0 again untimed and
- *             read one word per page from the CPU ("fault": every read is a
- *             migrate_to_ram fault back to system memory).
+ *             read one word per page from the CPU ("fault": the first read
+ *             of each 2 MiB is a migrate_to_ram fault that moves it home).
+ *   floor     /dev/amdx_bench_floor: the same three moves of the same size
+ *             by a driver that does only what migrate_vma requires
+ *             (drivers/amdx_bench/amdx_bench_floor.c), with the time of
+ *             each of its phases; amdx and the floor alternate which goes
+ *             first.
  *   test_hmm  /dev/hmm_dmirror0: HMM_DMIRROR_MIGRATE_TO_DEV ("to-dev"),
  *             HMM_DMIRROR_MIGRATE_TO_SYS ("back").  Note that 6.1's
  *             MIGRATE_TO_DEV also reads the whole range back through the
@@ -22,6 +28,7 @@
  * it exits non-zero only if it cannot run at all or data was corrupted.
  *
  * usage: amdx_hmm_bench [-n REPS] [-d /dev/amdx] [-m /dev/hmm_dmirror0]
+ *                       [-f /dev/amdx_bench_floor]
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -35,6 +42,8 @@
 #include <unistd.h>
 
 #include <linux/amdx.h>
+
+#include "amdx_bench_floor.h"
 
 /*
  * From the Linux 6.1 uapi of test_hmm, lib/test_hmm_uapi.h (GPL-2.0 WITH
@@ -59,7 +68,19 @@ static const uint64_t sizes[NSIZES] = {
 	4ULL << 10, 64ULL << 10, 2ULL << 20, 16ULL << 20, 64ULL << 20, 256ULL << 20,
 };
 
-enum col { AMDX_DEV, AMDX_SYS, AMDX_FAULT, HMM_DEV, HMM_SYS, MEMCPY, NCOLS };
+enum col {
+	AMDX_DEV, AMDX_SYS, AMDX_FAULT, FLR_DEV, FLR_SYS, FLR_FAULT,
+	HMM_DEV, HMM_SYS, MEMCPY, NCOLS
+};
+
+/* The floor's phase times of one repetition: [to-dev, home][phase]. */
+struct phases {
+	uint64_t ns[2][AMDX_BENCH_FLOOR_NPHASES];
+};
+
+static const char *const phase_names[AMDX_BENCH_FLOOR_NPHASES] = {
+	"setup", "alloc", "copy", "pages", "finalize",
+};
 
 static long page;
 static int corrupt;
@@ -253,6 +274,61 @@ out:
 	return ret;
 }
 
+/* ---- the floor: amdx_bench.ko */
+
+static int floor_migrate(int fd, void *p, uint64_t size, int to_dev,
+			 uint64_t *ns, uint64_t *phase_ns)
+{
+	struct amdx_bench_floor_migrate m = {
+		.start = (uintptr_t)p, .size = size,
+		.flags = to_dev ? AMDX_BENCH_FLOOR_TO_DEV : 0,
+	};
+	uint64_t t0 = now_ns();
+
+	if (xioctl(fd, AMDX_BENCH_FLOOR_MIGRATE, &m) < 0) {
+		fprintf(stderr, "floor: migrate %llu bytes %s: %s\n",
+			(unsigned long long)size, to_dev ? "to device" : "home",
+			strerror(errno));
+		return -1;
+	}
+	*ns = now_ns() - t0;
+	if (m.moved != size / page) {
+		fprintf(stderr, "floor: moved %llu of %llu pages %s\n",
+			(unsigned long long)m.moved,
+			(unsigned long long)(size / page),
+			to_dev ? "to device" : "home");
+		return -1;
+	}
+	if (phase_ns)
+		memcpy(phase_ns, m.ns, sizeof(m.ns));
+	return 0;
+}
+
+/* One repetition, the moves of amdx_rep(); fills t[FLR_*] and @ph. */
+static int floor_rep(int fd, uint64_t size, uint64_t *t, struct phases *ph)
+{
+	uint64_t *p = map(size), t0, ns, sum = 0;
+	int ret = -1;
+
+	if (!p)
+		return -1;
+	fill(p, size, size + 1);
+	if (floor_migrate(fd, p, size, 1, &t[FLR_DEV], ph->ns[0]) ||
+	    floor_migrate(fd, p, size, 0, &t[FLR_SYS], ph->ns[1]) ||
+	    floor_migrate(fd, p, size, 1, &ns, NULL))
+		goto out;
+	t0 = now_ns();
+	for (uint64_t i = 0; i < size / 8; i += page / 8)
+		sum += p[i];
+	t[FLR_FAULT] = now_ns() - t0;
+	amdx_bench_sink += sum;
+	check(p, size, size + 1, "floor");
+	ret = 0;
+out:
+	munmap(p, size);
+	return ret;
+}
+
 /* ---- test_hmm */
 
 static int hmm_rep(int fd, uint64_t size, uint64_t *t)
@@ -321,9 +397,9 @@ out:
 static void col(double bytes, uint64_t ns)
 {
 	if (ns)
-		printf(" %9.3f", bytes / (double)ns);	/* bytes/ns = GB/s */
+		printf(" %8.3f", bytes / (double)ns);	/* bytes/ns = GB/s */
 	else
-		printf(" %9s", "-");
+		printf(" %8s", "-");
 }
 
 static void ratio(uint64_t num_ns, uint64_t den_ns)
@@ -335,13 +411,99 @@ static void ratio(uint64_t num_ns, uint64_t den_ns)
 		printf(" %8s", "-");
 }
 
+static void size_label(char *buf, size_t len, uint64_t size)
+{
+	if (size >= (1ULL << 20))
+		snprintf(buf, len, "%lluM", (unsigned long long)(size >> 20));
+	else
+		snprintf(buf, len, "%lluK", (unsigned long long)(size >> 10));
+}
+
+/* Medians of one size, kept for the tables printed at the end. */
+struct result {
+	uint64_t size;
+	uint64_t med[NCOLS];
+	uint64_t phase[2][AMDX_BENCH_FLOOR_NPHASES];
+};
+
+static void print_tables(const struct result *res, int nres)
+{
+	char label[16];
+
+	printf("%-6s %8s %8s %8s %8s %8s %8s %8s %8s %8s\n", "size",
+	       "amdx-dev", "flr-dev", "amdx-sys", "flr-sys", "amdx-flt",
+	       "flr-flt", "hmm-dev", "hmm-sys", "memcpy");
+	for (int r = 0; r < nres; r++) {
+		const uint64_t *med = res[r].med;
+		double size = (double)res[r].size;
+
+		size_label(label, sizeof(label), res[r].size);
+		printf("%-6s", label);
+		col(size, med[AMDX_DEV]);
+		col(size, med[FLR_DEV]);
+		col(size, med[AMDX_SYS]);
+		col(size, med[FLR_SYS]);
+		col(size, med[AMDX_FAULT]);
+		col(size, med[FLR_FAULT]);
+		col(size, med[HMM_DEV]);
+		col(size, med[HMM_SYS]);
+		col(size, med[MEMCPY]);
+		printf("\n");
+	}
+	printf("\n# throughput ratios (amdx over the floor, test_hmm, memcpy)\n");
+	printf("%-6s %8s %8s %8s %8s %8s %8s\n", "size", "dev/flr", "sys/flr",
+	       "flt/flr", "dev/hmm", "sys/hmm", "dev/cpy");
+	for (int r = 0; r < nres; r++) {
+		const uint64_t *med = res[r].med;
+
+		size_label(label, sizeof(label), res[r].size);
+		printf("%-6s", label);
+		ratio(med[AMDX_DEV], med[FLR_DEV]);
+		ratio(med[AMDX_SYS], med[FLR_SYS]);
+		ratio(med[AMDX_FAULT], med[FLR_FAULT]);
+		ratio(med[AMDX_DEV], med[HMM_DEV]);
+		ratio(med[AMDX_SYS], med[HMM_SYS]);
+		ratio(med[AMDX_DEV], med[MEMCPY]);
+		printf("\n");
+	}
+	printf("\n# the floor's phases, ns per page (median per phase)\n");
+	printf("%-6s %-4s", "size", "to");
+	for (int ph = 0; ph < AMDX_BENCH_FLOOR_NPHASES; ph++)
+		printf(" %8s", phase_names[ph]);
+	printf(" %8s\n", "total");
+	for (int r = 0; r < nres; r++) {
+		uint64_t pages = res[r].size / page;
+
+		if (!res[r].med[FLR_DEV])
+			continue;
+		size_label(label, sizeof(label), res[r].size);
+		for (int d = 0; d < 2; d++) {
+			uint64_t sum = 0;
+
+			printf("%-6s %-4s", label, d ? "sys" : "dev");
+			for (int ph = 0; ph < AMDX_BENCH_FLOOR_NPHASES; ph++) {
+				printf(" %8llu", (unsigned long long)
+				       (res[r].phase[d][ph] / pages));
+				sum += res[r].phase[d][ph];
+			}
+			printf(" %8llu\n", (unsigned long long)(sum / pages));
+		}
+	}
+	printf("# columns: GB/s of amdx, the floor (amdx_bench.ko) and test_hmm:\n"
+	       "# -dev to partition 0 / the device, -sys home, -flt CPU faults\n"
+	       "# home (2 MiB each); hmm-dev/-sys test_hmm MIGRATE_TO_DEV/_TO_SYS;\n"
+	       "# memcpy of the same size.  dev/cpy is information only.\n");
+}
+
 int main(int argc, char **argv)
 {
 	const char *amdx_node = "/dev/amdx", *hmm_node = "/dev/hmm_dmirror0";
+	const char *floor_node = "/dev/amdx_bench_floor";
+	struct result res[NSIZES];
+	int reps = 5, amdx, hmm, flr, opt, nres = 0;
 	uint64_t part_free = 0;
-	int reps = 5, amdx, hmm, opt;
 
-	while ((opt = getopt(argc, argv, "n:d:m:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:d:m:f:")) != -1) {
 		switch (opt) {
 		case 'n':
 			reps = atoi(optarg);
@@ -352,8 +514,12 @@ int main(int argc, char **argv)
 		case 'm':
 			hmm_node = optarg;
 			break;
+		case 'f':
+			floor_node = optarg;
+			break;
 		default:
-			fprintf(stderr, "usage: %s [-n REPS] [-d AMDX] [-m DMIRROR]\n", argv[0]);
+			fprintf(stderr, "usage: %s [-n REPS] [-d AMDX] [-m DMIRROR] [-f FLOOR]\n",
+				argv[0]);
 			return 2;
 		}
 	}
@@ -368,16 +534,18 @@ int main(int argc, char **argv)
 	hmm = open(hmm_node, O_RDWR | O_CLOEXEC);
 	if (hmm < 0)
 		fprintf(stderr, "# %s: %s: test_hmm columns empty\n", hmm_node, strerror(errno));
+	flr = open(floor_node, O_RDWR | O_CLOEXEC);
+	if (flr < 0)
+		fprintf(stderr, "# %s: %s: floor columns empty\n", floor_node, strerror(errno));
 
 	printf("# median of %d repetitions (fewer for 256 MiB); GB/s = 1e9 bytes/s\n", reps);
 	printf("# test_hmm to-dev includes its read-back of the range into cmd.ptr\n");
-	printf("%-9s %9s %9s %9s %9s %9s %9s %9s %8s %8s\n", "size",
-	       "amdx-dev", "us/page", "amdx-sys", "amdx-flt", "hmm-dev", "hmm-sys",
-	       "memcpy", "amdx/hmm", "amdx/cpy");
 	for (int s = 0; s < NSIZES; s++) {
-		uint64_t size = sizes[s], samples[NCOLS][MAX_REPS], med[NCOLS];
+		uint64_t size = sizes[s], samples[NCOLS][MAX_REPS];
+		uint64_t psamples[2][AMDX_BENCH_FLOOR_NPHASES][MAX_REPS];
 		int n[NCOLS] = { 0 }, r_max = size >= (256ULL << 20) && reps > 3 ? 3 : reps;
-		char label[16];
+		struct result *out = &res[nres];
+		int np = 0;
 
 		if (size > part_free) {
 			printf("# %llu KiB: skipped, partition 0 has %llu KiB free\n",
@@ -387,11 +555,28 @@ int main(int argc, char **argv)
 		}
 		for (int r = 0; r < r_max; r++) {
 			uint64_t t[NCOLS] = { 0 };
+			struct phases ph;
+			int amdx_ok, floor_ok = -1;
 
-			if (!amdx_rep(amdx, size, t)) {
+			/* Alternate who goes first: neither always finds the caches cold. */
+			if (r % 2 && flr >= 0)
+				floor_ok = floor_rep(flr, size, t, &ph);
+			amdx_ok = amdx_rep(amdx, size, t);
+			if (!(r % 2) && flr >= 0)
+				floor_ok = floor_rep(flr, size, t, &ph);
+			if (!amdx_ok) {
 				samples[AMDX_DEV][n[AMDX_DEV]++] = t[AMDX_DEV];
 				samples[AMDX_SYS][n[AMDX_SYS]++] = t[AMDX_SYS];
 				samples[AMDX_FAULT][n[AMDX_FAULT]++] = t[AMDX_FAULT];
+			}
+			if (!floor_ok) {
+				samples[FLR_DEV][n[FLR_DEV]++] = t[FLR_DEV];
+				samples[FLR_SYS][n[FLR_SYS]++] = t[FLR_SYS];
+				samples[FLR_FAULT][n[FLR_FAULT]++] = t[FLR_FAULT];
+				for (int d = 0; d < 2; d++)
+					for (int p = 0; p < AMDX_BENCH_FLOOR_NPHASES; p++)
+						psamples[d][p][np] = ph.ns[d][p];
+				np++;
 			}
 			if (hmm >= 0 && !hmm_rep(hmm, size, t)) {
 				samples[HMM_DEV][n[HMM_DEV]++] = t[HMM_DEV];
@@ -400,32 +585,19 @@ int main(int argc, char **argv)
 			if (!memcpy_rep(size, t))
 				samples[MEMCPY][n[MEMCPY]++] = t[MEMCPY];
 		}
+		out->size = size;
 		for (int c = 0; c < NCOLS; c++)
-			med[c] = median(samples[c], n[c]);
-
-		if (size >= (1ULL << 20))
-			snprintf(label, sizeof(label), "%lluM", (unsigned long long)(size >> 20));
-		else
-			snprintf(label, sizeof(label), "%lluK", (unsigned long long)(size >> 10));
-		printf("%-9s", label);
-		col((double)size, med[AMDX_DEV]);
-		if (med[AMDX_DEV])
-			printf(" %9.3f", (double)med[AMDX_DEV] / 1000.0 / (double)(size / page));
-		else
-			printf(" %9s", "-");
-		col((double)size, med[AMDX_SYS]);
-		col((double)size, med[AMDX_FAULT]);
-		col((double)size, med[HMM_DEV]);
-		col((double)size, med[HMM_SYS]);
-		col((double)size, med[MEMCPY]);
-		ratio(med[AMDX_DEV], med[HMM_DEV]);
-		ratio(med[AMDX_DEV], med[MEMCPY]);
-		printf("\n");
+			out->med[c] = median(samples[c], n[c]);
+		for (int d = 0; d < 2; d++)
+			for (int p = 0; p < AMDX_BENCH_FLOOR_NPHASES; p++)
+				out->phase[d][p] = median(psamples[d][p], np);
+		nres++;
+		printf("# %llu KiB done\n", (unsigned long long)(size >> 10));
 		fflush(stdout);
 	}
-	printf("# columns: amdx-dev/-sys MIGRATE to partition 0 / to system; amdx-flt CPU\n"
-	       "# faults back; hmm-dev/-sys test_hmm MIGRATE_TO_DEV / _TO_SYS; ratios are\n"
-	       "# amdx-dev throughput over hmm-dev and over memcpy\n");
+	print_tables(res, nres);
+	if (flr >= 0)
+		close(flr);
 	if (hmm >= 0)
 		close(hmm);
 	close(amdx);
