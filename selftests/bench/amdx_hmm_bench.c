@@ -30,7 +30,9 @@
  * This is a benchmark, not a test:
  * it exits non-zero only if it cannot run at all or data was corrupted.
  *
- * usage: amdx_hmm_bench [-n REPS] [-s best|median] [-d /dev/amdx]
+ * Before timing, both devices are warmed (warm_up(); -w skips it).
+ *
+ * usage: amdx_hmm_bench [-n REPS] [-s best|median] [-w] [-d /dev/amdx]
  *                       [-m /dev/hmm_dmirror0] [-f /dev/amdx_bench_floor]
  */
 #include <errno.h>
@@ -116,6 +118,7 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 static int use_median;
+static int no_warm;
 
 /* The best or the median of @n samples; 0 if there are none (a failed column). */
 static uint64_t stat(uint64_t *v, int n)
@@ -399,6 +402,44 @@ out:
 	return ret;
 }
 
+/*
+ * Give every device page its contents page before timing: amdx_sim and the
+ * floor allocate the system page behind a VRAM page at its first use (real
+ * VRAM has none), and amdx's allocator walks the whole partition (next
+ * fit) where the floor's reuses the last page freed (a stack).  Once
+ * warmed, both measure migration, not the simulator's first touch.
+ */
+static void warm_up(int amdx, int flr, uint64_t amdx_bytes, uint64_t flr_bytes)
+{
+	struct amdx_hmm_attr attr = {
+		.size = amdx_bytes,
+		.valid = AMDX_HMM_ATTR_PREFERRED_LOC, .preferred_loc = 0,
+	};
+	uint64_t ns, t0 = now_ns();
+	void *p;
+
+	p = map(amdx_bytes);
+	if (p) {
+		memset(p, 1, amdx_bytes);
+		attr.start = (uintptr_t)p;
+		if (!xioctl(amdx, AMDX_IOC_HMM_SET_ATTR, &attr) &&
+		    !amdx_migrate(amdx, p, amdx_bytes, 0, &ns))
+			amdx_migrate(amdx, p, amdx_bytes, AMDX_HMM_LOC_SYSTEM, &ns);
+		munmap(p, amdx_bytes);
+	}
+	p = flr >= 0 ? map(flr_bytes) : NULL;
+	if (p) {
+		memset(p, 1, flr_bytes);
+		if (!floor_migrate(flr, p, flr_bytes, 1, &ns, NULL))
+			floor_migrate(flr, p, flr_bytes, 0, &ns, NULL);
+		munmap(p, flr_bytes);
+	}
+	printf("# warm-up: %llu MiB to amdx, %llu MiB to the floor and back, %.1f s\n",
+	       (unsigned long long)(amdx_bytes >> 20),
+	       (unsigned long long)(flr >= 0 ? flr_bytes >> 20 : 0),
+	       (double)(now_ns() - t0) / 1e9);
+}
+
 /* ---- report */
 
 static void col(double bytes, uint64_t ns)
@@ -511,7 +552,7 @@ int main(int argc, char **argv)
 	int reps = 7, amdx, hmm, flr, opt, nres = 0;
 	uint64_t part_free = 0;
 
-	while ((opt = getopt(argc, argv, "n:s:d:m:f:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:s:wd:m:f:")) != -1) {
 		switch (opt) {
 		case 'n':
 			reps = atoi(optarg);
@@ -523,6 +564,9 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case 'w':
+			no_warm = 1;
+			break;
 		case 'd':
 			amdx_node = optarg;
 			break;
@@ -533,7 +577,7 @@ int main(int argc, char **argv)
 			floor_node = optarg;
 			break;
 		default:
-			fprintf(stderr, "usage: %s [-n REPS] [-s best|median] [-d AMDX] [-m DMIRROR] [-f FLOOR]\n",
+			fprintf(stderr, "usage: %s [-n REPS] [-s best|median] [-w] [-d AMDX] [-m DMIRROR] [-f FLOOR]\n",
 				argv[0]);
 			return 2;
 		}
@@ -556,6 +600,8 @@ int main(int argc, char **argv)
 	printf("# %s of %d repetitions (3 at 256 MiB); GB/s = 1e9 bytes/s\n",
 	       use_median ? "median" : "best", reps);
 	printf("# test_hmm to-dev includes its read-back of the range into cmd.ptr\n");
+	if (!no_warm)
+		warm_up(amdx, flr, part_free, sizes[NSIZES - 1]);
 	for (int s = 0; s < NSIZES; s++) {
 		uint64_t size = sizes[s], samples[NCOLS][MAX_REPS];
 		uint64_t psamples[2][AMDX_BENCH_FLOOR_NPHASES][MAX_REPS];
