@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * amdx_hmm_bench: migration throughput of amdx against the kernel's own
- * HMM test driver (test_hmm.ko) and plain memcpy, in one run.
+ * floor (amdx_bench.ko), the kernel's HMM test driver (test_hmm.ko) and
+ * plain memcpy, in one run.
  *
  * For each size (4 KiB .. 256 MiB, skipping what does not fit memory
  * partition 0 of the first amdx device) and each of N repetitions:
@@ -9,8 +10,13 @@
  *   amdx      mmap + fill, SET_ATTR (preferred partition 0), then timed:
  *             MIGRATE to partition 0 ("to-dev"), MIGRATE to system
  *             ("to-sys"); then MIGRATE to partition 0 again untimed and
- *             read one word per page from the CPU ("fault": every read is a
- *             migrate_to_ram fault back to system memory).
+ *             read one word per page from the CPU ("fault": the first read
+ *             of each 2 MiB is a migrate_to_ram fault that moves it home).
+ *   floor     /dev/amdx_bench_floor: the same three moves of the same size
+ *             by a driver that does only what migrate_vma requires
+ *             (drivers/amdx_bench/amdx_bench_floor.c), with the time of
+ *             each of its phases; amdx and the floor alternate which goes
+ *             first.
  *   test_hmm  /dev/hmm_dmirror0: HMM_DMIRROR_MIGRATE_TO_DEV ("to-dev"),
  *             HMM_DMIRROR_MIGRATE_TO_SYS ("back").  Note that 6.1's
  *             MIGRATE_TO_DEV also reads the whole range back through the
@@ -18,10 +24,16 @@
  *             lib/test_hmm.c), so its to-dev time includes that copy.
  *   memcpy    between two pre-faulted buffers of the same size.
  *
- * Reports the median of the repetitions.  This is a benchmark, not a test:
+ * Reports the best (shortest) of the repetitions, or with -s median their
+ * median: on a shared host the best is the one other load disturbed least,
+ * and amdx and the floor alternate going first, so neither is favoured.
+ * This is a benchmark, not a test:
  * it exits non-zero only if it cannot run at all or data was corrupted.
  *
- * usage: amdx_hmm_bench [-n REPS] [-d /dev/amdx] [-m /dev/hmm_dmirror0]
+ * Before timing, both devices are warmed (warm_up(); -w skips it).
+ *
+ * usage: amdx_hmm_bench [-n REPS] [-s best|median] [-w] [-d /dev/amdx]
+ *                       [-m /dev/hmm_dmirror0] [-f /dev/amdx_bench_floor]
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -35,6 +47,8 @@
 #include <unistd.h>
 
 #include <linux/amdx.h>
+
+#include "amdx_bench_floor.h"
 
 /*
  * From the Linux 6.1 uapi of test_hmm, lib/test_hmm_uapi.h (GPL-2.0 WITH
@@ -59,7 +73,19 @@ static const uint64_t sizes[NSIZES] = {
 	4ULL << 10, 64ULL << 10, 2ULL << 20, 16ULL << 20, 64ULL << 20, 256ULL << 20,
 };
 
-enum col { AMDX_DEV, AMDX_SYS, AMDX_FAULT, HMM_DEV, HMM_SYS, MEMCPY, NCOLS };
+enum col {
+	AMDX_DEV, AMDX_SYS, AMDX_FAULT, FLR_DEV, FLR_SYS, FLR_FAULT,
+	HMM_DEV, HMM_SYS, MEMCPY, NCOLS
+};
+
+/* The floor's phase times of one repetition: [to-dev, home][phase]. */
+struct phases {
+	uint64_t ns[2][AMDX_BENCH_FLOOR_NPHASES];
+};
+
+static const char *const phase_names[AMDX_BENCH_FLOOR_NPHASES] = {
+	"setup", "alloc", "copy", "pages", "finalize",
+};
 
 static long page;
 static int corrupt;
@@ -91,12 +117,17 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Median of @n samples; 0 if there are none (a failed column). */
-static uint64_t median(uint64_t *v, int n)
+static int use_median;
+static int no_warm;
+
+/* The best or the median of @n samples; 0 if there are none (a failed column). */
+static uint64_t stat(uint64_t *v, int n)
 {
 	if (n == 0)
 		return 0;
 	qsort(v, n, sizeof(*v), cmp_u64);
+	if (!use_median)
+		return v[0];
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
@@ -253,6 +284,61 @@ out:
 	return ret;
 }
 
+/* ---- the floor: amdx_bench.ko */
+
+static int floor_migrate(int fd, void *p, uint64_t size, int to_dev,
+			 uint64_t *ns, uint64_t *phase_ns)
+{
+	struct amdx_bench_floor_migrate m = {
+		.start = (uintptr_t)p, .size = size,
+		.flags = to_dev ? AMDX_BENCH_FLOOR_TO_DEV : 0,
+	};
+	uint64_t t0 = now_ns();
+
+	if (xioctl(fd, AMDX_BENCH_FLOOR_MIGRATE, &m) < 0) {
+		fprintf(stderr, "floor: migrate %llu bytes %s: %s\n",
+			(unsigned long long)size, to_dev ? "to device" : "home",
+			strerror(errno));
+		return -1;
+	}
+	*ns = now_ns() - t0;
+	if (m.moved != size / page) {
+		fprintf(stderr, "floor: moved %llu of %llu pages %s\n",
+			(unsigned long long)m.moved,
+			(unsigned long long)(size / page),
+			to_dev ? "to device" : "home");
+		return -1;
+	}
+	if (phase_ns)
+		memcpy(phase_ns, m.ns, sizeof(m.ns));
+	return 0;
+}
+
+/* One repetition, the moves of amdx_rep(); fills t[FLR_*] and @ph. */
+static int floor_rep(int fd, uint64_t size, uint64_t *t, struct phases *ph)
+{
+	uint64_t *p = map(size), t0, ns, sum = 0;
+	int ret = -1;
+
+	if (!p)
+		return -1;
+	fill(p, size, size + 1);
+	if (floor_migrate(fd, p, size, 1, &t[FLR_DEV], ph->ns[0]) ||
+	    floor_migrate(fd, p, size, 0, &t[FLR_SYS], ph->ns[1]) ||
+	    floor_migrate(fd, p, size, 1, &ns, NULL))
+		goto out;
+	t0 = now_ns();
+	for (uint64_t i = 0; i < size / 8; i += page / 8)
+		sum += p[i];
+	t[FLR_FAULT] = now_ns() - t0;
+	amdx_bench_sink += sum;
+	check(p, size, size + 1, "floor");
+	ret = 0;
+out:
+	munmap(p, size);
+	return ret;
+}
+
 /* ---- test_hmm */
 
 static int hmm_rep(int fd, uint64_t size, uint64_t *t)
@@ -316,14 +402,52 @@ out:
 	return ret;
 }
 
+/*
+ * Give every device page its contents page before timing: amdx_sim and the
+ * floor allocate the system page behind a VRAM page at its first use (real
+ * VRAM has none), and amdx's allocator walks the whole partition (next
+ * fit) where the floor's reuses the last page freed (a stack).  Once
+ * warmed, both measure migration, not the simulator's first touch.
+ */
+static void warm_up(int amdx, int flr, uint64_t amdx_bytes, uint64_t flr_bytes)
+{
+	struct amdx_hmm_attr attr = {
+		.size = amdx_bytes,
+		.valid = AMDX_HMM_ATTR_PREFERRED_LOC, .preferred_loc = 0,
+	};
+	uint64_t ns, t0 = now_ns();
+	void *p;
+
+	p = map(amdx_bytes);
+	if (p) {
+		memset(p, 1, amdx_bytes);
+		attr.start = (uintptr_t)p;
+		if (!xioctl(amdx, AMDX_IOC_HMM_SET_ATTR, &attr) &&
+		    !amdx_migrate(amdx, p, amdx_bytes, 0, &ns))
+			amdx_migrate(amdx, p, amdx_bytes, AMDX_HMM_LOC_SYSTEM, &ns);
+		munmap(p, amdx_bytes);
+	}
+	p = flr >= 0 ? map(flr_bytes) : NULL;
+	if (p) {
+		memset(p, 1, flr_bytes);
+		if (!floor_migrate(flr, p, flr_bytes, 1, &ns, NULL))
+			floor_migrate(flr, p, flr_bytes, 0, &ns, NULL);
+		munmap(p, flr_bytes);
+	}
+	printf("# warm-up: %llu MiB to amdx, %llu MiB to the floor and back, %.1f s\n",
+	       (unsigned long long)(amdx_bytes >> 20),
+	       (unsigned long long)(flr >= 0 ? flr_bytes >> 20 : 0),
+	       (double)(now_ns() - t0) / 1e9);
+}
+
 /* ---- report */
 
 static void col(double bytes, uint64_t ns)
 {
 	if (ns)
-		printf(" %9.3f", bytes / (double)ns);	/* bytes/ns = GB/s */
+		printf(" %8.3f", bytes / (double)ns);	/* bytes/ns = GB/s */
 	else
-		printf(" %9s", "-");
+		printf(" %8s", "-");
 }
 
 static void ratio(uint64_t num_ns, uint64_t den_ns)
@@ -335,16 +459,113 @@ static void ratio(uint64_t num_ns, uint64_t den_ns)
 		printf(" %8s", "-");
 }
 
+static void size_label(char *buf, size_t len, uint64_t size)
+{
+	if (size >= (1ULL << 20))
+		snprintf(buf, len, "%lluM", (unsigned long long)(size >> 20));
+	else
+		snprintf(buf, len, "%lluK", (unsigned long long)(size >> 10));
+}
+
+/* The statistic of each column of one size, for the tables at the end. */
+struct result {
+	uint64_t size;
+	uint64_t val[NCOLS];
+	uint64_t phase[2][AMDX_BENCH_FLOOR_NPHASES];
+};
+
+static void print_tables(const struct result *res, int nres)
+{
+	char label[16];
+
+	printf("%-6s %8s %8s %8s %8s %8s %8s %8s %8s %8s\n", "size",
+	       "amdx-dev", "flr-dev", "amdx-sys", "flr-sys", "amdx-flt",
+	       "flr-flt", "hmm-dev", "hmm-sys", "memcpy");
+	for (int r = 0; r < nres; r++) {
+		const uint64_t *val = res[r].val;
+		double size = (double)res[r].size;
+
+		size_label(label, sizeof(label), res[r].size);
+		printf("%-6s", label);
+		col(size, val[AMDX_DEV]);
+		col(size, val[FLR_DEV]);
+		col(size, val[AMDX_SYS]);
+		col(size, val[FLR_SYS]);
+		col(size, val[AMDX_FAULT]);
+		col(size, val[FLR_FAULT]);
+		col(size, val[HMM_DEV]);
+		col(size, val[HMM_SYS]);
+		col(size, val[MEMCPY]);
+		printf("\n");
+	}
+	printf("\n# throughput ratios (amdx over the floor, test_hmm, memcpy)\n");
+	printf("%-6s %8s %8s %8s %8s %8s %8s\n", "size", "dev/flr", "sys/flr",
+	       "flt/flr", "dev/hmm", "sys/hmm", "dev/cpy");
+	for (int r = 0; r < nres; r++) {
+		const uint64_t *val = res[r].val;
+
+		size_label(label, sizeof(label), res[r].size);
+		printf("%-6s", label);
+		ratio(val[AMDX_DEV], val[FLR_DEV]);
+		ratio(val[AMDX_SYS], val[FLR_SYS]);
+		ratio(val[AMDX_FAULT], val[FLR_FAULT]);
+		ratio(val[AMDX_DEV], val[HMM_DEV]);
+		ratio(val[AMDX_SYS], val[HMM_SYS]);
+		ratio(val[AMDX_DEV], val[MEMCPY]);
+		printf("\n");
+	}
+	printf("\n# the floor's phases, ns per page (%s per phase)\n",
+	       use_median ? "median" : "best");
+	printf("%-6s %-4s", "size", "to");
+	for (int ph = 0; ph < AMDX_BENCH_FLOOR_NPHASES; ph++)
+		printf(" %8s", phase_names[ph]);
+	printf(" %8s\n", "total");
+	for (int r = 0; r < nres; r++) {
+		uint64_t pages = res[r].size / page;
+
+		if (!res[r].val[FLR_DEV])
+			continue;
+		size_label(label, sizeof(label), res[r].size);
+		for (int d = 0; d < 2; d++) {
+			uint64_t sum = 0;
+
+			printf("%-6s %-4s", label, d ? "sys" : "dev");
+			for (int ph = 0; ph < AMDX_BENCH_FLOOR_NPHASES; ph++) {
+				printf(" %8llu", (unsigned long long)
+				       (res[r].phase[d][ph] / pages));
+				sum += res[r].phase[d][ph];
+			}
+			printf(" %8llu\n", (unsigned long long)(sum / pages));
+		}
+	}
+	printf("# columns: GB/s of amdx, the floor (amdx_bench.ko) and test_hmm:\n"
+	       "# -dev to partition 0 / the device, -sys home, -flt CPU faults\n"
+	       "# home (2 MiB each); hmm-dev/-sys test_hmm MIGRATE_TO_DEV/_TO_SYS;\n"
+	       "# memcpy of the same size.  dev/cpy is information only.\n");
+}
+
 int main(int argc, char **argv)
 {
 	const char *amdx_node = "/dev/amdx", *hmm_node = "/dev/hmm_dmirror0";
+	const char *floor_node = "/dev/amdx_bench_floor";
+	struct result res[NSIZES];
+	int reps = 7, amdx, hmm, flr, opt, nres = 0;
 	uint64_t part_free = 0;
-	int reps = 5, amdx, hmm, opt;
 
-	while ((opt = getopt(argc, argv, "n:d:m:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:s:wd:m:f:")) != -1) {
 		switch (opt) {
 		case 'n':
 			reps = atoi(optarg);
+			break;
+		case 's':
+			use_median = !strcmp(optarg, "median");
+			if (!use_median && strcmp(optarg, "best")) {
+				fprintf(stderr, "-s: best or median\n");
+				return 2;
+			}
+			break;
+		case 'w':
+			no_warm = 1;
 			break;
 		case 'd':
 			amdx_node = optarg;
@@ -352,8 +573,12 @@ int main(int argc, char **argv)
 		case 'm':
 			hmm_node = optarg;
 			break;
+		case 'f':
+			floor_node = optarg;
+			break;
 		default:
-			fprintf(stderr, "usage: %s [-n REPS] [-d AMDX] [-m DMIRROR]\n", argv[0]);
+			fprintf(stderr, "usage: %s [-n REPS] [-s best|median] [-w] [-d AMDX] [-m DMIRROR] [-f FLOOR]\n",
+				argv[0]);
 			return 2;
 		}
 	}
@@ -368,16 +593,21 @@ int main(int argc, char **argv)
 	hmm = open(hmm_node, O_RDWR | O_CLOEXEC);
 	if (hmm < 0)
 		fprintf(stderr, "# %s: %s: test_hmm columns empty\n", hmm_node, strerror(errno));
+	flr = open(floor_node, O_RDWR | O_CLOEXEC);
+	if (flr < 0)
+		fprintf(stderr, "# %s: %s: floor columns empty\n", floor_node, strerror(errno));
 
-	printf("# median of %d repetitions (fewer for 256 MiB); GB/s = 1e9 bytes/s\n", reps);
+	printf("# %s of %d repetitions (3 at 256 MiB); GB/s = 1e9 bytes/s\n",
+	       use_median ? "median" : "best", reps);
 	printf("# test_hmm to-dev includes its read-back of the range into cmd.ptr\n");
-	printf("%-9s %9s %9s %9s %9s %9s %9s %9s %8s %8s\n", "size",
-	       "amdx-dev", "us/page", "amdx-sys", "amdx-flt", "hmm-dev", "hmm-sys",
-	       "memcpy", "amdx/hmm", "amdx/cpy");
+	if (!no_warm)
+		warm_up(amdx, flr, part_free, sizes[NSIZES - 1]);
 	for (int s = 0; s < NSIZES; s++) {
-		uint64_t size = sizes[s], samples[NCOLS][MAX_REPS], med[NCOLS];
+		uint64_t size = sizes[s], samples[NCOLS][MAX_REPS];
+		uint64_t psamples[2][AMDX_BENCH_FLOOR_NPHASES][MAX_REPS];
 		int n[NCOLS] = { 0 }, r_max = size >= (256ULL << 20) && reps > 3 ? 3 : reps;
-		char label[16];
+		struct result *out = &res[nres];
+		int np = 0;
 
 		if (size > part_free) {
 			printf("# %llu KiB: skipped, partition 0 has %llu KiB free\n",
@@ -387,11 +617,28 @@ int main(int argc, char **argv)
 		}
 		for (int r = 0; r < r_max; r++) {
 			uint64_t t[NCOLS] = { 0 };
+			struct phases ph;
+			int amdx_ok, floor_ok = -1;
 
-			if (!amdx_rep(amdx, size, t)) {
+			/* Alternate who goes first: neither always finds the caches cold. */
+			if (r % 2 && flr >= 0)
+				floor_ok = floor_rep(flr, size, t, &ph);
+			amdx_ok = amdx_rep(amdx, size, t);
+			if (!(r % 2) && flr >= 0)
+				floor_ok = floor_rep(flr, size, t, &ph);
+			if (!amdx_ok) {
 				samples[AMDX_DEV][n[AMDX_DEV]++] = t[AMDX_DEV];
 				samples[AMDX_SYS][n[AMDX_SYS]++] = t[AMDX_SYS];
 				samples[AMDX_FAULT][n[AMDX_FAULT]++] = t[AMDX_FAULT];
+			}
+			if (!floor_ok) {
+				samples[FLR_DEV][n[FLR_DEV]++] = t[FLR_DEV];
+				samples[FLR_SYS][n[FLR_SYS]++] = t[FLR_SYS];
+				samples[FLR_FAULT][n[FLR_FAULT]++] = t[FLR_FAULT];
+				for (int d = 0; d < 2; d++)
+					for (int p = 0; p < AMDX_BENCH_FLOOR_NPHASES; p++)
+						psamples[d][p][np] = ph.ns[d][p];
+				np++;
 			}
 			if (hmm >= 0 && !hmm_rep(hmm, size, t)) {
 				samples[HMM_DEV][n[HMM_DEV]++] = t[HMM_DEV];
@@ -400,32 +647,19 @@ int main(int argc, char **argv)
 			if (!memcpy_rep(size, t))
 				samples[MEMCPY][n[MEMCPY]++] = t[MEMCPY];
 		}
+		out->size = size;
 		for (int c = 0; c < NCOLS; c++)
-			med[c] = median(samples[c], n[c]);
-
-		if (size >= (1ULL << 20))
-			snprintf(label, sizeof(label), "%lluM", (unsigned long long)(size >> 20));
-		else
-			snprintf(label, sizeof(label), "%lluK", (unsigned long long)(size >> 10));
-		printf("%-9s", label);
-		col((double)size, med[AMDX_DEV]);
-		if (med[AMDX_DEV])
-			printf(" %9.3f", (double)med[AMDX_DEV] / 1000.0 / (double)(size / page));
-		else
-			printf(" %9s", "-");
-		col((double)size, med[AMDX_SYS]);
-		col((double)size, med[AMDX_FAULT]);
-		col((double)size, med[HMM_DEV]);
-		col((double)size, med[HMM_SYS]);
-		col((double)size, med[MEMCPY]);
-		ratio(med[AMDX_DEV], med[HMM_DEV]);
-		ratio(med[AMDX_DEV], med[MEMCPY]);
-		printf("\n");
+			out->val[c] = stat(samples[c], n[c]);
+		for (int d = 0; d < 2; d++)
+			for (int p = 0; p < AMDX_BENCH_FLOOR_NPHASES; p++)
+				out->phase[d][p] = stat(psamples[d][p], np);
+		nres++;
+		printf("# %llu KiB done\n", (unsigned long long)(size >> 10));
 		fflush(stdout);
 	}
-	printf("# columns: amdx-dev/-sys MIGRATE to partition 0 / to system; amdx-flt CPU\n"
-	       "# faults back; hmm-dev/-sys test_hmm MIGRATE_TO_DEV / _TO_SYS; ratios are\n"
-	       "# amdx-dev throughput over hmm-dev and over memcpy\n");
+	print_tables(res, nres);
+	if (flr >= 0)
+		close(flr);
 	if (hmm >= 0)
 		close(hmm);
 	close(amdx);
