@@ -217,7 +217,7 @@ TEST(FleetExporter, KernelCountersInEveryMode) {
     }
     auto& st = k.state(1).stats;
     st.fault_migrations = 3;
-    st.fault_bytes = 3 * 4096;
+    st.fault_bytes = 3ULL * 4096;
     st.evictions = 2;
     st.evicted_bytes = 1 << 20;
     st.drains = 1;
