@@ -18,11 +18,7 @@
 #define AMDX_RAS_PART_RESET_LIMIT_DEFAULT	3
 #define AMDX_RAS_PART_RESET_WINDOW_DEFAULT_S	3600
 
-/* Ranges accepted by %AMDX_IOC_RAS_SET_POLICY. */
-#define AMDX_RAS_CE_PAGE_THRESHOLD_MAX		65535
-#define AMDX_RAS_CE_WINDOW_MAX_S		(30 * 24 * 3600)
-#define AMDX_RAS_PART_RESET_LIMIT_MAX		100
-#define AMDX_RAS_PART_RESET_WINDOW_MAX_S	86400
+/* The ranges %AMDX_IOC_RAS_SET_POLICY accepts are the uapi's. */
 
 /* Pages that trip the warn-only threshold (amdgpu on MI300-class). */
 #define AMDX_RAS_BAD_PAGE_WARN_PAGES		128

@@ -225,9 +225,12 @@ RasCommands::RasCommands(CLI::App& app) {
     policy_set_ = policy_->add_subcommand("set", "Change policy knobs");
     policy_set_->fallthrough();
     add_dev_option(policy_set_, dev_, false);
-    policy_set_->add_option("--ce-page-threshold", ce_page_threshold_,
-                            "CEs on one page within the window that soft-retire it");
-    policy_set_->add_option("--ce-window-s", ce_window_s_, "Window of the CE threshold");
+    policy_set_
+        ->add_option("--ce-page-threshold", ce_page_threshold_,
+                     "CEs on one page within the window that soft-retire it")
+        ->check(CLI::Range(1U, static_cast<unsigned>(AMDX_RAS_CE_PAGE_THRESHOLD_MAX)));
+    policy_set_->add_option("--ce-window-s", ce_window_s_, "Window of the CE threshold")
+        ->check(CLI::Range(1U, static_cast<unsigned>(AMDX_RAS_CE_WINDOW_MAX_S)));
     policy_set_
         ->add_option("--bad-page-threshold", bad_page_threshold_,
                      "Retired pages that flag the device for RMA: N, warn or auto")
@@ -239,10 +242,14 @@ RasCommands::RasCommands(CLI::App& app) {
                            : "expected a page count, warn or auto: " + v;
             },
             "{N,warn,auto}"));
-    policy_set_->add_option("--part-reset-limit", part_reset_limit_,
-                            "Partition resets within the window that leave it offline");
-    policy_set_->add_option("--part-reset-window-s", part_reset_window_s_,
-                            "Window of the partition reset limit");
+    policy_set_
+        ->add_option("--part-reset-limit", part_reset_limit_,
+                     "Partition resets within the window that leave it offline")
+        ->check(CLI::Range(1U, static_cast<unsigned>(AMDX_RAS_PART_RESET_LIMIT_MAX)));
+    policy_set_
+        ->add_option("--part-reset-window-s", part_reset_window_s_,
+                     "Window of the partition reset limit")
+        ->check(CLI::Range(1U, static_cast<unsigned>(AMDX_RAS_PART_RESET_WINDOW_MAX_S)));
     auto* refuse = policy_set_->add_flag("--rma-refuse", rma_refuse_,
                                          "At the bad-page threshold refuse VRAM allocations");
     auto* no_refuse = policy_set_->add_flag("--no-rma-refuse", no_rma_refuse_,

@@ -350,6 +350,11 @@ TEST_F(CliRun, OutOfRangeNumbersAreUsageErrors) {
              {"exporter", "--iterations", "-1"},
              {"exporter", "--interval", "-1"},
              {"health", "--ue-age", "-5"},
+             {"ras", "policy", "set", "0", "--ce-page-threshold", "0"},
+             {"ras", "policy", "set", "0", "--ce-page-threshold", "65536"},
+             {"ras", "policy", "set", "0", "--ce-window-s", "2592001"},
+             {"ras", "policy", "set", "0", "--part-reset-limit", "101"},
+             {"ras", "policy", "set", "0", "--part-reset-window-s", "86401"},
          }) {
         kernel.calls.clear();
         std::vector<const char*> argv{"amdx", "-d", "/dev/null"};

@@ -952,6 +952,12 @@ struct amdx_ras_inject {
 #define AMDX_RAS_BAD_PAGE_WARN		(-1)	/* warn only at 128 pages */
 #define AMDX_RAS_BAD_PAGE_AUTO		(-2)	/* VRAM / 100 MiB */
 
+/* Ranges of struct amdx_ras_policy's fields; each starts at 1. */
+#define AMDX_RAS_CE_PAGE_THRESHOLD_MAX	65535
+#define AMDX_RAS_CE_WINDOW_MAX_S	(30 * 24 * 3600)
+#define AMDX_RAS_PART_RESET_LIMIT_MAX	100
+#define AMDX_RAS_PART_RESET_WINDOW_MAX_S 86400
+
 /* struct amdx_ras_policy.flags */
 /* At the bad-page threshold refuse new VRAM allocations (else warn only). */
 #define AMDX_RAS_POL_F_RMA_REFUSE	_BITUL(0)
@@ -961,13 +967,16 @@ struct amdx_ras_inject {
  *	%AMDX_QUERY_RAS_POLICY
  * @valid: in (SET): %AMDX_RAS_POL_* bits naming the fields to change.
  * @ce_page_threshold: CEs on one page within @ce_window_s that soft-retire
- *	it, 1 .. 65535 (default 50).
- * @ce_window_s: window for @ce_page_threshold, 1 .. 30 days (default 24 h).
+ *	it, 1 .. %AMDX_RAS_CE_PAGE_THRESHOLD_MAX (default 50).
+ * @ce_window_s: window for @ce_page_threshold, 1 ..
+ *	%AMDX_RAS_CE_WINDOW_MAX_S (30 days; default 24 h).
  * @bad_page_threshold: retired pages that flag the device for RMA: N > 0,
  *	%AMDX_RAS_BAD_PAGE_WARN (default) or %AMDX_RAS_BAD_PAGE_AUTO.
  * @part_reset_limit: partition resets within @part_reset_window_s that
- *	leave the partition offline, 1 .. 100 (default 3).
- * @part_reset_window_s: 1 .. 86400 (default 3600).
+ *	leave the partition offline, 1 .. %AMDX_RAS_PART_RESET_LIMIT_MAX
+ *	(default 3).
+ * @part_reset_window_s: 1 .. %AMDX_RAS_PART_RESET_WINDOW_MAX_S (default
+ *	3600).
  * @flags: %AMDX_RAS_POL_F_*.
  * @pad: zero.
  * @reserved: zero.
