@@ -26,10 +26,11 @@ SHIM=$here/trinity/amdx_fdshim.so
 SIM=/sys/bus/amdx_sim
 IDS="860 861"
 MIN=${AMDX_TRINITY_MIN:-10000}
-SECS=${AMDX_TRINITY_SECS:-240}		# root
+SECS=${AMDX_TRINITY_SECS:-400}		# root (the guest allows a test 480 s)
 USECS=${AMDX_TRINITY_UNPRIV_SECS:-20}	# uid 1000, first
-ROUND=${AMDX_TRINITY_ROUND:-3000}	# syscalls per trinity run
-ROUND_SECS=${AMDX_TRINITY_ROUND_SECS:-25}	# a run's limit
+ROUND=${AMDX_TRINITY_ROUND:-12000}	# syscalls per trinity run
+ROUND_SECS=${AMDX_TRINITY_ROUND_SECS:-60}	# a run's limit
+STALL_SECS=${AMDX_TRINITY_STALL_SECS:-6}	# a started run idle that long ends
 CHILDREN=${AMDX_TRINITY_CHILDREN:-2}
 VICTIMS=/tmp/amdx-trinity
 n=0
@@ -74,7 +75,9 @@ chmod 0666 $VICTIMS/*
 chmod 0777 "$VICTIMS-wd"
 
 # round USER COUNTS LOG: one trinity run in its own session, killed with
-# its whole process group when it overstays ROUND_SECS.  Some runs of
+# its whole process group when it overstays ROUND_SECS or, once it issued
+# its first ioctl, issues none for STALL_SECS (a stalled run: the next one
+# starts fresh).  Starting takes trinity several seconds under TCG.  Some runs of
 # trinity 2023.01 respawn their children without end in this VM (a few
 # calls a minute, on a plain file without the shim too; the cause is not
 # known); a fresh run with a new seed usually does not.  Not -q: trinity 2023.01's
@@ -95,9 +98,19 @@ round() {
 	end=$(($(date +%s) + ROUND_SECS))
 	[ $end -lt $deadline ] || end=$deadline
 	left=$((end - $(date +%s)))
-	while kill -0 $pid 2> /dev/null && [ $left -gt 0 ]; do
+	set -- $(od -An -tu8 -v $counts)
+	base=$(($1 + $2 + $3 + $4)) last=$base idle=0
+	while kill -0 $pid 2> /dev/null && [ $left -gt 0 ] &&
+	      [ $idle -lt $STALL_SECS ]; do
 		sleep 1
 		left=$((end - $(date +%s)))
+		set -- $(od -An -tu8 -v $counts)
+		calls=$(($1 + $2 + $3 + $4))
+		if [ $calls != $last ]; then
+			idle=0 last=$calls
+		elif [ $calls != $base ]; then
+			idle=$((idle + 1))
+		fi
 	done
 	kill -KILL -$pid 2> /dev/null
 	wait $pid 2> /dev/null

@@ -17,7 +17,7 @@ mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
 mkdir -p /tmp && mount -t tmpfs tmpfs /tmp
 
 mode=check
-tmo=300
+tmo=480
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	amdx.mode=*) mode=${arg#amdx.mode=} ;;
