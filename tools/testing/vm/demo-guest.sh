@@ -27,7 +27,7 @@ say "amdx dev show (text)"
 run amdx dev show
 
 say "the same as JSON, for scripts (jq)"
-run sh -c 'amdx -j dev show | jq -c ".devices[] | {device, bdf, model, hive_id, vram}"'
+run sh -c 'amdx -j dev show | jq -M -c ".devices[] | {device, bdf, model, hive_id, vram}"'
 
 say "sysfs view"
 for d in /sys/class/amdx/amdx*; do
@@ -127,7 +127,7 @@ grep -E '^amdx_(ras_errors_total|partition_ras_errors_total|retired_pages_total|
 say "amdx health after the RAS steps: one line, Node Problem Detector exit code"
 amdx health --journal /tmp/events.jsonl
 echo "exit status $?"
-amdx -j health "$id" --journal /tmp/events.jsonl | jq -c '.devices[0] | {verdict, findings: [.findings[],
+amdx -j health "$id" --journal /tmp/events.jsonl | jq -M -c '.devices[0] | {verdict, findings: [.findings[],
 	(.partitions[] | .partition as $p | .findings[] | . + {partition: $p})] |
 	map({partition, verdict, cause, seq})}'
 [ -z "${evd:-}" ] || kill "$evd"
