@@ -41,7 +41,22 @@ add_counts() { # "counts: p f s"; none (the judge crashed) is a failure
 	fi
 	P=$((P + $2)) F=$((F + $3)) S=$((S + $4))
 }
+# What failed, repeated just above the summary line: a log cut to its
+# tail still names every failure.
+FAILS=()
+note_fail() { FAILS+=("$*"); }
+report_fails() { # REPORT: collect.py's problem lines
+	local l
+	while IFS= read -r l; do
+		note_fail "$l"
+	done < <(sed -n '/\] FAILED:$/,/\] console tail:$/{/FAILED:$/d;/console tail:$/d;p}' "$1")
+}
 finish() {
+	local f
+	if [ ${#FAILS[@]} != 0 ]; then
+		echo "amdx: what failed:"
+		for f in "${FAILS[@]}"; do echo "  $f"; done
+	fi
 	echo "amdx: $P passed, $F failed, $S skipped"
 	[ "$F" = 0 ]
 	exit $?
@@ -100,6 +115,7 @@ if [ "$mode" != bench ]; then
 	{ [ "$mode" = check ] && [ -z "$suite" ]; } || export AMDX_NO_CTEST=1
 	"$root/tools/build.sh" > "$work/host-tests.log" 2>&1 || {
 		cat "$work/host-tests.log" >&2
+		note_fail "[host] tools build or ctest failed"
 		F=$((F + 1))
 	}
 	host=$(grep -E "tests passed, [0-9]+ tests failed out of" \
@@ -109,8 +125,10 @@ if [ "$mode" != bench ]; then
 		hfail=$(echo "$host" | sed -E 's/.*, ([0-9]+) tests failed.*/\1/')
 		echo "[host] ctest: $host"
 		P=$((P + total - hfail)) F=$((F + hfail))
+		[ "$hfail" = 0 ] || note_fail "[host] ctest: $host"
 	elif [ -z "$suite" ]; then
 		echo "[host] ctest did not run"
+		note_fail "[host] ctest did not run"
 		F=$((F + 1))
 	fi
 fi
@@ -127,6 +145,9 @@ host_ktap() { # LABEL SCRIPT [ARGS...]
 	shift
 	out=$("$@" 2>&1) || true
 	echo "$out" | sed -n "s|^\(not ok\) [0-9]* \(.*\)|[$label] \2: FAILED|p; s|^ok [0-9]* \(.*\)|[$label] \1: ok|p"
+	while IFS= read -r l; do
+		note_fail "[$label] $l"
+	done < <(echo "$out" | grep -E '^not ok ' || true)
 	echo "$out" | { grep '^#' || true; } | sed "s|^|[$label] |" >&2
 	P=$((P + $(echo "$out" | grep -cE '^ok [0-9]+ [^#]*$' || true)))
 	S=$((S + $(echo "$out" | grep -cE '^ok [0-9]+ .*# SKIP' || true)))
@@ -145,6 +166,7 @@ if [ "$mode" = check ] && [ -z "$suite" ]; then
 	if ! "$here/lint.sh" "$kdir" > "$work/lint.log" 2>&1; then
 		cat "$work/lint.log"
 		echo "[lint] FAILED"
+		note_fail "[lint] FAILED: $(grep -m1 -iE 'error|warn|fail' "$work/lint.log" || true)"
 		F=$((F + 1))
 	else
 		tail -n 5 "$work/lint.log"
@@ -154,6 +176,7 @@ if [ "$mode" = check ] && [ -z "$suite" ]; then
 	if ! "$root/scripts/docs.sh" "$work/docs" > "$work/docs.log" 2>&1; then
 		cat "$work/docs.log"
 		echo "[docs] FAILED"
+		note_fail "[docs] FAILED"
 		F=$((F + 1))
 	else
 		echo "[docs] ok"
@@ -247,6 +270,7 @@ for k in "${kernels[@]}"; do
 	"$here/collect.py" "${kdirs[$k]}/tools/testing/kunit" "$kw/test" \
 		--label "$k/test" "${expect[@]}" > "$kw/test/report" || true
 	grep -v '^counts:' "$kw/test/report"
+	report_fails "$kw/test/report"
 	add_counts "$(grep '^counts:' "$kw/test/report")"
 done
 
@@ -274,6 +298,7 @@ for k in "${kernels[@]}"; do
 	if [ -z "$kv" ] ||
 	   { [ ! -f "/boot/vmlinuz-$kv" ] && [ "$k" = "${kernels[0]}" ]; }; then
 		echo "[$k/stock] no Debian $k kernel installed"
+		note_fail "[$k/stock] no Debian $k kernel installed"
 		F=$((F + 1))
 		continue
 	fi
@@ -295,6 +320,7 @@ for k in "${kernels[@]}"; do
 			P=$((P + 1))
 		else
 			echo "[$k/stock] dkms failed"
+			note_fail "[$k/stock] dkms failed"
 			F=$((F + 1))
 			unset "moddirs[$k]"
 		fi
@@ -305,6 +331,7 @@ for k in "${kernels[@]}"; do
 		[ ! -d "$d" ] || moddirs[$k]=$d
 	else
 		echo "[$k/stock] not run: dkms failed for ${stock[$first]}"
+		note_fail "[$k/stock] not run: dkms failed"
 		F=$((F + 1))
 	fi
 done
@@ -332,6 +359,7 @@ for k in "${kernels[@]}"; do
 	"$here/collect.py" "${kdirs[$k]}/tools/testing/kunit" "$kw/stock" \
 		--label "$k/stock" "${stexpect[@]}" > "$kw/stock/report" || true
 	grep -v '^counts:' "$kw/stock/report"
+	report_fails "$kw/stock/report"
 	add_counts "$(grep '^counts:' "$kw/stock/report")"
 done
 finish

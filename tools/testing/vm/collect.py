@@ -60,6 +60,18 @@ def kselftest_lines(lines):
     return out
 
 
+def failed_names(test, prefix=''):
+    """The dotted names of the failed or crashed leaf tests under test."""
+    out = []
+    for t in test.subtests:
+        full = f'{prefix}{t.name}'
+        if t.subtests:
+            out.extend(failed_names(t, full + '.'))
+        elif t.status.name in ('FAILURE', 'TEST_CRASHED'):
+            out.append(full)
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('kunit_dir')
@@ -114,6 +126,7 @@ def main():
             if c.failed + c.crashed == 0:
                 failed += 1
             problems.append(f'{name}: {c}')
+            problems.extend(f'  {name}: {t} FAILED' for t in failed_names(test))
             sys.stdout.write(buf.getvalue())
         print(f'[{a.label}] {name}: {c}')
 
