@@ -72,6 +72,30 @@ def failed_names(test, prefix=''):
     return out
 
 
+def print_seconds(label, secs):
+    """guest-init.sh ends each section with "# seconds=N" (for "begin"
+    and "end": seconds since boot): print the boot, the total and every
+    suite, slowest first."""
+    boot = end = None
+    took = []
+    for name, lines in secs.items():
+        n = [int(m.group(1)) for m in
+             (re.match(r'# seconds=(\d+)$', l.strip()) for l in lines) if m]
+        if not n:
+            continue
+        if name.startswith('begin '):
+            boot = n[-1]
+        elif name == 'end':
+            end = n[-1]
+        else:
+            took.append((n[-1], re.sub(r'^(kunit|kselftest) ', '', name)))
+    if boot is None and not took:
+        return
+    took.sort(key=lambda t: -t[0])
+    print(f'[{label}] seconds: boot {boot}, all {end}; ' +
+          ', '.join(f'{name} {n}' for n, name in took))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('kunit_dir')
@@ -130,6 +154,7 @@ def main():
             sys.stdout.write(buf.getvalue())
         print(f'[{a.label}] {name}: {c}')
 
+    print_seconds(a.label, secs)
     if 'end' not in secs:
         problems.append('guest did not reach the end of the run')
     if 'kmemleak' in secs and any(l.strip() for l in secs['kmemleak']):

@@ -27,6 +27,13 @@ done
 
 out=/dev/ttyS1
 section() { echo "### $*" > $out; }
+# Whole seconds since boot: each suite's section ends with "# seconds=N"
+# (collect.py lists the slowest; Documentation/testing.rst, "Time").
+uptime_s() {
+	local up rest
+	read -r up rest < /proc/uptime
+	echo "${up%.*}"
+}
 finish() {
 	sync
 	reboot -f
@@ -71,14 +78,18 @@ bench)
 esac
 
 section "begin $mode"
+echo "# seconds=$(uptime_s)" > $out
 if [ "$mode" = check ] && [ -f /lib/amdx/amdx_test.ko ]; then
 	# KUnit suites run at insmod and print nested KTAP to the kernel
 	# log (the debugfs copies of 6.1 lose parameterised cases).
 	insmod /lib/amdx/amdx.ko
 	dmesg -c > /dev/null
+	t0=$(uptime_s)
 	insmod /lib/amdx/amdx_test.ko
+	t1=$(uptime_s)
 	section "kunit amdx_test"
 	dmesg -c > $out
+	echo "# seconds=$((t1 - t0))" > $out
 	rmmod amdx_test
 	rmmod amdx
 fi
@@ -100,8 +111,10 @@ for t in /selftests/*; do
 	[ -f "$t" ] && [ -x "$t" ] || continue
 	name=${t##*/}
 	section "kselftest $name"
+	t0=$(uptime_s)
 	( cd /selftests && timeout "$tmo" "$t" ) > $out 2>&1
 	echo "# exit=$?" > $out
+	echo "# seconds=$(($(uptime_s) - t0))" > $out
 done
 
 section "kselftest host_ram"
@@ -118,9 +131,11 @@ hc=$(awk '/^HardwareCorrupted:/ { print $2 }' /proc/meminfo)
 	echo "# exit=0"
 } > $out
 
+t0=$(uptime_s)
 rmmod amdx_sim
 rmmod amdx
 section "modules unloaded"
+echo "# seconds=$(($(uptime_s) - t0))" > $out
 if [ -w /sys/kernel/debug/kmemleak ]; then
 	# Two scans: kmemleak reports an object only once it is old enough
 	# and unreferenced in two scans.
@@ -132,4 +147,5 @@ if [ -w /sys/kernel/debug/kmemleak ]; then
 	cat /sys/kernel/debug/kmemleak > $out
 fi
 section "end"
+echo "# seconds=$(uptime_s)" > $out
 finish
