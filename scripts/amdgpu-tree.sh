@@ -8,18 +8,23 @@
 # Without --build: extract drivers/gpu/drm/amd of Debian's pristine
 # linux-source-6.12 into $AMDX_CACHE (default /var/cache/amdx), apply
 # drivers/amdx_amdgpu/patches/6.12/*.patch with `git apply` (nothing
-# fuzzy) and put amdx's own files in drivers/gpu/drm/amd/amdx: the
-# provider, the translations and the amdx headers they include.  The
-# tree is keyed by the source package version and a hash of all of
-# that, so a warm run only prints it.  Prints the amd/ directory; the
-# module builds with M=<that>/amdgpu.  --key prints the key only.
+# fuzzy), put amdx's own files in drivers/gpu/drm/amd/amdx (the
+# provider, the translations and the amdx headers they include) and
+# drivers/amdx_amdgpu/dkms/{dkms.conf,Makefile} at the top: the result
+# is the source directory of the amdgpu-amdx DKMS package.  The tree is
+# keyed by the source package version, the recipe number below and a
+# hash of the patches and files, so a warm run only prints it.  Prints
+# the tree; --key prints the key only.
 #
 # --build KDIR AMDX_SYMVERS: build the patched amdgpu.ko against kernel
-# tree or headers KDIR, resolving amdx's exports from AMDX_SYMVERS (the
-# Module.symvers of an amdx built against the same KDIR), in a copy of
-# the tree keyed by KDIR as well (cached likewise).  Fails on any
-# compiler warning in amdx's files (they build with -Werror) and prints
-# the path of amdgpu.ko.  AMDGPU_AMDX_JOBS sets make -j (default nproc).
+# tree or headers KDIR with the command DKMS runs (`make KDIR=...
+# AMDX_SYMVERS=... modules` in the tree), resolving amdx's exports from
+# AMDX_SYMVERS (the Module.symvers of an amdx built against the same
+# KDIR), in a copy of the tree keyed by KDIR as well (cached likewise).
+# Fails on any compiler warning in amdx's files (they build with
+# -Werror) and prints the path of amdgpu.ko.  AMDGPU_AMDX_JOBS sets
+# make -j (default nproc).  AMDGPU_AMDX_CACHED_ONLY=1: exit 3 when the
+# build is not cached, instead of building it.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -40,6 +45,8 @@ files=(
 	include/amdx/amdx_provider.h:include/amdx/amdx_provider.h
 	uapi/linux/amdx.h:uapi/linux/amdx.h
 )
+# ... and at the top of the tree.
+top=(drivers/amdx_amdgpu/dkms/dkms.conf drivers/amdx_amdgpu/dkms/Makefile)
 patches=("$repo"/drivers/amdx_amdgpu/patches/$series/*.patch)
 
 [ -r "$tarball" ] || { log "missing $tarball (apt-get install linux-source-$series)"; exit 1; }
@@ -47,8 +54,8 @@ patches=("$repo"/drivers/amdx_amdgpu/patches/$series/*.patch)
 srcver=$(dpkg-query -W -f='${Version}' "linux-source-$series")
 key=$( (echo "recipe=$recipe srcver=$srcver"
 	for p in "${patches[@]}"; do echo "patch ${p##*/}"; cat "$p"; done
-	for f in "${files[@]}"; do echo "file ${f%%:*}"; cat "$repo/${f%%:*}"; done
-	cat "$0") | sha256sum | cut -c1-12)
+	for f in "${files[@]}" "${top[@]}"; do echo "file ${f%%:*}"; cat "$repo/${f%%:*}"; done) |
+	sha256sum | cut -c1-12)
 if [ "${1:-}" = --key ]; then
 	echo "$key"
 	exit 0
@@ -74,13 +81,24 @@ if [ ! -f "$tree/.amdx-prepared" ]; then
 		mkdir -p "$(dirname "$amdx/${f#*:}")"
 		cp "$repo/${f%%:*}" "$amdx/${f#*:}"
 	done
+	for f in "${top[@]}"; do
+		cp "$repo/$f" "$tree.tmp/"
+	done
 	touch "$tree.tmp/.amdx-prepared"
 	mv "$tree.tmp" "$tree"
+	# Each tree is ~500 MB: keep the newest three and their builds,
+	# skipping any another run holds.
+	ls -dt "$cache"/amdgpu-amdx-*-????????????/ 2>/dev/null | tail -n +4 |
+	while read -r old; do
+		old=${old%/}
+		( flock -n 7 || exit 0
+		  log "removing the old tree $old"
+		  rm -rf "$old" "$old"-build-* ) 7> "$old.lock"
+		rm -f "$old.lock"
+	done
 fi
-amd="$tree/drivers/gpu/drm/amd"
-
 if [ "${1:-}" != --build ]; then
-	echo "$amd"
+	echo "$tree"
 	exit 0
 fi
 [ $# = 3 ] || { log "usage: $0 --build KDIR AMDX_SYMVERS"; exit 2; }
@@ -90,8 +108,13 @@ symvers=$3
 [ -f "$symvers" ] || { log "$symvers: missing"; exit 1; }
 # The kernel tree or headers, their config and the amdx exports we link to.
 bkey=$( (echo "$kdir"; cat "$kdir/.config" "$kdir/Module.symvers";
-	 grep -E '\samdx_' "$symvers" | cut -f2-) | sha256sum | cut -c1-12)
+	 grep -E '\samdx_' "$symvers" | cut -f1,2,4,5) | sha256sum | cut -c1-12)
 build="$tree-build-$bkey"
+# AMDGPU_AMDX_CACHED_ONLY=1: exit 3 instead of building.
+if [ ! -f "$build/.amdx-built" ] && [ -n "${AMDGPU_AMDX_CACHED_ONLY:-}" ]; then
+	log "not cached: $build"
+	exit 3
+fi
 exec 8> "$build.lock"
 flock 8
 if [ ! -f "$build/.amdx-built" ]; then
@@ -101,8 +124,7 @@ if [ ! -f "$build/.amdx-built" ]; then
 	cp -al "$tree" "$build.tmp"
 	cp "$symvers" "$build.tmp/amdx.symvers"
 	t0=$(date +%s)
-	if ! make -C "$kdir" M="$build.tmp/drivers/gpu/drm/amd/amdgpu" \
-		KBUILD_EXTRA_SYMBOLS="$build.tmp/amdx.symvers" \
+	if ! make -C "$build.tmp" KDIR="$kdir" AMDX_SYMVERS="$build.tmp/amdx.symvers" \
 		-j"${AMDGPU_AMDX_JOBS:-$(nproc)}" modules \
 		> "$build.tmp/build.log" 2>&1; then
 		tail -40 "$build.tmp/build.log" >&2
