@@ -55,6 +55,12 @@ key=$( (cat "$frag"; echo "recipe=$recipe"
 kdir="$cache/linux-$srcver-$key"
 [ "$flavour" = test ] || kdir="$kdir-$flavour"
 
+# amdgpu flavour, AMDX_KERNEL_CACHED_ONLY=1: exit 3 instead of building.
+if [ "$flavour" = amdgpu ] && [ -n "${AMDX_KERNEL_CACHED_ONLY:-}" ] &&
+	[ ! -f "$kdir/.amdx-built" ]; then
+	log "not cached: $kdir"
+	exit 3
+fi
 mkdir -p "$cache"
 # One build per key at a time; others wait and then reuse it.
 exec 9> "$kdir.lock"
