@@ -6,25 +6,27 @@
 #        amdgpu-tree.sh --build KDIR AMDX_SYMVERS
 #
 # Without --build: extract drivers/gpu/drm/amd of Debian's pristine
-# linux-source-6.12 into $AMDX_CACHE (default /var/cache/amdx), apply
+# linux-source-6.12 into $AMDX_CACHE (default /var/cache/amdx) and apply
 # drivers/amdx_amdgpu/patches/6.12/*.patch with `git apply` (nothing
-# fuzzy), put amdx's own files in drivers/gpu/drm/amd/amdx (the
-# provider, the translations and the amdx headers they include) and
-# drivers/amdx_amdgpu/dkms/{dkms.conf,Makefile} at the top: the result
-# is the source directory of the amdgpu-amdx DKMS package.  The tree is
-# keyed by the source package version, the recipe number below and a
-# hash of the patches and files, so a warm run only prints it.  Prints
-# the tree; --key prints the key only.
+# fuzzy); that tree is keyed by the source package version, the recipe
+# number below and a hash of the patches, so a warm run does not extract
+# again.  Then bring amdx's own files up to date in it: the provider, the
+# translations and the amdx headers they include in drivers/gpu/drm/amd/
+# amdx, drivers/amdx_amdgpu/dkms/{dkms.conf,Makefile} at the top.  The
+# result is the source directory of the amdgpu-amdx DKMS package; its
+# path is printed.  --key prints the key only.
 #
 # --build KDIR AMDX_SYMVERS: build the patched amdgpu.ko against kernel
 # tree or headers KDIR with the command DKMS runs (`make KDIR=...
 # AMDX_SYMVERS=... modules` in the tree), resolving amdx's exports from
 # AMDX_SYMVERS (the Module.symvers of an amdx built against the same
-# KDIR), in a copy of the tree keyed by KDIR as well (cached likewise).
-# Fails on any compiler warning in amdx's files (they build with
-# -Werror) and prints the path of amdgpu.ko.  AMDGPU_AMDX_JOBS sets
-# make -j (default nproc).  AMDGPU_AMDX_CACHED_ONLY=1: exit 3 when the
-# build is not cached, instead of building it.
+# KDIR).  The build directory, a hard-linked copy of the tree, is kept per
+# tree, KDIR (its config and Module.symvers) and amdx's exports: once
+# built, a change of amdx's files recompiles only what they touch.
+# Fails on any compiler warning in amdx's files (they build with -Werror)
+# and prints the path of amdgpu.ko.  AMDGPU_AMDX_JOBS sets make -j
+# (default nproc).  AMDGPU_AMDX_CACHED_ONLY=1: exit 3 instead of a first
+# (full) build; once one has completed, builds are incremental and run.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -34,8 +36,8 @@ tarball=/usr/src/linux-source-$series.tar.xz
 log() { echo "amdgpu-tree: $*" >&2; }
 
 # Bump when the procedure below changes what comes out.
-recipe=1
-# amdx's files the patched amdgpu compiles, as "repo path:tree path".
+recipe=2
+# amdx's files the patched amdgpu compiles, as "repo path:path in amd/amdx".
 files=(
 	drivers/amdx_amdgpu/amdgpu_amdx.c:amdgpu_amdx.c
 	drivers/amdx_amdgpu/amdgpu_amdx.h:amdgpu_amdx.h
@@ -53,13 +55,28 @@ patches=("$repo"/drivers/amdx_amdgpu/patches/$series/*.patch)
 [ -f "${patches[0]}" ] || { log "no patches in drivers/amdx_amdgpu/patches/$series"; exit 1; }
 srcver=$(dpkg-query -W -f='${Version}' "linux-source-$series")
 key=$( (echo "recipe=$recipe srcver=$srcver"
-	for p in "${patches[@]}"; do echo "patch ${p##*/}"; cat "$p"; done
-	for f in "${files[@]}" "${top[@]}"; do echo "file ${f%%:*}"; cat "$repo/${f%%:*}"; done) |
+	for p in "${patches[@]}"; do echo "patch ${p##*/}"; cat "$p"; done) |
 	sha256sum | cut -c1-12)
 if [ "${1:-}" = --key ]; then
 	echo "$key"
 	exit 0
 fi
+
+# Copy amdx's files into tree $1 where they differ (a file is replaced,
+# never written through: build trees share the tree's inodes).
+sync_files() {
+	local dst=$1 f to
+	for f in "${files[@]}"; do
+		to=$dst/drivers/gpu/drm/amd/amdx/${f#*:}
+		mkdir -p "$(dirname "$to")"
+		cmp -s "$repo/${f%%:*}" "$to" ||
+			cp --remove-destination "$repo/${f%%:*}" "$to"
+	done
+	for f in "${top[@]}"; do
+		to=$dst/${f##*/}
+		cmp -s "$repo/$f" "$to" || cp --remove-destination "$repo/$f" "$to"
+	done
+}
 
 tree="$cache/amdgpu-amdx-$srcver-$key"
 mkdir -p "$cache"
@@ -76,14 +93,6 @@ if [ ! -f "$tree/.amdx-prepared" ]; then
 		git -C "$tree.tmp" apply --whitespace=error-all -p1 "$p" ||
 			{ log "${p##*/} does not apply to linux-source-$series $srcver"; exit 1; }
 	done
-	amdx="$tree.tmp/drivers/gpu/drm/amd/amdx"
-	for f in "${files[@]}"; do
-		mkdir -p "$(dirname "$amdx/${f#*:}")"
-		cp "$repo/${f%%:*}" "$amdx/${f#*:}"
-	done
-	for f in "${top[@]}"; do
-		cp "$repo/$f" "$tree.tmp/"
-	done
 	touch "$tree.tmp/.amdx-prepared"
 	mv "$tree.tmp" "$tree"
 	# Each tree is ~500 MB: keep the newest three and their builds,
@@ -97,6 +106,9 @@ if [ ! -f "$tree/.amdx-prepared" ]; then
 		rm -f "$old.lock"
 	done
 fi
+sync_files "$tree"
+exec 9>&-
+
 if [ "${1:-}" != --build ]; then
 	echo "$tree"
 	exit 0
@@ -110,33 +122,35 @@ symvers=$3
 bkey=$( (echo "$kdir"; cat "$kdir/.config" "$kdir/Module.symvers";
 	 grep -E '\samdx_' "$symvers" | cut -f1,2,4,5) | sha256sum | cut -c1-12)
 build="$tree-build-$bkey"
-# AMDGPU_AMDX_CACHED_ONLY=1: exit 3 instead of building.
-if [ ! -f "$build/.amdx-built" ] && [ -n "${AMDGPU_AMDX_CACHED_ONLY:-}" ]; then
-	log "not cached: $build"
-	exit 3
-fi
 exec 8> "$build.lock"
 flock 8
 if [ ! -f "$build/.amdx-built" ]; then
-	log "building the patched amdgpu against $kdir in $build (~15-30 min once)"
-	rm -rf "$build" "$build.tmp"
-	# Hard links: the build only adds files.
-	cp -al "$tree" "$build.tmp"
-	cp "$symvers" "$build.tmp/amdx.symvers"
-	t0=$(date +%s)
-	if ! make -C "$build.tmp" KDIR="$kdir" AMDX_SYMVERS="$build.tmp/amdx.symvers" \
-		-j"${AMDGPU_AMDX_JOBS:-$(nproc)}" modules \
-		> "$build.tmp/build.log" 2>&1; then
-		tail -40 "$build.tmp/build.log" >&2
-		log "build failed; log in $build.tmp/build.log"
-		exit 1
+	if [ -n "${AMDGPU_AMDX_CACHED_ONLY:-}" ]; then
+		log "not cached: $build"
+		exit 3
 	fi
-	echo "seconds=$(( $(date +%s) - t0 ))" > "$build.tmp/build.time"
-	if grep -E '/amdx/[^:]*:[0-9]+:[0-9]+: (warning|error)' "$build.tmp/build.log" >&2; then
-		log "warnings in amdx's files; log in $build.tmp/build.log"
-		exit 1
+	log "building the patched amdgpu against $kdir in $build (~20-60 min once)"
+	# Hard links: the build only adds files, and sync_files replaces.
+	# An interrupted first build resumes where it stopped.
+	if [ ! -d "$build" ]; then
+		rm -rf "$build.tmp"
+		cp -al "$tree" "$build.tmp"
+		mv "$build.tmp" "$build"
 	fi
-	touch "$build.tmp/.amdx-built"
-	mv "$build.tmp" "$build"
 fi
+sync_files "$build"
+cp "$symvers" "$build/amdx.symvers"
+t0=$(date +%s)
+if ! make -C "$build" KDIR="$kdir" AMDX_SYMVERS="$build/amdx.symvers" \
+	-j"${AMDGPU_AMDX_JOBS:-$(nproc)}" modules > "$build/build.log" 2>&1; then
+	tail -40 "$build/build.log" >&2
+	log "build failed; log in $build/build.log"
+	exit 1
+fi
+log "built in $(( $(date +%s) - t0 )) s"
+if grep -E '/amdx/[^:]*:[0-9]+:[0-9]+: (warning|error)' "$build/build.log" >&2; then
+	log "warnings in amdx's files; log in $build/build.log"
+	exit 1
+fi
+touch "$build/.amdx-built"
 echo "$build/drivers/gpu/drm/amd/amdgpu/amdgpu.ko"

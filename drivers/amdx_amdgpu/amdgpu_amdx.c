@@ -401,7 +401,7 @@ static int amdgpu_amdx_badpages(struct amdgpu_device *adev, void **table,
 	struct amdgpu_ras_eeprom_control *control;
 	struct amdx_badpage_record *recs = NULL;
 	struct eeprom_table_record *bps = NULL;
-	u32 n, i, m = 0, nparts;
+	u32 n, i, m = 0, nparts, skip = 0, first = 0;
 	u64 per_part;
 	void *buf;
 	int ret;
@@ -431,13 +431,15 @@ static int amdgpu_amdx_badpages(struct amdgpu_device *adev, void **table,
 		ret = amdx_amdgpu_badpage_from_amdgpu((const void *)&bps[i],
 						      per_part, nparts,
 						      &recs[m]);
-		if (ret)
-			dev_warn(adev->dev,
-				 "amdx: EEPROM record %u (page %#llx) skipped: %d\n",
-				 i, bps[i].retired_page, ret);
-		else
+		if (!ret)
 			m++;
+		else if (!skip++)
+			first = i;
 	}
+	if (skip)
+		dev_warn(adev->dev,
+			 "amdx: %u of %u EEPROM records skipped, the first (%u, page %#llx) unknown or beyond the VRAM\n",
+			 skip, n, first, bps[first].retired_page);
 	ret = 0;
 	if (!m)
 		goto out;
