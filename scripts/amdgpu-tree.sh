@@ -21,8 +21,8 @@
 # AMDX_SYMVERS=... modules` in the tree), resolving amdx's exports from
 # AMDX_SYMVERS (the Module.symvers of an amdx built against the same
 # KDIR).  The build directory, a hard-linked copy of the tree, is kept per
-# tree, KDIR (its config and Module.symvers) and amdx's exports: once
-# built, a change of amdx's files recompiles only what they touch.
+# tree and KDIR (its path, config and release): once built, a change of
+# amdx's files recompiles only what they touch.
 # Fails on any compiler warning in amdx's files (they build with -Werror)
 # and prints the path of amdgpu.ko.  AMDGPU_AMDX_JOBS sets make -j
 # (default nproc).  AMDGPU_AMDX_CACHED_ONLY=1: exit 3 instead of a first
@@ -118,17 +118,20 @@ kdir=$(cd "$2" && pwd -P)
 symvers=$3
 [ -f "$kdir/Module.symvers" ] || { log "$kdir: no Module.symvers"; exit 1; }
 [ -f "$symvers" ] || { log "$symvers: missing"; exit 1; }
-# The kernel tree or headers, their config and the amdx exports we link to.
-bkey=$( (echo "$kdir"; cat "$kdir/.config" "$kdir/Module.symvers";
-	 grep -E '\samdx_' "$symvers" | cut -f1,2,4,5) | sha256sum | cut -c1-12)
+# The kernel tree or headers: path, config, release.  Not amdx's exports
+# nor the kernel's Module.symvers: modpost reads them again on every
+# (incremental) build.
+bkey=$( (echo "$kdir"; cat "$kdir/.config" "$kdir/include/config/kernel.release") |
+	sha256sum | cut -c1-12)
 build="$tree-build-$bkey"
+# Before the lock: a first build running elsewhere is "not cached" too.
+if [ -n "${AMDGPU_AMDX_CACHED_ONLY:-}" ] && [ ! -f "$build/.amdx-built" ]; then
+	log "not cached: $build"
+	exit 3
+fi
 exec 8> "$build.lock"
 flock 8
 if [ ! -f "$build/.amdx-built" ]; then
-	if [ -n "${AMDGPU_AMDX_CACHED_ONLY:-}" ]; then
-		log "not cached: $build"
-		exit 3
-	fi
 	log "building the patched amdgpu against $kdir in $build (~20-60 min once)"
 	# Hard links: the build only adds files, and sync_files replaces.
 	# An interrupted first build resumes where it stopped.

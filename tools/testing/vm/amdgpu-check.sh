@@ -13,12 +13,13 @@
 #       and the console shows no kernel report.
 #
 # usage: amdgpu-check.sh [--build]
-# The amdgpu test kernel (~40 min on 2 shared cores) and each patched
-# amdgpu build (~20-30 min) are cached under /var/cache/amdx by source
-# version, config and patch hash.  Cold, they exceed what one make check
-# may spend, so without --build (or AMDX_AMDGPU_BUILD=1) a missing cache
-# entry turns the tests needing it into "# SKIP" lines naming the
-# command that fills it; with it they are built first.
+# The amdgpu test kernel and the first build of the patched amdgpu per
+# kernel are cached under /var/cache/amdx by source version, config and
+# patch hash (later builds recompile only what changed).  Cold, they take
+# far longer than one make check may spend (Documentation/amdgpu.rst), so
+# without --build (or AMDX_AMDGPU_BUILD=1) a missing cache entry turns the
+# tests needing it into "# SKIP" lines naming the command that fills it;
+# with it they are built first.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
