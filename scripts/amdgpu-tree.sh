@@ -151,7 +151,7 @@ if ! make -C "$build" KDIR="$kdir" AMDX_SYMVERS="$build/amdx.symvers" \
 	exit 1
 fi
 log "built in $(( $(date +%s) - t0 )) s"
-if grep -E '/amdx/[^:]*:[0-9]+:[0-9]+: (warning|error)' "$build/build.log" >&2; then
+if grep -E '/drivers/gpu/drm/amd/amdx/[^:]*:[0-9]+:[0-9]+: (warning|error)' "$build/build.log" >&2; then
 	log "warnings in amdx's files; log in $build/build.log"
 	exit 1
 fi
