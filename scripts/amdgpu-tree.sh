@@ -142,7 +142,8 @@ if [ ! -f "$build/.amdx-built" ]; then
 	fi
 fi
 sync_files "$build"
-cp "$symvers" "$build/amdx.symvers"
+# Unchanged exports leave the link alone.
+cmp -s "$symvers" "$build/amdx.symvers" || cp "$symvers" "$build/amdx.symvers"
 t0=$(date +%s)
 if ! make -C "$build" KDIR="$kdir" AMDX_SYMVERS="$build/amdx.symvers" \
 	-j"${AMDGPU_AMDX_JOBS:-$(nproc)}" modules > "$build/build.log" 2>&1; then

@@ -62,24 +62,22 @@ amdx_build() { # KDIR NAME
 	echo "$src/Module.symvers"
 }
 
-# A patched amdgpu.ko against KDIR, or "" with the reason in $why;
-# returns 1 for "not cached", 2 for a failure.
+# A patched amdgpu.ko against KDIR: prints its path, or the reason with
+# status 1 for "not cached", 2 for a failure (a subshell: no variables).
 amdgpu_build() { # KDIR NAME
-	local symvers ko
-	why=
-	symvers=$(amdx_build "$1" "$2") || { why="amdx does not build against $1"; return 2; }
+	local symvers
+	symvers=$(amdx_build "$1" "$2") || { echo "amdx does not build against $1"; return 2; }
 	if [ -n "$cached" ]; then
 		AMDGPU_AMDX_CACHED_ONLY=1 "$root/scripts/amdgpu-tree.sh" \
 			--build "$1" "$symvers" > /dev/null 2>&1
 		if [ $? = 3 ]; then
-			why="patched amdgpu for $1 not cached; $fill"
+			echo "patched amdgpu for $1 not cached; $fill"
 			return 1
 		fi
 	fi
-	ko=$(nice -n 10 "$root/scripts/amdgpu-tree.sh" --build "$1" "$symvers" \
-		2> "$work/$2-amdgpu.log") ||
-		{ indent < "$work/$2-amdgpu.log"; why="build failed"; return 2; }
-	echo "$ko"
+	nice -n 10 "$root/scripts/amdgpu-tree.sh" --build "$1" "$symvers" \
+		2> "$work/$2-amdgpu.log" ||
+		{ indent < "$work/$2-amdgpu.log" >&2; echo "build failed"; return 2; }
 }
 
 # 2. Against the amdgpu test kernel.
@@ -95,13 +93,14 @@ fi
 ko=
 if [ -z "$kdir" ]; then
 	skip "$name" "amdgpu test kernel not cached; $fill"
-elif ko=$(amdgpu_build "$kdir" test); then
+elif out=$(amdgpu_build "$kdir" test); then
+	ko=$out
 	ok "$name"
 	log "$ko"
 elif [ $? = 1 ]; then
-	skip "$name" "$why"
+	skip "$name" "$out"
 else
-	not_ok "$name ($why)"
+	not_ok "$name ($out)"
 fi
 
 # 3. Against Debian's headers, as DKMS builds it.
@@ -116,9 +115,9 @@ elif dko=$(amdgpu_build "$hdr" headers); then
 	*) not_ok "$name (amdgpu.ko does not depend on amdx: $deps)" ;;
 	esac
 elif [ $? = 1 ]; then
-	skip "$name" "$why"
+	skip "$name" "$dko"
 else
-	not_ok "$name ($why)"
+	not_ok "$name ($dko)"
 fi
 
 # 4.. The VM.
