@@ -153,7 +153,7 @@ visit() {
 	order+=("$m")
 }
 rootfs=$work/vm-root
-rm -rf "$rootfs" && mkdir -p "$rootfs"/{bin,dev,proc,sys,lib/amdgpu}
+rm -rf "$rootfs" && mkdir -p "$rootfs"/{bin,dev,proc,sys,tmp,lib/amdgpu}
 seen[amdgpu]=1
 for d in $(modinfo -F depends "$ko" | tr , ' '); do
 	visit "$d"

@@ -11,6 +11,7 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
 mount -t debugfs debugfs /sys/kernel/debug
+mkdir -p /tmp && mount -t tmpfs tmpfs /tmp
 
 out=/dev/ttyS1
 n=0
