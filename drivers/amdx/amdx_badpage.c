@@ -59,7 +59,7 @@ size_t amdx_badpage_size(u32 count)
 	return AMDX_BADPAGE_HEADER_SIZE +
 	       (size_t)count * AMDX_BADPAGE_RECORD_SIZE;
 }
-EXPORT_SYMBOL_IF_KUNIT(amdx_badpage_size);
+EXPORT_SYMBOL_GPL(amdx_badpage_size);
 
 /* CRC over @len bytes at @buf, the checksum field counted as zero. */
 static u32 amdx_badpage_crc(const u8 *buf, size_t len)
@@ -113,7 +113,7 @@ int amdx_badpage_encode(const struct amdx_badpage_record *recs, u32 count,
 	put_unaligned_le32(amdx_badpage_crc(p, size), p + HDR_CHECKSUM);
 	return size;
 }
-EXPORT_SYMBOL_IF_KUNIT(amdx_badpage_encode);
+EXPORT_SYMBOL_GPL(amdx_badpage_encode);
 
 /* Fails with -EBADMSG and @msg as the reason. */
 #define amdx_badpage_bad(why, msg) ({ *(why) = (msg); -EBADMSG; })

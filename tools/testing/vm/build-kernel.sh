@@ -9,9 +9,13 @@
 # rebuilds.
 # Prints the kernel build directory (usable as KDIR) on stdout.
 #
-# usage: build-kernel.sh [test|bench] [6.1|6.12]
+# usage: build-kernel.sh [test|bench|amdgpu] [6.1|6.12]
 #   test   kernel.config: KUnit, KASAN, lockdep, kmemleak... (default)
 #   bench  kernel.config + kernel-bench.config: no debugging, for timings
+#   amdgpu kernel.config + kernel-amdgpu.config: the test kernel with DRM,
+#          TTM and amdgpu's dependencies, 6.12 only; the tree's own amdgpu
+#          is not compiled, the patched one builds against it out of tree
+#          (scripts/amdgpu-tree.sh, tools/testing/vm/amdgpu-check.sh)
 #   6.1    linux-source-6.1 (default), 6.12 linux-source-6.12
 # A version's own fragment, kernel-VERSION.config, is merged after the
 # common one when it exists (options that differ between versions only).
@@ -34,20 +38,29 @@ frag=$(mktemp)
 trap 'rm -f "$frag"' EXIT
 case "$flavour" in
 test|bench) ;;
+amdgpu) [ "$series" = 6.12 ] || { log "amdgpu flavour: 6.12 only"; exit 2; } ;;
 *) log "unknown flavour $flavour"; exit 2 ;;
 esac
 cat "$here/kernel.config" > "$frag"
 [ ! -f "$here/kernel-$series.config" ] || cat "$here/kernel-$series.config" >> "$frag"
-[ "$flavour" = test ] || cat "$here/kernel-bench.config" >> "$frag"
+[ "$flavour" != bench ] || cat "$here/kernel-bench.config" >> "$frag"
+[ "$flavour" != amdgpu ] || cat "$here/kernel-amdgpu.config" >> "$frag"
 # Last setting of each option wins.
 tac "$frag" | awk -F= '/^CONFIG_/ { if (seen[$1]++) next } { print }' | tac \
 	> "$frag.m" && mv "$frag.m" "$frag"
 # Bump when the build procedure below changes what comes out.
 recipe=1
-key=$( (cat "$frag"; echo "recipe=$recipe") | sha256sum | cut -c1-12)
+key=$( (cat "$frag"; echo "recipe=$recipe"
+	[ "$flavour" != amdgpu ] || echo "amdgpu-recipe=1") | sha256sum | cut -c1-12)
 kdir="$cache/linux-$srcver-$key"
 [ "$flavour" = test ] || kdir="$kdir-$flavour"
 
+# amdgpu flavour, AMDX_KERNEL_CACHED_ONLY=1: exit 3 instead of building.
+if [ "$flavour" = amdgpu ] && [ -n "${AMDX_KERNEL_CACHED_ONLY:-}" ] &&
+	[ ! -f "$kdir/.amdx-built" ]; then
+	log "not cached: $kdir"
+	exit 3
+fi
 mkdir -p "$cache"
 # One build per key at a time; others wait and then reuse it.
 exec 9> "$kdir.lock"
@@ -64,6 +77,13 @@ tar -C "$kdir.tmp" --strip-components=1 -xf "$tarball"
 cd "$kdir.tmp"
 make -s tinyconfig >&2
 scripts/kconfig/merge_config.sh -m .config "$frag" >&2
+# amdgpu flavour: keep the tree's amdgpu (hundreds of files) out of the
+# build; amdgpu-tree.sh builds the patched one against this tree.
+if [ "$flavour" = amdgpu ]; then
+	sed -i '/^obj-\$(CONFIG_DRM_AMDGPU)+= amd\/amdgpu\/$/d' drivers/gpu/drm/Makefile
+	! grep -q 'amd/amdgpu/' drivers/gpu/drm/Makefile ||
+		{ log "could not drop amd/amdgpu/ from drivers/gpu/drm/Makefile"; exit 1; }
+fi
 make -s olddefconfig >&2
 # Every line of the fragment must have survived olddefconfig.
 missing=0

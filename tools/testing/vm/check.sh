@@ -362,4 +362,13 @@ for k in "${kernels[@]}"; do
 	report_fails "$kw/stock/report"
 	add_counts "$(grep '^counts:' "$kw/stock/report")"
 done
+
+# The amdgpu provider (Documentation/amdgpu.rst), 6.12 only: the patched
+# amdgpu's builds and its load test in the amdgpu test kernel's VM.  Its
+# caches are filled by amdgpu-check.sh --build; cold, it reports SKIPs.
+if [ "$mode" = check ] && [ -z "$suite" ] &&
+	[[ " ${kernels[*]} " == *" 6.12 "* ]]; then
+	step "6.12 amdgpu provider"
+	host_ktap 6.12/amdgpu "$here/amdgpu-check.sh"
+fi
 finish

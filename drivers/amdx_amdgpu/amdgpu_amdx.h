@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Copyright (C) 2026 The amdx authors
+ *
+ * The hooks amdgpu calls into its amdx provider (amdgpu_amdx.c).  The
+ * patch series under patches/ adds the calls; this header is all that the
+ * patched amdgpu files see of amdx, so it names no amdx type.
+ */
+#ifndef __AMDGPU_AMDX_H__
+#define __AMDGPU_AMDX_H__
+
+struct amdgpu_device;
+struct amdgpu_iv_entry;
+
+void amdgpu_amdx_init(struct amdgpu_device *adev);
+void amdgpu_amdx_fini(struct amdgpu_device *adev);
+void amdgpu_amdx_free(struct amdgpu_device *adev);
+void amdgpu_amdx_ras_interrupt(struct amdgpu_device *adev, int block,
+			       const struct amdgpu_iv_entry *entry);
+
+#endif /* __AMDGPU_AMDX_H__ */

@@ -1,0 +1,203 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The amdgpu provider's build and load tests, as KTAP on stdout (check.sh
+# counts them with host_ktap):
+#   1   the patch series applies to pristine linux-source-6.12
+#   2   the patched amdgpu builds against the amdgpu test kernel
+#       (build-kernel.sh amdgpu 6.12), 0 warnings in amdx's files
+#   3   it builds against Debian's linux-headers-6.12.*-amd64 with the
+#       command the amdgpu-amdx DKMS package runs, and links to amdx
+#   4.. in a VM of the amdgpu test kernel (KASAN, lockdep, kmemleak) with
+#       no AMD device: its dependencies, amdx.ko and amdgpu.ko load, no
+#       amdx device appears, everything unloads, kmemleak stays silent,
+#       and the console shows no kernel report.
+#
+# usage: amdgpu-check.sh [--build]
+# The amdgpu test kernel and the first build of the patched amdgpu per
+# kernel are cached under /var/cache/amdx by source version, config and
+# patch hash (later builds recompile only what changed).  Cold, they take
+# far longer than one make check may spend (Documentation/amdgpu.rst), so
+# without --build (or AMDX_AMDGPU_BUILD=1) a missing cache entry turns the
+# tests needing it into "# SKIP" lines naming the command that fills it;
+# with it they are built first.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../../.." && pwd)
+work=${AMDGPU_CHECK_WORK:-$root/build/amdgpu}
+build=${AMDX_AMDGPU_BUILD:-0}
+[ "${1:-}" != --build ] || build=1
+cached=1
+[ "$build" = 1 ] && cached=
+
+n=0
+ok() { n=$((n + 1)); echo "ok $n amdgpu: $*"; }
+not_ok() { n=$((n + 1)); echo "not ok $n amdgpu: $*"; }
+skip() { n=$((n + 1)); echo "ok $n amdgpu: $1 # SKIP $2"; }
+indent() { sed 's/^/# /'; }
+log() { echo "# $*"; }
+fill="run tools/testing/vm/amdgpu-check.sh --build once (cached afterwards)"
+
+mkdir -p "$work"
+echo "TAP version 13"
+echo "1..12"
+
+# 1. The series against pristine sources.
+if tree=$("$root/scripts/amdgpu-tree.sh" 2> "$work/tree.log"); then
+	ok "the patch series applies to pristine linux-source-6.12"
+else
+	not_ok "the patch series applies to pristine linux-source-6.12"
+	indent < "$work/tree.log"
+fi
+
+# amdx built against KDIR, in a copy of the repository (work/NAME);
+# prints its Module.symvers.
+amdx_build() { # KDIR NAME
+	local src=$work/$2
+	mkdir -p "$src"
+	(cd "$root" && git ls-files -co --exclude-standard -z -- \
+		Kbuild Makefile dkms.conf drivers include uapi scripts |
+		rsync -a --from0 --files-from=- ./ "$src/")
+	make -s -C "$src" KDIR="$1" AMDX_WERROR=y modules > "$src.log" 2>&1 ||
+		{ indent < "$src.log" >&2; return 1; }
+	echo "$src/Module.symvers"
+}
+
+# A patched amdgpu.ko against KDIR: prints its path, or the reason with
+# status 1 for "not cached", 2 for a failure (a subshell: no variables).
+amdgpu_build() { # KDIR NAME
+	local symvers
+	symvers=$(amdx_build "$1" "$2") || { echo "amdx does not build against $1"; return 2; }
+	if [ -n "$cached" ]; then
+		AMDGPU_AMDX_CACHED_ONLY=1 "$root/scripts/amdgpu-tree.sh" \
+			--build "$1" "$symvers" > /dev/null 2>&1
+		if [ $? = 3 ]; then
+			echo "patched amdgpu for $1 not cached; $fill"
+			return 1
+		fi
+	fi
+	nice -n 10 "$root/scripts/amdgpu-tree.sh" --build "$1" "$symvers" \
+		2> "$work/$2-amdgpu.log" ||
+		{ indent < "$work/$2-amdgpu.log" >&2; echo "build failed"; return 2; }
+}
+
+# 2. Against the amdgpu test kernel.
+kdir=
+name="the patched amdgpu builds against the amdgpu test kernel"
+if [ -n "$cached" ]; then
+	kdir=$(AMDX_KERNEL_CACHED_ONLY=1 "$here/build-kernel.sh" amdgpu 6.12 2> /dev/null)
+	[ $? = 0 ] || kdir=
+else
+	kdir=$(nice -n 10 "$here/build-kernel.sh" amdgpu 6.12 2> "$work/kernel.log") ||
+		{ indent < "$work/kernel.log"; kdir=; }
+fi
+ko=
+if [ -z "$kdir" ]; then
+	skip "$name" "amdgpu test kernel not cached; $fill"
+elif out=$(amdgpu_build "$kdir" test); then
+	ko=$out
+	ok "$name"
+	log "$ko"
+elif [ $? = 1 ]; then
+	skip "$name" "$out"
+else
+	not_ok "$name ($out)"
+fi
+
+# 3. Against Debian's headers, as DKMS builds it.
+hdr=$(ls -d /lib/modules/6.12.*-amd64/build 2>/dev/null | sort -V | tail -n 1)
+name="the patched amdgpu builds against Debian's headers (the DKMS build)"
+if [ -z "$hdr" ]; then
+	skip "$name" "no linux-headers-6.12.*-amd64 installed"
+elif dko=$(amdgpu_build "$hdr" headers); then
+	deps=$(modinfo -F depends "$dko")
+	case ",$deps," in
+	*,amdx,*) ok "$name" ; log "$dko: depends $deps" ;;
+	*) not_ok "$name (amdgpu.ko does not depend on amdx: $deps)" ;;
+	esac
+elif [ $? = 1 ]; then
+	skip "$name" "$dko"
+else
+	not_ok "$name ($dko)"
+fi
+
+# 4.. The VM.
+vm_tests=("its dependencies load" "amdx.ko loads"
+	"the patched amdgpu.ko loads without an AMD device"
+	"no amdx device appears" "amdgpu.ko unloads" "amdx.ko unloads"
+	"its dependencies unload" "kmemleak reports nothing"
+	"no kernel report on the console")
+if [ -z "$ko" ]; then
+	for t in "${vm_tests[@]}"; do
+		skip "$t" "no patched amdgpu built against the amdgpu test kernel"
+	done
+	exit 0
+fi
+
+# The modules amdgpu.ko needs from the kernel tree, dependencies first.
+declare -A path seen
+while IFS= read -r f; do
+	m=${f##*/}
+	m=${m%.ko}
+	path[${m//-/_}]=$f
+done < <(find "$kdir" -name '*.ko')
+order=()
+visit() {
+	local m=${1//-/_} d
+	[ -z "${seen[$m]:-}" ] || return 0
+	seen[$m]=1
+	[ "$m" != amdx ] || return 0
+	[ -n "${path[$m]:-}" ] || { log "no $m.ko in $kdir"; return 1; }
+	for d in $(modinfo -F depends "${path[$m]}" | tr , ' '); do
+		visit "$d" || return 1
+	done
+	order+=("$m")
+}
+rootfs=$work/vm-root
+rm -rf "$rootfs" && mkdir -p "$rootfs"/{bin,dev,proc,sys,tmp,lib/amdgpu}
+seen[amdgpu]=1
+for d in $(modinfo -F depends "$ko" | tr , ' '); do
+	visit "$d"
+done
+for m in "${order[@]}"; do
+	cp "${path[$m]}" "$rootfs/lib/amdgpu/$m.ko"
+done
+echo "${order[*]}" > "$rootfs/lib/amdgpu/order"
+log "amdgpu.ko needs: ${order[*]} amdx"
+cp "$ko" "$rootfs/lib/amdgpu/amdgpu.ko"
+cp "$work/test/drivers/amdx/amdx.ko" "$rootfs/lib/amdgpu/amdx.ko"
+cp /bin/busybox "$rootfs/bin/busybox"
+cp "$here/amdgpu-guest.sh" "$rootfs/init"
+(cd "$rootfs" && find . | cpio -o -H newc --quiet | gzip -1) > "$work/initrd.gz"
+
+t0=$SECONDS
+"$here/run-qemu.sh" "$kdir/arch/x86/boot/bzImage" "$work/initrd.gz" amdgpu \
+	"$work/vm" 900 > "$work/vm.log" 2>&1
+log "VM ran $((SECONDS - t0)) s"
+# The guest's own KTAP, renumbered after the host's.
+got=0
+while IFS= read -r l; do
+	case "$l" in
+	"ok "*|"not ok "*)
+		got=$((got + 1))
+		res=${l%% [0-9]* *}
+		echo "$res $((n + got)) ${l#* [0-9]* }"
+		;;
+	"# "*) echo "$l" ;;
+	esac
+done < "$work/vm/results.log"
+n=$((n + got))
+while [ $got -lt 8 ]; do
+	got=$((got + 1))
+	not_ok "${vm_tests[$((got - 1))]} (the guest did not report it)"
+done
+splats=$(python3 -c "import re, sys; sys.path.insert(0, sys.argv[1])
+from collect import SPLATS
+for l in open(sys.argv[2], errors='replace'):
+    if SPLATS.search(l):
+        print(l.rstrip())" "$here" "$work/vm/console.log")
+if [ -z "$splats" ]; then
+	ok "no kernel report on the console"
+else
+	not_ok "no kernel report on the console"
+	echo "$splats" | head -40 | indent
+fi

@@ -1,0 +1,84 @@
+#!/bin/busybox sh
+# SPDX-License-Identifier: GPL-2.0
+# /init of the amdgpu VM (amdgpu-check.sh): load amdx.ko and the patched
+# amdgpu.ko with no AMD device present, check that no amdx device
+# appears, unload everything, scan for leaks.  KTAP on ttyS1; the
+# console (ttyS0) carries the kernel log the host searches for reports.
+# /lib/amdgpu/order lists the modules amdgpu needs, in load order.
+/bin/busybox --install -s /bin
+export PATH=/bin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+mount -t debugfs debugfs /sys/kernel/debug
+mkdir -p /tmp && mount -t tmpfs tmpfs /tmp
+
+out=/dev/ttyS1
+n=0
+ok() { n=$((n + 1)); echo "ok $n $*" > $out; }
+not_ok() { n=$((n + 1)); echo "not ok $n $*" > $out; }
+check() { # NAME COMMAND...: ok when COMMAND succeeds
+	local name=$1
+	shift
+	if "$@" > /tmp/check.log 2>&1; then
+		ok "$name"
+	else
+		not_ok "$name"
+		sed 's/^/# /' /tmp/check.log > $out
+	fi
+}
+amdx_devices() { ls /sys/class/amdx 2>/dev/null | grep -c '^amdx[0-9]' ; }
+
+echo "amdgpu-vm: kernel $(uname -r), $(nproc) cpus"
+[ -w /sys/kernel/debug/kmemleak ] && echo clear > /sys/kernel/debug/kmemleak
+echo "TAP version 13" > $out
+echo "1..8" > $out
+deps=$(cat /lib/amdgpu/order)
+
+load_deps() {
+	local m
+	for m in $deps; do
+		insmod "/lib/amdgpu/$m.ko" || return 1
+	done
+}
+unload_deps() {
+	local m rev=
+	for m in $deps; do rev="$m $rev"; done
+	for m in $rev; do
+		rmmod "$m" || return 1
+	done
+}
+check "amdgpu: its dependencies load" load_deps
+check "amdgpu: amdx.ko loads" insmod /lib/amdgpu/amdx.ko
+echo "amdgpu-vm: loading amdgpu"
+check "amdgpu: the patched amdgpu.ko loads without an AMD device" \
+	insmod /lib/amdgpu/amdgpu.ko
+# amdgpu registers its PCI driver and finds no device: no amdx device.
+if [ "$(amdx_devices)" = 0 ] && grep -q '^amdgpu ' /proc/modules; then
+	ok "amdgpu: no amdx device appears"
+else
+	not_ok "amdgpu: no amdx device appears"
+	ls /sys/class/amdx | sed 's/^/# /' > $out
+fi
+check "amdgpu: amdgpu.ko unloads" rmmod amdgpu
+check "amdgpu: amdx.ko unloads" rmmod amdx
+check "amdgpu: its dependencies unload" unload_deps
+if [ -w /sys/kernel/debug/kmemleak ]; then
+	# Two scans: kmemleak reports an object only once it is old enough
+	# and unreferenced in two scans.
+	sleep 6
+	echo scan > /sys/kernel/debug/kmemleak
+	sleep 6
+	echo scan > /sys/kernel/debug/kmemleak
+	if [ -s /sys/kernel/debug/kmemleak ]; then
+		not_ok "amdgpu: kmemleak reports nothing"
+		sed 's/^/# /' /sys/kernel/debug/kmemleak > $out
+	else
+		ok "amdgpu: kmemleak reports nothing"
+	fi
+else
+	ok "amdgpu: kmemleak reports nothing # SKIP no kmemleak in this kernel"
+fi
+echo "# end" > $out
+sync
+reboot -f
