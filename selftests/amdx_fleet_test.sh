@@ -6,13 +6,14 @@
 # none) and jq after RAS errors injected through the CLI, in textfile mode
 # and over HTTP on loopback; `amdx health` verdicts reached from injected
 # faults and cleared by their rules, on the journal amdx-eventd keeps,
-# across a kill -9 and restart of the daemon.  amdx_fleet_sched_test.sh
-# has `amdx partition export`.  busybox sh; prints KTAP.
+# across a kill -9 and restart of the daemon; one collection over a fleet
+# host's 64 devices with VFs is complete.  amdx_fleet_sched_test.sh has
+# `amdx partition export`.  busybox sh; prints KTAP.
 #
-# Sim ids 961..969 belong to this test.
+# Sim ids 961..969 and 200..263 belong to this test.
 
 SIM=/sys/bus/amdx_sim
-NTESTS=9
+NTESTS=10
 n=0
 failed=0
 tmp=$(mktemp -d /tmp/amdx_fleet_test.XXXXXX) || exit 1
@@ -65,6 +66,7 @@ stop_monitor() {
 cleanup() {
 	stop_monitor
 	for s in 961 962 963 964 965 966 967; do del_dev $s; done
+	for s in $(seq 200 263); do del_dev $s; done
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -191,6 +193,70 @@ else
 fi
 result "exporter textfile: the kernel's counters of commits, FLRs, migrations (hmm: $hmm), promtool clean"
 del_dev 967
+
+# A fleet host: 64 devices, 2 of them in CPX with 8 VFs (8 x 256 MiB, GIM's
+# smallest VF quota), 2 in SPX with 1 VF, 60 in SPX without (the
+# simulator's smallest VRAM: creating a device and each CLI call cost the
+# debug kernel most of this test's time).  One collection must hold every
+# device's series: its info, each partition's state and each VF's state,
+# as many as the kernel lists, and promtool accepts it.  (Its cost is a
+# benchmark's: make bench, 64 devices with 8 VFs each, metrics.rst.)
+: > "$tmp/fleet.want"
+for i in $(seq 0 63); do
+	s=$((200 + i))
+	case $i in
+	0 | 1) new_dev $s model=mi300x vram=2048 || break ;;
+	2 | 3) new_dev $s model=mi300x vram=256 || break ;;
+	*) new_dev $s model=mi300x vram=64 || break ;;
+	esac
+	d=$(amdx_id $s) || { fail "sim $s has no amdx device"; break; }
+	case $i in
+	0 | 1)
+		amdx partition set "$d" --compute cpx > /dev/null || fail "device $d to CPX"
+		amdx vf enable "$d" 8 > /dev/null || fail "device $d: vf enable 8"
+		echo "$d 8 8" >> "$tmp/fleet.want"
+		;;
+	2 | 3)
+		amdx vf enable "$d" 1 > /dev/null || fail "device $d: vf enable 1"
+		echo "$d 1 1" >> "$tmp/fleet.want"
+		;;
+	*) echo "$d 1 0" >> "$tmp/fleet.want" ;;
+	esac
+done
+if [ "$(wc -l < "$tmp/fleet.want")" != 64 ]; then
+	fail "created $(wc -l < "$tmp/fleet.want") of 64 devices"
+elif amdx exporter --textfile "$tmp/fleet.prom" 2> "$tmp/err"; then
+	promtool_check "$tmp/fleet.prom"
+	grep -q '^amdx_exporter_devices{.*} 64$' "$tmp/fleet.prom" ||
+		fail "amdx_exporter_devices: $(grep '^amdx_exporter_devices' "$tmp/fleet.prom")"
+	# Per device: "ID INFO PARTITIONS VFS" as the exposition has them,
+	# partitions and VFs counted by their state="online" series.
+	awk '
+	function dev(l) { sub(/.*device="/, "", l); sub(/".*/, "", l); return l }
+	/^amdx_device_info\{/ { info[dev($0)]++ }
+	/^amdx_partition_state\{.*state="online"/ { parts[dev($0)]++ }
+	/^amdx_vf_state\{.*state="online"/ { vfs[dev($0)]++ }
+	END { for (d in info) print d, info[d], parts[d] + 0, vfs[d] + 0 }' \
+		"$tmp/fleet.prom" | sort -n > "$tmp/fleet.got"
+	# The kernel's view of the same devices, and what was asked of it.
+	amdx -j partition show all > "$tmp/fleet.p"
+	amdx -j vf show all > "$tmp/fleet.v"
+	jq -r -n --slurpfile p "$tmp/fleet.p" --slurpfile v "$tmp/fleet.v" '
+		($v[0].devices | map({key: (.device | tostring), value: (.vfs | length)}) |
+		 from_entries) as $vfs |
+		$p[0].devices[] | "\(.device) 1 \(.partitions | length) \($vfs[.device | tostring])"' |
+		sort -n > "$tmp/fleet.kernel"
+	awk '{ print $1, 1, $2, $3 }' "$tmp/fleet.want" | sort -n > "$tmp/fleet.exp"
+	cmp -s "$tmp/fleet.exp" "$tmp/fleet.kernel" ||
+		fail "the kernel lists (id 1 partitions vfs): $(diff "$tmp/fleet.exp" "$tmp/fleet.kernel" | grep '^[-+][0-9]' | head -n 5)"
+	cmp -s "$tmp/fleet.exp" "$tmp/fleet.got" ||
+		fail "series per device (id info partitions vfs) differ: $(diff "$tmp/fleet.exp" "$tmp/fleet.got" | grep '^[-+][0-9]' | head -n 5)"
+	diag "64 devices: $(grep -c '^amdx_' "$tmp/fleet.prom") series, $(wc -c < "$tmp/fleet.prom") bytes, $(grep '^amdx_exporter_collect_duration_seconds' "$tmp/fleet.prom")"
+else
+	fail "amdx exporter: exit $?: $(cat "$tmp/err")"
+fi
+result "exporter textfile: 64 devices, every device's partitions and VFs, promtool clean"
+for s in $(seq 200 263); do del_dev $s; done
 
 # ---- health
 

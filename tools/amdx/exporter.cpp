@@ -25,6 +25,8 @@
 #include <prometheus/exposer.h>
 #include <prometheus/text_serializer.h>
 #include <sstream>
+#include <streambuf>
+#include <string_view>
 #include <thread>
 #include <unistd.h>
 
@@ -58,28 +60,37 @@ Labels identity(const Snapshot& s, const std::string& host, const std::string& p
     };
 }
 
-Labels with(Labels l, std::initializer_list<ClientMetric::Label> more) {
-    l.insert(l.end(), more);
-    return l;
+/// @l plus @more, allocated once: a collection makes one label set per
+/// series (tens of thousands on a fleet host).
+Labels with(const Labels& l, std::initializer_list<ClientMetric::Label> more) {
+    Labels out;
+    out.reserve(l.size() + more.size());
+    out.insert(out.end(), l.begin(), l.end());
+    out.insert(out.end(), more);
+    return out;
 }
 
 /// Families in the order of metrics.rst; each family is created once.
+/// Names and help texts are literals: a series costs no string of them,
+/// only its labels.
 class Builder {
   public:
-    MetricFamily& family(const std::string& name, MetricType type, const std::string& help) {
-        for (auto& f : families_)
-            if (f.name == name)
-                return f;
-        families_.push_back(MetricFamily{name, help, type, {}});
+    MetricFamily& family(std::string_view name, MetricType type, std::string_view help) {
+        if (last_ < families_.size() && families_[last_].name == name)
+            return families_[last_];
+        for (last_ = 0; last_ < families_.size(); ++last_)
+            if (families_[last_].name == name)
+                return families_[last_];
+        families_.push_back(MetricFamily{std::string(name), std::string(help), type, {}});
         return families_.back();
     }
-    void gauge(const std::string& name, const std::string& help, Labels labels, double v) {
+    void gauge(std::string_view name, std::string_view help, Labels labels, double v) {
         ClientMetric m;
         m.label = std::move(labels);
         m.gauge.value = v;
         family(name, MetricType::Gauge, help).metric.push_back(std::move(m));
     }
-    void counter(const std::string& name, const std::string& help, Labels labels, double v) {
+    void counter(std::string_view name, std::string_view help, Labels labels, double v) {
         ClientMetric m;
         m.label = std::move(labels);
         m.counter.value = v;
@@ -89,6 +100,7 @@ class Builder {
 
   private:
     std::vector<MetricFamily> families_;
+    std::size_t last_ = 0; ///< the family of the previous series
 };
 
 constexpr std::array<PartitionState, 3> kStates = {
@@ -139,6 +151,14 @@ void stats_metrics(Builder& b, const DeviceStats& st, const Labels& dev) {
 
 void device_metrics(Builder& b, const Snapshot& s, const std::string& host) {
     const Labels dev = identity(s, host, "all");
+    // The identity of each partition, made once, not once per series.
+    std::map<std::uint32_t, Labels> part_ids;
+    auto part = [&](std::uint32_t id) -> const Labels& {
+        auto it = part_ids.find(id);
+        if (it == part_ids.end())
+            it = part_ids.emplace(id, identity(s, host, std::to_string(id))).first;
+        return it->second;
+    };
     b.gauge("amdx_device_info",
             "Device identity: 1 per device, with model, product and hive as labels.",
             with(dev, {{"model", std::string(to_string(s.info.model))},
@@ -184,9 +204,8 @@ void device_metrics(Builder& b, const Snapshot& s, const std::string& host) {
             } else {
                 b.counter("amdx_partition_ras_errors_total",
                           "RAS errors of a block and type in one compute partition.",
-                          with(identity(s, host, std::to_string(row.partition)),
-                               {{"block", std::string(to_string(row.block))},
-                                {"type", std::string(to_string(type))}}),
+                          with(part(row.partition), {{"block", std::string(to_string(row.block))},
+                                                     {"type", std::string(to_string(type))}}),
                           static_cast<double>(*row.count[t]));
             }
         }
@@ -211,7 +230,7 @@ void device_metrics(Builder& b, const Snapshot& s, const std::string& host) {
                 static_cast<double>(threshold));
 
     for (const auto& p : s.partitions.partitions) {
-        const Labels l = identity(s, host, std::to_string(p.id));
+        const Labels& l = part(p.id);
         for (const auto st : kStates)
             b.gauge("amdx_partition_state",
                     "1 for the state a compute partition is in (online, quarantined, offline).",
@@ -303,10 +322,10 @@ std::string to_text(const std::vector<MetricFamily>& families) {
 
 namespace {
 
-/// The exposition of one collection; on failure amdx_up 0 and the reason
-/// in @why.
-std::string collect_text(const Options& opts, const std::string& host, const EventTallies* ev,
-                         std::string& why) {
+/// The metrics of one collection; on failure amdx_up 0 and the reason in
+/// @why.
+std::vector<MetricFamily> collect_families(const Options& opts, const std::string& host,
+                                           const EventTallies* ev, std::string& why) {
     const auto t0 = std::chrono::steady_clock::now();
     why.clear();
     auto control = Control::open(opts.node);
@@ -321,35 +340,77 @@ std::string collect_text(const Options& opts, const std::string& host, const Eve
         Builder b;
         b.gauge("amdx_up", "1 if the exporter read every device, 0 if the collection failed.",
                 {{"hostname", host}}, 0);
-        return to_text(b.take());
+        return b.take();
     }
     const std::chrono::duration<double> took = std::chrono::steady_clock::now() - t0;
     std::map<std::uint32_t, EventTally> tallies;
     if (ev != nullptr)
         tallies = ev->get();
-    return to_text(to_metrics(*snaps, host, ev != nullptr ? &tallies : nullptr, took.count()));
+    return to_metrics(*snaps, host, ev != nullptr ? &tallies : nullptr, took.count());
 }
 
-/// Writes @text to @path through @path.tmp.PID, fsync, rename.
-bool write_textfile(const std::string& path, const std::string& text, std::string& why) {
+/// An output buffer over a file descriptor: the serializer writes a fleet
+/// host's exposition (megabytes) straight into the file, 64 KiB at a time,
+/// instead of into a string of it first.
+class FdBuf : public std::streambuf {
+  public:
+    explicit FdBuf(int fd) : fd_(fd) { setp(buf_.data(), buf_.data() + buf_.size()); }
+    /// The errno of the first failed write, 0 if none.
+    [[nodiscard]] int error() const { return error_; }
+
+  protected:
+    int_type overflow(int_type c) override {
+        if (sync() != 0)
+            return traits_type::eof();
+        if (!traits_type::eq_int_type(c, traits_type::eof())) {
+            *pptr() = traits_type::to_char_type(c);
+            pbump(1);
+        }
+        return traits_type::not_eof(c);
+    }
+    int sync() override {
+        const char* p = pbase();
+        while (p < pptr()) {
+            const ssize_t n = ::write(fd_, p, static_cast<std::size_t>(pptr() - p));
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n < 0) {
+                error_ = errno;
+                return -1;
+            }
+            p += n;
+        }
+        setp(buf_.data(), buf_.data() + buf_.size());
+        return 0;
+    }
+
+  private:
+    int fd_;
+    int error_ = 0;
+    std::vector<char> buf_ = std::vector<char>(std::size_t{64} * 1024);
+};
+
+/// Writes the exposition of @families to @path through @path.tmp.PID,
+/// fsync, rename.
+bool write_textfile(const std::string& path, const std::vector<MetricFamily>& families,
+                    std::string& why) {
     const std::string tmp = path + ".tmp." + std::to_string(::getpid());
     const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) {
         why = tmp + ": " + errno_text(std::error_code(errno, std::system_category()));
         return false;
     }
-    std::size_t off = 0;
-    while (off < text.size()) {
-        const ssize_t n = ::write(fd, text.data() + off, text.size() - off);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            why = tmp + ": " + errno_text(std::error_code(errno, std::system_category()));
-            ::close(fd);
-            ::unlink(tmp.c_str());
-            return false;
-        }
-        off += static_cast<std::size_t>(n);
+    FdBuf buf(fd);
+    std::ostream out(&buf);
+    prometheus::TextSerializer{}.Serialize(out, families);
+    out.flush();
+    if (!out || buf.error() != 0) {
+        why = tmp + ": " +
+              errno_text(
+                  std::error_code(buf.error() != 0 ? buf.error() : EIO, std::system_category()));
+        ::close(fd);
+        ::unlink(tmp.c_str());
+        return false;
     }
     if (::fsync(fd) != 0 || ::close(fd) != 0 || ::rename(tmp.c_str(), path.c_str()) != 0) {
         why = path + ": " + errno_text(std::error_code(errno, std::system_category()));
@@ -513,12 +574,12 @@ int FleetCommands::exporter(const Options& opts, std::ostream& out, std::ostream
     int code = kExitOk;
     for (;;) {
         std::string why;
-        const std::string text = collect_text(opts, host, keeps_running ? &tallies : nullptr, why);
+        const auto families = collect_families(opts, host, keeps_running ? &tallies : nullptr, why);
         if (!why.empty())
             fail(err, "exporter: " + why);
         if (textfile_ == "-") {
-            out << text << std::flush;
-        } else if (!write_textfile(textfile_, text, why)) {
+            out << to_text(families) << std::flush;
+        } else if (!write_textfile(textfile_, families, why)) {
             fail(err, "exporter: " + why);
             code = kExitError;
             break;

@@ -3,6 +3,8 @@
 // amdx_fleet_fake: the amdx CLI against a fake kernel for the fleet tests
 // that run it as a process (promtool, a real prometheus server).
 //   AMDX_FAKE_DEVICES=N           N MI300X devices (default 2)
+//   AMDX_FAKE_VFS=N               every device in CPX with N VFs (the fleet
+//                                 host of metrics.rst's scrape cost)
 //   AMDX_FAKE_INJECT=D:B:T:N,...  before the CLI runs, inject N errors of
 //                                 block B and type T into device D through
 //                                 libamdx (Device::ras_inject), as
@@ -48,6 +50,22 @@ bool inject(const std::string& spec) {
     return true;
 }
 
+/// Every device in CPX with @vfs VFs, through libamdx as `amdx partition
+/// set` and `amdx vf enable` would.
+bool enable_vfs(unsigned devices, std::uint32_t vfs) {
+    auto control = amdx::Control::open("/dev/null");
+    if (!control)
+        return false;
+    for (unsigned i = 0; i < devices; ++i) {
+        auto device = amdx::Device::open(*control, i);
+        amdx::PartitionRequest req;
+        req.compute = amdx::ComputeMode::cpx;
+        if (!device || !device->partition_commit(req) || !device->vf_enable(vfs))
+            return false;
+    }
+    return true;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -56,6 +74,12 @@ int main(int argc, char** argv) {
     const unsigned devices = n != nullptr ? static_cast<unsigned>(std::strtoul(n, nullptr, 10)) : 2;
     for (unsigned i = 0; i < devices; ++i)
         kernel.add_device(i);
+    if (const char* vfs = std::getenv("AMDX_FAKE_VFS");
+        (vfs != nullptr) &&
+        !enable_vfs(devices, static_cast<std::uint32_t>(std::strtoul(vfs, nullptr, 10)))) {
+        std::cerr << "amdx_fleet_fake: cannot enable AMDX_FAKE_VFS=" << vfs << " VFs in CPX\n";
+        return 2;
+    }
     if (const char* spec = std::getenv("AMDX_FAKE_INJECT"); (spec != nullptr) && !inject(spec)) {
         std::cerr << "amdx_fleet_fake: bad AMDX_FAKE_INJECT '" << spec << "'\n";
         return 2;

@@ -6,6 +6,8 @@
 # 1 GiB of VRAM and runs each benchmark in turn:
 #   amdx_hmm_bench    HMM migration vs the floor vs test_hmm vs memcpy
 #   amdx_event_bench  the event log vs a pipe
+#   amdx_exporter_bench  `amdx exporter` over 64 devices with VFs (its
+#                     own devices, after the others; needs the amdx CLI)
 # Everything goes to the host through ttyS1, one "### <bench>" section per
 # benchmark, ending with "### bench complete" (also after a failure, with
 # the reason above it).
@@ -53,6 +55,95 @@ for b in amdx_hmm_bench amdx_event_bench; do
 		rc=1
 	fi
 done
+
+# ---- amdx exporter: the scrape cost of a fleet host (metrics.rst,
+# "Scrape cost").  64 simulated MI300X (AMDX_MAX_DEVICES) in CPX, each
+# with 8 VFs while the guest's memory holds them: 8 VFs need 8 x 256 MiB
+# (GIM's smallest quota) of VRAM, and a 2 GiB device costs the guest about
+# 34 MiB (a struct page per VRAM page and the allocator's maps), so they
+# stop when MemAvailable would fall under EXP_RESERVE_MIB or new_device
+# fails, and the rest get the simulator's smallest VRAM (64 MiB) and no
+# VFs.  Then amdx_exporter_bench times the one-shot textfile exporter (and
+# the collection it reports) against `amdx -j dev list` over the same
+# devices and the exporter over one device; strace -c counts one run's
+# ioctls.
+EXP_DEVICES=64
+EXP_VFS=8
+EXP_VF_VRAM=2048
+EXP_RESERVE_MIB=512
+EXP_RUNS=15
+exp_sim_base=600
+exp_avail_mib() {
+	awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo
+}
+exp_new() { # I VRAM_MIB: sim device exp_sim_base + I, in CPX; its amdx id
+	local s=$((exp_sim_base + $1)) d
+	echo "$s model=mi300x vram=$2" > /sys/bus/amdx_sim/new_device 2> /dev/null ||
+		return 1
+	for d in /sys/bus/amdx_sim/devices/amdx_sim$s/amdx/amdx*; do
+		[ -f "$d/id" ] && exp_id=$(cat "$d/id")
+	done
+	amdx partition set "$exp_id" --compute cpx > /dev/null
+}
+exporter_bench() {
+	local i=0 vfdevs=0 why="" t n
+	t=/tmp/exporter_bench
+	mkdir -p $t
+	command -v amdx > /dev/null || { echo "bench: amdx not in the initramfs"; return 1; }
+	# The HMM benchmarks' device is not one of the fleet's.
+	echo 0 > /sys/bus/amdx_sim/del_device 2> /dev/null
+	echo "# MemAvailable before: $(exp_avail_mib) MiB"
+	while [ $i -lt $EXP_DEVICES ] && [ -z "$why" ]; do
+		if [ "$(exp_avail_mib)" -lt $((EXP_RESERVE_MIB + 64)) ]; then
+			why="MemAvailable $(exp_avail_mib) MiB, reserve $EXP_RESERVE_MIB MiB"
+		elif ! exp_new $i $EXP_VF_VRAM; then
+			why="new_device vram=$EXP_VF_VRAM failed: $(dmesg | tail -n 1)"
+		elif ! amdx vf enable "$exp_id" $EXP_VFS > $t/vf.err 2>&1; then
+			why="vf enable $EXP_VFS failed: $(cat $t/vf.err)"
+		else
+			i=$((i + 1))
+		fi
+	done
+	vfdevs=$i
+	echo "# $vfdevs devices with $EXP_VFS VFs (vram=$EXP_VF_VRAM MiB)${why:+, then stopped: $why}"
+	while [ $i -lt $EXP_DEVICES ]; do
+		exp_new $i 64 || { echo "bench: device $i (vram=64) failed: $(dmesg | tail -n 1)"; return 1; }
+		i=$((i + 1))
+	done
+	echo "# $EXP_DEVICES devices, $vfdevs with $EXP_VFS VFs, all CPX; MemAvailable after: $(exp_avail_mib) MiB"
+	echo "# guest load: $(cut -d' ' -f1-3 /proc/loadavg)"
+	amdx exporter --textfile $t/amdx.prom || return 1
+	echo "# one collection: $(wc -c < $t/amdx.prom) bytes, $(grep -c '^amdx_' $t/amdx.prom) series"
+	if command -v strace > /dev/null; then
+		strace -f -c -e trace=ioctl -o $t/strace amdx exporter --textfile $t/amdx.prom
+		n=$(awk '$NF == "ioctl" { print $4 }' $t/strace)
+		echo "# ioctls of one exporter run (strace -c): $n, $((n / EXP_DEVICES)) per device"
+		strace -f -c -e trace=ioctl -o $t/strace amdx -j dev list > /dev/null
+		echo "# ioctls of amdx -j dev list (strace -c): $(awk '$NF == "ioctl" { print $4 }' $t/strace)"
+	else
+		echo "# strace not in the initramfs: ioctls not counted"
+	fi
+	"$dir/amdx_exporter_bench" -n $EXP_RUNS -f $t/amdx.prom "exporter textfile, $EXP_DEVICES devices" \
+		amdx exporter --textfile $t/amdx.prom || return 1
+	"$dir/amdx_exporter_bench" -n $EXP_RUNS "amdx -j dev list, $EXP_DEVICES devices" \
+		amdx -j dev list || return 1
+	i=1
+	while [ $i -lt $EXP_DEVICES ]; do
+		echo $((exp_sim_base + i)) > /sys/bus/amdx_sim/del_device
+		i=$((i + 1))
+	done
+	"$dir/amdx_exporter_bench" -n $EXP_RUNS -f $t/amdx.prom "exporter textfile, 1 device" \
+		amdx exporter --textfile $t/amdx.prom || return 1
+	echo $exp_sim_base > /sys/bus/amdx_sim/del_device
+}
+echo "### amdx_exporter_bench"
+if [ -z "$dir" ] || [ ! -x "$dir/amdx_exporter_bench" ]; then
+	echo "bench: amdx_exporter_bench not found in the initramfs"
+	rc=1
+elif ! exporter_bench; then
+	echo "bench: amdx_exporter_bench failed"
+	rc=1
+fi
 # Unloading moves whatever is left on the floor's device home.
 if [ "$floor" = 1 ] && ! rmmod amdx_bench; then
 	echo "bench: amdx_bench does not unload"
