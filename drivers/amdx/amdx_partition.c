@@ -70,9 +70,11 @@
 
 #include "amdx_core.h"
 #include "amdx_event.h"
+#include "amdx_hmm.h"
 #include "amdx_kunit.h"
 #include "amdx_partition.h"
 #include "amdx_partition_model.h"
+#include "amdx_partition_sriov.h"
 #include "amdx_partition_types.h"
 
 /* Most devices of a hive (struct amdx_reset_scope.devices). */
@@ -82,30 +84,6 @@
 
 /* Serialises multi-device (hive) commits; see the DOC block. */
 static DEFINE_MUTEX(amdx_part_hive_lock);
-
-static const char * const amdx_part_reason_more[] = {
-	[AMDX_PART_REASON_VFS_ENABLED] = "VFs are enabled",
-	[AMDX_PART_REASON_HIVE_MEMORY] =
-		"a hive member cannot take the memory mode",
-	[AMDX_PART_REASON_BUSY] = "processes hold VRAM that would change",
-	[AMDX_PART_REASON_VF_PROVISION] = "invalid VF provisioning",
-	[AMDX_PART_REASON_PARTITION_STATE] = "a partition is not online",
-};
-
-/**
- * amdx_partition_reason_name() - any %AMDX_PART_REASON_* in words
- * @reason: the reason.
- *
- * Return: a static string.
- */
-const char *amdx_partition_reason_name(u32 reason)
-{
-	if (reason < AMDX_PART_REASON_COUNT)
-		return amdx_partition_reason_str(reason);
-	if (reason < ARRAY_SIZE(amdx_part_reason_more))
-		return amdx_part_reason_more[reason];
-	return "unknown reason";
-}
 
 /**
  * amdx_partition_share_mask() - the engines of one partition
@@ -202,13 +180,27 @@ static void amdx_part_resync(struct amdx_device *adev)
 	p->cur.generation = gen;
 }
 
+/* The device is unreferenced; its partition state may be NULL. */
+static void amdx_partition_dev_fini(struct amdx_device *adev)
+{
+	struct amdx_part_dev *p = adev->part;
+
+	if (!p)
+		return;
+	mutex_destroy(&p->lock);
+	kfree(p);
+	adev->part = NULL;
+}
+
 /**
  * amdx_partition_dev_init() - set up a device's partition state
  * @adev: the device being registered: desc and ops set, not yet visible.
  *
  * Reads the provider's modes once and builds the partition objects.
+ * Registers their freeing with the device (%AMDX_DEVICE_RELEASE).
  *
- * Return: 0, -ENOMEM or the provider's get_state() error.
+ * Return: 0, -ENOMEM, -ENOSPC when the device holds no more actions, or
+ * the provider's get_state() error.
  */
 int amdx_partition_dev_init(struct amdx_device *adev)
 {
@@ -225,27 +217,16 @@ int amdx_partition_dev_init(struct amdx_device *adev)
 	mutex_init(&p->lock);
 	init_rwsem(&p->gate);
 	adev->part = p;
+	ret = amdx_device_add_action_or_reset(adev, AMDX_DEVICE_RELEASE,
+					      amdx_partition_dev_fini);
+	if (ret)
+		return ret;
 	if (amdx_part_build(adev, st.compute_mode, st.memory_mode, &p->cur)) {
 		pr_warn("amdx: %s: modes %u/%u invalid for the model, one partition\n",
 			adev->bdf, st.compute_mode, st.memory_mode);
 		amdx_part_build_whole(adev, &st, &p->cur);
 	}
 	return 0;
-}
-
-/**
- * amdx_partition_dev_fini() - free a device's partition state
- * @adev: the device, unreferenced; its partition state may be NULL.
- */
-void amdx_partition_dev_fini(struct amdx_device *adev)
-{
-	struct amdx_part_dev *p = adev->part;
-
-	if (!p)
-		return;
-	mutex_destroy(&p->lock);
-	kfree(p);
-	adev->part = NULL;
 }
 
 static bool amdx_part_can_switch(const struct amdx_device *adev)
@@ -934,28 +915,6 @@ int amdx_ioctl_partition_plan(struct amdx_file *file, void *data)
 int amdx_ioctl_partition_commit(struct amdx_file *file, void *data)
 {
 	return amdx_partition_run(file->adev, data, true);
-}
-
-/**
- * amdx_partition_vram_begin() - enter the VRAM gate before a migration
- * @adev: the device.
- *
- * Waits while a partition commit or VF disable is under way.
- *
- * Return: 0, or -EINTR on a fatal signal.
- */
-int amdx_partition_vram_begin(struct amdx_device *adev)
-{
-	return down_read_killable(&adev->part->gate);
-}
-
-/**
- * amdx_partition_vram_end() - leave the VRAM gate
- * @adev: the device.
- */
-void amdx_partition_vram_end(struct amdx_device *adev)
-{
-	up_read(&adev->part->gate);
 }
 
 /*
