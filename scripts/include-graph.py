@@ -11,7 +11,8 @@ sources and fails on any cycle that is not an allowed pair.
 
 The graph, by file basename:
 
-- a node per .c file of drivers/amdx (tests/ excluded);
+- a node per .c file of drivers/amdx (tests/ and the build's *.mod.c
+  excluded);
 - a header belongs to the .c files that define what it declares (a
   function prototype or an extern variable); a header with no such file
   (types, inline helpers) belongs to nobody;
@@ -69,7 +70,8 @@ def strip(text):
 
 def build(srcdir):
     """Return (units, deps): the .c basenames and unit -> set of units."""
-    files = sorted(f for f in os.listdir(srcdir) if f.endswith((".c", ".h")))
+    files = sorted(f for f in os.listdir(srcdir)
+                   if f.endswith((".c", ".h")) and not f.endswith(".mod.c"))
     raw = {f: load(os.path.join(srcdir, f)) for f in files}
     text = {f: strip(raw[f]) for f in files}
     incs = {f: [os.path.basename(i) for i in INCLUDE.findall(text[f])
