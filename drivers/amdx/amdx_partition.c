@@ -998,6 +998,11 @@ int amdx_partition_query(struct amdx_file *file, struct amdx_query *q)
  * @instance: the instance.
  * @part: out: the compute partition.
  *
+ * The one model of which partition an engine error belongs to: providers
+ * fill &amdx_ras_error.partition with it (amdx_sim does).
+ *
+ * Context: process context; takes the partition lock, so the caller holds
+ * neither it nor anything it nests under but the device lock.
  * Return: 0; -ENOENT for blocks that belong to the whole device (UMC and
  * the others: use amdx_partition_of_vram() for memory errors); -EINVAL for
  * an instance the device lacks.
@@ -1026,19 +1031,28 @@ int amdx_partition_of_instance(struct amdx_device *adev, u32 block,
 	mutex_unlock(&p->lock);
 	return ret;
 }
-EXPORT_SYMBOL_IF_KUNIT(amdx_partition_of_instance);
+EXPORT_SYMBOL_GPL(amdx_partition_of_instance);
 
 /**
  * amdx_partition_of_vram() - the memory partition of a VRAM address
  * @adev: the device.
  * @address: VRAM byte offset.
  * @mem: out: the memory partition.
+ * @part: out: the compute partition the memory error belongs to: the only
+ *	one with one partition, the one paired with @mem when compute and
+ *	memory partitions pair 1:1, else %AMDX_RAS_PARTITION_ALL.
+ *
+ * The one model of which partitions a memory error belongs to: providers
+ * fill &amdx_ras_error.mem_partition and .partition with it.  Context as
+ * amdx_partition_of_instance().
  *
  * Return: 0, or -EINVAL for an address beyond the VRAM.
  */
-int amdx_partition_of_vram(struct amdx_device *adev, u64 address, u32 *mem)
+int amdx_partition_of_vram(struct amdx_device *adev, u64 address, u32 *mem,
+			   u32 *part)
 {
 	struct amdx_part_dev *p = adev->part;
+	u32 nparts;
 	u64 size;
 
 	if (address >= adev->desc.vram_size)
@@ -1046,10 +1060,17 @@ int amdx_partition_of_vram(struct amdx_device *adev, u64 address, u32 *mem)
 	mutex_lock(&p->lock);
 	size = amdx_part_mem_size(adev, p->cur.num_memory);
 	*mem = div64_u64(address, size);
+	nparts = p->cur.num_partitions;
+	if (nparts == 1)
+		*part = 0;
+	else if (nparts == p->cur.num_memory)
+		*part = *mem;
+	else
+		*part = AMDX_RAS_PARTITION_ALL;
 	mutex_unlock(&p->lock);
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(amdx_partition_of_vram);
+EXPORT_SYMBOL_GPL(amdx_partition_of_vram);
 
 /**
  * amdx_partition_set_state() - put a partition in a state

@@ -20,11 +20,10 @@ struct amdx_query_partitions;
 
 /*
  * All of these take the device's partition lock themselves and may sleep.
- * @part is a compute partition id of the current mode.
+ * @part is a compute partition id of the current mode.  The attribution of
+ * errors to partitions, amdx_partition_of_instance() and
+ * amdx_partition_of_vram(), is in the provider interface.
  */
-int amdx_partition_of_instance(struct amdx_device *adev, u32 block,
-			       u32 instance, u32 *part);
-int amdx_partition_of_vram(struct amdx_device *adev, u64 address, u32 *mem);
 int amdx_partition_set_state(struct amdx_device *adev, u32 part, u32 state);
 int amdx_partition_get_state(struct amdx_device *adev, u32 part, u32 *state);
 int amdx_partition_reset(struct amdx_device *adev, u32 part);
