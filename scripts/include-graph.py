@@ -19,7 +19,10 @@ The graph, by file basename:
 - A.c -> B.c when A.c includes, directly or through other headers, a
   header that belongs to B.c.
 
-Its strongly connected components of more than one file are cycles.  The
+The layers are drivers/amdx/Kbuild's groups ("# N. ..." comments, then
+the objects up to the next one): no file may depend on a file of a
+higher layer.  Its strongly connected components of more than one file
+are cycles.  The
 one kind allowed is a front/engine pair inside one feature: two files of
 the same feature that call each other through the feature's one header
 (the HMM contexts and ioctls in amdx_hmm.c and the migration engine they
@@ -44,6 +47,8 @@ ALLOWED = [
     frozenset({"amdx_hmm.c", "amdx_hmm_migrate.c"}),
 ]
 
+LAYER = re.compile(r"^#\s*(\d+)\.")
+OBJECT = re.compile(r"\b(amdx_\w+)\.o\b")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
 # A prototype at file scope: "type name(...);", not static (inline).
@@ -107,6 +112,20 @@ def build(srcdir):
     return units, deps
 
 
+def layers(srcdir):
+    """Map each .c basename to its Kbuild group number."""
+    layer, out = None, {}
+    with open(os.path.join(srcdir, "Kbuild"), encoding="utf-8") as f:
+        for line in f:
+            m = LAYER.match(line)
+            if m:
+                layer = int(m.group(1))
+            elif layer is not None and not line.startswith("#"):
+                for obj in OBJECT.findall(line):
+                    out[obj + ".c"] = layer
+    return out
+
+
 def sccs(nodes, deps):
     """Tarjan's algorithm, iterative."""
     index, low, stack, on, out = {}, {}, [], set(), []
@@ -162,8 +181,12 @@ def main():
     cycles = sorted((c for c in sccs(units, deps) if len(c) > 1),
                     key=lambda c: sorted(c))
     bad = [c for c in cycles if frozenset(c) not in ALLOWED]
+    layer = layers(args.dir)
+    unlayered = [u for u in units if u not in layer]
+    upward = [(u, d) for u in units for d in sorted(deps[u])
+              if u in layer and d in layer and layer[d] > layer[u]]
     print("KTAP version 1")
-    print("1..2")
+    print("1..3")
     print(f"# {len(units)} files, "
           f"{sum(len(d) for d in deps.values())} dependencies")
     print(f"{'ok' if units else 'not ok'} 1 include_graph_built")
@@ -173,7 +196,13 @@ def main():
         for u in sorted(c):
             print(f"#   {u} -> {' '.join(sorted(deps[u] & c))}")
     print(f"{'not ok' if bad else 'ok'} 2 no_forbidden_cycle")
-    return 1 if bad or not units else 0
+    for u in unlayered:
+        print(f"# {u}: in no layer of Kbuild")
+    for u, d in upward:
+        print(f"# {u} (layer {layer[u]}) -> {d} (layer {layer[d]})")
+    fail3 = bool(unlayered or upward)
+    print(f"{'not ok' if fail3 else 'ok'} 3 no_dependency_on_a_higher_layer")
+    return 1 if bad or fail3 or not units else 0
 
 
 if __name__ == "__main__":
