@@ -9,10 +9,10 @@
  * registry that providers feed, sysfs and tracepoints.  Providers are
  * separate modules (amdx_sim.ko); the core includes none of their headers.
  *
- * /dev/amdx follows /dev/kfd: the kernel creates it root:root 0660 and
- * the udev rule the package ships (udev/70-amdx.rules) gives it to group
- * render, so members of render and root may open it, nobody else
- * (Documentation/security.rst).
+ * /dev/amdx (amdx_chardev.c) follows /dev/kfd: the kernel creates it
+ * root:root 0660 and the udev rule the package ships (udev/70-amdx.rules)
+ * gives it to group render, so members of render and root may open it,
+ * nobody else (Documentation/security.rst).
  */
 #include <linux/fs.h>
 #include <linux/module.h>
