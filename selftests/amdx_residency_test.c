@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 
 #include "amdx_selftest.h"
 #include "kselftest_harness.h"
@@ -415,6 +416,64 @@ TEST_F(res, fault_uses_the_range_of_the_fd_holding_it)
 	free(map);
 	munmap(p, size);
 	close(fd2);
+}
+
+/* VRAM the device reports free, or (__u64)-1 when the query fails. */
+static __u64 vram_free(struct _test_data_res *self)
+{
+	struct amdx_device_info info;
+
+	if (amdx_device_info(self->ctl, self->id, &info))
+		return (__u64)-1;
+	return info.vram_free;
+}
+
+/*
+ * fork() hands the child the parent's device pages (copy-on-write); once
+ * the parent unmapped them, the child is their only holder, and its exit
+ * gives the VRAM back.
+ */
+TEST_F(res, fork_child_exit_frees_its_vram)
+{
+	size_t size = SZ_2M;
+	struct amdx_hmm_migrate m;
+	int to_child[2], st;
+	__u64 before;
+	pid_t pid;
+	char *p, c;
+
+	if (self->skip)
+		SKIP(return, NO_HMM);
+	ASSERT_EQ(0, dev_new(self, "model=mi300x vram=64"));
+	before = vram_free(self);
+	ASSERT_NE((__u64)-1, before);
+	p = anon(size);
+	ASSERT_NE(NULL, p);
+	amdx_fill(p, size, 11);
+	ASSERT_EQ(0, set_attr(self->fd, p, size, 9));
+	ASSERT_EQ(0, migrate(self->fd, p, size, 0, &m));
+	ASSERT_EQ(size / ps, m.moved);
+	EXPECT_EQ(before - size, vram_free(self));
+
+	ASSERT_EQ(0, pipe(to_child));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		close(to_child[1]);
+		/* Holds the pages until the parent says go, then exits. */
+		_exit(read(to_child[0], &c, 1) == 1 ? 0 : 1);
+	}
+	close(to_child[0]);
+	ASSERT_EQ(0, munmap(p, size));
+	/* The child still maps every page. */
+	EXPECT_EQ(before - size, vram_free(self));
+	c = 1;
+	ASSERT_EQ(1, write(to_child[1], &c, 1));
+	close(to_child[1]);
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	ASSERT_TRUE(WIFEXITED(st));
+	EXPECT_EQ(0, WEXITSTATUS(st));
+	EXPECT_EQ(before, vram_free(self));
 }
 
 TEST_HARNESS_MAIN
