@@ -192,40 +192,14 @@ static void *hmm_anon(size_t size)
 			MAP_PRIVATE | MAP_ANONYMOUS, -1);
 }
 
-static inline __u32 pattern(unsigned long i, __u32 seed)
-{
-	return (__u32)i * 2654435761U + seed;
-}
-
-static void fill(void *p, size_t size, __u32 seed)
-{
-	__u32 *w = p;
-	unsigned long i;
-
-	for (i = 0; i < size / sizeof(*w); i++)
-		w[i] = pattern(i, seed);
-}
-
-/* Index of the first word not matching @seed, -1 if all match. */
-static long check(const void *p, size_t size, __u32 seed)
-{
-	const __u32 *w = p;
-	unsigned long i;
-
-	for (i = 0; i < size / sizeof(*w); i++)
-		if (w[i] != pattern(i, seed))
-			return i;
-	return -1;
-}
-
-/* check() of [base + off, base + off + len) of a buffer filled from base. */
+/* amdx_check() of [base + off, base + off + len) of a buffer filled from base. */
 static long check_at(const void *base, size_t off, size_t len, __u32 seed)
 {
 	const __u32 *w = base;
 	unsigned long i;
 
 	for (i = off / sizeof(*w); i < (off + len) / sizeof(*w); i++)
-		if (w[i] != pattern(i, seed))
+		if (w[i] != amdx_pattern(i, seed))
 			return i;
 	return -1;
 }
@@ -481,16 +455,16 @@ TEST_F(hmm, anon_read)
 	ASSERT_NE(MAP_FAILED, p);
 	mirror = malloc(size);
 	ASSERT_NE(NULL, mirror);
-	fill(p, size, 1);
-	fill(mirror, size, 2);
+	amdx_fill(p, size, 1);
+	amdx_fill(mirror, size, 2);
 	ASSERT_EQ(0, add_range(DEV0, p, size));
 
 	ASSERT_EQ(0, dev_access(DEV0, AMDX_HMM_ACCESS_READ, p, size, mirror,
 				&faults));
-	EXPECT_EQ(-1, check(mirror, size, 1));
+	EXPECT_EQ(-1, amdx_check(mirror, size, 1));
 	/* every page was present and readable: nothing to fault in */
 	EXPECT_EQ(0, faults);
-	EXPECT_EQ(-1, check(p, size, 1));
+	EXPECT_EQ(-1, amdx_check(p, size, 1));
 	free(mirror);
 	munmap(p, size);
 }
@@ -510,10 +484,10 @@ TEST_F(hmm, anon_read_multiple)
 	ASSERT_NE(NULL, mirror);
 	ASSERT_EQ(0, add_range(DEV0, p, size));
 	for (i = 0; i < 4; i++) {
-		fill(p, size, i);
+		amdx_fill(p, size, i);
 		ASSERT_EQ(0, dev_access(DEV0, AMDX_HMM_ACCESS_READ, p, size,
 					mirror, NULL));
-		ASSERT_EQ(-1, check(mirror, size, i)) TH_LOG("round %d", i);
+		ASSERT_EQ(-1, amdx_check(mirror, size, i)) TH_LOG("round %d", i);
 	}
 	free(mirror);
 	munmap(p, size);
@@ -531,16 +505,16 @@ TEST_F(hmm, anon_read_prot_none_efault)
 	ASSERT_NE(MAP_FAILED, p);
 	mirror = malloc(size);
 	ASSERT_NE(NULL, mirror);
-	fill(p, size, 1);
-	fill(mirror, size, 2);
+	amdx_fill(p, size, 1);
+	amdx_fill(mirror, size, 2);
 	ASSERT_EQ(0, add_range(DEV0, p, size));
 	ASSERT_EQ(0, mprotect(p, size, PROT_NONE));
 
 	EXPECT_EQ(-EFAULT, dev_access(DEV0, AMDX_HMM_ACCESS_READ, p, size,
 				      mirror, NULL));
-	EXPECT_EQ(-1, check(mirror, size, 2));
+	EXPECT_EQ(-1, amdx_check(mirror, size, 2));
 	ASSERT_EQ(0, mprotect(p, size, PROT_READ));
-	EXPECT_EQ(-1, check(p, size, 1));
+	EXPECT_EQ(-1, amdx_check(p, size, 1));
 	free(mirror);
 	munmap(p, size);
 }
@@ -561,24 +535,24 @@ TEST_F(hmm, anon_read_only_write_eperm)
 	ASSERT_NE(MAP_FAILED, p);
 	mirror = malloc(size);
 	ASSERT_NE(NULL, mirror);
-	fill(p, size, 1);
+	amdx_fill(p, size, 1);
 	ASSERT_EQ(0, mprotect(p, size, PROT_READ));
 	ASSERT_EQ(0, add_range(DEV0, p, size));
 
 	ASSERT_EQ(0, dev_access(DEV0, AMDX_HMM_ACCESS_READ, p, size, mirror,
 				NULL));
-	EXPECT_EQ(-1, check(mirror, size, 1));
+	EXPECT_EQ(-1, amdx_check(mirror, size, 1));
 
-	fill(mirror, size, 2);
+	amdx_fill(mirror, size, 2);
 	EXPECT_EQ(-EPERM, dev_access(DEV0, AMDX_HMM_ACCESS_WRITE, p, size,
 				     mirror, NULL));
-	EXPECT_EQ(-1, check(p, size, 1));
+	EXPECT_EQ(-1, amdx_check(p, size, 1));
 
 	/* writable again: now the write goes through */
 	ASSERT_EQ(0, mprotect(p, size, PROT_READ | PROT_WRITE));
 	ASSERT_EQ(0, dev_access(DEV0, AMDX_HMM_ACCESS_WRITE, p, size, mirror,
 				NULL));
-	EXPECT_EQ(-1, check(p, size, 2));
+	EXPECT_EQ(-1, amdx_check(p, size, 2));
 	free(mirror);
 	munmap(p, size);
 }
@@ -596,14 +570,14 @@ TEST_F(hmm, anon_write)
 	ASSERT_NE(MAP_FAILED, p);
 	mirror = malloc(size);
 	ASSERT_NE(NULL, mirror);
-	fill(mirror, size, 3);
+	amdx_fill(mirror, size, 3);
 	ASSERT_EQ(0, add_range(DEV0, p, size));
 
 	ASSERT_EQ(0, dev_access(DEV0, AMDX_HMM_ACCESS_WRITE, p, size, mirror,
 				&faults));
 	/* nothing was mapped: every page had to be faulted in */
 	EXPECT_EQ(PAGES(size), faults);
-	EXPECT_EQ(-1, check(p, size, 3));
+	EXPECT_EQ(-1, amdx_check(p, size, 3));
 	free(mirror);
 	munmap(p, size);
 }
@@ -622,9 +596,9 @@ static int cow_child(struct hmm_ctx *c, char *p, size_t size, bool migrate)
 	int fd;
 
 	/* the parent's data, whether it is in VRAM or not */
-	if (check(p, size, 1) != -1)
+	if (amdx_check(p, size, 1) != -1)
 		return 1;
-	fill(p, half, 2);
+	amdx_fill(p, half, 2);
 	fd = amdx_device_open(c->ctl, c->dev[0].id);
 	if (fd < 0)
 		return 2;
@@ -636,11 +610,11 @@ static int cow_child(struct hmm_ctx *c, char *p, size_t size, bool migrate)
 	mirror = malloc(half);
 	if (!mirror)
 		return 5;
-	fill(mirror, half, 3);
+	amdx_fill(mirror, half, 3);
 	if (dev_access(fd, AMDX_HMM_ACCESS_WRITE, p + half, half, mirror,
 		       NULL))
 		return 6;
-	if (check(p, half, 2) != -1 || check(p + half, half, 3) != -1)
+	if (amdx_check(p, half, 2) != -1 || amdx_check(p + half, half, 3) != -1)
 		return 7;
 	return 0;
 }
@@ -663,7 +637,7 @@ static void cow_test(struct __test_metadata *_metadata, struct hmm_ctx *c,
 	ASSERT_NE(MAP_FAILED, p);
 	mirror = malloc(size);
 	ASSERT_NE(NULL, mirror);
-	fill(p, size, 1);
+	amdx_fill(p, size, 1);
 	ASSERT_EQ(0, add_range(c->dev[0].fd, p, size));
 	if (where) {
 		ASSERT_EQ(0, migrate_to(c->dev[0].fd, p, size, 0, &m));
@@ -679,8 +653,8 @@ static void cow_test(struct __test_metadata *_metadata, struct hmm_ctx *c,
 	/* the parent's copy, seen by the device and by the CPU */
 	ASSERT_EQ(0, dev_access(c->dev[0].fd, AMDX_HMM_ACCESS_READ, p, size,
 				mirror, NULL));
-	EXPECT_EQ(-1, check(mirror, size, 1));
-	EXPECT_EQ(-1, check(p, size, 1));
+	EXPECT_EQ(-1, amdx_check(mirror, size, 1));
+	EXPECT_EQ(-1, amdx_check(p, size, 1));
 	free(mirror);
 	munmap(p, size);
 }
@@ -723,7 +697,7 @@ TEST_F(hmm, anon_write_child_shared)
 	p = hmm_mmap(size, PROT_READ | PROT_WRITE,
 		     MAP_SHARED | MAP_ANONYMOUS, -1);
 	ASSERT_NE(MAP_FAILED, p);
-	fill(p, size, 1);
+	amdx_fill(p, size, 1);
 	EXPECT_EQ(-EINVAL, add_range(DEV0, p, size));
 
 	pid = fork();
@@ -732,21 +706,21 @@ TEST_F(hmm, anon_write_child_shared)
 		char *mirror = malloc(size);
 		int fd;
 
-		if (!mirror || check(p, size, 1) != -1)
+		if (!mirror || amdx_check(p, size, 1) != -1)
 			_exit(1);
 		fd = amdx_device_open(self->c.ctl, self->c.dev[0].id);
 		if (fd < 0)
 			_exit(2);
 		if (add_range(fd, p, size) != -EINVAL)
 			_exit(3);
-		fill(mirror, size, 2);
+		amdx_fill(mirror, size, 2);
 		if (dev_access(fd, AMDX_HMM_ACCESS_WRITE, p, size, mirror,
 			       NULL))
 			_exit(4);
-		_exit(check(p, size, 2) == -1 ? 0 : 5);
+		_exit(amdx_check(p, size, 2) == -1 ? 0 : 5);
 	}
 	ASSERT_EQ(0, wait_child(pid));
-	EXPECT_EQ(-1, check(p, size, 2));
+	EXPECT_EQ(-1, amdx_check(p, size, 2));
 	munmap(p, size);
 }
 
@@ -764,7 +738,7 @@ static int hmm_tmpfile(size_t size)
 	buf = malloc(size);
 	if (!buf)
 		goto err;
-	fill(buf, size, 1);
+	amdx_fill(buf, size, 1);
 	if (pwrite(fd, buf, size, 0) != (ssize_t)size) {
 		free(buf);
 		goto err;
@@ -791,12 +765,12 @@ TEST_F(hmm, file_read)
 	ASSERT_NE(MAP_FAILED, p);
 	mirror = malloc(size);
 	ASSERT_NE(NULL, mirror);
-	fill(mirror, size, 2);
+	amdx_fill(mirror, size, 2);
 	ASSERT_EQ(0, add_range(DEV0, p, size));
 
 	ASSERT_EQ(0, dev_access(DEV0, AMDX_HMM_ACCESS_READ, p, size, mirror,
 				NULL));
-	EXPECT_EQ(-1, check(mirror, size, 1));
+	EXPECT_EQ(-1, amdx_check(mirror, size, 1));
 	free(mirror);
 	munmap(p, size);
 	close(file);
@@ -821,21 +795,21 @@ TEST_F(hmm, file_write_private)
 	ASSERT_NE(MAP_FAILED, p);
 	mirror = malloc(size);
 	ASSERT_NE(NULL, mirror);
-	fill(mirror, size, 2);
+	amdx_fill(mirror, size, 2);
 	ASSERT_EQ(0, add_range(DEV0, p, size));
 
 	ASSERT_EQ(0, dev_access(DEV0, AMDX_HMM_ACCESS_WRITE, p, size, mirror,
 				NULL));
-	EXPECT_EQ(-1, check(p, size, 2));
+	EXPECT_EQ(-1, amdx_check(p, size, 2));
 
 	/* now anonymous COW pages: they migrate */
 	ASSERT_EQ(0, migrate_to(DEV0, p, size, 0, &m));
 	EXPECT_EQ(PAGES(size), m.moved);
 	EXPECT_EQ(PAGES(size), hmm_resident(DEV0, p, size, NULL));
-	EXPECT_EQ(-1, check(p, size, 2));
+	EXPECT_EQ(-1, amdx_check(p, size, 2));
 
 	ASSERT_EQ((ssize_t)size, pread(file, mirror, size, 0));
-	EXPECT_EQ(-1, check(mirror, size, 1));
+	EXPECT_EQ(-1, amdx_check(mirror, size, 1));
 	free(mirror);
 	munmap(p, size);
 	close(file);
@@ -862,7 +836,7 @@ TEST_F(hmm, migrate_file_private_unwritten)
 	ASSERT_NE(MAP_FAILED, p);
 	snap = malloc(PAGES(size));
 	ASSERT_NE(NULL, snap);
-	ASSERT_EQ(-1, check(p, size, 1));
+	ASSERT_EQ(-1, amdx_check(p, size, 1));
 	ASSERT_EQ(0, add_range(DEV0, p, size));
 
 	ASSERT_EQ(0, migrate_to(DEV0, p, size, 0, &m));
@@ -871,7 +845,7 @@ TEST_F(hmm, migrate_file_private_unwritten)
 	ASSERT_EQ(0, dev_snapshot(&self->c, DEV0, p, PAGES(size), snap));
 	EXPECT_EQ(m.moved, snap_count(snap, PAGES(size),
 				      AMDX_HMM_SNAP_DEV_LOCAL, 0));
-	EXPECT_EQ(-1, check(p, size, 1));
+	EXPECT_EQ(-1, amdx_check(p, size, 1));
 	free(snap);
 	munmap(p, size);
 	close(file);
@@ -896,7 +870,7 @@ TEST_F(hmm, migrate)
 	ASSERT_NE(MAP_FAILED, p);
 	snap = malloc(PAGES(size));
 	ASSERT_NE(NULL, snap);
-	fill(p, size, 1);
+	amdx_fill(p, size, 1);
 	ASSERT_EQ(0, add_range(DEV0, p, size));
 	free0 = vram_free(&self->c, 0);
 	ASSERT_EQ(vram_size(&self->c, 0), free0);
@@ -930,7 +904,7 @@ TEST_F(hmm, migrate)
 	EXPECT_EQ(free0 - size, vram_free(&self->c, 0));
 
 	/* the CPU sees the data (and brings it back) */
-	EXPECT_EQ(-1, check(p, size, 1));
+	EXPECT_EQ(-1, amdx_check(p, size, 1));
 	free(snap);
 	munmap(p, size);
 }
@@ -953,12 +927,12 @@ TEST_F(hmm, migrate_fault)
 	ASSERT_NE(MAP_FAILED, p);
 	snap = malloc(PAGES(size));
 	ASSERT_NE(NULL, snap);
-	fill(p, size, 1);
+	amdx_fill(p, size, 1);
 	ASSERT_EQ(0, add_range(DEV0, p, size));
 	ASSERT_EQ(0, migrate_to(DEV0, p, size, 0, &m));
 	ASSERT_EQ(PAGES(size), m.moved);
 
-	EXPECT_EQ(-1, check(p, size, 1));
+	EXPECT_EQ(-1, amdx_check(p, size, 1));
 	ASSERT_EQ(0, dev_snapshot(&self->c, DEV0, p, PAGES(size), snap));
 	EXPECT_EQ(0, snap_count(snap, PAGES(size), AMDX_HMM_SNAP_DEV_LOCAL, 0));
 	EXPECT_EQ(PAGES(size), snap_count(snap, PAGES(size),
@@ -970,8 +944,8 @@ TEST_F(hmm, migrate_fault)
 	EXPECT_TRUE(vram_all_free(&self->c, 0));
 
 	/* and CPU writes after the fault stick */
-	fill(p, size, 2);
-	EXPECT_EQ(-1, check(p, size, 2));
+	amdx_fill(p, size, 2);
+	EXPECT_EQ(-1, amdx_check(p, size, 2));
 	free(snap);
 	munmap(p, size);
 }
@@ -988,7 +962,7 @@ TEST_F(hmm, migrate_release)
 		SKIP(return, HMM_NO_CAP);
 	p = hmm_anon(size);
 	ASSERT_NE(MAP_FAILED, p);
-	fill(p, size, 1);
+	amdx_fill(p, size, 1);
 	ASSERT_EQ(0, add_range(DEV0, p, size));
 	ASSERT_EQ(0, migrate_to(DEV0, p, size, 0, &m));
 	ASSERT_EQ(PAGES(size), m.moved);
@@ -1020,7 +994,7 @@ TEST_F(hmm, migrate_fault_granule)
 		SKIP(return, HMM_NO_CAP);
 	p = hmm_anon(size);
 	ASSERT_NE(MAP_FAILED, p);
-	fill(p, size, 1);
+	amdx_fill(p, size, 1);
 	for (i = 0; i < 2; i++) {
 		unit = 1UL << grans[i];
 		ASSERT_EQ(0, set_attr(DEV0, p, size,
@@ -1030,12 +1004,12 @@ TEST_F(hmm, migrate_fault_granule)
 		ASSERT_EQ(PAGES(size), m.moved + m.already);
 		ASSERT_EQ(PAGES(size), hmm_resident(DEV0, p, size, NULL));
 		/* a read of the first page */
-		EXPECT_EQ(-1, check(p, sizeof(__u32), 1));
+		EXPECT_EQ(-1, amdx_check(p, sizeof(__u32), 1));
 		EXPECT_EQ(PAGES(size) - unit, hmm_resident(DEV0, p, size,
 							   NULL))
 			TH_LOG("granularity %u", grans[i]);
 	}
-	EXPECT_EQ(-1, check(p, size, 1));
+	EXPECT_EQ(-1, amdx_check(p, size, 1));
 	munmap(p, size);
 }
 
@@ -1054,23 +1028,23 @@ TEST_F(hmm, migrate_device_access_in_place)
 	ASSERT_NE(MAP_FAILED, p);
 	mirror = malloc(size);
 	ASSERT_NE(NULL, mirror);
-	fill(p, size, 1);
+	amdx_fill(p, size, 1);
 	ASSERT_EQ(0, add_range(DEV0, p, size));
 	ASSERT_EQ(0, migrate_to(DEV0, p, size, 0, &m));
 	ASSERT_EQ(PAGES(size), m.moved);
 
 	ASSERT_EQ(0, dev_access(DEV0, AMDX_HMM_ACCESS_READ, p, size, mirror,
 				&faults));
-	EXPECT_EQ(-1, check(mirror, size, 1));
+	EXPECT_EQ(-1, amdx_check(mirror, size, 1));
 	EXPECT_EQ(0, faults);
-	fill(mirror, size, 2);
+	amdx_fill(mirror, size, 2);
 	ASSERT_EQ(0, dev_access(DEV0, AMDX_HMM_ACCESS_WRITE, p, size, mirror,
 				&faults));
 	EXPECT_EQ(0, faults);
 	EXPECT_EQ(PAGES(size), hmm_resident(DEV0, p, size, &st));
 	EXPECT_EQ(0, st.pages_out);
 
-	EXPECT_EQ(-1, check(p, size, 2));
+	EXPECT_EQ(-1, amdx_check(p, size, 2));
 	free(mirror);
 	munmap(p, size);
 }
@@ -1119,7 +1093,7 @@ TEST_F(hmm, migrate_mixed)
 	ASSERT_NE(MAP_FAILED, p);
 	snap = malloc(npages);
 	ASSERT_NE(NULL, snap);
-	fill(p, size, 1);
+	amdx_fill(p, size, 1);
 	ASSERT_EQ(0, add_range(DEV0, p, size));
 	free0 = vram_free(&self->c, 0);
 	ASSERT_EQ(0, migrate_to(DEV0, p, half, 0, &m));
@@ -1141,7 +1115,7 @@ TEST_F(hmm, migrate_mixed)
 	ASSERT_EQ(0, dev_snapshot(&self->c, DEV0, p, PAGES(SZ_1M), snap));
 	EXPECT_EQ(PAGES(SZ_1M), snap_count(snap, PAGES(SZ_1M),
 					   AMDX_HMM_SNAP_DEV_LOCAL, 0));
-	EXPECT_EQ(-1, check(p, SZ_1M, 1));
+	EXPECT_EQ(-1, amdx_check(p, SZ_1M, 1));
 	EXPECT_EQ(-1, check_at(p, 3 * SZ_1M, SZ_1M, 1));
 	EXPECT_TRUE(vram_all_free(&self->c, 0));
 	munmap(p, SZ_1M);
@@ -1167,7 +1141,7 @@ TEST_F(hmm, migrate_multiple)
 	ASSERT_NE(NULL, snap);
 	ASSERT_EQ(0, add_range(DEV0, p, size));
 	for (i = 0; i < 6; i++) {
-		fill(p, size, i);
+		amdx_fill(p, size, i);
 		ASSERT_EQ(0, migrate_to(DEV0, p, size, 0, &m));
 		ASSERT_EQ(PAGES(size), m.moved) TH_LOG("round %d", i);
 		ASSERT_EQ(0, dev_snapshot(&self->c, DEV0, p, PAGES(size),
@@ -1179,7 +1153,7 @@ TEST_F(hmm, migrate_multiple)
 						AMDX_HMM_LOC_SYSTEM, &m));
 			ASSERT_EQ(PAGES(size), m.moved);
 		}
-		ASSERT_EQ(-1, check(p, size, i)) TH_LOG("round %d", i);
+		ASSERT_EQ(-1, amdx_check(p, size, i)) TH_LOG("round %d", i);
 	}
 	EXPECT_EQ(0, hmm_resident(DEV0, p, size, &st));
 	EXPECT_EQ(6 * PAGES(size), st.pages_in);
@@ -1205,7 +1179,7 @@ TEST_F(hmm, migrate_to_system)
 	ASSERT_NE(MAP_FAILED, p);
 	snap = malloc(PAGES(size));
 	ASSERT_NE(NULL, snap);
-	fill(p, size, 1);
+	amdx_fill(p, size, 1);
 	ASSERT_EQ(0, add_range(DEV0, p, size));
 
 	/* already there */
@@ -1225,7 +1199,7 @@ TEST_F(hmm, migrate_to_system)
 	EXPECT_EQ(PAGES(size), st.pages_out);
 	EXPECT_EQ(0, st.cpu_faults);
 	EXPECT_EQ(vram_size(&self->c, 0), vram_free(&self->c, 0));
-	EXPECT_EQ(-1, check(p, size, 1));
+	EXPECT_EQ(-1, amdx_check(p, size, 1));
 	free(snap);
 	munmap(p, size);
 }
@@ -1242,7 +1216,7 @@ TEST_F(hmm, migrate_prefetch_preferred)
 		SKIP(return, HMM_NO_CAP);
 	p = hmm_anon(size);
 	ASSERT_NE(MAP_FAILED, p);
-	fill(p, size, 1);
+	amdx_fill(p, size, 1);
 	ASSERT_EQ(0, set_attr(DEV0, p, size, AMDX_HMM_ATTR_PREFERRED_LOC,
 			      0, 0, 0, 0));
 	r = hmm_ranges(DEV0);
@@ -1264,7 +1238,7 @@ TEST_F(hmm, migrate_prefetch_preferred)
 	ASSERT_EQ(0, migrate_to(DEV0, p, size, AMDX_HMM_LOC_PREFERRED, &m));
 	EXPECT_EQ(PAGES(size), m.moved);
 	EXPECT_EQ(0, hmm_resident(DEV0, p, size, NULL));
-	EXPECT_EQ(-1, check(p, size, 1));
+	EXPECT_EQ(-1, amdx_check(p, size, 1));
 	munmap(p, size);
 }
 
@@ -1334,7 +1308,7 @@ TEST_F_TIMEOUT(hmm, migrate_teardown_race, 120)
 	for (c = 0; c < HMM_NTIMES; c++) {
 		p = hmm_anon(size);
 		ASSERT_NE(MAP_FAILED, p);
-		fill(p, size, c);
+		amdx_fill(p, size, c);
 		ASSERT_EQ(0, add_range(DEV0, p, size));
 		if (c & 1)
 			ASSERT_EQ(0, migrate_to(DEV0, p, size / 2, 0, &m));
@@ -1349,7 +1323,7 @@ TEST_F_TIMEOUT(hmm, migrate_teardown_race, 120)
 				    ret == -EBUSY)
 				TH_LOG("round %d: %s", c, strerror(-ret));
 		} else if (c & 2) {
-			EXPECT_EQ(-1, check(mirror, size, c));
+			EXPECT_EQ(-1, amdx_check(mirror, size, c));
 		} else {
 			EXPECT_EQ(PAGES(size), m.moved + m.already + m.skipped);
 		}
@@ -1436,7 +1410,7 @@ TEST_F(hmm, snapshot_vram_pfns)
 	pfns = malloc(npages * sizeof(*pfns));
 	ASSERT_NE(NULL, snap);
 	ASSERT_NE(NULL, pfns);
-	fill(p, size, 1);
+	amdx_fill(p, size, 1);
 	ASSERT_EQ(0, add_range(DEV0, p, size));
 	ASSERT_EQ(0, migrate_to(DEV0, p + half, half, 0, &m));
 	ASSERT_EQ(PAGES(half), m.moved);
@@ -1487,8 +1461,8 @@ TEST_F_TIMEOUT(hmm, release_eviction, 120)
 	b = hmm_anon(size);
 	ASSERT_NE(MAP_FAILED, a);
 	ASSERT_NE(MAP_FAILED, b);
-	fill(a, size, 1);
-	fill(b, size, 2);
+	amdx_fill(a, size, 1);
+	amdx_fill(b, size, 2);
 	ASSERT_EQ(0, add_range(DEV0, a, size));
 	ASSERT_EQ(0, add_range(DEV0, b, size));
 
@@ -1505,8 +1479,8 @@ TEST_F_TIMEOUT(hmm, release_eviction, 120)
 	ASSERT_EQ(0, hmm_total(DEV0, &total));
 	EXPECT_LT(0, total.evictions);
 
-	EXPECT_EQ(-1, check(a, size, 1));
-	EXPECT_EQ(-1, check(b, size, 2));
+	EXPECT_EQ(-1, amdx_check(a, size, 1));
+	EXPECT_EQ(-1, amdx_check(b, size, 2));
 	munmap(a, size);
 	munmap(b, size);
 	EXPECT_TRUE(vram_all_free(&self->c, 0));
@@ -1531,7 +1505,7 @@ TEST_F_TIMEOUT(hmm, release_eviction_other_process, 120)
 	vpages = vram_size(&self->c, 0) / self->c.page_size;
 	a = hmm_anon(size);
 	ASSERT_NE(MAP_FAILED, a);
-	fill(a, size, 1);
+	amdx_fill(a, size, 1);
 	ASSERT_EQ(0, add_range(DEV0, a, size));
 	ASSERT_EQ(0, migrate_to(DEV0, a, size, 0, &m));
 	ASSERT_EQ(PAGES(size), m.moved);
@@ -1544,20 +1518,20 @@ TEST_F_TIMEOUT(hmm, release_eviction_other_process, 120)
 
 		if (b == MAP_FAILED)
 			_exit(1);
-		fill(b, size, 2);
+		amdx_fill(b, size, 2);
 		fd = amdx_device_open(self->c.ctl, self->c.dev[0].id);
 		if (fd < 0 || add_range(fd, b, size))
 			_exit(2);
 		if (migrate_to(fd, b, size, 0, &m) || m.moved != PAGES(size))
 			_exit(3);
-		if (check(b, size, 2) != -1)
+		if (amdx_check(b, size, 2) != -1)
 			_exit(4);
 		_exit(0);
 	}
 	ASSERT_EQ(0, wait_child(pid));
 	EXPECT_GE(vpages - PAGES(size), hmm_resident(DEV0, a, size, &st));
 	EXPECT_LT(0, st.evictions);
-	EXPECT_EQ(-1, check(a, size, 1));
+	EXPECT_EQ(-1, amdx_check(a, size, 1));
 	EXPECT_TRUE(vram_all_free(&self->c, 0));
 	munmap(a, size);
 }
@@ -1582,8 +1556,8 @@ TEST_F_TIMEOUT(hmm, release_pinned_no_eviction, 120)
 	b = hmm_anon(size);
 	ASSERT_NE(MAP_FAILED, a);
 	ASSERT_NE(MAP_FAILED, b);
-	fill(a, asize, 1);
-	fill(b, size, 2);
+	amdx_fill(a, asize, 1);
+	amdx_fill(b, size, 2);
 	ASSERT_EQ(0, set_attr(DEV0, a, asize, AMDX_HMM_ATTR_FLAGS, 0, 0,
 			      AMDX_HMM_F_PIN, 0));
 	ASSERT_EQ(0, add_range(DEV0, b, size));
@@ -1600,8 +1574,8 @@ TEST_F_TIMEOUT(hmm, release_pinned_no_eviction, 120)
 	EXPECT_EQ(0, st.evictions);
 	EXPECT_EQ(m.moved, hmm_resident(DEV0, b, size, NULL));
 
-	EXPECT_EQ(-1, check(a, asize, 1));
-	EXPECT_EQ(-1, check(b, size, 2));
+	EXPECT_EQ(-1, amdx_check(a, asize, 1));
+	EXPECT_EQ(-1, amdx_check(b, size, 2));
 	munmap(a, asize);
 	munmap(b, size);
 	EXPECT_TRUE(vram_all_free(&self->c, 0));
@@ -1628,7 +1602,7 @@ TEST_F(hmm2, double_map)
 	snap = malloc(PAGES(size));
 	ASSERT_NE(NULL, mirror);
 	ASSERT_NE(NULL, snap);
-	fill(p, size, 1);
+	amdx_fill(p, size, 1);
 	ASSERT_EQ(0, add_range(DEV0, p, size));
 	ASSERT_EQ(0, add_range(DEV1, p, size));
 	ASSERT_EQ(0, grant_both(&self->c, p, size));
@@ -1636,11 +1610,11 @@ TEST_F(hmm2, double_map)
 	/* both read system memory */
 	ASSERT_EQ(0, dev_access(DEV0, AMDX_HMM_ACCESS_READ, p, size, mirror,
 				NULL));
-	EXPECT_EQ(-1, check(mirror, size, 1));
+	EXPECT_EQ(-1, amdx_check(mirror, size, 1));
 	memset(mirror, 0, size);
 	ASSERT_EQ(0, dev_access(DEV1, AMDX_HMM_ACCESS_READ, p, size, mirror,
 				NULL));
-	EXPECT_EQ(-1, check(mirror, size, 1));
+	EXPECT_EQ(-1, amdx_check(mirror, size, 1));
 
 	ASSERT_EQ(0, migrate_to(DEV0, p, size, 0, &m));
 	ASSERT_EQ(PAGES(size), m.moved);
@@ -1652,14 +1626,14 @@ TEST_F(hmm2, double_map)
 	memset(mirror, 0, size);
 	ASSERT_EQ(0, dev_access(DEV1, AMDX_HMM_ACCESS_READ, p, size, mirror,
 				&faults));
-	EXPECT_EQ(-1, check(mirror, size, 1));
+	EXPECT_EQ(-1, amdx_check(mirror, size, 1));
 	EXPECT_EQ(PAGES(size), faults);
 
 	ASSERT_EQ(0, dev_snapshot(&self->c, DEV0, p, PAGES(size), snap));
 	EXPECT_EQ(0, snap_count(snap, PAGES(size), AMDX_HMM_SNAP_DEV_LOCAL, 0));
 	EXPECT_EQ(0, hmm_resident(DEV0, p, size, NULL));
 	EXPECT_TRUE(vram_all_free(&self->c, 0));
-	EXPECT_EQ(-1, check(p, size, 1));
+	EXPECT_EQ(-1, amdx_check(p, size, 1));
 	free(snap);
 	free(mirror);
 	munmap(p, size);
@@ -1680,7 +1654,7 @@ TEST_F(hmm2, migrate_other_device)
 		SKIP(return, HMM_NO_CAP);
 	p = hmm_anon(size);
 	ASSERT_NE(MAP_FAILED, p);
-	fill(p, size, 1);
+	amdx_fill(p, size, 1);
 	ASSERT_EQ(0, add_range(DEV0, p, size));
 	ASSERT_EQ(0, add_range(DEV1, p, size));
 	ASSERT_EQ(0, migrate_to(DEV0, p, size, 0, &m));
@@ -1694,7 +1668,7 @@ TEST_F(hmm2, migrate_other_device)
 	EXPECT_EQ(m.skipped, hmm_resident(DEV0, p, size, NULL));
 	EXPECT_EQ(vram_size(&self->c, 1) - m.moved * self->c.page_size,
 		  vram_free(&self->c, 1));
-	EXPECT_EQ(-1, check(p, size, 1));
+	EXPECT_EQ(-1, amdx_check(p, size, 1));
 	EXPECT_TRUE(vram_all_free(&self->c, 0));
 	EXPECT_TRUE(vram_all_free(&self->c, 1));
 	munmap(p, size);
@@ -1717,7 +1691,7 @@ TEST_F(hmm, process_exit_with_data_on_device)
 
 		if (p == MAP_FAILED)
 			_exit(1);
-		fill(p, size, 1);
+		amdx_fill(p, size, 1);
 		fd = amdx_device_open(self->c.ctl, self->c.dev[0].id);
 		if (fd < 0 || add_range(fd, p, size))
 			_exit(2);
@@ -1745,7 +1719,7 @@ TEST_F(hmm, close_returns_data)
 	ASSERT_NE(MAP_FAILED, p);
 	snap = malloc(PAGES(size));
 	ASSERT_NE(NULL, snap);
-	fill(p, size, 1);
+	amdx_fill(p, size, 1);
 	ASSERT_EQ(0, add_range(DEV0, p, size));
 	ASSERT_EQ(0, migrate_to(DEV0, p, size, 0, &m));
 	ASSERT_EQ(PAGES(size), m.moved);
@@ -1762,7 +1736,7 @@ TEST_F(hmm, close_returns_data)
 	EXPECT_EQ(0, snap_count(snap, PAGES(size), AMDX_HMM_SNAP_DEV_LOCAL, 0));
 	EXPECT_EQ(PAGES(size), snap_count(snap, PAGES(size),
 					  AMDX_HMM_SNAP_WRITE, 0));
-	EXPECT_EQ(-1, check(p, size, 1));
+	EXPECT_EQ(-1, amdx_check(p, size, 1));
 	free(snap);
 	munmap(p, size);
 }
@@ -1781,14 +1755,14 @@ TEST_F(hmm, device_remove_with_data_on_device)
 		SKIP(return, HMM_NO_CAP);
 	p = hmm_anon(size);
 	ASSERT_NE(MAP_FAILED, p);
-	fill(p, size, 1);
+	amdx_fill(p, size, 1);
 	ASSERT_EQ(0, add_range(DEV0, p, size));
 	ASSERT_EQ(0, migrate_to(DEV0, p, size, 0, &m));
 	ASSERT_EQ(PAGES(size), m.moved);
 
 	ASSERT_EQ(0, amdx_sim_del(self->c.dev[0].sim_id));
 	self->c.dev[0].created = false;
-	EXPECT_EQ(-1, check(p, size, 1));
+	EXPECT_EQ(-1, amdx_check(p, size, 1));
 	EXPECT_EQ(-ENODEV, migrate_to(DEV0, p, size, 0, &m));
 	EXPECT_EQ(-ENODEV, add_range(DEV0, p, size));
 	munmap(p, size);
@@ -1802,7 +1776,7 @@ static char *valid_buf(struct __test_metadata *_metadata, int fd)
 	char *p = hmm_anon(HMM_BUF_SIZE);
 
 	ASSERT_NE(MAP_FAILED, p);
-	fill(p, HMM_BUF_SIZE, 1);
+	amdx_fill(p, HMM_BUF_SIZE, 1);
 	ASSERT_EQ(0, add_range(fd, p, HMM_BUF_SIZE));
 	return p;
 }
@@ -2225,7 +2199,7 @@ TEST_F(hmm, migrate_no_range_enoent)
 	if (self->c.skip)
 		SKIP(return, HMM_NO_CAP);
 	ASSERT_NE(MAP_FAILED, p);
-	fill(p, HMM_BUF_SIZE, 1);
+	amdx_fill(p, HMM_BUF_SIZE, 1);
 	EXPECT_EQ(-ENOENT, migrate_to(DEV0, p, HMM_BUF_SIZE, 0, &m));
 	/* partly covered is not covered */
 	ASSERT_EQ(0, add_range(DEV0, p, SZ_1M));

@@ -60,32 +60,6 @@ FIXTURE(hooks)
 	struct hooks_ctx c;
 };
 
-static inline __u32 pattern(unsigned long i, __u32 seed)
-{
-	return (__u32)i * 2654435761U + seed;
-}
-
-static void fill(void *p, size_t size, __u32 seed)
-{
-	__u32 *w = p;
-	unsigned long i;
-
-	for (i = 0; i < size / sizeof(*w); i++)
-		w[i] = pattern(i, seed);
-}
-
-/* Index of the first word not matching @seed, -1 if all match. */
-static long check(const void *p, size_t size, __u32 seed)
-{
-	const __u32 *w = p;
-	unsigned long i;
-
-	for (i = 0; i < size / sizeof(*w); i++)
-		if (w[i] != pattern(i, seed))
-			return i;
-	return -1;
-}
-
 /* Write "@val" to a hook file: 0 or -errno. */
 static int hook(const char *path, unsigned long long val)
 {
@@ -203,7 +177,7 @@ static void populate(struct __test_metadata *_metadata,
 	ASSERT_NE(NULL, h->snap);
 	ASSERT_NE(NULL, h->pfns);
 	ASSERT_NE(NULL, h->bounce);
-	fill(h->buf, h->size, 7);
+	amdx_fill(h->buf, h->size, 7);
 
 	a.start = (uintptr_t)h->buf;
 	a.size = h->size;
@@ -342,14 +316,14 @@ TEST_F(hooks, evict_moves_one_page_within_vram)
 
 	/* the device reads the data in place, the CPU then faults it home */
 	ASSERT_EQ(0, dev_read(h));
-	EXPECT_EQ(-1, check(h->bounce, h->size, 7));
+	EXPECT_EQ(-1, amdx_check(h->bounce, h->size, 7));
 	ASSERT_EQ(0, snapshot(h, snap1, pfns1));
 	for (i = 0; i < h->npages; i++) {
 		/* braces: EXPECT's TH_LOG handler is a second statement */
 		EXPECT_TRUE(snap1[i] & AMDX_HMM_SNAP_DEV_LOCAL)
 			TH_LOG("page %lu: snapshot 0x%x", i, snap1[i]);
 	}
-	EXPECT_EQ(-1, check(h->buf, h->size, 7));
+	EXPECT_EQ(-1, amdx_check(h->buf, h->size, 7));
 	free(snap1);
 	free(pfns1);
 }
@@ -386,8 +360,8 @@ TEST_F(hooks, evict_twice_follows_the_data)
 	EXPECT_EQ((h->vpages - h->npages) * h->ps, vram_free(h));
 
 	ASSERT_EQ(0, dev_read(h));
-	EXPECT_EQ(-1, check(h->bounce, h->size, 7));
-	EXPECT_EQ(-1, check(h->buf, h->size, 7));
+	EXPECT_EQ(-1, amdx_check(h->bounce, h->size, 7));
+	EXPECT_EQ(-1, amdx_check(h->buf, h->size, 7));
 	free(snap1);
 	free(pfns1);
 }
@@ -431,7 +405,7 @@ TEST_F_TIMEOUT(hooks, evict_from_full_partition_goes_home, 180)
 	EXPECT_EQ(h->ps, vram_free(h));
 	EXPECT_EQ(-ENOENT, hook(h->evict, old));
 
-	EXPECT_EQ(-1, check(h->buf, h->size, 7));
+	EXPECT_EQ(-1, amdx_check(h->buf, h->size, 7));
 	free(snap1);
 	free(pfns1);
 }
@@ -471,8 +445,8 @@ TEST_F(hooks, drain_moves_everything_home)
 	expect_same_stats(_metadata, &ranges0, &ranges1);
 
 	ASSERT_EQ(0, dev_read(h));
-	EXPECT_EQ(-1, check(h->bounce, h->size, 7));
-	EXPECT_EQ(-1, check(h->buf, h->size, 7));
+	EXPECT_EQ(-1, amdx_check(h->bounce, h->size, 7));
+	EXPECT_EQ(-1, amdx_check(h->buf, h->size, 7));
 
 	/* the data can go back to VRAM afterwards */
 	m.start = (uintptr_t)h->buf;

@@ -98,17 +98,6 @@ static int find(FIXTURE_DATA(ladder) *self, unsigned int from, __u16 kind)
 	return -1;
 }
 
-static int inject(int fd, __u32 block, __u32 type, __u32 instance,
-		  __u32 count, __u64 address)
-{
-	struct amdx_ras_inject in = {
-		.block = block, .type = type, .instance = instance,
-		.count = count, .address = address,
-	};
-
-	return amdx_ioctl(fd, AMDX_IOC_RAS_INJECT, &in);
-}
-
 static int commit_compute(int fd, __u32 mode)
 {
 	struct amdx_partition_config c = { .compute_mode = mode };
@@ -136,8 +125,8 @@ TEST_F(ladder, ce_storm_retires_one_page_in_order)
 	const __u64 addr = 0x123000;
 	int e, p, s, r, end;
 
-	ASSERT_EQ(0, inject(self->fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_CE, 0,
-			    49, addr));
+	ASSERT_EQ(0, amdx_ras_inject(self->fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_CE, 0,
+				     49, addr));
 	drain(_metadata, self);
 	/* below the threshold (50): one error event, nothing else */
 	ASSERT_EQ(1, self->nevs);
@@ -147,8 +136,8 @@ TEST_F(ladder, ce_storm_retires_one_page_in_order)
 	EXPECT_EQ(addr, self->evs[0].address);
 	EXPECT_EQ(49, self->evs[0].data[0]);
 
-	ASSERT_EQ(0, inject(self->fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_CE, 0,
-			    1, addr));
+	ASSERT_EQ(0, amdx_ras_inject(self->fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_CE, 0,
+				     1, addr));
 	drain(_metadata, self);
 	e = find(self, 1, AMDX_EVENT_ERROR);
 	p = find(self, 1, AMDX_EVENT_PAGE_PENDING);
@@ -165,8 +154,8 @@ TEST_F(ladder, ce_storm_retires_one_page_in_order)
 	EXPECT_GT(self->evs[end].timestamp_ns, self->evs[s].timestamp_ns - 1);
 
 	/* the page is gone: injecting there again is refused */
-	EXPECT_EQ(-EINVAL, inject(self->fd, AMDX_RAS_BLOCK_UMC,
-				  AMDX_RAS_TYPE_CE, 0, 1, addr));
+	EXPECT_EQ(-EINVAL, amdx_ras_inject(self->fd, AMDX_RAS_BLOCK_UMC,
+					   AMDX_RAS_TYPE_CE, 0, 1, addr));
 }
 
 TEST_F(ladder, gfx_ue_in_cpx_resets_only_its_partition)
@@ -183,8 +172,8 @@ TEST_F(ladder, gfx_ue_in_cpx_resets_only_its_partition)
 	self->nevs = 0;
 
 	/* XCC 3 is partition 3 in CPX */
-	ASSERT_EQ(0, inject(self->fd, AMDX_RAS_BLOCK_GFX, AMDX_RAS_TYPE_UE, 3,
-			    1, 0));
+	ASSERT_EQ(0, amdx_ras_inject(self->fd, AMDX_RAS_BLOCK_GFX, AMDX_RAS_TYPE_UE, 3,
+				     1, 0));
 	drain(_metadata, self);
 	e = find(self, 0, AMDX_EVENT_ERROR);
 	s = find(self, 0, AMDX_EVENT_ACTION_START);
@@ -226,16 +215,16 @@ TEST_F(ladder, reset_limit_leaves_the_partition_offline)
 	self->nevs = 0;
 
 	/* first UE: reset and restored */
-	ASSERT_EQ(0, inject(self->fd, AMDX_RAS_BLOCK_GFX, AMDX_RAS_TYPE_UE, 5,
-			    1, 0));
+	ASSERT_EQ(0, amdx_ras_inject(self->fd, AMDX_RAS_BLOCK_GFX, AMDX_RAS_TYPE_UE, 5,
+				     1, 0));
 	drain(_metadata, self);
 	ASSERT_GE(find(self, 0, AMDX_EVENT_PARTITION_RESTORED), 0);
 	ASSERT_EQ(-1, find(self, 0, AMDX_EVENT_PARTITION_OFFLINE));
 	self->nevs = 0;
 
 	/* second within the window reaches the limit: offline */
-	ASSERT_EQ(0, inject(self->fd, AMDX_RAS_BLOCK_GFX, AMDX_RAS_TYPE_UE, 5,
-			    1, 0));
+	ASSERT_EQ(0, amdx_ras_inject(self->fd, AMDX_RAS_BLOCK_GFX, AMDX_RAS_TYPE_UE, 5,
+				     1, 0));
 	drain(_metadata, self);
 	o = find(self, 0, AMDX_EVENT_PARTITION_OFFLINE);
 	ASSERT_GE(o, 0);
@@ -250,8 +239,8 @@ TEST_F(ladder, reset_limit_leaves_the_partition_offline)
 	self->nevs = 0;
 
 	/* an offline partition is not reset again */
-	ASSERT_EQ(0, inject(self->fd, AMDX_RAS_BLOCK_GFX, AMDX_RAS_TYPE_UE, 5,
-			    1, 0));
+	ASSERT_EQ(0, amdx_ras_inject(self->fd, AMDX_RAS_BLOCK_GFX, AMDX_RAS_TYPE_UE, 5,
+				     1, 0));
 	drain(_metadata, self);
 	end = find(self, 0, AMDX_EVENT_ACTION_END);
 	ASSERT_GE(end, 0);
@@ -267,8 +256,8 @@ TEST_F(ladder, sdma_ue_maps_to_its_xcc_partition)
 	drain(_metadata, self);
 	self->nevs = 0;
 	/* MI300X: 16 SDMA engines, 2 per XCC: engine 13 serves XCC 6 */
-	ASSERT_EQ(0, inject(self->fd, AMDX_RAS_BLOCK_SDMA, AMDX_RAS_TYPE_UE, 13,
-			    1, 0));
+	ASSERT_EQ(0, amdx_ras_inject(self->fd, AMDX_RAS_BLOCK_SDMA, AMDX_RAS_TYPE_UE, 13,
+				     1, 0));
 	drain(_metadata, self);
 	q = find(self, 0, AMDX_EVENT_PARTITION_QUARANTINED);
 	ASSERT_GE(q, 0);
@@ -279,8 +268,8 @@ TEST_F(ladder, fatal_error_resets_the_device_with_events)
 {
 	int b, end;
 
-	ASSERT_EQ(0, inject(self->fd, AMDX_RAS_BLOCK_XGMI_WAFL,
-			    AMDX_RAS_TYPE_UE, 0, 1, 0));
+	ASSERT_EQ(0, amdx_ras_inject(self->fd, AMDX_RAS_BLOCK_XGMI_WAFL,
+				     AMDX_RAS_TYPE_UE, 0, 1, 0));
 	drain(_metadata, self);
 	b = find(self, 0, AMDX_EVENT_DEVICE_RESET_BEGIN);
 	end = find(self, 0, AMDX_EVENT_DEVICE_RESET_END);
@@ -361,8 +350,8 @@ TEST_F(ladder, gfx_ue_on_a_vf_partition_resets_that_vf)
 	self->nevs = 0;
 
 	/* XCC 5 is partition 5, bound to VF 1 */
-	ASSERT_EQ(0, inject(self->fd, AMDX_RAS_BLOCK_GFX, AMDX_RAS_TYPE_UE, 5,
-			    1, 0));
+	ASSERT_EQ(0, amdx_ras_inject(self->fd, AMDX_RAS_BLOCK_GFX, AMDX_RAS_TYPE_UE, 5,
+				     1, 0));
 	drain(_metadata, self);
 	q = find(self, 0, AMDX_EVENT_PARTITION_QUARANTINED);
 	v = find(self, 0, AMDX_EVENT_VF_RESET);

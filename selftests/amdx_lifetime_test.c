@@ -28,28 +28,14 @@
 
 static unsigned long ps;
 
-static inline __u32 pattern(unsigned long i, __u32 seed)
-{
-	return (__u32)i * 2654435761U + seed;
-}
-
-static void fill(void *p, size_t size, __u32 seed)
-{
-	__u32 *w = p;
-	unsigned long i;
-
-	for (i = 0; i < size / sizeof(*w); i++)
-		w[i] = pattern(i, seed);
-}
-
-/* Index of the first word of page @pg of a fill() of @seed that differs. */
+/* Index of the first word of page @pg of a amdx_fill() of @seed that differs. */
 static long check_page(const void *p, unsigned long pg, __u32 seed)
 {
 	const __u32 *w = p;
 	unsigned long i, first = pg * ps / sizeof(*w);
 
 	for (i = first; i < first + ps / sizeof(*w); i++)
-		if (w[i] != pattern(i, seed))
+		if (w[i] != amdx_pattern(i, seed))
 			return i;
 	return -1;
 }
@@ -60,16 +46,6 @@ static long long now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
-
-static int knob(unsigned int sim_id, const char *name, unsigned int val)
-{
-	char path[96], buf[16];
-
-	snprintf(path, sizeof(path), "/sys/kernel/debug/amdx_sim/%u/%s",
-		 sim_id, name);
-	snprintf(buf, sizeof(buf), "%u", val);
-	return amdx_sysfs_write(path, buf);
 }
 
 /* HardwareCorrupted of /proc/meminfo in kB, -1 when absent. */
@@ -168,7 +144,7 @@ static char *to_vram(int fd, unsigned long npages, __u32 seed)
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (buf == MAP_FAILED)
 		return NULL;
-	fill(buf, npages * ps, seed);
+	amdx_fill(buf, npages * ps, seed);
 	a.start = m.start = (uintptr_t)buf;
 	a.size = m.size = npages * ps;
 	if (amdx_ioctl(fd, AMDX_IOC_HMM_SET_ATTR, &a) ||
@@ -488,11 +464,11 @@ TEST_F_TIMEOUT(removal, during_cpu_fault, 60)
 	 * longer than 60 s under TCG and KASAN, so a longer delay did not
 	 * make main fail here either).
 	 */
-	ASSERT_EQ(0, knob(self->d.sim_id, "vram_copy_delay_ms", 5000));
+	ASSERT_EQ(0, amdx_sim_knob(self->d.sim_id, "vram_copy_delay_ms", 5000));
 	ASSERT_EQ(0, pthread_create(&th, NULL, touch_fn, &t));
 	usleep(300000);
 	/* Only the fault's copy is slow; removal's own copies are not. */
-	ASSERT_EQ(0, knob(self->d.sim_id, "vram_copy_delay_ms", 0));
+	ASSERT_EQ(0, amdx_sim_knob(self->d.sim_id, "vram_copy_delay_ms", 0));
 	ASSERT_EQ(0, remover_start(&r, self->d.sim_id));
 	pthread_join(th, NULL);
 	EXPECT_EQ(-1, t.bad);

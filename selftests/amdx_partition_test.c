@@ -37,7 +37,6 @@
 
 #define SIM_ID		400
 #define SIM_ID2		401
-#define SIM_DEBUGFS	"/sys/kernel/debug/amdx_sim"
 #define MIB		(1ULL << 20)
 #define HMM_NO_CAP	"no AMDX_CAP_HMM_MIGRATE (kernel without DEVICE_PRIVATE)"
 #define QSIZE		(sizeof(struct amdx_query_partitions) + \
@@ -132,30 +131,6 @@ static int dev_new(int ctl, struct dev *d, unsigned int sim,
 #define NEW(i, sim, params) \
 	ASSERT_EQ(0, dev_new(self->s.ctl, &self->s.d[i], sim, params))
 #define NEW_MI300X(i, sim, extra) NEW(i, sim, "model=mi300x " extra)
-
-static int knob(unsigned int sim, const char *name, unsigned int val)
-{
-	char path[128], s[16];
-
-	snprintf(path, sizeof(path), SIM_DEBUGFS "/%u/%s", sim, name);
-	snprintf(s, sizeof(s), "%u", val);
-	return amdx_sysfs_write(path, s);
-}
-
-static long knob_read(unsigned int sim, const char *name)
-{
-	char path[128], s[32] = "";
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), SIM_DEBUGFS "/%u/%s", sim, name);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, s, sizeof(s) - 1);
-	close(fd);
-	return n > 0 ? strtol(s, NULL, 10) : -EIO;
-}
 
 static int run(int fd, bool commit, struct amdx_partition_config *c)
 {
@@ -471,7 +446,7 @@ TEST_F(mi300x, injected_step_failure_rolls_back)
 	     step++) {
 		ASSERT_EQ(0, query_parts(self->s.d[0].fd, before));
 		ASSERT_EQ(0, amdx_device_info(self->s.ctl, self->s.d[0].id, &i0));
-		ASSERT_EQ(0, knob(SIM_ID, "fail_partition_step", step));
+		ASSERT_EQ(0, amdx_sim_knob(SIM_ID, "fail_partition_step", step));
 		EXPECT_EQ(-EIO, commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX,
 					     AMDX_MEMORY_NPS4,
 					     AMDX_PART_F_DRAIN, &c));
@@ -480,7 +455,7 @@ TEST_F(mi300x, injected_step_failure_rolls_back)
 		ASSERT_EQ(step, c.num_steps);
 		EXPECT_EQ(step, c.steps[step - 1].step);
 		EXPECT_EQ(-EIO, c.steps[step - 1].error);
-		EXPECT_EQ(0, knob_read(SIM_ID, "fail_partition_step"));
+		EXPECT_EQ(0, amdx_sim_knob_read(SIM_ID, "fail_partition_step"));
 		ASSERT_EQ(0, query_parts(self->s.d[0].fd, after));
 		EXPECT_EQ(0, memcmp(before, after, QSIZE)) TH_LOG("step %u",
 								  step);
@@ -989,7 +964,7 @@ TEST_F_TIMEOUT(mi300x, commit_rechecks_holders_after_gate_closes, 120)
 	a.start = (uintptr_t)l.buf;
 	a.size = l.size;
 	ASSERT_EQ(0, amdx_ioctl(l.fd, AMDX_IOC_HMM_SET_ATTR, &a));
-	ASSERT_EQ(0, knob(SIM_ID, "validate_delay_ms", 2000));
+	ASSERT_EQ(0, amdx_sim_knob(SIM_ID, "validate_delay_ms", 2000));
 
 	ASSERT_EQ(0, pthread_create(&th, NULL, late_thread, &l));
 	memset(&c, 0, sizeof(c));
@@ -999,7 +974,7 @@ TEST_F_TIMEOUT(mi300x, commit_rechecks_holders_after_gate_closes, 120)
 	ret = run(l.fd, true, &c);
 	clock_gettime(CLOCK_MONOTONIC, &end);
 	ASSERT_EQ(0, pthread_join(th, NULL));
-	EXPECT_EQ(0, knob(SIM_ID, "validate_delay_ms", 0));
+	EXPECT_EQ(0, amdx_sim_knob(SIM_ID, "validate_delay_ms", 0));
 
 	/* the migration ran inside the window, before the gate closed */
 	ASSERT_EQ(0, l.ret);
@@ -1160,8 +1135,8 @@ TEST_F(mi300x, vf_reset_rate_limit)
 
 	for (i = 1; i <= AMDX_VF_RESET_LIMIT; i++) {
 		/* The guest of the last one does not ack in time. */
-		ASSERT_EQ(0, knob(SIM_ID, "vf_ack_delay_ms",
-				  i == AMDX_VF_RESET_LIMIT ? 50 : 0));
+		ASSERT_EQ(0, amdx_sim_knob(SIM_ID, "vf_ack_delay_ms",
+					   i == AMDX_VF_RESET_LIMIT ? 50 : 0));
 		r = (struct amdx_vf_reset){ .vf = 0 };
 		ASSERT_EQ(0, amdx_ioctl(fd, AMDX_IOC_VF_RESET, &r));
 		EXPECT_EQ(i == AMDX_VF_RESET_LIMIT ? AMDX_VF_RESET_ACK_TIMEOUT :
@@ -1335,7 +1310,7 @@ static int count_tags(unsigned int sim, unsigned long counts[4])
 	int fd;
 
 	memset(counts, 0, 4 * sizeof(counts[0]));
-	snprintf(path, sizeof(path), SIM_DEBUGFS "/%u/vram_data", sim);
+	snprintf(path, sizeof(path), AMDX_SIM_DEBUGFS "/%u/vram_data", sim);
 	fd = open(path, O_RDONLY);
 	if (fd < 0)
 		return -errno;
@@ -1507,8 +1482,8 @@ TEST_F(mi300x, hive_memory_mode_is_hive_wide)
 	EXPECT_EQ(3, q->partitions[3].mem_partition);
 
 	/* A failing member rolls every member back. */
-	ASSERT_EQ(0, knob(SIM_ID2, "fail_partition_step",
-			  AMDX_PART_STEP_REBUILD));
+	ASSERT_EQ(0, amdx_sim_knob(SIM_ID2, "fail_partition_step",
+				   AMDX_PART_STEP_REBUILD));
 	EXPECT_EQ(-EIO, commit_modes(self->s.d[0].fd, 0, AMDX_MEMORY_NPS1, 0,
 				     &c));
 	EXPECT_EQ(AMDX_PART_OUTCOME_ROLLED_BACK, c.outcome);

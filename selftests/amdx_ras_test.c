@@ -61,17 +61,6 @@ static void dev_down(struct ras_dev *d)
 	d->ctl = -1;
 }
 
-static int inject(int fd, __u32 block, __u32 type, __u32 instance,
-		  __u32 count, __u64 address)
-{
-	struct amdx_ras_inject in = {
-		.block = block, .type = type, .instance = instance,
-		.count = count, .address = address,
-	};
-
-	return amdx_ioctl(fd, AMDX_IOC_RAS_INJECT, &in);
-}
-
 static struct amdx_query_ras *counters(int fd)
 {
 	struct amdx_query_ras *r;
@@ -402,14 +391,14 @@ TEST_F(ras, counters_are_monotonic_per_partition_and_in_sysfs)
 {
 	char s[32];
 
-	ASSERT_EQ(0, inject(self->d.fd, AMDX_RAS_BLOCK_GFX, AMDX_RAS_TYPE_CE,
-			    3, 5, 0));
+	ASSERT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_GFX, AMDX_RAS_TYPE_CE,
+				     3, 5, 0));
 	EXPECT_EQ(5, count_of(self->d.fd, AMDX_RAS_BLOCK_GFX,
 			      AMDX_RAS_PARTITION_ALL, AMDX_RAS_TYPE_CE));
 	EXPECT_EQ(5, count_of(self->d.fd, AMDX_RAS_BLOCK_GFX, 0,
 			      AMDX_RAS_TYPE_CE));
-	ASSERT_EQ(0, inject(self->d.fd, AMDX_RAS_BLOCK_GFX, AMDX_RAS_TYPE_CE,
-			    7, 3, 0));
+	ASSERT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_GFX, AMDX_RAS_TYPE_CE,
+				     7, 3, 0));
 	EXPECT_EQ(8, count_of(self->d.fd, AMDX_RAS_BLOCK_GFX,
 			      AMDX_RAS_PARTITION_ALL, AMDX_RAS_TYPE_CE));
 	EXPECT_EQ(0, count_of(self->d.fd, AMDX_RAS_BLOCK_GFX,
@@ -419,8 +408,8 @@ TEST_F(ras, counters_are_monotonic_per_partition_and_in_sysfs)
 	ASSERT_EQ(0, sysfs_read(&self->d, "gfx_ce_count", s, sizeof(s)));
 	EXPECT_STREQ("8", s);
 	/* a refused injection counts nothing */
-	EXPECT_EQ(-EINVAL, inject(self->d.fd, AMDX_RAS_BLOCK_GFX,
-				  AMDX_RAS_TYPE_CE, 8, 1, 0));
+	EXPECT_EQ(-EINVAL, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_GFX,
+					   AMDX_RAS_TYPE_CE, 8, 1, 0));
 	EXPECT_EQ(8, count_of(self->d.fd, AMDX_RAS_BLOCK_GFX,
 			      AMDX_RAS_PARTITION_ALL, AMDX_RAS_TYPE_CE));
 }
@@ -467,25 +456,25 @@ TEST_F(ras, inject_validation_errnos)
 	in.address = 4096;	/* only umc has an address */
 	EXPECT_EQ(-EINVAL, amdx_ioctl(self->d.fd, AMDX_IOC_RAS_INJECT, &in));
 	/* hdp reports no CEs */
-	EXPECT_EQ(-EOPNOTSUPP, inject(self->d.fd, AMDX_RAS_BLOCK_HDP,
-				      AMDX_RAS_TYPE_CE, 0, 1, 0));
-	EXPECT_EQ(-EOPNOTSUPP, inject(self->d.fd, AMDX_RAS_BLOCK_XGMI_WAFL,
-				      AMDX_RAS_TYPE_DE, 0, 1, 0));
+	EXPECT_EQ(-EOPNOTSUPP, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_HDP,
+					       AMDX_RAS_TYPE_CE, 0, 1, 0));
+	EXPECT_EQ(-EOPNOTSUPP, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_XGMI_WAFL,
+					       AMDX_RAS_TYPE_DE, 0, 1, 0));
 	/* umc: inside the VRAM, any byte of a page */
-	EXPECT_EQ(-EINVAL, inject(self->d.fd, AMDX_RAS_BLOCK_UMC,
-				  AMDX_RAS_TYPE_CE, 0, 1, vram));
-	EXPECT_EQ(0, inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_CE,
-			    0, 1, vram - 1));
-	EXPECT_EQ(-EINVAL, inject(self->d.fd, AMDX_RAS_BLOCK_UMC,
-				  AMDX_RAS_TYPE_CE, 32, 1, 0));
+	EXPECT_EQ(-EINVAL, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_UMC,
+					   AMDX_RAS_TYPE_CE, 0, 1, vram));
+	EXPECT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_CE,
+				     0, 1, vram - 1));
+	EXPECT_EQ(-EINVAL, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_UMC,
+					   AMDX_RAS_TYPE_CE, 32, 1, 0));
 	/* a retired page takes no more injections */
-	ASSERT_EQ(0, inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_UE,
-			    0, 1, 5 * self->d.ps + 17));
-	EXPECT_EQ(-EINVAL, inject(self->d.fd, AMDX_RAS_BLOCK_UMC,
-				  AMDX_RAS_TYPE_CE, 0, 1, 5 * self->d.ps));
-	EXPECT_EQ(-EINVAL, inject(self->d.fd, AMDX_RAS_BLOCK_UMC,
-				  AMDX_RAS_TYPE_UE, 1, 1,
-				  6 * self->d.ps - 1));
+	ASSERT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_UE,
+				     0, 1, 5 * self->d.ps + 17));
+	EXPECT_EQ(-EINVAL, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_UMC,
+					   AMDX_RAS_TYPE_CE, 0, 1, 5 * self->d.ps));
+	EXPECT_EQ(-EINVAL, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_UMC,
+					   AMDX_RAS_TYPE_UE, 1, 1,
+					   6 * self->d.ps - 1));
 	/* /dev/amdx is not a device fd */
 	in = (struct amdx_ras_inject)BASE;
 	EXPECT_EQ(-ENOTTY, amdx_ioctl(self->d.ctl, AMDX_IOC_RAS_INJECT, &in));
@@ -497,12 +486,12 @@ TEST_F(ras, ce_threshold_soft_retires_the_page)
 	__u64 addr = 77 * self->d.ps, free0 = vram_free(&self->d);
 	struct amdx_query_ras *r;
 
-	ASSERT_EQ(0, inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_CE,
-			    3, 49, addr + 8));
+	ASSERT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_CE,
+				     3, 49, addr + 8));
 	EXPECT_EQ(0, badpage_count(self->d.fd));
 	EXPECT_EQ(free0, vram_free(&self->d));
-	ASSERT_EQ(0, inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_CE,
-			    3, 1, addr + 4000));
+	ASSERT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_CE,
+				     3, 1, addr + 4000));
 	EXPECT_EQ(1, badpage_count(self->d.fd));
 	EXPECT_TRUE(badpage_has(self->d.fd, addr, AMDX_BADPAGE_CAUSE_CE));
 	EXPECT_EQ(free0 - self->d.ps, vram_free(&self->d));
@@ -524,14 +513,14 @@ TEST_F(ras, ce_threshold_follows_the_policy)
 	};
 
 	ASSERT_EQ(0, amdx_ioctl(self->d.fd, AMDX_IOC_RAS_SET_POLICY, &p));
-	ASSERT_EQ(0, inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_CE,
-			    0, 2, 9 * self->d.ps));
+	ASSERT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_CE,
+				     0, 2, 9 * self->d.ps));
 	/* CEs are per page */
-	ASSERT_EQ(0, inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_CE,
-			    0, 2, 10 * self->d.ps));
+	ASSERT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_CE,
+				     0, 2, 10 * self->d.ps));
 	EXPECT_EQ(0, badpage_count(self->d.fd));
-	ASSERT_EQ(0, inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_CE,
-			    0, 1, 9 * self->d.ps));
+	ASSERT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_CE,
+				     0, 1, 9 * self->d.ps));
 	EXPECT_EQ(1, badpage_count(self->d.fd));
 	EXPECT_TRUE(badpage_has(self->d.fd, 9 * self->d.ps,
 				AMDX_BADPAGE_CAUSE_CE));
@@ -541,10 +530,10 @@ TEST_F(ras, ue_and_de_poison_and_retire)
 {
 	__u64 free0 = vram_free(&self->d);
 
-	ASSERT_EQ(0, inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_UE,
-			    0, 1, 100 * self->d.ps));
-	ASSERT_EQ(0, inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_DE,
-			    0, 1, 50 * self->d.ps));
+	ASSERT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_UE,
+				     0, 1, 100 * self->d.ps));
+	ASSERT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_DE,
+				     0, 1, 50 * self->d.ps));
 	EXPECT_EQ(2, badpage_count(self->d.fd));
 	EXPECT_TRUE(badpage_has(self->d.fd, 100 * self->d.ps,
 				AMDX_BADPAGE_CAUSE_UE));
@@ -555,16 +544,16 @@ TEST_F(ras, ue_and_de_poison_and_retire)
 
 TEST_F(ras, fatal_error_resets_device_and_counts)
 {
-	ASSERT_EQ(0, inject(self->d.fd, AMDX_RAS_BLOCK_XGMI_WAFL,
-			    AMDX_RAS_TYPE_UE, 7, 1, 0));
+	ASSERT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_XGMI_WAFL,
+				     AMDX_RAS_TYPE_UE, 7, 1, 0));
 	EXPECT_EQ(1, count_of(self->d.fd, AMDX_RAS_BLOCK_XGMI_WAFL,
 			      AMDX_RAS_PARTITION_ALL, AMDX_RAS_TYPE_UE));
 	/* not attributed to a partition */
 	EXPECT_EQ(0, count_of(self->d.fd, AMDX_RAS_BLOCK_XGMI_WAFL, 0,
 			      AMDX_RAS_TYPE_UE));
 	/* the device works on */
-	ASSERT_EQ(0, inject(self->d.fd, AMDX_RAS_BLOCK_GFX, AMDX_RAS_TYPE_CE,
-			    0, 1, 0));
+	ASSERT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_GFX, AMDX_RAS_TYPE_CE,
+				     0, 1, 0));
 }
 
 TEST_F(ras, rma_at_bad_page_threshold)
@@ -578,16 +567,16 @@ TEST_F(ras, rma_at_bad_page_threshold)
 	char s[8];
 
 	ASSERT_EQ(0, amdx_ioctl(self->d.fd, AMDX_IOC_RAS_SET_POLICY, &p));
-	ASSERT_EQ(0, inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_UE,
-			    0, 1, 1 * self->d.ps));
+	ASSERT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_UE,
+				     0, 1, 1 * self->d.ps));
 	r = counters(self->d.fd);
 	ASSERT_NE(NULL, r);
 	EXPECT_EQ(0, r->flags);
 	free(r);
 	ASSERT_EQ(0, sysfs_read(&self->d, "rma", s, sizeof(s)));
 	EXPECT_STREQ("0", s);
-	ASSERT_EQ(0, inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_UE,
-			    0, 1, 2 * self->d.ps));
+	ASSERT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_UE,
+				     0, 1, 2 * self->d.ps));
 	r = counters(self->d.fd);
 	ASSERT_NE(NULL, r);
 	EXPECT_EQ(AMDX_RAS_F_RMA, r->flags);
@@ -607,8 +596,8 @@ TEST_F(ras, rma_by_lowering_the_threshold)
 	};
 	struct amdx_query_ras *r;
 
-	ASSERT_EQ(0, inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_DE,
-			    0, 1, 3 * self->d.ps));
+	ASSERT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_DE,
+				     0, 1, 3 * self->d.ps));
 	r = counters(self->d.fd);
 	ASSERT_NE(NULL, r);
 	EXPECT_EQ(0, r->flags);
@@ -626,10 +615,10 @@ TEST_F(ras, badpages_survive_del_and_new_device)
 	unsigned int sim_id = self->d.sim_id;
 	char bdf[AMDX_BDF_LEN];
 
-	ASSERT_EQ(0, inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_UE,
-			    0, 1, 11 * self->d.ps));
-	ASSERT_EQ(0, inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_DE,
-			    0, 1, 12 * self->d.ps));
+	ASSERT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_UE,
+				     0, 1, 11 * self->d.ps));
+	ASSERT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_DE,
+				     0, 1, 12 * self->d.ps));
 	close(self->d.fd);
 	self->d.fd = -1;
 	ASSERT_EQ(0, amdx_sim_del(sim_id));
@@ -646,8 +635,8 @@ TEST_F(ras, badpages_survive_del_and_new_device)
 				AMDX_BADPAGE_CAUSE_DE));
 	/* the pages left the allocator again */
 	EXPECT_EQ(free0 - 2 * self->d.ps, vram_free(&self->d));
-	EXPECT_EQ(-EINVAL, inject(self->d.fd, AMDX_RAS_BLOCK_UMC,
-				  AMDX_RAS_TYPE_CE, 0, 1, 11 * self->d.ps));
+	EXPECT_EQ(-EINVAL, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_UMC,
+					   AMDX_RAS_TYPE_CE, 0, 1, 11 * self->d.ps));
 	/* counters start again: they are the device's, not the board's */
 	EXPECT_EQ(0, count_of(self->d.fd, AMDX_RAS_BLOCK_UMC,
 			      AMDX_RAS_PARTITION_ALL, AMDX_RAS_TYPE_UE));
@@ -811,8 +800,8 @@ TEST_F(ras, badpages_query_size_protocol)
 	__u32 size = 0;
 	char small[30];
 
-	ASSERT_EQ(0, inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_UE,
-			    0, 1, 0));
+	ASSERT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_UE,
+				     0, 1, 0));
 	ASSERT_EQ(0, amdx_query(self->d.fd, AMDX_QUERY_BADPAGES, 0, NULL,
 				&size));
 	EXPECT_EQ(44, size);
@@ -850,8 +839,8 @@ TEST_F(ras, reset_scope_names_the_hive)
 		    (scope.devices[1] == self->d.id &&
 		     scope.devices[0] == peer.id));
 	/* a fatal error in the hive still only resets and counts */
-	EXPECT_EQ(0, inject(peer.fd, AMDX_RAS_BLOCK_XGMI_WAFL,
-			    AMDX_RAS_TYPE_UE, 0, 1, 0));
+	EXPECT_EQ(0, amdx_ras_inject(peer.fd, AMDX_RAS_BLOCK_XGMI_WAFL,
+				     AMDX_RAS_TYPE_UE, 0, 1, 0));
 	dev_down(&peer);
 }
 
@@ -880,8 +869,8 @@ TEST_F(ras, unprivileged_gets_eperm_but_may_query)
 		if (setresgid(65534, 65534, 65534) ||
 		    setresuid(65534, 65534, 65534))
 			_exit(100);
-		bad |= inject(self->d.fd, AMDX_RAS_BLOCK_GFX,
-			      AMDX_RAS_TYPE_CE, 0, 1, 0) != -EPERM;
+		bad |= amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_GFX,
+				       AMDX_RAS_TYPE_CE, 0, 1, 0) != -EPERM;
 		bad |= (amdx_ioctl(self->d.fd, AMDX_IOC_RAS_SET_POLICY, &p) !=
 			-EPERM) << 1;
 		bad |= (import(self->d.fd, t, size, NULL) != -EPERM) << 2;
@@ -916,31 +905,6 @@ static bool hmm_or_skip(struct __test_metadata *_metadata, int ctl)
 	return false;
 }
 
-static inline __u32 pattern(unsigned long i, __u32 seed)
-{
-	return (__u32)i * 2654435761U + seed;
-}
-
-static void fill(void *p, size_t size, __u32 seed)
-{
-	__u32 *w = p;
-	unsigned long i;
-
-	for (i = 0; i < size / sizeof(*w); i++)
-		w[i] = pattern(i, seed);
-}
-
-static long check(const void *p, size_t size, __u32 seed)
-{
-	const __u32 *w = p;
-	unsigned long i;
-
-	for (i = 0; i < size / sizeof(*w); i++)
-		if (w[i] != pattern(i, seed))
-			return i;
-	return -1;
-}
-
 /* Map @npages with pattern @seed and migrate them to partition 0. */
 static char *to_vram(int fd, unsigned long npages, unsigned long ps,
 		     __u32 seed)
@@ -956,7 +920,7 @@ static char *to_vram(int fd, unsigned long npages, unsigned long ps,
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (buf == MAP_FAILED)
 		return NULL;
-	fill(buf, npages * ps, seed);
+	amdx_fill(buf, npages * ps, seed);
 	a.start = m.start = (uintptr_t)buf;
 	a.size = m.size = npages * ps;
 	if (amdx_ioctl(fd, AMDX_IOC_HMM_SET_ATTR, &a) ||
@@ -1012,8 +976,8 @@ TEST_F(ras, ce_storm_moves_data_then_retires_page)
 	ASSERT_NE(~0ULL, bad);
 
 	/* a storm of 50 CEs on the VRAM page holding page 5 */
-	ASSERT_EQ(0, inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_CE,
-			    0, 50, bad * self->d.ps + 64));
+	ASSERT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_CE,
+				     0, 50, bad * self->d.ps + 64));
 	EXPECT_TRUE(badpage_has(self->d.fd, bad * self->d.ps,
 				AMDX_BADPAGE_CAUSE_CE));
 
@@ -1031,8 +995,8 @@ TEST_F(ras, ce_storm_moves_data_then_retires_page)
 	out = malloc(NPAGES * self->d.ps);
 	ASSERT_NE(NULL, out);
 	ASSERT_EQ(0, dev_read(self->d.fd, buf, NPAGES * self->d.ps, out));
-	EXPECT_EQ(-1, check(out, NPAGES * self->d.ps, 21));
-	EXPECT_EQ(-1, check(buf, NPAGES * self->d.ps, 21));
+	EXPECT_EQ(-1, amdx_check(out, NPAGES * self->d.ps, 21));
+	EXPECT_EQ(-1, amdx_check(buf, NPAGES * self->d.ps, 21));
 	free(out);
 	munmap(buf, NPAGES * self->d.ps);
 }
@@ -1054,8 +1018,8 @@ TEST_F(ras, rma_refuse_blocks_new_vram)
 	if (!hmm_or_skip(_metadata, self->d.ctl))
 		SKIP(return, NO_CAP);
 	ASSERT_EQ(0, amdx_ioctl(self->d.fd, AMDX_IOC_RAS_SET_POLICY, &p));
-	ASSERT_EQ(0, inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_UE,
-			    0, 1, 0));
+	ASSERT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_UE,
+				     0, 1, 0));
 	buf = mmap(NULL, self->d.ps, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, buf);
@@ -1132,7 +1096,7 @@ TEST_F(ras, ue_sigbus_only_for_the_consumer)
 		if (write(to_parent[1], &msg, sizeof(msg)) != sizeof(msg))
 			_exit(3);
 		/* untouched pages are fine for the CPU */
-		if (check(buf, 3 * self->d.ps, 9) != -1)
+		if (amdx_check(buf, 3 * self->d.ps, 9) != -1)
 			_exit(4);
 		sigaction(SIGBUS, &sa, NULL);
 		c = *(volatile char *)(buf + 3 * self->d.ps + 100);
@@ -1143,8 +1107,8 @@ TEST_F(ras, ue_sigbus_only_for_the_consumer)
 	bad = msg.pfn;
 	ASSERT_NE(~0ULL, bad);
 	ASSERT_EQ(0, vram_pfns(self->d.fd, mine, NPAGES, self->d.ps, pfns));
-	ASSERT_EQ(0, inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_UE,
-			    0, 1, bad * self->d.ps));
+	ASSERT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_UE,
+				     0, 1, bad * self->d.ps));
 	EXPECT_TRUE(badpage_has(self->d.fd, bad * self->d.ps,
 				AMDX_BADPAGE_CAUSE_UE));
 	c = 1;
@@ -1160,8 +1124,8 @@ TEST_F(ras, ue_sigbus_only_for_the_consumer)
 	out = malloc(NPAGES * self->d.ps);
 	ASSERT_NE(NULL, out);
 	ASSERT_EQ(0, dev_read(self->d.fd, mine, NPAGES * self->d.ps, out));
-	EXPECT_EQ(-1, check(out, NPAGES * self->d.ps, 5));
-	EXPECT_EQ(-1, check(mine, NPAGES * self->d.ps, 5));
+	EXPECT_EQ(-1, amdx_check(out, NPAGES * self->d.ps, 5));
+	EXPECT_EQ(-1, amdx_check(mine, NPAGES * self->d.ps, 5));
 	free(out);
 	munmap(mine, NPAGES * self->d.ps);
 	close(to_child[0]);
@@ -1204,15 +1168,15 @@ TEST_F(ras, poison_survives_device_removal)
 		    read(to_child[0], &c, 1) != 1)
 			_exit(2);
 		/* the pages before it came home intact */
-		if (check(buf, 3 * self->d.ps, 13) != -1)
+		if (amdx_check(buf, 3 * self->d.ps, 13) != -1)
 			_exit(4);
 		sigaction(SIGBUS, &sa, NULL);
 		c = *(volatile char *)(buf + 3 * self->d.ps + 8);
 		_exit(5);
 	}
 	ASSERT_EQ(sizeof(pfn), read(to_parent[0], &pfn, sizeof(pfn)));
-	ASSERT_EQ(0, inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_UE,
-			    0, 1, pfn * self->d.ps));
+	ASSERT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_UE,
+				     0, 1, pfn * self->d.ps));
 	close(self->d.fd);
 	self->d.fd = -1;
 	ASSERT_EQ(0, amdx_sim_del(self->d.sim_id));
@@ -1265,7 +1229,7 @@ TEST_F(ras, ue_during_migration_home_is_sigbus)
 			_exit(2);
 		sigaction(SIGBUS, &sa, NULL);
 		/* 5: the data came home as if nothing happened */
-		_exit(check(buf, self->d.ps, 17) == -1 ? 5 : 6);
+		_exit(amdx_check(buf, self->d.ps, 17) == -1 ? 5 : 6);
 	}
 	ASSERT_EQ(sizeof(pfn), read(to_parent[0], &pfn, sizeof(pfn)));
 	ASSERT_EQ(0, amdx_sysfs_write(knob, "2000"));
@@ -1273,8 +1237,8 @@ TEST_F(ras, ue_during_migration_home_is_sigbus)
 	ASSERT_EQ(1, write(to_child[1], &c, 1));
 	/* the child's fault is in its 2 s copy now */
 	usleep(500000);
-	ASSERT_EQ(0, inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_UE,
-			    0, 1, pfn * self->d.ps));
+	ASSERT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_UE,
+				     0, 1, pfn * self->d.ps));
 	ASSERT_EQ(0, amdx_sysfs_write(knob, "0"));
 	ASSERT_EQ(pid, waitpid(pid, &st, 0));
 	ASSERT_TRUE(WIFEXITED(st)) TH_LOG("status %#x", st);

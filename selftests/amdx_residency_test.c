@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 
 #include "amdx_selftest.h"
 #include "kselftest_harness.h"
@@ -26,65 +27,6 @@
 #define EVICT_SLACK	512
 
 static unsigned long ps;
-
-static inline __u32 pattern(unsigned long i, __u32 seed)
-{
-	return (__u32)i * 2654435761U + seed;
-}
-
-static void fill(void *p, size_t size, __u32 seed)
-{
-	__u32 *w = p;
-	unsigned long i;
-
-	for (i = 0; i < size / sizeof(*w); i++)
-		w[i] = pattern(i, seed);
-}
-
-/* Index of the first word of a fill() of @seed that differs, or -1. */
-static long check(const void *p, size_t size, __u32 seed)
-{
-	const __u32 *w = p;
-	unsigned long i;
-
-	for (i = 0; i < size / sizeof(*w); i++)
-		if (w[i] != pattern(i, seed))
-			return i;
-	return -1;
-}
-
-static int knob_path(unsigned int sim_id, const char *name, char *path,
-		     size_t len)
-{
-	return snprintf(path, len, "/sys/kernel/debug/amdx_sim/%u/%s", sim_id,
-			name);
-}
-
-static int knob(unsigned int sim_id, const char *name, unsigned int val)
-{
-	char path[96], buf[16];
-
-	knob_path(sim_id, name, path, sizeof(path));
-	snprintf(buf, sizeof(buf), "%u", val);
-	return amdx_sysfs_write(path, buf);
-}
-
-/* A debugfs number of device @sim_id, -1 when it cannot be read. */
-static long long knob_read(unsigned int sim_id, const char *name)
-{
-	char path[96];
-	long long v = -1;
-	FILE *f;
-
-	knob_path(sim_id, name, path, sizeof(path));
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	if (fscanf(f, "%lld", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
-}
 
 /* mmap() at a 2 MiB boundary, so granules line up. */
 static char *anon(size_t size)
@@ -221,27 +163,27 @@ TEST_F(res, fault_succeeds_when_other_granule_page_stays)
 	ASSERT_NE(NULL, p);
 	map = calloc(n, 1);
 	ASSERT_NE(NULL, map);
-	fill(p, size, 7);
+	amdx_fill(p, size, 7);
 	ASSERT_EQ(0, set_attr(self->fd, p, size, 9));
 	ASSERT_EQ(0, migrate(self->fd, p, size, 0, &m));
 	ASSERT_EQ(n, m.moved);
 
 	/* The granule's first copy (page 0) fails; the fault is on the last. */
-	ASSERT_EQ(0, knob(SIM_ID, "fail_vram_copy", 1));
+	ASSERT_EQ(0, amdx_sim_knob(SIM_ID, "fail_vram_copy", 1));
 	ASSERT_EQ(0, sigaction(SIGBUS, &sa, &old));
 	if (!sigsetjmp(fault_jmp, 1))
 		got = *(volatile __u32 *)(p + size - ps);
 	else
-		got = ~pattern((size - ps) / 4, 7);
+		got = ~amdx_pattern((size - ps) / 4, 7);
 	sigaction(SIGBUS, &old, NULL);
-	knob(SIM_ID, "fail_vram_copy", 0);
-	EXPECT_EQ(pattern((size - ps) / 4, 7), got);
+	amdx_sim_knob(SIM_ID, "fail_vram_copy", 0);
+	EXPECT_EQ(amdx_pattern((size - ps) / 4, 7), got);
 
 	/* Everything but page 0 came home; page 0 stayed in VRAM. */
 	ASSERT_EQ(1, local_pages(self->fd, p, size, map));
 	EXPECT_TRUE(map[0] & AMDX_HMM_SNAP_DEV_LOCAL);
 	/* Its own touch brings it home intact. */
-	EXPECT_EQ(-1, check(p, size, 7));
+	EXPECT_EQ(-1, amdx_check(p, size, 7));
 	EXPECT_EQ(0, local_pages(self->fd, p, size, map));
 	free(map);
 	munmap(p, size);
@@ -271,7 +213,7 @@ TEST_F(res, vf_reset_wipe_visits_only_the_vfs_pages)
 	/* The VF holds nothing yet. */
 	ASSERT_EQ(0, amdx_ioctl(self->fd, AMDX_IOC_VF_RESET, &r));
 	EXPECT_EQ(0, r.vram_cleared);
-	EXPECT_EQ(0, knob_read(SIM_ID, "wipe_visited"));
+	EXPECT_EQ(0, amdx_sim_knob_read(SIM_ID, "wipe_visited"));
 	TH_LOG("FLR of an empty VF on 4 GiB: %llu us",
 	       (unsigned long long)r.duration_ns / 1000);
 
@@ -282,14 +224,14 @@ TEST_F(res, vf_reset_wipe_visits_only_the_vfs_pages)
 	vfd = o.fd;
 	p = anon(size);
 	ASSERT_NE(NULL, p);
-	fill(p, size, 3);
+	amdx_fill(p, size, 3);
 	ASSERT_EQ(0, set_attr(vfd, p, size, 0));
 	ASSERT_EQ(0, migrate(vfd, p, size, 0, &m));
 	ASSERT_EQ(size / ps, m.moved);
 	r = (struct amdx_vf_reset){ .vf = 0 };
 	ASSERT_EQ(0, amdx_ioctl(self->fd, AMDX_IOC_VF_RESET, &r));
 	EXPECT_EQ(size, r.vram_cleared);
-	EXPECT_EQ(size / ps, knob_read(SIM_ID, "wipe_visited"));
+	EXPECT_EQ(size / ps, amdx_sim_knob_read(SIM_ID, "wipe_visited"));
 	/* The VF's process reads zeroes. */
 	EXPECT_EQ(0, *(volatile __u32 *)p);
 	EXPECT_EQ(0, *(volatile __u32 *)(p + size - ps));
@@ -323,8 +265,8 @@ TEST_F_TIMEOUT(res, eviction_takes_what_it_needs_oldest_first, 240)
 	ASSERT_NE(NULL, b);
 	map = calloc(n, 1);
 	ASSERT_NE(NULL, map);
-	fill(a, size, 1);
-	fill(b, bsize, 2);
+	amdx_fill(a, size, 1);
+	amdx_fill(b, bsize, 2);
 	ASSERT_EQ(0, set_attr(self->fd, a, half, 0));
 	ASSERT_EQ(0, set_attr(self->fd, a + half, half, 0));
 	/* another granularity: never merged with the first range */
@@ -356,8 +298,8 @@ TEST_F_TIMEOUT(res, eviction_takes_what_it_needs_oldest_first, 240)
 	EXPECT_LE(old_home + new_home, bsize / ps + EVICT_SLACK);
 	EXPECT_EQ(0, new_home);
 
-	EXPECT_EQ(-1, check(a, size, 1));
-	EXPECT_EQ(-1, check(b, bsize, 2));
+	EXPECT_EQ(-1, amdx_check(a, size, 1));
+	EXPECT_EQ(-1, amdx_check(b, bsize, 2));
 	free(map);
 	munmap(a, size);
 	munmap(b, bsize);
@@ -388,8 +330,8 @@ TEST_F_TIMEOUT(res, eviction_finds_pages_mremap_moved, 240)
 	ASSERT_NE(NULL, moved);
 	map = calloc(full / ps, 1);
 	ASSERT_NE(NULL, map);
-	fill(a, size, 5);
-	fill(b, full, 6);
+	amdx_fill(a, size, 5);
+	amdx_fill(b, full, 6);
 	ASSERT_EQ(0, set_attr(self->fd, a, size, 0));
 	ASSERT_EQ(0, migrate(self->fd, a, size, 0, &m));
 	ASSERT_EQ(n, m.moved);
@@ -405,8 +347,8 @@ TEST_F_TIMEOUT(res, eviction_finds_pages_mremap_moved, 240)
 	EXPECT_EQ(0, m.skipped);
 	EXPECT_EQ(0, local_pages(self->fd, moved, size, map));
 
-	EXPECT_EQ(-1, check(moved, size, 5));
-	EXPECT_EQ(-1, check(b, full, 6));
+	EXPECT_EQ(-1, amdx_check(moved, size, 5));
+	EXPECT_EQ(-1, amdx_check(b, full, 6));
 	free(map);
 	munmap(moved, size);
 	munmap(b, full);
@@ -458,22 +400,80 @@ TEST_F(res, fault_uses_the_range_of_the_fd_holding_it)
 	ASSERT_NE(NULL, p);
 	map = calloc(n, 1);
 	ASSERT_NE(NULL, map);
-	fill(p, size, 4);
+	amdx_fill(p, size, 4);
 	ASSERT_EQ(0, set_attr(fd2, p, size, 9));
 	ASSERT_EQ(0, migrate(fd2, p, size, 0, &m));
 	ASSERT_EQ(n, m.moved);
 	ASSERT_EQ(n, resident(fd2));
 
 	/* One read: its 2 MiB granule comes home, counted out of fd2's range. */
-	EXPECT_EQ(pattern(0, 4), *(volatile __u32 *)p);
+	EXPECT_EQ(amdx_pattern(0, 4), *(volatile __u32 *)p);
 	EXPECT_EQ(n / 2, local_pages(fd2, p, size, map));
 	EXPECT_EQ(n / 2, resident(fd2));
 
-	EXPECT_EQ(-1, check(p, size, 4));
+	EXPECT_EQ(-1, amdx_check(p, size, 4));
 	EXPECT_EQ(0, resident(fd2));
 	free(map);
 	munmap(p, size);
 	close(fd2);
+}
+
+/* VRAM the device reports free, or (__u64)-1 when the query fails. */
+static __u64 vram_free(struct _test_data_res *self)
+{
+	struct amdx_device_info info;
+
+	if (amdx_device_info(self->ctl, self->id, &info))
+		return (__u64)-1;
+	return info.vram_free;
+}
+
+/*
+ * fork() hands the child the parent's device pages (copy-on-write); once
+ * the parent unmapped them, the child is their only holder, and its exit
+ * gives the VRAM back.
+ */
+TEST_F(res, fork_child_exit_frees_its_vram)
+{
+	size_t size = SZ_2M;
+	struct amdx_hmm_migrate m;
+	int to_child[2], st;
+	__u64 before;
+	pid_t pid;
+	char *p, c;
+
+	if (self->skip)
+		SKIP(return, NO_HMM);
+	ASSERT_EQ(0, dev_new(self, "model=mi300x vram=64"));
+	before = vram_free(self);
+	ASSERT_NE((__u64)-1, before);
+	p = anon(size);
+	ASSERT_NE(NULL, p);
+	amdx_fill(p, size, 11);
+	ASSERT_EQ(0, set_attr(self->fd, p, size, 9));
+	ASSERT_EQ(0, migrate(self->fd, p, size, 0, &m));
+	ASSERT_EQ(size / ps, m.moved);
+	EXPECT_EQ(before - size, vram_free(self));
+
+	ASSERT_EQ(0, pipe(to_child));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		close(to_child[1]);
+		/* Holds the pages until the parent says go, then exits. */
+		_exit(read(to_child[0], &c, 1) == 1 ? 0 : 1);
+	}
+	close(to_child[0]);
+	ASSERT_EQ(0, munmap(p, size));
+	/* The child still maps every page. */
+	EXPECT_EQ(before - size, vram_free(self));
+	c = 1;
+	ASSERT_EQ(1, write(to_child[1], &c, 1));
+	close(to_child[1]);
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	ASSERT_TRUE(WIFEXITED(st));
+	EXPECT_EQ(0, WEXITSTATUS(st));
+	EXPECT_EQ(before, vram_free(self));
 }
 
 TEST_HARNESS_MAIN

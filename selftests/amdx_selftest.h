@@ -63,6 +63,79 @@ static inline int amdx_sysfs_write(const char *path, const char *s)
 	return err;
 }
 
+/*
+ * Test data: word @i of a buffer amdx_fill() filled with @seed.  Every
+ * word differs from its neighbours and from the same word of another
+ * seed, so a page moved to the wrong place or left stale shows.
+ */
+static inline __u32 amdx_pattern(unsigned long i, __u32 seed)
+{
+	return (__u32)i * 2654435761U + seed;
+}
+
+static inline void amdx_fill(void *p, size_t size, __u32 seed)
+{
+	__u32 *w = p;
+	unsigned long i;
+
+	for (i = 0; i < size / sizeof(*w); i++)
+		w[i] = amdx_pattern(i, seed);
+}
+
+/* Index of the first word of an amdx_fill() of @seed that differs, or -1. */
+static inline long amdx_check(const void *p, size_t size, __u32 seed)
+{
+	const __u32 *w = p;
+	unsigned long i;
+
+	for (i = 0; i < size / sizeof(*w); i++)
+		if (w[i] != amdx_pattern(i, seed))
+			return i;
+	return -1;
+}
+
+/* amdx_sim's debugfs knobs of a simulated device (amdx_sim_debugfs.c). */
+#define AMDX_SIM_DEBUGFS "/sys/kernel/debug/amdx_sim"
+
+static inline int amdx_sim_knob(unsigned int sim_id, const char *name,
+				unsigned int val)
+{
+	char path[128], buf[16];
+
+	snprintf(path, sizeof(path), AMDX_SIM_DEBUGFS "/%u/%s", sim_id, name);
+	snprintf(buf, sizeof(buf), "%u", val);
+	return amdx_sysfs_write(path, buf);
+}
+
+/* A number a knob of device @sim_id reads, -errno when it cannot be read. */
+static inline long long amdx_sim_knob_read(unsigned int sim_id,
+					   const char *name)
+{
+	char path[128], buf[32] = "";
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), AMDX_SIM_DEBUGFS "/%u/%s", sim_id, name);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	return n > 0 ? strtoll(buf, NULL, 10) : -EIO;
+}
+
+/* %AMDX_IOC_RAS_INJECT of one error. */
+static inline int amdx_ras_inject(int fd, __u32 block, __u32 type,
+				  __u32 instance, __u32 count, __u64 address)
+{
+	struct amdx_ras_inject in = {
+		.block = block, .type = type, .instance = instance,
+		.count = count, .address = address,
+	};
+
+	return amdx_ioctl(fd, AMDX_IOC_RAS_INJECT, &in);
+}
+
 /* Paths of the amdx_sim bus's control files (amdx_sim_bus.c). */
 #define AMDX_SIM_NEW_DEVICE "/sys/bus/amdx_sim/new_device"
 #define AMDX_SIM_DEL_DEVICE "/sys/bus/amdx_sim/del_device"

@@ -20,7 +20,6 @@
 #include "kselftest_harness.h"
 
 #define SIM_ID		740
-#define SIM_DEBUGFS	"/sys/kernel/debug/amdx_sim"
 #define AMDX_DEBUGFS	"/sys/kernel/debug/amdx"
 #define MIB		(1ULL << 20)
 #define HMM_NO_CAP	"no AMDX_CAP_HMM_MIGRATE (kernel without DEVICE_PRIVATE)"
@@ -173,15 +172,6 @@ static int migrate(int fd, void *buf, unsigned long npages, __u32 dest,
 	m->size = npages * pagesz();
 	m->dest = dest;
 	return amdx_ioctl(fd, AMDX_IOC_HMM_MIGRATE, m);
-}
-
-static int knob(const char *name, unsigned int val)
-{
-	char path[128], s[16];
-
-	snprintf(path, sizeof(path), SIM_DEBUGFS "/%u/%s", SIM_ID, name);
-	snprintf(s, sizeof(s), "%u", val);
-	return amdx_sysfs_write(path, s);
 }
 
 static int commit(int fd, __u32 compute, __u32 memory, __u32 flags,
@@ -367,7 +357,7 @@ TEST_F(stats, commit_outcomes)
 	ASSERT_EQ(0, amdx_ioctl(self->fd, AMDX_IOC_PARTITION_PLAN, &c));
 	ASSERT_EQ(0, c.allowed);
 	/* rolled back: the compute step fails */
-	ASSERT_EQ(0, knob("fail_partition_step", AMDX_PART_STEP_COMPUTE));
+	ASSERT_EQ(0, amdx_sim_knob(SIM_ID, "fail_partition_step", AMDX_PART_STEP_COMPUTE));
 	ASSERT_EQ(-EIO, commit(self->fd, AMDX_COMPUTE_CPX, 0, 0, &c));
 	ASSERT_EQ(AMDX_PART_OUTCOME_ROLLED_BACK, c.outcome);
 	EXPECT_DELTAS(.commits = 1, .refusals = 3, .rollbacks = 1,

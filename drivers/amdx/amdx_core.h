@@ -2,7 +2,8 @@
 /*
  * Copyright (C) 2026 The amdx authors
  *
- * Core-internal declarations shared by the files of amdx.ko.
+ * The device object and its registry (amdx_device.c): what every feature
+ * of amdx.ko hangs off.  Includes nothing of a layer above it.
  */
 #ifndef _AMDX_CORE_H_
 #define _AMDX_CORE_H_
@@ -10,6 +11,8 @@
 #include <linux/atomic.h>
 #include <linux/compiler.h>
 #include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/rwsem.h>
 #include <linux/types.h>
 #include <linux/amdx.h>
@@ -18,8 +21,7 @@
 
 #include <amdx/amdx_provider.h>
 
-#include "amdx_event.h"
-#include "amdx_hmm.h"
+#include "amdx_event_types.h"
 
 /**
  * DOC: lock order
@@ -59,9 +61,49 @@
 
 struct amdx_ras;
 struct amdx_part_dev;
+struct amdx_query;
 struct dentry;
 struct device;
-struct file;
+
+/**
+ * struct amdx_hmm_dev - HMM state of one device
+ * @lock: protects @ctxs.  Order: mmap_lock -> @lock -> ctx->lock, and
+ *	@lock -> the device registry's lock (SET_ATTR checks access bits).
+ * @ctxs: the device's HMM contexts (&amdx_hmm_ctx.dev_node).
+ */
+struct amdx_hmm_dev {
+	struct mutex lock;	/* see above */
+	struct list_head ctxs;
+};
+
+/**
+ * enum amdx_device_stage - when a device action runs
+ * @AMDX_DEVICE_UNPUBLISH: in amdx_device_unregister(), first: take down
+ *	what userspace finds the device by (sysfs, debugfs).
+ * @AMDX_DEVICE_REMOVE: in amdx_device_unregister(), once no op runs any
+ *	more and before the id is free: end the event log, move pages home.
+ * @AMDX_DEVICE_RELEASE: when the last reference goes: free state.
+ * @AMDX_DEVICE_STAGES: the number of stages.
+ */
+enum amdx_device_stage {
+	AMDX_DEVICE_UNPUBLISH,
+	AMDX_DEVICE_REMOVE,
+	AMDX_DEVICE_RELEASE,
+	AMDX_DEVICE_STAGES
+};
+
+/* Actions a device holds: each feature adds one per stage at most. */
+#define AMDX_DEVICE_ACTIONS_MAX	16
+
+/**
+ * struct amdx_device_action - teardown a feature registered
+ * @fn: the function, called with the device.
+ * @stage: when, an &enum amdx_device_stage.
+ */
+struct amdx_device_action {
+	void (*fn)(struct amdx_device *adev);
+	u32 stage;
+};
 
 /*
  * What moved pages, for &struct amdx_dev_stats (%AMDX_QUERY_STATS has one
@@ -133,6 +175,11 @@ struct amdx_dev_stats {
  * @part: partition and SR-IOV state (amdx_partition.c); freed with the
  *	device.
  * @stats: cumulative counters (%AMDX_QUERY_STATS).
+ * @actions: the teardown the features registered with
+ *	amdx_device_add_action_or_reset(), in registration order; each
+ *	stage runs its own in reverse.  Written only before the device is
+ *	published.
+ * @nactions: entries in @actions.
  */
 struct amdx_device {
 	struct kref ref;
@@ -152,6 +199,8 @@ struct amdx_device {
 	struct amdx_ras *ras;
 	struct amdx_part_dev *part;
 	struct amdx_dev_stats stats;
+	struct amdx_device_action actions[AMDX_DEVICE_ACTIONS_MAX];
+	u32 nactions;
 };
 
 /**
@@ -198,7 +247,16 @@ struct amdx_file {
 };
 
 /* amdx_device.c */
+struct amdx_device *amdx_device_create(const struct amdx_device_desc *desc,
+				       const struct amdx_provider_ops *ops,
+				       void *priv);
+int amdx_device_add_action_or_reset(struct amdx_device *adev,
+				    enum amdx_device_stage stage,
+				    void (*fn)(struct amdx_device *adev));
+void amdx_device_publish(struct amdx_device *adev);
+void amdx_device_abort(struct amdx_device *adev);
 struct amdx_device *amdx_device_get(u32 id);
+struct amdx_device *amdx_device_next(unsigned long *id);
 void amdx_device_put(struct amdx_device *adev);
 u32 amdx_device_count(void);
 u64 amdx_device_id_mask(void);
@@ -208,8 +266,6 @@ int amdx_device_fill_info(struct amdx_device *adev,
 int amdx_device_fill_info_locked(struct amdx_device *adev,
 				 struct amdx_device_info *info);
 u32 amdx_device_hive_ids(struct amdx_device *adev, u32 *ids, u32 max);
-struct file *amdx_device_file_open(struct amdx_device *adev, u32 vf,
-				   bool as_vf);
 int amdx_device_hive_get(u64 hive_id, struct amdx_device **devs, u32 max,
 			 u32 *count);
 int amdx_device_copy_from_user(struct amdx_device *adev, void *dst,
@@ -219,25 +275,8 @@ int amdx_device_copy_struct_from_user(struct amdx_device *adev, void *dst,
 				      size_t usize);
 int amdx_device_copy_to_user(struct amdx_device *adev, void __user *dst,
 			     const void *src, size_t len);
-void amdx_device_registry_fini(void);
-
-/* amdx_sysfs.c */
-int amdx_sysfs_init(void);
-void amdx_sysfs_fini(void);
-int amdx_sysfs_add(struct amdx_device *adev, struct device *parent);
-void amdx_sysfs_remove(struct amdx_device *adev);
-
-/* amdx_debugfs.c */
-void amdx_debugfs_init(void);
-void amdx_debugfs_fini(void);
-void amdx_debugfs_add(struct amdx_device *adev);
-void amdx_debugfs_remove(struct amdx_device *adev);
-
-/* amdx_query.c */
 int amdx_query_out(struct amdx_device *locked, struct amdx_query *q,
 		   const void *buf, u32 len, u32 min_len);
-u64 amdx_caps(void);
-int amdx_ioctl_query(struct amdx_file *file, void *data);
-struct file *amdx_ioctl_device_open(struct amdx_file *file, void *data);
+void amdx_device_registry_fini(void);
 
 #endif /* _AMDX_CORE_H_ */

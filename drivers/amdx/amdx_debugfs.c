@@ -22,6 +22,9 @@
 #include <linux/uaccess.h>
 
 #include "amdx_core.h"
+#include "amdx_debugfs.h"
+#include "amdx_event.h"
+#include "amdx_hmm.h"
 
 static struct dentry *amdx_debugfs_root;
 
@@ -84,11 +87,21 @@ static const struct file_operations amdx_drain_fops = {
 };
 #endif
 
+static void amdx_debugfs_remove(struct amdx_device *adev)
+{
+	debugfs_remove_recursive(adev->debugfs);
+	adev->debugfs = NULL;
+}
+
 /**
  * amdx_debugfs_add() - create a device's debugfs directory
  * @adev: the device, id assigned.
+ *
+ * Registers its removal with the device (%AMDX_DEVICE_UNPUBLISH).
+ *
+ * Return: 0, or -ENOSPC when the device holds no more actions.
  */
-void amdx_debugfs_add(struct amdx_device *adev)
+int amdx_debugfs_add(struct amdx_device *adev)
 {
 	char name[24];
 
@@ -103,18 +116,8 @@ void amdx_debugfs_add(struct amdx_device *adev)
 				    adev, &amdx_drain_fops);
 	}
 #endif
-}
-
-/**
- * amdx_debugfs_remove() - remove a device's debugfs directory
- * @adev: the device.
- *
- * Waits for running hook writes.
- */
-void amdx_debugfs_remove(struct amdx_device *adev)
-{
-	debugfs_remove_recursive(adev->debugfs);
-	adev->debugfs = NULL;
+	return amdx_device_add_action_or_reset(adev, AMDX_DEVICE_UNPUBLISH,
+					       amdx_debugfs_remove);
 }
 
 /**

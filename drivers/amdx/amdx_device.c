@@ -36,6 +36,13 @@
  *       |                        |<-------- close(fd) -----------|
  *       |                        |  ref-- -> freed                |
  *
+ * The registry knows no feature.  Registration (amdx_device_register()
+ * in amdx_device_probe.c, above every feature) creates the device here,
+ * sets up each feature, which registers its own teardown with
+ * amdx_device_add_action_or_reset() as xe's features do with
+ * devm_add_action_or_reset(), and publishes it.  Unregistration and the
+ * last reference run those actions, by stage, newest first.
+ *
  * Locking: amdx_devices' internal lock protects the id map; a lookup takes
  * a reference under it.  &amdx_device.lock (an rwsem) orders op calls
  * against unregistration: callers of @ops hold it for read and check
@@ -52,10 +59,7 @@
 #include <linux/xarray.h>
 
 #include "amdx_core.h"
-#include "amdx_ioctl.h"
 #include "amdx_kunit.h"
-#include "amdx_ras.h"
-#include "amdx_partition.h"
 #include "amdx_trace.h"
 
 static DEFINE_XARRAY_ALLOC(amdx_devices);
@@ -65,13 +69,21 @@ static u32 amdx_next_id;
 static_assert(sizeof_field(struct amdx_hmm_attr, access) * BITS_PER_BYTE >=
 	      AMDX_MAX_DEVICES);
 
+static void amdx_device_run(struct amdx_device *adev,
+			    enum amdx_device_stage stage)
+{
+	u32 i;
+
+	for (i = adev->nactions; i--; )
+		if (adev->actions[i].stage == stage)
+			adev->actions[i].fn(adev);
+}
+
 static void amdx_device_release(struct kref *ref)
 {
 	struct amdx_device *adev = container_of(ref, struct amdx_device, ref);
 
-	amdx_ras_fini(adev);
-	amdx_event_source_fini(&adev->events);
-	amdx_partition_dev_fini(adev);
+	amdx_device_run(adev, AMDX_DEVICE_RELEASE);
 	kfree(adev);
 }
 
@@ -104,6 +116,26 @@ struct amdx_device *amdx_device_get(u32 id)
 	return adev;
 }
 EXPORT_SYMBOL_IF_KUNIT(amdx_device_get);
+
+/**
+ * amdx_device_next() - walk the registered devices
+ * @id: in: the first id to look at; out: the id of the device returned.
+ *
+ * Return: the registered device with the lowest id at or above @id, with
+ * a reference the caller drops, or NULL when there is none.  The caller
+ * increments @id to go on.
+ */
+struct amdx_device *amdx_device_next(unsigned long *id)
+{
+	struct amdx_device *adev;
+
+	xa_lock(&amdx_devices);
+	adev = xa_find(&amdx_devices, id, ULONG_MAX, XA_PRESENT);
+	if (adev)
+		kref_get(&adev->ref);
+	xa_unlock(&amdx_devices);
+	return adev;
+}
 
 /**
  * amdx_device_count() - number of registered devices
@@ -322,23 +354,6 @@ int amdx_device_fill_info_locked(struct amdx_device *adev,
 }
 EXPORT_SYMBOL_IF_KUNIT(amdx_device_fill_info_locked);
 
-static int amdx_device_fd_release(struct inode *inode, struct file *filp)
-{
-	struct amdx_file *file = filp->private_data;
-
-	amdx_hmm_file_release(file);
-	amdx_device_put(file->adev);
-	kfree(file);
-	return 0;
-}
-
-static long amdx_device_fd_ioctl(struct file *filp, unsigned int cmd,
-				 unsigned long arg)
-{
-	/* The dispatcher takes the device lock once the argument is in. */
-	return amdx_ioctl(filp->private_data, AMDX_IOCTL_F_DEVICE, cmd, arg);
-}
-
 /*
  * The device lock is dropped across a copy from or to user memory, which
  * may block for as long as the memory's owner likes (a userfaultfd or FUSE
@@ -424,103 +439,70 @@ int amdx_device_copy_to_user(struct amdx_device *adev, void __user *dst,
 	return amdx_device_user_relock(adev, ret);
 }
 
-static const struct file_operations amdx_device_fops = {
-	.owner = THIS_MODULE,
-	.release = amdx_device_fd_release,
-	.unlocked_ioctl = amdx_device_fd_ioctl,
-	.compat_ioctl = compat_ptr_ioctl,
-	.llseek = noop_llseek,
-};
-
 /**
- * amdx_device_file_open() - create the file of a device fd
- * @adev: the device; the file takes its own reference.
- * @vf: with @as_vf, the enabled VF the fd acts for.
- * @as_vf: charge the fd's VRAM to VF @vf instead of the PF.
+ * amdx_query_out() - answer a query with the two-call size protocol
+ * @locked: the device whose lock the caller holds for read (a device fd's
+ *	query), or NULL.  Dropped for the copy, as by
+ *	amdx_device_copy_to_user(): a result buffer on a userfaultfd or FUSE
+ *	page never holds up removal.
+ * @q: the query; q->size 0 asks for the size.
+ * @buf: the result (may be NULL when q->size is 0).
+ * @len: its size.
+ * @min_len: the smallest buffer accepted: @len for results that must fit
+ *	whole, the first version's size for fixed-size results, which are
+ *	truncated to q->size.
  *
- * The caller puts the file into an fd table (O_CLOEXEC) or fput()s it.
- *
- * Return: the new file (O_RDWR), or an ERR_PTR() (-EINVAL for a VF that
- * is not enabled).
+ * Return: 0 with q->size set to the size or to the bytes written, -ENOSPC
+ * (q->size set to @len) for a buffer below @min_len, -EFAULT, -ENODEV when
+ * @locked was removed during the copy.
  */
-struct file *amdx_device_file_open(struct amdx_device *adev, u32 vf,
-				   bool as_vf)
+int amdx_query_out(struct amdx_device *locked, struct amdx_query *q,
+		   const void *buf, u32 len, u32 min_len)
 {
-	struct amdx_file *file;
-	struct file *filp;
 	int ret;
 
-	file = kzalloc(sizeof(*file), GFP_KERNEL);
-	if (!file)
-		return ERR_PTR(-ENOMEM);
-	if (as_vf) {
-		ret = amdx_partition_vf_open(adev, vf, &file->vf_epoch);
-		if (ret) {
-			kfree(file);
-			return ERR_PTR(ret);
-		}
-		file->vf = vf;
-		file->owner = AMDX_OWNER_VF(vf);
+	if (!q->size) {
+		q->size = len;
+		return 0;
 	}
-	kref_get(&adev->ref);
-	file->adev = adev;
-	ret = amdx_hmm_file_open(file);
+	if (q->size < min_len) {
+		q->size = len;
+		return -ENOSPC;
+	}
+	len = min(len, q->size);
+	if (locked)
+		ret = amdx_device_copy_to_user(locked, u64_to_user_ptr(q->data),
+					       buf, len);
+	else
+		ret = copy_to_user(u64_to_user_ptr(q->data), buf, len) ?
+		      -EFAULT : 0;
 	if (ret)
-		goto err_put;
-	filp = anon_inode_getfile("[amdx_device]", &amdx_device_fops, file,
-				  O_RDWR);
-	if (IS_ERR(filp)) {
-		ret = PTR_ERR(filp);
-		goto err_hmm;
-	}
-	return filp;
-
-err_hmm:
-	amdx_hmm_file_release(file);
-err_put:
-	amdx_device_put(adev);
-	kfree(file);
-	return ERR_PTR(ret);
-}
-
-static bool amdx_desc_valid(const struct amdx_device_desc *desc,
-			    const struct amdx_provider_ops *ops)
-{
-	if (!ops || !ops->get_state)
-		return false;
-	if ((desc->flags & AMDX_DEVICE_F_HMM) &&
-	    (!amdx_hmm_supported() || !desc->pgmap_owner ||
-	     !ops->vram_alloc_page || !ops->vram_copy ||
-	     !ops->vram_page_index || !ops->vram_index_page ||
-	     !ops->vram_used_pages))
-		return false;
-	return desc->model != AMDX_MODEL_UNKNOWN && desc->bdf &&
-	       strlen(desc->bdf) < AMDX_BDF_LEN && desc->serial &&
-	       strlen(desc->serial) < AMDX_SERIAL_LEN && desc->product &&
-	       strlen(desc->product) < AMDX_PRODUCT_LEN && desc->num_xcc;
+		return ret;
+	q->size = len;
+	return 0;
 }
 
 /**
- * amdx_device_register() - add a device to amdx
- * @parent: the provider's device; the sysfs class device hangs below it.
- * @desc: static facts; copied.
+ * amdx_device_create() - a new device, not yet visible
+ * @desc: static facts, valid (amdx_device_register() checked them); copied.
  * @ops: callbacks; must stay valid until amdx_device_unregister() returns.
  * @priv: provider data, returned by amdx_device_priv().
  *
- * Return: the device, or ERR_PTR(-EINVAL) for a bad descriptor,
- * ERR_PTR(-ENOMEM), ERR_PTR(-ENOSPC) when %AMDX_MAX_DEVICES devices exist
- * (counting those still being unregistered).
+ * Reserves an id; lookups do not find the device until
+ * amdx_device_publish().  The caller then sets up each feature, which
+ * registers its own teardown (amdx_device_add_action_or_reset()), and
+ * publishes the device, or gives up with amdx_device_abort().
+ *
+ * Return: the device with one reference, ERR_PTR(-ENOMEM), or
+ * ERR_PTR(-ENOSPC) when %AMDX_MAX_DEVICES devices exist (counting those
+ * still being unregistered).
  */
-struct amdx_device *amdx_device_register(struct device *parent,
-					 const struct amdx_device_desc *desc,
-					 const struct amdx_provider_ops *ops,
-					 void *priv)
+struct amdx_device *amdx_device_create(const struct amdx_device_desc *desc,
+				       const struct amdx_provider_ops *ops,
+				       void *priv)
 {
 	struct amdx_device *adev;
 	int ret;
-
-	if (!amdx_desc_valid(desc, ops))
-		return ERR_PTR(-EINVAL);
 
 	adev = kzalloc(sizeof(*adev), GFP_KERNEL);
 	if (!adev)
@@ -538,11 +520,8 @@ struct amdx_device *amdx_device_register(struct device *parent,
 	adev->desc.product = adev->product;
 	adev->ops = ops;
 	adev->priv = priv;
-	ret = amdx_partition_dev_init(adev);
-	if (ret)
-		goto err_free;
 
-	/* Reserve the id; the entry becomes visible once sysfs is ready. */
+	/* Reserve the id; the entry becomes visible once published. */
 	ret = xa_alloc_cyclic(&amdx_devices, &adev->id, XA_ZERO_ENTRY,
 			      XA_LIMIT(0, AMDX_MAX_DEVICES - 1), &amdx_next_id,
 			      GFP_KERNEL);
@@ -551,47 +530,77 @@ struct amdx_device *amdx_device_register(struct device *parent,
 				    desc->bdf, AMDX_MAX_DEVICES);
 		ret = -ENOSPC;
 	}
-	if (ret < 0)
-		goto err_free;
+	if (ret < 0) {
+		kfree(adev);
+		return ERR_PTR(ret);
+	}
+	return adev;
+}
 
-	ret = amdx_event_source_init(&adev->events, adev->id, desc->hive_id);
-	if (ret)
-		goto err_events;
+/**
+ * amdx_device_add_action_or_reset() - register a feature's teardown
+ * @adev: a device between amdx_device_create() and amdx_device_publish().
+ * @stage: when @fn runs.
+ * @fn: the teardown.
+ *
+ * The idiom of devm_add_action_or_reset(): a feature's set-up registers
+ * its own undoing, so the registry never calls into a feature.  Each
+ * stage runs its actions in the reverse order of registration.
+ *
+ * Return: 0, or -ENOSPC when the device holds %AMDX_DEVICE_ACTIONS_MAX
+ * actions already; @fn has run then.
+ */
+int amdx_device_add_action_or_reset(struct amdx_device *adev,
+				    enum amdx_device_stage stage,
+				    void (*fn)(struct amdx_device *adev))
+{
+	if (WARN_ON_ONCE(adev->nactions == AMDX_DEVICE_ACTIONS_MAX)) {
+		fn(adev);
+		return -ENOSPC;
+	}
+	adev->actions[adev->nactions].fn = fn;
+	adev->actions[adev->nactions].stage = stage;
+	adev->nactions++;
+	return 0;
+}
 
-	ret = amdx_ras_init(adev);
-	if (ret)
-		goto err_events;
-
-	ret = amdx_sysfs_add(adev, parent);
-	if (ret)
-		goto err_ras;
-
-	amdx_debugfs_add(adev);
+/**
+ * amdx_device_publish() - make a created device visible
+ * @adev: the device, every feature set up.
+ */
+void amdx_device_publish(struct amdx_device *adev)
+{
 	xa_store(&amdx_devices, adev->id, adev, GFP_KERNEL);
 	trace_amdx_device_add(adev->id, adev->bdf, adev->desc.model);
-	return adev;
-
-err_ras:
-	amdx_ras_fini(adev);
-err_events:
-	amdx_event_source_fini(&adev->events);
-	xa_erase(&amdx_devices, adev->id);
-err_free:
-	amdx_partition_dev_fini(adev);
-	kfree(adev);
-	return ERR_PTR(ret);
 }
-EXPORT_SYMBOL_GPL(amdx_device_register);
+
+/**
+ * amdx_device_abort() - undo amdx_device_create() before publishing
+ * @adev: the device, never published; its reference is dropped.
+ *
+ * Runs the %AMDX_DEVICE_UNPUBLISH actions, frees the id and drops the
+ * reference, which runs the %AMDX_DEVICE_RELEASE actions: no process
+ * could reach the device, so there is nothing to remove.
+ */
+void amdx_device_abort(struct amdx_device *adev)
+{
+	amdx_device_run(adev, AMDX_DEVICE_UNPUBLISH);
+	adev->dead = true;
+	xa_erase(&amdx_devices, adev->id);
+	amdx_device_put(adev);
+}
 
 /**
  * amdx_device_unregister() - remove a device from amdx
  * @adev: the device.
  *
- * Waits for running ioctl handlers (not for their copies from or to user
- * memory, which run without the device lock), ends the event log
- * (subscribers read what is queued, then EOF), then moves every process
- * page still in the device's VRAM home, waiting without a timeout for
- * pages a CPU fault or copy holds (amdx_hmm_device_drain()), and clears
+ * Lookups fail from the start; the %AMDX_DEVICE_UNPUBLISH actions take
+ * down sysfs and debugfs; then it waits for running ioctl handlers (not
+ * for their copies from or to user memory, which run without the device
+ * lock) and marks the device dead.  The %AMDX_DEVICE_REMOVE actions end
+ * the event log (subscribers read what is queued, then EOF), move every
+ * process page still in the device's VRAM home, waiting without a timeout
+ * for pages a CPU fault or copy holds (amdx_hmm_device_drain()), and clear
  * the device from the access attribute of every HMM range; only then is
  * its id free for a new device.  After this returns no process can reach
  * a page of the device's pagemap, the core calls no op of the device and
@@ -603,40 +612,15 @@ EXPORT_SYMBOL_GPL(amdx_device_register);
  */
 void amdx_device_unregister(struct amdx_device *adev)
 {
-	struct amdx_device *other;
-	unsigned long id = 0;
-
 	/* Lookups fail from here on; the id stays taken until the end. */
 	xa_store(&amdx_devices, adev->id, XA_ZERO_ENTRY, GFP_KERNEL);
-	amdx_debugfs_remove(adev);
-	amdx_sysfs_remove(adev);
+	amdx_device_run(adev, AMDX_DEVICE_UNPUBLISH);
 
 	down_write(&adev->lock);
 	adev->dead = true;
 	up_write(&adev->lock);
-	amdx_event_source_kill(&adev->events);
-	amdx_hmm_device_drain(adev);
+	amdx_device_run(adev, AMDX_DEVICE_REMOVE);
 
-	/*
-	 * A SET_ATTR that named this device checked it under the HMM lock of
-	 * its own device, before the store above or after this walk takes
-	 * that lock: either way the bit is gone when the id is freed.  The
-	 * device's own ranges, out of reach now, forget every device: a
-	 * device unregistered meanwhile skipped them.
-	 */
-	amdx_hmm_forget_devices(adev, U64_MAX);
-	for (;;) {
-		xa_lock(&amdx_devices);
-		other = xa_find(&amdx_devices, &id, ULONG_MAX, XA_PRESENT);
-		if (other)
-			kref_get(&other->ref);
-		xa_unlock(&amdx_devices);
-		if (!other)
-			break;
-		amdx_hmm_forget_devices(other, BIT_ULL(adev->id));
-		amdx_device_put(other);
-		id++;
-	}
 	/* Traced first: a new device may take the id right after the erase. */
 	trace_amdx_device_remove(adev->id);
 	xa_erase(&amdx_devices, adev->id);

@@ -219,6 +219,41 @@ void amdx_event_source_fini(struct amdx_event_source *src)
 }
 EXPORT_SYMBOL_IF_KUNIT(amdx_event_source_fini);
 
+static void amdx_event_device_kill(struct amdx_device *adev)
+{
+	amdx_event_source_kill(&adev->events);
+}
+
+static void amdx_event_device_fini(struct amdx_device *adev)
+{
+	amdx_event_source_fini(&adev->events);
+}
+
+/**
+ * amdx_event_device_init() - set up the event log of a new device
+ * @adev: the device, id assigned, not yet published.
+ *
+ * Registers the log's end (%AMDX_DEVICE_REMOVE) and its freeing
+ * (%AMDX_DEVICE_RELEASE) with the device.
+ *
+ * Return: 0, -ENOMEM, or -ENOSPC when the device holds no more actions.
+ */
+int amdx_event_device_init(struct amdx_device *adev)
+{
+	int ret;
+
+	ret = amdx_event_source_init(&adev->events, adev->id,
+				     adev->desc.hive_id);
+	if (ret)
+		return ret;
+	ret = amdx_device_add_action_or_reset(adev, AMDX_DEVICE_RELEASE,
+					      amdx_event_device_fini);
+	if (ret)
+		return ret;
+	return amdx_device_add_action_or_reset(adev, AMDX_DEVICE_REMOVE,
+					       amdx_event_device_kill);
+}
+
 /* A kind only the ring may produce (LOST) or an unknown one is a bug. */
 static bool amdx_event_kind_bad(const struct amdx_event *ev)
 {

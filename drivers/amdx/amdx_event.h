@@ -18,6 +18,7 @@
 #include <linux/amdx.h>
 
 #include "amdx_event_ring.h"
+#include "amdx_event_types.h"
 #include "amdx_viewer.h"
 
 struct amdx_device;
@@ -61,49 +62,6 @@ void amdx_event_emit_subject(struct amdx_device *adev, struct amdx_event *ev,
 			     const struct amdx_subject *who);
 
 /**
- * struct amdx_event_counter - a sequence counter
- * @ref: one per device using it.
- * @hive_id: the hive whose devices share it, 0 for a device of its own.
- * @seq: the last seq handed out.
- * @node: entry in the list of hive counters (hive_id != 0 only).
- */
-struct amdx_event_counter {
-	struct kref ref;
-	u64 hive_id;
-	atomic64_t seq;
-	struct list_head node;
-};
-
-/**
- * struct amdx_event_source - the event log of one device
- * @lock: protects @subs, @nsubs and @dead, serialises the producer side of
- *	every subscriber's ring, and makes taking a seq and queueing the
- *	record one step, so every subscriber sees its device's seqs in
- *	increasing order.  Taken with interrupts off (emitters may run in
- *	any context).  Order: &amdx_device.lock -> @lock -> wait queue
- *	locks.
- * @subs: subscribers (&amdx_event_sub.node).
- * @nsubs: entries in @subs, at most %AMDX_EVENT_SUBSCRIBERS_MAX: every
- *	emission visits each with interrupts off.
- * @counter: seq counter, shared by the devices of a hive.
- * @device: device id written into records.
- * @dead: the device is gone; no new subscribers.
- * @emitted: records emitted (seqs taken); under @lock.
- * @lost: records dropped from full subscriber rings, summed over the
- *	subscribers; under @lock.
- */
-struct amdx_event_source {
-	spinlock_t lock;	/* see above */
-	struct list_head subs;
-	u32 nsubs;
-	struct amdx_event_counter *counter;
-	u32 device;
-	bool dead;
-	u64 emitted;
-	u64 lost;
-};
-
-/**
  * struct amdx_event_sub - one subscriber (the state of an event fd)
  * @src: the device's event log.
  * @adev: the device, referenced by the fd; NULL for in-kernel users.
@@ -132,6 +90,7 @@ struct amdx_event_sub {
 	struct amdx_viewer viewer;
 };
 
+int amdx_event_device_init(struct amdx_device *adev);
 int amdx_event_source_init(struct amdx_event_source *src, u32 device,
 			   u64 hive_id);
 void amdx_event_source_kill(struct amdx_event_source *src);

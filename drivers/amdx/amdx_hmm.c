@@ -62,8 +62,8 @@
 
 #include "amdx_core.h"
 #include "amdx_hmm.h"
-#include "amdx_partition.h"
-#include "amdx_ras.h"
+#include "amdx_partition_gate.h"
+#include "amdx_ras_poison.h"
 
 /*
  * Bytes of a range MIGRATE and close move per step: 1 GiB, 64 migration

@@ -26,17 +26,6 @@ struct mm_struct;
 struct amdx_query;
 
 /**
- * struct amdx_hmm_dev - HMM state of one device
- * @lock: protects @ctxs.  Order: mmap_lock -> @lock -> ctx->lock, and
- *	@lock -> the device registry's lock (SET_ATTR checks access bits).
- * @ctxs: the device's HMM contexts (&amdx_hmm_ctx.dev_node).
- */
-struct amdx_hmm_dev {
-	struct mutex lock;	/* see above */
-	struct list_head ctxs;
-};
-
-/**
  * struct amdx_hmm_ctx - HMM state of one device fd
  * @ref: the fd holds one; eviction holds one while it works.
  * @adev: the device (the fd's reference keeps it).

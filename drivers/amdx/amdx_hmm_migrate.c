@@ -63,8 +63,9 @@
 #include <amdx/amdx_compat.h>
 
 #include "amdx_core.h"
+#include "amdx_event.h"
 #include "amdx_hmm.h"
-#include "amdx_ras.h"
+#include "amdx_ras_poison.h"
 #include "amdx_trace.h"
 
 /* Pages per migrate_vma call: 16 MiB. */

@@ -5,7 +5,7 @@
 /**
  * DOC: ioctl dispatch
  *
- * Every amdx ioctl goes through one table.  The number a caller passes
+ * Every amdx ioctl goes through one table (amdx_chardev.c).  The number a caller passes
  * encodes the size of the argument structure it was compiled with.  The
  * dispatcher matches on type and number only, then:
  *
@@ -59,8 +59,6 @@
 #include "amdx_core.h"
 #include "amdx_ioctl.h"
 #include "amdx_kunit.h"
-#include "amdx_partition.h"
-#include "amdx_ras.h"
 
 static int amdx_user_in(void *dst, size_t ksize, const void *src,
 			size_t usize)
@@ -77,121 +75,6 @@ static int amdx_user_out(void *dst, const void *src, size_t size)
 const struct amdx_uaccess amdx_uaccess_user = {
 	.in = amdx_user_in,
 	.out = amdx_user_out,
-};
-
-/* Indexed by command number, so amdx_ioctl_find() needs no search. */
-static const struct amdx_ioctl_desc amdx_ioctls[] = {
-	[_IOC_NR(AMDX_IOC_QUERY)] = {
-		.cmd = AMDX_IOC_QUERY,
-		.min_size = AMDX_QUERY_SIZE_VER0,
-		.flags = AMDX_IOCTL_F_CONTROL | AMDX_IOCTL_F_DEVICE |
-			 AMDX_IOCTL_F_OUT_ON_ERR,
-		.func = amdx_ioctl_query,
-		.name = "QUERY",
-	},
-	[_IOC_NR(AMDX_IOC_DEVICE_OPEN)] = {
-		.cmd = AMDX_IOC_DEVICE_OPEN,
-		.min_size = AMDX_DEVICE_OPEN_SIZE_VER0,
-		.flags = AMDX_IOCTL_F_CONTROL,
-		.open = amdx_ioctl_device_open,
-		.fd_offset = offsetof(struct amdx_device_open, fd),
-		.name = "DEVICE_OPEN",
-	},
-	[_IOC_NR(AMDX_IOC_HMM_SET_ATTR)] = {
-		.cmd = AMDX_IOC_HMM_SET_ATTR,
-		.min_size = AMDX_HMM_ATTR_SIZE_VER0,
-		.flags = AMDX_IOCTL_F_DEVICE,
-		.func = amdx_ioctl_hmm_set_attr,
-		.name = "HMM_SET_ATTR",
-	},
-	[_IOC_NR(AMDX_IOC_HMM_MIGRATE)] = {
-		.cmd = AMDX_IOC_HMM_MIGRATE,
-		.min_size = AMDX_HMM_MIGRATE_SIZE_VER0,
-		.flags = AMDX_IOCTL_F_DEVICE,
-		.func = amdx_ioctl_hmm_migrate,
-		.name = "HMM_MIGRATE",
-	},
-	[_IOC_NR(AMDX_IOC_HMM_ACCESS)] = {
-		.cmd = AMDX_IOC_HMM_ACCESS,
-		.min_size = AMDX_HMM_ACCESS_SIZE_VER0,
-		.flags = AMDX_IOCTL_F_DEVICE,
-		.func = amdx_ioctl_hmm_access,
-		.name = "HMM_ACCESS",
-	},
-	[_IOC_NR(AMDX_IOC_EVENT_SUBSCRIBE)] = {
-		.cmd = AMDX_IOC_EVENT_SUBSCRIBE,
-		.min_size = AMDX_EVENT_SUBSCRIBE_SIZE_VER0,
-		.flags = AMDX_IOCTL_F_DEVICE,
-		.open = amdx_ioctl_event_subscribe,
-		.fd_offset = offsetof(struct amdx_event_subscribe, fd),
-		.name = "EVENT_SUBSCRIBE",
-	},
-	[_IOC_NR(AMDX_IOC_RAS_INJECT)] = {
-		.cmd = AMDX_IOC_RAS_INJECT,
-		.min_size = AMDX_RAS_INJECT_SIZE_VER0,
-		.flags = AMDX_IOCTL_F_DEVICE | AMDX_IOCTL_F_ADMIN,
-		.func = amdx_ioctl_ras_inject,
-		.name = "RAS_INJECT",
-	},
-	[_IOC_NR(AMDX_IOC_RAS_SET_POLICY)] = {
-		.cmd = AMDX_IOC_RAS_SET_POLICY,
-		.min_size = AMDX_RAS_POLICY_SIZE_VER0,
-		.flags = AMDX_IOCTL_F_DEVICE | AMDX_IOCTL_F_ADMIN,
-		.func = amdx_ioctl_ras_set_policy,
-		.name = "RAS_SET_POLICY",
-	},
-	[_IOC_NR(AMDX_IOC_RAS_BADPAGES_IMPORT)] = {
-		.cmd = AMDX_IOC_RAS_BADPAGES_IMPORT,
-		.min_size = AMDX_RAS_BADPAGES_IMPORT_SIZE_VER0,
-		.flags = AMDX_IOCTL_F_DEVICE | AMDX_IOCTL_F_ADMIN,
-		.func = amdx_ioctl_ras_badpages_import,
-		.name = "RAS_BADPAGES_IMPORT",
-	},
-	[_IOC_NR(AMDX_IOC_PARTITION_PLAN)] = {
-		.cmd = AMDX_IOC_PARTITION_PLAN,
-		.min_size = AMDX_PARTITION_CONFIG_SIZE_VER0,
-		.flags = AMDX_IOCTL_F_DEVICE | AMDX_IOCTL_F_OUT_ON_ERR,
-		.func = amdx_ioctl_partition_plan,
-		.name = "PARTITION_PLAN",
-	},
-	[_IOC_NR(AMDX_IOC_PARTITION_COMMIT)] = {
-		.cmd = AMDX_IOC_PARTITION_COMMIT,
-		.min_size = AMDX_PARTITION_CONFIG_SIZE_VER0,
-		.flags = AMDX_IOCTL_F_DEVICE | AMDX_IOCTL_F_ADMIN |
-			 AMDX_IOCTL_F_OUT_ON_ERR,
-		.func = amdx_ioctl_partition_commit,
-		.name = "PARTITION_COMMIT",
-	},
-	[_IOC_NR(AMDX_IOC_VF_ENABLE)] = {
-		.cmd = AMDX_IOC_VF_ENABLE,
-		.min_size = AMDX_VF_ENABLE_SIZE_VER0,
-		.flags = AMDX_IOCTL_F_DEVICE | AMDX_IOCTL_F_ADMIN |
-			 AMDX_IOCTL_F_OUT_ON_ERR,
-		.func = amdx_ioctl_vf_enable,
-		.name = "VF_ENABLE",
-	},
-	[_IOC_NR(AMDX_IOC_VF_DISABLE)] = {
-		.cmd = AMDX_IOC_VF_DISABLE,
-		.min_size = AMDX_VF_DISABLE_SIZE_VER0,
-		.flags = AMDX_IOCTL_F_DEVICE | AMDX_IOCTL_F_ADMIN,
-		.func = amdx_ioctl_vf_disable,
-		.name = "VF_DISABLE",
-	},
-	[_IOC_NR(AMDX_IOC_VF_SET)] = {
-		.cmd = AMDX_IOC_VF_SET,
-		.min_size = AMDX_VF_SET_SIZE_VER0,
-		.flags = AMDX_IOCTL_F_DEVICE | AMDX_IOCTL_F_ADMIN,
-		.func = amdx_ioctl_vf_set,
-		.name = "VF_SET",
-	},
-	[_IOC_NR(AMDX_IOC_VF_RESET)] = {
-		.cmd = AMDX_IOC_VF_RESET,
-		.min_size = AMDX_VF_RESET_SIZE_VER0,
-		.flags = AMDX_IOCTL_F_DEVICE | AMDX_IOCTL_F_ADMIN |
-			 AMDX_IOCTL_F_OUT_ON_ERR,
-		.func = amdx_ioctl_vf_reset,
-		.name = "VF_RESET",
-	},
 };
 
 /*
@@ -341,19 +224,3 @@ long amdx_ioctl_dispatch(const struct amdx_ioctl_desc *table, size_t count,
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(amdx_ioctl_dispatch);
-
-/**
- * amdx_ioctl() - the unlocked_ioctl of every amdx fd
- * @file: the amdx file.
- * @flags: kind of fd, %AMDX_IOCTL_F_CONTROL or %AMDX_IOCTL_F_DEVICE.
- * @cmd: the command.
- * @arg: user pointer to the argument.
- *
- * Return: 0 or -errno, see amdx_ioctl_dispatch().
- */
-long amdx_ioctl(struct amdx_file *file, unsigned int flags, unsigned int cmd,
-		unsigned long arg)
-{
-	return amdx_ioctl_dispatch(amdx_ioctls, ARRAY_SIZE(amdx_ioctls), file,
-				   flags, cmd, (void *)arg, &amdx_uaccess_user);
-}

@@ -73,7 +73,5 @@ long amdx_ioctl_dispatch(const struct amdx_ioctl_desc *table, size_t count,
 			 struct amdx_file *file, unsigned int flags,
 			 unsigned int cmd, void *uarg,
 			 const struct amdx_uaccess *ua);
-long amdx_ioctl(struct amdx_file *file, unsigned int flags, unsigned int cmd,
-		unsigned long arg);
 
 #endif /* _AMDX_IOCTL_H_ */

@@ -70,9 +70,11 @@
 
 #include "amdx_core.h"
 #include "amdx_event.h"
+#include "amdx_hmm.h"
 #include "amdx_kunit.h"
 #include "amdx_partition.h"
 #include "amdx_partition_model.h"
+#include "amdx_partition_sriov.h"
 #include "amdx_partition_types.h"
 
 /* Most devices of a hive (struct amdx_reset_scope.devices). */
@@ -82,30 +84,6 @@
 
 /* Serialises multi-device (hive) commits; see the DOC block. */
 static DEFINE_MUTEX(amdx_part_hive_lock);
-
-static const char * const amdx_part_reason_more[] = {
-	[AMDX_PART_REASON_VFS_ENABLED] = "VFs are enabled",
-	[AMDX_PART_REASON_HIVE_MEMORY] =
-		"a hive member cannot take the memory mode",
-	[AMDX_PART_REASON_BUSY] = "processes hold VRAM that would change",
-	[AMDX_PART_REASON_VF_PROVISION] = "invalid VF provisioning",
-	[AMDX_PART_REASON_PARTITION_STATE] = "a partition is not online",
-};
-
-/**
- * amdx_partition_reason_name() - any %AMDX_PART_REASON_* in words
- * @reason: the reason.
- *
- * Return: a static string.
- */
-const char *amdx_partition_reason_name(u32 reason)
-{
-	if (reason < AMDX_PART_REASON_COUNT)
-		return amdx_partition_reason_str(reason);
-	if (reason < ARRAY_SIZE(amdx_part_reason_more))
-		return amdx_part_reason_more[reason];
-	return "unknown reason";
-}
 
 /**
  * amdx_partition_share_mask() - the engines of one partition
@@ -202,13 +180,27 @@ static void amdx_part_resync(struct amdx_device *adev)
 	p->cur.generation = gen;
 }
 
+/* The device is unreferenced; its partition state may be NULL. */
+static void amdx_partition_dev_fini(struct amdx_device *adev)
+{
+	struct amdx_part_dev *p = adev->part;
+
+	if (!p)
+		return;
+	mutex_destroy(&p->lock);
+	kfree(p);
+	adev->part = NULL;
+}
+
 /**
  * amdx_partition_dev_init() - set up a device's partition state
  * @adev: the device being registered: desc and ops set, not yet visible.
  *
  * Reads the provider's modes once and builds the partition objects.
+ * Registers their freeing with the device (%AMDX_DEVICE_RELEASE).
  *
- * Return: 0, -ENOMEM or the provider's get_state() error.
+ * Return: 0, -ENOMEM, -ENOSPC when the device holds no more actions, or
+ * the provider's get_state() error.
  */
 int amdx_partition_dev_init(struct amdx_device *adev)
 {
@@ -225,27 +217,16 @@ int amdx_partition_dev_init(struct amdx_device *adev)
 	mutex_init(&p->lock);
 	init_rwsem(&p->gate);
 	adev->part = p;
+	ret = amdx_device_add_action_or_reset(adev, AMDX_DEVICE_RELEASE,
+					      amdx_partition_dev_fini);
+	if (ret)
+		return ret;
 	if (amdx_part_build(adev, st.compute_mode, st.memory_mode, &p->cur)) {
 		pr_warn("amdx: %s: modes %u/%u invalid for the model, one partition\n",
 			adev->bdf, st.compute_mode, st.memory_mode);
 		amdx_part_build_whole(adev, &st, &p->cur);
 	}
 	return 0;
-}
-
-/**
- * amdx_partition_dev_fini() - free a device's partition state
- * @adev: the device, unreferenced; its partition state may be NULL.
- */
-void amdx_partition_dev_fini(struct amdx_device *adev)
-{
-	struct amdx_part_dev *p = adev->part;
-
-	if (!p)
-		return;
-	mutex_destroy(&p->lock);
-	kfree(p);
-	adev->part = NULL;
 }
 
 static bool amdx_part_can_switch(const struct amdx_device *adev)
@@ -936,28 +917,6 @@ int amdx_ioctl_partition_commit(struct amdx_file *file, void *data)
 	return amdx_partition_run(file->adev, data, true);
 }
 
-/**
- * amdx_partition_vram_begin() - enter the VRAM gate before a migration
- * @adev: the device.
- *
- * Waits while a partition commit or VF disable is under way.
- *
- * Return: 0, or -EINTR on a fatal signal.
- */
-int amdx_partition_vram_begin(struct amdx_device *adev)
-{
-	return down_read_killable(&adev->part->gate);
-}
-
-/**
- * amdx_partition_vram_end() - leave the VRAM gate
- * @adev: the device.
- */
-void amdx_partition_vram_end(struct amdx_device *adev)
-{
-	up_read(&adev->part->gate);
-}
-
 /*
  * Queries
  */
@@ -1039,6 +998,11 @@ int amdx_partition_query(struct amdx_file *file, struct amdx_query *q)
  * @instance: the instance.
  * @part: out: the compute partition.
  *
+ * The one model of which partition an engine error belongs to: providers
+ * fill &amdx_ras_error.partition with it (amdx_sim does).
+ *
+ * Context: process context; takes the partition lock, so the caller holds
+ * neither it nor anything it nests under but the device lock.
  * Return: 0; -ENOENT for blocks that belong to the whole device (UMC and
  * the others: use amdx_partition_of_vram() for memory errors); -EINVAL for
  * an instance the device lacks.
@@ -1067,19 +1031,28 @@ int amdx_partition_of_instance(struct amdx_device *adev, u32 block,
 	mutex_unlock(&p->lock);
 	return ret;
 }
-EXPORT_SYMBOL_IF_KUNIT(amdx_partition_of_instance);
+EXPORT_SYMBOL_GPL(amdx_partition_of_instance);
 
 /**
  * amdx_partition_of_vram() - the memory partition of a VRAM address
  * @adev: the device.
  * @address: VRAM byte offset.
  * @mem: out: the memory partition.
+ * @part: out: the compute partition the memory error belongs to: the only
+ *	one with one partition, the one paired with @mem when compute and
+ *	memory partitions pair 1:1, else %AMDX_RAS_PARTITION_ALL.
+ *
+ * The one model of which partitions a memory error belongs to: providers
+ * fill &amdx_ras_error.mem_partition and .partition with it.  Context as
+ * amdx_partition_of_instance().
  *
  * Return: 0, or -EINVAL for an address beyond the VRAM.
  */
-int amdx_partition_of_vram(struct amdx_device *adev, u64 address, u32 *mem)
+int amdx_partition_of_vram(struct amdx_device *adev, u64 address, u32 *mem,
+			   u32 *part)
 {
 	struct amdx_part_dev *p = adev->part;
+	u32 nparts;
 	u64 size;
 
 	if (address >= adev->desc.vram_size)
@@ -1087,10 +1060,17 @@ int amdx_partition_of_vram(struct amdx_device *adev, u64 address, u32 *mem)
 	mutex_lock(&p->lock);
 	size = amdx_part_mem_size(adev, p->cur.num_memory);
 	*mem = div64_u64(address, size);
+	nparts = p->cur.num_partitions;
+	if (nparts == 1)
+		*part = 0;
+	else if (nparts == p->cur.num_memory)
+		*part = *mem;
+	else
+		*part = AMDX_RAS_PARTITION_ALL;
 	mutex_unlock(&p->lock);
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(amdx_partition_of_vram);
+EXPORT_SYMBOL_GPL(amdx_partition_of_vram);
 
 /**
  * amdx_partition_set_state() - put a partition in a state

@@ -382,3 +382,27 @@ int amdx_partition_compute_topology(u32 model, u32 compute_mode,
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(amdx_partition_compute_topology);
+
+static const char * const amdx_part_reason_more[] = {
+	[AMDX_PART_REASON_VFS_ENABLED] = "VFs are enabled",
+	[AMDX_PART_REASON_HIVE_MEMORY] =
+		"a hive member cannot take the memory mode",
+	[AMDX_PART_REASON_BUSY] = "processes hold VRAM that would change",
+	[AMDX_PART_REASON_VF_PROVISION] = "invalid VF provisioning",
+	[AMDX_PART_REASON_PARTITION_STATE] = "a partition is not online",
+};
+
+/**
+ * amdx_partition_reason_name() - any %AMDX_PART_REASON_* in words
+ * @reason: the reason.
+ *
+ * Return: a static string.
+ */
+const char *amdx_partition_reason_name(u32 reason)
+{
+	if (reason < AMDX_PART_REASON_COUNT)
+		return amdx_partition_reason_str(reason);
+	if (reason < ARRAY_SIZE(amdx_part_reason_more))
+		return amdx_part_reason_more[reason];
+	return "unknown reason";
+}

@@ -57,6 +57,7 @@ int amdx_partition_check_layout(u32 num_xcc, u32 compute_mode,
 int amdx_partition_check(u32 model, u32 compute_mode, u32 memory_mode,
 			 u32 num_vfs, u32 *reason);
 const char *amdx_partition_reason_str(u32 reason);
+const char *amdx_partition_reason_name(u32 reason);
 int amdx_partition_compute_topology(u32 model, u32 compute_mode,
 				    u32 memory_mode,
 				    struct amdx_partition_topology *topo);

@@ -50,8 +50,9 @@
 
 #include "amdx_core.h"
 #include "amdx_event.h"
-#include "amdx_partition.h"
+#include "amdx_partition_gate.h"
 #include "amdx_partition_model.h"
+#include "amdx_partition_sriov.h"
 #include "amdx_partition_types.h"
 #include "amdx_sriov_provision.h"
 
@@ -542,69 +543,6 @@ bool amdx_partition_vf_reset_notify(struct amdx_device *adev, u32 part)
 				    AMDX_VF_RESET_UNANNOUNCED, 0);
 	mutex_unlock(&p->lock);
 	return bound;
-}
-
-/**
- * amdx_partition_vf_open() - check a VF for a new device fd
- * @adev: the device (no lock held).
- * @vf: the VF.
- * @epoch: out: the VF generation the fd belongs to.
- *
- * Return: 0, or -EINVAL when @vf is not enabled, -ENODEV when the device
- * is gone.
- */
-int amdx_partition_vf_open(struct amdx_device *adev, u32 vf, u64 *epoch)
-{
-	struct amdx_part_dev *p = adev->part;
-	int ret = 0;
-
-	down_read(&adev->lock);
-	mutex_lock(&p->lock);
-	if (adev->dead) {
-		ret = -ENODEV;
-	} else if (vf >= p->num_vfs) {
-		pr_debug("amdx: %s: device open for VF %u: not enabled\n",
-			 adev->bdf, vf);
-		ret = -EINVAL;
-	}
-	*epoch = p->vf_epoch;
-	mutex_unlock(&p->lock);
-	up_read(&adev->lock);
-	return ret;
-}
-
-/**
- * amdx_partition_vf_check() - may a VF's device fd allocate VRAM
- * @adev: the device.
- * @vf: the fd's VF.
- * @epoch: the VF generation the fd was opened in.
- * @evict: out: the VF's %AMDX_VF_F_EVICT policy.
- *
- * The caller is inside the VRAM gate (amdx_partition_vram_begin()): the
- * VF count and generation only change with the gate held for write, so
- * they cannot change until the caller's allocations are done.  A VF's
- * state and flags may change meanwhile; the next migration sees them.
- *
- * Return: 0; -ENODEV when the VFs were disabled (or enabled anew) since;
- * -EBUSY when the VF is quarantined or offline.
- */
-int amdx_partition_vf_check(struct amdx_device *adev, u32 vf, u64 epoch,
-			    bool *evict)
-{
-	struct amdx_part_dev *p = adev->part;
-	int ret = 0;
-
-	lockdep_assert_held_read(&p->gate);
-	if (epoch != p->vf_epoch || vf >= p->num_vfs)
-		ret = -ENODEV;
-	else if (READ_ONCE(p->vfs[vf].state) != AMDX_PART_STATE_ONLINE)
-		ret = -EBUSY;
-	else
-		*evict = READ_ONCE(p->vfs[vf].cfg.flags) & AMDX_VF_F_EVICT;
-	if (ret)
-		pr_debug("amdx: %s: VF %u fd may not allocate VRAM: %pe\n",
-			 adev->bdf, vf, ERR_PTR(ret));
-	return ret;
 }
 
 /**

@@ -17,6 +17,7 @@
 
 #include "amdx_core.h"
 #include "amdx_partition.h"
+#include "amdx_partition_sysfs.h"
 #include "amdx_partition_types.h"
 
 enum amdx_part_field {

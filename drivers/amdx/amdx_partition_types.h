@@ -14,9 +14,6 @@
 #include <linux/types.h>
 #include <linux/amdx.h>
 
-struct amdx_device;
-struct amdx_query;
-
 /**
  * struct amdx_part_obj - one compute partition
  * @state: %AMDX_PART_STATE_*.
@@ -94,8 +91,5 @@ struct amdx_part_dev {
 	u64 vf_epoch;
 	struct amdx_part_vf vfs[AMDX_MAX_VFS];
 };
-
-const char *amdx_partition_reason_name(u32 reason);
-int amdx_partition_query_vfs(struct amdx_device *adev, struct amdx_query *q);
 
 #endif /* _AMDX_PARTITION_TYPES_H_ */

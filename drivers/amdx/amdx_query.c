@@ -32,8 +32,11 @@
 #include <linux/uaccess.h>
 
 #include "amdx_core.h"
+#include "amdx_event.h"
+#include "amdx_hmm.h"
 #include "amdx_kunit.h"
 #include "amdx_partition.h"
+#include "amdx_query.h"
 #include "amdx_ras.h"
 
 /* The first uapi versions are the smallest sizes a structure ever has. */
@@ -61,49 +64,6 @@ u64 amdx_caps(void)
 	if (amdx_hmm_supported())
 		caps |= AMDX_CAP_HMM_MIGRATE;
 	return caps;
-}
-
-/**
- * amdx_query_out() - answer a query with the two-call size protocol
- * @locked: the device whose lock the caller holds for read (a device fd's
- *	query), or NULL.  Dropped for the copy, as by
- *	amdx_device_copy_to_user(): a result buffer on a userfaultfd or FUSE
- *	page never holds up removal.
- * @q: the query; q->size 0 asks for the size.
- * @buf: the result (may be NULL when q->size is 0).
- * @len: its size.
- * @min_len: the smallest buffer accepted: @len for results that must fit
- *	whole, the first version's size for fixed-size results, which are
- *	truncated to q->size.
- *
- * Return: 0 with q->size set to the size or to the bytes written, -ENOSPC
- * (q->size set to @len) for a buffer below @min_len, -EFAULT, -ENODEV when
- * @locked was removed during the copy.
- */
-int amdx_query_out(struct amdx_device *locked, struct amdx_query *q,
-		   const void *buf, u32 len, u32 min_len)
-{
-	int ret;
-
-	if (!q->size) {
-		q->size = len;
-		return 0;
-	}
-	if (q->size < min_len) {
-		q->size = len;
-		return -ENOSPC;
-	}
-	len = min(len, q->size);
-	if (locked)
-		ret = amdx_device_copy_to_user(locked, u64_to_user_ptr(q->data),
-					       buf, len);
-	else
-		ret = copy_to_user(u64_to_user_ptr(q->data), buf, len) ?
-		      -EFAULT : 0;
-	if (ret)
-		return ret;
-	q->size = len;
-	return 0;
 }
 
 static int amdx_query_caps(struct amdx_query *q)
@@ -277,36 +237,3 @@ int amdx_ioctl_query(struct amdx_file *file, void *data)
 	}
 }
 EXPORT_SYMBOL_IF_KUNIT(amdx_ioctl_query);
-
-/**
- * amdx_ioctl_device_open() - %AMDX_IOC_DEVICE_OPEN
- * @file: the amdx file (always /dev/amdx).
- * @data: &struct amdx_device_open.
- *
- * The dispatcher puts the file into the fd table once the argument is
- * copied back (&amdx_ioctl_desc.open).
- *
- * Return: the device fd's file; ERR_PTR(-EINVAL) for unknown flags, a
- * non-zero @vf without %AMDX_DEVICE_OPEN_F_VF or a VF that is not enabled;
- * ERR_PTR(-EPERM) for %AMDX_DEVICE_OPEN_F_VF without CAP_SYS_ADMIN;
- * ERR_PTR(-ENODEV) for an unknown device; ERR_PTR(-ENOMEM).
- */
-struct file *amdx_ioctl_device_open(struct amdx_file *file, void *data)
-{
-	struct amdx_device_open *args = data;
-	bool as_vf = args->flags & AMDX_DEVICE_OPEN_F_VF;
-	struct amdx_device *adev;
-	struct file *filp;
-
-	if ((args->flags & ~AMDX_DEVICE_OPEN_F_VF) || (!as_vf && args->vf))
-		return ERR_PTR(-EINVAL);
-	if (as_vf && !capable(CAP_SYS_ADMIN))
-		return ERR_PTR(-EPERM);
-	adev = amdx_device_get(args->id);
-	if (!adev)
-		return ERR_PTR(-ENODEV);
-	filp = amdx_device_file_open(adev, args->vf, as_vf);
-	amdx_device_put(adev);
-	return filp;
-}
-EXPORT_SYMBOL_IF_KUNIT(amdx_ioctl_device_open);

@@ -58,13 +58,15 @@
 #include "amdx_core.h"
 #include "amdx_event.h"
 #include "amdx_partition_model.h"
+#include "amdx_hmm.h"
 #include "amdx_ras.h"
+#include "amdx_ras_partition.h"
+#include "amdx_ras_poison.h"
 #include "amdx_ras_policy.h"
+#include "amdx_ras_types.h"
 
 #define amdx_ras_dbg(adev, fmt, ...) \
 	pr_debug("amdx: %s: " fmt "\n", (adev)->bdf, ##__VA_ARGS__)
-#define amdx_ras_info(adev, fmt, ...) \
-	pr_info_ratelimited("amdx: %s: " fmt "\n", (adev)->bdf, ##__VA_ARGS__)
 
 /* Errors one injection may stand for. */
 #define AMDX_RAS_INJECT_MAX	1024
@@ -74,40 +76,6 @@
 /* Size of the first version of the fixed-size RAS query results. */
 static_assert(sizeof(struct amdx_ras_policy) >= AMDX_RAS_POLICY_SIZE_VER0);
 static_assert(sizeof(struct amdx_reset_scope) >= AMDX_RESET_SCOPE_SIZE_VER0);
-
-/* Counter rows per block: the device row, then one per compute partition. */
-#define AMDX_RAS_ROWS	(1 + AMDX_MAX_PARTITIONS)
-
-/**
- * struct amdx_ras - RAS state of one device
- * @lock: protects every field below but @poison's contents for readers.
- * @policy: the containment policy.
- * @blocks: the provider's RAS blocks, by %AMDX_RAS_BLOCK_*.
- * @count: errors per block, row (0: device, 1 + N: compute partition N)
- *	and type.  Monotonic.
- * @ce: per VRAM page index with CEs, its &struct amdx_ras_ce_window.
- * @poison: VRAM page indices poisoned (value entries); readers use
- *	xa_load() without @lock.
- * @table: the bad-page records, sorted by address, %AMDX_BADPAGE_MAX_RECORDS
- *	capacity; NULL while empty.
- * @nrec: records in @table.
- * @dirty: @table changed since it was last stored on the board.
- * @rma: the device reached its bad-page threshold.
- * @resets: per compute partition, its recent resets.
- */
-struct amdx_ras {
-	struct mutex lock;	/* see above */
-	struct amdx_ras_policy policy;
-	struct amdx_ras_block_info blocks[AMDX_RAS_BLOCK_COUNT];
-	u64 count[AMDX_RAS_BLOCK_COUNT][AMDX_RAS_ROWS][AMDX_RAS_TYPE_COUNT];
-	struct xarray ce;
-	struct xarray poison;
-	struct amdx_badpage_record *table;
-	u32 nrec;
-	bool dirty;
-	bool rma;
-	struct amdx_ras_reset_window resets[AMDX_MAX_PARTITIONS];
-};
 
 static const char * const amdx_ras_block_names[AMDX_RAS_BLOCK_COUNT] = {
 	[AMDX_RAS_BLOCK_UMC] = "umc",
@@ -487,58 +455,6 @@ int amdx_ras_report(struct amdx_device *adev,
 }
 EXPORT_SYMBOL_GPL(amdx_ras_report);
 
-/**
- * amdx_ras_page_poisoned() - whether a VRAM page holds poison
- * @adev: the device.
- * @index: VRAM page index.
- *
- * Context: any; lockless (the CPU fault path calls it).
- * Return: true for a page retired after a UE or DE.
- */
-bool amdx_ras_page_poisoned(struct amdx_device *adev, u64 index)
-{
-	return adev->ras && xa_load(&adev->ras->poison, index);
-}
-
-/**
- * amdx_ras_poison_consumed() - somebody touched a poisoned page
- * @adev: the device.
- * @index: VRAM page index.
- * @who: the consumer; the event shows it only to whom may see it.
- *
- * Context: any; never sleeps.
- */
-void amdx_ras_poison_consumed(struct amdx_device *adev, u64 index,
-			      const struct amdx_subject *who)
-{
-	struct amdx_event ev = {
-		.kind = AMDX_EVENT_POISON_CONSUMED,
-		.partition = AMDX_RAS_PARTITION_ALL,
-		.address = index << PAGE_SHIFT,
-	};
-
-	amdx_ras_info(adev, "poison at %#llx consumed by pid %d",
-		      index << PAGE_SHIFT, pid_nr(who->pid));
-	amdx_event_emit_subject(adev, &ev, who);
-}
-
-/**
- * amdx_ras_vram_refused() - whether the device refuses new VRAM allocations
- * @adev: the device.
- *
- * Return: true when it is flagged for RMA and the policy refuses use.
- */
-bool amdx_ras_vram_refused(struct amdx_device *adev)
-{
-	struct amdx_ras *ras = adev->ras;
-	bool refused;
-
-	mutex_lock(&ras->lock);
-	refused = ras->rma && amdx_ras_rma_refuses(&ras->policy);
-	mutex_unlock(&ras->lock);
-	return refused;
-}
-
 /*
  * Caller holds ras->lock.  Retires the pages of a decoded table that are
  * not retired yet; every record was checked against the device.
@@ -603,6 +519,25 @@ static int amdx_ras_decode(struct amdx_device *adev, const void *buf,
 	return ret;
 }
 
+/* The device's last reference is gone. */
+static void amdx_ras_fini(struct amdx_device *adev)
+{
+	struct amdx_ras *ras = adev->ras;
+	struct amdx_ras_ce_window *w;
+	unsigned long index;
+
+	if (!ras)
+		return;
+	xa_for_each(&ras->ce, index, w)
+		kfree(w);
+	xa_destroy(&ras->ce);
+	xa_destroy(&ras->poison);
+	kvfree(ras->table);
+	mutex_destroy(&ras->lock);
+	kfree(ras);
+	adev->ras = NULL;
+}
+
 /**
  * amdx_ras_init() - set up the RAS state of a new device
  * @adev: the device, being registered; adev->desc is its own copy.
@@ -610,15 +545,17 @@ static int amdx_ras_decode(struct amdx_device *adev, const void *buf,
  * Copies the provider's RAS blocks and retires the pages of the table the
  * board keeps.  A corrupt board table is logged and ignored: the device
  * starts with an empty one (and overwrites the board's at the first
- * retirement).
+ * retirement).  Registers the freeing of the state with the device
+ * (%AMDX_DEVICE_RELEASE).
  *
- * Return: 0 or -ENOMEM.
+ * Return: 0, -ENOMEM, or -ENOSPC when the device holds no more actions.
  */
 int amdx_ras_init(struct amdx_device *adev)
 {
 	struct amdx_badpage_record *recs;
 	struct amdx_ras *ras;
 	u32 n;
+	int ret;
 
 	ras = kzalloc(sizeof(*ras), GFP_KERNEL);
 	if (!ras)
@@ -631,6 +568,10 @@ int amdx_ras_init(struct amdx_device *adev)
 		memcpy(ras->blocks, adev->desc.ras_blocks, sizeof(ras->blocks));
 	adev->desc.ras_blocks = NULL;
 	adev->ras = ras;
+	ret = amdx_device_add_action_or_reset(adev, AMDX_DEVICE_RELEASE,
+					      amdx_ras_fini);
+	if (ret)
+		return ret;
 
 	if (adev->desc.badpages &&
 	    !amdx_ras_decode(adev, adev->desc.badpages,
@@ -647,28 +588,6 @@ int amdx_ras_init(struct amdx_device *adev)
 	adev->desc.badpages = NULL;
 	adev->desc.badpages_len = 0;
 	return 0;
-}
-
-/**
- * amdx_ras_fini() - free the RAS state of a device
- * @adev: the device, its last reference gone.
- */
-void amdx_ras_fini(struct amdx_device *adev)
-{
-	struct amdx_ras *ras = adev->ras;
-	struct amdx_ras_ce_window *w;
-	unsigned long index;
-
-	if (!ras)
-		return;
-	xa_for_each(&ras->ce, index, w)
-		kfree(w);
-	xa_destroy(&ras->ce);
-	xa_destroy(&ras->poison);
-	kvfree(ras->table);
-	mutex_destroy(&ras->lock);
-	kfree(ras);
-	adev->ras = NULL;
 }
 
 /**

@@ -20,8 +20,9 @@
 #include <amdx_probes.h>
 
 #include "amdx_core.h"
+#include "amdx_partition_sysfs.h"
 #include "amdx_ras.h"
-#include "amdx_partition.h"
+#include "amdx_sysfs.h"
 
 static struct class *amdx_class;
 
@@ -180,10 +181,19 @@ static const struct attribute_group *amdx_dev_groups[] = {
 	NULL
 };
 
+/* Waits for running attribute reads to finish. */
+static void amdx_sysfs_remove(struct amdx_device *adev)
+{
+	device_unregister(adev->class_dev);
+	adev->class_dev = NULL;
+}
+
 /**
  * amdx_sysfs_add() - create the class device of a device
  * @adev: the device, id assigned.
  * @parent: the provider's device.
+ *
+ * Registers its removal with the device (%AMDX_DEVICE_UNPUBLISH).
  *
  * Return: 0 or -errno.
  */
@@ -196,19 +206,8 @@ int amdx_sysfs_add(struct amdx_device *adev, struct device *parent)
 	if (IS_ERR(dev))
 		return PTR_ERR(dev);
 	adev->class_dev = dev;
-	return 0;
-}
-
-/**
- * amdx_sysfs_remove() - remove the class device of a device
- * @adev: the device.
- *
- * Waits for running attribute reads to finish.
- */
-void amdx_sysfs_remove(struct amdx_device *adev)
-{
-	device_unregister(adev->class_dev);
-	adev->class_dev = NULL;
+	return amdx_device_add_action_or_reset(adev, AMDX_DEVICE_UNPUBLISH,
+					       amdx_sysfs_remove);
 }
 
 /**

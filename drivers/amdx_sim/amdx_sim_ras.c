@@ -19,6 +19,10 @@
  *                                         partition too when they pair 1:1
  *    other blocks                      -> the whole device
  *
+ * The attribution is the core's one model of the partition layout
+ * (amdx_partition_of_instance(), amdx_partition_of_vram()), as a real
+ * provider would take it from its own partition manager.
+ *
  * The board EEPROM: amdx_sim keeps each board's bad-page table, keyed by
  * the board serial (derived from the id and the model), for as long as the
  * module is loaded, so deleting a device and creating it again with the
@@ -165,32 +169,6 @@ void amdx_sim_ras_blocks(struct amdx_sim_dev *sd)
 	}
 }
 
-/* XCCs per compute partition in the device's current mode. */
-static u32 amdx_sim_xccs_per_partition(struct amdx_sim_dev *sd)
-{
-	u32 xcc = sd->params.model->num_xcc, n;
-
-	/* A snapshot: the mode changes under state_lock with WRITE_ONCE(). */
-	switch (READ_ONCE(sd->compute_mode)) {
-	case AMDX_COMPUTE_DPX:
-		n = xcc / 2;
-		break;
-	case AMDX_COMPUTE_TPX:
-		n = xcc / 3;
-		break;
-	case AMDX_COMPUTE_QPX:
-		n = xcc / 4;
-		break;
-	case AMDX_COMPUTE_CPX:
-		n = 1;
-		break;
-	default:
-		n = xcc;
-		break;
-	}
-	return max(n, 1U);
-}
-
 /**
  * amdx_sim_ras_inject() - &amdx_provider_ops.ras_inject
  * @adev: the core's device.
@@ -202,10 +180,6 @@ static u32 amdx_sim_xccs_per_partition(struct amdx_sim_dev *sd)
 int amdx_sim_ras_inject(struct amdx_device *adev,
 			const struct amdx_ras_inject *inj, u64 *seq)
 {
-	struct amdx_sim_dev *sd = amdx_device_priv(adev);
-	const struct amdx_sim_model *m = sd->params.model;
-	u32 per_part = amdx_sim_xccs_per_partition(sd);
-	u32 nparts = m->num_xcc / per_part, nmem;
 	struct amdx_ras_error err = {
 		.block = inj->block,
 		.type = inj->type,
@@ -213,33 +187,27 @@ int amdx_sim_ras_inject(struct amdx_device *adev,
 		.count = inj->count,
 		.partition = AMDX_RAS_PARTITION_ALL,
 	};
-	int mem;
+	int ret = 0;
 
+	/* The core's model of the partitions: amdx_partition_of_*(). */
 	switch (inj->block) {
 	case AMDX_RAS_BLOCK_GFX:
-		err.partition = inj->instance / per_part;
-		break;
 	case AMDX_RAS_BLOCK_SDMA:
-		err.partition = inj->instance / (m->num_sdma / m->num_xcc) /
-				per_part;
+		ret = amdx_partition_of_instance(adev, inj->block,
+						 inj->instance, &err.partition);
 		break;
 	case AMDX_RAS_BLOCK_UMC:
-		mem = amdx_vram_pfn_partition(sd->vram,
-					      inj->address >> PAGE_SHIFT);
-		if (mem < 0)
-			return mem;
 		err.flags = AMDX_RAS_ERR_F_ADDRESS;
 		err.address = inj->address;
-		err.mem_partition = mem;
-		nmem = amdx_vram_num_partitions(sd->vram);
-		if (nparts == 1)
-			err.partition = 0;
-		else if (nparts == nmem)
-			err.partition = mem;
+		ret = amdx_partition_of_vram(adev, inj->address,
+					     &err.mem_partition,
+					     &err.partition);
 		break;
 	default:
 		break;
 	}
+	if (ret)
+		return ret;
 	return amdx_ras_report(adev, &err, seq);
 }
 

@@ -228,5 +228,9 @@ vm_fault_t amdx_hmm_migrate_to_ram(struct amdx_device *adev,
 				   struct vm_fault *vmf);
 int amdx_ras_report(struct amdx_device *adev,
 		    const struct amdx_ras_error *err, u64 *seq);
+int amdx_partition_of_instance(struct amdx_device *adev, u32 block,
+			       u32 instance, u32 *part);
+int amdx_partition_of_vram(struct amdx_device *adev, u64 address, u32 *mem,
+			   u32 *part);
 
 #endif /* _AMDX_PROVIDER_H_ */

@@ -11,7 +11,9 @@
 #include <linux/amdx.h>
 
 #include "amdx_core.h"
+#include "amdx_chardev.h"
 #include "amdx_ioctl.h"
+#include "amdx_query.h"
 
 static int amdx_test_in(void *dst, size_t ksize, const void *src, size_t usize)
 {

@@ -446,9 +446,11 @@ static void txn_ras_lookups_follow_the_mode(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, txn_of(c, AMDX_RAS_BLOCK_GFX, 5, &part), 0);
 	KUNIT_EXPECT_EQ(test, part, 0);
+	part = 99;
 	KUNIT_EXPECT_EQ(test, amdx_partition_of_vram(c->adev, TXN_VRAM - 1,
-						     &mem), 0);
+						     &mem, &part), 0);
 	KUNIT_EXPECT_EQ(test, mem, 0);
+	KUNIT_EXPECT_EQ(test, part, 0);
 
 	KUNIT_ASSERT_EQ(test, txn_run(c, &cfg, true), 0);
 	KUNIT_EXPECT_EQ(test, txn_of(c, AMDX_RAS_BLOCK_GFX, 5, &part), 0);
@@ -458,11 +460,22 @@ static void txn_ras_lookups_follow_the_mode(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, part, 6);
 	KUNIT_EXPECT_EQ(test, txn_of(c, AMDX_RAS_BLOCK_GFX, 8, &part), -EINVAL);
 	KUNIT_EXPECT_EQ(test, txn_of(c, AMDX_RAS_BLOCK_UMC, 0, &part), -ENOENT);
+	/* CPX/NPS4: 8 compute partitions share 4 memory partitions. */
 	KUNIT_EXPECT_EQ(test, amdx_partition_of_vram(c->adev, TXN_VRAM - 1,
-						     &mem), 0);
+						     &mem, &part), 0);
 	KUNIT_EXPECT_EQ(test, mem, 3);
-	KUNIT_EXPECT_EQ(test, amdx_partition_of_vram(c->adev, TXN_VRAM, &mem),
-			-EINVAL);
+	KUNIT_EXPECT_EQ(test, part, AMDX_RAS_PARTITION_ALL);
+	KUNIT_EXPECT_EQ(test, amdx_partition_of_vram(c->adev, TXN_VRAM, &mem,
+						     &part), -EINVAL);
+	/* QPX/NPS4: compute and memory partitions pair 1:1. */
+	cfg.compute_mode = AMDX_COMPUTE_QPX;
+	KUNIT_ASSERT_EQ(test, txn_run(c, &cfg, true), 0);
+	KUNIT_EXPECT_EQ(test, amdx_partition_of_vram(c->adev, TXN_VRAM - 1,
+						     &mem, &part), 0);
+	KUNIT_EXPECT_EQ(test, mem, 3);
+	KUNIT_EXPECT_EQ(test, part, 3);
+	KUNIT_EXPECT_EQ(test, txn_of(c, AMDX_RAS_BLOCK_GFX, 5, &part), 0);
+	KUNIT_EXPECT_EQ(test, part, 2);
 	KUNIT_EXPECT_EQ(test, amdx_partition_set_state(c->adev, 8, 0),
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, amdx_partition_set_state(c->adev, 0, 3),

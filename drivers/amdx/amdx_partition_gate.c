@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Copyright (C) 2026 The amdx authors
+ */
+/**
+ * DOC: partition VRAM gate
+ *
+ * What the HMM path and the device fds ask the partition manager: the
+ * VRAM gate every migration passes (&amdx_part_dev.gate, held for write
+ * by a commit from QUIESCE on and by VF enable and disable) and whether
+ * a VF's fd may allocate.  A leaf of its own below the features, so HMM
+ * reads partition state without depending on the partition manager,
+ * which itself drains memory through HMM (amdx_partition.c).
+ */
+#include <linux/err.h>
+#include <linux/lockdep.h>
+#include <linux/mutex.h>
+#include <linux/printk.h>
+#include <linux/rwsem.h>
+
+#include "amdx_core.h"
+#include "amdx_partition_gate.h"
+#include "amdx_partition_types.h"
+
+/**
+ * amdx_partition_vram_begin() - enter the VRAM gate before a migration
+ * @adev: the device.
+ *
+ * Waits while a partition commit or VF disable is under way.
+ *
+ * Return: 0, or -EINTR on a fatal signal.
+ */
+int amdx_partition_vram_begin(struct amdx_device *adev)
+{
+	return down_read_killable(&adev->part->gate);
+}
+
+/**
+ * amdx_partition_vram_end() - leave the VRAM gate
+ * @adev: the device.
+ */
+void amdx_partition_vram_end(struct amdx_device *adev)
+{
+	up_read(&adev->part->gate);
+}
+
+/**
+ * amdx_partition_vf_open() - check a VF for a new device fd
+ * @adev: the device (no lock held).
+ * @vf: the VF.
+ * @epoch: out: the VF generation the fd belongs to.
+ *
+ * Return: 0, or -EINVAL when @vf is not enabled, -ENODEV when the device
+ * is gone.
+ */
+int amdx_partition_vf_open(struct amdx_device *adev, u32 vf, u64 *epoch)
+{
+	struct amdx_part_dev *p = adev->part;
+	int ret = 0;
+
+	down_read(&adev->lock);
+	mutex_lock(&p->lock);
+	if (adev->dead) {
+		ret = -ENODEV;
+	} else if (vf >= p->num_vfs) {
+		pr_debug("amdx: %s: device open for VF %u: not enabled\n",
+			 adev->bdf, vf);
+		ret = -EINVAL;
+	}
+	*epoch = p->vf_epoch;
+	mutex_unlock(&p->lock);
+	up_read(&adev->lock);
+	return ret;
+}
+
+/**
+ * amdx_partition_vf_check() - may a VF's device fd allocate VRAM
+ * @adev: the device.
+ * @vf: the fd's VF.
+ * @epoch: the VF generation the fd was opened in.
+ * @evict: out: the VF's %AMDX_VF_F_EVICT policy.
+ *
+ * The caller is inside the VRAM gate (amdx_partition_vram_begin()): the
+ * VF count and generation only change with the gate held for write, so
+ * they cannot change until the caller's allocations are done.  A VF's
+ * state and flags may change meanwhile; the next migration sees them.
+ *
+ * Return: 0; -ENODEV when the VFs were disabled (or enabled anew) since;
+ * -EBUSY when the VF is quarantined or offline.
+ */
+int amdx_partition_vf_check(struct amdx_device *adev, u32 vf, u64 epoch,
+			    bool *evict)
+{
+	struct amdx_part_dev *p = adev->part;
+	int ret = 0;
+
+	lockdep_assert_held_read(&p->gate);
+	if (epoch != p->vf_epoch || vf >= p->num_vfs)
+		ret = -ENODEV;
+	else if (READ_ONCE(p->vfs[vf].state) != AMDX_PART_STATE_ONLINE)
+		ret = -EBUSY;
+	else
+		*evict = READ_ONCE(p->vfs[vf].cfg.flags) & AMDX_VF_F_EVICT;
+	if (ret)
+		pr_debug("amdx: %s: VF %u fd may not allocate VRAM: %pe\n",
+			 adev->bdf, vf, ERR_PTR(ret));
+	return ret;
+}

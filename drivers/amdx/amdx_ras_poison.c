@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Copyright (C) 2026 The amdx authors
+ */
+/**
+ * DOC: RAS poison gate
+ *
+ * What the HMM path asks RAS before it touches VRAM: whether a page holds
+ * poison, whether the device refuses new VRAM, and the report of a
+ * consumed poisoned page.  A leaf of its own below the features, so the
+ * migration engine reads RAS state without depending on the RAS feature,
+ * which itself moves data through HMM (amdx_ras.c).  The state lives in
+ * &struct amdx_ras; RAS writes it, this file only reads and reports.
+ */
+#include <linux/pid.h>
+#include <linux/xarray.h>
+
+#include "amdx_core.h"
+#include "amdx_event.h"
+#include "amdx_ras_poison.h"
+#include "amdx_ras_types.h"
+
+/**
+ * amdx_ras_page_poisoned() - whether a VRAM page holds poison
+ * @adev: the device.
+ * @index: VRAM page index.
+ *
+ * Context: any; lockless (the CPU fault path calls it).
+ * Return: true for a page retired after a UE or DE.
+ */
+bool amdx_ras_page_poisoned(struct amdx_device *adev, u64 index)
+{
+	return adev->ras && xa_load(&adev->ras->poison, index);
+}
+
+/**
+ * amdx_ras_poison_consumed() - somebody touched a poisoned page
+ * @adev: the device.
+ * @index: VRAM page index.
+ * @who: the consumer; the event shows it only to whom may see it.
+ *
+ * Context: any; never sleeps.
+ */
+void amdx_ras_poison_consumed(struct amdx_device *adev, u64 index,
+			      const struct amdx_subject *who)
+{
+	struct amdx_event ev = {
+		.kind = AMDX_EVENT_POISON_CONSUMED,
+		.partition = AMDX_RAS_PARTITION_ALL,
+		.address = index << PAGE_SHIFT,
+	};
+
+	amdx_ras_info(adev, "poison at %#llx consumed by pid %d",
+		      index << PAGE_SHIFT, pid_nr(who->pid));
+	amdx_event_emit_subject(adev, &ev, who);
+}
+
+/**
+ * amdx_ras_vram_refused() - whether the device refuses new VRAM allocations
+ * @adev: the device.
+ *
+ * Return: true when it is flagged for RMA and the policy refuses use.
+ */
+bool amdx_ras_vram_refused(struct amdx_device *adev)
+{
+	struct amdx_ras *ras = adev->ras;
+	bool refused;
+
+	mutex_lock(&ras->lock);
+	refused = ras->rma && amdx_ras_rma_refuses(&ras->policy);
+	mutex_unlock(&ras->lock);
+	return refused;
+}

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Copyright (C) 2026 The amdx authors
+ *
+ * The RAS poison gate the HMM path reads (amdx_ras_poison.c).
+ */
+#ifndef _AMDX_RAS_POISON_H_
+#define _AMDX_RAS_POISON_H_
+
+#include <linux/types.h>
+
+struct amdx_device;
+struct amdx_subject;
+
+bool amdx_ras_page_poisoned(struct amdx_device *adev, u64 index);
+void amdx_ras_poison_consumed(struct amdx_device *adev, u64 index,
+			      const struct amdx_subject *who);
+bool amdx_ras_vram_refused(struct amdx_device *adev);
+
+#endif /* _AMDX_RAS_POISON_H_ */

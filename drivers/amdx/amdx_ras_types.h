@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Copyright (C) 2026 The amdx authors
+ *
+ * The RAS state of a device, shared by the RAS feature (amdx_ras.c) and
+ * the poison gate the HMM path reads (amdx_ras_poison.c).
+ */
+#ifndef _AMDX_RAS_TYPES_H_
+#define _AMDX_RAS_TYPES_H_
+
+#include <linux/mutex.h>
+#include <linux/printk.h>
+#include <linux/types.h>
+#include <linux/xarray.h>
+#include <linux/amdx.h>
+
+#include <amdx/amdx_provider.h>
+
+#include "amdx_ras_policy.h"
+
+#define amdx_ras_info(adev, fmt, ...) \
+	pr_info_ratelimited("amdx: %s: " fmt "\n", (adev)->bdf, ##__VA_ARGS__)
+
+/* Counter rows per block: the device row, then one per compute partition. */
+#define AMDX_RAS_ROWS	(1 + AMDX_MAX_PARTITIONS)
+
+/**
+ * struct amdx_ras - RAS state of one device
+ * @lock: protects every field below but @poison's contents for readers.
+ * @policy: the containment policy.
+ * @blocks: the provider's RAS blocks, by %AMDX_RAS_BLOCK_*.
+ * @count: errors per block, row (0: device, 1 + N: compute partition N)
+ *	and type.  Monotonic.
+ * @ce: per VRAM page index with CEs, its &struct amdx_ras_ce_window.
+ * @poison: VRAM page indices poisoned (value entries); readers use
+ *	xa_load() without @lock.
+ * @table: the bad-page records, sorted by address, %AMDX_BADPAGE_MAX_RECORDS
+ *	capacity; NULL while empty.
+ * @nrec: records in @table.
+ * @dirty: @table changed since it was last stored on the board.
+ * @rma: the device reached its bad-page threshold.
+ * @resets: per compute partition, its recent resets.
+ */
+struct amdx_ras {
+	struct mutex lock;	/* see above */
+	struct amdx_ras_policy policy;
+	struct amdx_ras_block_info blocks[AMDX_RAS_BLOCK_COUNT];
+	u64 count[AMDX_RAS_BLOCK_COUNT][AMDX_RAS_ROWS][AMDX_RAS_TYPE_COUNT];
+	struct xarray ce;
+	struct xarray poison;
+	struct amdx_badpage_record *table;
+	u32 nrec;
+	bool dirty;
+	bool rma;
+	struct amdx_ras_reset_window resets[AMDX_MAX_PARTITIONS];
+};
+
+#endif /* _AMDX_RAS_TYPES_H_ */
