@@ -161,6 +161,7 @@ if [ "$mode" = check ] && [ -z "$suite" ]; then
 	step "default KDIR"
 	host_ktap host/kdir "$root/scripts/test-kdir.sh"
 	host_ktap host/amdgpu-values "$root/scripts/check-amdgpu-values.py"
+	host_ktap host/include-graph "$root/scripts/include-graph.py"
 fi
 
 if [ "$mode" = check ] && [ -z "$suite" ]; then
