@@ -80,31 +80,112 @@
  */
 #define AMDX_HMM_EVICT_SLACK	512
 
+/*
+ * Per-call buffers of n entries: migrate_vma's @src and @dst, the entries
+ * setup selected (@sel), and for the pages being copied their destination
+ * and source (@dpages, @spages) and migrate_vma index (@idx).
+ */
 struct amdx_migrate_bufs {
 	unsigned long *src;
 	unsigned long *dst;
 	unsigned long *sel;
+	struct page **dpages;
+	struct page **spages;
+	u32 *idx;
 };
-
-static int amdx_bufs_alloc(struct amdx_migrate_bufs *b, unsigned long n)
-{
-	b->src = kvcalloc(n, sizeof(*b->src), GFP_KERNEL);
-	b->dst = kvcalloc(n, sizeof(*b->dst), GFP_KERNEL);
-	b->sel = bitmap_zalloc(n, GFP_KERNEL);
-	if (!b->src || !b->dst || !b->sel) {
-		kvfree(b->src);
-		kvfree(b->dst);
-		bitmap_free(b->sel);
-		return -ENOMEM;
-	}
-	return 0;
-}
 
 static void amdx_bufs_free(struct amdx_migrate_bufs *b)
 {
 	kvfree(b->src);
 	kvfree(b->dst);
 	bitmap_free(b->sel);
+	kvfree(b->dpages);
+	kvfree(b->spages);
+	kvfree(b->idx);
+}
+
+static int amdx_bufs_alloc(struct amdx_migrate_bufs *b, unsigned long n)
+{
+	b->src = kvcalloc(n, sizeof(*b->src), GFP_KERNEL);
+	b->dst = kvcalloc(n, sizeof(*b->dst), GFP_KERNEL);
+	b->sel = bitmap_zalloc(n, GFP_KERNEL);
+	b->dpages = kvmalloc_array(n, sizeof(*b->dpages), GFP_KERNEL);
+	b->spages = kvmalloc_array(n, sizeof(*b->spages), GFP_KERNEL);
+	b->idx = kvmalloc_array(n, sizeof(*b->idx), GFP_KERNEL);
+	if (!b->src || !b->dst || !b->sel || !b->dpages || !b->spages ||
+	    !b->idx) {
+		amdx_bufs_free(b);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * @n VRAM pages of partition @part for @owner into @pages, through the
+ * provider's batch op where it has one: one allocator round trip per
+ * batch instead of one per page.  A page that could not be had for
+ * another reason than a full partition or quota is a NULL entry (the
+ * next may still come, as with one call per page).  Returns 0 with
+ * *@filled = @n, or -ENOSPC / -EDQUOT with the entries from *@filled on
+ * unset.
+ */
+static int amdx_alloc_vram_pages(struct amdx_device *adev, u32 part,
+				 u32 owner, u32 n, struct page **pages,
+				 u32 *filled)
+{
+	struct page *page;
+	u32 k = 0, got;
+	int ret = 0;
+
+	while (k < n) {
+		if (adev->ops->vram_alloc_pages) {
+			ret = adev->ops->vram_alloc_pages(adev, part, owner,
+							  n - k, pages + k,
+							  &got);
+			k += got;
+		} else {
+			page = adev->ops->vram_alloc_page(adev, part, owner);
+			ret = PTR_ERR_OR_ZERO(page);
+			if (!ret)
+				pages[k++] = page;
+		}
+		if (!ret)
+			continue;
+		if (ret == -ENOSPC || ret == -EDQUOT)
+			break;
+		pages[k++] = NULL;
+		ret = 0;
+	}
+	*filled = k;
+	return ret;
+}
+
+/*
+ * Copy @b->spages[m] to @b->dpages[m] for m < @n, through the provider's
+ * batch op where it has one.  A destination whose copy failed is
+ * unlocked, put and set to NULL.  Returns whether any copy failed.
+ */
+static bool amdx_copy_pages(struct amdx_device *adev,
+			    struct amdx_migrate_bufs *b, u32 n)
+{
+	bool failed = false;
+	u32 m = 0;
+
+	while (m < n) {
+		if (adev->ops->vram_copy_pages)
+			m += adev->ops->vram_copy_pages(adev, b->dpages + m,
+							b->spages + m, n - m);
+		else if (!adev->ops->vram_copy(adev, b->dpages[m],
+					       b->spages[m]))
+			m++;
+		if (m == n)
+			break;
+		unlock_page(b->dpages[m]);
+		put_page(b->dpages[m]);
+		b->dpages[m++] = NULL;
+		failed = true;
+	}
+	return failed;
 }
 
 /* What amdx_hmm_pte_device_owner() reads of a PTE, under its lock. */
@@ -276,7 +357,8 @@ static int amdx_migrate_batch_to_vram(struct amdx_device *adev,
 	};
 	struct amdx_hmm_result tail = {};
 	unsigned long i, limit;
-	int ret, full = -ENOSPC;
+	u32 k = 0, m = 0, nsel, filled;
+	int ret, full;
 
 	ret = migrate_vma_setup(&args);
 	if (ret)
@@ -284,30 +366,31 @@ static int amdx_migrate_batch_to_vram(struct amdx_device *adev,
 	limit = args.npages;
 
 	amdx_classify(adev, &args, b, true, &tail);
-	for (i = 0; i < args.npages; i++) {
-		struct page *spage, *dpage;
+	memset(b->dst, 0, args.npages * sizeof(*b->dst));
+	nsel = bitmap_weight(b->sel, args.npages);
+	full = amdx_alloc_vram_pages(adev, part, owner, nsel, b->dpages,
+				     &filled);
+	for_each_set_bit(i, b->sel, args.npages) {
+		struct page *dpage;
 
-		b->dst[i] = 0;
-		if (!test_bit(i, b->sel) || i >= limit)
-			continue;
-		dpage = adev->ops->vram_alloc_page(adev, part, owner);
-		if (IS_ERR(dpage)) {
-			if (PTR_ERR(dpage) == -ENOSPC ||
-			    PTR_ERR(dpage) == -EDQUOT) {
-				full = PTR_ERR(dpage);
-				limit = i;
-			}
-			continue;
+		/* Partition full (or quota) from here on. */
+		if (k == filled) {
+			limit = i;
+			break;
 		}
+		dpage = b->dpages[k++];
+		if (!dpage)
+			continue;
+		b->dpages[m] = dpage;
 		/* Nothing mapped yet: the new page reads as zeroes. */
-		spage = migrate_pfn_to_page(b->src[i]) ?: ZERO_PAGE(0);
-		if (adev->ops->vram_copy(adev, dpage, spage)) {
-			unlock_page(dpage);
-			put_page(dpage);
-			continue;
-		}
-		b->dst[i] = migrate_pfn(page_to_pfn(dpage));
+		b->spages[m] = migrate_pfn_to_page(b->src[i]) ?: ZERO_PAGE(0);
+		b->idx[m++] = i;
 	}
+	amdx_copy_pages(adev, b, m);
+	for (k = 0; k < m; k++)
+		if (b->dpages[k])
+			b->dst[b->idx[k]] =
+				migrate_pfn(page_to_pfn(b->dpages[k]));
 
 	migrate_vma_pages(&args);
 	amdx_count_moved(b, limit, res);
@@ -359,24 +442,28 @@ static int amdx_migrate_batch_to_ram(struct amdx_device *adev,
 		.fault_page = fault_page,
 	};
 	unsigned long i;
+	bool poison;
 	int ret = 0;
-	u64 index;
+	u32 m = 0, k;
 
 	ret = migrate_vma_setup(&args);
 	if (ret)
 		return ret;
 
 	amdx_classify(adev, &args, b, false, res);
-	for (i = 0; i < args.npages; i++) {
+	memset(b->dst, 0, args.npages * sizeof(*b->dst));
+	/* Poison stays where it is; touching it is a SIGBUS. */
+	poison = amdx_ras_any_poison(adev);
+	for_each_set_bit(i, b->sel, args.npages) {
 		struct page *spage, *dpage;
 
-		b->dst[i] = 0;
 		spage = migrate_pfn_to_page(b->src[i]);
-		if (!spage || !test_bit(i, b->sel))
+		if (!spage)
 			continue;
-		/* Poison stays where it is; touching it is a SIGBUS. */
-		index = adev->ops->vram_page_index(adev, spage);
-		if (amdx_ras_page_poisoned(adev, index))
+		if (poison &&
+		    amdx_ras_page_poisoned(adev,
+					   adev->ops->vram_page_index(adev,
+								      spage)))
 			continue;
 		dpage = alloc_page_vma(GFP_HIGHUSER_MOVABLE, vma,
 				       start + (i << PAGE_SHIFT));
@@ -385,24 +472,33 @@ static int amdx_migrate_batch_to_ram(struct amdx_device *adev,
 			continue;
 		}
 		lock_page(dpage);
-		if (adev->ops->vram_copy(adev, dpage, spage)) {
+		b->dpages[m] = dpage;
+		b->spages[m] = spage;
+		b->idx[m++] = i;
+	}
+	if (amdx_copy_pages(adev, b, m))
+		ret = -EIO;
+	/*
+	 * Poisoned while the copy ran: the copy may hold bad data.  The page
+	 * stays, and a touch is SIGBUS.  RAS marks poison before anything
+	 * else, so an error this misses came after the copy and stays with
+	 * the VRAM page, not the data.
+	 */
+	poison = amdx_ras_any_poison(adev);
+	for (k = 0; k < m; k++) {
+		struct page *dpage = b->dpages[k];
+
+		if (!dpage)
+			continue;
+		if (poison &&
+		    amdx_ras_page_poisoned(adev,
+					   adev->ops->vram_page_index(adev,
+								      b->spages[k]))) {
 			unlock_page(dpage);
 			__free_page(dpage);
-			ret = -EIO;
 			continue;
 		}
-		/*
-		 * Poisoned while the copy ran: the copy may hold bad data.
-		 * The page stays, and a touch is SIGBUS.  RAS marks poison
-		 * before anything else, so an error this misses came after
-		 * the copy and stays with the VRAM page, not the data.
-		 */
-		if (amdx_ras_page_poisoned(adev, index)) {
-			unlock_page(dpage);
-			__free_page(dpage);
-			continue;
-		}
-		b->dst[i] = migrate_pfn(page_to_pfn(dpage));
+		b->dst[b->idx[k]] = migrate_pfn(page_to_pfn(dpage));
 	}
 
 	migrate_vma_pages(&args);

@@ -22,6 +22,7 @@ int amdx_ioctl_ras_inject(struct amdx_file *file, void *data);
 int amdx_ioctl_ras_set_policy(struct amdx_file *file, void *data);
 int amdx_ioctl_ras_badpages_import(struct amdx_file *file, void *data);
 bool amdx_ras_page_poisoned(struct amdx_device *adev, u64 index);
+bool amdx_ras_any_poison(struct amdx_device *adev);
 void amdx_ras_poison_consumed(struct amdx_device *adev, u64 index,
 			      const struct amdx_subject *who);
 bool amdx_ras_vram_refused(struct amdx_device *adev);
