@@ -264,15 +264,18 @@ static void amdx_hmm_unmap_account(struct amdx_hmm_ctx *ctx, u64 start,
 	while (from < end) {
 		found = false;
 		spin_lock(&ctx->lock);
-		list_for_each_entry(r, &ctx->ranges.ranges, node) {
-			if (r->end <= from || !r->resident)
-				continue;
-			if (r->start >= end)
+		r = amdx_range_next(&ctx->ranges, from);
+		if (r) {
+			list_for_each_entry_from(r, &ctx->ranges.ranges, node) {
+				if (r->start >= end)
+					break;
+				if (!r->resident)
+					continue;
+				s = max(r->start, from);
+				e = min(r->end, end);
+				found = true;
 				break;
-			s = max(r->start, from);
-			e = min(r->end, end);
-			found = true;
-			break;
+			}
 		}
 		spin_unlock(&ctx->lock);
 		if (!found)

@@ -539,17 +539,19 @@ void amdx_hmm_account(struct amdx_hmm_ctx *ctx, u64 start, u64 end,
 
 /*
  * Whether [@s, @e) meets a range of @ctx that is pinned or counts pages in
- * VRAM (those are amdx_hmm_evict()'s own victims); ctx->lock held.
+ * VRAM (those are amdx_hmm_evict()'s own victims); ctx->lock held.  Costs
+ * a tree look-up plus the ranges inside [@s, @e), not every range.
  */
 static bool amdx_hmm_covered_in(struct amdx_hmm_ctx *ctx, u64 s, u64 e)
 {
-	struct amdx_range *r;
+	struct amdx_range *r = amdx_range_next(&ctx->ranges, s);
 
-	list_for_each_entry(r, &ctx->ranges.ranges, node) {
+	if (!r)
+		return false;
+	list_for_each_entry_from(r, &ctx->ranges.ranges, node) {
 		if (r->start >= e)
 			break;
-		if (r->end > s &&
-		    ((r->attr.flags & AMDX_HMM_F_PIN) || r->resident))
+		if ((r->attr.flags & AMDX_HMM_F_PIN) || r->resident)
 			return true;
 	}
 	return false;
