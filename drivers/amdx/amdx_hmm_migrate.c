@@ -438,11 +438,15 @@ static int amdx_migrate_mm(struct amdx_device *adev, struct mm_struct *mm,
 			   u32 owner, struct amdx_hmm_result *res,
 			   unsigned long *resume)
 {
+	/* Buffers for no more than the span: small moves stay cheap. */
+	unsigned long batch = clamp_t(unsigned long,
+				      (end - start) >> PAGE_SHIFT, 1,
+				      AMDX_HMM_BATCH);
 	struct amdx_migrate_bufs b;
 	unsigned long addr = start;
 	int ret;
 
-	ret = amdx_bufs_alloc(&b, AMDX_HMM_BATCH);
+	ret = amdx_bufs_alloc(&b, batch);
 	if (ret)
 		return ret;
 
@@ -460,8 +464,7 @@ static int amdx_migrate_mm(struct amdx_device *adev, struct mm_struct *mm,
 			res->reasons |= AMDX_HMM_SKIP_NOT_PRESENT;
 			addr = vma->vm_start;
 		}
-		next = min3(end, vma->vm_end,
-			    addr + ((unsigned long)AMDX_HMM_BATCH << PAGE_SHIFT));
+		next = min3(end, vma->vm_end, addr + (batch << PAGE_SHIFT));
 		if (dest == AMDX_HMM_LOC_SYSTEM)
 			ret = amdx_migrate_batch_to_ram(adev, vma, addr, next,
 							NULL, 0, &b, res, NULL);
