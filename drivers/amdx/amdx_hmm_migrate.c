@@ -83,7 +83,9 @@
 /*
  * Per-call buffers of n entries: migrate_vma's @src and @dst, the entries
  * setup selected (@sel), and for the pages being copied their destination
- * and source (@dpages, @spages) and migrate_vma index (@idx).
+ * and source (@dpages, @spages) and migrate_vma index (@idx).  One
+ * allocation (a CPU fault makes one per granule); @src, @dst and @sel
+ * start zeroed.
  */
 struct amdx_migrate_bufs {
 	unsigned long *src;
@@ -94,30 +96,28 @@ struct amdx_migrate_bufs {
 	u32 *idx;
 };
 
+static int amdx_bufs_alloc(struct amdx_migrate_bufs *b, unsigned long n)
+{
+	size_t zeroed = (2 * n + BITS_TO_LONGS(n)) * sizeof(unsigned long);
+	void *p;
+
+	p = kvmalloc(zeroed + 2 * n * sizeof(struct page *) + n * sizeof(u32),
+		     GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	memset(p, 0, zeroed);
+	b->src = p;
+	b->dst = b->src + n;
+	b->sel = b->dst + n;
+	b->dpages = (struct page **)(b->sel + BITS_TO_LONGS(n));
+	b->spages = b->dpages + n;
+	b->idx = (u32 *)(b->spages + n);
+	return 0;
+}
+
 static void amdx_bufs_free(struct amdx_migrate_bufs *b)
 {
 	kvfree(b->src);
-	kvfree(b->dst);
-	bitmap_free(b->sel);
-	kvfree(b->dpages);
-	kvfree(b->spages);
-	kvfree(b->idx);
-}
-
-static int amdx_bufs_alloc(struct amdx_migrate_bufs *b, unsigned long n)
-{
-	b->src = kvcalloc(n, sizeof(*b->src), GFP_KERNEL);
-	b->dst = kvcalloc(n, sizeof(*b->dst), GFP_KERNEL);
-	b->sel = bitmap_zalloc(n, GFP_KERNEL);
-	b->dpages = kvmalloc_array(n, sizeof(*b->dpages), GFP_KERNEL);
-	b->spages = kvmalloc_array(n, sizeof(*b->spages), GFP_KERNEL);
-	b->idx = kvmalloc_array(n, sizeof(*b->idx), GFP_KERNEL);
-	if (!b->src || !b->dst || !b->sel || !b->dpages || !b->spages ||
-	    !b->idx) {
-		amdx_bufs_free(b);
-		return -ENOMEM;
-	}
-	return 0;
 }
 
 /*
