@@ -7,8 +7,9 @@
  *
  * Process memory moves between system memory and a device's VRAM with the
  * kernel's migrate_vma machinery; the provider supplies device-private
- * pages (&amdx_provider_ops.vram_alloc_page) and copies
- * (&amdx_provider_ops.vram_copy).
+ * pages (&amdx_provider_ops.vram_alloc_pages, one allocator round trip
+ * per batch, lowest free VRAM first; else vram_alloc_page per page) and
+ * copies (&amdx_provider_ops.vram_copy_pages, else vram_copy).
  *
  * ::
  *
@@ -16,8 +17,8 @@
  *     | per VMA, batches of     | collect + unmap     |
  *     | %AMDX_HMM_BATCH pages   |                     |
  *     |------------------------>|                     |
- *     |  for each MIGRATE src: vram_alloc_page(part) ->| device page
- *     |                         vram_copy(dst, src) -->| copy
+ *     |  the MIGRATE srcs:   vram_alloc_pages(part) ->| device pages
+ *     |                      vram_copy_pages(d, s) -->| copies
  *     | migrate_vma_pages(), migrate_vma_finalize()    |
  *     | partition full: drop mmap lock, evict what is left to place plus
  *     | %AMDX_HMM_EVICT_SLACK pages of the least recently used unpinned
