@@ -108,45 +108,51 @@ void amdx_hmm_ctx_put(struct amdx_hmm_ctx *ctx)
 	kref_put(&ctx->ref, amdx_hmm_ctx_release);
 }
 
-struct amdx_hmm_count {
-	const void *owner;	/* the device's pgmap owner */
-	u64 n;			/* its device-private entries seen */
+/*
+ * What amdx_hmm_walk_pte() looks for and finds: the device-private entries
+ * of @count (a pgmap owner) counted in @n; @owner and @writable of the
+ * last device-private entry seen.
+ */
+struct amdx_hmm_pte_walk {
+	const void *count;
+	u64 n;
+	const void *owner;
+	bool writable;
 };
 
-static int amdx_hmm_count_pte(pte_t *ptep, unsigned long addr, void *data)
+/* Runs under the PTE's lock (apply_to_existing_page_range()). */
+static int amdx_hmm_walk_pte(pte_t *ptep, unsigned long addr, void *data)
 {
-	struct amdx_hmm_count *c = data;
+	struct amdx_hmm_pte_walk *w = data;
 	pte_t pte = ptep_get(ptep);
 	swp_entry_t e;
 
 	if (pte_present(pte) || !is_swap_pte(pte))
 		return 0;
 	e = pte_to_swp_entry(pte);
-	if (is_device_private_entry(e) &&
-	    pfn_swap_entry_to_page(e)->pgmap->owner == c->owner)
-		c->n++;
+	if (!is_device_private_entry(e))
+		return 0;
+	/* The entry holds a reference on the page, and so on its pgmap. */
+	w->owner = pfn_swap_entry_to_page(e)->pgmap->owner;
+	w->writable = is_writable_device_private_entry(e);
+	if (w->owner == w->count)
+		w->n++;
 	return 0;
 }
 
-/**
- * amdx_hmm_count_local() - count a device's pages mapped in a span
- * @adev: the device.
- * @mm: the address space; its mmap lock held.
- * @addr: first byte.
- * @end: one past the last byte.
- *
- * Empty page-table levels are skipped whole, so the cost is that of the
- * populated page tables (what an unmap walks anyway), not of the span.
- * Never splits or changes anything: huge PMDs are skipped, and the PTEs
- * are read by apply_to_existing_page_range() under their lock
- * (pte_offset_map_lock() is not for modules since 6.5).
- *
- * Return: the device-private pages of @adev mapped in [@addr, @end).
+/*
+ * amdx_hmm_walk_pte() over the PTEs of [@addr, @end) of @mm (mmap lock
+ * held).  Empty page-table levels are skipped whole, so the cost is that
+ * of the populated page tables (what an unmap walks anyway), not of the
+ * span.  Never splits or changes anything: huge PMDs are skipped, and the
+ * PTEs are read by apply_to_existing_page_range() under their lock
+ * (pte_offset_map_lock() is not for modules since 6.5).  follow_pte()
+ * would not do: it returns only present PTEs, and device-private entries
+ * are swap-like.
  */
-u64 amdx_hmm_count_local(struct amdx_device *adev, struct mm_struct *mm,
-			 unsigned long addr, unsigned long end)
+static void amdx_hmm_walk(struct mm_struct *mm, unsigned long addr,
+			  unsigned long end, struct amdx_hmm_pte_walk *w)
 {
-	struct amdx_hmm_count c = { .owner = adev->desc.pgmap_owner };
 	unsigned long next;
 	pmd_t *pmd, pmdval;
 	pgd_t *pgd;
@@ -173,10 +179,73 @@ u64 amdx_hmm_count_local(struct amdx_device *adev, struct mm_struct *mm,
 		    pmd_trans_huge(pmdval) || pmd_bad(pmdval))
 			continue;
 		apply_to_existing_page_range(mm, addr, next - addr,
-					     amdx_hmm_count_pte, &c);
-		cond_resched();
+					     amdx_hmm_walk_pte, w);
+		/* Spans of more than a page table: let others run. */
+		if (next < end)
+			cond_resched();
 	}
-	return c.n;
+}
+
+/**
+ * amdx_hmm_count_local() - count a device's pages mapped in a span
+ * @adev: the device.
+ * @mm: the address space; its mmap lock held.
+ * @addr: first byte.
+ * @end: one past the last byte.
+ *
+ * Costs the populated page tables of the span, not the span (see
+ * amdx_hmm_walk()).
+ *
+ * Return: the device-private pages of @adev mapped in [@addr, @end).
+ */
+u64 amdx_hmm_count_local(struct amdx_device *adev, struct mm_struct *mm,
+			 unsigned long addr, unsigned long end)
+{
+	struct amdx_hmm_pte_walk w = { .count = adev->desc.pgmap_owner };
+
+	amdx_hmm_walk(mm, addr, end, &w);
+	return w.n;
+}
+
+/**
+ * amdx_hmm_pte_device_owner() - whose device-private page a PTE points to
+ * @mm: the address space; its mmap lock held.
+ * @addr: the address.
+ * @writable: out, may be NULL: whether the entry allows writes.
+ *
+ * The page's pgmap is read under the page-table lock, while the entry
+ * still pins the page: once the lock is dropped the page may be freed
+ * and, with its device gone, its pgmap too, so no page pointer leaves
+ * this function.  Never sleeps for the one page it walks.
+ *
+ * Return: the pgmap owner of the device-private page mapped at @addr, or
+ * NULL when there is none.
+ */
+const void *amdx_hmm_pte_device_owner(struct mm_struct *mm,
+				      unsigned long addr, bool *writable)
+{
+	struct amdx_hmm_pte_walk w = {};
+
+	addr &= PAGE_MASK;
+	amdx_hmm_walk(mm, addr, addr + PAGE_SIZE, &w);
+	if (w.owner && writable)
+		*writable = w.writable;
+	return w.owner;
+}
+
+/**
+ * amdx_hmm_is_local() - whether an address maps a VRAM page of a device
+ * @adev: the device.
+ * @mm: the address space; its mmap lock held.
+ * @addr: the address.
+ *
+ * Return: true when the PTE holds a device-private page of @adev.
+ */
+bool amdx_hmm_is_local(struct amdx_device *adev, struct mm_struct *mm,
+		       unsigned long addr)
+{
+	return amdx_hmm_pte_device_owner(mm, addr, NULL) ==
+	       adev->desc.pgmap_owner;
 }
 
 /*
@@ -195,15 +264,18 @@ static void amdx_hmm_unmap_account(struct amdx_hmm_ctx *ctx, u64 start,
 	while (from < end) {
 		found = false;
 		spin_lock(&ctx->lock);
-		list_for_each_entry(r, &ctx->ranges.ranges, node) {
-			if (r->end <= from || !r->resident)
-				continue;
-			if (r->start >= end)
+		r = amdx_range_next(&ctx->ranges, from);
+		if (r) {
+			list_for_each_entry_from(r, &ctx->ranges.ranges, node) {
+				if (r->start >= end)
+					break;
+				if (!r->resident)
+					continue;
+				s = max(r->start, from);
+				e = min(r->end, end);
+				found = true;
 				break;
-			s = max(r->start, from);
-			e = min(r->end, end);
-			found = true;
-			break;
+			}
 		}
 		spin_unlock(&ctx->lock);
 		if (!found)

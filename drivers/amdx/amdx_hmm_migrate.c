@@ -7,8 +7,9 @@
  *
  * Process memory moves between system memory and a device's VRAM with the
  * kernel's migrate_vma machinery; the provider supplies device-private
- * pages (&amdx_provider_ops.vram_alloc_page) and copies
- * (&amdx_provider_ops.vram_copy).
+ * pages (&amdx_provider_ops.vram_alloc_pages, one allocator round trip
+ * per batch, lowest free VRAM first; else vram_alloc_page per page) and
+ * copies (&amdx_provider_ops.vram_copy_pages, else vram_copy).
  *
  * ::
  *
@@ -16,8 +17,8 @@
  *     | per VMA, batches of     | collect + unmap     |
  *     | %AMDX_HMM_BATCH pages   |                     |
  *     |------------------------>|                     |
- *     |  for each MIGRATE src: vram_alloc_page(part) ->| device page
- *     |                         vram_copy(dst, src) -->| copy
+ *     |  the MIGRATE srcs:   vram_alloc_pages(part) ->| device pages
+ *     |                      vram_copy_pages(d, s) -->| copies
  *     | migrate_vma_pages(), migrate_vma_finalize()    |
  *     | partition full: drop mmap lock, evict what is left to place plus
  *     | %AMDX_HMM_EVICT_SLACK pages of the least recently used unpinned
@@ -81,116 +82,112 @@
  */
 #define AMDX_HMM_EVICT_SLACK	512
 
+/*
+ * Per-call buffers of n entries: migrate_vma's @src and @dst, the entries
+ * setup selected (@sel), and for the pages being copied their destination
+ * and source (@dpages, @spages) and migrate_vma index (@idx).  One
+ * allocation (a CPU fault makes one per granule); @src, @dst and @sel
+ * start zeroed.
+ */
 struct amdx_migrate_bufs {
 	unsigned long *src;
 	unsigned long *dst;
 	unsigned long *sel;
+	struct page **dpages;
+	struct page **spages;
+	u32 *idx;
 };
 
 static int amdx_bufs_alloc(struct amdx_migrate_bufs *b, unsigned long n)
 {
-	b->src = kvcalloc(n, sizeof(*b->src), GFP_KERNEL);
-	b->dst = kvcalloc(n, sizeof(*b->dst), GFP_KERNEL);
-	b->sel = bitmap_zalloc(n, GFP_KERNEL);
-	if (!b->src || !b->dst || !b->sel) {
-		kvfree(b->src);
-		kvfree(b->dst);
-		bitmap_free(b->sel);
+	size_t zeroed = (2 * n + BITS_TO_LONGS(n)) * sizeof(unsigned long);
+	void *p;
+
+	p = kvmalloc(zeroed + 2 * n * sizeof(struct page *) + n * sizeof(u32),
+		     GFP_KERNEL);
+	if (!p)
 		return -ENOMEM;
-	}
+	memset(p, 0, zeroed);
+	b->src = p;
+	b->dst = b->src + n;
+	b->sel = b->dst + n;
+	b->dpages = (struct page **)(b->sel + BITS_TO_LONGS(n));
+	b->spages = b->dpages + n;
+	b->idx = (u32 *)(b->spages + n);
 	return 0;
 }
 
 static void amdx_bufs_free(struct amdx_migrate_bufs *b)
 {
 	kvfree(b->src);
-	kvfree(b->dst);
-	bitmap_free(b->sel);
 }
 
-/* What amdx_hmm_pte_device_owner() reads of a PTE, under its lock. */
-struct amdx_pte_owner {
-	const void *owner;
-	bool writable;
-};
-
-static int amdx_pte_owner_read(pte_t *ptep, unsigned long addr, void *data)
-{
-	struct amdx_pte_owner *o = data;
-	pte_t pte = ptep_get(ptep);
-	swp_entry_t e;
-
-	if (pte_present(pte) || !is_swap_pte(pte))
-		return 0;
-	e = pte_to_swp_entry(pte);
-	if (!is_device_private_entry(e))
-		return 0;
-	/* The entry holds a reference on the page, and so on its pgmap. */
-	o->owner = pfn_swap_entry_to_page(e)->pgmap->owner;
-	o->writable = is_writable_device_private_entry(e);
-	return 0;
-}
-
-/**
- * amdx_hmm_pte_device_owner() - whose device-private page a PTE points to
- * @mm: the address space; its mmap lock held.
- * @addr: the address.
- * @writable: out, may be NULL: whether the entry allows writes.
- *
- * follow_pte() only returns present PTEs; device-private entries are
- * swap-like, so walk the page table here.  The page's pgmap is read under
- * the page-table lock, while the entry still pins the page: once the lock
- * is dropped the page may be freed and, with its device gone, its pgmap
- * too, so no page pointer leaves this function.
- *
- * Return: the pgmap owner of the device-private page mapped at @addr, or
- * NULL when there is none.
+/*
+ * @n VRAM pages of partition @part for @owner into @pages, through the
+ * provider's batch op where it has one: one allocator round trip per
+ * batch instead of one per page.  A page that could not be had for
+ * another reason than a full partition or quota is a NULL entry (the
+ * next may still come, as with one call per page).  Returns 0 with
+ * *@filled = @n, or -ENOSPC / -EDQUOT with the entries from *@filled on
+ * unset.
  */
-const void *amdx_hmm_pte_device_owner(struct mm_struct *mm,
-				      unsigned long addr, bool *writable)
+static int amdx_alloc_vram_pages(struct amdx_device *adev, u32 part,
+				 u32 owner, u32 n, struct page **pages,
+				 u32 *filled)
 {
-	struct amdx_pte_owner o = {};
-	pmd_t *pmd, pmdval;
-	pgd_t *pgd;
-	p4d_t *p4d;
-	pud_t *pud;
+	struct page *page;
+	u32 k = 0, got;
+	int ret = 0;
 
-	pgd = pgd_offset(mm, addr);
-	if (pgd_none(*pgd) || pgd_bad(*pgd))
-		return NULL;
-	p4d = p4d_offset(pgd, addr);
-	if (p4d_none(*p4d) || p4d_bad(*p4d))
-		return NULL;
-	pud = pud_offset(p4d, addr);
-	if (pud_none(*pud) || pud_bad(*pud))
-		return NULL;
-	pmd = pmd_offset(pud, addr);
-	pmdval = READ_ONCE(*pmd);
-	if (pmd_none(pmdval) || !pmd_present(pmdval) ||
-	    pmd_trans_huge(pmdval) || pmd_bad(pmdval))
-		return NULL;
-	/* The callback runs under the PTE's lock (pte_offset_map_lock()). */
-	if (apply_to_existing_page_range(mm, addr & PAGE_MASK, PAGE_SIZE,
-					 amdx_pte_owner_read, &o))
-		return NULL;
-	if (o.owner && writable)
-		*writable = o.writable;
-	return o.owner;
+	while (k < n) {
+		if (adev->ops->vram_alloc_pages) {
+			ret = adev->ops->vram_alloc_pages(adev, part, owner,
+							  n - k, pages + k,
+							  &got);
+			k += got;
+		} else {
+			page = adev->ops->vram_alloc_page(adev, part, owner);
+			ret = PTR_ERR_OR_ZERO(page);
+			if (!ret)
+				pages[k++] = page;
+		}
+		if (!ret)
+			continue;
+		if (ret == -ENOSPC || ret == -EDQUOT)
+			break;
+		pages[k++] = NULL;
+		ret = 0;
+	}
+	*filled = k;
+	return ret;
 }
 
-/**
- * amdx_hmm_is_local() - whether an address maps a VRAM page of a device
- * @adev: the device.
- * @mm: the address space; its mmap lock held.
- * @addr: the address.
- *
- * Return: true when the PTE holds a device-private page of @adev.
+/*
+ * Copy @b->spages[m] to @b->dpages[m] for m < @n, through the provider's
+ * batch op where it has one.  A destination whose copy failed is
+ * unlocked, put and set to NULL.  Returns whether any copy failed.
  */
-bool amdx_hmm_is_local(struct amdx_device *adev, struct mm_struct *mm,
-		       unsigned long addr)
+static bool amdx_copy_pages(struct amdx_device *adev,
+			    struct amdx_migrate_bufs *b, u32 n)
 {
-	return amdx_hmm_pte_device_owner(mm, addr, NULL) ==
-	       adev->desc.pgmap_owner;
+	bool failed = false;
+	u32 m = 0;
+
+	while (m < n) {
+		if (adev->ops->vram_copy_pages)
+			m += adev->ops->vram_copy_pages(adev, b->dpages + m,
+							b->spages + m, n - m);
+		else if (!adev->ops->vram_copy(adev, b->dpages[m],
+					       b->spages[m]))
+			m++;
+		if (m == n)
+			break;
+		unlock_page(b->dpages[m]);
+		put_page(b->dpages[m]);
+		b->dpages[m++] = NULL;
+		failed = true;
+	}
+	return failed;
 }
 
 /*
@@ -277,7 +274,8 @@ static int amdx_migrate_batch_to_vram(struct amdx_device *adev,
 	};
 	struct amdx_hmm_result tail = {};
 	unsigned long i, limit;
-	int ret, full = -ENOSPC;
+	u32 k = 0, m = 0, nsel, filled;
+	int ret, full;
 
 	ret = migrate_vma_setup(&args);
 	if (ret)
@@ -285,30 +283,31 @@ static int amdx_migrate_batch_to_vram(struct amdx_device *adev,
 	limit = args.npages;
 
 	amdx_classify(adev, &args, b, true, &tail);
-	for (i = 0; i < args.npages; i++) {
-		struct page *spage, *dpage;
+	memset(b->dst, 0, args.npages * sizeof(*b->dst));
+	nsel = bitmap_weight(b->sel, args.npages);
+	full = amdx_alloc_vram_pages(adev, part, owner, nsel, b->dpages,
+				     &filled);
+	for_each_set_bit(i, b->sel, args.npages) {
+		struct page *dpage;
 
-		b->dst[i] = 0;
-		if (!test_bit(i, b->sel) || i >= limit)
-			continue;
-		dpage = adev->ops->vram_alloc_page(adev, part, owner);
-		if (IS_ERR(dpage)) {
-			if (PTR_ERR(dpage) == -ENOSPC ||
-			    PTR_ERR(dpage) == -EDQUOT) {
-				full = PTR_ERR(dpage);
-				limit = i;
-			}
-			continue;
+		/* Partition full (or quota) from here on. */
+		if (k == filled) {
+			limit = i;
+			break;
 		}
+		dpage = b->dpages[k++];
+		if (!dpage)
+			continue;
+		b->dpages[m] = dpage;
 		/* Nothing mapped yet: the new page reads as zeroes. */
-		spage = migrate_pfn_to_page(b->src[i]) ?: ZERO_PAGE(0);
-		if (adev->ops->vram_copy(adev, dpage, spage)) {
-			unlock_page(dpage);
-			put_page(dpage);
-			continue;
-		}
-		b->dst[i] = migrate_pfn(page_to_pfn(dpage));
+		b->spages[m] = migrate_pfn_to_page(b->src[i]) ?: ZERO_PAGE(0);
+		b->idx[m++] = i;
 	}
+	amdx_copy_pages(adev, b, m);
+	for (k = 0; k < m; k++)
+		if (b->dpages[k])
+			b->dst[b->idx[k]] =
+				migrate_pfn(page_to_pfn(b->dpages[k]));
 
 	migrate_vma_pages(&args);
 	amdx_count_moved(b, limit, res);
@@ -360,24 +359,28 @@ static int amdx_migrate_batch_to_ram(struct amdx_device *adev,
 		.fault_page = fault_page,
 	};
 	unsigned long i;
+	bool poison;
 	int ret = 0;
-	u64 index;
+	u32 m = 0, k;
 
 	ret = migrate_vma_setup(&args);
 	if (ret)
 		return ret;
 
 	amdx_classify(adev, &args, b, false, res);
-	for (i = 0; i < args.npages; i++) {
+	memset(b->dst, 0, args.npages * sizeof(*b->dst));
+	/* Poison stays where it is; touching it is a SIGBUS. */
+	poison = amdx_ras_any_poison(adev);
+	for_each_set_bit(i, b->sel, args.npages) {
 		struct page *spage, *dpage;
 
-		b->dst[i] = 0;
 		spage = migrate_pfn_to_page(b->src[i]);
-		if (!spage || !test_bit(i, b->sel))
+		if (!spage)
 			continue;
-		/* Poison stays where it is; touching it is a SIGBUS. */
-		index = adev->ops->vram_page_index(adev, spage);
-		if (amdx_ras_page_poisoned(adev, index))
+		if (poison &&
+		    amdx_ras_page_poisoned(adev,
+					   adev->ops->vram_page_index(adev,
+								      spage)))
 			continue;
 		dpage = alloc_page_vma(GFP_HIGHUSER_MOVABLE, vma,
 				       start + (i << PAGE_SHIFT));
@@ -386,24 +389,33 @@ static int amdx_migrate_batch_to_ram(struct amdx_device *adev,
 			continue;
 		}
 		lock_page(dpage);
-		if (adev->ops->vram_copy(adev, dpage, spage)) {
+		b->dpages[m] = dpage;
+		b->spages[m] = spage;
+		b->idx[m++] = i;
+	}
+	if (amdx_copy_pages(adev, b, m))
+		ret = -EIO;
+	/*
+	 * Poisoned while the copy ran: the copy may hold bad data.  The page
+	 * stays, and a touch is SIGBUS.  RAS marks poison before anything
+	 * else, so an error this misses came after the copy and stays with
+	 * the VRAM page, not the data.
+	 */
+	poison = amdx_ras_any_poison(adev);
+	for (k = 0; k < m; k++) {
+		struct page *dpage = b->dpages[k];
+
+		if (!dpage)
+			continue;
+		if (poison &&
+		    amdx_ras_page_poisoned(adev,
+					   adev->ops->vram_page_index(adev,
+								      b->spages[k]))) {
 			unlock_page(dpage);
 			__free_page(dpage);
-			ret = -EIO;
 			continue;
 		}
-		/*
-		 * Poisoned while the copy ran: the copy may hold bad data.
-		 * The page stays, and a touch is SIGBUS.  RAS marks poison
-		 * before anything else, so an error this misses came after
-		 * the copy and stays with the VRAM page, not the data.
-		 */
-		if (amdx_ras_page_poisoned(adev, index)) {
-			unlock_page(dpage);
-			__free_page(dpage);
-			continue;
-		}
-		b->dst[i] = migrate_pfn(page_to_pfn(dpage));
+		b->dst[b->idx[k]] = migrate_pfn(page_to_pfn(dpage));
 	}
 
 	migrate_vma_pages(&args);
@@ -428,11 +440,15 @@ static int amdx_migrate_mm(struct amdx_device *adev, struct mm_struct *mm,
 			   u32 owner, struct amdx_hmm_result *res,
 			   unsigned long *resume)
 {
+	/* Buffers for no more than the span: small moves stay cheap. */
+	unsigned long batch = clamp_t(unsigned long,
+				      (end - start) >> PAGE_SHIFT, 1,
+				      AMDX_HMM_BATCH);
 	struct amdx_migrate_bufs b;
 	unsigned long addr = start;
 	int ret;
 
-	ret = amdx_bufs_alloc(&b, AMDX_HMM_BATCH);
+	ret = amdx_bufs_alloc(&b, batch);
 	if (ret)
 		return ret;
 
@@ -450,8 +466,7 @@ static int amdx_migrate_mm(struct amdx_device *adev, struct mm_struct *mm,
 			res->reasons |= AMDX_HMM_SKIP_NOT_PRESENT;
 			addr = vma->vm_start;
 		}
-		next = min3(end, vma->vm_end,
-			    addr + ((unsigned long)AMDX_HMM_BATCH << PAGE_SHIFT));
+		next = min3(end, vma->vm_end, addr + (batch << PAGE_SHIFT));
 		if (dest == AMDX_HMM_LOC_SYSTEM)
 			ret = amdx_migrate_batch_to_ram(adev, vma, addr, next,
 							NULL, 0, &b, res, NULL);
@@ -529,17 +544,19 @@ void amdx_hmm_account(struct amdx_hmm_ctx *ctx, u64 start, u64 end,
 
 /*
  * Whether [@s, @e) meets a range of @ctx that is pinned or counts pages in
- * VRAM (those are amdx_hmm_evict()'s own victims); ctx->lock held.
+ * VRAM (those are amdx_hmm_evict()'s own victims); ctx->lock held.  Costs
+ * a tree look-up plus the ranges inside [@s, @e), not every range.
  */
 static bool amdx_hmm_covered_in(struct amdx_hmm_ctx *ctx, u64 s, u64 e)
 {
-	struct amdx_range *r;
+	struct amdx_range *r = amdx_range_next(&ctx->ranges, s);
 
-	list_for_each_entry(r, &ctx->ranges.ranges, node) {
+	if (!r)
+		return false;
+	list_for_each_entry_from(r, &ctx->ranges.ranges, node) {
 		if (r->start >= e)
 			break;
-		if (r->end > s &&
-		    ((r->attr.flags & AMDX_HMM_F_PIN) || r->resident))
+		if ((r->attr.flags & AMDX_HMM_F_PIN) || r->resident)
 			return true;
 	}
 	return false;

@@ -6,7 +6,11 @@
  * DOC: HMM attribute ranges
  *
  * A context's ranges form a sorted list of disjoint [start, end) runs,
- * each with one set of attributes, like amdkfd's SVM ranges.  Setting
+ * each with one set of attributes, like amdkfd's SVM ranges; an rbtree
+ * of the same nodes keyed by start finds the range at an address
+ * (amdx_range_find(), amdx_range_next()) in O(log ranges) for the fault,
+ * migration and eviction paths, which walk the list on from there.  A
+ * range's start and end change in place only where the order stays.  Setting
  * attributes over [start, end):
  *
  *  1. splits the ranges that straddle @start or @end,
@@ -44,6 +48,7 @@
 void amdx_range_set_init(struct amdx_range_set *rs)
 {
 	INIT_LIST_HEAD(&rs->ranges);
+	rs->tree = RB_ROOT;
 	rs->count = 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(amdx_range_set_init);
@@ -60,9 +65,32 @@ void amdx_range_set_fini(struct amdx_range_set *rs)
 		list_del(&r->node);
 		kfree(r);
 	}
+	rs->tree = RB_ROOT;
 	rs->count = 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(amdx_range_set_fini);
+
+static bool amdx_range_less(struct rb_node *a, const struct rb_node *b)
+{
+	return rb_entry(a, struct amdx_range, rb)->start <
+	       rb_entry(b, struct amdx_range, rb)->start;
+}
+
+/* @r, just added to rs->ranges, joins the tree. */
+static void amdx_range_link(struct amdx_range_set *rs, struct amdx_range *r)
+{
+	rb_add(&r->rb, &rs->tree, amdx_range_less);
+	rs->count++;
+}
+
+/* @r leaves the set and is freed. */
+static void amdx_range_unlink(struct amdx_range_set *rs, struct amdx_range *r)
+{
+	rb_erase(&r->rb, &rs->tree);
+	list_del(&r->node);
+	kfree(r);
+	rs->count--;
+}
 
 /**
  * amdx_range_attr_default() - the attributes of a new range
@@ -222,7 +250,7 @@ static void amdx_range_split(struct amdx_range_set *rs, struct amdx_range *r,
 	right->last_used = r->last_used;
 	r->end = at;
 	list_add(&right->node, &r->node);
-	rs->count++;
+	amdx_range_link(rs, right);
 }
 
 static void amdx_range_merge(struct amdx_range_set *rs)
@@ -241,9 +269,7 @@ static void amdx_range_merge(struct amdx_range_set *rs)
 		amdx_stats_add(&prev->stats, &r->stats);
 		amdx_resident_add(prev, r);
 		prev->last_used = max(prev->last_used, r->last_used);
-		list_del(&r->node);
-		kfree(r);
-		rs->count--;
+		amdx_range_unlink(rs, r);
 	}
 }
 
@@ -306,7 +332,7 @@ int amdx_range_set_attr(struct amdx_range_set *rs, u64 start, u64 end,
 			amdx_range_attr_default(&gap->attr);
 			amdx_attr_apply(&gap->attr, attr, valid);
 			list_add_tail(&gap->node, &r->node);
-			rs->count++;
+			amdx_range_link(rs, gap);
 		}
 		amdx_attr_apply(&r->attr, attr, valid);
 		cursor = r->end;
@@ -323,7 +349,7 @@ int amdx_range_set_attr(struct amdx_range_set *rs, u64 start, u64 end,
 			if (r->start >= end)
 				break;
 		list_add_tail(&gap->node, &r->node);
-		rs->count++;
+		amdx_range_link(rs, gap);
 	}
 
 	/* 4: merge. */
@@ -359,6 +385,35 @@ bool amdx_range_covered(const struct amdx_range_set *rs, u64 start, u64 end)
 EXPORT_SYMBOL_IF_KUNIT(amdx_range_covered);
 
 /**
+ * amdx_range_next() - the first range that ends after an address
+ * @rs: the set.
+ * @addr: the address.
+ *
+ * The range holding @addr, else the first one above it: where a walk of
+ * the ranges meeting [@addr, ...) starts.  O(log ranges): ranges are
+ * disjoint, so their ends are in the order of their starts.
+ *
+ * Return: the range or NULL.
+ */
+struct amdx_range *amdx_range_next(const struct amdx_range_set *rs, u64 addr)
+{
+	struct rb_node *n = rs->tree.rb_node;
+	struct amdx_range *r, *found = NULL;
+
+	while (n) {
+		r = rb_entry(n, struct amdx_range, rb);
+		if (r->end > addr) {
+			found = r;
+			n = n->rb_left;
+		} else {
+			n = n->rb_right;
+		}
+	}
+	return found;
+}
+EXPORT_SYMBOL_IF_KUNIT(amdx_range_next);
+
+/**
  * amdx_range_find() - the range holding an address
  * @rs: the set.
  * @addr: the address.
@@ -367,15 +422,9 @@ EXPORT_SYMBOL_IF_KUNIT(amdx_range_covered);
  */
 struct amdx_range *amdx_range_find(const struct amdx_range_set *rs, u64 addr)
 {
-	struct amdx_range *r;
+	struct amdx_range *r = amdx_range_next(rs, addr);
 
-	list_for_each_entry(r, &rs->ranges, node) {
-		if (addr < r->start)
-			return NULL;
-		if (addr < r->end)
-			return r;
-	}
-	return NULL;
+	return r && r->start <= addr ? r : NULL;
 }
 EXPORT_SYMBOL_IF_KUNIT(amdx_range_find);
 
@@ -391,22 +440,19 @@ EXPORT_SYMBOL_IF_KUNIT(amdx_range_find);
  */
 void amdx_range_clip(struct amdx_range_set *rs, u64 start, u64 end)
 {
-	struct amdx_range *r, *tmp;
+	struct amdx_range *r = amdx_range_next(rs, start), *tmp;
 
-	list_for_each_entry_safe(r, tmp, &rs->ranges, node) {
-		if (r->end <= start)
-			continue;
+	if (!r)
+		return;
+	list_for_each_entry_safe_from(r, tmp, &rs->ranges, node) {
 		if (r->start >= end)
 			break;
-		if (r->start >= start && r->end <= end) {
-			list_del(&r->node);
-			kfree(r);
-			rs->count--;
-		} else if (r->start < start && r->end <= end) {
+		if (r->start >= start && r->end <= end)
+			amdx_range_unlink(rs, r);
+		else if (r->start < start && r->end <= end)
 			r->end = start;
-		} else if (r->start >= start && r->end > end) {
+		else if (r->start >= start && r->end > end)
 			r->start = end;
-		}
 	}
 }
 EXPORT_SYMBOL_IF_KUNIT(amdx_range_clip);

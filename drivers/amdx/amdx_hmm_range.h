@@ -9,6 +9,7 @@
 
 #include <linux/gfp.h>
 #include <linux/list.h>
+#include <linux/rbtree.h>
 #include <linux/types.h>
 #include <linux/amdx.h>
 
@@ -29,6 +30,7 @@ struct amdx_range_attr {
 /**
  * struct amdx_range - a run of pages with equal attributes
  * @node: entry in &amdx_range_set.ranges, sorted by @start.
+ * @rb: node in &amdx_range_set.tree, keyed by @start.
  * @start: first byte.
  * @end: one past the last byte.
  * @attr: attributes.
@@ -43,6 +45,7 @@ struct amdx_range_attr {
  */
 struct amdx_range {
 	struct list_head node;
+	struct rb_node rb;
 	u64 start;
 	u64 end;
 	struct amdx_range_attr attr;
@@ -56,10 +59,12 @@ struct amdx_range {
 /**
  * struct amdx_range_set - the ranges of one context
  * @ranges: non-overlapping ranges sorted by start.
+ * @tree: the same ranges, for look-ups by address in O(log @count).
  * @count: entries in @ranges.
  */
 struct amdx_range_set {
 	struct list_head ranges;
+	struct rb_root tree;
 	u32 count;
 };
 
@@ -75,6 +80,7 @@ int amdx_range_set_attr(struct amdx_range_set *rs, u64 start, u64 end,
 			struct list_head *pool);
 bool amdx_range_covered(const struct amdx_range_set *rs, u64 start, u64 end);
 struct amdx_range *amdx_range_find(const struct amdx_range_set *rs, u64 addr);
+struct amdx_range *amdx_range_next(const struct amdx_range_set *rs, u64 addr);
 void amdx_range_clip(struct amdx_range_set *rs, u64 start, u64 end);
 bool amdx_range_clear_access(struct amdx_range_set *rs, u64 mask);
 u64 amdx_range_pinned_bytes(const struct amdx_range_set *rs);

@@ -34,6 +34,22 @@ bool amdx_ras_page_poisoned(struct amdx_device *adev, u64 index)
 }
 
 /**
+ * amdx_ras_any_poison() - whether any VRAM page of a device holds poison
+ * @adev: the device.
+ *
+ * Poison is never cleared while the device exists, so false here means
+ * amdx_ras_page_poisoned() is false for every page now and was before:
+ * a migration asks once per batch instead of once per page.
+ *
+ * Context: any; lockless.
+ * Return: true once a page was retired after a UE or DE.
+ */
+bool amdx_ras_any_poison(struct amdx_device *adev)
+{
+	return adev->ras && !xa_empty(&adev->ras->poison);
+}
+
+/**
  * amdx_ras_poison_consumed() - somebody touched a poisoned page
  * @adev: the device.
  * @index: VRAM page index.

@@ -13,6 +13,7 @@ struct amdx_device;
 struct amdx_subject;
 
 bool amdx_ras_page_poisoned(struct amdx_device *adev, u64 index);
+bool amdx_ras_any_poison(struct amdx_device *adev);
 void amdx_ras_poison_consumed(struct amdx_device *adev, u64 index,
 			      const struct amdx_subject *who);
 bool amdx_ras_vram_refused(struct amdx_device *adev);

@@ -28,7 +28,9 @@
  * Usage is counted per partition and per owner; an owner may have a quota in pages
  * (0 = unlimited) beyond which allocations fail with -EDQUOT.  Frees are
  * checked (allocated, right owner, one partition) before anything changes.  Single pages
- * are handed out next-fit inside the partition; contiguous runs first-fit,
+ * are handed out next-fit inside the partition; batches (a migration's,
+ * amdx_vram_alloc_bulk()) lowest free first, in one lock round trip;
+ * contiguous runs first-fit,
  * and fail with -ENOSPC when fragmentation leaves no run long enough even
  * though enough pages are free.  The partition count can only change while
  * nothing is allocated (-EBUSY otherwise).
@@ -307,6 +309,88 @@ out_unlock:
 EXPORT_SYMBOL_GPL(amdx_vram_alloc);
 
 /**
+ * amdx_vram_alloc_bulk() - allocate up to @n pages, lowest free first
+ * @v: allocator.
+ * @part: memory partition to allocate from.
+ * @owner: owner to charge, below %AMDX_VRAM_MAX_OWNERS.
+ * @n: pages wanted.
+ * @pfns: out: the pages, @n entries of room.
+ * @got: out: pages allocated, into @pfns[0 .. *@got).
+ *
+ * One lock round trip for the whole batch (a migration's), taking free
+ * runs first-fit from the start of @part: a batch gets the lowest free
+ * pages, as contiguous as the partition allows, so a process that moves
+ * data in and out keeps reusing the same VRAM (what a real backend's DMA
+ * wants, and what keeps the simulator's backing pages cache-warm) instead
+ * of walking the partition page by page the way next-fit does.  The
+ * quota is charged for what is allocated; allocation stops at the quota
+ * or when @part is full.
+ *
+ * Context: any context but interrupt; takes a spinlock.
+ * Return: 0 when all @n pages were allocated, -EINVAL for a bad @part,
+ * @owner or @n (nothing allocated), else why *@got < @n: -EDQUOT at
+ * @owner's quota, -ENOSPC when @part is full.
+ */
+int amdx_vram_alloc_bulk(struct amdx_vram *v, u32 part, u32 owner, u32 n,
+			 u64 *pfns, u32 *got)
+{
+	u64 room, quota, want;
+	struct amdx_vram_part *p;
+	unsigned long end, bit, zero;
+	u32 k = 0;
+	int ret = 0;
+
+	*got = 0;
+	if (owner >= AMDX_VRAM_MAX_OWNERS || !n)
+		return -EINVAL;
+
+	spin_lock(&v->lock);
+	if (part >= v->num_parts) {
+		ret = -EINVAL;
+		goto out_unlock;
+	}
+	p = &v->parts[part];
+	room = p->size - p->used - p->retired;
+	want = n;
+	if (room < want) {
+		want = room;
+		ret = -ENOSPC;
+	}
+	quota = v->owner_quota[owner];
+	if (quota) {
+		u64 left = v->owner_used[owner] >= quota ? 0 :
+			   quota - v->owner_used[owner];
+
+		/* At the quota first, as amdx_vram_alloc() says. */
+		if (left < n && left <= want) {
+			want = left;
+			ret = -EDQUOT;
+		}
+	}
+
+	end = p->base + p->size;
+	bit = p->base;
+	while (k < want) {
+		bit = find_next_zero_bit(v->map, end, bit);
+		/* used + retired < size guarantees want zero bits */
+		if (WARN_ON_ONCE(bit >= end)) {
+			ret = -ENOSPC;
+			break;
+		}
+		zero = find_next_bit(v->map, end, bit);
+		zero = min_t(unsigned long, zero, bit + (want - k));
+		amdx_vram_take(v, p, owner, bit, zero - bit);
+		for (; bit < zero; bit++)
+			pfns[k++] = bit;
+	}
+	*got = k;
+out_unlock:
+	spin_unlock(&v->lock);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(amdx_vram_alloc_bulk);
+
+/**
  * amdx_vram_alloc_contig() - allocate physically contiguous pages
  * @v: allocator.
  * @part: memory partition to allocate from; the run never crosses into
@@ -449,6 +533,33 @@ void amdx_vram_free(struct amdx_vram *v, u64 pfn, u32 owner)
 		  pfn, owner, ERR_PTR(ret));
 }
 EXPORT_SYMBOL_GPL(amdx_vram_free);
+
+/**
+ * amdx_vram_free_page() - free one page, whoever holds it
+ * @v: allocator.
+ * @pfn: an allocated page.
+ *
+ * For the provider's page_free(), which knows the page but not its owner:
+ * the owner look-up and the free in one lock round trip.  A page that is
+ * not allocated (double free) or beyond the VRAM is reported once
+ * (WARN_ONCE) and ignored.
+ *
+ * Context: any context but interrupt; takes a spinlock.
+ */
+void amdx_vram_free_page(struct amdx_vram *v, u64 pfn)
+{
+	int ret = -EINVAL;
+
+	spin_lock(&v->lock);
+	/* A retired page out of the allocator has no owner: -ENOENT. */
+	if (pfn < v->npages)
+		ret = amdx_vram_release(v, pfn, 1, v->owner[pfn] ==
+					AMDX_VRAM_NO_OWNER ? 0 : v->owner[pfn]);
+	spin_unlock(&v->lock);
+	WARN_ONCE(ret, "amdx_vram: bad free of pfn %llu: %pe\n", pfn,
+		  ERR_PTR(ret));
+}
+EXPORT_SYMBOL_GPL(amdx_vram_free_page);
 
 /**
  * amdx_vram_free_contig() - free a run of pages

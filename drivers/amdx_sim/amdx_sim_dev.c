@@ -198,6 +198,8 @@ static const struct amdx_provider_ops amdx_sim_ops = {
 #if IS_ENABLED(CONFIG_DEVICE_PRIVATE)
 	.vram_alloc_page = amdx_sim_hmm_alloc_page,
 	.vram_copy = amdx_sim_hmm_copy,
+	.vram_alloc_pages = amdx_sim_hmm_alloc_pages,
+	.vram_copy_pages = amdx_sim_hmm_copy_pages,
 	.vram_page_index = amdx_sim_hmm_page_index,
 	.vram_index_page = amdx_sim_hmm_index_page,
 	.vram_used_pages = amdx_sim_hmm_used_pages,

@@ -72,17 +72,13 @@ static void amdx_sim_devmem_page_free(struct page *page)
 						  struct amdx_sim_devmem, pgmap);
 	struct amdx_vram *vram = dm->sd->vram;
 	u64 pfn = page_to_pfn(page) - dm->pfn_first;
-	int owner;
 
 	/*
 	 * The system page holding the contents stays with the VRAM page
 	 * (zone_device_data) for its next allocation, like the cells of real
 	 * VRAM; amdx_sim_devmem_fini() frees them all.
 	 */
-	owner = amdx_vram_pfn_owner(vram, pfn);
-	if (WARN_ON_ONCE(owner < 0))
-		return;
-	amdx_vram_free(vram, pfn, owner);
+	amdx_vram_free_page(vram, pfn);
 }
 
 static vm_fault_t amdx_sim_devmem_migrate_to_ram(struct vm_fault *vmf)
@@ -356,6 +352,69 @@ struct page *amdx_sim_hmm_alloc_page(struct amdx_device *adev, u32 part,
 	return amdx_sim_devmem_page(sd, pfn);
 }
 
+/* VRAM pages per allocator round trip of amdx_sim_hmm_alloc_pages(). */
+#define AMDX_SIM_ALLOC_CHUNK	64
+
+/**
+ * amdx_sim_hmm_alloc_pages() - &amdx_provider_ops.vram_alloc_pages
+ * @adev: the core's device.
+ * @part: memory partition.
+ * @owner: %AMDX_OWNER_PF or AMDX_OWNER_VF(n), the allocator's owner.
+ * @n: pages wanted.
+ * @pages: out: locked device pages with one reference each.
+ * @got: out: how many.
+ *
+ * amdx_vram_alloc_bulk() per %AMDX_SIM_ALLOC_CHUNK pages (lowest free
+ * first), each page made usable as amdx_sim_hmm_alloc_page() does.  While
+ * the debugfs knob ``fail_vram_alloc`` is set, page by page through
+ * amdx_sim_hmm_alloc_page(), so the knob counts pages either way.
+ *
+ * Context: process context, may sleep.
+ * Return: 0 when all @n came, else -ENOSPC, -EDQUOT or -ENOMEM.
+ */
+int amdx_sim_hmm_alloc_pages(struct amdx_device *adev, u32 part, u32 owner,
+			     u32 n, struct page **pages, u32 *got)
+{
+	struct amdx_sim_dev *sd = amdx_device_priv(adev);
+	u64 pfns[AMDX_SIM_ALLOC_CHUNK];
+	u32 k = 0, i, have;
+	int ret = 0;
+
+	if (unlikely(atomic_read(&sd->fail_vram_alloc) > 0)) {
+		for (; k < n; k++) {
+			struct page *page = amdx_sim_hmm_alloc_page(adev, part,
+								    owner);
+
+			if (IS_ERR(page)) {
+				ret = PTR_ERR(page);
+				break;
+			}
+			pages[k] = page;
+		}
+		*got = k;
+		return ret;
+	}
+
+	while (k < n && !ret) {
+		ret = amdx_vram_alloc_bulk(sd->vram, part, owner,
+					   min_t(u32, n - k,
+						 AMDX_SIM_ALLOC_CHUNK),
+					   pfns, &have);
+		for (i = 0; i < have; i++) {
+			if (amdx_sim_devmem_get_page(sd, pfns[i])) {
+				/* The rest of the chunk goes back unused. */
+				for (; i < have; i++)
+					amdx_vram_free_page(sd->vram, pfns[i]);
+				ret = -ENOMEM;
+				break;
+			}
+			pages[k++] = amdx_sim_devmem_page(sd, pfns[i]);
+		}
+	}
+	*got = k;
+	return ret;
+}
+
 /**
  * amdx_sim_hmm_copy() - &amdx_provider_ops.vram_copy
  * @adev: the core's device.
@@ -382,6 +441,42 @@ int amdx_sim_hmm_copy(struct amdx_device *adev, struct page *dst,
 		msleep(delay);
 	copy_highpage(d, s);
 	return 0;
+}
+
+/**
+ * amdx_sim_hmm_copy_pages() - &amdx_provider_ops.vram_copy_pages
+ * @adev: the core's device.
+ * @dst: destination pages (system, or VRAM pages of this device).
+ * @src: source pages, likewise.
+ * @n: pages.
+ *
+ * amdx_sim_hmm_copy() of each pair, the debugfs knobs read once for the
+ * batch while neither is set.
+ *
+ * Return: pages copied before the first that failed (@n when none did).
+ */
+u32 amdx_sim_hmm_copy_pages(struct amdx_device *adev, struct page **dst,
+			    struct page **src, u32 n)
+{
+	struct amdx_sim_dev *sd = amdx_device_priv(adev);
+	struct page *d, *s;
+	u32 i;
+
+	if (unlikely(amdx_sim_vram_copy_delay_ms(sd) ||
+		     atomic_read(&sd->fail_vram_copy) > 0)) {
+		for (i = 0; i < n; i++)
+			if (amdx_sim_hmm_copy(adev, dst[i], src[i]))
+				break;
+		return i;
+	}
+	for (i = 0; i < n; i++) {
+		d = amdx_sim_backing(sd, dst[i]);
+		s = amdx_sim_backing(sd, src[i]);
+		if (!d || !s)
+			break;
+		copy_highpage(d, s);
+	}
+	return i;
 }
 
 /**

@@ -137,6 +137,13 @@ struct amdx_device_state {
  *	ERR_PTR(-ENOMEM) or another error.
  * @vram_copy: HMM: copy one page; either page may be a device-private page
  *	of this device (the "DMA engine").  Returns 0 or -errno.
+ * @vram_alloc_pages: HMM, optional: @vram_alloc_page for a batch, one
+ *	allocator round trip: up to @n pages into @pages[0 .. *@got), as
+ *	@vram_alloc_page returns them.  Returns 0 when all @n came, else why
+ *	fewer did (-ENOSPC, -EDQUOT, -ENOMEM, ...).  May sleep.
+ * @vram_copy_pages: HMM, optional: @vram_copy of @dst[i] from @src[i] for
+ *	i in [0, @n), in order, stopping at the first that fails.  Returns
+ *	the pages copied before it (@n when all were).
  * @vram_page_index: HMM: the VRAM page index of a device page.
  * @vram_index_page: HMM: the device page of a VRAM page index.
  * @vram_used_pages: HMM: VRAM pages allocated right now.
@@ -194,6 +201,10 @@ struct amdx_provider_ops {
 					u32 owner);
 	int (*vram_copy)(struct amdx_device *adev, struct page *dst,
 			 struct page *src);
+	int (*vram_alloc_pages)(struct amdx_device *adev, u32 part, u32 owner,
+				u32 n, struct page **pages, u32 *got);
+	u32 (*vram_copy_pages)(struct amdx_device *adev, struct page **dst,
+			       struct page **src, u32 n);
 	u64 (*vram_page_index)(struct amdx_device *adev, struct page *page);
 	struct page *(*vram_index_page)(struct amdx_device *adev, u64 index);
 	u64 (*vram_used_pages)(struct amdx_device *adev);

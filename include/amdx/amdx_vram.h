@@ -22,11 +22,14 @@ struct amdx_vram *amdx_vram_create(u64 size_bytes, u32 num_partitions);
 void amdx_vram_destroy(struct amdx_vram *v);
 
 int amdx_vram_alloc(struct amdx_vram *v, u32 part, u32 owner, u64 *pfn);
+int amdx_vram_alloc_bulk(struct amdx_vram *v, u32 part, u32 owner, u32 n,
+			 u64 *pfns, u32 *got);
 int amdx_vram_alloc_contig(struct amdx_vram *v, u32 part, u32 owner,
 			   u64 npages, u64 *first_pfn);
 int amdx_vram_try_free(struct amdx_vram *v, u64 first_pfn, u64 npages,
 		       u32 owner);
 void amdx_vram_free(struct amdx_vram *v, u64 pfn, u32 owner);
+void amdx_vram_free_page(struct amdx_vram *v, u64 pfn);
 void amdx_vram_free_contig(struct amdx_vram *v, u64 first_pfn, u64 npages,
 			   u32 owner);
 

@@ -15,7 +15,8 @@
  * amdx_range_pinned_bytes(); -EINVAL for an empty interval, -ENOMEM for
  * a pool short of amdx_range_nodes_needed() and -ENOSPC at
  * %AMDX_HMM_RANGES_MAX leaving the set as it was; the residency counters;
- * and random operation sequences checked against a per-page model.
+ * and random operation sequences checked against a per-page model, the
+ * look-up tree against the list after every step.
  *
  * Addresses in the tables are page numbers; each test owns its set and
  * frees it through a KUnit resource, so a failed assertion leaks nothing.
@@ -979,6 +980,40 @@ static bool model_matches(const struct amdx_range_set *rs,
 	return n == rs->count;
 }
 
+/*
+ * The tree holds the list's nodes in its order, and amdx_range_next() and
+ * amdx_range_find() answer for every page what a walk of the list does.
+ */
+static bool tree_matches_list(const struct amdx_range_set *rs)
+{
+	struct rb_node *n = rb_first(&rs->tree);
+	struct amdx_range *r, *want;
+	u32 page;
+
+	list_for_each_entry(r, &rs->ranges, node) {
+		if (n != &r->rb)
+			return false;
+		n = rb_next(n);
+	}
+	if (n)
+		return false;
+	for (page = 0; page <= MODEL_PAGES; page++) {
+		want = NULL;
+		list_for_each_entry(r, &rs->ranges, node) {
+			if (r->end > PG(page)) {
+				want = r;
+				break;
+			}
+		}
+		if (amdx_range_next(rs, PG(page)) != want)
+			return false;
+		if (amdx_range_find(rs, PG(page)) !=
+		    (want && want->start <= PG(page) ? want : NULL))
+			return false;
+	}
+	return true;
+}
+
 static void random_sequences_match_a_page_model(struct kunit *test)
 {
 	static const struct amdx_range_attr pool[] = {
@@ -1043,6 +1078,8 @@ static void random_sequences_match_a_page_model(struct kunit *test)
 					    "step %u: counters not preserved",
 					    step);
 		}
+		KUNIT_ASSERT_TRUE_MSG(test, tree_matches_list(rs),
+				      "step %u: tree and list differ", step);
 		/* charge a page-in to some range, as migration would */
 		r = amdx_range_find(rs, PG(lcg_next(&seed) % MODEL_PAGES));
 		if (r) {

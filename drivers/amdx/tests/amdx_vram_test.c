@@ -169,6 +169,83 @@ static void alloc_is_next_fit(struct kunit *test)
 	amdx_vram_free(v, b, 0);
 }
 
+/* Free every allocated page of a @npages allocator, as the tests end. */
+static void free_all(struct amdx_vram *v, u64 npages)
+{
+	u64 pfn;
+
+	for (pfn = 0; pfn < npages; pfn++)
+		if (amdx_vram_pfn_owner(v, pfn) >= 0)
+			amdx_vram_free_page(v, pfn);
+}
+
+static void bulk_alloc_takes_the_lowest_free_pages(struct kunit *test)
+{
+	struct amdx_vram *v = new_vram(test, TEST_PAGES, 2);
+	u64 pfns[TEST_PAGES], one, base = TEST_PAGES / 2;
+	u32 got, i;
+
+	/* Next-fit single pages leave holes at 32 and 34 once freed. */
+	for (i = 0; i < 4; i++)
+		KUNIT_ASSERT_EQ(test, amdx_vram_alloc(v, 1, 0, &one), 0);
+	amdx_vram_free(v, base, 0);
+	amdx_vram_free(v, base + 2, 0);
+
+	KUNIT_EXPECT_EQ(test, amdx_vram_alloc_bulk(v, 1, 3, 5, pfns, &got), 0);
+	KUNIT_ASSERT_EQ(test, got, 5);
+	KUNIT_EXPECT_EQ(test, pfns[0], base);
+	KUNIT_EXPECT_EQ(test, pfns[1], base + 2);
+	for (i = 2; i < 5; i++)
+		KUNIT_EXPECT_EQ(test, pfns[i], base + 2 + i);
+	for (i = 0; i < 5; i++)
+		KUNIT_EXPECT_EQ(test, amdx_vram_pfn_owner(v, pfns[i]), 3);
+	KUNIT_EXPECT_EQ(test, amdx_vram_owner_used(v, 3), 5);
+	KUNIT_EXPECT_EQ(test, amdx_vram_part_free(v, 1), base - 7);
+	KUNIT_EXPECT_EQ(test, amdx_vram_part_free(v, 0), base);
+
+	/* amdx_vram_free_page() finds the owner itself. */
+	amdx_vram_free_page(v, pfns[1]);
+	KUNIT_EXPECT_EQ(test, amdx_vram_pfn_owner(v, pfns[1]), -ENOENT);
+	KUNIT_EXPECT_EQ(test, amdx_vram_owner_used(v, 3), 4);
+	free_all(v, TEST_PAGES);
+	KUNIT_EXPECT_EQ(test, amdx_vram_used(v), 0);
+}
+
+static void bulk_alloc_stops_at_capacity_and_quota(struct kunit *test)
+{
+	struct amdx_vram *v = new_vram(test, TEST_PAGES, 1);
+	u64 pfns[TEST_PAGES + 1];
+	u32 got;
+
+	KUNIT_ASSERT_EQ(test, amdx_vram_retire(v, 3), 0);
+	KUNIT_ASSERT_EQ(test, amdx_vram_set_quota(v, 2, 10), 0);
+	KUNIT_EXPECT_EQ(test, amdx_vram_alloc_bulk(v, 0, 2, 12, pfns, &got),
+			-EDQUOT);
+	KUNIT_EXPECT_EQ(test, got, 10);
+	/* The retired page is skipped. */
+	KUNIT_EXPECT_EQ(test, pfns[3], 4);
+	KUNIT_EXPECT_EQ(test, amdx_vram_owner_used(v, 2), 10);
+	KUNIT_EXPECT_EQ(test, amdx_vram_alloc_bulk(v, 0, 2, 1, pfns, &got),
+			-EDQUOT);
+	KUNIT_EXPECT_EQ(test, got, 0);
+
+	KUNIT_EXPECT_EQ(test, amdx_vram_alloc_bulk(v, 0, 0, TEST_PAGES + 1,
+						   pfns, &got), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, got, TEST_PAGES - 11);
+	KUNIT_EXPECT_EQ(test, amdx_vram_part_free(v, 0), 0);
+	KUNIT_EXPECT_EQ(test, amdx_vram_alloc_bulk(v, 0, 0, 1, pfns, &got),
+			-ENOSPC);
+	KUNIT_EXPECT_EQ(test, got, 0);
+	KUNIT_EXPECT_EQ(test, amdx_vram_alloc_bulk(v, 1, 0, 1, pfns, &got),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, amdx_vram_alloc_bulk(v, 0, AMDX_VRAM_MAX_OWNERS,
+						   1, pfns, &got), -EINVAL);
+	KUNIT_EXPECT_EQ(test, amdx_vram_alloc_bulk(v, 0, 0, 0, pfns, &got),
+			-EINVAL);
+	free_all(v, TEST_PAGES);
+	KUNIT_EXPECT_EQ(test, amdx_vram_used(v), 0);
+}
+
 static void contig_alloc_fails_on_fragmented_partition(struct kunit *test)
 {
 	struct amdx_vram *v = new_vram(test, 16, 1);
@@ -538,6 +615,8 @@ static struct kunit_case amdx_vram_test_cases[] = {
 	KUNIT_CASE(alloc_charges_partition_and_owner),
 	KUNIT_CASE(alloc_fails_with_enospc_exactly_at_capacity),
 	KUNIT_CASE(alloc_is_next_fit),
+	KUNIT_CASE(bulk_alloc_takes_the_lowest_free_pages),
+	KUNIT_CASE(bulk_alloc_stops_at_capacity_and_quota),
 	KUNIT_CASE(contig_alloc_fails_on_fragmented_partition),
 	KUNIT_CASE(contig_alloc_stays_inside_partition),
 	KUNIT_CASE(alloc_over_quota_fails_with_edquot),
