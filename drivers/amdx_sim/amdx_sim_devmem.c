@@ -43,6 +43,7 @@
 #include <linux/mm.h>
 #include <linux/pagemap.h>
 #include <linux/slab.h>
+#include <linux/workqueue.h>
 
 #include <amdx/amdx_provider.h>
 #include <amdx/amdx_vram.h>
@@ -104,6 +105,44 @@ static const struct dev_pagemap_ops amdx_sim_devmem_ops = {
 	.migrate_to_ram = amdx_sim_devmem_migrate_to_ram,
 };
 
+/* memremap_pages() of one pagemap, on a worker; see amdx_sim_devmem_map(). */
+struct amdx_sim_devmem_map_work {
+	struct work_struct work;
+	struct dev_pagemap *pgmap;
+	int nid;
+	void *addr;
+};
+
+static void amdx_sim_devmem_map_fn(struct work_struct *work)
+{
+	struct amdx_sim_devmem_map_work *mw =
+		container_of(work, struct amdx_sim_devmem_map_work, work);
+
+	mw->addr = memremap_pages(mw->pgmap, mw->nid);
+}
+
+/*
+ * memremap_pages() runs on a worker and the caller waits for it.  x86's
+ * add_pages() WARNs whenever __add_pages() fails, which any allocation
+ * failure inside it makes it do (arch/x86/mm/init_64.c, 6.1 and 6.12);
+ * the allocation-failure sweep (selftests/amdx_failsweep_test.c) fails
+ * the Nth allocation of the task writing new_device through
+ * /proc/thread-self/fail-nth, and a WARN fails the test run.  A worker's
+ * allocations are not that task's, so the sweep reaches every allocation
+ * of the simulator and the core and none inside memory hotplug.  Nothing
+ * the caller holds is taken by memory hotplug, so waiting here is safe.
+ */
+static void *amdx_sim_devmem_map(struct dev_pagemap *pgmap, int nid)
+{
+	struct amdx_sim_devmem_map_work mw = { .pgmap = pgmap, .nid = nid };
+
+	INIT_WORK_ONSTACK(&mw.work, amdx_sim_devmem_map_fn);
+	queue_work(system_unbound_wq, &mw.work);
+	flush_work(&mw.work);
+	destroy_work_on_stack(&mw.work);
+	return mw.addr;
+}
+
 /**
  * amdx_sim_devmem_init() - create device-private pages for a device's VRAM
  * @sd: the device; sd->vram exists, sd->dev is named.
@@ -140,7 +179,7 @@ int amdx_sim_devmem_init(struct amdx_sim_dev *sd)
 	dm->pgmap.ops = &amdx_sim_devmem_ops;
 	dm->pgmap.owner = sd;
 
-	addr = memremap_pages(&dm->pgmap, dev_to_node(&sd->dev));
+	addr = amdx_sim_devmem_map(&dm->pgmap, dev_to_node(&sd->dev));
 	if (IS_ERR(addr)) {
 		ret = PTR_ERR(addr);
 		dev_err(&sd->dev, "memremap_pages failed: %pe\n", addr);
