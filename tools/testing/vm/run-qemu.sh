@@ -17,7 +17,10 @@ mkdir -p "$outdir"
 # path (seen on 6.1 under load), not amdx's.  4 GiB guests need no LA57.
 args=(-accel tcg -cpu max,la57=off -smp 2 -m 4G -no-reboot -nodefaults
       -kernel "$kernel" -initrd "$initrd")
-cmdline="console=ttyS0 panic=-1 loglevel=6 amdx.mode=$mode ${AMDX_QEMU_APPEND:-}"
+# no_timer_check: under TCG on a loaded host the boot's IO-APIC timer
+# check can miss its ticks and panic ("IO-APIC + timer doesn't work!",
+# seen booting the amdgpu test kernel while other VMs ran).
+cmdline="console=ttyS0 panic=-1 loglevel=6 no_timer_check amdx.mode=$mode ${AMDX_QEMU_APPEND:-}"
 if [ "$mode" = shell ]; then
 	exec qemu-system-x86_64 "${args[@]}" -display none \
 		-chardev stdio,id=con,signal=off -serial chardev:con \
