@@ -135,9 +135,11 @@ else
 fi
 result "exporter textfile: injected errors as counters, promtool clean (promtool: $have_promtool)"
 
-# Over HTTP on loopback, scraped with busybox wget.
+# Over HTTP on loopback, scraped with busybox wget.  It serves for
+# --iterations x 1 s, killed below once scraped: long enough for a host
+# loaded tenfold (promtool alone then takes tens of seconds).
 ip link set lo up 2> /dev/null || ifconfig lo 127.0.0.1 up 2> /dev/null
-amdx exporter --listen 127.0.0.1:0 --iterations 30 > "$tmp/listen.out" 2> "$tmp/listen.err" &
+amdx exporter --listen 127.0.0.1:0 --iterations 300 > "$tmp/listen.out" 2> "$tmp/listen.err" &
 exp=$!
 i=0
 until grep -q 'serving http' "$tmp/listen.out" 2> /dev/null || [ $i -ge 50 ]; do
@@ -155,7 +157,7 @@ else
 	[ "$v" = 5 ] || fail "HTTP: umc ce total '$v', expected 5"
 	# A later error shows in the next scrape: collected per scrape.
 	amdx ras inject "$id" --block umc --type ce --count 1 --address 0x400000 > /dev/null
-	wget -q -O "$tmp/http2.prom" "$url"
+	wget -q -O "$tmp/http2.prom" "$url" || fail "second wget $url failed"
 	v=$(sample "$tmp/http2.prom" amdx_ras_errors_total "$id" 'block="umc",type="ce"')
 	[ "$v" = 6 ] || fail "HTTP second scrape: umc ce total '$v', expected 6"
 	# Its event reaches the exporter's event thread a little later.
