@@ -23,8 +23,9 @@ export AMDX_WERROR
 
 all: modules
 
+# "+": probe.sh's make shares this one's job slots (make -j).
 $(PROBES): scripts/probe.sh $(wildcard scripts/probes/*.c) generated/kdir.stamp
-	scripts/probe.sh $(KDIR) $@
+	+scripts/probe.sh $(KDIR) $@
 
 # Re-probe whenever KDIR changes.
 generated/kdir.stamp: FORCE

@@ -74,16 +74,16 @@ chmod 0755 $VICTIMS
 chmod 0666 $VICTIMS/*
 chmod 0777 "$VICTIMS-wd"
 
-# round USER COUNTS LOG: one trinity run in its own session, killed with
-# its whole process group when it overstays ROUND_SECS or, once it issued
-# its first ioctl, issues none for STALL_SECS (a stalled run: the next one
-# starts fresh).  Starting takes trinity several seconds under TCG.  Some runs of
+# round USER COUNTS LOG [STOP]: one trinity run in its own session, killed
+# with its whole process group when it overstays ROUND_SECS, reached STOP
+# ioctls on amdx fds or, once it issued its first ioctl, issues none for
+# STALL_SECS (a stalled run: the next one starts fresh).  Starting takes trinity several seconds under TCG.  Some runs of
 # trinity 2023.01 respawn their children without end in this VM (a few
 # calls a minute, on a plain file without the shim too; the cause is not
 # known); a fresh run with a new seed usually does not.  Not -q: trinity 2023.01's
 # children then stall for seconds between calls (5 calls in 3 minutes).
 round() {
-	user=$1 counts=$2 log=$3
+	user=$1 counts=$2 log=$3 stop=${4:-0}
 	dangerous=
 	[ "$user" = root ] && dangerous=--dangerous
 	cmd="cd $VICTIMS-wd && exec env LD_PRELOAD=$SHIM AMDX_SHIM_DIR=$VICTIMS \
@@ -105,6 +105,7 @@ round() {
 		sleep 1
 		left=$((end - $(date +%s)))
 		set -- $(od -An -tu8 -v $counts)
+		[ $stop = 0 ] || [ $(($1 + $2 + $3)) -lt $stop ] || break
 		calls=$(($1 + $2 + $3 + $4))
 		if [ $calls != $last ]; then
 			idle=0 last=$calls
@@ -116,12 +117,13 @@ round() {
 	wait $pid 2> /dev/null
 }
 
-# run NAME USER SECS GOAL: rounds until GOAL amdx ioctls or SECS; prints
-# comments and, last, "counts CTL DEV EV".  The counts accumulate over
+# run NAME USER SECS GOAL [STOP]: rounds until GOAL amdx ioctls or SECS,
+# a round ending at GOAL if STOP is given; prints comments and, last,
+# "counts CTL DEV EV".  The counts accumulate over
 # the rounds in one file (amdx_fdshim.c: ctl dev ev other ok notty inval
 # fault perm err).
 run() {
-	name=$1 user=$2 secs=$3 goal=$4
+	name=$1 user=$2 secs=$3 goal=$4 stop=${5:+$4}
 	counts=/tmp/amdx-trinity-$name.counts log=/tmp/amdx-trinity-$name.log
 	rounds=0 amdx=0
 	head -c 80 /dev/zero > $counts
@@ -129,7 +131,7 @@ run() {
 	start=$(date +%s)
 	deadline=$((start + secs))
 	while [ $(date +%s) -lt $deadline ] && [ $amdx -lt $goal ]; do
-		round "$user" $counts $log
+		round "$user" $counts $log $stop
 		rounds=$((rounds + 1))
 		set -- $(od -An -tu8 -v $counts)
 		amdx=$(($1 + $2 + $3))
@@ -147,7 +149,9 @@ run() {
 
 # One after the other: two trinity instances on the guest's two CPUs
 # starve each other under TCG.
-run uid1000 amdx $USECS 1 > /tmp/amdx-trinity-uid1000.res 2>&1
+# As uid 1000 the run ends at its first ioctl on an amdx fd: all it
+# asserts (its respawning children make a few calls in 20 s).
+run uid1000 amdx $USECS 1 stop > /tmp/amdx-trinity-uid1000.res 2>&1
 run root root $SECS $MIN > /tmp/amdx-trinity-root.res 2>&1
 for name in root uid1000; do
 	res=/tmp/amdx-trinity-$name.res

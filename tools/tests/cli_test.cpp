@@ -307,6 +307,11 @@ TEST_F(CliRun, ModuleNotLoaded) {
     EXPECT_EQ(r.code, amdx::cli::kExitNoModule);
     expect_one_error_line(r, "amdx: /nonexistent/amdx: module not loaded, load it with modprobe "
                              "amdx (ENOENT: No such file or directory)");
+    // JSON output changes nothing: the error is one line on stderr.
+    const CliOutcome j = run({"-j", "-d", "/nonexistent/amdx", "dev", "show"});
+    EXPECT_EQ(j.code, amdx::cli::kExitNoModule);
+    expect_one_error_line(j, "amdx: /nonexistent/amdx: module not loaded, load it with modprobe "
+                             "amdx (ENOENT: No such file or directory)");
 }
 
 TEST_F(CliRun, NotAnAmdxNode) {

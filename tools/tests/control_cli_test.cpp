@@ -464,6 +464,8 @@ TEST_F(ControlCli, RasInject) {
         "--address: not a number (decimal or 0x hex): 0xzz (see 'amdx ras inject --help')");
     expect_error(run({"ras", "inject", "0", "--block", "umc", "--type", "ce", "--count", "1025"}),
                  2, "--count: value 1025 not in range 1 to 1024 (see 'amdx ras inject --help')");
+    expect_error(run({"ras", "inject", "0", "--block", "umc", "--type", "ce", "--count", "0"}), 2,
+                 "--count: value 0 not in range 1 to 1024 (see 'amdx ras inject --help')");
     kernel.fail_ioctl[AMDX_IOC_RAS_INJECT] = EPERM;
     expect_error(run({"ras", "inject", "1", "--block", "umc", "--type", "ce"}),
                  amdx::cli::kExitPermission,

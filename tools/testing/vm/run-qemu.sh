@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Boot the test VM under TCG.
 # usage: run-qemu.sh KERNEL INITRD MODE OUTDIR [TIMEOUT_S]
-# Console -> OUTDIR/console.log, results (ttyS1) -> OUTDIR/results.log.
+# Console -> OUTDIR/console.log, results (ttyS1) -> OUTDIR/results.log,
+# QEMU's wall and CPU seconds -> OUTDIR/time (CPU / wall: the host CPUs
+# the guest kept busy).
 # AMDX_QEMU_APPEND: more kernel command line (the benchmark VM's clock).
 # MODE shell attaches the console to this terminal instead.
 set -uo pipefail
@@ -26,10 +28,11 @@ if [ "$mode" = shell ]; then
 		-chardev stdio,id=con,signal=off -serial chardev:con \
 		-serial "file:$outdir/results.log" -append "$cmdline"
 fi
-timeout --foreground -k 10 "$limit" qemu-system-x86_64 "${args[@]}" \
+TIMEFORMAT='%0R s wall, %0U s user, %0S s system'
+{ time timeout --foreground -k 10 "$limit" qemu-system-x86_64 "${args[@]}" \
 	-display none -serial "file:$outdir/console.log" \
 	-serial "file:$outdir/results.log" -append "$cmdline" \
-	</dev/null
+	</dev/null 2>&3 3>&-; } 3>&2 2> "$outdir/time"
 rc=$?
 if [ $rc = 124 ] || [ $rc = 137 ]; then
 	echo "run-qemu: guest did not finish within ${limit}s" >&2

@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Lint results cached per input, as ccache caches compiler output.
+
+usage: lintcache.py [--each] TOOL [ARGS...]
+   or: a symlink named after the tool (sparse, clang-tidy-14,
+       clang-format-14) in a directory at the front of PATH: the tool is
+       the next one of that name in PATH.
+
+--each (and always for clang-format) runs TOOL ARGS FILE once per file
+argument, in parallel, printing the results in argument order.
+
+A run's key is the SHA-256 of: AMDX_LINT_ENV (lint.sh: every installed
+package's version, the kernel tree, this script), AMDX_LINT_ENV_CXX for
+clang-*  (every C++ header, the lint configurations, the compilation
+database), the tool's path and inode, the arguments, the content of every
+argument naming a file and, for sparse, of every file of the tree that
+kbuild's .cmd file of the object lists as a dependency.  The tree's path
+(AMDX_LINT_ROOT) is written as @ROOT@ in what is hashed and stored, so
+another clone of the same content hits.  A hit replays the stored exit
+status, stdout and stderr; a changed file always misses.  Entries live in
+AMDX_LINT_CACHE (default /var/cache/amdx/lint); lint.sh drops those
+unused for 14 days.  Without AMDX_LINT_ENV the tool runs uncached.
+"""
+import concurrent.futures
+import glob
+import hashlib
+import json
+import os
+import subprocess
+import sys
+
+ROOT = os.environ.get('AMDX_LINT_ROOT', '')
+CACHE = os.environ.get('AMDX_LINT_CACHE', '/var/cache/amdx/lint')
+
+
+def norm(s):
+    return s.replace(ROOT, '@ROOT@') if ROOT else s
+
+
+def unnorm(s):
+    return s.replace('@ROOT@', ROOT) if ROOT else s
+
+
+def find_tool(name):
+    """The first NAME in PATH that is not this script."""
+    me = os.path.realpath(__file__)
+    for d in os.environ.get('PATH', '').split(os.pathsep):
+        p = os.path.join(d, name)
+        if os.access(p, os.X_OK) and os.path.realpath(p) != me:
+            return p
+    sys.exit(f'lintcache: no {name} in PATH')
+
+
+def file_digest(h, path):
+    h.update(norm(os.path.abspath(path)).encode() + b'\0')
+    with open(path, 'rb') as f:
+        h.update(hashlib.sha256(f.read()).digest())
+
+
+def kbuild_deps(src):
+    """The tree's files kbuild recorded as the object's dependencies
+    (lint.sh builds the modules first), or None without a .cmd file."""
+    d, base = os.path.split(os.path.abspath(src))
+    cmd = glob.glob(os.path.join(d, '.' + os.path.splitext(base)[0] + '.o.cmd'))
+    if not cmd:
+        return None
+    deps, inside = [], False
+    with open(cmd[0], errors='replace') as f:
+        for line in f:
+            if line.startswith('deps_'):
+                inside = True
+                continue
+            if not inside:
+                continue
+            tok = line.strip().rstrip('\\').strip()
+            if not tok:
+                continue
+            if ':' in tok and not tok.startswith('$('):
+                break
+            if tok.startswith('$('):
+                continue
+            deps.append(tok)
+    return sorted(set(p for p in deps if os.path.abspath(p).startswith(ROOT + '/')))
+
+
+def key(argv, tool):
+    h = hashlib.sha256()
+    h.update(os.environ['AMDX_LINT_ENV'].encode() + b'\0')
+    name = os.path.basename(tool)
+    if name.startswith('clang-'):
+        h.update(os.environ.get('AMDX_LINT_ENV_CXX', '').encode() + b'\0')
+    st = os.stat(os.path.realpath(tool))
+    h.update(f'{os.path.realpath(tool)} {st.st_ino} {st.st_size} '
+             f'{st.st_mtime_ns}\0'.encode())
+    for a in argv[1:]:
+        h.update(norm(a).encode() + b'\0')
+        if os.path.isfile(a):
+            file_digest(h, a)
+    if name == 'sparse':
+        deps = kbuild_deps(argv[-1])
+        if deps is None:
+            return None
+        for p in deps:
+            file_digest(h, p)
+    return h.hexdigest()
+
+
+def run(argv, tool):
+    """(status, stdout, stderr) of argv, from the cache when it can."""
+    k = key(argv, tool) if 'AMDX_LINT_ENV' in os.environ else None
+    path = k and os.path.join(CACHE, k[:2], k)
+    if path and os.path.exists(path):
+        try:
+            with open(path) as f:
+                e = json.load(f)
+            os.utime(path)
+            return e['status'], unnorm(e['stdout']), unnorm(e['stderr'])
+        except (OSError, ValueError, KeyError):
+            pass
+    p = subprocess.run([tool] + argv[1:], capture_output=True, text=True,
+                       errors='replace')
+    # A tool killed by a signal (status < 0) says nothing about the file.
+    if path and p.returncode >= 0:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        tmp = f'{path}.{os.getpid()}.tmp'
+        with open(tmp, 'w') as f:
+            json.dump({'status': p.returncode, 'stdout': norm(p.stdout),
+                       'stderr': norm(p.stderr)}, f)
+        os.replace(tmp, path)
+    return p.returncode, p.stdout, p.stderr
+
+
+def main():
+    argv = sys.argv[:]
+    each = False
+    if os.path.basename(argv[0]).startswith('lintcache'):
+        argv = argv[1:]
+        if argv and argv[0] == '--each':
+            each = True
+            argv = argv[1:]
+        if not argv:
+            sys.exit(__doc__)
+        tool = argv[0] if os.sep in argv[0] else find_tool(argv[0])
+    else:
+        tool = find_tool(os.path.basename(argv[0]))
+    each = each or os.path.basename(tool).startswith('clang-format')
+    if not each:
+        status, out, err = run(argv, tool)
+        sys.stdout.write(out)
+        sys.stderr.write(err)
+        return status
+    opts = [a for a in argv[1:] if not os.path.isfile(a)]
+    files = [a for a in argv[1:] if os.path.isfile(a)]
+    with concurrent.futures.ThreadPoolExecutor(os.cpu_count()) as ex:
+        results = list(ex.map(lambda f: run([argv[0]] + opts + [f], tool),
+                              files))
+    status = 0
+    for s, out, err in results:
+        sys.stdout.write(out)
+        sys.stderr.write(err)
+        status = status or s
+    return status
+
+
+if __name__ == '__main__':
+    sys.exit(main())
