@@ -137,12 +137,11 @@ rmmod amdx
 section "modules unloaded"
 echo "# seconds=$(($(uptime_s) - t0))" > $out
 if [ -w /sys/kernel/debug/kmemleak ]; then
-	# Two scans: kmemleak reports an object only once it is older than
-	# its minimum age (5 s) at a scan, and its content (checksum) did
-	# not change since the scan before; the first scan records the
-	# checksums, so the second may follow at once.
+	# Two scans: kmemleak reports an object only once it is old enough
+	# and unreferenced in two scans.
 	sleep 6
 	echo scan > /sys/kernel/debug/kmemleak
+	sleep 6
 	echo scan > /sys/kernel/debug/kmemleak
 	section "kmemleak"
 	cat /sys/kernel/debug/kmemleak > $out
