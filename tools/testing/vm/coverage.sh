@@ -85,8 +85,9 @@ step "counters"
 # The guest's paths are this host's: put each .gcda next to its .gcno.
 gcda=$work/gcda
 rm -rf "$gcda" && mkdir -p "$gcda"
-sed -n '/^### gcov$/,/^### /{/^### /d;p}' "$work/test/results.log" |
-	tr -d '\r' | base64 -d | tar -C "$gcda" -xzf - ||
+tr -d '\r' < "$work/test/results.log" |
+	sed -n '/^### gcov$/,/^### /{/^### /d;p}' | base64 -d |
+	tar -C "$gcda" -xzf - ||
 	{ echo "coverage: no gcov counters in the guest's results" >&2; exit 1; }
 n=0
 while IFS= read -r -d '' f; do
