@@ -12,7 +12,8 @@
 # /sys/kernel/debug/gcov, and prints the table with lcov, then every
 # `return -E...;` / `ret = -E...;` of drivers/amdx no test reached.
 #
-# usage: coverage.sh        KERNELS=6.1 (default; 6.12 works the same)
+# usage: coverage.sh [--report]   KERNELS=6.1 (default; 6.12 the same)
+#   --report  only the host side again, from the last run's results
 # Output in build/cov/KERNEL: amdx.info (lcov), table.rst, errno.txt.
 # Not part of make check.  Exit 1 when a test failed or no counters came
 # out; the table is printed either way.
@@ -27,59 +28,63 @@ for t in lcov genhtml gcov; do
 		{ echo "coverage: $t missing (apt-get install lcov)" >&2; exit 1; }
 done
 
-step "dependencies"
-"$here/deps.sh"
-step "$k coverage kernel"
-kdir=$("$here/build-kernel.sh" coverage "$k")
-grep -qx CONFIG_GCOV_KERNEL=y "$kdir/.config" ||
-	{ echo "coverage: $kdir has no CONFIG_GCOV_KERNEL" >&2; exit 1; }
-
-step "$k: modules with gcov, selftests"
-# A tree of its own: the guest's counter files name these objects' paths.
+report_only=
+[ "${1:-}" != --report ] || report_only=1
 src=$work/src
-mkdir -p "$src"
-(cd "$root" && git ls-files -co --exclude-standard -z -- \
-	Kbuild Makefile dkms.conf drivers include uapi scripts |
-	rsync -a --from0 --files-from=- ./ "$src/")
-make -s -C "$src" KDIR="$kdir" AMDX_WERROR=y AMDX_GCOV=y modules >&2
-rm -rf "$work/mods" "$work/selftests" "$work/test"
-mkdir -p "$work/mods" "$work/selftests"
-find "$src/drivers" -name '*.ko' -exec cp {} "$work/mods/" \;
-cp "$kdir/lib/test_hmm.ko" "$work/mods/" 2>/dev/null || true
-make -s -C "$root/selftests" KSRC="$kdir" OUT="$work/selftests" >&2
-# Counters of an earlier run must not add up with this one's.
-find "$src/drivers" -name '*.gcda' -delete
-
-step "tools"
-AMDX_NO_CTEST=1 "$root/tools/build.sh" > "$work/tools.log" 2>&1 ||
-	{ cat "$work/tools.log" >&2; exit 1; }
-# The same programs as make check puts into the guest.
-bins=("$root/tools/build/amdx/amdx" "$root"/tools/build/lib/libamdx.so*)
-bins+=("$(command -v jq)" "$(command -v trinity)")
-for b in "$root/tools/build/eventd/amdx-eventd" "$(command -v promtool)"; do
-	[ -x "$b" ] && bins+=("$b")
-done
-"$here/mkinitramfs.sh" "$work/initrd.gz" "$work/mods" "$work/selftests" \
-	"${bins[@]}"
-
-step "$k coverage VM (the whole suite)"
-expect=()
-for t in "$work"/selftests/*; do
-	[ -f "$t" ] && [ -x "$t" ] && expect+=(--expect "kselftest ${t##*/}")
-done
-for f in "$root"/drivers/amdx/tests/*_test.c; do
-	for s in $(sed -n 's/^\t\.name = "\(amdx_[a-z_0-9]*\)",$/\1/p' "$f"); do
-		expect+=(--expect "kunit $s")
-	done
-done
-expect+=(--expect "kselftest host_ram")
-"$here/run-qemu.sh" "$kdir/arch/x86/boot/bzImage" "$work/initrd.gz" \
-	check "$work/test" "${AMDX_VM_LIMIT:-2400}" || true
 rc=0
-"$here/collect.py" "$kdir/tools/testing/kunit" "$work/test" \
-	--label "$k/coverage" "${expect[@]}" > "$work/test/report" || rc=1
-grep '^counts:' "$work/test/report" | sed 's/^/coverage: tests /' >&2
-[ $rc = 0 ] || grep -v '^counts:' "$work/test/report" | grep -v ': ok$' >&2 || true
+if [ -z "$report_only" ]; then
+	step "dependencies"
+	"$here/deps.sh"
+	step "$k coverage kernel"
+	kdir=$("$here/build-kernel.sh" coverage "$k")
+	grep -qx CONFIG_GCOV_KERNEL=y "$kdir/.config" ||
+		{ echo "coverage: $kdir has no CONFIG_GCOV_KERNEL" >&2; exit 1; }
+
+	step "$k: modules with gcov, selftests"
+	# A tree of its own: the guest's counter files name these objects' paths.
+	mkdir -p "$src"
+	(cd "$root" && git ls-files -co --exclude-standard -z -- \
+		Kbuild Makefile dkms.conf drivers include uapi scripts |
+		rsync -a --from0 --files-from=- ./ "$src/")
+	make -s -C "$src" KDIR="$kdir" AMDX_WERROR=y AMDX_GCOV=y modules >&2
+	rm -rf "$work/mods" "$work/selftests" "$work/test"
+	mkdir -p "$work/mods" "$work/selftests"
+	find "$src/drivers" -name '*.ko' -exec cp {} "$work/mods/" \;
+	cp "$kdir/lib/test_hmm.ko" "$work/mods/" 2>/dev/null || true
+	make -s -C "$root/selftests" KSRC="$kdir" OUT="$work/selftests" >&2
+	# Counters of an earlier run must not add up with this one's.
+	find "$src/drivers" -name '*.gcda' -delete
+
+	step "tools"
+	AMDX_NO_CTEST=1 "$root/tools/build.sh" > "$work/tools.log" 2>&1 ||
+		{ cat "$work/tools.log" >&2; exit 1; }
+	# The same programs as make check puts into the guest.
+	bins=("$root/tools/build/amdx/amdx" "$root"/tools/build/lib/libamdx.so*)
+	bins+=("$(command -v jq)" "$(command -v trinity)")
+	for b in "$root/tools/build/eventd/amdx-eventd" "$(command -v promtool)"; do
+		[ -x "$b" ] && bins+=("$b")
+	done
+	"$here/mkinitramfs.sh" "$work/initrd.gz" "$work/mods" "$work/selftests" \
+		"${bins[@]}"
+
+	step "$k coverage VM (the whole suite)"
+	expect=()
+	for t in "$work"/selftests/*; do
+		[ -f "$t" ] && [ -x "$t" ] && expect+=(--expect "kselftest ${t##*/}")
+	done
+	for f in "$root"/drivers/amdx/tests/*_test.c; do
+		for s in $(sed -n 's/^\t\.name = "\(amdx_[a-z_0-9]*\)",$/\1/p' "$f"); do
+			expect+=(--expect "kunit $s")
+		done
+	done
+	expect+=(--expect "kselftest host_ram")
+	"$here/run-qemu.sh" "$kdir/arch/x86/boot/bzImage" "$work/initrd.gz" \
+		check "$work/test" "${AMDX_VM_LIMIT:-3600}" || true
+	"$here/collect.py" "$kdir/tools/testing/kunit" "$work/test" \
+		--label "$k/coverage" "${expect[@]}" > "$work/test/report" || rc=1
+	grep '^counts:' "$work/test/report" | sed 's/^/coverage: tests /' >&2
+	[ $rc = 0 ] || grep -v '^counts:' "$work/test/report" | grep -v ': ok$' >&2 || true
+fi
 
 step "counters"
 # The guest's paths are this host's: put each .gcda next to its .gcno.
