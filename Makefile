@@ -19,7 +19,7 @@ VM := tools/testing/vm
 export AMDX_WERROR
 
 .PHONY: all modules clean probes check demo vm-shell lint tools bench help kdir \
-	fuzz docs
+	fuzz docs coverage
 
 all: modules
 
@@ -57,6 +57,12 @@ bench:
 lint:
 	$(VM)/lint.sh
 
+# Line and function coverage of drivers/amdx and drivers/amdx_sim by the
+# whole suite on the gcov test kernel; not part of make check
+# (Documentation/testing.rst, "Coverage").
+coverage:
+	KERNELS=$(firstword $(KERNELS) 6.1) $(VM)/coverage.sh
+
 # Documentation/ as HTML in build/docs (Sphinx with the kernel's kernel-doc
 # extension from linux-source-6.12); a warning fails.
 docs:
@@ -88,6 +94,7 @@ help:
 	@echo "make demo         the main job: boot the VM and show amdx"
 	@echo "make vm-shell     a shell in the test VM with amdx loaded"
 	@echo "make lint         checkpatch, sparse, header and C++ lint"
+	@echo "make coverage     line/function coverage of the modules by all tests"
 	@echo "make docs         Documentation/ as HTML (build/docs); warnings fail"
 
 FORCE:

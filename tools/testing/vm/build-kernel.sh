@@ -9,9 +9,13 @@
 # rebuilds.
 # Prints the kernel build directory (usable as KDIR) on stdout.
 #
-# usage: build-kernel.sh [test|bench|amdgpu] [6.1|6.12]
+# usage: build-kernel.sh [test|bench|amdgpu|coverage] [6.1|6.12]
 #   test   kernel.config: KUnit, KASAN, lockdep, kmemleak... (default)
 #   bench  kernel.config + kernel-bench.config: no debugging, for timings
+#   coverage kernel.config + kernel-coverage.config: the test kernel with
+#          gcov (make coverage, tools/testing/vm/coverage.sh); made from a
+#          copy of the cached test kernel's tree by an incremental build,
+#          cold only when that tree is not cached
 #   amdgpu kernel.config + kernel-amdgpu.config: the test kernel with DRM,
 #          TTM and amdgpu's dependencies, 6.12 only; the tree's own amdgpu
 #          is not compiled, the patched one builds against it out of tree
@@ -37,23 +41,40 @@ srcver=$(dpkg-query -W -f='${Version}' "linux-source-$series")
 frag=$(mktemp)
 trap 'rm -f "$frag"' EXIT
 case "$flavour" in
-test|bench) ;;
+test|bench|coverage) ;;
 amdgpu) [ "$series" = 6.12 ] || { log "amdgpu flavour: 6.12 only"; exit 2; } ;;
 *) log "unknown flavour $flavour"; exit 2 ;;
 esac
-cat "$here/kernel.config" > "$frag"
-[ ! -f "$here/kernel-$series.config" ] || cat "$here/kernel-$series.config" >> "$frag"
-[ "$flavour" != bench ] || cat "$here/kernel-bench.config" >> "$frag"
-[ "$flavour" != amdgpu ] || cat "$here/kernel-amdgpu.config" >> "$frag"
-# Last setting of each option wins.
-tac "$frag" | awk -F= '/^CONFIG_/ { if (seen[$1]++) next } { print }' | tac \
-	> "$frag.m" && mv "$frag.m" "$frag"
+fragment() { # FLAVOUR: its merged config fragment on stdout
+	cat "$here/kernel.config"
+	[ ! -f "$here/kernel-$series.config" ] || cat "$here/kernel-$series.config"
+	[ "$1" = test ] || cat "$here/kernel-$1.config"
+}
 # Bump when the build procedure below changes what comes out.
 recipe=1
-key=$( (cat "$frag"; echo "recipe=$recipe"
-	[ "$flavour" != amdgpu ] || echo "amdgpu-recipe=1") | sha256sum | cut -c1-12)
-kdir="$cache/linux-$srcver-$key"
-[ "$flavour" = test ] || kdir="$kdir-$flavour"
+kernel_dir() { # FLAVOUR FRAGMENT: the cache directory of that kernel
+	local key
+	key=$( (cat "$2"; echo "recipe=$recipe"
+		[ "$1" != amdgpu ] || echo "amdgpu-recipe=1") | sha256sum | cut -c1-12)
+	if [ "$1" = test ]; then
+		echo "$cache/linux-$srcver-$key"
+	else
+		echo "$cache/linux-$srcver-$key-$1"
+	fi
+}
+# Last setting of each option wins.
+fragment "$flavour" | tac | awk -F= '/^CONFIG_/ { if (seen[$1]++) next } { print }' |
+	tac > "$frag"
+kdir=$(kernel_dir "$flavour" "$frag")
+# The coverage kernel is the test kernel plus gcov: start from a copy of
+# the test kernel's tree when it is cached (an incremental build).
+base=
+if [ "$flavour" = coverage ]; then
+	fragment test > "$frag.base"
+	base=$(kernel_dir test "$frag.base")
+	rm -f "$frag.base"
+	[ -f "$base/.amdx-built" ] || base=
+fi
 
 # amdgpu flavour, AMDX_KERNEL_CACHED_ONLY=1: exit 3 instead of building.
 if [ "$flavour" = amdgpu ] && [ -n "${AMDX_KERNEL_CACHED_ONLY:-}" ] &&
@@ -70,13 +91,23 @@ if [ -f "$kdir/.amdx-built" ]; then
 	exit 0
 fi
 
-log "building test kernel $series $srcver (config $key) in $kdir; this takes ~10 min once"
 rm -rf "$kdir" "$kdir.tmp"
-mkdir -p "$kdir.tmp"
-tar -C "$kdir.tmp" --strip-components=1 -xf "$tarball"
-cd "$kdir.tmp"
-make -s tinyconfig >&2
-scripts/kconfig/merge_config.sh -m .config "$frag" >&2
+if [ -n "$base" ]; then
+	# cp -a keeps the timestamps: kbuild's fixdep then rebuilds only
+	# what depends on the options the variant changes.
+	log "building $flavour kernel $series $srcver in $kdir from a copy of $base"
+	cp -a "$base" "$kdir.tmp"
+	rm -f "$kdir.tmp/.amdx-built"
+	cd "$kdir.tmp"
+	scripts/kconfig/merge_config.sh -m .config "$here/kernel-$flavour.config" >&2
+else
+	log "building $flavour kernel $series $srcver in $kdir; this takes ~10 min once"
+	mkdir -p "$kdir.tmp"
+	tar -C "$kdir.tmp" --strip-components=1 -xf "$tarball"
+	cd "$kdir.tmp"
+	make -s tinyconfig >&2
+	scripts/kconfig/merge_config.sh -m .config "$frag" >&2
+fi
 # amdgpu flavour: keep the tree's amdgpu (hundreds of files) out of the
 # build; amdgpu-tree.sh builds the patched one against this tree.
 if [ "$flavour" = amdgpu ]; then

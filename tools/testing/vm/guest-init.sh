@@ -146,6 +146,17 @@ if [ -w /sys/kernel/debug/kmemleak ]; then
 	section "kmemleak"
 	cat /sys/kernel/debug/kmemleak > $out
 fi
+# A gcov kernel (make coverage): the modules' counters, which gcov keeps
+# after rmmod, as a gzipped tar in base64 (tools/testing/vm/coverage.sh).
+# debugfs gives its files no size, so cat them out before tar reads them.
+if [ -d /sys/kernel/debug/gcov ]; then
+	(cd /sys/kernel/debug/gcov && find . -name '*.gcda') | while read -r f; do
+		mkdir -p "/tmp/gcov/${f%/*}"
+		cat "/sys/kernel/debug/gcov/$f" > "/tmp/gcov/$f"
+	done
+	section "gcov"
+	tar -C /tmp/gcov -czf - . | base64 > $out
+fi
 section "end"
 echo "# seconds=$(uptime_s)" > $out
 finish
