@@ -641,19 +641,27 @@ TEST_F(event, busy_reader_polls_before_sleeping)
 	struct ev_ctx *e = &self->c;
 	char saved[32];
 	long polled, slept;
+	int tries = 0;
 
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP(return, "polling needs the reader and the producer on two CPUs");
 	ASSERT_EQ(0, read_param(saved, sizeof(saved)))
 		TH_LOG("%s: %s", POLL_PARAM, strerror(errno));
 
-	polled = paced_stream(e, "1000000");
+	/*
+	 * A stall of the host (TCG on a loaded machine) longer than the
+	 * budget makes a polling reader sleep; polling that works shows
+	 * in one of three streams, polling that does not in none.
+	 */
+	do {
+		polled = paced_stream(e, "1000000");
+	} while (++tries < 3 && polled >= PACE_RECORDS / 4);
 	slept = paced_stream(e, "0");
 	ASSERT_EQ(0, amdx_sysfs_write(POLL_PARAM, saved));
 	ASSERT_GE(polled, 0);
 	ASSERT_GE(slept, 0);
-	TH_LOG("voluntary switches for %d records: %ld polling, %ld not",
-	       PACE_RECORDS, polled, slept);
+	TH_LOG("voluntary switches for %d records: %ld polling (stream %d of 3), %ld not",
+	       PACE_RECORDS, polled, tries, slept);
 	EXPECT_LT(polled, PACE_RECORDS / 4);
 	EXPECT_GE(slept, PACE_RECORDS / 2);
 }
