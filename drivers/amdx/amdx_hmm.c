@@ -706,85 +706,66 @@ out_unlock_mm:
 	return ret;
 }
 
-/**
- * amdx_ioctl_hmm_migrate() - %AMDX_IOC_HMM_MIGRATE
- * @file: a device fd.
- * @data: &struct amdx_hmm_migrate.
- *
- * Return: 0 with the counts filled; -EINVAL for bad alignment, flags,
- * reserved fields or destination; -ENOENT when part of the span has no
- * range; -EIO towards VRAM of a device flagged for RMA whose policy
- * refuses use; -ENODEV on a VF's fd once its VF is disabled, -EBUSY while
- * that VF is quarantined (both only towards VRAM); -EINTR on a fatal
- * signal (checked every %AMDX_HMM_MIGRATE_STEP bytes) and -ENOMEM: the
- * counts say what moved until then, and a call that fails before moving
- * a page changes nothing, not even the range's statistics; -EOPNOTSUPP,
- * -EBADF.
- */
-int amdx_ioctl_hmm_migrate(struct amdx_file *file, void *data)
+/* MIGRATE's checks of its argument alone. */
+static int amdx_hmm_migrate_args_check(const struct amdx_hmm_migrate *args)
 {
-	struct amdx_hmm_migrate *args = data;
-	struct amdx_hmm_ctx *ctx = file->hmm;
-	struct amdx_device *adev = file->adev;
-	struct amdx_hmm_span sp;
-	u64 end, from, to_vram = 0, home = 0;
-	bool covered;
-	u32 nparts;
-	int ret;
-
-	ret = amdx_hmm_ctx_check(file);
-	if (ret)
-		return ret;
 	if (args->flags || args->pad || args->reserved[0] ||
 	    args->reserved[1] || args->moved || args->already ||
 	    args->skipped || args->skip_reasons)
 		return -EINVAL;
-	ret = amdx_hmm_span_check(args->start, args->size);
-	if (ret)
-		return ret;
-	end = args->start + args->size;
+	return amdx_hmm_span_check(args->start, args->size);
+}
 
-	/*
-	 * RAS: a device flagged for RMA may refuse new VRAM allocations.
-	 * Asked before the VRAM gate: a partition commit holds the gate while
-	 * RAS containment waits for the partition lock under the RAS lock.
-	 */
-	if (args->dest != AMDX_HMM_LOC_SYSTEM && amdx_ras_vram_refused(adev))
-		return -EIO;
+/*
+ * MIGRATE's checks under the VRAM gate: the fd's VF (towards VRAM), the
+ * destination against the *@nparts memory partitions, ranges covering
+ * the whole span.
+ */
+static int amdx_hmm_migrate_dest_check(struct amdx_file *file,
+				       const struct amdx_hmm_migrate *args,
+				       u32 *nparts)
+{
+	struct amdx_hmm_ctx *ctx = file->hmm;
+	bool covered;
+	int ret;
 
-	/* No partition switch, no VF disable while pages move. */
-	ret = amdx_partition_vram_begin(adev);
-	if (ret)
-		return ret;
 	if (file->owner != AMDX_OWNER_PF && args->dest != AMDX_HMM_LOC_SYSTEM) {
 		bool evict = false;
 
-		ret = amdx_partition_vf_check(adev, file->vf, file->vf_epoch,
-					      &evict);
+		ret = amdx_partition_vf_check(file->adev, file->vf,
+					      file->vf_epoch, &evict);
 		if (ret)
-			goto out_gate;
+			return ret;
 		WRITE_ONCE(ctx->vf_evict, evict);
 	}
 
 	/* The device fd's ioctl path holds the device lock for read. */
-	ret = amdx_hmm_num_partitions(adev, &nparts);
+	ret = amdx_hmm_num_partitions(file->adev, nparts);
 	if (ret)
-		goto out_gate;
+		return ret;
 	if (args->dest != AMDX_HMM_LOC_SYSTEM &&
-	    args->dest != AMDX_HMM_LOC_PREFERRED && args->dest >= nparts) {
-		ret = -EINVAL;
-		goto out_gate;
-	}
+	    args->dest != AMDX_HMM_LOC_PREFERRED && args->dest >= *nparts)
+		return -EINVAL;
 
 	spin_lock(&ctx->lock);
-	covered = amdx_range_covered(&ctx->ranges, args->start, end);
+	covered = amdx_range_covered(&ctx->ranges, args->start,
+				     args->start + args->size);
 	spin_unlock(&ctx->lock);
-	if (!covered) {
-		ret = -ENOENT;
-		goto out_gate;
-	}
+	return covered ? 0 : -ENOENT;
+}
 
-	/* Step by step, nothing allocated: the set may change in between. */
+/*
+ * MIGRATE's moves: the span range by range in steps of at most
+ * %AMDX_HMM_MIGRATE_STEP, nothing allocated (the set may change in
+ * between), the counts added to @args.
+ */
+static int amdx_hmm_migrate_spans(struct amdx_hmm_ctx *ctx,
+				  struct amdx_hmm_migrate *args, u32 nparts)
+{
+	u64 end = args->start + args->size, from, to_vram = 0, home = 0;
+	struct amdx_hmm_span sp;
+	int ret = 0;
+
 	for (from = args->start; !ret &&
 	     amdx_hmm_next_span(ctx, from, end, args->dest, nparts, &sp);
 	     from = sp.end) {
@@ -807,11 +788,57 @@ int amdx_ioctl_hmm_migrate(struct amdx_file *file, void *data)
 		args->skip_reasons |= res.reasons;
 		cond_resched();
 	}
-	amdx_hmm_event_migrate(adev, &ctx->who, false, to_vram);
-	amdx_hmm_event_migrate(adev, &ctx->who, true, home);
-	amdx_stats_migrated(adev, AMDX_MIG_TO_VRAM, to_vram);
-	amdx_stats_migrated(adev, AMDX_MIG_TO_RAM, home);
-out_gate:
+	amdx_hmm_event_migrate(ctx->adev, &ctx->who, false, to_vram);
+	amdx_hmm_event_migrate(ctx->adev, &ctx->who, true, home);
+	amdx_stats_migrated(ctx->adev, AMDX_MIG_TO_VRAM, to_vram);
+	amdx_stats_migrated(ctx->adev, AMDX_MIG_TO_RAM, home);
+	return ret;
+}
+
+/**
+ * amdx_ioctl_hmm_migrate() - %AMDX_IOC_HMM_MIGRATE
+ * @file: a device fd.
+ * @data: &struct amdx_hmm_migrate.
+ *
+ * Return: 0 with the counts filled; -EINVAL for bad alignment, flags,
+ * reserved fields or destination; -ENOENT when part of the span has no
+ * range; -EIO towards VRAM of a device flagged for RMA whose policy
+ * refuses use; -ENODEV on a VF's fd once its VF is disabled, -EBUSY while
+ * that VF is quarantined (both only towards VRAM); -EINTR on a fatal
+ * signal (checked every %AMDX_HMM_MIGRATE_STEP bytes) and -ENOMEM: the
+ * counts say what moved until then, and a call that fails before moving
+ * a page changes nothing, not even the range's statistics; -EOPNOTSUPP,
+ * -EBADF.
+ */
+int amdx_ioctl_hmm_migrate(struct amdx_file *file, void *data)
+{
+	struct amdx_hmm_migrate *args = data;
+	struct amdx_device *adev = file->adev;
+	u32 nparts;
+	int ret;
+
+	ret = amdx_hmm_ctx_check(file);
+	if (ret)
+		return ret;
+	ret = amdx_hmm_migrate_args_check(args);
+	if (ret)
+		return ret;
+
+	/*
+	 * RAS: a device flagged for RMA may refuse new VRAM allocations.
+	 * Asked before the VRAM gate: a partition commit holds the gate while
+	 * RAS containment waits for the partition lock under the RAS lock.
+	 */
+	if (args->dest != AMDX_HMM_LOC_SYSTEM && amdx_ras_vram_refused(adev))
+		return -EIO;
+
+	/* No partition switch, no VF disable while pages move. */
+	ret = amdx_partition_vram_begin(adev);
+	if (ret)
+		return ret;
+	ret = amdx_hmm_migrate_dest_check(file, args, &nparts);
+	if (!ret)
+		ret = amdx_hmm_migrate_spans(file->hmm, args, nparts);
 	amdx_partition_vram_end(adev);
 	return ret;
 }
