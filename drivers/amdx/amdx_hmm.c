@@ -1247,88 +1247,86 @@ static u32 amdx_hmm_ranges_chunk(struct amdx_hmm_ctx *ctx, u64 from,
 
 /**
  * amdx_hmm_query_ranges() - %AMDX_QUERY_HMM_RANGES on a device fd
- * @file: a device fd.
+ * @file: a device fd; the caller holds its device's lock for read.
  * @q: the query.
  *
- * The kernel allocates one chunk of %AMDX_HMM_QUERY_CHUNK entries whatever
- * &amdx_query.size says, and copies out chunk by chunk; residency comes
- * from the ranges' counters, so the query costs O(ranges), at most
- * %AMDX_HMM_RANGES_MAX, never O(pages).
+ * The result is gathered into a kernel buffer sized by the ranges the fd
+ * holds (at most %AMDX_HMM_RANGES_MAX, whatever &amdx_query.size says),
+ * %AMDX_HMM_QUERY_CHUNK entries per hold of the context's lock, then
+ * copied out in one go without the device lock (amdx_device_copy_to_user():
+ * a result buffer on a userfaultfd or FUSE page never holds up removal).
+ * Residency comes from the ranges' counters, so the query costs O(ranges),
+ * never O(pages).
  *
- * Return: 0, -ENOSPC with the needed size, -EOPNOTSUPP, -EFAULT, -ENOMEM.
+ * Return: 0; -ENOSPC with the needed size (also when ranges were added
+ * while the query ran: call again); -ENODEV when the device was removed
+ * during the copy; -EOPNOTSUPP, -EFAULT, -ENOMEM.
  */
 int amdx_hmm_query_ranges(struct amdx_file *file, struct amdx_query *q)
 {
 	struct amdx_hmm_ctx *ctx = file->hmm;
-	struct amdx_query_hmm_ranges hdr = {
-		.entry_size = sizeof(struct amdx_hmm_range_info),
-	};
-	struct amdx_hmm_range_info *buf;
-	u8 __user *out = u64_to_user_ptr(q->data);
-	u64 cap, from = 0;
-	u32 n = 0, got;
+	struct amdx_query_hmm_ranges *res;
+	struct amdx_viewer v;
+	u32 count, n = 0, got;
+	u64 from = 0;
+	size_t len;
 	bool more;
 	int ret = 0;
 
 	if (!ctx)
 		return -EOPNOTSUPP;
 	spin_lock(&ctx->lock);
-	got = ctx->ranges.count;
+	count = ctx->ranges.count;
 	spin_unlock(&ctx->lock);
-	if (!q->size || q->size < struct_size(&hdr, ranges, got)) {
+	len = struct_size(res, ranges, count);
+	if (!q->size || q->size < len) {
 		ret = q->size ? -ENOSPC : 0;
-		q->size = struct_size(&hdr, ranges, got);
+		q->size = len;
 		return ret;
 	}
-	/* Entries the caller's buffer holds; the set may grow meanwhile. */
-	cap = (q->size - sizeof(hdr)) / sizeof(*buf);
-	buf = kcalloc(AMDX_HMM_QUERY_CHUNK, sizeof(*buf), GFP_KERNEL_ACCOUNT);
-	if (!buf)
+	res = kvzalloc(len, GFP_KERNEL_ACCOUNT);
+	if (!res)
 		return -ENOMEM;
 
 	do {
-		got = amdx_hmm_ranges_chunk(ctx, from, buf,
-					    AMDX_HMM_QUERY_CHUNK, &more);
-		if (!got)
-			break;
-		if (n + got > cap) {
+		got = amdx_hmm_ranges_chunk(ctx, from, res->ranges + n,
+					    min_t(u32, AMDX_HMM_QUERY_CHUNK,
+						  count - n), &more);
+		n += got;
+		if (got)
+			from = res->ranges[n - 1].start +
+			       res->ranges[n - 1].size;
+		/* Ranges added meanwhile: more than the buffer holds. */
+		if (more && n == count) {
 			ret = -ENOSPC;
 			break;
 		}
-		if (copy_to_user(out + struct_size(&hdr, ranges, n), buf,
-				 got * sizeof(*buf))) {
-			ret = -EFAULT;
-			break;
-		}
-		n += got;
-		from = buf[got - 1].start + buf[got - 1].size;
 		cond_resched();
 	} while (more);
-	kfree(buf);
-
-	if (ret == -ENOSPC) {
+	if (ret) {
+		kvfree(res);
 		spin_lock(&ctx->lock);
-		q->size = struct_size(&hdr, ranges, ctx->ranges.count);
+		q->size = struct_size(res, ranges, ctx->ranges.count);
 		spin_unlock(&ctx->lock);
 		return ret;
 	}
+
+	res->num_ranges = n;
+	res->entry_size = sizeof(res->ranges[0]);
+	/* The fd may have been passed on: its reader decides. */
+	amdx_viewer_init(&v);
+	res->pid = amdx_viewer_pid(&v, &ctx->who);
+	amdx_viewer_fini(&v);
+	spin_lock(&ctx->lock);
+	res->total = ctx->total;
+	spin_unlock(&ctx->lock);
+	len = struct_size(res, ranges, n);
+	ret = amdx_device_copy_to_user(file->adev, u64_to_user_ptr(q->data),
+				       res, len);
+	kvfree(res);
 	if (ret)
 		return ret;
-	hdr.num_ranges = n;
-	{
-		struct amdx_viewer v;
-
-		/* The fd may have been passed on: its reader decides. */
-		amdx_viewer_init(&v);
-		hdr.pid = amdx_viewer_pid(&v, &ctx->who);
-		amdx_viewer_fini(&v);
-	}
-	spin_lock(&ctx->lock);
-	hdr.total = ctx->total;
-	spin_unlock(&ctx->lock);
-	if (copy_to_user(out, &hdr, sizeof(hdr)))
-		return -EFAULT;
-	q->size = struct_size(&hdr, ranges, n);
+	q->size = len;
 	return 0;
 }
 
