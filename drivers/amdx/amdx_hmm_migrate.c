@@ -636,6 +636,24 @@ static void amdx_hmm_evict_mm(struct amdx_device *adev,
 	mmap_read_unlock(ctx->mm);
 }
 
+/**
+ * amdx_hmm_home_uncovered() - move home the pages no range of a context holds
+ * @ctx: the context; the caller holds a reference on ctx->mm (mmget) and
+ *	no mmap lock.
+ *
+ * Moves every page of ctx->adev that ctx->mm maps outside the context's
+ * pinned ranges and ranges counting pages in VRAM home: the pages
+ * ``mremap()`` moved out of every range.  Costs the populated page tables
+ * of ctx->mm (VMAs mapping none are skipped, amdx_hmm_count_local());
+ * stops on a fatal signal.
+ */
+void amdx_hmm_home_uncovered(struct amdx_hmm_ctx *ctx)
+{
+	struct amdx_hmm_result res = {};
+
+	amdx_hmm_evict_mm(ctx->adev, ctx, 0, 0, U64_MAX, &res);
+}
+
 /*
  * The partition is full and no range counts pages in it, yet pages are
  * there: mapped where no range covers them (mremap() moved them and the
