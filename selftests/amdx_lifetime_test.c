@@ -234,7 +234,10 @@ FIXTURE_VARIANT(uffd)
 	bool hmm;
 };
 
-enum { STALL_ARG, STALL_IMPORT, STALL_ACCESS, STALL_QUERY_OUT, STALL_PLAN_OUT };
+enum {
+	STALL_ARG, STALL_IMPORT, STALL_ACCESS, STALL_QUERY_OUT, STALL_PLAN_OUT,
+	STALL_RANGES_OUT,
+};
 
 FIXTURE_VARIANT_ADD(uffd, argument) { .what = STALL_ARG };
 FIXTURE_VARIANT_ADD(uffd, badpage_table) { .what = STALL_IMPORT };
@@ -245,6 +248,10 @@ FIXTURE_VARIANT_ADD(uffd, access_write_buffer) {
 FIXTURE_VARIANT_ADD(uffd, query_result_buffer) { .what = STALL_QUERY_OUT };
 /* PARTITION_PLAN's topology output. */
 FIXTURE_VARIANT_ADD(uffd, plan_topology_buffer) { .what = STALL_PLAN_OUT };
+/* AMDX_QUERY_HMM_RANGES's result, of an fd with a range in VRAM. */
+FIXTURE_VARIANT_ADD(uffd, hmm_ranges_buffer) {
+	.what = STALL_RANGES_OUT, .hmm = true,
+};
 
 FIXTURE_SETUP(uffd)
 {
@@ -340,6 +347,16 @@ static void *stalled_fn(void *arg)
 		s->ret = amdx_ioctl(s->fd, AMDX_IOC_PARTITION_PLAN, &c);
 		break;
 	}
+	case STALL_RANGES_OUT: {
+		struct amdx_query q = {
+			.query = AMDX_QUERY_HMM_RANGES,
+			.data = (uintptr_t)s->area,
+			.size = ps,
+		};
+
+		s->ret = amdx_ioctl(s->fd, AMDX_IOC_QUERY, &q);
+		break;
+	}
 	}
 	return NULL;
 }
@@ -381,7 +398,7 @@ TEST_F(uffd, removal_while_ioctl_copy_stalls)
 	pthread_t t;
 	bool removed;
 
-	if (variant->what == STALL_ACCESS) {
+	if (variant->hmm) {
 		s.hmm_buf = to_vram(self->d.fd, 1, 3);
 		ASSERT_NE(NULL, s.hmm_buf);
 	}

@@ -5,8 +5,9 @@
  * did; a VF FLR's VRAM wipe looks at the VF's pages only, not at the
  * device's VRAM; eviction in a full memory partition moves home what is
  * needed plus %AMDX_HMM_EVICT_SLACK pages, least recently used data first,
- * and finds pages mremap() moved out of every range; a fault uses the
- * range of the fd that holds its address.  Runs as root with amdx_sim
+ * and finds pages mremap() moved out of every range, as do PARTITION_PLAN's
+ * holders and close; a fault uses the range of the fd that holds its
+ * address.  Runs as root with amdx_sim
  * loaded.
  */
 #include <setjmp.h>
@@ -352,6 +353,66 @@ TEST_F_TIMEOUT(res, eviction_finds_pages_mremap_moved, 240)
 	free(map);
 	munmap(moved, size);
 	munmap(b, full);
+}
+
+/*
+ * mremap() moves device-private entries to an address no range covers.
+ * The process still holds those pages: a PARTITION_PLAN that changes the
+ * memory partitions lists it as their holder, and closing the fd sends
+ * them home (the VRAM is free again, the data intact).
+ */
+TEST_F(res, mremap_moved_pages_have_a_holder_and_go_home_on_close)
+{
+	size_t size = SZ_2M;
+	unsigned long n = size / ps;
+	struct amdx_partition_holder h[4];
+	struct amdx_partition_config c;
+	struct amdx_device_info info;
+	struct amdx_hmm_migrate m;
+	char *a, *moved;
+	__u64 before;
+	__u8 *map;
+
+	if (self->skip)
+		SKIP(return, NO_HMM);
+	ASSERT_EQ(0, dev_new(self, "model=mi300x vram=256"));
+	ASSERT_EQ(0, amdx_device_info(self->ctl, self->id, &info));
+	before = info.vram_free;
+	a = anon(size);
+	moved = anon(size);
+	ASSERT_NE(NULL, a);
+	ASSERT_NE(NULL, moved);
+	map = calloc(n, 1);
+	ASSERT_NE(NULL, map);
+	amdx_fill(a, size, 12);
+	ASSERT_EQ(0, set_attr(self->fd, a, size, 9));
+	ASSERT_EQ(0, migrate(self->fd, a, size, 0, &m));
+	ASSERT_EQ(n, m.moved);
+	ASSERT_EQ(moved, mremap(a, size, size, MREMAP_MAYMOVE | MREMAP_FIXED,
+				moved));
+	ASSERT_EQ(n, local_pages(self->fd, moved, size, map));
+
+	memset(&c, 0, sizeof(c));
+	memset(h, 0, sizeof(h));
+	c.compute_mode = AMDX_COMPUTE_CPX;
+	c.memory_mode = AMDX_MEMORY_NPS4;
+	c.holders = (uintptr_t)h;
+	c.max_holders = 4;
+	ASSERT_EQ(0, amdx_ioctl(self->fd, AMDX_IOC_PARTITION_PLAN, &c));
+	EXPECT_EQ(1, c.num_holders);
+	EXPECT_EQ(0, c.allowed);
+	EXPECT_EQ(AMDX_PART_REASON_BUSY, c.reason);
+	EXPECT_EQ(getpid(), h[0].pid);
+	EXPECT_EQ(0, h[0].mem_partition);
+	EXPECT_EQ(n, h[0].pages);
+
+	ASSERT_EQ(0, close(self->fd));
+	self->fd = -1;
+	ASSERT_EQ(0, amdx_device_info(self->ctl, self->id, &info));
+	EXPECT_EQ(before, info.vram_free);
+	EXPECT_EQ(-1, amdx_check(moved, size, 12));
+	free(map);
+	munmap(moved, size);
 }
 
 /* Resident pages of the ranges of @fd, -1 on error. */

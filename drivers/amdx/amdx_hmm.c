@@ -56,6 +56,7 @@
 #include <linux/pid.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/swap.h>
 #include <linux/swapops.h>
 #include <linux/uaccess.h>
@@ -108,17 +109,45 @@ void amdx_hmm_ctx_put(struct amdx_hmm_ctx *ctx)
 	kref_put(&ctx->ref, amdx_hmm_ctx_release);
 }
 
+/* Drop the references of @n contexts of @ctxs. */
+static void amdx_hmm_ctxs_put(struct amdx_hmm_ctx **ctxs, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		amdx_hmm_ctx_put(ctxs[i]);
+}
+
 /*
  * What amdx_hmm_walk_pte() looks for and finds: the device-private entries
- * of @count (a pgmap owner) counted in @n; @owner and @writable of the
- * last device-private entry seen.
+ * of @count (a pgmap owner) counted in @n, and with @st per memory
+ * partition of @st's layout in @parts (@adev's VRAM pages); @owner and
+ * @writable of the last device-private entry seen.
  */
 struct amdx_hmm_pte_walk {
 	const void *count;
 	u64 n;
+	struct amdx_device *adev;
+	const struct amdx_device_state *st;
+	u64 *parts;
 	const void *owner;
 	bool writable;
 };
+
+/* Count @page, a VRAM page of w->adev, in its memory partition. */
+static void amdx_hmm_walk_part(struct amdx_hmm_pte_walk *w, struct page *page)
+{
+	u64 off = w->adev->ops->vram_page_index(w->adev, page) << PAGE_SHIFT;
+	u32 m;
+
+	for (m = 0; m < w->st->num_mem_partitions; m++) {
+		if (off >= w->st->mem[m].base &&
+		    off - w->st->mem[m].base < w->st->mem[m].size) {
+			w->parts[m]++;
+			return;
+		}
+	}
+}
 
 /* Runs under the PTE's lock (apply_to_existing_page_range()). */
 static int amdx_hmm_walk_pte(pte_t *ptep, unsigned long addr, void *data)
@@ -135,8 +164,11 @@ static int amdx_hmm_walk_pte(pte_t *ptep, unsigned long addr, void *data)
 	/* The entry holds a reference on the page, and so on its pgmap. */
 	w->owner = pfn_swap_entry_to_page(e)->pgmap->owner;
 	w->writable = is_writable_device_private_entry(e);
-	if (w->owner == w->count)
+	if (w->owner == w->count) {
 		w->n++;
+		if (w->st)
+			amdx_hmm_walk_part(w, pfn_swap_entry_to_page(e));
+	}
 	return 0;
 }
 
@@ -415,18 +447,25 @@ static bool amdx_hmm_next_span(struct amdx_hmm_ctx *ctx, u64 from, u64 end,
  * @file: the closing device fd.
  *
  * Moves the context's data home while the address space lives, then
- * removes the notifier.  Nothing moves when the context counts no page in
- * VRAM; a fatal signal stops the moves (what is left comes home on a CPU
- * fault, or when the device goes).
+ * removes the notifier: range by range what the ranges count in VRAM,
+ * then, when this is the last fd of the address space on the device,
+ * every other page of the device the address space maps (``mremap()``
+ * moved it out of every range; amdx_hmm_home_uncovered(), at the cost of
+ * the populated page tables).  A fatal signal stops the moves (what is
+ * left comes home on a CPU fault, or when the device goes).
  */
 void amdx_hmm_file_release(struct amdx_file *file)
 {
-	struct amdx_hmm_ctx *ctx = file->hmm;
+	struct amdx_hmm_ctx *ctx = file->hmm, *c;
+	bool last = true;
 
 	if (!ctx)
 		return;
 	mutex_lock(&ctx->adev->hmm.lock);
 	list_del(&ctx->dev_node);
+	list_for_each_entry(c, &ctx->adev->hmm.ctxs, dev_node)
+		if (c->mm == ctx->mm)
+			last = false;
 	mutex_unlock(&ctx->adev->hmm.lock);
 
 	/* Like an ioctl: the provider must stay while pages move. */
@@ -449,6 +488,10 @@ void amdx_hmm_file_release(struct amdx_file *file)
 			from = sp.end;
 			cond_resched();
 		}
+		/* What mremap() moved out of every range, found by page. */
+		if (last && !fatal_signal_pending(current) &&
+		    ctx->adev->ops->vram_used_pages(ctx->adev))
+			amdx_hmm_home_uncovered(ctx);
 		mmput(ctx->mm);
 	}
 	up_read(&ctx->adev->lock);
@@ -706,85 +749,66 @@ out_unlock_mm:
 	return ret;
 }
 
-/**
- * amdx_ioctl_hmm_migrate() - %AMDX_IOC_HMM_MIGRATE
- * @file: a device fd.
- * @data: &struct amdx_hmm_migrate.
- *
- * Return: 0 with the counts filled; -EINVAL for bad alignment, flags,
- * reserved fields or destination; -ENOENT when part of the span has no
- * range; -EIO towards VRAM of a device flagged for RMA whose policy
- * refuses use; -ENODEV on a VF's fd once its VF is disabled, -EBUSY while
- * that VF is quarantined (both only towards VRAM); -EINTR on a fatal
- * signal (checked every %AMDX_HMM_MIGRATE_STEP bytes) and -ENOMEM: the
- * counts say what moved until then, and a call that fails before moving
- * a page changes nothing, not even the range's statistics; -EOPNOTSUPP,
- * -EBADF.
- */
-int amdx_ioctl_hmm_migrate(struct amdx_file *file, void *data)
+/* MIGRATE's checks of its argument alone. */
+static int amdx_hmm_migrate_args_check(const struct amdx_hmm_migrate *args)
 {
-	struct amdx_hmm_migrate *args = data;
-	struct amdx_hmm_ctx *ctx = file->hmm;
-	struct amdx_device *adev = file->adev;
-	struct amdx_hmm_span sp;
-	u64 end, from, to_vram = 0, home = 0;
-	bool covered;
-	u32 nparts;
-	int ret;
-
-	ret = amdx_hmm_ctx_check(file);
-	if (ret)
-		return ret;
 	if (args->flags || args->pad || args->reserved[0] ||
 	    args->reserved[1] || args->moved || args->already ||
 	    args->skipped || args->skip_reasons)
 		return -EINVAL;
-	ret = amdx_hmm_span_check(args->start, args->size);
-	if (ret)
-		return ret;
-	end = args->start + args->size;
+	return amdx_hmm_span_check(args->start, args->size);
+}
 
-	/*
-	 * RAS: a device flagged for RMA may refuse new VRAM allocations.
-	 * Asked before the VRAM gate: a partition commit holds the gate while
-	 * RAS containment waits for the partition lock under the RAS lock.
-	 */
-	if (args->dest != AMDX_HMM_LOC_SYSTEM && amdx_ras_vram_refused(adev))
-		return -EIO;
+/*
+ * MIGRATE's checks under the VRAM gate: the fd's VF (towards VRAM), the
+ * destination against the *@nparts memory partitions, ranges covering
+ * the whole span.
+ */
+static int amdx_hmm_migrate_dest_check(struct amdx_file *file,
+				       const struct amdx_hmm_migrate *args,
+				       u32 *nparts)
+{
+	struct amdx_hmm_ctx *ctx = file->hmm;
+	bool covered;
+	int ret;
 
-	/* No partition switch, no VF disable while pages move. */
-	ret = amdx_partition_vram_begin(adev);
-	if (ret)
-		return ret;
 	if (file->owner != AMDX_OWNER_PF && args->dest != AMDX_HMM_LOC_SYSTEM) {
 		bool evict = false;
 
-		ret = amdx_partition_vf_check(adev, file->vf, file->vf_epoch,
-					      &evict);
+		ret = amdx_partition_vf_check(file->adev, file->vf,
+					      file->vf_epoch, &evict);
 		if (ret)
-			goto out_gate;
+			return ret;
 		WRITE_ONCE(ctx->vf_evict, evict);
 	}
 
 	/* The device fd's ioctl path holds the device lock for read. */
-	ret = amdx_hmm_num_partitions(adev, &nparts);
+	ret = amdx_hmm_num_partitions(file->adev, nparts);
 	if (ret)
-		goto out_gate;
+		return ret;
 	if (args->dest != AMDX_HMM_LOC_SYSTEM &&
-	    args->dest != AMDX_HMM_LOC_PREFERRED && args->dest >= nparts) {
-		ret = -EINVAL;
-		goto out_gate;
-	}
+	    args->dest != AMDX_HMM_LOC_PREFERRED && args->dest >= *nparts)
+		return -EINVAL;
 
 	spin_lock(&ctx->lock);
-	covered = amdx_range_covered(&ctx->ranges, args->start, end);
+	covered = amdx_range_covered(&ctx->ranges, args->start,
+				     args->start + args->size);
 	spin_unlock(&ctx->lock);
-	if (!covered) {
-		ret = -ENOENT;
-		goto out_gate;
-	}
+	return covered ? 0 : -ENOENT;
+}
 
-	/* Step by step, nothing allocated: the set may change in between. */
+/*
+ * MIGRATE's moves: the span range by range in steps of at most
+ * %AMDX_HMM_MIGRATE_STEP, nothing allocated (the set may change in
+ * between), the counts added to @args.
+ */
+static int amdx_hmm_migrate_spans(struct amdx_hmm_ctx *ctx,
+				  struct amdx_hmm_migrate *args, u32 nparts)
+{
+	u64 end = args->start + args->size, from, to_vram = 0, home = 0;
+	struct amdx_hmm_span sp;
+	int ret = 0;
+
 	for (from = args->start; !ret &&
 	     amdx_hmm_next_span(ctx, from, end, args->dest, nparts, &sp);
 	     from = sp.end) {
@@ -807,11 +831,57 @@ int amdx_ioctl_hmm_migrate(struct amdx_file *file, void *data)
 		args->skip_reasons |= res.reasons;
 		cond_resched();
 	}
-	amdx_hmm_event_migrate(adev, &ctx->who, false, to_vram);
-	amdx_hmm_event_migrate(adev, &ctx->who, true, home);
-	amdx_stats_migrated(adev, AMDX_MIG_TO_VRAM, to_vram);
-	amdx_stats_migrated(adev, AMDX_MIG_TO_RAM, home);
-out_gate:
+	amdx_hmm_event_migrate(ctx->adev, &ctx->who, false, to_vram);
+	amdx_hmm_event_migrate(ctx->adev, &ctx->who, true, home);
+	amdx_stats_migrated(ctx->adev, AMDX_MIG_TO_VRAM, to_vram);
+	amdx_stats_migrated(ctx->adev, AMDX_MIG_TO_RAM, home);
+	return ret;
+}
+
+/**
+ * amdx_ioctl_hmm_migrate() - %AMDX_IOC_HMM_MIGRATE
+ * @file: a device fd.
+ * @data: &struct amdx_hmm_migrate.
+ *
+ * Return: 0 with the counts filled; -EINVAL for bad alignment, flags,
+ * reserved fields or destination; -ENOENT when part of the span has no
+ * range; -EIO towards VRAM of a device flagged for RMA whose policy
+ * refuses use; -ENODEV on a VF's fd once its VF is disabled, -EBUSY while
+ * that VF is quarantined (both only towards VRAM); -EINTR on a fatal
+ * signal (checked every %AMDX_HMM_MIGRATE_STEP bytes) and -ENOMEM: the
+ * counts say what moved until then, and a call that fails before moving
+ * a page changes nothing, not even the range's statistics; -EOPNOTSUPP,
+ * -EBADF.
+ */
+int amdx_ioctl_hmm_migrate(struct amdx_file *file, void *data)
+{
+	struct amdx_hmm_migrate *args = data;
+	struct amdx_device *adev = file->adev;
+	u32 nparts;
+	int ret;
+
+	ret = amdx_hmm_ctx_check(file);
+	if (ret)
+		return ret;
+	ret = amdx_hmm_migrate_args_check(args);
+	if (ret)
+		return ret;
+
+	/*
+	 * RAS: a device flagged for RMA may refuse new VRAM allocations.
+	 * Asked before the VRAM gate: a partition commit holds the gate while
+	 * RAS containment waits for the partition lock under the RAS lock.
+	 */
+	if (args->dest != AMDX_HMM_LOC_SYSTEM && amdx_ras_vram_refused(adev))
+		return -EIO;
+
+	/* No partition switch, no VF disable while pages move. */
+	ret = amdx_partition_vram_begin(adev);
+	if (ret)
+		return ret;
+	ret = amdx_hmm_migrate_dest_check(file, args, &nparts);
+	if (!ret)
+		ret = amdx_hmm_migrate_spans(file->hmm, args, nparts);
 	amdx_partition_vram_end(adev);
 	return ret;
 }
@@ -1220,88 +1290,86 @@ static u32 amdx_hmm_ranges_chunk(struct amdx_hmm_ctx *ctx, u64 from,
 
 /**
  * amdx_hmm_query_ranges() - %AMDX_QUERY_HMM_RANGES on a device fd
- * @file: a device fd.
+ * @file: a device fd; the caller holds its device's lock for read.
  * @q: the query.
  *
- * The kernel allocates one chunk of %AMDX_HMM_QUERY_CHUNK entries whatever
- * &amdx_query.size says, and copies out chunk by chunk; residency comes
- * from the ranges' counters, so the query costs O(ranges), at most
- * %AMDX_HMM_RANGES_MAX, never O(pages).
+ * The result is gathered into a kernel buffer sized by the ranges the fd
+ * holds (at most %AMDX_HMM_RANGES_MAX, whatever &amdx_query.size says),
+ * %AMDX_HMM_QUERY_CHUNK entries per hold of the context's lock, then
+ * copied out in one go without the device lock (amdx_device_copy_to_user():
+ * a result buffer on a userfaultfd or FUSE page never holds up removal).
+ * Residency comes from the ranges' counters, so the query costs O(ranges),
+ * never O(pages).
  *
- * Return: 0, -ENOSPC with the needed size, -EOPNOTSUPP, -EFAULT, -ENOMEM.
+ * Return: 0; -ENOSPC with the needed size (also when ranges were added
+ * while the query ran: call again); -ENODEV when the device was removed
+ * during the copy; -EOPNOTSUPP, -EFAULT, -ENOMEM.
  */
 int amdx_hmm_query_ranges(struct amdx_file *file, struct amdx_query *q)
 {
 	struct amdx_hmm_ctx *ctx = file->hmm;
-	struct amdx_query_hmm_ranges hdr = {
-		.entry_size = sizeof(struct amdx_hmm_range_info),
-	};
-	struct amdx_hmm_range_info *buf;
-	u8 __user *out = u64_to_user_ptr(q->data);
-	u64 cap, from = 0;
-	u32 n = 0, got;
+	struct amdx_query_hmm_ranges *res;
+	struct amdx_viewer v;
+	u32 count, n = 0, got;
+	u64 from = 0;
+	size_t len;
 	bool more;
 	int ret = 0;
 
 	if (!ctx)
 		return -EOPNOTSUPP;
 	spin_lock(&ctx->lock);
-	got = ctx->ranges.count;
+	count = ctx->ranges.count;
 	spin_unlock(&ctx->lock);
-	if (!q->size || q->size < struct_size(&hdr, ranges, got)) {
+	len = struct_size(res, ranges, count);
+	if (!q->size || q->size < len) {
 		ret = q->size ? -ENOSPC : 0;
-		q->size = struct_size(&hdr, ranges, got);
+		q->size = len;
 		return ret;
 	}
-	/* Entries the caller's buffer holds; the set may grow meanwhile. */
-	cap = (q->size - sizeof(hdr)) / sizeof(*buf);
-	buf = kcalloc(AMDX_HMM_QUERY_CHUNK, sizeof(*buf), GFP_KERNEL_ACCOUNT);
-	if (!buf)
+	res = kvzalloc(len, GFP_KERNEL_ACCOUNT);
+	if (!res)
 		return -ENOMEM;
 
 	do {
-		got = amdx_hmm_ranges_chunk(ctx, from, buf,
-					    AMDX_HMM_QUERY_CHUNK, &more);
-		if (!got)
-			break;
-		if (n + got > cap) {
+		got = amdx_hmm_ranges_chunk(ctx, from, res->ranges + n,
+					    min_t(u32, AMDX_HMM_QUERY_CHUNK,
+						  count - n), &more);
+		n += got;
+		if (got)
+			from = res->ranges[n - 1].start +
+			       res->ranges[n - 1].size;
+		/* Ranges added meanwhile: more than the buffer holds. */
+		if (more && n == count) {
 			ret = -ENOSPC;
 			break;
 		}
-		if (copy_to_user(out + struct_size(&hdr, ranges, n), buf,
-				 got * sizeof(*buf))) {
-			ret = -EFAULT;
-			break;
-		}
-		n += got;
-		from = buf[got - 1].start + buf[got - 1].size;
 		cond_resched();
 	} while (more);
-	kfree(buf);
-
-	if (ret == -ENOSPC) {
+	if (ret) {
+		kvfree(res);
 		spin_lock(&ctx->lock);
-		q->size = struct_size(&hdr, ranges, ctx->ranges.count);
+		q->size = struct_size(res, ranges, ctx->ranges.count);
 		spin_unlock(&ctx->lock);
 		return ret;
 	}
+
+	res->num_ranges = n;
+	res->entry_size = sizeof(res->ranges[0]);
+	/* The fd may have been passed on: its reader decides. */
+	amdx_viewer_init(&v);
+	res->pid = amdx_viewer_pid(&v, &ctx->who);
+	amdx_viewer_fini(&v);
+	spin_lock(&ctx->lock);
+	res->total = ctx->total;
+	spin_unlock(&ctx->lock);
+	len = struct_size(res, ranges, n);
+	ret = amdx_device_copy_to_user(file->adev, u64_to_user_ptr(q->data),
+				       res, len);
+	kvfree(res);
 	if (ret)
 		return ret;
-	hdr.num_ranges = n;
-	{
-		struct amdx_viewer v;
-
-		/* The fd may have been passed on: its reader decides. */
-		amdx_viewer_init(&v);
-		hdr.pid = amdx_viewer_pid(&v, &ctx->who);
-		amdx_viewer_fini(&v);
-	}
-	spin_lock(&ctx->lock);
-	hdr.total = ctx->total;
-	spin_unlock(&ctx->lock);
-	if (copy_to_user(out, &hdr, sizeof(hdr)))
-		return -EFAULT;
-	q->size = struct_size(&hdr, ranges, n);
+	q->size = len;
 	return 0;
 }
 
@@ -1345,6 +1413,50 @@ void amdx_hmm_holders_put(struct amdx_hmm_holder *h, u32 n)
 	}
 }
 
+/*
+ * Device pages of @adev that @mm maps, per memory partition of @st's
+ * layout, added to @pages.  The caller holds a reference on @mm (mmget)
+ * and no mmap lock.  Costs the populated page tables of @mm (see
+ * amdx_hmm_walk()); returns -EINTR on a fatal signal.
+ */
+static int amdx_hmm_count_mm(struct amdx_device *adev, struct mm_struct *mm,
+			     const struct amdx_device_state *st, u64 *pages)
+{
+	struct amdx_hmm_pte_walk w = {
+		.count = adev->desc.pgmap_owner,
+		.adev = adev,
+		.st = st,
+		.parts = pages,
+	};
+	struct vm_area_struct *vma;
+	unsigned long addr = 0;
+	int ret = 0;
+
+	mmap_read_lock(mm);
+	while ((vma = find_vma(mm, addr))) {
+		if (fatal_signal_pending(current)) {
+			ret = -EINTR;
+			break;
+		}
+		amdx_hmm_walk(mm, vma->vm_start, vma->vm_end, &w);
+		addr = vma->vm_end;
+		cond_resched();
+	}
+	mmap_read_unlock(mm);
+	return ret;
+}
+
+/* Orders contexts by address space, for amdx_hmm_holders(). */
+static int amdx_hmm_ctx_cmp_mm(const void *a, const void *b)
+{
+	const struct amdx_hmm_ctx *x = *(struct amdx_hmm_ctx * const *)a;
+	const struct amdx_hmm_ctx *y = *(struct amdx_hmm_ctx * const *)b;
+
+	if (x->mm == y->mm)
+		return 0;
+	return (uintptr_t)x->mm < (uintptr_t)y->mm ? -1 : 1;
+}
+
 /**
  * amdx_hmm_holders() - processes with data in some memory partitions
  * @adev: the device.
@@ -1356,19 +1468,28 @@ void amdx_hmm_holders_put(struct amdx_hmm_holder *h, u32 n)
  *	may then count a process twice).  The entries written hold pid
  *	references: drop them with amdx_hmm_holders_put().
  *
- * Reads the residency counters of every context's ranges (O(contexts x
- * ranges), no page-table walk, no mmap lock); a partition the provider
- * reports empty has no holders whatever the counters say.
+ * A holder is a process with a device fd whose address space maps VRAM
+ * pages of @adev, wherever it maps them: a range's or an address
+ * ``mremap()`` moved them to.  The contexts on @adev are taken in one
+ * snapshot (an array the size of their list), and each address space
+ * among them is walked once, at the cost of its populated page tables
+ * (amdx_hmm_walk()), under its mmap lock for read and no other amdx
+ * lock but the caller's.  A partition the provider reports empty has no
+ * holders.
  *
- * Return: 0, -ENOMEM or the provider's get_state() error.
+ * Context: the caller may hold the device, partition and gate locks
+ * (they come before mmap_lock), not &amdx_hmm_dev.lock.
+ *
+ * Return: 0, -EINTR on a fatal signal, -ENOMEM or the provider's
+ * get_state() error.
  */
 int amdx_hmm_holders(struct amdx_device *adev, u32 part_mask,
 		     struct amdx_hmm_holder *out, u32 max, u32 *count)
 {
 	u64 pages[AMDX_MAX_MEM_PARTITIONS];
+	struct amdx_hmm_ctx **ctxs = NULL, *ctx;
 	struct amdx_device_state *st;
-	struct amdx_hmm_ctx *ctx;
-	u32 n = 0, m;
+	u32 n = 0, m, nctx = 0, i, have = 0, busy = 0;
 	int ret;
 
 	*count = 0;
@@ -1378,21 +1499,59 @@ int amdx_hmm_holders(struct amdx_device *adev, u32 part_mask,
 	ret = adev->ops->get_state(adev, st);
 	if (ret)
 		goto out_free_st;
+	if (WARN_ON_ONCE(st->num_mem_partitions > AMDX_MAX_MEM_PARTITIONS)) {
+		ret = -EIO;
+		goto out_free_st;
+	}
+	for (m = 0; m < st->num_mem_partitions; m++)
+		if ((part_mask & BIT(m)) && st->mem[m].free < st->mem[m].size)
+			busy |= BIT(m);
+	/* No page in the partitions asked about: nothing to walk. */
+	if (!busy)
+		goto out_free_st;
 
-	mutex_lock(&adev->hmm.lock);
-	list_for_each_entry(ctx, &adev->hmm.ctxs, dev_node) {
+	/* A snapshot of the contexts, sized by the list (fds, not pages). */
+	for (;;) {
+		mutex_lock(&adev->hmm.lock);
+		list_for_each_entry(ctx, &adev->hmm.ctxs, dev_node) {
+			if (nctx < have) {
+				kref_get(&ctx->ref);
+				ctxs[nctx] = ctx;
+			}
+			nctx++;
+		}
+		mutex_unlock(&adev->hmm.lock);
+		if (nctx <= have)
+			break;
+		amdx_hmm_ctxs_put(ctxs, min(nctx, have));
+		kvfree(ctxs);
+		have = nctx;
+		nctx = 0;
+		ctxs = kvmalloc_array(have, sizeof(*ctxs), GFP_KERNEL);
+		if (!ctxs) {
+			ret = -ENOMEM;
+			goto out_free_st;
+		}
+	}
+	sort(ctxs, nctx, sizeof(*ctxs), amdx_hmm_ctx_cmp_mm, NULL);
+
+	for (i = 0; i < nctx && !ret; i++) {
+		ctx = ctxs[i];
+		/* One walk per address space: its fds hold the same pages. */
+		if (i && ctxs[i - 1]->mm == ctx->mm)
+			continue;
+		if (!mmget_not_zero(ctx->mm))
+			continue;
 		memset(pages, 0, sizeof(pages));
-		spin_lock(&ctx->lock);
-		amdx_range_set_resident(&ctx->ranges, pages);
-		spin_unlock(&ctx->lock);
-		for (m = 0; m < st->num_mem_partitions; m++)
-			if (pages[m] && (part_mask & BIT(m)) &&
-			    st->mem[m].free < st->mem[m].size)
+		ret = amdx_hmm_count_mm(adev, ctx->mm, st, pages);
+		mmput(ctx->mm);
+		for (m = 0; !ret && m < st->num_mem_partitions; m++)
+			if (pages[m] && (busy & BIT(m)))
 				amdx_hmm_holder_add(out, max, &n, ctx, m,
 						    pages[m]);
-		cond_resched();
 	}
-	mutex_unlock(&adev->hmm.lock);
+	amdx_hmm_ctxs_put(ctxs, nctx);
+	kvfree(ctxs);
 	*count = n;
 out_free_st:
 	kfree(st);

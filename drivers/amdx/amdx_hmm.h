@@ -184,6 +184,7 @@ int amdx_hmm_evict_vram_page(struct amdx_device *adev, u64 index);
 int amdx_hmm_drain_vram(struct amdx_device *adev, u64 index, u64 npages,
 			u64 *moved);
 int amdx_hmm_drain_partition(struct amdx_device *adev, u32 part);
+void amdx_hmm_home_uncovered(struct amdx_hmm_ctx *ctx);
 void amdx_hmm_ctx_put(struct amdx_hmm_ctx *ctx);
 bool amdx_hmm_is_local(struct amdx_device *adev, struct mm_struct *mm,
 		       unsigned long addr);

@@ -98,6 +98,35 @@ struct amdx_migrate_bufs {
 	u32 *idx;
 };
 
+/**
+ * struct amdx_migrate_req - one request to the migration engine
+ * @adev: the device whose VRAM pages move.
+ * @mm: the address space; the caller holds its mmap lock for read.
+ * @dest: a memory partition, or %AMDX_HMM_LOC_SYSTEM for home.
+ * @owner: towards VRAM: whom the new VRAM pages are charged to.
+ * @res: the outcome, added to by every pass of the request.
+ * @resume: out, towards VRAM: when the partition (or @owner's quota) ran
+ *	out, the first address not placed; pages from there on are not
+ *	counted in @res.
+ * @fault_page: home on a CPU fault: the faulting device page, else NULL.
+ * @fault_addr: the page-aligned address @fault_page is mapped at.
+ * @fault_moved: out, with @fault_page: whether that page moved.
+ *
+ * What amdx_migrate_mm() and its migrate_vma passes share; the span and
+ * the VMA change from pass to pass and are their own arguments.
+ */
+struct amdx_migrate_req {
+	struct amdx_device *adev;
+	struct mm_struct *mm;
+	u32 dest;
+	u32 owner;
+	struct amdx_hmm_result *res;
+	unsigned long resume;
+	struct page *fault_page;
+	unsigned long fault_addr;
+	bool fault_moved;
+};
+
 static int amdx_bufs_alloc(struct amdx_migrate_bufs *b, unsigned long n)
 {
 	size_t zeroed = (2 * n + BITS_TO_LONGS(n)) * sizeof(unsigned long);
@@ -250,19 +279,19 @@ static void amdx_count_moved(struct amdx_migrate_bufs *b, unsigned long n,
 }
 
 /*
- * One migrate_vma pass over [start, end) inside @vma towards VRAM, charged
- * to @owner.  When the partition fills up (or @owner reaches its quota),
- * returns -ENOSPC (-EDQUOT) with *@resume at the first page not placed;
- * pages from there on are not counted (the caller retries).
+ * One migrate_vma pass of @req over [start, end) inside @vma towards
+ * partition @req->dest, charged to @req->owner.  When the partition fills
+ * up (or the owner reaches its quota), returns -ENOSPC (-EDQUOT) with
+ * @req->resume at the first page not placed; pages from there on are not
+ * counted (the caller retries).
  */
-static int amdx_migrate_batch_to_vram(struct amdx_device *adev,
+static int amdx_migrate_batch_to_vram(struct amdx_migrate_req *req,
 				      struct vm_area_struct *vma,
 				      unsigned long start, unsigned long end,
-				      u32 part, u32 owner,
-				      struct amdx_migrate_bufs *b,
-				      struct amdx_hmm_result *res,
-				      unsigned long *resume)
+				      struct amdx_migrate_bufs *b)
 {
+	struct amdx_device *adev = req->adev;
+	struct amdx_hmm_result *res = req->res;
 	struct migrate_vma args = {
 		.vma = vma,
 		.start = start,
@@ -285,8 +314,8 @@ static int amdx_migrate_batch_to_vram(struct amdx_device *adev,
 	amdx_classify(adev, &args, b, true, &tail);
 	memset(b->dst, 0, args.npages * sizeof(*b->dst));
 	nsel = bitmap_weight(b->sel, args.npages);
-	full = amdx_alloc_vram_pages(adev, part, owner, nsel, b->dpages,
-				     &filled);
+	full = amdx_alloc_vram_pages(adev, req->dest, req->owner, nsel,
+				     b->dpages, &filled);
 	for_each_set_bit(i, b->sel, args.npages) {
 		struct page *dpage;
 
@@ -328,26 +357,23 @@ static int amdx_migrate_batch_to_vram(struct amdx_device *adev,
 				res->reasons |= AMDX_HMM_SKIP_BUSY;
 			}
 		}
-		*resume = start + (limit << PAGE_SHIFT);
+		req->resume = start + (limit << PAGE_SHIFT);
 	}
 	migrate_vma_finalize(&args);
 	return limit == args.npages ? 0 : full;
 }
 
 /*
- * One migrate_vma pass over [start, end) inside @vma home.  With
- * @fault_page (mapped at @fault_addr), *@fault_moved tells whether that
- * page moved.
+ * One migrate_vma pass of @req over [start, end) inside @vma home.  With
+ * @req->fault_page, @req->fault_moved tells whether that page moved.
  */
-static int amdx_migrate_batch_to_ram(struct amdx_device *adev,
+static int amdx_migrate_batch_to_ram(struct amdx_migrate_req *req,
 				     struct vm_area_struct *vma,
 				     unsigned long start, unsigned long end,
-				     struct page *fault_page,
-				     unsigned long fault_addr,
-				     struct amdx_migrate_bufs *b,
-				     struct amdx_hmm_result *res,
-				     bool *fault_moved)
+				     struct amdx_migrate_bufs *b)
 {
+	struct amdx_device *adev = req->adev;
+	struct amdx_hmm_result *res = req->res;
 	struct migrate_vma args = {
 		.vma = vma,
 		.start = start,
@@ -356,7 +382,7 @@ static int amdx_migrate_batch_to_ram(struct amdx_device *adev,
 		.dst = b->dst,
 		.pgmap_owner = adev->desc.pgmap_owner,
 		.flags = MIGRATE_VMA_SELECT_DEVICE_PRIVATE,
-		.fault_page = fault_page,
+		.fault_page = req->fault_page,
 	};
 	unsigned long i;
 	bool poison;
@@ -420,26 +446,26 @@ static int amdx_migrate_batch_to_ram(struct amdx_device *adev,
 
 	migrate_vma_pages(&args);
 	amdx_count_moved(b, args.npages, res);
-	if (fault_page) {
-		i = (fault_addr - start) >> PAGE_SHIFT;
-		*fault_moved = i < args.npages &&
-			       (b->src[i] & MIGRATE_PFN_MIGRATE) && b->dst[i];
+	if (req->fault_page) {
+		i = (req->fault_addr - start) >> PAGE_SHIFT;
+		req->fault_moved = i < args.npages &&
+				   (b->src[i] & MIGRATE_PFN_MIGRATE) &&
+				   b->dst[i];
 	}
 	migrate_vma_finalize(&args);
 	return ret;
 }
 
 /*
- * Migrate [start, end) of @mm, whose mmap lock the caller holds for read,
- * charging VRAM to @owner.  Returns -ENOSPC when VRAM ran out (-EDQUOT
- * when @owner's quota did), with *@resume at the first address not placed
- * (not counted in @res).
+ * Migrate [start, end) of @req->mm, whose mmap lock the caller holds for
+ * read.  Returns -ENOSPC when VRAM ran out (-EDQUOT when the owner's quota
+ * did), with @req->resume at the first address not placed (not counted in
+ * @req->res).
  */
-static int amdx_migrate_mm(struct amdx_device *adev, struct mm_struct *mm,
-			   unsigned long start, unsigned long end, u32 dest,
-			   u32 owner, struct amdx_hmm_result *res,
-			   unsigned long *resume)
+static int amdx_migrate_mm(struct amdx_migrate_req *req, unsigned long start,
+			   unsigned long end)
 {
+	struct amdx_hmm_result *res = req->res;
 	/* Buffers for no more than the span: small moves stay cheap. */
 	unsigned long batch = clamp_t(unsigned long,
 				      (end - start) >> PAGE_SHIFT, 1,
@@ -453,7 +479,7 @@ static int amdx_migrate_mm(struct amdx_device *adev, struct mm_struct *mm,
 		return ret;
 
 	while (addr < end) {
-		struct vm_area_struct *vma = find_vma(mm, addr);
+		struct vm_area_struct *vma = find_vma(req->mm, addr);
 		unsigned long next;
 
 		if (!vma || vma->vm_start >= end) {
@@ -467,13 +493,12 @@ static int amdx_migrate_mm(struct amdx_device *adev, struct mm_struct *mm,
 			addr = vma->vm_start;
 		}
 		next = min3(end, vma->vm_end, addr + (batch << PAGE_SHIFT));
-		if (dest == AMDX_HMM_LOC_SYSTEM)
-			ret = amdx_migrate_batch_to_ram(adev, vma, addr, next,
-							NULL, 0, &b, res, NULL);
+		if (req->dest == AMDX_HMM_LOC_SYSTEM)
+			ret = amdx_migrate_batch_to_ram(req, vma, addr, next,
+							&b);
 		else
-			ret = amdx_migrate_batch_to_vram(adev, vma, addr, next,
-							 dest, owner, &b, res,
-							 resume);
+			ret = amdx_migrate_batch_to_vram(req, vma, addr, next,
+							 &b);
 		if (ret == -ENOSPC || ret == -EDQUOT)
 			break;
 		if (ret == -EINVAL) {
@@ -575,7 +600,11 @@ static void amdx_hmm_evict_mm(struct amdx_device *adev,
 			      u64 ex_end, u64 want,
 			      struct amdx_hmm_result *res)
 {
-	unsigned long addr = 0, next, resume;
+	struct amdx_migrate_req req = {
+		.adev = adev, .mm = ctx->mm, .dest = AMDX_HMM_LOC_SYSTEM,
+		.owner = ctx->owner, .res = res,
+	};
+	unsigned long addr = 0, next;
 	struct vm_area_struct *vma;
 	bool skip;
 
@@ -600,13 +629,29 @@ static void amdx_hmm_evict_mm(struct amdx_device *adev,
 		skip = amdx_hmm_covered_in(ctx, addr, next);
 		spin_unlock(&ctx->lock);
 		if (!skip && (addr >= ex_end || next <= ex_start))
-			amdx_migrate_mm(adev, ctx->mm, addr, next,
-					AMDX_HMM_LOC_SYSTEM, ctx->owner, res,
-					&resume);
+			amdx_migrate_mm(&req, addr, next);
 		addr = next;
 		cond_resched();
 	}
 	mmap_read_unlock(ctx->mm);
+}
+
+/**
+ * amdx_hmm_home_uncovered() - move home the pages no range of a context holds
+ * @ctx: the context; the caller holds a reference on ctx->mm (mmget) and
+ *	no mmap lock.
+ *
+ * Moves every page of ctx->adev that ctx->mm maps outside the context's
+ * pinned ranges and ranges counting pages in VRAM home: the pages
+ * ``mremap()`` moved out of every range.  Costs the populated page tables
+ * of ctx->mm (VMAs mapping none are skipped, amdx_hmm_count_local());
+ * stops on a fatal signal.
+ */
+void amdx_hmm_home_uncovered(struct amdx_hmm_ctx *ctx)
+{
+	struct amdx_hmm_result res = {};
+
+	amdx_hmm_evict_mm(ctx->adev, ctx, 0, 0, U64_MAX, &res);
 }
 
 /*
@@ -694,8 +739,10 @@ static int amdx_hmm_evict(struct amdx_device *adev, struct amdx_hmm_ctx *self,
 {
 	struct amdx_hmm_ctx *ctx, *victim = NULL;
 	struct amdx_hmm_result res = {};
+	struct amdx_migrate_req req = {
+		.adev = adev, .dest = AMDX_HMM_LOC_SYSTEM, .res = &res,
+	};
 	u64 best = U64_MAX, start = 0, end = 0, t0, addr, next, want;
-	unsigned long resume;
 	struct amdx_range *r;
 	int ret = 0;
 
@@ -744,6 +791,8 @@ static int amdx_hmm_evict(struct amdx_device *adev, struct amdx_hmm_ctx *self,
 
 	t0 = ktime_get_ns();
 	want = need + AMDX_HMM_EVICT_SLACK;
+	req.mm = victim->mm;
+	req.owner = victim->owner;
 	for (addr = start; addr < end && res.moved < want; addr = next) {
 		if (fatal_signal_pending(current)) {
 			ret = -EINTR;
@@ -751,9 +800,7 @@ static int amdx_hmm_evict(struct amdx_device *adev, struct amdx_hmm_ctx *self,
 		}
 		next = min(end, addr + ((want - res.moved) << PAGE_SHIFT));
 		mmap_read_lock(victim->mm);
-		ret = amdx_migrate_mm(adev, victim->mm, addr, next,
-				      AMDX_HMM_LOC_SYSTEM, victim->owner, &res,
-				      &resume);
+		ret = amdx_migrate_mm(&req, addr, next);
 		mmap_read_unlock(victim->mm);
 		if (ret)
 			break;
@@ -816,7 +863,11 @@ int amdx_hmm_migrate_range(struct amdx_hmm_ctx *ctx, u64 start, u64 end,
 			   u32 dest, struct amdx_hmm_result *res)
 {
 	struct amdx_device *adev = ctx->adev;
-	unsigned long addr = start, resume;
+	struct amdx_migrate_req req = {
+		.adev = adev, .mm = ctx->mm, .dest = dest,
+		.owner = ctx->owner, .res = res,
+	};
+	unsigned long addr = start;
 	u64 t0 = ktime_get_ns();
 	int evictions = 0, ret;
 
@@ -824,13 +875,12 @@ int amdx_hmm_migrate_range(struct amdx_hmm_ctx *ctx, u64 start, u64 end,
 		if (fatal_signal_pending(current))
 			return -EINTR;
 		mmap_read_lock(ctx->mm);
-		ret = amdx_migrate_mm(adev, ctx->mm, addr, end, dest,
-				      ctx->owner, res, &resume);
+		ret = amdx_migrate_mm(&req, addr, end);
 		mmap_read_unlock(ctx->mm);
 		if (ret != -ENOSPC && ret != -EDQUOT)
 			break;
 		/*
-		 * Partition full (or a VF at its quota) from @resume on: make
+		 * Partition full (or a VF at its quota) from req.resume on: make
 		 * room, retry there.  Room in a full partition comes only
 		 * from data in that partition; a VF's quota spans all, but it
 		 * evicts only its own data, and only with %AMDX_VF_F_EVICT.
@@ -840,13 +890,13 @@ int amdx_hmm_migrate_range(struct amdx_hmm_ctx *ctx, u64 start, u64 end,
 		    amdx_hmm_evict(adev, ctx,
 				   ret == -EDQUOT ? AMDX_HMM_LOC_SYSTEM : dest,
 				   start, end, ret == -EDQUOT,
-				   (end - resume) >> PAGE_SHIFT)) {
-			res->skipped += (end - resume) >> PAGE_SHIFT;
+				   (end - req.resume) >> PAGE_SHIFT)) {
+			res->skipped += (end - req.resume) >> PAGE_SHIFT;
 			res->reasons |= AMDX_HMM_SKIP_NO_MEMORY;
 			ret = 0;
 			break;
 		}
-		addr = resume;
+		addr = req.resume;
 	}
 	res->ns = ktime_get_ns() - t0;
 	trace_amdx_hmm_migrate(amdx_device_id(adev), ctx->tgid, start,
@@ -929,6 +979,10 @@ vm_fault_t amdx_hmm_migrate_to_ram(struct amdx_device *adev,
 {
 	struct vm_area_struct *vma = vmf->vma;
 	struct amdx_hmm_result res = {};
+	struct amdx_migrate_req req = {
+		.adev = adev, .mm = vma->vm_mm, .dest = AMDX_HMM_LOC_SYSTEM,
+		.res = &res,
+	};
 	unsigned long start, end, gran = PAGE_SIZE;
 	struct amdx_migrate_bufs b;
 	struct amdx_hmm_ctx *ctx;
@@ -973,9 +1027,10 @@ vm_fault_t amdx_hmm_migrate_to_ram(struct amdx_device *adev,
 	ret = amdx_bufs_alloc(&b, (end - start) >> PAGE_SHIFT);
 	if (ret)
 		goto out;
-	ret = amdx_migrate_batch_to_ram(adev, vma, start, end, vmf->page,
-					vmf->address & PAGE_MASK, &b, &res,
-					&moved);
+	req.fault_page = vmf->page;
+	req.fault_addr = vmf->address & PAGE_MASK;
+	ret = amdx_migrate_batch_to_ram(&req, vma, start, end, &b);
+	moved = req.fault_moved;
 	amdx_bufs_free(&b);
 	res.ns = ktime_get_ns() - t0;
 	trace_amdx_hmm_fault(amdx_device_id(adev), vmf->address,
