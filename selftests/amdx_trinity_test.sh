@@ -118,23 +118,32 @@ round() {
 }
 
 # run NAME USER SECS GOAL [STOP]: rounds until GOAL amdx ioctls or SECS,
-# a round ending at GOAL if STOP is given; prints comments and, last,
+# a round ending at GOAL if STOP is given; without STOP also until each
+# kind of amdx fd was reached (a run of two rounds once reached no
+# /dev/amdx fd: each child keeps an fd for many calls); prints comments and, last,
 # "counts CTL DEV EV".  The counts accumulate over
 # the rounds in one file (amdx_fdshim.c: ctl dev ev other ok notty inval
 # fault perm err).
 run() {
 	name=$1 user=$2 secs=$3 goal=$4 stop=${5:+$4}
 	counts=/tmp/amdx-trinity-$name.counts log=/tmp/amdx-trinity-$name.log
-	rounds=0 amdx=0
+	rounds=0 amdx=0 unreached=1
+	[ -z "$stop" ] || unreached=0
 	head -c 80 /dev/zero > $counts
 	[ "$user" = root ] || chown "$user" $counts
 	start=$(date +%s)
 	deadline=$((start + secs))
-	while [ $(date +%s) -lt $deadline ] && [ $amdx -lt $goal ]; do
+	while [ $(date +%s) -lt $deadline ] &&
+	      { [ $amdx -lt $goal ] || [ $unreached = 1 ]; }; do
 		round "$user" $counts $log $stop
 		rounds=$((rounds + 1))
 		set -- $(od -An -tu8 -v $counts)
 		amdx=$(($1 + $2 + $3))
+		if [ -z "$stop" ] && { [ $1 = 0 ] || [ $2 = 0 ] || [ $3 = 0 ]; }; then
+			unreached=1
+		else
+			unreached=0
+		fi
 	done
 	set -- $(od -An -tu8 -v $counts)
 	echo "# trinity as $name: $rounds rounds in $(($(date +%s) - start)) s:" \
