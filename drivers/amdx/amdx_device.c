@@ -60,6 +60,7 @@
 
 #include "amdx_core.h"
 #include "amdx_kunit.h"
+#include "amdx_query_size.h"
 #include "amdx_trace.h"
 
 static DEFINE_XARRAY_ALLOC(amdx_devices);
@@ -441,6 +442,7 @@ int amdx_device_copy_to_user(struct amdx_device *adev, void __user *dst,
 
 /**
  * amdx_query_out() - answer a query with the two-call size protocol
+ * (amdx_query_fit(), a leaf, decides how much; this copies it out)
  * @locked: the device whose lock the caller holds for read (a device fd's
  *	query), or NULL.  Dropped for the copy, as by
  *	amdx_device_copy_to_user(): a result buffer on a userfaultfd or FUSE
@@ -459,17 +461,12 @@ int amdx_device_copy_to_user(struct amdx_device *adev, void __user *dst,
 int amdx_query_out(struct amdx_device *locked, struct amdx_query *q,
 		   const void *buf, u32 len, u32 min_len)
 {
+	long n = amdx_query_fit(&q->size, len, min_len);
 	int ret;
 
-	if (!q->size) {
-		q->size = len;
-		return 0;
-	}
-	if (q->size < min_len) {
-		q->size = len;
-		return -ENOSPC;
-	}
-	len = min(len, q->size);
+	if (n <= 0)
+		return n;
+	len = n;
 	if (locked)
 		ret = amdx_device_copy_to_user(locked, u64_to_user_ptr(q->data),
 					       buf, len);

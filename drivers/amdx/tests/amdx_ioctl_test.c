@@ -14,6 +14,7 @@
 #include "amdx_chardev.h"
 #include "amdx_ioctl.h"
 #include "amdx_query.h"
+#include "amdx_query_size.h"
 
 static int amdx_test_in(void *dst, size_t ksize, const void *src, size_t usize)
 {
@@ -303,6 +304,31 @@ static void amdx_device_open_bad_vf_or_flags_einval(struct kunit *test)
 			-EINVAL);
 }
 
+/*
+ * The two-call size protocol every query follows: size 0 asks, a buffer
+ * below what is accepted is -ENOSPC with the size needed, a larger one
+ * gets the result, a fixed-size result is cut to an older caller's first
+ * version.
+ */
+static void amdx_query_fit_follows_the_two_call_protocol(struct kunit *test)
+{
+	u32 size = 0;
+
+	KUNIT_EXPECT_EQ(test, amdx_query_fit(&size, 100, 100), 0);
+	KUNIT_EXPECT_EQ(test, size, 100);
+	size = 99;
+	KUNIT_EXPECT_EQ(test, amdx_query_fit(&size, 100, 100), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, size, 100);
+	size = 4096;
+	KUNIT_EXPECT_EQ(test, amdx_query_fit(&size, 100, 100), 100);
+	KUNIT_EXPECT_EQ(test, size, 4096);
+	size = 64;
+	KUNIT_EXPECT_EQ(test, amdx_query_fit(&size, 100, 48), 64);
+	size = 47;
+	KUNIT_EXPECT_EQ(test, amdx_query_fit(&size, 100, 48), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, size, 100);
+}
+
 static struct kunit_case amdx_ioctl_cases[] = {
 	KUNIT_CASE(amdx_ioctl_unknown_nr_is_enotty),
 	KUNIT_CASE(amdx_ioctl_foreign_type_is_enotty),
@@ -314,6 +340,7 @@ static struct kunit_case amdx_ioctl_cases[] = {
 	KUNIT_CASE(amdx_ioctl_current_struct_round_trips),
 	KUNIT_CASE(amdx_ioctl_newer_struct_with_zero_tail_ok),
 	KUNIT_CASE(amdx_ioctl_newer_struct_with_nonzero_tail_e2big),
+	KUNIT_CASE(amdx_query_fit_follows_the_two_call_protocol),
 	KUNIT_CASE(amdx_ioctl_handler_error_copies_nothing),
 	KUNIT_CASE(amdx_query_nonzero_flags_einval),
 	KUNIT_CASE(amdx_query_nonzero_reserved_einval),
