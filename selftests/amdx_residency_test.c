@@ -537,4 +537,193 @@ TEST_F(res, fork_child_exit_frees_its_vram)
 	EXPECT_EQ(before, vram_free(self));
 }
 
+/*
+ * A fork() child whose parent unmapped the data maps the device pages
+ * alone.  It keeps no amdx fd: it tells the parent so through @ready,
+ * waits for @go, checks the data (the pattern of @seed) and exits 0 when
+ * it reads back intact.
+ */
+static pid_t fork_holder(struct _test_data_res *self, char *p, size_t size,
+			 int seed, int *go)
+{
+	int ready[2], to_child[2];
+	pid_t pid;
+	char c;
+
+	if (pipe(ready) || pipe(to_child))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		close(self->fd);
+		close(self->ctl);
+		close(ready[0]);
+		close(to_child[1]);
+		c = 1;
+		if (write(ready[1], &c, 1) != 1 ||
+		    read(to_child[0], &c, 1) != 1)
+			_exit(2);
+		_exit(amdx_check(p, size, seed) == -1 ? 0 : 1);
+	}
+	close(ready[1]);
+	close(to_child[0]);
+	if (pid > 0 && read(ready[0], &c, 1) != 1)
+		pid = -1;
+	close(ready[0]);
+	*go = to_child[1];
+	return pid;
+}
+
+/* Let the fork_holder() child check its data; its exit status. */
+static int fork_holder_end(pid_t pid, int go)
+{
+	char c = 1;
+	int st;
+
+	if (write(go, &c, 1) != 1)
+		return -1;
+	close(go);
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+		return -1;
+	return WEXITSTATUS(st);
+}
+
+/*
+ * fork() hands the child the parent's device pages (copy-on-write); once
+ * the parent unmapped them, only the child maps them, yet they are the
+ * data of the fd that migrated them: a PARTITION_PLAN that changes the
+ * memory partitions names that fd's process as their holder, and closing
+ * the fd sends them home (the VRAM is free, the child's data intact).
+ */
+TEST_F(res, fork_child_pages_have_a_holder_and_go_home_on_close)
+{
+	size_t size = SZ_2M;
+	unsigned long n = size / ps;
+	struct amdx_partition_holder h[4];
+	struct amdx_partition_config c;
+	struct amdx_hmm_migrate m;
+	__u64 before;
+	pid_t pid;
+	int go;
+	char *p;
+
+	if (self->skip)
+		SKIP(return, NO_HMM);
+	ASSERT_EQ(0, dev_new(self, "model=mi300x vram=256"));
+	before = vram_free(self);
+	ASSERT_NE((__u64)-1, before);
+	p = anon(size);
+	ASSERT_NE(NULL, p);
+	amdx_fill(p, size, 13);
+	ASSERT_EQ(0, set_attr(self->fd, p, size, 9));
+	ASSERT_EQ(0, migrate(self->fd, p, size, 0, &m));
+	ASSERT_EQ(n, m.moved);
+
+	pid = fork_holder(self, p, size, 13, &go);
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(0, munmap(p, size));
+	/* Only the child maps them now. */
+	EXPECT_EQ(before - size, vram_free(self));
+
+	memset(&c, 0, sizeof(c));
+	memset(h, 0, sizeof(h));
+	c.compute_mode = AMDX_COMPUTE_CPX;
+	c.memory_mode = AMDX_MEMORY_NPS4;
+	c.holders = (uintptr_t)h;
+	c.max_holders = 4;
+	ASSERT_EQ(0, amdx_ioctl(self->fd, AMDX_IOC_PARTITION_PLAN, &c));
+	EXPECT_EQ(1, c.num_holders);
+	EXPECT_EQ(0, c.allowed);
+	EXPECT_EQ(getpid(), h[0].pid);
+	EXPECT_EQ(0, h[0].mem_partition);
+	EXPECT_EQ(n, h[0].pages);
+
+	ASSERT_EQ(0, close(self->fd));
+	self->fd = -1;
+	EXPECT_EQ(before, vram_free(self));
+	EXPECT_EQ(0, fork_holder_end(pid, go));
+}
+
+/*
+ * A full partition whose pages only a fork() child maps (the parent that
+ * migrated them unmapped its copy): a migration that needs the whole
+ * partition evicts them like any others, and the child's data comes
+ * home intact.
+ */
+TEST_F_TIMEOUT(res, eviction_finds_pages_only_a_fork_child_maps, 240)
+{
+	size_t size = 32 * SZ_1M, full = 64 * SZ_1M;
+	struct amdx_hmm_migrate m;
+	pid_t pid;
+	char *a, *b;
+	int go;
+
+	if (self->skip)
+		SKIP(return, NO_HMM);
+	ASSERT_EQ(0, dev_new(self, "model=mi300x vram=64"));
+	a = anon(size);
+	b = anon(full);
+	ASSERT_NE(NULL, a);
+	ASSERT_NE(NULL, b);
+	amdx_fill(a, size, 5);
+	amdx_fill(b, full, 6);
+	ASSERT_EQ(0, set_attr(self->fd, a, size, 0));
+	ASSERT_EQ(0, migrate(self->fd, a, size, 0, &m));
+	ASSERT_EQ(size / ps, m.moved);
+
+	pid = fork_holder(self, a, size, 5, &go);
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(0, munmap(a, size));
+
+	/* b needs the whole partition: the child's pages must make room. */
+	ASSERT_EQ(0, set_attr(self->fd, b, full, 1));
+	ASSERT_EQ(0, migrate(self->fd, b, full, 0, &m));
+	EXPECT_EQ(full / ps, m.moved);
+	EXPECT_EQ(0, m.skipped);
+
+	EXPECT_EQ(0, fork_holder_end(pid, go));
+	EXPECT_EQ(-1, amdx_check(b, full, 6));
+	munmap(b, full);
+}
+
+/*
+ * Each fd sends its own pages home when it closes, wherever they are
+ * mapped: a process with two fds of one device closes the one that
+ * migrated data which mremap() then moved out of every range, and the
+ * VRAM is free while the other fd stays open.
+ */
+TEST_F(res, close_of_one_of_two_fds_sends_its_moved_pages_home)
+{
+	size_t size = SZ_2M;
+	struct amdx_hmm_migrate m;
+	char *a, *moved;
+	__u64 before;
+	int fd2;
+
+	if (self->skip)
+		SKIP(return, NO_HMM);
+	ASSERT_EQ(0, dev_new(self, "model=mi300x vram=64"));
+	fd2 = amdx_device_open(self->ctl, self->id);
+	ASSERT_LE(0, fd2);
+	before = vram_free(self);
+	ASSERT_NE((__u64)-1, before);
+	a = anon(size);
+	moved = anon(size);
+	ASSERT_NE(NULL, a);
+	ASSERT_NE(NULL, moved);
+	amdx_fill(a, size, 14);
+	ASSERT_EQ(0, set_attr(self->fd, a, size, 9));
+	ASSERT_EQ(0, migrate(self->fd, a, size, 0, &m));
+	ASSERT_EQ(size / ps, m.moved);
+	ASSERT_EQ(moved, mremap(a, size, size, MREMAP_MAYMOVE | MREMAP_FIXED,
+				moved));
+	EXPECT_EQ(before - size, vram_free(self));
+
+	ASSERT_EQ(0, close(self->fd));
+	self->fd = -1;
+	EXPECT_EQ(before, vram_free(self));
+	EXPECT_EQ(-1, amdx_check(moved, size, 14));
+	close(fd2);
+	munmap(moved, size);
+}
+
 TEST_HARNESS_MAIN

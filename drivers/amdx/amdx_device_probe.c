@@ -41,7 +41,7 @@ static bool amdx_desc_valid(const struct amdx_device_desc *desc,
 	if (!ops || !ops->get_state)
 		return false;
 	if ((desc->flags & AMDX_DEVICE_F_HMM) &&
-	    (!amdx_hmm_supported() || !desc->pgmap_owner ||
+	    (!amdx_hmm_supported() || !desc->pgmap_owner || !desc->vram ||
 	     !ops->vram_alloc_page || !ops->vram_copy ||
 	     !ops->vram_page_index || !ops->vram_index_page ||
 	     !ops->vram_used_pages))

@@ -56,14 +56,16 @@
 #include <linux/pid.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
-#include <linux/sort.h>
 #include <linux/swap.h>
 #include <linux/swapops.h>
 #include <linux/uaccess.h>
 
+#include <amdx/amdx_vram.h>
+
 #include "amdx_core.h"
 #include "amdx_hmm.h"
 #include "amdx_partition_gate.h"
+#include "amdx_query_size.h"
 #include "amdx_ras_poison.h"
 
 /*
@@ -109,45 +111,17 @@ void amdx_hmm_ctx_put(struct amdx_hmm_ctx *ctx)
 	kref_put(&ctx->ref, amdx_hmm_ctx_release);
 }
 
-/* Drop the references of @n contexts of @ctxs. */
-static void amdx_hmm_ctxs_put(struct amdx_hmm_ctx **ctxs, u32 n)
-{
-	u32 i;
-
-	for (i = 0; i < n; i++)
-		amdx_hmm_ctx_put(ctxs[i]);
-}
-
 /*
  * What amdx_hmm_walk_pte() looks for and finds: the device-private entries
- * of @count (a pgmap owner) counted in @n, and with @st per memory
- * partition of @st's layout in @parts (@adev's VRAM pages); @owner and
- * @writable of the last device-private entry seen.
+ * of @count (a pgmap owner) counted in @n; @owner and @writable of the
+ * last device-private entry seen.
  */
 struct amdx_hmm_pte_walk {
 	const void *count;
 	u64 n;
-	struct amdx_device *adev;
-	const struct amdx_device_state *st;
-	u64 *parts;
 	const void *owner;
 	bool writable;
 };
-
-/* Count @page, a VRAM page of w->adev, in its memory partition. */
-static void amdx_hmm_walk_part(struct amdx_hmm_pte_walk *w, struct page *page)
-{
-	u64 off = w->adev->ops->vram_page_index(w->adev, page) << PAGE_SHIFT;
-	u32 m;
-
-	for (m = 0; m < w->st->num_mem_partitions; m++) {
-		if (off >= w->st->mem[m].base &&
-		    off - w->st->mem[m].base < w->st->mem[m].size) {
-			w->parts[m]++;
-			return;
-		}
-	}
-}
 
 /* Runs under the PTE's lock (apply_to_existing_page_range()). */
 static int amdx_hmm_walk_pte(pte_t *ptep, unsigned long addr, void *data)
@@ -164,11 +138,8 @@ static int amdx_hmm_walk_pte(pte_t *ptep, unsigned long addr, void *data)
 	/* The entry holds a reference on the page, and so on its pgmap. */
 	w->owner = pfn_swap_entry_to_page(e)->pgmap->owner;
 	w->writable = is_writable_device_private_entry(e);
-	if (w->owner == w->count) {
+	if (w->owner == w->count)
 		w->n++;
-		if (w->st)
-			amdx_hmm_walk_part(w, pfn_swap_entry_to_page(e));
-	}
 	return 0;
 }
 
@@ -384,11 +355,23 @@ int amdx_hmm_file_open(struct amdx_file *file)
 	mmgrab(current->mm);
 	ctx->mm = current->mm;
 
+	/* The allocator is the provider's: only while the device lives. */
+	down_read(&adev->lock);
+	ret = adev->dead ? -ENODEV :
+	      amdx_vram_holder_new(adev->desc.vram, &ctx->holder);
+	up_read(&adev->lock);
+	if (ret) {
+		if (ret == -EMFILE)
+			pr_debug_ratelimited("amdx: %s: all %u HMM holder ids in use\n",
+					     adev->bdf, AMDX_VRAM_MAX_HOLDERS);
+		goto err_put;
+	}
+
 	ret = mmu_interval_notifier_insert(&ctx->notifier, ctx->mm, 0,
 					   ULONG_MAX & PAGE_MASK,
 					   &amdx_hmm_notifier_ops);
 	if (ret)
-		goto err_put;
+		goto err_holder;
 
 	mutex_lock(&adev->hmm.lock);
 	list_add_tail(&ctx->dev_node, &adev->hmm.ctxs);
@@ -396,6 +379,11 @@ int amdx_hmm_file_open(struct amdx_file *file)
 	file->hmm = ctx;
 	return 0;
 
+err_holder:
+	down_read(&adev->lock);
+	if (!adev->dead)
+		amdx_vram_holder_put(adev->desc.vram, ctx->holder);
+	up_read(&adev->lock);
 err_put:
 	amdx_hmm_ctx_put(ctx);
 	return ret;
@@ -446,26 +434,22 @@ static bool amdx_hmm_next_span(struct amdx_hmm_ctx *ctx, u64 from, u64 end,
  * amdx_hmm_file_release() - tear down the HMM context of a device fd
  * @file: the closing device fd.
  *
- * Moves the context's data home while the address space lives, then
- * removes the notifier: range by range what the ranges count in VRAM,
- * then, when this is the last fd of the address space on the device,
- * every other page of the device the address space maps (``mremap()``
- * moved it out of every range; amdx_hmm_home_uncovered(), at the cost of
- * the populated page tables).  A fatal signal stops the moves (what is
- * left comes home on a CPU fault, or when the device goes).
+ * Moves the context's data home, then removes the notifier: range by
+ * range what the ranges count in VRAM (while the address space lives),
+ * then by VRAM index every other page the fd holds, wherever it is
+ * mapped: an address ``mremap()`` moved it to, a ``fork()`` child
+ * (amdx_hmm_home_holder()).  A fatal signal stops the moves; what is left
+ * passes to holder nobody and comes home on a CPU fault, by eviction, or
+ * when the device goes.
  */
 void amdx_hmm_file_release(struct amdx_file *file)
 {
-	struct amdx_hmm_ctx *ctx = file->hmm, *c;
-	bool last = true;
+	struct amdx_hmm_ctx *ctx = file->hmm;
 
 	if (!ctx)
 		return;
 	mutex_lock(&ctx->adev->hmm.lock);
 	list_del(&ctx->dev_node);
-	list_for_each_entry(c, &ctx->adev->hmm.ctxs, dev_node)
-		if (c->mm == ctx->mm)
-			last = false;
 	mutex_unlock(&ctx->adev->hmm.lock);
 
 	/* Like an ioctl: the provider must stay while pages move. */
@@ -488,11 +472,12 @@ void amdx_hmm_file_release(struct amdx_file *file)
 			from = sp.end;
 			cond_resched();
 		}
-		/* What mremap() moved out of every range, found by page. */
-		if (last && !fatal_signal_pending(current) &&
-		    ctx->adev->ops->vram_used_pages(ctx->adev))
-			amdx_hmm_home_uncovered(ctx);
 		mmput(ctx->mm);
+	}
+	if (!ctx->adev->dead) {
+		/* What the ranges do not see, found by page. */
+		amdx_hmm_home_holder(ctx->adev, ctx->holder);
+		amdx_vram_holder_put(ctx->adev->desc.vram, ctx->holder);
 	}
 	up_read(&ctx->adev->lock);
 	mmu_interval_notifier_remove(&ctx->notifier);
@@ -1322,11 +1307,11 @@ int amdx_hmm_query_ranges(struct amdx_file *file, struct amdx_query *q)
 	count = ctx->ranges.count;
 	spin_unlock(&ctx->lock);
 	len = struct_size(res, ranges, count);
-	if (!q->size || q->size < len) {
-		ret = q->size ? -ENOSPC : 0;
-		q->size = len;
+	/* The whole result or nothing: the size, or -ENOSPC and the size. */
+	ret = amdx_query_fit(&q->size, len, len);
+	if (ret <= 0)
 		return ret;
-	}
+	ret = 0;
 	res = kvzalloc(len, GFP_KERNEL_ACCOUNT);
 	if (!res)
 		return -ENOMEM;
@@ -1413,50 +1398,6 @@ void amdx_hmm_holders_put(struct amdx_hmm_holder *h, u32 n)
 	}
 }
 
-/*
- * Device pages of @adev that @mm maps, per memory partition of @st's
- * layout, added to @pages.  The caller holds a reference on @mm (mmget)
- * and no mmap lock.  Costs the populated page tables of @mm (see
- * amdx_hmm_walk()); returns -EINTR on a fatal signal.
- */
-static int amdx_hmm_count_mm(struct amdx_device *adev, struct mm_struct *mm,
-			     const struct amdx_device_state *st, u64 *pages)
-{
-	struct amdx_hmm_pte_walk w = {
-		.count = adev->desc.pgmap_owner,
-		.adev = adev,
-		.st = st,
-		.parts = pages,
-	};
-	struct vm_area_struct *vma;
-	unsigned long addr = 0;
-	int ret = 0;
-
-	mmap_read_lock(mm);
-	while ((vma = find_vma(mm, addr))) {
-		if (fatal_signal_pending(current)) {
-			ret = -EINTR;
-			break;
-		}
-		amdx_hmm_walk(mm, vma->vm_start, vma->vm_end, &w);
-		addr = vma->vm_end;
-		cond_resched();
-	}
-	mmap_read_unlock(mm);
-	return ret;
-}
-
-/* Orders contexts by address space, for amdx_hmm_holders(). */
-static int amdx_hmm_ctx_cmp_mm(const void *a, const void *b)
-{
-	const struct amdx_hmm_ctx *x = *(struct amdx_hmm_ctx * const *)a;
-	const struct amdx_hmm_ctx *y = *(struct amdx_hmm_ctx * const *)b;
-
-	if (x->mm == y->mm)
-		return 0;
-	return (uintptr_t)x->mm < (uintptr_t)y->mm ? -1 : 1;
-}
-
 /**
  * amdx_hmm_holders() - processes with data in some memory partitions
  * @adev: the device.
@@ -1468,28 +1409,26 @@ static int amdx_hmm_ctx_cmp_mm(const void *a, const void *b)
  *	may then count a process twice).  The entries written hold pid
  *	references: drop them with amdx_hmm_holders_put().
  *
- * A holder is a process with a device fd whose address space maps VRAM
- * pages of @adev, wherever it maps them: a range's or an address
- * ``mremap()`` moved them to.  The contexts on @adev are taken in one
- * snapshot (an array the size of their list), and each address space
- * among them is walked once, at the cost of its populated page tables
- * (amdx_hmm_walk()), under its mmap lock for read and no other amdx
- * lock but the caller's.  A partition the provider reports empty has no
- * holders.
+ * A holder is the process of a device fd whose data VRAM pages of @adev
+ * hold, wherever they are mapped: in its ranges, where ``mremap()``
+ * moved them, in a ``fork()`` child only.  Read from the counters the
+ * VRAM allocator keeps per fd and memory partition (&amdx_hmm_ctx.holder),
+ * so the cost is O(fds on @adev), under &amdx_hmm_dev.lock and no mmap
+ * lock; no page table is walked.  A partition the provider reports empty
+ * has no holders.
  *
  * Context: the caller may hold the device, partition and gate locks
  * (they come before mmap_lock), not &amdx_hmm_dev.lock.
  *
- * Return: 0, -EINTR on a fatal signal, -ENOMEM or the provider's
- * get_state() error.
+ * Return: 0, -ENOMEM or the provider's get_state() error.
  */
 int amdx_hmm_holders(struct amdx_device *adev, u32 part_mask,
 		     struct amdx_hmm_holder *out, u32 max, u32 *count)
 {
-	u64 pages[AMDX_MAX_MEM_PARTITIONS];
-	struct amdx_hmm_ctx **ctxs = NULL, *ctx;
+	u64 pages[AMDX_VRAM_MAX_PARTITIONS];
 	struct amdx_device_state *st;
-	u32 n = 0, m, nctx = 0, i, have = 0, busy = 0;
+	struct amdx_hmm_ctx *ctx;
+	u32 n = 0, m, busy = 0;
 	int ret;
 
 	*count = 0;
@@ -1499,59 +1438,27 @@ int amdx_hmm_holders(struct amdx_device *adev, u32 part_mask,
 	ret = adev->ops->get_state(adev, st);
 	if (ret)
 		goto out_free_st;
-	if (WARN_ON_ONCE(st->num_mem_partitions > AMDX_MAX_MEM_PARTITIONS)) {
+	if (WARN_ON_ONCE(st->num_mem_partitions > AMDX_VRAM_MAX_PARTITIONS)) {
 		ret = -EIO;
 		goto out_free_st;
 	}
 	for (m = 0; m < st->num_mem_partitions; m++)
 		if ((part_mask & BIT(m)) && st->mem[m].free < st->mem[m].size)
 			busy |= BIT(m);
-	/* No page in the partitions asked about: nothing to walk. */
+	/* No page in the partitions asked about: nobody holds one. */
 	if (!busy)
 		goto out_free_st;
 
-	/* A snapshot of the contexts, sized by the list (fds, not pages). */
-	for (;;) {
-		mutex_lock(&adev->hmm.lock);
-		list_for_each_entry(ctx, &adev->hmm.ctxs, dev_node) {
-			if (nctx < have) {
-				kref_get(&ctx->ref);
-				ctxs[nctx] = ctx;
-			}
-			nctx++;
-		}
-		mutex_unlock(&adev->hmm.lock);
-		if (nctx <= have)
-			break;
-		amdx_hmm_ctxs_put(ctxs, min(nctx, have));
-		kvfree(ctxs);
-		have = nctx;
-		nctx = 0;
-		ctxs = kvmalloc_array(have, sizeof(*ctxs), GFP_KERNEL);
-		if (!ctxs) {
-			ret = -ENOMEM;
-			goto out_free_st;
-		}
-	}
-	sort(ctxs, nctx, sizeof(*ctxs), amdx_hmm_ctx_cmp_mm, NULL);
-
-	for (i = 0; i < nctx && !ret; i++) {
-		ctx = ctxs[i];
-		/* One walk per address space: its fds hold the same pages. */
-		if (i && ctxs[i - 1]->mm == ctx->mm)
+	mutex_lock(&adev->hmm.lock);
+	list_for_each_entry(ctx, &adev->hmm.ctxs, dev_node) {
+		if (!amdx_vram_holder_used(adev->desc.vram, ctx->holder, pages))
 			continue;
-		if (!mmget_not_zero(ctx->mm))
-			continue;
-		memset(pages, 0, sizeof(pages));
-		ret = amdx_hmm_count_mm(adev, ctx->mm, st, pages);
-		mmput(ctx->mm);
-		for (m = 0; !ret && m < st->num_mem_partitions; m++)
+		for (m = 0; m < st->num_mem_partitions; m++)
 			if (pages[m] && (busy & BIT(m)))
 				amdx_hmm_holder_add(out, max, &n, ctx, m,
 						    pages[m]);
 	}
-	amdx_hmm_ctxs_put(ctxs, nctx);
-	kvfree(ctxs);
+	mutex_unlock(&adev->hmm.lock);
 	*count = n;
 out_free_st:
 	kfree(st);

@@ -36,6 +36,10 @@ struct amdx_query;
  *	the fd uses.
  * @comm: its command name at open.
  * @owner: whom its VRAM is charged to (&amdx_file.owner).
+ * @holder: its holder id in the device's VRAM allocator (amdx_vram.c):
+ *	every VRAM page it migrates in records it, wherever the page is
+ *	mapped later (``mremap()``, a ``fork()`` child), so PLAN's holders
+ *	read counters, and close and eviction find its pages by VRAM index.
  * @vf_evict: a VF fd whose VF evicts its own data at its quota; set by
  *	each migration from the VF's policy.
  * @lock: protects @ranges and @total.  A spinlock because the notifier
@@ -57,6 +61,7 @@ struct amdx_hmm_ctx {
 	struct amdx_subject who;
 	char comm[TASK_COMM_LEN];
 	u32 owner;
+	u32 holder;
 	bool vf_evict;
 	spinlock_t lock;	/* see above */
 	struct amdx_range_set ranges;
@@ -184,7 +189,7 @@ int amdx_hmm_evict_vram_page(struct amdx_device *adev, u64 index);
 int amdx_hmm_drain_vram(struct amdx_device *adev, u64 index, u64 npages,
 			u64 *moved);
 int amdx_hmm_drain_partition(struct amdx_device *adev, u32 part);
-void amdx_hmm_home_uncovered(struct amdx_hmm_ctx *ctx);
+void amdx_hmm_home_holder(struct amdx_device *adev, u32 holder);
 void amdx_hmm_ctx_put(struct amdx_hmm_ctx *ctx);
 bool amdx_hmm_is_local(struct amdx_device *adev, struct mm_struct *mm,
 		       unsigned long addr);

@@ -62,6 +62,7 @@
 #include <linux/swap.h>
 #include <linux/swapops.h>
 #include <amdx/amdx_compat.h>
+#include <amdx/amdx_vram.h>
 
 #include "amdx_core.h"
 #include "amdx_event.h"
@@ -104,6 +105,8 @@ struct amdx_migrate_bufs {
  * @mm: the address space; the caller holds its mmap lock for read.
  * @dest: a memory partition, or %AMDX_HMM_LOC_SYSTEM for home.
  * @owner: towards VRAM: whom the new VRAM pages are charged to.
+ * @holder: towards VRAM: the fd the new VRAM pages hold data of
+ *	(&amdx_hmm_ctx.holder).
  * @res: the outcome, added to by every pass of the request.
  * @resume: out, towards VRAM: when the partition (or @owner's quota) ran
  *	out, the first address not placed; pages from there on are not
@@ -120,6 +123,7 @@ struct amdx_migrate_req {
 	struct mm_struct *mm;
 	u32 dest;
 	u32 owner;
+	u32 holder;
 	struct amdx_hmm_result *res;
 	unsigned long resume;
 	struct page *fault_page;
@@ -189,6 +193,32 @@ static int amdx_alloc_vram_pages(struct amdx_device *adev, u32 part,
 	}
 	*filled = k;
 	return ret;
+}
+
+/*
+ * Record @holder on the VRAM pages of @pages[0 .. @n) (NULL entries
+ * skipped), a lock round trip per 32 pages.  Before migrate_vma_pages():
+ * the pages are ours until then, so none can have been freed and given
+ * to someone else; one that does not move is freed, and its holder with
+ * it.
+ */
+static void amdx_hold_pages(struct amdx_device *adev, struct page **pages,
+			    u32 n, u32 holder)
+{
+	u64 idx[32];
+	u32 i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		if (!pages[i])
+			continue;
+		idx[k++] = adev->ops->vram_page_index(adev, pages[i]);
+		if (k == ARRAY_SIZE(idx)) {
+			amdx_vram_hold_pages(adev->desc.vram, idx, k, holder);
+			k = 0;
+		}
+	}
+	if (k)
+		amdx_vram_hold_pages(adev->desc.vram, idx, k, holder);
 }
 
 /*
@@ -333,6 +363,7 @@ static int amdx_migrate_batch_to_vram(struct amdx_migrate_req *req,
 		b->idx[m++] = i;
 	}
 	amdx_copy_pages(adev, b, m);
+	amdx_hold_pages(adev, b->dpages, m, req->holder);
 	for (k = 0; k < m; k++)
 		if (b->dpages[k])
 			b->dst[b->idx[k]] =
@@ -636,22 +667,158 @@ static void amdx_hmm_evict_mm(struct amdx_device *adev,
 	mmap_read_unlock(ctx->mm);
 }
 
-/**
- * amdx_hmm_home_uncovered() - move home the pages no range of a context holds
- * @ctx: the context; the caller holds a reference on ctx->mm (mmget) and
- *	no mmap lock.
- *
- * Moves every page of ctx->adev that ctx->mm maps outside the context's
- * pinned ranges and ranges counting pages in VRAM home: the pages
- * ``mremap()`` moved out of every range.  Costs the populated page tables
- * of ctx->mm (VMAs mapping none are skipped, amdx_hmm_count_local());
- * stops on a fatal signal.
- */
-void amdx_hmm_home_uncovered(struct amdx_hmm_ctx *ctx)
-{
-	struct amdx_hmm_result res = {};
+static int amdx_hmm_move_device_pages(struct amdx_device *adev, u64 index,
+				      unsigned long n, u32 to_part,
+				      u64 *moved);
 
-	amdx_hmm_evict_mm(ctx->adev, ctx, 0, 0, U64_MAX, &res);
+/*
+ * Whether the device page of VRAM page @index was last mapped at a
+ * linear page index in [@lo, @hi): for an anonymous page its address
+ * when it was placed, kept by mremap() and fork().  Read without a
+ * reference: the device (and so its pagemap) lives while the caller
+ * holds its lock, and a stale answer only keeps a page where it is.
+ */
+static bool amdx_hmm_page_in(struct amdx_device *adev, u64 index, u64 lo,
+			     u64 hi)
+{
+	pgoff_t off;
+
+	if (lo >= hi)
+		return false;
+	off = READ_ONCE(adev->ops->vram_index_page(adev, index)->index);
+	return off >= lo && off < hi;
+}
+
+/*
+ * Move up to @want - *@moved pages held by @holder in VRAM pages
+ * [@first, @end) home, found by index (amdx_vram_holder_run()) and moved
+ * wherever they are mapped (migrate_device_range()), at most
+ * %AMDX_HMM_BATCH per step, but none whose linear page index is in
+ * [@lo, @hi) (amdx_hmm_page_in()); stops on a fatal signal.  Busy pages
+ * stay.
+ */
+static void amdx_hmm_move_held(struct amdx_device *adev, u32 holder,
+			       u64 first, u64 end, u64 lo, u64 hi, u64 want,
+			       u64 *moved)
+{
+	struct amdx_vram *v = adev->desc.vram;
+	u64 pos = first, n, k, j;
+
+	while (pos < end && *moved < want && !fatal_signal_pending(current)) {
+		n = amdx_vram_holder_run(v, holder, &pos, end);
+		n = min3(n, (u64)AMDX_HMM_BATCH, want - *moved);
+		for (k = 0; k < n; k = j + 1) {
+			for (j = k; j < n; j++)
+				if (amdx_hmm_page_in(adev, pos + j, lo, hi))
+					break;
+			if (j > k)
+				amdx_hmm_move_device_pages(adev, pos + k, j - k,
+							   AMDX_HMM_LOC_SYSTEM,
+							   moved);
+		}
+		pos += n;
+		cond_resched();
+	}
+}
+
+/**
+ * amdx_hmm_home_holder() - move home every page one fd holds
+ * @adev: the device, not dead (the caller holds its lock for read).
+ * @holder: the fd's holder id (&amdx_hmm_ctx.holder).
+ *
+ * Finds the pages by VRAM index, wherever they are mapped: in the fd's
+ * ranges, where ``mremap()`` moved them, in a ``fork()`` child only.
+ * Costs nothing when the fd holds no page, else a look at one 16-bit
+ * entry per page of VRAM in bounded steps (amdx_vram_holder_run()),
+ * rescheduling between them; stops on a fatal signal.  Busy pages stay.
+ */
+void amdx_hmm_home_holder(struct amdx_device *adev, u32 holder)
+{
+	struct amdx_vram *v = adev->desc.vram;
+	u64 moved = 0;
+
+	if (amdx_vram_holder_used(v, holder, NULL))
+		amdx_hmm_move_held(adev, holder, 0, amdx_vram_npages(v), 0, 0,
+				   U64_MAX, &moved);
+}
+
+/* Whether @ctx pins a range (ctx->lock held). */
+static bool amdx_hmm_ctx_pins(struct amdx_hmm_ctx *ctx)
+{
+	struct amdx_range *r;
+
+	list_for_each_entry(r, &ctx->ranges.ranges, node)
+		if (r->attr.flags & AMDX_HMM_F_PIN)
+			return true;
+	return false;
+}
+
+/*
+ * Last resort of a full memory partition @part (%AMDX_HMM_LOC_SYSTEM:
+ * any): pages found by holder, wherever they are mapped (a fork() child's
+ * after its parent's copy-on-write, which no address space of a context
+ * maps): of every other fd on @adev that pins nothing (with @same_owner
+ * only those charging @self's owner), then of nobody (fds gone; not with
+ * @same_owner), then of @self if it pins nothing, but never a page placed
+ * at an address in [@ex_start, @ex_end), the span its migration is
+ * moving in (amdx_hmm_page_in()).  Adds to *@moved, up to @want.
+ */
+static void amdx_hmm_evict_held(struct amdx_device *adev,
+				struct amdx_hmm_ctx *self, u32 part,
+				u64 ex_start, u64 ex_end, bool same_owner,
+				u64 want, u64 *moved)
+{
+	struct amdx_vram *v = adev->desc.vram;
+	u64 first = 0, end = amdx_vram_npages(v), before = *moved;
+	struct amdx_hmm_ctx *ctx;
+	u32 i, k, holder = 0;
+	bool found, pins;
+
+	if (part != AMDX_HMM_LOC_SYSTEM) {
+		first = amdx_vram_part_base(v, part);
+		end = first + amdx_vram_part_size(v, part);
+	}
+	for (i = 0; *moved < want && !fatal_signal_pending(current); i++) {
+		found = false;
+		k = 0;
+		mutex_lock(&adev->hmm.lock);
+		list_for_each_entry(ctx, &adev->hmm.ctxs, dev_node) {
+			if (ctx == self ||
+			    (same_owner && (!self || ctx->owner != self->owner)))
+				continue;
+			if (k++ < i)
+				continue;
+			spin_lock(&ctx->lock);
+			found = !amdx_hmm_ctx_pins(ctx);
+			spin_unlock(&ctx->lock);
+			holder = ctx->holder;
+			break;
+		}
+		mutex_unlock(&adev->hmm.lock);
+		if (k <= i)
+			break;
+		if (found)
+			amdx_hmm_move_held(adev, holder, first, end, 0, 0, want,
+					   moved);
+	}
+	if (!same_owner)
+		amdx_hmm_move_held(adev, AMDX_VRAM_NO_HOLDER, first, end, 0, 0,
+				   want, moved);
+	if (self) {
+		spin_lock(&self->lock);
+		pins = amdx_hmm_ctx_pins(self);
+		spin_unlock(&self->lock);
+		if (!pins)
+			amdx_hmm_move_held(adev, self->holder, first, end,
+					   ex_start >> PAGE_SHIFT,
+					   DIV_ROUND_UP_ULL(ex_end, PAGE_SIZE),
+					   want, moved);
+	}
+	if (*moved > before) {
+		amdx_stats_migrated(adev, AMDX_MIG_EVICT, *moved - before);
+		trace_amdx_hmm_evict(amdx_device_id(adev), 0, 0,
+				     *moved - before);
+	}
 }
 
 /*
@@ -660,11 +827,13 @@ void amdx_hmm_home_uncovered(struct amdx_hmm_ctx *ctx)
  * old range was clipped).  Look for them in the address space of every
  * context on @adev (with @same_owner only those charging @self's owner),
  * @self's own last and never its [@ex_start, @ex_end), and move up to
- * @want home.  Returns 0 when something moved, else -ENOSPC.
+ * @want home; when that finds none, by holder (amdx_hmm_evict_held()).
+ * Returns 0 when something moved, else -ENOSPC.
  */
 static int amdx_hmm_evict_uncovered(struct amdx_device *adev,
-				    struct amdx_hmm_ctx *self, u64 ex_start,
-				    u64 ex_end, bool same_owner, u64 want)
+				    struct amdx_hmm_ctx *self, u32 part,
+				    u64 ex_start, u64 ex_end, bool same_owner,
+				    u64 want)
 {
 	struct amdx_hmm_result res = {};
 	struct amdx_hmm_ctx *ctx, *c;
@@ -716,6 +885,9 @@ static int amdx_hmm_evict_uncovered(struct amdx_device *adev,
 				return -EINTR;
 		}
 	}
+	if (!res.moved)
+		amdx_hmm_evict_held(adev, self, part, ex_start, ex_end,
+				    same_owner, want, &res.moved);
 	return res.moved ? 0 : -ENOSPC;
 }
 
@@ -785,8 +957,8 @@ static int amdx_hmm_evict(struct amdx_device *adev, struct amdx_hmm_ctx *self,
 		kref_get(&victim->ref);
 	mutex_unlock(&adev->hmm.lock);
 	if (!victim)
-		return amdx_hmm_evict_uncovered(adev, self, ex_start, ex_end,
-						same_owner,
+		return amdx_hmm_evict_uncovered(adev, self, part, ex_start,
+						ex_end, same_owner,
 						need + AMDX_HMM_EVICT_SLACK);
 
 	t0 = ktime_get_ns();
@@ -865,7 +1037,7 @@ int amdx_hmm_migrate_range(struct amdx_hmm_ctx *ctx, u64 start, u64 end,
 	struct amdx_device *adev = ctx->adev;
 	struct amdx_migrate_req req = {
 		.adev = adev, .mm = ctx->mm, .dest = dest,
-		.owner = ctx->owner, .res = res,
+		.owner = ctx->owner, .holder = ctx->holder, .res = res,
 	};
 	unsigned long addr = start;
 	u64 t0 = ktime_get_ns();
@@ -1167,6 +1339,11 @@ static int amdx_hmm_move_device_pages(struct amdx_device *adev, u64 index,
 							   AMDX_OWNER_PF);
 			if (IS_ERR(dpage))
 				dpage = NULL;
+			/* The data's fd still holds it. */
+			if (dpage)
+				amdx_hold_pages(adev, &dpage, 1,
+						amdx_vram_pfn_holder(adev->desc.vram,
+								     index + i));
 		} else {
 			dpage = NULL;
 		}

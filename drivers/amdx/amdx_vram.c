@@ -35,6 +35,17 @@
  * though enough pages are free.  The partition count can only change while
  * nothing is allocated (-EBUSY otherwise).
  *
+ * Every allocated page also has a holder: which device fd's data it
+ * holds (amdx_hmm.c gives each fd an id, amdx_vram_holder_new(), and
+ * records it on the pages it migrates in, amdx_vram_hold_pages()).  The
+ * holder stays with the page wherever the kernel maps it (``mremap()``,
+ * a ``fork()`` child) until it is freed, and pages are counted per holder
+ * and partition, so "which fd's data is where" is a counter read, and
+ * "every page of this fd" costs one look at a 16-bit entry per page of
+ * VRAM, in bounded steps (amdx_vram_holder_run()).  Holder 0 is nobody:
+ * pages allocated but not yet held, and the pages an fd left behind when
+ * it went (amdx_vram_holder_put()).
+ *
  * RAS retires pages for good (amdx_vram_retire()): a free page leaves the
  * allocator at once; an allocated one keeps its owner until it is freed
  * and then never comes back.  Retired pages count neither as used nor as
@@ -50,8 +61,22 @@
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <linux/xarray.h>
 
 #include <amdx/amdx_vram.h>
+
+/* Pages amdx_vram_holder_run() and amdx_vram_holder_put() look at per step. */
+#define AMDX_VRAM_HOLDER_STEP	16384
+
+/**
+ * struct amdx_vram_holder - the pages one holder has
+ * @pages: per memory partition.
+ * @total: over all partitions.
+ */
+struct amdx_vram_holder {
+	u64 pages[AMDX_VRAM_MAX_PARTITIONS];
+	u64 total;
+};
 
 /**
  * struct amdx_vram_part - one memory partition
@@ -90,6 +115,11 @@ struct amdx_vram_part {
  *	to that owner.
  * @owner_used: pages allocated per owner.
  * @owner_quota: page limit per owner, 0 = unlimited.
+ * @holder: holder of each page, 0 (nobody) for a free one.
+ * @holders: the holders 1 .. %AMDX_VRAM_MAX_HOLDERS by id; entries are
+ *	added without @lock (xa_alloc() allocates), looked up and erased
+ *	under it, so an entry found under @lock stays until it is dropped.
+ * @nobody: holder 0.
  */
 struct amdx_vram {
 	/* guards all but @npages; see the kernel-doc above for why a spinlock */
@@ -106,6 +136,9 @@ struct amdx_vram {
 	unsigned long *owner_map[AMDX_VRAM_MAX_OWNERS];
 	u64 owner_used[AMDX_VRAM_MAX_OWNERS];
 	u64 owner_quota[AMDX_VRAM_MAX_OWNERS];
+	u16 *holder;
+	struct xarray holders;
+	struct amdx_vram_holder nobody;
 };
 
 /* owner[] of a retired page that is not allocated */
@@ -188,6 +221,11 @@ struct amdx_vram *amdx_vram_create(u64 size_bytes, u32 num_partitions)
 			goto err_free_owner_maps;
 	}
 
+	v->holder = kvcalloc(npages, sizeof(*v->holder), GFP_KERNEL);
+	if (!v->holder)
+		goto err_free_owner_maps;
+	xa_init_flags(&v->holders, XA_FLAGS_ALLOC1);
+
 	spin_lock_init(&v->lock);
 	v->npages = npages;
 	amdx_vram_layout(v, num_partitions);
@@ -211,16 +249,23 @@ EXPORT_SYMBOL_GPL(amdx_vram_create);
  * amdx_vram_destroy() - free an allocator
  * @v: allocator, or NULL.
  *
- * Pages still allocated are reported once and forgotten.
+ * Pages still allocated are reported once and forgotten; holders not
+ * yet dropped are freed.
  */
 void amdx_vram_destroy(struct amdx_vram *v)
 {
+	struct amdx_vram_holder *h;
+	unsigned long id;
 	u32 i;
 
 	if (!v)
 		return;
 	WARN_ONCE(v->used, "amdx_vram: destroyed with %llu pages allocated\n",
 		  v->used);
+	xa_for_each(&v->holders, id, h)
+		kfree(h);
+	xa_destroy(&v->holders);
+	kvfree(v->holder);
 	for (i = 0; i < AMDX_VRAM_MAX_OWNERS; i++)
 		kvfree(v->owner_map[i]);
 	kvfree(v->owner);
@@ -231,6 +276,28 @@ void amdx_vram_destroy(struct amdx_vram *v)
 EXPORT_SYMBOL_GPL(amdx_vram_destroy);
 
 /* Caller holds v->lock. */
+/* Caller holds v->lock.  The holder @id, NULL when there is none. */
+static struct amdx_vram_holder *amdx_vram_holder_get(struct amdx_vram *v,
+						     u32 id)
+{
+	if (id == AMDX_VRAM_NO_HOLDER)
+		return &v->nobody;
+	return xa_load(&v->holders, id);
+}
+
+/* Caller holds v->lock; @pfn is allocated.  Add @d to its holder's counts. */
+static void amdx_vram_holder_count(struct amdx_vram *v, u64 pfn, int d)
+{
+	struct amdx_vram_holder *h = amdx_vram_holder_get(v, v->holder[pfn]);
+	u32 part = div64_u64(pfn, v->parts[0].size);
+
+	/* Every id on a page has its entry: amdx_vram_holder_put(). */
+	if (WARN_ON_ONCE(!h))
+		return;
+	h->pages[part] += d;
+	h->total += d;
+}
+
 static int amdx_vram_charge(struct amdx_vram *v, u32 owner, u64 npages)
 {
 	u64 quota = v->owner_quota[owner];
@@ -248,6 +315,9 @@ static void amdx_vram_take(struct amdx_vram *v, struct amdx_vram_part *p,
 	bitmap_set(v->map, first, npages);
 	bitmap_set(v->owner_map[owner], first, npages);
 	memset(v->owner + first, owner, npages);
+	/* held by nobody until amdx_vram_hold_pages() (holder[] is 0) */
+	v->nobody.pages[p - v->parts] += npages;
+	v->nobody.total += npages;
 	p->used += npages;
 	v->used += npages;
 	v->owner_used[owner] += npages;
@@ -470,6 +540,8 @@ static int amdx_vram_release(struct amdx_vram *v, u64 first, u64 npages,
 
 	bitmap_clear(v->owner_map[owner], first, npages);
 	for (pfn = first; pfn < first + npages; pfn++) {
+		amdx_vram_holder_count(v, pfn, -1);
+		v->holder[pfn] = AMDX_VRAM_NO_HOLDER;
 		if (!test_bit(pfn, v->bad)) {
 			__clear_bit(pfn, v->map);
 			continue;
@@ -800,6 +872,211 @@ u64 amdx_vram_owner_next(struct amdx_vram *v, u32 owner, u64 from)
 	return pfn;
 }
 EXPORT_SYMBOL_GPL(amdx_vram_owner_next);
+
+/**
+ * amdx_vram_holder_new() - a new holder
+ * @v: allocator.
+ * @id: out: its id, 1 .. %AMDX_VRAM_MAX_HOLDERS.
+ *
+ * The entry is charged to the caller's memory cgroup.
+ *
+ * Context: process context, may sleep.
+ * Return: 0, -EMFILE when every id is taken, -ENOMEM.
+ */
+int amdx_vram_holder_new(struct amdx_vram *v, u32 *id)
+{
+	struct amdx_vram_holder *h;
+	int ret;
+
+	h = kzalloc(sizeof(*h), GFP_KERNEL_ACCOUNT);
+	if (!h)
+		return -ENOMEM;
+	ret = xa_alloc(&v->holders, id, h,
+		       XA_LIMIT(1, AMDX_VRAM_MAX_HOLDERS), GFP_KERNEL_ACCOUNT);
+	if (ret) {
+		kfree(h);
+		return ret == -EBUSY ? -EMFILE : ret;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_GPL(amdx_vram_holder_new);
+
+/**
+ * amdx_vram_holder_put() - drop a holder
+ * @v: allocator.
+ * @id: a holder from amdx_vram_holder_new().
+ *
+ * The pages it still has pass to holder 0 (nobody), a step of
+ * %AMDX_VRAM_HOLDER_STEP pages per lock round trip, and the id is free
+ * for a new holder.
+ *
+ * Context: process context, may sleep.
+ */
+void amdx_vram_holder_put(struct amdx_vram *v, u32 id)
+{
+	struct amdx_vram_holder *h;
+	u64 pfn, end;
+
+	if (id == AMDX_VRAM_NO_HOLDER)
+		return;
+	for (;;) {
+		spin_lock(&v->lock);
+		h = xa_load(&v->holders, id);
+		if (!h || !h->total)
+			break;
+		spin_unlock(&v->lock);
+		/* A device-side move may hand it a page meanwhile: look again. */
+		for (pfn = 0; pfn < v->npages; pfn = end) {
+			end = min(v->npages, pfn + AMDX_VRAM_HOLDER_STEP);
+			spin_lock(&v->lock);
+			for (; pfn < end; pfn++) {
+				if (v->holder[pfn] != id)
+					continue;
+				amdx_vram_holder_count(v, pfn, -1);
+				v->holder[pfn] = AMDX_VRAM_NO_HOLDER;
+				amdx_vram_holder_count(v, pfn, 1);
+			}
+			spin_unlock(&v->lock);
+			cond_resched();
+		}
+	}
+	/* Under v->lock: no look-up can find it once this returns. */
+	if (h)
+		xa_erase(&v->holders, id);
+	spin_unlock(&v->lock);
+	kfree(h);
+}
+EXPORT_SYMBOL_GPL(amdx_vram_holder_put);
+
+/**
+ * amdx_vram_hold_pages() - record who holds allocated pages
+ * @v: allocator.
+ * @pfns: the pages.
+ * @n: how many.
+ * @id: the holder, 0 (nobody) or from amdx_vram_holder_new(); a holder
+ *	dropped meanwhile counts as nobody.
+ *
+ * Pages that are not allocated (or beyond the VRAM) are left alone.
+ *
+ * Context: any context but interrupt; takes a spinlock.
+ */
+void amdx_vram_hold_pages(struct amdx_vram *v, const u64 *pfns, u32 n,
+			  u32 id)
+{
+	u32 i;
+
+	spin_lock(&v->lock);
+	if (!amdx_vram_holder_get(v, id))
+		id = AMDX_VRAM_NO_HOLDER;
+	for (i = 0; i < n; i++) {
+		u64 pfn = pfns[i];
+
+		if (pfn >= v->npages || !test_bit(pfn, v->map) ||
+		    v->owner[pfn] == AMDX_VRAM_NO_OWNER)
+			continue;
+		amdx_vram_holder_count(v, pfn, -1);
+		v->holder[pfn] = id;
+		amdx_vram_holder_count(v, pfn, 1);
+	}
+	spin_unlock(&v->lock);
+}
+EXPORT_SYMBOL_GPL(amdx_vram_hold_pages);
+
+/**
+ * amdx_vram_pfn_holder() - who holds a page
+ * @v: allocator.
+ * @pfn: page.
+ *
+ * Return: its holder, 0 (nobody) for a page that is free or beyond the
+ * VRAM.
+ */
+u32 amdx_vram_pfn_holder(struct amdx_vram *v, u64 pfn)
+{
+	u32 id;
+
+	if (pfn >= v->npages)
+		return AMDX_VRAM_NO_HOLDER;
+	spin_lock(&v->lock);
+	id = v->holder[pfn];
+	spin_unlock(&v->lock);
+	return id;
+}
+EXPORT_SYMBOL_GPL(amdx_vram_pfn_holder);
+
+/**
+ * amdx_vram_holder_used() - the pages a holder has
+ * @v: allocator.
+ * @id: the holder, 0 for nobody.
+ * @pages: out, may be NULL: per memory partition,
+ *	%AMDX_VRAM_MAX_PARTITIONS entries.
+ *
+ * Return: its pages over all partitions (0, and @pages zeroed, for an
+ * unknown @id).
+ */
+u64 amdx_vram_holder_used(struct amdx_vram *v, u32 id, u64 *pages)
+{
+	struct amdx_vram_holder *h;
+	u64 total = 0;
+
+	if (pages)
+		memset(pages, 0, AMDX_VRAM_MAX_PARTITIONS * sizeof(*pages));
+	spin_lock(&v->lock);
+	h = amdx_vram_holder_get(v, id);
+	if (h) {
+		total = h->total;
+		if (pages)
+			memcpy(pages, h->pages, sizeof(h->pages));
+	}
+	spin_unlock(&v->lock);
+	return total;
+}
+EXPORT_SYMBOL_GPL(amdx_vram_holder_used);
+
+/**
+ * amdx_vram_holder_run() - find a run of pages of one holder
+ * @v: allocator.
+ * @id: the holder, 0 for nobody (allocated pages held by no one).
+ * @pos: in: the first page to look at; out: the run's first page, or
+ *	where to go on looking when none was found.
+ * @end: one past the last page to look at (at most the VRAM's size).
+ *
+ * Looks at up to %AMDX_VRAM_HOLDER_STEP pages per call, so a caller that
+ * goes over the whole VRAM holds the lock a bounded time per step and
+ * can reschedule between steps.  Pages allocated or freed meanwhile may
+ * or may not be found.
+ *
+ * Return: the length of the run of pages held by @id starting at *@pos,
+ * 0 when the step found none (*@pos then moved on; *@pos >= @end: done).
+ */
+u64 amdx_vram_holder_run(struct amdx_vram *v, u32 id, u64 *pos, u64 end)
+{
+	u64 pfn = *pos, stop, n = 0;
+
+	end = min(end, v->npages);
+	if (pfn >= end) {
+		*pos = end;
+		return 0;
+	}
+	stop = min(end, pfn + AMDX_VRAM_HOLDER_STEP);
+	spin_lock(&v->lock);
+	for (; pfn < stop; pfn++) {
+		if (v->holder[pfn] != id)
+			continue;
+		if (id != AMDX_VRAM_NO_HOLDER ||
+		    (test_bit(pfn, v->map) &&
+		     v->owner[pfn] != AMDX_VRAM_NO_OWNER))
+			break;
+	}
+	*pos = pfn;
+	while (pfn + n < stop && v->holder[pfn + n] == id &&
+	       (id != AMDX_VRAM_NO_HOLDER ||
+		(test_bit(pfn + n, v->map) &&
+		 v->owner[pfn + n] != AMDX_VRAM_NO_OWNER)))
+		n++;
+	spin_unlock(&v->lock);
+	return n;
+}
+EXPORT_SYMBOL_GPL(amdx_vram_holder_run);
 
 /**
  * amdx_vram_set_quota() - limit the pages an owner may hold

@@ -256,6 +256,7 @@ static int amdx_sim_dev_register_core(struct amdx_sim_dev *sd)
 	if (amdx_sim_vram_has_hmm(sd)) {
 		desc.flags |= AMDX_DEVICE_F_HMM;
 		desc.pgmap_owner = sd;
+		desc.vram = sd->vram;
 	}
 
 	/* The board's EEPROM: pages retired before stay retired. */

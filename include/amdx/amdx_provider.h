@@ -15,6 +15,7 @@
 
 struct device;
 struct amdx_device;
+struct amdx_vram;
 struct page;
 struct vm_fault;
 
@@ -45,6 +46,10 @@ struct amdx_ras_block_info {
  * @flags: %AMDX_DEVICE_F_*.
  * @pgmap_owner: with %AMDX_DEVICE_F_HMM: the owner of the device's
  *	device-private pagemap (dev_pagemap.owner); unique per device.
+ * @vram: with %AMDX_DEVICE_F_HMM: the allocator (amdx_vram.c) the
+ *	provider's vram_alloc_page(s) ops take the device's pages from; the
+ *	core records there which device fd holds each page.  It must live
+ *	until amdx_device_unregister() has returned.
  * @ras_blocks: NULL (no RAS) or %AMDX_RAS_BLOCK_COUNT entries indexed by
  *	%AMDX_RAS_BLOCK_*.
  * @badpages: NULL or the bad-page table kept on the board (its EEPROM):
@@ -68,6 +73,7 @@ struct amdx_device_desc {
 	u32 max_vfs;
 	u32 flags;
 	void *pgmap_owner;
+	struct amdx_vram *vram;
 	const struct amdx_ras_block_info *ras_blocks;
 	const void *badpages;
 	size_t badpages_len;

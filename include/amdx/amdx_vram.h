@@ -16,6 +16,10 @@
 #define AMDX_VRAM_MAX_OWNERS		16
 #define AMDX_VRAM_OWNER_PF		0
 
+/* Holders (which fd's data a page holds): 1 .. this; 0 is nobody. */
+#define AMDX_VRAM_MAX_HOLDERS		65535	/* a u16 per page */
+#define AMDX_VRAM_NO_HOLDER		0
+
 struct amdx_vram;
 
 struct amdx_vram *amdx_vram_create(u64 size_bytes, u32 num_partitions);
@@ -44,6 +48,14 @@ u64 amdx_vram_part_free(struct amdx_vram *v, u32 part);
 int amdx_vram_pfn_partition(struct amdx_vram *v, u64 pfn);
 int amdx_vram_pfn_owner(struct amdx_vram *v, u64 pfn);
 u64 amdx_vram_owner_next(struct amdx_vram *v, u32 owner, u64 from);
+
+int amdx_vram_holder_new(struct amdx_vram *v, u32 *id);
+void amdx_vram_holder_put(struct amdx_vram *v, u32 id);
+void amdx_vram_hold_pages(struct amdx_vram *v, const u64 *pfns, u32 n,
+			  u32 id);
+u32 amdx_vram_pfn_holder(struct amdx_vram *v, u64 pfn);
+u64 amdx_vram_holder_used(struct amdx_vram *v, u32 id, u64 *pages);
+u64 amdx_vram_holder_run(struct amdx_vram *v, u32 id, u64 *pos, u64 end);
 
 int amdx_vram_set_quota(struct amdx_vram *v, u32 owner, u64 npages);
 u64 amdx_vram_quota(struct amdx_vram *v, u32 owner);

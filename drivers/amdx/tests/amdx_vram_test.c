@@ -609,6 +609,86 @@ static void owner_next_finds_exactly_the_owners_pages(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, amdx_vram_used(v), 0);
 }
 
+/*
+ * Pages are counted per holder and partition from the moment they are
+ * held until they are freed; a run is found by holder; a dropped holder's
+ * pages pass to nobody and its id to the next holder, which starts empty.
+ */
+static void holders_count_find_and_hand_over_their_pages(struct kunit *test)
+{
+	struct amdx_vram *v = new_vram(test, TEST_PAGES, 2);
+	u64 pfns[8], parts[AMDX_VRAM_MAX_PARTITIONS], pos, n;
+	u32 a, b, c, got, i;
+
+	KUNIT_ASSERT_EQ(test, amdx_vram_holder_new(v, &a), 0);
+	KUNIT_ASSERT_EQ(test, amdx_vram_holder_new(v, &b), 0);
+	KUNIT_EXPECT_NE(test, a, AMDX_VRAM_NO_HOLDER);
+	KUNIT_EXPECT_NE(test, a, b);
+
+	/* 8 pages of partition 1 (pfns 32..39), allocated: held by nobody */
+	KUNIT_ASSERT_EQ(test, amdx_vram_alloc_bulk(v, 1, 0, 8, pfns, &got), 0);
+	KUNIT_EXPECT_EQ(test, amdx_vram_holder_used(v, AMDX_VRAM_NO_HOLDER,
+						    NULL), 8);
+	/* a holds 32..35 and 38, b holds 36 */
+	amdx_vram_hold_pages(v, pfns, 4, a);
+	amdx_vram_hold_pages(v, &pfns[6], 1, a);
+	amdx_vram_hold_pages(v, &pfns[4], 1, b);
+	KUNIT_EXPECT_EQ(test, amdx_vram_holder_used(v, a, parts), 5);
+	KUNIT_EXPECT_EQ(test, parts[0], 0);
+	KUNIT_EXPECT_EQ(test, parts[1], 5);
+	KUNIT_EXPECT_EQ(test, amdx_vram_holder_used(v, b, NULL), 1);
+	KUNIT_EXPECT_EQ(test, amdx_vram_holder_used(v, AMDX_VRAM_NO_HOLDER,
+						    NULL), 2);
+	KUNIT_EXPECT_EQ(test, amdx_vram_pfn_holder(v, 36), b);
+
+	/* runs of a: 32..35, then 38 */
+	pos = 0;
+	n = amdx_vram_holder_run(v, a, &pos, TEST_PAGES);
+	KUNIT_EXPECT_EQ(test, pos, 32);
+	KUNIT_EXPECT_EQ(test, n, 4);
+	pos += n;
+	n = amdx_vram_holder_run(v, a, &pos, TEST_PAGES);
+	KUNIT_EXPECT_EQ(test, pos, 38);
+	KUNIT_EXPECT_EQ(test, n, 1);
+	pos += n;
+	KUNIT_EXPECT_EQ(test, amdx_vram_holder_run(v, a, &pos, TEST_PAGES), 0);
+	KUNIT_EXPECT_EQ(test, pos, TEST_PAGES);
+	/* nobody's run skips free pages: 37, then 39 */
+	pos = 0;
+	KUNIT_EXPECT_EQ(test, amdx_vram_holder_run(v, AMDX_VRAM_NO_HOLDER,
+						   &pos, TEST_PAGES), 1);
+	KUNIT_EXPECT_EQ(test, pos, 37);
+
+	/* a freed page leaves its holder's count */
+	amdx_vram_free_page(v, 33);
+	KUNIT_EXPECT_EQ(test, amdx_vram_holder_used(v, a, NULL), 4);
+	KUNIT_EXPECT_EQ(test, amdx_vram_pfn_holder(v, 33),
+			AMDX_VRAM_NO_HOLDER);
+
+	/* a goes: its 4 pages pass to nobody, its id can come back empty */
+	amdx_vram_holder_put(v, a);
+	KUNIT_EXPECT_EQ(test, amdx_vram_holder_used(v, a, NULL), 0);
+	KUNIT_EXPECT_EQ(test, amdx_vram_holder_used(v, AMDX_VRAM_NO_HOLDER,
+						    NULL), 6);
+	KUNIT_EXPECT_EQ(test, amdx_vram_pfn_holder(v, 32),
+			AMDX_VRAM_NO_HOLDER);
+	/* holding for a dropped holder holds for nobody */
+	amdx_vram_hold_pages(v, pfns, 1, a);
+	KUNIT_EXPECT_EQ(test, amdx_vram_pfn_holder(v, 32),
+			AMDX_VRAM_NO_HOLDER);
+	KUNIT_ASSERT_EQ(test, amdx_vram_holder_new(v, &c), 0);
+	KUNIT_EXPECT_EQ(test, amdx_vram_holder_used(v, c, NULL), 0);
+
+	for (i = 0; i < 8; i++)
+		if (amdx_vram_pfn_owner(v, pfns[i]) >= 0)
+			amdx_vram_free_page(v, pfns[i]);
+	KUNIT_EXPECT_EQ(test, amdx_vram_holder_used(v, b, NULL), 0);
+	KUNIT_EXPECT_EQ(test, amdx_vram_holder_used(v, AMDX_VRAM_NO_HOLDER,
+						    NULL), 0);
+	amdx_vram_holder_put(v, b);
+	amdx_vram_holder_put(v, c);
+}
+
 static struct kunit_case amdx_vram_test_cases[] = {
 	KUNIT_CASE_PARAM(partitions_split_vram_evenly_and_contiguously,
 			 amdx_vram_layout_gen_params),
@@ -628,6 +708,7 @@ static struct kunit_case amdx_vram_test_cases[] = {
 	KUNIT_CASE(retired_allocated_page_leaves_when_freed),
 	KUNIT_CASE(retired_pages_survive_repartitioning),
 	KUNIT_CASE(owner_next_finds_exactly_the_owners_pages),
+	KUNIT_CASE(holders_count_find_and_hand_over_their_pages),
 	{}
 };
 
