@@ -734,8 +734,14 @@ TEST_F(ControlCli, MonitorTimeoutAndGoneDevice) {
 
 TEST_F(ControlCli, MonitorErrors) {
     expect_error(run({"monitor", "--kinds", "error,oops"}), 2,
-                 "invalid event kind 'oops' in --kinds (expected kind names as 'amdx monitor "
-                 "--help' lists them, or 'all')");
+                 "--kinds: invalid event kind 'oops' (expected {all,lost,error,page_pending,"
+                 "page_retired,poison_consumed,action_start,action_end,partition_quarantined,"
+                 "partition_restored,partition_offline,vf_reset,device_reset_begin,"
+                 "device_reset_end,rma,partition_switch,migrate,drained}) (see 'amdx monitor "
+                 "--help')");
+    expect_error(run({"monitor", "gpu0"}), 2,
+                 "invalid device 'gpu0' (expected an id, a PCI address, serial:SERIAL, 'all' or "
+                 "a comma-separated list of them) (see 'amdx monitor --help')");
     // A bad ring size is a usage error now, before anything is opened.
     expect_error(run({"monitor", "0", "--ring-size", "100"}), 2,
                  "--ring-size: expected 0 or a power of two in 16..65536: 100 (see 'amdx "
@@ -766,14 +772,48 @@ Outcome run_with_input(const std::vector<std::string>& args, const std::string& 
 }
 
 TEST_F(ControlCli, UsageErrorsComeBeforeTheModule) {
-    // The same exit status with and without a module: nothing is opened.
+    TempFile not_json;
+    not_json.write("not json");
+    // Every kind of usage error, in every command that takes one: exit 2
+    // with and without a module, one line, nothing reaches the kernel.
+    const std::vector<std::vector<std::string>> cases{
+        {"partition", "show", "gpu0"},
+        {"partiton", "show"},
+        {"dev", "show", "0", "1"},
+        {"--color", "sometimes", "dev", "list"},
+        {"monitor", "gpu0"},
+        {"monitor", "0", "0,gpu0"},
+        {"monitor", "--kinds", "error,oops"},
+        {"monitor", "--count", "-1"},
+        {"health", "gpu0"},
+        {"partition", "export", "gpu0"},
+        {"partition", "set", "0"},
+        {"partition", "plan", "0", "--compute", "xpx"},
+        {"partition", "set", "all", "--compute", "cpx"},
+        {"vf", "set", "0", "0"},
+        {"vf", "set", "0", "0", "--vram-mib", "100"},
+        {"vf", "enable", "0", "2", "--config", not_json.path()},
+        {"vf", "reset", "0,1", "0"},
+        {"ras", "policy", "set", "0"},
+        {"ras", "badpages", "all", "--export", "/tmp/unused.abpx"},
+        {"ras", "inject", "0", "--block", "l2", "--type", "ue"},
+        {"hmm", "demo", "size=100"},
+    };
     for (const char* node : {"/dev/null", "/nonexistent/amdx"}) {
-        std::vector<const char*> argv{"amdx", "-d", node, "partition", "show", "gpu0"};
-        std::ostringstream out;
-        std::ostringstream err;
-        EXPECT_EQ(amdx::cli::run(static_cast<int>(argv.size()), argv.data(), out, err),
-                  amdx::cli::kExitUsage)
-            << node << ": " << err.str();
+        for (const auto& args : cases) {
+            std::vector<const char*> argv{"amdx", "-d", node};
+            for (const auto& a : args)
+                argv.push_back(a.c_str());
+            std::ostringstream out;
+            std::ostringstream err;
+            const int code = amdx::cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
+            const std::string e = err.str();
+            EXPECT_EQ(code, amdx::cli::kExitUsage)
+                << node << ' ' << args[0] << ' ' << args[1] << ": " << e;
+            EXPECT_EQ(std::count(e.begin(), e.end(), '\n'), 1) << e;
+            EXPECT_EQ(e.rfind("amdx: ", 0), 0U) << e;
+            EXPECT_TRUE(out.str().empty()) << out.str();
+        }
     }
     EXPECT_TRUE(kernel.calls.empty());
     std::vector<const char*> argv{"amdx", "-d", "/nonexistent/amdx", "partition", "show", "0"};
@@ -807,6 +847,11 @@ TEST_F(ControlCli, HelpListsTheChoices) {
     EXPECT_NE(inj.out.find("{umc,sdma,gfx,mmhub,pcie_bif,hdp,xgmi_wafl}"), std::string::npos)
         << inj.out;
     EXPECT_NE(inj.out.find("[1 - 1024]"), std::string::npos) << inj.out;
+    // --kinds lists every kind the library knows, and is checked at parse time.
+    const auto mon = run({"monitor", "--help"});
+    EXPECT_NE(mon.out.find("{all,lost,error,page_pending,page_retired,"), std::string::npos)
+        << mon.out;
+    EXPECT_NE(mon.out.find(",migrate,drained}"), std::string::npos) << mon.out;
 }
 
 TEST_F(ControlCli, SelectorsTakeListsAndSerials) {
