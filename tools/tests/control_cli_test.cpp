@@ -854,6 +854,33 @@ TEST_F(ControlCli, HelpListsTheChoices) {
     EXPECT_NE(mon.out.find(",migrate,drained}"), std::string::npos) << mon.out;
 }
 
+// Nonzero error counters stand out (red) where a person reads them, zeros
+// and n/a do not; --color never (and a pipe, by default) prints no escapes.
+TEST_F(ControlCli, NonzeroCountersStandOut) {
+    ASSERT_EQ(run({"ras", "inject", "0", "--block", "umc", "--type", "ce", "--count", "3"}).code,
+              0);
+    const auto red = run({"--color", "always", "ras", "show", "0"});
+    EXPECT_EQ(red.code, 0) << red.err;
+    const std::regex umc_row(R"(\n    umc +8 ce,ue,de +\x1b\[[0-9;]*m *3 *\x1b\[0m +0 +0\n)");
+    EXPECT_TRUE(std::regex_search(red.out, umc_row)) << red.out;
+    // The RMA flag and retired pages are block members: false and 0 are plain.
+    EXPECT_NE(red.out.find("  rma            false\n"), std::string::npos) << red.out;
+    EXPECT_NE(red.out.find("  retired_pages  0\n"), std::string::npos) << red.out;
+    // Only the one nonzero counter is coloured.
+    std::size_t escapes = 0;
+    for (auto pos = red.out.find("\x1b["); pos != std::string::npos;
+         pos = red.out.find("\x1b[", pos + 1))
+        ++escapes;
+    EXPECT_EQ(escapes, 2U) << red.out; // on and off
+    for (const char* when : {"never", "auto"}) {
+        const auto plain = run({"--color", when, "ras", "show", "0"});
+        EXPECT_EQ(plain.out.find('\x1b'), std::string::npos) << when << ":\n" << plain.out;
+        EXPECT_NE(plain.out.find("\n    umc               8 ce,ue,de    3  0   0\n"),
+                  std::string::npos)
+            << plain.out;
+    }
+}
+
 TEST_F(ControlCli, SelectorsTakeListsAndSerials) {
     kernel.add_device(2);
     auto ids = [](const Outcome& r) {
@@ -1003,15 +1030,32 @@ TEST_F(ControlCli, HiveWideMemoryChangeNeedsYes) {
 
 TEST_F(ControlCli, EveryJsonCommandPrintsOneObject) {
     kernel.devices[0].compute_mode = AMDX_COMPUTE_CPX;
+    TempFile table;
+    // Every command but monitor (one object per record, MonitorJsonLines...)
+    // and ras badpages --export - (the table itself), in an order that works.
     for (const auto& args : std::vector<std::vector<std::string>>{
              {"-j", "dev", "list"},
+             {"-j", "dev", "show"},
+             {"-j", "hmm", "show"},
+             {"-j", "partition", "show"},
+             {"-j", "partition", "plan", "1", "--compute", "dpx"},
+             {"-j", "partition", "set", "1", "--compute", "dpx"},
              {"-j", "vf", "enable", "0", "2"},
+             {"-j", "vf", "show"},
+             {"-j", "vf", "set", "0", "1", "--priority", "high"},
              {"-j", "vf", "reset", "0", "1"},
              {"-j", "vf", "disable", "0"},
+             {"-j", "ras", "inject", "0", "--block", "umc", "--type", "ue", "--address", "0x3000"},
+             {"-j", "ras", "show"},
              {"-j", "ras", "policy", "show"},
+             {"-j", "ras", "policy", "set", "0", "--ce-window-s", "60"},
+             {"-j", "ras", "badpages"},
+             {"-j", "ras", "badpages", "0", "--export", table.path()},
+             {"-j", "ras", "badpages", "1", "--import", table.path()},
              {"-j", "partition", "plan", "0", "--compute", "dpx"}}) {
         const auto r = run(args);
         EXPECT_EQ(r.code, 0) << args[1] << ' ' << args[2] << ": " << r.err;
+        EXPECT_TRUE(r.err.empty()) << r.err;
         EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
         const Json doc = Json::parse(r.out, nullptr, false);
         ASSERT_TRUE(doc.is_object()) << r.out;
