@@ -4,7 +4,7 @@
 # The amdx CLI against simulated devices: creates devices through
 # /sys/bus/amdx_sim/new_device and checks `amdx -j ... | jq` against sysfs
 # (/sys/class/amdx/amdx<id>/), the JSON contract of
-# Documentation/admin-guide/cli.rst and amdx-dev-show.schema.json, the text
+# Documentation/admin-guide/cli.rst and its amdx-*.schema.json files, the text
 # output and the one-line errors.  busybox sh; prints KTAP.
 #
 # Usage errors and a missing control node need no module: ctest checks
@@ -22,7 +22,7 @@ CLASS=/sys/class/amdx
 IDS="921 922 923"
 LATE=924
 HIVE=925
-NTESTS=25
+NTESTS=26
 
 # sim id -> new_device arguments, model, supported modes (as the CLI names
 # them, ascending uapi order)
@@ -103,6 +103,29 @@ $1
 "*) return 0 ;;
 	esac
 	return 1
+}
+
+# The JSON Schemas of Documentation/admin-guide and their validator,
+# amdx_schema.jq, which selftests/Makefile installs beside this script.
+SCHEMA_DIR=$(dirname "$0")/amdx_cli_schema
+# schema_case NAME FILE: each JSON line of FILE is a case for the schema
+# amdx-NAME.schema.json.
+schema_case() {
+	while IFS= read -r _l; do
+		[ -n "$_l" ] && printf '{"schema":"%s","doc":%s}\n' "$1" "$_l"
+	done < "$2" >> "$tmp/cases"
+}
+# schema_check: validates the cases so far in one jq run (an exec costs
+# seconds under TCG); prints what is wrong, nothing if all holds.
+schema_check() {
+	set --
+	for _f in "$SCHEMA_DIR"/amdx-*.schema.json; do
+		_n=${_f##*/amdx-}
+		set -- "$@" --slurpfile "${_n%.schema.json}" "$_f"
+	done
+	[ -s "$tmp/cases" ] || echo "no documents to check"
+	jq -r -f "$SCHEMA_DIR/amdx_schema.jq" "$@" < "$tmp/cases" 2>&1 || echo "jq: exit $?"
+	: > "$tmp/cases"
 }
 
 # attr ID NAME: a sysfs attribute, read by the shell itself (under TCG every
@@ -291,67 +314,24 @@ got=$(jq --argjson w "{$want}" '[.devices[] | select($w[.device | tostring])] | 
 [ "$got" = 3 ] || fail "dev show all has $got of our 3 devices"
 result dev_show_modes_and_hmm
 
-# 9: `dev show` JSON against the schema: the same required keys, types,
-# enums, patterns and bounds as
-# Documentation/admin-guide/amdx-dev-show.schema.json, which, like this
-# check, accepts keys it does not name (the compatibility rule).
-SCHEMA_JQ='
-def u32: type == "number" and . == floor and . >= 0 and . <= 4294967295;
-def u64: type == "number" and . == floor and . >= 0;
-def cmode: IN("SPX", "DPX", "TPX", "QPX", "CPX", "unknown");
-def mmode: IN("NPS1", "NPS2", "NPS4", "NPS8", "unknown");
-def exact($k): type == "object" and (. as $o | all($k[]; . as $key | $o | has($key)));
-def uniq: length == (unique | length);
-def check($what; f): if f then true else error($what) end;
-check("top level"; exact(["schema_version", "devices"]) and .schema_version == 2) and
-check("devices: array"; .devices | type == "array") and
-all(.devices[];
-    check("device keys"; exact(["device", "bdf", "model", "product", "serial",
-	"hive_id", "num_xcc", "num_sdma", "num_vcn", "compute_mode",
-	"memory_mode", "supported_compute_modes", "supported_memory_modes",
-	"vram", "memory_partitions", "vfs", "hmm"])) and
-    check("device"; .device | u32) and
-    check("bdf"; .bdf | type == "string" and
-	  test("^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\\.[0-7]$")) and
-    check("model"; .model | IN("mi300x", "mi300a", "mi308x", "unknown")) and
-    check("product"; .product | type == "string" and length <= 63) and
-    check("serial"; .serial | type == "string" and length <= 31) and
-    check("hive_id"; .hive_id | type == "string" and test("^[0-9]+$")) and
-    check("num_xcc"; .num_xcc | u32) and
-    check("num_sdma"; .num_sdma | u32) and
-    check("num_vcn"; .num_vcn | u32) and
-    check("compute_mode"; .compute_mode | cmode) and
-    check("memory_mode"; .memory_mode | mmode) and
-    check("supported_compute_modes"; .supported_compute_modes |
-	  type == "array" and uniq and all(.[]; cmode)) and
-    check("supported_memory_modes"; .supported_memory_modes |
-	  type == "array" and uniq and all(.[]; mmode)) and
-    check("vram"; .vram | exact(["size", "free"]) and (.size | u64) and
-	  (.free | u64)) and
-    check("memory_partitions"; .memory_partitions | type == "array" and
-	  length <= 8 and
-	  all(.[]; exact(["index", "base", "size", "free"]) and
-	      (.index | u32) and (.base | u64) and (.size | u64) and
-	      (.free | u64))) and
-    check("vfs"; .vfs | exact(["enabled", "max"]) and (.enabled | u32) and
-	  (.max | u32)) and
-    check("hmm"; .hmm | type == "boolean"))'
-for f in all default; do
-	jq -e "$SCHEMA_JQ" "$tmp/$f" > /dev/null 2> "$tmp/jqerr" ||
-		fail "dev show ($f) breaks the schema: $(cat "$tmp/jqerr")"
-done
-for s in $IDS; do
-	amdx -j dev show "$(id_of "$s")" | jq -e "$SCHEMA_JQ" > /dev/null \
-		2> "$tmp/jqerr" ||
-		fail "dev show $(id_of "$s") breaks the schema: $(cat "$tmp/jqerr")"
-done
-# The checks can fail: a device with a wrong type must be rejected ...
-echo '{"schema_version":2,"devices":[{"device":"0"}]}' | jq -e "$SCHEMA_JQ" > /dev/null 2>&1 &&
-	fail "the schema checks accept a string device id"
-# ... and an added key must not be (a newer amdx).
-amdx -j dev show all | jq '.devices[].added_later = 1 | .added_later = true' |
-	jq -e "$SCHEMA_JQ" > /dev/null 2> "$tmp/jqerr" ||
-	fail "the schema checks reject an added key: $(cat "$tmp/jqerr")"
+# 9: `dev show` JSON against Documentation/admin-guide/amdx-dev-show.schema.json
+# itself, with amdx_schema.jq (a JSON Schema validator in jq: the VM has no
+# Python): as printed, and with a key added to every object (the
+# compatibility rule: a newer amdx); the validator also checks it rejects a
+# broken copy of each document, so this cannot pass by accepting anything.
+if [ -f "$SCHEMA_DIR/amdx_schema.jq" ]; then
+	for f in all default; do
+		schema_case dev-show "$tmp/$f"
+	done
+	for s in $IDS; do
+		amdx -j dev show "$(id_of "$s")" > "$tmp/one" || fail "dev show: exit $?"
+		schema_case dev-show "$tmp/one"
+	done
+	problems=$(schema_check)
+	[ -z "$problems" ] || fail "dev show breaks its schema: $problems"
+else
+	fail "no $SCHEMA_DIR/amdx_schema.jq (selftests/Makefile installs it)"
+fi
 result dev_show_json_schema
 
 # 10: -p is the same document, indented.
@@ -449,6 +429,7 @@ if run_new partition_show_matches_dev_show amdx -j partition show "$id"; then
 		all($p.partitions[]; . as $q | all("id", "mem_partition", "resets", "sdma",
 		    "state", "vcn", "vf", "vram_base", "vram_size", "xccs"; . as $k | $q | has($k)))' \
 		"$tmp/new" > /dev/null || fail "partition show: $(cat "$tmp/new")"
+	cp "$tmp/new" "$tmp/json-partition"
 	result partition_show_matches_dev_show
 fi
 
@@ -483,6 +464,7 @@ if run_new ras_show_blocks amdx -j ras show "$id"; then
 		    if $s == null then $b.total[$t] == null
 		    else ($b.total[$t] | type == "number") end))' \
 		"$tmp/new" > /dev/null || fail "ras show: $(cat "$tmp/new")"
+	cp "$tmp/new" "$tmp/json-ras"
 	result ras_show_blocks
 fi
 
@@ -557,6 +539,25 @@ has "$txt" "  by_partition:" && fail "ras show: per-partition rows without --det
 txt=$(amdx ras show "$id" --detail)
 has "$txt" "  by_partition:" || fail "ras show --detail: no per-partition rows"
 result ras_show_text_totals_and_detail
+
+# 24: the JSON of partition show, vf show (with a VF), ras show and monitor
+# from the real module against their schemas (amdx-*.schema.json), as 9
+# does for dev show: as printed, with keys added, and broken copies
+# rejected.
+if [ -f "$SCHEMA_DIR/amdx_schema.jq" ]; then
+	checked=
+	for c in partition-show:json-partition vf-show:vfs ras-show:json-ras monitor:mon; do
+		[ -s "$tmp/${c#*:}" ] || continue # its test above skipped
+		schema_case "${c%%:*}" "$tmp/${c#*:}"
+		checked="$checked ${c%%:*}"
+	done
+	problems=$(schema_check)
+	[ -z "$problems" ] || fail "output breaks its schema: $problems"
+	diag "checked against their schemas:$checked"
+else
+	fail "no $SCHEMA_DIR/amdx_schema.jq (selftests/Makefile installs it)"
+fi
+result json_outputs_match_their_schemas
 
 # 25: --version names the loaded module's version (MODULE_VERSION, from
 # dkms.conf) and uapi.

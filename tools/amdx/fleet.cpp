@@ -5,6 +5,8 @@
 // partition_export.cpp.
 #include "fleet.hpp"
 
+#include "commands.hpp"
+
 namespace amdx::cli {
 
 FleetCommands::FleetCommands(CLI::App& app) {
@@ -31,6 +33,7 @@ FleetCommands::FleetCommands(CLI::App& app) {
         "health", "Health verdict per device and partition (Node Problem Detector exit codes)");
     health_->fallthrough();
     health_->add_option("DEV", health_dev_, "Device id, PCI address or 'all'")
+        ->check(device_validator(true))
         ->capture_default_str();
     health_
         ->add_option("--journal", journal_,
@@ -48,7 +51,9 @@ FleetCommands::FleetCommands(CLI::App& app) {
         export_ = partition->add_subcommand(
             "export", "Partition profiles for schedulers: Kubernetes DRA or Slurm gres.conf");
         export_->fallthrough();
+        // Checked at parse time: a usage error never depends on the module.
         export_->add_option("DEV", export_dev_, "Device id, PCI address or 'all'")
+            ->check(device_validator(true))
             ->capture_default_str();
         export_->add_option("--format", format_, "dra (ResourceSlice JSON) or slurm (gres.conf)")
             ->check(CLI::IsMember({"dra", "slurm"}))

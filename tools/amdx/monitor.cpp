@@ -221,13 +221,36 @@ namespace {
 /// The largest --count: more records than any log holds is a typo.
 constexpr std::uint64_t kMaxCount = std::numeric_limits<std::uint32_t>::max();
 
+/// --kinds' choices as --help lists them: "{all,lost,error,...}".
+std::string kinds_choices() {
+    std::string out = "{all";
+    for (unsigned bit = 0; bit < 64; ++bit)
+        if ((kEventMaskAll & (std::uint64_t{1} << bit)) != 0)
+            out.append(",").append(to_string(static_cast<EventKind>(bit)));
+    return out + "}";
+}
+
 } // namespace
 
 MonitorCommand::MonitorCommand(CLI::App& app) {
     object_ = app.add_subcommand("monitor", "Follow the event logs, one line per event");
     object_->fallthrough();
-    object_->add_option("DEV", devs_, "Device ids, PCI addresses or 'all' (the default)");
+    // Each DEV is checked at parse time, like every other command's: a usage
+    // error's exit status never depends on the module.
+    object_
+        ->add_option("DEV", devs_,
+                     "Devices: ids, PCI addresses, serial:SERIAL, comma-separated, or 'all' "
+                     "(the default)")
+        ->check(device_validator(true));
     object_->add_option("--kinds", kinds_, "Comma-separated event kinds, or 'all'")
+        ->check(CLI::Validator(
+            [](std::string& v) -> std::string {
+                std::string bad;
+                if (parse_event_kinds(v, bad))
+                    return {};
+                return "invalid event kind '" + bad + "' (expected " + kinds_choices() + ")";
+            },
+            kinds_choices()))
         ->capture_default_str();
     // Ranges are checked at parse time (usage error, exit 2): a negative
     // count would otherwise wrap to a count that never ends.

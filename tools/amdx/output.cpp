@@ -26,6 +26,7 @@
 #include <ctime>
 #include <libsmartcols.h>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <set>
 
@@ -106,6 +107,16 @@ std::string wall_text(std::time_t secs, long usec, bool with_usec) {
     return buf;
 }
 
+/// A non-negative integer, signed or not as the document holds it (values
+/// from the library are unsigned; parsed or hand-built ones may not be).
+std::optional<std::uint64_t> as_u64(const Json& v) {
+    if (v.is_number_unsigned())
+        return v.get<std::uint64_t>();
+    if (v.is_number_integer() && v.get<std::int64_t>() >= 0)
+        return static_cast<std::uint64_t>(v.get<std::int64_t>());
+    return std::nullopt;
+}
+
 bool is_scalar_array(const Json& v) {
     return v.is_array() &&
            std::none_of(v.begin(), v.end(), [](const Json& e) { return e.is_structured(); });
@@ -167,9 +178,10 @@ std::string value_text(std::string_view key, const Json& v) {
         }
         return out;
     }
-    if (!v.is_number_unsigned())
+    const auto u = as_u64(v);
+    if (!u)
         return scalar_text(v);
-    const auto n = v.get<std::uint64_t>();
+    const std::uint64_t n = *u;
     char buf[32];
     switch (unit_of(key)) {
     case Unit::size:
@@ -195,7 +207,7 @@ std::string value_text(std::string_view key, const Json& v) {
 bool stands_out(std::string_view key, const Json& v) {
     if (key == "rma")
         return v.is_boolean() && v.get<bool>();
-    return unit_of(key) == Unit::counter && v.is_number_unsigned() && v.get<std::uint64_t>() != 0;
+    return unit_of(key) == Unit::counter && as_u64(v).value_or(0) != 0;
 }
 
 constexpr std::string_view kRed = "\033[1;31m";
@@ -359,8 +371,8 @@ void print_block(std::ostream& out, const Json& obj, std::size_t indent, const O
 void print_line(std::ostream& out, const Json& obj) {
     std::string line;
     for (const auto& [k, v] : obj.items()) {
-        if (unit_of(k) == Unit::monotonic && v.is_number_unsigned()) { // two words, no blanks
-            const auto ns = v.get<std::uint64_t>();
+        if (unit_of(k) == Unit::monotonic && as_u64(v)) { // two words, no blanks
+            const std::uint64_t ns = *as_u64(v);
             std::string wall = monotonic_to_wall(ns);
             std::replace(wall.begin(), wall.end(), ' ', 'T');
             char mono[32];

@@ -4,7 +4,13 @@
 with the documented JSON Schemas in Documentation/admin-guide, check each
 schema rejects a broken document, and check the compatibility rule of
 cli.rst: a document with a key added anywhere (a newer amdx) still
-validates."""
+validates.
+
+  check_schema.py SCHEMA_DIR FAKE_CLI [JQ AMDX_SCHEMA_JQ]
+
+With JQ, it checks instead that selftests/amdx_schema.jq (the validator
+amdx_cli_test.sh uses on the real module in the VM, which has no Python)
+gives python3-jsonschema's verdict on every one of these documents."""
 import copy
 import json
 import os
@@ -89,8 +95,47 @@ def with_added_keys(doc):
     return doc
 
 
+def jq_problems(jq, program, schema_dir, name, doc):
+    """What amdx_schema.jq says of doc: its lines about the document
+    itself (not its self-checks of broken copies)."""
+    short = name[len("amdx-"):-len(".schema.json")]
+    case = json.dumps({"schema": short, "doc": doc})
+    out = subprocess.run([jq, "-r", "-f", program, "--slurpfile", short,
+                          os.path.join(schema_dir, name)], input=case,
+                         capture_output=True, text=True, check=False)
+    if out.returncode != 0:
+        raise RuntimeError(f"jq failed: {out.stderr}")
+    return [line for line in out.stdout.splitlines()
+            if line.startswith(f"{short}: $")], out.stdout
+
+
+def main_jq(schema_dir, fake_cli, jq, program):
+    for name, commands, mutations in CASES:
+        validator = load(schema_dir, name)
+        first = None
+        for args in commands:
+            for doc in run(fake_cli, args):
+                first = first or doc
+                problems, everything = jq_problems(jq, program, schema_dir, name, doc)
+                if everything:  # valid, extended valid, broken copies rejected
+                    print(f"amdx_schema.jq on {' '.join(args)}: {everything}",
+                          file=sys.stderr)
+                    return 1
+        for broken in breakages(first, mutations):
+            assert not validator.is_valid(broken)
+            problems, _ = jq_problems(jq, program, schema_dir, name, broken)
+            if not problems:
+                print(f"amdx_schema.jq accepts what {name} rejects: "
+                      f"{json.dumps(broken)}", file=sys.stderr)
+                return 1
+        print(f"ok: amdx_schema.jq agrees with jsonschema on {name}")
+    return 0
+
+
 def main():
     schema_dir, fake_cli = sys.argv[1], sys.argv[2]
+    if len(sys.argv) == 5:
+        return main_jq(schema_dir, fake_cli, sys.argv[3], sys.argv[4])
     for name, commands, mutations in CASES:
         validator = load(schema_dir, name)
         first = None

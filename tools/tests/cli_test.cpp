@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
@@ -153,6 +155,68 @@ TEST(Render, EdgeValues) {
     const Json back = Json::parse(rendered(doc, Format::json)); // invalid UTF-8 is replaced
     EXPECT_EQ(back["devices"][0]["product"], "bad \xef\xbf\xbd utf8");
     EXPECT_EQ(back["devices"][0]["memory_partitions"], Json::array());
+}
+
+// Values by key: addresses in hex, sizes in binary units, durations
+// scaled, unix times as local wall-clock time, null as n/a.
+TEST(Render, UnitsByKey) {
+    const char* tz = std::getenv("TZ");
+    const std::string old_tz = tz != nullptr ? tz : "";
+    ::setenv("TZ", "UTC", 1);
+    ::tzset();
+    const Json doc{{"page", Json{{"address", 12288},
+                                 {"size", 1536},
+                                 {"vram_size", 206158430208ULL},
+                                 {"duration_ns", 2000000},
+                                 {"time", 1700000000},
+                                 {"vf", nullptr},
+                                 {"count", 12288}}}};
+    const std::string text = rendered(doc, Format::text);
+    if (tz != nullptr)
+        ::setenv("TZ", old_tz.c_str(), 1);
+    else
+        ::unsetenv("TZ");
+    ::tzset();
+    EXPECT_EQ(text, "page:\n"
+                    "  address      0x3000\n"
+                    "  size         1.5 KiB\n"
+                    "  vram_size    192 GiB\n"
+                    "  duration_ns  2.0 ms\n"
+                    "  time         2023-11-14 22:13:20\n"
+                    "  vf           n/a\n"
+                    "  count        12288\n");
+    EXPECT_EQ(amdx::cli::size_text(0), "0 B");
+    EXPECT_EQ(amdx::cli::size_text(1023), "1023 B");
+    EXPECT_EQ(amdx::cli::size_text(256ULL << 20), "256 MiB");
+}
+
+std::string local_time(std::time_t t) {
+    std::tm tm{};
+    ::localtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S", &tm);
+    return buf;
+}
+
+// A CLOCK_MONOTONIC stamp is shown as the wall-clock time it happened at:
+// now is now, an hour ago an hour ago (to the second; either side of a
+// second boundary).
+TEST(Render, MonotonicStampsAsWallClock) {
+    for (const std::uint64_t want : {0ULL, 3600ULL}) {
+        timespec mono{};
+        ::clock_gettime(CLOCK_MONOTONIC, &mono);
+        // No further back than the boot (a young test VM).
+        const std::uint64_t ago = std::min(want, static_cast<std::uint64_t>(mono.tv_sec));
+        const std::time_t before = std::time(nullptr) - static_cast<std::time_t>(ago);
+        const std::uint64_t stamp = static_cast<std::uint64_t>(mono.tv_sec) * 1000000000ULL +
+                                    static_cast<std::uint64_t>(mono.tv_nsec) - ago * 1000000000ULL;
+        const std::string wall = amdx::cli::monotonic_to_wall(stamp);
+        const std::time_t after = std::time(nullptr) - static_cast<std::time_t>(ago);
+        ASSERT_EQ(wall.size(), std::string("2026-12-01 10:12:13.123456").size()) << wall;
+        const std::string secs = wall.substr(0, 19);
+        EXPECT_TRUE(secs == local_time(before) || secs == local_time(after))
+            << ago << " s ago: " << wall << ", expected " << local_time(before);
+    }
 }
 
 TEST(Render, EmptyList) {

@@ -734,8 +734,14 @@ TEST_F(ControlCli, MonitorTimeoutAndGoneDevice) {
 
 TEST_F(ControlCli, MonitorErrors) {
     expect_error(run({"monitor", "--kinds", "error,oops"}), 2,
-                 "invalid event kind 'oops' in --kinds (expected kind names as 'amdx monitor "
-                 "--help' lists them, or 'all')");
+                 "--kinds: invalid event kind 'oops' (expected {all,lost,error,page_pending,"
+                 "page_retired,poison_consumed,action_start,action_end,partition_quarantined,"
+                 "partition_restored,partition_offline,vf_reset,device_reset_begin,"
+                 "device_reset_end,rma,partition_switch,migrate,drained}) (see 'amdx monitor "
+                 "--help')");
+    expect_error(run({"monitor", "gpu0"}), 2,
+                 "invalid device 'gpu0' (expected an id, a PCI address, serial:SERIAL, 'all' or "
+                 "a comma-separated list of them) (see 'amdx monitor --help')");
     // A bad ring size is a usage error now, before anything is opened.
     expect_error(run({"monitor", "0", "--ring-size", "100"}), 2,
                  "--ring-size: expected 0 or a power of two in 16..65536: 100 (see 'amdx "
@@ -766,14 +772,48 @@ Outcome run_with_input(const std::vector<std::string>& args, const std::string& 
 }
 
 TEST_F(ControlCli, UsageErrorsComeBeforeTheModule) {
-    // The same exit status with and without a module: nothing is opened.
+    TempFile not_json;
+    not_json.write("not json");
+    // Every kind of usage error, in every command that takes one: exit 2
+    // with and without a module, one line, nothing reaches the kernel.
+    const std::vector<std::vector<std::string>> cases{
+        {"partition", "show", "gpu0"},
+        {"partiton", "show"},
+        {"dev", "show", "0", "1"},
+        {"--color", "sometimes", "dev", "list"},
+        {"monitor", "gpu0"},
+        {"monitor", "0", "0,gpu0"},
+        {"monitor", "--kinds", "error,oops"},
+        {"monitor", "--count", "-1"},
+        {"health", "gpu0"},
+        {"partition", "export", "gpu0"},
+        {"partition", "set", "0"},
+        {"partition", "plan", "0", "--compute", "xpx"},
+        {"partition", "set", "all", "--compute", "cpx"},
+        {"vf", "set", "0", "0"},
+        {"vf", "set", "0", "0", "--vram-mib", "100"},
+        {"vf", "enable", "0", "2", "--config", not_json.path()},
+        {"vf", "reset", "0,1", "0"},
+        {"ras", "policy", "set", "0"},
+        {"ras", "badpages", "all", "--export", "/tmp/unused.abpx"},
+        {"ras", "inject", "0", "--block", "l2", "--type", "ue"},
+        {"hmm", "demo", "size=100"},
+    };
     for (const char* node : {"/dev/null", "/nonexistent/amdx"}) {
-        std::vector<const char*> argv{"amdx", "-d", node, "partition", "show", "gpu0"};
-        std::ostringstream out;
-        std::ostringstream err;
-        EXPECT_EQ(amdx::cli::run(static_cast<int>(argv.size()), argv.data(), out, err),
-                  amdx::cli::kExitUsage)
-            << node << ": " << err.str();
+        for (const auto& args : cases) {
+            std::vector<const char*> argv{"amdx", "-d", node};
+            for (const auto& a : args)
+                argv.push_back(a.c_str());
+            std::ostringstream out;
+            std::ostringstream err;
+            const int code = amdx::cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
+            const std::string e = err.str();
+            EXPECT_EQ(code, amdx::cli::kExitUsage)
+                << node << ' ' << args[0] << ' ' << args[1] << ": " << e;
+            EXPECT_EQ(std::count(e.begin(), e.end(), '\n'), 1) << e;
+            EXPECT_EQ(e.rfind("amdx: ", 0), 0U) << e;
+            EXPECT_TRUE(out.str().empty()) << out.str();
+        }
     }
     EXPECT_TRUE(kernel.calls.empty());
     std::vector<const char*> argv{"amdx", "-d", "/nonexistent/amdx", "partition", "show", "0"};
@@ -807,6 +847,38 @@ TEST_F(ControlCli, HelpListsTheChoices) {
     EXPECT_NE(inj.out.find("{umc,sdma,gfx,mmhub,pcie_bif,hdp,xgmi_wafl}"), std::string::npos)
         << inj.out;
     EXPECT_NE(inj.out.find("[1 - 1024]"), std::string::npos) << inj.out;
+    // --kinds lists every kind the library knows, and is checked at parse time.
+    const auto mon = run({"monitor", "--help"});
+    EXPECT_NE(mon.out.find("{all,lost,error,page_pending,page_retired,"), std::string::npos)
+        << mon.out;
+    EXPECT_NE(mon.out.find(",migrate,drained}"), std::string::npos) << mon.out;
+}
+
+// Nonzero error counters stand out (red) where a person reads them, zeros
+// and n/a do not; --color never (and a pipe, by default) prints no escapes.
+TEST_F(ControlCli, NonzeroCountersStandOut) {
+    ASSERT_EQ(run({"ras", "inject", "0", "--block", "umc", "--type", "ce", "--count", "3"}).code,
+              0);
+    const auto red = run({"--color", "always", "ras", "show", "0"});
+    EXPECT_EQ(red.code, 0) << red.err;
+    const std::regex umc_row(R"(\n    umc +8 ce,ue,de +\x1b\[[0-9;]*m *3 *\x1b\[0m +0 +0\n)");
+    EXPECT_TRUE(std::regex_search(red.out, umc_row)) << red.out;
+    // The RMA flag and retired pages are block members: false and 0 are plain.
+    EXPECT_NE(red.out.find("  rma            false\n"), std::string::npos) << red.out;
+    EXPECT_NE(red.out.find("  retired_pages  0\n"), std::string::npos) << red.out;
+    // Only the one nonzero counter is coloured.
+    std::size_t escapes = 0;
+    for (auto pos = red.out.find("\x1b["); pos != std::string::npos;
+         pos = red.out.find("\x1b[", pos + 1))
+        ++escapes;
+    EXPECT_EQ(escapes, 2U) << red.out; // on and off
+    for (const char* when : {"never", "auto"}) {
+        const auto plain = run({"--color", when, "ras", "show", "0"});
+        EXPECT_EQ(plain.out.find('\x1b'), std::string::npos) << when << ":\n" << plain.out;
+        EXPECT_NE(plain.out.find("\n    umc               8 ce,ue,de    3  0   0\n"),
+                  std::string::npos)
+            << plain.out;
+    }
 }
 
 TEST_F(ControlCli, SelectorsTakeListsAndSerials) {
@@ -958,15 +1030,32 @@ TEST_F(ControlCli, HiveWideMemoryChangeNeedsYes) {
 
 TEST_F(ControlCli, EveryJsonCommandPrintsOneObject) {
     kernel.devices[0].compute_mode = AMDX_COMPUTE_CPX;
+    TempFile table;
+    // Every command but monitor (one object per record, MonitorJsonLines...)
+    // and ras badpages --export - (the table itself), in an order that works.
     for (const auto& args : std::vector<std::vector<std::string>>{
              {"-j", "dev", "list"},
+             {"-j", "dev", "show"},
+             {"-j", "hmm", "show"},
+             {"-j", "partition", "show"},
+             {"-j", "partition", "plan", "1", "--compute", "dpx"},
+             {"-j", "partition", "set", "1", "--compute", "dpx"},
              {"-j", "vf", "enable", "0", "2"},
+             {"-j", "vf", "show"},
+             {"-j", "vf", "set", "0", "1", "--priority", "high"},
              {"-j", "vf", "reset", "0", "1"},
              {"-j", "vf", "disable", "0"},
+             {"-j", "ras", "inject", "0", "--block", "umc", "--type", "ue", "--address", "0x3000"},
+             {"-j", "ras", "show"},
              {"-j", "ras", "policy", "show"},
+             {"-j", "ras", "policy", "set", "0", "--ce-window-s", "60"},
+             {"-j", "ras", "badpages"},
+             {"-j", "ras", "badpages", "0", "--export", table.path()},
+             {"-j", "ras", "badpages", "1", "--import", table.path()},
              {"-j", "partition", "plan", "0", "--compute", "dpx"}}) {
         const auto r = run(args);
         EXPECT_EQ(r.code, 0) << args[1] << ' ' << args[2] << ": " << r.err;
+        EXPECT_TRUE(r.err.empty()) << r.err;
         EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
         const Json doc = Json::parse(r.out, nullptr, false);
         ASSERT_TRUE(doc.is_object()) << r.out;
