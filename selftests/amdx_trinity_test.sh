@@ -63,24 +63,18 @@ set -- $IDS
 echo "$1 model=mi300x vram=128" > $SIM/new_device
 echo "$2 model=mi308x vram=64" > $SIM/new_device
 rm -rf $VICTIMS "$VICTIMS-wd"
-mkdir -p "$VICTIMS-wd"
-# One directory of victims per kind of amdx fd: a round fuzzes one kind
-# (run()).  More device fds than the others: most commands are device
-# commands.
-for kind in ctl device event; do
-	mkdir -p "$VICTIMS/$kind"
-	for i in 0 1 2 3 4 5; do
-		[ $kind = device ] || [ $i -lt 3 ] || break
-		: > "$VICTIMS/$kind/amdx-$kind$i"
-	done
-	chmod 0755 "$VICTIMS/$kind"
-	chmod 0666 "$VICTIMS/$kind"/*
+mkdir -p $VICTIMS "$VICTIMS-wd"
+# More device fds than the others: most commands are device commands.
+for f in amdx-ctl0 amdx-ctl1 amdx-ctl2 amdx-device0 amdx-device1 \
+	 amdx-device2 amdx-device3 amdx-device4 amdx-device5 amdx-event0 \
+	 amdx-event1 amdx-event2; do
+	: > "$VICTIMS/$f"
 done
 chmod 0755 $VICTIMS
+chmod 0666 $VICTIMS/*
 chmod 0777 "$VICTIMS-wd"
 
-# round USER COUNTS LOG KIND [STOP]: one trinity run on the victims of
-# KIND (ctl, device or event) in its own session, killed
+# round USER COUNTS LOG [STOP]: one trinity run in its own session, killed
 # with its whole process group when it overstays ROUND_SECS, reached STOP
 # ioctls on amdx fds or, once it issued its first ioctl, issues none for
 # STALL_SECS (a stalled run: the next one starts fresh).  Starting takes trinity several seconds under TCG.  Some runs of
@@ -89,12 +83,12 @@ chmod 0777 "$VICTIMS-wd"
 # known); a fresh run with a new seed usually does not.  Not -q: trinity 2023.01's
 # children then stall for seconds between calls (5 calls in 3 minutes).
 round() {
-	user=$1 counts=$2 log=$3 dir=$VICTIMS/$4 stop=${5:-0}
+	user=$1 counts=$2 log=$3 stop=${4:-0}
 	dangerous=
 	[ "$user" = root ] && dangerous=--dangerous
-	cmd="cd $VICTIMS-wd && exec env LD_PRELOAD=$SHIM AMDX_SHIM_DIR=$dir \
+	cmd="cd $VICTIMS-wd && exec env LD_PRELOAD=$SHIM AMDX_SHIM_DIR=$VICTIMS \
 		AMDX_SHIM_COUNT=$counts trinity -l off $dangerous -c ioctl \
-		-V $dir --enable-fds=pseudo -N $ROUND -C $CHILDREN"
+		-V $VICTIMS --enable-fds=pseudo -N $ROUND -C $CHILDREN"
 	if [ "$user" = root ]; then
 		setsid sh -c "$cmd" > "$log" 2>&1 &
 	else
@@ -123,14 +117,11 @@ round() {
 	wait $pid 2> /dev/null
 }
 
-# run NAME USER SECS GOAL [STOP]: rounds until GOAL amdx ioctls or SECS.
-# With STOP, every round fuzzes device fds and the run ends at the first
-# GOAL ioctls.  Without, the rounds take the kinds of fd in turn (device,
-# ctl, event, device, ...), each ending at its share of GOAL (a third,
-# counted from the start), so every kind is reached and the run costs
-# about GOAL ioctls: one run over all kinds once spent minutes on one
-# kind, since each trinity child keeps an fd for many calls.  Prints
-# comments and, last, "counts CTL DEV EV".  The counts accumulate over
+# run NAME USER SECS GOAL [STOP]: rounds until GOAL amdx ioctls or SECS,
+# a round ending at GOAL if STOP is given; without STOP also until each
+# kind of amdx fd was reached (a run of two rounds once reached no
+# /dev/amdx fd: each child keeps an fd for many calls); prints comments and, last,
+# "counts CTL DEV EV".  The counts accumulate over
 # the rounds in one file (amdx_fdshim.c: ctl dev ev other ok notty inval
 # fault perm err).
 run() {
@@ -144,14 +135,7 @@ run() {
 	deadline=$((start + secs))
 	while [ $(date +%s) -lt $deadline ] &&
 	      { [ $amdx -lt $goal ] || [ $unreached = 1 ]; }; do
-		if [ -n "$stop" ]; then
-			round "$user" $counts $log device $stop
-		else
-			set -- device ctl event
-			shift $((rounds % 3))
-			share=$(((rounds + 1) * goal / 3 + 1))
-			round "$user" $counts $log $1 $share
-		fi
+		round "$user" $counts $log $stop
 		rounds=$((rounds + 1))
 		set -- $(od -An -tu8 -v $counts)
 		amdx=$(($1 + $2 + $3))
