@@ -51,6 +51,11 @@
  *    +-> mmap_lock
  *    +-> &amdx_event_source.lock  (queueing a LOST record)
  *
+ *   the VRAM allocator's lock     spinlock (amdx_vram.c); under any of
+ *    |                            the above and page-table locks (a
+ *    |                            device page's page_free())
+ *    +-> its holders' xarray lock (erasing a dropped holder)
+ *
  * Never: an mmap lock under &amdx_ras.lock (the CPU fault path reads the
  * poison map under the mmap lock without it); anything that sleeps under
  * &amdx_event_source.lock or &amdx_hmm_ctx.lock; a device lock across a
