@@ -470,6 +470,32 @@ TEST_F(mi300x, injected_step_failure_rolls_back)
 	EXPECT_EQ(AMDX_PART_STEP_MAX, c.num_steps);
 }
 
+/*
+ * The device reports another compute mode than amdx last set (changed
+ * behind its back, as by a write to amdgpu's current_compute_partition):
+ * COMMIT's VALIDATE fails with -EIO before anything changed; once the
+ * device agrees again, the same COMMIT goes through.
+ */
+TEST_F(mi300x, commit_refuses_a_mode_changed_behind_its_back)
+{
+	char before[QSIZE], after[QSIZE];
+	struct amdx_partition_config c;
+
+	NEW_MI300X(0, SIM_ID, "vram=256");
+	ASSERT_EQ(0, query_parts(self->s.d[0].fd, before));
+	ASSERT_EQ(0, amdx_sim_knob(SIM_ID, "reported_compute_mode",
+				   AMDX_COMPUTE_DPX));
+	EXPECT_EQ(-EIO, commit_modes(self->s.d[0].fd, AMDX_COMPUTE_QPX, 0, 0,
+				     &c));
+	EXPECT_EQ(AMDX_PART_OUTCOME_ROLLED_BACK, c.outcome);
+	EXPECT_EQ(AMDX_PART_STEP_VALIDATE, c.failed_step);
+	ASSERT_EQ(0, amdx_sim_knob(SIM_ID, "reported_compute_mode", 0));
+	ASSERT_EQ(0, query_parts(self->s.d[0].fd, after));
+	EXPECT_EQ(0, memcmp(before, after, QSIZE));
+	EXPECT_EQ(0, commit_modes(self->s.d[0].fd, AMDX_COMPUTE_QPX, 0, 0, &c));
+	EXPECT_EQ(AMDX_PART_OUTCOME_COMMITTED, c.outcome);
+}
+
 /* Drop CAP_SYS_ADMIN from the effective set. */
 static int drop_sys_admin(void)
 {
@@ -1490,6 +1516,46 @@ TEST_F(mi300x, hive_memory_mode_is_hive_wide)
 	ASSERT_EQ(0, amdx_device_info(self->s.ctl, self->s.d[0].id, &info));
 	EXPECT_EQ(AMDX_MEMORY_NPS4, info.memory_mode);
 	ASSERT_EQ(0, amdx_device_info(self->s.ctl, self->s.d[1].id, &info));
+	EXPECT_EQ(AMDX_MEMORY_NPS4, info.memory_mode);
+}
+
+/*
+ * A hive commit locks all members at once, at most 15 of them
+ * (AMDX_PART_HIVE_MAX): in a hive of 16, PLAN and COMMIT of a memory mode
+ * are -E2BIG and nothing changed; once the hive is one device again, the
+ * same change goes through.
+ */
+#define BIG_HIVE	16
+#define BIG_HIVE_SIM	410	/* 410..424: the other members */
+
+TEST_F(mi300x, hive_beyond_the_commit_limit_is_e2big)
+{
+	struct amdx_partition_config c;
+	struct amdx_device_info info;
+	int i, made = 0, plan, commit;
+
+	NEW_MI300X(0, SIM_ID, "vram=64 hive=b2");
+	for (i = 0; i < BIG_HIVE - 1; i++) {
+		amdx_sim_del(BIG_HIVE_SIM + i);
+		if (amdx_sim_new(BIG_HIVE_SIM + i, "model=mi300x vram=64 hive=b2"))
+			break;
+		made++;
+	}
+	memset(&c, 0, sizeof(c));
+	c.memory_mode = AMDX_MEMORY_NPS4;
+	plan = run(self->s.d[0].fd, false, &c);
+	commit = commit_modes(self->s.d[0].fd, 0, AMDX_MEMORY_NPS4, 0, &c);
+	for (i = 0; i < made; i++)
+		amdx_sim_del(BIG_HIVE_SIM + i);
+	ASSERT_EQ(BIG_HIVE - 1, made);
+	EXPECT_EQ(-E2BIG, plan);
+	EXPECT_EQ(-E2BIG, commit);
+	ASSERT_EQ(0, amdx_device_info(self->s.ctl, self->s.d[0].id, &info));
+	EXPECT_EQ(AMDX_MEMORY_NPS1, info.memory_mode);
+	/* Alone again: the same commit goes through. */
+	EXPECT_EQ(0, commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX, 0, 0, &c));
+	EXPECT_EQ(0, commit_modes(self->s.d[0].fd, 0, AMDX_MEMORY_NPS4, 0, &c));
+	ASSERT_EQ(0, amdx_device_info(self->s.ctl, self->s.d[0].id, &info));
 	EXPECT_EQ(AMDX_MEMORY_NPS4, info.memory_mode);
 }
 

@@ -118,6 +118,8 @@ struct amdx_sim_params {
  *	Atomic.
  * @fail_vram_copy: debugfs knob; that many page copies (vram_copy) fail
  *	with -EIO.  Atomic.
+ * @reported_compute_mode: debugfs knob; not 0: the compute mode
+ *	get_state reports instead of @compute_mode.  Atomic.
  * @wipe_visited: pages the last VF FLR's VRAM wipe looked at (debugfs
  *	``wipe_visited``); written by the wipe only (FLRs of a device are
  *	serialised by the core), read by debugfs.
@@ -145,6 +147,7 @@ struct amdx_sim_dev {
 	atomic_t validate_delay_ms;
 	atomic_t vram_copy_delay_ms;
 	atomic_t fail_vram_copy;
+	atomic_t reported_compute_mode;
 	u64 wipe_visited;
 };
 

@@ -32,6 +32,10 @@
  *	The next N page copies of the simulated DMA engine (vram_copy) fail
  *	with -EIO, in either direction: a granule of a CPU fault with one
  *	page that cannot move.
+ * ``reported_compute_mode`` (rw, u32)
+ *	When not 0, the compute mode (%AMDX_COMPUTE_*) the device reports
+ *	to the core instead of its own: a mode changed behind amdx's back,
+ *	as by a write to amdgpu's ``current_compute_partition``.  0 = off.
  * ``wipe_visited`` (ro, u64)
  *	VRAM pages the last VF FLR's wipe (amdx_sim_devmem_wipe()) looked
  *	at: the pages the VF held, not the device's VRAM.
@@ -205,6 +209,9 @@ void amdx_sim_debugfs_dev_init(struct amdx_sim_dev *sd)
 				   &sd->vram_copy_delay_ms, &amdx_sim_knob_fops);
 	debugfs_create_file_unsafe("fail_vram_copy", 0600, sd->ddir,
 				   &sd->fail_vram_copy, &amdx_sim_knob_fops);
+	debugfs_create_file_unsafe("reported_compute_mode", 0600, sd->ddir,
+				   &sd->reported_compute_mode,
+				   &amdx_sim_knob_fops);
 	debugfs_create_u64("wipe_visited", 0400, sd->ddir, &sd->wipe_visited);
 	debugfs_create_file("ras_blocks", 0400, sd->ddir, sd,
 			    &amdx_sim_ras_blocks_fops);

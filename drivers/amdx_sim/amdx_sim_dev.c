@@ -162,10 +162,10 @@ static int amdx_sim_get_state(struct amdx_device *adev,
 			      struct amdx_device_state *st)
 {
 	struct amdx_sim_dev *sd = amdx_device_priv(adev);
-	u32 i, n;
+	u32 i, n, foreign = atomic_read(&sd->reported_compute_mode);
 
 	mutex_lock(&sd->state_lock);
-	st->compute_mode = sd->compute_mode;
+	st->compute_mode = foreign ?: sd->compute_mode;
 	st->memory_mode = sd->memory_mode;
 	st->num_vfs = sd->num_vfs;
 	mutex_unlock(&sd->state_lock);
