@@ -97,6 +97,23 @@ TEST_F(amdx, query_small_buffer_enospc_and_size)
 	EXPECT_EQ(sizeof(struct amdx_query_caps), size);
 }
 
+/* A device list buffer smaller than its header: -ENOSPC and the size. */
+TEST_F(amdx, query_devices_below_the_header_enospc_and_size)
+{
+	char buf[sizeof(struct amdx_query_devices) - 1];
+	uint32_t size, need = 0;
+
+	ASSERT_EQ(0, amdx_query(self->fd, AMDX_QUERY_DEVICES, 0, NULL, &need));
+	size = sizeof(buf);
+	memset(buf, 0xa5, sizeof(buf));
+	EXPECT_EQ(-ENOSPC, amdx_query(self->fd, AMDX_QUERY_DEVICES, 0, buf,
+				      &size));
+	EXPECT_EQ(need, size);
+	/* Nothing was written. */
+	for (size_t i = 0; i < sizeof(buf); i++)
+		ASSERT_EQ(0xa5, (unsigned char)buf[i]);
+}
+
 TEST_F(amdx, query_devices_two_call_protocol)
 {
 	struct amdx_query_devices *res;

@@ -4,8 +4,9 @@
  *
  * The device registry: registration, lookup, references, unregistration
  * while references are held, ids below AMDX_MAX_DEVICES handed out
- * cyclically, -ENOSPC when all are taken.  Registers its own fake provider
- * devices.
+ * cyclically, -ENOSPC when all are taken; the provider's RAS intake,
+ * amdx_ras_report(), refusing a report that does not fit the device.
+ * Registers its own fake provider devices.
  */
 #include <kunit/test.h>
 #include <linux/err.h>
@@ -15,6 +16,7 @@
 #include <amdx/amdx_provider.h>
 
 #include "amdx_core.h"
+#include "amdx_ras_types.h"
 
 struct amdx_fake {
 	int get_state_calls;
@@ -265,6 +267,102 @@ static void amdx_registry_bad_descriptors_are_refused(struct kunit *test)
 			    ERR_PTR(-EINVAL));
 }
 
+/* amdx_registry_ras_report_*: the fake device's RAS blocks. */
+static const struct amdx_ras_block_info amdx_fake_ras_blocks[AMDX_RAS_BLOCK_COUNT] = {
+	[AMDX_RAS_BLOCK_GFX] = { .instances = 4, .supported = BIT(AMDX_RAS_TYPE_CE) },
+	[AMDX_RAS_BLOCK_UMC] = { .instances = 1, .supported = BIT(AMDX_RAS_TYPE_CE) },
+};
+
+static const struct amdx_ras_error amdx_fake_ras_ok = {
+	.block = AMDX_RAS_BLOCK_GFX,
+	.type = AMDX_RAS_TYPE_CE,
+	.instance = 3,
+	.count = 2,
+	.partition = AMDX_RAS_PARTITION_ALL,
+};
+
+/*
+ * Report @i of the invalid ones into @err, each one field out of range
+ * for the fake device (@vram bytes): its description, NULL past the last.
+ */
+static const char *amdx_fake_ras_bad(unsigned int i, u64 vram,
+				     struct amdx_ras_error *err)
+{
+	*err = amdx_fake_ras_ok;
+	if (i >= 8) {	/* the address checks: a umc report */
+		err->block = AMDX_RAS_BLOCK_UMC;
+		err->instance = 0;
+		err->flags = AMDX_RAS_ERR_F_ADDRESS;
+	}
+	switch (i) {
+	case 0:
+		err->block = AMDX_RAS_BLOCK_COUNT;
+		return "unknown block";
+	case 1:
+		err->type = AMDX_RAS_TYPE_COUNT;
+		return "unknown type";
+	case 2:
+		err->type = AMDX_RAS_TYPE_UE;
+		return "type the block does not report";
+	case 3:
+		err->block = AMDX_RAS_BLOCK_SDMA;
+		return "block the device lacks";
+	case 4:
+		err->instance = 4;
+		return "instance beyond the block";
+	case 5:
+		err->count = 0;
+		return "zero count";
+	case 6:
+		err->flags = BIT(31);
+		return "unknown flag";
+	case 7:
+		err->partition = AMDX_MAX_PARTITIONS;
+		return "compute partition out of range";
+	case 8:
+		err->address = vram;
+		return "address beyond the VRAM";
+	case 9:
+		err->mem_partition = AMDX_MAX_MEM_PARTITIONS;
+		return "memory partition out of range";
+	default:
+		return NULL;
+	}
+}
+
+/*
+ * A provider's error report is checked against the device before anything
+ * is counted: each field out of range is -EINVAL, takes no event sequence
+ * number and moves no counter; the same report in range is counted.
+ */
+static void amdx_registry_ras_report_refuses_what_the_device_lacks(struct kunit *test)
+{
+	struct amdx_device_desc desc = amdx_fake_desc();
+	struct amdx_fake fake = {};
+	struct amdx_ras_error err;
+	struct amdx_device *adev;
+	const char *what;
+	unsigned int i;
+	u64 seq = 0;
+
+	desc.ras_blocks = amdx_fake_ras_blocks;
+	adev = amdx_device_register(NULL, &desc, &amdx_fake_ops, &fake);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(adev));
+	for (i = 0; (what = amdx_fake_ras_bad(i, desc.vram_size, &err)); i++) {
+		KUNIT_EXPECT_EQ_MSG(test, amdx_ras_report(adev, &err, &seq),
+				    -EINVAL, "%s", what);
+		KUNIT_EXPECT_EQ_MSG(test, seq, 0, "%s", what);
+	}
+	KUNIT_EXPECT_EQ(test, i, 10);
+	KUNIT_EXPECT_EQ(test, adev->ras->count[AMDX_RAS_BLOCK_GFX][0][AMDX_RAS_TYPE_CE], 0);
+	KUNIT_EXPECT_EQ(test, adev->ras->count[AMDX_RAS_BLOCK_UMC][0][AMDX_RAS_TYPE_CE], 0);
+
+	KUNIT_EXPECT_EQ(test, amdx_ras_report(adev, &amdx_fake_ras_ok, &seq), 0);
+	KUNIT_EXPECT_NE(test, seq, 0);
+	KUNIT_EXPECT_EQ(test, adev->ras->count[AMDX_RAS_BLOCK_GFX][0][AMDX_RAS_TYPE_CE], 2);
+	amdx_device_unregister(adev);
+}
+
 static struct kunit_case amdx_registry_cases[] = {
 	KUNIT_CASE(amdx_registry_register_makes_device_findable),
 	KUNIT_CASE(amdx_registry_unregister_with_ref_held_is_safe),
@@ -272,6 +370,7 @@ static struct kunit_case amdx_registry_cases[] = {
 	KUNIT_CASE(amdx_registry_ids_wrap_and_skip_live_ids),
 	KUNIT_CASE(amdx_registry_full_registry_is_enospc),
 	KUNIT_CASE(amdx_registry_bad_descriptors_are_refused),
+	KUNIT_CASE(amdx_registry_ras_report_refuses_what_the_device_lacks),
 	{}
 };
 
