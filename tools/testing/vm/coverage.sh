@@ -23,18 +23,14 @@ root=$(cd "$here/../../.." && pwd)
 k=${KERNELS:-6.1}
 work=$root/build/cov/$k
 step() { echo "== [${SECONDS}s] $*" >&2; }
-for t in lcov genhtml gcov; do
-	command -v "$t" > /dev/null ||
-		{ echo "coverage: $t missing (apt-get install lcov)" >&2; exit 1; }
-done
 
 report_only=
 [ "${1:-}" != --report ] || report_only=1
+step "dependencies"
+"$here/deps.sh" lcov
 src=$work/src
 rc=0
 if [ -z "$report_only" ]; then
-	step "dependencies"
-	"$here/deps.sh"
 	step "$k coverage kernel"
 	kdir=$("$here/build-kernel.sh" coverage "$k")
 	grep -qx CONFIG_GCOV_KERNEL=y "$kdir/.config" ||

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Install what the amdx build, tests and demo need (Debian 12, as root).
+# Install what the amdx build, tests and demo need (Debian 12, as root),
+# and the packages named as arguments (make coverage: lcov).
 set -euo pipefail
 pkgs=(build-essential bc bison flex libelf-dev libssl-dev dwarves cpio kmod
       xz-utils python3 rsync linux-source-6.1 linux-source-6.12
@@ -10,7 +11,7 @@ pkgs=(build-essential bc bison flex libelf-dev libssl-dev dwarves cpio kmod
       clang-format clang-tidy prometheus prometheus-cpp-dev
       libdrm-dev pybind11-dev python3-dev abigail-tools
       libsmartcols-dev python3-docutils python3-sphinx strace ccache
-      trinity)
+      trinity "$@")
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
