@@ -4,6 +4,9 @@
  * amdx-device* or amdx-event* in the victim directory (AMDX_SHIM_DIR)
  * yields /dev/amdx, a device fd of a random amdx device
  * (AMDX_IOC_DEVICE_OPEN) or an event fd of one (AMDX_IOC_EVENT_SUBSCRIBE).
+ * With AMDX_SHIM_KIND set (amdx-ctl, amdx-device or amdx-event), every
+ * victim file opens as that kind: the test's runs for a kind of fd not
+ * reached yet, with the directory trinity sees unchanged.
  * Trinity only fuzzes fds it opened itself from paths; device and event
  * fds have no path, so this is how it gets them.  Trinity opens its files
  * with open() or, half of the time, fopen(), whose open glibc makes
@@ -141,8 +144,11 @@ static int amdx_open(const char *kind)
 		.ring_size = AMDX_EVENT_RING_MIN,
 		.flags = AMDX_EVENT_F_NONBLOCK,
 	};
+	const char *force = getenv("AMDX_SHIM_KIND");
 	int ctl, err;
 
+	if (force)
+		kind = force;
 	ctl = real_openat(AT_FDCWD, "/dev/" AMDX_DEVICE_NAME, O_RDWR, 0);
 	if (ctl < 0 || !strncmp(kind, "amdx-ctl", 8))
 		return relocate(ctl, 700);
