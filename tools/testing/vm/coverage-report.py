@@ -8,8 +8,15 @@ usage: coverage-report.py --root SRC INFO --table OUT.rst --errno OUT.txt
 drivers/amdx_sim with lines and functions covered, a total per directory
 and one for both.
 --errno: every `return -E...;` and `x = -E...;` line of drivers/amdx that
-ran zero times, as "file:line function: text" (a line the compiler left
-no counter on is marked "(no counter)").
+ran zero times, as "file:line function: text".  At -O2 gcc leaves most
+of these lines no counter of their own (the constant is loaded on the
+jump to a shared exit); such a line counts as run as often as the
+statement before it in the same block (amdx logs the cause before it
+returns an errno), found by walking back to the nearest line with a
+counter without crossing a line that opens or closes a block; or, as
+the body of an `if`, as often as the `if` ran minus how often the line
+after the body at the `if`'s depth ran.  A line none of these decide is
+listed, marked "(no counter)".
 """
 import argparse
 import os
@@ -87,6 +94,76 @@ def table(files):
     return '\n'.join(out) + '\n'
 
 
+def before(src, lines, i):
+    """The counter of the statement before line @i in its block, or None.
+
+    The line before @i must end a statement (``;``): otherwise @i is the
+    body of a braceless ``if``, whose counter says how often the condition
+    ran, not the errno.
+    """
+    j = i - 1
+    while j > 0 and not src[j - 1].strip():
+        j -= 1
+    if j < 1 or not src[j - 1].rstrip().endswith(';'):
+        return None
+    while j > 0:
+        text = src[j - 1].strip()
+        if text.endswith('{') or text.startswith('}'):
+            return None
+        if j in lines:
+            if re.match(r'(if|else|for|while|do)\b', text):
+                return None
+            return lines[j]
+        j -= 1
+    return None
+
+
+def indent(text):
+    return len(text) - len(text.lstrip('\t'))
+
+
+def governed(src, lines, i):
+    """How often line @i ran when it is the body of an ``if``, or None.
+
+    The ``if`` that governs it is the nearest line above with a counter,
+    reached through lines without one (its condition's continuation, a
+    ``{``); the first line after @i at the ``if``'s own depth with a
+    counter is where the ``if`` goes on when its condition is false.  The
+    difference of the two counts is how often the body ran (a ``return``
+    or a ``goto`` leaves it, so it never falls through).
+    """
+    g = i - 1
+    while g > 0 and g not in lines:
+        if src[g - 1].strip().startswith('}'):
+            return None
+        g -= 1
+    if g < 1 or not re.match(r'(\}\s*else\s+)?if\b', src[g - 1].strip()):
+        return None
+    depth = indent(src[g - 1])
+    # The body must leave: else the line after it counts the body too.
+    last = i
+    if src[g - 1].rstrip().endswith('{'):
+        e = i + 1
+        while e <= len(src) and not (indent(src[e - 1]) == depth and
+                                     src[e - 1].strip().startswith('}')):
+            if src[e - 1].strip():
+                last = e
+            e += 1
+    if not re.match(r'(return|goto|break|continue)\b', src[last - 1].strip()):
+        return None
+    n = i + 1
+    while n <= len(src):
+        text = src[n - 1]
+        if text.strip():
+            if indent(text) < depth or re.match(r'\w+:', text):
+                return None
+            if indent(text) == depth and n in lines and \
+               not text.strip().startswith('}'):
+                return lines[g] - lines[n]
+        n += 1
+    return None
+
+
 def errnos(files, root):
     out = []
     for rel in sorted(files):
@@ -100,6 +177,10 @@ def errnos(files, root):
             if not ERRNO.match(text):
                 continue
             c = d['lines'].get(i)
+            if c is None:
+                c = before(src, d['lines'], i)
+            if c is None:
+                c = governed(src, d['lines'], i)
             if c:
                 continue
             fn = '?'
