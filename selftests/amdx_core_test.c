@@ -558,4 +558,120 @@ TEST_F(dev, access_attr_across_devices)
 	munmap(p, size);
 }
 
+/* ---- a provider without some operations (amdx_sim's without=) */
+
+FIXTURE(without)
+{
+	int ctl;
+	int fd;
+	bool created;
+};
+
+FIXTURE_SETUP(without)
+{
+	self->ctl = open(AMDX_DEV_PATH, O_RDWR);
+	ASSERT_LE(0, self->ctl);
+	self->fd = -1;
+	amdx_sim_del(SIM_ID);
+}
+
+FIXTURE_TEARDOWN(without)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+	if (self->created)
+		amdx_sim_del(SIM_ID);
+	close(self->ctl);
+}
+
+/* Create SIM_ID with @params and open it: 0 or -errno. */
+static int without_new(int ctl, const char *params, bool *created, int *fd,
+		       __u32 *id)
+{
+	char bdf[AMDX_BDF_LEN];
+	int ret = amdx_sim_new(SIM_ID, params);
+
+	if (ret)
+		return ret;
+	*created = true;
+	amdx_sim_bdf(SIM_ID, bdf, sizeof(bdf));
+	ret = amdx_find_device(ctl, bdf, id);
+	if (ret)
+		return ret;
+	*fd = amdx_device_open(ctl, *id);
+	return *fd < 0 ? *fd : 0;
+}
+
+#define WITHOUT(params) ({						\
+	__u32 id;							\
+	ASSERT_EQ(0, without_new(self->ctl, SIM_PARAMS " " params,	\
+				 &self->created, &self->fd, &id));	\
+	id;								\
+})
+
+TEST_F(without, unknown_operation_is_einval_and_creates_nothing)
+{
+	EXPECT_EQ(-EINVAL, amdx_sim_new(SIM_ID, SIM_PARAMS " without=sriov,warp"));
+	EXPECT_EQ(-EINVAL, amdx_sim_new(SIM_ID, SIM_PARAMS " without="));
+	EXPECT_EQ(-ENODEV, amdx_sim_del(SIM_ID));
+}
+
+/* No mode switches: PLAN and COMMIT are -EOPNOTSUPP, nothing changes. */
+TEST_F(without, modes)
+{
+	struct amdx_partition_config c = { .compute_mode = AMDX_COMPUTE_CPX };
+	struct amdx_device_info info;
+	__u32 id = WITHOUT("without=modes");
+
+	EXPECT_EQ(-EOPNOTSUPP, amdx_ioctl(self->fd, AMDX_IOC_PARTITION_PLAN, &c));
+	EXPECT_EQ(-EOPNOTSUPP, amdx_ioctl(self->fd, AMDX_IOC_PARTITION_COMMIT,
+					  &c));
+	ASSERT_EQ(0, amdx_device_info(self->ctl, id, &info));
+	EXPECT_EQ(AMDX_COMPUTE_SPX, info.compute_mode);
+}
+
+/* No SR-IOV: VF enable and disable are -EOPNOTSUPP. */
+TEST_F(without, sriov)
+{
+	struct amdx_vf_enable e = { .num_vfs = 1 };
+	struct amdx_vf_disable d = {};
+	struct amdx_device_info info;
+	__u32 id = WITHOUT("without=sriov");
+
+	EXPECT_EQ(-EOPNOTSUPP, amdx_ioctl(self->fd, AMDX_IOC_VF_ENABLE, &e));
+	EXPECT_EQ(-EOPNOTSUPP, amdx_ioctl(self->fd, AMDX_IOC_VF_DISABLE, &d));
+	ASSERT_EQ(0, amdx_device_info(self->ctl, id, &info));
+	EXPECT_EQ(0, info.num_vfs);
+}
+
+/* No injection: a valid RAS_INJECT is -EOPNOTSUPP. */
+TEST_F(without, inject)
+{
+	WITHOUT("without=inject");
+	EXPECT_EQ(-EOPNOTSUPP, amdx_ras_inject(self->fd, AMDX_RAS_BLOCK_GFX,
+					       AMDX_RAS_TYPE_CE, 0, 1, 0));
+}
+
+/* No HMM VRAM: the device says so and the HMM ioctls are -EOPNOTSUPP. */
+TEST_F(without, hmm)
+{
+	struct amdx_hmm_attr a = { .valid = AMDX_HMM_ATTR_GRANULARITY };
+	struct amdx_device_info info;
+	__u32 size = 0;
+	__u32 id = WITHOUT("without=hmm");
+	void *p;
+
+	ASSERT_EQ(0, amdx_device_info(self->ctl, id, &info));
+	EXPECT_EQ(0, info.flags & AMDX_DEVICE_F_HMM);
+	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	a.start = (uintptr_t)p;
+	a.size = 4096;
+	EXPECT_EQ(-EOPNOTSUPP, amdx_ioctl(self->fd, AMDX_IOC_HMM_SET_ATTR, &a));
+	EXPECT_EQ(-EOPNOTSUPP, amdx_query(self->fd, AMDX_QUERY_HMM_RANGES, 0,
+					  NULL, &size));
+	munmap(p, 4096);
+}
+
 TEST_HARNESS_MAIN

@@ -86,7 +86,15 @@ struct amdx_sim_params {
 	u32 vram_mib;
 	u32 max_vfs;
 	u64 hive_id;
+	u32 without;
 };
+
+/* struct amdx_sim_params.without: provider operations the device lacks */
+#define AMDX_SIM_WITHOUT_MODES	BIT(0)	/* compute/memory mode switches */
+#define AMDX_SIM_WITHOUT_SRIOV	BIT(1)	/* VF enable/disable/configure/FLR */
+#define AMDX_SIM_WITHOUT_RESET	BIT(2)	/* partition reset */
+#define AMDX_SIM_WITHOUT_INJECT	BIT(3)	/* RAS error injection */
+#define AMDX_SIM_WITHOUT_HMM	BIT(4)	/* HMM VRAM (AMDX_DEVICE_F_HMM) */
 
 /**
  * struct amdx_sim_dev - one simulated device
@@ -120,6 +128,8 @@ struct amdx_sim_params {
  *	with -EIO.  Atomic.
  * @reported_compute_mode: debugfs knob; not 0: the compute mode
  *	get_state reports instead of @compute_mode.  Atomic.
+ * @ops: the provider operations registered with the core: the
+ *	simulator's, less those @params.without names; constant.
  * @wipe_visited: pages the last VF FLR's VRAM wipe looked at (debugfs
  *	``wipe_visited``); written by the wipe only (FLRs of a device are
  *	serialised by the core), read by debugfs.
@@ -148,6 +158,7 @@ struct amdx_sim_dev {
 	atomic_t vram_copy_delay_ms;
 	atomic_t fail_vram_copy;
 	atomic_t reported_compute_mode;
+	struct amdx_provider_ops ops;
 	u64 wipe_visited;
 };
 

@@ -8,14 +8,18 @@
  * Simulated devices are created and removed by writing to two root-only,
  * write-only bus attributes (the netdevsim scheme)::
  *
- *    echo "ID [model=mi300x|mi300a|mi308x] [vram=MiB] [max_vfs=N] [hive=HEX]" \
- *         > /sys/bus/amdx_sim/new_device
+ *    echo "ID [model=mi300x|mi300a|mi308x] [vram=MiB] [max_vfs=N] [hive=HEX]
+ *          [without=OP[,OP...]]" > /sys/bus/amdx_sim/new_device
  *    echo ID > /sys/bus/amdx_sim/del_device
  *
  * ID is decimal, 0..1023, unique among live devices.  Defaults: model
  * mi300x, vram 512 MiB, max_vfs the model's limit (mi300x 8, mi300a 0,
  * mi308x 4), hive 0 (no hive).  vram must be a multiple of 16 MiB between
- * 64 and 4096 MiB.  Each key may appear once.  Anything else (unknown key,
+ * 64 and 4096 MiB.  ``without`` names provider operations the device
+ * lacks, as a real provider may (the amdgpu provider has no SR-IOV and no
+ * HMM VRAM): ``modes`` (compute and memory mode switches), ``sriov``,
+ * ``reset`` (partition reset), ``inject`` (RAS error injection), ``hmm``
+ * (no %AMDX_DEVICE_F_HMM).  Each key may appear once.  Anything else (unknown key,
  * bad number, unknown model, out of range value, a used id, empty input)
  * fails with -EINVAL, one rate-limited log line naming the parameter, and
  * creates nothing.  Removing an unknown id fails with -ENODEV.
@@ -67,12 +71,32 @@ static int amdx_sim_parse_id(const char *s, u32 *id)
 	return 0;
 }
 
+/* Parses without=OP[,OP...] into AMDX_SIM_WITHOUT_* bits. */
+static int amdx_sim_parse_without(char *val, u32 *without)
+{
+	static const char * const ops[] = { "modes", "sriov", "reset",
+					    "inject", "hmm" };
+	char *op;
+	int i;
+
+	while ((op = strsep(&val, ","))) {
+		i = match_string(ops, ARRAY_SIZE(ops), op);
+		if (i < 0) {
+			amdx_sim_param_err("unknown operation '%s' in without=",
+					   op);
+			return -EINVAL;
+		}
+		*without |= BIT(i);
+	}
+	return 0;
+}
+
 /* Parses one key=value token into @p; @seen tracks keys already given. */
 static int amdx_sim_parse_kv(char *tok, struct amdx_sim_params *p,
 			     unsigned long *seen, bool *max_vfs_set)
 {
 	static const char * const keys[] = { "model", "vram", "max_vfs",
-					     "hive" };
+					     "hive", "without" };
 	char *val = strchr(tok, '=');
 	int key;
 
@@ -126,6 +150,8 @@ static int amdx_sim_parse_kv(char *tok, struct amdx_sim_params *p,
 			return -EINVAL;
 		}
 		break;
+	case 4:
+		return amdx_sim_parse_without(val, &p->without);
 	}
 	return 0;
 }
@@ -133,7 +159,7 @@ static int amdx_sim_parse_kv(char *tok, struct amdx_sim_params *p,
 /* Parses new_device's input; @buf is modified. */
 static int amdx_sim_parse(char *buf, struct amdx_sim_params *p)
 {
-	DECLARE_BITMAP(seen, 4) = { 0 };
+	DECLARE_BITMAP(seen, 5) = { 0 };
 	bool max_vfs_set = false;
 	char *tok;
 	int ret;

@@ -211,6 +211,38 @@ static const struct amdx_provider_ops amdx_sim_ops = {
 	.badpages_store = amdx_sim_badpages_store,
 };
 
+/* The simulator's operations, less those the device is made without. */
+static void amdx_sim_dev_ops(struct amdx_sim_dev *sd)
+{
+	struct amdx_provider_ops *ops = &sd->ops;
+	u32 without = sd->params.without;
+
+	*ops = amdx_sim_ops;
+	if (without & AMDX_SIM_WITHOUT_MODES) {
+		ops->set_compute_mode = NULL;
+		ops->set_memory_mode = NULL;
+	}
+	if (without & AMDX_SIM_WITHOUT_SRIOV) {
+		ops->vf_enable = NULL;
+		ops->vf_disable = NULL;
+		ops->vf_configure = NULL;
+		ops->vf_flr = NULL;
+	}
+	if (without & AMDX_SIM_WITHOUT_RESET)
+		ops->partition_reset = NULL;
+	if (without & AMDX_SIM_WITHOUT_INJECT)
+		ops->ras_inject = NULL;
+	if (without & AMDX_SIM_WITHOUT_HMM) {
+		ops->vram_alloc_page = NULL;
+		ops->vram_copy = NULL;
+		ops->vram_alloc_pages = NULL;
+		ops->vram_copy_pages = NULL;
+		ops->vram_page_index = NULL;
+		ops->vram_index_page = NULL;
+		ops->vram_used_pages = NULL;
+	}
+}
+
 static void amdx_sim_dev_release(struct device *dev)
 {
 	struct amdx_sim_dev *sd = to_amdx_sim_dev(dev);
@@ -253,7 +285,9 @@ static int amdx_sim_dev_register_core(struct amdx_sim_dev *sd)
 	struct amdx_device *adev;
 	void *badpages;
 
-	if (amdx_sim_vram_has_hmm(sd)) {
+	amdx_sim_dev_ops(sd);
+	if (amdx_sim_vram_has_hmm(sd) &&
+	    !(sd->params.without & AMDX_SIM_WITHOUT_HMM)) {
 		desc.flags |= AMDX_DEVICE_F_HMM;
 		desc.pgmap_owner = sd;
 		desc.vram = sd->vram;
@@ -263,7 +297,7 @@ static int amdx_sim_dev_register_core(struct amdx_sim_dev *sd)
 	amdx_sim_ras_blocks(sd);
 	badpages = amdx_sim_eeprom_read(sd->serial, &desc.badpages_len);
 	desc.badpages = badpages;
-	adev = amdx_device_register(&sd->dev, &desc, &amdx_sim_ops, sd);
+	adev = amdx_device_register(&sd->dev, &desc, &sd->ops, sd);
 	kvfree(badpages);
 	if (IS_ERR(adev))
 		return PTR_ERR(adev);
