@@ -674,4 +674,24 @@ TEST_F(without, hmm)
 	munmap(p, 4096);
 }
 
+/*
+ * No partition reset: a GFX UE's containment quarantines the partition,
+ * cannot reset it, and leaves it offline.
+ */
+TEST_F(without, reset)
+{
+	char buf[sizeof(struct amdx_query_partitions) +
+		 sizeof(struct amdx_partition_info)];
+	struct amdx_query_partitions *q = (void *)buf;
+	__u32 size = sizeof(buf);
+
+	WITHOUT("without=reset");
+	ASSERT_EQ(0, amdx_ras_inject(self->fd, AMDX_RAS_BLOCK_GFX,
+				     AMDX_RAS_TYPE_UE, 0, 1, 0));
+	memset(buf, 0, sizeof(buf));
+	ASSERT_EQ(0, amdx_query(self->fd, AMDX_QUERY_PARTITIONS, 0, buf, &size));
+	ASSERT_EQ(1, q->num_partitions);
+	EXPECT_EQ(AMDX_PART_STATE_OFFLINE, q->partitions[0].state);
+}
+
 TEST_HARNESS_MAIN

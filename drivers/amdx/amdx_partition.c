@@ -1128,7 +1128,7 @@ EXPORT_SYMBOL_IF_KUNIT(amdx_partition_get_state);
  * @part: compute partition.
  *
  * Counts the reset; the partition is online afterwards, or offline when
- * the reset failed.
+ * the reset failed or the provider cannot reset partitions.
  *
  * Return: 0, -EINVAL for a bad @part, -EOPNOTSUPP when the provider
  * cannot reset partitions, the provider's error.
@@ -1138,11 +1138,15 @@ int amdx_partition_reset(struct amdx_device *adev, u32 part)
 	struct amdx_part_dev *p = adev->part;
 	int ret;
 
-	if (!adev->ops->partition_reset)
-		return -EOPNOTSUPP;
 	mutex_lock(&p->lock);
 	if (part >= p->cur.num_partitions) {
 		ret = -EINVAL;
+		goto out_unlock;
+	}
+	if (!adev->ops->partition_reset) {
+		/* Nothing brings it back short of a device reset. */
+		p->cur.parts[part].state = AMDX_PART_STATE_OFFLINE;
+		ret = -EOPNOTSUPP;
 		goto out_unlock;
 	}
 	ret = adev->ops->partition_reset(adev, part);
