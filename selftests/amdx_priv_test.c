@@ -787,4 +787,36 @@ TEST_F_TIMEOUT(priv, pin_quota_per_uid_and_partition, 120)
 	reap(pb);
 }
 
+/*
+ * All owners' pins together: at most 3/4 of the VRAM.  NPS1 of 256 MiB:
+ * uid 1000 pins its half of the partition (128 MiB); uid 1002's half
+ * would make 256 MiB, over the 192 MiB cap, -EDQUOT; 64 MiB reaches the
+ * cap exactly and is allowed.
+ */
+TEST_F_TIMEOUT(priv, pin_cap_of_the_device_over_all_owners, 120)
+{
+	const struct pins a = { .sizes = { 128 * MIB }, .want = { 0 } };
+	const struct pins b = {
+		.sizes = { 128 * MIB, 64 * MIB },
+		.want = { -EDQUOT, 0 },
+	};
+	int ready[2], go[2];
+	pid_t pa, pb;
+
+	if (!self->hmm)
+		SKIP(return, HMM_NO_CAP);
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(go));
+	pa = pinner(&member, self->id, &a, ready[1], go);
+	ASSERT_LE(0, pa);
+	EXPECT_EQ(0, pinned(ready[0])) TH_LOG("uid 1000");
+	/* 10: over the device's cap; 11: up to it */
+	pb = pinner(&member2, self->id, &b, ready[1], go);
+	ASSERT_LE(0, pb);
+	EXPECT_EQ(0, pinned(ready[0])) TH_LOG("uid 1002");
+	close(go[1]);
+	reap(pa);
+	reap(pb);
+}
+
 TEST_HARNESS_MAIN
