@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Allocation-failure sweep: for every mutating ioctl and for device add
- * and remove, fail the Nth allocation of the call (failslab and
+ * Allocation-failure sweep: for every mutating ioctl, device add and
+ * remove, PLAN, the queries, opening /dev/amdx and a sysfs read, fail the
+ * Nth allocation of the call (failslab and
  * fail_page_alloc through /proc/thread-self/fail-nth) for N = 1, 2, ...
  * until the call succeeds without an injected failure.  After each failed
  * call:
@@ -337,17 +338,25 @@ static int migrate_out_op(struct ctx *c)
 	return migrate(c, AMDX_HMM_LOC_SYSTEM);
 }
 
+/*
+ * User buffers the operations pass, touched by the setup: a first touch
+ * inside the window faults pages in there, and a failed page allocation
+ * of a user fault is retried, not returned, so it would take the sweep's
+ * first values of N (the queries then never saw a failure).
+ */
+static char access_buf[NPAGES * PAGE];
+static char query_buf[16 << 10];
+
 static int access_op(struct ctx *c, uint32_t op)
 {
-	static char buf[NPAGES * PAGE];
 	struct amdx_hmm_access a = {
 		.addr = (uintptr_t)c->mem,
 		.size = NPAGES * PAGE,
-		.buf = (uintptr_t)buf,
+		.buf = (uintptr_t)access_buf,
 		.op = op,
 	};
 
-	memset(buf, 0xa5, sizeof(buf));
+	memset(access_buf, 0xa5, sizeof(access_buf));
 	return amdx_ioctl(c->dev, AMDX_IOC_HMM_ACCESS, &a);
 }
 
@@ -496,6 +505,142 @@ static int import_op(struct ctx *c)
 	return amdx_ioctl(c->dev, AMDX_IOC_RAS_BADPAGES_IMPORT, &im);
 }
 
+/*
+ * A memory-mode change without AMDX_PART_F_DRAIN while this process has
+ * data in VRAM is refused with EBUSY (reason BUSY): that refusal is this
+ * operation's success.  Under an allocation failure it may be ENOMEM
+ * instead, never a change made over the data.
+ */
+static int commit_modes(struct ctx *c, uint32_t compute, uint32_t memory,
+			uint32_t flags, struct amdx_partition_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->compute_mode = compute;
+	cfg->memory_mode = memory;
+	cfg->flags = flags;
+	return amdx_ioctl(c->dev, AMDX_IOC_PARTITION_COMMIT, cfg);
+}
+
+static int busy_prepare(struct ctx *c)
+{
+	struct amdx_partition_config cfg;
+	int ret = commit_modes(c, AMDX_COMPUTE_CPX, 0, AMDX_PART_F_DRAIN, &cfg);
+
+	return ret ? ret : migrate_out_prepare(c);
+}
+
+static int busy_memory_change_op(struct ctx *c)
+{
+	struct amdx_partition_config cfg;
+	int ret = commit_modes(c, 0, AMDX_MEMORY_NPS4, 0, &cfg);
+
+	if (ret == -EBUSY && cfg.reason == AMDX_PART_REASON_BUSY &&
+	    cfg.num_holders == 1)
+		return 0;
+	if (!ret || ret == -EBUSY) {
+		ksft_print_msg("COMMIT over data in VRAM: %d, reason %u, %u holders\n",
+			       ret, cfg.reason, cfg.num_holders);
+		return -EXDEV;
+	}
+	return ret;
+}
+
+/* PLAN of the same change: not allowed (BUSY, one holder), or ENOMEM. */
+static int busy_memory_plan_op(struct ctx *c)
+{
+	struct amdx_partition_config cfg = { .memory_mode = AMDX_MEMORY_NPS4 };
+	int ret = amdx_ioctl(c->dev, AMDX_IOC_PARTITION_PLAN, &cfg);
+
+	if (ret)
+		return ret;
+	if (!cfg.allowed && cfg.reason == AMDX_PART_REASON_BUSY &&
+	    cfg.num_holders == 1)
+		return 0;
+	ksft_print_msg("PLAN over data in VRAM: allowed %u, reason %u, %u holders\n",
+		       cfg.allowed, cfg.reason, cfg.num_holders);
+	return -EXDEV;
+}
+
+/*
+ * What reads state allocates too: the queries, opening /dev/amdx, a
+ * sysfs attribute.  They must fail with ENOMEM and change nothing.
+ */
+static int query(struct ctx *c, int fd, uint32_t q, uint32_t id)
+{
+	uint32_t size = sizeof(query_buf);
+
+	return amdx_query(fd, q, id, query_buf, &size);
+}
+
+static int query_devices_op(struct ctx *c)
+{
+	return query(c, c->ctl, AMDX_QUERY_DEVICES, 0);
+}
+
+static int query_info_ctl_op(struct ctx *c)
+{
+	return query(c, c->ctl, AMDX_QUERY_DEVICE_INFO, c->id);
+}
+
+static int query_info_dev_op(struct ctx *c)
+{
+	return query(c, c->dev, AMDX_QUERY_DEVICE_INFO, 0);
+}
+
+static int query_partitions_op(struct ctx *c)
+{
+	return query(c, c->dev, AMDX_QUERY_PARTITIONS, 0);
+}
+
+static int query_vfs_op(struct ctx *c)
+{
+	return query(c, c->dev, AMDX_QUERY_VFS, 0);
+}
+
+static int query_ras_op(struct ctx *c)
+{
+	return query(c, c->dev, AMDX_QUERY_RAS_COUNTERS, 0);
+}
+
+static int query_badpages_op(struct ctx *c)
+{
+	return query(c, c->dev, AMDX_QUERY_BADPAGES, 0);
+}
+
+static int query_ranges_op(struct ctx *c)
+{
+	return query(c, c->dev, AMDX_QUERY_HMM_RANGES, 0);
+}
+
+static int control_open_op(struct ctx *c)
+{
+	int fd = open(AMDX_DEV_PATH, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	c->tmpfd = fd;
+	return 0;
+}
+
+static int sysfs_open(struct ctx *c)
+{
+	char path[96];
+
+	if (c->tmpfd >= 0)
+		return 0;
+	snprintf(path, sizeof(path), "/sys/class/amdx/amdx%u/partitions/state",
+		 c->id);
+	c->tmpfd = open(path, O_RDONLY | O_CLOEXEC);
+	return c->tmpfd < 0 ? -errno : 0;
+}
+
+static int sysfs_read_op(struct ctx *c)
+{
+	char buf[256];
+
+	return pread(c->tmpfd, buf, sizeof(buf), 0) < 0 ? -errno : 0;
+}
+
 /* ---- the sweep -------------------------------------------------------- */
 
 FIXTURE(sweep)
@@ -591,6 +736,8 @@ FIXTURE_SETUP(sweep)
 	self->before = malloc(SNAP_MAX);
 	self->after = malloc(SNAP_MAX);
 	ASSERT_TRUE(self->before && self->after);
+	memset(access_buf, 0, sizeof(access_buf));
+	memset(query_buf, 0, sizeof(query_buf));
 }
 
 FIXTURE_TEARDOWN(sweep)
@@ -599,6 +746,8 @@ FIXTURE_TEARDOWN(sweep)
 
 	if (c->failnth >= 0)
 		pwrite(c->failnth, "0", 1, 0);
+	if (c->tmpfd >= 0)
+		close(c->tmpfd);
 	if (c->dev >= 0)
 		close(c->dev);
 	if (c->ctl >= 0)
@@ -637,6 +786,19 @@ SWEEP(vf_reset, .prepare = vfs_on, .op = vf_reset_op);
 SWEEP(ras_inject, .op = ras_inject_op);
 SWEEP(ras_set_policy, .op = policy_op, .undo = policy_undo);
 SWEEP(ras_badpages_import, .op = import_op);
+SWEEP(busy_memory_change, .prepare = busy_prepare,
+      .op = busy_memory_change_op);
+SWEEP(busy_memory_plan, .prepare = busy_prepare, .op = busy_memory_plan_op);
+SWEEP(query_devices, .op = query_devices_op);
+SWEEP(query_device_info_control, .op = query_info_ctl_op);
+SWEEP(query_device_info_device, .op = query_info_dev_op);
+SWEEP(query_partitions, .op = query_partitions_op);
+SWEEP(query_vfs, .prepare = vfs_on, .op = query_vfs_op);
+SWEEP(query_ras_counters, .op = query_ras_op);
+SWEEP(query_badpages, .op = query_badpages_op);
+SWEEP(query_hmm_ranges, .prepare = migrate_prepare, .op = query_ranges_op);
+SWEEP(control_open, .op = control_open_op, .undo = close_tmp);
+SWEEP(sysfs_partition_state, .prepare = sysfs_open, .op = sysfs_read_op);
 
 enum { STEP_FAILED, STEP_ABSORBED, STEP_DONE, STEP_STOP };
 

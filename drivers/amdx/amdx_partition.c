@@ -393,28 +393,42 @@ static int amdx_part_refuse(struct amdx_part_txn *t, u32 reason, int err)
 	return err;
 }
 
-/* Processes with HMM pages on the affected devices; replaces any before. */
-static u32 amdx_part_find_holders(struct amdx_part_txn *t)
+/*
+ * Processes with HMM pages on the affected devices, counted into
+ * cfg->num_holders, the first max_holders of them kept; replaces any
+ * before.  Without the count a change over resident data could not be
+ * refused: an error (the holders scan allocates) fails the check.
+ */
+static int amdx_part_find_holders(struct amdx_part_txn *t)
 {
 	u32 total = 0, got = 0, i;
+	int ret = 0;
 
 	amdx_hmm_holders_put(t->holders, t->got_holders);
 	t->got_holders = 0;
+	t->cfg->num_holders = 0;
 
-	for (i = 0; i < t->naff; i++) {
+	for (i = 0; i < t->naff && !ret; i++) {
 		struct amdx_device *d = t->devs[i];
 		u32 room = t->max_holders - min(got, t->max_holders);
 		u32 n = 0;
 
 		if (!(d->desc.flags & AMDX_DEVICE_F_HMM))
 			continue;
-		amdx_hmm_holders(d, GENMASK(t->old[i].num_memory - 1, 0),
-				 room ? t->holders + got : NULL, room, &n);
+		ret = amdx_hmm_holders(d, GENMASK(t->old[i].num_memory - 1, 0),
+				       room ? t->holders + got : NULL, room,
+				       &n);
 		got += min(n, room);
 		total += n;
 	}
 	t->got_holders = got;
-	return total;
+	if (ret) {
+		pr_debug("amdx: %s: holders of VRAM unknown: %pe\n",
+			 t->devs[0]->bdf, ERR_PTR(ret));
+		return ret;
+	}
+	t->cfg->num_holders = total;
+	return 0;
 }
 
 /*
@@ -426,6 +440,7 @@ static int amdx_part_decide(struct amdx_part_txn *t)
 	struct amdx_partition_config *cfg = t->cfg;
 	struct amdx_device *adev = t->devs[0];
 	u32 reason, i, j;
+	int ret;
 
 	for (i = 0; i < t->ndev; i++)
 		t->old[i] = t->devs[i]->part->cur;
@@ -467,7 +482,9 @@ static int amdx_part_decide(struct amdx_part_txn *t)
 			 adev->bdf, t->memory, t->naff);
 
 	if (t->memory != t->old[0].memory_mode) {
-		cfg->num_holders = amdx_part_find_holders(t);
+		ret = amdx_part_find_holders(t);
+		if (ret)
+			return ret;
 		if (cfg->num_holders && !(cfg->flags & AMDX_PART_F_DRAIN))
 			return amdx_part_refuse(t, AMDX_PART_REASON_BUSY,
 						-EBUSY);
@@ -575,10 +592,13 @@ static int amdx_part_quiesce(struct amdx_part_txn *t)
 static int amdx_part_recheck_holders(struct amdx_part_txn *t)
 {
 	struct amdx_partition_config *cfg = t->cfg;
+	int ret;
 
 	if (t->memory == t->old[0].memory_mode)
 		return 0;
-	cfg->num_holders = amdx_part_find_holders(t);
+	ret = amdx_part_find_holders(t);
+	if (ret)
+		return ret;
 	if (!cfg->num_holders || (cfg->flags & AMDX_PART_F_DRAIN))
 		return 0;
 	return amdx_part_refuse(t, AMDX_PART_REASON_BUSY, -EBUSY);
@@ -825,8 +845,9 @@ static int amdx_part_copy_out(struct amdx_part_txn *t, bool planned)
  *	user pointers (or 0).
  * @commit: COMMIT; else PLAN.
  *
- * Return: PLAN: 0 with @cfg->allowed and @cfg->reason, or -EINVAL for a
- * malformed @cfg.  COMMIT: 0 (committed or unchanged), -EINVAL with
+ * Return: PLAN: 0 with @cfg->allowed and @cfg->reason, -EINVAL for a
+ * malformed @cfg, -ENOMEM or the provider's error when the holders of a
+ * memory-mode change could not be counted.  COMMIT: 0 (committed or unchanged), -EINVAL with
  * @cfg->reason, -EBUSY with holders, the failing step's errno after a
  * rollback.  Both: -EOPNOTSUPP when the provider cannot switch modes,
  * -E2BIG for an oversized hive, -ENOMEM, -EFAULT, -ERESTARTSYS when a
@@ -869,7 +890,9 @@ int amdx_partition_run(struct amdx_device *adev,
 	ret = amdx_part_decide(t);
 	/* A topology exists once the model accepted the modes. */
 	planned = cfg->num_partitions;
-	if (!commit) {
+	if (!commit && ret < 0 && cfg->reason == AMDX_PART_REASON_NONE) {
+		/* Not refused: undecided (the holders could not be counted). */
+	} else if (!commit) {
 		cfg->allowed = ret >= 0;
 		ret = 0;
 	} else if (ret == 1) {
