@@ -630,16 +630,27 @@ TEST_F(without, modes)
 	EXPECT_EQ(AMDX_COMPUTE_SPX, info.compute_mode);
 }
 
-/* No SR-IOV: VF enable and disable are -EOPNOTSUPP. */
+/*
+ * No SR-IOV: every VF ioctl that passes its own checks is -EOPNOTSUPP;
+ * malformed ones stay -EINVAL (the arguments are checked first).
+ */
 TEST_F(without, sriov)
 {
 	struct amdx_vf_enable e = { .num_vfs = 1 };
 	struct amdx_vf_disable d = {};
+	struct amdx_vf_set s = { .valid = AMDX_VF_SET_PRIORITY };
+	struct amdx_vf_reset r = {};
 	struct amdx_device_info info;
 	__u32 id = WITHOUT("without=sriov");
 
 	EXPECT_EQ(-EOPNOTSUPP, amdx_ioctl(self->fd, AMDX_IOC_VF_ENABLE, &e));
 	EXPECT_EQ(-EOPNOTSUPP, amdx_ioctl(self->fd, AMDX_IOC_VF_DISABLE, &d));
+	EXPECT_EQ(-EOPNOTSUPP, amdx_ioctl(self->fd, AMDX_IOC_VF_SET, &s));
+	EXPECT_EQ(-EOPNOTSUPP, amdx_ioctl(self->fd, AMDX_IOC_VF_RESET, &r));
+	s.valid = 0;
+	EXPECT_EQ(-EINVAL, amdx_ioctl(self->fd, AMDX_IOC_VF_SET, &s));
+	r.flags = 1;
+	EXPECT_EQ(-EINVAL, amdx_ioctl(self->fd, AMDX_IOC_VF_RESET, &r));
 	ASSERT_EQ(0, amdx_device_info(self->ctl, id, &info));
 	EXPECT_EQ(0, info.num_vfs);
 }
