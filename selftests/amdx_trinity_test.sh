@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # trinity (Debian's package) against /dev/amdx, device fds and event fds,
-# as root and as uid 1000 (group render) at the same time, for a bounded
+# as root and as uid 1000 (group render), one after the other, for a bounded
 # time and number of calls.
 #
 # Trinity only fuzzes fds it opens from paths: trinity/amdx_fdshim.so
@@ -14,32 +14,30 @@
 # goes to an amdx fd.  Kernel reports fail the run through the rig's
 # console scan.  Busybox sh; prints KTAP.
 #
-# As root, fewer than AMDX_TRINITY_MIN (10000) ioctls on amdx fds, or a
-# kind of fd reached not at all, is a failure of the harness.
+# As root and as uid 1000 each, fewer than AMDX_TRINITY_MIN (10000)
+# ioctls on amdx fds, or a kind of fd reached not at all, is a failure of
+# the harness.
 #
-# Trinity 2023.01 runs come in two sorts here: some issue a few hundred
-# ioctls a second from their start, the others respawn their children
-# without end (a few calls a minute, on a plain file without the shim
-# too; the cause is not known) and stay that way.  So the root run is a
-# sequence of trinity runs, each given up as soon as it shows the second
-# sort (no call for AMDX_TRINITY_FIRST_SECS after its start, fewer than
+# Trinity 2023.01's children died at nearly every ioctl here: its
+# sanitiser offers the fd to each ioctl group, and the socket group's test
+# walks a socket list that is NULL when no socket was made (file fds
+# only).  The shim makes fstat() fail on amdx fds and the victim
+# directory, so trinity skips its groups (none knows amdx) and takes its
+# generic path; measured on the host as nobody, 3,000 ioctls in 0.5 s
+# against 36 in 20 s before.  Each run is still given up when it stalls
+# (no call for AMDX_TRINITY_FIRST_SECS after its start, fewer than
 # AMDX_TRINITY_SLOW_MIN calls AMDX_TRINITY_SLOW_SECS after its first, or
-# none for AMDX_TRINITY_STALL_SECS): runs on
-# all victims until the goal, then, for a kind of fd not reached yet, a
-# short run whose victims all open as that kind (AMDX_SHIM_KIND).  Each
-# run prints a line: what it issued, how long, what ended it.  As uid
-# 1000 nearly every run is of the second sort, so that run is bounded to
-# AMDX_TRINITY_UNPRIV_SECS (20) and fails only when trinity opened no
-# amdx fd (its calls may all go to its one other victim, the victim
-# directory: a skip); the unprivileged uapi is fuzzed at volume by
-# amdx_fuzz_test's uid 1000 process.
+# none for AMDX_TRINITY_STALL_SECS): runs on all victims until the goal,
+# then, for a kind of fd not reached yet, a short run whose victims all
+# open as that kind (AMDX_SHIM_KIND).  Each run prints a line: what it
+# issued, how long, what ended it.
 here=$(cd "$(dirname "$0")" && pwd)
 SHIM=$here/trinity/amdx_fdshim.so
 SIM=/sys/bus/amdx_sim
 IDS="860 861"
 MIN=${AMDX_TRINITY_MIN:-10000}
-SECS=${AMDX_TRINITY_SECS:-400}		# root (the guest allows a test 480 s)
-USECS=${AMDX_TRINITY_UNPRIV_SECS:-20}	# uid 1000, first
+SECS=${AMDX_TRINITY_SECS:-220}		# root (the guest allows a test 480 s)
+USECS=${AMDX_TRINITY_UNPRIV_SECS:-220}	# uid 1000, first
 ROUND=${AMDX_TRINITY_ROUND:-30000}	# syscalls per trinity run
 ROUND_SECS=${AMDX_TRINITY_ROUND_SECS:-120}	# a run's limit
 FIRST_SECS=${AMDX_TRINITY_FIRST_SECS:-30}	# a run silent that long ends
@@ -199,38 +197,29 @@ run() {
 
 # One after the other: two trinity instances on the guest's two CPUs
 # starve each other under TCG.
-# As uid 1000 the run ends at its first ioctl on an amdx fd: all it
-# asserts (its respawning children make a few calls in 20 s).
-run uid1000 amdx $USECS 1 > /tmp/amdx-trinity-uid1000.res 2>&1
+run uid1000 amdx $USECS $MIN kinds > /tmp/amdx-trinity-uid1000.res 2>&1
 run root root $SECS $MIN kinds > /tmp/amdx-trinity-root.res 2>&1
+short=
 for name in root uid1000; do
 	res=/tmp/amdx-trinity-$name.res
 	grep -v '^counts ' $res
 	set -- $(grep '^counts ' $res) 0 0 0 0 0
 	rm -f $res
-	if [ "$name" = root ]; then
-		total=$(($2 + $3 + $4))
-		if [ "$2" -gt 0 ] && [ "$3" -gt 0 ] && [ "$4" -gt 0 ]; then
-			ok "trinity_as_root"
-		else
-			not_ok "trinity_as_root"
-		fi
-	elif [ $(($2 + $3 + $4)) -gt 0 ]; then
-		ok "trinity_as_uid1000"
-	elif [ "$6" = 0 ]; then
-		echo "# trinity as uid 1000 opened no amdx fd"
-		not_ok "trinity_as_uid1000"
-	elif [ "$5" -gt 0 ]; then
-		# Its other victim: the victim directory itself.
-		ok "trinity_as_uid1000 # SKIP its $5 calls in ${USECS} s went to the victim directory"
+	amdx=$(($2 + $3 + $4))
+	total=$((total + amdx))
+	if [ "$2" -gt 0 ] && [ "$3" -gt 0 ] && [ "$4" -gt 0 ]; then
+		ok "trinity_as_$name"
 	else
-		ok "trinity_as_uid1000 # SKIP trinity made no call as uid 1000 in ${USECS} s"
+		[ "$6" != 0 ] || echo "# trinity as $name opened no amdx fd"
+		not_ok "trinity_as_$name"
 	fi
+	echo "# amdx ioctls issued by trinity as $name: $amdx (at least $MIN required)"
+	[ "$amdx" -ge "$MIN" ] || short="$short $name"
 done
-echo "# amdx ioctls issued by trinity as root: $total (at least $MIN required)"
-if [ "$total" -ge "$MIN" ]; then
+if [ -z "$short" ]; then
 	ok amdx_ioctls
 else
+	echo "# short of $MIN amdx ioctls:$short"
 	not_ok amdx_ioctls
 fi
 
