@@ -15,8 +15,11 @@ statement before it in the same block (amdx logs the cause before it
 returns an errno), found by walking back to the nearest line with a
 counter without crossing a line that opens or closes a block; or, as
 the body of an `if`, as often as the `if` ran minus how often the line
-after the body at the `if`'s depth ran.  A line none of these decide is
-listed, marked "(no counter)".
+after the body at the `if`'s depth ran; or, with branch counters
+(lcov's BRDA), as run when every branch of the governing `if`'s
+condition was taken (the body's first block is the target of one of
+them), and as not run when the `if` never ran.  A line none of these
+decide is listed, marked "(no counter)".
 """
 import argparse
 import os
@@ -35,12 +38,18 @@ def parse(path, root):
             line = line.rstrip('\n')
             if line.startswith('SF:'):
                 rel = os.path.relpath(line[3:], root)
-                cur = files.setdefault(rel, {'lines': {}, 'fns': {}, 'hits': {}})
+                cur = files.setdefault(rel, {'lines': {}, 'fns': {}, 'hits': {},
+                                             'br': {}})
             elif cur is None:
                 continue
             elif line.startswith('DA:'):
                 n, c = line[3:].split(',')[:2]
                 cur['lines'][int(n)] = cur['lines'].get(int(n), 0) + int(c)
+            elif line.startswith('BRDA:'):
+                n, block, branch, taken = line[5:].split(',')[:4]
+                arcs = cur['br'].setdefault(int(n), {})
+                key = (block, branch)
+                arcs[key] = arcs.get(key, 0) + (0 if taken == '-' else int(taken))
             elif line.startswith('FN:'):
                 n, name = line[3:].split(',', 1)
                 cur['fns'][name] = int(n)
@@ -122,15 +131,11 @@ def indent(text):
     return len(text) - len(text.lstrip('\t'))
 
 
-def governed(src, lines, i):
-    """How often line @i ran when it is the body of an ``if``, or None.
+def governing_if(src, lines, i):
+    """The ``if`` line that governs line @i, or None.
 
-    The ``if`` that governs it is the nearest line above with a counter,
-    reached through lines without one (its condition's continuation, a
-    ``{``); the first line after @i at the ``if``'s own depth with a
-    counter is where the ``if`` goes on when its condition is false.  The
-    difference of the two counts is how often the body ran (a ``return``
-    or a ``goto`` leaves it, so it never falls through).
+    The nearest line above with a counter, reached through lines without
+    one (its condition's continuation, a ``{``), must be an ``if``.
     """
     g = i - 1
     while g > 0 and g not in lines:
@@ -138,6 +143,21 @@ def governed(src, lines, i):
             return None
         g -= 1
     if g < 1 or not re.match(r'(\}\s*else\s+)?if\b', src[g - 1].strip()):
+        return None
+    return g
+
+
+def governed(src, lines, i):
+    """How often line @i ran when it is the body of an ``if``, or None.
+
+    The ``if`` is governing_if()'s; the first line after @i at its own
+    depth with a counter is where the ``if`` goes on when its condition is
+    false.  The
+    difference of the two counts is how often the body ran (a ``return``
+    or a ``goto`` leaves it, so it never falls through).
+    """
+    g = governing_if(src, lines, i)
+    if g is None:
         return None
     depth = indent(src[g - 1])
     # The body must leave: else the line after it counts the body too.
@@ -164,6 +184,59 @@ def governed(src, lines, i):
     return None
 
 
+def if_above(src, i):
+    """The first line of the ``if`` whose body line @i is, or None.
+
+    The body must be straight-line code up to @i (statements at @i's
+    depth, none that leaves or branches), so that entering the body means
+    reaching @i; the condition may continue over several lines.
+    """
+    d = indent(src[i - 1])
+    j = i - 1
+    while j > 0 and (not src[j - 1].strip() or indent(src[j - 1]) >= d):
+        text = src[j - 1].strip()
+        if text and (indent(src[j - 1]) > d or text.endswith('{') or
+                     re.match(r'(return|goto|break|continue|if|for|while|'
+                              r'switch|do|case|default)\b', text)):
+            return None
+        j -= 1
+    while j > 0:
+        text = src[j - 1].strip()
+        if re.match(r'(\}\s*else\s+)?if\b', text):
+            return j
+        prev = src[j - 2].rstrip() if j > 1 else ''
+        if indent(src[j - 1]) != d - 1 or not prev.strip() or \
+           prev.endswith((';', '{', '}')):
+            return None
+        j -= 1
+    return None
+
+
+def branched(src, lines, br, i):
+    """How often line @i ran, from the branch counters of its ``if``.
+
+    1 when every branch of the ``if``'s condition (its lines up to the
+    one that opens the body) was taken: one of them leads into the body,
+    and the body runs straight to @i.  0 when the ``if`` never ran.  None
+    otherwise.
+    """
+    g = if_above(src, i)
+    if g is None:
+        g = governing_if(src, lines, i)
+    if g is None:
+        return None
+    if lines.get(g) == 0:
+        return 0
+    arcs = []
+    for c in range(g, i):
+        arcs += br.get(c, {}).values()
+        if src[c - 1].rstrip().endswith('{'):
+            break
+    if arcs and all(arcs):
+        return 1
+    return None
+
+
 def errnos(files, root):
     out = []
     for rel in sorted(files):
@@ -181,6 +254,8 @@ def errnos(files, root):
                 c = before(src, d['lines'], i)
             if c is None:
                 c = governed(src, d['lines'], i)
+            if c is None:
+                c = branched(src, d['lines'], d['br'], i)
             if c:
                 continue
             fn = '?'

@@ -99,10 +99,13 @@ while IFS= read -r -d '' f; do
 done < <(find "$gcda" -name '*.gcda' -print0)
 [ "$n" != 0 ] || { echo "coverage: no counters for $src" >&2; exit 1; }
 
+# Branch counters too: they decide the errno lines that have no line
+# counter of their own (coverage-report.py).
+br=(--rc lcov_branch_coverage=1)
 lcov -q --capture --directory "$src/drivers/amdx" \
-	--directory "$src/drivers/amdx_sim" --rc lcov_branch_coverage=0 \
+	--directory "$src/drivers/amdx_sim" "${br[@]}" \
 	-o "$work/all.info" 2> "$work/lcov.log" || { cat "$work/lcov.log" >&2; exit 1; }
-lcov -q --extract "$work/all.info" "$src/drivers/amdx/*" \
+lcov -q "${br[@]}" --extract "$work/all.info" "$src/drivers/amdx/*" \
 	"$src/drivers/amdx_sim/*" -o "$work/amdx.info" 2>> "$work/lcov.log"
 lcov --list "$work/amdx.info" --list-full-path 2> /dev/null |
 	sed "s|$src/||" >&2
