@@ -622,23 +622,30 @@ static int control_open_op(struct ctx *c)
 	return 0;
 }
 
-static int sysfs_open(struct ctx *c)
-{
-	char path[96];
-
-	if (c->tmpfd >= 0)
-		return 0;
-	snprintf(path, sizeof(path), "/sys/class/amdx/amdx%u/partitions/state",
-		 c->id);
-	c->tmpfd = open(path, O_RDONLY | O_CLOEXEC);
-	return c->tmpfd < 0 ? -errno : 0;
-}
-
 static int sysfs_read_op(struct ctx *c)
 {
 	char buf[256];
 
 	return pread(c->tmpfd, buf, sizeof(buf), 0) < 0 ? -errno : 0;
+}
+
+/*
+ * Open the attribute and read it once outside the window: the first read
+ * allocates the seq_file buffer, which stays, so only amdx's allocation
+ * is left in the window.
+ */
+static int sysfs_open(struct ctx *c)
+{
+	char path[96];
+
+	if (c->tmpfd < 0) {
+		snprintf(path, sizeof(path),
+			 "/sys/class/amdx/amdx%u/partitions/state", c->id);
+		c->tmpfd = open(path, O_RDONLY | O_CLOEXEC);
+		if (c->tmpfd < 0)
+			return -errno;
+	}
+	return sysfs_read_op(c);
 }
 
 /* ---- the sweep -------------------------------------------------------- */
