@@ -561,6 +561,27 @@ static int busy_memory_plan_op(struct ctx *c)
 	return -EXDEV;
 }
 
+/* The same PLAN with a holders array: it is allocated for the call. */
+static int busy_memory_plan_holders_op(struct ctx *c)
+{
+	struct amdx_partition_holder h[4] = {};
+	struct amdx_partition_config cfg = {
+		.memory_mode = AMDX_MEMORY_NPS4,
+		.holders = (uintptr_t)h,
+		.max_holders = 4,
+	};
+	int ret = amdx_ioctl(c->dev, AMDX_IOC_PARTITION_PLAN, &cfg);
+
+	if (ret)
+		return ret;
+	if (!cfg.allowed && cfg.reason == AMDX_PART_REASON_BUSY &&
+	    cfg.num_holders == 1 && h[0].pid == getpid())
+		return 0;
+	ksft_print_msg("PLAN over data in VRAM: allowed %u, reason %u, %u holders\n",
+		       cfg.allowed, cfg.reason, cfg.num_holders);
+	return -EXDEV;
+}
+
 /*
  * What reads state allocates too: the queries, opening /dev/amdx, a
  * sysfs attribute.  They must fail with ENOMEM and change nothing.
@@ -796,6 +817,8 @@ SWEEP(ras_badpages_import, .op = import_op);
 SWEEP(busy_memory_change, .prepare = busy_prepare,
       .op = busy_memory_change_op);
 SWEEP(busy_memory_plan, .prepare = busy_prepare, .op = busy_memory_plan_op);
+SWEEP(busy_memory_plan_holders, .prepare = busy_prepare,
+      .op = busy_memory_plan_holders_op);
 SWEEP(query_devices, .op = query_devices_op);
 SWEEP(query_device_info_control, .op = query_info_ctl_op);
 SWEEP(query_device_info_device, .op = query_info_dev_op);
