@@ -62,6 +62,8 @@ struct sweep_op {
 	int (*op)(struct ctx *c);	/* the call swept: 0 or -errno */
 	void (*undo)(struct ctx *c);	/* after a success */
 	int also;			/* an errno documented besides ENOMEM, or 0 */
+	uint32_t query;			/* without op: AMDX_QUERY_* of the device fd */
+	bool control;			/* ... of the control fd instead */
 };
 
 static int debugfs_set(const char *path, const char *val)
@@ -134,7 +136,6 @@ static size_t snapshot(struct ctx *c, char *out, size_t len, bool cli)
 		int fd = q == AMDX_QUERY_DEVICES ? c->ctl : c->dev;
 		char *rec = out + n;
 		int ret;
-
 		if (n + 12 + size > len)
 			break;
 		memset(rec + 12, 0, size);
@@ -545,92 +546,56 @@ static int busy_memory_change_op(struct ctx *c)
 	return ret;
 }
 
-/* PLAN of the same change: not allowed (BUSY, one holder), or ENOMEM. */
-static int busy_memory_plan_op(struct ctx *c)
-{
-	struct amdx_partition_config cfg = { .memory_mode = AMDX_MEMORY_NPS4 };
-	int ret = amdx_ioctl(c->dev, AMDX_IOC_PARTITION_PLAN, &cfg);
+/*
+ * PLAN of the same change: not allowed (BUSY, one holder: this process),
+ * or ENOMEM.  With max_holders, the holders array is allocated for the
+ * call too.
+ */
+#define PLAN_HOLDERS 4
 
-	if (ret)
-		return ret;
-	if (!cfg.allowed && cfg.reason == AMDX_PART_REASON_BUSY &&
-	    cfg.num_holders == 1)
-		return 0;
-	ksft_print_msg("PLAN over data in VRAM: allowed %u, reason %u, %u holders\n",
-		       cfg.allowed, cfg.reason, cfg.num_holders);
-	return -EXDEV;
-}
-
-/* The same PLAN with a holders array: it is allocated for the call. */
-static int busy_memory_plan_holders_op(struct ctx *c)
+static int busy_memory_plan(struct ctx *c, uint32_t max_holders)
 {
-	struct amdx_partition_holder h[4] = {};
+	struct amdx_partition_holder h[PLAN_HOLDERS] = {};
 	struct amdx_partition_config cfg = {
 		.memory_mode = AMDX_MEMORY_NPS4,
-		.holders = (uintptr_t)h,
-		.max_holders = 4,
+		.holders = max_holders ? (uintptr_t)h : 0,
+		.max_holders = max_holders,
 	};
 	int ret = amdx_ioctl(c->dev, AMDX_IOC_PARTITION_PLAN, &cfg);
 
 	if (ret)
 		return ret;
 	if (!cfg.allowed && cfg.reason == AMDX_PART_REASON_BUSY &&
-	    cfg.num_holders == 1 && h[0].pid == getpid())
+	    cfg.num_holders == 1 && (!max_holders || h[0].pid == getpid()))
 		return 0;
-	ksft_print_msg("PLAN over data in VRAM: allowed %u, reason %u, %u holders\n",
-		       cfg.allowed, cfg.reason, cfg.num_holders);
+	ksft_print_msg("PLAN over data in VRAM: allowed %u, reason %u, %u holders, holder pid %d\n",
+		       cfg.allowed, cfg.reason, cfg.num_holders, h[0].pid);
 	return -EXDEV;
+}
+
+static int busy_memory_plan_op(struct ctx *c)
+{
+	return busy_memory_plan(c, 0);
+}
+
+static int busy_memory_plan_holders_op(struct ctx *c)
+{
+	return busy_memory_plan(c, PLAN_HOLDERS);
 }
 
 /*
  * What reads state allocates too: the queries, opening /dev/amdx, a
  * sysfs attribute.  They must fail with ENOMEM and change nothing.
  */
-static int query(struct ctx *c, int fd, uint32_t q, uint32_t id)
+static int query_op(struct ctx *c, const struct sweep_op *o)
 {
 	uint32_t size = sizeof(query_buf);
 
-	return amdx_query(fd, q, id, query_buf, &size);
-}
-
-static int query_devices_op(struct ctx *c)
-{
-	return query(c, c->ctl, AMDX_QUERY_DEVICES, 0);
-}
-
-static int query_info_ctl_op(struct ctx *c)
-{
-	return query(c, c->ctl, AMDX_QUERY_DEVICE_INFO, c->id);
-}
-
-static int query_info_dev_op(struct ctx *c)
-{
-	return query(c, c->dev, AMDX_QUERY_DEVICE_INFO, 0);
-}
-
-static int query_partitions_op(struct ctx *c)
-{
-	return query(c, c->dev, AMDX_QUERY_PARTITIONS, 0);
-}
-
-static int query_vfs_op(struct ctx *c)
-{
-	return query(c, c->dev, AMDX_QUERY_VFS, 0);
-}
-
-static int query_ras_op(struct ctx *c)
-{
-	return query(c, c->dev, AMDX_QUERY_RAS_COUNTERS, 0);
-}
-
-static int query_badpages_op(struct ctx *c)
-{
-	return query(c, c->dev, AMDX_QUERY_BADPAGES, 0);
-}
-
-static int query_ranges_op(struct ctx *c)
-{
-	return query(c, c->dev, AMDX_QUERY_HMM_RANGES, 0);
+	if (!o->control)
+		return amdx_query(c->dev, o->query, 0, query_buf, &size);
+	return amdx_query(c->ctl, o->query,
+			  o->query == AMDX_QUERY_DEVICES ? 0 : c->id,
+			  query_buf, &size);
 }
 
 static int control_open_op(struct ctx *c)
@@ -819,14 +784,14 @@ SWEEP(busy_memory_change, .prepare = busy_prepare,
 SWEEP(busy_memory_plan, .prepare = busy_prepare, .op = busy_memory_plan_op);
 SWEEP(busy_memory_plan_holders, .prepare = busy_prepare,
       .op = busy_memory_plan_holders_op);
-SWEEP(query_devices, .op = query_devices_op);
-SWEEP(query_device_info_control, .op = query_info_ctl_op);
-SWEEP(query_device_info_device, .op = query_info_dev_op);
-SWEEP(query_partitions, .op = query_partitions_op);
-SWEEP(query_vfs, .prepare = vfs_on, .op = query_vfs_op);
-SWEEP(query_ras_counters, .op = query_ras_op);
-SWEEP(query_badpages, .op = query_badpages_op);
-SWEEP(query_hmm_ranges, .prepare = migrate_prepare, .op = query_ranges_op);
+SWEEP(query_devices, .query = AMDX_QUERY_DEVICES, .control = true);
+SWEEP(query_device_info_control, .query = AMDX_QUERY_DEVICE_INFO, .control = true);
+SWEEP(query_device_info_device, .query = AMDX_QUERY_DEVICE_INFO);
+SWEEP(query_partitions, .query = AMDX_QUERY_PARTITIONS);
+SWEEP(query_vfs, .prepare = vfs_on, .query = AMDX_QUERY_VFS);
+SWEEP(query_ras_counters, .query = AMDX_QUERY_RAS_COUNTERS);
+SWEEP(query_badpages, .query = AMDX_QUERY_BADPAGES);
+SWEEP(query_hmm_ranges, .prepare = migrate_prepare, .query = AMDX_QUERY_HMM_RANGES);
 SWEEP(control_open, .op = control_open_op, .undo = close_tmp);
 SWEEP(sysfs_partition_state, .prepare = sysfs_open, .op = sysfs_read_op);
 
@@ -858,7 +823,7 @@ static int step(struct __test_metadata *_metadata, FIXTURE_DATA(sweep) *self,
 		FAIL_TEST(_metadata);
 		return STEP_STOP;
 	}
-	ret = o->op(c);
+	ret = o->op ? o->op(c) : query_op(c, o);
 	injected = disarm(c);
 
 	if (!ret) {
