@@ -539,35 +539,53 @@ static int amdx_part_drain(struct amdx_part_txn *t)
 {
 	u32 ms = t->cfg->deadline_ms ?: AMDX_PART_DEADLINE_DEFAULT_MS;
 	u64 deadline = ktime_get_ns() + (u64)ms * NSEC_PER_MSEC;
+	struct amdx_hmm_holder *h[AMDX_PART_HIVE_MAX] = {};
+	u32 nh[AMDX_PART_HIVE_MAX] = {};
 	u32 i;
-	int ret;
+	int ret = 0;
 
 	if (!IS_ENABLED(CONFIG_DEVICE_PRIVATE))
 		return 0;
-	for (i = 0; i < t->naff; i++) {
+	/*
+	 * Who has data there now is told once it is home: found for every
+	 * device before any page moves, so that a failure to find them
+	 * fails the step with nothing moved.  The gates are closed: no
+	 * migration adds a holder until the drain is done.
+	 */
+	for (i = 0; i < t->naff && !ret; i++) {
 		struct amdx_device *d = t->devs[i];
-		u32 nmem = t->old[i].num_memory;
-		struct amdx_hmm_holder *h;
-		u32 nh = 0;
 
 		if (!(d->desc.flags & AMDX_DEVICE_F_HMM))
 			continue;
-		/* Who has data there now is told once it is home. */
-		h = kcalloc(AMDX_PART_DRAIN_NOTIFY, sizeof(*h), GFP_KERNEL);
-		if (h && amdx_hmm_holders(d, GENMASK(nmem - 1, 0), h,
-					  AMDX_PART_DRAIN_NOTIFY, &nh))
-			nh = 0;
-		nh = min_t(u32, nh, AMDX_PART_DRAIN_NOTIFY);
-		ret = amdx_part_drain_dev(d, nmem, deadline, ms);
-		if (!ret && h)
-			amdx_part_notify_drained(d, h, nh);
-		if (h)
-			amdx_hmm_holders_put(h, nh);
-		kfree(h);
-		if (ret)
-			return ret;
+		h[i] = kcalloc(AMDX_PART_DRAIN_NOTIFY, sizeof(*h[i]),
+			       GFP_KERNEL_ACCOUNT);
+		if (!h[i]) {
+			ret = -ENOMEM;
+			break;
+		}
+		ret = amdx_hmm_holders(d, GENMASK(t->old[i].num_memory - 1, 0),
+				       h[i], AMDX_PART_DRAIN_NOTIFY, &nh[i]);
+		nh[i] = min_t(u32, nh[i], AMDX_PART_DRAIN_NOTIFY);
 	}
-	return 0;
+	if (ret)
+		pr_debug("amdx: %s: holders to tell of the drain unknown: %pe\n",
+			 t->devs[0]->bdf, ERR_PTR(ret));
+
+	for (i = 0; i < t->naff && !ret; i++) {
+		if (!h[i])
+			continue;
+		ret = amdx_part_drain_dev(t->devs[i], t->old[i].num_memory,
+					  deadline, ms);
+		if (!ret)
+			amdx_part_notify_drained(t->devs[i], h[i], nh[i]);
+	}
+
+	for (i = 0; i < t->naff; i++) {
+		if (h[i])
+			amdx_hmm_holders_put(h[i], nh[i]);
+		kfree(h[i]);
+	}
+	return ret;
 }
 
 static int amdx_part_quiesce(struct amdx_part_txn *t)
