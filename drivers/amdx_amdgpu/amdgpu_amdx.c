@@ -47,6 +47,7 @@
 #include "amdgpu_reset.h"
 #include "amdgpu_xcp.h"
 #include "amdgpu_amdx.h"
+#include "amdgpu_amdx_version.h"
 
 #include <amdx/amdx_provider.h>
 #include "amdx_amdgpu_xlate.h"
@@ -683,3 +684,10 @@ void amdgpu_amdx_ras_interrupt(struct amdgpu_device *adev, int block,
 					NULL);
 	up_read(&p->gate);
 }
+
+/*
+ * This amdgpu is the amdgpu-amdx package's, not the kernel's: say so in
+ * modinfo, which DKMS compares before it installs a module over the
+ * kernel's own (which has no version).
+ */
+MODULE_VERSION(AMDGPU_AMDX_VERSION);

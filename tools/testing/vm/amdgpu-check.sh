@@ -5,9 +5,11 @@
 #   1   the patch series applies to pristine linux-source-6.12
 #   2   the patched amdgpu builds against the amdgpu test kernel
 #       (build-kernel.sh amdgpu 6.12), 0 warnings in amdx's files
-#   3   it builds against Debian's linux-headers-6.12.*-amd64 with the
-#       command the amdgpu-amdx DKMS package runs, and links to amdx
-#   4.. in a VM of the amdgpu test kernel (KASAN, lockdep, kmemleak) with
+#   3   the README's DKMS commands build and install it for Debian's
+#       linux-headers-6.12.*-amd64: amdgpu.ko in updates/dkms, depending
+#       on amdx (whose DKMS build kept its Module.symvers)
+#   4   "dkms remove" gives that kernel its own amdgpu back
+#   5.. in a VM of the amdgpu test kernel (KASAN, lockdep, kmemleak) with
 #       no AMD device: its dependencies, amdx.ko and amdgpu.ko load, no
 #       amdx device appears, everything unloads, kmemleak stays silent,
 #       and the console shows no kernel report.
@@ -19,7 +21,9 @@
 # far longer than one make check may spend (Documentation/amdgpu.rst), so
 # without --build (or AMDX_AMDGPU_BUILD=1) a missing cache entry turns the
 # tests needing it into "# SKIP" lines naming the command that fills it;
-# with it they are built first.
+# with it they are built first.  The DKMS build (3) compiles the whole
+# driver again each time, through ccache (check.sh's CCACHE_DIR): cold, it
+# skips until --build has run it once for those headers.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
@@ -39,7 +43,7 @@ fill="run tools/testing/vm/amdgpu-check.sh --build once (cached afterwards)"
 
 mkdir -p "$work"
 echo "TAP version 13"
-echo "1..12"
+echo "1..13"
 
 # 1. The series against pristine sources.
 if tree=$("$root/scripts/amdgpu-tree.sh" 2> "$work/tree.log"); then
@@ -103,24 +107,79 @@ else
 	not_ok "$name ($out)"
 fi
 
-# 3. Against Debian's headers, as DKMS builds it.
+# 3, 4. The README's commands, for Debian's headers: amdx in DKMS (check.sh's
+# stock runs registered this tree's copy; otherwise dkms.sh does), then
+# amdgpu-amdx from the tree of test 1.  Under the lock the stock runs take:
+# DKMS and the installed modules belong to the machine.  Never left
+# registered: a later kernel upgrade would build amdgpu for it.
 hdr=$(ls -d /lib/modules/6.12.*-amd64/build 2>/dev/null | sort -V | tail -n 1)
-name="the patched amdgpu builds against Debian's headers (the DKMS build)"
-if [ -z "$hdr" ]; then
-	skip "$name" "no linux-headers-6.12.*-amd64 installed"
-elif dko=$(amdgpu_build "$hdr" headers); then
-	deps=$(modinfo -F depends "$dko")
-	case ",$deps," in
-	*,amdx,*) ok "$name" ; log "$dko: depends $deps" ;;
-	*) not_ok "$name (amdgpu.ko does not depend on amdx: $deps)" ;;
+hkver=${hdr%/build}
+hkver=${hkver##*/}
+dkms_name="the README's DKMS commands install the patched amdgpu for $hkver, depending on amdx"
+rm_name="dkms remove gives $hkver its own amdgpu back"
+stamp=${AMDX_CACHE:-/var/cache/amdx}/amdgpu-dkms-$("$root/scripts/amdgpu-tree.sh" --key 2> /dev/null)-$hkver
+dkms_amdgpu_remove() {
+	dkms remove -m amdgpu-amdx -v 0.1.0 --all > /dev/null 2>&1
+	rm -rf /var/lib/dkms/amdgpu-amdx /usr/src/amdgpu-amdx-0.1.0
+}
+dkms_amdgpu() { # prints the reason of a failure
+	local arch m d
+	arch=$(uname -m)
+	m=/var/lib/dkms/amdx/0.1.0/$hkver/$arch/module
+	if [ ! -s "$m/Module.symvers" ]; then
+		"$here/dkms.sh" "$hkver" > "$work/dkms-amdx.log" 2>&1 ||
+			{ indent < "$work/dkms-amdx.log" >&2; echo "amdx: dkms.sh $hkver failed"; return 1; }
+		[ -s "$m/Module.symvers" ] ||
+			{ echo "amdx's DKMS build kept no Module.symvers in $m"; return 1; }
+	fi
+	dkms_amdgpu_remove
+	dkms add "$tree" > "$work/dkms.log" 2>&1 &&
+		nice -n 10 dkms install -m amdgpu-amdx -v 0.1.0 -k "$hkver" >> "$work/dkms.log" 2>&1 ||
+		{ indent < "$work/dkms.log" >&2
+		  tail -n 30 /var/lib/dkms/amdgpu-amdx/0.1.0/build/make.log 2>/dev/null | indent >&2
+		  echo "dkms add/install failed"; return 1; }
+	d=$(modinfo -k "$hkver" -F filename amdgpu)
+	case "$d" in
+	*/updates/dkms/amdgpu.ko*) ;;
+	*) echo "modprobe would load $d, not amdgpu-amdx's"; return 1 ;;
 	esac
-elif [ $? = 1 ]; then
-	skip "$name" "$dko"
+	case ",$(modinfo -k "$hkver" -F depends amdgpu)," in
+	*,amdx,*) ;;
+	*) echo "$d does not depend on amdx"; return 1 ;;
+	esac
+	echo "$d: version $(modinfo -k "$hkver" -F version amdgpu), depends $(modinfo -k "$hkver" -F depends amdgpu)"
+}
+if [ -z "$hdr" ]; then
+	skip "$dkms_name" "no linux-headers-6.12.*-amd64 installed"
+	skip "$rm_name" "no linux-headers-6.12.*-amd64 installed"
+elif [ -z "$tree" ]; then
+	skip "$dkms_name" "the series does not apply"
+	skip "$rm_name" "the series does not apply"
+elif [ -n "$cached" ] && [ ! -f "$stamp" ]; then
+	skip "$dkms_name" "not in ccache for $hkver yet; $fill"
+	skip "$rm_name" "not in ccache for $hkver yet; $fill"
 else
-	not_ok "$name ($dko)"
+	exec {dlock}> /var/cache/amdx/dkms.lock
+	flock "$dlock"
+	t0=$SECONDS
+	if out=$(dkms_amdgpu); then
+		ok "$dkms_name"
+		log "$out"
+		touch "$stamp"
+	else
+		not_ok "$dkms_name ($out)"
+	fi
+	log "dkms add/install of amdgpu-amdx: $((SECONDS - t0)) s"
+	dkms_amdgpu_remove
+	d=$(modinfo -k "$hkver" -F filename amdgpu 2> /dev/null)
+	case "$d" in
+	*/kernel/drivers/gpu/drm/amd/amdgpu/amdgpu.ko*) ok "$rm_name" ;;
+	*) not_ok "$rm_name (modinfo: ${d:-no amdgpu})" ;;
+	esac
+	exec {dlock}>&-
 fi
 
-# 4.. The VM.
+# 5.. The VM.
 vm_tests=("its dependencies load" "amdx.ko loads"
 	"the patched amdgpu.ko loads without an AMD device"
 	"no amdx device appears" "amdgpu.ko unloads" "amdx.ko unloads"
