@@ -22,8 +22,8 @@
 # without --build (or AMDX_AMDGPU_BUILD=1) a missing cache entry turns the
 # tests needing it into "# SKIP" lines naming the command that fills it;
 # with it they are built first.  The DKMS build (3) compiles the whole
-# driver again each time, through ccache (check.sh's CCACHE_DIR): cold, it
-# skips until --build has run it once for those headers.
+# driver again each time, through ccache (as check.sh sets it up): cold,
+# it skips until --build has run it once for those headers.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
@@ -133,6 +133,11 @@ dkms_amdgpu() { # prints the reason of a failure
 			{ echo "amdx's DKMS build kept no Module.symvers in $m"; return 1; }
 	fi
 	dkms_amdgpu_remove
+	# ccache as check.sh sets it, whoever runs this: the keys of --build's
+	# fill must be those of a make check (no working directory in them).
+	[ ! -d /usr/lib/ccache ] || export PATH=/usr/lib/ccache:$PATH
+	export CCACHE_DIR=${CCACHE_DIR:-/var/cache/amdx/ccache}
+	export CCACHE_NOHASHDIR=true CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 	dkms add "$tree" > "$work/dkms.log" 2>&1 &&
 		nice -n 10 dkms install -m amdgpu-amdx -v 0.1.0 -k "$hkver" >> "$work/dkms.log" 2>&1 ||
 		{ indent < "$work/dkms.log" >&2
