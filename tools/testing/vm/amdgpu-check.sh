@@ -118,14 +118,18 @@ hkver=${hkver##*/}
 dkms_name="the README's DKMS commands install the patched amdgpu for $hkver, depending on amdx"
 rm_name="dkms remove gives $hkver its own amdgpu back"
 stamp=${AMDX_CACHE:-/var/cache/amdx}/amdgpu-dkms-$("$root/scripts/amdgpu-tree.sh" --key 2> /dev/null)-$hkver
+# The package's version, as scripts/amdgpu-tree.sh reads it.
+pkgver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' \
+	"$root/drivers/amdx_amdgpu/dkms/dkms.conf")
 dkms_amdgpu_remove() {
-	dkms remove -m amdgpu-amdx -v 0.1.0 --all > /dev/null 2>&1
-	rm -rf /var/lib/dkms/amdgpu-amdx /usr/src/amdgpu-amdx-0.1.0
+	dkms remove -m amdgpu-amdx -v "$pkgver" --all > /dev/null 2>&1
+	rm -rf /var/lib/dkms/amdgpu-amdx "/usr/src/amdgpu-amdx-$pkgver"
 }
 dkms_amdgpu() { # prints the reason of a failure
 	local arch m d
 	arch=$(uname -m)
-	m=/var/lib/dkms/amdx/0.1.0/$hkver/$arch/module
+	# The amdx installed for that kernel, as the package's dkms.conf finds it.
+	m=/var/lib/dkms/amdx/kernel-$hkver-$arch/module
 	if [ ! -s "$m/Module.symvers" ]; then
 		"$here/dkms.sh" "$hkver" > "$work/dkms-amdx.log" 2>&1 ||
 			{ indent < "$work/dkms-amdx.log" >&2; echo "amdx: dkms.sh $hkver failed"; return 1; }
@@ -139,9 +143,9 @@ dkms_amdgpu() { # prints the reason of a failure
 	export CCACHE_DIR=${CCACHE_DIR:-/var/cache/amdx/ccache}
 	export CCACHE_NOHASHDIR=true CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 	dkms add "$tree" > "$work/dkms.log" 2>&1 &&
-		nice -n 10 dkms install -m amdgpu-amdx -v 0.1.0 -k "$hkver" >> "$work/dkms.log" 2>&1 ||
+		nice -n 10 dkms install -m amdgpu-amdx -v "$pkgver" -k "$hkver" >> "$work/dkms.log" 2>&1 ||
 		{ indent < "$work/dkms.log" >&2
-		  tail -n 30 /var/lib/dkms/amdgpu-amdx/0.1.0/build/make.log 2>/dev/null | indent >&2
+		  tail -n 30 "/var/lib/dkms/amdgpu-amdx/$pkgver/build/make.log" 2>/dev/null | indent >&2
 		  echo "dkms add/install failed"; return 1; }
 	d=$(modinfo -k "$hkver" -F filename amdgpu)
 	case "$d" in
