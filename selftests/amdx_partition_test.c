@@ -1260,6 +1260,89 @@ TEST_F_TIMEOUT(mi300x, vf_vram_quota, 120)
 	munmap(buf2, 16 * ps);
 }
 
+/*
+ * A VF's device fd moves data towards VRAM only while its VF is online
+ * and is the VF it was opened for: -EBUSY once the VF is quarantined,
+ * -ENODEV once the VFs are disabled, and still -ENODEV after they are
+ * enabled anew (a new VF 0 is not the fd's).  Moving home stays allowed.
+ */
+TEST_F_TIMEOUT(mi300x, vf_fd_stops_when_its_vf_does, 120)
+{
+	struct amdx_vf_config cfg = {
+		.partition_mask = 1, .time_slice_us = 6000,
+		.vram_quota = AMDX_VF_VRAM_MIN,
+		.priority = AMDX_VF_PRIO_NORMAL,
+	};
+	struct amdx_device_open o = { .flags = AMDX_DEVICE_OPEN_F_VF };
+	struct amdx_vf_reset r = { .vf = 0 };
+	struct amdx_hmm_migrate m, home;
+	struct amdx_vf_enable e;
+	size_t size = 8 * sysconf(_SC_PAGESIZE);
+	int vfd, vfd2, i;
+	char *buf;
+
+	if (!have_hmm(self->s.ctl))
+		SKIP(return, HMM_NO_CAP);
+	NEW_MI300X(0, SIM_ID, "vram=256");
+	ASSERT_EQ(0, vf_enable(self->s.d[0].fd, 1, &cfg, &e));
+	o.id = self->s.d[0].id;
+	ASSERT_EQ(0, amdx_ioctl(self->s.ctl, AMDX_IOC_DEVICE_OPEN, &o));
+	vfd = o.fd;
+
+	/* Online: the VF's fd moves data to VRAM and home again. */
+	buf = to_vram(_metadata, vfd, 8, 0, &m);
+	ASSERT_NE(NULL, buf);
+	EXPECT_EQ(8, m.moved);
+	home = (struct amdx_hmm_migrate){
+		.start = (uintptr_t)buf, .size = size,
+		.dest = AMDX_HMM_LOC_SYSTEM,
+	};
+	ASSERT_EQ(0, amdx_ioctl(vfd, AMDX_IOC_HMM_MIGRATE, &home));
+	EXPECT_EQ(8, home.moved);
+
+	/* Quarantined by its resets: -EBUSY towards VRAM, home allowed. */
+	for (i = 0; i < AMDX_VF_RESET_LIMIT; i++)
+		ASSERT_EQ(0, amdx_ioctl(self->s.d[0].fd, AMDX_IOC_VF_RESET, &r));
+	ASSERT_EQ(-EBUSY, amdx_ioctl(self->s.d[0].fd, AMDX_IOC_VF_RESET, &r));
+	ASSERT_EQ(AMDX_PART_STATE_QUARANTINED, r.state);
+	m = (struct amdx_hmm_migrate){
+		.start = (uintptr_t)buf, .size = size, .dest = 0,
+	};
+	EXPECT_EQ(-EBUSY, amdx_ioctl(vfd, AMDX_IOC_HMM_MIGRATE, &m));
+	EXPECT_EQ(0, m.moved);
+	home = (struct amdx_hmm_migrate){
+		.start = (uintptr_t)buf, .size = size,
+		.dest = AMDX_HMM_LOC_SYSTEM,
+	};
+	EXPECT_EQ(0, amdx_ioctl(vfd, AMDX_IOC_HMM_MIGRATE, &home));
+
+	/* Disabled (the VF holds no VRAM, its fd is open): -ENODEV. */
+	ASSERT_EQ(0, vf_disable(self->s.d[0].fd));
+	m = (struct amdx_hmm_migrate){
+		.start = (uintptr_t)buf, .size = size, .dest = 0,
+	};
+	EXPECT_EQ(-ENODEV, amdx_ioctl(vfd, AMDX_IOC_HMM_MIGRATE, &m));
+
+	/* Enabled anew: VF 0 exists again, but not for the old fd. */
+	ASSERT_EQ(0, vf_enable(self->s.d[0].fd, 1, &cfg, &e));
+	m = (struct amdx_hmm_migrate){
+		.start = (uintptr_t)buf, .size = size, .dest = 0,
+	};
+	EXPECT_EQ(-ENODEV, amdx_ioctl(vfd, AMDX_IOC_HMM_MIGRATE, &m));
+	EXPECT_EQ(0, m.moved);
+	close(vfd);
+	munmap(buf, size);
+	ASSERT_EQ(0, amdx_ioctl(self->s.ctl, AMDX_IOC_DEVICE_OPEN, &o));
+	vfd2 = o.fd;
+	buf = to_vram(_metadata, vfd2, 8, 0, &m);
+	ASSERT_NE(NULL, buf);
+	EXPECT_EQ(8, m.moved);
+	EXPECT_TRUE(intact(buf, size));
+	close(vfd2);
+	munmap(buf, size);
+	ASSERT_EQ(0, vf_disable(self->s.d[0].fd));
+}
+
 #define FLR_PAGES	32
 
 /*
