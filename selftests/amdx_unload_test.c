@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unloading amdx and amdx_sim while in use is refused or safe.  Runs last
- * (the runner sorts by name) and leaves both modules loaded again.
+ * Unloading amdx and amdx_sim while in use is refused or safe, and a load
+ * whose init fails leaves nothing behind.  Runs last (the runner sorts by
+ * name) and leaves both modules loaded again.
  */
 #include <stdlib.h>
 #include <sys/syscall.h>
+#include <unistd.h>
 
 #include "amdx_selftest.h"
 #include "kselftest_harness.h"
 
 #define MOD_DIR "/lib/amdx"
 #define SIM_ID 990
+#define FAILNTH "/proc/thread-self/fail-nth"
+#define DEBUGFS "/sys/kernel/debug"
 
 static int unload(const char *name)
 {
@@ -20,6 +24,62 @@ static int unload(const char *name)
 static int load(const char *name)
 {
 	return amdx_module_load(MOD_DIR, name);
+}
+
+/*
+ * finit_module() of MOD_DIR/@name.ko with this thread's @nth allocation
+ * failing (fail-nth: slab and page allocations, 1 the first); *@left is
+ * what was left of @nth afterwards (0 once the failure was injected).
+ */
+static int load_failing(const char *name, unsigned int nth,
+			unsigned int *left)
+{
+	char path[128], buf[16] = "";
+	int fd, nfd, len, ret;
+
+	snprintf(path, sizeof(path), MOD_DIR "/%s.ko", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	nfd = open(FAILNTH, O_RDWR | O_CLOEXEC);
+	if (nfd < 0) {
+		ret = -errno;
+		close(fd);
+		return ret;
+	}
+	len = snprintf(buf, sizeof(buf), "%u", nth);
+	if (pwrite(nfd, buf, len, 0) != len) {
+		ret = -errno;
+	} else {
+		ret = syscall(SYS_finit_module, fd, "", 0) ? -errno : 0;
+		memset(buf, 0, sizeof(buf));
+		if (pread(nfd, buf, sizeof(buf) - 1, 0) < 0 ||
+		    pwrite(nfd, "0", 1, 0) != 1)
+			ret = -EIO;
+		*left = strtoul(buf, NULL, 10);
+	}
+	close(nfd);
+	close(fd);
+	return ret;
+}
+
+/* Whether a /dev/kmsg record read from @kmsg on contains @s. */
+static bool kmsg_has(int kmsg, const char *s)
+{
+	char rec[1024];
+	bool found = false;
+	ssize_t n;
+
+	for (;;) {
+		n = read(kmsg, rec, sizeof(rec) - 1);
+		if (n < 0 && errno == EPIPE)
+			continue; /* records were overwritten */
+		if (n <= 0)
+			return found;
+		rec[n] = '\0';
+		if (strstr(rec, s))
+			found = true;
+	}
 }
 
 /* The amdx id of the sim device with BDF @bdf, or -1. */
@@ -118,6 +178,69 @@ TEST_F(unload, amdx_refused_with_fd_open_then_reloads)
 	self->ctl = open(AMDX_DEV_PATH, O_RDWR | O_CLOEXEC);
 	ASSERT_GE(self->ctl, 0);
 	EXPECT_TRUE(amdx_caps(self->ctl) & AMDX_CAP_DEVICE_QUERY);
+}
+
+/*
+ * amdx_init()'s unwind: amdx's load with each of its allocations failing
+ * in turn, from the last one of a whole load back to the first one before
+ * amdx_init() (the module loader's own, which it reports without amdx's
+ * "init failed").  A failed load leaves no module, no class and no
+ * /dev/amdx; kmemleak, at the end of the run, finds nothing it left.  The
+ * module loader's earlier allocations are not swept: a failed jump label
+ * allocation there WARNs by design (kernel/jump_label.c).
+ */
+TEST_F(unload, amdx_init_unwinds_at_each_allocation)
+{
+	const unsigned int all = 1000000;
+	unsigned int total, left, n, in_init = 0, loaded = 0;
+	int kmsg, ret;
+
+	if (access(FAILNTH, F_OK) || access(DEBUGFS "/failslab", F_OK) ||
+	    access(DEBUGFS "/fail_page_alloc", F_OK))
+		SKIP(return, "no failslab/fail_page_alloc with fail-nth");
+	/* Sleeping allocations fail too; no stack per failure. */
+	ASSERT_EQ(0, amdx_sysfs_write(DEBUGFS "/failslab/ignore-gfp-wait", "N"));
+	ASSERT_EQ(0, amdx_sysfs_write(DEBUGFS "/failslab/verbose", "0"));
+	ASSERT_EQ(0, amdx_sysfs_write(DEBUGFS "/fail_page_alloc/ignore-gfp-wait", "N"));
+	ASSERT_EQ(0, amdx_sysfs_write(DEBUGFS "/fail_page_alloc/verbose", "0"));
+	ASSERT_EQ(0, unload("amdx_sim"));
+	close(self->ctl);
+	self->ctl = -1;
+	ASSERT_EQ(0, unload("amdx"));
+
+	/* How many allocations a whole load makes. */
+	ASSERT_EQ(0, load_failing("amdx", all, &left));
+	ASSERT_LT(left, all);
+	total = all - left;
+	ASSERT_EQ(0, unload("amdx"));
+
+	kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	ASSERT_LE(0, kmsg);
+	ASSERT_LE(0, lseek(kmsg, 0, SEEK_END));
+	for (n = total; n > 0; n--) {
+		ret = load_failing("amdx", n, &left);
+		if (!ret) {
+			/* an allocation whose failure costs nothing */
+			loaded++;
+			ASSERT_EQ(0, unload("amdx"));
+			continue;
+		}
+		ASSERT_EQ(-ENOMEM, ret) TH_LOG("allocation %u of %u", n, total);
+		EXPECT_EQ(0, left);
+		EXPECT_NE(0, access("/sys/module/amdx", F_OK));
+		EXPECT_NE(0, access("/sys/class/amdx", F_OK));
+		EXPECT_NE(0, access(AMDX_DEV_PATH, F_OK));
+		if (!kmsg_has(kmsg, "amdx: init failed: "))
+			break; /* the module loader's, before amdx_init() */
+		in_init++;
+	}
+	close(kmsg);
+	TH_LOG("%u allocations per load: amdx_init() unwound %u failures, %u loads absorbed one",
+	       total, in_init, loaded);
+	/* At least the class and the misc device. */
+	EXPECT_LE(2, in_init);
+	EXPECT_LT(0, n);
+	ASSERT_EQ(0, load("amdx"));
 }
 
 TEST_HARNESS_MAIN

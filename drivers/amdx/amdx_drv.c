@@ -14,6 +14,7 @@
  * gives it to group render, so members of render and root may open it,
  * nobody else (Documentation/security.rst).
  */
+#include <linux/err.h>
 #include <linux/fs.h>
 #include <linux/module.h>
 
@@ -32,7 +33,7 @@ static int __init amdx_init(void)
 
 	ret = amdx_sysfs_init();
 	if (ret)
-		return ret;
+		goto err;
 	amdx_debugfs_init();
 	ret = amdx_chardev_init();
 	if (ret)
@@ -46,6 +47,8 @@ static int __init amdx_init(void)
 err_sysfs:
 	amdx_debugfs_fini();
 	amdx_sysfs_fini();
+err:
+	pr_err("amdx: init failed: %pe\n", ERR_PTR(ret));
 	return ret;
 }
 
