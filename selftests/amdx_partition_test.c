@@ -688,6 +688,110 @@ TEST_F(mi300x, holders_busy_then_drain)
 }
 
 /*
+ * A child holding one page of VRAM through a device fd of its own, until
+ * @hold's write end closes; tells @ready 'y' once it holds it, 'n' if not.
+ */
+static void drain_holder(int ctl, __u32 id, int ready, int hold)
+{
+	size_t ps = sysconf(_SC_PAGESIZE);
+	struct amdx_hmm_attr a = {
+		.valid = AMDX_HMM_ATTR_PREFERRED_LOC, .preferred_loc = 0,
+	};
+	struct amdx_hmm_migrate m = { .dest = 0 };
+	char ok = 'n', c;
+	char *buf;
+	int fd;
+
+	fd = amdx_device_open(ctl, id);
+	buf = mmap(NULL, ps, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (fd >= 0 && buf != MAP_FAILED) {
+		memset(buf, 0x5a, ps);
+		a.start = m.start = (uintptr_t)buf;
+		a.size = m.size = ps;
+		if (!amdx_ioctl(fd, AMDX_IOC_HMM_SET_ATTR, &a) &&
+		    !amdx_ioctl(fd, AMDX_IOC_HMM_MIGRATE, &m) && m.moved == 1)
+			ok = 'y';
+	}
+	if (write(ready, &ok, 1) != 1)
+		_exit(1);
+	while (read(hold, &c, 1) > 0)
+		;
+	_exit(ok == 'y' && buf[ps - 1] == 0x5a ? 0 : 1);
+}
+
+#define DRAIN_HOLDERS	80
+
+/*
+ * Every process whose data a drain moves home is told, however many: 80
+ * processes with a page each in partition 0, then NPS4 with a drain, one
+ * DRAINED event for each (the drain used to tell the first 64 only).
+ */
+TEST_F_TIMEOUT(mi300x, drain_tells_every_holder, 180)
+{
+	struct amdx_event_subscribe sub = {
+		.mask = 1ULL << AMDX_EVENT_DRAINED,
+		.flags = AMDX_EVENT_F_NONBLOCK,
+	};
+	struct amdx_partition_config c = {
+		.compute_mode = AMDX_COMPUTE_CPX,
+		.memory_mode = AMDX_MEMORY_NPS4, .flags = AMDX_PART_F_DRAIN,
+	};
+	pid_t pids[DRAIN_HOLDERS];
+	bool told[DRAIN_HOLDERS] = {};
+	int ready[2], hold[2], i, n = 0, status;
+	struct amdx_event ev;
+	char r;
+
+	if (!have_hmm(self->s.ctl))
+		SKIP(return, HMM_NO_CAP);
+	NEW_MI300X(0, SIM_ID, "vram=256");
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(hold));
+	for (i = 0; i < DRAIN_HOLDERS; i++) {
+		pids[i] = fork();
+		ASSERT_LE(0, pids[i]);
+		if (!pids[i]) {
+			close(ready[0]);
+			close(hold[1]);
+			drain_holder(self->s.ctl, self->s.d[0].id, ready[1],
+				     hold[0]);
+		}
+	}
+	close(ready[1]);
+	close(hold[0]);
+	for (i = 0; i < DRAIN_HOLDERS; i++) {
+		ASSERT_EQ(1, read(ready[0], &r, 1));
+		EXPECT_EQ('y', r);
+	}
+
+	ASSERT_EQ(0, amdx_ioctl(self->s.d[0].fd, AMDX_IOC_EVENT_SUBSCRIBE, &sub));
+	ASSERT_EQ(0, run(self->s.d[0].fd, true, &c));
+	EXPECT_EQ(AMDX_PART_OUTCOME_COMMITTED, c.outcome);
+	while (read(sub.fd, &ev, sizeof(ev)) == sizeof(ev)) {
+		if (ev.kind != AMDX_EVENT_DRAINED)
+			continue;
+		for (i = 0; i < DRAIN_HOLDERS; i++)
+			if (pids[i] == (pid_t)ev.data[0] && !told[i]) {
+				told[i] = true;
+				EXPECT_EQ(1, ev.data[1]);
+				EXPECT_EQ(0, ev.partition);
+				n++;
+			}
+	}
+	close(sub.fd);
+	EXPECT_EQ(DRAIN_HOLDERS, n);
+
+	/* The children read their data back from system memory. */
+	close(hold[1]);
+	for (i = 0; i < DRAIN_HOLDERS; i++) {
+		ASSERT_EQ(pids[i], waitpid(pids[i], &status, 0));
+		EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+	}
+	close(ready[0]);
+}
+
+/*
  * A full memory partition makes room from its own data only.  In NPS2 of
  * 64 MiB (two partitions of 32 MiB), the least recently used range sits
  * in partition 1; migrating into a full partition 0 must evict the range

@@ -264,9 +264,6 @@ static void amdx_part_info(const struct amdx_device *adev,
  * The transaction
  */
 
-/* Holders told about a drain, per device. */
-#define AMDX_PART_DRAIN_NOTIFY	64
-
 /**
  * struct amdx_part_txn - one PLAN or COMMIT
  * @cfg: the argument.
@@ -532,7 +529,34 @@ static void amdx_part_notify_drained(struct amdx_device *d,
 		};
 
 		amdx_event_emit_subject(d, &ev, &h[i].who);
+		cond_resched();
 	}
+}
+
+/*
+ * The holders of @d's memory partitions, all of them: counted first (an
+ * upper bound, amdx_hmm_holders() may count a process twice beyond its
+ * array), then found into an array of that size, charged to the caller.
+ * The gates are closed, so nobody becomes a holder in between.
+ */
+static int amdx_part_drain_holders(struct amdx_device *d, u32 num_memory,
+				   struct amdx_hmm_holder **h, u32 *nh)
+{
+	u32 mask = GENMASK(num_memory - 1, 0), max;
+	int ret;
+
+	*h = NULL;
+	ret = amdx_hmm_holders(d, mask, NULL, 0, &max);
+	if (ret || !max) {
+		*nh = 0;
+		return ret;
+	}
+	*h = kvcalloc(max, sizeof(**h), GFP_KERNEL_ACCOUNT);
+	if (!*h)
+		return -ENOMEM;
+	ret = amdx_hmm_holders(d, mask, *h, max, nh);
+	*nh = min(*nh, max);
+	return ret;
 }
 
 static int amdx_part_drain(struct amdx_part_txn *t)
@@ -552,27 +576,17 @@ static int amdx_part_drain(struct amdx_part_txn *t)
 	 * fails the step with nothing moved.  The gates are closed: no
 	 * migration adds a holder until the drain is done.
 	 */
-	for (i = 0; i < t->naff && !ret; i++) {
-		struct amdx_device *d = t->devs[i];
-
-		if (!(d->desc.flags & AMDX_DEVICE_F_HMM))
-			continue;
-		h[i] = kcalloc(AMDX_PART_DRAIN_NOTIFY, sizeof(*h[i]),
-			       GFP_KERNEL_ACCOUNT);
-		if (!h[i]) {
-			ret = -ENOMEM;
-			break;
-		}
-		ret = amdx_hmm_holders(d, GENMASK(t->old[i].num_memory - 1, 0),
-				       h[i], AMDX_PART_DRAIN_NOTIFY, &nh[i]);
-		nh[i] = min_t(u32, nh[i], AMDX_PART_DRAIN_NOTIFY);
-	}
+	for (i = 0; i < t->naff && !ret; i++)
+		if (t->devs[i]->desc.flags & AMDX_DEVICE_F_HMM)
+			ret = amdx_part_drain_holders(t->devs[i],
+						      t->old[i].num_memory,
+						      &h[i], &nh[i]);
 	if (ret)
 		pr_debug("amdx: %s: holders to tell of the drain unknown: %pe\n",
 			 t->devs[0]->bdf, ERR_PTR(ret));
 
 	for (i = 0; i < t->naff && !ret; i++) {
-		if (!h[i])
+		if (!(t->devs[i]->desc.flags & AMDX_DEVICE_F_HMM))
 			continue;
 		ret = amdx_part_drain_dev(t->devs[i], t->old[i].num_memory,
 					  deadline, ms);
@@ -583,7 +597,7 @@ static int amdx_part_drain(struct amdx_part_txn *t)
 	for (i = 0; i < t->naff; i++) {
 		if (h[i])
 			amdx_hmm_holders_put(h[i], nh[i]);
-		kfree(h[i]);
+		kvfree(h[i]);
 	}
 	return ret;
 }
