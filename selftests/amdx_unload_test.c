@@ -6,6 +6,7 @@
  */
 #include <stdlib.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "amdx_selftest.h"
@@ -188,16 +189,27 @@ TEST_F(unload, amdx_refused_with_fd_open_then_reloads)
  * /dev/amdx; kmemleak, at the end of the run, finds nothing it left.  The
  * module loader's earlier allocations are not swept: a failed jump label
  * allocation there WARNs by design (kernel/jump_label.c).
+ *
+ * Not on 6.1: its kset_register() leaks the kobject's name when it fails
+ * (6.12's frees it), so a failure inside amdx's class_create() leaves a
+ * leak of the kernel's that kmemleak reports (kstrdup from
+ * __class_register()).  Stopping short of the class is not reliable: the
+ * allocations in between (the debugfs directory's) are two, and a load's
+ * allocation count varies by a few.
  */
-TEST_F(unload, amdx_init_unwinds_at_each_allocation)
+TEST_F_TIMEOUT(unload, amdx_init_unwinds_at_each_allocation, 120)
 {
 	const unsigned int all = 1000000;
 	unsigned int total, left, n, in_init = 0, loaded = 0;
+	struct utsname u;
 	int kmsg, ret;
 
 	if (access(FAILNTH, F_OK) || access(DEBUGFS "/failslab", F_OK) ||
 	    access(DEBUGFS "/fail_page_alloc", F_OK))
 		SKIP(return, "no failslab/fail_page_alloc with fail-nth");
+	ASSERT_EQ(0, uname(&u));
+	if (!strncmp(u.release, "6.1.", 4))
+		SKIP(return, "6.1's kset_register() leaks the name when it fails");
 	/* Sleeping allocations fail too; no stack per failure. */
 	ASSERT_EQ(0, amdx_sysfs_write(DEBUGFS "/failslab/ignore-gfp-wait", "N"));
 	ASSERT_EQ(0, amdx_sysfs_write(DEBUGFS "/failslab/verbose", "0"));
