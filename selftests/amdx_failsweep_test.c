@@ -67,29 +67,17 @@ struct sweep_op {
 	bool moves_home;		/* a failure may have moved data home */
 };
 
-static int debugfs_set(const char *path, const char *val)
-{
-	return amdx_sysfs_write(path, val);
-}
-
 static int arm(struct ctx *c, unsigned int n)
 {
-	char buf[16];
-	int len = snprintf(buf, sizeof(buf), "%u", n);
-
-	return pwrite(c->failnth, buf, len, 0) == len ? 0 : -errno;
+	return amdx_failnth_arm(c->failnth, n);
 }
 
 /* Disarm; true when the armed failure was injected. */
 static bool disarm(struct ctx *c)
 {
-	char buf[16] = "";
+	unsigned int left = 1;
 
-	if (pread(c->failnth, buf, sizeof(buf) - 1, 0) < 0)
-		return false;
-	if (pwrite(c->failnth, "0", 1, 0) != 1)
-		return false;
-	return atoi(buf) == 0;
+	return !amdx_failnth_disarm(c->failnth, &left) && !left;
 }
 
 static int next_fd(void)
@@ -746,20 +734,12 @@ FIXTURE_SETUP(sweep)
 	    !sweep_every(variant->op.name))
 		SKIP(return, "exhaustive sweep: boot with amdx.sweep_every=%s",
 		     variant->op.name);
-	if (access("/proc/thread-self/fail-nth", F_OK) ||
-	    access("/sys/kernel/debug/failslab", F_OK) ||
-	    access("/sys/kernel/debug/fail_page_alloc", F_OK))
+	if (!amdx_failnth_available())
 		SKIP(return, "no failslab/fail_page_alloc with fail-nth");
 	if (access(CLI, X_OK))
 		SKIP(return, "no %s", CLI);
 	self->skip = false;
-	/* Fail sleeping and order-0 allocations too; no stack per failure. */
-	ASSERT_EQ(0, debugfs_set("/sys/kernel/debug/failslab/ignore-gfp-wait", "N"));
-	ASSERT_EQ(0, debugfs_set("/sys/kernel/debug/failslab/verbose", "0"));
-	ASSERT_EQ(0, debugfs_set("/sys/kernel/debug/fail_page_alloc/ignore-gfp-wait", "N"));
-	ASSERT_EQ(0, debugfs_set("/sys/kernel/debug/fail_page_alloc/ignore-gfp-highmem", "N"));
-	ASSERT_EQ(0, debugfs_set("/sys/kernel/debug/fail_page_alloc/min-order", "0"));
-	ASSERT_EQ(0, debugfs_set("/sys/kernel/debug/fail_page_alloc/verbose", "0"));
+	ASSERT_EQ(0, amdx_failnth_setup());
 
 	amdx_sim_del(SIM_ID);
 	amdx_sim_del(SIM_ID2);
@@ -778,7 +758,7 @@ FIXTURE_SETUP(sweep)
 	c->deldev = open(AMDX_SIM_DEL_DEVICE, O_WRONLY | O_CLOEXEC);
 	ASSERT_LE(0, c->newdev);
 	ASSERT_LE(0, c->deldev);
-	c->failnth = open("/proc/thread-self/fail-nth", O_RDWR | O_CLOEXEC);
+	c->failnth = open(AMDX_FAILNTH, O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, c->failnth);
 	self->before = malloc(SNAP_MAX);
 	self->after = malloc(SNAP_MAX);

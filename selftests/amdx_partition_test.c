@@ -707,8 +707,10 @@ static void drain_holder(int ctl, __u32 id, int ready, int hold)
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (fd >= 0 && buf != MAP_FAILED) {
 		memset(buf, 0x5a, ps);
-		a.start = m.start = (uintptr_t)buf;
-		a.size = m.size = ps;
+		a.start = (uintptr_t)buf;
+		a.size = ps;
+		m.start = a.start;
+		m.size = a.size;
 		if (!amdx_ioctl(fd, AMDX_IOC_HMM_SET_ATTR, &a) &&
 		    !amdx_ioctl(fd, AMDX_IOC_HMM_MIGRATE, &m) && m.moved == 1)
 			ok = 'y';

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -212,6 +213,70 @@ static inline int amdx_device_info(int fd, uint32_t id,
 
 	memset(info, 0, sizeof(*info));
 	return amdx_query(fd, AMDX_QUERY_DEVICE_INFO, id, info, &size);
+}
+
+/*
+ * Fault injection (Documentation/fault-injection/fault-injection.rst):
+ * after amdx_failnth_setup(), writing N to the calling thread's fail-nth
+ * file makes its Nth slab or page allocation from then on fail, sleeping
+ * and order-0 ones included, without a stack trace per failure.
+ */
+#define AMDX_FAILNTH "/proc/thread-self/fail-nth"
+#define AMDX_FAULT_DEBUGFS "/sys/kernel/debug"
+
+static inline bool amdx_failnth_available(void)
+{
+	return !access(AMDX_FAILNTH, F_OK) &&
+	       !access(AMDX_FAULT_DEBUGFS "/failslab", F_OK) &&
+	       !access(AMDX_FAULT_DEBUGFS "/fail_page_alloc", F_OK);
+}
+
+static inline int amdx_failnth_setup(void)
+{
+	static const char * const attrs[][2] = {
+		{ "failslab/ignore-gfp-wait", "N" },
+		{ "failslab/verbose", "0" },
+		{ "fail_page_alloc/ignore-gfp-wait", "N" },
+		{ "fail_page_alloc/ignore-gfp-highmem", "N" },
+		{ "fail_page_alloc/min-order", "0" },
+		{ "fail_page_alloc/verbose", "0" },
+	};
+	char path[128];
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++) {
+		snprintf(path, sizeof(path), AMDX_FAULT_DEBUGFS "/%s",
+			 attrs[i][0]);
+		ret = amdx_sysfs_write(path, attrs[i][1]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* Arm @fd (an open AMDX_FAILNTH): the @nth allocation from now fails. */
+static inline int amdx_failnth_arm(int fd, unsigned int nth)
+{
+	char buf[16];
+	int len = snprintf(buf, sizeof(buf), "%u", nth);
+
+	return pwrite(fd, buf, len, 0) == len ? 0 : -errno;
+}
+
+/*
+ * Disarm @fd; *@left is what remained of the count, 0 once the armed
+ * failure was injected.
+ */
+static inline int amdx_failnth_disarm(int fd, unsigned int *left)
+{
+	char buf[16] = "";
+
+	if (pread(fd, buf, sizeof(buf) - 1, 0) < 0 ||
+	    pwrite(fd, "0", 1, 0) != 1)
+		return -errno;
+	*left = strtoul(buf, NULL, 10);
+	return 0;
 }
 
 /*
