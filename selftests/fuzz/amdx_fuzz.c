@@ -956,25 +956,35 @@ static int pick_fd(struct thread *t, const struct fz_ioctl *io,
 	return t->ctl;
 }
 
-static void adopt_fd(struct thread *t, const struct fz_ioctl *io, char *a,
-		     uintptr_t argp, size_t size)
+/* Whether @cmd is @want at any size (how the kernel matches commands). */
+static bool same_cmd(unsigned long cmd, unsigned long want)
 {
-	int fd = -1;
+	return _IOC_TYPE(cmd) == _IOC_TYPE(want) && _IOC_NR(cmd) == _IOC_NR(want) &&
+	       _IOC_DIR(cmd) == _IOC_DIR(want);
+}
 
-	/* The result lives where the kernel wrote it (maybe the uffd page). */
-	if (argp != (uintptr_t)a && argp != (uintptr_t)(uffd_area + t->idx * PAGE) &&
-	    argp != (uintptr_t)(uffd_area + t->idx * PAGE + PAGE - size))
+/*
+ * After a successful @cmd: take the fd a DEVICE_OPEN or EVENT_SUBSCRIBE
+ * wrote back, wherever @argp pointed (the argument, a misaligned copy,
+ * the sparse area, the uffd page) and whatever the row (a "malformed"
+ * command may be one of the two at another size).  The copy back
+ * succeeded, so @argp is mapped and writable, and the size is at least
+ * the command's first version, which holds the fd.
+ */
+static void adopt_fd(struct thread *t, unsigned long cmd, uintptr_t argp)
+{
+	bool ev = same_cmd(cmd, AMDX_IOC_EVENT_SUBSCRIBE);
+	int fd;
+
+	if (ev)
+		fd = ((struct amdx_event_subscribe *)argp)->fd;
+	else if (same_cmd(cmd, AMDX_IOC_DEVICE_OPEN))
+		fd = ((struct amdx_device_open *)argp)->fd;
+	else
 		return;
-	a = (char *)argp;
-	if (!strcmp(io->name, "DEVICE_OPEN") &&
-	    size >= offsetof(struct amdx_device_open, vf))
-		fd = ((struct amdx_device_open *)a)->fd;
-	else if (!strcmp(io->name, "EVENT_SUBSCRIBE") &&
-		 size >= offsetof(struct amdx_event_subscribe, pad))
-		fd = ((struct amdx_event_subscribe *)a)->fd;
 	if (fd <= 2 || fd == t->ctl)
 		return;
-	if (!strcmp(io->name, "EVENT_SUBSCRIBE")) {
+	if (ev) {
 		int *slot = &t->ev[below(&t->r, MAX_EVFDS)];
 
 		if (*slot >= 0)
@@ -1067,8 +1077,8 @@ static void do_ioctl(struct thread *t)
 		atomic_fetch_add(&st->priv_escapes, 1);
 		bad("%s succeeded for an unprivileged caller (%d)", io->name, 0);
 	}
-	if (!err && row < fz_nioctls)
-		adopt_fd(t, io, a, argp, size);
+	if (!err)
+		adopt_fd(t, cmd, argp);
 }
 
 static void do_other(struct thread *t)
@@ -1461,6 +1471,12 @@ int main(int argc, char **argv)
 	}
 	if (uffd_setup() == 0)
 		pthread_create(&uh, NULL, uffd_handler, NULL);
+	/*
+	 * Before any thread: the fuzzing threads open fds from their first
+	 * call on, and counting after they started took some of those into
+	 * the base, which then hid as many leaked ones.
+	 */
+	fds_base = count_fds();
 	if (run_threads(opt_threads, 0, false)) {
 		printf("Bail out! cannot start threads\n");
 		atomic_store(&st->stop, 1);
@@ -1468,8 +1484,6 @@ int main(int argc, char **argv)
 	}
 	if (opt_churn)
 		pthread_create(&churn, NULL, churn_thread, NULL);
-	/* The threads' own fds: a control fd each. */
-	fds_base = count_fds();
 
 	start = last_progress = now_ns();
 	for (;;) {
@@ -1527,11 +1541,10 @@ int main(int argc, char **argv)
 			if (t->ev[k] >= 0)
 				close(t->ev[k]);
 	}
-	fds_left = count_fds() - fds_base + (int)nthreads;
 	for (unsigned int i = 0; i < nthreads && !hang; i++)
 		if (!threads[i].unpriv)
 			close(threads[i].ctl);
-	fds_left -= (int)nthreads;
+	fds_left = count_fds() - fds_base;
 	if (!access("/sys/module/amdx_sim", F_OK)) {
 		for (unsigned int i = 0; i <= SIM_CHURN - SIM_BASE; i++)
 			sim_del(NULL, SIM_BASE + i);
