@@ -965,8 +965,8 @@ static bool same_cmd(unsigned long cmd, unsigned long want)
 
 /*
  * After a successful @cmd: take the fd a DEVICE_OPEN or EVENT_SUBSCRIBE
- * wrote back, wherever @argp pointed (the argument, a misaligned copy,
- * the sparse area, the uffd page) and whatever the row (a "malformed"
+ * wrote back, wherever @argp pointed (the argument, a misaligned copy
+ * of it, the uffd page) and whatever the row (a "malformed"
  * command may be one of the two at another size).  The copy back
  * succeeded, so @argp is mapped and writable, and the size is at least
  * the command's first version, which holds the fd.
