@@ -120,6 +120,9 @@ struct amdx_vram_part {
  *	added without @lock (xa_alloc() allocates), looked up and erased
  *	under it, so an entry found under @lock stays until it is dropped.
  * @nobody: holder 0.
+ * @last_id: the holder other than nobody amdx_vram_holder_get() found
+ *	last, 0 for none; under @lock, forgotten before its entry is erased.
+ * @last: that holder's entry.
  */
 struct amdx_vram {
 	/* guards all but @npages; see the kernel-doc above for why a spinlock */
@@ -139,6 +142,8 @@ struct amdx_vram {
 	u16 *holder;
 	struct xarray holders;
 	struct amdx_vram_holder nobody;
+	u32 last_id;
+	struct amdx_vram_holder *last;
 };
 
 /* owner[] of a retired page that is not allocated */
@@ -277,12 +282,26 @@ EXPORT_SYMBOL_GPL(amdx_vram_destroy);
 
 /* Caller holds v->lock. */
 /* Caller holds v->lock.  The holder @id, NULL when there is none. */
+/*
+ * Caller holds v->lock.  Pages come and go in runs of one holder (a
+ * migration's batch, the frees of its pages), so the last one found is
+ * remembered: no xarray walk per page.
+ */
 static struct amdx_vram_holder *amdx_vram_holder_get(struct amdx_vram *v,
 						     u32 id)
 {
+	struct amdx_vram_holder *h;
+
 	if (id == AMDX_VRAM_NO_HOLDER)
 		return &v->nobody;
-	return xa_load(&v->holders, id);
+	if (id == v->last_id)
+		return v->last;
+	h = xa_load(&v->holders, id);
+	if (h) {
+		v->last_id = id;
+		v->last = h;
+	}
+	return h;
 }
 
 /* Caller holds v->lock; @pfn is allocated.  Add @d to its holder's counts. */
@@ -941,6 +960,10 @@ void amdx_vram_holder_put(struct amdx_vram *v, u32 id)
 		}
 	}
 	/* Under v->lock: no look-up can find it once this returns. */
+	if (v->last_id == id) {
+		v->last_id = AMDX_VRAM_NO_HOLDER;
+		v->last = NULL;
+	}
 	if (h)
 		xa_erase(&v->holders, id);
 	spin_unlock(&v->lock);

@@ -676,8 +676,13 @@ static void holders_count_find_and_hand_over_their_pages(struct kunit *test)
 	amdx_vram_hold_pages(v, pfns, 1, a);
 	KUNIT_EXPECT_EQ(test, amdx_vram_pfn_holder(v, 32),
 			AMDX_VRAM_NO_HOLDER);
+	/* a's id comes back, on a new entry the allocator must find */
 	KUNIT_ASSERT_EQ(test, amdx_vram_holder_new(v, &c), 0);
+	KUNIT_EXPECT_EQ(test, c, a);
 	KUNIT_EXPECT_EQ(test, amdx_vram_holder_used(v, c, NULL), 0);
+	amdx_vram_hold_pages(v, pfns, 1, c);
+	KUNIT_EXPECT_EQ(test, amdx_vram_pfn_holder(v, 32), c);
+	KUNIT_EXPECT_EQ(test, amdx_vram_holder_used(v, c, NULL), 1);
 
 	for (i = 0; i < 8; i++)
 		if (amdx_vram_pfn_owner(v, pfns[i]) >= 0)
