@@ -24,9 +24,10 @@
  *             lib/test_hmm.c), so its to-dev time includes that copy.
  *   memcpy    between two pre-faulted buffers of the same size.
  *
- * Reports the best (shortest) of the repetitions, or with -s median their
- * median: on a shared host the best is the one other load disturbed least,
- * and amdx and the floor alternate going first, so neither is favoured.
+ * Reports the best (shortest) of MAX_REPS repetitions (-n sets fewer; 3
+ * at 256 MiB), or with -s median their median: on a shared host the best
+ * is the one other load disturbed least, and amdx and the floor alternate
+ * going first, so neither is favoured.
  * This is a benchmark, not a test:
  * it exits non-zero only if it cannot run at all or data was corrupted.
  *
@@ -549,7 +550,7 @@ int main(int argc, char **argv)
 	const char *amdx_node = "/dev/amdx", *hmm_node = "/dev/hmm_dmirror0";
 	const char *floor_node = "/dev/amdx_bench_floor";
 	struct result res[NSIZES];
-	int reps = 7, amdx, hmm, flr, opt, nres = 0;
+	int reps = MAX_REPS, amdx, hmm, flr, opt, nres = 0;
 	uint64_t part_free = 0;
 
 	while ((opt = getopt(argc, argv, "n:s:wd:m:f:")) != -1) {
