@@ -280,12 +280,10 @@ void amdx_vram_destroy(struct amdx_vram *v)
 }
 EXPORT_SYMBOL_GPL(amdx_vram_destroy);
 
-/* Caller holds v->lock. */
-/* Caller holds v->lock.  The holder @id, NULL when there is none. */
 /*
- * Caller holds v->lock.  Pages come and go in runs of one holder (a
- * migration's batch, the frees of its pages), so the last one found is
- * remembered: no xarray walk per page.
+ * Caller holds v->lock.  The holder @id, NULL when there is none.  Pages
+ * come and go in runs of one holder (a migration's batch, the frees of its
+ * pages), so the last one found is remembered: no xarray walk per page.
  */
 static struct amdx_vram_holder *amdx_vram_holder_get(struct amdx_vram *v,
 						     u32 id)
