@@ -25,8 +25,8 @@
 # amdx's files recompiles only what they touch.
 # Fails on any compiler warning in amdx's files (they build with -Werror)
 # and prints the path of amdgpu.ko.  AMDGPU_AMDX_JOBS sets make -j
-# (default nproc).  AMDGPU_AMDX_CACHED_ONLY=1: exit 3 instead of a first
-# (full) build; once one has completed, builds are incremental and run.
+# (default nproc).  Once a first (full) build has completed, builds are
+# incremental.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -139,11 +139,6 @@ symvers=$3
 bkey=$( (echo "$kdir"; cat "$kdir/.config" "$kdir/include/config/kernel.release") |
 	sha256sum | cut -c1-12)
 build="$tree-build-$bkey"
-# Before the lock: a first build running elsewhere is "not cached" too.
-if [ -n "${AMDGPU_AMDX_CACHED_ONLY:-}" ] && [ ! -f "$build/.amdx-built" ]; then
-	log "not cached: $build"
-	exit 3
-fi
 exec 8> "$build.lock"
 flock 8
 if [ ! -f "$build/.amdx-built" ]; then

@@ -3,35 +3,30 @@
 # The amdgpu provider's build and load tests, as KTAP on stdout (check.sh
 # counts them with host_ktap):
 #   1   the patch series applies to pristine linux-source-6.12
-#   2   the patched amdgpu builds against the amdgpu test kernel
-#       (build-kernel.sh amdgpu 6.12), 0 warnings in amdx's files
+#   2   the patched amdgpu builds against the 6.12 test kernel
+#       (build-kernel.sh test 6.12, which carries amdgpu's dependencies),
+#       0 warnings in amdx's files
 #   3   the README's DKMS commands build and install it for Debian's
 #       linux-headers-6.12.*-amd64: amdgpu.ko in updates/dkms, depending
 #       on amdx (whose DKMS build kept its Module.symvers)
 #   4   "dkms remove" gives that kernel its own amdgpu back
-#   5.. in a VM of the amdgpu test kernel (KASAN, lockdep, kmemleak) with
+#   5.. in a VM of the 6.12 test kernel (KASAN, lockdep, kmemleak) with
 #       no AMD device: its dependencies, amdx.ko and amdgpu.ko load, no
 #       amdx device appears, everything unloads, kmemleak stays silent,
 #       and the console shows no kernel report.
 #
-# usage: amdgpu-check.sh [--build]
-# The amdgpu test kernel and the first build of the patched amdgpu per
-# kernel are cached under /var/cache/amdx by source version, config and
-# patch hash (later builds recompile only what changed).  Cold, they take
-# far longer than one make check may spend (Documentation/amdgpu.rst), so
-# without --build (or AMDX_AMDGPU_BUILD=1) a missing cache entry turns the
-# tests needing it into "# SKIP" lines naming the command that fills it;
-# with it they are built first.  The DKMS build (3) compiles the whole
-# driver again each time, through ccache (as check.sh sets it up): cold,
-# it skips until --build has run it once for those headers.
+# usage: amdgpu-check.sh
+# Every test runs on every machine: a cold cache costs time, never a
+# result.  The first build of the patched amdgpu per kernel is cached
+# under /var/cache/amdx by source version, config and patch hash (later
+# builds recompile only what changed); the DKMS build (3) compiles the
+# whole driver through ccache (as check.sh sets it up), so only its
+# first run for a kernel's headers is cold (Documentation/amdgpu.rst,
+# "How it is built", has the cold and warm costs).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
 work=${AMDGPU_CHECK_WORK:-$root/build/amdgpu}
-build=${AMDX_AMDGPU_BUILD:-0}
-[ "${1:-}" != --build ] || build=1
-cached=1
-[ "$build" = 1 ] && cached=
 
 n=0
 ok() { n=$((n + 1)); echo "ok $n amdgpu: $*"; }
@@ -39,7 +34,6 @@ not_ok() { n=$((n + 1)); echo "not ok $n amdgpu: $*"; }
 skip() { n=$((n + 1)); echo "ok $n amdgpu: $1 # SKIP $2"; }
 indent() { sed 's/^/# /'; }
 log() { echo "# $*"; }
-fill="run tools/testing/vm/amdgpu-check.sh --build once (cached afterwards)"
 
 mkdir -p "$work"
 echo "TAP version 13"
@@ -67,42 +61,28 @@ amdx_build() { # KDIR NAME
 }
 
 # A patched amdgpu.ko against KDIR: prints its path, or the reason with
-# status 1 for "not cached", 2 for a failure (a subshell: no variables).
+# status 1 (a subshell: no variables).
 amdgpu_build() { # KDIR NAME
 	local symvers
-	symvers=$(amdx_build "$1" "$2") || { echo "amdx does not build against $1"; return 2; }
-	if [ -n "$cached" ]; then
-		AMDGPU_AMDX_CACHED_ONLY=1 "$root/scripts/amdgpu-tree.sh" \
-			--build "$1" "$symvers" > /dev/null 2>&1
-		if [ $? = 3 ]; then
-			echo "patched amdgpu for $1 not cached; $fill"
-			return 1
-		fi
-	fi
+	symvers=$(amdx_build "$1" "$2") || { echo "amdx does not build against $1"; return 1; }
 	nice -n 10 "$root/scripts/amdgpu-tree.sh" --build "$1" "$symvers" \
 		2> "$work/$2-amdgpu.log" ||
-		{ indent < "$work/$2-amdgpu.log" >&2; echo "build failed"; return 2; }
+		{ indent < "$work/$2-amdgpu.log" >&2; echo "build failed"; return 1; }
 }
 
-# 2. Against the amdgpu test kernel.
-kdir=
-name="the patched amdgpu builds against the amdgpu test kernel"
-if [ -n "$cached" ]; then
-	kdir=$(AMDX_KERNEL_CACHED_ONLY=1 "$here/build-kernel.sh" amdgpu 6.12 2> /dev/null)
-	[ $? = 0 ] || kdir=
-else
-	kdir=$(nice -n 10 "$here/build-kernel.sh" amdgpu 6.12 2> "$work/kernel.log") ||
-		{ indent < "$work/kernel.log"; kdir=; }
-fi
+# 2. Against the 6.12 test kernel (check.sh passes its tree in KDIR).
+name="the patched amdgpu builds against the 6.12 test kernel"
+kdir=${KDIR:-}
+[ -n "$kdir" ] ||
+	kdir=$(nice -n 10 "$here/build-kernel.sh" test 6.12 2> "$work/kernel.log") ||
+	{ indent < "$work/kernel.log"; kdir=; }
 ko=
 if [ -z "$kdir" ]; then
-	skip "$name" "amdgpu test kernel not cached; $fill"
+	not_ok "$name (the 6.12 test kernel did not build)"
 elif out=$(amdgpu_build "$kdir" test); then
 	ko=$out
 	ok "$name"
 	log "$ko"
-elif [ $? = 1 ]; then
-	skip "$name" "$out"
 else
 	not_ok "$name ($out)"
 fi
@@ -117,7 +97,6 @@ hkver=${hdr%/build}
 hkver=${hkver##*/}
 dkms_name="the README's DKMS commands install the patched amdgpu for $hkver, depending on amdx"
 rm_name="dkms remove gives $hkver its own amdgpu back"
-stamp=${AMDX_CACHE:-/var/cache/amdx}/amdgpu-dkms-$("$root/scripts/amdgpu-tree.sh" --key 2> /dev/null)-$hkver
 # The package's version, as scripts/amdgpu-tree.sh reads it.
 pkgver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' \
 	"$root/drivers/amdx_amdgpu/dkms/dkms.conf")
@@ -159,14 +138,11 @@ dkms_amdgpu() { # prints the reason of a failure
 	echo "$d: version $(modinfo -k "$hkver" -F version amdgpu), depends $(modinfo -k "$hkver" -F depends amdgpu)"
 }
 if [ -z "$hdr" ]; then
-	skip "$dkms_name" "no linux-headers-6.12.*-amd64 installed"
-	skip "$rm_name" "no linux-headers-6.12.*-amd64 installed"
+	not_ok "$dkms_name (no linux-headers-6.12.*-amd64 installed: check.sh's stock run installs them)"
+	not_ok "$rm_name (no linux-headers-6.12.*-amd64 installed)"
 elif [ -z "$tree" ]; then
 	skip "$dkms_name" "the series does not apply"
 	skip "$rm_name" "the series does not apply"
-elif [ -n "$cached" ] && [ ! -f "$stamp" ]; then
-	skip "$dkms_name" "not in ccache for $hkver yet; $fill"
-	skip "$rm_name" "not in ccache for $hkver yet; $fill"
 else
 	exec {dlock}> /var/cache/amdx/dkms.lock
 	flock "$dlock"
@@ -174,7 +150,6 @@ else
 	if out=$(dkms_amdgpu); then
 		ok "$dkms_name"
 		log "$out"
-		touch "$stamp"
 	else
 		not_ok "$dkms_name ($out)"
 	fi
@@ -196,7 +171,7 @@ vm_tests=("its dependencies load" "amdx.ko loads"
 	"no kernel report on the console")
 if [ -z "$ko" ]; then
 	for t in "${vm_tests[@]}"; do
-		skip "$t" "no patched amdgpu built against the amdgpu test kernel"
+		not_ok "$t (no patched amdgpu built against the 6.12 test kernel)"
 	done
 	exit 0
 fi

@@ -9,20 +9,20 @@
 # rebuilds.
 # Prints the kernel build directory (usable as KDIR) on stdout.
 #
-# usage: build-kernel.sh [test|bench|amdgpu|coverage] [6.1|6.12]
+# usage: build-kernel.sh [test|bench|coverage] [6.1|6.12]
 #   test   kernel.config: KUnit, KASAN, lockdep, kmemleak... (default)
 #   bench  kernel.config + kernel-bench.config: no debugging, for timings
 #   coverage kernel.config + kernel-coverage.config: the test kernel with
 #          gcov (make coverage, tools/testing/vm/coverage.sh); made from a
 #          copy of the cached test kernel's tree by an incremental build,
 #          cold only when that tree is not cached
-#   amdgpu kernel.config + kernel-amdgpu.config: the test kernel with DRM,
-#          TTM and amdgpu's dependencies, 6.12 only; the tree's own amdgpu
-#          is not compiled, the patched one builds against it out of tree
-#          (scripts/amdgpu-tree.sh, tools/testing/vm/amdgpu-check.sh)
 #   6.1    linux-source-6.1 (default), 6.12 linux-source-6.12
 # A version's own fragment, kernel-VERSION.config, is merged after the
 # common one when it exists (options that differ between versions only).
+# 6.12's carries DRM, TTM and what amdgpu selects: one 6.12 kernel serves
+# amdx's suites and the amdgpu provider (tools/testing/vm/amdgpu-check.sh),
+# whose patched amdgpu builds against it out of tree; the tree's own
+# amdgpu is left out of the build.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -42,7 +42,6 @@ frag=$(mktemp)
 trap 'rm -f "$frag"' EXIT
 case "$flavour" in
 test|bench|coverage) ;;
-amdgpu) [ "$series" = 6.12 ] || { log "amdgpu flavour: 6.12 only"; exit 2; } ;;
 *) log "unknown flavour $flavour"; exit 2 ;;
 esac
 fragment() { # FLAVOUR: its merged config fragment on stdout
@@ -54,8 +53,7 @@ fragment() { # FLAVOUR: its merged config fragment on stdout
 recipe=1
 kernel_dir() { # FLAVOUR FRAGMENT: the cache directory of that kernel
 	local key
-	key=$( (cat "$2"; echo "recipe=$recipe"
-		[ "$1" != amdgpu ] || echo "amdgpu-recipe=1") | sha256sum | cut -c1-12)
+	key=$( (cat "$2"; echo "recipe=$recipe") | sha256sum | cut -c1-12)
 	if [ "$1" = test ]; then
 		echo "$cache/linux-$srcver-$key"
 	else
@@ -76,12 +74,6 @@ if [ "$flavour" = coverage ]; then
 	[ -f "$base/.amdx-built" ] || base=
 fi
 
-# amdgpu flavour, AMDX_KERNEL_CACHED_ONLY=1: exit 3 instead of building.
-if [ "$flavour" = amdgpu ] && [ -n "${AMDX_KERNEL_CACHED_ONLY:-}" ] &&
-	[ ! -f "$kdir/.amdx-built" ]; then
-	log "not cached: $kdir"
-	exit 3
-fi
 mkdir -p "$cache"
 # One build per key at a time; others wait and then reuse it.
 exec 9> "$kdir.lock"
@@ -108,9 +100,10 @@ else
 	make -s tinyconfig >&2
 	scripts/kconfig/merge_config.sh -m .config "$frag" >&2
 fi
-# amdgpu flavour: keep the tree's amdgpu (hundreds of files) out of the
-# build; amdgpu-tree.sh builds the patched one against this tree.
-if [ "$flavour" = amdgpu ]; then
+# With amdgpu's dependencies (6.12): keep the tree's amdgpu (hundreds of
+# files) out of the build; amdgpu-tree.sh builds the patched one against
+# this tree.
+if grep -q '^CONFIG_DRM_AMDGPU=m$' "$frag"; then
 	sed -i '/^obj-\$(CONFIG_DRM_AMDGPU)+= amd\/amdgpu\/$/d' drivers/gpu/drm/Makefile
 	! grep -q 'amd/amdgpu/' drivers/gpu/drm/Makefile ||
 		{ log "could not drop amd/amdgpu/ from drivers/gpu/drm/Makefile"; exit 1; }

@@ -473,13 +473,12 @@ stock_runs() {
 	done
 }
 # amdgpu_provider: the amdgpu provider (Documentation/amdgpu.rst), 6.12
-# only: the patched amdgpu's builds and its load test in the amdgpu test
-# kernel's VM.  Its caches are filled by amdgpu-check.sh --build; cold, it
-# reports SKIPs.
+# only: the patched amdgpu's builds and its load test in a VM of the 6.12
+# test kernel.
 amdgpu_provider() {
 	[[ " ${kernels[*]} " == *" 6.12 "* ]] || return 0
 	step "6.12 amdgpu provider"
-	host_ktap 6.12/amdgpu "$here/amdgpu-check.sh"
+	KDIR=${kdirs[6.12]} host_ktap 6.12/amdgpu "$here/amdgpu-check.sh"
 }
 
 if [ -n "$suite" ]; then
