@@ -80,8 +80,7 @@ FUZZ_MINUTES ?= 30
 DURATION ?= $(shell echo $$(($(FUZZ_MINUTES) * 60)))
 fuzz:
 	SUITE=amdx_fuzz_test \
-	AMDX_VM_LIMIT=$$(($(DURATION) + 1500)) \
-	AMDX_QEMU_APPEND="amdx.fuzz_seconds=$(DURATION) amdx.timeout=$$(($(DURATION) + 300))" \
+	AMDX_QEMU_APPEND="amdx.fuzz_seconds=$(DURATION)" \
 	KERNELS=$(firstword $(KERNELS) 6.1) $(VM)/check.sh; rc=$$?; \
 	k=$(firstword $(KERNELS) 6.1); \
 	sed -n '/^### kselftest amdx_fuzz_test/,/^### /{/^# /p}' \

@@ -1,8 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # trinity (Debian's package) against /dev/amdx, device fds and event fds,
-# as root and as uid 1000 (group render), one after the other, for a bounded
-# time and number of calls.
+# as root and as uid 1000 (group render), one after the other, until a
+# number of calls: however long the host takes (no time limit decides a
+# verdict), and given up only when AMDX_TRINITY_IDLE_ROUNDS runs in a row
+# reach no amdx fd.
 #
 # Trinity only fuzzes fds it opens from paths: trinity/amdx_fdshim.so
 # (LD_PRELOAD) turns its victim files amdx-ctl*, amdx-device* and
@@ -29,15 +31,14 @@
 # AMDX_TRINITY_SLOW_MIN calls AMDX_TRINITY_SLOW_SECS after its first, or
 # none for AMDX_TRINITY_STALL_SECS): runs on all victims until the goal,
 # then, for a kind of fd not reached yet, a short run whose victims all
-# open as that kind (AMDX_SHIM_KIND).  Each run prints a line: what it
-# issued, how long, what ended it.
+# open as that kind (AMDX_SHIM_KIND).  Each run prints a line as it ends
+# (progress the rig sees): what it issued, how long, what ended it.
 here=$(cd "$(dirname "$0")" && pwd)
 SHIM=$here/trinity/amdx_fdshim.so
 SIM=/sys/bus/amdx_sim
 IDS="860 861"
 MIN=${AMDX_TRINITY_MIN:-10000}
-SECS=${AMDX_TRINITY_SECS:-220}		# root (the guest allows a test 480 s)
-USECS=${AMDX_TRINITY_UNPRIV_SECS:-220}	# uid 1000, first
+IDLE_ROUNDS=${AMDX_TRINITY_IDLE_ROUNDS:-5}	# runs in a row with no amdx ioctl
 ROUND=${AMDX_TRINITY_ROUND:-30000}	# syscalls per trinity run
 ROUND_SECS=${AMDX_TRINITY_ROUND_SECS:-120}	# a run's limit
 FIRST_SECS=${AMDX_TRINITY_FIRST_SECS:-30}	# a run silent that long ends
@@ -111,7 +112,6 @@ round() {
 	pid=$!
 	t0=$(date +%s)
 	end=$((t0 + ROUND_SECS))
-	[ $end -lt $deadline ] || end=$deadline
 	set -- $(od -An -tu8 -v $counts)
 	base=$(($1 + $2 + $3 + $4)) last=$base idle=0 calls=$base why=exit
 	first=
@@ -143,27 +143,27 @@ round() {
 	done
 	kill -KILL -$pid 2> /dev/null
 	wait $pid 2> /dev/null
-	echo "#   run $((rounds + 1)) (${kind:-all victims}): $((calls - base))" \
+	echo "#   $user run $((rounds + 1)) (${kind:-all victims}): $((calls - base))" \
 	     "ioctls in $(($(date +%s) - t0)) s${first:+, the first after $((first - t0)) s}," \
-	     "ended by $why"
+	     "ended by $why" >&2
 }
 
-# run NAME USER SECS GOAL [KINDS]: trinity runs on all victims until GOAL
-# amdx ioctls or SECS; with KINDS, then a run of TOPUP ioctls for each
-# kind of amdx fd not reached yet, its victims all opening as that kind.
+# run NAME USER GOAL [KINDS]: trinity runs on all victims until GOAL
+# amdx ioctls, or IDLE_ROUNDS runs in a row reached no amdx fd; with
+# KINDS, then a run of TOPUP ioctls for each kind of amdx fd not reached
+# yet, its victims all opening as that kind.
 # Prints comments and, last, "counts CTL DEV EV OTHER OPENED" (OPENED:
 # amdx fds trinity opened).  The counts
 # accumulate over the runs in one file (amdx_fdshim.c: ctl dev ev other
 # ok notty inval fault perm err).
 run() {
-	name=$1 user=$2 secs=$3 goal=$4 kinds=${5:-}
+	name=$1 user=$2 goal=$3 kinds=${4:-}
 	counts=/tmp/amdx-trinity-$name.counts log=/tmp/amdx-trinity-$name.log
-	rounds=0 amdx=0
+	rounds=0 amdx=0 idle=0
 	head -c 80 /dev/zero > $counts
 	[ "$user" = root ] || chown "$user" $counts
 	start=$(date +%s)
-	deadline=$((start + secs))
-	while [ $(date +%s) -lt $deadline ]; do
+	while [ $idle -lt $IDLE_ROUNDS ]; do
 		set -- $(od -An -tu8 -v $counts)
 		amdx=$(($1 + $2 + $3))
 		if [ $amdx -lt $goal ]; then
@@ -180,7 +180,15 @@ run() {
 			break
 		fi
 		rounds=$((rounds + 1))
+		set -- $(od -An -tu8 -v $counts)
+		if [ $(($1 + $2 + $3)) = $amdx ]; then
+			idle=$((idle + 1))
+		else
+			idle=0
+		fi
 	done
+	[ $idle -lt $IDLE_ROUNDS ] ||
+		echo "# trinity as $name: given up after $IDLE_ROUNDS runs in a row reached no amdx fd"
 	set -- $(od -An -tu8 -v $counts)
 	amdx=$(($1 + $2 + $3))
 	echo "# trinity as $name: $rounds runs in $(($(date +%s) - start)) s:" \
@@ -197,8 +205,8 @@ run() {
 
 # One after the other: two trinity instances on the guest's two CPUs
 # starve each other under TCG.
-run uid1000 amdx $USECS $MIN kinds > /tmp/amdx-trinity-uid1000.res 2>&1
-run root root $SECS $MIN kinds > /tmp/amdx-trinity-root.res 2>&1
+run uid1000 amdx $MIN kinds > /tmp/amdx-trinity-uid1000.res
+run root root $MIN kinds > /tmp/amdx-trinity-root.res
 short=
 for name in root uid1000; do
 	res=/tmp/amdx-trinity-$name.res

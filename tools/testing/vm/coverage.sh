@@ -75,7 +75,7 @@ if [ -z "$report_only" ]; then
 	done
 	expect+=(--expect "kselftest host_ram")
 	"$here/run-qemu.sh" "$kdir/arch/x86/boot/bzImage" "$work/initrd.gz" \
-		check "$work/test" "${AMDX_VM_LIMIT:-3600}" || true
+		check "$work/test" "${AMDX_VM_STALL:-900}" || true
 	"$here/collect.py" "$kdir/tools/testing/kunit" "$work/test" \
 		--label "$k/coverage" "${expect[@]}" > "$work/test/report" || rc=1
 	grep '^counts:' "$work/test/report" | sed 's/^/coverage: tests /' >&2
