@@ -16,6 +16,11 @@
 # result is the source directory of the amdgpu-amdx DKMS package; its
 # path is printed.  --key prints the key only.
 #
+# AMDGPU_AMDX_TEST=1: the same in a tree of its own that also gets
+# patches/6.12-test/*.patch and the provider's KUnit suites
+# (drivers/amdx_amdgpu/tests/): what amdgpu-check.sh builds against the
+# 6.12 test kernel.  The package (and its DKMS test) never has them.
+#
 # --build KDIR AMDX_SYMVERS: build the patched amdgpu.ko against kernel
 # tree or headers KDIR with the command DKMS runs (`make KDIR=...
 # AMDX_SYMVERS=... modules` in the tree), resolving amdx's exports from
@@ -41,6 +46,7 @@ recipe=2
 files=(
 	drivers/amdx_amdgpu/amdgpu_amdx.c:amdgpu_amdx.c
 	drivers/amdx_amdgpu/amdgpu_amdx.h:amdgpu_amdx.h
+	drivers/amdx_amdgpu/amdgpu_amdx_kunit.h:amdgpu_amdx_kunit.h
 	drivers/amdx_amdgpu/amdx_amdgpu_xlate.c:amdx_amdgpu_xlate.c
 	drivers/amdx_amdgpu/amdx_amdgpu_xlate.h:amdx_amdgpu_xlate.h
 	drivers/amdx/amdx_badpage.h:amdx_badpage.h
@@ -50,6 +56,14 @@ files=(
 # ... and at the top of the tree.
 top=(drivers/amdx_amdgpu/dkms/dkms.conf drivers/amdx_amdgpu/dkms/Makefile)
 patches=("$repo"/drivers/amdx_amdgpu/patches/$series/*.patch)
+# AMDGPU_AMDX_TEST=1: a tree of its own for the test kernel, with the
+# test-only patches and the provider's KUnit suites (never the package's).
+flavour=
+if [ -n "${AMDGPU_AMDX_TEST:-}" ]; then
+	flavour=test-
+	patches+=("$repo"/drivers/amdx_amdgpu/patches/$series-test/*.patch)
+	files+=(drivers/amdx_amdgpu/tests/amdgpu_amdx_test.c:tests/amdgpu_amdx_test.c)
+fi
 pkgver=$(sed -n 's/^PACKAGE_VERSION="\([^"]*\)"$/\1/p' \
 	"$repo/drivers/amdx_amdgpu/dkms/dkms.conf")
 
@@ -93,7 +107,7 @@ sync_files() {
 	fi
 }
 
-tree="$cache/amdgpu-amdx-$srcver-$key"
+tree="$cache/amdgpu-amdx-$flavour$srcver-$key"
 mkdir -p "$cache"
 exec 9> "$tree.lock"
 flock 9

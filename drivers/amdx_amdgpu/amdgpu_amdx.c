@@ -30,6 +30,7 @@
  * amdx's bad-page table (amdgpu retires and persists UMC pages itself).
  * Every value crosses through amdx_amdgpu_xlate.c.
  */
+#include <kunit/static_stub.h>
 #include <linux/delay.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
@@ -47,6 +48,7 @@
 #include "amdgpu_reset.h"
 #include "amdgpu_xcp.h"
 #include "amdgpu_amdx.h"
+#include "amdgpu_amdx_kunit.h"
 #include "amdgpu_amdx_version.h"
 
 #include <amdx/amdx_provider.h>
@@ -86,6 +88,28 @@ struct amdgpu_amdx {
 	struct work_struct reset_work;
 	int reset_ret;
 };
+
+/**
+ * amdgpu_amdx_register() - register a device with the amdx core
+ * @adev: the amdgpu device.
+ * @desc: its description.
+ * @ops: the provider's ops.
+ * @priv: the provider's data for @adev.
+ *
+ * amdx_device_register() with @adev's device as the parent; a KUnit
+ * static stub point, through which tests/amdgpu_amdx_test.c sees what the
+ * provider registers (a plain call without CONFIG_KUNIT).
+ *
+ * Return: the amdx device or an ERR_PTR().
+ */
+struct amdx_device *amdgpu_amdx_register(struct amdgpu_device *adev,
+					 const struct amdx_device_desc *desc,
+					 const struct amdx_provider_ops *ops,
+					 void *priv)
+{
+	KUNIT_STATIC_STUB_REDIRECT(amdgpu_amdx_register, adev, desc, ops, priv);
+	return amdx_device_register(adev->dev, desc, ops, priv);
+}
 
 static bool amdgpu_amdx_supported(struct amdgpu_device *adev)
 {
@@ -176,6 +200,28 @@ static int amdgpu_amdx_get_state(struct amdx_device *xdev,
 	return 0;
 }
 
+/*
+ * The compute mode the hardware runs, read from NBIO's partition status
+ * as amdgpu's own query does, but without comparing it with amdgpu's
+ * cached mode: amdgpu_xcp_query_partition_mode() WARNs when the two
+ * differ, which is exactly the case after a switch the firmware refused.
+ */
+static int amdgpu_amdx_hw_compute_mode(struct amdgpu_device *adev)
+{
+	if (adev->nbio.funcs && adev->nbio.funcs->get_compute_partition_mode)
+		return adev->nbio.funcs->get_compute_partition_mode(adev);
+	return amdgpu_xcp_query_partition_mode(adev->xcp_mgr,
+					       AMDGPU_XCP_FL_NONE);
+}
+
+/*
+ * A switch takes the reset domain's lock for read, as amdgpu's sysfs store
+ * does since upstream 75f138db48c5: during a reset amdgpu's partition code
+ * skips the KFD teardown, so a switch then is refused (-EBUSY), not run.
+ * amdgpu caches the requested mode whatever the firmware answered: the
+ * hardware is read back, and a refused switch is undone in amdgpu too, so
+ * that its cache and the hardware agree again.
+ */
 static int amdgpu_amdx_set_compute_mode(struct amdx_device *xdev, u32 mode)
 {
 	struct amdgpu_amdx *p = amdx_device_priv(xdev);
@@ -185,29 +231,31 @@ static int amdgpu_amdx_set_compute_mode(struct amdx_device *xdev, u32 mode)
 
 	if (want < 0)
 		return -EINVAL;
-	old = amdgpu_xcp_query_partition_mode(adev->xcp_mgr,
-					      AMDGPU_XCP_FL_NONE);
+	if (!down_read_trylock(&adev->reset_domain->sem))
+		return -EBUSY;
+	old = amdgpu_amdx_hw_compute_mode(adev);
 	ret = amdgpu_xcp_switch_partition_mode(adev->xcp_mgr, want);
 	if (ret)
-		return ret;
-	/* amdgpu ignores the firmware's answer: read the mode back. */
-	now = amdgpu_xcp_query_partition_mode(adev->xcp_mgr,
-					      AMDGPU_XCP_FL_NONE);
+		goto out;
+	now = amdgpu_amdx_hw_compute_mode(adev);
 	if (now == want)
-		return 0;
+		goto out;
 	dev_err_ratelimited(adev->dev,
 			    "amdx: compute mode %d requested, device reports %d; restoring %d\n",
 			    want, now, old);
-	if (old >= 0 && now != old) {
-		ret = amdgpu_xcp_switch_partition_mode(adev->xcp_mgr, old);
-		now = amdgpu_xcp_query_partition_mode(adev->xcp_mgr,
-						      AMDGPU_XCP_FL_NONE);
-		if (ret || now != old)
-			dev_err_ratelimited(adev->dev,
-					    "amdx: restoring compute mode %d failed (%d), device reports %d\n",
-					    old, ret, now);
-	}
-	return -EIO;
+	ret = -EIO;
+	if (old < 0)
+		goto out;
+	/* amdgpu now caches @want: switch it back to what runs. */
+	amdgpu_xcp_switch_partition_mode(adev->xcp_mgr, old);
+	now = amdgpu_amdx_hw_compute_mode(adev);
+	if (now != old || adev->xcp_mgr->mode != old)
+		dev_err_ratelimited(adev->dev,
+				    "amdx: restoring compute mode %d failed: device reports %d, amdgpu %d\n",
+				    old, now, adev->xcp_mgr->mode);
+out:
+	up_read(&adev->reset_domain->sem);
+	return ret;
 }
 
 /* 6.12's amdgpu applies a memory mode only across a driver reload. */
@@ -580,7 +628,7 @@ void amdgpu_amdx_init(struct amdgpu_device *adev)
 	mutex_init(&p->inject_lock);
 	INIT_WORK(&p->reset_work, amdgpu_amdx_reset_work);
 
-	xdev = amdx_device_register(adev->dev, &desc, &amdgpu_amdx_ops, p);
+	xdev = amdgpu_amdx_register(adev, &desc, &amdgpu_amdx_ops, p);
 	kvfree(table);
 	if (IS_ERR(xdev)) {
 		dev_err(adev->dev, "amdx: registration failed: %pe\n", xdev);

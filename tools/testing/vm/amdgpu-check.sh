@@ -12,8 +12,11 @@
 #   4   "dkms remove" gives that kernel its own amdgpu back
 #   5.. in a VM of the 6.12 test kernel (KASAN, lockdep, kmemleak) with
 #       no AMD device: its dependencies, amdx.ko and amdgpu.ko load, no
-#       amdx device appears, everything unloads, kmemleak stays silent,
-#       and the console shows no kernel report.
+#       amdx device is left, everything unloads, kmemleak stays silent,
+#       and the console shows no kernel report;
+#   then one line per case of the provider's KUnit suites
+#       (drivers/amdx_amdgpu/tests/), which the test kernel's amdgpu runs
+#       at load on fake devices with amdgpu's own code under them.
 #
 # usage: amdgpu-check.sh
 # Every test runs on every machine: a cold cache costs time, never a
@@ -37,7 +40,6 @@ log() { echo "# $*"; }
 
 mkdir -p "$work"
 echo "TAP version 13"
-echo "1..13"
 
 # 1. The series against pristine sources.
 if tree=$("$root/scripts/amdgpu-tree.sh" 2> "$work/tree.log"); then
@@ -65,7 +67,8 @@ amdx_build() { # KDIR NAME
 amdgpu_build() { # KDIR NAME
 	local symvers
 	symvers=$(amdx_build "$1" "$2") || { echo "amdx does not build against $1"; return 1; }
-	nice -n 10 "$root/scripts/amdgpu-tree.sh" --build "$1" "$symvers" \
+	AMDGPU_AMDX_TEST=1 nice -n 10 "$root/scripts/amdgpu-tree.sh" \
+		--build "$1" "$symvers" \
 		2> "$work/$2-amdgpu.log" ||
 		{ indent < "$work/$2-amdgpu.log" >&2; echo "build failed"; return 1; }
 }
@@ -173,6 +176,8 @@ if [ -z "$ko" ]; then
 	for t in "${vm_tests[@]}"; do
 		not_ok "$t (no patched amdgpu built against the 6.12 test kernel)"
 	done
+	not_ok "the provider's KUnit suites ran"
+	echo "1..$n"
 	exit 0
 fi
 
@@ -227,7 +232,7 @@ while IFS= read -r l; do
 		;;
 	"# "*) echo "$l" ;;
 	esac
-done < "$work/vm/results.log"
+done < <(sed '/^### kunit/,$d' "$work/vm/results.log")
 n=$((n + got))
 while [ $got -lt 8 ]; do
 	got=$((got + 1))
@@ -244,3 +249,22 @@ else
 	not_ok "no kernel report on the console"
 	echo "$splats" | head -40 | indent
 fi
+
+# The provider's KUnit suites, from the kernel log of amdgpu's load.
+sed '1,/^### kunit/d' "$work/vm/results.log" > "$work/vm/kunit.log"
+suites=0
+while IFS= read -r l; do
+	case "$l" in
+	"ok - "*) ok "${l#ok - }" ;;
+	"not ok - "*) not_ok "${l#not ok - }" ;;
+	"# suites: "*) suites=${l#\# suites: } ;;
+	"# "*) echo "$l" ;;
+	esac
+done < <(python3 "$here/kunit-cases.py" "$kdir/tools/testing/kunit" \
+	"$work/vm/kunit.log" kunit 2>&1)
+if [ "$suites" -ge 1 ] 2>/dev/null; then
+	ok "the provider's KUnit suites ran ($suites)"
+else
+	not_ok "the provider's KUnit suites ran"
+fi
+echo "1..$n"

@@ -1,8 +1,10 @@
 #!/bin/busybox sh
 # SPDX-License-Identifier: GPL-2.0
 # /init of the amdgpu VM (amdgpu-check.sh): load amdx.ko and the patched
-# amdgpu.ko with no AMD device present, check that no amdx device
-# appears, unload everything, scan for leaks.  KTAP on ttyS1; the
+# amdgpu.ko with no AMD device present (its KUnit suites run at load, on
+# fake devices), check that no amdx device is left, unload everything,
+# scan for leaks.  KTAP on ttyS1, then a "### kunit" line and the kernel
+# log of amdgpu's load (the suites' KTAP, which the host parses); the
 # console (ttyS0) carries the kernel log the host searches for reports.
 # /lib/amdgpu/order lists the modules amdgpu needs, in load order.
 /bin/busybox --install -s /bin
@@ -51,9 +53,12 @@ unload_deps() {
 check "amdgpu: its dependencies load" load_deps
 check "amdgpu: amdx.ko loads" insmod /lib/amdgpu/amdx.ko
 echo "amdgpu-vm: loading amdgpu"
+dmesg -c > /dev/null
 check "amdgpu: the patched amdgpu.ko loads without an AMD device" \
 	insmod /lib/amdgpu/amdgpu.ko
-# amdgpu registers its PCI driver and finds no device: no amdx device.
+dmesg -c > /tmp/kunit.log
+# amdgpu registers its PCI driver and finds no device, and its KUnit
+# suites unregistered their fake ones: no amdx device.
 if [ "$(amdx_devices)" = 0 ] && grep -q '^amdgpu ' /proc/modules; then
 	ok "amdgpu: no amdx device appears"
 else
@@ -80,5 +85,7 @@ else
 	ok "amdgpu: kmemleak reports nothing # SKIP no kmemleak in this kernel"
 fi
 echo "# end" > $out
+echo "### kunit" > $out
+cat /tmp/kunit.log > $out
 sync
 reboot -f

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Copyright (C) 2026 The amdx authors
+ *
+ * The amdgpu provider's seams for its KUnit suites
+ * (tests/amdgpu_amdx_test.c, built into the test kernel's amdgpu only):
+ * functions redirected with KUNIT_STATIC_STUB_REDIRECT().
+ */
+#ifndef __AMDGPU_AMDX_KUNIT_H__
+#define __AMDGPU_AMDX_KUNIT_H__
+
+struct amdgpu_device;
+struct amdx_device;
+struct amdx_device_desc;
+struct amdx_provider_ops;
+
+struct amdx_device *amdgpu_amdx_register(struct amdgpu_device *adev,
+					 const struct amdx_device_desc *desc,
+					 const struct amdx_provider_ops *ops,
+					 void *priv);
+
+#endif /* __AMDGPU_AMDX_KUNIT_H__ */

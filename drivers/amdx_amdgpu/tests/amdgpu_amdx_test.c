@@ -1,0 +1,433 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Copyright (C) 2026 The amdx authors
+ */
+/**
+ * DOC: the amdgpu provider against amdgpu's own code
+ *
+ * KUnit suites built into the patched amdgpu.ko of the test kernel only
+ * (patches/6.12-test/, scripts/amdgpu-tree.sh with AMDGPU_AMDX_TEST=1):
+ * they run at module load in amdgpu-check.sh's VM, under KASAN, lockdep
+ * and kmemleak, with amdx.ko loaded.
+ *
+ * Each case builds a fake GC 9.4.3 device: a zeroed struct amdgpu_device
+ * whose function tables stand in for what silicon and firmware do (the
+ * gfx partition switch and its XCC-per-XCP register, the NBIO compute
+ * partition status, the GMC memory partition mode), and a partition
+ * manager running amdgpu's own aqua_vanjaram functions.  The provider
+ * then runs unchanged: amdgpu_amdx_init() registers the device with the
+ * real amdx core (the registration is captured on the way through its
+ * static stub), and its ops drive amdgpu's amdgpu_xcp_* code::
+ *
+ *   test --> amdgpu_amdx_init() / ops --> amdgpu_xcp, aqua_vanjaram
+ *                   |                         |
+ *                   v                         v
+ *              amdx core               fake gfx/nbio/gmc tables
+ *                                      (the "hardware" below)
+ *
+ * What amdgpu itself decides (which compute modes are valid for a number
+ * of XCCs and a memory mode) is asked of amdgpu, never restated here.
+ */
+#include <kunit/device.h>
+#include <kunit/static_stub.h>
+#include <kunit/test.h>
+#include <kunit/test-bug.h>
+#include <linux/panic.h>
+#include <linux/pci.h>
+#include <linux/slab.h>
+
+#include "amdgpu.h"
+#include "amdgpu_reset.h"
+#include "amdgpu_xcp.h"
+#include "amdgpu_amdx.h"
+#include "amdgpu_amdx_kunit.h"
+
+#include <amdx/amdx_provider.h>
+#include "amdx_amdgpu_xlate.h"
+
+/* amdgpu's partition manager functions for GC 9.4.3 (aqua_vanjaram.c). */
+extern struct amdgpu_xcp_mgr_funcs aqua_vanjaram_xcp_funcs;
+
+/**
+ * struct fake_gpu - the hardware and firmware state behind a fake device
+ * @adev: the amdgpu device.
+ * @num_xcc: XCCs.
+ * @nps: the memory partition mode (enum amdgpu_memory_partition).
+ * @xccs_per_xcp: what the XCP control register holds.
+ * @psp_fails: the firmware refuses partition switches.
+ * @switches: calls of the gfx partition switch.
+ * @xdev: the amdx device the provider registered, or NULL.
+ * @ops: the ops it registered with.
+ * @compute_modes: the compute modes it declared (bits of %AMDX_COMPUTE_*).
+ * @model: the model it declared.
+ * @registered: amdgpu_amdx_init() reached the registration.
+ */
+struct fake_gpu {
+	struct amdgpu_device *adev;
+	u32 num_xcc;
+	int nps;
+	int xccs_per_xcp;
+	bool psp_fails;
+	int switches;
+	struct amdx_device *xdev;
+	const struct amdx_provider_ops *ops;
+	u32 compute_modes;
+	u32 model;
+	bool registered;
+};
+
+static struct fake_gpu *fake_of(void)
+{
+	struct kunit *test = kunit_get_current_test();
+
+	return test ? test->priv : NULL;
+}
+
+/* gfx_v9_4_3_switch_compute_partition(): PSP first, then the count. */
+static int fake_gfx_switch(struct amdgpu_device *adev, int num_xccs_per_xcp)
+{
+	struct fake_gpu *f = fake_of();
+
+	f->switches++;
+	if (f->psp_fails)
+		return -EIO;
+	f->xccs_per_xcp = num_xccs_per_xcp;
+	adev->gfx.num_xcc_per_xcp = num_xccs_per_xcp;
+	return 0;
+}
+
+/* gfx_v9_4_3_get_xccs_per_xcp(): the XCP control register. */
+static int fake_gfx_xccs_per_xcp(struct amdgpu_device *adev)
+{
+	return fake_of()->xccs_per_xcp;
+}
+
+static const struct amdgpu_gfx_funcs fake_gfx_funcs = {
+	.switch_partition_mode = fake_gfx_switch,
+	.get_xccs_per_xcp = fake_gfx_xccs_per_xcp,
+};
+
+/* The compute mode the hardware runs, as NBIO's status register says. */
+static int fake_mode_of(u32 num_xcc, int xccs_per_xcp)
+{
+	if (xccs_per_xcp == 1 && num_xcc > 1)
+		return AMDGPU_CPX_PARTITION_MODE;
+	switch (num_xcc / xccs_per_xcp) {
+	case 1:
+		return AMDGPU_SPX_PARTITION_MODE;
+	case 2:
+		return AMDGPU_DPX_PARTITION_MODE;
+	case 3:
+		return AMDGPU_TPX_PARTITION_MODE;
+	case 4:
+		return AMDGPU_QPX_PARTITION_MODE;
+	default:
+		return AMDGPU_UNKNOWN_COMPUTE_PARTITION_MODE;
+	}
+}
+
+static int fake_nbio_compute_mode(struct amdgpu_device *adev)
+{
+	struct fake_gpu *f = fake_of();
+
+	return fake_mode_of(f->num_xcc, f->xccs_per_xcp);
+}
+
+static const struct amdgpu_nbio_funcs fake_nbio_funcs = {
+	.get_compute_partition_mode = fake_nbio_compute_mode,
+};
+
+static enum amdgpu_memory_partition fake_gmc_nps(struct amdgpu_device *adev)
+{
+	return fake_of()->nps;
+}
+
+static const struct amdgpu_gmc_funcs fake_gmc_funcs = {
+	.query_mem_partition_mode = fake_gmc_nps,
+};
+
+/* XCCs per partition of @mode, as aqua_vanjaram computes them. */
+static int xccs_per_xcp(u32 num_xcc, int mode)
+{
+	switch (mode) {
+	case AMDGPU_SPX_PARTITION_MODE:
+		return num_xcc;
+	case AMDGPU_DPX_PARTITION_MODE:
+		return num_xcc / 2;
+	case AMDGPU_TPX_PARTITION_MODE:
+		return num_xcc / 3;
+	case AMDGPU_QPX_PARTITION_MODE:
+		return num_xcc / 4;
+	default:
+		return 1;
+	}
+}
+
+KUNIT_DEFINE_ACTION_WRAPPER(fake_kvfree, kvfree, const void *);
+KUNIT_DEFINE_ACTION_WRAPPER(fake_put_domain, amdgpu_reset_put_reset_domain,
+			    struct amdgpu_reset_domain *);
+KUNIT_DEFINE_ACTION_WRAPPER(fake_free_provider, amdgpu_amdx_free,
+			    struct amdgpu_device *);
+
+static void fake_free_name(void *p)
+{
+	struct pci_dev *pdev = p;
+
+	kfree_const(pdev->dev.kobj.name);
+	pdev->dev.kobj.name = NULL;
+}
+
+/*
+ * A fake GC 9.4.3 device with @num_xcc XCCs in memory mode @nps, running
+ * compute mode @mode (an amdgpu mode, set up as amdgpu's own switch would
+ * leave it), becoming the test's current fake.
+ */
+static struct fake_gpu *fake_gpu_new(struct kunit *test, u32 num_xcc, int nps,
+				     int mode)
+{
+	static u64 serial = 0xa3d0000;
+	struct amdgpu_xcp_mgr *mgr;
+	struct amdgpu_device *adev;
+	struct pci_dev *pdev;
+	struct fake_gpu *f;
+
+	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	adev = kvzalloc(sizeof(*adev), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, adev);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, fake_kvfree,
+							  adev));
+	f->adev = adev;
+	f->num_xcc = num_xcc;
+	f->nps = nps;
+	f->xccs_per_xcp = xccs_per_xcp(num_xcc, mode);
+	test->priv = f;
+
+	adev->dev = kunit_device_register(test, "amdgpu_amdx_fake");
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(adev->dev));
+	pdev = kunit_kzalloc(test, sizeof(*pdev), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, pdev);
+	KUNIT_ASSERT_EQ(test, 0, dev_set_name(&pdev->dev, "0000:%02x:00.0",
+					      (u32)(serial & 0xff)));
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+							  fake_free_name,
+							  pdev));
+	pdev->vendor = PCI_VENDOR_ID_ATI;
+	pdev->device = num_xcc == 6 ? 0x74a0 : num_xcc == 4 ? 0x74a2 : 0x74a1;
+	adev->pdev = pdev;
+	if (num_xcc == 6)
+		adev->flags |= AMD_IS_APU;
+	adev->unique_id = serial++;
+	adev->ip_versions[GC_HWIP][0] = IP_VERSION(9, 4, 3);
+	adev->gfx.xcc_mask = GENMASK(num_xcc - 1, 0);
+	adev->gfx.num_xcc_per_xcp = f->xccs_per_xcp;
+	adev->gfx.funcs = &fake_gfx_funcs;
+	adev->nbio.funcs = &fake_nbio_funcs;
+	adev->gmc.gmc_funcs = &fake_gmc_funcs;
+	adev->gmc.num_mem_partitions = nps;
+	adev->gmc.real_vram_size = (u64)num_xcc * (24ULL << 30);
+	adev->sdma.num_instances = 2 * num_xcc;
+	adev->vcn.num_vcn_inst = num_xcc / 2;
+	INIT_LIST_HEAD(&adev->ras_list);
+
+	adev->reset_domain = amdgpu_reset_create_reset_domain(SINGLE_DEVICE,
+							      "amdx-kunit");
+	KUNIT_ASSERT_NOT_NULL(test, adev->reset_domain);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+							  fake_put_domain,
+							  adev->reset_domain));
+
+	/* What amdgpu_xcp_mgr_init() sets up, without the render nodes. */
+	mgr = kunit_kzalloc(test, sizeof(*mgr), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, mgr);
+	mgr->adev = adev;
+	mgr->funcs = &aqua_vanjaram_xcp_funcs;
+	mutex_init(&mgr->xcp_lock);
+	adev->xcp_mgr = mgr;
+	KUNIT_ASSERT_EQ(test, 0, amdgpu_xcp_init(mgr, num_xcc /
+						 f->xccs_per_xcp, mode));
+	return f;
+}
+
+/* Whether amdgpu's own partition code accepts @mode on such a device. */
+static bool amdgpu_accepts(struct kunit *test, u32 num_xcc, int nps, int mode)
+{
+	void *cur = test->priv;
+	struct fake_gpu *f;
+	int n = 0, ret;
+
+	f = fake_gpu_new(test, num_xcc, nps, AMDGPU_CPX_PARTITION_MODE);
+	ret = aqua_vanjaram_xcp_funcs.switch_partition_mode(f->adev->xcp_mgr,
+							     mode, &n);
+	test->priv = cur;
+	return ret == 0;
+}
+
+/* The registration, captured on its way to the amdx core. */
+static struct amdx_device *
+fake_register(struct amdgpu_device *adev, const struct amdx_device_desc *desc,
+	      const struct amdx_provider_ops *ops, void *priv)
+{
+	struct fake_gpu *f = fake_of();
+	struct amdx_device *xdev;
+
+	f->registered = true;
+	f->compute_modes = desc->supported_compute_modes;
+	f->model = desc->model;
+	f->ops = ops;
+	xdev = amdx_device_register(adev->dev, desc, ops, priv);
+	if (!IS_ERR(xdev))
+		f->xdev = xdev;
+	return xdev;
+}
+
+/* amdgpu_amdx_init() on @f; the provider is freed when the test ends. */
+static void fake_provider_init(struct kunit *test, struct fake_gpu *f)
+{
+	kunit_activate_static_stub(test, amdgpu_amdx_register, fake_register);
+	amdgpu_amdx_init(f->adev);
+	kunit_deactivate_static_stub(test, amdgpu_amdx_register);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+							  fake_free_provider,
+							  f->adev));
+}
+
+struct part_config {
+	u32 num_xcc;
+	int nps;
+	const char *name;
+};
+
+/* MI300X/MI325X (8 XCCs), MI300A (6, an APU: NPS1 only), MI308X (4). */
+static const struct part_config part_configs[] = {
+	{ 8, AMDGPU_NPS1_PARTITION_MODE, "8 XCC NPS1" },
+	{ 8, AMDGPU_NPS2_PARTITION_MODE, "8 XCC NPS2" },
+	{ 8, AMDGPU_NPS4_PARTITION_MODE, "8 XCC NPS4" },
+	{ 6, AMDGPU_NPS1_PARTITION_MODE, "6 XCC NPS1" },
+	{ 4, AMDGPU_NPS1_PARTITION_MODE, "4 XCC NPS1" },
+	{ 4, AMDGPU_NPS2_PARTITION_MODE, "4 XCC NPS2" },
+	{ 4, AMDGPU_NPS4_PARTITION_MODE, "4 XCC NPS4" },
+};
+
+static void part_config_desc(const struct part_config *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(part_config, part_configs, part_config_desc);
+
+/*
+ * The compute modes the provider declares are exactly those amdgpu's
+ * aqua_vanjaram code accepts for the device's XCCs and its current
+ * memory mode: a mode amdx offers must be one amdgpu can switch to.
+ */
+static void declared_modes_are_amdgpus(struct kunit *test)
+{
+	const struct part_config *c = test->param_value;
+	u32 want = 0, m;
+	int mode, first = -1;
+	struct fake_gpu *f;
+
+	for (mode = AMDGPU_SPX_PARTITION_MODE;
+	     mode <= AMDGPU_CPX_PARTITION_MODE; mode++) {
+		if (!amdgpu_accepts(test, c->num_xcc, c->nps, mode))
+			continue;
+		m = amdx_amdgpu_compute_from_amdgpu(mode);
+		want |= BIT(m);
+		if (first < 0)
+			first = mode;
+	}
+	if (first < 0)
+		kunit_skip(test, "amdgpu accepts no compute mode in %s", c->name);
+
+	f = fake_gpu_new(test, c->num_xcc, c->nps, first);
+	fake_provider_init(test, f);
+	KUNIT_ASSERT_TRUE_MSG(test, f->registered,
+			      "%s: the provider did not register the device",
+			      c->name);
+	KUNIT_EXPECT_EQ_MSG(test, f->compute_modes, want,
+			    "%s: declared %#x, amdgpu accepts %#x", c->name,
+			    f->compute_modes, want);
+}
+
+/* A fake MI300X in SPX/NPS1 registered with amdx. */
+static struct fake_gpu *mi300x_spx(struct kunit *test)
+{
+	struct fake_gpu *f = fake_gpu_new(test, 8, AMDGPU_NPS1_PARTITION_MODE,
+					  AMDGPU_SPX_PARTITION_MODE);
+
+	fake_provider_init(test, f);
+	KUNIT_ASSERT_NOT_NULL(test, f->xdev);
+	KUNIT_ASSERT_NOT_NULL(test, f->ops->set_compute_mode);
+	return f;
+}
+
+/* A switch goes through amdgpu's partition code to the hardware. */
+static void switch_reaches_the_hardware(struct kunit *test)
+{
+	struct fake_gpu *f = mi300x_spx(test);
+
+	KUNIT_EXPECT_EQ(test, 0, f->ops->set_compute_mode(f->xdev,
+							   AMDX_COMPUTE_CPX));
+	KUNIT_EXPECT_EQ(test, 1, f->switches);
+	KUNIT_EXPECT_EQ(test, 1, f->xccs_per_xcp);
+	KUNIT_EXPECT_EQ(test, AMDGPU_CPX_PARTITION_MODE, f->adev->xcp_mgr->mode);
+	KUNIT_EXPECT_EQ(test, 8, f->adev->xcp_mgr->num_xcps);
+}
+
+/*
+ * The firmware refuses the switch (amdgpu ignores its answer and caches
+ * the new mode): the provider reports the failure, leaves amdgpu's view
+ * and the hardware agreeing on the old mode, and nothing WARNs.
+ */
+static void firmware_refusal_rolls_back_quietly(struct kunit *test)
+{
+	struct fake_gpu *f = mi300x_spx(test);
+	bool tainted = test_taint(TAINT_WARN);
+
+	f->psp_fails = true;
+	KUNIT_EXPECT_EQ(test, -EIO, f->ops->set_compute_mode(f->xdev,
+							      AMDX_COMPUTE_CPX));
+	KUNIT_EXPECT_EQ(test, 8, f->xccs_per_xcp);
+	KUNIT_EXPECT_EQ(test, AMDGPU_SPX_PARTITION_MODE,
+			f->adev->xcp_mgr->mode);
+	if (!tainted)
+		KUNIT_EXPECT_FALSE_MSG(test, test_taint(TAINT_WARN),
+				       "a WARN fired during the switch");
+}
+
+/*
+ * While a reset holds the reset domain, a switch is refused before it
+ * touches anything (amdgpu's sysfs store has taken the domain's lock
+ * since upstream 75f138db48c5; without it the switch skips the KFD
+ * teardown during a reset).
+ */
+static void switch_during_reset_is_refused(struct kunit *test)
+{
+	struct fake_gpu *f = mi300x_spx(test);
+	int ret;
+
+	down_write(&f->adev->reset_domain->sem);
+	ret = f->ops->set_compute_mode(f->xdev, AMDX_COMPUTE_CPX);
+	up_write(&f->adev->reset_domain->sem);
+	KUNIT_EXPECT_EQ(test, -EBUSY, ret);
+	KUNIT_EXPECT_EQ(test, 0, f->switches);
+	KUNIT_EXPECT_EQ(test, 8, f->xccs_per_xcp);
+	KUNIT_EXPECT_EQ(test, AMDGPU_SPX_PARTITION_MODE,
+			f->adev->xcp_mgr->mode);
+}
+
+static struct kunit_case amdgpu_amdx_partition_cases[] = {
+	KUNIT_CASE_PARAM(declared_modes_are_amdgpus, part_config_gen_params),
+	KUNIT_CASE(switch_reaches_the_hardware),
+	KUNIT_CASE(firmware_refusal_rolls_back_quietly),
+	KUNIT_CASE(switch_during_reset_is_refused),
+	{}
+};
+
+static struct kunit_suite amdgpu_amdx_partition_suite = {
+	.name = "amdgpu_amdx_partition",
+	.test_cases = amdgpu_amdx_partition_cases,
+};
+
+kunit_test_suites(&amdgpu_amdx_partition_suite);
