@@ -169,6 +169,12 @@ KUNIT_DEFINE_ACTION_WRAPPER(fake_put_domain, amdgpu_reset_put_reset_domain,
 KUNIT_DEFINE_ACTION_WRAPPER(fake_free_provider, amdgpu_amdx_free,
 			    struct amdgpu_device *);
 
+/* @fn(@data) when the test ends (at once if it cannot be deferred). */
+static void fake_defer(struct kunit *test, kunit_action_t *fn, void *data)
+{
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, fn, data));
+}
+
 static void fake_free_name(void *p)
 {
 	struct pci_dev *pdev = p;
@@ -195,8 +201,7 @@ static struct fake_gpu *fake_gpu_new(struct kunit *test, u32 num_xcc, int nps,
 	KUNIT_ASSERT_NOT_NULL(test, f);
 	adev = kvzalloc(sizeof(*adev), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, adev);
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, fake_kvfree,
-							  adev));
+	fake_defer(test, fake_kvfree, adev);
 	f->adev = adev;
 	f->num_xcc = num_xcc;
 	f->nps = nps;
@@ -209,9 +214,7 @@ static struct fake_gpu *fake_gpu_new(struct kunit *test, u32 num_xcc, int nps,
 	KUNIT_ASSERT_NOT_NULL(test, pdev);
 	KUNIT_ASSERT_EQ(test, 0, dev_set_name(&pdev->dev, "0000:%02x:00.0",
 					      (u32)(serial & 0xff)));
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
-							  fake_free_name,
-							  pdev));
+	fake_defer(test, fake_free_name, pdev);
 	pdev->vendor = PCI_VENDOR_ID_ATI;
 	pdev->device = num_xcc == 6 ? 0x74a0 : num_xcc == 4 ? 0x74a2 : 0x74a1;
 	adev->pdev = pdev;
@@ -233,9 +236,7 @@ static struct fake_gpu *fake_gpu_new(struct kunit *test, u32 num_xcc, int nps,
 	adev->reset_domain = amdgpu_reset_create_reset_domain(SINGLE_DEVICE,
 							      "amdx-kunit");
 	KUNIT_ASSERT_NOT_NULL(test, adev->reset_domain);
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
-							  fake_put_domain,
-							  adev->reset_domain));
+	fake_defer(test, fake_put_domain, adev->reset_domain);
 
 	/* What amdgpu_xcp_mgr_init() sets up, without the render nodes. */
 	mgr = kunit_kzalloc(test, sizeof(*mgr), GFP_KERNEL);
@@ -287,9 +288,7 @@ static void fake_provider_init(struct kunit *test, struct fake_gpu *f)
 	kunit_activate_static_stub(test, amdgpu_amdx_register, fake_register);
 	amdgpu_amdx_init(f->adev);
 	kunit_deactivate_static_stub(test, amdgpu_amdx_register);
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
-							  fake_free_provider,
-							  f->adev));
+	fake_defer(test, fake_free_provider, f->adev);
 }
 
 struct part_config {
@@ -367,8 +366,9 @@ static void switch_reaches_the_hardware(struct kunit *test)
 {
 	struct fake_gpu *f = mi300x_spx(test);
 
-	KUNIT_EXPECT_EQ(test, 0, f->ops->set_compute_mode(f->xdev,
-							   AMDX_COMPUTE_CPX));
+	int ret = f->ops->set_compute_mode(f->xdev, AMDX_COMPUTE_CPX);
+
+	KUNIT_EXPECT_EQ(test, 0, ret);
 	KUNIT_EXPECT_EQ(test, 1, f->switches);
 	KUNIT_EXPECT_EQ(test, 1, f->xccs_per_xcp);
 	KUNIT_EXPECT_EQ(test, AMDGPU_CPX_PARTITION_MODE, f->adev->xcp_mgr->mode);
@@ -384,10 +384,11 @@ static void firmware_refusal_rolls_back_quietly(struct kunit *test)
 {
 	struct fake_gpu *f = mi300x_spx(test);
 	bool tainted = test_taint(TAINT_WARN);
+	int ret;
 
 	f->psp_fails = true;
-	KUNIT_EXPECT_EQ(test, -EIO, f->ops->set_compute_mode(f->xdev,
-							      AMDX_COMPUTE_CPX));
+	ret = f->ops->set_compute_mode(f->xdev, AMDX_COMPUTE_CPX);
+	KUNIT_EXPECT_EQ(test, -EIO, ret);
 	KUNIT_EXPECT_EQ(test, 8, f->xccs_per_xcp);
 	KUNIT_EXPECT_EQ(test, AMDGPU_SPX_PARTITION_MODE,
 			f->adev->xcp_mgr->mode);
