@@ -34,6 +34,7 @@
 #include <linux/delay.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
+#include <linux/pm_runtime.h>
 #include <linux/rwsem.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
@@ -409,19 +410,49 @@ static void amdgpu_amdx_reset_work(struct work_struct *work)
 	ctx.reset_req_dev = p->adev;
 	ctx.src = AMDGPU_RESET_SRC_USER;
 	set_bit(AMDGPU_NEED_FULL_RESET, &ctx.flags);
+	set_bit(AMDGPU_SKIP_COREDUMP, &ctx.flags);
 	p->reset_ret = amdgpu_device_gpu_recover(p->adev, NULL, &ctx);
 }
 
-/* amdgpu's recovery, in its reset domain as its own recoveries run. */
+/*
+ * amdgpu's recovery, as its debugfs amdgpu_gpu_recover runs one: queued
+ * in the reset domain as amdgpu's own recoveries are, waited for, with a
+ * runtime-PM reference held and no core dump.  Never a second reset:
+ * while amdgpu recovers the device itself (its RAS recovery, queued
+ * before amdx hears of a consumed poison, or any reset in the domain) the
+ * op returns -EALREADY, and with amdgpu.gpu_recovery=0 (amdgpu's own
+ * recovery off) -EOPNOTSUPP.
+ */
 static int amdgpu_amdx_device_reset(struct amdx_device *xdev)
 {
 	struct amdgpu_amdx *p = amdx_device_priv(xdev);
+	struct amdgpu_device *adev = p->adev;
+	int ret;
 
-	if (!amdgpu_reset_domain_schedule(p->adev->reset_domain,
-					  &p->reset_work))
-		return -EBUSY;
-	flush_work(&p->reset_work);
-	return p->reset_ret;
+	if (!amdgpu_device_should_recover_gpu(adev)) {
+		dev_info_ratelimited(adev->dev,
+				     "amdx: no device reset: amdgpu's GPU recovery is off (amdgpu.gpu_recovery)\n");
+		return -EOPNOTSUPP;
+	}
+	if (amdgpu_ras_in_recovery(adev) || amdgpu_in_reset(adev)) {
+		dev_info_ratelimited(adev->dev,
+				     "amdx: amdgpu is already recovering the device: no second reset\n");
+		return -EALREADY;
+	}
+	ret = pm_runtime_get_sync(adev->dev);
+	if (ret < 0) {
+		pm_runtime_put_autosuspend(adev->dev);
+		return ret;
+	}
+	if (amdgpu_reset_domain_schedule(adev->reset_domain, &p->reset_work)) {
+		flush_work(&p->reset_work);
+		ret = p->reset_ret;
+	} else {
+		ret = -EBUSY;
+	}
+	pm_runtime_mark_last_busy(adev->dev);
+	pm_runtime_put_autosuspend(adev->dev);
+	return ret;
 }
 
 static const struct amdx_provider_ops amdgpu_amdx_ops = {

@@ -34,9 +34,11 @@
 #include <kunit/test-bug.h>
 #include <linux/panic.h>
 #include <linux/pci.h>
+#include <linux/pm_runtime.h>
 #include <linux/slab.h>
 
 #include "amdgpu.h"
+#include "amdgpu_ras.h"
 #include "amdgpu_reset.h"
 #include "amdgpu_xcp.h"
 #include "amdgpu_amdx.h"
@@ -61,6 +63,9 @@ extern struct amdgpu_xcp_mgr_funcs aqua_vanjaram_xcp_funcs;
  * @compute_modes: the compute modes it declared (bits of %AMDX_COMPUTE_*).
  * @model: the model it declared.
  * @registered: amdgpu_amdx_init() reached the registration.
+ * @ras: amdgpu's RAS context of the device.
+ * @recoveries: calls of amdgpu_device_gpu_recover().
+ * @recovery_flags: the reset context's flags of the last one.
  */
 struct fake_gpu {
 	struct amdgpu_device *adev;
@@ -74,6 +79,9 @@ struct fake_gpu {
 	u32 compute_modes;
 	u32 model;
 	bool registered;
+	struct amdgpu_ras *ras;
+	int recoveries;
+	unsigned long recovery_flags;
 };
 
 static struct fake_gpu *fake_of(void)
@@ -175,6 +183,9 @@ static void fake_defer(struct kunit *test, kunit_action_t *fn, void *data)
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, fn, data));
 }
 
+KUNIT_DEFINE_ACTION_WRAPPER(fake_rpm_disable, pm_runtime_disable,
+			    struct device *);
+
 static void fake_free_name(void *p)
 {
 	struct pci_dev *pdev = p;
@@ -232,6 +243,15 @@ static struct fake_gpu *fake_gpu_new(struct kunit *test, u32 num_xcc, int nps,
 	adev->sdma.num_instances = 2 * num_xcc;
 	adev->vcn.num_vcn_inst = num_xcc / 2;
 	INIT_LIST_HEAD(&adev->ras_list);
+	/* An awake device, as a probed amdgpu's is. */
+	pm_runtime_set_active(adev->dev);
+	pm_runtime_enable(adev->dev);
+	fake_defer(test, fake_rpm_disable, adev->dev);
+	/* amdgpu's RAS context: no block enabled, an empty EEPROM. */
+	f->ras = kunit_kzalloc(test, sizeof(*f->ras), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, f->ras);
+	f->ras->adev = adev;
+	adev->psp.ras_context.ras = f->ras;
 
 	adev->reset_domain = amdgpu_reset_create_reset_domain(SINGLE_DEVICE,
 							      "amdx-kunit");
@@ -418,6 +438,78 @@ static void switch_during_reset_is_refused(struct kunit *test)
 			f->adev->xcp_mgr->mode);
 }
 
+/* amdgpu_device_gpu_recover(), the hardware part left out. */
+static int fake_gpu_recover(struct amdgpu_device *adev, struct amdgpu_job *job,
+			    struct amdgpu_reset_context *ctx)
+{
+	struct fake_gpu *f = fake_of();
+
+	f->recoveries++;
+	f->recovery_flags = ctx->flags;
+	return 0;
+}
+
+static struct fake_gpu *mi300x_for_reset(struct kunit *test)
+{
+	struct fake_gpu *f = mi300x_spx(test);
+
+	KUNIT_ASSERT_NOT_NULL(test, f->ops->device_reset);
+	kunit_activate_static_stub(test, amdgpu_device_gpu_recover,
+				   fake_gpu_recover);
+	return f;
+}
+
+/* One reset is amdgpu's recovery, run once, without a core dump. */
+static void reset_runs_amdgpus_recovery_once(struct kunit *test)
+{
+	struct fake_gpu *f = mi300x_for_reset(test);
+
+	KUNIT_EXPECT_EQ(test, 0, f->ops->device_reset(f->xdev));
+	KUNIT_EXPECT_EQ(test, 1, f->recoveries);
+	KUNIT_EXPECT_TRUE(test, test_bit(AMDGPU_NEED_FULL_RESET,
+					 &f->recovery_flags));
+	KUNIT_EXPECT_TRUE(test, test_bit(AMDGPU_SKIP_COREDUMP,
+					 &f->recovery_flags));
+}
+
+/*
+ * A consumed poison: amdgpu has queued its own recovery (in_recovery)
+ * before amdx hears of it.  amdx must not reset the device a second time.
+ */
+static void reset_while_amdgpu_recovers_is_not_doubled(struct kunit *test)
+{
+	struct fake_gpu *f = mi300x_for_reset(test);
+
+	atomic_set(&f->ras->in_recovery, 1);
+	KUNIT_EXPECT_EQ(test, -EALREADY, f->ops->device_reset(f->xdev));
+	KUNIT_EXPECT_EQ(test, 0, f->recoveries);
+	atomic_set(&f->ras->in_recovery, 0);
+}
+
+/* amdgpu.gpu_recovery=0 turns amdgpu's recovery off: amdx's too. */
+static void reset_honours_gpu_recovery_off(struct kunit *test)
+{
+	struct fake_gpu *f = mi300x_for_reset(test);
+	int saved = amdgpu_gpu_recovery;
+
+	amdgpu_gpu_recovery = 0;
+	KUNIT_EXPECT_EQ(test, -EOPNOTSUPP, f->ops->device_reset(f->xdev));
+	amdgpu_gpu_recovery = saved;
+	KUNIT_EXPECT_EQ(test, 0, f->recoveries);
+}
+
+static struct kunit_case amdgpu_amdx_reset_cases[] = {
+	KUNIT_CASE(reset_runs_amdgpus_recovery_once),
+	KUNIT_CASE(reset_while_amdgpu_recovers_is_not_doubled),
+	KUNIT_CASE(reset_honours_gpu_recovery_off),
+	{}
+};
+
+static struct kunit_suite amdgpu_amdx_reset_suite = {
+	.name = "amdgpu_amdx_reset",
+	.test_cases = amdgpu_amdx_reset_cases,
+};
+
 static struct kunit_case amdgpu_amdx_partition_cases[] = {
 	KUNIT_CASE_PARAM(declared_modes_are_amdgpus, part_config_gen_params),
 	KUNIT_CASE(switch_reaches_the_hardware),
@@ -431,4 +523,4 @@ static struct kunit_suite amdgpu_amdx_partition_suite = {
 	.test_cases = amdgpu_amdx_partition_cases,
 };
 
-kunit_test_suites(&amdgpu_amdx_partition_suite);
+kunit_test_suites(&amdgpu_amdx_partition_suite, &amdgpu_amdx_reset_suite);
