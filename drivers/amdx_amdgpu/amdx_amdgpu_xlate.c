@@ -30,9 +30,11 @@
  * ``scripts/check-amdgpu-values.py`` checks them against Debian's
  * linux-source-6.12.
  */
+#include <linux/bits.h>
 #include <linux/errno.h>
-#include <linux/math64.h>
 #include <linux/limits.h>
+#include <linux/math64.h>
+#include <linux/minmax.h>
 #include <linux/stddef.h>
 
 #include "amdx_amdgpu_xlate.h"
@@ -365,34 +367,60 @@ void amdx_amdgpu_ras_counts(u64 ce_count, u64 ue_count, u64 de_count,
 }
 
 /**
+ * amdx_amdgpu_mem_partition() - the memory partition holding a VRAM byte
+ * @ranges: amdgpu's memory partitions (``adev->gmc.mem_partitions``).
+ * @num_ranges: entries at @ranges (``adev->gmc.num_mem_partitions``).
+ * @address: a VRAM byte offset.
+ *
+ * Return: the partition, or -ERANGE when @address lies past the VRAM
+ * the ranges cover; -EINVAL for no ranges.
+ */
+int amdx_amdgpu_mem_partition(const struct amdx_amdgpu_mem_range *ranges,
+			      u32 num_ranges, u64 address)
+{
+	u64 vram = 0, part;
+	u32 i;
+
+	if (!num_ranges)
+		return -EINVAL;
+	for (i = 0; i < num_ranges; i++)
+		vram = max_t(u64, vram, ((u64)ranges[i].lpfn + 1) <<
+				       AMDX_AMDGPU_GPU_PAGE_SHIFT);
+	part = div64_u64(address, div_u64(vram, num_ranges) ?: 1);
+	if (part >= num_ranges)
+		return -ERANGE;
+	return part;
+}
+
+/**
  * amdx_amdgpu_badpage_from_amdgpu() - an amdgpu EEPROM record as amdx's
  * @in: amdgpu's record.
- * @vram_per_partition: VRAM bytes of each memory partition (the whole
- *	VRAM in NPS1); the partitions are contiguous, in order.
- * @num_partitions: memory partitions of the current mode.
+ * @ranges: amdgpu's memory partitions, as amdx_amdgpu_mem_partition().
+ * @num_ranges: entries at @ranges.
  * @out: filled on success, untouched on failure.
  *
  * The byte address is @in->retired_page in amdgpu's GPU pages
  * (%AMDX_AMDGPU_GPU_PAGE_SHIFT); @in->address is the MCA error address,
  * not a VRAM offset, and with @in->bank, @in->mem_channel and
- * @in->mcumc_id has no place in amdx's record.  The cause is
- * %AMDX_BADPAGE_CAUSE_CE for a recoverable record and
- * %AMDX_BADPAGE_CAUSE_UE otherwise: amdgpu reserves the page of every
- * record whatever its type, and its only writer in 6.12 (the UMC path)
- * records non-recoverable.
+ * @in->mcumc_id has no place in amdx's record.  The memory partition is
+ * amdx_amdgpu_mem_partition()'s.  The cause is %AMDX_BADPAGE_CAUSE_CE for
+ * a recoverable record and %AMDX_BADPAGE_CAUSE_UE otherwise: amdgpu
+ * reserves the page of every record whatever its type, and its only
+ * writer in 6.12 (the UMC path) records non-recoverable.
  *
- * Return: 0; -EINVAL for an unknown err_type or zero @vram_per_partition
- * or @num_partitions; -ERANGE when the page's byte address overflows or
- * lies past the last partition.
+ * Return: 0; -EINVAL for an unknown err_type or no @ranges; -ERANGE when
+ * the page's byte address overflows or lies in no partition.
  */
 int amdx_amdgpu_badpage_from_amdgpu(const struct amdx_amdgpu_eeprom_record *in,
-				    u64 vram_per_partition, u32 num_partitions,
+				    const struct amdx_amdgpu_mem_range *ranges,
+				    u32 num_ranges,
 				    struct amdx_badpage_record *out)
 {
-	u64 address, part;
+	u64 address;
 	u16 cause;
+	int part;
 
-	if (!vram_per_partition || !num_partitions)
+	if (!num_ranges)
 		return -EINVAL;
 	switch (in->err_type) {
 	case AMDX_AMDGPU_EEPROM_ERR_RECOVERABLE:
@@ -408,9 +436,9 @@ int amdx_amdgpu_badpage_from_amdgpu(const struct amdx_amdgpu_eeprom_record *in,
 	if (in->retired_page > (U64_MAX >> AMDX_AMDGPU_GPU_PAGE_SHIFT))
 		return -ERANGE;
 	address = in->retired_page << AMDX_AMDGPU_GPU_PAGE_SHIFT;
-	part = div64_u64(address, vram_per_partition);
-	if (part >= num_partitions)
-		return -ERANGE;
+	part = amdx_amdgpu_mem_partition(ranges, num_ranges, address);
+	if (part < 0)
+		return part;
 
 	out->address = address;
 	out->time = in->ts;
@@ -529,4 +557,60 @@ int amdx_amdgpu_xcc_partition(u32 mode, u32 num_xcc, u32 xcc)
 	if (xcc >= num_xcc)
 		return -EINVAL;
 	return xcc / (num_xcc / parts);
+}
+
+/**
+ * amdx_amdgpu_compute_modes() - the compute modes a device may take
+ * @num_xcc: the device's XCCs, 1..16.
+ * @num_mem_partitions: memory partitions of the current memory mode
+ *	(``adev->gmc.num_mem_partitions``).
+ *
+ * Return: bit (1 << %AMDX_COMPUTE_*) per mode amdx_amdgpu_num_partitions()
+ * accepts.
+ */
+u32 amdx_amdgpu_compute_modes(u32 num_xcc, u32 num_mem_partitions)
+{
+	u32 mode, modes = 0;
+
+	for (mode = AMDX_COMPUTE_SPX; mode <= AMDX_COMPUTE_CPX; mode++)
+		if (amdx_amdgpu_num_partitions(mode, num_xcc) > 0)
+			modes |= BIT(mode);
+	return modes;
+}
+
+/**
+ * amdx_amdgpu_ras_types() - the error types amdgpu counts for a block
+ * @block: %AMDX_RAS_BLOCK_*.
+ *
+ * Return: bit (1 << %AMDX_RAS_TYPE_*) per type; 0 for a value at or past
+ * %AMDX_RAS_BLOCK_COUNT.
+ */
+u32 amdx_amdgpu_ras_types(u32 block)
+{
+	if (block >= AMDX_RAS_BLOCK_COUNT)
+		return 0;
+	return BIT(AMDX_RAS_TYPE_CE) | BIT(AMDX_RAS_TYPE_UE) |
+	       BIT(AMDX_RAS_TYPE_DE);
+}
+
+/**
+ * amdx_amdgpu_model() - the amdx model of an amdgpu device
+ * @pci_device: the PCI device id.
+ * @num_xcc: the device's XCCs.
+ *
+ * Return: %AMDX_MODEL_MI300X for 8 XCCs, %AMDX_MODEL_MI300A for 6,
+ * %AMDX_MODEL_MI308X for 4, %AMDX_MODEL_UNKNOWN otherwise.
+ */
+u32 amdx_amdgpu_model(u16 pci_device, u32 num_xcc)
+{
+	switch (num_xcc) {
+	case 8:
+		return AMDX_MODEL_MI300X;
+	case 6:
+		return AMDX_MODEL_MI300A;
+	case 4:
+		return AMDX_MODEL_MI308X;
+	default:
+		return AMDX_MODEL_UNKNOWN;
+	}
 }

@@ -324,6 +324,24 @@ static void eeprom_record_layout_is_amdgpus(struct kunit *test)
 
 #define GIB		BIT_ULL(30)
 #define MI300X_NPS4	(48 * GIB)	/* VRAM of one of MI300X's 4 */
+#define PFN(a)		((u32)((a) >> 12))
+
+/* MI300X in NPS4 as the ranges of four equal partitions. */
+static const struct amdx_amdgpu_mem_range mi300x_nps4[] = {
+	{ PFN(0 * MI300X_NPS4), PFN(1 * MI300X_NPS4) - 1 },
+	{ PFN(1 * MI300X_NPS4), PFN(2 * MI300X_NPS4) - 1 },
+	{ PFN(2 * MI300X_NPS4), PFN(3 * MI300X_NPS4) - 1 },
+	{ PFN(3 * MI300X_NPS4), PFN(4 * MI300X_NPS4) - 1 },
+};
+
+static const struct amdx_amdgpu_mem_range one_gib[] = {
+	{ 0, PFN(GIB) - 1 },
+};
+
+/* The most amdgpu's u32 page numbers can describe: 16 TiB. */
+static const struct amdx_amdgpu_mem_range all_pfns[] = {
+	{ 0, U32_MAX },
+};
 
 static const struct amdx_badpage_record poison_rec = {
 	.address = 0xdeadbeef, .time = 0xdeadbeef, .partition = 0xdead,
@@ -350,7 +368,7 @@ static void badpage_from_amdgpu_converts_page_and_cause(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(causes); i++) {
 		in.err_type = causes[i].err_type;
 		out = poison_rec;
-		KUNIT_ASSERT_EQ(test, amdx_amdgpu_badpage_from_amdgpu(&in, MI300X_NPS4, 4,
+		KUNIT_ASSERT_EQ(test, amdx_amdgpu_badpage_from_amdgpu(&in, mi300x_nps4, 4,
 								      &out), 0);
 		KUNIT_EXPECT_EQ(test, out.address, 0x1234000);
 		KUNIT_EXPECT_EQ(test, out.time, 1700000000);
@@ -392,7 +410,7 @@ static void badpage_from_amdgpu_finds_memory_partition(struct kunit *test)
 	};
 	struct amdx_badpage_record out = poison_rec;
 
-	KUNIT_ASSERT_EQ(test, amdx_amdgpu_badpage_from_amdgpu(&in, MI300X_NPS4, 4,
+	KUNIT_ASSERT_EQ(test, amdx_amdgpu_badpage_from_amdgpu(&in, mi300x_nps4, 4,
 							      &out), c->ret);
 	if (c->ret) {
 		KUNIT_EXPECT_EQ(test, memcmp(&out, &poison_rec, sizeof(out)), 0);
@@ -411,30 +429,32 @@ static void badpage_from_amdgpu_refuses_bad_input(struct kunit *test)
 	struct amdx_badpage_record out = poison_rec;
 
 	in.err_type = AMDX_AMDGPU_EEPROM_ERR_COUNT;
-	KUNIT_EXPECT_EQ(test, amdx_amdgpu_badpage_from_amdgpu(&in, GIB, 1, &out),
-			-EINVAL);
+	KUNIT_EXPECT_EQ(test, amdx_amdgpu_badpage_from_amdgpu(&in, one_gib, 1,
+							      &out), -EINVAL);
 	in.err_type = -1;
-	KUNIT_EXPECT_EQ(test, amdx_amdgpu_badpage_from_amdgpu(&in, GIB, 1, &out),
-			-EINVAL);
+	KUNIT_EXPECT_EQ(test, amdx_amdgpu_badpage_from_amdgpu(&in, one_gib, 1,
+							      &out), -EINVAL);
 	in.err_type = AMDX_AMDGPU_EEPROM_ERR_NON_RECOVERABLE;
-	KUNIT_EXPECT_EQ(test, amdx_amdgpu_badpage_from_amdgpu(&in, 0, 1, &out),
-			-EINVAL);
-	KUNIT_EXPECT_EQ(test, amdx_amdgpu_badpage_from_amdgpu(&in, GIB, 0, &out),
-			-EINVAL);
+	KUNIT_EXPECT_EQ(test, amdx_amdgpu_badpage_from_amdgpu(&in, one_gib, 0,
+							      &out), -EINVAL);
 	/* The byte address of page 2^52 does not fit 64 bits. */
 	in.retired_page = 1ULL << 52;
-	KUNIT_EXPECT_EQ(test, amdx_amdgpu_badpage_from_amdgpu(&in, U64_MAX, 1,
+	KUNIT_EXPECT_EQ(test, amdx_amdgpu_badpage_from_amdgpu(&in, all_pfns, 1,
 							      &out), -ERANGE);
 	in.retired_page = U64_MAX;
-	KUNIT_EXPECT_EQ(test, amdx_amdgpu_badpage_from_amdgpu(&in, U64_MAX, 1,
+	KUNIT_EXPECT_EQ(test, amdx_amdgpu_badpage_from_amdgpu(&in, all_pfns, 1,
+							      &out), -ERANGE);
+	/* Past the last page amdgpu's ranges can hold. */
+	in.retired_page = 1ULL << 32;
+	KUNIT_EXPECT_EQ(test, amdx_amdgpu_badpage_from_amdgpu(&in, all_pfns, 1,
 							      &out), -ERANGE);
 	KUNIT_EXPECT_EQ(test, memcmp(&out, &poison_rec, sizeof(out)), 0);
 
 	/* The last page that fits. */
-	in.retired_page = U64_MAX >> 12;
-	KUNIT_ASSERT_EQ(test, amdx_amdgpu_badpage_from_amdgpu(&in, U64_MAX, 1,
+	in.retired_page = U32_MAX;
+	KUNIT_ASSERT_EQ(test, amdx_amdgpu_badpage_from_amdgpu(&in, all_pfns, 1,
 							      &out), 0);
-	KUNIT_EXPECT_EQ(test, out.address, U64_MAX & ~0xfffULL);
+	KUNIT_EXPECT_EQ(test, out.address, (u64)U32_MAX << 12);
 }
 
 static void badpage_to_amdgpu_converts_page_and_cause(struct kunit *test)
@@ -509,7 +529,7 @@ static void badpage_round_trips(struct kunit *test)
 			.retired_page = 0xc00000 + i, .ts = 1700000000 + i,
 			.err_type = types[i],
 		};
-		KUNIT_ASSERT_EQ(test, amdx_amdgpu_badpage_from_amdgpu(&e, MI300X_NPS4, 4,
+		KUNIT_ASSERT_EQ(test, amdx_amdgpu_badpage_from_amdgpu(&e, mi300x_nps4, 4,
 								      &r), 0);
 		KUNIT_ASSERT_EQ(test, amdx_amdgpu_badpage_to_amdgpu(&r, &e2), 0);
 		KUNIT_EXPECT_EQ(test, memcmp(&e, &e2, sizeof(e)), 0);
@@ -520,7 +540,7 @@ static void badpage_round_trips(struct kunit *test)
 			.partition = 3, .cause = causes[i],
 		};
 		KUNIT_ASSERT_EQ(test, amdx_amdgpu_badpage_to_amdgpu(&r, &e), 0);
-		KUNIT_ASSERT_EQ(test, amdx_amdgpu_badpage_from_amdgpu(&e, MI300X_NPS4, 4,
+		KUNIT_ASSERT_EQ(test, amdx_amdgpu_badpage_from_amdgpu(&e, mi300x_nps4, 4,
 								      &r2), 0);
 		KUNIT_EXPECT_EQ(test, memcmp(&r, &r2, sizeof(r)), 0);
 	}
