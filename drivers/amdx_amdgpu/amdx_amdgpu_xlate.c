@@ -500,10 +500,16 @@ int amdx_amdgpu_badpage_to_amdgpu(const struct amdx_badpage_record *in,
  * @num_xcc: the device's XCCs (hweight of amdgpu's ``gfx.xcc_mask``),
  *	1..16.
  *
+ * The XCC rules of amdgpu's __aqua_vanjaram_is_valid_mode()
+ * (aqua_vanjaram.c, 6.12): DPX needs a multiple of 4 XCCs, TPX of 3, QPX
+ * at least 2 XCCs per partition, CPX more than one XCC.  amdx also refuses
+ * a mode whose partitions would not get the same whole number of XCCs
+ * (amdgpu would build num_xcc / (num_xcc / 4) partitions for QPX on 10
+ * XCCs: 5, not 4).  The memory mode's rules are
+ * amdx_amdgpu_compute_modes()'s.
+ *
  * Return: 1 for SPX, 2 DPX, 3 TPX, 4 QPX, @num_xcc for CPX; -EINVAL for
- * an unknown mode, @num_xcc out of range, or a mode whose partitions
- * would not get the same whole number of XCCs (amdgpu divides
- * ``num_xcc / partitions`` and refuses such modes).
+ * an unknown mode, @num_xcc out of range, or a mode those rules refuse.
  */
 int amdx_amdgpu_num_partitions(u32 mode, u32 num_xcc)
 {
@@ -516,15 +522,21 @@ int amdx_amdgpu_num_partitions(u32 mode, u32 num_xcc)
 		parts = 1;
 		break;
 	case AMDX_COMPUTE_DPX:
+		if (num_xcc % 4)
+			return -EINVAL;
 		parts = 2;
 		break;
 	case AMDX_COMPUTE_TPX:
 		parts = 3;
 		break;
 	case AMDX_COMPUTE_QPX:
+		if (num_xcc / 4 < 2)
+			return -EINVAL;
 		parts = 4;
 		break;
 	case AMDX_COMPUTE_CPX:
+		if (num_xcc < 2)
+			return -EINVAL;
 		parts = num_xcc;
 		break;
 	default:
@@ -559,21 +571,53 @@ int amdx_amdgpu_xcc_partition(u32 mode, u32 num_xcc, u32 xcc)
 	return xcc / (num_xcc / parts);
 }
 
+/* The memory rules of __aqua_vanjaram_is_valid_mode() (6.12). */
+static bool amdx_amdgpu_mode_fits_memory(u32 mode, u32 num_xcc, u32 nmp)
+{
+	switch (mode) {
+	case AMDX_COMPUTE_SPX:
+		return nmp == 1;
+	case AMDX_COMPUTE_DPX:
+		return nmp <= 2;
+	case AMDX_COMPUTE_TPX:
+		return nmp == 1 || nmp == 3;
+	case AMDX_COMPUTE_QPX:
+		return nmp == 1 || nmp == 4;
+	case AMDX_COMPUTE_CPX:
+		return (nmp == 1 || nmp == 4) && !(num_xcc % nmp);
+	default:
+		return false;
+	}
+}
+
 /**
  * amdx_amdgpu_compute_modes() - the compute modes a device may take
  * @num_xcc: the device's XCCs, 1..16.
  * @num_mem_partitions: memory partitions of the current memory mode
- *	(``adev->gmc.num_mem_partitions``).
+ *	(``adev->gmc.num_mem_partitions``: 1, 2 or 4 for NPS1, NPS2, NPS4 on
+ *	a dGPU, 3 for NPS4 on an APU).
  *
- * Return: bit (1 << %AMDX_COMPUTE_*) per mode amdx_amdgpu_num_partitions()
- * accepts.
+ * amdgpu's own rule, __aqua_vanjaram_is_valid_mode() in aqua_vanjaram.c
+ * (6.12), which amdgpu_xcp_switch_partition_mode() applies and refuses
+ * the rest with -EINVAL: the XCC rules of amdx_amdgpu_num_partitions()
+ * and, by memory partitions, SPX 1; DPX 1 or 2; TPX 1 or 3; QPX 1 or 4;
+ * CPX 1 or 4 with the XCCs a multiple of them.  The memory mode changes
+ * only across a driver reload, so the modes of the current one are all a
+ * device can be switched to.
+ *
+ * Return: bit (1 << %AMDX_COMPUTE_*) per mode amdgpu accepts; 0 for no
+ * memory partitions.
  */
 u32 amdx_amdgpu_compute_modes(u32 num_xcc, u32 num_mem_partitions)
 {
 	u32 mode, modes = 0;
 
+	if (!num_mem_partitions)
+		return 0;
 	for (mode = AMDX_COMPUTE_SPX; mode <= AMDX_COMPUTE_CPX; mode++)
-		if (amdx_amdgpu_num_partitions(mode, num_xcc) > 0)
+		if (amdx_amdgpu_num_partitions(mode, num_xcc) > 0 &&
+		    amdx_amdgpu_mode_fits_memory(mode, num_xcc,
+						 num_mem_partitions))
 			modes |= BIT(mode);
 	return modes;
 }

@@ -548,7 +548,9 @@ static void badpage_round_trips(struct kunit *test)
 
 /*
  * The partition of each XCC, per mode, written out: MI300X (8 XCCs),
- * MI300A (6) and MI308X (4).  -1: the mode is refused on that count.
+ * MI300A (6) and MI308X (4).  -EINVAL: amdgpu refuses the mode on that
+ * count (__aqua_vanjaram_is_valid_mode(): DPX needs a multiple of 4 XCCs,
+ * QPX 2 XCCs per partition, CPX more than one XCC).
  */
 struct xcc_case {
 	u32 mode;
@@ -565,17 +567,19 @@ static const struct xcc_case xcc_cases[] = {
 	{ AMDX_COMPUTE_QPX, 8, 4, { 0, 0, 1, 1, 2, 2, 3, 3 }, "8_qpx" },
 	{ AMDX_COMPUTE_CPX, 8, 8, { 0, 1, 2, 3, 4, 5, 6, 7 }, "8_cpx" },
 	{ AMDX_COMPUTE_SPX, 6, 1, { 0, 0, 0, 0, 0, 0 }, "6_spx" },
-	{ AMDX_COMPUTE_DPX, 6, 2, { 0, 0, 0, 1, 1, 1 }, "6_dpx" },
+	{ AMDX_COMPUTE_DPX, 6, -EINVAL, { 0 }, "6_dpx" },
 	{ AMDX_COMPUTE_TPX, 6, 3, { 0, 0, 1, 1, 2, 2 }, "6_tpx" },
 	{ AMDX_COMPUTE_QPX, 6, -EINVAL, { 0 }, "6_qpx" },
 	{ AMDX_COMPUTE_CPX, 6, 6, { 0, 1, 2, 3, 4, 5 }, "6_cpx" },
 	{ AMDX_COMPUTE_SPX, 4, 1, { 0, 0, 0, 0 }, "4_spx" },
 	{ AMDX_COMPUTE_DPX, 4, 2, { 0, 0, 1, 1 }, "4_dpx" },
 	{ AMDX_COMPUTE_TPX, 4, -EINVAL, { 0 }, "4_tpx" },
-	{ AMDX_COMPUTE_QPX, 4, 4, { 0, 1, 2, 3 }, "4_qpx" },
+	{ AMDX_COMPUTE_QPX, 4, -EINVAL, { 0 }, "4_qpx" },
 	{ AMDX_COMPUTE_CPX, 4, 4, { 0, 1, 2, 3 }, "4_cpx" },
 	{ AMDX_COMPUTE_UNKNOWN, 8, -EINVAL, { 0 }, "8_unknown" },
 	{ AMDX_COMPUTE_CPX + 1, 8, -EINVAL, { 0 }, "8_past_cpx" },
+	{ AMDX_COMPUTE_SPX, 1, 1, { 0 }, "1_spx" },
+	{ AMDX_COMPUTE_CPX, 1, -EINVAL, { 0 }, "1_cpx" },
 	{ AMDX_COMPUTE_SPX, 0, -EINVAL, { 0 }, "0_spx" },
 	{ AMDX_COMPUTE_CPX, 17, -EINVAL, { 0 }, "17_cpx" },
 	{ AMDX_COMPUTE_DPX, 3, -EINVAL, { 0 }, "3_dpx" },
@@ -604,6 +608,90 @@ static void xcc_partition_follows_the_table(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, amdx_amdgpu_xcc_partition(c->mode, c->num_xcc,
 							U32_MAX), -EINVAL);
+}
+
+#define XPX(m)	BIT(AMDX_COMPUTE_##m)
+
+/*
+ * The compute modes amdgpu 6.12 accepts, by XCCs and memory partitions
+ * (adev->gmc.num_mem_partitions: NPS1 1, NPS2 2, NPS4 4 on a dGPU and 3 on
+ * an APU), written out from __aqua_vanjaram_is_valid_mode() in
+ * aqua_vanjaram.c.
+ */
+struct modes_case {
+	u32 num_xcc;
+	u32 num_mem_partitions;
+	u32 modes;
+	const char *name;
+};
+
+static const struct modes_case modes_cases[] = {
+	{ 8, 1, XPX(SPX) | XPX(DPX) | XPX(QPX) | XPX(CPX), "8_xcc_nps1" },
+	{ 8, 2, XPX(DPX), "8_xcc_nps2" },
+	{ 8, 3, 0, "8_xcc_3_parts" },
+	{ 8, 4, XPX(QPX) | XPX(CPX), "8_xcc_nps4" },
+	{ 6, 1, XPX(SPX) | XPX(TPX) | XPX(CPX), "6_xcc_nps1" },
+	{ 6, 2, 0, "6_xcc_nps2" },
+	{ 6, 3, XPX(TPX), "6_xcc_apu_nps4" },
+	{ 6, 4, 0, "6_xcc_4_parts" },
+	{ 4, 1, XPX(SPX) | XPX(DPX) | XPX(CPX), "4_xcc_nps1" },
+	{ 4, 2, XPX(DPX), "4_xcc_nps2" },
+	{ 4, 3, 0, "4_xcc_3_parts" },
+	{ 4, 4, XPX(CPX), "4_xcc_nps4" },
+	{ 8, 0, 0, "8_xcc_no_mem_partitions" },
+	{ 8, 8, 0, "8_xcc_nps8" },
+	{ 0, 1, 0, "0_xcc" },
+	{ 1, 1, XPX(SPX), "1_xcc_nps1" },
+	{ 12, 4, XPX(QPX) | XPX(CPX), "12_xcc_nps4" },
+	{ 12, 3, XPX(TPX), "12_xcc_3_parts" },
+};
+
+static void modes_case_desc(const struct modes_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(modes, modes_cases, modes_case_desc);
+
+static void compute_modes_are_amdgpus_for_the_memory_mode(struct kunit *test)
+{
+	const struct modes_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, amdx_amdgpu_compute_modes(c->num_xcc,
+							c->num_mem_partitions),
+			c->modes);
+}
+
+/* Never a mode amdx's own model refuses for the model with that many XCCs. */
+static void compute_modes_within_amdx_model(struct kunit *test)
+{
+	static const u32 nps[] = {
+		AMDX_MEMORY_NPS1, AMDX_MEMORY_NPS2, AMDX_MEMORY_NPS4,
+	};
+	struct amdx_partition_topology topo;
+	u32 model, i, mode, modes;
+
+	for (model = AMDX_MODEL_MI300X; model <= AMDX_MODEL_MI308X; model++) {
+		KUNIT_ASSERT_EQ(test, amdx_partition_compute_topology(model, AMDX_COMPUTE_SPX,
+								      AMDX_MEMORY_NPS1,
+								      &topo), 0);
+		for (i = 0; i < ARRAY_SIZE(nps); i++) {
+			/* An APU's NPS4 is 3 memory partitions in amdgpu. */
+			u32 nmp = nps[i] == AMDX_MEMORY_NPS4 &&
+				  model == AMDX_MODEL_MI300A ? 3 :
+				  nps[i] == AMDX_MEMORY_NPS4 ? 4 :
+				  nps[i] == AMDX_MEMORY_NPS2 ? 2 : 1;
+
+			modes = amdx_amdgpu_compute_modes(topo.num_xcc, nmp);
+			for (mode = AMDX_COMPUTE_SPX; mode <= AMDX_COMPUTE_CPX; mode++) {
+				if (!(modes & BIT(mode)))
+					continue;
+				KUNIT_EXPECT_TRUE_MSG(test, amdx_partition_compute_modes(model) &
+						      BIT(mode),
+						      "model %u mode %u", model, mode);
+			}
+		}
+	}
 }
 
 /* amdgpu's attribution and amdx's partition model agree on every model. */
@@ -661,6 +749,9 @@ static struct kunit_case amdx_amdgpu_xlate_test_cases[] = {
 	KUNIT_CASE(badpage_round_trips),
 	KUNIT_CASE_PARAM(xcc_partition_follows_the_table, xcc_gen_params),
 	KUNIT_CASE(xcc_partition_agrees_with_amdx_model),
+	KUNIT_CASE_PARAM(compute_modes_are_amdgpus_for_the_memory_mode,
+			 modes_gen_params),
+	KUNIT_CASE(compute_modes_within_amdx_model),
 	{}
 };
 
