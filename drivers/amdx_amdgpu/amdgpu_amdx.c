@@ -272,6 +272,13 @@ static int amdgpu_amdx_ras_collect(struct amdgpu_amdx *p, int ag_block,
 	for (t = 0; t < AMDX_RAS_TYPE_COUNT; t++) {
 		if (!delta[t])
 			continue;
+		/* A type the block does not declare: amdx would refuse it. */
+		if (!(amdx_amdgpu_ras_types(block) & BIT(t))) {
+			dev_info_ratelimited(adev->dev,
+					     "amdx: %llu errors of type %d in block %d, a type amdx was not told of, not reported\n",
+					     delta[t], t, block);
+			continue;
+		}
 		err.type = t;
 		err.count = min_t(u64, delta[t], U32_MAX);
 		ret = amdx_ras_report(p->xdev, &err, &s);

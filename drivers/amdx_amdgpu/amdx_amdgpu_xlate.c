@@ -622,19 +622,46 @@ u32 amdx_amdgpu_compute_modes(u32 num_xcc, u32 num_mem_partitions)
 	return modes;
 }
 
+#define AMDX_CE	BIT(AMDX_RAS_TYPE_CE)
+#define AMDX_UE	BIT(AMDX_RAS_TYPE_UE)
+#define AMDX_DE	BIT(AMDX_RAS_TYPE_DE)
+
+/*
+ * The error types amdgpu 6.12 counts per block on MI300: the masks of the
+ * blocks' ACA handles (struct aca_info .mask; ACA_ERROR_TYPE_UE, _CE and
+ * _DEFERRED are amdx's UE, CE and DE).  PCIE_BIF and HDP have no ACA
+ * handle and no entry in smu_v13_0_6's MCA table: their firmware query
+ * counts nothing, and nbio_v7_9_query_ras_error_count() is empty.
+ */
+static const u8 ras_types_mi300[AMDX_RAS_BLOCK_COUNT] = {
+	[AMDX_RAS_BLOCK_UMC]		= AMDX_UE | AMDX_CE | AMDX_DE,	/* umc_v12_0.c */
+	[AMDX_RAS_BLOCK_SDMA]		= AMDX_UE,			/* sdma_v4_4_2.c */
+	[AMDX_RAS_BLOCK_GFX]		= AMDX_UE | AMDX_CE,		/* gfx_v9_4_3.c */
+	[AMDX_RAS_BLOCK_MMHUB]		= AMDX_UE,			/* mmhub_v1_8.c */
+	[AMDX_RAS_BLOCK_PCIE_BIF]	= 0,
+	[AMDX_RAS_BLOCK_HDP]		= 0,
+	[AMDX_RAS_BLOCK_XGMI_WAFL]	= AMDX_UE | AMDX_CE,		/* amdgpu_xgmi.c */
+};
+
 /**
  * amdx_amdgpu_ras_types() - the error types amdgpu counts for a block
  * @block: %AMDX_RAS_BLOCK_*.
  *
- * Return: bit (1 << %AMDX_RAS_TYPE_*) per type; 0 for a value at or past
- * %AMDX_RAS_BLOCK_COUNT.
+ * On MI300 (GC 9.4.3/9.4.4) amdgpu reads errors from the firmware's
+ * ACA/MCA banks, and each block's ACA handle names the types it can
+ * have: SDMA and MMHUB UE only, GFX and XGMI UE and CE, UMC UE, CE and
+ * DE (the only block with deferred errors: poison); PCIE_BIF and HDP none.
+ * A type not listed is never claimed, so amdx neither injects it nor
+ * waits for it.
+ *
+ * Return: bit (1 << %AMDX_RAS_TYPE_*) per type; 0 for a block amdgpu
+ * counts nothing for and for a value at or past %AMDX_RAS_BLOCK_COUNT.
  */
 u32 amdx_amdgpu_ras_types(u32 block)
 {
 	if (block >= AMDX_RAS_BLOCK_COUNT)
 		return 0;
-	return BIT(AMDX_RAS_TYPE_CE) | BIT(AMDX_RAS_TYPE_UE) |
-	       BIT(AMDX_RAS_TYPE_DE);
+	return ras_types_mi300[block];
 }
 
 /**

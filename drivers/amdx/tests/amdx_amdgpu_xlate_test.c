@@ -288,6 +288,39 @@ static void ras_type_to_amdgpu_and_back(struct kunit *test)
 	}
 }
 
+/*
+ * MI300's ACA masks in 6.12.118: sdma_v4_4_2.c:2357 UE, mmhub_v1_8.c:800
+ * UE, gfx_v9_4_3.c:924 UE|CE, amdgpu_xgmi.c:1088 UE|CE, umc_v12_0.c:501
+ * UE|CE|DEFERRED; no ACA handle or MCA entry for pcie_bif and hdp.
+ */
+static void ras_types_are_mi300s_aca_masks(struct kunit *test)
+{
+	static const u32 want[AMDX_RAS_BLOCK_COUNT] = {
+		[AMDX_RAS_BLOCK_UMC] = BIT(AMDX_RAS_TYPE_CE) |
+				       BIT(AMDX_RAS_TYPE_UE) |
+				       BIT(AMDX_RAS_TYPE_DE),
+		[AMDX_RAS_BLOCK_SDMA] = BIT(AMDX_RAS_TYPE_UE),
+		[AMDX_RAS_BLOCK_GFX] = BIT(AMDX_RAS_TYPE_CE) |
+				       BIT(AMDX_RAS_TYPE_UE),
+		[AMDX_RAS_BLOCK_MMHUB] = BIT(AMDX_RAS_TYPE_UE),
+		[AMDX_RAS_BLOCK_PCIE_BIF] = 0,
+		[AMDX_RAS_BLOCK_HDP] = 0,
+		[AMDX_RAS_BLOCK_XGMI_WAFL] = BIT(AMDX_RAS_TYPE_CE) |
+					     BIT(AMDX_RAS_TYPE_UE),
+	};
+	u32 b, de = 0;
+
+	for (b = 0; b < AMDX_RAS_BLOCK_COUNT; b++) {
+		KUNIT_EXPECT_EQ_MSG(test, amdx_amdgpu_ras_types(b), want[b],
+				    "block %u", b);
+		if (amdx_amdgpu_ras_types(b) & BIT(AMDX_RAS_TYPE_DE))
+			de++;
+	}
+	KUNIT_EXPECT_EQ(test, de, 1);
+	KUNIT_EXPECT_EQ(test, amdx_amdgpu_ras_types(AMDX_RAS_BLOCK_COUNT), 0);
+	KUNIT_EXPECT_EQ(test, amdx_amdgpu_ras_types(U32_MAX), 0);
+}
+
 static void ras_counts_land_on_their_type(struct kunit *test)
 {
 	u64 count[AMDX_RAS_TYPE_COUNT];
@@ -738,6 +771,7 @@ static struct kunit_case amdx_amdgpu_xlate_test_cases[] = {
 	KUNIT_CASE(ras_block_round_trips_and_twelve_have_none),
 	KUNIT_CASE(ras_type_from_amdgpu_maps_every_mask),
 	KUNIT_CASE(ras_type_to_amdgpu_and_back),
+	KUNIT_CASE(ras_types_are_mi300s_aca_masks),
 	KUNIT_CASE(ras_counts_land_on_their_type),
 	KUNIT_CASE(eeprom_record_layout_is_amdgpus),
 	KUNIT_CASE(badpage_from_amdgpu_converts_page_and_cause),
