@@ -535,8 +535,9 @@ void amdgpu_amdx_init(struct amdgpu_device *adev)
 	desc.model = amdx_amdgpu_model(adev->pdev->device, num_xcc);
 	if (desc.model == AMDX_MODEL_UNKNOWN || !adev->xcp_mgr) {
 		dev_info(adev->dev,
-			 "amdx: %u XCCs%s: no amdx model, not registered\n",
-			 num_xcc, adev->xcp_mgr ? "" : ", no partition manager");
+			 "amdx: PCI id %04x with %u XCCs%s: no amdx model, not registered\n",
+			 adev->pdev->device, num_xcc,
+			 adev->xcp_mgr ? "" : ", no partition manager");
 		return;
 	}
 

@@ -666,22 +666,40 @@ u32 amdx_amdgpu_ras_types(u32 block)
 
 /**
  * amdx_amdgpu_model() - the amdx model of an amdgpu device
- * @pci_device: the PCI device id.
+ * @pci_device: the PCI device id (``adev->pdev->device``).
  * @num_xcc: the device's XCCs.
  *
- * Return: %AMDX_MODEL_MI300X for 8 XCCs, %AMDX_MODEL_MI300A for 6,
- * %AMDX_MODEL_MI308X for 4, %AMDX_MODEL_UNKNOWN otherwise.
+ * The model is the PCI id's, never a guess from the XCC count: 0x74a1
+ * (and the MI300X HF ids 0x74a9, 0x74bd) is MI300X, 0x74a0 MI300A,
+ * 0x74a2 MI308X.  The XCC count must be the model's (8, 6, 4), since
+ * amdx's partition model assumes it.  An MI325X (0x74a5) is no MI300X
+ * (other memory, other board) and amdx has no model for it yet: unknown,
+ * as is any other id.
+ *
+ * Return: %AMDX_MODEL_*, %AMDX_MODEL_UNKNOWN for an unknown id or an XCC
+ * count that is not the model's.
  */
 u32 amdx_amdgpu_model(u16 pci_device, u32 num_xcc)
 {
-	switch (num_xcc) {
-	case 8:
-		return AMDX_MODEL_MI300X;
-	case 6:
-		return AMDX_MODEL_MI300A;
-	case 4:
-		return AMDX_MODEL_MI308X;
+	u32 model, want_xcc;
+
+	switch (pci_device) {
+	case AMDX_AMDGPU_PCI_MI300X:
+	case AMDX_AMDGPU_PCI_MI300X_HF:
+	case AMDX_AMDGPU_PCI_MI300X_HF2:
+		model = AMDX_MODEL_MI300X;
+		want_xcc = 8;
+		break;
+	case AMDX_AMDGPU_PCI_MI300A:
+		model = AMDX_MODEL_MI300A;
+		want_xcc = 6;
+		break;
+	case AMDX_AMDGPU_PCI_MI308X:
+		model = AMDX_MODEL_MI308X;
+		want_xcc = 4;
+		break;
 	default:
 		return AMDX_MODEL_UNKNOWN;
 	}
+	return num_xcc == want_xcc ? model : AMDX_MODEL_UNKNOWN;
 }

@@ -99,6 +99,18 @@ struct amdx_amdgpu_eeprom_record {
 
 #define AMDX_AMDGPU_EEPROM_RECORD_SIZE	31
 
+/*
+ * PCI device ids of the MI300-class parts (vendor 0x1002).  amdgpu 6.12
+ * binds them by PCI class (amdgpu_drv.c lists no MI300 id); the names
+ * are pci.ids' ("Aqua Vanjaram [Instinct ...]").
+ */
+#define AMDX_AMDGPU_PCI_MI300A		0x74a0
+#define AMDX_AMDGPU_PCI_MI300X		0x74a1
+#define AMDX_AMDGPU_PCI_MI308X		0x74a2
+#define AMDX_AMDGPU_PCI_MI325X		0x74a5
+#define AMDX_AMDGPU_PCI_MI300X_HF	0x74a9
+#define AMDX_AMDGPU_PCI_MI300X_HF2	0x74bd
+
 /**
  * struct amdx_amdgpu_mem_range - the VRAM pages of one memory partition
  * @fpfn: the first page, in %AMDX_AMDGPU_GPU_PAGE_SHIFT pages (amdgpu's

@@ -753,6 +753,48 @@ static void xcc_partition_agrees_with_amdx_model(struct kunit *test)
 	}
 }
 
+struct model_case {
+	u16 pci_device;
+	u32 num_xcc;
+	u32 model;
+	const char *name;
+};
+
+static const struct model_case model_cases[] = {
+	{ 0x74a1, 8, AMDX_MODEL_MI300X, "mi300x" },
+	{ 0x74a9, 8, AMDX_MODEL_MI300X, "mi300x_hf" },
+	{ 0x74bd, 8, AMDX_MODEL_MI300X, "mi300x_hf2" },
+	{ 0x74a0, 6, AMDX_MODEL_MI300A, "mi300a" },
+	{ 0x74a2, 4, AMDX_MODEL_MI308X, "mi308x" },
+	/* 8 XCCs, but not an MI300X. */
+	{ 0x74a5, 8, AMDX_MODEL_UNKNOWN, "mi325x" },
+	{ 0x74b5, 8, AMDX_MODEL_UNKNOWN, "mi300x_vf" },
+	{ 0x74b9, 8, AMDX_MODEL_UNKNOWN, "mi325x_vf" },
+	{ 0x0000, 8, AMDX_MODEL_UNKNOWN, "id_0_8_xcc" },
+	{ 0xffff, 4, AMDX_MODEL_UNKNOWN, "id_ffff_4_xcc" },
+	{ 0x74a0, 8, AMDX_MODEL_UNKNOWN, "mi300a_id_8_xcc" },
+	/* The id says MI300X, the XCCs do not: no model. */
+	{ 0x74a1, 4, AMDX_MODEL_UNKNOWN, "mi300x_id_4_xcc" },
+	{ 0x74a1, 6, AMDX_MODEL_UNKNOWN, "mi300x_id_6_xcc" },
+	{ 0x74a2, 8, AMDX_MODEL_UNKNOWN, "mi308x_id_8_xcc" },
+	{ 0x74a1, 0, AMDX_MODEL_UNKNOWN, "mi300x_id_0_xcc" },
+};
+
+static void model_case_desc(const struct model_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(model, model_cases, model_case_desc);
+
+static void model_comes_from_the_pci_id(struct kunit *test)
+{
+	const struct model_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, amdx_amdgpu_model(c->pci_device, c->num_xcc),
+			c->model);
+}
+
 static struct kunit_case amdx_amdgpu_xlate_test_cases[] = {
 	KUNIT_CASE_PARAM(compute_from_amdgpu_maps_every_value,
 			 compute_from_gen_params),
@@ -786,6 +828,7 @@ static struct kunit_case amdx_amdgpu_xlate_test_cases[] = {
 	KUNIT_CASE_PARAM(compute_modes_are_amdgpus_for_the_memory_mode,
 			 modes_gen_params),
 	KUNIT_CASE(compute_modes_within_amdx_model),
+	KUNIT_CASE_PARAM(model_comes_from_the_pci_id, model_gen_params),
 	{}
 };
 
