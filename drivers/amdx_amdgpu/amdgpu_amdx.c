@@ -174,7 +174,7 @@ static int amdgpu_amdx_get_state(struct amdx_device *xdev,
 			&adev->gmc.mem_partitions[i];
 
 		st->mem[i].base = (adev->flags & AMD_IS_APU) ? 0 :
-				  (u64)m->range.fpfn << PAGE_SHIFT;
+				  (u64)m->range.fpfn << AMDX_AMDGPU_GPU_PAGE_SHIFT;
 		st->mem[i].size = m->size;
 		st->mem[i].free = 0;
 	}
@@ -450,7 +450,7 @@ static int amdgpu_amdx_badpages(struct amdgpu_device *adev, void **table,
 	}
 	if (skip)
 		dev_warn(adev->dev,
-			 "amdx: %u of %u EEPROM records skipped, the first (%u, page %#llx) unknown or beyond the VRAM\n",
+			 "amdx: %u of %u EEPROM records skipped, the first (%u, page %#llx) of an unknown type or in no memory partition\n",
 			 skip, n, first, bps[first].retired_page);
 	ret = 0;
 	if (!m)

@@ -16,6 +16,7 @@
  *   enum amdgpu_ras_error_type <->  ras_type_{from,to}  <->  AMDX_RAS_TYPE_*
  *   ras_err_data ce/ue/de      --> ras_counts           -->  count[type]
  *   eeprom_table_record        <->  badpage_{from,to}   <->  amdx_badpage_record
+ *   mem_partitions[].range     --> mem_partition       -->  memory partition
  *   XCC id, partition mode     --> xcc_partition        -->  compute partition
  *
  * Every ``_from_amdgpu()`` returns the amdx value, -EOPNOTSUPP for a value
@@ -372,24 +373,26 @@ void amdx_amdgpu_ras_counts(u64 ce_count, u64 ue_count, u64 de_count,
  * @num_ranges: entries at @ranges (``adev->gmc.num_mem_partitions``).
  * @address: a VRAM byte offset.
  *
- * Return: the partition, or -ERANGE when @address lies past the VRAM
- * the ranges cover; -EINVAL for no ranges.
+ * The partition is the index of the range holding @address, as amdgpu
+ * has them: from the NPS table of the IP discovery (any order, gaps
+ * possible), or its own split (gmc_v9_0_init_sw_mem_ranges(): each
+ * (VRAM + 16 MiB) / n, the last cut at the VRAM's end), never VRAM / n.
+ *
+ * Return: the partition, -ERANGE when no range holds @address, -EINVAL
+ * for no ranges.
  */
 int amdx_amdgpu_mem_partition(const struct amdx_amdgpu_mem_range *ranges,
 			      u32 num_ranges, u64 address)
 {
-	u64 vram = 0, part;
+	u64 pfn = address >> AMDX_AMDGPU_GPU_PAGE_SHIFT;
 	u32 i;
 
 	if (!num_ranges)
 		return -EINVAL;
 	for (i = 0; i < num_ranges; i++)
-		vram = max_t(u64, vram, ((u64)ranges[i].lpfn + 1) <<
-				       AMDX_AMDGPU_GPU_PAGE_SHIFT);
-	part = div64_u64(address, div_u64(vram, num_ranges) ?: 1);
-	if (part >= num_ranges)
-		return -ERANGE;
-	return part;
+		if (pfn >= ranges[i].fpfn && pfn <= ranges[i].lpfn)
+			return i;
+	return -ERANGE;
 }
 
 /**

@@ -453,6 +453,89 @@ static void badpage_from_amdgpu_finds_memory_partition(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, out.address, c->address);
 }
 
+/*
+ * amdgpu's own split when the IP discovery has no NPS table,
+ * gmc_v9_0_init_sw_mem_ranges(): each partition (VRAM + 16 MiB) / 4
+ * pages, the last cut at the VRAM's end.  For VRAM = 192 GiB - 16 MiB
+ * the partitions start at 48 GiB steps, not at VRAM / 4 = 48 GiB - 4 MiB.
+ */
+#define SW_VRAM		(4 * MI300X_NPS4 - (16ULL << 20))
+
+static const struct amdx_amdgpu_mem_range sw_nps4[] = {
+	{ PFN(0 * MI300X_NPS4), PFN(1 * MI300X_NPS4) - 1 },
+	{ PFN(1 * MI300X_NPS4), PFN(2 * MI300X_NPS4) - 1 },
+	{ PFN(2 * MI300X_NPS4), PFN(3 * MI300X_NPS4) - 1 },
+	{ PFN(3 * MI300X_NPS4), PFN(SW_VRAM) - 1 },
+};
+
+/* An NPS table may list the partitions in any order and leave gaps. */
+static const struct amdx_amdgpu_mem_range table_nps2[] = {
+	{ PFN(96 * GIB), PFN(192 * GIB) - 1 },
+	{ PFN(0), PFN(95 * GIB) - 1 },
+};
+
+struct range_case {
+	const struct amdx_amdgpu_mem_range *ranges;
+	u32 num_ranges;
+	u64 address;
+	int partition;
+	const char *name;
+};
+
+static const struct range_case range_cases[] = {
+	{ sw_nps4, 4, 0, 0, "sw_first_page" },
+	{ sw_nps4, 4, MI300X_NPS4 - 4096, 0, "sw_last_page_of_0" },
+	{ sw_nps4, 4, MI300X_NPS4 - (2ULL << 20), 0, "sw_vram_by_4_is_still_0" },
+	{ sw_nps4, 4, MI300X_NPS4, 1, "sw_first_page_of_1" },
+	{ sw_nps4, 4, 3 * MI300X_NPS4 - 4096, 2, "sw_last_page_of_2" },
+	{ sw_nps4, 4, SW_VRAM - 4096, 3, "sw_last_page" },
+	{ sw_nps4, 4, SW_VRAM, -ERANGE, "sw_past_vram" },
+	{ table_nps2, 2, 0, 1, "table_low_is_1" },
+	{ table_nps2, 2, 95 * GIB - 4096, 1, "table_end_of_1" },
+	{ table_nps2, 2, 95 * GIB, -ERANGE, "table_gap" },
+	{ table_nps2, 2, 96 * GIB, 0, "table_high_is_0" },
+	{ table_nps2, 2, 192 * GIB - 1, 0, "table_last_byte" },
+	{ table_nps2, 2, 192 * GIB, -ERANGE, "table_past_vram" },
+	{ table_nps2, 0, 0, -EINVAL, "no_ranges" },
+};
+
+static void range_case_desc(const struct range_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(range, range_cases, range_case_desc);
+
+static void mem_partition_follows_amdgpus_ranges(struct kunit *test)
+{
+	const struct range_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, amdx_amdgpu_mem_partition(c->ranges, c->num_ranges,
+							c->address),
+			c->partition);
+}
+
+/* The imported record's partition is the range's, as amdgpu's. */
+static void badpage_from_amdgpu_takes_partition_from_ranges(struct kunit *test)
+{
+	const struct range_case *c = test->param_value;
+	struct amdx_amdgpu_eeprom_record in = {
+		.retired_page = c->address >> 12,
+		.err_type = AMDX_AMDGPU_EEPROM_ERR_NON_RECOVERABLE,
+	};
+	struct amdx_badpage_record out = poison_rec;
+
+	KUNIT_ASSERT_EQ(test, amdx_amdgpu_badpage_from_amdgpu(&in, c->ranges,
+							      c->num_ranges, &out),
+			c->partition < 0 ? c->partition : 0);
+	if (c->partition < 0) {
+		KUNIT_EXPECT_EQ(test, memcmp(&out, &poison_rec, sizeof(out)), 0);
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, out.partition, c->partition);
+	KUNIT_EXPECT_EQ(test, out.address, c->address & ~0xfffULL);
+}
+
 static void badpage_from_amdgpu_refuses_bad_input(struct kunit *test)
 {
 	struct amdx_amdgpu_eeprom_record in = {
@@ -819,6 +902,10 @@ static struct kunit_case amdx_amdgpu_xlate_test_cases[] = {
 	KUNIT_CASE(badpage_from_amdgpu_converts_page_and_cause),
 	KUNIT_CASE_PARAM(badpage_from_amdgpu_finds_memory_partition,
 			 part_gen_params),
+	KUNIT_CASE_PARAM(mem_partition_follows_amdgpus_ranges,
+			 range_gen_params),
+	KUNIT_CASE_PARAM(badpage_from_amdgpu_takes_partition_from_ranges,
+			 range_gen_params),
 	KUNIT_CASE(badpage_from_amdgpu_refuses_bad_input),
 	KUNIT_CASE(badpage_to_amdgpu_converts_page_and_cause),
 	KUNIT_CASE(badpage_to_amdgpu_refuses_bad_input),
