@@ -119,20 +119,6 @@ static bool amdgpu_amdx_supported(struct amdgpu_device *adev)
 	return gc == IP_VERSION(9, 4, 3) || gc == IP_VERSION(9, 4, 4);
 }
 
-static u32 amdgpu_amdx_model(struct amdgpu_device *adev, u32 num_xcc)
-{
-	if (adev->flags & AMD_IS_APU)
-		return num_xcc == 6 ? AMDX_MODEL_MI300A : AMDX_MODEL_UNKNOWN;
-	switch (num_xcc) {
-	case 8:
-		return AMDX_MODEL_MI300X;
-	case 4:
-		return AMDX_MODEL_MI308X;
-	default:
-		return AMDX_MODEL_UNKNOWN;
-	}
-}
-
 /* The current compute mode as amdx's, AMDX_COMPUTE_UNKNOWN if none. */
 static u32 amdgpu_amdx_compute_mode(struct amdgpu_device *adev)
 {
@@ -154,19 +140,38 @@ static u32 amdgpu_amdx_memory_mode(struct amdgpu_device *adev)
 	return mode < 0 ? AMDX_MEMORY_UNKNOWN : mode;
 }
 
+/*
+ * amdgpu's memory partitions as the translations' ranges; returns how many.
+ * An APU's partitions are NUMA nodes, not VRAM ranges: one range then,
+ * the whole VRAM, as when amdgpu has no ranges.
+ */
+static u32 amdgpu_amdx_mem_ranges(struct amdgpu_device *adev,
+				  struct amdx_amdgpu_mem_range *r)
+{
+	u32 i, n = min_t(u32, adev->gmc.num_mem_partitions,
+			 AMDX_MAX_MEM_PARTITIONS);
+
+	if ((adev->flags & AMD_IS_APU) || !n || !adev->gmc.mem_partitions) {
+		r[0].fpfn = 0;
+		r[0].lpfn = (adev->gmc.real_vram_size >>
+			     AMDX_AMDGPU_GPU_PAGE_SHIFT) - 1;
+		return 1;
+	}
+	for (i = 0; i < n; i++) {
+		r[i].fpfn = adev->gmc.mem_partitions[i].range.fpfn;
+		r[i].lpfn = adev->gmc.mem_partitions[i].range.lpfn;
+	}
+	return n;
+}
+
 /* The memory partition holding VRAM byte @address, from amdgpu's ranges. */
 static u32 amdgpu_amdx_mem_partition(struct amdgpu_device *adev, u64 address)
 {
-	u64 pfn = address >> PAGE_SHIFT;
-	u32 i;
+	struct amdx_amdgpu_mem_range r[AMDX_MAX_MEM_PARTITIONS];
+	int part = amdx_amdgpu_mem_partition(r, amdgpu_amdx_mem_ranges(adev, r),
+					     address);
 
-	if (adev->flags & AMD_IS_APU)
-		return 0;
-	for (i = 0; i < adev->gmc.num_mem_partitions; i++)
-		if (pfn >= adev->gmc.mem_partitions[i].range.fpfn &&
-		    pfn <= adev->gmc.mem_partitions[i].range.lpfn)
-			return i;
-	return 0;
+	return part < 0 ? 0 : part;
 }
 
 static int amdgpu_amdx_get_state(struct amdx_device *xdev,
@@ -194,7 +199,7 @@ static int amdgpu_amdx_get_state(struct amdx_device *xdev,
 			&adev->gmc.mem_partitions[i];
 
 		st->mem[i].base = (adev->flags & AMD_IS_APU) ? 0 :
-				  (u64)m->range.fpfn << PAGE_SHIFT;
+				  (u64)m->range.fpfn << AMDX_AMDGPU_GPU_PAGE_SHIFT;
 		st->mem[i].size = m->size;
 		st->mem[i].free = 0;
 	}
@@ -316,6 +321,13 @@ static int amdgpu_amdx_ras_collect(struct amdgpu_amdx *p, int ag_block,
 	for (t = 0; t < AMDX_RAS_TYPE_COUNT; t++) {
 		if (!delta[t])
 			continue;
+		/* A type the block does not declare: amdx would refuse it. */
+		if (!(amdx_amdgpu_ras_types(block) & BIT(t))) {
+			dev_info_ratelimited(adev->dev,
+					     "amdx: %llu errors of type %d in block %d, a type amdx was not told of, not reported\n",
+					     delta[t], t, block);
+			continue;
+		}
 		err.type = t;
 		err.count = min_t(u64, delta[t], U32_MAX);
 		ret = amdx_ras_report(p->xdev, &err, &s);
@@ -479,10 +491,10 @@ static int amdgpu_amdx_badpages(struct amdgpu_device *adev, void **table,
 {
 	struct amdgpu_ras *con = amdgpu_ras_get_context(adev);
 	struct amdgpu_ras_eeprom_control *control;
+	struct amdx_amdgpu_mem_range ranges[AMDX_MAX_MEM_PARTITIONS];
 	struct amdx_badpage_record *recs = NULL;
 	struct eeprom_table_record *bps = NULL;
-	u32 n, i, m = 0, nparts, skip = 0, first = 0;
-	u64 per_part;
+	u32 n, i, m = 0, nranges, skip = 0, first = 0;
 	void *buf;
 	int ret;
 
@@ -495,8 +507,7 @@ static int amdgpu_amdx_badpages(struct amdgpu_device *adev, void **table,
 		amdgpu_ras_eeprom_max_record_count(control));
 	if (!n)
 		return 0;
-	nparts = max_t(u32, adev->gmc.num_mem_partitions, 1);
-	per_part = div_u64(adev->gmc.real_vram_size, nparts);
+	nranges = amdgpu_amdx_mem_ranges(adev, ranges);
 
 	bps = kvcalloc(n, sizeof(*bps), GFP_KERNEL);
 	recs = kvcalloc(n, sizeof(*recs), GFP_KERNEL);
@@ -509,7 +520,7 @@ static int amdgpu_amdx_badpages(struct amdgpu_device *adev, void **table,
 	for (i = 0; i < n; i++) {
 		/* The mirror's layout is asserted in amdx_amdgpu_xlate.c. */
 		ret = amdx_amdgpu_badpage_from_amdgpu((const void *)&bps[i],
-						      per_part, nparts,
+						      ranges, nranges,
 						      &recs[m]);
 		if (!ret)
 			m++;
@@ -518,7 +529,7 @@ static int amdgpu_amdx_badpages(struct amdgpu_device *adev, void **table,
 	}
 	if (skip)
 		dev_warn(adev->dev,
-			 "amdx: %u of %u EEPROM records skipped, the first (%u, page %#llx) unknown or beyond the VRAM\n",
+			 "amdx: %u of %u EEPROM records skipped, the first (%u, page %#llx) of an unknown type or in no memory partition\n",
 			 skip, n, first, bps[first].retired_page);
 	ret = 0;
 	if (!m)
@@ -559,9 +570,9 @@ static void amdgpu_amdx_ras_blocks(struct amdgpu_device *adev, u32 num_xcc,
 
 		if (ag < 0 || !amdgpu_ras_is_supported(adev, ag))
 			continue;
-		blocks[b].supported = BIT(AMDX_RAS_TYPE_CE) |
-				      BIT(AMDX_RAS_TYPE_UE) |
-				      BIT(AMDX_RAS_TYPE_DE);
+		blocks[b].supported = amdx_amdgpu_ras_types(b);
+		if (!blocks[b].supported)
+			continue;
 		if (b == AMDX_RAS_BLOCK_GFX)
 			blocks[b].instances = num_xcc;
 		else if (b == AMDX_RAS_BLOCK_SDMA)
@@ -569,16 +580,6 @@ static void amdgpu_amdx_ras_blocks(struct amdgpu_device *adev, u32 num_xcc,
 		else
 			blocks[b].instances = 1;
 	}
-}
-
-static u32 amdgpu_amdx_compute_modes(u32 num_xcc)
-{
-	u32 mode, modes = 0;
-
-	for (mode = AMDX_COMPUTE_SPX; mode <= AMDX_COMPUTE_CPX; mode++)
-		if (amdx_amdgpu_num_partitions(mode, num_xcc) > 0)
-			modes |= BIT(mode);
-	return modes;
 }
 
 /**
@@ -610,11 +611,12 @@ void amdgpu_amdx_init(struct amdgpu_device *adev)
 		return;
 	}
 	num_xcc = NUM_XCC(adev->gfx.xcc_mask);
-	desc.model = amdgpu_amdx_model(adev, num_xcc);
+	desc.model = amdx_amdgpu_model(adev->pdev->device, num_xcc);
 	if (desc.model == AMDX_MODEL_UNKNOWN || !adev->xcp_mgr) {
 		dev_info(adev->dev,
-			 "amdx: %u XCCs%s: no amdx model, not registered\n",
-			 num_xcc, adev->xcp_mgr ? "" : ", no partition manager");
+			 "amdx: PCI id %04x with %u XCCs%s: no amdx model, not registered\n",
+			 adev->pdev->device, num_xcc,
+			 adev->xcp_mgr ? "" : ", no partition manager");
 		return;
 	}
 
@@ -633,7 +635,8 @@ void amdgpu_amdx_init(struct amdgpu_device *adev)
 	desc.num_xcc = num_xcc;
 	desc.num_sdma = adev->sdma.num_instances;
 	desc.num_vcn = adev->vcn.num_vcn_inst;
-	desc.supported_compute_modes = amdgpu_amdx_compute_modes(num_xcc);
+	desc.supported_compute_modes =
+		amdx_amdgpu_compute_modes(num_xcc, adev->gmc.num_mem_partitions);
 	desc.supported_memory_modes = BIT(amdgpu_amdx_memory_mode(adev));
 	desc.ras_blocks = blocks;
 

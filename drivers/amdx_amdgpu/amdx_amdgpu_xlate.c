@@ -16,6 +16,7 @@
  *   enum amdgpu_ras_error_type <->  ras_type_{from,to}  <->  AMDX_RAS_TYPE_*
  *   ras_err_data ce/ue/de      --> ras_counts           -->  count[type]
  *   eeprom_table_record        <->  badpage_{from,to}   <->  amdx_badpage_record
+ *   mem_partitions[].range     --> mem_partition       -->  memory partition
  *   XCC id, partition mode     --> xcc_partition        -->  compute partition
  *
  * Every ``_from_amdgpu()`` returns the amdx value, -EOPNOTSUPP for a value
@@ -30,9 +31,11 @@
  * ``scripts/check-amdgpu-values.py`` checks them against Debian's
  * linux-source-6.12.
  */
+#include <linux/bits.h>
 #include <linux/errno.h>
-#include <linux/math64.h>
 #include <linux/limits.h>
+#include <linux/math64.h>
+#include <linux/minmax.h>
 #include <linux/stddef.h>
 
 #include "amdx_amdgpu_xlate.h"
@@ -365,34 +368,62 @@ void amdx_amdgpu_ras_counts(u64 ce_count, u64 ue_count, u64 de_count,
 }
 
 /**
+ * amdx_amdgpu_mem_partition() - the memory partition holding a VRAM byte
+ * @ranges: amdgpu's memory partitions (``adev->gmc.mem_partitions``).
+ * @num_ranges: entries at @ranges (``adev->gmc.num_mem_partitions``).
+ * @address: a VRAM byte offset.
+ *
+ * The partition is the index of the range holding @address, as amdgpu
+ * has them: from the NPS table of the IP discovery (any order, gaps
+ * possible), or its own split (gmc_v9_0_init_sw_mem_ranges(): each
+ * (VRAM + 16 MiB) / n, the last cut at the VRAM's end), never VRAM / n.
+ *
+ * Return: the partition, -ERANGE when no range holds @address, -EINVAL
+ * for no ranges.
+ */
+int amdx_amdgpu_mem_partition(const struct amdx_amdgpu_mem_range *ranges,
+			      u32 num_ranges, u64 address)
+{
+	u64 pfn = address >> AMDX_AMDGPU_GPU_PAGE_SHIFT;
+	u32 i;
+
+	if (!num_ranges)
+		return -EINVAL;
+	for (i = 0; i < num_ranges; i++)
+		if (pfn >= ranges[i].fpfn && pfn <= ranges[i].lpfn)
+			return i;
+	return -ERANGE;
+}
+
+/**
  * amdx_amdgpu_badpage_from_amdgpu() - an amdgpu EEPROM record as amdx's
  * @in: amdgpu's record.
- * @vram_per_partition: VRAM bytes of each memory partition (the whole
- *	VRAM in NPS1); the partitions are contiguous, in order.
- * @num_partitions: memory partitions of the current mode.
+ * @ranges: amdgpu's memory partitions, as amdx_amdgpu_mem_partition().
+ * @num_ranges: entries at @ranges.
  * @out: filled on success, untouched on failure.
  *
  * The byte address is @in->retired_page in amdgpu's GPU pages
  * (%AMDX_AMDGPU_GPU_PAGE_SHIFT); @in->address is the MCA error address,
  * not a VRAM offset, and with @in->bank, @in->mem_channel and
- * @in->mcumc_id has no place in amdx's record.  The cause is
- * %AMDX_BADPAGE_CAUSE_CE for a recoverable record and
- * %AMDX_BADPAGE_CAUSE_UE otherwise: amdgpu reserves the page of every
- * record whatever its type, and its only writer in 6.12 (the UMC path)
- * records non-recoverable.
+ * @in->mcumc_id has no place in amdx's record.  The memory partition is
+ * amdx_amdgpu_mem_partition()'s.  The cause is %AMDX_BADPAGE_CAUSE_CE for
+ * a recoverable record and %AMDX_BADPAGE_CAUSE_UE otherwise: amdgpu
+ * reserves the page of every record whatever its type, and its only
+ * writer in 6.12 (the UMC path) records non-recoverable.
  *
- * Return: 0; -EINVAL for an unknown err_type or zero @vram_per_partition
- * or @num_partitions; -ERANGE when the page's byte address overflows or
- * lies past the last partition.
+ * Return: 0; -EINVAL for an unknown err_type or no @ranges; -ERANGE when
+ * the page's byte address overflows or lies in no partition.
  */
 int amdx_amdgpu_badpage_from_amdgpu(const struct amdx_amdgpu_eeprom_record *in,
-				    u64 vram_per_partition, u32 num_partitions,
+				    const struct amdx_amdgpu_mem_range *ranges,
+				    u32 num_ranges,
 				    struct amdx_badpage_record *out)
 {
-	u64 address, part;
+	u64 address;
 	u16 cause;
+	int part;
 
-	if (!vram_per_partition || !num_partitions)
+	if (!num_ranges)
 		return -EINVAL;
 	switch (in->err_type) {
 	case AMDX_AMDGPU_EEPROM_ERR_RECOVERABLE:
@@ -408,9 +439,9 @@ int amdx_amdgpu_badpage_from_amdgpu(const struct amdx_amdgpu_eeprom_record *in,
 	if (in->retired_page > (U64_MAX >> AMDX_AMDGPU_GPU_PAGE_SHIFT))
 		return -ERANGE;
 	address = in->retired_page << AMDX_AMDGPU_GPU_PAGE_SHIFT;
-	part = div64_u64(address, vram_per_partition);
-	if (part >= num_partitions)
-		return -ERANGE;
+	part = amdx_amdgpu_mem_partition(ranges, num_ranges, address);
+	if (part < 0)
+		return part;
 
 	out->address = address;
 	out->time = in->ts;
@@ -472,10 +503,16 @@ int amdx_amdgpu_badpage_to_amdgpu(const struct amdx_badpage_record *in,
  * @num_xcc: the device's XCCs (hweight of amdgpu's ``gfx.xcc_mask``),
  *	1..16.
  *
+ * The XCC rules of amdgpu's __aqua_vanjaram_is_valid_mode()
+ * (aqua_vanjaram.c, 6.12): DPX needs a multiple of 4 XCCs, TPX of 3, QPX
+ * at least 2 XCCs per partition, CPX more than one XCC.  amdx also refuses
+ * a mode whose partitions would not get the same whole number of XCCs
+ * (amdgpu would build num_xcc / (num_xcc / 4) partitions for QPX on 10
+ * XCCs: 5, not 4).  The memory mode's rules are
+ * amdx_amdgpu_compute_modes()'s.
+ *
  * Return: 1 for SPX, 2 DPX, 3 TPX, 4 QPX, @num_xcc for CPX; -EINVAL for
- * an unknown mode, @num_xcc out of range, or a mode whose partitions
- * would not get the same whole number of XCCs (amdgpu divides
- * ``num_xcc / partitions`` and refuses such modes).
+ * an unknown mode, @num_xcc out of range, or a mode those rules refuse.
  */
 int amdx_amdgpu_num_partitions(u32 mode, u32 num_xcc)
 {
@@ -488,15 +525,21 @@ int amdx_amdgpu_num_partitions(u32 mode, u32 num_xcc)
 		parts = 1;
 		break;
 	case AMDX_COMPUTE_DPX:
+		if (num_xcc % 4)
+			return -EINVAL;
 		parts = 2;
 		break;
 	case AMDX_COMPUTE_TPX:
 		parts = 3;
 		break;
 	case AMDX_COMPUTE_QPX:
+		if (num_xcc / 4 < 2)
+			return -EINVAL;
 		parts = 4;
 		break;
 	case AMDX_COMPUTE_CPX:
+		if (num_xcc < 2)
+			return -EINVAL;
 		parts = num_xcc;
 		break;
 	default:
@@ -529,4 +572,137 @@ int amdx_amdgpu_xcc_partition(u32 mode, u32 num_xcc, u32 xcc)
 	if (xcc >= num_xcc)
 		return -EINVAL;
 	return xcc / (num_xcc / parts);
+}
+
+/* The memory rules of __aqua_vanjaram_is_valid_mode() (6.12). */
+static bool amdx_amdgpu_mode_fits_memory(u32 mode, u32 num_xcc, u32 nmp)
+{
+	switch (mode) {
+	case AMDX_COMPUTE_SPX:
+		return nmp == 1;
+	case AMDX_COMPUTE_DPX:
+		return nmp <= 2;
+	case AMDX_COMPUTE_TPX:
+		return nmp == 1 || nmp == 3;
+	case AMDX_COMPUTE_QPX:
+		return nmp == 1 || nmp == 4;
+	case AMDX_COMPUTE_CPX:
+		return (nmp == 1 || nmp == 4) && !(num_xcc % nmp);
+	default:
+		return false;
+	}
+}
+
+/**
+ * amdx_amdgpu_compute_modes() - the compute modes a device may take
+ * @num_xcc: the device's XCCs, 1..16.
+ * @num_mem_partitions: memory partitions of the current memory mode
+ *	(``adev->gmc.num_mem_partitions``: 1, 2 or 4 for NPS1, NPS2, NPS4 on
+ *	a dGPU, 3 for NPS4 on an APU).
+ *
+ * amdgpu's own rule, __aqua_vanjaram_is_valid_mode() in aqua_vanjaram.c
+ * (6.12), which amdgpu_xcp_switch_partition_mode() applies and refuses
+ * the rest with -EINVAL: the XCC rules of amdx_amdgpu_num_partitions()
+ * and, by memory partitions, SPX 1; DPX 1 or 2; TPX 1 or 3; QPX 1 or 4;
+ * CPX 1 or 4 with the XCCs a multiple of them.  The memory mode changes
+ * only across a driver reload, so the modes of the current one are all a
+ * device can be switched to.
+ *
+ * Return: bit (1 << %AMDX_COMPUTE_*) per mode amdgpu accepts; 0 for no
+ * memory partitions.
+ */
+u32 amdx_amdgpu_compute_modes(u32 num_xcc, u32 num_mem_partitions)
+{
+	u32 mode, modes = 0;
+
+	if (!num_mem_partitions)
+		return 0;
+	for (mode = AMDX_COMPUTE_SPX; mode <= AMDX_COMPUTE_CPX; mode++)
+		if (amdx_amdgpu_num_partitions(mode, num_xcc) > 0 &&
+		    amdx_amdgpu_mode_fits_memory(mode, num_xcc,
+						 num_mem_partitions))
+			modes |= BIT(mode);
+	return modes;
+}
+
+#define AMDX_CE	BIT(AMDX_RAS_TYPE_CE)
+#define AMDX_UE	BIT(AMDX_RAS_TYPE_UE)
+#define AMDX_DE	BIT(AMDX_RAS_TYPE_DE)
+
+/*
+ * The error types amdgpu 6.12 counts per block on MI300: the masks of the
+ * blocks' ACA handles (struct aca_info .mask; ACA_ERROR_TYPE_UE, _CE and
+ * _DEFERRED are amdx's UE, CE and DE).  PCIE_BIF and HDP have no ACA
+ * handle and no entry in smu_v13_0_6's MCA table: their firmware query
+ * counts nothing, and nbio_v7_9_query_ras_error_count() is empty.
+ */
+static const u8 ras_types_mi300[AMDX_RAS_BLOCK_COUNT] = {
+	[AMDX_RAS_BLOCK_UMC]		= AMDX_UE | AMDX_CE | AMDX_DE,	/* umc_v12_0.c */
+	[AMDX_RAS_BLOCK_SDMA]		= AMDX_UE,			/* sdma_v4_4_2.c */
+	[AMDX_RAS_BLOCK_GFX]		= AMDX_UE | AMDX_CE,		/* gfx_v9_4_3.c */
+	[AMDX_RAS_BLOCK_MMHUB]		= AMDX_UE,			/* mmhub_v1_8.c */
+	[AMDX_RAS_BLOCK_PCIE_BIF]	= 0,
+	[AMDX_RAS_BLOCK_HDP]		= 0,
+	[AMDX_RAS_BLOCK_XGMI_WAFL]	= AMDX_UE | AMDX_CE,		/* amdgpu_xgmi.c */
+};
+
+/**
+ * amdx_amdgpu_ras_types() - the error types amdgpu counts for a block
+ * @block: %AMDX_RAS_BLOCK_*.
+ *
+ * On MI300 (GC 9.4.3/9.4.4) amdgpu reads errors from the firmware's
+ * ACA/MCA banks, and each block's ACA handle names the types it can
+ * have: SDMA and MMHUB UE only, GFX and XGMI UE and CE, UMC UE, CE and
+ * DE (the only block with deferred errors: poison); PCIE_BIF and HDP none.
+ * A type not listed is never claimed, so amdx neither injects it nor
+ * waits for it.
+ *
+ * Return: bit (1 << %AMDX_RAS_TYPE_*) per type; 0 for a block amdgpu
+ * counts nothing for and for a value at or past %AMDX_RAS_BLOCK_COUNT.
+ */
+u32 amdx_amdgpu_ras_types(u32 block)
+{
+	if (block >= AMDX_RAS_BLOCK_COUNT)
+		return 0;
+	return ras_types_mi300[block];
+}
+
+/**
+ * amdx_amdgpu_model() - the amdx model of an amdgpu device
+ * @pci_device: the PCI device id (``adev->pdev->device``).
+ * @num_xcc: the device's XCCs.
+ *
+ * The model is the PCI id's, never a guess from the XCC count: 0x74a1
+ * (and the MI300X HF ids 0x74a9, 0x74bd) is MI300X, 0x74a0 MI300A,
+ * 0x74a2 MI308X.  The XCC count must be the model's (8, 6, 4), since
+ * amdx's partition model assumes it.  An MI325X (0x74a5) is no MI300X
+ * (other memory, other board) and amdx has no model for it yet: unknown,
+ * as is any other id.
+ *
+ * Return: %AMDX_MODEL_*, %AMDX_MODEL_UNKNOWN for an unknown id or an XCC
+ * count that is not the model's.
+ */
+u32 amdx_amdgpu_model(u16 pci_device, u32 num_xcc)
+{
+	u32 model, want_xcc;
+
+	switch (pci_device) {
+	case AMDX_AMDGPU_PCI_MI300X:
+	case AMDX_AMDGPU_PCI_MI300X_HF:
+	case AMDX_AMDGPU_PCI_MI300X_HF2:
+		model = AMDX_MODEL_MI300X;
+		want_xcc = 8;
+		break;
+	case AMDX_AMDGPU_PCI_MI300A:
+		model = AMDX_MODEL_MI300A;
+		want_xcc = 6;
+		break;
+	case AMDX_AMDGPU_PCI_MI308X:
+		model = AMDX_MODEL_MI308X;
+		want_xcc = 4;
+		break;
+	default:
+		return AMDX_MODEL_UNKNOWN;
+	}
+	return num_xcc == want_xcc ? model : AMDX_MODEL_UNKNOWN;
 }

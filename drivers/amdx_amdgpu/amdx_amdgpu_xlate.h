@@ -99,6 +99,32 @@ struct amdx_amdgpu_eeprom_record {
 
 #define AMDX_AMDGPU_EEPROM_RECORD_SIZE	31
 
+/*
+ * PCI device ids of the MI300-class parts (vendor 0x1002).  amdgpu 6.12
+ * binds them by PCI class (amdgpu_drv.c lists no MI300 id); the names
+ * are pci.ids' ("Aqua Vanjaram [Instinct ...]").
+ */
+#define AMDX_AMDGPU_PCI_MI300A		0x74a0
+#define AMDX_AMDGPU_PCI_MI300X		0x74a1
+#define AMDX_AMDGPU_PCI_MI308X		0x74a2
+#define AMDX_AMDGPU_PCI_MI325X		0x74a5
+#define AMDX_AMDGPU_PCI_MI300X_HF	0x74a9
+#define AMDX_AMDGPU_PCI_MI300X_HF2	0x74bd
+
+/**
+ * struct amdx_amdgpu_mem_range - the VRAM pages of one memory partition
+ * @fpfn: the first page, in %AMDX_AMDGPU_GPU_PAGE_SHIFT pages (amdgpu's
+ *	``mem_partitions[i].range.fpfn``).
+ * @lpfn: the last page, inclusive (``mem_partitions[i].range.lpfn``).
+ *
+ * The provider copies amdgpu's ranges into these (amdgpu keeps them in a
+ * union with the NUMA node of an APU's partitions).
+ */
+struct amdx_amdgpu_mem_range {
+	u32 fpfn;
+	u32 lpfn;
+};
+
 int amdx_amdgpu_compute_from_amdgpu(int mode);
 int amdx_amdgpu_compute_to_amdgpu(u32 mode);
 int amdx_amdgpu_memory_from_amdgpu(int mode);
@@ -109,12 +135,18 @@ int amdx_amdgpu_ras_type_from_amdgpu(u32 type);
 int amdx_amdgpu_ras_type_to_amdgpu(u32 type);
 void amdx_amdgpu_ras_counts(u64 ce_count, u64 ue_count, u64 de_count,
 			    u64 count[AMDX_RAS_TYPE_COUNT]);
+int amdx_amdgpu_mem_partition(const struct amdx_amdgpu_mem_range *ranges,
+			      u32 num_ranges, u64 address);
 int amdx_amdgpu_badpage_from_amdgpu(const struct amdx_amdgpu_eeprom_record *in,
-				    u64 vram_per_partition, u32 num_partitions,
+				    const struct amdx_amdgpu_mem_range *ranges,
+				    u32 num_ranges,
 				    struct amdx_badpage_record *out);
 int amdx_amdgpu_badpage_to_amdgpu(const struct amdx_badpage_record *in,
 				  struct amdx_amdgpu_eeprom_record *out);
 int amdx_amdgpu_num_partitions(u32 mode, u32 num_xcc);
 int amdx_amdgpu_xcc_partition(u32 mode, u32 num_xcc, u32 xcc);
+u32 amdx_amdgpu_compute_modes(u32 num_xcc, u32 num_mem_partitions);
+u32 amdx_amdgpu_ras_types(u32 block);
+u32 amdx_amdgpu_model(u16 pci_device, u32 num_xcc);
 
 #endif /* _AMDX_AMDGPU_XLATE_H_ */

@@ -288,6 +288,39 @@ static void ras_type_to_amdgpu_and_back(struct kunit *test)
 	}
 }
 
+/*
+ * MI300's ACA masks in 6.12.118: sdma_v4_4_2.c:2357 UE, mmhub_v1_8.c:800
+ * UE, gfx_v9_4_3.c:924 UE|CE, amdgpu_xgmi.c:1088 UE|CE, umc_v12_0.c:501
+ * UE|CE|DEFERRED; no ACA handle or MCA entry for pcie_bif and hdp.
+ */
+static void ras_types_are_mi300s_aca_masks(struct kunit *test)
+{
+	static const u32 want[AMDX_RAS_BLOCK_COUNT] = {
+		[AMDX_RAS_BLOCK_UMC] = BIT(AMDX_RAS_TYPE_CE) |
+				       BIT(AMDX_RAS_TYPE_UE) |
+				       BIT(AMDX_RAS_TYPE_DE),
+		[AMDX_RAS_BLOCK_SDMA] = BIT(AMDX_RAS_TYPE_UE),
+		[AMDX_RAS_BLOCK_GFX] = BIT(AMDX_RAS_TYPE_CE) |
+				       BIT(AMDX_RAS_TYPE_UE),
+		[AMDX_RAS_BLOCK_MMHUB] = BIT(AMDX_RAS_TYPE_UE),
+		[AMDX_RAS_BLOCK_PCIE_BIF] = 0,
+		[AMDX_RAS_BLOCK_HDP] = 0,
+		[AMDX_RAS_BLOCK_XGMI_WAFL] = BIT(AMDX_RAS_TYPE_CE) |
+					     BIT(AMDX_RAS_TYPE_UE),
+	};
+	u32 b, de = 0;
+
+	for (b = 0; b < AMDX_RAS_BLOCK_COUNT; b++) {
+		KUNIT_EXPECT_EQ_MSG(test, amdx_amdgpu_ras_types(b), want[b],
+				    "block %u", b);
+		if (amdx_amdgpu_ras_types(b) & BIT(AMDX_RAS_TYPE_DE))
+			de++;
+	}
+	KUNIT_EXPECT_EQ(test, de, 1);
+	KUNIT_EXPECT_EQ(test, amdx_amdgpu_ras_types(AMDX_RAS_BLOCK_COUNT), 0);
+	KUNIT_EXPECT_EQ(test, amdx_amdgpu_ras_types(U32_MAX), 0);
+}
+
 static void ras_counts_land_on_their_type(struct kunit *test)
 {
 	u64 count[AMDX_RAS_TYPE_COUNT];
@@ -324,6 +357,24 @@ static void eeprom_record_layout_is_amdgpus(struct kunit *test)
 
 #define GIB		BIT_ULL(30)
 #define MI300X_NPS4	(48 * GIB)	/* VRAM of one of MI300X's 4 */
+#define PFN(a)		((u32)((a) >> 12))
+
+/* MI300X in NPS4 as the ranges of four equal partitions. */
+static const struct amdx_amdgpu_mem_range mi300x_nps4[] = {
+	{ PFN(0 * MI300X_NPS4), PFN(1 * MI300X_NPS4) - 1 },
+	{ PFN(1 * MI300X_NPS4), PFN(2 * MI300X_NPS4) - 1 },
+	{ PFN(2 * MI300X_NPS4), PFN(3 * MI300X_NPS4) - 1 },
+	{ PFN(3 * MI300X_NPS4), PFN(4 * MI300X_NPS4) - 1 },
+};
+
+static const struct amdx_amdgpu_mem_range one_gib[] = {
+	{ 0, PFN(GIB) - 1 },
+};
+
+/* The most amdgpu's u32 page numbers can describe: 16 TiB. */
+static const struct amdx_amdgpu_mem_range all_pfns[] = {
+	{ 0, U32_MAX },
+};
 
 static const struct amdx_badpage_record poison_rec = {
 	.address = 0xdeadbeef, .time = 0xdeadbeef, .partition = 0xdead,
@@ -350,7 +401,7 @@ static void badpage_from_amdgpu_converts_page_and_cause(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(causes); i++) {
 		in.err_type = causes[i].err_type;
 		out = poison_rec;
-		KUNIT_ASSERT_EQ(test, amdx_amdgpu_badpage_from_amdgpu(&in, MI300X_NPS4, 4,
+		KUNIT_ASSERT_EQ(test, amdx_amdgpu_badpage_from_amdgpu(&in, mi300x_nps4, 4,
 								      &out), 0);
 		KUNIT_EXPECT_EQ(test, out.address, 0x1234000);
 		KUNIT_EXPECT_EQ(test, out.time, 1700000000);
@@ -392,7 +443,7 @@ static void badpage_from_amdgpu_finds_memory_partition(struct kunit *test)
 	};
 	struct amdx_badpage_record out = poison_rec;
 
-	KUNIT_ASSERT_EQ(test, amdx_amdgpu_badpage_from_amdgpu(&in, MI300X_NPS4, 4,
+	KUNIT_ASSERT_EQ(test, amdx_amdgpu_badpage_from_amdgpu(&in, mi300x_nps4, 4,
 							      &out), c->ret);
 	if (c->ret) {
 		KUNIT_EXPECT_EQ(test, memcmp(&out, &poison_rec, sizeof(out)), 0);
@@ -400,6 +451,89 @@ static void badpage_from_amdgpu_finds_memory_partition(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, out.partition, c->partition);
 	KUNIT_EXPECT_EQ(test, out.address, c->address);
+}
+
+/*
+ * amdgpu's own split when the IP discovery has no NPS table,
+ * gmc_v9_0_init_sw_mem_ranges(): each partition (VRAM + 16 MiB) / 4
+ * pages, the last cut at the VRAM's end.  For VRAM = 192 GiB - 16 MiB
+ * the partitions start at 48 GiB steps, not at VRAM / 4 = 48 GiB - 4 MiB.
+ */
+#define SW_VRAM		(4 * MI300X_NPS4 - (16ULL << 20))
+
+static const struct amdx_amdgpu_mem_range sw_nps4[] = {
+	{ PFN(0 * MI300X_NPS4), PFN(1 * MI300X_NPS4) - 1 },
+	{ PFN(1 * MI300X_NPS4), PFN(2 * MI300X_NPS4) - 1 },
+	{ PFN(2 * MI300X_NPS4), PFN(3 * MI300X_NPS4) - 1 },
+	{ PFN(3 * MI300X_NPS4), PFN(SW_VRAM) - 1 },
+};
+
+/* An NPS table may list the partitions in any order and leave gaps. */
+static const struct amdx_amdgpu_mem_range table_nps2[] = {
+	{ PFN(96 * GIB), PFN(192 * GIB) - 1 },
+	{ PFN(0), PFN(95 * GIB) - 1 },
+};
+
+struct range_case {
+	const struct amdx_amdgpu_mem_range *ranges;
+	u32 num_ranges;
+	u64 address;
+	int partition;
+	const char *name;
+};
+
+static const struct range_case range_cases[] = {
+	{ sw_nps4, 4, 0, 0, "sw_first_page" },
+	{ sw_nps4, 4, MI300X_NPS4 - 4096, 0, "sw_last_page_of_0" },
+	{ sw_nps4, 4, MI300X_NPS4 - (2ULL << 20), 0, "sw_vram_by_4_is_still_0" },
+	{ sw_nps4, 4, MI300X_NPS4, 1, "sw_first_page_of_1" },
+	{ sw_nps4, 4, 3 * MI300X_NPS4 - 4096, 2, "sw_last_page_of_2" },
+	{ sw_nps4, 4, SW_VRAM - 4096, 3, "sw_last_page" },
+	{ sw_nps4, 4, SW_VRAM, -ERANGE, "sw_past_vram" },
+	{ table_nps2, 2, 0, 1, "table_low_is_1" },
+	{ table_nps2, 2, 95 * GIB - 4096, 1, "table_end_of_1" },
+	{ table_nps2, 2, 95 * GIB, -ERANGE, "table_gap" },
+	{ table_nps2, 2, 96 * GIB, 0, "table_high_is_0" },
+	{ table_nps2, 2, 192 * GIB - 1, 0, "table_last_byte" },
+	{ table_nps2, 2, 192 * GIB, -ERANGE, "table_past_vram" },
+	{ table_nps2, 0, 0, -EINVAL, "no_ranges" },
+};
+
+static void range_case_desc(const struct range_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(range, range_cases, range_case_desc);
+
+static void mem_partition_follows_amdgpus_ranges(struct kunit *test)
+{
+	const struct range_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, amdx_amdgpu_mem_partition(c->ranges, c->num_ranges,
+							c->address),
+			c->partition);
+}
+
+/* The imported record's partition is the range's, as amdgpu's. */
+static void badpage_from_amdgpu_takes_partition_from_ranges(struct kunit *test)
+{
+	const struct range_case *c = test->param_value;
+	struct amdx_amdgpu_eeprom_record in = {
+		.retired_page = c->address >> 12,
+		.err_type = AMDX_AMDGPU_EEPROM_ERR_NON_RECOVERABLE,
+	};
+	struct amdx_badpage_record out = poison_rec;
+
+	KUNIT_ASSERT_EQ(test, amdx_amdgpu_badpage_from_amdgpu(&in, c->ranges,
+							      c->num_ranges, &out),
+			c->partition < 0 ? c->partition : 0);
+	if (c->partition < 0) {
+		KUNIT_EXPECT_EQ(test, memcmp(&out, &poison_rec, sizeof(out)), 0);
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, out.partition, c->partition);
+	KUNIT_EXPECT_EQ(test, out.address, c->address & ~0xfffULL);
 }
 
 static void badpage_from_amdgpu_refuses_bad_input(struct kunit *test)
@@ -411,30 +545,32 @@ static void badpage_from_amdgpu_refuses_bad_input(struct kunit *test)
 	struct amdx_badpage_record out = poison_rec;
 
 	in.err_type = AMDX_AMDGPU_EEPROM_ERR_COUNT;
-	KUNIT_EXPECT_EQ(test, amdx_amdgpu_badpage_from_amdgpu(&in, GIB, 1, &out),
-			-EINVAL);
+	KUNIT_EXPECT_EQ(test, amdx_amdgpu_badpage_from_amdgpu(&in, one_gib, 1,
+							      &out), -EINVAL);
 	in.err_type = -1;
-	KUNIT_EXPECT_EQ(test, amdx_amdgpu_badpage_from_amdgpu(&in, GIB, 1, &out),
-			-EINVAL);
+	KUNIT_EXPECT_EQ(test, amdx_amdgpu_badpage_from_amdgpu(&in, one_gib, 1,
+							      &out), -EINVAL);
 	in.err_type = AMDX_AMDGPU_EEPROM_ERR_NON_RECOVERABLE;
-	KUNIT_EXPECT_EQ(test, amdx_amdgpu_badpage_from_amdgpu(&in, 0, 1, &out),
-			-EINVAL);
-	KUNIT_EXPECT_EQ(test, amdx_amdgpu_badpage_from_amdgpu(&in, GIB, 0, &out),
-			-EINVAL);
+	KUNIT_EXPECT_EQ(test, amdx_amdgpu_badpage_from_amdgpu(&in, one_gib, 0,
+							      &out), -EINVAL);
 	/* The byte address of page 2^52 does not fit 64 bits. */
 	in.retired_page = 1ULL << 52;
-	KUNIT_EXPECT_EQ(test, amdx_amdgpu_badpage_from_amdgpu(&in, U64_MAX, 1,
+	KUNIT_EXPECT_EQ(test, amdx_amdgpu_badpage_from_amdgpu(&in, all_pfns, 1,
 							      &out), -ERANGE);
 	in.retired_page = U64_MAX;
-	KUNIT_EXPECT_EQ(test, amdx_amdgpu_badpage_from_amdgpu(&in, U64_MAX, 1,
+	KUNIT_EXPECT_EQ(test, amdx_amdgpu_badpage_from_amdgpu(&in, all_pfns, 1,
+							      &out), -ERANGE);
+	/* Past the last page amdgpu's ranges can hold. */
+	in.retired_page = 1ULL << 32;
+	KUNIT_EXPECT_EQ(test, amdx_amdgpu_badpage_from_amdgpu(&in, all_pfns, 1,
 							      &out), -ERANGE);
 	KUNIT_EXPECT_EQ(test, memcmp(&out, &poison_rec, sizeof(out)), 0);
 
 	/* The last page that fits. */
-	in.retired_page = U64_MAX >> 12;
-	KUNIT_ASSERT_EQ(test, amdx_amdgpu_badpage_from_amdgpu(&in, U64_MAX, 1,
+	in.retired_page = U32_MAX;
+	KUNIT_ASSERT_EQ(test, amdx_amdgpu_badpage_from_amdgpu(&in, all_pfns, 1,
 							      &out), 0);
-	KUNIT_EXPECT_EQ(test, out.address, U64_MAX & ~0xfffULL);
+	KUNIT_EXPECT_EQ(test, out.address, (u64)U32_MAX << 12);
 }
 
 static void badpage_to_amdgpu_converts_page_and_cause(struct kunit *test)
@@ -509,7 +645,7 @@ static void badpage_round_trips(struct kunit *test)
 			.retired_page = 0xc00000 + i, .ts = 1700000000 + i,
 			.err_type = types[i],
 		};
-		KUNIT_ASSERT_EQ(test, amdx_amdgpu_badpage_from_amdgpu(&e, MI300X_NPS4, 4,
+		KUNIT_ASSERT_EQ(test, amdx_amdgpu_badpage_from_amdgpu(&e, mi300x_nps4, 4,
 								      &r), 0);
 		KUNIT_ASSERT_EQ(test, amdx_amdgpu_badpage_to_amdgpu(&r, &e2), 0);
 		KUNIT_EXPECT_EQ(test, memcmp(&e, &e2, sizeof(e)), 0);
@@ -520,7 +656,7 @@ static void badpage_round_trips(struct kunit *test)
 			.partition = 3, .cause = causes[i],
 		};
 		KUNIT_ASSERT_EQ(test, amdx_amdgpu_badpage_to_amdgpu(&r, &e), 0);
-		KUNIT_ASSERT_EQ(test, amdx_amdgpu_badpage_from_amdgpu(&e, MI300X_NPS4, 4,
+		KUNIT_ASSERT_EQ(test, amdx_amdgpu_badpage_from_amdgpu(&e, mi300x_nps4, 4,
 								      &r2), 0);
 		KUNIT_EXPECT_EQ(test, memcmp(&r, &r2, sizeof(r)), 0);
 	}
@@ -528,7 +664,9 @@ static void badpage_round_trips(struct kunit *test)
 
 /*
  * The partition of each XCC, per mode, written out: MI300X (8 XCCs),
- * MI300A (6) and MI308X (4).  -1: the mode is refused on that count.
+ * MI300A (6) and MI308X (4).  -EINVAL: amdgpu refuses the mode on that
+ * count (__aqua_vanjaram_is_valid_mode(): DPX needs a multiple of 4 XCCs,
+ * QPX 2 XCCs per partition, CPX more than one XCC).
  */
 struct xcc_case {
 	u32 mode;
@@ -545,17 +683,19 @@ static const struct xcc_case xcc_cases[] = {
 	{ AMDX_COMPUTE_QPX, 8, 4, { 0, 0, 1, 1, 2, 2, 3, 3 }, "8_qpx" },
 	{ AMDX_COMPUTE_CPX, 8, 8, { 0, 1, 2, 3, 4, 5, 6, 7 }, "8_cpx" },
 	{ AMDX_COMPUTE_SPX, 6, 1, { 0, 0, 0, 0, 0, 0 }, "6_spx" },
-	{ AMDX_COMPUTE_DPX, 6, 2, { 0, 0, 0, 1, 1, 1 }, "6_dpx" },
+	{ AMDX_COMPUTE_DPX, 6, -EINVAL, { 0 }, "6_dpx" },
 	{ AMDX_COMPUTE_TPX, 6, 3, { 0, 0, 1, 1, 2, 2 }, "6_tpx" },
 	{ AMDX_COMPUTE_QPX, 6, -EINVAL, { 0 }, "6_qpx" },
 	{ AMDX_COMPUTE_CPX, 6, 6, { 0, 1, 2, 3, 4, 5 }, "6_cpx" },
 	{ AMDX_COMPUTE_SPX, 4, 1, { 0, 0, 0, 0 }, "4_spx" },
 	{ AMDX_COMPUTE_DPX, 4, 2, { 0, 0, 1, 1 }, "4_dpx" },
 	{ AMDX_COMPUTE_TPX, 4, -EINVAL, { 0 }, "4_tpx" },
-	{ AMDX_COMPUTE_QPX, 4, 4, { 0, 1, 2, 3 }, "4_qpx" },
+	{ AMDX_COMPUTE_QPX, 4, -EINVAL, { 0 }, "4_qpx" },
 	{ AMDX_COMPUTE_CPX, 4, 4, { 0, 1, 2, 3 }, "4_cpx" },
 	{ AMDX_COMPUTE_UNKNOWN, 8, -EINVAL, { 0 }, "8_unknown" },
 	{ AMDX_COMPUTE_CPX + 1, 8, -EINVAL, { 0 }, "8_past_cpx" },
+	{ AMDX_COMPUTE_SPX, 1, 1, { 0 }, "1_spx" },
+	{ AMDX_COMPUTE_CPX, 1, -EINVAL, { 0 }, "1_cpx" },
 	{ AMDX_COMPUTE_SPX, 0, -EINVAL, { 0 }, "0_spx" },
 	{ AMDX_COMPUTE_CPX, 17, -EINVAL, { 0 }, "17_cpx" },
 	{ AMDX_COMPUTE_DPX, 3, -EINVAL, { 0 }, "3_dpx" },
@@ -586,6 +726,90 @@ static void xcc_partition_follows_the_table(struct kunit *test)
 							U32_MAX), -EINVAL);
 }
 
+#define XPX(m)	BIT(AMDX_COMPUTE_##m)
+
+/*
+ * The compute modes amdgpu 6.12 accepts, by XCCs and memory partitions
+ * (adev->gmc.num_mem_partitions: NPS1 1, NPS2 2, NPS4 4 on a dGPU and 3 on
+ * an APU), written out from __aqua_vanjaram_is_valid_mode() in
+ * aqua_vanjaram.c.
+ */
+struct modes_case {
+	u32 num_xcc;
+	u32 num_mem_partitions;
+	u32 modes;
+	const char *name;
+};
+
+static const struct modes_case modes_cases[] = {
+	{ 8, 1, XPX(SPX) | XPX(DPX) | XPX(QPX) | XPX(CPX), "8_xcc_nps1" },
+	{ 8, 2, XPX(DPX), "8_xcc_nps2" },
+	{ 8, 3, 0, "8_xcc_3_parts" },
+	{ 8, 4, XPX(QPX) | XPX(CPX), "8_xcc_nps4" },
+	{ 6, 1, XPX(SPX) | XPX(TPX) | XPX(CPX), "6_xcc_nps1" },
+	{ 6, 2, 0, "6_xcc_nps2" },
+	{ 6, 3, XPX(TPX), "6_xcc_apu_nps4" },
+	{ 6, 4, 0, "6_xcc_4_parts" },
+	{ 4, 1, XPX(SPX) | XPX(DPX) | XPX(CPX), "4_xcc_nps1" },
+	{ 4, 2, XPX(DPX), "4_xcc_nps2" },
+	{ 4, 3, 0, "4_xcc_3_parts" },
+	{ 4, 4, XPX(CPX), "4_xcc_nps4" },
+	{ 8, 0, 0, "8_xcc_no_mem_partitions" },
+	{ 8, 8, 0, "8_xcc_nps8" },
+	{ 0, 1, 0, "0_xcc" },
+	{ 1, 1, XPX(SPX), "1_xcc_nps1" },
+	{ 12, 4, XPX(QPX) | XPX(CPX), "12_xcc_nps4" },
+	{ 12, 3, XPX(TPX), "12_xcc_3_parts" },
+};
+
+static void modes_case_desc(const struct modes_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(modes, modes_cases, modes_case_desc);
+
+static void compute_modes_are_amdgpus_for_the_memory_mode(struct kunit *test)
+{
+	const struct modes_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, amdx_amdgpu_compute_modes(c->num_xcc,
+							c->num_mem_partitions),
+			c->modes);
+}
+
+/* Never a mode amdx's own model refuses for the model with that many XCCs. */
+static void compute_modes_within_amdx_model(struct kunit *test)
+{
+	static const u32 nps[] = {
+		AMDX_MEMORY_NPS1, AMDX_MEMORY_NPS2, AMDX_MEMORY_NPS4,
+	};
+	struct amdx_partition_topology topo;
+	u32 model, i, mode, modes;
+
+	for (model = AMDX_MODEL_MI300X; model <= AMDX_MODEL_MI308X; model++) {
+		KUNIT_ASSERT_EQ(test, amdx_partition_compute_topology(model, AMDX_COMPUTE_SPX,
+								      AMDX_MEMORY_NPS1,
+								      &topo), 0);
+		for (i = 0; i < ARRAY_SIZE(nps); i++) {
+			/* An APU's NPS4 is 3 memory partitions in amdgpu. */
+			u32 nmp = nps[i] == AMDX_MEMORY_NPS4 &&
+				  model == AMDX_MODEL_MI300A ? 3 :
+				  nps[i] == AMDX_MEMORY_NPS4 ? 4 :
+				  nps[i] == AMDX_MEMORY_NPS2 ? 2 : 1;
+
+			modes = amdx_amdgpu_compute_modes(topo.num_xcc, nmp);
+			for (mode = AMDX_COMPUTE_SPX; mode <= AMDX_COMPUTE_CPX; mode++) {
+				if (!(modes & BIT(mode)))
+					continue;
+				KUNIT_EXPECT_TRUE_MSG(test, amdx_partition_compute_modes(model) &
+						      BIT(mode),
+						      "model %u mode %u", model, mode);
+			}
+		}
+	}
+}
+
 /* amdgpu's attribution and amdx's partition model agree on every model. */
 static void xcc_partition_agrees_with_amdx_model(struct kunit *test)
 {
@@ -612,6 +836,48 @@ static void xcc_partition_agrees_with_amdx_model(struct kunit *test)
 	}
 }
 
+struct model_case {
+	u16 pci_device;
+	u32 num_xcc;
+	u32 model;
+	const char *name;
+};
+
+static const struct model_case model_cases[] = {
+	{ 0x74a1, 8, AMDX_MODEL_MI300X, "mi300x" },
+	{ 0x74a9, 8, AMDX_MODEL_MI300X, "mi300x_hf" },
+	{ 0x74bd, 8, AMDX_MODEL_MI300X, "mi300x_hf2" },
+	{ 0x74a0, 6, AMDX_MODEL_MI300A, "mi300a" },
+	{ 0x74a2, 4, AMDX_MODEL_MI308X, "mi308x" },
+	/* 8 XCCs, but not an MI300X. */
+	{ 0x74a5, 8, AMDX_MODEL_UNKNOWN, "mi325x" },
+	{ 0x74b5, 8, AMDX_MODEL_UNKNOWN, "mi300x_vf" },
+	{ 0x74b9, 8, AMDX_MODEL_UNKNOWN, "mi325x_vf" },
+	{ 0x0000, 8, AMDX_MODEL_UNKNOWN, "id_0_8_xcc" },
+	{ 0xffff, 4, AMDX_MODEL_UNKNOWN, "id_ffff_4_xcc" },
+	{ 0x74a0, 8, AMDX_MODEL_UNKNOWN, "mi300a_id_8_xcc" },
+	/* The id says MI300X, the XCCs do not: no model. */
+	{ 0x74a1, 4, AMDX_MODEL_UNKNOWN, "mi300x_id_4_xcc" },
+	{ 0x74a1, 6, AMDX_MODEL_UNKNOWN, "mi300x_id_6_xcc" },
+	{ 0x74a2, 8, AMDX_MODEL_UNKNOWN, "mi308x_id_8_xcc" },
+	{ 0x74a1, 0, AMDX_MODEL_UNKNOWN, "mi300x_id_0_xcc" },
+};
+
+static void model_case_desc(const struct model_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(model, model_cases, model_case_desc);
+
+static void model_comes_from_the_pci_id(struct kunit *test)
+{
+	const struct model_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, amdx_amdgpu_model(c->pci_device, c->num_xcc),
+			c->model);
+}
+
 static struct kunit_case amdx_amdgpu_xlate_test_cases[] = {
 	KUNIT_CASE_PARAM(compute_from_amdgpu_maps_every_value,
 			 compute_from_gen_params),
@@ -630,17 +896,26 @@ static struct kunit_case amdx_amdgpu_xlate_test_cases[] = {
 	KUNIT_CASE(ras_block_round_trips_and_twelve_have_none),
 	KUNIT_CASE(ras_type_from_amdgpu_maps_every_mask),
 	KUNIT_CASE(ras_type_to_amdgpu_and_back),
+	KUNIT_CASE(ras_types_are_mi300s_aca_masks),
 	KUNIT_CASE(ras_counts_land_on_their_type),
 	KUNIT_CASE(eeprom_record_layout_is_amdgpus),
 	KUNIT_CASE(badpage_from_amdgpu_converts_page_and_cause),
 	KUNIT_CASE_PARAM(badpage_from_amdgpu_finds_memory_partition,
 			 part_gen_params),
+	KUNIT_CASE_PARAM(mem_partition_follows_amdgpus_ranges,
+			 range_gen_params),
+	KUNIT_CASE_PARAM(badpage_from_amdgpu_takes_partition_from_ranges,
+			 range_gen_params),
 	KUNIT_CASE(badpage_from_amdgpu_refuses_bad_input),
 	KUNIT_CASE(badpage_to_amdgpu_converts_page_and_cause),
 	KUNIT_CASE(badpage_to_amdgpu_refuses_bad_input),
 	KUNIT_CASE(badpage_round_trips),
 	KUNIT_CASE_PARAM(xcc_partition_follows_the_table, xcc_gen_params),
 	KUNIT_CASE(xcc_partition_agrees_with_amdx_model),
+	KUNIT_CASE_PARAM(compute_modes_are_amdgpus_for_the_memory_mode,
+			 modes_gen_params),
+	KUNIT_CASE(compute_modes_within_amdx_model),
+	KUNIT_CASE_PARAM(model_comes_from_the_pci_id, model_gen_params),
 	{}
 };
 
