@@ -2,12 +2,12 @@
 /*
  * Copyright (C) 2026 The amdx authors
  *
- * HMM migration: per-device state, per-fd contexts, the migration engine.
+ * HMM context of a device fd: what the HMM files share of it, and the
+ * counters migrations add to.
  */
-#ifndef _AMDX_HMM_H_
-#define _AMDX_HMM_H_
+#ifndef _AMDX_HMM_CTX_H_
+#define _AMDX_HMM_CTX_H_
 
-#include <linux/errno.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mmu_notifier.h>
@@ -17,13 +17,12 @@
 #include <linux/types.h>
 #include <linux/amdx.h>
 
+#include "amdx_core.h"
 #include "amdx_hmm_range.h"
 #include "amdx_viewer.h"
 
-struct amdx_device;
 struct amdx_file;
 struct mm_struct;
-struct amdx_query;
 
 /**
  * struct amdx_hmm_ctx - HMM state of one device fd
@@ -72,100 +71,6 @@ struct amdx_hmm_ctx {
 };
 
 /**
- * struct amdx_hmm_holder - a process with device pages in a memory partition
- * @who: the process (a reference on its pid, amdx_hmm_holders_put()).
- * @mem_partition: the memory partition.
- * @pages: its device pages there.
- * @comm: its command name.
- */
-struct amdx_hmm_holder {
-	struct amdx_subject who;
-	u32 mem_partition;
-	u64 pages;
-	char comm[TASK_COMM_LEN];
-};
-
-#if IS_ENABLED(CONFIG_DEVICE_PRIVATE)
-bool amdx_hmm_supported(void);
-int amdx_hmm_file_open(struct amdx_file *file);
-void amdx_hmm_file_release(struct amdx_file *file);
-void amdx_hmm_device_drain(struct amdx_device *adev);
-void amdx_hmm_forget_devices(struct amdx_device *adev, u64 mask);
-int amdx_ioctl_hmm_set_attr(struct amdx_file *file, void *data);
-int amdx_ioctl_hmm_migrate(struct amdx_file *file, void *data);
-int amdx_ioctl_hmm_access(struct amdx_file *file, void *data);
-int amdx_hmm_query_ranges(struct amdx_file *file, struct amdx_query *q);
-int amdx_hmm_holders(struct amdx_device *adev, u32 part_mask,
-		     struct amdx_hmm_holder *out, u32 max, u32 *count);
-void amdx_hmm_holders_put(struct amdx_hmm_holder *h, u32 n);
-void amdx_hmm_forget_resident(struct amdx_device *adev, u32 part);
-#else
-/* Without CONFIG_DEVICE_PRIVATE: HMM is reported absent. */
-static inline bool amdx_hmm_supported(void)
-{
-	return false;
-}
-
-static inline int amdx_hmm_file_open(struct amdx_file *file)
-{
-	return 0;
-}
-
-static inline void amdx_hmm_file_release(struct amdx_file *file)
-{
-}
-
-static inline void amdx_hmm_device_drain(struct amdx_device *adev)
-{
-}
-
-static inline void amdx_hmm_forget_devices(struct amdx_device *adev,
-					   u64 mask)
-{
-}
-
-static inline int amdx_ioctl_hmm_set_attr(struct amdx_file *file, void *data)
-{
-	return -EOPNOTSUPP;
-}
-
-static inline int amdx_ioctl_hmm_migrate(struct amdx_file *file, void *data)
-{
-	return -EOPNOTSUPP;
-}
-
-static inline int amdx_ioctl_hmm_access(struct amdx_file *file, void *data)
-{
-	return -EOPNOTSUPP;
-}
-
-static inline int amdx_hmm_query_ranges(struct amdx_file *file,
-					struct amdx_query *q)
-{
-	return -EOPNOTSUPP;
-}
-
-static inline int amdx_hmm_holders(struct amdx_device *adev, u32 part_mask,
-				   struct amdx_hmm_holder *out, u32 max,
-				   u32 *count)
-{
-	*count = 0;
-	return 0;
-}
-
-static inline void amdx_hmm_holders_put(struct amdx_hmm_holder *h, u32 n)
-{
-}
-
-static inline void amdx_hmm_forget_resident(struct amdx_device *adev,
-					    u32 part)
-{
-}
-#endif
-
-/* amdx_hmm_migrate.c */
-
-/**
  * struct amdx_hmm_result - outcome of a migration
  * @moved: pages moved.
  * @already: pages already at the destination.
@@ -181,27 +86,17 @@ struct amdx_hmm_result {
 	u64 ns;
 };
 
-int amdx_hmm_migrate_range(struct amdx_hmm_ctx *ctx, u64 start, u64 end,
-			   u32 dest, struct amdx_hmm_result *res);
-int amdx_hmm_evict_one(struct amdx_device *adev, u32 part,
-		       struct amdx_hmm_ctx *self, u64 ex_start, u64 ex_end);
-int amdx_hmm_evict_vram_page(struct amdx_device *adev, u64 index);
-int amdx_hmm_drain_vram(struct amdx_device *adev, u64 index, u64 npages,
-			u64 *moved);
-int amdx_hmm_drain_partition(struct amdx_device *adev, u32 part);
-void amdx_hmm_home_holder(struct amdx_device *adev, u32 holder);
 void amdx_hmm_ctx_put(struct amdx_hmm_ctx *ctx);
-bool amdx_hmm_is_local(struct amdx_device *adev, struct mm_struct *mm,
-		       unsigned long addr);
-u64 amdx_hmm_count_local(struct amdx_device *adev, struct mm_struct *mm,
-			 unsigned long addr, unsigned long end);
-const void *amdx_hmm_pte_device_owner(struct mm_struct *mm,
-				      unsigned long addr, bool *writable);
-void amdx_hmm_account(struct amdx_hmm_ctx *ctx, u64 start, u64 end,
-		      u32 dest, const struct amdx_hmm_result *res,
-		      bool fault, bool eviction);
+struct amdx_hmm_ctx *amdx_hmm_ctx_of_mm(struct amdx_device *adev,
+					struct mm_struct *mm,
+					unsigned long addr);
+int amdx_hmm_ctx_check(struct amdx_file *file);
+int amdx_hmm_span_check(u64 start, u64 size);
+void amdx_hmm_account(struct amdx_hmm_ctx *ctx, u64 start, u32 dest,
+		      const struct amdx_hmm_result *res,
+		      enum amdx_mig_cause cause);
 void amdx_hmm_event_migrate(struct amdx_device *adev,
 			    const struct amdx_subject *who, bool home,
 			    u64 pages);
 
-#endif /* _AMDX_HMM_H_ */
+#endif /* _AMDX_HMM_CTX_H_ */
