@@ -118,8 +118,8 @@ static void amdx_hmm_unmap_account(struct amdx_hmm_ctx *ctx, u64 start,
 		spin_unlock(&ctx->lock);
 		if (!found)
 			return;
-		n = amdx_hmm_count_local(ctx->adev->desc.pgmap_owner, ctx->mm, s,
-					 e);
+		n = amdx_hmm_count_local(ctx->adev->desc.pgmap_owner, ctx->mm,
+					 s, e);
 		spin_lock(&ctx->lock);
 		r = amdx_range_find(&ctx->ranges, s);
 		if (r)
