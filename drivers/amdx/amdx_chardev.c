@@ -25,6 +25,8 @@
 #include "amdx_core.h"
 #include "amdx_event.h"
 #include "amdx_hmm.h"
+#include "amdx_hmm_access.h"
+#include "amdx_hmm_ioctl.h"
 #include "amdx_ioctl.h"
 #include "amdx_kunit.h"
 #include "amdx_partition.h"

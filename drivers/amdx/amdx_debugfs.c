@@ -10,9 +10,9 @@
  * Unstable; testing only; root only.
  *
  * ``evict_vram_page``  write a VRAM page index: move its data to a healthy
- *                      page (amdx_hmm_evict_vram_page()).
+ *                      page (amdx_hmm_retire_vram_page()).
  * ``drain_partition``  write a memory partition index: move all its data
- *                      home (amdx_hmm_drain_partition()).
+ *                      home (amdx_hmm_vacate_partition()).
  * ``emit_events``      write "<kind> <count>": emit @count synthetic events
  *                      of @kind (amdx_event_debugfs_add()).
  */
@@ -24,7 +24,7 @@
 #include "amdx_core.h"
 #include "amdx_debugfs.h"
 #include "amdx_event.h"
-#include "amdx_hmm.h"
+#include "amdx_hmm_devmove.h"
 
 static struct dentry *amdx_debugfs_root;
 
@@ -50,14 +50,14 @@ static int amdx_hook_evict(struct amdx_device *adev, u64 index)
 {
 	if (index >= adev->desc.vram_size >> PAGE_SHIFT)
 		return -EINVAL;
-	return amdx_hmm_evict_vram_page(adev, index);
+	return amdx_hmm_retire_vram_page(adev, index);
 }
 
 static int amdx_hook_drain(struct amdx_device *adev, u64 part)
 {
 	if (part >= AMDX_MAX_MEM_PARTITIONS)
 		return -EINVAL;
-	return amdx_hmm_drain_partition(adev, part);
+	return amdx_hmm_vacate_partition(adev, part);
 }
 
 static ssize_t amdx_evict_write(struct file *f, const char __user *ubuf,

@@ -597,7 +597,7 @@ void amdx_device_abort(struct amdx_device *adev)
  * lock) and marks the device dead.  The %AMDX_DEVICE_REMOVE actions end
  * the event log (subscribers read what is queued, then EOF), move every
  * process page still in the device's VRAM home, waiting without a timeout
- * for pages a CPU fault or copy holds (amdx_hmm_device_drain()), and clear
+ * for pages a CPU fault or copy holds (amdx_hmm_vacate_device()), and clear
  * the device from the access attribute of every HMM range; only then is
  * its id free for a new device.  After this returns no process can reach
  * a page of the device's pagemap, the core calls no op of the device and

@@ -31,6 +31,7 @@
 #include "amdx_debugfs.h"
 #include "amdx_event.h"
 #include "amdx_hmm.h"
+#include "amdx_hmm_devmove.h"
 #include "amdx_partition.h"
 #include "amdx_ras.h"
 #include "amdx_sysfs.h"
@@ -65,7 +66,7 @@ static void amdx_device_hmm_remove(struct amdx_device *adev)
 	struct amdx_device *other;
 	unsigned long id = 0;
 
-	amdx_hmm_device_drain(adev);
+	amdx_hmm_vacate_device(adev);
 	amdx_hmm_forget_devices(adev, U64_MAX);
 	while ((other = amdx_device_next(&id))) {
 		amdx_hmm_forget_devices(other, BIT_ULL(adev->id));

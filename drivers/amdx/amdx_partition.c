@@ -71,6 +71,7 @@
 #include "amdx_core.h"
 #include "amdx_event.h"
 #include "amdx_hmm.h"
+#include "amdx_hmm_devmove.h"
 #include "amdx_kunit.h"
 #include "amdx_partition.h"
 #include "amdx_partition_model.h"
@@ -507,7 +508,7 @@ static int amdx_part_drain_dev(struct amdx_device *d, u32 num_memory,
 						    d->bdf, m, ms);
 				return -ETIMEDOUT;
 			}
-			ret = amdx_hmm_drain_partition(d, m);
+			ret = amdx_hmm_vacate_partition(d, m);
 		} while (ret == -EBUSY);
 		if (ret)
 			return ret;

@@ -34,6 +34,7 @@
 #include "amdx_core.h"
 #include "amdx_event.h"
 #include "amdx_hmm.h"
+#include "amdx_hmm_ioctl.h"
 #include "amdx_kunit.h"
 #include "amdx_partition.h"
 #include "amdx_query.h"

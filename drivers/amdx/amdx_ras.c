@@ -27,7 +27,7 @@
  *
  * Soft retirement moves the data resident on the page to another VRAM
  * page of the same memory partition (system memory when the partition is
- * full) with amdx_hmm_evict_vram_page(), then the page leaves the
+ * full) with amdx_hmm_retire_vram_page(), then the page leaves the
  * allocator; poisoned pages keep their (bad) data and their mappings: a
  * CPU touch gets SIGBUS (BUS_MCEERR_AR) from amdx_hmm_migrate_to_ram(), a
  * device access -EIO.  Retired pages are recorded in the bad-page table
@@ -58,7 +58,7 @@
 #include "amdx_core.h"
 #include "amdx_event.h"
 #include "amdx_partition_model.h"
-#include "amdx_hmm.h"
+#include "amdx_hmm_devmove.h"
 #include "amdx_ras.h"
 #include "amdx_ras_partition.h"
 #include "amdx_ras_poison.h"
@@ -205,7 +205,7 @@ static int amdx_ras_move_off(struct amdx_device *adev, u64 index, u64 *moved)
 	*moved = 0;
 	if (!(adev->desc.flags & AMDX_DEVICE_F_HMM))
 		return 0;
-	ret = amdx_hmm_evict_vram_page(adev, index);
+	ret = amdx_hmm_retire_vram_page(adev, index);
 	if (ret == -ENOENT)
 		return 0;
 	if (!ret)

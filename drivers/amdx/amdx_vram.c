@@ -36,7 +36,7 @@
  * nothing is allocated (-EBUSY otherwise).
  *
  * Every allocated page also has a holder: which device fd's data it
- * holds (amdx_hmm.c gives each fd an id, amdx_vram_holder_new(), and
+ * holds (amdx_hmm_ctx.c gives each fd an id, amdx_vram_holder_new(), and
  * records it on the pages it migrates in, amdx_vram_hold_pages()).  The
  * holder stays with the page wherever the kernel maps it (``mremap()``,
  * a ``fork()`` child) until it is freed, and pages are counted per holder

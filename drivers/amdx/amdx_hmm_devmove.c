@@ -1,0 +1,406 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Copyright (C) 2026 The amdx authors
+ */
+/**
+ * DOC: HMM device-page moves without a process
+ *
+ * Some moves start from VRAM, not from an address space: RAS retirement
+ * of one VRAM page (amdx_hmm_retire_vram_page()), emptying a memory
+ * partition before a partition switch (amdx_hmm_vacate_partition()) or a
+ * removed device (amdx_hmm_vacate_device()), and an fd's pages found by
+ * VRAM index wherever they are mapped (amdx_hmm_home_holder(), close and
+ * eviction's last resort).  They use migrate_device_range(), which finds
+ * the mappings itself, and the engine's buffers (amdx_hmm_migrate.c).
+ *
+ * When a device page must go, a poisoned one (RAS: its data is bad) is
+ * replaced by hwpoison entries in every PTE that mapped it
+ * (amdx_hmm_poison_ptes()): the process still gets SIGBUS on touching
+ * it, after the device, amdx_sim and amdx are gone, and no page of host
+ * RAM is taken out of service (memory_failure() is never called;
+ * ``HardwareCorrupted`` stays 0).
+ */
+#include <linux/delay.h>
+#include <linux/jiffies.h>
+#include <linux/migrate.h>
+#include <linux/mm.h>
+#include <linux/pagemap.h>
+#include <linux/sched/signal.h>
+#include <amdx/amdx_compat.h>
+#include <amdx/amdx_vram.h>
+
+#include "amdx_core.h"
+#include "amdx_hmm.h"
+#include "amdx_hmm_devmove.h"
+#include "amdx_hmm_migrate.h"
+#include "amdx_ras_poison.h"
+
+/*
+ * The stand-in for a poisoned device page that must go (draining, device
+ * removal): a zeroed system page, locked, with a second reference that
+ * amdx_hmm_poison_ptes() drops.  The bad data is never copied.
+ */
+static struct page *amdx_hmm_poison_page(void)
+{
+	struct page *page = alloc_page(GFP_HIGHUSER_MOVABLE | __GFP_ZERO);
+
+	if (!page)
+		return NULL;
+	lock_page(page);
+	get_page(page);
+	return page;
+}
+
+#if IS_ENABLED(CONFIG_MEMORY_FAILURE)
+/*
+ * Make every mapping of @page, the stand-in for a poisoned device page,
+ * fault with SIGBUS (BUS_MCEERR_AR) as the device page did, without
+ * memory_failure(): that would retire a healthy page of host RAM for good
+ * (and panic with vm.memory_failure_recovery=0).  The page is flagged
+ * HWPoison only for one more migrate_device_range() of its own pfn, whose
+ * unmap (try_to_migrate()) writes a hwpoison entry into every PTE mapping
+ * it, the kernel's own representation of a poisoned page in a process
+ * (what memory_failure() leaves behind; do_swap_page() answers
+ * VM_FAULT_HWPOISON; zap and exit drop it).  Nothing migrates, the flag
+ * is cleared and the page goes back to the allocator: HardwareCorrupted
+ * stays 0.
+ *
+ * Between migrate_device_finalize() mapping the stand-in and the unmap
+ * here, a racing CPU read of that page in another thread sees zeroes
+ * instead of SIGBUS; only draining and removal take this path, and a
+ * process touching the page after either returned always gets SIGBUS.
+ */
+static void amdx_hmm_poison_ptes(struct page *page)
+{
+	unsigned long src, dst;
+
+	SetPageHWPoison(page);
+	/* Retried while the unmap could not lock or isolate the page. */
+	while (page_mapped(page)) {
+		src = 0;
+		dst = 0;
+		if (!migrate_device_range(&src, page_to_pfn(page), 1) && src) {
+			migrate_device_pages(&src, &dst, 1);
+			migrate_device_finalize(&src, &dst, 1);
+		}
+		cond_resched();
+	}
+	ClearPageHWPoison(page);
+	put_page(page);
+}
+#else
+static void amdx_hmm_poison_ptes(struct page *page)
+{
+	/* No hwpoison entries without MEMORY_FAILURE: zeroes, said once. */
+	pr_warn_once("amdx: poisoned VRAM moved home as zeroes: kernel without CONFIG_MEMORY_FAILURE\n");
+	put_page(page);
+}
+#endif
+
+/*
+ * Move device pages [index, index + n) of @adev somewhere else without a
+ * process: home (to system memory), or to other VRAM pages of partition
+ * @to_part (not %AMDX_HMM_LOC_SYSTEM).  Poisoned pages go home as
+ * hwpoison entries (amdx_hmm_poison_ptes()).  The host pfns of the range
+ * must be contiguous (the provider maps its VRAM in one pagemap range).
+ */
+static int amdx_hmm_move_device_pages(struct amdx_device *adev, u64 index,
+				      unsigned long n, u32 to_part, u64 *moved)
+{
+	struct amdx_migrate_bufs b;
+	unsigned long i, pfn;
+	int ret;
+
+	ret = amdx_bufs_alloc(&b, n);
+	if (ret)
+		return ret;
+	pfn = page_to_pfn(adev->ops->vram_index_page(adev, index));
+	ret = migrate_device_range(b.src, pfn, n);
+	if (ret)
+		goto out;
+	for (i = 0; i < n; i++) {
+		struct page *spage = migrate_pfn_to_page(b.src[i]);
+		struct page *dpage;
+
+		b.dst[i] = 0;
+		if (!spage || !(b.src[i] & MIGRATE_PFN_MIGRATE))
+			continue;
+		if (amdx_ras_page_poisoned(adev, index + i))
+			goto poisoned;
+		if (to_part != AMDX_HMM_LOC_SYSTEM) {
+			/* Charged to the PF: no process to attribute. */
+			dpage = adev->ops->vram_alloc_page(adev, to_part,
+							   AMDX_OWNER_PF);
+			if (IS_ERR(dpage))
+				dpage = NULL;
+			/* The data's fd still holds it. */
+			if (dpage)
+				amdx_hold_pages(adev, &dpage, 1,
+						amdx_vram_pfn_holder(adev->desc.vram,
+								     index + i));
+		} else {
+			dpage = NULL;
+		}
+		if (!dpage) {
+			/* Home is always possible (short of OOM). */
+			dpage = alloc_page(GFP_HIGHUSER_MOVABLE);
+			if (!dpage) {
+				ret = -ENOMEM;
+				continue;
+			}
+			lock_page(dpage);
+		}
+		if (adev->ops->vram_copy(adev, dpage, spage)) {
+			unlock_page(dpage);
+			put_page(dpage);
+			ret = -EIO;
+			continue;
+		}
+		if (!amdx_ras_page_poisoned(adev, index + i)) {
+			b.dst[i] = migrate_pfn(page_to_pfn(dpage));
+			continue;
+		}
+		/* Poisoned while the copy ran (see batch_to_ram). */
+		unlock_page(dpage);
+		put_page(dpage);
+poisoned:
+		/* Nothing to copy: a zeroed stand-in, poisoned below. */
+		dpage = amdx_hmm_poison_page();
+		if (!dpage) {
+			ret = -ENOMEM;
+			continue;
+		}
+		__set_bit(i, b.sel);
+		b.dst[i] = migrate_pfn(page_to_pfn(dpage));
+	}
+	migrate_device_pages(b.src, b.dst, n);
+	for (i = 0; i < n; i++)
+		if ((b.src[i] & MIGRATE_PFN_MIGRATE) && b.dst[i])
+			(*moved)++;
+	migrate_device_finalize(b.src, b.dst, n);
+	/* Stand-ins that did not move are gone but for our reference. */
+	for_each_set_bit(i, b.sel, n)
+		amdx_hmm_poison_ptes(migrate_pfn_to_page(b.dst[i]));
+out:
+	amdx_bufs_free(&b);
+	return ret;
+}
+
+/*
+ * Whether the device page of VRAM page @index was last mapped at a
+ * linear page index in [@lo, @hi): for an anonymous page its address
+ * when it was placed, kept by mremap() and fork().  Read without a
+ * reference: the device (and so its pagemap) lives while the caller
+ * holds its lock, and a stale answer only keeps a page where it is.
+ */
+static bool amdx_hmm_page_in(struct amdx_device *adev, u64 index, u64 lo,
+			     u64 hi)
+{
+	pgoff_t off;
+
+	if (lo >= hi)
+		return false;
+	off = READ_ONCE(adev->ops->vram_index_page(adev, index)->index);
+	return off >= lo && off < hi;
+}
+
+/**
+ * amdx_hmm_move_held() - move pages of one holder home by VRAM index
+ * @adev: the device, not dead (the caller holds its lock for read).
+ * @h: which pages: @h->holder's in VRAM pages [@h->first, @h->end), but
+ *	none whose linear page index is in [@h->keep_lo, @h->keep_hi)
+ *	(amdx_hmm_page_in()).
+ * @moved: pages moved, added to; stops once it reaches @h->want.
+ *
+ * Finds the pages by index (amdx_vram_holder_run()) and moves them
+ * wherever they are mapped (migrate_device_range()), at most
+ * %AMDX_HMM_BATCH per step; stops on a fatal signal.  Busy pages stay.
+ */
+void amdx_hmm_move_held(struct amdx_device *adev,
+			const struct amdx_hmm_held *h, u64 *moved)
+{
+	struct amdx_vram *v = adev->desc.vram;
+	u64 pos = h->first, n, k, j;
+
+	while (pos < h->end && *moved < h->want &&
+	       !fatal_signal_pending(current)) {
+		n = amdx_vram_holder_run(v, h->holder, &pos, h->end);
+		n = min3(n, (u64)AMDX_HMM_BATCH, h->want - *moved);
+		for (k = 0; k < n; k = j + 1) {
+			for (j = k; j < n; j++)
+				if (amdx_hmm_page_in(adev, pos + j, h->keep_lo,
+						     h->keep_hi))
+					break;
+			if (j > k)
+				amdx_hmm_move_device_pages(adev, pos + k, j - k,
+							   AMDX_HMM_LOC_SYSTEM,
+							   moved);
+		}
+		pos += n;
+		cond_resched();
+	}
+}
+
+/**
+ * amdx_hmm_home_holder() - move home every page one fd holds
+ * @adev: the device, not dead (the caller holds its lock for read).
+ * @holder: the fd's holder id (&amdx_hmm_ctx.holder).
+ *
+ * Finds the pages by VRAM index, wherever they are mapped: in the fd's
+ * ranges, where ``mremap()`` moved them, in a ``fork()`` child only.
+ * Costs nothing when the fd holds no page, else a look at one 16-bit
+ * entry per page of VRAM in bounded steps (amdx_vram_holder_run()),
+ * rescheduling between them; stops on a fatal signal.  Busy pages stay.
+ */
+void amdx_hmm_home_holder(struct amdx_device *adev, u32 holder)
+{
+	struct amdx_vram *v = adev->desc.vram;
+	struct amdx_hmm_held h = {
+		.holder = holder, .end = amdx_vram_npages(v), .want = U64_MAX,
+	};
+	u64 moved = 0;
+
+	if (amdx_vram_holder_used(v, holder, NULL))
+		amdx_hmm_move_held(adev, &h, &moved);
+}
+
+/**
+ * amdx_hmm_retire_vram_page() - move the data off one VRAM page
+ * @adev: the device.
+ * @index: the VRAM page index.
+ *
+ * The RAS soft-retirement hook: whatever a process has on the page moves
+ * to a healthy VRAM page of the same memory partition (system memory when
+ * the partition is full), with every mapping updated; the owner sees
+ * nothing.  Afterwards the page is free unless something races.
+ *
+ * Return: 0 when data moved, -ENOENT when the page held none, -EBUSY when
+ * it could not be moved (locked), -ENOMEM, -EIO.
+ */
+int amdx_hmm_retire_vram_page(struct amdx_device *adev, u64 index)
+{
+	struct amdx_device_state st = {};
+	u32 part = AMDX_HMM_LOC_SYSTEM, i;
+	u64 moved = 0, pos;
+	int ret;
+
+	ret = adev->ops->get_state(adev, &st);
+	if (ret)
+		return ret;
+	pos = index << PAGE_SHIFT;
+	for (i = 0; i < st.num_mem_partitions; i++)
+		if (pos >= st.mem[i].base &&
+		    pos < st.mem[i].base + st.mem[i].size)
+			part = i;
+	if (part == AMDX_HMM_LOC_SYSTEM)
+		return -EINVAL;
+	if (!page_count(adev->ops->vram_index_page(adev, index)))
+		return -ENOENT;
+	ret = amdx_hmm_move_device_pages(adev, index, 1, part, &moved);
+	if (ret)
+		return ret;
+	return moved ? 0 : -EBUSY;
+}
+
+/*
+ * Move every device page in VRAM pages [@index, @index + @npages) home,
+ * once, adding to *@moved: the pages that are busy at the time stay, and
+ * callers loop.  Returns 0 or -errno.
+ */
+static int amdx_hmm_home_vram_span(struct amdx_device *adev, u64 index,
+				   u64 npages, u64 *moved)
+{
+	u64 done, before = *moved;
+	int ret = 0;
+
+	for (done = 0; done < npages && !ret; done += AMDX_HMM_BATCH) {
+		unsigned long n = min_t(u64, AMDX_HMM_BATCH, npages - done);
+
+		ret = amdx_hmm_move_device_pages(adev, index + done, n,
+						 AMDX_HMM_LOC_SYSTEM, moved);
+		cond_resched();
+	}
+	amdx_stats_migrated(adev, AMDX_MIG_DRAIN, *moved - before);
+	return ret;
+}
+
+/**
+ * amdx_hmm_vacate_partition() - move all data off a memory partition
+ * @adev: the device.
+ * @part: the memory partition.
+ *
+ * A partition switch's step before the provider repartitions: every page
+ * of @part comes home, retried a few times while some stay busy, and the
+ * contexts' residency counters for @part go to zero.
+ *
+ * Return: 0 when the partition holds no process data any more, -EBUSY if
+ * pages stayed busy, -EINVAL for a bad partition, -errno.
+ */
+int amdx_hmm_vacate_partition(struct amdx_device *adev, u32 part)
+{
+	struct amdx_device_state st = {};
+	u64 moved = 0, first, n, i;
+	int ret, tries;
+
+	ret = adev->ops->get_state(adev, &st);
+	if (ret)
+		return ret;
+	if (part >= st.num_mem_partitions)
+		return -EINVAL;
+	first = st.mem[part].base >> PAGE_SHIFT;
+	n = st.mem[part].size >> PAGE_SHIFT;
+	for (tries = 0; tries < 10; tries++) {
+		ret = amdx_hmm_home_vram_span(adev, first, n, &moved);
+		if (ret)
+			return ret;
+		for (i = 0; i < n; i++)
+			if (page_count(adev->ops->vram_index_page(adev,
+								  first + i)))
+				break;
+		if (i == n) {
+			amdx_hmm_forget_resident(adev, part);
+			return 0;
+		}
+		msleep(20);
+	}
+	return -EBUSY;
+}
+
+/**
+ * amdx_hmm_vacate_device() - move every page of a removed device home
+ * @adev: the device, already dead for new ioctls.
+ *
+ * Called by amdx_device_unregister() so that the provider can free its
+ * device-private memory afterwards (memunmap_pages() waits for every
+ * device page).  No new VRAM page can be allocated any more, and every
+ * page still allocated can be moved: poisoned ones go home as hwpoison
+ * entries, busy ones (an in-flight CPU fault, a concurrent drain) are
+ * retried until their holder lets go.  There is no timeout: returning
+ * with a page allocated would let the provider free what a process can
+ * still reach.
+ *
+ * Context: process context; may wait for as long as a page stays busy.
+ */
+void amdx_hmm_vacate_device(struct amdx_device *adev)
+{
+	u64 npages = adev->desc.vram_size >> PAGE_SHIFT, moved = 0, busy;
+	unsigned long next_log = jiffies + 10 * HZ;
+
+	if (!(adev->desc.flags & AMDX_DEVICE_F_HMM))
+		return;
+	for (;;) {
+		amdx_hmm_home_vram_span(adev, 0, npages, &moved);
+		busy = adev->ops->vram_used_pages(adev);
+		if (!busy) {
+			amdx_hmm_forget_resident(adev, AMDX_HMM_LOC_SYSTEM);
+			return;
+		}
+		if (time_after(jiffies, next_log)) {
+			pr_warn("amdx: %s: removal waits for %llu busy VRAM pages\n",
+				adev->bdf, busy);
+			next_log = jiffies + 10 * HZ;
+		}
+		/* Holders are faults and copies in flight: let them run. */
+		msleep(20);
+	}
+}

@@ -1,0 +1,460 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Copyright (C) 2026 The amdx authors
+ */
+/**
+ * DOC: HMM eviction
+ *
+ * A migration towards VRAM that finds its memory partition full (or its
+ * VF at its quota) makes room and tries again from where it stopped
+ * (amdx_hmm_migrate_range(), at most %AMDX_HMM_MAX_EVICT times).  Room
+ * comes from moving home, in this order:
+ *
+ * 1. what is left to place plus %AMDX_HMM_EVICT_SLACK pages of the least
+ *    recently used unpinned range with pages in that partition, another
+ *    fd's before the migrating fd's own (amdx_hmm_evict());
+ * 2. pages no range counts (``mremap()`` moved them), found in the
+ *    address spaces of the device's contexts (amdx_hmm_evict_uncovered());
+ * 3. pages found by VRAM index, whoever maps them: of fds that pin
+ *    nothing, of closed fds, of the migrating fd (amdx_hmm_evict_held()).
+ *
+ * Never the span being migrated in, never a pinned range.  One
+ * &struct amdx_hmm_evict_req carries what each step may move.
+ */
+#include <linux/ktime.h>
+#include <linux/mm.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
+#include <amdx/amdx_vram.h>
+
+#include "amdx_core.h"
+#include "amdx_hmm_ctx.h"
+#include "amdx_hmm_devmove.h"
+#include "amdx_hmm_evict.h"
+#include "amdx_hmm_migrate.h"
+#include "amdx_hmm_walk.h"
+#include "amdx_trace.h"
+/* Evictions one migration may cause before it gives up. */
+#define AMDX_HMM_MAX_EVICT	16
+/*
+ * Pages an eviction moves home beyond what the migration asking for room
+ * needs: 2 MiB, one default granule, so that a migration that fills the
+ * partition page by page does not evict once per page.
+ */
+#define AMDX_HMM_EVICT_SLACK	512
+
+/**
+ * struct amdx_hmm_evict_req - what one eviction may move home
+ * @adev: the device whose VRAM is full.
+ * @self: the context of the migration asking for room, or NULL; its own
+ *	data is a victim last.
+ * @part: the full memory partition, %AMDX_HMM_LOC_SYSTEM for any.
+ * @ex_start: first byte of the span @self is migrating in: never moved.
+ * @ex_end: one past its last byte.
+ * @same_owner: only data charged to @self's owner (a VF at its quota).
+ * @want: pages to move home: what the migration still has to place plus
+ *	%AMDX_HMM_EVICT_SLACK.
+ */
+struct amdx_hmm_evict_req {
+	struct amdx_device *adev;
+	struct amdx_hmm_ctx *self;
+	u32 part;
+	u64 ex_start;
+	u64 ex_end;
+	bool same_owner;
+	u64 want;
+};
+
+/*
+ * Whether [@s, @e) meets a range of @ctx that is pinned or counts pages in
+ * VRAM (those are amdx_hmm_evict()'s own victims); ctx->lock held.  Costs
+ * a tree look-up plus the ranges inside [@s, @e), not every range.
+ */
+static bool amdx_hmm_covered_in(struct amdx_hmm_ctx *ctx, u64 s, u64 e)
+{
+	struct amdx_range *r = amdx_range_next(&ctx->ranges, s);
+
+	if (!r)
+		return false;
+	list_for_each_entry_from(r, &ctx->ranges.ranges, node) {
+		if (r->start >= e)
+			break;
+		if ((r->attr.flags & AMDX_HMM_F_PIN) || r->resident)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Move up to @er->want of @er->adev's pages mapped anywhere in @ctx's
+ * address space home, in steps of at most %AMDX_HMM_BATCH pages inside VMAs that
+ * map some (counted at page-table cost, amdx_hmm_count_local()), skipping
+ * steps that meet a pinned range, a range counting pages in VRAM or,
+ * in @er->self, [@er->ex_start, @er->ex_end).  The caller holds a reference on the mm and no
+ * mmap lock.
+ */
+static void amdx_hmm_evict_mm(const struct amdx_hmm_evict_req *er,
+			      struct amdx_hmm_ctx *ctx,
+			      struct amdx_hmm_result *res)
+{
+	struct amdx_device *adev = er->adev;
+	u64 ex_start = ctx == er->self ? er->ex_start : 0;
+	u64 ex_end = ctx == er->self ? er->ex_end : 0, want = er->want;
+	struct amdx_migrate_req req = {
+		.adev = adev, .mm = ctx->mm, .dest = AMDX_HMM_LOC_SYSTEM,
+		.owner = ctx->owner, .res = res,
+	};
+	unsigned long addr = 0, next;
+	struct vm_area_struct *vma;
+	bool skip;
+
+	mmap_read_lock(ctx->mm);
+	while (res->moved < want && !fatal_signal_pending(current)) {
+		vma = find_vma(ctx->mm, addr);
+		if (!vma)
+			break;
+		addr = max(addr, vma->vm_start);
+		/* Most VMAs hold none: skip them at page-table cost. */
+		if (addr == vma->vm_start &&
+		    !amdx_hmm_count_local(adev->desc.pgmap_owner, ctx->mm,
+					  vma->vm_start, vma->vm_end)) {
+			addr = vma->vm_end;
+			cond_resched();
+			continue;
+		}
+		next = min_t(u64, vma->vm_end,
+			     addr + (min_t(u64, want - res->moved,
+					   AMDX_HMM_BATCH) << PAGE_SHIFT));
+		spin_lock(&ctx->lock);
+		skip = amdx_hmm_covered_in(ctx, addr, next);
+		spin_unlock(&ctx->lock);
+		if (!skip && (addr >= ex_end || next <= ex_start))
+			amdx_migrate_mm(&req, addr, next);
+		addr = next;
+		cond_resched();
+	}
+	mmap_read_unlock(ctx->mm);
+}
+
+/* Whether @ctx pins a range (ctx->lock held). */
+static bool amdx_hmm_ctx_pins(struct amdx_hmm_ctx *ctx)
+{
+	struct amdx_range *r;
+
+	list_for_each_entry(r, &ctx->ranges.ranges, node)
+		if (r->attr.flags & AMDX_HMM_F_PIN)
+			return true;
+	return false;
+}
+
+/*
+ * Last resort of a full memory partition @er->part (%AMDX_HMM_LOC_SYSTEM:
+ * any): pages found by holder, wherever they are mapped (a fork() child's
+ * after its parent's copy-on-write, which no address space of a context
+ * maps): of every other fd on the device that pins nothing (with
+ * @er->same_owner only those charging @er->self's owner), then of nobody
+ * (fds gone; not with @er->same_owner), then of @er->self if it pins
+ * nothing, but never a page placed at an address in [@er->ex_start,
+ * @er->ex_end), the span its migration is moving in
+ * (amdx_hmm_page_in()).  Adds to *@moved, up to @er->want.
+ */
+static void amdx_hmm_evict_held(const struct amdx_hmm_evict_req *er,
+				u64 *moved)
+{
+	struct amdx_device *adev = er->adev;
+	struct amdx_hmm_ctx *self = er->self;
+	struct amdx_vram *v = adev->desc.vram;
+	struct amdx_hmm_held h = {
+		.end = amdx_vram_npages(v), .want = er->want,
+	};
+	bool same_owner = er->same_owner, found, pins;
+	struct amdx_hmm_ctx *ctx;
+	u64 before = *moved;
+	u32 i, k;
+
+	if (er->part != AMDX_HMM_LOC_SYSTEM) {
+		h.first = amdx_vram_part_base(v, er->part);
+		h.end = h.first + amdx_vram_part_size(v, er->part);
+	}
+	for (i = 0; *moved < h.want && !fatal_signal_pending(current); i++) {
+		found = false;
+		k = 0;
+		mutex_lock(&adev->hmm.lock);
+		list_for_each_entry(ctx, &adev->hmm.ctxs, dev_node) {
+			if (ctx == self ||
+			    (same_owner && (!self || ctx->owner != self->owner)))
+				continue;
+			if (k++ < i)
+				continue;
+			spin_lock(&ctx->lock);
+			found = !amdx_hmm_ctx_pins(ctx);
+			spin_unlock(&ctx->lock);
+			h.holder = ctx->holder;
+			break;
+		}
+		mutex_unlock(&adev->hmm.lock);
+		if (k <= i)
+			break;
+		if (found)
+			amdx_hmm_move_held(adev, &h, moved);
+	}
+	if (!same_owner) {
+		h.holder = AMDX_VRAM_NO_HOLDER;
+		amdx_hmm_move_held(adev, &h, moved);
+	}
+	if (self) {
+		spin_lock(&self->lock);
+		pins = amdx_hmm_ctx_pins(self);
+		spin_unlock(&self->lock);
+		if (!pins) {
+			h.holder = self->holder;
+			h.keep_lo = er->ex_start >> PAGE_SHIFT;
+			h.keep_hi = DIV_ROUND_UP_ULL(er->ex_end, PAGE_SIZE);
+			amdx_hmm_move_held(adev, &h, moved);
+		}
+	}
+	if (*moved > before) {
+		amdx_stats_migrated(adev, AMDX_MIG_EVICT, *moved - before);
+		trace_amdx_hmm_evict(amdx_device_id(adev), 0, 0,
+				     *moved - before);
+	}
+}
+
+/*
+ * The partition is full and no range counts pages in it, yet pages are
+ * there: mapped where no range covers them (mremap() moved them and the
+ * old range was clipped).  Look for them in the address space of every
+ * context on @er->adev (with @er->same_owner only those charging
+ * @er->self's owner), @er->self's own last and never its [@er->ex_start,
+ * @er->ex_end), and move up to @er->want home; when that finds none, by
+ * holder (amdx_hmm_evict_held()).
+ * Returns 0 when something moved, else -ENOSPC.
+ */
+static int amdx_hmm_evict_uncovered(const struct amdx_hmm_evict_req *er)
+{
+	struct amdx_device *adev = er->adev;
+	struct amdx_hmm_ctx *self = er->self;
+	bool same_owner = er->same_owner;
+	u64 want = er->want;
+	struct amdx_hmm_result res = {};
+	struct amdx_hmm_ctx *ctx, *c;
+	u32 pass, i, k;
+	u64 before;
+	bool mine;
+
+	for (pass = 0; pass < 2 && res.moved < want; pass++) {
+		for (i = 0; res.moved < want; i++) {
+			c = NULL;
+			k = 0;
+			mutex_lock(&adev->hmm.lock);
+			list_for_each_entry(ctx, &adev->hmm.ctxs, dev_node) {
+				if (same_owner &&
+				    (!self || ctx->owner != self->owner))
+					continue;
+				/* pass 0: the others; pass 1: @self */
+				mine = ctx == self;
+				if (mine != !!pass)
+					continue;
+				if (k++ < i)
+					continue;
+				if (mmget_not_zero(ctx->mm)) {
+					kref_get(&ctx->ref);
+					c = ctx;
+				}
+				break;
+			}
+			mutex_unlock(&adev->hmm.lock);
+			if (k <= i)
+				break;
+			if (!c)
+				continue;
+			before = res.moved;
+			amdx_hmm_evict_mm(er, c, &res);
+			mmput(c->mm);
+			spin_lock(&c->lock);
+			c->total.pages_out += res.moved - before;
+			c->total.bytes_out += (res.moved - before) << PAGE_SHIFT;
+			c->total.evictions++;
+			spin_unlock(&c->lock);
+			trace_amdx_hmm_evict(amdx_device_id(adev), c->tgid, 0,
+					     res.moved - before);
+			amdx_stats_migrated(adev, AMDX_MIG_EVICT,
+					    res.moved - before);
+			amdx_hmm_ctx_put(c);
+			if (fatal_signal_pending(current))
+				return -EINTR;
+		}
+	}
+	if (!res.moved)
+		amdx_hmm_evict_held(er, &res.moved);
+	return res.moved ? 0 : -ENOSPC;
+}
+
+/*
+ * Move @er->want pages of the least recently used unpinned range with
+ * pages in VRAM home (all of it when it holds fewer): of any context on
+ * @er->adev, @er->self's own last; with @er->same_owner only of contexts
+ * charging @er->self's owner (a VF at its quota); unless @er->part is
+ * %AMDX_HMM_LOC_SYSTEM, only ranges with pages in memory partition
+ * @er->part (evicting another partition's data makes no room in a full
+ * one).
+ * Inside the range the walk goes up from its start, in steps no longer
+ * than what is still to move, so it never moves more than asked however
+ * large the range (adjacent ranges with equal attributes merge).  Never
+ * the span [@er->ex_start, @er->ex_end) of @er->self.  The caller holds no mmap lock.
+ * Returns 0 when something was evicted, -ENOSPC when nothing could be,
+ * -EINTR on a fatal signal.
+ */
+static int amdx_hmm_evict(const struct amdx_hmm_evict_req *er)
+{
+	struct amdx_device *adev = er->adev;
+	struct amdx_hmm_ctx *self = er->self, *ctx, *victim = NULL;
+	u64 ex_start = er->ex_start, ex_end = er->ex_end, want = er->want;
+	bool same_owner = er->same_owner;
+	u32 part = er->part;
+	struct amdx_hmm_result res = {};
+	struct amdx_migrate_req req = {
+		.adev = adev, .dest = AMDX_HMM_LOC_SYSTEM, .res = &res,
+	};
+	u64 best = U64_MAX, start = 0, end = 0, t0, addr, next;
+	struct amdx_range *r;
+	int ret = 0;
+
+	mutex_lock(&adev->hmm.lock);
+	list_for_each_entry(ctx, &adev->hmm.ctxs, dev_node) {
+		if (same_owner && (!self || ctx->owner != self->owner))
+			continue;
+		spin_lock(&ctx->lock);
+		list_for_each_entry(r, &ctx->ranges.ranges, node) {
+			/* Prefer others' ranges: bias ours to the end. */
+			u64 key = r->last_used + (ctx == self ? U64_MAX / 2 : 0);
+
+			u64 s = r->start, e = r->end;
+
+			if ((r->attr.flags & AMDX_HMM_F_PIN) || !r->resident ||
+			    key >= best)
+				continue;
+			if (part != AMDX_HMM_LOC_SYSTEM &&
+			    !(r->resident_parts & BIT(part)))
+				continue;
+			/* Never the span being migrated in: what is left. */
+			if (ctx == self && s < ex_end && e > ex_start) {
+				if (s < ex_start)
+					e = ex_start;
+				else if (e > ex_end)
+					s = ex_end;
+				else
+					continue;
+			}
+			best = key;
+			victim = ctx;
+			start = s;
+			end = e;
+		}
+		spin_unlock(&ctx->lock);
+	}
+	if (victim && !mmget_not_zero(victim->mm))
+		victim = NULL;
+	if (victim)
+		kref_get(&victim->ref);
+	mutex_unlock(&adev->hmm.lock);
+	if (!victim)
+		return amdx_hmm_evict_uncovered(er);
+
+	t0 = ktime_get_ns();
+	req.mm = victim->mm;
+	req.owner = victim->owner;
+	for (addr = start; addr < end && res.moved < want; addr = next) {
+		if (fatal_signal_pending(current)) {
+			ret = -EINTR;
+			break;
+		}
+		next = min(end, addr + ((want - res.moved) << PAGE_SHIFT));
+		mmap_read_lock(victim->mm);
+		ret = amdx_migrate_mm(&req, addr, next);
+		mmap_read_unlock(victim->mm);
+		if (ret)
+			break;
+		cond_resched();
+	}
+	res.ns = ktime_get_ns() - t0;
+	mmput(victim->mm);
+	amdx_hmm_account(victim, start, AMDX_HMM_LOC_SYSTEM, &res,
+			 AMDX_MIG_EVICT);
+	amdx_stats_migrated(adev, AMDX_MIG_EVICT, res.moved);
+	if (!res.moved && addr >= end) {
+		/* Nothing came back: forget the stale residency hint. */
+		spin_lock(&victim->lock);
+		r = amdx_range_find(&victim->ranges, start);
+		if (r)
+			amdx_range_forget_resident(r, AMDX_HMM_LOC_SYSTEM);
+		spin_unlock(&victim->lock);
+	}
+	trace_amdx_hmm_evict(amdx_device_id(adev), victim->tgid, start,
+			     res.moved);
+	amdx_hmm_ctx_put(victim);
+	return ret ? ret : 0;
+}
+
+/**
+ * amdx_hmm_migrate_range() - migrate [start, end) of a context's process
+ * @ctx: the context; the caller's mm is ctx->mm.
+ * @start: first byte, page aligned.
+ * @end: one past the last byte, page aligned.
+ * @dest: a memory partition or %AMDX_HMM_LOC_SYSTEM.
+ * @res: out: the outcome, accumulated.
+ *
+ * Takes the mmap lock itself; evicts least recently used ranges when the
+ * partition is full.
+ *
+ * Return: 0 (see @res for what moved), -EINTR on a fatal signal, -ENOMEM.
+ */
+int amdx_hmm_migrate_range(struct amdx_hmm_ctx *ctx, u64 start, u64 end,
+			   u32 dest, struct amdx_hmm_result *res)
+{
+	struct amdx_device *adev = ctx->adev;
+	struct amdx_migrate_req req = {
+		.adev = adev, .mm = ctx->mm, .dest = dest,
+		.owner = ctx->owner, .holder = ctx->holder, .res = res,
+	};
+	struct amdx_hmm_evict_req er = {
+		.adev = adev, .self = ctx, .ex_start = start, .ex_end = end,
+	};
+	unsigned long addr = start;
+	u64 t0 = ktime_get_ns();
+	int evictions = 0, ret;
+
+	for (;;) {
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		mmap_read_lock(ctx->mm);
+		ret = amdx_migrate_mm(&req, addr, end);
+		mmap_read_unlock(ctx->mm);
+		if (ret != -ENOSPC && ret != -EDQUOT)
+			break;
+		/*
+		 * Partition full (or a VF at its quota) from req.resume on: make
+		 * room, retry there.  Room in a full partition comes only
+		 * from data in that partition; a VF's quota spans all, but it
+		 * evicts only its own data, and only with %AMDX_VF_F_EVICT.
+		 */
+		er.part = ret == -EDQUOT ? AMDX_HMM_LOC_SYSTEM : dest;
+		er.same_owner = ret == -EDQUOT;
+		er.want = ((end - req.resume) >> PAGE_SHIFT) +
+			  AMDX_HMM_EVICT_SLACK;
+		if (evictions++ >= AMDX_HMM_MAX_EVICT ||
+		    (ret == -EDQUOT && !READ_ONCE(ctx->vf_evict)) ||
+		    amdx_hmm_evict(&er)) {
+			res->skipped += (end - req.resume) >> PAGE_SHIFT;
+			res->reasons |= AMDX_HMM_SKIP_NO_MEMORY;
+			ret = 0;
+			break;
+		}
+		addr = req.resume;
+	}
+	res->ns = ktime_get_ns() - t0;
+	trace_amdx_hmm_migrate(amdx_device_id(adev), ctx->tgid, start,
+			       (end - start) >> PAGE_SHIFT, dest, res->moved,
+			       res->ns);
+	return ret;
+}
