@@ -9,8 +9,10 @@
 #include "cli.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
 #include <exception>
+#include <fcntl.h>
 #include <fstream>
 #include <iostream>
 #include <ostream>
@@ -135,6 +137,11 @@ int print_version(const Options& opts, std::ostream& out) {
     return kExitOk;
 }
 
+bool is_stdout_buf(const std::streambuf* buf) {
+    const auto* fd_buf = dynamic_cast<const FdOutBuf*>(buf);
+    return fd_buf != nullptr && fd_buf->fd() == STDOUT_FILENO;
+}
+
 /// Levenshtein distance, for "did you mean".
 std::size_t distance(std::string_view a, std::string_view b) {
     std::vector<std::size_t> row(b.size() + 1);
@@ -212,6 +219,13 @@ std::string usage_message(CLI::App& app, const CLI::ParseError& e, int argc,
     // Value 0 not in range 1 to 1024", "--block is required".
     if (what.rfind("DEV: ", 0) == 0)
         what.erase(0, 5);
+    // Two failed checks of one option: "--x: (first) AND (second)"; the
+    // first is the cause.
+    if (const auto both = what.find(") AND ("); both != std::string::npos) {
+        const auto open = what.rfind(": (", both);
+        if (open != std::string::npos)
+            what = what.substr(0, open + 2) + what.substr(open + 3, both - open - 3);
+    }
     if (const auto v = what.find(": Value "); v != std::string::npos)
         what[v + 2] = 'v';
     return what + help;
@@ -297,9 +311,9 @@ int dispatch(int argc, const char* const* argv, Options& opts, std::ostream& out
 
     if (version)
         return print_version(opts, out);
-    opts.color =
-        color == "always" || (color == "auto" && &out == &std::cout &&
-                              ::isatty(STDOUT_FILENO) == 1 && std::getenv("NO_COLOR") == nullptr);
+    opts.color = color == "always" ||
+                 (color == "auto" && (&out == &std::cout || is_stdout_buf(out.rdbuf())) &&
+                  ::isatty(STDOUT_FILENO) == 1 && std::getenv("NO_COLOR") == nullptr);
     if (pretty)
         opts.format = Format::json_pretty;
     else if (json)
@@ -390,8 +404,81 @@ int run(int argc, const char* const* argv, std::istream& in, bool interactive, s
         fail(err, e.what());
         rc = kExitError;
     }
+    // Output that did not reach its file is a failure (a full disk, a
+    // closed descriptor): `amdx -j dev show > /dev/full` must not exit 0.
+    out.flush();
+    if (!out) {
+        const auto* fd_buf = dynamic_cast<const FdOutBuf*>(out.rdbuf());
+        const int e = fd_buf != nullptr ? fd_buf->error() : 0;
+        fail(err,
+             e != 0 ? "writing standard output: " +
+                          errno_text(std::error_code(e, std::system_category()))
+                    : std::string("writing standard output failed"),
+             kExitError);
+        if (rc == kExitOk)
+            rc = kExitError;
+    }
     // The one error line says why; its classification is the exit status.
     return rc != kExitOk && t_status != 0 ? t_status : rc;
+}
+
+int run_process(int argc, const char* const* argv) {
+    // A closed standard descriptor would be reused by the next open
+    // (/dev/amdx as standard output); hold it with /dev/null opened
+    // read-only, so that writes to it fail with EBADF as they would have.
+    for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; ++fd) {
+        if (::fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+            continue;
+        const int held = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+        if (held >= 0 && held != fd) {
+            ::dup2(held, fd);
+            ::close(held);
+        }
+    }
+    FdOutBuf buf(STDOUT_FILENO);
+    std::ostream out(&buf);
+    return run(argc, argv, std::cin, ::isatty(STDIN_FILENO) == 1, out, std::cerr);
+}
+
+FdOutBuf::FdOutBuf(int fd)
+    : fd_(fd), line_(::isatty(fd) == 1), buf_(line_ ? std::size_t{4096} : std::size_t{64} * 1024) {
+    setp(buf_.data(), buf_.data() + buf_.size());
+}
+
+FdOutBuf::int_type FdOutBuf::overflow(int_type c) {
+    if (sync() != 0)
+        return traits_type::eof();
+    if (!traits_type::eq_int_type(c, traits_type::eof())) {
+        *pptr() = traits_type::to_char_type(c);
+        pbump(1);
+    }
+    return traits_type::not_eof(c);
+}
+
+std::streamsize FdOutBuf::xsputn(const char* s, std::streamsize n) {
+    const std::streamsize put = std::streambuf::xsputn(s, n);
+    if (line_ && put > 0 &&
+        std::string_view(s, static_cast<std::size_t>(put)).find('\n') != std::string_view::npos)
+        return sync() == 0 ? put : 0;
+    return put;
+}
+
+int FdOutBuf::sync() {
+    const char* p = pbase();
+    while (p < pptr()) {
+        const ssize_t n = ::write(fd_, p, static_cast<std::size_t>(pptr() - p));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            if (error_ == 0)
+                error_ = errno;
+            setp(buf_.data(), buf_.data() + buf_.size()); // drop what cannot be written
+            return -1;
+        }
+        p += n;
+    }
+    setp(buf_.data(), buf_.data() + buf_.size());
+    return 0;
 }
 
 int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {

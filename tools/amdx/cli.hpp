@@ -11,6 +11,7 @@
 #include <istream>
 #include <optional>
 #include <stdexcept>
+#include <streambuf>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -214,11 +215,41 @@ int hmm_demo(const Options& opts, const std::vector<std::string>& args, std::ost
 [[nodiscard]] std::optional<std::uint64_t> parse_event_kinds(std::string_view list,
                                                              std::string& bad);
 
-/// Runs the CLI: output to @out, one error line to @err; returns the exit code.
+/// Runs the CLI: output to @out, one error line to @err; returns the exit
+/// code.  Output that could not be written (@out failed) is an error.
 int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
 /// run() reading "-" files and answers from @in; @interactive: @in is a terminal.
 int run(int argc, const char* const* argv, std::istream& in, bool interactive, std::ostream& out,
         std::ostream& err);
+
+/// An output buffer over a file descriptor that keeps the errno of the
+/// first failed write (a stream only knows that one failed): standard
+/// output, the exporter's textfile.  64 KiB at a time; each line on a
+/// terminal.
+class FdOutBuf : public std::streambuf {
+  public:
+    explicit FdOutBuf(int fd);
+    [[nodiscard]] int fd() const { return fd_; }
+    /// The errno of the first failed write, 0 if none.
+    [[nodiscard]] int error() const { return error_; }
+
+  protected:
+    int_type overflow(int_type c) override;
+    std::streamsize xsputn(const char* s, std::streamsize n) override;
+    int sync() override;
+
+  private:
+    int fd_;
+    int error_ = 0;
+    bool line_ = false; ///< a terminal: write each line
+    std::vector<char> buf_;
+};
+
+/// run() as the process: standard output through an FdOutBuf (a failed
+/// write names its errno), a closed standard descriptor held by /dev/null
+/// read-only (so writes to it still fail and /dev/amdx never becomes
+/// standard output).
+int run_process(int argc, const char* const* argv);
 
 } // namespace amdx::cli
 

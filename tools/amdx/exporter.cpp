@@ -25,7 +25,6 @@
 #include <prometheus/exposer.h>
 #include <prometheus/text_serializer.h>
 #include <sstream>
-#include <streambuf>
 #include <string_view>
 #include <thread>
 #include <unistd.h>
@@ -322,73 +321,37 @@ std::string to_text(const std::vector<MetricFamily>& families) {
 
 namespace {
 
-/// The metrics of one collection; on failure amdx_up 0 and the reason in
-/// @why.
+/// The exposition of a failed collection: amdx_up 0 alone.
+std::vector<MetricFamily> down_families(const std::string& host) {
+    Builder b;
+    b.gauge("amdx_up", "1 if the exporter read every device, 0 if the collection failed.",
+            {{"hostname", host}}, 0);
+    return b.take();
+}
+
+/// The metrics of one collection; on failure amdx_up 0, the one error line
+/// on @err (with the exit status of a missing module, open_control()) and
+/// @ok false.
 std::vector<MetricFamily> collect_families(const Options& opts, const std::string& host,
-                                           const EventTallies* ev, std::string& why) {
+                                           const EventTallies* ev, std::ostream& err, bool& ok) {
     const auto t0 = std::chrono::steady_clock::now();
-    why.clear();
-    auto control = Control::open(opts.node);
-    Result<std::vector<Snapshot>> snaps = Unexpected(std::errc::no_such_device);
-    std::string what = "open";
-    if (control)
-        snaps = collect(*control, what);
-    else
-        snaps = Unexpected(control.error());
+    ok = false;
+    const auto control = open_control(opts, err);
+    if (!control)
+        return down_families(host);
+    std::string what;
+    const auto snaps = collect(*control, what);
     if (!snaps) {
-        why = what + ": " + errno_text(snaps.error());
-        Builder b;
-        b.gauge("amdx_up", "1 if the exporter read every device, 0 if the collection failed.",
-                {{"hostname", host}}, 0);
-        return b.take();
+        fail(err, "exporter: " + what + ": " + errno_text(snaps.error()));
+        return down_families(host);
     }
+    ok = true;
     const std::chrono::duration<double> took = std::chrono::steady_clock::now() - t0;
     std::map<std::uint32_t, EventTally> tallies;
     if (ev != nullptr)
         tallies = ev->get();
     return to_metrics(*snaps, host, ev != nullptr ? &tallies : nullptr, took.count());
 }
-
-/// An output buffer over a file descriptor: the serializer writes a fleet
-/// host's exposition (megabytes) straight into the file, 64 KiB at a time,
-/// instead of into a string of it first.
-class FdBuf : public std::streambuf {
-  public:
-    explicit FdBuf(int fd) : fd_(fd) { setp(buf_.data(), buf_.data() + buf_.size()); }
-    /// The errno of the first failed write, 0 if none.
-    [[nodiscard]] int error() const { return error_; }
-
-  protected:
-    int_type overflow(int_type c) override {
-        if (sync() != 0)
-            return traits_type::eof();
-        if (!traits_type::eq_int_type(c, traits_type::eof())) {
-            *pptr() = traits_type::to_char_type(c);
-            pbump(1);
-        }
-        return traits_type::not_eof(c);
-    }
-    int sync() override {
-        const char* p = pbase();
-        while (p < pptr()) {
-            const ssize_t n = ::write(fd_, p, static_cast<std::size_t>(pptr() - p));
-            if (n < 0 && errno == EINTR)
-                continue;
-            if (n < 0) {
-                error_ = errno;
-                return -1;
-            }
-            p += n;
-        }
-        setp(buf_.data(), buf_.data() + buf_.size());
-        return 0;
-    }
-
-  private:
-    int fd_;
-    int error_ = 0;
-    std::vector<char> buf_ = std::vector<char>(std::size_t{64} * 1024);
-};
 
 /// Writes the exposition of @families to @path through @path.tmp.PID,
 /// fsync, rename.
@@ -400,7 +363,9 @@ bool write_textfile(const std::string& path, const std::vector<MetricFamily>& fa
         why = tmp + ": " + errno_text(std::error_code(errno, std::system_category()));
         return false;
     }
-    FdBuf buf(fd);
+    // The serializer writes a fleet host's exposition (megabytes) straight
+    // into the file, not into a string of it first.
+    FdOutBuf buf(fd);
     std::ostream out(&buf);
     prometheus::TextSerializer{}.Serialize(out, families);
     out.flush();
@@ -493,7 +458,6 @@ class Collector : public prometheus::Collectable {
 
     std::vector<MetricFamily> Collect() const override {
         const auto t0 = std::chrono::steady_clock::now();
-        Builder down;
         auto control = Control::open(opts_.node);
         std::string what = "open";
         if (control) {
@@ -504,9 +468,7 @@ class Collector : public prometheus::Collectable {
                 return to_metrics(*snaps, host_, &t, took.count());
             }
         }
-        down.gauge("amdx_up", "1 if the exporter read every device, 0 if the collection failed.",
-                   {{"hostname", host_}}, 0);
-        return down.take();
+        return down_families(host_);
     }
 
   private:
@@ -525,9 +487,11 @@ void on_term(int /*sig*/) {
 
 int FleetCommands::exporter(const Options& opts, std::ostream& out, std::ostream& err) const {
     const std::string host = host_name();
-    // Check the node once up front, so that a missing module is one line
-    // and exit 1 rather than a file saying amdx_up 0.
-    if (!open_control(opts, err))
+    // Serving HTTP, a missing module is one line and exit 3 (Prometheus
+    // then records the target down).  Writing a textfile, it is a file
+    // saying amdx_up 0, so that node-exporter never serves the last
+    // collection's values as live (metrics.rst).
+    if (!listen_.empty() && !open_control(opts, err))
         return kExitError;
     g_stop.store(false);
     struct sigaction sa = {};
@@ -573,19 +537,23 @@ int FleetCommands::exporter(const Options& opts, std::ostream& out, std::ostream
     std::uint64_t done = 0;
     int code = kExitOk;
     for (;;) {
+        bool ok = false;
+        const auto families =
+            collect_families(opts, host, keeps_running ? &tallies : nullptr, err, ok);
         std::string why;
-        const auto families = collect_families(opts, host, keeps_running ? &tallies : nullptr, why);
-        if (!why.empty())
-            fail(err, "exporter: " + why);
         if (textfile_ == "-") {
             out << to_text(families) << std::flush;
+            if (!out) {
+                code = kExitError; // run() names the failed write
+                break;
+            }
         } else if (!write_textfile(textfile_, families, why)) {
-            fail(err, "exporter: " + why);
+            fail(err, "exporter: " + why, kExitError);
             code = kExitError;
             break;
         }
         if (!keeps_running) {
-            code = why.empty() ? kExitOk : kExitError;
+            code = ok ? kExitOk : kExitError;
             break;
         }
         if (++done == iterations_ || g_stop.load())

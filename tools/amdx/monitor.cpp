@@ -37,6 +37,13 @@ void put_partition(Json& j, const std::optional<std::uint32_t>& partition) {
         j["partition"] = *partition;
 }
 
+/// A record that names a partition in every kernel, but "none" is possible
+/// (AMDX_RAS_PARTITION_ALL): absent, never 4294967295.
+void put_partition(Json& j, std::uint32_t partition) {
+    if (partition != AMDX_RAS_PARTITION_ALL)
+        j["partition"] = partition;
+}
+
 /// "ok", or the errno's name.
 std::string result_name(const std::error_code& ec) {
     return ec ? errno_result(-static_cast<std::int64_t>(ec.value())) : "ok";
@@ -171,9 +178,9 @@ Json event_to_json(const TypedEvent& ev) {
                        j["result"] = result_name(a.result);
                        j["duration_ns"] = a.duration_ns;
                    },
-                   [&j](const e::PartitionQuarantined& p) { j["partition"] = p.partition; },
-                   [&j](const e::PartitionRestored& p) { j["partition"] = p.partition; },
-                   [&j](const e::PartitionOffline& p) { j["partition"] = p.partition; },
+                   [&j](const e::PartitionQuarantined& p) { put_partition(j, p.partition); },
+                   [&j](const e::PartitionRestored& p) { put_partition(j, p.partition); },
+                   [&j](const e::PartitionOffline& p) { put_partition(j, p.partition); },
                    [&j](const e::VfReset& v) {
                        j["vf"] = v.vf;
                        j["cause"] = to_string(v.cause);
@@ -197,7 +204,7 @@ Json event_to_json(const TypedEvent& ev) {
                        j["pages"] = m.pages;
                    },
                    [&j](const e::Drained& d) {
-                       j["partition"] = d.partition;
+                       put_partition(j, d.partition);
                        j["pid"] = d.pid;
                        j["pages"] = d.pages;
                    },
@@ -374,6 +381,8 @@ int MonitorCommand::run(const Options& opts, std::ostream& out, std::ostream& er
                 ++seen;
             }
             out.flush();
+            if (!out)
+                return kExitError; // run() names the failed write
             if (count_ != 0 && seen >= count_)
                 return kExitOk;
         }

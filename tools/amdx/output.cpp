@@ -264,6 +264,26 @@ std::string leaf(const std::string& key) {
     return dot == std::string::npos ? key : key.substr(dot + 1);
 }
 
+/// A --raw cell: one space separates columns, so a cell holds none (it
+/// would be escaped as "\x20"): a number and its unit are joined ("48GiB",
+/// "4.1us"), other blanks become '_'.
+std::string raw_cell(std::string text) {
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] != ' ') {
+            out += text[i];
+            continue;
+        }
+        const bool unit = i > 0 && i + 1 < text.size() &&
+                          std::isdigit(static_cast<unsigned char>(text[i - 1])) != 0 &&
+                          std::isalpha(static_cast<unsigned char>(text[i + 1])) != 0;
+        if (!unit)
+            out += '_';
+    }
+    return out;
+}
+
 void print_table(std::ostream& out, const Json& rows, std::size_t indent, const Options& opts) {
     std::vector<Column> cols = columns_of(rows);
     if (!opts.columns.empty()) {
@@ -292,7 +312,8 @@ void print_table(std::ostream& out, const Json& rows, std::size_t indent, const 
         for (std::size_t i = 0; i < cols.size(); ++i) {
             const Json* v = cell_of(row, cols[i].key);
             const std::string k = leaf(cols[i].key);
-            const std::string text = v != nullptr ? value_text(k, *v) : "-";
+            const std::string text =
+                v != nullptr ? (opts.raw ? raw_cell(value_text(k, *v)) : value_text(k, *v)) : "-";
             scols_line_set_data(ln, i, text.c_str());
             if (opts.color && v != nullptr && stands_out(k, *v))
                 scols_cell_set_color(scols_line_get_cell(ln, i), "red");
@@ -381,9 +402,11 @@ void print_line(std::ostream& out, const Json& obj) {
             line += (line.empty() ? "time " : " time ") + wall + " mono " + mono;
             continue;
         }
+        if (k == "partition" && as_u64(v) == std::uint64_t{AMDX_RAS_PARTITION_ALL})
+            continue; // none (a newer kernel's kind, as its raw fields)
         std::string text = value_text(k, v);
-        if (text.find(' ') != std::string::npos && !v.is_object())
-            text = std::string(1, '"').append(text).append(1, '"');
+        if (!v.is_object()) // one word: "4.1us"
+            text = raw_cell(std::move(text));
         if (!line.empty())
             line += ' ';
         line.append(k).append(1, ' ').append(text);

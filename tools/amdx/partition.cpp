@@ -5,6 +5,7 @@
 // plan and set print the kernel's report (resulting partitions, holders,
 // steps) even when the kernel refused; the refusal is then the one error
 // line after it, naming the reason or the failed step and the errno.
+#include <charconv>
 #include <climits>
 #include <fstream>
 #include <sstream>
@@ -468,13 +469,21 @@ VfCommands::VfCommands(CLI::App& app) {
         ->required()
         ->check(CLI::Range(0U, static_cast<unsigned>(AMDX_MAX_VFS - 1)));
     set_->add_option("--vram-mib", vram_mib_, "VRAM quota in MiB (16 MiB steps, >= 256)")
-        ->check(CLI::Range(std::uint64_t{AMDX_VF_VRAM_MIN >> 20}, std::uint64_t{1} << 44) &
-                CLI::Validator(
-                    [](std::string& v) -> std::string {
-                        return std::stoull(v) % 16 == 0 ? std::string()
-                                                        : "not a multiple of 16 MiB: " + v;
-                    },
-                    "", "16 MiB steps"));
+        ->check(CLI::Validator( // one check, one cause (not CLI11's "(...) AND (...)")
+            [](std::string& v) -> std::string {
+                constexpr std::uint64_t lo = AMDX_VF_VRAM_MIN >> 20;
+                constexpr std::uint64_t hi = std::uint64_t{1} << 44;
+                std::uint64_t n = 0;
+                const auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+                if (v.empty() || ec != std::errc() || ptr != v.data() + v.size())
+                    return "not a number of MiB: " + v;
+                if (n < lo || n > hi)
+                    return "value " + v + " not in range " + std::to_string(lo) + " to " +
+                           std::to_string(hi);
+                return n % 16 == 0 ? std::string() : "not a multiple of 16 MiB: " + v;
+            },
+            "[" + std::to_string(AMDX_VF_VRAM_MIN >> 20) + " - " +
+                std::to_string(std::uint64_t{1} << 44) + "] in 16 MiB steps"));
     set_->add_option("--time-slice-us", time_slice_us_, "Time slice in microseconds")
         ->check(CLI::Range(static_cast<unsigned>(AMDX_VF_TIME_SLICE_MIN_US),
                            static_cast<unsigned>(AMDX_VF_TIME_SLICE_MAX_US)));

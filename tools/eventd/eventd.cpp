@@ -6,8 +6,14 @@
 #include <atomic>
 #include <chrono>
 #include <csignal>
+#include <cstddef>
+#include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <poll.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 
@@ -135,9 +141,40 @@ Result<std::size_t> Daemon::poll_once(int timeout_ms) {
     return lines.size();
 }
 
+bool notify(std::string_view state) {
+    const char* path = std::getenv("NOTIFY_SOCKET");
+    if (path == nullptr || (path[0] != '/' && path[0] != '@'))
+        return false;
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    const std::size_t len = std::strlen(path);
+    if (len >= sizeof(addr.sun_path))
+        return false;
+    std::memcpy(addr.sun_path, path, len);
+    if (addr.sun_path[0] == '@')
+        addr.sun_path[0] = '\0'; // abstract namespace
+    const int fd = ::socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return false;
+    const auto addr_len = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + len);
+    const ssize_t n = ::sendto(fd, state.data(), state.size(), MSG_NOSIGNAL,
+                               reinterpret_cast<const sockaddr*>(&addr), addr_len);
+    ::close(fd);
+    return n == static_cast<ssize_t>(state.size());
+}
+
 namespace {
 
 std::atomic_bool g_stop{false};
+
+/// Half of systemd's WatchdogSec= (WATCHDOG_USEC), or 0 without one.
+std::chrono::microseconds watchdog_period() {
+    const char* usec = std::getenv("WATCHDOG_USEC");
+    const char* pid = std::getenv("WATCHDOG_PID");
+    if (usec == nullptr || (pid != nullptr && std::strtol(pid, nullptr, 10) != ::getpid()))
+        return std::chrono::microseconds(0);
+    return std::chrono::microseconds(std::strtoull(usec, nullptr, 10) / 2);
+}
 
 void on_term(int /*sig*/) {
     g_stop.store(true);
@@ -182,6 +219,10 @@ int run_daemon(int argc, char** argv) {
         return 1;
     }
     std::cout << "amdx-eventd: journaling to " << opts.journal.path << std::endl;
+    // Subscribed and the journal open: systemd's Type=notify start is done.
+    notify("READY=1\nSTATUS=journaling to " + opts.journal.path);
+    const auto watchdog = watchdog_period();
+    auto last_ping = std::chrono::steady_clock::now();
     std::uint64_t written = 0;
     auto last_scan = std::chrono::steady_clock::now();
     while (!g_stop.load() && (count == 0 || written < count)) {
@@ -197,7 +238,12 @@ int run_daemon(int argc, char** argv) {
             daemon->rescan();
             last_scan = now;
         }
+        if (watchdog.count() > 0 && now - last_ping >= watchdog) {
+            notify("WATCHDOG=1"); // the loop turns: poll, journal, rescan
+            last_ping = now;
+        }
     }
+    notify("STOPPING=1");
     return 0;
 }
 

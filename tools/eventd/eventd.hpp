@@ -23,6 +23,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -124,6 +125,12 @@ class Daemon {
     std::map<std::uint64_t, std::uint64_t> resume_;
     std::map<std::uint32_t, std::uint64_t> resume_by_device_;
 };
+
+/// Tells the service manager @state ("READY=1", "WATCHDOG=1", ...) over
+/// $NOTIFY_SOCKET, the sd_notify(3) protocol (one datagram; a path, or an
+/// abstract name after '@').  False if there is no socket or the send
+/// failed; a daemon not run by systemd just goes on.
+bool notify(std::string_view state);
 
 /// amdx-eventd's main(): options, signals, the loop.
 int main(int argc, char** argv);

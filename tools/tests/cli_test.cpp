@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <ctime>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
@@ -137,6 +138,21 @@ TEST(Render, ListJsonAndText) {
               "\"model\":\"mi300x\"}]}\n");
     EXPECT_EQ(rendered(doc, Format::text), "DEVICE BDF          MODEL\n"
                                            "     0 0000:c1:00.0 mi300x\n");
+}
+
+// --raw: one space between columns, so no cell may hold one (libsmartcols
+// escaped it, "48\x20GiB"): a number and its unit are joined, other blanks
+// become '_'.
+TEST(Render, RawCellsHoldNoBlanks) {
+    const Json doc{
+        {"partitions",
+         Json::array(
+             {Json{{"id", 0}, {"size", 48ULL << 30}, {"duration_ns", 4100}, {"name", "a b"}}})}};
+    amdx::cli::Options opts;
+    opts.raw = true;
+    std::ostringstream out;
+    amdx::cli::render(out, doc, opts);
+    EXPECT_EQ(out.str(), "ID SIZE DURATION_NS NAME\n0 48GiB 4.1us a_b\n");
 }
 
 TEST(Render, EdgeValues) {
@@ -457,6 +473,30 @@ TEST_F(CliRun, UsageErrors) {
     EXPECT_EQ(bad_object.code, 2);
     EXPECT_EQ(std::count(bad_object.err.begin(), bad_object.err.end(), '\n'), 1);
     EXPECT_TRUE(kernel.calls.empty()); // nothing reached the kernel
+}
+
+// Output that did not reach its file is a failure: one line naming it, exit
+// 1, whatever the command (`amdx -j dev list > /dev/full` exited 0).
+TEST_F(CliRun, FailedWritesToStandardOutputAreAnError) {
+    for (const auto& args : std::vector<std::vector<const char*>>{
+             {"-j", "dev", "list"},
+             {"dev", "show", "0"},
+             {"--version"},
+             {"exporter", "--textfile", "-"},
+         }) {
+        std::vector<const char*> argv{"amdx", "-d", "/dev/null"};
+        argv.insert(argv.end(), args.begin(), args.end());
+        const int fd = ::open("/dev/full", O_WRONLY | O_CLOEXEC);
+        ASSERT_GE(fd, 0);
+        amdx::cli::FdOutBuf full(fd);
+        std::ostream out(&full);
+        std::ostringstream err;
+        const int code = amdx::cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
+        ::close(fd);
+        EXPECT_EQ(code, amdx::cli::kExitError) << args.back();
+        EXPECT_EQ(err.str(), "amdx: writing standard output: ENOSPC: No space left on device\n")
+            << args.back();
+    }
 }
 
 TEST_F(CliRun, VersionAndHelp) {

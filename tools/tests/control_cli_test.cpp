@@ -662,6 +662,42 @@ TEST_F(ControlCli, MonitorPrintsOneLinePerEventWithLost) {
     EXPECT_EQ(kernel.subscribers[0].mask, AMDX_EVENT_MASK_ALL);
 }
 
+// A text line is "key value" pairs: values carry no blanks (no quoted
+// "4.1 us") and no sentinel (the kernel's "no partition" was printed as
+// "partition 4294967295").
+TEST_F(ControlCli, MonitorTextHasNoQuotesOrSentinels) {
+    amdx_event end = event(AMDX_EVENT_ACTION_END, 1);
+    end.data[0] = AMDX_ACTION_DEVICE_RESET;
+    end.address = 4100; // duration_ns
+    amdx_event restored = event(AMDX_EVENT_PARTITION_RESTORED, 2);
+    amdx_event drained = event(AMDX_EVENT_DRAINED, 3);
+    drained.data[1] = 7;
+    kernel.backlog[0] = {end, restored, drained};
+    const auto r = run({"monitor", "0", "--count", "3", "--timeout-ms", "5000"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(without_wall_times(r.out),
+              "device 0 seq 1 time T mono 0.000001 kind action_end action device_reset "
+              "result ok duration_ns 4.1us\n"
+              "device 0 seq 2 time T mono 0.000001 kind partition_restored\n"
+              "device 0 seq 3 time T mono 0.000001 kind drained pid 0 pages 7\n");
+    // A newer kernel's kind (the fake delivers only known ones): its raw
+    // fields, the partition left out when it is none.
+    std::ostringstream newer;
+    amdx::cli::render(
+        newer,
+        Json{{"events",
+              Json::array({amdx::cli::event_to_json(amdx::Event::from_uapi(event(42, 4)))})}},
+        amdx::cli::Format::text);
+    EXPECT_EQ(without_wall_times(newer.str()),
+              "device 0 seq 4 time T mono 0.000001 kind unknown kind_id 42 block 0 type 0 "
+              "instance 0 address 0x0 data 0,0\n");
+    // JSON omits the partition of known kinds the same way.
+    kernel.backlog[0] = {end, restored, drained};
+    const auto j = run({"-j", "monitor", "0", "--count", "3", "--timeout-ms", "5000"});
+    EXPECT_EQ(j.code, 0) << j.err;
+    EXPECT_EQ(j.out.find("\"partition\""), std::string::npos) << j.out;
+}
+
 TEST_F(ControlCli, MonitorJsonLinesKindsAndCount) {
     kernel.backlog[0] = {event(AMDX_EVENT_PARTITION_OFFLINE, 1), event(AMDX_EVENT_RMA, 2),
                          event(AMDX_EVENT_RMA, 3), event(AMDX_EVENT_RMA, 4)};
@@ -825,6 +861,30 @@ TEST_F(ControlCli, UsageErrorsComeBeforeTheModule) {
     expect_error(mod, amdx::cli::kExitNoModule,
                  "/nonexistent/amdx: module not loaded, load it with modprobe amdx (ENOENT: No "
                  "such file or directory)");
+}
+
+// An option with two checks gave CLI11's compound text, "(Value 100 not in
+// range ...) AND (not a multiple of 16 MiB: 100)": one cause, the one line.
+TEST_F(ControlCli, UsageErrorsNameOneCause) {
+    const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
+        {{"vf", "set", "0", "0", "--vram-mib", "100"},
+         "amdx: --vram-mib: value 100 not in range 256 to 17592186044416 (see 'amdx vf set "
+         "--help')"},
+        {{"vf", "set", "0", "0", "--vram-mib", "300"},
+         "amdx: --vram-mib: not a multiple of 16 MiB: 300 (see 'amdx vf set --help')"},
+        {{"vf", "set", "0", "0", "--vram-mib", "lots"},
+         "amdx: --vram-mib: not a number of MiB: lots (see 'amdx vf set --help')"},
+    };
+    for (const auto& [args, line] : cases) {
+        std::vector<const char*> argv{"amdx", "-d", "/dev/null"};
+        for (const auto& a : args)
+            argv.push_back(a.c_str());
+        std::ostringstream out;
+        std::ostringstream err;
+        const int code = amdx::cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
+        EXPECT_EQ(code, amdx::cli::kExitUsage) << args.back();
+        EXPECT_EQ(err.str(), line + "\n");
+    }
 }
 
 TEST_F(ControlCli, MisspeltObjectOrCommandGetsASuggestion) {

@@ -6,7 +6,6 @@
 // counted errors; each device's event log holds one event of every kind
 // (monitor sees them, then times out).  Pass "-d /dev/null".
 #include <cerrno>
-#include <iostream>
 
 #include "cli.hpp"
 #include "fake_kernel.hpp"
@@ -61,5 +60,5 @@ int main(int argc, char** argv) {
             kernel.backlog[dev].push_back(ev);
         }
     }
-    return amdx::cli::run(argc, argv, std::cout, std::cerr);
+    return amdx::cli::run_process(argc, argv);
 }

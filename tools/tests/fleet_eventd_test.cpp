@@ -3,11 +3,16 @@
 // amdx-eventd (tools/eventd) against the fake kernel: every record is
 // journaled with its schema fields, a restart reports the seqs it could not
 // recover as one LOST record, rotation keeps the order.
+#include <cstddef>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -224,6 +229,34 @@ TEST_F(Eventd, MonitorFromJournalReplaysAfterSinceAcrossRotations) {
     // --since alone is refused: the kernel keeps no history.
     std::vector<const char*> bad{"amdx", "-d", "/dev/null", "monitor", "--since", "3"};
     EXPECT_EQ(amdx::cli::run(static_cast<int>(bad.size()), bad.data(), out, err), 2);
+}
+
+// Type=notify: the sd_notify(3) datagram reaches $NOTIFY_SOCKET, a path
+// or an abstract name; without the variable nothing is sent.
+TEST(EventdNotify, SendsTheStateToNotifySocket) {
+    for (const bool abstract : {false, true}) {
+        const std::string name =
+            (std::filesystem::temp_directory_path() / ("amdx-notify-" + std::to_string(::getpid())))
+                .string();
+        ::unlink(name.c_str());
+        const int fd = ::socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+        ASSERT_GE(fd, 0);
+        sockaddr_un addr{};
+        addr.sun_family = AF_UNIX;
+        std::memcpy(addr.sun_path + (abstract ? 1 : 0), name.c_str(), name.size());
+        const auto len = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + name.size() +
+                                                (abstract ? 1 : 0));
+        ASSERT_EQ(::bind(fd, reinterpret_cast<const sockaddr*>(&addr), len), 0);
+        ::setenv("NOTIFY_SOCKET", ((abstract ? "@" : "") + name).c_str(), 1);
+        EXPECT_TRUE(amdx::eventd::notify("READY=1"));
+        char buf[64] = {};
+        EXPECT_EQ(::recv(fd, buf, sizeof(buf), MSG_DONTWAIT), 7);
+        EXPECT_STREQ(buf, "READY=1");
+        ::unsetenv("NOTIFY_SOCKET");
+        EXPECT_FALSE(amdx::eventd::notify("READY=1"));
+        ::close(fd);
+        ::unlink(name.c_str());
+    }
 }
 
 } // namespace

@@ -84,5 +84,5 @@ int main(int argc, char** argv) {
         std::cerr << "amdx_fleet_fake: bad AMDX_FAKE_INJECT '" << spec << "'\n";
         return 2;
     }
-    return amdx::cli::run(argc, argv, std::cout, std::cerr);
+    return amdx::cli::run_process(argc, argv);
 }

@@ -3,8 +3,12 @@
 // The fleet commands (fleet.hpp) against the fake kernel: the exporter's
 // metric contract (Documentation/admin-guide/metrics.rst), the health rules
 // (health.rst) and the scheduler export (scheduling.rst).
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -296,10 +300,44 @@ TEST(FleetExporter, OneCollectionIsABoundedNumberOfIoctlsPerDevice) {
 TEST(FleetExporter, ModuleNotLoadedIsOneLineAndExitThree) {
     FakeKernel k;
     std::string out, err;
-    // The CLI's exit status for "module not loaded" (cli.rst).
+    // The CLI's exit status for "module not loaded" (cli.rst); standard
+    // output, the textfile, says the collection failed.
     EXPECT_EQ(run({"-d", "/nonexistent/amdx", "exporter", "--textfile", "-"}, out, err), 3);
     EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
-    EXPECT_TRUE(out.empty());
+    EXPECT_NE(err.find("module not loaded"), std::string::npos) << err;
+    EXPECT_EQ(sample(out, "amdx_up", {}), 0) << out;
+}
+
+// Without /dev/amdx (a module unload, a failed DKMS build) the textfile
+// must stop saying amdx_up 1: node-exporter would serve the last
+// collection's values as live.  Replaced atomically, as any collection.
+TEST(FleetExporter, ModuleNotLoadedReplacesAStaleTextfileWithUpZero) {
+    FakeKernel k;
+    k.add_device(0);
+    const auto dir =
+        std::filesystem::temp_directory_path() / ("amdx-textfile-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const std::string file = (dir / "amdx.prom").string();
+    auto slurp = [&file] {
+        std::ifstream in(file);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    };
+    std::string out, err;
+    ASSERT_EQ(run({"exporter", "--textfile", file}, out, err), 0) << err;
+    ASSERT_EQ(sample(slurp(), "amdx_up", {}), 1);
+
+    EXPECT_EQ(run({"-d", "/nonexistent/amdx", "exporter", "--textfile", file}, out, err), 3);
+    EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+    const std::string text = slurp();
+    EXPECT_EQ(sample(text, "amdx_up", {}), 0) << text;
+    EXPECT_EQ(text.find("amdx_device_info"), std::string::npos) << text;
+    // Nothing left beside it (the temporary file was renamed over it).
+    std::size_t files = 0;
+    for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir))
+        ++files;
+    EXPECT_EQ(files, 1U);
+    std::filesystem::remove_all(dir);
 }
 
 // ---- health

@@ -12,6 +12,14 @@ work=$(mktemp -d "$4.XXXXXX")
 trap 'echo "package test files: $work" >&2' EXIT
 prefix=$work/prefix
 cmake --install "$build" --prefix "$prefix" >"$work/install.log"
+# Nothing outside the prefix (the systemd unit went to /usr/local).
+outside=$(sed -n 's/^-- \(Installing\|Up-to-date\): //p' "$work/install.log" |
+	grep -v "^$prefix/" || true)
+if [ -n "$outside" ]; then
+	echo "FAIL: installed outside $prefix: $outside" >&2
+	exit 1
+fi
+test -f "$prefix/lib/systemd/system/amdx-eventd.service"
 libdir=$(dirname "$(find "$prefix" -name 'libamdx.so.2' | head -n1)")
 test -f "$prefix/include/linux/amdx.h"
 test -f "$prefix/include/amdx/amdx.hpp"
