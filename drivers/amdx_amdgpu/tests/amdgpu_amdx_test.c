@@ -204,6 +204,7 @@ static struct fake_gpu *fake_gpu_new(struct kunit *test, u32 num_xcc, int nps,
 {
 	static u64 serial = 0xa3d0000;
 	struct amdgpu_xcp_mgr *mgr;
+	char name[32];
 	struct amdgpu_device *adev;
 	struct pci_dev *pdev;
 	struct fake_gpu *f;
@@ -219,7 +220,9 @@ static struct fake_gpu *fake_gpu_new(struct kunit *test, u32 num_xcc, int nps,
 	f->xccs_per_xcp = xccs_per_xcp(num_xcc, mode);
 	test->priv = f;
 
-	adev->dev = kunit_device_register(test, "amdgpu_amdx_fake");
+	/* Each name once: kunit_device_register() adds a driver of it. */
+	snprintf(name, sizeof(name), "amdgpu_amdx_fake%llu", serial);
+	adev->dev = kunit_device_register(test, name);
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(adev->dev));
 	pdev = kunit_kzalloc(test, sizeof(*pdev), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, pdev);
