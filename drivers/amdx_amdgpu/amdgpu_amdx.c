@@ -74,6 +74,7 @@
  *	interrupt hook leaves its counts to the injection.
  * @inject_lock: one injection at a time.
  * @reset_work: amdgpu_device_gpu_recover(), run in the reset domain.
+ * @reset_ctx: its reset context.
  * @reset_ret: its result.
  */
 struct amdgpu_amdx {
@@ -87,6 +88,7 @@ struct amdgpu_amdx {
 	int injecting;
 	struct mutex inject_lock;	/* one injection at a time */
 	struct work_struct reset_work;
+	struct amdgpu_reset_context reset_ctx;
 	int reset_ret;
 };
 
@@ -415,30 +417,47 @@ static void amdgpu_amdx_reset_work(struct work_struct *work)
 {
 	struct amdgpu_amdx *p = container_of(work, struct amdgpu_amdx,
 					     reset_work);
-	struct amdgpu_reset_context ctx;
 
-	memset(&ctx, 0, sizeof(ctx));
-	ctx.method = AMD_RESET_METHOD_NONE;
-	ctx.reset_req_dev = p->adev;
-	ctx.src = AMDGPU_RESET_SRC_USER;
-	set_bit(AMDGPU_NEED_FULL_RESET, &ctx.flags);
-	set_bit(AMDGPU_SKIP_COREDUMP, &ctx.flags);
-	p->reset_ret = amdgpu_device_gpu_recover(p->adev, NULL, &ctx);
+	p->reset_ret = amdgpu_device_gpu_recover(p->adev, NULL, &p->reset_ctx);
+}
+
+/**
+ * amdgpu_amdx_recover() - run amdgpu's recovery of a device
+ * @p: the provider's data of the device.
+ * @ctx: the reset context.
+ *
+ * amdgpu_device_gpu_recover() with @ctx, queued in the device's reset
+ * domain as amdgpu's own recoveries are, and waited for.  A KUnit static
+ * stub point (the recovery itself runs in the domain's worker, where a
+ * test cannot redirect it).
+ *
+ * Return: its result, or -EBUSY if the work could not be queued.
+ */
+int amdgpu_amdx_recover(struct amdgpu_amdx *p,
+			const struct amdgpu_reset_context *ctx)
+{
+	KUNIT_STATIC_STUB_REDIRECT(amdgpu_amdx_recover, p, ctx);
+	p->reset_ctx = *ctx;
+	if (!amdgpu_reset_domain_schedule(p->adev->reset_domain,
+					  &p->reset_work))
+		return -EBUSY;
+	flush_work(&p->reset_work);
+	return p->reset_ret;
 }
 
 /*
- * amdgpu's recovery, as its debugfs amdgpu_gpu_recover runs one: queued
- * in the reset domain as amdgpu's own recoveries are, waited for, with a
- * runtime-PM reference held and no core dump.  Never a second reset:
- * while amdgpu recovers the device itself (its RAS recovery, queued
- * before amdx hears of a consumed poison, or any reset in the domain) the
- * op returns -EALREADY, and with amdgpu.gpu_recovery=0 (amdgpu's own
- * recovery off) -EOPNOTSUPP.
+ * amdgpu's recovery, as its debugfs amdgpu_gpu_recover runs one: a full
+ * reset in the reset domain, a runtime-PM reference held, no core dump.
+ * Never a second reset: while amdgpu recovers the device itself (its RAS
+ * recovery, queued before amdx hears of a consumed poison, or any reset
+ * in the domain) the op returns -EALREADY, and with amdgpu.gpu_recovery=0
+ * (amdgpu's own recovery off) -EOPNOTSUPP.
  */
 static int amdgpu_amdx_device_reset(struct amdx_device *xdev)
 {
 	struct amdgpu_amdx *p = amdx_device_priv(xdev);
 	struct amdgpu_device *adev = p->adev;
+	struct amdgpu_reset_context ctx;
 	int ret;
 
 	if (!amdgpu_device_should_recover_gpu(adev)) {
@@ -451,17 +470,15 @@ static int amdgpu_amdx_device_reset(struct amdx_device *xdev)
 				     "amdx: amdgpu is already recovering the device: no second reset\n");
 		return -EALREADY;
 	}
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.method = AMD_RESET_METHOD_NONE;
+	ctx.reset_req_dev = adev;
+	ctx.src = AMDGPU_RESET_SRC_USER;
+	set_bit(AMDGPU_NEED_FULL_RESET, &ctx.flags);
+	set_bit(AMDGPU_SKIP_COREDUMP, &ctx.flags);
 	ret = pm_runtime_get_sync(adev->dev);
-	if (ret < 0) {
-		pm_runtime_put_autosuspend(adev->dev);
-		return ret;
-	}
-	if (amdgpu_reset_domain_schedule(adev->reset_domain, &p->reset_work)) {
-		flush_work(&p->reset_work);
-		ret = p->reset_ret;
-	} else {
-		ret = -EBUSY;
-	}
+	if (ret >= 0)
+		ret = amdgpu_amdx_recover(p, &ctx);
 	pm_runtime_mark_last_busy(adev->dev);
 	pm_runtime_put_autosuspend(adev->dev);
 	return ret;

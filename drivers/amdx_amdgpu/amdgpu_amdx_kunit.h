@@ -9,7 +9,9 @@
 #ifndef __AMDGPU_AMDX_KUNIT_H__
 #define __AMDGPU_AMDX_KUNIT_H__
 
+struct amdgpu_amdx;
 struct amdgpu_device;
+struct amdgpu_reset_context;
 struct amdx_device;
 struct amdx_device_desc;
 struct amdx_provider_ops;
@@ -18,5 +20,7 @@ struct amdx_device *amdgpu_amdx_register(struct amdgpu_device *adev,
 					 const struct amdx_device_desc *desc,
 					 const struct amdx_provider_ops *ops,
 					 void *priv);
+int amdgpu_amdx_recover(struct amdgpu_amdx *p,
+			const struct amdgpu_reset_context *ctx);
 
 #endif /* __AMDGPU_AMDX_KUNIT_H__ */

@@ -64,7 +64,7 @@ extern struct amdgpu_xcp_mgr_funcs aqua_vanjaram_xcp_funcs;
  * @model: the model it declared.
  * @registered: amdgpu_amdx_init() reached the registration.
  * @ras: amdgpu's RAS context of the device.
- * @recoveries: calls of amdgpu_device_gpu_recover().
+ * @recoveries: recoveries the provider asked amdgpu for.
  * @recovery_flags: the reset context's flags of the last one.
  */
 struct fake_gpu {
@@ -441,9 +441,12 @@ static void switch_during_reset_is_refused(struct kunit *test)
 			f->adev->xcp_mgr->mode);
 }
 
-/* amdgpu_device_gpu_recover(), the hardware part left out. */
-static int fake_gpu_recover(struct amdgpu_device *adev, struct amdgpu_job *job,
-			    struct amdgpu_reset_context *ctx)
+/*
+ * The recovery the provider asks amdgpu for, not run: it would run in the
+ * reset domain's worker, where the test cannot stand in for the hardware.
+ */
+static int fake_recover(struct amdgpu_amdx *p,
+			const struct amdgpu_reset_context *ctx)
 {
 	struct fake_gpu *f = fake_of();
 
@@ -457,12 +460,11 @@ static struct fake_gpu *mi300x_for_reset(struct kunit *test)
 	struct fake_gpu *f = mi300x_spx(test);
 
 	KUNIT_ASSERT_NOT_NULL(test, f->ops->device_reset);
-	kunit_activate_static_stub(test, amdgpu_device_gpu_recover,
-				   fake_gpu_recover);
+	kunit_activate_static_stub(test, amdgpu_amdx_recover, fake_recover);
 	return f;
 }
 
-/* One reset is amdgpu's recovery, run once, without a core dump. */
+/* One reset is one recovery of amdgpu's: full, without a core dump. */
 static void reset_runs_amdgpus_recovery_once(struct kunit *test)
 {
 	struct fake_gpu *f = mi300x_for_reset(test);
