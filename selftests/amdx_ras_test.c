@@ -304,7 +304,7 @@ TEST_F(ras, set_policy_applies_named_fields)
 	struct amdx_ras_policy p = {
 		.valid = AMDX_RAS_POL_CE_PAGE_THRESHOLD | AMDX_RAS_POL_FLAGS,
 		.ce_page_threshold = 7,
-		.ce_window_s = 0,	/* not named: ignored */
+		.ce_window_s = 0,	/* not named: must be 0 */
 		.flags = AMDX_RAS_POL_F_RMA_REFUSE,
 	};
 	__u32 size = sizeof(p);
@@ -338,6 +338,14 @@ TEST_F(ras, set_policy_rejects_each_bad_field)
 		{ .valid = AMDX_RAS_POL_FLAGS, .flags = 2 },
 		{ .valid = AMDX_RAS_POL_FLAGS, .pad = 1 },
 		{ .valid = AMDX_RAS_POL_FLAGS, .reserved = { 1, 0 } },
+		/* a field valid does not name, not zero */
+		{ .valid = AMDX_RAS_POL_FLAGS, .ce_page_threshold = 7 },
+		{ .valid = AMDX_RAS_POL_FLAGS, .ce_window_s = 60 },
+		{ .valid = AMDX_RAS_POL_FLAGS, .bad_page_threshold = -1 },
+		{ .valid = AMDX_RAS_POL_FLAGS, .part_reset_limit = 3 },
+		{ .valid = AMDX_RAS_POL_FLAGS, .part_reset_window_s = 60 },
+		{ .valid = AMDX_RAS_POL_CE_WINDOW, .ce_window_s = 60,
+		  .flags = AMDX_RAS_POL_F_RMA_REFUSE },
 	};
 	struct amdx_ras_policy before, after, p;
 	__u32 size = sizeof(before);

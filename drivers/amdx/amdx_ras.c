@@ -682,8 +682,10 @@ int amdx_ioctl_ras_inject(struct amdx_file *file, void *data)
  * The new thresholds apply from the next error on; a lower bad-page
  * threshold may flag the device for RMA at once.
  *
- * Return: 0, or -EINVAL for a field out of its range (see the uapi), an
- * unknown valid bit or flag, no valid bit, non-zero pad or reserved.
+ * Return: 0, or -EINVAL for a field out of its range (see the uapi), a
+ * non-zero field that valid does not name, an unknown valid bit or flag,
+ * no valid bit, non-zero pad or reserved (logged, ratelimited, naming the
+ * field).
  */
 int amdx_ioctl_ras_set_policy(struct amdx_file *file, void *data)
 {
@@ -695,7 +697,8 @@ int amdx_ioctl_ras_set_policy(struct amdx_file *file, void *data)
 
 	ret = amdx_ras_policy_check(req, &why);
 	if (ret) {
-		amdx_ras_dbg(adev, "set policy: %s", why);
+		pr_info_ratelimited("amdx: %s: RAS policy refused: %s\n",
+				    adev->bdf, why);
 		return ret;
 	}
 	mutex_lock(&ras->lock);

@@ -965,7 +965,8 @@ struct amdx_ras_inject {
 /**
  * struct amdx_ras_policy - argument of %AMDX_IOC_RAS_SET_POLICY, result of
  *	%AMDX_QUERY_RAS_POLICY
- * @valid: in (SET): %AMDX_RAS_POL_* bits naming the fields to change.
+ * @valid: in (SET): %AMDX_RAS_POL_* bits naming the fields to change;
+ *	the fields it does not name must be 0 (else -EINVAL).
  * @ce_page_threshold: CEs on one page within @ce_window_s that soft-retire
  *	it, 1 .. %AMDX_RAS_CE_PAGE_THRESHOLD_MAX (default 50).
  * @ce_window_s: window for @ce_page_threshold, 1 ..
