@@ -708,7 +708,9 @@ struct amdx_vf_config {
  * @flags: in: %AMDX_VF_ENABLE_F_*.
  * @configs: in: with %AMDX_VF_ENABLE_F_CUSTOM a user array of @num_vfs
  *	&struct amdx_vf_config, else 0.
- * @config_size: in: size of one entry at @configs (sizeof as compiled).
+ * @config_size: in: size of one entry at @configs (sizeof as compiled),
+ *	%AMDX_VF_CONFIG_SIZE_VER0 .. the page size (above: -E2BIG, as
+ *	openat2() and clone3()).
  * @reason: out: %AMDX_PART_REASON_* when refused.
  * @bad_vf: out: the VF whose provisioning was refused, or %AMDX_VF_NONE.
  * @pad: zero.
