@@ -1182,10 +1182,14 @@ struct amdx_event {
  * CAP_SYS_ADMIN a subscription beyond %AMDX_EVENT_SUBSCRIBERS_MAX -
  * %AMDX_EVENT_SUBSCRIBERS_RESERVED fails with -EMFILE (as inotify's
  * instance limit), the rest are kept for administrators (monitoring
- * daemons) up to %AMDX_EVENT_SUBSCRIBERS_MAX.
+ * daemons) up to %AMDX_EVENT_SUBSCRIBERS_MAX.  Within that, one effective
+ * uid without CAP_SYS_ADMIN holds at most %AMDX_EVENT_SUBSCRIBERS_PER_USER
+ * subscriptions of a device (-EMFILE beyond, as inotify's per-user
+ * instance limit), so no user can take every place.
  */
 #define AMDX_EVENT_SUBSCRIBERS_MAX	256
 #define AMDX_EVENT_SUBSCRIBERS_RESERVED	32
+#define AMDX_EVENT_SUBSCRIBERS_PER_USER	32
 
 /**
  * struct amdx_event_subscribe - argument of %AMDX_IOC_EVENT_SUBSCRIBE
