@@ -11,8 +11,9 @@
  *    every page under a spinlock), MIGRATE over it dies promptly on
  *    SIGKILL, and so does close with pages in VRAM.
  *  - Caps: AMDX_HMM_RANGES_MAX ranges per fd (-ENOSPC), event subscribers
- *    per device (-EMFILE, the last AMDX_EVENT_SUBSCRIBERS_RESERVED only
- *    for CAP_SYS_ADMIN).
+ *    per device and per uid (-EMFILE: AMDX_EVENT_SUBSCRIBERS_PER_USER per
+ *    uid, the last AMDX_EVENT_SUBSCRIBERS_RESERVED only for
+ *    CAP_SYS_ADMIN).
  *
  * The slow operations run in a child that opens its own device fd (HMM
  * contexts belong to the address space that opened them); the parent
@@ -21,6 +22,7 @@
  * Each test creates its own amdx_sim device with an id derived from its
  * pid, so a test a broken kernel leaves stuck does not hold the next one.
  */
+#include <grp.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -399,49 +401,67 @@ static int subscribe_all(int fd, int *fds, int max, int *err)
 }
 
 /*
- * Without CAP_SYS_ADMIN (uid 1000 in a child) a device takes
- * AMDX_EVENT_SUBSCRIBERS_MAX - AMDX_EVENT_SUBSCRIBERS_RESERVED subscribers,
- * then -EMFILE; root takes the reserve, then -EMFILE too; closing one
- * frees its place.
+ * Child of the subscriber cap test: as @uid, subscribe until refused,
+ * report how many and the error on @done, hold them until @go closes.
  */
-TEST_F_TIMEOUT(bounds, event_subscribers_per_device_cap_emfile, TEST_S)
+static void subscriber_child(int fd, uid_t uid, int go, int done)
+{
+	static int fds[AMDX_EVENT_SUBSCRIBERS_MAX + 8];
+	int n, err;
+	char c;
+
+	if (setgroups(0, NULL) || setgid(uid) || setuid(uid))
+		_exit(10);
+	n = subscribe_all(fd, fds, AMDX_EVENT_SUBSCRIBERS_MAX + 8, &err);
+	if (write(done, &n, sizeof(n)) != sizeof(n) ||
+	    write(done, &err, sizeof(err)) != sizeof(err))
+		_exit(11);
+	/* hold them until the parent closes the pipe */
+	if (read(go, &c, 1) != 0)
+		_exit(12);
+	_exit(0);
+}
+
+/*
+ * Without CAP_SYS_ADMIN one effective uid takes
+ * AMDX_EVENT_SUBSCRIBERS_PER_USER subscriptions of a device, then
+ * -EMFILE, and the next uid still gets as many: uids 1000, 1001, ...
+ * (children, one after the other) fill the AMDX_EVENT_SUBSCRIBERS_MAX -
+ * AMDX_EVENT_SUBSCRIBERS_RESERVED places users have, the uid after them
+ * gets none (-EMFILE); root takes the reserve, then -EMFILE too; closing
+ * one frees its place.
+ */
+TEST_F_TIMEOUT(bounds, event_subscribers_per_user_and_device_cap_emfile,
+	       TEST_S)
 {
 	const int user_max = AMDX_EVENT_SUBSCRIBERS_MAX -
 			     AMDX_EVENT_SUBSCRIBERS_RESERVED;
+	const int users = user_max / AMDX_EVENT_SUBSCRIBERS_PER_USER;
 	static int fds[AMDX_EVENT_SUBSCRIBERS_MAX + 8];
 	struct rlimit rl = { 4096, 4096 };
-	int go[2], done[2], n, err, status;
-	pid_t pid;
-	char c;
+	int go[2], done[2], n, err, status, k;
+	pid_t pids[AMDX_EVENT_SUBSCRIBERS_MAX];
 
 	if (geteuid())
-		SKIP(return, "needs root to drop to uid 1000");
+		SKIP(return, "needs root to drop to uids 1000 and up");
+	ASSERT_EQ(0, user_max % AMDX_EVENT_SUBSCRIBERS_PER_USER);
 	ASSERT_EQ(0, setrlimit(RLIMIT_NOFILE, &rl));
 	ASSERT_EQ(0, pipe(go));
 	ASSERT_EQ(0, pipe(done));
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (!pid) {
-		close(go[1]);
-		close(done[0]);
-		if (setgid(1000) || setuid(1000))
-			_exit(10);
-		n = subscribe_all(self->fd, fds, AMDX_EVENT_SUBSCRIBERS_MAX + 8,
-				  &err);
-		if (write(done[1], &n, sizeof(n)) != sizeof(n) ||
-		    write(done[1], &err, sizeof(err)) != sizeof(err))
-			_exit(11);
-		/* hold them while the parent takes the reserve */
-		if (read(go[0], &c, 1) != 1)
-			_exit(12);
-		_exit(0);
+	for (k = 0; k <= users; k++) {
+		pids[k] = fork();
+		ASSERT_LE(0, pids[k]);
+		if (!pids[k]) {
+			close(go[1]);
+			close(done[0]);
+			subscriber_child(self->fd, 1000 + k, go[0], done[1]);
+		}
+		ASSERT_EQ(sizeof(n), read(done[0], &n, sizeof(n)));
+		ASSERT_EQ(sizeof(err), read(done[0], &err, sizeof(err)));
+		EXPECT_EQ(k < users ? AMDX_EVENT_SUBSCRIBERS_PER_USER : 0, n)
+			TH_LOG("uid %d", 1000 + k);
+		EXPECT_EQ(-EMFILE, err) TH_LOG("uid %d", 1000 + k);
 	}
-	close(go[0]);
-	close(done[1]);
-	ASSERT_EQ(sizeof(n), read(done[0], &n, sizeof(n)));
-	ASSERT_EQ(sizeof(err), read(done[0], &err, sizeof(err)));
-	EXPECT_EQ(user_max, n);
-	EXPECT_EQ(-EMFILE, err);
 
 	n = subscribe_all(self->fd, fds, AMDX_EVENT_SUBSCRIBERS_MAX + 8, &err);
 	EXPECT_EQ(AMDX_EVENT_SUBSCRIBERS_RESERVED, n);
@@ -455,16 +475,21 @@ TEST_F_TIMEOUT(bounds, event_subscribers_per_device_cap_emfile, TEST_S)
 	while (n > 0)
 		close(fds[--n]);
 
-	ASSERT_EQ(1, write(go[1], "g", 1));
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+	/* the children's subscriptions go with them */
+	close(go[0]);
+	close(go[1]);
+	for (k = 0; k <= users; k++) {
+		ASSERT_EQ(pids[k], waitpid(pids[k], &status, 0));
+		EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status))
+			TH_LOG("uid %d: status %#x", 1000 + k, status);
+	}
 	/* all closed: room for everyone again */
 	n = subscribe_all(self->fd, fds, user_max, &err);
 	EXPECT_EQ(user_max, n);
 	while (n > 0)
 		close(fds[--n]);
-	close(go[1]);
 	close(done[0]);
+	close(done[1]);
 }
 
 /* Last: on a kernel that walks pages under a spinlock these wedge a CPU. */

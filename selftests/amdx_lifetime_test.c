@@ -236,7 +236,7 @@ FIXTURE_VARIANT(uffd)
 
 enum {
 	STALL_ARG, STALL_IMPORT, STALL_ACCESS, STALL_QUERY_OUT, STALL_PLAN_OUT,
-	STALL_RANGES_OUT,
+	STALL_RANGES_OUT, STALL_CAPS_OUT, STALL_DEVICES_OUT,
 };
 
 FIXTURE_VARIANT_ADD(uffd, argument) { .what = STALL_ARG };
@@ -248,6 +248,11 @@ FIXTURE_VARIANT_ADD(uffd, access_write_buffer) {
 FIXTURE_VARIANT_ADD(uffd, query_result_buffer) { .what = STALL_QUERY_OUT };
 /* PARTITION_PLAN's topology output. */
 FIXTURE_VARIANT_ADD(uffd, plan_topology_buffer) { .what = STALL_PLAN_OUT };
+/* AMDX_QUERY_CAPS's and AMDX_QUERY_DEVICES's results on a device fd. */
+FIXTURE_VARIANT_ADD(uffd, caps_result_buffer) { .what = STALL_CAPS_OUT };
+FIXTURE_VARIANT_ADD(uffd, devices_result_buffer) {
+	.what = STALL_DEVICES_OUT,
+};
 /* AMDX_QUERY_HMM_RANGES's result, of an fd with a range in VRAM. */
 FIXTURE_VARIANT_ADD(uffd, hmm_ranges_buffer) {
 	.what = STALL_RANGES_OUT, .hmm = true,
@@ -347,9 +352,13 @@ static void *stalled_fn(void *arg)
 		s->ret = amdx_ioctl(s->fd, AMDX_IOC_PARTITION_PLAN, &c);
 		break;
 	}
-	case STALL_RANGES_OUT: {
+	case STALL_RANGES_OUT:
+	case STALL_CAPS_OUT:
+	case STALL_DEVICES_OUT: {
 		struct amdx_query q = {
-			.query = AMDX_QUERY_HMM_RANGES,
+			.query = s->what == STALL_CAPS_OUT ? AMDX_QUERY_CAPS :
+				 s->what == STALL_DEVICES_OUT ?
+				 AMDX_QUERY_DEVICES : AMDX_QUERY_HMM_RANGES,
 			.data = (uintptr_t)s->area,
 			.size = ps,
 		};

@@ -1200,6 +1200,42 @@ TEST_F(mi300x, vf_custom_provisioning_validation)
 	EXPECT_EQ(0, v->vfs[1].vram_used);
 }
 
+/*
+ * config_size is capped at a page (as openat2 and clone3 cap theirs):
+ * beyond it E2BIG before anything is read, even with a zero tail; a page
+ * with a zero tail is still a valid extended entry.
+ */
+TEST_F(mi300x, vf_config_size_above_a_page_is_e2big)
+{
+	static const struct amdx_vf_config good = {
+		.partition_mask = 0x1, .time_slice_us = 6000,
+		.vram_quota = 512 * MIB, .priority = AMDX_VF_PRIO_NORMAL,
+	};
+	long ps = sysconf(_SC_PAGESIZE);
+	struct amdx_vf_enable e;
+	char *buf;
+
+	NEW_MI300X(0, SIM_ID, "vram=1024");
+	buf = mmap(NULL, 2 * ps + 64, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, buf);
+	memcpy(buf, &good, sizeof(good));
+
+	memset(&e, 0, sizeof(e));
+	e.num_vfs = 1;
+	e.flags = AMDX_VF_ENABLE_F_CUSTOM;
+	e.configs = (uintptr_t)buf;
+	e.config_size = ps + 8;
+	EXPECT_EQ(-E2BIG, amdx_ioctl(self->s.d[0].fd, AMDX_IOC_VF_ENABLE, &e));
+	e.config_size = 0xffffffffu;
+	EXPECT_EQ(-E2BIG, amdx_ioctl(self->s.d[0].fd, AMDX_IOC_VF_ENABLE, &e));
+
+	e.config_size = ps;
+	EXPECT_EQ(0, amdx_ioctl(self->s.d[0].fd, AMDX_IOC_VF_ENABLE, &e));
+	EXPECT_EQ(0, vf_disable(self->s.d[0].fd));
+	munmap(buf, 2 * ps + 64);
+}
+
 TEST_F(mi300x, vf_set_validation)
 {
 	char vbuf[VFS_SIZE];

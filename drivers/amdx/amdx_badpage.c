@@ -217,3 +217,30 @@ int amdx_badpage_find(const struct amdx_badpage_record *recs, u32 count,
 	return lo < count && recs[lo].address == address ? 0 : -ENOENT;
 }
 EXPORT_SYMBOL_IF_KUNIT(amdx_badpage_find);
+
+/**
+ * amdx_badpage_merge() - merge new records into a sorted table
+ * @table: records sorted by address, with room for @count + @n.
+ * @count: records in @table.
+ * @add: @n records sorted by address, none of them in @table.
+ * @n: records at @add; @add must not overlap @table.
+ *
+ * Merges from the end, in place: O(@count + @n), where inserting each
+ * record on its own would move up to @count records every time.
+ *
+ * Return: the records in @table now, @count + @n.
+ */
+u32 amdx_badpage_merge(struct amdx_badpage_record *table, u32 count,
+		       const struct amdx_badpage_record *add, u32 n)
+{
+	u32 i = count, j = n, k = count + n;
+
+	while (j) {
+		if (i && table[i - 1].address > add[j - 1].address)
+			table[--k] = table[--i];
+		else
+			table[--k] = add[--j];
+	}
+	return count + n;
+}
+EXPORT_SYMBOL_IF_KUNIT(amdx_badpage_merge);

@@ -23,5 +23,7 @@ int amdx_badpage_decode(const void *buf, size_t len,
 			u32 *count, const char **why);
 int amdx_badpage_find(const struct amdx_badpage_record *recs, u32 count,
 		      u64 address, u32 *pos);
+u32 amdx_badpage_merge(struct amdx_badpage_record *table, u32 count,
+		       const struct amdx_badpage_record *add, u32 n);
 
 #endif /* _AMDX_BADPAGE_H_ */

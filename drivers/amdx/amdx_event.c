@@ -48,8 +48,9 @@
  * never nested.
  */
 #include <linux/anon_inodes.h>
-#include <linux/capability.h>
 #include <linux/bits.h>
+#include <linux/capability.h>
+#include <linux/cred.h>
 #include <linux/debugfs.h>
 #include <linux/err.h>
 #include <linux/fcntl.h>
@@ -74,6 +75,7 @@
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
+#include <linux/uidgid.h>
 
 #include "amdx_core.h"
 #include "amdx_event.h"
@@ -447,6 +449,18 @@ int amdx_event_subscribe_check(u32 device,
 }
 EXPORT_SYMBOL_IF_KUNIT(amdx_event_subscribe_check);
 
+/* Caller holds src->lock: @uid's subscribers under the per-user cap. */
+static u32 amdx_event_user_subs(const struct amdx_event_source *src,
+				kuid_t uid)
+{
+	const struct amdx_event_sub *s;
+	u32 n = 0;
+
+	list_for_each_entry(s, &src->subs, node)
+		n += s->per_user && uid_eq(s->viewer.euid, uid);
+	return n;
+}
+
 /**
  * amdx_event_sub_create() - add a subscriber to an event log
  * @src: the log.
@@ -455,18 +469,23 @@ EXPORT_SYMBOL_IF_KUNIT(amdx_event_subscribe_check);
  * @max_subs: the log may have at most this many subscribers with the new
  *	one (%AMDX_EVENT_SUBSCRIBERS_MAX, less the reserve for callers
  *	without CAP_SYS_ADMIN).
+ * @max_user: the current effective uid may have at most this many
+ *	subscribers under the per-user cap with the new one
+ *	(%AMDX_EVENT_SUBSCRIBERS_PER_USER without CAP_SYS_ADMIN); 0: the
+ *	new one is under no per-user cap and counts against none.  The
+ *	count walks the subscribers, at most %AMDX_EVENT_SUBSCRIBERS_MAX.
  *
  * The subscriber sees every event emitted after this returns, with pids
  * as the current task may see them (&amdx_event_sub.viewer).  Its ring is
  * charged to the caller's memory cgroup.
  *
  * Return: the subscriber, ERR_PTR(-ENOMEM), ERR_PTR(-EMFILE) when the log
- * has @max_subs subscribers already, or ERR_PTR(-ENODEV) when the device
- * is gone.
+ * has @max_subs subscribers already or the caller's euid @max_user, or
+ * ERR_PTR(-ENODEV) when the device is gone.
  */
 struct amdx_event_sub *amdx_event_sub_create(struct amdx_event_source *src,
 					     u64 mask, u32 ring_size,
-					     u32 max_subs)
+					     u32 max_subs, u32 max_user)
 {
 	struct amdx_event_sub *sub;
 	struct amdx_event *recs;
@@ -487,8 +506,12 @@ struct amdx_event_sub *amdx_event_sub_create(struct amdx_event_source *src,
 	init_waitqueue_head(&sub->wait);
 	amdx_viewer_init(&sub->viewer);
 
+	sub->per_user = max_user != 0;
+
 	spin_lock_irqsave(&src->lock, flags);
-	if (src->dead || src->nsubs >= max_subs) {
+	if (src->dead || src->nsubs >= max_subs ||
+	    (max_user && amdx_event_user_subs(src, sub->viewer.euid) >=
+			 max_user)) {
 		int err = src->dead ? -ENODEV : -EMFILE;
 
 		spin_unlock_irqrestore(&src->lock, flags);
@@ -705,14 +728,15 @@ static const struct file_operations amdx_event_fops = {
  * Return: the event fd's file; ERR_PTR(-EINVAL) for bad input (see
  * amdx_event_subscribe_check()); ERR_PTR(-EMFILE) when the device has
  * %AMDX_EVENT_SUBSCRIBERS_MAX subscribers, or without CAP_SYS_ADMIN
- * %AMDX_EVENT_SUBSCRIBERS_MAX - %AMDX_EVENT_SUBSCRIBERS_RESERVED;
+ * %AMDX_EVENT_SUBSCRIBERS_MAX - %AMDX_EVENT_SUBSCRIBERS_RESERVED, or the
+ * caller's effective uid %AMDX_EVENT_SUBSCRIBERS_PER_USER of them;
  * ERR_PTR(-ENOMEM), ERR_PTR(-ENODEV).
  */
 struct file *amdx_ioctl_event_subscribe(struct amdx_file *file, void *data)
 {
 	struct amdx_event_subscribe *args = data;
 	struct amdx_device *adev = file->adev;
-	u32 max_subs = AMDX_EVENT_SUBSCRIBERS_MAX;
+	u32 max_subs = AMDX_EVENT_SUBSCRIBERS_MAX, max_user = 0;
 	struct amdx_event_sub *sub;
 	struct file *filp;
 	int ret;
@@ -720,16 +744,23 @@ struct file *amdx_ioctl_event_subscribe(struct amdx_file *file, void *data)
 	ret = amdx_event_subscribe_check(adev->id, args);
 	if (ret)
 		return ERR_PTR(ret);
-	/* The last few subscriptions are kept for administrators. */
-	if (!capable(CAP_SYS_ADMIN))
+	/*
+	 * The last few subscriptions are kept for administrators; a user
+	 * takes a share of the rest, so no user can take them all.
+	 */
+	if (!capable(CAP_SYS_ADMIN)) {
 		max_subs -= AMDX_EVENT_SUBSCRIBERS_RESERVED;
+		max_user = AMDX_EVENT_SUBSCRIBERS_PER_USER;
+	}
 	sub = amdx_event_sub_create(&adev->events, args->mask,
 				    args->ring_size ?: AMDX_EVENT_RING_DEFAULT,
-				    max_subs);
+				    max_subs, max_user);
 	if (IS_ERR(sub)) {
 		if (PTR_ERR(sub) == -EMFILE)
-			pr_debug_ratelimited("amdx%u: event subscribe: %u subscribers already\n",
-					     adev->id, max_subs);
+			pr_debug_ratelimited("amdx%u: event subscribe: %u subscribers on the device or %u of uid %u already\n",
+					     adev->id, max_subs, max_user,
+					     from_kuid(&init_user_ns,
+						       current_euid()));
 		return ERR_CAST(sub);
 	}
 

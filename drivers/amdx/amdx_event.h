@@ -75,6 +75,8 @@ void amdx_event_emit_subject(struct amdx_device *adev, struct amdx_event *ev,
  * @last_ts: timestamp of the last record read (under @read_lock).
  * @hup: the device is gone: no more records will come.  Set with a
  *	release store under &amdx_event_source.lock after the last record.
+ * @per_user: counts against the per-user cap of its @viewer's euid
+ *	(amdx_event_sub_create()'s @max_user); under &amdx_event_source.lock.
  * @viewer: who subscribed, as at subscription: decides the pids its
  *	records carry (amdx_viewer.c).
  */
@@ -87,6 +89,7 @@ struct amdx_event_sub {
 	wait_queue_head_t wait;
 	u64 last_ts;
 	bool hup;
+	bool per_user;
 	struct amdx_viewer viewer;
 };
 
@@ -103,7 +106,7 @@ int amdx_event_subscribe_check(u32 device,
 			       const struct amdx_event_subscribe *args);
 struct amdx_event_sub *amdx_event_sub_create(struct amdx_event_source *src,
 					     u64 mask, u32 ring_size,
-					     u32 max_subs);
+					     u32 max_subs, u32 max_user);
 void amdx_event_sub_destroy(struct amdx_event_sub *sub);
 struct file *amdx_ioctl_event_subscribe(struct amdx_file *file, void *data);
 void amdx_event_debugfs_add(struct amdx_device *adev);

@@ -19,11 +19,13 @@
  *  3. applies the attributes named in @valid to every range inside,
  *  4. merges neighbours that touch and have equal attributes.
  *
- * Nothing here allocates: the nodes an operation needs come from a pool
- * the caller filled beforehand (amdx_range_pool_fill(), GFP_KERNEL_ACCOUNT,
- * with no spinlock held), sized by amdx_range_nodes_needed() under the
- * caller's lock, so a short pool or a set at %AMDX_HMM_RANGES_MAX leaves
- * the set as it was.  Counters stay with the left part of a split and add
+ * Setting attributes allocates nothing: the nodes it needs come from a
+ * pool the caller filled beforehand (amdx_range_pool_fill(),
+ * GFP_KERNEL_ACCOUNT, with no spinlock held), sized by
+ * amdx_range_nodes_needed() under the caller's lock, so a short pool or a
+ * set at %AMDX_HMM_RANGES_MAX leaves the set as it was.  Only a hole
+ * punched inside one range (amdx_range_clip(), from an mmu notifier)
+ * takes a node of its own, with GFP_NOWAIT.  Counters stay with the left part of a split and add
  * up on a merge, so the context's totals never change.
  *
  * Residency: the migration path counts the pages it moves into a
@@ -428,6 +430,31 @@ struct amdx_range *amdx_range_find(const struct amdx_range_set *rs, u64 addr)
 }
 EXPORT_SYMBOL_IF_KUNIT(amdx_range_find);
 
+/*
+ * A hole [start, end) strictly inside @r: @r keeps [r->start, start) and a
+ * new range after it takes [end, r->end), so nothing names the hole.  This
+ * runs under the context's spinlock from an mmu notifier: the node comes
+ * from GFP_NOWAIT, charged to the unmapper.  At %AMDX_HMM_RANGES_MAX
+ * ranges or without memory the part above the hole is forgotten as well
+ * (its pages keep their data, their attributes become the defaults
+ * again): never the hole's.
+ */
+static void amdx_range_punch(struct amdx_range_set *rs, struct amdx_range *r,
+			     u64 start, u64 end)
+{
+	struct amdx_range *right = NULL;
+	LIST_HEAD(pool);
+
+	if (rs->count < AMDX_HMM_RANGES_MAX)
+		right = kzalloc(sizeof(*right),
+				GFP_NOWAIT | __GFP_NOWARN | __GFP_ACCOUNT);
+	if (right) {
+		list_add(&right->node, &pool);
+		amdx_range_split(rs, r, end, &pool);
+	}
+	r->end = start;
+}
+
 /**
  * amdx_range_clip() - forget [start, end) after an munmap
  * @rs: the set.
@@ -435,8 +462,12 @@ EXPORT_SYMBOL_IF_KUNIT(amdx_range_find);
  * @end: one past the last byte unmapped.
  *
  * Ranges inside go away and ranges overlapping an edge shrink.  A hole
- * strictly inside one range is left alone (that would need an allocation,
- * and this runs from an mmu notifier); migration skips unmapped pages.
+ * strictly inside one range splits it in two (counters stay with the
+ * left part, as for any split), so a later mapping in the hole inherits
+ * none of its attributes.  The split needs one node, taken with
+ * GFP_NOWAIT (this runs from an mmu notifier under a spinlock); when the
+ * set is at %AMDX_HMM_RANGES_MAX ranges or no node is to be had, the part
+ * above the hole is forgotten too.
  */
 void amdx_range_clip(struct amdx_range_set *rs, u64 start, u64 end)
 {
@@ -453,6 +484,8 @@ void amdx_range_clip(struct amdx_range_set *rs, u64 start, u64 end)
 			r->end = start;
 		else if (r->start >= start && r->end > end)
 			r->start = end;
+		else
+			amdx_range_punch(rs, r, start, end);
 	}
 }
 EXPORT_SYMBOL_IF_KUNIT(amdx_range_clip);

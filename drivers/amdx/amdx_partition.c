@@ -608,6 +608,12 @@ static int amdx_part_quiesce(struct amdx_part_txn *t)
 	for (; t->quiesced < t->naff; t->quiesced++) {
 		struct rw_semaphore *gate = &t->devs[t->quiesced]->part->gate;
 
+		/*
+		 * Not killable: no kernel up to 6.12 has a killable
+		 * nest-lock variant, and down_write_killable_nested()'s
+		 * subclasses (8) do not cover a hive (AMDX_PART_HIVE_MAX).
+		 * The wait is for the migrations inside the gate.
+		 */
 		if (t->hive)
 			down_write_nest_lock(gate, &amdx_part_hive_lock);
 		else if (down_write_killable(gate))

@@ -141,8 +141,9 @@ static int amdx_vf_provision(struct amdx_device *adev,
  *
  * Return: 0; -EINVAL for malformed arguments or with @reason (VFs enabled
  * already, VF count the model or mode does not allow, a partition not
- * online, a bad custom config: @bad_vf); -ENOSPC when the VRAM quotas do
- * not fit; -EOPNOTSUPP without SR-IOV; the provider's error.
+ * online, a bad custom config: @bad_vf); -E2BIG for a @config_size above
+ * PAGE_SIZE; -ENOSPC when the VRAM quotas do not fit; -EOPNOTSUPP without
+ * SR-IOV; the provider's error.
  */
 int amdx_ioctl_vf_enable(struct amdx_file *file, void *data)
 {
@@ -164,6 +165,12 @@ int amdx_ioctl_vf_enable(struct amdx_file *file, void *data)
 		pr_debug("amdx: %s: VF enable: malformed arguments\n",
 			 adev->bdf);
 		return -EINVAL;
+	}
+	/* As openat2() and clone3(): one page per entry is plenty. */
+	if (args->config_size > PAGE_SIZE) {
+		pr_debug("amdx: %s: VF enable: config_size %u above a page\n",
+			 adev->bdf, args->config_size);
+		return -E2BIG;
 	}
 	if (!amdx_part_can_sriov(adev)) {
 		pr_debug("amdx: %s: provider has no SR-IOV\n", adev->bdf);

@@ -19,6 +19,11 @@
  * Queries need no privilege.  On a device fd, device queries are about
  * that fd's device and &amdx_query.id must be 0.
  *
+ * Every result is built in kernel memory and copied to the caller by
+ * amdx_query_out(), which on a device fd drops the device lock the
+ * dispatcher holds around the copy: a result buffer on a page that
+ * userfaultfd or FUSE holds back never holds up the device's removal.
+ *
  * %AMDX_QUERY_STATS reads a device's cumulative counters: each is counted
  * where the thing happens (&struct amdx_dev_stats, atomics; the event
  * log's under its own lock), so one query returns totals since the device
@@ -67,7 +72,12 @@ u64 amdx_caps(void)
 	return caps;
 }
 
-static int amdx_query_caps(struct amdx_query *q)
+/*
+ * @locked: on a device fd, its device, whose lock the dispatcher holds for
+ * read: the result is built in kernel memory under it, and
+ * amdx_query_out() drops it around the copy to the caller.
+ */
+static int amdx_query_caps(struct amdx_device *locked, struct amdx_query *q)
 {
 	struct amdx_query_caps caps = {
 		.version_major = AMDX_UAPI_VERSION_MAJOR,
@@ -78,11 +88,13 @@ static int amdx_query_caps(struct amdx_query *q)
 
 	if (q->id)
 		return -EINVAL;
-	return amdx_query_out(NULL, q, &caps, sizeof(caps),
+	return amdx_query_out(locked, q, &caps, sizeof(caps),
 			      AMDX_QUERY_CAPS_SIZE_VER0);
 }
 
-static int amdx_query_devices(struct amdx_query *q)
+/* @locked: as for amdx_query_caps(). */
+static int amdx_query_devices(struct amdx_device *locked,
+			      struct amdx_query *q)
 {
 	struct amdx_query_devices *res;
 	u32 max, n;
@@ -115,7 +127,7 @@ static int amdx_query_devices(struct amdx_query *q)
 	}
 	res->num_devices = n;
 	res->entry_size = sizeof(res->devices[0]);
-	ret = amdx_query_out(NULL, q, res, len, len);
+	ret = amdx_query_out(locked, q, res, len, len);
 out:
 	kfree(res);
 	return ret;
@@ -210,9 +222,9 @@ int amdx_ioctl_query(struct amdx_file *file, void *data)
 
 	switch (q->query) {
 	case AMDX_QUERY_CAPS:
-		return amdx_query_caps(q);
+		return amdx_query_caps(file->adev, q);
 	case AMDX_QUERY_DEVICES:
-		return amdx_query_devices(q);
+		return amdx_query_devices(file->adev, q);
 	case AMDX_QUERY_DEVICE_INFO:
 		return amdx_query_device_info(file, q);
 	case AMDX_QUERY_HMM_RANGES:

@@ -49,6 +49,8 @@
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/overflow.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
@@ -68,6 +70,8 @@
 #define amdx_ras_dbg(adev, fmt, ...) \
 	pr_debug("amdx: %s: " fmt "\n", (adev)->bdf, ##__VA_ARGS__)
 
+/* Pages BADPAGES_IMPORT retires per hold of &amdx_ras.lock. */
+#define AMDX_RAS_IMPORT_BATCH	64
 /* Errors one injection may stand for. */
 #define AMDX_RAS_INJECT_MAX	1024
 /* Device ids a reset scope can name. */
@@ -128,6 +132,15 @@ static bool amdx_ras_retired(struct amdx_ras *ras, u64 address)
 				  address & PAGE_MASK, &pos);
 }
 
+/* Caller holds ras->lock.  The table's room, allocated at first use. */
+static int amdx_ras_table_alloc(struct amdx_ras *ras)
+{
+	if (!ras->table)
+		ras->table = kvcalloc(AMDX_BADPAGE_MAX_RECORDS,
+				      sizeof(*ras->table), GFP_KERNEL);
+	return ras->table ? 0 : -ENOMEM;
+}
+
 /* Caller holds ras->lock.  Keeps the table sorted. */
 static int amdx_ras_record(struct amdx_ras *ras,
 			   const struct amdx_badpage_record *rec)
@@ -138,12 +151,8 @@ static int amdx_ras_record(struct amdx_ras *ras,
 		return -EEXIST;
 	if (ras->nrec == AMDX_BADPAGE_MAX_RECORDS)
 		return -ENOSPC;
-	if (!ras->table) {
-		ras->table = kvcalloc(AMDX_BADPAGE_MAX_RECORDS,
-				      sizeof(*ras->table), GFP_KERNEL);
-		if (!ras->table)
-			return -ENOMEM;
-	}
+	if (amdx_ras_table_alloc(ras))
+		return -ENOMEM;
 	memmove(&ras->table[pos + 1], &ras->table[pos],
 		(ras->nrec - pos) * sizeof(*ras->table));
 	ras->table[pos] = *rec;
@@ -222,29 +231,24 @@ static int amdx_ras_move_off(struct amdx_device *adev, u64 index, u64 *moved)
 
 /*
  * Caller holds ras->lock.  Retires one page: soft (CE, import: data moves
- * off first) or poisoned (UE, DE: data stays, consumers get SIGBUS).
+ * off first) or poisoned (UE, DE: data stays, consumers get SIGBUS).  With
+ * @record false the caller records @rec itself (amdx_ras_apply_batch()).
  */
-static int amdx_ras_retire_page(struct amdx_device *adev, u64 address,
-				u32 mem_part, u16 cause, u64 time)
+static int amdx_ras_retire(struct amdx_device *adev,
+			   const struct amdx_badpage_record *rec, bool record)
 {
 	struct amdx_ras *ras = adev->ras;
-	bool poison = cause == AMDX_BADPAGE_CAUSE_UE ||
-		      cause == AMDX_BADPAGE_CAUSE_DE;
+	bool poison = rec->cause == AMDX_BADPAGE_CAUSE_UE ||
+		      rec->cause == AMDX_BADPAGE_CAUSE_DE;
 	u32 action = poison ? AMDX_ACTION_POISON_RETIRE :
 			      AMDX_ACTION_SOFT_RETIRE;
-	struct amdx_badpage_record rec = {
-		.address = address & PAGE_MASK,
-		.time = time,
-		.partition = mem_part,
-		.cause = cause,
-	};
-	u64 index = address >> PAGE_SHIFT, moved = 0, t0 = ktime_get_ns();
+	u64 index = rec->address >> PAGE_SHIFT, moved = 0, t0 = ktime_get_ns();
 	int ret = 0, err;
 
 	amdx_ras_emit(adev, AMDX_EVENT_PAGE_PENDING, AMDX_RAS_PARTITION_ALL,
-		      rec.address, 0, 0);
+		      rec->address, 0, 0);
 	amdx_ras_emit(adev, AMDX_EVENT_ACTION_START, AMDX_RAS_PARTITION_ALL,
-		      rec.address, action, 0);
+		      rec->address, action, 0);
 
 	if (poison)
 		ret = xa_err(xa_store(&ras->poison, index, xa_mk_value(1),
@@ -258,20 +262,37 @@ static int amdx_ras_retire_page(struct amdx_device *adev, u64 address,
 		err = amdx_ras_move_off(adev, index, &moved);
 		ret = ret ?: err;
 	}
-	err = amdx_ras_record(ras, &rec);
-	if (err == -ENOSPC)
-		pr_warn_ratelimited("amdx: %s: bad-page table full, page %#llx retired but not recorded\n",
-				    adev->bdf, rec.address);
-	ret = ret ?: err;
+	if (record) {
+		err = amdx_ras_record(ras, rec);
+		if (err == -ENOSPC)
+			pr_warn_ratelimited("amdx: %s: bad-page table full, page %#llx retired but not recorded\n",
+					    adev->bdf, rec->address);
+		ret = ret ?: err;
+	}
 	if (ret)
-		amdx_ras_info(adev, "retiring page %#llx: %pe", rec.address,
+		amdx_ras_info(adev, "retiring page %#llx: %pe", rec->address,
 			      ERR_PTR(ret));
 
 	amdx_ras_emit(adev, AMDX_EVENT_PAGE_RETIRED, AMDX_RAS_PARTITION_ALL,
-		      rec.address, cause, moved);
+		      rec->address, rec->cause, moved);
 	amdx_ras_action_end(adev, action, AMDX_RAS_PARTITION_ALL, ret, t0);
-	amdx_ras_check_rma(adev);
+	if (record)
+		amdx_ras_check_rma(adev);
 	return ret;
+}
+
+/* Caller holds ras->lock.  Retires and records one page. */
+static int amdx_ras_retire_page(struct amdx_device *adev, u64 address,
+				u32 mem_part, u16 cause, u64 time)
+{
+	struct amdx_badpage_record rec = {
+		.address = address & PAGE_MASK,
+		.time = time,
+		.partition = mem_part,
+		.cause = cause,
+	};
+
+	return amdx_ras_retire(adev, &rec, true);
 }
 
 /* Every device id has its bit in the DEVICE_RESET_BEGIN bitmap. */
@@ -456,23 +477,55 @@ int amdx_ras_report(struct amdx_device *adev,
 EXPORT_SYMBOL_GPL(amdx_ras_report);
 
 /*
- * Caller holds ras->lock.  Retires the pages of a decoded table that are
- * not retired yet; every record was checked against the device.
+ * Caller holds ras->lock.  Retires the pages of @recs (a decoded table's
+ * records: sorted, unique, checked against the device) that are not
+ * retired yet, then records them with one merge: O(nrec + @n) moves and
+ * @n binary searches, where recording each page on its own moved the
+ * table's tail every time.  @recs is overwritten.  Returns the pages
+ * newly retired; those beyond a full table are retired but not recorded
+ * (logged, as for any retirement).
  */
-static u32 amdx_ras_apply_table(struct amdx_device *adev,
-				const struct amdx_badpage_record *recs, u32 n,
+static u32 amdx_ras_apply_batch(struct amdx_device *adev,
+				struct amdx_badpage_record *recs, u32 n,
 				u16 cause)
 {
-	u32 i, added = 0;
+	struct amdx_ras *ras = adev->ras;
+	struct amdx_badpage_record rec;
+	u32 i, retired = 0, added = 0;
 
-	for (i = 0; i < n; i++) {
-		if (amdx_ras_retired(adev->ras, recs[i].address))
-			continue;
-		amdx_ras_retire_page(adev, recs[i].address, recs[i].partition,
-				     cause ?: recs[i].cause, recs[i].time);
-		added++;
+	if (amdx_ras_table_alloc(ras)) {
+		/* Each page retires all the same and says why unrecorded. */
+		for (i = 0; i < n; i++) {
+			if (amdx_ras_retired(ras, recs[i].address))
+				continue;
+			amdx_ras_retire_page(adev, recs[i].address,
+					     recs[i].partition,
+					     cause ?: recs[i].cause,
+					     recs[i].time);
+			retired++;
+		}
+		return retired;
 	}
-	return added;
+	for (i = 0; i < n; i++) {
+		if (amdx_ras_retired(ras, recs[i].address))
+			continue;
+		rec = recs[i];
+		rec.cause = cause ?: rec.cause;
+		amdx_ras_retire(adev, &rec, false);
+		retired++;
+		if (ras->nrec + added < AMDX_BADPAGE_MAX_RECORDS)
+			recs[added++] = rec;	/* added <= i */
+		else
+			pr_warn_ratelimited("amdx: %s: bad-page table full, page %#llx retired but not recorded\n",
+					    adev->bdf, rec.address);
+	}
+	if (added) {
+		ras->nrec = amdx_badpage_merge(ras->table, ras->nrec, recs,
+					       added);
+		ras->dirty = true;
+	}
+	amdx_ras_check_rma(adev);
+	return retired;
 }
 
 /* Records must name pages of this device. */
@@ -578,7 +631,7 @@ int amdx_ras_init(struct amdx_device *adev)
 			     adev->desc.badpages_len, &recs, &n)) {
 		mutex_lock(&ras->lock);
 		/* Nothing is mapped yet: no data to move, no events to read. */
-		amdx_ras_apply_table(adev, recs, n, 0);
+		amdx_ras_apply_batch(adev, recs, n, 0);
 		ras->dirty = false;
 		mutex_unlock(&ras->lock);
 		kvfree(recs);
@@ -682,8 +735,10 @@ int amdx_ioctl_ras_inject(struct amdx_file *file, void *data)
  * The new thresholds apply from the next error on; a lower bad-page
  * threshold may flag the device for RMA at once.
  *
- * Return: 0, or -EINVAL for a field out of its range (see the uapi), an
- * unknown valid bit or flag, no valid bit, non-zero pad or reserved.
+ * Return: 0, or -EINVAL for a field out of its range (see the uapi), a
+ * non-zero field that valid does not name, an unknown valid bit or flag,
+ * no valid bit, non-zero pad or reserved (logged, ratelimited, naming the
+ * field).
  */
 int amdx_ioctl_ras_set_policy(struct amdx_file *file, void *data)
 {
@@ -695,7 +750,8 @@ int amdx_ioctl_ras_set_policy(struct amdx_file *file, void *data)
 
 	ret = amdx_ras_policy_check(req, &why);
 	if (ret) {
-		amdx_ras_dbg(adev, "set policy: %s", why);
+		pr_info_ratelimited("amdx: %s: RAS policy refused: %s\n",
+				    adev->bdf, why);
 		return ret;
 	}
 	mutex_lock(&ras->lock);
@@ -710,16 +766,23 @@ int amdx_ioctl_ras_set_policy(struct amdx_file *file, void *data)
  * @file: a device fd.
  * @data: &struct amdx_ras_badpages_import.
  *
- * The whole table is checked before any page is retired.  Newly retired
- * pages are soft-retired (their data moves first) and recorded with
- * cause %AMDX_BADPAGE_CAUSE_IMPORT and the time from the table.
+ * The whole table is checked before any page is retired, and whether its
+ * new pages fit the device's table.  Newly retired pages are soft-retired
+ * (their data moves first) and recorded with cause
+ * %AMDX_BADPAGE_CAUSE_IMPORT and the time from the table, in batches of
+ * %AMDX_RAS_IMPORT_BATCH pages: &amdx_ras.lock is dropped between them
+ * (errors contained meanwhile may take the last room of the table: a page
+ * beyond it is retired but not recorded, as for any retirement), the
+ * caller may be rescheduled and a fatal signal stops the import.  Work is
+ * O(n log n) for n records, never O(n^2).
  *
  * Return: 0 with &amdx_ras_badpages_import.imported set; -EBADMSG for a
  * corrupt or truncated table (logged with the reason); -EINVAL for
  * non-zero pad, reserved or out fields, a size above a full table, or a
  * record naming no page of this device; -ENOSPC when the device's table
  * cannot take the new records; -EFAULT; -ENOMEM; -ENODEV when the device
- * was removed while the table was being copied in.
+ * was removed while the table was being copied in; -EINTR when a fatal
+ * signal stopped it (the pages retired so far stay retired and recorded).
  */
 int amdx_ioctl_ras_badpages_import(struct amdx_file *file, void *data)
 {
@@ -727,9 +790,10 @@ int amdx_ioctl_ras_badpages_import(struct amdx_file *file, void *data)
 	struct amdx_device *adev = file->adev;
 	struct amdx_ras *ras = adev->ras;
 	struct amdx_badpage_record *recs;
-	u32 n, i, fresh = 0;
+	u32 n, i, b, fresh = 0, imported = 0;
+	bool killed;
 	void *buf;
-	int ret;
+	int ret = 0;
 
 	if (args->pad || args->pad2 || args->imported || args->reserved[0] ||
 	    args->reserved[1]) {
@@ -762,13 +826,29 @@ int amdx_ioctl_ras_badpages_import(struct amdx_file *file, void *data)
 	if (fresh > AMDX_BADPAGE_MAX_RECORDS - ras->nrec) {
 		amdx_ras_dbg(adev, "import: %u new records do not fit the table",
 			     fresh);
-		ret = -ENOSPC;
-	} else {
-		args->imported = amdx_ras_apply_table(adev, recs, n,
-						      AMDX_BADPAGE_CAUSE_IMPORT);
-		amdx_ras_store(adev);
+		mutex_unlock(&ras->lock);
+		kvfree(recs);
+		return -ENOSPC;
 	}
+	for (i = 0; i < n; i += b) {
+		b = min_t(u32, n - i, AMDX_RAS_IMPORT_BATCH);
+		imported += amdx_ras_apply_batch(adev, recs + i, b,
+						 AMDX_BADPAGE_CAUSE_IMPORT);
+		if (i + b == n)
+			break;
+		/* Errors and queries get the lock between batches. */
+		mutex_unlock(&ras->lock);
+		cond_resched();
+		killed = fatal_signal_pending(current);
+		mutex_lock(&ras->lock);
+		if (killed) {
+			ret = -EINTR;
+			break;
+		}
+	}
+	amdx_ras_store(adev);
 	mutex_unlock(&ras->lock);
+	args->imported = imported;
 	kvfree(recs);
 	return ret;
 }

@@ -70,11 +70,51 @@ void amdx_ras_policy_default(struct amdx_ras_policy *p)
 }
 EXPORT_SYMBOL_IF_KUNIT(amdx_ras_policy_default);
 
+/* A field @req->valid does not name is not zero: true with @why naming it. */
+static bool amdx_ras_policy_unnamed(const struct amdx_ras_policy *req,
+				    const char **why)
+{
+	static const struct {
+		u32 bit;
+		const char *why;
+	} fields[] = {
+		{ AMDX_RAS_POL_CE_PAGE_THRESHOLD,
+		  "ce_page_threshold not zero but not named in valid" },
+		{ AMDX_RAS_POL_CE_WINDOW,
+		  "ce_window_s not zero but not named in valid" },
+		{ AMDX_RAS_POL_BAD_PAGE_THRESHOLD,
+		  "bad_page_threshold not zero but not named in valid" },
+		{ AMDX_RAS_POL_PART_RESET_LIMIT,
+		  "part_reset_limit not zero but not named in valid" },
+		{ AMDX_RAS_POL_PART_RESET_WINDOW,
+		  "part_reset_window_s not zero but not named in valid" },
+		{ AMDX_RAS_POL_FLAGS,
+		  "flags not zero but not named in valid" },
+	};
+	const u32 val[] = {
+		req->ce_page_threshold, req->ce_window_s,
+		(u32)req->bad_page_threshold, req->part_reset_limit,
+		req->part_reset_window_s, req->flags,
+	};
+	u32 i;
+
+	static_assert(ARRAY_SIZE(fields) == ARRAY_SIZE(val));
+	static_assert(BIT(ARRAY_SIZE(fields)) - 1 == AMDX_RAS_POL_ALL);
+	for (i = 0; i < ARRAY_SIZE(fields); i++) {
+		if (!(req->valid & fields[i].bit) && val[i]) {
+			*why = fields[i].why;
+			return true;
+		}
+	}
+	return false;
+}
+
 /**
  * amdx_ras_policy_check() - validate a %AMDX_IOC_RAS_SET_POLICY request
- * @req: the request; only the fields named in @req->valid are checked
- *	(the others are ignored, as %AMDX_IOC_HMM_SET_ATTR does).
- * @why: out: on error, what is wrong, for the log.
+ * @req: the request: the fields named in @req->valid must be in their
+ *	ranges, every other field must be zero (an unused field that is not
+ *	zero is a caller's mistake, which the uapi rejects everywhere).
+ * @why: out: on error, what is wrong (naming the field), for the log.
  *
  * Return: 0, or -EINVAL with @why set.
  */
@@ -91,6 +131,8 @@ int amdx_ras_policy_check(const struct amdx_ras_policy *req,
 		*why = "valid names no field or an unknown one";
 		return -EINVAL;
 	}
+	if (amdx_ras_policy_unnamed(req, why))
+		return -EINVAL;
 	if ((v & AMDX_RAS_POL_CE_PAGE_THRESHOLD) &&
 	    (!req->ce_page_threshold ||
 	     req->ce_page_threshold > AMDX_RAS_CE_PAGE_THRESHOLD_MAX)) {

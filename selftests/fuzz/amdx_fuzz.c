@@ -781,6 +781,21 @@ static void seed(struct thread *t, const struct fz_ioctl *io, char *a,
 		p->part_reset_limit = 1 + below(r, 100);
 		p->part_reset_window_s = 1 + below(r, 86400);
 		p->flags = below(r, 2);
+		/* fields valid does not name must be 0: mostly keep them so */
+		if (chance(r, 90)) {
+			if (!(p->valid & AMDX_RAS_POL_CE_PAGE_THRESHOLD))
+				p->ce_page_threshold = 0;
+			if (!(p->valid & AMDX_RAS_POL_CE_WINDOW))
+				p->ce_window_s = 0;
+			if (!(p->valid & AMDX_RAS_POL_BAD_PAGE_THRESHOLD))
+				p->bad_page_threshold = 0;
+			if (!(p->valid & AMDX_RAS_POL_PART_RESET_LIMIT))
+				p->part_reset_limit = 0;
+			if (!(p->valid & AMDX_RAS_POL_PART_RESET_WINDOW))
+				p->part_reset_window_s = 0;
+			if (!(p->valid & AMDX_RAS_POL_FLAGS))
+				p->flags = 0;
+		}
 	} else if (!strcmp(n, "RAS_BADPAGES_IMPORT")) {
 		struct amdx_ras_badpages_import *im = (void *)a;
 		struct amdx_badpage_header *h = (void *)pl;

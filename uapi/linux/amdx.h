@@ -708,7 +708,9 @@ struct amdx_vf_config {
  * @flags: in: %AMDX_VF_ENABLE_F_*.
  * @configs: in: with %AMDX_VF_ENABLE_F_CUSTOM a user array of @num_vfs
  *	&struct amdx_vf_config, else 0.
- * @config_size: in: size of one entry at @configs (sizeof as compiled).
+ * @config_size: in: size of one entry at @configs (sizeof as compiled),
+ *	%AMDX_VF_CONFIG_SIZE_VER0 .. the page size (above: -E2BIG, as
+ *	openat2() and clone3()).
  * @reason: out: %AMDX_PART_REASON_* when refused.
  * @bad_vf: out: the VF whose provisioning was refused, or %AMDX_VF_NONE.
  * @pad: zero.
@@ -965,7 +967,8 @@ struct amdx_ras_inject {
 /**
  * struct amdx_ras_policy - argument of %AMDX_IOC_RAS_SET_POLICY, result of
  *	%AMDX_QUERY_RAS_POLICY
- * @valid: in (SET): %AMDX_RAS_POL_* bits naming the fields to change.
+ * @valid: in (SET): %AMDX_RAS_POL_* bits naming the fields to change;
+ *	the fields it does not name must be 0 (else -EINVAL).
  * @ce_page_threshold: CEs on one page within @ce_window_s that soft-retire
  *	it, 1 .. %AMDX_RAS_CE_PAGE_THRESHOLD_MAX (default 50).
  * @ce_window_s: window for @ce_page_threshold, 1 ..
@@ -1179,10 +1182,14 @@ struct amdx_event {
  * CAP_SYS_ADMIN a subscription beyond %AMDX_EVENT_SUBSCRIBERS_MAX -
  * %AMDX_EVENT_SUBSCRIBERS_RESERVED fails with -EMFILE (as inotify's
  * instance limit), the rest are kept for administrators (monitoring
- * daemons) up to %AMDX_EVENT_SUBSCRIBERS_MAX.
+ * daemons) up to %AMDX_EVENT_SUBSCRIBERS_MAX.  Within that, one effective
+ * uid without CAP_SYS_ADMIN holds at most %AMDX_EVENT_SUBSCRIBERS_PER_USER
+ * subscriptions of a device (-EMFILE beyond, as inotify's per-user
+ * instance limit), so no user can take every place.
  */
 #define AMDX_EVENT_SUBSCRIBERS_MAX	256
 #define AMDX_EVENT_SUBSCRIBERS_RESERVED	32
+#define AMDX_EVENT_SUBSCRIBERS_PER_USER	32
 
 /**
  * struct amdx_event_subscribe - argument of %AMDX_IOC_EVENT_SUBSCRIBE

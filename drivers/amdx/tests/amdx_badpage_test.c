@@ -8,7 +8,8 @@
  * Suite ``amdx_badpage``: the encoded layout byte by byte, round trips
  * (empty, one, many, the maximum), the checksum against an independent
  * value, every kind of corruption rejected with -EBADMSG and a reason
- * while the output stays untouched, and the sorted-array search.
+ * while the output stays untouched, the sorted-array search and the
+ * merge of new records into a table.
  */
 #include <kunit/test.h>
 #include <linux/crc32.h>
@@ -312,6 +313,48 @@ static void find_locates_and_gives_insertion_point(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pos, 0);
 }
 
+/*
+ * Merging new records into a table gives what inserting them one by one
+ * gives: sorted, every record kept, whichever side each one comes from.
+ */
+static void merge_keeps_the_table_sorted(struct kunit *test)
+{
+	static const u64 old_pages[] = { 3, 7, 8, 20 };
+	static const u64 new_pages[] = { 0, 5, 9, 10, 30 };
+	static const u64 want[] = { 0, 3, 5, 7, 8, 9, 10, 20, 30 };
+	struct amdx_badpage_record table[ARRAY_SIZE(want)] = {};
+	struct amdx_badpage_record add[ARRAY_SIZE(new_pages)] = {};
+	u32 i, n;
+
+	for (i = 0; i < ARRAY_SIZE(old_pages); i++) {
+		table[i].address = old_pages[i] << 12;
+		table[i].time = 100 + i;
+	}
+	for (i = 0; i < ARRAY_SIZE(new_pages); i++) {
+		add[i].address = new_pages[i] << 12;
+		add[i].time = 200 + i;
+	}
+	/* nothing to add, then into an empty table */
+	KUNIT_EXPECT_EQ(test, amdx_badpage_merge(table, 4, add, 0), 4);
+	KUNIT_EXPECT_EQ(test, table[3].address, 20 << 12);
+
+	n = amdx_badpage_merge(table, ARRAY_SIZE(old_pages), add,
+			       ARRAY_SIZE(new_pages));
+	KUNIT_ASSERT_EQ(test, n, ARRAY_SIZE(want));
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_EQ_MSG(test, table[i].address, want[i] << 12,
+				    "record %u", i);
+	/* each record moved whole */
+	KUNIT_EXPECT_EQ(test, table[0].time, 200);
+	KUNIT_EXPECT_EQ(test, table[1].time, 100);
+	KUNIT_EXPECT_EQ(test, table[8].time, 204);
+
+	memset(table, 0, sizeof(table));
+	KUNIT_EXPECT_EQ(test, amdx_badpage_merge(table, 0, add, 2), 2);
+	KUNIT_EXPECT_EQ(test, table[0].address, 0);
+	KUNIT_EXPECT_EQ(test, table[1].address, 5 << 12);
+}
+
 static struct kunit_case amdx_badpage_cases[] = {
 	KUNIT_CASE(layout_is_little_endian_and_packed),
 	KUNIT_CASE(checksum_is_crc32_with_field_zero),
@@ -323,6 +366,7 @@ static struct kunit_case amdx_badpage_cases[] = {
 	KUNIT_CASE_PARAM(corruption_is_rejected_and_nothing_written,
 			 amdx_bp_corrupt_gen_params),
 	KUNIT_CASE(find_locates_and_gives_insertion_point),
+	KUNIT_CASE(merge_keeps_the_table_sorted),
 	{}
 };
 

@@ -528,7 +528,7 @@ static struct amdx_event_sub *fake_sub(struct kunit *test,
 	struct amdx_event_sub *sub;
 
 	sub = amdx_event_sub_create(&adev->events, mask, size,
-				    AMDX_EVENT_SUBSCRIBERS_MAX);
+				    AMDX_EVENT_SUBSCRIBERS_MAX, 0);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(sub));
 	if (!kunit_alloc_resource(test, res_init, res_sub_destroy, GFP_KERNEL,
 				  sub)) {
@@ -736,7 +736,8 @@ static void removal_ends_the_log(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, out[0].data[0], 1);
 	KUNIT_EXPECT_PTR_EQ(test, amdx_event_sub_create(&adev->events,
 							MASK_ALL, 16,
-							AMDX_EVENT_SUBSCRIBERS_MAX),
+							AMDX_EVENT_SUBSCRIBERS_MAX,
+							0),
 			    ERR_PTR(-ENODEV));
 }
 
@@ -751,10 +752,10 @@ static void subscribers_beyond_the_cap_are_emfile(struct kunit *test)
 		fake_sub(test, adev, MASK_ALL, 16);
 	KUNIT_EXPECT_EQ(test, adev->events.nsubs, 3);
 	KUNIT_EXPECT_PTR_EQ(test, amdx_event_sub_create(&adev->events,
-							MASK_ALL, 16, 3),
+							MASK_ALL, 16, 3, 0),
 			    ERR_PTR(-EMFILE));
 	/* a larger limit (an administrator's) still admits one */
-	extra = amdx_event_sub_create(&adev->events, MASK_ALL, 16, 4);
+	extra = amdx_event_sub_create(&adev->events, MASK_ALL, 16, 4, 0);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(extra));
 	KUNIT_EXPECT_EQ(test, adev->events.nsubs, 4);
 	amdx_event_sub_destroy(extra);
@@ -763,12 +764,46 @@ static void subscribers_beyond_the_cap_are_emfile(struct kunit *test)
 	amdx_event_source_kill(&adev->events);
 	KUNIT_EXPECT_EQ(test, adev->events.nsubs, 0);
 	KUNIT_EXPECT_PTR_EQ(test, amdx_event_sub_create(&adev->events,
-							MASK_ALL, 16, 4),
+							MASK_ALL, 16, 4, 0),
 			    ERR_PTR(-ENODEV));
+}
+
+/*
+ * The per-user cap counts only the subscribers of the same euid that are
+ * under it: beyond it -EMFILE, an uncapped (administrator's) subscriber
+ * neither counts nor is refused, and a destroyed one frees its place.
+ */
+static void subscribers_beyond_the_user_cap_are_emfile(struct kunit *test)
+{
+	struct amdx_device *adev = fake_device(test, 12, 0);
+	struct amdx_event_sub *a, *b, *c, *admin;
+
+	a = amdx_event_sub_create(&adev->events, MASK_ALL, 16, 8, 2);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(a));
+	b = amdx_event_sub_create(&adev->events, MASK_ALL, 16, 8, 2);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(b));
+	KUNIT_EXPECT_PTR_EQ(test, amdx_event_sub_create(&adev->events,
+							MASK_ALL, 16, 8, 2),
+			    ERR_PTR(-EMFILE));
+	admin = amdx_event_sub_create(&adev->events, MASK_ALL, 16, 8, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(admin));
+	KUNIT_EXPECT_EQ(test, adev->events.nsubs, 3);
+	/* a larger per-user cap admits one more; the admin's is not counted */
+	c = amdx_event_sub_create(&adev->events, MASK_ALL, 16, 8, 3);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(c));
+	amdx_event_sub_destroy(c);
+	amdx_event_sub_destroy(b);
+	b = amdx_event_sub_create(&adev->events, MASK_ALL, 16, 8, 2);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(b));
+	amdx_event_sub_destroy(admin);
+	amdx_event_sub_destroy(b);
+	amdx_event_sub_destroy(a);
+	KUNIT_EXPECT_EQ(test, adev->events.nsubs, 0);
 }
 
 static struct kunit_case amdx_event_test_cases[] = {
 	KUNIT_CASE(subscribers_beyond_the_cap_are_emfile),
+	KUNIT_CASE(subscribers_beyond_the_user_cap_are_emfile),
 	KUNIT_CASE(ring_delivers_in_order_across_wrap_around),
 	KUNIT_CASE(ring_peek_stops_at_the_end_of_storage),
 	KUNIT_CASE(ring_holds_its_capacity_without_loss),

@@ -9,8 +9,9 @@
  * ranges, merging touching ranges with equal attributes, filling holes
  * with the defaults, applying only the attributes named in ``valid``,
  * keeping counters with the left part of a split and adding them on a
- * merge; amdx_range_clip() removing and shrinking ranges and leaving an
- * inner hole alone; amdx_range_clear_access() taking a removed device out
+ * merge; amdx_range_clip() removing and shrinking ranges and splitting a
+ * range around an inner hole (at %AMDX_HMM_RANGES_MAX forgetting the part
+ * above it instead); amdx_range_clear_access() taking a removed device out
  * of every range and merging; amdx_range_covered(), amdx_range_find() and
  * amdx_range_pinned_bytes(); -EINVAL for an empty interval, -ENOMEM for
  * a pool short of amdx_range_nodes_needed() and -ENOSPC at
@@ -549,7 +550,7 @@ struct clip_case {
 	u32 first;
 	u32 last;
 	u32 n;
-	struct range_exp exp[3];
+	struct range_exp exp[4];
 };
 
 static const struct clip_case clip_cases[] = {
@@ -565,8 +566,9 @@ static const struct clip_case clip_cases[] = {
 	  { { 0, 2, ATTR_A }, { 6, 8, ATTR_B }, { 8, 12, ATTR_A } } },
 	{ "shrink_remove_shrink", 2, 10, 2,
 	  { { 0, 2, ATTR_A }, { 10, 12, ATTR_A } } },
-	{ "inner_hole_left_alone", 5, 7, 3,
-	  { { 0, 4, ATTR_A }, { 4, 8, ATTR_B }, { 8, 12, ATTR_A } } },
+	{ "inner_hole_splits_the_range", 5, 7, 4,
+	  { { 0, 4, ATTR_A }, { 4, 5, ATTR_B }, { 7, 8, ATTR_B },
+	    { 8, 12, ATTR_A } } },
 	{ "outside_changes_nothing", 12, 16, 3,
 	  { { 0, 4, ATTR_A }, { 4, 8, ATTR_B }, { 8, 12, ATTR_A } } },
 };
@@ -590,6 +592,84 @@ static void clip_removes_and_shrinks_ranges(struct kunit *test)
 	apply_ops(test, rs, aba_ops, ARRAY_SIZE(aba_ops));
 	amdx_range_clip(rs, PG(c->first), PG(c->last));
 	expect_ranges(test, rs, c->exp, c->n);
+}
+
+/*
+ * A mapping made later in a hole punched into a pinned range inherits
+ * nothing: no range holds the hole, the parts around it keep the pin and
+ * the counters stay with the left part.
+ */
+static void clip_hole_is_in_no_range(struct kunit *test)
+{
+	static const struct range_exp exp[] = {
+		{ 0, 3, ATTR_B }, { 5, 8, ATTR_B },
+	};
+	struct amdx_range_set *rs = new_set(test);
+	struct amdx_range *r;
+	u32 i;
+
+	KUNIT_ASSERT_EQ(test, set_attr(rs, PG(0), PG(8), &attr_b, ALL), 0);
+	r = nth_range(test, rs, 0);
+	r->stats.pages_in = 8;
+	r->resident = 8;
+	amdx_range_clip(rs, PG(3), PG(5));
+	expect_ranges(test, rs, exp, ARRAY_SIZE(exp));
+	for (i = 3; i < 5; i++)
+		KUNIT_EXPECT_NULL_MSG(test, amdx_range_find(rs, PG(i)),
+				      "page %u", i);
+	KUNIT_EXPECT_FALSE(test, amdx_range_covered(rs, PG(3), PG(4)));
+	KUNIT_EXPECT_EQ(test, amdx_range_pinned_bytes(rs), PG(6));
+	KUNIT_EXPECT_EQ(test, nth_range(test, rs, 0)->stats.pages_in, 8);
+	KUNIT_EXPECT_EQ(test, nth_range(test, rs, 0)->resident, 8);
+	KUNIT_EXPECT_EQ(test, nth_range(test, rs, 1)->stats.pages_in, 0);
+	KUNIT_EXPECT_EQ(test, nth_range(test, rs, 1)->resident, 0);
+
+	/* the hole gets the defaults when attributes are set over it */
+	KUNIT_ASSERT_EQ(test, set_attr(rs, PG(3), PG(5), &attr_a,
+				       AMDX_HMM_ATTR_ACCESS), 0);
+	r = amdx_range_find(rs, PG(3));
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_EXPECT_EQ(test, r->attr.flags, 0);
+	KUNIT_EXPECT_EQ(test, r->attr.preferred_loc, AMDX_HMM_LOC_SYSTEM);
+	KUNIT_EXPECT_EQ(test, r->attr.access, attr_a.access);
+}
+
+/*
+ * At %AMDX_HMM_RANGES_MAX a hole punched inside a range cannot split it:
+ * the part above the hole is forgotten with the hole, the set never grows
+ * beyond the cap and the hole is in no range.
+ */
+static void clip_hole_at_the_cap_forgets_the_part_above(struct kunit *test)
+{
+	struct amdx_range_set *rs = new_set(test);
+	const struct amdx_range_attr *at;
+	u32 i;
+
+	for (i = 0; i < AMDX_HMM_RANGES_MAX - 1; i++) {
+		at = i & 1 ? &attr_b : &attr_a;
+		KUNIT_ASSERT_EQ_MSG(test, set_attr(rs, PG(i), PG(i + 1), at, ALL),
+				    0, "range %u", i);
+	}
+	/* the last range four pages long */
+	at = i & 1 ? &attr_b : &attr_a;
+	KUNIT_ASSERT_EQ(test, set_attr(rs, PG(i), PG(i + 4), at, ALL), 0);
+	KUNIT_ASSERT_EQ(test, rs->count, AMDX_HMM_RANGES_MAX);
+	amdx_range_clip(rs, PG(i + 1), PG(i + 2));
+	KUNIT_EXPECT_EQ(test, rs->count, AMDX_HMM_RANGES_MAX);
+	KUNIT_EXPECT_TRUE(test, amdx_range_covered(rs, PG(i), PG(i + 1)));
+	KUNIT_EXPECT_NULL(test, amdx_range_find(rs, PG(i + 1)));
+	KUNIT_EXPECT_NULL(test, amdx_range_find(rs, PG(i + 2)));
+	KUNIT_EXPECT_NULL(test, amdx_range_find(rs, PG(i + 3)));
+
+	/* below the cap the same hole splits */
+	amdx_range_clip(rs, PG(0), PG(1));
+	KUNIT_ASSERT_EQ(test, set_attr(rs, PG(i), PG(i + 4), at, ALL), 0);
+	KUNIT_ASSERT_EQ(test, rs->count, AMDX_HMM_RANGES_MAX - 1);
+	amdx_range_clip(rs, PG(i + 1), PG(i + 2));
+	KUNIT_EXPECT_EQ(test, rs->count, AMDX_HMM_RANGES_MAX);
+	KUNIT_EXPECT_NULL(test, amdx_range_find(rs, PG(i + 1)));
+	KUNIT_EXPECT_NOT_NULL(test, amdx_range_find(rs, PG(i + 2)));
+	KUNIT_EXPECT_NOT_NULL(test, amdx_range_find(rs, PG(i + 3)));
 }
 
 static void covered_and_find_see_holes(struct kunit *test)
@@ -1036,11 +1116,9 @@ static void random_sequences_match_a_page_model(struct kunit *test)
 		if (first == last)
 			continue;
 		if (lcg_next(&seed) % 4 == 0) {
-			/* clip; an interval inside one range changes nothing */
-			r = amdx_range_find(rs, PG(first));
-			if (!r || r->start >= PG(first) || r->end <= PG(last))
-				for (i = first; i < last; i++)
-					m->present[i] = false;
+			/* clip: every page of the interval leaves */
+			for (i = first; i < last; i++)
+				m->present[i] = false;
 			amdx_range_clip(rs, PG(first), PG(last));
 			KUNIT_ASSERT_TRUE_MSG(test, model_matches(rs, m, &sum),
 					      "step %u clip [%u, %u)", step,
@@ -1099,6 +1177,8 @@ static struct kunit_case amdx_hmm_range_test_cases[] = {
 			 valid_gen_params),
 	KUNIT_CASE(counters_stay_left_on_split_and_add_on_merge),
 	KUNIT_CASE_PARAM(clip_removes_and_shrinks_ranges, clip_gen_params),
+	KUNIT_CASE(clip_hole_is_in_no_range),
+	KUNIT_CASE(clip_hole_at_the_cap_forgets_the_part_above),
 	KUNIT_CASE(covered_and_find_see_holes),
 	KUNIT_CASE(residency_hints_follow_split_and_merge),
 	KUNIT_CASE(clear_access_forgets_a_device_and_merges),

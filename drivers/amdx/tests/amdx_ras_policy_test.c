@@ -6,8 +6,9 @@
  * DOC: KUnit tests of the RAS containment policy
  *
  * Suite ``amdx_ras_policy``: defaults, every validation range with its
- * edges, the bad-page threshold's three meanings, CE windows with
- * injected time (threshold, sliding, expiry, per-page independence),
+ * edges, every field valid does not name rejected unless zero, the
+ * bad-page threshold's three meanings, CE windows with injected time
+ * (threshold, sliding, expiry, per-page independence),
  * partition reset windows, and every step of the ladder.
  */
 #include <kunit/test.h>
@@ -73,8 +74,8 @@ static const struct amdx_pol_case amdx_pol_cases[] = {
 	{ "pad", { .valid = AMDX_RAS_POL_FLAGS, .pad = 1 }, -EINVAL },
 	{ "reserved", { .valid = AMDX_RAS_POL_FLAGS, .reserved = { 0, 1 } },
 	  -EINVAL },
-	/* fields not named in valid are not looked at */
-	{ "unnamed_ignored", POL(FLAGS, ce_page_threshold, 0), 0 },
+	/* a field not named in valid may be zero */
+	{ "unnamed_zero", POL(FLAGS, ce_page_threshold, 0), 0 },
 };
 
 static void amdx_pol_case_desc(const struct amdx_pol_case *c, char *desc)
@@ -92,6 +93,63 @@ static void check_accepts_ranges_and_rejects_the_rest(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, amdx_ras_policy_check(&c->req, &why), c->ret);
 	if (c->ret)
 		KUNIT_EXPECT_NOT_NULL(test, why);
+}
+
+/*
+ * Every field valid does not name must be zero: each one set alone, with
+ * a valid request otherwise, is -EINVAL with a reason naming that field.
+ */
+static void check_rejects_unnamed_fields(struct kunit *test)
+{
+	static const struct {
+		const char *field;
+		struct amdx_ras_policy req;
+	} cases[] = {
+		{ "ce_page_threshold", { .valid = AMDX_RAS_POL_FLAGS,
+					 .ce_page_threshold = 5 } },
+		{ "ce_window_s", { .valid = AMDX_RAS_POL_FLAGS,
+				   .ce_window_s = 60 } },
+		{ "bad_page_threshold", { .valid = AMDX_RAS_POL_FLAGS,
+					  .bad_page_threshold = -1 } },
+		{ "part_reset_limit", { .valid = AMDX_RAS_POL_FLAGS,
+					.part_reset_limit = 3 } },
+		{ "part_reset_window_s", { .valid = AMDX_RAS_POL_FLAGS,
+					   .part_reset_window_s = 60 } },
+		{ "flags", { .valid = AMDX_RAS_POL_CE_WINDOW,
+			     .ce_window_s = 60,
+			     .flags = AMDX_RAS_POL_F_RMA_REFUSE } },
+	};
+	struct amdx_ras_policy ok;
+	const char *why;
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		why = NULL;
+		KUNIT_EXPECT_EQ_MSG(test,
+				    amdx_ras_policy_check(&cases[i].req, &why),
+				    -EINVAL, "%s", cases[i].field);
+		KUNIT_EXPECT_NOT_NULL_MSG(test, why, "%s", cases[i].field);
+		if (why)
+			KUNIT_EXPECT_NOT_NULL_MSG(test,
+						  strstr(why, cases[i].field),
+						  "%s: why is \"%s\"",
+						  cases[i].field, why);
+		/* the same value named in valid is accepted */
+		ok = cases[i].req;
+		ok.valid = AMDX_RAS_POL_ALL;
+		if (!ok.ce_page_threshold)
+			ok.ce_page_threshold = 1;
+		if (!ok.ce_window_s)
+			ok.ce_window_s = 1;
+		if (!ok.bad_page_threshold)
+			ok.bad_page_threshold = 1;
+		if (!ok.part_reset_limit)
+			ok.part_reset_limit = 1;
+		if (!ok.part_reset_window_s)
+			ok.part_reset_window_s = 1;
+		KUNIT_EXPECT_EQ_MSG(test, amdx_ras_policy_check(&ok, &why), 0,
+				    "%s named", cases[i].field);
+	}
 }
 
 static void apply_changes_only_named_fields(struct kunit *test)
@@ -431,6 +489,7 @@ static struct kunit_case amdx_ras_policy_cases[] = {
 	KUNIT_CASE(defaults_match_the_documentation),
 	KUNIT_CASE_PARAM(check_accepts_ranges_and_rejects_the_rest,
 			 amdx_pol_gen_params),
+	KUNIT_CASE(check_rejects_unnamed_fields),
 	KUNIT_CASE(apply_changes_only_named_fields),
 	KUNIT_CASE(bad_page_limit_has_amdgpu_semantics),
 	KUNIT_CASE(ce_window_counts_to_threshold),
