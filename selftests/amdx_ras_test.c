@@ -736,9 +736,12 @@ static void *import_thread(void *arg)
 /*
  * A full table's import (10,921 pages) takes the RAS lock in batches:
  * counter queries, which take the same lock, keep being answered while it
- * runs instead of waiting for all of it.  Fails when one query waits for
- * half the import or more (one lock hold for the whole import: 0.92 s of
- * 0.95 s on the 6.12 test kernel; in batches: 0.12 s of 0.98 s).
+ * runs instead of waiting for all of it.  Counted, not timed: with one
+ * lock hold for the whole import a query that meets it waits for its end,
+ * so at most two finish while it runs (the old code: one query waited
+ * 0.92 s of a 0.95 s import on the 6.12 test kernel); in batches hundreds
+ * do (765 in 0.98 s), and a slower host only makes the import longer.
+ * Fails when fewer than four finish during the import.
  */
 TEST_F_TIMEOUT(ras, import_of_a_full_table_lets_queries_in, 600)
 {
@@ -771,7 +774,7 @@ TEST_F_TIMEOUT(ras, import_of_a_full_table_lets_queries_in, 600)
 	ASSERT_EQ(0, j.ret);
 	EXPECT_EQ(AMDX_BADPAGE_MAX_RECORDS, j.imported);
 	EXPECT_EQ(AMDX_BADPAGE_MAX_RECORDS, badpage_count(self->d.fd));
-	EXPECT_LT(worst, took / 2);
+	EXPECT_GE(during, 4);
 }
 
 TEST_F(ras, import_rejects_corrupt_tables_and_applies_nothing)
