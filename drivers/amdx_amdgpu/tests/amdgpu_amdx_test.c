@@ -64,6 +64,10 @@ extern struct amdgpu_xcp_mgr_funcs aqua_vanjaram_xcp_funcs;
  * @model: the model it declared.
  * @registered: amdgpu_amdx_init() reached the registration.
  * @ras: amdgpu's RAS context of the device.
+ * @kfd_busy: the KFD has a process (kgd2kfd_check_and_lock_kfd()'s -EBUSY).
+ * @kfd_calls: the KFD calls of a switch, in order, as letters: l(ock),
+ *	f(ini_sw), p(robe), i(nit), u(nlock).
+ * @nkfd: letters in @kfd_calls.
  * @recoveries: recoveries the provider asked amdgpu for.
  * @recovery_flags: the reset context's flags of the last one.
  */
@@ -80,6 +84,9 @@ struct fake_gpu {
 	u32 model;
 	bool registered;
 	struct amdgpu_ras *ras;
+	bool kfd_busy;
+	char kfd_calls[16];
+	int nkfd;
 	int recoveries;
 	unsigned long recovery_flags;
 };
@@ -515,11 +522,105 @@ static struct kunit_suite amdgpu_amdx_reset_suite = {
 	.test_cases = amdgpu_amdx_reset_cases,
 };
 
+static void fake_kfd_call(char c)
+{
+	struct fake_gpu *f = fake_of();
+
+	if (f->nkfd < (int)sizeof(f->kfd_calls) - 1)
+		f->kfd_calls[f->nkfd++] = c;
+}
+
+/* kgd2kfd_check_and_lock_kfd(): -EBUSY while any KFD process exists. */
+static int fake_kfd_lock(struct amdgpu_device *adev)
+{
+	fake_kfd_call('l');
+	return fake_of()->kfd_busy ? -EBUSY : 0;
+}
+
+static void fake_kfd_unlock(struct amdgpu_device *adev)
+{
+	fake_kfd_call('u');
+}
+
+static void fake_kfd_fini_sw(struct amdgpu_device *adev)
+{
+	fake_kfd_call('f');
+	adev->kfd.init_complete = false;
+}
+
+static void fake_kfd_probe(struct amdgpu_device *adev)
+{
+	fake_kfd_call('p');
+}
+
+static void fake_kfd_init(struct amdgpu_device *adev)
+{
+	fake_kfd_call('i');
+	adev->kfd.init_complete = true;
+}
+
+/* An MI300X in SPX with the KFD up, its calls recorded. */
+static struct fake_gpu *mi300x_with_kfd(struct kunit *test)
+{
+	struct fake_gpu *f = mi300x_spx(test);
+
+	f->adev->kfd.init_complete = true;
+	kunit_activate_static_stub(test, amdgpu_amdkfd_check_and_lock_kfd,
+				   fake_kfd_lock);
+	kunit_activate_static_stub(test, amdgpu_amdkfd_unlock_kfd,
+				   fake_kfd_unlock);
+	kunit_activate_static_stub(test, amdgpu_amdkfd_device_fini_sw,
+				   fake_kfd_fini_sw);
+	kunit_activate_static_stub(test, amdgpu_amdkfd_device_probe,
+				   fake_kfd_probe);
+	kunit_activate_static_stub(test, amdgpu_amdkfd_device_init,
+				   fake_kfd_init);
+	return f;
+}
+
+/*
+ * With the KFD up, amdgpu tears it down around the switch: lock (no
+ * process anywhere), fini, the switch, probe and init, unlock.
+ */
+static void switch_brackets_the_kfd(struct kunit *test)
+{
+	struct fake_gpu *f = mi300x_with_kfd(test);
+	int ret = f->ops->set_compute_mode(f->xdev, AMDX_COMPUTE_CPX);
+
+	KUNIT_EXPECT_EQ(test, 0, ret);
+	KUNIT_EXPECT_STREQ(test, "lfpiu", f->kfd_calls);
+	KUNIT_EXPECT_EQ(test, 1, f->switches);
+	KUNIT_EXPECT_EQ(test, AMDGPU_CPX_PARTITION_MODE, f->adev->xcp_mgr->mode);
+	KUNIT_EXPECT_TRUE(test, f->adev->kfd.init_complete);
+}
+
+/*
+ * A KFD process anywhere (kgd2kfd_check_and_lock_kfd() looks at every
+ * GPU's processes, kfd_device.c:1436-1445) refuses the switch with
+ * -EBUSY before anything changes.
+ */
+static void switch_with_a_kfd_process_is_busy(struct kunit *test)
+{
+	struct fake_gpu *f = mi300x_with_kfd(test);
+	int ret;
+
+	f->kfd_busy = true;
+	ret = f->ops->set_compute_mode(f->xdev, AMDX_COMPUTE_CPX);
+	KUNIT_EXPECT_EQ(test, -EBUSY, ret);
+	KUNIT_EXPECT_STREQ(test, "l", f->kfd_calls);
+	KUNIT_EXPECT_EQ(test, 0, f->switches);
+	KUNIT_EXPECT_EQ(test, 8, f->xccs_per_xcp);
+	KUNIT_EXPECT_EQ(test, AMDGPU_SPX_PARTITION_MODE,
+			f->adev->xcp_mgr->mode);
+}
+
 static struct kunit_case amdgpu_amdx_partition_cases[] = {
 	KUNIT_CASE_PARAM(declared_modes_are_amdgpus, part_config_gen_params),
 	KUNIT_CASE(switch_reaches_the_hardware),
 	KUNIT_CASE(firmware_refusal_rolls_back_quietly),
 	KUNIT_CASE(switch_during_reset_is_refused),
+	KUNIT_CASE(switch_brackets_the_kfd),
+	KUNIT_CASE(switch_with_a_kfd_process_is_busy),
 	{}
 };
 
