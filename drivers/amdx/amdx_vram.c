@@ -123,6 +123,8 @@ struct amdx_vram_part {
  * @last_id: the holder other than nobody amdx_vram_holder_get() found
  *	last, 0 for none; under @lock, forgotten before its entry is erased.
  * @last: that holder's entry.
+ * @scanned: page entries amdx_vram_holder_run() and amdx_vram_owner_next()
+ *	looked at, for tests to count what a walk by index costs.
  */
 struct amdx_vram {
 	/* guards all but @npages; see the kernel-doc above for why a spinlock */
@@ -144,6 +146,7 @@ struct amdx_vram {
 	struct amdx_vram_holder nobody;
 	u32 last_id;
 	struct amdx_vram_holder *last;
+	u64 scanned;
 };
 
 /* owner[] of a retired page that is not allocated */
@@ -885,10 +888,32 @@ u64 amdx_vram_owner_next(struct amdx_vram *v, u32 owner, u64 from)
 	spin_lock(&v->lock);
 	if (v->owner_used[owner])
 		pfn = find_next_bit(v->owner_map[owner], v->npages, from);
+	v->scanned += min(pfn + 1, v->npages) - from;
 	spin_unlock(&v->lock);
 	return pfn;
 }
 EXPORT_SYMBOL_GPL(amdx_vram_owner_next);
+
+/**
+ * amdx_vram_scanned() - page entries walks by index looked at so far
+ * @v: allocator.
+ *
+ * What amdx_vram_holder_run() and amdx_vram_owner_next() looked at since
+ * @v was created: the cost of finding pages by index, which tests assert
+ * (debugfs ``vram_scanned``).
+ *
+ * Return: the count.
+ */
+u64 amdx_vram_scanned(struct amdx_vram *v)
+{
+	u64 n;
+
+	spin_lock(&v->lock);
+	n = v->scanned;
+	spin_unlock(&v->lock);
+	return n;
+}
+EXPORT_SYMBOL_GPL(amdx_vram_scanned);
 
 /**
  * amdx_vram_holder_new() - a new holder
@@ -1088,12 +1113,14 @@ u64 amdx_vram_holder_run(struct amdx_vram *v, u32 id, u64 *pos, u64 end)
 		     v->owner[pfn] != AMDX_VRAM_NO_OWNER))
 			break;
 	}
-	*pos = pfn;
 	while (pfn + n < stop && v->holder[pfn + n] == id &&
 	       (id != AMDX_VRAM_NO_HOLDER ||
 		(test_bit(pfn + n, v->map) &&
 		 v->owner[pfn + n] != AMDX_VRAM_NO_OWNER)))
 		n++;
+	/* the entries before the run, the run, the one that ended it */
+	v->scanned += min(pfn + n + 1, stop) - *pos;
+	*pos = pfn;
 	spin_unlock(&v->lock);
 	return n;
 }
