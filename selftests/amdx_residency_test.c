@@ -7,7 +7,9 @@
  * needed plus %AMDX_HMM_EVICT_SLACK pages, least recently used data first,
  * and finds pages mremap() moved out of every range, as do PARTITION_PLAN's
  * holders and close; a fault uses the range of the fd that holds its
- * address.  Runs as root with amdx_sim
+ * address.  A tenant's VRAM is the tenant's: eviction never moves another
+ * tenant's data (PF or VF), the PF places nothing in a VF's memory
+ * partition, nobody in one out of service.  Runs as root with amdx_sim
  * loaded.
  */
 #include <setjmp.h>
@@ -724,6 +726,203 @@ TEST_F(res, close_of_one_of_two_fds_sends_its_moved_pages_home)
 	EXPECT_EQ(-1, amdx_check(moved, size, 14));
 	close(fd2);
 	munmap(moved, size);
+}
+
+/* PARTITION_COMMIT of @compute / @memory mode on the fixture's device. */
+static int commit_modes(struct _test_data_res *self, __u32 compute,
+			__u32 memory)
+{
+	struct amdx_partition_config c = {
+		.compute_mode = compute, .memory_mode = memory,
+	};
+
+	return amdx_ioctl(self->fd, AMDX_IOC_PARTITION_COMMIT, &c);
+}
+
+/*
+ * One VF bound to compute partitions 0 and 1 (memory partition 0 under
+ * CPX/NPS4: the VF's own), the whole VRAM as its quota; its fd in *@vfd.
+ */
+static int one_vf_on_mem0(struct _test_data_res *self, int *vfd)
+{
+	struct amdx_vf_config cfg = {
+		.partition_mask = 0x3, .time_slice_us = 6000,
+		.vram_quota = AMDX_VF_VRAM_MIN,
+		.priority = AMDX_VF_PRIO_NORMAL,
+	};
+	struct amdx_vf_enable e = {
+		.num_vfs = 1, .flags = AMDX_VF_ENABLE_F_CUSTOM,
+		.configs = (uintptr_t)&cfg, .config_size = sizeof(cfg),
+	};
+	struct amdx_device_open o = {
+		.id = self->id, .flags = AMDX_DEVICE_OPEN_F_VF, .vf = 0,
+	};
+	int ret;
+
+	ret = amdx_ioctl(self->fd, AMDX_IOC_VF_ENABLE, &e);
+	if (ret)
+		return ret;
+	ret = amdx_ioctl(self->ctl, AMDX_IOC_DEVICE_OPEN, &o);
+	*vfd = o.fd;
+	return ret;
+}
+
+/*
+ * A full memory partition (64 MiB under CPX/NPS4 on 256 MiB) holds 4 MiB
+ * of one tenant's data; the other tenant's migration that needs the whole
+ * partition skips what does not fit (NO_MEMORY) rather than evict it,
+ * and the first tenant's data stays in VRAM.  @pf_fills: the PF fills
+ * memory partition 1 (no VF's) where the VF's data is; else the VF fills
+ * its own memory partition 0, where the PF's data was before the VF came.
+ */
+static void tenant_eviction(struct __test_metadata *_metadata,
+			    struct _test_data_res *self, bool pf_fills)
+{
+	size_t small = 4 * SZ_1M, full = 64 * SZ_1M;
+	struct amdx_vf_disable dis = {};
+	int vfd = -1, victim, filler;
+	struct amdx_hmm_migrate m;
+	__u32 part = pf_fills ? 1 : 0;
+	char *a, *b;
+	__u8 *map;
+
+	ASSERT_EQ(0, dev_new(self, "model=mi300x vram=256"));
+	ASSERT_EQ(0, commit_modes(self, AMDX_COMPUTE_CPX, AMDX_MEMORY_NPS4));
+	a = anon(small);
+	b = anon(full);
+	map = calloc(small / ps, 1);
+	ASSERT_NE(NULL, a);
+	ASSERT_NE(NULL, b);
+	ASSERT_NE(NULL, map);
+	amdx_fill(a, small, 1);
+	amdx_fill(b, full, 2);
+	if (!pf_fills) {
+		/* The PF's data in memory partition 0 before it is the VF's. */
+		ASSERT_EQ(0, set_attr(self->fd, a, small, 0));
+		ASSERT_EQ(0, migrate(self->fd, a, small, 0, &m));
+		ASSERT_EQ(small / ps, m.moved);
+	}
+	ASSERT_EQ(0, one_vf_on_mem0(self, &vfd));
+	if (pf_fills) {
+		ASSERT_EQ(0, set_attr(vfd, a, small, 0));
+		ASSERT_EQ(0, migrate(vfd, a, small, 1, &m));
+		ASSERT_EQ(small / ps, m.moved);
+	}
+	victim = pf_fills ? vfd : self->fd;
+	filler = pf_fills ? self->fd : vfd;
+
+	ASSERT_EQ(0, set_attr(filler, b, full, 0));
+	ASSERT_EQ(0, migrate(filler, b, full, part, &m));
+	EXPECT_EQ((full - small) / ps, m.moved);
+	EXPECT_EQ(small / ps, m.skipped);
+	EXPECT_EQ(AMDX_HMM_SKIP_NO_MEMORY, m.skip_reasons);
+	/* The other tenant's data never left. */
+	EXPECT_EQ(small / ps, local_pages(victim, a, small, map));
+
+	EXPECT_EQ(-1, amdx_check(a, small, 1));
+	EXPECT_EQ(-1, amdx_check(b, full, 2));
+	munmap(a, small);
+	munmap(b, full);
+	free(map);
+	close(vfd);
+	EXPECT_EQ(0, amdx_ioctl(self->fd, AMDX_IOC_VF_DISABLE, &dis));
+}
+
+TEST_F_TIMEOUT(res, vf_migration_never_evicts_the_pfs_data, 240)
+{
+	if (self->skip)
+		SKIP(return, NO_HMM);
+	tenant_eviction(_metadata, self, false);
+}
+
+TEST_F_TIMEOUT(res, pf_migration_never_evicts_a_vfs_data, 240)
+{
+	if (self->skip)
+		SKIP(return, NO_HMM);
+	tenant_eviction(_metadata, self, true);
+}
+
+/*
+ * A memory partition whose compute partitions are all bound to one VF is
+ * that VF's: the PF's fds may not place data there (-EACCES, nothing
+ * moved), neither by naming it nor by a prefetch to a range preferring
+ * it; another memory partition still takes the PF's data, and the VF's
+ * fd its own.
+ */
+TEST_F(res, pf_may_not_place_data_in_a_vfs_memory_partition)
+{
+	struct amdx_hmm_attr pref = {
+		.valid = AMDX_HMM_ATTR_PREFERRED_LOC, .preferred_loc = 0,
+	};
+	struct amdx_vf_disable dis = {};
+	struct amdx_hmm_migrate m;
+	size_t size = 16 * ps;
+	int vfd = -1;
+	char *p;
+
+	if (self->skip)
+		SKIP(return, NO_HMM);
+	ASSERT_EQ(0, dev_new(self, "model=mi300x vram=256"));
+	ASSERT_EQ(0, commit_modes(self, AMDX_COMPUTE_CPX, AMDX_MEMORY_NPS4));
+	ASSERT_EQ(0, one_vf_on_mem0(self, &vfd));
+	p = anon(SZ_2M);
+	ASSERT_NE(NULL, p);
+	amdx_fill(p, size, 3);
+
+	ASSERT_EQ(0, set_attr(self->fd, p, size, 0));
+	EXPECT_EQ(-EACCES, migrate(self->fd, p, size, 0, &m));
+	EXPECT_EQ(0, m.moved);
+	pref.start = (uintptr_t)p;
+	pref.size = size;
+	ASSERT_EQ(0, amdx_ioctl(self->fd, AMDX_IOC_HMM_SET_ATTR, &pref));
+	EXPECT_EQ(-EACCES, migrate(self->fd, p, size, AMDX_HMM_LOC_PREFERRED,
+				   &m));
+	EXPECT_EQ(0, m.moved);
+	/* Memory partition 1 is nobody's: the PF's data goes there. */
+	ASSERT_EQ(0, migrate(self->fd, p, size, 1, &m));
+	EXPECT_EQ(size / ps, m.moved);
+	ASSERT_EQ(0, migrate(self->fd, p, size, AMDX_HMM_LOC_SYSTEM, &m));
+
+	/* The VF's own fd places data in its memory partition. */
+	ASSERT_EQ(0, set_attr(vfd, p + size, size, 0));
+	ASSERT_EQ(0, migrate(vfd, p + size, size, 0, &m));
+	EXPECT_EQ(size / ps, m.moved);
+	EXPECT_EQ(-1, amdx_check(p, size, 3));
+	munmap(p, SZ_2M);
+	close(vfd);
+	EXPECT_EQ(0, amdx_ioctl(self->fd, AMDX_IOC_VF_DISABLE, &dis));
+}
+
+/*
+ * A partition out of service takes no new work (AMDX_PART_STATE_*): a
+ * GFX UE on a device that cannot reset partitions leaves partition 0
+ * offline, and a migration into its memory fails with -EBUSY, nothing
+ * moved; moving data home stays allowed.
+ */
+TEST_F(res, offline_partition_refuses_migration_to_its_memory)
+{
+	struct amdx_hmm_migrate m;
+	size_t size = 16 * ps;
+	char *p;
+
+	if (self->skip)
+		SKIP(return, NO_HMM);
+	ASSERT_EQ(0, dev_new(self, "model=mi300x vram=64 without=reset"));
+	p = anon(size);
+	ASSERT_NE(NULL, p);
+	amdx_fill(p, size, 4);
+	ASSERT_EQ(0, set_attr(self->fd, p, size, 0));
+	ASSERT_EQ(0, migrate(self->fd, p, size / 2, 0, &m));
+	ASSERT_EQ(size / 2 / ps, m.moved);
+
+	ASSERT_EQ(0, amdx_ras_inject(self->fd, AMDX_RAS_BLOCK_GFX,
+				     AMDX_RAS_TYPE_UE, 0, 1, 0));
+	EXPECT_EQ(-EBUSY, migrate(self->fd, p, size, 0, &m));
+	EXPECT_EQ(0, m.moved);
+	EXPECT_EQ(0, migrate(self->fd, p, size, AMDX_HMM_LOC_SYSTEM, &m));
+	EXPECT_EQ(size / 2 / ps, m.moved);
+	EXPECT_EQ(-1, amdx_check(p, size, 4));
+	munmap(p, size);
 }
 
 TEST_HARNESS_MAIN

@@ -209,7 +209,8 @@ static bool amdx_hmm_page_in(struct amdx_device *adev, u64 index, u64 lo,
  * @adev: the device, not dead (the caller holds its lock for read).
  * @h: which pages: @h->holder's in VRAM pages [@h->first, @h->end), but
  *	none whose linear page index is in [@h->keep_lo, @h->keep_hi)
- *	(amdx_hmm_page_in()).
+ *	(amdx_hmm_page_in()), and with @h->owner_only none charged to
+ *	another owner than @h->owner.
  * @moved: pages moved, added to; stops once it reaches @h->want.
  *
  * Finds the pages by index (amdx_vram_holder_run()) and moves them
@@ -229,7 +230,9 @@ void amdx_hmm_move_held(struct amdx_device *adev,
 		for (k = 0; k < n; k = j + 1) {
 			for (j = k; j < n; j++)
 				if (amdx_hmm_page_in(adev, pos + j, h->keep_lo,
-						     h->keep_hi))
+						     h->keep_hi) ||
+				    (h->owner_only &&
+				     amdx_vram_pfn_owner(v, pos + j) != h->owner))
 					break;
 			if (j > k)
 				amdx_hmm_move_device_pages(adev, pos + k, j - k,

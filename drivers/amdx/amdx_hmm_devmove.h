@@ -21,6 +21,8 @@ struct amdx_device;
  * @keep_lo: first linear page index whose pages stay (amdx_hmm_page_in()).
  * @keep_hi: one past the last; @keep_lo == @keep_hi keeps none.
  * @want: stop once this many pages moved (counting what moved before).
+ * @owner_only: only pages charged to @owner move.
+ * @owner: the VRAM owner (%AMDX_OWNER_PF, AMDX_OWNER_VF()) with @owner_only.
  */
 struct amdx_hmm_held {
 	u32 holder;
@@ -29,6 +31,8 @@ struct amdx_hmm_held {
 	u64 keep_lo;
 	u64 keep_hi;
 	u64 want;
+	bool owner_only;
+	u32 owner;
 };
 
 int amdx_hmm_retire_vram_page(struct amdx_device *adev, u64 index);

@@ -18,7 +18,11 @@
  * 3. pages found by VRAM index, whoever maps them: of fds that pin
  *    nothing, of closed fds, of the migrating fd (amdx_hmm_evict_held()).
  *
- * Never the span being migrated in, never a pinned range.  One
+ * Never the span being migrated in, never a pinned range, and never
+ * another tenant's data: a migration evicts only data charged to its own
+ * owner (the PF's fds one another's, a VF's fds their VF's), whether the
+ * partition is full (``-ENOSPC``) or the VF at its quota (``-EDQUOT``);
+ * a tenant's VRAM is the tenant's (Documentation/security.rst).  One
  * &struct amdx_hmm_evict_req carries what each step may move.
  */
 #include <linux/ktime.h>
@@ -51,7 +55,7 @@
  * @part: the full memory partition, %AMDX_HMM_LOC_SYSTEM for any.
  * @ex_start: first byte of the span @self is migrating in: never moved.
  * @ex_end: one past its last byte.
- * @same_owner: only data charged to @self's owner (a VF at its quota).
+ * @owner: only data charged to this owner (@self's) moves.
  * @want: pages to move home: what the migration still has to place plus
  *	%AMDX_HMM_EVICT_SLACK.
  */
@@ -61,7 +65,7 @@ struct amdx_hmm_evict_req {
 	u32 part;
 	u64 ex_start;
 	u64 ex_end;
-	bool same_owner;
+	u32 owner;
 	u64 want;
 };
 
@@ -102,7 +106,7 @@ static void amdx_hmm_evict_mm(const struct amdx_hmm_evict_req *er,
 	u64 ex_end = ctx == er->self ? er->ex_end : 0, want = er->want;
 	struct amdx_migrate_req req = {
 		.adev = adev, .mm = ctx->mm, .dest = AMDX_HMM_LOC_SYSTEM,
-		.owner = ctx->owner, .res = res,
+		.owner = er->owner, .res = res, .only_owner = true,
 	};
 	unsigned long addr = 0, next;
 	struct vm_area_struct *vma;
@@ -151,9 +155,9 @@ static bool amdx_hmm_ctx_pins(struct amdx_hmm_ctx *ctx)
  * Last resort of a full memory partition @er->part (%AMDX_HMM_LOC_SYSTEM:
  * any): pages found by holder, wherever they are mapped (a fork() child's
  * after its parent's copy-on-write, which no address space of a context
- * maps): of every other fd on the device that pins nothing (with
- * @er->same_owner only those charging @er->self's owner), then of nobody
- * (fds gone; not with @er->same_owner), then of @er->self if it pins
+ * maps): of every other fd on the device charging @er->owner that pins
+ * nothing, then of nobody (fds gone) charged to @er->owner, then of
+ * @er->self if it pins
  * nothing, but never a page placed at an address in [@er->ex_start,
  * @er->ex_end), the span its migration is moving in
  * (amdx_hmm_page_in()).  Adds to *@moved, up to @er->want.
@@ -167,7 +171,7 @@ static void amdx_hmm_evict_held(const struct amdx_hmm_evict_req *er,
 	struct amdx_hmm_held h = {
 		.end = amdx_vram_npages(v), .want = er->want,
 	};
-	bool same_owner = er->same_owner, found, pins;
+	bool found, pins;
 	struct amdx_hmm_ctx *ctx;
 	u64 before = *moved;
 	u32 i, k;
@@ -181,8 +185,7 @@ static void amdx_hmm_evict_held(const struct amdx_hmm_evict_req *er,
 		k = 0;
 		mutex_lock(&adev->hmm.lock);
 		list_for_each_entry(ctx, &adev->hmm.ctxs, dev_node) {
-			if (ctx == self ||
-			    (same_owner && (!self || ctx->owner != self->owner)))
+			if (ctx == self || ctx->owner != er->owner)
 				continue;
 			if (k++ < i)
 				continue;
@@ -198,10 +201,11 @@ static void amdx_hmm_evict_held(const struct amdx_hmm_evict_req *er,
 		if (found)
 			amdx_hmm_move_held(adev, &h, moved);
 	}
-	if (!same_owner) {
-		h.holder = AMDX_VRAM_NO_HOLDER;
-		amdx_hmm_move_held(adev, &h, moved);
-	}
+	h.holder = AMDX_VRAM_NO_HOLDER;
+	h.owner_only = true;
+	h.owner = er->owner;
+	amdx_hmm_move_held(adev, &h, moved);
+	h.owner_only = false;
 	if (self) {
 		spin_lock(&self->lock);
 		pins = amdx_hmm_ctx_pins(self);
@@ -224,8 +228,7 @@ static void amdx_hmm_evict_held(const struct amdx_hmm_evict_req *er,
  * The partition is full and no range counts pages in it, yet pages are
  * there: mapped where no range covers them (mremap() moved them and the
  * old range was clipped).  Look for them in the address space of every
- * context on @er->adev (with @er->same_owner only those charging
- * @er->self's owner), @er->self's own last and never its [@er->ex_start,
+ * context on @er->adev charging @er->owner, @er->self's own last and never its [@er->ex_start,
  * @er->ex_end), and move up to @er->want home; when that finds none, by
  * holder (amdx_hmm_evict_held()).
  * Returns 0 when something moved, else -ENOSPC.
@@ -234,7 +237,6 @@ static int amdx_hmm_evict_uncovered(const struct amdx_hmm_evict_req *er)
 {
 	struct amdx_device *adev = er->adev;
 	struct amdx_hmm_ctx *self = er->self;
-	bool same_owner = er->same_owner;
 	u64 want = er->want;
 	struct amdx_hmm_result res = {};
 	struct amdx_hmm_ctx *ctx, *c;
@@ -248,8 +250,7 @@ static int amdx_hmm_evict_uncovered(const struct amdx_hmm_evict_req *er)
 			k = 0;
 			mutex_lock(&adev->hmm.lock);
 			list_for_each_entry(ctx, &adev->hmm.ctxs, dev_node) {
-				if (same_owner &&
-				    (!self || ctx->owner != self->owner))
+				if (ctx->owner != er->owner)
 					continue;
 				/* pass 0: the others; pass 1: @self */
 				mine = ctx == self;
@@ -293,8 +294,7 @@ static int amdx_hmm_evict_uncovered(const struct amdx_hmm_evict_req *er)
 /*
  * Move @er->want pages of the least recently used unpinned range with
  * pages in VRAM home (all of it when it holds fewer): of any context on
- * @er->adev, @er->self's own last; with @er->same_owner only of contexts
- * charging @er->self's owner (a VF at its quota); unless @er->part is
+ * @er->adev charging @er->owner, @er->self's own last; unless @er->part is
  * %AMDX_HMM_LOC_SYSTEM, only ranges with pages in memory partition
  * @er->part (evicting another partition's data makes no room in a full
  * one).
@@ -310,11 +310,11 @@ static int amdx_hmm_evict(const struct amdx_hmm_evict_req *er)
 	struct amdx_device *adev = er->adev;
 	struct amdx_hmm_ctx *self = er->self, *ctx, *victim = NULL;
 	u64 ex_start = er->ex_start, ex_end = er->ex_end, want = er->want;
-	bool same_owner = er->same_owner;
 	u32 part = er->part;
 	struct amdx_hmm_result res = {};
 	struct amdx_migrate_req req = {
 		.adev = adev, .dest = AMDX_HMM_LOC_SYSTEM, .res = &res,
+		.owner = er->owner, .only_owner = true,
 	};
 	u64 best = U64_MAX, start = 0, end = 0, t0, addr, next;
 	struct amdx_range *r;
@@ -322,7 +322,7 @@ static int amdx_hmm_evict(const struct amdx_hmm_evict_req *er)
 
 	mutex_lock(&adev->hmm.lock);
 	list_for_each_entry(ctx, &adev->hmm.ctxs, dev_node) {
-		if (same_owner && (!self || ctx->owner != self->owner))
+		if (ctx->owner != er->owner)
 			continue;
 		spin_lock(&ctx->lock);
 		list_for_each_entry(r, &ctx->ranges.ranges, node) {
@@ -363,7 +363,6 @@ static int amdx_hmm_evict(const struct amdx_hmm_evict_req *er)
 
 	t0 = ktime_get_ns();
 	req.mm = victim->mm;
-	req.owner = victim->owner;
 	for (addr = start; addr < end && res.moved < want; addr = next) {
 		if (fatal_signal_pending(current)) {
 			ret = -EINTR;
@@ -419,6 +418,7 @@ int amdx_hmm_migrate_range(struct amdx_hmm_ctx *ctx, u64 start, u64 end,
 	};
 	struct amdx_hmm_evict_req er = {
 		.adev = adev, .self = ctx, .ex_start = start, .ex_end = end,
+		.owner = ctx->owner,
 	};
 	unsigned long addr = start;
 	u64 t0 = ktime_get_ns();
@@ -435,11 +435,11 @@ int amdx_hmm_migrate_range(struct amdx_hmm_ctx *ctx, u64 start, u64 end,
 		/*
 		 * Partition full (or a VF at its quota) from req.resume on: make
 		 * room, retry there.  Room in a full partition comes only
-		 * from data in that partition; a VF's quota spans all, but it
-		 * evicts only its own data, and only with %AMDX_VF_F_EVICT.
+		 * from data in that partition; a VF's quota spans all, and it
+		 * evicts only with %AMDX_VF_F_EVICT.  Either way only data of
+		 * the fd's own owner moves: never another tenant's.
 		 */
 		er.part = ret == -EDQUOT ? AMDX_HMM_LOC_SYSTEM : dest;
-		er.same_owner = ret == -EDQUOT;
 		er.want = ((end - req.resume) >> PAGE_SHIFT) +
 			  AMDX_HMM_EVICT_SLACK;
 		if (evictions++ >= AMDX_HMM_MAX_EVICT ||
