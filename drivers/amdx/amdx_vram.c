@@ -880,19 +880,41 @@ EXPORT_SYMBOL_GPL(amdx_vram_pfn_owner);
  */
 u64 amdx_vram_owner_next(struct amdx_vram *v, u32 owner, u64 from)
 {
-	u64 pfn = v->npages;
+	return amdx_vram_owner_next_below(v, owner, from, v->npages);
+}
+EXPORT_SYMBOL_GPL(amdx_vram_owner_next);
 
-	if (owner >= AMDX_VRAM_MAX_OWNERS || from >= v->npages)
-		return v->npages;
+/**
+ * amdx_vram_owner_next_below() - the next page an owner holds before a limit
+ * @v: allocator.
+ * @owner: owner.
+ * @from: first pfn to look at.
+ * @end: one past the last pfn to look at (at most the VRAM's size).
+ *
+ * As amdx_vram_owner_next(), looking at [@from, @end) only: a walk of one
+ * memory partition stops at its end.
+ *
+ * Context: any context but interrupt; takes a spinlock.
+ * Return: the first pfn in [@from, @end) allocated to @owner, or @end when
+ * there is none (or @owner is bad).
+ */
+u64 amdx_vram_owner_next_below(struct amdx_vram *v, u32 owner, u64 from,
+			       u64 end)
+{
+	u64 pfn;
+
+	end = min(end, v->npages);
+	if (owner >= AMDX_VRAM_MAX_OWNERS || from >= end)
+		return end;
 
 	spin_lock(&v->lock);
-	if (v->owner_used[owner])
-		pfn = find_next_bit(v->owner_map[owner], v->npages, from);
-	v->scanned += min(pfn + 1, v->npages) - from;
+	pfn = v->owner_used[owner] ?
+	      find_next_bit(v->owner_map[owner], end, from) : end;
+	v->scanned += min(pfn + 1, end) - from;
 	spin_unlock(&v->lock);
 	return pfn;
 }
-EXPORT_SYMBOL_GPL(amdx_vram_owner_next);
+EXPORT_SYMBOL_GPL(amdx_vram_owner_next_below);
 
 /**
  * amdx_vram_scanned() - page entries walks by index looked at so far

@@ -581,6 +581,17 @@ static void owner_next_finds_exactly_the_owners_pages(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, n, 6);
 
+	/* below a limit: partition 0's pages only, then the limit */
+	n = 0;
+	for (pfn = amdx_vram_owner_next_below(v, 3, 0, TEST_PAGES / 2);
+	     pfn < TEST_PAGES / 2;
+	     pfn = amdx_vram_owner_next_below(v, 3, pfn + 1, TEST_PAGES / 2))
+		n++;
+	KUNIT_EXPECT_EQ(test, n, 3);
+	KUNIT_EXPECT_EQ(test, amdx_vram_owner_next_below(v, 3, TEST_PAGES / 2,
+							 TEST_PAGES / 2),
+			TEST_PAGES / 2);
+
 	/* a freed page is no longer the owner's; bad arguments find none */
 	pfn = find_first_bit(mine, TEST_PAGES);
 	amdx_vram_free(v, pfn, 3);
