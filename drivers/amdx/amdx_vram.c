@@ -119,6 +119,9 @@ struct amdx_vram_part {
  * @holders: the holders 1 .. %AMDX_VRAM_MAX_HOLDERS by id; entries are
  *	added without @lock (xa_alloc() allocates), looked up and erased
  *	under it, so an entry found under @lock stays until it is dropped.
+ * @holder_next: where the search for a new holder id starts (under the
+ *	xarray's own lock): ids are handed out cyclically, so a dropped id
+ *	comes back only after every other id was handed out since.
  * @nobody: holder 0.
  * @last_id: the holder other than nobody amdx_vram_holder_get() found
  *	last, 0 for none; under @lock, forgotten before its entry is erased.
@@ -143,6 +146,7 @@ struct amdx_vram {
 	u64 owner_quota[AMDX_VRAM_MAX_OWNERS];
 	u16 *holder;
 	struct xarray holders;
+	u32 holder_next;
 	struct amdx_vram_holder nobody;
 	u32 last_id;
 	struct amdx_vram_holder *last;
@@ -942,7 +946,11 @@ EXPORT_SYMBOL_GPL(amdx_vram_scanned);
  * @v: allocator.
  * @id: out: its id, 1 .. %AMDX_VRAM_MAX_HOLDERS.
  *
- * The entry is charged to the caller's memory cgroup.
+ * Ids are handed out cyclically, not lowest free first: whoever read an
+ * id (eviction choosing a holder without the lock, a page copying its
+ * holder to its replacement) and uses it a little later never meets a
+ * new holder under an id just dropped, unless every id was handed out
+ * in between.  The entry is charged to the caller's memory cgroup.
  *
  * Context: process context, may sleep.
  * Return: 0, -EMFILE when every id is taken, -ENOMEM.
@@ -955,9 +963,10 @@ int amdx_vram_holder_new(struct amdx_vram *v, u32 *id)
 	h = kzalloc(sizeof(*h), GFP_KERNEL_ACCOUNT);
 	if (!h)
 		return -ENOMEM;
-	ret = xa_alloc(&v->holders, id, h,
-		       XA_LIMIT(1, AMDX_VRAM_MAX_HOLDERS), GFP_KERNEL_ACCOUNT);
-	if (ret) {
+	ret = xa_alloc_cyclic(&v->holders, id, h,
+			      XA_LIMIT(1, AMDX_VRAM_MAX_HOLDERS),
+			      &v->holder_next, GFP_KERNEL_ACCOUNT);
+	if (ret < 0) {
 		kfree(h);
 		return ret == -EBUSY ? -EMFILE : ret;
 	}
