@@ -1352,12 +1352,20 @@ TEST_F_TIMEOUT(mi300x, vf_vram_quota, 120)
 		.valid = AMDX_VF_SET_FLAGS,
 		.config.flags = AMDX_VF_F_EVICT,
 	};
+	struct amdx_partition_config c;
 	char *buf, *buf2;
 	int vfd;
 
 	if (!have_hmm(self->s.ctl))
 		SKIP(return, HMM_NO_CAP);
 	NEW_MI300X(0, SIM_ID, "vram=512");
+	/*
+	 * CPX/NPS1: the VF's compute partition shares memory partition 0
+	 * with seven unbound ones, so the PF may place data there too (in
+	 * SPX the VF's partition would be the VF's alone: -EACCES).
+	 */
+	ASSERT_EQ(0, commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX,
+				  AMDX_MEMORY_NPS1, 0, &c));
 	o.id = self->s.d[0].id;
 	o.vf = 0;
 	EXPECT_EQ(-EINVAL, amdx_ioctl(self->s.ctl, AMDX_IOC_DEVICE_OPEN, &o));

@@ -15,6 +15,8 @@
  *                      home (amdx_hmm_vacate_partition()).
  * ``emit_events``      write "<kind> <count>": emit @count synthetic events
  *                      of @kind (amdx_event_debugfs_add()).
+ * ``vram_scanned``     read: VRAM page entries looked at by index so far
+ *                      (amdx_vram_scanned()): what eviction's walks cost.
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
@@ -25,6 +27,7 @@
 #include "amdx_debugfs.h"
 #include "amdx_event.h"
 #include "amdx_hmm_devmove.h"
+#include <amdx/amdx_vram.h>
 
 static struct dentry *amdx_debugfs_root;
 
@@ -85,6 +88,16 @@ static const struct file_operations amdx_drain_fops = {
 	.write = amdx_drain_write,
 	.llseek = noop_llseek,
 };
+
+static int amdx_vram_scanned_get(void *data, u64 *val)
+{
+	struct amdx_device *adev = data;
+
+	*val = amdx_vram_scanned(adev->desc.vram);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(amdx_vram_scanned_fops, amdx_vram_scanned_get, NULL,
+			 "%llu\n");
 #endif
 
 static void amdx_debugfs_remove(struct amdx_device *adev)
@@ -114,6 +127,10 @@ int amdx_debugfs_add(struct amdx_device *adev)
 				    adev, &amdx_evict_fops);
 		debugfs_create_file("drain_partition", 0200, adev->debugfs,
 				    adev, &amdx_drain_fops);
+		if (adev->desc.vram)
+			debugfs_create_file_unsafe("vram_scanned", 0400,
+						   adev->debugfs, adev,
+						   &amdx_vram_scanned_fops);
 	}
 #endif
 	return amdx_device_add_action_or_reset(adev, AMDX_DEVICE_UNPUBLISH,

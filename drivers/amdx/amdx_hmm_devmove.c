@@ -214,18 +214,24 @@ static bool amdx_hmm_page_in(struct amdx_device *adev, u64 index, u64 lo,
  *
  * Finds the pages by index (amdx_vram_holder_run()) and moves them
  * wherever they are mapped (migrate_device_range()), at most
- * %AMDX_HMM_BATCH per step; stops on a fatal signal.  Busy pages stay.
+ * %AMDX_HMM_BATCH per step, each VRAM page looked at once; stops on a
+ * fatal signal.  Busy pages stay.
  */
 void amdx_hmm_move_held(struct amdx_device *adev,
 			const struct amdx_hmm_held *h, u64 *moved)
 {
 	struct amdx_vram *v = adev->desc.vram;
-	u64 pos = h->first, n, k, j;
+	u64 pos = h->first, n, k, j, win;
 
 	while (pos < h->end && *moved < h->want &&
 	       !fatal_signal_pending(current)) {
-		n = amdx_vram_holder_run(v, h->holder, &pos, h->end);
-		n = min3(n, (u64)AMDX_HMM_BATCH, h->want - *moved);
+		/*
+		 * A window no longer than one step moves: a long run is not
+		 * looked at again for each batch taken from it.
+		 */
+		win = min3((u64)AMDX_HMM_BATCH, h->want - *moved,
+			   h->end - pos);
+		n = amdx_vram_holder_run(v, h->holder, &pos, pos + win);
 		for (k = 0; k < n; k = j + 1) {
 			for (j = k; j < n; j++)
 				if (amdx_hmm_page_in(adev, pos + j, h->keep_lo,
@@ -237,6 +243,59 @@ void amdx_hmm_move_held(struct amdx_device *adev,
 							   moved);
 		}
 		pos += n;
+		cond_resched();
+	}
+}
+
+/*
+ * Whether VRAM page @index is charged to @owner and held by one of
+ * @holders (a bitmap by holder id).
+ */
+static bool amdx_hmm_owned_by(struct amdx_vram *v, u64 index, u32 owner,
+			      const unsigned long *holders)
+{
+	return amdx_vram_pfn_owner(v, index) == owner &&
+	       test_bit(amdx_vram_pfn_holder(v, index), holders);
+}
+
+/**
+ * amdx_hmm_move_owned() - move one owner's pages home by VRAM index
+ * @adev: the device, not dead (the caller holds its lock for read).
+ * @h: which pages: those charged to @h->owner in VRAM pages [@h->first,
+ *	@h->end), but none whose linear page index is in [@h->keep_lo,
+ *	@h->keep_hi) (amdx_hmm_page_in()); @h->holder is not used.
+ * @holders: bitmap by holder id (%AMDX_VRAM_MAX_HOLDERS + 1 bits): only
+ *	pages whose holder's bit is set move.
+ * @moved: pages moved, added to; stops once it reaches @h->want.
+ *
+ * One pass over the owner's own page bitmap (amdx_vram_owner_next_below()),
+ * whatever the number of holders: eviction's walk by index costs the
+ * span once, not once per fd.  Moves runs of at most %AMDX_HMM_BATCH
+ * pages wherever they are mapped; stops on a fatal signal.  Busy pages
+ * stay.
+ */
+void amdx_hmm_move_owned(struct amdx_device *adev,
+			 const struct amdx_hmm_held *h,
+			 const unsigned long *holders, u64 *moved)
+{
+	struct amdx_vram *v = adev->desc.vram;
+	u64 pos = h->first, n, max;
+
+	while (pos < h->end && *moved < h->want &&
+	       !fatal_signal_pending(current)) {
+		pos = amdx_vram_owner_next_below(v, h->owner, pos, h->end);
+		if (pos >= h->end)
+			break;
+		max = min3(h->end - pos, (u64)AMDX_HMM_BATCH, h->want - *moved);
+		for (n = 0; n < max; n++)
+			if (!amdx_hmm_owned_by(v, pos + n, h->owner, holders) ||
+			    amdx_hmm_page_in(adev, pos + n, h->keep_lo,
+					     h->keep_hi))
+				break;
+		if (n)
+			amdx_hmm_move_device_pages(adev, pos, n,
+						   AMDX_HMM_LOC_SYSTEM, moved);
+		pos += n ? n : 1;
 		cond_resched();
 	}
 }

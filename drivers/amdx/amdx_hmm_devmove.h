@@ -21,6 +21,8 @@ struct amdx_device;
  * @keep_lo: first linear page index whose pages stay (amdx_hmm_page_in()).
  * @keep_hi: one past the last; @keep_lo == @keep_hi keeps none.
  * @want: stop once this many pages moved (counting what moved before).
+ * @owner: amdx_hmm_move_owned(): the VRAM owner (%AMDX_OWNER_PF,
+ *	AMDX_OWNER_VF()) whose pages move; @holder is not used.
  */
 struct amdx_hmm_held {
 	u32 holder;
@@ -29,12 +31,16 @@ struct amdx_hmm_held {
 	u64 keep_lo;
 	u64 keep_hi;
 	u64 want;
+	u32 owner;
 };
 
 int amdx_hmm_retire_vram_page(struct amdx_device *adev, u64 index);
 int amdx_hmm_vacate_partition(struct amdx_device *adev, u32 part);
 void amdx_hmm_move_held(struct amdx_device *adev,
 			const struct amdx_hmm_held *h, u64 *moved);
+void amdx_hmm_move_owned(struct amdx_device *adev,
+			 const struct amdx_hmm_held *h,
+			 const unsigned long *holders, u64 *moved);
 void amdx_hmm_home_holder(struct amdx_device *adev, u32 holder);
 
 #if IS_ENABLED(CONFIG_DEVICE_PRIVATE)

@@ -18,13 +18,19 @@
  * 3. pages found by VRAM index, whoever maps them: of fds that pin
  *    nothing, of closed fds, of the migrating fd (amdx_hmm_evict_held()).
  *
- * Never the span being migrated in, never a pinned range.  One
+ * Never the span being migrated in, never a pinned range, and never
+ * another tenant's data: a migration evicts only data charged to its own
+ * owner (the PF's fds one another's, a VF's fds their VF's), whether the
+ * partition is full (``-ENOSPC``) or the VF at its quota (``-EDQUOT``);
+ * a tenant's VRAM is the tenant's (Documentation/security.rst).  One
  * &struct amdx_hmm_evict_req carries what each step may move.
  */
+#include <linux/bitmap.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
+#include <linux/slab.h>
 #include <amdx/amdx_vram.h>
 
 #include "amdx_core.h"
@@ -51,7 +57,7 @@
  * @part: the full memory partition, %AMDX_HMM_LOC_SYSTEM for any.
  * @ex_start: first byte of the span @self is migrating in: never moved.
  * @ex_end: one past its last byte.
- * @same_owner: only data charged to @self's owner (a VF at its quota).
+ * @owner: only data charged to this owner (@self's) moves.
  * @want: pages to move home: what the migration still has to place plus
  *	%AMDX_HMM_EVICT_SLACK.
  */
@@ -61,7 +67,7 @@ struct amdx_hmm_evict_req {
 	u32 part;
 	u64 ex_start;
 	u64 ex_end;
-	bool same_owner;
+	u32 owner;
 	u64 want;
 };
 
@@ -102,7 +108,7 @@ static void amdx_hmm_evict_mm(const struct amdx_hmm_evict_req *er,
 	u64 ex_end = ctx == er->self ? er->ex_end : 0, want = er->want;
 	struct amdx_migrate_req req = {
 		.adev = adev, .mm = ctx->mm, .dest = AMDX_HMM_LOC_SYSTEM,
-		.owner = ctx->owner, .res = res,
+		.owner = er->owner, .res = res, .only_owner = true,
 	};
 	unsigned long addr = 0, next;
 	struct vm_area_struct *vma;
@@ -149,14 +155,19 @@ static bool amdx_hmm_ctx_pins(struct amdx_hmm_ctx *ctx)
 
 /*
  * Last resort of a full memory partition @er->part (%AMDX_HMM_LOC_SYSTEM:
- * any): pages found by holder, wherever they are mapped (a fork() child's
- * after its parent's copy-on-write, which no address space of a context
- * maps): of every other fd on the device that pins nothing (with
- * @er->same_owner only those charging @er->self's owner), then of nobody
- * (fds gone; not with @er->same_owner), then of @er->self if it pins
- * nothing, but never a page placed at an address in [@er->ex_start,
- * @er->ex_end), the span its migration is moving in
+ * any): pages charged to @er->owner found by VRAM index, wherever they
+ * are mapped (a fork() child's after its parent's copy-on-write, which no
+ * address space of a context maps): first those of every other fd of
+ * that owner that pins nothing and of nobody (fds gone), then @er->self's
+ * if it pins nothing, but never a page placed at an address in
+ * [@er->ex_start, @er->ex_end), the span its migration is moving in
  * (amdx_hmm_page_in()).  Adds to *@moved, up to @er->want.
+ *
+ * Costs one walk of the device's contexts (each asked for its page count
+ * first: an fd holding none costs a lock round trip, its ranges are not
+ * looked at) and at most two walks of the partition's pages by index
+ * (amdx_hmm_move_owned(), amdx_hmm_move_held()), whatever the number of
+ * fds: never a walk per fd.
  */
 static void amdx_hmm_evict_held(const struct amdx_hmm_evict_req *er,
 				u64 *moved)
@@ -166,43 +177,37 @@ static void amdx_hmm_evict_held(const struct amdx_hmm_evict_req *er,
 	struct amdx_vram *v = adev->desc.vram;
 	struct amdx_hmm_held h = {
 		.end = amdx_vram_npages(v), .want = er->want,
+		.owner = er->owner,
 	};
-	bool same_owner = er->same_owner, found, pins;
 	struct amdx_hmm_ctx *ctx;
+	unsigned long *holders;
 	u64 before = *moved;
-	u32 i, k;
+	bool pins;
 
 	if (er->part != AMDX_HMM_LOC_SYSTEM) {
 		h.first = amdx_vram_part_base(v, er->part);
 		h.end = h.first + amdx_vram_part_size(v, er->part);
 	}
-	for (i = 0; *moved < h.want && !fatal_signal_pending(current); i++) {
-		found = false;
-		k = 0;
+	holders = bitmap_zalloc(AMDX_VRAM_MAX_HOLDERS + 1, GFP_KERNEL);
+	if (holders) {
+		__set_bit(AMDX_VRAM_NO_HOLDER, holders);
 		mutex_lock(&adev->hmm.lock);
 		list_for_each_entry(ctx, &adev->hmm.ctxs, dev_node) {
-			if (ctx == self ||
-			    (same_owner && (!self || ctx->owner != self->owner)))
-				continue;
-			if (k++ < i)
+			if (ctx == self || ctx->owner != er->owner ||
+			    !amdx_vram_holder_used(v, ctx->holder, NULL))
 				continue;
 			spin_lock(&ctx->lock);
-			found = !amdx_hmm_ctx_pins(ctx);
+			pins = amdx_hmm_ctx_pins(ctx);
 			spin_unlock(&ctx->lock);
-			h.holder = ctx->holder;
-			break;
+			if (!pins)
+				__set_bit(ctx->holder, holders);
 		}
 		mutex_unlock(&adev->hmm.lock);
-		if (k <= i)
-			break;
-		if (found)
-			amdx_hmm_move_held(adev, &h, moved);
+		amdx_hmm_move_owned(adev, &h, holders, moved);
+		bitmap_free(holders);
 	}
-	if (!same_owner) {
-		h.holder = AMDX_VRAM_NO_HOLDER;
-		amdx_hmm_move_held(adev, &h, moved);
-	}
-	if (self) {
+	if (self && *moved < h.want &&
+	    amdx_vram_holder_used(v, self->holder, NULL)) {
 		spin_lock(&self->lock);
 		pins = amdx_hmm_ctx_pins(self);
 		spin_unlock(&self->lock);
@@ -221,56 +226,81 @@ static void amdx_hmm_evict_held(const struct amdx_hmm_evict_req *er,
 }
 
 /*
+ * Contexts of @er->owner whose fds hold pages (amdx_vram_holder_used()),
+ * each with a reference on it and on its mm, @er->self last, into a new
+ * array of *@n.  One walk of the list counts them, one more takes them:
+ * never a walk per context.  NULL when there are none or on -ENOMEM.
+ */
+static struct amdx_hmm_ctx **
+amdx_hmm_evict_ctxs(const struct amdx_hmm_evict_req *er, u32 *n)
+{
+	struct amdx_device *adev = er->adev;
+	struct amdx_vram *v = adev->desc.vram;
+	struct amdx_hmm_ctx **cs, *ctx;
+	u32 max = 0, k = 0;
+	bool self = false;
+
+	*n = 0;
+	mutex_lock(&adev->hmm.lock);
+	list_for_each_entry(ctx, &adev->hmm.ctxs, dev_node)
+		if (ctx->owner == er->owner &&
+		    amdx_vram_holder_used(v, ctx->holder, NULL))
+			max++;
+	mutex_unlock(&adev->hmm.lock);
+	if (!max)
+		return NULL;
+	cs = kvmalloc_array(max, sizeof(*cs), GFP_KERNEL);
+	if (!cs)
+		return NULL;
+	mutex_lock(&adev->hmm.lock);
+	list_for_each_entry(ctx, &adev->hmm.ctxs, dev_node) {
+		if (k + self == max)
+			break;
+		if (ctx->owner != er->owner ||
+		    !amdx_vram_holder_used(v, ctx->holder, NULL) ||
+		    !mmget_not_zero(ctx->mm))
+			continue;
+		kref_get(&ctx->ref);
+		if (ctx == er->self)
+			self = true;
+		else
+			cs[k++] = ctx;
+	}
+	if (self)
+		cs[k++] = er->self;
+	mutex_unlock(&adev->hmm.lock);
+	*n = k;
+	return cs;
+}
+
+/*
  * The partition is full and no range counts pages in it, yet pages are
  * there: mapped where no range covers them (mremap() moved them and the
  * old range was clipped).  Look for them in the address space of every
- * context on @er->adev (with @er->same_owner only those charging
- * @er->self's owner), @er->self's own last and never its [@er->ex_start,
- * @er->ex_end), and move up to @er->want home; when that finds none, by
- * holder (amdx_hmm_evict_held()).
+ * context on @er->adev charging @er->owner whose fd holds pages,
+ * @er->self's own last and never its [@er->ex_start, @er->ex_end), and
+ * move up to @er->want home; when that finds none, by holder
+ * (amdx_hmm_evict_held()).  An fd that holds no page is not looked at:
+ * pages mapped only in its address space belong to another fd of that
+ * process (looked at through that one) or to a closed one
+ * (amdx_hmm_evict_held() finds them by index).
  * Returns 0 when something moved, else -ENOSPC.
  */
 static int amdx_hmm_evict_uncovered(const struct amdx_hmm_evict_req *er)
 {
 	struct amdx_device *adev = er->adev;
-	struct amdx_hmm_ctx *self = er->self;
-	bool same_owner = er->same_owner;
-	u64 want = er->want;
 	struct amdx_hmm_result res = {};
-	struct amdx_hmm_ctx *ctx, *c;
-	u32 pass, i, k;
-	u64 before;
-	bool mine;
+	struct amdx_hmm_ctx **cs, *c;
+	u64 want = er->want, before;
+	u32 i, n;
+	int ret = 0;
 
-	for (pass = 0; pass < 2 && res.moved < want; pass++) {
-		for (i = 0; res.moved < want; i++) {
-			c = NULL;
-			k = 0;
-			mutex_lock(&adev->hmm.lock);
-			list_for_each_entry(ctx, &adev->hmm.ctxs, dev_node) {
-				if (same_owner &&
-				    (!self || ctx->owner != self->owner))
-					continue;
-				/* pass 0: the others; pass 1: @self */
-				mine = ctx == self;
-				if (mine != !!pass)
-					continue;
-				if (k++ < i)
-					continue;
-				if (mmget_not_zero(ctx->mm)) {
-					kref_get(&ctx->ref);
-					c = ctx;
-				}
-				break;
-			}
-			mutex_unlock(&adev->hmm.lock);
-			if (k <= i)
-				break;
-			if (!c)
-				continue;
+	cs = amdx_hmm_evict_ctxs(er, &n);
+	for (i = 0; i < n; i++) {
+		c = cs[i];
+		if (res.moved < want && !ret) {
 			before = res.moved;
 			amdx_hmm_evict_mm(er, c, &res);
-			mmput(c->mm);
 			spin_lock(&c->lock);
 			c->total.pages_out += res.moved - before;
 			c->total.bytes_out += (res.moved - before) << PAGE_SHIFT;
@@ -280,11 +310,15 @@ static int amdx_hmm_evict_uncovered(const struct amdx_hmm_evict_req *er)
 					     res.moved - before);
 			amdx_stats_migrated(adev, AMDX_MIG_EVICT,
 					    res.moved - before);
-			amdx_hmm_ctx_put(c);
 			if (fatal_signal_pending(current))
-				return -EINTR;
+				ret = -EINTR;
 		}
+		mmput(c->mm);
+		amdx_hmm_ctx_put(c);
 	}
+	kvfree(cs);
+	if (ret)
+		return ret;
 	if (!res.moved)
 		amdx_hmm_evict_held(er, &res.moved);
 	return res.moved ? 0 : -ENOSPC;
@@ -293,8 +327,7 @@ static int amdx_hmm_evict_uncovered(const struct amdx_hmm_evict_req *er)
 /*
  * Move @er->want pages of the least recently used unpinned range with
  * pages in VRAM home (all of it when it holds fewer): of any context on
- * @er->adev, @er->self's own last; with @er->same_owner only of contexts
- * charging @er->self's owner (a VF at its quota); unless @er->part is
+ * @er->adev charging @er->owner, @er->self's own last; unless @er->part is
  * %AMDX_HMM_LOC_SYSTEM, only ranges with pages in memory partition
  * @er->part (evicting another partition's data makes no room in a full
  * one).
@@ -310,11 +343,11 @@ static int amdx_hmm_evict(const struct amdx_hmm_evict_req *er)
 	struct amdx_device *adev = er->adev;
 	struct amdx_hmm_ctx *self = er->self, *ctx, *victim = NULL;
 	u64 ex_start = er->ex_start, ex_end = er->ex_end, want = er->want;
-	bool same_owner = er->same_owner;
 	u32 part = er->part;
 	struct amdx_hmm_result res = {};
 	struct amdx_migrate_req req = {
 		.adev = adev, .dest = AMDX_HMM_LOC_SYSTEM, .res = &res,
+		.owner = er->owner, .only_owner = true,
 	};
 	u64 best = U64_MAX, start = 0, end = 0, t0, addr, next;
 	struct amdx_range *r;
@@ -322,7 +355,7 @@ static int amdx_hmm_evict(const struct amdx_hmm_evict_req *er)
 
 	mutex_lock(&adev->hmm.lock);
 	list_for_each_entry(ctx, &adev->hmm.ctxs, dev_node) {
-		if (same_owner && (!self || ctx->owner != self->owner))
+		if (ctx->owner != er->owner)
 			continue;
 		spin_lock(&ctx->lock);
 		list_for_each_entry(r, &ctx->ranges.ranges, node) {
@@ -363,7 +396,6 @@ static int amdx_hmm_evict(const struct amdx_hmm_evict_req *er)
 
 	t0 = ktime_get_ns();
 	req.mm = victim->mm;
-	req.owner = victim->owner;
 	for (addr = start; addr < end && res.moved < want; addr = next) {
 		if (fatal_signal_pending(current)) {
 			ret = -EINTR;
@@ -419,6 +451,7 @@ int amdx_hmm_migrate_range(struct amdx_hmm_ctx *ctx, u64 start, u64 end,
 	};
 	struct amdx_hmm_evict_req er = {
 		.adev = adev, .self = ctx, .ex_start = start, .ex_end = end,
+		.owner = ctx->owner,
 	};
 	unsigned long addr = start;
 	u64 t0 = ktime_get_ns();
@@ -435,11 +468,11 @@ int amdx_hmm_migrate_range(struct amdx_hmm_ctx *ctx, u64 start, u64 end,
 		/*
 		 * Partition full (or a VF at its quota) from req.resume on: make
 		 * room, retry there.  Room in a full partition comes only
-		 * from data in that partition; a VF's quota spans all, but it
-		 * evicts only its own data, and only with %AMDX_VF_F_EVICT.
+		 * from data in that partition; a VF's quota spans all, and it
+		 * evicts only with %AMDX_VF_F_EVICT.  Either way only data of
+		 * the fd's own owner moves: never another tenant's.
 		 */
 		er.part = ret == -EDQUOT ? AMDX_HMM_LOC_SYSTEM : dest;
-		er.same_owner = ret == -EDQUOT;
 		er.want = ((end - req.resume) >> PAGE_SHIFT) +
 			  AMDX_HMM_EVICT_SLACK;
 		if (evictions++ >= AMDX_HMM_MAX_EVICT ||

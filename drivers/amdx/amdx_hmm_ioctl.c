@@ -422,9 +422,23 @@ static int amdx_hmm_migrate_args_check(const struct amdx_hmm_migrate *args)
 }
 
 /*
+ * Whether @ctx's fd may place data in memory partition @dest (VRAM gate
+ * held): not in another tenant's, not in one out of service
+ * (amdx_partition_mem_check()).  0, -EACCES or -EBUSY.
+ */
+static int amdx_hmm_dest_allowed(struct amdx_hmm_ctx *ctx, u32 dest)
+{
+	u32 vf = ctx->owner == AMDX_OWNER_PF ? AMDX_VF_NONE : ctx->owner - 1;
+
+	if (dest == AMDX_HMM_LOC_SYSTEM)
+		return 0;
+	return amdx_partition_mem_check(ctx->adev, dest, vf);
+}
+
+/*
  * MIGRATE's checks under the VRAM gate: the fd's VF (towards VRAM), the
- * destination against the *@nparts memory partitions, ranges covering
- * the whole span.
+ * destination against the *@nparts memory partitions and the fd's
+ * tenant, ranges covering the whole span.
  */
 static int amdx_hmm_migrate_dest_check(struct amdx_file *file,
 				       const struct amdx_hmm_migrate *args,
@@ -451,6 +465,11 @@ static int amdx_hmm_migrate_dest_check(struct amdx_file *file,
 	if (args->dest != AMDX_HMM_LOC_SYSTEM &&
 	    args->dest != AMDX_HMM_LOC_PREFERRED && args->dest >= *nparts)
 		return -EINVAL;
+	if (args->dest != AMDX_HMM_LOC_PREFERRED) {
+		ret = amdx_hmm_dest_allowed(ctx, args->dest);
+		if (ret)
+			return ret;
+	}
 
 	spin_lock(&ctx->lock);
 	covered = amdx_range_covered(&ctx->ranges, args->start,
@@ -476,6 +495,10 @@ static int amdx_hmm_migrate_spans(struct amdx_hmm_ctx *ctx,
 	     from = sp.end) {
 		struct amdx_hmm_result res = {};
 
+		/* A prefetch's partition is the range's: checked here. */
+		ret = amdx_hmm_dest_allowed(ctx, sp.dest);
+		if (ret)
+			break;
 		ret = amdx_hmm_migrate_range(ctx, sp.start, sp.end, sp.dest,
 					     &res);
 		/* A span that failed before moving a page changes nothing. */
@@ -510,7 +533,12 @@ static int amdx_hmm_migrate_spans(struct amdx_hmm_ctx *ctx,
  * reserved fields or destination; -ENOENT when part of the span has no
  * range; -EIO towards VRAM of a device flagged for RMA whose policy
  * refuses use; -ENODEV on a VF's fd once its VF is disabled, -EBUSY while
- * that VF is quarantined (both only towards VRAM); -EINTR on a fatal
+ * that VF is quarantined (both only towards VRAM); -EACCES towards a
+ * memory partition of another tenant (one whose compute partitions are
+ * all bound to one VF is that VF's, and the PF's fds are not it);
+ * -EBUSY towards a memory partition whose compute partition is
+ * quarantined or offline (both checked for each range of a prefetch
+ * too, which stops there: the counts say what moved); -EINTR on a fatal
  * signal (checked every %AMDX_HMM_MIGRATE_STEP bytes) and -ENOMEM: the
  * counts say what moved until then, and a call that fails before moving
  * a page changes nothing, not even the range's statistics; -EOPNOTSUPP,

@@ -386,6 +386,12 @@ static int amdx_migrate_batch_to_ram(struct amdx_migrate_req *req,
 		spage = migrate_pfn_to_page(b->src[i]);
 		if (!spage)
 			continue;
+		if (req->only_owner &&
+		    amdx_vram_pfn_owner(adev->desc.vram,
+					adev->ops->vram_page_index(adev,
+								   spage)) !=
+		    req->owner)
+			continue;
 		if (poison &&
 		    amdx_ras_page_poisoned(adev,
 					   adev->ops->vram_page_index(adev,

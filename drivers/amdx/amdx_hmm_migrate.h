@@ -48,6 +48,9 @@ struct amdx_migrate_bufs {
  * @fault_page: home on a CPU fault: the faulting device page, else NULL.
  * @fault_addr: the page-aligned address @fault_page is mapped at.
  * @fault_moved: out, with @fault_page: whether that page moved.
+ * @only_owner: home: only pages the VRAM allocator charges to @owner move
+ *	(eviction: one process may hold fds of several tenants, and an
+ *	address space holds the pages of all of them).
  *
  * What amdx_migrate_mm() and its migrate_vma passes share; the span and
  * the VMA change from pass to pass and are their own arguments.
@@ -63,6 +66,7 @@ struct amdx_migrate_req {
 	struct page *fault_page;
 	unsigned long fault_addr;
 	bool fault_moved;
+	bool only_owner;
 };
 
 int amdx_bufs_alloc(struct amdx_migrate_bufs *b, unsigned long n);

@@ -106,3 +106,59 @@ int amdx_partition_vf_check(struct amdx_device *adev, u32 vf, u64 epoch,
 			 adev->bdf, vf, ERR_PTR(ret));
 	return ret;
 }
+
+/**
+ * amdx_partition_mem_check() - may an fd place data in a memory partition
+ * @adev: the device.
+ * @mem: the memory partition, below the device's count.
+ * @vf: the fd's VF, %AMDX_VF_NONE for the PF's fds.
+ *
+ * A tenant's VRAM is the tenant's: a memory partition whose compute
+ * partitions are all bound to one VF is that VF's, and no other fd (the
+ * PF's included) places data there.  A memory partition shared by
+ * several tenants (NPS1 under CPX with two VFs, or a VF's partition next
+ * to an unbound one) is shared VRAM, where quotas and same-owner eviction
+ * keep tenants apart (amdx_hmm_evict.c).  A memory partition local to a
+ * quarantined or offline compute partition takes no new data: the uapi's
+ * "no new work or allocations".
+ *
+ * The caller is inside the VRAM gate (amdx_partition_vram_begin()):
+ * layouts and VF bindings change only with the gate held for write, so
+ * they are read without &amdx_part_dev.lock (which comes before the gate
+ * in the lock order); a partition's state may change meanwhile, and the
+ * next migration sees it.
+ *
+ * Return: 0; -EACCES when @mem is another tenant's; -EBUSY when a compute
+ * partition local to it is quarantined or offline.
+ */
+int amdx_partition_mem_check(struct amdx_device *adev, u32 mem, u32 vf)
+{
+	struct amdx_part_dev *p = adev->part;
+	u32 i, tenant = AMDX_VF_NONE, parts = 0;
+	bool shared = false, busy = false;
+	const struct amdx_part_obj *o;
+
+	lockdep_assert_held_read(&p->gate);
+	for (i = 0; i < p->cur.num_partitions; i++) {
+		o = &p->cur.parts[i];
+		if (o->mem_partition != mem)
+			continue;
+		if (READ_ONCE(o->state) != AMDX_PART_STATE_ONLINE)
+			busy = true;
+		if (!parts++)
+			tenant = o->vf;
+		else if (o->vf != tenant)
+			shared = true;
+	}
+	if (!shared && tenant != AMDX_VF_NONE && tenant != vf) {
+		pr_debug("amdx: %s: memory partition %u is VF %u's\n",
+			 adev->bdf, mem, tenant);
+		return -EACCES;
+	}
+	if (busy) {
+		pr_debug("amdx: %s: memory partition %u is out of service\n",
+			 adev->bdf, mem);
+		return -EBUSY;
+	}
+	return 0;
+}

@@ -17,5 +17,6 @@ void amdx_partition_vram_end(struct amdx_device *adev);
 int amdx_partition_vf_open(struct amdx_device *adev, u32 vf, u64 *epoch);
 int amdx_partition_vf_check(struct amdx_device *adev, u32 vf, u64 epoch,
 			    bool *evict);
+int amdx_partition_mem_check(struct amdx_device *adev, u32 mem, u32 vf);
 
 #endif /* _AMDX_PARTITION_GATE_H_ */

@@ -119,10 +119,15 @@ struct amdx_vram_part {
  * @holders: the holders 1 .. %AMDX_VRAM_MAX_HOLDERS by id; entries are
  *	added without @lock (xa_alloc() allocates), looked up and erased
  *	under it, so an entry found under @lock stays until it is dropped.
+ * @holder_next: where the search for a new holder id starts (under the
+ *	xarray's own lock): ids are handed out cyclically, so a dropped id
+ *	comes back only after every other id was handed out since.
  * @nobody: holder 0.
  * @last_id: the holder other than nobody amdx_vram_holder_get() found
  *	last, 0 for none; under @lock, forgotten before its entry is erased.
  * @last: that holder's entry.
+ * @scanned: page entries amdx_vram_holder_run() and amdx_vram_owner_next()
+ *	looked at, for tests to count what a walk by index costs.
  */
 struct amdx_vram {
 	/* guards all but @npages; see the kernel-doc above for why a spinlock */
@@ -141,9 +146,11 @@ struct amdx_vram {
 	u64 owner_quota[AMDX_VRAM_MAX_OWNERS];
 	u16 *holder;
 	struct xarray holders;
+	u32 holder_next;
 	struct amdx_vram_holder nobody;
 	u32 last_id;
 	struct amdx_vram_holder *last;
+	u64 scanned;
 };
 
 /* owner[] of a retired page that is not allocated */
@@ -877,25 +884,73 @@ EXPORT_SYMBOL_GPL(amdx_vram_pfn_owner);
  */
 u64 amdx_vram_owner_next(struct amdx_vram *v, u32 owner, u64 from)
 {
-	u64 pfn = v->npages;
+	return amdx_vram_owner_next_below(v, owner, from, v->npages);
+}
+EXPORT_SYMBOL_GPL(amdx_vram_owner_next);
 
-	if (owner >= AMDX_VRAM_MAX_OWNERS || from >= v->npages)
-		return v->npages;
+/**
+ * amdx_vram_owner_next_below() - the next page an owner holds before a limit
+ * @v: allocator.
+ * @owner: owner.
+ * @from: first pfn to look at.
+ * @end: one past the last pfn to look at (at most the VRAM's size).
+ *
+ * As amdx_vram_owner_next(), looking at [@from, @end) only: a walk of one
+ * memory partition stops at its end.
+ *
+ * Context: any context but interrupt; takes a spinlock.
+ * Return: the first pfn in [@from, @end) allocated to @owner, or @end when
+ * there is none (or @owner is bad).
+ */
+u64 amdx_vram_owner_next_below(struct amdx_vram *v, u32 owner, u64 from,
+			       u64 end)
+{
+	u64 pfn;
+
+	end = min(end, v->npages);
+	if (owner >= AMDX_VRAM_MAX_OWNERS || from >= end)
+		return end;
 
 	spin_lock(&v->lock);
-	if (v->owner_used[owner])
-		pfn = find_next_bit(v->owner_map[owner], v->npages, from);
+	pfn = v->owner_used[owner] ?
+	      find_next_bit(v->owner_map[owner], end, from) : end;
+	v->scanned += min(pfn + 1, end) - from;
 	spin_unlock(&v->lock);
 	return pfn;
 }
-EXPORT_SYMBOL_GPL(amdx_vram_owner_next);
+EXPORT_SYMBOL_GPL(amdx_vram_owner_next_below);
+
+/**
+ * amdx_vram_scanned() - page entries walks by index looked at so far
+ * @v: allocator.
+ *
+ * What amdx_vram_holder_run() and amdx_vram_owner_next() looked at since
+ * @v was created: the cost of finding pages by index, which tests assert
+ * (debugfs ``vram_scanned``).
+ *
+ * Return: the count.
+ */
+u64 amdx_vram_scanned(struct amdx_vram *v)
+{
+	u64 n;
+
+	spin_lock(&v->lock);
+	n = v->scanned;
+	spin_unlock(&v->lock);
+	return n;
+}
+EXPORT_SYMBOL_GPL(amdx_vram_scanned);
 
 /**
  * amdx_vram_holder_new() - a new holder
  * @v: allocator.
  * @id: out: its id, 1 .. %AMDX_VRAM_MAX_HOLDERS.
  *
- * The entry is charged to the caller's memory cgroup.
+ * Ids are handed out cyclically, not lowest free first: whoever read an
+ * id (eviction choosing a holder without the lock, a page copying its
+ * holder to its replacement) and uses it a little later never meets a
+ * new holder under an id just dropped, unless every id was handed out
+ * in between.  The entry is charged to the caller's memory cgroup.
  *
  * Context: process context, may sleep.
  * Return: 0, -EMFILE when every id is taken, -ENOMEM.
@@ -908,9 +963,10 @@ int amdx_vram_holder_new(struct amdx_vram *v, u32 *id)
 	h = kzalloc(sizeof(*h), GFP_KERNEL_ACCOUNT);
 	if (!h)
 		return -ENOMEM;
-	ret = xa_alloc(&v->holders, id, h,
-		       XA_LIMIT(1, AMDX_VRAM_MAX_HOLDERS), GFP_KERNEL_ACCOUNT);
-	if (ret) {
+	ret = xa_alloc_cyclic(&v->holders, id, h,
+			      XA_LIMIT(1, AMDX_VRAM_MAX_HOLDERS),
+			      &v->holder_next, GFP_KERNEL_ACCOUNT);
+	if (ret < 0) {
 		kfree(h);
 		return ret == -EBUSY ? -EMFILE : ret;
 	}
@@ -1088,12 +1144,14 @@ u64 amdx_vram_holder_run(struct amdx_vram *v, u32 id, u64 *pos, u64 end)
 		     v->owner[pfn] != AMDX_VRAM_NO_OWNER))
 			break;
 	}
-	*pos = pfn;
 	while (pfn + n < stop && v->holder[pfn + n] == id &&
 	       (id != AMDX_VRAM_NO_HOLDER ||
 		(test_bit(pfn + n, v->map) &&
 		 v->owner[pfn + n] != AMDX_VRAM_NO_OWNER)))
 		n++;
+	/* the entries before the run, the run, the one that ended it */
+	v->scanned += min(pfn + n + 1, stop) - *pos;
+	*pos = pfn;
 	spin_unlock(&v->lock);
 	return n;
 }

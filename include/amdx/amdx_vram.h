@@ -48,6 +48,9 @@ u64 amdx_vram_part_free(struct amdx_vram *v, u32 part);
 int amdx_vram_pfn_partition(struct amdx_vram *v, u64 pfn);
 int amdx_vram_pfn_owner(struct amdx_vram *v, u64 pfn);
 u64 amdx_vram_owner_next(struct amdx_vram *v, u32 owner, u64 from);
+u64 amdx_vram_owner_next_below(struct amdx_vram *v, u32 owner, u64 from,
+			       u64 end);
+u64 amdx_vram_scanned(struct amdx_vram *v);
 
 int amdx_vram_holder_new(struct amdx_vram *v, u32 *id);
 void amdx_vram_holder_put(struct amdx_vram *v, u32 id);

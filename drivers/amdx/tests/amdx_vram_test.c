@@ -581,6 +581,17 @@ static void owner_next_finds_exactly_the_owners_pages(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, n, 6);
 
+	/* below a limit: partition 0's pages only, then the limit */
+	n = 0;
+	for (pfn = amdx_vram_owner_next_below(v, 3, 0, TEST_PAGES / 2);
+	     pfn < TEST_PAGES / 2;
+	     pfn = amdx_vram_owner_next_below(v, 3, pfn + 1, TEST_PAGES / 2))
+		n++;
+	KUNIT_EXPECT_EQ(test, n, 3);
+	KUNIT_EXPECT_EQ(test, amdx_vram_owner_next_below(v, 3, TEST_PAGES / 2,
+							 TEST_PAGES / 2),
+			TEST_PAGES / 2);
+
 	/* a freed page is no longer the owner's; bad arguments find none */
 	pfn = find_first_bit(mine, TEST_PAGES);
 	amdx_vram_free(v, pfn, 3);
@@ -676,9 +687,9 @@ static void holders_count_find_and_hand_over_their_pages(struct kunit *test)
 	amdx_vram_hold_pages(v, pfns, 1, a);
 	KUNIT_EXPECT_EQ(test, amdx_vram_pfn_holder(v, 32),
 			AMDX_VRAM_NO_HOLDER);
-	/* a's id comes back, on a new entry the allocator must find */
+	/* a's id does not come back at once: ids are cyclic */
 	KUNIT_ASSERT_EQ(test, amdx_vram_holder_new(v, &c), 0);
-	KUNIT_EXPECT_EQ(test, c, a);
+	KUNIT_EXPECT_NE(test, c, a);
 	KUNIT_EXPECT_EQ(test, amdx_vram_holder_used(v, c, NULL), 0);
 	amdx_vram_hold_pages(v, pfns, 1, c);
 	KUNIT_EXPECT_EQ(test, amdx_vram_pfn_holder(v, 32), c);
@@ -692,6 +703,30 @@ static void holders_count_find_and_hand_over_their_pages(struct kunit *test)
 						    NULL), 0);
 	amdx_vram_holder_put(v, b);
 	amdx_vram_holder_put(v, c);
+}
+
+/*
+ * A dropped holder id is not handed out again until every other id was:
+ * a reader that took an id without the lock (eviction) never meets the
+ * next fd under it.
+ */
+static void holder_ids_are_cyclic(struct kunit *test)
+{
+	struct amdx_vram *v = new_vram(test, TEST_PAGES, 1);
+	u32 a, b, c, d;
+
+	KUNIT_ASSERT_EQ(test, amdx_vram_holder_new(v, &a), 0);
+	KUNIT_ASSERT_EQ(test, amdx_vram_holder_new(v, &b), 0);
+	amdx_vram_holder_put(v, a);
+	KUNIT_ASSERT_EQ(test, amdx_vram_holder_new(v, &c), 0);
+	KUNIT_EXPECT_NE(test, c, a);
+	KUNIT_EXPECT_NE(test, c, b);
+	amdx_vram_holder_put(v, c);
+	KUNIT_ASSERT_EQ(test, amdx_vram_holder_new(v, &d), 0);
+	KUNIT_EXPECT_NE(test, d, a);
+	KUNIT_EXPECT_NE(test, d, c);
+	amdx_vram_holder_put(v, b);
+	amdx_vram_holder_put(v, d);
 }
 
 static struct kunit_case amdx_vram_test_cases[] = {
@@ -714,6 +749,7 @@ static struct kunit_case amdx_vram_test_cases[] = {
 	KUNIT_CASE(retired_pages_survive_repartitioning),
 	KUNIT_CASE(owner_next_finds_exactly_the_owners_pages),
 	KUNIT_CASE(holders_count_find_and_hand_over_their_pages),
+	KUNIT_CASE(holder_ids_are_cyclic),
 	{}
 };
 
