@@ -332,7 +332,7 @@ static int amdgpu_amdx_ras_collect(struct amdgpu_amdx *p, int ag_block,
 		}
 		err.type = t;
 		err.count = min_t(u64, delta[t], U32_MAX);
-		ret = amdx_ras_report(p->xdev, &err, &s);
+		ret = amdgpu_amdx_report(p, &err, &s);
 		if (ret) {
 			dev_err_ratelimited(adev->dev,
 					    "amdx: RAS report of block %d type %d refused: %d\n",
@@ -344,6 +344,24 @@ static int amdgpu_amdx_ras_collect(struct amdgpu_amdx *p, int ag_block,
 		reported += err.count;
 	}
 	return reported;
+}
+
+/**
+ * amdgpu_amdx_report() - pass one error on to amdx
+ * @p: the provider's data of the device.
+ * @err: the error.
+ * @seq: out, may be NULL: the ERROR event's sequence number.
+ *
+ * amdx_ras_report(); a KUnit static stub point, through which
+ * tests/amdgpu_amdx_test.c sees what reaches amdx.
+ *
+ * Return: amdx_ras_report()'s.
+ */
+int amdgpu_amdx_report(struct amdgpu_amdx *p, const struct amdx_ras_error *err,
+		       u64 *seq)
+{
+	KUNIT_STATIC_STUB_REDIRECT(amdgpu_amdx_report, p, err, seq);
+	return amdx_ras_report(p->xdev, err, seq);
 }
 
 static int amdgpu_amdx_ras_inject(struct amdx_device *xdev,

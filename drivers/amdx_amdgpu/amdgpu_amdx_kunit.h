@@ -15,11 +15,14 @@ struct amdgpu_reset_context;
 struct amdx_device;
 struct amdx_device_desc;
 struct amdx_provider_ops;
+struct amdx_ras_error;
 
 struct amdx_device *amdgpu_amdx_register(struct amdgpu_device *adev,
 					 const struct amdx_device_desc *desc,
 					 const struct amdx_provider_ops *ops,
 					 void *priv);
+int amdgpu_amdx_report(struct amdgpu_amdx *p, const struct amdx_ras_error *err,
+		       u64 *seq);
 int amdgpu_amdx_recover(struct amdgpu_amdx *p,
 			const struct amdgpu_reset_context *ctx);
 
