@@ -125,14 +125,15 @@ if [ ! -f "$tree/.amdx-prepared" ]; then
 	done
 	touch "$tree.tmp/.amdx-prepared"
 	mv "$tree.tmp" "$tree"
-	# Each tree is ~500 MB: keep the newest three and their builds,
-	# skipping any another run holds.
-	ls -dt "$cache"/amdgpu-amdx-*-????????????/ 2>/dev/null | tail -n +4 |
-	while read -r old; do
+	# Each tree is ~500 MB: keep the newest four of this flavour,
+	# skipping any another run holds.  Build directories are not the
+	# trees' (see --build) and stay.
+	ls -dt "$cache/amdgpu-amdx-$flavour$srcver"-????????????/ 2>/dev/null |
+	tail -n +5 | while read -r old; do
 		old=${old%/}
 		( flock -n 7 || exit 0
 		  log "removing the old tree $old"
-		  rm -rf "$old" "$old"-build-* ) 7> "$old.lock"
+		  rm -rf "$old" ) 7> "$old.lock"
 		rm -f "$old.lock"
 	done
 fi
