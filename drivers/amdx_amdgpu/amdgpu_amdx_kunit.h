@@ -11,7 +11,6 @@
 
 struct amdgpu_amdx;
 struct amdgpu_device;
-struct amdgpu_reset_context;
 struct amdx_device;
 struct amdx_device_desc;
 struct amdx_provider_ops;
@@ -23,7 +22,5 @@ struct amdx_device *amdgpu_amdx_register(struct amdgpu_device *adev,
 					 void *priv);
 int amdgpu_amdx_report(struct amdgpu_amdx *p, const struct amdx_ras_error *err,
 		       u64 *seq);
-int amdgpu_amdx_recover(struct amdgpu_amdx *p,
-			const struct amdgpu_reset_context *ctx);
 
 #endif /* __AMDGPU_AMDX_KUNIT_H__ */

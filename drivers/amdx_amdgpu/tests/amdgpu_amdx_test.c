@@ -276,6 +276,7 @@ static struct fake_gpu *fake_gpu_new(struct kunit *test, u32 num_xcc, int nps,
 {
 	static u64 serial = 0xa3d0000;
 	struct amdgpu_xcp_mgr *mgr;
+	struct ras_manager *gfx;
 	char name[32];
 	struct amdgpu_device *adev;
 	struct pci_dev *pdev;
@@ -340,12 +341,12 @@ static struct fake_gpu *fake_gpu_new(struct kunit *test, u32 num_xcc, int nps,
 	KUNIT_ASSERT_NOT_NULL(test, f->ras->objs);
 	adev->ras_enabled = BIT(AMDGPU_RAS_BLOCK__GFX) |
 			    BIT(AMDGPU_RAS_BLOCK__UMC);
-	f->ras->objs[AMDGPU_RAS_BLOCK__GFX].head.block = AMDGPU_RAS_BLOCK__GFX;
-	f->ras->objs[AMDGPU_RAS_BLOCK__GFX].adev = adev;
-	f->ras->objs[AMDGPU_RAS_BLOCK__GFX].use = 1;
-	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_error_data_init(&f->ras->objs[AMDGPU_RAS_BLOCK__GFX].err_data));
-	fake_defer(test, fake_err_data_fini,
-		   &f->ras->objs[AMDGPU_RAS_BLOCK__GFX].err_data);
+	gfx = &f->ras->objs[AMDGPU_RAS_BLOCK__GFX];
+	gfx->head.block = AMDGPU_RAS_BLOCK__GFX;
+	gfx->adev = adev;
+	gfx->use = 1;
+	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_error_data_init(&gfx->err_data));
+	fake_defer(test, fake_err_data_fini, &gfx->err_data);
 	f->gfx_ras.ras_comm.block = AMDGPU_RAS_BLOCK__GFX;
 	f->gfx_ras.hw_ops = &fake_gfx_ras_ops;
 	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_register_ras_block(adev, &f->gfx_ras));
@@ -539,11 +540,13 @@ static void switch_during_reset_is_refused(struct kunit *test)
 }
 
 /*
- * The recovery the provider asks amdgpu for, not run: it would run in the
- * reset domain's worker, where the test cannot stand in for the hardware.
+ * amdgpu's recovery, as the provider's reset work calls it in the reset
+ * domain's worker (the provider passes the test on to its work), not run:
+ * the test cannot stand in for the hardware of a whole-device reset.
  */
-static int fake_recover(struct amdgpu_amdx *p,
-			const struct amdgpu_reset_context *ctx)
+static int fake_gpu_recover(struct amdgpu_device *adev,
+			    struct amdgpu_job *job,
+			    struct amdgpu_reset_context *ctx)
 {
 	struct fake_gpu *f = fake_of();
 
@@ -557,21 +560,75 @@ static struct fake_gpu *mi300x_for_reset(struct kunit *test)
 	struct fake_gpu *f = mi300x_spx(test);
 
 	KUNIT_ASSERT_NOT_NULL(test, f->ops->device_reset);
-	kunit_activate_static_stub(test, amdgpu_amdx_recover, fake_recover);
+	kunit_activate_static_stub(test, amdgpu_device_gpu_recover,
+				   fake_gpu_recover);
 	return f;
 }
 
-/* One reset is one recovery of amdgpu's: full, without a core dump. */
+/**
+ * struct busy_domain - a work of amdgpu's holding the reset domain's queue
+ * @work: queued first on the domain's ordered queue.
+ * @go: completed by the test to let it end.
+ */
+struct busy_domain {
+	struct work_struct work;
+	struct completion go;
+};
+
+static void busy_domain_fn(struct work_struct *work)
+{
+	wait_for_completion(&container_of(work, struct busy_domain, work)->go);
+}
+
+static void busy_domain_start(struct fake_gpu *f, struct busy_domain *b)
+{
+	INIT_WORK_ONSTACK(&b->work, busy_domain_fn);
+	init_completion(&b->go);
+	amdgpu_reset_domain_schedule(f->adev->reset_domain, &b->work);
+}
+
+static void busy_domain_end(struct fake_gpu *f, struct busy_domain *b)
+{
+	complete(&b->go);
+	flush_workqueue(f->adev->reset_domain->wq);
+	destroy_work_on_stack(&b->work);
+}
+
+/*
+ * One reset is one recovery of amdgpu's, in its reset domain: full,
+ * without a core dump; a second request while the first is queued is the
+ * same reset.
+ */
 static void reset_runs_amdgpus_recovery_once(struct kunit *test)
 {
 	struct fake_gpu *f = mi300x_for_reset(test);
+	struct busy_domain b;
 
+	busy_domain_start(f, &b);
 	KUNIT_EXPECT_EQ(test, 0, f->ops->device_reset(f->xdev));
+	KUNIT_EXPECT_EQ(test, 0, f->ops->device_reset(f->xdev));
+	busy_domain_end(f, &b);
 	KUNIT_EXPECT_EQ(test, 1, f->recoveries);
 	KUNIT_EXPECT_TRUE(test, test_bit(AMDGPU_NEED_FULL_RESET,
 					 &f->recovery_flags));
 	KUNIT_EXPECT_TRUE(test, test_bit(AMDGPU_SKIP_COREDUMP,
 					 &f->recovery_flags));
+}
+
+/*
+ * amdgpu resets the device (its own RAS recovery, queued first) before
+ * the reset amdx asked for runs: that reset was amdx's, none follows.
+ */
+static void reset_after_amdgpus_own_is_dropped(struct kunit *test)
+{
+	struct fake_gpu *f = mi300x_for_reset(test);
+	struct busy_domain b;
+
+	busy_domain_start(f, &b);
+	KUNIT_EXPECT_EQ(test, 0, f->ops->device_reset(f->xdev));
+	atomic_inc(&f->adev->gpu_reset_counter);
+	busy_domain_end(f, &b);
+	KUNIT_EXPECT_EQ(test, 0, f->recoveries);
 }
 
 /*
@@ -584,8 +641,9 @@ static void reset_while_amdgpu_recovers_is_not_doubled(struct kunit *test)
 
 	atomic_set(&f->ras->in_recovery, 1);
 	KUNIT_EXPECT_EQ(test, -EALREADY, f->ops->device_reset(f->xdev));
-	KUNIT_EXPECT_EQ(test, 0, f->recoveries);
 	atomic_set(&f->ras->in_recovery, 0);
+	flush_workqueue(f->adev->reset_domain->wq);
+	KUNIT_EXPECT_EQ(test, 0, f->recoveries);
 }
 
 /* amdgpu.gpu_recovery=0 turns amdgpu's recovery off: amdx's too. */
@@ -597,11 +655,13 @@ static void reset_honours_gpu_recovery_off(struct kunit *test)
 	amdgpu_gpu_recovery = 0;
 	KUNIT_EXPECT_EQ(test, -EOPNOTSUPP, f->ops->device_reset(f->xdev));
 	amdgpu_gpu_recovery = saved;
+	flush_workqueue(f->adev->reset_domain->wq);
 	KUNIT_EXPECT_EQ(test, 0, f->recoveries);
 }
 
 static struct kunit_case amdgpu_amdx_reset_cases[] = {
 	KUNIT_CASE(reset_runs_amdgpus_recovery_once),
+	KUNIT_CASE(reset_after_amdgpus_own_is_dropped),
 	KUNIT_CASE(reset_while_amdgpu_recovers_is_not_doubled),
 	KUNIT_CASE(reset_honours_gpu_recovery_off),
 	{}
@@ -832,18 +892,6 @@ static struct kunit_suite amdgpu_amdx_ras_suite = {
 	.test_cases = amdgpu_amdx_ras_cases,
 };
 
-/* amdgpu's recovery, as the provider's reset work calls it. */
-static int fake_gpu_recover(struct amdgpu_device *adev,
-			    struct amdgpu_job *job,
-			    struct amdgpu_reset_context *ctx)
-{
-	struct fake_gpu *f = fake_of();
-
-	f->recoveries++;
-	f->recovery_flags = ctx->flags;
-	return 0;
-}
-
 /**
  * struct ras_work - a work item of amdgpu's in its reset domain
  * @work: queued on the domain's (ordered) queue, as amdgpu's RAS recovery
@@ -883,13 +931,10 @@ static void ras_work_fn(struct work_struct *work)
  */
 static void reset_from_amdgpu_ras_work_is_not_flushed(struct kunit *test)
 {
-	struct fake_gpu *f = mi300x_spx(test);
+	struct fake_gpu *f = mi300x_for_reset(test);
 	struct amdgpu_reset_domain *domain = f->adev->reset_domain;
 	struct ras_work *w;
 
-	KUNIT_ASSERT_NOT_NULL(test, f->ops->device_reset);
-	kunit_activate_static_stub(test, amdgpu_device_gpu_recover,
-				   fake_gpu_recover);
 	w = kzalloc(sizeof(*w), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, w);
 	INIT_WORK(&w->work, ras_work_fn);
