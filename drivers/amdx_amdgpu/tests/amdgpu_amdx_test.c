@@ -881,8 +881,34 @@ static void retired_pages_reach_amdx(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 2, f->nreports);
 }
 
+/*
+ * amdgpu's query runs while the hardware disagrees with amdgpu's cached
+ * mode (a switch the firmware refused, before the provider switched
+ * amdgpu back): placing the errors must not ask amdgpu's partition query,
+ * which dev_WARN()s then.  The partition is that of amdgpu's cached mode.
+ */
+static void ras_query_during_a_mode_mismatch_does_not_warn(struct kunit *test)
+{
+	struct fake_gpu *f = mi300x_intake(test, AMDGPU_QPX_PARTITION_MODE);
+	struct ras_query_if q = { .head.block = AMDGPU_RAS_BLOCK__GFX };
+	bool tainted = test_taint(TAINT_WARN);
+
+	f->xccs_per_xcp = 1;	/* NBIO says CPX */
+	f->bank_aid = 1;
+	f->bank_ce = 2;
+	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_query_error_status(f->adev, &q));
+	KUNIT_ASSERT_EQ(test, 1, f->nreports);
+	KUNIT_EXPECT_EQ(test, AMDX_RAS_TYPE_CE, f->reports[0].type);
+	KUNIT_EXPECT_EQ(test, 2, f->reports[0].instance);
+	KUNIT_EXPECT_EQ(test, 1, f->reports[0].partition);
+	if (!tainted)
+		KUNIT_EXPECT_FALSE_MSG(test, test_taint(TAINT_WARN),
+				       "a WARN fired in amdgpu's RAS query");
+}
+
 static struct kunit_case amdgpu_amdx_ras_cases[] = {
 	KUNIT_CASE(ras_query_reaches_amdx_with_the_aid),
+	KUNIT_CASE(ras_query_during_a_mode_mismatch_does_not_warn),
 	KUNIT_CASE(retired_pages_reach_amdx),
 	{}
 };
