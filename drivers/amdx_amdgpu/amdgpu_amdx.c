@@ -377,7 +377,14 @@ static void amdgpu_amdx_aid_place(struct amdgpu_amdx *p, u32 block,
 		return;
 	first = mcm->die_id * per;
 	err->instance = first;
-	mode = amdgpu_amdx_compute_mode(adev);
+	/*
+	 * amdgpu's cached mode, not its query: that takes the partition lock
+	 * and WARNs while the hardware disagrees (a refused switch); during a
+	 * switch (AMDGPU_XCP_MODE_TRANS) no mode, so the whole device.
+	 */
+	mode = amdx_amdgpu_compute_from_amdgpu(READ_ONCE(adev->xcp_mgr->mode));
+	if (mode < 0)
+		return;
 	a = amdx_amdgpu_xcc_partition(mode, p->num_xcc, first);
 	b = amdx_amdgpu_xcc_partition(mode, p->num_xcc, first + per - 1);
 	if (a >= 0 && a == b)
