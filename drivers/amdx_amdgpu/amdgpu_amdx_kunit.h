@@ -9,6 +9,8 @@
 #ifndef __AMDGPU_AMDX_KUNIT_H__
 #define __AMDGPU_AMDX_KUNIT_H__
 
+#include <linux/types.h>
+
 struct amdgpu_amdx;
 struct amdgpu_device;
 struct amdx_device;
