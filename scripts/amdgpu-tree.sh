@@ -25,9 +25,10 @@
 # tree or headers KDIR with the command DKMS runs (`make KDIR=...
 # AMDX_SYMVERS=... modules` in the tree), resolving amdx's exports from
 # AMDX_SYMVERS (the Module.symvers of an amdx built against the same
-# KDIR).  The build directory, a hard-linked copy of the tree, is kept per
-# tree and KDIR (its path, config and release): once built, a change of
-# amdx's files recompiles only what they touch.
+# KDIR).  The build directory, first a hard-linked copy of the tree, is
+# kept per flavour and KDIR (its path, config and release), not per
+# patches: once built, a change of amdx's files or of the patches
+# recompiles only what the changed files touch.
 # Fails on any compiler warning in amdx's files (they build with -Werror)
 # and prints the path of amdgpu.ko.  AMDGPU_AMDX_JOBS sets make -j
 # (default nproc).  Once a first (full) build has completed, builds are
@@ -124,14 +125,15 @@ if [ ! -f "$tree/.amdx-prepared" ]; then
 	done
 	touch "$tree.tmp/.amdx-prepared"
 	mv "$tree.tmp" "$tree"
-	# Each tree is ~500 MB: keep the newest three and their builds,
-	# skipping any another run holds.
-	ls -dt "$cache"/amdgpu-amdx-*-????????????/ 2>/dev/null | tail -n +4 |
-	while read -r old; do
+	# Each tree is ~500 MB: keep the newest four of this flavour,
+	# skipping any another run holds.  Build directories are not the
+	# trees' (see --build) and stay.
+	ls -dt "$cache/amdgpu-amdx-$flavour$srcver"-????????????/ 2>/dev/null |
+	tail -n +5 | while read -r old; do
 		old=${old%/}
 		( flock -n 7 || exit 0
 		  log "removing the old tree $old"
-		  rm -rf "$old" "$old"-build-* ) 7> "$old.lock"
+		  rm -rf "$old" ) 7> "$old.lock"
 		rm -f "$old.lock"
 	done
 fi
@@ -152,18 +154,34 @@ symvers=$3
 # (incremental) build.
 bkey=$( (echo "$kdir"; cat "$kdir/.config" "$kdir/include/config/kernel.release") |
 	sha256sum | cut -c1-12)
-build="$tree-build-$bkey"
+# One build directory per flavour and KDIR, whatever the patches: its path
+# is in every compiler command line (-I, the source, the object), so a
+# path that changed with the patches would miss every ccache entry and
+# make would see every object out of date.  A new tree (changed patches)
+# is brought in by content: only the files the patches changed get a new
+# time stamp, and only what includes them compiles again.  Not named
+# amdgpu-amdx-*: the cleanup above keeps only the newest trees.
+build="$cache/amdgpu-build-$flavour$srcver-$bkey"
 exec 8> "$build.lock"
 flock 8
 if [ ! -f "$build/.amdx-built" ]; then
 	log "building the patched amdgpu against $kdir in $build (~20-60 min once)"
-	# Hard links: the build only adds files, and sync_files replaces.
+fi
+if [ ! -d "$build" ]; then
+	# Hard links: the build only adds files, sync_files and rsync replace.
 	# An interrupted first build resumes where it stopped.
-	if [ ! -d "$build" ]; then
-		rm -rf "$build.tmp"
-		cp -al "$tree" "$build.tmp"
-		mv "$build.tmp" "$build"
-	fi
+	rm -rf "$build.tmp"
+	cp -al "$tree" "$build.tmp"
+	echo "$key" > "$build.tmp/.amdx-tree"
+	mv "$build.tmp" "$build"
+elif [ "$(cat "$build/.amdx-tree" 2> /dev/null)" != "$key" ]; then
+	log "bringing $build to the tree $key (changed files only)"
+	# By checksum, without -t: an unchanged file keeps its time stamp
+	# (make leaves its object alone); a changed one is replaced (rsync
+	# writes a new file, never through a link into another tree).  A file
+	# a patch no longer creates stays, unbuilt unless a Makefile names it.
+	rsync -rl --checksum --exclude=/.amdx-prepared "$tree/" "$build/"
+	echo "$key" > "$build/.amdx-tree"
 fi
 sync_files "$build"
 # Unchanged exports leave the link alone.

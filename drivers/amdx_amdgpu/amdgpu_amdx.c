@@ -7,21 +7,28 @@
  *
  * Compiled into the patched amdgpu (patches/6.12/, scripts/amdgpu-tree.sh),
  * since amdgpu exports nothing an outside module could call.  amdgpu calls
- * four hooks (amdgpu_amdx.h):
+ * five hooks (amdgpu_amdx.h):
  *
- * - amdgpu_amdx_init() at the end of a successful amdgpu_device_init():
- *   a GC 9.4.3 or 9.4.4 device that is not an SR-IOV VF is registered with
+ * - amdgpu_amdx_init() at the end of a successful amdgpu_pci_probe(), once
+ *   the DRM device and the partitions' render nodes are registered: a GC
+ *   9.4.3 or 9.4.4 device that is not an SR-IOV VF is registered with
  *   amdx, with identity, RAS blocks and the bad-page records of amdgpu's
  *   RAS EEPROM;
- * - amdgpu_amdx_fini() at the start of amdgpu_device_fini_hw() (PCI
- *   removal, hot unplug, driver unload): the device leaves amdx while
- *   amdgpu is still whole;
- * - amdgpu_amdx_free() at the end of amdgpu_device_fini_sw(), once the RAS
- *   interrupt work can no longer run: the provider data is freed;
- * - amdgpu_amdx_ras_interrupt() from amdgpu's RAS interrupt bottom half,
- *   after amdgpu has handled the entry: the block's counters are read
- *   through amdgpu_ras_query_error_status() and what grew since the last
- *   read goes to amdx_ras_report().
+ * - amdgpu_amdx_fini() first thing in amdgpu_pci_remove() (PCI removal,
+ *   hot unplug, driver unload): the device leaves amdx while amdgpu is
+ *   still whole, and every op checks drm_dev_enter() besides;
+ * - amdgpu_amdx_free() at the end of amdgpu_device_fini_sw(): the
+ *   provider data is freed;
+ * - amdgpu_amdx_ras_errors() from amdgpu_ras_query_error_status_with_event(),
+ *   the point every error amdgpu counts passes (its RAS interrupt work,
+ *   the page-retirement thread, its recovery, sysfs): what the query
+ *   added to amdgpu's statistics, per AID the firmware's bank names, goes
+ *   to amdx_ras_report() once, with that AID's instance and partition;
+ * - amdgpu_amdx_page_retired() from amdgpu_ras_add_bad_pages() for each
+ *   page amdgpu newly retires: an error with the page's address, so that
+ *   amdx's per-page containment runs.  UMC uncorrectable and deferred
+ *   errors reach amdx this way only (amdgpu retires a page for each), not
+ *   as counts as well.
  *
  * The ops map onto amdgpu's functions; what 6.12's amdgpu cannot do stays
  * NULL (the core reports it absent): SR-IOV host control (GIM's job),
@@ -42,6 +49,8 @@
 #include <linux/string.h>
 #include <linux/workqueue.h>
 
+#include <drm/drm_drv.h>
+
 #include "amdgpu.h"
 #include "amdgpu_fru_eeprom.h"
 #include "amdgpu_ras.h"
@@ -56,7 +65,7 @@
 #include "amdx_amdgpu_xlate.h"
 #include "amdx_badpage.h"
 
-/* Polls of the counters after an injection, AMDGPU_AMDX_INJECT_POLL_MS apart. */
+/* amdgpu's queries after an injection, AMDGPU_AMDX_INJECT_POLL_MS apart. */
 #define AMDGPU_AMDX_INJECT_POLLS	10
 #define AMDGPU_AMDX_INJECT_POLL_MS	10
 
@@ -65,17 +74,17 @@
  * @adev: the amdgpu device.
  * @xdev: its amdx device.
  * @num_xcc: XCCs.
- * @gate: read-held by the interrupt hook around amdx_ras_report();
+ * @gate: read-held by the RAS hooks around amdx_ras_report();
  *	amdgpu_amdx_fini() write-holds it to set @dead.
  * @dead: set once the device is leaving amdx: no more reports.
- * @ras_lock: protects @last and @injecting.
- * @last: counts per amdx block and type at the last read.
- * @injecting: the amdgpu block an injection is polling, or -1; the
- *	interrupt hook leaves its counts to the injection.
+ * @ras_lock: protects @injecting, @inject_hits and @inject_seq.
+ * @injecting: the amdx block an injection waits for, or -1.
+ * @inject_hits: errors of @injecting that reached amdx since.
+ * @inject_seq: the ERROR event of the first of them.
  * @inject_lock: one injection at a time.
  * @reset_work: amdgpu_device_gpu_recover(), run in the reset domain.
- * @reset_ctx: its reset context.
- * @reset_ret: its result.
+ * @reset_count: amdgpu's reset count when the reset was asked for.
+ * @reset_test: the KUnit test that asked (NULL outside the suites).
  */
 struct amdgpu_amdx {
 	struct amdgpu_device *adev;
@@ -83,13 +92,14 @@ struct amdgpu_amdx {
 	u32 num_xcc;
 	struct rw_semaphore gate;
 	bool dead;
-	struct mutex ras_lock;	/* @last, @injecting */
-	u64 last[AMDX_RAS_BLOCK_COUNT][AMDX_RAS_TYPE_COUNT];
+	struct mutex ras_lock;	/* @injecting, @inject_hits, @inject_seq */
 	int injecting;
+	u32 inject_hits;
+	u64 inject_seq;
 	struct mutex inject_lock;	/* one injection at a time */
 	struct work_struct reset_work;
-	struct amdgpu_reset_context reset_ctx;
-	int reset_ret;
+	int reset_count;
+	struct kunit *reset_test;
 };
 
 /**
@@ -166,23 +176,16 @@ static u32 amdgpu_amdx_mem_ranges(struct amdgpu_device *adev,
 	return n;
 }
 
-/* The memory partition holding VRAM byte @address, from amdgpu's ranges. */
-static u32 amdgpu_amdx_mem_partition(struct amdgpu_device *adev, u64 address)
-{
-	struct amdx_amdgpu_mem_range r[AMDX_MAX_MEM_PARTITIONS];
-	int part = amdx_amdgpu_mem_partition(r, amdgpu_amdx_mem_ranges(adev, r),
-					     address);
-
-	return part < 0 ? 0 : part;
-}
-
 static int amdgpu_amdx_get_state(struct amdx_device *xdev,
 				 struct amdx_device_state *st)
 {
 	struct amdgpu_amdx *p = amdx_device_priv(xdev);
 	struct amdgpu_device *adev = p->adev;
 	u32 i, n;
+	int idx;
 
+	if (!drm_dev_enter(adev_to_drm(adev), &idx))
+		return -ENODEV;
 	st->compute_mode = amdgpu_amdx_compute_mode(adev);
 	st->memory_mode = amdgpu_amdx_memory_mode(adev);
 	st->num_vfs = 0;
@@ -193,7 +196,7 @@ static int amdgpu_amdx_get_state(struct amdx_device *xdev,
 		st->mem[0].size = adev->gmc.real_vram_size;
 		/* amdx allocates no VRAM on this provider: nothing is free to it. */
 		st->mem[0].free = 0;
-		return 0;
+		goto out;
 	}
 	st->num_mem_partitions = n;
 	for (i = 0; i < n; i++) {
@@ -205,6 +208,8 @@ static int amdgpu_amdx_get_state(struct amdx_device *xdev,
 		st->mem[i].size = m->size;
 		st->mem[i].free = 0;
 	}
+out:
+	drm_dev_exit(idx);
 	return 0;
 }
 
@@ -235,12 +240,16 @@ static int amdgpu_amdx_set_compute_mode(struct amdx_device *xdev, u32 mode)
 	struct amdgpu_amdx *p = amdx_device_priv(xdev);
 	struct amdgpu_device *adev = p->adev;
 	int want = amdx_amdgpu_compute_to_amdgpu(mode);
-	int old, now, ret;
+	int old, now, ret, idx;
 
 	if (want < 0)
 		return -EINVAL;
-	if (!down_read_trylock(&adev->reset_domain->sem))
+	if (!drm_dev_enter(adev_to_drm(adev), &idx))
+		return -ENODEV;
+	if (!down_read_trylock(&adev->reset_domain->sem)) {
+		drm_dev_exit(idx);
 		return -EBUSY;
+	}
 	old = amdgpu_amdx_hw_compute_mode(adev);
 	ret = amdgpu_xcp_switch_partition_mode(adev->xcp_mgr, want);
 	if (ret)
@@ -263,6 +272,7 @@ static int amdgpu_amdx_set_compute_mode(struct amdx_device *xdev, u32 mode)
 				    old, now, adev->xcp_mgr->mode);
 out:
 	up_read(&adev->reset_domain->sem);
+	drm_dev_exit(idx);
 	return ret;
 }
 
@@ -270,80 +280,244 @@ out:
 static int amdgpu_amdx_set_memory_mode(struct amdx_device *xdev, u32 mode)
 {
 	struct amdgpu_amdx *p = amdx_device_priv(xdev);
+	int idx, ret = 0;
 
-	if (mode == amdgpu_amdx_memory_mode(p->adev))
-		return 0;
-	dev_info_ratelimited(p->adev->dev,
-			     "amdx: memory mode %u refused: this amdgpu switches memory partitions only across a reload\n",
-			     mode);
-	return -EOPNOTSUPP;
+	if (!drm_dev_enter(adev_to_drm(p->adev), &idx))
+		return -ENODEV;
+	if (mode != amdgpu_amdx_memory_mode(p->adev)) {
+		dev_info_ratelimited(p->adev->dev,
+				     "amdx: memory mode %u refused: this amdgpu switches memory partitions only across a reload\n",
+				     mode);
+		ret = -EOPNOTSUPP;
+	}
+	drm_dev_exit(idx);
+	return ret;
+}
+
+/**
+ * amdgpu_amdx_report() - pass one error on to amdx
+ * @p: the provider's data of the device.
+ * @err: the error.
+ * @seq: out, may be NULL: the ERROR event's sequence number.
+ *
+ * amdx_ras_report(); a KUnit static stub point, through which
+ * tests/amdgpu_amdx_test.c sees what reaches amdx.
+ *
+ * Return: amdx_ras_report()'s.
+ */
+int amdgpu_amdx_report(struct amdgpu_amdx *p, const struct amdx_ras_error *err,
+		       u64 *seq)
+{
+	KUNIT_STATIC_STUB_REDIRECT(amdgpu_amdx_report, p, err, seq);
+	return amdx_ras_report(p->xdev, err, seq);
 }
 
 /*
- * Read amdgpu's counters of @ag_block and report what grew since the last
- * read as errors of @instance in @partition.  Returns the errors reported
- * or -errno; *@seq (may be NULL) gets the first report's sequence number.
+ * Report @count errors of @err's block and type @type; an injection
+ * waiting for the block learns of it.  Caller holds @p->gate for read.
  */
-static int amdgpu_amdx_ras_collect(struct amdgpu_amdx *p, int ag_block,
-				   u32 instance, u32 partition,
-				   const u64 *address, u64 *seq)
+static void amdgpu_amdx_pass(struct amdgpu_amdx *p, struct amdx_ras_error *err,
+			     u32 type, u64 count)
 {
 	struct amdgpu_device *adev = p->adev;
-	struct ras_query_if q = { .head.block = ag_block };
-	u64 now[AMDX_RAS_TYPE_COUNT], delta[AMDX_RAS_TYPE_COUNT];
-	struct amdx_ras_error err = {
-		.instance = instance,
-		.partition = partition,
-	};
-	int block, t, ret, reported = 0;
-	u64 s;
+	u64 seq = 0;
+	int ret;
 
-	block = amdx_amdgpu_ras_block_from_amdgpu(ag_block);
-	if (block < 0)
-		return block;
-	ret = amdgpu_ras_query_error_status(adev, &q);
-	if (ret)
-		return ret;
-	amdx_amdgpu_ras_counts(q.ce_count, q.ue_count, q.de_count, now);
+	if (!count)
+		return;
+	/* A type the block does not declare: amdx would refuse it. */
+	if (!(amdx_amdgpu_ras_types(err->block) & BIT(type))) {
+		dev_info_ratelimited(adev->dev,
+				     "amdx: %llu errors of type %u in block %u, a type amdx was not told of, not reported\n",
+				     count, type, err->block);
+		return;
+	}
+	err->type = type;
+	err->count = min_t(u64, count, U32_MAX);
+	ret = amdgpu_amdx_report(p, err, &seq);
+	if (ret) {
+		dev_err_ratelimited(adev->dev,
+				    "amdx: RAS report of block %u type %u refused: %d\n",
+				    err->block, type, ret);
+		return;
+	}
 	mutex_lock(&p->ras_lock);
-	for (t = 0; t < AMDX_RAS_TYPE_COUNT; t++) {
-		/* amdgpu's counts only drop when it clears them: start over. */
-		delta[t] = now[t] >= p->last[block][t] ?
-			   now[t] - p->last[block][t] : 0;
-		p->last[block][t] = now[t];
-	}
+	if (p->injecting == err->block && !p->inject_hits++)
+		p->inject_seq = seq;
 	mutex_unlock(&p->ras_lock);
+}
 
-	err.block = block;
-	if (address) {
-		err.flags = AMDX_RAS_ERR_F_ADDRESS;
-		err.address = *address;
-		err.mem_partition = amdgpu_amdx_mem_partition(adev, *address);
+/*
+ * The instance and compute partition of an error whose bank names AID
+ * @mcm->die_id: the AID's first XCC (gfx) or SDMA engine, and the
+ * partition holding all of the AID's XCCs; the whole device when the AID
+ * spans partitions (CPX) or is unknown.
+ */
+static void amdgpu_amdx_aid_place(struct amdgpu_amdx *p, u32 block,
+				  const struct amdgpu_smuio_mcm_config_info *mcm,
+				  struct amdx_ras_error *err)
+{
+	struct amdgpu_device *adev = p->adev;
+	u32 naid = hweight32(adev->aid_mask), per, first;
+	int a, b, mode;
+
+	err->instance = 0;
+	err->partition = AMDX_RAS_PARTITION_ALL;
+	if (!mcm || !naid || mcm->die_id < 0 || mcm->die_id >= naid)
+		return;
+	if (block == AMDX_RAS_BLOCK_SDMA) {
+		per = adev->sdma.num_instances / naid;
+		err->instance = mcm->die_id * per;
+		return;
 	}
-	for (t = 0; t < AMDX_RAS_TYPE_COUNT; t++) {
-		if (!delta[t])
-			continue;
-		/* A type the block does not declare: amdx would refuse it. */
-		if (!(amdx_amdgpu_ras_types(block) & BIT(t))) {
-			dev_info_ratelimited(adev->dev,
-					     "amdx: %llu errors of type %d in block %d, a type amdx was not told of, not reported\n",
-					     delta[t], t, block);
-			continue;
-		}
-		err.type = t;
-		err.count = min_t(u64, delta[t], U32_MAX);
-		ret = amdx_ras_report(p->xdev, &err, &s);
-		if (ret) {
-			dev_err_ratelimited(adev->dev,
-					    "amdx: RAS report of block %d type %d refused: %d\n",
-					    block, t, ret);
-			continue;
-		}
-		if (seq && !reported)
-			*seq = s;
-		reported += err.count;
+	if (block != AMDX_RAS_BLOCK_GFX)
+		return;
+	per = p->num_xcc / naid;
+	if (!per)
+		return;
+	first = mcm->die_id * per;
+	err->instance = first;
+	/*
+	 * amdgpu's cached mode, not its query: that takes the partition lock
+	 * and WARNs while the hardware disagrees (a refused switch); during a
+	 * switch (AMDGPU_XCP_MODE_TRANS) no mode, so the whole device.
+	 */
+	mode = amdx_amdgpu_compute_from_amdgpu(READ_ONCE(adev->xcp_mgr->mode));
+	if (mode < 0)
+		return;
+	a = amdx_amdgpu_xcc_partition(mode, p->num_xcc, first);
+	b = amdx_amdgpu_xcc_partition(mode, p->num_xcc, first + per - 1);
+	if (a >= 0 && a == b)
+		err->partition = a;
+}
+
+/* The errors of one bank source (AID), or of the whole block. */
+static void amdgpu_amdx_pass_counts(struct amdgpu_amdx *p, u32 block,
+				    const struct amdgpu_smuio_mcm_config_info *mcm,
+				    u64 ce, u64 ue, u64 de)
+{
+	struct amdx_ras_error err = { .block = block };
+
+	amdgpu_amdx_aid_place(p, block, mcm, &err);
+	amdgpu_amdx_pass(p, &err, AMDX_RAS_TYPE_CE, ce);
+	/* UMC UEs and DEs come as the pages amdgpu retires for them. */
+	if (block == AMDX_RAS_BLOCK_UMC)
+		return;
+	amdgpu_amdx_pass(p, &err, AMDX_RAS_TYPE_UE, ue);
+	amdgpu_amdx_pass(p, &err, AMDX_RAS_TYPE_DE, de);
+}
+
+/* The provider data of a device whose hooks may report, gate held. */
+static struct amdgpu_amdx *amdgpu_amdx_hook_enter(struct amdgpu_device *adev,
+						  int *idx)
+{
+	/* Pairs with the release in amdgpu_amdx_init(): @p is complete. */
+	struct amdgpu_amdx *p = smp_load_acquire(&adev->amdx);
+
+	if (!p || !drm_dev_enter(adev_to_drm(adev), idx))
+		return NULL;
+	down_read(&p->gate);
+	if (!p->dead)
+		return p;
+	up_read(&p->gate);
+	drm_dev_exit(*idx);
+	return NULL;
+}
+
+static void amdgpu_amdx_hook_exit(struct amdgpu_amdx *p, int idx)
+{
+	up_read(&p->gate);
+	drm_dev_exit(idx);
+}
+
+/**
+ * amdgpu_amdx_ras_errors() - amdgpu counted errors of a block
+ * @adev: the device.
+ * @block: the amdgpu RAS block (enum amdgpu_ras_block).
+ * @err_data: what this query added to amdgpu's statistics: per bank
+ *	source (socket, AID) on MI300, else the block's totals.
+ * @qctx: the query's event (type and id), for the log.
+ *
+ * Reports each count to amdx once: amdgpu's statistics are the sum of
+ * these, so nothing is read twice and no earlier total is kept.
+ *
+ * Context: process context, in amdgpu's query (which holds no lock of
+ * amdgpu's here).
+ */
+void amdgpu_amdx_ras_errors(struct amdgpu_device *adev, int block,
+			    const struct ras_err_data *err_data,
+			    const struct ras_query_context *qctx)
+{
+	struct amdgpu_amdx *p;
+	struct ras_err_node *node;
+	int xblock, idx;
+
+	if (!err_data->ue_count && !err_data->ce_count && !err_data->de_count)
+		return;
+	xblock = amdx_amdgpu_ras_block_from_amdgpu(block);
+	if (xblock < 0)
+		return;
+	p = amdgpu_amdx_hook_enter(adev, &idx);
+	if (!p)
+		return;
+	dev_dbg(adev->dev, "amdx: block %d: %lu CE %lu UE %lu DE, event type %d id %llu\n",
+		block, err_data->ce_count, err_data->ue_count,
+		err_data->de_count, qctx->evid.type, qctx->evid.event_id);
+	if (list_empty(&err_data->err_node_list)) {
+		amdgpu_amdx_pass_counts(p, xblock, NULL, err_data->ce_count,
+					err_data->ue_count, err_data->de_count);
+	} else {
+		list_for_each_entry(node, &err_data->err_node_list, node)
+			amdgpu_amdx_pass_counts(p, xblock,
+						&node->err_info.mcm_info,
+						node->err_info.ce_count,
+						node->err_info.ue_count,
+						node->err_info.de_count);
 	}
-	return reported;
+	amdgpu_amdx_hook_exit(p, idx);
+}
+
+/**
+ * amdgpu_amdx_page_retired() - amdgpu retired a VRAM page
+ * @adev: the device.
+ * @bps: amdgpu's record of the page.
+ *
+ * An error of the page's type at its address, so that amdx retires it
+ * too and runs its per-page containment.
+ *
+ * Context: process context, amdgpu's recovery_lock held.
+ */
+void amdgpu_amdx_page_retired(struct amdgpu_device *adev,
+			      const struct eeprom_table_record *bps)
+{
+	struct amdx_amdgpu_mem_range ranges[AMDX_MAX_MEM_PARTITIONS];
+	struct amdx_ras_error err = {
+		.block = AMDX_RAS_BLOCK_UMC,
+		.partition = AMDX_RAS_PARTITION_ALL,
+		.flags = AMDX_RAS_ERR_F_ADDRESS,
+	};
+	struct amdx_badpage_record rec;
+	struct amdgpu_amdx *p;
+	int idx, ret;
+
+	p = amdgpu_amdx_hook_enter(adev, &idx);
+	if (!p)
+		return;
+	/* The mirror's layout is asserted in amdx_amdgpu_xlate.c. */
+	ret = amdx_amdgpu_badpage_from_amdgpu((const void *)bps, ranges,
+					      amdgpu_amdx_mem_ranges(adev, ranges),
+					      &rec);
+	if (ret) {
+		dev_warn_ratelimited(adev->dev,
+				     "amdx: retired page %#llx of type %d not passed on: %d\n",
+				     bps->retired_page, bps->err_type, ret);
+	} else {
+		err.address = rec.address;
+		err.mem_partition = rec.partition;
+		amdgpu_amdx_pass(p, &err, rec.cause == AMDX_BADPAGE_CAUSE_CE ?
+				 AMDX_RAS_TYPE_CE : AMDX_RAS_TYPE_UE, 1);
+	}
+	amdgpu_amdx_hook_exit(p, idx);
 }
 
 static int amdgpu_amdx_ras_inject(struct amdx_device *xdev,
@@ -353,26 +527,24 @@ static int amdgpu_amdx_ras_inject(struct amdx_device *xdev,
 	struct amdgpu_device *adev = p->adev;
 	int ag_block = amdx_amdgpu_ras_block_to_amdgpu(inj->block);
 	int ag_type = amdx_amdgpu_ras_type_to_amdgpu(inj->type);
+	struct ras_query_if q = { .head.block = ag_block };
 	struct ras_inject_if info = {};
-	u32 partition = AMDX_RAS_PARTITION_ALL;
-	int ret = 0, part, i;
+	int ret = 0, i, idx;
+	u32 hits;
 
 	if (ag_block < 0 || ag_type < 0 || inj->instance >= 32)
 		return -EINVAL;
-	if (inj->block == AMDX_RAS_BLOCK_GFX) {
-		part = amdx_amdgpu_xcc_partition(amdgpu_amdx_compute_mode(adev),
-						 p->num_xcc, inj->instance);
-		if (part >= 0)
-			partition = part;
-	}
 	info.head.block = ag_block;
 	info.head.type = ag_type;
 	info.address = inj->address;
 	info.instance_mask = BIT(inj->instance);
 
+	if (!drm_dev_enter(adev_to_drm(adev), &idx))
+		return -ENODEV;
 	mutex_lock(&p->inject_lock);
 	mutex_lock(&p->ras_lock);
-	p->injecting = ag_block;
+	p->injecting = inj->block;
+	p->inject_hits = 0;
 	mutex_unlock(&p->ras_lock);
 	for (i = 0; i < inj->count; i++) {
 		ret = amdgpu_ras_error_inject(adev, &info);
@@ -384,19 +556,22 @@ static int amdgpu_amdx_ras_inject(struct amdx_device *xdev,
 		}
 		cond_resched();
 	}
-	/* The error reaches the counters later, through the firmware. */
+	/*
+	 * The error reaches amdgpu's statistics later, through the firmware:
+	 * query as amdgpu's own paths do, and the hook passes it on (a UMC
+	 * UE or DE as the page amdgpu retires for it).
+	 */
 	for (i = 0; !ret && i < AMDGPU_AMDX_INJECT_POLLS; i++) {
-		ret = amdgpu_amdx_ras_collect(p, ag_block, inj->instance,
-					      partition,
-					      inj->block == AMDX_RAS_BLOCK_UMC ?
-					      &inj->address : NULL, seq);
-		if (ret > 0) {
-			ret = 0;
+		if (i)
+			msleep(AMDGPU_AMDX_INJECT_POLL_MS);
+		amdgpu_ras_query_error_status(adev, &q);
+		mutex_lock(&p->ras_lock);
+		hits = p->inject_hits;
+		if (hits && seq)
+			*seq = p->inject_seq;
+		mutex_unlock(&p->ras_lock);
+		if (hits)
 			goto out;
-		}
-		if (ret < 0)
-			break;
-		msleep(AMDGPU_AMDX_INJECT_POLL_MS);
 	}
 	if (!ret) {
 		dev_info_ratelimited(adev->dev,
@@ -410,77 +585,90 @@ out:
 	p->injecting = -1;
 	mutex_unlock(&p->ras_lock);
 	mutex_unlock(&p->inject_lock);
+	drm_dev_exit(idx);
 	return ret;
-}
-
-static void amdgpu_amdx_reset_work(struct work_struct *work)
-{
-	struct amdgpu_amdx *p = container_of(work, struct amdgpu_amdx,
-					     reset_work);
-
-	p->reset_ret = amdgpu_device_gpu_recover(p->adev, NULL, &p->reset_ctx);
-}
-
-/**
- * amdgpu_amdx_recover() - run amdgpu's recovery of a device
- * @p: the provider's data of the device.
- * @ctx: the reset context.
- *
- * amdgpu_device_gpu_recover() with @ctx, queued in the device's reset
- * domain as amdgpu's own recoveries are, and waited for.  A KUnit static
- * stub point (the recovery itself runs in the domain's worker, where a
- * test cannot redirect it).
- *
- * Return: its result, or -EBUSY if the work could not be queued.
- */
-int amdgpu_amdx_recover(struct amdgpu_amdx *p,
-			const struct amdgpu_reset_context *ctx)
-{
-	KUNIT_STATIC_STUB_REDIRECT(amdgpu_amdx_recover, p, ctx);
-	p->reset_ctx = *ctx;
-	if (!amdgpu_reset_domain_schedule(p->adev->reset_domain,
-					  &p->reset_work))
-		return -EBUSY;
-	flush_work(&p->reset_work);
-	return p->reset_ret;
 }
 
 /*
  * amdgpu's recovery, as its debugfs amdgpu_gpu_recover runs one: a full
- * reset in the reset domain, a runtime-PM reference held, no core dump.
- * Never a second reset: while amdgpu recovers the device itself (its RAS
- * recovery, queued before amdx hears of a consumed poison, or any reset
- * in the domain) the op returns -EALREADY, and with amdgpu.gpu_recovery=0
- * (amdgpu's own recovery off) -EOPNOTSUPP.
+ * reset, a runtime-PM reference held, no core dump.  Queued in the reset
+ * domain, it runs after whatever amdgpu queued there before it (its RAS
+ * recovery among them); if amdgpu reset the device in between, that
+ * reset was the one amdx asked for, and none follows.
+ */
+static void amdgpu_amdx_reset_work(struct work_struct *work)
+{
+	struct amdgpu_amdx *p = container_of(work, struct amdgpu_amdx,
+					     reset_work);
+	struct amdgpu_device *adev = p->adev;
+	struct amdgpu_reset_context ctx = {
+		.method = AMD_RESET_METHOD_NONE,
+		.reset_req_dev = adev,
+		.src = AMDGPU_RESET_SRC_USER,
+	};
+#if IS_ENABLED(CONFIG_KUNIT)
+	/* The suites' stubs reach the work of the test that asked. */
+	struct kunit *test = current->kunit_test;
+
+	current->kunit_test = READ_ONCE(p->reset_test);
+#endif
+	if (atomic_read(&adev->gpu_reset_counter) != READ_ONCE(p->reset_count)) {
+		dev_info(adev->dev,
+			 "amdx: amdgpu reset the device since amdx asked: no second reset\n");
+		goto out;
+	}
+	set_bit(AMDGPU_NEED_FULL_RESET, &ctx.flags);
+	set_bit(AMDGPU_SKIP_COREDUMP, &ctx.flags);
+	if (pm_runtime_get_sync(adev->dev) >= 0) {
+		int ret = amdgpu_device_gpu_recover(adev, NULL, &ctx);
+
+		if (ret)
+			dev_err(adev->dev, "amdx: amdgpu's recovery failed: %d\n",
+				ret);
+	}
+	pm_runtime_mark_last_busy(adev->dev);
+	pm_runtime_put_autosuspend(adev->dev);
+out:;
+#if IS_ENABLED(CONFIG_KUNIT)
+	current->kunit_test = test;
+#endif
+}
+
+/*
+ * amdx's containment asks for a reset from inside amdgpu's RAS context
+ * (reports come from amdgpu's queries, some of them in the reset domain's
+ * own work items), so the op never waits for the reset: it queues
+ * amdgpu's recovery in the reset domain and returns 0, the reset handed
+ * to amdgpu (amdgpu logs its outcome).  Never a second reset: while
+ * amdgpu recovers the device itself (its RAS recovery, queued before amdx
+ * hears of a consumed poison, or any reset in the domain) the op returns
+ * -EALREADY; a request while one is queued is that one; with
+ * amdgpu.gpu_recovery=0 (amdgpu's own recovery off) -EOPNOTSUPP.
  */
 static int amdgpu_amdx_device_reset(struct amdx_device *xdev)
 {
 	struct amdgpu_amdx *p = amdx_device_priv(xdev);
 	struct amdgpu_device *adev = p->adev;
-	struct amdgpu_reset_context ctx;
-	int ret;
+	int ret = 0, idx;
 
+	if (!drm_dev_enter(adev_to_drm(adev), &idx))
+		return -ENODEV;
 	if (!amdgpu_device_should_recover_gpu(adev)) {
 		dev_info_ratelimited(adev->dev,
 				     "amdx: no device reset: amdgpu's GPU recovery is off (amdgpu.gpu_recovery)\n");
-		return -EOPNOTSUPP;
-	}
-	if (amdgpu_ras_in_recovery(adev) || amdgpu_in_reset(adev)) {
+		ret = -EOPNOTSUPP;
+	} else if (amdgpu_ras_in_recovery(adev) || amdgpu_in_reset(adev)) {
 		dev_info_ratelimited(adev->dev,
 				     "amdx: amdgpu is already recovering the device: no second reset\n");
-		return -EALREADY;
+		ret = -EALREADY;
+	} else if (!work_pending(&p->reset_work)) {
+		WRITE_ONCE(p->reset_count,
+			   atomic_read(&adev->gpu_reset_counter));
+		WRITE_ONCE(p->reset_test, kunit_get_current_test());
+		amdgpu_reset_domain_schedule(adev->reset_domain,
+					     &p->reset_work);
 	}
-	memset(&ctx, 0, sizeof(ctx));
-	ctx.method = AMD_RESET_METHOD_NONE;
-	ctx.reset_req_dev = adev;
-	ctx.src = AMDGPU_RESET_SRC_USER;
-	set_bit(AMDGPU_NEED_FULL_RESET, &ctx.flags);
-	set_bit(AMDGPU_SKIP_COREDUMP, &ctx.flags);
-	ret = pm_runtime_get_sync(adev->dev);
-	if (ret >= 0)
-		ret = amdgpu_amdx_recover(p, &ctx);
-	pm_runtime_mark_last_busy(adev->dev);
-	pm_runtime_put_autosuspend(adev->dev);
+	drm_dev_exit(idx);
 	return ret;
 }
 
@@ -601,13 +789,13 @@ static void amdgpu_amdx_ras_blocks(struct amdgpu_device *adev, u32 num_xcc,
 
 /**
  * amdgpu_amdx_init() - register an amdgpu device with amdx
- * @adev: a device amdgpu_device_init() has brought up.
+ * @adev: a device amdgpu_pci_probe() has brought up and registered.
  *
  * Does nothing for a device that is not GC 9.4.3/9.4.4, for an SR-IOV VF
  * and for a model amdx does not know; a failure is logged and leaves
  * amdgpu working without amdx.
  *
- * Context: process context, from amdgpu_device_init().
+ * Context: process context, from amdgpu_pci_probe().
  */
 void amdgpu_amdx_init(struct amdgpu_device *adev)
 {
@@ -697,10 +885,11 @@ void amdgpu_amdx_init(struct amdgpu_device *adev)
 
 /**
  * amdgpu_amdx_fini() - unregister an amdgpu device from amdx
- * @adev: the device, at the start of amdgpu_device_fini_hw().
+ * @adev: the device, first thing in amdgpu_pci_remove().
  *
- * After this returns amdx calls no op of the device and the interrupt
- * hook reports nothing; the provider data stays for amdgpu_amdx_free().
+ * After this returns amdx calls no op of the device, the RAS hooks report
+ * nothing and no reset amdx asked for is queued; the provider data stays
+ * for amdgpu_amdx_free().
  *
  * Context: process context.
  */
@@ -715,12 +904,14 @@ void amdgpu_amdx_fini(struct amdgpu_device *adev)
 	up_write(&p->gate);
 	amdx_device_unregister(p->xdev);
 	p->xdev = NULL;
+	/* amdx asks for no reset any more: none is left queued. */
+	cancel_work_sync(&p->reset_work);
 }
 
 /**
  * amdgpu_amdx_free() - free the provider data of an amdgpu device
- * @adev: the device, at the end of amdgpu_device_fini_sw(), once its RAS
- *	interrupt work is cancelled.
+ * @adev: the device, at the end of amdgpu_device_fini_sw(), once amdgpu's
+ *	RAS work is cancelled.
  *
  * Context: process context.
  */
@@ -735,53 +926,6 @@ void amdgpu_amdx_free(struct amdgpu_device *adev)
 	mutex_destroy(&p->inject_lock);
 	mutex_destroy(&p->ras_lock);
 	kfree(p);
-}
-
-/**
- * amdgpu_amdx_ras_interrupt() - amdgpu handled a RAS interrupt
- * @adev: the device.
- * @block: the amdgpu RAS block (enum amdgpu_ras_block) of the interrupt.
- * @entry: the interrupt vector entry; for gfx its node names the XCC.
- *
- * Reads the block's counters and reports what grew to amdx; an error of a
- * gfx XCC goes to the compute partition holding that XCC.
- *
- * Context: amdgpu's RAS interrupt work (process context).
- */
-void amdgpu_amdx_ras_interrupt(struct amdgpu_device *adev, int block,
-			       const struct amdgpu_iv_entry *entry)
-{
-	/* Pairs with the release in amdgpu_amdx_init(): @p is complete. */
-	struct amdgpu_amdx *p = smp_load_acquire(&adev->amdx);
-	u32 instance = 0, partition = AMDX_RAS_PARTITION_ALL;
-	bool skip;
-	int xcc;
-
-	if (!p)
-		return;
-	if (block == AMDGPU_RAS_BLOCK__GFX && adev->gfx.funcs &&
-	    adev->gfx.funcs->ih_node_to_logical_xcc) {
-		xcc = adev->gfx.funcs->ih_node_to_logical_xcc(adev,
-							      entry->node_id);
-		if (xcc >= 0 && xcc < p->num_xcc) {
-			int part = amdx_amdgpu_xcc_partition(amdgpu_amdx_compute_mode(adev),
-							     p->num_xcc, xcc);
-
-			instance = xcc;
-			if (part >= 0)
-				partition = part;
-		}
-	}
-	mutex_lock(&p->ras_lock);
-	skip = p->injecting == block;
-	mutex_unlock(&p->ras_lock);
-	if (skip)
-		return;
-	down_read(&p->gate);
-	if (!p->dead)
-		amdgpu_amdx_ras_collect(p, block, instance, partition, NULL,
-					NULL);
-	up_read(&p->gate);
 }
 
 /*

@@ -10,12 +10,17 @@
 #define __AMDGPU_AMDX_H__
 
 struct amdgpu_device;
-struct amdgpu_iv_entry;
+struct eeprom_table_record;
+struct ras_err_data;
+struct ras_query_context;
 
 void amdgpu_amdx_init(struct amdgpu_device *adev);
 void amdgpu_amdx_fini(struct amdgpu_device *adev);
 void amdgpu_amdx_free(struct amdgpu_device *adev);
-void amdgpu_amdx_ras_interrupt(struct amdgpu_device *adev, int block,
-			       const struct amdgpu_iv_entry *entry);
+void amdgpu_amdx_ras_errors(struct amdgpu_device *adev, int block,
+			    const struct ras_err_data *err_data,
+			    const struct ras_query_context *qctx);
+void amdgpu_amdx_page_retired(struct amdgpu_device *adev,
+			      const struct eeprom_table_record *bps);
 
 #endif /* __AMDGPU_AMDX_H__ */

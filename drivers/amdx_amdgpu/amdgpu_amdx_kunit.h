@@ -9,18 +9,20 @@
 #ifndef __AMDGPU_AMDX_KUNIT_H__
 #define __AMDGPU_AMDX_KUNIT_H__
 
+#include <linux/types.h>
+
 struct amdgpu_amdx;
 struct amdgpu_device;
-struct amdgpu_reset_context;
 struct amdx_device;
 struct amdx_device_desc;
 struct amdx_provider_ops;
+struct amdx_ras_error;
 
 struct amdx_device *amdgpu_amdx_register(struct amdgpu_device *adev,
 					 const struct amdx_device_desc *desc,
 					 const struct amdx_provider_ops *ops,
 					 void *priv);
-int amdgpu_amdx_recover(struct amdgpu_amdx *p,
-			const struct amdgpu_reset_context *ctx);
+int amdgpu_amdx_report(struct amdgpu_amdx *p, const struct amdx_ras_error *err,
+		       u64 *seq);
 
 #endif /* __AMDGPU_AMDX_KUNIT_H__ */

@@ -36,9 +36,13 @@
 #include <linux/pci.h>
 #include <linux/pm_runtime.h>
 #include <linux/slab.h>
+#include <linux/workqueue.h>
+
+#include <drm/drm_drv.h>
 
 #include "amdgpu.h"
 #include "amdgpu_ras.h"
+#include "amdgpu_ras_eeprom.h"
 #include "amdgpu_reset.h"
 #include "amdgpu_xcp.h"
 #include "amdgpu_amdx.h"
@@ -70,6 +74,13 @@ extern struct amdgpu_xcp_mgr_funcs aqua_vanjaram_xcp_funcs;
  * @nkfd: letters in @kfd_calls.
  * @recoveries: recoveries the provider asked amdgpu for.
  * @recovery_flags: the reset context's flags of the last one.
+ * @gfx_ras: amdgpu's RAS block object of gfx (its ACA bank stands-in).
+ * @bank_aid: the AID the next gfx error's bank names.
+ * @bank_ue: uncorrectable gfx errors in the banks, until amdgpu reads them.
+ * @bank_ce: correctable ones.
+ * @reports: what reached amdx, in order (amdgpu_amdx_report()).
+ * @nreports: entries in @reports; more are counted, not kept.
+ * @reserved: pages amdgpu reserved (amdgpu_ras_reserve_page()).
  */
 struct fake_gpu {
 	struct amdgpu_device *adev;
@@ -89,6 +100,13 @@ struct fake_gpu {
 	int nkfd;
 	int recoveries;
 	unsigned long recovery_flags;
+	struct amdgpu_ras_block_object gfx_ras;
+	int bank_aid;
+	u64 bank_ue;
+	u64 bank_ce;
+	struct amdx_ras_error reports[8];
+	int nreports;
+	int reserved;
 };
 
 static struct fake_gpu *fake_of(void)
@@ -161,6 +179,28 @@ static const struct amdgpu_gmc_funcs fake_gmc_funcs = {
 	.query_mem_partition_mode = fake_gmc_nps,
 };
 
+/*
+ * The gfx block's error query: what the firmware's ACA banks hold, with
+ * the AID they name, as amdgpu's statistic helpers record it; reading
+ * empties the banks.
+ */
+static void fake_gfx_ras_query(struct amdgpu_device *adev, void *status)
+{
+	struct fake_gpu *f = fake_of();
+	struct amdgpu_smuio_mcm_config_info mcm = { .die_id = f->bank_aid };
+
+	if (f->bank_ue)
+		amdgpu_ras_error_statistic_ue_count(status, &mcm, f->bank_ue);
+	if (f->bank_ce)
+		amdgpu_ras_error_statistic_ce_count(status, &mcm, f->bank_ce);
+	f->bank_ue = 0;
+	f->bank_ce = 0;
+}
+
+static const struct amdgpu_ras_block_hw_ops fake_gfx_ras_ops = {
+	.query_ras_error_count = fake_gfx_ras_query,
+};
+
 /* XCCs per partition of @mode, as aqua_vanjaram computes them. */
 static int xccs_per_xcp(u32 num_xcc, int mode)
 {
@@ -192,6 +232,31 @@ static void fake_defer(struct kunit *test, kunit_action_t *fn, void *data)
 
 KUNIT_DEFINE_ACTION_WRAPPER(fake_rpm_disable, pm_runtime_disable,
 			    struct device *);
+KUNIT_DEFINE_ACTION_WRAPPER(fake_err_data_fini, amdgpu_ras_error_data_fini,
+			    struct ras_err_data *);
+
+/*
+ * The entries amdgpu_ras_register_ras_block() allocated (amdgpu_ras_fini()
+ * frees them; their list head is their first member).
+ */
+static void fake_free_ras_list(void *data)
+{
+	struct amdgpu_device *adev = data;
+	struct list_head *pos, *n;
+
+	list_for_each_safe(pos, n, &adev->ras_list) {
+		list_del(pos);
+		kfree(pos);
+	}
+}
+
+/* amdgpu's bad-page array, grown by amdgpu_ras_add_bad_pages(). */
+static void fake_free_eh_data(void *p)
+{
+	struct ras_err_handler_data *data = p;
+
+	kfree(data->bps);
+}
 
 static void fake_free_name(void *p)
 {
@@ -211,6 +276,7 @@ static struct fake_gpu *fake_gpu_new(struct kunit *test, u32 num_xcc, int nps,
 {
 	static u64 serial = 0xa3d0000;
 	struct amdgpu_xcp_mgr *mgr;
+	struct ras_manager *gfx;
 	char name[32];
 	struct amdgpu_device *adev;
 	struct pci_dev *pdev;
@@ -262,6 +328,31 @@ static struct fake_gpu *fake_gpu_new(struct kunit *test, u32 num_xcc, int nps,
 	KUNIT_ASSERT_NOT_NULL(test, f->ras);
 	f->ras->adev = adev;
 	adev->psp.ras_context.ras = f->ras;
+	mutex_init(&f->ras->recovery_lock);
+	mutex_init(&f->ras->page_rsv_lock);
+	f->ras->eh_data = kunit_kzalloc(test, sizeof(*f->ras->eh_data),
+					GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, f->ras->eh_data);
+	fake_defer(test, fake_free_eh_data, f->ras->eh_data);
+	/* gfx and umc RAS on, gfx's manager alive as amdgpu's late init leaves it. */
+	f->ras->objs = kunit_kcalloc(test, AMDGPU_RAS_BLOCK_COUNT +
+				     AMDGPU_RAS_MCA_BLOCK_COUNT,
+				     sizeof(*f->ras->objs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, f->ras->objs);
+	adev->ras_enabled = BIT(AMDGPU_RAS_BLOCK__GFX) |
+			    BIT(AMDGPU_RAS_BLOCK__UMC);
+	gfx = &f->ras->objs[AMDGPU_RAS_BLOCK__GFX];
+	gfx->head.block = AMDGPU_RAS_BLOCK__GFX;
+	gfx->adev = adev;
+	gfx->use = 1;
+	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_error_data_init(&gfx->err_data));
+	fake_defer(test, fake_err_data_fini, &gfx->err_data);
+	f->gfx_ras.ras_comm.block = AMDGPU_RAS_BLOCK__GFX;
+	f->gfx_ras.hw_ops = &fake_gfx_ras_ops;
+	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_register_ras_block(adev, &f->gfx_ras));
+	fake_defer(test, fake_free_ras_list, adev);
+	/* Two XCCs per AID: four AIDs on an MI300X. */
+	adev->aid_mask = GENMASK(num_xcc / 2 - 1, 0);
 
 	adev->reset_domain = amdgpu_reset_create_reset_domain(SINGLE_DEVICE,
 							      "amdx-kunit");
@@ -449,11 +540,13 @@ static void switch_during_reset_is_refused(struct kunit *test)
 }
 
 /*
- * The recovery the provider asks amdgpu for, not run: it would run in the
- * reset domain's worker, where the test cannot stand in for the hardware.
+ * amdgpu's recovery, as the provider's reset work calls it in the reset
+ * domain's worker (the provider passes the test on to its work), not run:
+ * the test cannot stand in for the hardware of a whole-device reset.
  */
-static int fake_recover(struct amdgpu_amdx *p,
-			const struct amdgpu_reset_context *ctx)
+static int fake_gpu_recover(struct amdgpu_device *adev,
+			    struct amdgpu_job *job,
+			    struct amdgpu_reset_context *ctx)
 {
 	struct fake_gpu *f = fake_of();
 
@@ -467,21 +560,75 @@ static struct fake_gpu *mi300x_for_reset(struct kunit *test)
 	struct fake_gpu *f = mi300x_spx(test);
 
 	KUNIT_ASSERT_NOT_NULL(test, f->ops->device_reset);
-	kunit_activate_static_stub(test, amdgpu_amdx_recover, fake_recover);
+	kunit_activate_static_stub(test, amdgpu_device_gpu_recover,
+				   fake_gpu_recover);
 	return f;
 }
 
-/* One reset is one recovery of amdgpu's: full, without a core dump. */
+/**
+ * struct busy_domain - a work of amdgpu's holding the reset domain's queue
+ * @work: queued first on the domain's ordered queue.
+ * @go: completed by the test to let it end.
+ */
+struct busy_domain {
+	struct work_struct work;
+	struct completion go;
+};
+
+static void busy_domain_fn(struct work_struct *work)
+{
+	wait_for_completion(&container_of(work, struct busy_domain, work)->go);
+}
+
+static void busy_domain_start(struct fake_gpu *f, struct busy_domain *b)
+{
+	INIT_WORK_ONSTACK(&b->work, busy_domain_fn);
+	init_completion(&b->go);
+	amdgpu_reset_domain_schedule(f->adev->reset_domain, &b->work);
+}
+
+static void busy_domain_end(struct fake_gpu *f, struct busy_domain *b)
+{
+	complete(&b->go);
+	flush_workqueue(f->adev->reset_domain->wq);
+	destroy_work_on_stack(&b->work);
+}
+
+/*
+ * One reset is one recovery of amdgpu's, in its reset domain: full,
+ * without a core dump; a second request while the first is queued is the
+ * same reset.
+ */
 static void reset_runs_amdgpus_recovery_once(struct kunit *test)
 {
 	struct fake_gpu *f = mi300x_for_reset(test);
+	struct busy_domain b;
 
+	busy_domain_start(f, &b);
 	KUNIT_EXPECT_EQ(test, 0, f->ops->device_reset(f->xdev));
+	KUNIT_EXPECT_EQ(test, 0, f->ops->device_reset(f->xdev));
+	busy_domain_end(f, &b);
 	KUNIT_EXPECT_EQ(test, 1, f->recoveries);
 	KUNIT_EXPECT_TRUE(test, test_bit(AMDGPU_NEED_FULL_RESET,
 					 &f->recovery_flags));
 	KUNIT_EXPECT_TRUE(test, test_bit(AMDGPU_SKIP_COREDUMP,
 					 &f->recovery_flags));
+}
+
+/*
+ * amdgpu resets the device (its own RAS recovery, queued first) before
+ * the reset amdx asked for runs: that reset was amdx's, none follows.
+ */
+static void reset_after_amdgpus_own_is_dropped(struct kunit *test)
+{
+	struct fake_gpu *f = mi300x_for_reset(test);
+	struct busy_domain b;
+
+	busy_domain_start(f, &b);
+	KUNIT_EXPECT_EQ(test, 0, f->ops->device_reset(f->xdev));
+	atomic_inc(&f->adev->gpu_reset_counter);
+	busy_domain_end(f, &b);
+	KUNIT_EXPECT_EQ(test, 0, f->recoveries);
 }
 
 /*
@@ -494,8 +641,9 @@ static void reset_while_amdgpu_recovers_is_not_doubled(struct kunit *test)
 
 	atomic_set(&f->ras->in_recovery, 1);
 	KUNIT_EXPECT_EQ(test, -EALREADY, f->ops->device_reset(f->xdev));
-	KUNIT_EXPECT_EQ(test, 0, f->recoveries);
 	atomic_set(&f->ras->in_recovery, 0);
+	flush_workqueue(f->adev->reset_domain->wq);
+	KUNIT_EXPECT_EQ(test, 0, f->recoveries);
 }
 
 /* amdgpu.gpu_recovery=0 turns amdgpu's recovery off: amdx's too. */
@@ -507,11 +655,13 @@ static void reset_honours_gpu_recovery_off(struct kunit *test)
 	amdgpu_gpu_recovery = 0;
 	KUNIT_EXPECT_EQ(test, -EOPNOTSUPP, f->ops->device_reset(f->xdev));
 	amdgpu_gpu_recovery = saved;
+	flush_workqueue(f->adev->reset_domain->wq);
 	KUNIT_EXPECT_EQ(test, 0, f->recoveries);
 }
 
 static struct kunit_case amdgpu_amdx_reset_cases[] = {
 	KUNIT_CASE(reset_runs_amdgpus_recovery_once),
+	KUNIT_CASE(reset_after_amdgpus_own_is_dropped),
 	KUNIT_CASE(reset_while_amdgpu_recovers_is_not_doubled),
 	KUNIT_CASE(reset_honours_gpu_recovery_off),
 	{}
@@ -629,4 +779,256 @@ static struct kunit_suite amdgpu_amdx_partition_suite = {
 	.test_cases = amdgpu_amdx_partition_cases,
 };
 
-kunit_test_suites(&amdgpu_amdx_partition_suite, &amdgpu_amdx_reset_suite);
+/* What reaches amdx, kept by the test instead of counted by amdx. */
+static int fake_report(struct amdgpu_amdx *p, const struct amdx_ras_error *err,
+		       u64 *seq)
+{
+	struct fake_gpu *f = fake_of();
+
+	if (f->nreports < (int)ARRAY_SIZE(f->reports))
+		f->reports[f->nreports] = *err;
+	f->nreports++;
+	if (seq)
+		*seq = f->nreports;
+	return 0;
+}
+
+static int fake_reserve_page(struct amdgpu_device *adev, u64 pfn)
+{
+	fake_of()->reserved++;
+	return 0;
+}
+
+/* A fake MI300X in @mode whose reports to amdx the test sees. */
+static struct fake_gpu *mi300x_intake(struct kunit *test, int mode)
+{
+	struct fake_gpu *f = fake_gpu_new(test, 8, AMDGPU_NPS1_PARTITION_MODE,
+					  mode);
+
+	fake_provider_init(test, f);
+	KUNIT_ASSERT_NOT_NULL(test, f->xdev);
+	kunit_activate_static_stub(test, amdgpu_amdx_report, fake_report);
+	kunit_activate_static_stub(test, amdgpu_ras_reserve_page,
+				   fake_reserve_page);
+	return f;
+}
+
+/*
+ * Every error amdgpu counts passes amdgpu_ras_query_error_status() (the
+ * RAS interrupt work, the page-retirement thread, sysfs and amdgpu's
+ * recovery all query there): what amdgpu's statistics gained reaches
+ * amdx once, with the instance and partition of the AID the bank names
+ * (QPX: two XCCs per partition, two per AID).  The provider used to poll
+ * counters from the interrupt hook only, which GC 9.4.3 never calls for
+ * gfx.
+ */
+static void ras_query_reaches_amdx_with_the_aid(struct kunit *test)
+{
+	struct fake_gpu *f = mi300x_intake(test, AMDGPU_QPX_PARTITION_MODE);
+	struct ras_query_if q = { .head.block = AMDGPU_RAS_BLOCK__GFX };
+	const struct amdx_ras_error *r = &f->reports[0];
+
+	f->bank_aid = 2;
+	f->bank_ue = 3;
+	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_query_error_status(f->adev, &q));
+	KUNIT_EXPECT_EQ(test, 3, q.ue_count);
+	KUNIT_ASSERT_EQ(test, 1, f->nreports);
+	KUNIT_EXPECT_EQ(test, AMDX_RAS_BLOCK_GFX, r->block);
+	KUNIT_EXPECT_EQ(test, AMDX_RAS_TYPE_UE, r->type);
+	KUNIT_EXPECT_EQ(test, 3, r->count);
+	KUNIT_EXPECT_EQ(test, 4, r->instance);
+	KUNIT_EXPECT_EQ(test, 2, r->partition);
+	KUNIT_EXPECT_EQ(test, 0, r->flags);
+
+	/* Nothing new in the banks: amdgpu's total stays, amdx hears nothing. */
+	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_query_error_status(f->adev, &q));
+	KUNIT_EXPECT_EQ(test, 3, q.ue_count);
+	KUNIT_EXPECT_EQ(test, 1, f->nreports);
+}
+
+/*
+ * A page amdgpu retires (amdgpu_ras_add_bad_pages(), which its UMC poison
+ * and ECC paths end in) reaches amdx with its address, so that amdx's
+ * per-page containment runs; a page amdgpu already holds does not come
+ * again.  The provider used to read amdgpu's EEPROM at registration only.
+ */
+static void retired_pages_reach_amdx(struct kunit *test)
+{
+	struct fake_gpu *f = mi300x_intake(test, AMDGPU_SPX_PARTITION_MODE);
+	struct eeprom_table_record bps[2] = {
+		{ .retired_page = 0x1234,
+		  .err_type = AMDGPU_RAS_EEPROM_ERR_NON_RECOVERABLE },
+		{ .retired_page = 0x5678,
+		  .err_type = AMDGPU_RAS_EEPROM_ERR_NON_RECOVERABLE },
+	};
+	int i;
+
+	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_add_bad_pages(f->adev, bps, 2));
+	KUNIT_EXPECT_EQ(test, 2, f->reserved);
+	KUNIT_ASSERT_EQ(test, 2, f->nreports);
+	for (i = 0; i < 2; i++) {
+		const struct amdx_ras_error *r = &f->reports[i];
+
+		KUNIT_EXPECT_EQ(test, AMDX_RAS_BLOCK_UMC, r->block);
+		KUNIT_EXPECT_EQ(test, AMDX_RAS_TYPE_UE, r->type);
+		KUNIT_EXPECT_EQ(test, 1, r->count);
+		KUNIT_EXPECT_EQ(test, AMDX_RAS_ERR_F_ADDRESS, r->flags);
+		KUNIT_EXPECT_EQ(test, bps[i].retired_page << AMDGPU_GPU_PAGE_SHIFT,
+				r->address);
+		KUNIT_EXPECT_EQ(test, 0, r->mem_partition);
+	}
+	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_add_bad_pages(f->adev, bps, 2));
+	KUNIT_EXPECT_EQ(test, 2, f->nreports);
+}
+
+/*
+ * amdgpu's query runs while the hardware disagrees with amdgpu's cached
+ * mode (a switch the firmware refused, before the provider switched
+ * amdgpu back): placing the errors must not ask amdgpu's partition query,
+ * which dev_WARN()s then.  The partition is that of amdgpu's cached mode.
+ */
+static void ras_query_during_a_mode_mismatch_does_not_warn(struct kunit *test)
+{
+	struct fake_gpu *f = mi300x_intake(test, AMDGPU_QPX_PARTITION_MODE);
+	struct ras_query_if q = { .head.block = AMDGPU_RAS_BLOCK__GFX };
+	bool tainted = test_taint(TAINT_WARN);
+
+	f->xccs_per_xcp = 1;	/* NBIO says CPX */
+	f->bank_aid = 1;
+	f->bank_ce = 2;
+	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_query_error_status(f->adev, &q));
+	KUNIT_ASSERT_EQ(test, 1, f->nreports);
+	KUNIT_EXPECT_EQ(test, AMDX_RAS_TYPE_CE, f->reports[0].type);
+	KUNIT_EXPECT_EQ(test, 2, f->reports[0].instance);
+	KUNIT_EXPECT_EQ(test, 1, f->reports[0].partition);
+	if (!tainted)
+		KUNIT_EXPECT_FALSE_MSG(test, test_taint(TAINT_WARN),
+				       "a WARN fired in amdgpu's RAS query");
+}
+
+static struct kunit_case amdgpu_amdx_ras_cases[] = {
+	KUNIT_CASE(ras_query_reaches_amdx_with_the_aid),
+	KUNIT_CASE(ras_query_during_a_mode_mismatch_does_not_warn),
+	KUNIT_CASE(retired_pages_reach_amdx),
+	{}
+};
+
+static struct kunit_suite amdgpu_amdx_ras_suite = {
+	.name = "amdgpu_amdx_ras",
+	.test_cases = amdgpu_amdx_ras_cases,
+};
+
+/**
+ * struct ras_work - a work item of amdgpu's in its reset domain
+ * @work: queued on the domain's (ordered) queue, as amdgpu's RAS recovery
+ *	and its RAS interrupt work's resets are.
+ * @test: the test, whose stubs the work item sees.
+ * @f: the fake device.
+ * @ret: what the provider's device_reset returned there.
+ * @done: the op returned.
+ */
+struct ras_work {
+	struct work_struct work;
+	struct kunit *test;
+	struct fake_gpu *f;
+	int ret;
+	struct completion done;
+};
+
+static void ras_work_fn(struct work_struct *work)
+{
+	struct ras_work *w = container_of(work, struct ras_work, work);
+
+	current->kunit_test = w->test;
+	w->ret = w->f->ops->device_reset(w->f->xdev);
+	current->kunit_test = NULL;
+	complete(&w->done);
+}
+
+/*
+ * amdx's containment asks for a device reset from inside amdgpu's RAS
+ * context: a work item of the reset domain's ordered queue (amdgpu's
+ * recovery_work queries the blocks there, and a query is where errors
+ * now reach amdx).  The op must not wait for a reset queued behind the
+ * very work it runs in: it hands the reset to the domain and returns, and
+ * amdgpu's recovery then runs once, after that work.  The provider used
+ * to flush its reset work there: a deadlock.  The wait below only guards
+ * the suite against that deadlock (it fails the case); nothing is timed.
+ */
+static void reset_from_amdgpu_ras_work_is_not_flushed(struct kunit *test)
+{
+	struct fake_gpu *f = mi300x_for_reset(test);
+	struct amdgpu_reset_domain *domain = f->adev->reset_domain;
+	struct ras_work *w;
+
+	w = kzalloc(sizeof(*w), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	INIT_WORK(&w->work, ras_work_fn);
+	init_completion(&w->done);
+	w->test = test;
+	w->f = f;
+	KUNIT_ASSERT_TRUE(test, amdgpu_reset_domain_schedule(domain, &w->work));
+	if (!wait_for_completion_timeout(&w->done, 30 * HZ)) {
+		/* Leave the stuck queue and its work be: never destroyed. */
+		amdgpu_reset_get_reset_domain(domain);
+		KUNIT_FAIL(test, "device_reset blocked in a work of amdgpu's reset domain");
+		return;
+	}
+	flush_workqueue(domain->wq);
+	KUNIT_EXPECT_EQ(test, 0, w->ret);
+	KUNIT_EXPECT_EQ(test, 1, f->recoveries);
+	KUNIT_EXPECT_TRUE(test, test_bit(AMDGPU_NEED_FULL_RESET,
+					 &f->recovery_flags));
+	KUNIT_EXPECT_TRUE(test, test_bit(AMDGPU_SKIP_COREDUMP,
+					 &f->recovery_flags));
+	kfree(w);
+}
+
+static struct kunit_case amdgpu_amdx_reset_work_cases[] = {
+	KUNIT_CASE(reset_from_amdgpu_ras_work_is_not_flushed),
+	{}
+};
+
+static struct kunit_suite amdgpu_amdx_reset_work_suite = {
+	.name = "amdgpu_amdx_reset_work",
+	.test_cases = amdgpu_amdx_reset_work_cases,
+};
+
+/*
+ * After amdgpu_pci_remove() has unplugged the DRM device, an op amdx
+ * still calls returns -ENODEV and touches nothing (drm_dev_enter()), and
+ * nothing WARNs.
+ */
+static void op_after_unplug_is_enodev(struct kunit *test)
+{
+	struct fake_gpu *f = mi300x_spx(test);
+	bool tainted = test_taint(TAINT_WARN);
+	struct amdx_device_state st;
+	int ret;
+
+	/* What drm_dev_unplug() leaves (the fake was never registered). */
+	adev_to_drm(f->adev)->unplugged = true;
+	ret = f->ops->set_compute_mode(f->xdev, AMDX_COMPUTE_CPX);
+	KUNIT_EXPECT_EQ(test, -ENODEV, ret);
+	KUNIT_EXPECT_EQ(test, 0, f->switches);
+	KUNIT_EXPECT_EQ(test, 8, f->xccs_per_xcp);
+	KUNIT_EXPECT_EQ(test, -ENODEV, f->ops->get_state(f->xdev, &st));
+	adev_to_drm(f->adev)->unplugged = false;
+	if (!tainted)
+		KUNIT_EXPECT_FALSE_MSG(test, test_taint(TAINT_WARN),
+				       "a WARN fired after the unplug");
+}
+
+static struct kunit_case amdgpu_amdx_life_cases[] = {
+	KUNIT_CASE(op_after_unplug_is_enodev),
+	{}
+};
+
+static struct kunit_suite amdgpu_amdx_life_suite = {
+	.name = "amdgpu_amdx_life",
+	.test_cases = amdgpu_amdx_life_cases,
+};
+
+kunit_test_suites(&amdgpu_amdx_partition_suite, &amdgpu_amdx_reset_suite,
+		  &amdgpu_amdx_ras_suite, &amdgpu_amdx_reset_work_suite,
+		  &amdgpu_amdx_life_suite);

@@ -43,6 +43,15 @@ log() { echo "# $*"; }
 mkdir -p "$work"
 echo "TAP version 13"
 
+# ccache as check.sh sets it, whoever runs this (both amdgpu builds go
+# through it): the keys of a manual run must be those of a make check (no
+# working directory in them).  No CCACHE_BASEDIR of its own: the compiler
+# runs in KDIR, so the build directory's name would stay in every
+# relative path; scripts/amdgpu-tree.sh keeps that name fixed instead.
+[ ! -d /usr/lib/ccache ] || export PATH=/usr/lib/ccache:$PATH
+export CCACHE_DIR=${CCACHE_DIR:-/var/cache/amdx/ccache}
+export CCACHE_NOHASHDIR=true CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+
 # 1. The series against pristine sources.
 if tree=$("$root/scripts/amdgpu-tree.sh" 2> "$work/tree.log"); then
 	ok "the patch series applies to pristine linux-source-6.12"
@@ -121,11 +130,6 @@ dkms_amdgpu() { # prints the reason of a failure
 			{ echo "amdx's DKMS build kept no Module.symvers in $m"; return 1; }
 	fi
 	dkms_amdgpu_remove
-	# ccache as check.sh sets it, whoever runs this: the keys of --build's
-	# fill must be those of a make check (no working directory in them).
-	[ ! -d /usr/lib/ccache ] || export PATH=/usr/lib/ccache:$PATH
-	export CCACHE_DIR=${CCACHE_DIR:-/var/cache/amdx/ccache}
-	export CCACHE_NOHASHDIR=true CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 	dkms add "$tree" > "$work/dkms.log" 2>&1 &&
 		nice -n 10 dkms install -m amdgpu-amdx -v "$pkgver" -k "$hkver" >> "$work/dkms.log" 2>&1 ||
 		{ indent < "$work/dkms.log" >&2
