@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -236,13 +237,21 @@ FIXTURE_VARIANT(uffd)
 
 enum {
 	STALL_ARG, STALL_IMPORT, STALL_ACCESS, STALL_QUERY_OUT, STALL_PLAN_OUT,
-	STALL_RANGES_OUT, STALL_CAPS_OUT, STALL_DEVICES_OUT,
+	STALL_RANGES_OUT, STALL_CAPS_OUT, STALL_DEVICES_OUT, STALL_ACCESS_AT,
 };
 
 FIXTURE_VARIANT_ADD(uffd, argument) { .what = STALL_ARG };
 FIXTURE_VARIANT_ADD(uffd, badpage_table) { .what = STALL_IMPORT };
 FIXTURE_VARIANT_ADD(uffd, access_write_buffer) {
 	.what = STALL_ACCESS, .hmm = true,
+};
+
+/*
+ * The memory HMM_ACCESS reads: the device's fault on it waits for the
+ * page (with the mmap lock dropped), and that wait holds no device lock.
+ */
+FIXTURE_VARIANT_ADD(uffd, access_target) {
+	.what = STALL_ACCESS_AT, .hmm = true,
 };
 /* A query's result buffer: the copy to user memory stalls. */
 FIXTURE_VARIANT_ADD(uffd, query_result_buffer) { .what = STALL_QUERY_OUT };
@@ -330,6 +339,20 @@ static void *stalled_fn(void *arg)
 		};
 
 		s->ret = amdx_ioctl(s->fd, AMDX_IOC_HMM_ACCESS, &a);
+		break;
+	}
+	case STALL_ACCESS_AT: {
+		char *out = malloc(ps);
+		struct amdx_hmm_access a = {
+			.addr = (uintptr_t)s->area,
+			.size = ps,
+			.buf = (uintptr_t)out,
+			.op = AMDX_HMM_ACCESS_READ,
+		};
+
+		s->ret = out ? amdx_ioctl(s->fd, AMDX_IOC_HMM_ACCESS, &a) :
+			 -ENOMEM;
+		free(out);
 		break;
 	}
 	case STALL_QUERY_OUT: {

@@ -7,14 +7,26 @@
  *
  * %AMDX_IOC_HMM_ACCESS emulates the device reading, writing or looking at
  * process memory through its mirror (the technique of lib/test_hmm.c):
- * hmm_range_fault() under the context's notifier sequence, then the copy
- * under mirror_lock, which the notifier takes before it bumps the
- * sequence, so no page is copied after an invalidation took it away::
+ * a look with hmm_range_fault() under the context's notifier sequence,
+ * then the copy under mirror_lock, which the notifier takes before it
+ * bumps the sequence, so no page is copied after an invalidation took it
+ * away::
  *
  *   process          device fd (ctx)              kernel mm
  *     | ACCESS    --> access attribute of every fd on this mm
- *     |               hmm_range_fault() under the notifier sequence,
+ *     |               device lock dropped
+ *     |               look (hmm_range_fault(), no fault requested);
+ *     |               fault what is missing (fixup_user_fault(),
+ *     |               ALLOW_RETRY | KILLABLE), look again
+ *     |               device lock retaken, -ENODEV if removed
  *     |               copy under mirror_lock <-- invalidate() bumps seq
+ *
+ * Neither the look nor the faults hold the device lock: a fault may wait
+ * for as long as a userfaultfd or a FUSE daemon holds a page back, and
+ * removal, which takes the lock for write, must not wait for that.  The
+ * faults go through fixup_user_fault() rather than hmm_range_fault()'s
+ * own, which lacks FAULT_FLAG_ALLOW_RETRY: with it the mmap lock is
+ * dropped while such a page is awaited, and a fatal signal ends the wait.
  *
  * A span goes in chunks of %AMDX_HMM_ACCESS_CHUNK pages through bounce
  * pages, copied from and to the caller's buffer without any lock held.
@@ -24,6 +36,7 @@
 #include <linux/jiffies.h>
 #include <linux/memremap.h>
 #include <linux/mm.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -132,88 +145,118 @@ static void amdx_hmm_snap_remote(struct amdx_hmm_ctx *ctx, u64 addr,
 	}
 }
 
-static bool amdx_hmm_readonly_device_page(const unsigned long *hpfns,
-					  unsigned long npages)
+/*
+ * Whether the device must fault a page in for @op before it touches it:
+ * absent (another device's pages look absent too), or read-only under
+ * WRITE.  A read-only page of this device (COW-shared after fork) counts:
+ * the write fault brings it home and breaks COW, so a child's write never
+ * reaches its parent.
+ */
+static bool amdx_hmm_access_needs_fault(unsigned long hpfn, u32 op)
 {
-	unsigned long i;
-
-	for (i = 0; i < npages; i++)
-		if ((hpfns[i] & HMM_PFN_VALID) && !(hpfns[i] & HMM_PFN_WRITE) &&
-		    is_device_private_page(hmm_pfn_to_page(hpfns[i])))
-			return true;
-	return false;
+	if (!(hpfn & HMM_PFN_VALID))
+		return true;
+	return op == AMDX_HMM_ACCESS_WRITE && !(hpfn & HMM_PFN_WRITE);
 }
 
 /*
- * Count in @args->faults what READ or WRITE makes the device fault in:
- * the pages of @range a look without faulting finds absent (or, for
- * WRITE, read-only).
+ * Fault the page at @addr in as the CPU would, mmap lock held for read,
+ * with FAULT_FLAG_ALLOW_RETRY and FAULT_FLAG_KILLABLE (fixup_user_fault()):
+ * a page a userfaultfd or a FUSE daemon holds back drops the mmap lock
+ * while it waits, and a fatal signal ends the wait.  hmm_range_fault()
+ * faults without ALLOW_RETRY: a userfaultfd page then fails at once
+ * (SIGBUS inside the kernel), a FUSE page waits with the mmap lock held.
+ * The VMA checks give hmm_range_fault()'s errnos.  The mmap lock is held
+ * again on return.
  */
-static void amdx_hmm_access_count_faults(struct amdx_hmm_ctx *ctx,
-					 struct amdx_hmm_access *args,
-					 const struct hmm_range *range)
+static int amdx_hmm_access_fault_page(struct mm_struct *mm, u64 addr,
+				      bool write)
 {
-	unsigned long i, npages = (range->end - range->start) >> PAGE_SHIFT;
-	struct hmm_range peek = *range;
+	struct vm_area_struct *vma = vma_lookup(mm, addr);
+	bool unlocked = false;
 
-	peek.default_flags = 0;
-	peek.notifier_seq = mmu_interval_read_begin(&ctx->notifier);
-	mmap_read_lock(ctx->mm);
-	if (!hmm_range_fault(&peek))
-		for (i = 0; i < npages; i++)
-			if (!(range->hmm_pfns[i] & HMM_PFN_VALID) ||
-			    (args->op == AMDX_HMM_ACCESS_WRITE &&
-			     !(range->hmm_pfns[i] & HMM_PFN_WRITE)))
-				args->faults++;
-	mmap_read_unlock(ctx->mm);
+	if (!vma || !(vma->vm_flags & VM_READ) ||
+	    (vma->vm_flags & (VM_IO | VM_PFNMAP)))
+		return -EFAULT;
+	if (write && !(vma->vm_flags & VM_WRITE))
+		return -EPERM;
+	return fixup_user_fault(mm, addr, write ? FAULT_FLAG_WRITE : 0,
+				&unlocked);
 }
 
 /*
- * Fault @range in for @op and return 0 with ctx->mirror_lock held and the
- * result still valid (no invalidation since); -EBUSY when invalidations
- * kept racing for %HMM_RANGE_DEFAULT_TIMEOUT ms, or hmm_range_fault()'s
- * error.
+ * One look at @range without faulting (hmm_range_fault() asked for
+ * nothing), mmap lock held; then the faults @op needs, page by page in
+ * address order.  Returns 1 when it faulted something (look again), 0
+ * when the look found everything in place, or -errno.  @faults, when not
+ * NULL, counts what the look finds to fault.
  */
-static int amdx_hmm_access_fault(struct amdx_hmm_ctx *ctx, u32 op,
-				 struct hmm_range *range, u8 *snap)
+static int amdx_hmm_access_look(struct amdx_hmm_ctx *ctx, u32 op,
+				struct hmm_range *range, u8 *snap, u64 *faults)
 {
 	unsigned long npages = (range->end - range->start) >> PAGE_SHIFT;
-	unsigned long timeout;
-	int ret;
+	unsigned long i;
+	int ret, faulted = 0;
 
-	timeout = jiffies + msecs_to_jiffies(HMM_RANGE_DEFAULT_TIMEOUT);
-	for (;;) {
-		if (time_after(jiffies, timeout))
-			return -EBUSY;
-		range->notifier_seq = mmu_interval_read_begin(&ctx->notifier);
-		mmap_read_lock(ctx->mm);
-		ret = hmm_range_fault(range);
-		if (!ret && op == AMDX_HMM_ACCESS_SNAPSHOT)
-			amdx_hmm_snap_remote(ctx, range->start, npages,
-					     range->hmm_pfns, snap);
-		mmap_read_unlock(ctx->mm);
-		if (ret == -EBUSY)
+	ret = hmm_range_fault(range);
+	if (ret)
+		return ret;
+	if (op == AMDX_HMM_ACCESS_SNAPSHOT) {
+		amdx_hmm_snap_remote(ctx, range->start, npages,
+				     range->hmm_pfns, snap);
+		return 0;
+	}
+	for (i = 0; faults && i < npages; i++)
+		if (amdx_hmm_access_needs_fault(range->hmm_pfns[i], op))
+			(*faults)++;
+	for (i = 0; i < npages; i++) {
+		if (range->hmm_pfns[i] & HMM_PFN_ERROR)
+			return -EFAULT;
+		if (!amdx_hmm_access_needs_fault(range->hmm_pfns[i], op))
 			continue;
+		ret = amdx_hmm_access_fault_page(ctx->mm,
+						 range->start + (i << PAGE_SHIFT),
+						 op == AMDX_HMM_ACCESS_WRITE);
 		if (ret)
 			return ret;
-		/*
-		 * hmm_range_fault() reports our device pages as they are, even
-		 * read-only ones (COW-shared after fork) under a write request.
-		 * Writing those in place would reach the other sharers: ask
-		 * again as a stranger, which faults them home and breaks COW.
-		 */
-		if (op == AMDX_HMM_ACCESS_WRITE && range->dev_private_owner &&
-		    amdx_hmm_readonly_device_page(range->hmm_pfns, npages)) {
-			range->dev_private_owner = NULL;
-			continue;
+		faulted = 1;
+	}
+	return faulted;
+}
+
+/*
+ * Bring @range in for @op, without the device lock: look and fault until
+ * a look finds everything in place.  Returns 0 with the look's result in
+ * @range (its notifier sequence to check under mirror_lock), -EBUSY when
+ * invalidations kept racing until *@timeout with no fault in between
+ * (each fault that made progress moves it on), -EINTR on a fatal signal,
+ * or a fault's error.
+ */
+static int amdx_hmm_access_fault(struct amdx_hmm_ctx *ctx, u32 op,
+				 struct hmm_range *range, u8 *snap,
+				 u64 *faults, unsigned long *timeout)
+{
+	int ret;
+
+	for (;;) {
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		if (time_after(jiffies, *timeout))
+			return -EBUSY;
+		range->notifier_seq = mmu_interval_read_begin(&ctx->notifier);
+		if (mmap_read_lock_killable(ctx->mm))
+			return -EINTR;
+		ret = amdx_hmm_access_look(ctx, op, range, snap, faults);
+		mmap_read_unlock(ctx->mm);
+		if (ret <= 0 && ret != -EBUSY)
+			return ret;
+		if (ret > 0) {
+			/* Counted at the first look only. */
+			faults = NULL;
+			*timeout = jiffies +
+				   msecs_to_jiffies(HMM_RANGE_DEFAULT_TIMEOUT);
 		}
-		mutex_lock(&ctx->mirror_lock);
-		if (mmu_interval_read_retry(&ctx->notifier,
-					    range->notifier_seq)) {
-			mutex_unlock(&ctx->mirror_lock);
-			continue;
-		}
-		return 0;
+		cond_resched();
 	}
 }
 
@@ -269,31 +312,50 @@ static int amdx_hmm_access_copy(struct amdx_hmm_ctx *ctx, u32 op,
 	return ret;
 }
 
-/* One chunk of ACCESS at @addr: fault, then copy under the mirror lock. */
+/*
+ * One chunk of ACCESS at @addr.  The caller holds the device lock for
+ * read; it is dropped while the pages are looked at and faulted in (that
+ * takes the mmap lock and may wait for as long as a userfaultfd or FUSE
+ * page is held back: removal must not wait for it) and taken again for
+ * the copy, which happens under mirror_lock only if no invalidation came
+ * since the look.  -ENODEV when the device went away meanwhile; the lock
+ * is held again on return either way.
+ */
 static int amdx_hmm_access_chunk(struct amdx_hmm_ctx *ctx,
 				 struct amdx_hmm_access *args, u64 addr,
 				 unsigned long npages,
 				 struct amdx_hmm_access_bufs *b)
 {
+	struct amdx_device *adev = ctx->adev;
 	struct hmm_range range = {
 		.notifier = &ctx->notifier,
 		.start = addr,
 		.end = addr + (npages << PAGE_SHIFT),
 		.hmm_pfns = b->hpfns,
-		.dev_private_owner = ctx->adev->desc.pgmap_owner,
+		.dev_private_owner = adev->desc.pgmap_owner,
 	};
+	unsigned long timeout;
+	u64 *faults = &args->faults;
 	int ret;
 
-	if (args->op == AMDX_HMM_ACCESS_READ)
-		range.default_flags = HMM_PFN_REQ_FAULT;
-	else if (args->op == AMDX_HMM_ACCESS_WRITE)
-		range.default_flags = HMM_PFN_REQ_FAULT | HMM_PFN_REQ_WRITE;
-
-	if (args->op != AMDX_HMM_ACCESS_SNAPSHOT)
-		amdx_hmm_access_count_faults(ctx, args, &range);
-	ret = amdx_hmm_access_fault(ctx, args->op, &range, b->snap);
-	if (ret)
-		return ret;
+	lockdep_assert_held_read(&adev->lock);
+	timeout = jiffies + msecs_to_jiffies(HMM_RANGE_DEFAULT_TIMEOUT);
+	for (;;) {
+		up_read(&adev->lock);
+		ret = amdx_hmm_access_fault(ctx, args->op, &range, b->snap,
+					    faults, &timeout);
+		faults = NULL;
+		down_read(&adev->lock);
+		if (adev->dead)
+			return -ENODEV;
+		if (ret)
+			return ret;
+		mutex_lock(&ctx->mirror_lock);
+		if (!mmu_interval_read_retry(&ctx->notifier,
+					     range.notifier_seq))
+			break;
+		mutex_unlock(&ctx->mirror_lock);
+	}
 	ret = amdx_hmm_access_copy(ctx, args->op, npages, b);
 	mutex_unlock(&ctx->mirror_lock);
 	return ret;
