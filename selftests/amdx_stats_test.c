@@ -19,7 +19,7 @@
 #include "amdx_selftest.h"
 #include "kselftest_harness.h"
 
-#define SIM_ID		740
+#define SIM_ID		AMDX_SIM_ID(stats, 0)
 #define AMDX_DEBUGFS	"/sys/kernel/debug/amdx"
 #define MIB		(1ULL << 20)
 #define HMM_NO_CAP	"no AMDX_CAP_HMM_MIGRATE (kernel without DEVICE_PRIVATE)"
