@@ -42,6 +42,8 @@ clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean || true
 	rm -rf generated
 
+# One program per job in tools/testing/vm, sharing lib.sh
+# (Documentation/testing.rst, "What runs where").
 check:
 	$(VM)/check.sh
 
@@ -49,10 +51,10 @@ demo:
 	$(VM)/demo.sh
 
 vm-shell:
-	$(VM)/check.sh --shell
+	$(VM)/shell.sh
 
 bench:
-	$(VM)/check.sh --bench
+	$(VM)/bench.sh
 
 lint:
 	$(VM)/lint.sh
