@@ -16,6 +16,9 @@
 #include <unistd.h>
 #include <linux/amdx.h>
 
+/* Kernel constants beyond the uapi, generated from drivers/amdx (Makefile). */
+#include "amdx_kconsts.h"
+
 #define AMDX_DEV_PATH "/dev/" AMDX_DEVICE_NAME
 
 /* ioctl() returning 0 or -errno. */
