@@ -55,8 +55,17 @@ promtool_check() {
 }
 # sample FILE FAMILY DEV LABELS: the value of FAMILY's series of device DEV
 # whose labels contain LABELS (a literal fragment such as 'block="umc"').
+# Builtins only: four processes per sample cost about 1.5 s under TCG.
 sample() {
-	grep "^$2{" "$1" | grep "device=\"$3\"" | grep -F "$4" | sed 's/.* //'
+	while IFS= read -r _l; do
+		case $_l in
+		"$2{"*"device=\"$3\""*) ;;
+		*) continue ;;
+		esac
+		case $_l in
+		*"$4"*) echo "${_l##* }" ;;
+		esac
+	done < "$1"
 }
 
 # ---- exporter
