@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # make check-loaded: make check (check.sh, with the same KERNELS, SUITE
 # and AMDX_VM_STALL) on an oversubscribed host: AMDX_LOAD_CPUS (default
-# 2) CPU hogs of Debian's stress-ng run beside it from start to end.  No
+# 2) CPU hogs of Debian's stress-ng (deps.sh installs it with the rest:
+# a package installed later would change the lint cache's key, which
+# covers every installed package) run beside it from start to end.  No
 # verdict may depend on how fast the host is (Documentation/testing.rst,
 # "Stalls, not time limits"), so the result must be the one a quiet run
 # gives; the last lines add the wall time and the load the run saw.
@@ -13,7 +15,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 cpus=${AMDX_LOAD_CPUS:-2}
 [ $# != 0 ] || set -- "$here/check.sh"
 
-"$here/deps.sh" stress-ng
+"$here/deps.sh"
 # Its own process group, so that ending it ends every worker it forked.
 setsid stress-ng --cpu "$cpus" --cpu-method all --timeout 0 --quiet &
 hog=$!
