@@ -42,7 +42,8 @@
 #define STRESS_THREADS	4
 #define STRESS_ITERS	40
 #define STRESS_IDS	(STRESS_THREADS + 1)	/* one private each, one shared */
-_Static_assert(SIM_ID_STRESS + STRESS_IDS <= AMDX_SIM_FIRST_sim + AMDX_SIM_COUNT_sim,
+/* The stress ids, then concurrent_processes_same_id's one. */
+_Static_assert(SIM_ID_STRESS + STRESS_IDS + 1 <= AMDX_SIM_FIRST_sim + AMDX_SIM_COUNT_sim,
 	       "the stress ids pass the block \"sim\" of lib/amdx_sim_ids.def");
 #define FD_RACE_ROUNDS	20
 
