@@ -18,8 +18,8 @@ VM := tools/testing/vm
 
 export AMDX_WERROR
 
-.PHONY: all modules clean probes check demo vm-shell lint tools bench help kdir \
-	fuzz docs coverage
+.PHONY: all modules clean probes check check-loaded demo vm-shell lint tools \
+	bench help kdir fuzz docs coverage
 
 all: modules
 
@@ -42,17 +42,24 @@ clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean || true
 	rm -rf generated
 
+# One program per job in tools/testing/vm, sharing lib.sh
+# (Documentation/testing.rst, "What runs where").
 check:
 	$(VM)/check.sh
+
+# make check with AMDX_LOAD_CPUS (default 2) CPU hogs (stress-ng) beside
+# it: the verdict must not change (Documentation/testing.rst, "Under load").
+check-loaded:
+	$(VM)/loaded.sh $(VM)/check.sh
 
 demo:
 	$(VM)/demo.sh
 
 vm-shell:
-	$(VM)/check.sh --shell
+	$(VM)/shell.sh
 
 bench:
-	$(VM)/check.sh --bench
+	$(VM)/bench.sh
 
 lint:
 	$(VM)/lint.sh
@@ -90,6 +97,7 @@ fuzz:
 help:
 	@echo "make [KDIR=...]   build amdx.ko and amdx_sim.ko (KDIR=$(KDIR))"
 	@echo "make check        all tests in QEMU (installs what it needs)"
+	@echo "make check-loaded make check beside two CPU hogs (stress-ng)"
 	@echo "make demo         the main job: boot the VM and show amdx"
 	@echo "make vm-shell     a shell in the test VM with amdx loaded"
 	@echo "make lint         checkpatch, sparse, header and C++ lint"

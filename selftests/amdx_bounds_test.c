@@ -34,7 +34,6 @@
 #include "amdx_selftest.h"
 #include "kselftest_harness.h"
 
-#define BOUNDS_SIM_BASE		300
 #define BOUNDS_SIM_PARAMS	"model=mi300x vram=64"
 /* A huge sparse marking, as an attacker would: 64 TiB of PROT_READ. */
 #define HUGE_SIZE		(64ULL << 40)
@@ -72,7 +71,7 @@ FIXTURE_SETUP(bounds)
 	if (!self->hmm)
 		ASSERT_FALSE(want && atoi(want) == 1)
 			TH_LOG("no AMDX_CAP_HMM_MIGRATE with DEVICE_PRIVATE");
-	self->sim = BOUNDS_SIM_BASE + getpid() % 500;
+	self->sim = AMDX_SIM_ID_MOD(bounds, getpid());
 	amdx_sim_del(self->sim);
 	ASSERT_EQ(0, amdx_sim_new(self->sim, BOUNDS_SIM_PARAMS));
 	self->created = true;

@@ -12,87 +12,47 @@
 # OutOfRangeNumbersAreUsageErrors, ControlCli's ras inject and misspelling
 # cases), where the CLI starts in milliseconds instead of a second.
 #
-# Sim ids 921..925 belong to this test (the C selftests use 500..899); their
-# BDFs 0004:5a:00.0 .. 0004:5c:00.0 have hex letters, for the upper-case
-# selector check.  924 is created while `amdx monitor` runs; 925 joins
-# 923's hive for the --yes check.
+# Its sim ids are the block "cli" of lib/amdx_sim_ids.def: the first three
+# are the devices it works on; their BDFs (0004:5a:00.0 .. 0004:5c:00.0)
+# have hex letters, for the upper-case selector check.  The fourth is
+# created while `amdx monitor` runs; the fifth joins the third's hive for
+# the --yes check.
 
-SIM=/sys/bus/amdx_sim
-CLASS=/sys/class/amdx
-IDS="921 922 923"
-LATE=924
-HIVE=925
+. "${0%/*}/lib/ktap.sh"
+. "${0%/*}/lib/sim.sh"
 NTESTS=26
+sim_block cli || exit 1
+S0=$SIM_FIRST
+S1=$((SIM_FIRST + 1))
+S2=$((SIM_FIRST + 2))
+IDS="$S0 $S1 $S2"
+LATE=$((SIM_FIRST + 3))
+HIVE=$((SIM_FIRST + 4))
 
 # sim id -> new_device arguments, model, supported modes (as the CLI names
 # them, ascending uapi order)
 params() {
 	case $1 in
-	921) echo "model=mi300x" ;;
-	922) echo "model=mi300a vram=256 hive=abc0" ;;
-	923) echo "model=mi308x vram=1024 max_vfs=2 hive=ffff0001" ;;
+	"$S0") echo "model=mi300x" ;;
+	"$S1") echo "model=mi300a vram=256 hive=abc0" ;;
+	"$S2") echo "model=mi308x vram=1024 max_vfs=2 hive=ffff0001" ;;
 	esac
 }
 model_of() {
 	case $1 in
-	921) echo mi300x ;;
-	922) echo mi300a ;;
-	923) echo mi308x ;;
+	"$S0") echo mi300x ;;
+	"$S1") echo mi300a ;;
+	"$S2") echo mi308x ;;
 	esac
 }
 modes_of() {
 	case $1 in
-	921) echo '["SPX","DPX","QPX","CPX"] ["NPS1","NPS2","NPS4"]' ;;
-	922) echo '["SPX","TPX","CPX"] ["NPS1"]' ;;
-	923) echo '["SPX","DPX","CPX"] ["NPS1","NPS4"]' ;;
+	"$S0") echo '["SPX","DPX","QPX","CPX"] ["NPS1","NPS2","NPS4"]' ;;
+	"$S1") echo '["SPX","TPX","CPX"] ["NPS1"]' ;;
+	"$S2") echo '["SPX","DPX","CPX"] ["NPS1","NPS4"]' ;;
 	esac
 }
 
-n=0
-failed=0
-tmp=$(mktemp -d /tmp/amdx_cli_test.XXXXXX) || exit 1
-
-ok() {
-	n=$((n + 1))
-	echo "ok $n - $1"
-}
-not_ok() {
-	n=$((n + 1))
-	failed=1
-	echo "not ok $n - $1"
-}
-skip() {
-	n=$((n + 1))
-	echo "ok $n - $1 # SKIP $2"
-}
-diag() {
-	echo "$*" | sed 's/^/# /'
-}
-# result NAME: ok unless the test body called fail
-result() {
-	if [ -s "$tmp/fail" ]; then
-		diag "$(cat "$tmp/fail")"
-		not_ok "$1"
-	else
-		ok "$1"
-	fi
-	: > "$tmp/fail"
-}
-fail() {
-	echo "$*" >> "$tmp/fail"
-}
-
-sim_bdf() {
-	bus=$((0xc1 + $1))
-	printf '%04x:%02x:00.0' $((bus >> 8)) $((bus & 0xff))
-}
-# amdx id of sim id $1, from sysfs: the class device below the sim device
-amdx_id() {
-	for d in "$SIM/devices/amdx_sim$1/amdx/"amdx*; do
-		[ -d "$d" ] && cat "$d/id" && return 0
-	done
-	return 1
-}
 # has TEXT PATTERN: TEXT has a line matching the shell PATTERN (no exec).
 has() {
 	case "
@@ -107,7 +67,7 @@ $1
 
 # The JSON Schemas of Documentation/admin-guide and their validator,
 # amdx_schema.jq, which selftests/Makefile installs beside this script.
-SCHEMA_DIR=$(dirname "$0")/amdx_cli_schema
+SCHEMA_DIR=${0%/*}/amdx_cli_schema
 # schema_case NAME FILE: each JSON line of FILE is a case for the schema
 # amdx-NAME.schema.json.
 schema_case() {
@@ -136,33 +96,26 @@ attr() {
 
 cleanup() {
 	for s in $IDS $LATE $HIVE; do
-		echo "$s" > "$SIM/del_device" 2>/dev/null
+		del_dev "$s"
 	done
 	rm -rf "$tmp"
 }
 
-echo "TAP version 13"
-echo "1..$NTESTS"
+ktap_plan $NTESTS
 
 missing=
 [ -w "$SIM/new_device" ] || missing="$SIM/new_device not writable (amdx_sim loaded? root?)"
 command -v amdx > /dev/null || missing="amdx not in PATH"
 command -v jq > /dev/null || missing="jq not in PATH"
 if [ -n "$missing" ]; then
-	i=0
-	while [ $i -lt $NTESTS ]; do
-		skip "cli_test_$i" "$missing"
-		i=$((i + 1))
-	done
-	rm -rf "$tmp"
-	exit 0
+	skip_rest "$missing"
+	ktap_exit
 fi
 trap cleanup EXIT
-: > "$tmp/fail"
 
 # Leftovers of an aborted earlier run.
 for s in $IDS $LATE $HIVE; do
-	echo "$s" > "$SIM/del_device" 2>/dev/null
+	del_dev "$s"
 done
 
 # 1: the devices this test works on.
@@ -173,50 +126,66 @@ for s in $IDS; do
 	eval "id_$s=$id"
 done
 result create_sim_devices
-if [ -z "$id_921" ] || [ -z "$id_922" ] || [ -z "$id_923" ]; then
-	i=$n
-	while [ $i -lt $NTESTS ]; do
-		skip "cli_test_$i" "could not create the sim devices"
-		i=$((i + 1))
-	done
-	exit 1
-fi
 id_of() {
 	eval "echo \$id_$1"
 }
+if [ -z "$(id_of "$S0")" ] || [ -z "$(id_of "$S1")" ] || [ -z "$(id_of "$S2")" ]; then
+	skip_rest "could not create the sim devices"
+	exit 1
+fi
+
+# count_devices: $ndev, the amdx devices sysfs has (no exec).
+count_devices() {
+	set -- "$CLASS"/amdx*
+	ndev=$#
+	[ -e "$1" ] || ndev=0
+}
+# jq_lines TAG...: the lines of $tmp/jq that begin with "TAG: ", each
+# without it (one jq prints the findings of several checks, a prefix each).
+jq_lines() {
+	while IFS= read -r _l; do
+		case $_l in
+		"$1: "*) echo "${_l#"$1: "}" ;;
+		esac
+	done < "$tmp/jq"
+}
 
 # 2: dev list names each device with its id, bdf and model, and lists as
-# many devices as sysfs has.
+# many devices as sysfs has.  3: its JSON shape (cli.rst):
+# {"schema_version": 2, "devices": [{device, bdf, model}]}; keys may be
+# added, none may be missing.
 amdx -j dev list > "$tmp/list" || fail "amdx -j dev list: exit $?"
-# One jq for all: "ID,BDF,MODEL" per device; it prints those not listed
-# exactly so (under TCG every exec counts).
+# One jq for both (under TCG every exec counts): "2: ID BDF MODEL" for
+# each of ours not listed exactly so, "count: N" for the number of
+# devices, "3: false" for a wrong shape.
 want=
 for s in $IDS; do
 	want="$want $(id_of "$s"),$(sim_bdf "$s"),$(model_of "$s")"
 done
-bad=$(jq -r --arg want "$want" '.devices as $d |
-	$want | split(" ")[] | select(length > 0) | split(",") as [$id, $bdf, $model] |
-	[$d[] | select(.device == ($id | tonumber))] |
-	select((length == 1 and .[0].bdf == $bdf and .[0].model == $model) | not) |
-	"\($id) \($bdf) \($model)"' "$tmp/list") || bad="jq failed"
+count_devices
+jq -r --arg want "$want" '
+	def u32: type == "number" and . == floor and . >= 0 and . <= 4294967295;
+	(.devices as $d |
+	 $want | split(" ")[] | select(length > 0) | split(",") as [$id, $bdf, $model] |
+	 [$d[] | select(.device == ($id | tonumber))] |
+	 select((length == 1 and .[0].bdf == $bdf and .[0].model == $model) | not) |
+	 "2: \($id) \($bdf) \($model)"),
+	"count: \(.devices | length)",
+	(((keys_unsorted[0] == "schema_version") and (.schema_version == 2) and
+	  (.devices | type == "array") and
+	  all(.devices[];
+	      has("device") and has("bdf") and has("model") and
+	      (.device | u32) and
+	      (.bdf | type == "string" and test("^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\\.[0-7]$")) and
+	      (.model | IN("mi300x", "mi300a", "mi308x", "unknown")))) |
+	 select(not) | "3: false")' "$tmp/list" > "$tmp/jq" 2>&1 ||
+	echo "3: jq failed: $(cat "$tmp/jq")" >> "$tmp/jq"
+bad=$(jq_lines 2)
 [ -z "$bad" ] || fail "not listed as (id bdf model): $bad: $(cat "$tmp/list")"
-ndev=$(ls -d "$CLASS"/amdx* 2>/dev/null | wc -l)
-got=$(jq '.devices | length' "$tmp/list")
+got=$(jq_lines count)
 [ "$got" = "$ndev" ] || fail "dev list has $got devices, sysfs $ndev"
 result dev_list_lists_devices
-
-# 3: dev list JSON shape (cli.rst): {"schema_version": 2, "devices":
-# [{device, bdf, model}]}; keys may be added, none may be missing.
-jq -e '
-	def u32: type == "number" and . == floor and . >= 0 and . <= 4294967295;
-	(keys_unsorted[0] == "schema_version") and (.schema_version == 2) and
-	(.devices | type == "array") and
-	all(.devices[];
-	    has("device") and has("bdf") and has("model") and
-	    (.device | u32) and
-	    (.bdf | type == "string" and test("^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\\.[0-7]$")) and
-	    (.model | IN("mi300x", "mi300a", "mi308x", "unknown")))' \
-	"$tmp/list" > /dev/null || fail "dev list JSON shape: $(cat "$tmp/list")"
+[ -z "$(jq_lines 3)" ] || fail "dev list JSON shape: $(cat "$tmp/list")"
 result dev_list_json_shape
 
 # One line per device from sysfs and from the CLI's JSON, same order.
@@ -239,47 +208,73 @@ JQ_LINE='[.device, .bdf, .model, .product, .serial, .hive_id, .num_xcc, .num_sdm
 	  ([.memory_partitions[].free | tostring] | join(" "))]
 	 | map(tostring) | join("|")'
 
-# check_show SELECTOR SIM_ID: `amdx -j dev show SELECTOR` is exactly the
-# device of SIM_ID and agrees with sysfs.
-check_show() {
-	sel=$1
-	id=$(id_of "$2")
-	if ! amdx -j dev show "$sel" > "$tmp/show"; then
-		fail "amdx -j dev show $sel: exit status $?"
+# show SELECTOR SIM_ID FILE: `amdx -j dev show SELECTOR` into FILE;
+# show_check then checks, with one jq for all, that each such document
+# is exactly the device of its SIM_ID and agrees with sysfs.
+: > "$tmp/shows"
+show() {
+	if ! amdx -j dev show "$1" > "$3"; then
+		fail "amdx -j dev show $1: exit status $?"
 		return
 	fi
-	got=$(jq -r "if (.devices | length) == 1 then .devices[0] | $JQ_LINE
-		else \"\(.devices | length) devices\" end" "$tmp/show")
-	want=$(sysfs_line "$id")
-	[ "$got" = "$want" ] || fail "dev show $sel:
+	echo "$1	$(id_of "$2")	$3" >> "$tmp/shows"
+}
+show_check() {
+	set --
+	while IFS='	' read -r _sel _id _f; do
+		set -- "$@" "$_f"
+	done < "$tmp/shows"
+	[ $# != 0 ] || return
+	jq -r "if (.devices | length) == 1 then .devices[0] | $JQ_LINE
+		else \"\(.devices | length) devices\" end" "$@" > "$tmp/shows.got" 2>&1
+	while IFS='	' read -r _sel _id _f; do
+		got=
+		IFS= read -r got <&3
+		want=$(sysfs_line "$_id")
+		[ "$got" = "$want" ] || fail "dev show $_sel:
  cli:   $got
  sysfs: $want"
+	done < "$tmp/shows" 3< "$tmp/shows.got"
+	: > "$tmp/shows"
+}
+# sim_bdf_upper SIM_ID: its BDF in upper case
+sim_bdf_upper() {
+	_sim_bus=$((0xc1 + $1))
+	printf '%04X:%02X:00.0' $((_sim_bus >> 8)) $((_sim_bus & 0xff))
 }
 
 # 4, 5, 6: by id, by bdf, by upper-case bdf
 for s in $IDS; do
-	check_show "$(id_of "$s")" "$s"
+	show "$(id_of "$s")" "$s" "$tmp/show-id-$s"
 done
+show_check
 result dev_show_id_matches_sysfs
 for s in $IDS; do
-	check_show "$(sim_bdf "$s")" "$s"
+	show "$(sim_bdf "$s")" "$s" "$tmp/show-bdf-$s"
 done
+show_check
 result dev_show_bdf_matches_sysfs
 for s in $IDS; do
-	check_show "$(sim_bdf "$s" | tr a-f A-F)" "$s"
+	show "$(sim_bdf_upper "$s")" "$s" "$tmp/show-upper-$s"
 done
+show_check
 result dev_show_upper_case_bdf_matches_sysfs
 
 # 7: all, the explicit word and the default, agree with sysfs per device
 # and hold every device sysfs has.
 amdx -j dev show all > "$tmp/all" || fail "amdx -j dev show all: exit $?"
 amdx -j dev > "$tmp/default" || fail "amdx -j dev: exit $?"
-jq -e --slurpfile a "$tmp/all" '. == $a[0]' "$tmp/default" > /dev/null ||
+# One jq: "same: BOOL", "count: N", then "line: " and every device's line.
+jq -r --slurpfile a "$tmp/all" '"same: \(. == $a[0])",
+	($a[0] | "count: \(.devices | length)", (.devices[] | '"$JQ_LINE"' | "line: " + .))' \
+	"$tmp/default" > "$tmp/jq" 2>&1
+[ "$(jq_lines same)" = true ] ||
 	fail "'amdx -j dev' differs from 'amdx -j dev show all'"
-got=$(jq '.devices | length' "$tmp/all")
+got=$(jq_lines count)
+count_devices
 [ "$got" = "$ndev" ] || fail "dev show all has $got devices, sysfs $ndev"
-# Every device's line, from one jq and from sysfs, the same set.
-jq -r ".devices[] | $JQ_LINE" "$tmp/all" | sort > "$tmp/all.cli"
+# Every device's line, from the jq and from sysfs, the same set.
+jq_lines line | sort > "$tmp/all.cli"
 for d in "$CLASS"/amdx*; do
 	read -r id < "$d/id"
 	sysfs_line "$id"
@@ -301,16 +296,20 @@ if [ -n "$AMDX_EXPECT_DEVICE_PRIVATE" ]; then
 	want_hmm=false
 	[ "$AMDX_EXPECT_DEVICE_PRIVATE" = 1 ] && want_hmm=true
 fi
-bad=$(jq -r --argjson w "{$want}" --argjson h "$want_hmm" '
-	.devices[] | select($w[.device | tostring]) | . as $dev |
-	$w[.device | tostring] as [$c, $m] |
-	(select(.supported_compute_modes != $c or .supported_memory_modes != $m) |
-	 "device \(.device): supported modes, want \($c) \($m)"),
-	(select($h != null and .hmm != $h) | "device \(.device): hmm is not \($h)")' \
-	"$tmp/all") || bad="jq failed"
+# "bad: ..." for what differs, "ours: N" for how many of ours were
+# there to be checked.
+jq -r --argjson w "{$want}" --argjson h "$want_hmm" '
+	(.devices[] | select($w[.device | tostring]) | . as $dev |
+	 $w[.device | tostring] as [$c, $m] |
+	 (select(.supported_compute_modes != $c or .supported_memory_modes != $m) |
+	  "bad: device \(.device): supported modes, want \($c) \($m)"),
+	 (select($h != null and .hmm != $h) | "bad: device \(.device): hmm is not \($h)")),
+	"ours: \([.devices[] | select($w[.device | tostring])] | length)"' \
+	"$tmp/all" > "$tmp/jq" 2>&1 || echo "bad: jq failed: $(cat "$tmp/jq")" >> "$tmp/jq"
+bad=$(jq_lines bad)
 [ -z "$bad" ] || fail "$bad"
 # every one of ours was there to be checked
-got=$(jq --argjson w "{$want}" '[.devices[] | select($w[.device | tostring])] | length' "$tmp/all")
+got=$(jq_lines ours)
 [ "$got" = 3 ] || fail "dev show all has $got of our 3 devices"
 result dev_show_modes_and_hmm
 
@@ -323,9 +322,9 @@ if [ -f "$SCHEMA_DIR/amdx_schema.jq" ]; then
 	for f in all default; do
 		schema_case dev-show "$tmp/$f"
 	done
+	# each device by id: the documents of test 4
 	for s in $IDS; do
-		amdx -j dev show "$(id_of "$s")" > "$tmp/one" || fail "dev show: exit $?"
-		schema_case dev-show "$tmp/one"
+		[ ! -s "$tmp/show-id-$s" ] || schema_case dev-show "$tmp/show-id-$s"
 	done
 	problems=$(schema_check)
 	[ -z "$problems" ] || fail "dev show breaks its schema: $problems"
@@ -398,7 +397,7 @@ result dev_show_unknown_bdf_fails
 
 # The partition, VF, RAS and event commands (issues 5 and 6).  On a kernel
 # module without that uapi the query is refused (EINVAL: unknown query) or
-# the ioctl unknown (ENOTTY): those tests SKIP.  Device 921 (mi300x, SPX,
+# the ioctl unknown (ENOTTY): those tests SKIP.  Device $S0 (mi300x, SPX,
 # NPS1) is used.
 #
 # run_new NAME CMD...: runs CMD with output in $tmp/new, stderr in
@@ -417,12 +416,12 @@ run_new() {
 	[ "$rc" = 0 ] || fail "$*: exit status $rc: $(cat "$tmp/newerr")"
 	return 0
 }
-id=$(id_of 921)
+id=$(id_of "$S0")
 
 # 16: partition show agrees with dev show and has one partition in SPX
 if run_new partition_show_matches_dev_show amdx -j partition show "$id"; then
-	amdx -j dev show "$id" > "$tmp/dev"
-	jq -e --slurpfile d "$tmp/dev" '
+	# `amdx -j dev show $id`: test 4's document (nothing changed since)
+	jq -e --slurpfile d "$tmp/show-id-$S0" '
 		.devices[0] as $p | $d[0].devices[0] as $i |
 		$p.compute_mode == $i.compute_mode and $p.memory_mode == $i.memory_mode and
 		($p.partitions | length) >= 1 and
@@ -448,9 +447,10 @@ fi
 
 # 18: vf show reports the max_vfs dev show reports
 if run_new vf_show_matches_dev_show amdx -j vf show "$id"; then
-	want=$(amdx -j dev show "$id" | jq '.devices[0].vfs.max')
-	got=$(jq '.devices[0].max_vfs' "$tmp/new")
-	[ "$got" = "$want" ] || fail "vf show max_vfs $got, dev show $want"
+	# dev show: test 4's document of this device
+	set -- $(jq -r --slurpfile d "$tmp/show-id-$S0" \
+		'"\(.devices[0].max_vfs) \($d[0].devices[0].vfs.max)"' "$tmp/new")
+	[ -n "$1" ] && [ "$1" = "$2" ] || fail "vf show max_vfs $1, dev show $2"
 	result vf_show_matches_dev_show
 fi
 
@@ -475,7 +475,7 @@ fi
 
 # 21: monitor (all devices) follows a device created after it started: it
 # says so on stderr and prints that device's events as JSON lines
-ndev=$(amdx -j dev list | jq '.devices | length')
+count_devices
 amdx -j monitor --kinds rma --count 1 --timeout-ms 20000 \
 	> "$tmp/mon" 2> "$tmp/monerr" &
 mon=$!
@@ -512,7 +512,7 @@ result monitor_follows_new_devices
 # 22: vf show gives every VF a "bdf" (null on a simulated device: no PCI
 # VF), its -j output feeds vf enable --config, vf disable -j prints one
 # object.
-id=$(id_of 921)
+id=$(id_of "$S0")
 if run_new vf_show_output_feeds_vf_enable amdx vf enable "$id" 1; then
 	amdx -j vf show "$id" > "$tmp/vfs" || fail "vf show: exit $?"
 	jq -e '.devices[0].vfs | length == 1 and all(.[]; has("bdf") and
@@ -577,7 +577,7 @@ result version_names_the_module
 # it (and no terminal) the plan is printed and nothing changes.
 echo "$HIVE model=mi308x vram=1024 hive=ffff0001" > "$SIM/new_device" ||
 	fail "new_device $HIVE failed"
-id=$(id_of 923)
+id=$(id_of "$S2")
 before=$(attr "$id" memory_mode)
 amdx partition set "$id" --memory nps4 < /dev/null > "$tmp/out" 2> "$tmp/err"
 rc=$?
@@ -589,7 +589,7 @@ echo "$HIVE" > "$SIM/del_device" || fail "del_device $HIVE failed"
 result hive_memory_change_needs_yes
 
 # 27: a removed device is gone from list and show
-s=922
+s=$S1
 id=$(id_of "$s")
 echo "$s" > "$SIM/del_device" || fail "del_device $s failed"
 amdx -j dev list | jq -e --argjson id "$id" \
@@ -600,21 +600,31 @@ expect_error 4 "no such device: $(sim_bdf "$s")" amdx dev show "$(sim_bdf "$s")"
 result removed_device_gone
 
 # 28: clean up; nothing of ours is left
-for s in 921 923; do
+for s in $S0 $S2; do
 	echo "$s" > "$SIM/del_device" || fail "del_device $s failed"
 done
 amdx -j dev list > "$tmp/list" || fail "amdx -j dev list: exit $?"
+# One jq: "listed: BDF" for each of ours still listed, "count: N".
+bdfs=
 for s in $IDS; do
-	jq -e --arg bdf "$(sim_bdf "$s")" 'all(.devices[]; .bdf != $bdf)' \
-		"$tmp/list" > /dev/null || fail "sim id $s still listed"
+	bdfs="$bdfs $(sim_bdf "$s")"
 done
-got=$(jq '.devices | length' "$tmp/list")
-ndev=$(ls -d "$CLASS"/amdx* 2>/dev/null | wc -l)
+jq -r --arg bdfs "$bdfs" '($bdfs | split(" ") | map(select(length > 0))) as $ours |
+	(.devices[] | select(.bdf | IN($ours[])) | "listed: \(.bdf)"),
+	"count: \(.devices | length)"' "$tmp/list" > "$tmp/jq" 2>&1
+for s in $IDS; do
+	bdf=$(sim_bdf "$s")
+	case "
+$(jq_lines listed)
+" in
+	*"
+$bdf
+"*) fail "sim id $s still listed" ;;
+	esac
+done
+got=$(jq_lines count)
+count_devices
 [ "$got" = "$ndev" ] || fail "dev list has $got devices, sysfs $ndev"
 result remove_sim_devices
 
-[ "$n" = "$NTESTS" ] || {
-	echo "# ran $n tests, planned $NTESTS"
-	failed=1
-}
-exit $failed
+ktap_exit

@@ -226,8 +226,8 @@ TEST_F(amdx, device_info_unknown_enodev)
 
 /* ---- against a simulated device */
 
-#define SIM_ID		510
-#define SIM_ID2		511
+#define SIM_ID		AMDX_SIM_ID(core, 0)
+#define SIM_ID2		AMDX_SIM_ID(core, 1)
 #define SIM_PARAMS	"model=mi300x vram=64"
 #define HMM_NO_CAP	"no AMDX_CAP_HMM_MIGRATE (kernel without DEVICE_PRIVATE)"
 

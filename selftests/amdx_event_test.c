@@ -47,8 +47,8 @@
 #include "amdx_selftest.h"
 #include "kselftest_harness.h"
 
-#define EV_SIM_ID	330
-#define EV_SIM_ID2	331
+#define EV_SIM_ID	AMDX_SIM_ID(event, 0)
+#define EV_SIM_ID2	AMDX_SIM_ID(event, 1)
 #define EV_SIM_PARAMS	"model=mi300x vram=64"
 #define EV_DEBUGFS	"/sys/kernel/debug/amdx"
 #define REC		((ssize_t)sizeof(struct amdx_event))

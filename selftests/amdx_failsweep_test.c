@@ -34,8 +34,8 @@
 #define FAIL_TEST(m)	((m)->passed = 0)
 #endif
 
-#define SIM_ID		870	/* the device under test */
-#define SIM_ID2		871	/* created and removed by the add/remove sweeps */
+#define SIM_ID		AMDX_SIM_ID(failsweep, 0)	/* the device under test */
+#define SIM_ID2		AMDX_SIM_ID(failsweep, 1)	/* created and removed by the add/remove sweeps */
 #define NPAGES		16
 #define PAGE		4096UL
 #define MAX_N		4000	/* give up: more allocation sites than this */
@@ -204,9 +204,10 @@ static void diff(const char *a, size_t na, const char *b, size_t nb,
 
 static int new_device_op(struct ctx *c)
 {
-	static const char s[] = "871 model=mi308x vram=64";
+	char s[32];
+	int len = snprintf(s, sizeof(s), "%d model=mi308x vram=64", SIM_ID2);
 
-	return write(c->newdev, s, sizeof(s) - 1) < 0 ? -errno : 0;
+	return write(c->newdev, s, len) < 0 ? -errno : 0;
 }
 
 static void del_second(struct ctx *c)

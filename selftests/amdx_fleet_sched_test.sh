@@ -6,77 +6,35 @@
 # table (Documentation/partition.rst, admin-guide/scheduling.rst), and the
 # Slurm gres.conf lines.  busybox sh; prints KTAP.
 #
-# Sim ids 971..973 belong to this test.
+# Its sim ids are the block "fleet_sched" of lib/amdx_sim_ids.def.
 
-SIM=/sys/bus/amdx_sim
+. "${0%/*}/lib/ktap.sh"
+. "${0%/*}/lib/sim.sh"
 NTESTS=2
-n=0
-failed=0
-tmp=$(mktemp -d /tmp/amdx_fleet_sched_test.XXXXXX) || exit 1
 mon=
-
-ok() {
-	n=$((n + 1))
-	echo "ok $n - $1"
-}
-not_ok() {
-	n=$((n + 1))
-	failed=1
-	echo "not ok $n - $1"
-}
-skip() {
-	n=$((n + 1))
-	echo "ok $n - $1 # SKIP $2"
-}
-diag() {
-	echo "$*" | sed 's/^/# /'
-}
-result() {
-	if [ -s "$tmp/fail" ]; then
-		diag "$(cat "$tmp/fail")"
-		not_ok "$1"
-	else
-		ok "$1"
-	fi
-	: > "$tmp/fail"
-}
-fail() {
-	echo "$*" >> "$tmp/fail"
-}
-amdx_id() {
-	for d in "$SIM/devices/amdx_sim$1/amdx/"amdx*; do
-		[ -d "$d" ] && cat "$d/id" && return 0
-	done
-	return 1
-}
-new_dev() { # SIM_ID ARGS...
-	echo "$*" > "$SIM/new_device" || { fail "new_device '$*' failed"; return 1; }
-}
-del_dev() {
-	echo "$1" > "$SIM/del_device" 2>/dev/null
-}
+sim_block fleet_sched || exit 1
+X=$SIM_FIRST
+A=$((SIM_FIRST + 1))
+M=$((SIM_FIRST + 2))
 stop_monitor() {
 	[ -n "$mon" ] && kill "$mon" 2>/dev/null && wait "$mon" 2>/dev/null
 	mon=
 }
 cleanup() {
 	stop_monitor
-	for s in 971 972 973; do del_dev $s; done
+	for s in $X $A $M; do del_dev $s; done
 	rm -rf "$tmp"
 }
+ktap_plan $NTESTS
 trap cleanup EXIT
-
-echo "TAP version 13"
-echo "1..$NTESTS"
 missing=
 [ -w "$SIM/new_device" ] || missing="$SIM/new_device not writable (amdx_sim loaded? root?)"
 command -v amdx > /dev/null || missing="amdx not in PATH"
 command -v jq > /dev/null || missing="jq not in PATH"
 if [ -n "$missing" ]; then
-	for i in $(seq $NTESTS); do skip "fleet $i" "$missing"; done
+	skip_rest "$missing"
 	exit 4
 fi
-: > "$tmp/fail"
 # ---- partition export: every model x memory mode against the model
 # table: compute partitions per mode (SPX 1, DPX 2, TPX 3, QPX 4, CPX one
 # per XCC) and the compute modes compatible with each memory mode.
@@ -101,12 +59,12 @@ check_export() {
 		"\($profiles)|\([$cap | keys[] | select(startswith("xcc"))] | length)|\([$cap | keys[] | select(startswith("mem"))] | length)|\($bad)"' "$tmp/dra.json")
 	[ "$got" = "$2|$3|$4|" ] || fail "dev $1: got '$got', expected '$2|$3|$4|' (profiles|XCCs|NPS domains|bad sums)"
 }
-new_dev 971 model=mi300x
-new_dev 972 model=mi300a
-new_dev 973 model=mi308x
-x=$(amdx_id 971)
-a=$(amdx_id 972)
-m=$(amdx_id 973)
+new_dev $X model=mi300x
+new_dev $A model=mi300a
+new_dev $M model=mi308x
+x=$(amdx_id $X)
+a=$(amdx_id $A)
+m=$(amdx_id $M)
 diag "mi300x $x, mi300a $a, mi308x $m: $(amdx -j dev list | jq -c '[.devices[] | [.id, .model]]')"
 check_export "$x" "cpx-nps1=8 dpx-nps1=2 qpx-nps1=4 spx-nps1=1" 8 1
 check_export "$a" "cpx-nps1=6 spx-nps1=1 tpx-nps1=3" 6 1
@@ -123,7 +81,6 @@ amdx partition export "$x" --format slurm --node n1 > "$tmp/gres" || fail "slurm
 c=$(grep -c "^NodeName=n1 Name=gpu Type=mi300x_cpx_nps4 Count=1 Flags=amd_gpu_env" "$tmp/gres")
 [ "$c" = 8 ] || fail "gres.conf: $c partition lines, expected 8: $(cat "$tmp/gres")"
 result "partition export --format slurm: one gres.conf line per partition"
-for s in 971 972 973; do del_dev $s; done
+for s in $X $A $M; do del_dev $s; done
 
-
-exit $failed
+ktap_exit

@@ -10,78 +10,40 @@
 # host's 64 devices with VFs is complete.  amdx_fleet_sched_test.sh has
 # `amdx partition export`.  busybox sh; prints KTAP.
 #
-# Sim ids 961..969 and 200..263 belong to this test.
+# Its sim ids are the blocks "fleet" and "fleet_host" (the 64 devices of
+# one fleet host) of lib/amdx_sim_ids.def.
 
-SIM=/sys/bus/amdx_sim
+. "${0%/*}/lib/ktap.sh"
+. "${0%/*}/lib/sim.sh"
 NTESTS=10
-n=0
-failed=0
-tmp=$(mktemp -d /tmp/amdx_fleet_test.XXXXXX) || exit 1
 mon=
-
-ok() {
-	n=$((n + 1))
-	echo "ok $n - $1"
-}
-not_ok() {
-	n=$((n + 1))
-	failed=1
-	echo "not ok $n - $1"
-}
-skip() {
-	n=$((n + 1))
-	echo "ok $n - $1 # SKIP $2"
-}
-diag() {
-	echo "$*" | sed 's/^/# /'
-}
-result() {
-	if [ -s "$tmp/fail" ]; then
-		diag "$(cat "$tmp/fail")"
-		not_ok "$1"
-	else
-		ok "$1"
-	fi
-	: > "$tmp/fail"
-}
-fail() {
-	echo "$*" >> "$tmp/fail"
-}
-amdx_id() {
-	for d in "$SIM/devices/amdx_sim$1/amdx/"amdx*; do
-		[ -d "$d" ] && cat "$d/id" && return 0
-	done
-	return 1
-}
-new_dev() { # SIM_ID ARGS...
-	echo "$*" > "$SIM/new_device" || { fail "new_device '$*' failed"; return 1; }
-}
-del_dev() {
-	echo "$1" > "$SIM/del_device" 2>/dev/null
-}
+sim_block fleet_host || exit 1
+HOST=$SIM_FIRST
+HOST_LAST=$((SIM_FIRST + SIM_COUNT - 1))
+sim_block fleet || exit 1
+FLEET=$(seq $SIM_FIRST $((SIM_FIRST + SIM_COUNT - 1)))
+S_EXP=$SIM_FIRST		# the exporter's device
+S_HEALTH=$((SIM_FIRST + 4))	# amdx health's device
+S_HTTP=$((SIM_FIRST + 6))	# the exporter over HTTP
 stop_monitor() {
 	[ -n "$mon" ] && kill "$mon" 2>/dev/null && wait "$mon" 2>/dev/null
 	mon=
 }
 cleanup() {
 	stop_monitor
-	for s in 961 962 963 964 965 966 967; do del_dev $s; done
-	for s in $(seq 200 263); do del_dev $s; done
+	for s in $FLEET $(seq $HOST $HOST_LAST); do del_dev $s; done
 	rm -rf "$tmp"
 }
+ktap_plan $NTESTS
 trap cleanup EXIT
-
-echo "TAP version 13"
-echo "1..$NTESTS"
 missing=
 [ -w "$SIM/new_device" ] || missing="$SIM/new_device not writable (amdx_sim loaded? root?)"
 command -v amdx > /dev/null || missing="amdx not in PATH"
 command -v jq > /dev/null || missing="jq not in PATH"
 if [ -n "$missing" ]; then
-	for i in $(seq $NTESTS); do skip "fleet $i" "$missing"; done
+	skip_rest "$missing"
 	exit 4
 fi
-: > "$tmp/fail"
 have_promtool=0
 command -v promtool > /dev/null && have_promtool=1
 
@@ -93,14 +55,23 @@ promtool_check() {
 }
 # sample FILE FAMILY DEV LABELS: the value of FAMILY's series of device DEV
 # whose labels contain LABELS (a literal fragment such as 'block="umc"').
+# Builtins only: four processes per sample cost about 1.5 s under TCG.
 sample() {
-	grep "^$2{" "$1" | grep "device=\"$3\"" | grep -F "$4" | sed 's/.* //'
+	while IFS= read -r _l; do
+		case $_l in
+		"$2{"*"device=\"$3\""*) ;;
+		*) continue ;;
+		esac
+		case $_l in
+		*"$4"*) echo "${_l##* }" ;;
+		esac
+	done < "$1"
 }
 
 # ---- exporter
 
-new_dev 961 model=mi300x
-id=$(amdx_id 961) || fail "sim 961 has no amdx device"
+new_dev $S_EXP model=mi300x
+id=$(amdx_id $S_EXP) || fail "sim $S_EXP has no amdx device"
 amdx ras inject "$id" --block umc --type ce --count 5 --address 0x200000 > /dev/null ||
 	fail "ras inject umc ce"
 amdx ras inject "$id" --block gfx --type ce --instance 3 --count 2 > /dev/null ||
@@ -155,13 +126,13 @@ fi
 kill $exp 2> /dev/null
 wait $exp 2> /dev/null
 result "exporter --listen: /metrics per scrape, event counters"
-del_dev 961
+del_dev $S_EXP
 
 # The kernel's device counters (AMDX_QUERY_STATS) in a one-shot textfile
 # run: a commit, two FLRs and (with HMM) a migration to VRAM and the CPU
 # faults that bring it home, each counted exactly once.
-new_dev 967 model=mi300x vram=1024
-id=$(amdx_id 967) || fail "sim 967 has no amdx device"
+new_dev $S_HTTP model=mi300x vram=1024
+id=$(amdx_id $S_HTTP) || fail "sim $S_HTTP has no amdx device"
 amdx partition set "$id" --compute dpx > /dev/null || fail "partition set dpx"
 amdx partition set "$id" --compute tpx > /dev/null 2>&1 && fail "partition set tpx succeeded"
 amdx vf enable "$id" 2 > /dev/null || fail "vf enable 2"
@@ -194,7 +165,7 @@ else
 	fail "amdx exporter: exit $?: $(cat "$tmp/err")"
 fi
 result "exporter textfile: the kernel's counters of commits, FLRs, migrations (hmm: $hmm), promtool clean"
-del_dev 967
+del_dev $S_HTTP
 
 # A fleet host: 64 devices, 2 of them in CPX with 8 VFs (8 x 256 MiB, GIM's
 # smallest VF quota), 2 in SPX with 1 VF, 60 in SPX without (the
@@ -205,7 +176,7 @@ del_dev 967
 # benchmark's: make bench, 64 devices with 8 VFs each, metrics.rst.)
 : > "$tmp/fleet.want"
 for i in $(seq 0 63); do
-	s=$((200 + i))
+	s=$((HOST + i))
 	case $i in
 	0 | 1) new_dev $s model=mi300x vram=2048 || break ;;
 	2 | 3) new_dev $s model=mi300x vram=256 || break ;;
@@ -258,7 +229,7 @@ else
 	fail "amdx exporter: exit $?: $(cat "$tmp/err")"
 fi
 result "exporter textfile: 64 devices, every device's partitions and VFs, promtool clean"
-for s in $(seq 200 263); do del_dev $s; done
+for s in $(seq $HOST $HOST_LAST); do del_dev $s; done
 
 # ---- health
 
@@ -273,8 +244,8 @@ health_is() {
 		fail "health $*: exit $rc status '$st', expected $want_rc '$want': $(cat "$tmp/health.json")"
 }
 
-new_dev 965 model=mi300x
-d=$(amdx_id 965)
+new_dev $S_HEALTH model=mi300x
+d=$(amdx_id $S_HEALTH)
 amdx partition set "$d" --compute cpx > /dev/null || fail "to CPX"
 : > "$tmp/journal"
 health_is 0 healthy "$d"
@@ -350,9 +321,9 @@ stop_monitor
 
 # Re-created, the device is healthy although the journal still holds its
 # old fatal records: the kernel's state decides, stale records do not.
-del_dev 965
-new_dev 965 model=mi300x
-d2=$(amdx_id 965)
+del_dev $S_HEALTH
+new_dev $S_HEALTH model=mi300x
+d2=$(amdx_id $S_HEALTH)
 # Its old partition_offline record no longer counts (the state is online),
 # nor its old UEs once --ue-age passed without a repeat.
 sleep 2
@@ -366,6 +337,6 @@ health_is 1 unhealthy "$d2"
 jq -r '.devices[0].findings[0].cause' "$tmp/health.json" | grep -q '^flagged for return' ||
 	fail "no RMA finding: $(cat "$tmp/health.json")"
 result "health: a device flagged for return is unhealthy"
-del_dev 965
+del_dev $S_HEALTH
 
-exit $failed
+ktap_exit

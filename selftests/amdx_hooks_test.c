@@ -29,7 +29,7 @@
 #include "amdx_selftest.h"
 #include "kselftest_harness.h"
 
-#define HOOKS_SIM_ID		300
+#define HOOKS_SIM_ID		AMDX_SIM_ID(hooks, 0)
 #define HOOKS_SIM_PARAMS	"model=mi300x vram=64"
 #define HOOKS_DEBUGFS		"/sys/kernel/debug/amdx"
 #define HOOKS_NPAGES		64

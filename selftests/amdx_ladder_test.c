@@ -17,7 +17,6 @@
 #include "amdx_selftest.h"
 #include "kselftest_harness.h"
 
-#define LADDER_SIM_ID		900
 #define LADDER_MAX_EVENTS	256
 
 FIXTURE(ladder) {
@@ -39,7 +38,7 @@ FIXTURE_SETUP(ladder)
 	char bdf[AMDX_BDF_LEN];
 
 	/* one board per test: the simulator keeps bad-page tables per board */
-	self->sim_id = LADDER_SIM_ID + _metadata->name[0] % 50;
+	self->sim_id = AMDX_SIM_ID_MOD(ladder, _metadata->name[0]);
 	self->ctl = open(AMDX_DEV_PATH, O_RDWR | O_CLOEXEC);
 	ASSERT_GE(self->ctl, 0);
 	amdx_sim_del(self->sim_id);

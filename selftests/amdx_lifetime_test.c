@@ -23,7 +23,7 @@
 #include "kselftest_harness.h"
 
 #define MOD_DIR		"/lib/amdx"
-#define SIM_ID		970
+#define SIM_ID		AMDX_SIM_ID(lifetime, 0)	/* and + 1 */
 #define NPAGES		16
 #define NO_HMM		"no AMDX_CAP_HMM_MIGRATE (kernel without DEVICE_PRIVATE)"
 

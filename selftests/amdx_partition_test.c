@@ -35,8 +35,8 @@
 #include "amdx_selftest.h"
 #include "kselftest_harness.h"
 
-#define SIM_ID		400
-#define SIM_ID2		401
+#define SIM_ID		AMDX_SIM_ID(partition, 0)
+#define SIM_ID2		AMDX_SIM_ID(partition, 1)
 #define MIB		(1ULL << 20)
 #define HMM_NO_CAP	"no AMDX_CAP_HMM_MIGRATE (kernel without DEVICE_PRIVATE)"
 #define QSIZE		(sizeof(struct amdx_query_partitions) + \
@@ -1759,7 +1759,7 @@ TEST_F(mi300x, hive_memory_mode_is_hive_wide)
  * same change goes through.
  */
 #define BIG_HIVE	16
-#define BIG_HIVE_SIM	410	/* 410..424: the other members */
+#define BIG_HIVE_SIM	AMDX_SIM_ID(partition, 10)	/* + 0..14: the other members */
 
 TEST_F(mi300x, hive_beyond_the_commit_limit_is_e2big)
 {

@@ -17,7 +17,7 @@
  * guest's users, mkinitramfs.sh: 1000 in render, 1001 outside; 1002 is a
  * second member of render made up here).  Children never ASSERT: they
  * _exit() with the number of the step that failed, and the parent checks
- * it.  Each test creates amdx_sim device 500 (MI300X, 256 MiB of VRAM).
+ * it.  Each test creates amdx_sim device SIM_ID (MI300X, 256 MiB of VRAM).
  */
 #include <grp.h>
 #include <poll.h>
@@ -30,7 +30,7 @@
 #include "amdx_selftest.h"
 #include "kselftest_harness.h"
 
-#define SIM_ID		500
+#define SIM_ID		AMDX_SIM_ID(priv, 0)
 #define SIM_PARAMS	"model=mi300x vram=256"
 #define MIB		(1UL << 20)
 #define NPAGES		16

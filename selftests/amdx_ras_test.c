@@ -250,8 +250,9 @@ FIXTURE(ras)
 };
 
 /*
- * One board per test, ids 500..799 from a hash of the test name (checked
- * to be distinct for the tests below, including the hive peer at id + 1):
+ * One board per test, ids of the block "ras" from a hash of the test name
+ * (checked to be distinct for the tests below, including the hive peer at
+ * id + 1, the block's last id):
  * the simulator keeps each board's bad-page table across devices.
  */
 static unsigned int board_of(const char *name)
@@ -260,7 +261,7 @@ static unsigned int board_of(const char *name)
 
 	while (*name)
 		h = h * 33 + (unsigned char)*name++;
-	return 500 + h % 300;
+	return AMDX_SIM_FIRST_ras + h % (AMDX_SIM_COUNT_ras - 1);
 }
 
 FIXTURE_SETUP(ras)

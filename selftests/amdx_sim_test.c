@@ -5,8 +5,8 @@
  * /sys/class/amdx, the parameter validation of new_device and del_device,
  * concurrent creation and removal, and removal under open device fds.
  *
- * Each test uses its own range of sim ids (SIM_ID_* below, 500..899; the
- * shell tests use 900 and up) and deletes what it created in teardown.
+ * Each test uses its own ids of the block "sim" of lib/amdx_sim_ids.def
+ * (SIM_ID_* below) and deletes what it created in teardown.
  */
 #include <pthread.h>
 #include <stdarg.h>
@@ -26,22 +26,25 @@
 #define MIB		(1024ULL * 1024)
 
 /* Sim id ranges, one per test. */
-#define SIM_ID_MODEL		500	/* + 0..2 per variant */
-#define SIM_ID_INVALID		520
-#define SIM_ID_DUP		530
-#define SIM_ID_DEFAULT		535
-#define SIM_ID_DEL		540
-#define SIM_ID_VRAM_BOUNDS	550	/* 550, 551 */
-#define SIM_ID_UNPRIV		560
-#define SIM_ID_RECREATE		570
-#define SIM_ID_FD		600
-#define SIM_ID_FD_RACE		610
-#define SIM_ID_STRESS		700	/* 700 .. 700 + STRESS_IDS */
+#define SIM_ID_MODEL		AMDX_SIM_ID(sim, 0)	/* + 0..2 per variant */
+#define SIM_ID_INVALID		AMDX_SIM_ID(sim, 3)
+#define SIM_ID_DUP		AMDX_SIM_ID(sim, 4)
+#define SIM_ID_DEFAULT		AMDX_SIM_ID(sim, 5)
+#define SIM_ID_DEL		AMDX_SIM_ID(sim, 6)
+#define SIM_ID_VRAM_BOUNDS	AMDX_SIM_ID(sim, 7)	/* and + 1 */
+#define SIM_ID_UNPRIV		AMDX_SIM_ID(sim, 9)	/* and + 1 */
+#define SIM_ID_RECREATE		AMDX_SIM_ID(sim, 11)
+#define SIM_ID_FD		AMDX_SIM_ID(sim, 12)	/* and + 1 */
+#define SIM_ID_FD_RACE		AMDX_SIM_ID(sim, 14)
+#define SIM_ID_STRESS		AMDX_SIM_ID(sim, 15)	/* .. + STRESS_IDS - 1 */
 #define SIM_ID_MAX_TRACKED	1024
 
 #define STRESS_THREADS	4
 #define STRESS_ITERS	40
 #define STRESS_IDS	(STRESS_THREADS + 1)	/* one private each, one shared */
+/* The stress ids, then concurrent_processes_same_id's one. */
+_Static_assert(SIM_ID_STRESS + STRESS_IDS + 1 <= AMDX_SIM_FIRST_sim + AMDX_SIM_COUNT_sim,
+	       "the stress ids pass the block \"sim\" of lib/amdx_sim_ids.def");
 #define FD_RACE_ROUNDS	20
 
 static int sim_write(const char *path, const char *fmt, ...)

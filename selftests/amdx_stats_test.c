@@ -19,7 +19,7 @@
 #include "amdx_selftest.h"
 #include "kselftest_harness.h"
 
-#define SIM_ID		740
+#define SIM_ID		AMDX_SIM_ID(stats, 0)
 #define AMDX_DEBUGFS	"/sys/kernel/debug/amdx"
 #define MIB		(1ULL << 20)
 #define HMM_NO_CAP	"no AMDX_CAP_HMM_MIGRATE (kernel without DEVICE_PRIVATE)"
@@ -273,12 +273,10 @@ TEST_F(stats, cpu_fault_migrations)
 /*
  * A migration into a full partition evicts from the least recently used
  * range what it needs plus the documented slack (Documentation/hmm.rst,
- * "Residency": 512 pages, 2 MiB): one eviction, and no explicit migration
- * home.  In NPS4 of 256 MiB, partition 0 has 64 MiB: 40 MiB, then 32 MiB
+ * "Residency": AMDX_HMM_EVICT_SLACK, 512 pages, 2 MiB): one eviction, and
+ * no explicit migration home.  In NPS4 of 256 MiB, partition 0 has 64 MiB: 40 MiB, then 32 MiB
  * more, 8 MiB short.
  */
-#define EVICT_SLACK_PAGES	512
-
 TEST_F_TIMEOUT(stats, evictions, 120)
 {
 	const unsigned long a_pages = 40 * MIB / pagesz();
@@ -303,7 +301,7 @@ TEST_F_TIMEOUT(stats, evictions, 120)
 	EXPECT_DELTAS(.migrations_to_vram = 2,
 		      .bytes_to_vram = (a_pages + b_pages) * pagesz(),
 		      .evictions = 1,
-		      .evicted_bytes = (a_pages + b_pages + EVICT_SLACK_PAGES) *
+		      .evicted_bytes = (a_pages + b_pages + AMDX_HMM_EVICT_SLACK) *
 				       pagesz() - 64 * MIB,
 		      .events_emitted = ANY);
 	munmap(a, a_pages * pagesz());

@@ -4,23 +4,19 @@
 # uapi reports; amdx_event carries every field of an event record.  Busybox
 # sh; prints KTAP.
 T=/sys/kernel/tracing
-SIM=/sys/bus/amdx_sim
-ID=950
+. "${0%/*}/lib/ktap.sh"
+. "${0%/*}/lib/sim.sh"
+sim_block trace || exit 1
+ID=$SIM_FIRST
 BDF=""
-n=0
-fails=0
 
-ok() { n=$((n + 1)); echo "ok $n $1"; }
-not_ok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n $1"; }
-skip() { n=$((n + 1)); echo "ok $n $1 # SKIP $2"; }
 check() { # name, command...
 	name=$1
 	shift
 	if "$@"; then ok "$name"; else not_ok "$name"; fi
 }
 
-echo "TAP version 13"
-echo "1..5"
+ktap_plan 5
 if [ ! -d $T/events/amdx ]; then
 	for t in add_event remove_event event_fields_match_uapi hmm_events_exist \
 		 event_log_records; do
@@ -54,4 +50,4 @@ fi
 rec="amdx_event: dev=$aid seq=[0-9]* ts=[0-9]* kind=13 size=64 block=0 type=0 instance=0 partition=-1 address=0x0"
 check event_log_records test "$(grep -c "$rec data0=[01] data1=2\$" $T/trace)" = 2
 echo "# add/remove events for amdx$aid ($BDF)"
-[ $fails = 0 ]
+ktap_exit

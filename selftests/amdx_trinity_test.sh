@@ -35,8 +35,10 @@
 # (progress the rig sees): what it issued, how long, what ended it.
 here=$(cd "$(dirname "$0")" && pwd)
 SHIM=$here/trinity/amdx_fdshim.so
-SIM=/sys/bus/amdx_sim
-IDS="860 861"
+. "$here/lib/ktap.sh"
+. "$here/lib/sim.sh"
+sim_block trinity || exit 1
+IDS="$SIM_FIRST $((SIM_FIRST + 1))"
 MIN=${AMDX_TRINITY_MIN:-10000}
 IDLE_ROUNDS=${AMDX_TRINITY_IDLE_ROUNDS:-5}	# runs in a row with no amdx ioctl
 ROUND=${AMDX_TRINITY_ROUND:-30000}	# syscalls per trinity run
@@ -48,19 +50,12 @@ STALL_SECS=${AMDX_TRINITY_STALL_SECS:-6}	# a started run idle that long ends
 TOPUP=${AMDX_TRINITY_TOPUP:-100}	# amdx ioctls of a run on one kind
 CHILDREN=${AMDX_TRINITY_CHILDREN:-2}
 VICTIMS=/tmp/amdx-trinity
-n=0
-fails=0
 total=0
 
-ok() { n=$((n + 1)); echo "ok $n $1"; }
-not_ok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n $1"; }
-
-echo "TAP version 13"
-echo "1..4"
+ktap_plan 4
 if ! command -v trinity > /dev/null || [ ! -f "$SHIM" ] || [ ! -c /dev/amdx ] || [ ! -d $SIM ]; then
 	for t in trinity_as_root trinity_as_uid1000 amdx_ioctls cleanup; do
-		n=$((n + 1))
-		echo "ok $n $t # SKIP needs trinity, $SHIM and amdx_sim"
+		skip $t "needs trinity, $SHIM and amdx_sim"
 	done
 	exit 4
 fi
@@ -68,8 +63,7 @@ fi
 if [ "${AMDX_VM_MODE:-}" = stock ]; then
 	# No KASAN, lockdep or kmemleak there to judge the calls.
 	for t in trinity_as_root trinity_as_uid1000 amdx_ioctls cleanup; do
-		n=$((n + 1))
-		echo "ok $n $t # SKIP a stock kernel: the test kernels run trinity"
+		skip $t "a stock kernel: the test kernels run trinity"
 	done
 	exit 4
 fi
@@ -237,4 +231,4 @@ for id in $IDS; do
 done
 rm -rf $VICTIMS "$VICTIMS-wd"
 if [ $gone = 0 ]; then ok cleanup; else not_ok cleanup; fi
-[ $fails = 0 ]
+ktap_exit

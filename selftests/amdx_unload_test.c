@@ -13,7 +13,7 @@
 #include "kselftest_harness.h"
 
 #define MOD_DIR "/lib/amdx"
-#define SIM_ID 990
+#define SIM_ID AMDX_SIM_ID(unload, 0)
 
 static int unload(const char *name)
 {

@@ -20,6 +20,13 @@ done
 echo "### bench begin: $(uname -r), $(nproc) cpus"
 rc=0
 dev=1
+# Simulated device ids: the block "bench" of the selftests' table
+# (selftests/lib/amdx_sim_ids.def): the HMM benchmarks' device, then the
+# exporter's fleet.
+AMDX_SIM_IDS=/selftests/lib/amdx_sim_ids.def
+. /selftests/lib/sim.sh
+sim_block bench || rc=1
+bench_sim=$SIM_FIRST
 # Without devtmpfs a node is made by hand from /proc/devices or /proc/misc.
 mknode() { # NODE MAJOR MINOR
 	[ -c "$1" ] || [ -z "$2" ] || [ -z "$3" ] || mknod "$1" c "$2" "$3"
@@ -38,7 +45,7 @@ else
 	mknode /dev/hmm_dmirror0 \
 		"$(awk '$2 == "HMM_DMIRROR" { print $1 }' /proc/devices)" 0
 fi
-if ! echo "0 model=mi300x vram=1024" > /sys/bus/amdx_sim/new_device; then
+if ! echo "$bench_sim model=mi300x vram=1024" > /sys/bus/amdx_sim/new_device; then
 	echo "bench: cannot create the simulated device:"
 	dmesg | grep amdx_sim | tail -n 1
 	rc=1
@@ -72,7 +79,7 @@ EXP_VFS=8
 EXP_VF_VRAM=2048
 EXP_RESERVE_MIB=512
 EXP_RUNS=15
-exp_sim_base=600
+exp_sim_base=$((bench_sim + 1))	# .. + EXP_DEVICES - 1: the rest of the block
 exp_avail_mib() {
 	awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo
 }
@@ -91,7 +98,7 @@ exporter_bench() {
 	mkdir -p $t
 	command -v amdx > /dev/null || { echo "bench: amdx not in the initramfs"; return 1; }
 	# The HMM benchmarks' device is not one of the fleet's.
-	echo 0 > /sys/bus/amdx_sim/del_device 2> /dev/null
+	echo "$bench_sim" > /sys/bus/amdx_sim/del_device 2> /dev/null
 	echo "# MemAvailable before: $(exp_avail_mib) MiB"
 	while [ $i -lt $EXP_DEVICES ] && [ -z "$why" ]; do
 		if [ "$(exp_avail_mib)" -lt $((EXP_RESERVE_MIB + 64)) ]; then

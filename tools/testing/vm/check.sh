@@ -1,63 +1,30 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# amdx test run: per kernel the test kernel VM; beside them lint, host
+# make check: per kernel the test kernel VM; beside them lint, host
 # tests, the stock kernel VMs (Debian's images with the DKMS-built modules)
 # and the amdgpu provider.  The builds of every kernel and the C++ tools
-# run at the same time; the test kernel VMs one after the other in the
-# background, their reports printed whole at the end
-# (Documentation/testing.rst, "Time").
+# run at the same time (lib.sh); the test kernel VMs one after the other
+# in the background, their reports printed whole at the end
+# (Documentation/testing.rst, "What runs where").
 #
-# usage: check.sh [--shell | --bench | --demo]
-#   KERNELS="6.1 6.12"  the kernels to test (default both); --bench runs
-#                on each one's benchmark kernel, --shell and --demo use
-#                the first one.
-#   SUITE=NAME   run only the KUnit suite or kselftest NAME in each test
-#                kernel (no lint, no stock boot): the fast loop.
+# usage: check.sh
+#   KERNELS="6.1 6.12"  the kernels to test (default both).
+#   SUITE="NAME..."  run only these KUnit suites or kselftests (a shell
+#                suite with or without its .sh) in each test kernel (no
+#                lint, no stock boot): the fast loop.
 #   AMDX_VM_STALL=S  a test VM whose results stop growing for S seconds
 #                is stopped (default 900; run-qemu.sh): no VM has a total
 #                time limit, so a loaded host costs time, not a verdict.
 # Every result line names its kernel ("[6.12/test] ..."); the run ends with
 # exactly one line counting all kernels: "amdx: N passed, N failed, N skipped".
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../../.." && pwd)
-work=$root/build/vm
-mode=check
-case "${1:-}" in
---shell) mode=shell ;;
---bench) mode=bench ;;
---demo) mode=demo ;;
-esac
-suite=${SUITE:-}
-kernels=(${KERNELS:-6.1 6.12})
-step() { echo "== [${SECONDS}s] $*" >&2; }
-for k in "${kernels[@]}"; do
-	case "$k" in
-	6.1|6.12) ;;
-	*) echo "amdx: unknown kernel $k (KERNELS=\"6.1 6.12\")" >&2; exit 2 ;;
-	esac
-done
-[ "$mode" = check ] || [ "$mode" = bench ] || kernels=("${kernels[0]}")
+. "$(dirname "$0")/lib.sh"
+suites=(${SUITE:-})
 
-P=0 F=0 S=0
-add_counts() { # "counts: p f s"; none (the judge crashed) is a failure
-	set -- $1
-	if [ $# != 4 ]; then
-		F=$((F + 1))
-		return
-	fi
-	P=$((P + $2)) F=$((F + $3)) S=$((S + $4))
-}
-# What failed, repeated just above the summary line: a log cut to its
-# tail still names every failure.
-FAILS=()
-note_fail() { FAILS+=("$*"); }
-report_fails() { # REPORT: collect.py's problem lines
-	local l
-	while IFS= read -r l; do
-		note_fail "$l"
-	done < <(sed -n '/\] FAILED:$/,/\] console tail:$/{/FAILED:$/d;/console tail:$/d;p}' "$1")
-}
+vm_init 0
+vm_build test
+vm_bins
+
 # bg NAME CMD...: CMD in the background with counts of its own; its
 # stdout and stderr wait in $work/NAME.* for bg_report.
 declare -A bg_pids
@@ -89,99 +56,7 @@ bg_report() {
 		note_fail "$l"
 	done < "$work/$name.fails"
 }
-finish() {
-	local f
-	if [ ${#FAILS[@]} != 0 ]; then
-		echo "amdx: what failed:"
-		for f in "${FAILS[@]}"; do echo "  $f"; done
-	fi
-	echo "amdx: $P passed, $F failed, $S skipped"
-	[ "$F" = 0 ]
-	exit $?
-}
 
-step "dependencies"
-"$here/deps.sh"
-# The compiler cache: a fresh clone builds the modules, probes, selftests
-# and C++ tools from it (hits need the same clone path: kbuild names the
-# sources by absolute path).
-export CCACHE_DIR=${CCACHE_DIR:-/var/cache/amdx/ccache}
-export CCACHE_BASEDIR=$root CCACHE_NOHASHDIR=true
-export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
-[ ! -d /usr/lib/ccache ] || export PATH=/usr/lib/ccache:$PATH
-jobs=$(nproc)
-
-flavour=test
-[ "$mode" != bench ] || flavour=bench
-declare -A kdirs
-rm -rf "$work" && mkdir -p "$work"
-for k in "${kernels[@]}"; do
-	if [ "$mode" = bench ]; then
-		step "$k benchmark kernel (no KASAN, lockdep, kmemleak)"
-	else
-		step "$k test kernel"
-	fi
-	kdirs[$k]=$("$here/build-kernel.sh" "$flavour" "$k")
-done
-# The first kernel's tree for what needs one kernel only (lint, the
-# VM modes).
-kdir=${kdirs[${kernels[0]}]}
-ksrc=$kdir
-
-# build_objects K: amdx's modules and the selftests for kernel K.
-build_objects() {
-	local k=$1 kw=$work/$1 src=$root/build/src/$1
-	# A copy per kernel keeps each one's objects: warm runs rebuild
-	# only what changed.
-	mkdir -p "$src"
-	(cd "$root" && git ls-files -co --exclude-standard -z -- \
-		Kbuild Makefile dkms.conf drivers include uapi scripts |
-		rsync -a --from0 --files-from=- ./ "$src/")
-	make -s -j"$jobs" -C "$src" KDIR="${kdirs[$k]}" AMDX_WERROR=y modules
-	mkdir -p "$kw/mods" "$kw/selftests"
-	find "$src/drivers" -name '*.ko' -exec cp {} "$kw/mods/" \;
-	cp "${kdirs[$k]}/lib/test_hmm.ko" "$kw/mods/" 2>/dev/null || true
-	make -s -j"$jobs" -C "$root/selftests" KSRC="${kdirs[$k]}" OUT="$kw/selftests"
-}
-# Every kernel's objects and the C++ tools (which every VM needs: the CLI,
-# the library, amdx-eventd; the benchmark's exporter scrape too) at once;
-# ctest runs later, beside the VMs.
-declare -A build_pids
-for k in "${kernels[@]}"; do
-	step "$k: modules and selftests"
-	build_objects "$k" > "$work/$k-build.log" 2>&1 &
-	build_pids[$k]=$!
-done
-step "tools"
-AMDX_NO_CTEST=1 "$root/tools/build.sh" > "$work/host-build.log" 2>&1 &
-tools_pid=$!
-for k in "${kernels[@]}"; do
-	if ! wait "${build_pids[$k]}"; then
-		cat "$work/$k-build.log" >&2
-		echo "amdx: building amdx or its selftests for $k failed" >&2
-		exit 1
-	fi
-	cat "$work/$k-build.log" >&2
-done
-tools_ok=1
-if ! wait "$tools_pid"; then
-	cat "$work/host-build.log" >&2
-	note_fail "[host] tools build failed"
-	F=$((F + 1))
-	tools_ok=0
-fi
-step "objects built"
-# The VM modes use the first kernel's build.
-ln -sfn "${kernels[0]}/mods" "$work/mods"
-ln -sfn "${kernels[0]}/selftests" "$work/selftests"
-if [ "$mode" = bench ]; then
-	make -s -C "$root/selftests" KSRC="$ksrc" OUT="$work/st-bench" bench >&2
-	export AMDX_BENCH_DIR=$work/st-bench/bench
-fi
-[ "$mode" != demo ] ||
-	make -s -C "$root/selftests" KSRC="$ksrc" OUT="$work/st-demo" demo >&2
-
-tools_bin=$root/tools/build/amdx/amdx
 # host_tests: ctest (the tools are built), counted as one result each.
 host_tests() {
 	local host total hfail
@@ -205,17 +80,10 @@ host_tests() {
 		F=$((F + 1))
 	fi
 }
-bins=()
-[ -x "$tools_bin" ] && bins+=("$tools_bin" "$root"/tools/build/lib/libamdx.so*)
-bins+=("$(command -v jq)")
-bins+=("$(command -v trinity)") # amdx_trinity_test.sh
-for b in "$root/tools/build/eventd/amdx-eventd" "$(command -v promtool)"; do [ -x "$b" ] && bins+=("$b"); done # amdx_fleet_test.sh
-[ "$mode" != demo ] || bins+=("$work"/st-demo/demo/*)
-[ "$mode" != bench ] || bins+=("$(command -v strace)") # the exporter's ioctls
 
 # Host-side checks: one KTAP script each, counted like the VM's results.
 host_ktap() { # LABEL SCRIPT [ARGS...]
-	local label=$1 out
+	local label=$1 out l
 	shift
 	out=$("$@" 2>&1) || true
 	echo "$out" | sed -n "s|^\(not ok\) [0-9]* \(.*\)|[$label] \2: FAILED|p; s|^ok [0-9]* \(.*\)|[$label] \1: ok|p"
@@ -260,10 +128,21 @@ host_checks() {
 	step "host checks done"
 }
 
-# Filter the selftests for SUITE.
-if [ -n "$suite" ]; then
+# SUITE: keep only the selftests it names (NAME or NAME.sh) in each
+# kernel's; its KUnit suites are the rest.
+wanted() { # NAME: 0 if SUITE is empty or names it
+	local s
+	[ ${#suites[@]} != 0 ] || return 0
+	for s in "${suites[@]}"; do
+		[ "$1" != "$s" ] && [ "$1" != "$s.sh" ] || return 0
+	done
+	return 1
+}
+if [ ${#suites[@]} != 0 ]; then
 	for k in "${kernels[@]}"; do
-		find "$work/$k/selftests" -maxdepth 1 -type f ! -name "$suite" -delete
+		for t in "$work/$k/selftests"/*; do
+			[ ! -f "$t" ] || wanted "${t##*/}" || rm -f "$t"
+		done
 	done
 fi
 
@@ -271,7 +150,7 @@ kunit_expect=()
 for f in "$root"/drivers/amdx/tests/*_test.c; do
 	n=$(sed -n 's/^\t\.name = "\(amdx_[a-z_0-9]*\)",$/\1/p' "$f")
 	for s in $n; do
-		[ -z "$suite" ] || [ "$s" = "$suite" ] && kunit_expect+=(--expect "kunit $s")
+		! wanted "$s" || kunit_expect+=(--expect "kunit $s")
 	done
 done
 selftest_expect() { # DIR: the --expect arguments for its selftests
@@ -284,52 +163,7 @@ selftest_expect() { # DIR: the --expect arguments for its selftests
 # guest-init.sh's last check: poison never retired host RAM.
 host_ram_expect=(--expect "kselftest host_ram")
 
-step "initramfs"
-for k in "${kernels[@]}"; do
-	"$here/mkinitramfs.sh" "$work/$k/initrd.gz" "$work/$k/mods" \
-		"$work/$k/selftests" "${bins[@]}"
-done
-ln -sfn "${kernels[0]}/initrd.gz" "$work/initrd.gz"
-
-if [ "$mode" = shell ]; then
-	exec "$here/run-qemu.sh" "$kdir/arch/x86/boot/bzImage" \
-		"$work/initrd.gz" shell "$work/shell"
-fi
-if [ "$mode" = bench ]; then
-	# The guest's TSC as its clock, as on the hardware: under TCG the
-	# watchdog would otherwise switch to the emulated HPET, and every
-	# clock read (vDSO or ktime_get_ns) becomes an MMIO exit (~0.7 us).
-	export AMDX_QEMU_APPEND="${AMDX_QEMU_APPEND-tsc=reliable}"
-	rc=0
-	for k in "${kernels[@]}"; do
-		out=$work/$k/bench
-		step "$k benchmark VM (host load: $(cut -d' ' -f1-3 /proc/loadavg))"
-		"$here/run-qemu.sh" "${kdirs[$k]}/arch/x86/boot/bzImage" \
-			"$work/$k/initrd.gz" bench "$out" 2400 || true
-		echo "### [$k/bench] host load after: $(cut -d' ' -f1-3 /proc/loadavg)"
-		cat "$out/results.log"
-		if ! grep -q '^### bench complete' "$out/results.log" ||
-		   ! grep -q '^# exit=0' "$out/results.log"; then
-			echo "bench: the $k VM did not finish the benchmark; console tail:" >&2
-			tail -n 40 "$out/console.log" >&2
-			rc=1
-		fi
-	done
-	exit $rc
-fi
-if [ "$mode" = demo ]; then
-	step "demo VM"
-	rc=0
-	"$here/run-qemu.sh" "$kdir/arch/x86/boot/bzImage" "$work/initrd.gz" \
-		demo "$work/demo" 900 || rc=$?
-	cat "$work/demo/results.log"
-	if ! grep -q '^### demo complete' "$work/demo/results.log" || [ $rc != 0 ]; then
-		echo "demo: the VM did not finish the demo; console tail:" >&2
-		tail -n 40 "$work/demo/console.log" >&2
-		exit 1
-	fi
-	exit 0
-fi
+vm_initramfs
 
 # test_vm K EXPECT...: the test kernel VM of K, then its report.
 test_vm() {
@@ -349,8 +183,8 @@ declare -A expects
 for k in "${kernels[@]}"; do
 	mapfile -t expect < <(selftest_expect "$work/$k/selftests")
 	expect+=("${kunit_expect[@]}")
-	if [ -n "$suite" ] && [ ${#expect[@]} = 0 ]; then
-		echo "amdx: no suite named $suite" >&2
+	if [ ${#suites[@]} != 0 ] && [ ${#expect[@]} = 0 ]; then
+		echo "amdx: no suite named ${suites[*]}" >&2
 		exit 2
 	fi
 	expect+=("${host_ram_expect[@]}")
@@ -414,7 +248,7 @@ stock_vm() {
 }
 # The stock kernels: DKMS, the apt upgrade, then their VMs.
 stock_runs() {
-	local k kv first lock
+	local k kv first lock d
 	# DKMS, /usr/src/amdx-* and the installed modules belong to the
 	# machine: another make check waits here until this one has copied
 	# its modules (the other's "dkms remove" would take them away).
@@ -484,7 +318,7 @@ amdgpu_provider() {
 	KDIR=${kdirs[6.12]} host_ktap 6.12/amdgpu "$here/amdgpu-check.sh"
 }
 
-if [ -n "$suite" ]; then
+if [ ${#suites[@]} != 0 ]; then
 	test_vms
 	finish
 fi

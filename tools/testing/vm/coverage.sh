@@ -18,11 +18,9 @@
 # Not part of make check.  Exit 1 when a test failed or no counters came
 # out; the table is printed either way.
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../../.." && pwd)
+. "$(dirname "$0")/lib.sh"
 k=${KERNELS:-6.1}
 work=$root/build/cov/$k
-step() { echo "== [${SECONDS}s] $*" >&2; }
 
 report_only=
 [ "${1:-}" != --report ] || report_only=1
@@ -55,11 +53,7 @@ if [ -z "$report_only" ]; then
 	AMDX_NO_CTEST=1 "$root/tools/build.sh" > "$work/tools.log" 2>&1 ||
 		{ cat "$work/tools.log" >&2; exit 1; }
 	# The same programs as make check puts into the guest.
-	bins=("$root/tools/build/amdx/amdx" "$root"/tools/build/lib/libamdx.so*)
-	bins+=("$(command -v jq)" "$(command -v trinity)")
-	for b in "$root/tools/build/eventd/amdx-eventd" "$(command -v promtool)"; do
-		[ -x "$b" ] && bins+=("$b")
-	done
+	vm_bins
 	"$here/mkinitramfs.sh" "$work/initrd.gz" "$work/mods" "$work/selftests" \
 		"${bins[@]}"
 

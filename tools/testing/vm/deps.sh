@@ -11,7 +11,7 @@ pkgs=(build-essential bc bison flex libelf-dev libssl-dev dwarves cpio kmod
       clang-format clang-tidy prometheus prometheus-cpp-dev
       libdrm-dev pybind11-dev python3-dev abigail-tools
       libsmartcols-dev python3-docutils python3-sphinx strace ccache
-      trinity "$@")
+      trinity stress-ng "$@")
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
