@@ -708,10 +708,13 @@ static int pin(int fd, void *p, size_t size)
 /*
  * A render user (uid 1000, in group render) opens its own device fd and
  * migrates @size bytes of its own to memory partition 0; writes the
- * outcome to @out.  Exits 100 when it cannot become uid 1000, else 0
- * once the outcome is written.
+ * outcome to @out.  It is a fork() of the test, so it maps the test's
+ * pinned page too, unless @unmap (@unmap_size bytes) is unmapped first.
+ * Exits 100 when it cannot become uid 1000, else 0 once the outcome is
+ * written.
  */
-static pid_t other_user_migrates(__u32 id, size_t size, int out)
+static pid_t other_user_migrates(__u32 id, size_t size, int out,
+				 void *unmap, size_t unmap_size)
 {
 	const gid_t render = 105;	/* the guest's (mkinitramfs.sh) */
 	struct amdx_hmm_migrate m;
@@ -724,6 +727,8 @@ static pid_t other_user_migrates(__u32 id, size_t size, int out)
 		return pid;
 	if (setgroups(1, &render) || setgid(1000) || setuid(1000))
 		_exit(100);
+	if (unmap && munmap(unmap, unmap_size))
+		_exit(5);
 	ctl = open(AMDX_DEV_PATH, O_RDWR | O_CLOEXEC);
 	fd = ctl < 0 ? -1 : amdx_device_open(ctl, id);
 	b = anon(size);
@@ -742,10 +747,16 @@ static pid_t other_user_migrates(__u32 id, size_t size, int out)
  * pins one page, migrated 32 MiB unpinned that only a fork() child maps
  * now (the parent unmapped them) and stays open; another render user's
  * migration that needs room evicts those 32 MiB (the child's data comes
- * home intact) but not the pinned page.  Before, every page of an fd
- * that pins anything was skipped: VRAM the pin quota does not bound.
+ * home intact) but not the pinned page, also when the other user's
+ * address space maps it (@other_maps_pin: a fork() of the pinning
+ * process).  Before, every page of an fd that pins anything was
+ * skipped by index (VRAM the pin quota does not bound: the migration
+ * ended with NO_MEMORY), and a pinned page met in another context's
+ * address space was evicted.
  */
-TEST_F_TIMEOUT(res, pin_keeps_its_pages_not_the_fds_other_pages, 240)
+static void pin_keeps_its_pages(struct __test_metadata *_metadata,
+				struct _test_data_res *self,
+				bool other_maps_pin)
 {
 	size_t size = 32 * SZ_1M;
 	struct amdx_hmm_migrate m;
@@ -754,8 +765,6 @@ TEST_F_TIMEOUT(res, pin_keeps_its_pages_not_the_fds_other_pages, 240)
 	pid_t pid, other;
 	__u8 map;
 
-	if (self->skip)
-		SKIP(return, NO_HMM);
 	ASSERT_EQ(0, dev_new(self, "model=mi300x vram=64"));
 	pinned = anon(ps);
 	a = anon(size);
@@ -776,7 +785,8 @@ TEST_F_TIMEOUT(res, pin_keeps_its_pages_not_the_fds_other_pages, 240)
 
 	/* 32 MiB less a page free: the other user needs a page's room. */
 	ASSERT_EQ(0, pipe(out));
-	other = other_user_migrates(self->id, size, out[1]);
+	other = other_user_migrates(self->id, size, out[1],
+				    other_maps_pin ? NULL : pinned, ps);
 	ASSERT_LT(0, other);
 	close(out[1]);
 	ASSERT_EQ(other, waitpid(other, &st, 0));
@@ -798,6 +808,20 @@ TEST_F_TIMEOUT(res, pin_keeps_its_pages_not_the_fds_other_pages, 240)
 	EXPECT_EQ(-1, amdx_check(pinned, ps, 4));
 	EXPECT_EQ(0, fork_holder_end(pid, go));
 	munmap(pinned, ps);
+}
+
+TEST_F_TIMEOUT(res, pin_keeps_its_pages_not_the_fds_other_pages, 240)
+{
+	if (self->skip)
+		SKIP(return, NO_HMM);
+	pin_keeps_its_pages(_metadata, self, false);
+}
+
+TEST_F_TIMEOUT(res, pin_keeps_its_pages_in_another_address_space, 240)
+{
+	if (self->skip)
+		SKIP(return, NO_HMM);
+	pin_keeps_its_pages(_metadata, self, true);
 }
 
 /*
