@@ -95,6 +95,23 @@ static bool amdx_hmm_covered_in(struct amdx_hmm_ctx *ctx, u64 s, u64 e)
 	return false;
 }
 
+/*
+ * The mmap lock of @mm, for read, for an eviction: the evicting MIGRATE
+ * holds the device lock and the VRAM gate, so another process's lock is
+ * taken only if it is free now (a writer waiting behind a fault a
+ * userfaultfd or FUSE page holds back must not hold up the gate, and
+ * with it COMMIT and removal): that address space is skipped, and its
+ * pages can still go by VRAM index (amdx_hmm_evict_held()), which takes
+ * no mmap lock.  The caller's own is taken killably.  Returns whether
+ * the lock is held.
+ */
+static bool amdx_hmm_evict_lock_mm(struct mm_struct *mm)
+{
+	if (mm == current->mm)
+		return !mmap_read_lock_killable(mm);
+	return mmap_read_trylock(mm);
+}
+
 /* Whether @ctx pins a range (ctx->lock held). */
 static bool amdx_hmm_ctx_pins(struct amdx_hmm_ctx *ctx)
 {
@@ -243,7 +260,8 @@ static void amdx_hmm_pinners_put(struct amdx_hmm_pinners *p)
  * map some (counted at page-table cost, amdx_hmm_count_local()), skipping
  * steps that meet a pinned range, a range counting pages in VRAM or,
  * in @er->self, [@er->ex_start, @er->ex_end).  The caller holds a reference on the mm and no
- * mmap lock.  Pages placed at an address their fd pins
+ * mmap lock; an address space whose lock is taken is skipped
+ * (amdx_hmm_evict_lock_mm()).  Pages placed at an address their fd pins
  * stay, whichever address space this is (amdx_hmm_pinned_page()).
  */
 static void amdx_hmm_evict_mm(const struct amdx_hmm_evict_req *er,
@@ -263,7 +281,8 @@ static void amdx_hmm_evict_mm(const struct amdx_hmm_evict_req *er,
 	struct vm_area_struct *vma;
 	bool skip;
 
-	mmap_read_lock(ctx->mm);
+	if (!amdx_hmm_evict_lock_mm(ctx->mm))
+		return;
 	while (res->moved < want && !fatal_signal_pending(current)) {
 		vma = find_vma(ctx->mm, addr);
 		if (!vma)
@@ -496,6 +515,7 @@ static int amdx_hmm_evict(const struct amdx_hmm_evict_req *er)
 	};
 	u64 best = U64_MAX, start = 0, end = 0, t0, addr, next;
 	struct amdx_range *r;
+	bool busy = false;
 	int ret = 0;
 
 	mutex_lock(&adev->hmm.lock);
@@ -547,7 +567,10 @@ static int amdx_hmm_evict(const struct amdx_hmm_evict_req *er)
 			break;
 		}
 		next = min(end, addr + ((want - res.moved) << PAGE_SHIFT));
-		mmap_read_lock(victim->mm);
+		if (!amdx_hmm_evict_lock_mm(victim->mm)) {
+			busy = true;
+			break;
+		}
 		ret = amdx_migrate_mm(&req, addr, next);
 		mmap_read_unlock(victim->mm);
 		if (ret)
@@ -570,7 +593,10 @@ static int amdx_hmm_evict(const struct amdx_hmm_evict_req *er)
 	trace_amdx_hmm_evict(amdx_device_id(adev), victim->tgid, start,
 			     res.moved);
 	amdx_hmm_ctx_put(victim);
-	return ret ? ret : 0;
+	if (busy && !res.moved && !fatal_signal_pending(current))
+		/* Its mmap lock is taken: look elsewhere, by VRAM index too. */
+		return amdx_hmm_evict_uncovered(er);
+	return ret;
 }
 
 /**
@@ -605,7 +631,8 @@ int amdx_hmm_migrate_range(struct amdx_hmm_ctx *ctx, u64 start, u64 end,
 	for (;;) {
 		if (fatal_signal_pending(current))
 			return -EINTR;
-		mmap_read_lock(ctx->mm);
+		if (mmap_read_lock_killable(ctx->mm))
+			return -EINTR;
 		ret = amdx_migrate_mm(&req, addr, end);
 		mmap_read_unlock(ctx->mm);
 		if (ret != -ENOSPC && ret != -EDQUOT)
