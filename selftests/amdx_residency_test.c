@@ -13,6 +13,7 @@
  * costs the partition once, not once per fd.  Runs as root with amdx_sim
  * loaded.
  */
+#include <grp.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -688,6 +689,139 @@ TEST_F_TIMEOUT(res, eviction_finds_pages_only_a_fork_child_maps, 240)
 	EXPECT_EQ(0, fork_holder_end(pid, go));
 	EXPECT_EQ(-1, amdx_check(b, full, 6));
 	munmap(b, full);
+}
+
+/* SET_ATTR: pin [@p, @p + @size) against eviction. */
+static int pin(int fd, void *p, size_t size)
+{
+	struct amdx_hmm_attr a = {
+		.start = (uintptr_t)p,
+		.size = size,
+		.valid = AMDX_HMM_ATTR_FLAGS | AMDX_HMM_ATTR_GRANULARITY,
+		.flags = AMDX_HMM_F_PIN,
+		.granularity = 0,
+	};
+
+	return amdx_ioctl(fd, AMDX_IOC_HMM_SET_ATTR, &a);
+}
+
+/*
+ * A render user (uid 1000, in group render) opens its own device fd and
+ * migrates @size bytes of its own to memory partition 0; writes the
+ * outcome to @out.  It is a fork() of the test, so it maps the test's
+ * pinned page too, unless @unmap (@unmap_size bytes) is unmapped first.
+ * Exits 100 when it cannot become uid 1000, else 0 once the outcome is
+ * written.
+ */
+static pid_t other_user_migrates(__u32 id, size_t size, int out,
+				 void *unmap, size_t unmap_size)
+{
+	const gid_t render = 105;	/* the guest's (mkinitramfs.sh) */
+	struct amdx_hmm_migrate m;
+	int ctl, fd;
+	pid_t pid;
+	char *b;
+
+	pid = fork();
+	if (pid)
+		return pid;
+	if (setgroups(1, &render) || setgid(1000) || setuid(1000))
+		_exit(100);
+	if (unmap && munmap(unmap, unmap_size))
+		_exit(5);
+	ctl = open(AMDX_DEV_PATH, O_RDWR | O_CLOEXEC);
+	fd = ctl < 0 ? -1 : amdx_device_open(ctl, id);
+	b = anon(size);
+	if (fd < 0 || !b)
+		_exit(1);
+	amdx_fill(b, size, 8);
+	if (set_attr(fd, b, size, 0) || migrate(fd, b, size, 0, &m))
+		_exit(2);
+	if (amdx_check(b, size, 8) != -1)
+		_exit(3);
+	_exit(write(out, &m, sizeof(m)) == sizeof(m) ? 0 : 4);
+}
+
+/*
+ * Pinning is a property of the pinned pages, not of the fd: an fd that
+ * pins one page, migrated 32 MiB unpinned that only a fork() child maps
+ * now (the parent unmapped them) and stays open; another render user's
+ * migration that needs room evicts those 32 MiB (the child's data comes
+ * home intact) but not the pinned page, also when the other user's
+ * address space maps it (@other_maps_pin: a fork() of the pinning
+ * process).  Before, every page of an fd that pins anything was
+ * skipped by index (VRAM the pin quota does not bound: the migration
+ * ended with NO_MEMORY), and a pinned page met in another context's
+ * address space was evicted.
+ */
+static void pin_keeps_its_pages(struct __test_metadata *_metadata,
+				struct _test_data_res *self,
+				bool other_maps_pin)
+{
+	size_t size = 32 * SZ_1M;
+	struct amdx_hmm_migrate m;
+	int go, out[2], st;
+	char *a, *pinned;
+	pid_t pid, other;
+	__u8 map;
+
+	ASSERT_EQ(0, dev_new(self, "model=mi300x vram=64"));
+	pinned = anon(ps);
+	a = anon(size);
+	ASSERT_NE(NULL, pinned);
+	ASSERT_NE(NULL, a);
+	amdx_fill(pinned, ps, 4);
+	amdx_fill(a, size, 5);
+	ASSERT_EQ(0, pin(self->fd, pinned, ps));
+	ASSERT_EQ(0, migrate(self->fd, pinned, ps, 0, &m));
+	ASSERT_EQ(1, m.moved);
+	ASSERT_EQ(0, set_attr(self->fd, a, size, 0));
+	ASSERT_EQ(0, migrate(self->fd, a, size, 0, &m));
+	ASSERT_EQ(size / ps, m.moved);
+
+	pid = fork_holder(self, a, size, 5, &go);
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(0, munmap(a, size));
+
+	/* 32 MiB less a page free: the other user needs a page's room. */
+	ASSERT_EQ(0, pipe(out));
+	other = other_user_migrates(self->id, size, out[1],
+				    other_maps_pin ? NULL : pinned, ps);
+	ASSERT_LT(0, other);
+	close(out[1]);
+	ASSERT_EQ(other, waitpid(other, &st, 0));
+	ASSERT_TRUE(WIFEXITED(st));
+	if (WEXITSTATUS(st) == 100) {
+		EXPECT_EQ(0, fork_holder_end(pid, go));
+		SKIP(return, "setuid(1000) failed (no CONFIG_MULTIUSER?)");
+	}
+	ASSERT_EQ(0, WEXITSTATUS(st))
+		TH_LOG("uid 1000: step %d failed", WEXITSTATUS(st));
+	ASSERT_EQ(sizeof(m), read(out[0], &m, sizeof(m)));
+	close(out[0]);
+	EXPECT_EQ(size / ps, m.moved);
+	EXPECT_EQ(0, m.skipped);
+	EXPECT_EQ(0, m.skip_reasons);
+
+	/* The pinned page never left; the child's data came home intact. */
+	EXPECT_EQ(1, local_pages(self->fd, pinned, ps, &map));
+	EXPECT_EQ(-1, amdx_check(pinned, ps, 4));
+	EXPECT_EQ(0, fork_holder_end(pid, go));
+	munmap(pinned, ps);
+}
+
+TEST_F_TIMEOUT(res, pin_keeps_its_pages_not_the_fds_other_pages, 240)
+{
+	if (self->skip)
+		SKIP(return, NO_HMM);
+	pin_keeps_its_pages(_metadata, self, false);
+}
+
+TEST_F_TIMEOUT(res, pin_keeps_its_pages_in_another_address_space, 240)
+{
+	if (self->skip)
+		SKIP(return, NO_HMM);
+	pin_keeps_its_pages(_metadata, self, true);
 }
 
 /*

@@ -204,12 +204,20 @@ static bool amdx_hmm_page_in(struct amdx_device *adev, u64 index, u64 lo,
 	return off >= lo && off < hi;
 }
 
+/* Whether VRAM page @index stays: in @h's kept span, or @h->keep says so. */
+static bool amdx_hmm_held_keeps(struct amdx_device *adev,
+				const struct amdx_hmm_held *h, u64 index)
+{
+	return amdx_hmm_page_in(adev, index, h->keep_lo, h->keep_hi) ||
+	       (h->keep && h->keep(h->keep_arg, index));
+}
+
 /**
  * amdx_hmm_move_held() - move pages of one holder home by VRAM index
  * @adev: the device, not dead (the caller holds its lock for read).
  * @h: which pages: @h->holder's in VRAM pages [@h->first, @h->end), but
  *	none whose linear page index is in [@h->keep_lo, @h->keep_hi)
- *	(amdx_hmm_page_in()).
+ *	(amdx_hmm_page_in()) or that @h->keep keeps.
  * @moved: pages moved, added to; stops once it reaches @h->want.
  *
  * Finds the pages by index (amdx_vram_holder_run()) and moves them
@@ -234,8 +242,7 @@ void amdx_hmm_move_held(struct amdx_device *adev,
 		n = amdx_vram_holder_run(v, h->holder, &pos, pos + win);
 		for (k = 0; k < n; k = j + 1) {
 			for (j = k; j < n; j++)
-				if (amdx_hmm_page_in(adev, pos + j, h->keep_lo,
-						     h->keep_hi))
+				if (amdx_hmm_held_keeps(adev, h, pos + j))
 					break;
 			if (j > k)
 				amdx_hmm_move_device_pages(adev, pos + k, j - k,
@@ -263,7 +270,8 @@ static bool amdx_hmm_owned_by(struct amdx_vram *v, u64 index, u32 owner,
  * @adev: the device, not dead (the caller holds its lock for read).
  * @h: which pages: those charged to @h->owner in VRAM pages [@h->first,
  *	@h->end), but none whose linear page index is in [@h->keep_lo,
- *	@h->keep_hi) (amdx_hmm_page_in()); @h->holder is not used.
+ *	@h->keep_hi) (amdx_hmm_page_in()) or that @h->keep keeps;
+ *	@h->holder is not used.
  * @holders: bitmap by holder id (%AMDX_VRAM_MAX_HOLDERS + 1 bits): only
  *	pages whose holder's bit is set move.
  * @moved: pages moved, added to; stops once it reaches @h->want.
@@ -289,8 +297,7 @@ void amdx_hmm_move_owned(struct amdx_device *adev,
 		max = min3(h->end - pos, (u64)AMDX_HMM_BATCH, h->want - *moved);
 		for (n = 0; n < max; n++)
 			if (!amdx_hmm_owned_by(v, pos + n, h->owner, holders) ||
-			    amdx_hmm_page_in(adev, pos + n, h->keep_lo,
-					     h->keep_hi))
+			    amdx_hmm_held_keeps(adev, h, pos + n))
 				break;
 		if (n)
 			amdx_hmm_move_device_pages(adev, pos, n,

@@ -23,6 +23,10 @@ struct amdx_device;
  * @want: stop once this many pages moved (counting what moved before).
  * @owner: amdx_hmm_move_owned(): the VRAM owner (%AMDX_OWNER_PF,
  *	AMDX_OWNER_VF()) whose pages move; @holder is not used.
+ * @keep: or NULL: whether VRAM page @index stays where it is (eviction:
+ *	a page placed at a pinned address, amdx_hmm_evict.c); called with
+ *	@keep_arg, without locks, for each page that would move otherwise.
+ * @keep_arg: for @keep.
  */
 struct amdx_hmm_held {
 	u32 holder;
@@ -32,6 +36,8 @@ struct amdx_hmm_held {
 	u64 keep_hi;
 	u64 want;
 	u32 owner;
+	bool (*keep)(const void *arg, u64 index);
+	const void *keep_arg;
 };
 
 int amdx_hmm_retire_vram_page(struct amdx_device *adev, u64 index);

@@ -15,10 +15,12 @@
  *    fd's before the migrating fd's own (amdx_hmm_evict());
  * 2. pages no range counts (``mremap()`` moved them), found in the
  *    address spaces of the device's contexts (amdx_hmm_evict_uncovered());
- * 3. pages found by VRAM index, whoever maps them: of fds that pin
- *    nothing, of closed fds, of the migrating fd (amdx_hmm_evict_held()).
+ * 3. pages found by VRAM index, whoever maps them: of other fds, of
+ *    closed fds, of the migrating fd (amdx_hmm_evict_held()).
  *
- * Never the span being migrated in, never a pinned range, and never
+ * Never the span being migrated in, never a page placed at an address
+ * its fd pins (pinning is a property of the pages, not of the fd:
+ * amdx_hmm_pinned_page()), and never
  * another tenant's data: a migration evicts only data charged to its own
  * owner (the PF's fds one another's, a VF's fds their VF's), whether the
  * partition is full (``-ENOSPC``) or the VF at its quota (``-EDQUOT``);
@@ -26,11 +28,13 @@
  * &struct amdx_hmm_evict_req carries what each step may move.
  */
 #include <linux/bitmap.h>
+#include <linux/bsearch.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <amdx/amdx_vram.h>
 
 #include "amdx_core.h"
@@ -92,15 +96,177 @@ static bool amdx_hmm_covered_in(struct amdx_hmm_ctx *ctx, u64 s, u64 e)
 }
 
 /*
+ * The mmap lock of @mm, for read, for an eviction: the evicting MIGRATE
+ * holds the device lock and the VRAM gate, so another process's lock is
+ * taken only if it is free now (a writer waiting behind a fault a
+ * userfaultfd or FUSE page holds back must not hold up the gate, and
+ * with it COMMIT and removal): that address space is skipped, and its
+ * pages can still go by VRAM index (amdx_hmm_evict_held()), which takes
+ * no mmap lock.  The caller's own is taken killably.  Returns whether
+ * the lock is held.
+ */
+static bool amdx_hmm_evict_lock_mm(struct mm_struct *mm)
+{
+	if (mm == current->mm)
+		return !mmap_read_lock_killable(mm);
+	return mmap_read_trylock(mm);
+}
+
+/* Whether @ctx pins a range (ctx->lock held). */
+static bool amdx_hmm_ctx_pins(struct amdx_hmm_ctx *ctx)
+{
+	struct amdx_range *r;
+
+	list_for_each_entry(r, &ctx->ranges.ranges, node)
+		if (r->attr.flags & AMDX_HMM_F_PIN)
+			return true;
+	return false;
+}
+
+/**
+ * struct amdx_hmm_pinners - the fds whose pinned pages an eviction keeps
+ * @adev: their device.
+ * @ctx: their contexts, each with a reference, sorted by holder id.
+ * @n: how many.
+ */
+struct amdx_hmm_pinners {
+	struct amdx_device *adev;
+	struct amdx_hmm_ctx **ctx;
+	u32 n;
+};
+
+static int amdx_hmm_holder_cmp(const void *a, const void *b)
+{
+	const struct amdx_hmm_ctx *x = *(struct amdx_hmm_ctx * const *)a;
+	const struct amdx_hmm_ctx *y = *(struct amdx_hmm_ctx * const *)b;
+
+	return x->holder < y->holder ? -1 : x->holder > y->holder;
+}
+
+static int amdx_hmm_holder_key(const void *key, const void *elt)
+{
+	const struct amdx_hmm_ctx *c = *(struct amdx_hmm_ctx * const *)elt;
+	u32 holder = *(const u32 *)key;
+
+	return holder < c->holder ? -1 : holder > c->holder;
+}
+
+/* The context of @p with holder id @holder, or NULL. */
+static struct amdx_hmm_ctx *
+amdx_hmm_pinner(const struct amdx_hmm_pinners *p, u32 holder)
+{
+	struct amdx_hmm_ctx **found;
+
+	found = bsearch(&holder, p->ctx, p->n, sizeof(*p->ctx),
+			amdx_hmm_holder_key);
+	return found ? *found : NULL;
+}
+
+/*
+ * &amdx_migrate_req.keep and &amdx_hmm_held.keep of eviction (@arg: the
+ * &struct amdx_hmm_pinners): whether VRAM page @index was placed at an
+ * address its holder's fd pins (the page's anonymous index, as
+ * amdx_hmm_page_in() reads it), wherever it is mapped now.  Pinning is a
+ * property of the pinned pages, not of the fd: the fd's other pages go
+ * like anybody's, so a pin of 4 KiB keeps 4 KiB whatever else the fd
+ * migrated, and a pinned page stays also when eviction meets it in
+ * another address space (a fork() child's).  A tree look-up under the
+ * holder's context lock, for pages of pinning fds only.
+ */
+static bool amdx_hmm_pinned_page(const void *arg, u64 index)
+{
+	const struct amdx_hmm_pinners *p = arg;
+	struct amdx_device *adev = p->adev;
+	struct amdx_hmm_ctx *ctx;
+	struct amdx_range *r;
+	pgoff_t off;
+	bool pinned;
+
+	ctx = amdx_hmm_pinner(p, amdx_vram_pfn_holder(adev->desc.vram, index));
+	if (!ctx)
+		return false;
+	off = READ_ONCE(adev->ops->vram_index_page(adev, index)->index);
+	spin_lock(&ctx->lock);
+	r = amdx_range_find(&ctx->ranges, (u64)off << PAGE_SHIFT);
+	pinned = r && (r->attr.flags & AMDX_HMM_F_PIN);
+	spin_unlock(&ctx->lock);
+	return pinned;
+}
+
+/*
+ * The contexts of @er->owner that hold pages and pin a range, each with a
+ * reference, into @p, sorted by holder id.  Two walks of the context
+ * list: one counts them (their array is allocated without the lock), one
+ * takes them.  A pinning fd that finds no place in @p (it started pinning
+ * between the walks, or no memory) is kept whole by
+ * amdx_hmm_evict_held(); amdx_hmm_evict_mm() still skips its pinned
+ * ranges in its own address space.
+ */
+static void amdx_hmm_pinners_get(const struct amdx_hmm_evict_req *er,
+				 struct amdx_hmm_pinners *p)
+{
+	struct amdx_device *adev = er->adev;
+	struct amdx_vram *v = adev->desc.vram;
+	struct amdx_hmm_ctx *ctx;
+	u32 max = 0;
+	bool pins;
+
+	p->adev = adev;
+	p->n = 0;
+	mutex_lock(&adev->hmm.lock);
+	list_for_each_entry(ctx, &adev->hmm.ctxs, dev_node) {
+		if (ctx->owner != er->owner ||
+		    !amdx_vram_holder_used(v, ctx->holder, NULL))
+			continue;
+		spin_lock(&ctx->lock);
+		max += amdx_hmm_ctx_pins(ctx);
+		spin_unlock(&ctx->lock);
+	}
+	mutex_unlock(&adev->hmm.lock);
+	p->ctx = max ? kvmalloc_array(max, sizeof(*p->ctx), GFP_KERNEL) : NULL;
+	if (!p->ctx)
+		return;
+	mutex_lock(&adev->hmm.lock);
+	list_for_each_entry(ctx, &adev->hmm.ctxs, dev_node) {
+		if (p->n == max)
+			break;
+		if (ctx->owner != er->owner ||
+		    !amdx_vram_holder_used(v, ctx->holder, NULL))
+			continue;
+		spin_lock(&ctx->lock);
+		pins = amdx_hmm_ctx_pins(ctx);
+		spin_unlock(&ctx->lock);
+		if (!pins)
+			continue;
+		kref_get(&ctx->ref);
+		p->ctx[p->n++] = ctx;
+	}
+	mutex_unlock(&adev->hmm.lock);
+	sort(p->ctx, p->n, sizeof(*p->ctx), amdx_hmm_holder_cmp, NULL);
+}
+
+static void amdx_hmm_pinners_put(struct amdx_hmm_pinners *p)
+{
+	u32 i;
+
+	for (i = 0; i < p->n; i++)
+		amdx_hmm_ctx_put(p->ctx[i]);
+	kvfree(p->ctx);
+}
+
+/*
  * Move up to @er->want of @er->adev's pages mapped anywhere in @ctx's
  * address space home, in steps of at most %AMDX_HMM_BATCH pages inside VMAs that
  * map some (counted at page-table cost, amdx_hmm_count_local()), skipping
  * steps that meet a pinned range, a range counting pages in VRAM or,
  * in @er->self, [@er->ex_start, @er->ex_end).  The caller holds a reference on the mm and no
- * mmap lock.
+ * mmap lock; an address space whose lock is taken is skipped
+ * (amdx_hmm_evict_lock_mm()).  Pages placed at an address their fd pins
+ * stay, whichever address space this is (amdx_hmm_pinned_page()).
  */
 static void amdx_hmm_evict_mm(const struct amdx_hmm_evict_req *er,
 			      struct amdx_hmm_ctx *ctx,
+			      const struct amdx_hmm_pinners *pins,
 			      struct amdx_hmm_result *res)
 {
 	struct amdx_device *adev = er->adev;
@@ -109,12 +275,14 @@ static void amdx_hmm_evict_mm(const struct amdx_hmm_evict_req *er,
 	struct amdx_migrate_req req = {
 		.adev = adev, .mm = ctx->mm, .dest = AMDX_HMM_LOC_SYSTEM,
 		.owner = er->owner, .res = res, .only_owner = true,
+		.keep = amdx_hmm_pinned_page, .keep_arg = pins,
 	};
 	unsigned long addr = 0, next;
 	struct vm_area_struct *vma;
 	bool skip;
 
-	mmap_read_lock(ctx->mm);
+	if (!amdx_hmm_evict_lock_mm(ctx->mm))
+		return;
 	while (res->moved < want && !fatal_signal_pending(current)) {
 		vma = find_vma(ctx->mm, addr);
 		if (!vma)
@@ -142,81 +310,74 @@ static void amdx_hmm_evict_mm(const struct amdx_hmm_evict_req *er,
 	mmap_read_unlock(ctx->mm);
 }
 
-/* Whether @ctx pins a range (ctx->lock held). */
-static bool amdx_hmm_ctx_pins(struct amdx_hmm_ctx *ctx)
-{
-	struct amdx_range *r;
-
-	list_for_each_entry(r, &ctx->ranges.ranges, node)
-		if (r->attr.flags & AMDX_HMM_F_PIN)
-			return true;
-	return false;
-}
-
 /*
  * Last resort of a full memory partition @er->part (%AMDX_HMM_LOC_SYSTEM:
  * any): pages charged to @er->owner found by VRAM index, wherever they
  * are mapped (a fork() child's after its parent's copy-on-write, which no
  * address space of a context maps): first those of every other fd of
- * that owner that pins nothing and of nobody (fds gone), then @er->self's
- * if it pins nothing, but never a page placed at an address in
- * [@er->ex_start, @er->ex_end), the span its migration is moving in
- * (amdx_hmm_page_in()).  Adds to *@moved, up to @er->want.
+ * that owner and of nobody (fds gone), then @er->self's, but never a
+ * page placed at an address its fd pins (amdx_hmm_pinned_page(), @pins)
+ * nor one of @er->self's placed at an address in [@er->ex_start,
+ * @er->ex_end), the span its migration is moving in (amdx_hmm_page_in()).
+ * A pinning fd missing from @pins keeps all its pages.  Adds to *@moved,
+ * up to @er->want.
  *
  * Costs one walk of the device's contexts (each asked for its page count
  * first: an fd holding none costs a lock round trip, its ranges are not
  * looked at) and at most two walks of the partition's pages by index
  * (amdx_hmm_move_owned(), amdx_hmm_move_held()), whatever the number of
- * fds: never a walk per fd.
+ * fds: never a walk per fd; a page of a pinning fd costs a look-up in
+ * its ranges.
  */
 static void amdx_hmm_evict_held(const struct amdx_hmm_evict_req *er,
+				const struct amdx_hmm_pinners *pins,
 				u64 *moved)
 {
 	struct amdx_device *adev = er->adev;
-	struct amdx_hmm_ctx *self = er->self;
+	struct amdx_hmm_ctx *self = er->self, *ctx;
 	struct amdx_vram *v = adev->desc.vram;
 	struct amdx_hmm_held h = {
 		.end = amdx_vram_npages(v), .want = er->want,
-		.owner = er->owner,
+		.owner = er->owner, .keep = amdx_hmm_pinned_page,
+		.keep_arg = pins,
 	};
-	struct amdx_hmm_ctx *ctx;
+	bool pinning, self_ok = false;
 	unsigned long *holders;
 	u64 before = *moved;
-	bool pins;
 
 	if (er->part != AMDX_HMM_LOC_SYSTEM) {
 		h.first = amdx_vram_part_base(v, er->part);
 		h.end = h.first + amdx_vram_part_size(v, er->part);
 	}
 	holders = bitmap_zalloc(AMDX_VRAM_MAX_HOLDERS + 1, GFP_KERNEL);
-	if (holders) {
-		__set_bit(AMDX_VRAM_NO_HOLDER, holders);
-		mutex_lock(&adev->hmm.lock);
-		list_for_each_entry(ctx, &adev->hmm.ctxs, dev_node) {
-			if (ctx == self || ctx->owner != er->owner ||
-			    !amdx_vram_holder_used(v, ctx->holder, NULL))
-				continue;
+	if (!holders)
+		return;
+	__set_bit(AMDX_VRAM_NO_HOLDER, holders);
+	mutex_lock(&adev->hmm.lock);
+	list_for_each_entry(ctx, &adev->hmm.ctxs, dev_node) {
+		if (ctx->owner != er->owner ||
+		    !amdx_vram_holder_used(v, ctx->holder, NULL))
+			continue;
+		if (!amdx_hmm_pinner(pins, ctx->holder)) {
 			spin_lock(&ctx->lock);
-			pins = amdx_hmm_ctx_pins(ctx);
+			pinning = amdx_hmm_ctx_pins(ctx);
 			spin_unlock(&ctx->lock);
-			if (!pins)
-				__set_bit(ctx->holder, holders);
+			if (pinning)
+				continue;
 		}
-		mutex_unlock(&adev->hmm.lock);
-		amdx_hmm_move_owned(adev, &h, holders, moved);
-		bitmap_free(holders);
+		if (ctx == self)
+			self_ok = true;
+		else
+			__set_bit(ctx->holder, holders);
 	}
-	if (self && *moved < h.want &&
-	    amdx_vram_holder_used(v, self->holder, NULL)) {
-		spin_lock(&self->lock);
-		pins = amdx_hmm_ctx_pins(self);
-		spin_unlock(&self->lock);
-		if (!pins) {
-			h.holder = self->holder;
-			h.keep_lo = er->ex_start >> PAGE_SHIFT;
-			h.keep_hi = DIV_ROUND_UP_ULL(er->ex_end, PAGE_SIZE);
-			amdx_hmm_move_held(adev, &h, moved);
-		}
+	mutex_unlock(&adev->hmm.lock);
+	amdx_hmm_move_owned(adev, &h, holders, moved);
+	bitmap_free(holders);
+	if (self_ok && *moved < h.want) {
+		h.holder = self->holder;
+		h.keep_lo = er->ex_start >> PAGE_SHIFT;
+		h.keep_hi = DIV_ROUND_UP_ULL(er->ex_end, PAGE_SIZE);
+		amdx_hmm_move_held(adev, &h, moved);
 	}
 	if (*moved > before) {
 		amdx_stats_migrated(adev, AMDX_MIG_EVICT, *moved - before);
@@ -290,17 +451,19 @@ static int amdx_hmm_evict_uncovered(const struct amdx_hmm_evict_req *er)
 {
 	struct amdx_device *adev = er->adev;
 	struct amdx_hmm_result res = {};
+	struct amdx_hmm_pinners pins;
 	struct amdx_hmm_ctx **cs, *c;
 	u64 want = er->want, before;
 	u32 i, n;
 	int ret = 0;
 
+	amdx_hmm_pinners_get(er, &pins);
 	cs = amdx_hmm_evict_ctxs(er, &n);
 	for (i = 0; i < n; i++) {
 		c = cs[i];
 		if (res.moved < want && !ret) {
 			before = res.moved;
-			amdx_hmm_evict_mm(er, c, &res);
+			amdx_hmm_evict_mm(er, c, &pins, &res);
 			spin_lock(&c->lock);
 			c->total.pages_out += res.moved - before;
 			c->total.bytes_out += (res.moved - before) << PAGE_SHIFT;
@@ -317,10 +480,11 @@ static int amdx_hmm_evict_uncovered(const struct amdx_hmm_evict_req *er)
 		amdx_hmm_ctx_put(c);
 	}
 	kvfree(cs);
+	if (!ret && !res.moved)
+		amdx_hmm_evict_held(er, &pins, &res.moved);
+	amdx_hmm_pinners_put(&pins);
 	if (ret)
 		return ret;
-	if (!res.moved)
-		amdx_hmm_evict_held(er, &res.moved);
 	return res.moved ? 0 : -ENOSPC;
 }
 
@@ -351,6 +515,7 @@ static int amdx_hmm_evict(const struct amdx_hmm_evict_req *er)
 	};
 	u64 best = U64_MAX, start = 0, end = 0, t0, addr, next;
 	struct amdx_range *r;
+	bool busy = false;
 	int ret = 0;
 
 	mutex_lock(&adev->hmm.lock);
@@ -402,7 +567,10 @@ static int amdx_hmm_evict(const struct amdx_hmm_evict_req *er)
 			break;
 		}
 		next = min(end, addr + ((want - res.moved) << PAGE_SHIFT));
-		mmap_read_lock(victim->mm);
+		if (!amdx_hmm_evict_lock_mm(victim->mm)) {
+			busy = true;
+			break;
+		}
 		ret = amdx_migrate_mm(&req, addr, next);
 		mmap_read_unlock(victim->mm);
 		if (ret)
@@ -425,7 +593,10 @@ static int amdx_hmm_evict(const struct amdx_hmm_evict_req *er)
 	trace_amdx_hmm_evict(amdx_device_id(adev), victim->tgid, start,
 			     res.moved);
 	amdx_hmm_ctx_put(victim);
-	return ret ? ret : 0;
+	if (busy && !res.moved && !fatal_signal_pending(current))
+		/* Its mmap lock is taken: look elsewhere, by VRAM index too. */
+		return amdx_hmm_evict_uncovered(er);
+	return ret;
 }
 
 /**
@@ -460,7 +631,8 @@ int amdx_hmm_migrate_range(struct amdx_hmm_ctx *ctx, u64 start, u64 end,
 	for (;;) {
 		if (fatal_signal_pending(current))
 			return -EINTR;
-		mmap_read_lock(ctx->mm);
+		if (mmap_read_lock_killable(ctx->mm))
+			return -EINTR;
 		ret = amdx_migrate_mm(&req, addr, end);
 		mmap_read_unlock(ctx->mm);
 		if (ret != -ENOSPC && ret != -EDQUOT)

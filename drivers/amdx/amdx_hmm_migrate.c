@@ -392,6 +392,10 @@ static int amdx_migrate_batch_to_ram(struct amdx_migrate_req *req,
 								   spage)) !=
 		    req->owner)
 			continue;
+		if (req->keep &&
+		    req->keep(req->keep_arg,
+			      adev->ops->vram_page_index(adev, spage)))
+			continue;
 		if (poison &&
 		    amdx_ras_page_poisoned(adev,
 					   adev->ops->vram_page_index(adev,

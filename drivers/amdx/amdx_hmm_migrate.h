@@ -51,6 +51,10 @@ struct amdx_migrate_bufs {
  * @only_owner: home: only pages the VRAM allocator charges to @owner move
  *	(eviction: one process may hold fds of several tenants, and an
  *	address space holds the pages of all of them).
+ * @keep: home, or NULL: VRAM pages for which it returns true stay
+ *	(eviction: pages placed at an address their fd pins, wherever they
+ *	are mapped); called with @keep_arg and the VRAM page index.
+ * @keep_arg: for @keep.
  *
  * What amdx_migrate_mm() and its migrate_vma passes share; the span and
  * the VMA change from pass to pass and are their own arguments.
@@ -67,6 +71,8 @@ struct amdx_migrate_req {
 	unsigned long fault_addr;
 	bool fault_moved;
 	bool only_owner;
+	bool (*keep)(const void *arg, u64 index);
+	const void *keep_arg;
 };
 
 int amdx_bufs_alloc(struct amdx_migrate_bufs *b, unsigned long n);

@@ -9,8 +9,11 @@
  * member from its dictionary or a boundary, random bytes -- at the
  * command's size or shorter or longer, behind a pointer that is good,
  * NULL, unmapped, a kernel address, misaligned, partly mapped, read-only
- * or backed by a userfaultfd page whose fault handler stalls.  Several
- * threads run as root, one process as uid 1000 (group render), while a
+ * or backed by a userfaultfd page whose fault handler stalls (also every
+ * result buffer now and then: a stalled copy-out).  Several threads run
+ * as root, one process each as uids 1000 and 1002 (group render: the
+ * per-user caps of two users meet), a thread now and then pins, migrates,
+ * forks and unmaps in the parent (fork_pin()), while a
  * churn thread creates and removes simulated devices and, with --rmmod,
  * unloads and reloads amdx_sim.
  *
@@ -68,6 +71,7 @@
 #define SIM_STABLE	3		/* 800..802 live the whole run */
 #define SIM_CHURN	803		/* created and removed all the time */
 #define UNPRIV_UID	1000
+#define UNPRIV_UID2	1002		/* a second render user: per-user caps */
 #define RENDER_GID	105
 
 /* Row per ioctl of the table, then these pseudo-commands. */
@@ -82,13 +86,14 @@ enum {
 	OP_DEL_DEVICE,
 	OP_RMMOD,
 	OP_INSMOD,
+	OP_FORK_PIN,		/* pin, migrate, fork, munmap in the parent */
 	NR_PSEUDO,
 };
 
 static const char *const pseudo_names[NR_PSEUDO] = {
 	"malformed", "read(event)", "poll(event)", "fdinfo", "open(/dev/amdx)",
 	"close", "sysfs new_device", "sysfs del_device", "rmmod amdx_sim",
-	"insmod amdx_sim",
+	"insmod amdx_sim", "fork+munmap+pin",
 };
 
 #define NR_ROWS		(32 + NR_PSEUDO)
@@ -581,9 +586,32 @@ static void put(char *base, const struct fz_field *f, unsigned int i,
 }
 
 /* A pointer of a random class to @len bytes (contents at @good). */
+/*
+ * This thread's userfaultfd page, holding a copy of @len bytes of @good at
+ * its start or its end: the kernel's first touch of it, a copy-in or a
+ * copy-out, stalls in uffd_handler(); 0 where there is none (no
+ * userfaultfd, an unprivileged thread, more than a page).
+ */
+static uint64_t uffd_ptr(struct thread *t, const char *good, size_t len)
+{
+	char *page, *stage;
+	size_t off;
+
+	if (uffd < 0 || t->unpriv || len > PAGE)
+		return 0;
+	page = uffd_area + t->idx * PAGE;
+	stage = uffd_stage + t->idx * PAGE;
+	off = below(&t->r, 2) ? 0 : PAGE - len;
+	memset(stage, 0, PAGE);
+	memcpy(stage + off, good, len);
+	madvise(page, PAGE, MADV_DONTNEED);
+	return (uint64_t)page + off;
+}
+
 static uint64_t pick_ptr(struct thread *t, char *good, size_t len)
 {
 	struct rng *r = &t->r;
+	uint64_t p;
 
 	switch (below(r, 20)) {
 	case 0:
@@ -604,16 +632,9 @@ static uint64_t pick_ptr(struct thread *t, char *good, size_t len)
 	case 6:
 		return (uint64_t)sparse + below(r, SPARSE_SIZE / PAGE) * PAGE;
 	case 7:
-		if (uffd >= 0 && !t->unpriv && len <= PAGE) {
-			char *page = uffd_area + t->idx * PAGE;
-			char *stage = uffd_stage + t->idx * PAGE;
-			size_t off = below(r, 2) ? 0 : PAGE - len;
-
-			memset(stage, 0, PAGE);
-			memcpy(stage + off, good, len);
-			madvise(page, PAGE, MADV_DONTNEED);
-			return (uint64_t)page + off;
-		}
+		p = uffd_ptr(t, good, len);
+		if (p)
+			return p;
 		/* fall through */
 	default:
 		return (uint64_t)good;
@@ -928,6 +949,17 @@ static size_t build(struct thread *t, const struct fz_ioctl *io, char *a,
 			if (good < t->arena || good >= t->arena + ARENA - 64)
 				good = PAYLOAD(t);
 			*p = pick_ptr(t, good, 64);
+		} else if (f->role == FZ_PTR && *p && uffd >= 0 &&
+			   !t->unpriv && chance(r, 5)) {
+			/*
+			 * A result buffer (QUERY data, ranges, holders) on a
+			 * page whose fault stalls: every copy-out meets one.
+			 */
+			char *good = (char *)(uintptr_t)*p;
+
+			if (good < t->arena || good >= t->arena + ARENA - 64)
+				good = PAYLOAD(t);
+			*p = uffd_ptr(t, good, 64);
 		}
 		else if (f->role == FZ_ADDR && chance(r, 10))
 			*p = kernel_ptrs[below(r, sizeof(kernel_ptrs) / 8)];
@@ -1048,6 +1080,14 @@ static void corruption_check(struct thread *t, unsigned int row,
 	atomic_store(&st->stop, 1);
 }
 
+static bool is_excluded(const char *name)
+{
+	for (unsigned int i = 0; i < nexcluded; i++)
+		if (!strcmp(excluded[i], name))
+			return true;
+	return false;
+}
+
 static void do_ioctl(struct thread *t)
 {
 	struct rng *r = &t->r;
@@ -1061,9 +1101,8 @@ static void do_ioctl(struct thread *t)
 	uint64_t t0;
 	int fd, ret, err;
 
-	for (unsigned int i = 0; i < nexcluded; i++)
-		if (!strcmp(excluded[i], io->name))
-			io = &fz_ioctls[row = 0];
+	if (is_excluded(io->name))
+		io = &fz_ioctls[row = 0];
 	/* Keep the slow, state-wrecking commands rarer. */
 	if ((!strcmp(io->name, "RAS_INJECT") || !strcmp(io->name, "VF_RESET") ||
 	     !strcmp(io->name, "PARTITION_COMMIT")) && chance(r, 60))
@@ -1102,11 +1141,64 @@ static void do_ioctl(struct thread *t)
 		adopt_fd(t, cmd, argp);
 }
 
+/*
+ * Pinning is a property of the pinned pages (issue 31): pin the first page
+ * of half this thread's HMM region, migrate that half to VRAM, fork a
+ * child that keeps the pages a moment, and unmap the unpinned part in
+ * the parent (fresh memory mapped back) with the fd left open.  The pages
+ * only the child maps then stay evictable by the other threads' and
+ * users' migrations, and go home when the child exits or the fd closes.
+ * Returns 0 or the -errno of the step that failed.
+ */
+static int fork_pin(struct thread *t)
+{
+	struct devfd *d = &t->dev[below(&t->r, MAX_DEVFDS)];
+	size_t half = HMM_PAGES / 2 * PAGE;
+	char *rest = t->hmm + PAGE;
+	struct amdx_hmm_attr pin = {
+		.start = (uintptr_t)t->hmm, .size = PAGE,
+		.valid = AMDX_HMM_ATTR_FLAGS, .flags = AMDX_HMM_F_PIN,
+	};
+	struct amdx_hmm_attr plain = {
+		.start = (uintptr_t)rest, .size = half - PAGE,
+		.valid = AMDX_HMM_ATTR_FLAGS,
+	};
+	struct amdx_hmm_migrate m = {
+		.start = (uintptr_t)t->hmm, .size = half,
+		.dest = below(&t->r, d->parts ? d->parts : 1),
+	};
+	unsigned int us = below(&t->r, 20000);
+	int err = 0;
+	pid_t pid;
+
+	if (d->fd < 0)
+		return -EBADF;
+	if (ioctl(d->fd, AMDX_IOC_HMM_SET_ATTR, &pin) ||
+	    ioctl(d->fd, AMDX_IOC_HMM_SET_ATTR, &plain) ||
+	    ioctl(d->fd, AMDX_IOC_HMM_MIGRATE, &m))
+		return -errno;
+	pid = fork();
+	if (pid == 0) {		/* only async-signal-safe calls here */
+		usleep(us);
+		_exit(0);
+	}
+	if (pid < 0)
+		return -errno;
+	if (munmap(rest, half - PAGE) ||
+	    mmap(rest, half - PAGE, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
+		err = -errno;
+	else
+		memset(rest, 0x5a, half - PAGE);
+	waitpid(pid, NULL, 0);
+	return err;
+}
+
 static void do_other(struct thread *t)
 {
 	struct rng *r = &t->r;
 	int ev = t->ev[below(r, MAX_EVFDS)];
-	unsigned int op = below(r, 5);
+	unsigned int op = below(r, 6);
 	uint64_t t0 = now_ns();
 	int err = 0;
 	char path[64];
@@ -1153,6 +1245,10 @@ static void do_other(struct thread *t)
 		count(t, 32 + OP_CLOSE, err, now_ns() - t0);
 		break;
 	}
+	case 4:
+		err = -fork_pin(t);
+		count(t, 32 + OP_FORK_PIN, err, now_ns() - t0);
+		break;
 	default: {	/* a fresh control fd now and then */
 		int fd = open(ctl_path, O_RDWR | O_CLOEXEC);
 
@@ -1343,14 +1439,6 @@ static unsigned long row_calls(unsigned int row)
 	return n;
 }
 
-static bool is_excluded(const char *name)
-{
-	for (unsigned int i = 0; i < nexcluded; i++)
-		if (!strcmp(excluded[i], name))
-			return true;
-	return false;
-}
-
 /*
  * The harness's own check: what the run reached, not how fast.  Every
  * ioctl of the table was issued (but those -x excludes), each kind of fd
@@ -1470,6 +1558,38 @@ static void skip_all(const char *why)
 		printf("ok %d # SKIP %s\n", i, why);
 }
 
+/* A process of render user @uid running fuzzing thread @slot; its pid. */
+static pid_t unpriv_process(uid_t uid, unsigned int slot)
+{
+	gid_t render = RENDER_GID;
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	if (setgroups(1, &render) || setgid(uid) || setuid(uid))
+		_exit(3);
+	if (run_threads(1, slot, true))
+		_exit(4);
+	while (!atomic_load(&st->stop))
+		usleep(100000);
+	pthread_join(threads[slot].tid, NULL);
+	_exit(0);
+}
+
+/* Whether the unprivileged process @pid (none: -1) of @uid ended well. */
+static bool unpriv_wait(pid_t pid, uid_t uid)
+{
+	int status = 0;
+
+	if (pid < 0)		/* not started */
+		return true;
+	if (waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	    !WEXITSTATUS(status))
+		return true;
+	printf("# uid %d process: status %#x\n", uid, status);
+	return false;
+}
+
 static void usage(void)
 {
 	fprintf(stderr, "usage: amdx_fuzz_test [-n CALLS] [-t SECONDS] [-j THREADS] "
@@ -1486,12 +1606,12 @@ int main(int argc, char **argv)
 		{ 0 },
 	};
 	pthread_t churn, uh;
-	pid_t child = -1;
+	pid_t child = -1, child2 = -1;
 	uint64_t start, last_progress;
 	unsigned long last_calls = 0;
 	bool hang = false, child_ok = true;
 	int fds_base, fds_left;
-	int c, status;
+	int c;
 
 	opt_seed = now_ns();
 	while ((c = getopt_long(argc, argv, "n:t:j:s:x:", lopts, NULL)) != -1) {
@@ -1516,7 +1636,7 @@ int main(int argc, char **argv)
 		fixed_duration = opt_rmmod = true;
 	}
 
-	if (!opt_threads || opt_threads > MAX_THREADS - 1)
+	if (!opt_threads || opt_threads > MAX_THREADS - 2)
 		usage();
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("TAP version 13\n1..6\n");
@@ -1524,7 +1644,7 @@ int main(int argc, char **argv)
 	       opt_seed, opt_threads, fixed_duration ? "fixed duration" : "call budget",
 	       opt_calls, opt_seconds, opt_churn ? ", device churn" : "",
 	       opt_rmmod ? ", rmmod/insmod amdx_sim" : "",
-	       opt_unpriv ? ", uid 1000" : "");
+	       opt_unpriv ? ", uids 1000 and 1002" : "");
 	printf("# uapi: %u ioctls, %u structs, %u constants\n", fz_nioctls,
 	       fz_nstructs, fz_nconsts);
 	for (unsigned int i = 0; i < nexcluded; i++)
@@ -1550,22 +1670,14 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	create_stable(NULL);
 
-	/* The unprivileged process forks before any thread exists. */
+	/*
+	 * The unprivileged processes fork before any thread exists: two
+	 * render users, so that one user's share of a per-user cap meets
+	 * the other's.
+	 */
 	if (opt_unpriv) {
-		gid_t render = RENDER_GID;
-
-		child = fork();
-		if (child == 0) {
-			if (setgroups(1, &render) || setgid(UNPRIV_UID) ||
-			    setuid(UNPRIV_UID))
-				_exit(3);
-			if (run_threads(1, MAX_THREADS - 1, true))
-				_exit(4);
-			while (!atomic_load(&st->stop))
-				usleep(100000);
-			pthread_join(threads[MAX_THREADS - 1].tid, NULL);
-			_exit(0);
-		}
+		child = unpriv_process(UNPRIV_UID, MAX_THREADS - 1);
+		child2 = unpriv_process(UNPRIV_UID2, MAX_THREADS - 2);
 	}
 	if (uffd_setup() == 0)
 		pthread_create(&uh, NULL, uffd_handler, NULL);
@@ -1623,13 +1735,8 @@ int main(int argc, char **argv)
 		dump_stuck();
 	if (opt_churn && !hang)
 		pthread_join(churn, NULL);
-	if (child > 0) {
-		if (waitpid(child, &status, 0) != child || !WIFEXITED(status) ||
-		    WEXITSTATUS(status)) {
-			printf("# uid %d process: status %#x\n", UNPRIV_UID, status);
-			child_ok = false;
-		}
-	}
+	child_ok = unpriv_wait(child, UNPRIV_UID) &&
+		   unpriv_wait(child2, UNPRIV_UID2);
 	report((now_ns() - start) / 1e9);
 
 	for (unsigned int i = 0; i < nthreads && !hang; i++) {
