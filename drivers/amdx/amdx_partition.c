@@ -74,6 +74,7 @@
 #include "amdx_hmm_devmove.h"
 #include "amdx_kunit.h"
 #include "amdx_partition.h"
+#include "amdx_partition_gate.h"
 #include "amdx_partition_model.h"
 #include "amdx_partition_sriov.h"
 #include "amdx_partition_types.h"
@@ -606,17 +607,12 @@ static int amdx_part_drain(struct amdx_part_txn *t)
 static int amdx_part_quiesce(struct amdx_part_txn *t)
 {
 	for (; t->quiesced < t->naff; t->quiesced++) {
-		struct rw_semaphore *gate = &t->devs[t->quiesced]->part->gate;
+		struct amdx_device *adev = t->devs[t->quiesced];
 
-		/*
-		 * Not killable: no kernel up to 6.12 has a killable
-		 * nest-lock variant, and down_write_killable_nested()'s
-		 * subclasses (8) do not cover a hive (AMDX_PART_HIVE_MAX).
-		 * The wait is for the migrations inside the gate.
-		 */
 		if (t->hive)
-			down_write_nest_lock(gate, &amdx_part_hive_lock);
-		else if (down_write_killable(gate))
+			amdx_partition_vram_close_nested(adev,
+							 &amdx_part_hive_lock);
+		else if (amdx_partition_vram_close(adev))
 			return -EINTR;
 	}
 	return 0;
@@ -793,7 +789,7 @@ static int amdx_part_commit(struct amdx_part_txn *t)
 	if (ret)
 		amdx_part_rollback(t);
 	while (t->quiesced)
-		up_write(&t->devs[--t->quiesced]->part->gate);
+		amdx_partition_vram_open(t->devs[--t->quiesced]);
 	cfg->outcome = ret ? AMDX_PART_OUTCOME_ROLLED_BACK :
 			     AMDX_PART_OUTCOME_COMMITTED;
 	amdx_stats_commit(t->devs[0], ret ? AMDX_COMMIT_ROLLED_BACK :

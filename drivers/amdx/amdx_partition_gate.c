@@ -6,11 +6,14 @@
  * DOC: partition VRAM gate
  *
  * What the HMM path and the device fds ask the partition manager: the
- * VRAM gate every migration passes (&amdx_part_dev.gate, held for write
- * by a commit from QUIESCE on and by VF enable and disable) and whether
- * a VF's fd may allocate.  A leaf of its own below the features, so HMM
- * reads partition state without depending on the partition manager,
- * which itself drains memory through HMM (amdx_partition.c).
+ * VRAM gate every migration passes and whether a VF's fd may allocate.
+ * A migration is inside the gate (&amdx_part_dev.gate) between
+ * amdx_partition_vram_begin() and _end(); a commit closes it from
+ * QUIESCE on, VF enable and disable while they change the VFs and VF
+ * reset while it clears a VF's VRAM, with amdx_partition_vram_close()
+ * and _open().  A leaf of its own below the features, so HMM reads
+ * partition state without depending on the partition manager, which
+ * itself drains memory through HMM (amdx_partition.c).
  */
 #include <linux/err.h>
 #include <linux/lockdep.h>
@@ -42,6 +45,47 @@ int amdx_partition_vram_begin(struct amdx_device *adev)
 void amdx_partition_vram_end(struct amdx_device *adev)
 {
 	up_read(&adev->part->gate);
+}
+
+/**
+ * amdx_partition_vram_close() - close the VRAM gate
+ * @adev: the device.
+ *
+ * Waits for the migrations inside the gate; none enters until
+ * amdx_partition_vram_open().  VF count, generation, layouts and VF
+ * bindings change only with the gate closed.
+ *
+ * Return: 0, or -EINTR on a fatal signal.
+ */
+int amdx_partition_vram_close(struct amdx_device *adev)
+{
+	return down_write_killable(&adev->part->gate);
+}
+
+/**
+ * amdx_partition_vram_close_nested() - close one device's gate of a hive
+ * @adev: the device.
+ * @hive_lock: the hive-wide commit lock, held; it orders the gates of
+ *	the hive's devices, closed one after the other.
+ *
+ * Not killable: no kernel up to 6.12 has a killable nest-lock variant,
+ * and down_write_killable_nested()'s subclasses (8) do not cover a hive
+ * (%AMDX_PART_HIVE_MAX).  The wait is for the migrations inside the gate.
+ */
+void amdx_partition_vram_close_nested(struct amdx_device *adev,
+				      struct mutex *hive_lock)
+{
+	down_write_nest_lock(&adev->part->gate, hive_lock);
+}
+
+/**
+ * amdx_partition_vram_open() - open the VRAM gate closed by
+ *	amdx_partition_vram_close() or _close_nested()
+ * @adev: the device.
+ */
+void amdx_partition_vram_open(struct amdx_device *adev)
+{
+	up_write(&adev->part->gate);
 }
 
 /**

@@ -43,7 +43,6 @@
 #include <linux/lockdep.h>
 #include <linux/mutex.h>
 #include <linux/overflow.h>
-#include <linux/rwsem.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -220,13 +219,13 @@ int amdx_ioctl_vf_enable(struct amdx_file *file, void *data)
 		goto out_unlock;
 
 	/* The VF count and generation change only with the gate closed. */
-	if (down_write_killable(&p->gate)) {
+	if (amdx_partition_vram_close(adev)) {
 		ret = -EINTR;
 		goto out_unlock;
 	}
 	ret = adev->ops->vf_enable(adev, args->num_vfs, cfg);
 	if (ret) {
-		up_write(&p->gate);
+		amdx_partition_vram_open(adev);
 		pr_info_ratelimited("amdx: %s: enabling %u VFs failed: %pe\n",
 				    adev->bdf, args->num_vfs, ERR_PTR(ret));
 		goto out_unlock;
@@ -242,7 +241,7 @@ int amdx_ioctl_vf_enable(struct amdx_file *file, void *data)
 	p->num_vfs = args->num_vfs;
 	p->vf_epoch++;
 	p->cur.generation++;
-	up_write(&p->gate);
+	amdx_partition_vram_open(adev);
 out_unlock:
 	mutex_unlock(&p->lock);
 out_free:
@@ -282,7 +281,7 @@ int amdx_ioctl_vf_disable(struct amdx_file *file, void *data)
 		goto out_unlock;
 	}
 	/* No migration may charge a VF while it goes away. */
-	if (down_write_killable(&p->gate)) {
+	if (amdx_partition_vram_close(adev)) {
 		ret = -EINTR;
 		goto out_unlock;
 	}
@@ -303,7 +302,7 @@ int amdx_ioctl_vf_disable(struct amdx_file *file, void *data)
 		p->vf_epoch++;
 		p->cur.generation++;
 	}
-	up_write(&p->gate);
+	amdx_partition_vram_open(adev);
 out_unlock:
 	mutex_unlock(&p->lock);
 	return ret;
@@ -492,13 +491,13 @@ int amdx_ioctl_vf_reset(struct amdx_file *file, void *data)
 		goto out_state;
 	}
 	/* No migration may place data in the VF's VRAM while it is cleared. */
-	if (down_write_killable(&p->gate)) {
+	if (amdx_partition_vram_close(adev)) {
 		ret = -EINTR;
 		goto out_unlock;
 	}
 	cleared = amdx_vf_vram_used(adev, args->vf);
 	ret = adev->ops->vf_flr(adev, args->vf, &result);
-	up_write(&p->gate);
+	amdx_partition_vram_open(adev);
 	if (ret) {
 		pr_info_ratelimited("amdx: %s: VF %u reset failed: %pe\n",
 				    adev->bdf, args->vf, ERR_PTR(ret));
