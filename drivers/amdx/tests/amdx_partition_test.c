@@ -187,8 +187,8 @@ static void check_gives_verdict_and_reason_of_table(struct kunit *test)
 				   mc->vfs, &reason);
 	KUNIT_EXPECT_EQ(test, ret, mc->reason ? -EINVAL : 0);
 	KUNIT_EXPECT_EQ_MSG(test, reason, mc->reason, "got \"%s\", want \"%s\"",
-			    amdx_partition_reason_str(reason),
-			    amdx_partition_reason_str(mc->reason));
+			    amdx_partition_reason_name(reason),
+			    amdx_partition_reason_name(mc->reason));
 	/* the reason is optional */
 	KUNIT_EXPECT_EQ(test, amdx_partition_check(mc->model, mc->compute,
 						   mc->memory, mc->vfs, NULL),
@@ -301,19 +301,19 @@ static void reason_strings_are_distinct_and_bounded(struct kunit *test)
 {
 	u32 i, j;
 
-	for (i = 0; i < AMDX_PART_REASON_COUNT; i++) {
-		const char *s = amdx_partition_reason_str(i);
+	for (i = 0; i <= AMDX_PART_REASON_LAST; i++) {
+		const char *s = amdx_partition_reason_name(i);
 
 		KUNIT_ASSERT_NOT_NULL(test, s);
 		KUNIT_EXPECT_STRNEQ(test, s, "unknown reason");
 		for (j = 0; j < i; j++)
 			KUNIT_EXPECT_STRNEQ(test, s,
-					    amdx_partition_reason_str(j));
+					    amdx_partition_reason_name(j));
 	}
 	KUNIT_EXPECT_STREQ(test,
-			   amdx_partition_reason_str(AMDX_PART_REASON_COUNT),
+			   amdx_partition_reason_name(AMDX_PART_REASON_LAST + 1),
 			   "unknown reason");
-	KUNIT_EXPECT_STREQ(test, amdx_partition_reason_str(U32_MAX),
+	KUNIT_EXPECT_STREQ(test, amdx_partition_reason_name(U32_MAX),
 			   "unknown reason");
 }
 
