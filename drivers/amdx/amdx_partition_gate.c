@@ -107,8 +107,7 @@ int amdx_partition_vf_open(struct amdx_device *adev, u32 vf, u64 *epoch)
 	if (adev->dead) {
 		ret = -ENODEV;
 	} else if (vf >= p->num_vfs) {
-		pr_debug("amdx: %s: device open for VF %u: not enabled\n",
-			 adev->bdf, vf);
+		amdx_dbg(adev, "device open for VF %u: not enabled\n", vf);
 		ret = -EINVAL;
 	}
 	*epoch = p->vf_epoch;
@@ -146,8 +145,8 @@ int amdx_partition_vf_check(struct amdx_device *adev, u32 vf, u64 epoch,
 	else
 		*evict = READ_ONCE(p->vfs[vf].cfg.flags) & AMDX_VF_F_EVICT;
 	if (ret)
-		pr_debug("amdx: %s: VF %u fd may not allocate VRAM: %pe\n",
-			 adev->bdf, vf, ERR_PTR(ret));
+		amdx_dbg(adev, "VF %u fd may not allocate VRAM: %pe\n",
+			 vf, ERR_PTR(ret));
 	return ret;
 }
 
@@ -195,13 +194,11 @@ int amdx_partition_mem_check(struct amdx_device *adev, u32 mem, u32 vf)
 			shared = true;
 	}
 	if (!shared && tenant != AMDX_VF_NONE && tenant != vf) {
-		pr_debug("amdx: %s: memory partition %u is VF %u's\n",
-			 adev->bdf, mem, tenant);
+		amdx_dbg(adev, "memory partition %u is VF %u's\n", mem, tenant);
 		return -EACCES;
 	}
 	if (busy) {
-		pr_debug("amdx: %s: memory partition %u is out of service\n",
-			 adev->bdf, mem);
+		amdx_dbg(adev, "memory partition %u is out of service\n", mem);
 		return -EBUSY;
 	}
 	return 0;

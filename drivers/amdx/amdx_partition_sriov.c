@@ -77,8 +77,8 @@ static int amdx_vf_refuse(struct amdx_device *adev,
 {
 	args->reason = reason;
 	args->bad_vf = vf;
-	pr_debug("amdx: %s: VF enable of %u VFs refused (VF %d): %s: %s\n",
-		 adev->bdf, args->num_vfs, vf == AMDX_VF_NONE ? -1 : (int)vf,
+	amdx_dbg(adev, "VF enable of %u VFs refused (VF %d): %s: %s\n",
+		 args->num_vfs, vf == AMDX_VF_NONE ? -1 : (int)vf,
 		 amdx_partition_reason_name(reason), why);
 	return err;
 }
@@ -161,18 +161,17 @@ int amdx_ioctl_vf_enable(struct amdx_file *file, void *data)
 	    (custom && args->config_size < AMDX_VF_CONFIG_SIZE_VER0) ||
 	    (!custom && args->config_size) || !args->num_vfs ||
 	    args->num_vfs > AMDX_MAX_VFS) {
-		pr_debug("amdx: %s: VF enable: malformed arguments\n",
-			 adev->bdf);
+		amdx_dbg(adev, "VF enable: malformed arguments\n");
 		return -EINVAL;
 	}
 	/* As openat2() and clone3(): one page per entry is plenty. */
 	if (args->config_size > PAGE_SIZE) {
-		pr_debug("amdx: %s: VF enable: config_size %u above a page\n",
-			 adev->bdf, args->config_size);
+		amdx_dbg(adev, "VF enable: config_size %u above a page\n",
+			 args->config_size);
 		return -E2BIG;
 	}
 	if (!amdx_part_can_sriov(adev)) {
-		pr_debug("amdx: %s: provider has no SR-IOV\n", adev->bdf);
+		amdx_dbg(adev, "provider has no SR-IOV\n");
 		return -EOPNOTSUPP;
 	}
 	cfg = kcalloc(args->num_vfs, sizeof(*cfg), GFP_KERNEL);
@@ -226,8 +225,8 @@ int amdx_ioctl_vf_enable(struct amdx_file *file, void *data)
 	ret = adev->ops->vf_enable(adev, args->num_vfs, cfg);
 	if (ret) {
 		amdx_partition_vram_open(adev);
-		pr_info_ratelimited("amdx: %s: enabling %u VFs failed: %pe\n",
-				    adev->bdf, args->num_vfs, ERR_PTR(ret));
+		amdx_info_ratelimited(adev, "enabling %u VFs failed: %pe\n",
+				      args->num_vfs, ERR_PTR(ret));
 		goto out_unlock;
 	}
 	memset(p->vfs, 0, sizeof(p->vfs));
@@ -268,15 +267,14 @@ int amdx_ioctl_vf_disable(struct amdx_file *file, void *data)
 	int ret;
 
 	if (args->flags || args->pad) {
-		pr_debug("amdx: %s: VF disable: non-zero flags or pad\n",
-			 adev->bdf);
+		amdx_dbg(adev, "VF disable: non-zero flags or pad\n");
 		return -EINVAL;
 	}
 	if (!amdx_part_can_sriov(adev))
 		return -EOPNOTSUPP;
 	mutex_lock(&p->lock);
 	if (!p->num_vfs) {
-		pr_debug("amdx: %s: VF disable: no VF enabled\n", adev->bdf);
+		amdx_dbg(adev, "VF disable: no VF enabled\n");
 		ret = -EINVAL;
 		goto out_unlock;
 	}
@@ -288,8 +286,8 @@ int amdx_ioctl_vf_disable(struct amdx_file *file, void *data)
 	ret = adev->ops->get_state(adev, &st);
 	for (i = 0; !ret && i < p->num_vfs; i++) {
 		if (st.vf_vram_used[i]) {
-			pr_debug("amdx: %s: VF disable: VF %u holds %llu bytes of VRAM\n",
-				 adev->bdf, i, st.vf_vram_used[i]);
+			amdx_dbg(adev, "VF disable: VF %u holds %llu bytes of VRAM\n",
+				 i, st.vf_vram_used[i]);
 			ret = -EBUSY;
 		}
 	}
@@ -340,7 +338,7 @@ int amdx_ioctl_vf_set(struct amdx_file *file, void *data)
 		 (!(args->valid & AMDX_VF_SET_FLAGS) && in->flags))
 		bad = "a field not named in valid is set";
 	if (bad) {
-		pr_debug("amdx: %s: VF set: %s\n", adev->bdf, bad);
+		amdx_dbg(adev, "VF set: %s\n", bad);
 		return -EINVAL;
 	}
 	if (!amdx_part_can_sriov(adev))
@@ -387,8 +385,7 @@ int amdx_ioctl_vf_set(struct amdx_file *file, void *data)
 out_unlock:
 	mutex_unlock(&p->lock);
 	if (bad)
-		pr_debug("amdx: %s: VF set of VF %u: %s\n", adev->bdf, args->vf,
-			 bad);
+		amdx_dbg(adev, "VF set of VF %u: %s\n", args->vf, bad);
 	return ret;
 }
 
@@ -455,8 +452,7 @@ int amdx_ioctl_vf_reset(struct amdx_file *file, void *data)
 	int ret;
 
 	if (args->flags || args->pad || args->reserved) {
-		pr_debug("amdx: %s: VF reset: non-zero flags, pad or reserved\n",
-			 adev->bdf);
+		amdx_dbg(adev, "VF reset: non-zero flags, pad or reserved\n");
 		return -EINVAL;
 	}
 	args->result = 0;
@@ -469,24 +465,23 @@ int amdx_ioctl_vf_reset(struct amdx_file *file, void *data)
 
 	mutex_lock(&p->lock);
 	if (args->vf >= p->num_vfs) {
-		pr_debug("amdx: %s: VF reset: no VF %u\n", adev->bdf, args->vf);
+		amdx_dbg(adev, "VF reset: no VF %u\n", args->vf);
 		ret = -EINVAL;
 		goto out_unlock;
 	}
 	v = &p->vfs[args->vf];
 	args->resets_in_window = amdx_vf_resets_in_window(v, t0);
 	if (v->state == AMDX_PART_STATE_QUARANTINED) {
-		pr_debug("amdx: %s: VF reset: VF %u is quarantined\n",
-			 adev->bdf, args->vf);
+		amdx_dbg(adev, "VF reset: VF %u is quarantined\n", args->vf);
 		ret = -EBUSY;
 		goto out_state;
 	}
 	if (args->resets_in_window >= AMDX_VF_RESET_LIMIT) {
 		WRITE_ONCE(v->state, AMDX_PART_STATE_QUARANTINED);
-		pr_info_ratelimited("amdx: %s: VF %u reset %u times in %u s: quarantined\n",
-				    adev->bdf, args->vf,
-				    args->resets_in_window,
-				    AMDX_VF_RESET_WINDOW_S);
+		amdx_info_ratelimited(adev, "VF %u reset %u times in %u s: quarantined\n",
+				      args->vf,
+				      args->resets_in_window,
+				      AMDX_VF_RESET_WINDOW_S);
 		ret = -EBUSY;
 		goto out_state;
 	}
@@ -499,8 +494,8 @@ int amdx_ioctl_vf_reset(struct amdx_file *file, void *data)
 	ret = adev->ops->vf_flr(adev, args->vf, &result);
 	amdx_partition_vram_open(adev);
 	if (ret) {
-		pr_info_ratelimited("amdx: %s: VF %u reset failed: %pe\n",
-				    adev->bdf, args->vf, ERR_PTR(ret));
+		amdx_info_ratelimited(adev, "VF %u reset failed: %pe\n",
+				      args->vf, ERR_PTR(ret));
 		goto out_state;
 	}
 	v->reset_ns[v->reset_next] = t0;
