@@ -76,7 +76,7 @@
 #include "amdx_partition.h"
 #include "amdx_partition_gate.h"
 #include "amdx_partition_model.h"
-#include "amdx_partition_sriov.h"
+#include "amdx_partition_vf.h"
 #include "amdx_partition_types.h"
 
 /* Most devices of a hive (struct amdx_reset_scope.devices). */

@@ -8,7 +8,7 @@
  * VF_ENABLE validates the whole provisioning before the provider brings
  * any VF up (Intel xe's PF model): the model's VF counts for the current
  * modes, then fair (auto) or custom per-VF resources
- * (amdx_sriov_provision.c), the quotas together against the VRAM.  The
+ * (amdx_vf_provision.c), the quotas together against the VRAM.  The
  * provider brings all VFs up or none.  VF n's VRAM quota is the VRAM
  * allocator's quota of owner n + 1; device fds opened for a VF charge it.
  *
@@ -51,11 +51,11 @@
 #include "amdx_event.h"
 #include "amdx_partition_gate.h"
 #include "amdx_partition_model.h"
-#include "amdx_partition_sriov.h"
+#include "amdx_partition_vf.h"
 #include "amdx_partition_types.h"
-#include "amdx_sriov_provision.h"
+#include "amdx_vf_provision.h"
 
-static bool amdx_part_can_sriov(const struct amdx_device *adev)
+static bool amdx_part_vf_capable(const struct amdx_device *adev)
 {
 	return adev->ops->vf_enable && adev->ops->vf_disable &&
 	       adev->ops->vf_configure && adev->ops->vf_flr;
@@ -114,8 +114,8 @@ static int amdx_vf_provision(struct amdx_device *adev,
 	int ret;
 
 	if (!(args->flags & AMDX_VF_ENABLE_F_CUSTOM)) {
-		ret = amdx_sriov_provision_fair(adev->desc.vram_size,
-						args->num_vfs, nparts, cfg);
+		ret = amdx_vf_provision_fair(adev->desc.vram_size,
+					     args->num_vfs, nparts, cfg);
 		if (ret)
 			return amdx_vf_refuse(adev, args,
 					      AMDX_PART_REASON_VF_PROVISION,
@@ -124,8 +124,8 @@ static int amdx_vf_provision(struct amdx_device *adev,
 		return 0;
 	}
 
-	ret = amdx_sriov_provision_check(adev->desc.vram_size, cfg,
-					 args->num_vfs, nparts, &bad_vf, &why);
+	ret = amdx_vf_provision_check(adev->desc.vram_size, cfg,
+				      args->num_vfs, nparts, &bad_vf, &why);
 	if (ret)
 		return amdx_vf_refuse(adev, args,
 				      AMDX_PART_REASON_VF_PROVISION, bad_vf,
@@ -170,7 +170,7 @@ int amdx_ioctl_vf_enable(struct amdx_file *file, void *data)
 			 args->config_size);
 		return -E2BIG;
 	}
-	if (!amdx_part_can_sriov(adev)) {
+	if (!amdx_part_vf_capable(adev)) {
 		amdx_dbg(adev, "provider has no SR-IOV\n");
 		return -EOPNOTSUPP;
 	}
@@ -270,7 +270,7 @@ int amdx_ioctl_vf_disable(struct amdx_file *file, void *data)
 		amdx_dbg(adev, "VF disable: non-zero flags or pad\n");
 		return -EINVAL;
 	}
-	if (!amdx_part_can_sriov(adev))
+	if (!amdx_part_vf_capable(adev))
 		return -EOPNOTSUPP;
 	mutex_lock(&p->lock);
 	if (!p->num_vfs) {
@@ -341,7 +341,7 @@ int amdx_ioctl_vf_set(struct amdx_file *file, void *data)
 		amdx_dbg(adev, "VF set: %s\n", bad);
 		return -EINVAL;
 	}
-	if (!amdx_part_can_sriov(adev))
+	if (!amdx_part_vf_capable(adev))
 		return -EOPNOTSUPP;
 
 	mutex_lock(&p->lock);
@@ -362,9 +362,9 @@ int amdx_ioctl_vf_set(struct amdx_file *file, void *data)
 	ret = -EINVAL;
 	if (next.flags & ~AMDX_VF_F_EVICT)
 		bad = "unknown VF flags";
-	else if (amdx_sriov_check_sched(next.time_slice_us, next.priority))
+	else if (amdx_vf_check_sched(next.time_slice_us, next.priority))
 		bad = "time slice or priority out of range";
-	else if (amdx_sriov_check_vram(next.vram_quota))
+	else if (amdx_vf_check_vram(next.vram_quota))
 		bad = "VRAM quota not a multiple of 16 MiB or under 256 MiB";
 	if (bad)
 		goto out_unlock;
@@ -460,7 +460,7 @@ int amdx_ioctl_vf_reset(struct amdx_file *file, void *data)
 	args->duration_ns = 0;
 	args->resets_in_window = 0;
 	args->vram_cleared = 0;
-	if (!amdx_part_can_sriov(adev))
+	if (!amdx_part_vf_capable(adev))
 		return -EOPNOTSUPP;
 
 	mutex_lock(&p->lock);

@@ -30,7 +30,7 @@
 #include "amdx_core.h"
 #include "amdx_event.h"
 #include "amdx_partition.h"
-#include "amdx_partition_sriov.h"
+#include "amdx_partition_vf.h"
 #include "amdx_ras_partition.h"
 
 static void amdx_ras_part_event(struct amdx_device *adev, u32 kind, u32 part)

@@ -5,8 +5,8 @@
  * SR-IOV VF provisioning math: VRAM quotas and scheduling parameters,
  * pure logic, no device.
  */
-#ifndef _AMDX_SRIOV_PROVISION_H_
-#define _AMDX_SRIOV_PROVISION_H_
+#ifndef _AMDX_VF_PROVISION_H_
+#define _AMDX_VF_PROVISION_H_
 
 #include <linux/types.h>
 #include <linux/amdx.h>
@@ -19,16 +19,16 @@
  */
 #define AMDX_VF_PRIO_MAX			AMDX_VF_PRIO_HIGH
 
-int amdx_sriov_fair_vram(u64 vram_size, u32 num_vfs, u64 *per_vf);
-int amdx_sriov_provision_fair(u64 vram_size, u32 num_vfs, u32 num_partitions,
-			      struct amdx_vf_config *cfg);
-int amdx_sriov_check_vram(u64 vram);
-int amdx_sriov_check_sched(u32 time_slice_us, u32 priority);
-const char *amdx_sriov_config_bad(const struct amdx_vf_config *c,
-				  u32 num_partitions);
-int amdx_sriov_provision_check(u64 vram_size,
-			       const struct amdx_vf_config *cfg, u32 num_vfs,
-			       u32 num_partitions, u32 *bad_vf,
-			       const char **why);
+int amdx_vf_fair_vram(u64 vram_size, u32 num_vfs, u64 *per_vf);
+int amdx_vf_provision_fair(u64 vram_size, u32 num_vfs, u32 num_partitions,
+			   struct amdx_vf_config *cfg);
+int amdx_vf_check_vram(u64 vram);
+int amdx_vf_check_sched(u32 time_slice_us, u32 priority);
+const char *amdx_vf_config_bad(const struct amdx_vf_config *c,
+			       u32 num_partitions);
+int amdx_vf_provision_check(u64 vram_size,
+			    const struct amdx_vf_config *cfg, u32 num_vfs,
+			    u32 num_partitions, u32 *bad_vf,
+			    const char **why);
 
-#endif /* _AMDX_SRIOV_PROVISION_H_ */
+#endif /* _AMDX_VF_PROVISION_H_ */
