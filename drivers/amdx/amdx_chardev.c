@@ -31,7 +31,7 @@
 #include "amdx_kunit.h"
 #include "amdx_partition.h"
 #include "amdx_partition_gate.h"
-#include "amdx_partition_sriov.h"
+#include "amdx_partition_vf.h"
 #include "amdx_query.h"
 #include "amdx_ras.h"
 

@@ -13,6 +13,7 @@
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/printk.h>
 #include <linux/rwsem.h>
 #include <linux/types.h>
 #include <linux/amdx.h>
@@ -283,5 +284,33 @@ int amdx_device_copy_to_user(struct amdx_device *adev, void __user *dst,
 int amdx_query_out(struct amdx_device *locked, struct amdx_query *q,
 		   const void *buf, u32 len, u32 min_len);
 void amdx_device_registry_fini(void);
+
+/*
+ * Messages about a device start "amdx<id>: ", as the device's sysfs and
+ * debugfs directories are named: amdx_dbg() and the others below add it.
+ * Code that has the device's id but not the device (an argument check)
+ * uses amdx_id_dbg(); the module's own messages start "amdx: ".
+ */
+#define AMDX_LOG_FMT(fmt) "amdx%u: " fmt
+
+#define amdx_id_dbg(id, fmt, ...) \
+	pr_debug(AMDX_LOG_FMT(fmt), (id), ##__VA_ARGS__)
+
+#define amdx_dbg(adev, fmt, ...) amdx_id_dbg((adev)->id, fmt, ##__VA_ARGS__)
+#define amdx_info(adev, fmt, ...) \
+	pr_info(AMDX_LOG_FMT(fmt), (adev)->id, ##__VA_ARGS__)
+#define amdx_warn(adev, fmt, ...) \
+	pr_warn(AMDX_LOG_FMT(fmt), (adev)->id, ##__VA_ARGS__)
+#define amdx_err(adev, fmt, ...) \
+	pr_err(AMDX_LOG_FMT(fmt), (adev)->id, ##__VA_ARGS__)
+
+#define amdx_dbg_ratelimited(adev, fmt, ...) \
+	pr_debug_ratelimited(AMDX_LOG_FMT(fmt), (adev)->id, ##__VA_ARGS__)
+#define amdx_info_ratelimited(adev, fmt, ...) \
+	pr_info_ratelimited(AMDX_LOG_FMT(fmt), (adev)->id, ##__VA_ARGS__)
+#define amdx_warn_ratelimited(adev, fmt, ...) \
+	pr_warn_ratelimited(AMDX_LOG_FMT(fmt), (adev)->id, ##__VA_ARGS__)
+#define amdx_err_ratelimited(adev, fmt, ...) \
+	pr_err_ratelimited(AMDX_LOG_FMT(fmt), (adev)->id, ##__VA_ARGS__)
 
 #endif /* _AMDX_CORE_H_ */

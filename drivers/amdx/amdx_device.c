@@ -523,7 +523,7 @@ struct amdx_device *amdx_device_create(const struct amdx_device_desc *desc,
 			      XA_LIMIT(0, AMDX_MAX_DEVICES - 1), &amdx_next_id,
 			      GFP_KERNEL);
 	if (ret == -EBUSY) {
-		pr_info_ratelimited("amdx: %s: not registered: all %u device ids are in use\n",
+		pr_info_ratelimited("amdx: device %s not registered: all %u device ids are in use\n",
 				    desc->bdf, AMDX_MAX_DEVICES);
 		ret = -ENOSPC;
 	}

@@ -24,9 +24,6 @@
 #include "amdx_query.h"
 #include "amdx_sysfs.h"
 
-#define CREATE_TRACE_POINTS
-#include "amdx_trace.h"
-
 static int __init amdx_init(void)
 {
 	int ret;

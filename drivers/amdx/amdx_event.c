@@ -419,30 +419,28 @@ int amdx_event_subscribe_check(u32 device,
 	u32 size = args->ring_size;
 
 	if (args->pad || args->reserved[0] || args->reserved[1]) {
-		pr_debug("amdx%u: event subscribe: pad or reserved not zero\n",
-			 device);
+		amdx_id_dbg(device, "event subscribe: pad or reserved not zero\n");
 		return -EINVAL;
 	}
 	if (args->flags & ~AMDX_EVENT_F_ALL) {
-		pr_debug("amdx%u: event subscribe: unknown flags %#x\n",
-			 device, args->flags & ~AMDX_EVENT_F_ALL);
+		amdx_id_dbg(device, "event subscribe: unknown flags %#x\n",
+			    args->flags & ~AMDX_EVENT_F_ALL);
 		return -EINVAL;
 	}
 	if (args->mask & ~AMDX_EVENT_MASK_ALL) {
-		pr_debug("amdx%u: event subscribe: unknown kinds in mask %#llx\n",
-			 device, args->mask);
+		amdx_id_dbg(device, "event subscribe: unknown kinds in mask %#llx\n",
+			    args->mask);
 		return -EINVAL;
 	}
 	if (!(args->mask & ~BIT_ULL(AMDX_EVENT_LOST))) {
-		pr_debug("amdx%u: event subscribe: mask %#llx selects no kind\n",
-			 device, args->mask);
+		amdx_id_dbg(device, "event subscribe: mask %#llx selects no kind\n",
+			    args->mask);
 		return -EINVAL;
 	}
 	if (size && (!is_power_of_2(size) || size < AMDX_EVENT_RING_MIN ||
 		     size > AMDX_EVENT_RING_MAX)) {
-		pr_debug("amdx%u: event subscribe: ring size %u is not a power of two in [%u, %u]\n",
-			 device, size, AMDX_EVENT_RING_MIN,
-			 AMDX_EVENT_RING_MAX);
+		amdx_id_dbg(device, "event subscribe: ring size %u is not a power of two in [%u, %u]\n",
+			    size, AMDX_EVENT_RING_MIN, AMDX_EVENT_RING_MAX);
 		return -EINVAL;
 	}
 	return 0;
@@ -619,8 +617,8 @@ static ssize_t amdx_event_read(struct file *filp, char __user *buf,
 	ssize_t ret = 0;
 
 	if (count < rec) {
-		pr_debug("amdx%u: event read: %zu bytes hold no record\n",
-			 sub->src->device, count);
+		amdx_id_dbg(sub->src->device,
+			    "event read: %zu bytes hold no record\n", count);
 		return -EINVAL;
 	}
 	want = min_t(size_t, count / rec, SZ_1G / rec);
@@ -757,8 +755,8 @@ struct file *amdx_ioctl_event_subscribe(struct amdx_file *file, void *data)
 				    max_subs, max_user);
 	if (IS_ERR(sub)) {
 		if (PTR_ERR(sub) == -EMFILE)
-			pr_debug_ratelimited("amdx%u: event subscribe: %u subscribers on the device or %u of uid %u already\n",
-					     adev->id, max_subs, max_user,
+			amdx_dbg_ratelimited(adev, "event subscribe: %u subscribers on the device or %u of uid %u already\n",
+					     max_subs, max_user,
 					     from_kuid(&init_user_ns,
 						       current_euid()));
 		return ERR_CAST(sub);
@@ -850,16 +848,15 @@ static ssize_t amdx_event_hook_write(struct file *f, const char __user *ubuf,
 	int ret = 0;
 
 	if (len >= sizeof(buf)) {
-		pr_debug("amdx%u: emit_events: %zu bytes is too long\n",
-			 adev->id, len);
+		amdx_dbg(adev, "emit_events: %zu bytes is too long\n", len);
 		return -EINVAL;
 	}
 	if (copy_from_user(buf, ubuf, len))
 		return -EFAULT;
 	buf[len] = '\0';
 	if (amdx_event_hook_parse(buf, &kind, &count)) {
-		pr_debug("amdx%u: emit_events: want \"<kind 1..%u> <count 1..%u>\"\n",
-			 adev->id, AMDX_EVENT_KIND_COUNT - 1,
+		amdx_dbg(adev, "emit_events: want \"<kind 1..%u> <count 1..%u>\"\n",
+			 AMDX_EVENT_KIND_COUNT - 1,
 			 AMDX_EVENT_HOOK_MAX);
 		return -EINVAL;
 	}

@@ -74,8 +74,9 @@
 #include "amdx_hmm_devmove.h"
 #include "amdx_kunit.h"
 #include "amdx_partition.h"
+#include "amdx_partition_gate.h"
 #include "amdx_partition_model.h"
-#include "amdx_partition_sriov.h"
+#include "amdx_partition_vf.h"
 #include "amdx_partition_types.h"
 
 /* Most devices of a hive (struct amdx_reset_scope.devices). */
@@ -223,8 +224,8 @@ int amdx_partition_dev_init(struct amdx_device *adev)
 	if (ret)
 		return ret;
 	if (amdx_part_build(adev, st.compute_mode, st.memory_mode, &p->cur)) {
-		pr_warn("amdx: %s: modes %u/%u invalid for the model, one partition\n",
-			adev->bdf, st.compute_mode, st.memory_mode);
+		amdx_warn(adev, "modes %u/%u invalid for the model, one partition\n",
+			  st.compute_mode, st.memory_mode);
 		amdx_part_build_whole(adev, &st, &p->cur);
 	}
 	return 0;
@@ -332,9 +333,9 @@ static int amdx_part_lock(struct amdx_part_txn *t, struct amdx_device *adev)
 				   &n);
 	if (ret) {
 		mutex_unlock(&amdx_part_hive_lock);
-		pr_info_ratelimited("amdx: %s: hive %llx has %u devices, at most %u supported\n",
-				    adev->bdf, adev->desc.hive_id, n,
-				    AMDX_PART_HIVE_MAX);
+		amdx_info_ratelimited(adev, "hive %llx has %u devices, at most %u supported\n",
+				      adev->desc.hive_id, n,
+				      AMDX_PART_HIVE_MAX);
 		return -E2BIG;
 	}
 	t->hive = true;
@@ -385,8 +386,8 @@ static void amdx_part_unlock(struct amdx_part_txn *t)
 static int amdx_part_refuse(struct amdx_part_txn *t, u32 reason, int err)
 {
 	t->cfg->reason = reason;
-	pr_debug("amdx: %s: partition change to %u/%u refused: %s\n",
-		 t->devs[0]->bdf, t->compute, t->memory,
+	amdx_dbg(t->devs[0], "partition change to %u/%u refused: %s\n",
+		 t->compute, t->memory,
 		 amdx_partition_reason_name(reason));
 	return err;
 }
@@ -421,8 +422,8 @@ static int amdx_part_find_holders(struct amdx_part_txn *t)
 	}
 	t->got_holders = got;
 	if (ret) {
-		pr_debug("amdx: %s: holders of VRAM unknown: %pe\n",
-			 t->devs[0]->bdf, ERR_PTR(ret));
+		amdx_dbg(t->devs[0], "holders of VRAM unknown: %pe\n",
+			 ERR_PTR(ret));
 		return ret;
 	}
 	t->cfg->num_holders = total;
@@ -476,8 +477,8 @@ static int amdx_part_decide(struct amdx_part_txn *t)
 					-EINVAL);
 	}
 	if (t->naff > 1)
-		pr_debug("amdx: %s: memory mode %u applies to %u hive devices\n",
-			 adev->bdf, t->memory, t->naff);
+		amdx_dbg(adev, "memory mode %u applies to %u hive devices\n",
+			 t->memory, t->naff);
 
 	if (t->memory != t->old[0].memory_mode) {
 		ret = amdx_part_find_holders(t);
@@ -504,8 +505,8 @@ static int amdx_part_drain_dev(struct amdx_device *d, u32 num_memory,
 			if (fatal_signal_pending(current))
 				return -EINTR;
 			if (ktime_get_ns() > deadline) {
-				pr_info_ratelimited("amdx: %s: drain of memory partition %u missed its %u ms deadline\n",
-						    d->bdf, m, ms);
+				amdx_info_ratelimited(d, "drain of memory partition %u missed its %u ms deadline\n",
+						      m, ms);
 				return -ETIMEDOUT;
 			}
 			ret = amdx_hmm_vacate_partition(d, m);
@@ -583,8 +584,8 @@ static int amdx_part_drain(struct amdx_part_txn *t)
 						      t->old[i].num_memory,
 						      &h[i], &nh[i]);
 	if (ret)
-		pr_debug("amdx: %s: holders to tell of the drain unknown: %pe\n",
-			 t->devs[0]->bdf, ERR_PTR(ret));
+		amdx_dbg(t->devs[0], "holders to tell of the drain unknown: %pe\n",
+			 ERR_PTR(ret));
 
 	for (i = 0; i < t->naff && !ret; i++) {
 		if (!(t->devs[i]->desc.flags & AMDX_DEVICE_F_HMM))
@@ -606,17 +607,12 @@ static int amdx_part_drain(struct amdx_part_txn *t)
 static int amdx_part_quiesce(struct amdx_part_txn *t)
 {
 	for (; t->quiesced < t->naff; t->quiesced++) {
-		struct rw_semaphore *gate = &t->devs[t->quiesced]->part->gate;
+		struct amdx_device *adev = t->devs[t->quiesced];
 
-		/*
-		 * Not killable: no kernel up to 6.12 has a killable
-		 * nest-lock variant, and down_write_killable_nested()'s
-		 * subclasses (8) do not cover a hive (AMDX_PART_HIVE_MAX).
-		 * The wait is for the migrations inside the gate.
-		 */
 		if (t->hive)
-			down_write_nest_lock(gate, &amdx_part_hive_lock);
-		else if (down_write_killable(gate))
+			amdx_partition_vram_close_nested(adev,
+							 &amdx_part_hive_lock);
+		else if (amdx_partition_vram_close(adev))
 			return -EINTR;
 	}
 	return 0;
@@ -660,10 +656,10 @@ static int amdx_part_step_work(struct amdx_part_txn *t, u32 step)
 				return ret;
 			if (st.compute_mode != t->old[i].compute_mode ||
 			    st.memory_mode != t->old[i].memory_mode) {
-				pr_err("amdx: %s: provider reports modes %u/%u, expected %u/%u\n",
-				       d->bdf, st.compute_mode, st.memory_mode,
-				       t->old[i].compute_mode,
-				       t->old[i].memory_mode);
+				amdx_err(d, "provider reports modes %u/%u, expected %u/%u\n",
+					 st.compute_mode, st.memory_mode,
+					 t->old[i].compute_mode,
+					 t->old[i].memory_mode);
 				return -EIO;
 			}
 		}
@@ -729,8 +725,8 @@ static int amdx_part_step(struct amdx_part_txn *t, u32 step)
 	}
 	if (ret) {
 		cfg->failed_step = step;
-		pr_info_ratelimited("amdx: %s: partition switch step %u failed: %pe, rolling back\n",
-				    t->devs[0]->bdf, step, ERR_PTR(ret));
+		amdx_info_ratelimited(t->devs[0], "partition switch step %u failed: %pe, rolling back\n",
+				      step, ERR_PTR(ret));
 	}
 	return ret;
 }
@@ -750,8 +746,8 @@ static void amdx_part_rollback(struct amdx_part_txn *t)
 		d = t->devs[i];
 		ret = d->ops->set_memory_mode(d, t->old[i].memory_mode);
 		if (ret) {
-			pr_err("amdx: %s: rollback to memory mode %u failed: %pe\n",
-			       d->bdf, t->old[i].memory_mode, ERR_PTR(ret));
+			amdx_err(d, "rollback to memory mode %u failed: %pe\n",
+				 t->old[i].memory_mode, ERR_PTR(ret));
 			amdx_part_resync(d);
 		}
 	}
@@ -759,8 +755,8 @@ static void amdx_part_rollback(struct amdx_part_txn *t)
 		d = t->devs[0];
 		ret = d->ops->set_compute_mode(d, t->old[0].compute_mode);
 		if (ret) {
-			pr_err("amdx: %s: rollback to compute mode %u failed: %pe\n",
-			       d->bdf, t->old[0].compute_mode, ERR_PTR(ret));
+			amdx_err(d, "rollback to compute mode %u failed: %pe\n",
+				 t->old[0].compute_mode, ERR_PTR(ret));
 			amdx_part_resync(d);
 		}
 	}
@@ -793,7 +789,7 @@ static int amdx_part_commit(struct amdx_part_txn *t)
 	if (ret)
 		amdx_part_rollback(t);
 	while (t->quiesced)
-		up_write(&t->devs[--t->quiesced]->part->gate);
+		amdx_partition_vram_open(t->devs[--t->quiesced]);
 	cfg->outcome = ret ? AMDX_PART_OUTCOME_ROLLED_BACK :
 			     AMDX_PART_OUTCOME_COMMITTED;
 	amdx_stats_commit(t->devs[0], ret ? AMDX_COMMIT_ROLLED_BACK :
@@ -807,8 +803,7 @@ static int amdx_part_config_check(struct amdx_device *adev,
 {
 	if ((cfg->flags & ~AMDX_PART_F_DRAIN) || cfg->pad || cfg->reserved ||
 	    (!cfg->holders && cfg->max_holders)) {
-		pr_debug("amdx: %s: partition config: unknown flags, non-zero reserved fields or holders without a buffer\n",
-			 adev->bdf);
+		amdx_dbg(adev, "partition config: unknown flags, non-zero reserved fields or holders without a buffer\n");
 		return -EINVAL;
 	}
 	/* Outputs: whatever a previous call left there is overwritten. */
@@ -905,8 +900,7 @@ int amdx_partition_run(struct amdx_device *adev,
 	if (ret)
 		return ret;
 	if (!amdx_part_can_switch(adev)) {
-		pr_debug("amdx: %s: provider cannot switch partition modes\n",
-			 adev->bdf);
+		amdx_dbg(adev, "provider cannot switch partition modes\n");
 		return -EOPNOTSUPP;
 	}
 	t = kzalloc(sizeof(*t), GFP_KERNEL);

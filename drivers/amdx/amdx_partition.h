@@ -5,7 +5,7 @@
  * Partition and SR-IOV state of a device (amdx_partition.c): the partition
  * manager's ioctls and queries and the interface RAS containment uses to
  * quarantine, reset and restore one partition.  The gate HMM migrations
- * pass is amdx_partition_gate.h, the VFs amdx_partition_sriov.h.
+ * pass is amdx_partition_gate.h, the VFs amdx_partition_vf.h.
  */
 #ifndef _AMDX_PARTITION_H_
 #define _AMDX_PARTITION_H_

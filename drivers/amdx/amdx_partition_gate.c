@@ -6,11 +6,14 @@
  * DOC: partition VRAM gate
  *
  * What the HMM path and the device fds ask the partition manager: the
- * VRAM gate every migration passes (&amdx_part_dev.gate, held for write
- * by a commit from QUIESCE on and by VF enable and disable) and whether
- * a VF's fd may allocate.  A leaf of its own below the features, so HMM
- * reads partition state without depending on the partition manager,
- * which itself drains memory through HMM (amdx_partition.c).
+ * VRAM gate every migration passes and whether a VF's fd may allocate.
+ * A migration is inside the gate (&amdx_part_dev.gate) between
+ * amdx_partition_vram_begin() and _end(); a commit closes it from
+ * QUIESCE on, VF enable and disable while they change the VFs and VF
+ * reset while it clears a VF's VRAM, with amdx_partition_vram_close()
+ * and _open().  A leaf of its own below the features, so HMM reads
+ * partition state without depending on the partition manager, which
+ * itself drains memory through HMM (amdx_partition.c).
  */
 #include <linux/err.h>
 #include <linux/lockdep.h>
@@ -45,6 +48,47 @@ void amdx_partition_vram_end(struct amdx_device *adev)
 }
 
 /**
+ * amdx_partition_vram_close() - close the VRAM gate
+ * @adev: the device.
+ *
+ * Waits for the migrations inside the gate; none enters until
+ * amdx_partition_vram_open().  VF count, generation, layouts and VF
+ * bindings change only with the gate closed.
+ *
+ * Return: 0, or -EINTR on a fatal signal.
+ */
+int amdx_partition_vram_close(struct amdx_device *adev)
+{
+	return down_write_killable(&adev->part->gate);
+}
+
+/**
+ * amdx_partition_vram_close_nested() - close one device's gate of a hive
+ * @adev: the device.
+ * @hive_lock: the hive-wide commit lock, held; it orders the gates of
+ *	the hive's devices, closed one after the other.
+ *
+ * Not killable: no kernel up to 6.12 has a killable nest-lock variant,
+ * and down_write_killable_nested()'s subclasses (8) do not cover a hive
+ * (%AMDX_PART_HIVE_MAX).  The wait is for the migrations inside the gate.
+ */
+void amdx_partition_vram_close_nested(struct amdx_device *adev,
+				      struct mutex *hive_lock)
+{
+	down_write_nest_lock(&adev->part->gate, hive_lock);
+}
+
+/**
+ * amdx_partition_vram_open() - open the VRAM gate closed by
+ *	amdx_partition_vram_close() or _close_nested()
+ * @adev: the device.
+ */
+void amdx_partition_vram_open(struct amdx_device *adev)
+{
+	up_write(&adev->part->gate);
+}
+
+/**
  * amdx_partition_vf_open() - check a VF for a new device fd
  * @adev: the device (no lock held).
  * @vf: the VF.
@@ -63,8 +107,7 @@ int amdx_partition_vf_open(struct amdx_device *adev, u32 vf, u64 *epoch)
 	if (adev->dead) {
 		ret = -ENODEV;
 	} else if (vf >= p->num_vfs) {
-		pr_debug("amdx: %s: device open for VF %u: not enabled\n",
-			 adev->bdf, vf);
+		amdx_dbg(adev, "device open for VF %u: not enabled\n", vf);
 		ret = -EINVAL;
 	}
 	*epoch = p->vf_epoch;
@@ -102,8 +145,8 @@ int amdx_partition_vf_check(struct amdx_device *adev, u32 vf, u64 epoch,
 	else
 		*evict = READ_ONCE(p->vfs[vf].cfg.flags) & AMDX_VF_F_EVICT;
 	if (ret)
-		pr_debug("amdx: %s: VF %u fd may not allocate VRAM: %pe\n",
-			 adev->bdf, vf, ERR_PTR(ret));
+		amdx_dbg(adev, "VF %u fd may not allocate VRAM: %pe\n",
+			 vf, ERR_PTR(ret));
 	return ret;
 }
 
@@ -151,13 +194,11 @@ int amdx_partition_mem_check(struct amdx_device *adev, u32 mem, u32 vf)
 			shared = true;
 	}
 	if (!shared && tenant != AMDX_VF_NONE && tenant != vf) {
-		pr_debug("amdx: %s: memory partition %u is VF %u's\n",
-			 adev->bdf, mem, tenant);
+		amdx_dbg(adev, "memory partition %u is VF %u's\n", mem, tenant);
 		return -EACCES;
 	}
 	if (busy) {
-		pr_debug("amdx: %s: memory partition %u is out of service\n",
-			 adev->bdf, mem);
+		amdx_dbg(adev, "memory partition %u is out of service\n", mem);
 		return -EBUSY;
 	}
 	return 0;

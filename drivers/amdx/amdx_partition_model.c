@@ -117,7 +117,7 @@ static const struct amdx_part_model amdx_part_models[] = {
 	},
 };
 
-static const char * const amdx_part_reasons[AMDX_PART_REASON_COUNT] = {
+static const char * const amdx_part_reasons[AMDX_PART_REASON_LAST + 1] = {
 	[AMDX_PART_REASON_NONE] = "valid",
 	[AMDX_PART_REASON_BAD_MODEL] = "unknown model",
 	[AMDX_PART_REASON_COMPUTE_UNSUPPORTED] =
@@ -133,6 +133,12 @@ static const char * const amdx_part_reasons[AMDX_PART_REASON_COUNT] = {
 		"VF count not allowed in the compute mode",
 	[AMDX_PART_REASON_VF_MEMORY] =
 		"VF count not allowed in the memory mode",
+	[AMDX_PART_REASON_VFS_ENABLED] = "VFs are enabled",
+	[AMDX_PART_REASON_HIVE_MEMORY] =
+		"a hive member cannot take the memory mode",
+	[AMDX_PART_REASON_BUSY] = "processes hold VRAM that would change",
+	[AMDX_PART_REASON_VF_PROVISION] = "invalid VF provisioning",
+	[AMDX_PART_REASON_PARTITION_STATE] = "a partition is not online",
 };
 
 static const struct amdx_part_model *amdx_part_model_get(u32 model)
@@ -331,18 +337,19 @@ int amdx_partition_check(u32 model, u32 compute_mode, u32 memory_mode,
 EXPORT_SYMBOL_IF_KUNIT(amdx_partition_check);
 
 /**
- * amdx_partition_reason_str() - a reason in words
- * @reason: %AMDX_PART_REASON_*.
+ * amdx_partition_reason_name() - a reason in words
+ * @reason: %AMDX_PART_REASON_*, the model's (amdx_partition_check()) or
+ *	a transaction's.
  *
  * Return: a static string; "unknown reason" for a value out of range.
  */
-const char *amdx_partition_reason_str(u32 reason)
+const char *amdx_partition_reason_name(u32 reason)
 {
 	if (reason >= ARRAY_SIZE(amdx_part_reasons))
 		return "unknown reason";
 	return amdx_part_reasons[reason];
 }
-EXPORT_SYMBOL_IF_KUNIT(amdx_partition_reason_str);
+EXPORT_SYMBOL_IF_KUNIT(amdx_partition_reason_name);
 
 /**
  * amdx_partition_compute_topology() - the partitions of a configuration
@@ -382,27 +389,3 @@ int amdx_partition_compute_topology(u32 model, u32 compute_mode,
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(amdx_partition_compute_topology);
-
-static const char * const amdx_part_reason_more[] = {
-	[AMDX_PART_REASON_VFS_ENABLED] = "VFs are enabled",
-	[AMDX_PART_REASON_HIVE_MEMORY] =
-		"a hive member cannot take the memory mode",
-	[AMDX_PART_REASON_BUSY] = "processes hold VRAM that would change",
-	[AMDX_PART_REASON_VF_PROVISION] = "invalid VF provisioning",
-	[AMDX_PART_REASON_PARTITION_STATE] = "a partition is not online",
-};
-
-/**
- * amdx_partition_reason_name() - any %AMDX_PART_REASON_* in words
- * @reason: the reason.
- *
- * Return: a static string.
- */
-const char *amdx_partition_reason_name(u32 reason)
-{
-	if (reason < AMDX_PART_REASON_COUNT)
-		return amdx_partition_reason_str(reason);
-	if (reason < ARRAY_SIZE(amdx_part_reason_more))
-		return amdx_part_reason_more[reason];
-	return "unknown reason";
-}

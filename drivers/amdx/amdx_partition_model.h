@@ -25,6 +25,8 @@
 #define AMDX_PART_REASON_VF_COMPUTE		7
 #define AMDX_PART_REASON_VF_MEMORY		8
 #define AMDX_PART_REASON_COUNT			9
+/* The last reason of any kind: the model's above, a transaction's after. */
+#define AMDX_PART_REASON_LAST		AMDX_PART_REASON_PARTITION_STATE
 
 /**
  * struct amdx_partition_topology - the partitions of one valid combination
@@ -56,7 +58,6 @@ int amdx_partition_check_layout(u32 num_xcc, u32 compute_mode,
 				u32 memory_mode, u32 *reason);
 int amdx_partition_check(u32 model, u32 compute_mode, u32 memory_mode,
 			 u32 num_vfs, u32 *reason);
-const char *amdx_partition_reason_str(u32 reason);
 const char *amdx_partition_reason_name(u32 reason);
 int amdx_partition_compute_topology(u32 model, u32 compute_mode,
 				    u32 memory_mode,

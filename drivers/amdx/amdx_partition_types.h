@@ -3,7 +3,7 @@
  * Copyright (C) 2026 The amdx authors
  *
  * The partition manager's state, shared by amdx_partition.c (objects,
- * transactions, queries, RAS interface), amdx_partition_sriov.c (VFs) and
+ * transactions, queries, RAS interface), amdx_partition_vf.c (VFs) and
  * amdx_partition_sysfs.c.  Locking: see the DOC block of amdx_partition.c.
  */
 #ifndef _AMDX_PARTITION_TYPES_H_

@@ -67,9 +67,6 @@
 #include "amdx_ras_policy.h"
 #include "amdx_ras_types.h"
 
-#define amdx_ras_dbg(adev, fmt, ...) \
-	pr_debug("amdx: %s: " fmt "\n", (adev)->bdf, ##__VA_ARGS__)
-
 /* Pages BADPAGES_IMPORT retires per hold of &amdx_ras.lock. */
 #define AMDX_RAS_IMPORT_BATCH	64
 /* Errors one injection may stand for. */
@@ -184,8 +181,8 @@ static void amdx_ras_store(struct amdx_device *adev)
 		return;
 	}
 out_err:
-	pr_warn_ratelimited("amdx: %s: bad-page table not stored on the board: %pe\n",
-			    adev->bdf, ERR_PTR(ret));
+	amdx_warn_ratelimited(adev, "bad-page table not stored on the board: %pe\n",
+			      ERR_PTR(ret));
 }
 
 /* Caller holds ras->lock. */
@@ -197,10 +194,10 @@ static void amdx_ras_check_rma(struct amdx_device *adev)
 	if (ras->rma || ras->nrec < limit)
 		return;
 	ras->rma = true;
-	pr_warn("amdx: %s: %u retired pages reach the bad-page threshold %u: device flagged for RMA%s\n",
-		adev->bdf, ras->nrec, limit,
-		amdx_ras_rma_refuses(&ras->policy) ?
-		", new VRAM allocations refused" : "");
+	amdx_warn(adev, "%u retired pages reach the bad-page threshold %u: device flagged for RMA%s\n",
+		  ras->nrec, limit,
+		  amdx_ras_rma_refuses(&ras->policy) ?
+		  ", new VRAM allocations refused" : "");
 	amdx_ras_emit(adev, AMDX_EVENT_RMA, AMDX_RAS_PARTITION_ALL, 0,
 		      ras->nrec, 0);
 }
@@ -265,13 +262,13 @@ static int amdx_ras_retire(struct amdx_device *adev,
 	if (record) {
 		err = amdx_ras_record(ras, rec);
 		if (err == -ENOSPC)
-			pr_warn_ratelimited("amdx: %s: bad-page table full, page %#llx retired but not recorded\n",
-					    adev->bdf, rec->address);
+			amdx_warn_ratelimited(adev, "bad-page table full, page %#llx retired but not recorded\n",
+					      rec->address);
 		ret = ret ?: err;
 	}
 	if (ret)
-		amdx_ras_info(adev, "retiring page %#llx: %pe", rec->address,
-			      ERR_PTR(ret));
+		amdx_info_ratelimited(adev, "retiring page %#llx: %pe\n",
+				      rec->address, ERR_PTR(ret));
 
 	amdx_ras_emit(adev, AMDX_EVENT_PAGE_RETIRED, AMDX_RAS_PARTITION_ALL,
 		      rec->address, rec->cause, moved);
@@ -323,8 +320,7 @@ static int amdx_ras_device_reset(struct amdx_device *adev)
 	ret = adev->ops->device_reset ? adev->ops->device_reset(adev) :
 					-EOPNOTSUPP;
 	if (ret)
-		pr_err("amdx: %s: device reset failed: %pe\n", adev->bdf,
-		       ERR_PTR(ret));
+		amdx_err(adev, "device reset failed: %pe\n", ERR_PTR(ret));
 	amdx_ras_emit(adev, AMDX_EVENT_DEVICE_RESET_END, AMDX_RAS_PARTITION_ALL,
 		      0, (u64)(s64)ret, 0);
 	amdx_ras_action_end(adev, AMDX_ACTION_DEVICE_RESET,
@@ -360,8 +356,8 @@ static void amdx_ras_contain(struct amdx_device *adev,
 			if (!w || xa_err(xa_store(&ras->ce, index, w,
 						  GFP_KERNEL))) {
 				kfree(w);
-				amdx_ras_info(adev, "no memory to count CEs of page %#llx",
-					      err->address & PAGE_MASK);
+				amdx_info_ratelimited(adev, "no memory to count CEs of page %#llx\n",
+						      err->address & PAGE_MASK);
 				return;
 			}
 		}
@@ -455,8 +451,8 @@ int amdx_ras_report(struct amdx_device *adev,
 
 	ret = amdx_ras_error_check(adev, err);
 	if (ret) {
-		amdx_ras_info(adev, "provider reported an invalid error (block %u type %u instance %u)",
-			      err->block, err->type, err->instance);
+		amdx_info_ratelimited(adev, "provider reported an invalid error (block %u type %u instance %u)\n",
+				      err->block, err->type, err->instance);
 		return ret;
 	}
 	if (err->flags & AMDX_RAS_ERR_F_ADDRESS)
@@ -516,8 +512,8 @@ static u32 amdx_ras_apply_batch(struct amdx_device *adev,
 		if (ras->nrec + added < AMDX_BADPAGE_MAX_RECORDS)
 			recs[added++] = rec;	/* added <= i */
 		else
-			pr_warn_ratelimited("amdx: %s: bad-page table full, page %#llx retired but not recorded\n",
-					    adev->bdf, rec.address);
+			amdx_warn_ratelimited(adev, "bad-page table full, page %#llx retired but not recorded\n",
+					      rec.address);
 	}
 	if (added) {
 		ras->nrec = amdx_badpage_merge(ras->table, ras->nrec, recs,
@@ -538,8 +534,9 @@ static int amdx_ras_table_fits(struct amdx_device *adev,
 		if (recs[i].address >= adev->desc.vram_size ||
 		    !PAGE_ALIGNED(recs[i].address) ||
 		    recs[i].partition >= AMDX_MAX_MEM_PARTITIONS) {
-			amdx_ras_info(adev, "bad-page record %u: page %#llx (partition %u) is not a page of this device",
-				      i, recs[i].address, recs[i].partition);
+			amdx_info_ratelimited(adev, "bad-page record %u: page %#llx (partition %u) is not a page of this device\n",
+					      i, recs[i].address,
+					      recs[i].partition);
 			return -EINVAL;
 		}
 	}
@@ -562,7 +559,8 @@ static int amdx_ras_decode(struct amdx_device *adev, const void *buf,
 		return -ENOMEM;
 	ret = amdx_badpage_decode(buf, len, *recs, max, n, &why);
 	if (ret == -EBADMSG)
-		amdx_ras_info(adev, "bad-page table rejected: %s", why);
+		amdx_info_ratelimited(adev, "bad-page table rejected: %s\n",
+				      why);
 	if (!ret)
 		ret = amdx_ras_table_fits(adev, *recs, *n);
 	if (ret) {
@@ -635,8 +633,8 @@ int amdx_ras_init(struct amdx_device *adev)
 		ras->dirty = false;
 		mutex_unlock(&ras->lock);
 		kvfree(recs);
-		pr_info("amdx: %s: %u retired pages from the board's bad-page table\n",
-			adev->bdf, n);
+		amdx_info(adev, "%u retired pages from the board's bad-page table\n",
+			  n);
 	}
 	adev->desc.badpages = NULL;
 	adev->desc.badpages_len = 0;
@@ -670,54 +668,54 @@ int amdx_ioctl_ras_inject(struct amdx_file *file, void *data)
 
 	if (args->flags || args->pad || args->seq || args->reserved[0] ||
 	    args->reserved[1]) {
-		amdx_ras_dbg(adev, "inject: flags, pad, seq or reserved not zero");
+		amdx_dbg(adev, "inject: flags, pad, seq or reserved not zero\n");
 		return -EINVAL;
 	}
 	if (args->block >= AMDX_RAS_BLOCK_COUNT ||
 	    args->type >= AMDX_RAS_TYPE_COUNT) {
-		amdx_ras_dbg(adev, "inject: unknown block %u or type %u",
-			     args->block, args->type);
+		amdx_dbg(adev, "inject: unknown block %u or type %u\n",
+			 args->block, args->type);
 		return -EINVAL;
 	}
 	b = &ras->blocks[args->block];
 	if (!b->instances || !(b->supported & BIT(args->type))) {
-		amdx_ras_dbg(adev, "inject: %s does not report %s errors here",
-			     amdx_ras_block_names[args->block],
-			     amdx_ras_type_names[args->type]);
+		amdx_dbg(adev, "inject: %s does not report %s errors here\n",
+			 amdx_ras_block_names[args->block],
+			 amdx_ras_type_names[args->type]);
 		return -EOPNOTSUPP;
 	}
 	if (args->instance >= b->instances) {
-		amdx_ras_dbg(adev, "inject: %s instance %u of %u",
-			     amdx_ras_block_names[args->block], args->instance,
-			     b->instances);
+		amdx_dbg(adev, "inject: %s instance %u of %u\n",
+			 amdx_ras_block_names[args->block], args->instance,
+			 b->instances);
 		return -EINVAL;
 	}
 	if (!args->count || args->count > AMDX_RAS_INJECT_MAX) {
-		amdx_ras_dbg(adev, "inject: count %u outside 1..%u", args->count,
-			     AMDX_RAS_INJECT_MAX);
+		amdx_dbg(adev, "inject: count %u outside 1..%u\n", args->count,
+			 AMDX_RAS_INJECT_MAX);
 		return -EINVAL;
 	}
 	if (args->block != AMDX_RAS_BLOCK_UMC && args->address) {
-		amdx_ras_dbg(adev, "inject: an address only for umc");
+		amdx_dbg(adev, "inject: an address only for umc\n");
 		return -EINVAL;
 	}
 	if (args->block == AMDX_RAS_BLOCK_UMC) {
 		if (args->address >= adev->desc.vram_size) {
-			amdx_ras_dbg(adev, "inject: address %#llx beyond the VRAM",
-				     args->address);
+			amdx_dbg(adev, "inject: address %#llx beyond the VRAM\n",
+				 args->address);
 			return -EINVAL;
 		}
 		mutex_lock(&ras->lock);
 		retired = amdx_ras_retired(ras, args->address);
 		mutex_unlock(&ras->lock);
 		if (retired) {
-			amdx_ras_dbg(adev, "inject: page of %#llx is retired",
-				     args->address);
+			amdx_dbg(adev, "inject: page of %#llx is retired\n",
+				 args->address);
 			return -EINVAL;
 		}
 	}
 	if (!adev->ops->ras_inject) {
-		amdx_ras_dbg(adev, "inject: the provider cannot inject");
+		amdx_dbg(adev, "inject: the provider cannot inject\n");
 		return -EOPNOTSUPP;
 	}
 	ret = adev->ops->ras_inject(adev, args, &seq);
@@ -750,8 +748,7 @@ int amdx_ioctl_ras_set_policy(struct amdx_file *file, void *data)
 
 	ret = amdx_ras_policy_check(req, &why);
 	if (ret) {
-		pr_info_ratelimited("amdx: %s: RAS policy refused: %s\n",
-				    adev->bdf, why);
+		amdx_info_ratelimited(adev, "RAS policy refused: %s\n", why);
 		return ret;
 	}
 	mutex_lock(&ras->lock);
@@ -797,12 +794,12 @@ int amdx_ioctl_ras_badpages_import(struct amdx_file *file, void *data)
 
 	if (args->pad || args->pad2 || args->imported || args->reserved[0] ||
 	    args->reserved[1]) {
-		amdx_ras_dbg(adev, "import: pad, imported or reserved not zero");
+		amdx_dbg(adev, "import: pad, imported or reserved not zero\n");
 		return -EINVAL;
 	}
 	if (args->size > amdx_badpage_size(AMDX_BADPAGE_MAX_RECORDS)) {
-		amdx_ras_dbg(adev, "import: %u bytes is more than a full table",
-			     args->size);
+		amdx_dbg(adev, "import: %u bytes is more than a full table\n",
+			 args->size);
 		return -EINVAL;
 	}
 	buf = kvmalloc(args->size ?: 1, GFP_KERNEL);
@@ -824,8 +821,8 @@ int amdx_ioctl_ras_badpages_import(struct amdx_file *file, void *data)
 	for (i = 0; i < n; i++)
 		fresh += !amdx_ras_retired(ras, recs[i].address);
 	if (fresh > AMDX_BADPAGE_MAX_RECORDS - ras->nrec) {
-		amdx_ras_dbg(adev, "import: %u new records do not fit the table",
-			     fresh);
+		amdx_dbg(adev, "import: %u new records do not fit the table\n",
+			 fresh);
 		mutex_unlock(&ras->lock);
 		kvfree(recs);
 		return -ENOSPC;

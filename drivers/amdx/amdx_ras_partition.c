@@ -23,7 +23,6 @@
  * (taken inside the amdx_partition_*() calls); the partition manager never
  * calls into RAS.
  */
-#include <linux/device.h>
 #include <linux/err.h>
 #include <linux/errno.h>
 #include <linux/ktime.h>
@@ -31,7 +30,7 @@
 #include "amdx_core.h"
 #include "amdx_event.h"
 #include "amdx_partition.h"
-#include "amdx_partition_sriov.h"
+#include "amdx_partition_vf.h"
 #include "amdx_ras_partition.h"
 
 static void amdx_ras_part_event(struct amdx_device *adev, u32 kind, u32 part)
@@ -85,10 +84,10 @@ int amdx_ras_partition_contain(struct amdx_device *adev, u32 part,
 				    AMDX_EVENT_PARTITION_OFFLINE :
 				    AMDX_EVENT_PARTITION_RESTORED, part);
 		if (ret || offline)
-			dev_warn(adev->class_dev,
-				 "partition %u offline after %s: %pe\n", part,
-				 offline ? "too many resets" : "a failed reset",
-				 ERR_PTR(ret));
+			amdx_warn(adev, "partition %u offline after %s: %pe\n",
+				  part,
+				  offline ? "too many resets" : "a failed reset",
+				  ERR_PTR(ret));
 	}
 	ev = (struct amdx_event) {
 		.kind = AMDX_EVENT_ACTION_END,

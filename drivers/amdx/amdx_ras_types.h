@@ -18,8 +18,12 @@
 
 #include "amdx_ras_policy.h"
 
+/*
+ * amdx_info_ratelimited() (amdx_core.h) with the newline added: left for
+ * amdx_ras_poison.c's message until that file uses amdx_core.h's directly.
+ */
 #define amdx_ras_info(adev, fmt, ...) \
-	pr_info_ratelimited("amdx: %s: " fmt "\n", (adev)->bdf, ##__VA_ARGS__)
+	amdx_info_ratelimited(adev, fmt "\n", ##__VA_ARGS__)
 
 /* Counter rows per block: the device row, then one per compute partition. */
 #define AMDX_RAS_ROWS	(1 + AMDX_MAX_PARTITIONS)

@@ -196,17 +196,17 @@ void amdx_sim_devmem_put_page(struct amdx_sim_dev *sd, u64 pfn);
 struct page *amdx_sim_devmem_page(struct amdx_sim_dev *sd, u64 pfn);
 u64 amdx_sim_devmem_wipe(struct amdx_sim_dev *sd, u32 owner);
 void amdx_sim_devmem_read(struct amdx_sim_dev *sd, u64 pfn, void *buf);
-struct page *amdx_sim_hmm_alloc_page(struct amdx_device *adev, u32 part,
-				     u32 owner);
-int amdx_sim_hmm_alloc_pages(struct amdx_device *adev, u32 part, u32 owner,
-			     u32 n, struct page **pages, u32 *got);
-int amdx_sim_hmm_copy(struct amdx_device *adev, struct page *dst,
-		      struct page *src);
-u32 amdx_sim_hmm_copy_pages(struct amdx_device *adev, struct page **dst,
-			    struct page **src, u32 n);
-u64 amdx_sim_hmm_page_index(struct amdx_device *adev, struct page *page);
-struct page *amdx_sim_hmm_index_page(struct amdx_device *adev, u64 index);
-u64 amdx_sim_hmm_used_pages(struct amdx_device *adev);
+struct page *amdx_sim_vram_alloc_page(struct amdx_device *adev, u32 part,
+				      u32 owner);
+int amdx_sim_vram_alloc_pages(struct amdx_device *adev, u32 part, u32 owner,
+			      u32 n, struct page **pages, u32 *got);
+int amdx_sim_vram_copy(struct amdx_device *adev, struct page *dst,
+		       struct page *src);
+u32 amdx_sim_vram_copy_pages(struct amdx_device *adev, struct page **dst,
+			     struct page **src, u32 n);
+u64 amdx_sim_vram_page_index(struct amdx_device *adev, struct page *page);
+struct page *amdx_sim_vram_index_page(struct amdx_device *adev, u64 index);
+u64 amdx_sim_vram_used_pages(struct amdx_device *adev);
 #else
 static inline int amdx_sim_devmem_init(struct amdx_sim_dev *sd)
 {

@@ -370,7 +370,7 @@ static struct page *amdx_sim_backing(struct amdx_sim_dev *sd, struct page *p)
 }
 
 /**
- * amdx_sim_hmm_alloc_page() - &amdx_provider_ops.vram_alloc_page
+ * amdx_sim_vram_alloc_page() - &amdx_provider_ops.vram_alloc_page
  * @adev: the core's device.
  * @part: memory partition.
  * @owner: %AMDX_OWNER_PF or AMDX_OWNER_VF(n), the allocator's owner.
@@ -378,8 +378,8 @@ static struct page *amdx_sim_backing(struct amdx_sim_dev *sd, struct page *p)
  * Return: a locked device page with one reference, or ERR_PTR()
  * (-EDQUOT at the owner's VRAM quota).
  */
-struct page *amdx_sim_hmm_alloc_page(struct amdx_device *adev, u32 part,
-				     u32 owner)
+struct page *amdx_sim_vram_alloc_page(struct amdx_device *adev, u32 part,
+				      u32 owner)
 {
 	struct amdx_sim_dev *sd = amdx_device_priv(adev);
 	u64 pfn;
@@ -391,11 +391,11 @@ struct page *amdx_sim_hmm_alloc_page(struct amdx_device *adev, u32 part,
 	return amdx_sim_devmem_page(sd, pfn);
 }
 
-/* VRAM pages per allocator round trip of amdx_sim_hmm_alloc_pages(). */
+/* VRAM pages per allocator round trip of amdx_sim_vram_alloc_pages(). */
 #define AMDX_SIM_ALLOC_CHUNK	64
 
 /**
- * amdx_sim_hmm_alloc_pages() - &amdx_provider_ops.vram_alloc_pages
+ * amdx_sim_vram_alloc_pages() - &amdx_provider_ops.vram_alloc_pages
  * @adev: the core's device.
  * @part: memory partition.
  * @owner: %AMDX_OWNER_PF or AMDX_OWNER_VF(n), the allocator's owner.
@@ -404,15 +404,15 @@ struct page *amdx_sim_hmm_alloc_page(struct amdx_device *adev, u32 part,
  * @got: out: how many.
  *
  * amdx_vram_alloc_bulk() per %AMDX_SIM_ALLOC_CHUNK pages (lowest free
- * first), each page made usable as amdx_sim_hmm_alloc_page() does.  While
+ * first), each page made usable as amdx_sim_vram_alloc_page() does.  While
  * the debugfs knob ``fail_vram_alloc`` is set, page by page through
- * amdx_sim_hmm_alloc_page(), so the knob counts pages either way.
+ * amdx_sim_vram_alloc_page(), so the knob counts pages either way.
  *
  * Context: process context, may sleep.
  * Return: 0 when all @n came, else -ENOSPC, -EDQUOT or -ENOMEM.
  */
-int amdx_sim_hmm_alloc_pages(struct amdx_device *adev, u32 part, u32 owner,
-			     u32 n, struct page **pages, u32 *got)
+int amdx_sim_vram_alloc_pages(struct amdx_device *adev, u32 part, u32 owner,
+			      u32 n, struct page **pages, u32 *got)
 {
 	struct amdx_sim_dev *sd = amdx_device_priv(adev);
 	u64 pfns[AMDX_SIM_ALLOC_CHUNK];
@@ -421,8 +421,8 @@ int amdx_sim_hmm_alloc_pages(struct amdx_device *adev, u32 part, u32 owner,
 
 	if (unlikely(atomic_read(&sd->fail_vram_alloc) > 0)) {
 		for (; k < n; k++) {
-			struct page *page = amdx_sim_hmm_alloc_page(adev, part,
-								    owner);
+			struct page *page = amdx_sim_vram_alloc_page(adev, part,
+								     owner);
 
 			if (IS_ERR(page)) {
 				ret = PTR_ERR(page);
@@ -455,7 +455,7 @@ int amdx_sim_hmm_alloc_pages(struct amdx_device *adev, u32 part, u32 owner,
 }
 
 /**
- * amdx_sim_hmm_copy() - &amdx_provider_ops.vram_copy
+ * amdx_sim_vram_copy() - &amdx_provider_ops.vram_copy
  * @adev: the core's device.
  * @dst: destination page (system, or a VRAM page of this device).
  * @src: source page (system, or a VRAM page of this device).
@@ -463,8 +463,8 @@ int amdx_sim_hmm_alloc_pages(struct amdx_device *adev, u32 part, u32 owner,
  * Return: 0, -EINVAL for another device's page, -EIO when the debugfs
  * knob ``fail_vram_copy`` says so.
  */
-int amdx_sim_hmm_copy(struct amdx_device *adev, struct page *dst,
-		      struct page *src)
+int amdx_sim_vram_copy(struct amdx_device *adev, struct page *dst,
+		       struct page *src)
 {
 	struct amdx_sim_dev *sd = amdx_device_priv(adev);
 	struct page *d = amdx_sim_backing(sd, dst);
@@ -483,19 +483,19 @@ int amdx_sim_hmm_copy(struct amdx_device *adev, struct page *dst,
 }
 
 /**
- * amdx_sim_hmm_copy_pages() - &amdx_provider_ops.vram_copy_pages
+ * amdx_sim_vram_copy_pages() - &amdx_provider_ops.vram_copy_pages
  * @adev: the core's device.
  * @dst: destination pages (system, or VRAM pages of this device).
  * @src: source pages, likewise.
  * @n: pages.
  *
- * amdx_sim_hmm_copy() of each pair, the debugfs knobs read once for the
+ * amdx_sim_vram_copy() of each pair, the debugfs knobs read once for the
  * batch while neither is set.
  *
  * Return: pages copied before the first that failed (@n when none did).
  */
-u32 amdx_sim_hmm_copy_pages(struct amdx_device *adev, struct page **dst,
-			    struct page **src, u32 n)
+u32 amdx_sim_vram_copy_pages(struct amdx_device *adev, struct page **dst,
+			     struct page **src, u32 n)
 {
 	struct amdx_sim_dev *sd = amdx_device_priv(adev);
 	struct page *d, *s;
@@ -504,7 +504,7 @@ u32 amdx_sim_hmm_copy_pages(struct amdx_device *adev, struct page **dst,
 	if (unlikely(amdx_sim_vram_copy_delay_ms(sd) ||
 		     atomic_read(&sd->fail_vram_copy) > 0)) {
 		for (i = 0; i < n; i++)
-			if (amdx_sim_hmm_copy(adev, dst[i], src[i]))
+			if (amdx_sim_vram_copy(adev, dst[i], src[i]))
 				break;
 		return i;
 	}
@@ -519,13 +519,13 @@ u32 amdx_sim_hmm_copy_pages(struct amdx_device *adev, struct page **dst,
 }
 
 /**
- * amdx_sim_hmm_page_index() - &amdx_provider_ops.vram_page_index
+ * amdx_sim_vram_page_index() - &amdx_provider_ops.vram_page_index
  * @adev: the core's device.
  * @page: a VRAM page of the device.
  *
  * Return: its VRAM page index.
  */
-u64 amdx_sim_hmm_page_index(struct amdx_device *adev, struct page *page)
+u64 amdx_sim_vram_page_index(struct amdx_device *adev, struct page *page)
 {
 	struct amdx_sim_dev *sd = amdx_device_priv(adev);
 
@@ -533,24 +533,24 @@ u64 amdx_sim_hmm_page_index(struct amdx_device *adev, struct page *page)
 }
 
 /**
- * amdx_sim_hmm_index_page() - &amdx_provider_ops.vram_index_page
+ * amdx_sim_vram_index_page() - &amdx_provider_ops.vram_index_page
  * @adev: the core's device.
  * @index: a VRAM page index below the VRAM size.
  *
  * Return: the device page.
  */
-struct page *amdx_sim_hmm_index_page(struct amdx_device *adev, u64 index)
+struct page *amdx_sim_vram_index_page(struct amdx_device *adev, u64 index)
 {
 	return amdx_sim_devmem_page(amdx_device_priv(adev), index);
 }
 
 /**
- * amdx_sim_hmm_used_pages() - &amdx_provider_ops.vram_used_pages
+ * amdx_sim_vram_used_pages() - &amdx_provider_ops.vram_used_pages
  * @adev: the core's device.
  *
  * Return: VRAM pages allocated.
  */
-u64 amdx_sim_hmm_used_pages(struct amdx_device *adev)
+u64 amdx_sim_vram_used_pages(struct amdx_device *adev)
 {
 	struct amdx_sim_dev *sd = amdx_device_priv(adev);
 

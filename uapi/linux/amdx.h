@@ -21,6 +21,28 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
+/*
+ * Versions (%AMDX_QUERY_CAPS reports the module's):
+ *  - MAJOR moves only with an incompatible change, which the rules above
+ *    rule out: it stays 1.
+ *  - MINOR moves by one, in the commit that makes it, with every addition
+ *    a caller can use: a command, a query, a field, a flag or value a
+ *    field accepts or reports, an event kind.  A caller that needs the
+ *    addition checks MINOR >= that value (never equality): an older
+ *    module refuses it (-ENOTTY for a command, -EINVAL for a query, flag
+ *    or value, -E2BIG for a field it lacks set non-zero), which the
+ *    caller could not tell from a bad argument.  Documentation and
+ *    internal changes move nothing.
+ *  - what this build or kernel may lack although the version has it
+ *    (kernel configuration: %AMDX_CAP_DEVICE_PRIVATE) is an %AMDX_CAP_* bit
+ *    as well, tested instead of the version.
+ * Minor 0 is everything in this header up to this rule, %AMDX_QUERY_STATS
+ * (added before it) included.
+ *
+ * Each item is added in its section (the device, HMM, partitions and VFs,
+ * RAS, the event log; then the first-version sizes and the ioctl numbers,
+ * each list in the order of the sections), never appended at the end.
+ */
 #define AMDX_UAPI_VERSION_MAJOR		1
 #define AMDX_UAPI_VERSION_MINOR		0
 
@@ -79,6 +101,7 @@
 #define AMDX_QUERY_RAS_POLICY		7	/* struct amdx_ras_policy */
 #define AMDX_QUERY_BADPAGES		8	/* bad-page table, header + records */
 #define AMDX_QUERY_RESET_SCOPE		9	/* struct amdx_reset_scope */
+#define AMDX_QUERY_STATS		10	/* struct amdx_device_stats */
 
 /**
  * struct amdx_query - argument of %AMDX_IOC_QUERY
@@ -217,6 +240,62 @@ struct amdx_device_info {
 	__u32 pad;
 	struct amdx_mem_partition_info mem_partitions[AMDX_MAX_MEM_PARTITIONS];
 	__u64 reserved[8];
+};
+
+/**
+ * struct amdx_device_stats - result of %AMDX_QUERY_STATS
+ * @migrations_to_vram: %AMDX_IOC_HMM_MIGRATE calls that moved pages to
+ *	VRAM (one per call, whatever the number of ranges).
+ * @bytes_to_vram: bytes they moved.
+ * @migrations_to_ram: %AMDX_IOC_HMM_MIGRATE calls that moved pages to
+ *	system memory (to %AMDX_HMM_LOC_SYSTEM, or a prefetch to ranges
+ *	preferring it).
+ * @bytes_to_ram: bytes they moved.
+ * @fault_migrations: CPU faults on the device's pages that moved pages
+ *	home (one granule each).
+ * @fault_bytes: bytes they moved.
+ * @evictions: ranges moved home to make room in VRAM (a full memory
+ *	partition, or a VF at its quota with %AMDX_VF_F_EVICT).
+ * @evicted_bytes: bytes they moved.
+ * @drains: passes of a partition commit's drain (%AMDX_PART_F_DRAIN)
+ *	that moved pages home.
+ * @drained_bytes: bytes they moved.
+ * @vf_flrs: VF function-level resets performed (%AMDX_IOC_VF_RESET that
+ *	reset the VF; refused or failed ones do not count).
+ * @commits: %AMDX_IOC_PARTITION_COMMIT calls on this device's fds that
+ *	committed a change (%AMDX_PART_OUTCOME_COMMITTED).
+ * @rollbacks: commits whose step failed and rolled back
+ *	(%AMDX_PART_OUTCOME_ROLLED_BACK).
+ * @refusals: commits refused before any step ran (a &struct
+ *	amdx_partition_config reason, or holders without drain).
+ * @events_emitted: records the device's event log emitted (seqs it
+ *	took), with or without subscribers.
+ * @events_lost: records dropped from full subscriber rings, summed over
+ *	the subscribers (each counted in that subscriber's LOST record).
+ * @reserved: zero.
+ *
+ * Every counter starts at 0 when the device registers and only grows;
+ * amounts are in bytes.  A migration moving no page counts nowhere.
+ * Moves of single VRAM pages by RAS soft retirement are not migrations.
+ */
+struct amdx_device_stats {
+	__u64 migrations_to_vram;
+	__u64 bytes_to_vram;
+	__u64 migrations_to_ram;
+	__u64 bytes_to_ram;
+	__u64 fault_migrations;
+	__u64 fault_bytes;
+	__u64 evictions;
+	__u64 evicted_bytes;
+	__u64 drains;
+	__u64 drained_bytes;
+	__u64 vf_flrs;
+	__u64 commits;
+	__u64 rollbacks;
+	__u64 refusals;
+	__u64 events_emitted;
+	__u64 events_lost;
+	__u64 reserved[4];
 };
 
 /* struct amdx_device_open.flags */
@@ -1067,6 +1146,20 @@ struct amdx_ras_badpages_import {
 	__u64 reserved[2];
 };
 
+/**
+ * struct amdx_reset_scope - result of %AMDX_QUERY_RESET_SCOPE
+ * @hive_id: the device's hive, 0 if none.
+ * @num_devices: devices a device reset would reset (itself included).
+ * @devices: their ids, @num_devices valid.
+ * @reserved: zero.
+ */
+struct amdx_reset_scope {
+	__u64 hive_id;
+	__u32 num_devices;
+	__u32 devices[15];
+	__u64 reserved[2];
+};
+
 /*
  * Event log: a device fd's %AMDX_IOC_EVENT_SUBSCRIBE returns an event fd.
  * read() returns whole records (a buffer shorter than one is -EINVAL);
@@ -1215,20 +1308,6 @@ struct amdx_event_subscribe {
 	__u64 reserved[2];
 };
 
-/**
- * struct amdx_reset_scope - result of %AMDX_QUERY_RESET_SCOPE
- * @hive_id: the device's hive, 0 if none.
- * @num_devices: devices a device reset would reset (itself included).
- * @devices: their ids, @num_devices valid.
- * @reserved: zero.
- */
-struct amdx_reset_scope {
-	__u64 hive_id;
-	__u32 num_devices;
-	__u32 devices[15];
-	__u64 reserved[2];
-};
-
 /*
  * First-version sizes of the extensible structures (as OPEN_HOW_SIZE_VER0
  * in <linux/openat2.h>).  An ioctl argument shorter than its _SIZE_VER0 is
@@ -1255,6 +1334,7 @@ struct amdx_reset_scope {
 /* fixed-size query results (struct amdx_ras_policy above) */
 #define AMDX_QUERY_CAPS_SIZE_VER0		56
 #define AMDX_DEVICE_INFO_SIZE_VER0		448
+#define AMDX_DEVICE_STATS_SIZE_VER0		160
 #define AMDX_RESET_SCOPE_SIZE_VER0		88
 /* array entries and records */
 #define AMDX_DEVICE_ENTRY_SIZE_VER0		40
@@ -1286,69 +1366,5 @@ struct amdx_reset_scope {
 #define AMDX_IOC_RAS_SET_POLICY	_IOW(AMDX_IOCTL_BASE, 0x31, struct amdx_ras_policy)
 #define AMDX_IOC_RAS_BADPAGES_IMPORT _IOWR(AMDX_IOCTL_BASE, 0x32, struct amdx_ras_badpages_import)
 #define AMDX_IOC_EVENT_SUBSCRIBE _IOWR(AMDX_IOCTL_BASE, 0x33, struct amdx_event_subscribe)
-
-/*
- * Device counters (device fds): %AMDX_QUERY_STATS.
- */
-#define AMDX_QUERY_STATS		10	/* struct amdx_device_stats */
-
-/**
- * struct amdx_device_stats - result of %AMDX_QUERY_STATS
- * @migrations_to_vram: %AMDX_IOC_HMM_MIGRATE calls that moved pages to
- *	VRAM (one per call, whatever the number of ranges).
- * @bytes_to_vram: bytes they moved.
- * @migrations_to_ram: %AMDX_IOC_HMM_MIGRATE calls that moved pages to
- *	system memory (to %AMDX_HMM_LOC_SYSTEM, or a prefetch to ranges
- *	preferring it).
- * @bytes_to_ram: bytes they moved.
- * @fault_migrations: CPU faults on the device's pages that moved pages
- *	home (one granule each).
- * @fault_bytes: bytes they moved.
- * @evictions: ranges moved home to make room in VRAM (a full memory
- *	partition, or a VF at its quota with %AMDX_VF_F_EVICT).
- * @evicted_bytes: bytes they moved.
- * @drains: passes of a partition commit's drain (%AMDX_PART_F_DRAIN)
- *	that moved pages home.
- * @drained_bytes: bytes they moved.
- * @vf_flrs: VF function-level resets performed (%AMDX_IOC_VF_RESET that
- *	reset the VF; refused or failed ones do not count).
- * @commits: %AMDX_IOC_PARTITION_COMMIT calls on this device's fds that
- *	committed a change (%AMDX_PART_OUTCOME_COMMITTED).
- * @rollbacks: commits whose step failed and rolled back
- *	(%AMDX_PART_OUTCOME_ROLLED_BACK).
- * @refusals: commits refused before any step ran (a &struct
- *	amdx_partition_config reason, or holders without drain).
- * @events_emitted: records the device's event log emitted (seqs it
- *	took), with or without subscribers.
- * @events_lost: records dropped from full subscriber rings, summed over
- *	the subscribers (each counted in that subscriber's LOST record).
- * @reserved: zero.
- *
- * Every counter starts at 0 when the device registers and only grows;
- * amounts are in bytes.  A migration moving no page counts nowhere.
- * Moves of single VRAM pages by RAS soft retirement are not migrations.
- */
-struct amdx_device_stats {
-	__u64 migrations_to_vram;
-	__u64 bytes_to_vram;
-	__u64 migrations_to_ram;
-	__u64 bytes_to_ram;
-	__u64 fault_migrations;
-	__u64 fault_bytes;
-	__u64 evictions;
-	__u64 evicted_bytes;
-	__u64 drains;
-	__u64 drained_bytes;
-	__u64 vf_flrs;
-	__u64 commits;
-	__u64 rollbacks;
-	__u64 refusals;
-	__u64 events_emitted;
-	__u64 events_lost;
-	__u64 reserved[4];
-};
-
-/* First-version size of struct amdx_device_stats (see above). */
-#define AMDX_DEVICE_STATS_SIZE_VER0		160
 
 #endif /* _UAPI_LINUX_AMDX_H */

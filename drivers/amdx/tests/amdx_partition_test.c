@@ -31,7 +31,7 @@
 #include <linux/string.h>
 
 #include "amdx_partition_model.h"
-#include "amdx_sriov_provision.h"
+#include "amdx_vf_provision.h"
 
 /* ---- the oracle: ANCHORS.md written out independently ---- */
 
@@ -187,8 +187,8 @@ static void check_gives_verdict_and_reason_of_table(struct kunit *test)
 				   mc->vfs, &reason);
 	KUNIT_EXPECT_EQ(test, ret, mc->reason ? -EINVAL : 0);
 	KUNIT_EXPECT_EQ_MSG(test, reason, mc->reason, "got \"%s\", want \"%s\"",
-			    amdx_partition_reason_str(reason),
-			    amdx_partition_reason_str(mc->reason));
+			    amdx_partition_reason_name(reason),
+			    amdx_partition_reason_name(mc->reason));
 	/* the reason is optional */
 	KUNIT_EXPECT_EQ(test, amdx_partition_check(mc->model, mc->compute,
 						   mc->memory, mc->vfs, NULL),
@@ -301,19 +301,19 @@ static void reason_strings_are_distinct_and_bounded(struct kunit *test)
 {
 	u32 i, j;
 
-	for (i = 0; i < AMDX_PART_REASON_COUNT; i++) {
-		const char *s = amdx_partition_reason_str(i);
+	for (i = 0; i <= AMDX_PART_REASON_LAST; i++) {
+		const char *s = amdx_partition_reason_name(i);
 
 		KUNIT_ASSERT_NOT_NULL(test, s);
 		KUNIT_EXPECT_STRNEQ(test, s, "unknown reason");
 		for (j = 0; j < i; j++)
 			KUNIT_EXPECT_STRNEQ(test, s,
-					    amdx_partition_reason_str(j));
+					    amdx_partition_reason_name(j));
 	}
 	KUNIT_EXPECT_STREQ(test,
-			   amdx_partition_reason_str(AMDX_PART_REASON_COUNT),
+			   amdx_partition_reason_name(AMDX_PART_REASON_LAST + 1),
 			   "unknown reason");
-	KUNIT_EXPECT_STREQ(test, amdx_partition_reason_str(U32_MAX),
+	KUNIT_EXPECT_STREQ(test, amdx_partition_reason_name(U32_MAX),
 			   "unknown reason");
 }
 
@@ -532,7 +532,7 @@ static int check8(u64 vram, const struct amdx_vf_config *cfg, u32 n,
 	u32 bad;
 	int ret;
 
-	ret = amdx_sriov_provision_check(vram, cfg, n, 8, &bad, &why);
+	ret = amdx_vf_provision_check(vram, cfg, n, 8, &bad, &why);
 	if (bad_vf)
 		*bad_vf = bad;
 	/* a refusal always says why */
@@ -548,13 +548,13 @@ static void fair_split_rounds_down_to_16m_steps(struct kunit *test)
 	u64 per_vf = 0xdead;
 	u32 i, all = 0;
 
-	KUNIT_EXPECT_EQ(test, amdx_sriov_fair_vram(fc->vram, fc->num_vfs,
-						   &per_vf), fc->ret);
+	KUNIT_EXPECT_EQ(test, amdx_vf_fair_vram(fc->vram, fc->num_vfs,
+						&per_vf), fc->ret);
 	KUNIT_EXPECT_EQ(test, per_vf, fc->ret ? 0xdead : fc->per_vf);
 
 	memset(cfg, 0xa5, sizeof(cfg));
-	KUNIT_ASSERT_EQ(test, amdx_sriov_provision_fair(fc->vram, fc->num_vfs,
-							8, cfg), fc->ret);
+	KUNIT_ASSERT_EQ(test, amdx_vf_provision_fair(fc->vram, fc->num_vfs,
+						     8, cfg), fc->ret);
 	if (fc->ret) {
 		/* untouched on failure */
 		KUNIT_EXPECT_EQ(test, cfg[0].vram_quota,
@@ -615,32 +615,32 @@ static void vram_quota_needs_16m_steps_and_256m(struct kunit *test)
 		.priority = AMDX_VF_PRIO_NORMAL,
 	};
 
-	KUNIT_EXPECT_EQ(test, amdx_sriov_check_vram(qc->vram), qc->ret);
+	KUNIT_EXPECT_EQ(test, amdx_vf_check_vram(qc->vram), qc->ret);
 	KUNIT_EXPECT_EQ(test, check8(192ULL * SZ_1G, &cfg, 1, NULL), qc->ret);
 }
 
 static void sched_parameters_are_range_checked(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, AMDX_VF_TIME_SLICE_DEFAULT_US, 6000);
-	KUNIT_EXPECT_EQ(test, amdx_sriov_check_sched(6000,
-						     AMDX_VF_PRIO_NORMAL), 0);
-	KUNIT_EXPECT_EQ(test, amdx_sriov_check_sched(1000,
-						     AMDX_VF_PRIO_LOW), 0);
-	KUNIT_EXPECT_EQ(test, amdx_sriov_check_sched(100000,
-						     AMDX_VF_PRIO_HIGH), 0);
-	KUNIT_EXPECT_EQ(test, amdx_sriov_check_sched(999,
-						     AMDX_VF_PRIO_NORMAL),
+	KUNIT_EXPECT_EQ(test, amdx_vf_check_sched(6000,
+						  AMDX_VF_PRIO_NORMAL), 0);
+	KUNIT_EXPECT_EQ(test, amdx_vf_check_sched(1000,
+						  AMDX_VF_PRIO_LOW), 0);
+	KUNIT_EXPECT_EQ(test, amdx_vf_check_sched(100000,
+						  AMDX_VF_PRIO_HIGH), 0);
+	KUNIT_EXPECT_EQ(test, amdx_vf_check_sched(999,
+						  AMDX_VF_PRIO_NORMAL),
 			-EINVAL);
-	KUNIT_EXPECT_EQ(test, amdx_sriov_check_sched(0,
-						     AMDX_VF_PRIO_NORMAL),
+	KUNIT_EXPECT_EQ(test, amdx_vf_check_sched(0,
+						  AMDX_VF_PRIO_NORMAL),
 			-EINVAL);
-	KUNIT_EXPECT_EQ(test, amdx_sriov_check_sched(100001,
-						     AMDX_VF_PRIO_NORMAL),
+	KUNIT_EXPECT_EQ(test, amdx_vf_check_sched(100001,
+						  AMDX_VF_PRIO_NORMAL),
 			-EINVAL);
-	KUNIT_EXPECT_EQ(test, amdx_sriov_check_sched(6000,
-						     AMDX_VF_PRIO_HIGH + 1),
+	KUNIT_EXPECT_EQ(test, amdx_vf_check_sched(6000,
+						  AMDX_VF_PRIO_HIGH + 1),
 			-EINVAL);
-	KUNIT_EXPECT_EQ(test, amdx_sriov_check_sched(6000, U32_MAX), -EINVAL);
+	KUNIT_EXPECT_EQ(test, amdx_vf_check_sched(6000, U32_MAX), -EINVAL);
 }
 
 /* @n well-formed VFs of @vram each, VF i on partition i (mod 8). */
@@ -726,9 +726,9 @@ static void custom_partitions_flags_and_reserved(struct kunit *test)
 	cfg[0].partition_mask = BIT(8);
 	KUNIT_EXPECT_EQ(test, check8(vram, cfg, 4, &bad), -EINVAL);
 	KUNIT_EXPECT_EQ(test, bad, 0);
-	KUNIT_EXPECT_NOT_NULL(test, amdx_sriov_config_bad(&cfg[0], 8));
-	KUNIT_EXPECT_NULL(test, amdx_sriov_config_bad(&cfg[0], 9));
-	KUNIT_EXPECT_NOT_NULL(test, amdx_sriov_config_bad(&cfg[1], 0));
+	KUNIT_EXPECT_NOT_NULL(test, amdx_vf_config_bad(&cfg[0], 8));
+	KUNIT_EXPECT_NULL(test, amdx_vf_config_bad(&cfg[0], 9));
+	KUNIT_EXPECT_NOT_NULL(test, amdx_vf_config_bad(&cfg[1], 0));
 
 	/* unknown flags and reserved fields */
 	fill(cfg, 4, SZ_1G);

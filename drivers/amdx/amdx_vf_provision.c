@@ -37,10 +37,10 @@
 #include <linux/string.h>
 
 #include "amdx_kunit.h"
-#include "amdx_sriov_provision.h"
+#include "amdx_vf_provision.h"
 
 /**
- * amdx_sriov_fair_vram() - the fair VRAM share of each VF
+ * amdx_vf_fair_vram() - the fair VRAM share of each VF
  * @vram_size: VRAM to share, in bytes.
  * @num_vfs: VFs, 1..%AMDX_MAX_VFS.
  * @per_vf: set to the share in bytes, a multiple of %AMDX_VF_VRAM_ALIGN.
@@ -48,7 +48,7 @@
  * Return: 0; -EINVAL for a VF count out of range; -ENOSPC if a share would
  * be under %AMDX_VF_VRAM_MIN.
  */
-int amdx_sriov_fair_vram(u64 vram_size, u32 num_vfs, u64 *per_vf)
+int amdx_vf_fair_vram(u64 vram_size, u32 num_vfs, u64 *per_vf)
 {
 	u64 share;
 
@@ -61,26 +61,26 @@ int amdx_sriov_fair_vram(u64 vram_size, u32 num_vfs, u64 *per_vf)
 	*per_vf = share;
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(amdx_sriov_fair_vram);
+EXPORT_SYMBOL_IF_KUNIT(amdx_vf_fair_vram);
 
 /**
- * amdx_sriov_provision_fair() - a fair configuration for every VF
+ * amdx_vf_provision_fair() - a fair configuration for every VF
  * @vram_size: VRAM to share, in bytes.
  * @num_vfs: VFs, 1..%AMDX_MAX_VFS.
  * @num_partitions: compute partitions of the current mode, 1..32; VF n
  *	gets partitions n, n + @num_vfs, ...
  * @cfg: @num_vfs entries, filled on success, untouched on failure.
  *
- * Return: as amdx_sriov_fair_vram().
+ * Return: as amdx_vf_fair_vram().
  */
-int amdx_sriov_provision_fair(u64 vram_size, u32 num_vfs, u32 num_partitions,
-			      struct amdx_vf_config *cfg)
+int amdx_vf_provision_fair(u64 vram_size, u32 num_vfs, u32 num_partitions,
+			   struct amdx_vf_config *cfg)
 {
 	u64 share;
 	u32 i;
 	int ret;
 
-	ret = amdx_sriov_fair_vram(vram_size, num_vfs, &share);
+	ret = amdx_vf_fair_vram(vram_size, num_vfs, &share);
 	if (ret)
 		return ret;
 
@@ -94,31 +94,31 @@ int amdx_sriov_provision_fair(u64 vram_size, u32 num_vfs, u32 num_partitions,
 		cfg[i % num_vfs].partition_mask |= BIT(i);
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(amdx_sriov_provision_fair);
+EXPORT_SYMBOL_IF_KUNIT(amdx_vf_provision_fair);
 
 /**
- * amdx_sriov_check_vram() - is one VF's VRAM quota well formed
+ * amdx_vf_check_vram() - is one VF's VRAM quota well formed
  * @vram: quota in bytes.
  *
  * Return: 0, or -EINVAL if @vram is not a multiple of
  * %AMDX_VF_VRAM_ALIGN or is under %AMDX_VF_VRAM_MIN.
  */
-int amdx_sriov_check_vram(u64 vram)
+int amdx_vf_check_vram(u64 vram)
 {
 	if (!IS_ALIGNED(vram, AMDX_VF_VRAM_ALIGN) || vram < AMDX_VF_VRAM_MIN)
 		return -EINVAL;
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(amdx_sriov_check_vram);
+EXPORT_SYMBOL_IF_KUNIT(amdx_vf_check_vram);
 
 /**
- * amdx_sriov_check_sched() - are one VF's scheduling parameters in range
+ * amdx_vf_check_sched() - are one VF's scheduling parameters in range
  * @time_slice_us: %AMDX_VF_TIME_SLICE_MIN_US..%AMDX_VF_TIME_SLICE_MAX_US.
  * @priority: %AMDX_VF_PRIO_LOW..%AMDX_VF_PRIO_MAX.
  *
  * Return: 0, or -EINVAL if either is out of range.
  */
-int amdx_sriov_check_sched(u32 time_slice_us, u32 priority)
+int amdx_vf_check_sched(u32 time_slice_us, u32 priority)
 {
 	if (time_slice_us < AMDX_VF_TIME_SLICE_MIN_US ||
 	    time_slice_us > AMDX_VF_TIME_SLICE_MAX_US ||
@@ -126,17 +126,17 @@ int amdx_sriov_check_sched(u32 time_slice_us, u32 priority)
 		return -EINVAL;
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(amdx_sriov_check_sched);
+EXPORT_SYMBOL_IF_KUNIT(amdx_vf_check_sched);
 
 /**
- * amdx_sriov_config_bad() - what is wrong with one VF's configuration
+ * amdx_vf_config_bad() - what is wrong with one VF's configuration
  * @c: the configuration.
  * @num_partitions: compute partitions of the current mode, 1..32.
  *
  * Return: NULL when @c is well formed on its own, else the reason.
  */
-const char *amdx_sriov_config_bad(const struct amdx_vf_config *c,
-				  u32 num_partitions)
+const char *amdx_vf_config_bad(const struct amdx_vf_config *c,
+			       u32 num_partitions)
 {
 	u32 valid = num_partitions >= 32 ? U32_MAX :
 		    (u32)GENMASK(num_partitions - 1, 0);
@@ -148,16 +148,16 @@ const char *amdx_sriov_config_bad(const struct amdx_vf_config *c,
 	if (!num_partitions || !c->partition_mask ||
 	    (c->partition_mask & ~valid))
 		return "partition mask empty or naming no partition";
-	if (amdx_sriov_check_vram(c->vram_quota))
+	if (amdx_vf_check_vram(c->vram_quota))
 		return "VRAM quota not a multiple of 16 MiB or under 256 MiB";
-	if (amdx_sriov_check_sched(c->time_slice_us, c->priority))
+	if (amdx_vf_check_sched(c->time_slice_us, c->priority))
 		return "time slice or priority out of range";
 	return NULL;
 }
-EXPORT_SYMBOL_IF_KUNIT(amdx_sriov_config_bad);
+EXPORT_SYMBOL_IF_KUNIT(amdx_vf_config_bad);
 
 /**
- * amdx_sriov_provision_check() - is a custom configuration valid
+ * amdx_vf_provision_check() - is a custom configuration valid
  * @vram_size: VRAM to share, in bytes.
  * @cfg: @num_vfs entries.
  * @num_vfs: VFs, 1..%AMDX_MAX_VFS.
@@ -166,13 +166,13 @@ EXPORT_SYMBOL_IF_KUNIT(amdx_sriov_config_bad);
  * @why: on error, the reason.
  *
  * Return: 0; -EINVAL for a VF count out of range, a VF's configuration
- * malformed (amdx_sriov_config_bad()) or a partition bound twice; -ENOSPC
+ * malformed (amdx_vf_config_bad()) or a partition bound twice; -ENOSPC
  * if the VRAM quotas add up to more than @vram_size.
  */
-int amdx_sriov_provision_check(u64 vram_size,
-			       const struct amdx_vf_config *cfg, u32 num_vfs,
-			       u32 num_partitions, u32 *bad_vf,
-			       const char **why)
+int amdx_vf_provision_check(u64 vram_size,
+			    const struct amdx_vf_config *cfg, u32 num_vfs,
+			    u32 num_partitions, u32 *bad_vf,
+			    const char **why)
 {
 	u64 total = 0;
 	u32 used = 0, i;
@@ -185,7 +185,7 @@ int amdx_sriov_provision_check(u64 vram_size,
 	}
 
 	for (i = 0; i < num_vfs; i++) {
-		bad = amdx_sriov_config_bad(&cfg[i], num_partitions);
+		bad = amdx_vf_config_bad(&cfg[i], num_partitions);
 		if (!bad && (cfg[i].partition_mask & used))
 			bad = "partition bound to another VF";
 		if (bad) {
@@ -206,4 +206,4 @@ int amdx_sriov_provision_check(u64 vram_size,
 	}
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(amdx_sriov_provision_check);
+EXPORT_SYMBOL_IF_KUNIT(amdx_vf_provision_check);

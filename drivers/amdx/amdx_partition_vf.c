@@ -8,7 +8,7 @@
  * VF_ENABLE validates the whole provisioning before the provider brings
  * any VF up (Intel xe's PF model): the model's VF counts for the current
  * modes, then fair (auto) or custom per-VF resources
- * (amdx_sriov_provision.c), the quotas together against the VRAM.  The
+ * (amdx_vf_provision.c), the quotas together against the VRAM.  The
  * provider brings all VFs up or none.  VF n's VRAM quota is the VRAM
  * allocator's quota of owner n + 1; device fds opened for a VF charge it.
  *
@@ -43,7 +43,6 @@
 #include <linux/lockdep.h>
 #include <linux/mutex.h>
 #include <linux/overflow.h>
-#include <linux/rwsem.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -52,11 +51,11 @@
 #include "amdx_event.h"
 #include "amdx_partition_gate.h"
 #include "amdx_partition_model.h"
-#include "amdx_partition_sriov.h"
+#include "amdx_partition_vf.h"
 #include "amdx_partition_types.h"
-#include "amdx_sriov_provision.h"
+#include "amdx_vf_provision.h"
 
-static bool amdx_part_can_sriov(const struct amdx_device *adev)
+static bool amdx_part_vf_capable(const struct amdx_device *adev)
 {
 	return adev->ops->vf_enable && adev->ops->vf_disable &&
 	       adev->ops->vf_configure && adev->ops->vf_flr;
@@ -78,8 +77,8 @@ static int amdx_vf_refuse(struct amdx_device *adev,
 {
 	args->reason = reason;
 	args->bad_vf = vf;
-	pr_debug("amdx: %s: VF enable of %u VFs refused (VF %d): %s: %s\n",
-		 adev->bdf, args->num_vfs, vf == AMDX_VF_NONE ? -1 : (int)vf,
+	amdx_dbg(adev, "VF enable of %u VFs refused (VF %d): %s: %s\n",
+		 args->num_vfs, vf == AMDX_VF_NONE ? -1 : (int)vf,
 		 amdx_partition_reason_name(reason), why);
 	return err;
 }
@@ -115,8 +114,8 @@ static int amdx_vf_provision(struct amdx_device *adev,
 	int ret;
 
 	if (!(args->flags & AMDX_VF_ENABLE_F_CUSTOM)) {
-		ret = amdx_sriov_provision_fair(adev->desc.vram_size,
-						args->num_vfs, nparts, cfg);
+		ret = amdx_vf_provision_fair(adev->desc.vram_size,
+					     args->num_vfs, nparts, cfg);
 		if (ret)
 			return amdx_vf_refuse(adev, args,
 					      AMDX_PART_REASON_VF_PROVISION,
@@ -125,8 +124,8 @@ static int amdx_vf_provision(struct amdx_device *adev,
 		return 0;
 	}
 
-	ret = amdx_sriov_provision_check(adev->desc.vram_size, cfg,
-					 args->num_vfs, nparts, &bad_vf, &why);
+	ret = amdx_vf_provision_check(adev->desc.vram_size, cfg,
+				      args->num_vfs, nparts, &bad_vf, &why);
 	if (ret)
 		return amdx_vf_refuse(adev, args,
 				      AMDX_PART_REASON_VF_PROVISION, bad_vf,
@@ -162,18 +161,17 @@ int amdx_ioctl_vf_enable(struct amdx_file *file, void *data)
 	    (custom && args->config_size < AMDX_VF_CONFIG_SIZE_VER0) ||
 	    (!custom && args->config_size) || !args->num_vfs ||
 	    args->num_vfs > AMDX_MAX_VFS) {
-		pr_debug("amdx: %s: VF enable: malformed arguments\n",
-			 adev->bdf);
+		amdx_dbg(adev, "VF enable: malformed arguments\n");
 		return -EINVAL;
 	}
 	/* As openat2() and clone3(): one page per entry is plenty. */
 	if (args->config_size > PAGE_SIZE) {
-		pr_debug("amdx: %s: VF enable: config_size %u above a page\n",
-			 adev->bdf, args->config_size);
+		amdx_dbg(adev, "VF enable: config_size %u above a page\n",
+			 args->config_size);
 		return -E2BIG;
 	}
-	if (!amdx_part_can_sriov(adev)) {
-		pr_debug("amdx: %s: provider has no SR-IOV\n", adev->bdf);
+	if (!amdx_part_vf_capable(adev)) {
+		amdx_dbg(adev, "provider has no SR-IOV\n");
 		return -EOPNOTSUPP;
 	}
 	cfg = kcalloc(args->num_vfs, sizeof(*cfg), GFP_KERNEL);
@@ -220,15 +218,15 @@ int amdx_ioctl_vf_enable(struct amdx_file *file, void *data)
 		goto out_unlock;
 
 	/* The VF count and generation change only with the gate closed. */
-	if (down_write_killable(&p->gate)) {
+	if (amdx_partition_vram_close(adev)) {
 		ret = -EINTR;
 		goto out_unlock;
 	}
 	ret = adev->ops->vf_enable(adev, args->num_vfs, cfg);
 	if (ret) {
-		up_write(&p->gate);
-		pr_info_ratelimited("amdx: %s: enabling %u VFs failed: %pe\n",
-				    adev->bdf, args->num_vfs, ERR_PTR(ret));
+		amdx_partition_vram_open(adev);
+		amdx_info_ratelimited(adev, "enabling %u VFs failed: %pe\n",
+				      args->num_vfs, ERR_PTR(ret));
 		goto out_unlock;
 	}
 	memset(p->vfs, 0, sizeof(p->vfs));
@@ -242,7 +240,7 @@ int amdx_ioctl_vf_enable(struct amdx_file *file, void *data)
 	p->num_vfs = args->num_vfs;
 	p->vf_epoch++;
 	p->cur.generation++;
-	up_write(&p->gate);
+	amdx_partition_vram_open(adev);
 out_unlock:
 	mutex_unlock(&p->lock);
 out_free:
@@ -269,28 +267,27 @@ int amdx_ioctl_vf_disable(struct amdx_file *file, void *data)
 	int ret;
 
 	if (args->flags || args->pad) {
-		pr_debug("amdx: %s: VF disable: non-zero flags or pad\n",
-			 adev->bdf);
+		amdx_dbg(adev, "VF disable: non-zero flags or pad\n");
 		return -EINVAL;
 	}
-	if (!amdx_part_can_sriov(adev))
+	if (!amdx_part_vf_capable(adev))
 		return -EOPNOTSUPP;
 	mutex_lock(&p->lock);
 	if (!p->num_vfs) {
-		pr_debug("amdx: %s: VF disable: no VF enabled\n", adev->bdf);
+		amdx_dbg(adev, "VF disable: no VF enabled\n");
 		ret = -EINVAL;
 		goto out_unlock;
 	}
 	/* No migration may charge a VF while it goes away. */
-	if (down_write_killable(&p->gate)) {
+	if (amdx_partition_vram_close(adev)) {
 		ret = -EINTR;
 		goto out_unlock;
 	}
 	ret = adev->ops->get_state(adev, &st);
 	for (i = 0; !ret && i < p->num_vfs; i++) {
 		if (st.vf_vram_used[i]) {
-			pr_debug("amdx: %s: VF disable: VF %u holds %llu bytes of VRAM\n",
-				 adev->bdf, i, st.vf_vram_used[i]);
+			amdx_dbg(adev, "VF disable: VF %u holds %llu bytes of VRAM\n",
+				 i, st.vf_vram_used[i]);
 			ret = -EBUSY;
 		}
 	}
@@ -303,7 +300,7 @@ int amdx_ioctl_vf_disable(struct amdx_file *file, void *data)
 		p->vf_epoch++;
 		p->cur.generation++;
 	}
-	up_write(&p->gate);
+	amdx_partition_vram_open(adev);
 out_unlock:
 	mutex_unlock(&p->lock);
 	return ret;
@@ -341,10 +338,10 @@ int amdx_ioctl_vf_set(struct amdx_file *file, void *data)
 		 (!(args->valid & AMDX_VF_SET_FLAGS) && in->flags))
 		bad = "a field not named in valid is set";
 	if (bad) {
-		pr_debug("amdx: %s: VF set: %s\n", adev->bdf, bad);
+		amdx_dbg(adev, "VF set: %s\n", bad);
 		return -EINVAL;
 	}
-	if (!amdx_part_can_sriov(adev))
+	if (!amdx_part_vf_capable(adev))
 		return -EOPNOTSUPP;
 
 	mutex_lock(&p->lock);
@@ -365,9 +362,9 @@ int amdx_ioctl_vf_set(struct amdx_file *file, void *data)
 	ret = -EINVAL;
 	if (next.flags & ~AMDX_VF_F_EVICT)
 		bad = "unknown VF flags";
-	else if (amdx_sriov_check_sched(next.time_slice_us, next.priority))
+	else if (amdx_vf_check_sched(next.time_slice_us, next.priority))
 		bad = "time slice or priority out of range";
-	else if (amdx_sriov_check_vram(next.vram_quota))
+	else if (amdx_vf_check_vram(next.vram_quota))
 		bad = "VRAM quota not a multiple of 16 MiB or under 256 MiB";
 	if (bad)
 		goto out_unlock;
@@ -388,8 +385,7 @@ int amdx_ioctl_vf_set(struct amdx_file *file, void *data)
 out_unlock:
 	mutex_unlock(&p->lock);
 	if (bad)
-		pr_debug("amdx: %s: VF set of VF %u: %s\n", adev->bdf, args->vf,
-			 bad);
+		amdx_dbg(adev, "VF set of VF %u: %s\n", args->vf, bad);
 	return ret;
 }
 
@@ -456,8 +452,7 @@ int amdx_ioctl_vf_reset(struct amdx_file *file, void *data)
 	int ret;
 
 	if (args->flags || args->pad || args->reserved) {
-		pr_debug("amdx: %s: VF reset: non-zero flags, pad or reserved\n",
-			 adev->bdf);
+		amdx_dbg(adev, "VF reset: non-zero flags, pad or reserved\n");
 		return -EINVAL;
 	}
 	args->result = 0;
@@ -465,43 +460,42 @@ int amdx_ioctl_vf_reset(struct amdx_file *file, void *data)
 	args->duration_ns = 0;
 	args->resets_in_window = 0;
 	args->vram_cleared = 0;
-	if (!amdx_part_can_sriov(adev))
+	if (!amdx_part_vf_capable(adev))
 		return -EOPNOTSUPP;
 
 	mutex_lock(&p->lock);
 	if (args->vf >= p->num_vfs) {
-		pr_debug("amdx: %s: VF reset: no VF %u\n", adev->bdf, args->vf);
+		amdx_dbg(adev, "VF reset: no VF %u\n", args->vf);
 		ret = -EINVAL;
 		goto out_unlock;
 	}
 	v = &p->vfs[args->vf];
 	args->resets_in_window = amdx_vf_resets_in_window(v, t0);
 	if (v->state == AMDX_PART_STATE_QUARANTINED) {
-		pr_debug("amdx: %s: VF reset: VF %u is quarantined\n",
-			 adev->bdf, args->vf);
+		amdx_dbg(adev, "VF reset: VF %u is quarantined\n", args->vf);
 		ret = -EBUSY;
 		goto out_state;
 	}
 	if (args->resets_in_window >= AMDX_VF_RESET_LIMIT) {
 		WRITE_ONCE(v->state, AMDX_PART_STATE_QUARANTINED);
-		pr_info_ratelimited("amdx: %s: VF %u reset %u times in %u s: quarantined\n",
-				    adev->bdf, args->vf,
-				    args->resets_in_window,
-				    AMDX_VF_RESET_WINDOW_S);
+		amdx_info_ratelimited(adev, "VF %u reset %u times in %u s: quarantined\n",
+				      args->vf,
+				      args->resets_in_window,
+				      AMDX_VF_RESET_WINDOW_S);
 		ret = -EBUSY;
 		goto out_state;
 	}
 	/* No migration may place data in the VF's VRAM while it is cleared. */
-	if (down_write_killable(&p->gate)) {
+	if (amdx_partition_vram_close(adev)) {
 		ret = -EINTR;
 		goto out_unlock;
 	}
 	cleared = amdx_vf_vram_used(adev, args->vf);
 	ret = adev->ops->vf_flr(adev, args->vf, &result);
-	up_write(&p->gate);
+	amdx_partition_vram_open(adev);
 	if (ret) {
-		pr_info_ratelimited("amdx: %s: VF %u reset failed: %pe\n",
-				    adev->bdf, args->vf, ERR_PTR(ret));
+		amdx_info_ratelimited(adev, "VF %u reset failed: %pe\n",
+				      args->vf, ERR_PTR(ret));
 		goto out_state;
 	}
 	v->reset_ns[v->reset_next] = t0;
