@@ -5,7 +5,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "cli.hpp"
+#include "errors.hpp"
 
 namespace amdx::cli {
 
