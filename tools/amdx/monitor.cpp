@@ -150,30 +150,25 @@ int MonitorCommand::run(const Options& opts, std::ostream& out, std::ostream& er
                       "'amdx monitor --help' lists them, or 'all')");
         return kExitUsage;
     }
-    auto control = open_control(opts, err);
-    if (!control)
-        return kExitError;
-    std::vector<DeviceEntry> selected;
-    for (const auto& dev : devs_.empty() ? std::vector<std::string>{"all"} : devs_) {
-        int code = kExitOk;
-        const auto entries = select_devices(*control, opts, dev, true, err, code);
-        if (!entries)
-            return code;
-        for (const auto& e : *entries)
-            if (std::none_of(selected.begin(), selected.end(),
-                             [&e](const DeviceEntry& s) { return s.id == e.id; }))
-                selected.push_back(e);
-    }
+    // The DEVs as one list: each device once, however often they name it.
+    std::string list;
+    for (const auto& dev : devs_)
+        list.append(list.empty() ? "" : ",").append(dev);
+    int code = kExitOk;
+    auto sel = select_devices(opts, list.empty() ? "all" : list, true, err, code);
+    if (!sel)
+        return code;
+    const auto& selected = sel->entries;
     const bool follow_new = follows_all(devs_);
     if (selected.empty() && !follow_new) {
         fail(err, "monitor: no devices to follow");
         return kExitError;
     }
     // An id that went away is not followed again, under any device.
-    DeviceMonitor monitor(std::move(*control), {.mask = *mask,
-                                                .ring_size = ring_size_,
-                                                .follow_new = follow_new,
-                                                .follow_reused_ids = false});
+    DeviceMonitor monitor(std::move(sel->control), {.mask = *mask,
+                                                    .ring_size = ring_size_,
+                                                    .follow_new = follow_new,
+                                                    .follow_reused_ids = false});
     for (const auto& e : selected) {
         if (auto ok = monitor.add(e); !ok) {
             fail(err, follow_error(ok.context(), e.id));
