@@ -14,6 +14,7 @@
 //   QUERY_HMM_RANGES          <--  counters
 //   read every page           -->  migrate_to_ram fault        <-- pages
 //   verify pattern, QUERY_HMM_RANGES again
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <ostream>
@@ -149,9 +150,10 @@ std::optional<DemoArgs> parse_demo_args(const std::vector<std::string>& args, st
                            : "invalid partition '" + v + "' (expected an index)";
             },
             "N"));
-    std::vector<std::string> argv; // CLI11 takes them last first
-    for (auto it = args.rbegin(); it != args.rend(); ++it)
-        argv.push_back(it->find('=') == std::string::npos ? *it : "--" + *it);
+    std::vector<std::string> argv;
+    for (const auto& arg : args)
+        argv.push_back(arg.find('=') == std::string::npos ? arg : "--" + arg);
+    std::reverse(argv.begin(), argv.end()); // CLI11 takes them last first
     try {
         app.parse(argv);
     } catch (const CLI::ParseError& e) {
