@@ -72,21 +72,14 @@ int dev_list(const Options& opts, std::ostream& out, std::ostream& err) {
 }
 
 int dev_show(const Options& opts, const std::string& dev, std::ostream& out, std::ostream& err) {
-    if (!parse_selector(dev)) {
-        fail(err, selector_error(dev, true));
-        return kExitUsage;
-    }
-    const auto control = open_control(opts, err);
-    if (!control)
-        return kExitError;
     int code = kExitOk;
-    const auto entries = select_devices(*control, opts, dev, true, err, code);
-    if (!entries)
+    const auto sel = select_devices(opts, dev, true, err, code);
+    if (!sel)
         return code;
     const bool all = parse_selector(dev)->kind == Selector::Kind::all;
     Json devices = Json::array();
-    for (const auto& entry : *entries) {
-        const auto info = control->device_info(entry.id);
+    for (const auto& entry : sel->entries) {
+        const auto info = sel->control.device_info(entry.id);
         if (!info && is_gone(info.error()) && all)
             continue; // removed since the listing
         if (!info && is_gone(info.error())) {

@@ -20,6 +20,9 @@
 #include <nlohmann/json.hpp>
 
 #include <amdx/device.hpp>
+#include <amdx/monitor.hpp>
+
+#include "errors.hpp"
 
 namespace amdx::cli {
 
@@ -43,20 +46,6 @@ struct Options {
     bool interactive = false;         ///< standard input is a terminal
     std::string sysfs = "/sys";       ///< where VFs' PCI addresses are looked up
 };
-
-// Exit status (the table in Documentation/admin-guide/cli.rst).
-inline constexpr int kExitOk = 0;
-inline constexpr int kExitError = 1;        ///< any other failure
-inline constexpr int kExitUsage = 2;        ///< the command line is wrong
-inline constexpr int kExitNoModule = 3;     ///< /dev/amdx missing or not amdx's
-inline constexpr int kExitNoDevice = 4;     ///< DEV selects no device, or it went away
-inline constexpr int kExitPermission = 5;   ///< EPERM, EACCES
-inline constexpr int kExitBusy = 6;         ///< EBUSY, EAGAIN: try again later
-inline constexpr int kExitNotSupported = 7; ///< the kernel lacks it (ENOTTY, EOPNOTSUPP)
-inline constexpr int kExitRolledBack = 8;   ///< a transaction failed and was rolled back
-
-/// The exit status of a request that failed with @ec.
-[[nodiscard]] int exit_code(std::error_code ec);
 
 /// DEV: a comma-separated list of device ids, PCI addresses ("0000:c1:00.0"
 /// or "c1:00.0"), serial numbers ("serial:SN1000") or "all".
@@ -122,23 +111,6 @@ void render(std::ostream& out, const Json& doc, Format format);
 /// A size argument: decimal bytes with an optional K, M or G suffix
 /// (binary: KiB, MiB, GiB, which are accepted too).
 [[nodiscard]] std::optional<std::uint64_t> parse_size(std::string_view text);
-
-/// "EBUSY: Device or resource busy": the errno's name and text.
-[[nodiscard]] std::string errno_text(std::error_code ec);
-/// The message for a failed device request; @what names it ("partition set
-/// device 0"): the cause, then the errno.
-[[nodiscard]] std::string device_error(std::string_view what, std::error_code ec);
-
-/// The message for a failed open of the control node at @path.
-[[nodiscard]] std::string open_error(std::string_view path, std::error_code ec);
-/// The message for a failed request; @what names it ("device list").
-[[nodiscard]] std::string request_error(std::string_view path, std::string_view what,
-                                        std::error_code ec);
-
-/// The message for a failed HMM request; @what names it ("migration").
-[[nodiscard]] std::string hmm_error(std::string_view what, std::error_code ec);
-/// Why the kernel cannot migrate, from its capability bits.
-[[nodiscard]] std::string hmm_unsupported(const Caps& caps);
 
 /// Prints "amdx: @msg" as the one error line.
 void fail(std::ostream& err, const std::string& msg);

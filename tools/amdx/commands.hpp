@@ -19,12 +19,18 @@
 
 namespace amdx::cli {
 
-/// The devices @dev selects (an id, a BDF, or with @allow_all "all"), in id
-/// order.  On failure prints the one error line and sets @code (usage
-/// errors 2, others 1).
-[[nodiscard]] std::optional<std::vector<DeviceEntry>>
-select_devices(const Control& control, const Options& opts, const std::string& dev, bool allow_all,
-               std::ostream& err, int& code);
+/// The control node and the devices DEV selected, in id order.
+struct Selection {
+    Control control;
+    std::vector<DeviceEntry> entries;
+};
+/// The preamble of every device command: checks @dev (an id, a BDF, a
+/// serial, a comma-separated list of them, or with @allow_all "all"; a
+/// usage error never depends on the module), opens the control node and
+/// selects the devices.  On failure prints the one error line and sets
+/// @code (usage errors 2, others 1).
+[[nodiscard]] std::optional<Selection> select_devices(const Options& opts, const std::string& dev,
+                                                      bool allow_all, std::ostream& err, int& code);
 /// A CLI11 check of a DEV argument (parse_selector(); with !@allow_many one
 /// device), so a bad DEV is a usage error before anything is opened.
 [[nodiscard]] CLI::Validator device_validator(bool allow_many);
@@ -36,13 +42,38 @@ CLI::Option* add_dev_option(CLI::App* cmd, std::string& dev, bool allow_many);
 [[nodiscard]] std::optional<Device> open_device(const Control& control, const DeviceEntry& entry,
                                                 std::ostream& err);
 
-/// The one device @dev names (an id or a BDF), opened; prints the error
-/// and sets @code.
-[[nodiscard]] std::optional<std::pair<DeviceEntry, Device>>
-select_one(const Control& control, const Options& opts, const std::string& dev, std::ostream& err,
-           int& code);
+/// The one device a command acts on, opened.
+struct Target {
+    DeviceEntry entry;
+    Device device;
+};
+/// select_devices() of the one device @dev names, opened; prints the error and
+/// sets @code.
+[[nodiscard]] std::optional<Target> select_one(const Options& opts, const std::string& dev,
+                                               std::ostream& err, int& code);
 /// "@cmd device ID", the start of an error line.
 [[nodiscard]] std::string what_on(std::string_view cmd, const DeviceEntry& e);
+
+/// Every device @dev selects (select_devices()), opened in id order:
+/// @each(device, entry) returns std::nullopt to go on with the next one, or
+/// the exit status to stop with (having printed any error line).  Returns
+/// that status, or std::nullopt once every device was done.
+template <typename Each>
+[[nodiscard]] std::optional<int> for_each_device(const Options& opts, const std::string& dev,
+                                                 bool allow_all, std::ostream& err, Each&& each) {
+    int code = kExitOk;
+    const auto sel = select_devices(opts, dev, allow_all, err, code);
+    if (!sel)
+        return code;
+    for (const auto& e : sel->entries) {
+        const auto device = open_device(sel->control, e, err);
+        if (!device)
+            return kExitError;
+        if (const std::optional<int> stop = each(*device, e))
+            return stop;
+    }
+    return std::nullopt;
+}
 
 /// A `show` command: for every device @dev selects, @each(device, entry,
 /// err) returns its JSON object or, having printed the error line,
@@ -50,29 +81,40 @@ select_one(const Control& control, const Options& opts, const std::string& dev, 
 template <typename Each>
 [[nodiscard]] int show_devices(const Options& opts, const std::string& dev, std::ostream& out,
                                std::ostream& err, Each&& each) {
-    int code = kExitOk;
-    if (!parse_selector(dev)) { // a usage error never depends on the module
-        fail(err, selector_error(dev, true));
-        return kExitUsage;
-    }
-    const auto control = open_control(opts, err);
-    if (!control)
-        return kExitError;
-    const auto entries = select_devices(*control, opts, dev, true, err, code);
-    if (!entries)
-        return code;
     Json devices = Json::array();
-    for (const auto& e : *entries) {
-        const auto device = open_device(*control, e, err);
-        if (!device)
-            return kExitError;
-        std::optional<Json> one = each(*device, e, err);
-        if (!one)
-            return kExitError;
-        devices.push_back(std::move(*one));
-    }
+    const auto stop =
+        for_each_device(opts, dev, true, err,
+                        [&](const Device& device, const DeviceEntry& e) -> std::optional<int> {
+                            std::optional<Json> one = each(device, e, err);
+                            if (!one)
+                                return kExitError;
+                            devices.push_back(std::move(*one));
+                            return std::nullopt;
+                        });
+    if (stop)
+        return *stop;
     render(out, Json{{"devices", std::move(devices)}}, opts);
     return kExitOk;
+}
+
+/// show_devices() of one query per device: @query(device) is a Result whose
+/// value @to_json(entry, value) shows; a failed query is the error line
+/// "@what device N: ...".
+template <typename Query, typename ToJson>
+[[nodiscard]] int show_query(const Options& opts, const std::string& dev, std::ostream& out,
+                             std::ostream& err, std::string_view what, Query&& query,
+                             ToJson&& to_json) {
+    return show_devices(opts, dev, out, err,
+                        [&](const Device& device, const DeviceEntry& e,
+                            std::ostream& err_out) -> std::optional<Json> {
+                            const auto value = query(device);
+                            if (!value) {
+                                fail(err_out, device_error(what_on(what, e), value.error()),
+                                     value.error());
+                                return std::nullopt;
+                            }
+                            return to_json(e, *value);
+                        });
 }
 
 /// `amdx partition show|plan|set`.

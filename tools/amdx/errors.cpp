@@ -2,10 +2,10 @@
 //
 // errno -> one line naming the cause.  The library reports bare error codes;
 // this is where they get context.
+#include "errors.hpp"
+
 #include <cerrno>
 #include <cstring>
-
-#include "cli.hpp"
 
 namespace amdx::cli {
 

@@ -14,6 +14,7 @@
 //   QUERY_HMM_RANGES          <--  counters
 //   read every page           -->  migrate_to_ram fault        <-- pages
 //   verify pattern, QUERY_HMM_RANGES again
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <ostream>
@@ -122,79 +123,63 @@ struct DemoArgs {
     std::uint32_t partition = 0;
 };
 
+/// `hmm demo`'s ARGS, [DEV] [size=BYTES] [partition=N], parsed by CLI11 as
+/// the positional DEV and the options --size and --partition (each
+/// KEY=VALUE is --KEY=VALUE to it); prints the one error line.
 std::optional<DemoArgs> parse_demo_args(const std::vector<std::string>& args, std::ostream& err) {
     DemoArgs out;
-    for (const auto& arg : args) {
-        const auto eq = arg.find('=');
-        if (eq == std::string::npos) {
-            if (out.selector) {
-                fail(err, "hmm demo takes one DEV, got '" + out.dev + "' and '" + arg + "'");
-                return std::nullopt;
-            }
-            out.selector = parse_selector(arg);
-            if (!out.selector) {
-                fail(err, "invalid device '" + arg + "' (expected an id or a PCI address)");
-                return std::nullopt;
-            }
-            if (out.selector->kind == Selector::Kind::all) {
-                fail(err, "hmm demo needs one device, not 'all'");
-                return std::nullopt;
-            }
-            out.dev = arg;
-            continue;
-        }
-        const std::string key = arg.substr(0, eq);
-        const std::string value = arg.substr(eq + 1);
-        if (key == "size") {
-            const auto size = parse_size(value);
-            if (!size || *size == 0 || *size % page_size() != 0) {
-                fail(err, "invalid size '" + value + "' (a non-zero multiple of the " +
-                              std::to_string(page_size()) + "-byte page, e.g. 8M)");
-                return std::nullopt;
-            }
-            out.size = *size;
-        } else if (key == "partition") {
-            const auto index = parse_selector(value); // a decimal id parses the same way
-            if (!index || index->kind != Selector::Kind::id) {
-                fail(err, "invalid partition '" + value + "' (expected an index)");
-                return std::nullopt;
-            }
-            out.partition = index->id;
-        } else {
-            fail(err, "unknown argument '" + arg + "' (expected DEV, size=BYTES or partition=N)");
-            return std::nullopt;
-        }
+    CLI::App app{"hmm demo", "hmm demo"};
+    app.add_option("DEV", out.dev)->check(device_validator(false));
+    app.add_option("--size", out.size)
+        ->transform(CLI::Validator(
+            [](std::string& v) -> std::string {
+                const auto size = parse_size(v);
+                if (!size || *size == 0 || *size % page_size() != 0)
+                    return "invalid size '" + v + "' (a non-zero multiple of the " +
+                           std::to_string(page_size()) + "-byte page, e.g. 8M)";
+                v = std::to_string(*size);
+                return {};
+            },
+            "BYTES"));
+    app.add_option("--partition", out.partition)
+        ->check(CLI::Validator(
+            [](std::string& v) -> std::string {
+                const auto index = parse_selector(v); // a decimal id parses the same way
+                return index && index->kind == Selector::Kind::id
+                           ? std::string()
+                           : "invalid partition '" + v + "' (expected an index)";
+            },
+            "N"));
+    std::vector<std::string> argv;
+    for (const auto& arg : args)
+        argv.push_back(arg.find('=') == std::string::npos ? arg : "--" + arg);
+    std::reverse(argv.begin(), argv.end()); // CLI11 takes them last first
+    try {
+        app.parse(argv);
+    } catch (const CLI::ParseError& e) {
+        fail(err, std::string("hmm demo: ") + e.what() + " (expected [DEV] [size=BYTES] " +
+                      "[partition=N])");
+        return std::nullopt;
     }
+    if (!out.dev.empty())
+        out.selector = parse_selector(out.dev);
     return out;
 }
 
-/// The device the demo runs on, with its info; prints the error.
-std::optional<DeviceInfo> demo_device(const Control& control, const Options& opts,
+/// The device the demo runs on (the first of @sel), with its info; prints
+/// the error.
+std::optional<DeviceInfo> demo_device(const Selection& sel, const Options& opts,
                                       const DemoArgs& args, std::ostream& err) {
-    const auto entries = control.devices();
-    if (!entries) {
-        fail(err, request_error(opts.node, "device list", entries.error()), entries.error());
+    if (sel.entries.empty()) {
+        fail(err, "no devices", kExitNoDevice);
         return std::nullopt;
     }
-    const DeviceEntry* entry = nullptr;
-    for (const auto& e : *entries) {
-        if (!args.selector || args.selector->matches(e)) {
-            entry = &e;
-            break;
-        }
-    }
-    if (entry == nullptr) {
-        fail(err,
-             args.selector ? "no such device: " + args.dev + " (see 'amdx dev list')"
-                           : std::string("no devices"),
-             kExitNoDevice);
-        return std::nullopt;
-    }
-    auto info = control.device_info(entry->id);
+    const DeviceEntry& entry = sel.entries.front();
+    auto info = sel.control.device_info(entry.id);
     if (!info) {
         const bool gone = info.error() == std::errc::no_such_device;
         fail(err,
-             gone ? "no such device: " + std::to_string(entry->id) + " (it went away)"
+             gone ? "no such device: " + std::to_string(entry.id) + " (it went away)"
                   : request_error(opts.node, "device info", info.error()),
              info.error());
         return std::nullopt;
@@ -222,28 +207,21 @@ std::optional<DeviceInfo> demo_device(const Control& control, const Options& opt
 } // namespace
 
 int hmm_show(const Options& opts, const std::string& dev, std::ostream& out, std::ostream& err) {
+    int code = kExitOk;
+    const auto sel = select_devices(opts, dev, true, err, code);
+    if (!sel)
+        return code;
     const auto selector = parse_selector(dev);
-    if (!selector) {
-        fail(err, selector_error(dev, true));
-        return kExitUsage;
-    }
-    const auto control = open_control(opts, err);
-    if (!control)
-        return kExitError;
-    const auto caps = control->caps();
+    const auto caps = sel->control.caps();
     if (!caps) {
         fail(err, request_error(opts.node, "capability query", caps.error()), caps.error());
         return kExitError;
     }
-    int code = kExitOk;
-    const auto entries = select_devices(*control, opts, dev, true, err, code);
-    if (!entries)
-        return code;
     Json devices = Json::array();
-    for (const auto& entry : *entries) {
-        const auto info = control->device_info(entry.id);
-        Result<Json> view =
-            info ? process_view(*control, *caps, *info) : Result<Json>(Unexpected(info.error()));
+    for (const auto& entry : sel->entries) {
+        const auto info = sel->control.device_info(entry.id);
+        Result<Json> view = info ? process_view(sel->control, *caps, *info)
+                                 : Result<Json>(Unexpected(info.error()));
         const bool gone = !view && view.error() == std::errc::no_such_device;
         if (gone && selector->kind == Selector::Kind::all)
             continue; // removed since the listing
@@ -279,10 +257,11 @@ int hmm_demo(const Options& opts, const std::vector<std::string>& raw_args, std:
     const auto args = parse_demo_args(raw_args, err);
     if (!args)
         return kExitUsage;
-    const auto control = open_control(opts, err);
-    if (!control)
-        return kExitError;
-    const auto caps = control->caps();
+    int code = kExitOk;
+    const auto sel = select_devices(opts, args->selector ? args->dev : "all", true, err, code);
+    if (!sel)
+        return code;
+    const auto caps = sel->control.caps();
     if (!caps) {
         fail(err, request_error(opts.node, "capability query", caps.error()), caps.error());
         return kExitError;
@@ -291,7 +270,7 @@ int hmm_demo(const Options& opts, const std::vector<std::string>& raw_args, std:
         fail(err, hmm_unsupported(*caps), kExitNotSupported);
         return kExitError;
     }
-    const auto info = demo_device(*control, opts, *args, err);
+    const auto info = demo_device(*sel, opts, *args, err);
     if (!info)
         return kExitError;
 
@@ -300,7 +279,7 @@ int hmm_demo(const Options& opts, const std::vector<std::string>& raw_args, std:
         fail(err, "mmap of " + std::to_string(args->size) + " bytes: " + std::strerror(errno));
         return kExitError;
     }
-    const auto device = Device::open(*control, info->id);
+    const auto device = Device::open(sel->control, info->id);
     if (!device) {
         fail(err, request_error(opts.node, "device open", device.error()), device.error());
         return kExitError;

@@ -335,18 +335,9 @@ int PartitionCommands::run(const Options& opts, std::ostream& out, std::ostream&
 }
 
 int PartitionCommands::show(const Options& opts, std::ostream& out, std::ostream& err) const {
-    return show_devices(opts, dev_, out, err,
-                        [](const Device& device, const DeviceEntry& e,
-                           std::ostream& err_out) -> std::optional<Json> {
-                            const auto parts = device.partitions();
-                            if (!parts) {
-                                fail(err_out,
-                                     device_error(what_on("partitions of", e), parts.error()),
-                                     parts.error());
-                                return std::nullopt;
-                            }
-                            return partitions_to_json(e, *parts);
-                        });
+    return show_query(
+        opts, dev_, out, err, "partitions of", [](const Device& d) { return d.partitions(); },
+        [](const DeviceEntry& e, const Partitions& p) { return partitions_to_json(e, p); });
 }
 
 int PartitionCommands::change(const Options& opts, bool commit, std::ostream& out,
@@ -363,10 +354,7 @@ int PartitionCommands::change(const Options& opts, bool commit, std::ostream& ou
         return kExitUsage;
     }
     int code = kExitOk;
-    const auto control = open_control(opts, err);
-    if (!control)
-        return kExitError;
-    const auto target = select_one(*control, opts, dev_, err, code);
+    const auto target = select_one(opts, dev_, err, code);
     if (!target)
         return code;
     const auto& [entry, device] = *target;
@@ -539,17 +527,9 @@ int print_vfs(const Options& opts, const Device& device, const DeviceEntry& entr
 } // namespace
 
 int VfCommands::show(const Options& opts, std::ostream& out, std::ostream& err) const {
-    return show_devices(opts, dev_, out, err,
-                        [&opts](const Device& device, const DeviceEntry& e,
-                                std::ostream& err_out) -> std::optional<Json> {
-                            const auto vfs = device.vfs();
-                            if (!vfs) {
-                                fail(err_out, device_error(what_on("VFs of", e), vfs.error()),
-                                     vfs.error());
-                                return std::nullopt;
-                            }
-                            return vfs_to_json(e, *vfs, opts.sysfs);
-                        });
+    return show_query(
+        opts, dev_, out, err, "VFs of", [](const Device& d) { return d.vfs(); },
+        [&opts](const DeviceEntry& e, const Vfs& v) { return vfs_to_json(e, v, opts.sysfs); });
 }
 
 int VfCommands::enable(const Options& opts, std::ostream& out, std::ostream& err) const {
@@ -573,10 +553,7 @@ int VfCommands::enable(const Options& opts, std::ostream& out, std::ostream& err
         configs = *parsed;
     }
     int code = kExitOk;
-    const auto control = open_control(opts, err);
-    if (!control)
-        return kExitError;
-    const auto target = select_one(*control, opts, dev_, err, code);
+    const auto target = select_one(opts, dev_, err, code);
     if (!target)
         return code;
     const auto& [entry, device] = *target;
@@ -604,22 +581,19 @@ int VfCommands::enable(const Options& opts, std::ostream& out, std::ostream& err
 
 int VfCommands::disable(const Options& opts, std::ostream& out, std::ostream& err) const {
     int code = kExitOk;
-    const auto control = open_control(opts, err);
-    if (!control)
-        return kExitError;
-    const auto target = select_one(*control, opts, dev_, err, code);
+    const auto target = select_one(opts, dev_, err, code);
     if (!target)
         return code;
-    if (auto ok = target->second.vf_disable(); !ok) {
+    if (auto ok = target->device.vf_disable(); !ok) {
         fail(err,
              ok.error() == std::errc::invalid_argument
-                 ? what_on("vf disable", target->first) + ": no VF is enabled (" +
+                 ? what_on("vf disable", target->entry) + ": no VF is enabled (" +
                        errno_text(ok.error()) + ")"
-                 : device_error(what_on("vf disable", target->first), ok.error()),
+                 : device_error(what_on("vf disable", target->entry), ok.error()),
              ok.error());
         return kExitError;
     }
-    return print_vfs(opts, target->second, target->first, std::nullopt, out, err);
+    return print_vfs(opts, target->device, target->entry, std::nullopt, out, err);
 }
 
 int VfCommands::set(const Options& opts, std::ostream& out, std::ostream& err) const {
@@ -637,10 +611,7 @@ int VfCommands::set(const Options& opts, std::ostream& out, std::ostream& err) c
         return kExitUsage;
     }
     int code = kExitOk;
-    const auto control = open_control(opts, err);
-    if (!control)
-        return kExitError;
-    const auto target = select_one(*control, opts, dev_, err, code);
+    const auto target = select_one(opts, dev_, err, code);
     if (!target)
         return code;
     const auto& [entry, device] = *target;
@@ -654,10 +625,7 @@ int VfCommands::set(const Options& opts, std::ostream& out, std::ostream& err) c
 
 int VfCommands::reset(const Options& opts, std::ostream& out, std::ostream& err) const {
     int code = kExitOk;
-    const auto control = open_control(opts, err);
-    if (!control)
-        return kExitError;
-    const auto target = select_one(*control, opts, dev_, err, code);
+    const auto target = select_one(opts, dev_, err, code);
     if (!target)
         return code;
     const auto& [entry, device] = *target;

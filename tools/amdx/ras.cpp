@@ -318,10 +318,7 @@ int RasCommands::inject(const Options& opts, std::ostream& out, std::ostream& er
     inj.count = count_;
     inj.address = *address;
     int code = kExitOk;
-    const auto control = open_control(opts, err);
-    if (!control)
-        return kExitError;
-    const auto target = select_one(*control, opts, dev_, err, code);
+    const auto target = select_one(opts, dev_, err, code);
     if (!target)
         return code;
     const auto& [entry, device] = *target;
@@ -350,18 +347,9 @@ int RasCommands::inject(const Options& opts, std::ostream& out, std::ostream& er
 }
 
 int RasCommands::policy_show(const Options& opts, std::ostream& out, std::ostream& err) const {
-    return show_devices(opts, dev_, out, err,
-                        [](const Device& device, const DeviceEntry& e,
-                           std::ostream& err_out) -> std::optional<Json> {
-                            const auto policy = device.ras_policy();
-                            if (!policy) {
-                                fail(err_out,
-                                     device_error(what_on("RAS policy of", e), policy.error()),
-                                     policy.error());
-                                return std::nullopt;
-                            }
-                            return ras_policy_to_json(e, *policy);
-                        });
+    return show_query(
+        opts, dev_, out, err, "RAS policy of", [](const Device& d) { return d.ras_policy(); },
+        [](const DeviceEntry& e, const RasPolicy& p) { return ras_policy_to_json(e, p); });
 }
 
 int RasCommands::policy_set(const Options& opts, std::ostream& out, std::ostream& err) const {
@@ -394,10 +382,7 @@ int RasCommands::policy_set(const Options& opts, std::ostream& out, std::ostream
         return kExitUsage;
     }
     int code = kExitOk;
-    const auto control = open_control(opts, err);
-    if (!control)
-        return kExitError;
-    const auto target = select_one(*control, opts, dev_, err, code);
+    const auto target = select_one(opts, dev_, err, code);
     if (!target)
         return code;
     const auto& [entry, device] = *target;
@@ -454,70 +439,66 @@ int RasCommands::badpages(const Options& opts, std::ostream& out, std::ostream& 
         }
         table_pages = ok->size();
     }
-    int code = kExitOk;
-    const auto control = open_control(opts, err);
-    if (!control)
-        return kExitError;
-    const auto entries = select_devices(*control, opts, dev_, !one, err, code);
-    if (!entries)
-        return code;
     Json devices = Json::array();
-    for (const auto& e : *entries) {
-        const auto device = open_device(*control, e, err);
-        if (!device)
-            return kExitError;
-        if (!import_.empty()) {
-            const auto n = device->badpages_import(table);
-            if (!n) {
-                const std::string what = what_on("ras badpages import", e);
-                fail(err,
-                     n.error() == std::errc::invalid_argument
-                         ? what + ": a page lies outside the device's VRAM (" +
-                               errno_text(n.error()) + ")"
-                         : device_error(what, n.error()),
-                     n.error());
-                return kExitError;
-            }
-            render(out,
-                   Json{{"import", Json{{"device", e.id},
-                                        {"file", import_},
-                                        {"pages", table_pages},
-                                        {"imported", *n}}}},
-                   opts);
-            return kExitOk;
-        }
-        const auto raw = device->badpage_table();
-        if (!raw) {
-            fail(err, device_error(what_on("bad-page table of", e), raw.error()), raw.error());
-            return kExitError;
-        }
-        std::string why;
-        const auto pages = decode_badpages(*raw, &why);
-        if (!pages) {
-            fail(err, what_on("bad-page table of", e) + ": malformed answer from the kernel: " +
-                          why + " (" + errno_text(pages.error()) + ")");
-            return kExitError;
-        }
-        if (!export_.empty()) {
-            if (const auto ec = write_whole(export_, *raw, out)) {
-                fail(err, export_ + ": cannot write, left unchanged (" + errno_text(ec) + ")", ec);
-                return kExitError;
-            }
-            if (export_ == "-") // standard output holds the table, nothing else
+    const auto stop = for_each_device(
+        opts, dev_, !one, err,
+        [&](const Device& device, const DeviceEntry& e) -> std::optional<int> {
+            if (!import_.empty()) {
+                const auto n = device.badpages_import(table);
+                if (!n) {
+                    const std::string what = what_on("ras badpages import", e);
+                    fail(err,
+                         n.error() == std::errc::invalid_argument
+                             ? what + ": a page lies outside the device's VRAM (" +
+                                   errno_text(n.error()) + ")"
+                             : device_error(what, n.error()),
+                         n.error());
+                    return kExitError;
+                }
+                render(out,
+                       Json{{"import", Json{{"device", e.id},
+                                            {"file", import_},
+                                            {"pages", table_pages},
+                                            {"imported", *n}}}},
+                       opts);
                 return kExitOk;
-            render(out,
-                   Json{{"export", Json{{"device", e.id},
-                                        {"file", export_},
-                                        {"pages", pages->size()},
-                                        {"bytes", raw->size()}}}},
-                   opts);
-            return kExitOk;
-        }
-        Json list = Json::array();
-        for (const auto& p : *pages)
-            list.push_back(badpage_to_json(p));
-        devices.push_back(Json{{"device", e.id}, {"bdf", e.bdf}, {"pages", std::move(list)}});
-    }
+            }
+            const auto raw = device.badpage_table();
+            if (!raw) {
+                fail(err, device_error(what_on("bad-page table of", e), raw.error()), raw.error());
+                return kExitError;
+            }
+            std::string why;
+            const auto pages = decode_badpages(*raw, &why);
+            if (!pages) {
+                fail(err, what_on("bad-page table of", e) + ": malformed answer from the kernel: " +
+                              why + " (" + errno_text(pages.error()) + ")");
+                return kExitError;
+            }
+            if (!export_.empty()) {
+                if (const auto ec = write_whole(export_, *raw, out)) {
+                    fail(err, export_ + ": cannot write, left unchanged (" + errno_text(ec) + ")",
+                         ec);
+                    return kExitError;
+                }
+                if (export_ == "-") // standard output holds the table, nothing else
+                    return kExitOk;
+                render(out,
+                       Json{{"export", Json{{"device", e.id},
+                                            {"file", export_},
+                                            {"pages", pages->size()},
+                                            {"bytes", raw->size()}}}},
+                       opts);
+                return kExitOk;
+            }
+            Json list = Json::array();
+            for (const auto& p : *pages)
+                list.push_back(badpage_to_json(p));
+            devices.push_back(Json{{"device", e.id}, {"bdf", e.bdf}, {"pages", std::move(list)}});
+            return std::nullopt;
+        });
+    if (stop)
+        return *stop;
     render(out, Json{{"devices", std::move(devices)}}, opts);
     return kExitOk;
 }

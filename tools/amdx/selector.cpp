@@ -162,9 +162,8 @@ std::optional<std::uint64_t> parse_size(std::string_view text) {
     return value << shift;
 }
 
-std::optional<std::vector<DeviceEntry>> select_devices(const Control& control, const Options& opts,
-                                                       const std::string& dev, bool allow_all,
-                                                       std::ostream& err, int& code) {
+std::optional<Selection> select_devices(const Options& opts, const std::string& dev, bool allow_all,
+                                        std::ostream& err, int& code) {
     code = kExitUsage;
     const auto selector = parse_selector(dev);
     if (!selector || (!allow_all && !selector->is_one())) {
@@ -172,7 +171,10 @@ std::optional<std::vector<DeviceEntry>> select_devices(const Control& control, c
         return std::nullopt;
     }
     code = kExitError;
-    const auto entries = control.devices();
+    auto control = open_control(opts, err);
+    if (!control)
+        return std::nullopt;
+    const auto entries = control->devices();
     if (!entries) {
         fail(err, request_error(opts.node, "device list", entries.error()), entries.error());
         return std::nullopt;
@@ -182,7 +184,7 @@ std::optional<std::vector<DeviceEntry>> select_devices(const Control& control, c
     for (const auto& e : *entries) {
         std::string serial;
         if (selector->needs_serial()) {
-            const auto info = control.device_info(e.id);
+            const auto info = control->device_info(e.id);
             if (!info && info.error() == std::errc::no_such_device)
                 continue; // removed since the listing
             if (!info) {
@@ -217,7 +219,7 @@ std::optional<std::vector<DeviceEntry>> select_devices(const Control& control, c
         return std::nullopt;
     }
     code = kExitOk;
-    return out;
+    return Selection{std::move(*control), std::move(out)};
 }
 
 std::optional<Device> open_device(const Control& control, const DeviceEntry& entry,
@@ -234,19 +236,17 @@ std::optional<Device> open_device(const Control& control, const DeviceEntry& ent
     return std::move(*device);
 }
 
-std::optional<std::pair<DeviceEntry, Device>> select_one(const Control& control,
-                                                         const Options& opts,
-                                                         const std::string& dev, std::ostream& err,
-                                                         int& code) {
-    const auto entries = select_devices(control, opts, dev, false, err, code);
-    if (!entries)
+std::optional<Target> select_one(const Options& opts, const std::string& dev, std::ostream& err,
+                                 int& code) {
+    const auto sel = select_devices(opts, dev, false, err, code);
+    if (!sel)
         return std::nullopt;
-    auto device = open_device(control, entries->front(), err);
+    auto device = open_device(sel->control, sel->entries.front(), err);
     if (!device) {
         code = kExitError;
         return std::nullopt;
     }
-    return std::pair{entries->front(), std::move(*device)};
+    return Target{sel->entries.front(), std::move(*device)};
 }
 
 std::string what_on(std::string_view cmd, const DeviceEntry& e) {

@@ -3,6 +3,7 @@
 // amdx-eventd (eventd.hpp): the daemon loop.
 #include "eventd.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -17,7 +18,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "cli.hpp"
+#include "errors.hpp"
 
 namespace amdx::eventd {
 
@@ -44,94 +45,73 @@ Result<Daemon> Daemon::start(const Options& opts, std::string& why) {
     auto journal = Journal::open(opts.journal, why);
     if (!journal)
         return Unexpected(journal.error());
-    Daemon d(opts, std::move(*control), std::move(*journal));
-    d.boot_ = boot_id();
-    d.resume_by_device_ = Journal::last_seqs(opts.journal, d.boot_);
-    d.rescan();
-    return d;
+    const std::string boot = boot_id();
+    auto domains = std::make_unique<Domains>();
+    domains->resume_by_device = Journal::last_seqs(opts.journal, boot);
+    DeviceMonitor monitor(std::move(*control),
+                          {.mask = kEventMaskAll, .ring_size = opts.ring_size, .batch = 512});
+    monitor.on_added([d = domains.get()](const DeviceMonitor::Followed& f) { d->added(f); });
+    Daemon daemon(std::move(*journal), std::move(monitor), std::move(domains));
+    daemon.boot_ = boot;
+    daemon.rescan();
+    return daemon;
+}
+
+void Daemon::Domains::added(const DeviceMonitor::Followed& f) {
+    const std::uint32_t id = f.entry.id;
+    const auto info = f.device.info();
+    const std::uint64_t domain = info && info->hive_id != 0U ? info->hive_id : kNoHive | id;
+    of_device[id] = domain;
+    // What this boot's journal last holds of the domain: its devices'
+    // newest seq (in a hive the seqs are hive-wide).
+    if (const auto it = resume_by_device.find(id); it != resume_by_device.end()) {
+        auto& last = resume[domain];
+        last = std::max(last, it->second);
+        resume_by_device.erase(it);
+    }
+}
+
+std::uint64_t Daemon::Domains::of(std::uint32_t device) const {
+    const auto it = of_device.find(device);
+    return it != of_device.end() ? it->second : kNoHive | device;
 }
 
 void Daemon::rescan() {
-    auto entries = control_.devices();
-    if (!entries)
-        return;
-    for (const auto& e : *entries) {
-        if (subs_.count(e.id) != 0u)
-            continue;
-        auto dev = Device::open(control_, e.id);
-        if (!dev)
-            continue;
-        auto info = dev->info();
-        auto stream = dev->subscribe(kEventMaskAll, opts_.ring_size);
-        if (!info || !stream)
-            continue;
-        const std::uint64_t domain = info->hive_id != 0u ? info->hive_id : kNoHive | e.id;
-        // What this boot's journal last holds of the domain: its devices'
-        // newest seq (in a hive the seqs are hive-wide).
-        if (const auto it = resume_by_device_.find(e.id); it != resume_by_device_.end()) {
-            auto& last = resume_[domain];
-            last = std::max(last, it->second);
-            resume_by_device_.erase(it);
-        }
-        subs_.emplace(e.id, Followed{std::move(*dev), std::move(*stream), domain});
-    }
+    (void)monitor_.rescan(); // a device that cannot be followed now is tried again later
 }
 
 Result<std::size_t> Daemon::poll_once(int timeout_ms) {
-    std::vector<pollfd> fds;
-    std::vector<std::uint32_t> ids;
-    for (const auto& [id, f] : subs_) {
-        fds.push_back({f.stream.fd().get(), POLLIN, 0});
-        ids.push_back(id);
-    }
-    if (fds.empty()) {
-        ::poll(nullptr, 0, timeout_ms);
-        return std::size_t{0};
-    }
-    const int n = ::poll(fds.data(), fds.size(), timeout_ms);
-    if (n < 0 && errno == EINTR)
-        return std::size_t{0};
-    if (n <= 0)
+    std::vector<Event> batch;
+    const auto got = monitor_.poll(timeout_ms, batch);
+    if (!got && got.context().call == "read")
+        monitor_.remove(got.context().device); // followed again if it is listed still
+    // Any other failure (poll, the device list): the next turn tries again.
+    if (batch.empty())
         return std::size_t{0};
     const std::int64_t offset = mono_to_real();
-    std::vector<Event> batch;
     std::map<std::uint64_t, std::uint64_t> first_seen; // domain -> lowest seq of this batch
     std::map<std::uint64_t, std::uint32_t> first_dev;
-    std::vector<std::uint32_t> gone;
-    for (std::size_t i = 0; i < fds.size(); ++i) {
-        if (fds[i].revents == 0)
-            continue;
-        auto& f = subs_.at(ids[i]);
-        const std::size_t before = batch.size();
-        auto got = f.stream.read(batch, 512);
-        if (!got) {
-            gone.push_back(ids[i]); // the device went away
-            continue;
-        }
-        for (std::size_t k = before; k < batch.size(); ++k) {
-            const auto& ev = batch[k];
-            const std::uint64_t s = ev.seq;
-            auto [it, fresh] = first_seen.try_emplace(f.domain, s);
-            if (fresh || s < it->second) {
-                it->second = s;
-                first_dev[f.domain] = ev.device;
-            }
+    for (const auto& ev : batch) {
+        const std::uint64_t domain = domains_->of(ev.device);
+        auto [it, fresh] = first_seen.try_emplace(domain, ev.seq);
+        if (fresh || ev.seq < it->second) {
+            it->second = ev.seq;
+            first_dev[domain] = ev.device;
         }
     }
-    for (const auto id : gone)
-        subs_.erase(id);
     std::vector<std::string> lines;
     // A restart's gap: the seqs between the journal's last and the first
     // the kernel delivered now went to nobody who could keep them.
+    auto& resume = domains_->resume;
     for (const auto& [domain, seq] : first_seen) {
-        const auto it = resume_.find(domain);
-        if (it == resume_.end())
+        const auto it = resume.find(domain);
+        if (it == resume.end())
             continue;
         if (seq > it->second + 1)
             lines.push_back(
                 restart_lost_record(first_dev[domain], it->second + 1, seq - 1, boot_, offset)
                     .dump());
-        resume_.erase(it); // seq <= last: a new device under an old id
+        resume.erase(it); // seq <= last: a new device under an old id
     }
     for (const auto& ev : batch)
         lines.push_back(to_record(ev, boot_, offset).dump());
@@ -224,7 +204,6 @@ int run_daemon(int argc, char** argv) {
     const auto watchdog = watchdog_period();
     auto last_ping = std::chrono::steady_clock::now();
     std::uint64_t written = 0;
-    auto last_scan = std::chrono::steady_clock::now();
     while (!g_stop.load() && (count == 0 || written < count)) {
         auto n = daemon->poll_once(200);
         if (!n) {
@@ -234,10 +213,6 @@ int run_daemon(int argc, char** argv) {
         }
         written += *n;
         const auto now = std::chrono::steady_clock::now();
-        if (now - last_scan >= std::chrono::seconds(1)) {
-            daemon->rescan();
-            last_scan = now;
-        }
         if (watchdog.count() > 0 && now - last_ping >= watchdog) {
             notify("WATCHDOG=1"); // the loop turns: poll, journal, rescan
             last_ping = now;

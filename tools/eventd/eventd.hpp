@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -29,6 +30,7 @@
 #include <nlohmann/json.hpp>
 
 #include <amdx/device.hpp>
+#include <amdx/monitor.hpp>
 
 namespace amdx::eventd {
 
@@ -88,7 +90,7 @@ class Journal {
     std::uint64_t size_ = 0;
 };
 
-/// The daemon: subscriptions to every device and the journal.
+/// The daemon: a DeviceMonitor of every device and the journal.
 class Daemon {
   public:
     struct Options {
@@ -99,31 +101,34 @@ class Daemon {
 
     static Result<Daemon> start(const Options& opts, std::string& why);
 
-    /// Subscribes to devices not followed yet (call every second or so).
+    /// Subscribes to devices not followed yet (poll_once() does it every
+    /// second).
     void rescan();
     /// Waits up to @timeout_ms for records, journals them; returns how many
     /// records (synthetic LOST ones included) it wrote.
     [[nodiscard]] Result<std::size_t> poll_once(int timeout_ms);
 
   private:
-    struct Followed {
-        Device device;
-        EventStream stream;
-        std::uint64_t domain; ///< hive id, or (1 << 63) | device id
+    /// The seq domains, filled as the monitor adds devices (on the heap:
+    /// the monitor's callback keeps its address when a Daemon moves).
+    struct Domains {
+        std::map<std::uint32_t, std::uint64_t> of_device; ///< hive id, or (1 << 63) | device id
+        /// Per seq domain, the last seq journaled before this start and
+        /// not yet compared with the kernel's (erased once the first batch
+        /// of the domain arrived).
+        std::map<std::uint64_t, std::uint64_t> resume;
+        std::map<std::uint32_t, std::uint64_t> resume_by_device;
+        void added(const DeviceMonitor::Followed& f);
+        [[nodiscard]] std::uint64_t of(std::uint32_t device) const;
     };
-    Daemon(Options opts, Control control, Journal journal)
-        : opts_(std::move(opts)), control_(std::move(control)), journal_(std::move(journal)) {}
+    Daemon(Journal journal, DeviceMonitor monitor, std::unique_ptr<Domains> domains)
+        : journal_(std::move(journal)), monitor_(std::move(monitor)), domains_(std::move(domains)) {
+    }
 
-    Options opts_;
-    Control control_;
     Journal journal_;
+    DeviceMonitor monitor_;
+    std::unique_ptr<Domains> domains_;
     std::string boot_;
-    std::map<std::uint32_t, Followed> subs_;
-    /// Per seq domain, the last seq journaled before this start and not
-    /// yet compared with the kernel's (erased once the first batch of the
-    /// domain arrived).
-    std::map<std::uint64_t, std::uint64_t> resume_;
-    std::map<std::uint32_t, std::uint64_t> resume_by_device_;
 };
 
 /// Tells the service manager @state ("READY=1", "WATCHDOG=1", ...) over

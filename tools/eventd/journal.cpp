@@ -9,8 +9,9 @@
 #include <fstream>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <variant>
 
-#include "cli.hpp"
+#include "errors.hpp"
 #include "eventd.hpp"
 
 namespace amdx::eventd {
@@ -47,10 +48,9 @@ std::string boot_id() {
 
 Json to_record(const Event& ev, const std::string& boot, std::int64_t mono_to_real_ns) {
     Json j = header(boot);
-    const Json fields = cli::event_to_json(ev);
-    for (const auto& [key, value] : fields.items()) {
-        j[key] = value;
-        if (key == "timestamp_ns")
+    for (auto& f : event_fields(decode(ev))) {
+        std::visit([&j, &f](auto& v) { j[std::string(f.name)] = std::move(v); }, f.value);
+        if (f.name == "timestamp_ns")
             j["realtime_ns"] = static_cast<std::uint64_t>(
                 static_cast<std::int64_t>(ev.timestamp_ns) + mono_to_real_ns);
     }

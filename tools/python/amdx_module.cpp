@@ -14,6 +14,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include <amdx/amdx.hpp>
@@ -44,17 +45,6 @@ void unwrap(amdx::Result<void>&& r) {
 
 [[noreturn]] void value_error(const std::string& what) {
     throw py::value_error(what);
-}
-
-py::object opt(const std::optional<std::uint32_t>& v) {
-    return v ? py::object(py::int_(*v)) : py::object(py::none());
-}
-
-std::string errname(const std::error_code& ec) {
-    if (!ec)
-        return "ok";
-    const char* name = ::strerrorname_np(ec.value());
-    return name != nullptr ? name : "errno " + std::to_string(ec.value());
 }
 
 template <class E>
@@ -95,12 +85,12 @@ py::dict partition_dict(const amdx::PartitionInfo& p) {
 py::dict report_dict(const amdx::PartitionReport& r) {
     py::list steps;
     for (const auto& s : r.steps)
-        steps.append(py::dict(py::arg("step") = std::string(amdx::to_string(s.step)),
-                              py::arg("result") =
-                                  s.error == 0
-                                      ? std::string("ok")
-                                      : errname(std::error_code(-s.error, std::system_category())),
-                              py::arg("duration_ns") = s.duration_ns));
+        steps.append(py::dict(
+            py::arg("step") = std::string(amdx::to_string(s.step)),
+            py::arg("result") =
+                s.error == 0 ? std::string("ok")
+                             : amdx::errno_name(std::error_code(-s.error, std::system_category())),
+            py::arg("duration_ns") = s.duration_ns));
     py::list topology;
     for (const auto& p : r.topology)
         topology.append(partition_dict(p));
@@ -109,7 +99,7 @@ py::dict report_dict(const amdx::PartitionReport& r) {
         holders.append(py::dict(py::arg("pid") = h.pid, py::arg("comm") = h.comm,
                                 py::arg("mem_partition") = h.mem_partition,
                                 py::arg("pages") = h.pages));
-    return py::dict(py::arg("result") = errname(r.error),
+    return py::dict(py::arg("result") = amdx::errno_name(r.error),
                     py::arg("reason") = std::string(amdx::to_string(r.reason)),
                     py::arg("reason_text") = std::string(amdx::reason_text(r.reason)),
                     py::arg("allowed") = r.allowed,
@@ -138,88 +128,13 @@ amdx::PartitionRequest request(const std::optional<std::string>& compute,
     return req;
 }
 
-template <class... F>
-struct Overloaded : F... {
-    using F::operator()...;
-};
-template <class... F>
-Overloaded(F...) -> Overloaded<F...>;
-
+/// A record as a dict: the fields of libamdx's one rendering (event_fields(),
+/// the CLI's `monitor -j` objects).
 py::dict event_dict(const amdx::TypedEvent& ev) {
-    namespace e = amdx::events;
-    py::dict d(py::arg("device") = ev.device, py::arg("seq") = ev.seq,
-               py::arg("timestamp_ns") = ev.timestamp_ns,
-               py::arg("kind") = std::string(amdx::to_string(ev.kind)));
-    std::visit(Overloaded{
-                   [&d](const e::Lost& l) { d["missed"] = l.missed; },
-                   [&d](const e::Error& r) {
-                       d["block"] = std::string(amdx::to_string(r.block));
-                       d["type"] = std::string(amdx::to_string(r.type));
-                       d["instance"] = r.instance;
-                       d["partition"] = opt(r.partition);
-                       d["address"] = r.address;
-                       d["count"] = r.count;
-                   },
-                   [&d](const e::PagePending& p) {
-                       d["partition"] = opt(p.partition);
-                       d["address"] = p.address;
-                   },
-                   [&d](const e::PageRetired& p) {
-                       d["partition"] = opt(p.partition);
-                       d["address"] = p.address;
-                       d["cause"] = std::string(amdx::to_string(p.cause));
-                       d["moved_pages"] = p.moved_pages;
-                   },
-                   [&d](const e::PoisonConsumed& p) {
-                       d["partition"] = opt(p.partition);
-                       d["address"] = p.address;
-                       d["pid"] = p.pid;
-                   },
-                   [&d](const e::ActionStart& a) {
-                       d["partition"] = opt(a.partition);
-                       d["action"] = std::string(amdx::to_string(a.action));
-                   },
-                   [&d](const e::ActionEnd& a) {
-                       d["partition"] = opt(a.partition);
-                       d["action"] = std::string(amdx::to_string(a.action));
-                       d["result"] = errname(a.result);
-                       d["duration_ns"] = a.duration_ns;
-                   },
-                   [&d](const e::PartitionQuarantined& p) { d["partition"] = p.partition; },
-                   [&d](const e::PartitionRestored& p) { d["partition"] = p.partition; },
-                   [&d](const e::PartitionOffline& p) { d["partition"] = p.partition; },
-                   [&d](const e::VfReset& v) {
-                       d["vf"] = v.vf;
-                       d["cause"] = std::string(amdx::to_string(v.cause));
-                       d["partition"] = opt(v.partition);
-                       d["result"] = std::string(amdx::to_string(v.result));
-                       d["state"] = std::string(amdx::to_string(v.state));
-                       d["vram_cleared"] = v.vram_cleared;
-                   },
-                   [&d](const e::DeviceResetBegin& r) { d["devices"] = r.devices; },
-                   [&d](const e::DeviceResetEnd& r) { d["result"] = errname(r.result); },
-                   [&d](const e::Rma& r) { d["retired_pages"] = r.retired_pages; },
-                   [&d](const e::PartitionSwitch& p) {
-                       d["step"] = std::string(amdx::to_string(p.step));
-                       d["result"] = errname(p.result);
-                       d["duration_ns"] = p.duration_ns;
-                   },
-                   [&d](const e::Migrate& m) {
-                       d["direction"] = std::string(amdx::to_string(m.direction));
-                       d["pid"] = m.pid;
-                       d["pages"] = m.pages;
-                   },
-                   [&d](const e::Drained& r) {
-                       d["partition"] = r.partition;
-                       d["pid"] = r.pid;
-                       d["pages"] = r.pages;
-                   },
-                   [&d](const e::Unknown& u) {
-                       d["kind_id"] = static_cast<std::uint32_t>(u.raw.kind);
-                       d["data"] = py::make_tuple(u.raw.data[0], u.raw.data[1]);
-                   },
-               },
-               ev.data);
+    py::dict d;
+    for (const auto& f : amdx::event_fields(ev))
+        std::visit([&d, &f](const auto& v) { d[py::str(f.name.data(), f.name.size())] = v; },
+                   f.value);
     return d;
 }
 

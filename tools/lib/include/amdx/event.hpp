@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <system_error>
 #include <variant>
@@ -251,6 +252,28 @@ struct TypedEvent {
 /// Decodes @raw by its kind (events::Unknown for kinds this library does
 /// not know).
 AMDX_EXPORT TypedEvent decode(const Event& raw);
+
+/// One field of a rendered record: its name and its value (a number, a
+/// name, or a list of numbers).
+struct AMDX_EXPORT EventField {
+    using Value = std::variant<std::uint64_t, std::string, std::vector<std::uint64_t>>;
+    std::string_view name; ///< a string literal
+    Value value;
+    bool operator==(const EventField&) const = default;
+};
+
+/// The one rendering of a record, shared by `amdx monitor`, amdx-eventd,
+/// the exporter and the Python module: device, seq, timestamp_ns, kind,
+/// then the kind's fields in the order Documentation/admin-guide/cli.rst
+/// gives them (`amdx monitor -j` writes one JSON object of exactly these).
+/// A partition the record does not name is left out; a result is "ok" or
+/// the errno's name (errno_name()); a kind from a newer kernel gives
+/// kind_id and its raw fields.
+AMDX_EXPORT std::vector<EventField> event_fields(const TypedEvent& ev);
+
+/// "ok" for an empty @ec, else the errno's name ("EIO"; "errno N" for one
+/// without a name).
+AMDX_EXPORT std::string errno_name(std::error_code ec);
 
 /// The event fd of one subscription; move-only, closed on destruction.
 /// The fd is always O_CLOEXEC and O_NONBLOCK; it may be added to an epoll

@@ -12,7 +12,8 @@
 //                 <----------------  MetricFamily vector       (AMDX_QUERY_STATS:
 //                                                               the counters)
 //                                    event thread <---------- event fds
-//                                    (records by kind, long-running modes)
+//                                    (DeviceMonitor: records by kind,
+//                                    long-running modes)
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -20,7 +21,7 @@
 #include <cstdio>
 #include <fcntl.h>
 #include <memory>
-#include <poll.h>
+#include <optional>
 #include <prometheus/collectable.h>
 #include <prometheus/exposer.h>
 #include <prometheus/text_serializer.h>
@@ -385,68 +386,27 @@ bool write_textfile(const std::string& path, const std::vector<MetricFamily>& fa
     return true;
 }
 
-/// Follows every device's event log into @tallies until @stop; picks up
-/// devices created later (the list is read again every second).
+/// Follows every device's event log into @tallies until @stop (libamdx's
+/// DeviceMonitor: devices created later too); waits for the control node
+/// to appear.
 void follow_events(const std::string& node, EventTallies& tallies, const std::atomic_bool& stop) {
-    struct Sub {
-        Device device;
-        EventStream stream;
-    };
-    std::map<std::uint32_t, Sub> subs;
-    auto last_scan = std::chrono::steady_clock::time_point{};
-    std::optional<Control> control;
+    std::optional<DeviceMonitor> monitor;
     std::vector<Event> batch;
     while (!stop.load()) {
-        const auto now = std::chrono::steady_clock::now();
-        if (now - last_scan >= std::chrono::seconds(1)) {
-            last_scan = now;
+        if (!monitor) {
+            auto control = Control::open(node);
             if (!control) {
-                auto c = Control::open(node);
-                if (c)
-                    control = std::move(*c);
-            }
-            if (control) {
-                auto entries = control->devices();
-                if (entries) {
-                    for (const auto& e : *entries) {
-                        if (subs.count(e.id) != 0u)
-                            continue;
-                        auto dev = Device::open(*control, e.id);
-                        if (!dev)
-                            continue;
-                        auto stream = dev->subscribe();
-                        if (!stream)
-                            continue;
-                        subs.emplace(e.id, Sub{std::move(*dev), std::move(*stream)});
-                    }
-                }
-            }
-        }
-        std::vector<pollfd> fds;
-        std::vector<std::uint32_t> ids;
-        for (const auto& [id, s] : subs) {
-            fds.push_back({s.stream.fd().get(), POLLIN, 0});
-            ids.push_back(id);
-        }
-        if (fds.empty()) {
-            std::this_thread::sleep_for(std::chrono::milliseconds(200));
-            continue;
-        }
-        const int n = ::poll(fds.data(), fds.size(), 200);
-        if (n <= 0)
-            continue;
-        for (std::size_t i = 0; i < fds.size(); ++i) {
-            if (fds[i].revents == 0)
-                continue;
-            batch.clear();
-            auto got = subs.at(ids[i]).stream.read(batch, 256);
-            if (!got) {
-                subs.erase(ids[i]); // the device went away
+                std::this_thread::sleep_for(std::chrono::milliseconds(200));
                 continue;
             }
-            for (const auto& ev : batch)
-                tallies.add(ev);
+            monitor.emplace(std::move(*control), DeviceMonitor::Options{.batch = 256});
         }
+        batch.clear();
+        const auto got = monitor->poll(200, batch);
+        if (!got && got.context().call == "read")
+            monitor->remove(got.context().device); // followed again if it is listed still
+        for (const auto& ev : batch)
+            tallies.add(ev);
     }
 }
 

@@ -170,18 +170,15 @@ std::string slurm_gres(const DeviceInfo& info, const Partitions& parts, const st
 
 int FleetCommands::partition_export(const Options& opts, std::ostream& out,
                                     std::ostream& err) const {
-    const auto control = open_control(opts, err);
-    if (!control)
-        return kExitError;
     int code = kExitOk;
-    const auto entries = select_devices(*control, opts, export_dev_, true, err, code);
-    if (!entries)
+    const auto sel = select_devices(opts, export_dev_, true, err, code);
+    if (!sel)
         return code;
     const std::string node = node_.empty() ? host_name() : node_;
     Json items = Json::array();
     std::string gres;
-    for (const auto& e : *entries) {
-        const auto device = open_device(*control, e, err);
+    for (const auto& e : sel->entries) {
+        const auto device = open_device(sel->control, e, err);
         if (!device)
             return kExitError;
         const auto info = device->info();
