@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Copyright (C) 2026 The amdx authors
+ *
+ * The recovery model (amdx_recovery_model.c): which recovery action
+ * suffices for a fault, the cheapest one a device can carry out, and what
+ * each action takes down with it.  Pure logic over a topology passed in,
+ * so KUnit drives it without a device.
+ */
+#ifndef _AMDX_RECOVERY_MODEL_H_
+#define _AMDX_RECOVERY_MODEL_H_
+
+#include <linux/types.h>
+#include <linux/amdx.h>
+
+/* Recovery actions, cheapest first: the order is the ladder's. */
+#define AMDX_RECOVER_NONE		0	/* nothing to do */
+#define AMDX_RECOVER_PROCESS		1	/* restart the consuming process */
+#define AMDX_RECOVER_QUEUE		2	/* reset one queue */
+#define AMDX_RECOVER_PIPE		3	/* reset one pipe */
+#define AMDX_RECOVER_PARTITION		4	/* reset one compute partition */
+#define AMDX_RECOVER_VF			5	/* FLR one VF */
+#define AMDX_RECOVER_DEVICE		6	/* reset the device */
+#define AMDX_RECOVER_HIVE		7	/* reset the XGMI hive */
+#define AMDX_RECOVER_NODE		8	/* reboot the node */
+#define AMDX_RECOVER_RMA		9	/* replace the board */
+#define AMDX_RECOVER_COUNT		10
+
+/*
+ * The resets a device declares it can carry out (bit (1 << action)), as
+ * amdgpu's gfx/compute/sdma reset masks declare queue and pipe resets.
+ * NONE, PROCESS, NODE and RMA need nothing of the device and are always
+ * possible; HIVE needs a hive.
+ */
+#define AMDX_RECOVER_CAP_QUEUE		BIT(AMDX_RECOVER_QUEUE)
+#define AMDX_RECOVER_CAP_PIPE		BIT(AMDX_RECOVER_PIPE)
+#define AMDX_RECOVER_CAP_PARTITION	BIT(AMDX_RECOVER_PARTITION)
+#define AMDX_RECOVER_CAP_VF		BIT(AMDX_RECOVER_VF)
+#define AMDX_RECOVER_CAP_DEVICE		BIT(AMDX_RECOVER_DEVICE)
+#define AMDX_RECOVER_CAP_HIVE		BIT(AMDX_RECOVER_HIVE)
+#define AMDX_RECOVER_CAP_ALL		0xfcU
+
+/* Faults, by what they leave broken. */
+#define AMDX_FAULT_PAGE_CE		0	/* corrected: nothing broken */
+#define AMDX_FAULT_POISON_CONSUMED	1	/* a process read poison */
+#define AMDX_FAULT_QUEUE_HANG		2	/* one queue stopped */
+#define AMDX_FAULT_ENGINE_UE		3	/* UE in a partition's engines */
+#define AMDX_FAULT_VF_HANG		4	/* a VF's function stopped */
+#define AMDX_FAULT_DEVICE_UE		5	/* UE outside any partition */
+#define AMDX_FAULT_FIRMWARE		6	/* device firmware hung */
+#define AMDX_FAULT_FABRIC		7	/* the hive's fabric failed */
+#define AMDX_FAULT_RESET_FAILED		8	/* a device reset failed */
+#define AMDX_FAULT_BOARD		9	/* past the RMA threshold */
+#define AMDX_FAULT_COUNT		10
+
+/* Most devices a topology holds (as many as amdx can register). */
+#define AMDX_RECOVERY_MAX_DEVICES	AMDX_MAX_DEVICES
+
+/* AMDX_RECOVER_RMA: no estimate, the board is out until replaced. */
+#define AMDX_RECOVERY_EST_NEVER		U32_MAX
+
+/**
+ * struct amdx_recovery_dev - one device as recovery sees it
+ * @hive: XGMI hive, 0 if none; devices with the same non-zero @hive share
+ *	it.
+ * @pci_switch: the PCIe switch above the device, 0 if on a root port.
+ * @caps: %AMDX_RECOVER_CAP_*.
+ * @reset_takes_hive: a device reset resets every device of its hive
+ *	(amdgpu resets an XGMI hive as one).
+ * @reset_is_sbr: a device reset is a secondary bus reset of @pci_switch's
+ *	port, so it takes every device below that switch.
+ * @num_partitions: compute partitions of the current mode, 1..8.
+ * @num_vfs: enabled VFs.
+ * @vf_partitions: per VF, the compute partitions bound to it (bit N:
+ *	partition N).
+ * @procs: per compute partition, the processes holding it.
+ * @procs_device: processes holding the device as a whole.
+ * @est_ms: per %AMDX_RECOVER_* action, the time it takes on this device;
+ *	each figure's source is the provider's (Documentation/ras.rst).
+ */
+struct amdx_recovery_dev {
+	u64 hive;
+	u32 pci_switch;
+	u32 caps;
+	bool reset_takes_hive;
+	bool reset_is_sbr;
+	u32 num_partitions;
+	u32 num_vfs;
+	u8 vf_partitions[AMDX_MAX_VFS];
+	u32 procs[AMDX_MAX_PARTITIONS];
+	u32 procs_device;
+	u32 est_ms[AMDX_RECOVER_COUNT];
+};
+
+/**
+ * struct amdx_recovery_topo - the devices of one node
+ * @num: devices in @dev.
+ * @node_reboot_ms: what rebooting the node takes.
+ * @dev: the devices, indexed by amdx device id or any dense index.
+ */
+struct amdx_recovery_topo {
+	u32 num;
+	u32 node_reboot_ms;
+	struct amdx_recovery_dev dev[AMDX_RECOVERY_MAX_DEVICES];
+};
+
+/**
+ * struct amdx_recovery_fault - a fault, and where it hit
+ * @kind: %AMDX_FAULT_*.
+ * @device: index into &struct amdx_recovery_topo.dev.
+ * @partition: compute partition, or %AMDX_RAS_PARTITION_ALL when the fault
+ *	belongs to the whole device.
+ * @vf: the VF for %AMDX_FAULT_VF_HANG; ignored otherwise.
+ */
+struct amdx_recovery_fault {
+	u32 kind;
+	u32 device;
+	u32 partition;
+	u32 vf;
+};
+
+/**
+ * struct amdx_recovery_scope - what one action takes down
+ * @devices: bit N: device N is reset (all its partitions, VFs and
+ *	processes with it).
+ * @peers: bit N: device N stays up but must drain its peer-to-peer
+ *	traffic to a reset device first (a hive member outside @devices).
+ * @partitions: per device, the compute partitions reset (every one of a
+ *	device in @devices).
+ * @vfs: per device, the VFs reset with them.
+ * @num_devices: devices in @devices.
+ * @num_partitions: partitions in @partitions, over all devices.
+ * @num_vfs: VFs in @vfs, over all devices.
+ * @num_processes: processes stopped, an upper bound when one process
+ *	holds several of the partitions.
+ * @est_ms: estimated time to recover, or %AMDX_RECOVERY_EST_NEVER.
+ */
+struct amdx_recovery_scope {
+	u64 devices;
+	u64 peers;
+	u8 partitions[AMDX_RECOVERY_MAX_DEVICES];
+	u8 vfs[AMDX_RECOVERY_MAX_DEVICES];
+	u32 num_devices;
+	u32 num_partitions;
+	u32 num_vfs;
+	u32 num_processes;
+	u32 est_ms;
+};
+
+int amdx_recovery_topo_check(const struct amdx_recovery_topo *t);
+u32 amdx_recovery_need(u32 fault_kind);
+bool amdx_recovery_can(const struct amdx_recovery_topo *t, u32 device,
+		       u32 action);
+bool amdx_recovery_suffices(const struct amdx_recovery_topo *t,
+			    const struct amdx_recovery_fault *f, u32 action);
+int amdx_recovery_choose(const struct amdx_recovery_topo *t,
+			 const struct amdx_recovery_fault *f, u32 *action);
+int amdx_recovery_escalate(const struct amdx_recovery_topo *t,
+			   const struct amdx_recovery_fault *f, u32 *action);
+int amdx_recovery_scope(const struct amdx_recovery_topo *t,
+			const struct amdx_recovery_fault *f, u32 action,
+			struct amdx_recovery_scope *s);
+const char *amdx_recovery_action_name(u32 action);
+const char *amdx_recovery_fault_name(u32 kind);
+
+#endif /* _AMDX_RECOVERY_MODEL_H_ */
