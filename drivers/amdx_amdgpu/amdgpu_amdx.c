@@ -38,6 +38,7 @@
  * Every value crosses through amdx_amdgpu_xlate.c.
  */
 #include <kunit/static_stub.h>
+#include <kunit/test-bug.h>
 #include <linux/delay.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
