@@ -151,6 +151,7 @@ std::optional<DemoArgs> parse_demo_args(const std::vector<std::string>& args, st
             },
             "N"));
     std::vector<std::string> argv;
+    argv.reserve(args.size());
     for (const auto& arg : args)
         argv.push_back(arg.find('=') == std::string::npos ? arg : "--" + arg);
     std::reverse(argv.begin(), argv.end()); // CLI11 takes them last first
