@@ -742,8 +742,11 @@ static void *import_thread(void *arg)
  * so at most two finish while it runs (the old code: one query waited
  * 0.92 s of a 0.95 s import on the 6.12 test kernel); in batches hundreds
  * do (765 in 0.98 s), and a slower host only makes the import longer.
- * Fails when fewer than four finish during the import.
+ * Fails when fewer than four finish during an import of at least
+ * IMPORT_JUDGED_S.
  */
+#define IMPORT_JUDGED_S 0.5
+
 TEST_F_TIMEOUT(ras, import_of_a_full_table_lets_queries_in, 600)
 {
 	struct import_job j = { .fd = self->d.fd };
@@ -775,6 +778,17 @@ TEST_F_TIMEOUT(ras, import_of_a_full_table_lets_queries_in, 600)
 	ASSERT_EQ(0, j.ret);
 	EXPECT_EQ(AMDX_BADPAGE_MAX_RECORDS, j.imported);
 	EXPECT_EQ(AMDX_BADPAGE_MAX_RECORDS, badpage_count(self->d.fd));
+	/*
+	 * A fast kernel (Debian's stock 6.12: 0.065 s) can finish before
+	 * the querying thread runs at all; only an import long enough for
+	 * queries to meet it tells batches from one lock hold.  A slower
+	 * host makes it longer, never shorter.
+	 */
+	if (took < IMPORT_JUDGED_S) {
+		TH_LOG("import shorter than %.1f s: the count is not judged",
+		       IMPORT_JUDGED_S);
+		return;
+	}
 	EXPECT_GE(during, 4);
 }
 
