@@ -60,16 +60,44 @@ def kselftest_lines(lines):
     return out
 
 
-def failed_names(test, prefix=''):
-    """The dotted names of the failed or crashed leaf tests under test."""
+def failed_tests(test, prefix=''):
+    """(dotted name, log) of the failed or crashed leaf tests under test."""
     out = []
     for t in test.subtests:
         full = f'{prefix}{t.name}'
         if t.subtests:
-            out.extend(failed_names(t, full + '.'))
+            out.extend(failed_tests(t, full + '.'))
         elif t.status.name in ('FAILURE', 'TEST_CRASHED'):
-            out.append(full)
+            out.append((full, t.log))
     return out
+
+
+# The diagnostics of the first failures go with their names into the
+# summary (lib.sh prints them last, where a log cut to its tail keeps
+# them): the harness's own "RUN"/"OK" lines say nothing.
+DETAILED, DETAIL_LINES = 3, 8
+
+
+def detail(log):
+    keep = [l.strip() for l in log
+            if l.strip() and not re.match(r'#?\s*(RUN|OK)\s', l.strip())]
+    return [f'    | {l}' for l in keep[-DETAIL_LINES:]]
+
+
+def clock_note(outdir, secs):
+    """The guest's seconds against QEMU's wall time: a guest clock that
+    ran fast (a bad TSC calibration under TCG) makes every timeout in the
+    guest fire early, which explains failures nothing else does."""
+    try:
+        wall = int(open(f'{outdir}/time').read().split()[0])
+        end = int([l for l in secs.get('end', [])
+                   if l.startswith('# seconds=')][-1].split('=')[1])
+    except (OSError, ValueError, IndexError):
+        return None
+    if wall > 0 and end > 1.5 * wall + 30:
+        return (f'guest clock ran {end / wall:.1f}x the host\'s '
+                f'({end} guest s in {wall} s of QEMU wall time)')
+    return None
 
 
 def print_seconds(label, secs):
@@ -110,6 +138,7 @@ def main():
     console = open(f'{a.outdir}/console.log', errors='replace').read()
     passed = failed = skipped = 0
     problems = []
+    detailed = 0
 
     kunit_suites = set()
     for name in secs:
@@ -150,7 +179,11 @@ def main():
             if c.failed + c.crashed == 0:
                 failed += 1
             problems.append(f'{name}: {c}')
-            problems.extend(f'  {name}: {t} FAILED' for t in failed_names(test))
+            for t, log in failed_tests(test):
+                problems.append(f'  {name}: {t} FAILED')
+                if detailed < DETAILED:
+                    problems.extend(detail(log))
+                    detailed += 1
             sys.stdout.write(buf.getvalue())
         print(f'[{a.label}] {name}: {c}')
 
@@ -165,6 +198,11 @@ def main():
         problems.append('kernel log shows a splat:')
         problems.extend('  ' + l for l in splat[:20])
 
+    note = clock_note(a.outdir, secs)
+    if note:
+        print(f'[{a.label}] note: {note}')
+        if problems:
+            problems.append(note)
     if problems:
         print(f'[{a.label}] FAILED:')
         for p in problems:

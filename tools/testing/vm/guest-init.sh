@@ -79,6 +79,8 @@ run_suite() { # T
 	wd=$!
 	wait $pid
 	rc=$?
+	# what the suite left running in its session
+	kill -KILL -$pid 2> /dev/null
 	: > $suite_done
 	wait $wd
 	echo "# exit=$rc" > $out
@@ -159,6 +161,38 @@ export AMDX_VM_MODE=$mode
 # panics with recovery off, and HardwareCorrupted stays 0 (checked below).
 [ -w /proc/sys/vm/memory_failure_recovery ] &&
 	echo 0 > /proc/sys/vm/memory_failure_recovery
+# after_suite NAME: every selftest starts from freshly loaded modules and
+# must leave them unloadable: whatever a suite leaves behind (a process
+# holding /dev/amdx, a pin, a stuck device) fails that suite's own
+# "left_nothing_behind" result instead of the suites after it.  Its
+# processes are gone first (run_suite's session, killed whole).
+after_suite() { # NAME
+	local i held t0
+	t0=$(uptime_s)
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		rmmod amdx_sim 2> /dev/null
+		rmmod amdx 2> /dev/null
+		[ -e /sys/module/amdx ] || break
+		sleep 1
+	done
+	section "kselftest $1 after"
+	{
+		echo "TAP version 13"
+		echo "1..1"
+		if [ -e /sys/module/amdx ]; then
+			held=$(ls -l /proc/[0-9]*/fd 2> /dev/null | grep -c amdx)
+			echo "# amdx still loaded 10 s after the suite:" \
+				"refcount $(cat /sys/module/amdx/refcnt)," \
+				"$held open files on it"
+			echo "not ok 1 left_nothing_behind"
+		else
+			echo "ok 1 left_nothing_behind"
+		fi
+		echo "# exit=0"
+	} > $out
+	[ -e /sys/module/amdx ] || load || section "error cannot load amdx"
+	echo "# seconds=$(($(uptime_s) - t0))" > $out
+}
 for t in /selftests/*; do
 	[ -f "$t" ] && [ -x "$t" ] || continue
 	name=${t##*/}
@@ -166,6 +200,7 @@ for t in /selftests/*; do
 	t0=$(uptime_s)
 	run_suite "$t"
 	echo "# seconds=$(($(uptime_s) - t0))" > $out
+	after_suite "$name"
 done
 
 section "kselftest host_ram"

@@ -44,12 +44,39 @@ report_fails() { # REPORT: collect.py's problem lines
 		note_fail "$l"
 	done < <(sed -n '/\] FAILED:$/,/\] console tail:$/{/FAILED:$/d;/console tail:$/d;p}' "$1")
 }
+# The VMs' logs outlive the work tree (CI's clone is deleted after the
+# run): the newest runs' stay in /var/cache/amdx/runs (keep_logs).
+keep_logs() {
+	local d=/var/cache/amdx/runs f k m
+	mkdir -p "$d" 2> /dev/null || return 0
+	f=$d/$(date -u +%Y%m%dT%H%M%SZ)-$$
+	mkdir -p "$f"
+	for k in "$work"/*/; do
+		k=${k%/}
+		for m in test stock amdgpu; do
+			[ -d "$k/$m" ] || continue
+			mkdir -p "$f/${k##*/}-$m"
+			cp "$k/$m"/*.log "$k/$m"/report "$k/$m"/time "$f/${k##*/}-$m/" \
+				2> /dev/null || true
+		done
+	done
+	find "$d" -mindepth 1 -maxdepth 1 -type d | sort | head -n -6 | xargs -r rm -rf
+	echo "amdx: the VMs' logs are kept in $f"
+}
 finish() {
 	local f
 	if [ ${#FAILS[@]} != 0 ]; then
 		echo "amdx: what failed:"
-		for f in "${FAILS[@]}"; do echo "  $f"; done
+		for f in "${FAILS[@]}"; do
+			case $f in *"    | "*) ;; *) echo "  $f" ;; esac
+		done
+		# The diagnostics collect.py kept of the first failures, last:
+		# where a log cut to its tail still shows them.
+		echo "amdx: the first failures in their own words:"
+		printf '%s\n' "${FAILS[@]}" | grep -B1 -F '    | ' |
+			grep -v '^--$' | head -n 24 | sed 's/^/  /' || true
 	fi
+	keep_logs
 	echo "amdx: $P passed, $F failed, $S skipped"
 	[ "$F" = 0 ]
 	exit $?
