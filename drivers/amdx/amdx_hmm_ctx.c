@@ -41,6 +41,7 @@
  *     unlock                                 ranges: access &= ~B
  *                                          unlock; ... ; B's id freed
  */
+#include <linux/capability.h>
 #include <linux/cred.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
@@ -191,23 +192,11 @@ int amdx_hmm_file_open(struct amdx_file *file)
 	mmgrab(current->mm);
 	ctx->mm = current->mm;
 
-	/* The allocator is the provider's: only while the device lives. */
-	down_read(&adev->lock);
-	ret = adev->dead ? -ENODEV :
-	      amdx_vram_holder_new(adev->desc.vram, &ctx->holder);
-	up_read(&adev->lock);
-	if (ret) {
-		if (ret == -EMFILE)
-			pr_debug_ratelimited("amdx: %s: all %u HMM holder ids in use\n",
-					     adev->bdf, AMDX_VRAM_MAX_HOLDERS);
-		goto err_put;
-	}
-
 	ret = mmu_interval_notifier_insert(&ctx->notifier, ctx->mm, 0,
 					   ULONG_MAX & PAGE_MASK,
 					   &amdx_hmm_notifier_ops);
 	if (ret)
-		goto err_holder;
+		goto err_put;
 
 	mutex_lock(&adev->hmm.lock);
 	list_add_tail(&ctx->dev_node, &adev->hmm.ctxs);
@@ -215,11 +204,6 @@ int amdx_hmm_file_open(struct amdx_file *file)
 	file->hmm = ctx;
 	return 0;
 
-err_holder:
-	down_read(&adev->lock);
-	if (!adev->dead)
-		amdx_vram_holder_put(adev->desc.vram, ctx->holder);
-	up_read(&adev->lock);
 err_put:
 	amdx_hmm_ctx_put(ctx);
 	return ret;
@@ -239,6 +223,69 @@ int amdx_hmm_ctx_check(struct amdx_file *file)
 	if (current->mm != file->hmm->mm)
 		return -EBADF;
 	return 0;
+}
+
+/**
+ * amdx_hmm_ctx_holder_get() - give a device fd its holder id
+ * @ctx: the fd's context; the caller holds the device lock for read (the
+ *	allocator is the provider's).
+ *
+ * At the fd's first migration towards VRAM, not at open: an fd that
+ * never places data holds no id.  The id is counted against the caller's
+ * effective uid (the kuid: user namespaces do not multiply it), which
+ * may have %AMDX_HMM_HOLDERS_PER_USER of a device without CAP_SYS_ADMIN;
+ * the device has %AMDX_VRAM_MAX_HOLDERS for all.  The fd keeps its id
+ * until it is closed.
+ *
+ * Return: 0; -ENOSPC when the uid has its share or the device every id
+ * (logged); -ENOMEM.
+ */
+int amdx_hmm_ctx_holder_get(struct amdx_hmm_ctx *ctx)
+{
+	struct amdx_device *adev = ctx->adev;
+	u32 uid = __kuid_val(current_euid()), max = 0, id;
+	int ret = 0;
+
+	if (READ_ONCE(ctx->holder))
+		return 0;
+	if (!capable(CAP_SYS_ADMIN))
+		max = AMDX_HMM_HOLDERS_PER_USER;
+	mutex_lock(&adev->hmm.lock);
+	if (!ctx->holder) {
+		ret = amdx_vram_holder_new(adev->desc.vram, uid, max, &id);
+		if (!ret)
+			WRITE_ONCE(ctx->holder, id);
+	}
+	mutex_unlock(&adev->hmm.lock);
+	if (ret == -ENOSPC)
+		pr_debug_ratelimited("amdx: %s: no HMM holder id: uid %u has %u or the device all %u\n",
+				     adev->bdf, from_kuid(&init_user_ns,
+							  current_euid()),
+				     max, AMDX_VRAM_MAX_HOLDERS);
+	return ret;
+}
+
+/**
+ * amdx_hmm_ctx_used() - the VRAM pages a device fd holds
+ * @ctx: the fd's context; the caller holds &amdx_hmm_dev.lock or is the
+ *	fd's only user (ioctl, close).
+ * @pages: out, may be NULL: per memory partition,
+ *	%AMDX_VRAM_MAX_PARTITIONS entries.
+ *
+ * Return: its pages over all partitions; 0 (and @pages zeroed) for an fd
+ * that has no holder id yet, never nobody's pages.
+ */
+u64 amdx_hmm_ctx_used(const struct amdx_hmm_ctx *ctx, u64 *pages)
+{
+	u32 id = READ_ONCE(ctx->holder);
+
+	if (id == AMDX_VRAM_NO_HOLDER) {
+		if (pages)
+			memset(pages, 0,
+			       AMDX_VRAM_MAX_PARTITIONS * sizeof(*pages));
+		return 0;
+	}
+	return amdx_vram_holder_used(ctx->adev->desc.vram, id, pages);
 }
 
 /**
@@ -463,7 +510,7 @@ int amdx_hmm_holders(struct amdx_device *adev, u32 part_mask,
 
 	mutex_lock(&adev->hmm.lock);
 	list_for_each_entry(ctx, &adev->hmm.ctxs, dev_node) {
-		if (!amdx_vram_holder_used(adev->desc.vram, ctx->holder, pages))
+		if (!amdx_hmm_ctx_used(ctx, pages))
 			continue;
 		for (m = 0; m < st->num_mem_partitions; m++)
 			if (pages[m] && (busy & BIT(m)))
