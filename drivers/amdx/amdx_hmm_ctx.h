@@ -110,4 +110,14 @@ void amdx_hmm_event_migrate(struct amdx_device *adev,
 			    const struct amdx_subject *who, bool home,
 			    u64 pages);
 
+/* For a memory-mode change (amdx_partition.c): with or without HMM. */
+#if IS_ENABLED(CONFIG_DEVICE_PRIVATE)
+int amdx_hmm_pins_fit(struct amdx_device *adev, u32 num_memory);
+#else
+static inline int amdx_hmm_pins_fit(struct amdx_device *adev, u32 num_memory)
+{
+	return 0;
+}
+#endif
+
 #endif /* _AMDX_HMM_CTX_H_ */
