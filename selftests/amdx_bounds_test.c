@@ -13,7 +13,9 @@
  *  - Caps: AMDX_HMM_RANGES_MAX ranges per fd (-ENOSPC), event subscribers
  *    per device and per uid (-EMFILE: AMDX_EVENT_SUBSCRIBERS_PER_USER per
  *    uid, the last AMDX_EVENT_SUBSCRIBERS_RESERVED only for
- *    CAP_SYS_ADMIN).
+ *    CAP_SYS_ADMIN); holder ids per device and per uid (-ENOSPC from
+ *    MIGRATE: AMDX_HMM_HOLDERS_PER_USER per uid, taken at an fd's first
+ *    migration).
  *
  * The slow operations run in a child that opens its own device fd (HMM
  * contexts belong to the address space that opened them); the parent
@@ -489,6 +491,135 @@ TEST_F_TIMEOUT(bounds, event_subscribers_per_user_and_device_cap_emfile,
 		close(fds[--n]);
 	close(done[0]);
 	close(done[1]);
+}
+
+/*
+ * Child of the holder id cap test: as @uid, open @idle device fds that
+ * never migrate (an fd takes its holder id at its first migration, not
+ * at open), then device fds that each migrate the one page @p into VRAM,
+ * until one is refused or @max did.  Reports the fds that migrated and
+ * the last error on @done, holds everything until @go closes.
+ */
+static void holder_child(int ctl, __u32 id, uid_t uid, int idle, int max,
+			 int go, int done)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	int n = 0, err = 0, fd, k;
+	char *p, c;
+
+	if (setgroups(0, NULL) || setgid(uid) || setuid(uid))
+		_exit(10);
+	p = mmap(NULL, page, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		_exit(11);
+	memset(p, 1, page);
+	for (k = 0; k < idle; k++)
+		if (amdx_device_open(ctl, id) < 0)
+			_exit(12);
+	while (n < max) {
+		fd = amdx_device_open(ctl, id);
+		if (fd < 0) {
+			err = fd;
+			break;
+		}
+		err = set_attr(fd, p, page, 0);
+		if (!err)
+			err = migrate(fd, p, page, 0);
+		if (err)
+			break;
+		n++;
+	}
+	if (write(done, &n, sizeof(n)) != sizeof(n) ||
+	    write(done, &err, sizeof(err)) != sizeof(err))
+		_exit(13);
+	/* hold them until the parent closes the pipe */
+	if (read(go, &c, 1) != 0)
+		_exit(14);
+	_exit(0);
+}
+
+/* Fork holder_child(); its count and error into *@n and *@err. */
+static pid_t holder_run(struct __test_metadata *_metadata, int ctl, __u32 id,
+			uid_t uid, int idle, int max, int go[2], int done[2],
+			int *n, int *err)
+{
+	pid_t pid = fork();
+
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		close(go[1]);
+		close(done[0]);
+		holder_child(ctl, id, uid, idle, max, go[0], done[1]);
+	}
+	ASSERT_EQ(sizeof(*n), read(done[0], n, sizeof(*n)));
+	ASSERT_EQ(sizeof(*err), read(done[0], err, sizeof(*err)));
+	return pid;
+}
+
+/*
+ * Holder ids are per user: without CAP_SYS_ADMIN the device fds of one
+ * effective uid that migrated hold at most AMDX_HMM_HOLDERS_PER_USER ids
+ * of a device, then MIGRATE fails with -ENOSPC; fds that never migrated
+ * hold none.  Uid 1000 takes its share behind as many idle fds; uid 1001
+ * and root still migrate; once uid 1000's fds are closed it migrates
+ * again.
+ */
+TEST_F_TIMEOUT(bounds, holder_ids_per_user_cap_enospc, 600)
+{
+	const int cap = AMDX_HMM_HOLDERS_PER_USER;
+	struct rlimit rl = { 4 * cap + 64, 4 * cap + 64 };
+	int go[2], done[2], n, err, status;
+	char *p;
+	pid_t a, b;
+
+	if (!self->hmm)
+		SKIP(return, HMM_NO_CAP);
+	if (geteuid())
+		SKIP(return, "needs root to drop to uids 1000 and 1001");
+	ASSERT_EQ(0, setrlimit(RLIMIT_NOFILE, &rl));
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(done));
+
+	a = holder_run(_metadata, self->ctl, self->id, 1000, cap, cap + 8, go,
+		       done, &n, &err);
+	EXPECT_EQ(cap, n) TH_LOG("uid 1000: fds that migrated");
+	EXPECT_EQ(-ENOSPC, err) TH_LOG("uid 1000: %s", strerror(-err));
+
+	b = holder_run(_metadata, self->ctl, self->id, 1001, 0, 1, go, done,
+		       &n, &err);
+	EXPECT_EQ(1, n) TH_LOG("uid 1001 beside uid 1000's full share");
+	EXPECT_EQ(0, err) TH_LOG("uid 1001: %s", strerror(-err));
+
+	p = mmap(NULL, self->page, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	memset(p, 1, self->page);
+	ASSERT_EQ(0, set_attr(self->fd, p, self->page, 0));
+	EXPECT_EQ(0, migrate(self->fd, p, self->page, 0)) TH_LOG("root");
+
+	close(go[1]);
+	ASSERT_EQ(a, waitpid(a, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status))
+		TH_LOG("uid 1000: status %#x", status);
+	ASSERT_EQ(b, waitpid(b, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status))
+		TH_LOG("uid 1001: status %#x", status);
+	close(go[0]);
+
+	/* uid 1000's fds closed: its ids came back */
+	ASSERT_EQ(0, pipe(go));
+	a = holder_run(_metadata, self->ctl, self->id, 1000, 0, 1, go, done,
+		       &n, &err);
+	EXPECT_EQ(1, n) TH_LOG("uid 1000 after its fds closed");
+	EXPECT_EQ(0, err) TH_LOG("uid 1000: %s", strerror(-err));
+	close(go[1]);
+	ASSERT_EQ(a, waitpid(a, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+	close(go[0]);
+	close(done[0]);
+	close(done[1]);
+	munmap(p, self->page);
 }
 
 /* Last: on a kernel that walks pages under a spinlock these wedge a CPU. */

@@ -10,8 +10,8 @@
  * address.  A tenant's VRAM is the tenant's: eviction never moves another
  * tenant's data (PF or VF), the PF places nothing in a VF's memory
  * partition, nobody in one out of service; eviction's walk by VRAM index
- * costs the partition once, not once per fd.  Runs as root with amdx_sim
- * loaded.
+ * costs the partition once, not once per fd.  A memory-mode change keeps
+ * the pin quota.  Runs as root with amdx_sim loaded.
  */
 #include <grp.h>
 #include <setjmp.h>
@@ -1181,3 +1181,61 @@ TEST_F_TIMEOUT(res, eviction_work_does_not_grow_with_fds, 240)
 }
 
 TEST_HARNESS_MAIN
+
+/* PLAN (@commit false) or COMMIT @compute/@memory: the ioctl's result. */
+static int change_modes(int fd, __u32 compute, __u32 memory, bool commit,
+			struct amdx_partition_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->compute_mode = compute;
+	c->memory_mode = memory;
+	return amdx_ioctl(fd, commit ? AMDX_IOC_PARTITION_COMMIT :
+				       AMDX_IOC_PARTITION_PLAN, c);
+}
+
+/*
+ * The pin quota (half a memory partition per owner) holds across a
+ * memory-mode change: 12 MiB pinned by two fds of one uid (6 MiB each,
+ * no page in VRAM) are legal under NPS1 on 64 MiB (half a partition:
+ * 32 MiB) and under NPS2 (16 MiB), not under NPS4 (8 MiB): PLAN refuses
+ * NPS4 (reason BUSY, no holders) and COMMIT fails with -EDQUOT, nothing
+ * changed; with one fd closed the owner pins 6 MiB and NPS4 is allowed.
+ */
+TEST_F(res, memory_mode_change_keeps_the_pin_quota)
+{
+	const size_t half = 6 * SZ_1M;
+	struct amdx_device_info info;
+	struct amdx_partition_config c;
+	int fd2;
+	char *p;
+
+	if (self->skip)
+		SKIP(return, NO_HMM);
+	ASSERT_EQ(0, dev_new(self, "model=mi300x vram=64"));
+	fd2 = amdx_device_open(self->ctl, self->id);
+	ASSERT_LE(0, fd2);
+	p = anon(2 * half);
+	ASSERT_NE(NULL, p);
+	ASSERT_EQ(0, pin(self->fd, p, half));
+	ASSERT_EQ(0, pin(fd2, p + half, half));
+
+	ASSERT_EQ(0, change_modes(self->fd, AMDX_COMPUTE_DPX, AMDX_MEMORY_NPS2,
+				  false, &c));
+	EXPECT_EQ(1, c.allowed) TH_LOG("NPS2: reason %u", c.reason);
+	ASSERT_EQ(0, change_modes(self->fd, AMDX_COMPUTE_CPX, AMDX_MEMORY_NPS4,
+				  false, &c));
+	EXPECT_EQ(0, c.allowed);
+	EXPECT_EQ(AMDX_PART_REASON_BUSY, c.reason);
+	EXPECT_EQ(0, c.num_holders);
+	EXPECT_EQ(-EDQUOT, change_modes(self->fd, AMDX_COMPUTE_CPX,
+					AMDX_MEMORY_NPS4, true, &c));
+	EXPECT_EQ(AMDX_PART_REASON_BUSY, c.reason);
+	ASSERT_EQ(0, amdx_device_info(self->ctl, self->id, &info));
+	EXPECT_EQ(AMDX_MEMORY_NPS1, info.memory_mode);
+
+	ASSERT_EQ(0, close(fd2));
+	ASSERT_EQ(0, change_modes(self->fd, AMDX_COMPUTE_CPX, AMDX_MEMORY_NPS4,
+				  false, &c));
+	EXPECT_EQ(1, c.allowed) TH_LOG("one fd's pins: reason %u", c.reason);
+	munmap(p, 2 * half);
+}

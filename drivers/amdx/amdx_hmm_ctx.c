@@ -41,6 +41,7 @@
  *     unlock                                 ranges: access &= ~B
  *                                          unlock; ... ; B's id freed
  */
+#include <linux/capability.h>
 #include <linux/cred.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
@@ -48,6 +49,7 @@
 #include <linux/pid.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 
 #include <amdx/amdx_vram.h>
 
@@ -191,23 +193,11 @@ int amdx_hmm_file_open(struct amdx_file *file)
 	mmgrab(current->mm);
 	ctx->mm = current->mm;
 
-	/* The allocator is the provider's: only while the device lives. */
-	down_read(&adev->lock);
-	ret = adev->dead ? -ENODEV :
-	      amdx_vram_holder_new(adev->desc.vram, &ctx->holder);
-	up_read(&adev->lock);
-	if (ret) {
-		if (ret == -EMFILE)
-			pr_debug_ratelimited("amdx: %s: all %u HMM holder ids in use\n",
-					     adev->bdf, AMDX_VRAM_MAX_HOLDERS);
-		goto err_put;
-	}
-
 	ret = mmu_interval_notifier_insert(&ctx->notifier, ctx->mm, 0,
 					   ULONG_MAX & PAGE_MASK,
 					   &amdx_hmm_notifier_ops);
 	if (ret)
-		goto err_holder;
+		goto err_put;
 
 	mutex_lock(&adev->hmm.lock);
 	list_add_tail(&ctx->dev_node, &adev->hmm.ctxs);
@@ -215,11 +205,6 @@ int amdx_hmm_file_open(struct amdx_file *file)
 	file->hmm = ctx;
 	return 0;
 
-err_holder:
-	down_read(&adev->lock);
-	if (!adev->dead)
-		amdx_vram_holder_put(adev->desc.vram, ctx->holder);
-	up_read(&adev->lock);
 err_put:
 	amdx_hmm_ctx_put(ctx);
 	return ret;
@@ -239,6 +224,69 @@ int amdx_hmm_ctx_check(struct amdx_file *file)
 	if (current->mm != file->hmm->mm)
 		return -EBADF;
 	return 0;
+}
+
+/**
+ * amdx_hmm_ctx_holder_get() - give a device fd its holder id
+ * @ctx: the fd's context; the caller holds the device lock for read (the
+ *	allocator is the provider's).
+ *
+ * At the fd's first migration towards VRAM, not at open: an fd that
+ * never places data holds no id.  The id is counted against the caller's
+ * effective uid (the kuid: user namespaces do not multiply it), which
+ * may have %AMDX_HMM_HOLDERS_PER_USER of a device without CAP_SYS_ADMIN;
+ * the device has %AMDX_VRAM_MAX_HOLDERS for all.  The fd keeps its id
+ * until it is closed.
+ *
+ * Return: 0; -ENOSPC when the uid has its share or the device every id
+ * (logged); -ENOMEM.
+ */
+int amdx_hmm_ctx_holder_get(struct amdx_hmm_ctx *ctx)
+{
+	struct amdx_device *adev = ctx->adev;
+	u32 uid = __kuid_val(current_euid()), max = 0, id;
+	int ret = 0;
+
+	if (READ_ONCE(ctx->holder))
+		return 0;
+	if (!capable(CAP_SYS_ADMIN))
+		max = AMDX_HMM_HOLDERS_PER_USER;
+	mutex_lock(&adev->hmm.lock);
+	if (!ctx->holder) {
+		ret = amdx_vram_holder_new(adev->desc.vram, uid, max, &id);
+		if (!ret)
+			WRITE_ONCE(ctx->holder, id);
+	}
+	mutex_unlock(&adev->hmm.lock);
+	if (ret == -ENOSPC)
+		pr_debug_ratelimited("amdx: %s: no HMM holder id: uid %u has %u or the device all %u\n",
+				     adev->bdf, from_kuid(&init_user_ns,
+							  current_euid()),
+				     max, AMDX_VRAM_MAX_HOLDERS);
+	return ret;
+}
+
+/**
+ * amdx_hmm_ctx_used() - the VRAM pages a device fd holds
+ * @ctx: the fd's context; the caller holds &amdx_hmm_dev.lock or is the
+ *	fd's only user (ioctl, close).
+ * @pages: out, may be NULL: per memory partition,
+ *	%AMDX_VRAM_MAX_PARTITIONS entries.
+ *
+ * Return: its pages over all partitions; 0 (and @pages zeroed) for an fd
+ * that has no holder id yet, never nobody's pages.
+ */
+u64 amdx_hmm_ctx_used(const struct amdx_hmm_ctx *ctx, u64 *pages)
+{
+	u32 id = READ_ONCE(ctx->holder);
+
+	if (id == AMDX_VRAM_NO_HOLDER) {
+		if (pages)
+			memset(pages, 0,
+			       AMDX_VRAM_MAX_PARTITIONS * sizeof(*pages));
+		return 0;
+	}
+	return amdx_vram_holder_used(ctx->adev->desc.vram, id, pages);
 }
 
 /**
@@ -463,7 +511,7 @@ int amdx_hmm_holders(struct amdx_device *adev, u32 part_mask,
 
 	mutex_lock(&adev->hmm.lock);
 	list_for_each_entry(ctx, &adev->hmm.ctxs, dev_node) {
-		if (!amdx_vram_holder_used(adev->desc.vram, ctx->holder, pages))
+		if (!amdx_hmm_ctx_used(ctx, pages))
 			continue;
 		for (m = 0; m < st->num_mem_partitions; m++)
 			if (pages[m] && (busy & BIT(m)))
@@ -527,4 +575,117 @@ void amdx_hmm_forget_devices(struct amdx_device *adev, u64 mask)
 		spin_unlock(&ctx->lock);
 	}
 	mutex_unlock(&adev->hmm.lock);
+}
+
+/* One pinning fd: its owner's key, its pinned bytes, whom to name. */
+struct amdx_hmm_pin_sum {
+	u64 key;
+	u64 bytes;
+	pid_t tgid;
+	u32 uid;
+	u32 owner;
+	char comm[TASK_COMM_LEN];
+};
+
+/* The pin quota's owner (amdx_hmm_same_owner()): the VF, or a uid on the PF. */
+static u64 amdx_hmm_pin_owner(const struct amdx_hmm_ctx *ctx)
+{
+	u32 uid = ctx->owner == AMDX_OWNER_PF ? __kuid_val(ctx->who.euid) : 0;
+
+	return (u64)ctx->owner << 32 | uid;
+}
+
+static int amdx_hmm_pin_sum_cmp(const void *a, const void *b)
+{
+	const struct amdx_hmm_pin_sum *x = a, *y = b;
+
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+/*
+ * Up to @max pinning fds of @adev into @s, each with its pinned bytes.
+ * hmm.lock held; nothing allocated.
+ */
+static u32 amdx_hmm_pin_sums(struct amdx_device *adev,
+			     struct amdx_hmm_pin_sum *s, u32 max)
+{
+	struct amdx_hmm_ctx *ctx;
+	u32 n = 0;
+	u64 b;
+
+	list_for_each_entry(ctx, &adev->hmm.ctxs, dev_node) {
+		if (s && n == max)
+			break;
+		spin_lock(&ctx->lock);
+		b = amdx_range_pinned_bytes(&ctx->ranges);
+		spin_unlock(&ctx->lock);
+		if (!b)
+			continue;
+		if (s) {
+			s[n] = (struct amdx_hmm_pin_sum){
+				.key = amdx_hmm_pin_owner(ctx), .bytes = b,
+				.tgid = ctx->tgid, .owner = ctx->owner,
+				.uid = from_kuid(&init_user_ns, ctx->who.euid),
+			};
+			memcpy(s[n].comm, ctx->comm, sizeof(s[n].comm));
+		}
+		n++;
+	}
+	return n;
+}
+
+/**
+ * amdx_hmm_pins_fit() - whether a device's pins fit another memory mode
+ * @adev: the device; the caller holds its lock for read.
+ * @num_memory: memory partitions of the mode it would switch to.
+ *
+ * The pin quota is half a memory partition per owner (a uid on the PF,
+ * each VF): a pin legal under NPS1 may fill a partition of NPS4.  A
+ * memory-mode change is refused, not the pins cut: PLAN and COMMIT call
+ * this before anything moves.  Two walks of the contexts (count, then
+ * take) and a sort: O(fds log fds), the pinned bytes of an fd a walk of
+ * its ranges (at most %AMDX_HMM_RANGES_MAX) under its spinlock.  An fd
+ * that starts pinning between the walks is not looked at; a SET_ATTR
+ * that runs while the mode changes is checked against the partitions it
+ * found.
+ *
+ * Return: 0; -EDQUOT, logged naming one fd of the owner (pid, command,
+ * uid, its bytes), when some owner pins more than half a partition of
+ * the new mode; -ENOMEM.
+ */
+int amdx_hmm_pins_fit(struct amdx_device *adev, u32 num_memory)
+{
+	u64 half = div_u64(adev->desc.vram_size, max(num_memory, 1U)) / 2;
+	struct amdx_hmm_pin_sum *s;
+	u32 max, n, i, j;
+	int ret = 0;
+	u64 sum;
+
+	if (!(adev->desc.flags & AMDX_DEVICE_F_HMM))
+		return 0;
+	mutex_lock(&adev->hmm.lock);
+	max = amdx_hmm_pin_sums(adev, NULL, 0);
+	mutex_unlock(&adev->hmm.lock);
+	if (!max)
+		return 0;
+	s = kvcalloc(max, sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return -ENOMEM;
+	mutex_lock(&adev->hmm.lock);
+	n = amdx_hmm_pin_sums(adev, s, max);
+	mutex_unlock(&adev->hmm.lock);
+	sort(s, n, sizeof(*s), amdx_hmm_pin_sum_cmp, NULL);
+	for (i = 0; i < n && !ret; i = j) {
+		sum = 0;
+		for (j = i; j < n && s[j].key == s[i].key; j++)
+			sum += s[j].bytes;
+		if (sum <= half)
+			continue;
+		amdx_dbg(adev, "memory mode of %u partitions: owner %u uid %u pins %llu bytes, over half a %llu-byte partition (pid %d %s pins %llu)\n",
+			 num_memory, s[i].owner, s[i].uid, sum, half * 2,
+			 s[i].tgid, s[i].comm, s[i].bytes);
+		ret = -EDQUOT;
+	}
+	kvfree(s);
+	return ret;
 }

@@ -24,6 +24,13 @@
 struct amdx_file;
 struct mm_struct;
 
+/*
+ * Holder ids one effective uid without CAP_SYS_ADMIN may have on a device
+ * (one per device fd that migrated towards VRAM): 64 users to fill the
+ * device's %AMDX_VRAM_MAX_HOLDERS.  Documentation/security.rst.
+ */
+#define AMDX_HMM_HOLDERS_PER_USER	1024
+
 /**
  * struct amdx_hmm_ctx - HMM state of one device fd
  * @ref: the fd holds one; eviction holds one while it works.
@@ -35,7 +42,9 @@ struct mm_struct;
  *	the fd uses.
  * @comm: its command name at open.
  * @owner: whom its VRAM is charged to (&amdx_file.owner).
- * @holder: its holder id in the device's VRAM allocator (amdx_vram.c):
+ * @holder: its holder id in the device's VRAM allocator (amdx_vram.c),
+ *	%AMDX_VRAM_NO_HOLDER until its first migration towards VRAM
+ *	(amdx_hmm_ctx_holder_get()); set once, under &amdx_hmm_dev.lock:
  *	every VRAM page it migrates in records it, wherever the page is
  *	mapped later (``mremap()``, a ``fork()`` child), so PLAN's holders
  *	read counters, and close and eviction find its pages by VRAM index.
@@ -91,6 +100,8 @@ struct amdx_hmm_ctx *amdx_hmm_ctx_of_mm(struct amdx_device *adev,
 					struct mm_struct *mm,
 					unsigned long addr);
 int amdx_hmm_ctx_check(struct amdx_file *file);
+int amdx_hmm_ctx_holder_get(struct amdx_hmm_ctx *ctx);
+u64 amdx_hmm_ctx_used(const struct amdx_hmm_ctx *ctx, u64 *pages);
 int amdx_hmm_span_check(u64 start, u64 size);
 void amdx_hmm_account(struct amdx_hmm_ctx *ctx, u64 start, u32 dest,
 		      const struct amdx_hmm_result *res,
@@ -98,5 +109,15 @@ void amdx_hmm_account(struct amdx_hmm_ctx *ctx, u64 start, u32 dest,
 void amdx_hmm_event_migrate(struct amdx_device *adev,
 			    const struct amdx_subject *who, bool home,
 			    u64 pages);
+
+/* For a memory-mode change (amdx_partition.c): with or without HMM. */
+#if IS_ENABLED(CONFIG_DEVICE_PRIVATE)
+int amdx_hmm_pins_fit(struct amdx_device *adev, u32 num_memory);
+#else
+static inline int amdx_hmm_pins_fit(struct amdx_device *adev, u32 num_memory)
+{
+	return 0;
+}
+#endif
 
 #endif /* _AMDX_HMM_CTX_H_ */

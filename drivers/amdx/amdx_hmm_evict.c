@@ -206,7 +206,6 @@ static void amdx_hmm_pinners_get(const struct amdx_hmm_evict_req *er,
 				 struct amdx_hmm_pinners *p)
 {
 	struct amdx_device *adev = er->adev;
-	struct amdx_vram *v = adev->desc.vram;
 	struct amdx_hmm_ctx *ctx;
 	u32 max = 0;
 	bool pins;
@@ -216,7 +215,7 @@ static void amdx_hmm_pinners_get(const struct amdx_hmm_evict_req *er,
 	mutex_lock(&adev->hmm.lock);
 	list_for_each_entry(ctx, &adev->hmm.ctxs, dev_node) {
 		if (ctx->owner != er->owner ||
-		    !amdx_vram_holder_used(v, ctx->holder, NULL))
+		    !amdx_hmm_ctx_used(ctx, NULL))
 			continue;
 		spin_lock(&ctx->lock);
 		max += amdx_hmm_ctx_pins(ctx);
@@ -231,7 +230,7 @@ static void amdx_hmm_pinners_get(const struct amdx_hmm_evict_req *er,
 		if (p->n == max)
 			break;
 		if (ctx->owner != er->owner ||
-		    !amdx_vram_holder_used(v, ctx->holder, NULL))
+		    !amdx_hmm_ctx_used(ctx, NULL))
 			continue;
 		spin_lock(&ctx->lock);
 		pins = amdx_hmm_ctx_pins(ctx);
@@ -356,7 +355,7 @@ static void amdx_hmm_evict_held(const struct amdx_hmm_evict_req *er,
 	mutex_lock(&adev->hmm.lock);
 	list_for_each_entry(ctx, &adev->hmm.ctxs, dev_node) {
 		if (ctx->owner != er->owner ||
-		    !amdx_vram_holder_used(v, ctx->holder, NULL))
+		    !amdx_hmm_ctx_used(ctx, NULL))
 			continue;
 		if (!amdx_hmm_pinner(pins, ctx->holder)) {
 			spin_lock(&ctx->lock);
@@ -387,7 +386,7 @@ static void amdx_hmm_evict_held(const struct amdx_hmm_evict_req *er,
 }
 
 /*
- * Contexts of @er->owner whose fds hold pages (amdx_vram_holder_used()),
+ * Contexts of @er->owner whose fds hold pages (amdx_hmm_ctx_used()),
  * each with a reference on it and on its mm, @er->self last, into a new
  * array of *@n.  One walk of the list counts them, one more takes them:
  * never a walk per context.  NULL when there are none or on -ENOMEM.
@@ -396,7 +395,6 @@ static struct amdx_hmm_ctx **
 amdx_hmm_evict_ctxs(const struct amdx_hmm_evict_req *er, u32 *n)
 {
 	struct amdx_device *adev = er->adev;
-	struct amdx_vram *v = adev->desc.vram;
 	struct amdx_hmm_ctx **cs, *ctx;
 	u32 max = 0, k = 0;
 	bool self = false;
@@ -405,7 +403,7 @@ amdx_hmm_evict_ctxs(const struct amdx_hmm_evict_req *er, u32 *n)
 	mutex_lock(&adev->hmm.lock);
 	list_for_each_entry(ctx, &adev->hmm.ctxs, dev_node)
 		if (ctx->owner == er->owner &&
-		    amdx_vram_holder_used(v, ctx->holder, NULL))
+		    amdx_hmm_ctx_used(ctx, NULL))
 			max++;
 	mutex_unlock(&adev->hmm.lock);
 	if (!max)
@@ -418,7 +416,7 @@ amdx_hmm_evict_ctxs(const struct amdx_hmm_evict_req *er, u32 *n)
 		if (k + self == max)
 			break;
 		if (ctx->owner != er->owner ||
-		    !amdx_vram_holder_used(v, ctx->holder, NULL) ||
+		    !amdx_hmm_ctx_used(ctx, NULL) ||
 		    !mmget_not_zero(ctx->mm))
 			continue;
 		kref_get(&ctx->ref);
@@ -608,9 +606,11 @@ static int amdx_hmm_evict(const struct amdx_hmm_evict_req *er)
  * @res: out: the outcome, accumulated.
  *
  * Takes the mmap lock itself; evicts least recently used ranges when the
- * partition is full.
+ * partition is full.  Towards VRAM the fd gets its holder id first
+ * (amdx_hmm_ctx_holder_get()).
  *
- * Return: 0 (see @res for what moved), -EINTR on a fatal signal, -ENOMEM.
+ * Return: 0 (see @res for what moved), -EINTR on a fatal signal, -ENOSPC
+ * when the fd can get no holder id, -ENOMEM.
  */
 int amdx_hmm_migrate_range(struct amdx_hmm_ctx *ctx, u64 start, u64 end,
 			   u32 dest, struct amdx_hmm_result *res)
@@ -618,7 +618,7 @@ int amdx_hmm_migrate_range(struct amdx_hmm_ctx *ctx, u64 start, u64 end,
 	struct amdx_device *adev = ctx->adev;
 	struct amdx_migrate_req req = {
 		.adev = adev, .mm = ctx->mm, .dest = dest,
-		.owner = ctx->owner, .holder = ctx->holder, .res = res,
+		.owner = ctx->owner, .res = res,
 	};
 	struct amdx_hmm_evict_req er = {
 		.adev = adev, .self = ctx, .ex_start = start, .ex_end = end,
@@ -628,6 +628,12 @@ int amdx_hmm_migrate_range(struct amdx_hmm_ctx *ctx, u64 start, u64 end,
 	u64 t0 = ktime_get_ns();
 	int evictions = 0, ret;
 
+	if (dest != AMDX_HMM_LOC_SYSTEM) {
+		ret = amdx_hmm_ctx_holder_get(ctx);
+		if (ret)
+			return ret;
+	}
+	req.holder = READ_ONCE(ctx->holder);
 	for (;;) {
 		if (fatal_signal_pending(current))
 			return -EINTR;

@@ -136,7 +136,7 @@ void amdx_hmm_file_release(struct amdx_file *file)
 		}
 		mmput(ctx->mm);
 	}
-	if (!ctx->adev->dead) {
+	if (!ctx->adev->dead && ctx->holder) {
 		/* What the ranges do not see, found by page. */
 		amdx_hmm_home_holder(ctx->adev, ctx->holder);
 		amdx_vram_holder_put(ctx->adev->desc.vram, ctx->holder);
@@ -541,7 +541,9 @@ static int amdx_hmm_migrate_spans(struct amdx_hmm_ctx *ctx,
  * too, which stops there: the counts say what moved); -EINTR on a fatal
  * signal (checked every %AMDX_HMM_MIGRATE_STEP bytes) and -ENOMEM: the
  * counts say what moved until then, and a call that fails before moving
- * a page changes nothing, not even the range's statistics; -EOPNOTSUPP,
+ * a page changes nothing, not even the range's statistics; -ENOSPC
+ * towards VRAM when the fd has no holder id yet and its uid has its share
+ * of them or the device all (amdx_hmm_ctx_holder_get()); -EOPNOTSUPP,
  * -EBADF.
  */
 int amdx_ioctl_hmm_migrate(struct amdx_file *file, void *data)

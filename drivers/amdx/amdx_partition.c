@@ -71,6 +71,7 @@
 #include "amdx_core.h"
 #include "amdx_event.h"
 #include "amdx_hmm.h"
+#include "amdx_hmm_ctx.h"
 #include "amdx_hmm_devmove.h"
 #include "amdx_kunit.h"
 #include "amdx_partition.h"
@@ -487,6 +488,14 @@ static int amdx_part_decide(struct amdx_part_txn *t)
 		if (cfg->num_holders && !(cfg->flags & AMDX_PART_F_DRAIN))
 			return amdx_part_refuse(t, AMDX_PART_REASON_BUSY,
 						-EBUSY);
+		/* Pins legal in the old mode may exceed the new quota. */
+		for (i = 0; i < t->naff && !ret; i++)
+			ret = amdx_hmm_pins_fit(t->devs[i],
+						t->new[i].num_memory);
+		if (ret == -EDQUOT)
+			return amdx_part_refuse(t, AMDX_PART_REASON_BUSY, ret);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }

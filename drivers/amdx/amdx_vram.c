@@ -59,6 +59,7 @@
 #include <linux/err.h>
 #include <linux/export.h>
 #include <linux/mm.h>
+#include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/xarray.h>
@@ -72,10 +73,14 @@
  * struct amdx_vram_holder - the pages one holder has
  * @pages: per memory partition.
  * @total: over all partitions.
+ * @user: the user it is counted against (&amdx_vram.users).
+ * @counted: whether it is counted against @user.
  */
 struct amdx_vram_holder {
 	u64 pages[AMDX_VRAM_MAX_PARTITIONS];
 	u64 total;
+	u32 user;
+	bool counted;
 };
 
 /**
@@ -119,9 +124,14 @@ struct amdx_vram_part {
  * @holders: the holders 1 .. %AMDX_VRAM_MAX_HOLDERS by id; entries are
  *	added without @lock (xa_alloc() allocates), looked up and erased
  *	under it, so an entry found under @lock stays until it is dropped.
- * @holder_next: where the search for a new holder id starts (under the
- *	xarray's own lock): ids are handed out cyclically, so a dropped id
- *	comes back only after every other id was handed out since.
+ * @holder_next: where the search for a new holder id starts (under
+ *	@users_lock): ids are handed out cyclically, so a dropped id comes
+ *	back only after every other id was handed out since.
+ * @users_lock: serialises handing out holder ids and @users; a mutex
+ *	(the counts allocate), taken without @lock, never under it.
+ * @users: holders per user under a per-user cap, by user (a kuid's
+ *	value): xa_mk_value() counts, an entry only while it is not 0, so
+ *	at most one per holder (as the kernel's ucounts).
  * @nobody: holder 0.
  * @last_id: the holder other than nobody amdx_vram_holder_get() found
  *	last, 0 for none; under @lock, forgotten before its entry is erased.
@@ -147,6 +157,8 @@ struct amdx_vram {
 	u16 *holder;
 	struct xarray holders;
 	u32 holder_next;
+	struct mutex users_lock;	/* ids and @users; see the kernel-doc */
+	struct xarray users;
 	struct amdx_vram_holder nobody;
 	u32 last_id;
 	struct amdx_vram_holder *last;
@@ -237,6 +249,8 @@ struct amdx_vram *amdx_vram_create(u64 size_bytes, u32 num_partitions)
 	if (!v->holder)
 		goto err_free_owner_maps;
 	xa_init_flags(&v->holders, XA_FLAGS_ALLOC1);
+	mutex_init(&v->users_lock);
+	xa_init(&v->users);
 
 	spin_lock_init(&v->lock);
 	v->npages = npages;
@@ -277,6 +291,8 @@ void amdx_vram_destroy(struct amdx_vram *v)
 	xa_for_each(&v->holders, id, h)
 		kfree(h);
 	xa_destroy(&v->holders);
+	xa_destroy(&v->users);
+	mutex_destroy(&v->users_lock);
 	kvfree(v->holder);
 	for (i = 0; i < AMDX_VRAM_MAX_OWNERS; i++)
 		kvfree(v->owner_map[i]);
@@ -941,21 +957,48 @@ u64 amdx_vram_scanned(struct amdx_vram *v)
 }
 EXPORT_SYMBOL_GPL(amdx_vram_scanned);
 
+/* Under v->users_lock: the holders counted against @user. */
+static u32 amdx_vram_user_holders(struct amdx_vram *v, u32 user)
+{
+	void *e = xa_load(&v->users, user);
+
+	return e ? xa_to_value(e) : 0;
+}
+
+/* Under v->users_lock: count one more (@d 1) or one less (-1) of @user. */
+static int amdx_vram_user_count(struct amdx_vram *v, u32 user, int d)
+{
+	u32 n = amdx_vram_user_holders(v, user) + d;
+
+	if (!n) {
+		xa_erase(&v->users, user);
+		return 0;
+	}
+	return xa_err(xa_store(&v->users, user, xa_mk_value(n),
+			       GFP_KERNEL_ACCOUNT));
+}
+
 /**
  * amdx_vram_holder_new() - a new holder
  * @v: allocator.
+ * @user: whom it is counted against (a kuid's value).
+ * @user_max: @user may have at most this many holders with the new one;
+ *	0: the new one is under no per-user cap and counts against none.
  * @id: out: its id, 1 .. %AMDX_VRAM_MAX_HOLDERS.
  *
  * Ids are handed out cyclically, not lowest free first: whoever read an
  * id (eviction choosing a holder without the lock, a page copying its
  * holder to its replacement) and uses it a little later never meets a
  * new holder under an id just dropped, unless every id was handed out
- * in between.  The entry is charged to the caller's memory cgroup.
+ * in between.  The entry and the user's count are charged to the
+ * caller's memory cgroup.
  *
  * Context: process context, may sleep.
- * Return: 0, -EMFILE when every id is taken, -ENOMEM.
+ * Return: 0; -ENOSPC when @user has @user_max holders or every id is
+ * taken; -ENOMEM.
  */
-int amdx_vram_holder_new(struct amdx_vram *v, u32 *id)
+int amdx_vram_holder_new(struct amdx_vram *v, u32 user, u32 user_max,
+			 u32 *id)
 {
 	struct amdx_vram_holder *h;
 	int ret;
@@ -963,14 +1006,38 @@ int amdx_vram_holder_new(struct amdx_vram *v, u32 *id)
 	h = kzalloc(sizeof(*h), GFP_KERNEL_ACCOUNT);
 	if (!h)
 		return -ENOMEM;
+	h->user = user;
+	h->counted = user_max != 0;
+	mutex_lock(&v->users_lock);
+	if (h->counted && amdx_vram_user_holders(v, user) >= user_max) {
+		ret = -ENOSPC;
+		goto out_free;
+	}
 	ret = xa_alloc_cyclic(&v->holders, id, h,
 			      XA_LIMIT(1, AMDX_VRAM_MAX_HOLDERS),
 			      &v->holder_next, GFP_KERNEL_ACCOUNT);
 	if (ret < 0) {
-		kfree(h);
-		return ret == -EBUSY ? -EMFILE : ret;
+		if (ret == -EBUSY)
+			ret = -ENOSPC;
+		goto out_free;
 	}
+	if (h->counted) {
+		ret = amdx_vram_user_count(v, user, 1);
+		if (ret) {
+			/* No page names the id yet: nobody looked it up. */
+			spin_lock(&v->lock);
+			xa_erase(&v->holders, *id);
+			spin_unlock(&v->lock);
+			goto out_free;
+		}
+	}
+	mutex_unlock(&v->users_lock);
 	return 0;
+
+out_free:
+	mutex_unlock(&v->users_lock);
+	kfree(h);
+	return ret;
 }
 EXPORT_SYMBOL_GPL(amdx_vram_holder_new);
 
@@ -1021,6 +1088,11 @@ void amdx_vram_holder_put(struct amdx_vram *v, u32 id)
 	if (h)
 		xa_erase(&v->holders, id);
 	spin_unlock(&v->lock);
+	if (h && h->counted) {
+		mutex_lock(&v->users_lock);
+		amdx_vram_user_count(v, h->user, -1);
+		mutex_unlock(&v->users_lock);
+	}
 	kfree(h);
 }
 EXPORT_SYMBOL_GPL(amdx_vram_holder_put);

@@ -52,7 +52,8 @@ u64 amdx_vram_owner_next_below(struct amdx_vram *v, u32 owner, u64 from,
 			       u64 end);
 u64 amdx_vram_scanned(struct amdx_vram *v);
 
-int amdx_vram_holder_new(struct amdx_vram *v, u32 *id);
+int amdx_vram_holder_new(struct amdx_vram *v, u32 user, u32 user_max,
+			 u32 *id);
 void amdx_vram_holder_put(struct amdx_vram *v, u32 id);
 void amdx_vram_hold_pages(struct amdx_vram *v, const u64 *pfns, u32 n,
 			  u32 id);

@@ -631,8 +631,8 @@ static void holders_count_find_and_hand_over_their_pages(struct kunit *test)
 	u64 pfns[8], parts[AMDX_VRAM_MAX_PARTITIONS], pos, n;
 	u32 a, b, c, got, i;
 
-	KUNIT_ASSERT_EQ(test, amdx_vram_holder_new(v, &a), 0);
-	KUNIT_ASSERT_EQ(test, amdx_vram_holder_new(v, &b), 0);
+	KUNIT_ASSERT_EQ(test, amdx_vram_holder_new(v, 0, 0, &a), 0);
+	KUNIT_ASSERT_EQ(test, amdx_vram_holder_new(v, 0, 0, &b), 0);
 	KUNIT_EXPECT_NE(test, a, AMDX_VRAM_NO_HOLDER);
 	KUNIT_EXPECT_NE(test, a, b);
 
@@ -688,7 +688,7 @@ static void holders_count_find_and_hand_over_their_pages(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, amdx_vram_pfn_holder(v, 32),
 			AMDX_VRAM_NO_HOLDER);
 	/* a's id does not come back at once: ids are cyclic */
-	KUNIT_ASSERT_EQ(test, amdx_vram_holder_new(v, &c), 0);
+	KUNIT_ASSERT_EQ(test, amdx_vram_holder_new(v, 0, 0, &c), 0);
 	KUNIT_EXPECT_NE(test, c, a);
 	KUNIT_EXPECT_EQ(test, amdx_vram_holder_used(v, c, NULL), 0);
 	amdx_vram_hold_pages(v, pfns, 1, c);
@@ -715,18 +715,42 @@ static void holder_ids_are_cyclic(struct kunit *test)
 	struct amdx_vram *v = new_vram(test, TEST_PAGES, 1);
 	u32 a, b, c, d;
 
-	KUNIT_ASSERT_EQ(test, amdx_vram_holder_new(v, &a), 0);
-	KUNIT_ASSERT_EQ(test, amdx_vram_holder_new(v, &b), 0);
+	KUNIT_ASSERT_EQ(test, amdx_vram_holder_new(v, 0, 0, &a), 0);
+	KUNIT_ASSERT_EQ(test, amdx_vram_holder_new(v, 0, 0, &b), 0);
 	amdx_vram_holder_put(v, a);
-	KUNIT_ASSERT_EQ(test, amdx_vram_holder_new(v, &c), 0);
+	KUNIT_ASSERT_EQ(test, amdx_vram_holder_new(v, 0, 0, &c), 0);
 	KUNIT_EXPECT_NE(test, c, a);
 	KUNIT_EXPECT_NE(test, c, b);
 	amdx_vram_holder_put(v, c);
-	KUNIT_ASSERT_EQ(test, amdx_vram_holder_new(v, &d), 0);
+	KUNIT_ASSERT_EQ(test, amdx_vram_holder_new(v, 0, 0, &d), 0);
 	KUNIT_EXPECT_NE(test, d, a);
 	KUNIT_EXPECT_NE(test, d, c);
 	amdx_vram_holder_put(v, b);
 	amdx_vram_holder_put(v, d);
+}
+
+/*
+ * Holder ids under a per-user cap: a user takes @user_max, then -ENOSPC,
+ * another user still gets one, a dropped id's place comes back to its
+ * user, and an id under no cap counts against nobody.
+ */
+static void holder_ids_per_user_cap(struct kunit *test)
+{
+	struct amdx_vram *v = new_vram(test, TEST_PAGES, 1);
+	u32 a, b, c, d, e;
+
+	KUNIT_ASSERT_EQ(test, amdx_vram_holder_new(v, 1000, 2, &a), 0);
+	KUNIT_ASSERT_EQ(test, amdx_vram_holder_new(v, 1000, 2, &b), 0);
+	KUNIT_EXPECT_EQ(test, amdx_vram_holder_new(v, 1000, 2, &c), -ENOSPC);
+	KUNIT_ASSERT_EQ(test, amdx_vram_holder_new(v, 1001, 2, &c), 0);
+	KUNIT_ASSERT_EQ(test, amdx_vram_holder_new(v, 1000, 0, &d), 0);
+	amdx_vram_holder_put(v, a);
+	KUNIT_ASSERT_EQ(test, amdx_vram_holder_new(v, 1000, 2, &e), 0);
+	KUNIT_EXPECT_EQ(test, amdx_vram_holder_new(v, 1000, 2, &a), -ENOSPC);
+	amdx_vram_holder_put(v, b);
+	amdx_vram_holder_put(v, c);
+	amdx_vram_holder_put(v, d);
+	amdx_vram_holder_put(v, e);
 }
 
 static struct kunit_case amdx_vram_test_cases[] = {
@@ -750,6 +774,7 @@ static struct kunit_case amdx_vram_test_cases[] = {
 	KUNIT_CASE(owner_next_finds_exactly_the_owners_pages),
 	KUNIT_CASE(holders_count_find_and_hand_over_their_pages),
 	KUNIT_CASE(holder_ids_are_cyclic),
+	KUNIT_CASE(holder_ids_per_user_cap),
 	{}
 };
 
