@@ -24,6 +24,7 @@
 #include <amdx/version.hpp>
 
 #include "commands.hpp"
+#include "doctor.hpp"
 #include "fleet.hpp"
 
 namespace amdx::cli {
@@ -292,6 +293,7 @@ int dispatch(int argc, const char* const* argv, Options& opts, std::ostream& out
     const RasCommands ras(app);
     const MonitorCommand monitor(app);
     const FleetCommands fleet(app); // exporter, health, partition export
+    const DoctorCommand doctor(app);
 
     try {
         app.parse(argc, argv);
@@ -319,6 +321,8 @@ int dispatch(int argc, const char* const* argv, Options& opts, std::ostream& out
                                       : hmm_show(opts, hmm_selector, out, err);
     if (fleet.parsed())
         return fleet.run(opts, out, err);
+    if (doctor.parsed())
+        return doctor.run(opts, out, err);
     if (partition.parsed())
         return partition.run(opts, out, err);
     if (vf.parsed())
