@@ -16,6 +16,7 @@
 #include <fstream>
 #include <iostream>
 #include <ostream>
+#include <sstream>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -339,6 +340,24 @@ int dispatch(int argc, const char* const* argv, Options& opts, std::ostream& out
 
 void fail(std::ostream& err, const std::string& msg) {
     err << "amdx: " << msg << '\n';
+}
+
+std::optional<std::string> read_input(const std::string& path, const Options& opts,
+                                      std::ostream& err) {
+    if (path == "-" && opts.in != nullptr) { // standard input
+        std::ostringstream s;
+        s << opts.in->rdbuf();
+        return s.str();
+    }
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        const std::error_code ec(errno, std::system_category());
+        fail(err, path + ": cannot open (" + errno_text(ec) + ")", ec);
+        return std::nullopt;
+    }
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
 }
 
 void keep_exit_status() noexcept {
