@@ -16,6 +16,7 @@
 #include <fstream>
 #include <iostream>
 #include <ostream>
+#include <sstream>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -24,6 +25,7 @@
 #include <amdx/version.hpp>
 
 #include "commands.hpp"
+#include "doctor.hpp"
 #include "fleet.hpp"
 
 namespace amdx::cli {
@@ -292,6 +294,7 @@ int dispatch(int argc, const char* const* argv, Options& opts, std::ostream& out
     const RasCommands ras(app);
     const MonitorCommand monitor(app);
     const FleetCommands fleet(app); // exporter, health, partition export
+    const DoctorCommand doctor(app);
 
     try {
         app.parse(argc, argv);
@@ -319,6 +322,8 @@ int dispatch(int argc, const char* const* argv, Options& opts, std::ostream& out
                                       : hmm_show(opts, hmm_selector, out, err);
     if (fleet.parsed())
         return fleet.run(opts, out, err);
+    if (doctor.parsed())
+        return doctor.run(opts, out, err);
     if (partition.parsed())
         return partition.run(opts, out, err);
     if (vf.parsed())
@@ -335,6 +340,24 @@ int dispatch(int argc, const char* const* argv, Options& opts, std::ostream& out
 
 void fail(std::ostream& err, const std::string& msg) {
     err << "amdx: " << msg << '\n';
+}
+
+std::optional<std::string> read_input(const std::string& path, const Options& opts,
+                                      std::ostream& err) {
+    if (path == "-" && opts.in != nullptr) { // standard input
+        std::ostringstream s;
+        s << opts.in->rdbuf();
+        return s.str();
+    }
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        const std::error_code ec(errno, std::system_category());
+        fail(err, path + ": cannot open (" + errno_text(ec) + ")", ec);
+        return std::nullopt;
+    }
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
 }
 
 void keep_exit_status() noexcept {

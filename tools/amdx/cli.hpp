@@ -112,6 +112,10 @@ void render(std::ostream& out, const Json& doc, Format format);
 /// (binary: KiB, MiB, GiB, which are accepted too).
 [[nodiscard]] std::optional<std::uint64_t> parse_size(std::string_view text);
 
+/// The bytes of the file @path, or of standard input (Options::in) for
+/// "-"; prints the error ("PATH: cannot open (...)") and sets the exit status.
+[[nodiscard]] std::optional<std::string> read_input(const std::string& path, const Options& opts,
+                                                    std::ostream& err);
 /// Prints "amdx: @msg" as the one error line.
 void fail(std::ostream& err, const std::string& msg);
 /// fail() that sets the run's exit status to @code (kExit*).

@@ -52,10 +52,6 @@ std::error_code sys_error() {
     return {errno, std::system_category()};
 }
 
-std::string sys_text() {
-    return errno_text(sys_error());
-}
-
 const std::vector<std::string> kBlocks{"umc",      "sdma", "gfx",      "mmhub",
                                        "pcie_bif", "hdp",  "xgmi_wafl"};
 const std::vector<std::string> kTypes{"ce", "ue", "de"};
@@ -416,18 +412,10 @@ int RasCommands::badpages(const Options& opts, std::ostream& out, std::ostream& 
     std::vector<std::byte> table;
     std::size_t table_pages = 0;
     if (!import_.empty()) { // check the file before anything reaches the kernel
-        std::ostringstream s;
-        if (import_ == "-" && opts.in != nullptr) {
-            s << opts.in->rdbuf();
-        } else {
-            std::ifstream in(import_, std::ios::binary);
-            if (!in) {
-                fail(err, import_ + ": cannot open (" + sys_text() + ")", sys_error());
-                return kExitError;
-            }
-            s << in.rdbuf();
-        }
-        const std::string bytes = s.str();
+        const auto text = read_input(import_, opts, err);
+        if (!text)
+            return kExitError;
+        const std::string& bytes = *text;
         const auto* p = reinterpret_cast<const std::byte*>(bytes.data());
         table.assign(p, p + bytes.size());
         std::string why;
