@@ -35,9 +35,10 @@
  *
  * Locking: &amdx_ras.lock (a mutex) protects the whole RAS state of a
  * device and is held across containment, which may sleep; the order is
- * amdx_core.h's lock order table.  The poison map is an xarray read without the mutex (RCU) from
- * the CPU fault path, which holds the mmap lock: nothing under
- * &amdx_ras.lock takes an mmap lock.  amdx_ras_report() must not be
+ * amdx_core.h's lock order table.  The poison map (amdx_ras_poison.c owns
+ * it) is an xarray read without the mutex (RCU) from the CPU fault path,
+ * which holds the mmap lock: nothing under &amdx_ras.lock takes an mmap
+ * lock.  amdx_ras_report() must not be
  * called once amdx_device_unregister() has started.
  */
 #include <linux/bits.h>
@@ -248,8 +249,7 @@ static int amdx_ras_retire(struct amdx_device *adev,
 		      rec->address, action, 0);
 
 	if (poison)
-		ret = xa_err(xa_store(&ras->poison, index, xa_mk_value(1),
-				      GFP_KERNEL));
+		ret = amdx_ras_poison_mark(ras, index);
 	/* First out of the allocator, so the move cannot land on it. */
 	if (adev->ops->vram_retire) {
 		err = adev->ops->vram_retire(adev, index);
@@ -582,7 +582,7 @@ static void amdx_ras_fini(struct amdx_device *adev)
 	xa_for_each(&ras->ce, index, w)
 		kfree(w);
 	xa_destroy(&ras->ce);
-	xa_destroy(&ras->poison);
+	amdx_ras_poison_fini(ras);
 	kvfree(ras->table);
 	mutex_destroy(&ras->lock);
 	kfree(ras);
@@ -613,7 +613,7 @@ int amdx_ras_init(struct amdx_device *adev)
 		return -ENOMEM;
 	mutex_init(&ras->lock);
 	xa_init(&ras->ce);
-	xa_init(&ras->poison);
+	amdx_ras_poison_init(ras);
 	amdx_ras_policy_default(&ras->policy);
 	if (adev->desc.ras_blocks)
 		memcpy(ras->blocks, adev->desc.ras_blocks, sizeof(ras->blocks));
