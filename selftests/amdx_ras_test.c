@@ -1347,4 +1347,116 @@ TEST_F(ras, ue_during_migration_home_is_sigbus)
 	close(to_parent[1]);
 }
 
+/* A VF reset or a migration run by a thread: its result, and when it ended. */
+struct bg_job {
+	int fd;
+	unsigned long request;
+	void *args;
+	int ret;
+	int done;
+};
+
+static void *bg_ioctl(void *arg)
+{
+	struct bg_job *j = arg;
+
+	j->ret = amdx_ioctl(j->fd, j->request, j->args);
+	__atomic_store_n(&j->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/*
+ * Soft retirement takes a new VRAM page only inside the VRAM gate.  A VF
+ * reset holds the gate closed for as long as its FLR takes (amdx_sim's
+ * reset_delay_ms); an imported bad-page table naming a PF page of memory
+ * partition 1 (not the VF's) meanwhile must send that page's data home,
+ * not to a new page of the partition, and the data must stay intact.
+ * (An injected error cannot be used: the simulator's injection looks up
+ * the address's partition under the partition lock, which the VF reset
+ * holds too.)
+ */
+TEST_F_TIMEOUT(ras, soft_retire_behind_a_closed_gate_goes_home, 120)
+{
+	struct amdx_partition_config pc = {
+		.compute_mode = AMDX_COMPUTE_CPX,
+		.memory_mode = AMDX_MEMORY_NPS4,
+	};
+	struct amdx_vf_config cfg = {
+		.partition_mask = 0x3, .time_slice_us = 6000,
+		.vram_quota = AMDX_VF_VRAM_MIN,
+		.priority = AMDX_VF_PRIO_NORMAL,
+	};
+	struct amdx_vf_enable e = {
+		.num_vfs = 1, .flags = AMDX_VF_ENABLE_F_CUSTOM,
+		.configs = (uintptr_t)&cfg, .config_size = sizeof(cfg),
+	};
+	struct amdx_hmm_attr a = {
+		.valid = AMDX_HMM_ATTR_PREFERRED_LOC,
+		.preferred_loc = AMDX_HMM_LOC_SYSTEM,
+	};
+	struct amdx_hmm_migrate m = { .dest = 1 };
+	struct amdx_vf_reset r = { .vf = 0 };
+	struct bg_job j = { .request = AMDX_IOC_VF_RESET, .args = &r };
+	__u64 pfns[NPAGES], after[NPAGES], bad;
+	unsigned int sim = self->d.sim_id;
+	__u32 tsize, imported = 0;
+	unsigned long i, size;
+	void *table;
+	pthread_t th;
+	char *buf;
+
+	if (!hmm_or_skip(_metadata, self->d.ctl))
+		SKIP(return, NO_CAP);
+	/* room for a VF (its quota is at least 256 MiB) */
+	dev_down(&self->d);
+	dev_up(_metadata, &self->d, sim, "model=mi300x vram=256");
+	ASSERT_EQ(0, amdx_ioctl(self->d.fd, AMDX_IOC_PARTITION_COMMIT, &pc));
+	ASSERT_EQ(0, amdx_ioctl(self->d.fd, AMDX_IOC_VF_ENABLE, &e));
+
+	size = NPAGES * self->d.ps;
+	buf = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, buf);
+	amdx_fill(buf, size, 23);
+	a.start = (uintptr_t)buf;
+	a.size = size;
+	m.start = a.start;
+	m.size = a.size;
+	ASSERT_EQ(0, amdx_ioctl(self->d.fd, AMDX_IOC_HMM_SET_ATTR, &a));
+	ASSERT_EQ(0, amdx_ioctl(self->d.fd, AMDX_IOC_HMM_MIGRATE, &m));
+	ASSERT_EQ(NPAGES, m.moved);
+	ASSERT_EQ(0, vram_pfns(self->d.fd, buf, NPAGES, self->d.ps, pfns));
+	bad = pfns[5];
+	ASSERT_NE(~0ULL, bad);
+	table = make_table(1, bad, self->d.ps, &tsize);
+	ASSERT_NE(NULL, table);
+
+	/* the VF reset holds the gate closed for 3 s */
+	ASSERT_EQ(0, amdx_sim_knob(sim, "reset_delay_ms", 3000));
+	j.fd = self->d.fd;
+	ASSERT_EQ(0, pthread_create(&th, NULL, bg_ioctl, &j));
+	usleep(500000);
+	ASSERT_FALSE(__atomic_load_n(&j.done, __ATOMIC_ACQUIRE))
+		TH_LOG("the VF reset ended before the retirement began");
+	ASSERT_EQ(0, import(self->d.fd, table, tsize, &imported));
+	EXPECT_FALSE(__atomic_load_n(&j.done, __ATOMIC_ACQUIRE))
+		TH_LOG("the VF reset ended before the retirement did");
+	ASSERT_EQ(0, pthread_join(th, NULL));
+	EXPECT_EQ(0, amdx_sim_knob(sim, "reset_delay_ms", 0));
+	EXPECT_EQ(0, j.ret);
+	EXPECT_EQ(1, imported);
+	EXPECT_TRUE(badpage_has(self->d.fd, bad * self->d.ps,
+				AMDX_BADPAGE_CAUSE_IMPORT));
+	free(table);
+
+	/* page 5 went home; the others stayed where they were */
+	ASSERT_EQ(0, vram_pfns(self->d.fd, buf, NPAGES, self->d.ps, after));
+	for (i = 0; i < NPAGES; i++) {
+		EXPECT_EQ(i == 5 ? ~0ULL : pfns[i], after[i])
+			TH_LOG("page %lu", i);
+	}
+	EXPECT_EQ(-1, amdx_check(buf, size, 23));
+	munmap(buf, size);
+}
+
 TEST_HARNESS_MAIN

@@ -39,6 +39,22 @@ int amdx_partition_vram_begin(struct amdx_device *adev)
 }
 
 /**
+ * amdx_partition_vram_trybegin() - enter the VRAM gate if it is open
+ * @adev: the device.
+ *
+ * For a move that must not wait and has somewhere else to go: RAS soft
+ * retirement, under &amdx_ras.lock, which a partition reset takes before
+ * the partition lock and so before the gate.
+ *
+ * Return: true when inside the gate (leave with amdx_partition_vram_end()),
+ * false when a commit, VF change or reset holds it closed.
+ */
+bool amdx_partition_vram_trybegin(struct amdx_device *adev)
+{
+	return down_read_trylock(&adev->part->gate);
+}
+
+/**
  * amdx_partition_vram_end() - leave the VRAM gate
  * @adev: the device.
  */

@@ -14,6 +14,7 @@ struct amdx_device;
 struct mutex;
 
 int amdx_partition_vram_begin(struct amdx_device *adev);
+bool amdx_partition_vram_trybegin(struct amdx_device *adev);
 void amdx_partition_vram_end(struct amdx_device *adev);
 int amdx_partition_vram_close(struct amdx_device *adev);
 void amdx_partition_vram_close_nested(struct amdx_device *adev,

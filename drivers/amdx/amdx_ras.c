@@ -27,11 +27,12 @@
  *
  * Soft retirement moves the data resident on the page to another VRAM
  * page of the same memory partition (system memory when the partition is
- * full) with amdx_hmm_retire_vram_page(), then the page leaves the
- * allocator; poisoned pages keep their (bad) data and their mappings: a
- * CPU touch gets SIGBUS (BUS_MCEERR_AR) from amdx_hmm_migrate_to_ram(), a
- * device access -EIO.  Retired pages are recorded in the bad-page table
- * (amdx_badpage.c), which the provider keeps on the board.
+ * full or the VRAM gate closed) with amdx_hmm_retire_vram_page(), then the
+ * page leaves the allocator; poisoned pages keep their (bad) data and
+ * their mappings: a CPU touch gets SIGBUS (BUS_MCEERR_AR) from
+ * amdx_hmm_migrate_to_ram(), a device access -EIO.  Retired pages are
+ * recorded in the bad-page table (amdx_badpage.c), which the provider
+ * keeps on the board.
  *
  * Locking: &amdx_ras.lock (a mutex) protects the whole RAS state of a
  * device and is held across containment, which may sleep; the order is
