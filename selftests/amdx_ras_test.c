@@ -1459,4 +1459,60 @@ TEST_F_TIMEOUT(ras, soft_retire_behind_a_closed_gate_goes_home, 120)
 	munmap(buf, size);
 }
 
+/*
+ * A device reset fences the migrations in flight: a fatal error arrives
+ * while a migration into VRAM is in its copies (amdx_sim's
+ * vram_copy_delay_ms), and the reset waits for the migration to end.  The
+ * reset itself takes 1 s (reset_delay_ms), so when the inject returns the
+ * migration has returned too, with all of its pages moved and intact;
+ * without the fence the reset is over long before the copies are.
+ */
+TEST_F_TIMEOUT(ras, device_reset_waits_for_migrations_in_flight, 120)
+{
+	struct amdx_hmm_attr a = {
+		.valid = AMDX_HMM_ATTR_PREFERRED_LOC,
+		.preferred_loc = AMDX_HMM_LOC_SYSTEM,
+	};
+	struct amdx_hmm_migrate m = { .dest = 0 };
+	struct bg_job j = { .request = AMDX_IOC_HMM_MIGRATE, .args = &m };
+	unsigned int sim = self->d.sim_id;
+	unsigned long size;
+	pthread_t th;
+	char *buf;
+	int done;
+
+	if (!hmm_or_skip(_metadata, self->d.ctl))
+		SKIP(return, NO_CAP);
+	size = NPAGES * self->d.ps;
+	buf = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, buf);
+	amdx_fill(buf, size, 29);
+	a.start = (uintptr_t)buf;
+	a.size = size;
+	m.start = a.start;
+	m.size = a.size;
+	ASSERT_EQ(0, amdx_ioctl(self->d.fd, AMDX_IOC_HMM_SET_ATTR, &a));
+
+	/* 16 copies of 200 ms each: the migration runs for 3.2 s */
+	ASSERT_EQ(0, amdx_sim_knob(sim, "vram_copy_delay_ms", 200));
+	ASSERT_EQ(0, amdx_sim_knob(sim, "reset_delay_ms", 1000));
+	j.fd = self->d.fd;
+	ASSERT_EQ(0, pthread_create(&th, NULL, bg_ioctl, &j));
+	usleep(500000);
+	ASSERT_FALSE(__atomic_load_n(&j.done, __ATOMIC_ACQUIRE))
+		TH_LOG("the migration ended before the reset began");
+	ASSERT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_XGMI_WAFL,
+				     AMDX_RAS_TYPE_UE, 7, 1, 0));
+	done = __atomic_load_n(&j.done, __ATOMIC_ACQUIRE);
+	ASSERT_EQ(0, pthread_join(th, NULL));
+	EXPECT_EQ(0, amdx_sim_knob(sim, "vram_copy_delay_ms", 0));
+	EXPECT_EQ(0, amdx_sim_knob(sim, "reset_delay_ms", 0));
+	EXPECT_TRUE(done) TH_LOG("the reset ran while the migration copied");
+	EXPECT_EQ(0, j.ret);
+	EXPECT_EQ(NPAGES, m.moved);
+	EXPECT_EQ(-1, amdx_check(buf, size, 29));
+	munmap(buf, size);
+}
+
 TEST_HARNESS_MAIN

@@ -9,9 +9,9 @@
  * VRAM gate every migration passes and whether a VF's fd may allocate.
  * A migration is inside the gate (&amdx_part_dev.gate) between
  * amdx_partition_vram_begin() and _end(); a commit closes it from
- * QUIESCE on, VF enable and disable while they change the VFs and VF
- * reset while it clears a VF's VRAM, with amdx_partition_vram_close()
- * and _open().  A leaf of its own below the features, so HMM reads
+ * QUIESCE on, VF enable and disable while they change the VFs, VF reset
+ * while it clears a VF's VRAM and a RAS device reset while it runs, with
+ * amdx_partition_vram_close() and _open().  A leaf of its own below the features, so HMM reads
  * partition state without depending on the partition manager, which
  * itself drains memory through HMM (amdx_partition.c).
  */

@@ -61,6 +61,7 @@
 #include "amdx_badpage.h"
 #include "amdx_core.h"
 #include "amdx_event.h"
+#include "amdx_partition_gate.h"
 #include "amdx_partition_model.h"
 #include "amdx_hmm_devmove.h"
 #include "amdx_ras.h"
@@ -308,7 +309,14 @@ static u64 amdx_ras_reset_mask(struct amdx_device *adev)
 	return mask;
 }
 
-/* Caller holds ras->lock. */
+/*
+ * Caller holds ras->lock.  The reset runs with the VRAM gate closed, as a
+ * partition commit does (the lock order allows the gate under the RAS
+ * lock): the migrations in flight end first, none starts until the reset
+ * is over.  A fatal signal while waiting for them (RAS_INJECT's caller
+ * killed) ends the action with -EINTR and no reset; a provider's report
+ * comes from a worker, which no signal stops.
+ */
 static int amdx_ras_device_reset(struct amdx_device *adev)
 {
 	u64 t0 = ktime_get_ns();
@@ -316,6 +324,11 @@ static int amdx_ras_device_reset(struct amdx_device *adev)
 
 	amdx_ras_emit(adev, AMDX_EVENT_ACTION_START, AMDX_RAS_PARTITION_ALL,
 		      0, AMDX_ACTION_DEVICE_RESET, 0);
+	ret = amdx_partition_vram_close(adev);
+	if (ret) {
+		amdx_warn(adev, "device reset not done: killed while migrations ran\n");
+		goto out;
+	}
 	amdx_ras_emit(adev, AMDX_EVENT_DEVICE_RESET_BEGIN,
 		      AMDX_RAS_PARTITION_ALL, 0, amdx_ras_reset_mask(adev), 0);
 	ret = adev->ops->device_reset ? adev->ops->device_reset(adev) :
@@ -324,6 +337,8 @@ static int amdx_ras_device_reset(struct amdx_device *adev)
 		amdx_err(adev, "device reset failed: %pe\n", ERR_PTR(ret));
 	amdx_ras_emit(adev, AMDX_EVENT_DEVICE_RESET_END, AMDX_RAS_PARTITION_ALL,
 		      0, (u64)(s64)ret, 0);
+	amdx_partition_vram_open(adev);
+out:
 	amdx_ras_action_end(adev, AMDX_ACTION_DEVICE_RESET,
 			    AMDX_RAS_PARTITION_ALL, ret, t0);
 	return ret;
