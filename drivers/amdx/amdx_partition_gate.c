@@ -79,24 +79,8 @@ int amdx_partition_vram_close(struct amdx_device *adev)
 }
 
 /**
- * amdx_partition_vram_close_nested() - close one device's gate of a hive
- * @adev: the device.
- * @hive_lock: the hive-wide commit lock, held; it orders the gates of
- *	the hive's devices, closed one after the other.
- *
- * Not killable: no kernel up to 6.12 has a killable nest-lock variant,
- * and down_write_killable_nested()'s subclasses (8) do not cover a hive
- * (%AMDX_PART_HIVE_MAX).  The wait is for the migrations inside the gate.
- */
-void amdx_partition_vram_close_nested(struct amdx_device *adev,
-				      struct mutex *hive_lock)
-{
-	down_write_nest_lock(&adev->part->gate, hive_lock);
-}
-
-/**
  * amdx_partition_vram_open() - open the VRAM gate closed by
- *	amdx_partition_vram_close() or _close_nested()
+ *	amdx_partition_vram_close()
  * @adev: the device.
  */
 void amdx_partition_vram_open(struct amdx_device *adev)
