@@ -1099,6 +1099,96 @@ TEST_F(ras, ce_storm_moves_data_then_retires_page)
 	munmap(buf, NPAGES * self->d.ps);
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+#define KILLED_PAGES	128	/* two import batches (AMDX_RAS_IMPORT_BATCH) */
+
+/*
+ * A fatal signal stops BADPAGES_IMPORT between batches: the table names
+ * 128 VRAM pages holding this process's data, so each retirement copies a
+ * page (amdx_sim's vram_copy_delay_ms: 50 ms, a batch of 64 takes 3.2 s);
+ * the importing child is killed 1 s into the first batch.  The first
+ * batch is retired and recorded, the second is not, and every byte of the
+ * data is intact, moved or not.
+ */
+TEST_F_TIMEOUT(ras, import_stops_on_a_fatal_signal_between_batches, 120)
+{
+	__u64 pfns[KILLED_PAGES];
+	struct amdx_badpage_header *h;
+	struct amdx_badpage_record *r;
+	int to_child[2], to_parent[2], st;
+	unsigned long size;
+	__u32 tsize, i;
+	char *buf, c;
+	pid_t pid;
+
+	if (!hmm_or_skip(_metadata, self->d.ctl))
+		SKIP(return, NO_CAP);
+	ASSERT_EQ(0, pipe(to_child));
+	ASSERT_EQ(0, pipe(to_parent));
+	/* The child maps nothing of the data: it only imports. */
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		void *t;
+
+		if (read(to_child[0], &tsize, sizeof(tsize)) != sizeof(tsize))
+			_exit(1);
+		t = malloc(tsize);
+		if (!t || read(to_child[0], t, tsize) != (ssize_t)tsize)
+			_exit(2);
+		c = 1;
+		if (write(to_parent[1], &c, 1) != 1)
+			_exit(3);
+		_exit(import(self->d.fd, t, tsize, NULL) ? 4 : 5);
+	}
+
+	size = KILLED_PAGES * self->d.ps;
+	buf = to_vram(self->d.fd, KILLED_PAGES, self->d.ps, 31);
+	ASSERT_NE(NULL, buf);
+	for (i = 0; i < KILLED_PAGES; i += 64)
+		ASSERT_EQ(0, vram_pfns(self->d.fd, buf + i * self->d.ps, 64,
+				       self->d.ps, pfns + i));
+	qsort(pfns, KILLED_PAGES, sizeof(pfns[0]), cmp_u64);
+	h = make_table(KILLED_PAGES, 0, self->d.ps, &tsize);
+	ASSERT_NE(NULL, h);
+	r = (void *)(h + 1);
+	for (i = 0; i < KILLED_PAGES; i++) {
+		ASSERT_NE(~0ULL, pfns[i]);
+		r[i].address = pfns[i] * self->d.ps;
+	}
+	reseal(h, tsize);
+
+	ASSERT_EQ(0, amdx_sim_knob(self->d.sim_id, "vram_copy_delay_ms", 50));
+	ASSERT_EQ(sizeof(tsize), write(to_child[1], &tsize, sizeof(tsize)));
+	ASSERT_EQ((ssize_t)tsize, write(to_child[1], h, tsize));
+	ASSERT_EQ(1, read(to_parent[0], &c, 1));
+	usleep(1000000);
+	ASSERT_EQ(0, kill(pid, SIGKILL));
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_EQ(0, amdx_sim_knob(self->d.sim_id, "vram_copy_delay_ms", 0));
+	EXPECT_TRUE(WIFSIGNALED(st)) TH_LOG("status %#x", st);
+
+	EXPECT_EQ(64, badpage_count(self->d.fd));
+	for (i = 0; i < KILLED_PAGES; i++) {
+		EXPECT_EQ(i < 64, badpage_has(self->d.fd, r[i].address,
+					      AMDX_BADPAGE_CAUSE_IMPORT))
+			TH_LOG("record %u", i);
+	}
+	EXPECT_EQ(-1, amdx_check(buf, size, 31));
+	free(h);
+	munmap(buf, size);
+	close(to_child[0]);
+	close(to_child[1]);
+	close(to_parent[0]);
+	close(to_parent[1]);
+}
+
 TEST_F(ras, rma_refuse_blocks_new_vram)
 {
 	struct amdx_ras_policy p = {
