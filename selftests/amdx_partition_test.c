@@ -1057,6 +1057,29 @@ static void *late_thread(void *arg)
 	return NULL;
 }
 
+/*
+ * @npages filled with @fill at l->buf, one range of @fd's preferring
+ * memory partition 0, for late_thread() to migrate.  0 or -1.
+ */
+static int late_map(struct late *l, int fd, unsigned long npages, int fill)
+{
+	struct amdx_hmm_attr a = {
+		.valid = AMDX_HMM_ATTR_PREFERRED_LOC,
+		.preferred_loc = 0,
+	};
+
+	l->fd = fd;
+	l->size = npages * sysconf(_SC_PAGESIZE);
+	l->buf = mmap(NULL, l->size, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (l->buf == MAP_FAILED)
+		return -1;
+	memset(l->buf, fill, l->size);
+	a.start = (uintptr_t)l->buf;
+	a.size = l->size;
+	return amdx_ioctl(fd, AMDX_IOC_HMM_SET_ATTR, &a) ? -1 : 0;
+}
+
 static bool before_ts(const struct timespec *a, const struct timespec *b)
 {
 	return a->tv_sec < b->tv_sec ||
@@ -1074,10 +1097,6 @@ TEST_F_TIMEOUT(mi300x, commit_rechecks_holders_after_gate_closes, 120)
 	struct amdx_partition_holder h[4] = {};
 	struct amdx_partition_config c;
 	struct amdx_device_info info;
-	struct amdx_hmm_attr a = {
-		.valid = AMDX_HMM_ATTR_PREFERRED_LOC,
-		.preferred_loc = 0,
-	};
 	struct late l = { .delay_ms = 300 };
 	struct timespec end;
 	pthread_t th;
@@ -1087,15 +1106,7 @@ TEST_F_TIMEOUT(mi300x, commit_rechecks_holders_after_gate_closes, 120)
 		SKIP(return, HMM_NO_CAP);
 	NEW_MI300X(0, SIM_ID, "vram=256");
 	ASSERT_EQ(0, commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX, 0, 0, &c));
-	l.fd = self->s.d[0].fd;
-	l.size = NPAGES * sysconf(_SC_PAGESIZE);
-	l.buf = mmap(NULL, l.size, PROT_READ | PROT_WRITE,
-		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(MAP_FAILED, l.buf);
-	memset(l.buf, 0x3c, l.size);
-	a.start = (uintptr_t)l.buf;
-	a.size = l.size;
-	ASSERT_EQ(0, amdx_ioctl(l.fd, AMDX_IOC_HMM_SET_ATTR, &a));
+	ASSERT_EQ(0, late_map(&l, self->s.d[0].fd, NPAGES, 0x3c));
 	ASSERT_EQ(0, amdx_sim_knob(SIM_ID, "validate_delay_ms", 2000));
 
 	ASSERT_EQ(0, pthread_create(&th, NULL, late_thread, &l));
@@ -1763,10 +1774,6 @@ TEST_F_TIMEOUT(mi300x, hive_quiesce_is_killable, 120)
 {
 	struct amdx_partition_config c;
 	struct amdx_device_info info;
-	struct amdx_hmm_attr a = {
-		.valid = AMDX_HMM_ATTR_PREFERRED_LOC,
-		.preferred_loc = 0,
-	};
 	struct late l = {};
 	struct timespec reaped;
 	int go[2], st, i;
@@ -1796,15 +1803,7 @@ TEST_F_TIMEOUT(mi300x, hive_quiesce_is_killable, 120)
 	}
 
 	/* 16 copies of 200 ms each: member 1's migration runs for 3.2 s */
-	l.fd = self->s.d[1].fd;
-	l.size = 16 * sysconf(_SC_PAGESIZE);
-	l.buf = mmap(NULL, l.size, PROT_READ | PROT_WRITE,
-		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(MAP_FAILED, l.buf);
-	memset(l.buf, 0x5a, l.size);
-	a.start = (uintptr_t)l.buf;
-	a.size = l.size;
-	ASSERT_EQ(0, amdx_ioctl(l.fd, AMDX_IOC_HMM_SET_ATTR, &a));
+	ASSERT_EQ(0, late_map(&l, self->s.d[1].fd, 16, 0x5a));
 	ASSERT_EQ(0, amdx_sim_knob(SIM_ID2, "vram_copy_delay_ms", 200));
 	ASSERT_EQ(0, pthread_create(&th, NULL, late_thread, &l));
 	usleep(300000);

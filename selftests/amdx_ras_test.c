@@ -1003,15 +1003,14 @@ static bool hmm_or_skip(struct __test_metadata *_metadata, int ctl)
 	return false;
 }
 
-/* Map @npages with pattern @seed and migrate them to partition 0. */
-static char *to_vram(int fd, unsigned long npages, unsigned long ps,
-		     __u32 seed)
+/* Map @npages with pattern @seed, one range of @fd's (preferring RAM). */
+static char *mapped_range(int fd, unsigned long npages, unsigned long ps,
+			  __u32 seed)
 {
 	struct amdx_hmm_attr a = {
 		.valid = AMDX_HMM_ATTR_PREFERRED_LOC,
 		.preferred_loc = AMDX_HMM_LOC_SYSTEM,
 	};
-	struct amdx_hmm_migrate m = { .dest = 0 };
 	char *buf;
 
 	buf = mmap(NULL, npages * ps, PROT_READ | PROT_WRITE,
@@ -1019,10 +1018,28 @@ static char *to_vram(int fd, unsigned long npages, unsigned long ps,
 	if (buf == MAP_FAILED)
 		return NULL;
 	amdx_fill(buf, npages * ps, seed);
-	a.start = m.start = (uintptr_t)buf;
-	a.size = m.size = npages * ps;
-	if (amdx_ioctl(fd, AMDX_IOC_HMM_SET_ATTR, &a) ||
-	    amdx_ioctl(fd, AMDX_IOC_HMM_MIGRATE, &m) || m.moved != npages)
+	a.start = (uintptr_t)buf;
+	a.size = npages * ps;
+	if (amdx_ioctl(fd, AMDX_IOC_HMM_SET_ATTR, &a)) {
+		munmap(buf, npages * ps);
+		return NULL;
+	}
+	return buf;
+}
+
+/* Map @npages with pattern @seed and migrate them to partition 0. */
+static char *to_vram(int fd, unsigned long npages, unsigned long ps,
+		     __u32 seed)
+{
+	struct amdx_hmm_migrate m = { .dest = 0 };
+	char *buf;
+
+	buf = mapped_range(fd, npages, ps, seed);
+	if (!buf)
+		return NULL;
+	m.start = (uintptr_t)buf;
+	m.size = npages * ps;
+	if (amdx_ioctl(fd, AMDX_IOC_HMM_MIGRATE, &m) || m.moved != npages)
 		return NULL;
 	return buf;
 }
@@ -1480,10 +1497,6 @@ TEST_F_TIMEOUT(ras, soft_retire_behind_a_closed_gate_goes_home, 120)
 		.num_vfs = 1, .flags = AMDX_VF_ENABLE_F_CUSTOM,
 		.configs = (uintptr_t)&cfg, .config_size = sizeof(cfg),
 	};
-	struct amdx_hmm_attr a = {
-		.valid = AMDX_HMM_ATTR_PREFERRED_LOC,
-		.preferred_loc = AMDX_HMM_LOC_SYSTEM,
-	};
 	struct amdx_hmm_migrate m = { .dest = 1 };
 	struct amdx_vf_reset r = { .vf = 0 };
 	struct bg_job j = { .request = AMDX_IOC_VF_RESET, .args = &r };
@@ -1504,15 +1517,10 @@ TEST_F_TIMEOUT(ras, soft_retire_behind_a_closed_gate_goes_home, 120)
 	ASSERT_EQ(0, amdx_ioctl(self->d.fd, AMDX_IOC_VF_ENABLE, &e));
 
 	size = NPAGES * self->d.ps;
-	buf = mmap(NULL, size, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(MAP_FAILED, buf);
-	amdx_fill(buf, size, 23);
-	a.start = (uintptr_t)buf;
-	a.size = size;
-	m.start = a.start;
-	m.size = a.size;
-	ASSERT_EQ(0, amdx_ioctl(self->d.fd, AMDX_IOC_HMM_SET_ATTR, &a));
+	buf = mapped_range(self->d.fd, NPAGES, self->d.ps, 23);
+	ASSERT_NE(NULL, buf);
+	m.start = (uintptr_t)buf;
+	m.size = size;
 	ASSERT_EQ(0, amdx_ioctl(self->d.fd, AMDX_IOC_HMM_MIGRATE, &m));
 	ASSERT_EQ(NPAGES, m.moved);
 	ASSERT_EQ(0, vram_pfns(self->d.fd, buf, NPAGES, self->d.ps, pfns));
@@ -1559,10 +1567,6 @@ TEST_F_TIMEOUT(ras, soft_retire_behind_a_closed_gate_goes_home, 120)
  */
 TEST_F_TIMEOUT(ras, device_reset_waits_for_migrations_in_flight, 120)
 {
-	struct amdx_hmm_attr a = {
-		.valid = AMDX_HMM_ATTR_PREFERRED_LOC,
-		.preferred_loc = AMDX_HMM_LOC_SYSTEM,
-	};
 	struct amdx_hmm_migrate m = { .dest = 0 };
 	struct bg_job j = { .request = AMDX_IOC_HMM_MIGRATE, .args = &m };
 	unsigned int sim = self->d.sim_id;
@@ -1574,15 +1578,10 @@ TEST_F_TIMEOUT(ras, device_reset_waits_for_migrations_in_flight, 120)
 	if (!hmm_or_skip(_metadata, self->d.ctl))
 		SKIP(return, NO_CAP);
 	size = NPAGES * self->d.ps;
-	buf = mmap(NULL, size, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(MAP_FAILED, buf);
-	amdx_fill(buf, size, 29);
-	a.start = (uintptr_t)buf;
-	a.size = size;
-	m.start = a.start;
-	m.size = a.size;
-	ASSERT_EQ(0, amdx_ioctl(self->d.fd, AMDX_IOC_HMM_SET_ATTR, &a));
+	buf = mapped_range(self->d.fd, NPAGES, self->d.ps, 29);
+	ASSERT_NE(NULL, buf);
+	m.start = (uintptr_t)buf;
+	m.size = size;
 
 	/* 16 copies of 200 ms each: the migration runs for 3.2 s */
 	ASSERT_EQ(0, amdx_sim_knob(sim, "vram_copy_delay_ms", 200));
