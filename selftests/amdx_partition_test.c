@@ -1057,6 +1057,29 @@ static void *late_thread(void *arg)
 	return NULL;
 }
 
+/*
+ * @npages filled with @fill at l->buf, one range of @fd's preferring
+ * memory partition 0, for late_thread() to migrate.  0 or -1.
+ */
+static int late_map(struct late *l, int fd, unsigned long npages, int fill)
+{
+	struct amdx_hmm_attr a = {
+		.valid = AMDX_HMM_ATTR_PREFERRED_LOC,
+		.preferred_loc = 0,
+	};
+
+	l->fd = fd;
+	l->size = npages * sysconf(_SC_PAGESIZE);
+	l->buf = mmap(NULL, l->size, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (l->buf == MAP_FAILED)
+		return -1;
+	memset(l->buf, fill, l->size);
+	a.start = (uintptr_t)l->buf;
+	a.size = l->size;
+	return amdx_ioctl(fd, AMDX_IOC_HMM_SET_ATTR, &a) ? -1 : 0;
+}
+
 static bool before_ts(const struct timespec *a, const struct timespec *b)
 {
 	return a->tv_sec < b->tv_sec ||
@@ -1074,10 +1097,6 @@ TEST_F_TIMEOUT(mi300x, commit_rechecks_holders_after_gate_closes, 120)
 	struct amdx_partition_holder h[4] = {};
 	struct amdx_partition_config c;
 	struct amdx_device_info info;
-	struct amdx_hmm_attr a = {
-		.valid = AMDX_HMM_ATTR_PREFERRED_LOC,
-		.preferred_loc = 0,
-	};
 	struct late l = { .delay_ms = 300 };
 	struct timespec end;
 	pthread_t th;
@@ -1087,15 +1106,7 @@ TEST_F_TIMEOUT(mi300x, commit_rechecks_holders_after_gate_closes, 120)
 		SKIP(return, HMM_NO_CAP);
 	NEW_MI300X(0, SIM_ID, "vram=256");
 	ASSERT_EQ(0, commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX, 0, 0, &c));
-	l.fd = self->s.d[0].fd;
-	l.size = NPAGES * sysconf(_SC_PAGESIZE);
-	l.buf = mmap(NULL, l.size, PROT_READ | PROT_WRITE,
-		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(MAP_FAILED, l.buf);
-	memset(l.buf, 0x3c, l.size);
-	a.start = (uintptr_t)l.buf;
-	a.size = l.size;
-	ASSERT_EQ(0, amdx_ioctl(l.fd, AMDX_IOC_HMM_SET_ATTR, &a));
+	ASSERT_EQ(0, late_map(&l, self->s.d[0].fd, NPAGES, 0x3c));
 	ASSERT_EQ(0, amdx_sim_knob(SIM_ID, "validate_delay_ms", 2000));
 
 	ASSERT_EQ(0, pthread_create(&th, NULL, late_thread, &l));
@@ -1750,6 +1761,75 @@ TEST_F(mi300x, hive_memory_mode_is_hive_wide)
 	EXPECT_EQ(AMDX_MEMORY_NPS4, info.memory_mode);
 	ASSERT_EQ(0, amdx_device_info(self->s.ctl, self->s.d[1].id, &info));
 	EXPECT_EQ(AMDX_MEMORY_NPS4, info.memory_mode);
+}
+
+/*
+ * A hive commit that waits in QUIESCE for a member's migration can be
+ * killed: the migration on member 1 copies slowly (amdx_sim's
+ * vram_copy_delay_ms), a child commits a hive-wide memory mode from member
+ * 0 and is killed while it waits for member 1's VRAM gate.  It must be
+ * gone before the migration ends, and nothing changed.
+ */
+TEST_F_TIMEOUT(mi300x, hive_quiesce_is_killable, 120)
+{
+	struct amdx_partition_config c;
+	struct amdx_device_info info;
+	struct late l = {};
+	struct timespec reaped;
+	int go[2], st, i;
+	pthread_t th;
+	pid_t pid;
+	char g;
+
+	if (!have_hmm(self->s.ctl))
+		SKIP(return, HMM_NO_CAP);
+	NEW_MI300X(0, SIM_ID, "vram=256 hive=a1");
+	NEW_MI300X(1, SIM_ID2, "vram=256 hive=a1");
+	ASSERT_EQ(0, commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX, 0, 0, &c));
+	ASSERT_EQ(0, commit_modes(self->s.d[1].fd, AMDX_COMPUTE_QPX, 0, 0, &c));
+
+	/*
+	 * The child first: fork() takes the mmap lock for write, which the
+	 * migration holds for read.
+	 */
+	ASSERT_EQ(0, pipe(go));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (read(go[0], &g, 1) != 1)
+			_exit(2);
+		_exit(commit_modes(self->s.d[0].fd, 0, AMDX_MEMORY_NPS4,
+				   AMDX_PART_F_DRAIN, &c) ? 1 : 0);
+	}
+
+	/* 16 copies of 200 ms each: member 1's migration runs for 3.2 s */
+	ASSERT_EQ(0, late_map(&l, self->s.d[1].fd, 16, 0x5a));
+	ASSERT_EQ(0, amdx_sim_knob(SIM_ID2, "vram_copy_delay_ms", 200));
+	ASSERT_EQ(0, pthread_create(&th, NULL, late_thread, &l));
+	usleep(300000);
+	ASSERT_EQ(1, write(go[1], "g", 1));
+	/* the child waits in QUIESCE for member 1's gate now */
+	usleep(500000);
+	ASSERT_EQ(0, kill(pid, SIGKILL));
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	clock_gettime(CLOCK_MONOTONIC, &reaped);
+	ASSERT_EQ(0, pthread_join(th, NULL));
+	EXPECT_EQ(0, amdx_sim_knob(SIM_ID2, "vram_copy_delay_ms", 0));
+
+	EXPECT_TRUE(WIFSIGNALED(st)) TH_LOG("status %#x", st);
+	ASSERT_EQ(0, l.ret);
+	EXPECT_EQ(16, l.moved);
+	/* killed while the migration ran, not after it */
+	EXPECT_TRUE(before_ts(&reaped, &l.done));
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, amdx_device_info(self->s.ctl, self->s.d[i].id,
+					      &info));
+		EXPECT_EQ(AMDX_MEMORY_NPS1, info.memory_mode)
+			TH_LOG("member %d", i);
+	}
+	munmap(l.buf, l.size);
+	close(go[0]);
+	close(go[1]);
 }
 
 /*

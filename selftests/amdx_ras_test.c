@@ -1003,15 +1003,14 @@ static bool hmm_or_skip(struct __test_metadata *_metadata, int ctl)
 	return false;
 }
 
-/* Map @npages with pattern @seed and migrate them to partition 0. */
-static char *to_vram(int fd, unsigned long npages, unsigned long ps,
-		     __u32 seed)
+/* Map @npages with pattern @seed, one range of @fd's (preferring RAM). */
+static char *mapped_range(int fd, unsigned long npages, unsigned long ps,
+			  __u32 seed)
 {
 	struct amdx_hmm_attr a = {
 		.valid = AMDX_HMM_ATTR_PREFERRED_LOC,
 		.preferred_loc = AMDX_HMM_LOC_SYSTEM,
 	};
-	struct amdx_hmm_migrate m = { .dest = 0 };
 	char *buf;
 
 	buf = mmap(NULL, npages * ps, PROT_READ | PROT_WRITE,
@@ -1019,10 +1018,28 @@ static char *to_vram(int fd, unsigned long npages, unsigned long ps,
 	if (buf == MAP_FAILED)
 		return NULL;
 	amdx_fill(buf, npages * ps, seed);
-	a.start = m.start = (uintptr_t)buf;
-	a.size = m.size = npages * ps;
-	if (amdx_ioctl(fd, AMDX_IOC_HMM_SET_ATTR, &a) ||
-	    amdx_ioctl(fd, AMDX_IOC_HMM_MIGRATE, &m) || m.moved != npages)
+	a.start = (uintptr_t)buf;
+	a.size = npages * ps;
+	if (amdx_ioctl(fd, AMDX_IOC_HMM_SET_ATTR, &a)) {
+		munmap(buf, npages * ps);
+		return NULL;
+	}
+	return buf;
+}
+
+/* Map @npages with pattern @seed and migrate them to partition 0. */
+static char *to_vram(int fd, unsigned long npages, unsigned long ps,
+		     __u32 seed)
+{
+	struct amdx_hmm_migrate m = { .dest = 0 };
+	char *buf;
+
+	buf = mapped_range(fd, npages, ps, seed);
+	if (!buf)
+		return NULL;
+	m.start = (uintptr_t)buf;
+	m.size = npages * ps;
+	if (amdx_ioctl(fd, AMDX_IOC_HMM_MIGRATE, &m) || m.moved != npages)
 		return NULL;
 	return buf;
 }
@@ -1097,6 +1114,96 @@ TEST_F(ras, ce_storm_moves_data_then_retires_page)
 	EXPECT_EQ(-1, amdx_check(buf, NPAGES * self->d.ps, 21));
 	free(out);
 	munmap(buf, NPAGES * self->d.ps);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+#define KILLED_PAGES	128	/* two import batches (AMDX_RAS_IMPORT_BATCH) */
+
+/*
+ * A fatal signal stops BADPAGES_IMPORT between batches: the table names
+ * 128 VRAM pages holding this process's data, so each retirement copies a
+ * page (amdx_sim's vram_copy_delay_ms: 50 ms, a batch of 64 takes 3.2 s);
+ * the importing child is killed 1 s into the first batch.  The first
+ * batch is retired and recorded, the second is not, and every byte of the
+ * data is intact, moved or not.
+ */
+TEST_F_TIMEOUT(ras, import_stops_on_a_fatal_signal_between_batches, 120)
+{
+	__u64 pfns[KILLED_PAGES];
+	struct amdx_badpage_header *h;
+	struct amdx_badpage_record *r;
+	int to_child[2], to_parent[2], st;
+	unsigned long size;
+	__u32 tsize, i;
+	char *buf, c;
+	pid_t pid;
+
+	if (!hmm_or_skip(_metadata, self->d.ctl))
+		SKIP(return, NO_CAP);
+	ASSERT_EQ(0, pipe(to_child));
+	ASSERT_EQ(0, pipe(to_parent));
+	/* The child maps nothing of the data: it only imports. */
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		void *t;
+
+		if (read(to_child[0], &tsize, sizeof(tsize)) != sizeof(tsize))
+			_exit(1);
+		t = malloc(tsize);
+		if (!t || read(to_child[0], t, tsize) != (ssize_t)tsize)
+			_exit(2);
+		c = 1;
+		if (write(to_parent[1], &c, 1) != 1)
+			_exit(3);
+		_exit(import(self->d.fd, t, tsize, NULL) ? 4 : 5);
+	}
+
+	size = KILLED_PAGES * self->d.ps;
+	buf = to_vram(self->d.fd, KILLED_PAGES, self->d.ps, 31);
+	ASSERT_NE(NULL, buf);
+	for (i = 0; i < KILLED_PAGES; i += 64)
+		ASSERT_EQ(0, vram_pfns(self->d.fd, buf + i * self->d.ps, 64,
+				       self->d.ps, pfns + i));
+	qsort(pfns, KILLED_PAGES, sizeof(pfns[0]), cmp_u64);
+	h = make_table(KILLED_PAGES, 0, self->d.ps, &tsize);
+	ASSERT_NE(NULL, h);
+	r = (void *)(h + 1);
+	for (i = 0; i < KILLED_PAGES; i++) {
+		ASSERT_NE(~0ULL, pfns[i]);
+		r[i].address = pfns[i] * self->d.ps;
+	}
+	reseal(h, tsize);
+
+	ASSERT_EQ(0, amdx_sim_knob(self->d.sim_id, "vram_copy_delay_ms", 50));
+	ASSERT_EQ(sizeof(tsize), write(to_child[1], &tsize, sizeof(tsize)));
+	ASSERT_EQ((ssize_t)tsize, write(to_child[1], h, tsize));
+	ASSERT_EQ(1, read(to_parent[0], &c, 1));
+	usleep(1000000);
+	ASSERT_EQ(0, kill(pid, SIGKILL));
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_EQ(0, amdx_sim_knob(self->d.sim_id, "vram_copy_delay_ms", 0));
+	EXPECT_TRUE(WIFSIGNALED(st)) TH_LOG("status %#x", st);
+
+	EXPECT_EQ(64, badpage_count(self->d.fd));
+	for (i = 0; i < KILLED_PAGES; i++) {
+		EXPECT_EQ(i < 64, badpage_has(self->d.fd, r[i].address,
+					      AMDX_BADPAGE_CAUSE_IMPORT))
+			TH_LOG("record %u", i);
+	}
+	EXPECT_EQ(-1, amdx_check(buf, size, 31));
+	free(h);
+	munmap(buf, size);
+	close(to_child[0]);
+	close(to_child[1]);
+	close(to_parent[0]);
+	close(to_parent[1]);
 }
 
 TEST_F(ras, rma_refuse_blocks_new_vram)
@@ -1345,6 +1452,156 @@ TEST_F(ras, ue_during_migration_home_is_sigbus)
 	close(to_child[1]);
 	close(to_parent[0]);
 	close(to_parent[1]);
+}
+
+/* A VF reset or a migration run by a thread: its result, and when it ended. */
+struct bg_job {
+	int fd;
+	unsigned long request;
+	void *args;
+	int ret;
+	int done;
+};
+
+static void *bg_ioctl(void *arg)
+{
+	struct bg_job *j = arg;
+
+	j->ret = amdx_ioctl(j->fd, j->request, j->args);
+	__atomic_store_n(&j->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/*
+ * Soft retirement takes a new VRAM page only inside the VRAM gate.  A VF
+ * reset holds the gate closed for as long as its FLR takes (amdx_sim's
+ * reset_delay_ms); an imported bad-page table naming a PF page of memory
+ * partition 1 (not the VF's) meanwhile must send that page's data home,
+ * not to a new page of the partition, and the data must stay intact.
+ * (An injected error cannot be used: the simulator's injection looks up
+ * the address's partition under the partition lock, which the VF reset
+ * holds too.)
+ */
+TEST_F_TIMEOUT(ras, soft_retire_behind_a_closed_gate_goes_home, 120)
+{
+	struct amdx_partition_config pc = {
+		.compute_mode = AMDX_COMPUTE_CPX,
+		.memory_mode = AMDX_MEMORY_NPS4,
+	};
+	struct amdx_vf_config cfg = {
+		.partition_mask = 0x3, .time_slice_us = 6000,
+		.vram_quota = AMDX_VF_VRAM_MIN,
+		.priority = AMDX_VF_PRIO_NORMAL,
+	};
+	struct amdx_vf_enable e = {
+		.num_vfs = 1, .flags = AMDX_VF_ENABLE_F_CUSTOM,
+		.configs = (uintptr_t)&cfg, .config_size = sizeof(cfg),
+	};
+	struct amdx_hmm_migrate m = { .dest = 1 };
+	struct amdx_vf_reset r = { .vf = 0 };
+	struct bg_job j = { .request = AMDX_IOC_VF_RESET, .args = &r };
+	__u64 pfns[NPAGES], after[NPAGES], bad;
+	unsigned int sim = self->d.sim_id;
+	__u32 tsize, imported = 0;
+	unsigned long i, size;
+	void *table;
+	pthread_t th;
+	char *buf;
+
+	if (!hmm_or_skip(_metadata, self->d.ctl))
+		SKIP(return, NO_CAP);
+	/* room for a VF (its quota is at least 256 MiB) */
+	dev_down(&self->d);
+	dev_up(_metadata, &self->d, sim, "model=mi300x vram=256");
+	ASSERT_EQ(0, amdx_ioctl(self->d.fd, AMDX_IOC_PARTITION_COMMIT, &pc));
+	ASSERT_EQ(0, amdx_ioctl(self->d.fd, AMDX_IOC_VF_ENABLE, &e));
+
+	size = NPAGES * self->d.ps;
+	buf = mapped_range(self->d.fd, NPAGES, self->d.ps, 23);
+	ASSERT_NE(NULL, buf);
+	m.start = (uintptr_t)buf;
+	m.size = size;
+	ASSERT_EQ(0, amdx_ioctl(self->d.fd, AMDX_IOC_HMM_MIGRATE, &m));
+	ASSERT_EQ(NPAGES, m.moved);
+	ASSERT_EQ(0, vram_pfns(self->d.fd, buf, NPAGES, self->d.ps, pfns));
+	bad = pfns[5];
+	ASSERT_NE(~0ULL, bad);
+	table = make_table(1, bad, self->d.ps, &tsize);
+	ASSERT_NE(NULL, table);
+
+	/* the VF reset holds the gate closed for 3 s */
+	ASSERT_EQ(0, amdx_sim_knob(sim, "reset_delay_ms", 3000));
+	j.fd = self->d.fd;
+	ASSERT_EQ(0, pthread_create(&th, NULL, bg_ioctl, &j));
+	usleep(500000);
+	ASSERT_FALSE(__atomic_load_n(&j.done, __ATOMIC_ACQUIRE))
+		TH_LOG("the VF reset ended before the retirement began");
+	ASSERT_EQ(0, import(self->d.fd, table, tsize, &imported));
+	EXPECT_FALSE(__atomic_load_n(&j.done, __ATOMIC_ACQUIRE))
+		TH_LOG("the VF reset ended before the retirement did");
+	ASSERT_EQ(0, pthread_join(th, NULL));
+	EXPECT_EQ(0, amdx_sim_knob(sim, "reset_delay_ms", 0));
+	EXPECT_EQ(0, j.ret);
+	EXPECT_EQ(1, imported);
+	EXPECT_TRUE(badpage_has(self->d.fd, bad * self->d.ps,
+				AMDX_BADPAGE_CAUSE_IMPORT));
+	free(table);
+
+	/* page 5 went home; the others stayed where they were */
+	ASSERT_EQ(0, vram_pfns(self->d.fd, buf, NPAGES, self->d.ps, after));
+	for (i = 0; i < NPAGES; i++) {
+		EXPECT_EQ(i == 5 ? ~0ULL : pfns[i], after[i])
+			TH_LOG("page %lu", i);
+	}
+	EXPECT_EQ(-1, amdx_check(buf, size, 23));
+	munmap(buf, size);
+}
+
+/*
+ * A device reset fences the migrations in flight: a fatal error arrives
+ * while a migration into VRAM is in its copies (amdx_sim's
+ * vram_copy_delay_ms), and the reset waits for the migration to end.  The
+ * reset itself takes 1 s (reset_delay_ms), so when the inject returns the
+ * migration has returned too, with all of its pages moved and intact;
+ * without the fence the reset is over long before the copies are.
+ */
+TEST_F_TIMEOUT(ras, device_reset_waits_for_migrations_in_flight, 120)
+{
+	struct amdx_hmm_migrate m = { .dest = 0 };
+	struct bg_job j = { .request = AMDX_IOC_HMM_MIGRATE, .args = &m };
+	unsigned int sim = self->d.sim_id;
+	unsigned long size;
+	pthread_t th;
+	char *buf;
+	int done;
+
+	if (!hmm_or_skip(_metadata, self->d.ctl))
+		SKIP(return, NO_CAP);
+	size = NPAGES * self->d.ps;
+	buf = mapped_range(self->d.fd, NPAGES, self->d.ps, 29);
+	ASSERT_NE(NULL, buf);
+	m.start = (uintptr_t)buf;
+	m.size = size;
+
+	/* 16 copies of 200 ms each: the migration runs for 3.2 s */
+	ASSERT_EQ(0, amdx_sim_knob(sim, "vram_copy_delay_ms", 200));
+	ASSERT_EQ(0, amdx_sim_knob(sim, "reset_delay_ms", 1000));
+	j.fd = self->d.fd;
+	ASSERT_EQ(0, pthread_create(&th, NULL, bg_ioctl, &j));
+	usleep(500000);
+	ASSERT_FALSE(__atomic_load_n(&j.done, __ATOMIC_ACQUIRE))
+		TH_LOG("the migration ended before the reset began");
+	ASSERT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_XGMI_WAFL,
+				     AMDX_RAS_TYPE_UE, 7, 1, 0));
+	done = __atomic_load_n(&j.done, __ATOMIC_ACQUIRE);
+	ASSERT_EQ(0, pthread_join(th, NULL));
+	EXPECT_EQ(0, amdx_sim_knob(sim, "vram_copy_delay_ms", 0));
+	EXPECT_EQ(0, amdx_sim_knob(sim, "reset_delay_ms", 0));
+	EXPECT_TRUE(done) TH_LOG("the reset ran while the migration copied");
+	EXPECT_EQ(0, j.ret);
+	EXPECT_EQ(NPAGES, m.moved);
+	EXPECT_EQ(-1, amdx_check(buf, size, 29));
+	munmap(buf, size);
 }
 
 TEST_HARNESS_MAIN

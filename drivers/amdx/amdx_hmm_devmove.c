@@ -33,6 +33,7 @@
 #include "amdx_hmm.h"
 #include "amdx_hmm_devmove.h"
 #include "amdx_hmm_migrate.h"
+#include "amdx_partition_gate.h"
 #include "amdx_ras_poison.h"
 
 /*
@@ -340,6 +341,12 @@ void amdx_hmm_home_holder(struct amdx_device *adev, u32 holder)
  * the partition is full), with every mapping updated; the owner sees
  * nothing.  Afterwards the page is free unless something races.
  *
+ * A new VRAM page is taken only inside the VRAM gate, like any migration's.
+ * The gate is tried, never waited for (the caller holds &amdx_ras.lock,
+ * which partition resets take before the gate): while a partition commit,
+ * VF change or device reset holds it closed, the data goes home to system
+ * memory instead, and the closed partition gets no new page.
+ *
  * Return: 0 when data moved, -ENOENT when the page held none, -EBUSY when
  * it could not be moved (locked), -ENOMEM, -EIO.
  */
@@ -348,6 +355,7 @@ int amdx_hmm_retire_vram_page(struct amdx_device *adev, u64 index)
 	struct amdx_device_state st = {};
 	u32 part = AMDX_HMM_LOC_SYSTEM, i;
 	u64 moved = 0, pos;
+	bool gated;
 	int ret;
 
 	ret = adev->ops->get_state(adev, &st);
@@ -362,7 +370,15 @@ int amdx_hmm_retire_vram_page(struct amdx_device *adev, u64 index)
 		return -EINVAL;
 	if (!page_count(adev->ops->vram_index_page(adev, index)))
 		return -ENOENT;
-	ret = amdx_hmm_move_device_pages(adev, index, 1, part, &moved);
+	gated = amdx_partition_vram_trybegin(adev);
+	if (!gated)
+		amdx_dbg(adev, "retiring VRAM page %#llx: the VRAM gate is closed, its data goes home\n",
+			 index << PAGE_SHIFT);
+	ret = amdx_hmm_move_device_pages(adev, index, 1,
+					 gated ? part : AMDX_HMM_LOC_SYSTEM,
+					 &moved);
+	if (gated)
+		amdx_partition_vram_end(adev);
 	if (ret)
 		return ret;
 	return moved ? 0 : -EBUSY;

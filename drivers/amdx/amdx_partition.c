@@ -191,6 +191,7 @@ static void amdx_partition_dev_fini(struct amdx_device *adev)
 	if (!p)
 		return;
 	mutex_destroy(&p->lock);
+	lockdep_unregister_key(&p->gate_key);
 	kfree(p);
 	adev->part = NULL;
 }
@@ -218,7 +219,8 @@ int amdx_partition_dev_init(struct amdx_device *adev)
 	if (!p)
 		return -ENOMEM;
 	mutex_init(&p->lock);
-	init_rwsem(&p->gate);
+	lockdep_register_key(&p->gate_key);
+	__init_rwsem(&p->gate, "&amdx_part_dev.gate", &p->gate_key);
 	adev->part = p;
 	ret = amdx_device_add_action_or_reset(adev, AMDX_DEVICE_RELEASE,
 					      amdx_partition_dev_fini);
@@ -286,7 +288,8 @@ static void amdx_part_info(const struct amdx_device *adev,
  *	holding a pid reference until the end.
  * @max_holders: capacity of @holders.
  * @got_holders: entries of @holders written (references held).
- * @quiesced: gates closed so far.
+ * @quiesced: gates closed so far, those of @devs[@qorder[0 .. @quiesced)].
+ * @qorder: indices into @devs by device id: the order gates close in.
  * @mem_done: devices switched into the new memory mode so far.
  * @compute_done: the compute mode was switched.
  * @rebuilt: the new layouts are installed.
@@ -306,6 +309,7 @@ struct amdx_part_txn {
 	u32 max_holders;
 	u32 got_holders;
 	u32 quiesced;
+	u32 qorder[AMDX_PART_HIVE_MAX];
 	u32 mem_done;
 	bool compute_done;
 	bool rebuilt;
@@ -613,16 +617,32 @@ static int amdx_part_drain(struct amdx_part_txn *t)
 	return ret;
 }
 
+/*
+ * Close the gates of the affected devices, killably, in the order of
+ * their device ids.  Each device's gate is a lockdep class of its own
+ * (amdx_partition_dev_init()): no kernel has a killable nest-lock variant
+ * of down_write(), and subclasses (8) do not cover a hive.  One order for
+ * every commit is what keeps two gates from being taken both ways.
+ */
 static int amdx_part_quiesce(struct amdx_part_txn *t)
 {
-	for (; t->quiesced < t->naff; t->quiesced++) {
-		struct amdx_device *adev = t->devs[t->quiesced];
+	u32 i, j, k;
 
-		if (t->hive)
-			amdx_partition_vram_close_nested(adev,
-							 &amdx_part_hive_lock);
-		else if (amdx_partition_vram_close(adev))
+	if (!t->quiesced) {
+		for (i = 0; i < t->naff; i++) {
+			for (j = i; j && t->devs[t->qorder[j - 1]]->id >
+					 t->devs[i]->id; j--)
+				t->qorder[j] = t->qorder[j - 1];
+			t->qorder[j] = i;
+		}
+	}
+	for (; t->quiesced < t->naff; t->quiesced++) {
+		k = t->qorder[t->quiesced];
+		if (amdx_partition_vram_close(t->devs[k])) {
+			amdx_dbg(t->devs[0], "partition change: killed while migrations ran on %s\n",
+				 t->devs[k]->bdf);
 			return -EINTR;
+		}
 	}
 	return 0;
 }
@@ -798,7 +818,7 @@ static int amdx_part_commit(struct amdx_part_txn *t)
 	if (ret)
 		amdx_part_rollback(t);
 	while (t->quiesced)
-		amdx_partition_vram_open(t->devs[--t->quiesced]);
+		amdx_partition_vram_open(t->devs[t->qorder[--t->quiesced]]);
 	cfg->outcome = ret ? AMDX_PART_OUTCOME_ROLLED_BACK :
 			     AMDX_PART_OUTCOME_COMMITTED;
 	amdx_stats_commit(t->devs[0], ret ? AMDX_COMMIT_ROLLED_BACK :

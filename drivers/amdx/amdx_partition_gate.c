@@ -9,9 +9,9 @@
  * VRAM gate every migration passes and whether a VF's fd may allocate.
  * A migration is inside the gate (&amdx_part_dev.gate) between
  * amdx_partition_vram_begin() and _end(); a commit closes it from
- * QUIESCE on, VF enable and disable while they change the VFs and VF
- * reset while it clears a VF's VRAM, with amdx_partition_vram_close()
- * and _open().  A leaf of its own below the features, so HMM reads
+ * QUIESCE on, VF enable and disable while they change the VFs, VF reset
+ * while it clears a VF's VRAM and a RAS device reset while it runs, with
+ * amdx_partition_vram_close() and _open().  A leaf of its own below the features, so HMM reads
  * partition state without depending on the partition manager, which
  * itself drains memory through HMM (amdx_partition.c).
  */
@@ -39,6 +39,22 @@ int amdx_partition_vram_begin(struct amdx_device *adev)
 }
 
 /**
+ * amdx_partition_vram_trybegin() - enter the VRAM gate if it is open
+ * @adev: the device.
+ *
+ * For a move that must not wait and has somewhere else to go: RAS soft
+ * retirement, under &amdx_ras.lock, which a partition reset takes before
+ * the partition lock and so before the gate.
+ *
+ * Return: true when inside the gate (leave with amdx_partition_vram_end()),
+ * false when a commit, VF change or reset holds it closed.
+ */
+bool amdx_partition_vram_trybegin(struct amdx_device *adev)
+{
+	return down_read_trylock(&adev->part->gate);
+}
+
+/**
  * amdx_partition_vram_end() - leave the VRAM gate
  * @adev: the device.
  */
@@ -63,24 +79,8 @@ int amdx_partition_vram_close(struct amdx_device *adev)
 }
 
 /**
- * amdx_partition_vram_close_nested() - close one device's gate of a hive
- * @adev: the device.
- * @hive_lock: the hive-wide commit lock, held; it orders the gates of
- *	the hive's devices, closed one after the other.
- *
- * Not killable: no kernel up to 6.12 has a killable nest-lock variant,
- * and down_write_killable_nested()'s subclasses (8) do not cover a hive
- * (%AMDX_PART_HIVE_MAX).  The wait is for the migrations inside the gate.
- */
-void amdx_partition_vram_close_nested(struct amdx_device *adev,
-				      struct mutex *hive_lock)
-{
-	down_write_nest_lock(&adev->part->gate, hive_lock);
-}
-
-/**
  * amdx_partition_vram_open() - open the VRAM gate closed by
- *	amdx_partition_vram_close() or _close_nested()
+ *	amdx_partition_vram_close()
  * @adev: the device.
  */
 void amdx_partition_vram_open(struct amdx_device *adev)

@@ -11,13 +11,11 @@
 #include <linux/types.h>
 
 struct amdx_device;
-struct mutex;
 
 int amdx_partition_vram_begin(struct amdx_device *adev);
+bool amdx_partition_vram_trybegin(struct amdx_device *adev);
 void amdx_partition_vram_end(struct amdx_device *adev);
 int amdx_partition_vram_close(struct amdx_device *adev);
-void amdx_partition_vram_close_nested(struct amdx_device *adev,
-				      struct mutex *hive_lock); /* held */
 void amdx_partition_vram_open(struct amdx_device *adev);
 int amdx_partition_vf_open(struct amdx_device *adev, u32 vf, u64 *epoch);
 int amdx_partition_vf_check(struct amdx_device *adev, u32 vf, u64 epoch,

@@ -9,6 +9,7 @@
 #ifndef _AMDX_PARTITION_TYPES_H_
 #define _AMDX_PARTITION_TYPES_H_
 
+#include <linux/lockdep.h>
 #include <linux/mutex.h>
 #include <linux/rwsem.h>
 #include <linux/types.h>
@@ -76,6 +77,9 @@ struct amdx_part_vf {
  * @gate: HMM migrations hold it for read; a commit from QUIESCE on,
  *	VF_ENABLE and VF_DISABLE hold it for write, so no VRAM is allocated
  *	meanwhile.
+ * @gate_key: @gate's lockdep class, one per device: a hive commit closes
+ *	the gates of all members, killably and in the order of their device
+ *	ids, which no nest-lock annotation allows (amdx_partition.c).
  * @cur: the current partitions.
  * @num_vfs: VFs enabled.  Changes with @gate held for write too.
  * @vf_epoch: incremented by every VF enable and disable; device fds
@@ -86,6 +90,7 @@ struct amdx_part_vf {
 struct amdx_part_dev {
 	struct mutex lock;	/* see above */
 	struct rw_semaphore gate;
+	struct lock_class_key gate_key;
 	struct amdx_part_layout cur;
 	u32 num_vfs;
 	u64 vf_epoch;

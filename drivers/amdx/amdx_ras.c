@@ -27,17 +27,19 @@
  *
  * Soft retirement moves the data resident on the page to another VRAM
  * page of the same memory partition (system memory when the partition is
- * full) with amdx_hmm_retire_vram_page(), then the page leaves the
- * allocator; poisoned pages keep their (bad) data and their mappings: a
- * CPU touch gets SIGBUS (BUS_MCEERR_AR) from amdx_hmm_migrate_to_ram(), a
- * device access -EIO.  Retired pages are recorded in the bad-page table
- * (amdx_badpage.c), which the provider keeps on the board.
+ * full or the VRAM gate closed) with amdx_hmm_retire_vram_page(), then the
+ * page leaves the allocator; poisoned pages keep their (bad) data and
+ * their mappings: a CPU touch gets SIGBUS (BUS_MCEERR_AR) from
+ * amdx_hmm_migrate_to_ram(), a device access -EIO.  Retired pages are
+ * recorded in the bad-page table (amdx_badpage.c), which the provider
+ * keeps on the board.
  *
  * Locking: &amdx_ras.lock (a mutex) protects the whole RAS state of a
  * device and is held across containment, which may sleep; the order is
- * amdx_core.h's lock order table.  The poison map is an xarray read without the mutex (RCU) from
- * the CPU fault path, which holds the mmap lock: nothing under
- * &amdx_ras.lock takes an mmap lock.  amdx_ras_report() must not be
+ * amdx_core.h's lock order table.  The poison map (amdx_ras_poison.c owns
+ * it) is an xarray read without the mutex (RCU) from the CPU fault path,
+ * which holds the mmap lock: nothing under &amdx_ras.lock takes an mmap
+ * lock.  amdx_ras_report() must not be
  * called once amdx_device_unregister() has started.
  */
 #include <linux/bits.h>
@@ -59,6 +61,7 @@
 #include "amdx_badpage.h"
 #include "amdx_core.h"
 #include "amdx_event.h"
+#include "amdx_partition_gate.h"
 #include "amdx_partition_model.h"
 #include "amdx_hmm_devmove.h"
 #include "amdx_ras.h"
@@ -248,8 +251,7 @@ static int amdx_ras_retire(struct amdx_device *adev,
 		      rec->address, action, 0);
 
 	if (poison)
-		ret = xa_err(xa_store(&ras->poison, index, xa_mk_value(1),
-				      GFP_KERNEL));
+		ret = amdx_ras_poison_mark(ras, index);
 	/* First out of the allocator, so the move cannot land on it. */
 	if (adev->ops->vram_retire) {
 		err = adev->ops->vram_retire(adev, index);
@@ -307,7 +309,14 @@ static u64 amdx_ras_reset_mask(struct amdx_device *adev)
 	return mask;
 }
 
-/* Caller holds ras->lock. */
+/*
+ * Caller holds ras->lock.  The reset runs with the VRAM gate closed, as a
+ * partition commit does (the lock order allows the gate under the RAS
+ * lock): the migrations in flight end first, none starts until the reset
+ * is over.  A fatal signal while waiting for them (RAS_INJECT's caller
+ * killed) ends the action with -EINTR and no reset; a provider's report
+ * comes from a worker, which no signal stops.
+ */
 static int amdx_ras_device_reset(struct amdx_device *adev)
 {
 	u64 t0 = ktime_get_ns();
@@ -315,6 +324,11 @@ static int amdx_ras_device_reset(struct amdx_device *adev)
 
 	amdx_ras_emit(adev, AMDX_EVENT_ACTION_START, AMDX_RAS_PARTITION_ALL,
 		      0, AMDX_ACTION_DEVICE_RESET, 0);
+	ret = amdx_partition_vram_close(adev);
+	if (ret) {
+		amdx_warn(adev, "device reset not done: killed while migrations ran\n");
+		goto out;
+	}
 	amdx_ras_emit(adev, AMDX_EVENT_DEVICE_RESET_BEGIN,
 		      AMDX_RAS_PARTITION_ALL, 0, amdx_ras_reset_mask(adev), 0);
 	ret = adev->ops->device_reset ? adev->ops->device_reset(adev) :
@@ -323,6 +337,8 @@ static int amdx_ras_device_reset(struct amdx_device *adev)
 		amdx_err(adev, "device reset failed: %pe\n", ERR_PTR(ret));
 	amdx_ras_emit(adev, AMDX_EVENT_DEVICE_RESET_END, AMDX_RAS_PARTITION_ALL,
 		      0, (u64)(s64)ret, 0);
+	amdx_partition_vram_open(adev);
+out:
 	amdx_ras_action_end(adev, AMDX_ACTION_DEVICE_RESET,
 			    AMDX_RAS_PARTITION_ALL, ret, t0);
 	return ret;
@@ -582,7 +598,7 @@ static void amdx_ras_fini(struct amdx_device *adev)
 	xa_for_each(&ras->ce, index, w)
 		kfree(w);
 	xa_destroy(&ras->ce);
-	xa_destroy(&ras->poison);
+	amdx_ras_poison_fini(ras);
 	kvfree(ras->table);
 	mutex_destroy(&ras->lock);
 	kfree(ras);
@@ -613,7 +629,7 @@ int amdx_ras_init(struct amdx_device *adev)
 		return -ENOMEM;
 	mutex_init(&ras->lock);
 	xa_init(&ras->ce);
-	xa_init(&ras->poison);
+	amdx_ras_poison_init(ras);
 	amdx_ras_policy_default(&ras->policy);
 	if (adev->desc.ras_blocks)
 		memcpy(ras->blocks, adev->desc.ras_blocks, sizeof(ras->blocks));

@@ -9,9 +9,12 @@
  * poison, whether the device refuses new VRAM, and the report of a
  * consumed poisoned page.  A leaf of its own below the features, so the
  * migration engine reads RAS state without depending on the RAS feature,
- * which itself moves data through HMM (amdx_ras.c).  The state lives in
- * &struct amdx_ras; RAS writes it, this file only reads and reports.
+ * which itself moves data through HMM (amdx_ras.c).  The poisoned pages
+ * live in &amdx_ras.poison, and this file is its one owner: it sets the
+ * set up, writes it (RAS marks a page with amdx_ras_poison_mark()) and
+ * frees it.
  */
+#include <linux/lockdep.h>
 #include <linux/pid.h>
 #include <linux/xarray.h>
 
@@ -19,6 +22,41 @@
 #include "amdx_event.h"
 #include "amdx_ras_poison.h"
 #include "amdx_ras_types.h"
+
+/**
+ * amdx_ras_poison_init() - start a device's set of poisoned pages, empty
+ * @ras: the device's RAS state, being set up.
+ */
+void amdx_ras_poison_init(struct amdx_ras *ras)
+{
+	xa_init(&ras->poison);
+}
+
+/**
+ * amdx_ras_poison_fini() - free a device's set of poisoned pages
+ * @ras: the device's RAS state, being freed: nobody reads it any more.
+ */
+void amdx_ras_poison_fini(struct amdx_ras *ras)
+{
+	xa_destroy(&ras->poison);
+}
+
+/**
+ * amdx_ras_poison_mark() - mark a VRAM page as holding poison
+ * @ras: the device's RAS state; the caller holds &amdx_ras.lock.
+ * @index: VRAM page index.
+ *
+ * Poison is never cleared while the device exists (amdx_ras_any_poison()
+ * relies on it): there is no unmark.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int amdx_ras_poison_mark(struct amdx_ras *ras, u64 index)
+{
+	lockdep_assert_held(&ras->lock);
+	return xa_err(xa_store(&ras->poison, index, xa_mk_value(1),
+			       GFP_KERNEL));
+}
 
 /**
  * amdx_ras_page_poisoned() - whether a VRAM page holds poison

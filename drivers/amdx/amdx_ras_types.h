@@ -36,8 +36,8 @@
  * @count: errors per block, row (0: device, 1 + N: compute partition N)
  *	and type.  Monotonic.
  * @ce: per VRAM page index with CEs, its &struct amdx_ras_ce_window.
- * @poison: VRAM page indices poisoned (value entries); readers use
- *	xa_load() without @lock.
+ * @poison: VRAM page indices poisoned (value entries): owned by
+ *	amdx_ras_poison.c, written under @lock, read without it.
  * @table: the bad-page records, sorted by address, %AMDX_BADPAGE_MAX_RECORDS
  *	capacity; NULL while empty.
  * @nrec: records in @table.
