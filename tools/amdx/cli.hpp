@@ -92,7 +92,8 @@ void render(std::ostream& out, const Json& doc, Format format);
 [[nodiscard]] std::string unknown_columns(const Json& doc, const std::vector<std::string>& cols);
 /// A size in binary units: "512 B", "256 MiB", "1.5 GiB".
 [[nodiscard]] std::string size_text(std::uint64_t bytes);
-/// A CLOCK_MONOTONIC stamp as local wall-clock time, "2026-12-01 10:12:13.123456".
+/// A CLOCK_MONOTONIC stamp as wall-clock time, RFC 3339 UTC:
+/// "2026-12-01T10:12:13.123456Z".
 [[nodiscard]] std::string monotonic_to_wall(std::uint64_t ns);
 
 /// "hmm" of `hmm show`: which of the AMDX_CAP_* HMM bits the kernel has.

@@ -46,7 +46,7 @@ Json names(const std::vector<Enum>& modes) {
 
 // ---- values
 
-enum class Unit { plain, size, hex, duration, monotonic, unix_time, counter };
+enum class Unit { plain, size, hex, duration, monotonic, unix_time, realtime, counter };
 
 Unit unit_of(std::string_view key) {
     static constexpr std::array<std::string_view, 11> kSizes{
@@ -78,6 +78,8 @@ Unit unit_of(std::string_view key) {
         return Unit::monotonic;
     if (key == "time")
         return Unit::unix_time;
+    if (key == "realtime_ns")
+        return Unit::realtime;
     if (key == "ns" || key.substr(0, 3) == "ns_" ||
         (key.size() > 3 && key.substr(key.size() - 3) == "_ns"))
         return Unit::duration;
@@ -97,14 +99,24 @@ std::string duration_text(std::uint64_t ns) {
     return buf;
 }
 
+/// The one time format: RFC 3339 in UTC, "2026-12-01T10:12:13.123456Z"
+/// (without the fraction for whole-second times).
 std::string wall_text(std::time_t secs, long usec, bool with_usec) {
     std::tm tm{};
-    ::localtime_r(&secs, &tm);
+    ::gmtime_r(&secs, &tm);
     char buf[64];
-    const std::size_t n = std::strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S", &tm);
+    const std::size_t n = std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &tm);
     if (with_usec)
-        std::snprintf(buf + n, sizeof(buf) - n, ".%06ld", usec);
+        std::snprintf(buf + n, sizeof(buf) - n, ".%06ldZ", usec);
+    else
+        std::snprintf(buf + n, sizeof(buf) - n, "Z");
     return buf;
+}
+
+/// A CLOCK_REALTIME stamp in ns (a journal's realtime_ns).
+std::string realtime_text(std::uint64_t ns) {
+    return wall_text(static_cast<std::time_t>(ns / 1000000000),
+                     static_cast<long>(ns % 1000000000 / 1000), true);
 }
 
 /// A non-negative integer, signed or not as the document holds it (values
@@ -197,6 +209,8 @@ std::string value_text(std::string_view key, const Json& v) {
         return monotonic_to_wall(n) + " (" + buf + ")";
     case Unit::unix_time:
         return wall_text(static_cast<std::time_t>(n), 0, false);
+    case Unit::realtime:
+        return realtime_text(n);
     case Unit::plain:
     case Unit::counter:
         break;
@@ -390,12 +404,18 @@ void print_block(std::ostream& out, const Json& obj, std::size_t indent, const O
 
 /// One line of "key value" pairs (monitor's records).
 void print_line(std::ostream& out, const Json& obj) {
+    // A journaled record (amdx-eventd) says when it happened in realtime_ns:
+    // its monotonic stamp may be of another boot.
+    std::optional<std::uint64_t> real;
+    if (const auto it = obj.find("realtime_ns"); it != obj.end())
+        real = as_u64(*it);
     std::string line;
     for (const auto& [k, v] : obj.items()) {
+        if (k == "realtime_ns" && real)
+            continue;                                     // the time word
         if (unit_of(k) == Unit::monotonic && as_u64(v)) { // two words, no blanks
             const std::uint64_t ns = *as_u64(v);
-            std::string wall = monotonic_to_wall(ns);
-            std::replace(wall.begin(), wall.end(), ' ', 'T');
+            const std::string wall = real ? realtime_text(*real) : monotonic_to_wall(ns);
             char mono[32];
             std::snprintf(mono, sizeof(mono), "%" PRIu64 ".%06" PRIu64, ns / 1000000000,
                           ns % 1000000000 / 1000);

@@ -9,20 +9,54 @@
 
 namespace amdx::cli {
 
+namespace {
+
+/// --listen's ADDR:PORT: a host name, an IPv4 address or a bracketed IPv6
+/// address, and a decimal port up to 65535 (0: a free one).
+CLI::Validator listen_validator() {
+    return {[](const std::string& text) -> std::string {
+                const auto colon = text.rfind(':');
+                std::string want =
+                    "expected ADDR:PORT (127.0.0.1:9464, [::1]:9464), got '" + text + "'";
+                if (colon == std::string::npos || colon == 0)
+                    return want;
+                const std::string port = text.substr(colon + 1);
+                if (port.empty() || port.size() > 5 ||
+                    port.find_first_not_of("0123456789") != std::string::npos ||
+                    std::stoul(port) > 65535)
+                    return want;
+                const std::string addr = text.substr(0, colon);
+                if (addr.find(':') != std::string::npos &&
+                    (addr.front() != '[' || addr.back() != ']'))
+                    return want; // an IPv6 address without brackets
+                return {};
+            },
+            "ADDR:PORT", "listen address"};
+}
+
+} // namespace
+
 FleetCommands::FleetCommands(CLI::App& app) {
     exporter_ = app.add_subcommand(
         "exporter", "Prometheus metrics: a node-exporter textfile (default) or HTTP /metrics");
     exporter_->fallthrough();
+    auto* textfile = exporter_
+                         ->add_option("--textfile", textfile_,
+                                      "Write the metrics to this file (through a temporary file "
+                                      "and a rename); '-' for standard output")
+                         ->capture_default_str();
+    auto* interval = exporter_
+                         ->add_option("--interval", interval_s_,
+                                      "Textfile mode: collect again every SEC seconds (0: once)")
+                         ->check(CLI::Range(0.0, 86400.0));
+    // HTTP or a textfile, not both: one of them would be ignored.  The
+    // address is checked here, so a bad one is a usage error.
     exporter_
-        ->add_option("--textfile", textfile_,
-                     "Write the metrics to this file (through a temporary file and a "
-                     "rename); '-' for standard output")
-        ->capture_default_str();
-    exporter_->add_option("--listen", listen_, "Serve /metrics over HTTP on ADDR:PORT");
-    exporter_
-        ->add_option("--interval", interval_s_,
-                     "Textfile mode: collect again every SEC seconds (0: once)")
-        ->check(CLI::Range(0.0, 86400.0));
+        ->add_option("--listen", listen_,
+                     "Serve /metrics over HTTP on ADDR:PORT (not with --textfile, --interval)")
+        ->check(listen_validator())
+        ->excludes(textfile)
+        ->excludes(interval);
     exporter_
         ->add_option("--iterations", iterations_,
                      "Stop after N collections (--interval) or N seconds (--listen); 0: "
@@ -74,7 +108,7 @@ FleetCommands::FleetCommands(CLI::App& app) {
                                           "With --from-journal: only records after seq SEQ");
     }
     app.footer(app.get_footer() +
-               "\n  exporter [--textfile PATH|-] [--listen ADDR:PORT] [--interval SEC]\n"
+               "\n  exporter { [--textfile PATH|-] [--interval SEC] | --listen ADDR:PORT }\n"
                "  health [DEV] [--journal FILE] [--ue-age SEC] [--strict]\n"
                "  partition export [DEV] [--format dra|slurm] [--node NAME]\n"
                "  monitor [DEV...] --from-journal [FILE] [--since SEQ]");

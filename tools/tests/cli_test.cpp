@@ -174,11 +174,11 @@ TEST(Render, EdgeValues) {
 }
 
 // Values by key: addresses in hex, sizes in binary units, durations
-// scaled, unix times as local wall-clock time, null as n/a.
+// scaled, unix times as RFC 3339 UTC whatever the local zone, null as n/a.
 TEST(Render, UnitsByKey) {
     const char* tz = std::getenv("TZ");
     const std::string old_tz = tz != nullptr ? tz : "";
-    ::setenv("TZ", "UTC", 1);
+    ::setenv("TZ", "XST5", 1); // five hours west of UTC, no tzdata needed
     ::tzset();
     const Json doc{{"page", Json{{"address", 12288},
                                  {"size", 1536},
@@ -198,7 +198,7 @@ TEST(Render, UnitsByKey) {
                     "  size         1.5 KiB\n"
                     "  vram_size    192 GiB\n"
                     "  duration_ns  2.0 ms\n"
-                    "  time         2023-11-14 22:13:20\n"
+                    "  time         2023-11-14T22:13:20Z\n"
                     "  vf           n/a\n"
                     "  count        12288\n");
     EXPECT_EQ(amdx::cli::size_text(0), "0 B");
@@ -206,18 +206,22 @@ TEST(Render, UnitsByKey) {
     EXPECT_EQ(amdx::cli::size_text(256ULL << 20), "256 MiB");
 }
 
-std::string local_time(std::time_t t) {
+std::string utc_time(std::time_t t) {
     std::tm tm{};
-    ::localtime_r(&t, &tm);
+    ::gmtime_r(&t, &tm);
     char buf[32];
-    std::strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S", &tm);
+    std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &tm);
     return buf;
 }
 
-// A CLOCK_MONOTONIC stamp is shown as the wall-clock time it happened at:
-// now is now, an hour ago an hour ago (to the second; either side of a
-// second boundary).
+// A CLOCK_MONOTONIC stamp is shown as the wall-clock time it happened at,
+// RFC 3339 in UTC whatever the local zone: now is now, an hour ago an hour
+// ago (to the second; either side of a second boundary).
 TEST(Render, MonotonicStampsAsWallClock) {
+    const char* tz = std::getenv("TZ");
+    const std::string old_tz = tz != nullptr ? tz : "";
+    ::setenv("TZ", "XST5", 1);
+    ::tzset();
     for (const std::uint64_t want : {0ULL, 3600ULL}) {
         timespec mono{};
         ::clock_gettime(CLOCK_MONOTONIC, &mono);
@@ -228,11 +232,18 @@ TEST(Render, MonotonicStampsAsWallClock) {
                                     static_cast<std::uint64_t>(mono.tv_nsec) - ago * 1000000000ULL;
         const std::string wall = amdx::cli::monotonic_to_wall(stamp);
         const std::time_t after = std::time(nullptr) - static_cast<std::time_t>(ago);
-        ASSERT_EQ(wall.size(), std::string("2026-12-01 10:12:13.123456").size()) << wall;
+        ASSERT_EQ(wall.size(), std::string("2026-12-01T10:12:13.123456Z").size()) << wall;
+        EXPECT_EQ(wall.back(), 'Z') << wall;
+        EXPECT_EQ(wall[19], '.') << wall;
         const std::string secs = wall.substr(0, 19);
-        EXPECT_TRUE(secs == local_time(before) || secs == local_time(after))
-            << ago << " s ago: " << wall << ", expected " << local_time(before);
+        EXPECT_TRUE(secs == utc_time(before) || secs == utc_time(after))
+            << ago << " s ago: " << wall << ", expected " << utc_time(before);
     }
+    if (tz != nullptr)
+        ::setenv("TZ", old_tz.c_str(), 1);
+    else
+        ::unsetenv("TZ");
+    ::tzset();
 }
 
 TEST(Render, EmptyList) {

@@ -202,6 +202,33 @@ TEST_F(Eventd, FollowsDevicesThatAppear) {
 
 namespace {
 
+// A journaled record happened at its realtime_ns (written by eventd, in
+// the boot it names), not at its monotonic stamp read against this boot's
+// clock: replay prints that time, RFC 3339 UTC, and realtime_ns is not a
+// duration.
+TEST(EventdReplay, TextShowsTheJournaledWallClockTime) {
+    const auto path = std::filesystem::temp_directory_path() /
+                      ("amdx-replay-" + std::to_string(::getpid()) + ".jsonl");
+    {
+        std::ofstream f(path);
+        f << R"({"schema_version":2,"boot_id":"b0","device":0,"bdf":"0000:c1:00.0","seq":7,)"
+          << R"("timestamp_ns":25202015004,"realtime_ns":1796448600123000000,)"
+          << R"("kind":"action_end","action":"partition_reset","result":"EIO",)"
+          << R"("duration_ns":4100})" << '\n';
+    }
+    const std::string p = path.string();
+    std::vector<const char*> argv{"amdx",           "-d",     "/dev/null", "monitor",
+                                  "--from-journal", p.c_str()};
+    std::ostringstream out, err;
+    ASSERT_EQ(amdx::cli::run(static_cast<int>(argv.size()), argv.data(), out, err), 0) << err.str();
+    std::filesystem::remove(path);
+    const std::string text = out.str();
+    EXPECT_NE(text.find(" time 2026-12-05T05:30:00.123000Z "), std::string::npos) << text;
+    EXPECT_EQ(text.find("realtime_ns"), std::string::npos) << text;
+    EXPECT_NE(text.find("schema_version 2 "), std::string::npos) << text;
+    EXPECT_NE(text.find(" duration_ns 4.1us"), std::string::npos) << text;
+}
+
 TEST_F(Eventd, MonitorFromJournalReplaysAfterSinceAcrossRotations) {
     opts_.journal.max_bytes = 1024;
     opts_.journal.keep = 8;

@@ -340,6 +340,39 @@ TEST(FleetExporter, ModuleNotLoadedReplacesAStaleTextfileWithUpZero) {
     std::filesystem::remove_all(dir);
 }
 
+// --listen serves HTTP, --textfile and --interval are the textfile mode:
+// given together one of them would be ignored silently, so it is a usage
+// error, before anything is opened.
+TEST(FleetExporter, ListenWithTextfileOrIntervalIsAUsageError) {
+    FakeKernel k;
+    for (const auto* other : {"--textfile", "--interval"}) {
+        std::string out, err;
+        const std::string value = std::string(other) == "--textfile" ? "/nonexistent/f" : "5";
+        EXPECT_EQ(run({"exporter", "--listen", "127.0.0.1:0", other, value, "--iterations", "1"},
+                      out, err),
+                  2)
+            << other << ": " << err;
+        EXPECT_EQ(err.rfind("amdx: " + std::string(other) + " excludes --listen", 0), 0) << err;
+        EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+        EXPECT_TRUE(out.empty()) << out;
+        EXPECT_TRUE(k.calls.empty()) << other << ": the node was opened";
+    }
+}
+
+// A --listen that is not ADDR:PORT (a port above 65535, no port at all)
+// is a usage error found by the parser, not a failure to listen (exit 1).
+TEST(FleetExporter, BadListenAddressIsAUsageError) {
+    FakeKernel k;
+    for (const auto* bad : {"127.0.0.1:65536", "localhost", "127.0.0.1:", ":9464x", "[::1]"}) {
+        std::string out, err;
+        EXPECT_EQ(run({"exporter", "--listen", bad, "--iterations", "1"}, out, err), 2)
+            << bad << ": " << err;
+        EXPECT_NE(err.find("--listen: "), std::string::npos) << err;
+        EXPECT_NE(err.find("expected ADDR:PORT"), std::string::npos) << err;
+        EXPECT_TRUE(out.empty()) << out;
+    }
+}
+
 // ---- health
 
 Snapshot one_snapshot(FakeKernel& /*k: must be alive*/) {
