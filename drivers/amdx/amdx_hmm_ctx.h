@@ -98,5 +98,6 @@ void amdx_hmm_account(struct amdx_hmm_ctx *ctx, u64 start, u32 dest,
 void amdx_hmm_event_migrate(struct amdx_device *adev,
 			    const struct amdx_subject *who, bool home,
 			    u64 pages);
+void amdx_hmm_forget_resident(struct amdx_device *adev, u32 part);
 
 #endif /* _AMDX_HMM_CTX_H_ */

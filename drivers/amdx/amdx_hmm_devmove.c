@@ -30,7 +30,7 @@
 #include <amdx/amdx_vram.h>
 
 #include "amdx_core.h"
-#include "amdx_hmm.h"
+#include "amdx_hmm_ctx.h"
 #include "amdx_hmm_devmove.h"
 #include "amdx_hmm_migrate.h"
 #include "amdx_ras_poison.h"
