@@ -198,8 +198,9 @@ int amdx_hmm_file_open(struct amdx_file *file)
 	up_read(&adev->lock);
 	if (ret) {
 		if (ret == -EMFILE)
-			pr_debug_ratelimited("amdx: %s: all %u HMM holder ids in use\n",
-					     adev->bdf, AMDX_VRAM_MAX_HOLDERS);
+			amdx_dbg_ratelimited(adev,
+					     "hmm open: all %u holder ids in use\n",
+					     AMDX_VRAM_MAX_HOLDERS);
 		goto err_put;
 	}
 
