@@ -50,7 +50,7 @@ files=(
 	drivers/amdx_amdgpu/amdgpu_amdx_kunit.h:amdgpu_amdx_kunit.h
 	drivers/amdx_amdgpu/amdx_amdgpu_xlate.c:amdx_amdgpu_xlate.c
 	drivers/amdx_amdgpu/amdx_amdgpu_xlate.h:amdx_amdgpu_xlate.h
-	drivers/amdx/amdx_badpage.h:amdx_badpage.h
+	include/amdx/amdx_badpage.h:include/amdx/amdx_badpage.h
 	include/amdx/amdx_provider.h:include/amdx/amdx_provider.h
 	uapi/linux/amdx.h:uapi/linux/amdx.h
 )

@@ -28,9 +28,9 @@
 #include <linux/export.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
+#include <amdx/amdx_badpage.h>
 #include <amdx/amdx_compat.h>
 
-#include "amdx_badpage.h"
 #include "amdx_kunit.h"
 
 static_assert(sizeof(struct amdx_badpage_header) == AMDX_BADPAGE_HEADER_SIZE);

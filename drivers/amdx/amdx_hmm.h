@@ -3,10 +3,12 @@
  * Copyright (C) 2026 The amdx authors
  *
  * HMM migration as the rest of amdx sees it: a device fd's context, the
- * processes holding a device's VRAM, and clearing what a device or a
- * memory partition leaves behind (amdx_hmm_ctx.c).  The fd's ioctls are
- * in amdx_hmm_ioctl.h and amdx_hmm_access.h, moves of device pages
- * without a process in amdx_hmm_devmove.h.
+ * processes holding a device's VRAM, and clearing what a removed device
+ * leaves behind (amdx_hmm_ctx.c).  Only what files outside the HMM wing
+ * call; what the wing's files share of the contexts is in
+ * amdx_hmm_ctx.h.  The fd's ioctls are in amdx_hmm_ioctl.h and
+ * amdx_hmm_access.h, moves of device pages without a process in
+ * amdx_hmm_devmove.h.
  */
 #ifndef _AMDX_HMM_H_
 #define _AMDX_HMM_H_
@@ -40,7 +42,6 @@ void amdx_hmm_forget_devices(struct amdx_device *adev, u64 mask);
 int amdx_hmm_holders(struct amdx_device *adev, u32 part_mask,
 		     struct amdx_hmm_holder *out, u32 max, u32 *count);
 void amdx_hmm_holders_put(struct amdx_hmm_holder *h, u32 n);
-void amdx_hmm_forget_resident(struct amdx_device *adev, u32 part);
 #else
 /* Without CONFIG_DEVICE_PRIVATE: HMM is reported absent. */
 static inline bool amdx_hmm_supported(void)
@@ -67,11 +68,6 @@ static inline int amdx_hmm_holders(struct amdx_device *adev, u32 part_mask,
 }
 
 static inline void amdx_hmm_holders_put(struct amdx_hmm_holder *h, u32 n)
-{
-}
-
-static inline void amdx_hmm_forget_resident(struct amdx_device *adev,
-					    u32 part)
 {
 }
 #endif

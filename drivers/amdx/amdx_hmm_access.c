@@ -408,8 +408,9 @@ static int amdx_hmm_access_check(struct amdx_hmm_ctx *self, u64 start,
 		list_for_each_entry(c, &d->hmm.ctxs, dev_node) {
 			if (c->mm == self->mm &&
 			    amdx_hmm_ctx_denies(c, start, end, me)) {
-				pr_debug("amdx%u: hmm access: a range of device %u's fd at %#llx+%#llx does not grant device %u access\n",
-					 me, id, start, end - start, me);
+				amdx_dbg(self->adev,
+					 "hmm access: a range of device %u's fd at %#llx+%#llx does not grant device %u access\n",
+					 id, start, end - start, me);
 				ret = -EACCES;
 				break;
 			}

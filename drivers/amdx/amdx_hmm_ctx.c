@@ -259,10 +259,9 @@ int amdx_hmm_ctx_holder_get(struct amdx_hmm_ctx *ctx)
 	}
 	mutex_unlock(&adev->hmm.lock);
 	if (ret == -ENOSPC)
-		pr_debug_ratelimited("amdx: %s: no HMM holder id: uid %u has %u or the device all %u\n",
-				     adev->bdf, from_kuid(&init_user_ns,
-							  current_euid()),
-				     max, AMDX_VRAM_MAX_HOLDERS);
+		amdx_dbg_ratelimited(adev,
+				     "hmm: no holder id: uid %u has %u or the device all %u\n",
+				     uid, max, AMDX_VRAM_MAX_HOLDERS);
 	return ret;
 }
 

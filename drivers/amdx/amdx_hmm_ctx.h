@@ -109,6 +109,7 @@ void amdx_hmm_account(struct amdx_hmm_ctx *ctx, u64 start, u32 dest,
 void amdx_hmm_event_migrate(struct amdx_device *adev,
 			    const struct amdx_subject *who, bool home,
 			    u64 pages);
+void amdx_hmm_forget_resident(struct amdx_device *adev, u32 part);
 
 /* For a memory-mode change (amdx_partition.c): with or without HMM. */
 #if IS_ENABLED(CONFIG_DEVICE_PRIVATE)

@@ -30,7 +30,7 @@
 #include <amdx/amdx_vram.h>
 
 #include "amdx_core.h"
-#include "amdx_hmm.h"
+#include "amdx_hmm_ctx.h"
 #include "amdx_hmm_devmove.h"
 #include "amdx_hmm_migrate.h"
 #include "amdx_partition_gate.h"
@@ -478,8 +478,8 @@ void amdx_hmm_vacate_device(struct amdx_device *adev)
 			return;
 		}
 		if (time_after(jiffies, next_log)) {
-			pr_warn("amdx: %s: removal waits for %llu busy VRAM pages\n",
-				adev->bdf, busy);
+			amdx_warn(adev, "removal waits for %llu busy VRAM pages\n",
+				  busy);
 			next_log = jiffies + 10 * HZ;
 		}
 		/* Holders are faults and copies in flight: let them run. */

@@ -193,8 +193,9 @@ static int amdx_hmm_attr_unnamed(const struct amdx_device *adev,
 	static_assert(ARRAY_SIZE(names) == ilog2(AMDX_HMM_ATTR_ALL + 1));
 	for (i = 0; i < ARRAY_SIZE(vals); i++) {
 		if (vals[i] && !(args->valid & BIT(i))) {
-			pr_debug("amdx%u: hmm set_attr: %s is %#llx but valid does not name it\n",
-				 adev->id, names[i], vals[i]);
+			amdx_dbg(adev,
+				 "hmm set_attr: %s is %#llx but valid does not name it\n",
+				 names[i], vals[i]);
 			return -EINVAL;
 		}
 	}
@@ -222,13 +223,15 @@ static int amdx_hmm_pin_check(struct amdx_device *adev, u32 nparts,
 	u64 part = div_u64(adev->desc.vram_size, max(nparts, 1U));
 
 	if (mine > part / 2) {
-		pr_debug("amdx%u: hmm set_attr: pinning %llu bytes exceeds the owner's half of a %llu-byte memory partition\n",
-			 adev->id, mine, part);
+		amdx_dbg(adev,
+			 "hmm set_attr: pinning %llu bytes exceeds the owner's half of a %llu-byte memory partition\n",
+			 mine, part);
 		return -EDQUOT;
 	}
 	if (all > adev->desc.vram_size / 4 * 3) {
-		pr_debug("amdx%u: hmm set_attr: pinning %llu bytes exceeds 3/4 of the VRAM\n",
-			 adev->id, all);
+		amdx_dbg(adev,
+			 "hmm set_attr: pinning %llu bytes exceeds 3/4 of the VRAM\n",
+			 all);
 		return -EDQUOT;
 	}
 	return 0;
@@ -282,8 +285,8 @@ static int amdx_hmm_set_attr_access_check(struct amdx_device *adev,
 		return 0;
 	unknown = args->access & ~amdx_device_id_mask();
 	if (unknown) {
-		pr_debug("amdx%u: hmm set_attr: access bit %u names no device\n",
-			 adev->id, (unsigned int)__ffs64(unknown));
+		amdx_dbg(adev, "hmm set_attr: access bit %u names no device\n",
+			 (unsigned int)__ffs64(unknown));
 		return -EINVAL;
 	}
 	return 0;
@@ -401,8 +404,9 @@ int amdx_ioctl_hmm_set_attr(struct amdx_file *file, void *data)
 out_unlock:
 	spin_unlock(&ctx->lock);
 	if (ret == -ENOSPC)
-		pr_debug_ratelimited("amdx%u: hmm set_attr: more than %u ranges on one fd\n",
-				     adev->id, AMDX_HMM_RANGES_MAX);
+		amdx_dbg_ratelimited(adev,
+				     "hmm set_attr: more than %u ranges on one fd\n",
+				     AMDX_HMM_RANGES_MAX);
 out_unlock_hmm:
 	mutex_unlock(&adev->hmm.lock);
 out_unlock_mm:

@@ -25,9 +25,11 @@
  *
  * Batches are large (%AMDX_HMM_BATCH pages, not test_hmm's 64) so the
  * unmap, TLB flush and page-table walks amortise.  CPU faults on device
- * pages come back through the provider's migrate_to_ram() to
- * amdx_hmm_migrate_to_ram(), which moves the whole granule (the range's
- * granularity, at most 2 MiB) around the fault home.
+ * pages come back through the pagemap's migrate_to_ram(), whose ops the
+ * core owns (amdx_pagemap_ops(); the provider plugs them into its
+ * &struct amdx_pagemap), to amdx_hmm_migrate_to_ram(), which moves the
+ * whole granule (the range's granularity, at most 2 MiB) around the fault
+ * home.
  *
  * Device-page moves without a process (RAS retirement of one VRAM page,
  * emptying a memory partition, removing a device) are amdx_hmm_devmove.c's;
@@ -523,8 +525,9 @@ int amdx_migrate_mm(struct amdx_migrate_req *req, unsigned long start,
  * @adev: the device owning the page.
  * @vmf: the fault; vmf->page is the device page, referenced.
  *
- * For providers' &dev_pagemap_ops.migrate_to_ram: moves the granule around
- * the fault (the range's granularity, at most 2 MiB, within the VMA) home.
+ * For the pagemap's migrate_to_ram() (amdx_pagemap_ops()): moves the
+ * granule around the fault (the range's granularity, at most 2 MiB,
+ * within the VMA) home.
  * A poisoned page does not move: the fault fails with VM_FAULT_HWPOISON
  * (SIGBUS, BUS_MCEERR_AR) and a POISON_CONSUMED event names the process.
  * The fault succeeds once its own page moved, even when another page of
@@ -533,8 +536,8 @@ int amdx_migrate_mm(struct amdx_migrate_req *req, unsigned long start,
  * Return: 0, VM_FAULT_HWPOISON, or when the faulting page itself could not
  * move VM_FAULT_SIGBUS (copy failed) or VM_FAULT_OOM (no system page).
  */
-vm_fault_t amdx_hmm_migrate_to_ram(struct amdx_device *adev,
-				   struct vm_fault *vmf)
+static vm_fault_t amdx_hmm_migrate_to_ram(struct amdx_device *adev,
+					  struct vm_fault *vmf)
 {
 	struct vm_area_struct *vma = vmf->vma;
 	struct amdx_hmm_result res = {};
@@ -626,4 +629,52 @@ out_poison:
 	amdx_device_put(adev);
 	return vmret;
 }
-EXPORT_SYMBOL_GPL(amdx_hmm_migrate_to_ram);
+
+static vm_fault_t amdx_pagemap_migrate_to_ram(struct vm_fault *vmf)
+{
+	struct amdx_pagemap *apm = container_of(vmf->page->pgmap,
+						struct amdx_pagemap, pgmap);
+	struct amdx_device *adev = READ_ONCE(apm->adev);
+
+	/*
+	 * amdx_device_unregister() returns only once no page of the pagemap
+	 * is allocated, and this fault holds one: the device cannot go
+	 * before the fault is done.  NULL only in the instant between the
+	 * core publishing a new device and the provider storing what
+	 * amdx_device_register() returned: the access faults again.
+	 */
+	if (unlikely(!adev))
+		return 0;
+	return amdx_hmm_migrate_to_ram(adev, vmf);
+}
+
+static void amdx_pagemap_page_free(struct page *page)
+{
+	struct amdx_pagemap *apm = container_of(page->pgmap,
+						struct amdx_pagemap, pgmap);
+
+	apm->page_free(apm, page);
+}
+
+static const struct dev_pagemap_ops amdx_pagemap_dev_ops = {
+	.page_free = amdx_pagemap_page_free,
+	.migrate_to_ram = amdx_pagemap_migrate_to_ram,
+};
+
+/**
+ * amdx_pagemap_ops() - the ops of a device's device-private pagemap
+ *
+ * For &amdx_pagemap.pgmap.ops: the pagemap must be embedded in a
+ * &struct amdx_pagemap.  A CPU fault on a device page moves the data home
+ * (the granule around it, amdx_hmm_migrate_to_ram()); a page whose last
+ * reference went goes to &amdx_pagemap.page_free.  The ops live in this
+ * module, which every provider of HMM devices depends on, so they outlive
+ * every pagemap.
+ *
+ * Return: the ops.
+ */
+const struct dev_pagemap_ops *amdx_pagemap_ops(void)
+{
+	return &amdx_pagemap_dev_ops;
+}
+EXPORT_SYMBOL_GPL(amdx_pagemap_ops);

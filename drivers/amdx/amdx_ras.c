@@ -57,8 +57,8 @@
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 #include <linux/xarray.h>
+#include <amdx/amdx_badpage.h>
 
-#include "amdx_badpage.h"
 #include "amdx_core.h"
 #include "amdx_event.h"
 #include "amdx_partition_gate.h"

@@ -62,9 +62,9 @@
 #include "amdgpu_amdx_kunit.h"
 #include "amdgpu_amdx_version.h"
 
+#include <amdx/amdx_badpage.h>
 #include <amdx/amdx_provider.h>
 #include "amdx_amdgpu_xlate.h"
-#include "amdx_badpage.h"
 
 /* amdgpu's queries after an injection, AMDGPU_AMDX_INJECT_POLL_MS apart. */
 #define AMDGPU_AMDX_INJECT_POLLS	10

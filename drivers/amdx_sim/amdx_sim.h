@@ -191,6 +191,7 @@ bool amdx_sim_vram_has_hmm(struct amdx_sim_dev *sd);
 #if IS_ENABLED(CONFIG_DEVICE_PRIVATE)
 int amdx_sim_devmem_init(struct amdx_sim_dev *sd);
 void amdx_sim_devmem_fini(struct amdx_sim_dev *sd);
+void amdx_sim_devmem_set_device(struct amdx_sim_dev *sd);
 int amdx_sim_devmem_get_page(struct amdx_sim_dev *sd, u64 pfn);
 void amdx_sim_devmem_put_page(struct amdx_sim_dev *sd, u64 pfn);
 struct page *amdx_sim_devmem_page(struct amdx_sim_dev *sd, u64 pfn);
@@ -214,6 +215,10 @@ static inline int amdx_sim_devmem_init(struct amdx_sim_dev *sd)
 }
 
 static inline void amdx_sim_devmem_fini(struct amdx_sim_dev *sd)
+{
+}
+
+static inline void amdx_sim_devmem_set_device(struct amdx_sim_dev *sd)
 {
 }
 

@@ -302,6 +302,7 @@ static int amdx_sim_dev_register_core(struct amdx_sim_dev *sd)
 	if (IS_ERR(adev))
 		return PTR_ERR(adev);
 	sd->adev = adev;
+	amdx_sim_devmem_set_device(sd);
 	return 0;
 }
 
@@ -384,6 +385,7 @@ void amdx_sim_dev_destroy(struct amdx_sim_dev *sd)
 	/* first: after this the core calls no op, so nothing below is in use */
 	amdx_device_unregister(sd->adev);
 	sd->adev = NULL;
+	amdx_sim_devmem_set_device(sd);
 	amdx_sim_debugfs_dev_exit(sd);
 	amdx_sim_vram_fini(sd);
 	/* drops our reference; sd is freed once the core drops its own */

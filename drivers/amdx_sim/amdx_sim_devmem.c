@@ -9,7 +9,10 @@
  * range of unused physical addresses (request_free_mem_region(), rounded
  * up to a memory section) and memremap_pages() of type
  * %MEMORY_DEVICE_PRIVATE creates a &struct page per VRAM page there, owned
- * by the &struct amdx_sim_dev.  The CPU cannot map those pages; the data
+ * by the &struct amdx_sim_dev.  The pagemap is the core's &struct
+ * amdx_pagemap with the core's ops (amdx_pagemap_ops()): a CPU fault on a
+ * page goes straight to the core, and the pagemap's page_free() to
+ * amdx_sim_devmem_page_free().  The CPU cannot map those pages; the data
  * of an allocated VRAM page lives in a real system page hung off
  * page->zone_device_data, allocated with the VRAM page and freed with it
  * (the technique of lib/test_hmm.c).
@@ -23,14 +26,15 @@
  *
  * Page life cycle: amdx_sim_devmem_get_page() -> zone_device_page_init()
  * (ref 1, locked, pins the pagemap) ... last put_page() -> page_free()
- * callback frees the VRAM pfn.  The system page stays with the VRAM page
+ * -> amdx_sim_devmem_page_free() frees the VRAM pfn.  The system page stays with the VRAM page
  * for its next use (allocating one per migrated page cost a fifth of the
  * migration time) and amdx_sim_devmem_fini() frees them all.
  * memunmap_pages() waits until every device page has been freed; the core
  * guarantees that: amdx_device_unregister() returns only after every page
  * went home (or became a hwpoison entry) and every holder of one (a CPU
- * fault in migrate_to_ram()) let go, so the ops above, the provider data
- * and this module outlive every page.
+ * fault in migrate_to_ram()) let go, so amdx_sim_devmem_page_free(), the
+ * provider data and this module outlive every page (the ops are the
+ * core's, in amdx.ko, which this module depends on).
  *
  * A VF FLR clears the pages the VF holds (amdx_sim_devmem_wipe()), as
  * GIM clears a VF's framebuffer; debugfs ``vram_data`` reads the contents
@@ -52,25 +56,28 @@
 
 /**
  * struct amdx_sim_devmem - ZONE_DEVICE backing of one device's VRAM
- * @pgmap: the device-private pagemap; @pgmap.owner is the amdx_sim_dev.
+ * @apm: the device-private pagemap (@apm.pgmap.owner is the amdx_sim_dev)
+ *	and the core device, set by amdx_sim_devmem_set_device().
  * @res: the physical address range the pages occupy.
  * @sd: the device.
  * @pfn_first: host pfn of VRAM page 0.
  *
- * Constant after amdx_sim_devmem_init(); the per-page state is the page's
- * own and the allocator's, under their locks.
+ * Constant after amdx_sim_devmem_init() but for @apm.adev; the per-page
+ * state is the page's own and the allocator's, under their locks.
  */
 struct amdx_sim_devmem {
-	struct dev_pagemap pgmap;
+	struct amdx_pagemap apm;
 	struct resource *res;
 	struct amdx_sim_dev *sd;
 	unsigned long pfn_first;
 };
 
-static void amdx_sim_devmem_page_free(struct page *page)
+/* &amdx_pagemap.page_free */
+static void amdx_sim_devmem_page_free(struct amdx_pagemap *apm,
+				      struct page *page)
 {
-	struct amdx_sim_devmem *dm = container_of(page->pgmap,
-						  struct amdx_sim_devmem, pgmap);
+	struct amdx_sim_devmem *dm = container_of(apm, struct amdx_sim_devmem,
+						  apm);
 	struct amdx_vram *vram = dm->sd->vram;
 	u64 pfn = page_to_pfn(page) - dm->pfn_first;
 
@@ -81,29 +88,6 @@ static void amdx_sim_devmem_page_free(struct page *page)
 	 */
 	amdx_vram_free_page(vram, pfn);
 }
-
-static vm_fault_t amdx_sim_devmem_migrate_to_ram(struct vm_fault *vmf)
-{
-	struct amdx_sim_devmem *dm = container_of(vmf->page->pgmap,
-						  struct amdx_sim_devmem, pgmap);
-	struct amdx_device *adev = READ_ONCE(dm->sd->adev);
-
-	/*
-	 * amdx_device_unregister() returns only once no page of the pagemap
-	 * is allocated, and this fault holds one: the device cannot go
-	 * before the fault is done.  NULL only in the instant between the
-	 * core publishing a new device and amdx_device_register() returning
-	 * it here: the access faults again.
-	 */
-	if (unlikely(!adev))
-		return 0;
-	return amdx_hmm_migrate_to_ram(adev, vmf);
-}
-
-static const struct dev_pagemap_ops amdx_sim_devmem_ops = {
-	.page_free = amdx_sim_devmem_page_free,
-	.migrate_to_ram = amdx_sim_devmem_migrate_to_ram,
-};
 
 /* memremap_pages() of one pagemap, on a worker; see amdx_sim_devmem_map(). */
 struct amdx_sim_devmem_map_work {
@@ -172,14 +156,15 @@ int amdx_sim_devmem_init(struct amdx_sim_dev *sd)
 		goto err_free_dm;
 	}
 
-	dm->pgmap.type = MEMORY_DEVICE_PRIVATE;
-	dm->pgmap.range.start = dm->res->start;
-	dm->pgmap.range.end = dm->res->end;
-	dm->pgmap.nr_range = 1;
-	dm->pgmap.ops = &amdx_sim_devmem_ops;
-	dm->pgmap.owner = sd;
+	dm->apm.pgmap.type = MEMORY_DEVICE_PRIVATE;
+	dm->apm.pgmap.range.start = dm->res->start;
+	dm->apm.pgmap.range.end = dm->res->end;
+	dm->apm.pgmap.nr_range = 1;
+	dm->apm.pgmap.ops = amdx_pagemap_ops();
+	dm->apm.pgmap.owner = sd;
+	dm->apm.page_free = amdx_sim_devmem_page_free;
 
-	addr = amdx_sim_devmem_map(&dm->pgmap, dev_to_node(&sd->dev));
+	addr = amdx_sim_devmem_map(&dm->apm.pgmap, dev_to_node(&sd->dev));
 	if (IS_ERR(addr)) {
 		ret = PTR_ERR(addr);
 		dev_err(&sd->dev, "memremap_pages failed: %pe\n", addr);
@@ -223,9 +208,23 @@ void amdx_sim_devmem_fini(struct amdx_sim_dev *sd)
 		if (!(pfn & 4095))
 			cond_resched();
 	}
-	memunmap_pages(&dm->pgmap);
+	memunmap_pages(&dm->apm.pgmap);
 	release_mem_region(dm->res->start, resource_size(dm->res));
 	kfree(dm);
+}
+
+/**
+ * amdx_sim_devmem_set_device() - tell the pagemap its core device
+ * @sd: the device; sd->adev is what amdx_device_register() returned, or
+ *	NULL once amdx_device_unregister() returned.
+ *
+ * The core's migrate_to_ram() finds the device in the pagemap
+ * (&amdx_pagemap.adev).  Nothing without device-private memory.
+ */
+void amdx_sim_devmem_set_device(struct amdx_sim_dev *sd)
+{
+	if (sd->devmem)
+		WRITE_ONCE(sd->devmem->apm.adev, sd->adev);
 }
 
 /**

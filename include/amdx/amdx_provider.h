@@ -9,6 +9,7 @@
 #define _AMDX_PROVIDER_H_
 
 #include <linux/bits.h>
+#include <linux/memremap.h>
 #include <linux/mm_types.h>
 #include <linux/types.h>
 #include <linux/amdx.h>
@@ -17,7 +18,6 @@ struct device;
 struct amdx_device;
 struct amdx_vram;
 struct page;
-struct vm_fault;
 
 /**
  * struct amdx_ras_block_info - one RAS block of a device
@@ -45,7 +45,8 @@ struct amdx_ras_block_info {
  * @max_vfs: SR-IOV VFs supported.
  * @flags: %AMDX_DEVICE_F_*.
  * @pgmap_owner: with %AMDX_DEVICE_F_HMM: the owner of the device's
- *	device-private pagemap (dev_pagemap.owner); unique per device.
+ *	device-private pagemap (&amdx_pagemap.pgmap.owner); unique per
+ *	device.
  * @vram: with %AMDX_DEVICE_F_HMM: the allocator (amdx_vram.c) the
  *	provider's vram_alloc_page(s) ops take the device's pages from; the
  *	core records there which device fd holds each page.  It must live
@@ -77,6 +78,31 @@ struct amdx_device_desc {
 	const struct amdx_ras_block_info *ras_blocks;
 	const void *badpages;
 	size_t badpages_len;
+};
+
+/**
+ * struct amdx_pagemap - a device's device-private pagemap
+ * @pgmap: the pagemap.  The provider fills in its type
+ *	(%MEMORY_DEVICE_PRIVATE), range and owner
+ *	(&amdx_device_desc.pgmap_owner), sets its ops to amdx_pagemap_ops()
+ *	and memremap_pages() it.
+ * @adev: the device the pages belong to, written by the provider
+ *	(WRITE_ONCE()) once amdx_device_register() returned it.  NULL before:
+ *	a CPU fault in that instant, between the core publishing the device
+ *	and the provider storing it, returns and the access faults again.
+ * @page_free: the provider's: @page's last reference went; give it back to
+ *	the VRAM allocator.  Called from the pagemap's page_free().
+ *
+ * With CONFIG_DEVICE_PRIVATE only.  The core owns the pagemap's ops, as
+ * drm_pagemap does xe's: its migrate_to_ram() finds the device here and
+ * moves the data home (amdx_hmm_migrate.c); its page_free() calls
+ * @page_free.  The provider keeps the pagemap until every page of it has
+ * been freed, which amdx_device_unregister() guarantees on its return.
+ */
+struct amdx_pagemap {
+	struct dev_pagemap pgmap;
+	struct amdx_device *adev;
+	void (*page_free)(struct amdx_pagemap *apm, struct page *page);
 };
 
 /* struct amdx_ras_error.flags */
@@ -137,7 +163,7 @@ struct amdx_device_state {
  *	AMDX_OWNER_VF(n)): a device-private page, locked, one
  *	reference.  Its contents are undefined: the core copies a full page
  *	into it (the zero page where the process had none).  Freed through
- *	the pagemap's page_free() once the last reference goes.  May sleep.
+ *	&amdx_pagemap.page_free once the last reference goes.  May sleep.
  *	Returns the page, ERR_PTR(-ENOSPC) when the partition is full,
  *	ERR_PTR(-EDQUOT) when @owner is at its VRAM quota,
  *	ERR_PTR(-ENOMEM) or another error.
@@ -241,8 +267,7 @@ struct amdx_device *amdx_device_register(struct device *parent,
 void amdx_device_unregister(struct amdx_device *adev);
 void *amdx_device_priv(const struct amdx_device *adev);
 u32 amdx_device_id(const struct amdx_device *adev);
-vm_fault_t amdx_hmm_migrate_to_ram(struct amdx_device *adev,
-				   struct vm_fault *vmf);
+const struct dev_pagemap_ops *amdx_pagemap_ops(void);
 int amdx_ras_report(struct amdx_device *adev,
 		    const struct amdx_ras_error *err, u64 *seq);
 int amdx_partition_of_instance(struct amdx_device *adev, u32 block,

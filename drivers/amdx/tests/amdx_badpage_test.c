@@ -14,9 +14,8 @@
 #include <kunit/test.h>
 #include <linux/crc32.h>
 #include <linux/slab.h>
+#include <amdx/amdx_badpage.h>
 #include <amdx/amdx_compat.h>
-
-#include "amdx_badpage.h"
 
 static const struct amdx_badpage_record three[] = {
 	{ .address = 0x1000, .time = 1700000000, .partition = 0,

@@ -2,8 +2,10 @@
 /*
  * Copyright (C) 2026 The amdx authors
  *
- * The bad-page table codec (amdx_badpage.c): the binary format of
- * struct amdx_badpage_header and struct amdx_badpage_record.  Pure logic.
+ * The bad-page table codec (drivers/amdx/amdx_badpage.c): the binary
+ * format of struct amdx_badpage_header and struct amdx_badpage_record.
+ * Pure logic.  Part of the provider contract: a provider that keeps the
+ * table on the board encodes it with these (the amdgpu provider does).
  */
 #ifndef _AMDX_BADPAGE_H_
 #define _AMDX_BADPAGE_H_
