@@ -24,14 +24,11 @@
 #include "amdx_selftest.h"
 #include "kselftest_harness.h"
 
-#define SIM_ID		980
+#define SIM_ID		AMDX_SIM_ID(residency, 0)
 #define NO_HMM		"no AMDX_CAP_HMM_MIGRATE (kernel without DEVICE_PRIVATE)"
 #define SZ_1M		(1UL << 20)
 #define SZ_2M		(2UL << 20)
 #define AMDX_DEBUGFS	"/sys/kernel/debug/amdx"
-
-/* The eviction slack documented in Documentation/hmm.rst. */
-#define EVICT_SLACK	512
 
 static unsigned long ps;
 
@@ -252,7 +249,7 @@ TEST_F(res, vf_reset_wipe_visits_only_the_vfs_pages)
  * A full 64 MiB partition holds one 16,384-page range (two halves set and
  * migrated apart, merged by equal attributes): the older half first, the
  * newer later.  Making room for 1,024 pages moves home at most 1,024 +
- * EVICT_SLACK pages, all from the older half, and no data changes.
+ * AMDX_HMM_EVICT_SLACK pages, all from the older half, and no data changes.
  */
 TEST_F_TIMEOUT(res, eviction_takes_what_it_needs_oldest_first, 240)
 {
@@ -302,7 +299,7 @@ TEST_F_TIMEOUT(res, eviction_takes_what_it_needs_oldest_first, 240)
 	TH_LOG("evicted %lu older, %lu newer pages for %lu", old_home,
 	       new_home, bsize / ps);
 	EXPECT_GE(old_home, bsize / ps);
-	EXPECT_LE(old_home + new_home, bsize / ps + EVICT_SLACK);
+	EXPECT_LE(old_home + new_home, bsize / ps + AMDX_HMM_EVICT_SLACK);
 	EXPECT_EQ(0, new_home);
 
 	EXPECT_EQ(-1, amdx_check(a, size, 1));

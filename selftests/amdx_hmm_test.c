@@ -30,7 +30,7 @@
 #include "amdx_selftest.h"
 #include "kselftest_harness.h"
 
-#define HMM_SIM_ID		100
+#define HMM_SIM_ID		AMDX_SIM_ID(hmm, 0)
 #define HMM_SIM_PARAMS		"model=mi300x vram=64"
 #define HMM_MAX_DEVS		2
 

@@ -18,6 +18,7 @@
 
 /* Kernel constants beyond the uapi, generated from drivers/amdx (Makefile). */
 #include "amdx_kconsts.h"
+#include "lib/amdx_sim_ids.h"
 
 #define AMDX_DEV_PATH "/dev/" AMDX_DEVICE_NAME
 
@@ -139,33 +140,6 @@ static inline int amdx_ras_inject(int fd, __u32 block, __u32 type,
 
 	return amdx_ioctl(fd, AMDX_IOC_RAS_INJECT, &in);
 }
-
-/*
- * Simulated device ids: each suite owns a block of lib/amdx_sim_ids.def
- * (the one place an id is chosen; selftests/Makefile checks that no two
- * blocks overlap).  AMDX_SIM_FIRST_<block> and AMDX_SIM_COUNT_<block>.
- */
-enum {
-#define AMDX_SIM_IDS(block, first, count) \
-	AMDX_SIM_FIRST_##block = (first), AMDX_SIM_COUNT_##block = (count),
-#include "lib/amdx_sim_ids.def"
-#undef AMDX_SIM_IDS
-};
-
-/* 0 when @e is false; a build error otherwise (the kernel's macro). */
-#define AMDX_BUILD_BUG_ON_ZERO(e) ((int)(sizeof(struct { int:(-!!(e)); })))
-
-/*
- * Id @n (a constant) of @block's ids: a constant expression, and a build
- * error when @n is past the block's end.
- */
-#define AMDX_SIM_ID(block, n) \
-	(AMDX_SIM_FIRST_##block + (n) + \
-	 AMDX_BUILD_BUG_ON_ZERO((n) >= AMDX_SIM_COUNT_##block))
-
-/* An id of @block chosen at run time from any number @n (a hash, a pid). */
-#define AMDX_SIM_ID_MOD(block, n) \
-	(AMDX_SIM_FIRST_##block + (unsigned int)(n) % AMDX_SIM_COUNT_##block)
 
 /* Paths of the amdx_sim bus's control files (amdx_sim_bus.c). */
 #define AMDX_SIM_NEW_DEVICE "/sys/bus/amdx_sim/new_device"

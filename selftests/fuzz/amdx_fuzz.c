@@ -58,6 +58,7 @@
 #include <unistd.h>
 
 #include "amdx_fuzz.h"
+#include "../lib/amdx_sim_ids.h"
 
 #define PAGE		4096UL
 #define MAX_THREADS	16
@@ -67,9 +68,10 @@
 #define SPARSE_SIZE	(1UL << 30)	/* a 1 GiB PROT_READ reservation */
 #define MAX_DEVFDS	6
 #define MAX_EVFDS	4
-#define SIM_BASE	800		/* sim IDs the fuzzer owns: 800..803 */
-#define SIM_STABLE	3		/* 800..802 live the whole run */
-#define SIM_CHURN	803		/* created and removed all the time */
+/* The fuzzer's simulated devices: its block of lib/amdx_sim_ids.def. */
+#define SIM_BASE	AMDX_SIM_ID(fuzz, 0)
+#define SIM_STABLE	3		/* SIM_BASE + 0..2 live the whole run */
+#define SIM_CHURN	AMDX_SIM_ID(fuzz, 3)	/* created and removed all the time */
 #define UNPRIV_UID	1000
 #define UNPRIV_UID2	1002		/* a second render user: per-user caps */
 #define RENDER_GID	105
