@@ -12,10 +12,13 @@ argument, in parallel, printing the results in argument order.
 
 A run's key is the SHA-256 of: AMDX_LINT_ENV (lint.sh: every installed
 package's version, the kernel tree, this script), AMDX_LINT_ENV_CXX for
-clang-*  (every C++ header, the lint configurations, the compilation
-database), the tool's path and inode, the arguments, the content of every
-argument naming a file and, for sparse, of every file of the tree that
-kbuild's .cmd file of the object lists as a dependency.  The tree's path
+clang-*  (the lint configurations), the tool's path and inode, the
+arguments, the content of every argument naming a file and, for sparse,
+of every file of the tree that kbuild's .cmd file of the object lists as
+a dependency; for clang-tidy, the file's compile command and every file
+of the tree the compiler's -M lists for it (a changed header misses
+only for the translation units that include it; without AMDX_LINT_ROOT
+or a command, clang-tidy runs uncached).  The tree's path
 (AMDX_LINT_ROOT) is written as @ROOT@ in what is hashed and stored, so
 another clone of the same content hits.  A hit replays the stored exit
 status, stdout and stderr; a changed file always misses.  Entries live in
@@ -27,6 +30,7 @@ import glob
 import hashlib
 import json
 import os
+import shlex
 import subprocess
 import sys
 
@@ -84,6 +88,51 @@ def kbuild_deps(src):
     return sorted(set(p for p in deps if os.path.abspath(p).startswith(ROOT + '/')))
 
 
+def tidy_deps(argv):
+    """clang-tidy's input beyond the file: (the file's compile command,
+    every file of the tree it includes), from the compiler's own -M over
+    the compilation database's command (-p DIR) or the flags after "--";
+    None when they cannot be had (the run is then not cached)."""
+    files = [a for a in argv[1:] if os.path.isfile(a)]
+    if len(files) != 1:
+        return None
+    src = os.path.abspath(files[0])
+    if '--' in argv:
+        cmd = ['g++'] + argv[argv.index('--') + 1:] + [src]
+        cwd = os.getcwd()
+    elif '-p' in argv:
+        db = os.path.join(argv[argv.index('-p') + 1], 'compile_commands.json')
+        try:
+            with open(db) as f:
+                entry = [e for e in json.load(f)
+                         if os.path.abspath(os.path.join(e['directory'],
+                                                         e['file'])) == src]
+        except (OSError, ValueError, KeyError):
+            return None
+        if len(entry) != 1:
+            return None
+        cmd = entry[0].get('arguments') or shlex.split(entry[0]['command'])
+        cwd = entry[0]['directory']
+    else:
+        return None
+    out, skip = [], False
+    for a in cmd:  # the command without its output: preprocess only
+        if skip:
+            skip = False
+        elif a == '-o':
+            skip = True
+        elif a != '-c':
+            out.append(a)
+    p = subprocess.run(out + ['-M', '-MF', '/dev/stdout', '-E', '-o',
+                              '/dev/null'], cwd=cwd, capture_output=True,
+                       text=True, errors='replace')
+    if p.returncode:
+        return None
+    deps = p.stdout.replace('\\\n', ' ').split(':', 1)[-1].split()
+    deps = sorted(set(os.path.abspath(os.path.join(cwd, d)) for d in deps))
+    return ' '.join(cmd), [d for d in deps if d.startswith(ROOT + '/')]
+
+
 def key(argv, tool):
     h = hashlib.sha256()
     h.update(os.environ['AMDX_LINT_ENV'].encode() + b'\0')
@@ -102,6 +151,13 @@ def key(argv, tool):
         if deps is None:
             return None
         for p in deps:
+            file_digest(h, p)
+    if name.startswith('clang-tidy'):
+        td = tidy_deps(argv)
+        if td is None or not ROOT:
+            return None
+        h.update(norm(td[0]).encode() + b'\0')
+        for p in td[1]:
             file_digest(h, p)
     return h.hexdigest()
 
