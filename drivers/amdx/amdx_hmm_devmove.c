@@ -24,8 +24,11 @@
 #include <linux/jiffies.h>
 #include <linux/migrate.h>
 #include <linux/mm.h>
+#include <linux/mmap_lock.h>
 #include <linux/pagemap.h>
+#include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
+#include <linux/xarray.h>
 #include <amdx/amdx_compat.h>
 #include <amdx/amdx_vram.h>
 
@@ -99,14 +102,11 @@ static void amdx_hmm_poison_ptes(struct page *page)
 #endif
 
 /*
- * Move device pages [index, index + n) of @adev somewhere else without a
- * process: home (to system memory), or to other VRAM pages of partition
- * @to_part (not %AMDX_HMM_LOC_SYSTEM).  Poisoned pages go home as
- * hwpoison entries (amdx_hmm_poison_ptes()).  The host pfns of the range
- * must be contiguous (the provider maps its VRAM in one pagemap range).
+ * One step of amdx_hmm_move_device_pages(), over pages whose address
+ * spaces the caller holds.
  */
-static int amdx_hmm_move_device_pages(struct amdx_device *adev, u64 index,
-				      unsigned long n, u32 to_part, u64 *moved)
+static int amdx_hmm_move_run(struct amdx_device *adev, u64 index,
+			     unsigned long n, u32 to_part, u64 *moved)
 {
 	struct amdx_migrate_bufs b;
 	unsigned long i, pfn;
@@ -184,6 +184,124 @@ poisoned:
 		amdx_hmm_poison_ptes(migrate_pfn_to_page(b.dst[i]));
 out:
 	amdx_bufs_free(&b);
+	return ret;
+}
+
+/* Address spaces one step of a move holds at most. */
+#define AMDX_HMM_MOVE_MMS	8
+
+/**
+ * struct amdx_hmm_move_mms - the address spaces one step of a move holds
+ * @mm: each with a reference (mmgrab()) and its mmap lock held for reading.
+ * @holder: the holder id of the device fd whose address space each is.
+ * @n: how many.
+ */
+struct amdx_hmm_move_mms {
+	struct mm_struct *mm[AMDX_HMM_MOVE_MMS];
+	u32 holder[AMDX_HMM_MOVE_MMS];
+	u32 n;
+};
+
+/*
+ * How many of VRAM pages [@index, @index + @n) can move now: for each
+ * page's holder not yet in @mms, the address space of its fd is locked
+ * for reading and added.  A holder whose fd is gone has nothing to hold.
+ * The run ends at a page whose address space is locked for writing
+ * (*@skip = 1 when that is the first page: it is left for a later pass)
+ * or when @mms is full.
+ */
+static unsigned long amdx_hmm_move_mms_take(struct amdx_device *adev,
+					    u64 index, unsigned long n,
+					    struct amdx_hmm_move_mms *mms,
+					    unsigned long *skip)
+{
+	struct amdx_vram *v = adev->desc.vram;
+	struct amdx_hmm_ctx *ctx;
+	struct mm_struct *mm;
+	unsigned long i;
+	u32 h, k;
+
+	*skip = 0;
+	for (i = 0; i < n; i++) {
+		h = amdx_vram_pfn_holder(v, index + i);
+		if (h == AMDX_VRAM_NO_HOLDER)
+			continue;
+		for (k = 0; k < mms->n && mms->holder[k] != h; k++)
+			;
+		if (k < mms->n)
+			continue;
+		if (mms->n == AMDX_HMM_MOVE_MMS)
+			break;
+		mm = NULL;
+		xa_lock(&adev->hmm.holders);
+		ctx = xa_load(&adev->hmm.holders, h);
+		if (ctx) {
+			mm = ctx->mm;
+			mmgrab(mm);
+		}
+		xa_unlock(&adev->hmm.holders);
+		if (!mm)
+			continue;
+		if (!mmap_read_trylock(mm)) {
+			mmdrop(mm);
+			*skip = !i;
+			break;
+		}
+		mms->mm[mms->n] = mm;
+		mms->holder[mms->n++] = h;
+	}
+	return i;
+}
+
+static void amdx_hmm_move_mms_put(struct amdx_hmm_move_mms *mms)
+{
+	while (mms->n) {
+		mms->n--;
+		mmap_read_unlock(mms->mm[mms->n]);
+		mmdrop(mms->mm[mms->n]);
+	}
+}
+
+/*
+ * Move device pages [index, index + n) of @adev somewhere else without a
+ * process: home (to system memory), or to other VRAM pages of partition
+ * @to_part (not %AMDX_HMM_LOC_SYSTEM).  Poisoned pages go home as
+ * hwpoison entries (amdx_hmm_poison_ptes()).  The host pfns of the range
+ * must be contiguous (the provider maps its VRAM in one pagemap range).
+ *
+ * migrate_device_range() takes no mm: between its unmap, which leaves
+ * migration entries, and migrate_device_finalize(), which walks the
+ * pages' anon_vma to replace them, nothing would keep that anon_vma from
+ * being freed by the exit or munmap() of the address space mapping the
+ * pages (the core's migrate_pages() holds folio_get_anon_vma(), which
+ * modules cannot call).  So each step holds, for reading, the mmap lock
+ * of every address space whose device fd holds one of its pages: neither
+ * exit_mmap() nor munmap() frees page tables or anon_vmas without taking
+ * it for writing.  The lock is only tried (the caller may hold the device
+ * lock or the VRAM gate); a page whose address space is locked for
+ * writing stays busy for this pass, as a locked page does.  Left open:
+ * pages that only a process other than their fd's maps (a fork() child,
+ * its parent having unmapped them) are moved holding nothing of it.
+ */
+static int amdx_hmm_move_device_pages(struct amdx_device *adev, u64 index,
+				      unsigned long n, u32 to_part, u64 *moved)
+{
+	struct amdx_hmm_move_mms mms = {};
+	unsigned long done = 0, run, skip;
+	int ret = 0, err;
+
+	while (done < n) {
+		run = amdx_hmm_move_mms_take(adev, index + done, n - done,
+					     &mms, &skip);
+		if (run) {
+			err = amdx_hmm_move_run(adev, index + done, run,
+						to_part, moved);
+			if (err && !ret)
+				ret = err;
+		}
+		amdx_hmm_move_mms_put(&mms);
+		done += run + skip;
+	}
 	return ret;
 }
 
