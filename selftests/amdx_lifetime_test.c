@@ -673,12 +673,40 @@ FIXTURE_TEARDOWN(poisoned)
 	modules_back();
 }
 
+/* Whether physical page @pfn lies in a "System RAM" range of /proc/iomem. */
+static bool pfn_is_ram(__u64 pfn)
+{
+	unsigned long long start, end, addr = pfn * ps;
+	char line[256];
+	bool ram = false;
+	FILE *f;
+
+	f = fopen("/proc/iomem", "r");
+	if (!f)
+		return true;
+	while (!ram && fgets(line, sizeof(line), f))
+		ram = line[0] != ' ' && strstr(line, ": System RAM") &&
+		      sscanf(line, "%llx-%llx", &start, &end) == 2 &&
+		      addr >= start && addr <= end;
+	fclose(f);
+	return ram;
+}
+
+/*
+ * The poisoned page's data is bad, so what stands in for it once the
+ * device is gone (a swap entry in pagemap) must not name a page of RAM:
+ * before, a hwpoison entry named a system page that had gone back to the
+ * allocator, so pagemap, smaps and PAGEMAP_SCAN read whatever reused it,
+ * and a real memory error there would have been taken as handled.  The
+ * stand-in keeps amdx loaded while it is mapped: unloading says busy,
+ * not hangs, and works once the process unmapped it.
+ */
 TEST_F(poisoned, touch_after_removal)
 {
 	long hc = hw_corrupted_kb();
 	int res[NPAGES];
 	unsigned long i;
-	__u64 pfn;
+	__u64 pfn, e;
 
 	if (self->skip)
 		SKIP(return, NO_HMM);
@@ -689,11 +717,16 @@ TEST_F(poisoned, touch_after_removal)
 	close(self->d.fd);
 	self->d.fd = -1;
 	ASSERT_EQ(0, amdx_sim_del(self->d.sim_id));
+	ASSERT_EQ(0, pagemap_entry(getpid(), self->buf + 3 * ps, &e));
+	/* Swapped (bit 62), not present (63): offset bits 5..54, a pfn. */
+	EXPECT_EQ(1ULL << 62, e & (3ULL << 62)) TH_LOG("entry %#llx", e);
+	EXPECT_FALSE(pfn_is_ram((e >> 5) & ((1ULL << 50) - 1)))
+		TH_LOG("entry %#llx names a page of RAM", e);
 	if (variant->unload) {
 		close(self->d.ctl);
 		self->d.ctl = -1;
 		ASSERT_EQ(0, module_unload("amdx_sim"));
-		ASSERT_EQ(0, module_unload("amdx"));
+		EXPECT_EQ(-EAGAIN, module_unload("amdx"));
 	}
 	touch_all(self->buf, res);
 	for (i = 0; i < NPAGES; i++) {
@@ -705,9 +738,11 @@ TEST_F(poisoned, touch_after_removal)
 	}
 	/* No page of host RAM was retired for it. */
 	EXPECT_EQ(hc, hw_corrupted_kb());
-	/* Unmapping the poisoned page is clean too. */
+	/* Unmapping the poisoned page is clean too, and frees amdx. */
 	munmap(self->buf, NPAGES * ps);
 	self->buf = NULL;
+	if (variant->unload)
+		EXPECT_EQ(0, module_unload("amdx"));
 }
 
 #else /* AMDX_LIFETIME_CYCLES: amdx_lifetime_cycles_test.c */
