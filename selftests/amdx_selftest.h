@@ -322,12 +322,13 @@ static inline bool amdx_kmsg_report(int kmsg, char *line, size_t len)
  * kernel by what a thread is doing, not by how long things take.  At most
  * @polls looks, 10 ms apart, bound a wait that never ends.
  *
- * Return: 0, -ETIMEDOUT, or -errno when the stack cannot be read.
+ * Return: 0, -ETIMEDOUT (the last stack read is printed as diagnostics),
+ * or -errno when the stack cannot be read.
  */
 static inline int amdx_wait_in_kernel(pid_t tid, const char *fn, int polls)
 {
-	char path[64], buf[4096];
-	ssize_t n;
+	char path[64], buf[4096], *line, *save;
+	ssize_t n = 0;
 	int fd;
 
 	snprintf(path, sizeof(path), "/proc/%d/stack", (int)tid);
@@ -344,6 +345,10 @@ static inline int amdx_wait_in_kernel(pid_t tid, const char *fn, int polls)
 			return 0;
 		usleep(10000);
 	}
+	printf("# thread %d never slept in %s; its stack:\n", (int)tid, fn);
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		printf("#   %s\n", line);
 	return -ETIMEDOUT;
 }
 
