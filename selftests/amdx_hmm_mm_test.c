@@ -76,36 +76,6 @@ FIXTURE_TEARDOWN(mm)
 		close(self->ctl);
 }
 
-/*
- * The first kernel report logged since @kmsg was opened (copied to @line),
- * or false when there is none.
- */
-static bool kmsg_report(int kmsg, char *line, size_t len)
-{
-	static const char *const splats[] = {
-		"WARNING:", "BUG:", "Oops", "KASAN", "kernel BUG",
-		"INFO: possible", "general protection fault",
-	};
-	char rec[2048];
-	ssize_t n;
-	size_t i;
-
-	for (;;) {
-		n = read(kmsg, rec, sizeof(rec) - 1);
-		if (n < 0 && errno == EPIPE)	/* overwritten: go on */
-			continue;
-		if (n <= 0)
-			return false;
-		rec[n] = '\0';
-		for (i = 0; i < ARRAY_SIZE(splats); i++) {
-			if (strstr(rec, splats[i])) {
-				snprintf(line, len, "%s", rec);
-				return true;
-			}
-		}
-	}
-}
-
 /* A 2 MiB-aligned reservation of 2 MiB, PROT_NONE. */
 static char *reserve_2m(void)
 {
@@ -254,7 +224,7 @@ TEST_F_TIMEOUT(mm, snapshot_races_collapse, 600)
 	       r.collapsed, strerror(r.collapse_err), r.snapshots);
 	EXPECT_EQ(0, r.snap_err) TH_LOG("SNAPSHOT: %s", strerror(r.snap_err));
 	EXPECT_EQ(-1, r.bad_byte);
-	EXPECT_FALSE(kmsg_report(self->kmsg, line, sizeof(line)))
+	EXPECT_FALSE(amdx_kmsg_report(self->kmsg, line, sizeof(line)))
 		TH_LOG("kernel report: %s", line);
 	if (!r.collapsed)
 		SKIP(return, "MADV_COLLAPSE collapsed nothing here");

@@ -528,6 +528,86 @@ TEST_F_TIMEOUT(removal, during_cpu_fault, 60)
 		EXPECT_EQ(-1, check_page(self->buf, i, 11)) TH_LOG("page %lu", i);
 }
 
+/* Entry @addr's page has in /proc/@pid/pagemap (a swap entry's type too, as root). */
+static int pagemap_entry(pid_t pid, const void *addr, __u64 *e)
+{
+	char path[64];
+	int fd, ret = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/pagemap", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (pread(fd, e, sizeof(*e), (uintptr_t)addr / ps * sizeof(*e)) !=
+	    sizeof(*e))
+		ret = -EIO;
+	close(fd);
+	return ret;
+}
+
+/*
+ * A process whose data removal is moving home dies in the middle of the
+ * move (the simulated copy engine is slow).  Its exit tears down the page
+ * tables and the anon_vma that the move's migration entries point into,
+ * which migrate_device_finalize() has yet to walk: removal must keep the
+ * address space of the data's fd alive until its move is over.  On 6.12
+ * before the fix: KASAN slab-use-after-free in rmap_walk_anon(), from
+ * remove_migration_ptes() in amdx_hmm_move_device_pages().
+ */
+TEST_F_TIMEOUT(removal, holder_dies_during_the_move, 120)
+{
+	char line[2048], *addr = NULL;
+	int kmsg, ready[2], status;
+	__u64 before = 0, now = 0;
+	struct remover r;
+	unsigned long i;
+	pid_t child;
+
+	if (self->skip)
+		SKIP(return, NO_HMM);
+	kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	ASSERT_LE(0, kmsg);
+	ASSERT_LE(0, lseek(kmsg, 0, SEEK_END));
+	ASSERT_EQ(0, pipe(ready));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		int fd = amdx_device_open(self->d.ctl, self->d.id);
+		char *p = fd < 0 ? NULL : to_vram(fd, NPAGES, 12);
+
+		if (write(ready[1], &p, sizeof(p)) != sizeof(p))
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	ASSERT_EQ(sizeof(addr), read(ready[0], &addr, sizeof(addr)));
+	ASSERT_NE(NULL, addr);
+	ASSERT_EQ(0, pagemap_entry(child, addr, &before));
+
+	/* 2 x 16 pages at 200 ms each: the move takes 6.4 s. */
+	ASSERT_EQ(0, amdx_sim_knob(self->d.sim_id, "vram_copy_delay_ms", 200));
+	ASSERT_EQ(0, remover_start(&r, self->d.sim_id));
+	/* The move unmapped the child's page: its entry is a migration one. */
+	for (i = 0; i < 3000; i++) {
+		if (pagemap_entry(child, addr, &now) || now != before)
+			break;
+		usleep(10000);
+	}
+	kill(child, SIGKILL);
+	waitpid(child, &status, 0);
+	EXPECT_NE(before, now) TH_LOG("the move never reached the child's page");
+	EXPECT_TRUE(remover_wait(&r, 60000));
+	pthread_join(r.thread, NULL);
+	EXPECT_EQ(0, r.ret);
+	for (i = 0; i < NPAGES; i++)
+		EXPECT_EQ(-1, check_page(self->buf, i, 11)) TH_LOG("page %lu", i);
+	EXPECT_FALSE(amdx_kmsg_report(kmsg, line, sizeof(line)))
+		TH_LOG("kernel report: %s", line);
+	close(kmsg);
+	close(ready[0]);
+	close(ready[1]);
+}
+
 static sigjmp_buf touch_env;
 static volatile sig_atomic_t touch_code;
 
@@ -593,12 +673,40 @@ FIXTURE_TEARDOWN(poisoned)
 	modules_back();
 }
 
+/* Whether physical page @pfn lies in a "System RAM" range of /proc/iomem. */
+static bool pfn_is_ram(__u64 pfn)
+{
+	unsigned long long start, end, addr = pfn * ps;
+	char line[256];
+	bool ram = false;
+	FILE *f;
+
+	f = fopen("/proc/iomem", "r");
+	if (!f)
+		return true;
+	while (!ram && fgets(line, sizeof(line), f))
+		ram = line[0] != ' ' && strstr(line, ": System RAM") &&
+		      sscanf(line, "%llx-%llx", &start, &end) == 2 &&
+		      addr >= start && addr <= end;
+	fclose(f);
+	return ram;
+}
+
+/*
+ * The poisoned page's data is bad, so what stands in for it once the
+ * device is gone (a swap entry in pagemap) must not name a page of RAM:
+ * before, a hwpoison entry named a system page that had gone back to the
+ * allocator, so pagemap, smaps and PAGEMAP_SCAN read whatever reused it,
+ * and a real memory error there would have been taken as handled.  The
+ * stand-in keeps amdx loaded while it is mapped: unloading says busy,
+ * not hangs, and works once the process unmapped it.
+ */
 TEST_F(poisoned, touch_after_removal)
 {
 	long hc = hw_corrupted_kb();
 	int res[NPAGES];
 	unsigned long i;
-	__u64 pfn;
+	__u64 pfn, e;
 
 	if (self->skip)
 		SKIP(return, NO_HMM);
@@ -609,11 +717,16 @@ TEST_F(poisoned, touch_after_removal)
 	close(self->d.fd);
 	self->d.fd = -1;
 	ASSERT_EQ(0, amdx_sim_del(self->d.sim_id));
+	ASSERT_EQ(0, pagemap_entry(getpid(), self->buf + 3 * ps, &e));
+	/* Swapped (bit 62), not present (63): offset bits 5..54, a pfn. */
+	EXPECT_EQ(1ULL << 62, e & (3ULL << 62)) TH_LOG("entry %#llx", e);
+	EXPECT_FALSE(pfn_is_ram((e >> 5) & ((1ULL << 50) - 1)))
+		TH_LOG("entry %#llx names a page of RAM", e);
 	if (variant->unload) {
 		close(self->d.ctl);
 		self->d.ctl = -1;
 		ASSERT_EQ(0, module_unload("amdx_sim"));
-		ASSERT_EQ(0, module_unload("amdx"));
+		EXPECT_EQ(-EAGAIN, module_unload("amdx"));
 	}
 	touch_all(self->buf, res);
 	for (i = 0; i < NPAGES; i++) {
@@ -625,9 +738,11 @@ TEST_F(poisoned, touch_after_removal)
 	}
 	/* No page of host RAM was retired for it. */
 	EXPECT_EQ(hc, hw_corrupted_kb());
-	/* Unmapping the poisoned page is clean too. */
+	/* Unmapping the poisoned page is clean too, and frees amdx. */
 	munmap(self->buf, NPAGES * ps);
 	self->buf = NULL;
+	if (variant->unload)
+		EXPECT_EQ(0, module_unload("amdx"));
 }
 
 #else /* AMDX_LIFETIME_CYCLES: amdx_lifetime_cycles_test.c */

@@ -1129,7 +1129,7 @@ static int cmp_u64(const void *a, const void *b)
  * A fatal signal stops BADPAGES_IMPORT between batches: the table names
  * 128 VRAM pages holding this process's data, so each retirement copies a
  * page (amdx_sim's vram_copy_delay_ms: 50 ms, a batch of 64 takes 3.2 s);
- * the importing child is killed 1 s into the first batch.  The first
+ * the importing child is killed once it copies in the first batch.  The first
  * batch is retired and recorded, the second is not, and every byte of the
  * data is intact, moved or not.
  */
@@ -1185,7 +1185,8 @@ TEST_F_TIMEOUT(ras, import_stops_on_a_fatal_signal_between_batches, 120)
 	ASSERT_EQ(sizeof(tsize), write(to_child[1], &tsize, sizeof(tsize)));
 	ASSERT_EQ((ssize_t)tsize, write(to_child[1], h, tsize));
 	ASSERT_EQ(1, read(to_parent[0], &c, 1));
-	usleep(1000000);
+	/* the first batch's retirements copy */
+	ASSERT_EQ(0, amdx_wait_in_kernel(pid, "amdx_sim_vram_copy", 1000));
 	ASSERT_EQ(0, kill(pid, SIGKILL));
 	ASSERT_EQ(pid, waitpid(pid, &st, 0));
 	EXPECT_EQ(0, amdx_sim_knob(self->d.sim_id, "vram_copy_delay_ms", 0));
@@ -1440,8 +1441,8 @@ TEST_F(ras, ue_during_migration_home_is_sigbus)
 	ASSERT_EQ(0, amdx_sysfs_write(knob, "2000"));
 	c = 1;
 	ASSERT_EQ(1, write(to_child[1], &c, 1));
-	/* the child's fault is in its 2 s copy now */
-	usleep(500000);
+	/* the child's fault is in its 2 s copy */
+	ASSERT_EQ(0, amdx_wait_in_kernel(pid, "amdx_sim_vram_copy", 1000));
 	ASSERT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_UE,
 				     0, 1, pfn * self->d.ps));
 	ASSERT_EQ(0, amdx_sysfs_write(knob, "0"));
@@ -1461,12 +1462,14 @@ struct bg_job {
 	void *args;
 	int ret;
 	int done;
+	int tid;	/* amdx_publish_tid() */
 };
 
 static void *bg_ioctl(void *arg)
 {
 	struct bg_job *j = arg;
 
+	amdx_publish_tid(&j->tid);
 	j->ret = amdx_ioctl(j->fd, j->request, j->args);
 	__atomic_store_n(&j->done, 1, __ATOMIC_RELEASE);
 	return NULL;
@@ -1533,7 +1536,9 @@ TEST_F_TIMEOUT(ras, soft_retire_behind_a_closed_gate_goes_home, 120)
 	ASSERT_EQ(0, amdx_sim_knob(sim, "reset_delay_ms", 3000));
 	j.fd = self->d.fd;
 	ASSERT_EQ(0, pthread_create(&th, NULL, bg_ioctl, &j));
-	usleep(500000);
+	/* the FLR sleeps, the gate closed */
+	ASSERT_EQ(0, amdx_wait_in_kernel(amdx_await_tid(&j.tid), "msleep",
+					 1000));
 	ASSERT_FALSE(__atomic_load_n(&j.done, __ATOMIC_ACQUIRE))
 		TH_LOG("the VF reset ended before the retirement began");
 	ASSERT_EQ(0, import(self->d.fd, table, tsize, &imported));
@@ -1588,7 +1593,8 @@ TEST_F_TIMEOUT(ras, device_reset_waits_for_migrations_in_flight, 120)
 	ASSERT_EQ(0, amdx_sim_knob(sim, "reset_delay_ms", 1000));
 	j.fd = self->d.fd;
 	ASSERT_EQ(0, pthread_create(&th, NULL, bg_ioctl, &j));
-	usleep(500000);
+	ASSERT_EQ(0, amdx_wait_in_kernel(amdx_await_tid(&j.tid),
+					 "amdx_sim_vram_copy", 1000));
 	ASSERT_FALSE(__atomic_load_n(&j.done, __ATOMIC_ACQUIRE))
 		TH_LOG("the migration ended before the reset began");
 	ASSERT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_XGMI_WAFL,

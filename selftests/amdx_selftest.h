@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
 #include <unistd.h>
 #include <linux/amdx.h>
 
@@ -281,6 +283,89 @@ static inline int amdx_failnth_disarm(int fd, unsigned int *left)
 		return -errno;
 	*left = strtoul(buf, NULL, 10);
 	return 0;
+}
+
+/*
+ * The first kernel report (KASAN, lockdep, WARN, BUG, oops) logged since
+ * @kmsg (/dev/kmsg, opened O_NONBLOCK and sought to its end) was last
+ * read, copied to @line; false when there is none.
+ */
+static inline bool amdx_kmsg_report(int kmsg, char *line, size_t len)
+{
+	static const char *const splats[] = {
+		"WARNING:", "BUG:", "Oops", "KASAN", "kernel BUG",
+		"INFO: possible", "general protection fault",
+	};
+	char rec[2048];
+	ssize_t n;
+	size_t i;
+
+	for (;;) {
+		n = read(kmsg, rec, sizeof(rec) - 1);
+		if (n < 0 && errno == EPIPE)	/* overwritten: go on */
+			continue;
+		if (n <= 0)
+			return false;
+		rec[n] = '\0';
+		for (i = 0; i < sizeof(splats) / sizeof(splats[0]); i++) {
+			if (strstr(rec, splats[i])) {
+				snprintf(line, len, "%s", rec);
+				return true;
+			}
+		}
+	}
+}
+
+/*
+ * Wait until thread @tid sleeps in the kernel inside @fn, a function its
+ * /proc/@tid/stack names (root only): a test orders itself against the
+ * kernel by what a thread is doing, not by how long things take.  At most
+ * @polls looks, 10 ms apart, bound a wait that never ends.
+ *
+ * Return: 0, -ETIMEDOUT (the last stack read is printed as diagnostics),
+ * or -errno when the stack cannot be read.
+ */
+static inline int amdx_wait_in_kernel(pid_t tid, const char *fn, int polls)
+{
+	char path[64], buf[4096], *line, *save;
+	ssize_t n = 0;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stack", (int)tid);
+	while (polls-- > 0) {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n < 0)
+			return -errno;
+		buf[n] = '\0';
+		if (strstr(buf, fn))
+			return 0;
+		usleep(10000);
+	}
+	printf("# thread %d never slept in %s; its stack:\n", (int)tid, fn);
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		printf("#   %s\n", line);
+	return -ETIMEDOUT;
+}
+
+/* The caller's thread id, published for amdx_wait_in_kernel(). */
+static inline void amdx_publish_tid(int *tid)
+{
+	__atomic_store_n(tid, (int)syscall(SYS_gettid), __ATOMIC_RELEASE);
+}
+
+/* Thread id another thread published with amdx_publish_tid(). */
+static inline pid_t amdx_await_tid(const int *tid)
+{
+	int t;
+
+	while (!(t = __atomic_load_n(tid, __ATOMIC_ACQUIRE)))
+		usleep(1000);
+	return t;
 }
 
 /*

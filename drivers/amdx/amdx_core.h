@@ -16,6 +16,7 @@
 #include <linux/printk.h>
 #include <linux/rwsem.h>
 #include <linux/types.h>
+#include <linux/xarray.h>
 #include <linux/amdx.h>
 
 #include <asm/page.h>
@@ -57,8 +58,15 @@
  *    |                            device page's page_free())
  *    +-> its holders' xarray lock (erasing a dropped holder)
  *
- * Never: an mmap lock under &amdx_ras.lock (the CPU fault path reads the
- * poison map under the mmap lock without it); anything that sleeps under
+ *   &amdx_hmm_dev.holders' lock   xa_lock; innermost (only mmgrab() and
+ *                                 the xarray under it)
+ *
+ * A move by VRAM index (amdx_hmm_devmove.c) only tries the mmap locks of
+ * the address spaces it holds still, under any lock above: a trylock
+ * never waits, so it is outside this order.
+ *
+ * Never: an mmap lock waited for under &amdx_ras.lock (the CPU fault
+ * path reads the poison map under the mmap lock without it); anything that sleeps under
  * &amdx_event_source.lock or &amdx_hmm_ctx.lock; a device lock across a
  * copy from or to user memory; a context lock across migrate_vma or
  * hmm_range_fault; the partition manager calling into RAS.  The hive
@@ -76,10 +84,15 @@ struct device;
  * @lock: protects @ctxs.  Order: mmap_lock -> @lock -> ctx->lock, and
  *	@lock -> the device registry's lock (SET_ATTR checks access bits).
  * @ctxs: the device's HMM contexts (&amdx_hmm_ctx.dev_node).
+ * @holders: holder id -> the context that has it, from its first
+ *	migration towards VRAM (amdx_hmm_ctx_holder_get()) until its fd's
+ *	data is home (amdx_hmm_file_release()); its xa_lock makes a
+ *	context's mm safe to grab (amdx_hmm_devmove.c).
  */
 struct amdx_hmm_dev {
 	struct mutex lock;	/* see above */
 	struct list_head ctxs;
+	struct xarray holders;
 };
 
 /**

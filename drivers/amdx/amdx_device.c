@@ -508,6 +508,7 @@ struct amdx_device *amdx_device_create(const struct amdx_device_desc *desc,
 	init_rwsem(&adev->lock);
 	mutex_init(&adev->hmm.lock);
 	INIT_LIST_HEAD(&adev->hmm.ctxs);
+	xa_init(&adev->hmm.holders);
 	adev->desc = *desc;
 	strscpy(adev->bdf, desc->bdf, sizeof(adev->bdf));
 	strscpy(adev->serial, desc->serial, sizeof(adev->serial));

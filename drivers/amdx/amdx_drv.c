@@ -21,6 +21,7 @@
 #include "amdx_chardev.h"
 #include "amdx_core.h"
 #include "amdx_debugfs.h"
+#include "amdx_hmm_standin.h"
 #include "amdx_query.h"
 #include "amdx_sysfs.h"
 
@@ -28,9 +29,12 @@ static int __init amdx_init(void)
 {
 	int ret;
 
-	ret = amdx_sysfs_init();
+	ret = amdx_hmm_standin_init();
 	if (ret)
 		goto err;
+	ret = amdx_sysfs_init();
+	if (ret)
+		goto err_standin;
 	amdx_debugfs_init();
 	ret = amdx_chardev_init();
 	if (ret)
@@ -44,6 +48,8 @@ static int __init amdx_init(void)
 err_sysfs:
 	amdx_debugfs_fini();
 	amdx_sysfs_fini();
+err_standin:
+	amdx_hmm_standin_fini();
 err:
 	pr_err("amdx: init failed: %pe\n", ERR_PTR(ret));
 	return ret;
@@ -55,6 +61,7 @@ static void __exit amdx_exit(void)
 	amdx_debugfs_fini();
 	amdx_sysfs_fini();
 	amdx_device_registry_fini();
+	amdx_hmm_standin_fini();
 }
 
 module_init(amdx_init);

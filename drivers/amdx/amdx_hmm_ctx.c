@@ -239,7 +239,7 @@ int amdx_hmm_ctx_check(struct amdx_file *file)
  * until it is closed.
  *
  * Return: 0; -ENOSPC when the uid has its share or the device every id
- * (logged); -ENOMEM.
+ * (logged); -ENOMEM.  The id is also in &amdx_hmm_dev.holders.
  */
 int amdx_hmm_ctx_holder_get(struct amdx_hmm_ctx *ctx)
 {
@@ -254,8 +254,14 @@ int amdx_hmm_ctx_holder_get(struct amdx_hmm_ctx *ctx)
 	mutex_lock(&adev->hmm.lock);
 	if (!ctx->holder) {
 		ret = amdx_vram_holder_new(adev->desc.vram, uid, max, &id);
-		if (!ret)
-			WRITE_ONCE(ctx->holder, id);
+		if (!ret) {
+			ret = xa_err(xa_store(&adev->hmm.holders, id, ctx,
+					      GFP_KERNEL_ACCOUNT));
+			if (ret)
+				amdx_vram_holder_put(adev->desc.vram, id);
+			else
+				WRITE_ONCE(ctx->holder, id);
+		}
 	}
 	mutex_unlock(&adev->hmm.lock);
 	if (ret == -ENOSPC)

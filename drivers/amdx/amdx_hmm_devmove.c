@@ -14,18 +14,20 @@
  * the mappings itself, and the engine's buffers (amdx_hmm_migrate.c).
  *
  * When a device page must go, a poisoned one (RAS: its data is bad) is
- * replaced by hwpoison entries in every PTE that mapped it
- * (amdx_hmm_poison_ptes()): the process still gets SIGBUS on touching
- * it, after the device, amdx_sim and amdx are gone, and no page of host
- * RAM is taken out of service (memory_failure() is never called;
- * ``HardwareCorrupted`` stays 0).
+ * replaced by a stand-in wherever it was mapped (amdx_hmm_standin.c): the
+ * process still gets SIGBUS (BUS_MCEERR_AR) on touching it, after the
+ * device and amdx_sim are gone, and no page of host RAM is marked or
+ * taken out of service.
  */
 #include <linux/delay.h>
 #include <linux/jiffies.h>
 #include <linux/migrate.h>
 #include <linux/mm.h>
+#include <linux/mmap_lock.h>
 #include <linux/pagemap.h>
+#include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
+#include <linux/xarray.h>
 #include <amdx/amdx_compat.h>
 #include <amdx/amdx_vram.h>
 
@@ -33,80 +35,16 @@
 #include "amdx_hmm_ctx.h"
 #include "amdx_hmm_devmove.h"
 #include "amdx_hmm_migrate.h"
+#include "amdx_hmm_standin.h"
 #include "amdx_partition_gate.h"
 #include "amdx_ras_poison.h"
 
 /*
- * The stand-in for a poisoned device page that must go (draining, device
- * removal): a zeroed system page, locked, with a second reference that
- * amdx_hmm_poison_ptes() drops.  The bad data is never copied.
+ * One step of amdx_hmm_move_device_pages(), over pages whose address
+ * spaces the caller holds.
  */
-static struct page *amdx_hmm_poison_page(void)
-{
-	struct page *page = alloc_page(GFP_HIGHUSER_MOVABLE | __GFP_ZERO);
-
-	if (!page)
-		return NULL;
-	lock_page(page);
-	get_page(page);
-	return page;
-}
-
-#if IS_ENABLED(CONFIG_MEMORY_FAILURE)
-/*
- * Make every mapping of @page, the stand-in for a poisoned device page,
- * fault with SIGBUS (BUS_MCEERR_AR) as the device page did, without
- * memory_failure(): that would retire a healthy page of host RAM for good
- * (and panic with vm.memory_failure_recovery=0).  The page is flagged
- * HWPoison only for one more migrate_device_range() of its own pfn, whose
- * unmap (try_to_migrate()) writes a hwpoison entry into every PTE mapping
- * it, the kernel's own representation of a poisoned page in a process
- * (what memory_failure() leaves behind; do_swap_page() answers
- * VM_FAULT_HWPOISON; zap and exit drop it).  Nothing migrates, the flag
- * is cleared and the page goes back to the allocator: HardwareCorrupted
- * stays 0.
- *
- * Between migrate_device_finalize() mapping the stand-in and the unmap
- * here, a racing CPU read of that page in another thread sees zeroes
- * instead of SIGBUS; only draining and removal take this path, and a
- * process touching the page after either returned always gets SIGBUS.
- */
-static void amdx_hmm_poison_ptes(struct page *page)
-{
-	unsigned long src, dst;
-
-	SetPageHWPoison(page);
-	/* Retried while the unmap could not lock or isolate the page. */
-	while (page_mapped(page)) {
-		src = 0;
-		dst = 0;
-		if (!migrate_device_range(&src, page_to_pfn(page), 1) && src) {
-			migrate_device_pages(&src, &dst, 1);
-			migrate_device_finalize(&src, &dst, 1);
-		}
-		cond_resched();
-	}
-	ClearPageHWPoison(page);
-	put_page(page);
-}
-#else
-static void amdx_hmm_poison_ptes(struct page *page)
-{
-	/* No hwpoison entries without MEMORY_FAILURE: zeroes, said once. */
-	pr_warn_once("amdx: poisoned VRAM moved home as zeroes: kernel without CONFIG_MEMORY_FAILURE\n");
-	put_page(page);
-}
-#endif
-
-/*
- * Move device pages [index, index + n) of @adev somewhere else without a
- * process: home (to system memory), or to other VRAM pages of partition
- * @to_part (not %AMDX_HMM_LOC_SYSTEM).  Poisoned pages go home as
- * hwpoison entries (amdx_hmm_poison_ptes()).  The host pfns of the range
- * must be contiguous (the provider maps its VRAM in one pagemap range).
- */
-static int amdx_hmm_move_device_pages(struct amdx_device *adev, u64 index,
-				      unsigned long n, u32 to_part, u64 *moved)
+static int amdx_hmm_move_run(struct amdx_device *adev, u64 index,
+			     unsigned long n, u32 to_part, u64 *moved)
 {
 	struct amdx_migrate_bufs b;
 	unsigned long i, pfn;
@@ -165,13 +103,12 @@ static int amdx_hmm_move_device_pages(struct amdx_device *adev, u64 index,
 		unlock_page(dpage);
 		put_page(dpage);
 poisoned:
-		/* Nothing to copy: a zeroed stand-in, poisoned below. */
-		dpage = amdx_hmm_poison_page();
+		/* Nothing to copy: a stand-in that faults as poison. */
+		dpage = amdx_hmm_standin_get();
 		if (!dpage) {
 			ret = -ENOMEM;
 			continue;
 		}
-		__set_bit(i, b.sel);
 		b.dst[i] = migrate_pfn(page_to_pfn(dpage));
 	}
 	migrate_device_pages(b.src, b.dst, n);
@@ -179,11 +116,126 @@ poisoned:
 		if ((b.src[i] & MIGRATE_PFN_MIGRATE) && b.dst[i])
 			(*moved)++;
 	migrate_device_finalize(b.src, b.dst, n);
-	/* Stand-ins that did not move are gone but for our reference. */
-	for_each_set_bit(i, b.sel, n)
-		amdx_hmm_poison_ptes(migrate_pfn_to_page(b.dst[i]));
 out:
 	amdx_bufs_free(&b);
+	return ret;
+}
+
+/* Address spaces one step of a move holds at most. */
+#define AMDX_HMM_MOVE_MMS	8
+
+/**
+ * struct amdx_hmm_move_mms - the address spaces one step of a move holds
+ * @mm: each with a reference (mmgrab()) and its mmap lock held for reading.
+ * @holder: the holder id of the device fd whose address space each is.
+ * @n: how many.
+ */
+struct amdx_hmm_move_mms {
+	struct mm_struct *mm[AMDX_HMM_MOVE_MMS];
+	u32 holder[AMDX_HMM_MOVE_MMS];
+	u32 n;
+};
+
+/*
+ * How many of VRAM pages [@index, @index + @n) can move now: for each
+ * page's holder not yet in @mms, the address space of its fd is locked
+ * for reading and added.  A holder whose fd is gone has nothing to hold.
+ * The run ends at a page whose address space is locked for writing
+ * (*@skip = 1 when that is the first page: it is left for a later pass)
+ * or when @mms is full.
+ */
+static unsigned long amdx_hmm_move_mms_take(struct amdx_device *adev,
+					    u64 index, unsigned long n,
+					    struct amdx_hmm_move_mms *mms,
+					    unsigned long *skip)
+{
+	struct amdx_vram *v = adev->desc.vram;
+	struct amdx_hmm_ctx *ctx;
+	struct mm_struct *mm;
+	unsigned long i;
+	u32 h, k;
+
+	*skip = 0;
+	for (i = 0; i < n; i++) {
+		h = amdx_vram_pfn_holder(v, index + i);
+		if (h == AMDX_VRAM_NO_HOLDER)
+			continue;
+		for (k = 0; k < mms->n && mms->holder[k] != h; k++)
+			;
+		if (k < mms->n)
+			continue;
+		if (mms->n == AMDX_HMM_MOVE_MMS)
+			break;
+		mm = NULL;
+		xa_lock(&adev->hmm.holders);
+		ctx = xa_load(&adev->hmm.holders, h);
+		if (ctx) {
+			mm = ctx->mm;
+			mmgrab(mm);
+		}
+		xa_unlock(&adev->hmm.holders);
+		if (!mm)
+			continue;
+		if (!mmap_read_trylock(mm)) {
+			mmdrop(mm);
+			*skip = !i;
+			break;
+		}
+		mms->mm[mms->n] = mm;
+		mms->holder[mms->n++] = h;
+	}
+	return i;
+}
+
+static void amdx_hmm_move_mms_put(struct amdx_hmm_move_mms *mms)
+{
+	while (mms->n) {
+		mms->n--;
+		mmap_read_unlock(mms->mm[mms->n]);
+		mmdrop(mms->mm[mms->n]);
+	}
+}
+
+/*
+ * Move device pages [index, index + n) of @adev somewhere else without a
+ * process: home (to system memory), or to other VRAM pages of partition
+ * @to_part (not %AMDX_HMM_LOC_SYSTEM).  Poisoned pages are replaced by
+ * stand-ins (amdx_hmm_standin_get()).  The host pfns of the range
+ * must be contiguous (the provider maps its VRAM in one pagemap range).
+ *
+ * migrate_device_range() takes no mm: between its unmap, which leaves
+ * migration entries, and migrate_device_finalize(), which walks the
+ * pages' anon_vma to replace them, nothing would keep that anon_vma from
+ * being freed by the exit or munmap() of the address space mapping the
+ * pages (the core's migrate_pages() holds folio_get_anon_vma(), which
+ * modules cannot call).  So each step holds, for reading, the mmap lock
+ * of every address space whose device fd holds one of its pages: neither
+ * exit_mmap() nor munmap() frees page tables or anon_vmas without taking
+ * it for writing.  The lock is only tried (the caller may hold the device
+ * lock or the VRAM gate); a page whose address space is locked for
+ * writing stays busy for this pass, as a locked page does.  Left open:
+ * pages that only a process other than their fd's maps (a fork() child,
+ * its parent having unmapped them) are moved holding nothing of it.
+ */
+static int amdx_hmm_move_device_pages(struct amdx_device *adev, u64 index,
+				      unsigned long n, u32 to_part, u64 *moved)
+{
+	struct amdx_hmm_move_mms mms = {};
+	unsigned long done = 0, run, skip;
+	int ret = 0, err;
+
+	while (done < n) {
+		run = amdx_hmm_move_mms_take(adev, index + done, n - done,
+					     &mms, &skip);
+		if (run) {
+			err = amdx_hmm_move_run(adev, index + done, run,
+						to_part, moved);
+			if (err && !ret)
+				ret = err;
+		}
+		amdx_hmm_move_mms_put(&mms);
+		done += run + skip;
+	}
 	return ret;
 }
 
@@ -455,8 +507,8 @@ int amdx_hmm_vacate_partition(struct amdx_device *adev, u32 part)
  * Called by amdx_device_unregister() so that the provider can free its
  * device-private memory afterwards (memunmap_pages() waits for every
  * device page).  No new VRAM page can be allocated any more, and every
- * page still allocated can be moved: poisoned ones go home as hwpoison
- * entries, busy ones (an in-flight CPU fault, a concurrent drain) are
+ * page still allocated can be moved: poisoned ones are replaced by
+ * stand-ins (amdx_hmm_standin.c), busy ones (an in-flight CPU fault, a concurrent drain) are
  * retried until their holder lets go.  There is no timeout: returning
  * with a page allocated would let the provider free what a process can
  * still reach.

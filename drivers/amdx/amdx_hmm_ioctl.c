@@ -142,6 +142,9 @@ void amdx_hmm_file_release(struct amdx_file *file)
 		amdx_vram_holder_put(ctx->adev->desc.vram, ctx->holder);
 	}
 	up_read(&ctx->adev->lock);
+	/* Only this context's entry: a reused id may name another by now. */
+	if (ctx->holder)
+		xa_cmpxchg(&ctx->adev->hmm.holders, ctx->holder, ctx, NULL, 0);
 	mmu_interval_notifier_remove(&ctx->notifier);
 	file->hmm = NULL;
 	amdx_hmm_ctx_put(ctx);

@@ -43,7 +43,8 @@
  * its copy is in flight is checked again after the copy and stays, so the
  * data never comes home silently clean.  When a device page must go
  * anyway (emptying a partition, device removal), amdx_hmm_devmove.c
- * replaces a poisoned one by hwpoison entries.
+ * replaces a poisoned one by a stand-in that faults the same way
+ * (amdx_hmm_standin.c).
  *
  * Locking: callers hold the mmap lock of the mm they migrate (read); the
  * context lock is never held across migrate_vma calls because the

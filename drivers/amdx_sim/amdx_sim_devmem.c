@@ -47,7 +47,6 @@
 #include <linux/mm.h>
 #include <linux/pagemap.h>
 #include <linux/slab.h>
-#include <linux/workqueue.h>
 
 #include <amdx/amdx_provider.h>
 #include <amdx/amdx_vram.h>
@@ -89,44 +88,6 @@ static void amdx_sim_devmem_page_free(struct amdx_pagemap *apm,
 	amdx_vram_free_page(vram, pfn);
 }
 
-/* memremap_pages() of one pagemap, on a worker; see amdx_sim_devmem_map(). */
-struct amdx_sim_devmem_map_work {
-	struct work_struct work;
-	struct dev_pagemap *pgmap;
-	int nid;
-	void *addr;
-};
-
-static void amdx_sim_devmem_map_fn(struct work_struct *work)
-{
-	struct amdx_sim_devmem_map_work *mw =
-		container_of(work, struct amdx_sim_devmem_map_work, work);
-
-	mw->addr = memremap_pages(mw->pgmap, mw->nid);
-}
-
-/*
- * memremap_pages() runs on a worker and the caller waits for it.  x86's
- * add_pages() WARNs whenever __add_pages() fails, which any allocation
- * failure inside it makes it do (arch/x86/mm/init_64.c, 6.1 and 6.12);
- * the allocation-failure sweep (selftests/amdx_failsweep_test.c) fails
- * the Nth allocation of the task writing new_device through
- * /proc/thread-self/fail-nth, and a WARN fails the test run.  A worker's
- * allocations are not that task's, so the sweep reaches every allocation
- * of the simulator and the core and none inside memory hotplug.  Nothing
- * the caller holds is taken by memory hotplug, so waiting here is safe.
- */
-static void *amdx_sim_devmem_map(struct dev_pagemap *pgmap, int nid)
-{
-	struct amdx_sim_devmem_map_work mw = { .pgmap = pgmap, .nid = nid };
-
-	INIT_WORK_ONSTACK(&mw.work, amdx_sim_devmem_map_fn);
-	queue_work(system_unbound_wq, &mw.work);
-	flush_work(&mw.work);
-	destroy_work_on_stack(&mw.work);
-	return mw.addr;
-}
-
 /**
  * amdx_sim_devmem_init() - create device-private pages for a device's VRAM
  * @sd: the device; sd->vram exists, sd->dev is named.
@@ -164,7 +125,7 @@ int amdx_sim_devmem_init(struct amdx_sim_dev *sd)
 	dm->apm.pgmap.owner = sd;
 	dm->apm.page_free = amdx_sim_devmem_page_free;
 
-	addr = amdx_sim_devmem_map(&dm->apm.pgmap, dev_to_node(&sd->dev));
+	addr = amdx_pagemap_map(&dm->apm.pgmap, dev_to_node(&sd->dev));
 	if (IS_ERR(addr)) {
 		ret = PTR_ERR(addr);
 		dev_err(&sd->dev, "memremap_pages failed: %pe\n", addr);

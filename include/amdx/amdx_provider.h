@@ -85,7 +85,7 @@ struct amdx_device_desc {
  * @pgmap: the pagemap.  The provider fills in its type
  *	(%MEMORY_DEVICE_PRIVATE), range and owner
  *	(&amdx_device_desc.pgmap_owner), sets its ops to amdx_pagemap_ops()
- *	and memremap_pages() it.
+ *	and maps it with amdx_pagemap_map() (memremap_pages() on a worker).
  * @adev: the device the pages belong to, written by the provider
  *	(WRITE_ONCE()) once amdx_device_register() returned it.  NULL before:
  *	a CPU fault in that instant, between the core publishing the device
@@ -268,6 +268,7 @@ void amdx_device_unregister(struct amdx_device *adev);
 void *amdx_device_priv(const struct amdx_device *adev);
 u32 amdx_device_id(const struct amdx_device *adev);
 const struct dev_pagemap_ops *amdx_pagemap_ops(void);
+void *amdx_pagemap_map(struct dev_pagemap *pgmap, int nid);
 int amdx_ras_report(struct amdx_device *adev,
 		    const struct amdx_ras_error *err, u64 *seq);
 int amdx_partition_of_instance(struct amdx_device *adev, u32 block,
