@@ -17,6 +17,7 @@ struct amdx_device;
 struct amdx_device_desc;
 struct amdx_provider_ops;
 struct amdx_ras_error;
+struct device;
 
 struct amdx_device *amdgpu_amdx_register(struct amdgpu_device *adev,
 					 const struct amdx_device_desc *desc,
@@ -24,5 +25,8 @@ struct amdx_device *amdgpu_amdx_register(struct amdgpu_device *adev,
 					 void *priv);
 int amdgpu_amdx_report(struct amdgpu_amdx *p, const struct amdx_ras_error *err,
 		       u64 *seq);
+void amdgpu_amdx_reset_event(struct amdgpu_amdx *p, bool begin, int result);
+void amdgpu_amdx_mark_rma(struct amdx_device *xdev);
+void amdgpu_amdx_rma_drop(struct device *parent);
 
 #endif /* __AMDGPU_AMDX_KUNIT_H__ */

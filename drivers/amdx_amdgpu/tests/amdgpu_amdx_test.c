@@ -54,6 +54,11 @@
 /* amdgpu's partition manager functions for GC 9.4.3 (aqua_vanjaram.c). */
 extern struct amdgpu_xcp_mgr_funcs aqua_vanjaram_xcp_funcs;
 
+/* The hardware part of amdgpu's recovery, a stub point (patches/6.12-test). */
+int amdgpu_device_gpu_recover_hw(struct amdgpu_device *adev,
+				 struct amdgpu_job *job,
+				 struct amdgpu_reset_context *reset_context);
+
 /**
  * struct fake_gpu - the hardware and firmware state behind a fake device
  * @adev: the amdgpu device.
@@ -81,6 +86,13 @@ extern struct amdgpu_xcp_mgr_funcs aqua_vanjaram_xcp_funcs;
  * @reports: what reached amdx, in order (amdgpu_amdx_report()).
  * @nreports: entries in @reports; more are counted, not kept.
  * @reserved: pages amdgpu reserved (amdgpu_ras_reserve_page()).
+ * @recover_ret: what the hardware part of amdgpu's recovery returns.
+ * @recover_rma: the recovery finds the bad pages at amdgpu's threshold.
+ * @resets: the reset events the provider passed on to amdx, in order:
+ *	the result of each end, %FAKE_RESET_BEGIN for a begin.
+ * @nresets: entries in @resets; more are counted, not kept.
+ * @rma_marks: times the provider flagged its amdx device for RMA.
+ * @rma_xdev: the amdx device it flagged last.
  */
 struct fake_gpu {
 	struct amdgpu_device *adev;
@@ -107,7 +119,16 @@ struct fake_gpu {
 	struct amdx_ras_error reports[8];
 	int nreports;
 	int reserved;
+	int recover_ret;
+	bool recover_rma;
+	int resets[4];
+	int nresets;
+	int rma_marks;
+	struct amdx_device *rma_xdev;
 };
+
+/* &fake_gpu.resets: a DEVICE_RESET_BEGIN (an end carries 0 or -errno). */
+#define FAKE_RESET_BEGIN	1
 
 static struct fake_gpu *fake_of(void)
 {
@@ -552,7 +573,29 @@ static int fake_gpu_recover(struct amdgpu_device *adev,
 
 	f->recoveries++;
 	f->recovery_flags = ctx->flags;
-	return 0;
+	if (f->recover_rma)
+		f->ras->is_rma = true;
+	return f->recover_ret;
+}
+
+/* The reset events the provider passes on, kept by the test. */
+static void fake_reset_event(struct amdgpu_amdx *p, bool begin, int result)
+{
+	struct fake_gpu *f = fake_of();
+
+	if (f->nresets < (int)ARRAY_SIZE(f->resets))
+		f->resets[f->nresets] = begin ? FAKE_RESET_BEGIN : result;
+	f->nresets++;
+}
+
+/* The provider flags its device for RMA: recorded, and done in amdx. */
+static void fake_mark_rma(struct amdx_device *xdev)
+{
+	struct fake_gpu *f = fake_of();
+
+	f->rma_marks++;
+	f->rma_xdev = xdev;
+	amdx_device_rma(xdev);
 }
 
 static struct fake_gpu *mi300x_for_reset(struct kunit *test)
@@ -560,8 +603,11 @@ static struct fake_gpu *mi300x_for_reset(struct kunit *test)
 	struct fake_gpu *f = mi300x_spx(test);
 
 	KUNIT_ASSERT_NOT_NULL(test, f->ops->device_reset);
-	kunit_activate_static_stub(test, amdgpu_device_gpu_recover,
+	kunit_activate_static_stub(test, amdgpu_device_gpu_recover_hw,
 				   fake_gpu_recover);
+	kunit_activate_static_stub(test, amdgpu_amdx_reset_event,
+				   fake_reset_event);
+	kunit_activate_static_stub(test, amdgpu_amdx_mark_rma, fake_mark_rma);
 	return f;
 }
 
@@ -659,11 +705,81 @@ static void reset_honours_gpu_recovery_off(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0, f->recoveries);
 }
 
+/* A recovery of amdgpu's own, as its job timeout handler runs one. */
+static int amdgpus_own_recovery(struct fake_gpu *f)
+{
+	struct amdgpu_reset_context ctx = {
+		.method = AMD_RESET_METHOD_NONE,
+		.reset_req_dev = f->adev,
+		.src = AMDGPU_RESET_SRC_JOB,
+	};
+
+	return amdgpu_device_gpu_recover(f->adev, NULL, &ctx);
+}
+
+/*
+ * A reset amdgpu runs on its own (a job timeout, its RAS recovery)
+ * reaches amdx: DEVICE_RESET_BEGIN, then DEVICE_RESET_END with amdgpu's
+ * result, a failed one's too.  amdx's core used to emit these only
+ * around its own device_reset op.
+ */
+static void amdgpus_own_reset_reaches_amdx(struct kunit *test)
+{
+	struct fake_gpu *f = mi300x_for_reset(test);
+
+	KUNIT_EXPECT_EQ(test, 0, amdgpus_own_recovery(f));
+	f->recover_ret = -ETIMEDOUT;
+	KUNIT_EXPECT_EQ(test, -ETIMEDOUT, amdgpus_own_recovery(f));
+	KUNIT_EXPECT_EQ(test, 2, f->recoveries);
+	KUNIT_ASSERT_EQ(test, 4, f->nresets);
+	KUNIT_EXPECT_EQ(test, FAKE_RESET_BEGIN, f->resets[0]);
+	KUNIT_EXPECT_EQ(test, 0, f->resets[1]);
+	KUNIT_EXPECT_EQ(test, FAKE_RESET_BEGIN, f->resets[2]);
+	KUNIT_EXPECT_EQ(test, -ETIMEDOUT, f->resets[3]);
+	KUNIT_EXPECT_EQ(test, 0, f->rma_marks);
+}
+
+/*
+ * The reset amdx asked for (device_reset, amdgpu's recovery in the
+ * provider's work) is reported by amdx's core around the op: amdgpu's
+ * hooks must not report it a second time.
+ */
+static void reset_amdx_asked_for_is_reported_once(struct kunit *test)
+{
+	struct fake_gpu *f = mi300x_for_reset(test);
+
+	KUNIT_EXPECT_EQ(test, 0, f->ops->device_reset(f->xdev));
+	flush_workqueue(f->adev->reset_domain->wq);
+	KUNIT_EXPECT_EQ(test, 1, f->recoveries);
+	KUNIT_EXPECT_EQ(test, 0, f->nresets);
+}
+
+/*
+ * amdgpu's recovery finds the bad pages at its threshold and flags the
+ * board for RMA (amdgpu_ras_eeprom_append() sets is_rma; the recovery
+ * then fails): amdx flags its device too, once per recovery that ends so.
+ */
+static void amdgpus_rma_after_a_reset_reaches_amdx(struct kunit *test)
+{
+	struct fake_gpu *f = mi300x_for_reset(test);
+
+	f->recover_rma = true;
+	f->recover_ret = -EINVAL;
+	KUNIT_EXPECT_EQ(test, -EINVAL, amdgpus_own_recovery(f));
+	KUNIT_EXPECT_EQ(test, 1, f->rma_marks);
+	KUNIT_EXPECT_PTR_EQ(test, f->xdev, f->rma_xdev);
+	KUNIT_ASSERT_EQ(test, 2, f->nresets);
+	KUNIT_EXPECT_EQ(test, -EINVAL, f->resets[1]);
+}
+
 static struct kunit_case amdgpu_amdx_reset_cases[] = {
 	KUNIT_CASE(reset_runs_amdgpus_recovery_once),
 	KUNIT_CASE(reset_after_amdgpus_own_is_dropped),
 	KUNIT_CASE(reset_while_amdgpu_recovers_is_not_doubled),
 	KUNIT_CASE(reset_honours_gpu_recovery_off),
+	KUNIT_CASE(amdgpus_own_reset_reaches_amdx),
+	KUNIT_CASE(reset_amdx_asked_for_is_reported_once),
+	KUNIT_CASE(amdgpus_rma_after_a_reset_reaches_amdx),
 	{}
 };
 
@@ -1019,8 +1135,59 @@ static void op_after_unplug_is_enodev(struct kunit *test)
 				       "a WARN fired after the unplug");
 }
 
+KUNIT_DEFINE_ACTION_WRAPPER(fake_rma_drop, amdgpu_amdx_rma_drop,
+			    struct device *);
+
+/*
+ * The RAS EEPROM's bad pages are at amdgpu's threshold: its
+ * amdgpu_ras_eeprom_init() flags the board for RMA and returns 0, as on
+ * such a board.
+ */
+static int fake_eeprom_init_rma(struct amdgpu_ras_eeprom_control *control)
+{
+	fake_of()->ras->is_rma = true;
+	return 0;
+}
+
+/*
+ * An RMA board: amdgpu's recovery init refuses it (-EINVAL: the probe
+ * fails) and the provider's init never runs, so amdx never saw it.  Now
+ * amdx sees it, flagged for RMA, with its state and no op that needs
+ * amdgpu's device; it stays after amdgpu's device data is gone.
+ */
+static void rma_board_registers_flagged(struct kunit *test)
+{
+	struct fake_gpu *f = fake_gpu_new(test, 8, AMDGPU_NPS1_PARTITION_MODE,
+					  AMDGPU_CPX_PARTITION_MODE);
+	struct amdx_device_state st = {};
+
+	kunit_activate_static_stub(test, amdgpu_amdx_register, fake_register);
+	kunit_activate_static_stub(test, amdgpu_ras_eeprom_init,
+				   fake_eeprom_init_rma);
+	kunit_activate_static_stub(test, amdgpu_amdx_mark_rma, fake_mark_rma);
+	fake_defer(test, fake_rma_drop, f->adev->dev);
+	KUNIT_EXPECT_EQ(test, -EINVAL, amdgpu_ras_recovery_init(f->adev));
+	KUNIT_EXPECT_NULL(test, f->ras->eh_data);
+	KUNIT_ASSERT_TRUE_MSG(test, f->registered,
+			      "amdgpu refused an RMA board and amdx never saw it");
+	KUNIT_ASSERT_NOT_NULL(test, f->xdev);
+	KUNIT_EXPECT_EQ(test, 1, f->rma_marks);
+	KUNIT_EXPECT_PTR_EQ(test, f->xdev, f->rma_xdev);
+	KUNIT_EXPECT_EQ(test, AMDX_MODEL_MI300X, f->model);
+	KUNIT_EXPECT_NULL(test, f->ops->set_compute_mode);
+	KUNIT_EXPECT_NULL(test, f->ops->ras_inject);
+	KUNIT_EXPECT_NULL(test, f->ops->device_reset);
+	/* amdgpu's device data is not touched any more: the state stays. */
+	f->xccs_per_xcp = 8;
+	KUNIT_EXPECT_EQ(test, 0, f->ops->get_state(f->xdev, &st));
+	KUNIT_EXPECT_EQ(test, AMDX_COMPUTE_CPX, st.compute_mode);
+	KUNIT_EXPECT_EQ(test, AMDX_MEMORY_NPS1, st.memory_mode);
+	KUNIT_EXPECT_NULL(test, f->adev->amdx);
+}
+
 static struct kunit_case amdgpu_amdx_life_cases[] = {
 	KUNIT_CASE(op_after_unplug_is_enodev),
+	KUNIT_CASE(rma_board_registers_flagged),
 	{}
 };
 
