@@ -7,7 +7,7 @@
  *
  * Compiled into the patched amdgpu (patches/6.12/, scripts/amdgpu-tree.sh),
  * since amdgpu exports nothing an outside module could call.  amdgpu calls
- * five hooks (amdgpu_amdx.h):
+ * nine hooks (amdgpu_amdx.h):
  *
  * - amdgpu_amdx_init() at the end of a successful amdgpu_pci_probe(), once
  *   the DRM device and the partitions' render nodes are registered: a GC
@@ -29,6 +29,15 @@
  *   amdx's per-page containment runs.  UMC uncorrectable and deferred
  *   errors reach amdx this way only (amdgpu retires a page for each), not
  *   as counts as well.
+ * - amdgpu_amdx_reset_begin() and amdgpu_amdx_reset_end() from
+ *   amdgpu_device_gpu_recover(): a reset amdgpu runs on its own reaches
+ *   amdx as DEVICE_RESET_BEGIN and DEVICE_RESET_END (not the one amdx
+ *   asked for: amdx's core reports that one around its request), and
+ *   amdgpu's RMA flag after a recovery as amdx's;
+ * - amdgpu_amdx_rma() from amdgpu_ras_recovery_init() when amdgpu refuses
+ *   an RMA board (the probe fails): the board is registered all the same,
+ *   flagged for RMA, with its state only, until amdgpu probes it again or
+ *   amdgpu_amdx_exit() at amdgpu's unload.
  *
  * The ops map onto amdgpu's functions; what 6.12's amdgpu cannot do stays
  * NULL (the core reports it absent): SR-IOV host control (GIM's job),
