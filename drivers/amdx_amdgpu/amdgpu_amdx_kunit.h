@@ -13,6 +13,8 @@
 
 struct amdgpu_amdx;
 struct amdgpu_device;
+struct amdgpu_job;
+struct amdgpu_reset_context;
 struct amdx_device;
 struct amdx_device_desc;
 struct amdx_provider_ops;
@@ -28,5 +30,13 @@ int amdgpu_amdx_report(struct amdgpu_amdx *p, const struct amdx_ras_error *err,
 void amdgpu_amdx_reset_event(struct amdgpu_amdx *p, bool begin, int result);
 void amdgpu_amdx_mark_rma(struct amdx_device *xdev);
 void amdgpu_amdx_rma_drop(struct device *parent);
+
+/*
+ * The hardware part of amdgpu's recovery: a stub point the test-only
+ * patch (patches/6.12-test/) adds in amdgpu_device.c, for the suites.
+ */
+int amdgpu_device_gpu_recover_hw(struct amdgpu_device *adev,
+				 struct amdgpu_job *job,
+				 struct amdgpu_reset_context *reset_context);
 
 #endif /* __AMDGPU_AMDX_KUNIT_H__ */

@@ -56,16 +56,8 @@
 #include <amdx/amdx_provider.h>
 #include "amdx_amdgpu_xlate.h"
 
-/* amdx_badpage_decode(), to read what the provider registered. */
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
-
 /* amdgpu's partition manager functions for GC 9.4.3 (aqua_vanjaram.c). */
 extern struct amdgpu_xcp_mgr_funcs aqua_vanjaram_xcp_funcs;
-
-/* The hardware part of amdgpu's recovery, a stub point (patches/6.12-test). */
-int amdgpu_device_gpu_recover_hw(struct amdgpu_device *adev,
-				 struct amdgpu_job *job,
-				 struct amdgpu_reset_context *reset_context);
 
 /**
  * struct fake_gpu - the hardware and firmware state behind a fake device
@@ -1524,3 +1516,6 @@ static struct kunit_suite amdgpu_amdx_eeprom_suite = {
 kunit_test_suites(&amdgpu_amdx_partition_suite, &amdgpu_amdx_reset_suite,
 		  &amdgpu_amdx_ras_suite, &amdgpu_amdx_reset_work_suite,
 		  &amdgpu_amdx_life_suite, &amdgpu_amdx_eeprom_suite);
+
+/* amdx_badpage_decode(), to read what the provider registered. */
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
