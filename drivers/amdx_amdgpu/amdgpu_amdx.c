@@ -563,6 +563,29 @@ void amdgpu_amdx_mark_rma(struct amdx_device *xdev)
 	amdx_device_rma(xdev);
 }
 
+/*
+ * A recovery of amdgpu's starts (@begin) or ends with @result: the event,
+ * unless it is the one amdx asked for (@ctx is the provider's reset
+ * work's: the core reports that one around its request); at the end,
+ * amdgpu's RMA flag as amdx's.
+ */
+static void amdgpu_amdx_reset_hook(struct amdgpu_device *adev,
+				   const struct amdgpu_reset_context *ctx,
+				   bool begin, int result)
+{
+	struct amdgpu_amdx *p;
+	int idx;
+
+	p = amdgpu_amdx_hook_enter(adev, &idx);
+	if (!p)
+		return;
+	if (ctx != READ_ONCE(p->own_reset))
+		amdgpu_amdx_reset_event(p, begin, result);
+	if (!begin && amdgpu_ras_is_rma(adev))
+		amdgpu_amdx_mark_rma(p->xdev);
+	amdgpu_amdx_hook_exit(p, idx);
+}
+
 /**
  * amdgpu_amdx_reset_begin() - amdgpu's recovery of a device starts
  * @adev: the device amdgpu_device_gpu_recover() was called for (with its
@@ -579,15 +602,7 @@ void amdgpu_amdx_mark_rma(struct amdx_device *xdev)
 void amdgpu_amdx_reset_begin(struct amdgpu_device *adev,
 			     const struct amdgpu_reset_context *ctx)
 {
-	struct amdgpu_amdx *p;
-	int idx;
-
-	p = amdgpu_amdx_hook_enter(adev, &idx);
-	if (!p)
-		return;
-	if (ctx != READ_ONCE(p->own_reset))
-		amdgpu_amdx_reset_event(p, true, 0);
-	amdgpu_amdx_hook_exit(p, idx);
+	amdgpu_amdx_reset_hook(adev, ctx, true, 0);
 }
 
 /**
@@ -606,17 +621,7 @@ void amdgpu_amdx_reset_begin(struct amdgpu_device *adev,
 void amdgpu_amdx_reset_end(struct amdgpu_device *adev,
 			   const struct amdgpu_reset_context *ctx, int result)
 {
-	struct amdgpu_amdx *p;
-	int idx;
-
-	p = amdgpu_amdx_hook_enter(adev, &idx);
-	if (!p)
-		return;
-	if (ctx != READ_ONCE(p->own_reset))
-		amdgpu_amdx_reset_event(p, false, result);
-	if (amdgpu_ras_is_rma(adev))
-		amdgpu_amdx_mark_rma(p->xdev);
-	amdgpu_amdx_hook_exit(p, idx);
+	amdgpu_amdx_reset_hook(adev, ctx, false, result);
 }
 
 static int amdgpu_amdx_ras_inject(struct amdx_device *xdev,
