@@ -488,6 +488,82 @@ int amdx_ras_report(struct amdx_device *adev,
 }
 EXPORT_SYMBOL_GPL(amdx_ras_report);
 
+/**
+ * amdx_device_reset_begin() - a device reset amdx did not ask for starts
+ * @adev: the device the reset was asked of.
+ *
+ * For a reset the provider's driver runs on its own (a hang, its own RAS
+ * recovery), never for one amdx asked for through
+ * &amdx_provider_ops.device_reset, which the core reports itself: the
+ * DEVICE_RESET_BEGIN event the core emits around that op, with the same
+ * bitmap of the device ids the reset affects (@adev and its hive), on
+ * @adev only.  amdx_device_reset_end() follows.
+ *
+ * Context: process context; not after amdx_device_unregister() has
+ * started.
+ */
+void amdx_device_reset_begin(struct amdx_device *adev)
+{
+	amdx_info(adev, "device reset by its driver\n");
+	amdx_ras_emit(adev, AMDX_EVENT_DEVICE_RESET_BEGIN,
+		      AMDX_RAS_PARTITION_ALL, 0, amdx_ras_reset_mask(adev), 0);
+}
+EXPORT_SYMBOL_GPL(amdx_device_reset_begin);
+
+/**
+ * amdx_device_reset_end() - a device reset amdx did not ask for is over
+ * @adev: the device of amdx_device_reset_begin().
+ * @result: 0, or the -errno the reset failed with.
+ *
+ * The DEVICE_RESET_END event, as the core emits it after its own
+ * &amdx_provider_ops.device_reset: data[0] is @result.
+ *
+ * Context: process context; not after amdx_device_unregister() has
+ * started.
+ */
+void amdx_device_reset_end(struct amdx_device *adev, int result)
+{
+	if (result)
+		amdx_err(adev, "device reset by its driver failed: %pe\n",
+			 ERR_PTR(result));
+	amdx_ras_emit(adev, AMDX_EVENT_DEVICE_RESET_END, AMDX_RAS_PARTITION_ALL,
+		      0, (u64)(s64)result, 0);
+}
+EXPORT_SYMBOL_GPL(amdx_device_reset_end);
+
+/**
+ * amdx_device_rma() - the provider's driver flagged the device for RMA
+ * @adev: the device.
+ *
+ * The board is to be returned by the driver's own rule (amdgpu: its
+ * EEPROM's bad-page records reached amdgpu's threshold), whatever amdx's
+ * own bad-page threshold says: the device is flagged for RMA as when
+ * amdx's threshold is reached (&amdx_query_ras.flags %AMDX_RAS_F_RMA,
+ * the rma attribute, with the policy's %AMDX_RAS_POL_F_RMA_REFUSE new
+ * VRAM allocations refused) and one RMA event says so, data[0] the pages
+ * amdx holds retired.  A device already flagged stays so, with no second
+ * event.
+ *
+ * Context: process context; not after amdx_device_unregister() has
+ * started.
+ */
+void amdx_device_rma(struct amdx_device *adev)
+{
+	struct amdx_ras *ras = adev->ras;
+
+	mutex_lock(&ras->lock);
+	if (!ras->rma) {
+		ras->rma = true;
+		amdx_warn(adev, "flagged for RMA by its driver, %u retired pages%s\n",
+			  ras->nrec, amdx_ras_rma_refuses(&ras->policy) ?
+			  ", new VRAM allocations refused" : "");
+		amdx_ras_emit(adev, AMDX_EVENT_RMA, AMDX_RAS_PARTITION_ALL, 0,
+			      ras->nrec, 0);
+	}
+	mutex_unlock(&ras->lock);
+}
+EXPORT_SYMBOL_GPL(amdx_device_rma);
+
 /*
  * Caller holds ras->lock.  Retires the pages of @recs (a decoded table's
  * records: sorted, unique, checked against the device) that are not

@@ -7,7 +7,7 @@
  *
  * Compiled into the patched amdgpu (patches/6.12/, scripts/amdgpu-tree.sh),
  * since amdgpu exports nothing an outside module could call.  amdgpu calls
- * five hooks (amdgpu_amdx.h):
+ * nine hooks (amdgpu_amdx.h):
  *
  * - amdgpu_amdx_init() at the end of a successful amdgpu_pci_probe(), once
  *   the DRM device and the partitions' render nodes are registered: a GC
@@ -29,6 +29,15 @@
  *   amdx's per-page containment runs.  UMC uncorrectable and deferred
  *   errors reach amdx this way only (amdgpu retires a page for each), not
  *   as counts as well.
+ * - amdgpu_amdx_reset_begin() and amdgpu_amdx_reset_end() from
+ *   amdgpu_device_gpu_recover(): a reset amdgpu runs on its own reaches
+ *   amdx as DEVICE_RESET_BEGIN and DEVICE_RESET_END (not the one amdx
+ *   asked for: amdx's core reports that one around its request), and
+ *   amdgpu's RMA flag after a recovery as amdx's;
+ * - amdgpu_amdx_rma() from amdgpu_ras_recovery_init() when amdgpu refuses
+ *   an RMA board (the probe fails): the board is registered all the same,
+ *   flagged for RMA, with its state only, until amdgpu probes it again or
+ *   amdgpu_amdx_exit() at amdgpu's unload.
  *
  * The ops map onto amdgpu's functions; what 6.12's amdgpu cannot do stays
  * NULL (the core reports it absent): SR-IOV host control (GIM's job),
@@ -86,6 +95,8 @@
  * @reset_work: amdgpu_device_gpu_recover(), run in the reset domain.
  * @reset_count: amdgpu's reset count when the reset was asked for.
  * @reset_test: the KUnit test that asked (NULL outside the suites).
+ * @own_reset: the reset context of amdgpu's recovery @reset_work runs:
+ *	the reset amdx asked for, which the core reports itself.
  */
 struct amdgpu_amdx {
 	struct amdgpu_device *adev;
@@ -101,6 +112,7 @@ struct amdgpu_amdx {
 	struct work_struct reset_work;
 	int reset_count;
 	struct kunit *reset_test;
+	const struct amdgpu_reset_context *own_reset;
 };
 
 /**
@@ -521,6 +533,97 @@ void amdgpu_amdx_page_retired(struct amdgpu_device *adev,
 	amdgpu_amdx_hook_exit(p, idx);
 }
 
+/**
+ * amdgpu_amdx_reset_event() - tell amdx of a reset amdgpu runs on its own
+ * @p: the provider's data of the device.
+ * @begin: the reset starts (else it is over).
+ * @result: with !@begin, amdgpu's result of the recovery.
+ *
+ * amdx_device_reset_begin() or amdx_device_reset_end(); a KUnit static
+ * stub point, through which tests/amdgpu_amdx_test.c sees the events.
+ */
+void amdgpu_amdx_reset_event(struct amdgpu_amdx *p, bool begin, int result)
+{
+	KUNIT_STATIC_STUB_REDIRECT(amdgpu_amdx_reset_event, p, begin, result);
+	if (begin)
+		amdx_device_reset_begin(p->xdev);
+	else
+		amdx_device_reset_end(p->xdev, result);
+}
+
+/**
+ * amdgpu_amdx_mark_rma() - tell amdx that amdgpu flagged a board for RMA
+ * @xdev: its amdx device.
+ *
+ * amdx_device_rma(); a KUnit static stub point.
+ */
+void amdgpu_amdx_mark_rma(struct amdx_device *xdev)
+{
+	KUNIT_STATIC_STUB_REDIRECT(amdgpu_amdx_mark_rma, xdev);
+	amdx_device_rma(xdev);
+}
+
+/*
+ * A recovery of amdgpu's starts (@begin) or ends with @result: the event,
+ * unless it is the one amdx asked for (@ctx is the provider's reset
+ * work's: the core reports that one around its request); at the end,
+ * amdgpu's RMA flag as amdx's.
+ */
+static void amdgpu_amdx_reset_hook(struct amdgpu_device *adev,
+				   const struct amdgpu_reset_context *ctx,
+				   bool begin, int result)
+{
+	struct amdgpu_amdx *p;
+	int idx;
+
+	p = amdgpu_amdx_hook_enter(adev, &idx);
+	if (!p)
+		return;
+	if (ctx != READ_ONCE(p->own_reset))
+		amdgpu_amdx_reset_event(p, begin, result);
+	if (!begin && amdgpu_ras_is_rma(adev))
+		amdgpu_amdx_mark_rma(p->xdev);
+	amdgpu_amdx_hook_exit(p, idx);
+}
+
+/**
+ * amdgpu_amdx_reset_begin() - amdgpu's recovery of a device starts
+ * @adev: the device amdgpu_device_gpu_recover() was called for (with its
+ *	hive, if any, which amdx's event names).
+ * @ctx: the recovery's reset context.
+ *
+ * A DEVICE_RESET_BEGIN event, unless this is the recovery amdx asked for
+ * (the provider's own reset work, @ctx its context): the core has
+ * reported that one around its device_reset op.
+ *
+ * Context: process context, in amdgpu_device_gpu_recover(), before it
+ * takes the hive's lock or the reset domain's.
+ */
+void amdgpu_amdx_reset_begin(struct amdgpu_device *adev,
+			     const struct amdgpu_reset_context *ctx)
+{
+	amdgpu_amdx_reset_hook(adev, ctx, true, 0);
+}
+
+/**
+ * amdgpu_amdx_reset_end() - amdgpu's recovery of a device is over
+ * @adev: the device of amdgpu_amdx_reset_begin().
+ * @ctx: the recovery's reset context.
+ * @result: what amdgpu_device_gpu_recover() returns.
+ *
+ * A DEVICE_RESET_END event with @result, again not for the recovery amdx
+ * asked for; and when amdgpu flagged the board for RMA (its bad pages
+ * reached its threshold: amdgpu then ends its recoveries with -EINVAL),
+ * amdx flags it too.
+ *
+ * Context: process context, at the end of amdgpu_device_gpu_recover().
+ */
+void amdgpu_amdx_reset_end(struct amdgpu_device *adev,
+			   const struct amdgpu_reset_context *ctx, int result)
+{
+	amdgpu_amdx_reset_hook(adev, ctx, false, result);
+}
+
 static int amdgpu_amdx_ras_inject(struct amdx_device *xdev,
 				  const struct amdx_ras_inject *inj, u64 *seq)
 {
@@ -621,7 +724,12 @@ static void amdgpu_amdx_reset_work(struct work_struct *work)
 	set_bit(AMDGPU_NEED_FULL_RESET, &ctx.flags);
 	set_bit(AMDGPU_SKIP_COREDUMP, &ctx.flags);
 	if (pm_runtime_get_sync(adev->dev) >= 0) {
-		int ret = amdgpu_device_gpu_recover(adev, NULL, &ctx);
+		int ret;
+
+		/* amdx_ras_device_reset() reports this one, not the hooks. */
+		WRITE_ONCE(p->own_reset, &ctx);
+		ret = amdgpu_device_gpu_recover(adev, NULL, &ctx);
+		WRITE_ONCE(p->own_reset, NULL);
 
 		if (ret)
 			dev_err(adev->dev, "amdx: amdgpu's recovery failed: %d\n",
@@ -789,87 +897,238 @@ static void amdgpu_amdx_ras_blocks(struct amdgpu_device *adev, u32 num_xcc,
 }
 
 /**
- * amdgpu_amdx_init() - register an amdgpu device with amdx
- * @adev: a device amdgpu_pci_probe() has brought up and registered.
- *
- * Does nothing for a device that is not GC 9.4.3/9.4.4, for an SR-IOV VF
- * and for a model amdx does not know; a failure is logged and leaves
- * amdgpu working without amdx.
- *
- * Context: process context, from amdgpu_pci_probe().
+ * struct amdgpu_amdx_desc - what amdx is told of a device
+ * @desc: the description.
+ * @blocks: its RAS blocks.
+ * @serial: its serial number.
+ * @product: its product name.
+ * @table: its bad-page table (@desc.badpages), kvfree()d by the caller.
  */
-void amdgpu_amdx_init(struct amdgpu_device *adev)
-{
-	struct amdx_ras_block_info blocks[AMDX_RAS_BLOCK_COUNT] = {};
-	char serial[AMDX_SERIAL_LEN], product[AMDX_PRODUCT_LEN];
-	struct amdx_device_desc desc = {};
-	struct amdgpu_amdx *p;
-	struct amdx_device *xdev;
+struct amdgpu_amdx_desc {
+	struct amdx_device_desc desc;
+	struct amdx_ras_block_info blocks[AMDX_RAS_BLOCK_COUNT];
+	char serial[AMDX_SERIAL_LEN];
+	char product[AMDX_PRODUCT_LEN];
 	void *table;
+};
+
+/*
+ * Describes @adev to amdx: 0, -ENODEV for a device amdx does not take
+ * (logged), or -errno.  The caller kvfree()s @d->table.
+ */
+static int amdgpu_amdx_describe(struct amdgpu_device *adev,
+				struct amdgpu_amdx_desc *d)
+{
+	struct amdx_device_desc *desc = &d->desc;
 	size_t len;
 	u32 num_xcc;
 	int ret;
 
 	if (!amdgpu_amdx_supported(adev))
-		return;
+		return -ENODEV;
 	if (amdgpu_sriov_vf(adev)) {
 		dev_info(adev->dev, "amdx: an SR-IOV VF, not registered\n");
-		return;
+		return -ENODEV;
 	}
 	num_xcc = NUM_XCC(adev->gfx.xcc_mask);
-	desc.model = amdx_amdgpu_model(adev->pdev->device, num_xcc);
-	if (desc.model == AMDX_MODEL_UNKNOWN || !adev->xcp_mgr) {
+	desc->model = amdx_amdgpu_model(adev->pdev->device, num_xcc);
+	if (desc->model == AMDX_MODEL_UNKNOWN || !adev->xcp_mgr) {
 		dev_info(adev->dev,
 			 "amdx: PCI id %04x with %u XCCs%s: no amdx model, not registered\n",
 			 adev->pdev->device, num_xcc,
 			 adev->xcp_mgr ? "" : ", no partition manager");
-		return;
+		return -ENODEV;
 	}
 
 	if (adev->fru_info && adev->fru_info->serial[0])
-		strscpy(serial, adev->fru_info->serial, sizeof(serial));
+		strscpy(d->serial, adev->fru_info->serial, sizeof(d->serial));
 	else
-		snprintf(serial, sizeof(serial), "%016llx", adev->unique_id);
-	strscpy(product, adev->fru_info && adev->fru_info->product_name[0] ?
-		adev->fru_info->product_name : "AMD Instinct", sizeof(product));
-	amdgpu_amdx_ras_blocks(adev, num_xcc, blocks);
-	desc.bdf = pci_name(adev->pdev);
-	desc.serial = serial;
-	desc.product = product;
-	desc.hive_id = adev->gmc.xgmi.hive_id;
-	desc.vram_size = adev->gmc.real_vram_size;
-	desc.num_xcc = num_xcc;
-	desc.num_sdma = adev->sdma.num_instances;
-	desc.num_vcn = adev->vcn.num_vcn_inst;
-	desc.supported_compute_modes =
+		snprintf(d->serial, sizeof(d->serial), "%016llx",
+			 adev->unique_id);
+	strscpy(d->product, adev->fru_info && adev->fru_info->product_name[0] ?
+		adev->fru_info->product_name : "AMD Instinct",
+		sizeof(d->product));
+	amdgpu_amdx_ras_blocks(adev, num_xcc, d->blocks);
+	desc->bdf = pci_name(adev->pdev);
+	desc->serial = d->serial;
+	desc->product = d->product;
+	desc->hive_id = adev->gmc.xgmi.hive_id;
+	desc->vram_size = adev->gmc.real_vram_size;
+	desc->num_xcc = num_xcc;
+	desc->num_sdma = adev->sdma.num_instances;
+	desc->num_vcn = adev->vcn.num_vcn_inst;
+	desc->supported_compute_modes =
 		amdx_amdgpu_compute_modes(num_xcc, adev->gmc.num_mem_partitions);
-	desc.supported_memory_modes = BIT(amdgpu_amdx_memory_mode(adev));
-	desc.ras_blocks = blocks;
+	desc->supported_memory_modes = BIT(amdgpu_amdx_memory_mode(adev));
+	desc->ras_blocks = d->blocks;
 
-	ret = amdgpu_amdx_badpages(adev, &table, &len);
+	ret = amdgpu_amdx_badpages(adev, &d->table, &len);
 	if (ret) {
 		dev_err(adev->dev, "amdx: reading the RAS EEPROM failed: %d\n",
 			ret);
-		return;
+		return ret;
 	}
-	desc.badpages = table;
-	desc.badpages_len = len;
+	desc->badpages = d->table;
+	desc->badpages_len = len;
+	return 0;
+}
+
+/**
+ * struct amdgpu_amdx_rma - a board amdgpu refused for RMA, kept in amdx
+ * @node: in amdgpu_amdx_rmas.
+ * @parent: its device (the PCI device's), to which the amdx device holds
+ *	a reference.
+ * @xdev: its amdx device.
+ * @state: its state when amdgpu refused it; nothing changes it after.
+ */
+struct amdgpu_amdx_rma {
+	struct list_head node;
+	struct device *parent;
+	struct amdx_device *xdev;
+	struct amdx_device_state state;
+};
+
+static LIST_HEAD(amdgpu_amdx_rmas);
+static DEFINE_MUTEX(amdgpu_amdx_rmas_lock);	/* amdgpu_amdx_rmas */
+
+static int amdgpu_amdx_rma_get_state(struct amdx_device *xdev,
+				     struct amdx_device_state *st)
+{
+	const struct amdgpu_amdx_rma *r = amdx_device_priv(xdev);
+
+	*st = r->state;
+	return 0;
+}
+
+/* amdgpu runs nothing on the board: its state only. */
+static const struct amdx_provider_ops amdgpu_amdx_rma_ops = {
+	.get_state = amdgpu_amdx_rma_get_state,
+};
+
+/**
+ * amdgpu_amdx_rma_drop() - unregister the RMA boards amdgpu refused
+ * @parent: the device of one board, or NULL for all of them.
+ *
+ * Context: process context.
+ */
+void amdgpu_amdx_rma_drop(struct device *parent)
+{
+	struct amdgpu_amdx_rma *r, *tmp;
+	LIST_HEAD(gone);
+
+	mutex_lock(&amdgpu_amdx_rmas_lock);
+	list_for_each_entry_safe(r, tmp, &amdgpu_amdx_rmas, node)
+		if (!parent || r->parent == parent)
+			list_move(&r->node, &gone);
+	mutex_unlock(&amdgpu_amdx_rmas_lock);
+	list_for_each_entry_safe(r, tmp, &gone, node) {
+		amdx_device_unregister(r->xdev);
+		kfree(r);
+	}
+}
+
+/**
+ * amdgpu_amdx_rma() - amdgpu refuses a board flagged for RMA
+ * @adev: the device, whose probe is failing: amdgpu_ras_recovery_init()
+ *	found the RAS EEPROM's bad pages at amdgpu's threshold and returns
+ *	-EINVAL.
+ *
+ * amdx still sees the board: it is registered as amdgpu leaves it, with
+ * its identity, its state and the bad-page table of its EEPROM, ops that
+ * touch nothing of amdgpu's (get_state only: no partition switch, no
+ * injection, no reset) and flagged for RMA (amdx_device_rma()).  It stays
+ * until amdgpu probes the same device again (amdgpu_amdx_init()) or
+ * amdgpu is unloaded (amdgpu_amdx_exit()), never past the device: the
+ * amdx device holds a reference to it.
+ *
+ * Context: process context, in amdgpu's probe.
+ */
+void amdgpu_amdx_rma(struct amdgpu_device *adev)
+{
+	struct amdgpu_amdx_desc d = {};
+	struct amdgpu_amdx_rma *r;
+	struct amdx_device *xdev;
+	int mode;
+
+	amdgpu_amdx_rma_drop(adev->dev);
+	if (amdgpu_amdx_describe(adev, &d))
+		return;
+	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	if (!r)
+		goto out;
+	/* NBIO's mode: amdgpu's partition query may WARN this early. */
+	mode = amdx_amdgpu_compute_from_amdgpu(amdgpu_amdx_hw_compute_mode(adev));
+	r->state.compute_mode = mode < 0 ? AMDX_COMPUTE_UNKNOWN : mode;
+	r->state.memory_mode = amdgpu_amdx_memory_mode(adev);
+	r->state.num_mem_partitions = 1;
+	r->state.mem[0].size = adev->gmc.real_vram_size;
+	r->parent = adev->dev;
+	xdev = amdgpu_amdx_register(adev, &d.desc, &amdgpu_amdx_rma_ops, r);
+	if (IS_ERR(xdev)) {
+		dev_err(adev->dev, "amdx: registration of the RMA board failed: %pe\n",
+			xdev);
+		kfree(r);
+		goto out;
+	}
+	r->xdev = xdev;
+	amdgpu_amdx_mark_rma(xdev);
+	mutex_lock(&amdgpu_amdx_rmas_lock);
+	list_add(&r->node, &amdgpu_amdx_rmas);
+	mutex_unlock(&amdgpu_amdx_rmas_lock);
+	dev_warn(adev->dev, "amdx: amdgpu refuses this board (RMA); registered as device %u, flagged for RMA\n",
+		 amdx_device_id(xdev));
+out:
+	kvfree(d.table);
+}
+
+/**
+ * amdgpu_amdx_exit() - amdgpu is unloading
+ *
+ * Unregisters the RMA boards amdgpu refused (amdgpu_amdx_rma()).
+ *
+ * Context: process context, from amdgpu's module exit.
+ */
+void amdgpu_amdx_exit(void)
+{
+	amdgpu_amdx_rma_drop(NULL);
+}
+
+/**
+ * amdgpu_amdx_init() - register an amdgpu device with amdx
+ * @adev: a device amdgpu_pci_probe() has brought up and registered.
+ *
+ * Does nothing for a device that is not GC 9.4.3/9.4.4, for an SR-IOV VF
+ * and for a model amdx does not know; a failure is logged and leaves
+ * amdgpu working without amdx.  A board amdgpu refused before (RMA) and
+ * now takes (its threshold raised) leaves amdx first.
+ *
+ * Context: process context, from amdgpu_pci_probe().
+ */
+void amdgpu_amdx_init(struct amdgpu_device *adev)
+{
+	struct amdgpu_amdx_desc d = {};
+	struct amdgpu_amdx *p;
+	struct amdx_device *xdev;
+
+	amdgpu_amdx_rma_drop(adev->dev);
+	if (amdgpu_amdx_describe(adev, &d))
+		return;
 
 	p = kzalloc(sizeof(*p), GFP_KERNEL);
 	if (!p) {
-		kvfree(table);
+		kvfree(d.table);
 		return;
 	}
 	p->adev = adev;
-	p->num_xcc = num_xcc;
+	p->num_xcc = d.desc.num_xcc;
 	p->injecting = -1;
 	init_rwsem(&p->gate);
 	mutex_init(&p->ras_lock);
 	mutex_init(&p->inject_lock);
 	INIT_WORK(&p->reset_work, amdgpu_amdx_reset_work);
 
-	xdev = amdgpu_amdx_register(adev, &desc, &amdgpu_amdx_ops, p);
-	kvfree(table);
+	xdev = amdgpu_amdx_register(adev, &d.desc, &amdgpu_amdx_ops, p);
+	kvfree(d.table);
 	if (IS_ERR(xdev)) {
 		dev_err(adev->dev, "amdx: registration failed: %pe\n", xdev);
 		mutex_destroy(&p->inject_lock);
@@ -878,7 +1137,7 @@ void amdgpu_amdx_init(struct amdgpu_device *adev)
 		return;
 	}
 	p->xdev = xdev;
-	/* The interrupt hook sees the device only once it is complete. */
+	/* The hooks see the device only once it is complete. */
 	smp_store_release(&adev->amdx, p);
 	dev_info(adev->dev, "amdx: registered as device %u\n",
 		 amdx_device_id(xdev));

@@ -10,6 +10,7 @@
 #define __AMDGPU_AMDX_H__
 
 struct amdgpu_device;
+struct amdgpu_reset_context;
 struct eeprom_table_record;
 struct ras_err_data;
 struct ras_query_context;
@@ -22,5 +23,11 @@ void amdgpu_amdx_ras_errors(struct amdgpu_device *adev, int block,
 			    const struct ras_query_context *qctx);
 void amdgpu_amdx_page_retired(struct amdgpu_device *adev,
 			      const struct eeprom_table_record *bps);
+void amdgpu_amdx_reset_begin(struct amdgpu_device *adev,
+			     const struct amdgpu_reset_context *ctx);
+void amdgpu_amdx_reset_end(struct amdgpu_device *adev,
+			   const struct amdgpu_reset_context *ctx, int result);
+void amdgpu_amdx_rma(struct amdgpu_device *adev);
+void amdgpu_amdx_exit(void);
 
 #endif /* __AMDGPU_AMDX_H__ */

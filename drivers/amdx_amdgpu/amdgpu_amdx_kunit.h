@@ -13,10 +13,13 @@
 
 struct amdgpu_amdx;
 struct amdgpu_device;
+struct amdgpu_job;
+struct amdgpu_reset_context;
 struct amdx_device;
 struct amdx_device_desc;
 struct amdx_provider_ops;
 struct amdx_ras_error;
+struct device;
 
 struct amdx_device *amdgpu_amdx_register(struct amdgpu_device *adev,
 					 const struct amdx_device_desc *desc,
@@ -24,5 +27,16 @@ struct amdx_device *amdgpu_amdx_register(struct amdgpu_device *adev,
 					 void *priv);
 int amdgpu_amdx_report(struct amdgpu_amdx *p, const struct amdx_ras_error *err,
 		       u64 *seq);
+void amdgpu_amdx_reset_event(struct amdgpu_amdx *p, bool begin, int result);
+void amdgpu_amdx_mark_rma(struct amdx_device *xdev);
+void amdgpu_amdx_rma_drop(struct device *parent);
+
+/*
+ * The hardware part of amdgpu's recovery: a stub point the test-only
+ * patch (patches/6.12-test/) adds in amdgpu_device.c, for the suites.
+ */
+int amdgpu_device_gpu_recover_hw(struct amdgpu_device *adev,
+				 struct amdgpu_job *job,
+				 struct amdgpu_reset_context *reset_context);
 
 #endif /* __AMDGPU_AMDX_KUNIT_H__ */

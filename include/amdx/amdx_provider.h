@@ -271,6 +271,9 @@ const struct dev_pagemap_ops *amdx_pagemap_ops(void);
 void *amdx_pagemap_map(struct dev_pagemap *pgmap, int nid);
 int amdx_ras_report(struct amdx_device *adev,
 		    const struct amdx_ras_error *err, u64 *seq);
+void amdx_device_reset_begin(struct amdx_device *adev);
+void amdx_device_reset_end(struct amdx_device *adev, int result);
+void amdx_device_rma(struct amdx_device *adev);
 int amdx_partition_of_instance(struct amdx_device *adev, u32 block,
 			       u32 instance, u32 *part);
 int amdx_partition_of_vram(struct amdx_device *adev, u64 address, u32 *mem,

@@ -10,7 +10,9 @@
  * overflows and under a long pseudo-random load, the filter, LOST records
  * regardless of the filter), validation of subscription arguments, and
  * emission on fake devices (seq, timestamp and device stamping, order,
- * the hive-wide counter, the end of the log when the device goes away).
+ * the hive-wide counter, the end of the log when the device goes away),
+ * and the events a provider emits for what its driver did on its own (a
+ * device reset, an RMA flag).
  */
 #include <kunit/test.h>
 #include <linux/bits.h>
@@ -27,6 +29,7 @@
 #include "amdx_core.h"
 #include "amdx_event.h"
 #include "amdx_event_ring.h"
+#include "amdx_ras_types.h"
 
 #define MASK_ERR	BIT_ULL(AMDX_EVENT_ERROR)
 #define MASK_ALL	AMDX_EVENT_MASK_ALL
@@ -741,6 +744,34 @@ static void removal_ends_the_log(struct kunit *test)
 			    ERR_PTR(-ENODEV));
 }
 
+/*
+ * A reset and an RMA flag the provider's driver decided on its own reach
+ * the log as the core's own do: DEVICE_RESET_BEGIN with the bitmap of
+ * the devices reset, DEVICE_RESET_END with the result, one RMA event
+ * however often the driver says so, and the device flagged.
+ */
+static void provider_reports_its_own_reset_and_rma(struct kunit *test)
+{
+	struct amdx_device *adev = fake_device(test, 11, 0);
+	struct amdx_event_sub *sub = fake_sub(test, adev, MASK_ALL, 16);
+	struct amdx_event *out = recs(test, 8);
+
+	amdx_device_reset_begin(adev);
+	amdx_device_reset_end(adev, -EIO);
+	KUNIT_EXPECT_FALSE(test, adev->ras->rma);
+	amdx_device_rma(adev);
+	amdx_device_rma(adev);
+	KUNIT_EXPECT_TRUE(test, adev->ras->rma);
+	KUNIT_ASSERT_EQ(test, sub_pop(sub, out, 8), 3);
+	KUNIT_EXPECT_EQ(test, out[0].kind, AMDX_EVENT_DEVICE_RESET_BEGIN);
+	KUNIT_EXPECT_EQ(test, out[0].data[0], BIT_ULL(amdx_device_id(adev)));
+	KUNIT_EXPECT_EQ(test, out[0].partition, AMDX_RAS_PARTITION_ALL);
+	KUNIT_EXPECT_EQ(test, out[1].kind, AMDX_EVENT_DEVICE_RESET_END);
+	KUNIT_EXPECT_EQ(test, (s64)out[1].data[0], -EIO);
+	KUNIT_EXPECT_EQ(test, out[2].kind, AMDX_EVENT_RMA);
+	KUNIT_EXPECT_EQ(test, out[2].data[0], 0);
+}
+
 /* The cap counts live subscribers: a destroyed one frees its place. */
 static void subscribers_beyond_the_cap_are_emfile(struct kunit *test)
 {
@@ -823,6 +854,7 @@ static struct kunit_case amdx_event_test_cases[] = {
 	KUNIT_CASE(hive_counter_outlives_removed_members),
 	KUNIT_CASE(emit_works_with_interrupts_off),
 	KUNIT_CASE(removal_ends_the_log),
+	KUNIT_CASE(provider_reports_its_own_reset_and_rma),
 	{}
 };
 

@@ -32,15 +32,19 @@
 #include <kunit/static_stub.h>
 #include <kunit/test.h>
 #include <kunit/test-bug.h>
+#include <linux/i2c.h>
 #include <linux/panic.h>
 #include <linux/pci.h>
 #include <linux/pm_runtime.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
+#include <linux/vmalloc.h>
 #include <linux/workqueue.h>
 
 #include <drm/drm_drv.h>
 
 #include "amdgpu.h"
+#include "amdgpu_atomfirmware.h"
 #include "amdgpu_ras.h"
 #include "amdgpu_ras_eeprom.h"
 #include "amdgpu_reset.h"
@@ -48,6 +52,7 @@
 #include "amdgpu_amdx.h"
 #include "amdgpu_amdx_kunit.h"
 
+#include <amdx/amdx_badpage.h>
 #include <amdx/amdx_provider.h>
 #include "amdx_amdgpu_xlate.h"
 
@@ -66,6 +71,8 @@ extern struct amdgpu_xcp_mgr_funcs aqua_vanjaram_xcp_funcs;
  * @ops: the ops it registered with.
  * @compute_modes: the compute modes it declared (bits of %AMDX_COMPUTE_*).
  * @model: the model it declared.
+ * @badpages: a copy of the bad-page table it registered, or NULL.
+ * @badpages_len: its bytes.
  * @registered: amdgpu_amdx_init() reached the registration.
  * @ras: amdgpu's RAS context of the device.
  * @kfd_busy: the KFD has a process (kgd2kfd_check_and_lock_kfd()'s -EBUSY).
@@ -81,6 +88,13 @@ extern struct amdgpu_xcp_mgr_funcs aqua_vanjaram_xcp_funcs;
  * @reports: what reached amdx, in order (amdgpu_amdx_report()).
  * @nreports: entries in @reports; more are counted, not kept.
  * @reserved: pages amdgpu reserved (amdgpu_ras_reserve_page()).
+ * @recover_ret: what the hardware part of amdgpu's recovery returns.
+ * @recover_rma: the recovery finds the bad pages at amdgpu's threshold.
+ * @resets: the reset events the provider passed on to amdx, in order:
+ *	the result of each end, %FAKE_RESET_BEGIN for a begin.
+ * @nresets: entries in @resets; more are counted, not kept.
+ * @rma_marks: times the provider flagged its amdx device for RMA.
+ * @rma_xdev: the amdx device it flagged last.
  */
 struct fake_gpu {
 	struct amdgpu_device *adev;
@@ -93,6 +107,8 @@ struct fake_gpu {
 	const struct amdx_provider_ops *ops;
 	u32 compute_modes;
 	u32 model;
+	void *badpages;
+	size_t badpages_len;
 	bool registered;
 	struct amdgpu_ras *ras;
 	bool kfd_busy;
@@ -107,7 +123,16 @@ struct fake_gpu {
 	struct amdx_ras_error reports[8];
 	int nreports;
 	int reserved;
+	int recover_ret;
+	bool recover_rma;
+	int resets[4];
+	int nresets;
+	int rma_marks;
+	struct amdx_device *rma_xdev;
 };
+
+/* &fake_gpu.resets: a DEVICE_RESET_BEGIN (an end carries 0 or -errno). */
+#define FAKE_RESET_BEGIN	1
 
 static struct fake_gpu *fake_of(void)
 {
@@ -397,6 +422,14 @@ fake_register(struct amdgpu_device *adev, const struct amdx_device_desc *desc,
 	f->compute_modes = desc->supported_compute_modes;
 	f->model = desc->model;
 	f->ops = ops;
+	if (desc->badpages_len) {
+		f->badpages = kunit_kmalloc(kunit_get_current_test(),
+					    desc->badpages_len, GFP_KERNEL);
+		if (f->badpages) {
+			memcpy(f->badpages, desc->badpages, desc->badpages_len);
+			f->badpages_len = desc->badpages_len;
+		}
+	}
 	xdev = amdx_device_register(adev->dev, desc, ops, priv);
 	if (!IS_ERR(xdev))
 		f->xdev = xdev;
@@ -552,7 +585,29 @@ static int fake_gpu_recover(struct amdgpu_device *adev,
 
 	f->recoveries++;
 	f->recovery_flags = ctx->flags;
-	return 0;
+	if (f->recover_rma)
+		f->ras->is_rma = true;
+	return f->recover_ret;
+}
+
+/* The reset events the provider passes on, kept by the test. */
+static void fake_reset_event(struct amdgpu_amdx *p, bool begin, int result)
+{
+	struct fake_gpu *f = fake_of();
+
+	if (f->nresets < (int)ARRAY_SIZE(f->resets))
+		f->resets[f->nresets] = begin ? FAKE_RESET_BEGIN : result;
+	f->nresets++;
+}
+
+/* The provider flags its device for RMA: recorded, and done in amdx. */
+static void fake_mark_rma(struct amdx_device *xdev)
+{
+	struct fake_gpu *f = fake_of();
+
+	f->rma_marks++;
+	f->rma_xdev = xdev;
+	amdx_device_rma(xdev);
 }
 
 static struct fake_gpu *mi300x_for_reset(struct kunit *test)
@@ -560,8 +615,11 @@ static struct fake_gpu *mi300x_for_reset(struct kunit *test)
 	struct fake_gpu *f = mi300x_spx(test);
 
 	KUNIT_ASSERT_NOT_NULL(test, f->ops->device_reset);
-	kunit_activate_static_stub(test, amdgpu_device_gpu_recover,
+	kunit_activate_static_stub(test, amdgpu_device_gpu_recover_hw,
 				   fake_gpu_recover);
+	kunit_activate_static_stub(test, amdgpu_amdx_reset_event,
+				   fake_reset_event);
+	kunit_activate_static_stub(test, amdgpu_amdx_mark_rma, fake_mark_rma);
 	return f;
 }
 
@@ -659,11 +717,81 @@ static void reset_honours_gpu_recovery_off(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0, f->recoveries);
 }
 
+/* A recovery of amdgpu's own, as its job timeout handler runs one. */
+static int amdgpus_own_recovery(struct fake_gpu *f)
+{
+	struct amdgpu_reset_context ctx = {
+		.method = AMD_RESET_METHOD_NONE,
+		.reset_req_dev = f->adev,
+		.src = AMDGPU_RESET_SRC_JOB,
+	};
+
+	return amdgpu_device_gpu_recover(f->adev, NULL, &ctx);
+}
+
+/*
+ * A reset amdgpu runs on its own (a job timeout, its RAS recovery)
+ * reaches amdx: DEVICE_RESET_BEGIN, then DEVICE_RESET_END with amdgpu's
+ * result, a failed one's too.  amdx's core used to emit these only
+ * around its own device_reset op.
+ */
+static void amdgpus_own_reset_reaches_amdx(struct kunit *test)
+{
+	struct fake_gpu *f = mi300x_for_reset(test);
+
+	KUNIT_EXPECT_EQ(test, 0, amdgpus_own_recovery(f));
+	f->recover_ret = -ETIMEDOUT;
+	KUNIT_EXPECT_EQ(test, -ETIMEDOUT, amdgpus_own_recovery(f));
+	KUNIT_EXPECT_EQ(test, 2, f->recoveries);
+	KUNIT_ASSERT_EQ(test, 4, f->nresets);
+	KUNIT_EXPECT_EQ(test, FAKE_RESET_BEGIN, f->resets[0]);
+	KUNIT_EXPECT_EQ(test, 0, f->resets[1]);
+	KUNIT_EXPECT_EQ(test, FAKE_RESET_BEGIN, f->resets[2]);
+	KUNIT_EXPECT_EQ(test, -ETIMEDOUT, f->resets[3]);
+	KUNIT_EXPECT_EQ(test, 0, f->rma_marks);
+}
+
+/*
+ * The reset amdx asked for (device_reset, amdgpu's recovery in the
+ * provider's work) is reported by amdx's core around the op: amdgpu's
+ * hooks must not report it a second time.
+ */
+static void reset_amdx_asked_for_is_reported_once(struct kunit *test)
+{
+	struct fake_gpu *f = mi300x_for_reset(test);
+
+	KUNIT_EXPECT_EQ(test, 0, f->ops->device_reset(f->xdev));
+	flush_workqueue(f->adev->reset_domain->wq);
+	KUNIT_EXPECT_EQ(test, 1, f->recoveries);
+	KUNIT_EXPECT_EQ(test, 0, f->nresets);
+}
+
+/*
+ * amdgpu's recovery finds the bad pages at its threshold and flags the
+ * board for RMA (amdgpu_ras_eeprom_append() sets is_rma; the recovery
+ * then fails): amdx flags its device too, once per recovery that ends so.
+ */
+static void amdgpus_rma_after_a_reset_reaches_amdx(struct kunit *test)
+{
+	struct fake_gpu *f = mi300x_for_reset(test);
+
+	f->recover_rma = true;
+	f->recover_ret = -EINVAL;
+	KUNIT_EXPECT_EQ(test, -EINVAL, amdgpus_own_recovery(f));
+	KUNIT_EXPECT_EQ(test, 1, f->rma_marks);
+	KUNIT_EXPECT_PTR_EQ(test, f->xdev, f->rma_xdev);
+	KUNIT_ASSERT_EQ(test, 2, f->nresets);
+	KUNIT_EXPECT_EQ(test, -EINVAL, f->resets[1]);
+}
+
 static struct kunit_case amdgpu_amdx_reset_cases[] = {
 	KUNIT_CASE(reset_runs_amdgpus_recovery_once),
 	KUNIT_CASE(reset_after_amdgpus_own_is_dropped),
 	KUNIT_CASE(reset_while_amdgpu_recovers_is_not_doubled),
 	KUNIT_CASE(reset_honours_gpu_recovery_off),
+	KUNIT_CASE(amdgpus_own_reset_reaches_amdx),
+	KUNIT_CASE(reset_amdx_asked_for_is_reported_once),
+	KUNIT_CASE(amdgpus_rma_after_a_reset_reaches_amdx),
 	{}
 };
 
@@ -1019,8 +1147,59 @@ static void op_after_unplug_is_enodev(struct kunit *test)
 				       "a WARN fired after the unplug");
 }
 
+KUNIT_DEFINE_ACTION_WRAPPER(fake_rma_drop, amdgpu_amdx_rma_drop,
+			    struct device *);
+
+/*
+ * The RAS EEPROM's bad pages are at amdgpu's threshold: its
+ * amdgpu_ras_eeprom_init() flags the board for RMA and returns 0, as on
+ * such a board.
+ */
+static int fake_eeprom_init_rma(struct amdgpu_ras_eeprom_control *control)
+{
+	fake_of()->ras->is_rma = true;
+	return 0;
+}
+
+/*
+ * An RMA board: amdgpu's recovery init refuses it (-EINVAL: the probe
+ * fails) and the provider's init never runs, so amdx never saw it.  Now
+ * amdx sees it, flagged for RMA, with its state and no op that needs
+ * amdgpu's device; it stays after amdgpu's device data is gone.
+ */
+static void rma_board_registers_flagged(struct kunit *test)
+{
+	struct fake_gpu *f = fake_gpu_new(test, 8, AMDGPU_NPS1_PARTITION_MODE,
+					  AMDGPU_CPX_PARTITION_MODE);
+	struct amdx_device_state st = {};
+
+	kunit_activate_static_stub(test, amdgpu_amdx_register, fake_register);
+	kunit_activate_static_stub(test, amdgpu_ras_eeprom_init,
+				   fake_eeprom_init_rma);
+	kunit_activate_static_stub(test, amdgpu_amdx_mark_rma, fake_mark_rma);
+	fake_defer(test, fake_rma_drop, f->adev->dev);
+	KUNIT_EXPECT_EQ(test, -EINVAL, amdgpu_ras_recovery_init(f->adev));
+	KUNIT_EXPECT_NULL(test, f->ras->eh_data);
+	KUNIT_ASSERT_TRUE_MSG(test, f->registered,
+			      "amdgpu refused an RMA board and amdx never saw it");
+	KUNIT_ASSERT_NOT_NULL(test, f->xdev);
+	KUNIT_EXPECT_EQ(test, 1, f->rma_marks);
+	KUNIT_EXPECT_PTR_EQ(test, f->xdev, f->rma_xdev);
+	KUNIT_EXPECT_EQ(test, AMDX_MODEL_MI300X, f->model);
+	KUNIT_EXPECT_NULL(test, f->ops->set_compute_mode);
+	KUNIT_EXPECT_NULL(test, f->ops->ras_inject);
+	KUNIT_EXPECT_NULL(test, f->ops->device_reset);
+	/* amdgpu's device data is not touched any more: the state stays. */
+	f->xccs_per_xcp = 8;
+	KUNIT_EXPECT_EQ(test, 0, f->ops->get_state(f->xdev, &st));
+	KUNIT_EXPECT_EQ(test, AMDX_COMPUTE_CPX, st.compute_mode);
+	KUNIT_EXPECT_EQ(test, AMDX_MEMORY_NPS1, st.memory_mode);
+	KUNIT_EXPECT_NULL(test, f->adev->amdx);
+}
+
 static struct kunit_case amdgpu_amdx_life_cases[] = {
 	KUNIT_CASE(op_after_unplug_is_enodev),
+	KUNIT_CASE(rma_board_registers_flagged),
 	{}
 };
 
@@ -1029,6 +1208,314 @@ static struct kunit_suite amdgpu_amdx_life_suite = {
 	.test_cases = amdgpu_amdx_life_cases,
 };
 
+/*
+ * An in-memory I2C EEPROM (an AT24CM02, as on MI300's boards) behind a
+ * real I2C adapter: amdgpu's own RAS EEPROM code (amdgpu_ras_eeprom.c,
+ * amdgpu_eeprom.c) reads and writes it as it does the board's.  The
+ * device address's low bits are bits 16-19 of the EEPROM address
+ * (amdgpu_eeprom.c's MAKE_I2C_ADDR()).
+ */
+#define FAKE_EEPROM_BYTES	SZ_1M
+
+struct fake_eeprom {
+	struct i2c_adapter adap;
+	u8 *mem;
+};
+
+static int fake_eeprom_xfer(struct i2c_adapter *adap, struct i2c_msg *msgs,
+			    int num)
+{
+	struct fake_eeprom *e = container_of(adap, struct fake_eeprom, adap);
+	u32 off;
+
+	if (num != 2 || msgs[0].len != 2 || (msgs[0].addr & ~0xf) != 0x50 ||
+	    msgs[1].addr != msgs[0].addr)
+		return -EIO;
+	off = (msgs[0].addr & 0xf) << 16 | msgs[0].buf[0] << 8 |
+	      msgs[0].buf[1];
+	if (off + msgs[1].len > FAKE_EEPROM_BYTES)
+		return -EIO;
+	if (msgs[1].flags & I2C_M_RD)
+		memcpy(msgs[1].buf, e->mem + off, msgs[1].len);
+	else
+		memcpy(e->mem + off, msgs[1].buf, msgs[1].len);
+	return num;
+}
+
+static u32 fake_eeprom_func(struct i2c_adapter *adap)
+{
+	return I2C_FUNC_I2C;
+}
+
+static const struct i2c_algorithm fake_eeprom_algo = {
+	.master_xfer = fake_eeprom_xfer,
+	.functionality = fake_eeprom_func,
+};
+
+KUNIT_DEFINE_ACTION_WRAPPER(fake_del_adapter, i2c_del_adapter,
+			    struct i2c_adapter *);
+KUNIT_DEFINE_ACTION_WRAPPER(fake_vfree, vfree, const void *);
+
+/* The VBIOS names no RAS EEPROM address: amdgpu's default for MP1 13.0.6. */
+static bool fake_no_rom_addr(struct amdgpu_device *adev, u8 *i2c_address)
+{
+	return false;
+}
+
+/*
+ * The fake device's RAS EEPROM: blank, behind an adapter, with MP1 13.0.6
+ * (amdgpu supports the RAS EEPROM there), UMC @umc (12.0.0: a V2.1
+ * table, else V1), no SMU to tell, amdgpu's threshold @threshold
+ * records.  Returns amdgpu's control of it.
+ */
+static struct amdgpu_ras_eeprom_control *
+fake_eeprom_new(struct kunit *test, struct fake_gpu *f, u32 umc, u32 threshold)
+{
+	struct amdgpu_device *adev = f->adev;
+	struct fake_eeprom *e;
+	void *smu;
+
+	e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	e->mem = vzalloc(FAKE_EEPROM_BYTES);
+	KUNIT_ASSERT_NOT_NULL(test, e->mem);
+	fake_defer(test, fake_vfree, e->mem);
+	e->adap.owner = THIS_MODULE;
+	e->adap.algo = &fake_eeprom_algo;
+	e->adap.dev.parent = adev->dev;
+	strscpy(e->adap.name, "amdx fake RAS EEPROM", sizeof(e->adap.name));
+	KUNIT_ASSERT_EQ(test, 0, i2c_add_adapter(&e->adap));
+	fake_defer(test, fake_del_adapter, &e->adap);
+	adev->pm.ras_eeprom_i2c_bus = &e->adap;
+
+	adev->ip_versions[MP1_HWIP][0] = IP_VERSION(13, 0, 6);
+	adev->ip_versions[UMC_HWIP][0] = umc;
+	/* A zeroed SMU context: no firmware functions, nothing sent. */
+	smu = kunit_kzalloc(test, SZ_64K, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, smu);
+	adev->powerplay.pp_handle = smu;
+	mutex_init(&adev->pm.mutex);
+	kunit_activate_static_stub(test, amdgpu_atomfirmware_ras_rom_addr,
+				   fake_no_rom_addr);
+	f->ras->bad_page_cnt_threshold = threshold;
+	return &f->ras->eeprom_control;
+}
+
+/* Page @i of a test's records. */
+static void fake_record(struct eeprom_table_record *r, u64 page)
+{
+	memset(r, 0, sizeof(*r));
+	r->retired_page = page;
+	r->address = page << AMDGPU_GPU_PAGE_SHIFT;
+	r->ts = 1700000000 + page;
+	r->err_type = AMDGPU_RAS_EEPROM_ERR_NON_RECOVERABLE;
+	r->mem_channel = page & 7;
+	r->mcumc_id = page & 3;
+}
+
+/* The pages of the table the provider registered, sorted by amdx. */
+static u32 registered_pages(struct kunit *test, struct fake_gpu *f,
+			    u64 *pages, u32 max)
+{
+	struct amdx_badpage_record *recs;
+	const char *why = NULL;
+	u32 n = 0, i;
+
+	if (!f->badpages)
+		return 0;
+	recs = kunit_kcalloc(test, max, sizeof(*recs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, recs);
+	KUNIT_ASSERT_EQ_MSG(test, 0, amdx_badpage_decode(f->badpages,
+							 f->badpages_len,
+							 recs, max, &n, &why),
+			    "the registered table does not decode: %s", why);
+	for (i = 0; i < n; i++) {
+		KUNIT_EXPECT_EQ(test, AMDX_BADPAGE_CAUSE_UE, recs[i].cause);
+		pages[i] = recs[i].address >> AMDGPU_GPU_PAGE_SHIFT;
+	}
+	return n;
+}
+
+struct eeprom_config {
+	u32 umc;
+	const char *name;
+};
+
+static const struct eeprom_config eeprom_configs[] = {
+	{ IP_VERSION(12, 0, 0), "V2.1 table (UMC 12.0.0)" },
+	{ IP_VERSION(6, 7, 0), "V1 table (UMC 6.7.0)" },
+};
+
+static void eeprom_config_desc(const struct eeprom_config *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(eeprom_config, eeprom_configs, eeprom_config_desc);
+
+/*
+ * Pages amdgpu wrote to its RAS EEPROM with its own writer
+ * (amdgpu_ras_eeprom_append(), on a table amdgpu_ras_eeprom_reset_table()
+ * made) are the bad-page table amdx gets at registration, read back
+ * through amdgpu_ras_eeprom_init() and amdgpu_ras_eeprom_read(): the same
+ * pages, a page written twice once.
+ */
+static void eeprom_round_trip_reaches_amdx(struct kunit *test)
+{
+	const struct eeprom_config *c = test->param_value;
+	struct fake_gpu *f = fake_gpu_new(test, 8, AMDGPU_NPS1_PARTITION_MODE,
+					  AMDGPU_SPX_PARTITION_MODE);
+	struct amdgpu_ras_eeprom_control *control =
+		fake_eeprom_new(test, f, c->umc, 100);
+	struct eeprom_table_record recs[5];
+	u64 pages[8];
+	u32 i;
+
+	/* A blank EEPROM has no valid table: amdgpu refuses it, then makes one. */
+	KUNIT_EXPECT_EQ(test, -EINVAL, amdgpu_ras_eeprom_init(control));
+	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_eeprom_reset_table(control));
+	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_eeprom_init(control));
+	KUNIT_EXPECT_EQ(test, 0, control->ras_num_recs);
+	for (i = 0; i < 4; i++)
+		fake_record(&recs[i], 0x100 + 3 * i);
+	fake_record(&recs[4], 0x100);
+	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_eeprom_append(control, recs, 5));
+	KUNIT_EXPECT_FALSE(test, f->ras->is_rma);
+
+	/* The next probe: amdgpu reads the table, then the provider. */
+	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_eeprom_init(control));
+	KUNIT_EXPECT_EQ(test, 5, control->ras_num_recs);
+	fake_provider_init(test, f);
+	KUNIT_ASSERT_NOT_NULL(test, f->xdev);
+	KUNIT_ASSERT_EQ(test, 4, registered_pages(test, f, pages, 8));
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_EQ(test, 0x100 + 3 * i, pages[i]);
+}
+
+/*
+ * The table is a ring: once it holds its maximum, amdgpu's writer
+ * overwrites the oldest records.  amdx gets the pages the ring holds,
+ * the newest, not the overwritten ones.
+ */
+static void eeprom_wrap_around_keeps_the_newest(struct kunit *test)
+{
+	struct fake_gpu *f = fake_gpu_new(test, 8, AMDGPU_NPS1_PARTITION_MODE,
+					  AMDGPU_SPX_PARTITION_MODE);
+	struct amdgpu_ras_eeprom_control *control =
+		fake_eeprom_new(test, f, IP_VERSION(12, 0, 0), 100);
+	struct eeprom_table_record recs[6];
+	u64 pages[8];
+	u32 i;
+
+	amdgpu_ras_eeprom_init(control);
+	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_eeprom_reset_table(control));
+	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_eeprom_init(control));
+	/* A ring of 4 records (the board's holds thousands). */
+	control->ras_max_record_count = 4;
+	for (i = 0; i < 6; i++)
+		fake_record(&recs[i], 0x200 + i);
+	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_eeprom_append(control, recs, 3));
+	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_eeprom_append(control, recs + 3, 3));
+	KUNIT_EXPECT_EQ(test, 4, control->ras_num_recs);
+	fake_provider_init(test, f);
+	KUNIT_ASSERT_NOT_NULL(test, f->xdev);
+	KUNIT_ASSERT_EQ(test, 4, registered_pages(test, f, pages, 8));
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_EQ(test, 0x202 + i, pages[i]);
+}
+
+/*
+ * A header whose checksum is wrong: amdgpu logs it and keeps using the
+ * table (amdgpu_ras_eeprom_init() returns 0), so amdx gets its pages as
+ * amdgpu does.
+ */
+static void eeprom_bad_checksum_is_amdgpus_call(struct kunit *test)
+{
+	struct fake_gpu *f = fake_gpu_new(test, 8, AMDGPU_NPS1_PARTITION_MODE,
+					  AMDGPU_SPX_PARTITION_MODE);
+	struct amdgpu_ras_eeprom_control *control =
+		fake_eeprom_new(test, f, IP_VERSION(12, 0, 0), 100);
+	struct fake_eeprom *e = container_of(f->adev->pm.ras_eeprom_i2c_bus,
+					     struct fake_eeprom, adap);
+	struct eeprom_table_record recs[2];
+	u64 pages[4];
+
+	amdgpu_ras_eeprom_init(control);
+	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_eeprom_reset_table(control));
+	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_eeprom_init(control));
+	fake_record(&recs[0], 0x300);
+	fake_record(&recs[1], 0x301);
+	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_eeprom_append(control, recs, 2));
+	/* The header's checksum byte (the header's last of 20). */
+	e->mem[control->i2c_address + control->ras_header_offset + 19] ^= 0x5a;
+	KUNIT_EXPECT_EQ(test, 0, amdgpu_ras_eeprom_init(control));
+	KUNIT_EXPECT_EQ(test, 2, control->ras_num_recs);
+	fake_provider_init(test, f);
+	KUNIT_ASSERT_NOT_NULL(test, f->xdev);
+	KUNIT_ASSERT_EQ(test, 2, registered_pages(test, f, pages, 4));
+	KUNIT_EXPECT_EQ(test, 0x300, pages[0]);
+	KUNIT_EXPECT_EQ(test, 0x301, pages[1]);
+}
+
+/*
+ * amdgpu's writer reaches its threshold (amdgpu.bad_page_threshold set:
+ * the default -1 never flags a board): it marks the table bad and the
+ * board for RMA; at the next probe amdgpu refuses the board.  amdx sees
+ * it, flagged for RMA, with the pages of its EEPROM.
+ */
+static void eeprom_rma_board_registers_with_its_pages(struct kunit *test)
+{
+	struct fake_gpu *f = fake_gpu_new(test, 8, AMDGPU_NPS1_PARTITION_MODE,
+					  AMDGPU_SPX_PARTITION_MODE);
+	struct amdgpu_ras_eeprom_control *control =
+		fake_eeprom_new(test, f, IP_VERSION(12, 0, 0), 3);
+	int saved = amdgpu_bad_page_threshold;
+	struct eeprom_table_record recs[3];
+	u64 pages[4];
+	int ret;
+	u32 i;
+
+	amdgpu_ras_eeprom_init(control);
+	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_eeprom_reset_table(control));
+	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_eeprom_init(control));
+	for (i = 0; i < 3; i++)
+		fake_record(&recs[i], 0x400 + i);
+	amdgpu_bad_page_threshold = 3;
+	ret = amdgpu_ras_eeprom_append(control, recs, 3);
+	KUNIT_EXPECT_EQ(test, 0, ret);
+	KUNIT_EXPECT_TRUE(test, f->ras->is_rma);
+
+	/* The next probe. */
+	kunit_activate_static_stub(test, amdgpu_amdx_register, fake_register);
+	kunit_activate_static_stub(test, amdgpu_amdx_mark_rma, fake_mark_rma);
+	fake_defer(test, fake_rma_drop, f->adev->dev);
+	ret = amdgpu_ras_recovery_init(f->adev);
+	amdgpu_bad_page_threshold = saved;
+	KUNIT_EXPECT_EQ(test, -EINVAL, ret);
+	KUNIT_ASSERT_TRUE(test, f->registered);
+	KUNIT_EXPECT_EQ(test, 1, f->rma_marks);
+	KUNIT_ASSERT_EQ(test, 3, registered_pages(test, f, pages, 4));
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ(test, 0x400 + i, pages[i]);
+}
+
+static struct kunit_case amdgpu_amdx_eeprom_cases[] = {
+	KUNIT_CASE_PARAM(eeprom_round_trip_reaches_amdx,
+			 eeprom_config_gen_params),
+	KUNIT_CASE(eeprom_wrap_around_keeps_the_newest),
+	KUNIT_CASE(eeprom_bad_checksum_is_amdgpus_call),
+	KUNIT_CASE(eeprom_rma_board_registers_with_its_pages),
+	{}
+};
+
+static struct kunit_suite amdgpu_amdx_eeprom_suite = {
+	.name = "amdgpu_amdx_eeprom",
+	.test_cases = amdgpu_amdx_eeprom_cases,
+};
+
 kunit_test_suites(&amdgpu_amdx_partition_suite, &amdgpu_amdx_reset_suite,
 		  &amdgpu_amdx_ras_suite, &amdgpu_amdx_reset_work_suite,
-		  &amdgpu_amdx_life_suite);
+		  &amdgpu_amdx_life_suite, &amdgpu_amdx_eeprom_suite);
+
+/* amdx_badpage_decode(), to read what the provider registered. */
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
