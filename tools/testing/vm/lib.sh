@@ -45,9 +45,9 @@ report_fails() { # REPORT: collect.py's problem lines
 	done < <(sed -n '/\] FAILED:$/,/\] console tail:$/{/FAILED:$/d;/console tail:$/d;p}' "$1")
 }
 # The VMs' logs outlive the work tree (CI's clone is deleted after the
-# run): the newest runs' stay in /var/cache/amdx/runs (keep_logs).
+# run): the newest runs' stay in $AMDX_CACHE/runs (keep_logs).
 keep_logs() {
-	local d=/var/cache/amdx/runs f k m
+	local d=${AMDX_CACHE:-/var/cache/amdx}/runs f k m
 	mkdir -p "$d" 2> /dev/null || return 0
 	f=$d/$(date -u +%Y%m%dT%H%M%SZ)-$$
 	mkdir -p "$f"
@@ -120,7 +120,7 @@ vm_build() { # FLAVOUR
 	# The compiler cache: a fresh clone builds the modules, probes,
 	# selftests and C++ tools from it (hits need the same clone path:
 	# kbuild names the sources by absolute path).
-	export CCACHE_DIR=${CCACHE_DIR:-/var/cache/amdx/ccache}
+	export CCACHE_DIR=${CCACHE_DIR:-${AMDX_CACHE:-/var/cache/amdx}/ccache}
 	export CCACHE_BASEDIR=$root CCACHE_NOHASHDIR=true
 	export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 	[ ! -d /usr/lib/ccache ] || export PATH=/usr/lib/ccache:$PATH

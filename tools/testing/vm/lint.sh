@@ -22,7 +22,7 @@ jobs=$(nproc)
 # The cache: lintcache.py in front of sparse and clang-* in PATH.
 export AMDX_LINT_ROOT=$root
 if [ "${AMDX_LINT_CACHE:-}" != off ]; then
-	export AMDX_LINT_CACHE=${AMDX_LINT_CACHE:-/var/cache/amdx/lint}
+	export AMDX_LINT_CACHE=${AMDX_LINT_CACHE:-${AMDX_CACHE:-/var/cache/amdx}/lint}
 	mkdir -p "$AMDX_LINT_CACHE"
 	find "$AMDX_LINT_CACHE" -type f -mtime +14 -delete 2>/dev/null
 	bin=$tmp/bin
