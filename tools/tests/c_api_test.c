@@ -44,7 +44,7 @@ int main(void)
 	struct amdx_device_stats stats;
 	size_t count = 99;
 
-	CHECK(strcmp(amdx_version(), "2.0.0") == 0);
+	CHECK(strcmp(amdx_version(), "3.0.0") == 0);
 
 	/* Another uapi major is refused at open, with the versions in the message. */
 	amdx_fake_set_major(fake, AMDX_UAPI_VERSION_MAJOR + 1);
