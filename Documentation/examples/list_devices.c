@@ -22,9 +22,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "list_devices_c: %s\n", msg);
 		return 1;
 	}
-	ret = amdx_ctl_devices(ctl, devs, AMDX_MAX_DEVICES, &n);
+	ret = amdx_ctl_devices(ctl, devs, sizeof(devs[0]), AMDX_MAX_DEVICES, &n);
 	for (i = 0; ret == 0 && i < n; i++) {
-		if (amdx_ctl_device_info(ctl, devs[i].id, &info) < 0)
+		if (amdx_ctl_device_info(ctl, devs[i].id, &info, sizeof(info)) < 0)
 			continue;
 		printf("%u %s %s vram %llu MiB\n", info.id, (const char *)info.bdf,
 		       (const char *)info.product, (unsigned long long)(info.vram_size >> 20));

@@ -157,6 +157,18 @@ namespace {
 const std::vector<std::string> kComputeModes{"spx", "dpx", "tpx", "qpx", "cpx"};
 const std::vector<std::string> kMemoryModes{"nps1", "nps2", "nps4", "nps8"};
 
+/// The kernel's report of a plan, or of a commit whether it happened or
+/// not: a refusal or rollback the kernel explained is shown as its report.
+Result<PartitionReport> plan_or_commit(const Device& device, const PartitionRequest& req,
+                                       bool commit) {
+    if (!commit)
+        return device.partition_plan(req);
+    auto done = device.partition_commit(req);
+    if (!done && !done.has_report())
+        return Unexpected(done.context());
+    return std::move(done).report();
+}
+
 /// The exit status of a refused or failed plan/commit (after its message).
 int report_status(const PartitionReport& report, bool commit) {
     if (!report.error)
@@ -277,11 +289,7 @@ int PartitionCommands::change(const Options& opts, bool commit, std::ostream& ou
         }
     }
     const bool dry = commit && hive_wide && !confirmed; // print the plan, refuse
-    PartitionReport refused;
-    auto report =
-        commit && !dry ? device.partition_commit(req, &refused) : device.partition_plan(req);
-    if (!report && refused.error) // a refusal or rollback the kernel explained
-        report = std::move(refused);
+    const auto report = plan_or_commit(device, req, commit && !dry);
     if (!report) {
         fail(err, device_error(what, report.error()), report.error());
         return kExitError;

@@ -244,22 +244,20 @@ int VfCommands::enable(const Options& opts, std::ostream& out, std::ostream& err
         return code;
     const auto& [entry, device] = *target;
     const std::string what = what_on("vf enable", entry);
-    VfEnableReport refused;
-    auto report = device.vf_enable(num_vfs_, configs, &refused);
-    if (!report && refused.error) // the kernel's refusal, with its reason
-        report = refused;
-    if (!report) {
-        fail(err, device_error(what, report.error()), report.error());
+    const auto done = device.vf_enable(num_vfs_, configs);
+    if (!done && !done.has_report()) {
+        fail(err, device_error(what, done.error()), done.error());
         return kExitError;
     }
-    if (report->error) {
+    if (!done) { // the kernel's refusal, with its reason
+        const auto& report = done.report();
         std::string msg = what + ": ";
-        if (report->bad_vf != kVfNone)
-            msg += "VF " + std::to_string(report->bad_vf) + ": ";
+        if (report.bad_vf != kVfNone)
+            msg += "VF " + std::to_string(report.bad_vf) + ": ";
         fail(err,
-             msg + std::string(reason_text(report->reason)) + " (reason " +
-                 std::string(to_string(report->reason)) + ", " + errno_text(report->error) + ")",
-             report->error);
+             msg + std::string(reason_text(report.reason)) + " (reason " +
+                 std::string(to_string(report.reason)) + ", " + errno_text(done.error()) + ")",
+             done.error());
         return kExitError;
     }
     return print_vfs(opts, device, entry, std::nullopt, out, err);

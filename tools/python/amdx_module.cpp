@@ -26,8 +26,12 @@ namespace {
 
 py::object g_error; // amdx.Error, set at import
 
-[[noreturn]] void raise(const amdx::ErrorContext& ctx) {
-    PyErr_SetObject(g_error.ptr(), py::make_tuple(ctx.code.value(), ctx.message()).ptr());
+/// Raises amdx.Error for @ctx; its report attribute is @report, the
+/// kernel's report of a refused change (None when it wrote none).
+[[noreturn]] void raise(const amdx::ErrorContext& ctx, const py::object& report = py::none()) {
+    py::object exc = g_error(ctx.code.value(), ctx.message());
+    exc.attr("report") = report;
+    PyErr_SetObject(g_error.ptr(), exc.ptr());
     throw py::error_already_set();
 }
 
@@ -249,10 +253,10 @@ PYBIND11_MODULE(amdx, m) {
             "commit",
             [](const amdx::Device& d, const std::optional<std::string>& compute,
                const std::optional<std::string>& memory, bool drain, std::uint32_t deadline_ms) {
-                amdx::PartitionReport failed;
-                auto r = d.partition_commit(request(compute, memory, drain, deadline_ms), &failed);
-                if (!r)
-                    raise(r.context()); // refused or rolled back is never a value
+                auto r = d.partition_commit(request(compute, memory, drain, deadline_ms));
+                if (!r) // refused or rolled back is never a value
+                    raise(r.context(), r.has_report() ? py::object(report_dict(r.report()))
+                                                      : py::object(py::none()));
                 return report_dict(*r);
             },
             py::arg("compute") = py::none(), py::arg("memory") = py::none(),
@@ -269,7 +273,19 @@ PYBIND11_MODULE(amdx, m) {
                                          py::arg("resets") = v.resets));
                  return out;
              })
-        .def("vf_enable", [](const amdx::Device& d, std::uint32_t n) { unwrap(d.vf_enable(n)); })
+        .def("vf_enable",
+             [](const amdx::Device& d, std::uint32_t n) {
+                 const auto r = d.vf_enable(n);
+                 if (!r && r.has_report())
+                     raise(r.context(),
+                           py::dict(py::arg("reason") = std::string(to_string(r.report().reason)),
+                                    py::arg("bad_vf") =
+                                        r.report().bad_vf == amdx::kVfNone
+                                            ? py::object(py::none())
+                                            : py::object(py::int_(r.report().bad_vf))));
+                 if (!r)
+                     raise(r.context());
+             })
         .def("vf_disable", [](const amdx::Device& d) { unwrap(d.vf_disable()); })
         .def("vf_reset",
              [](const amdx::Device& d, std::uint32_t vf) {

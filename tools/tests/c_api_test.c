@@ -24,6 +24,112 @@ static int n;
 		}                                                                                  \
 	} while (0)
 
+/* Bytes [from, to) of @p all equal @byte. */
+static int all(const void *p, size_t from, size_t to, unsigned char byte)
+{
+	const unsigned char *b = p;
+
+	for (; from < to; from++)
+		if (b[from] != byte)
+			return 0;
+	return 1;
+}
+
+#define CANARY 0xa5
+/* Room for a caller built against a newer uapi whose structures grew. */
+#define GROWN 64
+
+/*
+ * Size-versioned structures (amdx.h): an old caller's buffer is never
+ * written past its size, a new caller's unknown tail is zeroed (outputs)
+ * or must be zero (inputs, -E2BIG), a size below the first version is
+ * -EINVAL and one above AMDX_C_STRUCT_SIZE_MAX -E2BIG, each naming the
+ * structure.
+ */
+static void struct_sizes(void *fake, amdx_ctl *ctl, amdx_dev *dev, amdx_events *ev)
+{
+	union {
+		struct amdx_device_info info;
+		struct amdx_device_entry entry;
+		struct amdx_partition_config cfg;
+		struct amdx_vf_config vf;
+		struct amdx_event event;
+		unsigned char bytes[4 * (sizeof(struct amdx_event) + GROWN)];
+	} u;
+	const size_t info_new = sizeof(u.info) + GROWN;
+	const size_t entry_new = sizeof(u.entry) + GROWN;
+	const size_t cfg_new = sizeof(u.cfg) + GROWN;
+	const size_t vf_new = sizeof(u.vf) + GROWN;
+	const size_t event_new = sizeof(u.event) + GROWN;
+	struct amdx_device_entry *second;
+	struct amdx_vf_config *vf1;
+	char msg[256];
+	size_t count;
+
+	/* Outputs: an old caller (the first version) gets no byte past it. */
+	memset(&u, CANARY, sizeof(u));
+	CHECK(amdx_ctl_device_info(ctl, 1, &u.info, AMDX_DEVICE_INFO_SIZE_VER0) == 0);
+	CHECK(u.info.id == 1 && all(&u, AMDX_DEVICE_INFO_SIZE_VER0, sizeof(u), CANARY));
+	/* A new caller: the bytes this library does not know are zeroed. */
+	memset(&u, CANARY, sizeof(u));
+	CHECK(amdx_ctl_device_info(ctl, 1, &u.info, info_new) == 0 && u.info.id == 1);
+	CHECK(all(&u, sizeof(u.info), info_new, 0) && all(&u, info_new, sizeof(u), CANARY));
+	/* Too small, too large: refused, named, nothing written. */
+	memset(&u, CANARY, sizeof(u));
+	CHECK(amdx_ctl_device_info(ctl, 1, &u.info, AMDX_DEVICE_INFO_SIZE_VER0 - 8) == -EINVAL);
+	CHECK(all(&u, 0, sizeof(u), CANARY));
+	amdx_last_error(msg, sizeof(msg));
+	CHECK(strstr(msg, "struct amdx_device_info of 440 bytes: below its first version (448 "
+			  "bytes)") != NULL);
+	CHECK(amdx_ctl_device_info(ctl, 1, &u.info, AMDX_C_STRUCT_SIZE_MAX + 1) == -E2BIG);
+	CHECK(amdx_ctl_device_info(ctl, 1, &u.info, 0) == -EINVAL);
+	CHECK(all(&u, 0, sizeof(u), CANARY));
+
+	/* List entries are laid out by the caller's entry_size. */
+	memset(&u, CANARY, sizeof(u));
+	CHECK(amdx_ctl_devices(ctl, &u.entry, entry_new, 2, &count) == 0 && count == 2);
+	second = (struct amdx_device_entry *)(u.bytes + entry_new);
+	CHECK(u.entry.id == 0 && second->id == 1);
+	CHECK(all(&u, sizeof(u.entry), entry_new, 0) &&
+	      all(&u, entry_new + sizeof(u.entry), 2 * entry_new, 0) &&
+	      all(&u, 2 * entry_new, sizeof(u), CANARY));
+	CHECK(amdx_ctl_devices(ctl, &u.entry, AMDX_DEVICE_ENTRY_SIZE_VER0 - 1, 2, &count) ==
+	      -EINVAL);
+	memset(&u, CANARY, sizeof(u));
+	CHECK(amdx_events_read(ev, &u.event, event_new, 1, 0) == 0); /* nothing waiting */
+	amdx_fake_emit(fake, amdx_dev_id(dev), AMDX_EVENT_ERROR, 0x1000, 0);
+	CHECK(amdx_events_read(ev, &u.event, event_new, 2, 1000) == 1);
+	CHECK(u.event.address == 0x1000 && u.event.size == sizeof(u.event));
+	CHECK(all(&u, sizeof(u.event), event_new, 0) && all(&u, event_new, sizeof(u), CANARY));
+
+	/* Inputs: a new caller's zero tail is accepted, a non-zero one is not. */
+	memset(&u, 0, sizeof(u));
+	u.cfg.compute_mode = AMDX_COMPUTE_DPX;
+	CHECK(amdx_dev_partition_plan(dev, &u.cfg, cfg_new) == 0 && u.cfg.num_partitions == 2);
+	CHECK(all(&u, sizeof(u.cfg), sizeof(u), 0));
+	u.bytes[cfg_new - 1] = 1;
+	CHECK(amdx_dev_partition_plan(dev, &u.cfg, cfg_new) == -E2BIG);
+	amdx_last_error(msg, sizeof(msg));
+	CHECK(strstr(msg, "struct amdx_partition_config: byte 263 is not zero") != NULL);
+	CHECK(amdx_dev_partition_plan(dev, &u.cfg, AMDX_PARTITION_CONFIG_SIZE_VER0 - 8) == -EINVAL);
+	CHECK(amdx_dev_partition_plan(dev, NULL, sizeof(u.cfg)) == -EINVAL);
+
+	/* VF configurations, read by config_size. */
+	memset(&u, 0, sizeof(u));
+	vf1 = (struct amdx_vf_config *)(u.bytes + vf_new);
+	u.vf.partition_mask = 1;
+	vf1->partition_mask = 2;
+	u.vf.vram_quota = vf1->vram_quota = 1ULL << 30;
+	u.vf.time_slice_us = vf1->time_slice_us = AMDX_VF_TIME_SLICE_DEFAULT_US;
+	u.vf.priority = vf1->priority = AMDX_VF_PRIO_NORMAL;
+	u.bytes[vf_new + sizeof(u.vf)] = 1; /* VF 1's unknown tail */
+	CHECK(amdx_dev_vf_enable(dev, 2, &u.vf, vf_new) == -E2BIG);
+	CHECK(amdx_dev_vf_enable(dev, 2, &u.vf, AMDX_VF_CONFIG_SIZE_VER0 - 8) == -EINVAL);
+	u.bytes[vf_new + sizeof(u.vf)] = 0;
+	CHECK(amdx_dev_vf_enable(dev, 2, &u.vf, vf_new) == 0);
+	CHECK(amdx_dev_vf_disable(dev) == 0);
+}
+
 int main(void)
 {
 	char msg[256];
@@ -44,7 +150,7 @@ int main(void)
 	struct amdx_device_stats stats;
 	size_t count = 99;
 
-	CHECK(strcmp(amdx_version(), "2.0.0") == 0);
+	CHECK(strcmp(amdx_version(), "3.0.0") == 0);
 
 	/* Another uapi major is refused at open, with the versions in the message. */
 	amdx_fake_set_major(fake, AMDX_UAPI_VERSION_MAJOR + 1);
@@ -57,44 +163,49 @@ int main(void)
 	CHECK(amdx_ctl_open("/dev/null", &ctl) == 0 && ctl != NULL);
 
 	/* Caller-owned buffers: too small is -ENOSPC with the count. */
-	CHECK(amdx_ctl_devices(ctl, entries, 1, &count) == -ENOSPC && count == 2);
-	CHECK(amdx_ctl_devices(ctl, NULL, 0, &count) == -ENOSPC && count == 2);
+	CHECK(amdx_ctl_devices(ctl, entries, sizeof(entries[0]), 1, &count) == -ENOSPC &&
+	      count == 2);
+	CHECK(amdx_ctl_devices(ctl, NULL, 0, 0, &count) == -ENOSPC && count == 2);
 	CHECK(entries[0].id == 0);
-	CHECK(amdx_ctl_device_info(ctl, 1, &info) == 0 && info.id == 1 && info.num_xcc == 8);
-	CHECK(amdx_ctl_device_info(ctl, 9, &info) == -ENODEV);
+	CHECK(amdx_ctl_device_info(ctl, 1, &info, sizeof(info)) == 0 && info.id == 1 &&
+	      info.num_xcc == 8);
+	CHECK(amdx_ctl_device_info(ctl, 9, &info, sizeof(info)) == -ENODEV);
 	amdx_last_error(msg, sizeof(msg));
 	CHECK(strstr(msg, "AMDX_QUERY_DEVICE_INFO on device 9") == msg);
 
 	CHECK(amdx_dev_open(ctl, 0, &dev) == 0 && amdx_dev_id(dev) == 0);
-	CHECK(amdx_dev_partitions(dev, &phdr, parts, AMDX_MAX_PARTITIONS, &count) == 0);
+	CHECK(amdx_dev_partitions(dev, &phdr, parts, sizeof(parts[0]), AMDX_MAX_PARTITIONS,
+				  &count) == 0);
 	CHECK(count == 1 && phdr.compute_mode == AMDX_COMPUTE_SPX);
 
 	/* Plan then commit DPX; a failing step rolls back and is negative. */
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.compute_mode = AMDX_COMPUTE_DPX;
-	CHECK(amdx_dev_partition_plan(dev, &cfg) == 0 && cfg.allowed == 1 && cfg.num_partitions == 2);
+	CHECK(amdx_dev_partition_plan(dev, &cfg, sizeof(cfg)) == 0 && cfg.allowed == 1 &&
+	      cfg.num_partitions == 2);
 	amdx_fake_fail_step(fake, AMDX_PART_STEP_COMPUTE, EIO);
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.compute_mode = AMDX_COMPUTE_DPX;
-	CHECK(amdx_dev_partition_commit(dev, &cfg) == -EIO);
+	CHECK(amdx_dev_partition_commit(dev, &cfg, sizeof(cfg)) == -EIO);
 	CHECK(cfg.outcome == AMDX_PART_OUTCOME_ROLLED_BACK && cfg.failed_step == AMDX_PART_STEP_COMPUTE);
 	amdx_fake_fail_step(fake, 0, 0);
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.compute_mode = AMDX_COMPUTE_DPX;
-	CHECK(amdx_dev_partition_commit(dev, &cfg) == 0 && cfg.outcome == AMDX_PART_OUTCOME_COMMITTED);
+	CHECK(amdx_dev_partition_commit(dev, &cfg, sizeof(cfg)) == 0 &&
+	      cfg.outcome == AMDX_PART_OUTCOME_COMMITTED);
 
 	/* The device counters: one rolled-back and one committed commit. */
 	memset(&stats, 0xa5, sizeof(stats));
-	CHECK(amdx_dev_stats(dev, &stats) == 0);
+	CHECK(amdx_dev_stats(dev, &stats, sizeof(stats)) == 0);
 	CHECK(stats.commits == 1 && stats.rollbacks == 1 && stats.refusals == 0);
 	CHECK(stats.reserved[0] == 0 && stats.vf_flrs == 0);
-	CHECK(amdx_dev_stats(dev, NULL) == -EINVAL);
+	CHECK(amdx_dev_stats(dev, NULL, sizeof(stats)) == -EINVAL);
 
 	/* VFs. */
-	CHECK(amdx_dev_vf_enable(dev, 2, NULL) == 0);
-	CHECK(amdx_dev_vfs(dev, vfs, AMDX_MAX_VFS, &count) == 0 && count == 2);
+	CHECK(amdx_dev_vf_enable(dev, 2, NULL, 0) == 0);
+	CHECK(amdx_dev_vfs(dev, vfs, sizeof(vfs[0]), AMDX_MAX_VFS, &count) == 0 && count == 2);
 	CHECK(amdx_dev_vf_disable(dev) == 0);
-	CHECK(amdx_dev_vfs(dev, vfs, AMDX_MAX_VFS, &count) == 0 && count == 0);
+	CHECK(amdx_dev_vfs(dev, vfs, sizeof(vfs[0]), AMDX_MAX_VFS, &count) == 0 && count == 0);
 
 	/* RAS: inject a umc CE, see the counter; the event arrives. */
 	CHECK(amdx_dev_subscribe(dev, 1ULL << AMDX_EVENT_ERROR, 0, &ev) == 0);
@@ -104,13 +215,17 @@ int main(void)
 	inj.type = AMDX_RAS_TYPE_CE;
 	inj.count = 1;
 	inj.address = 0x200000;
-	CHECK(amdx_dev_ras_inject(dev, &inj) == 0 && inj.seq != 0);
-	CHECK(amdx_dev_ras_counters(dev, NULL, rows, 64, &count) == 0 && count > 0);
+	CHECK(amdx_dev_ras_inject(dev, &inj, sizeof(inj)) == 0 && inj.seq != 0);
+	CHECK(amdx_dev_ras_counters(dev, NULL, rows, sizeof(rows[0]), 64, &count) == 0 &&
+	      count > 0);
 	CHECK(rows[0].block == AMDX_RAS_BLOCK_UMC && rows[0].count[AMDX_RAS_TYPE_CE] == 1);
-	CHECK(amdx_events_read(ev, events, 8, 1000) == 1);
+	CHECK(amdx_events_read(ev, events, sizeof(events[0]), 8, 1000) == 1);
 	CHECK(events[0].kind == AMDX_EVENT_ERROR && events[0].address == 0x200000);
-	CHECK(amdx_events_read(ev, events, 8, 0) == 0);
-	CHECK(amdx_dev_badpages(dev, pages, 4, &count) == 0);
+	CHECK(events[0].size == sizeof(events[0]));
+	CHECK(amdx_events_read(ev, events, sizeof(events[0]), 8, 0) == 0);
+	CHECK(amdx_dev_badpages(dev, pages, sizeof(pages[0]), 4, &count) == 0);
+
+	struct_sizes(fake, ctl, dev, ev);
 
 	amdx_events_close(ev);
 	amdx_dev_close(dev);

@@ -5,6 +5,8 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <span>
+#include <type_traits>
 
 #include <gtest/gtest.h>
 
@@ -120,7 +122,24 @@ TEST_F(PartitionTest, ErrorsBeforeTheKernelLookedFailTheCall) {
     const auto r = device->partition_commit(to(ComputeMode::cpx));
     ASSERT_FALSE(r);
     EXPECT_EQ(r.error(), std::errc::operation_not_permitted);
+    EXPECT_FALSE(r.has_report()); // the kernel wrote none
+    EXPECT_FALSE(r.report().error);
 }
+
+// Code written for the earlier shape (a Result plus an out-parameter for the
+// failure's report) does not compile, rather than losing refusals.
+template <class D>
+concept CommitTakesFailedOut = requires(const D& d, amdx::PartitionReport* failed) {
+    d.partition_commit(amdx::PartitionRequest{}, failed);
+};
+template <class D>
+concept VfEnableTakesFailedOut = requires(const D& d, amdx::VfEnableReport* failed) {
+    d.vf_enable(1, std::span<const amdx::VfConfig>{}, failed);
+};
+static_assert(!CommitTakesFailedOut<amdx::Device>);
+static_assert(!VfEnableTakesFailedOut<amdx::Device>);
+static_assert(!std::is_convertible_v<amdx::Reported<amdx::PartitionReport>,
+                                     amdx::Result<amdx::PartitionReport>>);
 
 amdx_partition_holder holder(std::uint32_t pid, const char* comm) {
     amdx_partition_holder h{};
@@ -132,9 +151,10 @@ amdx_partition_holder holder(std::uint32_t pid, const char* comm) {
 
 TEST_F(PartitionTest, BusyCommitReportsHolders) {
     kernel.part_holders = {holder(100, "trainer"), holder(200, "infer")};
-    amdx::PartitionReport report;
-    const auto r = device->partition_commit(to(ComputeMode::cpx), &report);
+    const auto r = device->partition_commit(to(ComputeMode::cpx));
     ASSERT_FALSE(r); // a refused commit is no success value
+    ASSERT_TRUE(r.has_report());
+    const auto& report = r.report();
     EXPECT_EQ(r.error(), std::errc::device_or_resource_busy);
     EXPECT_EQ(r.context().call, "AMDX_IOC_PARTITION_COMMIT");
     EXPECT_EQ(r.context().device, 0U);
@@ -193,9 +213,10 @@ TEST_F(PartitionTest, CommitWithDrainReportsStepsAndChanges) {
 TEST_F(PartitionTest, FailedStepRollsBackAndIsReported) {
     kernel.part_fail_step = AMDX_PART_STEP_MEMORY;
     kernel.part_fail_errno = EIO;
-    amdx::PartitionReport report;
-    const auto r = device->partition_commit(to(ComputeMode::dpx, MemoryMode::nps2), &report);
+    const auto r = device->partition_commit(to(ComputeMode::dpx, MemoryMode::nps2));
     ASSERT_FALSE(r); // a rolled-back transaction is no success value
+    ASSERT_TRUE(r.has_report());
+    const auto& report = r.report();
     EXPECT_EQ(r.error(), std::errc::io_error);
     EXPECT_EQ(r.context().detail, "step memory failed, rolled back");
     EXPECT_EQ(r.context().message(), "AMDX_IOC_PARTITION_COMMIT on device 0: failed: step memory "
@@ -206,9 +227,6 @@ TEST_F(PartitionTest, FailedStepRollsBackAndIsReported) {
     ASSERT_FALSE(report.steps.empty());
     EXPECT_EQ(report.steps.back().step, PartitionStep::memory);
     EXPECT_EQ(report.steps.back().error, -EIO);
-    // Without a report to fill in, the error alone.
-    EXPECT_EQ(device->partition_commit(to(ComputeMode::dpx, MemoryMode::nps2)).error(),
-              std::errc::io_error);
     const auto after = device->partitions();
     ASSERT_TRUE(after);
     EXPECT_EQ(after->compute_mode, ComputeMode::spx);
@@ -220,6 +238,7 @@ TEST_F(PartitionTest, VfAutoProvisioning) {
     const auto r = device->vf_enable(4);
     ASSERT_TRUE(r) << r.error().message();
     EXPECT_FALSE(r->error);
+    EXPECT_TRUE(r.has_report());
     ASSERT_EQ(kernel.vf_enables.size(), 1U);
     EXPECT_EQ(kernel.vf_enables[0].flags, 0U);
     EXPECT_EQ(kernel.vf_enables[0].configs, 0U);
@@ -243,9 +262,10 @@ TEST_F(PartitionTest, VfCustomProvisioningAndRefusal) {
     configs[0].priority = amdx::VfPriority::high;
     configs[1].partition_mask = 2;
     configs[1].vram_quota = (1ULL << 30) + 4096; // not in 16 MiB steps
-    amdx::VfEnableReport report;
-    const auto r = device->vf_enable(2, configs, &report);
+    const auto r = device->vf_enable(2, configs);
     ASSERT_FALSE(r);
+    ASSERT_TRUE(r.has_report());
+    const auto& report = r.report();
     EXPECT_EQ(r.error(), std::errc::invalid_argument);
     EXPECT_EQ(r.context().reason, static_cast<std::uint32_t>(AMDX_PART_REASON_VF_PROVISION));
     EXPECT_EQ(r.context().message(),
@@ -269,6 +289,7 @@ TEST_F(PartitionTest, VfCustomProvisioningAndRefusal) {
     const auto mismatch = device->vf_enable(3, configs);
     ASSERT_FALSE(mismatch);
     EXPECT_EQ(mismatch.error(), std::errc::invalid_argument);
+    EXPECT_FALSE(mismatch.has_report()); // refused before the kernel
 }
 
 TEST_F(PartitionTest, VfSetSendsOnlyTheGivenFields) {

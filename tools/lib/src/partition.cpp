@@ -199,22 +199,19 @@ Result<PartitionReport> Device::partition_plan(const PartitionRequest& req) cons
     return config_call(fd(), id_, AMDX_IOC_PARTITION_PLAN, "AMDX_IOC_PARTITION_PLAN", req, true);
 }
 
-Result<PartitionReport> Device::partition_commit(const PartitionRequest& req,
-                                                 PartitionReport* failed) const noexcept {
+Reported<PartitionReport> Device::partition_commit(const PartitionRequest& req) const noexcept {
     constexpr std::string_view kCall = "AMDX_IOC_PARTITION_COMMIT";
     auto report = config_call(fd(), id_, AMDX_IOC_PARTITION_COMMIT, kCall, req, false);
     if (!report)
-        return report;
+        return Unexpected(report.context());
     // Only a change that happened (or was not needed) is a value.
     if (!report->error && (report->outcome == PartitionOutcome::committed ||
                            report->outcome == PartitionOutcome::unchanged))
-        return report;
+        return std::move(*report);
     if (!report->error) // outputs that contradict the return value
         report->error = std::make_error_code(std::errc::io_error);
     auto error = commit_error(*report, kCall, id_);
-    if (failed != nullptr)
-        *failed = std::move(*report);
-    return error;
+    return {std::move(error), std::move(*report)};
 }
 
 Result<Vfs> Device::vfs() const noexcept {
@@ -232,8 +229,8 @@ Result<Vfs> Device::vfs() const noexcept {
     return out;
 }
 
-Result<VfEnableReport> Device::vf_enable(std::uint32_t num_vfs, std::span<const VfConfig> configs,
-                                         VfEnableReport* failed) const noexcept {
+Reported<VfEnableReport> Device::vf_enable(std::uint32_t num_vfs,
+                                           std::span<const VfConfig> configs) const noexcept {
     if (!configs.empty() && configs.size() != num_vfs)
         return detail::fail(std::errc::invalid_argument, "AMDX_IOC_VF_ENABLE", id_);
     std::vector<amdx_vf_config> raw_configs;
@@ -263,9 +260,7 @@ Result<VfEnableReport> Device::vf_enable(std::uint32_t num_vfs, std::span<const 
     ctx.reason = arg.reason;
     if (report.bad_vf != kVfNone)
         ctx.detail = "VF " + std::to_string(report.bad_vf);
-    if (failed != nullptr)
-        *failed = report;
-    return Unexpected(std::move(ctx));
+    return {Unexpected(std::move(ctx)), report};
 }
 
 Result<void> Device::vf_disable() const noexcept {

@@ -22,7 +22,7 @@ class AmdxModule(unittest.TestCase):
         del self.dev, self.ctl, self.kernel
 
     def test_version_and_devices(self):
-        self.assertEqual(amdx.__version__, "2.0.0")
+        self.assertEqual(amdx.__version__, "3.0.0")
         self.assertEqual([d["device"] for d in self.ctl.devices()], [0, 1])
         info = self.ctl.device_info(1)
         self.assertEqual(info["bdf"], "0000:c2:00.0")
@@ -35,6 +35,7 @@ class AmdxModule(unittest.TestCase):
         self.assertIsInstance(cm.exception, OSError)
         self.assertEqual(cm.exception.errno, errno.ENODEV)
         self.assertIn("AMDX_QUERY_DEVICE_INFO on device 9", cm.exception.strerror)
+        self.assertIsNone(cm.exception.report)  # only refused changes carry one
         with self.assertRaises(ValueError):
             self.dev.plan(compute="XPX")
 
@@ -53,6 +54,8 @@ class AmdxModule(unittest.TestCase):
             self.dev.commit(compute="DPX")
         self.assertEqual(cm.exception.errno, errno.EIO)
         self.assertIn("step compute failed, rolled back", cm.exception.strerror)
+        self.assertEqual(cm.exception.report["outcome"], "rolled_back")
+        self.assertEqual(cm.exception.report["failed_step"], "compute")
         self.assertEqual(self.dev.partitions()["compute_mode"], "SPX")
         self.kernel.fail_step(0, 0)
         self.assertEqual(self.dev.commit(compute="DPX")["outcome"], "committed")
@@ -62,6 +65,7 @@ class AmdxModule(unittest.TestCase):
         with self.assertRaises(amdx.Error) as cm:  # SPX: one VF only
             self.dev.vf_enable(2)
         self.assertIn("(reason vf_compute)", cm.exception.strerror)
+        self.assertEqual(cm.exception.report["reason"], "vf_compute")
         self.dev.vf_enable(1)
         self.assertEqual([v["vf"] for v in self.dev.vfs()], [0])
         self.assertIn(self.dev.vf_reset(0)["result"], ("acked", "ack_timeout"))

@@ -212,26 +212,24 @@ class AMDX_EXPORT Device {
     /// is a PartitionReport with its error set.
     [[nodiscard]] Result<PartitionReport>
     partition_plan(const PartitionRequest& req) const noexcept;
-    /// %AMDX_IOC_PARTITION_COMMIT: applies @req.  The value is the report of
-    /// a change that was committed or not needed (outcome committed or
-    /// unchanged).  Everything else fails: refusals (EINVAL with the reason
-    /// in the context), holders without drain (EBUSY), a missed drain
-    /// deadline (ETIMEDOUT), a failed step that rolled back (its errno, the
-    /// step in the context's detail).  If @failed is given, it receives the
-    /// kernel's report of such a failure (steps, holders; its error set)
-    /// when the kernel wrote one.
-    [[nodiscard]] Result<PartitionReport>
-    partition_commit(const PartitionRequest& req, PartitionReport* failed = nullptr) const noexcept;
+    /// %AMDX_IOC_PARTITION_COMMIT: applies @req.  A value only when the
+    /// change was committed or not needed (outcome committed or unchanged).
+    /// Everything else fails: refusals (EINVAL with the reason in the
+    /// context), holders without drain (EBUSY), a missed drain deadline
+    /// (ETIMEDOUT), a failed step that rolled back (its errno, the step in
+    /// the context's detail).  The kernel's report of such a failure (steps,
+    /// holders; its error set) is the result's report() when the kernel
+    /// wrote one.
+    [[nodiscard]] Reported<PartitionReport>
+    partition_commit(const PartitionRequest& req) const noexcept;
     /// %AMDX_QUERY_VFS with the two-call size protocol.
     [[nodiscard]] Result<Vfs> vfs() const noexcept;
     /// %AMDX_IOC_VF_ENABLE of @num_vfs VFs: auto-provisioned if @configs is
     /// empty, else with one config per VF (EINVAL if the counts differ).
     /// A refusal fails with the kernel's errno and reason (in the context;
-    /// the refused VF in its detail); if @failed is given it receives the
-    /// refusal's report too.
-    [[nodiscard]] Result<VfEnableReport> vf_enable(std::uint32_t num_vfs,
-                                                   std::span<const VfConfig> configs = {},
-                                                   VfEnableReport* failed = nullptr) const noexcept;
+    /// the refused VF in its detail), and its report() is the kernel's.
+    [[nodiscard]] Reported<VfEnableReport>
+    vf_enable(std::uint32_t num_vfs, std::span<const VfConfig> configs = {}) const noexcept;
     /// %AMDX_IOC_VF_DISABLE.
     [[nodiscard]] Result<void> vf_disable() const noexcept;
     /// %AMDX_IOC_VF_SET of VF @vf.

@@ -167,8 +167,8 @@ struct PartitionRequest {
 /// The outputs of a plan or commit.  The kernel copies them back even when
 /// it refuses (EINVAL with a reason, EBUSY with holders, ETIMEDOUT, a failed
 /// step's errno): then @error holds that errno.  A plan's report is its
-/// value either way; a commit's is its value only when the change happened
-/// (Device::partition_commit()).
+/// value either way; a commit's is its value only when the change happened,
+/// and the report() of its failure otherwise (Device::partition_commit()).
 struct AMDX_EXPORT PartitionReport {
     std::error_code error; ///< the ioctl's errno; clear if it succeeded
     PartitionReason reason = PartitionReason::none;
@@ -222,8 +222,8 @@ struct Vfs {
     std::vector<VfInfo> vfs; ///< by index
 };
 
-/// The outputs of %AMDX_IOC_VF_ENABLE; a refusal is a failed call, whose
-/// report (Device::vf_enable()'s @failed) has @error set.
+/// The outputs of %AMDX_IOC_VF_ENABLE; a refusal is a failed call whose
+/// report() (Device::vf_enable()) has @error set.
 struct VfEnableReport {
     std::error_code error;
     PartitionReason reason = PartitionReason::none;

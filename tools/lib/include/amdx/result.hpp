@@ -6,6 +6,8 @@
 // std::system_category()) and where it happened (the failing call, the
 // device, the kernel's reason code).  error() is the code, context() all of
 // it, context().message() one line for a log or an operator.
+// amdx::Reported<R> is the result of a change the kernel reports on either
+// way: an error when the change did not happen, its report() in both cases.
 //
 // This is deliberately always amdx's own type, even where <expected> exists:
 // an alias that depended on the consumer's -std would change the layout of
@@ -217,6 +219,74 @@ class [[nodiscard]] Result<void> {
   private:
     ErrorContext ctx_;
     bool ok_ = true;
+};
+
+/// The result of a change the kernel reports on whether it happened or not
+/// (a partition commit, a VF enable).  Like Result<R>, it holds a value only
+/// when the change happened: `if (!r)` sees every refusal and rollback.
+/// Unlike Result<R>, a failure keeps the kernel's report beside its error
+/// (the reason, the steps, the holders): report() returns it, has_report()
+/// says whether the kernel wrote one (not when the call failed before it,
+/// e.g. EPERM or ENOTTY; report() is then a default R).
+///
+/// It is deliberately not a Result<R>: code written for the earlier shape
+/// (a Result plus an out-parameter for the failure's report) does not
+/// compile against it rather than losing the report.
+template <class R>
+class [[nodiscard]] Reported {
+    static_assert(std::is_object_v<R> && std::is_default_constructible_v<R>,
+                  "Reported<R> needs a default-constructible report type");
+
+  public:
+    using value_type = R;
+    using error_type = std::error_code;
+
+    // NOLINTBEGIN(google-explicit-constructor): implicit like Result's
+    /// The change happened; @report is the value.
+    Reported(R report) noexcept(std::is_nothrow_move_constructible_v<R>)
+        : report_(std::move(report)), has_report_(true), ok_(true) {}
+    /// A failure without a report from the kernel.
+    Reported(Unexpected u) noexcept : ctx_(std::move(u).context()) {}
+    // NOLINTEND(google-explicit-constructor)
+    /// A failure, with the kernel's @report of it.
+    Reported(Unexpected u, R report) noexcept(std::is_nothrow_move_constructible_v<R>)
+        : report_(std::move(report)), ctx_(std::move(u).context()), has_report_(true) {}
+
+    [[nodiscard]] bool has_value() const noexcept { return ok_; }
+    explicit operator bool() const noexcept { return ok_; }
+
+    /// The value: the report of the change that happened; aborts on a failure.
+    [[nodiscard]] const R& value() const& noexcept { return *get(); }
+    [[nodiscard]] R&& value() && noexcept { return std::move(*get()); }
+    const R& operator*() const& noexcept { return *get(); }
+    R&& operator*() && noexcept { return std::move(*get()); }
+    const R* operator->() const noexcept { return get(); }
+
+    [[nodiscard]] const std::error_code& error() const noexcept { return context().code; }
+    /// The error with its context; aborts on a value.
+    [[nodiscard]] const ErrorContext& context() const noexcept {
+        if (ok_)
+            detail::bad_result_access();
+        return ctx_;
+    }
+
+    /// The kernel wrote a report (always, on a value).
+    [[nodiscard]] bool has_report() const noexcept { return has_report_; }
+    /// The kernel's report, of a success or of a failure.
+    [[nodiscard]] const R& report() const& noexcept { return report_; }
+    [[nodiscard]] R&& report() && noexcept { return std::move(report_); }
+
+  private:
+    const R* get() const noexcept {
+        if (!ok_)
+            detail::bad_result_access();
+        return &report_;
+    }
+
+    R report_{};
+    ErrorContext ctx_;
+    bool has_report_ = false;
+    bool ok_ = false;
 };
 
 } // namespace amdx

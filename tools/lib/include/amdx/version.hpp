@@ -14,10 +14,10 @@
 
 #include <amdx/export.hpp>
 
-#define AMDX_LIB_VERSION_MAJOR 2
+#define AMDX_LIB_VERSION_MAJOR 3
 #define AMDX_LIB_VERSION_MINOR 0
 #define AMDX_LIB_VERSION_PATCH 0
-#define AMDX_LIB_VERSION_STRING "2.0.0"
+#define AMDX_LIB_VERSION_STRING "3.0.0"
 
 namespace amdx {
 
@@ -26,7 +26,7 @@ struct LibraryVersion {
     std::uint32_t major = 0;
     std::uint32_t minor = 0;
     std::uint32_t patch = 0;
-    std::string_view text; ///< "2.0.0"
+    std::string_view text; ///< "3.0.0"
 
     bool operator==(const LibraryVersion&) const = default;
 };
