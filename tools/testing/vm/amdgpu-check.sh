@@ -49,7 +49,7 @@ echo "TAP version 13"
 # runs in KDIR, so the build directory's name would stay in every
 # relative path; scripts/amdgpu-tree.sh keeps that name fixed instead.
 [ ! -d /usr/lib/ccache ] || export PATH=/usr/lib/ccache:$PATH
-export CCACHE_DIR=${CCACHE_DIR:-/var/cache/amdx/ccache}
+export CCACHE_DIR=${CCACHE_DIR:-${AMDX_CACHE:-/var/cache/amdx}/ccache}
 export CCACHE_NOHASHDIR=true CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 
 # 1. The series against pristine sources.
