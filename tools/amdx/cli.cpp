@@ -15,6 +15,8 @@
 #include <fcntl.h>
 #include <fstream>
 #include <iostream>
+#include <memory>
+#include <optional>
 #include <ostream>
 #include <sstream>
 #include <unistd.h>
@@ -27,6 +29,7 @@
 #include "commands.hpp"
 #include "doctor.hpp"
 #include "fleet.hpp"
+#include "tree.hpp"
 
 namespace amdx::cli {
 
@@ -226,13 +229,35 @@ std::string usage_message(CLI::App& app, const CLI::ParseError& e, int argc,
     return what + help;
 }
 
-int dispatch(int argc, const char* const* argv, Options& opts, std::ostream& out,
-             std::ostream& err) {
+} // namespace
+
+/// The tree's parts: the parser and the values and commands it parses into.
+struct CommandTree::Parts {
+    explicit Parts(Options& opts);
+
     CLI::App app{"Control AMD Instinct devices through the amdx kernel module.", "amdx"};
     bool json = false;
     bool pretty = false;
     bool version = false;
     std::string color = "auto";
+    CLI::App* dev = nullptr;
+    CLI::App* list = nullptr;
+    std::string selector = "all";
+    CLI::App* hmm = nullptr;
+    CLI::App* hmm_demo_cmd = nullptr;
+    std::string hmm_selector = "all";
+    std::vector<std::string> demo_args;
+    // Each registers its commands in the constructor, in this order.
+    std::optional<PartitionCommands> partition;
+    std::optional<VfCommands> vf;
+    std::optional<RasCommands> ras;
+    std::optional<MonitorCommand> monitor;
+    std::optional<FleetCommands> fleet; // exporter, health, partition export
+    std::optional<DoctorCommand> doctor;
+};
+
+CommandTree::Parts::Parts(Options& opts) {
+    app.formatter(help_formatter());
     app.add_flag("-j,--json", json, "JSON output");
     app.add_flag("-p,--pretty", pretty, "Pretty-printed JSON output (implies --json)");
     app.add_option("-d,--device-node", opts.node, "The amdx control node")->capture_default_str();
@@ -248,54 +273,81 @@ int dispatch(int argc, const char* const* argv, Options& opts, std::ostream& out
                  "Print the versions of amdx, libamdx, the uapi and the "
                  "loaded module, and exit");
     app.require_subcommand(0, 1);
-    app.footer(
-        "Grammar: amdx [OPTIONS] OBJECT [COMMAND] [ARGS]\n"
-        "  OBJECT := { dev | hmm | partition | vf | ras | monitor }\n"
-        "  dev COMMAND := { list | show [DEV] }   (show is the default)\n"
-        "  hmm COMMAND := { show [DEV] | demo [DEV] [size=BYTES] [partition=N] }\n"
-        "  partition COMMAND := { show [DEV] | plan DEV CHANGE | set DEV CHANGE [--drain]\n"
-        "                         [--deadline-ms N] }   CHANGE := [--compute M] [--memory M]\n"
-        "  vf COMMAND := { show [DEV] | enable DEV N [--config FILE] | disable DEV\n"
-        "                  | set DEV VF [--vram-mib N] [--time-slice-us N] [--priority P]\n"
-        "                    [--evict | --no-evict] | reset DEV VF }\n"
-        "  ras COMMAND := { show [DEV] | inject DEV --block B --type T [--instance N]\n"
-        "                   [--address A] [--count N] | policy { show [DEV] | set DEV KNOBS }\n"
-        "                   | badpages [DEV] [--export FILE | --import FILE] }\n"
-        "  monitor [DEV...] [--kinds K,...] [--count N] [--timeout-ms N] [--ring-size N]\n"
-        "  DEV := { ID | BDF | serial:SERIAL | all }[,...]   (all is the default)\n"
-        "Exit status: 0 ok, 1 failed, 2 usage, 3 module not loaded, 4 no such device,\n"
-        "  5 permission denied, 6 busy (try again), 7 not supported, 8 rolled back.\n"
-        "See amdx(1).");
 
-    auto* dev = app.add_subcommand("dev", "AMD Instinct devices (COMMAND: list, show)");
+    dev = app.add_subcommand("dev", "AMD Instinct devices (COMMAND: list, show)");
     dev->fallthrough()->require_subcommand(0, 1);
-    auto* list = dev->add_subcommand("list", "List devices: id, PCI address, model");
+    list = dev->add_subcommand("list", "List devices: id, PCI address, model");
     list->fallthrough();
-    std::string selector = "all";
     auto* show = dev->add_subcommand("show", "Show device details (the default COMMAND)");
     show->fallthrough();
     add_dev_option(show, selector, true);
 
-    auto* hmm = app.add_subcommand("hmm", "HMM migration (COMMAND: show, demo)");
+    hmm = app.add_subcommand("hmm", "HMM migration (COMMAND: show, demo)");
     hmm->fallthrough()->require_subcommand(0, 1);
-    std::string hmm_selector = "all";
     auto* hmm_show_cmd = hmm->add_subcommand(
         "show", "HMM capability, VRAM free per partition, this process's ranges (default)");
     hmm_show_cmd->fallthrough();
     add_dev_option(hmm_show_cmd, hmm_selector, true);
-    std::vector<std::string> demo_args;
-    auto* hmm_demo_cmd = hmm->add_subcommand(
+    hmm_demo_cmd = hmm->add_subcommand(
         "demo", "Migrate a buffer to VRAM, fault it back with the CPU, verify it");
     hmm_demo_cmd->fallthrough();
     hmm_demo_cmd->add_option("ARGS", demo_args, "[DEV] [size=BYTES] [partition=N]");
 
-    const PartitionCommands partition(app);
-    const VfCommands vf(app);
-    const RasCommands ras(app);
-    const MonitorCommand monitor(app);
-    const FleetCommands fleet(app); // exporter, health, partition export
-    const DoctorCommand doctor(app);
+    partition.emplace(app);
+    vf.emplace(app);
+    ras.emplace(app);
+    monitor.emplace(app);
+    fleet.emplace(app);
+    doctor.emplace(app);
+}
 
+CommandTree::CommandTree(Options& opts) : parts_(std::make_unique<Parts>(opts)) {}
+
+CommandTree::~CommandTree() = default;
+
+CLI::App& CommandTree::app() {
+    return parts_->app;
+}
+
+int CommandTree::run(Options& opts, std::ostream& out, std::ostream& err) const {
+    const Parts& p = *parts_;
+    if (p.version)
+        return print_version(opts, out);
+    opts.color = p.color == "always" ||
+                 (p.color == "auto" && (&out == &std::cout || is_stdout_buf(out.rdbuf())) &&
+                  ::isatty(STDOUT_FILENO) == 1 && std::getenv("NO_COLOR") == nullptr);
+    if (p.pretty)
+        opts.format = Format::json_pretty;
+    else if (p.json)
+        opts.format = Format::json;
+
+    if (p.dev->parsed())
+        return p.list->parsed() ? dev_list(opts, out, err) : dev_show(opts, p.selector, out, err);
+    if (p.hmm->parsed())
+        return p.hmm_demo_cmd->parsed() ? hmm_demo(opts, p.demo_args, out, err)
+                                        : hmm_show(opts, p.hmm_selector, out, err);
+    if (p.fleet->parsed())
+        return p.fleet->run(opts, out, err);
+    if (p.doctor->parsed())
+        return p.doctor->run(opts, out, err);
+    if (p.partition->parsed())
+        return p.partition->run(opts, out, err);
+    if (p.vf->parsed())
+        return p.vf->run(opts, out, err);
+    if (p.ras->parsed())
+        return p.ras->run(opts, out, err);
+    if (p.monitor->parsed())
+        return p.monitor->run(opts, out, err);
+    fail(err, "missing OBJECT: one of " + object_list(p.app) + " (see 'amdx --help')");
+    return kExitUsage;
+}
+
+namespace {
+
+int dispatch(int argc, const char* const* argv, Options& opts, std::ostream& out,
+             std::ostream& err) {
+    CommandTree tree(opts);
+    CLI::App& app = tree.app();
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -304,36 +356,7 @@ int dispatch(int argc, const char* const* argv, Options& opts, std::ostream& out
         fail(err, usage_message(app, e, argc, argv));
         return kExitUsage;
     }
-
-    if (version)
-        return print_version(opts, out);
-    opts.color = color == "always" ||
-                 (color == "auto" && (&out == &std::cout || is_stdout_buf(out.rdbuf())) &&
-                  ::isatty(STDOUT_FILENO) == 1 && std::getenv("NO_COLOR") == nullptr);
-    if (pretty)
-        opts.format = Format::json_pretty;
-    else if (json)
-        opts.format = Format::json;
-
-    if (dev->parsed())
-        return list->parsed() ? dev_list(opts, out, err) : dev_show(opts, selector, out, err);
-    if (hmm->parsed())
-        return hmm_demo_cmd->parsed() ? hmm_demo(opts, demo_args, out, err)
-                                      : hmm_show(opts, hmm_selector, out, err);
-    if (fleet.parsed())
-        return fleet.run(opts, out, err);
-    if (doctor.parsed())
-        return doctor.run(opts, out, err);
-    if (partition.parsed())
-        return partition.run(opts, out, err);
-    if (vf.parsed())
-        return vf.run(opts, out, err);
-    if (ras.parsed())
-        return ras.run(opts, out, err);
-    if (monitor.parsed())
-        return monitor.run(opts, out, err);
-    fail(err, "missing OBJECT: one of dev, hmm, partition, vf, ras, monitor (see 'amdx --help')");
-    return kExitUsage;
+    return tree.run(opts, out, err);
 }
 
 } // namespace

@@ -478,7 +478,7 @@ TEST_F(CliRun, UsageErrors) {
     const CliOutcome no_object = run({});
     EXPECT_EQ(no_object.code, 2);
     expect_one_error_line(no_object, "amdx: missing OBJECT: one of dev, hmm, partition, vf, ras, "
-                                     "monitor (see 'amdx --help')");
+                                     "monitor, exporter, health, doctor (see 'amdx --help')");
 
     const CliOutcome bad_object = run({"bus", "list"});
     EXPECT_EQ(bad_object.code, 2);
