@@ -494,6 +494,9 @@ TEST_F(CliRun, FailedWritesToStandardOutputAreAnError) {
              {"dev", "show", "0"},
              {"--version"},
              {"exporter", "--textfile", "-"},
+             {"ras", "badpages", "0", "--export", "-"}, // said EIO, in two lines
+             {"partition", "export", "--node", "n"},
+             {"vf", "--help"},
          }) {
         std::vector<const char*> argv{"amdx", "-d", "/dev/null"};
         argv.insert(argv.end(), args.begin(), args.end());
