@@ -213,8 +213,63 @@ std::string usage_message(CLI::App& app, const CLI::ParseError& e, int argc,
             return msg + ": did you mean '" + path + " " + best + "'?";
         return msg + help;
     }
-    // "DEV: invalid device ..." (our validator names DEV itself), "--count:
-    // Value 0 not in range 1 to 1024", "--block is required".
+    return parse_error_text(*cmd, e) + help;
+    return what + help;
+}
+
+} // namespace
+
+namespace {
+
+/// The option @name ("--count", "N") of @cmd or, through fallthrough, of
+/// its parents.
+const CLI::Option* find_option(const CLI::App& cmd, const std::string& name) {
+    for (const CLI::App* c = &cmd; c != nullptr; c = c->get_parent())
+        if (const auto* o = c->get_option_no_throw(name))
+            return o;
+    return nullptr;
+}
+
+/// "86400" for CLI11's "86400.000000".
+std::string trim_number(std::string n) {
+    if (n.find('.') == std::string::npos)
+        return n;
+    while (n.back() == '0')
+        n.pop_back();
+    if (n.back() == '.')
+        n.pop_back();
+    return n;
+}
+
+/// Whether @value reads as the number @opt takes (its type name's INT,
+/// UINT or FLOAT); true for any value of an option of another type.
+bool reads_as_number(const CLI::Option* opt, const std::string& value) {
+    const std::string type = opt == nullptr ? std::string() : opt->get_type_name();
+    if (type.rfind("INT", 0) == 0 || type.rfind("UINT", 0) == 0) {
+        const std::size_t digits = value.rfind('-', 0) == 0 ? 1 : 0;
+        return value.size() > digits &&
+               std::all_of(value.begin() + static_cast<std::ptrdiff_t>(digits), value.end(),
+                           [](char c) { return c >= '0' && c <= '9'; });
+    }
+    if (type.rfind("FLOAT", 0) == 0) {
+        char* end = nullptr;
+        std::strtod(value.c_str(), &end);
+        return !value.empty() && end == value.c_str() + value.size();
+    }
+    return true;
+}
+
+/// "not a whole number: abc", "not a number: abc".
+std::string not_a_number(const CLI::Option* opt, const std::string& value) {
+    const bool whole = opt != nullptr && opt->get_type_name().rfind("FLOAT", 0) != 0;
+    return (whole ? "not a whole number: " : "not a number: ") + value;
+}
+
+} // namespace
+
+std::string parse_error_text(const CLI::App& cmd, const CLI::ParseError& e) {
+    std::string what = e.what();
+    // "DEV: invalid device ..." (our validator names DEV itself).
     if (what.rfind("DEV: ", 0) == 0)
         what.erase(0, 5);
     // Two failed checks of one option: "--x: (first) AND (second)"; the
@@ -224,12 +279,50 @@ std::string usage_message(CLI::App& app, const CLI::ParseError& e, int argc,
         if (open != std::string::npos)
             what = what.substr(0, open + 2) + what.substr(open + 3, both - open - 3);
     }
-    if (const auto v = what.find(": Value "); v != std::string::npos)
+    // "--count: Value abc not in range 1 to 1024": a value that is no
+    // number says so; bounds without CLI11's float digits.
+    if (const auto v = what.find(": Value "); v != std::string::npos) {
+        const std::string name = what.substr(0, v);
+        const std::string rest = what.substr(v + 8);
+        const auto in = rest.find(" not in range ");
+        const auto to = rest.find(" to ", in == std::string::npos ? 0 : in);
+        if (in != std::string::npos && to != std::string::npos) {
+            const std::string value = rest.substr(0, in);
+            const std::string range = trim_number(rest.substr(in + 14, to - in - 14)) + " to " +
+                                      trim_number(rest.substr(to + 4));
+            const CLI::Option* opt = find_option(cmd, name);
+            return reads_as_number(opt, value)
+                       ? name + ": value " + value + " not in range " + range
+                       : name + ": " + not_a_number(opt, value) + " (expected " + range + ")";
+        }
         what[v + 2] = 'v';
-    return what + help;
+    }
+    // "Could not convert: --since = abc"
+    if (what.rfind("Could not convert: ", 0) == 0) {
+        const std::string rest = what.substr(19);
+        const auto eq = rest.find(" = ");
+        if (eq != std::string::npos) {
+            const std::string name = rest.substr(0, eq);
+            return name + ": " + not_a_number(find_option(cmd, name), rest.substr(eq + 3));
+        }
+    }
+    // "--device-node: At Most 1 required but received 3"
+    if (const auto most = what.find(": At Most "); most != std::string::npos) {
+        const auto but = what.find(" required but received ", most);
+        if (but != std::string::npos)
+            return what.substr(0, most) + ": given " + what.substr(but + 23) + " times, at most " +
+                   what.substr(most + 10, but - most - 10);
+    }
+    // "--block: 1 required TEXT:{umc,...} missing"
+    if (const auto req = what.find(" required ");
+        req != std::string::npos && what.size() > 8 &&
+        what.compare(what.size() - 8, 8, " missing") == 0) {
+        const auto colon = what.rfind(": ", req);
+        if (colon != std::string::npos)
+            return what.substr(0, colon) + ": a value is missing";
+    }
+    return what;
 }
-
-} // namespace
 
 /// The tree's parts: the parser and the values and commands it parses into.
 struct CommandTree::Parts {

@@ -698,9 +698,10 @@ TEST_F(HmmCli, DemoFailsWhenNothingMoved) {
 
 TEST_F(HmmCli, DemoRefusals) {
     kernel.caps.caps = AMDX_CAP_DEVICE_QUERY;
-    expect_one_error_line(run({"-d", "/dev/null", "hmm", "demo"}),
-                          "amdx: HMM migration not supported by this kernel "
-                          "(no CONFIG_DEVICE_PRIVATE)");
+    const CliOutcome unsupported = run({"-d", "/dev/null", "hmm", "demo"});
+    EXPECT_EQ(unsupported.code, amdx::cli::kExitNotSupported); // cli.rst's exit status 7
+    expect_one_error_line(unsupported, "amdx: HMM migration not supported by this kernel "
+                                       "(no CONFIG_DEVICE_PRIVATE)");
     kernel.caps.caps |= AMDX_CAP_DEVICE_PRIVATE | AMDX_CAP_HMM_MIRROR | AMDX_CAP_HMM_MIGRATE;
     expect_one_error_line(run({"-d", "/dev/null", "hmm", "demo", "1"}),
                           "amdx: device 1: VRAM is not device-private memory HMM can migrate to");

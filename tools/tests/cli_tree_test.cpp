@@ -269,3 +269,68 @@ TEST(CliTree, ManPageListsEveryCommand) {
 }
 
 } // namespace
+
+namespace {
+
+// Every option and argument of every command, given a value it does not
+// take, is the one usage line in amdx's words: exit 2, "amdx: ...", and
+// nothing of CLI11's composition
+// ("(...) AND (...)", "Value", float bounds as "0.000000", "At Most 1
+// required but received 2"; a word no number called a value out of range).
+TEST(CliTree, EveryBadValueIsOneUsageLine) {
+    amdx::cli::Options opts;
+    amdx::cli::CommandTree tree(opts);
+    std::vector<const CLI::App*> cmds{&tree.app()};
+    const auto below = amdx::cli::visible_commands(tree.app());
+    cmds.insert(cmds.end(), below.begin(), below.end());
+    std::size_t checked = 0;
+    for (const auto* cmd : cmds) {
+        const auto path = words_of(command_path(*cmd));
+        std::vector<std::string> before; // the positionals before this one
+        for (const auto* o : cmd->get_options()) {
+            if (o->get_group().empty() || o->get_expected_max() == 0)
+                continue;
+            for (const char* bad :
+                 {"abc", "-5", "99999999999999999999999", "1.5", "size=abc", "colour=red"}) {
+                std::vector<std::string> args{"amdx", "-d", "/nonexistent/amdx"};
+                args.insert(args.end(), path.begin(), path.end());
+                if (o->get_positional()) {
+                    args.insert(args.end(), before.begin(), before.end());
+                    args.emplace_back(bad);
+                } else {
+                    args.push_back(o->get_name(false, false));
+                    args.emplace_back(bad);
+                }
+                std::vector<const char*> argv;
+                argv.reserve(args.size());
+                for (const auto& a : args)
+                    argv.push_back(a.c_str());
+                std::ostringstream out;
+                std::ostringstream err;
+                const int code =
+                    amdx::cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
+                const std::string line = err.str();
+                std::string what;
+                for (std::size_t i = 3; i < args.size(); ++i)
+                    what += " " + args[i];
+                // A value the option takes, or (health) status 2 as Node
+                // Problem Detector's "unknown", on standard output.
+                if (code != amdx::cli::kExitUsage || line.empty())
+                    continue;
+                ++checked;
+                EXPECT_EQ(std::count(line.begin(), line.end(), '\n'), 1) << what << ": " << line;
+                EXPECT_EQ(line.rfind("amdx: ", 0), 0U) << what << ": " << line;
+                for (const char* leak : {" AND ", " OR ", "Value ", ".000000", "Could not convert",
+                                         "At Most", "required but", "required TEXT", "value abc",
+                                         "value 1.5", "--size", "--partition"})
+                    EXPECT_EQ(line.find(leak), std::string::npos)
+                        << what << ": " << line << "(has '" << leak << "')";
+            }
+            if (o->get_positional())
+                before.emplace_back("0");
+        }
+    }
+    EXPECT_GT(checked, 40U);
+}
+
+} // namespace
