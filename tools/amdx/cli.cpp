@@ -392,6 +392,7 @@ CommandTree::Parts::Parts(Options& opts) {
     monitor.emplace(app);
     fleet.emplace(app);
     doctor.emplace(app);
+    list_commands(app);
 }
 
 CommandTree::CommandTree(Options& opts) : parts_(std::make_unique<Parts>(opts)) {}

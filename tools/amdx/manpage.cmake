@@ -2,8 +2,8 @@
 #
 # cmake -DIN=cli.rst -DCOMMANDS=commands.rst -DOUT=amdx.1.rst -P manpage.cmake:
 # Documentation's admin-guide/cli.rst as amdx(1): the title becomes NAME and
-# the manual section, the introduction DESCRIPTION, and the command list
-# amdx-gen made from the CLI's command tree goes before the exit statuses,
+# the manual section, the introduction DESCRIPTION, and the command summary
+# amdx-gen made from the CLI's command tree goes before the commands,
 # so amdx(1), the documentation and the CLI are one text.
 file(READ "${IN}" text)
 file(READ "${COMMANDS}" commands)
@@ -26,10 +26,10 @@ control AMD Instinct devices through the amdx kernel module
 Description
 ===========
 " text "${text}")
-set(status "Exit status and errors\n======================\n")
-string(FIND "${text}" "${status}" at)
+set(described "Commands\n========\n")
+string(FIND "${text}" "${described}" at)
 if(at EQUAL -1)
-  message(FATAL_ERROR "${IN}: no 'Exit status and errors' section to put the commands before")
+  message(FATAL_ERROR "${IN}: no 'Commands' section to put the command summary before")
 endif()
-string(REPLACE "${status}" "${commands}${status}" text "${text}")
+string(REPLACE "${described}" "${commands}${described}" text "${text}")
 file(WRITE "${OUT}" "${text}")

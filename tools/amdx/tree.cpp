@@ -294,6 +294,17 @@ std::string object_list(const CLI::App& app) {
     return join(command_names(children(app)), ", ");
 }
 
+void list_commands(CLI::App& app) {
+    for (auto* sub : app.get_subcommands([](const CLI::App* s) { return visible(s); })) {
+        list_commands(*sub);
+        const std::string desc = sub->get_description();
+        const auto at = desc.find(" (COMMAND: ");
+        if (at != std::string::npos)
+            sub->description(desc.substr(0, at) +
+                             " (COMMAND: " + join(command_names(children(*sub)), ", ") + ")");
+    }
+}
+
 std::shared_ptr<CLI::Formatter> help_formatter() {
     return std::make_shared<HelpFormatter>();
 }
@@ -415,9 +426,11 @@ std::string bash_completion(const CLI::App& app) {
 }
 
 std::string man_commands(const CLI::App& app) {
-    std::string out = "Commands\n========\n\n"
+    std::string out = "Command summary\n===============\n\n"
                       "Every command, with its arguments and options, as ``amdx COMMAND --help``\n"
-                      "prints them; the options above apply to all of them.\n\n";
+                      "prints them; the options above apply to all of them.  ``exporter``,\n"
+                      "``health`` and ``partition export`` are described in the admin guide's\n"
+                      "``metrics.rst``, ``health.rst`` and ``scheduling.rst``.\n\n";
     for (const auto* cmd : visible_commands(app)) {
         out += "``amdx " + join(usage_words(*cmd), " ") + "``\n";
         out += "    " + rst_text(cmd->get_description()) + "\n\n";

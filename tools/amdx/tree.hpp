@@ -49,6 +49,11 @@ class CommandTree {
 /// "dev, hmm, ...": the objects (the root's visible commands).
 [[nodiscard]] std::string object_list(const CLI::App& app);
 
+/// Makes the "(COMMAND: show, plan, ...)" of each description below @app
+/// name the commands the tree has (commands.hpp's objects and fleet.hpp's
+/// add to each other's).
+void list_commands(CLI::App& app);
+
 /// The help formatter of the tree: every command's --help ends with the
 /// options every command takes (the root's), the grammar of its commands
 /// and the exit statuses.

@@ -121,6 +121,13 @@ TEST(CliTree, EveryHelpShowsTheGlobalOptionsAndItsCommands) {
         for (const auto& opt : root.options)
             EXPECT_NE(help.find(opt), std::string::npos)
                 << "'" << c.path << " --help' lacks " << opt;
+        if (!c.path.empty() && !c.commands.empty()) { // "dev ... (COMMAND: list, show)"
+            std::string list;
+            for (const auto& sub : c.commands)
+                list += (list.empty() ? "" : ", ") + sub;
+            EXPECT_NE(help.find("(COMMAND: " + list + ")"), std::string::npos)
+                << "'" << c.path << " --help' does not list " << list;
+        }
         for (const auto& sub : c.commands) {
             const std::string line = "\n  " + (c.path.empty() ? "" : c.path + " ") + sub;
             EXPECT_NE(help.find(line), std::string::npos)
