@@ -91,6 +91,27 @@ std::vector<std::string> words_of(const std::string& text) {
     return out;
 }
 
+/// amdx::cli::run() of @args (without "amdx"): exit status, stdout, stderr.
+struct Outcome {
+    int code = 0;
+    std::string out;
+    std::string err;
+};
+
+Outcome run(const std::vector<std::string>& args) {
+    std::vector<const char*> argv{"amdx"};
+    argv.reserve(args.size() + 1);
+    for (const auto& a : args)
+        argv.push_back(a.c_str());
+    std::ostringstream out;
+    std::ostringstream err;
+    Outcome r;
+    r.code = amdx::cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
+    r.out = out.str();
+    r.err = err.str();
+    return r;
+}
+
 TEST(CliTree, HasTheFleetCommands) {
     std::set<std::string> paths;
     for (const auto& c : all_commands())
@@ -105,19 +126,11 @@ TEST(CliTree, EveryHelpShowsTheGlobalOptionsAndItsCommands) {
     const auto commands = all_commands();
     const Command& root = commands.front();
     for (const auto& c : commands) {
-        std::vector<std::string> args{"amdx"};
-        const auto path = words_of(c.path);
-        args.insert(args.end(), path.begin(), path.end());
+        auto args = words_of(c.path);
         args.emplace_back("--help");
-        std::vector<const char*> argv;
-        argv.reserve(args.size());
-        for (const auto& a : args)
-            argv.push_back(a.c_str());
-        std::ostringstream out;
-        std::ostringstream err;
-        EXPECT_EQ(amdx::cli::run(static_cast<int>(argv.size()), argv.data(), out, err), 0)
-            << c.path;
-        const std::string help = out.str();
+        const Outcome r = run(args);
+        EXPECT_EQ(r.code, 0) << c.path;
+        const std::string& help = r.out;
         for (const auto& opt : root.options)
             EXPECT_NE(help.find(opt), std::string::npos)
                 << "'" << c.path << " --help' lacks " << opt;
@@ -133,7 +146,7 @@ TEST(CliTree, EveryHelpShowsTheGlobalOptionsAndItsCommands) {
             EXPECT_NE(help.find(line), std::string::npos)
                 << "'" << c.path << " --help' lacks the grammar of" << line;
         }
-        EXPECT_EQ(err.str(), "");
+        EXPECT_EQ(r.err, "");
     }
 }
 
@@ -299,7 +312,7 @@ TEST(CliTree, EveryBadValueIsOneUsageLine) {
                 continue;
             for (const char* bad :
                  {"abc", "-5", "99999999999999999999999", "1.5", "size=abc", "colour=red"}) {
-                std::vector<std::string> args{"amdx", "-d", "/nonexistent/amdx"};
+                std::vector<std::string> args{"-d", "/nonexistent/amdx"};
                 args.insert(args.end(), path.begin(), path.end());
                 if (o->get_positional()) {
                     args.insert(args.end(), before.begin(), before.end());
@@ -308,17 +321,11 @@ TEST(CliTree, EveryBadValueIsOneUsageLine) {
                     args.push_back(o->get_name(false, false));
                     args.emplace_back(bad);
                 }
-                std::vector<const char*> argv;
-                argv.reserve(args.size());
-                for (const auto& a : args)
-                    argv.push_back(a.c_str());
-                std::ostringstream out;
-                std::ostringstream err;
-                const int code =
-                    amdx::cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
-                const std::string line = err.str();
+                const Outcome r = run(args);
+                const int code = r.code;
+                const std::string& line = r.err;
                 std::string what;
-                for (std::size_t i = 3; i < args.size(); ++i)
+                for (std::size_t i = 2; i < args.size(); ++i)
                     what += " " + args[i];
                 // A value the option takes, or (health) status 2 as Node
                 // Problem Detector's "unknown", on standard output.
