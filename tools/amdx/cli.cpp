@@ -15,6 +15,8 @@
 #include <fcntl.h>
 #include <fstream>
 #include <iostream>
+#include <memory>
+#include <optional>
 #include <ostream>
 #include <sstream>
 #include <unistd.h>
@@ -27,6 +29,7 @@
 #include "commands.hpp"
 #include "doctor.hpp"
 #include "fleet.hpp"
+#include "tree.hpp"
 
 namespace amdx::cli {
 
@@ -210,8 +213,63 @@ std::string usage_message(CLI::App& app, const CLI::ParseError& e, int argc,
             return msg + ": did you mean '" + path + " " + best + "'?";
         return msg + help;
     }
-    // "DEV: invalid device ..." (our validator names DEV itself), "--count:
-    // Value 0 not in range 1 to 1024", "--block is required".
+    return parse_error_text(*cmd, e) + help;
+    return what + help;
+}
+
+} // namespace
+
+namespace {
+
+/// The option @name ("--count", "N") of @cmd or, through fallthrough, of
+/// its parents.
+const CLI::Option* find_option(const CLI::App& cmd, const std::string& name) {
+    for (const CLI::App* c = &cmd; c != nullptr; c = c->get_parent())
+        if (const auto* o = c->get_option_no_throw(name))
+            return o;
+    return nullptr;
+}
+
+/// "86400" for CLI11's "86400.000000".
+std::string trim_number(std::string n) {
+    if (n.find('.') == std::string::npos)
+        return n;
+    while (n.back() == '0')
+        n.pop_back();
+    if (n.back() == '.')
+        n.pop_back();
+    return n;
+}
+
+/// Whether @value reads as the number @opt takes (its type name's INT,
+/// UINT or FLOAT); true for any value of an option of another type.
+bool reads_as_number(const CLI::Option* opt, const std::string& value) {
+    const std::string type = opt == nullptr ? std::string() : opt->get_type_name();
+    if (type.rfind("INT", 0) == 0 || type.rfind("UINT", 0) == 0) {
+        const std::size_t digits = value.rfind('-', 0) == 0 ? 1 : 0;
+        return value.size() > digits &&
+               std::all_of(value.begin() + static_cast<std::ptrdiff_t>(digits), value.end(),
+                           [](char c) { return c >= '0' && c <= '9'; });
+    }
+    if (type.rfind("FLOAT", 0) == 0) {
+        char* end = nullptr;
+        std::strtod(value.c_str(), &end);
+        return !value.empty() && end == value.c_str() + value.size();
+    }
+    return true;
+}
+
+/// "not a whole number: abc", "not a number: abc".
+std::string not_a_number(const CLI::Option* opt, const std::string& value) {
+    const bool whole = opt != nullptr && opt->get_type_name().rfind("FLOAT", 0) != 0;
+    return (whole ? "not a whole number: " : "not a number: ") + value;
+}
+
+} // namespace
+
+std::string parse_error_text(const CLI::App& cmd, const CLI::ParseError& e) {
+    std::string what = e.what();
+    // "DEV: invalid device ..." (our validator names DEV itself).
     if (what.rfind("DEV: ", 0) == 0)
         what.erase(0, 5);
     // Two failed checks of one option: "--x: (first) AND (second)"; the
@@ -221,18 +279,78 @@ std::string usage_message(CLI::App& app, const CLI::ParseError& e, int argc,
         if (open != std::string::npos)
             what = what.substr(0, open + 2) + what.substr(open + 3, both - open - 3);
     }
-    if (const auto v = what.find(": Value "); v != std::string::npos)
+    // "--count: Value abc not in range 1 to 1024": a value that is no
+    // number says so; bounds without CLI11's float digits.
+    if (const auto v = what.find(": Value "); v != std::string::npos) {
+        const std::string name = what.substr(0, v);
+        const std::string rest = what.substr(v + 8);
+        const auto in = rest.find(" not in range ");
+        const auto to = rest.find(" to ", in == std::string::npos ? 0 : in);
+        if (in != std::string::npos && to != std::string::npos) {
+            const std::string value = rest.substr(0, in);
+            const std::string range = trim_number(rest.substr(in + 14, to - in - 14)) + " to " +
+                                      trim_number(rest.substr(to + 4));
+            const CLI::Option* opt = find_option(cmd, name);
+            return reads_as_number(opt, value)
+                       ? name + ": value " + value + " not in range " + range
+                       : name + ": " + not_a_number(opt, value) + " (expected " + range + ")";
+        }
         what[v + 2] = 'v';
-    return what + help;
+    }
+    // "Could not convert: --since = abc"
+    if (what.rfind("Could not convert: ", 0) == 0) {
+        const std::string rest = what.substr(19);
+        const auto eq = rest.find(" = ");
+        if (eq != std::string::npos) {
+            const std::string name = rest.substr(0, eq);
+            return name + ": " + not_a_number(find_option(cmd, name), rest.substr(eq + 3));
+        }
+    }
+    // "--device-node: At Most 1 required but received 3"
+    if (const auto most = what.find(": At Most "); most != std::string::npos) {
+        const auto but = what.find(" required but received ", most);
+        if (but != std::string::npos)
+            return what.substr(0, most) + ": given " + what.substr(but + 23) + " times, at most " +
+                   what.substr(most + 10, but - most - 10);
+    }
+    // "--block: 1 required TEXT:{umc,...} missing"
+    if (const auto req = what.find(" required ");
+        req != std::string::npos && what.size() > 8 &&
+        what.compare(what.size() - 8, 8, " missing") == 0) {
+        const auto colon = what.rfind(": ", req);
+        if (colon != std::string::npos)
+            return what.substr(0, colon) + ": a value is missing";
+    }
+    return what;
 }
 
-int dispatch(int argc, const char* const* argv, Options& opts, std::ostream& out,
-             std::ostream& err) {
+/// The tree's parts: the parser and the values and commands it parses into.
+struct CommandTree::Parts {
+    explicit Parts(Options& opts);
+
     CLI::App app{"Control AMD Instinct devices through the amdx kernel module.", "amdx"};
     bool json = false;
     bool pretty = false;
     bool version = false;
     std::string color = "auto";
+    CLI::App* dev = nullptr;
+    CLI::App* list = nullptr;
+    std::string selector = "all";
+    CLI::App* hmm = nullptr;
+    CLI::App* hmm_demo_cmd = nullptr;
+    std::string hmm_selector = "all";
+    std::vector<std::string> demo_args;
+    // Each registers its commands in the constructor, in this order.
+    std::optional<PartitionCommands> partition;
+    std::optional<VfCommands> vf;
+    std::optional<RasCommands> ras;
+    std::optional<MonitorCommand> monitor;
+    std::optional<FleetCommands> fleet; // exporter, health, partition export
+    std::optional<DoctorCommand> doctor;
+};
+
+CommandTree::Parts::Parts(Options& opts) {
+    app.formatter(help_formatter());
     app.add_flag("-j,--json", json, "JSON output");
     app.add_flag("-p,--pretty", pretty, "Pretty-printed JSON output (implies --json)");
     app.add_option("-d,--device-node", opts.node, "The amdx control node")->capture_default_str();
@@ -248,54 +366,82 @@ int dispatch(int argc, const char* const* argv, Options& opts, std::ostream& out
                  "Print the versions of amdx, libamdx, the uapi and the "
                  "loaded module, and exit");
     app.require_subcommand(0, 1);
-    app.footer(
-        "Grammar: amdx [OPTIONS] OBJECT [COMMAND] [ARGS]\n"
-        "  OBJECT := { dev | hmm | partition | vf | ras | monitor }\n"
-        "  dev COMMAND := { list | show [DEV] }   (show is the default)\n"
-        "  hmm COMMAND := { show [DEV] | demo [DEV] [size=BYTES] [partition=N] }\n"
-        "  partition COMMAND := { show [DEV] | plan DEV CHANGE | set DEV CHANGE [--drain]\n"
-        "                         [--deadline-ms N] }   CHANGE := [--compute M] [--memory M]\n"
-        "  vf COMMAND := { show [DEV] | enable DEV N [--config FILE] | disable DEV\n"
-        "                  | set DEV VF [--vram-mib N] [--time-slice-us N] [--priority P]\n"
-        "                    [--evict | --no-evict] | reset DEV VF }\n"
-        "  ras COMMAND := { show [DEV] | inject DEV --block B --type T [--instance N]\n"
-        "                   [--address A] [--count N] | policy { show [DEV] | set DEV KNOBS }\n"
-        "                   | badpages [DEV] [--export FILE | --import FILE] }\n"
-        "  monitor [DEV...] [--kinds K,...] [--count N] [--timeout-ms N] [--ring-size N]\n"
-        "  DEV := { ID | BDF | serial:SERIAL | all }[,...]   (all is the default)\n"
-        "Exit status: 0 ok, 1 failed, 2 usage, 3 module not loaded, 4 no such device,\n"
-        "  5 permission denied, 6 busy (try again), 7 not supported, 8 rolled back.\n"
-        "See amdx(1).");
 
-    auto* dev = app.add_subcommand("dev", "AMD Instinct devices (COMMAND: list, show)");
+    dev = app.add_subcommand("dev", "AMD Instinct devices (COMMAND: list, show)");
     dev->fallthrough()->require_subcommand(0, 1);
-    auto* list = dev->add_subcommand("list", "List devices: id, PCI address, model");
+    list = dev->add_subcommand("list", "List devices: id, PCI address, model");
     list->fallthrough();
-    std::string selector = "all";
     auto* show = dev->add_subcommand("show", "Show device details (the default COMMAND)");
     show->fallthrough();
     add_dev_option(show, selector, true);
 
-    auto* hmm = app.add_subcommand("hmm", "HMM migration (COMMAND: show, demo)");
+    hmm = app.add_subcommand("hmm", "HMM migration (COMMAND: show, demo)");
     hmm->fallthrough()->require_subcommand(0, 1);
-    std::string hmm_selector = "all";
     auto* hmm_show_cmd = hmm->add_subcommand(
         "show", "HMM capability, VRAM free per partition, this process's ranges (default)");
     hmm_show_cmd->fallthrough();
     add_dev_option(hmm_show_cmd, hmm_selector, true);
-    std::vector<std::string> demo_args;
-    auto* hmm_demo_cmd = hmm->add_subcommand(
+    hmm_demo_cmd = hmm->add_subcommand(
         "demo", "Migrate a buffer to VRAM, fault it back with the CPU, verify it");
     hmm_demo_cmd->fallthrough();
     hmm_demo_cmd->add_option("ARGS", demo_args, "[DEV] [size=BYTES] [partition=N]");
 
-    const PartitionCommands partition(app);
-    const VfCommands vf(app);
-    const RasCommands ras(app);
-    const MonitorCommand monitor(app);
-    const FleetCommands fleet(app); // exporter, health, partition export
-    const DoctorCommand doctor(app);
+    partition.emplace(app);
+    vf.emplace(app);
+    ras.emplace(app);
+    monitor.emplace(app);
+    fleet.emplace(app);
+    doctor.emplace(app);
+    list_commands(app);
+}
 
+CommandTree::CommandTree(Options& opts) : parts_(std::make_unique<Parts>(opts)) {}
+
+CommandTree::~CommandTree() = default;
+
+CLI::App& CommandTree::app() {
+    return parts_->app;
+}
+
+int CommandTree::run(Options& opts, std::ostream& out, std::ostream& err) const {
+    const Parts& p = *parts_;
+    if (p.version)
+        return print_version(opts, out);
+    opts.color = p.color == "always" ||
+                 (p.color == "auto" && (&out == &std::cout || is_stdout_buf(out.rdbuf())) &&
+                  ::isatty(STDOUT_FILENO) == 1 && std::getenv("NO_COLOR") == nullptr);
+    if (p.pretty)
+        opts.format = Format::json_pretty;
+    else if (p.json)
+        opts.format = Format::json;
+
+    if (p.dev->parsed())
+        return p.list->parsed() ? dev_list(opts, out, err) : dev_show(opts, p.selector, out, err);
+    if (p.hmm->parsed())
+        return p.hmm_demo_cmd->parsed() ? hmm_demo(opts, p.demo_args, out, err)
+                                        : hmm_show(opts, p.hmm_selector, out, err);
+    if (p.fleet->parsed())
+        return p.fleet->run(opts, out, err);
+    if (p.doctor->parsed())
+        return p.doctor->run(opts, out, err);
+    if (p.partition->parsed())
+        return p.partition->run(opts, out, err);
+    if (p.vf->parsed())
+        return p.vf->run(opts, out, err);
+    if (p.ras->parsed())
+        return p.ras->run(opts, out, err);
+    if (p.monitor->parsed())
+        return p.monitor->run(opts, out, err);
+    fail(err, "missing OBJECT: one of " + object_list(p.app) + " (see 'amdx --help')");
+    return kExitUsage;
+}
+
+namespace {
+
+int dispatch(int argc, const char* const* argv, Options& opts, std::ostream& out,
+             std::ostream& err) {
+    CommandTree tree(opts);
+    CLI::App& app = tree.app();
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -304,36 +450,7 @@ int dispatch(int argc, const char* const* argv, Options& opts, std::ostream& out
         fail(err, usage_message(app, e, argc, argv));
         return kExitUsage;
     }
-
-    if (version)
-        return print_version(opts, out);
-    opts.color = color == "always" ||
-                 (color == "auto" && (&out == &std::cout || is_stdout_buf(out.rdbuf())) &&
-                  ::isatty(STDOUT_FILENO) == 1 && std::getenv("NO_COLOR") == nullptr);
-    if (pretty)
-        opts.format = Format::json_pretty;
-    else if (json)
-        opts.format = Format::json;
-
-    if (dev->parsed())
-        return list->parsed() ? dev_list(opts, out, err) : dev_show(opts, selector, out, err);
-    if (hmm->parsed())
-        return hmm_demo_cmd->parsed() ? hmm_demo(opts, demo_args, out, err)
-                                      : hmm_show(opts, hmm_selector, out, err);
-    if (fleet.parsed())
-        return fleet.run(opts, out, err);
-    if (doctor.parsed())
-        return doctor.run(opts, out, err);
-    if (partition.parsed())
-        return partition.run(opts, out, err);
-    if (vf.parsed())
-        return vf.run(opts, out, err);
-    if (ras.parsed())
-        return ras.run(opts, out, err);
-    if (monitor.parsed())
-        return monitor.run(opts, out, err);
-    fail(err, "missing OBJECT: one of dev, hmm, partition, vf, ras, monitor (see 'amdx --help')");
-    return kExitUsage;
+    return tree.run(opts, out, err);
 }
 
 } // namespace

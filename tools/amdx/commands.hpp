@@ -19,6 +19,12 @@
 
 namespace amdx::cli {
 
+/// The cause a CLI11 parse error of @cmd names, in amdx's words: one
+/// cause of "(...) AND (...)", "not a whole number: abc (expected 1 to
+/// 1024)" for a number that is none, ranges without float digits, "given 2
+/// times, at most 1", "a value is missing".
+[[nodiscard]] std::string parse_error_text(const CLI::App& cmd, const CLI::ParseError& e);
+
 /// The control node and the devices DEV selected, in id order.
 struct Selection {
     Control control;

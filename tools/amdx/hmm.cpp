@@ -158,8 +158,19 @@ std::optional<DemoArgs> parse_demo_args(const std::vector<std::string>& args, st
     try {
         app.parse(argv);
     } catch (const CLI::ParseError& e) {
-        fail(err, std::string("hmm demo: ") + e.what() + " (expected [DEV] [size=BYTES] " +
-                      "[partition=N])");
+        // In the words of the command line: size=, not --size.
+        std::string what = parse_error_text(app, e);
+        if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr) {
+            const auto colon = what.find(": ");
+            std::string arg = colon == std::string::npos ? what : what.substr(colon + 2);
+            if (arg.rfind("--", 0) == 0)
+                arg.erase(0, 2);
+            what = "unexpected argument '" + arg + "'";
+        }
+        for (const std::string key : {"--size: ", "--partition: "})
+            if (what.rfind(key, 0) == 0)
+                what.erase(0, key.size());
+        fail(err, "hmm demo: " + what + " (expected [DEV] [size=BYTES] [partition=N])");
         return std::nullopt;
     }
     if (!out.dev.empty())

@@ -57,14 +57,14 @@ const std::vector<std::string> kBlocks{"umc",      "sdma", "gfx",      "mmhub",
 const std::vector<std::string> kTypes{"ce", "ue", "de"};
 
 /// Writes @bytes to @path as a whole or not at all: a temporary file in the
-/// same directory, fsync()ed, then rename()d over @path.  "-" is @out.
+/// same directory, fsync()ed, then rename()d over @path.  "-" is @out,
+/// whose failure run() reports, with its errno, as for every command.
 std::error_code write_whole(const std::string& path, const std::vector<std::byte>& bytes,
                             std::ostream& out) {
     if (path == "-") {
         out.write(reinterpret_cast<const char*>(bytes.data()),
                   static_cast<std::streamsize>(bytes.size()));
-        out.flush();
-        return out ? std::error_code() : std::make_error_code(std::errc::io_error);
+        return {};
     }
     std::string tmp = path + ".XXXXXX";
     const int fd = ::mkstemp(tmp.data());

@@ -107,11 +107,6 @@ FleetCommands::FleetCommands(CLI::App& app) {
         since_opt_ = monitor_->add_option("--since", since_,
                                           "With --from-journal: only records after seq SEQ");
     }
-    app.footer(app.get_footer() +
-               "\n  exporter { [--textfile PATH|-] [--interval SEC] | --listen ADDR:PORT }\n"
-               "  health [DEV] [--journal FILE] [--ue-age SEC] [--strict]\n"
-               "  partition export [DEV] [--format dra|slurm] [--node NAME]\n"
-               "  monitor [DEV...] --from-journal [FILE] [--since SEQ]");
 }
 
 bool FleetCommands::parsed() const {

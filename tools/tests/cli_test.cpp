@@ -478,7 +478,7 @@ TEST_F(CliRun, UsageErrors) {
     const CliOutcome no_object = run({});
     EXPECT_EQ(no_object.code, 2);
     expect_one_error_line(no_object, "amdx: missing OBJECT: one of dev, hmm, partition, vf, ras, "
-                                     "monitor (see 'amdx --help')");
+                                     "monitor, exporter, health, doctor (see 'amdx --help')");
 
     const CliOutcome bad_object = run({"bus", "list"});
     EXPECT_EQ(bad_object.code, 2);
@@ -494,6 +494,9 @@ TEST_F(CliRun, FailedWritesToStandardOutputAreAnError) {
              {"dev", "show", "0"},
              {"--version"},
              {"exporter", "--textfile", "-"},
+             {"ras", "badpages", "0", "--export", "-"}, // said EIO, in two lines
+             {"partition", "export", "--node", "n"},
+             {"vf", "--help"},
          }) {
         std::vector<const char*> argv{"amdx", "-d", "/dev/null"};
         argv.insert(argv.end(), args.begin(), args.end());
@@ -695,9 +698,10 @@ TEST_F(HmmCli, DemoFailsWhenNothingMoved) {
 
 TEST_F(HmmCli, DemoRefusals) {
     kernel.caps.caps = AMDX_CAP_DEVICE_QUERY;
-    expect_one_error_line(run({"-d", "/dev/null", "hmm", "demo"}),
-                          "amdx: HMM migration not supported by this kernel "
-                          "(no CONFIG_DEVICE_PRIVATE)");
+    const CliOutcome unsupported = run({"-d", "/dev/null", "hmm", "demo"});
+    EXPECT_EQ(unsupported.code, amdx::cli::kExitNotSupported); // cli.rst's exit status 7
+    expect_one_error_line(unsupported, "amdx: HMM migration not supported by this kernel "
+                                       "(no CONFIG_DEVICE_PRIVATE)");
     kernel.caps.caps |= AMDX_CAP_DEVICE_PRIVATE | AMDX_CAP_HMM_MIRROR | AMDX_CAP_HMM_MIGRATE;
     expect_one_error_line(run({"-d", "/dev/null", "hmm", "demo", "1"}),
                           "amdx: device 1: VRAM is not device-private memory HMM can migrate to");
