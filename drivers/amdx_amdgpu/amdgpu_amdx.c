@@ -974,14 +974,14 @@ static int amdgpu_amdx_describe(struct amdgpu_device *adev,
 }
 
 /**
- * struct amdgpu_amdx_rma - a board amdgpu refused for RMA, kept in amdx
+ * struct amdgpu_amdx_rma_board - a board amdgpu refused for RMA, kept in amdx
  * @node: in amdgpu_amdx_rmas.
  * @parent: its device (the PCI device's), to which the amdx device holds
  *	a reference.
  * @xdev: its amdx device.
  * @state: its state when amdgpu refused it; nothing changes it after.
  */
-struct amdgpu_amdx_rma {
+struct amdgpu_amdx_rma_board {
 	struct list_head node;
 	struct device *parent;
 	struct amdx_device *xdev;
@@ -994,7 +994,7 @@ static DEFINE_MUTEX(amdgpu_amdx_rmas_lock);	/* amdgpu_amdx_rmas */
 static int amdgpu_amdx_rma_get_state(struct amdx_device *xdev,
 				     struct amdx_device_state *st)
 {
-	const struct amdgpu_amdx_rma *r = amdx_device_priv(xdev);
+	const struct amdgpu_amdx_rma_board *r = amdx_device_priv(xdev);
 
 	*st = r->state;
 	return 0;
@@ -1013,7 +1013,7 @@ static const struct amdx_provider_ops amdgpu_amdx_rma_ops = {
  */
 void amdgpu_amdx_rma_drop(struct device *parent)
 {
-	struct amdgpu_amdx_rma *r, *tmp;
+	struct amdgpu_amdx_rma_board *r, *tmp;
 	LIST_HEAD(gone);
 
 	mutex_lock(&amdgpu_amdx_rmas_lock);
@@ -1046,7 +1046,7 @@ void amdgpu_amdx_rma_drop(struct device *parent)
 void amdgpu_amdx_rma(struct amdgpu_device *adev)
 {
 	struct amdgpu_amdx_desc d = {};
-	struct amdgpu_amdx_rma *r;
+	struct amdgpu_amdx_rma_board *r;
 	struct amdx_device *xdev;
 	int mode;
 
