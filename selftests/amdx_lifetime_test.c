@@ -20,6 +20,7 @@
 #include <linux/userfaultfd.h>
 
 #include "amdx_selftest.h"
+#include "lib/amdx_fuse.h"
 #include "kselftest_harness.h"
 
 #define MOD_DIR		"/lib/amdx"
@@ -444,6 +445,102 @@ TEST_F(uffd, removal_while_ioctl_copy_stalls)
 
 	/* Release the copy; then removal can finish on any kernel. */
 	ASSERT_EQ(0, uffd_resolve(self->uffd, msg.arg.pagefault.address));
+	pthread_join(t, NULL);
+	pthread_join(r.thread, NULL);
+	EXPECT_EQ(0, r.ret);
+	EXPECT_EQ(-ENODEV, s.ret);
+	if (s.hmm_buf)
+		EXPECT_EQ(-1, check_page(s.hmm_buf, 0, 3));
+}
+
+/*
+ * The same stalls on a page of a FUSE file whose daemon holds its READ.
+ * A userfaultfd page fails at once a fault without FAULT_FLAG_ALLOW_RETRY
+ * (hmm_range_fault()'s): a FUSE page waits, so a device fault that does
+ * not drop its locks stalls here and not there.
+ */
+FIXTURE(fuse)
+{
+	bool skip;
+	struct dev d;
+	struct amdx_fuse f;
+	char *area;
+};
+
+FIXTURE_VARIANT(fuse)
+{
+	int what;
+	bool hmm;
+};
+
+FIXTURE_VARIANT_ADD(fuse, access_target) {
+	.what = STALL_ACCESS_AT, .hmm = true,
+};
+
+FIXTURE_VARIANT_ADD(fuse, access_write_buffer) {
+	.what = STALL_ACCESS, .hmm = true,
+};
+
+FIXTURE_VARIANT_ADD(fuse, caps_result_buffer) { .what = STALL_CAPS_OUT };
+FIXTURE_VARIANT_ADD(fuse, badpage_table) { .what = STALL_IMPORT };
+
+FIXTURE_SETUP(fuse)
+{
+	int ret;
+
+	ps = sysconf(_SC_PAGESIZE);
+	self->f.fd = -1;
+	self->area = MAP_FAILED;
+	ASSERT_EQ(0, dev_up(&self->d, SIM_ID));
+	self->skip = true;
+	if (variant->hmm && !has_hmm(self->d.ctl))
+		SKIP(return, NO_HMM);
+	ret = amdx_fuse_start(&self->f, 2 * ps);
+	if (ret == -ENODEV)
+		SKIP(return, "no FUSE (CONFIG_FUSE_FS=n)");
+	ASSERT_EQ(0, ret) TH_LOG("FUSE: %s", strerror(-ret));
+	self->skip = false;
+	ASSERT_EQ(0, amdx_fuse_map(&self->f, PROT_READ | PROT_WRITE,
+				   &self->area));
+}
+
+FIXTURE_TEARDOWN(fuse)
+{
+	amdx_fuse_release(&self->f);
+	if (self->area != MAP_FAILED)
+		munmap(self->area, 2 * ps);
+	amdx_fuse_stop(&self->f);
+	dev_down(&self->d);
+}
+
+/*
+ * Removal finishes while the ioctl waits for the FUSE daemon; answered,
+ * the ioctl fails with -ENODEV.
+ */
+TEST_F_TIMEOUT(fuse, removal_while_ioctl_waits_for_daemon, 120)
+{
+	struct stalled s = { .fd = self->d.fd, .what = variant->what };
+	struct remover r;
+	pthread_t t;
+	bool removed;
+
+	if (self->skip)
+		SKIP(return, "setup skipped");
+	if (variant->hmm) {
+		s.hmm_buf = to_vram(self->d.fd, 1, 3);
+		ASSERT_NE(NULL, s.hmm_buf);
+	}
+	s.area = self->area;
+	ASSERT_EQ(0, pthread_create(&t, NULL, stalled_fn, &s));
+	/* Progress, not time: the daemon holds the ioctl's READ. */
+	ASSERT_EQ(0, amdx_fuse_wait_read(&self->f, 60000));
+
+	ASSERT_EQ(0, remover_start(&r, self->d.sim_id));
+	/* A bound on a hang, far above what removal takes under load. */
+	removed = remover_wait(&r, 60000);
+	EXPECT_TRUE(removed) TH_LOG("removal waits for a FUSE daemon");
+
+	amdx_fuse_release(&self->f);
 	pthread_join(t, NULL);
 	pthread_join(r.thread, NULL);
 	EXPECT_EQ(0, r.ret);

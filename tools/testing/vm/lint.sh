@@ -35,10 +35,14 @@ if [ "${AMDX_LINT_CACHE:-}" != off ]; then
 	AMDX_LINT_ENV=$({
 		dpkg-query -W -f '${binary:Package} ${Version}\n'
 		cat "$here/lintcache.py"
+	} | sha256sum | cut -d' ' -f1)
+	# What the kernel tools' results depend on too (not clang-*'s: a new
+	# test-kernel configuration re-lints no C++).
+	AMDX_LINT_ENV_KERNEL=$({
 		echo "$kdir"
 		cat "$kdir/.config"
 	} | sha256sum | cut -d' ' -f1)
-	export AMDX_LINT_ENV
+	export AMDX_LINT_ENV AMDX_LINT_ENV_KERNEL
 	lint_cached() { "$here/lintcache.py" "$@"; }
 else
 	lint_cached() { [ "$1" != --each ] || shift; "$@"; }

@@ -11,8 +11,9 @@ usage: lintcache.py [--each] TOOL [ARGS...]
 argument, in parallel, printing the results in argument order.
 
 A run's key is the SHA-256 of: AMDX_LINT_ENV (lint.sh: every installed
-package's version, the kernel tree, this script), AMDX_LINT_ENV_CXX for
-clang-*  (the lint configurations), the tool's path and inode, the
+package's version, this script), AMDX_LINT_ENV_CXX for clang-* (the lint
+configurations) and AMDX_LINT_ENV_KERNEL for the others (the kernel tree
+and its configuration), the tool's path and inode, the
 arguments, the content of every argument naming a file and, for sparse,
 of every file of the tree that kbuild's .cmd file of the object lists as
 a dependency; for clang-tidy, the file's compile command and every file
@@ -139,6 +140,8 @@ def key(argv, tool):
     name = os.path.basename(tool)
     if name.startswith('clang-'):
         h.update(os.environ.get('AMDX_LINT_ENV_CXX', '').encode() + b'\0')
+    else:
+        h.update(os.environ.get('AMDX_LINT_ENV_KERNEL', '').encode() + b'\0')
     st = os.stat(os.path.realpath(tool))
     h.update(f'{os.path.realpath(tool)} {st.st_ino} {st.st_size} '
              f'{st.st_mtime_ns}\0'.encode())
