@@ -154,12 +154,17 @@ struct Profile {
     ComputeMode compute = ComputeMode::unknown;
     MemoryMode memory = MemoryMode::unknown;
     std::vector<PartitionInfo> topology;
+    std::uint64_t generation = 0; ///< the device's partition generation when read
 };
 
 /// The profiles of @device: every supported compute mode the kernel would
 /// accept with the current memory mode.
 [[nodiscard]] Result<std::vector<Profile>> profiles(const Device& device, const DeviceInfo& info);
-/// The KEP-4815 ResourceSlice of one device.
+/// Why @name is not a Kubernetes DNS subdomain (RFC 1123, at most @max
+/// characters), or empty if it is one.
+[[nodiscard]] std::string dns_subdomain_error(std::string_view name, std::size_t max);
+/// The KEP-4815 ResourceSlices of one device (@node and @driver checked
+/// by dns_subdomain_error()).
 [[nodiscard]] Json dra_slice(const DeviceInfo& info, const std::vector<Profile>& profs,
                              const std::string& node, const std::string& driver);
 /// gres.conf lines of one device (its current partitions).

@@ -3,7 +3,9 @@
 // The fleet commands (fleet.hpp) against the fake kernel: the exporter's
 // metric contract (Documentation/admin-guide/metrics.rst), the health rules
 // (health.rst) and the scheduler export (scheduling.rst).
+#include <algorithm>
 #include <filesystem>
+#include <map>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -550,7 +552,7 @@ TEST(FleetExport, DraCountersAddUpForEveryProfile) {
     const auto doc = amdx::cli::Json::parse(out);
     ASSERT_EQ(doc["items"].size(), 2U);
     const auto& shared = doc["items"][0]["spec"]["sharedCounters"][0];
-    EXPECT_EQ(shared["name"], "amdx0");
+    EXPECT_EQ(shared["name"], "amdx-sn1000");
     EXPECT_FALSE(doc["items"][0]["spec"].contains("devices")); // one of the two per slice
     std::map<std::string, std::uint64_t> capacity;
     for (const auto& [name, c] : shared["counters"].items())
@@ -573,6 +575,147 @@ TEST(FleetExport, DraCountersAddUpForEveryProfile) {
     }
     EXPECT_EQ(devices.size(), 1U + 2U + 4U + 8U);
     EXPECT_EQ(doc["items"][1]["spec"]["pool"]["resourceSliceCount"], 2);
+}
+
+/// Every set of devices the slices of device 0 admit (what a DRA
+/// scheduler may allocate together: within every counter of every counter
+/// set) must be partitions of one compute mode that the kernel's own plan
+/// for that mode has, with the same XCCs and memory partition; and every
+/// set of partitions of one mode must be admitted.  On dd925ee the XCC
+/// counters alone admitted e.g. dpx-nps1-p0 with cpx-nps1-p4.
+void expect_admitted_allocations_realisable(std::uint32_t memory, unsigned nps) {
+    FakeKernel k;
+    k.add_device(0);
+    k.devices[0].memory_mode = memory;
+    k.devices[0].num_mem_partitions = nps;
+    for (unsigned i = 0; i < nps; ++i) {
+        const std::uint64_t size = (192ULL << 30) / nps;
+        k.devices[0].mem_partitions[i] = {.base = i * size, .size = size, .free = size};
+    }
+    std::string out, err;
+    ASSERT_EQ(run({"-j", "partition", "export", "0", "--node", "n1"}, out, err), 0) << err;
+    const auto doc = amdx::cli::Json::parse(out);
+    std::map<std::string, std::uint64_t> capacity; // "set/counter"
+    amdx::cli::Json devices = amdx::cli::Json::array();
+    for (const auto& item : doc["items"]) {
+        const auto& spec = item["spec"];
+        for (const auto& set : spec.value("sharedCounters", amdx::cli::Json::array()))
+            for (const auto& [name, c] : set["counters"].items())
+                capacity[set["name"].get<std::string>() + "/" + name] =
+                    std::stoull(c["value"].get<std::string>());
+        for (const auto& d : spec.value("devices", amdx::cli::Json::array()))
+            devices.push_back(d);
+    }
+    const std::size_t n = devices.size();
+    ASSERT_EQ(n, 1U + 2U + 4U + 8U);
+    std::vector<std::map<std::string, std::uint64_t>> uses(n);
+    std::map<std::string, unsigned> per_mode;
+    for (std::size_t i = 0; i < n; ++i) {
+        for (const auto& cc : devices[i]["consumesCounters"])
+            for (const auto& [name, c] : cc["counters"].items()) {
+                const auto key = cc["counterSet"].get<std::string>() + "/" + name;
+                ASSERT_TRUE(capacity.count(key)) << key;
+                uses[i][key] = std::stoull(c["value"].get<std::string>());
+            }
+        ++per_mode[devices[i]["attributes"]["computeMode"]["string"].get<std::string>()];
+    }
+
+    auto control = Control::open("/dev/null");
+    ASSERT_TRUE(control);
+    auto dev = Device::open(*control, 0);
+    ASSERT_TRUE(dev);
+    std::map<std::string, std::vector<amdx::PartitionInfo>> plans; // the kernel's, per mode
+    std::size_t admitted = 0;
+    unsigned failures = 0;
+    for (std::uint32_t set = 0; set < (1U << n); ++set) {
+        std::map<std::string, std::uint64_t> sum;
+        bool fits = true;
+        for (std::size_t i = 0; i < n && fits; ++i)
+            if ((set & (1U << i)) != 0U)
+                for (const auto& [key, v] : uses[i])
+                    fits = (sum[key] += v) <= capacity[key] && fits;
+        if (!fits)
+            continue;
+        ++admitted;
+        std::string names, mode;
+        bool one_mode = true;
+        for (std::size_t i = 0; i < n; ++i) {
+            if ((set & (1U << i)) == 0U)
+                continue;
+            names += devices[i]["name"].get<std::string>() + " ";
+            const auto m = devices[i]["attributes"]["computeMode"]["string"].get<std::string>();
+            one_mode = one_mode && (mode.empty() || m == mode);
+            mode = m;
+        }
+        if (!one_mode) {
+            if (++failures <= 3)
+                ADD_FAILURE() << "the slices admit partitions of two modes: " << names;
+            continue;
+        }
+        if (mode.empty())
+            continue; // the empty allocation
+        if (!plans.count(mode)) {
+            amdx::PartitionRequest req;
+            req.compute = amdx::parse_compute_mode(mode);
+            ASSERT_TRUE(req.compute) << mode;
+            req.max_holders = 0;
+            auto plan = dev->partition_plan(req);
+            ASSERT_TRUE(plan) << mode;
+            ASSERT_TRUE(plan->allowed) << mode;
+            plans[mode] = plan->topology;
+        }
+        for (std::size_t i = 0; i < n; ++i) {
+            if ((set & (1U << i)) == 0U)
+                continue;
+            const auto& attrs = devices[i]["attributes"];
+            const auto id = attrs["partition"]["int"].get<std::uint32_t>();
+            const auto& topo = plans[mode];
+            const auto p = std::find_if(topo.begin(), topo.end(),
+                                        [id](const amdx::PartitionInfo& q) { return q.id == id; });
+            ASSERT_NE(p, topo.end()) << names;
+            EXPECT_EQ(p->mem_partition, attrs["memoryPartition"]["int"].get<std::uint32_t>());
+            EXPECT_EQ(static_cast<std::uint64_t>(__builtin_popcount(p->xcc_mask)),
+                      std::stoull(devices[i]["capacity"]["xccs"]["value"].get<std::string>()));
+        }
+    }
+    EXPECT_EQ(failures, 0U) << "mixed-mode allocations admitted";
+    // Nothing the hardware can take is refused: every subset of each mode.
+    std::size_t expected = 1;
+    for (const auto& [mode, count] : per_mode)
+        expected += (std::size_t{1} << count) - 1;
+    EXPECT_EQ(admitted, expected);
+}
+
+TEST(FleetExport, EveryAllocationTheSlicesAdmitIsOneModesPlanNps1) {
+    expect_admitted_allocations_realisable(AMDX_MEMORY_NPS1, 1);
+}
+
+TEST(FleetExport, EveryAllocationTheSlicesAdmitIsOneModesPlanNps4) {
+    expect_admitted_allocations_realisable(AMDX_MEMORY_NPS4, 4);
+}
+
+/// Pools are named by the board, not amdx's cyclic id; the standard PCI
+/// attribute; the generation is the kernel's partition generation.
+TEST(FleetExport, DraNamesAndGeneration) {
+    FakeKernel k;
+    k.add_device(0);
+    k.add_device(1);
+    k.state(1).generation = 7;
+    std::string out, err;
+    ASSERT_EQ(run({"-j", "partition", "export", "1", "--node", "n1"}, out, err), 0) << err;
+    const auto doc = amdx::cli::Json::parse(out);
+    ASSERT_EQ(doc["items"].size(), 2U);
+    for (const auto& item : doc["items"]) {
+        EXPECT_EQ(item["spec"]["pool"]["name"], "n1-sn1001");
+        EXPECT_EQ(item["spec"]["pool"]["generation"], 7);
+    }
+    const auto& dev = doc["items"][1]["spec"]["devices"][0];
+    EXPECT_EQ(dev["attributes"]["resource.kubernetes.io/pciBusID"]["string"], "0000:c2:00.0");
+    EXPECT_FALSE(dev["attributes"].contains("pciBusID"));
+    EXPECT_EQ(run({"partition", "export", "--node", "Bad Name"}, out, err), 2);
+    EXPECT_EQ(err.rfind("amdx: partition export: node name 'Bad Name' has characters", 0), 0U)
+        << err;
+    EXPECT_TRUE(out.empty());
 }
 
 TEST(FleetExport, SlurmOneGresLinePerPartition) {
