@@ -83,6 +83,8 @@ to_metrics(const std::vector<Snapshot>& snaps, const std::string& hostname,
 
 /// This host's name (the `hostname` label).
 [[nodiscard]] std::string host_name();
+/// @s in lower case (ASCII).
+[[nodiscard]] std::string lower(std::string_view s);
 
 // ---- health (health.cpp)
 

@@ -56,13 +56,6 @@ bool model_refusal(PartitionReason r) {
     }
 }
 
-std::string lower(std::string_view s) {
-    std::string out(s);
-    std::transform(out.begin(), out.end(), out.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return out;
-}
-
 Json quantity(std::uint64_t v) {
     return Json{{"value", std::to_string(v)}};
 }

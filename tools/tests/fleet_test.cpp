@@ -4,10 +4,12 @@
 // metric contract (Documentation/admin-guide/metrics.rst), the health rules
 // (health.rst) and the scheduler export (scheduling.rst).
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <fstream>
 #include <iterator>
+#include <set>
 #include <sstream>
 #include <string>
 #include <unistd.h>
@@ -113,7 +115,7 @@ TEST(FleetExporter, InjectedErrorsAreCountersPerDeviceAndPartition) {
     // Per-partition series carry the partition in DME's label too.
     EXPECT_EQ(sample(text, "amdx_partition_state",
                      {"device=\"1\"", "gpu_partition_id=\"7\"", "partition=\"7\"",
-                      "state=\"online\"", "gpu_compute_partition_type=\"CPX\""}),
+                      "state=\"online\""}),
               1);
 }
 
@@ -128,14 +130,72 @@ TEST(FleetExporter, EverySeriesCarriesTheIdentityLabels) {
             line.rfind("amdx_exporter_", 0) == 0)
             continue;
         ++series;
-        for (const char* l :
-             {"hostname=\"h1\"", "serial_number=\"SN1000\"", "card_model=\"AMD Instinct MI300X\"",
-              "gpu_partition_id=\"", "gpu_compute_partition_type=\"SPX\"",
-              "gpu_memory_partition_type=\"NPS1\"", "device=\"0\"", "bdf=\"0000:c1:00.0\"",
-              "partition=\""})
+        for (const char* l : {"hostname=\"h1\"", "serial_number=\"SN1000\"", "gpu_partition_id=\"",
+                              "device=\"0\"", "bdf=\"0000:c1:00.0\"", "partition=\""})
             EXPECT_NE(line.find(l), std::string::npos) << l << " missing in " << line;
+        // What a partition switch or a board's naming changes is on the
+        // info series only (metrics.rst, "Labels").
+        if (line.rfind("amdx_device_info{", 0) == 0)
+            continue;
+        for (const char* l : {"gpu_compute_partition_type=", "gpu_memory_partition_type=",
+                              "card_model="})
+            EXPECT_EQ(line.find(l), std::string::npos) << l << " in " << line;
     }
     EXPECT_GT(series, 20);
+}
+
+/// The label sets (name and labels, no value) of @family's series.
+std::set<std::string> label_sets(const std::string& text, const std::string& family) {
+    std::set<std::string> out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)
+        if (line.rfind(family + "{", 0) == 0)
+            out.insert(line.substr(0, line.rfind(' ')));
+    return out;
+}
+
+// A partition switch must not start new device-wide series: rate() over a
+// counter whose labels change loses its history.  On dd925ee every series
+// carried gpu_compute_partition_type, so SPX -> CPX renamed them all.
+TEST(FleetExporter, DeviceSeriesKeepTheirLabelsAcrossAPartitionSwitch) {
+    FakeKernel k;
+    k.add_device(0);
+    const std::string before = metrics_text();
+    {
+        auto control = Control::open("/dev/null");
+        ASSERT_TRUE(control);
+        auto dev = Device::open(*control, 0);
+        ASSERT_TRUE(dev);
+        amdx::PartitionRequest req;
+        req.compute = amdx::ComputeMode::cpx;
+        ASSERT_TRUE(dev->partition_commit(req));
+    }
+    const std::string after = metrics_text();
+    ASSERT_NE(before, after);
+    for (const char* family : {"amdx_ras_errors_total", "amdx_device_vram_bytes",
+                               "amdx_retired_pages_total", "amdx_device_rma",
+                               "amdx_partition_commits_total", "amdx_partition_generation"}) {
+        const auto b = label_sets(before, family);
+        EXPECT_FALSE(b.empty()) << family;
+        EXPECT_EQ(b, label_sets(after, family)) << family;
+    }
+    // The mode is on the info series, in device-metrics-exporter's spelling.
+    EXPECT_EQ(sample(before, "amdx_device_info",
+                     {"gpu_compute_partition_type=\"spx\"", "gpu_memory_partition_type=\"nps1\""}),
+              1);
+    EXPECT_EQ(sample(after, "amdx_device_info", {"gpu_compute_partition_type=\"cpx\""}), 1);
+}
+
+// device-metrics-exporter labels a device's own series gpu_partition_id
+// "0" (an unpartitioned GPU, or the first partition, which carries the
+// device-wide values); on dd925ee amdx said "all", which joins nothing.
+TEST(FleetExporter, DeviceWideSeriesJoinPartitionZero) {
+    FakeKernel k;
+    k.add_device(0);
+    const std::string text = metrics_text();
+    EXPECT_EQ(sample(text, "amdx_device_rma", {"gpu_partition_id=\"0\"", "partition=\"all\""}), 0);
+    EXPECT_TRUE(std::isnan(sample(text, "amdx_device_vram_bytes", {"gpu_partition_id=\"all\""})))
+        << "no series says gpu_partition_id=\"all\"";
 }
 
 TEST(FleetExporter, RetiredPagesByCauseAndRma) {
