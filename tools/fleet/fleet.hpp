@@ -111,6 +111,26 @@ struct JournalRecord {
 /// counted in @skipped).
 [[nodiscard]] std::vector<JournalRecord> read_journal(std::istream& in, std::size_t& skipped);
 
+/// The journal files amdx-eventd rotates, oldest first: FILE.N .. FILE.1
+/// (those that exist, N at most 64), then FILE.
+[[nodiscard]] std::vector<std::string> journal_files(const std::string& path);
+
+/// What the health rules need of a journal: per device, kind and partition
+/// the newest record (fatal errors and successful actions only of those
+/// kinds; kinds no rule reads, none), which decides every rule exactly as
+/// the whole journal would.  Its size is bounded by the devices and
+/// partitions, not by the journal's.
+struct HealthJournal {
+    std::vector<JournalRecord> records; ///< the newest per key
+    std::size_t read = 0;               ///< records read
+    std::size_t skipped = 0;            ///< lines that are not records
+    std::size_t files = 0;              ///< journal files that existed
+    int error = 0;                      ///< errno of opening FILE itself, 0 if it opened
+};
+
+/// Reads the journal files of @path (journal_files()) into a HealthJournal.
+[[nodiscard]] HealthJournal read_health_journal(const std::string& path);
+
 /// The knobs of the health rules.
 struct HealthRules {
     std::uint64_t ue_age_s = 3600; ///< an uncorrected error older than this, not repeated, is stale
@@ -194,6 +214,7 @@ class FleetCommands {
     CLI::App* monitor_ = nullptr;
     CLI::Option* from_journal_ = nullptr;
     CLI::Option* since_opt_ = nullptr;
+    CLI::Option* health_journal_ = nullptr;
     // exporter
     std::string textfile_ = "/var/lib/prometheus/node-exporter/amdx.prom";
     std::string listen_;

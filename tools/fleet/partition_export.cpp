@@ -68,13 +68,14 @@ bool dns_label_char(char c) {
 /// is one; else its PCI address with '-' for ':' and '.'.
 std::string stable_key(const DeviceInfo& info) {
     std::string key = lower(info.serial);
-    const bool ok = !key.empty() && key.size() <= 40 && std::all_of(key.begin(), key.end(),
-                                                                      dns_label_char) &&
-                    key.front() != '-' && key.back() != '-';
+    const bool ok = !key.empty() && key.size() <= 40 &&
+                    std::all_of(key.begin(), key.end(), dns_label_char) && key.front() != '-' &&
+                    key.back() != '-';
     if (ok)
         return key;
     key = lower(info.bdf);
-    std::replace_if(key.begin(), key.end(), [](char c) { return !dns_label_char(c); }, '-');
+    std::replace_if(
+        key.begin(), key.end(), [](char c) { return !dns_label_char(c); }, '-');
     return key;
 }
 

@@ -4,11 +4,12 @@
 // metric contract (Documentation/admin-guide/metrics.rst), the health rules
 // (health.rst) and the scheduler export (scheduling.rst).
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <filesystem>
-#include <map>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -113,10 +114,10 @@ TEST(FleetExporter, InjectedErrorsAreCountersPerDeviceAndPartition) {
                      {"device=\"1\"", "partition=\"4\"", "block=\"gfx\"", "type=\"ue\""}),
               0);
     // Per-partition series carry the partition in DME's label too.
-    EXPECT_EQ(sample(text, "amdx_partition_state",
-                     {"device=\"1\"", "gpu_partition_id=\"7\"", "partition=\"7\"",
-                      "state=\"online\""}),
-              1);
+    EXPECT_EQ(
+        sample(text, "amdx_partition_state",
+               {"device=\"1\"", "gpu_partition_id=\"7\"", "partition=\"7\"", "state=\"online\""}),
+        1);
 }
 
 TEST(FleetExporter, EverySeriesCarriesTheIdentityLabels) {
@@ -137,8 +138,8 @@ TEST(FleetExporter, EverySeriesCarriesTheIdentityLabels) {
         // info series only (metrics.rst, "Labels").
         if (line.rfind("amdx_device_info{", 0) == 0)
             continue;
-        for (const char* l : {"gpu_compute_partition_type=", "gpu_memory_partition_type=",
-                              "card_model="})
+        for (const char* l :
+             {"gpu_compute_partition_type=", "gpu_memory_partition_type=", "card_model="})
             EXPECT_EQ(line.find(l), std::string::npos) << l << " in " << line;
     }
     EXPECT_GT(series, 20);
@@ -172,9 +173,9 @@ TEST(FleetExporter, DeviceSeriesKeepTheirLabelsAcrossAPartitionSwitch) {
     }
     const std::string after = metrics_text();
     ASSERT_NE(before, after);
-    for (const char* family : {"amdx_ras_errors_total", "amdx_device_vram_bytes",
-                               "amdx_retired_pages_total", "amdx_device_rma",
-                               "amdx_partition_commits_total", "amdx_partition_generation"}) {
+    for (const char* family :
+         {"amdx_ras_errors_total", "amdx_device_vram_bytes", "amdx_retired_pages_total",
+          "amdx_device_rma", "amdx_partition_commits_total", "amdx_partition_generation"}) {
         const auto b = label_sets(before, family);
         EXPECT_FALSE(b.empty()) << family;
         EXPECT_EQ(b, label_sets(after, family)) << family;
@@ -563,18 +564,125 @@ TEST(FleetHealth, JournalParsesMonitorLinesAndSkipsJunk) {
     EXPECT_EQ(recs[1].result, "ok");
 }
 
+/// A journal directory of its own: FILE and the rotated FILE.N.
+struct TempJournal {
+    std::string dir;
+    std::string path;
+    TempJournal() {
+        char tmpl[] = "/tmp/amdx-journal-XXXXXX";
+        dir = ::mkdtemp(tmpl);
+        path = dir + "/events.jsonl";
+        std::ofstream(path).flush();
+    }
+    ~TempJournal() { std::filesystem::remove_all(dir); }
+    void write(const std::string& file, const std::string& text) const {
+        std::ofstream(file) << text;
+    }
+};
+
+std::string ue_line(std::uint32_t dev, std::uint64_t seq, std::uint64_t realtime_ns) {
+    return R"({"device":)" + std::to_string(dev) + R"(,"seq":)" + std::to_string(seq) +
+           R"(,"timestamp_ns":1,"realtime_ns":)" + std::to_string(realtime_ns) +
+           R"(,"kind":"error","block":"umc","type":"ue","instance":0,"count":1})" + "\n";
+}
+
+std::uint64_t realtime_now_ns() {
+    return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                          std::chrono::system_clock::now().time_since_epoch())
+                                          .count());
+}
+
+// eventd rotated right after an uncontained UE: the UE is in FILE.1, FILE
+// holds only later CEs.  On dd925ee health read FILE alone and said healthy.
+TEST(FleetHealth, UncontainedUeSurvivesARotation) {
+    FakeKernel k;
+    k.add_device(0);
+    const TempJournal j;
+    const auto now = realtime_now_ns();
+    j.write(j.path + ".1", ue_line(0, 7, now - 60ULL * 1000000000ULL));
+    std::string ces;
+    for (std::uint64_t seq = 8; seq < 20; ++seq)
+        ces +=
+            R"({"device":0,"seq":)" + std::to_string(seq) +
+            R"(,"timestamp_ns":1,"kind":"error","block":"umc","type":"ce","instance":0,"count":1})"
+            "\n";
+    j.write(j.path, ces);
+    std::string out, err;
+    EXPECT_EQ(run({"health", "--journal", j.path}, out, err), 1) << out;
+    EXPECT_EQ(out.rfind("amdx health: unhealthy: device 0 unhealthy: uncorrected umc error", 0), 0U)
+        << out;
+    EXPECT_EQ(run({"-j", "health", "--journal", j.path}, out, err), 1);
+    const auto doc = amdx::cli::Json::parse(out);
+    EXPECT_EQ(doc["journal"]["files"], 2);
+    EXPECT_EQ(doc["journal"]["records"], 13);
+    EXPECT_EQ(doc["devices"][0]["findings"][0]["seq"], 7);
+}
+
+// What health keeps of a journal is bounded by the devices and partitions
+// and decides as the whole journal does: 20,000 records of two devices
+// keep one record per device, kind and partition.
+TEST(FleetHealth, HealthJournalKeepsTheNewestPerRuleKey) {
+    const TempJournal j;
+    std::ostringstream text;
+    std::uint64_t seq = 1;
+    for (int i = 0; i < 5000; ++i)
+        for (std::uint32_t dev : {0U, 1U}) {
+            text << ue_line(dev, seq++, 1);
+            text << R"({"device":)" << dev << R"(,"seq":)" << seq++
+                 << R"(,"timestamp_ns":1,"kind":"error","block":"gfx","type":"ue","partition":)"
+                 << (i % 4) << "}\n";
+        }
+    j.write(j.path, text.str());
+    const auto hj = amdx::cli::read_health_journal(j.path);
+    EXPECT_EQ(hj.read, 20000U);
+    // Per device: the device-wide UE and one per partition 0..3.
+    ASSERT_EQ(hj.records.size(), 2U * 5U);
+    for (const auto& r : hj.records)
+        EXPECT_GT(r.seq, 20000U - 16U) << r.device << " " << r.seq;
+}
+
+// --journal names a file that is not there: Unknown with the reason, as
+// NPD shows it (on dd925ee: healthy, the journal silently ignored).
+// The default journal missing (no amdx-eventd) is still no error.
+TEST(FleetHealth, MissingJournalGivenIsUnknown) {
+    FakeKernel k;
+    k.add_device(0);
+    std::string out, err;
+    EXPECT_EQ(run({"health", "--journal", "/nonexistent"}, out, err), 2);
+    EXPECT_EQ(out,
+              "amdx health: unknown: journal /nonexistent: ENOENT: No such file or directory\n");
+}
+
+// A usage error reaches NPD as a message on standard output (on dd925ee
+// stdout was empty: an Unknown without a reason).
+TEST(FleetHealth, UsageErrorIsAnUnknownWithItsReason) {
+    FakeKernel k;
+    k.add_device(0);
+    std::string out, err;
+    EXPECT_EQ(run({"health", "--ue-age", "x"}, out, err), 2);
+    EXPECT_EQ(out.rfind("amdx health: unknown: ", 0), 0U) << out;
+    EXPECT_NE(out.find("--ue-age"), std::string::npos) << out;
+    EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1);
+    EXPECT_EQ(run({"health", "--bogus"}, out, err), 2);
+    EXPECT_EQ(out.rfind("amdx health: unknown: ", 0), 0U) << out;
+    // Other commands keep standard output empty.
+    EXPECT_EQ(run({"exporter", "--bogus"}, out, err), 2);
+    EXPECT_TRUE(out.empty()) << out;
+}
+
 TEST(FleetHealth, ExitCodesFollowNodeProblemDetector) {
     FakeKernel k;
     k.add_device(0);
     std::string out, err;
-    EXPECT_EQ(run({"health", "--journal", "/nonexistent"}, out, err), 0);
+    const TempJournal journal;
+    EXPECT_EQ(run({"health", "--journal", journal.path}, out, err), 0);
     EXPECT_EQ(out, "amdx health: healthy: 1 devices healthy\n");
     k.state(0).pending_pages = 2;
-    EXPECT_EQ(run({"health", "--journal", "/nonexistent"}, out, err), 0);
+    EXPECT_EQ(run({"health", "--journal", journal.path}, out, err), 0);
     EXPECT_EQ(out.rfind("amdx health: degraded: device 0 degraded: 2 VRAM pages", 0), 0U) << out;
-    EXPECT_EQ(run({"health", "--strict", "--journal", "/nonexistent"}, out, err), 1);
+    EXPECT_EQ(run({"health", "--strict", "--journal", journal.path}, out, err), 1);
     k.state(0).ras_flags = AMDX_RAS_F_RMA;
-    EXPECT_EQ(run({"-j", "health", "--journal", "/nonexistent"}, out, err), 1);
+    EXPECT_EQ(run({"-j", "health", "--journal", journal.path}, out, err), 1);
     const auto j = amdx::cli::Json::parse(out);
     EXPECT_EQ(j["status"], "unhealthy");
     EXPECT_EQ(j["devices"][0]["verdict"], "unhealthy");
