@@ -217,7 +217,7 @@ Json dra_slice(const DeviceInfo& info, const std::vector<Profile>& profs, const 
                 excl[name] = quantity(own->second);
             for (std::size_t j = 0; j < profs.size(); ++j)
                 for (const auto& q : profs[j].topology)
-                    if (j != i && disjoint(p, q) && excluders.count(device_name(profs[j], q)))
+                    if (j != i && disjoint(p, q) && excluders.contains(device_name(profs[j], q)))
                         excl[device_name(profs[j], q)] = quantity(1);
             Json consumes =
                 Json::array({Json{{"counterSet", set}, {"counters", std::move(consumed)}}});

@@ -782,7 +782,7 @@ void expect_admitted_allocations_realisable(std::uint32_t memory, unsigned nps) 
         for (const auto& cc : devices[i]["consumesCounters"])
             for (const auto& [name, c] : cc["counters"].items()) {
                 const auto key = cc["counterSet"].get<std::string>() + "/" + name;
-                ASSERT_TRUE(capacity.count(key)) << key;
+                ASSERT_TRUE(capacity.contains(key)) << key;
                 uses[i][key] = std::stoull(c["value"].get<std::string>());
             }
         ++per_mode[devices[i]["attributes"]["computeMode"]["string"].get<std::string>()];
@@ -822,7 +822,7 @@ void expect_admitted_allocations_realisable(std::uint32_t memory, unsigned nps) 
         }
         if (mode.empty())
             continue; // the empty allocation
-        if (!plans.count(mode)) {
+        if (!plans.contains(mode)) {
             amdx::PartitionRequest req;
             req.compute = amdx::parse_compute_mode(mode);
             ASSERT_TRUE(req.compute) << mode;
