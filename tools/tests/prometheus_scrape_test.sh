@@ -7,12 +7,15 @@
 # Beside it, a stand-in for AMD's device-metrics-exporter (DME: a static
 # page with DME's label names and values, served by python3's http.server)
 # is scraped too, and the joins metrics.rst documents ("Joins") return
-# every device.
+# every device.  Last, every panel target of the Grafana dashboard
+# (tools/fleet/grafana/amdx-dashboard.json) must return a non-empty result
+# (prometheus_dashboard_test.py, which substitutes Grafana's variables).
 #
-# usage: prometheus_scrape_test.sh AMDX_FLEET_FAKE WORKDIR
+# usage: prometheus_scrape_test.sh AMDX_FLEET_FAKE WORKDIR DASHBOARD
 set -eu
 fake=$1
 work=$2
+dashboard=$3
 count=37
 rm -rf "$work" && mkdir -p "$work"
 pids=
@@ -27,7 +30,8 @@ free_port() {
 }
 
 # The exporter on an ephemeral port; it prints the address it serves.
-AMDX_FAKE_INJECT="1:gfx:ue:$count,0:umc:ce:5" "$fake" -d /dev/null exporter \
+# A bad-page threshold, so the dashboard's retired-pages panel has a ratio.
+AMDX_FAKE_BAD_PAGE_THRESHOLD=100 AMDX_FAKE_INJECT="1:gfx:ue:$count,0:umc:ce:5" "$fake" -d /dev/null exporter \
 	--listen 127.0.0.1:0 --iterations 120 > "$work/exporter.out" 2> "$work/exporter.err" &
 pids="$pids $!"
 i=0
@@ -126,3 +130,7 @@ join dme-mode 'amdx_device_info
 	* on (hostname, serial_number, gpu_compute_partition_type) group_left ()
 	gpu_power_usage{gpu_partition_id="0"}' \
 	'map(.metric.serial_number) | sort == ["SN1000", "SN1001"]'
+
+# The dashboard: every panel target against this server.  The data source's
+# scrape interval is this server's (1 s), then Grafana's default (15 s).
+python3 "$(dirname "$0")/prometheus_dashboard_test.py" "$dashboard" "http://127.0.0.1:$port" 1
