@@ -447,7 +447,13 @@ int dispatch(int argc, const char* const* argv, Options& opts, std::ostream& out
     } catch (const CLI::ParseError& e) {
         if (e.get_exit_code() == 0)
             return app.exit(e, out, err);
-        fail(err, usage_message(app, e, argc, argv));
+        const std::string msg = usage_message(app, e, argc, argv);
+        fail(err, msg);
+        // Node Problem Detector reads a plugin's standard output: its
+        // Unknown (2) needs the reason there too (health.rst).
+        std::string path;
+        if (deepest(&app, path); path == "amdx health")
+            out << "amdx health: unknown: " << msg << '\n';
         return kExitUsage;
     }
     return tree.run(opts, out, err);

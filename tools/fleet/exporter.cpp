@@ -43,20 +43,20 @@ namespace {
 using Labels = std::vector<ClientMetric::Label>;
 
 /// The identity labels of a device's series (metrics.rst, "Labels"):
-/// device-metrics-exporter's names first, then amdx's own.
-Labels identity(const Snapshot& s, const std::string& host, const std::string& partition) {
-    const std::string model =
-        s.info.product.empty() ? std::string(to_string(s.info.model)) : s.info.product;
+/// device-metrics-exporter's names first (its values: gpu_partition_id
+/// "0" for the device's own series, as it labels an unpartitioned GPU and
+/// the partition carrying the device-wide values), then amdx's own.  Only
+/// what identifies the series: the modes, which a partition switch
+/// changes, are on amdx_device_info, so a switch starts no new series.
+Labels identity(const Snapshot& s, const std::string& host, std::optional<std::uint32_t> part) {
+    const std::string id = part ? std::to_string(*part) : std::string();
     return Labels{
         {"hostname", host},
         {"serial_number", s.info.serial},
-        {"card_model", model},
-        {"gpu_partition_id", partition},
-        {"gpu_compute_partition_type", std::string(to_string(s.partitions.compute_mode))},
-        {"gpu_memory_partition_type", std::string(to_string(s.partitions.memory_mode))},
+        {"gpu_partition_id", part ? id : "0"},
         {"device", std::to_string(s.info.id)},
         {"bdf", s.info.bdf},
-        {"partition", partition},
+        {"partition", part ? id : "all"},
     };
 }
 
@@ -150,20 +150,23 @@ void stats_metrics(Builder& b, const DeviceStats& st, const Labels& dev) {
 }
 
 void device_metrics(Builder& b, const Snapshot& s, const std::string& host) {
-    const Labels dev = identity(s, host, "all");
+    const Labels dev = identity(s, host, std::nullopt);
     // The identity of each partition, made once, not once per series.
     std::map<std::uint32_t, Labels> part_ids;
     auto part = [&](std::uint32_t id) -> const Labels& {
         auto it = part_ids.find(id);
         if (it == part_ids.end())
-            it = part_ids.emplace(id, identity(s, host, std::to_string(id))).first;
+            it = part_ids.emplace(id, identity(s, host, id)).first;
         return it->second;
     };
     b.gauge("amdx_device_info",
-            "Device identity: 1 per device, with model, product and hive as labels.",
+            "Device identity and modes: 1 per device, with model, product, hive and partition "
+            "modes as labels.",
             with(dev, {{"model", std::string(to_string(s.info.model))},
                        {"product", s.info.product},
-                       {"hive_id", std::to_string(s.info.hive_id)}}),
+                       {"hive_id", std::to_string(s.info.hive_id)},
+                       {"gpu_compute_partition_type", lower(to_string(s.partitions.compute_mode))},
+                       {"gpu_memory_partition_type", lower(to_string(s.partitions.memory_mode))}}),
             1);
     b.gauge("amdx_device_rma", "1 if the device is flagged for return (bad-page threshold).", dev,
             s.ras.rma ? 1 : 0);
@@ -259,7 +262,7 @@ void device_metrics(Builder& b, const Snapshot& s, const std::string& host) {
 }
 
 void event_metrics(Builder& b, const Snapshot& s, const std::string& host, const EventTally& t) {
-    const Labels dev = identity(s, host, "all");
+    const Labels dev = identity(s, host, std::nullopt);
     for (std::uint16_t k = 0; k < AMDX_EVENT_KIND_COUNT; ++k)
         b.counter("amdx_events_total", "Event records the exporter received, by kind.",
                   with(dev, {{"kind", std::string(to_string(static_cast<EventKind>(k)))}}),

@@ -69,10 +69,11 @@ FleetCommands::FleetCommands(CLI::App& app) {
     health_->add_option("DEV", health_dev_, "Device id, PCI address or 'all'")
         ->check(device_validator(true))
         ->capture_default_str();
-    health_
-        ->add_option("--journal", journal_,
-                     "Event journal (JSON lines of amdx-eventd or 'amdx monitor -j')")
-        ->capture_default_str();
+    health_journal_ =
+        health_
+            ->add_option("--journal", journal_,
+                         "Event journal (JSON lines of amdx-eventd or 'amdx monitor -j')")
+            ->capture_default_str();
     health_
         ->add_option("--ue-age", ue_age_s_,
                      "Seconds after which an uncorrected error that did not repeat is stale")

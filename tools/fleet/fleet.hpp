@@ -83,6 +83,8 @@ to_metrics(const std::vector<Snapshot>& snaps, const std::string& hostname,
 
 /// This host's name (the `hostname` label).
 [[nodiscard]] std::string host_name();
+/// @s in lower case (ASCII).
+[[nodiscard]] std::string lower(std::string_view s);
 
 // ---- health (health.cpp)
 
@@ -108,6 +110,26 @@ struct JournalRecord {
 /// Parses JSON lines of @in (unknown or malformed lines are skipped and
 /// counted in @skipped).
 [[nodiscard]] std::vector<JournalRecord> read_journal(std::istream& in, std::size_t& skipped);
+
+/// The journal files amdx-eventd rotates, oldest first: FILE.N .. FILE.1
+/// (those that exist, N at most 64), then FILE.
+[[nodiscard]] std::vector<std::string> journal_files(const std::string& path);
+
+/// What the health rules need of a journal: per device, kind and partition
+/// the newest record (fatal errors and successful actions only of those
+/// kinds; kinds no rule reads, none), which decides every rule exactly as
+/// the whole journal would.  Its size is bounded by the devices and
+/// partitions, not by the journal's.
+struct HealthJournal {
+    std::vector<JournalRecord> records; ///< the newest per key
+    std::size_t read = 0;               ///< records read
+    std::size_t skipped = 0;            ///< lines that are not records
+    std::size_t files = 0;              ///< journal files that existed
+    int error = 0;                      ///< errno of opening FILE itself, 0 if it opened
+};
+
+/// Reads the journal files of @path (journal_files()) into a HealthJournal.
+[[nodiscard]] HealthJournal read_health_journal(const std::string& path);
 
 /// The knobs of the health rules.
 struct HealthRules {
@@ -154,12 +176,17 @@ struct Profile {
     ComputeMode compute = ComputeMode::unknown;
     MemoryMode memory = MemoryMode::unknown;
     std::vector<PartitionInfo> topology;
+    std::uint64_t generation = 0; ///< the device's partition generation when read
 };
 
 /// The profiles of @device: every supported compute mode the kernel would
 /// accept with the current memory mode.
 [[nodiscard]] Result<std::vector<Profile>> profiles(const Device& device, const DeviceInfo& info);
-/// The KEP-4815 ResourceSlice of one device.
+/// Why @name is not a Kubernetes DNS subdomain (RFC 1123, at most @max
+/// characters), or empty if it is one.
+[[nodiscard]] std::string dns_subdomain_error(std::string_view name, std::size_t max);
+/// The KEP-4815 ResourceSlices of one device (@node and @driver checked
+/// by dns_subdomain_error()).
 [[nodiscard]] Json dra_slice(const DeviceInfo& info, const std::vector<Profile>& profs,
                              const std::string& node, const std::string& driver);
 /// gres.conf lines of one device (its current partitions).
@@ -187,6 +214,7 @@ class FleetCommands {
     CLI::App* monitor_ = nullptr;
     CLI::Option* from_journal_ = nullptr;
     CLI::Option* since_opt_ = nullptr;
+    CLI::Option* health_journal_ = nullptr;
     // exporter
     std::string textfile_ = "/var/lib/prometheus/node-exporter/amdx.prom";
     std::string listen_;

@@ -15,8 +15,11 @@
 // (the state could not be read).  Text output is the one line NPD and
 // Slurm's HealthCheckProgram show; -j the whole verdict.
 #include <algorithm>
+#include <array>
+#include <cerrno>
 #include <ctime>
 #include <fstream>
+#include <map>
 
 #include "commands.hpp"
 #include "fleet.hpp"
@@ -143,40 +146,101 @@ Verdict DeviceHealth::verdict() const {
     return v;
 }
 
+namespace {
+
+std::optional<JournalRecord> parse_record(const std::string& line) {
+    const Json j = Json::parse(line, nullptr, false);
+    if (j.is_discarded() || !j.is_object() || !j.contains("device") || !j.contains("seq") ||
+        !j.contains("kind") || !j["device"].is_number_unsigned() ||
+        !j["seq"].is_number_unsigned() || !j["kind"].is_string())
+        return std::nullopt;
+    JournalRecord r;
+    r.device = j["device"].get<std::uint32_t>();
+    r.seq = j["seq"].get<std::uint64_t>();
+    r.kind = j["kind"].get<std::string>();
+    if (j.contains("timestamp_ns") && j["timestamp_ns"].is_number_unsigned())
+        r.timestamp_ns = j["timestamp_ns"].get<std::uint64_t>();
+    if (j.contains("realtime_ns") && j["realtime_ns"].is_number_unsigned())
+        r.realtime_ns = j["realtime_ns"].get<std::uint64_t>();
+    if (j.contains("partition") && j["partition"].is_number_unsigned())
+        r.partition = j["partition"].get<std::uint32_t>();
+    auto str = [&j](const char* key) {
+        return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : "";
+    };
+    r.type = str("type");
+    r.block = str("block");
+    r.action = str("action");
+    r.result = str("result");
+    return r;
+}
+
+/// The key under which evaluate() reads @r: the rules ask only for the
+/// newest record of a device, kind and partition (of errors the fatal
+/// ones, of action ends the successful ones); nullopt if no rule reads it.
+std::optional<std::string> health_key(const JournalRecord& r) {
+    static const std::array<std::string_view, 7> kKinds = {
+        "rma",        "device_reset_end",      "page_pending",      "partition_offline",
+        "action_end", "partition_quarantined", "partition_restored"};
+    if (r.kind == "error" ? !is_fatal_error(r)
+                          : (r.kind == "action_end" && r.result != "ok") ||
+                                std::find(kKinds.begin(), kKinds.end(), r.kind) == kKinds.end())
+        return std::nullopt;
+    return std::to_string(r.device) + "/" + r.kind + "/" +
+           (r.partition ? std::to_string(*r.partition) : std::string("-"));
+}
+
+} // namespace
+
 std::vector<JournalRecord> read_journal(std::istream& in, std::size_t& skipped) {
     std::vector<JournalRecord> out;
-    std::string line;
     skipped = 0;
-    while (std::getline(in, line)) {
+    for (std::string line; std::getline(in, line);) {
         if (line.empty())
             continue;
-        const Json j = Json::parse(line, nullptr, false);
-        if (j.is_discarded() || !j.is_object() || !j.contains("device") || !j.contains("seq") ||
-            !j.contains("kind") || !j["device"].is_number_unsigned() ||
-            !j["seq"].is_number_unsigned() || !j["kind"].is_string()) {
+        auto r = parse_record(line);
+        if (!r) {
             ++skipped;
             continue;
         }
-        JournalRecord r;
-        r.device = j["device"].get<std::uint32_t>();
-        r.seq = j["seq"].get<std::uint64_t>();
-        r.kind = j["kind"].get<std::string>();
-        if (j.contains("timestamp_ns") && j["timestamp_ns"].is_number_unsigned())
-            r.timestamp_ns = j["timestamp_ns"].get<std::uint64_t>();
-        if (j.contains("realtime_ns") && j["realtime_ns"].is_number_unsigned())
-            r.realtime_ns = j["realtime_ns"].get<std::uint64_t>();
-        if (j.contains("partition") && j["partition"].is_number_unsigned())
-            r.partition = j["partition"].get<std::uint32_t>();
-        auto str = [&j](const char* key) {
-            return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : "";
-        };
-        r.type = str("type");
-        r.block = str("block");
-        r.action = str("action");
-        r.result = str("result");
-        out.push_back(std::move(r));
+        out.push_back(std::move(*r));
     }
     return out;
+}
+
+HealthJournal read_health_journal(const std::string& path) {
+    HealthJournal hj;
+    std::map<std::string, JournalRecord> newest;
+    for (const auto& file : journal_files(path)) {
+        std::ifstream in(file);
+        if (!in) {
+            if (file == path)
+                hj.error = errno != 0 ? errno : ENOENT;
+            continue;
+        }
+        ++hj.files;
+        for (std::string line; std::getline(in, line);) {
+            if (line.empty())
+                continue;
+            auto r = parse_record(line);
+            if (!r) {
+                ++hj.skipped;
+                continue;
+            }
+            ++hj.read;
+            const auto key = health_key(*r);
+            if (!key)
+                continue;
+            auto it = newest.find(*key);
+            if (it == newest.end())
+                newest.emplace(*key, std::move(*r));
+            else if (r->seq > it->second.seq)
+                it->second = std::move(*r);
+        }
+    }
+    hj.records.reserve(newest.size());
+    for (auto& [key, r] : newest)
+        hj.records.push_back(std::move(r));
+    return hj;
 }
 
 DeviceHealth evaluate(const Snapshot& snap, const std::vector<JournalRecord>& journal,
@@ -328,10 +392,13 @@ int FleetCommands::health(const Options& opts, std::ostream& out, std::ostream& 
     if (!snaps)
         return unknown(what + ": " + errno_text(snaps.error()));
 
-    std::vector<JournalRecord> journal;
-    std::size_t skipped = 0;
-    if (std::ifstream in(journal_); in)
-        journal = read_journal(in, skipped);
+    // Every file eventd rotated, so a rotation right after an uncontained
+    // UE does not forget it; only the newest record per rule key is kept.
+    const HealthJournal hj = read_health_journal(journal_);
+    if (hj.files == 0 && health_journal_->count() > 0)
+        return unknown("journal " + journal_ + ": " +
+                       errno_text(std::error_code(hj.error, std::system_category())));
+    const std::vector<JournalRecord>& journal = hj.records;
     HealthRules rules;
     rules.ue_age_s = ue_age_s_;
 
@@ -370,8 +437,10 @@ int FleetCommands::health(const Options& opts, std::ostream& out, std::ostream& 
         render(out,
                Json{{"status", to_string(overall)},
                     {"message", message},
-                    {"journal",
-                     Json{{"path", journal_}, {"records", journal.size()}, {"skipped", skipped}}},
+                    {"journal", Json{{"path", journal_},
+                                     {"files", hj.files},
+                                     {"records", hj.read},
+                                     {"skipped", hj.skipped}}},
                     {"devices", std::move(devices)}},
                opts.format);
     const bool problem = overall == Verdict::unhealthy || (strict_ && overall == Verdict::degraded);

@@ -6,17 +6,34 @@
 // dra: the ResourceSlices a Kubernetes DRA driver would publish for
 // partitionable devices (KEP-4815, resource.k8s.io/v1 as in Kubernetes
 // 1.36).  Per device one pool of two slices: one holding the device's
-// counter set (one counter per XCC, value 1, and one per memory (NPS)
-// domain of the current memory mode, value its bytes), one holding a device
-// entry per partition of every compute profile the kernel accepts in that
-// memory mode, each consuming its XCCs and its share of its memory domain.
-// Allocating any partitions whose counters fit is a placement the hardware
-// can take; the numbers come from the kernel's own plan (the what-if of
-// AMDX_IOC_PARTITION_PLAN), never from a second model here.
+// counter sets, one holding a device entry per partition of every compute
+// profile the kernel accepts in the current memory mode.  The counters:
+//
+// - one per XCC, value 1, and one per memory (NPS) domain of the current
+//   memory mode, value its bytes: a partition consumes its XCCs and its
+//   share of its memory domain;
+// - the mode mutex (set "...-modes"): a device runs one compute mode, but
+//   XCC counters alone admit partitions of two modes on disjoint XCCs
+//   (DPX p0 on XCCs 0-3 with CPX p4..p7).  Partition P gets a counter of
+//   value N, the number of partitions of other modes whose XCCs are
+//   disjoint from P's, plus 0; P consumes N and each of those others 1:
+//   P with any of them exceeds N, and they fit with each other as far as
+//   this counter goes.  Every partition of every mode but the one with the
+//   most partitions gets one, which covers every pair of modes.
+//
+// So a set of partitions fits the counters exactly when they are
+// partitions of one compute mode, a placement the hardware can take; the
+// numbers come from the kernel's own plan (the what-if of
+// AMDX_IOC_PARTITION_PLAN), never from a second model here.  Pools and
+// counter sets are named by the board's serial number (the PCI address
+// without one), not by amdx's cyclic device id; the pool's generation is
+// the device's partition generation, which every committed change bumps.
 //
 // slurm: gres.conf lines, one per current partition (Debian's Slurm has no
 // gpu_rsmi plugin, so AutoDetect cannot find them).
 #include <algorithm>
+#include <filesystem>
+#include <map>
 
 #include "commands.hpp"
 #include "fleet.hpp"
@@ -39,19 +56,50 @@ bool model_refusal(PartitionReason r) {
     }
 }
 
-std::string lower(std::string_view s) {
-    std::string out(s);
-    std::transform(out.begin(), out.end(), out.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return out;
-}
-
 Json quantity(std::uint64_t v) {
     return Json{{"value", std::to_string(v)}};
 }
 
-std::string counter_set_name(const DeviceInfo& info) {
-    return "amdx" + std::to_string(info.id);
+bool dns_label_char(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+}
+
+/// A DNS label naming the board: its serial number, lower case, when that
+/// is one; else its PCI address with '-' for ':' and '.'.
+std::string stable_key(const DeviceInfo& info) {
+    std::string key = lower(info.serial);
+    const bool ok = !key.empty() && key.size() <= 40 &&
+                    std::all_of(key.begin(), key.end(), dns_label_char) && key.front() != '-' &&
+                    key.back() != '-';
+    if (ok)
+        return key;
+    key = lower(info.bdf);
+    std::replace_if(
+        key.begin(), key.end(), [](char c) { return !dns_label_char(c); }, '-');
+    return key;
+}
+
+/// The PCIe root complex of @bdf as resource.kubernetes.io/pcieRoot names
+/// it ("pci0000:00": the first component of its sysfs device path), or
+/// empty when sysfs does not have the device (a simulated one).
+std::string pcie_root(const std::string& bdf) {
+    std::error_code ec;
+    const auto path = std::filesystem::canonical("/sys/bus/pci/devices/" + bdf, ec);
+    if (ec)
+        return {};
+    const auto rel = path.lexically_relative("/sys/devices");
+    if (rel.empty() || rel.begin()->string().rfind("pci", 0) != 0)
+        return {};
+    return rel.begin()->string();
+}
+
+bool disjoint(const PartitionInfo& a, const PartitionInfo& b) {
+    return (a.xcc_mask & b.xcc_mask) == 0U;
+}
+
+std::string device_name(const Profile& prof, const PartitionInfo& p) {
+    return lower(to_string(prof.compute)) + "-" + lower(to_string(prof.memory)) + "-p" +
+           std::to_string(p.id);
 }
 
 /// Bytes of @p's memory domain each partition sharing it may consume.
@@ -64,13 +112,35 @@ std::uint64_t memory_share(const PartitionInfo& p, const std::vector<PartitionIn
 
 } // namespace
 
+std::string dns_subdomain_error(std::string_view name, std::size_t max) {
+    if (name.empty())
+        return "is empty";
+    if (name.size() > max)
+        return "is longer than " + std::to_string(max) + " characters";
+    std::size_t start = 0;
+    while (start <= name.size()) {
+        auto end = name.find('.', start);
+        if (end == std::string_view::npos)
+            end = name.size();
+        const auto label = name.substr(start, end - start);
+        if (label.empty() || label.size() > 63)
+            return "has an empty label or one longer than 63 characters";
+        if (!std::all_of(label.begin(), label.end(), dns_label_char))
+            return "has characters other than a-z, 0-9, '-' and '.'";
+        if (label.front() == '-' || label.back() == '-')
+            return "has a label that starts or ends with '-'";
+        start = end + 1;
+    }
+    return {};
+}
+
 Result<std::vector<Profile>> profiles(const Device& device, const DeviceInfo& info) {
     std::vector<Profile> out;
     auto current = device.partitions();
     if (!current)
         return Unexpected(current.error());
     for (const auto mode : info.supported_compute_modes) {
-        Profile p{mode, current->memory_mode, {}};
+        Profile p{mode, current->memory_mode, {}, current->generation};
         if (mode == current->compute_mode) {
             p.topology = current->partitions;
         } else {
@@ -92,58 +162,103 @@ Result<std::vector<Profile>> profiles(const Device& device, const DeviceInfo& in
 
 Json dra_slice(const DeviceInfo& info, const std::vector<Profile>& profs, const std::string& node,
                const std::string& driver) {
-    const std::string set = counter_set_name(info);
+    const std::string key = stable_key(info);
+    const std::string set = "amdx-" + key;
+    const std::string modes = set + "-modes";
+    const std::string root = pcie_root(info.bdf);
+    std::uint64_t generation = 0;
     Json counters = Json::object();
     for (std::uint32_t x = 0; x < info.num_xcc; ++x)
         counters["xcc" + std::to_string(x)] = quantity(1);
     for (const auto& mp : info.memory_partitions)
         counters["mem" + std::to_string(mp.index)] = quantity(mp.size);
 
+    // The mode mutex: a counter for each partition of every profile but
+    // the largest that shares no XCC with some partition of another one.
+    std::size_t largest = 0;
+    for (std::size_t i = 0; i < profs.size(); ++i)
+        if (profs[i].topology.size() > profs[largest].topology.size())
+            largest = i;
+    Json mutex = Json::object();
+    // (i, p) -> its counter's name and the partitions of other modes it excludes.
+    std::map<std::string, std::uint64_t> excluders;
+    for (std::size_t i = 0; i < profs.size(); ++i) {
+        if (i == largest)
+            continue;
+        for (const auto& p : profs[i].topology) {
+            std::uint64_t n = 0;
+            for (std::size_t j = 0; j < profs.size(); ++j)
+                if (j != i)
+                    n += static_cast<std::uint64_t>(
+                        std::count_if(profs[j].topology.begin(), profs[j].topology.end(),
+                                      [&p](const PartitionInfo& q) { return disjoint(p, q); }));
+            if (n == 0)
+                continue; // the XCC counters already exclude every other mode
+            const std::string name = device_name(profs[i], p);
+            mutex[name] = quantity(n);
+            excluders[name] = n;
+        }
+    }
+
     Json devices = Json::array();
-    for (const auto& prof : profs) {
-        const std::string prefix =
-            lower(to_string(prof.compute)) + "-" + lower(to_string(prof.memory));
+    for (std::size_t i = 0; i < profs.size(); ++i) {
+        const auto& prof = profs[i];
+        generation = std::max(generation, prof.generation);
         for (const auto& p : prof.topology) {
+            const std::string name = device_name(prof, p);
             Json consumed = Json::object();
             for (std::uint32_t x = 0; x < 32; ++x)
                 if ((p.xcc_mask & (1U << x)) != 0u)
                     consumed["xcc" + std::to_string(x)] = quantity(1);
             const std::uint64_t share = memory_share(p, prof.topology);
             consumed["mem" + std::to_string(p.mem_partition)] = quantity(share);
-            devices.push_back(Json{
-                {"name", prefix + "-p" + std::to_string(p.id)},
-                {"attributes",
-                 Json{{"model", Json{{"string", std::string(to_string(info.model))}}},
-                      {"productName", Json{{"string", info.product}}},
-                      {"serialNumber", Json{{"string", info.serial}}},
-                      {"pciBusID", Json{{"string", info.bdf}}},
-                      {"computeMode", Json{{"string", std::string(to_string(prof.compute))}}},
-                      {"memoryMode", Json{{"string", std::string(to_string(prof.memory))}}},
-                      {"partition", Json{{"int", p.id}}},
-                      {"memoryPartition", Json{{"int", p.mem_partition}}}}},
-                {"capacity", Json{{"memory", quantity(share)},
-                                  {"xccs", quantity(static_cast<std::uint64_t>(
-                                               __builtin_popcount(p.xcc_mask)))}}},
-                {"consumesCounters",
-                 Json::array({Json{{"counterSet", set}, {"counters", std::move(consumed)}}})}});
+            Json excl = Json::object();
+            if (auto own = excluders.find(name); own != excluders.end())
+                excl[name] = quantity(own->second);
+            for (std::size_t j = 0; j < profs.size(); ++j)
+                for (const auto& q : profs[j].topology)
+                    if (j != i && disjoint(p, q) && excluders.contains(device_name(profs[j], q)))
+                        excl[device_name(profs[j], q)] = quantity(1);
+            Json consumes =
+                Json::array({Json{{"counterSet", set}, {"counters", std::move(consumed)}}});
+            if (!excl.empty())
+                consumes.push_back(Json{{"counterSet", modes}, {"counters", std::move(excl)}});
+            Json attrs{{"model", Json{{"string", std::string(to_string(info.model))}}},
+                       {"productName", Json{{"string", info.product}}},
+                       {"serialNumber", Json{{"string", info.serial}}},
+                       {"resource.kubernetes.io/pciBusID", Json{{"string", info.bdf}}},
+                       {"computeMode", Json{{"string", std::string(to_string(prof.compute))}}},
+                       {"memoryMode", Json{{"string", std::string(to_string(prof.memory))}}},
+                       {"partition", Json{{"int", p.id}}},
+                       {"memoryPartition", Json{{"int", p.mem_partition}}}};
+            if (!root.empty())
+                attrs["resource.kubernetes.io/pcieRoot"] = Json{{"string", root}};
+            devices.push_back(
+                Json{{"name", name},
+                     {"attributes", std::move(attrs)},
+                     {"capacity", Json{{"memory", quantity(share)},
+                                       {"xccs", quantity(static_cast<std::uint64_t>(
+                                                    __builtin_popcount(p.xcc_mask)))}}},
+                     {"consumesCounters", std::move(consumes)}});
         }
     }
-    const std::string pool = node + "-" + set;
-    auto slice = [&](const std::string& suffix, const char* key, Json body) {
-        return Json{
-            {"apiVersion", "resource.k8s.io/v1"},
-            {"kind", "ResourceSlice"},
-            {"metadata", Json{{"name", pool + "-" + suffix}}},
-            {"spec",
-             Json{{"driver", driver},
-                  {"nodeName", node},
-                  {"pool", Json{{"name", pool}, {"generation", 0}, {"resourceSliceCount", 2}}},
-                  {key, std::move(body)}}}};
+    const std::string pool = node + "-" + key;
+    auto slice = [&](const std::string& suffix, const char* field, Json body) {
+        return Json{{"apiVersion", "resource.k8s.io/v1"},
+                    {"kind", "ResourceSlice"},
+                    {"metadata", Json{{"name", pool + "-" + suffix}}},
+                    {"spec", Json{{"driver", driver},
+                                  {"nodeName", node},
+                                  {"pool", Json{{"name", pool},
+                                                {"generation", generation},
+                                                {"resourceSliceCount", 2}}},
+                                  {field, std::move(body)}}}};
     };
-    return Json::array(
-        {slice("counters", "sharedCounters",
-               Json::array({Json{{"name", set}, {"counters", std::move(counters)}}})),
-         slice("devices", "devices", std::move(devices))});
+    Json sets = Json::array({Json{{"name", set}, {"counters", std::move(counters)}}});
+    if (!mutex.empty())
+        sets.push_back(Json{{"name", modes}, {"counters", std::move(mutex)}});
+    return Json::array({slice("counters", "sharedCounters", std::move(sets)),
+                        slice("devices", "devices", std::move(devices))});
 }
 
 std::string slurm_gres(const DeviceInfo& info, const Partitions& parts, const std::string& node) {
@@ -170,11 +285,23 @@ std::string slurm_gres(const DeviceInfo& info, const Partitions& parts, const st
 
 int FleetCommands::partition_export(const Options& opts, std::ostream& out,
                                     std::ostream& err) const {
+    const std::string node = node_.empty() ? lower(host_name()) : node_;
+    if (format_ == "dra") {
+        if (const auto why = dns_subdomain_error(node, 253); !why.empty()) {
+            fail(err, "partition export: node name '" + node + "' " + why +
+                          " (a Kubernetes node name is a DNS subdomain; give --node)");
+            return kExitUsage;
+        }
+        if (const auto why = dns_subdomain_error(driver_, 63); !why.empty()) {
+            fail(err, "partition export: driver name '" + driver_ + "' " + why +
+                          " (a DRA driver name is a DNS subdomain of at most 63 characters)");
+            return kExitUsage;
+        }
+    }
     int code = kExitOk;
     const auto sel = select_devices(opts, export_dev_, true, err, code);
     if (!sel)
         return code;
-    const std::string node = node_.empty() ? host_name() : node_;
     Json items = Json::array();
     std::string gres;
     for (const auto& e : sel->entries) {

@@ -13,9 +13,6 @@
 
 namespace amdx::cli {
 
-namespace {
-
-/// The journal files oldest first: FILE.N .. FILE.1, FILE.
 std::vector<std::string> journal_files(const std::string& path) {
     std::vector<std::string> out;
     for (unsigned n = 64; n >= 1; --n) {
@@ -26,8 +23,6 @@ std::vector<std::string> journal_files(const std::string& path) {
     out.push_back(path);
     return out;
 }
-
-} // namespace
 
 int FleetCommands::replay(const Options& opts, const std::vector<std::string>& devs,
                           std::ostream& out, std::ostream& err) const {

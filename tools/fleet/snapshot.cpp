@@ -3,6 +3,7 @@
 // One collection: every device's state in a bounded number of queries
 // (fleet.hpp).  The cost does not grow with partitions, VFs or bad pages:
 // each is one list query (two calls with the size protocol).
+#include <cctype>
 #include <unistd.h>
 
 #include "fleet.hpp"
@@ -87,6 +88,13 @@ Result<std::vector<Snapshot>> collect(const Control& control, std::string& what)
             return Unexpected(snap.error());
         out.push_back(std::move(*snap));
     }
+    return out;
+}
+
+std::string lower(std::string_view s) {
+    std::string out(s);
+    for (auto& c : out)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return out;
 }
 

@@ -9,6 +9,9 @@
 //                                 block B and type T into device D through
 //                                 libamdx (Device::ras_inject), as
 //                                 `amdx ras inject` would
+//   AMDX_FAKE_BAD_PAGE_THRESHOLD=N every device's bad-page threshold N
+//                                 (Device::ras_set_policy, as `amdx ras
+//                                 policy` would); unset: the fake's default
 // Pass "-d /dev/null".
 #include <cstdlib>
 #include <iostream>
@@ -66,6 +69,21 @@ bool enable_vfs(unsigned devices, std::uint32_t vfs) {
     return true;
 }
 
+/// Every device's bad-page threshold to @pages, through libamdx.
+bool set_bad_page_threshold(unsigned devices, std::int32_t pages) {
+    auto control = amdx::Control::open("/dev/null");
+    if (!control)
+        return false;
+    for (unsigned i = 0; i < devices; ++i) {
+        auto device = amdx::Device::open(*control, i);
+        amdx::RasPolicyUpdate update;
+        update.bad_page_threshold = pages;
+        if (!device || !device->ras_set_policy(update))
+            return false;
+    }
+    return true;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -78,6 +96,12 @@ int main(int argc, char** argv) {
         (vfs != nullptr) &&
         !enable_vfs(devices, static_cast<std::uint32_t>(std::strtoul(vfs, nullptr, 10)))) {
         std::cerr << "amdx_fleet_fake: cannot enable AMDX_FAKE_VFS=" << vfs << " VFs in CPX\n";
+        return 2;
+    }
+    if (const char* t = std::getenv("AMDX_FAKE_BAD_PAGE_THRESHOLD");
+        (t != nullptr) &&
+        !set_bad_page_threshold(devices, static_cast<std::int32_t>(std::strtol(t, nullptr, 10)))) {
+        std::cerr << "amdx_fleet_fake: cannot set AMDX_FAKE_BAD_PAGE_THRESHOLD=" << t << "\n";
         return 2;
     }
     if (const char* spec = std::getenv("AMDX_FAKE_INJECT"); (spec != nullptr) && !inject(spec)) {

@@ -3,9 +3,14 @@
 // The fleet commands (fleet.hpp) against the fake kernel: the exporter's
 // metric contract (Documentation/admin-guide/metrics.rst), the health rules
 // (health.rst) and the scheduler export (scheduling.rst).
+#include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <unistd.h>
@@ -109,10 +114,10 @@ TEST(FleetExporter, InjectedErrorsAreCountersPerDeviceAndPartition) {
                      {"device=\"1\"", "partition=\"4\"", "block=\"gfx\"", "type=\"ue\""}),
               0);
     // Per-partition series carry the partition in DME's label too.
-    EXPECT_EQ(sample(text, "amdx_partition_state",
-                     {"device=\"1\"", "gpu_partition_id=\"7\"", "partition=\"7\"",
-                      "state=\"online\"", "gpu_compute_partition_type=\"CPX\""}),
-              1);
+    EXPECT_EQ(
+        sample(text, "amdx_partition_state",
+               {"device=\"1\"", "gpu_partition_id=\"7\"", "partition=\"7\"", "state=\"online\""}),
+        1);
 }
 
 TEST(FleetExporter, EverySeriesCarriesTheIdentityLabels) {
@@ -126,14 +131,72 @@ TEST(FleetExporter, EverySeriesCarriesTheIdentityLabels) {
             line.rfind("amdx_exporter_", 0) == 0)
             continue;
         ++series;
-        for (const char* l :
-             {"hostname=\"h1\"", "serial_number=\"SN1000\"", "card_model=\"AMD Instinct MI300X\"",
-              "gpu_partition_id=\"", "gpu_compute_partition_type=\"SPX\"",
-              "gpu_memory_partition_type=\"NPS1\"", "device=\"0\"", "bdf=\"0000:c1:00.0\"",
-              "partition=\""})
+        for (const char* l : {"hostname=\"h1\"", "serial_number=\"SN1000\"", "gpu_partition_id=\"",
+                              "device=\"0\"", "bdf=\"0000:c1:00.0\"", "partition=\""})
             EXPECT_NE(line.find(l), std::string::npos) << l << " missing in " << line;
+        // What a partition switch or a board's naming changes is on the
+        // info series only (metrics.rst, "Labels").
+        if (line.rfind("amdx_device_info{", 0) == 0)
+            continue;
+        for (const char* l :
+             {"gpu_compute_partition_type=", "gpu_memory_partition_type=", "card_model="})
+            EXPECT_EQ(line.find(l), std::string::npos) << l << " in " << line;
     }
     EXPECT_GT(series, 20);
+}
+
+/// The label sets (name and labels, no value) of @family's series.
+std::set<std::string> label_sets(const std::string& text, const std::string& family) {
+    std::set<std::string> out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)
+        if (line.rfind(family + "{", 0) == 0)
+            out.insert(line.substr(0, line.rfind(' ')));
+    return out;
+}
+
+// A partition switch must not start new device-wide series: rate() over a
+// counter whose labels change loses its history.  On dd925ee every series
+// carried gpu_compute_partition_type, so SPX -> CPX renamed them all.
+TEST(FleetExporter, DeviceSeriesKeepTheirLabelsAcrossAPartitionSwitch) {
+    FakeKernel k;
+    k.add_device(0);
+    const std::string before = metrics_text();
+    {
+        auto control = Control::open("/dev/null");
+        ASSERT_TRUE(control);
+        auto dev = Device::open(*control, 0);
+        ASSERT_TRUE(dev);
+        amdx::PartitionRequest req;
+        req.compute = amdx::ComputeMode::cpx;
+        ASSERT_TRUE(dev->partition_commit(req));
+    }
+    const std::string after = metrics_text();
+    ASSERT_NE(before, after);
+    for (const char* family :
+         {"amdx_ras_errors_total", "amdx_device_vram_bytes", "amdx_retired_pages_total",
+          "amdx_device_rma", "amdx_partition_commits_total", "amdx_partition_generation"}) {
+        const auto b = label_sets(before, family);
+        EXPECT_FALSE(b.empty()) << family;
+        EXPECT_EQ(b, label_sets(after, family)) << family;
+    }
+    // The mode is on the info series, in device-metrics-exporter's spelling.
+    EXPECT_EQ(sample(before, "amdx_device_info",
+                     {"gpu_compute_partition_type=\"spx\"", "gpu_memory_partition_type=\"nps1\""}),
+              1);
+    EXPECT_EQ(sample(after, "amdx_device_info", {"gpu_compute_partition_type=\"cpx\""}), 1);
+}
+
+// device-metrics-exporter labels a device's own series gpu_partition_id
+// "0" (an unpartitioned GPU, or the first partition, which carries the
+// device-wide values); on dd925ee amdx said "all", which joins nothing.
+TEST(FleetExporter, DeviceWideSeriesJoinPartitionZero) {
+    FakeKernel k;
+    k.add_device(0);
+    const std::string text = metrics_text();
+    EXPECT_EQ(sample(text, "amdx_device_rma", {"gpu_partition_id=\"0\"", "partition=\"all\""}), 0);
+    EXPECT_TRUE(std::isnan(sample(text, "amdx_device_vram_bytes", {"gpu_partition_id=\"all\""})))
+        << "no series says gpu_partition_id=\"all\"";
 }
 
 TEST(FleetExporter, RetiredPagesByCauseAndRma) {
@@ -501,18 +564,125 @@ TEST(FleetHealth, JournalParsesMonitorLinesAndSkipsJunk) {
     EXPECT_EQ(recs[1].result, "ok");
 }
 
+/// A journal directory of its own: FILE and the rotated FILE.N.
+struct TempJournal {
+    std::string dir;
+    std::string path;
+    TempJournal() {
+        char tmpl[] = "/tmp/amdx-journal-XXXXXX";
+        dir = ::mkdtemp(tmpl);
+        path = dir + "/events.jsonl";
+        std::ofstream(path).flush();
+    }
+    ~TempJournal() { std::filesystem::remove_all(dir); }
+    void write(const std::string& file, const std::string& text) const {
+        std::ofstream(file) << text;
+    }
+};
+
+std::string ue_line(std::uint32_t dev, std::uint64_t seq, std::uint64_t realtime_ns) {
+    return R"({"device":)" + std::to_string(dev) + R"(,"seq":)" + std::to_string(seq) +
+           R"(,"timestamp_ns":1,"realtime_ns":)" + std::to_string(realtime_ns) +
+           R"(,"kind":"error","block":"umc","type":"ue","instance":0,"count":1})" + "\n";
+}
+
+std::uint64_t realtime_now_ns() {
+    return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                          std::chrono::system_clock::now().time_since_epoch())
+                                          .count());
+}
+
+// eventd rotated right after an uncontained UE: the UE is in FILE.1, FILE
+// holds only later CEs.  On dd925ee health read FILE alone and said healthy.
+TEST(FleetHealth, UncontainedUeSurvivesARotation) {
+    FakeKernel k;
+    k.add_device(0);
+    const TempJournal j;
+    const auto now = realtime_now_ns();
+    j.write(j.path + ".1", ue_line(0, 7, now - 60ULL * 1000000000ULL));
+    std::string ces;
+    for (std::uint64_t seq = 8; seq < 20; ++seq)
+        ces +=
+            R"({"device":0,"seq":)" + std::to_string(seq) +
+            R"(,"timestamp_ns":1,"kind":"error","block":"umc","type":"ce","instance":0,"count":1})"
+            "\n";
+    j.write(j.path, ces);
+    std::string out, err;
+    EXPECT_EQ(run({"health", "--journal", j.path}, out, err), 1) << out;
+    EXPECT_EQ(out.rfind("amdx health: unhealthy: device 0 unhealthy: uncorrected umc error", 0), 0U)
+        << out;
+    EXPECT_EQ(run({"-j", "health", "--journal", j.path}, out, err), 1);
+    const auto doc = amdx::cli::Json::parse(out);
+    EXPECT_EQ(doc["journal"]["files"], 2);
+    EXPECT_EQ(doc["journal"]["records"], 13);
+    EXPECT_EQ(doc["devices"][0]["findings"][0]["seq"], 7);
+}
+
+// What health keeps of a journal is bounded by the devices and partitions
+// and decides as the whole journal does: 20,000 records of two devices
+// keep one record per device, kind and partition.
+TEST(FleetHealth, HealthJournalKeepsTheNewestPerRuleKey) {
+    const TempJournal j;
+    std::ostringstream text;
+    std::uint64_t seq = 1;
+    for (int i = 0; i < 5000; ++i)
+        for (std::uint32_t dev : {0U, 1U}) {
+            text << ue_line(dev, seq++, 1);
+            text << R"({"device":)" << dev << R"(,"seq":)" << seq++
+                 << R"(,"timestamp_ns":1,"kind":"error","block":"gfx","type":"ue","partition":)"
+                 << (i % 4) << "}\n";
+        }
+    j.write(j.path, text.str());
+    const auto hj = amdx::cli::read_health_journal(j.path);
+    EXPECT_EQ(hj.read, 20000U);
+    // Per device: the device-wide UE and one per partition 0..3.
+    ASSERT_EQ(hj.records.size(), 2U * 5U);
+    for (const auto& r : hj.records)
+        EXPECT_GT(r.seq, 20000U - 16U) << r.device << " " << r.seq;
+}
+
+// --journal names a file that is not there: Unknown with the reason, as
+// NPD shows it (on dd925ee: healthy, the journal silently ignored).
+// The default journal missing (no amdx-eventd) is still no error.
+TEST(FleetHealth, MissingJournalGivenIsUnknown) {
+    FakeKernel k;
+    k.add_device(0);
+    std::string out, err;
+    EXPECT_EQ(run({"health", "--journal", "/nonexistent"}, out, err), 2);
+    EXPECT_EQ(out,
+              "amdx health: unknown: journal /nonexistent: ENOENT: No such file or directory\n");
+}
+
+// A usage error reaches NPD as a message on standard output (on dd925ee
+// stdout was empty: an Unknown without a reason).
+TEST(FleetHealth, UsageErrorIsAnUnknownWithItsReason) {
+    FakeKernel k;
+    k.add_device(0);
+    std::string out, err;
+    EXPECT_EQ(run({"health", "--ue-age", "x"}, out, err), 2);
+    EXPECT_EQ(out.rfind("amdx health: unknown: ", 0), 0U) << out;
+    EXPECT_NE(out.find("--ue-age"), std::string::npos) << out;
+    EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1);
+    EXPECT_EQ(run({"health", "--bogus"}, out, err), 2);
+    EXPECT_EQ(out.rfind("amdx health: unknown: ", 0), 0U) << out;
+    // Other commands keep standard output empty.
+    EXPECT_EQ(run({"exporter", "--bogus"}, out, err), 2);
+    EXPECT_TRUE(out.empty()) << out;
+}
+
 TEST(FleetHealth, ExitCodesFollowNodeProblemDetector) {
     FakeKernel k;
     k.add_device(0);
     std::string out, err;
-    EXPECT_EQ(run({"health", "--journal", "/nonexistent"}, out, err), 0);
+    const TempJournal journal;
+    EXPECT_EQ(run({"health", "--journal", journal.path}, out, err), 0);
     EXPECT_EQ(out, "amdx health: healthy: 1 devices healthy\n");
     k.state(0).pending_pages = 2;
-    EXPECT_EQ(run({"health", "--journal", "/nonexistent"}, out, err), 0);
+    EXPECT_EQ(run({"health", "--journal", journal.path}, out, err), 0);
     EXPECT_EQ(out.rfind("amdx health: degraded: device 0 degraded: 2 VRAM pages", 0), 0U) << out;
-    EXPECT_EQ(run({"health", "--strict", "--journal", "/nonexistent"}, out, err), 1);
+    EXPECT_EQ(run({"health", "--strict", "--journal", journal.path}, out, err), 1);
     k.state(0).ras_flags = AMDX_RAS_F_RMA;
-    EXPECT_EQ(run({"-j", "health", "--journal", "/nonexistent"}, out, err), 1);
+    EXPECT_EQ(run({"-j", "health", "--journal", journal.path}, out, err), 1);
     const auto j = amdx::cli::Json::parse(out);
     EXPECT_EQ(j["status"], "unhealthy");
     EXPECT_EQ(j["devices"][0]["verdict"], "unhealthy");
@@ -550,7 +720,7 @@ TEST(FleetExport, DraCountersAddUpForEveryProfile) {
     const auto doc = amdx::cli::Json::parse(out);
     ASSERT_EQ(doc["items"].size(), 2U);
     const auto& shared = doc["items"][0]["spec"]["sharedCounters"][0];
-    EXPECT_EQ(shared["name"], "amdx0");
+    EXPECT_EQ(shared["name"], "amdx-sn1000");
     EXPECT_FALSE(doc["items"][0]["spec"].contains("devices")); // one of the two per slice
     std::map<std::string, std::uint64_t> capacity;
     for (const auto& [name, c] : shared["counters"].items())
@@ -573,6 +743,147 @@ TEST(FleetExport, DraCountersAddUpForEveryProfile) {
     }
     EXPECT_EQ(devices.size(), 1U + 2U + 4U + 8U);
     EXPECT_EQ(doc["items"][1]["spec"]["pool"]["resourceSliceCount"], 2);
+}
+
+/// Every set of devices the slices of device 0 admit (what a DRA
+/// scheduler may allocate together: within every counter of every counter
+/// set) must be partitions of one compute mode that the kernel's own plan
+/// for that mode has, with the same XCCs and memory partition; and every
+/// set of partitions of one mode must be admitted.  On dd925ee the XCC
+/// counters alone admitted e.g. dpx-nps1-p0 with cpx-nps1-p4.
+void expect_admitted_allocations_realisable(std::uint32_t memory, unsigned nps) {
+    FakeKernel k;
+    k.add_device(0);
+    k.devices[0].memory_mode = memory;
+    k.devices[0].num_mem_partitions = nps;
+    for (unsigned i = 0; i < nps; ++i) {
+        const std::uint64_t size = (192ULL << 30) / nps;
+        k.devices[0].mem_partitions[i] = {.base = i * size, .size = size, .free = size};
+    }
+    std::string out, err;
+    ASSERT_EQ(run({"-j", "partition", "export", "0", "--node", "n1"}, out, err), 0) << err;
+    const auto doc = amdx::cli::Json::parse(out);
+    std::map<std::string, std::uint64_t> capacity; // "set/counter"
+    amdx::cli::Json devices = amdx::cli::Json::array();
+    for (const auto& item : doc["items"]) {
+        const auto& spec = item["spec"];
+        for (const auto& set : spec.value("sharedCounters", amdx::cli::Json::array()))
+            for (const auto& [name, c] : set["counters"].items())
+                capacity[set["name"].get<std::string>() + "/" + name] =
+                    std::stoull(c["value"].get<std::string>());
+        for (const auto& d : spec.value("devices", amdx::cli::Json::array()))
+            devices.push_back(d);
+    }
+    const std::size_t n = devices.size();
+    ASSERT_EQ(n, 1U + 2U + 4U + 8U);
+    std::vector<std::map<std::string, std::uint64_t>> uses(n);
+    std::map<std::string, unsigned> per_mode;
+    for (std::size_t i = 0; i < n; ++i) {
+        for (const auto& cc : devices[i]["consumesCounters"])
+            for (const auto& [name, c] : cc["counters"].items()) {
+                const auto key = cc["counterSet"].get<std::string>() + "/" + name;
+                ASSERT_TRUE(capacity.contains(key)) << key;
+                uses[i][key] = std::stoull(c["value"].get<std::string>());
+            }
+        ++per_mode[devices[i]["attributes"]["computeMode"]["string"].get<std::string>()];
+    }
+
+    auto control = Control::open("/dev/null");
+    ASSERT_TRUE(control);
+    auto dev = Device::open(*control, 0);
+    ASSERT_TRUE(dev);
+    std::map<std::string, std::vector<amdx::PartitionInfo>> plans; // the kernel's, per mode
+    std::size_t admitted = 0;
+    unsigned failures = 0;
+    for (std::uint32_t set = 0; set < (1U << n); ++set) {
+        std::map<std::string, std::uint64_t> sum;
+        bool fits = true;
+        for (std::size_t i = 0; i < n && fits; ++i)
+            if ((set & (1U << i)) != 0U)
+                for (const auto& [key, v] : uses[i])
+                    fits = (sum[key] += v) <= capacity[key] && fits;
+        if (!fits)
+            continue;
+        ++admitted;
+        std::string names, mode;
+        bool one_mode = true;
+        for (std::size_t i = 0; i < n; ++i) {
+            if ((set & (1U << i)) == 0U)
+                continue;
+            names += devices[i]["name"].get<std::string>() + " ";
+            const auto m = devices[i]["attributes"]["computeMode"]["string"].get<std::string>();
+            one_mode = one_mode && (mode.empty() || m == mode);
+            mode = m;
+        }
+        if (!one_mode) {
+            if (++failures <= 3)
+                ADD_FAILURE() << "the slices admit partitions of two modes: " << names;
+            continue;
+        }
+        if (mode.empty())
+            continue; // the empty allocation
+        if (!plans.contains(mode)) {
+            amdx::PartitionRequest req;
+            req.compute = amdx::parse_compute_mode(mode);
+            ASSERT_TRUE(req.compute) << mode;
+            req.max_holders = 0;
+            auto plan = dev->partition_plan(req);
+            ASSERT_TRUE(plan) << mode;
+            ASSERT_TRUE(plan->allowed) << mode;
+            plans[mode] = plan->topology;
+        }
+        for (std::size_t i = 0; i < n; ++i) {
+            if ((set & (1U << i)) == 0U)
+                continue;
+            const auto& attrs = devices[i]["attributes"];
+            const auto id = attrs["partition"]["int"].get<std::uint32_t>();
+            const auto& topo = plans[mode];
+            const auto p = std::find_if(topo.begin(), topo.end(),
+                                        [id](const amdx::PartitionInfo& q) { return q.id == id; });
+            ASSERT_NE(p, topo.end()) << names;
+            EXPECT_EQ(p->mem_partition, attrs["memoryPartition"]["int"].get<std::uint32_t>());
+            EXPECT_EQ(static_cast<std::uint64_t>(__builtin_popcount(p->xcc_mask)),
+                      std::stoull(devices[i]["capacity"]["xccs"]["value"].get<std::string>()));
+        }
+    }
+    EXPECT_EQ(failures, 0U) << "mixed-mode allocations admitted";
+    // Nothing the hardware can take is refused: every subset of each mode.
+    std::size_t expected = 1;
+    for (const auto& [mode, count] : per_mode)
+        expected += (std::size_t{1} << count) - 1;
+    EXPECT_EQ(admitted, expected);
+}
+
+TEST(FleetExport, EveryAllocationTheSlicesAdmitIsOneModesPlanNps1) {
+    expect_admitted_allocations_realisable(AMDX_MEMORY_NPS1, 1);
+}
+
+TEST(FleetExport, EveryAllocationTheSlicesAdmitIsOneModesPlanNps4) {
+    expect_admitted_allocations_realisable(AMDX_MEMORY_NPS4, 4);
+}
+
+/// Pools are named by the board, not amdx's cyclic id; the standard PCI
+/// attribute; the generation is the kernel's partition generation.
+TEST(FleetExport, DraNamesAndGeneration) {
+    FakeKernel k;
+    k.add_device(0);
+    k.add_device(1);
+    k.state(1).generation = 7;
+    std::string out, err;
+    ASSERT_EQ(run({"-j", "partition", "export", "1", "--node", "n1"}, out, err), 0) << err;
+    const auto doc = amdx::cli::Json::parse(out);
+    ASSERT_EQ(doc["items"].size(), 2U);
+    for (const auto& item : doc["items"]) {
+        EXPECT_EQ(item["spec"]["pool"]["name"], "n1-sn1001");
+        EXPECT_EQ(item["spec"]["pool"]["generation"], 7);
+    }
+    const auto& dev = doc["items"][1]["spec"]["devices"][0];
+    EXPECT_EQ(dev["attributes"]["resource.kubernetes.io/pciBusID"]["string"], "0000:c2:00.0");
+    EXPECT_FALSE(dev["attributes"].contains("pciBusID"));
+    EXPECT_EQ(run({"partition", "export", "--node", "Bad Name"}, out, err), 2);
+    EXPECT_EQ(err.rfind("amdx: partition export: node name 'Bad Name' has characters", 0), 0U)
+        << err;
+    EXPECT_TRUE(out.empty());
 }
 
 TEST(FleetExport, SlurmOneGresLinePerPartition) {

@@ -4,11 +4,18 @@
 # A real Prometheus server (Debian's prometheus) scrapes `amdx exporter
 # --listen` on loopback, and a PromQL query over its HTTP API returns the
 # error count the test injected into the fake kernel (through libamdx).
+# Beside it, a stand-in for AMD's device-metrics-exporter (DME: a static
+# page with DME's label names and values, served by python3's http.server)
+# is scraped too, and the joins metrics.rst documents ("Joins") return
+# every device.  Last, every panel target of the Grafana dashboard
+# (tools/fleet/grafana/amdx-dashboard.json) must return a non-empty result
+# (prometheus_dashboard_test.py, which substitutes Grafana's variables).
 #
-# usage: prometheus_scrape_test.sh AMDX_FLEET_FAKE WORKDIR
+# usage: prometheus_scrape_test.sh AMDX_FLEET_FAKE WORKDIR DASHBOARD
 set -eu
 fake=$1
 work=$2
+dashboard=$3
 count=37
 rm -rf "$work" && mkdir -p "$work"
 pids=
@@ -23,7 +30,8 @@ free_port() {
 }
 
 # The exporter on an ephemeral port; it prints the address it serves.
-AMDX_FAKE_INJECT="1:gfx:ue:$count,0:umc:ce:5" "$fake" -d /dev/null exporter \
+# A bad-page threshold, so the dashboard's retired-pages panel has a ratio.
+AMDX_FAKE_BAD_PAGE_THRESHOLD=100 AMDX_FAKE_INJECT="1:gfx:ue:$count,0:umc:ce:5" "$fake" -d /dev/null exporter \
 	--listen 127.0.0.1:0 --iterations 120 > "$work/exporter.out" 2> "$work/exporter.err" &
 pids="$pids $!"
 i=0
@@ -35,6 +43,22 @@ done
 target=$(sed -n 's|^amdx exporter: serving http://\(.*\)/metrics$|\1|p' "$work/exporter.out")
 echo "exporter: $target"
 
+# The DME stand-in: one SPX GPU per fake device (serials SN1000, SN1001),
+# labelled as DME labels them (gpu_partition_id "0", lower-case mode, a
+# board part number as card_model).
+host=$(hostname)
+mkdir -p "$work/dme"
+{
+	echo '# TYPE gpu_power_usage gauge'
+	for i in 0 1; do
+		echo "gpu_power_usage{gpu_id=\"$i\",serial_number=\"SN100$i\",card_model=\"102-G30211-00\",hostname=\"$host\",gpu_partition_id=\"0\",gpu_compute_partition_type=\"spx\"} 35$i"
+	done
+} > "$work/dme/metrics"
+dme_port=$(free_port)
+python3 -m http.server "$dme_port" --bind 127.0.0.1 --directory "$work/dme" \
+	> "$work/dme.log" 2>&1 &
+pids="$pids $!"
+
 port=$(free_port)
 cat > "$work/prometheus.yml" <<EOC
 global:
@@ -44,6 +68,9 @@ scrape_configs:
   - job_name: amdx
     static_configs:
       - targets: ['$target']
+  - job_name: dme
+    static_configs:
+      - targets: ['127.0.0.1:$dme_port']
 EOC
 promtool check config "$work/prometheus.yml"
 prometheus --config.file="$work/prometheus.yml" --storage.tsdb.path="$work/data" \
@@ -74,3 +101,36 @@ ce=$(curl -sf -G "$url" --data-urlencode \
 	'query=sum(amdx_ras_errors_total{device="0",type="ce"})' | jq -r '.data.result[0].value[1]')
 echo "prometheus: up=$up, device 0 CE=$ce"
 [ "$up" = 1 ] && [ "$ce" = 5 ]
+
+# The documented joins with DME (metrics.rst, "Joins"): each returns one
+# series per device once both targets are scraped.
+# join NAME QUERY JQ: poll QUERY until it returns 2 series, then JQ (over
+# .data.result) must print true.
+join() {
+	i=0
+	while :; do
+		i=$((i + 1))
+		[ $i -le 60 ] || { echo "join $1: never 2 series"; cat "$work/join.json"; exit 1; }
+		curl -sf -G "$url" --data-urlencode "query=$2" > "$work/join.json" 2>/dev/null &&
+			[ "$(jq '.data.result | length' "$work/join.json")" = 2 ] && break
+		sleep 1
+	done
+	ok=$(jq ".data.result | $3" "$work/join.json")
+	echo "prometheus: join $1: $ok"
+	[ "$ok" = true ] || { echo "join $1:"; cat "$work/join.json"; exit 1; }
+}
+join mode 'sum by (hostname, device) (amdx_ras_errors_total)
+	* on (hostname, device) group_left (gpu_compute_partition_type) amdx_device_info' \
+	"all(.metric.gpu_compute_partition_type == \"spx\") and
+	 (map(select(.metric.device == \"1\"))[0].value[1] == \"$count\")"
+join dme-partition 'gpu_power_usage
+	* on (hostname, serial_number, gpu_partition_id) group_left () amdx_device_rma' \
+	'map(.metric.serial_number) | sort == ["SN1000", "SN1001"]'
+join dme-mode 'amdx_device_info
+	* on (hostname, serial_number, gpu_compute_partition_type) group_left ()
+	gpu_power_usage{gpu_partition_id="0"}' \
+	'map(.metric.serial_number) | sort == ["SN1000", "SN1001"]'
+
+# The dashboard: every panel target against this server.  The data source's
+# scrape interval is this server's (1 s), then Grafana's default (15 s).
+python3 "$(dirname "$0")/prometheus_dashboard_test.py" "$dashboard" "http://127.0.0.1:$port" 1
