@@ -17,8 +17,8 @@
 # path is printed.  --key prints the key only.
 #
 # AMDGPU_AMDX_TEST=1: the same in a tree of its own that also gets
-# patches/6.12-test/*.patch and the provider's KUnit suites
-# (drivers/amdx_amdgpu/tests/): what amdgpu-check.sh builds against the
+# patches/6.12-test/*.patch, the provider's KUnit suites and the fake
+# devices (drivers/amdx_amdgpu/tests/): what amdgpu-check.sh builds against the
 # 6.12 test kernel.  The package (and its DKMS test) never has them.
 #
 # --build KDIR AMDX_SYMVERS: build the patched amdgpu.ko against kernel
@@ -63,7 +63,9 @@ flavour=
 if [ -n "${AMDGPU_AMDX_TEST:-}" ]; then
 	flavour=test-
 	patches+=("$repo"/drivers/amdx_amdgpu/patches/$series-test/*.patch)
-	files+=(drivers/amdx_amdgpu/tests/amdgpu_amdx_test.c:tests/amdgpu_amdx_test.c)
+	files+=(drivers/amdx_amdgpu/tests/amdgpu_amdx_test.c:tests/amdgpu_amdx_test.c
+		drivers/amdx_amdgpu/tests/amdgpu_amdx_fake.c:tests/amdgpu_amdx_fake.c
+		drivers/amdx_amdgpu/tests/amdgpu_amdx_fake.h:tests/amdgpu_amdx_fake.h)
 fi
 pkgver=$(sed -n 's/^PACKAGE_VERSION="\([^"]*\)"$/\1/p' \
 	"$repo/drivers/amdx_amdgpu/dkms/dkms.conf")

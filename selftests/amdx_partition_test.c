@@ -128,8 +128,12 @@ static int dev_new(int ctl, struct dev *d, unsigned int sim,
 	return d->fd < 0 ? d->fd : 0;
 }
 
-#define NEW(i, sim, params) \
-	ASSERT_EQ(0, dev_new(self->s.ctl, &self->s.d[i], sim, params))
+#define NEW(i, sim, params) do {						\
+	int _r = dev_new(self->s.ctl, &self->s.d[i], sim, params);	\
+									\
+	AMDX_SKIP_PROVIDER(_r, amdx_amdgpu_lacks(params));		\
+	ASSERT_EQ(0, _r);						\
+} while (0)
 #define NEW_MI300X(i, sim, extra) NEW(i, sim, "model=mi300x " extra)
 
 static int run(int fd, bool commit, struct amdx_partition_config *c)
@@ -192,6 +196,13 @@ static bool have_hmm(int ctl)
 {
 	return amdx_caps(ctl) & AMDX_CAP_HMM_MIGRATE;
 }
+
+/* Skip a test of process data in VRAM where there is none. */
+#define HMM_OR_SKIP(ctl) do {						\
+	AMDX_SKIP_AMDGPU(AMDX_AMDGPU_NO_HMM);				\
+	if (!have_hmm(ctl))						\
+		SKIP(return, HMM_NO_CAP);				\
+} while (0)
 
 /*
  * The rules, restated from ANCHORS.md independently of the kernel's
@@ -335,17 +346,23 @@ TEST_F(part, initial_query)
 	EXPECT_EQ((1U << info.num_vcn) - 1, p->vcn_mask);
 }
 
-/* Every compute x memory mode (and two bogus values) of the model. */
+/*
+ * Every compute x memory mode (and two bogus values) of the model.  A
+ * combination the model allows and the device does not claim (the
+ * amdgpu provider claims the current memory mode only: amdgpu switches
+ * memory partitions across a reload) is refused and changes nothing.
+ */
 TEST_F(part, every_combination)
 {
 	const struct model_rules *r = variant->rules;
 	char before[QSIZE], after[QSIZE];
 	struct amdx_query_partitions *q = (void *)after;
-	struct amdx_device_info info;
+	struct amdx_device_info info, claims;
 	struct amdx_partition_config c;
-	__u32 cm, mm;
+	__u32 cm, mm, unclaimed = 0;
 
 	NEW_MODEL(0, SIM_ID, "vram=256");
+	ASSERT_EQ(0, amdx_device_info(self->s.ctl, self->s.d[0].id, &claims));
 	for (cm = AMDX_COMPUTE_SPX; cm <= AMDX_COMPUTE_CPX + 1; cm++) {
 		for (mm = AMDX_MEMORY_NPS1; mm <= AMDX_MEMORY_NPS8 + 1; mm++) {
 			__u32 want = expected_reason(r, cm, mm);
@@ -360,6 +377,16 @@ TEST_F(part, every_combination)
 			EXPECT_EQ(!want, c.allowed) TH_LOG("%u/%u", cm, mm);
 
 			ret = commit_modes(self->s.d[0].fd, cm, mm, 0, &c);
+			if (!want && amdx_provider_is_amdgpu() &&
+			    (!(claims.supported_compute_modes & (1U << cm)) ||
+			     !(claims.supported_memory_modes & (1U << mm)))) {
+				EXPECT_NE(0, ret) TH_LOG("unclaimed %u/%u", cm, mm);
+				ASSERT_EQ(0, query_parts(self->s.d[0].fd, after));
+				EXPECT_EQ(0, memcmp(before, after, QSIZE))
+					TH_LOG("unclaimed %u/%u", cm, mm);
+				unclaimed++;
+				continue;
+			}
 			ASSERT_EQ(0, query_parts(self->s.d[0].fd, after));
 			if (want) {
 				EXPECT_EQ(-EINVAL, ret) TH_LOG("%u/%u", cm, mm);
@@ -383,6 +410,9 @@ TEST_F(part, every_combination)
 			EXPECT_EQ(nps(mm), info.num_mem_partitions);
 		}
 	}
+	if (unclaimed)
+		TH_LOG("%u combinations the model allows are not claimed, refused",
+		       unclaimed);
 }
 
 TEST_F(part, commit_result_and_unchanged)
@@ -441,6 +471,8 @@ TEST_F(mi300x, injected_step_failure_rolls_back)
 	struct amdx_partition_config c;
 	__u32 step;
 
+	AMDX_SKIP_AMDGPU("amdx_sim's fail_partition_step knob");
+
 	NEW_MI300X(0, SIM_ID, "vram=256");
 	for (step = AMDX_PART_STEP_VALIDATE; step <= AMDX_PART_STEP_MAX;
 	     step++) {
@@ -480,6 +512,8 @@ TEST_F(mi300x, commit_refuses_a_mode_changed_behind_its_back)
 {
 	char before[QSIZE], after[QSIZE];
 	struct amdx_partition_config c;
+
+	AMDX_SKIP_AMDGPU("amdx_sim's reported_compute_mode knob");
 
 	NEW_MI300X(0, SIM_ID, "vram=256");
 	ASSERT_EQ(0, query_parts(self->s.d[0].fd, before));
@@ -624,8 +658,7 @@ TEST_F(mi300x, holders_busy_then_drain)
 	struct amdx_event ev;
 	char *buf;
 
-	if (!have_hmm(self->s.ctl))
-		SKIP(return, HMM_NO_CAP);
+	HMM_OR_SKIP(self->s.ctl);
 	NEW_MI300X(0, SIM_ID, "vram=256");
 	buf = to_vram(_metadata, self->s.d[0].fd, NPAGES, 0, &m);
 	ASSERT_NE(NULL, buf);
@@ -745,8 +778,7 @@ TEST_F_TIMEOUT(mi300x, drain_tells_every_holder, 180)
 	struct amdx_event ev;
 	char r;
 
-	if (!have_hmm(self->s.ctl))
-		SKIP(return, HMM_NO_CAP);
+	HMM_OR_SKIP(self->s.ctl);
 	NEW_MI300X(0, SIM_ID, "vram=256");
 	ASSERT_EQ(0, pipe(ready));
 	ASSERT_EQ(0, pipe(hold));
@@ -806,8 +838,7 @@ TEST_F_TIMEOUT(mi300x, eviction_stays_in_the_full_partition, 120)
 	struct amdx_hmm_migrate m;
 	char *old, *a, *b;
 
-	if (!have_hmm(self->s.ctl))
-		SKIP(return, HMM_NO_CAP);
+	HMM_OR_SKIP(self->s.ctl);
 	NEW_MI300X(0, SIM_ID, "vram=64");
 	ASSERT_EQ(0, commit_modes(self->s.d[0].fd, AMDX_COMPUTE_DPX,
 				  AMDX_MEMORY_NPS2, 0, &c));
@@ -864,8 +895,7 @@ TEST_F(mi300x, drain_deadline_aborts_cleanly)
 	struct amdx_hmm_migrate m;
 	char *buf;
 
-	if (!have_hmm(self->s.ctl))
-		SKIP(return, HMM_NO_CAP);
+	HMM_OR_SKIP(self->s.ctl);
 	NEW_MI300X(0, SIM_ID, "vram=256");
 	ASSERT_EQ(0, commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX,
 				  AMDX_MEMORY_NPS4, 0, &c));
@@ -910,6 +940,7 @@ TEST_F(part, vf_counts_per_mode)
 	struct amdx_vf_enable e;
 	__u32 i, n, k;
 
+	AMDX_SKIP_AMDGPU(AMDX_AMDGPU_NO_SRIOV);
 	if (!variant->rules->sriov) {
 		NEW_MODEL(0, SIM_ID, "vram=256");
 		EXPECT_EQ(-EINVAL, vf_enable(self->s.d[0].fd, 1, NULL, &e));
@@ -1005,8 +1036,7 @@ TEST_F(mi300x, drain_races_migrations)
 	pthread_t th;
 	int i;
 
-	if (!have_hmm(self->s.ctl))
-		SKIP(return, HMM_NO_CAP);
+	HMM_OR_SKIP(self->s.ctl);
 	NEW_MI300X(0, SIM_ID, "vram=256");
 	ASSERT_EQ(0, commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX, 0, 0, &c));
 	ch.fd = self->s.d[0].fd;
@@ -1102,8 +1132,9 @@ TEST_F_TIMEOUT(mi300x, commit_rechecks_holders_after_gate_closes, 120)
 	pthread_t th;
 	int ret;
 
-	if (!have_hmm(self->s.ctl))
-		SKIP(return, HMM_NO_CAP);
+	AMDX_SKIP_AMDGPU("amdx_sim's validate_delay_ms knob");
+
+	HMM_OR_SKIP(self->s.ctl);
 	NEW_MI300X(0, SIM_ID, "vram=256");
 	ASSERT_EQ(0, commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX, 0, 0, &c));
 	ASSERT_EQ(0, late_map(&l, self->s.d[0].fd, NPAGES, 0x3c));
@@ -1167,6 +1198,7 @@ TEST_F(mi300x, vf_custom_provisioning_validation)
 	struct amdx_vf_enable e;
 	__u32 i;
 
+	AMDX_SKIP_AMDGPU(AMDX_AMDGPU_NO_SRIOV);
 	NEW_MI300X(0, SIM_ID, "vram=1024");
 	ASSERT_EQ(0, commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX, 0, 0, &c));
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -1226,6 +1258,7 @@ TEST_F(mi300x, vf_config_size_above_a_page_is_e2big)
 	struct amdx_vf_enable e;
 	char *buf;
 
+	AMDX_SKIP_AMDGPU(AMDX_AMDGPU_NO_SRIOV);
 	NEW_MI300X(0, SIM_ID, "vram=1024");
 	buf = mmap(NULL, 2 * ps + 64, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -1255,6 +1288,7 @@ TEST_F(mi300x, vf_set_validation)
 	struct amdx_vf_set s;
 	int fd;
 
+	AMDX_SKIP_AMDGPU(AMDX_AMDGPU_NO_SRIOV);
 	NEW_MI300X(0, SIM_ID, "vram=1024");
 	fd = self->s.d[0].fd;
 	ASSERT_EQ(0, vf_enable(fd, 1, NULL, &e));
@@ -1301,6 +1335,8 @@ TEST_F(mi300x, vf_reset_rate_limit)
 	struct amdx_vf_enable e;
 	struct amdx_vf_reset r;
 	int fd, i;
+
+	AMDX_SKIP_AMDGPU(AMDX_AMDGPU_NO_SRIOV);
 
 	NEW_MI300X(0, SIM_ID, "vram=256");
 	fd = self->s.d[0].fd;
@@ -1367,8 +1403,7 @@ TEST_F_TIMEOUT(mi300x, vf_vram_quota, 120)
 	char *buf, *buf2;
 	int vfd;
 
-	if (!have_hmm(self->s.ctl))
-		SKIP(return, HMM_NO_CAP);
+	HMM_OR_SKIP(self->s.ctl);
 	NEW_MI300X(0, SIM_ID, "vram=512");
 	/*
 	 * CPX/NPS1: the VF's compute partition shares memory partition 0
@@ -1442,8 +1477,7 @@ TEST_F_TIMEOUT(mi300x, vf_fd_stops_when_its_vf_does, 120)
 	int vfd, vfd2, i;
 	char *buf;
 
-	if (!have_hmm(self->s.ctl))
-		SKIP(return, HMM_NO_CAP);
+	HMM_OR_SKIP(self->s.ctl);
 	NEW_MI300X(0, SIM_ID, "vram=256");
 	ASSERT_EQ(0, vf_enable(self->s.d[0].fd, 1, &cfg, &e));
 	o.id = self->s.d[0].id;
@@ -1629,8 +1663,7 @@ TEST_F_TIMEOUT(mi300x, vf_flr_clears_only_its_vf_vram, 120)
 	char *b0, *b1, *bpf;
 	int fd, vfd[2], evfd, i;
 
-	if (!have_hmm(self->s.ctl))
-		SKIP(return, HMM_NO_CAP);
+	HMM_OR_SKIP(self->s.ctl);
 	NEW_MI300X(0, SIM_ID, "vram=512");
 	fd = self->s.d[0].fd;
 	ASSERT_EQ(0, commit_modes(fd, AMDX_COMPUTE_CPX, AMDX_MEMORY_NPS1, 0,
@@ -1781,8 +1814,7 @@ TEST_F_TIMEOUT(mi300x, hive_quiesce_is_killable, 120)
 	pid_t pid;
 	char g;
 
-	if (!have_hmm(self->s.ctl))
-		SKIP(return, HMM_NO_CAP);
+	HMM_OR_SKIP(self->s.ctl);
 	NEW_MI300X(0, SIM_ID, "vram=256 hive=a1");
 	NEW_MI300X(1, SIM_ID2, "vram=256 hive=a1");
 	ASSERT_EQ(0, commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX, 0, 0, &c));
@@ -1910,6 +1942,7 @@ TEST_F(mi300x, sysfs_mirrors_partitions_and_vfs)
 	EXPECT_SYSFS(id, "partitions/xcc_mask", "0xff\n");
 	EXPECT_SYSFS(id, "partitions/vf", "-\n");
 	EXPECT_SYSFS(id, "vfs/state", "\n");
+	AMDX_SKIP_AMDGPU(AMDX_AMDGPU_NO_SRIOV);
 	ASSERT_EQ(0, commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX,
 				  AMDX_MEMORY_NPS4, 0, &c));
 	ASSERT_EQ(0, vf_enable(self->s.d[0].fd, 4, NULL, &e));

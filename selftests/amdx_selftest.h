@@ -24,6 +24,64 @@
 
 #define AMDX_DEV_PATH "/dev/" AMDX_DEVICE_NAME
 
+/*
+ * The provider behind the suites' devices: amdx_sim, or with
+ * AMDX_TEST_PROVIDER=amdgpu the fake MI300 devices of the test kernel's
+ * amdgpu (drivers/amdx_amdgpu/tests/amdgpu_amdx_fake.c), which the real
+ * amdgpu provider registers: amdx_sim's syntax, ids and PCI addresses.
+ * What amdx_sim offers and the amdgpu provider does not (a hive, VFs,
+ * missing ops, amdx_sim's debugfs knobs) fails with -EOPNOTSUPP there,
+ * and the suites skip on it with the reason (AMDX_SKIP_PROVIDER()).
+ */
+#define AMDX_AMDGPU_FAKE_NEW_DEVICE "/sys/kernel/debug/amdgpu_amdx_fake/new_device"
+#define AMDX_AMDGPU_FAKE_DEL_DEVICE "/sys/kernel/debug/amdgpu_amdx_fake/del_device"
+
+static inline bool amdx_provider_is_amdgpu(void)
+{
+	const char *p = getenv("AMDX_TEST_PROVIDER");
+
+	return p && !strcmp(p, "amdgpu");
+}
+
+/*
+ * What of amdx_sim's new_device @params the amdgpu provider's fake device
+ * cannot be, for a skip's reason.
+ */
+static inline const char *amdx_amdgpu_lacks(const char *params)
+{
+	if (strstr(params, "hive="))
+		return "an XGMI hive (hive=)";
+	if (strstr(params, "max_vfs="))
+		return "SR-IOV VFs (max_vfs=)";
+	if (strstr(params, "without="))
+		return "ops amdx_sim leaves out (without=)";
+	return params;
+}
+
+/*
+ * In a kselftest_harness test or its fixture's setup (it returns, so not
+ * in a helper of a test: the test would go on): against the amdgpu
+ * provider, skip when @ret is -EOPNOTSUPP, what its fake device answers
+ * for something it does not claim (@what), naming it.
+ */
+#define AMDX_SKIP_PROVIDER(ret, what) do {				\
+	if ((ret) == -EOPNOTSUPP && amdx_provider_is_amdgpu())		\
+		SKIP(return, "the amdgpu provider does not claim %s",	\
+		     (what));						\
+} while (0)
+
+/* In a kselftest_harness test: skip against the amdgpu provider. */
+#define AMDX_SKIP_AMDGPU(what) AMDX_SKIP_PROVIDER(-EOPNOTSUPP, what)
+
+/*
+ * What the amdgpu provider never claims, for AMDX_SKIP_AMDGPU(): it
+ * registers no device with %AMDX_DEVICE_F_HMM (KFD SVM owns the VRAM's
+ * device-private pages) and has no SR-IOV ops (GIM's job); see
+ * Documentation/amdgpu.rst.
+ */
+#define AMDX_AMDGPU_NO_HMM	"HMM VRAM (no AMDX_DEVICE_F_HMM: KFD SVM owns it)"
+#define AMDX_AMDGPU_NO_SRIOV	"SR-IOV host control (no VF ops: GIM's job)"
+
 /* ioctl() returning 0 or -errno. */
 static inline int amdx_ioctl(int fd, unsigned long cmd, void *arg)
 {
@@ -109,6 +167,8 @@ static inline int amdx_sim_knob(unsigned int sim_id, const char *name,
 {
 	char path[128], buf[16];
 
+	if (amdx_provider_is_amdgpu())
+		return -EOPNOTSUPP;
 	snprintf(path, sizeof(path), AMDX_SIM_DEBUGFS "/%u/%s", sim_id, name);
 	snprintf(buf, sizeof(buf), "%u", val);
 	return amdx_sysfs_write(path, buf);
@@ -122,6 +182,8 @@ static inline long long amdx_sim_knob_read(unsigned int sim_id,
 	ssize_t n;
 	int fd;
 
+	if (amdx_provider_is_amdgpu())
+		return -EOPNOTSUPP;
 	snprintf(path, sizeof(path), AMDX_SIM_DEBUGFS "/%u/%s", sim_id, name);
 	fd = open(path, O_RDONLY);
 	if (fd < 0)
@@ -161,7 +223,9 @@ static inline int amdx_sim_new(unsigned int sim_id, const char *params)
 	char buf[128];
 
 	snprintf(buf, sizeof(buf), "%u %s", sim_id, params);
-	return amdx_sysfs_write(AMDX_SIM_NEW_DEVICE, buf);
+	return amdx_sysfs_write(amdx_provider_is_amdgpu() ?
+				AMDX_AMDGPU_FAKE_NEW_DEVICE :
+				AMDX_SIM_NEW_DEVICE, buf);
 }
 
 static inline int amdx_sim_del(unsigned int sim_id)
@@ -169,7 +233,9 @@ static inline int amdx_sim_del(unsigned int sim_id)
 	char buf[16];
 
 	snprintf(buf, sizeof(buf), "%u", sim_id);
-	return amdx_sysfs_write(AMDX_SIM_DEL_DEVICE, buf);
+	return amdx_sysfs_write(amdx_provider_is_amdgpu() ?
+				AMDX_AMDGPU_FAKE_DEL_DEVICE :
+				AMDX_SIM_DEL_DEVICE, buf);
 }
 
 /* Look up the amdx device id of the device at @bdf: 0 or -errno. */

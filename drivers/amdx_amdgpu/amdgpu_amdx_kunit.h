@@ -32,11 +32,22 @@ void amdgpu_amdx_mark_rma(struct amdx_device *xdev);
 void amdgpu_amdx_rma_drop(struct device *parent);
 
 /*
- * The hardware part of amdgpu's recovery: a stub point the test-only
- * patch (patches/6.12-test/) adds in amdgpu_device.c, for the suites.
+ * The hardware part of amdgpu's recovery, which the test-only patch
+ * (patches/6.12-test/) splits out in amdgpu_device.c: a fake device's
+ * (amdgpu_amdx_fake_recover_hw()), -ENOEXEC for amdgpu's own.
  */
 int amdgpu_device_gpu_recover_hw(struct amdgpu_device *adev,
 				 struct amdgpu_job *job,
 				 struct amdgpu_reset_context *reset_context);
+
+/*
+ * The fake devices of tests/amdgpu_amdx_fake.c (test kernels only): the
+ * hardware part of their recovery, and their debugfs files, which the
+ * test-only patch creates at amdgpu's load and removes at its unload.
+ */
+int amdgpu_amdx_fake_recover_hw(struct amdgpu_device *adev,
+				const struct amdgpu_reset_context *ctx);
+void amdgpu_amdx_fake_init(void);
+void amdgpu_amdx_fake_exit(void);
 
 #endif /* __AMDGPU_AMDX_KUNIT_H__ */

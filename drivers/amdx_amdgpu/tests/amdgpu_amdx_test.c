@@ -28,7 +28,6 @@
  * What amdgpu itself decides (which compute modes are valid for a number
  * of XCCs and a memory mode) is asked of amdgpu, never restated here.
  */
-#include <kunit/device.h>
 #include <kunit/static_stub.h>
 #include <kunit/test.h>
 #include <kunit/test-bug.h>
@@ -51,88 +50,11 @@
 #include "amdgpu_xcp.h"
 #include "amdgpu_amdx.h"
 #include "amdgpu_amdx_kunit.h"
+#include "amdgpu_amdx_fake.h"
 
 #include <amdx/amdx_badpage.h>
 #include <amdx/amdx_provider.h>
 #include "amdx_amdgpu_xlate.h"
-
-/* amdgpu's partition manager functions for GC 9.4.3 (aqua_vanjaram.c). */
-extern struct amdgpu_xcp_mgr_funcs aqua_vanjaram_xcp_funcs;
-
-/**
- * struct fake_gpu - the hardware and firmware state behind a fake device
- * @adev: the amdgpu device.
- * @num_xcc: XCCs.
- * @nps: the memory partition mode (enum amdgpu_memory_partition).
- * @xccs_per_xcp: what the XCP control register holds.
- * @psp_fails: the firmware refuses partition switches.
- * @switches: calls of the gfx partition switch.
- * @xdev: the amdx device the provider registered, or NULL.
- * @ops: the ops it registered with.
- * @compute_modes: the compute modes it declared (bits of %AMDX_COMPUTE_*).
- * @model: the model it declared.
- * @badpages: a copy of the bad-page table it registered, or NULL.
- * @badpages_len: its bytes.
- * @registered: amdgpu_amdx_init() reached the registration.
- * @ras: amdgpu's RAS context of the device.
- * @kfd_busy: the KFD has a process (kgd2kfd_check_and_lock_kfd()'s -EBUSY).
- * @kfd_calls: the KFD calls of a switch, in order, as letters: l(ock),
- *	f(ini_sw), p(robe), i(nit), u(nlock).
- * @nkfd: letters in @kfd_calls.
- * @recoveries: recoveries the provider asked amdgpu for.
- * @recovery_flags: the reset context's flags of the last one.
- * @gfx_ras: amdgpu's RAS block object of gfx (its ACA bank stands-in).
- * @bank_aid: the AID the next gfx error's bank names.
- * @bank_ue: uncorrectable gfx errors in the banks, until amdgpu reads them.
- * @bank_ce: correctable ones.
- * @reports: what reached amdx, in order (amdgpu_amdx_report()).
- * @nreports: entries in @reports; more are counted, not kept.
- * @reserved: pages amdgpu reserved (amdgpu_ras_reserve_page()).
- * @recover_ret: what the hardware part of amdgpu's recovery returns.
- * @recover_rma: the recovery finds the bad pages at amdgpu's threshold.
- * @resets: the reset events the provider passed on to amdx, in order:
- *	the result of each end, %FAKE_RESET_BEGIN for a begin.
- * @nresets: entries in @resets; more are counted, not kept.
- * @rma_marks: times the provider flagged its amdx device for RMA.
- * @rma_xdev: the amdx device it flagged last.
- */
-struct fake_gpu {
-	struct amdgpu_device *adev;
-	u32 num_xcc;
-	int nps;
-	int xccs_per_xcp;
-	bool psp_fails;
-	int switches;
-	struct amdx_device *xdev;
-	const struct amdx_provider_ops *ops;
-	u32 compute_modes;
-	u32 model;
-	void *badpages;
-	size_t badpages_len;
-	bool registered;
-	struct amdgpu_ras *ras;
-	bool kfd_busy;
-	char kfd_calls[16];
-	int nkfd;
-	int recoveries;
-	unsigned long recovery_flags;
-	struct amdgpu_ras_block_object gfx_ras;
-	int bank_aid;
-	u64 bank_ue;
-	u64 bank_ce;
-	struct amdx_ras_error reports[8];
-	int nreports;
-	int reserved;
-	int recover_ret;
-	bool recover_rma;
-	int resets[4];
-	int nresets;
-	int rma_marks;
-	struct amdx_device *rma_xdev;
-};
-
-/* &fake_gpu.resets: a DEVICE_RESET_BEGIN (an end carries 0 or -errno). */
-#define FAKE_RESET_BEGIN	1
 
 static struct fake_gpu *fake_of(void)
 {
@@ -141,113 +63,10 @@ static struct fake_gpu *fake_of(void)
 	return test ? test->priv : NULL;
 }
 
-/* gfx_v9_4_3_switch_compute_partition(): PSP first, then the count. */
-static int fake_gfx_switch(struct amdgpu_device *adev, int num_xccs_per_xcp)
-{
-	struct fake_gpu *f = fake_of();
-
-	f->switches++;
-	if (f->psp_fails)
-		return -EIO;
-	f->xccs_per_xcp = num_xccs_per_xcp;
-	adev->gfx.num_xcc_per_xcp = num_xccs_per_xcp;
-	return 0;
-}
-
-/* gfx_v9_4_3_get_xccs_per_xcp(): the XCP control register. */
-static int fake_gfx_xccs_per_xcp(struct amdgpu_device *adev)
-{
-	return fake_of()->xccs_per_xcp;
-}
-
-static const struct amdgpu_gfx_funcs fake_gfx_funcs = {
-	.switch_partition_mode = fake_gfx_switch,
-	.get_xccs_per_xcp = fake_gfx_xccs_per_xcp,
-};
-
-/* The compute mode the hardware runs, as NBIO's status register says. */
-static int fake_mode_of(u32 num_xcc, int xccs_per_xcp)
-{
-	if (xccs_per_xcp == 1 && num_xcc > 1)
-		return AMDGPU_CPX_PARTITION_MODE;
-	switch (num_xcc / xccs_per_xcp) {
-	case 1:
-		return AMDGPU_SPX_PARTITION_MODE;
-	case 2:
-		return AMDGPU_DPX_PARTITION_MODE;
-	case 3:
-		return AMDGPU_TPX_PARTITION_MODE;
-	case 4:
-		return AMDGPU_QPX_PARTITION_MODE;
-	default:
-		return AMDGPU_UNKNOWN_COMPUTE_PARTITION_MODE;
-	}
-}
-
-static int fake_nbio_compute_mode(struct amdgpu_device *adev)
-{
-	struct fake_gpu *f = fake_of();
-
-	return fake_mode_of(f->num_xcc, f->xccs_per_xcp);
-}
-
-static const struct amdgpu_nbio_funcs fake_nbio_funcs = {
-	.get_compute_partition_mode = fake_nbio_compute_mode,
-};
-
-static enum amdgpu_memory_partition fake_gmc_nps(struct amdgpu_device *adev)
-{
-	return fake_of()->nps;
-}
-
-static const struct amdgpu_gmc_funcs fake_gmc_funcs = {
-	.query_mem_partition_mode = fake_gmc_nps,
-};
-
-/*
- * The gfx block's error query: what the firmware's ACA banks hold, with
- * the AID they name, as amdgpu's statistic helpers record it; reading
- * empties the banks.
- */
-static void fake_gfx_ras_query(struct amdgpu_device *adev, void *status)
-{
-	struct fake_gpu *f = fake_of();
-	struct amdgpu_smuio_mcm_config_info mcm = { .die_id = f->bank_aid };
-
-	if (f->bank_ue)
-		amdgpu_ras_error_statistic_ue_count(status, &mcm, f->bank_ue);
-	if (f->bank_ce)
-		amdgpu_ras_error_statistic_ce_count(status, &mcm, f->bank_ce);
-	f->bank_ue = 0;
-	f->bank_ce = 0;
-}
-
-static const struct amdgpu_ras_block_hw_ops fake_gfx_ras_ops = {
-	.query_ras_error_count = fake_gfx_ras_query,
-};
-
-/* XCCs per partition of @mode, as aqua_vanjaram computes them. */
-static int xccs_per_xcp(u32 num_xcc, int mode)
-{
-	switch (mode) {
-	case AMDGPU_SPX_PARTITION_MODE:
-		return num_xcc;
-	case AMDGPU_DPX_PARTITION_MODE:
-		return num_xcc / 2;
-	case AMDGPU_TPX_PARTITION_MODE:
-		return num_xcc / 3;
-	case AMDGPU_QPX_PARTITION_MODE:
-		return num_xcc / 4;
-	default:
-		return 1;
-	}
-}
-
-KUNIT_DEFINE_ACTION_WRAPPER(fake_kvfree, kvfree, const void *);
-KUNIT_DEFINE_ACTION_WRAPPER(fake_put_domain, amdgpu_reset_put_reset_domain,
-			    struct amdgpu_reset_domain *);
 KUNIT_DEFINE_ACTION_WRAPPER(fake_free_provider, amdgpu_amdx_free,
 			    struct amdgpu_device *);
+KUNIT_DEFINE_ACTION_WRAPPER(fake_destroy, fake_gpu_destroy,
+			    struct fake_gpu *);
 
 /* @fn(@data) when the test ends (at once if it cannot be deferred). */
 static void fake_defer(struct kunit *test, kunit_action_t *fn, void *data)
@@ -255,144 +74,28 @@ static void fake_defer(struct kunit *test, kunit_action_t *fn, void *data)
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, fn, data));
 }
 
-KUNIT_DEFINE_ACTION_WRAPPER(fake_rpm_disable, pm_runtime_disable,
-			    struct device *);
-KUNIT_DEFINE_ACTION_WRAPPER(fake_err_data_fini, amdgpu_ras_error_data_fini,
-			    struct ras_err_data *);
-
 /*
- * The entries amdgpu_ras_register_ras_block() allocated (amdgpu_ras_fini()
- * frees them; their list head is their first member).
- */
-static void fake_free_ras_list(void *data)
-{
-	struct amdgpu_device *adev = data;
-	struct list_head *pos, *n;
-
-	list_for_each_safe(pos, n, &adev->ras_list) {
-		list_del(pos);
-		kfree(pos);
-	}
-}
-
-/* amdgpu's bad-page array, grown by amdgpu_ras_add_bad_pages(). */
-static void fake_free_eh_data(void *p)
-{
-	struct ras_err_handler_data *data = p;
-
-	kfree(data->bps);
-}
-
-static void fake_free_name(void *p)
-{
-	struct pci_dev *pdev = p;
-
-	kfree_const(pdev->dev.kobj.name);
-	pdev->dev.kobj.name = NULL;
-}
-
-/*
- * A fake GC 9.4.3 device with @num_xcc XCCs in memory mode @nps, running
- * compute mode @mode (an amdgpu mode, set up as amdgpu's own switch would
- * leave it), becoming the test's current fake.
+ * A fake GC 9.4.3 device (amdgpu_amdx_fake.c) with @num_xcc XCCs in
+ * memory mode @nps, running compute mode @mode (an amdgpu mode, set up as
+ * amdgpu's own switch would leave it), becoming the test's current fake;
+ * freed when the test ends.
  */
 static struct fake_gpu *fake_gpu_new(struct kunit *test, u32 num_xcc, int nps,
 				     int mode)
 {
-	static u64 serial = 0xa3d0000;
-	struct amdgpu_xcp_mgr *mgr;
-	struct ras_manager *gfx;
-	char name[32];
-	struct amdgpu_device *adev;
-	struct pci_dev *pdev;
+	static u32 serial;
+	char name[32], bdf[16];
 	struct fake_gpu *f;
 
-	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, f);
-	adev = kvzalloc(sizeof(*adev), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, adev);
-	fake_defer(test, fake_kvfree, adev);
-	f->adev = adev;
-	f->num_xcc = num_xcc;
-	f->nps = nps;
-	f->xccs_per_xcp = xccs_per_xcp(num_xcc, mode);
+	/* Each name once: a root device of it is registered. */
+	snprintf(name, sizeof(name), "amdgpu_amdx_fake%u", serial);
+	snprintf(bdf, sizeof(bdf), "0000:%02x:00.0", serial & 0xff);
+	serial++;
+	f = fake_gpu_create(num_xcc, nps, mode, (u64)num_xcc * (24ULL << 30),
+			    name, bdf);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(f));
+	fake_defer(test, fake_destroy, f);
 	test->priv = f;
-
-	/* Each name once: kunit_device_register() adds a driver of it. */
-	snprintf(name, sizeof(name), "amdgpu_amdx_fake%llu", serial);
-	adev->dev = kunit_device_register(test, name);
-	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(adev->dev));
-	pdev = kunit_kzalloc(test, sizeof(*pdev), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, pdev);
-	KUNIT_ASSERT_EQ(test, 0, dev_set_name(&pdev->dev, "0000:%02x:00.0",
-					      (u32)(serial & 0xff)));
-	fake_defer(test, fake_free_name, pdev);
-	pdev->vendor = PCI_VENDOR_ID_ATI;
-	pdev->device = num_xcc == 6 ? 0x74a0 : num_xcc == 4 ? 0x74a2 : 0x74a1;
-	adev->pdev = pdev;
-	if (num_xcc == 6)
-		adev->flags |= AMD_IS_APU;
-	adev->unique_id = serial++;
-	adev->ip_versions[GC_HWIP][0] = IP_VERSION(9, 4, 3);
-	adev->gfx.xcc_mask = GENMASK(num_xcc - 1, 0);
-	adev->gfx.num_xcc_per_xcp = f->xccs_per_xcp;
-	adev->gfx.funcs = &fake_gfx_funcs;
-	adev->nbio.funcs = &fake_nbio_funcs;
-	adev->gmc.gmc_funcs = &fake_gmc_funcs;
-	adev->gmc.num_mem_partitions = nps;
-	adev->gmc.real_vram_size = (u64)num_xcc * (24ULL << 30);
-	adev->sdma.num_instances = 2 * num_xcc;
-	adev->vcn.num_vcn_inst = num_xcc / 2;
-	INIT_LIST_HEAD(&adev->ras_list);
-	/* An awake device, as a probed amdgpu's is. */
-	pm_runtime_set_active(adev->dev);
-	pm_runtime_enable(adev->dev);
-	fake_defer(test, fake_rpm_disable, adev->dev);
-	/* amdgpu's RAS context: no block enabled, an empty EEPROM. */
-	f->ras = kunit_kzalloc(test, sizeof(*f->ras), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, f->ras);
-	f->ras->adev = adev;
-	adev->psp.ras_context.ras = f->ras;
-	mutex_init(&f->ras->recovery_lock);
-	mutex_init(&f->ras->page_rsv_lock);
-	f->ras->eh_data = kunit_kzalloc(test, sizeof(*f->ras->eh_data),
-					GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, f->ras->eh_data);
-	fake_defer(test, fake_free_eh_data, f->ras->eh_data);
-	/* gfx and umc RAS on, gfx's manager alive as amdgpu's late init leaves it. */
-	f->ras->objs = kunit_kcalloc(test, AMDGPU_RAS_BLOCK_COUNT +
-				     AMDGPU_RAS_MCA_BLOCK_COUNT,
-				     sizeof(*f->ras->objs), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, f->ras->objs);
-	adev->ras_enabled = BIT(AMDGPU_RAS_BLOCK__GFX) |
-			    BIT(AMDGPU_RAS_BLOCK__UMC);
-	gfx = &f->ras->objs[AMDGPU_RAS_BLOCK__GFX];
-	gfx->head.block = AMDGPU_RAS_BLOCK__GFX;
-	gfx->adev = adev;
-	gfx->use = 1;
-	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_error_data_init(&gfx->err_data));
-	fake_defer(test, fake_err_data_fini, &gfx->err_data);
-	f->gfx_ras.ras_comm.block = AMDGPU_RAS_BLOCK__GFX;
-	f->gfx_ras.hw_ops = &fake_gfx_ras_ops;
-	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_register_ras_block(adev, &f->gfx_ras));
-	fake_defer(test, fake_free_ras_list, adev);
-	/* Two XCCs per AID: four AIDs on an MI300X. */
-	adev->aid_mask = GENMASK(num_xcc / 2 - 1, 0);
-
-	adev->reset_domain = amdgpu_reset_create_reset_domain(SINGLE_DEVICE,
-							      "amdx-kunit");
-	KUNIT_ASSERT_NOT_NULL(test, adev->reset_domain);
-	fake_defer(test, fake_put_domain, adev->reset_domain);
-
-	/* What amdgpu_xcp_mgr_init() sets up, without the render nodes. */
-	mgr = kunit_kzalloc(test, sizeof(*mgr), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, mgr);
-	mgr->adev = adev;
-	mgr->funcs = &aqua_vanjaram_xcp_funcs;
-	mutex_init(&mgr->xcp_lock);
-	adev->xcp_mgr = mgr;
-	KUNIT_ASSERT_EQ(test, 0, amdgpu_xcp_init(mgr, num_xcc /
-						 f->xccs_per_xcp, mode));
 	return f;
 }
 
@@ -572,24 +275,6 @@ static void switch_during_reset_is_refused(struct kunit *test)
 			f->adev->xcp_mgr->mode);
 }
 
-/*
- * amdgpu's recovery, as the provider's reset work calls it in the reset
- * domain's worker (the provider passes the test on to its work), not run:
- * the test cannot stand in for the hardware of a whole-device reset.
- */
-static int fake_gpu_recover(struct amdgpu_device *adev,
-			    struct amdgpu_job *job,
-			    struct amdgpu_reset_context *ctx)
-{
-	struct fake_gpu *f = fake_of();
-
-	f->recoveries++;
-	f->recovery_flags = ctx->flags;
-	if (f->recover_rma)
-		f->ras->is_rma = true;
-	return f->recover_ret;
-}
-
 /* The reset events the provider passes on, kept by the test. */
 static void fake_reset_event(struct amdgpu_amdx *p, bool begin, int result)
 {
@@ -615,8 +300,6 @@ static struct fake_gpu *mi300x_for_reset(struct kunit *test)
 	struct fake_gpu *f = mi300x_spx(test);
 
 	KUNIT_ASSERT_NOT_NULL(test, f->ops->device_reset);
-	kunit_activate_static_stub(test, amdgpu_device_gpu_recover_hw,
-				   fake_gpu_recover);
 	kunit_activate_static_stub(test, amdgpu_amdx_reset_event,
 				   fake_reset_event);
 	kunit_activate_static_stub(test, amdgpu_amdx_mark_rma, fake_mark_rma);
@@ -784,6 +467,25 @@ static void amdgpus_rma_after_a_reset_reaches_amdx(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, -EINVAL, f->resets[1]);
 }
 
+/*
+ * The device leaves amdx (first thing in amdgpu_pci_remove()) while a
+ * reset amdx asked for still waits in the reset domain behind a work of
+ * amdgpu's: the reset is dropped, never run on the leaving device, and
+ * the removal does not wait for amdgpu's work.
+ */
+static void removal_drops_a_queued_reset(struct kunit *test)
+{
+	struct fake_gpu *f = mi300x_for_reset(test);
+	struct busy_domain b;
+
+	busy_domain_start(f, &b);
+	KUNIT_EXPECT_EQ(test, 0, f->ops->device_reset(f->xdev));
+	amdgpu_amdx_fini(f->adev);
+	busy_domain_end(f, &b);
+	KUNIT_EXPECT_EQ(test, 0, f->recoveries);
+	KUNIT_EXPECT_EQ(test, 0, f->nresets);
+}
+
 static struct kunit_case amdgpu_amdx_reset_cases[] = {
 	KUNIT_CASE(reset_runs_amdgpus_recovery_once),
 	KUNIT_CASE(reset_after_amdgpus_own_is_dropped),
@@ -792,6 +494,7 @@ static struct kunit_case amdgpu_amdx_reset_cases[] = {
 	KUNIT_CASE(amdgpus_own_reset_reaches_amdx),
 	KUNIT_CASE(reset_amdx_asked_for_is_reported_once),
 	KUNIT_CASE(amdgpus_rma_after_a_reset_reaches_amdx),
+	KUNIT_CASE(removal_drops_a_queued_reset),
 	{}
 };
 
@@ -956,8 +659,7 @@ static void ras_query_reaches_amdx_with_the_aid(struct kunit *test)
 	struct ras_query_if q = { .head.block = AMDGPU_RAS_BLOCK__GFX };
 	const struct amdx_ras_error *r = &f->reports[0];
 
-	f->bank_aid = 2;
-	f->bank_ue = 3;
+	f->bank_ue[2] = 3;
 	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_query_error_status(f->adev, &q));
 	KUNIT_EXPECT_EQ(test, 3, q.ue_count);
 	KUNIT_ASSERT_EQ(test, 1, f->nreports);
@@ -1022,8 +724,7 @@ static void ras_query_during_a_mode_mismatch_does_not_warn(struct kunit *test)
 	bool tainted = test_taint(TAINT_WARN);
 
 	f->xccs_per_xcp = 1;	/* NBIO says CPX */
-	f->bank_aid = 1;
-	f->bank_ce = 2;
+	f->bank_ce[1] = 2;
 	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_query_error_status(f->adev, &q));
 	KUNIT_ASSERT_EQ(test, 1, f->nreports);
 	KUNIT_EXPECT_EQ(test, AMDX_RAS_TYPE_CE, f->reports[0].type);

@@ -14,6 +14,12 @@
 #       no AMD device: its dependencies, amdx.ko and amdgpu.ko load, no
 #       amdx device is left, everything unloads, kmemleak stays silent,
 #       and the console shows no kernel report;
+#       amdx's own kselftests for partitions, RAS and events run against
+#       the amdgpu provider (AMDX_TEST_PROVIDER=amdgpu: their devices are
+#       the test amdgpu's fake MI300s, drivers/amdx_amdgpu/tests/
+#       amdgpu_amdx_fake.c, registered by the provider's real
+#       amdgpu_amdx_init()) and leave no device; one line per case, a
+#       SKIP naming what the provider does not claim;
 #   then one line per case of the provider's KUnit suites
 #       (drivers/amdx_amdgpu/tests/), which the test kernel's amdgpu runs
 #       at load on fake devices with amdgpu's own code under them.
@@ -176,15 +182,20 @@ else
 fi
 
 # 5.. The VM.
+# The kselftests that run against the amdgpu provider.
+selftests=(amdx_partition_test amdx_ras_test amdx_event_test)
 vm_tests=("its dependencies load" "amdx.ko loads"
 	"the patched amdgpu.ko loads without an AMD device"
-	"no amdx device appears" "amdgpu.ko unloads" "amdx.ko unloads"
+	"no amdx device appears"
+	"amdx's kselftests against amdgpu leave no device"
+	"amdgpu.ko unloads" "amdx.ko unloads"
 	"its dependencies unload" "kmemleak reports nothing"
 	"no kernel report on the console")
 if [ -z "$ko" ]; then
 	for t in "${vm_tests[@]}"; do
 		not_ok "$t (no patched amdgpu built against the 6.12 test kernel)"
 	done
+	not_ok "amdx's kselftests ran against the amdgpu provider"
 	not_ok "the provider's KUnit suites ran"
 	echo "1..$n"
 	exit 0
@@ -210,7 +221,18 @@ visit() {
 	order+=("$m")
 }
 rootfs=$work/vm-root
-rm -rf "$rootfs" && mkdir -p "$rootfs"/{bin,dev,proc,sys,tmp,lib/amdgpu}
+rm -rf "$rootfs" && mkdir -p "$rootfs"/{bin,dev,proc,sys,tmp,lib/amdgpu,selftests}
+# amdx's kselftests (static), built against the test kernel's harness.
+stdir=$work/selftests
+if make -s -C "$root/selftests" KSRC="$kdir" OUT="$stdir" \
+	"${selftests[@]/#/$stdir/}" > "$work/selftests.log" 2>&1; then
+	for t in "${selftests[@]}"; do
+		cp "$stdir/$t" "$rootfs/selftests/$t"
+	done
+else
+	log "amdx's kselftests did not build:"
+	indent < "$work/selftests.log"
+fi
 seen[amdgpu]=1
 for d in $(modinfo -F depends "$ko" | tr , ' '); do
 	visit "$d"
@@ -228,7 +250,7 @@ cp "$here/amdgpu-guest.sh" "$rootfs/init"
 
 t0=$SECONDS
 "$here/run-qemu.sh" "$kdir/arch/x86/boot/bzImage" "$work/initrd.gz" amdgpu \
-	"$work/vm" 900 > "$work/vm.log" 2>&1
+	"$work/vm" 2400 > "$work/vm.log" 2>&1
 log "VM ran $((SECONDS - t0)) s"
 # The guest's own KTAP, renumbered after the host's.
 got=0
@@ -241,9 +263,9 @@ while IFS= read -r l; do
 		;;
 	"# "*) echo "$l" ;;
 	esac
-done < <(sed '/^### kunit/,$d' "$work/vm/results.log")
+done < <(sed '/^### /,$d' "$work/vm/results.log")
 n=$((n + got))
-while [ $got -lt 8 ]; do
+while [ $got -lt 9 ]; do
 	got=$((got + 1))
 	not_ok "${vm_tests[$((got - 1))]} (the guest did not report it)"
 done
@@ -257,6 +279,47 @@ if [ -z "$splats" ]; then
 else
 	not_ok "no kernel report on the console"
 	echo "$splats" | head -40 | indent
+fi
+
+# amdx's kselftests against the amdgpu provider: each case, then a count
+# per suite (what failed shows the harness's lines before it).
+ran=0
+for t in "${selftests[@]}"; do
+	tr -d '\r' < "$work/vm/results.log" |
+		sed -n "/^### selftest $t\$/,/^### /p" |
+		sed '1d;/^### /d' > "$work/vm/$t.log"
+	if [ ! -s "$work/vm/$t.log" ]; then
+		not_ok "$t ran against the amdgpu provider"
+		continue
+	fi
+	ran=$((ran + 1))
+	pass=0 skip=0 fail=0
+	ctx=()
+	while IFS= read -r l; do
+		case "$l" in
+		"ok "*"# SKIP"*)
+			skip=$((skip + 1))
+			ok "$t: ${l#ok [0-9]* }"
+			;;
+		"ok "*)
+			pass=$((pass + 1))
+			ok "$t: ${l#ok [0-9]* }"
+			;;
+		"not ok "*)
+			fail=$((fail + 1))
+			not_ok "$t: ${l#not ok [0-9]* }"
+			printf '%s\n' "${ctx[@]}" | tail -n 20 | indent
+			;;
+		"#  RUN "*) ctx=() ;;
+		*) ctx+=("$l") ;;
+		esac
+	done < "$work/vm/$t.log"
+	log "$t against the amdgpu provider: $pass passed, $skip skipped, $fail failed ($(sed -n 's/^# .*: exit \([0-9]*\), \([0-9]*\) s$/exit \1, \2 s in the guest/p' "$work/vm/$t.log"))"
+done
+if [ "$ran" = "${#selftests[@]}" ]; then
+	ok "amdx's kselftests ran against the amdgpu provider ($ran)"
+else
+	not_ok "amdx's kselftests ran against the amdgpu provider ($ran of ${#selftests[@]})"
 fi
 
 # The provider's KUnit suites, from the kernel log of amdgpu's load.

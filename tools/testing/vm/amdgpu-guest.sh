@@ -2,9 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # /init of the amdgpu VM (amdgpu-check.sh): load amdx.ko and the patched
 # amdgpu.ko with no AMD device present (its KUnit suites run at load, on
-# fake devices), check that no amdx device is left, unload everything,
-# scan for leaks.  KTAP on ttyS1, then a "### kunit" line and the kernel
-# log of amdgpu's load (the suites' KTAP, which the host parses); the
+# fake devices), check that no amdx device is left, run amdx's kselftests
+# in /selftests against the amdgpu provider (AMDX_TEST_PROVIDER=amdgpu:
+# their devices are the test amdgpu's fake MI300s, which the provider
+# registers), check that they left no device, unload everything, scan
+# for leaks.  KTAP on ttyS1, then per kselftest a "### selftest NAME"
+# line and its output, then a "### kunit" line and the kernel log of
+# amdgpu's load (the suites' KTAP); the host parses all three.  The
 # console (ttyS0) carries the kernel log the host searches for reports.
 # /lib/amdgpu/order lists the modules amdgpu needs, in load order.
 /bin/busybox --install -s /bin
@@ -34,7 +38,7 @@ amdx_devices() { ls /sys/class/amdx 2>/dev/null | grep -c '^amdx[0-9]' ; }
 echo "amdgpu-vm: kernel $(uname -r), $(nproc) cpus"
 [ -w /sys/kernel/debug/kmemleak ] && echo clear > /sys/kernel/debug/kmemleak
 echo "TAP version 13" > $out
-echo "1..8" > $out
+echo "1..9" > $out
 deps=$(cat /lib/amdgpu/order)
 
 load_deps() {
@@ -52,6 +56,9 @@ unload_deps() {
 }
 check "amdgpu: its dependencies load" load_deps
 check "amdgpu: amdx.ko loads" insmod /lib/amdgpu/amdx.ko
+# No udev: /dev/amdx gets group render, gid 105 as in the test VM
+# (mkinitramfs.sh), whose member uid 1000 the kselftests become.
+chgrp 105 /dev/amdx
 echo "amdgpu-vm: loading amdgpu"
 dmesg -c > /dev/null
 check "amdgpu: the patched amdgpu.ko loads without an AMD device" \
@@ -64,6 +71,23 @@ if [ "$(amdx_devices)" = 0 ] && grep -q '^amdgpu ' /proc/modules; then
 else
 	not_ok "amdgpu: no amdx device appears"
 	ls /sys/class/amdx | sed 's/^/# /' > $out
+fi
+# amdx's own kselftests, against the amdgpu provider's fake devices.
+for t in /selftests/*_test; do
+	[ -x "$t" ] || continue
+	name=${t##*/}
+	echo "amdgpu-vm: $name against the amdgpu provider"
+	s=$(date +%s)
+	AMDX_TEST_PROVIDER=amdgpu timeout 1200 "$t" > "/tmp/$name.log" 2>&1
+	echo "# $name: exit $?, $(($(date +%s) - s)) s" >> "/tmp/$name.log"
+done
+if [ "$(amdx_devices)" = 0 ]; then
+	ok "amdgpu: amdx's kselftests against amdgpu leave no device"
+else
+	not_ok "amdgpu: amdx's kselftests against amdgpu leave no device"
+	for d in /sys/class/amdx/amdx*; do
+		echo "# ${d##*/}: $(cat "$d/bdf") $(readlink "$d/device")" > $out
+	done
 fi
 check "amdgpu: amdgpu.ko unloads" rmmod amdgpu
 check "amdgpu: amdx.ko unloads" rmmod amdx
@@ -85,6 +109,11 @@ else
 	ok "amdgpu: kmemleak reports nothing # SKIP no kmemleak in this kernel"
 fi
 echo "# end" > $out
+for t in /selftests/*_test; do
+	[ -f "/tmp/${t##*/}.log" ] || continue
+	echo "### selftest ${t##*/}" > $out
+	cat "/tmp/${t##*/}.log" > $out
+done
 echo "### kunit" > $out
 cat /tmp/kunit.log > $out
 sync

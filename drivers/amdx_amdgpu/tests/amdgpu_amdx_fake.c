@@ -1,0 +1,689 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Copyright (C) 2026 The amdx authors
+ */
+/**
+ * DOC: a fake MI300 amdgpu device, test kernels only
+ *
+ * Built into the test kernel's patched amdgpu.ko only (patches/6.12-test/),
+ * never into the amdgpu-amdx package.  A fake GC 9.4.3 device is a zeroed
+ * struct amdgpu_device whose function tables stand in for what silicon
+ * and firmware do: the gfx partition switch and its XCC-per-XCP register,
+ * NBIO's compute partition status, GMC's memory partition mode, and the
+ * gfx RAS block's error injection and ACA banks (per AID).  Above them
+ * amdgpu's own code runs: the partition manager with aqua_vanjaram's
+ * functions, the reset domain, the RAS query and injection, and the
+ * recovery up to its hardware part (amdgpu_amdx_fake_recover_hw()).
+ *
+ * The KUnit suites (amdgpu_amdx_test.c) build one per case.  The same
+ * device is made user-visible through two root-only debugfs files, the
+ * amdx_sim bus's syntax, so that amdx's own kselftests run against the
+ * amdgpu provider (AMDX_TEST_PROVIDER=amdgpu, selftests/amdx_selftest.h)::
+ *
+ *    echo "ID [model=mi300x|mi300a|mi308x] [vram=MiB]" \
+ *        > /sys/kernel/debug/amdgpu_amdx_fake/new_device
+ *    echo ID > /sys/kernel/debug/amdgpu_amdx_fake/del_device
+ *
+ * new_device runs the provider's real amdgpu_amdx_init() on the new fake,
+ * which registers it with amdx (PCI address as amdx_sim gives device ID);
+ * del_device runs amdgpu_amdx_fini() and amdgpu_amdx_free() as amdgpu's
+ * removal does.  Its RAS is gfx's only (UMC has no firmware model
+ * here).  The amdx_sim keys the fake cannot be (``hive``,
+ * ``max_vfs`` above 0, ``without``) fail with -EOPNOTSUPP and a log line
+ * naming them, anything else unknown with -EINVAL; a used ID with
+ * -EEXIST, an unknown one on removal with -ENODEV.  amdgpu's unload
+ * removes the fakes left.
+ */
+#include <linux/debugfs.h>
+#include <linux/device.h>
+#include <linux/err.h>
+#include <linux/kernel.h>
+#include <linux/pci.h>
+#include <linux/pm_runtime.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "amdgpu.h"
+#include "amdgpu_ras.h"
+#include "amdgpu_reset.h"
+#include "amdgpu_xcp.h"
+#include "amdgpu_amdx.h"
+#include "amdgpu_amdx_kunit.h"
+#include "amdgpu_amdx_fake.h"
+
+/**
+ * fake_gpu_of() - the fake behind a fake device
+ * @adev: a device fake_gpu_create() made.
+ *
+ * Return: its fake.
+ */
+struct fake_gpu *fake_gpu_of(struct amdgpu_device *adev)
+{
+	return dev_get_drvdata(adev->dev);
+}
+
+/* gfx_v9_4_3_switch_compute_partition(): PSP first, then the count. */
+static int fake_gfx_switch(struct amdgpu_device *adev, int num_xccs_per_xcp)
+{
+	struct fake_gpu *f = fake_gpu_of(adev);
+
+	f->switches++;
+	if (f->psp_fails)
+		return -EIO;
+	f->xccs_per_xcp = num_xccs_per_xcp;
+	adev->gfx.num_xcc_per_xcp = num_xccs_per_xcp;
+	return 0;
+}
+
+/* gfx_v9_4_3_get_xccs_per_xcp(): the XCP control register. */
+static int fake_gfx_xccs_per_xcp(struct amdgpu_device *adev)
+{
+	return fake_gpu_of(adev)->xccs_per_xcp;
+}
+
+static const struct amdgpu_gfx_funcs fake_gfx_funcs = {
+	.switch_partition_mode = fake_gfx_switch,
+	.get_xccs_per_xcp = fake_gfx_xccs_per_xcp,
+};
+
+/* The compute mode the hardware runs, as NBIO's status register says. */
+static int fake_mode_of(u32 num_xcc, int xccs_per_xcp)
+{
+	if (xccs_per_xcp == 1 && num_xcc > 1)
+		return AMDGPU_CPX_PARTITION_MODE;
+	switch (num_xcc / xccs_per_xcp) {
+	case 1:
+		return AMDGPU_SPX_PARTITION_MODE;
+	case 2:
+		return AMDGPU_DPX_PARTITION_MODE;
+	case 3:
+		return AMDGPU_TPX_PARTITION_MODE;
+	case 4:
+		return AMDGPU_QPX_PARTITION_MODE;
+	default:
+		return AMDGPU_UNKNOWN_COMPUTE_PARTITION_MODE;
+	}
+}
+
+static int fake_nbio_compute_mode(struct amdgpu_device *adev)
+{
+	struct fake_gpu *f = fake_gpu_of(adev);
+
+	return fake_mode_of(f->num_xcc, f->xccs_per_xcp);
+}
+
+static const struct amdgpu_nbio_funcs fake_nbio_funcs = {
+	.get_compute_partition_mode = fake_nbio_compute_mode,
+};
+
+static enum amdgpu_memory_partition fake_gmc_nps(struct amdgpu_device *adev)
+{
+	return fake_gpu_of(adev)->nps;
+}
+
+static const struct amdgpu_gmc_funcs fake_gmc_funcs = {
+	.query_mem_partition_mode = fake_gmc_nps,
+};
+
+/*
+ * The gfx block's error query: what the firmware's ACA banks hold, per
+ * AID they name, as amdgpu's statistic helpers record it; reading empties
+ * the banks.
+ */
+static void fake_gfx_ras_query(struct amdgpu_device *adev, void *status)
+{
+	struct fake_gpu *f = fake_gpu_of(adev);
+	u64 ue[FAKE_MAX_AIDS], ce[FAKE_MAX_AIDS];
+	int aid;
+
+	mutex_lock(&f->bank_lock);
+	memcpy(ue, f->bank_ue, sizeof(ue));
+	memcpy(ce, f->bank_ce, sizeof(ce));
+	memset(f->bank_ue, 0, sizeof(f->bank_ue));
+	memset(f->bank_ce, 0, sizeof(f->bank_ce));
+	mutex_unlock(&f->bank_lock);
+	for (aid = 0; aid < FAKE_MAX_AIDS; aid++) {
+		struct amdgpu_smuio_mcm_config_info mcm = { .die_id = aid };
+
+		if (ue[aid])
+			amdgpu_ras_error_statistic_ue_count(status, &mcm, ue[aid]);
+		if (ce[aid])
+			amdgpu_ras_error_statistic_ce_count(status, &mcm, ce[aid]);
+	}
+}
+
+/*
+ * The firmware's gfx error injection (gfx_v9_4_3_ras_error_inject() asks
+ * the PSP): one error of the requested type in the bank of the AID of the
+ * first XCC in @instance_mask, for the next query to find.
+ */
+static int fake_gfx_ras_inject(struct amdgpu_device *adev, void *inject_if,
+			       u32 instance_mask)
+{
+	const struct ras_inject_if *info = inject_if;
+	struct fake_gpu *f = fake_gpu_of(adev);
+	u32 naid = hweight32(adev->aid_mask);
+	u32 xcc = instance_mask ? __ffs(instance_mask) : 0;
+	u32 aid;
+
+	if (!naid || xcc >= f->num_xcc)
+		return -EINVAL;
+	aid = xcc / (f->num_xcc / naid);
+	mutex_lock(&f->bank_lock);
+	switch (info->head.type) {
+	case AMDGPU_RAS_ERROR__SINGLE_CORRECTABLE:
+		f->bank_ce[aid]++;
+		break;
+	case AMDGPU_RAS_ERROR__MULTI_UNCORRECTABLE:
+		f->bank_ue[aid]++;
+		break;
+	default:
+		mutex_unlock(&f->bank_lock);
+		return -EINVAL;
+	}
+	mutex_unlock(&f->bank_lock);
+	return 0;
+}
+
+static const struct amdgpu_ras_block_hw_ops fake_gfx_ras_ops = {
+	.ras_error_inject = fake_gfx_ras_inject,
+	.query_ras_error_count = fake_gfx_ras_query,
+};
+
+/**
+ * amdgpu_amdx_fake_recover_hw() - the hardware part of a fake's recovery
+ * @adev: the device amdgpu_device_gpu_recover() recovers.
+ * @ctx: its reset context.
+ *
+ * Called by the test-only amdgpu_device_gpu_recover_hw(): for a fake
+ * device the reset is counted and ends with the fake's result (the
+ * recovery then goes on as amdgpu's does after its reset); a real device
+ * gets -ENOEXEC, amdgpu's own reset.
+ *
+ * Return: the fake's result, or -ENOEXEC.
+ */
+int amdgpu_amdx_fake_recover_hw(struct amdgpu_device *adev,
+				const struct amdgpu_reset_context *ctx)
+{
+	struct fake_gpu *f;
+
+	if (adev->gfx.funcs != &fake_gfx_funcs)
+		return -ENOEXEC;
+	f = fake_gpu_of(adev);
+	f->recoveries++;
+	f->recovery_flags = ctx->flags;
+	if (f->recover_rma)
+		f->ras->is_rma = true;
+	return f->recover_ret;
+}
+
+/**
+ * fake_xccs_per_xcp() - XCCs per partition of a mode
+ * @num_xcc: the device's XCCs.
+ * @mode: an amdgpu compute mode.
+ *
+ * Return: the count, as aqua_vanjaram computes it.
+ */
+int fake_xccs_per_xcp(u32 num_xcc, int mode)
+{
+	switch (mode) {
+	case AMDGPU_SPX_PARTITION_MODE:
+		return num_xcc;
+	case AMDGPU_DPX_PARTITION_MODE:
+		return num_xcc / 2;
+	case AMDGPU_TPX_PARTITION_MODE:
+		return num_xcc / 3;
+	case AMDGPU_QPX_PARTITION_MODE:
+		return num_xcc / 4;
+	default:
+		return 1;
+	}
+}
+
+/*
+ * The entries amdgpu_ras_register_ras_block() allocated (amdgpu_ras_fini()
+ * frees them; their list head is their first member).
+ */
+static void fake_free_ras_list(struct amdgpu_device *adev)
+{
+	struct list_head *pos, *n;
+
+	list_for_each_safe(pos, n, &adev->ras_list) {
+		list_del(pos);
+		kfree(pos);
+	}
+}
+
+/**
+ * fake_gpu_destroy() - free a fake device
+ * @f: a fake of fake_gpu_create(), or NULL; its provider data freed.
+ */
+void fake_gpu_destroy(struct fake_gpu *f)
+{
+	struct amdgpu_device *adev;
+
+	if (!f)
+		return;
+	adev = f->adev;
+	if (adev->xcp_mgr) {
+		mutex_destroy(&adev->xcp_mgr->xcp_lock);
+		kfree(adev->xcp_mgr);
+	}
+	if (adev->reset_domain)
+		amdgpu_reset_put_reset_domain(adev->reset_domain);
+	fake_free_ras_list(adev);
+	if (f->ras) {
+		if (f->ras->objs) {
+			amdgpu_ras_error_data_fini(&f->ras->objs[AMDGPU_RAS_BLOCK__GFX].err_data);
+			kfree(f->ras->objs);
+		}
+		if (f->eh_data)
+			kfree(f->eh_data->bps);
+		kfree(f->eh_data);
+		mutex_destroy(&f->ras->page_rsv_lock);
+		mutex_destroy(&f->ras->recovery_lock);
+		kfree(f->ras);
+	}
+	if (adev->dev) {
+		pm_runtime_disable(adev->dev);
+		root_device_unregister(adev->dev);
+	}
+	if (adev->pdev) {
+		kfree_const(adev->pdev->dev.kobj.name);
+		kfree(adev->pdev);
+	}
+	kfree(f->gfx_ras);
+	mutex_destroy(&f->bank_lock);
+	kvfree(adev);
+	kfree(f);
+}
+
+/**
+ * fake_gpu_create() - a fake GC 9.4.3 device
+ * @num_xcc: XCCs: 8 (an MI300X), 6 (an MI300A, an APU) or 4 (an MI308X).
+ * @nps: the memory partition mode (enum amdgpu_memory_partition).
+ * @mode: the amdgpu compute mode it runs, set up as amdgpu's own switch
+ *	would leave it.
+ * @vram_size: VRAM bytes.
+ * @name: its (root) device's name, unique.
+ * @bdf: its PCI address.
+ *
+ * amdgpu's RAS context has gfx and umc enabled, gfx's manager alive as
+ * amdgpu's late init leaves it, an empty EEPROM; a reset domain of its
+ * own; the partition manager as amdgpu_xcp_mgr_init() sets it up, without
+ * the render nodes.  The provider is not initialised.
+ *
+ * Return: the fake or an ERR_PTR().
+ */
+struct fake_gpu *fake_gpu_create(u32 num_xcc, int nps, int mode,
+				 u64 vram_size, const char *name,
+				 const char *bdf)
+{
+	static atomic64_t serial = ATOMIC64_INIT(0xa3d0000);
+	struct amdgpu_xcp_mgr *mgr;
+	struct ras_manager *gfx;
+	struct amdgpu_device *adev;
+	struct pci_dev *pdev;
+	struct fake_gpu *f;
+	struct device *dev;
+	int ret = -ENOMEM;
+
+	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	if (!f)
+		return ERR_PTR(-ENOMEM);
+	mutex_init(&f->bank_lock);
+	INIT_LIST_HEAD(&f->node);
+	adev = kvzalloc(sizeof(*adev), GFP_KERNEL);
+	if (!adev) {
+		kfree(f);
+		return ERR_PTR(-ENOMEM);
+	}
+	f->adev = adev;
+	f->num_xcc = num_xcc;
+	f->nps = nps;
+	f->xccs_per_xcp = fake_xccs_per_xcp(num_xcc, mode);
+	INIT_LIST_HEAD(&adev->ras_list);
+
+	dev = root_device_register(name);
+	if (IS_ERR(dev)) {
+		ret = PTR_ERR(dev);
+		goto fail;
+	}
+	adev->dev = dev;
+	dev_set_drvdata(dev, f);
+	pdev = kzalloc(sizeof(*pdev), GFP_KERNEL);
+	if (!pdev)
+		goto fail;
+	adev->pdev = pdev;
+	ret = dev_set_name(&pdev->dev, "%s", bdf);
+	if (ret)
+		goto fail;
+	ret = -ENOMEM;
+	pdev->vendor = PCI_VENDOR_ID_ATI;
+	pdev->device = num_xcc == 6 ? 0x74a0 : num_xcc == 4 ? 0x74a2 : 0x74a1;
+	if (num_xcc == 6)
+		adev->flags |= AMD_IS_APU;
+	adev->unique_id = atomic64_inc_return(&serial);
+	adev->ip_versions[GC_HWIP][0] = IP_VERSION(9, 4, 3);
+	adev->gfx.xcc_mask = GENMASK(num_xcc - 1, 0);
+	adev->gfx.num_xcc_per_xcp = f->xccs_per_xcp;
+	adev->gfx.funcs = &fake_gfx_funcs;
+	adev->nbio.funcs = &fake_nbio_funcs;
+	adev->gmc.gmc_funcs = &fake_gmc_funcs;
+	adev->gmc.num_mem_partitions = nps;
+	adev->gmc.real_vram_size = vram_size;
+	adev->sdma.num_instances = 2 * num_xcc;
+	adev->vcn.num_vcn_inst = num_xcc / 2;
+	/* An awake device, as a probed amdgpu's is. */
+	pm_runtime_set_active(dev);
+	pm_runtime_enable(dev);
+
+	/* amdgpu's RAS context: gfx and umc on, an empty EEPROM. */
+	f->ras = kzalloc(sizeof(*f->ras), GFP_KERNEL);
+	if (!f->ras)
+		goto fail;
+	f->ras->adev = adev;
+	adev->psp.ras_context.ras = f->ras;
+	mutex_init(&f->ras->recovery_lock);
+	mutex_init(&f->ras->page_rsv_lock);
+	/* amdgpu's recovery init may replace it: this one is the fake's. */
+	f->eh_data = kzalloc(sizeof(*f->eh_data), GFP_KERNEL);
+	if (!f->eh_data)
+		goto fail;
+	f->ras->eh_data = f->eh_data;
+	f->ras->objs = kcalloc(AMDGPU_RAS_BLOCK_COUNT +
+			       AMDGPU_RAS_MCA_BLOCK_COUNT,
+			       sizeof(*f->ras->objs), GFP_KERNEL);
+	if (!f->ras->objs)
+		goto fail;
+	adev->ras_enabled = BIT(AMDGPU_RAS_BLOCK__GFX) |
+			    BIT(AMDGPU_RAS_BLOCK__UMC);
+	gfx = &f->ras->objs[AMDGPU_RAS_BLOCK__GFX];
+	gfx->head.block = AMDGPU_RAS_BLOCK__GFX;
+	gfx->adev = adev;
+	gfx->use = 1;
+	ret = amdgpu_ras_error_data_init(&gfx->err_data);
+	if (ret)
+		goto fail;
+	ret = -ENOMEM;
+	f->gfx_ras = kzalloc(sizeof(*f->gfx_ras), GFP_KERNEL);
+	if (!f->gfx_ras)
+		goto fail;
+	f->gfx_ras->ras_comm.block = AMDGPU_RAS_BLOCK__GFX;
+	f->gfx_ras->hw_ops = &fake_gfx_ras_ops;
+	ret = amdgpu_ras_register_ras_block(adev, f->gfx_ras);
+	if (ret)
+		goto fail;
+	ret = -ENOMEM;
+	/* Two XCCs per AID: four AIDs on an MI300X. */
+	adev->aid_mask = GENMASK(num_xcc / 2 - 1, 0);
+
+	adev->reset_domain = amdgpu_reset_create_reset_domain(SINGLE_DEVICE,
+							      "amdx-fake");
+	if (!adev->reset_domain)
+		goto fail;
+
+	/* What amdgpu_xcp_mgr_init() sets up, without the render nodes. */
+	mgr = kzalloc(sizeof(*mgr), GFP_KERNEL);
+	if (!mgr)
+		goto fail;
+	mgr->adev = adev;
+	mgr->funcs = &aqua_vanjaram_xcp_funcs;
+	mutex_init(&mgr->xcp_lock);
+	adev->xcp_mgr = mgr;
+	ret = amdgpu_xcp_init(mgr, num_xcc / f->xccs_per_xcp, mode);
+	if (ret)
+		goto fail;
+	return f;
+fail:
+	fake_gpu_destroy(f);
+	return ERR_PTR(ret);
+}
+
+/* The user-visible fakes, under fake_users_lock. */
+static LIST_HEAD(fake_users);
+static DEFINE_MUTEX(fake_users_lock);
+static u32 fake_nusers;
+static struct dentry *fake_dir;
+
+/* As amdx_sim's ids; a handful of fakes at once. */
+#define FAKE_MAX_ID	1023
+#define FAKE_MAX_USERS	16
+#define FAKE_VRAM_DEFAULT_MIB	512
+#define FAKE_VRAM_MAX_MIB	(192 * 1024)
+
+#define fake_param_err(ret, fmt, ...) \
+	({ pr_err_ratelimited("amdgpu_amdx_fake: new_device: " fmt "\n", \
+			      ##__VA_ARGS__); ret; })
+
+static struct fake_gpu *fake_user_find(u32 id)
+{
+	struct fake_gpu *f;
+
+	list_for_each_entry(f, &fake_users, node)
+		if (f->id == id)
+			return f;
+	return NULL;
+}
+
+/* The PCI address amdx_sim gives device @id (amdx_sim_dev.c). */
+static void fake_user_bdf(u32 id, char *bdf, size_t len)
+{
+	u32 bus = 0xc1 + id;
+
+	snprintf(bdf, len, "%04x:%02x:00.0", bus >> 8, bus & 0xff);
+}
+
+/*
+ * One key=value of new_device: 0, -EINVAL for garbage, -EOPNOTSUPP for
+ * what amdx_sim models and the fake cannot be.
+ */
+static int fake_user_param(char *tok, u32 *num_xcc, u32 *vram_mib)
+{
+	char *val = strchr(tok, '=');
+	u64 v;
+
+	if (!val)
+		return fake_param_err(-EINVAL, "unexpected '%s', want key=value",
+				      tok);
+	*val++ = '\0';
+	if (!strcmp(tok, "model")) {
+		if (!strcmp(val, "mi300x"))
+			*num_xcc = 8;
+		else if (!strcmp(val, "mi300a"))
+			*num_xcc = 6;
+		else if (!strcmp(val, "mi308x"))
+			*num_xcc = 4;
+		else
+			return fake_param_err(-EINVAL,
+					      "unknown model '%s' (mi300x, mi300a, mi308x)",
+					      val);
+		return 0;
+	}
+	if (!strcmp(tok, "vram")) {
+		if (kstrtou32(val, 10, vram_mib) || !*vram_mib ||
+		    *vram_mib > FAKE_VRAM_MAX_MIB)
+			return fake_param_err(-EINVAL, "invalid vram '%s' (MiB, 1..%u)",
+					      val, FAKE_VRAM_MAX_MIB);
+		return 0;
+	}
+	if (!strcmp(tok, "hive")) {
+		if (kstrtou64(val, 16, &v))
+			return fake_param_err(-EINVAL, "invalid hive '%s' (hex)", val);
+		return v ? fake_param_err(-EOPNOTSUPP,
+					  "hive=%s: the fake amdgpu device has no XGMI hive",
+					  val) : 0;
+	}
+	if (!strcmp(tok, "max_vfs")) {
+		if (kstrtou64(val, 10, &v))
+			return fake_param_err(-EINVAL, "invalid max_vfs '%s'", val);
+		return v ? fake_param_err(-EOPNOTSUPP,
+					  "max_vfs=%s: the amdgpu provider has no SR-IOV host control",
+					  val) : 0;
+	}
+	if (!strcmp(tok, "without"))
+		return fake_param_err(-EOPNOTSUPP,
+				      "without=%s: the amdgpu provider's ops are its own",
+				      val);
+	return fake_param_err(-EINVAL, "unknown parameter '%s'", tok);
+}
+
+static int fake_user_new(char *buf)
+{
+	u32 id, num_xcc = 8, vram_mib = FAKE_VRAM_DEFAULT_MIB;
+	char name[32], bdf[16];
+	struct fake_gpu *f;
+	char *tok;
+	int ret;
+
+	tok = strsep(&buf, " \t\n");
+	if (!tok || kstrtou32(tok, 10, &id) || id > FAKE_MAX_ID)
+		return fake_param_err(-EINVAL, "invalid id '%s' (0..%u)",
+				      tok ?: "", FAKE_MAX_ID);
+	while ((tok = strsep(&buf, " \t\n"))) {
+		if (!*tok)
+			continue;
+		ret = fake_user_param(tok, &num_xcc, &vram_mib);
+		if (ret)
+			return ret;
+	}
+	snprintf(name, sizeof(name), "amdgpu_amdx_user%u", id);
+	fake_user_bdf(id, bdf, sizeof(bdf));
+
+	mutex_lock(&fake_users_lock);
+	ret = -EEXIST;
+	if (fake_user_find(id)) {
+		pr_err_ratelimited("amdgpu_amdx_fake: new_device: id %u already exists\n",
+				   id);
+		goto out;
+	}
+	ret = -ENOSPC;
+	if (fake_nusers >= FAKE_MAX_USERS) {
+		pr_err_ratelimited("amdgpu_amdx_fake: new_device: %u fakes exist, the most\n",
+				   fake_nusers);
+		goto out;
+	}
+	f = fake_gpu_create(num_xcc, AMDGPU_NPS1_PARTITION_MODE,
+			    AMDGPU_SPX_PARTITION_MODE, (u64)vram_mib << 20,
+			    name, bdf);
+	if (IS_ERR(f)) {
+		ret = PTR_ERR(f);
+		goto out;
+	}
+	f->id = id;
+	/*
+	 * No UMC firmware model here (its injection, poison and ACA banks):
+	 * amdgpu reports no UMC RAS, so the provider claims none.
+	 */
+	f->adev->ras_enabled &= ~BIT(AMDGPU_RAS_BLOCK__UMC);
+	amdgpu_amdx_init(f->adev);
+	if (!f->adev->amdx) {
+		dev_err(f->adev->dev, "amdgpu_amdx_fake: the provider did not register fake %u\n",
+			id);
+		fake_gpu_destroy(f);
+		ret = -ENODEV;
+		goto out;
+	}
+	list_add(&f->node, &fake_users);
+	fake_nusers++;
+	ret = 0;
+out:
+	mutex_unlock(&fake_users_lock);
+	return ret;
+}
+
+/* amdgpu's removal: the provider first, its data at the end. */
+static void fake_user_remove(struct fake_gpu *f)
+{
+	list_del(&f->node);
+	fake_nusers--;
+	amdgpu_amdx_fini(f->adev);
+	amdgpu_amdx_free(f->adev);
+	fake_gpu_destroy(f);
+}
+
+static int fake_user_del(char *buf)
+{
+	struct fake_gpu *f;
+	u32 id;
+	int ret = -ENODEV;
+
+	if (kstrtou32(strim(buf), 10, &id))
+		return -EINVAL;
+	mutex_lock(&fake_users_lock);
+	f = fake_user_find(id);
+	if (f) {
+		fake_user_remove(f);
+		ret = 0;
+	}
+	mutex_unlock(&fake_users_lock);
+	return ret;
+}
+
+static ssize_t fake_user_write(struct file *file, const char __user *ubuf,
+			       size_t len, loff_t *ppos, int (*fn)(char *))
+{
+	char buf[128];
+	int ret;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	ret = fn(buf);
+	return ret ? ret : len;
+}
+
+static ssize_t fake_new_write(struct file *file, const char __user *ubuf,
+			      size_t len, loff_t *ppos)
+{
+	return fake_user_write(file, ubuf, len, ppos, fake_user_new);
+}
+
+static ssize_t fake_del_write(struct file *file, const char __user *ubuf,
+			      size_t len, loff_t *ppos)
+{
+	return fake_user_write(file, ubuf, len, ppos, fake_user_del);
+}
+
+static const struct file_operations fake_new_fops = {
+	.owner = THIS_MODULE,
+	.write = fake_new_write,
+};
+
+static const struct file_operations fake_del_fops = {
+	.owner = THIS_MODULE,
+	.write = fake_del_write,
+};
+
+/**
+ * amdgpu_amdx_fake_init() - make fake devices user-visible
+ *
+ * Context: amdgpu's module init (test kernels only).
+ */
+void amdgpu_amdx_fake_init(void)
+{
+	fake_dir = debugfs_create_dir("amdgpu_amdx_fake", NULL);
+	debugfs_create_file("new_device", 0200, fake_dir, NULL,
+			    &fake_new_fops);
+	debugfs_create_file("del_device", 0200, fake_dir, NULL,
+			    &fake_del_fops);
+}
+
+/**
+ * amdgpu_amdx_fake_exit() - remove the user-visible fakes
+ *
+ * Context: amdgpu's module exit (test kernels only).
+ */
+void amdgpu_amdx_fake_exit(void)
+{
+	struct fake_gpu *f, *tmp;
+
+	debugfs_remove(fake_dir);
+	mutex_lock(&fake_users_lock);
+	list_for_each_entry_safe(f, tmp, &fake_users, node)
+		fake_user_remove(f);
+	mutex_unlock(&fake_users_lock);
+}

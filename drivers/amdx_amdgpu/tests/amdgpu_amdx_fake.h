@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Copyright (C) 2026 The amdx authors
+ *
+ * A fake GC 9.4.3 amdgpu device (amdgpu_amdx_fake.c), test kernels only:
+ * the KUnit suites (amdgpu_amdx_test.c) build one per case, and
+ * /sys/kernel/debug/amdgpu_amdx_fake/ makes them user-visible for amdx's
+ * own kselftests.
+ */
+#ifndef __AMDGPU_AMDX_FAKE_H__
+#define __AMDGPU_AMDX_FAKE_H__
+
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/types.h>
+
+#include <amdx/amdx_provider.h>
+
+struct amdgpu_device;
+struct amdgpu_ras;
+struct amdgpu_ras_block_object;
+struct amdgpu_xcp_mgr_funcs;
+struct ras_err_handler_data;
+
+/* amdgpu's partition manager functions for GC 9.4.3 (aqua_vanjaram.c). */
+extern struct amdgpu_xcp_mgr_funcs aqua_vanjaram_xcp_funcs;
+
+/* AIDs a fake's gfx banks can name (MI300X has four). */
+#define FAKE_MAX_AIDS	8
+
+/**
+ * struct fake_gpu - the hardware and firmware state behind a fake device
+ * @adev: the amdgpu device.
+ * @num_xcc: XCCs.
+ * @nps: the memory partition mode (enum amdgpu_memory_partition).
+ * @xccs_per_xcp: what the XCP control register holds.
+ * @psp_fails: the firmware refuses partition switches.
+ * @switches: calls of the gfx partition switch.
+ * @xdev: the amdx device the provider registered, or NULL.
+ * @ops: the ops it registered with.
+ * @compute_modes: the compute modes it declared (bits of %AMDX_COMPUTE_*).
+ * @model: the model it declared.
+ * @badpages: a copy of the bad-page table it registered, or NULL.
+ * @badpages_len: its bytes.
+ * @registered: amdgpu_amdx_init() reached the registration.
+ * @ras: amdgpu's RAS context of the device.
+ * @eh_data: the bad-page data the fake gave it (amdgpu's recovery init
+ *	may replace it).
+ * @kfd_busy: the KFD has a process (kgd2kfd_check_and_lock_kfd()'s -EBUSY).
+ * @kfd_calls: the KFD calls of a switch, in order, as letters: l(ock),
+ *	f(ini_sw), p(robe), i(nit), u(nlock).
+ * @nkfd: letters in @kfd_calls.
+ * @recoveries: recoveries of amdgpu's whose hardware part reached the
+ *	fake (the suites' stub, or a user-visible fake's reset).
+ * @recovery_flags: the reset context's flags of the last one.
+ * @gfx_ras: amdgpu's RAS block object of gfx (its ACA bank stands-in).
+ * @bank_lock: protects @bank_ue and @bank_ce.
+ * @bank_ue: uncorrectable gfx errors in the banks per AID, until amdgpu
+ *	reads them.
+ * @bank_ce: correctable ones.
+ * @reports: what reached amdx, in order (amdgpu_amdx_report()).
+ * @nreports: entries in @reports; more are counted, not kept.
+ * @reserved: pages amdgpu reserved (amdgpu_ras_reserve_page()).
+ * @recover_ret: what the hardware part of amdgpu's recovery returns.
+ * @recover_rma: the recovery finds the bad pages at amdgpu's threshold.
+ * @resets: the reset events the provider passed on to amdx, in order:
+ *	the result of each end, %FAKE_RESET_BEGIN for a begin.
+ * @nresets: entries in @resets; more are counted, not kept.
+ * @rma_marks: times the provider flagged its amdx device for RMA.
+ * @rma_xdev: the amdx device it flagged last.
+ * @node: in the list of user-visible fakes (amdgpu_amdx_fake.c).
+ * @id: a user-visible fake's id.
+ */
+struct fake_gpu {
+	struct amdgpu_device *adev;
+	u32 num_xcc;
+	int nps;
+	int xccs_per_xcp;
+	bool psp_fails;
+	int switches;
+	struct amdx_device *xdev;
+	const struct amdx_provider_ops *ops;
+	u32 compute_modes;
+	u32 model;
+	void *badpages;
+	size_t badpages_len;
+	bool registered;
+	struct amdgpu_ras *ras;
+	struct ras_err_handler_data *eh_data;
+	bool kfd_busy;
+	char kfd_calls[16];
+	int nkfd;
+	int recoveries;
+	unsigned long recovery_flags;
+	struct amdgpu_ras_block_object *gfx_ras;
+	struct mutex bank_lock;	/* @bank_ue, @bank_ce */
+	u64 bank_ue[FAKE_MAX_AIDS];
+	u64 bank_ce[FAKE_MAX_AIDS];
+	struct amdx_ras_error reports[8];
+	int nreports;
+	int reserved;
+	int recover_ret;
+	bool recover_rma;
+	int resets[4];
+	int nresets;
+	int rma_marks;
+	struct amdx_device *rma_xdev;
+	struct list_head node;
+	u32 id;
+};
+
+/* &fake_gpu.resets: a DEVICE_RESET_BEGIN (an end carries 0 or -errno). */
+#define FAKE_RESET_BEGIN	1
+
+struct fake_gpu *fake_gpu_create(u32 num_xcc, int nps, int mode,
+				 u64 vram_size, const char *name,
+				 const char *bdf);
+void fake_gpu_destroy(struct fake_gpu *f);
+struct fake_gpu *fake_gpu_of(struct amdgpu_device *adev);
+int fake_xccs_per_xcp(u32 num_xcc, int mode);
+
+#endif /* __AMDGPU_AMDX_FAKE_H__ */
