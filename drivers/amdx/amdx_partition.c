@@ -456,6 +456,19 @@ static int amdx_part_decide(struct amdx_part_txn *t)
 		return amdx_part_refuse(t, reason, -EINVAL);
 	t->naff = t->memory != t->old[0].memory_mode ? t->ndev : 1;
 	cfg->num_devices = t->naff;
+	/*
+	 * The model allows more than a device may carry out: a provider
+	 * declares what it can (amdgpu: the modes of its current NPS mode).
+	 * PLAN answers for COMMIT, so both refuse the same way.
+	 */
+	if (!(adev->desc.supported_compute_modes & BIT(t->compute)))
+		return amdx_part_refuse(t, AMDX_PART_REASON_COMPUTE_UNSUPPORTED,
+					-EINVAL);
+	for (i = 0; i < t->naff; i++)
+		if (!(t->devs[i]->desc.supported_memory_modes & BIT(t->memory)))
+			return amdx_part_refuse(t,
+						AMDX_PART_REASON_MEMORY_UNSUPPORTED,
+						-EINVAL);
 
 	for (i = 0; i < t->naff; i++) {
 		struct amdx_device *d = t->devs[i];

@@ -126,7 +126,9 @@ static int txn_init(struct kunit *test)
 		.num_xcc = 8,
 		.num_sdma = 16,
 		.num_vcn = 4,
+		/* DPX and NPS2: the model's, not declared by this device */
 		.supported_compute_modes = BIT(AMDX_COMPUTE_SPX) |
+					   BIT(AMDX_COMPUTE_QPX) |
 					   BIT(AMDX_COMPUTE_CPX),
 		.supported_memory_modes = BIT(AMDX_MEMORY_NPS1) |
 					  BIT(AMDX_MEMORY_NPS4),
@@ -345,6 +347,10 @@ static const struct txn_refusal txn_refusals[] = {
 	  AMDX_PART_REASON_COMPUTE_UNSUPPORTED },
 	{ "CPX NPS2 incompatible", AMDX_COMPUTE_CPX, AMDX_MEMORY_NPS2,
 	  AMDX_PART_REASON_INCOMPATIBLE },
+	{ "DPX not declared by the device", AMDX_COMPUTE_DPX, 0,
+	  AMDX_PART_REASON_COMPUTE_UNSUPPORTED },
+	{ "NPS2 not declared by the device", AMDX_COMPUTE_QPX,
+	  AMDX_MEMORY_NPS2, AMDX_PART_REASON_MEMORY_UNSUPPORTED },
 };
 
 static void txn_refusal_desc(const struct txn_refusal *r, char *desc)
