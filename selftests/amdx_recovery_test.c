@@ -69,7 +69,7 @@ static void dev_new(struct __test_metadata *_metadata,
 	struct rec_dev *d = &self->d[self->n];
 	char bdf[AMDX_BDF_LEN];
 
-	d->sim = AMDX_SIM_ID(recovery, self->n);
+	d->sim = AMDX_SIM_ID_MOD(recovery, self->n);
 	amdx_sim_del(d->sim);
 	ASSERT_EQ(0, amdx_sim_new(d->sim, params));
 	amdx_sim_bdf(d->sim, bdf, sizeof(bdf));
@@ -287,8 +287,7 @@ TEST_F(rec, queue_hang_clears_only_after_run)
 	EXPECT_EQ(AMDX_RECOVERY_OUT_CLEARED, r.outcome);
 	ASSERT_EQ(0, plan(self->d[0].fd, &r, 1, REC_NONE, AMDX_RECOVER_PENDING));
 	EXPECT_EQ(AMDX_RECOVER_NONE, r.action);
-	EXPECT_EQ(-1, run(self->d[0].fd, &r, 1, AMDX_RECOVER_PENDING, 0));
-	EXPECT_EQ(ENOENT, errno);
+	EXPECT_EQ(-ENOENT, run(self->d[0].fd, &r, 1, AMDX_RECOVER_PENDING, 0));
 }
 
 /* A reset that fails midway leaves FAILED, never none. */
@@ -443,8 +442,7 @@ TEST_F(rec, run_stops_exactly_the_planned_processes)
 	EXPECT_EQ(self->d[0].id, procs[0].device);
 
 	/* holders and no STOP: refused, nothing stopped */
-	EXPECT_EQ(-1, run(self->d[0].fd, &r, 0, AMDX_RECOVER_PENDING, 0));
-	EXPECT_EQ(EBUSY, errno);
+	EXPECT_EQ(-EBUSY, run(self->d[0].fd, &r, 0, AMDX_RECOVER_PENDING, 0));
 	EXPECT_EQ(0, waitpid(h, &status, WNOHANG));
 
 	ASSERT_EQ(0, run(self->d[0].fd, &r, 0, AMDX_RECOVER_PENDING,
@@ -479,9 +477,8 @@ TEST_F(rec, hive_reset_needs_the_others_flag)
 	EXPECT_EQ(AMDX_RECOVER_HIVE, r.action);
 	EXPECT_EQ(2, r.num_devices);
 	EXPECT_EQ((1ULL << self->d[0].id) | (1ULL << self->d[1].id), r.devices);
-	EXPECT_EQ(-1, run(self->d[0].fd, &r, AMDX_RAS_PARTITION_ALL,
+	EXPECT_EQ(-EXDEV, run(self->d[0].fd, &r, AMDX_RAS_PARTITION_ALL,
 			  AMDX_RECOVER_PENDING, 0));
-	EXPECT_EQ(EXDEV, errno);
 	ASSERT_EQ(0, run(self->d[0].fd, &r, AMDX_RAS_PARTITION_ALL,
 			 AMDX_RECOVER_PENDING, AMDX_RECOVERY_F_OTHERS));
 	EXPECT_EQ(AMDX_RECOVERY_OUT_CLEARED, r.outcome);
@@ -508,9 +505,8 @@ TEST_F(rec, switch_reset_takes_the_devices_below_it)
 	EXPECT_EQ(1, r.num_devices);
 	EXPECT_EQ(1ULL << self->d[2].id, r.devices);
 	/* and nothing was pending on it: a run has nothing to do */
-	EXPECT_EQ(-1, run(self->d[2].fd, &r, AMDX_RAS_PARTITION_ALL,
+	EXPECT_EQ(-ENOENT, run(self->d[2].fd, &r, AMDX_RAS_PARTITION_ALL,
 			  AMDX_RECOVER_PENDING, 0));
-	EXPECT_EQ(ENOENT, errno);
 }
 
 TEST_F(rec, bad_arguments)
@@ -522,32 +518,25 @@ TEST_F(rec, bad_arguments)
 	r.partition = AMDX_RAS_PARTITION_ALL;
 	r.vf = REC_NONE;
 	r.flags = AMDX_RECOVERY_F_STOP;
-	EXPECT_EQ(-1, amdx_ioctl(self->d[0].fd, AMDX_IOC_RECOVERY_PLAN, &r));
-	EXPECT_EQ(EINVAL, errno);
-	EXPECT_EQ(-1, plan(self->d[0].fd, &r, 0, 0, AMDX_RECOVER_VF));
-	EXPECT_EQ(EINVAL, errno);
-	EXPECT_EQ(-1, plan(self->d[0].fd, &r, 1, REC_NONE, AMDX_RECOVER_PENDING));
-	EXPECT_EQ(EINVAL, errno);
-	EXPECT_EQ(-1, plan(self->d[0].fd, &r, AMDX_RAS_PARTITION_ALL, REC_NONE,
+	EXPECT_EQ(-EINVAL, amdx_ioctl(self->d[0].fd, AMDX_IOC_RECOVERY_PLAN, &r));
+	EXPECT_EQ(-EINVAL, plan(self->d[0].fd, &r, 0, 0, AMDX_RECOVER_VF));
+	EXPECT_EQ(-EINVAL, plan(self->d[0].fd, &r, 1, REC_NONE, AMDX_RECOVER_PENDING));
+	EXPECT_EQ(-EINVAL, plan(self->d[0].fd, &r, AMDX_RAS_PARTITION_ALL, REC_NONE,
 			   AMDX_RECOVER_COUNT));
-	EXPECT_EQ(EINVAL, errno);
 	/* partition reset of no partition */
-	EXPECT_EQ(-1, plan(self->d[0].fd, &r, AMDX_RAS_PARTITION_ALL, REC_NONE,
+	EXPECT_EQ(-EINVAL, plan(self->d[0].fd, &r, AMDX_RAS_PARTITION_ALL, REC_NONE,
 			   AMDX_RECOVER_PARTITION));
-	EXPECT_EQ(EINVAL, errno);
 	memset(&r, 0, sizeof(r));
 	r.partition = AMDX_RAS_PARTITION_ALL;
 	r.vf = REC_NONE;
 	r.flags = 1U << 7;
-	EXPECT_EQ(-1, amdx_ioctl(self->d[0].fd, AMDX_IOC_RECOVERY_RUN, &r));
-	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-EINVAL, amdx_ioctl(self->d[0].fd, AMDX_IOC_RECOVERY_RUN, &r));
 	/* a fault that does not fit: a queue hang needs a partition */
 	EXPECT_NE(0, fault(self->d[0].id, AMDX_FAULT_QUEUE_HANG,
 			   AMDX_RAS_PARTITION_ALL, REC_NONE));
 	/* rma and node are not amdx's to run */
-	EXPECT_EQ(-1, run(self->d[0].fd, &r, AMDX_RAS_PARTITION_ALL,
+	EXPECT_EQ(-EOPNOTSUPP, run(self->d[0].fd, &r, AMDX_RAS_PARTITION_ALL,
 			  AMDX_RECOVER_NODE, 0));
-	EXPECT_EQ(EOPNOTSUPP, errno);
 }
 
 TEST_HARNESS_MAIN

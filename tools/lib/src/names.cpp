@@ -141,6 +141,7 @@ constexpr std::array kEventKinds{
     std::pair{EventKind::partition_switch, Name("partition_switch")},
     std::pair{EventKind::migrate, Name("migrate")},
     std::pair{EventKind::drained, Name("drained")},
+    std::pair{EventKind::recovery, Name("recovery")},
 };
 static_assert(kEventKinds.size() == AMDX_EVENT_KIND_COUNT, "an event kind has no name");
 
