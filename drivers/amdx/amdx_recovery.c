@@ -431,8 +431,10 @@ static int amdx_recovery_self_test(struct amdx_recovery_ctx *c, u32 partition)
 
 	if (!adev->ops->self_test)
 		return 0;
-	if (partition < d->num_partitions)
-		first = last = partition;
+	if (partition < d->num_partitions) {
+		first = partition;
+		last = partition;
+	}
 	for (p = first; p <= last; p++) {
 		ret = adev->ops->self_test(adev, p, __ffs(c->mem[c->self][p] | 0x100));
 		if (ret)
@@ -495,8 +497,9 @@ static u32 amdx_recovery_finish(struct amdx_recovery_ctx *c,
 				    partition, vf,
 				    amdx_recovery_sum_of(c, &f, slot->action, &sc),
 				    (u64)(s64)ret);
-		amdx_warn(adev, "recovery: %s failed midway: %pe; state failed\n",
-			  amdx_recovery_action_name(action), ERR_PTR(ret));
+		amdx_warn_ratelimited(adev, "recovery: %s failed midway: %pe; state failed\n",
+				      amdx_recovery_action_name(action),
+				      ERR_PTR(ret));
 		return AMDX_RECOVERY_OUT_FAILED;
 	}
 	amdx_recovery_event(adev, AMDX_RECOVERY_EV_RAN, slot, partition, vf,
@@ -515,9 +518,10 @@ static u32 amdx_recovery_finish(struct amdx_recovery_ctx *c,
 		slot->state = AMDX_RECOVERY_STATE_PENDING;
 		amdx_recovery_event(adev, AMDX_RECOVERY_EV_ESCALATED, slot,
 				    partition, vf, sum, (u64)(s64)ret);
-		amdx_warn(adev, "recovery: self-test failed after %s (%pe): escalated to %s\n",
-			  amdx_recovery_action_name(action), ERR_PTR(ret),
-			  amdx_recovery_action_name(next));
+		amdx_warn_ratelimited(adev, "recovery: self-test failed after %s (%pe): escalated to %s\n",
+				      amdx_recovery_action_name(action),
+				      ERR_PTR(ret),
+				      amdx_recovery_action_name(next));
 		return AMDX_RECOVERY_OUT_ESCALATED;
 	}
 	if (slot->action <= action) {
@@ -553,8 +557,8 @@ void amdx_recovery_ran(struct amdx_device *adev, u32 action, u32 partition,
 		return;
 	c = amdx_recovery_ctx_get(adev);
 	if (!c) {
-		amdx_warn(adev, "recovery: no memory for the self-test after %s; still pending\n",
-			  amdx_recovery_action_name(action));
+		amdx_warn_ratelimited(adev, "recovery: no memory for the self-test after %s; still pending\n",
+				      amdx_recovery_action_name(action));
 		return;
 	}
 	amdx_recovery_finish(c, slot, partition, AMDX_VF_NONE, action, ret,
@@ -800,7 +804,7 @@ static void amdx_recovery_stop(struct amdx_device *adev,
 		kill_pid(c->holders[i].who.pid, SIGKILL, 1);
 	amdx_recovery_event(adev, AMDX_RECOVERY_EV_STOPPED, slot, partition,
 			    vf, AMDX_RECOVERY_SUM_VALID, c->nholders);
-	amdx_info(adev, "recovery: stopped %u processes\n", c->nholders);
+	amdx_info_ratelimited(adev, "recovery: stopped %u processes\n", c->nholders);
 }
 
 static int amdx_recovery_do(struct amdx_file *file, struct amdx_recovery *args,

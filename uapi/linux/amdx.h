@@ -1350,7 +1350,7 @@ struct amdx_recovery {
  *			type %AMDX_RECOVERY_EV_*; block the %AMDX_FAULT_*;
  *			partition and instance (VF, else %AMDX_VF_NONE) the
  *			target; address the seq of the event that set the
- *			action; data[0] %AMDX_RECOVERY_SUM_* of the action
+ *			action (0: this record itself); data[0] %AMDX_RECOVERY_SUM_* of the action
  *			now pending (none once cleared); data[1] est. ms
  *			(PENDING), 0 or -errno (the others).
  *

@@ -291,7 +291,7 @@ Result<std::uint32_t> Device::badpages_import(std::span<const std::byte> table) 
 namespace {
 
 /// One RECOVERY_PLAN or RECOVERY_RUN with room for every process.
-Result<RecoveryPlan> recovery_call(const UniqueFd& fd, std::uint32_t id, unsigned long cmd,
+Result<RecoveryPlan> recovery_call(BorrowedFd fd, std::uint32_t id, unsigned long cmd,
                                    const char* what, const RecoveryTarget& target,
                                    std::optional<RecoveryAction> action, std::uint32_t flags) {
     std::vector<amdx_recovery_process> procs(16);
