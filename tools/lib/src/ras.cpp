@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 //
 // The RAS calls of amdx::Device, CRC32 and the bad-page table codec.
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstddef>
-#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -320,9 +320,9 @@ Result<RecoveryPlan> recovery_call(BorrowedFd fd, std::uint32_t id, unsigned lon
     p.seq = arg.seq;
     p.time_ns = arg.time_ns;
     for (std::uint32_t i = 0; i < 64; ++i) {
-        if ((arg.devices >> i) & 1U)
+        if (((arg.devices >> i) & 1U) != 0)
             p.devices.push_back(i);
-        if ((arg.peers >> i) & 1U)
+        if (((arg.peers >> i) & 1U) != 0)
             p.peers.push_back(i);
         if (arg.partitions[i] != 0)
             p.partitions.emplace_back(i, arg.partitions[i]);
@@ -360,10 +360,10 @@ Result<RecoveryPlan> Device::recovery_plan(const RecoveryTarget& target,
 Result<RecoveryPlan> Device::recovery_run(const RecoveryTarget& target,
                                           std::optional<RecoveryAction> action,
                                           RecoveryRunFlags flags) const noexcept {
-    const std::uint32_t f = (flags.stop ? AMDX_RECOVERY_F_STOP : 0U) |
-                            (flags.others ? AMDX_RECOVERY_F_OTHERS : 0U);
-    return recovery_call(fd(), id_, AMDX_IOC_RECOVERY_RUN, "AMDX_IOC_RECOVERY_RUN", target,
-                         action, f);
+    const std::uint32_t f =
+        (flags.stop ? AMDX_RECOVERY_F_STOP : 0U) | (flags.others ? AMDX_RECOVERY_F_OTHERS : 0U);
+    return recovery_call(fd(), id_, AMDX_IOC_RECOVERY_RUN, "AMDX_IOC_RECOVERY_RUN", target, action,
+                         f);
 }
 
 } // namespace amdx

@@ -246,9 +246,9 @@ class AMDX_EXPORT Device {
     /// %AMDX_IOC_RECOVERY_RUN: a value when the action ran (its outcome and
     /// error say how); EBUSY (holders, no stop), EXDEV (other devices, no
     /// others), ENOENT (nothing pending), EOPNOTSUPP otherwise.
-    [[nodiscard]] Result<RecoveryPlan>
-    recovery_run(const RecoveryTarget& target, std::optional<RecoveryAction> action,
-                 RecoveryRunFlags flags) const noexcept;
+    [[nodiscard]] Result<RecoveryPlan> recovery_run(const RecoveryTarget& target,
+                                                    std::optional<RecoveryAction> action,
+                                                    RecoveryRunFlags flags) const noexcept;
 
     // RAS (Documentation/ras.rst).  Injection, policy changes and imports
     // need CAP_SYS_ADMIN.
