@@ -34,6 +34,7 @@
 #include "amdx_partition_vf.h"
 #include "amdx_query.h"
 #include "amdx_ras.h"
+#include "amdx_recovery.h"
 
 static int amdx_device_fd_release(struct inode *inode, struct file *filp)
 {
@@ -211,6 +212,21 @@ static const struct amdx_ioctl_desc amdx_ioctls[] = {
 		.flags = AMDX_IOCTL_F_DEVICE | AMDX_IOCTL_F_ADMIN,
 		.func = amdx_ioctl_ras_badpages_import,
 		.name = "RAS_BADPAGES_IMPORT",
+	},
+	[_IOC_NR(AMDX_IOC_RECOVERY_PLAN)] = {
+		.cmd = AMDX_IOC_RECOVERY_PLAN,
+		.min_size = AMDX_RECOVERY_SIZE_VER0,
+		.flags = AMDX_IOCTL_F_DEVICE | AMDX_IOCTL_F_OUT_ON_ERR,
+		.func = amdx_ioctl_recovery_plan,
+		.name = "RECOVERY_PLAN",
+	},
+	[_IOC_NR(AMDX_IOC_RECOVERY_RUN)] = {
+		.cmd = AMDX_IOC_RECOVERY_RUN,
+		.min_size = AMDX_RECOVERY_SIZE_VER0,
+		.flags = AMDX_IOCTL_F_DEVICE | AMDX_IOCTL_F_ADMIN |
+			 AMDX_IOCTL_F_OUT_ON_ERR,
+		.func = amdx_ioctl_recovery_run,
+		.name = "RECOVERY_RUN",
 	},
 	[_IOC_NR(AMDX_IOC_PARTITION_PLAN)] = {
 		.cmd = AMDX_IOC_PARTITION_PLAN,

@@ -27,6 +27,7 @@
 #include "amdx_debugfs.h"
 #include "amdx_event.h"
 #include "amdx_hmm_devmove.h"
+#include "amdx_recovery.h"
 #include <amdx/amdx_vram.h>
 
 static struct dentry *amdx_debugfs_root;
@@ -121,6 +122,7 @@ int amdx_debugfs_add(struct amdx_device *adev)
 	snprintf(name, sizeof(name), "amdx%u", adev->id);
 	adev->debugfs = debugfs_create_dir(name, amdx_debugfs_root);
 	amdx_event_debugfs_add(adev);
+	amdx_recovery_debugfs_add(adev);
 #if IS_ENABLED(CONFIG_DEVICE_PRIVATE)
 	if (adev->desc.flags & AMDX_DEVICE_F_HMM) {
 		debugfs_create_file("evict_vram_page", 0200, adev->debugfs,

@@ -794,7 +794,14 @@ EXPORT_SYMBOL_IF_KUNIT(amdx_ioctl_event_subscribe);
 /* Records built on the stack; larger writes allocate a chunk. */
 #define AMDX_EVENT_HOOK_STACK	4U
 
-static int amdx_event_hook_open(struct inode *inode, struct file *f)
+/**
+ * amdx_event_hook_open() - open of a device's debugfs hook file
+ * @inode: the file's inode; i_private is the device.
+ * @f: the file; private_data becomes the device (a reference).
+ *
+ * Return: 0, or -ENODEV once the device's removal has begun.
+ */
+int amdx_event_hook_open(struct inode *inode, struct file *f)
 {
 	struct amdx_device *adev = inode->i_private;
 	int ret;
@@ -814,7 +821,14 @@ static int amdx_event_hook_open(struct inode *inode, struct file *f)
 	return nonseekable_open(inode, f);
 }
 
-static int amdx_event_hook_release(struct inode *inode, struct file *f)
+/**
+ * amdx_event_hook_release() - release of a device's debugfs hook file
+ * @inode: the file's inode.
+ * @f: the file of amdx_event_hook_open().
+ *
+ * Return: 0.
+ */
+int amdx_event_hook_release(struct inode *inode, struct file *f)
 {
 	amdx_device_put(f->private_data);
 	return 0;

@@ -23,6 +23,7 @@
 
 struct amdx_device;
 struct amdx_file;
+struct inode;
 
 /**
  * amdx_event_emit() - append an event to every subscriber of a device
@@ -110,5 +111,7 @@ struct amdx_event_sub *amdx_event_sub_create(struct amdx_event_source *src,
 void amdx_event_sub_destroy(struct amdx_event_sub *sub);
 struct file *amdx_ioctl_event_subscribe(struct amdx_file *file, void *data);
 void amdx_event_debugfs_add(struct amdx_device *adev);
+int amdx_event_hook_open(struct inode *inode, struct file *f);
+int amdx_event_hook_release(struct inode *inode, struct file *f);
 
 #endif /* _AMDX_EVENT_H_ */

@@ -69,13 +69,12 @@
 #include "amdx_ras_poison.h"
 #include "amdx_ras_policy.h"
 #include "amdx_ras_types.h"
+#include "amdx_recovery.h"
 
 /* Pages BADPAGES_IMPORT retires per hold of &amdx_ras.lock. */
 #define AMDX_RAS_IMPORT_BATCH	64
 /* Errors one injection may stand for. */
 #define AMDX_RAS_INJECT_MAX	1024
-/* Device ids a reset scope can name. */
-#define AMDX_RAS_RESET_MAX	64
 
 /* Size of the first version of the fixed-size RAS query results. */
 static_assert(sizeof(struct amdx_ras_policy) >= AMDX_RAS_POLICY_SIZE_VER0);
@@ -203,6 +202,8 @@ static void amdx_ras_check_rma(struct amdx_device *adev)
 		  ", new VRAM allocations refused" : "");
 	amdx_ras_emit(adev, AMDX_EVENT_RMA, AMDX_RAS_PARTITION_ALL, 0,
 		      ras->nrec, 0);
+	amdx_recovery_fault(adev, AMDX_FAULT_BOARD, AMDX_RAS_PARTITION_ALL,
+			    AMDX_VF_NONE, NULL);
 }
 
 #if IS_ENABLED(CONFIG_DEVICE_PRIVATE)
@@ -297,53 +298,6 @@ static int amdx_ras_retire_page(struct amdx_device *adev, u64 address,
 /* Every device id has its bit in the DEVICE_RESET_BEGIN bitmap. */
 static_assert(sizeof(u64) * BITS_PER_BYTE >= AMDX_MAX_DEVICES);
 
-/* A bitmap of the device ids a device reset affects. */
-static u64 amdx_ras_reset_mask(struct amdx_device *adev)
-{
-	u32 ids[AMDX_RAS_RESET_MAX], n, i;
-	u64 mask = 0;
-
-	n = amdx_device_hive_ids(adev, ids, ARRAY_SIZE(ids));
-	for (i = 0; i < min_t(u32, n, ARRAY_SIZE(ids)); i++)
-		mask |= BIT_ULL(ids[i]);
-	return mask;
-}
-
-/*
- * Caller holds ras->lock.  The reset runs with the VRAM gate closed, as a
- * partition commit does (the lock order allows the gate under the RAS
- * lock): the migrations in flight end first, none starts until the reset
- * is over.  A fatal signal while waiting for them (RAS_INJECT's caller
- * killed) ends the action with -EINTR and no reset; a provider's report
- * comes from a worker, which no signal stops.
- */
-static int amdx_ras_device_reset(struct amdx_device *adev)
-{
-	u64 t0 = ktime_get_ns();
-	int ret;
-
-	amdx_ras_emit(adev, AMDX_EVENT_ACTION_START, AMDX_RAS_PARTITION_ALL,
-		      0, AMDX_ACTION_DEVICE_RESET, 0);
-	ret = amdx_partition_vram_close(adev);
-	if (ret) {
-		amdx_warn(adev, "device reset not done: killed while migrations ran\n");
-		goto out;
-	}
-	amdx_ras_emit(adev, AMDX_EVENT_DEVICE_RESET_BEGIN,
-		      AMDX_RAS_PARTITION_ALL, 0, amdx_ras_reset_mask(adev), 0);
-	ret = adev->ops->device_reset ? adev->ops->device_reset(adev) :
-					-EOPNOTSUPP;
-	if (ret)
-		amdx_err(adev, "device reset failed: %pe\n", ERR_PTR(ret));
-	amdx_ras_emit(adev, AMDX_EVENT_DEVICE_RESET_END, AMDX_RAS_PARTITION_ALL,
-		      0, (u64)(s64)ret, 0);
-	amdx_partition_vram_open(adev);
-out:
-	amdx_ras_action_end(adev, AMDX_ACTION_DEVICE_RESET,
-			    AMDX_RAS_PARTITION_ALL, ret, t0);
-	return ret;
-}
-
 /* Caller holds ras->lock.  Runs the policy's step for one report. */
 static void amdx_ras_contain(struct amdx_device *adev,
 			     const struct amdx_ras_error *err)
@@ -359,6 +313,7 @@ static void amdx_ras_contain(struct amdx_device *adev,
 	u64 now = 0, index = err->address >> PAGE_SHIFT;
 	struct amdx_ras_ce_window *w;
 	u32 step;
+	int ret;
 
 	/* The windows need the time; a CE or DE off a page is only counted. */
 	if (s.on_page || err->type == AMDX_RAS_TYPE_UE)
@@ -402,11 +357,17 @@ static void amdx_ras_contain(struct amdx_device *adev,
 	case AMDX_RAS_DO_PARTITION_RESET:
 	case AMDX_RAS_DO_PARTITION_OFFLINE:
 		amdx_ras_reset_record(&ras->resets[err->partition], now);
-		amdx_ras_partition_contain(adev, err->partition,
-					   step == AMDX_RAS_DO_PARTITION_OFFLINE);
+		ret = amdx_ras_partition_contain(adev, err->partition,
+						 step == AMDX_RAS_DO_PARTITION_OFFLINE);
+		/* Left offline, the partition still needs its action. */
+		if (step == AMDX_RAS_DO_PARTITION_RESET)
+			amdx_recovery_ran(adev, AMDX_RECOVER_PARTITION,
+					  err->partition, ret);
 		break;
 	case AMDX_RAS_DO_DEVICE_RESET:
-		amdx_ras_device_reset(adev);
+		ret = amdx_recovery_device_reset(adev);
+		amdx_recovery_ran(adev, AMDX_RECOVER_DEVICE,
+				  AMDX_RAS_PARTITION_ALL, ret);
 		break;
 	default:
 		break;
@@ -479,7 +440,9 @@ int amdx_ras_report(struct amdx_device *adev,
 	if (err->partition < AMDX_MAX_PARTITIONS)
 		ras->count[err->block][1 + err->partition][err->type] +=
 			err->count;
-	amdx_event_emit(adev, &ev);
+	/* The ERROR record carries the action the fault sets (data[1]). */
+	amdx_recovery_fault(adev, amdx_recovery_fault_of(adev, err),
+			    err->partition, AMDX_VF_NONE, &ev);
 	if (seq)
 		*seq = ev.seq;
 	amdx_ras_contain(adev, err);
@@ -506,7 +469,7 @@ void amdx_device_reset_begin(struct amdx_device *adev)
 {
 	amdx_info(adev, "device reset by its driver\n");
 	amdx_ras_emit(adev, AMDX_EVENT_DEVICE_RESET_BEGIN,
-		      AMDX_RAS_PARTITION_ALL, 0, amdx_ras_reset_mask(adev), 0);
+		      AMDX_RAS_PARTITION_ALL, 0, amdx_recovery_reset_mask(adev), 0);
 }
 EXPORT_SYMBOL_GPL(amdx_device_reset_begin);
 
@@ -559,6 +522,8 @@ void amdx_device_rma(struct amdx_device *adev)
 			  ", new VRAM allocations refused" : "");
 		amdx_ras_emit(adev, AMDX_EVENT_RMA, AMDX_RAS_PARTITION_ALL, 0,
 			      ras->nrec, 0);
+		amdx_recovery_fault(adev, AMDX_FAULT_BOARD,
+				    AMDX_RAS_PARTITION_ALL, AMDX_VF_NONE, NULL);
 	}
 	mutex_unlock(&ras->lock);
 }

@@ -17,6 +17,7 @@
 #include <amdx/amdx_provider.h>
 
 #include "amdx_ras_policy.h"
+#include "amdx_recovery_types.h"
 
 /*
  * amdx_info_ratelimited() (amdx_core.h) with the newline added: left for
@@ -44,6 +45,7 @@
  * @dirty: @table changed since it was last stored on the board.
  * @rma: the device reached its bad-page threshold.
  * @resets: per compute partition, its recent resets.
+ * @recovery: the pending recovery actions (amdx_recovery.c).
  */
 struct amdx_ras {
 	struct mutex lock;	/* see above */
@@ -57,6 +59,7 @@ struct amdx_ras {
 	bool dirty;
 	bool rma;
 	struct amdx_ras_reset_window resets[AMDX_MAX_PARTITIONS];
+	struct amdx_recovery_state recovery;
 };
 
 #endif /* _AMDX_RAS_TYPES_H_ */

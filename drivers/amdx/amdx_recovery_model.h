@@ -13,45 +13,11 @@
 #include <linux/types.h>
 #include <linux/amdx.h>
 
-/* Recovery actions, cheapest first: the order is the ladder's. */
-#define AMDX_RECOVER_NONE		0	/* nothing to do */
-#define AMDX_RECOVER_PROCESS		1	/* restart the consuming process */
-#define AMDX_RECOVER_QUEUE		2	/* reset one queue */
-#define AMDX_RECOVER_PIPE		3	/* reset one pipe */
-#define AMDX_RECOVER_PARTITION		4	/* reset one compute partition */
-#define AMDX_RECOVER_VF			5	/* FLR one VF */
-#define AMDX_RECOVER_DEVICE		6	/* reset the device */
-#define AMDX_RECOVER_HIVE		7	/* reset the XGMI hive */
-#define AMDX_RECOVER_NODE		8	/* reboot the node */
-#define AMDX_RECOVER_RMA		9	/* replace the board */
-#define AMDX_RECOVER_COUNT		10
+#include <amdx/amdx_provider.h>
 
-/*
- * The resets a device declares it can carry out (bit (1 << action)), as
- * amdgpu's gfx/compute/sdma reset masks declare queue and pipe resets.
- * NONE, PROCESS, NODE and RMA need nothing of the device and are always
- * possible; HIVE needs a hive.
- */
-#define AMDX_RECOVER_CAP_QUEUE		BIT(AMDX_RECOVER_QUEUE)
-#define AMDX_RECOVER_CAP_PIPE		BIT(AMDX_RECOVER_PIPE)
-#define AMDX_RECOVER_CAP_PARTITION	BIT(AMDX_RECOVER_PARTITION)
-#define AMDX_RECOVER_CAP_VF		BIT(AMDX_RECOVER_VF)
-#define AMDX_RECOVER_CAP_DEVICE		BIT(AMDX_RECOVER_DEVICE)
-#define AMDX_RECOVER_CAP_HIVE		BIT(AMDX_RECOVER_HIVE)
-#define AMDX_RECOVER_CAP_ALL		0xfcU
+/* Actions (%AMDX_RECOVER_*) and faults (%AMDX_FAULT_*) are the uapi's. */
 
-/* Faults, by what they leave broken. */
-#define AMDX_FAULT_PAGE_CE		0	/* corrected: nothing broken */
-#define AMDX_FAULT_POISON_CONSUMED	1	/* a process read poison */
-#define AMDX_FAULT_QUEUE_HANG		2	/* one queue stopped */
-#define AMDX_FAULT_ENGINE_UE		3	/* UE in a partition's engines */
-#define AMDX_FAULT_VF_HANG		4	/* a VF's function stopped */
-#define AMDX_FAULT_DEVICE_UE		5	/* UE outside any partition */
-#define AMDX_FAULT_FIRMWARE		6	/* device firmware hung */
-#define AMDX_FAULT_FABRIC		7	/* the hive's fabric failed */
-#define AMDX_FAULT_RESET_FAILED		8	/* a device reset failed */
-#define AMDX_FAULT_BOARD		9	/* past the RMA threshold */
-#define AMDX_FAULT_COUNT		10
+/* A device's resets are %AMDX_RECOVER_CAP_* (amdx/amdx_provider.h). */
 
 /* Most devices a topology holds (as many as amdx can register). */
 #define AMDX_RECOVERY_MAX_DEVICES	AMDX_MAX_DEVICES

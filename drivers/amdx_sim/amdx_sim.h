@@ -79,6 +79,12 @@ struct amdx_sim_model {
  * @vram_mib: VRAM in MiB.
  * @max_vfs: SR-IOV VF limit, at most the model's.
  * @hive_id: XGMI hive id, 0 = none.
+ * @without: %AMDX_SIM_WITHOUT_*.
+ * @resets: %AMDX_RECOVER_CAP_* the device declares; 0 = the default
+ *	(amdx_sim_dev.c).
+ * @pci_switch: the simulated PCIe switch above the device, 0 = none.
+ * @reset_ms: per %AMDX_RECOVER_* action up to hive, its simulated
+ *	duration as the device reports it; 0 = the default.
  */
 struct amdx_sim_params {
 	u32 id;
@@ -87,7 +93,15 @@ struct amdx_sim_params {
 	u32 max_vfs;
 	u64 hive_id;
 	u32 without;
+	u32 resets;
+	u32 pci_switch;
+	u32 reset_ms[AMDX_RECOVER_HIVE + 1];
 };
+
+/* Most simulated PCIe switches (switch=1..N). */
+#define AMDX_SIM_MAX_SWITCH		255
+/* Longest reset_ms= (ten minutes). */
+#define AMDX_SIM_RESET_MS_MAX		600000
 
 /* struct amdx_sim_params.without: provider operations the device lacks */
 #define AMDX_SIM_WITHOUT_MODES	BIT(0)	/* compute/memory mode switches */
@@ -130,6 +144,10 @@ struct amdx_sim_params {
  *	get_state reports instead of @compute_mode.  Atomic.
  * @ops: the provider operations registered with the core: the
  *	simulator's, less those @params.without names; constant.
+ * @fail_reset: debugfs knob; that many resets (queue, pipe, partition,
+ *	device) fail with -EIO midway.  Atomic.
+ * @fail_self_test: debugfs knob; that many post-recovery self-tests fail
+ *	with -EIO.  Atomic.
  * @wipe_visited: pages the last VF FLR's VRAM wipe looked at (debugfs
  *	``wipe_visited``); written by the wipe only (FLRs of a device are
  *	serialised by the core), read by debugfs.
@@ -159,6 +177,8 @@ struct amdx_sim_dev {
 	atomic_t fail_vram_copy;
 	atomic_t reported_compute_mode;
 	struct amdx_provider_ops ops;
+	atomic_t fail_reset;
+	atomic_t fail_self_test;
 	u64 wipe_visited;
 };
 
@@ -258,6 +278,8 @@ int amdx_sim_vram_retire(struct amdx_device *adev, u64 index);
 void amdx_sim_vram_retired(struct amdx_device *adev, u64 *retired,
 			   u64 *pending);
 int amdx_sim_device_reset(struct amdx_device *adev);
+int amdx_sim_queue_reset(struct amdx_device *adev, u32 part, bool pipe);
+int amdx_sim_self_test(struct amdx_device *adev, u32 part, u32 mem_part);
 int amdx_sim_badpages_store(struct amdx_device *adev, const void *table,
 			    size_t len);
 void *amdx_sim_eeprom_read(const char *serial, size_t *len);
@@ -274,6 +296,8 @@ u32 amdx_sim_reset_delay_ms(struct amdx_sim_dev *sd);
 u32 amdx_sim_vf_ack_delay_ms(struct amdx_sim_dev *sd);
 u32 amdx_sim_vram_copy_delay_ms(struct amdx_sim_dev *sd);
 bool amdx_sim_should_fail_vram_copy(struct amdx_sim_dev *sd);
+bool amdx_sim_should_fail_reset(struct amdx_sim_dev *sd);
+bool amdx_sim_should_fail_self_test(struct amdx_sim_dev *sd);
 
 /* amdx_sim_partition.c */
 int amdx_sim_partition_step(struct amdx_device *adev, u32 step);

@@ -9,7 +9,8 @@
  * write-only bus attributes (the netdevsim scheme)::
  *
  *    echo "ID [model=mi300x|mi300a|mi308x] [vram=MiB] [max_vfs=N] [hive=HEX]
- *          [without=OP[,OP...]]" > /sys/bus/amdx_sim/new_device
+ *          [without=OP[,OP...]] [resets=R[,R...]] [switch=N]
+ *          [reset_ms=R:MS[,R:MS...]]" > /sys/bus/amdx_sim/new_device
  *    echo ID > /sys/bus/amdx_sim/del_device
  *
  * ID is decimal, 0..1023, unique among live devices.  Defaults: model
@@ -19,7 +20,13 @@
  * lacks, as a real provider may (the amdgpu provider has no SR-IOV and no
  * HMM VRAM): ``modes`` (compute and memory mode switches), ``sriov``,
  * ``reset`` (partition reset), ``inject`` (RAS error injection), ``hmm``
- * (no %AMDX_DEVICE_F_HMM).  Each key may appear once.  Anything else (unknown key,
+ * (no %AMDX_DEVICE_F_HMM).  ``resets`` is the device's reset profile, the
+ * resets it declares (``queue``, ``pipe``, ``partition``, ``vf``,
+ * ``device``, ``hive``; default: all its operations allow, hive in a
+ * hive).  ``switch`` places it below simulated PCIe switch N (1..255):
+ * its device reset is then a secondary bus reset that takes every device
+ * below that switch.  ``reset_ms`` sets how long the device says each
+ * reset takes (defaults in amdx_sim_dev.c).  Each key may appear once.  Anything else (unknown key,
  * bad number, unknown model, out of range value, a used id, empty input)
  * fails with -EINVAL, one rate-limited log line naming the parameter, and
  * creates nothing.  Removing an unknown id fails with -ENODEV.
@@ -91,12 +98,72 @@ static int amdx_sim_parse_without(char *val, u32 *without)
 	return 0;
 }
 
+static const char * const amdx_sim_reset_names[] = {
+	[AMDX_RECOVER_QUEUE] = "queue", [AMDX_RECOVER_PIPE] = "pipe",
+	[AMDX_RECOVER_PARTITION] = "partition", [AMDX_RECOVER_VF] = "vf",
+	[AMDX_RECOVER_DEVICE] = "device", [AMDX_RECOVER_HIVE] = "hive",
+};
+
+static int amdx_sim_reset_find(const char *name)
+{
+	int i;
+
+	for (i = AMDX_RECOVER_QUEUE; i <= AMDX_RECOVER_HIVE; i++)
+		if (!strcmp(name, amdx_sim_reset_names[i]))
+			return i;
+	amdx_sim_param_err("unknown reset '%s' (queue, pipe, partition, vf, device, hive)",
+			   name);
+	return -EINVAL;
+}
+
+/* Parses resets=R[,R...] into AMDX_RECOVER_CAP_* bits. */
+static int amdx_sim_parse_resets(char *val, u32 *resets)
+{
+	char *r;
+	int i;
+
+	while ((r = strsep(&val, ","))) {
+		i = amdx_sim_reset_find(r);
+		if (i < 0)
+			return i;
+		*resets |= BIT(i);
+	}
+	return 0;
+}
+
+/* Parses reset_ms=R:MS[,R:MS...]. */
+static int amdx_sim_parse_reset_ms(char *val, u32 *ms)
+{
+	char *r, *t;
+	int i;
+
+	while ((r = strsep(&val, ","))) {
+		t = strchr(r, ':');
+		if (!t) {
+			amdx_sim_param_err("'%s' in reset_ms=, want RESET:MS", r);
+			return -EINVAL;
+		}
+		*t++ = '\0';
+		i = amdx_sim_reset_find(r);
+		if (i < 0)
+			return i;
+		if (kstrtou32(t, 10, &ms[i]) || !ms[i] ||
+		    ms[i] > AMDX_SIM_RESET_MS_MAX) {
+			amdx_sim_param_err("invalid reset_ms of %s '%s' (1..%u)",
+					   r, t, AMDX_SIM_RESET_MS_MAX);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 /* Parses one key=value token into @p; @seen tracks keys already given. */
 static int amdx_sim_parse_kv(char *tok, struct amdx_sim_params *p,
 			     unsigned long *seen, bool *max_vfs_set)
 {
 	static const char * const keys[] = { "model", "vram", "max_vfs",
-					     "hive", "without" };
+					     "hive", "without", "resets",
+					     "switch", "reset_ms" };
 	char *val = strchr(tok, '=');
 	int key;
 
@@ -152,6 +219,18 @@ static int amdx_sim_parse_kv(char *tok, struct amdx_sim_params *p,
 		break;
 	case 4:
 		return amdx_sim_parse_without(val, &p->without);
+	case 5:
+		return amdx_sim_parse_resets(val, &p->resets);
+	case 6:
+		if (kstrtou32(val, 10, &p->pci_switch) || !p->pci_switch ||
+		    p->pci_switch > AMDX_SIM_MAX_SWITCH) {
+			amdx_sim_param_err("invalid switch '%s' (1..%u)", val,
+					   AMDX_SIM_MAX_SWITCH);
+			return -EINVAL;
+		}
+		break;
+	case 7:
+		return amdx_sim_parse_reset_ms(val, p->reset_ms);
 	}
 	return 0;
 }
@@ -159,7 +238,7 @@ static int amdx_sim_parse_kv(char *tok, struct amdx_sim_params *p,
 /* Parses new_device's input; @buf is modified. */
 static int amdx_sim_parse(char *buf, struct amdx_sim_params *p)
 {
-	DECLARE_BITMAP(seen, 5) = { 0 };
+	DECLARE_BITMAP(seen, 8) = { 0 };
 	bool max_vfs_set = false;
 	char *tok;
 	int ret;
@@ -195,6 +274,10 @@ static int amdx_sim_parse(char *buf, struct amdx_sim_params *p)
 		amdx_sim_param_err("max_vfs %u above the %s limit %u",
 				   p->max_vfs, p->model->name,
 				   p->model->max_vfs);
+		return -EINVAL;
+	}
+	if ((p->resets & BIT(AMDX_RECOVER_HIVE)) && !p->hive_id) {
+		amdx_sim_param_err("resets=hive without a hive");
 		return -EINVAL;
 	}
 	return 0;

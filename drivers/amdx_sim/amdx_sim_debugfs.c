@@ -36,6 +36,12 @@
  *	When not 0, the compute mode (%AMDX_COMPUTE_*) the device reports
  *	to the core instead of its own: a mode changed behind amdx's back,
  *	as by a write to amdgpu's ``current_compute_partition``.  0 = off.
+ * ``fail_reset`` (rw, u32)
+ *	The next N resets (queue, pipe, partition, device) fail with -EIO
+ *	midway: the state they leave says so.
+ * ``fail_self_test`` (rw, u32)
+ *	The next N post-recovery self-tests fail with -EIO: the recovery
+ *	escalates to its next rung.
  * ``wipe_visited`` (ro, u64)
  *	VRAM pages the last VF FLR's wipe (amdx_sim_devmem_wipe()) looked
  *	at: the pages the VF held, not the device's VRAM.
@@ -212,6 +218,10 @@ void amdx_sim_debugfs_dev_init(struct amdx_sim_dev *sd)
 	debugfs_create_file_unsafe("reported_compute_mode", 0600, sd->ddir,
 				   &sd->reported_compute_mode,
 				   &amdx_sim_knob_fops);
+	debugfs_create_file_unsafe("fail_reset", 0600, sd->ddir,
+				   &sd->fail_reset, &amdx_sim_knob_fops);
+	debugfs_create_file_unsafe("fail_self_test", 0600, sd->ddir,
+				   &sd->fail_self_test, &amdx_sim_knob_fops);
 	debugfs_create_u64("wipe_visited", 0400, sd->ddir, &sd->wipe_visited);
 	debugfs_create_file("ras_blocks", 0400, sd->ddir, sd,
 			    &amdx_sim_ras_blocks_fops);
@@ -304,4 +314,28 @@ u32 amdx_sim_vram_copy_delay_ms(struct amdx_sim_dev *sd)
 bool amdx_sim_should_fail_vram_copy(struct amdx_sim_dev *sd)
 {
 	return atomic_dec_if_positive(&sd->fail_vram_copy) >= 0;
+}
+
+/**
+ * amdx_sim_should_fail_reset() - should a reset fail midway?
+ * @sd: the device.
+ *
+ * Return: true (and one fewer pending failure) while ``fail_reset`` is
+ * above 0.
+ */
+bool amdx_sim_should_fail_reset(struct amdx_sim_dev *sd)
+{
+	return atomic_dec_if_positive(&sd->fail_reset) >= 0;
+}
+
+/**
+ * amdx_sim_should_fail_self_test() - should a self-test fail?
+ * @sd: the device.
+ *
+ * Return: true (and one fewer pending failure) while ``fail_self_test``
+ * is above 0.
+ */
+bool amdx_sim_should_fail_self_test(struct amdx_sim_dev *sd)
+{
+	return atomic_dec_if_positive(&sd->fail_self_test) >= 0;
 }

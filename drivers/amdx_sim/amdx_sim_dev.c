@@ -209,7 +209,50 @@ static const struct amdx_provider_ops amdx_sim_ops = {
 	.ras_inject = amdx_sim_ras_inject,
 	.device_reset = amdx_sim_device_reset,
 	.badpages_store = amdx_sim_badpages_store,
+	.queue_reset = amdx_sim_queue_reset,
+	.self_test = amdx_sim_self_test,
 };
+
+/*
+ * Default reset durations the simulated devices report, in ms: queue and
+ * pipe resets are MES/HWS requests, a partition reset amdgpu's XCP reset,
+ * a VF FLR the 10 ms guest ack plus the reset, a device reset Mode1's
+ * fixed 500 ms wait (SMU 13) plus re-init, a hive reset every member's in
+ * turn.  Figures of the simulator, not measurements: reset_ms= sets them.
+ */
+static const u32 amdx_sim_reset_ms_default[AMDX_RECOVER_HIVE + 1] = {
+	[AMDX_RECOVER_QUEUE] = 5,
+	[AMDX_RECOVER_PIPE] = 20,
+	[AMDX_RECOVER_PARTITION] = 150,
+	[AMDX_RECOVER_VF] = 60,
+	[AMDX_RECOVER_DEVICE] = 1500,
+	[AMDX_RECOVER_HIVE] = 4000,
+};
+
+/* The resets the device declares: resets=, or what its ops allow. */
+static void amdx_sim_dev_resets(struct amdx_sim_dev *sd,
+				struct amdx_device_desc *desc)
+{
+	const struct amdx_sim_params *p = &sd->params;
+	u32 caps = p->resets, a;
+
+	if (!caps) {
+		caps = AMDX_RECOVER_CAP_QUEUE | AMDX_RECOVER_CAP_PIPE |
+		       AMDX_RECOVER_CAP_DEVICE;
+		if (sd->ops.partition_reset)
+			caps |= AMDX_RECOVER_CAP_PARTITION;
+		if (sd->ops.vf_flr)
+			caps |= AMDX_RECOVER_CAP_VF;
+		if (p->hive_id)
+			caps |= AMDX_RECOVER_CAP_HIVE;
+	}
+	desc->reset_caps = caps;
+	desc->pci_switch = p->pci_switch;
+	if (p->pci_switch)
+		desc->reset_flags |= AMDX_RESET_F_SBR;
+	for (a = 0; a < ARRAY_SIZE(desc->reset_ms); a++)
+		desc->reset_ms[a] = p->reset_ms[a] ?: amdx_sim_reset_ms_default[a];
+}
 
 /* The simulator's operations, less those the device is made without. */
 static void amdx_sim_dev_ops(struct amdx_sim_dev *sd)
@@ -286,6 +329,7 @@ static int amdx_sim_dev_register_core(struct amdx_sim_dev *sd)
 	void *badpages;
 
 	amdx_sim_dev_ops(sd);
+	amdx_sim_dev_resets(sd, &desc);
 	if (amdx_sim_vram_has_hmm(sd) &&
 	    !(sd->params.without & AMDX_SIM_WITHOUT_HMM)) {
 		desc.flags |= AMDX_DEVICE_F_HMM;

@@ -256,10 +256,12 @@ int amdx_sim_vf_flr(struct amdx_device *adev, u32 vf, u32 *result)
  * @adev: the core's device.
  * @part: compute partition.
  *
- * Return: 0.
+ * Return: 0, or -EIO while the debugfs knob ``fail_reset`` is set.
  */
 int amdx_sim_partition_reset(struct amdx_device *adev, u32 part)
 {
-	amdx_sim_reset_wait(amdx_device_priv(adev));
-	return 0;
+	struct amdx_sim_dev *sd = amdx_device_priv(adev);
+
+	amdx_sim_reset_wait(sd);
+	return amdx_sim_should_fail_reset(sd) ? -EIO : 0;
 }

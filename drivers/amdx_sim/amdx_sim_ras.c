@@ -39,6 +39,7 @@
 #include <linux/list.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
+#include <linux/pagemap.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -246,7 +247,7 @@ void amdx_sim_vram_retired(struct amdx_device *adev, u64 *retired,
  * Takes ``reset_delay_ms`` (debugfs).  The simulated VRAM keeps its
  * contents across the reset.
  *
- * Return: 0.
+ * Return: 0, or -EIO while the debugfs knob ``fail_reset`` is set.
  */
 int amdx_sim_device_reset(struct amdx_device *adev)
 {
@@ -255,6 +256,115 @@ int amdx_sim_device_reset(struct amdx_device *adev)
 
 	if (ms)
 		msleep(ms);
+	if (amdx_sim_should_fail_reset(sd)) {
+		dev_info(&sd->dev, "device reset failed midway (fail_reset)\n");
+		return -EIO;
+	}
 	dev_info(&sd->dev, "device reset (%u ms)\n", ms);
 	return 0;
+}
+
+/**
+ * amdx_sim_queue_reset() - &amdx_provider_ops.queue_reset
+ * @adev: the core's device.
+ * @part: compute partition.
+ * @pipe: reset the pipe, not only the queue.
+ *
+ * Return: 0, or -EIO while the debugfs knob ``fail_reset`` is set.
+ */
+int amdx_sim_queue_reset(struct amdx_device *adev, u32 part, bool pipe)
+{
+	struct amdx_sim_dev *sd = amdx_device_priv(adev);
+
+	if (amdx_sim_should_fail_reset(sd))
+		return -EIO;
+	dev_dbg(&sd->dev, "partition %u: %s reset\n", part,
+		pipe ? "pipe" : "queue");
+	return 0;
+}
+
+#if IS_ENABLED(CONFIG_DEVICE_PRIVATE)
+/* A page's worth of pattern through one VRAM page and back. */
+static int amdx_sim_self_test_page(struct amdx_device *adev, u32 mem_part)
+{
+	struct page *vpage, *src, *dst;
+	u32 *s, *d, i;
+	int ret;
+
+	src = alloc_page(GFP_KERNEL);
+	dst = alloc_page(GFP_KERNEL);
+	if (!src || !dst) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	vpage = amdx_sim_vram_alloc_page(adev, mem_part, AMDX_OWNER_PF);
+	if (IS_ERR(vpage)) {
+		ret = PTR_ERR(vpage);
+		goto out_free;
+	}
+	s = page_address(src);
+	for (i = 0; i < PAGE_SIZE / sizeof(*s); i++)
+		s[i] = 0xa5a5a5a5U ^ (i * 2654435761U);
+	ret = amdx_sim_vram_copy(adev, vpage, src);
+	if (!ret)
+		ret = amdx_sim_vram_copy(adev, dst, vpage);
+	d = page_address(dst);
+	if (!ret && memcmp(s, d, PAGE_SIZE))
+		ret = -EIO;
+	unlock_page(vpage);
+	put_page(vpage);
+out_free:
+	if (dst)
+		__free_page(dst);
+	if (src)
+		__free_page(src);
+	return ret;
+}
+#else
+/* Without device-private memory the VRAM holds no data to test. */
+static int amdx_sim_self_test_page(struct amdx_device *adev, u32 mem_part)
+{
+	struct amdx_sim_dev *sd = amdx_device_priv(adev);
+	u64 pfn;
+	int ret;
+
+	ret = amdx_sim_vram_alloc(sd, mem_part, AMDX_OWNER_PF, &pfn);
+	if (!ret)
+		amdx_sim_vram_free(sd, pfn);
+	return ret;
+}
+#endif
+
+/**
+ * amdx_sim_self_test() - &amdx_provider_ops.self_test
+ * @adev: the core's device.
+ * @part: compute partition, or %AMDX_RAS_PARTITION_ALL.
+ * @mem_part: the memory partition whose VRAM to test.
+ *
+ * Writes a pattern into one VRAM page of @mem_part through the simulated
+ * DMA engine and reads it back (with device-private memory; without it,
+ * only allocates and frees the page), then checks the partition's free
+ * page count is what it was: the pattern came back and nothing leaked.
+ *
+ * Return: 0; -EIO when the pattern or the count differ, or while the
+ * debugfs knob ``fail_self_test`` is set; -ENOSPC with the partition full.
+ */
+int amdx_sim_self_test(struct amdx_device *adev, u32 part, u32 mem_part)
+{
+	struct amdx_sim_dev *sd = amdx_device_priv(adev);
+	u64 before;
+	int ret;
+
+	if (mem_part >= amdx_vram_num_partitions(sd->vram))
+		return -EINVAL;
+	before = amdx_vram_part_free(sd->vram, mem_part);
+	ret = amdx_sim_self_test_page(adev, mem_part);
+	if (!ret && amdx_vram_part_free(sd->vram, mem_part) != before)
+		ret = -EIO;
+	if (!ret && amdx_sim_should_fail_self_test(sd))
+		ret = -EIO;
+	if (ret)
+		dev_info(&sd->dev, "self-test of partition %d failed: %pe\n",
+			 (int)part, ERR_PTR(ret));
+	return ret;
 }

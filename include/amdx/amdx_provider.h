@@ -29,6 +29,27 @@ struct amdx_ras_block_info {
 	u32 supported;
 };
 
+/*
+ * The resets a device can carry out (&amdx_device_desc.reset_caps), bit
+ * (1 << %AMDX_RECOVER_*), as amdgpu's gfx/compute/sdma reset masks declare
+ * queue and pipe resets.  NONE, PROCESS, NODE and RMA need nothing of the
+ * device and are always possible; HIVE needs a hive.
+ */
+#define AMDX_RECOVER_CAP_QUEUE		BIT(AMDX_RECOVER_QUEUE)
+#define AMDX_RECOVER_CAP_PIPE		BIT(AMDX_RECOVER_PIPE)
+#define AMDX_RECOVER_CAP_PARTITION	BIT(AMDX_RECOVER_PARTITION)
+#define AMDX_RECOVER_CAP_VF		BIT(AMDX_RECOVER_VF)
+#define AMDX_RECOVER_CAP_DEVICE		BIT(AMDX_RECOVER_DEVICE)
+#define AMDX_RECOVER_CAP_HIVE		BIT(AMDX_RECOVER_HIVE)
+#define AMDX_RECOVER_CAP_ALL		0xfcU
+
+/*
+ * &amdx_device_desc.reset_flags: the device's reset domain.  A device of
+ * a hive always resets with its hive (amdgpu's XGMI reset).
+ */
+/* A device reset is a secondary bus reset of its PCIe switch's port. */
+#define AMDX_RESET_F_SBR		BIT(0)
+
 /**
  * struct amdx_device_desc - what a provider knows about a device at birth
  * @model: %AMDX_MODEL_*.
@@ -56,6 +77,15 @@ struct amdx_ras_block_info {
  * @badpages: NULL or the bad-page table kept on the board (its EEPROM):
  *	the core retires its pages before the device becomes visible.
  * @badpages_len: bytes at @badpages.
+ * @reset_caps: %AMDX_RECOVER_CAP_*, the resets the device can carry out;
+ *	0: those its ops provide (@partition_reset, @vf_flr, @device_reset;
+ *	hive for a device in a hive).
+ * @pci_switch: the PCIe switch above the device, an id the provider keeps
+ *	unique per switch; 0 on a root port.
+ * @reset_flags: %AMDX_RESET_F_*.
+ * @reset_ms: per %AMDX_RECOVER_* action up to hive, the time it takes on
+ *	the device (Documentation/ras.rst says where each figure comes from);
+ *	0: amdx's default for the action.
  *
  * The core copies what it needs; the descriptor may live on the stack.
  */
@@ -78,6 +108,10 @@ struct amdx_device_desc {
 	const struct amdx_ras_block_info *ras_blocks;
 	const void *badpages;
 	size_t badpages_len;
+	u32 reset_caps;
+	u32 pci_switch;
+	u32 reset_flags;
+	u32 reset_ms[AMDX_RECOVER_HIVE + 1];
 };
 
 /**
@@ -217,6 +251,15 @@ struct amdx_device_state {
  *	sleep.  Returns 0 or -errno.
  * @partition_reset: reset compute partition @part (of the current mode)
  *	alone.  May sleep.  Returns 0 or -errno.
+ * @queue_reset: reset the hung queue of compute partition @part, or with
+ *	@pipe the pipe it runs on (%AMDX_RECOVER_CAP_QUEUE, _PIPE).  May
+ *	sleep.  Optional.  Returns 0 or -errno.
+ * @self_test: after a recovery: prove compute partition @part (or the
+ *	whole device for %AMDX_RAS_PARTITION_ALL) works: write a pattern
+ *	through its VRAM (memory partition @mem_part) and read it back,
+ *	check the counters are sane.  May
+ *	sleep.  Optional (no self-test: a recovery clears once it ran).
+ *	Returns 0, or -EIO (or another -errno) when the test failed.
  *
  * Without @set_compute_mode and @set_memory_mode the device has a fixed
  * partition layout (COMMIT fails with -EOPNOTSUPP); without @vf_enable,
@@ -258,6 +301,8 @@ struct amdx_provider_ops {
 			    const struct amdx_vf_config *cfg);
 	int (*vf_flr)(struct amdx_device *adev, u32 vf, u32 *result);
 	int (*partition_reset)(struct amdx_device *adev, u32 part);
+	int (*queue_reset)(struct amdx_device *adev, u32 part, bool pipe);
+	int (*self_test)(struct amdx_device *adev, u32 part, u32 mem_part);
 };
 
 struct amdx_device *amdx_device_register(struct device *parent,

@@ -207,6 +207,12 @@ std::vector<KindCase> kind_cases() {
         add("drained", e, ev::Drained{.partition = 2, .pid = 100, .pages = 64});
     }
     {
+        auto e = raw(AMDX_EVENT_RECOVERY); // the raw record, for now
+        e.type = AMDX_RECOVERY_EV_PENDING;
+        e.data[0] = AMDX_RECOVERY_SUM_VALID | AMDX_RECOVER_PARTITION;
+        add("recovery", e, ev::Unknown{.raw = e});
+    }
+    {
         auto e = raw(AMDX_EVENT_KIND_COUNT + 3); // from a newer kernel
         e.data[0] = 1;
         add("unknown", e, ev::Unknown{.raw = e});

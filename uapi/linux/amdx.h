@@ -44,7 +44,7 @@
  * each list in the order of the sections), never appended at the end.
  */
 #define AMDX_UAPI_VERSION_MAJOR		1
-#define AMDX_UAPI_VERSION_MINOR		0
+#define AMDX_UAPI_VERSION_MINOR		1
 
 /* Name of the control misc device node: /dev/amdx */
 #define AMDX_DEVICE_NAME		"amdx"
@@ -1161,6 +1161,152 @@ struct amdx_reset_scope {
 };
 
 /*
+ * Recovery (Documentation/ras.rst, "Recovery actions"): every fault leaves
+ * its device, compute partition or VF with a pending recovery action, the
+ * cheapest the device can carry out that suffices; it returns to
+ * %AMDX_RECOVER_NONE only once the action ran and the post-recovery
+ * self-test passed.
+ */
+
+/* Recovery actions, cheapest first. */
+#define AMDX_RECOVER_NONE		0	/* nothing to do */
+#define AMDX_RECOVER_PROCESS		1	/* restart the consuming process */
+#define AMDX_RECOVER_QUEUE		2	/* reset one queue */
+#define AMDX_RECOVER_PIPE		3	/* reset one pipe */
+#define AMDX_RECOVER_PARTITION		4	/* reset one compute partition */
+#define AMDX_RECOVER_VF			5	/* FLR one VF */
+#define AMDX_RECOVER_DEVICE		6	/* reset the device */
+#define AMDX_RECOVER_HIVE		7	/* reset the XGMI hive */
+#define AMDX_RECOVER_NODE		8	/* reboot the node */
+#define AMDX_RECOVER_RMA		9	/* replace the board */
+#define AMDX_RECOVER_COUNT		10
+/* struct amdx_recovery.action in: the target's pending action. */
+#define AMDX_RECOVER_PENDING		0xffffffffU
+
+/* Faults, by what they leave broken. */
+#define AMDX_FAULT_PAGE_CE		0	/* corrected: nothing broken */
+#define AMDX_FAULT_POISON_CONSUMED	1	/* a process read poison */
+#define AMDX_FAULT_QUEUE_HANG		2	/* one queue stopped */
+#define AMDX_FAULT_ENGINE_UE		3	/* UE in a partition's engines */
+#define AMDX_FAULT_VF_HANG		4	/* a VF's function stopped */
+#define AMDX_FAULT_DEVICE_UE		5	/* UE outside any partition */
+#define AMDX_FAULT_FIRMWARE		6	/* device firmware hung */
+#define AMDX_FAULT_FABRIC		7	/* the hive's fabric failed */
+#define AMDX_FAULT_RESET_FAILED		8	/* a device reset failed */
+#define AMDX_FAULT_BOARD		9	/* past the RMA threshold */
+#define AMDX_FAULT_COUNT		10
+
+/* The state of a target's pending action (struct amdx_recovery.state). */
+#define AMDX_RECOVERY_STATE_NONE	0	/* nothing pending */
+#define AMDX_RECOVERY_STATE_PENDING	1	/* to be run */
+#define AMDX_RECOVERY_STATE_FAILED	2	/* ran and failed midway */
+
+/*
+ * Scope summary of an action, packed in one __u64 (ERROR and RECOVERY
+ * records' data[1]): the action, then the devices, compute partitions and
+ * VFs it resets and the processes it stops (saturated at 0xffff); bit 63
+ * says the summary is there (a module before minor 1 leaves it zero).
+ */
+#define AMDX_RECOVERY_SUM_VALID		_BITULL(63)
+#define AMDX_RECOVERY_SUM_ACTION(s)	((__u32)((s) & 0xff))
+#define AMDX_RECOVERY_SUM_DEVICES(s)	((__u32)(((s) >> 8) & 0xff))
+#define AMDX_RECOVERY_SUM_PARTITIONS(s)	((__u32)(((s) >> 16) & 0xfff))
+#define AMDX_RECOVERY_SUM_VFS(s)	((__u32)(((s) >> 28) & 0xfff))
+#define AMDX_RECOVERY_SUM_PROCESSES(s)	((__u32)(((s) >> 40) & 0xffff))
+
+/* struct amdx_recovery.flags */
+/* RUN: stop the processes in the scope (SIGKILL) instead of -EBUSY. */
+#define AMDX_RECOVERY_F_STOP		_BITUL(0)
+/* RUN: the action may reset devices other than the target's (-EPERM). */
+#define AMDX_RECOVERY_F_OTHERS		_BITUL(1)
+#define AMDX_RECOVERY_F_ALL		0x3U
+
+/* struct amdx_recovery.outcome (RUN) */
+#define AMDX_RECOVERY_OUT_NONE		0	/* PLAN: nothing ran */
+#define AMDX_RECOVERY_OUT_CLEARED	1	/* ran, self-test passed */
+#define AMDX_RECOVERY_OUT_ESCALATED	2	/* self-test failed: next rung */
+#define AMDX_RECOVERY_OUT_FAILED	3	/* the action failed midway */
+
+/* Most processes one plan reports (struct amdx_recovery.processes). */
+#define AMDX_RECOVERY_PROCESSES_MAX	1024
+
+/**
+ * struct amdx_recovery_process - a process an action stops
+ * @pid: thread-group id in the caller's pid namespace; 0 when not visible
+ *	there, or not the caller's (same effective uid) and the caller lacks
+ *	CAP_SYS_ADMIN (the rule of &struct amdx_partition_holder).
+ * @device: the device id.
+ * @mem_partition: the memory partition holding its data.
+ * @pad: zero.
+ * @pages: its device pages there.
+ * @comm: its command name; all zero whenever @pid is 0.
+ */
+struct amdx_recovery_process {
+	__u32 pid;
+	__u32 device;
+	__u32 mem_partition;
+	__u32 pad;
+	__u64 pages;
+	__u8 comm[16];
+};
+
+/**
+ * struct amdx_recovery - argument of %AMDX_IOC_RECOVERY_PLAN and
+ *	%AMDX_IOC_RECOVERY_RUN (device fds)
+ * @action: in: %AMDX_RECOVER_* or %AMDX_RECOVER_PENDING (the target's
+ *	pending action); out: the action planned or run.
+ * @flags: in: %AMDX_RECOVERY_F_* (RUN only; PLAN: zero).
+ * @partition: in: the target compute partition, or
+ *	%AMDX_RAS_PARTITION_ALL for the device.
+ * @vf: in: the target VF, or %AMDX_VF_NONE; not both a partition and a VF.
+ * @state: out: the target's %AMDX_RECOVERY_STATE_* (after RUN: the new).
+ * @fault: out: the %AMDX_FAULT_* that set the pending action.
+ * @seq: out: the seq of the event that set it, 0 for none.
+ * @time_ns: out: its CLOCK_MONOTONIC time.
+ * @devices: out: bit N: device id N is reset.
+ * @peers: out: bit N: device id N stays up but drains P2P traffic first.
+ * @num_devices: out: devices in @devices.
+ * @num_partitions: out: compute partitions reset, over all devices.
+ * @num_vfs: out: VFs reset with them.
+ * @num_processes: out: processes stopped (holders of VRAM in the reset
+ *	partitions).
+ * @est_ms: out: estimated time, 0xffffffff for never (rma).
+ * @outcome: out: %AMDX_RECOVERY_OUT_*.
+ * @error: out (RUN): 0, or the -errno the action or self-test failed with.
+ * @num_listed: in: room at @processes; out: entries written.
+ * @processes: in: pointer to @num_listed &struct amdx_recovery_process,
+ *	at most %AMDX_RECOVERY_PROCESSES_MAX; 0 for none.
+ * @partitions: out: per device id, bit N: its compute partition N is
+ *	reset.
+ * @vfs: out: per device id, bit N: its VF N is reset.
+ * @reserved: zero.
+ */
+struct amdx_recovery {
+	__u32 action;
+	__u32 flags;
+	__u32 partition;
+	__u32 vf;
+	__u32 state;
+	__u32 fault;
+	__u64 seq;
+	__u64 time_ns;
+	__u64 devices;
+	__u64 peers;
+	__u32 num_devices;
+	__u32 num_partitions;
+	__u32 num_vfs;
+	__u32 num_processes;
+	__u32 est_ms;
+	__u32 outcome;
+	__s32 error;
+	__u32 num_listed;
+	__u64 processes;
+	__u8 partitions[64];
+	__u8 vfs[64];
+	__u64 reserved[2];
+};
+
+/*
  * Event log: a device fd's %AMDX_IOC_EVENT_SUBSCRIBE returns an event fd.
  * read() returns whole records (a buffer shorter than one is -EINVAL);
  * poll()/epoll report EPOLLIN when a record is waiting.
@@ -1173,7 +1319,9 @@ struct amdx_reset_scope {
  * LOST:		seq of the first record missed; data[0] records
  *			missed; data[1] seq of the last one missed.
  * ERROR:		block, type, instance, partition, address (umc);
- *			data[0] errors reported.
+ *			data[0] errors reported; data[1] (minor 1) the
+ *			pending action the error set and its scope
+ *			(AMDX_RECOVERY_SUM_*).
  * PAGE_PENDING:	address of the page to retire.
  * PAGE_RETIRED:	address; data[0] %AMDX_BADPAGE_CAUSE_*;
  *			data[1] pages of process data moved off it.
@@ -1198,6 +1346,13 @@ struct amdx_reset_scope {
  * DRAINED:		a partition switch moved a holder's data home:
  *			partition: the memory partition; data[0] pid;
  *			data[1] its pages there before the drain.
+ * RECOVERY:		(minor 1) a target's pending action changed:
+ *			type %AMDX_RECOVERY_EV_*; block the %AMDX_FAULT_*;
+ *			partition and instance (VF, else %AMDX_VF_NONE) the
+ *			target; address the seq of the event that set the
+ *			action (0: this record itself); data[0] %AMDX_RECOVERY_SUM_* of the action
+ *			now pending (none once cleared); data[1] est. ms
+ *			(PENDING), 0 or -errno (the others).
  *
  * A pid (POISON_CONSUMED, MIGRATE, DRAINED) is the thread-group id in the
  * subscriber's pid namespace, for a subscriber with CAP_SYS_ADMIN or the
@@ -1221,8 +1376,18 @@ struct amdx_reset_scope {
 #define AMDX_EVENT_PARTITION_SWITCH	14
 #define AMDX_EVENT_MIGRATE		15
 #define AMDX_EVENT_DRAINED		16
-#define AMDX_EVENT_KIND_COUNT		17
+#define AMDX_EVENT_RECOVERY		17
+#define AMDX_EVENT_KIND_COUNT		18
 #define AMDX_EVENT_MASK_ALL		((1ULL << AMDX_EVENT_KIND_COUNT) - 1)
+
+/* AMDX_EVENT_RECOVERY.type */
+#define AMDX_RECOVERY_EV_PENDING	0	/* a fault set the action */
+#define AMDX_RECOVERY_EV_STOPPED	1	/* RUN stopped the holders */
+#define AMDX_RECOVERY_EV_RAN		2	/* the action ran: data[1] */
+#define AMDX_RECOVERY_EV_SELFTEST	3	/* self-test: data[1] */
+#define AMDX_RECOVERY_EV_CLEARED	4	/* back to none */
+#define AMDX_RECOVERY_EV_ESCALATED	5	/* self-test failed: next rung */
+#define AMDX_RECOVERY_EV_FAILED		6	/* action failed midway */
 
 /* Containment actions (AMDX_EVENT_ACTION_*.data[0]). */
 #define AMDX_ACTION_SOFT_RETIRE		1
@@ -1330,6 +1495,7 @@ struct amdx_event_subscribe {
 #define AMDX_RAS_INJECT_SIZE_VER0		56
 #define AMDX_RAS_POLICY_SIZE_VER0		48
 #define AMDX_RAS_BADPAGES_IMPORT_SIZE_VER0	40
+#define AMDX_RECOVERY_SIZE_VER0			240
 #define AMDX_EVENT_SUBSCRIBE_SIZE_VER0		40
 /* fixed-size query results (struct amdx_ras_policy above) */
 #define AMDX_QUERY_CAPS_SIZE_VER0		56
@@ -1344,6 +1510,7 @@ struct amdx_event_subscribe {
 #define AMDX_VF_CONFIG_SIZE_VER0		40
 #define AMDX_VF_INFO_SIZE_VER0			80
 #define AMDX_RAS_COUNTERS_SIZE_VER0		48
+#define AMDX_RECOVERY_PROCESS_SIZE_VER0		40
 #define AMDX_EVENT_SIZE_VER0			64
 
 #define AMDX_IOCTL_BASE			0xA7
@@ -1365,6 +1532,8 @@ struct amdx_event_subscribe {
 #define AMDX_IOC_RAS_INJECT	_IOWR(AMDX_IOCTL_BASE, 0x30, struct amdx_ras_inject)
 #define AMDX_IOC_RAS_SET_POLICY	_IOW(AMDX_IOCTL_BASE, 0x31, struct amdx_ras_policy)
 #define AMDX_IOC_RAS_BADPAGES_IMPORT _IOWR(AMDX_IOCTL_BASE, 0x32, struct amdx_ras_badpages_import)
+#define AMDX_IOC_RECOVERY_PLAN	_IOWR(AMDX_IOCTL_BASE, 0x34, struct amdx_recovery)
+#define AMDX_IOC_RECOVERY_RUN	_IOWR(AMDX_IOCTL_BASE, 0x35, struct amdx_recovery)
 #define AMDX_IOC_EVENT_SUBSCRIBE _IOWR(AMDX_IOCTL_BASE, 0x33, struct amdx_event_subscribe)
 
 #endif /* _UAPI_LINUX_AMDX_H */

@@ -748,7 +748,8 @@ static void removal_ends_the_log(struct kunit *test)
  * A reset and an RMA flag the provider's driver decided on its own reach
  * the log as the core's own do: DEVICE_RESET_BEGIN with the bitmap of
  * the devices reset, DEVICE_RESET_END with the result, one RMA event
- * however often the driver says so, and the device flagged.
+ * however often the driver says so, and the device flagged, with the rma
+ * recovery action pending.
  */
 static void provider_reports_its_own_reset_and_rma(struct kunit *test)
 {
@@ -762,7 +763,7 @@ static void provider_reports_its_own_reset_and_rma(struct kunit *test)
 	amdx_device_rma(adev);
 	amdx_device_rma(adev);
 	KUNIT_EXPECT_TRUE(test, adev->ras->rma);
-	KUNIT_ASSERT_EQ(test, sub_pop(sub, out, 8), 3);
+	KUNIT_ASSERT_EQ(test, sub_pop(sub, out, 8), 4);
 	KUNIT_EXPECT_EQ(test, out[0].kind, AMDX_EVENT_DEVICE_RESET_BEGIN);
 	KUNIT_EXPECT_EQ(test, out[0].data[0], BIT_ULL(amdx_device_id(adev)));
 	KUNIT_EXPECT_EQ(test, out[0].partition, AMDX_RAS_PARTITION_ALL);
@@ -770,6 +771,14 @@ static void provider_reports_its_own_reset_and_rma(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, (s64)out[1].data[0], -EIO);
 	KUNIT_EXPECT_EQ(test, out[2].kind, AMDX_EVENT_RMA);
 	KUNIT_EXPECT_EQ(test, out[2].data[0], 0);
+	/* the board is to be replaced: that action is pending now */
+	KUNIT_EXPECT_EQ(test, out[3].kind, AMDX_EVENT_RECOVERY);
+	KUNIT_EXPECT_EQ(test, out[3].type, AMDX_RECOVERY_EV_PENDING);
+	KUNIT_EXPECT_EQ(test, out[3].block, AMDX_FAULT_BOARD);
+	KUNIT_EXPECT_EQ(test, AMDX_RECOVERY_SUM_ACTION(out[3].data[0]),
+			AMDX_RECOVER_RMA);
+	/* no other record set it: address 0, the record itself */
+	KUNIT_EXPECT_EQ(test, out[3].address, 0);
 }
 
 /* The cap counts live subscribers: a destroyed one frees its place. */

@@ -109,6 +109,8 @@ TypedEvent::Data decode_data(const Event& e) {
         return Drained{.partition = e.partition,
                        .pid = static_cast<std::uint32_t>(e.data[0]),
                        .pages = e.data[1]};
+    case EventKind::recovery: // no struct of its own yet: the raw record
+        break;
     }
     return Unknown{.raw = e};
 }

@@ -123,6 +123,33 @@ constexpr std::array kActions{
     std::pair{RasAction::device_reset, Name("device_reset")},
 };
 
+constexpr std::array kRecoveryActions{
+    std::pair{RecoveryAction::none, Name("none")},
+    std::pair{RecoveryAction::process, Name("process")},
+    std::pair{RecoveryAction::queue, Name("queue")},
+    std::pair{RecoveryAction::pipe, Name("pipe")},
+    std::pair{RecoveryAction::partition, Name("partition")},
+    std::pair{RecoveryAction::vf, Name("vf")},
+    std::pair{RecoveryAction::device, Name("device")},
+    std::pair{RecoveryAction::hive, Name("hive")},
+    std::pair{RecoveryAction::node, Name("node")},
+    std::pair{RecoveryAction::rma, Name("rma")},
+};
+static_assert(kRecoveryActions.size() == AMDX_RECOVER_COUNT, "a recovery action has no name");
+
+constexpr std::array kRecoveryStates{
+    std::pair{RecoveryState::none, Name("none")},
+    std::pair{RecoveryState::pending, Name("pending")},
+    std::pair{RecoveryState::failed, Name("failed")},
+};
+
+constexpr std::array kRecoveryOutcomes{
+    std::pair{RecoveryOutcome::none, Name("none")},
+    std::pair{RecoveryOutcome::cleared, Name("cleared")},
+    std::pair{RecoveryOutcome::escalated, Name("escalated")},
+    std::pair{RecoveryOutcome::failed, Name("failed")},
+};
+
 constexpr std::array kEventKinds{
     std::pair{EventKind::lost, Name("lost")},
     std::pair{EventKind::error, Name("error")},
@@ -141,6 +168,7 @@ constexpr std::array kEventKinds{
     std::pair{EventKind::partition_switch, Name("partition_switch")},
     std::pair{EventKind::migrate, Name("migrate")},
     std::pair{EventKind::drained, Name("drained")},
+    std::pair{EventKind::recovery, Name("recovery")},
 };
 static_assert(kEventKinds.size() == AMDX_EVENT_KIND_COUNT, "an event kind has no name");
 
@@ -202,6 +230,23 @@ std::string_view to_string(BadPageCause cause) noexcept {
 }
 std::string_view to_string(RasAction action) noexcept {
     return name_of(kActions, action);
+}
+std::string_view to_string(RecoveryAction action) noexcept {
+    return name_of(kRecoveryActions, action);
+}
+std::string_view to_string(RecoveryState state) noexcept {
+    return name_of(kRecoveryStates, state);
+}
+std::string_view to_string(RecoveryOutcome outcome) noexcept {
+    return name_of(kRecoveryOutcomes, outcome);
+}
+std::optional<RecoveryAction> parse_recovery_action(std::string_view name) noexcept {
+    const auto* it =
+        std::find_if(kRecoveryActions.begin(), kRecoveryActions.end(),
+                     [name](const auto& e) { return detail::iequals(e.second, name); });
+    if (it == kRecoveryActions.end())
+        return std::nullopt;
+    return it->first;
 }
 std::string_view to_string(EventKind kind) noexcept {
     return name_of(kEventKinds, kind);

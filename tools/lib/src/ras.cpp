@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 //
 // The RAS calls of amdx::Device, CRC32 and the bad-page table codec.
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstddef>
 #include <cstdio>
+#include <cstring>
+#include <string>
 
 #include <amdx/device.hpp>
 #include <amdx/ras.hpp>
@@ -283,6 +286,84 @@ Result<std::uint32_t> Device::badpages_import(std::span<const std::byte> table) 
         ret < 0)
         return errno_error(-ret, "AMDX_IOC_RAS_BADPAGES_IMPORT", id_);
     return arg.imported;
+}
+
+namespace {
+
+/// One RECOVERY_PLAN or RECOVERY_RUN with room for every process.
+Result<RecoveryPlan> recovery_call(BorrowedFd fd, std::uint32_t id, unsigned long cmd,
+                                   const char* what, const RecoveryTarget& target,
+                                   std::optional<RecoveryAction> action, std::uint32_t flags) {
+    std::vector<amdx_recovery_process> procs(16);
+    amdx_recovery arg{};
+    for (int round = 0; round < 2; ++round) {
+        arg = amdx_recovery{};
+        arg.action = action ? static_cast<std::uint32_t>(*action) : AMDX_RECOVER_PENDING;
+        arg.flags = flags;
+        arg.partition = target.partition.value_or(AMDX_RAS_PARTITION_ALL);
+        arg.vf = target.vf.value_or(AMDX_VF_NONE);
+        arg.processes = reinterpret_cast<std::uintptr_t>(procs.data());
+        arg.num_listed = static_cast<std::uint32_t>(procs.size());
+        if (const int ret = detail::ioctl_retry(fd.get(), cmd, &arg); ret < 0)
+            return errno_error(-ret, what, id);
+        // A plan found more than there was room for: once more with room.
+        if (cmd != AMDX_IOC_RECOVERY_PLAN || arg.num_processes <= procs.size())
+            break;
+        procs.resize(std::min<std::uint32_t>(arg.num_processes, AMDX_RECOVERY_PROCESSES_MAX));
+    }
+    if (arg.num_listed > procs.size())
+        return detail::fail(std::errc::protocol_error, what, id);
+    RecoveryPlan p;
+    p.action = static_cast<RecoveryAction>(arg.action);
+    p.state = static_cast<RecoveryState>(arg.state);
+    p.fault = arg.fault;
+    p.seq = arg.seq;
+    p.time_ns = arg.time_ns;
+    for (std::uint32_t i = 0; i < 64; ++i) {
+        if (((arg.devices >> i) & 1U) != 0)
+            p.devices.push_back(i);
+        if (((arg.peers >> i) & 1U) != 0)
+            p.peers.push_back(i);
+        if (arg.partitions[i] != 0)
+            p.partitions.emplace_back(i, arg.partitions[i]);
+        if (arg.vfs[i] != 0)
+            p.vfs.emplace_back(i, arg.vfs[i]);
+    }
+    p.num_partitions = arg.num_partitions;
+    p.num_vfs = arg.num_vfs;
+    p.num_processes = arg.num_processes;
+    p.est_ms = arg.est_ms;
+    p.outcome = static_cast<RecoveryOutcome>(arg.outcome);
+    if (arg.error < 0)
+        p.error = std::error_code(-arg.error, std::system_category());
+    for (std::uint32_t i = 0; i < arg.num_listed; ++i) {
+        const auto& r = procs[i];
+        p.processes.push_back(RecoveryProcess{
+            .pid = r.pid,
+            .device = r.device,
+            .mem_partition = r.mem_partition,
+            .pages = r.pages,
+            .comm = std::string(reinterpret_cast<const char*>(r.comm),
+                                ::strnlen(reinterpret_cast<const char*>(r.comm), sizeof(r.comm)))});
+    }
+    return p;
+}
+
+} // namespace
+
+Result<RecoveryPlan> Device::recovery_plan(const RecoveryTarget& target,
+                                           std::optional<RecoveryAction> action) const noexcept {
+    return recovery_call(fd(), id_, AMDX_IOC_RECOVERY_PLAN, "AMDX_IOC_RECOVERY_PLAN", target,
+                         action, 0);
+}
+
+Result<RecoveryPlan> Device::recovery_run(const RecoveryTarget& target,
+                                          std::optional<RecoveryAction> action,
+                                          RecoveryRunFlags flags) const noexcept {
+    const std::uint32_t f =
+        (flags.stop ? AMDX_RECOVERY_F_STOP : 0U) | (flags.others ? AMDX_RECOVERY_F_OTHERS : 0U);
+    return recovery_call(fd(), id_, AMDX_IOC_RECOVERY_RUN, "AMDX_IOC_RECOVERY_RUN", target, action,
+                         f);
 }
 
 } // namespace amdx

@@ -238,6 +238,17 @@ class AMDX_EXPORT Device {
     [[nodiscard]] Result<VfResetResult> vf_reset(std::uint32_t vf) const noexcept;
     /// %AMDX_QUERY_RESET_SCOPE.
     [[nodiscard]] Result<ResetScope> reset_scope() const noexcept;
+    /// %AMDX_IOC_RECOVERY_PLAN of @action (nullopt: the pending one) on
+    /// @target, with every process it stops.
+    [[nodiscard]] Result<RecoveryPlan>
+    recovery_plan(const RecoveryTarget& target,
+                  std::optional<RecoveryAction> action = std::nullopt) const noexcept;
+    /// %AMDX_IOC_RECOVERY_RUN: a value when the action ran (its outcome and
+    /// error say how); EBUSY (holders, no stop), EXDEV (other devices, no
+    /// others), ENOENT (nothing pending), EOPNOTSUPP otherwise.
+    [[nodiscard]] Result<RecoveryPlan> recovery_run(const RecoveryTarget& target,
+                                                    std::optional<RecoveryAction> action,
+                                                    RecoveryRunFlags flags) const noexcept;
 
     // RAS (Documentation/ras.rst).  Injection, policy changes and imports
     // need CAP_SYS_ADMIN.

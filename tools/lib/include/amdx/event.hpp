@@ -49,6 +49,7 @@ enum class EventKind : std::uint16_t {
     partition_switch = AMDX_EVENT_PARTITION_SWITCH,
     migrate = AMDX_EVENT_MIGRATE,
     drained = AMDX_EVENT_DRAINED,
+    recovery = AMDX_EVENT_RECOVERY, ///< decoded as events::Unknown (raw record)
 };
 
 /// The kind's name in lower case ("lost", "error", "page_retired", ...);

@@ -16,6 +16,8 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <system_error>
+#include <utility>
 #include <vector>
 
 #include <amdx/export.hpp>
@@ -66,6 +68,89 @@ AMDX_EXPORT std::string_view to_string(RasType type) noexcept;
 AMDX_EXPORT std::string_view to_string(BadPageCause cause) noexcept;
 /// "soft_retire", "poison_retire", "partition_reset", "device_reset"; "unknown".
 AMDX_EXPORT std::string_view to_string(RasAction action) noexcept;
+
+/// AMDX_RECOVER_*: recovery actions, cheapest first (Documentation/ras.rst,
+/// "Recovery actions").
+enum class RecoveryAction : std::uint32_t {
+    none = AMDX_RECOVER_NONE,
+    process = AMDX_RECOVER_PROCESS,
+    queue = AMDX_RECOVER_QUEUE,
+    pipe = AMDX_RECOVER_PIPE,
+    partition = AMDX_RECOVER_PARTITION,
+    vf = AMDX_RECOVER_VF,
+    device = AMDX_RECOVER_DEVICE,
+    hive = AMDX_RECOVER_HIVE,
+    node = AMDX_RECOVER_NODE,
+    rma = AMDX_RECOVER_RMA,
+};
+
+/// AMDX_RECOVERY_STATE_*.
+enum class RecoveryState : std::uint32_t {
+    none = AMDX_RECOVERY_STATE_NONE,
+    pending = AMDX_RECOVERY_STATE_PENDING,
+    failed = AMDX_RECOVERY_STATE_FAILED, ///< the action failed midway
+};
+
+/// AMDX_RECOVERY_OUT_*.
+enum class RecoveryOutcome : std::uint32_t {
+    none = AMDX_RECOVERY_OUT_NONE, ///< a plan: nothing ran
+    cleared = AMDX_RECOVERY_OUT_CLEARED,
+    escalated = AMDX_RECOVERY_OUT_ESCALATED,
+    failed = AMDX_RECOVERY_OUT_FAILED,
+};
+
+/// "none", "process", "queue", "pipe", "partition", "vf", "device", "hive",
+/// "node", "rma"; "unknown" otherwise.
+AMDX_EXPORT std::string_view to_string(RecoveryAction action) noexcept;
+/// "none", "pending", "failed"; "unknown" otherwise.
+AMDX_EXPORT std::string_view to_string(RecoveryState state) noexcept;
+/// "none", "cleared", "escalated", "failed"; "unknown" otherwise.
+AMDX_EXPORT std::string_view to_string(RecoveryOutcome outcome) noexcept;
+/// Case-insensitive.
+AMDX_EXPORT std::optional<RecoveryAction> parse_recovery_action(std::string_view name) noexcept;
+
+/// The target of a recovery: the device, one compute partition or one VF.
+struct AMDX_EXPORT RecoveryTarget {
+    std::optional<std::uint32_t> partition;
+    std::optional<std::uint32_t> vf;
+};
+
+/// One process an action stops (struct amdx_recovery_process).
+struct AMDX_EXPORT RecoveryProcess {
+    std::uint32_t pid = 0; ///< 0 when the caller may not see it
+    std::uint32_t device = 0;
+    std::uint32_t mem_partition = 0;
+    std::uint64_t pages = 0;
+    std::string comm;
+};
+
+/// %AMDX_IOC_RECOVERY_PLAN / RUN: an action, its target's state and its
+/// exact scope; after a run, how it went.
+struct AMDX_EXPORT RecoveryPlan {
+    RecoveryAction action = RecoveryAction::none;
+    RecoveryState state = RecoveryState::none;
+    std::uint32_t fault = 0; ///< AMDX_FAULT_* that set the pending action
+    std::uint64_t seq = 0;   ///< the event that set it, 0 for none
+    std::uint64_t time_ns = 0;
+    std::vector<std::uint32_t> devices; ///< ids reset, ascending
+    std::vector<std::uint32_t> peers;   ///< ids draining P2P first
+    /// Per device id reset: bit N its compute partition N / VF N.
+    std::vector<std::pair<std::uint32_t, std::uint8_t>> partitions;
+    std::vector<std::pair<std::uint32_t, std::uint8_t>> vfs;
+    std::uint32_t num_partitions = 0;
+    std::uint32_t num_vfs = 0;
+    std::uint32_t num_processes = 0;
+    std::uint32_t est_ms = 0; ///< 0xffffffff: never (rma)
+    std::vector<RecoveryProcess> processes;
+    RecoveryOutcome outcome = RecoveryOutcome::none;
+    std::error_code error; ///< a run's action or self-test error
+};
+
+/// RUN flags.
+struct AMDX_EXPORT RecoveryRunFlags {
+    bool stop = false;   ///< AMDX_RECOVERY_F_STOP: kill the holders first
+    bool others = false; ///< AMDX_RECOVERY_F_OTHERS: other devices may reset
+};
 
 /// Case-insensitive; never accept "unknown".
 AMDX_EXPORT std::optional<RasBlock> parse_ras_block(std::string_view name) noexcept;

@@ -1,0 +1,1027 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Copyright (C) 2026 The amdx authors
+ */
+/**
+ * DOC: Recovery state
+ *
+ * Every fault leaves its target (the device, the compute partition or the
+ * VF it hit) with a pending recovery action: the cheapest the device can
+ * carry out that suffices (amdx_recovery_choose() over the node's
+ * topology: hives, PCIe switches, the resets each device declares, the
+ * processes holding each partition).  A target keeps the costliest action
+ * its faults asked for, with the seq and time of the event that set it.
+ *
+ * It returns to none only after the action ran and the post-recovery
+ * self-test (&amdx_provider_ops.self_test) passed, never by a timer; a
+ * failing self-test escalates to the next sufficient rung
+ * (amdx_recovery_escalate()) and a failing action leaves the state
+ * FAILED.  The containment ladder's own partition and device resets count
+ * as running the action when they are the action pending; anything else
+ * waits for %AMDX_IOC_RECOVERY_RUN::
+ *
+ *    provider       core (intake)                 caller
+ *      report --->  ERROR (data[1]: action, scope)
+ *                   RECOVERY(PENDING)     <------ RECOVERY_PLAN: scope,
+ *                   ladder step                   processes, estimate
+ *                                         <------ RECOVERY_RUN
+ *                   [stop holders] RECOVERY(STOPPED)
+ *      reset  <---  the action            RECOVERY(RAN | FAILED)
+ *      self-test <- RECOVERY(SELFTEST)
+ *                   RECOVERY(CLEARED | ESCALATED)
+ *
+ * The processes an action stops are those holding VRAM (amdx_hmm_holders())
+ * in the memory partitions of the compute partitions it resets.  Devices
+ * other than the target's that a hive or secondary bus reset takes are
+ * reset with it but keep their own pending actions.
+ *
+ * Locking: the state is &amdx_ras.lock's (amdx_ras_types.h); the topology
+ * is read under it from the registry and each device's partition lock and
+ * HMM lock, which come after it (amdx_core.h).
+ */
+#include <linux/debugfs.h>
+#include <linux/err.h>
+#include <linux/fs.h>
+#include <linux/ktime.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "amdx_core.h"
+#include "amdx_event.h"
+#include "amdx_hmm.h"
+#include "amdx_partition.h"
+#include "amdx_partition_gate.h"
+#include "amdx_partition_model.h"
+#include "amdx_partition_types.h"
+#include "amdx_partition_vf.h"
+#include "amdx_ras_partition.h"
+#include "amdx_ras_types.h"
+#include "amdx_recovery.h"
+#include "amdx_recovery_model.h"
+#include "amdx_viewer.h"
+
+/* A node reboot's estimate: amdx's figure, no device reports one. */
+#define AMDX_RECOVERY_NODE_REBOOT_MS	300000
+
+/*
+ * Estimates for a provider that reports none (&amdx_device_desc.reset_ms
+ * 0), in ms: amdx's conservative figures, Documentation/ras.rst.
+ */
+static const u32 amdx_recovery_default_ms[AMDX_RECOVER_HIVE + 1] = {
+	[AMDX_RECOVER_QUEUE] = 10,
+	[AMDX_RECOVER_PIPE] = 100,
+	[AMDX_RECOVER_PARTITION] = 1000,
+	[AMDX_RECOVER_VF] = 500,
+	[AMDX_RECOVER_DEVICE] = 5000,
+	[AMDX_RECOVER_HIVE] = 20000,
+};
+
+/**
+ * struct amdx_recovery_ctx - the node as one recovery decision sees it
+ * @topo: the model's topology, devices in id order.
+ * @devs: per topology index, the device (a reference).
+ * @mem: per topology index and compute partition, its memory partitions.
+ * @self: the topology index of the device deciding.
+ * @holders: the processes an action stops (references), @nholders.
+ * @holder_dev: per entry of @holders, the topology index of its device.
+ * @nholders: entries of @holders.
+ * @layout: scratch for amdx_partition_fill().
+ */
+struct amdx_recovery_ctx {
+	struct amdx_recovery_topo topo;
+	struct amdx_device *devs[AMDX_RECOVERY_MAX_DEVICES];
+	u8 mem[AMDX_RECOVERY_MAX_DEVICES][AMDX_MAX_PARTITIONS];
+	u32 self;
+	struct amdx_hmm_holder *holders;
+	u8 *holder_dev;
+	u32 nholders;
+	union {
+		struct amdx_query_partitions layout;
+		u8 layout_buf[sizeof(struct amdx_query_partitions) +
+			      AMDX_MAX_PARTITIONS *
+			      sizeof(struct amdx_partition_info)];
+	};
+};
+
+/* The resets a device declares, or those its ops allow. */
+static u32 amdx_recovery_caps(const struct amdx_device *adev)
+{
+	u32 caps = adev->desc.reset_caps & AMDX_RECOVER_CAP_ALL;
+
+	if (!caps) {
+		if (adev->ops->queue_reset)
+			caps |= AMDX_RECOVER_CAP_QUEUE | AMDX_RECOVER_CAP_PIPE;
+		if (adev->ops->partition_reset)
+			caps |= AMDX_RECOVER_CAP_PARTITION;
+		if (adev->ops->vf_flr)
+			caps |= AMDX_RECOVER_CAP_VF;
+		if (adev->ops->device_reset)
+			caps |= AMDX_RECOVER_CAP_DEVICE | AMDX_RECOVER_CAP_HIVE;
+	}
+	if (!adev->desc.hive_id)
+		caps &= ~AMDX_RECOVER_CAP_HIVE;
+	return caps;
+}
+
+/* The memory partitions local to compute partition @p of @l. */
+static u8 amdx_recovery_mem_mask(const struct amdx_query_partitions *l, u32 p)
+{
+	u32 nmem = amdx_partition_num_memory(l->memory_mode);
+	u32 n = l->num_partitions, m;
+	u8 mask = 0;
+
+	if (nmem <= n)
+		return BIT(l->partitions[p].mem_partition % AMDX_MAX_MEM_PARTITIONS);
+	for (m = 0; m < nmem && m < AMDX_MAX_MEM_PARTITIONS; m++)
+		if (m * n / nmem == p)
+			mask |= BIT(m);
+	return mask;
+}
+
+static void amdx_recovery_dev_fill(struct amdx_recovery_ctx *c, u32 i)
+{
+	struct amdx_device *d = c->devs[i];
+	struct amdx_recovery_dev *rd = &c->topo.dev[i];
+	struct amdx_query_partitions *l = &c->layout;
+	u32 n, p, a, cnt;
+
+	rd->hive = d->desc.hive_id;
+	rd->pci_switch = d->desc.pci_switch;
+	rd->caps = amdx_recovery_caps(d);
+	rd->reset_takes_hive = !!rd->hive;
+	rd->reset_is_sbr = rd->pci_switch &&
+			   (d->desc.reset_flags & AMDX_RESET_F_SBR);
+	for (a = 0; a <= AMDX_RECOVER_HIVE; a++)
+		rd->est_ms[a] = d->desc.reset_ms[a] ?:
+				amdx_recovery_default_ms[a];
+	n = clamp_t(u32, amdx_partition_fill(d, l, AMDX_MAX_PARTITIONS), 1,
+		    AMDX_MAX_PARTITIONS);
+	if (!l->num_partitions) {
+		/* No layout: one partition, its memory the first. */
+		l->partitions[0].mem_partition = 0;
+		l->partitions[0].vf = AMDX_VF_NONE;
+		l->num_partitions = 1;
+	}
+	rd->num_partitions = n;
+	rd->num_vfs = min_t(u32, READ_ONCE(d->part->num_vfs), AMDX_MAX_VFS);
+	for (p = 0; p < n; p++) {
+		u32 vf = l->partitions[p].vf;
+
+		if (vf < rd->num_vfs)
+			rd->vf_partitions[vf] |= BIT(p);
+		c->mem[i][p] = amdx_recovery_mem_mask(l, p);
+		if (!amdx_hmm_holders(d, c->mem[i][p], NULL, 0, &cnt))
+			rd->procs[p] = cnt;
+	}
+}
+
+static void amdx_recovery_ctx_put(struct amdx_recovery_ctx *c)
+{
+	u32 i;
+
+	amdx_hmm_holders_put(c->holders, c->nholders);
+	kvfree(c->holders);
+	kvfree(c->holder_dev);
+	for (i = 0; i < c->topo.num; i++)
+		if (c->devs[i])
+			amdx_device_put(c->devs[i]);
+	kfree(c);
+}
+
+/*
+ * The node's topology, @adev included even before it is published.  The
+ * caller holds @adev's RAS lock.  Returns the context or NULL (no memory,
+ * logged by the caller).
+ */
+static struct amdx_recovery_ctx *amdx_recovery_ctx_get(struct amdx_device *adev)
+{
+	struct amdx_recovery_ctx *c;
+	struct amdx_device *d;
+	unsigned long id = 0;
+	bool self = false;
+	u32 n = 0, i;
+
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return NULL;
+	while (n < AMDX_RECOVERY_MAX_DEVICES && (d = amdx_device_next(&id))) {
+		id++;
+		if (d == adev)
+			self = true;
+		c->devs[n++] = d;
+	}
+	if (!self) {
+		if (n == AMDX_RECOVERY_MAX_DEVICES)
+			amdx_device_put(c->devs[--n]);
+		kref_get(&adev->ref);
+		c->devs[n++] = adev;
+	}
+	c->topo.num = n;
+	c->topo.node_reboot_ms = AMDX_RECOVERY_NODE_REBOOT_MS;
+	for (i = 0; i < n; i++) {
+		if (c->devs[i] == adev)
+			c->self = i;
+		amdx_recovery_dev_fill(c, i);
+	}
+	return c;
+}
+
+/* A summary of an action's scope (AMDX_RECOVERY_SUM_*). */
+static u64 amdx_recovery_sum(u32 action, const struct amdx_recovery_scope *s)
+{
+	return AMDX_RECOVERY_SUM_VALID | action |
+	       (u64)min_t(u32, s->num_devices, 0xff) << 8 |
+	       (u64)min_t(u32, s->num_partitions, 0xfff) << 16 |
+	       (u64)min_t(u32, s->num_vfs, 0xfff) << 28 |
+	       (u64)min_t(u32, s->num_processes, 0xffff) << 40;
+}
+
+static struct amdx_recovery_slot *
+amdx_recovery_slot(struct amdx_device *adev, u32 partition, u32 vf)
+{
+	struct amdx_recovery_state *rs = &adev->ras->recovery;
+
+	if (vf < AMDX_MAX_VFS)
+		return &rs->vfs[vf];
+	if (partition < AMDX_MAX_PARTITIONS)
+		return &rs->parts[partition];
+	return &rs->dev;
+}
+
+/* Emits a RECOVERY record about @s; returns its seq. */
+static u64 amdx_recovery_event(struct amdx_device *adev, u32 type,
+			       const struct amdx_recovery_slot *s,
+			       u32 partition, u32 vf, u64 sum, u64 d1)
+{
+	struct amdx_event ev = {
+		.kind = AMDX_EVENT_RECOVERY,
+		.type = type,
+		.block = s->fault,
+		.partition = partition,
+		.instance = vf,
+		.address = s->seq,
+		.data = { sum, d1 },
+	};
+
+	amdx_event_emit(adev, &ev);
+	return ev.seq;
+}
+
+/*
+ * The scope of @action on @f into @sc and its summary; without a context
+ * (no memory) or for an action that does not fit, an empty scope.
+ */
+static u64 amdx_recovery_sum_of(struct amdx_recovery_ctx *c,
+				const struct amdx_recovery_fault *f,
+				u32 action, struct amdx_recovery_scope *sc)
+{
+	if (!c || amdx_recovery_scope(&c->topo, f, action, sc)) {
+		memset(sc, 0, sizeof(*sc));
+		return AMDX_RECOVERY_SUM_VALID | action;
+	}
+	return amdx_recovery_sum(action, sc);
+}
+
+/* The fault kind a target's action is previewed for when none is pending. */
+static u32 amdx_recovery_default_fault(u32 partition, u32 vf)
+{
+	if (vf != AMDX_VF_NONE)
+		return AMDX_FAULT_VF_HANG;
+	if (partition != AMDX_RAS_PARTITION_ALL)
+		return AMDX_FAULT_ENGINE_UE;
+	return AMDX_FAULT_DEVICE_UE;
+}
+
+static u32 amdx_recovery_target_vf(const struct amdx_recovery_slot *slot,
+				   struct amdx_device *adev, u32 vf)
+{
+	return slot == &adev->ras->recovery.vfs[vf % AMDX_MAX_VFS] ?
+	       vf : AMDX_VF_NONE;
+}
+
+/**
+ * amdx_recovery_fault() - a fault sets its target's pending action
+ * @adev: the device; the caller holds its RAS lock.
+ * @kind: %AMDX_FAULT_*.
+ * @partition: the compute partition it hit, or %AMDX_RAS_PARTITION_ALL.
+ * @vf: the VF it hit (%AMDX_FAULT_VF_HANG), else %AMDX_VF_NONE.
+ * @ev: the fault's event, emitted here with data[1] the summary of the
+ *	action chosen, or NULL: the RECOVERY record is the fault's own.
+ *
+ * Return: 0; -EINVAL for a fault that does not fit the device (a
+ * partition or VF it lacks, a queue hang without a partition, a fabric
+ * fault outside a hive); -ENOMEM (the action the fault needs is pending
+ * then, unscoped).  @ev is emitted either way.
+ */
+int amdx_recovery_fault(struct amdx_device *adev, u32 kind, u32 partition,
+			u32 vf, struct amdx_event *ev)
+{
+	struct amdx_recovery_fault f = {
+		.kind = kind,
+		.partition = partition,
+		.vf = vf,
+	};
+	struct amdx_recovery_ctx *c = NULL;
+	struct amdx_recovery_scope sc = {};
+	struct amdx_recovery_slot *slot;
+	u32 action = AMDX_RECOVER_NONE, tvf;
+	u64 sum = AMDX_RECOVERY_SUM_VALID;
+	int ret = 0;
+
+	if (kind >= AMDX_FAULT_COUNT)
+		ret = -EINVAL;
+	else if (amdx_recovery_need(kind) != AMDX_RECOVER_NONE)
+		c = amdx_recovery_ctx_get(adev);
+	if (!ret && c) {
+		f.device = c->self;
+		ret = amdx_recovery_choose(&c->topo, &f, &action);
+		if (!ret)
+			sum = amdx_recovery_sum_of(c, &f, action, &sc);
+	} else if (!ret && amdx_recovery_need(kind) != AMDX_RECOVER_NONE) {
+		ret = -ENOMEM;
+		action = amdx_recovery_need(kind);
+		sum |= action;
+	}
+	if (ev) {
+		ev->data[1] = ret == -EINVAL ? 0 : sum;
+		amdx_event_emit(adev, ev);
+	}
+	if (ret == -EINVAL || action == AMDX_RECOVER_NONE)
+		goto out;
+
+	slot = amdx_recovery_slot(adev, partition,
+				  kind == AMDX_FAULT_VF_HANG ? vf : AMDX_VF_NONE);
+	/* A pending action at least as costly covers this fault too. */
+	if (slot->action >= action && slot->state == AMDX_RECOVERY_STATE_PENDING)
+		goto out;
+	*slot = (struct amdx_recovery_slot) {
+		.action = action,
+		.fault = kind,
+		.state = AMDX_RECOVERY_STATE_PENDING,
+		.seq = ev ? ev->seq : 0,
+		.time_ns = ev ? ev->timestamp_ns : ktime_get_ns(),
+	};
+	tvf = amdx_recovery_target_vf(slot, adev, vf);
+	if (ev) {
+		amdx_recovery_event(adev, AMDX_RECOVERY_EV_PENDING, slot,
+				    partition, tvf, sum, sc.est_ms);
+	} else {
+		/* The record is the fault's own: it carries its own seq. */
+		slot->seq = amdx_recovery_event(adev, AMDX_RECOVERY_EV_PENDING,
+						slot, partition, tvf, sum,
+						sc.est_ms);
+	}
+	amdx_info_ratelimited(adev, "%s on %s %d: %s pending\n",
+			      amdx_recovery_fault_name(kind),
+			      tvf != AMDX_VF_NONE ? "VF" :
+			      partition < AMDX_MAX_PARTITIONS ? "partition" :
+			      "device", tvf != AMDX_VF_NONE ? (int)tvf :
+			      partition < AMDX_MAX_PARTITIONS ? (int)partition :
+			      (int)adev->id, amdx_recovery_action_name(action));
+out:
+	if (c)
+		amdx_recovery_ctx_put(c);
+	return ret;
+}
+
+/**
+ * amdx_recovery_fault_of() - the fault a hardware error report stands for
+ * @adev: the device.
+ * @err: the report.
+ *
+ * A CE, and a DE (deferred: its page is poison-retired before anyone
+ * reads it), break nothing; a umc UE is poison a process consumes; a gfx
+ * or sdma UE of one partition breaks that partition's engines, of none
+ * the device; an xgmi UE the hive's fabric (the device outside a hive);
+ * any other UE the device.
+ *
+ * Return: %AMDX_FAULT_*.
+ */
+u32 amdx_recovery_fault_of(struct amdx_device *adev,
+			   const struct amdx_ras_error *err)
+{
+	if (err->type != AMDX_RAS_TYPE_UE)
+		return AMDX_FAULT_PAGE_CE;
+	switch (err->block) {
+	case AMDX_RAS_BLOCK_UMC:
+		return AMDX_FAULT_POISON_CONSUMED;
+	case AMDX_RAS_BLOCK_GFX:
+	case AMDX_RAS_BLOCK_SDMA:
+		return err->partition < AMDX_MAX_PARTITIONS ?
+		       AMDX_FAULT_ENGINE_UE : AMDX_FAULT_DEVICE_UE;
+	case AMDX_RAS_BLOCK_XGMI_WAFL:
+		return adev->desc.hive_id ? AMDX_FAULT_FABRIC :
+					    AMDX_FAULT_DEVICE_UE;
+	default:
+		return AMDX_FAULT_DEVICE_UE;
+	}
+}
+
+/* The self-test of @partition, or of every partition for the device. */
+static int amdx_recovery_self_test(struct amdx_recovery_ctx *c, u32 partition)
+{
+	struct amdx_device *adev = c->devs[c->self];
+	const struct amdx_recovery_dev *d = &c->topo.dev[c->self];
+	u32 p, first = 0, last = d->num_partitions - 1;
+	int ret;
+
+	if (!adev->ops->self_test)
+		return 0;
+	if (partition < d->num_partitions) {
+		first = partition;
+		last = partition;
+	}
+	for (p = first; p <= last; p++) {
+		ret = adev->ops->self_test(adev, p, __ffs(c->mem[c->self][p] | 0x100));
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* Clears every slot of @adev an action as wide as @action covered. */
+static void amdx_recovery_clear_covered(struct amdx_device *adev, u32 action)
+{
+	struct amdx_recovery_state *rs = &adev->ras->recovery;
+	u32 i;
+
+	for (i = 0; i < AMDX_MAX_PARTITIONS; i++) {
+		if (rs->parts[i].action && rs->parts[i].action <= action) {
+			amdx_recovery_event(adev, AMDX_RECOVERY_EV_CLEARED,
+					    &rs->parts[i], i, AMDX_VF_NONE,
+					    AMDX_RECOVERY_SUM_VALID, 0);
+			memset(&rs->parts[i], 0, sizeof(rs->parts[i]));
+		}
+	}
+	for (i = 0; i < AMDX_MAX_VFS; i++) {
+		if (rs->vfs[i].action && rs->vfs[i].action <= action) {
+			amdx_recovery_event(adev, AMDX_RECOVERY_EV_CLEARED,
+					    &rs->vfs[i], AMDX_RAS_PARTITION_ALL,
+					    i, AMDX_RECOVERY_SUM_VALID, 0);
+			memset(&rs->vfs[i], 0, sizeof(rs->vfs[i]));
+		}
+	}
+}
+
+/*
+ * @action ran on @slot's target (@partition, @vf) with result @ret: the
+ * slot fails, clears after a passing self-test, or escalates.  The caller
+ * holds the RAS lock.  Returns %AMDX_RECOVERY_OUT_* and sets *@err.
+ */
+static u32 amdx_recovery_finish(struct amdx_recovery_ctx *c,
+				struct amdx_recovery_slot *slot, u32 partition,
+				u32 vf, u32 action, int ret, int *err)
+{
+	struct amdx_device *adev = c->devs[c->self];
+	struct amdx_recovery_fault f = {
+		.kind = slot->action ? slot->fault :
+			amdx_recovery_default_fault(partition, vf),
+		.device = c->self,
+		.partition = partition,
+		.vf = vf,
+	};
+	struct amdx_recovery_scope sc;
+	u32 next = action;
+	u64 sum;
+
+	*err = ret;
+	if (ret) {
+		slot->state = AMDX_RECOVERY_STATE_FAILED;
+		slot->action = max(slot->action, action);
+		slot->fault = f.kind;
+		amdx_recovery_event(adev, AMDX_RECOVERY_EV_FAILED, slot,
+				    partition, vf,
+				    amdx_recovery_sum_of(c, &f, slot->action, &sc),
+				    (u64)(s64)ret);
+		amdx_warn_ratelimited(adev, "recovery: %s failed midway: %pe; state failed\n",
+				      amdx_recovery_action_name(action),
+				      ERR_PTR(ret));
+		return AMDX_RECOVERY_OUT_FAILED;
+	}
+	amdx_recovery_event(adev, AMDX_RECOVERY_EV_RAN, slot, partition, vf,
+			    amdx_recovery_sum_of(c, &f, action, &sc), 0);
+	ret = amdx_recovery_self_test(c, partition);
+	amdx_recovery_event(adev, AMDX_RECOVERY_EV_SELFTEST, slot, partition,
+			    vf, AMDX_RECOVERY_SUM_VALID | action, (u64)(s64)ret);
+	if (ret) {
+		*err = ret;
+		if (amdx_recovery_escalate(&c->topo, &f, &next))
+			next = AMDX_RECOVER_RMA;
+		next = max(next, slot->action);
+		sum = amdx_recovery_sum_of(c, &f, next, &sc);
+		slot->action = next;
+		slot->fault = f.kind;
+		slot->state = AMDX_RECOVERY_STATE_PENDING;
+		amdx_recovery_event(adev, AMDX_RECOVERY_EV_ESCALATED, slot,
+				    partition, vf, sum, (u64)(s64)ret);
+		amdx_warn_ratelimited(adev, "recovery: self-test failed after %s (%pe): escalated to %s\n",
+				      amdx_recovery_action_name(action),
+				      ERR_PTR(ret),
+				      amdx_recovery_action_name(next));
+		return AMDX_RECOVERY_OUT_ESCALATED;
+	}
+	if (slot->action <= action) {
+		amdx_recovery_event(adev, AMDX_RECOVERY_EV_CLEARED, slot,
+				    partition, vf, AMDX_RECOVERY_SUM_VALID, 0);
+		memset(slot, 0, sizeof(*slot));
+	}
+	if (action >= AMDX_RECOVER_DEVICE)
+		amdx_recovery_clear_covered(adev, action);
+	return AMDX_RECOVERY_OUT_CLEARED;
+}
+
+/**
+ * amdx_recovery_ran() - the containment ladder ran a reset itself
+ * @adev: the device; the caller holds its RAS lock.
+ * @action: %AMDX_RECOVER_PARTITION or %AMDX_RECOVER_DEVICE.
+ * @partition: the partition reset, or %AMDX_RAS_PARTITION_ALL.
+ * @ret: the reset's result.
+ *
+ * When @action is what the target has pending, it counts as running it:
+ * the self-test follows and the state clears, escalates or fails.
+ */
+void amdx_recovery_ran(struct amdx_device *adev, u32 action, u32 partition,
+		       int ret)
+{
+	struct amdx_recovery_slot *slot;
+	struct amdx_recovery_ctx *c;
+	int err;
+
+	slot = amdx_recovery_slot(adev, partition, AMDX_VF_NONE);
+	if (slot->action != action ||
+	    slot->state != AMDX_RECOVERY_STATE_PENDING)
+		return;
+	c = amdx_recovery_ctx_get(adev);
+	if (!c) {
+		amdx_warn_ratelimited(adev, "recovery: no memory for the self-test after %s; still pending\n",
+				      amdx_recovery_action_name(action));
+		return;
+	}
+	amdx_recovery_finish(c, slot, partition, AMDX_VF_NONE, action, ret,
+			     &err);
+	amdx_recovery_ctx_put(c);
+}
+
+/**
+ * amdx_recovery_reset_mask() - the device ids a device reset affects
+ * @adev: the device.
+ *
+ * Return: a bitmap of @adev and its hive (amdx_device_hive_ids()).
+ */
+u64 amdx_recovery_reset_mask(struct amdx_device *adev)
+{
+	u32 ids[AMDX_MAX_DEVICES], n, i;
+	u64 mask = 0;
+
+	n = amdx_device_hive_ids(adev, ids, ARRAY_SIZE(ids));
+	for (i = 0; i < min_t(u32, n, ARRAY_SIZE(ids)); i++)
+		mask |= BIT_ULL(ids[i]);
+	return mask;
+}
+
+static void amdx_recovery_emit(struct amdx_device *adev, u16 kind, u64 d0,
+			       u64 d1, u64 address)
+{
+	struct amdx_event ev = {
+		.kind = kind,
+		.partition = AMDX_RAS_PARTITION_ALL,
+		.address = address,
+		.data = { d0, d1 },
+	};
+
+	amdx_event_emit(adev, &ev);
+}
+
+/**
+ * amdx_recovery_device_reset() - reset a device, as containment does
+ * @adev: the device; the caller holds its RAS lock.
+ *
+ * The reset runs with the VRAM gate closed, as a partition commit does
+ * (the lock order allows the gate under the RAS lock): the migrations in
+ * flight end first, none starts until the reset is over.  A fatal signal
+ * while waiting for them ends the action with -EINTR and no reset; a
+ * provider's report comes from a worker, which no signal stops.  Events:
+ * ACTION_START, DEVICE_RESET_BEGIN (the device ids affected),
+ * DEVICE_RESET_END, ACTION_END.
+ *
+ * Return: 0, -EINTR, -EOPNOTSUPP without &amdx_provider_ops.device_reset,
+ * or the provider's error.
+ */
+int amdx_recovery_device_reset(struct amdx_device *adev)
+{
+	u64 t0 = ktime_get_ns();
+	int ret;
+
+	amdx_recovery_emit(adev, AMDX_EVENT_ACTION_START,
+			   AMDX_ACTION_DEVICE_RESET, 0, 0);
+	ret = amdx_partition_vram_close(adev);
+	if (ret) {
+		amdx_warn(adev, "device reset not done: killed while migrations ran\n");
+		goto out;
+	}
+	amdx_recovery_emit(adev, AMDX_EVENT_DEVICE_RESET_BEGIN,
+			   amdx_recovery_reset_mask(adev), 0, 0);
+	ret = adev->ops->device_reset ? adev->ops->device_reset(adev) :
+					-EOPNOTSUPP;
+	if (ret)
+		amdx_err(adev, "device reset failed: %pe\n", ERR_PTR(ret));
+	amdx_recovery_emit(adev, AMDX_EVENT_DEVICE_RESET_END, (u64)(s64)ret, 0,
+			   0);
+	amdx_partition_vram_open(adev);
+out:
+	amdx_recovery_emit(adev, AMDX_EVENT_ACTION_END,
+			   AMDX_ACTION_DEVICE_RESET, (u64)(s64)ret,
+			   ktime_get_ns() - t0);
+	return ret;
+}
+
+/* The processes @sc stops: the holders of its partitions' VRAM. */
+static int amdx_recovery_holders(struct amdx_recovery_ctx *c,
+				 const struct amdx_recovery_scope *sc)
+{
+	u32 i, p, got, total = 0, room;
+	u8 mem[AMDX_RECOVERY_MAX_DEVICES] = {};
+	int ret;
+
+	for (i = 0; i < c->topo.num; i++)
+		for (p = 0; p < AMDX_MAX_PARTITIONS; p++)
+			if (sc->partitions[i] & BIT(p))
+				mem[i] |= c->mem[i][p];
+	for (i = 0; i < c->topo.num; i++) {
+		if (!mem[i])
+			continue;
+		ret = amdx_hmm_holders(c->devs[i], mem[i], NULL, 0, &got);
+		if (ret)
+			return ret;
+		total += got;
+	}
+	total = min_t(u32, total, AMDX_RECOVERY_PROCESSES_MAX);
+	if (!total)
+		return 0;
+	c->holders = kvcalloc(total, sizeof(*c->holders), GFP_KERNEL);
+	c->holder_dev = kvcalloc(total, sizeof(*c->holder_dev), GFP_KERNEL);
+	if (!c->holders || !c->holder_dev)
+		return -ENOMEM;
+	for (i = 0; i < c->topo.num && c->nholders < total; i++) {
+		if (!mem[i])
+			continue;
+		room = total - c->nholders;
+		ret = amdx_hmm_holders(c->devs[i], mem[i],
+				       c->holders + c->nholders, room, &got);
+		if (ret)
+			return ret;
+		got = min(got, room);
+		memset(c->holder_dev + c->nholders, i, got);
+		c->nholders += got;
+	}
+	return 0;
+}
+
+/* The holders as the caller may see them (amdx_viewer.c). */
+static int amdx_recovery_copy_holders(struct amdx_device *adev,
+				      struct amdx_recovery_ctx *c,
+				      struct amdx_recovery *args)
+{
+	struct amdx_recovery_process __user *dst =
+		u64_to_user_ptr(args->processes);
+	struct amdx_recovery_process up;
+	struct amdx_viewer v;
+	u32 i, n = min(c->nholders, args->num_listed);
+	int ret = 0;
+
+	amdx_viewer_init(&v);
+	for (i = 0; i < n; i++) {
+		const struct amdx_hmm_holder *h = &c->holders[i];
+
+		memset(&up, 0, sizeof(up));
+		up.pid = amdx_viewer_pid(&v, &h->who);
+		up.device = c->devs[c->holder_dev[i]]->id;
+		up.mem_partition = h->mem_partition;
+		up.pages = h->pages;
+		if (up.pid)
+			strscpy(up.comm, h->comm, sizeof(up.comm));
+		ret = amdx_device_copy_to_user(adev, &dst[i], &up, sizeof(up));
+		if (ret)
+			break;
+	}
+	amdx_viewer_fini(&v);
+	args->num_listed = ret ? 0 : n;
+	return ret;
+}
+
+static int amdx_recovery_check(struct amdx_device *adev,
+			       const struct amdx_recovery *args, bool run)
+{
+	const char *why = NULL;
+
+	if (args->flags & ~(run ? AMDX_RECOVERY_F_ALL : 0))
+		why = run ? "unknown flags" : "flags (plan takes none)";
+	else if (args->reserved[0] || args->reserved[1])
+		why = "reserved not zero";
+	else if (args->action != AMDX_RECOVER_PENDING &&
+		 args->action >= AMDX_RECOVER_COUNT)
+		why = "unknown action";
+	else if (args->partition != AMDX_RAS_PARTITION_ALL &&
+		 args->vf != AMDX_VF_NONE)
+		why = "both a partition and a VF";
+	else if (args->num_listed > AMDX_RECOVERY_PROCESSES_MAX)
+		why = "num_listed above AMDX_RECOVERY_PROCESSES_MAX";
+	else if (args->num_listed && !args->processes)
+		why = "num_listed without processes";
+	if (!why)
+		return 0;
+	amdx_info_ratelimited(adev, "recovery %s refused: %s\n",
+			      run ? "run" : "plan", why);
+	return -EINVAL;
+}
+
+/* Runs @action on its target.  The caller holds the RAS lock. */
+static int amdx_recovery_exec(struct amdx_file *file, u32 action,
+			      u32 partition, u32 vf)
+{
+	struct amdx_device *adev = file->adev;
+	struct amdx_vf_reset vr = { .vf = vf };
+
+	switch (action) {
+	case AMDX_RECOVER_PROCESS:
+		/* The holders stopped: userspace restarts them. */
+		return 0;
+	case AMDX_RECOVER_QUEUE:
+	case AMDX_RECOVER_PIPE:
+		if (!adev->ops->queue_reset)
+			return -EOPNOTSUPP;
+		return adev->ops->queue_reset(adev, partition,
+					      action == AMDX_RECOVER_PIPE);
+	case AMDX_RECOVER_PARTITION:
+		return amdx_ras_partition_contain(adev, partition, false);
+	case AMDX_RECOVER_VF:
+		return amdx_ioctl_vf_reset(file, &vr);
+	case AMDX_RECOVER_DEVICE:
+	case AMDX_RECOVER_HIVE:
+		return amdx_recovery_device_reset(adev);
+	default:
+		return -EOPNOTSUPP;
+	}
+}
+
+static void amdx_recovery_scope_out(struct amdx_recovery_ctx *c,
+				    const struct amdx_recovery_scope *sc,
+				    struct amdx_recovery *args)
+{
+	u32 i, id;
+
+	for (i = 0; i < c->topo.num; i++) {
+		id = c->devs[i]->id;
+		if (id >= AMDX_MAX_DEVICES)
+			continue;
+		if (sc->devices & BIT_ULL(i))
+			args->devices |= BIT_ULL(id);
+		if (sc->peers & BIT_ULL(i))
+			args->peers |= BIT_ULL(id);
+		args->partitions[id] = sc->partitions[i];
+		args->vfs[id] = sc->vfs[i];
+	}
+	args->num_devices = sc->num_devices;
+	args->num_partitions = sc->num_partitions;
+	args->num_vfs = sc->num_vfs;
+	args->num_processes = sc->num_processes;
+	args->est_ms = sc->est_ms;
+}
+
+/* Stops the holders (SIGKILL); the caller holds the RAS lock. */
+static void amdx_recovery_stop(struct amdx_device *adev,
+			       struct amdx_recovery_ctx *c,
+			       const struct amdx_recovery_slot *slot,
+			       u32 partition, u32 vf)
+{
+	u32 i;
+
+	for (i = 0; i < c->nholders; i++)
+		kill_pid(c->holders[i].who.pid, SIGKILL, 1);
+	amdx_recovery_event(adev, AMDX_RECOVERY_EV_STOPPED, slot, partition,
+			    vf, AMDX_RECOVERY_SUM_VALID, c->nholders);
+	amdx_info_ratelimited(adev, "recovery: stopped %u processes\n", c->nholders);
+}
+
+static int amdx_recovery_do(struct amdx_file *file, struct amdx_recovery *args,
+			    bool run)
+{
+	struct amdx_device *adev = file->adev;
+	struct amdx_ras *ras = adev->ras;
+	struct amdx_recovery_fault f = {
+		.partition = args->partition,
+		.vf = args->vf,
+	};
+	const struct amdx_recovery_dev *d;
+	struct amdx_recovery_slot *slot;
+	struct amdx_recovery_scope sc;
+	struct amdx_recovery_ctx *c;
+	u32 action, num_listed = args->num_listed;
+	u64 others;
+	int ret, err;
+
+	ret = amdx_recovery_check(adev, args, run);
+	if (ret)
+		return ret;
+	/* Every output starts zero. */
+	*args = (struct amdx_recovery) {
+		.action = args->action,
+		.flags = args->flags,
+		.partition = args->partition,
+		.vf = args->vf,
+		.processes = args->processes,
+	};
+	if (mutex_lock_killable(&ras->lock))
+		return -EINTR;
+	c = amdx_recovery_ctx_get(adev);
+	if (!c) {
+		ret = -ENOMEM;
+		goto out_unlock;
+	}
+	d = &c->topo.dev[c->self];
+	if ((args->partition != AMDX_RAS_PARTITION_ALL &&
+	     args->partition >= d->num_partitions) ||
+	    (args->vf != AMDX_VF_NONE && args->vf >= d->num_vfs)) {
+		amdx_info_ratelimited(adev, "recovery: no partition %d or VF %d here\n",
+				      (int)args->partition, (int)args->vf);
+		ret = -EINVAL;
+		goto out_unlock;
+	}
+	slot = amdx_recovery_slot(adev, args->partition, args->vf);
+	args->state = slot->state;
+	args->fault = slot->fault;
+	args->seq = slot->seq;
+	args->time_ns = slot->time_ns;
+	action = args->action == AMDX_RECOVER_PENDING ? slot->action :
+							args->action;
+	args->action = action;
+	f.device = c->self;
+	f.kind = slot->action ? slot->fault :
+		 amdx_recovery_default_fault(args->partition, args->vf);
+	if (action == AMDX_RECOVER_NONE) {
+		if (run) {
+			amdx_info_ratelimited(adev, "recovery run: nothing pending\n");
+			ret = -ENOENT;
+		}
+		goto out_unlock;
+	}
+	ret = amdx_recovery_scope(&c->topo, &f, action, &sc);
+	if (ret) {
+		amdx_info_ratelimited(adev, "recovery: %s does not apply to this target\n",
+				      amdx_recovery_action_name(action));
+		goto out_unlock;
+	}
+	amdx_recovery_scope_out(c, &sc, args);
+	ret = amdx_recovery_holders(c, &sc);
+	if (ret || !run)
+		goto out_unlock;
+
+	if (action >= AMDX_RECOVER_NODE ||
+	    !amdx_recovery_can(&c->topo, c->self, action)) {
+		amdx_info_ratelimited(adev, "recovery run: %s is not something this device%s can do\n",
+				      amdx_recovery_action_name(action),
+				      action >= AMDX_RECOVER_NODE ? " (or amdx)" : "");
+		ret = -EOPNOTSUPP;
+		goto out_unlock;
+	}
+	others = sc.devices & ~BIT_ULL(c->self);
+	if (others && !(args->flags & AMDX_RECOVERY_F_OTHERS)) {
+		amdx_info_ratelimited(adev, "recovery run: %s resets %u other devices (ids %#llx): needs AMDX_RECOVERY_F_OTHERS\n",
+				      amdx_recovery_action_name(action),
+				      (u32)hweight64(others),
+				      args->devices & ~BIT_ULL(adev->id));
+		ret = -EXDEV;
+		goto out_unlock;
+	}
+	if (c->nholders && !(args->flags & AMDX_RECOVERY_F_STOP)) {
+		amdx_info_ratelimited(adev, "recovery run: %u processes hold the VRAM it resets: needs AMDX_RECOVERY_F_STOP\n",
+				      c->nholders);
+		ret = -EBUSY;
+		goto out_unlock;
+	}
+	if (c->nholders)
+		amdx_recovery_stop(adev, c, slot, args->partition, args->vf);
+	if (action == AMDX_RECOVER_VF && args->vf == AMDX_VF_NONE)
+		f.vf = __ffs(sc.vfs[c->self] | 0x10000);
+	ret = amdx_recovery_exec(file, action,
+				 args->partition == AMDX_RAS_PARTITION_ALL ?
+				 0 : args->partition, f.vf);
+	args->outcome = amdx_recovery_finish(c, slot, args->partition,
+					     args->vf, action, ret, &err);
+	args->error = err;
+	args->state = slot->state;
+	args->action = slot->action ?: action;
+	/* The run happened: a failure is in outcome and error. */
+	ret = 0;
+out_unlock:
+	mutex_unlock(&ras->lock);
+	args->num_listed = 0;
+	if (c && !ret && num_listed) {
+		args->num_listed = num_listed;
+		ret = amdx_recovery_copy_holders(adev, c, args);
+	}
+	if (c)
+		amdx_recovery_ctx_put(c);
+	return ret;
+}
+
+/**
+ * amdx_ioctl_recovery_plan() - %AMDX_IOC_RECOVERY_PLAN
+ * @file: a device fd.
+ * @data: &struct amdx_recovery.
+ *
+ * The target's pending action (or the one named) and its exact scope:
+ * the devices, partitions, VFs and processes it takes down, the peers
+ * that drain first, the estimate.  Changes nothing; needs no privilege.
+ *
+ * Return: 0; -EINVAL for flags, non-zero reserved, an unknown action, a
+ * partition or VF the device lacks, both, an action that does not apply
+ * to the target (partition on the device, vf on a partition bound to no
+ * VF), more than %AMDX_RECOVERY_PROCESSES_MAX entries; -EINTR; -ENOMEM;
+ * -EFAULT.
+ */
+int amdx_ioctl_recovery_plan(struct amdx_file *file, void *data)
+{
+	return amdx_recovery_do(file, data, false);
+}
+
+/**
+ * amdx_ioctl_recovery_run() - %AMDX_IOC_RECOVERY_RUN
+ * @file: a device fd.
+ * @data: &struct amdx_recovery.
+ *
+ * Plans as amdx_ioctl_recovery_plan(), then with the discipline of a
+ * partition commit: refuses while processes hold the VRAM it resets
+ * unless %AMDX_RECOVERY_F_STOP (they are then killed first), refuses a
+ * reset of other devices unless %AMDX_RECOVERY_F_OTHERS, runs the action,
+ * then the self-test.  Every step is a RECOVERY event.
+ *
+ * Return: 0 with &amdx_recovery.outcome (cleared, escalated, failed) and
+ * error; the errors of plan; -ENOENT with nothing pending; -EOPNOTSUPP
+ * for a reset the device does not declare, node or rma; -EXDEV for
+ * other devices without the flag; -EBUSY for holders without the flag.
+ */
+int amdx_ioctl_recovery_run(struct amdx_file *file, void *data)
+{
+	return amdx_recovery_do(file, data, true);
+}
+
+/*
+ * debugfs: ``recovery_fault`` (write-only, root): "KIND PARTITION VF"
+ * (decimal; 4294967295 for none) reports a fault the RAS blocks do not
+ * model, as a provider's hang detection would: a hung queue, VF or
+ * firmware.  Fenced against removal as the event hook is.
+ */
+static ssize_t amdx_recovery_hook_write(struct file *f,
+					const char __user *ubuf, size_t len,
+					loff_t *ppos)
+{
+	struct amdx_device *adev = f->private_data;
+	u32 kind, part, vf;
+	char buf[48];
+	int ret;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	if (sscanf(buf, "%u %u %u", &kind, &part, &vf) != 3) {
+		amdx_dbg(adev, "recovery_fault: want \"KIND PARTITION VF\"\n");
+		return -EINVAL;
+	}
+	down_read(&adev->lock);
+	if (adev->dead) {
+		ret = -ENODEV;
+	} else {
+		mutex_lock(&adev->ras->lock);
+		ret = amdx_recovery_fault(adev, kind, part, vf, NULL);
+		mutex_unlock(&adev->ras->lock);
+	}
+	up_read(&adev->lock);
+	if (ret == -EINVAL)
+		amdx_dbg(adev, "recovery_fault: fault %u on partition %d VF %d does not fit the device\n",
+			 kind, (int)part, (int)vf);
+	return ret ? ret : len;
+}
+
+static const struct file_operations amdx_recovery_hook_fops = {
+	.owner = THIS_MODULE,
+	.open = amdx_event_hook_open,
+	.release = amdx_event_hook_release,
+	.write = amdx_recovery_hook_write,
+};
+
+/**
+ * amdx_recovery_debugfs_add() - create the device's ``recovery_fault`` hook
+ * @adev: the device; its debugfs directory exists.
+ */
+void amdx_recovery_debugfs_add(struct amdx_device *adev)
+{
+	debugfs_create_file_unsafe("recovery_fault", 0200, adev->debugfs, adev,
+				   &amdx_recovery_hook_fops);
+}

@@ -1,0 +1,542 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Smallest-sufficient recovery end to end (Documentation/ras.rst,
+ * "Recovery actions"): a fault's ERROR record carries the action it sets
+ * and its scope; RECOVERY_PLAN previews the action's exact scope;
+ * RECOVERY_RUN stops exactly the processes the plan listed (a bystander
+ * on another partition keeps running, its data intact), runs the action
+ * and clears it only after the self-test; a failing self-test escalates,
+ * a reset failing midway leaves the state FAILED; hive and switch resets
+ * that take other devices need AMDX_RECOVERY_F_OTHERS.
+ */
+#include <poll.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+
+#include "amdx_selftest.h"
+#include "kselftest_harness.h"
+
+#define REC_MAX_EVENTS	128
+#define REC_NONE	0xffffffffU
+#define REC_DEVS	3
+
+struct rec_dev {
+	unsigned int sim;
+	__u32 id;
+	int fd;
+};
+
+FIXTURE(rec) {
+	int ctl;
+	int ev;
+	struct rec_dev d[REC_DEVS];
+	unsigned int n;
+	struct amdx_event evs[REC_MAX_EVENTS];
+	unsigned int nevs;
+};
+
+FIXTURE_SETUP(rec)
+{
+	self->ctl = open(AMDX_DEV_PATH, O_RDWR | O_CLOEXEC);
+	ASSERT_GE(self->ctl, 0);
+	self->n = 0;
+	self->ev = -1;
+	self->nevs = 0;
+}
+
+FIXTURE_TEARDOWN(rec)
+{
+	unsigned int i;
+
+	if (self->ev >= 0)
+		close(self->ev);
+	for (i = 0; i < self->n; i++) {
+		close(self->d[i].fd);
+		amdx_sim_del(self->d[i].sim);
+	}
+	close(self->ctl);
+}
+
+/* Creates device @i (sim id recovery + @i) with @params; subscribes to 0. */
+static void dev_new(struct __test_metadata *_metadata,
+		    FIXTURE_DATA(rec) *self, const char *params)
+{
+	struct amdx_event_subscribe sub = {
+		.mask = AMDX_EVENT_MASK_ALL,
+		.flags = AMDX_EVENT_F_NONBLOCK,
+	};
+	struct rec_dev *d = &self->d[self->n];
+	char bdf[AMDX_BDF_LEN];
+
+	d->sim = AMDX_SIM_ID_MOD(recovery, self->n);
+	amdx_sim_del(d->sim);
+	ASSERT_EQ(0, amdx_sim_new(d->sim, params));
+	amdx_sim_bdf(d->sim, bdf, sizeof(bdf));
+	ASSERT_EQ(0, amdx_find_device(self->ctl, bdf, &d->id));
+	d->fd = amdx_device_open(self->ctl, d->id);
+	ASSERT_GE(d->fd, 0);
+	if (!self->n++) {
+		ASSERT_EQ(0, amdx_ioctl(d->fd, AMDX_IOC_EVENT_SUBSCRIBE, &sub));
+		self->ev = sub.fd;
+	}
+}
+
+/* Reads every waiting record of device 0 into self->evs. */
+static void drain(struct __test_metadata *_metadata, FIXTURE_DATA(rec) *self)
+{
+	ssize_t n;
+
+	for (;;) {
+		n = read(self->ev, &self->evs[self->nevs],
+			 (REC_MAX_EVENTS - self->nevs) * sizeof(self->evs[0]));
+		if (n < 0) {
+			ASSERT_EQ(EAGAIN, errno);
+			break;
+		}
+		self->nevs += n / sizeof(self->evs[0]);
+		ASSERT_LT(self->nevs, REC_MAX_EVENTS);
+	}
+}
+
+/* Index of the first RECOVERY record of @type at or after @from, or -1. */
+static int find_rec(FIXTURE_DATA(rec) *self, unsigned int from, __u32 type)
+{
+	unsigned int i;
+
+	for (i = from; i < self->nevs; i++)
+		if (self->evs[i].kind == AMDX_EVENT_RECOVERY &&
+		    self->evs[i].type == type)
+			return i;
+	return -1;
+}
+
+static int find_kind(FIXTURE_DATA(rec) *self, __u16 kind)
+{
+	unsigned int i;
+
+	for (i = 0; i < self->nevs; i++)
+		if (self->evs[i].kind == kind)
+			return i;
+	return -1;
+}
+
+static int plan(int fd, struct amdx_recovery *r, __u32 part, __u32 vf,
+		__u32 action)
+{
+	memset(r, 0, sizeof(*r));
+	r->partition = part;
+	r->vf = vf;
+	r->action = action;
+	return amdx_ioctl(fd, AMDX_IOC_RECOVERY_PLAN, r);
+}
+
+static int run(int fd, struct amdx_recovery *r, __u32 part, __u32 action,
+	       __u32 flags)
+{
+	memset(r, 0, sizeof(*r));
+	r->partition = part;
+	r->vf = REC_NONE;
+	r->action = action;
+	r->flags = flags;
+	return amdx_ioctl(fd, AMDX_IOC_RECOVERY_RUN, r);
+}
+
+/* Reports fault @kind through the core's debugfs hook. */
+static int fault(__u32 id, __u32 kind, __u32 part, __u32 vf)
+{
+	char path[96], buf[48];
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/amdx/amdx%u/recovery_fault",
+		 id);
+	snprintf(buf, sizeof(buf), "%u %u %u", kind, part, vf);
+	return amdx_sysfs_write(path, buf);
+}
+
+static int commit(int fd, __u32 compute, __u32 memory)
+{
+	struct amdx_partition_config c = {
+		.compute_mode = compute, .memory_mode = memory,
+	};
+
+	return amdx_ioctl(fd, AMDX_IOC_PARTITION_COMMIT, &c);
+}
+
+/* A gfx UE of one partition in CPX: partition reset, self-test, cleared. */
+TEST_F(rec, engine_ue_costs_the_partition_and_clears_after_self_test)
+{
+	struct amdx_recovery r;
+	int e, p, t, c;
+
+	dev_new(_metadata, self, "model=mi300x");
+	ASSERT_EQ(0, commit(self->d[0].fd, AMDX_COMPUTE_CPX, 0));
+	drain(_metadata, self);
+	self->nevs = 0;
+
+	/* XCC 3 is partition 3 in CPX */
+	ASSERT_EQ(0, amdx_ras_inject(self->d[0].fd, AMDX_RAS_BLOCK_GFX,
+				     AMDX_RAS_TYPE_UE, 3, 1, 0));
+	drain(_metadata, self);
+	e = find_kind(self, AMDX_EVENT_ERROR);
+	ASSERT_GE(e, 0);
+	ASSERT_TRUE(self->evs[e].data[1] & AMDX_RECOVERY_SUM_VALID);
+	EXPECT_EQ(AMDX_RECOVER_PARTITION,
+		  AMDX_RECOVERY_SUM_ACTION(self->evs[e].data[1]));
+	EXPECT_EQ(0, AMDX_RECOVERY_SUM_DEVICES(self->evs[e].data[1]));
+	EXPECT_EQ(1, AMDX_RECOVERY_SUM_PARTITIONS(self->evs[e].data[1]));
+	p = find_rec(self, e, AMDX_RECOVERY_EV_PENDING);
+	ASSERT_GT(p, e);
+	EXPECT_EQ(3, self->evs[p].partition);
+	EXPECT_EQ(self->evs[e].seq, self->evs[p].address);
+	EXPECT_EQ(AMDX_FAULT_ENGINE_UE, self->evs[p].block);
+	/* the ladder's reset is the action: self-test, then cleared */
+	t = find_rec(self, p, AMDX_RECOVERY_EV_SELFTEST);
+	ASSERT_GT(t, p);
+	EXPECT_EQ(0, self->evs[t].data[1]);
+	c = find_rec(self, t, AMDX_RECOVERY_EV_CLEARED);
+	ASSERT_GT(c, t);
+
+	ASSERT_EQ(0, plan(self->d[0].fd, &r, 3, REC_NONE, AMDX_RECOVER_PENDING));
+	EXPECT_EQ(AMDX_RECOVER_NONE, r.action);
+	EXPECT_EQ(AMDX_RECOVERY_STATE_NONE, r.state);
+}
+
+/* A failing self-test escalates to the next rung and says so. */
+TEST_F(rec, failing_self_test_escalates)
+{
+	struct amdx_recovery r;
+	int s, x;
+
+	dev_new(_metadata, self, "model=mi300x");
+	ASSERT_EQ(0, commit(self->d[0].fd, AMDX_COMPUTE_CPX, 0));
+	ASSERT_EQ(0, amdx_sim_knob(self->d[0].sim, "fail_self_test", 1));
+	drain(_metadata, self);
+	self->nevs = 0;
+
+	ASSERT_EQ(0, amdx_ras_inject(self->d[0].fd, AMDX_RAS_BLOCK_GFX,
+				     AMDX_RAS_TYPE_UE, 3, 1, 0));
+	drain(_metadata, self);
+	s = find_rec(self, 0, AMDX_RECOVERY_EV_SELFTEST);
+	ASSERT_GE(s, 0);
+	EXPECT_EQ(-EIO, (__s64)self->evs[s].data[1]);
+	x = find_rec(self, s, AMDX_RECOVERY_EV_ESCALATED);
+	ASSERT_GT(x, s);
+	/* no VF is bound: after partition comes the device */
+	EXPECT_EQ(AMDX_RECOVER_DEVICE,
+		  AMDX_RECOVERY_SUM_ACTION(self->evs[x].data[0]));
+	EXPECT_EQ(-1, find_rec(self, s, AMDX_RECOVERY_EV_CLEARED));
+
+	ASSERT_EQ(0, plan(self->d[0].fd, &r, 3, REC_NONE, AMDX_RECOVER_PENDING));
+	EXPECT_EQ(AMDX_RECOVER_DEVICE, r.action);
+	EXPECT_EQ(AMDX_RECOVERY_STATE_PENDING, r.state);
+	EXPECT_EQ(1, r.num_devices);
+	EXPECT_EQ(8, r.num_partitions);
+
+	/* running it, with a passing self-test, clears it */
+	ASSERT_EQ(0, run(self->d[0].fd, &r, 3, AMDX_RECOVER_PENDING, 0));
+	EXPECT_EQ(AMDX_RECOVERY_OUT_CLEARED, r.outcome);
+	EXPECT_EQ(AMDX_RECOVERY_STATE_NONE, r.state);
+	ASSERT_EQ(0, plan(self->d[0].fd, &r, 3, REC_NONE, AMDX_RECOVER_PENDING));
+	EXPECT_EQ(AMDX_RECOVER_NONE, r.action);
+}
+
+/* A device that declares no partition reset pays for the device. */
+TEST_F(rec, profile_without_partition_reset_picks_the_device)
+{
+	struct amdx_recovery r;
+	int e;
+
+	dev_new(_metadata, self, "model=mi300x resets=queue,pipe,device");
+	ASSERT_EQ(0, commit(self->d[0].fd, AMDX_COMPUTE_CPX, 0));
+	drain(_metadata, self);
+	self->nevs = 0;
+	ASSERT_EQ(0, amdx_ras_inject(self->d[0].fd, AMDX_RAS_BLOCK_GFX,
+				     AMDX_RAS_TYPE_UE, 3, 1, 0));
+	drain(_metadata, self);
+	e = find_kind(self, AMDX_EVENT_ERROR);
+	ASSERT_GE(e, 0);
+	EXPECT_EQ(AMDX_RECOVER_DEVICE,
+		  AMDX_RECOVERY_SUM_ACTION(self->evs[e].data[1]));
+	EXPECT_EQ(1, AMDX_RECOVERY_SUM_DEVICES(self->evs[e].data[1]));
+	EXPECT_EQ(8, AMDX_RECOVERY_SUM_PARTITIONS(self->evs[e].data[1]));
+	ASSERT_EQ(0, plan(self->d[0].fd, &r, 3, REC_NONE, AMDX_RECOVER_PENDING));
+	EXPECT_EQ(AMDX_RECOVER_DEVICE, r.action);
+	EXPECT_EQ(AMDX_RECOVERY_STATE_PENDING, r.state);
+	EXPECT_EQ(self->evs[e].seq, r.seq);
+	EXPECT_EQ(AMDX_FAULT_ENGINE_UE, r.fault);
+}
+
+/* A hung queue: queue reset pending, run, cleared; never by itself. */
+TEST_F(rec, queue_hang_clears_only_after_run)
+{
+	struct amdx_recovery r;
+
+	dev_new(_metadata, self, "model=mi300x reset_ms=queue:7");
+	ASSERT_EQ(0, commit(self->d[0].fd, AMDX_COMPUTE_CPX, 0));
+	ASSERT_EQ(0, fault(self->d[0].id, AMDX_FAULT_QUEUE_HANG, 1, REC_NONE));
+	ASSERT_EQ(0, plan(self->d[0].fd, &r, 1, REC_NONE, AMDX_RECOVER_PENDING));
+	EXPECT_EQ(AMDX_RECOVER_QUEUE, r.action);
+	EXPECT_EQ(AMDX_RECOVERY_STATE_PENDING, r.state);
+	EXPECT_EQ(7, r.est_ms);
+	EXPECT_EQ(0, r.num_devices);
+	/* the other partitions have nothing pending */
+	ASSERT_EQ(0, plan(self->d[0].fd, &r, 2, REC_NONE, AMDX_RECOVER_PENDING));
+	EXPECT_EQ(AMDX_RECOVER_NONE, r.action);
+
+	ASSERT_EQ(0, run(self->d[0].fd, &r, 1, AMDX_RECOVER_PENDING, 0));
+	EXPECT_EQ(AMDX_RECOVERY_OUT_CLEARED, r.outcome);
+	ASSERT_EQ(0, plan(self->d[0].fd, &r, 1, REC_NONE, AMDX_RECOVER_PENDING));
+	EXPECT_EQ(AMDX_RECOVER_NONE, r.action);
+	EXPECT_EQ(-ENOENT, run(self->d[0].fd, &r, 1, AMDX_RECOVER_PENDING, 0));
+}
+
+/* A reset that fails midway leaves FAILED, never none. */
+TEST_F(rec, reset_failing_midway_leaves_failed)
+{
+	struct amdx_recovery r;
+
+	dev_new(_metadata, self, "model=mi300x");
+	ASSERT_EQ(0, commit(self->d[0].fd, AMDX_COMPUTE_CPX, 0));
+	ASSERT_EQ(0, fault(self->d[0].id, AMDX_FAULT_QUEUE_HANG, 2, REC_NONE));
+	ASSERT_EQ(0, amdx_sim_knob(self->d[0].sim, "fail_reset", 1));
+	ASSERT_EQ(0, run(self->d[0].fd, &r, 2, AMDX_RECOVER_PENDING, 0));
+	EXPECT_EQ(AMDX_RECOVERY_OUT_FAILED, r.outcome);
+	EXPECT_EQ(-EIO, r.error);
+	EXPECT_EQ(AMDX_RECOVERY_STATE_FAILED, r.state);
+	ASSERT_EQ(0, plan(self->d[0].fd, &r, 2, REC_NONE, AMDX_RECOVER_PENDING));
+	EXPECT_EQ(AMDX_RECOVER_QUEUE, r.action);
+	EXPECT_EQ(AMDX_RECOVERY_STATE_FAILED, r.state);
+	/* a second run, that works, clears it */
+	ASSERT_EQ(0, run(self->d[0].fd, &r, 2, AMDX_RECOVER_PENDING, 0));
+	EXPECT_EQ(AMDX_RECOVERY_OUT_CLEARED, r.outcome);
+}
+
+/* A child holding one VRAM page of memory partition @mem until killed. */
+static pid_t holder(int ctl, __u32 id, __u32 mem, int ready)
+{
+	size_t ps = sysconf(_SC_PAGESIZE);
+	struct amdx_hmm_attr a = {
+		.valid = AMDX_HMM_ATTR_PREFERRED_LOC, .preferred_loc = mem,
+	};
+	struct amdx_hmm_migrate m = { .dest = mem };
+	char ok = 'n';
+	pid_t pid;
+	char *buf;
+	int fd;
+
+	pid = fork();
+	if (pid)
+		return pid;
+	fd = amdx_device_open(ctl, id);
+	buf = mmap(NULL, ps, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (fd >= 0 && buf != MAP_FAILED) {
+		memset(buf, 0x5a, ps);
+		a.start = (uintptr_t)buf;
+		a.size = ps;
+		m.start = a.start;
+		m.size = ps;
+		if (!amdx_ioctl(fd, AMDX_IOC_HMM_SET_ATTR, &a) &&
+		    !amdx_ioctl(fd, AMDX_IOC_HMM_MIGRATE, &m) && m.moved == 1)
+			ok = 'y';
+	}
+	if (write(ready, &ok, 1) != 1)
+		_exit(1);
+	/* until killed */
+	for (;;)
+		pause();
+}
+
+static volatile sig_atomic_t rec_usr1;
+
+static void rec_on_usr1(int sig)
+{
+	rec_usr1 = 1;
+}
+
+/* A bystander: holds VRAM of @mem; on SIGUSR1 exits 0 with its data intact. */
+static pid_t bystander(int ctl, __u32 id, __u32 mem, int ready)
+{
+	size_t ps = sysconf(_SC_PAGESIZE);
+	struct amdx_hmm_attr a = {
+		.valid = AMDX_HMM_ATTR_PREFERRED_LOC, .preferred_loc = mem,
+	};
+	struct amdx_hmm_migrate m = { .dest = mem };
+	char ok = 'n';
+	pid_t pid;
+	size_t i;
+	char *buf;
+	int fd;
+
+	pid = fork();
+	if (pid)
+		return pid;
+	signal(SIGUSR1, rec_on_usr1);
+	fd = amdx_device_open(ctl, id);
+	buf = mmap(NULL, ps, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (fd >= 0 && buf != MAP_FAILED) {
+		memset(buf, 0x3c, ps);
+		a.start = (uintptr_t)buf;
+		a.size = ps;
+		m.start = a.start;
+		m.size = ps;
+		if (!amdx_ioctl(fd, AMDX_IOC_HMM_SET_ATTR, &a) &&
+		    !amdx_ioctl(fd, AMDX_IOC_HMM_MIGRATE, &m) && m.moved == 1)
+			ok = 'y';
+	}
+	if (write(ready, &ok, 1) != 1)
+		_exit(1);
+	while (!rec_usr1)
+		pause();
+	for (i = 0; i < ps; i++)
+		if (buf[i] != 0x3c)
+			_exit(3);
+	_exit(0);
+}
+
+/*
+ * DPX + NPS2: partition 0 is memory partition 0, partition 1 memory
+ * partition 1.  The plan of partition 0's reset lists exactly its holder;
+ * the run refuses without STOP, then kills exactly it; the bystander on
+ * partition 1 keeps running with its data intact.
+ */
+TEST_F(rec, run_stops_exactly_the_planned_processes)
+{
+	struct amdx_recovery_process procs[4];
+	int rp[2], rb[2], status;
+	struct amdx_recovery r;
+	pid_t h, b;
+	char ok;
+
+	if (!(amdx_caps(self->ctl) & AMDX_CAP_HMM_MIGRATE))
+		SKIP(return, "no AMDX_CAP_HMM_MIGRATE (kernel without DEVICE_PRIVATE)");
+	dev_new(_metadata, self, "model=mi300x");
+	ASSERT_EQ(0, commit(self->d[0].fd, AMDX_COMPUTE_DPX, AMDX_MEMORY_NPS2));
+	ASSERT_EQ(0, pipe(rp));
+	ASSERT_EQ(0, pipe(rb));
+	h = holder(self->ctl, self->d[0].id, 0, rp[1]);
+	ASSERT_GT(h, 0);
+	b = bystander(self->ctl, self->d[0].id, 1, rb[1]);
+	ASSERT_GT(b, 0);
+	ASSERT_EQ(1, read(rp[0], &ok, 1));
+	ASSERT_EQ('y', ok);
+	ASSERT_EQ(1, read(rb[0], &ok, 1));
+	ASSERT_EQ('y', ok);
+
+	ASSERT_EQ(0, fault(self->d[0].id, AMDX_FAULT_ENGINE_UE, 0, REC_NONE));
+	memset(&r, 0, sizeof(r));
+	r.partition = 0;
+	r.vf = REC_NONE;
+	r.action = AMDX_RECOVER_PENDING;
+	r.processes = (uintptr_t)procs;
+	r.num_listed = 4;
+	ASSERT_EQ(0, amdx_ioctl(self->d[0].fd, AMDX_IOC_RECOVERY_PLAN, &r));
+	EXPECT_EQ(AMDX_RECOVER_PARTITION, r.action);
+	EXPECT_EQ(1, r.num_partitions);
+	EXPECT_EQ(1, r.partitions[self->d[0].id]);
+	EXPECT_EQ(1, r.num_processes);
+	ASSERT_EQ(1, r.num_listed);
+	EXPECT_EQ(h, procs[0].pid);
+	EXPECT_EQ(0, procs[0].mem_partition);
+	EXPECT_EQ(self->d[0].id, procs[0].device);
+
+	/* holders and no STOP: refused, nothing stopped */
+	EXPECT_EQ(-EBUSY, run(self->d[0].fd, &r, 0, AMDX_RECOVER_PENDING, 0));
+	EXPECT_EQ(0, waitpid(h, &status, WNOHANG));
+
+	ASSERT_EQ(0, run(self->d[0].fd, &r, 0, AMDX_RECOVER_PENDING,
+			 AMDX_RECOVERY_F_STOP));
+	EXPECT_EQ(AMDX_RECOVERY_OUT_CLEARED, r.outcome);
+	ASSERT_EQ(h, waitpid(h, &status, 0));
+	EXPECT_TRUE(WIFSIGNALED(status));
+	EXPECT_EQ(SIGKILL, WTERMSIG(status));
+	/* the bystander still runs, its data intact */
+	EXPECT_EQ(0, waitpid(b, &status, WNOHANG));
+	ASSERT_EQ(0, kill(b, SIGUSR1));
+	ASSERT_EQ(b, waitpid(b, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	close(rp[0]);
+	close(rp[1]);
+	close(rb[0]);
+	close(rb[1]);
+}
+
+/* A fabric fault resets the hive: others only with the flag. */
+TEST_F(rec, hive_reset_needs_the_others_flag)
+{
+	struct amdx_recovery r;
+
+	dev_new(_metadata, self, "model=mi300x hive=7ec0");
+	dev_new(_metadata, self, "model=mi300x hive=7ec0");
+	ASSERT_EQ(0, fault(self->d[0].id, AMDX_FAULT_FABRIC,
+			   AMDX_RAS_PARTITION_ALL, REC_NONE));
+	ASSERT_EQ(0, plan(self->d[0].fd, &r, AMDX_RAS_PARTITION_ALL, REC_NONE,
+			  AMDX_RECOVER_PENDING));
+	EXPECT_EQ(AMDX_RECOVER_HIVE, r.action);
+	EXPECT_EQ(2, r.num_devices);
+	EXPECT_EQ((1ULL << self->d[0].id) | (1ULL << self->d[1].id), r.devices);
+	EXPECT_EQ(-EXDEV, run(self->d[0].fd, &r, AMDX_RAS_PARTITION_ALL,
+			  AMDX_RECOVER_PENDING, 0));
+	ASSERT_EQ(0, run(self->d[0].fd, &r, AMDX_RAS_PARTITION_ALL,
+			 AMDX_RECOVER_PENDING, AMDX_RECOVERY_F_OTHERS));
+	EXPECT_EQ(AMDX_RECOVERY_OUT_CLEARED, r.outcome);
+}
+
+/* A device reset below a switch is a secondary bus reset of its port. */
+TEST_F(rec, switch_reset_takes_the_devices_below_it)
+{
+	struct amdx_recovery r;
+
+	dev_new(_metadata, self, "model=mi300x switch=3 reset_ms=device:900");
+	dev_new(_metadata, self, "model=mi300x switch=3 reset_ms=device:1200");
+	dev_new(_metadata, self, "model=mi300x");
+	ASSERT_EQ(0, plan(self->d[0].fd, &r, AMDX_RAS_PARTITION_ALL, REC_NONE,
+			  AMDX_RECOVER_DEVICE));
+	EXPECT_EQ(2, r.num_devices);
+	EXPECT_EQ((1ULL << self->d[0].id) | (1ULL << self->d[1].id), r.devices);
+	EXPECT_EQ(0, r.peers);
+	/* the slowest device decides */
+	EXPECT_EQ(1200, r.est_ms);
+	/* the device on a root port resets alone */
+	ASSERT_EQ(0, plan(self->d[2].fd, &r, AMDX_RAS_PARTITION_ALL, REC_NONE,
+			  AMDX_RECOVER_DEVICE));
+	EXPECT_EQ(1, r.num_devices);
+	EXPECT_EQ(1ULL << self->d[2].id, r.devices);
+	/* and nothing was pending on it: a run has nothing to do */
+	EXPECT_EQ(-ENOENT, run(self->d[2].fd, &r, AMDX_RAS_PARTITION_ALL,
+			  AMDX_RECOVER_PENDING, 0));
+}
+
+TEST_F(rec, bad_arguments)
+{
+	struct amdx_recovery r;
+
+	dev_new(_metadata, self, "model=mi300x");
+	memset(&r, 0, sizeof(r));
+	r.partition = AMDX_RAS_PARTITION_ALL;
+	r.vf = REC_NONE;
+	r.flags = AMDX_RECOVERY_F_STOP;
+	EXPECT_EQ(-EINVAL, amdx_ioctl(self->d[0].fd, AMDX_IOC_RECOVERY_PLAN, &r));
+	EXPECT_EQ(-EINVAL, plan(self->d[0].fd, &r, 0, 0, AMDX_RECOVER_VF));
+	EXPECT_EQ(-EINVAL, plan(self->d[0].fd, &r, 1, REC_NONE, AMDX_RECOVER_PENDING));
+	EXPECT_EQ(-EINVAL, plan(self->d[0].fd, &r, AMDX_RAS_PARTITION_ALL, REC_NONE,
+			   AMDX_RECOVER_COUNT));
+	/* partition reset of no partition */
+	EXPECT_EQ(-EINVAL, plan(self->d[0].fd, &r, AMDX_RAS_PARTITION_ALL, REC_NONE,
+			   AMDX_RECOVER_PARTITION));
+	memset(&r, 0, sizeof(r));
+	r.partition = AMDX_RAS_PARTITION_ALL;
+	r.vf = REC_NONE;
+	r.flags = 1U << 7;
+	EXPECT_EQ(-EINVAL, amdx_ioctl(self->d[0].fd, AMDX_IOC_RECOVERY_RUN, &r));
+	/* a fault that does not fit: a queue hang needs a partition */
+	EXPECT_NE(0, fault(self->d[0].id, AMDX_FAULT_QUEUE_HANG,
+			   AMDX_RAS_PARTITION_ALL, REC_NONE));
+	/* rma and node are not amdx's to run */
+	EXPECT_EQ(-EOPNOTSUPP, run(self->d[0].fd, &r, AMDX_RAS_PARTITION_ALL,
+			  AMDX_RECOVER_NODE, 0));
+}
+
+TEST_HARNESS_MAIN
