@@ -126,8 +126,9 @@ static int txn_init(struct kunit *test)
 		.num_xcc = 8,
 		.num_sdma = 16,
 		.num_vcn = 4,
-		/* DPX and NPS2: the model's, not declared by this device */
+		/* NPS2: the model's, not declared by this device */
 		.supported_compute_modes = BIT(AMDX_COMPUTE_SPX) |
+					   BIT(AMDX_COMPUTE_DPX) |
 					   BIT(AMDX_COMPUTE_QPX) |
 					   BIT(AMDX_COMPUTE_CPX),
 		.supported_memory_modes = BIT(AMDX_MEMORY_NPS1) |
@@ -334,6 +335,7 @@ struct txn_refusal {
 	u32 compute;
 	u32 memory;
 	u32 reason;
+	u32 undeclared;	/* compute modes the device stops declaring */
 };
 
 static const struct txn_refusal txn_refusals[] = {
@@ -348,8 +350,8 @@ static const struct txn_refusal txn_refusals[] = {
 	{ "CPX NPS2 incompatible", AMDX_COMPUTE_CPX, AMDX_MEMORY_NPS2,
 	  AMDX_PART_REASON_INCOMPATIBLE },
 	{ "DPX not declared by the device", AMDX_COMPUTE_DPX, 0,
-	  AMDX_PART_REASON_COMPUTE_UNSUPPORTED },
-	{ "NPS2 not declared by the device", AMDX_COMPUTE_QPX,
+	  AMDX_PART_REASON_COMPUTE_UNSUPPORTED, BIT(AMDX_COMPUTE_DPX) },
+	{ "NPS2 not declared by the device", AMDX_COMPUTE_DPX,
 	  AMDX_MEMORY_NPS2, AMDX_PART_REASON_MEMORY_UNSUPPORTED },
 };
 
@@ -369,6 +371,7 @@ static void txn_invalid_config_refused_with_reason(struct kunit *test)
 		.memory_mode = r->memory,
 	};
 
+	c->adev->desc.supported_compute_modes &= ~r->undeclared;
 	txn_snapshot(c, c->before);
 	KUNIT_EXPECT_EQ(test, txn_run(c, &cfg, false), 0);
 	KUNIT_EXPECT_EQ(test, cfg.allowed, 0);
