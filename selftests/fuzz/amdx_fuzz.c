@@ -1124,6 +1124,16 @@ static void do_ioctl(struct thread *t)
 	}
 	argp = chance(r, 8) ? pick_ptr(t, a, size < PAGE ? size : PAGE) :
 			      (uintptr_t)a;
+	/*
+	 * RECOVERY_RUN with AMDX_RECOVERY_F_STOP SIGKILLs the processes
+	 * holding the VRAM it resets, and the fuzzer holds VRAM: never ask
+	 * for that, whatever number and size the command got above.
+	 */
+	if (_IOC_TYPE(cmd) == AMDX_IOCTL_BASE &&
+	    _IOC_NR(cmd) == _IOC_NR(AMDX_IOC_RECOVERY_RUN)) {
+		((struct amdx_recovery *)a)->flags &= ~AMDX_RECOVERY_F_STOP;
+		argp = (uintptr_t)a;
+	}
 
 	atomic_store(&t->in_row, row);
 	t0 = now_ns();
