@@ -34,7 +34,7 @@
 #include <time.h>
 
 #include "amdx_selftest.h"
-#include "kselftest_harness.h"
+#include "amdx_harness.h"
 
 #define BOUNDS_SIM_PARAMS	"model=mi300x vram=64"
 /* A huge sparse marking, as an attacker would: 64 TiB of PROT_READ. */
@@ -43,7 +43,7 @@
 #define BOUND_S			20
 /* After SIGKILL, how long the child may take to die. */
 #define KILL_BOUND_S		20
-/* Each test, setup and the bounds above included (the harness's is 30). */
+/* Each test, setup and the bounds above included (amdx_harness.h). */
 #define TEST_S			120
 
 #define HMM_NO_CAP		"no AMDX_CAP_HMM_MIGRATE"

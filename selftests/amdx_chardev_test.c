@@ -12,7 +12,7 @@
 #include <sys/mman.h>
 
 #include "amdx_selftest.h"
-#include "kselftest_harness.h"
+#include "amdx_harness.h"
 
 FIXTURE(amdx)
 {

@@ -45,7 +45,7 @@
 #include <time.h>
 
 #include "amdx_selftest.h"
-#include "kselftest_harness.h"
+#include "amdx_harness.h"
 
 #define EV_SIM_ID	AMDX_SIM_ID(event, 0)
 #define EV_SIM_ID2	AMDX_SIM_ID(event, 1)

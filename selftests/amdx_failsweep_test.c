@@ -20,7 +20,7 @@
 #include <time.h>
 
 #include "amdx_selftest.h"
-#include "kselftest_harness.h"
+#include "amdx_harness.h"
 
 /*
  * The harness keeps a test's verdict in exit_code (KSFT_FAIL) since 6.9

@@ -27,7 +27,7 @@
 #include <sys/mman.h>
 
 #include "amdx_selftest.h"
-#include "kselftest_harness.h"
+#include "amdx_harness.h"
 
 #define HOOKS_SIM_ID		AMDX_SIM_ID(hooks, 0)
 #define HOOKS_SIM_PARAMS	"model=mi300x vram=64"

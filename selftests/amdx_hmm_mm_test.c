@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "amdx_selftest.h"
-#include "kselftest_harness.h"
+#include "amdx_harness.h"
 
 #define MM_SIM_ID	760
 #define MM_SZ_2M	0x200000UL

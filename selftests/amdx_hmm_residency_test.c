@@ -22,7 +22,7 @@
 #include <sys/wait.h>
 
 #include "amdx_selftest.h"
-#include "kselftest_harness.h"
+#include "amdx_harness.h"
 
 #define SIM_ID		AMDX_SIM_ID(residency, 0)
 #define NO_HMM		"no AMDX_CAP_HMM_MIGRATE (kernel without DEVICE_PRIVATE)"

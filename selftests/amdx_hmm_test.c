@@ -28,7 +28,7 @@
 #include <time.h>
 
 #include "amdx_selftest.h"
-#include "kselftest_harness.h"
+#include "amdx_harness.h"
 
 #define HMM_SIM_ID		AMDX_SIM_ID(hmm, 0)
 #define HMM_SIM_PARAMS		"model=mi300x vram=64"

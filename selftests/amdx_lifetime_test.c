@@ -21,7 +21,7 @@
 
 #include "amdx_selftest.h"
 #include "lib/amdx_fuse.h"
-#include "kselftest_harness.h"
+#include "amdx_harness.h"
 
 #define MOD_DIR		"/lib/amdx"
 #define SIM_ID		AMDX_SIM_ID(lifetime, 0)	/* and + 1 */

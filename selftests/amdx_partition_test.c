@@ -33,7 +33,7 @@
 #include <time.h>
 
 #include "amdx_selftest.h"
-#include "kselftest_harness.h"
+#include "amdx_harness.h"
 
 #define SIM_ID		AMDX_SIM_ID(partition, 0)
 #define SIM_ID2		AMDX_SIM_ID(partition, 1)

@@ -28,7 +28,7 @@
 #include <sys/wait.h>
 
 #include "amdx_selftest.h"
-#include "kselftest_harness.h"
+#include "amdx_harness.h"
 
 #define SIM_ID		AMDX_SIM_ID(priv, 0)
 #define SIM_PARAMS	"model=mi300x vram=256"

@@ -15,7 +15,7 @@
 #include <poll.h>
 
 #include "amdx_selftest.h"
-#include "kselftest_harness.h"
+#include "amdx_harness.h"
 
 #define LADDER_MAX_EVENTS	256
 

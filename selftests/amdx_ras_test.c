@@ -20,7 +20,7 @@
 #include <time.h>
 
 #include "amdx_selftest.h"
-#include "kselftest_harness.h"
+#include "amdx_harness.h"
 
 #define RAS_VRAM_MIB		64
 #define RAS_SYSFS		"/sys/class/amdx"

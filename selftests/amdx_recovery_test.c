@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 
 #include "amdx_selftest.h"
-#include "kselftest_harness.h"
+#include "amdx_harness.h"
 
 #define REC_MAX_EVENTS	128
 #define REC_NONE	0xffffffffU

@@ -17,7 +17,7 @@
 #include <sys/wait.h>
 
 #include "amdx_selftest.h"
-#include "kselftest_harness.h"
+#include "amdx_harness.h"
 
 #define SIM_NEW		"/sys/bus/amdx_sim/new_device"
 #define SIM_DEL		"/sys/bus/amdx_sim/del_device"

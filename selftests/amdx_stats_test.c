@@ -17,7 +17,7 @@
 #include <sys/mman.h>
 
 #include "amdx_selftest.h"
-#include "kselftest_harness.h"
+#include "amdx_harness.h"
 
 #define SIM_ID		AMDX_SIM_ID(stats, 0)
 #define AMDX_DEBUGFS	"/sys/kernel/debug/amdx"

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "amdx_selftest.h"
-#include "kselftest_harness.h"
+#include "amdx_harness.h"
 
 #define MOD_DIR "/lib/amdx"
 #define SIM_ID AMDX_SIM_ID(unload, 0)
