@@ -1,0 +1,730 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Copyright (C) 2026 The amdx authors
+ */
+/**
+ * DOC: KUnit tests of the link model
+ *
+ * Suite ``amdx_link_model``: golden topologies (an MI300X hive, a full
+ * mesh of 8 with 7 links each; a scale-up pod of 72 accelerators in 18
+ * domains of 4 on 4 switch planes; a hive with one link down) for their
+ * shape, routes and hop counts; the containment each link fault gets,
+ * from avoiding a degraded link to parking an isolated peer and the
+ * recovery rung that follows; the hysteresis (flaps held down with a
+ * growing hold, replay storms that end only after a quiet window, an
+ * uncorrected error held like a flap); invalid input; and every route of
+ * meshes with links taken down by a fixed pseudo-random pattern, checked
+ * against a breadth-first search of the test's own.
+ */
+#include <kunit/test.h>
+
+#include "amdx_link_model.h"
+
+#define MS	1000000ULL
+#define S	1000000000ULL
+
+static struct amdx_link_topo *topo_new(struct kunit *test)
+{
+	struct amdx_link_topo *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	amdx_link_policy_default(&t->policy);
+	return t;
+}
+
+static struct amdx_link_topo *mesh(struct kunit *test, u32 n)
+{
+	struct amdx_link_topo *t = topo_new(test);
+
+	KUNIT_ASSERT_EQ(test, amdx_link_build_mesh(t, n, 0), 0);
+	KUNIT_ASSERT_EQ(test, amdx_link_topo_check(t), 0);
+	return t;
+}
+
+/* 72 accelerators, 18 domains of 4, this host domain 0, 4 planes. */
+static struct amdx_link_topo *pod72(struct kunit *test)
+{
+	struct amdx_link_topo *t = topo_new(test);
+
+	KUNIT_ASSERT_EQ(test, amdx_link_build_pod(t, 18, 4, 0, 4, 0), 0);
+	KUNIT_ASSERT_EQ(test, amdx_link_topo_check(t), 0);
+	return t;
+}
+
+static struct amdx_link_path *route_new(struct kunit *test)
+{
+	struct amdx_link_path *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	return r;
+}
+
+static struct amdx_link_containment *contain(struct kunit *test,
+					     const struct amdx_link_topo *t,
+					     u32 link)
+{
+	struct amdx_link_containment *c = kunit_kzalloc(test, sizeof(*c),
+							GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_EQ(test, amdx_link_contain(t, link, c), 0);
+	return c;
+}
+
+static u32 link_of(struct kunit *test, const struct amdx_link_topo *t, u32 a,
+		   u32 b)
+{
+	u32 l = amdx_link_find(t, a, b);
+
+	KUNIT_ASSERT_NE(test, l, AMDX_LINK_NONE);
+	return l;
+}
+
+static void down(struct kunit *test, struct amdx_link_topo *t, u32 a, u32 b,
+		 u64 now)
+{
+	KUNIT_ASSERT_EQ(test, amdx_link_observe(t, link_of(test, t, a, b),
+						AMDX_LINK_OBS_DOWN, 0, now), 1);
+}
+
+/* The route is a walk of links from @src to @dst. */
+static void expect_walk(struct kunit *test, const struct amdx_link_topo *t,
+			const struct amdx_link_path *r, u32 src, u32 dst)
+{
+	u32 i, at = src;
+
+	for (i = 0; i < r->num_links; i++) {
+		const struct amdx_link *l = &t->link[r->link[i]];
+
+		KUNIT_ASSERT_TRUE(test, l->ep[0] == at || l->ep[1] == at);
+		KUNIT_EXPECT_LT(test, l->state, AMDX_LINK_STATE_DOWN);
+		at = l->ep[0] == at ? l->ep[1] : l->ep[0];
+	}
+	KUNIT_EXPECT_EQ(test, at, dst);
+}
+
+static void mesh_of_8_is_28_links(struct kunit *test)
+{
+	struct amdx_link_topo *t = mesh(test, 8);
+	struct amdx_link_path *r = route_new(test);
+	u32 i, j, deg[8] = {}, ports[8] = {};
+
+	KUNIT_EXPECT_EQ(test, t->num_eps, 8);
+	KUNIT_EXPECT_EQ(test, t->num_links, 28);
+	for (i = 0; i < t->num_links; i++) {
+		const struct amdx_link *l = &t->link[i];
+
+		KUNIT_EXPECT_EQ(test, l->kind, AMDX_LINK_KIND_XGMI);
+		KUNIT_EXPECT_EQ(test, l->state, AMDX_LINK_STATE_UP);
+		KUNIT_EXPECT_EQ(test, l->width, l->width_max);
+		for (j = 0; j < 2; j++) {
+			deg[l->ep[j]]++;
+			ports[l->ep[j]] |= BIT(l->port[j]);
+		}
+	}
+	for (i = 0; i < 8; i++) {
+		KUNIT_EXPECT_EQ(test, deg[i], 7);
+		KUNIT_EXPECT_EQ(test, ports[i], GENMASK(6, 0));
+		KUNIT_EXPECT_EQ(test, t->ep[i].kind, AMDX_LINK_EP_LOCAL);
+		KUNIT_EXPECT_EQ(test, t->ep[i].device, i);
+	}
+	for (i = 0; i < 8; i++)
+		for (j = 0; j < 8; j++) {
+			KUNIT_ASSERT_EQ(test, amdx_link_route(t, i, j,
+							      AMDX_LINK_NONE,
+							      r), 0);
+			KUNIT_EXPECT_EQ(test, r->hops, i == j ? 0 : 1);
+			KUNIT_EXPECT_EQ(test, r->num_links, i == j ? 0 : 1);
+			KUNIT_EXPECT_FALSE(test, r->degraded);
+			if (i != j)
+				KUNIT_EXPECT_EQ(test, r->link[0],
+						amdx_link_find(t, i, j));
+		}
+}
+
+static void pod_of_72_in_18_domains(struct kunit *test)
+{
+	struct amdx_link_topo *t = pod72(test);
+	struct amdx_link_path *r = route_new(test);
+	u32 i, kinds[AMDX_LINK_EP_COUNT] = {}, per_domain[18] = {};
+
+	KUNIT_EXPECT_EQ(test, t->num_eps, 76);
+	KUNIT_EXPECT_EQ(test, t->num_links, 72 * 4);
+	for (i = 0; i < t->num_eps; i++) {
+		kinds[t->ep[i].kind]++;
+		if (t->ep[i].kind != AMDX_LINK_EP_SWITCH)
+			per_domain[t->ep[i].domain]++;
+	}
+	KUNIT_EXPECT_EQ(test, kinds[AMDX_LINK_EP_LOCAL], 4);
+	KUNIT_EXPECT_EQ(test, kinds[AMDX_LINK_EP_REMOTE], 68);
+	KUNIT_EXPECT_EQ(test, kinds[AMDX_LINK_EP_SWITCH], 4);
+	for (i = 0; i < 18; i++)
+		KUNIT_EXPECT_EQ(test, per_domain[i], 4);
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_EQ(test, t->ep[i].device, i);
+	for (i = 0; i < t->num_links; i++)
+		KUNIT_EXPECT_EQ(test, t->link[i].kind, AMDX_LINK_KIND_SCALEUP);
+
+	/* Through one switch: one hop, two links, the first plane. */
+	for (i = 1; i < 72; i++) {
+		KUNIT_ASSERT_EQ(test, amdx_link_route(t, 0, i, AMDX_LINK_NONE,
+						      r), 0);
+		KUNIT_EXPECT_EQ(test, r->hops, 1);
+		KUNIT_EXPECT_EQ(test, r->num_links, 2);
+		KUNIT_EXPECT_FALSE(test, r->degraded);
+		KUNIT_EXPECT_EQ(test, r->link[0], link_of(test, t, 0, 72));
+		expect_walk(test, t, r, 0, i);
+	}
+	/* To a switch itself: half a hop rounds up. */
+	KUNIT_ASSERT_EQ(test, amdx_link_route(t, 5, 75, AMDX_LINK_NONE, r), 0);
+	KUNIT_EXPECT_EQ(test, r->hops, 1);
+	KUNIT_EXPECT_EQ(test, r->num_links, 1);
+}
+
+static void hive_with_one_link_down(struct kunit *test)
+{
+	struct amdx_link_topo *t = mesh(test, 8);
+	struct amdx_link_path *r = route_new(test);
+	struct amdx_link_containment *c;
+	u32 i, j, bad = link_of(test, t, 2, 5);
+
+	down(test, t, 2, 5, 10 * MS);
+	KUNIT_EXPECT_EQ(test, t->link[bad].state, AMDX_LINK_STATE_DOWN);
+	for (i = 0; i < 8; i++)
+		for (j = 0; j < 8; j++) {
+			bool cut = (i == 2 && j == 5) || (i == 5 && j == 2);
+
+			KUNIT_ASSERT_EQ(test, amdx_link_route(t, i, j,
+							      AMDX_LINK_NONE,
+							      r), 0);
+			expect_walk(test, t, r, i, j);
+			KUNIT_EXPECT_EQ(test, r->hops, i == j ? 0 : cut ? 2 : 1);
+			KUNIT_EXPECT_EQ(test, r->degraded, cut);
+			KUNIT_EXPECT_FALSE(test,
+					   amdx_link_route_crosses(r, bad));
+		}
+	/* Around it through the lowest device. */
+	KUNIT_ASSERT_EQ(test, amdx_link_route(t, 2, 5, AMDX_LINK_NONE, r), 0);
+	KUNIT_EXPECT_EQ(test, r->link[0], link_of(test, t, 2, 0));
+	KUNIT_EXPECT_EQ(test, r->link[1], link_of(test, t, 0, 5));
+
+	/* The one pair it served goes around, one hop longer; no parking. */
+	c = contain(test, t, bad);
+	KUNIT_EXPECT_EQ(test, c->action, AMDX_LINK_CONTAIN_MOVE);
+	KUNIT_EXPECT_EQ(test, c->pairs, 1);
+	KUNIT_EXPECT_EQ(test, c->rerouted, 1);
+	KUNIT_EXPECT_EQ(test, c->longer, 1);
+	KUNIT_EXPECT_EQ(test, c->num_parked, 0);
+	KUNIT_EXPECT_EQ(test, c->escalate, AMDX_RECOVER_NONE);
+
+	/* The other 27 links need nothing. */
+	for (i = 0; i < t->num_links; i++) {
+		if (i == bad)
+			continue;
+		c = contain(test, t, i);
+		KUNIT_EXPECT_EQ(test, c->action, AMDX_LINK_CONTAIN_NONE);
+		KUNIT_EXPECT_EQ(test, c->pairs, 0);
+	}
+}
+
+static void containment_by_state(struct kunit *test)
+{
+	struct amdx_link_topo *t = mesh(test, 8);
+	struct amdx_link_path *r = route_new(test);
+	struct amdx_link_containment *c;
+	u32 storm = link_of(test, t, 2, 6), narrow = link_of(test, t, 1, 3);
+	u32 parked = link_of(test, t, 4, 7);
+
+	/* A width drop: avoided, still carrying what it carries. */
+	KUNIT_ASSERT_EQ(test, amdx_link_observe(t, narrow, AMDX_LINK_OBS_WIDTH,
+						8, MS), 1);
+	KUNIT_EXPECT_EQ(test, t->link[narrow].state, AMDX_LINK_STATE_DEGRADED);
+	KUNIT_EXPECT_EQ(test, t->link[narrow].c.width_changes, 1);
+	c = contain(test, t, narrow);
+	KUNIT_EXPECT_EQ(test, c->action, AMDX_LINK_CONTAIN_AVOID);
+	KUNIT_EXPECT_EQ(test, c->pairs, 1);
+	KUNIT_EXPECT_EQ(test, c->rerouted, 1);
+	KUNIT_ASSERT_EQ(test, amdx_link_route(t, 1, 3, AMDX_LINK_NONE, r), 0);
+	KUNIT_EXPECT_EQ(test, r->hops, 2);
+	KUNIT_EXPECT_TRUE(test, r->degraded);
+	KUNIT_EXPECT_FALSE(test, amdx_link_route_crosses(r, narrow));
+
+	/* A storm: moved. */
+	KUNIT_ASSERT_EQ(test, amdx_link_observe(t, storm, AMDX_LINK_OBS_REPLAY,
+						64, 2 * MS), 1);
+	KUNIT_EXPECT_EQ(test, t->link[storm].state, AMDX_LINK_STATE_REPLAY);
+	c = contain(test, t, storm);
+	KUNIT_EXPECT_EQ(test, c->action, AMDX_LINK_CONTAIN_MOVE);
+	KUNIT_EXPECT_EQ(test, c->pairs, 1);
+	KUNIT_EXPECT_EQ(test, c->longer, 1);
+
+	/* A parked link: moved too. */
+	KUNIT_ASSERT_EQ(test, amdx_link_set_parked(t, parked, true, 3 * MS), 1);
+	KUNIT_EXPECT_EQ(test, t->link[parked].state, AMDX_LINK_STATE_PARKED);
+	c = contain(test, t, parked);
+	KUNIT_EXPECT_EQ(test, c->action, AMDX_LINK_CONTAIN_MOVE);
+	KUNIT_ASSERT_EQ(test, amdx_link_set_parked(t, parked, false, 4 * MS), 1);
+	KUNIT_EXPECT_EQ(test, t->link[parked].state, AMDX_LINK_STATE_UP);
+
+	/* With every other link of 1 down, the narrow one is its only way. */
+	KUNIT_ASSERT_EQ(test, amdx_link_observe(t, link_of(test, t, 1, 0),
+						AMDX_LINK_OBS_DOWN, 0, 5 * MS),
+			1);
+	down(test, t, 1, 2, 5 * MS);
+	down(test, t, 1, 4, 5 * MS);
+	down(test, t, 1, 5, 5 * MS);
+	down(test, t, 1, 6, 5 * MS);
+	down(test, t, 1, 7, 5 * MS);
+	KUNIT_ASSERT_EQ(test, amdx_link_route(t, 1, 7, AMDX_LINK_NONE, r), 0);
+	KUNIT_EXPECT_EQ(test, r->link[0], narrow);
+	KUNIT_EXPECT_EQ(test, r->hops, 2);
+	KUNIT_EXPECT_TRUE(test, r->degraded);
+	KUNIT_EXPECT_EQ(test, amdx_link_route(t, 1, 7, narrow, r), -ENOENT);
+	/* A degraded link is never a reason to park. */
+	c = contain(test, t, narrow);
+	KUNIT_EXPECT_EQ(test, c->action, AMDX_LINK_CONTAIN_AVOID);
+	KUNIT_EXPECT_EQ(test, c->num_parked, 0);
+}
+
+static void isolated_device_is_parked_then_device_rung(struct kunit *test)
+{
+	struct amdx_link_topo *t = mesh(test, 8);
+	struct amdx_link_containment *c;
+	struct amdx_link_path *r = route_new(test);
+	u32 i, last = link_of(test, t, 3, 7);
+	int changed;
+
+	for (i = 0; i < 7; i++)
+		if (i != 3)
+			down(test, t, 3, i, MS);
+	c = contain(test, t, link_of(test, t, 3, 6));
+	KUNIT_EXPECT_EQ(test, c->action, AMDX_LINK_CONTAIN_MOVE);
+	KUNIT_EXPECT_EQ(test, c->num_parked, 0);
+	KUNIT_EXPECT_EQ(test, c->escalate, AMDX_RECOVER_NONE);
+
+	down(test, t, 3, 7, 2 * MS);
+	c = contain(test, t, last);
+	KUNIT_EXPECT_EQ(test, c->action, AMDX_LINK_CONTAIN_PARK);
+	KUNIT_EXPECT_EQ(test, c->num_parked, 1);
+	KUNIT_EXPECT_TRUE(test, test_bit(3, c->parked));
+	KUNIT_EXPECT_EQ(test, c->escalate, AMDX_RECOVER_DEVICE);
+	KUNIT_EXPECT_EQ(test, c->device, 3);
+	/* The one pair the link served has no route left. */
+	KUNIT_EXPECT_EQ(test, c->pairs, 1);
+	KUNIT_EXPECT_EQ(test, c->rerouted, 0);
+
+	changed = amdx_link_park_peers(t, c, 3 * MS);
+	KUNIT_EXPECT_EQ(test, changed, 7);
+	KUNIT_EXPECT_TRUE(test, t->ep[3].parked);
+	for (i = 0; i < t->num_links; i++) {
+		const struct amdx_link *l = &t->link[i];
+		bool of3 = l->ep[0] == 3 || l->ep[1] == 3;
+
+		KUNIT_EXPECT_EQ(test, l->state, of3 ? AMDX_LINK_STATE_PARKED :
+				AMDX_LINK_STATE_UP);
+	}
+	/* Parked stays parked when the link trains again. */
+	KUNIT_EXPECT_EQ(test, amdx_link_observe(t, last, AMDX_LINK_OBS_UP, 16,
+						10 * S), 0);
+	KUNIT_EXPECT_EQ(test, t->link[last].state, AMDX_LINK_STATE_PARKED);
+	KUNIT_EXPECT_EQ(test, amdx_link_route(t, 0, 3, AMDX_LINK_NONE, r),
+			-ENOENT);
+	/* Nothing left to park: the parked device is not parked twice. */
+	c = contain(test, t, last);
+	KUNIT_EXPECT_EQ(test, c->action, AMDX_LINK_CONTAIN_MOVE);
+	KUNIT_EXPECT_EQ(test, c->num_parked, 0);
+}
+
+static void split_hive_is_hive_rung(struct kunit *test)
+{
+	struct amdx_link_topo *t = mesh(test, 8);
+	struct amdx_link_containment *c;
+	u32 i, j;
+
+	for (i = 0; i < 4; i++)
+		for (j = 4; j < 8; j++)
+			down(test, t, i, j, MS);
+	c = contain(test, t, link_of(test, t, 3, 7));
+	KUNIT_EXPECT_EQ(test, c->action, AMDX_LINK_CONTAIN_PARK);
+	KUNIT_EXPECT_EQ(test, c->num_parked, 4);
+	for (i = 0; i < 8; i++)
+		KUNIT_EXPECT_EQ(test, test_bit(i, c->parked), i >= 4);
+	KUNIT_EXPECT_EQ(test, c->escalate, AMDX_RECOVER_HIVE);
+	KUNIT_EXPECT_EQ(test, c->device, 4);
+}
+
+static void pod_link_faults(struct kunit *test)
+{
+	struct amdx_link_topo *t = pod72(test);
+	struct amdx_link_path *r = route_new(test);
+	struct amdx_link_containment *c;
+	u32 p, l0 = link_of(test, t, 0, 72);
+
+	/* A local plane link: 71 pairs lose a plane, none a hop. */
+	down(test, t, 0, 72, MS);
+	c = contain(test, t, l0);
+	KUNIT_EXPECT_EQ(test, c->action, AMDX_LINK_CONTAIN_MOVE);
+	KUNIT_EXPECT_EQ(test, c->pairs, 71);
+	KUNIT_EXPECT_EQ(test, c->rerouted, 71);
+	KUNIT_EXPECT_EQ(test, c->longer, 0);
+	KUNIT_ASSERT_EQ(test, amdx_link_route(t, 0, 40, AMDX_LINK_NONE, r), 0);
+	KUNIT_EXPECT_EQ(test, r->hops, 1);
+	KUNIT_EXPECT_EQ(test, r->link[0], link_of(test, t, 0, 73));
+
+	/* A remote peer losing every plane: parked alone, no rung here. */
+	for (p = 0; p < 4; p++)
+		down(test, t, 40, 72 + p, 2 * MS);
+	c = contain(test, t, link_of(test, t, 40, 75));
+	KUNIT_EXPECT_EQ(test, c->action, AMDX_LINK_CONTAIN_PARK);
+	KUNIT_EXPECT_EQ(test, c->num_parked, 1);
+	KUNIT_EXPECT_TRUE(test, test_bit(40, c->parked));
+	KUNIT_EXPECT_EQ(test, c->escalate, AMDX_RECOVER_NONE);
+	KUNIT_EXPECT_EQ(test, amdx_link_park_peers(t, c, 3 * MS), 4);
+
+	/* A local accelerator losing every plane: parked, its device rung. */
+	for (p = 0; p < 4; p++)
+		down(test, t, 2, 72 + p, 4 * MS);
+	c = contain(test, t, link_of(test, t, 2, 72));
+	KUNIT_EXPECT_EQ(test, c->action, AMDX_LINK_CONTAIN_PARK);
+	KUNIT_EXPECT_EQ(test, c->num_parked, 1);
+	KUNIT_EXPECT_TRUE(test, test_bit(2, c->parked));
+	KUNIT_EXPECT_EQ(test, c->escalate, AMDX_RECOVER_DEVICE);
+	KUNIT_EXPECT_EQ(test, c->device, 2);
+	/* The pairs it served: with every accelerator but the parked one. */
+	KUNIT_EXPECT_EQ(test, c->pairs, 70);
+	KUNIT_EXPECT_EQ(test, c->rerouted, 0);
+}
+
+static void flapping_is_held_down(struct kunit *test)
+{
+	struct amdx_link_topo *t = mesh(test, 2);
+	struct amdx_link *l = &t->link[0];
+	u32 changes = 0, i;
+	u64 now = 0;
+	int ret;
+
+	/* Three flaps in 0.5 s: one change, held 4 s from the last. */
+	for (i = 0; i < 3; i++) {
+		ret = amdx_link_observe(t, 0, AMDX_LINK_OBS_DOWN, 0, now);
+		KUNIT_ASSERT_GE(test, ret, 0);
+		changes += ret;
+		now += 100 * MS;
+		ret = amdx_link_observe(t, 0, AMDX_LINK_OBS_UP, 16, now);
+		KUNIT_ASSERT_GE(test, ret, 0);
+		changes += ret;
+		now += 100 * MS;
+		KUNIT_EXPECT_EQ(test, l->state, AMDX_LINK_STATE_DOWN);
+	}
+	KUNIT_EXPECT_EQ(test, changes, 1);
+	KUNIT_EXPECT_EQ(test, l->c.downs, 3);
+	KUNIT_EXPECT_EQ(test, l->c.flaps, 3);
+	KUNIT_EXPECT_EQ(test, l->held_until_ns, 500 * MS + 4 * S);
+	KUNIT_EXPECT_EQ(test, amdx_link_tick(t, 0, 4500 * MS - 1), 0);
+	KUNIT_EXPECT_EQ(test, l->state, AMDX_LINK_STATE_DOWN);
+	KUNIT_EXPECT_EQ(test, amdx_link_tick(t, 0, 4500 * MS), 1);
+	KUNIT_EXPECT_EQ(test, l->state, AMDX_LINK_STATE_UP);
+	KUNIT_EXPECT_EQ(test, l->c.state_changes, 2);
+	KUNIT_EXPECT_EQ(test, l->c.time_ns[AMDX_LINK_STATE_DOWN], 4500 * MS);
+	KUNIT_EXPECT_EQ(test, l->c.time_ns[AMDX_LINK_STATE_UP], 0);
+
+	/* A fourth flap inside the window: 8 s. */
+	KUNIT_EXPECT_EQ(test, amdx_link_observe(t, 0, AMDX_LINK_OBS_DOWN, 0,
+						10 * S), 1);
+	KUNIT_EXPECT_EQ(test, amdx_link_observe(t, 0, AMDX_LINK_OBS_UP, 16,
+						10 * S), 0);
+	KUNIT_EXPECT_EQ(test, amdx_link_tick(t, 0, 18 * S - 1), 0);
+	KUNIT_EXPECT_EQ(test, amdx_link_tick(t, 0, 18 * S), 1);
+	KUNIT_EXPECT_EQ(test, l->c.time_ns[AMDX_LINK_STATE_UP], 5500 * MS);
+
+	/* A flap window in service forgets the flaps: back to 1 s. */
+	KUNIT_EXPECT_EQ(test, amdx_link_tick(t, 0, 78 * S), 0);
+	KUNIT_EXPECT_EQ(test, l->c.flaps, 0);
+	KUNIT_EXPECT_EQ(test, amdx_link_observe(t, 0, AMDX_LINK_OBS_DOWN, 0,
+						80 * S), 1);
+	KUNIT_EXPECT_EQ(test, amdx_link_observe(t, 0, AMDX_LINK_OBS_UP, 16,
+						80 * S), 0);
+	KUNIT_EXPECT_EQ(test, l->held_until_ns, 81 * S);
+
+	/* However often it flaps, the hold stops at 64 s. */
+	now = 81 * S;
+	for (i = 0; i < 20; i++) {
+		KUNIT_EXPECT_EQ(test, amdx_link_observe(t, 0,
+							AMDX_LINK_OBS_DOWN, 0,
+							now), 0);
+		KUNIT_EXPECT_EQ(test, amdx_link_observe(t, 0, AMDX_LINK_OBS_UP,
+							16, now), 0);
+		now += MS;
+	}
+	KUNIT_EXPECT_EQ(test, l->held_until_ns, now - MS + 64 * S);
+	KUNIT_EXPECT_EQ(test, l->c.state_changes, 5);
+	KUNIT_EXPECT_EQ(test, l->c.downs, 25);
+}
+
+static void replay_storm_ends_after_a_quiet_window(struct kunit *test)
+{
+	struct amdx_link_topo *t = mesh(test, 2);
+	struct amdx_link *l = &t->link[0];
+
+	KUNIT_EXPECT_EQ(test, amdx_link_observe(t, 0, AMDX_LINK_OBS_REPLAY, 63,
+						100 * MS), 0);
+	KUNIT_EXPECT_EQ(test, l->state, AMDX_LINK_STATE_UP);
+	KUNIT_EXPECT_EQ(test, amdx_link_observe(t, 0, AMDX_LINK_OBS_REPLAY, 1,
+						500 * MS), 1);
+	KUNIT_EXPECT_EQ(test, l->state, AMDX_LINK_STATE_REPLAY);
+	/* Window [1 s, 2 s): a few, not enough to end it before 2 s. */
+	KUNIT_EXPECT_EQ(test, amdx_link_observe(t, 0, AMDX_LINK_OBS_REPLAY, 10,
+						1500 * MS), 0);
+	KUNIT_EXPECT_EQ(test, amdx_link_tick(t, 0, 2 * S - 1), 0);
+	KUNIT_EXPECT_EQ(test, amdx_link_tick(t, 0, 2 * S), 1);
+	KUNIT_EXPECT_EQ(test, l->state, AMDX_LINK_STATE_UP);
+	KUNIT_EXPECT_EQ(test, l->c.replays, 74);
+
+	/* A storm kept up window after window stays one storm. */
+	KUNIT_EXPECT_EQ(test, amdx_link_observe(t, 0, AMDX_LINK_OBS_REPLAY, 64,
+						2100 * MS), 1);
+	KUNIT_EXPECT_EQ(test, amdx_link_observe(t, 0, AMDX_LINK_OBS_REPLAY, 64,
+						3100 * MS), 0);
+	KUNIT_EXPECT_EQ(test, amdx_link_observe(t, 0, AMDX_LINK_OBS_REPLAY, 64,
+						4100 * MS), 0);
+	KUNIT_EXPECT_EQ(test, l->state, AMDX_LINK_STATE_REPLAY);
+	/* Silence for more than a window ends it at the next tick. */
+	KUNIT_EXPECT_EQ(test, amdx_link_tick(t, 0, 9 * S), 1);
+	KUNIT_EXPECT_EQ(test, l->state, AMDX_LINK_STATE_UP);
+	KUNIT_EXPECT_EQ(test, l->c.state_changes, 4);
+
+	/* Corrected errors count, and change nothing. */
+	KUNIT_EXPECT_EQ(test, amdx_link_observe(t, 0, AMDX_LINK_OBS_CE, 7,
+						9 * S), 0);
+	KUNIT_EXPECT_EQ(test, l->c.ce, 7);
+	/* An uncorrected error holds the link down like a flap. */
+	KUNIT_EXPECT_EQ(test, amdx_link_observe(t, 0, AMDX_LINK_OBS_UE, 0,
+						10 * S), 1);
+	KUNIT_EXPECT_EQ(test, l->state, AMDX_LINK_STATE_DOWN);
+	KUNIT_EXPECT_EQ(test, l->c.ue, 1);
+	KUNIT_EXPECT_EQ(test, amdx_link_tick(t, 0, 11 * S - 1), 0);
+	KUNIT_EXPECT_EQ(test, amdx_link_tick(t, 0, 11 * S), 1);
+	/* A width drop and its recovery. */
+	KUNIT_EXPECT_EQ(test, amdx_link_observe(t, 0, AMDX_LINK_OBS_WIDTH, 4,
+						12 * S), 1);
+	KUNIT_EXPECT_EQ(test, l->state, AMDX_LINK_STATE_DEGRADED);
+	KUNIT_EXPECT_EQ(test, amdx_link_observe(t, 0, AMDX_LINK_OBS_WIDTH, 16,
+						13 * S), 1);
+	KUNIT_EXPECT_EQ(test, l->c.width_changes, 2);
+	KUNIT_EXPECT_EQ(test, l->c.time_ns[AMDX_LINK_STATE_DEGRADED], S);
+}
+
+static void invalid_input(struct kunit *test)
+{
+	struct amdx_link_topo *t = mesh(test, 4);
+	struct amdx_link_topo *e = topo_new(test);
+	struct amdx_link_path *r = route_new(test);
+	struct amdx_link_containment *c = kunit_kzalloc(test, sizeof(*c),
+							GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_EXPECT_EQ(test, amdx_link_observe(t, 6, AMDX_LINK_OBS_DOWN, 0,
+						MS), -EINVAL);
+	KUNIT_EXPECT_EQ(test, amdx_link_observe(t, 0, AMDX_LINK_OBS_COUNT, 0,
+						MS), -EINVAL);
+	KUNIT_EXPECT_EQ(test, amdx_link_observe(t, 0, AMDX_LINK_OBS_WIDTH, 0,
+						MS), -EINVAL);
+	KUNIT_EXPECT_EQ(test, amdx_link_observe(t, 0, AMDX_LINK_OBS_UP, 17,
+						MS), -EINVAL);
+	KUNIT_EXPECT_EQ(test, amdx_link_tick(t, 0, 2 * MS), 0);
+	KUNIT_EXPECT_EQ(test, amdx_link_tick(t, 0, MS), -EINVAL);
+	KUNIT_EXPECT_EQ(test, amdx_link_set_parked(t, 0, true, MS), -EINVAL);
+	KUNIT_EXPECT_EQ(test, amdx_link_tick(t, 6, 2 * MS), -EINVAL);
+	KUNIT_EXPECT_EQ(test, amdx_link_route(t, 0, 4, AMDX_LINK_NONE, r),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, amdx_link_route(t, 0, 1, 6, r), -EINVAL);
+	KUNIT_EXPECT_EQ(test, amdx_link_contain(t, 6, c), -EINVAL);
+
+	KUNIT_EXPECT_EQ(test, amdx_link_build_mesh(t, 4, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, amdx_link_build_mesh(e, 1, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, amdx_link_build_mesh(e, 17, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, amdx_link_build_pod(e, 18, 8, 0, 1, 0), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, amdx_link_build_pod(e, 18, 4, 18, 4, 0),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, amdx_link_build_pod(e, 4, 4, 0, 9, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, e->num_eps, 0);
+
+	/* Endpoints: kind, device, duplicates. */
+	KUNIT_EXPECT_EQ(test, amdx_link_add_ep(t, AMDX_LINK_EP_COUNT, 0, 9, 0),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, amdx_link_add_ep(t, AMDX_LINK_EP_LOCAL,
+					       AMDX_MAX_DEVICES, 9, 0),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, amdx_link_add_ep(t, AMDX_LINK_EP_LOCAL, 2, 9, 0),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, amdx_link_add_ep(t, AMDX_LINK_EP_REMOTE, 0, 9, 0),
+			4);
+	KUNIT_EXPECT_EQ(test, amdx_link_add_ep(t, AMDX_LINK_EP_REMOTE, 0, 9, 0),
+			-EINVAL);
+	/* Links: kind, endpoints, width, ports in use. */
+	KUNIT_EXPECT_EQ(test, amdx_link_add(t, AMDX_LINK_KIND_COUNT, 0, 9, 4, 0,
+					    4, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, amdx_link_add(t, AMDX_LINK_KIND_SCALEUP, 4, 1, 4,
+					    2, 4, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, amdx_link_add(t, AMDX_LINK_KIND_SCALEUP, 0, 9, 5,
+					    0, 4, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, amdx_link_add(t, AMDX_LINK_KIND_SCALEUP, 0, 9, 4,
+					    0, 0, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, amdx_link_add(t, AMDX_LINK_KIND_SCALEUP, 0, 9, 4,
+					    0, AMDX_LINK_MAX_WIDTH + 1, 0),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, amdx_link_add(t, AMDX_LINK_KIND_SCALEUP, 0, 2, 4,
+					    0, 4, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, amdx_link_add(t, AMDX_LINK_KIND_SCALEUP, 0, 9, 4,
+					    0, 4, 0), 6);
+	KUNIT_EXPECT_EQ(test, amdx_link_add(t, AMDX_LINK_KIND_SCALEUP, 1, 9, 4,
+					    0, 4, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, amdx_link_topo_check(t), 0);
+	KUNIT_EXPECT_EQ(test, t->num_links, 7);
+
+	/* A topology edited behind the model's back. */
+	t->link[6].width = 5;
+	KUNIT_EXPECT_EQ(test, amdx_link_topo_check(t), -EINVAL);
+	t->link[6].width = 4;
+	t->link[6].state = AMDX_LINK_STATE_COUNT;
+	KUNIT_EXPECT_EQ(test, amdx_link_topo_check(t), -EINVAL);
+	t->link[6].state = AMDX_LINK_STATE_UP;
+	t->policy.replay_storm = 0;
+	KUNIT_EXPECT_EQ(test, amdx_link_topo_check(t), -EINVAL);
+	amdx_link_policy_default(&t->policy);
+	t->policy.max_hold_shift = 17;
+	KUNIT_EXPECT_EQ(test, amdx_link_topo_check(t), -EINVAL);
+	amdx_link_policy_default(&t->policy);
+	t->num_eps = AMDX_LINK_MAX_EPS + 1;
+	KUNIT_EXPECT_EQ(test, amdx_link_topo_check(t), -EINVAL);
+	t->num_eps = 5;
+	KUNIT_EXPECT_EQ(test, amdx_link_topo_check(t), 0);
+
+	KUNIT_EXPECT_STREQ(test, amdx_link_state_name(AMDX_LINK_STATE_REPLAY),
+			   "replay");
+	KUNIT_EXPECT_STREQ(test, amdx_link_state_name(AMDX_LINK_STATE_COUNT),
+			   "?");
+	KUNIT_EXPECT_STREQ(test, amdx_link_kind_name(AMDX_LINK_KIND_XGMI),
+			   "xgmi");
+	KUNIT_EXPECT_STREQ(test, amdx_link_kind_name(AMDX_LINK_KIND_COUNT),
+			   "?");
+	KUNIT_EXPECT_STREQ(test, amdx_link_contain_name(AMDX_LINK_CONTAIN_PARK),
+			   "park");
+	KUNIT_EXPECT_STREQ(test,
+			   amdx_link_contain_name(AMDX_LINK_CONTAIN_COUNT),
+			   "?");
+}
+
+static void full_topologies(struct kunit *test)
+{
+	struct amdx_link_topo *t = topo_new(test);
+	u32 i;
+
+	/* A pod of 128 accelerators on 3 planes fills the endpoints. */
+	KUNIT_ASSERT_EQ(test, amdx_link_build_pod(t, 25, 5, 3, 3, 0), 0);
+	KUNIT_EXPECT_EQ(test, t->num_eps, 128);
+	KUNIT_EXPECT_EQ(test, t->num_links, 375);
+	KUNIT_EXPECT_EQ(test, amdx_link_add_ep(t, AMDX_LINK_EP_SWITCH, 0, 99,
+					       0), -ENOSPC);
+	for (i = 375; i < AMDX_LINK_MAX_LINKS; i++)
+		KUNIT_ASSERT_EQ(test, amdx_link_add(t, AMDX_LINK_KIND_SCALEUP,
+						    0, 3 + i - 375, 1,
+						    3 + i - 375, 1, 0),
+				(int)i);
+	KUNIT_EXPECT_EQ(test, amdx_link_add(t, AMDX_LINK_KIND_SCALEUP, 0, 250,
+					    1, 250, 1, 0), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, amdx_link_topo_check(t), 0);
+}
+
+/* Breadth-first hop counts over the up links of a mesh, the test's own. */
+static void bfs(const bool up[8][8], u32 n, u32 src, u32 *hops)
+{
+	u32 queue[8], head = 0, tail = 0, u, v;
+
+	for (v = 0; v < n; v++)
+		hops[v] = U32_MAX;
+	hops[src] = 0;
+	queue[tail++] = src;
+	while (head < tail) {
+		u = queue[head++];
+		for (v = 0; v < n; v++)
+			if (up[u][v] && hops[v] == U32_MAX) {
+				hops[v] = hops[u] + 1;
+				queue[tail++] = v;
+			}
+	}
+}
+
+static void routes_match_bfs(struct kunit *test)
+{
+	struct amdx_link_topo *t = topo_new(test);
+	struct amdx_link_path *r = route_new(test);
+	u32 seed = 0x2545f491, pattern, i, j, k, checked = 0, cut = 0;
+	u32 hops[8];
+	bool up[8][8];
+	int ret;
+
+	for (pattern = 0; pattern < 64; pattern++) {
+		memset(t, 0, sizeof(*t));
+		amdx_link_policy_default(&t->policy);
+		KUNIT_ASSERT_EQ(test, amdx_link_build_mesh(t, 8, 0), 0);
+		for (i = 0; i < 8; i++)
+			for (j = 0; j < 8; j++)
+				up[i][j] = i != j;
+		/* Take down between 0 and 24 of the 28 links. */
+		for (k = 0; k < pattern % 25; k++) {
+			seed = seed * 1103515245 + 12345;
+			i = (seed >> 8) % t->num_links;
+			if (t->link[i].state == AMDX_LINK_STATE_DOWN)
+				continue;
+			ret = amdx_link_observe(t, i, AMDX_LINK_OBS_DOWN, 0,
+						MS);
+			KUNIT_ASSERT_EQ(test, ret, 1);
+			up[t->link[i].ep[0]][t->link[i].ep[1]] = false;
+			up[t->link[i].ep[1]][t->link[i].ep[0]] = false;
+		}
+		for (i = 0; i < 8; i++) {
+			bfs(up, 8, i, hops);
+			for (j = 0; j < 8; j++) {
+				ret = amdx_link_route(t, i, j, AMDX_LINK_NONE,
+						      r);
+				checked++;
+				if (hops[j] == U32_MAX) {
+					KUNIT_EXPECT_EQ(test, ret, -ENOENT);
+					cut++;
+					continue;
+				}
+				KUNIT_ASSERT_EQ(test, ret, 0);
+				KUNIT_EXPECT_EQ(test, r->hops, hops[j]);
+				KUNIT_EXPECT_EQ(test, r->num_links, hops[j]);
+				KUNIT_EXPECT_EQ(test, r->degraded, hops[j] > 1);
+				expect_walk(test, t, r, i, j);
+			}
+		}
+	}
+	kunit_info(test, "%u routes, %u with none left", checked, cut);
+	KUNIT_EXPECT_EQ(test, checked, 64 * 64);
+	KUNIT_EXPECT_GT(test, cut, 0);
+}
+
+static struct kunit_case amdx_link_model_cases[] = {
+	KUNIT_CASE(mesh_of_8_is_28_links),
+	KUNIT_CASE(pod_of_72_in_18_domains),
+	KUNIT_CASE(hive_with_one_link_down),
+	KUNIT_CASE(containment_by_state),
+	KUNIT_CASE(isolated_device_is_parked_then_device_rung),
+	KUNIT_CASE(split_hive_is_hive_rung),
+	KUNIT_CASE(pod_link_faults),
+	KUNIT_CASE(flapping_is_held_down),
+	KUNIT_CASE(replay_storm_ends_after_a_quiet_window),
+	KUNIT_CASE(invalid_input),
+	KUNIT_CASE(full_topologies),
+	KUNIT_CASE(routes_match_bfs),
+	{}
+};
+
+static struct kunit_suite amdx_link_model_suite = {
+	.name = "amdx_link_model",
+	.test_cases = amdx_link_model_cases,
+};
+
+kunit_test_suite(amdx_link_model_suite);
