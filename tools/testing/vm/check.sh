@@ -105,6 +105,7 @@ host_checks() {
 	host_ktap host/kdir "$root/scripts/test-kdir.sh"
 	host_ktap host/amdgpu-values "$root/scripts/check-amdgpu-values.py"
 	host_ktap host/include-graph "$root/scripts/include-graph.py"
+	host_ktap host/maintainers "$here/maintainers.py" --check
 	step "lint"
 	if ! "$here/lint.sh" "$kdir" > "$work/lint.log" 2>&1; then
 		cat "$work/lint.log"
