@@ -413,10 +413,14 @@ static void amdgpu_amdx_pass_counts(struct amdgpu_amdx *p, u32 block,
 
 	amdgpu_amdx_aid_place(p, block, mcm, &err);
 	amdgpu_amdx_pass(p, &err, AMDX_RAS_TYPE_CE, ce);
-	/* UMC UEs and DEs come as the pages amdgpu retires for them. */
+	amdgpu_amdx_pass(p, &err, AMDX_RAS_TYPE_UE, ue);
+	/*
+	 * UMC DEs (poison) come as the pages amdgpu retires for them; UMC 12
+	 * retires none for a UE (umc_v12_0_update_ecc_status() takes
+	 * deferred errors only), so a UE's count is all there is of it.
+	 */
 	if (block == AMDX_RAS_BLOCK_UMC)
 		return;
-	amdgpu_amdx_pass(p, &err, AMDX_RAS_TYPE_UE, ue);
 	amdgpu_amdx_pass(p, &err, AMDX_RAS_TYPE_DE, de);
 }
 
@@ -663,7 +667,7 @@ static int amdgpu_amdx_ras_inject(struct amdx_device *xdev,
 	/*
 	 * The error reaches amdgpu's statistics later, through the firmware:
 	 * query as amdgpu's own paths do, and the hook passes it on (a UMC
-	 * UE or DE as the page amdgpu retires for it).
+	 * DE as the pages amdgpu retires for it).
 	 */
 	for (i = 0; !ret && i < AMDGPU_AMDX_INJECT_POLLS; i++) {
 		if (i)
