@@ -132,7 +132,8 @@ static const struct amdgpu_gmc_funcs fake_gmc_funcs = {
 /*
  * The gfx block's error query: what the firmware's ACA banks hold, per
  * AID they name, as amdgpu's statistic helpers record it; reading empties
- * the banks.
+ * the banks.  Injected errors are there once the firmware's latency has
+ * passed.
  */
 static void fake_gfx_ras_query(struct amdgpu_device *adev, void *status)
 {
@@ -141,6 +142,14 @@ static void fake_gfx_ras_query(struct amdgpu_device *adev, void *status)
 	int aid;
 
 	mutex_lock(&f->bank_lock);
+	if (time_after_eq(jiffies, f->pend_at)) {
+		for (aid = 0; aid < FAKE_MAX_AIDS; aid++) {
+			f->bank_ue[aid] += f->pend_ue[aid];
+			f->bank_ce[aid] += f->pend_ce[aid];
+		}
+		memset(f->pend_ue, 0, sizeof(f->pend_ue));
+		memset(f->pend_ce, 0, sizeof(f->pend_ce));
+	}
 	memcpy(ue, f->bank_ue, sizeof(ue));
 	memcpy(ce, f->bank_ce, sizeof(ce));
 	memset(f->bank_ue, 0, sizeof(f->bank_ue));
@@ -159,7 +168,8 @@ static void fake_gfx_ras_query(struct amdgpu_device *adev, void *status)
 /*
  * The firmware's gfx error injection (gfx_v9_4_3_ras_error_inject() asks
  * the PSP): one error of the requested type in the bank of the AID of the
- * first XCC in @instance_mask, for the next query to find.
+ * first XCC in @instance_mask, for the first query after the firmware's
+ * latency (@inject_latency_ms from the last injection) to find.
  */
 static int fake_gfx_ras_inject(struct amdgpu_device *adev, void *inject_if,
 			       u32 instance_mask)
@@ -174,12 +184,13 @@ static int fake_gfx_ras_inject(struct amdgpu_device *adev, void *inject_if,
 		return -EINVAL;
 	aid = xcc / (f->num_xcc / naid);
 	mutex_lock(&f->bank_lock);
+	f->pend_at = jiffies + msecs_to_jiffies(f->inject_latency_ms);
 	switch (info->head.type) {
 	case AMDGPU_RAS_ERROR__SINGLE_CORRECTABLE:
-		f->bank_ce[aid]++;
+		f->pend_ce[aid]++;
 		break;
 	case AMDGPU_RAS_ERROR__MULTI_UNCORRECTABLE:
-		f->bank_ue[aid]++;
+		f->pend_ue[aid]++;
 		break;
 	default:
 		mutex_unlock(&f->bank_lock);
@@ -609,6 +620,7 @@ struct fake_gpu *fake_gpu_create(u32 num_xcc, int nps, int mode,
 	f->adev = adev;
 	f->num_xcc = num_xcc;
 	f->nps = nps;
+	f->pend_at = jiffies;
 	f->xccs_per_xcp = fake_xccs_per_xcp(num_xcc, mode);
 	INIT_LIST_HEAD(&adev->ras_list);
 

@@ -59,10 +59,16 @@ extern const struct aca_info umc_v12_0_aca_info;
  *	fake (the suites' stub, or a user-visible fake's reset).
  * @recovery_flags: the reset context's flags of the last one.
  * @gfx_ras: amdgpu's RAS block object of gfx (its ACA bank stands-in).
- * @bank_lock: protects @bank_ue, @bank_ce and @aca's banks.
+ * @bank_lock: protects @bank_ue, @bank_ce, @pend_* and @aca's banks.
  * @bank_ue: uncorrectable gfx errors in the banks per AID, until amdgpu
  *	reads them.
  * @bank_ce: correctable ones.
+ * @inject_latency_ms: how long an injected gfx error takes to reach the
+ *	banks (the firmware's latency); 0: at once.
+ * @pend_ue: injected uncorrectable gfx errors per AID not yet in the
+ *	banks (under @bank_lock).
+ * @pend_ce: correctable ones.
+ * @pend_at: when they reach the banks (jiffies).
  * @aca: the SMU's ACA bank queue once amdgpu's ACA is on
  *	(fake_gpu_enable_aca()), else NULL; under @bank_lock.
  * @reports: what reached amdx, in order (amdgpu_amdx_report()).
@@ -100,9 +106,13 @@ struct fake_gpu {
 	int recoveries;
 	unsigned long recovery_flags;
 	struct amdgpu_ras_block_object *gfx_ras;
-	struct mutex bank_lock;	/* @bank_ue, @bank_ce, @aca's banks */
+	struct mutex bank_lock;	/* @bank_*, @pend_*, @aca's banks */
 	u64 bank_ue[FAKE_MAX_AIDS];
 	u64 bank_ce[FAKE_MAX_AIDS];
+	u32 inject_latency_ms;
+	u64 pend_ue[FAKE_MAX_AIDS];
+	u64 pend_ce[FAKE_MAX_AIDS];
+	unsigned long pend_at;
 	struct fake_aca *aca;
 	struct amdx_ras_error reports[24];
 	int nreports;

@@ -739,10 +739,54 @@ static void ras_query_during_a_mode_mismatch_does_not_warn(struct kunit *test)
 				       "a WARN fired in amdgpu's RAS query");
 }
 
+/* The firmware's latencies of an injected error the suite models. */
+static const u32 inject_latencies_ms[] = { 0, 50, 250, 400 };
+
+static void inject_latency_desc(const u32 *ms, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%u ms", *ms);
+}
+
+KUNIT_ARRAY_PARAM(inject_latency, inject_latencies_ms, inject_latency_desc);
+
+/*
+ * An injection amdx asks for goes through amdgpu's real
+ * amdgpu_ras_error_inject() to the firmware, which logs the error after
+ * its latency; the op waits, querying as amdgpu's own paths do, until the
+ * error has reached amdx, and returns the sequence number of that report.
+ * amdgpu itself waits up to 300 ms for the firmware's record of a poison
+ * (MAX_UMC_POISON_POLLING_TIME_ASYNC); the op used to give up after
+ * 100 ms, so an error the firmware logs later was counted at some later
+ * query while the injection failed with -ETIMEDOUT.
+ */
+static void inject_waits_for_the_firmware(struct kunit *test)
+{
+	const u32 *ms = test->param_value;
+	struct fake_gpu *f = mi300x_intake(test, AMDGPU_SPX_PARTITION_MODE);
+	const struct amdx_ras_inject inj = {
+		.block = AMDX_RAS_BLOCK_GFX,
+		.type = AMDX_RAS_TYPE_CE,
+		.instance = 2,
+		.count = 1,
+	};
+	u64 seq = 0;
+
+	f->inject_latency_ms = *ms;
+	KUNIT_ASSERT_EQ(test, 0, f->ops->ras_inject(f->xdev, &inj, &seq));
+	KUNIT_ASSERT_EQ(test, 1, f->nreports);
+	KUNIT_EXPECT_EQ(test, 1, seq);
+	KUNIT_EXPECT_EQ(test, AMDX_RAS_BLOCK_GFX, f->reports[0].block);
+	KUNIT_EXPECT_EQ(test, AMDX_RAS_TYPE_CE, f->reports[0].type);
+	KUNIT_EXPECT_EQ(test, 2, f->reports[0].instance);
+	KUNIT_EXPECT_EQ(test, 1, f->reports[0].count);
+}
+
 static struct kunit_case amdgpu_amdx_ras_cases[] = {
 	KUNIT_CASE(ras_query_reaches_amdx_with_the_aid),
 	KUNIT_CASE(ras_query_during_a_mode_mismatch_does_not_warn),
 	KUNIT_CASE(retired_pages_reach_amdx),
+	KUNIT_CASE_PARAM(inject_waits_for_the_firmware,
+			 inject_latency_gen_params),
 	{}
 };
 
