@@ -849,6 +849,23 @@ static void umc_error_queried(struct kunit *test, struct fake_gpu *f,
 }
 
 /*
+ * The one report a UMC count makes: of @type, count 1, and no address,
+ * for which amdgpu reserved no page.
+ */
+static void expect_one_umc_count(struct kunit *test, struct fake_gpu *f,
+				 u32 type)
+{
+	const struct amdx_ras_error *r = &f->reports[0];
+
+	KUNIT_EXPECT_EQ(test, 0, f->reserved);
+	KUNIT_ASSERT_EQ(test, 1, f->nreports);
+	KUNIT_EXPECT_EQ(test, AMDX_RAS_BLOCK_UMC, r->block);
+	KUNIT_EXPECT_EQ(test, type, r->type);
+	KUNIT_EXPECT_EQ(test, 1, r->count);
+	KUNIT_EXPECT_EQ(test, 0, r->flags);
+}
+
+/*
  * A UMC CE: amdgpu's ACA core reads the bank, its UMC v12 parser counts
  * it, and the count reaches amdx once.  No address: amdgpu retires no
  * page for a CE on UMC 12 (umc_v12_0_update_ecc_status() takes deferred
@@ -859,21 +876,15 @@ static void umc_error_queried(struct kunit *test, struct fake_gpu *f,
 static void umc_ce_reaches_amdx(struct kunit *test)
 {
 	struct fake_gpu *f = mi300x_umc(test);
-	const struct amdx_ras_error *r = &f->reports[0];
 	struct ras_query_if q;
 	u64 pa;
 
 	umc_error_queried(test, f, FAKE_UMC_CE, &pa, &q);
 	KUNIT_EXPECT_EQ(test, 1, q.ce_count);
 	KUNIT_EXPECT_EQ(test, 0, q.ue_count + q.de_count);
-	KUNIT_EXPECT_EQ(test, 0, f->reserved);
-	KUNIT_ASSERT_EQ(test, 1, f->nreports);
-	KUNIT_EXPECT_EQ(test, AMDX_RAS_BLOCK_UMC, r->block);
-	KUNIT_EXPECT_EQ(test, AMDX_RAS_TYPE_CE, r->type);
-	KUNIT_EXPECT_EQ(test, 1, r->count);
-	KUNIT_EXPECT_EQ(test, 0, r->instance);
-	KUNIT_EXPECT_EQ(test, AMDX_RAS_PARTITION_ALL, r->partition);
-	KUNIT_EXPECT_EQ(test, 0, r->flags);
+	expect_one_umc_count(test, f, AMDX_RAS_TYPE_CE);
+	KUNIT_EXPECT_EQ(test, 0, f->reports[0].instance);
+	KUNIT_EXPECT_EQ(test, AMDX_RAS_PARTITION_ALL, f->reports[0].partition);
 
 	/* The bank was read: nothing new, nothing again. */
 	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_query_error_status(f->adev, &q));
@@ -890,18 +901,12 @@ static void umc_ce_reaches_amdx(struct kunit *test)
 static void umc_ue_reaches_amdx(struct kunit *test)
 {
 	struct fake_gpu *f = mi300x_umc(test);
-	const struct amdx_ras_error *r = &f->reports[0];
 	struct ras_query_if q;
 	u64 pa;
 
 	umc_error_queried(test, f, FAKE_UMC_UE, &pa, &q);
 	KUNIT_EXPECT_EQ(test, 1, q.ue_count);
-	KUNIT_EXPECT_EQ(test, 0, f->reserved);
-	KUNIT_ASSERT_EQ(test, 1, f->nreports);
-	KUNIT_EXPECT_EQ(test, AMDX_RAS_BLOCK_UMC, r->block);
-	KUNIT_EXPECT_EQ(test, AMDX_RAS_TYPE_UE, r->type);
-	KUNIT_EXPECT_EQ(test, 1, r->count);
-	KUNIT_EXPECT_EQ(test, 0, r->flags);
+	expect_one_umc_count(test, f, AMDX_RAS_TYPE_UE);
 }
 
 /*
