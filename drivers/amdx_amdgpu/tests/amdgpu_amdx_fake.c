@@ -27,8 +27,9 @@
  * new_device runs the provider's real amdgpu_amdx_init() on the new fake,
  * which registers it with amdx (PCI address as amdx_sim gives device ID);
  * del_device runs amdgpu_amdx_fini() and amdgpu_amdx_free() as amdgpu's
- * removal does.  Its RAS is gfx's only (UMC has no firmware model
- * here).  The amdx_sim keys the fake cannot be (``hive``,
+ * removal does.  Its RAS is gfx's only: UMC's ACA banks
+ * (fake_gpu_enable_aca()) serve the KUnit suites, whose stubs stand in
+ * for the PSP and the VRAM manager UMC 12 calls.  The amdx_sim keys the fake cannot be (``hive``,
  * ``max_vfs`` above 0, ``without``) fail with -EOPNOTSUPP and a log line
  * naming them, anything else unknown with -EINVAL; a used ID with
  * -EEXIST, an unknown one on removal with -ENODEV.  amdgpu's unload
@@ -852,8 +853,10 @@ static int fake_user_new(char *buf)
 	}
 	f->id = id;
 	/*
-	 * No UMC firmware model here (its injection, poison and ACA banks):
-	 * amdgpu reports no UMC RAS, so the provider claims none.
+	 * No UMC here: its ACA banks would make gfx's queries the
+	 * firmware's too, and UMC 12 calls the PSP and the VRAM manager,
+	 * which only the KUnit suites' stubs stand in for.  amdgpu reports
+	 * no UMC RAS, so the provider claims none.
 	 */
 	f->adev->ras_enabled &= ~BIT(AMDGPU_RAS_BLOCK__UMC);
 	amdgpu_amdx_init(f->adev);
