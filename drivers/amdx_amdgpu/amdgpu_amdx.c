@@ -75,9 +75,13 @@
 #include <amdx/amdx_provider.h>
 #include "amdx_amdgpu_xlate.h"
 
-/* amdgpu's queries after an injection, AMDGPU_AMDX_INJECT_POLL_MS apart. */
-#define AMDGPU_AMDX_INJECT_POLLS	10
-#define AMDGPU_AMDX_INJECT_POLL_MS	10
+/*
+ * How long an injection waits for the firmware to log its error, querying
+ * AMDGPU_AMDX_INJECT_POLL_MS apart: amdgpu itself waits up to 300 ms for
+ * the firmware's record of a poison (MAX_UMC_POISON_POLLING_TIME_ASYNC).
+ */
+#define AMDGPU_AMDX_INJECT_WAIT_MS	1000
+#define AMDGPU_AMDX_INJECT_POLL_MS	20
 
 /**
  * struct amdgpu_amdx - the provider's data for one amdgpu device
@@ -413,10 +417,14 @@ static void amdgpu_amdx_pass_counts(struct amdgpu_amdx *p, u32 block,
 
 	amdgpu_amdx_aid_place(p, block, mcm, &err);
 	amdgpu_amdx_pass(p, &err, AMDX_RAS_TYPE_CE, ce);
-	/* UMC UEs and DEs come as the pages amdgpu retires for them. */
+	amdgpu_amdx_pass(p, &err, AMDX_RAS_TYPE_UE, ue);
+	/*
+	 * UMC DEs (poison) come as the pages amdgpu retires for them; UMC 12
+	 * retires none for a UE (umc_v12_0_update_ecc_status() takes
+	 * deferred errors only), so a UE's count is all there is of it.
+	 */
 	if (block == AMDX_RAS_BLOCK_UMC)
 		return;
-	amdgpu_amdx_pass(p, &err, AMDX_RAS_TYPE_UE, ue);
 	amdgpu_amdx_pass(p, &err, AMDX_RAS_TYPE_DE, de);
 }
 
@@ -633,6 +641,7 @@ static int amdgpu_amdx_ras_inject(struct amdx_device *xdev,
 	int ag_type = amdx_amdgpu_ras_type_to_amdgpu(inj->type);
 	struct ras_query_if q = { .head.block = ag_block };
 	struct ras_inject_if info = {};
+	unsigned long deadline;
 	int ret = 0, i, idx;
 	u32 hits;
 
@@ -663,11 +672,10 @@ static int amdgpu_amdx_ras_inject(struct amdx_device *xdev,
 	/*
 	 * The error reaches amdgpu's statistics later, through the firmware:
 	 * query as amdgpu's own paths do, and the hook passes it on (a UMC
-	 * UE or DE as the page amdgpu retires for it).
+	 * DE as the pages amdgpu retires for it).
 	 */
-	for (i = 0; !ret && i < AMDGPU_AMDX_INJECT_POLLS; i++) {
-		if (i)
-			msleep(AMDGPU_AMDX_INJECT_POLL_MS);
+	deadline = jiffies + msecs_to_jiffies(AMDGPU_AMDX_INJECT_WAIT_MS);
+	while (!ret) {
 		amdgpu_ras_query_error_status(adev, &q);
 		mutex_lock(&p->ras_lock);
 		hits = p->inject_hits;
@@ -675,16 +683,18 @@ static int amdgpu_amdx_ras_inject(struct amdx_device *xdev,
 			*seq = p->inject_seq;
 		mutex_unlock(&p->ras_lock);
 		if (hits)
-			goto out;
+			break;
+		if (time_after(jiffies, deadline)) {
+			dev_info_ratelimited(adev->dev,
+					     "amdx: injected into block %d, no error counted within %d ms\n",
+					     ag_block, AMDGPU_AMDX_INJECT_WAIT_MS);
+			ret = -ETIMEDOUT;
+		} else if (fatal_signal_pending(current)) {
+			ret = -EINTR;
+		} else {
+			msleep(AMDGPU_AMDX_INJECT_POLL_MS);
+		}
 	}
-	if (!ret) {
-		dev_info_ratelimited(adev->dev,
-				     "amdx: injected into block %d, no error counted within %d ms\n",
-				     ag_block, AMDGPU_AMDX_INJECT_POLLS *
-				     AMDGPU_AMDX_INJECT_POLL_MS);
-		ret = -ETIMEDOUT;
-	}
-out:
 	mutex_lock(&p->ras_lock);
 	p->injecting = -1;
 	mutex_unlock(&p->ras_lock);

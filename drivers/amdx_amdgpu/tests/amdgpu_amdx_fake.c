@@ -27,8 +27,9 @@
  * new_device runs the provider's real amdgpu_amdx_init() on the new fake,
  * which registers it with amdx (PCI address as amdx_sim gives device ID);
  * del_device runs amdgpu_amdx_fini() and amdgpu_amdx_free() as amdgpu's
- * removal does.  Its RAS is gfx's only (UMC has no firmware model
- * here).  The amdx_sim keys the fake cannot be (``hive``,
+ * removal does.  Its RAS is gfx's only: UMC's ACA banks
+ * (fake_gpu_enable_aca()) serve the KUnit suites, whose stubs stand in
+ * for the PSP and the VRAM manager UMC 12 calls.  The amdx_sim keys the fake cannot be (``hive``,
  * ``max_vfs`` above 0, ``without``) fail with -EOPNOTSUPP and a log line
  * naming them, anything else unknown with -EINVAL; a used ID with
  * -EEXIST, an unknown one on removal with -ENODEV.  amdgpu's unload
@@ -45,9 +46,12 @@
 #include <linux/uaccess.h>
 
 #include "amdgpu.h"
+#include "amdgpu_aca.h"
 #include "amdgpu_ras.h"
 #include "amdgpu_reset.h"
+#include "amdgpu_umc.h"
 #include "amdgpu_xcp.h"
+#include "umc_v12_0.h"
 #include "amdgpu_amdx.h"
 #include "amdgpu_amdx_kunit.h"
 #include "amdgpu_amdx_fake.h"
@@ -129,7 +133,8 @@ static const struct amdgpu_gmc_funcs fake_gmc_funcs = {
 /*
  * The gfx block's error query: what the firmware's ACA banks hold, per
  * AID they name, as amdgpu's statistic helpers record it; reading empties
- * the banks.
+ * the banks.  Injected errors are there once the firmware's latency has
+ * passed.
  */
 static void fake_gfx_ras_query(struct amdgpu_device *adev, void *status)
 {
@@ -138,6 +143,14 @@ static void fake_gfx_ras_query(struct amdgpu_device *adev, void *status)
 	int aid;
 
 	mutex_lock(&f->bank_lock);
+	if (time_after_eq(jiffies, f->pend_at)) {
+		for (aid = 0; aid < FAKE_MAX_AIDS; aid++) {
+			f->bank_ue[aid] += f->pend_ue[aid];
+			f->bank_ce[aid] += f->pend_ce[aid];
+		}
+		memset(f->pend_ue, 0, sizeof(f->pend_ue));
+		memset(f->pend_ce, 0, sizeof(f->pend_ce));
+	}
 	memcpy(ue, f->bank_ue, sizeof(ue));
 	memcpy(ce, f->bank_ce, sizeof(ce));
 	memset(f->bank_ue, 0, sizeof(f->bank_ue));
@@ -156,7 +169,8 @@ static void fake_gfx_ras_query(struct amdgpu_device *adev, void *status)
 /*
  * The firmware's gfx error injection (gfx_v9_4_3_ras_error_inject() asks
  * the PSP): one error of the requested type in the bank of the AID of the
- * first XCC in @instance_mask, for the next query to find.
+ * first XCC in @instance_mask, for the first query after the firmware's
+ * latency (@inject_latency_ms from the last injection) to find.
  */
 static int fake_gfx_ras_inject(struct amdgpu_device *adev, void *inject_if,
 			       u32 instance_mask)
@@ -171,12 +185,13 @@ static int fake_gfx_ras_inject(struct amdgpu_device *adev, void *inject_if,
 		return -EINVAL;
 	aid = xcc / (f->num_xcc / naid);
 	mutex_lock(&f->bank_lock);
+	f->pend_at = jiffies + msecs_to_jiffies(f->inject_latency_ms);
 	switch (info->head.type) {
 	case AMDGPU_RAS_ERROR__SINGLE_CORRECTABLE:
-		f->bank_ce[aid]++;
+		f->pend_ce[aid]++;
 		break;
 	case AMDGPU_RAS_ERROR__MULTI_UNCORRECTABLE:
-		f->bank_ue[aid]++;
+		f->pend_ue[aid]++;
 		break;
 	default:
 		mutex_unlock(&f->bank_lock);
@@ -190,6 +205,268 @@ static const struct amdgpu_ras_block_hw_ops fake_gfx_ras_ops = {
 	.ras_error_inject = fake_gfx_ras_inject,
 	.query_ras_error_count = fake_gfx_ras_query,
 };
+
+/* The SMU's ACA bank queue per type, as smu_v13_0_6 sizes it. */
+#define FAKE_ACA_BANKS	12
+
+/**
+ * struct fake_aca - the SMU's ACA banks of a fake (smu_v13_0_6's stand-in)
+ * @queue: the banks the firmware holds per type (enum aca_smu_type),
+ *	until amdgpu reads them.
+ * @queued: banks in @queue per type.
+ * @read: the banks of amdgpu's read in progress per type: a count query
+ *	takes the queue's, the bank reads that follow see them.
+ * @nread: banks in @read per type.
+ * @sysfs: the fake made amdgpu's "ras" sysfs group, where amdgpu's ACA
+ *	adds a file per block.
+ *
+ * Reading empties the queue: this firmware keeps no bank across reads
+ * (the real one keeps UE banks until a reset, which amdgpu's ACA core
+ * then reads once, aca_bank_should_update()).
+ */
+struct fake_aca {
+	struct aca_bank queue[ACA_SMU_TYPE_COUNT][FAKE_ACA_BANKS];
+	int queued[ACA_SMU_TYPE_COUNT];
+	struct aca_bank read[ACA_SMU_TYPE_COUNT][FAKE_ACA_BANKS];
+	int nread[ACA_SMU_TYPE_COUNT];
+	bool sysfs;
+};
+
+/* amdgpu's debug mode switch: the query mode then stays the firmware's. */
+static int fake_aca_set_debug_mode(struct amdgpu_device *adev, bool enable)
+{
+	return 0;
+}
+
+static int fake_aca_count(struct amdgpu_device *adev, enum aca_smu_type type,
+			  u32 *count)
+{
+	struct fake_gpu *f = fake_gpu_of(adev);
+	struct fake_aca *a = f->aca;
+
+	if (type < 0 || type >= ACA_SMU_TYPE_COUNT)
+		return -EINVAL;
+	mutex_lock(&f->bank_lock);
+	memcpy(a->read[type], a->queue[type],
+	       a->queued[type] * sizeof(a->read[type][0]));
+	a->nread[type] = a->queued[type];
+	a->queued[type] = 0;
+	*count = a->nread[type];
+	mutex_unlock(&f->bank_lock);
+	return 0;
+}
+
+static int fake_aca_bank(struct amdgpu_device *adev, enum aca_smu_type type,
+			 int idx, struct aca_bank *bank)
+{
+	struct fake_gpu *f = fake_gpu_of(adev);
+	struct fake_aca *a = f->aca;
+	int ret = 0;
+
+	if (type < 0 || type >= ACA_SMU_TYPE_COUNT)
+		return -EINVAL;
+	mutex_lock(&f->bank_lock);
+	if (idx < 0 || idx >= a->nread[type])
+		ret = -EINVAL;
+	else
+		*bank = a->read[type][idx];
+	mutex_unlock(&f->bank_lock);
+	return ret;
+}
+
+/* An APU's (or an old firmware's) place of the error code. */
+static int fake_aca_error_code(struct amdgpu_device *adev,
+			       struct aca_bank *bank)
+{
+	return ACA_REG__STATUS__ERRORCODE(bank->regs[ACA_REG_IDX_STATUS]) & 0xff;
+}
+
+static const struct aca_smu_funcs fake_aca_smu_funcs = {
+	.max_ue_bank_count = FAKE_ACA_BANKS,
+	.max_ce_bank_count = FAKE_ACA_BANKS,
+	.set_debug_mode = fake_aca_set_debug_mode,
+	.get_valid_aca_count = fake_aca_count,
+	.get_valid_aca_bank = fake_aca_bank,
+	.parse_error_code = fake_aca_error_code,
+};
+
+/**
+ * fake_aca_push() - the firmware logs a bank
+ * @f: a fake of fake_gpu_enable_aca().
+ * @type: its queue (enum aca_smu_type): UEs, or CEs and deferred errors.
+ * @bank: the bank.
+ *
+ * Return: 0, -EINVAL for a bad @type, -ENOSPC when the queue is full.
+ */
+int fake_aca_push(struct fake_gpu *f, int type, const struct aca_bank *bank)
+{
+	struct fake_aca *a = f->aca;
+	int ret = 0;
+
+	if (!a || type < 0 || type >= ACA_SMU_TYPE_COUNT)
+		return -EINVAL;
+	mutex_lock(&f->bank_lock);
+	if (a->queued[type] >= FAKE_ACA_BANKS)
+		ret = -ENOSPC;
+	else
+		a->queue[type][a->queued[type]++] = *bank;
+	mutex_unlock(&f->bank_lock);
+	return ret;
+}
+
+/**
+ * fake_umc_bank() - a UMC v12 bank as MI300's firmware logs it
+ * @bank: out.
+ * @kind: the error it records.
+ * @aid: the AID (socket 0).
+ * @umc_inst: the UMC instance on the AID.
+ * @ch: the channel on the UMC (0..7).
+ * @mca_addr: the channel's (MCA) address of the error.
+ *
+ * One error (MISC0's count); its IPID names UMC (hardware id 0x96) and
+ * the instance as amdgpu's MCA_IPID_2_*() decode it.
+ */
+void fake_umc_bank(struct aca_bank *bank, enum fake_umc_error kind, u32 aid,
+		   u32 umc_inst, u32 ch, u64 mca_addr)
+{
+	u64 lo = ((u64)umc_inst << 21) | ((u64)(ch / 4) << 20) |
+		 ((u64)(ch % 4) << 12);
+	u64 status = BIT_ULL(63);		/* Val */
+
+	memset(bank, 0, sizeof(*bank));
+	bank->type = kind == FAKE_UMC_UE ? ACA_SMU_TYPE_UE : ACA_SMU_TYPE_CE;
+	switch (kind) {
+	case FAKE_UMC_CE:
+		status |= BIT_ULL(46);		/* CECC */
+		break;
+	case FAKE_UMC_UE:
+		status |= BIT_ULL(61) | BIT_ULL(57) | BIT_ULL(45); /* UC PCC UECC */
+		break;
+	case FAKE_UMC_DE:
+		status |= BIT_ULL(44) | BIT_ULL(43);	/* Deferred Poison */
+		break;
+	}
+	bank->regs[ACA_REG_IDX_STATUS] = status;
+	bank->regs[ACA_REG_IDX_ADDR] = mca_addr;
+	bank->regs[ACA_REG_IDX_MISC0] = BIT_ULL(63) | (1ULL << 32);
+	bank->regs[ACA_REG_IDX_IPID] = ((u64)MCA_UMC_MCATYPE_V12_0 << 48) |
+				       ((u64)(aid << 2) << 44) |
+				       ((u64)MCA_UMC_HWID_V12_0 << 32) | lo;
+}
+
+/**
+ * fake_umc_mca_to_pa() - the PSP RAS TA's translation of a UMC address
+ * @aid: the AID.
+ * @umc_inst: the UMC instance.
+ * @ch: the channel.
+ * @mca_addr: the channel's address.
+ *
+ * What the firmware computes from MI300's address map, here a map of its
+ * own: below 16 GiB, so that the pages amdgpu derives from it (the row's
+ * other columns, R13 flipped at 32 GiB) stay in a fake's VRAM.
+ *
+ * Return: the physical (SoC) address.
+ */
+u64 fake_umc_mca_to_pa(u32 aid, u32 umc_inst, u32 ch, u64 mca_addr)
+{
+	return ((u64)(aid & 3) << 32) | ((u64)(umc_inst & 7) << 28) |
+	       ((u64)(ch & 7) << 24) | ((mca_addr & 0xfff) << 12);
+}
+
+/* amdgpu's RAS sysfs directory, where the ACA adds its files. */
+static struct attribute *fake_ras_attrs[] = { NULL };
+static const struct attribute_group fake_ras_group = {
+	.name = "ras",
+	.attrs = fake_ras_attrs,
+};
+
+/**
+ * fake_gpu_enable_aca() - amdgpu's ACA on, UMC v12 behind it
+ * @f: a fake of fake_gpu_create(), its provider not yet initialised.
+ *
+ * As amdgpu sets up an MI300X: the SMU's ACA functions (the fake's bank
+ * queue, fake_aca_push()), so that amdgpu's RAS queries are the
+ * firmware's (AMDGPU_RAS_FIRMWARE_ERROR_QUERY); UMC 12 with gmc_v9_0's
+ * values, in poison mode, bound to the ACA with amdgpu's own UMC v12
+ * bank parser (umc_v12_0_aca_info), its ECC log and page retirement
+ * lock as amdgpu_ras_recovery_init() leaves them.  The gfx block keeps
+ * its direct query no longer: a fake with ACA models UMC only.
+ *
+ * Return: 0 or -errno.
+ */
+int fake_gpu_enable_aca(struct fake_gpu *f)
+{
+	struct amdgpu_device *adev = f->adev;
+	struct amdgpu_ras *con = f->ras;
+	struct ras_manager *umc = &con->objs[AMDGPU_RAS_BLOCK__UMC];
+	int ret;
+
+	f->aca = kzalloc(sizeof(*f->aca), GFP_KERNEL);
+	if (!f->aca)
+		return -ENOMEM;
+	mutex_init(&con->umc_ecc_log.lock);
+	INIT_RADIX_TREE(&con->umc_ecc_log.de_page_tree, GFP_KERNEL);
+	mutex_init(&con->page_retirement_lock);
+	ret = amdgpu_aca_init(adev);
+	if (ret)
+		return ret;
+	con->poison_supported = true;
+	/* IP discovery's count: four UMCs per AID. */
+	adev->gmc.num_umc = hweight32(adev->aid_mask) *
+			    UMC_V12_0_UMC_INSTANCE_NUM;
+	adev->umc.node_inst_num = hweight32(adev->aid_mask);
+	adev->umc.umc_inst_num = UMC_V12_0_UMC_INSTANCE_NUM;
+	adev->umc.channel_inst_num = UMC_V12_0_CHANNEL_INSTANCE_NUM;
+	adev->umc.max_ras_err_cnt_per_query =
+		UMC_V12_0_TOTAL_CHANNEL_NUM(adev) *
+		UMC_V12_0_BAD_PAGE_NUM_PER_CHANNEL;
+	adev->umc.retire_unit = UMC_V12_0_BAD_PAGE_NUM_PER_CHANNEL;
+	adev->umc.ras = &umc_v12_0_ras;
+	umc->head.block = AMDGPU_RAS_BLOCK__UMC;
+	umc->adev = adev;
+	ret = amdgpu_ras_error_data_init(&umc->err_data);
+	if (ret)
+		return ret;
+	umc->use = 1;
+	ret = sysfs_create_group(&adev->dev->kobj, &fake_ras_group);
+	if (ret)
+		return ret;
+	f->aca->sysfs = true;
+	adev->aca.is_enabled = true;
+	amdgpu_aca_set_smu_funcs(adev, &fake_aca_smu_funcs);
+	return amdgpu_ras_bind_aca(adev, AMDGPU_RAS_BLOCK__UMC,
+				   &umc_v12_0_aca_info, NULL);
+}
+
+/* What fake_gpu_enable_aca() set up, ACA handles and logged errors. */
+static void fake_aca_fini(struct fake_gpu *f)
+{
+	struct amdgpu_device *adev = f->adev;
+	struct ras_ecc_log_info *log = &f->ras->umc_ecc_log;
+	struct radix_tree_iter iter;
+	struct ras_ecc_err *e;
+	void __rcu **slot;
+
+	amdgpu_aca_fini(adev);
+	if (f->aca->sysfs)
+		sysfs_remove_group(&adev->dev->kobj, &fake_ras_group);
+	mutex_lock(&log->lock);
+	rcu_read_lock();
+	radix_tree_for_each_slot(slot, &log->de_page_tree, &iter, 0) {
+		e = radix_tree_deref_slot(slot);
+		radix_tree_iter_delete(&log->de_page_tree, &iter, slot);
+		kfree(e->err_pages.pfn);
+		kfree(e);
+	}
+	rcu_read_unlock();
+	mutex_unlock(&log->lock);
+	mutex_destroy(&log->lock);
+	mutex_destroy(&f->ras->page_retirement_lock);
+	if (f->ras->objs[AMDGPU_RAS_BLOCK__UMC].use)
+		amdgpu_ras_error_data_fini(&f->ras->objs[AMDGPU_RAS_BLOCK__UMC].err_data);
+	kfree(f->aca);
+	f->aca = NULL;
+}
 
 /**
  * amdgpu_amdx_fake_recover_hw() - the hardware part of a fake's recovery
@@ -274,6 +551,8 @@ void fake_gpu_destroy(struct fake_gpu *f)
 		amdgpu_reset_put_reset_domain(adev->reset_domain);
 	fake_free_ras_list(adev);
 	if (f->ras) {
+		if (f->aca)
+			fake_aca_fini(f);
 		if (f->ras->objs) {
 			amdgpu_ras_error_data_fini(&f->ras->objs[AMDGPU_RAS_BLOCK__GFX].err_data);
 			kfree(f->ras->objs);
@@ -342,6 +621,7 @@ struct fake_gpu *fake_gpu_create(u32 num_xcc, int nps, int mode,
 	f->adev = adev;
 	f->num_xcc = num_xcc;
 	f->nps = nps;
+	f->pend_at = jiffies;
 	f->xccs_per_xcp = fake_xccs_per_xcp(num_xcc, mode);
 	INIT_LIST_HEAD(&adev->ras_list);
 
@@ -573,8 +853,10 @@ static int fake_user_new(char *buf)
 	}
 	f->id = id;
 	/*
-	 * No UMC firmware model here (its injection, poison and ACA banks):
-	 * amdgpu reports no UMC RAS, so the provider claims none.
+	 * No UMC here: its ACA banks would make gfx's queries the
+	 * firmware's too, and UMC 12 calls the PSP and the VRAM manager,
+	 * which only the KUnit suites' stubs stand in for.  amdgpu reports
+	 * no UMC RAS, so the provider claims none.
 	 */
 	f->adev->ras_enabled &= ~BIT(AMDGPU_RAS_BLOCK__UMC);
 	amdgpu_amdx_init(f->adev);

@@ -20,10 +20,15 @@ struct amdgpu_device;
 struct amdgpu_ras;
 struct amdgpu_ras_block_object;
 struct amdgpu_xcp_mgr_funcs;
+struct aca_bank;
+struct aca_info;
+struct fake_aca;
 struct ras_err_handler_data;
 
 /* amdgpu's partition manager functions for GC 9.4.3 (aqua_vanjaram.c). */
 extern struct amdgpu_xcp_mgr_funcs aqua_vanjaram_xcp_funcs;
+/* amdgpu's UMC v12 ACA bank parser (umc_v12_0.c). */
+extern const struct aca_info umc_v12_0_aca_info;
 
 /* AIDs a fake's gfx banks can name (MI300X has four). */
 #define FAKE_MAX_AIDS	8
@@ -54,10 +59,18 @@ extern struct amdgpu_xcp_mgr_funcs aqua_vanjaram_xcp_funcs;
  *	fake (the suites' stub, or a user-visible fake's reset).
  * @recovery_flags: the reset context's flags of the last one.
  * @gfx_ras: amdgpu's RAS block object of gfx (its ACA bank stands-in).
- * @bank_lock: protects @bank_ue and @bank_ce.
+ * @bank_lock: protects @bank_ue, @bank_ce, @pend_* and @aca's banks.
  * @bank_ue: uncorrectable gfx errors in the banks per AID, until amdgpu
  *	reads them.
  * @bank_ce: correctable ones.
+ * @inject_latency_ms: how long an injected gfx error takes to reach the
+ *	banks (the firmware's latency); 0: at once.
+ * @pend_ue: injected uncorrectable gfx errors per AID not yet in the
+ *	banks (under @bank_lock).
+ * @pend_ce: correctable ones.
+ * @pend_at: when they reach the banks (jiffies).
+ * @aca: the SMU's ACA bank queue once amdgpu's ACA is on
+ *	(fake_gpu_enable_aca()), else NULL; under @bank_lock.
  * @reports: what reached amdx, in order (amdgpu_amdx_report()).
  * @nreports: entries in @reports; more are counted, not kept.
  * @reserved: pages amdgpu reserved (amdgpu_ras_reserve_page()).
@@ -93,10 +106,15 @@ struct fake_gpu {
 	int recoveries;
 	unsigned long recovery_flags;
 	struct amdgpu_ras_block_object *gfx_ras;
-	struct mutex bank_lock;	/* @bank_ue, @bank_ce */
+	struct mutex bank_lock;	/* @bank_*, @pend_*, @aca's banks */
 	u64 bank_ue[FAKE_MAX_AIDS];
 	u64 bank_ce[FAKE_MAX_AIDS];
-	struct amdx_ras_error reports[8];
+	u32 inject_latency_ms;
+	u64 pend_ue[FAKE_MAX_AIDS];
+	u64 pend_ce[FAKE_MAX_AIDS];
+	unsigned long pend_at;
+	struct fake_aca *aca;
+	struct amdx_ras_error reports[24];
 	int nreports;
 	int reserved;
 	int recover_ret;
@@ -118,5 +136,18 @@ struct fake_gpu *fake_gpu_create(u32 num_xcc, int nps, int mode,
 void fake_gpu_destroy(struct fake_gpu *f);
 struct fake_gpu *fake_gpu_of(struct amdgpu_device *adev);
 int fake_xccs_per_xcp(u32 num_xcc, int mode);
+
+/* What a UMC ACA bank reports (fake_umc_bank()). */
+enum fake_umc_error {
+	FAKE_UMC_CE,
+	FAKE_UMC_UE,
+	FAKE_UMC_DE,	/* deferred: poison created */
+};
+
+int fake_gpu_enable_aca(struct fake_gpu *f);
+int fake_aca_push(struct fake_gpu *f, int type, const struct aca_bank *bank);
+void fake_umc_bank(struct aca_bank *bank, enum fake_umc_error kind, u32 aid,
+		   u32 umc_inst, u32 ch, u64 mca_addr);
+u64 fake_umc_mca_to_pa(u32 aid, u32 umc_inst, u32 ch, u64 mca_addr);
 
 #endif /* __AMDGPU_AMDX_FAKE_H__ */

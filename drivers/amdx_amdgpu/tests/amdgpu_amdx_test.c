@@ -43,11 +43,15 @@
 #include <drm/drm_drv.h>
 
 #include "amdgpu.h"
+#include "amdgpu_aca.h"
 #include "amdgpu_atomfirmware.h"
+#include "amdgpu_psp.h"
 #include "amdgpu_ras.h"
 #include "amdgpu_ras_eeprom.h"
 #include "amdgpu_reset.h"
+#include "amdgpu_umc.h"
 #include "amdgpu_xcp.h"
+#include "umc_v12_0.h"
 #include "amdgpu_amdx.h"
 #include "amdgpu_amdx_kunit.h"
 #include "amdgpu_amdx_fake.h"
@@ -735,16 +739,239 @@ static void ras_query_during_a_mode_mismatch_does_not_warn(struct kunit *test)
 				       "a WARN fired in amdgpu's RAS query");
 }
 
+/* The firmware's latencies of an injected error the suite models. */
+static const u32 inject_latencies_ms[] = { 0, 50, 250, 400 };
+
+static void inject_latency_desc(const u32 *ms, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%u ms", *ms);
+}
+
+KUNIT_ARRAY_PARAM(inject_latency, inject_latencies_ms, inject_latency_desc);
+
+/*
+ * An injection amdx asks for goes through amdgpu's real
+ * amdgpu_ras_error_inject() to the firmware, which logs the error after
+ * its latency; the op waits, querying as amdgpu's own paths do, until the
+ * error has reached amdx, and returns the sequence number of that report.
+ * amdgpu itself waits up to 300 ms for the firmware's record of a poison
+ * (MAX_UMC_POISON_POLLING_TIME_ASYNC); the op used to give up after
+ * 100 ms, so an error the firmware logs later was counted at some later
+ * query while the injection failed with -ETIMEDOUT.
+ */
+static void inject_waits_for_the_firmware(struct kunit *test)
+{
+	const u32 *ms = test->param_value;
+	struct fake_gpu *f = mi300x_intake(test, AMDGPU_SPX_PARTITION_MODE);
+	const struct amdx_ras_inject inj = {
+		.block = AMDX_RAS_BLOCK_GFX,
+		.type = AMDX_RAS_TYPE_CE,
+		.instance = 2,
+		.count = 1,
+	};
+	u64 seq = 0;
+
+	f->inject_latency_ms = *ms;
+	KUNIT_ASSERT_EQ(test, 0, f->ops->ras_inject(f->xdev, &inj, &seq));
+	KUNIT_ASSERT_EQ(test, 1, f->nreports);
+	KUNIT_EXPECT_EQ(test, 1, seq);
+	KUNIT_EXPECT_EQ(test, AMDX_RAS_BLOCK_GFX, f->reports[0].block);
+	KUNIT_EXPECT_EQ(test, AMDX_RAS_TYPE_CE, f->reports[0].type);
+	KUNIT_EXPECT_EQ(test, 2, f->reports[0].instance);
+	KUNIT_EXPECT_EQ(test, 1, f->reports[0].count);
+}
+
 static struct kunit_case amdgpu_amdx_ras_cases[] = {
 	KUNIT_CASE(ras_query_reaches_amdx_with_the_aid),
 	KUNIT_CASE(ras_query_during_a_mode_mismatch_does_not_warn),
 	KUNIT_CASE(retired_pages_reach_amdx),
+	KUNIT_CASE_PARAM(inject_waits_for_the_firmware,
+			 inject_latency_gen_params),
 	{}
 };
 
 static struct kunit_suite amdgpu_amdx_ras_suite = {
 	.name = "amdgpu_amdx_ras",
 	.test_cases = amdgpu_amdx_ras_cases,
+};
+
+/*
+ * The PSP RAS TA's translation of a UMC address (psp_ras_query_address()),
+ * the fake's map.
+ */
+static int fake_psp_query_address(struct psp_context *psp,
+				  struct ta_ras_query_address_input *in,
+				  struct ta_ras_query_address_output *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->pa.pa = fake_umc_mca_to_pa(in->ma.node_inst, in->ma.umc_inst,
+					in->ma.ch_inst, in->ma.err_addr);
+	out->pa.channel_idx = in->ma.ch_inst;
+	return 0;
+}
+
+/*
+ * A fake MI300X as amdgpu sets one up: ACA on (its RAS queries read the
+ * SMU's banks), UMC 12 in poison mode behind amdgpu's own UMC v12 bank
+ * parser and address code; its reports to amdx reach the test.
+ */
+static struct fake_gpu *mi300x_umc(struct kunit *test)
+{
+	struct fake_gpu *f = fake_gpu_new(test, 8, AMDGPU_NPS1_PARTITION_MODE,
+					  AMDGPU_SPX_PARTITION_MODE);
+
+	KUNIT_ASSERT_EQ(test, 0, fake_gpu_enable_aca(f));
+	fake_provider_init(test, f);
+	KUNIT_ASSERT_NOT_NULL(test, f->xdev);
+	kunit_activate_static_stub(test, amdgpu_amdx_report, fake_report);
+	kunit_activate_static_stub(test, amdgpu_ras_reserve_page,
+				   fake_reserve_page);
+	kunit_activate_static_stub(test, psp_ras_query_address,
+				   fake_psp_query_address);
+	return f;
+}
+
+/* The firmware logs one UMC error of @kind; amdgpu queries UMC. */
+static void umc_error_queried(struct kunit *test, struct fake_gpu *f,
+			      enum fake_umc_error kind, u64 *pa,
+			      struct ras_query_if *q)
+{
+	const u32 aid = 1, umc = 3, ch = 6;
+	const u64 mca = 0x2a5;
+	struct aca_bank b;
+
+	fake_umc_bank(&b, kind, aid, umc, ch, mca);
+	KUNIT_ASSERT_EQ(test, 0, fake_aca_push(f, b.type, &b));
+	*pa = fake_umc_mca_to_pa(aid, umc, ch, mca);
+	memset(q, 0, sizeof(*q));
+	q->head.block = AMDGPU_RAS_BLOCK__UMC;
+	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_query_error_status(f->adev, q));
+}
+
+/*
+ * The one report a UMC count makes: of @type, count 1, and no address,
+ * for which amdgpu reserved no page.
+ */
+static void expect_one_umc_count(struct kunit *test, struct fake_gpu *f,
+				 u32 type)
+{
+	const struct amdx_ras_error *r = &f->reports[0];
+
+	KUNIT_EXPECT_EQ(test, 0, f->reserved);
+	KUNIT_ASSERT_EQ(test, 1, f->nreports);
+	KUNIT_EXPECT_EQ(test, AMDX_RAS_BLOCK_UMC, r->block);
+	KUNIT_EXPECT_EQ(test, type, r->type);
+	KUNIT_EXPECT_EQ(test, 1, r->count);
+	KUNIT_EXPECT_EQ(test, 0, r->flags);
+}
+
+/*
+ * A UMC CE: amdgpu's ACA core reads the bank, its UMC v12 parser counts
+ * it, and the count reaches amdx once.  No address: amdgpu retires no
+ * page for a CE on UMC 12 (umc_v12_0_update_ecc_status() takes deferred
+ * errors only).  Instance 0 and the whole device: amdgpu's statistics
+ * keep the bank's socket and AID, not its UMC instance or channel, and an
+ * AID's memory is not one compute partition's.
+ */
+static void umc_ce_reaches_amdx(struct kunit *test)
+{
+	struct fake_gpu *f = mi300x_umc(test);
+	struct ras_query_if q;
+	u64 pa;
+
+	umc_error_queried(test, f, FAKE_UMC_CE, &pa, &q);
+	KUNIT_EXPECT_EQ(test, 1, q.ce_count);
+	KUNIT_EXPECT_EQ(test, 0, q.ue_count + q.de_count);
+	expect_one_umc_count(test, f, AMDX_RAS_TYPE_CE);
+	KUNIT_EXPECT_EQ(test, 0, f->reports[0].instance);
+	KUNIT_EXPECT_EQ(test, AMDX_RAS_PARTITION_ALL, f->reports[0].partition);
+
+	/* The bank was read: nothing new, nothing again. */
+	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_query_error_status(f->adev, &q));
+	KUNIT_EXPECT_EQ(test, 1, q.ce_count);
+	KUNIT_EXPECT_EQ(test, 1, f->nreports);
+}
+
+/*
+ * A UMC UE: amdgpu counts it, and retires no page for it (UMC 12 derives
+ * pages from deferred errors only), so the count is all amdx can get.
+ * The provider used to drop UMC UE counts, expecting each UE to come as a
+ * retired page: on MI300 the UE never reached amdx.
+ */
+static void umc_ue_reaches_amdx(struct kunit *test)
+{
+	struct fake_gpu *f = mi300x_umc(test);
+	struct ras_query_if q;
+	u64 pa;
+
+	umc_error_queried(test, f, FAKE_UMC_UE, &pa, &q);
+	KUNIT_EXPECT_EQ(test, 1, q.ue_count);
+	expect_one_umc_count(test, f, AMDX_RAS_TYPE_UE);
+}
+
+/*
+ * Poison created in VRAM (a deferred error, UMC in poison mode): the
+ * query counts it and amdgpu's UMC v12 code converts the bank's address
+ * through the PSP, reserves the row's pages and logs the error; the
+ * page-retirement work (amdgpu_umc_handle_bad_pages(), what
+ * page_retirement_dwork runs) then retires those pages.  amdx hears of
+ * the poison as those pages, each with its address (so its per-page
+ * containment runs), as an uncorrectable error of UMC: amdgpu's record
+ * carries no deferred cause (AMDGPU_RAS_EEPROM_ERR_NON_RECOVERABLE), and
+ * the deferred count itself is not passed on, or the error would count
+ * twice.  amdgpu's query event (type, id) does not reach amdx: its
+ * error record has no field for it.
+ */
+static void umc_poison_reaches_amdx_as_its_pages(struct kunit *test)
+{
+	const int row = UMC_V12_0_BAD_PAGE_NUM_PER_CHANNEL;
+	struct fake_gpu *f = mi300x_umc(test);
+	struct ras_err_data ed;
+	struct ras_query_if q;
+	int i, j;
+	u64 pa;
+
+	umc_error_queried(test, f, FAKE_UMC_DE, &pa, &q);
+	KUNIT_EXPECT_EQ(test, 1, q.de_count);
+	KUNIT_EXPECT_EQ(test, 0, q.ue_count + q.ce_count);
+	KUNIT_EXPECT_EQ(test, row, f->reserved);
+	KUNIT_EXPECT_EQ(test, 0, f->nreports);
+
+	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_error_data_init(&ed));
+	amdgpu_umc_handle_bad_pages(f->adev, &ed);
+	amdgpu_ras_error_data_fini(&ed);
+	KUNIT_ASSERT_EQ(test, row, f->nreports);
+	for (i = 0; i < row; i++) {
+		const struct amdx_ras_error *r = &f->reports[i];
+
+		KUNIT_EXPECT_EQ(test, AMDX_RAS_BLOCK_UMC, r->block);
+		KUNIT_EXPECT_EQ(test, AMDX_RAS_TYPE_UE, r->type);
+		KUNIT_EXPECT_EQ(test, 1, r->count);
+		KUNIT_EXPECT_EQ(test, AMDX_RAS_ERR_F_ADDRESS, r->flags);
+		KUNIT_EXPECT_EQ(test, 0, r->mem_partition);
+		KUNIT_EXPECT_EQ(test, UMC_V12_ADDR_MASK_BAD_COLS(pa),
+				UMC_V12_ADDR_MASK_BAD_COLS(r->address));
+		for (j = 0; j < i; j++)
+			KUNIT_EXPECT_NE(test, f->reports[j].address, r->address);
+	}
+
+	/* Retired once: the work finds nothing new the next time. */
+	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_error_data_init(&ed));
+	amdgpu_umc_handle_bad_pages(f->adev, &ed);
+	amdgpu_ras_error_data_fini(&ed);
+	KUNIT_EXPECT_EQ(test, row, f->nreports);
+}
+
+static struct kunit_case amdgpu_amdx_umc_cases[] = {
+	KUNIT_CASE(umc_ce_reaches_amdx),
+	KUNIT_CASE(umc_ue_reaches_amdx),
+	KUNIT_CASE(umc_poison_reaches_amdx_as_its_pages),
+	{}
+};
+
+static struct kunit_suite amdgpu_amdx_umc_suite = {
+	.name = "amdgpu_amdx_umc",
+	.test_cases = amdgpu_amdx_umc_cases,
 };
 
 /**
@@ -1215,8 +1442,9 @@ static struct kunit_suite amdgpu_amdx_eeprom_suite = {
 };
 
 kunit_test_suites(&amdgpu_amdx_partition_suite, &amdgpu_amdx_reset_suite,
-		  &amdgpu_amdx_ras_suite, &amdgpu_amdx_reset_work_suite,
-		  &amdgpu_amdx_life_suite, &amdgpu_amdx_eeprom_suite);
+		  &amdgpu_amdx_ras_suite, &amdgpu_amdx_umc_suite,
+		  &amdgpu_amdx_reset_work_suite, &amdgpu_amdx_life_suite,
+		  &amdgpu_amdx_eeprom_suite);
 
 /* amdx_badpage_decode(), to read what the provider registered. */
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
