@@ -32,6 +32,7 @@
 // slurm: gres.conf lines, one per current partition (Debian's Slurm has no
 // gpu_rsmi plugin, so AutoDetect cannot find them).
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <map>
 
@@ -140,8 +141,9 @@ Result<std::vector<Profile>> profiles(const Device& device, const DeviceInfo& in
     if (!current)
         return Unexpected(current.error());
     for (const auto mode : info.supported_compute_modes) {
-        Profile p{mode, current->memory_mode, {}, current->generation};
-        if (mode == current->compute_mode) {
+        Profile p{mode, current->memory_mode, {}, current->generation,
+                  mode == current->compute_mode};
+        if (p.current) {
             p.topology = current->partitions;
         } else {
             PartitionRequest req;
@@ -160,8 +162,46 @@ Result<std::vector<Profile>> profiles(const Device& device, const DeviceInfo& in
     return out;
 }
 
+namespace {
+
+/// The taint effects of recovery_taint(), weakest first (0: no taint).
+constexpr std::array<const char*, 4> kEffects = {nullptr, "None", "NoSchedule", "NoExecute"};
+
+std::size_t taint_rank(const TargetRecovery& r) {
+    if (r.state == RecoveryState::failed || r.action >= RecoveryAction::node)
+        return 3;
+    if (r.action >= RecoveryAction::queue)
+        return 2;
+    return r.action == RecoveryAction::process ? 1 : 0;
+}
+
+} // namespace
+
+Json recovery_taint(const TargetRecovery& r, const std::string& driver) {
+    const std::size_t rank = taint_rank(r);
+    if (rank == 0)
+        return nullptr;
+    return Json{{"key", driver + "/recovery"},
+                {"value", std::string(to_string(r.action))},
+                {"effect", kEffects[rank]}};
+}
+
 Json dra_slice(const DeviceInfo& info, const std::vector<Profile>& profs, const std::string& node,
-               const std::string& driver) {
+               const std::string& driver, const std::vector<TargetRecovery>& recovery) {
+    // The device's own pending action takes every partition of every
+    // profile down; a partition's, that partition of the current mode
+    // (another mode's partitions need a switch first, which resets).
+    auto taint_of = [&](const Profile& prof, const PartitionInfo& p) {
+        const TargetRecovery* worst = nullptr;
+        for (const auto& r : recovery) {
+            if (r.vf || (r.partition && (!prof.current || *r.partition != p.id)))
+                continue;
+            if (worst == nullptr || taint_rank(r) > taint_rank(*worst) ||
+                (taint_rank(r) == taint_rank(*worst) && r.action > worst->action))
+                worst = &r;
+        }
+        return worst != nullptr ? recovery_taint(*worst, driver) : Json(nullptr);
+    };
     const std::string key = stable_key(info);
     const std::string set = "amdx-" + key;
     const std::string modes = set + "-modes";
@@ -233,13 +273,15 @@ Json dra_slice(const DeviceInfo& info, const std::vector<Profile>& profs, const 
                        {"memoryPartition", Json{{"int", p.mem_partition}}}};
             if (!root.empty())
                 attrs["resource.kubernetes.io/pcieRoot"] = Json{{"string", root}};
-            devices.push_back(
-                Json{{"name", name},
-                     {"attributes", std::move(attrs)},
-                     {"capacity", Json{{"memory", quantity(share)},
-                                       {"xccs", quantity(static_cast<std::uint64_t>(
-                                                    __builtin_popcount(p.xcc_mask)))}}},
-                     {"consumesCounters", std::move(consumes)}});
+            Json entry{{"name", name},
+                       {"attributes", std::move(attrs)},
+                       {"capacity", Json{{"memory", quantity(share)},
+                                         {"xccs", quantity(static_cast<std::uint64_t>(
+                                                      __builtin_popcount(p.xcc_mask)))}}},
+                       {"consumesCounters", std::move(consumes)}};
+            if (Json taint = taint_of(prof, p); !taint.is_null())
+                entry["taints"] = Json::array({std::move(taint)});
+            devices.push_back(std::move(entry));
         }
     }
     const std::string pool = node + "-" + key;
@@ -328,7 +370,18 @@ int FleetCommands::partition_export(const Options& opts, std::ostream& out,
             fail(err, device_error(what_on("partition export", e) + " plan", profs.error()));
             return kExitError;
         }
-        for (auto& s : dra_slice(*info, *profs, node, driver_))
+        const auto current = std::find_if(profs->begin(), profs->end(),
+                                          [](const Profile& p) { return p.current; });
+        Partitions parts;
+        if (current != profs->end())
+            parts.partitions = current->topology;
+        std::string what;
+        const auto recovery = read_recovery(*device, parts, Vfs{}, what);
+        if (!recovery) {
+            fail(err, device_error(what_on("partition export", e) + " " + what, recovery.error()));
+            return kExitError;
+        }
+        for (auto& s : dra_slice(*info, *profs, node, driver_, *recovery))
             items.push_back(std::move(s));
     }
     if (format_ == "slurm") {
