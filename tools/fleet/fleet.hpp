@@ -228,9 +228,17 @@ struct Profile {
 /// for a pending reset, NoExecute for a reboot, an RMA or an action that
 /// failed midway; null when nothing is pending.
 [[nodiscard]] Json recovery_taint(const TargetRecovery& r, const std::string& driver);
-/// gres.conf lines of one device (its current partitions).
+/// gres.conf lines of one device (its current partitions), each with
+/// the device file of @files[partition id] as File= when it is known.
 [[nodiscard]] std::string slurm_gres(const DeviceInfo& info, const Partitions& parts,
-                                     const std::string& node);
+                                     const std::string& node,
+                                     const std::vector<std::string>& files = {});
+/// The device file of each partition by id: @pattern with {device} and
+/// {partition} replaced when given; else the render node amdgpu gives
+/// each partition (identify(): the KFD node's drm_render_minor), or the
+/// device's render node when it has one partition; "" when unknown.
+[[nodiscard]] std::vector<std::string>
+partition_files(const DeviceInfo& info, const Partitions& parts, const std::string& pattern);
 
 /// `amdx exporter`, `amdx health`, `amdx partition export` and
 /// `amdx monitor --from-journal`.
@@ -269,6 +277,7 @@ class FleetCommands {
     std::string format_ = "dra";
     std::string node_;
     std::string driver_ = "gpu.amdx.io";
+    std::string files_;
     // monitor --from-journal (replay.cpp)
     std::uint64_t since_ = 0;
 };

@@ -36,6 +36,8 @@
 #include <filesystem>
 #include <map>
 
+#include <amdx/identity.hpp>
+
 #include "commands.hpp"
 #include "fleet.hpp"
 
@@ -303,7 +305,8 @@ Json dra_slice(const DeviceInfo& info, const std::vector<Profile>& profs, const 
                         slice("devices", "devices", std::move(devices))});
 }
 
-std::string slurm_gres(const DeviceInfo& info, const Partitions& parts, const std::string& node) {
+std::string slurm_gres(const DeviceInfo& info, const Partitions& parts, const std::string& node,
+                       const std::vector<std::string>& files) {
     const std::string type = lower(to_string(info.model)) + "_" +
                              lower(to_string(parts.compute_mode)) + "_" +
                              lower(to_string(parts.memory_mode));
@@ -312,17 +315,55 @@ std::string slurm_gres(const DeviceInfo& info, const Partitions& parts, const st
                       std::string(to_string(parts.compute_mode)) + "/" +
                       std::string(to_string(parts.memory_mode)) + " partitions\n";
     for (const auto& p : parts.partitions) {
+        const std::string file = p.id < files.size() ? files[p.id] : std::string();
+        if (file.empty() && p.id == parts.partitions.front().id)
+            out += "# no device file known for its partitions (no render node: simulated, or "
+                   "not driven by amdgpu; --files names them): Slurm's gres/gpu drops GPUs "
+                   "without File=\n";
         out += "NodeName=";
         out += node;
         out += " Name=gpu Type=";
         out += type;
-        out += " Count=1 Flags=amd_gpu_env";
+        out += file.empty() ? " Count=1" : " File=" + file;
+        out += " Flags=amd_gpu_env";
         out += " # partition " + std::to_string(p.id) + ": " +
                std::to_string(__builtin_popcount(p.xcc_mask)) + " XCC, " +
                std::to_string(memory_share(p, parts.partitions) >> 20) +
                " MiB of memory partition " + std::to_string(p.mem_partition) + "\n";
     }
     return out;
+}
+
+std::vector<std::string> partition_files(const DeviceInfo& info, const Partitions& parts,
+                                         const std::string& pattern) {
+    std::vector<std::string> files;
+    std::uint32_t max_id = 0;
+    for (const auto& p : parts.partitions)
+        max_id = std::max(max_id, p.id + 1);
+    files.resize(max_id);
+    if (!pattern.empty()) {
+        for (const auto& p : parts.partitions) {
+            std::string f = pattern;
+            for (const auto& [key, value] : {std::pair<std::string, std::string>{
+                                                 "{device}", std::to_string(info.id)},
+                                             {"{partition}", std::to_string(p.id)}})
+                for (auto at = f.find(key); at != std::string::npos; at = f.find(key, at))
+                    f.replace(at, key.size(), value);
+            files[p.id] = f;
+        }
+        return files;
+    }
+    // amdgpu gives each compute partition a KFD node and a render node.
+    const auto id = identify(info.bdf);
+    if (!id)
+        return files;
+    for (const auto& n : id->kfd_nodes)
+        if (n.drm_render_minor && n.partition < files.size())
+            files[n.partition] = "/dev/dri/renderD" + std::to_string(*n.drm_render_minor);
+    if (parts.partitions.size() == 1 && files[parts.partitions.front().id].empty() &&
+        id->drm_render)
+        files[parts.partitions.front().id] = *id->drm_render;
+    return files;
 }
 
 int FleetCommands::partition_export(const Options& opts, std::ostream& out,
@@ -362,7 +403,7 @@ int FleetCommands::partition_export(const Options& opts, std::ostream& out,
                      device_error(what_on("partition export", e) + " partitions", parts.error()));
                 return kExitError;
             }
-            gres += slurm_gres(*info, *parts, node);
+            gres += slurm_gres(*info, *parts, node, partition_files(*info, *parts, files_));
             continue;
         }
         const auto profs = profiles(*device, *info);

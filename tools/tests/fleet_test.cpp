@@ -899,6 +899,30 @@ TEST(FleetExport, SlurmOneGresLinePerPartition) {
         if (l.rfind("NodeName=n1 Name=gpu Type=mi300x_qpx_nps1 Count=1", 0) == 0)
             ++lines;
     EXPECT_EQ(lines, 4);
+    // No render node known (the fake has none): the lines say why Slurm
+    // would drop them.
+    EXPECT_NE(out.find("\n# no device file known"), std::string::npos) << out;
+}
+
+TEST(FleetExport, SlurmLinesNameEachPartitionsDeviceFile) {
+    FakeKernel k;
+    k.add_device(0);
+    k.add_device(1);
+    k.devices[1].compute_mode = AMDX_COMPUTE_DPX;
+    std::string out, err;
+    ASSERT_EQ(run({"partition", "export", "--format", "slurm", "--node", "n1", "--files",
+                   "/dev/x/d{device}p{partition}"},
+                  out, err),
+              0)
+        << err;
+    EXPECT_NE(out.find("NodeName=n1 Name=gpu Type=mi300x_spx_nps1 File=/dev/x/d0p0 "
+                       "Flags=amd_gpu_env # partition 0:"),
+              std::string::npos)
+        << out;
+    for (const char* f : {"File=/dev/x/d1p0 ", "File=/dev/x/d1p1 "})
+        EXPECT_NE(out.find(std::string("Type=mi300x_dpx_nps1 ") + f), std::string::npos) << out;
+    EXPECT_EQ(out.find("Count="), std::string::npos) << out;
+    EXPECT_EQ(out.find("# no device file known"), std::string::npos) << out;
 }
 
 } // namespace
