@@ -466,9 +466,17 @@ TEST(FleetHealth, HealthyDeviceWithoutRecords) {
     ASSERT_EQ(h.partitions.size(), 1U);
 }
 
+// The journal's UE rules as a module without recovery (before uapi minor
+// 1: RECOVERY_PLAN is ENOTTY) has them; with recovery the pending action
+// decides (FleetRecovery.*).
+void without_recovery(FakeKernel& k) {
+    k.fail_ioctl[AMDX_IOC_RECOVERY_PLAN] = ENOTTY;
+}
+
 TEST(FleetHealth, RecentUncontainedUeIsUnhealthyAndStaleUeIsNot) {
     FakeKernel k;
     k.add_device(0);
+    without_recovery(k);
     const Snapshot s = one_snapshot(k);
     auto ue = rec(10, "error", 1000 * kSec);
     ue.type = "ue";
@@ -497,6 +505,7 @@ TEST(FleetHealth, RecentUncontainedUeIsUnhealthyAndStaleUeIsNot) {
 TEST(FleetHealth, ContainedUeIsDegradedNotUnhealthy) {
     FakeKernel k;
     k.add_device(0);
+    without_recovery(k);
     const Snapshot s = one_snapshot(k);
     auto ue = rec(10, "error", 1000 * kSec, 0);
     ue.type = "ue";
@@ -598,6 +607,7 @@ std::uint64_t realtime_now_ns() {
 TEST(FleetHealth, UncontainedUeSurvivesARotation) {
     FakeKernel k;
     k.add_device(0);
+    without_recovery(k);
     const TempJournal j;
     const auto now = realtime_now_ns();
     j.write(j.path + ".1", ue_line(0, 7, now - 60ULL * 1000000000ULL));
@@ -925,8 +935,6 @@ TEST(FleetExport, SlurmLinesNameEachPartitionsDeviceFile) {
     EXPECT_EQ(out.find("# no device file known"), std::string::npos) << out;
 }
 
-} // namespace
-
 // ---- recovery (issue 32): the pending action through exporter, health
 // and the DRA taints.  The snapshots are the fake kernel's with the
 // recovery state a module of uapi minor 1 reports set in them.
@@ -965,6 +973,7 @@ std::string recovery_metrics(const Snapshot& s,
 TEST(FleetRecovery, ModuleWithoutRecoveryPlanHasNoRecoverySeries) {
     FakeKernel k;
     k.add_device(0);
+    without_recovery(k);
     const Snapshot s = one_snapshot(k);
     EXPECT_TRUE(s.recovery.empty()); // ENOTTY: a module before uapi minor 1
     EXPECT_EQ(recovery_metrics(s).find("amdx_recovery_action"), std::string::npos);
@@ -1177,3 +1186,71 @@ TEST(FleetRecovery, DraTaintsFollowThePendingActionAndClear) {
     for (const auto& [name, taint] : taints(s, k))
         EXPECT_EQ(taint, "") << name;
 }
+
+TEST(FleetRecovery, SeriesHealthAndTaintsFollowAFaultThroughRunAndClear) {
+    // Through libamdx and the fake kernel's RECOVERY_PLAN/RUN: the
+    // collection, not a hand-made snapshot.
+    FakeKernel k;
+    k.add_device(0);
+    k.devices[0].compute_mode = AMDX_COMPUTE_DPX;
+    const HealthRules rules;
+    auto taint_of = [&](const std::string& entry) {
+        std::string out, err;
+        EXPECT_EQ(run({"-j", "partition", "export", "0", "--node", "n1"}, out, err), 0) << err;
+        const auto doc = amdx::cli::Json::parse(out);
+        for (const auto& d : doc["items"][1]["spec"]["devices"])
+            if (d["name"] == entry)
+                return d.contains("taints") ? d["taints"][0]["effect"].get<std::string>()
+                                            : std::string("none");
+        return std::string("no such entry");
+    };
+
+    std::string text = metrics_text();
+    EXPECT_EQ(sample(text, "amdx_recovery_action",
+                     {"partition=\"1\"", "action=\"none\"", "state=\"none\""}),
+              1);
+    EXPECT_EQ(amdx::cli::evaluate(one_snapshot(k), {}, rules).verdict(), Verdict::healthy);
+    EXPECT_EQ(taint_of("dpx-nps1-p1"), "none");
+
+    // Injected: an engine UE in partition 1 leaves a partition reset.
+    const auto seq =
+        k.recovery_fault(0, 1, AMDX_VF_NONE, AMDX_RECOVER_PARTITION, AMDX_FAULT_ENGINE_UE);
+    text = metrics_text();
+    EXPECT_EQ(sample(text, "amdx_recovery_action",
+                     {"partition=\"1\"", "action=\"partition\"", "state=\"pending\""}),
+              1);
+    EXPECT_EQ(sample(text, "amdx_recovery_action", {"partition=\"0\"", "action=\"none\""}), 1);
+    DeviceHealth h = amdx::cli::evaluate(one_snapshot(k), {}, rules);
+    EXPECT_EQ(h.partitions.at(0).verdict(), Verdict::healthy);
+    ASSERT_EQ(h.partitions.at(1).verdict(), Verdict::unhealthy);
+    EXPECT_EQ(h.partitions[1].findings.back().seq, seq);
+    EXPECT_EQ(h.partitions[1].findings.back().action, "partition");
+    EXPECT_EQ(taint_of("dpx-nps1-p1"), "NoSchedule");
+    EXPECT_EQ(taint_of("dpx-nps1-p0"), "none");
+    std::string out, err;
+    EXPECT_EQ(run({"health", "--journal", "/dev/null"}, out, err), 1) << out << err;
+    EXPECT_NE(out.find("partition 1 unhealthy: recovery action partition pending"),
+              std::string::npos)
+        << out;
+
+    // Run: the self-test passes and the kernel clears the action.
+    {
+        auto control = Control::open("/dev/null");
+        ASSERT_TRUE(control);
+        auto dev = Device::open(*control, 0);
+        ASSERT_TRUE(dev);
+        const auto r = dev->recovery_run({.partition = 1, .vf = std::nullopt}, std::nullopt, {});
+        ASSERT_TRUE(r);
+        EXPECT_EQ(r->outcome, amdx::RecoveryOutcome::cleared);
+    }
+    text = metrics_text();
+    EXPECT_EQ(sample(text, "amdx_recovery_action",
+                     {"partition=\"1\"", "action=\"none\"", "state=\"none\""}),
+              1);
+    EXPECT_TRUE(std::isnan(sample(text, "amdx_recovery_action", {"action=\"partition\""})));
+    EXPECT_EQ(amdx::cli::evaluate(one_snapshot(k), {}, rules).verdict(), Verdict::healthy);
+    EXPECT_EQ(taint_of("dpx-nps1-p1"), "none");
+    EXPECT_EQ(run({"health", "--journal", "/dev/null"}, out, err), 0) << out << err;
+}
+
+} // namespace
