@@ -288,8 +288,8 @@ void event_metrics(Builder& b, const Snapshot& s, const std::string& host, const
     // Every action a run can carry out (process .. hive) with every
     // outcome, from 0: a first recovery is an increase(), not a new series.
     for (std::uint32_t a = AMDX_RECOVER_PROCESS; a < AMDX_RECOVER_NODE; ++a)
-        for (const auto o : {RecoveryOutcome::cleared, RecoveryOutcome::escalated,
-                             RecoveryOutcome::failed})
+        for (const auto o :
+             {RecoveryOutcome::cleared, RecoveryOutcome::escalated, RecoveryOutcome::failed})
             b.counter("amdx_recoveries_total",
                       "Recovery actions run, by action and outcome (cleared, escalated, failed).",
                       with(dev, {{"action", std::string(to_string(static_cast<RecoveryAction>(a)))},

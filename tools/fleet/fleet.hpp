@@ -66,7 +66,7 @@ struct Snapshot {
     RasStatus ras;
     RasPolicy policy;
     std::vector<BadPage> badpages;
-    DeviceStats stats; ///< the kernel's cumulative counters (AMDX_QUERY_STATS)
+    DeviceStats stats;                    ///< the kernel's cumulative counters (AMDX_QUERY_STATS)
     std::vector<TargetRecovery> recovery; ///< read_recovery()
 };
 

@@ -143,8 +143,8 @@ Result<std::vector<Profile>> profiles(const Device& device, const DeviceInfo& in
     if (!current)
         return Unexpected(current.error());
     for (const auto mode : info.supported_compute_modes) {
-        Profile p{mode, current->memory_mode, {}, current->generation,
-                  mode == current->compute_mode};
+        Profile p{
+            mode, current->memory_mode, {}, current->generation, mode == current->compute_mode};
         if (p.current) {
             p.topology = current->partitions;
         } else {
@@ -344,9 +344,9 @@ std::vector<std::string> partition_files(const DeviceInfo& info, const Partition
     if (!pattern.empty()) {
         for (const auto& p : parts.partitions) {
             std::string f = pattern;
-            for (const auto& [key, value] : {std::pair<std::string, std::string>{
-                                                 "{device}", std::to_string(info.id)},
-                                             {"{partition}", std::to_string(p.id)}})
+            for (const auto& [key, value] :
+                 {std::pair<std::string, std::string>{"{device}", std::to_string(info.id)},
+                  {"{partition}", std::to_string(p.id)}})
                 for (auto at = f.find(key); at != std::string::npos; at = f.find(key, at))
                     f.replace(at, key.size(), value);
             files[p.id] = f;
@@ -411,8 +411,8 @@ int FleetCommands::partition_export(const Options& opts, std::ostream& out,
             fail(err, device_error(what_on("partition export", e) + " plan", profs.error()));
             return kExitError;
         }
-        const auto current = std::find_if(profs->begin(), profs->end(),
-                                          [](const Profile& p) { return p.current; });
+        const auto current =
+            std::find_if(profs->begin(), profs->end(), [](const Profile& p) { return p.current; });
         Partitions parts;
         if (current != profs->end())
             parts.partitions = current->topology;

@@ -1000,7 +1000,8 @@ TEST(FleetRecovery, ActionGaugeIsOneSeriesPerTargetFollowingTheAction) {
     EXPECT_EQ(sample(text, "amdx_recovery_action",
                      {"partition=\"1\"", "action=\"partition\"", "state=\"pending\""}),
               1);
-    EXPECT_TRUE(std::isnan(sample(text, "amdx_recovery_action", {"partition=\"1\"", "action=\"none\""})));
+    EXPECT_TRUE(
+        std::isnan(sample(text, "amdx_recovery_action", {"partition=\"1\"", "action=\"none\""})));
     EXPECT_EQ(sample(text, "amdx_recovery_action", {"vf=\"0\"", "action=\"vf\""}), 1);
     // One series per target, whatever its action.
     std::size_t series = 0;
@@ -1009,8 +1010,8 @@ TEST(FleetRecovery, ActionGaugeIsOneSeriesPerTargetFollowingTheAction) {
         ++series;
     EXPECT_EQ(series, s.recovery.size());
     // Failed midway: the state says so, never none.
-    s.recovery[2] = pending(1, std::nullopt, amdx::RecoveryAction::partition,
-                            amdx::RecoveryState::failed);
+    s.recovery[2] =
+        pending(1, std::nullopt, amdx::RecoveryAction::partition, amdx::RecoveryState::failed);
     EXPECT_EQ(sample(recovery_metrics(s), "amdx_recovery_action",
                      {"partition=\"1\"", "action=\"partition\"", "state=\"failed\""}),
               1);
@@ -1044,11 +1045,11 @@ TEST(FleetRecovery, RecoveriesTotalCountsRunsByActionAndOutcome) {
     const auto tallies = t.get();
     const std::string text = recovery_metrics(s, &tallies);
     EXPECT_NE(text.find("# TYPE amdx_recoveries_total counter"), std::string::npos);
-    EXPECT_EQ(sample(text, "amdx_recoveries_total",
-                     {"action=\"partition\"", "outcome=\"escalated\""}),
-              1);
-    EXPECT_EQ(sample(text, "amdx_recoveries_total", {"action=\"partition\"", "outcome=\"cleared\""}),
-              0);
+    EXPECT_EQ(
+        sample(text, "amdx_recoveries_total", {"action=\"partition\"", "outcome=\"escalated\""}),
+        1);
+    EXPECT_EQ(
+        sample(text, "amdx_recoveries_total", {"action=\"partition\"", "outcome=\"cleared\""}), 0);
     EXPECT_EQ(sample(text, "amdx_recoveries_total", {"action=\"device\"", "outcome=\"cleared\""}),
               1);
     EXPECT_EQ(sample(text, "amdx_recoveries_total", {"action=\"hive\"", "outcome=\"failed\""}), 1);
@@ -1087,8 +1088,8 @@ TEST(FleetRecovery, HealthFollowsThePendingActionAndNamesIt) {
               "partition");
 
     // Failed midway: still unhealthy, and says so.
-    s.recovery[2] = pending(1, std::nullopt, amdx::RecoveryAction::partition,
-                            amdx::RecoveryState::failed);
+    s.recovery[2] =
+        pending(1, std::nullopt, amdx::RecoveryAction::partition, amdx::RecoveryState::failed);
     h = amdx::cli::evaluate(s, {ue}, rules);
     EXPECT_EQ(h.partitions[1].verdict(), Verdict::unhealthy);
     EXPECT_NE(h.partitions[1].findings.back().cause.find("failed midway"), std::string::npos);
@@ -1166,8 +1167,8 @@ TEST(FleetRecovery, DraTaintsFollowThePendingActionAndClear) {
 
     // Failed midway: NoExecute.  A device reset: every entry, the worse
     // effect where both apply.
-    s.recovery[2] = pending(1, std::nullopt, amdx::RecoveryAction::partition,
-                            amdx::RecoveryState::failed);
+    s.recovery[2] =
+        pending(1, std::nullopt, amdx::RecoveryAction::partition, amdx::RecoveryState::failed);
     s.recovery[0] = pending(std::nullopt, std::nullopt, amdx::RecoveryAction::device);
     t = taints(s, k);
     for (const auto& [name, taint] : t)
