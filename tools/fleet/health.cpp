@@ -158,7 +158,7 @@ std::string_view action_text(RecoveryAction a) {
 
 /// The finding of @r's pending action, if one is pending; it rests on the
 /// event that set it (@r.seq) and names the action to take.
-void recovery_finding(std::vector<Finding>& out, const TargetRecovery& r,
+void recovery_finding(std::vector<Finding>& out, std::uint32_t device, const TargetRecovery& r,
                       const std::vector<const JournalRecord*>& recs) {
     const Verdict v = recovery_verdict(r);
     if (v == Verdict::healthy)
@@ -168,17 +168,25 @@ void recovery_finding(std::vector<Finding>& out, const TargetRecovery& r,
         target = "VF " + std::to_string(*r.vf) + ": ";
     const std::string action(to_string(r.action));
     std::string cause = target + "recovery action " + action;
+    // What runs it (cli.rst, "Recovery"): the plan first, then the run.
+    std::string target_args = std::to_string(device);
+    if (r.vf)
+        target_args += " --vf " + std::to_string(*r.vf);
+    else if (r.partition)
+        target_args += " --partition " + std::to_string(*r.partition);
+    const std::string run =
+        " (amdx recover plan " + target_args + ", then amdx recover run " + target_args + ")";
     std::string clears;
     if (r.state == RecoveryState::failed) {
         cause += " failed midway: " + std::string(action_text(r.action)) + " again";
-        clears = "the action runs again and its self-test passes (amdx recover run)";
+        clears = "the action runs again and its self-test passes" + run;
     } else {
         cause += " pending: " + std::string(action_text(r.action));
         if (r.est_ms != 0 && r.est_ms != UINT32_MAX)
             cause += " (est. " + std::to_string(r.est_ms) + " ms)";
         clears = r.action >= RecoveryAction::node
                      ? "none in amdx: the node or board is dealt with outside it"
-                     : "the action runs and its self-test passes (amdx recover run)";
+                     : "the action runs and its self-test passes" + run;
     }
     Finding f = finding(v, std::move(cause), std::move(clears),
                         newest(recs, [&r](const JournalRecord& j) { return j.seq == r.seq; }));
@@ -372,7 +380,7 @@ DeviceHealth evaluate(const Snapshot& snap, const std::vector<JournalRecord>& jo
     ue_rule(h.findings, recs, std::nullopt, rules, age, recovery_known);
     for (const auto& r : snap.recovery)
         if (!r.partition)
-            recovery_finding(h.findings, r, recs);
+            recovery_finding(h.findings, snap.info.id, r, recs);
 
     for (const auto& p : parts) {
         PartitionHealth ph;
@@ -399,7 +407,7 @@ DeviceHealth evaluate(const Snapshot& snap, const std::vector<JournalRecord>& jo
         if (p.state != PartitionState::offline)
             ue_rule(ph.findings, recs, p.id, rules, age, recovery_known);
         if (const auto* r = recovery_of(snap, p.id))
-            recovery_finding(ph.findings, *r, recs);
+            recovery_finding(ph.findings, snap.info.id, *r, recs);
         h.partitions.push_back(std::move(ph));
     }
     return h;
