@@ -15,7 +15,7 @@
 
 . "${0%/*}/lib/ktap.sh"
 . "${0%/*}/lib/sim.sh"
-NTESTS=10
+NTESTS=11
 mon=
 sim_block fleet_host || exit 1
 HOST=$SIM_FIRST
@@ -337,6 +337,45 @@ health_is 1 unhealthy "$d2"
 jq -r '.devices[0].findings[0].cause' "$tmp/health.json" | grep -q '^flagged for return' ||
 	fail "no RMA finding: $(cat "$tmp/health.json")"
 result "health: a device flagged for return is unhealthy"
+del_dev $S_HEALTH
+
+# ---- recovery: the exporter's series and health follow one fault's
+# pending action (ras.rst, "Recovery actions") through injected (the
+# debugfs hook, as a provider's hang detection reports: an engine UE of
+# partition 1), run (the containment's partition reset of the gfx UE that
+# follows) and cleared (its self-test passed).
+new_dev $S_HEALTH model=mi300x
+d=$(amdx_id $S_HEALTH)
+amdx partition set "$d" --compute cpx > /dev/null || fail "to CPX"
+rf=/sys/kernel/debug/amdx/amdx$d/recovery_fault
+# rec_is ACTION STATE: partition 1's amdx_recovery_action series.
+rec_is() {
+	amdx exporter --textfile "$tmp/rec.prom" || fail "exporter"
+	[ "$(sample "$tmp/rec.prom" amdx_recovery_action "$d" "partition=\"1\",action=\"$1\",state=\"$2\"")" = 1 ] ||
+		fail "partition 1 not $1/$2: $(grep "^amdx_recovery_action{.*device=\"$d\".*partition=\"1\"" "$tmp/rec.prom")"
+}
+if [ ! -w "$rf" ]; then
+	skip "recovery: exporter and health follow a fault's action" "no $rf"
+else
+	: > "$tmp/journal"
+	rec_is none none
+	echo "3 1 4294967295" > "$rf" || fail "recovery_fault: engine UE on partition 1"
+	rec_is partition pending
+	health_is 1 unhealthy "$d"
+	[ "$(jq -r '.devices[0].partitions[1].findings[-1].action' "$tmp/health.json")" = partition ] ||
+		fail "health names no partition reset: $(cat "$tmp/health.json")"
+	amdx ras inject "$d" --block gfx --type ue --instance 1 > /dev/null || fail "gfx ue"
+	# The containment runs the reset after the injection returns.
+	i=0
+	while [ $i -lt 50 ] && ! grep -q "^amdx_recovery_action{.*device=\"$d\".*partition=\"1\",action=\"none\"" "$tmp/rec.prom"; do
+		sleep 0.2
+		amdx exporter --textfile "$tmp/rec.prom" || fail "exporter"
+		i=$((i + 1))
+	done
+	rec_is none none
+	health_is 0 healthy "$d"
+	result "recovery: exporter series and health follow a fault's action: injected, run, cleared"
+fi
 del_dev $S_HEALTH
 
 ktap_exit

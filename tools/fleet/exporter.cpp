@@ -258,6 +258,19 @@ void device_metrics(Builder& b, const Snapshot& s, const std::string& host) {
         b.counter("amdx_vf_resets_total", "Resets (FLR or RAS) of a VF.", l,
                   static_cast<double>(vf.resets));
     }
+    // One series per target, the action and its state as labels: an
+    // enumeration of all ten actions would be ten series per partition.
+    for (const auto& r : s.recovery) {
+        const Labels target = r.partition ? part(*r.partition)
+                              : r.vf      ? with(dev, {{"vf", std::to_string(*r.vf)}})
+                                          : dev;
+        b.gauge("amdx_recovery_action",
+                "1 per device, compute partition and VF, with its pending recovery action "
+                "(none: nothing pending) and that action's state as labels.",
+                with(target, {{"action", std::string(to_string(r.action))},
+                              {"state", std::string(to_string(r.state))}}),
+                1);
+    }
     stats_metrics(b, s.stats, dev);
 }
 
@@ -272,6 +285,16 @@ void event_metrics(Builder& b, const Snapshot& s, const std::string& host, const
               static_cast<double>(t.lost));
     b.gauge("amdx_events_last_seq", "Sequence number of the newest event record received.", dev,
             static_cast<double>(t.last_seq));
+    // Every action a run can carry out (process .. hive) with every
+    // outcome, from 0: a first recovery is an increase(), not a new series.
+    for (std::uint32_t a = AMDX_RECOVER_PROCESS; a < AMDX_RECOVER_NODE; ++a)
+        for (const auto o :
+             {RecoveryOutcome::cleared, RecoveryOutcome::escalated, RecoveryOutcome::failed})
+            b.counter("amdx_recoveries_total",
+                      "Recovery actions run, by action and outcome (cleared, escalated, failed).",
+                      with(dev, {{"action", std::string(to_string(static_cast<RecoveryAction>(a)))},
+                                 {"outcome", std::string(to_string(o))}}),
+                      static_cast<double>(t.recoveries[a][static_cast<std::size_t>(o)]));
 }
 
 } // namespace
@@ -288,6 +311,16 @@ void EventTallies::add(const Event& ev) {
         return;
     }
     t.last_seq = std::max(t.last_seq, ev.seq);
+    if (ev.kind != EventKind::recovery)
+        return;
+    const std::uint32_t action = AMDX_RECOVERY_SUM_ACTION(ev.data[0]);
+    auto outcome = RecoveryOutcome::none;
+    if (ev.type == AMDX_RECOVERY_EV_SELFTEST)
+        outcome = ev.data[1] == 0 ? RecoveryOutcome::cleared : RecoveryOutcome::escalated;
+    else if (ev.type == AMDX_RECOVERY_EV_FAILED)
+        outcome = RecoveryOutcome::failed;
+    if (outcome != RecoveryOutcome::none && action < AMDX_RECOVER_COUNT)
+        ++t.recoveries[action][static_cast<std::size_t>(outcome)];
 }
 
 std::map<std::uint32_t, EventTally> EventTallies::get() const {

@@ -95,6 +95,9 @@ FleetCommands::FleetCommands(CLI::App& app) {
             ->capture_default_str();
         export_->add_option("--node", node_, "Node name (default: this host's name)");
         export_->add_option("--driver", driver_, "DRA driver name")->capture_default_str();
+        export_->add_option("--files", files_,
+                            "slurm: each partition's device file, a path with {device} and "
+                            "{partition} (default: its render node, where amdgpu has one)");
     }
     // `monitor --from-journal` replays amdx-eventd's journal (replay.cpp).
     if (auto monitor = app.get_subcommand_ptr("monitor")) {

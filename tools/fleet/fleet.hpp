@@ -32,6 +32,32 @@
 
 namespace amdx::cli {
 
+enum class Verdict { healthy, degraded, unhealthy };
+
+/// One target's pending recovery action (Device::recovery_plan() of the
+/// pending action): the device's own, a compute partition's or a VF's.
+struct TargetRecovery {
+    std::optional<std::uint32_t> partition; ///< set for a compute partition
+    std::optional<std::uint32_t> vf;        ///< set for a VF
+    RecoveryAction action = RecoveryAction::none;
+    RecoveryState state = RecoveryState::none;
+    std::uint32_t fault = 0; ///< AMDX_FAULT_* that set it
+    std::uint64_t seq = 0;   ///< the event that set it, 0 for none
+    std::uint32_t est_ms = 0;
+};
+
+/// The pending actions of @device's targets: the device's, then each
+/// partition's of @parts, then each VF's of @vfs (one RECOVERY_PLAN each);
+/// empty when the module has no AMDX_IOC_RECOVERY_PLAN (before uapi
+/// minor 1).  ENOENT from a plan is "none".  @what names a failed step.
+[[nodiscard]] Result<std::vector<TargetRecovery>>
+read_recovery(const Device& device, const Partitions& parts, const Vfs& vfs, std::string& what);
+
+/// The health verdict a target's recovery state stands for (health.rst):
+/// none healthy; a process restart degraded; any reset or wider, or an
+/// action that failed midway, unhealthy.
+[[nodiscard]] Verdict recovery_verdict(const TargetRecovery& r);
+
 /// One device's state as one collection read it.
 struct Snapshot {
     DeviceInfo info;
@@ -40,7 +66,8 @@ struct Snapshot {
     RasStatus ras;
     RasPolicy policy;
     std::vector<BadPage> badpages;
-    DeviceStats stats; ///< the kernel's cumulative counters (AMDX_QUERY_STATS)
+    DeviceStats stats;                    ///< the kernel's cumulative counters (AMDX_QUERY_STATS)
+    std::vector<TargetRecovery> recovery; ///< read_recovery()
 };
 
 /// Every device's snapshot, in id order.  A device removed while it is read
@@ -57,6 +84,10 @@ struct EventTally {
     std::array<std::uint64_t, AMDX_EVENT_KIND_COUNT> kinds{}; ///< records by kind
     std::uint64_t lost = 0;                                   ///< records the subscription missed
     std::uint64_t last_seq = 0;                               ///< the newest seq seen
+    /// Recovery runs by the action run and its outcome (RecoveryOutcome:
+    /// cleared, escalated, failed), from RECOVERY records: a SELFTEST
+    /// record ends a run that completed, a FAILED record one that did not.
+    std::array<std::array<std::uint64_t, 4>, AMDX_RECOVER_COUNT> recoveries{};
 };
 
 /// Event tallies per device id, shared by the event thread and scrapes.
@@ -88,7 +119,6 @@ to_metrics(const std::vector<Snapshot>& snaps, const std::string& hostname,
 
 // ---- health (health.cpp)
 
-enum class Verdict { healthy, degraded, unhealthy };
 /// "healthy", "degraded", "unhealthy".
 [[nodiscard]] std::string_view to_string(Verdict v);
 
@@ -145,6 +175,7 @@ struct Finding {
     std::string clears; ///< the rule that clears it
     std::optional<std::uint64_t> seq;
     std::optional<std::uint64_t> timestamp_ns;
+    std::optional<std::string> action; ///< the recovery action to take, if one is pending
 };
 
 struct PartitionHealth {
@@ -177,6 +208,7 @@ struct Profile {
     MemoryMode memory = MemoryMode::unknown;
     std::vector<PartitionInfo> topology;
     std::uint64_t generation = 0; ///< the device's partition generation when read
+    bool current = false;         ///< the device's current compute mode
 };
 
 /// The profiles of @device: every supported compute mode the kernel would
@@ -186,12 +218,27 @@ struct Profile {
 /// characters), or empty if it is one.
 [[nodiscard]] std::string dns_subdomain_error(std::string_view name, std::size_t max);
 /// The KEP-4815 ResourceSlices of one device (@node and @driver checked
-/// by dns_subdomain_error()).
+/// by dns_subdomain_error()); the pending actions of @recovery
+/// (read_recovery()) taint the partitions they take down (KEP-5055).
 [[nodiscard]] Json dra_slice(const DeviceInfo& info, const std::vector<Profile>& profs,
-                             const std::string& node, const std::string& driver);
-/// gres.conf lines of one device (its current partitions).
+                             const std::string& node, const std::string& driver,
+                             const std::vector<TargetRecovery>& recovery = {});
+/// The KEP-5055 device taint of @r under @driver ("DRIVER/recovery", the
+/// action as its value): effect None for a process restart, NoSchedule
+/// for a pending reset, NoExecute for a reboot, an RMA or an action that
+/// failed midway; null when nothing is pending.
+[[nodiscard]] Json recovery_taint(const TargetRecovery& r, const std::string& driver);
+/// gres.conf lines of one device (its current partitions), each with
+/// the device file of @files[partition id] as File= when it is known.
 [[nodiscard]] std::string slurm_gres(const DeviceInfo& info, const Partitions& parts,
-                                     const std::string& node);
+                                     const std::string& node,
+                                     const std::vector<std::string>& files = {});
+/// The device file of each partition by id: @pattern with {device} and
+/// {partition} replaced when given; else the render node amdgpu gives
+/// each partition (identify(): the KFD node's drm_render_minor), or the
+/// device's render node when it has one partition; "" when unknown.
+[[nodiscard]] std::vector<std::string>
+partition_files(const DeviceInfo& info, const Partitions& parts, const std::string& pattern);
 
 /// `amdx exporter`, `amdx health`, `amdx partition export` and
 /// `amdx monitor --from-journal`.
@@ -230,6 +277,7 @@ class FleetCommands {
     std::string format_ = "dra";
     std::string node_;
     std::string driver_ = "gpu.amdx.io";
+    std::string files_;
     // monitor --from-journal (replay.cpp)
     std::uint64_t since_ = 0;
 };

@@ -50,7 +50,7 @@ Verdict worst_of(const std::vector<Finding>& f) {
 
 /// A finding resting on @r (or on the kernel's state alone if null).
 Finding finding(Verdict v, std::string cause, std::string clears, const JournalRecord* r) {
-    Finding f{v, std::move(cause), std::move(clears), std::nullopt, std::nullopt};
+    Finding f{v, std::move(cause), std::move(clears), std::nullopt, std::nullopt, std::nullopt};
     if (r != nullptr) {
         f.seq = r->seq;
         f.timestamp_ns = r->timestamp_ns;
@@ -90,7 +90,8 @@ bool is_fatal_error(const JournalRecord& r) {
 /// The uncorrected-error rule for one scope (a partition, or device-wide
 /// errors with no partition): the newest recent UE/DE decides.
 void ue_rule(std::vector<Finding>& out, const std::vector<const JournalRecord*>& recs,
-             std::optional<std::uint32_t> partition, const HealthRules& rules, const Age& age) {
+             std::optional<std::uint32_t> partition, const HealthRules& rules, const Age& age,
+             bool recovery_known) {
     const JournalRecord* ue = newest(recs, [&](const JournalRecord& r) {
         return is_fatal_error(r) && r.partition == partition;
     });
@@ -117,8 +118,90 @@ void ue_rule(std::vector<Finding>& out, const std::vector<const JournalRecord*>&
                               stale, ue));
         return;
     }
+    if (recovery_known) {
+        // The kernel's pending action decides (recovery_finding()): with
+        // none pending, what the error broke was recovered or needs nothing.
+        out.push_back(
+            finding(Verdict::degraded, what + " with no recovery action pending", stale, ue));
+        return;
+    }
     out.push_back(finding(Verdict::unhealthy, what + " with no containment that succeeded",
                           "a containment action that succeeds, or " + stale, ue));
+}
+
+/// What an operator does for @a.
+std::string_view action_text(RecoveryAction a) {
+    switch (a) {
+    case RecoveryAction::none:
+        return "nothing";
+    case RecoveryAction::process:
+        return "restart the consuming process";
+    case RecoveryAction::queue:
+        return "reset the queue";
+    case RecoveryAction::pipe:
+        return "reset the pipe";
+    case RecoveryAction::partition:
+        return "reset the compute partition";
+    case RecoveryAction::vf:
+        return "reset the VF (FLR)";
+    case RecoveryAction::device:
+        return "reset the device";
+    case RecoveryAction::hive:
+        return "reset the XGMI hive";
+    case RecoveryAction::node:
+        return "reboot the node";
+    case RecoveryAction::rma:
+        return "replace the board (RMA)";
+    }
+    return "unknown";
+}
+
+/// The finding of @r's pending action, if one is pending; it rests on the
+/// event that set it (@r.seq) and names the action to take.
+void recovery_finding(std::vector<Finding>& out, std::uint32_t device, const TargetRecovery& r,
+                      const std::vector<const JournalRecord*>& recs) {
+    const Verdict v = recovery_verdict(r);
+    if (v == Verdict::healthy)
+        return;
+    std::string target;
+    if (r.vf)
+        target = "VF " + std::to_string(*r.vf) + ": ";
+    const std::string action(to_string(r.action));
+    std::string cause = target + "recovery action " + action;
+    // What runs it (cli.rst, "Recovery"): the plan first, then the run.
+    std::string target_args = std::to_string(device);
+    if (r.vf)
+        target_args += " --vf " + std::to_string(*r.vf);
+    else if (r.partition)
+        target_args += " --partition " + std::to_string(*r.partition);
+    const std::string run =
+        " (amdx recover plan " + target_args + ", then amdx recover run " + target_args + ")";
+    std::string clears;
+    if (r.state == RecoveryState::failed) {
+        cause += " failed midway: " + std::string(action_text(r.action)) + " again";
+        clears = "the action runs again and its self-test passes" + run;
+    } else {
+        cause += " pending: " + std::string(action_text(r.action));
+        if (r.est_ms != 0 && r.est_ms != UINT32_MAX)
+            cause += " (est. " + std::to_string(r.est_ms) + " ms)";
+        clears = r.action >= RecoveryAction::node
+                     ? "none in amdx: the node or board is dealt with outside it"
+                     : "the action runs and its self-test passes" + run;
+    }
+    Finding f = finding(v, std::move(cause), std::move(clears),
+                        newest(recs, [&r](const JournalRecord& j) { return j.seq == r.seq; }));
+    if (r.seq != 0)
+        f.seq = r.seq;
+    f.action = action;
+    out.push_back(std::move(f));
+}
+
+/// The recovery state of @partition (nullopt: the device's own) in @s.
+const TargetRecovery* recovery_of(const Snapshot& s, std::optional<std::uint32_t> partition) {
+    for (const auto& r : s.recovery)
+        if (!r.vf && r.partition == partition)
+            return &r;
+    return nullptr;
 }
 
 } // namespace
@@ -293,7 +376,11 @@ DeviceHealth evaluate(const Snapshot& snap, const std::vector<JournalRecord>& jo
                     std::to_string(snap.ras.retired_pages) + " retired pages of the " +
                         std::to_string(threshold) + " that flag the board for return",
                     "none: retired pages stay retired; plan the board's replacement", nullptr));
-    ue_rule(h.findings, recs, std::nullopt, rules, age);
+    const bool recovery_known = !snap.recovery.empty();
+    ue_rule(h.findings, recs, std::nullopt, rules, age, recovery_known);
+    for (const auto& r : snap.recovery)
+        if (!r.partition)
+            recovery_finding(h.findings, snap.info.id, r, recs);
 
     for (const auto& p : parts) {
         PartitionHealth ph;
@@ -318,7 +405,9 @@ DeviceHealth evaluate(const Snapshot& snap, const std::vector<JournalRecord>& jo
                         "containment ends with the partition restored (partition_restored)",
                         newest(recs, of_part("partition_quarantined"))));
         if (p.state != PartitionState::offline)
-            ue_rule(ph.findings, recs, p.id, rules, age);
+            ue_rule(ph.findings, recs, p.id, rules, age, recovery_known);
+        if (const auto* r = recovery_of(snap, p.id))
+            recovery_finding(ph.findings, snap.info.id, *r, recs);
         h.partitions.push_back(std::move(ph));
     }
     return h;
@@ -331,7 +420,8 @@ Json finding_to_json(const Finding& f) {
                 {"cause", f.cause},
                 {"clears", f.clears},
                 {"seq", f.seq ? Json(*f.seq) : Json(nullptr)},
-                {"timestamp_ns", f.timestamp_ns ? Json(*f.timestamp_ns) : Json(nullptr)}};
+                {"timestamp_ns", f.timestamp_ns ? Json(*f.timestamp_ns) : Json(nullptr)},
+                {"action", f.action ? Json(*f.action) : Json(nullptr)}};
 }
 
 Json findings_to_json(const std::vector<Finding>& fs) {

@@ -32,8 +32,11 @@
 // slurm: gres.conf lines, one per current partition (Debian's Slurm has no
 // gpu_rsmi plugin, so AutoDetect cannot find them).
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <map>
+
+#include <amdx/identity.hpp>
 
 #include "commands.hpp"
 #include "fleet.hpp"
@@ -140,8 +143,9 @@ Result<std::vector<Profile>> profiles(const Device& device, const DeviceInfo& in
     if (!current)
         return Unexpected(current.error());
     for (const auto mode : info.supported_compute_modes) {
-        Profile p{mode, current->memory_mode, {}, current->generation};
-        if (mode == current->compute_mode) {
+        Profile p{
+            mode, current->memory_mode, {}, current->generation, mode == current->compute_mode};
+        if (p.current) {
             p.topology = current->partitions;
         } else {
             PartitionRequest req;
@@ -160,8 +164,46 @@ Result<std::vector<Profile>> profiles(const Device& device, const DeviceInfo& in
     return out;
 }
 
+namespace {
+
+/// The taint effects of recovery_taint(), weakest first (0: no taint).
+constexpr std::array<const char*, 4> kEffects = {nullptr, "None", "NoSchedule", "NoExecute"};
+
+std::size_t taint_rank(const TargetRecovery& r) {
+    if (r.state == RecoveryState::failed || r.action >= RecoveryAction::node)
+        return 3;
+    if (r.action >= RecoveryAction::queue)
+        return 2;
+    return r.action == RecoveryAction::process ? 1 : 0;
+}
+
+} // namespace
+
+Json recovery_taint(const TargetRecovery& r, const std::string& driver) {
+    const std::size_t rank = taint_rank(r);
+    if (rank == 0)
+        return nullptr;
+    return Json{{"key", driver + "/recovery"},
+                {"value", std::string(to_string(r.action))},
+                {"effect", kEffects[rank]}};
+}
+
 Json dra_slice(const DeviceInfo& info, const std::vector<Profile>& profs, const std::string& node,
-               const std::string& driver) {
+               const std::string& driver, const std::vector<TargetRecovery>& recovery) {
+    // The device's own pending action takes every partition of every
+    // profile down; a partition's, that partition of the current mode
+    // (another mode's partitions need a switch first, which resets).
+    auto taint_of = [&](const Profile& prof, const PartitionInfo& p) {
+        const TargetRecovery* worst = nullptr;
+        for (const auto& r : recovery) {
+            if (r.vf || (r.partition && (!prof.current || *r.partition != p.id)))
+                continue;
+            if (worst == nullptr || taint_rank(r) > taint_rank(*worst) ||
+                (taint_rank(r) == taint_rank(*worst) && r.action > worst->action))
+                worst = &r;
+        }
+        return worst != nullptr ? recovery_taint(*worst, driver) : Json(nullptr);
+    };
     const std::string key = stable_key(info);
     const std::string set = "amdx-" + key;
     const std::string modes = set + "-modes";
@@ -233,13 +275,15 @@ Json dra_slice(const DeviceInfo& info, const std::vector<Profile>& profs, const 
                        {"memoryPartition", Json{{"int", p.mem_partition}}}};
             if (!root.empty())
                 attrs["resource.kubernetes.io/pcieRoot"] = Json{{"string", root}};
-            devices.push_back(
-                Json{{"name", name},
-                     {"attributes", std::move(attrs)},
-                     {"capacity", Json{{"memory", quantity(share)},
-                                       {"xccs", quantity(static_cast<std::uint64_t>(
-                                                    __builtin_popcount(p.xcc_mask)))}}},
-                     {"consumesCounters", std::move(consumes)}});
+            Json entry{{"name", name},
+                       {"attributes", std::move(attrs)},
+                       {"capacity", Json{{"memory", quantity(share)},
+                                         {"xccs", quantity(static_cast<std::uint64_t>(
+                                                      __builtin_popcount(p.xcc_mask)))}}},
+                       {"consumesCounters", std::move(consumes)}};
+            if (Json taint = taint_of(prof, p); !taint.is_null())
+                entry["taints"] = Json::array({std::move(taint)});
+            devices.push_back(std::move(entry));
         }
     }
     const std::string pool = node + "-" + key;
@@ -261,7 +305,8 @@ Json dra_slice(const DeviceInfo& info, const std::vector<Profile>& profs, const 
                         slice("devices", "devices", std::move(devices))});
 }
 
-std::string slurm_gres(const DeviceInfo& info, const Partitions& parts, const std::string& node) {
+std::string slurm_gres(const DeviceInfo& info, const Partitions& parts, const std::string& node,
+                       const std::vector<std::string>& files) {
     const std::string type = lower(to_string(info.model)) + "_" +
                              lower(to_string(parts.compute_mode)) + "_" +
                              lower(to_string(parts.memory_mode));
@@ -270,17 +315,55 @@ std::string slurm_gres(const DeviceInfo& info, const Partitions& parts, const st
                       std::string(to_string(parts.compute_mode)) + "/" +
                       std::string(to_string(parts.memory_mode)) + " partitions\n";
     for (const auto& p : parts.partitions) {
+        const std::string file = p.id < files.size() ? files[p.id] : std::string();
+        if (file.empty() && p.id == parts.partitions.front().id)
+            out += "# no device file known for its partitions (no render node: simulated, or "
+                   "not driven by amdgpu; --files names them): Slurm's gres/gpu drops GPUs "
+                   "without File=\n";
         out += "NodeName=";
         out += node;
         out += " Name=gpu Type=";
         out += type;
-        out += " Count=1 Flags=amd_gpu_env";
+        out += file.empty() ? " Count=1" : " File=" + file;
+        out += " Flags=amd_gpu_env";
         out += " # partition " + std::to_string(p.id) + ": " +
                std::to_string(__builtin_popcount(p.xcc_mask)) + " XCC, " +
                std::to_string(memory_share(p, parts.partitions) >> 20) +
                " MiB of memory partition " + std::to_string(p.mem_partition) + "\n";
     }
     return out;
+}
+
+std::vector<std::string> partition_files(const DeviceInfo& info, const Partitions& parts,
+                                         const std::string& pattern) {
+    std::vector<std::string> files;
+    std::uint32_t max_id = 0;
+    for (const auto& p : parts.partitions)
+        max_id = std::max(max_id, p.id + 1);
+    files.resize(max_id);
+    if (!pattern.empty()) {
+        for (const auto& p : parts.partitions) {
+            std::string f = pattern;
+            for (const auto& [key, value] :
+                 {std::pair<std::string, std::string>{"{device}", std::to_string(info.id)},
+                  {"{partition}", std::to_string(p.id)}})
+                for (auto at = f.find(key); at != std::string::npos; at = f.find(key, at))
+                    f.replace(at, key.size(), value);
+            files[p.id] = f;
+        }
+        return files;
+    }
+    // amdgpu gives each compute partition a KFD node and a render node.
+    const auto id = identify(info.bdf);
+    if (!id)
+        return files;
+    for (const auto& n : id->kfd_nodes)
+        if (n.drm_render_minor && n.partition < files.size())
+            files[n.partition] = "/dev/dri/renderD" + std::to_string(*n.drm_render_minor);
+    if (parts.partitions.size() == 1 && files[parts.partitions.front().id].empty() &&
+        id->drm_render)
+        files[parts.partitions.front().id] = *id->drm_render;
+    return files;
 }
 
 int FleetCommands::partition_export(const Options& opts, std::ostream& out,
@@ -320,7 +403,7 @@ int FleetCommands::partition_export(const Options& opts, std::ostream& out,
                      device_error(what_on("partition export", e) + " partitions", parts.error()));
                 return kExitError;
             }
-            gres += slurm_gres(*info, *parts, node);
+            gres += slurm_gres(*info, *parts, node, partition_files(*info, *parts, files_));
             continue;
         }
         const auto profs = profiles(*device, *info);
@@ -328,7 +411,18 @@ int FleetCommands::partition_export(const Options& opts, std::ostream& out,
             fail(err, device_error(what_on("partition export", e) + " plan", profs.error()));
             return kExitError;
         }
-        for (auto& s : dra_slice(*info, *profs, node, driver_))
+        const auto current =
+            std::find_if(profs->begin(), profs->end(), [](const Profile& p) { return p.current; });
+        Partitions parts;
+        if (current != profs->end())
+            parts.partitions = current->topology;
+        std::string what;
+        const auto recovery = read_recovery(*device, parts, Vfs{}, what);
+        if (!recovery) {
+            fail(err, device_error(what_on("partition export", e) + " " + what, recovery.error()));
+            return kExitError;
+        }
+        for (auto& s : dra_slice(*info, *profs, node, driver_, *recovery))
             items.push_back(std::move(s));
     }
     if (format_ == "slurm") {

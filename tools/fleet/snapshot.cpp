@@ -67,10 +67,65 @@ Result<Snapshot> read_device(const Control& control, std::uint32_t id, std::stri
         return Unexpected(stats.error());
     }
     s.stats = *stats;
+    auto rec = read_recovery(*device, s.partitions, s.vfs, what);
+    if (!rec) {
+        what = dev + " " + what;
+        return Unexpected(rec.error());
+    }
+    s.recovery = std::move(*rec);
     return s;
 }
 
 } // namespace
+
+Result<std::vector<TargetRecovery>> read_recovery(const Device& device, const Partitions& parts,
+                                                  const Vfs& vfs, std::string& what) {
+    std::vector<TargetRecovery> out;
+    auto one = [&](RecoveryTarget t) -> Result<void> {
+        TargetRecovery r{t.partition, t.vf};
+        auto plan = device.recovery_plan(t);
+        // A partition or VF the kernel no longer has went away since the
+        // listing (a switch, VFs disabled): left out, as a removed device.
+        if (!plan && plan.error() == std::errc::invalid_argument && (t.partition || t.vf))
+            return {};
+        if (plan) {
+            r.action = plan->action;
+            r.state = plan->state;
+            r.fault = plan->fault;
+            r.seq = plan->seq;
+            r.est_ms = plan->est_ms;
+        } else if (plan.error() != std::errc::no_such_file_or_directory) {
+            return Unexpected(plan.error()); // ENOENT: nothing pending
+        }
+        out.push_back(r);
+        return {};
+    };
+    if (auto dev = one({}); !dev) {
+        if (dev.error() == std::errc::inappropriate_io_control_operation)
+            return out; // a module before uapi minor 1: no recovery state
+        what = "recovery state";
+        return Unexpected(dev.error());
+    }
+    for (const auto& p : parts.partitions) {
+        if (auto r = one({.partition = p.id, .vf = std::nullopt}); !r) {
+            what = "partition " + std::to_string(p.id) + " recovery state";
+            return Unexpected(r.error());
+        }
+    }
+    for (const auto& v : vfs.vfs) {
+        if (auto r = one({.partition = std::nullopt, .vf = v.vf}); !r) {
+            what = "VF " + std::to_string(v.vf) + " recovery state";
+            return Unexpected(r.error());
+        }
+    }
+    return out;
+}
+
+Verdict recovery_verdict(const TargetRecovery& r) {
+    if (r.state == RecoveryState::failed || r.action >= RecoveryAction::queue)
+        return Verdict::unhealthy;
+    return r.action == RecoveryAction::none ? Verdict::healthy : Verdict::degraded;
+}
 
 Result<std::vector<Snapshot>> collect(const Control& control, std::string& what) {
     auto entries = control.devices();

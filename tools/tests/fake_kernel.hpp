@@ -21,6 +21,17 @@
 // injections count and retire umc pages, and subscriptions are pipes the
 // fake writes struct amdx_event records into (emit()).  Knobs make each
 // call refuse, fail a step or report holders.
+//
+// Recovery (fake_recovery.cpp): RECOVERY_PLAN and RECOVERY_RUN with the
+// kernel's argument checks and errnos (-EINVAL, -ENOENT with nothing
+// pending, -EOPNOTSUPP for node, rma or a reset the device lacks, -EXDEV
+// for other devices without F_OTHERS, -EBUSY for holders without F_STOP),
+// over a small model of amdx_recovery_scope(): process, queue and pipe
+// stop the holders of the target's memory, partition and vf reset their
+// partitions and VFs, device and hive a device and its hive (the hive
+// drains as peers otherwise), node and rma every device.  A run stops the
+// holders (they leave rec_holders), records RECOVERY events, and clears,
+// escalates or fails by the knobs.
 #ifndef AMDX_TESTS_FAKE_KERNEL_HPP
 #define AMDX_TESTS_FAKE_KERNEL_HPP
 
@@ -100,6 +111,15 @@ class FakeKernel {
     /// Fail every call of this ioctl request with that errno.
     std::map<unsigned long, int> fail_ioctl;
 
+    /// One target's pending action (struct amdx_recovery_slot).
+    struct RecoverySlot {
+        std::uint32_t action = AMDX_RECOVER_NONE;
+        std::uint32_t fault = 0;
+        std::uint32_t state = AMDX_RECOVERY_STATE_NONE;
+        std::uint64_t seq = 0;
+        std::uint64_t time_ns = 0;
+    };
+
     /// Partition, VF and RAS state of one device.
     struct State {
         std::uint64_t generation = 1;
@@ -115,6 +135,9 @@ class FakeKernel {
         /// AMDX_QUERY_STATS: the fake counts MIGRATE calls, commits by
         /// outcome, VF resets and emitted records; tests set the rest.
         amdx_device_stats stats{};
+        /// Pending recovery actions by (partition, vf): the device's is
+        /// (AMDX_RAS_PARTITION_ALL, AMDX_VF_NONE).
+        std::map<std::pair<std::uint32_t, std::uint32_t>, RecoverySlot> recovery;
     };
     /// The state of device @id (created from its info on first use).
     State& state(std::uint32_t id);
@@ -139,6 +162,24 @@ class FakeKernel {
     std::vector<amdx_ras_policy> ras_policies;           ///< SET_POLICY arguments
     std::optional<std::vector<std::byte>> badpage_bytes; ///< export these instead
     std::vector<std::vector<std::byte>> badpage_imports; ///< tables as received
+
+    // Recovery knobs and records.
+    /// Processes holding VRAM (device, memory partition): those an action
+    /// over that memory stops.  A run removes the ones it stopped.
+    std::vector<amdx_recovery_process> rec_holders;
+    std::vector<amdx_recovery> rec_requests;         ///< PLAN/RUN arguments as received
+    std::vector<std::uint32_t> rec_stopped;          ///< pids RUN stopped, in order
+    std::map<std::uint32_t, std::uint32_t> rec_caps; ///< per device, bit N: action N; all if absent
+    int rec_fail_errno = 0;      ///< RUN: the action fails midway with this errno
+    int rec_self_test_errno = 0; ///< RUN: the self-test fails with this errno
+    /// A fault sets the pending action @action of device @id's target
+    /// (@partition or AMDX_RAS_PARTITION_ALL, @vf or AMDX_VF_NONE), as the
+    /// kernel's intake does: a RECOVERY(PENDING) record, whose seq the slot
+    /// keeps.  Returns that seq.
+    std::uint64_t recovery_fault(std::uint32_t id, std::uint32_t partition, std::uint32_t vf,
+                                 std::uint32_t action, std::uint32_t fault);
+    /// The pending action of device @id's target.
+    RecoverySlot& recovery_slot(std::uint32_t id, std::uint32_t partition, std::uint32_t vf);
 
     // Events.
     struct Subscriber {
@@ -184,6 +225,7 @@ class FakeKernel {
     int ras_set_policy(std::uint32_t id, const amdx_ras_policy& p);
     int ras_import(std::uint32_t id, amdx_ras_badpages_import& imp);
     int subscribe(std::uint32_t id, amdx_event_subscribe& s);
+    int recovery(std::uint32_t id, amdx_recovery& r, bool run);
     /// Partition, VF, RAS and event ioctls and queries; -1 with ENOTTY if
     /// @request is none of them.
     int handle_control(int fd, unsigned long request, void* arg);

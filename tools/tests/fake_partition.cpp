@@ -419,6 +419,10 @@ int FakeKernel::handle_control(int fd, unsigned long request, void* arg) {
         return ras_import(id, *static_cast<amdx_ras_badpages_import*>(arg));
     case AMDX_IOC_EVENT_SUBSCRIBE:
         return subscribe(id, *static_cast<amdx_event_subscribe*>(arg));
+    case AMDX_IOC_RECOVERY_PLAN:
+        return recovery(id, *static_cast<amdx_recovery*>(arg), false);
+    case AMDX_IOC_RECOVERY_RUN:
+        return recovery(id, *static_cast<amdx_recovery*>(arg), true);
     default:
         return fail(ENOTTY);
     }

@@ -12,6 +12,10 @@
 //   AMDX_FAKE_BAD_PAGE_THRESHOLD=N every device's bad-page threshold N
 //                                 (Device::ras_set_policy, as `amdx ras
 //                                 policy` would); unset: the fake's default
+//   AMDX_FAKE_RECOVERY=D:P:A,...  a fault leaves recovery action A (none,
+//                                 partition, device, ...) pending on device
+//                                 D's partition P ("all": the device), as
+//                                 the kernel's intake would
 // Pass "-d /dev/null".
 #include <cstdlib>
 #include <iostream>
@@ -84,6 +88,26 @@ bool set_bad_page_threshold(unsigned devices, std::int32_t pages) {
     return true;
 }
 
+/// Sets the pending recovery actions of @spec in @k.
+bool recovery(amdx::test::FakeKernel& k, const std::string& spec) {
+    std::istringstream list(spec);
+    std::string one;
+    while (std::getline(list, one, ',')) {
+        std::istringstream f(one);
+        std::string dev, part, action;
+        if (!std::getline(f, dev, ':') || !std::getline(f, part, ':') || !std::getline(f, action))
+            return false;
+        const auto a = amdx::parse_recovery_action(action);
+        if (!a)
+            return false;
+        k.recovery_fault(static_cast<std::uint32_t>(std::stoul(dev)),
+                         part == "all" ? AMDX_RAS_PARTITION_ALL
+                                       : static_cast<std::uint32_t>(std::stoul(part)),
+                         AMDX_VF_NONE, static_cast<std::uint32_t>(*a), AMDX_FAULT_DEVICE_UE);
+    }
+    return true;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -106,6 +130,11 @@ int main(int argc, char** argv) {
     }
     if (const char* spec = std::getenv("AMDX_FAKE_INJECT"); (spec != nullptr) && !inject(spec)) {
         std::cerr << "amdx_fleet_fake: bad AMDX_FAKE_INJECT '" << spec << "'\n";
+        return 2;
+    }
+    if (const char* spec = std::getenv("AMDX_FAKE_RECOVERY");
+        (spec != nullptr) && !recovery(kernel, spec)) {
+        std::cerr << "amdx_fleet_fake: bad AMDX_FAKE_RECOVERY '" << spec << "'\n";
         return 2;
     }
     return amdx::cli::run_process(argc, argv);

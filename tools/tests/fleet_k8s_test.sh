@@ -32,6 +32,14 @@ AMDX_FAKE_DEVICES=4 AMDX_FAKE_VFS=8 "$fake" -d /dev/null -j partition export --n
 validate "$work/cpx.json"
 [ "$(jq '.items | length' "$work/cpx.json")" = 8 ]
 
+# Recovery actions pending (KEP-5055 device taints): device 0's own
+# device reset taints all its entries, device 1's partition 3 reset one.
+AMDX_FAKE_DEVICES=2 AMDX_FAKE_VFS=1 AMDX_FAKE_RECOVERY=0:all:device,1:3:partition \
+	"$fake" -d /dev/null -j partition export --node n1 > "$work/taints.json"
+validate "$work/taints.json"
+[ "$(jq '[.items[1].spec.devices[] | select(.taints)] | length' "$work/taints.json")" = 15 ]
+[ "$(jq -c '[.items[3].spec.devices[] | select(.taints) | [.name, .taints[0].effect, .taints[0].value]]' "$work/taints.json")" = '[["cpx-nps1-p3","NoSchedule","partition"]]' ]
+
 # The validator itself refuses what the API server would: a node name
 # with a space, an attribute with two values.
 jq '.items[1].spec.nodeName = "bad name"' "$work/spx.json" > "$work/bad1.json"

@@ -330,7 +330,8 @@ TEST(FleetExporter, KernelCountersInEveryMode) {
 
 TEST(FleetExporter, OneCollectionIsABoundedNumberOfIoctlsPerDevice) {
     // metrics.rst: the device list (2 calls) plus at most 13 per device,
-    // whatever the number of partitions, VFs or retired pages.
+    // whatever the number of retired pages, and one recovery plan per
+    // target (the device, 8 partitions, 8 VFs) where the module has them.
     for (const unsigned n : {1U, 8U}) {
         FakeKernel k;
         for (unsigned i = 0; i < n; ++i) {
@@ -355,7 +356,7 @@ TEST(FleetExporter, OneCollectionIsABoundedNumberOfIoctlsPerDevice) {
         k.calls.clear();
         std::string what;
         ASSERT_TRUE(amdx::cli::collect(*control, what));
-        EXPECT_LE(k.calls.size(), 2U + 13U * n) << n << " devices";
+        EXPECT_LE(k.calls.size(), 2U + (13U + 1U + 8U + 8U) * n) << n << " devices";
         EXPECT_GE(k.calls.size(), 1U + 8U * n) << n << " devices";
     }
 }
@@ -465,9 +466,17 @@ TEST(FleetHealth, HealthyDeviceWithoutRecords) {
     ASSERT_EQ(h.partitions.size(), 1U);
 }
 
+// The journal's UE rules as a module without recovery (before uapi minor
+// 1: RECOVERY_PLAN is ENOTTY) has them; with recovery the pending action
+// decides (FleetRecovery.*).
+void without_recovery(FakeKernel& k) {
+    k.fail_ioctl[AMDX_IOC_RECOVERY_PLAN] = ENOTTY;
+}
+
 TEST(FleetHealth, RecentUncontainedUeIsUnhealthyAndStaleUeIsNot) {
     FakeKernel k;
     k.add_device(0);
+    without_recovery(k);
     const Snapshot s = one_snapshot(k);
     auto ue = rec(10, "error", 1000 * kSec);
     ue.type = "ue";
@@ -496,6 +505,7 @@ TEST(FleetHealth, RecentUncontainedUeIsUnhealthyAndStaleUeIsNot) {
 TEST(FleetHealth, ContainedUeIsDegradedNotUnhealthy) {
     FakeKernel k;
     k.add_device(0);
+    without_recovery(k);
     const Snapshot s = one_snapshot(k);
     auto ue = rec(10, "error", 1000 * kSec, 0);
     ue.type = "ue";
@@ -597,6 +607,7 @@ std::uint64_t realtime_now_ns() {
 TEST(FleetHealth, UncontainedUeSurvivesARotation) {
     FakeKernel k;
     k.add_device(0);
+    without_recovery(k);
     const TempJournal j;
     const auto now = realtime_now_ns();
     j.write(j.path + ".1", ue_line(0, 7, now - 60ULL * 1000000000ULL));
@@ -898,6 +909,351 @@ TEST(FleetExport, SlurmOneGresLinePerPartition) {
         if (l.rfind("NodeName=n1 Name=gpu Type=mi300x_qpx_nps1 Count=1", 0) == 0)
             ++lines;
     EXPECT_EQ(lines, 4);
+    // No render node known (the fake has none): the lines say why Slurm
+    // would drop them.
+    EXPECT_NE(out.find("\n# no device file known"), std::string::npos) << out;
+}
+
+TEST(FleetExport, SlurmLinesNameEachPartitionsDeviceFile) {
+    FakeKernel k;
+    k.add_device(0);
+    k.add_device(1);
+    k.devices[1].compute_mode = AMDX_COMPUTE_DPX;
+    std::string out, err;
+    ASSERT_EQ(run({"partition", "export", "--format", "slurm", "--node", "n1", "--files",
+                   "/dev/x/d{device}p{partition}"},
+                  out, err),
+              0)
+        << err;
+    EXPECT_NE(out.find("NodeName=n1 Name=gpu Type=mi300x_spx_nps1 File=/dev/x/d0p0 "
+                       "Flags=amd_gpu_env # partition 0:"),
+              std::string::npos)
+        << out;
+    for (const char* f : {"File=/dev/x/d1p0 ", "File=/dev/x/d1p1 "})
+        EXPECT_NE(out.find(std::string("Type=mi300x_dpx_nps1 ") + f), std::string::npos) << out;
+    EXPECT_EQ(out.find("Count="), std::string::npos) << out;
+    EXPECT_EQ(out.find("# no device file known"), std::string::npos) << out;
+}
+
+// ---- recovery (issue 32): the pending action through exporter, health
+// and the DRA taints.  The snapshots are the fake kernel's with the
+// recovery state a module of uapi minor 1 reports set in them.
+
+amdx::cli::TargetRecovery pending(std::optional<std::uint32_t> partition,
+                                  std::optional<std::uint32_t> vf, amdx::RecoveryAction action,
+                                  amdx::RecoveryState state = amdx::RecoveryState::pending,
+                                  std::uint64_t seq = 40) {
+    amdx::cli::TargetRecovery r;
+    r.partition = partition;
+    r.vf = vf;
+    r.action = action;
+    r.state = action == amdx::RecoveryAction::none ? amdx::RecoveryState::none : state;
+    r.seq = action == amdx::RecoveryAction::none ? 0 : seq;
+    r.est_ms = action == amdx::RecoveryAction::none ? 0 : 1500;
+    return r;
+}
+
+/// Device 0 in DPX with one VF, every target's action none.
+Snapshot recovery_snapshot(FakeKernel& k) {
+    k.add_device(0);
+    k.devices[0].compute_mode = AMDX_COMPUTE_DPX;
+    Snapshot s = one_snapshot(k);
+    s.recovery = {pending(std::nullopt, std::nullopt, amdx::RecoveryAction::none),
+                  pending(0, std::nullopt, amdx::RecoveryAction::none),
+                  pending(1, std::nullopt, amdx::RecoveryAction::none),
+                  pending(std::nullopt, 0, amdx::RecoveryAction::none)};
+    return s;
+}
+
+std::string recovery_metrics(const Snapshot& s,
+                             const std::map<std::uint32_t, amdx::cli::EventTally>* t = nullptr) {
+    return amdx::cli::to_text(amdx::cli::to_metrics({s}, "h1", t, std::nullopt));
+}
+
+TEST(FleetRecovery, ModuleWithoutRecoveryPlanHasNoRecoverySeries) {
+    FakeKernel k;
+    k.add_device(0);
+    without_recovery(k);
+    const Snapshot s = one_snapshot(k);
+    EXPECT_TRUE(s.recovery.empty()); // ENOTTY: a module before uapi minor 1
+    EXPECT_EQ(recovery_metrics(s).find("amdx_recovery_action"), std::string::npos);
+}
+
+TEST(FleetRecovery, ActionGaugeIsOneSeriesPerTargetFollowingTheAction) {
+    FakeKernel k;
+    Snapshot s = recovery_snapshot(k);
+    std::string text = recovery_metrics(s);
+    EXPECT_NE(text.find("# TYPE amdx_recovery_action gauge"), std::string::npos);
+    EXPECT_EQ(sample(text, "amdx_recovery_action",
+                     {"partition=\"all\"", "action=\"none\"", "state=\"none\""}),
+              -1); // the device and its VF
+    EXPECT_EQ(sample(text, "amdx_recovery_action",
+                     {"partition=\"all\"", "vf=\"0\"", "action=\"none\"", "state=\"none\""}),
+              1);
+    EXPECT_EQ(sample(text, "amdx_recovery_action",
+                     {"partition=\"1\"", "gpu_partition_id=\"1\"", "action=\"none\""}),
+              1);
+    // Injected: partition 1 has a reset pending, the VF an FLR.
+    s.recovery[2] = pending(1, std::nullopt, amdx::RecoveryAction::partition);
+    s.recovery[3] = pending(std::nullopt, 0, amdx::RecoveryAction::vf);
+    text = recovery_metrics(s);
+    EXPECT_EQ(sample(text, "amdx_recovery_action",
+                     {"partition=\"1\"", "action=\"partition\"", "state=\"pending\""}),
+              1);
+    EXPECT_TRUE(
+        std::isnan(sample(text, "amdx_recovery_action", {"partition=\"1\"", "action=\"none\""})));
+    EXPECT_EQ(sample(text, "amdx_recovery_action", {"vf=\"0\"", "action=\"vf\""}), 1);
+    // One series per target, whatever its action.
+    std::size_t series = 0;
+    for (std::size_t at = 0; (at = text.find("\namdx_recovery_action{", at)) != std::string::npos;
+         ++at)
+        ++series;
+    EXPECT_EQ(series, s.recovery.size());
+    // Failed midway: the state says so, never none.
+    s.recovery[2] =
+        pending(1, std::nullopt, amdx::RecoveryAction::partition, amdx::RecoveryState::failed);
+    EXPECT_EQ(sample(recovery_metrics(s), "amdx_recovery_action",
+                     {"partition=\"1\"", "action=\"partition\"", "state=\"failed\""}),
+              1);
+    // Cleared.
+    s.recovery[2] = pending(1, std::nullopt, amdx::RecoveryAction::none);
+    EXPECT_EQ(sample(recovery_metrics(s), "amdx_recovery_action",
+                     {"partition=\"1\"", "action=\"none\"", "state=\"none\""}),
+              1);
+}
+
+TEST(FleetRecovery, RecoveriesTotalCountsRunsByActionAndOutcome) {
+    FakeKernel k;
+    const Snapshot s = recovery_snapshot(k);
+    EventTallies t;
+    auto ev = [](std::uint32_t type, amdx::RecoveryAction a, std::uint64_t d1) {
+        amdx::Event e;
+        e.kind = amdx::EventKind::recovery;
+        e.type = type;
+        e.data[0] = AMDX_RECOVERY_SUM_VALID | static_cast<std::uint64_t>(a);
+        e.data[1] = d1;
+        return e;
+    };
+    using A = amdx::RecoveryAction;
+    t.add(ev(AMDX_RECOVERY_EV_PENDING, A::partition, 1500)); // not a run
+    t.add(ev(AMDX_RECOVERY_EV_RAN, A::partition, 0));        // its end follows
+    t.add(ev(AMDX_RECOVERY_EV_SELFTEST, A::partition, static_cast<std::uint64_t>(-EIO)));
+    t.add(ev(AMDX_RECOVERY_EV_ESCALATED, A::device, static_cast<std::uint64_t>(-EIO)));
+    t.add(ev(AMDX_RECOVERY_EV_SELFTEST, A::device, 0));
+    t.add(ev(AMDX_RECOVERY_EV_CLEARED, A::none, 0));
+    t.add(ev(AMDX_RECOVERY_EV_FAILED, A::hive, static_cast<std::uint64_t>(-ETIMEDOUT)));
+    const auto tallies = t.get();
+    const std::string text = recovery_metrics(s, &tallies);
+    EXPECT_NE(text.find("# TYPE amdx_recoveries_total counter"), std::string::npos);
+    EXPECT_EQ(
+        sample(text, "amdx_recoveries_total", {"action=\"partition\"", "outcome=\"escalated\""}),
+        1);
+    EXPECT_EQ(
+        sample(text, "amdx_recoveries_total", {"action=\"partition\"", "outcome=\"cleared\""}), 0);
+    EXPECT_EQ(sample(text, "amdx_recoveries_total", {"action=\"device\"", "outcome=\"cleared\""}),
+              1);
+    EXPECT_EQ(sample(text, "amdx_recoveries_total", {"action=\"hive\"", "outcome=\"failed\""}), 1);
+    // Every runnable action and outcome from 0; none, node and rma never run.
+    EXPECT_EQ(sample(text, "amdx_recoveries_total", {"action=\"queue\"", "outcome=\"failed\""}), 0);
+    EXPECT_TRUE(std::isnan(sample(text, "amdx_recoveries_total", {"action=\"rma\""})));
+    EXPECT_TRUE(std::isnan(sample(text, "amdx_recoveries_total", {"action=\"none\""})));
+}
+
+TEST(FleetRecovery, HealthFollowsThePendingActionAndNamesIt) {
+    FakeKernel k;
+    Snapshot s = recovery_snapshot(k);
+    HealthRules rules;
+    rules.now_mono_ns = 1002 * kSec;
+    // none: healthy.
+    DeviceHealth h = amdx::cli::evaluate(s, {}, rules);
+    EXPECT_EQ(h.verdict(), Verdict::healthy);
+
+    // Injected: a UE in partition 1's engines set a partition reset.
+    auto ue = rec(40, "error", 1000 * kSec, 1);
+    ue.type = "ue";
+    ue.block = "gfx";
+    s.recovery[2] = pending(1, std::nullopt, amdx::RecoveryAction::partition);
+    h = amdx::cli::evaluate(s, {ue}, rules);
+    EXPECT_EQ(h.verdict(), Verdict::unhealthy);
+    EXPECT_EQ(h.partitions[0].verdict(), Verdict::healthy);
+    ASSERT_EQ(h.partitions[1].verdict(), Verdict::unhealthy);
+    const auto& fs = h.partitions[1].findings;
+    const auto it = std::find_if(fs.begin(), fs.end(), [](const auto& f) { return f.action; });
+    ASSERT_NE(it, fs.end());
+    EXPECT_EQ(*it->action, "partition");
+    EXPECT_NE(it->cause.find("reset the compute partition"), std::string::npos) << it->cause;
+    EXPECT_EQ(it->clears, "the action runs and its self-test passes (amdx recover plan 0 "
+                          "--partition 1, then amdx recover run 0 --partition 1)");
+    EXPECT_EQ(it->seq, 40U);
+    EXPECT_EQ(it->timestamp_ns, 1000 * kSec); // the journal's record of it
+    EXPECT_EQ(amdx::cli::health_to_json(h)["partitions"][1]["findings"].back()["action"],
+              "partition");
+
+    // Failed midway: still unhealthy, and says so.
+    s.recovery[2] =
+        pending(1, std::nullopt, amdx::RecoveryAction::partition, amdx::RecoveryState::failed);
+    h = amdx::cli::evaluate(s, {ue}, rules);
+    EXPECT_EQ(h.partitions[1].verdict(), Verdict::unhealthy);
+    EXPECT_NE(h.partitions[1].findings.back().cause.find("failed midway"), std::string::npos);
+
+    // Cleared (ran, self-test passed): the recent UE alone is degraded,
+    // where without recovery state it would be unhealthy.
+    s.recovery[2] = pending(1, std::nullopt, amdx::RecoveryAction::none);
+    h = amdx::cli::evaluate(s, {ue}, rules);
+    EXPECT_EQ(h.verdict(), Verdict::degraded);
+    EXPECT_FALSE(h.partitions[1].findings.back().action);
+    Snapshot old = s;
+    old.recovery.clear();
+    EXPECT_EQ(amdx::cli::evaluate(old, {ue}, rules).verdict(), Verdict::unhealthy);
+    // ... and healthy once the UE is stale.
+    rules.now_mono_ns = 1000 * kSec + 3601 * kSec;
+    EXPECT_EQ(amdx::cli::evaluate(s, {ue}, rules).verdict(), Verdict::healthy);
+
+    // A process restart degrades; a VF's FLR, the device's or a wider
+    // reset, an RMA make the device unhealthy, naming the action.
+    s.recovery[0] = pending(std::nullopt, std::nullopt, amdx::RecoveryAction::process);
+    h = amdx::cli::evaluate(s, {}, rules);
+    EXPECT_EQ(h.verdict(), Verdict::degraded);
+    EXPECT_NE(h.findings.at(0).cause.find("restart the consuming process"), std::string::npos);
+    for (const auto a : {amdx::RecoveryAction::queue, amdx::RecoveryAction::device,
+                         amdx::RecoveryAction::hive, amdx::RecoveryAction::rma}) {
+        s.recovery[0] = pending(std::nullopt, std::nullopt, a);
+        h = amdx::cli::evaluate(s, {}, rules);
+        EXPECT_EQ(h.verdict(), Verdict::unhealthy) << to_string(a);
+        EXPECT_EQ(h.findings.at(0).action, std::string(to_string(a)));
+    }
+    s.recovery[0] = pending(std::nullopt, std::nullopt, amdx::RecoveryAction::none);
+    s.recovery[3] = pending(std::nullopt, 0, amdx::RecoveryAction::vf);
+    h = amdx::cli::evaluate(s, {}, rules);
+    EXPECT_EQ(h.verdict(), Verdict::unhealthy);
+    EXPECT_EQ(h.findings.at(0).cause.rfind("VF 0: recovery action vf pending", 0), 0U)
+        << h.findings.at(0).cause;
+}
+
+/// The taints of device 0's DRA entries, by entry name ("" for none).
+std::map<std::string, std::string> taints(const Snapshot& s, FakeKernel& /*alive*/) {
+    auto control = Control::open("/dev/null");
+    EXPECT_TRUE(control);
+    auto dev = Device::open(*control, 0);
+    EXPECT_TRUE(dev);
+    const auto profs = amdx::cli::profiles(*dev, s.info);
+    EXPECT_TRUE(profs);
+    const auto slices = amdx::cli::dra_slice(s.info, *profs, "n1", "gpu.amdx.io", s.recovery);
+    std::map<std::string, std::string> out;
+    for (const auto& d : slices[1]["spec"]["devices"]) {
+        std::string t;
+        if (d.contains("taints")) {
+            EXPECT_EQ(d["taints"].size(), 1U);
+            EXPECT_EQ(d["taints"][0]["key"], "gpu.amdx.io/recovery");
+            t = d["taints"][0]["value"].get<std::string>() + ":" +
+                d["taints"][0]["effect"].get<std::string>();
+        }
+        out[d["name"].get<std::string>()] = t;
+    }
+    return out;
+}
+
+TEST(FleetRecovery, DraTaintsFollowThePendingActionAndClear) {
+    FakeKernel k;
+    Snapshot s = recovery_snapshot(k);
+    auto t = taints(s, k);
+    ASSERT_TRUE(t.contains("dpx-nps1-p1"));
+    for (const auto& [name, taint] : t)
+        EXPECT_EQ(taint, "") << name;
+
+    // A partition reset pending on DPX partition 1: that entry only.
+    s.recovery[2] = pending(1, std::nullopt, amdx::RecoveryAction::partition);
+    t = taints(s, k);
+    for (const auto& [name, taint] : t)
+        EXPECT_EQ(taint, name == "dpx-nps1-p1" ? "partition:NoSchedule" : "") << name;
+
+    // Failed midway: NoExecute.  A device reset: every entry, the worse
+    // effect where both apply.
+    s.recovery[2] =
+        pending(1, std::nullopt, amdx::RecoveryAction::partition, amdx::RecoveryState::failed);
+    s.recovery[0] = pending(std::nullopt, std::nullopt, amdx::RecoveryAction::device);
+    t = taints(s, k);
+    for (const auto& [name, taint] : t)
+        EXPECT_EQ(taint, name == "dpx-nps1-p1" ? "partition:NoExecute" : "device:NoSchedule")
+            << name;
+
+    // A process restart: effect None; an RMA: NoExecute.
+    s.recovery[2] = pending(1, std::nullopt, amdx::RecoveryAction::none);
+    s.recovery[0] = pending(std::nullopt, std::nullopt, amdx::RecoveryAction::process);
+    EXPECT_EQ(taints(s, k)["spx-nps1-p0"], "process:None");
+    s.recovery[0] = pending(std::nullopt, std::nullopt, amdx::RecoveryAction::rma);
+    EXPECT_EQ(taints(s, k)["cpx-nps1-p7"], "rma:NoExecute");
+
+    // Back to none: every taint gone (NVIDIA's DRA driver had to learn it).
+    s.recovery[0] = pending(std::nullopt, std::nullopt, amdx::RecoveryAction::none);
+    for (const auto& [name, taint] : taints(s, k))
+        EXPECT_EQ(taint, "") << name;
+}
+
+TEST(FleetRecovery, SeriesHealthAndTaintsFollowAFaultThroughRunAndClear) {
+    // Through libamdx and the fake kernel's RECOVERY_PLAN/RUN: the
+    // collection, not a hand-made snapshot.
+    FakeKernel k;
+    k.add_device(0);
+    k.devices[0].compute_mode = AMDX_COMPUTE_DPX;
+    const HealthRules rules;
+    auto taint_of = [&](const std::string& entry) {
+        std::string out, err;
+        EXPECT_EQ(run({"-j", "partition", "export", "0", "--node", "n1"}, out, err), 0) << err;
+        const auto doc = amdx::cli::Json::parse(out);
+        for (const auto& d : doc["items"][1]["spec"]["devices"])
+            if (d["name"] == entry)
+                return d.contains("taints") ? d["taints"][0]["effect"].get<std::string>()
+                                            : std::string("none");
+        return std::string("no such entry");
+    };
+
+    std::string text = metrics_text();
+    EXPECT_EQ(sample(text, "amdx_recovery_action",
+                     {"partition=\"1\"", "action=\"none\"", "state=\"none\""}),
+              1);
+    EXPECT_EQ(amdx::cli::evaluate(one_snapshot(k), {}, rules).verdict(), Verdict::healthy);
+    EXPECT_EQ(taint_of("dpx-nps1-p1"), "none");
+
+    // Injected: an engine UE in partition 1 leaves a partition reset.
+    const auto seq =
+        k.recovery_fault(0, 1, AMDX_VF_NONE, AMDX_RECOVER_PARTITION, AMDX_FAULT_ENGINE_UE);
+    text = metrics_text();
+    EXPECT_EQ(sample(text, "amdx_recovery_action",
+                     {"partition=\"1\"", "action=\"partition\"", "state=\"pending\""}),
+              1);
+    EXPECT_EQ(sample(text, "amdx_recovery_action", {"partition=\"0\"", "action=\"none\""}), 1);
+    DeviceHealth h = amdx::cli::evaluate(one_snapshot(k), {}, rules);
+    EXPECT_EQ(h.partitions.at(0).verdict(), Verdict::healthy);
+    ASSERT_EQ(h.partitions.at(1).verdict(), Verdict::unhealthy);
+    EXPECT_EQ(h.partitions[1].findings.back().seq, seq);
+    EXPECT_EQ(h.partitions[1].findings.back().action, "partition");
+    EXPECT_EQ(taint_of("dpx-nps1-p1"), "NoSchedule");
+    EXPECT_EQ(taint_of("dpx-nps1-p0"), "none");
+    std::string out, err;
+    EXPECT_EQ(run({"health", "--journal", "/dev/null"}, out, err), 1) << out << err;
+    EXPECT_NE(out.find("partition 1 unhealthy: recovery action partition pending"),
+              std::string::npos)
+        << out;
+
+    // Run: the self-test passes and the kernel clears the action.
+    {
+        auto control = Control::open("/dev/null");
+        ASSERT_TRUE(control);
+        auto dev = Device::open(*control, 0);
+        ASSERT_TRUE(dev);
+        const auto r = dev->recovery_run({.partition = 1, .vf = std::nullopt}, std::nullopt, {});
+        ASSERT_TRUE(r);
+        EXPECT_EQ(r->outcome, amdx::RecoveryOutcome::cleared);
+    }
+    text = metrics_text();
+    EXPECT_EQ(sample(text, "amdx_recovery_action",
+                     {"partition=\"1\"", "action=\"none\"", "state=\"none\""}),
+              1);
+    EXPECT_TRUE(std::isnan(sample(text, "amdx_recovery_action", {"action=\"partition\""})));
+    EXPECT_EQ(amdx::cli::evaluate(one_snapshot(k), {}, rules).verdict(), Verdict::healthy);
+    EXPECT_EQ(taint_of("dpx-nps1-p1"), "none");
+    EXPECT_EQ(run({"health", "--journal", "/dev/null"}, out, err), 0) << out << err;
 }
 
 } // namespace

@@ -323,6 +323,85 @@ TEST_F(RasTest, LongerRecordsOfANewerKernelAreSteppedBySize) {
 
 // ---- names
 
+// ---- recovery plan and run (the fake's model of amdx_recovery.c)
+
+amdx_recovery_process holder(std::uint32_t pid, std::uint32_t dev, std::uint32_t mem) {
+    amdx_recovery_process p{};
+    p.pid = pid;
+    p.device = dev;
+    p.mem_partition = mem;
+    p.pages = 16;
+    std::memcpy(p.comm, "worker", 7);
+    return p;
+}
+
+TEST_F(RasTest, RecoveryPlanNamesTheHoldersTheRunStops) {
+    // DPX/NPS1 has one memory partition: make it NPS2 so each compute
+    // partition has its own, and a bystander on partition 0.
+    kernel.devices[0].memory_mode = AMDX_MEMORY_NPS2;
+    kernel.rec_holders = {holder(100, 0, 0), holder(200, 0, 1)};
+    const amdx::RecoveryTarget part1{.partition = 1, .vf = std::nullopt};
+    auto none = device->recovery_plan(part1);
+    ASSERT_TRUE(none) << none.error().message();
+    EXPECT_EQ(none->action, amdx::RecoveryAction::none);
+    EXPECT_EQ(device->recovery_run(part1, std::nullopt, {}).error().value(), ENOENT);
+
+    const auto seq =
+        kernel.recovery_fault(0, 1, AMDX_VF_NONE, AMDX_RECOVER_PARTITION, AMDX_FAULT_ENGINE_UE);
+    const auto plan = device->recovery_plan(part1);
+    ASSERT_TRUE(plan) << plan.error().message();
+    EXPECT_EQ(plan->action, amdx::RecoveryAction::partition);
+    EXPECT_EQ(plan->state, amdx::RecoveryState::pending);
+    EXPECT_EQ(plan->seq, seq);
+    EXPECT_EQ(plan->fault, AMDX_FAULT_ENGINE_UE);
+    EXPECT_TRUE(plan->devices.empty());
+    ASSERT_EQ(plan->partitions.size(), 1U);
+    EXPECT_EQ(plan->partitions[0], (std::pair<std::uint32_t, std::uint8_t>{0, 0x2}));
+    EXPECT_EQ(plan->est_ms, 1000U);
+    ASSERT_EQ(plan->processes.size(), 1U);
+    EXPECT_EQ(plan->processes[0].pid, 200U);
+    EXPECT_EQ(plan->processes[0].comm, "worker");
+
+    EXPECT_EQ(device->recovery_run(part1, std::nullopt, {}).error().value(), EBUSY);
+    EXPECT_TRUE(kernel.rec_stopped.empty());
+    const auto ran = device->recovery_run(part1, std::nullopt, {.stop = true, .others = false});
+    ASSERT_TRUE(ran) << ran.error().message();
+    EXPECT_EQ(ran->outcome, amdx::RecoveryOutcome::cleared);
+    EXPECT_EQ(ran->state, amdx::RecoveryState::none);
+    EXPECT_EQ(kernel.rec_stopped, std::vector<std::uint32_t>{200});
+    ASSERT_EQ(kernel.rec_holders.size(), 1U); // the bystander
+    EXPECT_EQ(kernel.rec_holders[0].pid, 100U);
+    EXPECT_EQ(device->recovery_plan(part1)->action, amdx::RecoveryAction::none);
+}
+
+TEST_F(RasTest, RecoveryRunRefusesOtherDevicesAndUnsupportedActions) {
+    kernel.add_device(1);
+    kernel.devices[0].hive_id = 7;
+    kernel.devices[1].hive_id = 7;
+    kernel.rec_caps[0] = 1U << AMDX_RECOVER_DEVICE;
+    const amdx::RecoveryTarget dev{};
+    const auto plan = device->recovery_plan(dev, amdx::RecoveryAction::device);
+    ASSERT_TRUE(plan) << plan.error().message();
+    EXPECT_EQ(plan->devices, (std::vector<std::uint32_t>{0, 1}));
+    EXPECT_EQ(device->recovery_run(dev, amdx::RecoveryAction::device, {}).error().value(), EXDEV);
+    EXPECT_EQ(device->recovery_run(dev, amdx::RecoveryAction::pipe, {}).error().value(),
+              EOPNOTSUPP);
+    EXPECT_EQ(device->recovery_run(dev, amdx::RecoveryAction::node, {}).error().value(),
+              EOPNOTSUPP);
+    // Partition and VF at once, a partition the device lacks.
+    EXPECT_EQ(device->recovery_plan({.partition = 0, .vf = 0}).error().value(), EINVAL);
+    EXPECT_EQ(device->recovery_plan({.partition = 5, .vf = std::nullopt}).error().value(), EINVAL);
+    EXPECT_EQ(device->recovery_plan(dev, amdx::RecoveryAction::partition).error().value(), EINVAL);
+    kernel.rec_self_test_errno = EIO;
+    const auto ran =
+        device->recovery_run(dev, amdx::RecoveryAction::device, {.stop = false, .others = true});
+    ASSERT_TRUE(ran) << ran.error().message();
+    EXPECT_EQ(ran->outcome, amdx::RecoveryOutcome::escalated);
+    EXPECT_EQ(ran->error.value(), EIO);
+    EXPECT_EQ(ran->state, amdx::RecoveryState::pending);
+    EXPECT_GT(static_cast<std::uint32_t>(ran->action), AMDX_RECOVER_DEVICE);
+}
+
 TEST(RasNames, BlocksTypesKindsRoundTrip) {
     const char* blocks[] = {"umc", "sdma", "gfx", "mmhub", "pcie_bif", "hdp", "xgmi_wafl"};
     for (std::uint32_t b = 0; b < AMDX_RAS_BLOCK_COUNT; ++b) {

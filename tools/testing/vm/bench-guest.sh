@@ -71,9 +71,9 @@ done
 # stop when MemAvailable would fall under EXP_RESERVE_MIB or new_device
 # fails, and the rest get the simulator's smallest VRAM (64 MiB) and no
 # VFs.  Then amdx_exporter_bench times the one-shot textfile exporter (and
-# the collection it reports) against `amdx -j dev list` over the same
-# devices and the exporter over one device; strace -c counts one run's
-# ioctls.
+# the collection it reports) and `amdx health` against `amdx -j dev list`
+# over the same devices and the exporter over one device; strace -c counts
+# one run's ioctls.
 EXP_DEVICES=64
 EXP_VFS=8
 EXP_VF_VRAM=2048
@@ -134,6 +134,10 @@ exporter_bench() {
 		amdx exporter --textfile $t/amdx.prom || return 1
 	"$dir/amdx_exporter_bench" -n $EXP_RUNS "amdx -j dev list, $EXP_DEVICES devices" \
 		amdx -j dev list || return 1
+	# amdx health: the same collection plus the recovery state of every
+	# target and the journal (none here), against the same comparator.
+	"$dir/amdx_exporter_bench" -n $EXP_RUNS "amdx health, $EXP_DEVICES devices" \
+		amdx health || return 1
 	i=1
 	while [ $i -lt $EXP_DEVICES ]; do
 		echo $((exp_sim_base + i)) > /sys/bus/amdx_sim/del_device
