@@ -365,6 +365,8 @@ TEST_F(CliRun, ShowAllJsonMatchesLibrary) {
     Json first = doc["devices"][0];
     EXPECT_TRUE(first["identity"]["drm_card"].is_null()); // dev show adds it (identity.hpp)
     first.erase("identity");
+    EXPECT_EQ(first["recovery"], "none"); // dev show adds it (RECOVERY_PLAN)
+    first.erase("recovery");
     EXPECT_EQ(first, amdx::cli::info_to_json(fixed_info()));
 }
 
