@@ -217,7 +217,7 @@ class RasCommands {
 /// cannot say (a module before uapi 1.1).
 [[nodiscard]] Json recovery_json(const Device& device, const RecoveryTarget& target);
 
-/// `amdx recover plan|run DEV [--partition N | --vf N] [--action A]`.
+/// `amdx recover plan|run DEV [partition=N | vf=N] [--action A]`.
 class RecoverCommands {
   public:
     explicit RecoverCommands(CLI::App& app);
@@ -229,8 +229,7 @@ class RecoverCommands {
     CLI::App* plan_;
     CLI::App* run_;
     std::string dev_;
-    std::optional<std::uint32_t> partition_;
-    std::optional<std::uint32_t> vf_;
+    std::string target_;
     std::string action_;
     bool stop_ = false;
     bool yes_ = false;

@@ -2,6 +2,7 @@
 //
 // `amdx recover plan|run` (Documentation/ras.rst, "Recovery actions").
 //
+// TARGET is partition=N or vf=N (hmm demo's form), else the device.
 // plan prints the exact blast radius of the target's pending action (or of
 // --action): the devices, partitions and VFs it resets, the processes it
 // stops, the peers that drain first, the estimate.  run executes it with
@@ -10,6 +11,7 @@
 // before anything runs and names every other device a hive or switch
 // reset takes, then prints every step the kernel recorded.
 #include <algorithm>
+#include <charconv>
 
 #include "commands.hpp"
 
@@ -33,6 +35,30 @@ std::string step_name(std::uint32_t type) {
     static constexpr std::array<std::string_view, 7> kNames{
         "pending", "stopped", "ran", "self_test", "cleared", "escalated", "failed"};
     return type < kNames.size() ? std::string(kNames[type]) : "unknown";
+}
+
+/// "partition=N" or "vf=N" (N decimal, below 64), as hmm demo's
+/// partition=N; "" is the device.
+std::optional<RecoveryTarget> parse_target(std::string_view text) {
+    RecoveryTarget t;
+    if (text.empty())
+        return t;
+    const auto eq = text.find('=');
+    if (eq == std::string_view::npos)
+        return std::nullopt;
+    const auto key = text.substr(0, eq);
+    const auto num = text.substr(eq + 1);
+    std::uint32_t n = 0;
+    const auto [ptr, ec] = std::from_chars(num.data(), num.data() + num.size(), n);
+    if (num.empty() || ec != std::errc() || ptr != num.data() + num.size() || n >= 64)
+        return std::nullopt;
+    if (key == "partition")
+        t.partition = n;
+    else if (key == "vf")
+        t.vf = n;
+    else
+        return std::nullopt;
+    return t;
 }
 
 std::string target_text(const RecoveryTarget& t, std::uint32_t device) {
@@ -141,9 +167,15 @@ RecoverCommands::RecoverCommands(CLI::App& app) {
     for (auto* cmd : {plan_, run_}) {
         cmd->fallthrough();
         add_dev_option(cmd, dev_, false);
-        auto* part = cmd->add_option("--partition", partition_, "Target compute partition");
-        auto* vf = cmd->add_option("--vf", vf_, "Target VF");
-        part->excludes(vf);
+        cmd->add_option("TARGET", target_,
+                        "partition=N or vf=N: a compute partition or VF (default: the device)")
+            ->check(CLI::Validator(
+                [](std::string& v) -> std::string {
+                    return parse_target(v) ? std::string()
+                                           : "invalid target '" + v +
+                                                 "' (expected partition=N or vf=N, N below 64)";
+                },
+                "partition=N|vf=N"));
         cmd->add_option("--action", action_, "The action (default: the target's pending one)")
             ->transform(CLI::IsMember(kActions, CLI::ignore_case));
     }
@@ -159,7 +191,7 @@ int RecoverCommands::run(const Options& opts, std::ostream& out, std::ostream& e
     if (!target_dev)
         return code;
     const auto& [entry, device] = *target_dev;
-    const RecoveryTarget target{.partition = partition_, .vf = vf_};
+    const RecoveryTarget target = parse_target(target_).value_or(RecoveryTarget{});
     const std::string what = cmd + " " + target_text(target, entry.id);
     std::optional<RecoveryAction> action;
     if (!action_.empty() && action_ != "pending")

@@ -123,7 +123,7 @@ class RecoverCli : public ControlCli {
 };
 
 TEST_F(RecoverCli, PlanShowsTheBlastRadiusAndChangesNothing) {
-    const auto r = run({"-j", "recover", "plan", "0", "--partition", "1"});
+    const auto r = run({"-j", "recover", "plan", "0", "partition=1"});
     EXPECT_EQ(r.code, 0) << r.err;
     const Json plan = Json::parse(r.out)["plan"];
     EXPECT_EQ(plan["action"], "partition");
@@ -145,7 +145,7 @@ TEST_F(RecoverCli, PlanShowsTheBlastRadiusAndChangesNothing) {
     EXPECT_EQ(kernel.rec_requests.size(), 1U);
     EXPECT_TRUE(kernel.rec_stopped.empty());
     // The text is a table of the same processes.
-    const auto text = run({"recover", "plan", "0", "--partition", "1"});
+    const auto text = run({"recover", "plan", "0", "partition=1"});
     EXPECT_NE(text.out.find("  processes:\n"
                             "    PID COMM    DEVICE MEM_PARTITION PAGES\n"
                             "    200 trainer      0             1    64\n"),
@@ -160,20 +160,20 @@ TEST_F(RecoverCli, PlanShowsTheBlastRadiusAndChangesNothing) {
 }
 
 TEST_F(RecoverCli, RunNeedsYesThenStopThenPrintsEveryStep) {
-    const auto no = run({"recover", "run", "0", "--partition", "1"});
+    const auto no = run({"recover", "run", "0", "partition=1"});
     expect_error(no, amdx::cli::kExitUsage,
                  "recover run device 0 partition 1: partition (plan above); nothing ran: pass "
                  "--yes to proceed");
     EXPECT_NE(no.out.find("action "), std::string::npos) << no.out;
     ASSERT_EQ(kernel.rec_requests.size(), 1U); // the plan only
 
-    const auto busy = run({"recover", "run", "0", "--partition", "1", "--yes"});
+    const auto busy = run({"recover", "run", "0", "partition=1", "--yes"});
     expect_error(busy, amdx::cli::kExitBusy,
                  "recover run device 0 partition 1: 1 process holds memory it resets; stop it or "
                  "pass --stop (EBUSY: Device or resource busy)");
     EXPECT_TRUE(kernel.rec_stopped.empty());
 
-    const auto ok = run({"-j", "recover", "run", "0", "--partition", "1", "--yes", "--stop"});
+    const auto ok = run({"-j", "recover", "run", "0", "partition=1", "--yes", "--stop"});
     EXPECT_EQ(ok.code, 0) << ok.err;
     EXPECT_EQ(kernel.rec_requests.back().flags,
               static_cast<std::uint32_t>(AMDX_RECOVERY_F_STOP | AMDX_RECOVERY_F_OTHERS));
@@ -193,7 +193,7 @@ TEST_F(RecoverCli, RunNeedsYesThenStopThenPrintsEveryStep) {
     EXPECT_EQ(kernel.rec_stopped, std::vector<std::uint32_t>{200});
     ASSERT_EQ(kernel.rec_holders.size(), 1U);
     EXPECT_EQ(kernel.rec_holders[0].pid, 100U);
-    const auto again = run({"recover", "run", "0", "--partition", "1", "--yes"});
+    const auto again = run({"recover", "run", "0", "partition=1", "--yes"});
     EXPECT_EQ(again.code, 1);
     EXPECT_NE(again.err.find("nothing pending"), std::string::npos) << again.err;
 }
@@ -225,12 +225,14 @@ TEST_F(RecoverCli, RecoverErrors) {
                  amdx::cli::kExitNotSupported,
                  "recover run device 0: this device (or amdx) cannot node; it is the operator's "
                  "to do (EOPNOTSUPP: Operation not supported)");
-    expect_error(run({"recover", "plan", "0", "--partition", "7"}), amdx::cli::kExitError,
+    expect_error(run({"recover", "plan", "0", "partition=7"}), amdx::cli::kExitError,
                  "recover plan device 0 partition 7: the action does not apply to this target, "
                  "or it does not exist (EINVAL: Invalid argument)");
-    EXPECT_EQ(run({"recover", "plan", "0", "--partition", "1", "--vf", "0"}).code,
-              amdx::cli::kExitUsage);
+    EXPECT_EQ(run({"recover", "plan", "0", "partition=1", "vf=0"}).code, amdx::cli::kExitUsage);
     EXPECT_EQ(run({"recover", "plan", "0", "--action", "reboot"}).code, amdx::cli::kExitUsage);
+    expect_error(run({"recover", "plan", "0", "queue=1"}), amdx::cli::kExitUsage,
+                 "TARGET: invalid target 'queue=1' (expected partition=N or vf=N, N below 64) "
+                 "(see 'amdx recover plan --help')");
     EXPECT_EQ(run({"recover", "plan"}).code, amdx::cli::kExitUsage);
 }
 
@@ -289,11 +291,11 @@ TEST_F(ControlCli, PartitionShowTextAndDefaultCommand) {
                      "  generation    1\n"
                      "  partitions:\n"
                      "    ID STATE  XCCS    SDMA                  VCN MEM_PARTITION VRAM_BASE "
-                     "VRAM_SIZE VF  RESETS\n"
+                     "VRAM_SIZE VF  RESETS RECOVERY\n"
                      "     0 online 0,1,2,3 0,1,2,3,4,5,6,7       0,1             0       0x0   "
-                     "192 GiB n/a      0\n"
+                     "192 GiB n/a      0 none\n"
                      "     1 online 4,5,6,7 8,9,10,11,12,13,14,15 2,3             0       0x0   "
-                     "192 GiB n/a      0\n");
+                     "192 GiB n/a      0 none\n");
     const auto all = run({"-j", "partition"});
     EXPECT_EQ(Json::parse(all.out)["devices"].size(), 2U);
 }
@@ -461,7 +463,7 @@ TEST_F(ControlCli, VfEnableAutoPrintsTheVfs) {
                           R"("evict":false,"vram_used":0,"resets":0,"resets_in_window":0})"));
     const auto text = run({"vf", "show", "0"});
     EXPECT_NE(text.out.find("     3 n/a online 3,7            48 GiB          6000 normal   "
-                            "false       0 B      0                0\n"),
+                            "false       0 B      0                0 none\n"),
               std::string::npos)
         << text.out;
 }
