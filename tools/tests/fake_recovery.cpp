@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
-#include <time.h>
+#include <ctime>
 
 #include "fake_kernel.hpp"
 
