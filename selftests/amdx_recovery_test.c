@@ -484,6 +484,53 @@ TEST_F(rec, hive_reset_needs_the_others_flag)
 	EXPECT_EQ(AMDX_RECOVERY_OUT_CLEARED, r.outcome);
 }
 
+/*
+ * The hive reset of device 0 resets device 1 too: once its self-test
+ * passed, the actions pending on device 1 that the reset covers clear,
+ * with a CLEARED record on device 1 naming each.
+ */
+TEST_F(rec, hive_reset_clears_what_it_covered_on_the_other_devices)
+{
+	struct amdx_event_subscribe sub = {
+		.mask = 1ULL << AMDX_EVENT_RECOVERY,
+		.flags = AMDX_EVENT_F_NONBLOCK,
+	};
+	struct amdx_event evs[16];
+	unsigned int cleared = 0;
+	struct amdx_recovery r;
+	ssize_t n, i;
+
+	dev_new(_metadata, self, "model=mi300x hive=7ec1");
+	dev_new(_metadata, self, "model=mi300x hive=7ec1");
+	ASSERT_EQ(0, fault(self->d[1].id, AMDX_FAULT_DEVICE_UE,
+			   AMDX_RAS_PARTITION_ALL, REC_NONE));
+	ASSERT_EQ(0, fault(self->d[1].id, AMDX_FAULT_ENGINE_UE, 0, REC_NONE));
+	ASSERT_EQ(0, plan(self->d[1].fd, &r, AMDX_RAS_PARTITION_ALL, REC_NONE,
+			  AMDX_RECOVER_PENDING));
+	ASSERT_EQ(AMDX_RECOVERY_STATE_PENDING, r.state);
+	ASSERT_EQ(0, amdx_ioctl(self->d[1].fd, AMDX_IOC_EVENT_SUBSCRIBE, &sub));
+
+	ASSERT_EQ(0, fault(self->d[0].id, AMDX_FAULT_FABRIC,
+			   AMDX_RAS_PARTITION_ALL, REC_NONE));
+	ASSERT_EQ(0, run(self->d[0].fd, &r, AMDX_RAS_PARTITION_ALL,
+			 AMDX_RECOVER_PENDING, AMDX_RECOVERY_F_OTHERS));
+	EXPECT_EQ(AMDX_RECOVER_HIVE, r.action);
+	EXPECT_EQ(AMDX_RECOVERY_OUT_CLEARED, r.outcome);
+
+	ASSERT_EQ(0, plan(self->d[1].fd, &r, AMDX_RAS_PARTITION_ALL, REC_NONE,
+			  AMDX_RECOVER_PENDING));
+	EXPECT_EQ(AMDX_RECOVER_NONE, r.action);
+	EXPECT_EQ(AMDX_RECOVERY_STATE_NONE, r.state);
+	ASSERT_EQ(0, plan(self->d[1].fd, &r, 0, REC_NONE, AMDX_RECOVER_PENDING));
+	EXPECT_EQ(AMDX_RECOVER_NONE, r.action);
+	n = read(sub.fd, evs, sizeof(evs));
+	ASSERT_GT(n, 0);
+	for (i = 0; i < n / (ssize_t)sizeof(evs[0]); i++)
+		cleared += evs[i].type == AMDX_RECOVERY_EV_CLEARED;
+	EXPECT_EQ(2, cleared);
+	close(sub.fd);
+}
+
 /* A device reset below a switch is a secondary bus reset of its port. */
 TEST_F(rec, switch_reset_takes_the_devices_below_it)
 {

@@ -33,7 +33,9 @@
  * The processes an action stops are those holding VRAM (amdx_hmm_holders())
  * in the memory partitions of the compute partitions it resets.  Devices
  * other than the target's that a hive or secondary bus reset takes are
- * reset with it but keep their own pending actions.
+ * reset with it; once the run's self-test passed, each runs its own and
+ * the actions pending there that the reset covered clear (CLEARED records
+ * on that device), amdx_recovery_clear_others().
  *
  * Locking: the state is &amdx_ras.lock's (amdx_ras_types.h); the topology
  * is read under it from the registry and each device's partition lock and
@@ -443,11 +445,22 @@ static int amdx_recovery_self_test(struct amdx_recovery_ctx *c, u32 partition)
 	return 0;
 }
 
-/* Clears every slot of @adev an action as wide as @action covered. */
-static void amdx_recovery_clear_covered(struct amdx_device *adev, u32 action)
+/*
+ * Clears every slot of @adev an action as wide as @action covered, the
+ * device's own too with @dev; each with a CLEARED record.
+ */
+static void amdx_recovery_clear_covered(struct amdx_device *adev, u32 action,
+					bool dev)
 {
 	struct amdx_recovery_state *rs = &adev->ras->recovery;
 	u32 i;
+
+	if (dev && rs->dev.action && rs->dev.action <= action) {
+		amdx_recovery_event(adev, AMDX_RECOVERY_EV_CLEARED, &rs->dev,
+				    AMDX_RAS_PARTITION_ALL, AMDX_VF_NONE,
+				    AMDX_RECOVERY_SUM_VALID, 0);
+		memset(&rs->dev, 0, sizeof(rs->dev));
+	}
 
 	for (i = 0; i < AMDX_MAX_PARTITIONS; i++) {
 		if (rs->parts[i].action && rs->parts[i].action <= action) {
@@ -530,7 +543,7 @@ static u32 amdx_recovery_finish(struct amdx_recovery_ctx *c,
 		memset(slot, 0, sizeof(*slot));
 	}
 	if (action >= AMDX_RECOVER_DEVICE)
-		amdx_recovery_clear_covered(adev, action);
+		amdx_recovery_clear_covered(adev, action, false);
 	return AMDX_RECOVERY_OUT_CLEARED;
 }
 
@@ -807,6 +820,47 @@ static void amdx_recovery_stop(struct amdx_device *adev,
 	amdx_info_ratelimited(adev, "recovery: stopped %u processes\n", c->nholders);
 }
 
+/*
+ * A device or hive reset of @c's device ran and its self-test passed: each
+ * other device it reset (@others, topology indices) runs its own
+ * self-test, and the actions pending there that @action covers clear,
+ * with CLEARED records on that device.  The caller holds its own device's
+ * lock for read and no RAS lock; another device's lock is only tried (a
+ * removal in progress keeps its actions), its RAS lock taken after it.
+ */
+static void amdx_recovery_clear_others(struct amdx_recovery_ctx *c,
+				       u64 others, u32 action)
+{
+	struct amdx_device *d;
+	u32 i, p;
+	int ret;
+
+	for (i = 0; i < c->topo.num; i++) {
+		if (!(others & BIT_ULL(i)))
+			continue;
+		d = c->devs[i];
+		if (!down_read_trylock(&d->lock))
+			continue;
+		if (d->dead || mutex_lock_killable(&d->ras->lock)) {
+			up_read(&d->lock);
+			continue;
+		}
+		ret = 0;
+		for (p = 0; d->ops->self_test && !ret &&
+		     p < c->topo.dev[i].num_partitions; p++)
+			ret = d->ops->self_test(d, p,
+						__ffs(c->mem[i][p] | 0x100));
+		if (ret)
+			amdx_warn_ratelimited(d, "recovery: self-test failed after the %s reset of device %u: %pe; its actions stay pending\n",
+					      amdx_recovery_action_name(action),
+					      c->devs[c->self]->id, ERR_PTR(ret));
+		else
+			amdx_recovery_clear_covered(d, action, true);
+		mutex_unlock(&d->ras->lock);
+		up_read(&d->lock);
+	}
+}
+
 static int amdx_recovery_do(struct amdx_file *file, struct amdx_recovery *args,
 			    bool run)
 {
@@ -821,7 +875,7 @@ static int amdx_recovery_do(struct amdx_file *file, struct amdx_recovery *args,
 	struct amdx_recovery_scope sc;
 	struct amdx_recovery_ctx *c;
 	u32 action, num_listed = args->num_listed;
-	u64 others;
+	u64 others = 0;
 	int ret, err;
 
 	ret = amdx_recovery_check(adev, args, run);
@@ -915,10 +969,15 @@ static int amdx_recovery_do(struct amdx_file *file, struct amdx_recovery *args,
 	args->error = err;
 	args->state = slot->state;
 	args->action = slot->action ?: action;
+	if (args->outcome != AMDX_RECOVERY_OUT_CLEARED ||
+	    action < AMDX_RECOVER_DEVICE)
+		others = 0;
 	/* The run happened: a failure is in outcome and error. */
 	ret = 0;
 out_unlock:
 	mutex_unlock(&ras->lock);
+	if (!ret && others)
+		amdx_recovery_clear_others(c, others, action);
 	args->num_listed = 0;
 	if (c && !ret && num_listed) {
 		args->num_listed = num_listed;

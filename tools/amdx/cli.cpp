@@ -101,6 +101,8 @@ int dev_show(const Options& opts, const std::string& dev, std::ostream& out, std
         }
         Json one = info_to_json(*info);
         one["identity"] = identity_to_json(info->bdf);
+        const auto device = Device::open(sel->control, entry.id);
+        one["recovery"] = device ? recovery_json(*device, {}) : Json(nullptr);
         devices.push_back(std::move(one));
     }
     render(out, Json{{"devices", std::move(devices)}}, opts);
@@ -344,6 +346,7 @@ struct CommandTree::Parts {
     std::optional<PartitionCommands> partition;
     std::optional<VfCommands> vf;
     std::optional<RasCommands> ras;
+    std::optional<RecoverCommands> recover;
     std::optional<MonitorCommand> monitor;
     std::optional<FleetCommands> fleet; // exporter, health, partition export
     std::optional<DoctorCommand> doctor;
@@ -389,6 +392,7 @@ CommandTree::Parts::Parts(Options& opts) {
     partition.emplace(app);
     vf.emplace(app);
     ras.emplace(app);
+    recover.emplace(app);
     monitor.emplace(app);
     fleet.emplace(app);
     doctor.emplace(app);
@@ -430,6 +434,8 @@ int CommandTree::run(Options& opts, std::ostream& out, std::ostream& err) const 
         return p.vf->run(opts, out, err);
     if (p.ras->parsed())
         return p.ras->run(opts, out, err);
+    if (p.recover->parsed())
+        return p.recover->run(opts, out, err);
     if (p.monitor->parsed())
         return p.monitor->run(opts, out, err);
     fail(err, "missing OBJECT: one of " + object_list(p.app) + " (see 'amdx --help')");

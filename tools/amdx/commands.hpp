@@ -212,6 +212,29 @@ class RasCommands {
     std::string import_;
 };
 
+/// The `recovery` column of dev/partition/vf show: the name of @target's
+/// pending action ("none" when nothing is pending), null when the kernel
+/// cannot say (a module before uapi 1.1).
+[[nodiscard]] Json recovery_json(const Device& device, const RecoveryTarget& target);
+
+/// `amdx recover plan|run DEV [partition=N | vf=N] [--action A]`.
+class RecoverCommands {
+  public:
+    explicit RecoverCommands(CLI::App& app);
+    [[nodiscard]] bool parsed() const { return object_->parsed(); }
+    int run(const Options& opts, std::ostream& out, std::ostream& err) const;
+
+  private:
+    CLI::App* object_;
+    CLI::App* plan_;
+    CLI::App* run_;
+    std::string dev_;
+    std::string target_;
+    std::string action_;
+    bool stop_ = false;
+    bool yes_ = false;
+};
+
 /// `amdx monitor [DEV...]`.
 class MonitorCommand {
   public:

@@ -227,9 +227,20 @@ int PartitionCommands::run(const Options& opts, std::ostream& out, std::ostream&
 }
 
 int PartitionCommands::show(const Options& opts, std::ostream& out, std::ostream& err) const {
-    return show_query(
-        opts, dev_, out, err, "partitions of", [](const Device& d) { return d.partitions(); },
-        [](const DeviceEntry& e, const Partitions& p) { return partitions_to_json(e, p); });
+    return show_devices(
+        opts, dev_, out, err,
+        [](const Device& d, const DeviceEntry& e, std::ostream& err_out) -> std::optional<Json> {
+            const auto p = d.partitions();
+            if (!p) {
+                fail(err_out, device_error(what_on("partitions of", e), p.error()), p.error());
+                return std::nullopt;
+            }
+            Json doc = partitions_to_json(e, *p);
+            for (auto& part : doc["partitions"])
+                part["recovery"] = recovery_json(
+                    d, {.partition = part["id"].get<std::uint32_t>(), .vf = std::nullopt});
+            return doc;
+        });
 }
 
 int PartitionCommands::change(const Options& opts, bool commit, std::ostream& out,

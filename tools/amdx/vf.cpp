@@ -99,7 +99,7 @@ std::optional<std::vector<VfConfig>> parse_vf_configs(const Json& doc, std::stri
             } else if (key == "evict" && v.is_boolean()) {
                 c.flags = v.get<bool>() ? AMDX_VF_F_EVICT : 0;
             } else if (key == "vf" || key == "bdf" || key == "state" || key == "vram_used" ||
-                       key == "resets" || key == "resets_in_window") {
+                       key == "resets" || key == "resets_in_window" || key == "recovery") {
                 continue; // `vf show` output may be fed back
             } else {
                 why = at + R"(invalid key or value: ")";
@@ -213,9 +213,21 @@ int print_vfs(const Options& opts, const Device& device, const DeviceEntry& entr
 } // namespace
 
 int VfCommands::show(const Options& opts, std::ostream& out, std::ostream& err) const {
-    return show_query(
-        opts, dev_, out, err, "VFs of", [](const Device& d) { return d.vfs(); },
-        [&opts](const DeviceEntry& e, const Vfs& v) { return vfs_to_json(e, v, opts.sysfs); });
+    return show_devices(
+        opts, dev_, out, err,
+        [&opts](const Device& d, const DeviceEntry& e,
+                std::ostream& err_out) -> std::optional<Json> {
+            const auto v = d.vfs();
+            if (!v) {
+                fail(err_out, device_error(what_on("VFs of", e), v.error()), v.error());
+                return std::nullopt;
+            }
+            Json doc = vfs_to_json(e, *v, opts.sysfs);
+            for (auto& vf : doc["vfs"])
+                vf["recovery"] = recovery_json(
+                    d, {.partition = std::nullopt, .vf = vf["vf"].get<std::uint32_t>()});
+            return doc;
+        });
 }
 
 int VfCommands::enable(const Options& opts, std::ostream& out, std::ostream& err) const {

@@ -148,9 +148,11 @@ int main(void)
 	struct amdx_vf_info vfs[AMDX_MAX_VFS];
 	struct amdx_event events[8];
 	struct amdx_device_stats stats;
+	struct amdx_recovery rec;
+	uint64_t seq;
 	size_t count = 99;
 
-	CHECK(strcmp(amdx_version(), "3.0.0") == 0);
+	CHECK(strcmp(amdx_version(), "3.1.0") == 0);
 
 	/* Another uapi major is refused at open, with the versions in the message. */
 	amdx_fake_set_major(fake, AMDX_UAPI_VERSION_MAJOR + 1);
@@ -224,6 +226,29 @@ int main(void)
 	CHECK(events[0].size == sizeof(events[0]));
 	CHECK(amdx_events_read(ev, events, sizeof(events[0]), 8, 0) == 0);
 	CHECK(amdx_dev_badpages(dev, pages, sizeof(pages[0]), 4, &count) == 0);
+
+	/* Recovery: nothing pending, then a partition reset; -EINVAL below
+	 * the first version, the run's outcome written back. */
+	memset(&rec, 0, sizeof(rec));
+	rec.action = AMDX_RECOVER_PENDING;
+	rec.partition = AMDX_RAS_PARTITION_ALL;
+	rec.vf = AMDX_VF_NONE;
+	CHECK(amdx_dev_recovery_plan(dev, &rec, sizeof(rec)) == 0 &&
+	      rec.action == AMDX_RECOVER_NONE);
+	CHECK(amdx_dev_recovery_run(dev, &rec, sizeof(rec)) == -ENOENT);
+	seq = amdx_fake_recovery_fault(fake, 0, 1, AMDX_VF_NONE, AMDX_RECOVER_PARTITION,
+				       AMDX_FAULT_ENGINE_UE);
+	memset(&rec, 0, sizeof(rec));
+	rec.action = AMDX_RECOVER_PENDING;
+	rec.partition = 1;
+	rec.vf = AMDX_VF_NONE;
+	CHECK(amdx_dev_recovery_plan(dev, &rec, AMDX_RECOVERY_SIZE_VER0 - 8) == -EINVAL);
+	CHECK(amdx_dev_recovery_plan(dev, &rec, sizeof(rec)) == 0 &&
+	      rec.action == AMDX_RECOVER_PARTITION && rec.seq == seq && rec.partitions[0] == 0x2 &&
+	      rec.outcome == AMDX_RECOVERY_OUT_NONE);
+	rec.action = AMDX_RECOVER_PENDING;
+	CHECK(amdx_dev_recovery_run(dev, &rec, sizeof(rec)) == 0 &&
+	      rec.outcome == AMDX_RECOVERY_OUT_CLEARED && rec.state == AMDX_RECOVERY_STATE_NONE);
 
 	struct_sizes(fake, ctl, dev, ev);
 

@@ -365,6 +365,8 @@ TEST_F(CliRun, ShowAllJsonMatchesLibrary) {
     Json first = doc["devices"][0];
     EXPECT_TRUE(first["identity"]["drm_card"].is_null()); // dev show adds it (identity.hpp)
     first.erase("identity");
+    EXPECT_EQ(first["recovery"], "none"); // dev show adds it (RECOVERY_PLAN)
+    first.erase("recovery");
     EXPECT_EQ(first, amdx::cli::info_to_json(fixed_info()));
 }
 
@@ -478,7 +480,8 @@ TEST_F(CliRun, UsageErrors) {
     const CliOutcome no_object = run({});
     EXPECT_EQ(no_object.code, 2);
     expect_one_error_line(no_object, "amdx: missing OBJECT: one of dev, hmm, partition, vf, ras, "
-                                     "monitor, exporter, health, doctor (see 'amdx --help')");
+                                     "recover, monitor, exporter, health, doctor (see 'amdx "
+                                     "--help')");
 
     const CliOutcome bad_object = run({"bus", "list"});
     EXPECT_EQ(bad_object.code, 2);

@@ -95,6 +95,170 @@ class ControlCli : public ::testing::Test {
     FakeKernel kernel;
 };
 
+// ---- recover
+
+amdx_recovery_process rec_holder(std::uint32_t pid, std::uint32_t dev, std::uint32_t mem,
+                                 const char* comm) {
+    amdx_recovery_process p{};
+    p.pid = pid;
+    p.device = dev;
+    p.mem_partition = mem;
+    p.pages = 64;
+    std::strncpy(reinterpret_cast<char*>(p.comm), comm, sizeof(p.comm) - 1);
+    return p;
+}
+
+class RecoverCli : public ControlCli {
+  protected:
+    void SetUp() override {
+        ControlCli::SetUp();
+        // DPX/NPS2: each compute partition has its own memory partition.
+        kernel.devices[0].compute_mode = AMDX_COMPUTE_DPX;
+        kernel.devices[0].memory_mode = AMDX_MEMORY_NPS2;
+        kernel.rec_holders = {rec_holder(100, 0, 0, "bystander"), rec_holder(200, 0, 1, "trainer")};
+        seq =
+            kernel.recovery_fault(0, 1, AMDX_VF_NONE, AMDX_RECOVER_PARTITION, AMDX_FAULT_ENGINE_UE);
+    }
+    std::uint64_t seq = 0;
+};
+
+TEST_F(RecoverCli, PlanShowsTheBlastRadiusAndChangesNothing) {
+    const auto r = run({"-j", "recover", "plan", "0", "partition=1"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    const Json plan = Json::parse(r.out)["plan"];
+    EXPECT_EQ(plan["action"], "partition");
+    EXPECT_EQ(plan["state"], "pending");
+    EXPECT_EQ(plan["fault"], "engine_ue");
+    EXPECT_EQ(plan["seq"], seq);
+    EXPECT_EQ(plan["partition"], 1);
+    EXPECT_EQ(plan["vf"], nullptr);
+    EXPECT_EQ(plan["num_devices"], 0);
+    EXPECT_EQ(plan["num_partitions"], 1);
+    EXPECT_EQ(plan["num_processes"], 1);
+    EXPECT_EQ(plan["estimate_ms"], 1000);
+    EXPECT_EQ(plan["reset_devices"], Json::array());
+    EXPECT_EQ(plan["scope"], Json::parse(R"([{"device":0,"reset":"partitions",)"
+                                         R"("partitions":[1],"vfs":[]}])"));
+    EXPECT_EQ(plan["processes"],
+              Json::parse(R"([{"pid":200,"comm":"trainer","device":0,"mem_partition":1,)"
+                          R"("pages":64}])"));
+    EXPECT_EQ(kernel.rec_requests.size(), 1U);
+    EXPECT_TRUE(kernel.rec_stopped.empty());
+    // The text is a table of the same processes.
+    const auto text = run({"recover", "plan", "0", "partition=1"});
+    EXPECT_NE(text.out.find("  processes:\n"
+                            "    PID COMM    DEVICE MEM_PARTITION PAGES\n"
+                            "    200 trainer      0             1    64\n"),
+              std::string::npos)
+        << text.out;
+    // Nothing pending on the device itself; a named action is previewed.
+    const auto dev = run({"-j", "recover", "plan", "0"});
+    EXPECT_EQ(Json::parse(dev.out)["plan"]["action"], "none");
+    const auto named = run({"-j", "recover", "plan", "0", "--action", "device"});
+    EXPECT_EQ(Json::parse(named.out)["plan"]["reset_devices"], Json::array({0}));
+    EXPECT_EQ(Json::parse(named.out)["plan"]["num_processes"], 2);
+}
+
+TEST_F(RecoverCli, RunNeedsYesThenStopThenPrintsEveryStep) {
+    const auto no = run({"recover", "run", "0", "partition=1"});
+    expect_error(no, amdx::cli::kExitUsage,
+                 "recover run device 0 partition 1: partition (plan above); nothing ran: pass "
+                 "--yes to proceed");
+    EXPECT_NE(no.out.find("action "), std::string::npos) << no.out;
+    ASSERT_EQ(kernel.rec_requests.size(), 1U); // the plan only
+
+    const auto busy = run({"recover", "run", "0", "partition=1", "--yes"});
+    expect_error(busy, amdx::cli::kExitBusy,
+                 "recover run device 0 partition 1: 1 process holds memory it resets; stop it or "
+                 "pass --stop (EBUSY: Device or resource busy)");
+    EXPECT_TRUE(kernel.rec_stopped.empty());
+
+    const auto ok = run({"-j", "recover", "run", "0", "partition=1", "--yes", "--stop"});
+    EXPECT_EQ(ok.code, 0) << ok.err;
+    EXPECT_EQ(kernel.rec_requests.back().flags,
+              static_cast<std::uint32_t>(AMDX_RECOVERY_F_STOP | AMDX_RECOVERY_F_OTHERS));
+    const Json ran = Json::parse(ok.out)["run"];
+    EXPECT_EQ(ran["outcome"], "cleared");
+    EXPECT_EQ(ran["result"], "ok");
+    EXPECT_EQ(ran["pending_after"], "none");
+    ASSERT_EQ(ran["steps"].size(), 4U) << ran.dump();
+    EXPECT_EQ(ran["steps"][0]["step"], "stopped");
+    EXPECT_EQ(ran["steps"][0]["result"], "1 stopped");
+    EXPECT_EQ(ran["steps"][1]["step"], "ran");
+    EXPECT_EQ(ran["steps"][1]["action"], "partition");
+    EXPECT_EQ(ran["steps"][2]["step"], "self_test");
+    EXPECT_EQ(ran["steps"][2]["result"], "ok");
+    EXPECT_EQ(ran["steps"][3]["step"], "cleared");
+    // The plan named exactly the process the run stopped; the bystander runs.
+    EXPECT_EQ(kernel.rec_stopped, std::vector<std::uint32_t>{200});
+    ASSERT_EQ(kernel.rec_holders.size(), 1U);
+    EXPECT_EQ(kernel.rec_holders[0].pid, 100U);
+    const auto again = run({"recover", "run", "0", "partition=1", "--yes"});
+    EXPECT_EQ(again.code, 1);
+    EXPECT_NE(again.err.find("nothing pending"), std::string::npos) << again.err;
+}
+
+TEST_F(RecoverCli, AHiveResetNamesTheOtherDevicesAndNeedsYes) {
+    kernel.devices[0].hive_id = 9;
+    kernel.devices[1].hive_id = 9;
+    kernel.recovery_fault(0, AMDX_RAS_PARTITION_ALL, AMDX_VF_NONE, AMDX_RECOVER_DEVICE,
+                          AMDX_FAULT_DEVICE_UE);
+    const auto no = run({"-j", "recover", "run", "0"});
+    expect_error(no, amdx::cli::kExitUsage,
+                 "recover run device 0: device; it also resets devices 1 (the hive or switch) "
+                 "(plan above); nothing ran: pass --yes to proceed");
+    const Json plan = Json::parse(no.out)["plan"];
+    EXPECT_EQ(plan["reset_devices"], Json::array({0, 1}));
+    EXPECT_EQ(plan["scope"][1]["device"], 1);
+    EXPECT_EQ(plan["scope"][1]["reset"], "device");
+    kernel.rec_self_test_errno = EIO;
+    const auto yes = run({"-j", "recover", "run", "0", "--yes", "--stop"});
+    expect_error(yes, amdx::cli::kExitError,
+                 "recover run device 0: the self-test failed (EIO: Input/output error); "
+                 "escalated to hive, now pending");
+    EXPECT_EQ(Json::parse(yes.out)["run"]["outcome"], "escalated");
+    EXPECT_EQ(Json::parse(yes.out)["run"]["pending_after"], "hive");
+}
+
+TEST_F(RecoverCli, RecoverErrors) {
+    expect_error(run({"recover", "run", "0", "--action", "node", "--yes"}),
+                 amdx::cli::kExitNotSupported,
+                 "recover run device 0: this device (or amdx) cannot node; it is the operator's "
+                 "to do (EOPNOTSUPP: Operation not supported)");
+    expect_error(run({"recover", "plan", "0", "partition=7"}), amdx::cli::kExitError,
+                 "recover plan device 0 partition 7: the action does not apply to this target, "
+                 "or it does not exist (EINVAL: Invalid argument)");
+    EXPECT_EQ(run({"recover", "plan", "0", "partition=1", "vf=0"}).code, amdx::cli::kExitUsage);
+    EXPECT_EQ(run({"recover", "plan", "0", "--action", "reboot"}).code, amdx::cli::kExitUsage);
+    expect_error(run({"recover", "plan", "0", "queue=1"}), amdx::cli::kExitUsage,
+                 "TARGET: invalid target 'queue=1' (expected partition=N or vf=N, N below 64) "
+                 "(see 'amdx recover plan --help')");
+    EXPECT_EQ(run({"recover", "plan"}).code, amdx::cli::kExitUsage);
+}
+
+TEST_F(RecoverCli, ShowCommandsCarryThePendingAction) {
+    const auto parts = run({"-j", "partition", "show", "0"});
+    EXPECT_EQ(parts.code, 0) << parts.err;
+    const Json p = Json::parse(parts.out)["devices"][0]["partitions"];
+    EXPECT_EQ(p[0]["recovery"], "none");
+    EXPECT_EQ(p[1]["recovery"], "partition");
+    const auto dev = run({"-j", "dev", "show", "0"});
+    EXPECT_EQ(Json::parse(dev.out)["devices"][0]["recovery"], "none");
+    kernel.recovery_fault(0, AMDX_RAS_PARTITION_ALL, AMDX_VF_NONE, AMDX_RECOVER_DEVICE,
+                          AMDX_FAULT_FIRMWARE);
+    EXPECT_EQ(Json::parse(run({"-j", "dev", "show", "0"}).out)["devices"][0]["recovery"], "device");
+    ASSERT_EQ(run({"vf", "enable", "0", "2"}).code, 0);
+    kernel.recovery_fault(0, AMDX_RAS_PARTITION_ALL, 1, AMDX_RECOVER_VF, AMDX_FAULT_VF_HANG);
+    const Json vfs = Json::parse(run({"-j", "vf", "show", "0"}).out)["devices"][0]["vfs"];
+    EXPECT_EQ(vfs[0]["recovery"], "none");
+    EXPECT_EQ(vfs[1]["recovery"], "vf");
+    // A module without RECOVERY_PLAN: the column is null, show still works.
+    kernel.fail_ioctl[AMDX_IOC_RECOVERY_PLAN] = ENOTTY;
+    const auto old = run({"-j", "partition", "show", "0"});
+    EXPECT_EQ(old.code, 0) << old.err;
+    EXPECT_EQ(Json::parse(old.out)["devices"][0]["partitions"][1]["recovery"], nullptr);
+}
+
 // ---- partition
 
 const char* const kPartitionShowJson =
@@ -102,9 +266,11 @@ const char* const kPartitionShowJson =
     R"("memory_mode":"NPS1",)"
     R"("generation":1,"partitions":[)"
     R"({"id":0,"state":"online","xccs":[0,1,2,3],"sdma":[0,1,2,3,4,5,6,7],"vcn":[0,1],)"
-    R"("mem_partition":0,"vram_base":0,"vram_size":206158430208,"vf":null,"resets":0},)"
+    R"("mem_partition":0,"vram_base":0,"vram_size":206158430208,"vf":null,"resets":0,)"
+    R"("recovery":"none"},)"
     R"({"id":1,"state":"online","xccs":[4,5,6,7],"sdma":[8,9,10,11,12,13,14,15],"vcn":[2,3],)"
-    R"("mem_partition":0,"vram_base":0,"vram_size":206158430208,"vf":null,"resets":0}]}]})"
+    R"("mem_partition":0,"vram_base":0,"vram_size":206158430208,"vf":null,"resets":0,)"
+    R"("recovery":"none"}]}]})"
     "\n";
 
 TEST_F(ControlCli, PartitionShowJsonIsTheContract) {
@@ -125,11 +291,11 @@ TEST_F(ControlCli, PartitionShowTextAndDefaultCommand) {
                      "  generation    1\n"
                      "  partitions:\n"
                      "    ID STATE  XCCS    SDMA                  VCN MEM_PARTITION VRAM_BASE "
-                     "VRAM_SIZE VF  RESETS\n"
+                     "VRAM_SIZE VF  RESETS RECOVERY\n"
                      "     0 online 0,1,2,3 0,1,2,3,4,5,6,7       0,1             0       0x0   "
-                     "192 GiB n/a      0\n"
+                     "192 GiB n/a      0 none\n"
                      "     1 online 4,5,6,7 8,9,10,11,12,13,14,15 2,3             0       0x0   "
-                     "192 GiB n/a      0\n");
+                     "192 GiB n/a      0 none\n");
     const auto all = run({"-j", "partition"});
     EXPECT_EQ(Json::parse(all.out)["devices"].size(), 2U);
 }
@@ -297,7 +463,7 @@ TEST_F(ControlCli, VfEnableAutoPrintsTheVfs) {
                           R"("evict":false,"vram_used":0,"resets":0,"resets_in_window":0})"));
     const auto text = run({"vf", "show", "0"});
     EXPECT_NE(text.out.find("     3 n/a online 3,7            48 GiB          6000 normal   "
-                            "false       0 B      0                0\n"),
+                            "false       0 B      0                0 none\n"),
               std::string::npos)
         << text.out;
 }

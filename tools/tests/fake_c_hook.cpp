@@ -34,6 +34,11 @@ void amdx_fake_fail_step(void* fake, uint32_t step, int err) {
     k->part_fail_errno = err;
 }
 
+uint64_t amdx_fake_recovery_fault(void* fake, uint32_t id, uint32_t partition, uint32_t vf,
+                                  uint32_t action, uint32_t fault) {
+    return static_cast<FakeKernel*>(fake)->recovery_fault(id, partition, vf, action, fault);
+}
+
 uint64_t amdx_fake_emit(void* fake, uint32_t id, uint16_t kind, uint64_t address, uint64_t data0) {
     amdx_event ev{};
     ev.kind = kind;

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <ctime>
 #include <fcntl.h>
+#include <poll.h>
 #include <unistd.h>
 
 #include <amdx/ras.hpp>
@@ -35,6 +36,13 @@ std::vector<BadPage> to_pages(const std::vector<amdx_badpage_record>& records) {
                                 .cause = static_cast<BadPageCause>(r.cause),
                                 .flags = r.flags});
     return pages;
+}
+
+/// Whether the read end of the pipe @fd writes to is closed (a write would
+/// raise SIGPIPE).
+bool reader_gone(int fd) {
+    pollfd p{.fd = fd, .events = POLLOUT, .revents = 0};
+    return ::poll(&p, 1, 0) == 1 && (p.revents & POLLERR) != 0;
 }
 
 bool retired(const FakeKernel::State& s, std::uint64_t address) {
@@ -224,8 +232,12 @@ std::uint64_t FakeKernel::emit(std::uint32_t id, amdx_event ev) {
         ev.timestamp_ns = static_cast<std::uint64_t>(ts.tv_sec) * 1000000000ULL +
                           static_cast<std::uint64_t>(ts.tv_nsec);
     }
-    for (const auto& sub : subscribers) {
+    for (auto& sub : subscribers) {
         const bool wanted = ev.kind == AMDX_EVENT_LOST || (sub.mask & (1ULL << ev.kind)) != 0;
+        if (sub.device == id && sub.write_fd >= 0 && wanted && reader_gone(sub.write_fd)) {
+            ::close(sub.write_fd); // the subscriber closed its stream
+            sub.write_fd = -1;
+        }
         if (sub.device == id && sub.write_fd >= 0 && wanted)
             if (::write(sub.write_fd, &ev, sizeof(ev)) != static_cast<ssize_t>(sizeof(ev)))
                 std::abort(); // the pipe is full: a test emitted more than it reads

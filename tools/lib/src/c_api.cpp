@@ -82,6 +82,7 @@ AMDX_C_LAYOUT(amdx_ras_inject, AMDX_RAS_INJECT_SIZE_VER0);
 // (AMDX_BADPAGE_VERSION 1 records are 24 bytes).
 AMDX_C_LAYOUT(amdx_badpage_record, 24);
 AMDX_C_LAYOUT(amdx_event, AMDX_EVENT_SIZE_VER0);
+AMDX_C_LAYOUT(amdx_recovery, AMDX_RECOVERY_SIZE_VER0);
 #undef AMDX_C_LAYOUT
 
 /// 0 if the caller's T of @size bytes can be exchanged: at least T's first
@@ -338,6 +339,14 @@ int amdx_dev_partition_plan(const amdx_dev* dev, struct amdx_partition_config* c
 
 int amdx_dev_partition_commit(const amdx_dev* dev, struct amdx_partition_config* cfg, size_t size) {
     return inout_ioctl(dev, cfg, size, AMDX_IOC_PARTITION_COMMIT, "AMDX_IOC_PARTITION_COMMIT");
+}
+
+int amdx_dev_recovery_plan(const amdx_dev* dev, struct amdx_recovery* r, size_t size) {
+    return inout_ioctl(dev, r, size, AMDX_IOC_RECOVERY_PLAN, "AMDX_IOC_RECOVERY_PLAN");
+}
+
+int amdx_dev_recovery_run(const amdx_dev* dev, struct amdx_recovery* r, size_t size) {
+    return inout_ioctl(dev, r, size, AMDX_IOC_RECOVERY_RUN, "AMDX_IOC_RECOVERY_RUN");
 }
 
 int amdx_dev_vfs(const amdx_dev* dev, struct amdx_vf_info* buf, size_t entry_size, size_t cap,

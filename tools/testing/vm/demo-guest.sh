@@ -97,6 +97,17 @@ run amdx partition show "$id"
 run amdx ras show "$id"
 run amdx ras badpages "$id" --export /tmp/board.abpx
 
+say "recovery: an engine UE in partition 1 (core hook), what it costs, then the fix"
+hold d 0 1024 0x5a
+# AMDX_FAULT_ENGINE_UE (3) on partition 1, no VF (debugfs recovery_fault)
+echo "3 1 4294967295" > "/sys/kernel/debug/amdx/amdx$id/recovery_fault"
+run amdx partition show "$id" -o id,state,vf,recovery
+run amdx recover plan "$id" partition=1
+run amdx recover run "$id" partition=1
+run amdx recover run "$id" partition=1 --stop --yes
+wait "$pid_d"; echo "holder exit status $? (stopped: SIGKILL is 137)"
+run amdx partition show "$id" -o id,state,vf,recovery
+
 say "the event log"
 sleep 1
 kill "$mon"; wait "$mon" 2>/dev/null

@@ -52,7 +52,7 @@ typedef struct amdx_ctl amdx_ctl;
 typedef struct amdx_dev amdx_dev;
 typedef struct amdx_events amdx_events;
 
-/* The library's version, "3.0.0". */
+/* The library's version, "3.1.0". */
 AMDX_C_API const char *amdx_version(void);
 /*
  * The calling thread's last failure as one line, NUL-terminated and cut to
@@ -103,6 +103,18 @@ AMDX_C_API int amdx_dev_vf_disable(const amdx_dev *dev);
 /* @out (may be NULL) receives the reset's outcome. */
 AMDX_C_API int amdx_dev_vf_reset(const amdx_dev *dev, uint32_t vf, struct amdx_vf_reset *out,
 				 size_t size);
+
+/*
+ * %AMDX_IOC_RECOVERY_PLAN / _RUN (since 3.1) of @r's inputs (action,
+ * flags, partition, vf, num_listed and the caller's processes array), @size
+ * bytes: the outputs are written back to @r whenever the kernel wrote them;
+ * the return value is the ioctl's (-EBUSY holders without
+ * AMDX_RECOVERY_F_STOP, -EXDEV other devices without
+ * AMDX_RECOVERY_F_OTHERS, -ENOENT nothing pending, -EOPNOTSUPP).  A run
+ * that happened is 0 with its outcome and error in @r.
+ */
+AMDX_C_API int amdx_dev_recovery_plan(const amdx_dev *dev, struct amdx_recovery *r, size_t size);
+AMDX_C_API int amdx_dev_recovery_run(const amdx_dev *dev, struct amdx_recovery *r, size_t size);
 
 /* RAS: counter rows (@hdr may be NULL), injection, the bad pages. */
 AMDX_C_API int amdx_dev_ras_counters(const amdx_dev *dev, struct amdx_query_ras *hdr,

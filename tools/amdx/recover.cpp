@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+//
+// `amdx recover plan|run` (Documentation/ras.rst, "Recovery actions").
+//
+// TARGET is partition=N or vf=N (hmm demo's form), else the device.
+// plan prints the exact blast radius of the target's pending action (or of
+// --action): the devices, partitions and VFs it resets, the processes it
+// stops, the peers that drain first, the estimate.  run executes it with
+// the discipline of `partition set`: it prints the plan, refuses while
+// processes hold the memory it resets unless --stop, asks (or needs --yes)
+// before anything runs and names every other device a hive or switch
+// reset takes, then prints every step the kernel recorded.
+#include <algorithm>
+#include <charconv>
+
+#include "commands.hpp"
+
+namespace amdx::cli {
+
+namespace {
+
+const std::vector<std::string> kActions{"process", "queue", "pipe", "partition", "vf",
+                                        "device",  "hive",  "node", "rma",       "pending"};
+
+/// AMDX_FAULT_* names, as the kernel's amdx_recovery_fault_name().
+std::string fault_name(std::uint32_t fault) {
+    static constexpr std::array<std::string_view, AMDX_FAULT_COUNT> kNames{
+        "page_ce",   "poison_consumed", "queue_hang", "engine_ue",    "vf_hang",
+        "device_ue", "firmware",        "fabric",     "reset_failed", "board"};
+    return fault < kNames.size() ? std::string(kNames[fault]) : "unknown";
+}
+
+/// AMDX_RECOVERY_EV_* names: the steps of a run.
+std::string step_name(std::uint32_t type) {
+    static constexpr std::array<std::string_view, 7> kNames{
+        "pending", "stopped", "ran", "self_test", "cleared", "escalated", "failed"};
+    return type < kNames.size() ? std::string(kNames[type]) : "unknown";
+}
+
+/// "partition=N" or "vf=N" (N decimal, below 64), as hmm demo's
+/// partition=N; "" is the device.
+std::optional<RecoveryTarget> parse_target(std::string_view text) {
+    RecoveryTarget t;
+    if (text.empty())
+        return t;
+    const auto eq = text.find('=');
+    if (eq == std::string_view::npos)
+        return std::nullopt;
+    const auto key = text.substr(0, eq);
+    const auto num = text.substr(eq + 1);
+    std::uint32_t n = 0;
+    const auto [ptr, ec] = std::from_chars(num.data(), num.data() + num.size(), n);
+    if (num.empty() || ec != std::errc() || ptr != num.data() + num.size() || n >= 64)
+        return std::nullopt;
+    if (key == "partition")
+        t.partition = n;
+    else if (key == "vf")
+        t.vf = n;
+    else
+        return std::nullopt;
+    return t;
+}
+
+std::string target_text(const RecoveryTarget& t, std::uint32_t device) {
+    std::string s = "device " + std::to_string(device);
+    if (t.partition)
+        s += " partition " + std::to_string(*t.partition);
+    if (t.vf)
+        s += " VF " + std::to_string(*t.vf);
+    return s;
+}
+
+Json ids_json(const std::vector<std::uint32_t>& ids) {
+    Json out = Json::array();
+    for (const auto id : ids)
+        out.push_back(id);
+    return out;
+}
+
+std::string ids_text(const std::vector<std::uint32_t>& ids) {
+    std::string out;
+    for (const auto id : ids)
+        out += (out.empty() ? "" : ",") + std::to_string(id);
+    return out;
+}
+
+/// The figure the estimate comes from (ras.rst, "Estimates").
+std::string estimate_source(RecoveryAction a) {
+    switch (a) {
+    case RecoveryAction::process:
+        return "none: the caller restarts the process";
+    case RecoveryAction::node:
+        return "amdx: a node reboot";
+    case RecoveryAction::rma:
+        return "never: the board is out until replaced";
+    default:
+        return "the device's reset timings (its provider's, else amdx's defaults)";
+    }
+}
+
+Json plan_to_json(std::uint32_t device, const RecoveryTarget& target, const RecoveryPlan& p) {
+    Json scope = Json::array(); // one row per device touched: partitions and VFs
+    std::vector<std::uint32_t> touched = p.devices;
+    for (const auto& [id, bits] : p.partitions)
+        touched.push_back(id);
+    for (const auto& [id, bits] : p.vfs)
+        touched.push_back(id);
+    std::sort(touched.begin(), touched.end());
+    touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+    for (const auto id : touched) {
+        std::uint8_t parts = 0;
+        std::uint8_t vfs = 0;
+        for (const auto& [i, bits] : p.partitions)
+            parts = i == id ? bits : parts;
+        for (const auto& [i, bits] : p.vfs)
+            vfs = i == id ? bits : vfs;
+        scope.push_back(
+            Json{{"device", id},
+                 {"reset", std::find(p.devices.begin(), p.devices.end(), id) != p.devices.end()
+                               ? "device"
+                               : "partitions"},
+                 {"partitions", bit_list(parts)},
+                 {"vfs", bit_list(vfs)}});
+    }
+    Json procs = Json::array();
+    for (const auto& pr : p.processes)
+        procs.push_back(Json{{"pid", pr.pid == 0 ? Json(nullptr) : Json(pr.pid)},
+                             {"comm", pr.comm},
+                             {"device", pr.device},
+                             {"mem_partition", pr.mem_partition},
+                             {"pages", pr.pages}});
+    const bool never = p.est_ms == 0xffffffffU;
+    return Json{{"device", device},
+                {"partition", target.partition ? Json(*target.partition) : Json(nullptr)},
+                {"vf", target.vf ? Json(*target.vf) : Json(nullptr)},
+                {"action", to_string(p.action)},
+                {"state", to_string(p.state)},
+                {"fault", p.seq != 0 ? Json(fault_name(p.fault)) : Json(nullptr)},
+                {"seq", p.seq},
+                {"num_devices", p.devices.size()},
+                {"num_partitions", p.num_partitions},
+                {"num_vfs", p.num_vfs},
+                {"num_processes", p.num_processes},
+                {"estimate_ms", never ? Json(nullptr) : Json(p.est_ms)},
+                {"estimate_source", estimate_source(p.action)},
+                {"reset_devices", ids_json(p.devices)},
+                {"drain_peers", ids_json(p.peers)},
+                {"scope", std::move(scope)},
+                {"processes", std::move(procs)}};
+}
+
+} // namespace
+
+Json recovery_json(const Device& device, const RecoveryTarget& target) {
+    const auto plan = device.recovery_plan(target);
+    return plan ? Json(to_string(plan->action)) : Json(nullptr);
+}
+
+RecoverCommands::RecoverCommands(CLI::App& app) {
+    object_ = app.add_subcommand("recover", "Recovery actions: preview and run "
+                                            "(COMMAND: plan, run)");
+    object_->fallthrough()->require_subcommand(1, 1);
+    plan_ = object_->add_subcommand(
+        "plan", "What the pending (or a named) action takes down, changing nothing");
+    run_ = object_->add_subcommand(
+        "run", "Run the pending (or a named) action, then the self-test (needs --yes)");
+    for (auto* cmd : {plan_, run_}) {
+        cmd->fallthrough();
+        add_dev_option(cmd, dev_, false);
+        cmd->add_option("TARGET", target_,
+                        "partition=N or vf=N: a compute partition or VF (default: the device)")
+            ->check(CLI::Validator(
+                [](std::string& v) -> std::string {
+                    return parse_target(v) ? std::string()
+                                           : "invalid target '" + v +
+                                                 "' (expected partition=N or vf=N, N below 64)";
+                },
+                "partition=N|vf=N"));
+        cmd->add_option("--action", action_, "The action (default: the target's pending one)")
+            ->transform(CLI::IsMember(kActions, CLI::ignore_case));
+    }
+    run_->add_flag("--stop", stop_, "Stop (SIGKILL) the processes holding the memory it resets");
+    run_->add_flag("-y,--yes", yes_, "Confirm: run it, resetting the other devices it names");
+}
+
+int RecoverCommands::run(const Options& opts, std::ostream& out, std::ostream& err) const {
+    int code = kExitOk;
+    const bool run = run_->parsed();
+    const std::string cmd = run ? "recover run" : "recover plan";
+    const auto target_dev = select_one(opts, dev_, err, code);
+    if (!target_dev)
+        return code;
+    const auto& [entry, device] = *target_dev;
+    const RecoveryTarget target = parse_target(target_).value_or(RecoveryTarget{});
+    const std::string what = cmd + " " + target_text(target, entry.id);
+    std::optional<RecoveryAction> action;
+    if (!action_.empty() && action_ != "pending")
+        action = parse_recovery_action(action_);
+
+    const auto plan = device.recovery_plan(target, action);
+    if (!plan) {
+        fail(err,
+             plan.error() == std::errc::invalid_argument
+                 ? what + ": " + (action ? std::string(to_string(*action)) : "the action") +
+                       " does not apply to this target, or it does not exist (" +
+                       errno_text(plan.error()) + ")"
+                 : device_error(what, plan.error()),
+             plan.error());
+        return kExitError;
+    }
+    Json doc = plan_to_json(entry.id, target, *plan);
+    if (!run) {
+        render(out, Json{{"plan", std::move(doc)}}, opts);
+        return kExitOk;
+    }
+    if (plan->action == RecoveryAction::none) {
+        render(out, Json{{"plan", std::move(doc)}}, opts);
+        fail(err, what + ": nothing pending (name one with --action)", kExitError);
+        return kExitError;
+    }
+    std::vector<std::uint32_t> others;
+    for (const auto id : plan->devices)
+        if (id != entry.id)
+            others.push_back(id);
+    const std::string others_text =
+        others.empty() ? std::string()
+                       : "; it also resets devices " + ids_text(others) + " (the hive or switch)";
+    bool confirmed = yes_;
+    if (!confirmed && opts.interactive && opts.in != nullptr) {
+        render(out, Json{{"plan", doc}}, opts);
+        out.flush();
+        err << "amdx: " << what << ": run " << to_string(plan->action) << others_text
+            << ", stopping " << plan->num_processes << " processes? [y/N] " << std::flush;
+        std::string answer;
+        std::getline(*opts.in, answer);
+        confirmed = answer == "y" || answer == "Y" || answer == "yes";
+        if (!confirmed) {
+            fail(err, what + ": not confirmed, nothing ran", kExitUsage);
+            return kExitUsage;
+        }
+    } else if (!confirmed) {
+        render(out, Json{{"plan", std::move(doc)}}, opts);
+        fail(err,
+             what + ": " + std::string(to_string(plan->action)) + others_text +
+                 " (plan above); nothing ran: pass --yes to proceed",
+             kExitUsage);
+        return kExitUsage;
+    }
+
+    // Every step the kernel records is a RECOVERY event: subscribe first.
+    const auto events = device.subscribe(event_mask(EventKind::recovery));
+    const auto ran = device.recovery_run(target, action, {.stop = stop_, .others = confirmed});
+    if (!ran) {
+        const auto ec = ran.error();
+        std::string msg = device_error(what, ec);
+        if (ec == std::errc::device_or_resource_busy)
+            msg = what + ": " + std::to_string(plan->num_processes) +
+                  (plan->num_processes == 1 ? " process holds" : " processes hold") +
+                  " memory it resets; stop " + (plan->num_processes == 1 ? "it" : "them") +
+                  " or pass --stop (" + errno_text(ec) + ")";
+        else if (ec == std::errc::operation_not_supported)
+            msg = what + ": this device (or amdx) cannot " + std::string(to_string(plan->action)) +
+                  "; it is the operator's to do (" + errno_text(ec) + ")";
+        else if (ec == std::errc::no_such_file_or_directory)
+            msg = what + ": nothing pending (" + errno_text(ec) + ")";
+        render(out, Json{{"plan", std::move(doc)}}, opts);
+        fail(err, msg, ec);
+        return kExitError;
+    }
+    Json steps = Json::array();
+    if (events) {
+        std::vector<Event> got;
+        while (true) {
+            const auto n = events->read(got);
+            if (!n || *n == 0)
+                break;
+        }
+        for (const auto& ev : got)
+            steps.push_back(
+                Json{{"seq", ev.seq},
+                     {"step", step_name(ev.type)},
+                     {"partition",
+                      ev.partition == kRasPartitionAll ? Json(nullptr) : Json(ev.partition)},
+                     {"vf", ev.instance == kVfNone ? Json(nullptr) : Json(ev.instance)},
+                     {"action", to_string(static_cast<RecoveryAction>(ev.data[0] & 0xffU))},
+                     {"result", ev.type == AMDX_RECOVERY_EV_STOPPED
+                                    ? std::to_string(ev.data[1]) + " stopped"
+                                    : errno_result(std::min<std::int64_t>(
+                                          static_cast<std::int64_t>(ev.data[1]), 0))}});
+    }
+    doc["outcome"] = to_string(ran->outcome);
+    doc["result"] = ran->error ? errno_result(-ran->error.value()) : "ok";
+    doc["pending_after"] =
+        to_string(ran->state == RecoveryState::none ? RecoveryAction::none : ran->action);
+    doc["steps"] = std::move(steps);
+    render(out, Json{{"run", std::move(doc)}}, opts);
+    switch (ran->outcome) {
+    case RecoveryOutcome::cleared:
+        return kExitOk;
+    case RecoveryOutcome::escalated:
+        fail(err,
+             what + ": the self-test failed (" + errno_text(ran->error) + "); escalated to " +
+                 std::string(to_string(ran->action)) + ", now pending",
+             kExitError);
+        return kExitError;
+    default:
+        fail(err,
+             what + ": " + std::string(to_string(plan->action)) + " failed midway (" +
+                 errno_text(ran->error) + "); state failed",
+             kExitError);
+        return kExitError;
+    }
+}
+
+} // namespace amdx::cli
