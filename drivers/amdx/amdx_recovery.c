@@ -861,6 +861,30 @@ static void amdx_recovery_clear_others(struct amdx_recovery_ctx *c,
 	}
 }
 
+/*
+ * -EINVAL (logged) unless @args names a partition and a VF the device has
+ * now: amdx_recovery_dev_fill()'s counts, without the rest of the
+ * topology.  The caller holds the RAS lock.
+ */
+static int amdx_recovery_target_valid(struct amdx_device *adev,
+				      const struct amdx_recovery *args)
+{
+	struct amdx_query_partitions hdr;
+	u32 nparts, nvfs;
+
+	nparts = clamp_t(u32, amdx_partition_fill(adev, &hdr, 0), 1,
+			 AMDX_MAX_PARTITIONS);
+	nvfs = min_t(u32, READ_ONCE(adev->part->num_vfs), AMDX_MAX_VFS);
+	if ((args->partition != AMDX_RAS_PARTITION_ALL &&
+	     args->partition >= nparts) ||
+	    (args->vf != AMDX_VF_NONE && args->vf >= nvfs)) {
+		amdx_info_ratelimited(adev, "recovery: no partition %d or VF %d here\n",
+				      (int)args->partition, (int)args->vf);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int amdx_recovery_do(struct amdx_file *file, struct amdx_recovery *args,
 			    bool run)
 {
@@ -870,10 +894,9 @@ static int amdx_recovery_do(struct amdx_file *file, struct amdx_recovery *args,
 		.partition = args->partition,
 		.vf = args->vf,
 	};
-	const struct amdx_recovery_dev *d;
 	struct amdx_recovery_slot *slot;
+	struct amdx_recovery_ctx *c = NULL;
 	struct amdx_recovery_scope sc;
-	struct amdx_recovery_ctx *c;
 	u32 action, num_listed = args->num_listed;
 	u64 others = 0;
 	int ret, err;
@@ -891,20 +914,9 @@ static int amdx_recovery_do(struct amdx_file *file, struct amdx_recovery *args,
 	};
 	if (mutex_lock_killable(&ras->lock))
 		return -EINTR;
-	c = amdx_recovery_ctx_get(adev);
-	if (!c) {
-		ret = -ENOMEM;
+	ret = amdx_recovery_target_valid(adev, args);
+	if (ret)
 		goto out_unlock;
-	}
-	d = &c->topo.dev[c->self];
-	if ((args->partition != AMDX_RAS_PARTITION_ALL &&
-	     args->partition >= d->num_partitions) ||
-	    (args->vf != AMDX_VF_NONE && args->vf >= d->num_vfs)) {
-		amdx_info_ratelimited(adev, "recovery: no partition %d or VF %d here\n",
-				      (int)args->partition, (int)args->vf);
-		ret = -EINVAL;
-		goto out_unlock;
-	}
 	slot = amdx_recovery_slot(adev, args->partition, args->vf);
 	args->state = slot->state;
 	args->fault = slot->fault;
@@ -913,9 +925,12 @@ static int amdx_recovery_do(struct amdx_file *file, struct amdx_recovery *args,
 	action = args->action == AMDX_RECOVER_PENDING ? slot->action :
 							args->action;
 	args->action = action;
-	f.device = c->self;
-	f.kind = slot->action ? slot->fault :
-		 amdx_recovery_default_fault(args->partition, args->vf);
+	/*
+	 * Nothing pending and nothing named: no scope to compute.  The
+	 * exporter and health ask this of every device, partition and VF at
+	 * each collection; the node's topology built for each answer cost a
+	 * 64-device collection 14 s on the debug kernel.
+	 */
 	if (action == AMDX_RECOVER_NONE) {
 		if (run) {
 			amdx_info_ratelimited(adev, "recovery run: nothing pending\n");
@@ -923,6 +938,14 @@ static int amdx_recovery_do(struct amdx_file *file, struct amdx_recovery *args,
 		}
 		goto out_unlock;
 	}
+	c = amdx_recovery_ctx_get(adev);
+	if (!c) {
+		ret = -ENOMEM;
+		goto out_unlock;
+	}
+	f.device = c->self;
+	f.kind = slot->action ? slot->fault :
+		 amdx_recovery_default_fault(args->partition, args->vf);
 	ret = amdx_recovery_scope(&c->topo, &f, action, &sc);
 	if (ret) {
 		amdx_info_ratelimited(adev, "recovery: %s does not apply to this target\n",
