@@ -171,9 +171,9 @@ void recovery_finding(std::vector<Finding>& out, std::uint32_t device, const Tar
     // What runs it (cli.rst, "Recovery"): the plan first, then the run.
     std::string target_args = std::to_string(device);
     if (r.vf)
-        target_args += " --vf " + std::to_string(*r.vf);
+        target_args += " vf=" + std::to_string(*r.vf);
     else if (r.partition)
-        target_args += " --partition " + std::to_string(*r.partition);
+        target_args += " partition=" + std::to_string(*r.partition);
     const std::string run =
         " (amdx recover plan " + target_args + ", then amdx recover run " + target_args + ")";
     std::string clears;

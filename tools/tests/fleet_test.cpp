@@ -1083,7 +1083,7 @@ TEST(FleetRecovery, HealthFollowsThePendingActionAndNamesIt) {
     EXPECT_EQ(*it->action, "partition");
     EXPECT_NE(it->cause.find("reset the compute partition"), std::string::npos) << it->cause;
     EXPECT_EQ(it->clears, "the action runs and its self-test passes (amdx recover plan 0 "
-                          "--partition 1, then amdx recover run 0 --partition 1)");
+                          "partition=1, then amdx recover run 0 partition=1)");
     EXPECT_EQ(it->seq, 40U);
     EXPECT_EQ(it->timestamp_ns, 1000 * kSec); // the journal's record of it
     EXPECT_EQ(amdx::cli::health_to_json(h)["partitions"][1]["findings"].back()["action"],
