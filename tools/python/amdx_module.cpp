@@ -132,6 +132,43 @@ amdx::PartitionRequest request(const std::optional<std::string>& compute,
     return req;
 }
 
+/// A recovery plan or run as a dict (cli.rst, "recover": the same keys).
+py::dict recovery_dict(const amdx::RecoveryPlan& p) {
+    py::list procs;
+    for (const auto& r : p.processes)
+        procs.append(py::dict(
+            py::arg("pid") = r.pid == 0 ? py::object(py::none()) : py::object(py::int_(r.pid)),
+            py::arg("comm") = r.comm, py::arg("device") = r.device,
+            py::arg("mem_partition") = r.mem_partition, py::arg("pages") = r.pages));
+    py::dict parts;
+    py::dict vfs;
+    for (const auto& [id, bits] : p.partitions)
+        parts[py::int_(id)] = bits;
+    for (const auto& [id, bits] : p.vfs)
+        vfs[py::int_(id)] = bits;
+    return py::dict(
+        py::arg("action") = std::string(amdx::to_string(p.action)),
+        py::arg("state") = std::string(amdx::to_string(p.state)), py::arg("fault") = p.fault,
+        py::arg("seq") = p.seq, py::arg("devices") = p.devices, py::arg("peers") = p.peers,
+        py::arg("partitions") = parts, py::arg("vfs") = vfs,
+        py::arg("num_partitions") = p.num_partitions, py::arg("num_vfs") = p.num_vfs,
+        py::arg("num_processes") = p.num_processes,
+        py::arg("est_ms") =
+            p.est_ms == 0xffffffffU ? py::object(py::none()) : py::object(py::int_(p.est_ms)),
+        py::arg("processes") = procs,
+        py::arg("outcome") = std::string(amdx::to_string(p.outcome)),
+        py::arg("error") = p.error ? py::object(py::int_(p.error.value())) : py::object(py::none()));
+}
+
+std::optional<amdx::RecoveryAction> recovery_action(const std::optional<std::string>& name) {
+    if (!name)
+        return std::nullopt;
+    const auto a = amdx::parse_recovery_action(*name);
+    if (!a)
+        value_error("unknown recovery action '" + *name + "'");
+    return a;
+}
+
 /// A record as a dict: the fields of libamdx's one rendering (event_fields(),
 /// the CLI's `monitor -j` objects).
 py::dict event_dict(const amdx::TypedEvent& ev) {
@@ -295,6 +332,25 @@ PYBIND11_MODULE(amdx, m) {
                                  py::arg("duration_ns") = r.duration_ns,
                                  py::arg("vram_cleared") = r.vram_cleared);
              })
+        .def(
+            "recovery_plan",
+            [](const amdx::Device& d, std::optional<std::uint32_t> partition,
+               std::optional<std::uint32_t> vf, const std::optional<std::string>& action) {
+                return recovery_dict(unwrap(d.recovery_plan(
+                    amdx::RecoveryTarget{.partition = partition, .vf = vf}, recovery_action(action))));
+            },
+            py::arg("partition") = py::none(), py::arg("vf") = py::none(), py::arg("action") = py::none())
+        .def(
+            "recovery_run",
+            [](const amdx::Device& d, std::optional<std::uint32_t> partition,
+               std::optional<std::uint32_t> vf, const std::optional<std::string>& action, bool stop,
+               bool others) {
+                return recovery_dict(unwrap(d.recovery_run(
+                    amdx::RecoveryTarget{.partition = partition, .vf = vf}, recovery_action(action),
+                    amdx::RecoveryRunFlags{.stop = stop, .others = others})));
+            },
+            py::arg("partition") = py::none(), py::arg("vf") = py::none(), py::arg("action") = py::none(),
+            py::arg("stop") = false, py::arg("others") = false)
         .def("ras",
              [](const amdx::Device& d) {
                  const auto s = unwrap(d.ras_status());

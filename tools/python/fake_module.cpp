@@ -22,6 +22,11 @@ void amdx_py_add_fake(py::module_& m) {
                  k.part_fail_step = step;
                  k.part_fail_errno = err;
              })
+        .def("recovery_fault",
+             [](amdx::test::FakeKernel& k, std::uint32_t id, std::uint32_t partition,
+                std::uint32_t action, std::uint32_t fault) {
+                 return k.recovery_fault(id, partition, AMDX_VF_NONE, action, fault);
+             })
         .def("emit", [](amdx::test::FakeKernel& k, std::uint32_t id, std::uint16_t kind,
                         std::uint64_t address, std::uint64_t data0) {
             amdx_event ev{};

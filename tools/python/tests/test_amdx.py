@@ -8,6 +8,8 @@ import amdx
 AMDX_EVENT_ERROR = 1
 AMDX_EVENT_PAGE_RETIRED = 3
 AMDX_PART_STEP_COMPUTE = 4
+AMDX_RECOVER_PARTITION = 4  # uapi/linux/amdx.h
+AMDX_FAULT_ENGINE_UE = 3
 
 
 class AmdxModule(unittest.TestCase):
@@ -71,6 +73,24 @@ class AmdxModule(unittest.TestCase):
         self.assertIn(self.dev.vf_reset(0)["result"], ("acked", "ack_timeout"))
         self.dev.vf_disable()
         self.assertEqual(self.dev.vfs(), [])
+
+    def test_recovery_plan_and_run(self):
+        self.assertEqual(self.dev.recovery_plan()["action"], "none")
+        with self.assertRaises(amdx.Error) as cm:
+            self.dev.recovery_run()
+        self.assertEqual(cm.exception.errno, errno.ENOENT)
+        with self.assertRaises(ValueError):
+            self.dev.recovery_plan(action="reboot_everything")
+        self.dev.commit(compute="DPX")
+        seq = self.kernel.recovery_fault(0, 1, AMDX_RECOVER_PARTITION, AMDX_FAULT_ENGINE_UE)
+        plan = self.dev.recovery_plan(partition=1)
+        self.assertEqual((plan["action"], plan["state"], plan["seq"]), ("partition", "pending", seq))
+        self.assertEqual(plan["devices"], [])  # none reset whole
+        self.assertEqual(plan["partitions"], {0: 0b10})
+        self.assertEqual(self.dev.recovery_plan(partition=0)["action"], "none")
+        run = self.dev.recovery_run(partition=1)
+        self.assertEqual(run["outcome"], "cleared")
+        self.assertEqual(self.dev.recovery_plan(partition=1)["action"], "none")
 
     def test_ras_injection_counters_badpages_and_events(self):
         stream = self.dev.events(["error"])
