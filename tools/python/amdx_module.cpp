@@ -155,9 +155,9 @@ py::dict recovery_dict(const amdx::RecoveryPlan& p) {
         py::arg("num_processes") = p.num_processes,
         py::arg("est_ms") =
             p.est_ms == 0xffffffffU ? py::object(py::none()) : py::object(py::int_(p.est_ms)),
-        py::arg("processes") = procs,
-        py::arg("outcome") = std::string(amdx::to_string(p.outcome)),
-        py::arg("error") = p.error ? py::object(py::int_(p.error.value())) : py::object(py::none()));
+        py::arg("processes") = procs, py::arg("outcome") = std::string(amdx::to_string(p.outcome)),
+        py::arg("error") =
+            p.error ? py::object(py::int_(p.error.value())) : py::object(py::none()));
 }
 
 std::optional<amdx::RecoveryAction> recovery_action(const std::optional<std::string>& name) {
@@ -336,10 +336,12 @@ PYBIND11_MODULE(amdx, m) {
             "recovery_plan",
             [](const amdx::Device& d, std::optional<std::uint32_t> partition,
                std::optional<std::uint32_t> vf, const std::optional<std::string>& action) {
-                return recovery_dict(unwrap(d.recovery_plan(
-                    amdx::RecoveryTarget{.partition = partition, .vf = vf}, recovery_action(action))));
+                return recovery_dict(
+                    unwrap(d.recovery_plan(amdx::RecoveryTarget{.partition = partition, .vf = vf},
+                                           recovery_action(action))));
             },
-            py::arg("partition") = py::none(), py::arg("vf") = py::none(), py::arg("action") = py::none())
+            py::arg("partition") = py::none(), py::arg("vf") = py::none(),
+            py::arg("action") = py::none())
         .def(
             "recovery_run",
             [](const amdx::Device& d, std::optional<std::uint32_t> partition,
@@ -349,8 +351,8 @@ PYBIND11_MODULE(amdx, m) {
                     amdx::RecoveryTarget{.partition = partition, .vf = vf}, recovery_action(action),
                     amdx::RecoveryRunFlags{.stop = stop, .others = others})));
             },
-            py::arg("partition") = py::none(), py::arg("vf") = py::none(), py::arg("action") = py::none(),
-            py::arg("stop") = false, py::arg("others") = false)
+            py::arg("partition") = py::none(), py::arg("vf") = py::none(),
+            py::arg("action") = py::none(), py::arg("stop") = false, py::arg("others") = false)
         .def("ras",
              [](const amdx::Device& d) {
                  const auto s = unwrap(d.ras_status());
