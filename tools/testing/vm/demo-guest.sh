@@ -48,7 +48,7 @@ run amdx partition set "$id" --compute cpx
 run amdx partition show "$id"
 
 say "an invalid combination is refused with its reason (CPX needs NPS1 or NPS4)"
-run amdx partition plan "$id" --compute cpx --memory nps2 -o id,state,xccs,mem_partition,vram_size
+run amdx partition plan "$id" --compute cpx --memory nps2
 
 say "mistakes are caught before anything reaches the kernel"
 run amdx partiton show "$id"
@@ -103,7 +103,9 @@ hold d 0 1024 0x5a
 echo "3 1 4294967295" > "/sys/kernel/debug/amdx/amdx$id/recovery_fault"
 run amdx partition show "$id" -o id,state,vf,recovery
 run amdx recover plan "$id" partition=1
-run amdx recover run "$id" partition=1
+# Not confirmed and not a terminal (the console would be one): refused.
+echo "\$ amdx recover run $id partition=1 < /dev/null"
+amdx recover run "$id" partition=1 < /dev/null || echo "(exit status $?)"
 run amdx recover run "$id" partition=1 --stop --yes
 wait "$pid_d"; echo "holder exit status $? (stopped: SIGKILL is 137)"
 run amdx partition show "$id" -o id,state,vf,recovery
