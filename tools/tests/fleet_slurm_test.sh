@@ -6,16 +6,22 @@
 # node on loopback, take the gres.conf that `amdx partition export
 # --format slurm` writes for the fake kernel's devices, and a job asking
 # for one of the exported GRES types runs on it; a request for more than
-# the export offers is refused.  Everything lives under WORKDIR: its own
+# the export offers is refused.  Then the health check in the loop:
+# HealthCheckProgram is tools/fleet/slurm/amdx-slurm-healthcheck over
+# `amdx health` of the fake kernel; a fault that leaves a partition reset
+# pending (AMDX_FAKE_RECOVERY, read from WORKDIR/fault at each run) drains
+# the node with amdx's one line as the reason, and the fault cleared
+# resumes it.  Everything lives under WORKDIR: its own
 # munge key and socket, state and spool directories, and ports no one
 # listens on; every daemon is stopped on exit.  Exit 77 (skipped) when
 # the Slurm or munge programs are missing (tools/testing/vm/deps.sh
 # installs them) or the test cannot run them as root.
 #
-# usage: fleet_slurm_test.sh AMDX_FLEET_FAKE WORKDIR
+# usage: fleet_slurm_test.sh AMDX_FLEET_FAKE WORKDIR HEALTHCHECK
 set -eu
 fake=$1
 work=$2
+healthcheck=$(cd "$(dirname "$3")" && pwd)/$(basename "$3")
 for p in slurmctld slurmd srun scontrol sinfo munged; do
 	command -v "$p" > /dev/null || PATH=$PATH:/usr/sbin command -v "$p" > /dev/null || {
 		echo "SKIP: $p missing (tools/testing/vm/deps.sh installs slurmctld, slurmd, slurm-client, munge)"
@@ -102,6 +108,24 @@ type=${type%%:*}
 total=${gres##*:}
 [ "$total" -gt 0 ] || fail "no GRES counted in $gres"
 
+# amdx as slurmd's health check runs it: the fake kernel, with the fault
+# WORKDIR/fault names (none while it is missing).
+cat > "$work/amdx" << EOF
+#!/bin/sh
+[ -f "$work/fault" ] && AMDX_FAKE_RECOVERY=\$(cat "$work/fault") && export AMDX_FAKE_RECOVERY
+AMDX_FAKE_DEVICES=2 AMDX_FAKE_VFS=1 exec "$fake" -d /dev/null "\$@"
+EOF
+# HealthCheckProgram takes no arguments or environment of its own; each
+# run is counted in WORKDIR/runs.
+cat > "$work/healthcheck" << EOF
+#!/bin/sh
+echo run >> "$work/runs"
+AMDX=$work/amdx SLURM_CONF=$work/slurm.conf PATH=$PATH exec "$healthcheck"
+EOF
+chmod 0755 "$work/amdx" "$work/healthcheck"
+: > "$work/runs"
+"$work/amdx" health > "$work/health0.txt" || fail "healthy fake not healthy: $(cat "$work/health0.txt")"
+
 ctld_port=$(free_port)
 slurmd_port=$(free_port)
 host=$(hostname -s)
@@ -135,6 +159,9 @@ SchedulerType=sched/builtin
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 ReturnToService=2
+HealthCheckProgram=$work/healthcheck
+HealthCheckInterval=5
+HealthCheckNodeState=ANY
 GresTypes=gpu
 NodeName=$node NodeHostname=$host NodeAddr=127.0.0.1 CPUs=1 RealMemory=100 Gres=$gres State=UNKNOWN
 PartitionName=amdx Nodes=$node Default=YES MaxTime=INFINITE State=UP
@@ -186,4 +213,63 @@ grep -q "Requested node configuration is not available" "$work/srun2.err" ||
 if srun --immediate=5 --gres=gpu:mi300x_qpx_nps1:1 -N1 -n1 true 2> "$work/srun3.err"; then
 	fail "srun of a type the node lacks ran"
 fi
-echo "fleet_slurm_test: slurmd took $gres; a job held gpu:$type:1"
+
+# The health check in the loop.  Slurm runs it every HealthCheckInterval
+# (slurmctld's background loop asks slurmd): a change shows within one
+# interval until the next round, one for the round itself (the RPC, the
+# program, its scontrol), and one to spare on a loaded host.
+interval=$(scontrol show config | awk '$1 == "HealthCheckInterval" { print $3 + 0 }')
+[ "${interval:-0}" -gt 0 ] || fail "no HealthCheckInterval in scontrol show config"
+# Polls the node's STATE|REASON until it matches the pattern $1, for at
+# most three intervals.
+wait_node() {
+	local deadline now
+	deadline=$(($(date +%s) + 3 * interval))
+	while :; do
+		now=$(sinfo -h -N -n "$node" -o '%T|%E' 2> /dev/null || true)
+		# shellcheck disable=SC2254 # $1 is a pattern
+		case $now in
+		$1) return 0 ;;
+		esac
+		[ "$(date +%s)" -lt "$deadline" ] || fail "node $node not '$1' within 3 x $interval s: '$now'"
+		sleep 0.2
+	done
+}
+# Waits for the health check to run once more (at most three intervals).
+wait_run() {
+	local deadline runs
+	deadline=$(($(date +%s) + 3 * interval))
+	runs=$(wc -l < "$work/runs")
+	until [ "$(wc -l < "$work/runs")" -gt "$runs" ]; do
+		[ "$(date +%s)" -lt "$deadline" ] || fail "no health check within 3 x $interval s"
+		sleep 0.2
+	done
+}
+wait_run
+wait_node 'idle|none'
+echo "0:1:partition" > "$work/fault"
+"$work/amdx" health > "$work/health1.txt" && fail "the fault left amdx healthy: $(cat "$work/health1.txt")"
+msg=$(cat "$work/health1.txt")
+case $msg in
+"amdx health: unhealthy: device 0 partition 1 unhealthy: recovery action partition pending"*) ;;
+*) fail "unexpected verdict: $msg" ;;
+esac
+wait_node "drained|$msg"
+scontrol show node "$node" > "$work/node-drained.txt"
+grep -Fq "Reason=$msg" "$work/node-drained.txt" ||
+	fail "drained without amdx's reason: $(grep Reason "$work/node-drained.txt")"
+# Drained: no job starts on it.
+if srun --immediate=3 --gres="gpu:$type:1" -N1 -n1 true 2> "$work/srun4.err"; then
+	fail "a job ran on the drained node"
+fi
+rm "$work/fault"
+wait_node 'idle|none'
+# An administrator's drain is not amdx's to resume, even with the node
+# healthy through a whole round of health checks.
+scontrol update NodeName="$node" State=DRAIN Reason="maintenance"
+wait_node 'drained|maintenance'
+wait_run
+wait_run
+wait_node 'drained|maintenance'
+echo "fleet_slurm_test: slurmd took $gres; a job held gpu:$type:1;" \
+	"amdx health drained the node and resumed it (HealthCheckInterval=$interval)"
