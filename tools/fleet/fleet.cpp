@@ -79,6 +79,12 @@ FleetCommands::FleetCommands(CLI::App& app) {
                      "Seconds after which an uncorrected error that did not repeat is stale")
         ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{366} * 86400))
         ->capture_default_str();
+    health_
+        ->add_option("--journal-window", journal_window_mib_,
+                     "Read only the newest MiB of the journal (bounds a run's time); a window "
+                     "shorter than --ue-age is degraded")
+        ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{4096}))
+        ->capture_default_str();
     health_->add_flag("--strict", strict_, "Exit 1 for degraded too (default: unhealthy only)");
 
     // `partition export` joins the partition OBJECT's commands.

@@ -149,17 +149,27 @@ struct JournalRecord {
 /// the newest record (fatal errors and successful actions only of those
 /// kinds; kinds no rule reads, none), which decides every rule exactly as
 /// the whole journal would.  Its size is bounded by the devices and
-/// partitions, not by the journal's.
+/// partitions, not by the journal's.  Only the newest @window bytes of
+/// the files are read (HealthJournal::truncated says whether older bytes
+/// were left), so a run's time is bounded by the window too.
 struct HealthJournal {
     std::vector<JournalRecord> records; ///< the newest per key
     std::size_t read = 0;               ///< records read
     std::size_t skipped = 0;            ///< lines that are not records
     std::size_t files = 0;              ///< journal files that existed
     int error = 0;                      ///< errno of opening FILE itself, 0 if it opened
+    std::uint64_t bytes = 0;            ///< bytes read, at most the window
+    bool truncated = false;             ///< older bytes than the window's were not read
+    std::optional<std::uint64_t> oldest_realtime_ns; ///< of the records read
 };
 
-/// Reads the journal files of @path (journal_files()) into a HealthJournal.
-[[nodiscard]] HealthJournal read_health_journal(const std::string& path);
+/// The default journal window of `amdx health` (--journal-window, MiB).
+inline constexpr std::uint64_t kHealthJournalWindowMiB = 16;
+
+/// Reads the newest @window bytes of the journal files of @path
+/// (journal_files(), newest first) into a HealthJournal.
+[[nodiscard]] HealthJournal
+read_health_journal(const std::string& path, std::uint64_t window = kHealthJournalWindowMiB << 20);
 
 /// The knobs of the health rules.
 struct HealthRules {
@@ -271,6 +281,7 @@ class FleetCommands {
     std::string health_dev_ = "all";
     std::string journal_ = "/var/log/amdx/events.jsonl";
     std::uint64_t ue_age_s_ = 3600;
+    std::uint64_t journal_window_mib_ = kHealthJournalWindowMiB;
     bool strict_ = false;
     // partition export
     std::string export_dev_ = "all";

@@ -290,18 +290,39 @@ std::vector<JournalRecord> read_journal(std::istream& in, std::size_t& skipped) 
     return out;
 }
 
-HealthJournal read_health_journal(const std::string& path) {
+HealthJournal read_health_journal(const std::string& path, std::uint64_t window) {
     HealthJournal hj;
     std::map<std::string, JournalRecord> newest;
-    for (const auto& file : journal_files(path)) {
-        std::ifstream in(file);
+    auto files = journal_files(path);
+    // Newest first: the window holds the newest bytes of the set.
+    std::reverse(files.begin(), files.end());
+    for (const auto& file : files) {
+        std::ifstream in(file, std::ios::binary);
         if (!in) {
             if (file == path)
                 hj.error = errno != 0 ? errno : ENOENT;
             continue;
         }
         ++hj.files;
-        for (std::string line; std::getline(in, line);) {
+        in.seekg(0, std::ios::end);
+        const auto size = static_cast<std::uint64_t>(std::max<std::streamoff>(in.tellg(), 0));
+        const std::uint64_t room = window - hj.bytes;
+        std::uint64_t start = 0;
+        if (size > room) {
+            hj.truncated = true;
+            start = size - room;
+        }
+        in.seekg(static_cast<std::streamoff>(start));
+        std::string line;
+        // Starting inside a line: the part before the next newline is the
+        // older record's tail, not read.
+        if (start > 0) {
+            in.seekg(static_cast<std::streamoff>(start - 1));
+            if (in.get() != '\n')
+                std::getline(in, line);
+        }
+        hj.bytes += size - start;
+        while (std::getline(in, line)) {
             if (line.empty())
                 continue;
             auto r = parse_record(line);
@@ -310,6 +331,9 @@ HealthJournal read_health_journal(const std::string& path) {
                 continue;
             }
             ++hj.read;
+            if (r->realtime_ns &&
+                (!hj.oldest_realtime_ns || *r->realtime_ns < *hj.oldest_realtime_ns))
+                hj.oldest_realtime_ns = r->realtime_ns;
             const auto key = health_key(*r);
             if (!key)
                 continue;
@@ -318,6 +342,11 @@ HealthJournal read_health_journal(const std::string& path) {
                 newest.emplace(*key, std::move(*r));
             else if (r->seq > it->second.seq)
                 it->second = std::move(*r);
+        }
+        if (hj.bytes >= window) {
+            // Every older file is outside the window.
+            hj.truncated = hj.truncated || &file != &files.back();
+            break;
         }
     }
     hj.records.reserve(newest.size());
@@ -484,7 +513,7 @@ int FleetCommands::health(const Options& opts, std::ostream& out, std::ostream& 
 
     // Every file eventd rotated, so a rotation right after an uncontained
     // UE does not forget it; only the newest record per rule key is kept.
-    const HealthJournal hj = read_health_journal(journal_);
+    const HealthJournal hj = read_health_journal(journal_, journal_window_mib_ << 20);
     if (hj.files == 0 && health_journal_->count() > 0)
         return unknown("journal " + journal_ + ": " +
                        errno_text(std::error_code(hj.error, std::system_category())));
@@ -513,6 +542,24 @@ int FleetCommands::health(const Options& opts, std::ostream& out, std::ostream& 
         fail(err, "no such device: " + health_dev_);
         return kExitError;
     }
+    // A window that does not reach back --ue-age may hide an uncorrected
+    // error that still counts: say so rather than call the node healthy.
+    if (hj.truncated) {
+        const std::uint64_t now = clock_ns(CLOCK_REALTIME);
+        const std::uint64_t horizon = ue_age_s_ * 1000000000ULL;
+        if (!hj.oldest_realtime_ns || now - std::min(now, *hj.oldest_realtime_ns) < horizon) {
+            overall = worst(overall, Verdict::degraded);
+            std::string back = hj.oldest_realtime_ns
+                                   ? std::to_string((now - std::min(now, *hj.oldest_realtime_ns)) /
+                                                    1000000000ULL) +
+                                         " s"
+                                   : "an unknown time";
+            problems.push_back("journal degraded: its newest " +
+                               std::to_string(journal_window_mib_) + " MiB reach back " + back +
+                               ", less than --ue-age " + std::to_string(ue_age_s_) +
+                               " s: an older uncorrected error is not seen");
+        }
+    }
     std::string message;
     if (problems.empty()) {
         message = std::to_string(devices.size()) + " devices healthy";
@@ -530,6 +577,8 @@ int FleetCommands::health(const Options& opts, std::ostream& out, std::ostream& 
                     {"journal", Json{{"path", journal_},
                                      {"files", hj.files},
                                      {"records", hj.read},
+                                     {"bytes", hj.bytes},
+                                     {"truncated", hj.truncated},
                                      {"skipped", hj.skipped}}},
                     {"devices", std::move(devices)}},
                opts.format);

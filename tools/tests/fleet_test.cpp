@@ -652,6 +652,79 @@ TEST(FleetHealth, HealthJournalKeepsTheNewestPerRuleKey) {
         EXPECT_GT(r.seq, 20000U - 16U) << r.device << " " << r.seq;
 }
 
+// A run reads only the newest --journal-window MiB (default 16), across
+// rotation, so its time is bounded whatever the journal's size; a window
+// that does not reach back --ue-age is degraded, never a silent healthy
+// (on 03f2597 health parsed every byte of every file: 0.97 s of CPU per
+// 64 MiB).
+TEST(FleetHealth, HealthReadsOnlyTheNewestWindow) {
+    FakeKernel k;
+    k.add_device(0);
+    without_recovery(k);
+    const TempJournal j;
+    const auto now = realtime_now_ns();
+    const auto ce = [](std::uint64_t seq, std::uint64_t realtime_ns) {
+        return R"({"device":0,"seq":)" + std::to_string(seq) +
+               R"(,"timestamp_ns":1,"realtime_ns":)" + std::to_string(realtime_ns) +
+               R"(,"kind":"error","block":"umc","type":"ce","instance":0,"count":1})" + "\n";
+    };
+    // FILE.1: an uncontained UE 60 s ago, then 1.5 MiB of CEs 50 s ago;
+    // FILE: 0.5 MiB of CEs 10 s ago.
+    std::uint64_t seq = 1;
+    std::string older = ue_line(0, seq++, now - 60ULL * 1000000000ULL);
+    while (older.size() < (3U << 19))
+        older += ce(seq++, now - 50ULL * 1000000000ULL);
+    std::string newer;
+    while (newer.size() < (1U << 19))
+        newer += ce(seq++, now - 10ULL * 1000000000ULL);
+    j.write(j.path + ".1", older);
+    j.write(j.path, newer);
+
+    const auto hj = amdx::cli::read_health_journal(j.path, 1U << 20);
+    EXPECT_TRUE(hj.truncated);
+    EXPECT_EQ(hj.bytes, 1U << 20);
+    EXPECT_EQ(hj.files, 2U);
+    EXPECT_EQ(hj.skipped, 0U) << "the cut line's tail was parsed";
+    EXPECT_LT(hj.read, seq - 1);
+    for (const auto& r : hj.records)
+        EXPECT_NE(r.seq, 1U) << "the UE outside the window was read";
+    ASSERT_TRUE(hj.oldest_realtime_ns);
+    EXPECT_EQ(*hj.oldest_realtime_ns, now - 50ULL * 1000000000ULL);
+    // The whole set in a window that holds it.
+    const auto all = amdx::cli::read_health_journal(j.path, 4U << 20);
+    EXPECT_FALSE(all.truncated);
+    EXPECT_EQ(all.read, seq - 1);
+
+    std::string out, err;
+    // The default window holds the UE: unhealthy.
+    EXPECT_EQ(run({"health", "--journal", j.path}, out, err), 1) << out;
+    EXPECT_EQ(out.rfind("amdx health: unhealthy: device 0 unhealthy: uncorrected umc error", 0), 0U)
+        << out;
+    // A 1 MiB window reaches back 50 s, less than --ue-age: degraded, not
+    // healthy, and --strict makes that a problem.
+    EXPECT_EQ(run({"health", "--journal", j.path, "--journal-window", "1"}, out, err), 0) << out;
+    EXPECT_EQ(
+        out.rfind("amdx health: degraded: journal degraded: its newest 1 MiB reach back 5", 0), 0U)
+        << out;
+    EXPECT_NE(out.find("less than --ue-age 3600 s"), std::string::npos) << out;
+    EXPECT_EQ(run({"health", "--journal", j.path, "--journal-window", "1", "--strict"}, out, err),
+              1);
+    EXPECT_EQ(run({"-j", "health", "--journal", j.path, "--journal-window", "1"}, out, err), 0);
+    const auto doc = amdx::cli::Json::parse(out);
+    EXPECT_EQ(doc["status"], "degraded");
+    EXPECT_EQ(doc["journal"]["truncated"], true);
+    EXPECT_EQ(doc["journal"]["bytes"], 1U << 20);
+    // A window that reaches back --ue-age is complete for the UE rule: the
+    // 60 s old UE is stale at --ue-age 30, and nothing is missed.
+    EXPECT_EQ(
+        run({"health", "--journal", j.path, "--journal-window", "1", "--ue-age", "30"}, out, err),
+        0);
+    EXPECT_EQ(out, "amdx health: healthy: 1 devices healthy\n");
+    // A window of 0 or beyond 4096 MiB is a usage error.
+    EXPECT_EQ(run({"health", "--journal-window", "0"}, out, err), 2);
+    EXPECT_NE(out.find("--journal-window"), std::string::npos) << out;
+}
+
 // --journal names a file that is not there: Unknown with the reason, as
 // NPD shows it (on dd925ee: healthy, the journal silently ignored).
 // The default journal missing (no amdx-eventd) is still no error.
