@@ -29,6 +29,7 @@
 #include "commands.hpp"
 #include "doctor.hpp"
 #include "fleet.hpp"
+#include "ps.hpp"
 #include "tree.hpp"
 
 namespace amdx::cli {
@@ -350,6 +351,7 @@ struct CommandTree::Parts {
     std::optional<MonitorCommand> monitor;
     std::optional<FleetCommands> fleet; // exporter, health, partition export
     std::optional<DoctorCommand> doctor;
+    std::optional<PsCommand> ps;
 };
 
 CommandTree::Parts::Parts(Options& opts) {
@@ -396,6 +398,7 @@ CommandTree::Parts::Parts(Options& opts) {
     monitor.emplace(app);
     fleet.emplace(app);
     doctor.emplace(app);
+    ps.emplace(app);
     list_commands(app);
 }
 
@@ -428,6 +431,8 @@ int CommandTree::run(Options& opts, std::ostream& out, std::ostream& err) const 
         return p.fleet->run(opts, out, err);
     if (p.doctor->parsed())
         return p.doctor->run(opts, out, err);
+    if (p.ps->parsed())
+        return p.ps->run(opts, out, err);
     if (p.partition->parsed())
         return p.partition->run(opts, out, err);
     if (p.vf->parsed())

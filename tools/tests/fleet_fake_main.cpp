@@ -16,6 +16,10 @@
 //                                 partition, device, ...) pending on device
 //                                 D's partition P ("all": the device), as
 //                                 the kernel's intake would
+//   AMDX_FAKE_HOLDERS=PID:COMM:M:PAGES,...  processes with PAGES device
+//                                 pages in memory partition M, as a
+//                                 partition plan reports them (PID 0: one
+//                                 the kernel hides, COMM then empty)
 // Pass "-d /dev/null".
 #include <cstdlib>
 #include <iostream>
@@ -108,6 +112,26 @@ bool recovery(amdx::test::FakeKernel& k, const std::string& spec) {
     return true;
 }
 
+/// The partition holders of @spec in @k.
+bool holders(amdx::test::FakeKernel& k, const std::string& spec) {
+    std::istringstream list(spec);
+    std::string one;
+    while (std::getline(list, one, ',')) {
+        std::istringstream f(one);
+        std::string pid, comm, mem, pages;
+        if (!std::getline(f, pid, ':') || !std::getline(f, comm, ':') ||
+            !std::getline(f, mem, ':') || !std::getline(f, pages) || comm.size() > 15)
+            return false;
+        amdx_partition_holder h{};
+        h.pid = static_cast<std::uint32_t>(std::stoul(pid));
+        h.mem_partition = static_cast<std::uint32_t>(std::stoul(mem));
+        h.pages = std::stoull(pages);
+        comm.copy(reinterpret_cast<char*>(h.comm), comm.size());
+        k.part_holders.push_back(h);
+    }
+    return true;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -135,6 +159,11 @@ int main(int argc, char** argv) {
     if (const char* spec = std::getenv("AMDX_FAKE_RECOVERY");
         (spec != nullptr) && !recovery(kernel, spec)) {
         std::cerr << "amdx_fleet_fake: bad AMDX_FAKE_RECOVERY '" << spec << "'\n";
+        return 2;
+    }
+    if (const char* spec = std::getenv("AMDX_FAKE_HOLDERS");
+        (spec != nullptr) && !holders(kernel, spec)) {
+        std::cerr << "amdx_fleet_fake: bad AMDX_FAKE_HOLDERS '" << spec << "'\n";
         return 2;
     }
     return amdx::cli::run_process(argc, argv);
