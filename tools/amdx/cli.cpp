@@ -18,6 +18,7 @@
 #include <memory>
 #include <optional>
 #include <ostream>
+#include <set>
 #include <sstream>
 #include <unistd.h>
 
@@ -334,6 +335,7 @@ struct CommandTree::Parts {
     CLI::App app{"Control AMD Instinct devices through the amdx kernel module.", "amdx"};
     bool json = false;
     bool pretty = false;
+    bool csv = false;
     bool version = false;
     std::string color = "auto";
     CLI::App* dev = nullptr;
@@ -356,8 +358,13 @@ struct CommandTree::Parts {
 
 CommandTree::Parts::Parts(Options& opts) {
     app.formatter(help_formatter());
-    app.add_flag("-j,--json", json, "JSON output");
-    app.add_flag("-p,--pretty", pretty, "Pretty-printed JSON output (implies --json)");
+    auto* json_flag = app.add_flag("-j,--json", json, "JSON output");
+    auto* pretty_flag =
+        app.add_flag("-p,--pretty", pretty, "Pretty-printed JSON output (implies --json)");
+    app.add_flag("--csv", csv,
+                 "CSV output of the table views (dev, partition show, vf show, ras show, ps)")
+        ->excludes(json_flag)
+        ->excludes(pretty_flag);
     app.add_option("-d,--device-node", opts.node, "The amdx control node")->capture_default_str();
     app.add_option("--sysfs-root", opts.sysfs, "Where sysfs is (tests)")->group(""); // hidden
     app.add_option("-o,--output", opts.columns,
@@ -417,7 +424,20 @@ int CommandTree::run(Options& opts, std::ostream& out, std::ostream& err) const 
     opts.color = p.color == "always" ||
                  (p.color == "auto" && (&out == &std::cout || is_stdout_buf(out.rdbuf())) &&
                   ::isatty(STDOUT_FILENO) == 1 && std::getenv("NO_COLOR") == nullptr);
-    if (p.pretty)
+    if (p.csv) {
+        // The views whose output is a list; a change or a stream is not.
+        static const std::set<std::string> kViews = {
+            "amdx dev", "amdx dev list", "amdx dev show", "amdx partition", "amdx partition show",
+            "amdx vf",  "amdx vf show",  "amdx ras",      "amdx ras show",  "amdx ps"};
+        std::string path;
+        deepest(const_cast<CLI::App*>(&p.app), path);
+        if (kViews.count(path) == 0) {
+            fail(err, "--csv: '" + path +
+                          "' is not a table view (dev, partition show, vf show, ras show, ps)");
+            return kExitUsage;
+        }
+        opts.format = Format::csv;
+    } else if (p.pretty)
         opts.format = Format::json_pretty;
     else if (p.json)
         opts.format = Format::json;

@@ -29,7 +29,8 @@ namespace amdx::cli {
 /// Member order is part of the output, so objects keep insertion order.
 using Json = nlohmann::ordered_json;
 
-enum class Format { text, json, json_pretty };
+/// csv: the table views as RFC 4180 CSV (render(), cli.rst "CSV output").
+enum class Format { text, json, json_pretty, csv };
 
 /// The "schema_version" member every JSON document starts with
 /// (Documentation/admin-guide/cli.rst, "JSON output").

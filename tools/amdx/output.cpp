@@ -434,6 +434,111 @@ void print_line(std::ostream& out, const Json& obj) {
     out << line << '\n';
 }
 
+// ---- CSV
+
+/// One RFC 4180 field of @v: the JSON value itself, not its text (sizes
+/// in bytes, stamps in ns), null empty, an array of scalars joined by ';';
+/// quoted when it holds a comma, a quote or a line break.
+std::string csv_field(const Json& v) {
+    std::string s;
+    if (v.is_null())
+        s.clear();
+    else if (v.is_string())
+        s = v.get<std::string>();
+    else if (v.is_array())
+        for (const auto& e : v)
+            s.append(s.empty() ? "" : ";").append(e.is_string() ? e.get<std::string>() : e.dump());
+    else
+        s = v.dump();
+    if (s.find_first_of(",\"\r\n") == std::string::npos)
+        return s;
+    std::string q = "\"";
+    for (const char c : s)
+        q.append(c == '"' ? 2 : 1, c);
+    return q + "\"";
+}
+
+/// The rows the CSV of @doc prints: its first list; a list of blocks
+/// ("device 0:") gives one row per element of each block's first table,
+/// the block's own cells first (a nested key the block has too gets the
+/// table's name as prefix), or one row per block without a table.
+Json csv_rows(const Json& doc) {
+    const Json* list = nullptr;
+    for (const auto& [k, v] : doc.items())
+        if (v.is_array()) {
+            list = &v;
+            break;
+        }
+    if (list == nullptr)
+        throw ColumnError("--csv: this output has no list (use -j)");
+    if (list->empty() || is_table(*list))
+        return *list;
+    Json rows = Json::array();
+    for (const auto& block : *list) {
+        if (!block.is_object())
+            throw ColumnError("--csv: this output has no table (use -j)");
+        Json base = Json::object();
+        const Json* nested = nullptr;
+        std::string name;
+        for (const auto& [k, v] : block.items()) {
+            if (is_cell(v))
+                base[k] = v;
+            else if (nested == nullptr && is_table(v)) {
+                nested = &v;
+                name = k;
+            }
+        }
+        if (nested == nullptr) {
+            rows.push_back(std::move(base));
+            continue;
+        }
+        for (const auto& r : *nested) {
+            Json row = base;
+            for (const auto& [k, v] : r.items())
+                row[base.contains(k) ? std::string(name).append(".").append(k) : k] = v;
+            rows.push_back(std::move(row));
+        }
+    }
+    return rows;
+}
+
+void print_csv(std::ostream& out, const Json& doc, const Options& opts) {
+    const Json rows = csv_rows(doc);
+    std::vector<Column> cols = columns_of(rows);
+    if (!opts.columns.empty()) {
+        std::vector<Column> picked;
+        for (const auto& name : opts.columns) {
+            const auto c = std::find_if(cols.begin(), cols.end(),
+                                        [&name](const Column& x) { return x.key == name; });
+            if (c == cols.end()) {
+                std::string known;
+                for (const auto& x : cols)
+                    known.append(known.empty() ? "" : ",").append(x.key);
+                throw ColumnError("-o: no column " + name + " in this CSV (columns: " +
+                                  (known.empty() ? "none" : known) + ")");
+            }
+            picked.push_back(*c);
+        }
+        cols = std::move(picked);
+    }
+    if (cols.empty())
+        return;
+    std::string line;
+    for (const auto& c : cols)
+        line.append(line.empty() ? "" : ",").append(csv_field(c.key));
+    out << line << '\n';
+    for (const auto& row : rows) {
+        line.clear();
+        for (std::size_t i = 0; i < cols.size(); ++i) {
+            const Json* v = cell_of(row, cols[i].key);
+            if (i != 0)
+                line += ',';
+            line += v != nullptr ? csv_field(*v) : std::string();
+        }
+        out << line << '\n';
+    }
+}
+
 /// The names -o may use: table columns and block members.
 void collect_columns(const Json& v, std::set<std::string>& names) {
     if (is_table(v))
@@ -604,6 +709,10 @@ Json migrate_to_json(const MigrateResult& result) {
 }
 
 void render(std::ostream& out, const Json& doc, const Options& opts) {
+    if (opts.format == Format::csv) {
+        print_csv(out, doc, opts);
+        return;
+    }
     if (opts.format != Format::text) {
         Json versioned{{"schema_version", kSchemaVersion}};
         for (const auto& [key, value] : doc.items())

@@ -326,6 +326,45 @@ TEST_F(CliRun, DevListJson) {
     EXPECT_TRUE(r.err.empty());
 }
 
+// --csv: the table views as CSV, a header of JSON keys and the JSON
+// values (bytes, not "192 GiB"); a list of blocks gives one row per
+// element of each block's table, the block's cells first; -o picks
+// columns; a change or a stream, and --csv with -j, are usage errors.
+TEST_F(CliRun, CsvOfTheTableViews) {
+    CliOutcome r = run({"-d", "/dev/null", "--csv", "dev", "list"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.out, "device,bdf,model\n0,0000:c1:00.0,mi300x\n1,0000:c2:00.0,mi300x\n");
+    r = run({"-d", "/dev/null", "partition", "set", "1", "--compute", "cpx"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    r = run({"-d", "/dev/null", "--csv", "-o", "device,id,state,vram_size", "partition"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    std::istringstream lines(r.out);
+    std::vector<std::string> rows;
+    for (std::string l; std::getline(lines, l);)
+        rows.push_back(l);
+    ASSERT_EQ(rows.size(), 1U + 1U + 8U) << r.out;
+    EXPECT_EQ(rows[0], "device,id,state,vram_size");
+    EXPECT_EQ(rows[1], "0,0,online,206158430208");
+    EXPECT_EQ(rows[9].rfind("1,7,online,", 0), 0U) << rows[9];
+    // A field with a comma is quoted (RFC 4180).
+    r = run({"-d", "/dev/null", "--csv", "-o", "device,identity.note", "dev", "show", "0"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.out, "device,identity.note\n0,\"no DRM or KFD device at this PCI address "
+                     "(simulated, or not driven by amdgpu)\"\n");
+    // Not a table view, or not CSV alone: exit 2 before anything runs.
+    const std::size_t requests = kernel.part_requests.size();
+    r = run({"-d", "/dev/null", "--csv", "partition", "set", "0", "--compute", "dpx"});
+    EXPECT_EQ(r.code, 2);
+    expect_one_error_line(r, "amdx: --csv: 'amdx partition set' is not a table view (dev, "
+                             "partition show, vf show, ras show, ps)");
+    EXPECT_EQ(kernel.part_requests.size(), requests);
+    r = run({"-d", "/dev/null", "--csv", "-j", "dev"});
+    EXPECT_EQ(r.code, 2);
+    r = run({"-d", "/dev/null", "--csv", "-o", "nope", "dev", "list"});
+    EXPECT_EQ(r.code, 2);
+    expect_one_error_line(r, "amdx: -o: no column nope in this CSV (columns: device,bdf,model)");
+}
+
 TEST_F(CliRun, OptionsAfterTheCommand) {
     const CliOutcome r = run({"dev", "list", "--json", "--device-node", "/dev/null"});
     EXPECT_EQ(r.code, 0) << r.err;
