@@ -41,6 +41,8 @@
  *    |              +-> mmap_lock
  *    +-> &amdx_ras.lock           mutex; held across containment
  *    |    +-> &amdx_hmm_dev.lock, page locks, &amdx_part_dev.lock
+ *    +-> amdx_link_lock           mutex; every hive's links (amdx_link.c)
+ *    |    +-> &amdx_event_source.lock
  *    +-> &amdx_event_source.lock  spinlock, irqsave, any context
  *    |    +-> wait queue locks
  *    +-> mmap_lock

@@ -18,6 +18,7 @@
  *   partitions, SR-IOV      RELEASE: free the partition state
  *   event log               REMOVE: end the log;  RELEASE: free it
  *   RAS                     RELEASE: free the RAS state
+ *   fabric links (hives)    REMOVE: leave the hive's mesh
  *   sysfs, debugfs          UNPUBLISH: remove the files
  *
  * amdx_device_unregister() runs UNPUBLISH, marks the device dead, runs
@@ -32,6 +33,7 @@
 #include "amdx_event.h"
 #include "amdx_hmm.h"
 #include "amdx_hmm_devmove.h"
+#include "amdx_link.h"
 #include "amdx_partition.h"
 #include "amdx_ras.h"
 #include "amdx_sysfs.h"
@@ -113,6 +115,9 @@ struct amdx_device *amdx_device_register(struct device *parent,
 	if (ret)
 		goto err_abort;
 	ret = amdx_ras_init(adev);
+	if (ret)
+		goto err_abort;
+	ret = amdx_link_device_init(adev);
 	if (ret)
 		goto err_abort;
 	ret = amdx_sysfs_add(adev, parent);

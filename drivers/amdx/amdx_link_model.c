@@ -289,6 +289,44 @@ int amdx_link_add(struct amdx_link_topo *t, u32 kind, u32 a, u8 port_a,
 EXPORT_SYMBOL_IF_KUNIT(amdx_link_add);
 
 /**
+ * amdx_link_remove_ep() - take an endpoint and its links out of a topology
+ * @t: the topology.
+ * @ep: the endpoint.
+ *
+ * The endpoints and links after it move down by one place per removed one
+ * before them, in order; every other link keeps its state and counters.
+ *
+ * Return: the links removed, or -EINVAL for an unknown endpoint.
+ */
+int amdx_link_remove_ep(struct amdx_link_topo *t, u32 ep)
+{
+	u32 i, n = 0;
+
+	if (ep >= t->num_eps)
+		return -EINVAL;
+	for (i = 0; i < t->num_links; i++) {
+		struct amdx_link *l = &t->link[i];
+
+		if (l->ep[0] == ep || l->ep[1] == ep)
+			continue;
+		l->ep[0] -= l->ep[0] > ep;
+		l->ep[1] -= l->ep[1] > ep;
+		if (n != i)
+			t->link[n] = *l;
+		n++;
+	}
+	memset(&t->link[n], 0, (t->num_links - n) * sizeof(t->link[0]));
+	i = t->num_links - n;
+	t->num_links = n;
+	memmove(&t->ep[ep], &t->ep[ep + 1],
+		(t->num_eps - ep - 1) * sizeof(t->ep[0]));
+	t->num_eps--;
+	memset(&t->ep[t->num_eps], 0, sizeof(t->ep[0]));
+	return i;
+}
+EXPORT_SYMBOL_IF_KUNIT(amdx_link_remove_ep);
+
+/**
  * amdx_link_build_mesh() - an XGMI hive: a full mesh of local devices
  * @t: the topology, empty; its policy is kept.
  * @n: devices, 2..16, amdx device ids 0..@n-1, fabric ids the same.

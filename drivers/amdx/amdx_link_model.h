@@ -15,6 +15,8 @@
 #include <linux/types.h>
 #include <linux/amdx.h>
 
+#include <amdx/amdx_provider.h>
+
 /* Most endpoints and links of a topology: a pod of 72 on 4 planes fits. */
 #define AMDX_LINK_MAX_EPS		128
 #define AMDX_LINK_MAX_LINKS		512
@@ -29,34 +31,12 @@
 #define AMDX_LINK_EP_SWITCH		2	/* a scale-up switch, by id */
 #define AMDX_LINK_EP_COUNT		3
 
-/* What a link is. */
-#define AMDX_LINK_KIND_XGMI		0
-#define AMDX_LINK_KIND_SCALEUP		1
-#define AMDX_LINK_KIND_COUNT		2
-
-/* A link's state, as routing and containment see it (mildest first). */
-#define AMDX_LINK_STATE_UP		0
-#define AMDX_LINK_STATE_DEGRADED	1	/* trained below full width */
-#define AMDX_LINK_STATE_REPLAY		2	/* a replay storm */
-#define AMDX_LINK_STATE_DOWN		3	/* down, or held down */
-#define AMDX_LINK_STATE_PARKED		4	/* out of use until unparked */
-#define AMDX_LINK_STATE_COUNT		5
-
-/* What a link reports (amdx_link_observe()). */
-#define AMDX_LINK_OBS_UP		0	/* trained, at @arg lanes */
-#define AMDX_LINK_OBS_DOWN		1	/* lost training */
-#define AMDX_LINK_OBS_WIDTH		2	/* retrained at @arg lanes */
-#define AMDX_LINK_OBS_REPLAY		3	/* @arg replays */
-#define AMDX_LINK_OBS_CE		4	/* @arg corrected errors */
-#define AMDX_LINK_OBS_UE		5	/* an uncorrected error */
-#define AMDX_LINK_OBS_COUNT		6
-
-/* The containment a link fault needs (amdx_link_contain()), mildest first. */
-#define AMDX_LINK_CONTAIN_NONE		0	/* the link is up */
-#define AMDX_LINK_CONTAIN_AVOID		1	/* no new placement across it */
-#define AMDX_LINK_CONTAIN_MOVE		2	/* and move what crosses it */
-#define AMDX_LINK_CONTAIN_PARK		3	/* and park peers left unreached */
-#define AMDX_LINK_CONTAIN_COUNT		4
+/*
+ * A link's kind (%AMDX_LINK_KIND_*), state (%AMDX_LINK_STATE_*) and the
+ * containment it asks for (%AMDX_LINK_CONTAIN_*) are the uapi's
+ * (<linux/amdx.h>); what a link reports is the provider interface's
+ * (%AMDX_LINK_OBS_*, <amdx/amdx_provider.h>).
+ */
 
 /**
  * struct amdx_link_ep - one endpoint of the fabric
@@ -223,6 +203,7 @@ int amdx_link_add_ep(struct amdx_link_topo *t, u32 kind, u32 device, u64 id,
 		     u32 domain);
 int amdx_link_add(struct amdx_link_topo *t, u32 kind, u32 a, u8 port_a,
 		  u32 b, u8 port_b, u8 width, u64 now_ns);
+int amdx_link_remove_ep(struct amdx_link_topo *t, u32 ep);
 int amdx_link_build_mesh(struct amdx_link_topo *t, u32 n, u64 now_ns);
 int amdx_link_build_pod(struct amdx_link_topo *t, u32 domains,
 			u32 per_domain, u32 local_domain, u32 planes,

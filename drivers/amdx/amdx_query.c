@@ -41,6 +41,7 @@
 #include "amdx_hmm.h"
 #include "amdx_hmm_ioctl.h"
 #include "amdx_kunit.h"
+#include "amdx_link.h"
 #include "amdx_partition.h"
 #include "amdx_query.h"
 #include "amdx_ras.h"
@@ -245,6 +246,8 @@ int amdx_ioctl_query(struct amdx_file *file, void *data)
 		if (!file->adev || q->id)
 			return -EINVAL;
 		return amdx_query_stats(file->adev, q);
+	case AMDX_QUERY_LINKS:
+		return amdx_link_query(file, q);
 	default:
 		return -EINVAL;
 	}

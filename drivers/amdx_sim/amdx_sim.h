@@ -191,6 +191,9 @@ static inline struct amdx_sim_dev *to_amdx_sim_dev(struct device *dev)
 extern struct bus_type amdx_sim_bus;
 int amdx_sim_bus_init(void);
 void amdx_sim_bus_exit(void);
+int amdx_sim_lock_devices(void);
+void amdx_sim_unlock_devices(void);
+struct amdx_sim_dev *amdx_sim_find_locked(u32 id);
 
 /* amdx_sim_dev.c */
 const struct amdx_sim_model *amdx_sim_model_find(const char *name);
@@ -284,6 +287,9 @@ int amdx_sim_badpages_store(struct amdx_device *adev, const void *table,
 			    size_t len);
 void *amdx_sim_eeprom_read(const char *serial, size_t *len);
 void amdx_sim_eeprom_exit(void);
+
+/* amdx_sim_link.c */
+extern const struct file_operations amdx_sim_link_fault_fops;
 
 /* amdx_sim_debugfs.c */
 void amdx_sim_debugfs_init(void);

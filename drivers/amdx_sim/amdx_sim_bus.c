@@ -71,6 +71,43 @@ static struct amdx_sim_dev *amdx_sim_find(u32 id)
 	return NULL;
 }
 
+/**
+ * amdx_sim_lock_devices() - hold every live device still
+ *
+ * Creation and removal wait until amdx_sim_unlock_devices(); meanwhile
+ * amdx_sim_find_locked() finds a device whose core device is registered.
+ *
+ * Return: 0, or -EINTR for a signal while waiting.
+ */
+int amdx_sim_lock_devices(void)
+{
+	return mutex_lock_interruptible(&amdx_sim_lock);
+}
+
+/**
+ * amdx_sim_unlock_devices() - end amdx_sim_lock_devices()
+ */
+void amdx_sim_unlock_devices(void)
+{
+	mutex_unlock(&amdx_sim_lock);
+}
+
+/**
+ * amdx_sim_find_locked() - a live device by id
+ * @id: its id.
+ *
+ * Context: between amdx_sim_lock_devices() and amdx_sim_unlock_devices().
+ * Return: the device, registered with the core, or NULL.
+ */
+struct amdx_sim_dev *amdx_sim_find_locked(u32 id)
+{
+	struct amdx_sim_dev *sd;
+
+	lockdep_assert_held(&amdx_sim_lock);
+	sd = amdx_sim_enabled ? amdx_sim_find(id) : NULL;
+	return sd && sd->adev ? sd : NULL;
+}
+
 static int amdx_sim_parse_id(const char *s, u32 *id)
 {
 	if (kstrtou32(s, 10, id) || *id > AMDX_SIM_MAX_ID)

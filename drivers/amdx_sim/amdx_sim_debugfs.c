@@ -54,6 +54,10 @@
  *	``amdgpu_vram``).  Pages never used read zero, free pages what they
  *	held last; all of it zero without device-private memory.
  *
+ * ``/sys/kernel/debug/amdx_sim/link_fault`` (wo)
+ *	Faults on the fabric link between two simulated devices of one
+ *	hive, fed to the core as the link's reports (amdx_sim_link.c).
+ *
  * The knobs are atomics: debugfs writes them while the simulator consumes
  * them, with no lock between the two.
  */
@@ -178,6 +182,8 @@ static const struct file_operations amdx_sim_vram_data_fops = {
 void amdx_sim_debugfs_init(void)
 {
 	amdx_sim_debugfs_root = debugfs_create_dir("amdx_sim", NULL);
+	debugfs_create_file("link_fault", 0200, amdx_sim_debugfs_root, NULL,
+			    &amdx_sim_link_fault_fops);
 }
 
 /**

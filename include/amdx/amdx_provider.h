@@ -166,6 +166,19 @@ struct amdx_ras_error {
 	u64 address;
 };
 
+/*
+ * What a provider saw on one of a device's fabric links
+ * (amdx_link_report()): the link's raw reports, which the core's link
+ * model turns into a state with its hysteresis (Documentation/fabric.rst).
+ */
+#define AMDX_LINK_OBS_UP		0	/* trained, at @arg lanes */
+#define AMDX_LINK_OBS_DOWN		1	/* lost training */
+#define AMDX_LINK_OBS_WIDTH		2	/* retrained at @arg lanes */
+#define AMDX_LINK_OBS_REPLAY		3	/* @arg replays */
+#define AMDX_LINK_OBS_CE		4	/* @arg corrected errors */
+#define AMDX_LINK_OBS_UE		5	/* an uncorrected error */
+#define AMDX_LINK_OBS_COUNT		6
+
 /**
  * struct amdx_device_state - the parts of a device that change at runtime
  * @compute_mode: current %AMDX_COMPUTE_*.
@@ -323,5 +336,6 @@ int amdx_partition_of_instance(struct amdx_device *adev, u32 block,
 			       u32 instance, u32 *part);
 int amdx_partition_of_vram(struct amdx_device *adev, u64 address, u32 *mem,
 			   u32 *part);
+int amdx_link_report(struct amdx_device *adev, u32 peer, u32 obs, u32 arg);
 
 #endif /* _AMDX_PROVIDER_H_ */

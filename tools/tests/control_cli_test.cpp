@@ -939,7 +939,7 @@ TEST_F(ControlCli, MonitorErrors) {
                  "--kinds: invalid event kind 'oops' (expected {all,lost,error,page_pending,"
                  "page_retired,poison_consumed,action_start,action_end,partition_quarantined,"
                  "partition_restored,partition_offline,vf_reset,device_reset_begin,"
-                 "device_reset_end,rma,partition_switch,migrate,drained,recovery}) "
+                 "device_reset_end,rma,partition_switch,migrate,drained,recovery,link}) "
                  "(see 'amdx monitor --help')");
     expect_error(run({"monitor", "gpu0"}), 2,
                  "invalid device 'gpu0' (expected an id, a PCI address, serial:SERIAL, 'all' or "
@@ -1082,7 +1082,7 @@ TEST_F(ControlCli, HelpListsTheChoices) {
     const auto mon = run({"monitor", "--help"});
     EXPECT_NE(mon.out.find("{all,lost,error,page_pending,page_retired,"), std::string::npos)
         << mon.out;
-    EXPECT_NE(mon.out.find(",migrate,drained,recovery}"), std::string::npos) << mon.out;
+    EXPECT_NE(mon.out.find(",migrate,drained,recovery,link}"), std::string::npos) << mon.out;
 }
 
 // Nonzero error counters stand out (red) where a person reads them, zeros

@@ -213,6 +213,14 @@ std::vector<KindCase> kind_cases() {
         add("recovery", e, ev::Unknown{.raw = e});
     }
     {
+        auto e = raw(AMDX_EVENT_LINK); // the raw record, for now
+        e.type = AMDX_LINK_STATE_REPLAY;
+        e.instance = 5;
+        e.data[0] = AMDX_LINK_CONTAIN_MOVE;
+        e.data[1] = 2;
+        add("link", e, ev::Unknown{.raw = e});
+    }
+    {
         auto e = raw(AMDX_EVENT_KIND_COUNT + 3); // from a newer kernel
         e.data[0] = 1;
         add("unknown", e, ev::Unknown{.raw = e});

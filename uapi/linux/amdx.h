@@ -44,7 +44,7 @@
  * each list in the order of the sections), never appended at the end.
  */
 #define AMDX_UAPI_VERSION_MAJOR		1
-#define AMDX_UAPI_VERSION_MINOR		1
+#define AMDX_UAPI_VERSION_MINOR		2
 
 /* Name of the control misc device node: /dev/amdx */
 #define AMDX_DEVICE_NAME		"amdx"
@@ -102,6 +102,7 @@
 #define AMDX_QUERY_BADPAGES		8	/* bad-page table, header + records */
 #define AMDX_QUERY_RESET_SCOPE		9	/* struct amdx_reset_scope */
 #define AMDX_QUERY_STATS		10	/* struct amdx_device_stats */
+#define AMDX_QUERY_LINKS		11	/* struct amdx_query_links (minor 2) */
 
 /**
  * struct amdx_query - argument of %AMDX_IOC_QUERY
@@ -1307,6 +1308,99 @@ struct amdx_recovery {
 };
 
 /*
+ * Fabric links (minor 2; Documentation/fabric.rst): the links between the
+ * devices of a hive, each a fault domain of its own.  %AMDX_QUERY_LINKS on
+ * a device fd lists every link of the device's hive; %AMDX_EVENT_LINK
+ * reports each change of a link's state to the devices at both its ends.
+ */
+
+/* A link's state (struct amdx_link_info.state), mildest first. */
+#define AMDX_LINK_STATE_UP		0	/* in service at full width */
+#define AMDX_LINK_STATE_DEGRADED	1	/* trained below full width */
+#define AMDX_LINK_STATE_REPLAY		2	/* a replay storm */
+#define AMDX_LINK_STATE_DOWN		3	/* down, or held down */
+#define AMDX_LINK_STATE_PARKED		4	/* out of use: a peer parked */
+#define AMDX_LINK_STATE_COUNT		5
+
+/* What a link is (struct amdx_link_info.kind). */
+#define AMDX_LINK_KIND_XGMI		0
+#define AMDX_LINK_KIND_SCALEUP		1
+#define AMDX_LINK_KIND_COUNT		2
+
+/* The containment a link's state asks for, smallest first. */
+#define AMDX_LINK_CONTAIN_NONE		0	/* the link is up */
+#define AMDX_LINK_CONTAIN_AVOID		1	/* no new placement across it */
+#define AMDX_LINK_CONTAIN_MOVE		2	/* and move what crosses it */
+#define AMDX_LINK_CONTAIN_PARK		3	/* and park peers left unreached */
+#define AMDX_LINK_CONTAIN_COUNT		4
+
+/* struct amdx_link_info.flags */
+/* The route between the link's ends avoids it or is longer than one hop. */
+#define AMDX_LINK_F_ROUTE_DEGRADED	_BITUL(0)
+
+/**
+ * struct amdx_link_info - one link in %AMDX_QUERY_LINKS
+ * @link: its index in the hive's list (%AMDX_EVENT_LINK's instance).
+ * @kind: %AMDX_LINK_KIND_*.
+ * @device: the amdx device ids of its two ends.
+ * @port: the port of each end the link leaves from.
+ * @width_max: lanes at full width.
+ * @width: lanes now.
+ * @state: %AMDX_LINK_STATE_*.
+ * @contain: the %AMDX_LINK_CONTAIN_* its state asks for.
+ * @hops: hops of the route between its two ends now: 1 over the link, more
+ *	around it (a link not up is avoided where the mesh allows), 0 when no
+ *	route is left.
+ * @flags: %AMDX_LINK_F_*.
+ * @pad: zero.
+ * @ce: corrected errors.
+ * @ue: uncorrected errors.
+ * @replays: replays.
+ * @width_changes: retrainings at another width.
+ * @downs: losses of training (and uncorrected errors).
+ * @state_changes: changes of @state.
+ * @time_ns: per %AMDX_LINK_STATE_*, nanoseconds spent in it.
+ * @reserved: zero.
+ */
+struct amdx_link_info {
+	__u32 link;
+	__u32 kind;
+	__u32 device[2];
+	__u8 port[2];
+	__u8 width_max;
+	__u8 width;
+	__u32 state;
+	__u32 contain;
+	__u32 hops;
+	__u32 flags;
+	__u32 pad;
+	__u64 ce;
+	__u64 ue;
+	__u64 replays;
+	__u64 width_changes;
+	__u64 downs;
+	__u64 state_changes;
+	__u64 time_ns[5];
+	__u64 reserved[2];
+};
+
+/**
+ * struct amdx_query_links - result of %AMDX_QUERY_LINKS (device fds)
+ * @hive_id: the device's hive, 0 when it is in none (then no links).
+ * @num_links: entries in @links.
+ * @entry_size: bytes per entry, at least %AMDX_LINK_INFO_SIZE_VER0.
+ * @reserved: zero.
+ * @links: the links of the hive, by index; the whole list must fit.
+ */
+struct amdx_query_links {
+	__u64 hive_id;
+	__u32 num_links;
+	__u32 entry_size;
+	__u64 reserved;
+	struct amdx_link_info links[];
+};
+
+/*
  * Event log: a device fd's %AMDX_IOC_EVENT_SUBSCRIBE returns an event fd.
  * read() returns whole records (a buffer shorter than one is -EINVAL);
  * poll()/epoll report EPOLLIN when a record is waiting.
@@ -1353,6 +1447,13 @@ struct amdx_recovery {
  *			action (0: this record itself); data[0] %AMDX_RECOVERY_SUM_* of the action
  *			now pending (none once cleared); data[1] est. ms
  *			(PENDING), 0 or -errno (the others).
+ * LINK:		(minor 2) a link of the device's hive changed
+ *			state: instance the link (%AMDX_QUERY_LINKS);
+ *			type its new %AMDX_LINK_STATE_*; block the one
+ *			before; address the device at its other end;
+ *			data[0] the %AMDX_LINK_CONTAIN_* it asks for;
+ *			data[1] hops between its ends now (0: no route).
+ *			Emitted to the devices at both ends.
  *
  * A pid (POISON_CONSUMED, MIGRATE, DRAINED) is the thread-group id in the
  * subscriber's pid namespace, for a subscriber with CAP_SYS_ADMIN or the
@@ -1377,7 +1478,8 @@ struct amdx_recovery {
 #define AMDX_EVENT_MIGRATE		15
 #define AMDX_EVENT_DRAINED		16
 #define AMDX_EVENT_RECOVERY		17
-#define AMDX_EVENT_KIND_COUNT		18
+#define AMDX_EVENT_LINK			18
+#define AMDX_EVENT_KIND_COUNT		19
 #define AMDX_EVENT_MASK_ALL		((1ULL << AMDX_EVENT_KIND_COUNT) - 1)
 
 /* AMDX_EVENT_RECOVERY.type */
@@ -1511,6 +1613,7 @@ struct amdx_event_subscribe {
 #define AMDX_VF_INFO_SIZE_VER0			80
 #define AMDX_RAS_COUNTERS_SIZE_VER0		48
 #define AMDX_RECOVERY_PROCESS_SIZE_VER0		40
+#define AMDX_LINK_INFO_SIZE_VER0		144
 #define AMDX_EVENT_SIZE_VER0			64
 
 #define AMDX_IOCTL_BASE			0xA7

@@ -706,6 +706,37 @@ static void routes_match_bfs(struct kunit *test)
 	KUNIT_EXPECT_GT(test, cut, 0);
 }
 
+/*
+ * A device leaving a hive of 8 takes its 7 links; the other 21 keep their
+ * ends (renumbered past it), state and counters, and the topology stays
+ * consistent.
+ */
+static void removed_device_takes_its_links(struct kunit *test)
+{
+	struct amdx_link_topo *t = mesh(test, 8);
+	u32 l46 = link_of(test, t, 4, 6), i;
+
+	KUNIT_EXPECT_EQ(test, amdx_link_observe(t, l46, AMDX_LINK_OBS_WIDTH, 8,
+						MS), 1);
+	KUNIT_EXPECT_EQ(test, amdx_link_remove_ep(t, 3), 7);
+	KUNIT_EXPECT_EQ(test, t->num_eps, 7U);
+	KUNIT_EXPECT_EQ(test, t->num_links, 21U);
+	KUNIT_EXPECT_EQ(test, amdx_link_topo_check(t), 0);
+	/* Device 4 is endpoint 3 now, device 6 endpoint 5. */
+	KUNIT_EXPECT_EQ(test, t->ep[3].device, 4U);
+	l46 = link_of(test, t, 3, 5);
+	KUNIT_EXPECT_EQ(test, t->link[l46].state, AMDX_LINK_STATE_DEGRADED);
+	KUNIT_EXPECT_EQ(test, t->link[l46].c.width_changes, 1ULL);
+	for (i = 0; i < t->num_links; i++)
+		if (i != l46)
+			KUNIT_EXPECT_EQ(test, t->link[i].state,
+					AMDX_LINK_STATE_UP);
+	KUNIT_EXPECT_EQ(test, amdx_link_remove_ep(t, 7), -EINVAL);
+	KUNIT_EXPECT_EQ(test, amdx_link_remove_ep(t, 6), 6);
+	KUNIT_EXPECT_EQ(test, t->num_links, 15U);
+	KUNIT_EXPECT_EQ(test, amdx_link_topo_check(t), 0);
+}
+
 static struct kunit_case amdx_link_model_cases[] = {
 	KUNIT_CASE(mesh_of_8_is_28_links),
 	KUNIT_CASE(pod_of_72_in_18_domains),
@@ -719,6 +750,7 @@ static struct kunit_case amdx_link_model_cases[] = {
 	KUNIT_CASE(invalid_input),
 	KUNIT_CASE(full_topologies),
 	KUNIT_CASE(routes_match_bfs),
+	KUNIT_CASE(removed_device_takes_its_links),
 	{}
 };
 

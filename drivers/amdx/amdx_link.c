@@ -1,0 +1,556 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Copyright (C) 2026 The amdx authors
+ */
+/**
+ * DOC: Hive links
+ *
+ * Every XGMI hive (the devices registered with one non-zero hive id) owns
+ * one link topology of the link model (amdx_link_model.c): a full mesh of
+ * its members, 16-lane XGMI links, grown as each member registers (member
+ * k reaches member m on its lowest free port, so a hive registered in
+ * order has the model's golden mesh: 8 devices, 7 links each) and shrunk
+ * as one unregisters.  At most %AMDX_LINK_HIVE_MAX members get links.
+ *
+ * A provider reports what it sees on a link with amdx_link_report(); the
+ * model's state machine and its hysteresis decide the state (a flapping
+ * link is held down, never toggled per report), and a worker lets time
+ * pass while a link is held down or storming.  Every change of a link's
+ * state is an %AMDX_EVENT_LINK record to the devices at both its ends,
+ * lossless like every event, with the containment the new state asks for
+ * (amdx_link_contain()).  When taking the link out of use leaves a peer
+ * with no route, the peer is parked (each of its links then reports its
+ * own change) and only then the recovery ladder is asked for its rung: a
+ * device fault on the one local device parked, a fabric fault (the hive
+ * rung) on the lowest one when several are; amdx_recovery_fault() sets the
+ * pending action with the blast radius the recovery model computes.
+ *
+ * %AMDX_QUERY_LINKS lists a hive's links with their counters, the
+ * containment each asks for and the hops of the route between its ends
+ * now (around it when it is not up).
+ *
+ * Locking: &amdx_link_lock (a mutex) protects the hive list and every
+ * topology; it nests under a device's lock (the query) and over the event
+ * log's lock, and is never held while taking a device's or RAS lock: the
+ * escalation runs after it is dropped.
+ */
+#include <linux/errno.h>
+#include <linux/kref.h>
+#include <linux/ktime.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/overflow.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/workqueue.h>
+
+#include "amdx_core.h"
+#include "amdx_event.h"
+#include "amdx_link.h"
+#include "amdx_link_model.h"
+#include "amdx_ras_types.h"
+#include "amdx_recovery.h"
+
+/* Most members of a hive with links (the model's mesh). */
+#define AMDX_LINK_HIVE_MAX	16
+/* Lanes of an XGMI link at full width. */
+#define AMDX_LINK_XGMI_WIDTH	16
+/* How often time passes on a hive with a link held down or storming. */
+#define AMDX_LINK_TICK		(HZ / 4)
+
+/**
+ * struct amdx_link_hive - the links of one hive
+ * @node: entry in &amdx_link_hives.
+ * @hive_id: the hive.
+ * @dev: per endpoint of @topo, its device (not referenced: a device
+ *	leaves in its REMOVE stage, before it is freed).
+ * @seen: per link, the state last reported.
+ * @path: scratch for routes.
+ * @topo: the topology.
+ */
+struct amdx_link_hive {
+	struct list_head node;
+	u64 hive_id;
+	struct amdx_device *dev[AMDX_LINK_HIVE_MAX];
+	u8 seen[AMDX_LINK_MAX_LINKS];
+	struct amdx_link_path path;
+	struct amdx_link_topo topo;
+};
+
+static_assert(sizeof(struct amdx_link_info) >= AMDX_LINK_INFO_SIZE_VER0);
+static_assert(sizeof_field(struct amdx_link_info, time_ns) ==
+	      AMDX_LINK_STATE_COUNT * sizeof(u64));
+
+/* The recovery rungs a containment asked for, run after the lock. */
+struct amdx_link_escalation {
+	u32 n;
+	u32 device[AMDX_LINK_HIVE_MAX];
+	u32 rung[AMDX_LINK_HIVE_MAX];
+};
+
+static LIST_HEAD(amdx_link_hives);
+static DEFINE_MUTEX(amdx_link_lock);	/* see the DOC block */
+
+static void amdx_link_tick_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(amdx_link_tick_work, amdx_link_tick_fn);
+
+static struct amdx_link_hive *amdx_link_hive_find(u64 hive_id)
+{
+	struct amdx_link_hive *h;
+
+	if (!hive_id)
+		return NULL;
+	list_for_each_entry(h, &amdx_link_hives, node)
+		if (h->hive_id == hive_id)
+			return h;
+	return NULL;
+}
+
+static u32 amdx_link_ep_of(const struct amdx_link_hive *h,
+			   const struct amdx_device *adev)
+{
+	u32 i;
+
+	for (i = 0; i < h->topo.num_eps; i++)
+		if (h->dev[i] == adev)
+			return i;
+	return AMDX_LINK_NONE;
+}
+
+static u32 amdx_link_ep_of_id(const struct amdx_link_hive *h, u32 id)
+{
+	u32 i;
+
+	for (i = 0; i < h->topo.num_eps; i++)
+		if (h->topo.ep[i].device == id)
+			return i;
+	return AMDX_LINK_NONE;
+}
+
+/* The lowest port of @ep no link uses. */
+static u8 amdx_link_free_port(const struct amdx_link_topo *t, u32 ep)
+{
+	DECLARE_BITMAP(used, AMDX_LINK_HIVE_MAX);
+	u32 i, e;
+
+	bitmap_zero(used, AMDX_LINK_HIVE_MAX);
+	for (i = 0; i < t->num_links; i++)
+		for (e = 0; e < 2; e++)
+			if (t->link[i].ep[e] == ep &&
+			    t->link[i].port[e] < AMDX_LINK_HIVE_MAX)
+				__set_bit(t->link[i].port[e], used);
+	return find_first_zero_bit(used, AMDX_LINK_HIVE_MAX);
+}
+
+/* A link not up is routed around where the mesh allows. */
+static u32 amdx_link_hops_now(struct amdx_link_hive *h, u32 i, bool *degraded)
+{
+	const struct amdx_link *l = &h->topo.link[i];
+	u32 avoid = l->state == AMDX_LINK_STATE_UP ? AMDX_LINK_NONE : i;
+	int ret;
+
+	ret = amdx_link_route(&h->topo, l->ep[0], l->ep[1], avoid, &h->path);
+	if (ret) {
+		if (degraded)
+			*degraded = true;
+		return 0;
+	}
+	if (degraded)
+		*degraded = h->path.degraded || h->path.hops > 1 ||
+			    !amdx_link_route_crosses(&h->path, i);
+	return h->path.hops;
+}
+
+static void amdx_link_emit(struct amdx_link_hive *h, u32 i, u32 old,
+			   u32 state, u32 action, u32 hops)
+{
+	const struct amdx_link_topo *t = &h->topo;
+	const struct amdx_link *l = &t->link[i];
+	u32 e;
+
+	for (e = 0; e < 2; e++) {
+		struct amdx_event ev = {
+			.kind = AMDX_EVENT_LINK,
+			.block = old,
+			.type = state,
+			.instance = i,
+			.partition = AMDX_RAS_PARTITION_ALL,
+			.address = t->ep[l->ep[!e]].device,
+			.data = { action, hops },
+		};
+
+		amdx_event_emit(h->dev[l->ep[e]], &ev);
+	}
+}
+
+/* What a state asks for when the model could not say (no memory). */
+static u32 amdx_link_contain_fallback(u32 state)
+{
+	if (state == AMDX_LINK_STATE_UP)
+		return AMDX_LINK_CONTAIN_NONE;
+	return state == AMDX_LINK_STATE_DEGRADED ? AMDX_LINK_CONTAIN_AVOID :
+	       AMDX_LINK_CONTAIN_MOVE;
+}
+
+static void amdx_link_escalate_add(struct amdx_link_escalation *esc,
+				   u32 device, u32 rung)
+{
+	if (esc->n < AMDX_LINK_HIVE_MAX) {
+		esc->device[esc->n] = device;
+		esc->rung[esc->n] = rung;
+		esc->n++;
+	}
+}
+
+/*
+ * Report every link whose state changed since it was last reported, with
+ * the containment it asks for; park the peers a containment leaves with no
+ * route (their links' changes are reported in turn) and note the rung.
+ */
+static void amdx_link_sync(struct amdx_link_hive *h, u64 now_ns,
+			   struct amdx_link_escalation *esc)
+{
+	struct amdx_link_topo *t = &h->topo;
+	struct amdx_link_containment c;
+	bool again = true;
+	u32 i, old, state;
+	int ret;
+
+	while (again) {
+		again = false;
+		for (i = 0; i < t->num_links; i++) {
+			if (t->link[i].state == h->seen[i])
+				continue;
+			old = h->seen[i];
+			state = t->link[i].state;
+			h->seen[i] = state;
+			ret = amdx_link_contain(t, i, &c);
+			if (ret) {
+				pr_warn_ratelimited("amdx: hive %llx: link %u: no containment (%d)\n",
+						    h->hive_id, i, ret);
+				c.action = amdx_link_contain_fallback(state);
+				c.num_parked = 0;
+			}
+			if (c.num_parked) {
+				if (amdx_link_park_peers(t, &c, now_ns) > 0)
+					again = true;
+				if (c.escalate != AMDX_RECOVER_NONE)
+					amdx_link_escalate_add(esc, c.device,
+							       c.escalate);
+			}
+			/* Parking may have moved the link on: its own record. */
+			amdx_link_emit(h, i, old, state, c.action,
+				       amdx_link_hops_now(h, i, NULL));
+		}
+	}
+}
+
+/* Time can change a link's state: it is held down or storming. */
+static bool amdx_link_timed(const struct amdx_link_topo *t)
+{
+	u32 i;
+
+	for (i = 0; i < t->num_links; i++) {
+		const struct amdx_link *l = &t->link[i];
+
+		if (l->state == AMDX_LINK_STATE_REPLAY ||
+		    (l->state == AMDX_LINK_STATE_DOWN && l->trained))
+			return true;
+	}
+	return false;
+}
+
+static void amdx_link_escalate(const struct amdx_link_escalation *esc)
+{
+	struct amdx_device *adev;
+	u32 i, kind;
+	int ret;
+
+	for (i = 0; i < esc->n; i++) {
+		adev = amdx_device_get(esc->device[i]);
+		if (!adev)
+			continue;
+		kind = esc->rung[i] == AMDX_RECOVER_HIVE ? AMDX_FAULT_FABRIC :
+		       AMDX_FAULT_DEVICE_UE;
+		mutex_lock(&adev->ras->lock);
+		ret = amdx_recovery_fault(adev, kind, AMDX_RAS_PARTITION_ALL,
+					  AMDX_VF_NONE, NULL);
+		mutex_unlock(&adev->ras->lock);
+		amdx_warn(adev, "parked: no fabric route left; recovery rung %u (%d)\n",
+			  esc->rung[i], ret);
+		amdx_device_put(adev);
+	}
+}
+
+static void amdx_link_tick_fn(struct work_struct *work)
+{
+	struct amdx_link_escalation esc = {};
+	struct amdx_link_hive *h;
+	bool timed = false;
+	u64 now;
+	u32 i;
+
+	mutex_lock(&amdx_link_lock);
+	now = ktime_get_ns();
+	list_for_each_entry(h, &amdx_link_hives, node) {
+		for (i = 0; i < h->topo.num_links; i++)
+			amdx_link_tick(&h->topo, i, now);
+		amdx_link_sync(h, now, &esc);
+		timed |= amdx_link_timed(&h->topo);
+	}
+	if (timed)
+		schedule_delayed_work(&amdx_link_tick_work, AMDX_LINK_TICK);
+	mutex_unlock(&amdx_link_lock);
+	amdx_link_escalate(&esc);
+}
+
+/**
+ * amdx_link_report() - a provider's report of what one link did
+ * @adev: the device at one end of the link.
+ * @peer: the amdx device id at its other end (amdx_device_id()), a member
+ *	of the same hive.
+ * @obs: %AMDX_LINK_OBS_*.
+ * @arg: lanes for %AMDX_LINK_OBS_UP and %AMDX_LINK_OBS_WIDTH (1 up to the
+ *	link's full width), a count for %AMDX_LINK_OBS_REPLAY and
+ *	%AMDX_LINK_OBS_CE; ignored otherwise.
+ *
+ * Feeds the report to the link's state machine (Documentation/fabric.rst):
+ * counters always; the state through the hysteresis.  A change of state
+ * is reported and contained before this returns, a peer left with no
+ * route parked and its recovery rung set.  May sleep.
+ *
+ * Return: 0; -EINVAL for an unknown report or lanes out of range; -ENODEV
+ * for a device in no hive, or beyond the hive's %AMDX_LINK_HIVE_MAX
+ * members with links; -ENOENT for a peer that is no other member of it.
+ */
+int amdx_link_report(struct amdx_device *adev, u32 peer, u32 obs, u32 arg)
+{
+	struct amdx_link_escalation esc = {};
+	struct amdx_link_hive *h;
+	u32 a, b, l;
+	int ret;
+
+	if (obs >= AMDX_LINK_OBS_COUNT) {
+		amdx_dbg(adev, "link report: unknown report %u\n", obs);
+		return -EINVAL;
+	}
+	mutex_lock(&amdx_link_lock);
+	h = amdx_link_hive_find(adev->desc.hive_id);
+	a = h ? amdx_link_ep_of(h, adev) : AMDX_LINK_NONE;
+	if (a == AMDX_LINK_NONE) {
+		amdx_dbg(adev, "link report: the device has no fabric links\n");
+		ret = -ENODEV;
+		goto out;
+	}
+	b = amdx_link_ep_of_id(h, peer);
+	l = b == AMDX_LINK_NONE || b == a ? AMDX_LINK_NONE :
+	    amdx_link_find(&h->topo, a, b);
+	if (l == AMDX_LINK_NONE) {
+		amdx_dbg(adev, "link report: no link to device %u\n", peer);
+		ret = -ENOENT;
+		goto out;
+	}
+	ret = amdx_link_observe(&h->topo, l, obs, arg, ktime_get_ns());
+	if (ret < 0) {
+		amdx_dbg(adev, "link report: lanes %u outside 1..%u\n", arg,
+			 h->topo.link[l].width_max);
+		goto out;
+	}
+	ret = 0;
+	amdx_link_sync(h, ktime_get_ns(), &esc);
+	if (amdx_link_timed(&h->topo))
+		schedule_delayed_work(&amdx_link_tick_work, AMDX_LINK_TICK);
+out:
+	mutex_unlock(&amdx_link_lock);
+	amdx_link_escalate(&esc);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(amdx_link_report);
+
+/* Joins @adev to its hive's mesh; a hive full already leaves it out. */
+static int amdx_link_join(struct amdx_device *adev)
+{
+	struct amdx_link_hive *h;
+	struct amdx_link_topo *t;
+	u64 now = ktime_get_ns();
+	u32 m;
+	int e, l;
+
+	mutex_lock(&amdx_link_lock);
+	h = amdx_link_hive_find(adev->desc.hive_id);
+	if (!h) {
+		h = kvzalloc(sizeof(*h), GFP_KERNEL);
+		if (!h) {
+			mutex_unlock(&amdx_link_lock);
+			return -ENOMEM;
+		}
+		h->hive_id = adev->desc.hive_id;
+		amdx_link_policy_default(&h->topo.policy);
+		list_add_tail(&h->node, &amdx_link_hives);
+	}
+	t = &h->topo;
+	if (t->num_eps >= AMDX_LINK_HIVE_MAX) {
+		amdx_info(adev, "hive %llx has %u members with links already: none for this one\n",
+			  h->hive_id, t->num_eps);
+		mutex_unlock(&amdx_link_lock);
+		return 0;
+	}
+	e = amdx_link_add_ep(t, AMDX_LINK_EP_LOCAL, adev->id, adev->id, 0);
+	if (e < 0) {
+		if (!t->num_eps) {
+			list_del(&h->node);
+			kvfree(h);
+		}
+		mutex_unlock(&amdx_link_lock);
+		return e;
+	}
+	h->dev[e] = adev;
+	for (m = 0; m < e; m++) {
+		l = amdx_link_add(t, AMDX_LINK_KIND_XGMI, m,
+				  amdx_link_free_port(t, m), e,
+				  amdx_link_free_port(t, e),
+				  AMDX_LINK_XGMI_WIDTH, now);
+		if (l < 0)
+			break;
+		h->seen[l] = t->link[l].state;
+	}
+	mutex_unlock(&amdx_link_lock);
+	return 0;
+}
+
+/* REMOVE: the device's endpoint and links leave the hive. */
+static void amdx_link_leave(struct amdx_device *adev)
+{
+	struct amdx_link_hive *h;
+	bool last;
+	u32 e, i;
+
+	mutex_lock(&amdx_link_lock);
+	h = amdx_link_hive_find(adev->desc.hive_id);
+	e = h ? amdx_link_ep_of(h, adev) : AMDX_LINK_NONE;
+	if (e != AMDX_LINK_NONE) {
+		amdx_link_remove_ep(&h->topo, e);
+		memmove(&h->dev[e], &h->dev[e + 1],
+			(AMDX_LINK_HIVE_MAX - e - 1) * sizeof(h->dev[0]));
+		h->dev[AMDX_LINK_HIVE_MAX - 1] = NULL;
+		for (i = 0; i < h->topo.num_links; i++)
+			h->seen[i] = h->topo.link[i].state;
+		if (!h->topo.num_eps) {
+			list_del(&h->node);
+			kvfree(h);
+		}
+	}
+	last = list_empty(&amdx_link_hives);
+	mutex_unlock(&amdx_link_lock);
+	if (!last)
+		return;
+	/* No hive left to tick: module unload must not find it queued. */
+	cancel_delayed_work_sync(&amdx_link_tick_work);
+	/* A hive that registered meanwhile keeps its tick. */
+	mutex_lock(&amdx_link_lock);
+	list_for_each_entry(h, &amdx_link_hives, node)
+		if (amdx_link_timed(&h->topo))
+			schedule_delayed_work(&amdx_link_tick_work,
+					      AMDX_LINK_TICK);
+	mutex_unlock(&amdx_link_lock);
+}
+
+/**
+ * amdx_link_device_init() - give a device of a hive its fabric links
+ * @adev: the device, not yet published.
+ *
+ * Return: 0, -ENOMEM, or -ENOSPC (no room for the teardown).
+ */
+int amdx_link_device_init(struct amdx_device *adev)
+{
+	int ret;
+
+	if (!adev->desc.hive_id)
+		return 0;
+	ret = amdx_link_join(adev);
+	if (ret)
+		return ret;
+	return amdx_device_add_action_or_reset(adev, AMDX_DEVICE_REMOVE,
+					       amdx_link_leave);
+}
+
+static void amdx_link_fill(struct amdx_link_hive *h, u32 i, u64 now,
+			   struct amdx_link_info *li)
+{
+	const struct amdx_link_topo *t = &h->topo;
+	const struct amdx_link *l = &t->link[i];
+	struct amdx_link_containment c;
+	bool degraded;
+	u32 s;
+
+	li->link = i;
+	li->kind = l->kind;
+	li->device[0] = t->ep[l->ep[0]].device;
+	li->device[1] = t->ep[l->ep[1]].device;
+	li->port[0] = l->port[0];
+	li->port[1] = l->port[1];
+	li->width_max = l->width_max;
+	li->width = l->width;
+	li->state = l->state;
+	li->contain = amdx_link_contain(t, i, &c) ?
+		      amdx_link_contain_fallback(l->state) : c.action;
+	li->hops = amdx_link_hops_now(h, i, &degraded);
+	if (degraded)
+		li->flags |= AMDX_LINK_F_ROUTE_DEGRADED;
+	li->ce = l->c.ce;
+	li->ue = l->c.ue;
+	li->replays = l->c.replays;
+	li->width_changes = l->c.width_changes;
+	li->downs = l->c.downs;
+	li->state_changes = l->c.state_changes;
+	for (s = 0; s < AMDX_LINK_STATE_COUNT; s++)
+		li->time_ns[s] = l->c.time_ns[s];
+	/* The current state's time up to now, without ticking. */
+	li->time_ns[l->state] += now - l->since_ns;
+}
+
+/**
+ * amdx_link_query() - %AMDX_QUERY_LINKS
+ * @file: a device fd; the dispatcher holds its device's lock for read.
+ * @q: the query.
+ *
+ * Return: 0; -EINVAL on /dev/amdx or with an id; -ENOSPC for a buffer
+ * that does not hold every link; -ENOMEM; -EFAULT.
+ */
+int amdx_link_query(struct amdx_file *file, struct amdx_query *q)
+{
+	struct amdx_device *adev = file->adev;
+	struct amdx_query_links *res;
+	struct amdx_link_hive *h;
+	u64 now;
+	size_t len;
+	u32 n, i;
+	int ret;
+
+	if (!adev || q->id)
+		return -EINVAL;
+	mutex_lock(&amdx_link_lock);
+	h = amdx_link_hive_find(adev->desc.hive_id);
+	n = h ? h->topo.num_links : 0;
+	len = struct_size(res, links, n);
+	if (q->size < len) {
+		mutex_unlock(&amdx_link_lock);
+		return amdx_query_out(adev, q, NULL, len, len);
+	}
+	/* Sized by the hive (at most 120 links), never by the caller. */
+	res = kzalloc(len, GFP_KERNEL);
+	if (!res) {
+		mutex_unlock(&amdx_link_lock);
+		return -ENOMEM;
+	}
+	res->hive_id = adev->desc.hive_id;
+	res->num_links = n;
+	res->entry_size = sizeof(res->links[0]);
+	now = ktime_get_ns();
+	for (i = 0; i < n; i++)
+		amdx_link_fill(h, i, now, &res->links[i]);
+	mutex_unlock(&amdx_link_lock);
+	ret = amdx_query_out(adev, q, res, len, len);
+	kfree(res);
+	return ret;
+}

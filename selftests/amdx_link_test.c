@@ -1,0 +1,466 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The fabric as a fault domain (Documentation/fabric.rst), end to end on
+ * an MI300X hive of 8 simulated devices (a full mesh, 28 links): a replay
+ * storm on one link changes that link alone, asks for its containment
+ * with the route around it, resets nothing, and clears when the storm
+ * ends; links going down one by one are routed around until a device has
+ * none left, and then that device alone is parked and given its recovery
+ * rung; a flapping link is held down (one state change for 50 flaps);
+ * every change arrives as an AMDX_EVENT_LINK record at both ends.
+ */
+#include <poll.h>
+
+#include "amdx_selftest.h"
+#include "amdx_harness.h"
+
+#define LNK_DEVS	8
+#define LNK_LINKS	(LNK_DEVS * (LNK_DEVS - 1) / 2)
+#define LNK_MAX_EVENTS	256
+#define LNK_HIVE	"model=mi300x vram=64 hive=11c0"
+#define LNK_FAULT	AMDX_SIM_DEBUGFS "/link_fault"
+/* What the harness waits at most for an event that must come. */
+#define LNK_WAIT_MS	(120 * 1000)
+
+struct lnk_dev {
+	unsigned int sim;
+	__u32 id;
+	int fd;
+	int ev;
+	struct amdx_event evs[LNK_MAX_EVENTS];
+	unsigned int nevs;
+};
+
+FIXTURE(lnk) {
+	int ctl;
+	unsigned int n;
+	struct lnk_dev d[LNK_DEVS];
+	char links_buf[sizeof(struct amdx_query_links) +
+		       LNK_LINKS * sizeof(struct amdx_link_info)];
+};
+
+FIXTURE_SETUP(lnk)
+{
+	struct amdx_event_subscribe sub = {
+		.mask = AMDX_EVENT_MASK_ALL,
+		.flags = AMDX_EVENT_F_NONBLOCK,
+	};
+	char bdf[AMDX_BDF_LEN];
+	struct lnk_dev *d;
+
+	self->n = 0;
+	self->ctl = open(AMDX_DEV_PATH, O_RDWR | O_CLOEXEC);
+	ASSERT_GE(self->ctl, 0);
+	if (amdx_provider_is_amdgpu())
+		SKIP(return, "the amdgpu provider does not claim %s",
+		     amdx_amdgpu_lacks(LNK_HIVE));
+	for (self->n = 0; self->n < LNK_DEVS; self->n++) {
+		d = &self->d[self->n];
+		d->sim = AMDX_SIM_ID_MOD(link, self->n);
+		d->fd = -1;
+		d->ev = -1;
+		d->nevs = 0;
+		amdx_sim_del(d->sim);
+		ASSERT_EQ(0, amdx_sim_new(d->sim, LNK_HIVE));
+		amdx_sim_bdf(d->sim, bdf, sizeof(bdf));
+		ASSERT_EQ(0, amdx_find_device(self->ctl, bdf, &d->id));
+		d->fd = amdx_device_open(self->ctl, d->id);
+		ASSERT_GE(d->fd, 0);
+		ASSERT_EQ(0, amdx_ioctl(d->fd, AMDX_IOC_EVENT_SUBSCRIBE, &sub));
+		d->ev = sub.fd;
+	}
+}
+
+FIXTURE_TEARDOWN(lnk)
+{
+	unsigned int i;
+
+	for (i = 0; i < self->n && i < LNK_DEVS; i++) {
+		if (self->d[i].ev >= 0)
+			close(self->d[i].ev);
+		if (self->d[i].fd >= 0)
+			close(self->d[i].fd);
+		amdx_sim_del(self->d[i].sim);
+	}
+	close(self->ctl);
+}
+
+/* Writes "@a @b @fault" (simulated device indices) to link_fault. */
+static int fault(FIXTURE_DATA(lnk) *self, unsigned int a, unsigned int b,
+		 const char *what)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "%u %u %s", self->d[a].sim, self->d[b].sim,
+		 what);
+	return amdx_sysfs_write(LNK_FAULT, buf);
+}
+
+/* Reads every waiting record of every device. */
+static void drain(struct __test_metadata *_metadata, FIXTURE_DATA(lnk) *self)
+{
+	struct lnk_dev *d;
+	unsigned int i;
+	ssize_t n;
+
+	for (i = 0; i < LNK_DEVS; i++) {
+		d = &self->d[i];
+		for (;;) {
+			n = read(d->ev, &d->evs[d->nevs],
+				 (LNK_MAX_EVENTS - d->nevs) * sizeof(d->evs[0]));
+			if (n < 0) {
+				ASSERT_EQ(EAGAIN, errno);
+				break;
+			}
+			d->nevs += n / sizeof(d->evs[0]);
+			ASSERT_LT(d->nevs, LNK_MAX_EVENTS);
+		}
+	}
+}
+
+static const struct amdx_query_links *links(struct __test_metadata *_metadata,
+					    FIXTURE_DATA(lnk) *self)
+{
+	struct amdx_query_links *q = (void *)self->links_buf;
+	__u32 size = sizeof(self->links_buf);
+
+	memset(self->links_buf, 0xa5, sizeof(self->links_buf));
+	EXPECT_EQ(0, amdx_query(self->d[0].fd, AMDX_QUERY_LINKS, 0, q, &size));
+	EXPECT_EQ(sizeof(self->links_buf), size);
+	EXPECT_EQ(LNK_LINKS, q->num_links);
+	EXPECT_EQ(sizeof(struct amdx_link_info), q->entry_size);
+	EXPECT_EQ(0x11c0, q->hive_id);
+	return q;
+}
+
+/* The index of the link between devices @a and @b (fixture indices). */
+static int link_of(FIXTURE_DATA(lnk) *self, const struct amdx_query_links *q,
+		   unsigned int a, unsigned int b)
+{
+	__u32 x = self->d[a].id, y = self->d[b].id;
+	unsigned int i;
+
+	for (i = 0; i < q->num_links; i++) {
+		const struct amdx_link_info *l = &q->links[i];
+
+		if ((l->device[0] == x && l->device[1] == y) ||
+		    (l->device[0] == y && l->device[1] == x))
+			return i;
+	}
+	return -1;
+}
+
+/* A link's LINK records on device @i, and no other link's. */
+static unsigned int link_events(struct __test_metadata *_metadata,
+				FIXTURE_DATA(lnk) *self, unsigned int i,
+				int link)
+{
+	const struct lnk_dev *d = &self->d[i];
+	unsigned int k, n = 0;
+
+	for (k = 0; k < d->nevs; k++) {
+		if (d->evs[k].kind != AMDX_EVENT_LINK)
+			continue;
+		EXPECT_EQ(link, (int)d->evs[k].instance);
+		n++;
+	}
+	return n;
+}
+
+static unsigned int count_kind(FIXTURE_DATA(lnk) *self, unsigned int i,
+			       __u16 kind)
+{
+	unsigned int k, n = 0;
+
+	for (k = 0; k < self->d[i].nevs; k++)
+		n += self->d[i].evs[k].kind == kind;
+	return n;
+}
+
+/* Nothing but @skip (a link, or -1) changed, counted anything, or moved. */
+static void untouched(struct __test_metadata *_metadata,
+		      const struct amdx_query_links *q, int skip, int skip2)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < q->num_links; i++) {
+		const struct amdx_link_info *l = &q->links[i];
+
+		if ((int)i == skip || (int)i == skip2)
+			continue;
+		n++;
+		EXPECT_EQ(i, l->link);
+		EXPECT_EQ(AMDX_LINK_KIND_XGMI, l->kind);
+		EXPECT_EQ(AMDX_LINK_STATE_UP, l->state);
+		EXPECT_EQ(AMDX_LINK_CONTAIN_NONE, l->contain);
+		EXPECT_EQ(1, l->hops);
+		EXPECT_EQ(0, l->flags);
+		EXPECT_EQ(16, l->width);
+		EXPECT_EQ(0, l->state_changes);
+		EXPECT_EQ(0, l->replays + l->ce + l->ue + l->downs +
+			     l->width_changes);
+		EXPECT_EQ(0, l->pad);
+	}
+	EXPECT_EQ(LNK_LINKS - (skip >= 0) - (skip2 >= 0), n);
+}
+
+/* Waits (poll, no sleep) for device @i's LINK record of @link in @state. */
+static bool wait_state(struct __test_metadata *_metadata,
+		       FIXTURE_DATA(lnk) *self, unsigned int i, int link,
+		       __u32 state)
+{
+	struct lnk_dev *d = &self->d[i];
+	struct pollfd p = { .fd = d->ev, .events = POLLIN };
+	unsigned int k, from = 0;
+
+	for (;;) {
+		for (k = from; k < d->nevs; k++)
+			if (d->evs[k].kind == AMDX_EVENT_LINK &&
+			    (int)d->evs[k].instance == link &&
+			    d->evs[k].type == state)
+				return true;
+		from = d->nevs;
+		if (poll(&p, 1, LNK_WAIT_MS) != 1)
+			return false;
+		drain(_metadata, self);
+	}
+}
+
+/*
+ * A replay storm on link 0-1: its records at both ends (up to replay,
+ * asking to move what crosses it, 2 hops around it), none elsewhere; the
+ * other 27 links untouched; no reset, no recovery action; and once the
+ * storm's window passes quietly the link comes back up by itself.
+ */
+TEST_F(lnk, replay_storm_stays_on_its_link)
+{
+	const struct amdx_query_links *q;
+	const struct amdx_link_info *l;
+	const struct amdx_event *e;
+	unsigned int i;
+	int L;
+
+	q = links(_metadata, self);
+	L = link_of(self, q, 0, 1);
+	ASSERT_GE(L, 0);
+	untouched(_metadata, q, -1, -1);
+
+	ASSERT_EQ(0, fault(self, 0, 1, "replay 100"));
+	drain(_metadata, self);
+	for (i = 0; i < 2; i++) {
+		ASSERT_GE(link_events(_metadata, self, i, L), 1);
+		e = &self->d[i].evs[0];
+		ASSERT_EQ(AMDX_EVENT_LINK, e->kind);
+		EXPECT_EQ(AMDX_LINK_STATE_REPLAY, e->type);
+		EXPECT_EQ(AMDX_LINK_STATE_UP, e->block);
+		EXPECT_EQ(self->d[!i].id, e->address);
+		EXPECT_EQ(AMDX_LINK_CONTAIN_MOVE, e->data[0]);
+		EXPECT_EQ(2, e->data[1]);
+		EXPECT_EQ(AMDX_RAS_PARTITION_ALL, e->partition);
+	}
+	for (i = 0; i < LNK_DEVS; i++) {
+		if (i >= 2)
+			EXPECT_EQ(0, link_events(_metadata, self, i, -1));
+		EXPECT_EQ(0, count_kind(self, i, AMDX_EVENT_DEVICE_RESET_BEGIN));
+		EXPECT_EQ(0, count_kind(self, i, AMDX_EVENT_RECOVERY));
+		EXPECT_EQ(0, count_kind(self, i, AMDX_EVENT_ACTION_START));
+	}
+
+	q = links(_metadata, self);
+	l = &q->links[L];
+	EXPECT_EQ(100, l->replays);
+	EXPECT_GE(l->state_changes, 1);
+	untouched(_metadata, q, L, -1);
+
+	/* The storm ends after a quiet window: the tick, not a sleep. */
+	ASSERT_TRUE(wait_state(_metadata, self, 0, L, AMDX_LINK_STATE_UP));
+	q = links(_metadata, self);
+	l = &q->links[L];
+	EXPECT_EQ(AMDX_LINK_STATE_UP, l->state);
+	EXPECT_EQ(AMDX_LINK_CONTAIN_NONE, l->contain);
+	EXPECT_EQ(1, l->hops);
+	EXPECT_EQ(2, l->state_changes);
+	EXPECT_GT(l->time_ns[AMDX_LINK_STATE_REPLAY], 0);
+	untouched(_metadata, q, L, -1);
+}
+
+/*
+ * Device 3's links go down one by one: each is routed around (2 hops)
+ * until the seventh leaves device 3 without a route: then device 3 alone
+ * is parked (its 7 links), it alone gets a recovery action (pending, not
+ * run: no reset), and the 21 links between the others never change.
+ */
+TEST_F(lnk, link_down_parks_only_the_peer_left_without_a_route)
+{
+	const struct amdx_query_links *q;
+	const struct amdx_event *e;
+	unsigned int i, k, parked;
+	int L[LNK_DEVS];
+
+	q = links(_metadata, self);
+	for (i = 0; i < LNK_DEVS; i++)
+		L[i] = i == 3 ? -1 : link_of(self, q, 3, i);
+
+	for (i = 0; i < LNK_DEVS; i++) {
+		if (i == 3)
+			continue;
+		ASSERT_EQ(0, fault(self, 3, i, "down"));
+		drain(_metadata, self);
+		if (i == 7)
+			break;
+		/* Still a route around it: down, move, 2 hops; no parking. */
+		e = &self->d[i].evs[self->d[i].nevs - 1];
+		ASSERT_EQ(AMDX_EVENT_LINK, e->kind);
+		EXPECT_EQ(L[i], (int)e->instance);
+		EXPECT_EQ(AMDX_LINK_STATE_DOWN, e->type);
+		EXPECT_EQ(AMDX_LINK_CONTAIN_MOVE, e->data[0]);
+		EXPECT_EQ(2, e->data[1]);
+		EXPECT_EQ(0, count_kind(self, 3, AMDX_EVENT_RECOVERY));
+	}
+
+	/* Device 3: 7 downs, then 7 parked links, and its recovery rung. */
+	parked = 0;
+	for (k = 0; k < self->d[3].nevs; k++) {
+		e = &self->d[3].evs[k];
+		if (e->kind == AMDX_EVENT_LINK &&
+		    e->type == AMDX_LINK_STATE_PARKED) {
+			EXPECT_EQ(AMDX_LINK_STATE_DOWN, e->block);
+			EXPECT_EQ(0, e->data[1]);
+			parked++;
+		}
+	}
+	EXPECT_EQ(7, parked);
+	EXPECT_EQ(14, count_kind(self, 3, AMDX_EVENT_LINK));
+	EXPECT_GE(count_kind(self, 3, AMDX_EVENT_RECOVERY), 1);
+	/* The last down asked for parking. */
+	for (k = 0; k < self->d[7].nevs; k++) {
+		e = &self->d[7].evs[k];
+		if (e->kind == AMDX_EVENT_LINK &&
+		    e->type == AMDX_LINK_STATE_DOWN) {
+			EXPECT_EQ(AMDX_LINK_CONTAIN_PARK, e->data[0]);
+			EXPECT_EQ(0, e->data[1]);
+		}
+	}
+	for (i = 0; i < LNK_DEVS; i++) {
+		EXPECT_EQ(0, count_kind(self, i, AMDX_EVENT_DEVICE_RESET_BEGIN));
+		if (i == 3)
+			continue;
+		/* Its link to device 3: down, then parked; nothing else. */
+		EXPECT_EQ(2, link_events(_metadata, self, i, L[i]));
+	}
+
+	q = links(_metadata, self);
+	for (i = 0; i < q->num_links; i++) {
+		const struct amdx_link_info *l = &q->links[i];
+		bool of3 = l->device[0] == self->d[3].id ||
+			   l->device[1] == self->d[3].id;
+
+		if (!of3) {
+			EXPECT_EQ(AMDX_LINK_STATE_UP, l->state);
+			EXPECT_EQ(0, l->state_changes);
+			EXPECT_EQ(1, l->hops);
+			continue;
+		}
+		EXPECT_EQ(AMDX_LINK_STATE_PARKED, l->state);
+		EXPECT_EQ(2, l->state_changes);
+		EXPECT_EQ(1, l->downs);
+		EXPECT_EQ(0, l->hops);
+		EXPECT_EQ(AMDX_LINK_F_ROUTE_DEGRADED, l->flags);
+	}
+}
+
+/* 50 flaps of link 4-5 in a row: one state change, held down. */
+TEST_F(lnk, flapping_is_held_down)
+{
+	const struct amdx_query_links *q;
+	const struct amdx_link_info *l;
+	const struct amdx_event *e;
+	int L;
+
+	q = links(_metadata, self);
+	L = link_of(self, q, 4, 5);
+	ASSERT_GE(L, 0);
+	ASSERT_EQ(0, fault(self, 4, 5, "flap 50"));
+	drain(_metadata, self);
+	/* A hold of 64 s after 50 flaps: the test is long done by then. */
+	ASSERT_EQ(1, link_events(_metadata, self, 4, L));
+	ASSERT_EQ(1, link_events(_metadata, self, 5, L));
+	e = &self->d[4].evs[0];
+	EXPECT_EQ(AMDX_LINK_STATE_DOWN, e->type);
+	EXPECT_EQ(AMDX_LINK_CONTAIN_MOVE, e->data[0]);
+	q = links(_metadata, self);
+	l = &q->links[L];
+	EXPECT_EQ(AMDX_LINK_STATE_DOWN, l->state);
+	EXPECT_EQ(50, l->downs);
+	EXPECT_EQ(1, l->state_changes);
+	EXPECT_EQ(2, l->hops);
+	EXPECT_EQ(AMDX_LINK_F_ROUTE_DEGRADED, l->flags);
+	untouched(_metadata, q, L, -1);
+}
+
+/* A width drop: degraded, avoid; CEs count and change nothing. */
+TEST_F(lnk, width_drop_degrades_and_ce_only_counts)
+{
+	const struct amdx_query_links *q;
+	const struct amdx_event *e;
+	int L, C;
+
+	q = links(_metadata, self);
+	L = link_of(self, q, 6, 7);
+	C = link_of(self, q, 2, 5);
+	ASSERT_EQ(0, fault(self, 6, 7, "width 8"));
+	ASSERT_EQ(0, fault(self, 2, 5, "ce 5"));
+	drain(_metadata, self);
+	ASSERT_EQ(1, link_events(_metadata, self, 7, L));
+	e = &self->d[7].evs[0];
+	EXPECT_EQ(AMDX_LINK_STATE_DEGRADED, e->type);
+	EXPECT_EQ(AMDX_LINK_CONTAIN_AVOID, e->data[0]);
+	EXPECT_EQ(2, e->data[1]);
+	EXPECT_EQ(0, link_events(_metadata, self, 2, -1));
+	q = links(_metadata, self);
+	EXPECT_EQ(8, q->links[L].width);
+	EXPECT_EQ(1, q->links[L].width_changes);
+	EXPECT_EQ(5, q->links[C].ce);
+	EXPECT_EQ(AMDX_LINK_STATE_UP, q->links[C].state);
+	EXPECT_EQ(0, q->links[C].state_changes);
+	untouched(_metadata, q, L, C);
+}
+
+/* Bad input: the errno and nothing changed. */
+TEST_F(lnk, bad_input)
+{
+	struct amdx_query_links small;
+	const struct amdx_query_links *q;
+	__u32 size;
+
+	EXPECT_EQ(-EINVAL, fault(self, 0, 1, "melt"));
+	EXPECT_EQ(-EINVAL, fault(self, 0, 1, "width 17"));
+	EXPECT_EQ(-EINVAL, fault(self, 0, 1, "width 0"));
+	EXPECT_EQ(-EINVAL, fault(self, 0, 1, "flap 0"));
+	EXPECT_EQ(-EINVAL, fault(self, 0, 1, "replay 0"));
+	EXPECT_EQ(-EINVAL, fault(self, 0, 1, "replay 1 2"));
+	EXPECT_EQ(-ENOENT, fault(self, 0, 0, "down"));
+	EXPECT_EQ(-EINVAL, amdx_sysfs_write(LNK_FAULT, "x 1 down"));
+	/* /dev/amdx has no hive; an id is refused. */
+	size = 0;
+	EXPECT_EQ(-EINVAL, amdx_query(self->ctl, AMDX_QUERY_LINKS, 0, NULL,
+				      &size));
+	size = 0;
+	EXPECT_EQ(-EINVAL, amdx_query(self->d[0].fd, AMDX_QUERY_LINKS, 1,
+				      NULL, &size));
+	/* The two-call protocol: the size, then -ENOSPC below it. */
+	size = 0;
+	EXPECT_EQ(0, amdx_query(self->d[0].fd, AMDX_QUERY_LINKS, 0, NULL,
+				&size));
+	EXPECT_EQ(sizeof(self->links_buf), size);
+	size = sizeof(small);
+	EXPECT_EQ(-ENOSPC, amdx_query(self->d[0].fd, AMDX_QUERY_LINKS, 0,
+				      &small, &size));
+	EXPECT_EQ(sizeof(self->links_buf), size);
+	drain(_metadata, self);
+	EXPECT_EQ(0, link_events(_metadata, self, 0, -1));
+	q = links(_metadata, self);
+	untouched(_metadata, q, -1, -1);
+}
+
+TEST_HARNESS_MAIN
