@@ -19,7 +19,7 @@ VM := tools/testing/vm
 export AMDX_WERROR
 
 .PHONY: all modules clean probes check check-loaded demo vm-shell lint tools \
-	bench help kdir fuzz docs coverage
+	bench help kdir fuzz docs coverage replay
 
 all: modules
 
@@ -94,6 +94,26 @@ fuzz:
 		build/vm/$$k/test/results.log; \
 	exit $$rc
 
+# Fault replay (Documentation/replay.rst): the loss per fault kind and
+# policy measured in the first kernel's test VM (amdx_replay_test on
+# REPLAY_HIVES hives of REPLAY_DEVS simulated MI300X), then the host's
+# seeded year at 1k, 16k and 100k GPUs; report and PNGs in build/replay.
+REPLAY_HIVES ?= 4
+REPLAY_DEVS ?= 8
+REPLAY_SEED ?= 35
+# Debian's, which python3-matplotlib serves.
+REPLAY_PYTHON ?= /usr/bin/python3
+replay:
+	$(VM)/deps.sh python3-matplotlib
+	SUITE=amdx_replay_test \
+	AMDX_QEMU_APPEND="amdx.replay_hives=$(REPLAY_HIVES) amdx.replay_devs=$(REPLAY_DEVS)" \
+	KERNELS=$(firstword $(KERNELS) 6.12) $(VM)/check.sh
+	mkdir -p build/replay
+	grep '# REPLAY ' build/vm/$(firstword $(KERNELS) 6.12)/test/results.log \
+		> build/replay/loss.log
+	$(REPLAY_PYTHON) tools/replay/amdx_replay.py build/replay/loss.log \
+		--seed $(REPLAY_SEED) --out build/replay
+
 help:
 	@echo "make [KDIR=...]   build amdx.ko and amdx_sim.ko (KDIR=$(KDIR))"
 	@echo "make check        all tests in QEMU (installs what it needs)"
@@ -103,5 +123,6 @@ help:
 	@echo "make lint         checkpatch, sparse, header and C++ lint"
 	@echo "make coverage     line/function coverage of the modules by all tests"
 	@echo "make docs         Documentation/ as HTML (build/docs); warnings fail"
+	@echo "make replay       fault replay: loss measured in the VM, a year at fleet scale"
 
 FORCE:

@@ -28,6 +28,7 @@
 #include "amdx_event.h"
 #include "amdx_hmm_devmove.h"
 #include "amdx_recovery.h"
+#include "amdx_recovery_policy.h"
 #include <amdx/amdx_vram.h>
 
 static struct dentry *amdx_debugfs_root;
@@ -145,6 +146,7 @@ int amdx_debugfs_add(struct amdx_device *adev)
 void amdx_debugfs_init(void)
 {
 	amdx_debugfs_root = debugfs_create_dir("amdx", NULL);
+	amdx_recovery_policy_debugfs_add(amdx_debugfs_root);
 }
 
 /**
@@ -153,4 +155,5 @@ void amdx_debugfs_init(void)
 void amdx_debugfs_fini(void)
 {
 	debugfs_remove_recursive(amdx_debugfs_root);
+	amdx_recovery_policy_reset();
 }

@@ -64,6 +64,7 @@
 #include "amdx_ras_types.h"
 #include "amdx_recovery.h"
 #include "amdx_recovery_model.h"
+#include "amdx_recovery_policy.h"
 #include "amdx_viewer.h"
 
 /* A node reboot's estimate: amdx's figure, no device reports one. */
@@ -341,6 +342,10 @@ int amdx_recovery_fault(struct amdx_device *adev, u32 kind, u32 partition,
 	if (!ret && c) {
 		f.device = c->self;
 		ret = amdx_recovery_choose(&c->topo, &f, &action);
+		/* A replay baseline's action instead (amdx_recovery_policy.c). */
+		if (!ret)
+			action = amdx_recovery_policy_map(amdx_recovery_policy_get(),
+							  &c->topo, &f, action);
 		if (!ret)
 			sum = amdx_recovery_sum_of(c, &f, action, &sc);
 	} else if (!ret && amdx_recovery_need(kind) != AMDX_RECOVER_NONE) {

@@ -1,0 +1,606 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fault replay, step 1 (Documentation/replay.rst): the loss per fault
+ * kind, measured through the real path under each recovery policy.
+ *
+ * A fleet of simulated MI300X hives (AMDX_REPLAY_HIVES or amdx.replay_hives,
+ * default 2, at most 4, of AMDX_REPLAY_DEVS or amdx.replay_devs devices,
+ * default 2, at most 8; hive 2N in SPX/NPS1, 2N+1 in CPX/NPS4).  For each
+ * fault, every compute partition of the faulted hive holds a workload
+ * process, its data (checksummed pages) migrated to that partition's
+ * memory partition, and so does a sentinel partition of the next hive.  For
+ * each policy (debugfs amdx/recovery_policy) a fresh fleet; for each hive
+ * and fault kind, one fault on the hive's first device through the uapi
+ * (AMDX_IOC_RAS_INJECT) or the core's fault hook (debugfs recovery_fault,
+ * for faults the RAS blocks do not model); the containment ladder acts,
+ * then the action left pending runs (AMDX_IOC_RECOVERY_RUN, stopping
+ * holders, others allowed), as an operator's automation would; node and
+ * rma, which amdx cannot run, are taken from the plan.  Recorded per row:
+ * workload processes killed, processes alive whose data no longer
+ * checksums, devices reset (DEVICE_RESET_BEGIN), partitions reset
+ * (those devices' and PARTITION_QUARANTINED), the estimate of the action
+ * (RECOVERY PENDING data[1], the provider's reset_ms figures).  Each row
+ * is a "# REPLAY {json}" line.
+ *
+ * Fails when amdx's policy loses more processes, devices or partitions
+ * than a baseline for any fault kind, or when a process that survived
+ * under amdx lost its data (loss not reported).
+ */
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+
+#include "amdx_selftest.h"
+#include "amdx_harness.h"
+
+#define RP_NONE		0xffffffffU
+#define RP_MAX_HIVES	4
+#define RP_MAX_DEVS	8
+#define RP_MAX_WORKERS	(RP_MAX_HIVES * RP_MAX_DEVS * AMDX_MAX_PARTITIONS)
+#define RP_PAGES	2
+#define RP_POLICIES	3
+#define RP_POLICY_PATH	"/sys/kernel/debug/amdx/recovery_policy"
+
+static const char * const rp_policy[RP_POLICIES] = {
+	"amdx", "amdgpu-6.12", "per-gpu",
+};
+
+static const char * const rp_fault[AMDX_FAULT_COUNT] = {
+	"page_ce", "poison_consumed", "queue_hang", "engine_ue", "vf_hang",
+	"device_ue", "firmware", "fabric", "reset_failed", "board",
+};
+
+struct rp_dev {
+	unsigned int sim;
+	__u32 id;
+	int fd;
+	int ev;
+	__u32 nparts;
+	__u32 mem[AMDX_MAX_PARTITIONS];
+};
+
+struct rp_worker {
+	pid_t pid;
+	unsigned int dev;
+	__u32 part;
+};
+
+/* One measured row. */
+struct rp_loss {
+	bool measured;
+	bool ran;
+	__u32 action;
+	__u32 killed;
+	__u32 corrupt;
+	__u32 devices;
+	__u32 partitions;
+	__u32 est_ms;
+	__u32 workers;
+	__u32 outside;
+};
+
+FIXTURE(rp) {
+	int ctl;
+	unsigned int hives;
+	unsigned int per_hive;
+	struct rp_dev d[RP_MAX_HIVES * RP_MAX_DEVS];
+	unsigned int n;
+	struct rp_worker w[RP_MAX_WORKERS];
+	unsigned int nw;
+	struct rp_loss loss[RP_POLICIES][RP_MAX_HIVES][AMDX_FAULT_COUNT];
+};
+
+/*
+ * A size of the fleet: environment @env, else amdx.@arg=N on the kernel
+ * command line (make replay), else @def; @def when out of 1..@max.
+ */
+static unsigned int rp_param(const char *env, const char *arg,
+			     unsigned int def, unsigned int max)
+{
+	char cmdline[1024] = "", key[48];
+	const char *s = getenv(env), *p;
+	unsigned int v = def;
+	FILE *f;
+
+	if (s) {
+		v = strtoul(s, NULL, 10);
+	} else {
+		f = fopen("/proc/cmdline", "r");
+		if (f) {
+			if (!fgets(cmdline, sizeof(cmdline), f))
+				cmdline[0] = '\0';
+			fclose(f);
+		}
+		snprintf(key, sizeof(key), "amdx.%s=", arg);
+		p = strstr(cmdline, key);
+		if (p)
+			v = strtoul(p + strlen(key), NULL, 10);
+	}
+	return v >= 1 && v <= max ? v : def;
+}
+
+static int rp_policy_set(const char *name)
+{
+	return amdx_sysfs_write(RP_POLICY_PATH, name);
+}
+
+FIXTURE_SETUP(rp)
+{
+	self->ctl = open(AMDX_DEV_PATH, O_RDWR | O_CLOEXEC);
+	ASSERT_GE(self->ctl, 0);
+	self->hives = rp_param("AMDX_REPLAY_HIVES", "replay_hives", 2,
+			       RP_MAX_HIVES);
+	self->per_hive = rp_param("AMDX_REPLAY_DEVS", "replay_devs", 2,
+				  RP_MAX_DEVS);
+	self->n = 0;
+	self->nw = 0;
+	memset(self->loss, 0, sizeof(self->loss));
+}
+
+static void rp_fleet_del(FIXTURE_DATA(rp) *self)
+{
+	unsigned int i;
+
+	for (i = 0; i < self->n; i++) {
+		close(self->d[i].ev);
+		close(self->d[i].fd);
+		amdx_sim_del(self->d[i].sim);
+	}
+	self->n = 0;
+}
+
+FIXTURE_TEARDOWN(rp)
+{
+	rp_fleet_del(self);
+	/* never leave a baseline in force */
+	rp_policy_set("amdx");
+	close(self->ctl);
+}
+
+static bool rp_cpx(unsigned int hive)
+{
+	return hive & 1;
+}
+
+/* Creates the fleet: every hive's devices, partitioned, subscribed. */
+static void rp_fleet_new(struct __test_metadata *_metadata,
+			 FIXTURE_DATA(rp) *self)
+{
+	struct amdx_partition_config c;
+	char bdf[AMDX_BDF_LEN], params[96];
+	union {
+		struct amdx_query_partitions q;
+		char buf[sizeof(struct amdx_query_partitions) +
+			 AMDX_MAX_PARTITIONS *
+			 sizeof(struct amdx_partition_info)];
+	} l;
+	unsigned int h, i, p;
+	__u32 size;
+
+	for (h = 0; h < self->hives; h++) {
+		for (i = 0; i < self->per_hive; i++) {
+			struct amdx_event_subscribe sub = {
+				.mask = (1ULL << AMDX_EVENT_DEVICE_RESET_BEGIN) |
+					(1ULL << AMDX_EVENT_PARTITION_QUARANTINED) |
+					(1ULL << AMDX_EVENT_RECOVERY),
+				.flags = AMDX_EVENT_F_NONBLOCK,
+			};
+			struct rp_dev *d = &self->d[self->n];
+
+			d->sim = AMDX_SIM_ID_MOD(replay, self->n);
+			amdx_sim_del(d->sim);
+			snprintf(params, sizeof(params),
+				 "model=mi300x hive=%x", 0x7e90 + h);
+			ASSERT_EQ(0, amdx_sim_new(d->sim, params));
+			amdx_sim_bdf(d->sim, bdf, sizeof(bdf));
+			ASSERT_EQ(0, amdx_find_device(self->ctl, bdf, &d->id));
+			d->fd = amdx_device_open(self->ctl, d->id);
+			ASSERT_GE(d->fd, 0);
+			self->n++;
+			c = (struct amdx_partition_config) {
+				.compute_mode = rp_cpx(h) ? AMDX_COMPUTE_CPX :
+							    AMDX_COMPUTE_SPX,
+				.memory_mode = rp_cpx(h) ? AMDX_MEMORY_NPS4 :
+							   AMDX_MEMORY_NPS1,
+			};
+			ASSERT_EQ(0, amdx_ioctl(d->fd, AMDX_IOC_PARTITION_COMMIT,
+						&c));
+			size = sizeof(l);
+			ASSERT_EQ(0, amdx_query(d->fd, AMDX_QUERY_PARTITIONS, 0,
+						l.buf, &size));
+			d->nparts = l.q.num_partitions;
+			ASSERT_GE(d->nparts, 1);
+			ASSERT_LE(d->nparts, AMDX_MAX_PARTITIONS);
+			for (p = 0; p < d->nparts; p++)
+				d->mem[p] = l.q.partitions[p].mem_partition;
+			ASSERT_EQ(0, amdx_ioctl(d->fd, AMDX_IOC_EVENT_SUBSCRIBE,
+						&sub));
+			d->ev = sub.fd;
+		}
+	}
+}
+
+static volatile sig_atomic_t rp_usr1;
+
+static void rp_on_usr1(int sig)
+{
+	rp_usr1 = 1;
+}
+
+/*
+ * A workload: RP_PAGES pages of data, seed @seed, migrated to memory
+ * partition @mem of device @id; on SIGUSR1 exits 0 with them intact, 3
+ * without.
+ */
+static pid_t rp_worker(int ctl, __u32 id, __u32 mem, __u32 seed, int ready)
+{
+	size_t len = RP_PAGES * sysconf(_SC_PAGESIZE);
+	struct amdx_hmm_attr a = {
+		.valid = AMDX_HMM_ATTR_PREFERRED_LOC, .preferred_loc = mem,
+	};
+	struct amdx_hmm_migrate m = { .dest = mem };
+	char ok = 'n';
+	pid_t pid;
+	char *buf;
+	int fd;
+
+	pid = fork();
+	if (pid)
+		return pid;
+	signal(SIGUSR1, rp_on_usr1);
+	fd = amdx_device_open(ctl, id);
+	buf = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (fd >= 0 && buf != MAP_FAILED) {
+		amdx_fill(buf, len, seed);
+		a.start = (uintptr_t)buf;
+		a.size = len;
+		m.start = a.start;
+		m.size = len;
+		if (!amdx_ioctl(fd, AMDX_IOC_HMM_SET_ATTR, &a) &&
+		    !amdx_ioctl(fd, AMDX_IOC_HMM_MIGRATE, &m) &&
+		    m.moved == RP_PAGES)
+			ok = 'y';
+	}
+	if (write(ready, &ok, 1) != 1)
+		_exit(1);
+	while (!rp_usr1)
+		pause();
+	_exit(amdx_check(buf, len, seed) < 0 ? 0 : 3);
+}
+
+/*
+ * One workload per compute partition of hive @h's devices, and one on
+ * the first partition of the next hive's first device: a sentinel that a
+ * fault below a node reboot must leave alone.
+ */
+static void rp_workers_start(struct __test_metadata *_metadata,
+			     FIXTURE_DATA(rp) *self, unsigned int h)
+{
+	unsigned int i, p, np, first = h * self->per_hive;
+	unsigned int sentinel = (h + 1) % self->hives * self->per_hive;
+	int rd[2];
+	char ok;
+
+	ASSERT_EQ(0, pipe(rd));
+	self->nw = 0;
+	for (i = 0; i < self->n; i++) {
+		if (i >= first && i < first + self->per_hive)
+			np = self->d[i].nparts;
+		else
+			np = i == sentinel ? 1 : 0;
+		for (p = 0; p < np; p++) {
+			struct rp_worker *w = &self->w[self->nw++];
+
+			w->dev = i;
+			w->part = p;
+			w->pid = rp_worker(self->ctl, self->d[i].id,
+					   self->d[i].mem[p], 0x5e00 + self->nw,
+					   rd[1]);
+			ASSERT_GT(w->pid, 0);
+		}
+	}
+	for (i = 0; i < self->nw; i++) {
+		ASSERT_EQ(1, read(rd[0], &ok, 1));
+		ASSERT_EQ('y', ok);
+	}
+	close(rd[0]);
+	close(rd[1]);
+}
+
+/* Ends every workload: counts those killed and those whose data changed. */
+static void rp_workers_end(struct __test_metadata *_metadata,
+			   FIXTURE_DATA(rp) *self, unsigned int h,
+			   struct rp_loss *l)
+{
+	unsigned int i, first = h * self->per_hive;
+	bool lost;
+	int status;
+
+	for (i = 0; i < self->nw; i++)
+		kill(self->w[i].pid, SIGUSR1);
+	for (i = 0; i < self->nw; i++) {
+		ASSERT_EQ(self->w[i].pid, waitpid(self->w[i].pid, &status, 0));
+		lost = WIFSIGNALED(status) || WEXITSTATUS(status);
+		if (WIFSIGNALED(status))
+			l->killed++;
+		else if (WEXITSTATUS(status))
+			l->corrupt++;
+		if (lost && (self->w[i].dev < first ||
+			     self->w[i].dev >= first + self->per_hive))
+			l->outside++;
+	}
+	l->workers = self->nw;
+	self->nw = 0;
+}
+
+/* The action a fault set (the ladder may have run it already) and its estimate. */
+static void rp_pending(const struct amdx_event *e, struct rp_loss *l)
+{
+	__u32 action = AMDX_RECOVERY_SUM_ACTION(e->data[0]);
+
+	if ((e->data[0] & AMDX_RECOVERY_SUM_VALID) && action > l->action)
+		l->action = action;
+	if (e->data[1] < 0xffffffffULL && e->data[1] > l->est_ms)
+		l->est_ms = e->data[1];
+}
+
+/* Reads every device's records: devices and partitions reset, estimate. */
+static void rp_collect(struct __test_metadata *_metadata,
+		       FIXTURE_DATA(rp) *self, unsigned int target,
+		       __u64 *devs, __u8 *quar, struct rp_loss *l)
+{
+	struct amdx_event evs[64];
+	unsigned int i, j;
+	ssize_t n;
+
+	for (i = 0; i < self->n; i++) {
+		for (;;) {
+			n = read(self->d[i].ev, evs, sizeof(evs));
+			if (n < 0) {
+				ASSERT_EQ(EAGAIN, errno);
+				break;
+			}
+			for (j = 0; j < n / sizeof(evs[0]); j++) {
+				const struct amdx_event *e = &evs[j];
+
+				if (e->kind == AMDX_EVENT_DEVICE_RESET_BEGIN)
+					*devs |= e->data[0];
+				else if (e->kind ==
+					 AMDX_EVENT_PARTITION_QUARANTINED &&
+					 e->partition < AMDX_MAX_PARTITIONS)
+					quar[i] |= 1U << e->partition;
+				else if (e->kind == AMDX_EVENT_RECOVERY &&
+					 e->type == AMDX_RECOVERY_EV_PENDING &&
+					 i == target)
+					rp_pending(e, l);
+			}
+		}
+	}
+}
+
+/* Reports fault @kind on device @t (partition @part) as the real path does. */
+static int rp_inject(FIXTURE_DATA(rp) *self, unsigned int t, __u32 kind,
+		     __u32 part)
+{
+	char path[96], buf[48];
+
+	switch (kind) {
+	case AMDX_FAULT_PAGE_CE:
+		return amdx_ras_inject(self->d[t].fd, AMDX_RAS_BLOCK_UMC,
+				       AMDX_RAS_TYPE_CE, 0, 1, 0x200000);
+	case AMDX_FAULT_ENGINE_UE:
+		/* the XCC of partition @part (one per partition in CPX) */
+		return amdx_ras_inject(self->d[t].fd, AMDX_RAS_BLOCK_GFX,
+				       AMDX_RAS_TYPE_UE, part, 1, 0);
+	case AMDX_FAULT_DEVICE_UE:
+		return amdx_ras_inject(self->d[t].fd, AMDX_RAS_BLOCK_MMHUB,
+				       AMDX_RAS_TYPE_UE, 0, 1, 0);
+	case AMDX_FAULT_FABRIC:
+		return amdx_ras_inject(self->d[t].fd, AMDX_RAS_BLOCK_XGMI_WAFL,
+				       AMDX_RAS_TYPE_UE, 0, 1, 0);
+	default:
+		/* hangs, poison a process read, failed resets, the board */
+		snprintf(path, sizeof(path),
+			 "/sys/kernel/debug/amdx/amdx%u/recovery_fault",
+			 self->d[t].id);
+		snprintf(buf, sizeof(buf), "%u %u %u", kind,
+			 kind == AMDX_FAULT_POISON_CONSUMED ||
+			 kind == AMDX_FAULT_QUEUE_HANG ? part : RP_NONE,
+			 RP_NONE);
+		return amdx_sysfs_write(path, buf);
+	}
+}
+
+/* The workload of device @t's partition @part. */
+static pid_t rp_worker_of(FIXTURE_DATA(rp) *self, unsigned int t, __u32 part)
+{
+	unsigned int i;
+
+	for (i = 0; i < self->nw; i++)
+		if (self->w[i].dev == t && self->w[i].part == part)
+			return self->w[i].pid;
+	return -1;
+}
+
+static unsigned int rp_id_index(FIXTURE_DATA(rp) *self, __u32 id)
+{
+	unsigned int i;
+
+	for (i = 0; i < self->n; i++)
+		if (self->d[i].id == id)
+			return i;
+	return self->n;
+}
+
+/* Fault @kind on hive @h's first device; the loss into @l. */
+static void rp_measure(struct __test_metadata *_metadata,
+		       FIXTURE_DATA(rp) *self, unsigned int h, __u32 kind,
+		       struct rp_loss *l)
+{
+	unsigned int t = h * self->per_hive, i;
+	__u32 part = self->d[t].nparts > 1 ? 1 : 0;
+	__u8 quar[RP_MAX_HIVES * RP_MAX_DEVS] = {};
+	struct amdx_recovery r;
+	__u64 devs = 0;
+	int ret;
+
+	memset(l, 0, sizeof(*l));
+	rp_collect(_metadata, self, t, &devs, quar, l);
+	devs = 0;
+	memset(quar, 0, sizeof(quar));
+	memset(l, 0, sizeof(*l));
+	rp_workers_start(_metadata, self, h);
+
+	ASSERT_EQ(0, rp_inject(self, t, kind, part));
+	/* the process that read poison dies whatever the policy */
+	if (kind == AMDX_FAULT_POISON_CONSUMED)
+		ASSERT_EQ(0, kill(rp_worker_of(self, t, part), SIGKILL));
+
+	memset(&r, 0, sizeof(r));
+	r.partition = kind == AMDX_FAULT_POISON_CONSUMED ||
+		      kind == AMDX_FAULT_QUEUE_HANG ||
+		      kind == AMDX_FAULT_ENGINE_UE ? part :
+		      AMDX_RAS_PARTITION_ALL;
+	r.vf = RP_NONE;
+	r.action = AMDX_RECOVER_PENDING;
+	ASSERT_EQ(0, amdx_ioctl(self->d[t].fd, AMDX_IOC_RECOVERY_PLAN, &r));
+	if (r.action > l->action)
+		l->action = r.action;
+	if (r.action >= AMDX_RECOVER_NODE) {
+		/* amdx cannot run these: the plan's scope is the loss */
+		devs |= r.devices;
+		for (i = 0; i < self->nw; i++)
+			if (r.devices & (1ULL << self->d[self->w[i].dev].id))
+				kill(self->w[i].pid, SIGKILL);
+	} else if (r.action != AMDX_RECOVER_NONE) {
+		r.flags = AMDX_RECOVERY_F_STOP | AMDX_RECOVERY_F_OTHERS;
+		r.action = AMDX_RECOVER_PENDING;
+		ret = amdx_ioctl(self->d[t].fd, AMDX_IOC_RECOVERY_RUN, &r);
+		ASSERT_EQ(0, ret);
+		EXPECT_EQ(AMDX_RECOVERY_OUT_CLEARED, r.outcome);
+		l->ran = true;
+		devs |= r.devices;
+		for (i = 0; i < self->n; i++)
+			if (r.partitions[self->d[i].id])
+				quar[i] |= r.partitions[self->d[i].id];
+	}
+	rp_collect(_metadata, self, t, &devs, quar, l);
+	rp_workers_end(_metadata, self, h, l);
+	/* below a node reboot, nothing outside the hive is touched */
+	if (l->action < AMDX_RECOVER_NODE)
+		EXPECT_EQ(0, l->outside);
+	for (i = 0; i < self->n; i++) {
+		if (devs & (1ULL << self->d[i].id)) {
+			l->devices++;
+			l->partitions += self->d[i].nparts;
+		} else {
+			l->partitions += __builtin_popcount(quar[i]);
+		}
+	}
+	/* a reset device outside the fleet would be a bug of its own */
+	for (i = 0; i < 64; i++)
+		if (devs & (1ULL << i))
+			EXPECT_LT(rp_id_index(self, i), self->n);
+	l->measured = true;
+}
+
+static void rp_print(FIXTURE_DATA(rp) *self, unsigned int pol, unsigned int h,
+		     __u32 kind, const struct rp_loss *l)
+{
+	printf("# REPLAY {\"policy\": \"%s\", \"layout\": \"%s\", \"hive_devices\": %u, \"partitions_per_device\": %u, \"fault\": \"%s\", \"action\": %u, \"ran\": %s, \"workers\": %u, \"processes_lost\": %u, \"data_lost_unreported\": %u, \"devices_reset\": %u, \"partitions_reset\": %u, \"est_ms\": %u}\n",
+	       rp_policy[pol], rp_cpx(h) ? "CPX/NPS4" : "SPX/NPS1",
+	       self->per_hive, self->d[h * self->per_hive].nparts, rp_fault[kind], l->action,
+	       l->ran ? "true" : "false", l->workers, l->killed, l->corrupt,
+	       l->devices, l->partitions, l->est_ms);
+	fflush(stdout);
+}
+
+TEST_F_TIMEOUT(rp, loss_per_fault_kind_per_policy, 3600)
+{
+	unsigned int pol, h, k;
+
+	if (!(amdx_caps(self->ctl) & AMDX_CAP_HMM_MIGRATE))
+		SKIP(return, "no AMDX_CAP_HMM_MIGRATE (kernel without DEVICE_PRIVATE)");
+	if (amdx_provider_is_amdgpu())
+		SKIP(return, "simulated fleets only");
+	for (pol = 0; pol < RP_POLICIES; pol++) {
+		ASSERT_EQ(0, rp_policy_set(rp_policy[pol]));
+		rp_fleet_new(_metadata, self);
+		for (h = 0; h < self->hives; h++) {
+			/* node and rma last: nothing clears them */
+			for (k = 0; k < AMDX_FAULT_COUNT; k++) {
+				if (k == AMDX_FAULT_VF_HANG)
+					continue;	/* no VFs yet */
+				rp_measure(_metadata, self, h, k,
+					   &self->loss[pol][h][k]);
+				rp_print(self, pol, h, k, &self->loss[pol][h][k]);
+			}
+		}
+		rp_fleet_del(self);
+	}
+	ASSERT_EQ(0, rp_policy_set("amdx"));
+
+	for (h = 0; h < self->hives; h++) {
+		for (k = 0; k < AMDX_FAULT_COUNT; k++) {
+			const struct rp_loss *a = &self->loss[0][h][k];
+
+			if (!a->measured)
+				continue;
+			EXPECT_EQ(0, a->corrupt) {
+				TH_LOG("%s: amdx lost the data of %u processes it left running",
+				       rp_fault[k], a->corrupt);
+			}
+			for (pol = 1; pol < RP_POLICIES; pol++) {
+				const struct rp_loss *b = &self->loss[pol][h][k];
+
+				EXPECT_LE(a->killed, b->killed) {
+					TH_LOG("%s hive %u: amdx killed %u, %s %u",
+					       rp_fault[k], h, a->killed,
+					       rp_policy[pol], b->killed);
+				}
+				EXPECT_LE(a->devices, b->devices);
+				EXPECT_LE(a->partitions, b->partitions);
+			}
+		}
+	}
+}
+
+/* Only root writes the policy; unknown names are refused. */
+TEST_F(rp, policy_switch_refuses_bad_names)
+{
+	char buf[64] = "";
+	int fd, status;
+	pid_t pid;
+
+	EXPECT_EQ(-EINVAL, rp_policy_set("amdgpu-5.0"));
+	EXPECT_EQ(-EINVAL, rp_policy_set("amdx amdgpu"));
+	ASSERT_EQ(0, rp_policy_set("per-gpu"));
+	fd = open(RP_POLICY_PATH, O_RDONLY);
+	ASSERT_GE(fd, 0);
+	ASSERT_GT(read(fd, buf, sizeof(buf) - 1), 0);
+	close(fd);
+	EXPECT_STREQ("amdx amdgpu-6.12 [per-gpu]\n", buf);
+	ASSERT_EQ(0, rp_policy_set("amdx\n"));
+
+	/* a user without privilege cannot change it */
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid) {
+		if (setresgid(65534, 65534, 65534) ||
+		    setresuid(65534, 65534, 65534))
+			_exit(2);
+		_exit(rp_policy_set("per-gpu") == -EACCES ? 0 : 1);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	fd = open(RP_POLICY_PATH, O_RDONLY);
+	ASSERT_GE(fd, 0);
+	memset(buf, 0, sizeof(buf));
+	ASSERT_GT(read(fd, buf, sizeof(buf) - 1), 0);
+	close(fd);
+	EXPECT_STREQ("[amdx] amdgpu-6.12 per-gpu\n", buf);
+}
+
+TEST_HARNESS_MAIN
