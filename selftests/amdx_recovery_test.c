@@ -816,6 +816,117 @@ TEST_F(rec, switch_reset_takes_the_devices_below_it)
 			  AMDX_RECOVER_PENDING, 0));
 }
 
+/*
+ * The RECOVERY record of a fault reported without a record of its own
+ * (the debugfs hook, as a provider's hang detection): the last PENDING
+ * record from @from, or -1.
+ */
+static int last_pending(FIXTURE_DATA(rec) *self, unsigned int from)
+{
+	int i, found = -1;
+
+	for (i = from; i < (int)self->nevs; i++)
+		if (self->evs[i].kind == AMDX_EVENT_RECOVERY &&
+		    self->evs[i].type == AMDX_RECOVERY_EV_PENDING)
+			found = i;
+	return found;
+}
+
+/*
+ * Every fault kind, each on a target where it sets a new action (cheapest
+ * first, so none is covered by an earlier one): its record carries the
+ * action and the scope summary, and they are what the plan of that
+ * target then says, seq and fault included.  A corrected error sets
+ * nothing and says nothing.
+ */
+TEST_F(rec, every_fault_kind_records_the_action_the_plan_shows)
+{
+	static const struct {
+		__u32 kind, dev, part, vf, action;
+	} f[] = {
+		{ AMDX_FAULT_POISON_CONSUMED, 0, 0, REC_NONE, AMDX_RECOVER_PROCESS },
+		{ AMDX_FAULT_QUEUE_HANG, 0, 0, REC_NONE, AMDX_RECOVER_QUEUE },
+		{ AMDX_FAULT_ENGINE_UE, 0, 0, REC_NONE, AMDX_RECOVER_PARTITION },
+		{ AMDX_FAULT_VF_HANG, 0, REC_NONE, 0, AMDX_RECOVER_VF },
+		{ AMDX_FAULT_DEVICE_UE, 0, REC_NONE, REC_NONE, AMDX_RECOVER_DEVICE },
+		{ AMDX_FAULT_FABRIC, 0, REC_NONE, REC_NONE, AMDX_RECOVER_HIVE },
+		{ AMDX_FAULT_FIRMWARE, 1, REC_NONE, REC_NONE, AMDX_RECOVER_DEVICE },
+		{ AMDX_FAULT_RESET_FAILED, 1, REC_NONE, REC_NONE, AMDX_RECOVER_NODE },
+		{ AMDX_FAULT_BOARD, 1, REC_NONE, REC_NONE, AMDX_RECOVER_RMA },
+	};
+	struct amdx_event_subscribe sub = {
+		.mask = 1ULL << AMDX_EVENT_RECOVERY,
+		.flags = AMDX_EVENT_F_NONBLOCK,
+	};
+	struct amdx_vf_enable en = { .num_vfs = 1 };
+	struct amdx_recovery r;
+	unsigned int i, seen = 0;
+	__u64 sum;
+	int p, ev1;
+	ssize_t n;
+
+	dev_new(_metadata, self, "model=mi300x hive=7ec3");
+	dev_new(_metadata, self, "model=mi300x hive=7ec3");
+	ASSERT_EQ(0, amdx_ioctl(self->d[0].fd, AMDX_IOC_VF_ENABLE, &en));
+	ASSERT_EQ(0, amdx_ioctl(self->d[1].fd, AMDX_IOC_EVENT_SUBSCRIBE, &sub));
+	ev1 = sub.fd;
+	drain(_metadata, self);
+	self->nevs = 0;
+
+	/* a corrected error: nothing pending, no record */
+	ASSERT_EQ(0, fault(self->d[0].id, AMDX_FAULT_PAGE_CE, 0, REC_NONE));
+	drain(_metadata, self);
+	EXPECT_EQ(-1, find_kind(self, AMDX_EVENT_RECOVERY));
+	ASSERT_EQ(0, plan(self->d[0].fd, &r, 0, REC_NONE, AMDX_RECOVER_PENDING));
+	EXPECT_EQ(AMDX_RECOVER_NONE, r.action);
+
+	for (i = 0; i < ARRAY_SIZE(f); i++) {
+		const int fd = self->d[f[i].dev].fd;
+
+		TH_LOG("fault %u", f[i].kind);
+		ASSERT_EQ(0, fault(self->d[f[i].dev].id, f[i].kind,
+				   f[i].part == REC_NONE ? AMDX_RAS_PARTITION_ALL :
+				   f[i].part, f[i].vf));
+		self->nevs = 0;
+		if (f[i].dev) {
+			n = read(ev1, self->evs, sizeof(self->evs));
+			ASSERT_GT(n, 0);
+			self->nevs = n / sizeof(self->evs[0]);
+		} else {
+			drain(_metadata, self);
+		}
+		p = last_pending(self, 0);
+		ASSERT_GE(p, 0);
+		sum = self->evs[p].data[0];
+		ASSERT_TRUE(sum & AMDX_RECOVERY_SUM_VALID);
+		EXPECT_EQ(f[i].action, AMDX_RECOVERY_SUM_ACTION(sum));
+		EXPECT_EQ(f[i].kind, self->evs[p].block);
+		EXPECT_EQ(0, self->evs[p].address);
+		EXPECT_EQ(f[i].vf, self->evs[p].instance);
+
+		ASSERT_EQ(0, plan(fd, &r, f[i].part == REC_NONE ?
+				  AMDX_RAS_PARTITION_ALL : f[i].part, f[i].vf,
+				  AMDX_RECOVER_PENDING));
+		EXPECT_EQ(f[i].action, r.action);
+		EXPECT_EQ(AMDX_RECOVERY_STATE_PENDING, r.state);
+		EXPECT_EQ(f[i].kind, r.fault);
+		EXPECT_EQ(self->evs[p].seq, r.seq);
+		EXPECT_EQ(AMDX_RECOVERY_SUM_DEVICES(sum), r.num_devices);
+		EXPECT_EQ(AMDX_RECOVERY_SUM_PARTITIONS(sum), r.num_partitions);
+		EXPECT_EQ(AMDX_RECOVERY_SUM_VFS(sum), r.num_vfs);
+		/* process names its consumers: none yet (no process read) */
+		if (f[i].action == AMDX_RECOVER_PROCESS) {
+			EXPECT_EQ(0, r.num_processes);
+		} else {
+			EXPECT_EQ(AMDX_RECOVERY_SUM_PROCESSES(sum),
+				  r.num_processes);
+		}
+		seen++;
+	}
+	EXPECT_EQ(AMDX_FAULT_COUNT - 1, seen);
+	close(ev1);
+}
+
 TEST_F(rec, bad_arguments)
 {
 	struct amdx_recovery r;
