@@ -16,11 +16,11 @@
 # are the devices it works on; their BDFs (0004:5a:00.0 .. 0004:5c:00.0)
 # have hex letters, for the upper-case selector check.  The fourth is
 # created while `amdx monitor` runs; the fifth joins the third's hive for
-# the --yes check.
+# the --yes checks (a memory-mode change, a hive reset).
 
 . "${0%/*}/lib/ktap.sh"
 . "${0%/*}/lib/sim.sh"
-NTESTS=26
+NTESTS=28
 sim_block cli || exit 1
 S0=$SIM_FIRST
 S1=$((SIM_FIRST + 1))
@@ -588,7 +588,89 @@ has "$(cat "$tmp/err")" "*pass --yes to proceed" || fail "stderr: $(cat "$tmp/er
 echo "$HIVE" > "$SIM/del_device" || fail "del_device $HIVE failed"
 result hive_memory_change_needs_yes
 
-# 27: a removed device is gone from list and show
+# 27: recover plan, then run, of a hung queue of partition 0 (reported
+# through the core's debugfs hook, as a provider's hang detection would):
+# the plan is the queue's reset, pending, resetting no device or
+# partition; run --yes runs it and prints every step the kernel recorded,
+# the self-test before the clear; then nothing is pending, a second run
+# has nothing to do (exit 1), and node is the operator's (exit 7).  The
+# JSON against amdx-recover.schema.json (with 28's).
+id=$(id_of "$S0")
+hook=/sys/kernel/debug/amdx/amdx$id/recovery_fault
+echo "2 0 4294967295" > "$hook" || fail "$hook: the queue hang not reported"
+amdx -j recover plan "$id" partition=0 > "$tmp/rec-plan" 2> "$tmp/err" ||
+	fail "recover plan: exit $?: $(cat "$tmp/err")"
+amdx -j recover run "$id" partition=0 --yes < /dev/null > "$tmp/rec-run" 2> "$tmp/err" ||
+	fail "recover run --yes: exit $?: $(cat "$tmp/err")"
+amdx -j recover plan "$id" partition=0 > "$tmp/rec-after" 2> "$tmp/err" ||
+	fail "recover plan after the run: exit $?: $(cat "$tmp/err")"
+amdx recover run "$id" partition=0 --yes < /dev/null > /dev/null 2> "$tmp/err"
+rc=$?
+[ "$rc" = 1 ] || fail "recover run with nothing pending: exit $rc: $(cat "$tmp/err")"
+has "$(cat "$tmp/err")" "*nothing pending*" || fail "nothing pending: stderr: $(cat "$tmp/err")"
+amdx recover run "$id" --action node --yes < /dev/null > /dev/null 2> "$tmp/err"
+rc=$?
+[ "$rc" = 7 ] || fail "recover run --action node: exit $rc: $(cat "$tmp/err")"
+# One jq: a line per broken expectation.
+jq -rs '(.[0].plan) as $p | (.[1].run) as $r | (.[2].plan) as $a |
+	([$r.steps[].step]) as $s |
+	(if [$p.action, $p.state, $p.fault] != ["queue", "pending", "queue_hang"]
+	 then "plan: \([$p.action, $p.state, $p.fault])" else empty end),
+	(if [$p.reset_devices, $p.num_partitions, $p.partition] != [[], 0, 0]
+	 then "plan scope: \([$p.reset_devices, $p.num_partitions, $p.partition])"
+	 else empty end),
+	(if [$r.action, $r.outcome, $r.result, $r.pending_after] !=
+	    ["queue", "cleared", "ok", "none"]
+	 then "run: \([$r.action, $r.outcome, $r.result, $r.pending_after])"
+	 else empty end),
+	(if ($s | index("ran")) == null or ($s | index("self_test")) == null or
+	    ($s | index("cleared")) == null or
+	    ($s | index("ran")) > ($s | index("self_test")) or
+	    ($s | index("self_test")) > ($s | index("cleared"))
+	 then "steps: \($s)" else empty end),
+	(if [$a.action, $a.state] != ["none", "none"]
+	 then "after: \([$a.action, $a.state])" else empty end)' \
+	"$tmp/rec-plan" "$tmp/rec-run" "$tmp/rec-after" > "$tmp/jq" 2>&1
+[ ! -s "$tmp/jq" ] || fail "recover: $(cat "$tmp/jq")"
+result recover_plan_then_run
+
+# 28: a fabric fault of a hive of two: run without --yes (and no
+# terminal) prints the plan, names the other device it resets and runs
+# nothing (exit 2); with --yes it resets both and clears.  Then 27's and
+# this JSON against amdx-recover.schema.json.
+echo "$HIVE model=mi308x vram=1024 hive=ffff0001" > "$SIM/new_device" ||
+	fail "new_device $HIVE failed"
+idh=$(amdx_id "$HIVE") || fail "sim id $HIVE: no class device"
+id=$(id_of "$S2")
+echo "7 4294967295 4294967295" > "/sys/kernel/debug/amdx/amdx$id/recovery_fault" ||
+	fail "the fabric fault not reported"
+amdx recover run "$id" < /dev/null > "$tmp/out" 2> "$tmp/err"
+rc=$?
+[ "$rc" = 2 ] || fail "recover run of a hive without --yes: exit $rc: $(cat "$tmp/err")"
+has "$(cat "$tmp/out")" "plan:" || fail "no plan printed: $(cat "$tmp/out")"
+has "$(cat "$tmp/err")" "*: hive; it also resets devices $idh (the hive or switch)*pass --yes to proceed" ||
+	fail "stderr: $(cat "$tmp/err")"
+amdx -j recover run "$id" --yes < /dev/null > "$tmp/rec-hive" 2> "$tmp/err" ||
+	fail "recover run of a hive --yes: exit $?: $(cat "$tmp/err")"
+jq -r --argjson ids "[$id, $idh]" '.run |
+	if [.action, (.reset_devices | sort), .outcome, .pending_after] !=
+	   ["hive", ($ids | sort), "cleared", "none"]
+	then "hive run: \([.action, .reset_devices, .outcome, .pending_after])"
+	else empty end' "$tmp/rec-hive" > "$tmp/jq" 2>&1
+[ ! -s "$tmp/jq" ] || fail "$(cat "$tmp/jq")"
+echo "$HIVE" > "$SIM/del_device" || fail "del_device $HIVE failed"
+if [ -f "$SCHEMA_DIR/amdx-recover.schema.json" ]; then
+	for f in rec-plan rec-run rec-after rec-hive; do
+		[ ! -s "$tmp/$f" ] || schema_case recover "$tmp/$f"
+	done
+	problems=$(schema_check)
+	[ -z "$problems" ] || fail "recover output breaks its schema: $problems"
+else
+	fail "no $SCHEMA_DIR/amdx-recover.schema.json (selftests/Makefile installs it)"
+fi
+result recover_hive_needs_yes
+
+# 29: a removed device is gone from list and show
 s=$S1
 id=$(id_of "$s")
 echo "$s" > "$SIM/del_device" || fail "del_device $s failed"
@@ -599,7 +681,7 @@ expect_error 4 "no such device: $id" amdx dev show "$id"
 expect_error 4 "no such device: $(sim_bdf "$s")" amdx dev show "$(sim_bdf "$s")"
 result removed_device_gone
 
-# 28: clean up; nothing of ours is left
+# 30: clean up; nothing of ours is left
 for s in $S0 $S2; do
 	echo "$s" > "$SIM/del_device" || fail "del_device $s failed"
 done

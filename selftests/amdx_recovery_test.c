@@ -12,6 +12,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 
 #include "amdx_selftest.h"
@@ -371,6 +372,7 @@ static pid_t bystander(int ctl, __u32 id, __u32 mem, int ready)
 	pid = fork();
 	if (pid)
 		return pid;
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	signal(SIGUSR1, rec_on_usr1);
 	fd = amdx_device_open(ctl, id);
 	buf = mmap(NULL, ps, PROT_READ | PROT_WRITE,
@@ -461,6 +463,264 @@ TEST_F(rec, run_stops_exactly_the_planned_processes)
 	close(rp[1]);
 	close(rb[0]);
 	close(rb[1]);
+}
+
+/* VRAM page index of the one page at @buf (~0 when not in VRAM). */
+static __u64 vram_pfn(int fd, char *buf, size_t ps)
+{
+	__u64 pfn = ~0ULL;
+	__u8 snap;
+	struct amdx_hmm_access a = {
+		.addr = (uintptr_t)buf, .size = ps, .buf = (uintptr_t)&snap,
+		.op = AMDX_HMM_ACCESS_SNAPSHOT, .vram_pfns = (uintptr_t)&pfn,
+	};
+
+	return amdx_ioctl(fd, AMDX_IOC_HMM_ACCESS, &a) ? ~0ULL : pfn;
+}
+
+/*
+ * A consumer: one page of data in memory partition @mem; sends its VRAM
+ * page index on @out, waits for a byte on @in, reads the page through the
+ * device (poisoned by then: the device consumes the poison, -EIO, nobody
+ * dies), sends the result, then runs until killed.
+ */
+static pid_t consumer(int ctl, __u32 id, __u32 mem, int in, int out)
+{
+	size_t ps = sysconf(_SC_PAGESIZE);
+	struct amdx_hmm_attr a = {
+		.valid = AMDX_HMM_ATTR_PREFERRED_LOC, .preferred_loc = mem,
+	};
+	struct amdx_hmm_migrate m = { .dest = mem };
+	struct amdx_hmm_access rd = { .op = AMDX_HMM_ACCESS_READ };
+	__u64 pfn = ~0ULL;
+	char *buf, *tmp, go;
+	int fd, ret;
+	pid_t pid;
+
+	pid = fork();
+	if (pid)
+		return pid;
+	/* a failing test leaves no process behind */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	fd = amdx_device_open(ctl, id);
+	buf = mmap(NULL, ps, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	tmp = malloc(ps);
+	if (fd >= 0 && buf != MAP_FAILED && tmp) {
+		memset(buf, 0x77, ps);
+		a.start = m.start = rd.addr = (uintptr_t)buf;
+		a.size = m.size = rd.size = ps;
+		rd.buf = (uintptr_t)tmp;
+		if (!amdx_ioctl(fd, AMDX_IOC_HMM_SET_ATTR, &a) &&
+		    !amdx_ioctl(fd, AMDX_IOC_HMM_MIGRATE, &m) && m.moved == 1)
+			pfn = vram_pfn(fd, buf, ps);
+	}
+	if (write(out, &pfn, sizeof(pfn)) != sizeof(pfn) ||
+	    read(in, &go, 1) != 1)
+		_exit(1);
+	ret = amdx_ioctl(fd, AMDX_IOC_HMM_ACCESS, &rd);
+	if (write(out, &ret, sizeof(ret)) != sizeof(ret))
+		_exit(2);
+	/* until killed */
+	for (;;)
+		pause();
+}
+
+/*
+ * DPX + NPS2.  A UE on a page of a process's data in memory partition 0
+ * (compute partition 0); the process's device read consumes the poison.
+ * The POISON_CONSUMED record carries the action it sets (process, one
+ * process stopped); the pending action of partition 0 names that process:
+ * the plan lists exactly it, the run refuses without STOP, then kills
+ * exactly it, and clears after the self-test; a bystander on partition 1
+ * keeps running with its data intact.
+ */
+TEST_F(rec, poison_consumed_stops_exactly_the_consumer)
+{
+	struct amdx_recovery_process procs[4];
+	int to_c[2], from_c[2], rb[2], status, ret, e, p, t, c;
+	size_t ps = sysconf(_SC_PAGESIZE);
+	struct amdx_recovery r;
+	unsigned int i;
+	pid_t k, b;
+	__u64 pfn;
+	char ok;
+
+	if (!(amdx_caps(self->ctl) & AMDX_CAP_HMM_MIGRATE))
+		SKIP(return, "no AMDX_CAP_HMM_MIGRATE (kernel without DEVICE_PRIVATE)");
+	dev_new(_metadata, self, "model=mi300x");
+	ASSERT_EQ(0, commit(self->d[0].fd, AMDX_COMPUTE_DPX, AMDX_MEMORY_NPS2));
+	ASSERT_EQ(0, pipe(to_c));
+	ASSERT_EQ(0, pipe(from_c));
+	ASSERT_EQ(0, pipe(rb));
+	k = consumer(self->ctl, self->d[0].id, 0, to_c[0], from_c[1]);
+	ASSERT_GT(k, 0);
+	b = bystander(self->ctl, self->d[0].id, 1, rb[1]);
+	ASSERT_GT(b, 0);
+	ASSERT_EQ(1, read(rb[0], &ok, 1));
+	ASSERT_EQ('y', ok);
+	ASSERT_EQ(sizeof(pfn), read(from_c[0], &pfn, sizeof(pfn)));
+	ASSERT_NE(~0ULL, pfn);
+	drain(_metadata, self);
+	self->nevs = 0;
+
+	ASSERT_EQ(0, amdx_ras_inject(self->d[0].fd, AMDX_RAS_BLOCK_UMC,
+				     AMDX_RAS_TYPE_UE, 0, 1, pfn * ps));
+	ok = 'g';
+	ASSERT_EQ(1, write(to_c[1], &ok, 1));
+	ASSERT_EQ(sizeof(ret), read(from_c[0], &ret, sizeof(ret)));
+	ASSERT_EQ(-EIO, ret);
+
+	memset(&r, 0, sizeof(r));
+	r.partition = 0;
+	r.vf = REC_NONE;
+	r.action = AMDX_RECOVER_PENDING;
+	r.processes = (uintptr_t)procs;
+	r.num_listed = 4;
+	ASSERT_EQ(0, amdx_ioctl(self->d[0].fd, AMDX_IOC_RECOVERY_PLAN, &r));
+	EXPECT_EQ(AMDX_RECOVER_PROCESS, r.action);
+	EXPECT_EQ(AMDX_FAULT_POISON_CONSUMED, r.fault);
+	EXPECT_EQ(AMDX_RECOVERY_STATE_PENDING, r.state);
+	EXPECT_EQ(0, r.num_devices);
+	EXPECT_EQ(0, r.num_partitions);
+	EXPECT_EQ(1, r.num_processes);
+	ASSERT_EQ(1, r.num_listed);
+	EXPECT_EQ(k, procs[0].pid);
+	EXPECT_EQ(self->d[0].id, procs[0].device);
+	EXPECT_EQ(0, procs[0].mem_partition);
+
+	/* the consumption's record carries its action; PENDING names it */
+	drain(_metadata, self);
+	e = find_kind(self, AMDX_EVENT_POISON_CONSUMED);
+	ASSERT_GE(e, 0);
+	EXPECT_EQ(pfn * ps, self->evs[e].address);
+	EXPECT_EQ(k, self->evs[e].data[0]);
+	ASSERT_TRUE(self->evs[e].data[1] & AMDX_RECOVERY_SUM_VALID);
+	EXPECT_EQ(AMDX_RECOVER_PROCESS,
+		  AMDX_RECOVERY_SUM_ACTION(self->evs[e].data[1]));
+	EXPECT_EQ(0, AMDX_RECOVERY_SUM_DEVICES(self->evs[e].data[1]));
+	EXPECT_EQ(1, AMDX_RECOVERY_SUM_PROCESSES(self->evs[e].data[1]));
+	for (p = -1, i = e; i < self->nevs; i++)
+		if (self->evs[i].kind == AMDX_EVENT_RECOVERY &&
+		    self->evs[i].type == AMDX_RECOVERY_EV_PENDING &&
+		    self->evs[i].address == self->evs[e].seq)
+			p = i;
+	ASSERT_GT(p, e);
+	EXPECT_EQ(0, self->evs[p].partition);
+	EXPECT_EQ(AMDX_FAULT_POISON_CONSUMED, self->evs[p].block);
+	EXPECT_EQ(AMDX_RECOVER_PROCESS,
+		  AMDX_RECOVERY_SUM_ACTION(self->evs[p].data[0]));
+	EXPECT_EQ(self->evs[e].seq, r.seq);
+
+	/* the consumer runs on: no STOP, nothing stopped */
+	EXPECT_EQ(-EBUSY, run(self->d[0].fd, &r, 0, AMDX_RECOVER_PENDING, 0));
+	EXPECT_EQ(0, waitpid(k, &status, WNOHANG));
+	self->nevs = 0;
+	ASSERT_EQ(0, run(self->d[0].fd, &r, 0, AMDX_RECOVER_PENDING,
+			 AMDX_RECOVERY_F_STOP));
+	EXPECT_EQ(AMDX_RECOVER_PROCESS, r.action);
+	EXPECT_EQ(AMDX_RECOVERY_OUT_CLEARED, r.outcome);
+	EXPECT_EQ(AMDX_RECOVERY_STATE_NONE, r.state);
+	ASSERT_EQ(k, waitpid(k, &status, 0));
+	EXPECT_TRUE(WIFSIGNALED(status));
+	EXPECT_EQ(SIGKILL, WTERMSIG(status));
+	/* stopped, then the self-test, then cleared */
+	drain(_metadata, self);
+	p = find_rec(self, 0, AMDX_RECOVERY_EV_STOPPED);
+	ASSERT_GE(p, 0);
+	EXPECT_EQ(1, self->evs[p].data[1]);
+	t = find_rec(self, p, AMDX_RECOVERY_EV_SELFTEST);
+	ASSERT_GT(t, p);
+	EXPECT_EQ(0, self->evs[t].data[1]);
+	c = find_rec(self, t, AMDX_RECOVERY_EV_CLEARED);
+	ASSERT_GT(c, t);
+	ASSERT_EQ(0, plan(self->d[0].fd, &r, 0, REC_NONE, AMDX_RECOVER_PENDING));
+	EXPECT_EQ(AMDX_RECOVER_NONE, r.action);
+
+	/* the bystander on partition 1 still runs, its data intact */
+	EXPECT_EQ(0, waitpid(b, &status, WNOHANG));
+	ASSERT_EQ(0, kill(b, SIGUSR1));
+	ASSERT_EQ(b, waitpid(b, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	close(to_c[0]);
+	close(to_c[1]);
+	close(from_c[0]);
+	close(from_c[1]);
+	close(rb[0]);
+	close(rb[1]);
+}
+
+#define REC_CONSUMERS	5
+
+/*
+ * A process action names four consumers: a fifth on the same partition
+ * escalates to the partition's reset, which stops every holder of its
+ * memory, all five; the run stops exactly them.
+ */
+TEST_F(rec, a_fifth_consumer_escalates_to_the_partition)
+{
+	struct amdx_recovery_process procs[8];
+	int to_c[2], from_c[REC_CONSUMERS][2], status, ret;
+	size_t ps = sysconf(_SC_PAGESIZE);
+	pid_t k[REC_CONSUMERS];
+	struct amdx_recovery r;
+	unsigned int i, j, found;
+	__u64 pfn;
+	char go = 'g';
+
+	if (!(amdx_caps(self->ctl) & AMDX_CAP_HMM_MIGRATE))
+		SKIP(return, "no AMDX_CAP_HMM_MIGRATE (kernel without DEVICE_PRIVATE)");
+	dev_new(_metadata, self, "model=mi300x");
+	ASSERT_EQ(0, commit(self->d[0].fd, AMDX_COMPUTE_DPX, AMDX_MEMORY_NPS2));
+	ASSERT_EQ(0, pipe(to_c));
+	for (i = 0; i < REC_CONSUMERS; i++) {
+		ASSERT_EQ(0, pipe(from_c[i]));
+		k[i] = consumer(self->ctl, self->d[0].id, 0, to_c[0],
+				from_c[i][1]);
+		ASSERT_GT(k[i], 0);
+		ASSERT_EQ(sizeof(pfn), read(from_c[i][0], &pfn, sizeof(pfn)));
+		ASSERT_NE(~0ULL, pfn);
+		ASSERT_EQ(0, amdx_ras_inject(self->d[0].fd, AMDX_RAS_BLOCK_UMC,
+					     AMDX_RAS_TYPE_UE, 0, 1, pfn * ps));
+	}
+	for (i = 0; i < REC_CONSUMERS; i++)
+		ASSERT_EQ(1, write(to_c[1], &go, 1));
+	for (i = 0; i < REC_CONSUMERS; i++) {
+		ASSERT_EQ(sizeof(ret), read(from_c[i][0], &ret, sizeof(ret)));
+		ASSERT_EQ(-EIO, ret);
+	}
+
+	memset(&r, 0, sizeof(r));
+	r.partition = 0;
+	r.vf = REC_NONE;
+	r.action = AMDX_RECOVER_PENDING;
+	r.processes = (uintptr_t)procs;
+	r.num_listed = 8;
+	ASSERT_EQ(0, amdx_ioctl(self->d[0].fd, AMDX_IOC_RECOVERY_PLAN, &r));
+	EXPECT_EQ(AMDX_RECOVER_PARTITION, r.action);
+	EXPECT_EQ(AMDX_FAULT_POISON_CONSUMED, r.fault);
+	EXPECT_EQ(1, r.num_partitions);
+	EXPECT_EQ(REC_CONSUMERS, r.num_processes);
+	ASSERT_EQ(REC_CONSUMERS, r.num_listed);
+	for (i = 0; i < REC_CONSUMERS; i++) {
+		for (found = 0, j = 0; j < r.num_listed; j++)
+			found += procs[j].pid == k[i];
+		EXPECT_EQ(1, found);
+	}
+
+	ASSERT_EQ(0, run(self->d[0].fd, &r, 0, AMDX_RECOVER_PENDING,
+			 AMDX_RECOVERY_F_STOP));
+	EXPECT_EQ(AMDX_RECOVERY_OUT_CLEARED, r.outcome);
+	for (i = 0; i < REC_CONSUMERS; i++) {
+		ASSERT_EQ(k[i], waitpid(k[i], &status, 0));
+		EXPECT_TRUE(WIFSIGNALED(status));
+		EXPECT_EQ(SIGKILL, WTERMSIG(status));
+		close(from_c[i][0]);
+		close(from_c[i][1]);
+	}
+	close(to_c[0]);
+	close(to_c[1]);
 }
 
 /* A fabric fault resets the hive: others only with the flag. */
@@ -554,6 +814,117 @@ TEST_F(rec, switch_reset_takes_the_devices_below_it)
 	/* and nothing was pending on it: a run has nothing to do */
 	EXPECT_EQ(-ENOENT, run(self->d[2].fd, &r, AMDX_RAS_PARTITION_ALL,
 			  AMDX_RECOVER_PENDING, 0));
+}
+
+/*
+ * The RECOVERY record of a fault reported without a record of its own
+ * (the debugfs hook, as a provider's hang detection): the last PENDING
+ * record from @from, or -1.
+ */
+static int last_pending(FIXTURE_DATA(rec) *self, unsigned int from)
+{
+	int i, found = -1;
+
+	for (i = from; i < (int)self->nevs; i++)
+		if (self->evs[i].kind == AMDX_EVENT_RECOVERY &&
+		    self->evs[i].type == AMDX_RECOVERY_EV_PENDING)
+			found = i;
+	return found;
+}
+
+/*
+ * Every fault kind, each on a target where it sets a new action (cheapest
+ * first, so none is covered by an earlier one): its record carries the
+ * action and the scope summary, and they are what the plan of that
+ * target then says, seq and fault included.  A corrected error sets
+ * nothing and says nothing.
+ */
+TEST_F(rec, every_fault_kind_records_the_action_the_plan_shows)
+{
+	static const struct {
+		__u32 kind, dev, part, vf, action;
+	} f[] = {
+		{ AMDX_FAULT_POISON_CONSUMED, 0, 0, REC_NONE, AMDX_RECOVER_PROCESS },
+		{ AMDX_FAULT_QUEUE_HANG, 0, 0, REC_NONE, AMDX_RECOVER_QUEUE },
+		{ AMDX_FAULT_ENGINE_UE, 0, 0, REC_NONE, AMDX_RECOVER_PARTITION },
+		{ AMDX_FAULT_VF_HANG, 0, REC_NONE, 0, AMDX_RECOVER_VF },
+		{ AMDX_FAULT_DEVICE_UE, 0, REC_NONE, REC_NONE, AMDX_RECOVER_DEVICE },
+		{ AMDX_FAULT_FABRIC, 0, REC_NONE, REC_NONE, AMDX_RECOVER_HIVE },
+		{ AMDX_FAULT_FIRMWARE, 1, REC_NONE, REC_NONE, AMDX_RECOVER_DEVICE },
+		{ AMDX_FAULT_RESET_FAILED, 1, REC_NONE, REC_NONE, AMDX_RECOVER_NODE },
+		{ AMDX_FAULT_BOARD, 1, REC_NONE, REC_NONE, AMDX_RECOVER_RMA },
+	};
+	struct amdx_event_subscribe sub = {
+		.mask = 1ULL << AMDX_EVENT_RECOVERY,
+		.flags = AMDX_EVENT_F_NONBLOCK,
+	};
+	struct amdx_vf_enable en = { .num_vfs = 1 };
+	struct amdx_recovery r;
+	unsigned int i, seen = 0;
+	__u64 sum;
+	int p, ev1;
+	ssize_t n;
+
+	dev_new(_metadata, self, "model=mi300x hive=7ec3");
+	dev_new(_metadata, self, "model=mi300x hive=7ec3");
+	ASSERT_EQ(0, amdx_ioctl(self->d[0].fd, AMDX_IOC_VF_ENABLE, &en));
+	ASSERT_EQ(0, amdx_ioctl(self->d[1].fd, AMDX_IOC_EVENT_SUBSCRIBE, &sub));
+	ev1 = sub.fd;
+	drain(_metadata, self);
+	self->nevs = 0;
+
+	/* a corrected error: nothing pending, no record */
+	ASSERT_EQ(0, fault(self->d[0].id, AMDX_FAULT_PAGE_CE, 0, REC_NONE));
+	drain(_metadata, self);
+	EXPECT_EQ(-1, find_kind(self, AMDX_EVENT_RECOVERY));
+	ASSERT_EQ(0, plan(self->d[0].fd, &r, 0, REC_NONE, AMDX_RECOVER_PENDING));
+	EXPECT_EQ(AMDX_RECOVER_NONE, r.action);
+
+	for (i = 0; i < ARRAY_SIZE(f); i++) {
+		const int fd = self->d[f[i].dev].fd;
+
+		TH_LOG("fault %u", f[i].kind);
+		ASSERT_EQ(0, fault(self->d[f[i].dev].id, f[i].kind,
+				   f[i].part == REC_NONE ? AMDX_RAS_PARTITION_ALL :
+				   f[i].part, f[i].vf));
+		self->nevs = 0;
+		if (f[i].dev) {
+			n = read(ev1, self->evs, sizeof(self->evs));
+			ASSERT_GT(n, 0);
+			self->nevs = n / sizeof(self->evs[0]);
+		} else {
+			drain(_metadata, self);
+		}
+		p = last_pending(self, 0);
+		ASSERT_GE(p, 0);
+		sum = self->evs[p].data[0];
+		ASSERT_TRUE(sum & AMDX_RECOVERY_SUM_VALID);
+		EXPECT_EQ(f[i].action, AMDX_RECOVERY_SUM_ACTION(sum));
+		EXPECT_EQ(f[i].kind, self->evs[p].block);
+		EXPECT_EQ(0, self->evs[p].address);
+		EXPECT_EQ(f[i].vf, self->evs[p].instance);
+
+		ASSERT_EQ(0, plan(fd, &r, f[i].part == REC_NONE ?
+				  AMDX_RAS_PARTITION_ALL : f[i].part, f[i].vf,
+				  AMDX_RECOVER_PENDING));
+		EXPECT_EQ(f[i].action, r.action);
+		EXPECT_EQ(AMDX_RECOVERY_STATE_PENDING, r.state);
+		EXPECT_EQ(f[i].kind, r.fault);
+		EXPECT_EQ(self->evs[p].seq, r.seq);
+		EXPECT_EQ(AMDX_RECOVERY_SUM_DEVICES(sum), r.num_devices);
+		EXPECT_EQ(AMDX_RECOVERY_SUM_PARTITIONS(sum), r.num_partitions);
+		EXPECT_EQ(AMDX_RECOVERY_SUM_VFS(sum), r.num_vfs);
+		/* process names its consumers: none yet (no process read) */
+		if (f[i].action == AMDX_RECOVER_PROCESS) {
+			EXPECT_EQ(0, r.num_processes);
+		} else {
+			EXPECT_EQ(AMDX_RECOVERY_SUM_PROCESSES(sum),
+				  r.num_processes);
+		}
+		seen++;
+	}
+	EXPECT_EQ(AMDX_FAULT_COUNT - 1, seen);
+	close(ev1);
 }
 
 TEST_F(rec, bad_arguments)

@@ -640,6 +640,7 @@ static void amdx_ras_fini(struct amdx_device *adev)
 		kfree(w);
 	xa_destroy(&ras->ce);
 	amdx_ras_poison_fini(ras);
+	amdx_recovery_fini(ras);
 	kvfree(ras->table);
 	mutex_destroy(&ras->lock);
 	kfree(ras);
@@ -678,6 +679,9 @@ int amdx_ras_init(struct amdx_device *adev)
 	adev->ras = ras;
 	ret = amdx_device_add_action_or_reset(adev, AMDX_DEVICE_RELEASE,
 					      amdx_ras_fini);
+	if (ret)
+		return ret;
+	ret = amdx_recovery_init(adev);
 	if (ret)
 		return ret;
 

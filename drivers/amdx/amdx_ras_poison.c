@@ -16,12 +16,15 @@
  */
 #include <linux/lockdep.h>
 #include <linux/pid.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
 #include <linux/xarray.h>
 
 #include "amdx_core.h"
 #include "amdx_event.h"
 #include "amdx_ras_poison.h"
 #include "amdx_ras_types.h"
+#include "amdx_recovery_model.h"
 
 /**
  * amdx_ras_poison_init() - start a device's set of poisoned pages, empty
@@ -87,11 +90,47 @@ bool amdx_ras_any_poison(struct amdx_device *adev)
 	return adev->ras && !xa_empty(&adev->ras->poison);
 }
 
+/*
+ * The fault path holds mmap_lock, which nests under the RAS lock: the
+ * consumer waits in &amdx_recovery_state.queue for the recovery worker, or
+ * the next plan or run of the device (amdx_recovery.c), which sets the
+ * process action of the page's partition and names the consumer in it.  A
+ * full queue says it overflowed instead: the worker escalates the
+ * device's action past the process it cannot name.
+ */
+static void amdx_ras_poison_queue(struct amdx_device *adev, u64 index,
+				  const struct amdx_subject *who,
+				  const struct amdx_event *ev)
+{
+	struct amdx_recovery_state *rs = &adev->ras->recovery;
+	struct amdx_recovery_consumed *q;
+	unsigned long flags;
+
+	spin_lock_irqsave(&rs->queue_lock, flags);
+	if (!rs->closed) {
+		if (rs->nqueued < AMDX_RECOVERY_QUEUE) {
+			q = &rs->queue[rs->nqueued++];
+			q->who.pid = get_pid(who->pid);
+			q->who.euid = who->euid;
+			q->index = index;
+			q->seq = ev->seq;
+			q->time_ns = ev->timestamp_ns;
+		} else {
+			rs->overflow = true;
+		}
+		schedule_work(&rs->work);
+	}
+	spin_unlock_irqrestore(&rs->queue_lock, flags);
+}
+
 /**
  * amdx_ras_poison_consumed() - somebody touched a poisoned page
  * @adev: the device.
  * @index: VRAM page index.
  * @who: the consumer; the event shows it only to whom may see it.
+ *
+ * The POISON_CONSUMED record carries the action the consumption sets
+ * (data[1]); the consumer is queued to be named in it.
  *
  * Context: any; never sleeps.
  */
@@ -103,10 +142,19 @@ void amdx_ras_poison_consumed(struct amdx_device *adev, u64 index,
 		.partition = AMDX_RAS_PARTITION_ALL,
 		.address = index << PAGE_SHIFT,
 	};
+	/*
+	 * The action a consumption sets: the cheapest that suffices, which
+	 * every device can carry out, and whose scope is the one process
+	 * whatever the topology (amdx_recovery_scope()).
+	 */
+	const struct amdx_recovery_scope one = { .num_processes = 1 };
 
 	amdx_ras_info(adev, "poison at %#llx consumed by pid %d",
 		      index << PAGE_SHIFT, pid_nr(who->pid));
+	ev.data[1] = amdx_recovery_sum(amdx_recovery_need(AMDX_FAULT_POISON_CONSUMED),
+				       &one);
 	amdx_event_emit_subject(adev, &ev, who);
+	amdx_ras_poison_queue(adev, index, who, &ev);
 }
 
 /**

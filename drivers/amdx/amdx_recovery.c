@@ -31,7 +31,15 @@
  *                   RECOVERY(CLEARED | ESCALATED)
  *
  * The processes an action stops are those holding VRAM (amdx_hmm_holders())
- * in the memory partitions of the compute partitions it resets.  Devices
+ * in the memory partitions of the compute partitions it resets; a process
+ * action's are the consumers of poison it names.  A consumption is
+ * reported where the RAS lock cannot be taken (amdx_ras_poison.c queues
+ * it); the worker, or the next plan or run of the device first, sets the
+ * process action on the page's partition and names the consumer there (a
+ * reference on its pid, dropped when the action clears or changes, or
+ * the device is freed).  A process action names up to
+ * %AMDX_RECOVERY_CONSUMERS; one more, or a full queue, escalates to the
+ * next sufficient rung, which stops every process there.  Devices
  * other than the target's that a hive or secondary bus reset takes are
  * reset with it; once the run's self-test passed, each runs its own and
  * the actions pending there that the reset covered clear (CLEARED records
@@ -47,6 +55,8 @@
 #include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
+#include <linux/pid.h>
+#include <linux/sched/task.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -233,16 +243,6 @@ static struct amdx_recovery_ctx *amdx_recovery_ctx_get(struct amdx_device *adev)
 	return c;
 }
 
-/* A summary of an action's scope (AMDX_RECOVERY_SUM_*). */
-static u64 amdx_recovery_sum(u32 action, const struct amdx_recovery_scope *s)
-{
-	return AMDX_RECOVERY_SUM_VALID | action |
-	       (u64)min_t(u32, s->num_devices, 0xff) << 8 |
-	       (u64)min_t(u32, s->num_partitions, 0xfff) << 16 |
-	       (u64)min_t(u32, s->num_vfs, 0xfff) << 28 |
-	       (u64)min_t(u32, s->num_processes, 0xffff) << 40;
-}
-
 static struct amdx_recovery_slot *
 amdx_recovery_slot(struct amdx_device *adev, u32 partition, u32 vf)
 {
@@ -253,6 +253,25 @@ amdx_recovery_slot(struct amdx_device *adev, u32 partition, u32 vf)
 	if (partition < AMDX_MAX_PARTITIONS)
 		return &rs->parts[partition];
 	return &rs->dev;
+}
+
+/* Drops the consumers @slot names. */
+static void amdx_recovery_consumers_put(struct amdx_recovery_slot *slot)
+{
+	u32 i;
+
+	for (i = 0; i < slot->nconsumers; i++) {
+		put_pid(slot->consumers[i].who.pid);
+		slot->consumers[i].who.pid = NULL;
+	}
+	slot->nconsumers = 0;
+}
+
+/* Empties @slot: nothing pending, nobody referenced. */
+static void amdx_recovery_slot_clear(struct amdx_recovery_slot *slot)
+{
+	amdx_recovery_consumers_put(slot);
+	memset(slot, 0, sizeof(*slot));
 }
 
 /* Emits a RECOVERY record about @s; returns its seq. */
@@ -306,6 +325,49 @@ static u32 amdx_recovery_target_vf(const struct amdx_recovery_slot *slot,
 	       vf : AMDX_VF_NONE;
 }
 
+/*
+ * @slot (of @partition or @vf) gets @action for a fault of @kind unless an
+ * action at least as costly is pending there: a PENDING record with @sum
+ * and @est_ms, about @ev, the event that set it (emitted already), or
+ * itself when @ev is NULL.  The caller holds the RAS lock.
+ */
+static void amdx_recovery_pend(struct amdx_device *adev,
+			       struct amdx_recovery_slot *slot, u32 kind,
+			       u32 action, u32 partition, u32 vf,
+			       const struct amdx_event *ev, u64 sum, u32 est_ms)
+{
+	u32 tvf;
+
+	/* A pending action at least as costly covers this fault too. */
+	if (slot->action >= action && slot->state == AMDX_RECOVERY_STATE_PENDING)
+		return;
+	amdx_recovery_consumers_put(slot);
+	*slot = (struct amdx_recovery_slot) {
+		.action = action,
+		.fault = kind,
+		.state = AMDX_RECOVERY_STATE_PENDING,
+		.seq = ev ? ev->seq : 0,
+		.time_ns = ev ? ev->timestamp_ns : ktime_get_ns(),
+	};
+	tvf = amdx_recovery_target_vf(slot, adev, vf);
+	if (ev) {
+		amdx_recovery_event(adev, AMDX_RECOVERY_EV_PENDING, slot,
+				    partition, tvf, sum, est_ms);
+	} else {
+		/* The record is the fault's own: it carries its own seq. */
+		slot->seq = amdx_recovery_event(adev, AMDX_RECOVERY_EV_PENDING,
+						slot, partition, tvf, sum,
+						est_ms);
+	}
+	amdx_info_ratelimited(adev, "%s on %s %d: %s pending\n",
+			      amdx_recovery_fault_name(kind),
+			      tvf != AMDX_VF_NONE ? "VF" :
+			      partition < AMDX_MAX_PARTITIONS ? "partition" :
+			      "device", tvf != AMDX_VF_NONE ? (int)tvf :
+			      partition < AMDX_MAX_PARTITIONS ? (int)partition :
+			      (int)adev->id, amdx_recovery_action_name(action));
+}
+
 /**
  * amdx_recovery_fault() - a fault sets its target's pending action
  * @adev: the device; the caller holds its RAS lock.
@@ -331,7 +393,7 @@ int amdx_recovery_fault(struct amdx_device *adev, u32 kind, u32 partition,
 	struct amdx_recovery_ctx *c = NULL;
 	struct amdx_recovery_scope sc = {};
 	struct amdx_recovery_slot *slot;
-	u32 action = AMDX_RECOVER_NONE, tvf;
+	u32 action = AMDX_RECOVER_NONE;
 	u64 sum = AMDX_RECOVERY_SUM_VALID;
 	int ret = 0;
 
@@ -362,33 +424,8 @@ int amdx_recovery_fault(struct amdx_device *adev, u32 kind, u32 partition,
 
 	slot = amdx_recovery_slot(adev, partition,
 				  kind == AMDX_FAULT_VF_HANG ? vf : AMDX_VF_NONE);
-	/* A pending action at least as costly covers this fault too. */
-	if (slot->action >= action && slot->state == AMDX_RECOVERY_STATE_PENDING)
-		goto out;
-	*slot = (struct amdx_recovery_slot) {
-		.action = action,
-		.fault = kind,
-		.state = AMDX_RECOVERY_STATE_PENDING,
-		.seq = ev ? ev->seq : 0,
-		.time_ns = ev ? ev->timestamp_ns : ktime_get_ns(),
-	};
-	tvf = amdx_recovery_target_vf(slot, adev, vf);
-	if (ev) {
-		amdx_recovery_event(adev, AMDX_RECOVERY_EV_PENDING, slot,
-				    partition, tvf, sum, sc.est_ms);
-	} else {
-		/* The record is the fault's own: it carries its own seq. */
-		slot->seq = amdx_recovery_event(adev, AMDX_RECOVERY_EV_PENDING,
-						slot, partition, tvf, sum,
-						sc.est_ms);
-	}
-	amdx_info_ratelimited(adev, "%s on %s %d: %s pending\n",
-			      amdx_recovery_fault_name(kind),
-			      tvf != AMDX_VF_NONE ? "VF" :
-			      partition < AMDX_MAX_PARTITIONS ? "partition" :
-			      "device", tvf != AMDX_VF_NONE ? (int)tvf :
-			      partition < AMDX_MAX_PARTITIONS ? (int)partition :
-			      (int)adev->id, amdx_recovery_action_name(action));
+	amdx_recovery_pend(adev, slot, kind, action, partition, vf, ev, sum,
+			   sc.est_ms);
 out:
 	if (c)
 		amdx_recovery_ctx_put(c);
@@ -428,6 +465,198 @@ u32 amdx_recovery_fault_of(struct amdx_device *adev,
 	}
 }
 
+/*
+ * More consumers on @partition than a process action names (or than the
+ * queue held): the next sufficient rung after process, which stops every
+ * process there.  The caller holds the RAS lock.
+ */
+static void amdx_recovery_consumers_escalate(struct amdx_device *adev,
+					     u32 partition,
+					     const struct amdx_event *ev)
+{
+	struct amdx_recovery_fault f = {
+		.kind = AMDX_FAULT_POISON_CONSUMED,
+		.partition = partition,
+		.vf = AMDX_VF_NONE,
+	};
+	u32 next = AMDX_RECOVER_PROCESS;
+	struct amdx_recovery_scope sc;
+	struct amdx_recovery_ctx *c;
+	u64 sum;
+
+	c = amdx_recovery_ctx_get(adev);
+	if (c) {
+		f.device = c->self;
+		if (amdx_recovery_escalate(&c->topo, &f, &next))
+			next = AMDX_RECOVER_RMA;
+	} else {
+		next = AMDX_RECOVER_DEVICE;
+	}
+	sum = amdx_recovery_sum_of(c, &f, next, &sc);
+	amdx_warn_ratelimited(adev, "recovery: more processes consumed poison than a process action names: %s\n",
+			      amdx_recovery_action_name(next));
+	amdx_recovery_pend(adev, amdx_recovery_slot(adev, partition,
+						    AMDX_VF_NONE),
+			   AMDX_FAULT_POISON_CONSUMED, next, partition,
+			   AMDX_VF_NONE, ev, sum, sc.est_ms);
+	if (c)
+		amdx_recovery_ctx_put(c);
+}
+
+/*
+ * One queued consumption: the process action of the page's partition (of
+ * the device when the page belongs to no one partition), the consumer
+ * named in it, a PENDING record about its POISON_CONSUMED record.  A
+ * costlier action pending there covers it.  Takes @q's reference.  The
+ * caller holds the RAS lock.
+ */
+static void amdx_recovery_consumer_add(struct amdx_device *adev,
+				       struct amdx_recovery_consumed *q)
+{
+	u32 action = amdx_recovery_need(AMDX_FAULT_POISON_CONSUMED);
+	struct amdx_event ev = { .seq = q->seq, .timestamp_ns = q->time_ns };
+	struct amdx_recovery_slot *slot;
+	struct amdx_recovery_scope sc = {};
+	u32 mem, part, i;
+
+	if (amdx_partition_of_vram(adev, q->index << PAGE_SHIFT, &mem, &part))
+		goto out;
+	slot = amdx_recovery_slot(adev, part, AMDX_VF_NONE);
+	/* A costlier action, pending or failed, stays: it covers this. */
+	if (slot->action > action)
+		goto out;
+	if (slot->state == AMDX_RECOVERY_STATE_PENDING) {
+		for (i = 0; i < slot->nconsumers; i++)
+			if (slot->consumers[i].who.pid == q->who.pid)
+				goto out;
+		if (slot->nconsumers == AMDX_RECOVERY_CONSUMERS) {
+			amdx_recovery_consumers_escalate(adev, part, &ev);
+			goto out;
+		}
+	}
+	if (slot->action != action ||
+	    slot->state != AMDX_RECOVERY_STATE_PENDING)
+		amdx_recovery_slot_clear(slot);
+	slot->action = action;
+	slot->fault = AMDX_FAULT_POISON_CONSUMED;
+	slot->state = AMDX_RECOVERY_STATE_PENDING;
+	slot->seq = q->seq;
+	slot->time_ns = q->time_ns;
+	slot->consumers[slot->nconsumers].who = q->who;
+	slot->consumers[slot->nconsumers++].mem_partition = mem;
+	q->who.pid = NULL;
+	sc.num_processes = slot->nconsumers;
+	amdx_recovery_event(adev, AMDX_RECOVERY_EV_PENDING, slot, part,
+			    AMDX_VF_NONE, amdx_recovery_sum(action, &sc),
+			    adev->desc.reset_ms[action]);
+	amdx_info_ratelimited(adev, "poison consumed on %s %d: %s pending, %u processes named\n",
+			      part < AMDX_MAX_PARTITIONS ? "partition" :
+			      "device", part < AMDX_MAX_PARTITIONS ? (int)part :
+			      (int)adev->id, amdx_recovery_action_name(action),
+			      slot->nconsumers);
+out:
+	put_pid(q->who.pid);
+}
+
+/*
+ * Sets the actions of the queued consumptions, in their order.  The caller
+ * holds the RAS lock.
+ */
+static void amdx_recovery_absorb(struct amdx_device *adev)
+{
+	struct amdx_recovery_state *rs = &adev->ras->recovery;
+	struct amdx_recovery_consumed q;
+	unsigned long flags;
+	bool got, overflow;
+
+	for (;;) {
+		spin_lock_irqsave(&rs->queue_lock, flags);
+		got = rs->nqueued;
+		if (got) {
+			q = rs->queue[0];
+			rs->nqueued--;
+			memmove(&rs->queue[0], &rs->queue[1],
+				rs->nqueued * sizeof(q));
+		}
+		overflow = !got && rs->overflow;
+		if (overflow)
+			rs->overflow = false;
+		spin_unlock_irqrestore(&rs->queue_lock, flags);
+		if (!got)
+			break;
+		amdx_recovery_consumer_add(adev, &q);
+	}
+	if (overflow)
+		amdx_recovery_consumers_escalate(adev, AMDX_RAS_PARTITION_ALL,
+						 NULL);
+}
+
+static void amdx_recovery_work(struct work_struct *work)
+{
+	struct amdx_recovery_state *rs =
+		container_of(work, struct amdx_recovery_state, work);
+	struct amdx_device *adev = rs->adev;
+
+	down_read(&adev->lock);
+	if (!adev->dead) {
+		mutex_lock(&adev->ras->lock);
+		amdx_recovery_absorb(adev);
+		mutex_unlock(&adev->ras->lock);
+	}
+	up_read(&adev->lock);
+}
+
+/* %AMDX_DEVICE_REMOVE: nothing is queued any more; what was is dropped. */
+static void amdx_recovery_remove(struct amdx_device *adev)
+{
+	struct amdx_recovery_state *rs = &adev->ras->recovery;
+	unsigned long flags;
+
+	spin_lock_irqsave(&rs->queue_lock, flags);
+	rs->closed = true;
+	spin_unlock_irqrestore(&rs->queue_lock, flags);
+	cancel_work_sync(&rs->work);
+	while (rs->nqueued)
+		put_pid(rs->queue[--rs->nqueued].who.pid);
+}
+
+/**
+ * amdx_recovery_init() - set up a device's recovery state
+ * @adev: the device, being registered; adev->ras allocated, zeroed.
+ *
+ * Registers the end of the consumption queue (%AMDX_DEVICE_REMOVE).
+ *
+ * Return: 0, or -ENOSPC when the device holds no more actions.
+ */
+int amdx_recovery_init(struct amdx_device *adev)
+{
+	struct amdx_recovery_state *rs = &adev->ras->recovery;
+
+	rs->adev = adev;
+	spin_lock_init(&rs->queue_lock);
+	INIT_WORK(&rs->work, amdx_recovery_work);
+	return amdx_device_add_action_or_reset(adev, AMDX_DEVICE_REMOVE,
+					       amdx_recovery_remove);
+}
+
+/**
+ * amdx_recovery_fini() - drop what a device's recovery state references
+ * @ras: the device's RAS state, being freed: nobody reads it any more.
+ */
+void amdx_recovery_fini(struct amdx_ras *ras)
+{
+	struct amdx_recovery_state *rs = &ras->recovery;
+	u32 i;
+
+	amdx_recovery_consumers_put(&rs->dev);
+	for (i = 0; i < AMDX_MAX_PARTITIONS; i++)
+		amdx_recovery_consumers_put(&rs->parts[i]);
+	for (i = 0; i < AMDX_MAX_VFS; i++)
+		amdx_recovery_consumers_put(&rs->vfs[i]);
+	while (rs->nqueued)
+		put_pid(rs->queue[--rs->nqueued].who.pid);
+}
+
 /* The self-test of @partition, or of every partition for the device. */
 static int amdx_recovery_self_test(struct amdx_recovery_ctx *c, u32 partition)
 {
@@ -464,7 +693,7 @@ static void amdx_recovery_clear_covered(struct amdx_device *adev, u32 action,
 		amdx_recovery_event(adev, AMDX_RECOVERY_EV_CLEARED, &rs->dev,
 				    AMDX_RAS_PARTITION_ALL, AMDX_VF_NONE,
 				    AMDX_RECOVERY_SUM_VALID, 0);
-		memset(&rs->dev, 0, sizeof(rs->dev));
+		amdx_recovery_slot_clear(&rs->dev);
 	}
 
 	for (i = 0; i < AMDX_MAX_PARTITIONS; i++) {
@@ -472,7 +701,7 @@ static void amdx_recovery_clear_covered(struct amdx_device *adev, u32 action,
 			amdx_recovery_event(adev, AMDX_RECOVERY_EV_CLEARED,
 					    &rs->parts[i], i, AMDX_VF_NONE,
 					    AMDX_RECOVERY_SUM_VALID, 0);
-			memset(&rs->parts[i], 0, sizeof(rs->parts[i]));
+			amdx_recovery_slot_clear(&rs->parts[i]);
 		}
 	}
 	for (i = 0; i < AMDX_MAX_VFS; i++) {
@@ -480,7 +709,7 @@ static void amdx_recovery_clear_covered(struct amdx_device *adev, u32 action,
 			amdx_recovery_event(adev, AMDX_RECOVERY_EV_CLEARED,
 					    &rs->vfs[i], AMDX_RAS_PARTITION_ALL,
 					    i, AMDX_RECOVERY_SUM_VALID, 0);
-			memset(&rs->vfs[i], 0, sizeof(rs->vfs[i]));
+			amdx_recovery_slot_clear(&rs->vfs[i]);
 		}
 	}
 }
@@ -511,6 +740,8 @@ static u32 amdx_recovery_finish(struct amdx_recovery_ctx *c,
 		slot->state = AMDX_RECOVERY_STATE_FAILED;
 		slot->action = max(slot->action, action);
 		slot->fault = f.kind;
+		if (slot->action != AMDX_RECOVER_PROCESS)
+			amdx_recovery_consumers_put(slot);
 		amdx_recovery_event(adev, AMDX_RECOVERY_EV_FAILED, slot,
 				    partition, vf,
 				    amdx_recovery_sum_of(c, &f, slot->action, &sc),
@@ -534,6 +765,8 @@ static u32 amdx_recovery_finish(struct amdx_recovery_ctx *c,
 		slot->action = next;
 		slot->fault = f.kind;
 		slot->state = AMDX_RECOVERY_STATE_PENDING;
+		if (next != AMDX_RECOVER_PROCESS)
+			amdx_recovery_consumers_put(slot);
 		amdx_recovery_event(adev, AMDX_RECOVERY_EV_ESCALATED, slot,
 				    partition, vf, sum, (u64)(s64)ret);
 		amdx_warn_ratelimited(adev, "recovery: self-test failed after %s (%pe): escalated to %s\n",
@@ -545,7 +778,7 @@ static u32 amdx_recovery_finish(struct amdx_recovery_ctx *c,
 	if (slot->action <= action) {
 		amdx_recovery_event(adev, AMDX_RECOVERY_EV_CLEARED, slot,
 				    partition, vf, AMDX_RECOVERY_SUM_VALID, 0);
-		memset(slot, 0, sizeof(*slot));
+		amdx_recovery_slot_clear(slot);
 	}
 	if (action >= AMDX_RECOVER_DEVICE)
 		amdx_recovery_clear_covered(adev, action, false);
@@ -695,6 +928,42 @@ static int amdx_recovery_holders(struct amdx_recovery_ctx *c,
 		got = min(got, room);
 		memset(c->holder_dev + c->nholders, i, got);
 		c->nholders += got;
+	}
+	return 0;
+}
+
+/*
+ * The processes a process action stops: the consumers @slot names that
+ * still run (one exiting already is not stopped again).
+ */
+static int amdx_recovery_consumers(struct amdx_recovery_ctx *c,
+				   const struct amdx_recovery_slot *slot)
+{
+	struct amdx_hmm_holder *h;
+	struct task_struct *t;
+	u32 i;
+
+	if (!slot->nconsumers)
+		return 0;
+	c->holders = kvcalloc(slot->nconsumers, sizeof(*c->holders),
+			      GFP_KERNEL);
+	c->holder_dev = kvcalloc(slot->nconsumers, sizeof(*c->holder_dev),
+				 GFP_KERNEL);
+	if (!c->holders || !c->holder_dev)
+		return -ENOMEM;
+	for (i = 0; i < slot->nconsumers; i++) {
+		t = get_pid_task(slot->consumers[i].who.pid, PIDTYPE_TGID);
+		if (!t)
+			continue;
+		h = &c->holders[c->nholders];
+		if (!(t->flags & PF_EXITING)) {
+			get_task_comm(h->comm, t);
+			h->who.pid = get_pid(slot->consumers[i].who.pid);
+			h->who.euid = slot->consumers[i].who.euid;
+			h->mem_partition = slot->consumers[i].mem_partition;
+			c->holder_dev[c->nholders++] = c->self;
+		}
+		put_task_struct(t);
 	}
 	return 0;
 }
@@ -919,6 +1188,8 @@ static int amdx_recovery_do(struct amdx_file *file, struct amdx_recovery *args,
 	};
 	if (mutex_lock_killable(&ras->lock))
 		return -EINTR;
+	/* The consumptions of poison reported so far count. */
+	amdx_recovery_absorb(adev);
 	ret = amdx_recovery_target_valid(adev, args);
 	if (ret)
 		goto out_unlock;
@@ -958,7 +1229,12 @@ static int amdx_recovery_do(struct amdx_file *file, struct amdx_recovery *args,
 		goto out_unlock;
 	}
 	amdx_recovery_scope_out(c, &sc, args);
-	ret = amdx_recovery_holders(c, &sc);
+	if (action == AMDX_RECOVER_PROCESS) {
+		ret = amdx_recovery_consumers(c, slot);
+		args->num_processes = c->nholders;
+	} else {
+		ret = amdx_recovery_holders(c, &sc);
+	}
 	if (ret || !run)
 		goto out_unlock;
 

@@ -17,8 +17,11 @@
 struct amdx_device;
 struct amdx_event;
 struct amdx_file;
+struct amdx_ras;
 struct amdx_ras_error;
 
+int amdx_recovery_init(struct amdx_device *adev);
+void amdx_recovery_fini(struct amdx_ras *ras);
 u32 amdx_recovery_fault_of(struct amdx_device *adev,
 			   const struct amdx_ras_error *err);
 int amdx_recovery_fault(struct amdx_device *adev, u32 kind, u32 partition,

@@ -433,6 +433,26 @@ static void amdx_recovery_take_devices(const struct amdx_recovery_topo *t,
 }
 
 /**
+ * amdx_recovery_sum() - the summary of an action's scope
+ * @action: %AMDX_RECOVER_*.
+ * @s: its scope.
+ *
+ * What ERROR, POISON_CONSUMED and RECOVERY records carry (uapi).
+ *
+ * Return: %AMDX_RECOVERY_SUM_VALID, @action and the counts, each saturated
+ * at its field's width.
+ */
+u64 amdx_recovery_sum(u32 action, const struct amdx_recovery_scope *s)
+{
+	return AMDX_RECOVERY_SUM_VALID | (action & 0xff) |
+	       (u64)min_t(u32, s->num_devices, 0xff) << 8 |
+	       (u64)min_t(u32, s->num_partitions, 0xfff) << 16 |
+	       (u64)min_t(u32, s->num_vfs, 0xfff) << 28 |
+	       (u64)min_t(u32, s->num_processes, 0xffff) << 40;
+}
+EXPORT_SYMBOL_IF_KUNIT(amdx_recovery_sum);
+
+/**
  * amdx_recovery_scope() - what an action on a fault's target takes down
  * @t: the topology.
  * @f: the fault: its device, partition and VF are the action's target.

@@ -126,6 +126,7 @@ int amdx_recovery_escalate(const struct amdx_recovery_topo *t,
 int amdx_recovery_scope(const struct amdx_recovery_topo *t,
 			const struct amdx_recovery_fault *f, u32 action,
 			struct amdx_recovery_scope *s);
+u64 amdx_recovery_sum(u32 action, const struct amdx_recovery_scope *s);
 const char *amdx_recovery_action_name(u32 action);
 const char *amdx_recovery_fault_name(u32 kind);
 

@@ -71,6 +71,13 @@ CASES = [
       lambda d: dev0(d)["blocks"][0].update(block="l2"),
       lambda d: dev0(d).pop("rma"),
       lambda d: dev0(d)["reset_scope"].update(hive_id=0)]),
+    ("amdx-recover.schema.json",
+     [["-j", "recover", "plan", "0"], ["-j", "recover", "plan", "0", "--action", "device"]],
+     [lambda d: d["plan"].update(action="reboot"),
+      lambda d: d["plan"].pop("reset_devices"),
+      lambda d: d["plan"]["scope"][0].update(reset="all") if d["plan"]["scope"]
+      else d["plan"].update(state="ok"),
+      lambda d: d.pop("plan")]),
     ("amdx-monitor.schema.json",
      [["-j", "monitor", "--timeout-ms", "100"]],
      [lambda d: d.update(kind="boom"),

@@ -1203,10 +1203,11 @@ struct amdx_reset_scope {
 #define AMDX_RECOVERY_STATE_FAILED	2	/* ran and failed midway */
 
 /*
- * Scope summary of an action, packed in one __u64 (ERROR and RECOVERY
- * records' data[1]): the action, then the devices, compute partitions and
- * VFs it resets and the processes it stops (saturated at 0xffff); bit 63
- * says the summary is there (a module before minor 1 leaves it zero).
+ * Scope summary of an action, packed in one __u64 (ERROR and, from minor
+ * 2, POISON_CONSUMED records' data[1]; RECOVERY records' data[0]): the
+ * action, then the devices, compute partitions and VFs it resets and the
+ * processes it stops (saturated at 0xffff); bit 63 says the summary is
+ * there (a module before minor 1 leaves it zero).
  */
 #define AMDX_RECOVERY_SUM_VALID		_BITULL(63)
 #define AMDX_RECOVERY_SUM_ACTION(s)	((__u32)((s) & 0xff))
@@ -1239,7 +1240,8 @@ struct amdx_reset_scope {
  * @device: the device id.
  * @mem_partition: the memory partition holding its data.
  * @pad: zero.
- * @pages: its device pages there.
+ * @pages: its device pages there; 0 for a consumer of poison (a process
+ *	action).
  * @comm: its command name; all zero whenever @pid is 0.
  */
 struct amdx_recovery_process {
@@ -1270,7 +1272,8 @@ struct amdx_recovery_process {
  * @num_partitions: out: compute partitions reset, over all devices.
  * @num_vfs: out: VFs reset with them.
  * @num_processes: out: processes stopped (holders of VRAM in the reset
- *	partitions).
+ *	partitions; for a process action, the consumers of poison it names
+ *	that still run, minor 2).
  * @est_ms: out: estimated time, 0xffffffff for never (rma).
  * @outcome: out: %AMDX_RECOVERY_OUT_*.
  * @error: out (RUN): 0, or the -errno the action or self-test failed with.
@@ -1419,7 +1422,12 @@ struct amdx_query_links {
  * PAGE_PENDING:	address of the page to retire.
  * PAGE_RETIRED:	address; data[0] %AMDX_BADPAGE_CAUSE_*;
  *			data[1] pages of process data moved off it.
- * POISON_CONSUMED:	address; data[0] pid of the consumer.
+ * POISON_CONSUMED:	address; data[0] pid of the consumer; data[1]
+ *			(minor 2) the action the consumption sets, the
+ *			consumer's restart (AMDX_RECOVERY_SUM_*: process,
+ *			one process); a RECOVERY record (PENDING) follows
+ *			once the consumer is named in the action of the
+ *			page's partition.
  * ACTION_START:	data[0] %AMDX_ACTION_*.
  * ACTION_END:		data[0] %AMDX_ACTION_*; data[1] 0 or -errno;
  *			address: duration in ns.

@@ -151,6 +151,38 @@ static void poison_consumed_costs_the_process(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, a, AMDX_RECOVER_DEVICE);
 }
 
+/*
+ * The summary records carry: what the uapi's AMDX_RECOVERY_SUM_* read back,
+ * each count saturated at its field's width, never spilling into the next.
+ */
+static void summary_packs_and_saturates(struct kunit *test)
+{
+	struct amdx_recovery_scope s = {
+		.num_devices = 3, .num_partitions = 24, .num_vfs = 2,
+		.num_processes = 7,
+	};
+	u64 sum = amdx_recovery_sum(AMDX_RECOVER_HIVE, &s);
+
+	KUNIT_EXPECT_TRUE(test, sum & AMDX_RECOVERY_SUM_VALID);
+	KUNIT_EXPECT_EQ(test, AMDX_RECOVERY_SUM_ACTION(sum), AMDX_RECOVER_HIVE);
+	KUNIT_EXPECT_EQ(test, AMDX_RECOVERY_SUM_DEVICES(sum), 3);
+	KUNIT_EXPECT_EQ(test, AMDX_RECOVERY_SUM_PARTITIONS(sum), 24);
+	KUNIT_EXPECT_EQ(test, AMDX_RECOVERY_SUM_VFS(sum), 2);
+	KUNIT_EXPECT_EQ(test, AMDX_RECOVERY_SUM_PROCESSES(sum), 7);
+
+	s = (struct amdx_recovery_scope) {
+		.num_devices = 300, .num_partitions = 5000, .num_vfs = 5000,
+		.num_processes = 100000,
+	};
+	sum = amdx_recovery_sum(AMDX_RECOVER_PROCESS, &s);
+	KUNIT_EXPECT_EQ(test, AMDX_RECOVERY_SUM_ACTION(sum), AMDX_RECOVER_PROCESS);
+	KUNIT_EXPECT_EQ(test, AMDX_RECOVERY_SUM_DEVICES(sum), 0xff);
+	KUNIT_EXPECT_EQ(test, AMDX_RECOVERY_SUM_PARTITIONS(sum), 0xfff);
+	KUNIT_EXPECT_EQ(test, AMDX_RECOVERY_SUM_VFS(sum), 0xfff);
+	KUNIT_EXPECT_EQ(test, AMDX_RECOVERY_SUM_PROCESSES(sum), 0xffff);
+	KUNIT_EXPECT_EQ(test, sum >> 56, 0x80ULL);
+}
+
 static void hung_queue_takes_queue_then_pipe(struct kunit *test)
 {
 	struct amdx_recovery_topo *t = hive_of(test, 1, 4, AMDGPU_CAPS, true);
@@ -558,6 +590,7 @@ static struct kunit_case amdx_recovery_model_cases[] = {
 	KUNIT_CASE(need_follows_the_table),
 	KUNIT_CASE(cpx_hive_engine_ue_costs_hive_or_partition),
 	KUNIT_CASE(poison_consumed_costs_the_process),
+	KUNIT_CASE(summary_packs_and_saturates),
 	KUNIT_CASE(hung_queue_takes_queue_then_pipe),
 	KUNIT_CASE(vf_flr_takes_the_vf_partitions),
 	KUNIT_CASE(sbr_and_hive_close_over),
