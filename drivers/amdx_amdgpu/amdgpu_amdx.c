@@ -67,6 +67,7 @@
 #include <drm/drm_drv.h>
 
 #include "amdgpu.h"
+#include "amdgpu_aca.h"
 #include "amdgpu_fru_eeprom.h"
 #include "amdgpu_ras.h"
 #include "amdgpu_ras_eeprom.h"
@@ -393,6 +394,13 @@ static void amdgpu_amdx_aid_place(struct amdgpu_amdx *p, u32 block,
 		return;
 	}
 	if (block != AMDX_RAS_BLOCK_GFX)
+		return;
+	/*
+	 * amdgpu's ACA gfx parser (gfx_v9_4_3_aca_bank_parser()) keeps the
+	 * XCD within the AID (0 or 1) where the others keep the AID, and the
+	 * AID is lost: no XCC and no partition can be named.
+	 */
+	if (amdgpu_aca_is_enabled(adev))
 		return;
 	per = p->num_xcc / naid;
 	if (!per)
