@@ -7,7 +7,7 @@
  *
  * Compiled into the patched amdgpu (patches/6.12/, scripts/amdgpu-tree.sh),
  * since amdgpu exports nothing an outside module could call.  amdgpu calls
- * nine hooks (amdgpu_amdx.h):
+ * ten hooks (amdgpu_amdx.h):
  *
  * - amdgpu_amdx_init() at the end of a successful amdgpu_pci_probe(), once
  *   the DRM device and the partitions' render nodes are registered: a GC
@@ -29,6 +29,11 @@
  *   amdx's per-page containment runs.  UMC uncorrectable and deferred
  *   errors reach amdx this way only (amdgpu retires a page for each), not
  *   as counts as well.
+ * - amdgpu_amdx_poison_consumed() from the KFD's interrupt work
+ *   (kfd_int_process_v9.c) when a process consumed a poison in GFX, SDMA
+ *   or MMHUB: one uncorrectable error with the KFD node's partition and
+ *   the instance in it; the PASID and amdgpu's event id go to the log
+ *   (amdx's error record has no field for them);
  * - amdgpu_amdx_reset_begin() and amdgpu_amdx_reset_end() from
  *   amdgpu_device_gpu_recover(): a reset amdgpu runs on its own reaches
  *   amdx as DEVICE_RESET_BEGIN and DEVICE_RESET_END (not the one amdx
@@ -62,6 +67,7 @@
 #include <drm/drm_drv.h>
 
 #include "amdgpu.h"
+#include "amdgpu_aca.h"
 #include "amdgpu_fru_eeprom.h"
 #include "amdgpu_ras.h"
 #include "amdgpu_ras_eeprom.h"
@@ -389,6 +395,13 @@ static void amdgpu_amdx_aid_place(struct amdgpu_amdx *p, u32 block,
 	}
 	if (block != AMDX_RAS_BLOCK_GFX)
 		return;
+	/*
+	 * amdgpu's ACA gfx parser (gfx_v9_4_3_aca_bank_parser()) keeps the
+	 * XCD within the AID (0 or 1) where the others keep the AID, and the
+	 * AID is lost: no XCC and no partition can be named.
+	 */
+	if (amdgpu_aca_is_enabled(adev))
+		return;
 	per = p->num_xcc / naid;
 	if (!per)
 		return;
@@ -495,6 +508,60 @@ void amdgpu_amdx_ras_errors(struct amdgpu_device *adev, int block,
 						node->err_info.ue_count,
 						node->err_info.de_count);
 	}
+	amdgpu_amdx_hook_exit(p, idx);
+}
+
+/**
+ * amdgpu_amdx_poison_consumed() - a process consumed a poison
+ * @adev: the device.
+ * @block: the amdgpu RAS block of the client that consumed it (enum
+ *	amdgpu_ras_block): gfx, sdma or mmhub.
+ * @xcp_id: the KFD node's partition (its amdgpu_xcp's id), or -1 for a
+ *	device without partitions.
+ * @pasid: the process.
+ * @event_id: amdgpu's RAS event id of the consumption.
+ *
+ * One uncorrectable error of @block in partition @xcp_id, its instance
+ * the partition's first XCC (gfx) or SDMA engine (sdma), 0 for mmhub.
+ *
+ * Context: the KFD's interrupt work, process context, no lock of
+ * amdgpu's or the KFD's held.
+ */
+void amdgpu_amdx_poison_consumed(struct amdgpu_device *adev, int block,
+				 int xcp_id, u16 pasid, u64 event_id)
+{
+	struct amdx_ras_error err = { .partition = AMDX_RAS_PARTITION_ALL };
+	struct amdgpu_xcp_mgr *mgr = adev->xcp_mgr;
+	enum AMDGPU_XCP_IP_BLOCK ip;
+	struct amdgpu_amdx *p;
+	u32 mask;
+	int xblock, idx;
+
+	xblock = amdx_amdgpu_ras_block_from_amdgpu(block);
+	if (xblock < 0)
+		return;
+	p = amdgpu_amdx_hook_enter(adev, &idx);
+	if (!p)
+		return;
+	dev_info_ratelimited(adev->dev,
+			     "amdx: poison consumed in block %d, partition %d, pasid %u, event id %llu\n",
+			     block, xcp_id, pasid, event_id);
+	err.block = xblock;
+	/*
+	 * No partition switch runs while a KFD node exists (amdgpu tears the
+	 * KFD down around one), so the partitions are those of the node.
+	 */
+	if (mgr && xcp_id >= 0 && xcp_id < mgr->num_xcps &&
+	    xcp_id < AMDX_MAX_PARTITIONS) {
+		err.partition = xcp_id;
+		ip = xblock == AMDX_RAS_BLOCK_GFX ? AMDGPU_XCP_GFX :
+		     AMDGPU_XCP_SDMA;
+		if (xblock != AMDX_RAS_BLOCK_MMHUB &&
+		    !amdgpu_xcp_get_inst_details(&mgr->xcp[xcp_id], ip, &mask) &&
+		    mask)
+			err.instance = __ffs(mask);
+	}
+	amdgpu_amdx_pass(p, &err, AMDX_RAS_TYPE_UE, 1);
 	amdgpu_amdx_hook_exit(p, idx);
 }
 

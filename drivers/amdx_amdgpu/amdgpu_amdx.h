@@ -9,6 +9,8 @@
 #ifndef __AMDGPU_AMDX_H__
 #define __AMDGPU_AMDX_H__
 
+#include <linux/types.h>
+
 struct amdgpu_device;
 struct amdgpu_reset_context;
 struct eeprom_table_record;
@@ -21,6 +23,8 @@ void amdgpu_amdx_free(struct amdgpu_device *adev);
 void amdgpu_amdx_ras_errors(struct amdgpu_device *adev, int block,
 			    const struct ras_err_data *err_data,
 			    const struct ras_query_context *qctx);
+void amdgpu_amdx_poison_consumed(struct amdgpu_device *adev, int block,
+				 int xcp_id, u16 pasid, u64 event_id);
 void amdgpu_amdx_page_retired(struct amdgpu_device *adev,
 			      const struct eeprom_table_record *bps);
 void amdgpu_amdx_reset_begin(struct amdgpu_device *adev,

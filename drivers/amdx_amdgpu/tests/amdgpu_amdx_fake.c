@@ -389,8 +389,10 @@ static const struct attribute_group fake_ras_group = {
  * firmware's (AMDGPU_RAS_FIRMWARE_ERROR_QUERY); UMC 12 with gmc_v9_0's
  * values, in poison mode, bound to the ACA with amdgpu's own UMC v12
  * bank parser (umc_v12_0_aca_info), its ECC log and page retirement
- * lock as amdgpu_ras_recovery_init() leaves them.  The gfx block keeps
- * its direct query no longer: a fake with ACA models UMC only.
+ * lock as amdgpu_ras_recovery_init() leaves them.  gfx is bound to the
+ * ACA with amdgpu's own gfx_v9_4_3_aca_info, as gfx_v9_4_3_late_init()
+ * binds it: its errors are the SMU banks the firmware logs
+ * (fake_aca_push()), and the fake's direct gfx query is used no longer.
  *
  * Return: 0 or -errno.
  */
@@ -434,6 +436,10 @@ int fake_gpu_enable_aca(struct fake_gpu *f)
 	f->aca->sysfs = true;
 	adev->aca.is_enabled = true;
 	amdgpu_aca_set_smu_funcs(adev, &fake_aca_smu_funcs);
+	ret = amdgpu_ras_bind_aca(adev, AMDGPU_RAS_BLOCK__GFX,
+				  &gfx_v9_4_3_aca_info, NULL);
+	if (ret)
+		return ret;
 	return amdgpu_ras_bind_aca(adev, AMDGPU_RAS_BLOCK__UMC,
 				   &umc_v12_0_aca_info, NULL);
 }
@@ -667,6 +673,9 @@ struct fake_gpu *fake_gpu_create(u32 num_xcc, int nps, int mode,
 	adev->psp.ras_context.ras = f->ras;
 	mutex_init(&f->ras->recovery_lock);
 	mutex_init(&f->ras->page_rsv_lock);
+	/* What amdgpu_ras_recovery_init() sets up for poison messages. */
+	INIT_KFIFO(f->ras->poison_fifo);
+	init_waitqueue_head(&f->ras->page_retirement_wq);
 	/* amdgpu's recovery init may replace it: this one is the fake's. */
 	f->eh_data = kzalloc(sizeof(*f->eh_data), GFP_KERNEL);
 	if (!f->eh_data)

@@ -29,6 +29,8 @@ struct ras_err_handler_data;
 extern struct amdgpu_xcp_mgr_funcs aqua_vanjaram_xcp_funcs;
 /* amdgpu's UMC v12 ACA bank parser (umc_v12_0.c). */
 extern const struct aca_info umc_v12_0_aca_info;
+/* amdgpu's gfx ACA bank parser (gfx_v9_4_3.c; global by the test patch). */
+extern const struct aca_info gfx_v9_4_3_aca_info;
 
 /* AIDs a fake's gfx banks can name (MI300X has four). */
 #define FAKE_MAX_AIDS	8

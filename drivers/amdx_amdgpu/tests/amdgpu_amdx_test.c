@@ -52,6 +52,9 @@
 #include "amdgpu_umc.h"
 #include "amdgpu_xcp.h"
 #include "umc_v12_0.h"
+#include "kfd_priv.h"
+#include "soc15_int.h"
+#include "soc15_ih_clientid.h"
 #include "amdgpu_amdx.h"
 #include "amdgpu_amdx_kunit.h"
 #include "amdgpu_amdx_fake.h"
@@ -1125,9 +1128,71 @@ static void rma_board_registers_flagged(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, f->adev->amdx);
 }
 
+/**
+ * struct queued_ras_work - a RAS work item of amdgpu's, queued before a removal
+ * @work: on the system queue, as amdgpu's RAS interrupt work and its
+ *	page-retirement thread run apart from amdgpu_pci_remove().
+ * @test: the test, whose stubs the work item sees.
+ * @f: the fake device.
+ * @go: completed by the test to let the work query.
+ * @ue: the uncorrectable gfx errors amdgpu's query counted.
+ */
+struct queued_ras_work {
+	struct work_struct work;
+	struct kunit *test;
+	struct fake_gpu *f;
+	struct completion go;
+	unsigned long ue;
+};
+
+static void queued_ras_work_fn(struct work_struct *work)
+{
+	struct queued_ras_work *w = container_of(work, struct queued_ras_work,
+						 work);
+	struct ras_query_if q = { .head.block = AMDGPU_RAS_BLOCK__GFX };
+	struct eeprom_table_record bps = {
+		.retired_page = 0x4321,
+		.err_type = AMDGPU_RAS_EEPROM_ERR_NON_RECOVERABLE,
+	};
+
+	wait_for_completion(&w->go);
+	current->kunit_test = w->test;
+	if (!amdgpu_ras_query_error_status(w->f->adev, &q))
+		w->ue = q.ue_count;
+	amdgpu_ras_add_bad_pages(w->f->adev, &bps, 1);
+	current->kunit_test = NULL;
+}
+
+/*
+ * amdgpu_pci_remove() takes the device out of amdx first, while a RAS
+ * work item of amdgpu's is queued with errors for it (amdgpu stops its
+ * RAS work later, in amdgpu_device_fini_hw()): the work then counts the
+ * errors and retires the page in amdgpu, and nothing reaches amdx, whose
+ * device is gone (KASAN watches the provider's data, freed only at
+ * amdgpu_device_fini_sw()).
+ */
+static void removal_before_a_queued_ras_work_reports_nothing(struct kunit *test)
+{
+	struct fake_gpu *f = mi300x_intake(test, AMDGPU_SPX_PARTITION_MODE);
+	struct queued_ras_work w = { .test = test, .f = f };
+
+	f->bank_ue[1] = 2;
+	init_completion(&w.go);
+	INIT_WORK_ONSTACK(&w.work, queued_ras_work_fn);
+	queue_work(system_wq, &w.work);
+	amdgpu_amdx_fini(f->adev);
+	complete(&w.go);
+	flush_work(&w.work);
+	destroy_work_on_stack(&w.work);
+	KUNIT_EXPECT_EQ(test, 2, w.ue);
+	KUNIT_EXPECT_EQ(test, 1, f->reserved);
+	KUNIT_EXPECT_EQ(test, 0, f->nreports);
+}
+
 static struct kunit_case amdgpu_amdx_life_cases[] = {
 	KUNIT_CASE(op_after_unplug_is_enodev),
 	KUNIT_CASE(rma_board_registers_flagged),
+	KUNIT_CASE(removal_before_a_queued_ras_work_reports_nothing),
 	{}
 };
 
@@ -1441,10 +1506,300 @@ static struct kunit_suite amdgpu_amdx_eeprom_suite = {
 	.test_cases = amdgpu_amdx_eeprom_cases,
 };
 
+/*
+ * A process of the KFD's, as kfd_create_process() enters it in the KFD's
+ * process table: only what the KFD's poison path reads.  Its lead
+ * thread is the test's, a kernel thread, which ignores the SIGBUS the
+ * KFD sends for a consumed poison.  Nothing else enters the table while
+ * the suites run (they run at amdgpu's load, before any /dev/kfd open).
+ */
+static void fake_kfd_process_del(void *data)
+{
+	struct kfd_process *p = data;
+
+	hash_del_rcu(&p->kfd_processes);
+	synchronize_srcu(&kfd_processes_srcu);
+	idr_destroy(&p->event_idr);
+}
+
+static struct kfd_process *fake_kfd_process_add(struct kunit *test, u32 pasid)
+{
+	struct kfd_process *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	kref_init(&p->ref);
+	p->pasid = pasid;
+	p->lead_thread = current;
+	idr_init(&p->event_idr);
+	hash_add_rcu(kfd_processes_table, &p->kfd_processes, (uintptr_t)p);
+	fake_defer(test, fake_kfd_process_del, p);
+	return p;
+}
+
+/* A poison consumed: its IH client, the RAS block and instance amdx gets. */
+struct kfd_poison {
+	const char *name;
+	u32 client;
+	u32 source;
+	u32 block;
+	u32 instance;
+};
+
+/*
+ * Partition 5 of an MI300X in CPX: XCC 5, SDMA engines 10 and 11
+ * (aqua_vanjaram's split), the MMHUB the device's one.
+ */
+static const struct kfd_poison kfd_poisons[] = {
+	{ "utcl2_gfx", SOC15_IH_CLIENTID_UTCL2, SOC15_INTSRC_VMC_UTCL2_POISON,
+	  AMDX_RAS_BLOCK_GFX, 5 },
+	{ "sdma0", SOC15_IH_CLIENTID_SDMA0, SOC15_INTSRC_SDMA_ECC,
+	  AMDX_RAS_BLOCK_SDMA, 10 },
+	{ "vmc_mmhub", SOC15_IH_CLIENTID_VMC, SOC15_INTSRC_VMC_UTCL2_POISON,
+	  AMDX_RAS_BLOCK_MMHUB, 0 },
+};
+
+static void kfd_poison_desc(const struct kfd_poison *k, char *desc)
+{
+	strscpy(desc, k->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(kfd_poison, kfd_poisons, kfd_poison_desc);
+
+/*
+ * A poison a process consumed reaches amdgpu through the KFD only: its
+ * interrupt work (kfd_int_process_v9.c) knows the KFD node, which is the
+ * compute partition, and the PASID, and hands amdgpu a reset request
+ * with neither (amdgpu_amdkfd_ras_pasid_poison_consumption_handler()).
+ * The KFD's real interrupt work runs here on a node of partition 5 with
+ * a process of the KFD's: the error reaches amdx once, uncorrectable,
+ * with the partition and the instance in it; a second consumption by
+ * the same process is the KFD's to drop (its queues are unmapped once).
+ */
+static void kfd_poison_consumption_reaches_amdx(struct kunit *test)
+{
+	const struct kfd_poison *k = test->param_value;
+	struct fake_gpu *f = fake_gpu_new(test, 8, AMDGPU_NPS1_PARTITION_MODE,
+					  AMDGPU_CPX_PARTITION_MODE);
+	const struct amdx_ras_error *r = &f->reports[0];
+	struct kfd_process *p;
+	struct kfd_node *node;
+	u32 ih[8] = {};
+	const u16 pasid = 0x8005;
+	int ret;
+
+	/*
+	 * What amdgpu's RAS init gives an MI300X: SDMA and MMHUB RAS besides
+	 * gfx and UMC (so that the provider declares them), UMC 12, its
+	 * event manager.
+	 */
+	f->adev->ras_enabled |= BIT(AMDGPU_RAS_BLOCK__SDMA) |
+				BIT(AMDGPU_RAS_BLOCK__MMHUB);
+	f->adev->ip_versions[UMC_HWIP][0] = IP_VERSION(12, 0, 0);
+	f->ras->event_mgr = &f->ras->__event_mgr;
+	fake_provider_init(test, f);
+	KUNIT_ASSERT_NOT_NULL(test, f->xdev);
+	kunit_activate_static_stub(test, amdgpu_amdx_report, fake_report);
+	node = kunit_kzalloc(test, sizeof(*node), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, node);
+	node->adev = f->adev;
+	node->node_id = 5;
+	node->xcp = &f->adev->xcp_mgr->xcp[5];
+	ret = amdgpu_xcp_get_inst_details(node->xcp, AMDGPU_XCP_GFX,
+					  &node->xcc_mask);
+	KUNIT_ASSERT_EQ(test, 0, ret);
+	p = fake_kfd_process_add(test, pasid);
+
+	ih[0] = k->client | k->source << 8;
+	ih[3] = pasid;
+	event_interrupt_class_v9.interrupt_wq(node, ih);
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&p->poison));
+	KUNIT_ASSERT_EQ(test, 1, f->nreports);
+	KUNIT_EXPECT_EQ(test, k->block, r->block);
+	KUNIT_EXPECT_EQ(test, AMDX_RAS_TYPE_UE, r->type);
+	KUNIT_EXPECT_EQ(test, 1, r->count);
+	KUNIT_EXPECT_EQ(test, 5, r->partition);
+	KUNIT_EXPECT_EQ(test, k->instance, r->instance);
+	KUNIT_EXPECT_EQ(test, 0, r->flags);
+
+	event_interrupt_class_v9.interrupt_wq(node, ih);
+	KUNIT_EXPECT_EQ(test, 1, f->nreports);
+}
+
+static struct kunit_case amdgpu_amdx_kfd_cases[] = {
+	KUNIT_CASE_PARAM(kfd_poison_consumption_reaches_amdx,
+			 kfd_poison_gen_params),
+	{}
+};
+
+static struct kunit_suite amdgpu_amdx_kfd_suite = {
+	.name = "amdgpu_amdx_kfd",
+	.test_cases = amdgpu_amdx_kfd_cases,
+};
+
+/**
+ * struct replay_bank - one ACA bank as amdgpu's dump printed it
+ * @name: the case's name.
+ * @source: where it was posted.
+ * @status: "aca entry[NN].STATUS".
+ * @addr: ".ADDR".
+ * @misc0: ".MISC0".
+ * @ipid: ".IPID".
+ * @synd: ".SYND".
+ * @aid: the AID the IPID names (InstanceIdHi bits 3:2).
+ * @xcc: the XCC it names: the AID's XCDs are XCCs 2 * @aid and
+ *	2 * @aid + 1 (InstanceIdLo mmSMNAID_XCD0_MCA_SMU or _XCD1_).
+ */
+struct replay_bank {
+	const char *name;
+	const char *source;
+	u64 status;
+	u64 addr;
+	u64 misc0;
+	u64 ipid;
+	u64 synd;
+	u32 aid;
+	u32 xcc;
+};
+
+/*
+ * Replay fixtures: ACA banks real MI300X boards logged, as their users
+ * posted them.  From ROCm/legacy-rocm-build issue #4021 ("Intermittent
+ * GPU Hang HW Exception by GPU on MI300X when training with axolotl",
+ * ROCm 6.2.3; the reporter's kernel log in the thread's 11th post): one
+ * fatal error ("uncorrectable hardware error(ERREVENT_ATHUB_INTERRUPT)
+ * detected!") on an 8-GPU host, after which amdgpu dumped one UE bank
+ * per GPU under event id {1}.  Two of them, of 0000:42:00.0 and
+ * 0000:55:00.0, as printed (the second's SYND is cut short in the post,
+ * its digits there all 0).  Both are SMU banks (HardwareID 0x1, McaType
+ * 0x1) of an XCD of AID 0 (sockets 0 and 3): STATUS Val, En, MiscV and
+ * Poison, error code extension 0x3e, no address.
+ */
+static const struct replay_bank replay_banks[] = {
+	{
+		.name = "rocm4021_42:00.0_aid0_xcd1",
+		.source = "https://github.com/ROCm/legacy-rocm-build/issues/4021",
+		.status = 0x98000800003e0000ULL,
+		.misc0 = 0xd008000000000000ULL,
+		.ipid = 0x0001000138430400ULL,
+		.aid = 0,
+		.xcc = 1,
+	},
+	{
+		.name = "rocm4021_55:00.0_aid0_xcd0",
+		.source = "https://github.com/ROCm/legacy-rocm-build/issues/4021",
+		.status = 0x98000800003e0000ULL,
+		.misc0 = 0xd008000000000000ULL,
+		.ipid = 0x0001300136430400ULL,
+		.aid = 0,
+		.xcc = 0,
+	},
+};
+
+static void replay_bank_desc(const struct replay_bank *b, char *desc)
+{
+	strscpy(desc, b->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(replay_bank, replay_banks, replay_bank_desc);
+
+/* @rb as the fake SMU's UE queue holds it, its STATUS @status. */
+static void replay_push(struct kunit *test, struct fake_gpu *f,
+			const struct replay_bank *rb, u64 status)
+{
+	struct aca_bank b = { .type = ACA_SMU_TYPE_UE };
+
+	b.regs[ACA_REG_IDX_STATUS] = status;
+	b.regs[ACA_REG_IDX_ADDR] = rb->addr;
+	b.regs[ACA_REG_IDX_MISC0] = rb->misc0;
+	b.regs[ACA_REG_IDX_IPID] = rb->ipid;
+	b.regs[ACA_REG_IDX_SYND] = rb->synd;
+	KUNIT_ASSERT_EQ(test, 0, fake_aca_push(f, b.type, &b));
+}
+
+/* amdgpu queries @block; returns its uncorrectable count. */
+static unsigned long replay_query(struct kunit *test, struct fake_gpu *f,
+				  int block)
+{
+	struct ras_query_if q = { .head.block = block };
+
+	KUNIT_EXPECT_EQ(test, 0, amdgpu_ras_query_error_status(f->adev, &q));
+	return q.ue_count;
+}
+
+/*
+ * A real MI300X's UE bank through the fake SMU's queue into amdgpu's own
+ * ACA core and parsers, on an MI300X in QPX (one AID per partition, two
+ * XCCs each).
+ *
+ * As posted, amdgpu 6.12 drops it before any parser sees it: a UE bank
+ * with STATUS.Poison that is not UMC's is skipped
+ * (aca_smu_get_valid_aca_banks(), "Poison being consumed when injecting
+ * a UE while running background workloads"), so neither gfx nor UMC
+ * counts it and nothing reaches amdx; on MI300 such a consumption reaches
+ * amdx through the KFD (amdgpu_amdx_kfd) or not at all.
+ *
+ * The same bank without Poison (derived here, not posted: an XCD's UE as
+ * the firmware logs one that is no poison's consumption) is counted by
+ * amdgpu's gfx parser and reaches amdx once as a gfx UE, never placed
+ * where it did not happen: its partition is the bank's or none (the
+ * whole device), its instance the bank's XCC or the block's 0.
+ * amdgpu's gfx parser keeps the XCD (0 or 1) in its statistics' die_id,
+ * where every other parser keeps the AID.
+ */
+static void replayed_mi300x_bank(struct kunit *test)
+{
+	const struct replay_bank *rb = test->param_value;
+	struct fake_gpu *f = fake_gpu_new(test, 8, AMDGPU_NPS1_PARTITION_MODE,
+					  AMDGPU_QPX_PARTITION_MODE);
+	const struct amdx_ras_error *r = &f->reports[0];
+
+	KUNIT_ASSERT_EQ(test, 0, fake_gpu_enable_aca(f));
+	fake_provider_init(test, f);
+	KUNIT_ASSERT_NOT_NULL(test, f->xdev);
+	kunit_activate_static_stub(test, amdgpu_amdx_report, fake_report);
+
+	replay_push(test, f, rb, rb->status);
+	KUNIT_EXPECT_EQ(test, 0, replay_query(test, f, AMDGPU_RAS_BLOCK__UMC));
+	KUNIT_EXPECT_EQ(test, 0, replay_query(test, f, AMDGPU_RAS_BLOCK__GFX));
+	KUNIT_EXPECT_EQ(test, 0, f->nreports);
+
+	/*
+	 * amdgpu's ACA core hands every bank it reads to every block's
+	 * cache: UMC's query reads it, gfx's finds it there.
+	 */
+	replay_push(test, f, rb, rb->status & ~BIT_ULL(43));
+	KUNIT_EXPECT_EQ(test, 0, replay_query(test, f, AMDGPU_RAS_BLOCK__UMC));
+	KUNIT_EXPECT_EQ(test, 1, replay_query(test, f, AMDGPU_RAS_BLOCK__GFX));
+	KUNIT_ASSERT_EQ(test, 1, f->nreports);
+	KUNIT_EXPECT_EQ(test, AMDX_RAS_BLOCK_GFX, r->block);
+	KUNIT_EXPECT_EQ(test, AMDX_RAS_TYPE_UE, r->type);
+	KUNIT_EXPECT_EQ(test, 1, r->count);
+	KUNIT_EXPECT_EQ(test, 0, r->flags);
+	if (r->partition != AMDX_RAS_PARTITION_ALL)
+		KUNIT_EXPECT_EQ_MSG(test, rb->aid, r->partition,
+				    "the bank's error placed in partition %u, its AID's is %u",
+				    r->partition, rb->aid);
+	if (r->instance)
+		KUNIT_EXPECT_EQ_MSG(test, rb->xcc, r->instance,
+				    "the bank's error placed on XCC %u, it names XCC %u",
+				    r->instance, rb->xcc);
+}
+
+static struct kunit_case amdgpu_amdx_replay_cases[] = {
+	KUNIT_CASE_PARAM(replayed_mi300x_bank, replay_bank_gen_params),
+	{}
+};
+
+static struct kunit_suite amdgpu_amdx_replay_suite = {
+	.name = "amdgpu_amdx_replay",
+	.test_cases = amdgpu_amdx_replay_cases,
+};
+
 kunit_test_suites(&amdgpu_amdx_partition_suite, &amdgpu_amdx_reset_suite,
 		  &amdgpu_amdx_ras_suite, &amdgpu_amdx_umc_suite,
 		  &amdgpu_amdx_reset_work_suite, &amdgpu_amdx_life_suite,
-		  &amdgpu_amdx_eeprom_suite);
+		  &amdgpu_amdx_eeprom_suite, &amdgpu_amdx_kfd_suite,
+		  &amdgpu_amdx_replay_suite);
 
 /* amdx_badpage_decode(), to read what the provider registered. */
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
