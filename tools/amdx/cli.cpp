@@ -350,6 +350,7 @@ struct CommandTree::Parts {
     std::optional<VfCommands> vf;
     std::optional<RasCommands> ras;
     std::optional<RecoverCommands> recover;
+    std::optional<LinkCommands> link;
     std::optional<MonitorCommand> monitor;
     std::optional<FleetCommands> fleet; // exporter, health, partition export
     std::optional<DoctorCommand> doctor;
@@ -402,6 +403,7 @@ CommandTree::Parts::Parts(Options& opts) {
     vf.emplace(app);
     ras.emplace(app);
     recover.emplace(app);
+    link.emplace(app);
     monitor.emplace(app);
     fleet.emplace(app);
     doctor.emplace(app);
@@ -461,6 +463,8 @@ int CommandTree::run(Options& opts, std::ostream& out, std::ostream& err) const 
         return p.ras->run(opts, out, err);
     if (p.recover->parsed())
         return p.recover->run(opts, out, err);
+    if (p.link->parsed())
+        return p.link->run(opts, out, err);
     if (p.monitor->parsed())
         return p.monitor->run(opts, out, err);
     fail(err, "missing OBJECT: one of " + object_list(p.app) + " (see 'amdx --help')");

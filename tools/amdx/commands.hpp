@@ -235,6 +235,21 @@ class RecoverCommands {
     bool yes_ = false;
 };
 
+/// One row of `amdx link show`: link @l of hive @hive_id.
+[[nodiscard]] Json link_to_json(std::uint64_t hive_id, const LinkInfo& l);
+
+/// `amdx link show [DEV]`.
+class LinkCommands {
+  public:
+    explicit LinkCommands(CLI::App& app);
+    [[nodiscard]] bool parsed() const { return object_->parsed(); }
+    int run(const Options& opts, std::ostream& out, std::ostream& err) const;
+
+  private:
+    CLI::App* object_;
+    std::string dev_ = "all";
+};
+
 /// `amdx monitor [DEV...]`.
 class MonitorCommand {
   public:

@@ -25,6 +25,7 @@
 #include <prometheus/collectable.h>
 #include <prometheus/exposer.h>
 #include <prometheus/text_serializer.h>
+#include <set>
 #include <sstream>
 #include <string_view>
 #include <thread>
@@ -274,6 +275,51 @@ void device_metrics(Builder& b, const Snapshot& s, const std::string& host) {
     stats_metrics(b, s.stats, dev);
 }
 
+/// The fabric links of every hive, each once however many of its ends are
+/// on this host: both ends' identities as labels (an end this host does not
+/// have keeps only its device id), the state as the gauge's value
+/// (AMDX_LINK_STATE_*, metrics.rst) and the error counters by type.
+void link_metrics(Builder& b, const std::vector<Snapshot>& snaps, const std::string& host) {
+    std::set<std::pair<std::uint64_t, std::uint32_t>> seen; // (hive, link)
+    auto end = [&snaps](std::uint32_t id, const char* suffix) {
+        const Snapshot* s = nullptr;
+        for (const auto& one : snaps)
+            s = one.info.id == id ? &one : s;
+        const std::string sfx(suffix);
+        return Labels{{"device" + sfx, std::to_string(id)},
+                      {"bdf" + sfx, s != nullptr ? s->info.bdf : std::string()},
+                      {"serial_number" + sfx, s != nullptr ? s->info.serial : std::string()}};
+    };
+    for (const auto& s : snaps) {
+        for (const auto& l : s.links.links) {
+            if (!seen.insert({s.links.hive_id, l.link}).second)
+                continue;
+            Labels labels{{"hostname", host},
+                          {"hive_id", std::to_string(s.links.hive_id)},
+                          {"link", std::to_string(l.link)},
+                          {"kind", std::string(to_string(l.kind))}};
+            for (auto&& one : end(l.device[0], "_a"))
+                labels.push_back(std::move(one));
+            labels.push_back({"port_a", std::to_string(l.port[0])});
+            for (auto&& one : end(l.device[1], "_b"))
+                labels.push_back(std::move(one));
+            labels.push_back({"port_b", std::to_string(l.port[1])});
+            b.gauge("amdx_link_state",
+                    "State of a fabric link: 0 up, 1 degraded, 2 replay, 3 down, 4 parked.", labels,
+                    static_cast<double>(l.state));
+            const std::array<std::pair<const char*, std::uint64_t>, 3> errors = {{
+                {"ce", l.ce},
+                {"ue", l.ue},
+                {"replay", l.replays},
+            }};
+            for (const auto& [type, n] : errors)
+                b.counter("amdx_link_errors_total",
+                          "Errors of a fabric link, by type (ce, ue, replay).",
+                          with(labels, {{"type", type}}), static_cast<double>(n));
+        }
+    }
+}
+
 void event_metrics(Builder& b, const Snapshot& s, const std::string& host, const EventTally& t) {
     const Labels dev = identity(s, host, std::nullopt);
     for (std::uint16_t k = 0; k < AMDX_EVENT_KIND_COUNT; ++k)
@@ -341,6 +387,7 @@ std::vector<MetricFamily> to_metrics(const std::vector<Snapshot>& snaps, const s
                 {{"hostname", host}}, *collect_seconds);
     for (const auto& s : snaps)
         device_metrics(b, s, host);
+    link_metrics(b, snaps, host);
     if (tallies != nullptr) {
         for (const auto& s : snaps) {
             const auto it = tallies->find(s.info.id);

@@ -68,6 +68,7 @@ struct Snapshot {
     std::vector<BadPage> badpages;
     DeviceStats stats;                    ///< the kernel's cumulative counters (AMDX_QUERY_STATS)
     std::vector<TargetRecovery> recovery; ///< read_recovery()
+    Links links; ///< the links of its hive; none from a module before uapi minor 2
 };
 
 /// Every device's snapshot, in id order.  A device removed while it is read

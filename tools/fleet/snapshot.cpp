@@ -73,6 +73,14 @@ Result<Snapshot> read_device(const Control& control, std::uint32_t id, std::stri
         return Unexpected(rec.error());
     }
     s.recovery = std::move(*rec);
+    auto links = device->links();
+    // EINVAL: a module before uapi minor 2 knows no AMDX_QUERY_LINKS.
+    if (!links && links.error() != std::errc::invalid_argument) {
+        what = dev + " links";
+        return Unexpected(links.error());
+    }
+    if (links)
+        s.links = std::move(*links);
     return s;
 }
 

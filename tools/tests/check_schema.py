@@ -78,6 +78,13 @@ CASES = [
       lambda d: d["plan"]["scope"][0].update(reset="all") if d["plan"]["scope"]
       else d["plan"].update(state="ok"),
       lambda d: d.pop("plan")]),
+    ("amdx-link-show.schema.json",
+     [["-j", "link", "show"], ["-p", "link", "show", "1"]],
+     [lambda d: d["links"][0].update(state="flapping"),
+      lambda d: d["links"][0].pop("hops"),
+      lambda d: d["links"][0].update(device_a=-1),
+      lambda d: d["links"][0]["time_ns"].pop("up"),
+      lambda d: d["links"][0].update(hive_id=42)]),
     ("amdx-monitor.schema.json",
      [["-j", "monitor", "--timeout-ms", "100"]],
      [lambda d: d.update(kind="boom"),

@@ -3,7 +3,8 @@
 // amdx_fake_cli: the amdx CLI against a fake kernel with two devices that
 // differ in every optional part, on a kernel with HMM migration (device 1
 // has no HMM-capable VRAM).  Device 1 has 4 VFs, a retired page and
-// counted errors; each device's event log holds one event of every kind
+// counted errors; both are in hive 42, whose one link is in a replay
+// storm; each device's event log holds one event of every kind
 // (monitor sees them, then times out).  Pass "-d /dev/null".
 #include <cerrno>
 
@@ -26,6 +27,23 @@ int main(int argc, char** argv) {
     d.num_vfs = 4;
     d.flags = 0;
     d.product[0] = 0;
+    kernel.devices[0].hive_id = 0x2a;
+    amdx_link_info link{};
+    link.kind = AMDX_LINK_KIND_XGMI;
+    link.device[1] = 1;
+    link.port[0] = 1;
+    link.width_max = 16;
+    link.width = 16;
+    link.state = AMDX_LINK_STATE_REPLAY;
+    link.contain = AMDX_LINK_CONTAIN_MOVE;
+    link.hops = 2;
+    link.flags = AMDX_LINK_F_ROUTE_DEGRADED;
+    link.ce = 12;
+    link.replays = 4096;
+    link.state_changes = 1;
+    link.time_ns[AMDX_LINK_STATE_UP] = 5000000000ULL;
+    link.time_ns[AMDX_LINK_STATE_REPLAY] = 250000000ULL;
+    kernel.links.push_back(link);
     auto& s = kernel.state(1);
     for (std::uint32_t i = 0; i < 4; ++i) {
         amdx_vf_info v{};

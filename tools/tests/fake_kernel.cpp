@@ -477,6 +477,27 @@ int FakeKernel::query(int fd, amdx_query& q) {
         if (!on_device || q.id != 0)
             return fail(EINVAL);
         return ras_query(device_fds_.at(fd), q);
+    case AMDX_QUERY_LINKS: {
+        if (!on_device || q.id != 0)
+            return fail(EINVAL);
+        const auto* d = find(device_fds_.at(fd));
+        if (d == nullptr)
+            return fail(ENODEV);
+        amdx_query_links header{};
+        header.hive_id = d->hive_id;
+        header.entry_size = link_entry_size;
+        std::vector<const amdx_link_info*> hive;
+        for (const auto& l : links) {
+            const auto* end = find(l.device[0]);
+            if (d->hive_id != 0 && end != nullptr && end->hive_id == d->hive_id)
+                hive.push_back(&l);
+        }
+        header.num_links = static_cast<std::uint32_t>(hive.size());
+        auto buf = header_bytes(header);
+        for (const auto* l : hive)
+            append_entry(buf, *l, link_entry_size);
+        return answer(q, buf);
+    }
     case AMDX_QUERY_STATS: {
         if (!on_device || q.id != 0)
             return fail(EINVAL);

@@ -163,6 +163,12 @@ class FakeKernel {
     std::optional<std::vector<std::byte>> badpage_bytes; ///< export these instead
     std::vector<std::vector<std::byte>> badpage_imports; ///< tables as received
 
+    // Fabric links (AMDX_QUERY_LINKS): a device fd lists the links whose
+    // first end is in its hive, as the kernel lists the hive's; none and
+    // hive_id 0 outside a hive.
+    std::vector<amdx_link_info> links;
+    std::uint32_t link_entry_size = sizeof(amdx_link_info);
+
     // Recovery knobs and records.
     /// Processes holding VRAM (device, memory partition): those an action
     /// over that memory stops.  A run removes the ones it stopped.

@@ -20,6 +20,9 @@
 //                                 pages in memory partition M, as a
 //                                 partition plan reports them (PID 0: one
 //                                 the kernel hides, COMM then empty)
+//   AMDX_FAKE_HIVE=1              every device in hive 7, a full mesh of
+//                                 links; link 0 in a replay storm with
+//                                 counted errors
 // Pass "-d /dev/null".
 #include <cstdlib>
 #include <iostream>
@@ -132,6 +135,35 @@ bool holders(amdx::test::FakeKernel& k, const std::string& spec) {
     return true;
 }
 
+/// Hive 7 of @devices devices, a full mesh; link 0 storms.
+void hive(amdx::test::FakeKernel& k, unsigned devices) {
+    for (auto& d : k.devices)
+        d.hive_id = 7;
+    for (std::uint32_t a = 0; a < devices; ++a) {
+        for (std::uint32_t b = a + 1; b < devices; ++b) {
+            amdx_link_info l{};
+            l.link = static_cast<std::uint32_t>(k.links.size());
+            l.kind = AMDX_LINK_KIND_XGMI;
+            l.device[0] = a;
+            l.device[1] = b;
+            l.port[0] = static_cast<std::uint8_t>(b - 1);
+            l.port[1] = static_cast<std::uint8_t>(a);
+            l.width_max = 16;
+            l.width = 16;
+            l.hops = 1;
+            k.links.push_back(l);
+        }
+    }
+    if (k.links.empty())
+        return;
+    auto& storm = k.links[0];
+    storm.state = AMDX_LINK_STATE_REPLAY;
+    storm.contain = AMDX_LINK_CONTAIN_MOVE;
+    storm.ce = 7;
+    storm.ue = 1;
+    storm.replays = 4096;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -166,5 +198,7 @@ int main(int argc, char** argv) {
         std::cerr << "amdx_fleet_fake: bad AMDX_FAKE_HOLDERS '" << spec << "'\n";
         return 2;
     }
+    if (const char* h = std::getenv("AMDX_FAKE_HIVE"); h != nullptr && std::string(h) == "1")
+        hive(kernel, devices);
     return amdx::cli::run_process(argc, argv);
 }

@@ -155,6 +155,42 @@ std::set<std::string> label_sets(const std::string& text, const std::string& fam
     return out;
 }
 
+// A link is one series however many of its ends are on the host, with both
+// ends' identities; a device in no hive has none, and a module without
+// AMDX_QUERY_LINKS (EINVAL) still exports everything else.
+TEST(FleetExporter, LinksOncePerHiveWithBothEnds) {
+    FakeKernel k;
+    for (std::uint32_t id = 0; id < 3; ++id)
+        k.add_device(id);
+    k.devices[0].hive_id = 5;
+    k.devices[1].hive_id = 5;
+    amdx_link_info l{};
+    l.link = 0;
+    l.device[1] = 1;
+    l.port[0] = 3;
+    l.state = AMDX_LINK_STATE_DOWN;
+    l.ce = 2;
+    l.ue = 1;
+    l.replays = 30;
+    k.links.push_back(l);
+    const std::string text = metrics_text();
+    EXPECT_NE(text.find("# TYPE amdx_link_state gauge"), std::string::npos);
+    EXPECT_EQ(label_sets(text, "amdx_link_state").size(), 1U) << text;
+    EXPECT_EQ(sample(text, "amdx_link_state",
+                     {"hostname=\"h1\"", "hive_id=\"5\"", "link=\"0\"", "kind=\"xgmi\"",
+                      "device_a=\"0\"", "bdf_a=\"0000:c1:00.0\"", "serial_number_a=\"SN1000\"",
+                      "port_a=\"3\"", "device_b=\"1\"", "port_b=\"0\""}),
+              AMDX_LINK_STATE_DOWN);
+    EXPECT_EQ(sample(text, "amdx_link_errors_total", {"type=\"ce\""}), 2);
+    EXPECT_EQ(sample(text, "amdx_link_errors_total", {"type=\"ue\""}), 1);
+    EXPECT_EQ(sample(text, "amdx_link_errors_total", {"type=\"replay\""}), 30);
+    k.fail_query = AMDX_QUERY_LINKS;
+    k.fail_errno = EINVAL;
+    const std::string old = metrics_text();
+    EXPECT_EQ(old.find("amdx_link_"), std::string::npos);
+    EXPECT_NE(old.find("amdx_device_info{"), std::string::npos);
+}
+
 // A partition switch must not start new device-wide series: rate() over a
 // counter whose labels change loses its history.  On dd925ee every series
 // carried gpu_compute_partition_type, so SPX -> CPX renamed them all.
@@ -329,7 +365,7 @@ TEST(FleetExporter, KernelCountersInEveryMode) {
 }
 
 TEST(FleetExporter, OneCollectionIsABoundedNumberOfIoctlsPerDevice) {
-    // metrics.rst: the device list (2 calls) plus at most 13 per device,
+    // metrics.rst: the device list (2 calls) plus at most 15 per device,
     // whatever the number of retired pages, and one recovery plan per
     // target (the device, 8 partitions, 8 VFs) where the module has them.
     for (const unsigned n : {1U, 8U}) {
@@ -356,7 +392,7 @@ TEST(FleetExporter, OneCollectionIsABoundedNumberOfIoctlsPerDevice) {
         k.calls.clear();
         std::string what;
         ASSERT_TRUE(amdx::cli::collect(*control, what));
-        EXPECT_LE(k.calls.size(), 2U + (13U + 1U + 8U + 8U) * n) << n << " devices";
+        EXPECT_LE(k.calls.size(), 2U + (15U + 1U + 8U + 8U) * n) << n << " devices";
         EXPECT_GE(k.calls.size(), 1U + 8U * n) << n << " devices";
     }
 }

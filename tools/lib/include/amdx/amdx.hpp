@@ -13,6 +13,7 @@
 #include <amdx/device.hpp>
 #include <amdx/event.hpp>
 #include <amdx/hmm.hpp>
+#include <amdx/link.hpp>
 #include <amdx/monitor.hpp>
 #include <amdx/partition.hpp>
 #include <amdx/ras.hpp>

@@ -22,6 +22,7 @@
 #include <amdx/event.hpp>
 #include <amdx/export.hpp>
 #include <amdx/hmm.hpp>
+#include <amdx/link.hpp>
 #include <amdx/partition.hpp>
 #include <amdx/ras.hpp>
 #include <amdx/result.hpp>
@@ -238,6 +239,13 @@ class AMDX_EXPORT Device {
     [[nodiscard]] Result<VfResetResult> vf_reset(std::uint32_t vf) const noexcept;
     /// %AMDX_QUERY_RESET_SCOPE.
     [[nodiscard]] Result<ResetScope> reset_scope() const noexcept;
+
+    // Fabric links (Documentation/fabric.rst).
+
+    /// %AMDX_QUERY_LINKS with the two-call size protocol: every link of the
+    /// device's hive (none, with hive_id 0, outside a hive).  EINVAL from
+    /// a module before uapi minor 2, which has no links.
+    [[nodiscard]] Result<Links> links() const noexcept;
     /// %AMDX_IOC_RECOVERY_PLAN of @action (nullopt: the pending one) on
     /// @target, with every process it stops.
     [[nodiscard]] Result<RecoveryPlan>

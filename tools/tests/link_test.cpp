@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+//
+// Fabric links against the fake kernel: Device::links() (the two-call
+// protocol on the device fd, entries stepped by entry_size) and `amdx link
+// show` (its JSON rows, which links a DEV selects, the error line).
+#include <fcntl.h>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <amdx/device.hpp>
+
+#include "cli.hpp"
+#include "fake_kernel.hpp"
+
+namespace {
+
+using amdx::Control;
+using amdx::Device;
+using amdx::LinkContain;
+using amdx::LinkKind;
+using amdx::LinkState;
+using amdx::cli::Json;
+using amdx::test::FakeKernel;
+
+amdx_link_info make_link(std::uint32_t link, std::uint32_t a, std::uint32_t b) {
+    amdx_link_info l{};
+    l.link = link;
+    l.kind = AMDX_LINK_KIND_XGMI;
+    l.device[0] = a;
+    l.device[1] = b;
+    l.port[0] = static_cast<std::uint8_t>(b);
+    l.port[1] = static_cast<std::uint8_t>(a);
+    l.width_max = 16;
+    l.width = 16;
+    l.hops = 1;
+    return l;
+}
+
+class LinkTest : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        for (std::uint32_t id = 0; id < 4; ++id)
+            kernel.add_device(id);
+        for (std::uint32_t id = 0; id < 3; ++id) // device 3 is in no hive
+            kernel.devices[id].hive_id = 9;
+        kernel.links = {make_link(0, 0, 1), make_link(1, 0, 2), make_link(2, 1, 2)};
+        auto& storm = kernel.links[2];
+        storm.state = AMDX_LINK_STATE_REPLAY;
+        storm.contain = AMDX_LINK_CONTAIN_MOVE;
+        storm.hops = 2;
+        storm.flags = AMDX_LINK_F_ROUTE_DEGRADED;
+        storm.width = 8;
+        storm.ce = 5;
+        storm.ue = 1;
+        storm.replays = 4096;
+        storm.width_changes = 1;
+        storm.downs = 0;
+        storm.state_changes = 2;
+        storm.time_ns[AMDX_LINK_STATE_REPLAY] = 1500;
+    }
+
+    struct Outcome {
+        int code = -1;
+        std::string out;
+        std::string err;
+    };
+
+    static Outcome run(const std::vector<std::string>& args) {
+        std::vector<const char*> argv{"amdx", "-d", "/dev/null"};
+        for (const auto& a : args)
+            argv.push_back(a.c_str());
+        std::ostringstream out;
+        std::ostringstream err;
+        Outcome r;
+        r.code = amdx::cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
+        r.out = out.str();
+        r.err = err.str();
+        return r;
+    }
+
+    [[nodiscard]] Device open(std::uint32_t id) const {
+        auto dev = Device::open(control, id);
+        EXPECT_TRUE(dev) << dev.error().message();
+        return std::move(*dev);
+    }
+
+    FakeKernel kernel;
+    Control control = Control::adopt(amdx::UniqueFd(::open("/dev/null", O_RDWR | O_CLOEXEC)));
+};
+
+TEST_F(LinkTest, QueryAsksSizeThenFetchesTheHiveOnTheDeviceFd) {
+    const Device device = open(2);
+    kernel.calls.clear();
+    const auto links = device.links();
+    ASSERT_TRUE(links) << links.error().message();
+    EXPECT_EQ(links->hive_id, 9U);
+    ASSERT_EQ(links->links.size(), 3U);
+    const auto& l = links->links[2];
+    EXPECT_EQ(l.link, 2U);
+    EXPECT_EQ(l.kind, LinkKind::xgmi);
+    EXPECT_EQ(l.device[0], 1U);
+    EXPECT_EQ(l.device[1], 2U);
+    EXPECT_EQ(l.port[0], 2U);
+    EXPECT_EQ(l.port[1], 1U);
+    EXPECT_EQ(l.state, LinkState::replay);
+    EXPECT_EQ(l.contain, LinkContain::move);
+    EXPECT_EQ(l.hops, 2U);
+    EXPECT_TRUE(l.route_degraded());
+    EXPECT_EQ(l.width, 8U);
+    EXPECT_EQ(l.width_max, 16U);
+    EXPECT_EQ(l.replays, 4096U);
+    EXPECT_EQ(l.time_ns[AMDX_LINK_STATE_REPLAY], 1500U);
+    ASSERT_EQ(kernel.calls.size(), 2U); // size, fetch
+    EXPECT_EQ(kernel.calls[0].query, static_cast<std::uint32_t>(AMDX_QUERY_LINKS));
+    EXPECT_EQ(kernel.calls[0].size, 0U);
+    EXPECT_EQ(kernel.calls[1].size, sizeof(amdx_query_links) + 3 * sizeof(amdx_link_info));
+    EXPECT_EQ(kernel.calls[1].fd, device.fd().get());
+}
+
+TEST_F(LinkTest, OutsideAHiveThereAreNoLinks) {
+    const auto links = open(3).links();
+    ASSERT_TRUE(links) << links.error().message();
+    EXPECT_EQ(links->hive_id, 0U);
+    EXPECT_TRUE(links->links.empty());
+}
+
+TEST_F(LinkTest, QueryStepsByEntrySize) {
+    static_assert(sizeof(amdx_link_info) == AMDX_LINK_INFO_SIZE_VER0);
+    const Device device = open(0);
+    kernel.link_entry_size = sizeof(amdx_link_info) + 24; // a newer kernel
+    const auto links = device.links();
+    ASSERT_TRUE(links) << links.error().message();
+    ASSERT_EQ(links->links.size(), 3U);
+    for (std::uint32_t i = 0; i < 3; ++i)
+        EXPECT_EQ(links->links[i].link, i);
+    EXPECT_EQ(links->links[2].replays, 4096U);
+    kernel.link_entry_size = AMDX_LINK_INFO_SIZE_VER0 - 8; // below the first version
+    const auto bad = device.links();
+    ASSERT_FALSE(bad);
+    EXPECT_EQ(bad.error(), std::errc::protocol_error);
+}
+
+TEST_F(LinkTest, NamesOfTheConstants) {
+    EXPECT_EQ(amdx::to_string(LinkState::parked), "parked");
+    EXPECT_EQ(amdx::to_string(static_cast<LinkState>(AMDX_LINK_STATE_COUNT)), "unknown");
+    EXPECT_EQ(amdx::to_string(LinkKind::scaleup), "scaleup");
+    EXPECT_EQ(amdx::to_string(LinkContain::avoid), "avoid");
+    EXPECT_EQ(amdx::to_string(static_cast<LinkContain>(AMDX_LINK_CONTAIN_COUNT)), "unknown");
+}
+
+TEST_F(LinkTest, ShowListsEachLinkOnceWithBothEnds) {
+    const auto r = run({"-j", "link", "show"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    const Json doc = Json::parse(r.out);
+    ASSERT_EQ(doc["links"].size(), 3U); // three devices of hive 9 list them, once
+    const Json& storm = doc["links"][2];
+    EXPECT_EQ(storm, Json::parse(R"({"hive_id":"9","link":2,"kind":"xgmi","device_a":1,
+        "device_b":2,"port_a":2,"port_b":1,"state":"replay","contain":"move","hops":2,
+        "route_degraded":true,"width":8,"width_max":16,"ce":5,"ue":1,"replays":4096,
+        "width_changes":1,"downs":0,"state_changes":2,
+        "time_ns":{"up":0,"degraded":0,"replay":1500,"down":0,"parked":0}})"));
+    EXPECT_EQ(doc["links"][0]["state"], "up");
+    EXPECT_EQ(doc["links"][0]["route_degraded"], false);
+}
+
+TEST_F(LinkTest, ShowOfADeviceListsOnlyItsLinks) {
+    const auto r = run({"-j", "link", "show", "1"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const Json doc = Json::parse(r.out);
+    ASSERT_EQ(doc["links"].size(), 2U);
+    EXPECT_EQ(doc["links"][0]["link"], 0);
+    EXPECT_EQ(doc["links"][1]["link"], 2);
+    const auto lone = run({"-j", "link", "show", "3"});
+    ASSERT_EQ(lone.code, 0) << lone.err;
+    EXPECT_EQ(Json::parse(lone.out)["links"], Json::array());
+}
+
+TEST_F(LinkTest, ShowTableHasOneRowPerLink) {
+    const auto r = run({"link", "show", "-o", "link,device_a,device_b,state,contain,hops"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    std::istringstream lines(r.out);
+    std::vector<std::string> rows;
+    for (std::string line; std::getline(lines, line);)
+        rows.push_back(line);
+    ASSERT_EQ(rows.size(), 4U) << r.out; // a header and three links
+    EXPECT_NE(rows[0].find("DEVICE_A"), std::string::npos) << r.out;
+    EXPECT_NE(rows[3].find("replay"), std::string::npos) << r.out;
+    EXPECT_NE(rows[3].find("move"), std::string::npos) << r.out;
+}
+
+TEST_F(LinkTest, AModuleWithoutLinksIsOneErrorLine) {
+    kernel.fail_query = AMDX_QUERY_LINKS;
+    kernel.fail_errno = EINVAL;
+    const auto r = run({"link", "show", "0"});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(r.err.rfind("amdx: links of device 0: ", 0), 0U) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+} // namespace
