@@ -518,9 +518,10 @@ TEST_F(CliRun, UsageErrors) {
 
     const CliOutcome no_object = run({});
     EXPECT_EQ(no_object.code, 2);
-    expect_one_error_line(no_object, "amdx: missing OBJECT: one of dev, hmm, partition, vf, ras, "
-                                     "recover, link, monitor, exporter, health, doctor, ps (see 'amdx "
-                                     "--help')");
+    expect_one_error_line(no_object,
+                          "amdx: missing OBJECT: one of dev, hmm, partition, vf, ras, "
+                          "recover, link, monitor, exporter, health, doctor, ps (see 'amdx "
+                          "--help')");
 
     const CliOutcome bad_object = run({"bus", "list"});
     EXPECT_EQ(bad_object.code, 2);
