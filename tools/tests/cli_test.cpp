@@ -556,6 +556,12 @@ TEST_F(CliRun, GpuIndexSelectsThePartitionsDevice) {
     r = run({"-d", "/dev/null", "--sysfs-root", root, "-j", "partition", "show", "gpu:8"});
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_EQ(Json::parse(r.out)["devices"][0]["device"], 1);
+    // health takes it too (it reads the devices its own way).
+    r = run({"-d", "/dev/null", "--sysfs-root", root, "-j", "health", "gpu:8", "--journal",
+             "/dev/null"});
+    ASSERT_EQ(r.code, 0) << r.err << r.out;
+    ASSERT_EQ(Json::parse(r.out)["devices"].size(), 1U) << r.out;
+    EXPECT_EQ(Json::parse(r.out)["devices"][0]["device"], 1);
     r = run({"-d", "/dev/null", "--sysfs-root", root, "ras", "show", "gpu:9"});
     EXPECT_EQ(r.code, 4);
     expect_one_error_line(r, "amdx: no such device: gpu:9 (the node has 9 GPUs: gpu:0 .. gpu:8)");
