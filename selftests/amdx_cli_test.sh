@@ -411,8 +411,8 @@ g1=$(gpu_index "$(id_of "$S1")")
 g2=$(gpu_index "$(id_of "$S2")")
 if amdx -j dev show "gpu:$g1,gpu:$g2" > "$tmp/gpu" 2> "$tmp/gpuerr"; then
 	got=$(grep -o '{"device":[0-9]*,"bdf"' "$tmp/gpu" | tr -dc '0-9\n' | tr '\n' ' ')
-	[ "$got" = "$(id_of "$S1") $(id_of "$S2") " ] ||
-		fail "dev show gpu:$g1,gpu:$g2 gave devices '$got', want $(id_of "$S1") $(id_of "$S2")"
+	want="$(id_of "$S1") $(id_of "$S2") "
+	[ "$got" = "$want" ] || fail "dev show gpu:$g1,gpu:$g2 gave devices '$got', want '$want'"
 else
 	fail "amdx -j dev show gpu:$g1,gpu:$g2: $(cat "$tmp/gpuerr")"
 fi
