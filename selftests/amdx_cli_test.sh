@@ -20,7 +20,7 @@
 
 . "${0%/*}/lib/ktap.sh"
 . "${0%/*}/lib/sim.sh"
-NTESTS=28
+NTESTS=29
 sim_block cli || exit 1
 S0=$SIM_FIRST
 S1=$((SIM_FIRST + 1))
@@ -394,6 +394,29 @@ fi
 # 13: a bdf no device has
 expect_error 4 "no such device: 0004:ff:1f.7" amdx dev show 0004:ff:1f.7
 result dev_show_unknown_bdf_fails
+
+# 13a: gpu:INDEX, as ROCR_VISIBLE_DEVICES counts GPUs (no KFD in the
+# guest: the devices in id order, each one's partitions in order), in one
+# amdx run; the indexes from sysfs (partitions/count), without an exec.
+# gpu_index ID: the index of device ID's first partition.
+gpu_index() {
+	_n=0
+	for _d in "$CLASS"/amdx*; do
+		[ -e "$_d" ] && [ "${_d##*/amdx}" -lt "$1" ] || continue
+		read -r _c < "$_d/partitions/count" && _n=$((_n + _c))
+	done
+	echo "$_n"
+}
+g1=$(gpu_index "$(id_of "$S1")")
+g2=$(gpu_index "$(id_of "$S2")")
+if amdx -j dev show "gpu:$g1,gpu:$g2" > "$tmp/gpu" 2> "$tmp/gpuerr"; then
+	got=$(grep -o '{"device":[0-9]*,"bdf"' "$tmp/gpu" | tr -dc '0-9\n' | tr '\n' ' ')
+	want="$(id_of "$S1") $(id_of "$S2") "
+	[ "$got" = "$want" ] || fail "dev show gpu:$g1,gpu:$g2 gave devices '$got', want '$want'"
+else
+	fail "amdx -j dev show gpu:$g1,gpu:$g2: $(cat "$tmp/gpuerr")"
+fi
+result dev_show_by_gpu_index
 
 # The partition, VF, RAS and event commands (issues 5 and 6).  On a kernel
 # module without that uapi the query is refused (EINVAL: unknown query) or

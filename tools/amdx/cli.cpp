@@ -363,7 +363,8 @@ CommandTree::Parts::Parts(Options& opts) {
     auto* pretty_flag =
         app.add_flag("-p,--pretty", pretty, "Pretty-printed JSON output (implies --json)");
     app.add_flag("--csv", csv,
-                 "CSV output of the table views (dev, partition show, vf show, ras show, ps)")
+                 "CSV output of the table views (dev, partition show, vf show, ras show, ps, "
+                 "monitor -i)")
         ->excludes(json_flag)
         ->excludes(pretty_flag);
     app.add_option("-d,--device-node", opts.node, "The amdx control node")->capture_default_str();
@@ -427,15 +428,25 @@ int CommandTree::run(Options& opts, std::ostream& out, std::ostream& err) const 
                  (p.color == "auto" && (&out == &std::cout || is_stdout_buf(out.rdbuf())) &&
                   ::isatty(STDOUT_FILENO) == 1 && std::getenv("NO_COLOR") == nullptr);
     if (p.csv) {
-        // The views whose output is a list; a change or a stream is not.
-        static const std::set<std::string> kViews = {
-            "amdx dev", "amdx dev list", "amdx dev show", "amdx partition", "amdx partition show",
-            "amdx vf",  "amdx vf show",  "amdx ras",      "amdx ras show",  "amdx ps"};
+        // The views whose output is a list; a change or a stream is not
+        // (monitor: only with -i, which monitor checks).
+        static const std::set<std::string> kViews = {"amdx dev",
+                                                     "amdx dev list",
+                                                     "amdx dev show",
+                                                     "amdx partition",
+                                                     "amdx partition show",
+                                                     "amdx vf",
+                                                     "amdx vf show",
+                                                     "amdx ras",
+                                                     "amdx ras show",
+                                                     "amdx ps",
+                                                     "amdx monitor"};
         std::string path;
         deepest(const_cast<CLI::App*>(&p.app), path);
         if (kViews.count(path) == 0) {
             fail(err, "--csv: '" + path +
-                          "' is not a table view (dev, partition show, vf show, ras show, ps)");
+                          "' is not a table view (dev, partition show, vf show, ras show, ps, "
+                          "monitor -i)");
             return kExitUsage;
         }
         opts.format = Format::csv;

@@ -7,6 +7,7 @@
 #define AMDX_CLI_HPP
 
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <istream>
 #include <optional>
@@ -49,13 +50,17 @@ struct Options {
 };
 
 /// DEV: a comma-separated list of device ids, PCI addresses ("0000:c1:00.0"
-/// or "c1:00.0"), serial numbers ("serial:SN1000") or "all".
+/// or "c1:00.0"), serial numbers ("serial:SN1000"), GPU indexes as
+/// ROCR_VISIBLE_DEVICES and amd-smi count GPUs ("gpu:3", gpu_table()),
+/// ROCr UUIDs ("GPU-4a7c1e0f23b5d698", the KFD node's unique_id) or "all".
 struct Selector {
-    enum class Kind { all, id, bdf, serial };
+    enum class Kind { all, id, bdf, serial, gpu, uuid };
     struct Item {
         Kind kind = Kind::all;
-        std::uint32_t id = 0;
-        std::string text; ///< bdf normalized (lower case, with domain), or the serial
+        std::uint32_t id = 0; ///< the device id, or the GPU index
+        std::string text;     ///< bdf normalized (lower case, with domain), the serial, the UUID
+        /// gpu and uuid: the devices resolve_gpus() found for it.
+        std::vector<std::uint32_t> devices{};
     };
     Kind kind = Kind::all; ///< all if any item is "all", else the first item's kind
     std::uint32_t id = 0;  ///< the first item's id
@@ -65,11 +70,37 @@ struct Selector {
     [[nodiscard]] bool matches(const DeviceEntry& entry, std::string_view serial = {}) const;
     /// Whether matching needs the devices' serial numbers.
     [[nodiscard]] bool needs_serial() const;
+    /// Whether matching needs gpu_table() (a gpu or uuid item).
+    [[nodiscard]] bool needs_gpus() const;
     /// Whether it names exactly one device (one item, not "all").
     [[nodiscard]] bool is_one() const { return kind != Kind::all && items.size() == 1; }
 };
 
 [[nodiscard]] std::optional<Selector> parse_selector(std::string_view text);
+/// How an item names itself in messages: "3", "0000:c1:00.0",
+/// "serial:SN1000", "gpu:3", "GPU-4a7c1e0f23b5d698".
+[[nodiscard]] std::string item_name(const Selector::Item& item);
+
+/// One GPU as ROCr (ROCR_VISIBLE_DEVICES) and amd-smi count them: a compute
+/// partition.  With a KFD topology, the GPU nodes in node order (ROCr's
+/// enumeration; a device without KFD nodes has no index); without one (a
+/// simulated node), the devices in `dev list` order and each one's
+/// partitions in order, as `partition export --format slurm` lists them.
+struct GpuSlot {
+    std::uint32_t index = 0;
+    std::uint32_t device = 0;
+    std::uint32_t partition = 0;
+    std::optional<std::uint64_t> unique_id; ///< KFD's, the ROCr UUID's hex digits
+};
+/// The node's GPUs; the topology under @sysfs/class/kfd/kfd/topology/nodes.
+/// Fails with the first failed request (what it was in @what).
+[[nodiscard]] Result<std::vector<GpuSlot>> gpu_table(const Control& control,
+                                                     const std::vector<DeviceEntry>& entries,
+                                                     const std::string& sysfs, std::string& what);
+/// "GPU-" and the 16 hex digits of @unique_id, as ROCr names the GPU.
+[[nodiscard]] std::string rocr_uuid(std::uint64_t unique_id);
+/// Fills the devices of @sel's gpu and uuid items from @gpus.
+void resolve_gpus(Selector& sel, const std::vector<GpuSlot>& gpus);
 /// The message for a DEV that does not parse.
 [[nodiscard]] std::string selector_error(std::string_view text, bool allow_many);
 
@@ -192,6 +223,10 @@ int hmm_demo(const Options& opts, const std::vector<std::string>& args, std::ost
 /// subscription mask; nullopt names the first unknown kind in @bad.
 [[nodiscard]] std::optional<std::uint64_t> parse_event_kinds(std::string_view list,
                                                              std::string& bad);
+
+/// Tests: `amdx monitor -i` calls @wait(n) before its sample n (n >= 1)
+/// instead of waiting for the interval; an empty function restores that.
+void set_watch_wait_for_tests(std::function<void(std::uint64_t)> wait);
 
 /// Runs the CLI: output to @out, one error line to @err; returns the exit
 /// code.  Output that could not be written (@out failed) is an error.

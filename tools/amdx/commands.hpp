@@ -264,7 +264,13 @@ class MonitorCommand {
     std::uint64_t count_ = 0;
     int timeout_ms_ = -1;
     std::uint32_t ring_size_ = 0;
+    double interval_ = 0; ///< -i: the watch view (watch.cpp) every this many seconds
 };
+
+/// `amdx monitor -i SECONDS [-c COUNT] [DEV...]`: @count samples (0: no
+/// end) of the devices @devs selects, @interval_s apart.
+int watch(const Options& opts, const std::string& devs, double interval_s, std::uint64_t count,
+          std::ostream& out, std::ostream& err);
 
 } // namespace amdx::cli
 

@@ -96,7 +96,9 @@ std::string kinds_choices() {
 } // namespace
 
 MonitorCommand::MonitorCommand(CLI::App& app) {
-    object_ = app.add_subcommand("monitor", "Follow the event logs, one line per event");
+    object_ = app.add_subcommand(
+        "monitor", "Follow the event logs, one line per event; with -i, watch the devices' "
+                   "states and counters, one line per partition every interval");
     object_->fallthrough();
     // Each DEV is checked at parse time, like every other command's: a usage
     // error's exit status never depends on the module.
@@ -117,8 +119,15 @@ MonitorCommand::MonitorCommand(CLI::App& app) {
         ->capture_default_str();
     // Ranges are checked at parse time (usage error, exit 2): a negative
     // count would otherwise wrap to a count that never ends.
-    object_->add_option("--count", count_, "Stop after N records (0: no limit)")
+    object_
+        ->add_option("-c,--count", count_,
+                     "Stop after N records, or with -i N intervals (0: no limit)")
         ->check(CLI::Range(std::uint64_t{0}, kMaxCount));
+    object_
+        ->add_option("-i,--interval", interval_,
+                     "Watch instead: every SECONDS (0.1 to 86400), one line per partition of "
+                     "each device: modes, state, pending recovery, RAS totals")
+        ->check(CLI::Range(0.1, 86400.0));
     object_->add_option("--timeout-ms", timeout_ms_, "Stop after N ms (-1: no limit)")
         ->check(CLI::Range(-1, std::numeric_limits<int>::max()));
     object_
@@ -143,6 +152,28 @@ MonitorCommand::MonitorCommand(CLI::App& app) {
 }
 
 int MonitorCommand::run(const Options& opts, std::ostream& out, std::ostream& err) const {
+    // The DEVs as one list: each device once, however often they name it.
+    std::string list;
+    for (const auto& dev : devs_)
+        list.append(list.empty() ? "" : ",").append(dev);
+    if (object_->get_option("--interval")->count() != 0) {
+        for (const char* event_only : {"--kinds", "--timeout-ms", "--ring-size"})
+            if (object_->get_option(event_only)->count() != 0) {
+                fail(err,
+                     std::string("monitor: ") + event_only +
+                         " follows events; -i watches counters (give one or the other)",
+                     kExitUsage);
+                return kExitUsage;
+            }
+        return watch(opts, list.empty() ? "all" : list, interval_, count_, out, err);
+    }
+    if (opts.format == Format::csv) {
+        fail(err,
+             "--csv: 'amdx monitor' follows events, a stream (use -j, or -i for the watch "
+             "view)",
+             kExitUsage);
+        return kExitUsage;
+    }
     std::string bad;
     const auto mask = parse_event_kinds(kinds_, bad);
     if (!mask) {
@@ -150,10 +181,6 @@ int MonitorCommand::run(const Options& opts, std::ostream& out, std::ostream& er
                       "'amdx monitor --help' lists them, or 'all')");
         return kExitUsage;
     }
-    // The DEVs as one list: each device once, however often they name it.
-    std::string list;
-    for (const auto& dev : devs_)
-        list.append(list.empty() ? "" : ",").append(dev);
     int code = kExitOk;
     auto sel = select_devices(opts, list.empty() ? "all" : list, true, err, code);
     if (!sel)

@@ -2,7 +2,12 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cstdio>
+#include <fstream>
 #include <iterator>
+#include <sstream>
+
+#include <amdx/identity.hpp>
 
 #include "cli.hpp"
 #include "commands.hpp"
@@ -46,9 +51,128 @@ bool Selector::matches(const DeviceEntry& entry, std::string_view serial) const 
             return entry.bdf == item.text;
         case Kind::serial:
             return !serial.empty() && serial == item.text;
+        case Kind::gpu:
+        case Kind::uuid:
+            return std::find(item.devices.begin(), item.devices.end(), entry.id) !=
+                   item.devices.end();
         }
         return false;
     });
+}
+
+bool Selector::needs_gpus() const {
+    return std::any_of(items.begin(), items.end(), [](const Item& item) {
+        return item.kind == Kind::gpu || item.kind == Kind::uuid;
+    });
+}
+
+std::string item_name(const Selector::Item& item) {
+    switch (item.kind) {
+    case Selector::Kind::all:
+        return "all";
+    case Selector::Kind::id:
+        return std::to_string(item.id);
+    case Selector::Kind::serial:
+        return "serial:" + item.text;
+    case Selector::Kind::gpu:
+        return "gpu:" + std::to_string(item.id);
+    case Selector::Kind::bdf:
+    case Selector::Kind::uuid:
+        break;
+    }
+    return item.text;
+}
+
+std::string rocr_uuid(std::uint64_t unique_id) {
+    char buf[24];
+    std::snprintf(buf, sizeof(buf), "GPU-%016llx", static_cast<unsigned long long>(unique_id));
+    return buf;
+}
+
+namespace {
+
+/// unique_id of KFD node @node's properties ("unique_id N", decimal, as
+/// kfd_topology.c prints it); nullopt if absent or 0 (no ID from the SMU).
+std::optional<std::uint64_t> kfd_unique_id(const std::string& topology, std::uint32_t node) {
+    std::ifstream in(topology + "/" + std::to_string(node) + "/properties");
+    std::string name;
+    std::string value;
+    while (in >> name >> value) {
+        if (name != "unique_id")
+            continue;
+        std::uint64_t v = 0;
+        const auto* end = value.data() + value.size();
+        const auto [ptr, ec] = std::from_chars(value.data(), end, v);
+        if (ec == std::errc() && ptr == end && v != 0)
+            return v;
+        return std::nullopt;
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+Result<std::vector<GpuSlot>> gpu_table(const Control& control,
+                                       const std::vector<DeviceEntry>& entries,
+                                       const std::string& sysfs, std::string& what) {
+    const std::string topology = sysfs + "/class/kfd/kfd/topology/nodes";
+    struct Node {
+        std::uint32_t node;
+        GpuSlot slot;
+    };
+    std::vector<Node> nodes;
+    for (const auto& e : entries) {
+        const auto kfd = kfd_nodes(e.bdf, topology);
+        if (!kfd)
+            continue; // a malformed bdf: not a GPU ROCr sees
+        for (const auto& n : *kfd)
+            nodes.push_back({n.node, GpuSlot{.index = 0,
+                                             .device = e.id,
+                                             .partition = n.partition,
+                                             .unique_id = kfd_unique_id(topology, n.node)}});
+    }
+    std::vector<GpuSlot> out;
+    if (!nodes.empty()) {
+        std::sort(nodes.begin(), nodes.end(),
+                  [](const Node& a, const Node& b) { return a.node < b.node; });
+        for (auto& n : nodes) {
+            n.slot.index = static_cast<std::uint32_t>(out.size());
+            out.push_back(n.slot);
+        }
+        return out;
+    }
+    for (const auto& e : entries) {
+        auto device = Device::open(control, e.id);
+        auto parts = device ? device->partitions() : Result<Partitions>(Unexpected(device.error()));
+        if (!parts && parts.error() == std::errc::no_such_device)
+            continue; // removed since the listing
+        if (!parts) {
+            what = "device " + std::to_string(e.id) + " partitions";
+            return Unexpected(parts.error());
+        }
+        for (const auto& p : parts->partitions)
+            out.push_back(GpuSlot{.index = static_cast<std::uint32_t>(out.size()),
+                                  .device = e.id,
+                                  .partition = p.id,
+                                  .unique_id = std::nullopt});
+    }
+    return out;
+}
+
+void resolve_gpus(Selector& sel, const std::vector<GpuSlot>& gpus) {
+    for (auto& item : sel.items) {
+        if (item.kind != Selector::Kind::gpu && item.kind != Selector::Kind::uuid)
+            continue;
+        item.devices.clear();
+        for (const auto& g : gpus) {
+            const bool hit = item.kind == Selector::Kind::gpu
+                                 ? g.index == item.id
+                                 : g.unique_id && rocr_uuid(*g.unique_id) == item.text;
+            if (hit &&
+                std::find(item.devices.begin(), item.devices.end(), g.device) == item.devices.end())
+                item.devices.push_back(g.device);
+        }
+    }
 }
 
 bool Selector::needs_serial() const {
@@ -68,10 +192,31 @@ std::optional<Selector::Item> parse_item(std::string_view text) {
         return Selector::Item{.kind = Kind::id, .id = id, .text = {}};
     if (auto bdf = normalize_bdf(text))
         return Selector::Item{.kind = Kind::bdf, .id = 0, .text = std::move(*bdf)};
+    constexpr std::string_view kGpu = "gpu:";
+    if (text.substr(0, kGpu.size()) == kGpu) {
+        const auto index = text.substr(kGpu.size());
+        std::uint32_t n = 0;
+        const auto* iend = index.data() + index.size();
+        if (auto [ptr, ec] = std::from_chars(index.data(), iend, n);
+            ec == std::errc() && ptr == iend && !index.empty())
+            return Selector::Item{.kind = Kind::gpu, .id = n, .text = {}};
+        return std::nullopt;
+    }
+    // ROCr's "GPU-" and 16 hex digits, in either case.
+    constexpr std::string_view kUuid = "GPU-";
+    if (text.size() == kUuid.size() + 16 && (text.substr(0, 4) == kUuid) &&
+        is_hex(text.substr(kUuid.size()))) {
+        std::string uuid(text);
+        std::transform(uuid.begin() + 4, uuid.end(), uuid.begin() + 4, [](char c) {
+            return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        });
+        return Selector::Item{.kind = Kind::uuid, .id = 0, .text = std::move(uuid)};
+    }
     constexpr std::string_view kSerial = "serial:";
     if (text.substr(0, kSerial.size()) == kSerial && text.size() > kSerial.size() &&
         text.size() - kSerial.size() < AMDX_SERIAL_LEN)
-        return Selector::Item{.kind = Kind::serial, .id = 0, .text = std::string(text.substr(7))};
+        return Selector::Item{
+            .kind = Kind::serial, .id = 0, .text = std::string(text.substr(kSerial.size()))};
     return std::nullopt;
 }
 
@@ -107,10 +252,11 @@ std::string selector_error(std::string_view text, bool allow_many) {
         const auto sel = parse_selector(text);
         if (sel && !sel->is_one())
             return "'" + std::string(text) + "' selects more than one device; this command " +
-                   "needs one (an id, a PCI address or serial:SERIAL)";
+                   "needs one (an id, a PCI address, serial:SERIAL, gpu:INDEX or GPU-UUID)";
     }
     return "invalid device '" + std::string(text) + "' (expected an id, a PCI address, " +
-           "serial:SERIAL" + (allow_many ? ", 'all' or a comma-separated list of them)" : ")");
+           "serial:SERIAL, gpu:INDEX, GPU-UUID" +
+           (allow_many ? ", 'all' or a comma-separated list of them)" : ")");
 }
 
 CLI::Validator device_validator(bool allow_many) {
@@ -126,8 +272,9 @@ CLI::Validator device_validator(bool allow_many) {
 CLI::Option* add_dev_option(CLI::App* cmd, std::string& dev, bool allow_many) {
     auto* opt = cmd->add_option("DEV", dev,
                                 allow_many ? "Devices: ids, PCI addresses, serial:SERIAL, "
-                                             "comma-separated, or 'all'"
-                                           : "Device: an id, a PCI address or serial:SERIAL");
+                                             "gpu:INDEX, GPU-UUID, comma-separated, or 'all'"
+                                           : "Device: an id, a PCI address, serial:SERIAL, "
+                                             "gpu:INDEX or GPU-UUID");
     opt->check(device_validator(allow_many));
     if (allow_many)
         opt->capture_default_str();
@@ -165,8 +312,8 @@ std::optional<std::uint64_t> parse_size(std::string_view text) {
 std::optional<Selection> select_devices(const Options& opts, const std::string& dev, bool allow_all,
                                         std::ostream& err, int& code) {
     code = kExitUsage;
-    const auto selector = parse_selector(dev);
-    if (!selector || (!allow_all && !selector->is_one())) {
+    const auto parsed = parse_selector(dev);
+    if (!parsed || (!allow_all && !parsed->is_one())) {
         fail(err, selector_error(dev, allow_all));
         return std::nullopt;
     }
@@ -179,11 +326,23 @@ std::optional<Selection> select_devices(const Options& opts, const std::string& 
         fail(err, request_error(opts.node, "device list", entries.error()), entries.error());
         return std::nullopt;
     }
+    auto selector = *parsed;
+    std::size_t num_gpus = 0;
+    if (selector.needs_gpus()) {
+        std::string what;
+        const auto gpus = gpu_table(*control, *entries, opts.sysfs, what);
+        if (!gpus) {
+            fail(err, request_error(opts.node, what, gpus.error()), gpus.error());
+            return std::nullopt;
+        }
+        resolve_gpus(selector, *gpus);
+        num_gpus = gpus->size();
+    }
     std::vector<DeviceEntry> out;
     std::vector<std::string> serials; // of out's devices, if needed
     for (const auto& e : *entries) {
         std::string serial;
-        if (selector->needs_serial()) {
+        if (selector.needs_serial()) {
             const auto info = control->device_info(e.id);
             if (!info && info.error() == std::errc::no_such_device)
                 continue; // removed since the listing
@@ -196,26 +355,45 @@ std::optional<Selection> select_devices(const Options& opts, const std::string& 
             }
             serial = info->serial;
         }
-        if (selector->matches(e, serial)) {
+        if (selector.matches(e, serial)) {
             out.push_back(e);
             serials.push_back(std::move(serial));
         }
     }
-    // Every device a list names must exist: "0,7" with no 7 is an error.
-    for (const auto& item : selector->items) {
+    // Every device a list names must exist: "0,7" with no 7 is an error;
+    // and each names one device: a serial or UUID two devices share is
+    // ambiguous.
+    for (const auto& item : selector.items) {
         if (item.kind == Selector::Kind::all)
             continue;
         Selector one;
         one.items = {item};
-        bool found = false;
-        for (std::size_t i = 0; i < out.size() && !found; ++i)
-            found = one.matches(out[i], serials[i]);
-        if (found)
+        std::vector<std::uint32_t> hits;
+        for (std::size_t i = 0; i < out.size(); ++i)
+            if (one.matches(out[i], serials[i]))
+                hits.push_back(out[i].id);
+        if (hits.size() > 1) {
+            std::string ids;
+            for (const auto id : hits)
+                ids.append(ids.empty() ? "" : ", ").append(std::to_string(id));
+            fail(err,
+                 "ambiguous device '" + item_name(item) + "': it names devices " + ids +
+                     " (name one by its id or PCI address)",
+                 kExitUsage);
+            code = kExitUsage;
+            return std::nullopt;
+        }
+        if (!hits.empty())
             continue;
-        const std::string name = item.kind == Selector::Kind::id       ? std::to_string(item.id)
-                                 : item.kind == Selector::Kind::serial ? "serial:" + item.text
-                                                                       : item.text;
-        fail(err, "no such device: " + name + " (see 'amdx dev list')", kExitNoDevice);
+        std::string why = " (see 'amdx dev list')";
+        if (item.kind == Selector::Kind::gpu)
+            why = num_gpus == 0 ? std::string(" (the node has no GPU)")
+                                : " (the node has " + std::to_string(num_gpus) +
+                                      " GPUs: gpu:0 .. gpu:" + std::to_string(num_gpus - 1) + ")";
+        else if (item.kind == Selector::Kind::uuid)
+            why = " (no KFD node of an amdx device has this unique_id; simulated devices have "
+                  "none)";
+        fail(err, "no such device: " + item_name(item) + why, kExitNoDevice);
         return std::nullopt;
     }
     code = kExitOk;

@@ -497,7 +497,7 @@ int FleetCommands::health(const Options& opts, std::ostream& out, std::ostream& 
                    opts.format);
         return kExitUnknown;
     };
-    const auto selector = parse_selector(health_dev_);
+    auto selector = parse_selector(health_dev_);
     if (!selector) {
         fail(err, "invalid device '" + health_dev_ + "' (expected an id, a PCI address or 'all')");
         return kExitUsage;
@@ -518,6 +518,15 @@ int FleetCommands::health(const Options& opts, std::ostream& out, std::ostream& 
         return unknown("journal " + journal_ + ": " +
                        errno_text(std::error_code(hj.error, std::system_category())));
     const std::vector<JournalRecord>& journal = hj.records;
+    if (selector->needs_gpus()) { // gpu:INDEX, GPU-UUID: the GPUs of the devices read
+        std::vector<DeviceEntry> entries;
+        for (const auto& s : *snaps)
+            entries.push_back(DeviceEntry{s.info.id, s.info.model, s.info.bdf});
+        const auto gpus = gpu_table(*control, entries, opts.sysfs, what);
+        if (!gpus)
+            return unknown(what + ": " + errno_text(gpus.error()));
+        resolve_gpus(*selector, *gpus);
+    }
     HealthRules rules;
     rules.ue_age_s = ue_age_s_;
 
@@ -526,7 +535,7 @@ int FleetCommands::health(const Options& opts, std::ostream& out, std::ostream& 
     std::vector<std::string> problems;
     bool matched = false;
     for (const auto& s : *snaps) {
-        if (!selector->matches(DeviceEntry{s.info.id, s.info.model, s.info.bdf}))
+        if (!selector->matches(DeviceEntry{s.info.id, s.info.model, s.info.bdf}, s.info.serial))
             continue;
         matched = true;
         const DeviceHealth h = evaluate(s, journal, rules);

@@ -52,6 +52,32 @@ TEST(Selector, RejectsJunk) {
         EXPECT_FALSE(amdx::cli::parse_selector(bad)) << bad;
 }
 
+// gpu:INDEX and ROCr's GPU-UUID (16 hex digits, either case, kept lower).
+TEST(Selector, ParsesGpuIndexAndUuid) {
+    const auto gpu = amdx::cli::parse_selector("gpu:12");
+    ASSERT_TRUE(gpu);
+    EXPECT_EQ(gpu->kind, Selector::Kind::gpu);
+    EXPECT_EQ(gpu->id, 12U);
+    EXPECT_TRUE(gpu->is_one());
+    EXPECT_TRUE(gpu->needs_gpus());
+    EXPECT_EQ(amdx::cli::item_name(gpu->items[0]), "gpu:12");
+    const auto uuid = amdx::cli::parse_selector("GPU-4A7C1E0F23B5D698");
+    ASSERT_TRUE(uuid);
+    EXPECT_EQ(uuid->kind, Selector::Kind::uuid);
+    EXPECT_EQ(uuid->items[0].text, "GPU-4a7c1e0f23b5d698");
+    EXPECT_EQ(amdx::cli::rocr_uuid(0x4a7c1e0f23b5d698ULL), "GPU-4a7c1e0f23b5d698");
+    EXPECT_EQ(amdx::cli::rocr_uuid(0x1), "GPU-0000000000000001");
+    const auto list = amdx::cli::parse_selector("0,gpu:3,GPU-0000000000000001");
+    ASSERT_TRUE(list);
+    EXPECT_EQ(list->items.size(), 3U);
+    EXPECT_FALSE(list->is_one());
+    EXPECT_FALSE(amdx::cli::parse_selector("3")->needs_gpus());
+    for (const char* bad : {"gpu:", "gpu:-1", "gpu:x", "gpu:1x", "gpu:4294967296", "GPU:1", "gpu-1",
+                            "GPU-4a7c1e0f23b5d69", "GPU-4a7c1e0f23b5d6988", "GPU-4a7c1e0f23b5d69g",
+                            "gpu-4a7c1e0f23b5d698"})
+        EXPECT_FALSE(amdx::cli::parse_selector(bad)) << bad;
+}
+
 TEST(Selector, Matches) {
     const amdx::DeviceEntry e{.id = 3, .model = amdx::Model::mi300x, .bdf = "0000:c4:00.0"};
     EXPECT_TRUE(amdx::cli::parse_selector("all")->matches(e));
@@ -376,7 +402,7 @@ TEST_F(CliRun, CsvOfTheTableViews) {
     r = run({"-d", "/dev/null", "--csv", "partition", "set", "0", "--compute", "dpx"});
     EXPECT_EQ(r.code, 2);
     expect_one_error_line(r, "amdx: --csv: 'amdx partition set' is not a table view (dev, "
-                             "partition show, vf show, ras show, ps)");
+                             "partition show, vf show, ras show, ps, monitor -i)");
     EXPECT_EQ(kernel.part_requests.size(), requests);
     r = run({"-d", "/dev/null", "--csv", "-j", "dev"});
     EXPECT_EQ(r.code, 2);
@@ -450,8 +476,8 @@ TEST_F(CliRun, InvalidSelectorIsUsageError) {
     const CliOutcome r = run({"-d", "/dev/null", "dev", "show", "gpu0"});
     EXPECT_EQ(r.code, 2);
     expect_one_error_line(r, "amdx: invalid device 'gpu0' (expected an id, a PCI address, "
-                             "serial:SERIAL, 'all' or a comma-separated list of them) (see "
-                             "'amdx dev show --help')");
+                             "serial:SERIAL, gpu:INDEX, GPU-UUID, 'all' or a comma-separated "
+                             "list of them) (see 'amdx dev show --help')");
 }
 
 TEST_F(CliRun, ModuleNotLoaded) {
@@ -528,6 +554,132 @@ TEST_F(CliRun, OutOfRangeNumbersAreUsageErrors) {
     const CliOutcome ok = run(
         {"-d", "/dev/null", "monitor", "--count", "1", "--timeout-ms", "0", "--ring-size", "16"});
     EXPECT_EQ(ok.code, 0) << ok.err;
+}
+
+// gpu:INDEX counts partitions: without KFD, device by device in list
+// order; one past the last is no device (exit 4) and says how many there are.
+TEST_F(CliRun, GpuIndexSelectsThePartitionsDevice) {
+    ASSERT_EQ(run({"-d", "/dev/null", "partition", "set", "0", "--compute", "cpx"}).code, 0);
+    char root[] = "/tmp/amdx_gpus.XXXXXX"; // no KFD topology below it
+    ASSERT_NE(::mkdtemp(root), nullptr);
+    CliOutcome r = run({"-d", "/dev/null", "--sysfs-root", root, "-j", "dev", "list", "gpu:7"});
+    EXPECT_EQ(r.code, 2); // `dev list` takes no DEV
+    for (const auto& [sel, dev] :
+         std::vector<std::pair<const char*, int>>{{"gpu:0", 0}, {"gpu:7", 0}, {"gpu:8", 1}}) {
+        r = run({"-d", "/dev/null", "--sysfs-root", root, "-j", "dev", "show", sel});
+        ASSERT_EQ(r.code, 0) << sel << ": " << r.err;
+        const Json devs = Json::parse(r.out)["devices"];
+        ASSERT_EQ(devs.size(), 1U) << sel;
+        EXPECT_EQ(devs[0]["device"], dev) << sel;
+    }
+    // Wherever a command takes one device.
+    r = run({"-d", "/dev/null", "--sysfs-root", root, "-j", "partition", "show", "gpu:8"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(Json::parse(r.out)["devices"][0]["device"], 1);
+    // health takes it too (it reads the devices its own way).
+    r = run({"-d", "/dev/null", "--sysfs-root", root, "-j", "health", "gpu:8", "--journal",
+             "/dev/null"});
+    ASSERT_EQ(r.code, 0) << r.err << r.out;
+    ASSERT_EQ(Json::parse(r.out)["devices"].size(), 1U) << r.out;
+    EXPECT_EQ(Json::parse(r.out)["devices"][0]["device"], 1);
+    r = run({"-d", "/dev/null", "--sysfs-root", root, "ras", "show", "gpu:9"});
+    EXPECT_EQ(r.code, 4);
+    expect_one_error_line(r, "amdx: no such device: gpu:9 (the node has 9 GPUs: gpu:0 .. gpu:8)");
+    EXPECT_EQ(std::system(("rm -rf " + std::string(root)).c_str()), 0);
+}
+
+// With a KFD topology, ROCr's order (the GPU nodes by node number) and its
+// UUIDs (the nodes' unique_id); a UUID two devices share is ambiguous
+// (exit 2), one no node has is no device (exit 4).
+TEST_F(CliRun, GpuIndexAndUuidFollowTheKfdTopology) {
+    char root[] = "/tmp/amdx_kfd.XXXXXX";
+    ASSERT_NE(::mkdtemp(root), nullptr);
+    const std::string nodes = std::string(root) + "/class/kfd/kfd/topology/nodes/";
+    // node 0 the CPU, 1 device 1 (c2:00.0), 2 device 0 (c1:00.0).
+    const auto node = [&nodes](int n, int gpu_id, std::uint32_t location, std::uint64_t unique_id) {
+        const std::string dir = nodes + std::to_string(n);
+        std::filesystem::create_directories(dir);
+        std::ofstream(dir + "/gpu_id") << gpu_id << "\n";
+        std::ofstream(dir + "/properties") << "cpu_cores_count 0\nlocation_id " << location
+                                           << "\ndomain 0\nunique_id " << unique_id << "\n";
+    };
+    node(0, 0, 0, 0);
+    node(1, 4242, 0xc200, 0x4a7c1e0f23b5d698ULL);
+    node(2, 4243, 0xc100, 0x11);
+    CliOutcome r = run({"-d", "/dev/null", "--sysfs-root", root, "-j", "dev", "show", "gpu:0"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(Json::parse(r.out)["devices"][0]["device"], 1);
+    r = run({"-d", "/dev/null", "--sysfs-root", root, "-j", "dev", "show",
+             "GPU-0000000000000011,GPU-4A7C1E0F23B5D698"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const Json devs = Json::parse(r.out)["devices"];
+    ASSERT_EQ(devs.size(), 2U);
+    EXPECT_EQ(devs[0]["device"], 0);
+    EXPECT_EQ(devs[1]["device"], 1);
+    r = run({"-d", "/dev/null", "--sysfs-root", root, "ras", "show", "GPU-0000000000000012"});
+    EXPECT_EQ(r.code, 4);
+    expect_one_error_line(r, "amdx: no such device: GPU-0000000000000012 (no KFD node of an amdx "
+                             "device has this unique_id; simulated devices have none)");
+    node(2, 4243, 0xc100, 0x4a7c1e0f23b5d698ULL);
+    r = run({"-d", "/dev/null", "--sysfs-root", root, "ras", "show", "GPU-4a7c1e0f23b5d698"});
+    EXPECT_EQ(r.code, 2);
+    expect_one_error_line(r, "amdx: ambiguous device 'GPU-4a7c1e0f23b5d698': it names devices 0, "
+                             "1 (name one by its id or PCI address)");
+    EXPECT_EQ(std::system(("rm -rf " + std::string(root)).c_str()), 0);
+}
+
+// `monitor -i -c 3`: three samples, one line per partition each (device 0
+// DPX: two), the header once; a CE injected before the third sample shows
+// in that sample's line of the partition it hit and nowhere else.  The
+// interval is not waited for: the hook stands for it.
+TEST_F(CliRun, MonitorWatchViewCountsSamplesAndSeesAnInjectedCe) {
+    ASSERT_EQ(run({"-d", "/dev/null", "partition", "set", "0", "--compute", "dpx"}).code, 0);
+    std::vector<std::uint64_t> waits;
+    amdx::cli::set_watch_wait_for_tests([&waits](std::uint64_t n) {
+        waits.push_back(n);
+        if (n != 2)
+            return;
+        const auto control = amdx::Control::open("/dev/null");
+        ASSERT_TRUE(control);
+        const auto device = amdx::Device::open(*control, 0);
+        ASSERT_TRUE(device);
+        // The last XCC: partition 1 of DPX.
+        EXPECT_TRUE(device->ras_inject(
+            {.block = amdx::RasBlock::gfx, .type = amdx::RasType::ce, .instance = 7, .count = 3}));
+    });
+    CliOutcome r = run({"-d", "/dev/null", "--csv", "-o", "device,partition,compute,state,ce,ue",
+                        "monitor", "-i", "1", "-c", "3", "0"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(waits, (std::vector<std::uint64_t>{1, 2}));
+    EXPECT_EQ(r.out, "device,partition,compute,state,ce,ue\n"
+                     "0,0,DPX,online,0,0\n0,1,DPX,online,0,0\n"
+                     "0,0,DPX,online,0,0\n0,1,DPX,online,0,0\n"
+                     "0,0,DPX,online,0,0\n0,1,DPX,online,3,0\n");
+    // JSON lines: one object per partition and sample, all devices.
+    r = run({"-d", "/dev/null", "-j", "monitor", "-i", "0.5", "--count", "2"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    std::istringstream lines(r.out);
+    std::vector<Json> objs;
+    for (std::string l; std::getline(lines, l);)
+        objs.push_back(Json::parse(l));
+    ASSERT_EQ(objs.size(), 2U * 3U) << r.out; // device 0: 2, device 1: 1
+    EXPECT_EQ(objs[1]["ce"], 3);
+    EXPECT_EQ(objs[2]["device"], 1);
+    EXPECT_EQ(objs[2]["recovery"], "none");
+    EXPECT_TRUE(objs[0]["time"].get<std::string>().ends_with("Z"));
+    // Text: a table, its header once.
+    r = run({"-d", "/dev/null", "-o", "device,partition,ce", "monitor", "-i", "1", "-c", "2", "1"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.out, "DEVICE PARTITION CE\n     1         0  0\n     1         0  0\n");
+    amdx::cli::set_watch_wait_for_tests({});
+    // Event options with -i, an interval out of range, --csv of the event
+    // stream: usage errors.
+    r = run({"-d", "/dev/null", "monitor", "-i", "1", "--kinds", "error"});
+    EXPECT_EQ(r.code, 2);
+    expect_one_error_line(
+        r, "amdx: monitor: --kinds follows events; -i watches counters (give one or the other)");
+    EXPECT_EQ(run({"-d", "/dev/null", "monitor", "-i", "0"}).code, 2);
+    EXPECT_EQ(run({"-d", "/dev/null", "--csv", "monitor", "--count", "1"}).code, 2);
 }
 
 TEST_F(CliRun, UsageErrors) {

@@ -437,9 +437,10 @@ TEST_F(ControlCli, PartitionUsageErrors) {
                  "--compute: hpx not in {spx,dpx,tpx,qpx,cpx} (see 'amdx partition plan --help')");
     expect_error(run({"partition", "plan", "0", "--memory", "nps3"}), 2,
                  "--memory: nps3 not in {nps1,nps2,nps4,nps8} (see 'amdx partition plan --help')");
-    expect_error(run({"partition", "set", "all", "--compute", "cpx"}), 2,
-                 "'all' selects more than one device; this command needs one (an id, a PCI "
-                 "address or serial:SERIAL) (see 'amdx partition set --help')");
+    expect_error(
+        run({"partition", "set", "all", "--compute", "cpx"}), 2,
+        "'all' selects more than one device; this command needs one (an id, a PCI "
+        "address, serial:SERIAL, gpu:INDEX or GPU-UUID) (see 'amdx partition set --help')");
     expect_error(run({"partition", "set", "0", "--compute", "cpx", "--deadline-ms", "-1"}), 2,
                  "--deadline-ms: value -1 not in range 0 to 3600000 (see 'amdx partition set "
                  "--help')");
@@ -942,8 +943,9 @@ TEST_F(ControlCli, MonitorErrors) {
                  "device_reset_end,rma,partition_switch,migrate,drained,recovery,link}) "
                  "(see 'amdx monitor --help')");
     expect_error(run({"monitor", "gpu0"}), 2,
-                 "invalid device 'gpu0' (expected an id, a PCI address, serial:SERIAL, 'all' or "
-                 "a comma-separated list of them) (see 'amdx monitor --help')");
+                 "invalid device 'gpu0' (expected an id, a PCI address, serial:SERIAL, "
+                 "gpu:INDEX, GPU-UUID, 'all' or a comma-separated list of them) (see 'amdx "
+                 "monitor --help')");
     // A bad ring size is a usage error now, before anything is opened.
     expect_error(run({"monitor", "0", "--ring-size", "100"}), 2,
                  "--ring-size: expected 0 or a power of two in 16..65536: 100 (see 'amdx "
@@ -1133,7 +1135,7 @@ TEST_F(ControlCli, SelectorsTakeListsAndSerials) {
     EXPECT_NE(one.err.find("vf reset device 1 VF 0"), std::string::npos) << one.err;
     expect_error(run({"vf", "reset", "0,1", "0"}), 2,
                  "'0,1' selects more than one device; this command needs one (an id, a PCI "
-                 "address or serial:SERIAL) (see 'amdx vf reset --help')");
+                 "address, serial:SERIAL, gpu:INDEX or GPU-UUID) (see 'amdx vf reset --help')");
 }
 
 TEST_F(ControlCli, ColumnsAndRawTables) {

@@ -138,6 +138,17 @@ exporter_bench() {
 	# target and the journal (none here), against the same comparator.
 	"$dir/amdx_exporter_bench" -n $EXP_RUNS "amdx health, $EXP_DEVICES devices" \
 		amdx health || return 1
+	# The views over the same devices beside their floor, the same ioctls
+	# from a static C process (amdx_query_bench), and the CLI's start-up
+	# alone (metrics.rst, "View cost").
+	"$dir/amdx_exporter_bench" -n $EXP_RUNS "amdx --version (start-up)" \
+		amdx --version || return 1
+	for v in dev partition ras; do
+		"$dir/amdx_exporter_bench" -n $EXP_RUNS "amdx -j $v show, $EXP_DEVICES devices" \
+			amdx -j $v show || return 1
+		"$dir/amdx_exporter_bench" -n $EXP_RUNS "$v ioctls from C, $EXP_DEVICES devices" \
+			"$dir/amdx_query_bench" $v || return 1
+	done
 	i=1
 	while [ $i -lt $EXP_DEVICES ]; do
 		echo $((exp_sim_base + i)) > /sys/bus/amdx_sim/del_device

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * amdx_query_bench: the floor of a CLI view, the same ioctls from the
+ * smallest process.  For every device it asks what `amdx -j VIEW show`
+ * asks the kernel (the device list, then per device: the info; or the
+ * device fd and its partitions; or the device fd, its RAS counters and
+ * policy) and writes nothing but a count.  bench-guest.sh times it with
+ * amdx_exporter_bench beside the CLI's views over the same 64 devices, so
+ * the difference is what the CLI adds: its start-up, the libraries it
+ * loads, its per-device lookups and rendering.
+ *
+ * This is a benchmark, not a test: it exits non-zero only if an ioctl
+ * fails.
+ *
+ * usage: amdx_query_bench { dev | partition | ras } [NODE]
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <linux/amdx.h>
+
+/* The two-call protocol of AMDX_IOC_QUERY: the size, then the data. */
+static int query(int fd, __u32 what, __u32 id, void **buf, __u32 *size)
+{
+	struct amdx_query q = { .query = what, .id = id };
+
+	if (ioctl(fd, AMDX_IOC_QUERY, &q))
+		return -errno;
+	*buf = realloc(*buf, q.size ? q.size : 1);
+	if (!*buf)
+		return -ENOMEM;
+	q.data = (uintptr_t)*buf;
+	if (ioctl(fd, AMDX_IOC_QUERY, &q))
+		return -errno;
+	*size = q.size;
+	return 0;
+}
+
+static int per_device(int ctl, const char *view, __u32 id, void **buf)
+{
+	static const __u32 dev_q[] = { AMDX_QUERY_PARTITIONS };
+	static const __u32 ras_q[] = { AMDX_QUERY_RAS_COUNTERS, AMDX_QUERY_RAS_POLICY };
+	struct amdx_device_open op = { .id = id };
+	const __u32 *qs = dev_q;
+	unsigned int n = 1, i;
+	__u32 size;
+	int ret = 0;
+
+	if (!strcmp(view, "dev"))
+		return query(ctl, AMDX_QUERY_DEVICE_INFO, id, buf, &size);
+	if (!strcmp(view, "ras")) {
+		qs = ras_q;
+		n = 2;
+	}
+	if (ioctl(ctl, AMDX_IOC_DEVICE_OPEN, &op))
+		return -errno;
+	for (i = 0; i < n && !ret; i++)
+		ret = query(op.fd, qs[i], 0, buf, &size);
+	close(op.fd);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	const char *node = argc > 2 ? argv[2] : "/dev/amdx";
+	struct amdx_query_devices *list;
+	void *buf = NULL, *devs = NULL;
+	__u32 size, i;
+	int ctl, ret;
+
+	if (argc < 2 || (strcmp(argv[1], "dev") && strcmp(argv[1], "partition") &&
+			 strcmp(argv[1], "ras"))) {
+		fprintf(stderr, "usage: %s { dev | partition | ras } [NODE]\n", argv[0]);
+		return 2;
+	}
+	ctl = open(node, O_RDWR | O_CLOEXEC);
+	if (ctl < 0) {
+		fprintf(stderr, "%s: %s\n", node, strerror(errno));
+		return 1;
+	}
+	ret = query(ctl, AMDX_QUERY_DEVICES, 0, &devs, &size);
+	if (ret) {
+		fprintf(stderr, "device list: %s\n", strerror(-ret));
+		return 1;
+	}
+	list = devs;
+	for (i = 0; i < list->num_devices; i++) {
+		const struct amdx_device_entry *e =
+			(const void *)((const char *)list->devices + (size_t)i * list->entry_size);
+
+		ret = per_device(ctl, argv[1], e->id, &buf);
+		if (ret) {
+			fprintf(stderr, "device %u: %s\n", e->id, strerror(-ret));
+			return 1;
+		}
+	}
+	printf("%u devices\n", list->num_devices);
+	free(buf);
+	free(devs);
+	close(ctl);
+	return 0;
+}
