@@ -1396,14 +1396,17 @@ int amdx_ioctl_recovery_plan(struct amdx_file *file, void *data)
  *
  * Plans as amdx_ioctl_recovery_plan(), then with the discipline of a
  * partition commit: refuses while processes hold the VRAM it resets
- * unless %AMDX_RECOVERY_F_STOP (they are then killed first), refuses a
+ * unless %AMDX_RECOVERY_F_STOP (they are then killed first, and it waits
+ * until they have exited), refuses a
  * reset of other devices unless %AMDX_RECOVERY_F_OTHERS, runs the action,
  * then the self-test.  Every step is a RECOVERY event.
  *
  * Return: 0 with &amdx_recovery.outcome (cleared, escalated, failed) and
  * error; the errors of plan; -ENOENT with nothing pending; -EOPNOTSUPP
  * for a reset the device does not declare, node or rma; -EXDEV for
- * other devices without the flag; -EBUSY for holders without the flag.
+ * other devices without the flag; -EBUSY for holders without the flag;
+ * -EAGAIN (nothing run) when the pending action changed while the
+ * processes it stopped exited.
  */
 int amdx_ioctl_recovery_run(struct amdx_file *file, void *data)
 {
