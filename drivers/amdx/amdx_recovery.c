@@ -933,8 +933,44 @@ static int amdx_recovery_holders(struct amdx_recovery_ctx *c,
 }
 
 /*
+ * The device pages each of @c's holders has in its memory partition, as
+ * amdx_hmm_holders() counts them for a wider action's holders: a process
+ * action's consumers are named by the slot, their pages are not.
+ */
+static int amdx_recovery_consumer_pages(struct amdx_recovery_ctx *c)
+{
+	struct amdx_device *adev = c->devs[c->self];
+	struct amdx_hmm_holder *all;
+	u32 i, j, mem = 0, got, n;
+	int ret;
+
+	for (i = 0; i < c->nholders; i++)
+		mem |= BIT(c->holders[i].mem_partition);
+	ret = amdx_hmm_holders(adev, mem, NULL, 0, &got);
+	if (ret || !got)
+		return ret;
+	n = min_t(u32, got, AMDX_RECOVERY_PROCESSES_MAX);
+	all = kvcalloc(n, sizeof(*all), GFP_KERNEL);
+	if (!all)
+		return -ENOMEM;
+	ret = amdx_hmm_holders(adev, mem, all, n, &got);
+	if (!ret) {
+		n = min(n, got);
+		for (i = 0; i < c->nholders; i++)
+			for (j = 0; j < n; j++)
+				if (all[j].who.pid == c->holders[i].who.pid &&
+				    all[j].mem_partition ==
+				    c->holders[i].mem_partition)
+					c->holders[i].pages += all[j].pages;
+		amdx_hmm_holders_put(all, n);
+	}
+	kvfree(all);
+	return ret;
+}
+
+/*
  * The processes a process action stops: the consumers @slot names that
- * still run (one exiting already is not stopped again).
+ * still run (one exiting already is not stopped again), with their pages.
  */
 static int amdx_recovery_consumers(struct amdx_recovery_ctx *c,
 				   const struct amdx_recovery_slot *slot)
@@ -965,7 +1001,7 @@ static int amdx_recovery_consumers(struct amdx_recovery_ctx *c,
 		}
 		put_task_struct(t);
 	}
-	return 0;
+	return amdx_recovery_consumer_pages(c);
 }
 
 /* The holders as the caller may see them (amdx_viewer.c). */
