@@ -588,6 +588,8 @@ TEST_F(rec, poison_consumed_stops_exactly_the_consumer)
 	EXPECT_EQ(k, procs[0].pid);
 	EXPECT_EQ(self->d[0].id, procs[0].device);
 	EXPECT_EQ(0, procs[0].mem_partition);
+	/* its one page of data there, as a wider action's plan says */
+	EXPECT_EQ(1, procs[0].pages);
 
 	/* the consumption's record carries its action; PENDING names it */
 	drain(_metadata, self);
@@ -656,7 +658,11 @@ TEST_F(rec, poison_consumed_stops_exactly_the_consumer)
 /*
  * A process action names four consumers: a fifth on the same partition
  * escalates to the partition's reset, which stops every holder of its
- * memory, all five; the run stops exactly them.
+ * memory, all five; the run stops exactly them.  The records say so:
+ * each of the first four consumptions a PENDING process record naming
+ * one more process, the fifth's a PENDING partition record (about its
+ * POISON_CONSUMED record) counting all five, and the plan each one's
+ * page.
  */
 TEST_F(rec, a_fifth_consumer_escalates_to_the_partition)
 {
@@ -674,6 +680,8 @@ TEST_F(rec, a_fifth_consumer_escalates_to_the_partition)
 	dev_new(_metadata, self, "model=mi300x");
 	ASSERT_EQ(0, commit(self->d[0].fd, AMDX_COMPUTE_DPX, AMDX_MEMORY_NPS2));
 	ASSERT_EQ(0, pipe(to_c));
+	drain(_metadata, self);
+	self->nevs = 0;
 	for (i = 0; i < REC_CONSUMERS; i++) {
 		ASSERT_EQ(0, pipe(from_c[i]));
 		k[i] = consumer(self->ctl, self->d[0].id, 0, to_c[0],
@@ -707,7 +715,41 @@ TEST_F(rec, a_fifth_consumer_escalates_to_the_partition)
 		for (found = 0, j = 0; j < r.num_listed; j++)
 			found += procs[j].pid == k[i];
 		EXPECT_EQ(1, found);
+		EXPECT_EQ(1, procs[i].pages);
 	}
+
+	/* one POISON_CONSUMED per consumer, each answered by a PENDING */
+	drain(_metadata, self);
+	for (found = 0, i = 0; i < self->nevs; i++) {
+		const struct amdx_event *e = &self->evs[i];
+		__u64 sum;
+
+		if (e->kind != AMDX_EVENT_POISON_CONSUMED)
+			continue;
+		for (j = i + 1; j < self->nevs; j++)
+			if (self->evs[j].kind == AMDX_EVENT_RECOVERY &&
+			    self->evs[j].type == AMDX_RECOVERY_EV_PENDING &&
+			    self->evs[j].address == e->seq)
+				break;
+		ASSERT_LT(j, self->nevs) {
+			TH_LOG("no PENDING record about consumption %u", found);
+		}
+		sum = self->evs[j].data[0];
+		EXPECT_EQ(0, self->evs[j].partition);
+		EXPECT_EQ(AMDX_FAULT_POISON_CONSUMED, self->evs[j].block);
+		if (++found < REC_CONSUMERS) {
+			EXPECT_EQ(AMDX_RECOVER_PROCESS,
+				  AMDX_RECOVERY_SUM_ACTION(sum));
+			EXPECT_EQ(found, AMDX_RECOVERY_SUM_PROCESSES(sum));
+		} else {
+			EXPECT_EQ(AMDX_RECOVER_PARTITION,
+				  AMDX_RECOVERY_SUM_ACTION(sum));
+			EXPECT_EQ(1, AMDX_RECOVERY_SUM_PARTITIONS(sum));
+			EXPECT_EQ(REC_CONSUMERS,
+				  AMDX_RECOVERY_SUM_PROCESSES(sum));
+		}
+	}
+	EXPECT_EQ(REC_CONSUMERS, found);
 
 	ASSERT_EQ(0, run(self->d[0].fd, &r, 0, AMDX_RECOVER_PENDING,
 			 AMDX_RECOVERY_F_STOP));

@@ -933,8 +933,44 @@ static int amdx_recovery_holders(struct amdx_recovery_ctx *c,
 }
 
 /*
+ * The device pages each of @c's holders has in its memory partition, as
+ * amdx_hmm_holders() counts them for a wider action's holders: a process
+ * action's consumers are named by the slot, their pages are not.
+ */
+static int amdx_recovery_consumer_pages(struct amdx_recovery_ctx *c)
+{
+	struct amdx_device *adev = c->devs[c->self];
+	struct amdx_hmm_holder *all;
+	u32 i, j, mem = 0, got, n;
+	int ret;
+
+	for (i = 0; i < c->nholders; i++)
+		mem |= BIT(c->holders[i].mem_partition);
+	ret = amdx_hmm_holders(adev, mem, NULL, 0, &got);
+	if (ret || !got)
+		return ret;
+	n = min_t(u32, got, AMDX_RECOVERY_PROCESSES_MAX);
+	all = kvcalloc(n, sizeof(*all), GFP_KERNEL);
+	if (!all)
+		return -ENOMEM;
+	ret = amdx_hmm_holders(adev, mem, all, n, &got);
+	if (!ret) {
+		n = min(n, got);
+		for (i = 0; i < c->nholders; i++)
+			for (j = 0; j < n; j++)
+				if (all[j].who.pid == c->holders[i].who.pid &&
+				    all[j].mem_partition ==
+				    c->holders[i].mem_partition)
+					c->holders[i].pages += all[j].pages;
+		amdx_hmm_holders_put(all, n);
+	}
+	kvfree(all);
+	return ret;
+}
+
+/*
  * The processes a process action stops: the consumers @slot names that
- * still run (one exiting already is not stopped again).
+ * still run (one exiting already is not stopped again), with their pages.
  */
 static int amdx_recovery_consumers(struct amdx_recovery_ctx *c,
 				   const struct amdx_recovery_slot *slot)
@@ -965,7 +1001,7 @@ static int amdx_recovery_consumers(struct amdx_recovery_ctx *c,
 		}
 		put_task_struct(t);
 	}
-	return 0;
+	return amdx_recovery_consumer_pages(c);
 }
 
 /* The holders as the caller may see them (amdx_viewer.c). */
@@ -1094,6 +1130,46 @@ static void amdx_recovery_stop(struct amdx_device *adev,
 	amdx_info_ratelimited(adev, "recovery: stopped %u processes\n", c->nholders);
 }
 
+/* Whether the thread group of @pid has exited: a zombie, or reaped. */
+static bool amdx_recovery_gone(struct pid *pid)
+{
+	struct task_struct *t;
+	bool gone;
+
+	rcu_read_lock();
+	t = pid_task(pid, PIDTYPE_TGID);
+	gone = !t || (READ_ONCE(t->exit_state) && thread_group_empty(t));
+	rcu_read_unlock();
+	return gone;
+}
+
+/*
+ * Waits until every process amdx_recovery_stop() killed has exited: its
+ * mm, and with it its VRAM, is released (exit_mm() comes before the
+ * exit_notify() that wakes &pid.wait_pidfd).  Until then its pages are
+ * still mapped in the memory the action resets, and they are freed under
+ * the reset and its self-test.  The caller holds no RAS lock (an exiting
+ * process may wait for it).
+ *
+ * Return: 0, or -EINTR when the caller is killed first.
+ */
+static int amdx_recovery_wait_stopped(struct amdx_device *adev,
+				      const struct amdx_recovery_ctx *c)
+{
+	struct pid *pid;
+	u32 i;
+
+	for (i = 0; i < c->nholders; i++) {
+		pid = c->holders[i].who.pid;
+		if (wait_event_killable(pid->wait_pidfd,
+					amdx_recovery_gone(pid))) {
+			amdx_info_ratelimited(adev, "recovery run: killed while the stopped processes exited; the action stays pending\n");
+			return -EINTR;
+		}
+	}
+	return 0;
+}
+
 /*
  * A device or hive reset of @c's device ran and its self-test passed: each
  * other device it reset (@others, topology indices) runs its own
@@ -1157,6 +1233,38 @@ static int amdx_recovery_target_valid(struct amdx_device *adev,
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/*
+ * The stopped processes exit without the RAS lock held: drops it, waits
+ * for them (amdx_recovery_wait_stopped()), takes it again.  -EAGAIN (and
+ * nothing run) when @slot or the target changed meanwhile, -EINTR when
+ * the caller is killed; the lock is released then.
+ */
+static int amdx_recovery_relock(struct amdx_device *adev,
+				const struct amdx_recovery_ctx *c,
+				const struct amdx_recovery_slot *slot,
+				const struct amdx_recovery *args)
+{
+	struct amdx_recovery_slot was = *slot;
+	int ret;
+
+	mutex_unlock(&adev->ras->lock);
+	ret = amdx_recovery_wait_stopped(adev, c);
+	if (!ret && mutex_lock_killable(&adev->ras->lock))
+		ret = -EINTR;
+	if (ret)
+		return ret;
+	amdx_recovery_absorb(adev);
+	ret = amdx_recovery_target_valid(adev, args);
+	if (!ret && (slot->action != was.action || slot->state != was.state ||
+		     slot->seq != was.seq)) {
+		amdx_info_ratelimited(adev, "recovery run: the pending action changed while the stopped processes exited; nothing run\n");
+		ret = -EAGAIN;
+	}
+	if (ret)
+		mutex_unlock(&adev->ras->lock);
+	return ret;
 }
 
 static int amdx_recovery_do(struct amdx_file *file, struct amdx_recovery *args,
@@ -1261,8 +1369,12 @@ static int amdx_recovery_do(struct amdx_file *file, struct amdx_recovery *args,
 		ret = -EBUSY;
 		goto out_unlock;
 	}
-	if (c->nholders)
+	if (c->nholders) {
 		amdx_recovery_stop(adev, c, slot, args->partition, args->vf);
+		ret = amdx_recovery_relock(adev, c, slot, args);
+		if (ret)
+			goto out_unlocked;
+	}
 	if (action == AMDX_RECOVER_VF && args->vf == AMDX_VF_NONE)
 		f.vf = __ffs(sc.vfs[c->self] | 0x10000);
 	ret = amdx_recovery_exec(file, action,
@@ -1280,6 +1392,7 @@ static int amdx_recovery_do(struct amdx_file *file, struct amdx_recovery *args,
 	ret = 0;
 out_unlock:
 	mutex_unlock(&ras->lock);
+out_unlocked:
 	if (!ret && others)
 		amdx_recovery_clear_others(c, others, action);
 	args->num_listed = 0;
@@ -1319,14 +1432,17 @@ int amdx_ioctl_recovery_plan(struct amdx_file *file, void *data)
  *
  * Plans as amdx_ioctl_recovery_plan(), then with the discipline of a
  * partition commit: refuses while processes hold the VRAM it resets
- * unless %AMDX_RECOVERY_F_STOP (they are then killed first), refuses a
+ * unless %AMDX_RECOVERY_F_STOP (they are then killed first, and it waits
+ * until they have exited), refuses a
  * reset of other devices unless %AMDX_RECOVERY_F_OTHERS, runs the action,
  * then the self-test.  Every step is a RECOVERY event.
  *
  * Return: 0 with &amdx_recovery.outcome (cleared, escalated, failed) and
  * error; the errors of plan; -ENOENT with nothing pending; -EOPNOTSUPP
  * for a reset the device does not declare, node or rma; -EXDEV for
- * other devices without the flag; -EBUSY for holders without the flag.
+ * other devices without the flag; -EBUSY for holders without the flag;
+ * -EAGAIN (nothing run) when the pending action changed while the
+ * processes it stopped exited.
  */
 int amdx_ioctl_recovery_run(struct amdx_file *file, void *data)
 {
