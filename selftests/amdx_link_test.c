@@ -10,6 +10,8 @@
  * every change arrives as an AMDX_EVENT_LINK record at both ends.
  */
 #include <poll.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
 
 #include "amdx_selftest.h"
 #include "amdx_harness.h"
@@ -21,6 +23,9 @@
 #define LNK_FAULT	AMDX_SIM_DEBUGFS "/link_fault"
 /* What the harness waits at most for an event that must come. */
 #define LNK_WAIT_MS	(120 * 1000)
+/* Pages of each buffer the HMM case places. */
+#define LNK_PAGES	16
+#define NO_HMM		"no AMDX_CAP_HMM_MIGRATE (kernel without DEVICE_PRIVATE)"
 
 struct lnk_dev {
 	unsigned int sim;
@@ -177,6 +182,19 @@ static unsigned int count_kind(FIXTURE_DATA(lnk) *self, unsigned int i,
 	return n;
 }
 
+/* Device @i's ACTION_START and ACTION_END records of @action. */
+static unsigned int count_action(FIXTURE_DATA(lnk) *self, unsigned int i,
+				 __u64 action)
+{
+	unsigned int k, n = 0;
+
+	for (k = 0; k < self->d[i].nevs; k++)
+		n += (self->d[i].evs[k].kind == AMDX_EVENT_ACTION_START ||
+		      self->d[i].evs[k].kind == AMDX_EVENT_ACTION_END) &&
+		     self->d[i].evs[k].data[0] == action;
+	return n;
+}
+
 /* Nothing but @skip (a link, or -1) changed, counted anything, or moved. */
 static void untouched(struct __test_metadata *_metadata,
 		      const struct amdx_query_links *q, int skip, int skip2)
@@ -263,7 +281,11 @@ TEST_F(lnk, replay_storm_stays_on_its_link)
 			EXPECT_EQ(0, link_events(_metadata, self, i, -1));
 		EXPECT_EQ(0, count_kind(self, i, AMDX_EVENT_DEVICE_RESET_BEGIN));
 		EXPECT_EQ(0, count_kind(self, i, AMDX_EVENT_RECOVERY));
-		EXPECT_EQ(0, count_kind(self, i, AMDX_EVENT_ACTION_START));
+		/* The only action: moving what crossed the link (nothing). */
+		EXPECT_EQ(count_kind(self, i, AMDX_EVENT_ACTION_START) +
+			  count_kind(self, i, AMDX_EVENT_ACTION_END),
+			  count_action(self, i, AMDX_ACTION_LINK_MOVE));
+		EXPECT_EQ(0, count_kind(self, i, AMDX_EVENT_MIGRATE));
 	}
 
 	q = links(_metadata, self);
@@ -308,8 +330,15 @@ TEST_F(lnk, link_down_parks_only_the_peer_left_without_a_route)
 		drain(_metadata, self);
 		if (i == 7)
 			break;
-		/* Still a route around it: down, move, 2 hops; no parking. */
+		/*
+		 * Still a route around it: down, move, 2 hops; no parking.
+		 * Its LINK record is followed by the LINK_MOVE action's two.
+		 */
+		ASSERT_GE(self->d[i].nevs, 3);
 		e = &self->d[i].evs[self->d[i].nevs - 1];
+		EXPECT_EQ(AMDX_EVENT_ACTION_END, e->kind);
+		EXPECT_EQ(AMDX_ACTION_LINK_MOVE, e->data[0]);
+		e = &self->d[i].evs[self->d[i].nevs - 3];
 		ASSERT_EQ(AMDX_EVENT_LINK, e->kind);
 		EXPECT_EQ(L[i], (int)e->instance);
 		EXPECT_EQ(AMDX_LINK_STATE_DOWN, e->type);
@@ -424,6 +453,277 @@ TEST_F(lnk, width_drop_degrades_and_ce_only_counts)
 	EXPECT_EQ(AMDX_LINK_STATE_UP, q->links[C].state);
 	EXPECT_EQ(0, q->links[C].state_changes);
 	untouched(_metadata, q, L, C);
+}
+
+/*
+ * Where HMM data sits and what crosses link 0-1: a buffer on device @dev
+ * (fixture index) whose access set is @access (fixture indices) and,
+ * in a forked process of its own, @other.
+ */
+struct lnk_buf {
+	unsigned int dev;
+	unsigned int access;
+	bool crosses;
+	bool other;
+};
+
+static const struct lnk_buf lnk_bufs[] = {
+	{ 0, 1u << 0 | 1u << 1, true, false },	/* 0's VRAM, 1 reads it */
+	{ 1, 1u << 1 | 1u << 0, true, false },	/* 1's VRAM, 0 reads it */
+	{ 0, 1u << 0 | 1u << 2, false, false },	/* over link 0-2 */
+	{ 1, 1u << 1, false, false },		/* 1's alone */
+	{ 2, 1u << 2 | 1u << 3, false, false },	/* elsewhere */
+	{ 0, 1u << 0 | 1u << 3, false, true },	/* another process, 0-3 */
+	{ 1, 1u << 1 | 1u << 7, false, true },	/* another process, 1-7 */
+};
+
+#define LNK_BUFS	ARRAY_SIZE(lnk_bufs)
+
+static __u64 access_ids(FIXTURE_DATA(lnk) *self, unsigned int access)
+{
+	__u64 ids = 0;
+	unsigned int i;
+
+	for (i = 0; i < LNK_DEVS; i++)
+		if (access & (1u << i))
+			ids |= 1ULL << self->d[i].id;
+	return ids;
+}
+
+/* Places buffer @b at @p through @fd: its attributes, data, VRAM. */
+static int place(FIXTURE_DATA(lnk) *self, int fd, unsigned int b, char *p)
+{
+	size_t size = LNK_PAGES * getpagesize();
+	struct amdx_hmm_attr a = {
+		.start = (uintptr_t)p,
+		.size = size,
+		.valid = AMDX_HMM_ATTR_ACCESS,
+		.access = access_ids(self, lnk_bufs[b].access),
+	};
+	struct amdx_hmm_migrate m = {
+		.start = (uintptr_t)p, .size = size, .dest = 0,
+	};
+	int ret;
+
+	amdx_fill(p, size, 0x11c0 + b);
+	ret = amdx_ioctl(fd, AMDX_IOC_HMM_SET_ATTR, &a);
+	if (!ret)
+		ret = amdx_ioctl(fd, AMDX_IOC_HMM_MIGRATE, &m);
+	if (!ret && m.moved != LNK_PAGES)
+		ret = -EAGAIN;
+	return ret;
+}
+
+/* Pages of buffer @p in @fd's device's VRAM (SNAPSHOT), -errno. */
+static long resident(int fd, char *p)
+{
+	__u8 map[LNK_PAGES];
+	struct amdx_hmm_access a = {
+		.addr = (uintptr_t)p,
+		.size = LNK_PAGES * getpagesize(),
+		.op = AMDX_HMM_ACCESS_SNAPSHOT,
+		.buf = (uintptr_t)map,
+	};
+	long n = 0;
+	int i, ret;
+
+	ret = amdx_ioctl(fd, AMDX_IOC_HMM_ACCESS, &a);
+	if (ret)
+		return ret;
+	for (i = 0; i < LNK_PAGES; i++)
+		n += !!(map[i] & AMDX_HMM_SNAP_DEV_LOCAL);
+	return n;
+}
+
+/* What the range at @p counts in VRAM (QUERY_HMM_RANGES), -1 if none. */
+static long long counted(int fd, char *p)
+{
+	char buf[sizeof(struct amdx_query_hmm_ranges) +
+		 LNK_BUFS * sizeof(struct amdx_hmm_range_info)];
+	struct amdx_query_hmm_ranges *q = (void *)buf;
+	__u32 size = sizeof(buf), i;
+
+	if (amdx_query(fd, AMDX_QUERY_HMM_RANGES, 0, q, &size))
+		return -1;
+	for (i = 0; i < q->num_ranges; i++)
+		if (q->ranges[i].start == (uintptr_t)p)
+			return q->ranges[i].resident_pages;
+	return -1;
+}
+
+/*
+ * The buffers of another process: places them with fds of its own,
+ * says so on @ready, waits for @go, then exits 0 when every one is still
+ * in its VRAM and every checksum holds.
+ */
+static int other_process(FIXTURE_DATA(lnk) *self, char **p, int ready,
+			 int go)
+{
+	size_t size = LNK_PAGES * getpagesize();
+	int fd[LNK_BUFS], ctl, bad = 0;
+	unsigned int b;
+	char c = 0;
+
+	ctl = open(AMDX_DEV_PATH, O_RDWR | O_CLOEXEC);
+	if (ctl < 0)
+		return 10;
+	for (b = 0; b < LNK_BUFS; b++) {
+		fd[b] = -1;
+		if (!lnk_bufs[b].other)
+			continue;
+		fd[b] = amdx_device_open(ctl, self->d[lnk_bufs[b].dev].id);
+		if (fd[b] < 0 || place(self, fd[b], b, p[b]))
+			return 11;
+	}
+	if (write(ready, &c, 1) != 1 || read(go, &c, 1) != 1)
+		return 12;
+	for (b = 0; b < LNK_BUFS; b++) {
+		if (!lnk_bufs[b].other)
+			continue;
+		if (resident(fd[b], p[b]) != LNK_PAGES ||
+		    counted(fd[b], p[b]) != LNK_PAGES)
+			bad |= 1 << b;
+		if (amdx_check(p[b], size, 0x11c0 + b) != -1)
+			bad |= 1 << b;
+	}
+	return bad ? 20 + bad : 0;
+}
+
+/*
+ * HMM data over a replay storm on link 0-1: the ranges in device 0's
+ * VRAM that device 1 accesses, and those in 1's that 0 accesses, come
+ * home (an action recorded at each end, a MIGRATE record each); every
+ * other range stays in its VRAM, another process's too; every checksum
+ * holds; the other 27 links are untouched and nothing is reset.  While
+ * the link storms a placement across it is refused with -ENOLINK and one
+ * not crossing it is not; once it is up again the placement goes.
+ */
+TEST_F(lnk, replay_storm_moves_exactly_what_crossed_it)
+{
+	size_t size = LNK_PAGES * getpagesize();
+	int ready[2], go[2], status, L, fd;
+	const struct amdx_query_links *q;
+	struct amdx_hmm_migrate m;
+	const struct amdx_event *e;
+	char *p[LNK_BUFS], *x;
+	unsigned int b, i, k;
+	pid_t pid;
+	char c = 0;
+
+	if (!(amdx_caps(self->ctl) & AMDX_CAP_HMM_MIGRATE))
+		SKIP(return, NO_HMM);
+	q = links(_metadata, self);
+	L = link_of(self, q, 0, 1);
+	ASSERT_GE(L, 0);
+	for (b = 0; b < LNK_BUFS; b++) {
+		p[b] = mmap(NULL, size, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		ASSERT_NE(MAP_FAILED, p[b]);
+	}
+	x = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, x);
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(go));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0)
+		_exit(other_process(self, p, ready[1], go[0]));
+	for (b = 0; b < LNK_BUFS; b++)
+		if (!lnk_bufs[b].other)
+			ASSERT_EQ(0, place(self, self->d[lnk_bufs[b].dev].fd, b,
+					   p[b]));
+	ASSERT_EQ(1, read(ready[0], &c, 1));
+	drain(_metadata, self);
+	for (i = 0; i < LNK_DEVS; i++)
+		self->d[i].nevs = 0;
+
+	ASSERT_EQ(0, fault(self, 0, 1, "replay 100"));
+	drain(_metadata, self);
+
+	/* Exactly the ranges that crossed the link came home. */
+	for (b = 0; b < LNK_BUFS; b++) {
+		if (lnk_bufs[b].other)
+			continue;
+		fd = self->d[lnk_bufs[b].dev].fd;
+		EXPECT_EQ(lnk_bufs[b].crosses ? 0 : LNK_PAGES,
+			  resident(fd, p[b])) TH_LOG("buffer %u", b);
+		EXPECT_EQ(lnk_bufs[b].crosses ? 0 : LNK_PAGES,
+			  counted(fd, p[b])) TH_LOG("buffer %u", b);
+	}
+	/* Recorded at each end: the action, and the process's pages home. */
+	for (i = 0; i < LNK_DEVS; i++) {
+		unsigned int starts = 0, ends = 0, home = 0;
+
+		for (k = 0; k < self->d[i].nevs; k++) {
+			e = &self->d[i].evs[k];
+			if (e->kind == AMDX_EVENT_MIGRATE) {
+				EXPECT_EQ(1, e->type);
+				EXPECT_EQ(getpid(), (pid_t)e->data[0]);
+				home += e->data[1];
+			}
+			if (e->kind != AMDX_EVENT_ACTION_START &&
+			    e->kind != AMDX_EVENT_ACTION_END)
+				continue;
+			EXPECT_EQ(AMDX_ACTION_LINK_MOVE, e->data[0]);
+			EXPECT_EQ(L, (int)e->instance);
+			EXPECT_EQ(self->d[!i].id, e->type);
+			if (e->kind == AMDX_EVENT_ACTION_START) {
+				starts++;
+			} else {
+				ends++;
+				EXPECT_EQ(0, e->data[1]);
+			}
+		}
+		EXPECT_EQ(i < 2, starts) TH_LOG("device %u", i);
+		EXPECT_EQ(i < 2, ends) TH_LOG("device %u", i);
+		EXPECT_EQ(i < 2 ? LNK_PAGES : 0, home) TH_LOG("device %u", i);
+		EXPECT_EQ(0, count_kind(self, i, AMDX_EVENT_DEVICE_RESET_BEGIN));
+		EXPECT_EQ(0, count_kind(self, i, AMDX_EVENT_RECOVERY));
+		if (i >= 2)
+			EXPECT_EQ(0, link_events(_metadata, self, i, -1));
+	}
+	q = links(_metadata, self);
+	EXPECT_EQ(AMDX_LINK_STATE_REPLAY, q->links[L].state);
+	untouched(_metadata, q, L, -1);
+
+	/* The other process, not using the link: untouched. */
+	ASSERT_EQ(1, write(go[1], &c, 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+
+	/* No new data across the storming link; across another, yes. */
+	memset(&m, 0, sizeof(m));
+	m.start = (uintptr_t)p[1];
+	m.size = size;
+	EXPECT_EQ(-ENOLINK, amdx_ioctl(self->d[1].fd, AMDX_IOC_HMM_MIGRATE,
+				       &m));
+	EXPECT_EQ(0, m.moved);
+	EXPECT_EQ(0, resident(self->d[1].fd, p[1]));
+	EXPECT_EQ(0, place(self, self->d[0].fd, 2, x));
+	/* Home is always allowed. */
+	memset(&m, 0, sizeof(m));
+	m.start = (uintptr_t)p[1];
+	m.size = size;
+	m.dest = AMDX_HMM_LOC_SYSTEM;
+	EXPECT_EQ(0, amdx_ioctl(self->d[1].fd, AMDX_IOC_HMM_MIGRATE, &m));
+
+	/* Up again after a quiet window: placements cross it again. */
+	ASSERT_TRUE(wait_state(_metadata, self, 1, L, AMDX_LINK_STATE_UP));
+	memset(&m, 0, sizeof(m));
+	m.start = (uintptr_t)p[1];
+	m.size = size;
+	EXPECT_EQ(0, amdx_ioctl(self->d[1].fd, AMDX_IOC_HMM_MIGRATE, &m));
+	EXPECT_EQ(LNK_PAGES, m.moved);
+	EXPECT_EQ(LNK_PAGES, resident(self->d[1].fd, p[1]));
+
+	/* Every checksum holds (reading brings the data home). */
+	for (b = 0; b < LNK_BUFS; b++)
+		if (!lnk_bufs[b].other)
+			EXPECT_EQ(-1, amdx_check(p[b], size, 0x11c0 + b))
+				TH_LOG("buffer %u", b);
+	EXPECT_EQ(-1, amdx_check(x, size, 0x11c0 + 2));
 }
 
 /* Bad input: the errno and nothing changed. */

@@ -90,11 +90,16 @@ struct device;
  *	migration towards VRAM (amdx_hmm_ctx_holder_get()) until its fd's
  *	data is home (amdx_hmm_file_release()); its xa_lock makes a
  *	context's mm safe to grab (amdx_hmm_devmove.c).
+ * @link_avoid: bit N: the fabric link to device N takes no new data
+ *	(amdx_hmm_link_avoid(), amdx_hmm_link.c); atomic bits, no lock.
+ * @link_idx: per device N, the index of the link to it, for the log.
  */
 struct amdx_hmm_dev {
 	struct mutex lock;	/* see above */
 	struct list_head ctxs;
 	struct xarray holders;
+	DECLARE_BITMAP(link_avoid, AMDX_MAX_DEVICES);
+	u32 link_idx[AMDX_MAX_DEVICES];
 };
 
 /**

@@ -8,7 +8,8 @@
  * call; what the wing's files share of the contexts is in
  * amdx_hmm_ctx.h.  The fd's ioctls are in amdx_hmm_ioctl.h and
  * amdx_hmm_access.h, moves of device pages without a process in
- * amdx_hmm_devmove.h.
+ * amdx_hmm_devmove.h.  What the fabric links ask of HMM (no new data
+ * across a bad link, move what crosses it) is in amdx_hmm_link.h.
  */
 #ifndef _AMDX_HMM_H_
 #define _AMDX_HMM_H_

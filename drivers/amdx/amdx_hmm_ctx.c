@@ -19,6 +19,7 @@
  *   amdx_hmm_migrate.c  the migration engine and the CPU fault
  *   amdx_hmm_devmove.c  device-page moves without a process
  *   amdx_hmm_evict.c    eviction policy; migration that makes room
+ *   amdx_hmm_link.c     a bad fabric link: no placement across, moves off
  *   amdx_hmm_access.c   ACCESS
  *   amdx_hmm_ioctl.c    SET_ATTR, MIGRATE, the ranges query, close
  *

@@ -38,6 +38,7 @@
 #include "amdx_hmm_devmove.h"
 #include "amdx_hmm_evict.h"
 #include "amdx_hmm_ioctl.h"
+#include "amdx_hmm_link.h"
 #include "amdx_partition_gate.h"
 #include "amdx_query_size.h"
 #include "amdx_ras_poison.h"
@@ -445,7 +446,8 @@ static int amdx_hmm_dest_allowed(struct amdx_hmm_ctx *ctx, u32 dest)
 /*
  * MIGRATE's checks under the VRAM gate: the fd's VF (towards VRAM), the
  * destination against the *@nparts memory partitions and the fd's
- * tenant, ranges covering the whole span.
+ * tenant, ranges covering the whole span, no fabric link crossed that
+ * takes no new data (amdx_hmm_link_check()).
  */
 static int amdx_hmm_migrate_dest_check(struct amdx_file *file,
 				       const struct amdx_hmm_migrate *args,
@@ -482,7 +484,10 @@ static int amdx_hmm_migrate_dest_check(struct amdx_file *file,
 	covered = amdx_range_covered(&ctx->ranges, args->start,
 				     args->start + args->size);
 	spin_unlock(&ctx->lock);
-	return covered ? 0 : -ENOENT;
+	if (!covered)
+		return -ENOENT;
+	return amdx_hmm_link_check(ctx, args->start, args->start + args->size,
+				   args->dest, *nparts);
 }
 
 /*
@@ -550,7 +555,10 @@ static int amdx_hmm_migrate_spans(struct amdx_hmm_ctx *ctx,
  * counts say what moved until then, and a call that fails before moving
  * a page changes nothing, not even the range's statistics; -ENOSPC
  * towards VRAM when the fd has no holder id yet and its uid has its share
- * of them or the device all (amdx_hmm_ctx_holder_get()); -EOPNOTSUPP,
+ * of them or the device all (amdx_hmm_ctx_holder_get()); -ENOLINK
+ * towards VRAM when a range of the span (that would go to VRAM) names a
+ * device whose fabric link to this one takes no new data
+ * (Documentation/fabric.rst), before any page moves; -EOPNOTSUPP,
  * -EBADF.
  */
 int amdx_ioctl_hmm_migrate(struct amdx_file *file, void *data)

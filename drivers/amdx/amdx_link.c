@@ -25,6 +25,13 @@
  * rung) on the lowest one when several are; amdx_recovery_fault() sets the
  * pending action with the blast radius the recovery model computes.
  *
+ * HMM acts on the containment (amdx_hmm_link.c): after every change each
+ * member learns which of its links are not up, and takes no new data
+ * across them; a link that enters a state asking to move what crosses it
+ * (storm, down, parked) from one that carried data has the ranges in each
+ * end's VRAM that the other end accesses brought home, recorded at that
+ * end as an %AMDX_ACTION_LINK_MOVE action.
+ *
  * %AMDX_QUERY_LINKS lists a hive's links with their counters, the
  * containment each asks for and the hops of the route between its ends
  * now (around it when it is not up).
@@ -32,7 +39,8 @@
  * Locking: &amdx_link_lock (a mutex) protects the hive list and every
  * topology; it nests under a device's lock (the query) and over the event
  * log's lock, and is never held while taking a device's or RAS lock: the
- * escalation runs after it is dropped.
+ * moves (under each device's lock for read) and the escalation run after
+ * it is dropped.
  */
 #include <linux/errno.h>
 #include <linux/kref.h>
@@ -46,6 +54,7 @@
 
 #include "amdx_core.h"
 #include "amdx_event.h"
+#include "amdx_hmm_link.h"
 #include "amdx_link.h"
 #include "amdx_link_model.h"
 #include "amdx_ras_types.h"
@@ -81,11 +90,36 @@ static_assert(sizeof(struct amdx_link_info) >= AMDX_LINK_INFO_SIZE_VER0);
 static_assert(sizeof_field(struct amdx_link_info, time_ns) ==
 	      AMDX_LINK_STATE_COUNT * sizeof(u64));
 
-/* The recovery rungs a containment asked for, run after the lock. */
+/* Links of a full hive. */
+#define AMDX_LINK_HIVE_LINKS	(AMDX_LINK_HIVE_MAX * (AMDX_LINK_HIVE_MAX - 1) / 2)
+/* Moves off links one report or tick may ask for: a parked member's. */
+#define AMDX_LINK_MOVES_MAX	(4 * AMDX_LINK_HIVE_MAX)
+
+/**
+ * struct amdx_link_move - what crosses one link, to move off it
+ * @device: the end whose VRAM holds the data.
+ * @peer: the end that accesses it.
+ * @link: the link's index.
+ */
+struct amdx_link_move {
+	u8 device;
+	u8 peer;
+	u8 link;
+};
+
+static_assert(U8_MAX >= AMDX_MAX_DEVICES);
+static_assert(U8_MAX >= AMDX_LINK_HIVE_LINKS);
+
+/*
+ * What a containment asked for, run after the lock: recovery rungs, and
+ * moves of what crosses a link (both directions of each link).
+ */
 struct amdx_link_escalation {
 	u32 n;
 	u32 device[AMDX_LINK_HIVE_MAX];
 	u32 rung[AMDX_LINK_HIVE_MAX];
+	u32 nmoves;
+	struct amdx_link_move move[AMDX_LINK_MOVES_MAX];
 };
 
 static LIST_HEAD(amdx_link_hives);
@@ -202,6 +236,47 @@ static void amdx_link_escalate_add(struct amdx_link_escalation *esc,
 	}
 }
 
+/* A link that went from carrying data to moving it off: both directions. */
+static void amdx_link_move_add(struct amdx_link_hive *h, u32 i,
+			       struct amdx_link_escalation *esc)
+{
+	const struct amdx_link_topo *t = &h->topo;
+	const struct amdx_link *l = &t->link[i];
+	u32 e;
+
+	for (e = 0; e < 2; e++) {
+		if (esc->nmoves == AMDX_LINK_MOVES_MAX) {
+			pr_warn_ratelimited("amdx: hive %llx: link %u: too many links to move off at once; its data stays\n",
+					    h->hive_id, i);
+			return;
+		}
+		esc->move[esc->nmoves++] = (struct amdx_link_move){
+			.device = t->ep[l->ep[e]].device,
+			.peer = t->ep[l->ep[!e]].device,
+			.link = i,
+		};
+	}
+}
+
+/*
+ * Tell each member's HMM which of its links take no new data: those not
+ * up (a link that asks for anything but *none*).
+ */
+static void amdx_link_hmm_avoid(struct amdx_link_hive *h)
+{
+	const struct amdx_link_topo *t = &h->topo;
+	const struct amdx_link *l;
+	u32 i, e;
+
+	for (i = 0; i < t->num_links; i++) {
+		l = &t->link[i];
+		for (e = 0; e < 2; e++)
+			amdx_hmm_link_avoid(h->dev[l->ep[e]],
+					    t->ep[l->ep[!e]].device, i,
+					    l->state != AMDX_LINK_STATE_UP);
+	}
+}
+
 /*
  * Report every link whose state changed since it was last reported, with
  * the containment it asks for; park the peers a containment leaves with no
@@ -231,6 +306,11 @@ static void amdx_link_sync(struct amdx_link_hive *h, u64 now_ns,
 				c.action = amdx_link_contain_fallback(state);
 				c.num_parked = 0;
 			}
+			if (amdx_link_contain_fallback(state) ==
+			    AMDX_LINK_CONTAIN_MOVE &&
+			    amdx_link_contain_fallback(old) !=
+			    AMDX_LINK_CONTAIN_MOVE)
+				amdx_link_move_add(h, i, esc);
 			if (c.num_parked) {
 				if (amdx_link_park_peers(t, &c, now_ns) > 0)
 					again = true;
@@ -243,6 +323,7 @@ static void amdx_link_sync(struct amdx_link_hive *h, u64 now_ns,
 				       amdx_link_hops_now(h, i, NULL));
 		}
 	}
+	amdx_link_hmm_avoid(h);
 }
 
 /* Time can change a link's state: it is held down or storming. */
@@ -260,12 +341,63 @@ static bool amdx_link_timed(const struct amdx_link_topo *t)
 	return false;
 }
 
+static void amdx_link_action(struct amdx_device *adev, u16 kind,
+			     const struct amdx_link_move *m, s64 ret, u64 ns)
+{
+	struct amdx_event ev = {
+		.kind = kind,
+		.type = m->peer,
+		.instance = m->link,
+		.partition = AMDX_RAS_PARTITION_ALL,
+		.address = ns,
+		.data = { AMDX_ACTION_LINK_MOVE, (u64)ret },
+	};
+
+	amdx_event_emit(adev, &ev);
+}
+
+/*
+ * Move what crosses each link of @esc off it: the ranges in one end's
+ * VRAM that the other end accesses come home (amdx_hmm_link_move()),
+ * recorded as an action like every containment.
+ */
+static void amdx_link_move_run(const struct amdx_link_escalation *esc)
+{
+	const struct amdx_link_move *m;
+	struct amdx_device *adev;
+	u64 moved, left, t0;
+	u32 i;
+	int ret;
+
+	for (i = 0; i < esc->nmoves; i++) {
+		m = &esc->move[i];
+		adev = amdx_device_get(m->device);
+		if (!adev)
+			continue;
+		down_read(&adev->lock);
+		if (!adev->dead && (adev->desc.flags & AMDX_DEVICE_F_HMM)) {
+			t0 = ktime_get_ns();
+			amdx_link_action(adev, AMDX_EVENT_ACTION_START, m, 0, 0);
+			ret = amdx_hmm_link_move(adev, m->peer, &moved, &left);
+			amdx_link_action(adev, AMDX_EVENT_ACTION_END, m, ret,
+					 ktime_get_ns() - t0);
+			if (moved || left || ret)
+				amdx_info(adev, "fabric link %u to device %u: %llu pages device %u accesses moved home, %llu left (%d)\n",
+					  m->link, m->peer, moved, m->peer,
+					  left, ret);
+		}
+		up_read(&adev->lock);
+		amdx_device_put(adev);
+	}
+}
+
 static void amdx_link_escalate(const struct amdx_link_escalation *esc)
 {
 	struct amdx_device *adev;
 	u32 i, kind;
 	int ret;
 
+	amdx_link_move_run(esc);
 	for (i = 0; i < esc->n; i++) {
 		adev = amdx_device_get(esc->device[i]);
 		if (!adev)
@@ -316,8 +448,12 @@ static void amdx_link_tick_fn(struct work_struct *work)
  *
  * Feeds the report to the link's state machine (Documentation/fabric.rst):
  * counters always; the state through the hysteresis.  A change of state
- * is reported and contained before this returns, a peer left with no
- * route parked and its recovery rung set.  May sleep.
+ * is reported and contained before this returns: new placements across
+ * a link not up refused, what crosses a link that storms or is down
+ * moved home, a peer left with no route parked and its recovery rung set.
+ *
+ * Context: process; may sleep.  Takes the hive's devices' locks for read
+ * and tries their processes' mmap locks: never call it holding one.
  *
  * Return: 0; -EINVAL for an unknown report or lanes out of range; -ENODEV
  * for a device in no hive, or beyond the hive's %AMDX_LINK_HIVE_MAX
@@ -435,6 +571,10 @@ static void amdx_link_leave(struct amdx_device *adev)
 		h->dev[AMDX_LINK_HIVE_MAX - 1] = NULL;
 		for (i = 0; i < h->topo.num_links; i++)
 			h->seen[i] = h->topo.link[i].state;
+		/* Its id may come back: no member keeps avoiding it. */
+		for (i = 0; i < h->topo.num_eps; i++)
+			amdx_hmm_link_avoid(h->dev[i], adev->id, 0, false);
+		amdx_link_hmm_avoid(h);
 		if (!h->topo.num_eps) {
 			list_del(&h->node);
 			kvfree(h);

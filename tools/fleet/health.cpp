@@ -204,6 +204,27 @@ const TargetRecovery* recovery_of(const Snapshot& s, std::optional<std::uint32_t
     return nullptr;
 }
 
+/// A fabric link of @device that is not up (Documentation/fabric.rst): the
+/// device is degraded, the link named with what it asks for and the route
+/// between its ends now.  The kernel's link state is authoritative, so the
+/// finding clears the moment the link is up again.
+void link_findings(std::vector<Finding>& out, std::uint32_t device, const Links& links) {
+    for (const auto& l : links.links) {
+        if (l.state == LinkState::up || (l.device[0] != device && l.device[1] != device))
+            continue;
+        const std::uint32_t peer = l.device[0] == device ? l.device[1] : l.device[0];
+        std::string cause = "fabric link " + std::to_string(l.link) + " to device " +
+                            std::to_string(peer) + " " + std::string(to_string(l.state)) + " (" +
+                            std::string(to_string(l.contain)) + "; ";
+        cause += l.hops == 0
+                     ? std::string("no route left)")
+                     : "route " + std::to_string(l.hops) + " hop" + (l.hops == 1 ? "" : "s") +
+                           (l.route_degraded() ? ", bandwidth degraded)" : ")");
+        out.push_back(finding(Verdict::degraded, std::move(cause),
+                              "the link is up again (amdx link show)", nullptr));
+    }
+}
+
 } // namespace
 
 std::string_view to_string(Verdict v) {
@@ -410,6 +431,7 @@ DeviceHealth evaluate(const Snapshot& snap, const std::vector<JournalRecord>& jo
     for (const auto& r : snap.recovery)
         if (!r.partition)
             recovery_finding(h.findings, snap.info.id, r, recs);
+    link_findings(h.findings, snap.info.id, snap.links);
 
     for (const auto& p : parts) {
         PartitionHealth ph;

@@ -266,6 +266,29 @@ PYBIND11_MODULE(amdx, m) {
                                  py::arg("drm_render") = id.drm_render, py::arg("kfd_nodes") = kfd,
                                  py::arg("note") = id.note);
              })
+        .def("links",
+             [](const amdx::Device& d) {
+                 const auto ls = unwrap(d.links());
+                 py::list out;
+                 for (const auto& l : ls.links) {
+                     py::list time;
+                     for (const auto t : l.time_ns)
+                         time.append(t);
+                     out.append(py::dict(
+                         py::arg("link") = l.link,
+                         py::arg("kind") = std::string(amdx::to_string(l.kind)),
+                         py::arg("devices") = py::make_tuple(l.device[0], l.device[1]),
+                         py::arg("ports") = py::make_tuple(l.port[0], l.port[1]),
+                         py::arg("width_max") = l.width_max, py::arg("width") = l.width,
+                         py::arg("state") = std::string(amdx::to_string(l.state)),
+                         py::arg("contain") = std::string(amdx::to_string(l.contain)),
+                         py::arg("hops") = l.hops, py::arg("route_degraded") = l.route_degraded(),
+                         py::arg("ce") = l.ce, py::arg("ue") = l.ue, py::arg("replays") = l.replays,
+                         py::arg("width_changes") = l.width_changes, py::arg("downs") = l.downs,
+                         py::arg("state_changes") = l.state_changes, py::arg("time_ns") = time));
+                 }
+                 return py::dict(py::arg("hive_id") = ls.hive_id, py::arg("links") = out);
+             })
         .def("partitions",
              [](const amdx::Device& d) {
                  const auto p = unwrap(d.partitions());

@@ -27,6 +27,21 @@ void amdx_py_add_fake(py::module_& m) {
                 std::uint32_t action, std::uint32_t fault) {
                  return k.recovery_fault(id, partition, AMDX_VF_NONE, action, fault);
              })
+        .def("add_link",
+             [](amdx::test::FakeKernel& k, std::uint32_t a, std::uint32_t b, std::uint32_t state) {
+                 amdx_link_info l{};
+                 l.link = static_cast<std::uint32_t>(k.links.size());
+                 l.device[0] = a;
+                 l.device[1] = b;
+                 l.width_max = 16;
+                 l.width = 16;
+                 l.state = state;
+                 l.hops = state == AMDX_LINK_STATE_UP ? 1 : 2;
+                 l.flags = state == AMDX_LINK_STATE_UP ? 0 : AMDX_LINK_F_ROUTE_DEGRADED;
+                 k.devices[a].hive_id = 9;
+                 k.devices[b].hive_id = 9;
+                 k.links.push_back(l);
+             })
         .def("emit", [](amdx::test::FakeKernel& k, std::uint32_t id, std::uint16_t kind,
                         std::uint64_t address, std::uint64_t data0) {
             amdx_event ev{};

@@ -149,10 +149,12 @@ int main(void)
 	struct amdx_event events[8];
 	struct amdx_device_stats stats;
 	struct amdx_recovery rec;
+	struct amdx_query_links lhdr;
+	struct amdx_link_info links[2];
 	uint64_t seq;
 	size_t count = 99;
 
-	CHECK(strcmp(amdx_version(), "3.1.0") == 0);
+	CHECK(strcmp(amdx_version(), "3.2.0") == 0);
 
 	/* Another uapi major is refused at open, with the versions in the message. */
 	amdx_fake_set_major(fake, AMDX_UAPI_VERSION_MAJOR + 1);
@@ -202,6 +204,19 @@ int main(void)
 	CHECK(stats.commits == 1 && stats.rollbacks == 1 && stats.refusals == 0);
 	CHECK(stats.reserved[0] == 0 && stats.vf_flrs == 0);
 	CHECK(amdx_dev_stats(dev, NULL, sizeof(stats)) == -EINVAL);
+
+	/* Fabric links: none outside a hive; the hive's; -ENOSPC past @cap. */
+	memset(&lhdr, 0xa5, sizeof(lhdr));
+	CHECK(amdx_dev_links(dev, &lhdr, links, sizeof(links[0]), 2, &count) == 0 && count == 0);
+	CHECK(lhdr.hive_id == 0 && lhdr.num_links == 0);
+	amdx_fake_add_link(fake, 0, 1, AMDX_LINK_STATE_UP);
+	amdx_fake_add_link(fake, 0, 1, AMDX_LINK_STATE_REPLAY);
+	CHECK(amdx_dev_links(dev, &lhdr, links, sizeof(links[0]), 2, &count) == 0 && count == 2);
+	CHECK(lhdr.hive_id == 9 && lhdr.num_links == 2);
+	CHECK(links[0].state == AMDX_LINK_STATE_UP && links[0].device[1] == 1);
+	CHECK(links[1].link == 1 && links[1].state == AMDX_LINK_STATE_REPLAY && links[1].hops == 2);
+	CHECK(amdx_dev_links(dev, NULL, links, sizeof(links[0]), 1, &count) == -ENOSPC && count == 2);
+	CHECK(amdx_dev_links(dev, NULL, NULL, sizeof(links[0]), 0, &count) == -ENOSPC && count == 2);
 
 	/* VFs. */
 	CHECK(amdx_dev_vf_enable(dev, 2, NULL, 0) == 0);

@@ -28,6 +28,21 @@ void amdx_fake_set_major(void* fake, uint32_t major) {
     static_cast<FakeKernel*>(fake)->caps.version_major = major;
 }
 
+void amdx_fake_add_link(void* fake, uint32_t a, uint32_t b, uint32_t state) {
+    auto* k = static_cast<FakeKernel*>(fake);
+    amdx_link_info l{};
+    l.link = static_cast<std::uint32_t>(k->links.size());
+    l.device[0] = a;
+    l.device[1] = b;
+    l.width_max = 16;
+    l.width = 16;
+    l.state = state;
+    l.hops = state == AMDX_LINK_STATE_UP ? 1 : 2;
+    k->devices[a].hive_id = 9;
+    k->devices[b].hive_id = 9;
+    k->links.push_back(l);
+}
+
 void amdx_fake_fail_step(void* fake, uint32_t step, int err) {
     auto* k = static_cast<FakeKernel*>(fake);
     k->part_fail_step = step;

@@ -13,6 +13,8 @@ void *amdx_fake_new(void);
 void amdx_fake_free(void *fake);
 void amdx_fake_add_device(void *fake, uint32_t id);
 void amdx_fake_set_major(void *fake, uint32_t major);
+/* Devices @a and @b join hive 9, joined by a link in @state. */
+void amdx_fake_add_link(void *fake, uint32_t a, uint32_t b, uint32_t state);
 void amdx_fake_fail_step(void *fake, uint32_t step, int err);
 /* FakeKernel::recovery_fault(); returns the seq. */
 uint64_t amdx_fake_recovery_fault(void *fake, uint32_t id, uint32_t partition, uint32_t vf,

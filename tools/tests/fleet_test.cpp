@@ -592,6 +592,50 @@ TEST(FleetHealth, PartitionStatesAndRma) {
     EXPECT_NE(h.findings[0].cause.find("flagged for return"), std::string::npos);
 }
 
+// A fabric link that is not up degrades both its ends and names itself;
+// the other devices and an up link say nothing; up again, it clears.
+TEST(FleetHealth, LinkNotUpDegradesItsEndsAndNamesIt) {
+    FakeKernel k;
+    k.add_device(0);
+    Snapshot s = one_snapshot(k);
+    amdx::LinkInfo up;
+    up.link = 0;
+    up.device = {0, 1};
+    up.hops = 1;
+    amdx::LinkInfo storm = up;
+    storm.link = 7;
+    storm.device = {2, 0};
+    storm.state = amdx::LinkState::replay;
+    storm.contain = amdx::LinkContain::move;
+    storm.hops = 2;
+    storm.flags = AMDX_LINK_F_ROUTE_DEGRADED;
+    amdx::LinkInfo cut = storm;
+    cut.link = 9;
+    cut.device = {3, 4};
+    cut.state = amdx::LinkState::parked;
+    cut.hops = 0;
+    s.links.hive_id = 0x11c0;
+    s.links.links = {up, storm, cut};
+
+    DeviceHealth h = amdx::cli::evaluate(s, {}, HealthRules{});
+    EXPECT_EQ(h.verdict(), Verdict::degraded);
+    ASSERT_EQ(h.findings.size(), 1U);
+    EXPECT_EQ(h.findings[0].cause,
+              "fabric link 7 to device 2 replay (move; route 2 hops, bandwidth degraded)");
+    EXPECT_FALSE(h.findings[0].seq);
+
+    s.info.id = 3;
+    h = amdx::cli::evaluate(s, {}, HealthRules{});
+    ASSERT_EQ(h.findings.size(), 1U);
+    EXPECT_EQ(h.findings[0].cause, "fabric link 9 to device 4 parked (move; no route left)");
+
+    s.info.id = 5;
+    EXPECT_EQ(amdx::cli::evaluate(s, {}, HealthRules{}).verdict(), Verdict::healthy);
+    s.info.id = 0;
+    s.links.links[1].state = amdx::LinkState::up;
+    EXPECT_EQ(amdx::cli::evaluate(s, {}, HealthRules{}).verdict(), Verdict::healthy);
+}
+
 TEST(FleetHealth, JournalParsesMonitorLinesAndSkipsJunk) {
     std::istringstream in(
         R"({"device":0,"seq":3,"timestamp_ns":99,"kind":"error","block":"umc","type":"ue","instance":0,"partition":0,"address":4096,"count":1})"

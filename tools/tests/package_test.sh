@@ -27,14 +27,14 @@ test -f "$prefix/include/amdx/amdx.h"
 # The CLI, which finds the installed libamdx by itself, with its manual page
 # (from cli.rst by rst2man) and bash completion.
 "$prefix/bin/amdx" -d "$work/no-such-node" --version >"$work/version.out"
-grep -q '^libamdx 3\.1\.0$' "$work/version.out"
+grep -q '^libamdx 3\.2\.0$' "$work/version.out"
 grep -q '^\.SH EXIT STATUS' "$prefix/share/man/man1/amdx.1"
 grep -q '^complete .* amdx$' "$prefix/share/bash-completion/completions/amdx"
 # The installed Python module loads the installed libamdx.
 pymod=$(find "$prefix" -name 'amdx.cpython-*.so' | head -n1)
 if [ -n "$pymod" ]; then
 	PYTHONPATH=$(dirname "$pymod") python3 -c \
-		'import amdx, sys; sys.exit(amdx.__version__ != "3.1.0")'
+		'import amdx, sys; sys.exit(amdx.__version__ != "3.2.0")'
 fi
 
 case $mode in

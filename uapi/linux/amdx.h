@@ -1431,6 +1431,9 @@ struct amdx_query_links {
  * ACTION_START:	data[0] %AMDX_ACTION_*.
  * ACTION_END:		data[0] %AMDX_ACTION_*; data[1] 0 or -errno;
  *			address: duration in ns.
+ *			%AMDX_ACTION_LINK_MOVE (both records): instance
+ *			the link, type the device at its other end; END's
+ *			address the duration, data[1] 0 or -errno.
  * PARTITION_*:		partition.
  * VF_RESET:		instance: the VF; type: %AMDX_VF_RESET_CAUSE_*;
  *			data[0] %AMDX_VF_RESET_*; data[1] its
@@ -1504,6 +1507,12 @@ struct amdx_query_links {
 #define AMDX_ACTION_POISON_RETIRE	2
 #define AMDX_ACTION_PARTITION_RESET	3
 #define AMDX_ACTION_DEVICE_RESET	4
+/*
+ * (minor 2) What a fabric link's containment moved off it (move, park):
+ * instance the link (%AMDX_QUERY_LINKS), type the device at its other
+ * end; ACTION_END's data[1] 0 or -errno as for any action.
+ */
+#define AMDX_ACTION_LINK_MOVE		5
 
 /**
  * struct amdx_event - one record of the event log (64 bytes)

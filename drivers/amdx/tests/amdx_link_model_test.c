@@ -11,7 +11,8 @@
  * shape, routes and hop counts; the containment each link fault gets,
  * from avoiding a degraded link to parking an isolated peer and the
  * recovery rung that follows; the hysteresis (flaps held down with a
- * growing hold, replay storms that end only after a quiet window, an
+ * growing hold, a flapping detour in the hive with one link down that
+ * moves its routes once, not per flap, replay storms that end only after a quiet window, an
  * uncorrected error held like a flap); invalid input; and every route of
  * meshes with links taken down by a fixed pseudo-random pattern, checked
  * against a breadth-first search of the test's own.
@@ -460,6 +461,84 @@ static void flapping_is_held_down(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, l->c.downs, 25);
 }
 
+/* The route from @a to @b is @a, @via, @b. */
+static void expect_detour(struct kunit *test, const struct amdx_link_topo *t,
+			  struct amdx_link_path *r, u32 a, u32 via, u32 b)
+{
+	KUNIT_ASSERT_EQ(test, amdx_link_route(t, a, b, AMDX_LINK_NONE, r), 0);
+	KUNIT_EXPECT_EQ(test, r->hops, 2);
+	KUNIT_EXPECT_TRUE(test, r->degraded);
+	KUNIT_ASSERT_EQ(test, r->num_links, 2);
+	KUNIT_EXPECT_EQ(test, r->link[0], link_of(test, t, a, via));
+	KUNIT_EXPECT_EQ(test, r->link[1], link_of(test, t, via, b));
+}
+
+/*
+ * The golden hive with link 2-5 down; its detour's first link, 2-0, flaps
+ * 40 times.  The hysteresis holds 2-0 down: one state change, the route
+ * 2 to 5 moves once to the next detour (through 1) and stays there for
+ * every flap, the containment of 2-0 stays *move* with nothing parked and
+ * no rung, the other 26 links never change; only once the hold (64 s
+ * after the last flap) passes does 2-0 come back, and the route with it.
+ */
+static void flapping_detour_in_hive_with_one_link_down(struct kunit *test)
+{
+	struct amdx_link_topo *t = mesh(test, 8);
+	struct amdx_link_path *r = route_new(test);
+	struct amdx_link_containment *c;
+	u32 cut = link_of(test, t, 2, 5), flap = link_of(test, t, 2, 0);
+	u32 changes = 0, i;
+	u64 now = S;
+	int ret;
+
+	down(test, t, 2, 5, 10 * MS);
+	expect_detour(test, t, r, 2, 0, 5);
+	for (i = 0; i < 40; i++) {
+		ret = amdx_link_observe(t, flap, AMDX_LINK_OBS_DOWN, 0, now);
+		KUNIT_ASSERT_GE(test, ret, 0);
+		changes += ret;
+		now += 50 * MS;
+		ret = amdx_link_observe(t, flap, AMDX_LINK_OBS_UP, 16, now);
+		KUNIT_ASSERT_GE(test, ret, 0);
+		changes += ret;
+		KUNIT_ASSERT_EQ(test, amdx_link_tick(t, flap, now + 50 * MS),
+				0);
+		now += 100 * MS;
+		KUNIT_EXPECT_EQ(test, t->link[flap].state,
+				AMDX_LINK_STATE_DOWN);
+		expect_detour(test, t, r, 2, 1, 5);
+		/* 2 to 0 goes around too, through 1. */
+		expect_detour(test, t, r, 2, 1, 0);
+	}
+	KUNIT_EXPECT_EQ(test, changes, 1);
+	KUNIT_EXPECT_EQ(test, t->link[flap].c.state_changes, 1);
+	KUNIT_EXPECT_EQ(test, t->link[flap].c.downs, 40);
+
+	c = contain(test, t, flap);
+	KUNIT_EXPECT_EQ(test, c->action, AMDX_LINK_CONTAIN_MOVE);
+	KUNIT_EXPECT_EQ(test, c->pairs, 1);
+	KUNIT_EXPECT_EQ(test, c->rerouted, 1);
+	KUNIT_EXPECT_EQ(test, c->num_parked, 0);
+	KUNIT_EXPECT_EQ(test, c->escalate, AMDX_RECOVER_NONE);
+	for (i = 0; i < t->num_links; i++) {
+		if (i == cut || i == flap)
+			continue;
+		KUNIT_EXPECT_EQ(test, t->link[i].state, AMDX_LINK_STATE_UP);
+		KUNIT_EXPECT_EQ(test, t->link[i].c.state_changes, 0);
+	}
+
+	/* Held 64 s after its last training, then back, and the route. */
+	now -= 100 * MS;
+	KUNIT_EXPECT_EQ(test, t->link[flap].held_until_ns, now + 64 * S);
+	KUNIT_EXPECT_EQ(test, amdx_link_tick(t, flap, now + 64 * S - 1), 0);
+	expect_detour(test, t, r, 2, 1, 5);
+	KUNIT_EXPECT_EQ(test, amdx_link_tick(t, flap, now + 64 * S), 1);
+	KUNIT_EXPECT_EQ(test, t->link[flap].state, AMDX_LINK_STATE_UP);
+	expect_detour(test, t, r, 2, 0, 5);
+	KUNIT_EXPECT_EQ(test, t->link[cut].state, AMDX_LINK_STATE_DOWN);
+	KUNIT_EXPECT_EQ(test, t->link[cut].c.state_changes, 1);
+}
+
 static void replay_storm_ends_after_a_quiet_window(struct kunit *test)
 {
 	struct amdx_link_topo *t = mesh(test, 2);
@@ -746,6 +825,7 @@ static struct kunit_case amdx_link_model_cases[] = {
 	KUNIT_CASE(split_hive_is_hive_rung),
 	KUNIT_CASE(pod_link_faults),
 	KUNIT_CASE(flapping_is_held_down),
+	KUNIT_CASE(flapping_detour_in_hive_with_one_link_down),
 	KUNIT_CASE(replay_storm_ends_after_a_quiet_window),
 	KUNIT_CASE(invalid_input),
 	KUNIT_CASE(full_topologies),

@@ -83,6 +83,7 @@ AMDX_C_LAYOUT(amdx_ras_inject, AMDX_RAS_INJECT_SIZE_VER0);
 AMDX_C_LAYOUT(amdx_badpage_record, 24);
 AMDX_C_LAYOUT(amdx_event, AMDX_EVENT_SIZE_VER0);
 AMDX_C_LAYOUT(amdx_recovery, AMDX_RECOVERY_SIZE_VER0);
+AMDX_C_LAYOUT(amdx_link_info, AMDX_LINK_INFO_SIZE_VER0);
 #undef AMDX_C_LAYOUT
 
 /// 0 if the caller's T of @size bytes can be exchanged: at least T's first
@@ -432,6 +433,23 @@ int amdx_dev_ras_counters(const amdx_dev* dev, struct amdx_query_ras* hdr,
     return copy_list<amdx_query_ras>(*answer, h.num_entries, h.entry_size,
                                      AMDX_RAS_COUNTERS_SIZE_VER0, buf, entry_size, cap, count,
                                      kCall, id);
+}
+
+int amdx_dev_links(const amdx_dev* dev, struct amdx_query_links* hdr, struct amdx_link_info* buf,
+                   size_t entry_size, size_t cap, size_t* count) {
+    constexpr std::string_view kCall = "AMDX_QUERY_LINKS";
+    if (dev == nullptr)
+        return fail(EINVAL, kCall);
+    const auto id = dev->device.id();
+    auto answer =
+        amdx::detail::fetch_list(dev->device.fd(), AMDX_QUERY_LINKS, sizeof(amdx_query_links));
+    if (!answer)
+        return fail(amdx::detail::forward(answer, kCall, id).context());
+    const auto h = amdx::detail::list_header<amdx_query_links>(*answer);
+    if (hdr != nullptr)
+        *hdr = h;
+    return copy_list<amdx_query_links>(*answer, h.num_links, h.entry_size, AMDX_LINK_INFO_SIZE_VER0,
+                                       buf, entry_size, cap, count, kCall, id);
 }
 
 int amdx_dev_ras_inject(const amdx_dev* dev, struct amdx_ras_inject* inj, size_t size) {

@@ -121,6 +121,7 @@ constexpr std::array kActions{
     std::pair{RasAction::poison_retire, Name("poison_retire")},
     std::pair{RasAction::partition_reset, Name("partition_reset")},
     std::pair{RasAction::device_reset, Name("device_reset")},
+    std::pair{RasAction::link_move, Name("link_move")},
 };
 
 constexpr std::array kRecoveryActions{

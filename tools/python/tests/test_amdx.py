@@ -24,7 +24,7 @@ class AmdxModule(unittest.TestCase):
         del self.dev, self.ctl, self.kernel
 
     def test_version_and_devices(self):
-        self.assertEqual(amdx.__version__, "3.1.0")
+        self.assertEqual(amdx.__version__, "3.2.0")
         self.assertEqual([d["device"] for d in self.ctl.devices()], [0, 1])
         info = self.ctl.device_info(1)
         self.assertEqual(info["bdf"], "0000:c2:00.0")
@@ -91,6 +91,21 @@ class AmdxModule(unittest.TestCase):
         run = self.dev.recovery_run(partition=1)
         self.assertEqual(run["outcome"], "cleared")
         self.assertEqual(self.dev.recovery_plan(partition=1)["action"], "none")
+
+    def test_links_of_the_hive(self):
+        self.assertEqual(self.dev.links(), {"hive_id": 0, "links": []})
+        self.kernel.add_link(0, 1, 0)
+        self.kernel.add_link(0, 1, 2)  # AMDX_LINK_STATE_REPLAY
+        links = self.dev.links()
+        self.assertEqual(links["hive_id"], 9)
+        self.assertEqual([l["link"] for l in links["links"]], [0, 1])
+        storm = links["links"][1]
+        self.assertEqual(storm["devices"], (0, 1))
+        self.assertEqual(storm["state"], "replay")
+        self.assertEqual(storm["hops"], 2)
+        self.assertTrue(storm["route_degraded"])
+        self.assertFalse(links["links"][0]["route_degraded"])
+        self.assertEqual(len(storm["time_ns"]), 5)
 
     def test_ras_injection_counters_badpages_and_events(self):
         stream = self.dev.events(["error"])

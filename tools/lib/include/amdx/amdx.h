@@ -52,7 +52,7 @@ typedef struct amdx_ctl amdx_ctl;
 typedef struct amdx_dev amdx_dev;
 typedef struct amdx_events amdx_events;
 
-/* The library's version, "3.1.0". */
+/* The library's version, "3.2.0". */
 AMDX_C_API const char *amdx_version(void);
 /*
  * The calling thread's last failure as one line, NUL-terminated and cut to
@@ -115,6 +115,15 @@ AMDX_C_API int amdx_dev_vf_reset(const amdx_dev *dev, uint32_t vf, struct amdx_v
  */
 AMDX_C_API int amdx_dev_recovery_plan(const amdx_dev *dev, struct amdx_recovery *r, size_t size);
 AMDX_C_API int amdx_dev_recovery_run(const amdx_dev *dev, struct amdx_recovery *r, size_t size);
+
+/*
+ * Fabric links of the device's hive (%AMDX_QUERY_LINKS, uapi minor 2;
+ * Documentation/fabric.rst); @hdr (may be NULL) receives the hive id and
+ * the count.  A device in no hive has none (0, *@count 0).
+ */
+AMDX_C_API int amdx_dev_links(const amdx_dev *dev, struct amdx_query_links *hdr,
+			      struct amdx_link_info *buf, size_t entry_size, size_t cap,
+			      size_t *count);
 
 /* RAS: counter rows (@hdr may be NULL), injection, the bad pages. */
 AMDX_C_API int amdx_dev_ras_counters(const amdx_dev *dev, struct amdx_query_ras *hdr,

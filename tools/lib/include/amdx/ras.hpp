@@ -58,6 +58,8 @@ enum class RasAction : std::uint32_t {
     poison_retire = AMDX_ACTION_POISON_RETIRE,
     partition_reset = AMDX_ACTION_PARTITION_RESET,
     device_reset = AMDX_ACTION_DEVICE_RESET,
+    /// What crossed a bad fabric link moved home (Documentation/fabric.rst).
+    link_move = AMDX_ACTION_LINK_MOVE,
 };
 
 /// "umc", "sdma", "gfx", "mmhub", "pcie_bif", "hdp", "xgmi_wafl"; "unknown".
@@ -66,7 +68,8 @@ AMDX_EXPORT std::string_view to_string(RasBlock block) noexcept;
 AMDX_EXPORT std::string_view to_string(RasType type) noexcept;
 /// "ce", "ue", "de", "import"; "unknown" otherwise.
 AMDX_EXPORT std::string_view to_string(BadPageCause cause) noexcept;
-/// "soft_retire", "poison_retire", "partition_reset", "device_reset"; "unknown".
+/// "soft_retire", "poison_retire", "partition_reset", "device_reset",
+/// "link_move"; "unknown".
 AMDX_EXPORT std::string_view to_string(RasAction action) noexcept;
 
 /// AMDX_RECOVER_*: recovery actions, cheapest first (Documentation/ras.rst,

@@ -15,9 +15,9 @@
 #include <amdx/export.hpp>
 
 #define AMDX_LIB_VERSION_MAJOR 3
-#define AMDX_LIB_VERSION_MINOR 1
+#define AMDX_LIB_VERSION_MINOR 2
 #define AMDX_LIB_VERSION_PATCH 0
-#define AMDX_LIB_VERSION_STRING "3.1.0"
+#define AMDX_LIB_VERSION_STRING "3.2.0"
 
 namespace amdx {
 

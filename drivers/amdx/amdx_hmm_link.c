@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Copyright (C) 2026 The amdx authors
+ */
+/**
+ * DOC: HMM across a fabric link
+ *
+ * What the HMM path does for a link of the hive that is not up
+ * (amdx_link.c, Documentation/fabric.rst "Containment"): a range's
+ * ``access`` set names the devices that reach its data; data in the VRAM
+ * of device A that device B accesses crosses the link A-B.
+ *
+ * While the link asks for anything but *none*, no new data is placed
+ * across it: a MIGRATE towards A's VRAM of a span with a range (one that
+ * would go to VRAM) naming B fails with ``-ENOLINK`` before moving a page,
+ * and the log names the link (amdx_hmm_link_check()).  The core keeps
+ * per device the peers whose link asks for that
+ * (&amdx_hmm_dev.link_avoid, amdx_hmm_link_avoid()).
+ *
+ * When the link asks to move what crosses it (a replay storm, down,
+ * parked), amdx_hmm_link_move() brings home every range of A's fds that
+ * counts pages in A's VRAM and names B: home is the one place a range's
+ * attributes allow besides its own device's memory partitions.  Ranges
+ * not naming B stay where they are.  Each process's pages moved are a
+ * %AMDX_EVENT_MIGRATE record (home), as a drain's are.
+ *
+ * Left open: a MIGRATE already past its check when the link goes bad
+ * places its data; the next move (the link's next change to a state
+ * that moves) takes it home.
+ */
+#include <linux/bitops.h>
+#include <linux/ktime.h>
+#include <linux/mm.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+
+#include "amdx_core.h"
+#include "amdx_hmm_ctx.h"
+#include "amdx_hmm_link.h"
+#include "amdx_hmm_migrate.h"
+
+/* Bytes one hold of a process's mmap lock moves at most: 64 MiB. */
+#define AMDX_HMM_LINK_STEP	(64ULL << 20)
+
+/**
+ * amdx_hmm_link_avoid() - whether new data may be placed across a link
+ * @adev: one end of the link.
+ * @peer: the amdx device id at its other end.
+ * @link: the link's index (%AMDX_QUERY_LINKS), for the log.
+ * @avoid: true while the link asks for anything but *none*.
+ *
+ * Context: any; takes no lock (the bits are atomic).
+ */
+void amdx_hmm_link_avoid(struct amdx_device *adev, u32 peer, u32 link,
+			 bool avoid)
+{
+	if (peer >= AMDX_MAX_DEVICES)
+		return;
+	WRITE_ONCE(adev->hmm.link_idx[peer], link);
+	if (avoid)
+		set_bit(peer, adev->hmm.link_avoid);
+	else
+		clear_bit(peer, adev->hmm.link_avoid);
+}
+
+/**
+ * amdx_hmm_link_check() - MIGRATE's check of the links a placement crosses
+ * @ctx: the migrating fd's context.
+ * @start: first byte of the span.
+ * @end: one past its last byte.
+ * @dest: MIGRATE's destination; %AMDX_HMM_LOC_PREFERRED looks at the
+ *	ranges preferring one of the device's @nparts memory partitions.
+ * @nparts: the device's memory partitions.
+ *
+ * Return: 0, or -ENOLINK (logged, naming the link and the range) when a
+ * range of the span that would go to VRAM names a device whose link to
+ * this one asks that no new data be placed across it.
+ */
+int amdx_hmm_link_check(struct amdx_hmm_ctx *ctx, u64 start, u64 end,
+			u32 dest, u32 nparts)
+{
+	struct amdx_device *adev = ctx->adev;
+	u64 avoid = 0, hit = 0, at = 0;
+	struct amdx_range *r;
+	u32 peer;
+
+	if (dest == AMDX_HMM_LOC_SYSTEM)
+		return 0;
+	bitmap_to_arr64(&avoid, adev->hmm.link_avoid, AMDX_MAX_DEVICES);
+	if (!avoid)
+		return 0;
+	spin_lock(&ctx->lock);
+	r = amdx_range_next(&ctx->ranges, start);
+	if (r) {
+		list_for_each_entry_from(r, &ctx->ranges.ranges, node) {
+			if (r->start >= end)
+				break;
+			if (dest == AMDX_HMM_LOC_PREFERRED &&
+			    r->attr.preferred_loc >= nparts)
+				continue;
+			hit = r->attr.access & avoid;
+			if (hit) {
+				at = r->start;
+				break;
+			}
+		}
+	}
+	spin_unlock(&ctx->lock);
+	if (!hit)
+		return 0;
+	peer = __ffs64(hit);
+	amdx_info_ratelimited(adev, "MIGRATE to VRAM refused: range %#llx is accessed by device %u across fabric link %u (device %u - device %u), which takes no new data\n",
+			      at, peer, READ_ONCE(adev->hmm.link_idx[peer]),
+			      amdx_device_id(adev), peer);
+	return -ENOLINK;
+}
+
+/*
+ * The next range of @ctx at or after @from that counts pages in VRAM and
+ * names @peer, as [*@s, *@e); false when none is left.
+ */
+static bool amdx_hmm_link_next(struct amdx_hmm_ctx *ctx, u64 from, u32 peer,
+			       u64 *s, u64 *e)
+{
+	struct amdx_range *r;
+	bool found = false;
+
+	spin_lock(&ctx->lock);
+	r = amdx_range_next(&ctx->ranges, from);
+	if (r) {
+		list_for_each_entry_from(r, &ctx->ranges.ranges, node) {
+			if (!r->resident || !(r->attr.access & BIT_ULL(peer)))
+				continue;
+			*s = max(r->start, from);
+			*e = min(r->end, *s + AMDX_HMM_LINK_STEP);
+			found = true;
+			break;
+		}
+	}
+	spin_unlock(&ctx->lock);
+	return found;
+}
+
+/*
+ * Moves home what @ctx's ranges naming @peer hold in VRAM, adding the
+ * pages moved to *@moved and those left (an address space whose mmap lock
+ * is taken for writing, busy pages) to *@left.
+ */
+static int amdx_hmm_link_move_ctx(struct amdx_hmm_ctx *ctx, u32 peer,
+				  u64 *moved, u64 *left)
+{
+	u64 from = 0, s, e, ctx_moved = 0;
+	int ret = 0;
+
+	while (amdx_hmm_link_next(ctx, from, peer, &s, &e)) {
+		struct amdx_hmm_result res = {};
+		struct amdx_migrate_req req = {
+			.adev = ctx->adev, .mm = ctx->mm,
+			.dest = AMDX_HMM_LOC_SYSTEM, .owner = ctx->owner,
+			.only_owner = true, .res = &res,
+		};
+		u64 t0 = ktime_get_ns();
+
+		if (fatal_signal_pending(current)) {
+			ret = -EINTR;
+			break;
+		}
+		/* The caller may hold locks: another's mmap lock is tried. */
+		if (!mmap_read_trylock(ctx->mm)) {
+			*left += (e - s) >> PAGE_SHIFT;
+			from = e;
+			continue;
+		}
+		ret = amdx_migrate_mm(&req, s, e);
+		mmap_read_unlock(ctx->mm);
+		res.ns = ktime_get_ns() - t0;
+		amdx_hmm_account(ctx, s, AMDX_HMM_LOC_SYSTEM, &res,
+				 AMDX_MIG_TO_RAM);
+		ctx_moved += res.moved;
+		*left += res.skipped;
+		if (ret)
+			break;
+		from = e;
+		cond_resched();
+	}
+	*moved += ctx_moved;
+	amdx_hmm_event_migrate(ctx->adev, &ctx->who, true, ctx_moved);
+	return ret;
+}
+
+/**
+ * amdx_hmm_link_move() - move home what crosses a fabric link
+ * @adev: the end whose VRAM holds the data; the caller holds its lock for
+ *	read and it is not dead.
+ * @peer: the amdx device id at the link's other end.
+ * @moved: out: pages moved home.
+ * @left: out: pages of those ranges that stayed (busy, or their address
+ *	space locked for writing).
+ *
+ * Every range of @adev's fds that counts pages in VRAM and whose access
+ * set names @peer comes home; no other range is looked at twice or
+ * moved.  Takes each fd's mmap lock only if it is free (never waits for
+ * one), so it may run under a provider's locks.
+ *
+ * Return: 0, -EINTR on a fatal signal, -ENOMEM, or an error of the
+ * migration engine; *@moved and *@left say what happened until then.
+ */
+int amdx_hmm_link_move(struct amdx_device *adev, u32 peer, u64 *moved,
+		       u64 *left)
+{
+	struct amdx_hmm_ctx **cs, *ctx;
+	u32 max = 0, n = 0, i;
+	int ret = 0, err;
+
+	*moved = 0;
+	*left = 0;
+	if (!(adev->desc.flags & AMDX_DEVICE_F_HMM) ||
+	    peer >= AMDX_MAX_DEVICES)
+		return 0;
+	mutex_lock(&adev->hmm.lock);
+	list_for_each_entry(ctx, &adev->hmm.ctxs, dev_node)
+		max++;
+	mutex_unlock(&adev->hmm.lock);
+	if (!max)
+		return 0;
+	cs = kvmalloc_array(max, sizeof(*cs), GFP_KERNEL);
+	if (!cs)
+		return -ENOMEM;
+	mutex_lock(&adev->hmm.lock);
+	list_for_each_entry(ctx, &adev->hmm.ctxs, dev_node) {
+		if (n == max)
+			break;
+		if (!mmget_not_zero(ctx->mm))
+			continue;
+		kref_get(&ctx->ref);
+		cs[n++] = ctx;
+	}
+	mutex_unlock(&adev->hmm.lock);
+	for (i = 0; i < n; i++) {
+		if (!ret) {
+			err = amdx_hmm_link_move_ctx(cs[i], peer, moved, left);
+			if (err)
+				ret = err;
+		}
+		mmput(cs[i]->mm);
+		amdx_hmm_ctx_put(cs[i]);
+	}
+	kvfree(cs);
+	return ret;
+}
