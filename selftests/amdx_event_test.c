@@ -209,8 +209,9 @@ TEST_F(event, subscribe_ring_size_limits_accepted)
 
 TEST_F(event, subscribe_flags_einval)
 {
-	static const __u32 bad[] = { O_CLOEXEC, O_RDWR, O_NONBLOCK | 1,
-				     0x80000000U };
+	/* O_RDWR is AMDX_EVENT_F_SIZE_VER1's bit since minor 3: take the next. */
+	static const __u32 bad[] = { O_CLOEXEC, AMDX_EVENT_F_ALL + 1,
+				     O_NONBLOCK | 1, 0x80000000U };
 	unsigned int i;
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)

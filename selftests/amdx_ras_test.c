@@ -1047,6 +1047,104 @@ TEST_F(ras, unprivileged_gets_eperm_but_may_query)
 	EXPECT_EQ(0, badpage_count(self->d.fd));
 }
 
+/* Subscribe to ERROR records of device @fd: the event fd or -errno. */
+static int error_events(int fd, __u32 flags)
+{
+	struct amdx_event_subscribe s = {
+		.mask = 1ULL << AMDX_EVENT_ERROR,
+		.flags = AMDX_EVENT_F_NONBLOCK | flags,
+	};
+	int ret = amdx_ioctl(fd, AMDX_IOC_EVENT_SUBSCRIBE, &s);
+
+	return ret ? ret : s.fd;
+}
+
+/*
+ * The consumer of an error in its ERROR record (minor 3, issue 30): a
+ * gfx UE amdx_sim models as consumed by the process that injected it,
+ * which a struct amdx_event_v1 record (AMDX_EVENT_F_SIZE_VER1) names by
+ * pid (PASID 0: amdx_sim has none) to an administrator and to nobody else
+ * (the rule for pids in the uapi); a CE names nobody; a subscriber that
+ * did not ask keeps 64-byte records.  The amdgpu provider names a
+ * consumer only for a poison its KFD saw consumed, which its fake device
+ * cannot produce: amdgpu_amdx_kfd.kfd_poison_consumption_reaches_amdx
+ * covers that in KUnit.
+ */
+TEST_F(ras, error_event_names_the_consumer_to_whom_may_see_it)
+{
+	struct amdx_event_v1 ev[2];
+	struct amdx_event old[2];
+	int go[2], done[2];
+	int efd, ofd, st;
+	char c = 0;
+	pid_t pid;
+
+	AMDX_SKIP_AMDGPU("a consumer of an injected error (amdgpu names one for a poison its KFD saw consumed: amdgpu_amdx_kfd)");
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(done));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		struct amdx_event_v1 e;
+
+		close(go[0]);
+		close(done[1]);
+		if (setresgid(65534, 65534, 65534) ||
+		    setresuid(65534, 65534, 65534))
+			_exit(100);
+		efd = error_events(self->d.fd, AMDX_EVENT_F_SIZE_VER1);
+		if (efd < 0)
+			_exit(101);
+		if (write(go[1], &c, 1) != 1 || read(done[0], &c, 1) != 1)
+			_exit(102);
+		if (read(efd, &e, sizeof(e)) != sizeof(e))
+			_exit(103);
+		/* A record of the uid nobody's: no pid, and so no PASID. */
+		_exit((e.ev.kind != AMDX_EVENT_ERROR) |
+		      (e.ev.size != sizeof(e)) << 1 |
+		      (e.ev.type != AMDX_RAS_TYPE_UE) << 2 |
+		      (e.pid != 0) << 3 | (e.pasid != 0) << 4);
+	}
+	close(go[1]);
+	close(done[0]);
+	efd = error_events(self->d.fd, AMDX_EVENT_F_SIZE_VER1);
+	ASSERT_GE(efd, 0);
+	ofd = error_events(self->d.fd, 0);
+	ASSERT_GE(ofd, 0);
+	ASSERT_EQ(1, read(go[0], &c, 1));
+	ASSERT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_GFX,
+				     AMDX_RAS_TYPE_UE, 0, 1, 0));
+	ASSERT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_GFX,
+				     AMDX_RAS_TYPE_CE, 0, 1, 0));
+	ASSERT_EQ(1, write(done[1], &c, 1));
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	ASSERT_TRUE(WIFEXITED(st));
+	EXPECT_EQ(0, WEXITSTATUS(st));
+
+	ASSERT_EQ(AMDX_EVENT_SIZE_VER1, sizeof(ev[0]));
+	ASSERT_EQ((ssize_t)sizeof(ev), read(efd, ev, sizeof(ev)));
+	EXPECT_EQ(AMDX_EVENT_ERROR, ev[0].ev.kind);
+	EXPECT_EQ(sizeof(ev[0]), ev[0].ev.size);
+	EXPECT_EQ(AMDX_RAS_TYPE_UE, ev[0].ev.type);
+	EXPECT_EQ(1, ev[0].ev.data[0]);
+	EXPECT_EQ(getpid(), (pid_t)ev[0].pid);
+	EXPECT_EQ(0, ev[0].pasid);
+	EXPECT_EQ(AMDX_RAS_TYPE_CE, ev[1].ev.type);
+	EXPECT_EQ(0, ev[1].pid);
+	EXPECT_EQ(0, ev[1].pasid);
+
+	/* Without the flag: the same two records, 64 bytes each. */
+	ASSERT_EQ((ssize_t)sizeof(old), read(ofd, old, sizeof(old)));
+	EXPECT_EQ(AMDX_EVENT_SIZE_VER0, old[0].size);
+	EXPECT_EQ(ev[0].ev.seq, old[0].seq);
+	EXPECT_EQ(1, old[0].data[0]);
+	EXPECT_EQ(ev[1].ev.seq, old[1].seq);
+	close(ofd);
+	close(efd);
+	close(go[0]);
+	close(done[1]);
+}
+
 /*
  * With HMM: process data in VRAM.
  */

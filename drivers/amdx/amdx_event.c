@@ -263,16 +263,38 @@ static bool amdx_event_kind_bad(const struct amdx_event *ev)
 			    ev->kind >= AMDX_EVENT_KIND_COUNT);
 }
 
-/* What @sub may see of a record about @who (data[0]: the pid). */
+static_assert(sizeof(struct amdx_event_v1) == AMDX_EVENT_SIZE_VER1);
+
+/*
+ * What @sub may see of a record about @who (data[0]: the pid; ERROR names
+ * it in struct amdx_event_v1's fields, amdx_event_consumer()).
+ */
 static const struct amdx_event *
 amdx_event_view(const struct amdx_event_sub *sub, const struct amdx_event *ev,
 		const struct amdx_subject *who, struct amdx_event *tmp)
 {
-	if (!who)
+	if (!who || ev->kind == AMDX_EVENT_ERROR)
 		return ev;
 	*tmp = *ev;
 	tmp->data[0] = amdx_viewer_pid(&sub->viewer, who);
 	return tmp;
+}
+
+/*
+ * The fields struct amdx_event_v1 adds to a record about @who, as @sub may
+ * see them, packed for its ring: pid | pasid << 32, the pasid only beside
+ * a pid.
+ */
+static u64 amdx_event_consumer(const struct amdx_event_sub *sub,
+			       const struct amdx_event *ev,
+			       const struct amdx_subject *who)
+{
+	pid_t nr;
+
+	if (!who || ev->kind != AMDX_EVENT_ERROR || !sub->ring.ext)
+		return 0;
+	nr = amdx_viewer_pid(&sub->viewer, who);
+	return nr ? (u32)nr | (u64)who->pasid << 32 : 0;
 }
 
 static void __amdx_event_source_emit(struct amdx_event_source *src,
@@ -330,7 +352,7 @@ static void __amdx_event_source_emit(struct amdx_event_source *src,
 		ev->seq = ++seq;
 		ev->timestamp_ns = now;
 		/* The tracepoint (root only) sees the initial namespace's. */
-		if (who)
+		if (who && ev->kind != AMDX_EVENT_ERROR)
 			ev->data[0] = pid_nr(who->pid);
 		trace_amdx_event(ev);
 	}
@@ -343,9 +365,11 @@ static void __amdx_event_source_emit(struct amdx_event_source *src,
 
 			if (!evs[i].seq)
 				continue;
-			r = amdx_event_ring_push(&sub->ring,
-						 amdx_event_view(sub, &evs[i],
-								 who, &tmp));
+			r = amdx_event_ring_push_ext(&sub->ring,
+						     amdx_event_view(sub, &evs[i],
+								     who, &tmp),
+						     amdx_event_consumer(sub, &evs[i],
+									 who));
 			if (r == AMDX_EVENT_PUSH_STORED)
 				stored = true;
 			else if (r == AMDX_EVENT_PUSH_DROPPED)
@@ -542,10 +566,52 @@ void amdx_event_sub_destroy(struct amdx_event_sub *sub)
 	spin_unlock_irqrestore(&src->lock, flags);
 	mutex_destroy(&sub->read_lock);
 	amdx_viewer_fini(&sub->viewer);
+	kvfree(sub->ring.ext);
 	kvfree(sub->ring.recs);
 	kfree(sub);
 }
 EXPORT_SYMBOL_IF_KUNIT(amdx_event_sub_destroy);
+
+/*
+ * %AMDX_EVENT_F_SIZE_VER1: @sub reads struct amdx_event_v1 records from
+ * now on (before its fd exists: no reader yet).  Records queued before
+ * have no extension (0).  Return: 0 or -ENOMEM.
+ */
+static int amdx_event_sub_extend(struct amdx_event_sub *sub)
+{
+	u64 *ext = kvcalloc(sub->ring.size, sizeof(*ext), GFP_KERNEL_ACCOUNT);
+	unsigned long flags;
+
+	if (!ext)
+		return -ENOMEM;
+	spin_lock_irqsave(&sub->src->lock, flags);
+	sub->ring.ext = ext;
+	spin_unlock_irqrestore(&sub->src->lock, flags);
+	return 0;
+}
+
+/* Copy @n records at @first to @buf as @sub reads them. */
+static int amdx_event_copy_out(struct amdx_event_sub *sub, char __user *buf,
+			       const struct amdx_event *first, u32 n)
+{
+	struct amdx_event_v1 v;
+	u32 i;
+
+	if (!sub->ring.ext)
+		return copy_to_user(buf, first, n * sizeof(*first)) ?
+		       -EFAULT : 0;
+	for (i = 0; i < n; i++) {
+		u64 ext = amdx_event_ring_ext(&sub->ring, &first[i]);
+
+		v.ev = first[i];
+		v.ev.size = sizeof(v);
+		v.pid = lower_32_bits(ext);
+		v.pasid = upper_32_bits(ext);
+		if (copy_to_user(buf + (size_t)i * sizeof(v), &v, sizeof(v)))
+			return -EFAULT;
+	}
+	return 0;
+}
 
 /* The end of the log; once true, every record the log will get is queued. */
 static bool amdx_event_sub_hup(const struct amdx_event_sub *sub)
@@ -611,7 +677,8 @@ static ssize_t amdx_event_read(struct file *filp, char __user *buf,
 			       size_t count, loff_t *ppos)
 {
 	struct amdx_event_sub *sub = filp->private_data;
-	const size_t rec = sizeof(struct amdx_event);
+	const size_t rec = sub->ring.ext ? sizeof(struct amdx_event_v1) :
+					   sizeof(struct amdx_event);
 	const struct amdx_event *first;
 	u32 want, done = 0, n;
 	ssize_t ret = 0;
@@ -647,10 +714,10 @@ static ssize_t amdx_event_read(struct file *filp, char __user *buf,
 
 	do {
 		/* The producer does not write queued slots: copy in place. */
-		if (copy_to_user(buf + (size_t)done * rec, first, n * rec)) {
-			ret = -EFAULT;
+		ret = amdx_event_copy_out(sub, buf + (size_t)done * rec, first,
+					  n);
+		if (ret)
 			break;
-		}
 		sub->last_ts = first[n - 1].timestamp_ns;
 		amdx_event_ring_consume(&sub->ring, n);
 		done += n;
@@ -760,6 +827,13 @@ struct file *amdx_ioctl_event_subscribe(struct amdx_file *file, void *data)
 					     from_kuid(&init_user_ns,
 						       current_euid()));
 		return ERR_CAST(sub);
+	}
+	if (args->flags & AMDX_EVENT_F_SIZE_VER1) {
+		ret = amdx_event_sub_extend(sub);
+		if (ret) {
+			amdx_event_sub_destroy(sub);
+			return ERR_PTR(ret);
+		}
 	}
 
 	filp = anon_inode_getfile("[amdx_event]", &amdx_event_fops, sub,

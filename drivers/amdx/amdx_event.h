@@ -53,7 +53,9 @@ void amdx_event_emit_many(struct amdx_device *adev, struct amdx_event *evs,
 /**
  * amdx_event_emit_subject() - amdx_event_emit() of a record naming a process
  * @adev: the device.
- * @ev: the record, filled as for amdx_event_emit(); data[0] is the pid.
+ * @ev: the record, filled as for amdx_event_emit(); data[0] is the pid,
+ *	but for ERROR: its pid and pasid go to the subscribers that read
+ *	struct amdx_event_v1 records, data[0] stays the count.
  * @who: the process; each subscriber's record gets its pid as that
  *	subscriber may see it (amdx_viewer_pid()), 0 if not at all.
  *
@@ -80,6 +82,9 @@ void amdx_event_emit_subject(struct amdx_device *adev, struct amdx_event *ev,
  *	(amdx_event_sub_create()'s @max_user); under &amdx_event_source.lock.
  * @viewer: who subscribed, as at subscription: decides the pids its
  *	records carry (amdx_viewer.c).
+ *
+ * A subscriber of %AMDX_EVENT_F_SIZE_VER1 has @ring.ext and reads struct
+ * amdx_event_v1 records.
  */
 struct amdx_event_sub {
 	struct amdx_event_source *src;

@@ -95,6 +95,14 @@ static void amdx_event_ring_fill_lost(struct amdx_event_ring *ring,
 	lost->data[1] = ring->lost_last;
 }
 
+/* Producer side: the extension of the slot at @pos, if the ring has them. */
+static void amdx_event_ring_set_ext(struct amdx_event_ring *ring, u64 pos,
+				    u64 ext)
+{
+	if (ring->ext)
+		ring->ext[pos & (ring->size - 1)] = ext;
+}
+
 /**
  * amdx_event_ring_push() - offer a record to a ring (producer side)
  * @ring: the ring.
@@ -107,6 +115,23 @@ static void amdx_event_ring_fill_lost(struct amdx_event_ring *ring,
 enum amdx_event_push amdx_event_ring_push(struct amdx_event_ring *ring,
 					  const struct amdx_event *ev)
 {
+	return amdx_event_ring_push_ext(ring, ev, 0);
+}
+EXPORT_SYMBOL_IF_KUNIT(amdx_event_ring_push);
+
+/**
+ * amdx_event_ring_push_ext() - amdx_event_ring_push() with the fields a
+ *	struct amdx_event_v1 adds
+ * @ring: the ring.
+ * @ev: the record.
+ * @ext: pid | pasid << 32, kept where @ring has @ext storage.
+ *
+ * Return: as amdx_event_ring_push().
+ */
+enum amdx_event_push amdx_event_ring_push_ext(struct amdx_event_ring *ring,
+					      const struct amdx_event *ev,
+					      u64 ext)
+{
 	u64 head = ring->head;
 	u32 room;
 
@@ -118,13 +143,16 @@ enum amdx_event_push amdx_event_ring_push(struct amdx_event_ring *ring,
 	room = ring->size - (u32)(head - smp_load_acquire(&ring->tail));
 	if (!ring->lost && room >= 1) {
 		*amdx_event_ring_slot(ring, head) = *ev;
+		amdx_event_ring_set_ext(ring, head, ext);
 		/* Pairs with the acquire in amdx_event_ring_peek(). */
 		smp_store_release(&ring->head, head + 1);
 		return AMDX_EVENT_PUSH_STORED;
 	}
 	if (ring->lost && room >= 2) {
 		amdx_event_ring_fill_lost(ring, amdx_event_ring_slot(ring, head));
+		amdx_event_ring_set_ext(ring, head, 0);
 		*amdx_event_ring_slot(ring, head + 1) = *ev;
+		amdx_event_ring_set_ext(ring, head + 1, ext);
 		WRITE_ONCE(ring->lost, 0);
 		/* Both slots, then head: pairs with the acquire in peek. */
 		smp_store_release(&ring->head, head + 2);
@@ -141,7 +169,7 @@ enum amdx_event_push amdx_event_ring_push(struct amdx_event_ring *ring,
 	ring->dropped++;
 	return AMDX_EVENT_PUSH_DROPPED;
 }
-EXPORT_SYMBOL_IF_KUNIT(amdx_event_ring_push);
+EXPORT_SYMBOL_IF_KUNIT(amdx_event_ring_push_ext);
 
 /**
  * amdx_event_ring_flush_lost() - queue the LOST record of pending misses
@@ -166,6 +194,7 @@ bool amdx_event_ring_flush_lost(struct amdx_event_ring *ring)
 	if (head - tail >= ring->size)
 		return false;
 	amdx_event_ring_fill_lost(ring, amdx_event_ring_slot(ring, head));
+	amdx_event_ring_set_ext(ring, head, 0);
 	WRITE_ONCE(ring->lost, 0);
 	/* The slot, then head: pairs with the acquire in peek. */
 	smp_store_release(&ring->head, head + 1);
@@ -199,6 +228,23 @@ u32 amdx_event_ring_peek(const struct amdx_event_ring *ring, u32 max,
 	return min3(queued, max, ring->size - idx);
 }
 EXPORT_SYMBOL_IF_KUNIT(amdx_event_ring_peek);
+
+/**
+ * amdx_event_ring_ext() - the extension of a record amdx_event_ring_peek()
+ *	handed out
+ * @ring: the ring.
+ * @rec: the record, in @ring's storage.
+ *
+ * Consumer side, between the peek and amdx_event_ring_consume().
+ *
+ * Return: pid | pasid << 32, 0 for a ring without extensions.
+ */
+u64 amdx_event_ring_ext(const struct amdx_event_ring *ring,
+			const struct amdx_event *rec)
+{
+	return ring->ext ? ring->ext[rec - ring->recs] : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(amdx_event_ring_ext);
 
 /**
  * amdx_event_ring_consume() - drop records that were read

@@ -16,6 +16,8 @@
 /**
  * struct amdx_event_ring - a subscriber's ring of event records
  * @recs: @size records.
+ * @ext: NULL, or per slot of @recs the fields a struct amdx_event_v1
+ *	adds, packed: pid | pasid << 32 (0 where a record has none).
  * @size: capacity in records, a power of two.
  * @mask: kinds accepted, bit (1 << kind); LOST records bypass it.
  * @head: free-running count of records written (producer side).
@@ -34,6 +36,7 @@
  */
 struct amdx_event_ring {
 	struct amdx_event *recs;
+	u64 *ext;
 	u32 size;
 	u64 mask;
 	u64 head;
@@ -64,11 +67,16 @@ void amdx_event_ring_init(struct amdx_event_ring *ring,
 /* Producer side. */
 enum amdx_event_push amdx_event_ring_push(struct amdx_event_ring *ring,
 					  const struct amdx_event *ev);
+enum amdx_event_push amdx_event_ring_push_ext(struct amdx_event_ring *ring,
+					      const struct amdx_event *ev,
+					      u64 ext);
 bool amdx_event_ring_flush_lost(struct amdx_event_ring *ring);
 /* Consumer side. */
 u32 amdx_event_ring_peek(const struct amdx_event_ring *ring, u32 max,
 			 const struct amdx_event **first);
 void amdx_event_ring_consume(struct amdx_event_ring *ring, u32 n);
+u64 amdx_event_ring_ext(const struct amdx_event_ring *ring,
+			const struct amdx_event *rec);
 bool amdx_event_ring_lost_pending(const struct amdx_event_ring *ring);
 /* Either side. */
 bool amdx_event_ring_readable(const struct amdx_event_ring *ring);

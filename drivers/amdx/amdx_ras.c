@@ -403,7 +403,8 @@ static int amdx_ras_error_check(struct amdx_device *adev,
  * @err: the error.
  * @seq: out, may be NULL: sequence number of the ERROR event.
  *
- * Counts the error, logs an ERROR event and runs containment (see DOC)
+ * Counts the error, logs an ERROR event (naming @err's consumer, if any,
+ * to the subscribers that may see it) and runs containment (see DOC)
  * before returning.
  *
  * Context: process context, may sleep; not after amdx_device_unregister()
@@ -424,6 +425,7 @@ int amdx_ras_report(struct amdx_device *adev,
 		.partition = err->partition,
 		.data = { err->count },
 	};
+	struct amdx_subject who;
 	int ret;
 
 	ret = amdx_ras_error_check(adev, err);
@@ -434,6 +436,11 @@ int amdx_ras_report(struct amdx_device *adev,
 	}
 	if (err->flags & AMDX_RAS_ERR_F_ADDRESS)
 		ev.address = err->address;
+	/* The consumer, as each subscriber may see it (amdx_viewer.c). */
+	if (err->consumer) {
+		amdx_subject_of_pid(&who, err->consumer);
+		who.pasid = err->pasid;
+	}
 
 	mutex_lock(&ras->lock);
 	ras->count[err->block][0][err->type] += err->count;
@@ -441,8 +448,9 @@ int amdx_ras_report(struct amdx_device *adev,
 		ras->count[err->block][1 + err->partition][err->type] +=
 			err->count;
 	/* The ERROR record carries the action the fault sets (data[1]). */
-	amdx_recovery_fault(adev, amdx_recovery_fault_of(adev, err),
-			    err->partition, AMDX_VF_NONE, &ev);
+	amdx_recovery_fault_subject(adev, amdx_recovery_fault_of(adev, err),
+				    err->partition, AMDX_VF_NONE, &ev,
+				    err->consumer ? &who : NULL);
 	if (seq)
 		*seq = ev.seq;
 	amdx_ras_contain(adev, err);

@@ -385,6 +385,25 @@ static void amdx_recovery_pend(struct amdx_device *adev,
 int amdx_recovery_fault(struct amdx_device *adev, u32 kind, u32 partition,
 			u32 vf, struct amdx_event *ev)
 {
+	return amdx_recovery_fault_subject(adev, kind, partition, vf, ev, NULL);
+}
+
+/**
+ * amdx_recovery_fault_subject() - amdx_recovery_fault() of a fault a
+ *	process met
+ * @adev: the device; the caller holds its RAS lock.
+ * @kind: %AMDX_FAULT_*.
+ * @partition: the compute partition it hit, or %AMDX_RAS_PARTITION_ALL.
+ * @vf: the VF it hit, else %AMDX_VF_NONE.
+ * @ev: the fault's event, emitted with amdx_event_emit_subject(), or NULL.
+ * @who: the process @ev names, or NULL.
+ *
+ * Return: as amdx_recovery_fault().
+ */
+int amdx_recovery_fault_subject(struct amdx_device *adev, u32 kind,
+				u32 partition, u32 vf, struct amdx_event *ev,
+				const struct amdx_subject *who)
+{
 	struct amdx_recovery_fault f = {
 		.kind = kind,
 		.partition = partition,
@@ -417,7 +436,10 @@ int amdx_recovery_fault(struct amdx_device *adev, u32 kind, u32 partition,
 	}
 	if (ev) {
 		ev->data[1] = ret == -EINVAL ? 0 : sum;
-		amdx_event_emit(adev, ev);
+		if (who)
+			amdx_event_emit_subject(adev, ev, who);
+		else
+			amdx_event_emit(adev, ev);
 	}
 	if (ret == -EINVAL || action == AMDX_RECOVER_NONE)
 		goto out;

@@ -92,5 +92,31 @@ void amdx_subject_current(struct amdx_subject *who)
 {
 	who->pid = task_tgid(current);
 	who->euid = current_euid();
+	who->pasid = 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(amdx_subject_current);
+
+/**
+ * amdx_subject_of_pid() - a process named by its pid as a report's subject
+ * @who: out: @pid (not referenced: valid while the caller holds it) and
+ *	the effective uid of its thread-group leader; with the process
+ *	gone, an invalid uid, which only a reader with CAP_SYS_ADMIN gets
+ *	past (and then sees pid 0).
+ * @pid: the process's thread-group pid.
+ *
+ * Context: any; never sleeps.
+ */
+void amdx_subject_of_pid(struct amdx_subject *who, struct pid *pid)
+{
+	struct task_struct *task;
+
+	who->pid = pid;
+	who->euid = INVALID_UID;
+	who->pasid = 0;
+	rcu_read_lock();
+	task = pid_task(pid, PIDTYPE_TGID);
+	if (task)
+		who->euid = task_euid(task);
+	rcu_read_unlock();
+}
+EXPORT_SYMBOL_IF_KUNIT(amdx_subject_of_pid);

@@ -30,10 +30,13 @@ struct amdx_viewer {
  * struct amdx_subject - a process a report names
  * @pid: its thread-group pid; whoever fills this keeps the reference.
  * @euid: its effective uid (for a device fd's process: at open).
+ * @pasid: its PASID on the device an ERROR record is about, 0 for none;
+ *	shown only beside its pid.
  */
 struct amdx_subject {
 	struct pid *pid;
 	kuid_t euid;
+	u32 pasid;
 };
 
 void amdx_viewer_init(struct amdx_viewer *v);
@@ -41,5 +44,6 @@ void amdx_viewer_fini(struct amdx_viewer *v);
 pid_t amdx_viewer_pid(const struct amdx_viewer *v,
 		      const struct amdx_subject *who);
 void amdx_subject_current(struct amdx_subject *who);
+void amdx_subject_of_pid(struct amdx_subject *who, struct pid *pid);
 
 #endif /* _AMDX_VIEWER_H_ */

@@ -31,9 +31,11 @@
  *   as counts as well.
  * - amdgpu_amdx_poison_consumed() from the KFD's interrupt work
  *   (kfd_int_process_v9.c) when a process consumed a poison in GFX, SDMA
- *   or MMHUB: one uncorrectable error with the KFD node's partition and
- *   the instance in it; the PASID and amdgpu's event id go to the log
- *   (amdx's error record has no field for them);
+ *   or MMHUB: one uncorrectable error with the KFD node's partition, the
+ *   instance in it, and the consumer: the KFD process of the PASID and
+ *   the PASID (amdx's ERROR event shows both to whom may see the pid);
+ *   amdgpu's event id goes to the log (amdx's record has no field for
+ *   it);
  * - amdgpu_amdx_reset_begin() and amdgpu_amdx_reset_end() from
  *   amdgpu_device_gpu_recover(): a reset amdgpu runs on its own reaches
  *   amdx as DEVICE_RESET_BEGIN and DEVICE_RESET_END (not the one amdx
@@ -56,6 +58,7 @@
 #include <linux/delay.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
+#include <linux/pid.h>
 #include <linux/pm_runtime.h>
 #include <linux/rwsem.h>
 #include <linux/sched/signal.h>
@@ -73,6 +76,7 @@
 #include "amdgpu_ras_eeprom.h"
 #include "amdgpu_reset.h"
 #include "amdgpu_xcp.h"
+#include "kfd_priv.h"
 #include "amdgpu_amdx.h"
 #include "amdgpu_amdx_kunit.h"
 #include "amdgpu_amdx_version.h"
@@ -522,7 +526,9 @@ void amdgpu_amdx_ras_errors(struct amdgpu_device *adev, int block,
  * @event_id: amdgpu's RAS event id of the consumption.
  *
  * One uncorrectable error of @block in partition @xcp_id, its instance
- * the partition's first XCC (gfx) or SDMA engine (sdma), 0 for mmhub.
+ * the partition's first XCC (gfx) or SDMA engine (sdma), 0 for mmhub,
+ * consumed by the KFD's process of @pasid (its thread-group leader's
+ * pid) with @pasid; by nobody named when the KFD no longer has it.
  *
  * Context: the KFD's interrupt work, process context, no lock of
  * amdgpu's or the KFD's held.
@@ -534,6 +540,7 @@ void amdgpu_amdx_poison_consumed(struct amdgpu_device *adev, int block,
 	struct amdgpu_xcp_mgr *mgr = adev->xcp_mgr;
 	enum AMDGPU_XCP_IP_BLOCK ip;
 	struct amdgpu_amdx *p;
+	struct pid *consumer = NULL;
 	u32 mask;
 	int xblock, idx;
 
@@ -561,7 +568,22 @@ void amdgpu_amdx_poison_consumed(struct amdgpu_device *adev, int block,
 		    mask)
 			err.instance = __ffs(mask);
 	}
+#if IS_ENABLED(CONFIG_HSA_AMD)
+	{
+		struct kfd_process *kp = kfd_lookup_process_by_pasid(pasid);
+
+		if (kp) {
+			consumer = get_task_pid(kp->lead_thread, PIDTYPE_TGID);
+			kfd_unref_process(kp);
+		}
+	}
+#endif
+	if (consumer) {
+		err.consumer = consumer;
+		err.pasid = pasid;
+	}
 	amdgpu_amdx_pass(p, &err, AMDX_RAS_TYPE_UE, 1);
+	put_pid(consumer);
 	amdgpu_amdx_hook_exit(p, idx);
 }
 

@@ -40,6 +40,8 @@
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/pagemap.h>
+#include <linux/pid.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -176,6 +178,10 @@ void amdx_sim_ras_blocks(struct amdx_sim_dev *sd)
  * @inj: the validated injection.
  * @seq: out: sequence number of the error event.
  *
+ * A gfx or sdma UE is modelled as a poison the caller's own work consumed:
+ * its report names the caller as the consumer (the PASID 0: amdx_sim has
+ * none), as amdgpu's KFD names the process of a consumed poison.
+ *
  * Return: 0 or an error of amdx_ras_report().
  */
 int amdx_sim_ras_inject(struct amdx_device *adev,
@@ -196,6 +202,9 @@ int amdx_sim_ras_inject(struct amdx_device *adev,
 	case AMDX_RAS_BLOCK_SDMA:
 		ret = amdx_partition_of_instance(adev, inj->block,
 						 inj->instance, &err.partition);
+		if (inj->type == AMDX_RAS_TYPE_UE &&
+		    !(current->flags & PF_KTHREAD))
+			err.consumer = task_tgid(current);
 		break;
 	case AMDX_RAS_BLOCK_UMC:
 		err.flags = AMDX_RAS_ERR_F_ADDRESS;

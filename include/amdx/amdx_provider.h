@@ -18,6 +18,7 @@ struct device;
 struct amdx_device;
 struct amdx_vram;
 struct page;
+struct pid;
 
 /**
  * struct amdx_ras_block_info - one RAS block of a device
@@ -154,6 +155,10 @@ struct amdx_pagemap {
  *	@address.
  * @flags: %AMDX_RAS_ERR_F_*.
  * @address: with %AMDX_RAS_ERR_F_ADDRESS (umc), the VRAM byte address.
+ * @consumer: the process that consumed the error (a poison its work
+ *	read), or NULL; the caller holds it for the call.  The ERROR event
+ *	names it to whom may see it (the uapi's rule for pids).
+ * @pasid: with @consumer, its PASID on the device, 0 for none.
  */
 struct amdx_ras_error {
 	u32 block;
@@ -164,6 +169,8 @@ struct amdx_ras_error {
 	u32 mem_partition;
 	u32 flags;
 	u64 address;
+	struct pid *consumer;
+	u32 pasid;
 };
 
 /*

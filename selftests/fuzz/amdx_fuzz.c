@@ -851,6 +851,8 @@ static void seed(struct thread *t, const struct fz_ioctl *io, char *a,
 					  rnd(r) & AMDX_EVENT_MASK_ALL;
 		s->ring_size = chance(r, 50) ? 0 : 1U << (4 + below(r, 9));
 		s->flags = chance(r, 50) ? AMDX_EVENT_F_NONBLOCK : 0;
+		if (chance(r, 50))
+			s->flags |= AMDX_EVENT_F_SIZE_VER1;
 	}
 }
 

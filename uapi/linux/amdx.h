@@ -44,7 +44,7 @@
  * each list in the order of the sections), never appended at the end.
  */
 #define AMDX_UAPI_VERSION_MAJOR		1
-#define AMDX_UAPI_VERSION_MINOR		2
+#define AMDX_UAPI_VERSION_MINOR		3
 
 /* Name of the control misc device node: /dev/amdx */
 #define AMDX_DEVICE_NAME		"amdx"
@@ -1418,7 +1418,12 @@ struct amdx_query_links {
  * ERROR:		block, type, instance, partition, address (umc);
  *			data[0] errors reported; data[1] (minor 1) the
  *			pending action the error set and its scope
- *			(AMDX_RECOVERY_SUM_*).
+ *			(AMDX_RECOVERY_SUM_*); (minor 3, in a struct
+ *			amdx_event_v1 record) pid and pasid: the process
+ *			that consumed the error, where the device knows it
+ *			(amdgpu: a poison its KFD saw consumed by a
+ *			process's GFX, SDMA or MMHUB work; amdx_sim: the
+ *			process that injected a gfx or sdma UE), else 0.
  * PAGE_PENDING:	address of the page to retire.
  * PAGE_RETIRED:	address; data[0] %AMDX_BADPAGE_CAUSE_*;
  *			data[1] pages of process data moved off it.
@@ -1466,10 +1471,12 @@ struct amdx_query_links {
  *			data[1] hops between its ends now (0: no route).
  *			Emitted to the devices at both ends.
  *
- * A pid (POISON_CONSUMED, MIGRATE, DRAINED) is the thread-group id in the
- * subscriber's pid namespace, for a subscriber with CAP_SYS_ADMIN or the
- * process's effective uid (both as at subscription); otherwise, or when
- * the process is not visible in that namespace, 0.
+ * A pid (POISON_CONSUMED, MIGRATE, DRAINED: data[0]; ERROR: struct
+ * amdx_event_v1's pid) is the thread-group id in the subscriber's pid
+ * namespace, for a subscriber with CAP_SYS_ADMIN or the process's
+ * effective uid (both as at subscription); otherwise, or when the process
+ * is not visible in that namespace, 0.  ERROR's pasid goes with its pid:
+ * 0 wherever the pid is.
  */
 #define AMDX_EVENT_LOST			0
 #define AMDX_EVENT_ERROR		1
@@ -1543,6 +1550,24 @@ struct amdx_event {
 	__u64 data[2];
 };
 
+/**
+ * struct amdx_event_v1 - a record of an event fd subscribed with
+ *	%AMDX_EVENT_F_SIZE_VER1 (minor 3; %AMDX_EVENT_SIZE_VER1 bytes)
+ * @ev: the record, its @ev.size %AMDX_EVENT_SIZE_VER1.
+ * @pid: ERROR: the process that consumed the error (the rule for pids
+ *	above), else 0.
+ * @pasid: ERROR: that process's PASID on the device (0: none, or the pid
+ *	is 0), else 0.
+ *
+ * Records grow only on request: a subscriber without the flag keeps
+ * 64-byte struct amdx_event records, these fields cut off.
+ */
+struct amdx_event_v1 {
+	struct amdx_event ev;
+	__u32 pid;
+	__u32 pasid;
+};
+
 /* Ring sizes in records: a power of two. */
 #define AMDX_EVENT_RING_MIN		16
 #define AMDX_EVENT_RING_DEFAULT		4096
@@ -1551,7 +1576,9 @@ struct amdx_event {
 /* struct amdx_event_subscribe.flags */
 /* read() returns -EAGAIN instead of waiting (the fd's O_NONBLOCK). */
 #define AMDX_EVENT_F_NONBLOCK		_BITUL(0)
-#define AMDX_EVENT_F_ALL		0x1U
+/* (minor 3) read() returns struct amdx_event_v1 records, not amdx_event. */
+#define AMDX_EVENT_F_SIZE_VER1		_BITUL(1)
+#define AMDX_EVENT_F_ALL		0x3U
 
 /*
  * Most subscribers of one device's event log.  Every emission visits each
@@ -1632,6 +1659,7 @@ struct amdx_event_subscribe {
 #define AMDX_RECOVERY_PROCESS_SIZE_VER0		40
 #define AMDX_LINK_INFO_SIZE_VER0		144
 #define AMDX_EVENT_SIZE_VER0			64
+#define AMDX_EVENT_SIZE_VER1			72	/* struct amdx_event_v1 */
 
 #define AMDX_IOCTL_BASE			0xA7
 

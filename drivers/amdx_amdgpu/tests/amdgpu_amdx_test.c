@@ -1572,7 +1572,9 @@ KUNIT_ARRAY_PARAM(kfd_poison, kfd_poisons, kfd_poison_desc);
  * with neither (amdgpu_amdkfd_ras_pasid_poison_consumption_handler()).
  * The KFD's real interrupt work runs here on a node of partition 5 with
  * a process of the KFD's: the error reaches amdx once, uncorrectable,
- * with the partition and the instance in it; a second consumption by
+ * with the partition and the instance in it, naming the process (its
+ * thread-group pid; the case's thread is its lead thread) and its PASID,
+ * which amdx's ERROR event carries (issue 30); a second consumption by
  * the same process is the KFD's to drop (its queues are unmapped once).
  */
 static void kfd_poison_consumption_reaches_amdx(struct kunit *test)
@@ -1620,6 +1622,8 @@ static void kfd_poison_consumption_reaches_amdx(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 5, r->partition);
 	KUNIT_EXPECT_EQ(test, k->instance, r->instance);
 	KUNIT_EXPECT_EQ(test, 0, r->flags);
+	KUNIT_EXPECT_PTR_EQ(test, task_tgid(current), r->consumer);
+	KUNIT_EXPECT_EQ(test, pasid, r->pasid);
 
 	event_interrupt_class_v9.interrupt_wq(node, ih);
 	KUNIT_EXPECT_EQ(test, 1, f->nreports);
