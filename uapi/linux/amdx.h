@@ -1515,7 +1515,7 @@ struct amdx_query_links {
 #define AMDX_ACTION_PARTITION_RESET	3
 #define AMDX_ACTION_DEVICE_RESET	4
 /*
- * (minor 2) What a fabric link's containment moved off it (move, park):
+ * (minor 3) What a fabric link's containment moved off it (move, park):
  * instance the link (%AMDX_QUERY_LINKS), type the device at its other
  * end; ACTION_END's data[1] 0 or -errno as for any action.
  */
