@@ -99,11 +99,14 @@ vm_init() { # ONE
 build_objects() {
 	local k=$1 kw=$work/$1 src=$root/build/src/$1
 	# A copy per kernel keeps each one's objects: warm runs rebuild
-	# only what changed.
+	# only what changed.  By content, and a changed file gets the time
+	# of the copy: with rsync -a it kept its own, so a file edited while
+	# the last build compiled its old copy looked older than its object
+	# and was never rebuilt (a stale amdx.ko in a helper's run).
 	mkdir -p "$src"
 	(cd "$root" && git ls-files -co --exclude-standard -z -- \
 		Kbuild Makefile dkms.conf drivers include uapi scripts |
-		rsync -a --from0 --files-from=- ./ "$src/")
+		rsync -rlp --checksum --from0 --files-from=- ./ "$src/")
 	make -s -j"$jobs" -C "$src" KDIR="${kdirs[$k]}" AMDX_WERROR=y modules
 	mkdir -p "$kw/mods" "$kw/selftests"
 	find "$src/drivers" -name '*.ko' -exec cp {} "$kw/mods/" \;
