@@ -136,7 +136,7 @@ int watch(const Options& opts, const std::string& devs, double interval_s, std::
         Json rows = Json::array();
         for (const auto& e : sel->entries) {
             std::string what;
-            const auto dev = device_rows(sel->control, e, time, what);
+            auto dev = device_rows(sel->control, e, time, what);
             if (!dev) {
                 fail(err, request_error(opts.node, what, dev.error()), dev.error());
                 return kExitError;
