@@ -319,6 +319,13 @@ TEST_F(lnk, link_down_parks_only_the_peer_left_without_a_route)
 	unsigned int i, k, parked;
 	int L[LNK_DEVS];
 
+	/*
+	 * A kernel without DEVICE_PRIVATE (Debian's stock ones) has no HMM
+	 * data to move: no LINK_MOVE action follows the LINK record there.
+	 */
+	const unsigned int after = amdx_caps(self->ctl) & AMDX_CAP_HMM_MIGRATE ?
+				   2 : 0;
+
 	q = links(_metadata, self);
 	for (i = 0; i < LNK_DEVS; i++)
 		L[i] = i == 3 ? -1 : link_of(self, q, 3, i);
@@ -332,13 +339,16 @@ TEST_F(lnk, link_down_parks_only_the_peer_left_without_a_route)
 			break;
 		/*
 		 * Still a route around it: down, move, 2 hops; no parking.
-		 * Its LINK record is followed by the LINK_MOVE action's two.
+		 * Its LINK record is followed by the LINK_MOVE action's two
+		 * where the device has HMM.
 		 */
-		ASSERT_GE(self->d[i].nevs, 3);
+		ASSERT_GE(self->d[i].nevs, 1 + after);
 		e = &self->d[i].evs[self->d[i].nevs - 1];
-		EXPECT_EQ(AMDX_EVENT_ACTION_END, e->kind);
-		EXPECT_EQ(AMDX_ACTION_LINK_MOVE, e->data[0]);
-		e = &self->d[i].evs[self->d[i].nevs - 3];
+		if (after) {
+			EXPECT_EQ(AMDX_EVENT_ACTION_END, e->kind);
+			EXPECT_EQ(AMDX_ACTION_LINK_MOVE, e->data[0]);
+		}
+		e = &self->d[i].evs[self->d[i].nevs - 1 - after];
 		ASSERT_EQ(AMDX_EVENT_LINK, e->kind);
 		EXPECT_EQ(L[i], (int)e->instance);
 		EXPECT_EQ(AMDX_LINK_STATE_DOWN, e->type);
