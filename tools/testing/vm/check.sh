@@ -1,10 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# make check: per kernel the test kernel VM; beside them lint, host
-# tests, the stock kernel VMs (Debian's images with the DKMS-built modules)
-# and the amdgpu provider.  The builds of every kernel and the C++ tools
-# run at the same time (lib.sh); the test kernel VMs one after the other
-# in the background, their reports printed whole at the end
+# make check: per kernel the test kernel VMs (its suites in shards); beside
+# them lint, host tests, the stock kernel VMs (Debian's images with the
+# DKMS-built modules) and the amdgpu provider.  The builds of every kernel
+# and the C++ tools run at the same time (lib.sh); the test kernel VMs in
+# the background, their reports printed whole at the end
 # (Documentation/testing.rst, "What runs where").
 #
 # usage: check.sh
@@ -12,6 +12,7 @@
 #   SUITE="NAME..."  run only these KUnit suites or kselftests (a shell
 #                suite with or without its .sh) in each test kernel (no
 #                lint, no stock boot): the fast loop.
+#   AMDX_VM_SHARDS=N  boots per test kernel (default 2; 1 for SUITE).
 #   AMDX_VM_STALL=S  a test VM whose results stop growing for S seconds
 #                is stopped (default 900; run-qemu.sh): no VM has a total
 #                time limit, so a loaded host costs time, not a verdict.
@@ -164,48 +165,132 @@ selftest_expect() { # DIR: the --expect arguments for its selftests
 # guest-init.sh's last check: poison never retired host RAM.
 host_ram_expect=(--expect "kselftest host_ram")
 
-vm_initramfs
-
-# test_vm K EXPECT...: the test kernel VM of K, then its report.
-test_vm() {
-	local k=$1 kw=$work/$1
-	shift
-	step "$k test kernel VM (host load: $(cut -d' ' -f1-3 /proc/loadavg))"
-	"$here/run-qemu.sh" "${kdirs[$k]}/arch/x86/boot/bzImage" "$kw/initrd.gz" \
-		check "$kw/test" "${AMDX_VM_STALL:-900}" || true
-	step "$k test kernel VM ended: QEMU $(cat "$kw/test/time" 2>/dev/null)"
-	"$here/collect.py" "${kdirs[$k]}/tools/testing/kunit" "$kw/test" \
-		--label "$k/test" "$@" > "$kw/test/report" || true
-	grep -v '^counts:' "$kw/test/report"
-	report_fails "$kw/test/report"
-	add_counts "$(grep '^counts:' "$kw/test/report")"
-}
-declare -A expects
-for k in "${kernels[@]}"; do
-	mapfile -t expect < <(selftest_expect "$work/$k/selftests")
-	expect+=("${kunit_expect[@]}")
-	if [ ${#suites[@]} != 0 ] && [ ${#expect[@]} = 0 ]; then
-		echo "amdx: no suite named ${suites[*]}" >&2
-		exit 2
+# The test kernel VMs' suites in shards: each kernel's selftests split
+# into $shards initramfs images (the KUnit module in the first), so that
+# the second core, idle once the host lane below is done, runs a test VM
+# too (a queue of kernel/shard jobs, two workers; see test_vms).  The
+# split balances the guest seconds in suite-seconds; SUITE runs are one
+# shard per kernel unless AMDX_VM_SHARDS says otherwise.
+if [ ${#suites[@]} = 0 ]; then
+	shards=${AMDX_VM_SHARDS:-2}
+else
+	shards=${AMDX_VM_SHARDS:-1}
+fi
+declare -A weight
+while read -r n w; do
+	weight[$n]=$w
+done < <(grep -v '^#' "$here/suite-seconds")
+# shard_dir K I: the work directory of kernel K's shard I.
+shard_dir() {
+	if [ "$2" = 0 ]; then
+		echo "$work/$1/test"
+	else
+		echo "$work/$1/test-$(($2 + 1))"
 	fi
-	expect+=("${host_ram_expect[@]}")
-	expects[$k]=$(printf '%s\n' "${expect[@]}")
+}
+# plan_shards K: shard_dir/selftests and shard_dir/initrd.gz of each shard:
+# a copy of K's selftests with only that shard's suites executable.
+plan_shards() {
+	local k=$1 kw=$work/$1 i best w n t d
+	local -a load
+	for ((i = 0; i < shards; i++)); do
+		d=$(shard_dir "$k" "$i")
+		mkdir -p "$d"
+		cp -a "$kw/selftests" "$d/selftests"
+		find "$d/selftests" -maxdepth 1 -type f -perm -u+x -delete
+		load[i]=0
+	done
+	load[0]=${weight[amdx_test]:-20}
+	while read -r w n; do
+		best=0
+		for ((i = 1; i < shards; i++)); do
+			[ "${load[i]}" -ge "${load[best]}" ] || best=$i
+		done
+		load[best]=$((load[best] + w))
+		cp -a "$kw/selftests/$n" "$(shard_dir "$k" "$best")/selftests/"
+	done < <(for t in "$kw/selftests"/*; do
+			[ -f "$t" ] && [ -x "$t" ] || continue
+			n=${t##*/}
+			echo "${weight[$n]:-20} $n"
+		done | sort -k1,1nr -k2,2)
+	for ((i = 0; i < shards; i++)); do
+		d=$(shard_dir "$k" "$i")
+		mkdir -p "$d/mods"
+		cp -a "$kw/mods/." "$d/mods/"
+		[ "$i" = 0 ] || rm -f "$d/mods/amdx_test.ko"
+		"$here/mkinitramfs.sh" "$d/initrd.gz" "$d/mods" "$d/selftests" \
+			"${bins[@]}"
+	done
+}
+step "initramfs ($shards shards per kernel)"
+declare -A expects
+vm_jobs=()
+for k in "${kernels[@]}"; do
+	plan_shards "$k"
+	for ((i = 0; i < shards; i++)); do
+		d=$(shard_dir "$k" "$i")
+		mapfile -t expect < <(selftest_expect "$d/selftests")
+		[ "$i" != 0 ] || expect+=("${kunit_expect[@]}")
+		[ ${#expect[@]} != 0 ] || continue
+		expect+=("${host_ram_expect[@]}")
+		expects[$k/$i]=$(printf '%s\n' "${expect[@]}")
+		vm_jobs+=("$k $i")
+	done
 done
-# The test kernel VMs one after the other: two at once on 2 cores took
-# 1195 and 1121 s against 437 and 435 s one after the other.
-# They are the run's critical path, so they run at nice -10 (as root):
+if [ ${#vm_jobs[@]} = 0 ]; then
+	echo "amdx: no suite named ${suites[*]}" >&2
+	exit 2
+fi
+
+# test_vm K I EXPECT...: the test kernel VM of K's shard I, then its
+# report.
+test_vm() {
+	local k=$1 d label
+	d=$(shard_dir "$k" "$2")
+	label=$k/${d##*/}
+	shift 2
+	step "$label test kernel VM (host load: $(cut -d' ' -f1-3 /proc/loadavg))"
+	"$here/run-qemu.sh" "${kdirs[$k]}/arch/x86/boot/bzImage" "$d/initrd.gz" \
+		check "$d" "${AMDX_VM_STALL:-900}" || true
+	step "$label test kernel VM ended: QEMU $(cat "$d/time" 2>/dev/null)"
+	"$here/collect.py" "${kdirs[$k]}/tools/testing/kunit" "$d" \
+		--label "$label" "$@" > "$d/report" || true
+	grep -v '^counts:' "$d/report"
+	report_fails "$d/report"
+	add_counts "$(grep '^counts:' "$d/report")"
+}
+# The test kernel VMs are the run's critical path.  Two workers take
+# the kernel/shard jobs in order: the first from the start, beside the
+# host lane; the second once the lane is done (three VMs' worth of work
+# at once on 2 cores: two test VMs and the lane took 1195 and 1121 s
+# against 437 and 435 s one after the other).  Each VM runs at nice -10
+# (as root):
 # the host lane beside them (make -j2 builds, sphinx, the stock and
 # amdgpu VMs) then takes the core they leave instead of half of theirs;
 # at nice 0 it slowed the first test VM from 429 to 625 s
 # (testing-measurements, "Where a test VM's time goes").  Raising them,
 # not lowering the lane, keeps the lane level with outside load
 # (make check-loaded's hogs) instead of starving behind it.
+# vm_claim: the index of the next job in vm_jobs, or nothing when none
+# is left.
+vm_claim() {
+	local fd i
+	exec {fd}>> "$work/vm-jobs.lock"
+	flock "$fd"
+	i=$(cat "$work/vm-jobs.next" 2> /dev/null || echo 0)
+	echo $((i + 1)) > "$work/vm-jobs.next"
+	exec {fd}>&-
+	[ "$i" -lt ${#vm_jobs[@]} ] || return 1
+	echo "$i"
+}
 test_vms() {
-	local k expect
+	local i expect
 	renice -n -10 -p "$BASHPID" > /dev/null 2>&1 || true
-	for k in "${kernels[@]}"; do
-		mapfile -t expect <<< "${expects[$k]}"
-		test_vm "$k" "${expect[@]}"
+	while i=$(vm_claim); do
+		# shellcheck disable=SC2086
+		set -- ${vm_jobs[i]}
+		mapfile -t expect <<< "${expects[$1/$2]}"
+		test_vm "$1" "$2" "${expect[@]}"
 	done
 }
 
@@ -334,11 +419,14 @@ fi
 # The test kernel VMs in the background; beside them, one after the
 # other, the host's checks, DKMS and the stock kernel VMs, the amdgpu
 # provider: a test VM keeps about one of the 2 cores busy (its QEMU's CPU
-# time is in each "VM ended" step line).
+# time is in each "VM ended" step line).  Then a second worker takes the
+# test VM jobs left.
 bg tests test_vms
 host_checks
 stock_runs
 amdgpu_provider
 step "waiting for the test kernel VMs"
+bg tests2 test_vms
 bg_report tests
+bg_report tests2
 finish
