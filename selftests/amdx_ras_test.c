@@ -1000,6 +1000,61 @@ TEST_F(ras, reset_scope_names_the_hive)
 	dev_down(&peer);
 }
 
+/*
+ * The amdgpu provider's resets as the scope queries see them
+ * (Documentation/amdgpu.rst, "Resets: what the provider declares"): a
+ * device reset is amdgpu's mode 1 on an MI300X, estimated at SMU 13's
+ * fixed 500 ms wait, and takes the device alone although a second GPU
+ * sits below the same PCIe switch (amdgpu's resets are no secondary bus
+ * reset); amdx can ask amdgpu for no queue, pipe or partition reset.
+ * Before the provider declared its resets the estimate was amdx's
+ * default (5000 ms).
+ */
+TEST_F(ras, amdgpu_reset_plan_is_amdgpus)
+{
+	static const __u32 absent[] = {
+		AMDX_RECOVER_QUEUE, AMDX_RECOVER_PIPE, AMDX_RECOVER_PARTITION,
+	};
+	struct ras_dev peer = { .fd = -1, .ctl = -1 };
+	struct amdx_recovery r;
+	struct amdx_reset_scope scope = {};
+	__u32 size = sizeof(scope), i;
+
+	if (!amdx_provider_is_amdgpu())
+		SKIP(return, "the amdgpu provider's declaration (amdx_sim's reset profiles are amdx_recovery_test's)");
+	dev_down(&self->d);
+	dev_up(_metadata, &self->d, self->d.sim_id, "model=mi300x vram=64 switch=1");
+	dev_up(_metadata, &peer, self->d.sim_id + 1, "model=mi300x vram=64 switch=1");
+
+	memset(&r, 0, sizeof(r));
+	r.action = AMDX_RECOVER_DEVICE;
+	r.partition = AMDX_RAS_PARTITION_ALL;
+	r.vf = AMDX_VF_NONE;
+	ASSERT_EQ(0, amdx_ioctl(self->d.fd, AMDX_IOC_RECOVERY_PLAN, &r));
+	EXPECT_EQ(AMDX_RECOVER_DEVICE, r.action);
+	EXPECT_EQ(500, r.est_ms);
+	EXPECT_EQ(1, r.num_devices);
+	if (self->d.id < 64)
+		EXPECT_EQ(1ULL << self->d.id, r.devices);
+	ASSERT_EQ(0, amdx_query(self->d.fd, AMDX_QUERY_RESET_SCOPE, 0, &scope,
+				&size));
+	EXPECT_EQ(1, scope.num_devices);
+	EXPECT_EQ(self->d.id, scope.devices[0]);
+
+	for (i = 0; i < sizeof(absent) / sizeof(absent[0]); i++) {
+		memset(&r, 0, sizeof(r));
+		r.action = absent[i];
+		r.partition = absent[i] == AMDX_RECOVER_PARTITION ? 0 :
+			      AMDX_RAS_PARTITION_ALL;
+		r.vf = AMDX_VF_NONE;
+		/* PLAN previews any action; RUN refuses these before any step. */
+		EXPECT_EQ(-EOPNOTSUPP,
+			  amdx_ioctl(self->d.fd, AMDX_IOC_RECOVERY_RUN, &r))
+			TH_LOG("action %u", absent[i]);
+	}
+	dev_down(&peer);
+}
+
 /* Unprivileged callers may query but not change anything. */
 TEST_F(ras, unprivileged_gets_eperm_but_may_query)
 {

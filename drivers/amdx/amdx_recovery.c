@@ -120,12 +120,15 @@ struct amdx_recovery_ctx {
 	};
 };
 
-/* The resets a device declares, or those its ops allow. */
+/*
+ * The resets a device declares, or without a declaration (AMDX_RESET_F_CAPS
+ * clear, no caps) those its ops allow.
+ */
 static u32 amdx_recovery_caps(const struct amdx_device *adev)
 {
 	u32 caps = adev->desc.reset_caps & AMDX_RECOVER_CAP_ALL;
 
-	if (!caps) {
+	if (!caps && !(adev->desc.reset_flags & AMDX_RESET_F_CAPS)) {
 		if (adev->ops->queue_reset)
 			caps |= AMDX_RECOVER_CAP_QUEUE | AMDX_RECOVER_CAP_PIPE;
 		if (adev->ops->partition_reset)

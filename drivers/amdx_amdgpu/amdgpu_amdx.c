@@ -76,6 +76,7 @@
 #include "amdgpu_ras_eeprom.h"
 #include "amdgpu_reset.h"
 #include "amdgpu_xcp.h"
+#include "smu_v13_0.h"
 #include "kfd_priv.h"
 #include "amdgpu_amdx.h"
 #include "amdgpu_amdx_kunit.h"
@@ -995,6 +996,88 @@ static void amdgpu_amdx_ras_blocks(struct amdgpu_device *adev, u32 num_xcc,
 	}
 }
 
+/*
+ * What a device reset waits for at least, in ms: the fixed waits of
+ * amdgpu's reset of an MP1 13.0.6/13.0.14 (MI300) device, by the method
+ * amdgpu picks (soc15_asic_reset_method()).  Mode 1:
+ * smu_v13_0_6_mode1_reset() (smu_v13_0_6_ppt.c) sleeps
+ * SMU13_MODE1_RESET_WAIT_TIME_IN_MS (smu_v13_0.h) after the SMU's
+ * GfxDeviceDriverReset; mode 2: smu_v13_0_6_mode2_reset() sleeps 200 ms
+ * before it restores the config space.  A floor, not the whole reset: the
+ * waits bounded by a timeout and the re-init after them are not modelled.
+ */
+#define AMDGPU_AMDX_MODE2_RESET_MS	200
+
+/* @adev's reset figure by amdgpu's method; 0 (amdx's default) for others. */
+static u32 amdgpu_amdx_reset_ms(struct amdgpu_device *adev)
+{
+	if (!adev->asic_funcs || !adev->asic_funcs->reset_method)
+		return 0;
+	switch (amdgpu_asic_reset_method(adev)) {
+	case AMD_RESET_METHOD_MODE1:
+		return SMU13_MODE1_RESET_WAIT_TIME_IN_MS;
+	case AMD_RESET_METHOD_MODE2:
+		return AMDGPU_AMDX_MODE2_RESET_MS;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * The PCIe switch above @pdev, as an id unique per switch (its upstream
+ * port's domain, bus and devfn), 0 when @pdev is on a root port: the
+ * first switch, upstream and downstream port, that is not the GPU's own;
+ * an AMD switch internal to the GPU is passed over, as
+ * amdgpu_device_get_aspm_pdev() (amdgpu_device.c) does for the link.
+ * Domains above 0xffff share ids modulo 0x10000.
+ */
+static u32 amdgpu_amdx_pci_switch(struct pci_dev *pdev)
+{
+	struct pci_dev *ds, *us = pdev;
+
+	while ((ds = pci_upstream_bridge(us))) {
+		if (pci_pcie_type(ds) != PCI_EXP_TYPE_DOWNSTREAM)
+			return 0;
+		us = pci_upstream_bridge(ds);
+		if (!us || pci_pcie_type(us) != PCI_EXP_TYPE_UPSTREAM)
+			return 0;
+		if (us->vendor == PCI_VENDOR_ID_ATI ||
+		    us->vendor == PCI_VENDOR_ID_AMD)
+			continue;
+		return (u32)(pci_domain_nr(us->bus) & 0xffff) << 16 |
+		       pci_dev_id(us);
+	}
+	return 0;
+}
+
+/*
+ * The resets amdx may ask of @adev, and what they cost (amdgpu 6.12, GC
+ * 9.4.3/9.4.4; Documentation/amdgpu.rst, "Resets"): a device reset
+ * (amdgpu's recovery, the device_reset op) unless amdgpu's GPU recovery is
+ * off, and with a hive the hive's, which amdgpu runs on every member at
+ * once (the same figure).  No queue or pipe reset: amdgpu runs them only
+ * from its own hang detection, with no entry for a queue amdx would name;
+ * no partition reset and no VF in 6.12.  No secondary bus reset: amdgpu's
+ * mode 1 and mode 2 are the SMU's resets of the device alone, so the
+ * switch above it widens no reset.
+ */
+static void amdgpu_amdx_reset_desc(struct amdgpu_device *adev,
+				   struct amdx_device_desc *desc)
+{
+	u32 ms = amdgpu_amdx_reset_ms(adev);
+
+	desc->reset_flags = AMDX_RESET_F_CAPS;
+	desc->pci_switch = amdgpu_amdx_pci_switch(adev->pdev);
+	if (!amdgpu_device_should_recover_gpu(adev))
+		return;
+	desc->reset_caps = AMDX_RECOVER_CAP_DEVICE;
+	desc->reset_ms[AMDX_RECOVER_DEVICE] = ms;
+	if (desc->hive_id) {
+		desc->reset_caps |= AMDX_RECOVER_CAP_HIVE;
+		desc->reset_ms[AMDX_RECOVER_HIVE] = ms;
+	}
+}
+
 /**
  * struct amdgpu_amdx_desc - what amdx is told of a device
  * @desc: the description.
@@ -1060,6 +1143,7 @@ static int amdgpu_amdx_describe(struct amdgpu_device *adev,
 		amdx_amdgpu_compute_modes(num_xcc, adev->gmc.num_mem_partitions);
 	desc->supported_memory_modes = BIT(amdgpu_amdx_memory_mode(adev));
 	desc->ras_blocks = d->blocks;
+	amdgpu_amdx_reset_desc(adev, desc);
 
 	ret = amdgpu_amdx_badpages(adev, &d->table, &len);
 	if (ret) {
@@ -1152,6 +1236,8 @@ void amdgpu_amdx_rma(struct amdgpu_device *adev)
 	amdgpu_amdx_rma_drop(adev->dev);
 	if (amdgpu_amdx_describe(adev, &d))
 		return;
+	/* amdgpu runs nothing on the board: no reset either. */
+	d.desc.reset_caps = 0;
 	r = kzalloc(sizeof(*r), GFP_KERNEL);
 	if (!r)
 		goto out;

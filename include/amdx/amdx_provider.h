@@ -50,6 +50,11 @@ struct amdx_ras_block_info {
  */
 /* A device reset is a secondary bus reset of its PCIe switch's port. */
 #define AMDX_RESET_F_SBR		BIT(0)
+/*
+ * @reset_caps is all the device can do, even when 0 (no reset at all):
+ * not derived from its ops.
+ */
+#define AMDX_RESET_F_CAPS		BIT(1)
 
 /**
  * struct amdx_device_desc - what a provider knows about a device at birth
@@ -80,7 +85,8 @@ struct amdx_ras_block_info {
  * @badpages_len: bytes at @badpages.
  * @reset_caps: %AMDX_RECOVER_CAP_*, the resets the device can carry out;
  *	0: those its ops provide (@partition_reset, @vf_flr, @device_reset;
- *	hive for a device in a hive).
+ *	hive for a device in a hive), unless @reset_flags has
+ *	%AMDX_RESET_F_CAPS.
  * @pci_switch: the PCIe switch above the device, an id the provider keeps
  *	unique per switch; 0 on a root port.
  * @reset_flags: %AMDX_RESET_F_*.

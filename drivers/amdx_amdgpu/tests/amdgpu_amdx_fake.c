@@ -20,14 +20,16 @@
  * amdx_sim bus's syntax, so that amdx's own kselftests run against the
  * amdgpu provider (AMDX_TEST_PROVIDER=amdgpu, selftests/amdx_selftest.h)::
  *
- *    echo "ID [model=mi300x|mi300a|mi308x] [vram=MiB]" \
+ *    echo "ID [model=mi300x|mi300a|mi308x] [vram=MiB] [switch=S]" \
  *        > /sys/kernel/debug/amdgpu_amdx_fake/new_device
  *    echo ID > /sys/kernel/debug/amdgpu_amdx_fake/del_device
  *
  * new_device runs the provider's real amdgpu_amdx_init() on the new fake,
  * which registers it with amdx (PCI address as amdx_sim gives device ID);
  * del_device runs amdgpu_amdx_fini() and amdgpu_amdx_free() as amdgpu's
- * removal does.  Its RAS is gfx's only: UMC's ACA banks
+ * removal does.  ``switch=S`` (1 .. FAKE_MAX_SWITCH) places it below fake
+ * PCIe switch S (fake_gpu_place()), with the other fakes of that switch;
+ * without it the fake sits on the root bus.  Its RAS is gfx's only: UMC's ACA banks
  * (fake_gpu_enable_aca()) serve the KUnit suites, whose stubs stand in
  * for the PSP and the VRAM manager UMC 12 calls.  The amdx_sim keys the fake cannot be (``hive``,
  * ``max_vfs`` above 0, ``without``) fail with -EOPNOTSUPP and a log line
@@ -538,6 +540,168 @@ static void fake_free_ras_list(struct amdgpu_device *adev)
 	}
 }
 
+/*
+ * amdgpu's reset method for the fake: what soc15_asic_reset_method()
+ * picks for MP1 13.0.6 with amdgpu.reset_method and amdgpu.gpu_recovery
+ * at their defaults, mode 2 for an APU and mode 1 otherwise (the fake sets
+ * no MP1 version: amdgpu's EEPROM code would then expect an I2C bus).
+ */
+static enum amd_reset_method fake_reset_method(struct amdgpu_device *adev)
+{
+	return adev->flags & AMD_IS_APU ? AMD_RESET_METHOD_MODE2 :
+	       AMD_RESET_METHOD_MODE1;
+}
+
+static const struct amdgpu_asic_funcs fake_asic_funcs = {
+	.reset_method = fake_reset_method,
+};
+
+/*
+ * The fake PCI hierarchy: a root bus (0), and per switch S (1 ..
+ * FAKE_MAX_SWITCH) a root port 00:S.1, the link below it (bus S * 0x10)
+ * with the switch's upstream port on it (device 0, a Broadcom PEX89000),
+ * and the switch's internal bus (S * 0x10 + 1), where each fake placed
+ * below the switch gets a downstream port of its own.  Never registered
+ * with the PCI core: only pci_upstream_bridge() and pci_pcie_type() walk
+ * it, as the provider reads a real one.
+ */
+struct fake_pci_switch {
+	struct pci_dev rp;
+	struct pci_bus link;
+	struct pci_dev us;
+	struct pci_bus internal;
+	bool ready;
+};
+
+/**
+ * struct fake_pci_path - a fake's own ports and buses
+ * @port: its downstream port of a switch, or its root port.
+ * @below: the bus below @port.
+ * @ius: the upstream port of the GPU's own switch.
+ * @ibus: that switch's internal bus.
+ * @ids: its downstream port.
+ * @gpu: the bus below @ids, the GPU's with its own switch.
+ */
+struct fake_pci_path {
+	struct pci_dev port;
+	struct pci_bus below;
+	struct pci_dev ius;
+	struct pci_bus ibus;
+	struct pci_dev ids;
+	struct pci_bus gpu;
+};
+
+#define FAKE_VENDOR_BROADCOM	0x1000
+#define FAKE_DEVICE_PEX89000	0xc030
+
+#ifdef CONFIG_X86
+/* pci_domain_nr() reads the bus's sysdata: domain 0. */
+static struct pci_sysdata fake_sysdata;
+#define FAKE_SYSDATA	(&fake_sysdata)
+#else
+#define FAKE_SYSDATA	NULL
+#endif
+static struct pci_bus fake_root_bus = { .sysdata = FAKE_SYSDATA };
+static struct fake_pci_switch fake_switches[FAKE_MAX_SWITCH];
+static DEFINE_MUTEX(fake_pci_lock);	/* fake_switches' set-up */
+
+static void fake_pci_bus(struct pci_bus *bus, struct pci_bus *parent,
+			 struct pci_dev *self, u8 number)
+{
+	bus->parent = parent;
+	bus->self = self;
+	bus->number = number;
+	bus->sysdata = FAKE_SYSDATA;
+}
+
+static void fake_pci_port(struct pci_dev *port, struct pci_bus *bus,
+			  unsigned int devfn, u16 vendor, int type)
+{
+	port->bus = bus;
+	port->devfn = devfn;
+	port->vendor = vendor;
+	port->pcie_cap = 0x40;
+	port->pcie_flags_reg = type << 4;
+}
+
+/* Switch @sw (1 .. FAKE_MAX_SWITCH), set up at its first use. */
+static struct fake_pci_switch *fake_pci_switch(u32 sw)
+{
+	struct fake_pci_switch *s = &fake_switches[sw - 1];
+
+	mutex_lock(&fake_pci_lock);
+	if (!s->ready) {
+		fake_pci_port(&s->rp, &fake_root_bus, PCI_DEVFN(sw, 1),
+			      PCI_VENDOR_ID_AMD, PCI_EXP_TYPE_ROOT_PORT);
+		fake_pci_bus(&s->link, &fake_root_bus, &s->rp, sw * 0x10);
+		fake_pci_port(&s->us, &s->link, 0, FAKE_VENDOR_BROADCOM,
+			      PCI_EXP_TYPE_UPSTREAM);
+		s->us.device = FAKE_DEVICE_PEX89000;
+		fake_pci_bus(&s->internal, &s->link, &s->us, sw * 0x10 + 1);
+		s->ready = true;
+	}
+	mutex_unlock(&fake_pci_lock);
+	return s;
+}
+
+/**
+ * fake_switch_id() - the id a provider reading the PCI topology should
+ *	give fake switch @sw
+ * @sw: 1 .. FAKE_MAX_SWITCH.
+ *
+ * Return: domain 0, its upstream port's bus and devfn.
+ */
+u32 fake_switch_id(u32 sw)
+{
+	return PCI_DEVID(sw * 0x10, 0);
+}
+
+/**
+ * fake_gpu_place() - put a fake below a PCIe switch or a root port
+ * @f: a fake of fake_gpu_create(), not yet registered with amdx.
+ * @sw: the switch (1 .. FAKE_MAX_SWITCH; fakes may share one), or 0 for a
+ *	root port of its own.
+ * @own_switch: the GPU sits below a switch of its own (AMD's upstream and
+ *	downstream port, as some dGPUs integrate) below that.
+ *
+ * Return: 0, -EINVAL for a switch out of range, -ENOMEM.
+ */
+int fake_gpu_place(struct fake_gpu *f, u32 sw, bool own_switch)
+{
+	struct fake_pci_path *p;
+	struct pci_bus *top;
+
+	if (sw > FAKE_MAX_SWITCH || f->pci)
+		return -EINVAL;
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	if (sw) {
+		struct fake_pci_switch *s = fake_pci_switch(sw);
+
+		fake_pci_port(&p->port, &s->internal, PCI_DEVFN(0, 0),
+			      FAKE_VENDOR_BROADCOM, PCI_EXP_TYPE_DOWNSTREAM);
+		fake_pci_bus(&p->below, &s->internal, &p->port, sw * 0x10 + 2);
+	} else {
+		fake_pci_port(&p->port, &fake_root_bus, PCI_DEVFN(0x1f, 1),
+			      PCI_VENDOR_ID_AMD, PCI_EXP_TYPE_ROOT_PORT);
+		fake_pci_bus(&p->below, &fake_root_bus, &p->port, 0xf0);
+	}
+	top = &p->below;
+	if (own_switch) {
+		fake_pci_port(&p->ius, top, 0, PCI_VENDOR_ID_ATI,
+			      PCI_EXP_TYPE_UPSTREAM);
+		fake_pci_bus(&p->ibus, top, &p->ius, top->number + 1);
+		fake_pci_port(&p->ids, &p->ibus, 0, PCI_VENDOR_ID_ATI,
+			      PCI_EXP_TYPE_DOWNSTREAM);
+		fake_pci_bus(&p->gpu, &p->ibus, &p->ids, top->number + 2);
+		top = &p->gpu;
+	}
+	f->pci = p;
+	f->adev->pdev->bus = top;
+	return 0;
+}
+
 /**
  * fake_gpu_destroy() - free a fake device
  * @f: a fake of fake_gpu_create(), or NULL; its provider data freed.
@@ -578,6 +742,7 @@ void fake_gpu_destroy(struct fake_gpu *f)
 		kfree_const(adev->pdev->dev.kobj.name);
 		kfree(adev->pdev);
 	}
+	kfree(f->pci);
 	kfree(f->gfx_ras);
 	mutex_destroy(&f->bank_lock);
 	kvfree(adev);
@@ -646,12 +811,15 @@ struct fake_gpu *fake_gpu_create(u32 num_xcc, int nps, int mode,
 	if (ret)
 		goto fail;
 	ret = -ENOMEM;
+	/* On the root bus until fake_gpu_place() moves it. */
+	pdev->bus = &fake_root_bus;
 	pdev->vendor = PCI_VENDOR_ID_ATI;
 	pdev->device = num_xcc == 6 ? 0x74a0 : num_xcc == 4 ? 0x74a2 : 0x74a1;
 	if (num_xcc == 6)
 		adev->flags |= AMD_IS_APU;
 	adev->unique_id = atomic64_inc_return(&serial);
 	adev->ip_versions[GC_HWIP][0] = IP_VERSION(9, 4, 3);
+	adev->asic_funcs = &fake_asic_funcs;
 	adev->gfx.xcc_mask = GENMASK(num_xcc - 1, 0);
 	adev->gfx.num_xcc_per_xcp = f->xccs_per_xcp;
 	adev->gfx.funcs = &fake_gfx_funcs;
@@ -768,7 +936,7 @@ static void fake_user_bdf(u32 id, char *bdf, size_t len)
  * One key=value of new_device: 0, -EINVAL for garbage, -EOPNOTSUPP for
  * what amdx_sim models and the fake cannot be.
  */
-static int fake_user_param(char *tok, u32 *num_xcc, u32 *vram_mib)
+static int fake_user_param(char *tok, u32 *num_xcc, u32 *vram_mib, u32 *sw)
 {
 	char *val = strchr(tok, '=');
 	u64 v;
@@ -797,6 +965,12 @@ static int fake_user_param(char *tok, u32 *num_xcc, u32 *vram_mib)
 					      val, FAKE_VRAM_MAX_MIB);
 		return 0;
 	}
+	if (!strcmp(tok, "switch")) {
+		if (kstrtou32(val, 10, sw) || !*sw || *sw > FAKE_MAX_SWITCH)
+			return fake_param_err(-EINVAL, "invalid switch '%s' (1..%u)",
+					      val, FAKE_MAX_SWITCH);
+		return 0;
+	}
 	if (!strcmp(tok, "hive")) {
 		if (kstrtou64(val, 16, &v))
 			return fake_param_err(-EINVAL, "invalid hive '%s' (hex)", val);
@@ -820,7 +994,7 @@ static int fake_user_param(char *tok, u32 *num_xcc, u32 *vram_mib)
 
 static int fake_user_new(char *buf)
 {
-	u32 id, num_xcc = 8, vram_mib = FAKE_VRAM_DEFAULT_MIB;
+	u32 id, num_xcc = 8, vram_mib = FAKE_VRAM_DEFAULT_MIB, sw = 0;
 	char name[32], bdf[16];
 	struct fake_gpu *f;
 	char *tok;
@@ -833,7 +1007,7 @@ static int fake_user_new(char *buf)
 	while ((tok = strsep(&buf, " \t\n"))) {
 		if (!*tok)
 			continue;
-		ret = fake_user_param(tok, &num_xcc, &vram_mib);
+		ret = fake_user_param(tok, &num_xcc, &vram_mib, &sw);
 		if (ret)
 			return ret;
 	}
@@ -861,6 +1035,11 @@ static int fake_user_new(char *buf)
 		goto out;
 	}
 	f->id = id;
+	ret = sw ? fake_gpu_place(f, sw, false) : 0;
+	if (ret) {
+		fake_gpu_destroy(f);
+		goto out;
+	}
 	/*
 	 * No UMC here: its ACA banks would make gfx's queries the
 	 * firmware's too, and UMC 12 calls the PSP and the VRAM manager,

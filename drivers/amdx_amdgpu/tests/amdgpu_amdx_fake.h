@@ -32,6 +32,11 @@ extern const struct aca_info umc_v12_0_aca_info;
 /* amdgpu's gfx ACA bank parser (gfx_v9_4_3.c; global by the test patch). */
 extern const struct aca_info gfx_v9_4_3_aca_info;
 
+/* PCIe switches a fake can be placed under (fake_gpu_place()). */
+#define FAKE_MAX_SWITCH	8
+
+struct fake_pci_path;
+
 /* AIDs a fake's gfx banks can name (MI300X has four). */
 #define FAKE_MAX_AIDS	8
 
@@ -85,6 +90,13 @@ extern const struct aca_info gfx_v9_4_3_aca_info;
  * @rma_xdev: the amdx device it flagged last.
  * @node: in the list of user-visible fakes (amdgpu_amdx_fake.c).
  * @id: a user-visible fake's id.
+ * @pci: its ports and buses below a fake switch or root port
+ *	(fake_gpu_place()), or NULL: on the root bus.
+ * @reset_caps: the registration's &amdx_device_desc.reset_caps (the KUnit
+ *	suites' capture, as @compute_modes).
+ * @reset_flags: its reset_flags.
+ * @pci_switch: its pci_switch.
+ * @reset_ms: its reset_ms.
  */
 struct fake_gpu {
 	struct amdgpu_device *adev;
@@ -127,6 +139,11 @@ struct fake_gpu {
 	struct amdx_device *rma_xdev;
 	struct list_head node;
 	u32 id;
+	struct fake_pci_path *pci;
+	u32 reset_caps;
+	u32 reset_flags;
+	u32 pci_switch;
+	u32 reset_ms[AMDX_RECOVER_HIVE + 1];
 };
 
 /* &fake_gpu.resets: a DEVICE_RESET_BEGIN (an end carries 0 or -errno). */
@@ -138,6 +155,8 @@ struct fake_gpu *fake_gpu_create(u32 num_xcc, int nps, int mode,
 void fake_gpu_destroy(struct fake_gpu *f);
 struct fake_gpu *fake_gpu_of(struct amdgpu_device *adev);
 int fake_xccs_per_xcp(u32 num_xcc, int mode);
+int fake_gpu_place(struct fake_gpu *f, u32 sw, bool own_switch);
+u32 fake_switch_id(u32 sw);
 
 /* What a UMC ACA bank reports (fake_umc_bank()). */
 enum fake_umc_error {

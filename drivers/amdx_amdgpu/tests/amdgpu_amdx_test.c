@@ -131,6 +131,10 @@ fake_register(struct amdgpu_device *adev, const struct amdx_device_desc *desc,
 	f->registered = true;
 	f->compute_modes = desc->supported_compute_modes;
 	f->model = desc->model;
+	f->reset_caps = desc->reset_caps;
+	f->reset_flags = desc->reset_flags;
+	f->pci_switch = desc->pci_switch;
+	memcpy(f->reset_ms, desc->reset_ms, sizeof(f->reset_ms));
 	f->ops = ops;
 	if (desc->badpages_len) {
 		f->badpages = kunit_kmalloc(kunit_get_current_test(),
@@ -508,6 +512,125 @@ static struct kunit_case amdgpu_amdx_reset_cases[] = {
 static struct kunit_suite amdgpu_amdx_reset_suite = {
 	.name = "amdgpu_amdx_reset",
 	.test_cases = amdgpu_amdx_reset_cases,
+};
+
+/*
+ * The resets the provider declares for @f and their figures, each action
+ * up to hive with its expected ms (0: not declared, amdx's default).
+ */
+static void expect_resets(struct kunit *test, struct fake_gpu *f, u32 caps,
+			  u32 device_ms, u32 hive_ms)
+{
+	u32 a;
+
+	KUNIT_ASSERT_TRUE(test, f->registered);
+	KUNIT_EXPECT_EQ_MSG(test, f->reset_caps, caps,
+			    "declared resets %#x, amdgpu runs %#x",
+			    f->reset_caps, caps);
+	/* Explicit even when none: not derived from the ops. */
+	KUNIT_EXPECT_EQ(test, f->reset_flags, AMDX_RESET_F_CAPS);
+	for (a = 0; a <= AMDX_RECOVER_HIVE; a++)
+		KUNIT_EXPECT_EQ_MSG(test, f->reset_ms[a],
+				    a == AMDX_RECOVER_DEVICE ? device_ms :
+				    a == AMDX_RECOVER_HIVE ? hive_ms : 0,
+				    "reset_ms[%u]", a);
+}
+
+/*
+ * An MI300X: amdgpu's mode 1 reset, whose fixed wait is SMU 13's
+ * SMU13_MODE1_RESET_WAIT_TIME_IN_MS after the SMU's reset message
+ * (smu_v13_0_6_mode1_reset()); no queue, pipe or partition reset amdx
+ * could ask for.
+ */
+static void scope_mi300x_resets_are_amdgpus_mode1(struct kunit *test)
+{
+	struct fake_gpu *f = fake_gpu_new(test, 8, AMDGPU_NPS1_PARTITION_MODE,
+					  AMDGPU_SPX_PARTITION_MODE);
+
+	fake_provider_init(test, f);
+	expect_resets(test, f, AMDX_RECOVER_CAP_DEVICE, 500, 0);
+}
+
+/* An MI300A, an APU: amdgpu's mode 2 reset and its 200 ms wait. */
+static void scope_mi300a_resets_are_amdgpus_mode2(struct kunit *test)
+{
+	struct fake_gpu *f = fake_gpu_new(test, 6, AMDGPU_NPS1_PARTITION_MODE,
+					  AMDGPU_SPX_PARTITION_MODE);
+
+	fake_provider_init(test, f);
+	expect_resets(test, f, AMDX_RECOVER_CAP_DEVICE, 200, 0);
+}
+
+/* In a hive amdgpu resets every member at once: the hive's figure too. */
+static void scope_hive_member_resets_its_hive(struct kunit *test)
+{
+	struct fake_gpu *f = fake_gpu_new(test, 8, AMDGPU_NPS1_PARTITION_MODE,
+					  AMDGPU_SPX_PARTITION_MODE);
+
+	f->adev->gmc.xgmi.hive_id = 0x5a17e;
+	f->adev->gmc.xgmi.num_physical_nodes = 8;
+	fake_provider_init(test, f);
+	expect_resets(test, f,
+		      AMDX_RECOVER_CAP_DEVICE | AMDX_RECOVER_CAP_HIVE, 500,
+		      500);
+}
+
+/*
+ * amdgpu.gpu_recovery=0: the device_reset op refuses, so no reset is
+ * declared, and the declaration says so (not derived from the ops).
+ */
+static void scope_no_reset_without_gpu_recovery(struct kunit *test)
+{
+	struct fake_gpu *f = fake_gpu_new(test, 8, AMDGPU_NPS1_PARTITION_MODE,
+					  AMDGPU_SPX_PARTITION_MODE);
+	int saved = amdgpu_gpu_recovery;
+
+	amdgpu_gpu_recovery = 0;
+	fake_provider_init(test, f);
+	amdgpu_gpu_recovery = saved;
+	expect_resets(test, f, 0, 0, 0);
+}
+
+/* A fake placed as @sw and @own (fake_gpu_place()), registered. */
+static u32 switch_of(struct kunit *test, u32 sw, bool own)
+{
+	struct fake_gpu *f = fake_gpu_new(test, 8, AMDGPU_NPS1_PARTITION_MODE,
+					  AMDGPU_SPX_PARTITION_MODE);
+
+	KUNIT_ASSERT_EQ(test, 0, fake_gpu_place(f, sw, own));
+	fake_provider_init(test, f);
+	KUNIT_ASSERT_TRUE(test, f->registered);
+	return f->pci_switch;
+}
+
+/*
+ * The switch comes from the PCI topology: GPUs below one switch share its
+ * id, another switch has another, a GPU on a root port has none, and a
+ * switch internal to the GPU (AMD's ports) is passed over.
+ */
+static void scope_switch_from_the_pci_topology(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, fake_switch_id(1), switch_of(test, 1, false));
+	KUNIT_EXPECT_EQ(test, fake_switch_id(1), switch_of(test, 1, true));
+	KUNIT_EXPECT_EQ(test, fake_switch_id(2), switch_of(test, 2, false));
+	KUNIT_EXPECT_NE(test, fake_switch_id(1), fake_switch_id(2));
+	KUNIT_EXPECT_NE(test, 0, fake_switch_id(1));
+	KUNIT_EXPECT_EQ(test, 0, switch_of(test, 0, false));
+	KUNIT_EXPECT_EQ(test, 0, switch_of(test, 0, true));
+}
+
+static struct kunit_case amdgpu_amdx_scope_cases[] = {
+	KUNIT_CASE(scope_mi300x_resets_are_amdgpus_mode1),
+	KUNIT_CASE(scope_mi300a_resets_are_amdgpus_mode2),
+	KUNIT_CASE(scope_hive_member_resets_its_hive),
+	KUNIT_CASE(scope_no_reset_without_gpu_recovery),
+	KUNIT_CASE(scope_switch_from_the_pci_topology),
+	{}
+};
+
+static struct kunit_suite amdgpu_amdx_scope_suite = {
+	.name = "amdgpu_amdx_scope",
+	.test_cases = amdgpu_amdx_scope_cases,
 };
 
 static void fake_kfd_call(char c)
@@ -1803,7 +1926,7 @@ kunit_test_suites(&amdgpu_amdx_partition_suite, &amdgpu_amdx_reset_suite,
 		  &amdgpu_amdx_ras_suite, &amdgpu_amdx_umc_suite,
 		  &amdgpu_amdx_reset_work_suite, &amdgpu_amdx_life_suite,
 		  &amdgpu_amdx_eeprom_suite, &amdgpu_amdx_kfd_suite,
-		  &amdgpu_amdx_replay_suite);
+		  &amdgpu_amdx_replay_suite, &amdgpu_amdx_scope_suite);
 
 /* amdx_badpage_decode(), to read what the provider registered. */
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
