@@ -15,7 +15,7 @@
 
 . "${0%/*}/lib/ktap.sh"
 . "${0%/*}/lib/sim.sh"
-NTESTS=11
+NTESTS=12
 mon=
 sim_block fleet_host || exit 1
 HOST=$SIM_FIRST
@@ -25,6 +25,8 @@ FLEET=$(seq $SIM_FIRST $((SIM_FIRST + SIM_COUNT - 1)))
 S_EXP=$SIM_FIRST		# the exporter's device
 S_HEALTH=$((SIM_FIRST + 4))	# amdx health's device
 S_HTTP=$((SIM_FIRST + 6))	# the exporter over HTTP
+S_LA=$((SIM_FIRST + 1))		# a hive of two: the fabric case
+S_LB=$((SIM_FIRST + 2))
 stop_monitor() {
 	[ -n "$mon" ] && kill "$mon" 2>/dev/null && wait "$mon" 2>/dev/null
 	mon=
@@ -377,5 +379,39 @@ else
 	result "recovery: exporter series and health follow a fault's action: injected, run, cleared"
 fi
 del_dev $S_HEALTH
+
+# ---- fabric: a link that is not up degrades health at both ends, naming
+# the link, and the exporter's amdx_link_state says its state; up again,
+# both clear (fabric.rst).  A width drop on a hive of two: it changes the
+# state at once both ways, with no hold to wait out.
+lf=/sys/kernel/debug/amdx_sim/link_fault
+new_dev $S_LA model=mi300x vram=64 hive=f1e7
+new_dev $S_LB model=mi300x vram=64 hive=f1e7
+a=$(amdx_id $S_LA)
+b=$(amdx_id $S_LB)
+# link_is VALUE: the amdx_link_state series of the link a-b.
+link_is() {
+	amdx exporter --textfile "$tmp/link.prom" || fail "exporter"
+	_l=$(grep "^amdx_link_state{.*device_a=\"$a\".*device_b=\"$b\"" "$tmp/link.prom")
+	[ "${_l##* }" = "$1" ] || fail "amdx_link_state '$_l', expected $1"
+}
+if [ ! -w "$lf" ] || [ -z "$a" ] || [ -z "$b" ]; then
+	skip "fabric: health and exporter follow a link's state" "no $lf or no hive"
+else
+	: > "$tmp/journal"
+	echo "$S_LA $S_LB width 8" > "$lf" || fail "link_fault width 8"
+	link_is 1
+	health_is 0 degraded "$a,$b"
+	jq -r '.devices[].findings[].cause' "$tmp/health.json" > "$tmp/causes"
+	grep -q "^fabric link 0 to device $b degraded (avoid; " "$tmp/causes" &&
+		grep -q "^fabric link 0 to device $a degraded (avoid; " "$tmp/causes" ||
+		fail "health names not the link at both ends: $(cat "$tmp/health.json")"
+	echo "$S_LA $S_LB width 16" > "$lf" || fail "link_fault width 16"
+	link_is 0
+	health_is 0 healthy "$a,$b"
+	result "fabric: health and exporter follow a link's state: degraded naming it, cleared"
+fi
+del_dev $S_LA
+del_dev $S_LB
 
 ktap_exit

@@ -545,8 +545,8 @@ static long resident(int fd, char *p)
 	return n;
 }
 
-/* What the range at @p counts in VRAM (QUERY_HMM_RANGES), -1 if none. */
-static long long counted(int fd, char *p)
+/* The range at @p (QUERY_HMM_RANGES) into *@info; false if none. */
+static bool range_info(int fd, char *p, struct amdx_hmm_range_info *info)
 {
 	char buf[sizeof(struct amdx_query_hmm_ranges) +
 		 LNK_BUFS * sizeof(struct amdx_hmm_range_info)];
@@ -554,11 +554,44 @@ static long long counted(int fd, char *p)
 	__u32 size = sizeof(buf), i;
 
 	if (amdx_query(fd, AMDX_QUERY_HMM_RANGES, 0, q, &size))
-		return -1;
-	for (i = 0; i < q->num_ranges; i++)
-		if (q->ranges[i].start == (uintptr_t)p)
-			return q->ranges[i].resident_pages;
-	return -1;
+		return false;
+	for (i = 0; i < q->num_ranges; i++) {
+		if (q->ranges[i].start == (uintptr_t)p) {
+			*info = q->ranges[i];
+			return true;
+		}
+	}
+	return false;
+}
+
+/* What the range at @p counts in VRAM, -1 if none. */
+static long long counted(int fd, char *p)
+{
+	struct amdx_hmm_range_info info;
+
+	return range_info(fd, p, &info) ? (long long)info.resident_pages : -1;
+}
+
+/* The access set of the range at @p, 0 if none. */
+static __u64 range_access(int fd, char *p)
+{
+	struct amdx_hmm_range_info info;
+
+	return range_info(fd, p, &info) ? info.access : 0;
+}
+
+/* SET_ATTR of @p's access set to @access (fixture indices), -errno. */
+static int set_access(FIXTURE_DATA(lnk) *self, int fd, char *p,
+		      unsigned int access)
+{
+	struct amdx_hmm_attr a = {
+		.start = (uintptr_t)p,
+		.size = LNK_PAGES * getpagesize(),
+		.valid = AMDX_HMM_ATTR_ACCESS,
+		.access = access_ids(self, access),
+	};
+
+	return amdx_ioctl(fd, AMDX_IOC_HMM_SET_ATTR, &a);
 }
 
 /*
@@ -606,7 +639,9 @@ static int other_process(FIXTURE_DATA(lnk) *self, char **p, int ready,
  * other range stays in its VRAM, another process's too; every checksum
  * holds; the other 27 links are untouched and nothing is reset.  While
  * the link storms a placement across it is refused with -ENOLINK and one
- * not crossing it is not; once it is up again the placement goes.
+ * not crossing it is not; so is a SET_ATTR giving device 0 access to
+ * data in device 1's VRAM, while one over link 1-2 goes and one naming
+ * device 0 for data at home goes; once the link is up again both go.
  */
 TEST_F(lnk, replay_storm_moves_exactly_what_crossed_it)
 {
@@ -718,6 +753,18 @@ TEST_F(lnk, replay_storm_moves_exactly_what_crossed_it)
 	m.size = size;
 	m.dest = AMDX_HMM_LOC_SYSTEM;
 	EXPECT_EQ(0, amdx_ioctl(self->d[1].fd, AMDX_IOC_HMM_MIGRATE, &m));
+	/*
+	 * Nor is access across it given to data in VRAM (buffer 3, device
+	 * 1's alone): refused, nothing changed; across link 1-2, given.
+	 */
+	EXPECT_EQ(-ENOLINK, set_access(self, self->d[1].fd, p[3],
+				       1u << 1 | 1u << 0));
+	EXPECT_EQ(access_ids(self, 1u << 1), range_access(self->d[1].fd, p[3]));
+	EXPECT_EQ(LNK_PAGES, resident(self->d[1].fd, p[3]));
+	EXPECT_EQ(0, set_access(self, self->d[1].fd, p[3], 1u << 1 | 1u << 2));
+	/* Data at home may name device 0: it does not cross the link. */
+	EXPECT_EQ(0, set_access(self, self->d[1].fd, p[1], 1u << 1));
+	EXPECT_EQ(0, set_access(self, self->d[1].fd, p[1], 1u << 1 | 1u << 0));
 
 	/* Up again after a quiet window: placements cross it again. */
 	ASSERT_TRUE(wait_state(_metadata, self, 1, L, AMDX_LINK_STATE_UP));
@@ -727,6 +774,10 @@ TEST_F(lnk, replay_storm_moves_exactly_what_crossed_it)
 	EXPECT_EQ(0, amdx_ioctl(self->d[1].fd, AMDX_IOC_HMM_MIGRATE, &m));
 	EXPECT_EQ(LNK_PAGES, m.moved);
 	EXPECT_EQ(LNK_PAGES, resident(self->d[1].fd, p[1]));
+	EXPECT_EQ(0, set_access(self, self->d[1].fd, p[3],
+				1u << 1 | 1u << 2 | 1u << 0));
+	EXPECT_EQ(access_ids(self, 1u << 1 | 1u << 2 | 1u << 0),
+		  range_access(self->d[1].fd, p[3]));
 
 	/* Every checksum holds (reading brings the data home). */
 	for (b = 0; b < LNK_BUFS; b++)

@@ -329,8 +329,11 @@ static void amdx_hmm_pinned_by_others(struct amdx_hmm_ctx *ctx, u64 *pinned,
  * -EFAULT for unmapped memory; -EACCES for PROT_NONE; -EDQUOT when the
  * pins of the fd's owner would exceed half a memory partition or all pins
  * 3/4 of the device's VRAM; -ENOSPC when the fd would hold more than
- * %AMDX_HMM_RANGES_MAX ranges; -EOPNOTSUPP without HMM; -EBADF from
- * another address space; -ENOMEM.
+ * %AMDX_HMM_RANGES_MAX ranges; -ENOLINK when the new access set adds a
+ * device whose fabric link to this one takes no new data to a range with
+ * pages in VRAM (amdx_hmm_link_access(), Documentation/fabric.rst),
+ * before changing anything; -EOPNOTSUPP without HMM; -EBADF from another
+ * address space; -ENOMEM.
  */
 int amdx_ioctl_hmm_set_attr(struct amdx_file *file, void *data)
 {
@@ -339,6 +342,7 @@ int amdx_ioctl_hmm_set_attr(struct amdx_file *file, void *data)
 	struct amdx_device *adev = file->adev;
 	struct amdx_range_attr attr = {};
 	u64 pinned = 0, mine = 0, span, end = args->start + args->size;
+	u64 refused = 0, at = 0;
 	u32 nparts, have = 0, need;
 	LIST_HEAD(pool);
 	bool pin;
@@ -392,6 +396,14 @@ int amdx_ioctl_hmm_set_attr(struct amdx_file *file, void *data)
 		if (ret)
 			goto out_unlock;
 	}
+	if (args->valid & AMDX_HMM_ATTR_ACCESS) {
+		refused = amdx_hmm_link_access(ctx, args->start, end,
+					       args->access, &at);
+		if (refused) {
+			ret = -ENOLINK;
+			goto out_unlock;
+		}
+	}
 	if (!amdx_range_covered(&ctx->ranges, args->start,
 				args->start + args->size) &&
 	    !(args->valid & AMDX_HMM_ATTR_ACCESS)) {
@@ -411,6 +423,8 @@ out_unlock:
 		amdx_dbg_ratelimited(adev,
 				     "hmm set_attr: more than %u ranges on one fd\n",
 				     AMDX_HMM_RANGES_MAX);
+	if (refused)
+		amdx_hmm_link_refuse(adev, "SET_ATTR access", at, refused);
 out_unlock_hmm:
 	mutex_unlock(&adev->hmm.lock);
 out_unlock_mm:

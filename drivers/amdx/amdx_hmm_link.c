@@ -12,8 +12,11 @@
  *
  * While the link asks for anything but *none*, no new data is placed
  * across it: a MIGRATE towards A's VRAM of a span with a range (one that
- * would go to VRAM) naming B fails with ``-ENOLINK`` before moving a page,
- * and the log names the link (amdx_hmm_link_check()).  The core keeps
+ * would go to VRAM) naming B fails with ``-ENOLINK`` before moving a page
+ * (amdx_hmm_link_check()), and so does a SET_ATTR adding B to the access
+ * set of a range with pages in A's VRAM, before changing anything
+ * (amdx_hmm_link_access()); one rule (amdx_hmm_link_blocked()) for both,
+ * and the log names the link (amdx_hmm_link_refuse()).  The core keeps
  * per device the peers whose link asks for that
  * (&amdx_hmm_dev.link_avoid, amdx_hmm_link_avoid()).
  *
@@ -30,6 +33,7 @@
  */
 #include <linux/bitops.h>
 #include <linux/ktime.h>
+#include <linux/lockdep.h>
 #include <linux/mm.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
@@ -64,6 +68,39 @@ void amdx_hmm_link_avoid(struct amdx_device *adev, u32 peer, u32 link,
 		clear_bit(peer, adev->hmm.link_avoid);
 }
 
+/*
+ * The rule, for MIGRATE and SET_ATTR alike: of the devices in @access,
+ * those whose fabric link to @adev takes no new data.  Data in @adev's
+ * VRAM that one of them accesses would cross such a link.
+ */
+static u64 amdx_hmm_link_blocked(struct amdx_device *adev, u64 access)
+{
+	u64 avoid = 0;
+
+	bitmap_to_arr64(&avoid, adev->hmm.link_avoid, AMDX_MAX_DEVICES);
+	return access & avoid;
+}
+
+/**
+ * amdx_hmm_link_refuse() - log a refusal of amdx_hmm_link_blocked()
+ * @adev: the device whose VRAM holds, or would hold, the data.
+ * @what: the operation refused, for the log.
+ * @at: the start of the range refused.
+ * @hit: the devices refused (non-zero); the log names the lowest.
+ *
+ * Return: -ENOLINK.
+ */
+int amdx_hmm_link_refuse(struct amdx_device *adev, const char *what, u64 at,
+			 u64 hit)
+{
+	u32 peer = __ffs64(hit);
+
+	amdx_info_ratelimited(adev, "%s refused: range %#llx: device %u would access it in device %u's VRAM across fabric link %u, which takes no new data\n",
+			      what, at, peer, amdx_device_id(adev),
+			      READ_ONCE(adev->hmm.link_idx[peer]));
+	return -ENOLINK;
+}
+
 /**
  * amdx_hmm_link_check() - MIGRATE's check of the links a placement crosses
  * @ctx: the migrating fd's context.
@@ -81,14 +118,11 @@ int amdx_hmm_link_check(struct amdx_hmm_ctx *ctx, u64 start, u64 end,
 			u32 dest, u32 nparts)
 {
 	struct amdx_device *adev = ctx->adev;
-	u64 avoid = 0, hit = 0, at = 0;
+	u64 hit = 0, at = 0;
 	struct amdx_range *r;
-	u32 peer;
 
-	if (dest == AMDX_HMM_LOC_SYSTEM)
-		return 0;
-	bitmap_to_arr64(&avoid, adev->hmm.link_avoid, AMDX_MAX_DEVICES);
-	if (!avoid)
+	if (dest == AMDX_HMM_LOC_SYSTEM ||
+	    !amdx_hmm_link_blocked(adev, ~0ULL))
 		return 0;
 	spin_lock(&ctx->lock);
 	r = amdx_range_next(&ctx->ranges, start);
@@ -99,7 +133,7 @@ int amdx_hmm_link_check(struct amdx_hmm_ctx *ctx, u64 start, u64 end,
 			if (dest == AMDX_HMM_LOC_PREFERRED &&
 			    r->attr.preferred_loc >= nparts)
 				continue;
-			hit = r->attr.access & avoid;
+			hit = amdx_hmm_link_blocked(adev, r->attr.access);
 			if (hit) {
 				at = r->start;
 				break;
@@ -109,11 +143,51 @@ int amdx_hmm_link_check(struct amdx_hmm_ctx *ctx, u64 start, u64 end,
 	spin_unlock(&ctx->lock);
 	if (!hit)
 		return 0;
-	peer = __ffs64(hit);
-	amdx_info_ratelimited(adev, "MIGRATE to VRAM refused: range %#llx is accessed by device %u across fabric link %u (device %u - device %u), which takes no new data\n",
-			      at, peer, READ_ONCE(adev->hmm.link_idx[peer]),
-			      amdx_device_id(adev), peer);
-	return -ENOLINK;
+	return amdx_hmm_link_refuse(adev, "MIGRATE to VRAM", at, hit);
+}
+
+/**
+ * amdx_hmm_link_access() - SET_ATTR's check of the access it gives
+ * @ctx: the fd's context; the caller holds its lock, so that the check
+ *	and the change are one.
+ * @start: first byte of the span.
+ * @end: one past its last byte.
+ * @access: the span's new access set.
+ * @at: out: the start of the range refused.
+ *
+ * Giving a device access to a range with pages in this device's VRAM
+ * places data across the link between them as a MIGRATE would; access
+ * to data at home crosses no fabric link, and a device the range names
+ * already is no new traffic (a move takes it home).
+ *
+ * Return: the devices refused (amdx_hmm_link_blocked()), 0 if none; the
+ * caller logs them with amdx_hmm_link_refuse() once the lock is dropped.
+ */
+u64 amdx_hmm_link_access(struct amdx_hmm_ctx *ctx, u64 start, u64 end,
+			 u64 access, u64 *at)
+{
+	struct amdx_device *adev = ctx->adev;
+	struct amdx_range *r;
+	u64 hit;
+
+	lockdep_assert_held(&ctx->lock);
+	if (!amdx_hmm_link_blocked(adev, access))
+		return 0;
+	r = amdx_range_next(&ctx->ranges, start);
+	if (!r)
+		return 0;
+	list_for_each_entry_from(r, &ctx->ranges.ranges, node) {
+		if (r->start >= end)
+			break;
+		if (!r->resident)
+			continue;
+		hit = amdx_hmm_link_blocked(adev, access & ~r->attr.access);
+		if (hit) {
+			*at = r->start;
+			return hit;
+		}
+	}
+	return 0;
 }
 
 /*

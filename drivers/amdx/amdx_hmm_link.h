@@ -3,8 +3,8 @@
  * Copyright (C) 2026 The amdx authors
  *
  * HMM across a fabric link (amdx_hmm_link.c): which links take no new
- * data, MIGRATE's check of the links a placement crosses, and moving
- * home what crosses a bad link.
+ * data, MIGRATE's and SET_ATTR's check of the links a placement or an
+ * access crosses, and moving home what crosses a bad link.
  */
 #ifndef _AMDX_HMM_LINK_H_
 #define _AMDX_HMM_LINK_H_
@@ -19,6 +19,10 @@ void amdx_hmm_link_avoid(struct amdx_device *adev, u32 peer, u32 link,
 			 bool avoid);
 int amdx_hmm_link_check(struct amdx_hmm_ctx *ctx, u64 start, u64 end,
 			u32 dest, u32 nparts);
+u64 amdx_hmm_link_access(struct amdx_hmm_ctx *ctx, u64 start, u64 end,
+			 u64 access, u64 *at);
+int amdx_hmm_link_refuse(struct amdx_device *adev, const char *what, u64 at,
+			 u64 hit);
 int amdx_hmm_link_move(struct amdx_device *adev, u32 peer, u64 *moved,
 		       u64 *left);
 #else

@@ -363,8 +363,8 @@ CommandTree::Parts::Parts(Options& opts) {
     auto* pretty_flag =
         app.add_flag("-p,--pretty", pretty, "Pretty-printed JSON output (implies --json)");
     app.add_flag("--csv", csv,
-                 "CSV output of the table views (dev, partition show, vf show, ras show, ps, "
-                 "monitor -i)")
+                 "CSV output of the table views (dev, partition show, vf show, ras show, "
+                 "link show, ps, monitor -i)")
         ->excludes(json_flag)
         ->excludes(pretty_flag);
     app.add_option("-d,--device-node", opts.node, "The amdx control node")->capture_default_str();
@@ -440,13 +440,15 @@ int CommandTree::run(Options& opts, std::ostream& out, std::ostream& err) const 
                                                      "amdx ras",
                                                      "amdx ras show",
                                                      "amdx ps",
-                                                     "amdx monitor"};
+                                                     "amdx monitor",
+                                                     "amdx link",
+                                                     "amdx link show"};
         std::string path;
         deepest(const_cast<CLI::App*>(&p.app), path);
         if (kViews.count(path) == 0) {
             fail(err, "--csv: '" + path +
-                          "' is not a table view (dev, partition show, vf show, ras show, ps, "
-                          "monitor -i)");
+                          "' is not a table view (dev, partition show, vf show, ras show, "
+                          "link show, ps, monitor -i)");
             return kExitUsage;
         }
         opts.format = Format::csv;

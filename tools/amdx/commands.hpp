@@ -248,6 +248,7 @@ class LinkCommands {
   private:
     CLI::App* object_;
     std::string dev_ = "all";
+    bool matrix_ = false; ///< --matrix: one N x N table per hive
 };
 
 /// `amdx monitor [DEV...]`.

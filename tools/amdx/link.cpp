@@ -2,7 +2,11 @@
 //
 // `amdx link show [DEV]` (Documentation/fabric.rst): the fabric links of the
 // hives of the devices DEV selects, one row per link with at least one end
-// among them, each link once however many of its ends are selected.
+// among them, each link once however many of its ends are selected; with
+// --matrix one N x N table per hive, as `amd-smi topology` and `nvidia-smi
+// topo -m` print theirs.
+#include <algorithm>
+#include <map>
 #include <set>
 #include <utility>
 
@@ -36,6 +40,79 @@ Json link_to_json(std::uint64_t hive_id, const LinkInfo& l) {
                 {"time_ns", std::move(time)}};
 }
 
+namespace {
+
+/// Whether @l carries traffic at all: not down, not parked.
+bool carries(const LinkInfo& l) {
+    return l.state != LinkState::down && l.state != LinkState::parked;
+}
+
+/// The cell of the matrix for the links between two devices (one in a
+/// hive, one per plane in a pod): the worst state; "/xN" with the lanes
+/// that carry traffic when some but not all are lost; "/Nh" with the hops
+/// of the route between them when it is not the direct one, "/no-route"
+/// when none is left (cli.rst, "Fabric links").
+std::string matrix_cell(const std::vector<const LinkInfo*>& pair) {
+    LinkState worst = LinkState::up;
+    std::uint32_t lanes = 0;
+    std::uint32_t lanes_max = 0;
+    std::uint32_t hops = pair.front()->hops; // the route between the ends
+    for (const LinkInfo* l : pair) {
+        worst = std::max(worst, l->state);
+        lanes += carries(*l) ? l->width : 0;
+        lanes_max += l->width_max;
+        hops = std::min(hops, l->hops);
+    }
+    std::string cell(to_string(worst));
+    if (lanes != 0 && lanes < lanes_max)
+        cell.append("/x").append(std::to_string(lanes));
+    if (hops == 0)
+        cell.append("/no-route");
+    else if (hops != 1)
+        cell.append("/").append(std::to_string(hops)).append("h");
+    return cell;
+}
+
+/// One hive of `link show --matrix`: a row per end among @selected, a
+/// column per end of the hive's @links.
+Json matrix_to_json(std::uint64_t hive_id, const std::vector<const LinkInfo*>& links,
+                    const std::set<std::uint32_t>& selected) {
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<const LinkInfo*>> pairs;
+    std::set<std::uint32_t> ends;
+    std::uint64_t up = 0;
+    std::uint64_t lanes = 0;
+    std::uint64_t lanes_max = 0;
+    for (const LinkInfo* l : links) {
+        const auto [a, b] = std::minmax(l->device[0], l->device[1]);
+        pairs[{a, b}].push_back(l);
+        ends.insert({a, b});
+        up += l->state == LinkState::up ? 1 : 0;
+        lanes += carries(*l) ? l->width : 0;
+        lanes_max += l->width_max;
+    }
+    Json rows = Json::array();
+    for (const std::uint32_t r : ends) {
+        if (!selected.contains(r))
+            continue;
+        Json row{{"device", r}};
+        for (const std::uint32_t c : ends) {
+            const auto it = pairs.find(std::minmax(r, c));
+            row[std::to_string(c)] = r == c              ? "X"
+                                     : it == pairs.end() ? "-"
+                                                         : matrix_cell(it->second);
+        }
+        rows.push_back(std::move(row));
+    }
+    return Json{{"hive_id", std::to_string(hive_id)},
+                {"links", links.size()},
+                {"links_up", up},
+                {"lanes", lanes},
+                {"lanes_max", lanes_max},
+                {"matrix", std::move(rows)}};
+}
+
+} // namespace
+
 LinkCommands::LinkCommands(CLI::App& app) {
     object_ = app.add_subcommand("link", "Fabric links between the devices of a hive "
                                          "(COMMAND: show)");
@@ -44,6 +121,9 @@ LinkCommands::LinkCommands(CLI::App& app) {
         "show", "Each link with an end on DEV: its ends, state, containment, hops and "
                 "error counters (default)");
     show->fallthrough();
+    show->add_flag("--matrix", matrix_,
+                   "One table per hive: a row per selected device, a column per device of "
+                   "the hive, each cell the links between the two");
     add_dev_option(show, dev_, true);
 }
 
@@ -66,15 +146,23 @@ int LinkCommands::run(const Options& opts, std::ostream& out, std::ostream& err)
     if (stop)
         return *stop;
     std::set<std::pair<std::uint64_t, std::uint32_t>> seen; // (hive, link)
+    std::map<std::uint64_t, std::vector<const LinkInfo*>> hives;
     Json rows = Json::array();
     for (const auto& [hive, l] : found) {
-        if (!selected.contains(l.device[0]) && !selected.contains(l.device[1]))
-            continue;
         if (!seen.insert({hive, l.link}).second)
             continue;
-        rows.push_back(link_to_json(hive, l));
+        hives[hive].push_back(&l); // the matrix's columns: every end
+        if (selected.contains(l.device[0]) || selected.contains(l.device[1]))
+            rows.push_back(link_to_json(hive, l));
     }
-    render(out, Json{{"links", std::move(rows)}}, opts);
+    if (!matrix_) {
+        render(out, Json{{"links", std::move(rows)}}, opts);
+        return kExitOk;
+    }
+    Json matrices = Json::array();
+    for (const auto& [hive, links] : hives)
+        matrices.push_back(matrix_to_json(hive, links, selected));
+    render(out, Json{{"hives", std::move(matrices)}}, opts);
     return kExitOk;
 }
 

@@ -402,7 +402,7 @@ TEST_F(CliRun, CsvOfTheTableViews) {
     r = run({"-d", "/dev/null", "--csv", "partition", "set", "0", "--compute", "dpx"});
     EXPECT_EQ(r.code, 2);
     expect_one_error_line(r, "amdx: --csv: 'amdx partition set' is not a table view (dev, "
-                             "partition show, vf show, ras show, ps, monitor -i)");
+                             "partition show, vf show, ras show, link show, ps, monitor -i)");
     EXPECT_EQ(kernel.part_requests.size(), requests);
     r = run({"-d", "/dev/null", "--csv", "-j", "dev"});
     EXPECT_EQ(r.code, 2);

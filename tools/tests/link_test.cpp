@@ -192,6 +192,73 @@ TEST_F(LinkTest, ShowTableHasOneRowPerLink) {
     EXPECT_NE(rows[3].find("move"), std::string::npos) << r.out;
 }
 
+TEST_F(LinkTest, MatrixIsOneTablePerHive) {
+    const auto r = run({"-j", "link", "show", "--matrix"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    const Json doc = Json::parse(r.out);
+    ASSERT_EQ(doc["hives"].size(), 1U) << r.out; // device 3 is in no hive
+    EXPECT_EQ(doc["hives"][0], Json::parse(R"({"hive_id":"9","links":3,"links_up":2,
+        "lanes":40,"lanes_max":48,"matrix":[
+        {"device":0,"0":"X","1":"up","2":"up"},
+        {"device":1,"0":"up","1":"X","2":"replay/x8/2h"},
+        {"device":2,"0":"up","1":"replay/x8/2h","2":"X"}]})"));
+}
+
+TEST_F(LinkTest, MatrixOfADeviceIsItsRowWithEveryColumn) {
+    const auto r = run({"-j", "link", "show", "--matrix", "2"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const Json doc = Json::parse(r.out);
+    ASSERT_EQ(doc["hives"].size(), 1U);
+    EXPECT_EQ(doc["hives"][0]["matrix"], Json::parse(R"([
+        {"device":2,"0":"up","1":"replay/x8/2h","2":"X"}])"));
+    const auto lone = run({"-j", "link", "show", "--matrix", "3"});
+    ASSERT_EQ(lone.code, 0) << lone.err;
+    EXPECT_EQ(Json::parse(lone.out)["hives"], Json::array());
+}
+
+// A link down with no route left; two planes between 0 and 2, one parked:
+// the worst state, the lanes left, the route.
+TEST_F(LinkTest, MatrixCellsSayStateLanesLeftAndRoute) {
+    kernel.links[0].state = AMDX_LINK_STATE_DOWN;
+    kernel.links[0].hops = 0;
+    kernel.links[1].state = AMDX_LINK_STATE_PARKED;
+    kernel.links.push_back(make_link(3, 2, 0)); // a second plane, up
+    kernel.devices[3].hive_id = 9;              // a member with no link
+    const auto r = run({"-j", "link", "show", "--matrix", "0"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const Json doc = Json::parse(r.out);
+    ASSERT_EQ(doc["hives"].size(), 1U) << r.out;
+    const Json& h = doc["hives"][0];
+    EXPECT_EQ(h["links"], 4);
+    EXPECT_EQ(h["links_up"], 1);
+    EXPECT_EQ(h["lanes"], 24); // 8 storming, 16 of the plane up
+    EXPECT_EQ(h["lanes_max"], 64);
+    EXPECT_EQ(h["matrix"], Json::parse(R"([
+        {"device":0,"0":"X","1":"down/no-route","2":"parked/x16"}])"));
+}
+
+TEST_F(LinkTest, MatrixAsTextAndCsv) {
+    const auto text = run({"link", "show", "--matrix"});
+    ASSERT_EQ(text.code, 0) << text.err;
+    std::istringstream lines(text.out);
+    std::vector<std::string> rows;
+    for (std::string line; std::getline(lines, line);)
+        rows.push_back(line);
+    ASSERT_EQ(rows.size(), 10U) << text.out; // title, 4 sums, "matrix:", header, 3 rows
+    EXPECT_EQ(rows[0], "hive_id 9:") << text.out;
+    EXPECT_EQ(rows[5], "  matrix:") << text.out;
+    EXPECT_EQ(rows[6].find("DEVICE"), 4U) << text.out;
+    EXPECT_NE(rows[8].find("replay/x8/2h"), std::string::npos) << text.out;
+
+    const auto csv = run({"--csv", "link", "show", "--matrix"});
+    ASSERT_EQ(csv.code, 0) << csv.err;
+    EXPECT_EQ(csv.out, "hive_id,links,links_up,lanes,lanes_max,device,0,1,2\n"
+                       "9,3,2,40,48,0,X,up,up\n"
+                       "9,3,2,40,48,1,up,X,replay/x8/2h\n"
+                       "9,3,2,40,48,2,up,replay/x8/2h,X\n");
+}
+
 TEST_F(LinkTest, AModuleWithoutLinksIsOneErrorLine) {
     kernel.fail_query = AMDX_QUERY_LINKS;
     kernel.fail_errno = EINVAL;

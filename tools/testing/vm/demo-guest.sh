@@ -143,5 +143,42 @@ echo "exit status $?"
 amdx -j health "$id" --journal /tmp/events.jsonl | jq -M -c '.devices[0] | {verdict, findings: [.findings[],
 	(.partitions[] | .partition as $p | .findings[] | . + {partition: $p})] |
 	map({partition, verdict, cause, seq})}'
+
+# ---- fabric: a link fault contained on the link (Documentation/fabric.rst)
+say "fabric: a hive of 4 simulated MI300X, a full mesh of 6 XGMI links"
+h=
+for s in 3 4 5 6; do
+	echo "$s model=mi300x vram=64 hive=de40" > /sys/bus/amdx_sim/new_device
+	for d in "/sys/bus/amdx_sim/devices/amdx_sim$s/amdx/"amdx*; do
+		h=$h${h:+,}$(cat "$d/id")
+	done
+done
+# shellcheck disable=SC2046 # the ids, split on purpose
+set -- $(echo "$h" | tr , ' ')
+run amdx link show --matrix "$h"
+# link_fault WHAT: simulated devices 3 and 4's link reports WHAT; returns
+# once the link's state change is recorded at both ends (amdx ids $1, $2).
+link_fault() {
+	amdx monitor "$1" "$2" --kinds link --count 2 --timeout-ms 10000 > /tmp/link.log 2>&1 &
+	lmon=$!
+	sleep 1
+	echo "\$ echo 3 4 $3 > /sys/kernel/debug/amdx_sim/link_fault"
+	echo "3 4 $3" > /sys/kernel/debug/amdx_sim/link_fault
+	wait "$lmon"
+	cat /tmp/link.log
+}
+say "the link between the first two goes down: that link alone leaves service, routed around"
+link_fault "$1" "$2" down
+run amdx link show "$h" -o link,device_a,device_b,state,contain,hops,route_degraded,downs
+run amdx link show --matrix "$h"
+say "contained on the link: no device reset, nothing pending; health degraded, naming the link"
+run sh -c "amdx -j dev show $h | jq -M -c '.devices[] | {device, hive_id, recovery}'"
+amdx health "$h" --journal /tmp/events.jsonl
+echo "exit status $?"
+say "trained again: up after the hold (hysteresis), healthy again"
+link_fault "$1" "$2" up
+run amdx link show --matrix "$h"
+amdx health "$h" --journal /tmp/events.jsonl
+echo "exit status $?"
 [ -z "${evd:-}" ] || kill "$evd"
 say "fleet demo complete"
