@@ -120,7 +120,9 @@ RATE_MODELS = {
 def load_table(rows):
     """The measured loss table: (policy, layout, fault) -> row.
 
-    @rows: the "# REPLAY" rows of amdx_replay_test.c, as dicts.
+    @rows: the "# REPLAY" rows of amdx_replay_test.c, as dicts.  Hives of
+    one layout (make replay's four: two of each) each measure its faults:
+    their rows must agree, and count once.
     """
     need = ("policy", "layout", "fault", "hive_devices",
             "partitions_per_device", "action", "processes_lost",
@@ -132,8 +134,9 @@ def load_table(rows):
         if missing:
             raise ReplayError("loss row without %s: %r" % (missing, r))
         key = (r["policy"], r["layout"], r["fault"])
-        if key in table:
-            raise ReplayError("loss row measured twice: %r" % (key,))
+        if key in table and table[key] != r:
+            raise ReplayError("loss row measured twice, differently: %r"
+                              % (key,))
         table[key] = r
     return table
 
