@@ -187,6 +187,7 @@ static void amdx_recovery_dev_fill(struct amdx_recovery_ctx *c, u32 i)
 		if (vf < rd->num_vfs)
 			rd->vf_partitions[vf] |= BIT(p);
 		c->mem[i][p] = amdx_recovery_mem_mask(l, p);
+		rd->mem[p] = c->mem[i][p];
 		if (!amdx_hmm_holders(d, c->mem[i][p], NULL, 0, &cnt))
 			rd->procs[p] = cnt;
 	}
