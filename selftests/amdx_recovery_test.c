@@ -6,14 +6,18 @@
  * RECOVERY_RUN stops exactly the processes the plan listed (a bystander
  * on another partition or VF keeps running, its data intact), runs the
  * action (a partition reset, a VF's FLR) and clears it only after the
- * self-test; a failing self-test escalates, a reset failing midway
- * leaves the state FAILED; hive and switch resets that take other devices
- * need AMDX_RECOVERY_F_OTHERS.
+ * self-test; it runs nothing (-EAGAIN) when the pending action changed
+ * while the processes it stopped exited; a failing self-test escalates,
+ * a reset failing midway leaves the state FAILED; hive and switch resets
+ * that take other devices need AMDX_RECOVERY_F_OTHERS.
  */
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "amdx_selftest.h"
@@ -325,18 +329,36 @@ static int open_as(int ctl, __u32 id, __u32 vf)
 	return amdx_ioctl(ctl, AMDX_IOC_DEVICE_OPEN, &o) ?: o.fd;
 }
 
+/* Sends its tid on the fd at @arg, then waits until killed. */
+static void *rec_idle(void *arg)
+{
+	pid_t tid = syscall(SYS_gettid);
+
+	if (write(*(int *)arg, &tid, sizeof(tid)) != sizeof(tid))
+		_exit(1);
+	for (;;)
+		pause();
+	return NULL;
+}
+
 /*
  * A child holding one VRAM page of memory partition @mem (through VF @vf's
- * fd unless REC_NONE) until killed; sends 'y' (or 'n') on @ready.
+ * fd unless REC_NONE) until killed; sends 'y' (or 'n') on @ready.  With
+ * @thread, a second thread then sends its tid on @ready: a tracer of that
+ * thread holds the killed process back (its thread group is not empty,
+ * so it has not exited) until the tracer reaps the traced thread.
  */
-static pid_t holder(int ctl, __u32 id, __u32 vf, __u32 mem, int ready)
+static pid_t holder_ex(int ctl, __u32 id, __u32 vf, __u32 mem, int ready,
+		       bool thread)
 {
 	size_t ps = sysconf(_SC_PAGESIZE);
 	struct amdx_hmm_attr a = {
 		.valid = AMDX_HMM_ATTR_PREFERRED_LOC, .preferred_loc = mem,
 	};
 	struct amdx_hmm_migrate m = { .dest = mem };
+	static int tid_fd;
 	char ok = 'n';
+	pthread_t t;
 	pid_t pid;
 	char *buf;
 	int fd;
@@ -361,9 +383,17 @@ static pid_t holder(int ctl, __u32 id, __u32 vf, __u32 mem, int ready)
 	}
 	if (write(ready, &ok, 1) != 1)
 		_exit(1);
+	tid_fd = ready;
+	if (thread && pthread_create(&t, NULL, rec_idle, &tid_fd))
+		_exit(1);
 	/* until killed */
 	for (;;)
 		pause();
+}
+
+static pid_t holder(int ctl, __u32 id, __u32 vf, __u32 mem, int ready)
+{
+	return holder_ex(ctl, id, vf, mem, ready, false);
 }
 
 static volatile sig_atomic_t rec_usr1;
@@ -613,6 +643,84 @@ TEST_F(rec, vf_flr_stops_exactly_the_planned_processes)
 	close(rp[1]);
 	close(rb[0]);
 	close(rb[1]);
+}
+
+/*
+ * RECOVERY_RUN drops the RAS lock while the processes it stopped exit, and
+ * runs nothing (-EAGAIN) when the pending action changed meanwhile.  The
+ * window is held open without a sleep: the holder has a second thread
+ * this test traces, so the killed holder has not exited until this test
+ * reaps that thread.  A device UE sets a device reset; the run (in a
+ * child) stops the holder and waits; a failed reset reported now sets a
+ * node reboot; the thread reaped, the run returns -EAGAIN having reset
+ * nothing, and the node reboot is what is pending.
+ */
+TEST_F(rec, run_runs_nothing_when_the_action_changed_while_it_waited)
+{
+	int rp[2], res[2], status, s, out[2];
+	struct amdx_recovery r;
+	struct pollfd pfd;
+	pid_t h, tid, runner;
+	char ok;
+
+	if (!(amdx_caps(self->ctl) & AMDX_CAP_HMM_MIGRATE))
+		SKIP(return, "no AMDX_CAP_HMM_MIGRATE (kernel without DEVICE_PRIVATE)");
+	dev_new(_metadata, self, "model=mi300x");
+	ASSERT_EQ(0, pipe(rp));
+	ASSERT_EQ(0, pipe(res));
+	h = holder_ex(self->ctl, self->d[0].id, REC_NONE, 0, rp[1], true);
+	ASSERT_GT(h, 0);
+	ASSERT_EQ(1, read(rp[0], &ok, 1));
+	ASSERT_EQ('y', ok);
+	ASSERT_EQ(sizeof(tid), read(rp[0], &tid, sizeof(tid)));
+	ASSERT_EQ(0, ptrace(PTRACE_SEIZE, tid, 0, 0));
+
+	ASSERT_EQ(0, fault(self->d[0].id, AMDX_FAULT_DEVICE_UE,
+			   AMDX_RAS_PARTITION_ALL, REC_NONE));
+	drain(_metadata, self);
+	self->nevs = 0;
+	runner = fork();
+	ASSERT_GE(runner, 0);
+	if (!runner) {
+		out[0] = run(self->d[0].fd, &r, AMDX_RAS_PARTITION_ALL,
+			     AMDX_RECOVER_PENDING, AMDX_RECOVERY_F_STOP);
+		out[1] = r.outcome;
+		_exit(write(res[1], out, sizeof(out)) != sizeof(out));
+	}
+	/* the run killed the holder: it now waits for it to exit */
+	while ((s = find_rec(self, 0, AMDX_RECOVERY_EV_STOPPED)) < 0) {
+		pfd.fd = self->ev;
+		pfd.events = POLLIN;
+		ASSERT_EQ(1, poll(&pfd, 1, -1));
+		drain(_metadata, self);
+	}
+	EXPECT_EQ(1, self->evs[s].data[1]);
+	ASSERT_EQ(0, fault(self->d[0].id, AMDX_FAULT_RESET_FAILED,
+			   AMDX_RAS_PARTITION_ALL, REC_NONE));
+	/* let the holder exit */
+	ASSERT_EQ(tid, waitpid(tid, &status, __WALL));
+	ASSERT_EQ(sizeof(out), read(res[0], out, sizeof(out)));
+	EXPECT_EQ(-EAGAIN, out[0]);
+	EXPECT_EQ(AMDX_RECOVERY_OUT_NONE, out[1]);
+	ASSERT_EQ(runner, waitpid(runner, &status, 0));
+	ASSERT_EQ(h, waitpid(h, &status, 0));
+	EXPECT_TRUE(WIFSIGNALED(status));
+	EXPECT_EQ(SIGKILL, WTERMSIG(status));
+
+	/* nothing ran: no reset, no self-test; the node reboot is pending */
+	drain(_metadata, self);
+	EXPECT_EQ(-1, find_kind(self, AMDX_EVENT_DEVICE_RESET_BEGIN));
+	EXPECT_EQ(-1, find_rec(self, 0, AMDX_RECOVERY_EV_RAN));
+	EXPECT_EQ(-1, find_rec(self, 0, AMDX_RECOVERY_EV_SELFTEST));
+	ASSERT_EQ(0, plan(self->d[0].fd, &r, AMDX_RAS_PARTITION_ALL, REC_NONE,
+			  AMDX_RECOVER_PENDING));
+	EXPECT_EQ(AMDX_RECOVER_NODE, r.action);
+	EXPECT_EQ(AMDX_FAULT_RESET_FAILED, r.fault);
+	EXPECT_EQ(AMDX_RECOVERY_STATE_PENDING, r.state);
+	close(rp[0]);
+	close(rp[1]);
+	close(res[0]);
+	close(res[1]);
 }
 
 /* VRAM page index of the one page at @buf (~0 when not in VRAM). */
