@@ -9,7 +9,8 @@
  * self-test; it runs nothing (-EAGAIN) when the pending action changed
  * while the processes it stopped exited; a failing self-test escalates,
  * a reset failing midway leaves the state FAILED; hive and switch resets
- * that take other devices need AMDX_RECOVERY_F_OTHERS.
+ * that take other devices need AMDX_RECOVERY_F_OTHERS; consumptions of
+ * poison past the queue's 16 escalate the device.
  */
 #include <poll.h>
 #include <pthread.h>
@@ -125,6 +126,19 @@ static int find_kind(FIXTURE_DATA(rec) *self, __u16 kind)
 		if (self->evs[i].kind == kind)
 			return i;
 	return -1;
+}
+
+/* Index of the last RECOVERY PENDING record about @part, or -1. */
+static int last_pending_on(FIXTURE_DATA(rec) *self, __u32 part)
+{
+	int i, found = -1;
+
+	for (i = 0; i < (int)self->nevs; i++)
+		if (self->evs[i].kind == AMDX_EVENT_RECOVERY &&
+		    self->evs[i].type == AMDX_RECOVERY_EV_PENDING &&
+		    self->evs[i].partition == part)
+			found = i;
+	return found;
 }
 
 static int plan(int fd, struct amdx_recovery *r, __u32 part, __u32 vf,
@@ -721,6 +735,74 @@ TEST_F(rec, run_runs_nothing_when_the_action_changed_while_it_waited)
 	close(rp[1]);
 	close(res[0]);
 	close(res[1]);
+}
+
+/* The consumption queue's length (AMDX_RECOVERY_QUEUE, the core's). */
+#define REC_QUEUE	16
+
+/* Reports @count consumptions of VRAM page @index by this process at once. */
+static int consume(__u32 id, __u64 index, unsigned int count)
+{
+	char path[96], buf[48];
+
+	snprintf(path, sizeof(path),
+		 "/sys/kernel/debug/amdx/amdx%u/recovery_consume", id);
+	snprintf(buf, sizeof(buf), "%llu %u", (unsigned long long)index, count);
+	return amdx_sysfs_write(path, buf);
+}
+
+/*
+ * Consumptions of poison wait in a queue of 16 for the recovery worker.
+ * Sixteen at once fit: the process action names the consumer (this
+ * process, once) and the device has nothing pending.  Seventeen: one
+ * finds the queue full, and the consumer it cannot name escalates the
+ * device's action to the next rung past process (the device reset: no
+ * partition to reset), with a PENDING record of its own.
+ */
+TEST_F(rec, a_full_consumption_queue_escalates_the_device)
+{
+	struct amdx_recovery r;
+	unsigned int i, n;
+	int p;
+
+	dev_new(_metadata, self, "model=mi300x");
+	drain(_metadata, self);
+	self->nevs = 0;
+
+	ASSERT_EQ(0, consume(self->d[0].id, 0, REC_QUEUE));
+	ASSERT_EQ(0, plan(self->d[0].fd, &r, 0, REC_NONE, AMDX_RECOVER_PENDING));
+	EXPECT_EQ(AMDX_RECOVER_PROCESS, r.action);
+	EXPECT_EQ(AMDX_FAULT_POISON_CONSUMED, r.fault);
+	EXPECT_EQ(1, r.num_processes);
+	ASSERT_EQ(0, plan(self->d[0].fd, &r, AMDX_RAS_PARTITION_ALL, REC_NONE,
+			  AMDX_RECOVER_PENDING));
+	EXPECT_EQ(AMDX_RECOVER_NONE, r.action);
+	drain(_metadata, self);
+	EXPECT_EQ(-1, last_pending_on(self, AMDX_RAS_PARTITION_ALL));
+
+	ASSERT_EQ(0, consume(self->d[0].id, 0, REC_QUEUE + 1));
+	ASSERT_EQ(0, plan(self->d[0].fd, &r, AMDX_RAS_PARTITION_ALL, REC_NONE,
+			  AMDX_RECOVER_PENDING));
+	EXPECT_EQ(AMDX_RECOVER_DEVICE, r.action);
+	EXPECT_EQ(AMDX_FAULT_POISON_CONSUMED, r.fault);
+	EXPECT_EQ(AMDX_RECOVERY_STATE_PENDING, r.state);
+	EXPECT_EQ(1, r.num_devices);
+	drain(_metadata, self);
+	p = last_pending_on(self, AMDX_RAS_PARTITION_ALL);
+	ASSERT_GE(p, 0);
+	EXPECT_EQ(AMDX_FAULT_POISON_CONSUMED, self->evs[p].block);
+	EXPECT_EQ(AMDX_RECOVER_DEVICE,
+		  AMDX_RECOVERY_SUM_ACTION(self->evs[p].data[0]));
+	EXPECT_EQ(self->evs[p].seq, r.seq);
+	/* one POISON_CONSUMED record per consumption, 33 in all */
+	for (n = 0, i = 0; i < self->nevs; i++)
+		n += self->evs[i].kind == AMDX_EVENT_POISON_CONSUMED;
+	EXPECT_EQ(2 * REC_QUEUE + 1, n);
+
+	/* the hook's bounds */
+	EXPECT_EQ(-EINVAL, consume(self->d[0].id, 0, 0));
+	EXPECT_EQ(-EINVAL, consume(self->d[0].id, 0, 2 * REC_QUEUE + 1));
+	EXPECT_EQ(-EINVAL, consume(self->d[0].id, ~0ULL >> 12, 1));
 }
 
 /* VRAM page index of the one page at @buf (~0 when not in VRAM). */
