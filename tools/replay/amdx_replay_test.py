@@ -177,6 +177,15 @@ class Table(unittest.TestCase):
         t = R.load_table([r, dict(r)])
         self.assertEqual(t, {("amdx", "SPX/NPS1", "firmware"): r})
 
+    def test_run_times_may_differ_the_slowest_is_shown(self):
+        r = dict(row("amdx", "SPX/NPS1", "firmware", 6), ran=True, run_ms=7)
+        t = R.load_table([r, dict(r, run_ms=40), dict(r, run_ms=9)])
+        self.assertEqual(t[("amdx", "SPX/NPS1", "firmware")]["run_ms"], 40)
+        self.assertIn(" 40\n", R.rst_loss(t))
+        # nothing ran: no time
+        n = row("amdx", "SPX/NPS1", "page_ce", 0)
+        self.assertRegex(R.rst_loss(R.load_table([n])), r"\s-\s*\n")
+
 
 class EndToEnd(unittest.TestCase):
     def test_same_seed_same_report(self):
