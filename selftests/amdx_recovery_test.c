@@ -4,15 +4,21 @@
  * "Recovery actions"): a fault's ERROR record carries the action it sets
  * and its scope; RECOVERY_PLAN previews the action's exact scope;
  * RECOVERY_RUN stops exactly the processes the plan listed (a bystander
- * on another partition keeps running, its data intact), runs the action
- * and clears it only after the self-test; a failing self-test escalates,
+ * on another partition or VF keeps running, its data intact), runs the
+ * action (a partition reset, a VF's FLR) and clears it only after the
+ * self-test; it runs nothing (-EAGAIN) when the pending action changed
+ * while the processes it stopped exited; a failing self-test escalates,
  * a reset failing midway leaves the state FAILED; hive and switch resets
- * that take other devices need AMDX_RECOVERY_F_OTHERS.
+ * that take other devices need AMDX_RECOVERY_F_OTHERS; consumptions of
+ * poison past the queue's 16 escalate the device.
  */
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "amdx_selftest.h"
@@ -120,6 +126,19 @@ static int find_kind(FIXTURE_DATA(rec) *self, __u16 kind)
 		if (self->evs[i].kind == kind)
 			return i;
 	return -1;
+}
+
+/* Index of the last RECOVERY PENDING record about @part, or -1. */
+static int last_pending_on(FIXTURE_DATA(rec) *self, __u32 part)
+{
+	int i, found = -1;
+
+	for (i = 0; i < (int)self->nevs; i++)
+		if (self->evs[i].kind == AMDX_EVENT_RECOVERY &&
+		    self->evs[i].type == AMDX_RECOVERY_EV_PENDING &&
+		    self->evs[i].partition == part)
+			found = i;
+	return found;
 }
 
 static int plan(int fd, struct amdx_recovery *r, __u32 part, __u32 vf,
@@ -312,15 +331,48 @@ TEST_F(rec, reset_failing_midway_leaves_failed)
 	EXPECT_EQ(AMDX_RECOVERY_OUT_CLEARED, r.outcome);
 }
 
-/* A child holding one VRAM page of memory partition @mem until killed. */
-static pid_t holder(int ctl, __u32 id, __u32 mem, int ready)
+/* A device fd of device @id, on behalf of VF @vf unless it is REC_NONE. */
+static int open_as(int ctl, __u32 id, __u32 vf)
+{
+	struct amdx_device_open o = {
+		.id = id, .flags = AMDX_DEVICE_OPEN_F_VF, .vf = vf,
+	};
+
+	if (vf == REC_NONE)
+		return amdx_device_open(ctl, id);
+	return amdx_ioctl(ctl, AMDX_IOC_DEVICE_OPEN, &o) ?: o.fd;
+}
+
+/* Sends its tid on the fd at @arg, then waits until killed. */
+static void *rec_idle(void *arg)
+{
+	pid_t tid = syscall(SYS_gettid);
+
+	if (write(*(int *)arg, &tid, sizeof(tid)) != sizeof(tid))
+		_exit(1);
+	for (;;)
+		pause();
+	return NULL;
+}
+
+/*
+ * A child holding one VRAM page of memory partition @mem (through VF @vf's
+ * fd unless REC_NONE) until killed; sends 'y' (or 'n') on @ready.  With
+ * @thread, a second thread then sends its tid on @ready: a tracer of that
+ * thread holds the killed process back (its thread group is not empty,
+ * so it has not exited) until the tracer reaps the traced thread.
+ */
+static pid_t holder_ex(int ctl, __u32 id, __u32 vf, __u32 mem, int ready,
+		       bool thread)
 {
 	size_t ps = sysconf(_SC_PAGESIZE);
 	struct amdx_hmm_attr a = {
 		.valid = AMDX_HMM_ATTR_PREFERRED_LOC, .preferred_loc = mem,
 	};
 	struct amdx_hmm_migrate m = { .dest = mem };
+	static int tid_fd;
 	char ok = 'n';
+	pthread_t t;
 	pid_t pid;
 	char *buf;
 	int fd;
@@ -328,7 +380,9 @@ static pid_t holder(int ctl, __u32 id, __u32 mem, int ready)
 	pid = fork();
 	if (pid)
 		return pid;
-	fd = amdx_device_open(ctl, id);
+	/* a failing test leaves no process behind */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	fd = open_as(ctl, id, vf);
 	buf = mmap(NULL, ps, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (fd >= 0 && buf != MAP_FAILED) {
@@ -343,9 +397,17 @@ static pid_t holder(int ctl, __u32 id, __u32 mem, int ready)
 	}
 	if (write(ready, &ok, 1) != 1)
 		_exit(1);
+	tid_fd = ready;
+	if (thread && pthread_create(&t, NULL, rec_idle, &tid_fd))
+		_exit(1);
 	/* until killed */
 	for (;;)
 		pause();
+}
+
+static pid_t holder(int ctl, __u32 id, __u32 vf, __u32 mem, int ready)
+{
+	return holder_ex(ctl, id, vf, mem, ready, false);
 }
 
 static volatile sig_atomic_t rec_usr1;
@@ -355,8 +417,11 @@ static void rec_on_usr1(int sig)
 	rec_usr1 = 1;
 }
 
-/* A bystander: holds VRAM of @mem; on SIGUSR1 exits 0 with its data intact. */
-static pid_t bystander(int ctl, __u32 id, __u32 mem, int ready)
+/*
+ * A bystander: holds VRAM of @mem (through VF @vf's fd unless REC_NONE);
+ * on SIGUSR1 exits 0 with its data intact.
+ */
+static pid_t bystander(int ctl, __u32 id, __u32 vf, __u32 mem, int ready)
 {
 	size_t ps = sysconf(_SC_PAGESIZE);
 	struct amdx_hmm_attr a = {
@@ -374,7 +439,7 @@ static pid_t bystander(int ctl, __u32 id, __u32 mem, int ready)
 		return pid;
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	signal(SIGUSR1, rec_on_usr1);
-	fd = amdx_device_open(ctl, id);
+	fd = open_as(ctl, id, vf);
 	buf = mmap(NULL, ps, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (fd >= 0 && buf != MAP_FAILED) {
@@ -417,9 +482,9 @@ TEST_F(rec, run_stops_exactly_the_planned_processes)
 	ASSERT_EQ(0, commit(self->d[0].fd, AMDX_COMPUTE_DPX, AMDX_MEMORY_NPS2));
 	ASSERT_EQ(0, pipe(rp));
 	ASSERT_EQ(0, pipe(rb));
-	h = holder(self->ctl, self->d[0].id, 0, rp[1]);
+	h = holder(self->ctl, self->d[0].id, REC_NONE, 0, rp[1]);
 	ASSERT_GT(h, 0);
-	b = bystander(self->ctl, self->d[0].id, 1, rb[1]);
+	b = bystander(self->ctl, self->d[0].id, REC_NONE, 1, rb[1]);
 	ASSERT_GT(b, 0);
 	ASSERT_EQ(1, read(rp[0], &ok, 1));
 	ASSERT_EQ('y', ok);
@@ -463,6 +528,281 @@ TEST_F(rec, run_stops_exactly_the_planned_processes)
 	close(rp[1]);
 	close(rb[0]);
 	close(rb[1]);
+}
+
+/*
+ * The VF FLR rung.  CPX + NPS4, four VFs of two partitions each: VF n
+ * holds compute partitions 2n and 2n + 1, whose memory is memory
+ * partition n, its alone.  A hung VF 0: the plan lists exactly VF 0, its
+ * two partitions and the process holding its VRAM; the run refuses
+ * without STOP, then kills exactly that process, FLRs VF 0 and clears
+ * after the self-test; a bystander of VF 1 keeps running, its data
+ * intact.
+ */
+TEST_F(rec, vf_flr_stops_exactly_the_planned_processes)
+{
+	struct amdx_vf_config cfg[4];
+	struct amdx_vf_enable en = {
+		.num_vfs = 4, .flags = AMDX_VF_ENABLE_F_CUSTOM,
+		.configs = (uintptr_t)cfg, .config_size = sizeof(cfg[0]),
+	};
+	struct amdx_recovery_process procs[4];
+	int rp[2], rb[2], status, v, f;
+	struct amdx_recovery r;
+	unsigned int i;
+	pid_t h, b;
+	char ok;
+
+	if (!(amdx_caps(self->ctl) & AMDX_CAP_HMM_MIGRATE))
+		SKIP(return, "no AMDX_CAP_HMM_MIGRATE (kernel without DEVICE_PRIVATE)");
+	/* four VFs of AMDX_VF_VRAM_MIN each */
+	dev_new(_metadata, self, "model=mi300x vram=1024");
+	ASSERT_EQ(0, commit(self->d[0].fd, AMDX_COMPUTE_CPX, AMDX_MEMORY_NPS4));
+	memset(cfg, 0, sizeof(cfg));
+	for (i = 0; i < 4; i++) {
+		cfg[i].partition_mask = 3U << (2 * i);
+		cfg[i].time_slice_us = AMDX_VF_TIME_SLICE_DEFAULT_US;
+		cfg[i].vram_quota = AMDX_VF_VRAM_MIN;
+		cfg[i].priority = AMDX_VF_PRIO_NORMAL;
+	}
+	ASSERT_EQ(0, amdx_ioctl(self->d[0].fd, AMDX_IOC_VF_ENABLE, &en));
+	ASSERT_EQ(0, pipe(rp));
+	ASSERT_EQ(0, pipe(rb));
+	h = holder(self->ctl, self->d[0].id, 0, 0, rp[1]);
+	ASSERT_GT(h, 0);
+	b = bystander(self->ctl, self->d[0].id, 1, 1, rb[1]);
+	ASSERT_GT(b, 0);
+	ASSERT_EQ(1, read(rp[0], &ok, 1));
+	ASSERT_EQ('y', ok);
+	ASSERT_EQ(1, read(rb[0], &ok, 1));
+	ASSERT_EQ('y', ok);
+	drain(_metadata, self);
+	self->nevs = 0;
+
+	ASSERT_EQ(0, fault(self->d[0].id, AMDX_FAULT_VF_HANG,
+			   AMDX_RAS_PARTITION_ALL, 0));
+	memset(&r, 0, sizeof(r));
+	r.partition = AMDX_RAS_PARTITION_ALL;
+	r.vf = 0;
+	r.action = AMDX_RECOVER_PENDING;
+	r.processes = (uintptr_t)procs;
+	r.num_listed = 4;
+	ASSERT_EQ(0, amdx_ioctl(self->d[0].fd, AMDX_IOC_RECOVERY_PLAN, &r));
+	EXPECT_EQ(AMDX_RECOVER_VF, r.action);
+	EXPECT_EQ(AMDX_FAULT_VF_HANG, r.fault);
+	EXPECT_EQ(AMDX_RECOVERY_STATE_PENDING, r.state);
+	EXPECT_EQ(0, r.num_devices);
+	EXPECT_EQ(1, r.num_vfs);
+	EXPECT_EQ(1, r.vfs[self->d[0].id]);
+	EXPECT_EQ(2, r.num_partitions);
+	EXPECT_EQ(3, r.partitions[self->d[0].id]);
+	EXPECT_EQ(1, r.num_processes);
+	ASSERT_EQ(1, r.num_listed);
+	EXPECT_EQ(h, procs[0].pid);
+	EXPECT_EQ(self->d[0].id, procs[0].device);
+	EXPECT_EQ(0, procs[0].mem_partition);
+	EXPECT_EQ(1, procs[0].pages);
+
+	/* holders and no STOP: refused, nothing stopped */
+	memset(&r, 0, sizeof(r));
+	r.partition = AMDX_RAS_PARTITION_ALL;
+	r.vf = 0;
+	r.action = AMDX_RECOVER_PENDING;
+	EXPECT_EQ(-EBUSY, amdx_ioctl(self->d[0].fd, AMDX_IOC_RECOVERY_RUN, &r));
+	EXPECT_EQ(0, waitpid(h, &status, WNOHANG));
+
+	memset(&r, 0, sizeof(r));
+	r.partition = AMDX_RAS_PARTITION_ALL;
+	r.vf = 0;
+	r.action = AMDX_RECOVER_PENDING;
+	r.flags = AMDX_RECOVERY_F_STOP;
+	ASSERT_EQ(0, amdx_ioctl(self->d[0].fd, AMDX_IOC_RECOVERY_RUN, &r));
+	EXPECT_EQ(AMDX_RECOVER_VF, r.action);
+	EXPECT_EQ(AMDX_RECOVERY_OUT_CLEARED, r.outcome);
+	EXPECT_EQ(AMDX_RECOVERY_STATE_NONE, r.state);
+	EXPECT_EQ(1, r.num_processes);
+	ASSERT_EQ(h, waitpid(h, &status, 0));
+	EXPECT_TRUE(WIFSIGNALED(status));
+	EXPECT_EQ(SIGKILL, WTERMSIG(status));
+
+	/* one process stopped, VF 0 reset by FLR, self-test, cleared */
+	drain(_metadata, self);
+	f = find_rec(self, 0, AMDX_RECOVERY_EV_STOPPED);
+	ASSERT_GE(f, 0);
+	EXPECT_EQ(1, self->evs[f].data[1]);
+	EXPECT_EQ(0, self->evs[f].instance);
+	for (v = -1, i = f; i < self->nevs; i++)
+		if (self->evs[i].kind == AMDX_EVENT_VF_RESET) {
+			EXPECT_EQ(-1, v);
+			v = i;
+		}
+	ASSERT_GT(v, f);
+	EXPECT_EQ(AMDX_VF_RESET_CAUSE_FLR, self->evs[v].type);
+	EXPECT_EQ(0, self->evs[v].instance);
+	f = find_rec(self, v, AMDX_RECOVERY_EV_SELFTEST);
+	ASSERT_GT(f, v);
+	EXPECT_EQ(0, self->evs[f].data[1]);
+	ASSERT_GT(find_rec(self, f, AMDX_RECOVERY_EV_CLEARED), f);
+	ASSERT_EQ(0, plan(self->d[0].fd, &r, AMDX_RAS_PARTITION_ALL, 0,
+			  AMDX_RECOVER_PENDING));
+	EXPECT_EQ(AMDX_RECOVER_NONE, r.action);
+
+	/* the bystander of VF 1 still runs, its data intact */
+	EXPECT_EQ(0, waitpid(b, &status, WNOHANG));
+	ASSERT_EQ(0, kill(b, SIGUSR1));
+	ASSERT_EQ(b, waitpid(b, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	close(rp[0]);
+	close(rp[1]);
+	close(rb[0]);
+	close(rb[1]);
+}
+
+/*
+ * RECOVERY_RUN drops the RAS lock while the processes it stopped exit, and
+ * runs nothing (-EAGAIN) when the pending action changed meanwhile.  The
+ * window is held open without a sleep: the holder has a second thread
+ * this test traces, so the killed holder has not exited until this test
+ * reaps that thread.  A device UE sets a device reset; the run (in a
+ * child) stops the holder and waits; a failed reset reported now sets a
+ * node reboot; the thread reaped, the run returns -EAGAIN having reset
+ * nothing, and the node reboot is what is pending.
+ */
+TEST_F(rec, run_runs_nothing_when_the_action_changed_while_it_waited)
+{
+	int rp[2], res[2], status, s, out[2];
+	struct amdx_recovery r;
+	struct pollfd pfd;
+	pid_t h, tid, runner;
+	char ok;
+
+	if (!(amdx_caps(self->ctl) & AMDX_CAP_HMM_MIGRATE))
+		SKIP(return, "no AMDX_CAP_HMM_MIGRATE (kernel without DEVICE_PRIVATE)");
+	dev_new(_metadata, self, "model=mi300x");
+	ASSERT_EQ(0, pipe(rp));
+	ASSERT_EQ(0, pipe(res));
+	h = holder_ex(self->ctl, self->d[0].id, REC_NONE, 0, rp[1], true);
+	ASSERT_GT(h, 0);
+	ASSERT_EQ(1, read(rp[0], &ok, 1));
+	ASSERT_EQ('y', ok);
+	ASSERT_EQ(sizeof(tid), read(rp[0], &tid, sizeof(tid)));
+	ASSERT_EQ(0, ptrace(PTRACE_SEIZE, tid, 0, 0));
+
+	ASSERT_EQ(0, fault(self->d[0].id, AMDX_FAULT_DEVICE_UE,
+			   AMDX_RAS_PARTITION_ALL, REC_NONE));
+	drain(_metadata, self);
+	self->nevs = 0;
+	runner = fork();
+	ASSERT_GE(runner, 0);
+	if (!runner) {
+		out[0] = run(self->d[0].fd, &r, AMDX_RAS_PARTITION_ALL,
+			     AMDX_RECOVER_PENDING, AMDX_RECOVERY_F_STOP);
+		out[1] = r.outcome;
+		_exit(write(res[1], out, sizeof(out)) != sizeof(out));
+	}
+	/* the run killed the holder: it now waits for it to exit */
+	while ((s = find_rec(self, 0, AMDX_RECOVERY_EV_STOPPED)) < 0) {
+		pfd.fd = self->ev;
+		pfd.events = POLLIN;
+		ASSERT_EQ(1, poll(&pfd, 1, -1));
+		drain(_metadata, self);
+	}
+	EXPECT_EQ(1, self->evs[s].data[1]);
+	ASSERT_EQ(0, fault(self->d[0].id, AMDX_FAULT_RESET_FAILED,
+			   AMDX_RAS_PARTITION_ALL, REC_NONE));
+	/* let the holder exit */
+	ASSERT_EQ(tid, waitpid(tid, &status, __WALL));
+	ASSERT_EQ(sizeof(out), read(res[0], out, sizeof(out)));
+	EXPECT_EQ(-EAGAIN, out[0]);
+	EXPECT_EQ(AMDX_RECOVERY_OUT_NONE, out[1]);
+	ASSERT_EQ(runner, waitpid(runner, &status, 0));
+	ASSERT_EQ(h, waitpid(h, &status, 0));
+	EXPECT_TRUE(WIFSIGNALED(status));
+	EXPECT_EQ(SIGKILL, WTERMSIG(status));
+
+	/* nothing ran: no reset, no self-test; the node reboot is pending */
+	drain(_metadata, self);
+	EXPECT_EQ(-1, find_kind(self, AMDX_EVENT_DEVICE_RESET_BEGIN));
+	EXPECT_EQ(-1, find_rec(self, 0, AMDX_RECOVERY_EV_RAN));
+	EXPECT_EQ(-1, find_rec(self, 0, AMDX_RECOVERY_EV_SELFTEST));
+	ASSERT_EQ(0, plan(self->d[0].fd, &r, AMDX_RAS_PARTITION_ALL, REC_NONE,
+			  AMDX_RECOVER_PENDING));
+	EXPECT_EQ(AMDX_RECOVER_NODE, r.action);
+	EXPECT_EQ(AMDX_FAULT_RESET_FAILED, r.fault);
+	EXPECT_EQ(AMDX_RECOVERY_STATE_PENDING, r.state);
+	close(rp[0]);
+	close(rp[1]);
+	close(res[0]);
+	close(res[1]);
+}
+
+/* The consumption queue's length (AMDX_RECOVERY_QUEUE, the core's). */
+#define REC_QUEUE	16
+
+/* Reports @count consumptions of VRAM page @index by this process at once. */
+static int consume(__u32 id, __u64 index, unsigned int count)
+{
+	char path[96], buf[48];
+
+	snprintf(path, sizeof(path),
+		 "/sys/kernel/debug/amdx/amdx%u/recovery_consume", id);
+	snprintf(buf, sizeof(buf), "%llu %u", (unsigned long long)index, count);
+	return amdx_sysfs_write(path, buf);
+}
+
+/*
+ * Consumptions of poison wait in a queue of 16 for the recovery worker.
+ * Sixteen at once fit: the process action names the consumer (this
+ * process, once) and the device has nothing pending.  Seventeen: one
+ * finds the queue full, and the consumer it cannot name escalates the
+ * device's action to the next rung past process (the device reset: no
+ * partition to reset), with a PENDING record of its own.
+ */
+TEST_F(rec, a_full_consumption_queue_escalates_the_device)
+{
+	struct amdx_recovery r;
+	unsigned int i, n;
+	int p;
+
+	dev_new(_metadata, self, "model=mi300x");
+	drain(_metadata, self);
+	self->nevs = 0;
+
+	ASSERT_EQ(0, consume(self->d[0].id, 0, REC_QUEUE));
+	ASSERT_EQ(0, plan(self->d[0].fd, &r, 0, REC_NONE, AMDX_RECOVER_PENDING));
+	EXPECT_EQ(AMDX_RECOVER_PROCESS, r.action);
+	EXPECT_EQ(AMDX_FAULT_POISON_CONSUMED, r.fault);
+	EXPECT_EQ(1, r.num_processes);
+	ASSERT_EQ(0, plan(self->d[0].fd, &r, AMDX_RAS_PARTITION_ALL, REC_NONE,
+			  AMDX_RECOVER_PENDING));
+	EXPECT_EQ(AMDX_RECOVER_NONE, r.action);
+	drain(_metadata, self);
+	EXPECT_EQ(-1, last_pending_on(self, AMDX_RAS_PARTITION_ALL));
+
+	ASSERT_EQ(0, consume(self->d[0].id, 0, REC_QUEUE + 1));
+	ASSERT_EQ(0, plan(self->d[0].fd, &r, AMDX_RAS_PARTITION_ALL, REC_NONE,
+			  AMDX_RECOVER_PENDING));
+	EXPECT_EQ(AMDX_RECOVER_DEVICE, r.action);
+	EXPECT_EQ(AMDX_FAULT_POISON_CONSUMED, r.fault);
+	EXPECT_EQ(AMDX_RECOVERY_STATE_PENDING, r.state);
+	EXPECT_EQ(1, r.num_devices);
+	drain(_metadata, self);
+	p = last_pending_on(self, AMDX_RAS_PARTITION_ALL);
+	ASSERT_GE(p, 0);
+	EXPECT_EQ(AMDX_FAULT_POISON_CONSUMED, self->evs[p].block);
+	EXPECT_EQ(AMDX_RECOVER_DEVICE,
+		  AMDX_RECOVERY_SUM_ACTION(self->evs[p].data[0]));
+	EXPECT_EQ(self->evs[p].seq, r.seq);
+	/* one POISON_CONSUMED record per consumption, 33 in all */
+	for (n = 0, i = 0; i < self->nevs; i++)
+		n += self->evs[i].kind == AMDX_EVENT_POISON_CONSUMED;
+	EXPECT_EQ(2 * REC_QUEUE + 1, n);
+
+	/* the hook's bounds */
+	EXPECT_EQ(-EINVAL, consume(self->d[0].id, 0, 0));
+	EXPECT_EQ(-EINVAL, consume(self->d[0].id, 0, 2 * REC_QUEUE + 1));
+	EXPECT_EQ(-EINVAL, consume(self->d[0].id, ~0ULL >> 12, 1));
 }
 
 /* VRAM page index of the one page at @buf (~0 when not in VRAM). */
@@ -555,7 +895,7 @@ TEST_F(rec, poison_consumed_stops_exactly_the_consumer)
 	ASSERT_EQ(0, pipe(rb));
 	k = consumer(self->ctl, self->d[0].id, 0, to_c[0], from_c[1]);
 	ASSERT_GT(k, 0);
-	b = bystander(self->ctl, self->d[0].id, 1, rb[1]);
+	b = bystander(self->ctl, self->d[0].id, REC_NONE, 1, rb[1]);
 	ASSERT_GT(b, 0);
 	ASSERT_EQ(1, read(rb[0], &ok, 1));
 	ASSERT_EQ('y', ok);

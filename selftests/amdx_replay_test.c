@@ -19,14 +19,18 @@
  * workload processes killed, processes alive whose data no longer
  * checksums, devices reset (DEVICE_RESET_BEGIN), partitions reset
  * (those devices' and PARTITION_QUARANTINED), the estimate of the action
- * (RECOVERY PENDING data[1], the provider's reset_ms figures).  Each row
- * is a "# REPLAY {json}" line.
+ * (RECOVERY PENDING data[1], the provider's reset_ms figures) and how long
+ * the run took here (under TCG: reported, never judged).  Each row is a
+ * "# REPLAY {json}" line.  Each hive's first device carries SR-IOV VFs
+ * (rp_vfs()), whose partitions' workloads run in the VF: a hung VF is
+ * one of the faults.
  *
  * Fails when amdx's policy loses more processes, devices or partitions
  * than a baseline for any fault kind, or when a process that survived
  * under amdx lost its data (loss not reported).
  */
 #include <signal.h>
+#include <time.h>
 #include <sys/mman.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -58,6 +62,7 @@ struct rp_dev {
 	int ev;
 	__u32 nparts;
 	__u32 mem[AMDX_MAX_PARTITIONS];
+	__u32 vf[AMDX_MAX_PARTITIONS];
 };
 
 struct rp_worker {
@@ -76,6 +81,7 @@ struct rp_loss {
 	__u32 devices;
 	__u32 partitions;
 	__u32 est_ms;
+	__u32 run_ms;
 	__u32 workers;
 	__u32 outside;
 };
@@ -195,6 +201,30 @@ static bool rp_cpx(unsigned int hive)
 	return hive & 1;
 }
 
+/*
+ * SR-IOV VFs on a hive's first device: in SPX one VF of the partition, in
+ * CPX four of two partitions each, VF n holding partitions 2n and 2n + 1
+ * and so memory partition n alone; each of AMDX_VF_VRAM_MIN.
+ */
+static int rp_vfs(int fd, bool cpx)
+{
+	struct amdx_vf_config cfg[4];
+	struct amdx_vf_enable en = {
+		.num_vfs = cpx ? 4 : 1, .flags = AMDX_VF_ENABLE_F_CUSTOM,
+		.configs = (uintptr_t)cfg, .config_size = sizeof(cfg[0]),
+	};
+	unsigned int v;
+
+	memset(cfg, 0, sizeof(cfg));
+	for (v = 0; v < en.num_vfs; v++) {
+		cfg[v].partition_mask = cpx ? 3U << (2 * v) : 1;
+		cfg[v].time_slice_us = AMDX_VF_TIME_SLICE_DEFAULT_US;
+		cfg[v].vram_quota = AMDX_VF_VRAM_MIN;
+		cfg[v].priority = AMDX_VF_PRIO_NORMAL;
+	}
+	return amdx_ioctl(fd, AMDX_IOC_VF_ENABLE, &en);
+}
+
 /* Creates the fleet: every hive's devices, partitioned, subscribed. */
 static void rp_fleet_new(struct __test_metadata *_metadata,
 			 FIXTURE_DATA(rp) *self)
@@ -222,8 +252,10 @@ static void rp_fleet_new(struct __test_metadata *_metadata,
 
 			d->sim = AMDX_SIM_ID_MOD(replay, self->n);
 			amdx_sim_del(d->sim);
+			/* room for four VFs of AMDX_VF_VRAM_MIN (rp_vfs()) */
 			snprintf(params, sizeof(params),
-				 "model=mi300x hive=%x", 0x7e90 + h);
+				 "model=mi300x hive=%x%s", 0x7e90 + h,
+				 !i && rp_cpx(h) ? " vram=1024" : "");
 			ASSERT_EQ(0, amdx_sim_new(d->sim, params));
 			amdx_sim_bdf(d->sim, bdf, sizeof(bdf));
 			ASSERT_EQ(0, amdx_find_device(self->ctl, bdf, &d->id));
@@ -238,17 +270,28 @@ static void rp_fleet_new(struct __test_metadata *_metadata,
 			};
 			ASSERT_EQ(0, amdx_ioctl(d->fd, AMDX_IOC_PARTITION_COMMIT,
 						&c));
-			size = sizeof(l);
-			ASSERT_EQ(0, amdx_query(d->fd, AMDX_QUERY_PARTITIONS, 0,
-						l.buf, &size));
-			d->nparts = l.q.num_partitions;
-			ASSERT_GE(d->nparts, 1);
-			ASSERT_LE(d->nparts, AMDX_MAX_PARTITIONS);
-			for (p = 0; p < d->nparts; p++)
-				d->mem[p] = l.q.partitions[p].mem_partition;
 			ASSERT_EQ(0, amdx_ioctl(d->fd, AMDX_IOC_EVENT_SUBSCRIBE,
 						&sub));
 			d->ev = sub.fd;
+		}
+		/*
+		 * The VFs once the hive's memory mode is set: a hive-wide
+		 * NPS switch refuses a device with VFs.
+		 */
+		ASSERT_EQ(0, rp_vfs(self->d[h * self->per_hive].fd, rp_cpx(h)));
+	}
+	for (i = 0; i < self->n; i++) {
+		struct rp_dev *d = &self->d[i];
+
+		size = sizeof(l);
+		ASSERT_EQ(0, amdx_query(d->fd, AMDX_QUERY_PARTITIONS, 0,
+					l.buf, &size));
+		d->nparts = l.q.num_partitions;
+		ASSERT_GE(d->nparts, 1);
+		ASSERT_LE(d->nparts, AMDX_MAX_PARTITIONS);
+		for (p = 0; p < d->nparts; p++) {
+			d->mem[p] = l.q.partitions[p].mem_partition;
+			d->vf[p] = l.q.partitions[p].vf;
 		}
 	}
 }
@@ -262,11 +305,16 @@ static void rp_on_usr1(int sig)
 
 /*
  * A workload: RP_PAGES pages of data, seed @seed, migrated to memory
- * partition @mem of device @id; on SIGUSR1 exits 0 with them intact, 3
+ * partition @mem of device @id, in VF @vf (a tenant of the VF: its fd is
+ * the VF's) unless RP_NONE; on SIGUSR1 exits 0 with them intact, 3
  * without.
  */
-static pid_t rp_worker(int ctl, __u32 id, __u32 mem, __u32 seed, int ready)
+static pid_t rp_worker(int ctl, __u32 id, __u32 vf, __u32 mem, __u32 seed,
+		       int ready)
 {
+	struct amdx_device_open o = {
+		.id = id, .flags = AMDX_DEVICE_OPEN_F_VF, .vf = vf,
+	};
 	size_t len = RP_PAGES * sysconf(_SC_PAGESIZE);
 	struct amdx_hmm_attr a = {
 		.valid = AMDX_HMM_ATTR_PREFERRED_LOC, .preferred_loc = mem,
@@ -281,7 +329,10 @@ static pid_t rp_worker(int ctl, __u32 id, __u32 mem, __u32 seed, int ready)
 	if (pid)
 		return pid;
 	signal(SIGUSR1, rp_on_usr1);
-	fd = amdx_device_open(ctl, id);
+	if (vf == RP_NONE)
+		fd = amdx_device_open(ctl, id);
+	else
+		fd = amdx_ioctl(ctl, AMDX_IOC_DEVICE_OPEN, &o) ?: o.fd;
 	buf = mmap(NULL, len, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (fd >= 0 && buf != MAP_FAILED) {
@@ -328,8 +379,8 @@ static void rp_workers_start(struct __test_metadata *_metadata,
 			w->dev = i;
 			w->part = p;
 			w->pid = rp_worker(self->ctl, self->d[i].id,
-					   self->d[i].mem[p], 0x5e00 + self->nw,
-					   rd[1]);
+					   self->d[i].vf[p], self->d[i].mem[p],
+					   0x5e00 + self->nw, rd[1]);
 			ASSERT_GT(w->pid, 0);
 		}
 	}
@@ -440,6 +491,7 @@ static int rp_inject(FIXTURE_DATA(rp) *self, unsigned int t, __u32 kind,
 		snprintf(buf, sizeof(buf), "%u %u %u", kind,
 			 kind == AMDX_FAULT_POISON_CONSUMED ||
 			 kind == AMDX_FAULT_QUEUE_HANG ? part : RP_NONE,
+			 kind == AMDX_FAULT_VF_HANG ? self->d[t].vf[part] :
 			 RP_NONE);
 		return amdx_sysfs_write(path, buf);
 	}
@@ -485,6 +537,7 @@ static void rp_measure(struct __test_metadata *_metadata,
 	__u32 part = self->d[t].nparts > 1 ? 1 : 0;
 	__u8 quar[RP_MAX_HIVES * RP_MAX_DEVS] = {};
 	struct amdx_recovery_process stopped[RP_MAX_WORKERS];
+	struct timespec t0, t1;
 	struct amdx_recovery r;
 	__u64 devs = 0;
 	int ret;
@@ -515,7 +568,8 @@ static void rp_measure(struct __test_metadata *_metadata,
 		      kind == AMDX_FAULT_QUEUE_HANG ||
 		      kind == AMDX_FAULT_ENGINE_UE ? part :
 		      AMDX_RAS_PARTITION_ALL;
-	r.vf = RP_NONE;
+	/* a hung VF: that of the partition */
+	r.vf = kind == AMDX_FAULT_VF_HANG ? self->d[t].vf[part] : RP_NONE;
 	r.action = AMDX_RECOVER_PENDING;
 	ASSERT_EQ(0, amdx_ioctl(self->d[t].fd, AMDX_IOC_RECOVERY_PLAN, &r));
 	if (r.action > l->action)
@@ -531,8 +585,13 @@ static void rp_measure(struct __test_metadata *_metadata,
 		r.action = AMDX_RECOVER_PENDING;
 		r.num_listed = RP_MAX_WORKERS;
 		r.processes = (uintptr_t)stopped;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
 		ret = amdx_ioctl(self->d[t].fd, AMDX_IOC_RECOVERY_RUN, &r);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
 		ASSERT_EQ(0, ret);
+		/* how long the run took here (under TCG): reported, not judged */
+		l->run_ms = (t1.tv_sec - t0.tv_sec) * 1000 +
+			    (t1.tv_nsec - t0.tv_nsec) / 1000000;
 		EXPECT_EQ(AMDX_RECOVERY_OUT_CLEARED, r.outcome) {
 			TH_LOG("%s, hive %u: %s ran: outcome %u error %d state %u",
 			       rp_fault[kind], h, rp_action(r.action),
@@ -582,11 +641,11 @@ static void rp_measure(struct __test_metadata *_metadata,
 static void rp_print(FIXTURE_DATA(rp) *self, unsigned int pol, unsigned int h,
 		     __u32 kind, const struct rp_loss *l)
 {
-	printf("# REPLAY {\"policy\": \"%s\", \"layout\": \"%s\", \"hive_devices\": %u, \"partitions_per_device\": %u, \"fault\": \"%s\", \"action\": %u, \"ran\": %s, \"workers\": %u, \"processes_lost\": %u, \"data_lost_unreported\": %u, \"devices_reset\": %u, \"partitions_reset\": %u, \"est_ms\": %u}\n",
+	printf("# REPLAY {\"policy\": \"%s\", \"layout\": \"%s\", \"hive_devices\": %u, \"partitions_per_device\": %u, \"fault\": \"%s\", \"action\": %u, \"ran\": %s, \"workers\": %u, \"processes_lost\": %u, \"data_lost_unreported\": %u, \"devices_reset\": %u, \"partitions_reset\": %u, \"est_ms\": %u, \"run_ms\": %u}\n",
 	       rp_policy[pol], rp_cpx(h) ? "CPX/NPS4" : "SPX/NPS1",
 	       self->per_hive, self->d[h * self->per_hive].nparts, rp_fault[kind], l->action,
 	       l->ran ? "true" : "false", l->workers, l->killed, l->corrupt,
-	       l->devices, l->partitions, l->est_ms);
+	       l->devices, l->partitions, l->est_ms, l->run_ms);
 	fflush(stdout);
 }
 
@@ -606,8 +665,6 @@ TEST_F_TIMEOUT(rp, loss_per_fault_kind_per_policy, 3600)
 		for (h = 0; h < self->hives; h++) {
 			/* node and rma last: nothing clears them */
 			for (k = 0; k < AMDX_FAULT_COUNT; k++) {
-				if (k == AMDX_FAULT_VF_HANG)
-					continue;	/* no VFs yet */
 				rp_measure(_metadata, self, h, k,
 					   &self->loss[pol][h][k]);
 				rp_print(self, pol, h, k, &self->loss[pol][h][k]);

@@ -71,6 +71,7 @@
 #include "amdx_partition_types.h"
 #include "amdx_partition_vf.h"
 #include "amdx_ras_partition.h"
+#include "amdx_ras_poison.h"
 #include "amdx_ras_types.h"
 #include "amdx_recovery.h"
 #include "amdx_recovery_model.h"
@@ -190,6 +191,7 @@ static void amdx_recovery_dev_fill(struct amdx_recovery_ctx *c, u32 i)
 		if (vf < rd->num_vfs)
 			rd->vf_partitions[vf] |= BIT(p);
 		c->mem[i][p] = amdx_recovery_mem_mask(l, p);
+		rd->mem[p] = c->mem[i][p];
 		if (!amdx_hmm_holders(d, c->mem[i][p], NULL, 0, &cnt))
 			rd->procs[p] = cnt;
 	}
@@ -1520,12 +1522,77 @@ static const struct file_operations amdx_recovery_hook_fops = {
 	.write = amdx_recovery_hook_write,
 };
 
+/* Most consumptions one write of ``recovery_consume`` reports. */
+#define AMDX_RECOVERY_CONSUME_MAX	(2 * AMDX_RECOVERY_QUEUE)
+
+/*
+ * debugfs: ``recovery_consume`` (write-only, root): "INDEX COUNT"
+ * (decimal) reports COUNT (1 .. %AMDX_RECOVERY_CONSUME_MAX) consumptions
+ * of poison at VRAM page INDEX by the writer, through the path a CPU or
+ * device read of a poisoned page takes (amdx_ras_poison_consumed()), all
+ * with the RAS lock held: the recovery worker empties none of them in
+ * between, as with a burst of consumers faster than the worker.  Past
+ * %AMDX_RECOVERY_QUEUE they find the queue full.  Nothing is read: the
+ * page need not hold poison.  Fenced against removal as the event hook is.
+ */
+static ssize_t amdx_recovery_consume_write(struct file *f,
+					   const char __user *ubuf, size_t len,
+					   loff_t *ppos)
+{
+	struct amdx_device *adev = f->private_data;
+	struct amdx_subject me;
+	u32 count, i;
+	char buf[48];
+	u64 index;
+	int ret = 0;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	if (sscanf(buf, "%llu %u", &index, &count) != 2) {
+		amdx_dbg(adev, "recovery_consume: want \"INDEX COUNT\"\n");
+		return -EINVAL;
+	}
+	if (!count || count > AMDX_RECOVERY_CONSUME_MAX ||
+	    index >= adev->desc.vram_size >> PAGE_SHIFT) {
+		amdx_dbg(adev, "recovery_consume: COUNT 1 .. %u, INDEX below %llu\n",
+			 AMDX_RECOVERY_CONSUME_MAX,
+			 adev->desc.vram_size >> PAGE_SHIFT);
+		return -EINVAL;
+	}
+	amdx_subject_current(&me);
+	down_read(&adev->lock);
+	if (adev->dead) {
+		ret = -ENODEV;
+	} else {
+		mutex_lock(&adev->ras->lock);
+		for (i = 0; i < count; i++)
+			amdx_ras_poison_consumed(adev, index, &me);
+		mutex_unlock(&adev->ras->lock);
+	}
+	up_read(&adev->lock);
+	return ret ? ret : len;
+}
+
+static const struct file_operations amdx_recovery_consume_fops = {
+	.owner = THIS_MODULE,
+	.open = amdx_event_hook_open,
+	.release = amdx_event_hook_release,
+	.write = amdx_recovery_consume_write,
+};
+
 /**
- * amdx_recovery_debugfs_add() - create the device's ``recovery_fault`` hook
+ * amdx_recovery_debugfs_add() - create the device's recovery hooks
  * @adev: the device; its debugfs directory exists.
+ *
+ * ``recovery_fault`` and ``recovery_consume``.
  */
 void amdx_recovery_debugfs_add(struct amdx_device *adev)
 {
 	debugfs_create_file_unsafe("recovery_fault", 0200, adev->debugfs, adev,
 				   &amdx_recovery_hook_fops);
+	debugfs_create_file_unsafe("recovery_consume", 0200, adev->debugfs,
+				   adev, &amdx_recovery_consume_fops);
 }

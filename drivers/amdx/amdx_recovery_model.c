@@ -377,11 +377,18 @@ static u64 amdx_recovery_close(const struct amdx_recovery_topo *t, u64 set)
 
 static u32 amdx_recovery_procs(const struct amdx_recovery_dev *d, u8 parts)
 {
-	u32 n = d->procs_device, p;
+	u32 n = d->procs_device, p, q;
 
-	for (p = 0; p < d->num_partitions; p++)
-		if (parts & BIT(p))
+	for (p = 0; p < d->num_partitions; p++) {
+		if (!(parts & BIT(p)))
+			continue;
+		/* The holders of memory an earlier partition shares: counted. */
+		for (q = 0; q < p; q++)
+			if ((parts & BIT(q)) && d->mem[p] && d->mem[q] == d->mem[p])
+				break;
+		if (q == p)
 			n += d->procs[p];
+	}
 	return n;
 }
 

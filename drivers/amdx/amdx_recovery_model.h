@@ -39,7 +39,11 @@
  * @num_vfs: enabled VFs.
  * @vf_partitions: per VF, the compute partitions bound to it (bit N:
  *	partition N).
- * @procs: per compute partition, the processes holding it.
+ * @mem: per compute partition, the memory partitions local to it (bit N:
+ *	memory partition N); two partitions' are equal or disjoint.  0 when
+ *	not known: each partition's memory its own.
+ * @procs: per compute partition, the processes holding its memory;
+ *	partitions of equal @mem share them, and count them once.
  * @procs_device: processes holding the device as a whole.
  * @est_ms: per %AMDX_RECOVER_* action, the time it takes on this device;
  *	each figure's source is the provider's (Documentation/ras.rst).
@@ -53,6 +57,7 @@ struct amdx_recovery_dev {
 	u32 num_partitions;
 	u32 num_vfs;
 	u8 vf_partitions[AMDX_MAX_VFS];
+	u8 mem[AMDX_MAX_PARTITIONS];
 	u32 procs[AMDX_MAX_PARTITIONS];
 	u32 procs_device;
 	u32 est_ms[AMDX_RECOVER_COUNT];

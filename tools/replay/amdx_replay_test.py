@@ -161,13 +161,30 @@ class Table(unittest.TestCase):
             os.unlink(f.name)
         self.assertEqual(t[("amdx", "SPX/NPS1", "firmware")], r)
 
-    def test_refuses_duplicates_and_holes(self):
+    def test_refuses_differing_repeats_and_holes(self):
         r = row("amdx", "SPX/NPS1", "firmware", 6)
+        other = dict(r, processes_lost=1)
         with self.assertRaises(R.ReplayError):
-            R.load_table([r, dict(r)])
+            R.load_table([r, other])
         del r["est_ms"]
         with self.assertRaises(R.ReplayError):
             R.load_table([r])
+
+
+    def test_hives_of_one_layout_measured_alike_count_once(self):
+        # make replay's 4 hives: two of each layout, each measured
+        r = row("amdx", "SPX/NPS1", "firmware", 6)
+        t = R.load_table([r, dict(r)])
+        self.assertEqual(t, {("amdx", "SPX/NPS1", "firmware"): r})
+
+    def test_run_times_may_differ_the_slowest_is_shown(self):
+        r = dict(row("amdx", "SPX/NPS1", "firmware", 6), ran=True, run_ms=7)
+        t = R.load_table([r, dict(r, run_ms=40), dict(r, run_ms=9)])
+        self.assertEqual(t[("amdx", "SPX/NPS1", "firmware")]["run_ms"], 40)
+        self.assertIn(" 40\n", R.rst_loss(t))
+        # nothing ran: no time
+        n = row("amdx", "SPX/NPS1", "page_ce", 0)
+        self.assertRegex(R.rst_loss(R.load_table([n])), r"\s-\s*\n")
 
 
 class EndToEnd(unittest.TestCase):

@@ -30,8 +30,11 @@
 // stop the holders of the target's memory, partition and vf reset their
 // partitions and VFs, device and hive a device and its hive (the hive
 // drains as peers otherwise), node and rma every device.  A run stops the
-// holders (they leave rec_holders), records RECOVERY events, and clears,
-// escalates or fails by the knobs.
+// holders (they leave rec_holders), records RECOVERY events and, around a
+// partition, device or hive reset, the reset's own records as the kernel
+// does (ACTION_START, PARTITION_QUARANTINED and _RESTORED or _OFFLINE, or
+// DEVICE_RESET_BEGIN and _END, ACTION_END), and clears, escalates or
+// fails by the knobs.
 #ifndef AMDX_TESTS_FAKE_KERNEL_HPP
 #define AMDX_TESTS_FAKE_KERNEL_HPP
 

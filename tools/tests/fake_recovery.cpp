@@ -271,6 +271,39 @@ int FakeKernel::recovery(std::uint32_t id, amdx_recovery& r, bool run) {
         }
         record(AMDX_RECOVERY_EV_STOPPED, AMDX_RECOVERY_SUM_VALID, stops.size());
     }
+    // The action's own records, around it, as the kernel's: a partition
+    // reset's (amdx_ras_partition_contain()), a device or hive reset's
+    // (amdx_recovery_device_reset()).  ACTION_END carries the action's
+    // result and its duration, here its estimate.
+    const std::uint32_t ras_action = action == AMDX_RECOVER_PARTITION ? AMDX_ACTION_PARTITION_RESET
+                                     : action == AMDX_RECOVER_DEVICE || action == AMDX_RECOVER_HIVE
+                                         ? AMDX_ACTION_DEVICE_RESET
+                                         : 0;
+    const auto own = [this, id](std::uint16_t kind, std::uint32_t partition, std::uint64_t d0,
+                                std::uint64_t d1, std::uint64_t address) {
+        amdx_event a{};
+        a.kind = kind;
+        a.partition = partition;
+        a.address = address;
+        a.data[0] = d0;
+        a.data[1] = d1;
+        emit(id, a);
+    };
+    if (ras_action != 0) {
+        const auto result = static_cast<std::uint64_t>(-static_cast<std::int64_t>(rec_fail_errno));
+        const std::uint32_t part =
+            action == AMDX_RECOVER_PARTITION ? r.partition : AMDX_RAS_PARTITION_ALL;
+        own(AMDX_EVENT_ACTION_START, part, ras_action, 0, 0);
+        if (action == AMDX_RECOVER_PARTITION) {
+            own(AMDX_EVENT_PARTITION_QUARANTINED, part, 0, 0, 0);
+            own(rec_fail_errno != 0 ? AMDX_EVENT_PARTITION_OFFLINE : AMDX_EVENT_PARTITION_RESTORED,
+                part, 0, 0, 0);
+        } else {
+            own(AMDX_EVENT_DEVICE_RESET_BEGIN, part, sc.devices, 0, 0);
+            own(AMDX_EVENT_DEVICE_RESET_END, part, result, 0, 0);
+        }
+        own(AMDX_EVENT_ACTION_END, part, ras_action, result, std::uint64_t{r.est_ms} * 1000000);
+    }
     const std::uint64_t sum = summary(action, r);
     if (rec_fail_errno != 0) {
         slot.state = AMDX_RECOVERY_STATE_FAILED;

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdio>
 #include <cstring>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -15,6 +16,8 @@
 #include <unistd.h>
 
 #include <gtest/gtest.h>
+
+#include <amdx/device.hpp>
 
 #include "cli.hpp"
 #include "eventd.hpp"
@@ -187,6 +190,74 @@ TEST_F(Eventd, RotationDropsTheOldestBeyondKeep) {
     EXPECT_EQ(recs.back()["seq"], 40);
     for (std::size_t i = 1; i < recs.size(); ++i)
         EXPECT_EQ(recs[i]["seq"], recs[i - 1]["seq"].get<std::uint64_t>() + 1);
+}
+
+// A recovery run's records reach the journal in the kernel's order, each
+// with its fields: the fault's PENDING, the holders STOPPED, the reset's
+// ACTION_START (device_reset), DEVICE_RESET_BEGIN with the devices,
+// DEVICE_RESET_END and ACTION_END with result and duration, then RAN,
+// SELFTEST and CLEARED; a failing one says so in ACTION_END and ends
+// FAILED.
+TEST_F(Eventd, RecoveryRunIsJournaledActionByAction) {
+    k_.devices[0].compute_mode = AMDX_COMPUTE_DPX;
+    auto control = amdx::Control::adopt(amdx::UniqueFd(::open("/dev/null", O_RDWR | O_CLOEXEC)));
+    auto dev = amdx::Device::open(control, 0);
+    ASSERT_TRUE(dev) << dev.error().message();
+    amdx_recovery_process holder{};
+    holder.pid = 100;
+    holder.mem_partition = 0;
+    holder.pages = 1;
+    k_.rec_holders = {holder};
+    Daemon d = start();
+    const amdx::RecoveryTarget whole{.partition = std::nullopt, .vf = std::nullopt};
+
+    const auto seq = k_.recovery_fault(0, AMDX_RAS_PARTITION_ALL, AMDX_VF_NONE, AMDX_RECOVER_DEVICE,
+                                       AMDX_FAULT_DEVICE_UE);
+    const auto ran = dev->recovery_run(whole, std::nullopt, {.stop = true, .others = false});
+    ASSERT_TRUE(ran) << ran.error().message();
+    EXPECT_EQ(ran->outcome, amdx::RecoveryOutcome::cleared);
+    ASSERT_EQ(drain(d, 9), 9U);
+    auto recs = records();
+    ASSERT_EQ(recs.size(), 9U);
+    const std::vector<std::string> want = {"recovery",           "recovery",         "action_start",
+                                           "device_reset_begin", "device_reset_end", "action_end",
+                                           "recovery",           "recovery",         "recovery"};
+    for (std::size_t i = 0; i < want.size(); ++i) {
+        EXPECT_EQ(recs[i]["kind"], want[i]) << "record " << i;
+        if (i > 0) {
+            EXPECT_GT(recs[i]["seq"].get<std::uint64_t>(), recs[i - 1]["seq"].get<std::uint64_t>());
+        }
+    }
+    EXPECT_EQ(recs[0]["seq"], seq);
+    EXPECT_EQ(recs[2]["action"], "device_reset");
+    EXPECT_FALSE(recs[2].contains("partition"));
+    EXPECT_EQ(recs[3]["devices"], Json::array({0}));
+    EXPECT_EQ(recs[4]["result"], "ok");
+    EXPECT_EQ(recs[5]["action"], "device_reset");
+    EXPECT_EQ(recs[5]["result"], "ok");
+    EXPECT_EQ(recs[5]["duration_ns"], 5000ULL * 1000000);
+
+    // A partition reset that fails midway: its ACTION_END says how, the
+    // partition goes offline, the run ends FAILED.
+    k_.rec_fail_errno = EIO;
+    k_.recovery_fault(0, 1, AMDX_VF_NONE, AMDX_RECOVER_PARTITION, AMDX_FAULT_ENGINE_UE);
+    const amdx::RecoveryTarget part1{.partition = 1, .vf = std::nullopt};
+    const auto failed = dev->recovery_run(part1, std::nullopt, {});
+    ASSERT_TRUE(failed) << failed.error().message();
+    EXPECT_EQ(failed->outcome, amdx::RecoveryOutcome::failed);
+    ASSERT_EQ(drain(d, 6), 6U);
+    recs = records();
+    ASSERT_EQ(recs.size(), 15U);
+    const std::vector<std::string> want2 = {
+        "recovery",          "action_start", "partition_quarantined",
+        "partition_offline", "action_end",   "recovery"};
+    for (std::size_t i = 0; i < want2.size(); ++i)
+        EXPECT_EQ(recs[9 + i]["kind"], want2[i]) << "record " << 9 + i;
+    EXPECT_EQ(recs[10]["action"], "partition_reset");
+    EXPECT_EQ(recs[10]["partition"], 1);
+    EXPECT_EQ(recs[13]["action"], "partition_reset");
+    EXPECT_EQ(recs[13]["partition"], 1);
+    EXPECT_EQ(recs[13]["result"], "EIO");
 }
 
 TEST_F(Eventd, FollowsDevicesThatAppear) {

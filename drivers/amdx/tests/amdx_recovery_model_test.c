@@ -244,6 +244,49 @@ static void vf_flr_takes_the_vf_partitions(struct kunit *test)
 }
 
 /*
+ * CPX + NPS4: partitions 2n and 2n + 1 share memory partition n, so its
+ * holders: a VF of partitions 0 and 1 stops them once, not once per
+ * partition; the device counts each memory partition's once.
+ */
+static void shared_memory_counts_its_holders_once(struct kunit *test)
+{
+	struct amdx_recovery_topo *t = hive_of(test, 1, 8,
+					       AMDX_RECOVER_CAP_VF |
+					       AMDX_RECOVER_CAP_DEVICE, false);
+	struct amdx_recovery_fault f = {
+		.kind = AMDX_FAULT_VF_HANG, .device = 0, .partition = ALL,
+		.vf = 0,
+	};
+	struct amdx_recovery_scope s;
+	u32 p;
+
+	for (p = 0; p < 8; p++)
+		t->dev[0].mem[p] = BIT(p / 2);
+	t->dev[0].num_vfs = 1;
+	t->dev[0].vf_partitions[0] = 0x03;
+	KUNIT_ASSERT_EQ(test, amdx_recovery_topo_check(t), 0);
+	KUNIT_ASSERT_EQ(test, amdx_recovery_scope(t, &f, AMDX_RECOVER_VF, &s),
+			0);
+	KUNIT_EXPECT_EQ(test, s.partitions[0], 0x03);
+	/* memory partition 0's 2, and the device's 1 */
+	KUNIT_EXPECT_EQ(test, s.num_processes, 2 + 1);
+	KUNIT_ASSERT_EQ(test, amdx_recovery_scope(t, &f, AMDX_RECOVER_DEVICE,
+						  &s), 0);
+	KUNIT_EXPECT_EQ(test, s.num_processes, 4 * 2 + 1);
+	/* one compute partition spanning several: its own */
+	t->dev[0].num_partitions = 2;
+	t->dev[0].num_vfs = 0;
+	t->dev[0].vf_partitions[0] = 0;
+	t->dev[0].mem[0] = 0x3;
+	t->dev[0].mem[1] = 0xc;
+	f.kind = AMDX_FAULT_DEVICE_UE;
+	KUNIT_ASSERT_EQ(test, amdx_recovery_topo_check(t), 0);
+	KUNIT_ASSERT_EQ(test, amdx_recovery_scope(t, &f, AMDX_RECOVER_DEVICE,
+						  &s), 0);
+	KUNIT_EXPECT_EQ(test, s.num_processes, 2 * 2 + 1);
+}
+
+/*
  * A device reset done as a secondary bus reset takes its switch's other
  * devices, and a hive-wide reset of one of those its hive; the device on
  * another switch is a bystander.
@@ -593,6 +636,7 @@ static struct kunit_case amdx_recovery_model_cases[] = {
 	KUNIT_CASE(summary_packs_and_saturates),
 	KUNIT_CASE(hung_queue_takes_queue_then_pipe),
 	KUNIT_CASE(vf_flr_takes_the_vf_partitions),
+	KUNIT_CASE(shared_memory_counts_its_holders_once),
 	KUNIT_CASE(sbr_and_hive_close_over),
 	KUNIT_CASE(fabric_board_and_failed_reset),
 	KUNIT_CASE(escalation_climbs_every_rung_it_can),
