@@ -452,6 +452,8 @@ TEST_F(CliRun, ShowAllJsonMatchesLibrary) {
     first.erase("identity");
     EXPECT_EQ(first["recovery"], "none"); // dev show adds it (RECOVERY_PLAN)
     first.erase("recovery");
+    EXPECT_EQ(first["gpus"].size(), 1U); // dev show adds it (gpu_table())
+    first.erase("gpus");
     EXPECT_EQ(first, amdx::cli::info_to_json(fixed_info()));
 }
 
@@ -585,6 +587,22 @@ TEST_F(CliRun, GpuIndexSelectsThePartitionsDevice) {
     r = run({"-d", "/dev/null", "--sysfs-root", root, "ras", "show", "gpu:9"});
     EXPECT_EQ(r.code, 4);
     expect_one_error_line(r, "amdx: no such device: gpu:9 (the node has 9 GPUs: gpu:0 .. gpu:8)");
+    // `dev show` names each device's GPUs with the same indexes: device 0's
+    // eight CPX partitions gpu:0 .. gpu:7, device 1 gpu:8; no KFD, no UUID.
+    r = run({"-d", "/dev/null", "--sysfs-root", root, "-j", "dev", "show"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    Json devs = Json::parse(r.out)["devices"];
+    ASSERT_EQ(devs.size(), 2U);
+    ASSERT_EQ(devs[0]["gpus"].size(), 8U) << r.out;
+    for (std::uint32_t p = 0; p < 8; ++p)
+        EXPECT_EQ(devs[0]["gpus"][p], (Json{{"index", p}, {"partition", p}, {"uuid", nullptr}}));
+    EXPECT_EQ(devs[1]["gpus"], Json::parse(R"([{"index":8,"partition":0,"uuid":null}])"));
+    // The text view: a table in each device's block; -o picks its columns.
+    r = run(
+        {"-d", "/dev/null", "--sysfs-root", root, "-o", "device,index,uuid", "dev", "show", "1"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.out, "device 1:\n  memory_partitions:\n    INDEX\n        0\n"
+                     "  gpus:\n    INDEX UUID\n        8 n/a\n");
     EXPECT_EQ(std::system(("rm -rf " + std::string(root)).c_str()), 0);
 }
 
@@ -620,6 +638,15 @@ TEST_F(CliRun, GpuIndexAndUuidFollowTheKfdTopology) {
     EXPECT_EQ(r.code, 4);
     expect_one_error_line(r, "amdx: no such device: GPU-0000000000000012 (no KFD node of an amdx "
                              "device has this unique_id; simulated devices have none)");
+    // `dev show` says which index and UUID select each device.
+    r = run({"-d", "/dev/null", "--sysfs-root", root, "-j", "dev", "show"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const Json shown = Json::parse(r.out)["devices"];
+    ASSERT_EQ(shown.size(), 2U);
+    EXPECT_EQ(shown[0]["gpus"],
+              Json::parse(R"([{"index":1,"partition":0,"uuid":"GPU-0000000000000011"}])"));
+    EXPECT_EQ(shown[1]["gpus"],
+              Json::parse(R"([{"index":0,"partition":0,"uuid":"GPU-4a7c1e0f23b5d698"}])"));
     node(2, 4243, 0xc100, 0x4a7c1e0f23b5d698ULL);
     r = run({"-d", "/dev/null", "--sysfs-root", root, "ras", "show", "GPU-4a7c1e0f23b5d698"});
     EXPECT_EQ(r.code, 2);
