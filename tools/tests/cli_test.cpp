@@ -709,6 +709,43 @@ TEST_F(CliRun, MonitorWatchViewCountsSamplesAndSeesAnInjectedCe) {
     EXPECT_EQ(run({"-d", "/dev/null", "--csv", "monitor", "--count", "1"}).code, 2);
 }
 
+// `monitor -i` over all devices lists them again each interval: a device
+// created between two samples has lines from the next one on, one removed
+// has none, and stderr says which came and went.  Named devices are only
+// ever those named.  The hook stands for the interval and changes the
+// fake kernel's device list.
+TEST_F(CliRun, MonitorWatchViewFollowsDevicesThatComeAndGo) {
+    amdx::cli::set_watch_wait_for_tests([this](std::uint64_t n) {
+        if (n == 1)
+            kernel.add_device(2);
+        if (n == 2)
+            kernel.devices.erase(kernel.devices.begin()); // device 0
+    });
+    CliOutcome r = run({"-d", "/dev/null", "--csv", "-o", "device,partition,state", "monitor", "-i",
+                        "1", "-c", "3"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.out, "device,partition,state\n"
+                     "0,0,online\n1,0,online\n"
+                     "0,0,online\n1,0,online\n2,0,online\n"
+                     "1,0,online\n2,0,online\n");
+    EXPECT_EQ(r.err, "monitor: following device 2 (0000:c3:00.0), new\n"
+                     "monitor: device 0 (0000:c1:00.0) went away\n");
+    // Named: device 2 (back again) is not one of them; 0 going is no news.
+    kernel.devices.erase(kernel.devices.begin() + 1); // device 2
+    kernel.devices.insert(kernel.devices.begin(), FakeKernel::make_device(0));
+    amdx::cli::set_watch_wait_for_tests([this](std::uint64_t n) {
+        if (n == 1)
+            kernel.add_device(2);
+        if (n == 2)
+            kernel.devices.erase(kernel.devices.begin()); // device 0
+    });
+    r = run({"-d", "/dev/null", "--csv", "-o", "device", "monitor", "-i", "1", "-c", "3", "0,1"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.out, "device\n0\n1\n0\n1\n1\n");
+    EXPECT_EQ(r.err, "");
+    amdx::cli::set_watch_wait_for_tests({});
+}
+
 TEST_F(CliRun, UsageErrors) {
     const CliOutcome unknown_opt = run({"--frobnicate", "dev", "list"});
     EXPECT_EQ(unknown_opt.code, 2);
