@@ -413,6 +413,11 @@ if amdx -j dev show "gpu:$g1,gpu:$g2" > "$tmp/gpu" 2> "$tmp/gpuerr"; then
 	got=$(grep -o '{"device":[0-9]*,"bdf"' "$tmp/gpu" | tr -dc '0-9\n' | tr '\n' ' ')
 	want="$(id_of "$S1") $(id_of "$S2") "
 	[ "$got" = "$want" ] || fail "dev show gpu:$g1,gpu:$g2 gave devices '$got', want '$want'"
+	# ... and names each device's first GPU with the index that selected it.
+	for g in "$g1" "$g2"; do
+		grep -q "\"gpus\":\[{\"index\":$g,\"partition\":0," "$tmp/gpu" ||
+			fail "dev show gpu:$g does not list gpu $g in its gpus: $(cat "$tmp/gpu")"
+	done
 else
 	fail "amdx -j dev show gpu:$g1,gpu:$g2: $(cat "$tmp/gpuerr")"
 fi

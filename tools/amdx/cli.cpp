@@ -78,11 +78,30 @@ int dev_list(const Options& opts, std::ostream& out, std::ostream& err) {
     return kExitOk;
 }
 
+/// "gpus" of `dev show`: @id's GPUs as ROCR_VISIBLE_DEVICES and amd-smi
+/// count them, the `gpu:INDEX` and `GPU-UUID` a DEV may name.
+Json gpus_to_json(const std::vector<GpuSlot>& gpus, std::uint32_t id) {
+    Json out = Json::array();
+    for (const auto& g : gpus)
+        if (g.device == id)
+            out.push_back(
+                Json{{"index", g.index},
+                     {"partition", g.partition},
+                     {"uuid", g.unique_id ? Json(rocr_uuid(*g.unique_id)) : Json(nullptr)}});
+    return out;
+}
+
 int dev_show(const Options& opts, const std::string& dev, std::ostream& out, std::ostream& err) {
     int code = kExitOk;
-    const auto sel = select_devices(opts, dev, true, err, code);
+    auto sel = select_devices(opts, dev, true, err, code);
     if (!sel)
         return code;
+    std::string what;
+    const auto gpus = gpus_of(*sel, opts, what);
+    if (!gpus) {
+        fail(err, request_error(opts.node, what, gpus.error()), gpus.error());
+        return kExitError;
+    }
     const bool all = parse_selector(dev)->kind == Selector::Kind::all;
     Json devices = Json::array();
     for (const auto& entry : sel->entries) {
@@ -105,6 +124,7 @@ int dev_show(const Options& opts, const std::string& dev, std::ostream& out, std
         one["identity"] = identity_to_json(info->bdf);
         const auto device = Device::open(sel->control, entry.id);
         one["recovery"] = device ? recovery_json(*device, {}) : Json(nullptr);
+        one["gpus"] = gpus_to_json(**gpus, entry.id);
         devices.push_back(std::move(one));
     }
     render(out, Json{{"devices", std::move(devices)}}, opts);

@@ -29,7 +29,14 @@ namespace amdx::cli {
 struct Selection {
     Control control;
     std::vector<DeviceEntry> entries;
+    /// The node's GPUs (gpu_table() over every listed device), if
+    /// selecting needed them; gpus_of() fills it otherwise.
+    std::optional<std::vector<GpuSlot>> gpus;
 };
+/// @sel's gpus, computed once (gpu_table() over the node's device list)
+/// the first time; fails with the first failed request (what in @what).
+[[nodiscard]] Result<const std::vector<GpuSlot>*> gpus_of(Selection& sel, const Options& opts,
+                                                          std::string& what);
 /// The preamble of every device command: checks @dev (an id, a BDF, a
 /// serial, a comma-separated list of them, or with @allow_all "all"; a
 /// usage error never depends on the module), opens the control node and

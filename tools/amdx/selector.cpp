@@ -328,15 +328,17 @@ std::optional<Selection> select_devices(const Options& opts, const std::string& 
     }
     auto selector = *parsed;
     std::size_t num_gpus = 0;
+    std::optional<std::vector<GpuSlot>> table;
     if (selector.needs_gpus()) {
         std::string what;
-        const auto gpus = gpu_table(*control, *entries, opts.sysfs, what);
+        auto gpus = gpu_table(*control, *entries, opts.sysfs, what);
         if (!gpus) {
             fail(err, request_error(opts.node, what, gpus.error()), gpus.error());
             return std::nullopt;
         }
         resolve_gpus(selector, *gpus);
         num_gpus = gpus->size();
+        table = std::move(*gpus);
     }
     std::vector<DeviceEntry> out;
     std::vector<std::string> serials; // of out's devices, if needed
@@ -397,7 +399,24 @@ std::optional<Selection> select_devices(const Options& opts, const std::string& 
         return std::nullopt;
     }
     code = kExitOk;
-    return Selection{std::move(*control), std::move(out)};
+    return Selection{
+        .control = std::move(*control), .entries = std::move(out), .gpus = std::move(table)};
+}
+
+Result<const std::vector<GpuSlot>*> gpus_of(Selection& sel, const Options& opts,
+                                            std::string& what) {
+    if (!sel.gpus) {
+        const auto entries = sel.control.devices();
+        if (!entries) {
+            what = "device list";
+            return Unexpected(entries.error());
+        }
+        auto gpus = gpu_table(sel.control, *entries, opts.sysfs, what);
+        if (!gpus)
+            return Unexpected(gpus.error());
+        sel.gpus = std::move(*gpus);
+    }
+    return &*sel.gpus;
 }
 
 std::optional<Device> open_device(const Control& control, const DeviceEntry& entry,

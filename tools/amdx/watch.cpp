@@ -4,8 +4,12 @@
 // (amd-smi monitor, nvidia-smi dmon): every interval one line per compute
 // partition of each selected device, its modes, state, pending recovery
 // action and RAS totals.  Text: a table, its header once; --csv: CSV, its
-// header once; -j: JSON lines, one object per line.  The devices are those
-// selected at the start; one that goes away is left out of later lines.
+// header once; -j: JSON lines, one object per line.  Watching all devices
+// (no DEV, or 'all'), each sample lists them again: one created since the
+// last sample has lines from this one on, one that went away has none, and
+// stderr says so, as `amdx monitor` does for events.  Watching named
+// devices, one that goes away is left out of later lines.
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <functional>
@@ -101,6 +105,27 @@ Result<std::optional<Json>> device_rows(const Control& control, const DeviceEntr
     return std::optional<Json>(std::move(rows));
 }
 
+/// Replaces @now by the node's device list, saying on @err which devices
+/// came and went since (an id may come back as another device: its PCI
+/// address says).
+Result<void> relist(const Control& control, std::vector<DeviceEntry>& now, std::ostream& err) {
+    auto listed = control.devices();
+    if (!listed)
+        return Unexpected(listed.error());
+    const auto same = [](const DeviceEntry& a, const DeviceEntry& b) {
+        return a.id == b.id && a.bdf == b.bdf;
+    };
+    for (const auto& e : now)
+        if (std::none_of(listed->begin(), listed->end(),
+                         [&](const DeviceEntry& l) { return same(l, e); }))
+            err << "monitor: device " << e.id << " (" << e.bdf << ") went away\n";
+    for (const auto& l : *listed)
+        if (std::none_of(now.begin(), now.end(), [&](const DeviceEntry& e) { return same(l, e); }))
+            err << "monitor: following device " << l.id << " (" << l.bdf << "), new\n";
+    now = std::move(*listed);
+    return {};
+}
+
 /// @text without its first line (a header printed already).
 std::string without_header(const std::string& text) {
     const auto nl = text.find('\n');
@@ -119,6 +144,7 @@ int watch(const Options& opts, const std::string& devs, double interval_s, std::
     auto sel = select_devices(opts, devs, true, err, code);
     if (!sel)
         return code;
+    const bool follow_all = parse_selector(devs)->kind == Selector::Kind::all;
     using Clock = std::chrono::steady_clock;
     const auto period =
         std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(interval_s));
@@ -130,6 +156,12 @@ int watch(const Options& opts, const std::string& devs, double interval_s, std::
             } else {
                 next += period;
                 std::this_thread::sleep_until(next);
+            }
+            if (follow_all) {
+                if (auto ok = relist(sel->control, sel->entries, err); !ok) {
+                    fail(err, request_error(opts.node, "device list", ok.error()), ok.error());
+                    return kExitError;
+                }
             }
         }
         const std::string time = monotonic_to_wall(monotonic_ns());

@@ -53,6 +53,8 @@ CASES = [
      [lambda d: dev0(d).pop("vram"),
       lambda d: dev0(d).update(compute_mode="spx"),
       lambda d: dev0(d).update(hive_id=42),
+      lambda d: dev0(d)["gpus"][0].pop("index"),
+      lambda d: dev0(d)["gpus"][0].update(uuid="GPU-4A7C1E0F23B5D698"),
       lambda d: d.pop("schema_version")]),
     ("amdx-partition-show.schema.json",
      [["-j", "partition", "show"], ["-p", "partition", "show", "1"]],

@@ -452,6 +452,8 @@ TEST_F(CliRun, ShowAllJsonMatchesLibrary) {
     first.erase("identity");
     EXPECT_EQ(first["recovery"], "none"); // dev show adds it (RECOVERY_PLAN)
     first.erase("recovery");
+    EXPECT_EQ(first["gpus"].size(), 1U); // dev show adds it (gpu_table())
+    first.erase("gpus");
     EXPECT_EQ(first, amdx::cli::info_to_json(fixed_info()));
 }
 
@@ -585,6 +587,22 @@ TEST_F(CliRun, GpuIndexSelectsThePartitionsDevice) {
     r = run({"-d", "/dev/null", "--sysfs-root", root, "ras", "show", "gpu:9"});
     EXPECT_EQ(r.code, 4);
     expect_one_error_line(r, "amdx: no such device: gpu:9 (the node has 9 GPUs: gpu:0 .. gpu:8)");
+    // `dev show` names each device's GPUs with the same indexes: device 0's
+    // eight CPX partitions gpu:0 .. gpu:7, device 1 gpu:8; no KFD, no UUID.
+    r = run({"-d", "/dev/null", "--sysfs-root", root, "-j", "dev", "show"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    Json devs = Json::parse(r.out)["devices"];
+    ASSERT_EQ(devs.size(), 2U);
+    ASSERT_EQ(devs[0]["gpus"].size(), 8U) << r.out;
+    for (std::uint32_t p = 0; p < 8; ++p)
+        EXPECT_EQ(devs[0]["gpus"][p], (Json{{"index", p}, {"partition", p}, {"uuid", nullptr}}));
+    EXPECT_EQ(devs[1]["gpus"], Json::parse(R"([{"index":8,"partition":0,"uuid":null}])"));
+    // The text view: a table in each device's block; -o picks its columns.
+    r = run(
+        {"-d", "/dev/null", "--sysfs-root", root, "-o", "device,index,uuid", "dev", "show", "1"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.out, "device 1:\n  memory_partitions:\n    INDEX\n        0\n"
+                     "  gpus:\n    INDEX UUID\n        8 n/a\n");
     EXPECT_EQ(std::system(("rm -rf " + std::string(root)).c_str()), 0);
 }
 
@@ -620,6 +638,15 @@ TEST_F(CliRun, GpuIndexAndUuidFollowTheKfdTopology) {
     EXPECT_EQ(r.code, 4);
     expect_one_error_line(r, "amdx: no such device: GPU-0000000000000012 (no KFD node of an amdx "
                              "device has this unique_id; simulated devices have none)");
+    // `dev show` says which index and UUID select each device.
+    r = run({"-d", "/dev/null", "--sysfs-root", root, "-j", "dev", "show"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const Json shown = Json::parse(r.out)["devices"];
+    ASSERT_EQ(shown.size(), 2U);
+    EXPECT_EQ(shown[0]["gpus"],
+              Json::parse(R"([{"index":1,"partition":0,"uuid":"GPU-0000000000000011"}])"));
+    EXPECT_EQ(shown[1]["gpus"],
+              Json::parse(R"([{"index":0,"partition":0,"uuid":"GPU-4a7c1e0f23b5d698"}])"));
     node(2, 4243, 0xc100, 0x4a7c1e0f23b5d698ULL);
     r = run({"-d", "/dev/null", "--sysfs-root", root, "ras", "show", "GPU-4a7c1e0f23b5d698"});
     EXPECT_EQ(r.code, 2);
@@ -680,6 +707,43 @@ TEST_F(CliRun, MonitorWatchViewCountsSamplesAndSeesAnInjectedCe) {
         r, "amdx: monitor: --kinds follows events; -i watches counters (give one or the other)");
     EXPECT_EQ(run({"-d", "/dev/null", "monitor", "-i", "0"}).code, 2);
     EXPECT_EQ(run({"-d", "/dev/null", "--csv", "monitor", "--count", "1"}).code, 2);
+}
+
+// `monitor -i` over all devices lists them again each interval: a device
+// created between two samples has lines from the next one on, one removed
+// has none, and stderr says which came and went.  Named devices are only
+// ever those named.  The hook stands for the interval and changes the
+// fake kernel's device list.
+TEST_F(CliRun, MonitorWatchViewFollowsDevicesThatComeAndGo) {
+    amdx::cli::set_watch_wait_for_tests([this](std::uint64_t n) {
+        if (n == 1)
+            kernel.add_device(2);
+        if (n == 2)
+            kernel.devices.erase(kernel.devices.begin()); // device 0
+    });
+    CliOutcome r = run({"-d", "/dev/null", "--csv", "-o", "device,partition,state", "monitor", "-i",
+                        "1", "-c", "3"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.out, "device,partition,state\n"
+                     "0,0,online\n1,0,online\n"
+                     "0,0,online\n1,0,online\n2,0,online\n"
+                     "1,0,online\n2,0,online\n");
+    EXPECT_EQ(r.err, "monitor: following device 2 (0000:c3:00.0), new\n"
+                     "monitor: device 0 (0000:c1:00.0) went away\n");
+    // Named: device 2 (back again) is not one of them; 0 going is no news.
+    kernel.devices.erase(kernel.devices.begin() + 1); // device 2
+    kernel.devices.insert(kernel.devices.begin(), FakeKernel::make_device(0));
+    amdx::cli::set_watch_wait_for_tests([this](std::uint64_t n) {
+        if (n == 1)
+            kernel.add_device(2);
+        if (n == 2)
+            kernel.devices.erase(kernel.devices.begin()); // device 0
+    });
+    r = run({"-d", "/dev/null", "--csv", "-o", "device", "monitor", "-i", "1", "-c", "3", "0,1"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.out, "device\n0\n1\n0\n1\n1\n");
+    EXPECT_EQ(r.err, "");
+    amdx::cli::set_watch_wait_for_tests({});
 }
 
 TEST_F(CliRun, UsageErrors) {

@@ -27,6 +27,8 @@ test -f "$prefix/include/amdx/amdx.h"
 # The CLI, which finds the installed libamdx by itself, with its manual page
 # (from cli.rst by rst2man) and bash completion.
 "$prefix/bin/amdx" -d "$work/no-such-node" --version >"$work/version.out"
+"$(dirname "$0")/runpath_test.sh" "$prefix/bin/amdx" \
+	"$(find "$prefix" -name amdx-eventd -type f | head -n1)"
 grep -q '^libamdx 3\.2\.0$' "$work/version.out"
 grep -q '^\.SH EXIT STATUS' "$prefix/share/man/man1/amdx.1"
 grep -q '^complete .* amdx$' "$prefix/share/bash-completion/completions/amdx"
