@@ -65,6 +65,12 @@ int LinkCommands::run(const Options& opts, std::ostream& out, std::ostream& err)
         });
     if (stop)
         return *stop;
+    render(out, link_show_json(found, selected), opts);
+    return kExitOk;
+}
+
+Json link_show_json(const std::vector<std::pair<std::uint64_t, LinkInfo>>& found,
+                    const std::set<std::uint32_t>& selected) {
     std::set<std::pair<std::uint64_t, std::uint32_t>> seen; // (hive, link)
     Json rows = Json::array();
     for (const auto& [hive, l] : found) {
@@ -74,8 +80,7 @@ int LinkCommands::run(const Options& opts, std::ostream& out, std::ostream& err)
             continue;
         rows.push_back(link_to_json(hive, l));
     }
-    render(out, Json{{"links", std::move(rows)}}, opts);
-    return kExitOk;
+    return Json{{"links", std::move(rows)}};
 }
 
 } // namespace amdx::cli
