@@ -452,6 +452,67 @@ TEST_F(sim_model, create_keys_any_order_query_matches)
 	check_info(_metadata, m, &info, id, 64, m->max_vfs, ~0ULL);
 }
 
+/*
+ * AMDX_QUERY_FIRMWARE (minor 4): amdx's module version, the simulator as
+ * the provider and its default firmware table (amdx_sim_fw_version),
+ * every reserved byte zero; the list must fit whole; device fds only.
+ */
+TEST_F(sim_model, firmware_query)
+{
+	const struct sim_model_spec *m = variant->m;
+	struct {
+		struct amdx_query_firmware h;
+		struct amdx_firmware_info fw[AMDX_MAX_FIRMWARE];
+	} res;
+	char modver[AMDX_VERSION_LEN] = "";
+	__u32 id, size = 0, i;
+	FILE *f;
+	int fd;
+
+	ASSERT_EQ(0, sim_new(self->created, m->sim_id, "model=%s", m->name));
+	ASSERT_EQ(0, find_sim(self->ctl, m->sim_id, &id));
+	fd = amdx_device_open(self->ctl, id);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-EINVAL, amdx_query(self->ctl, AMDX_QUERY_FIRMWARE, id,
+				      &res, &size));
+	size = sizeof(res);
+	EXPECT_EQ(-EINVAL, amdx_query(fd, AMDX_QUERY_FIRMWARE, 1, &res,
+				      &size));
+	size = 0;
+	ASSERT_EQ(0, amdx_query(fd, AMDX_QUERY_FIRMWARE, 0, NULL, &size));
+	ASSERT_EQ(sizeof(res.h) + (AMDX_FW_COUNT - 1) * sizeof(res.fw[0]),
+		  size);
+	size -= 1;
+	EXPECT_EQ(-ENOSPC, amdx_query(fd, AMDX_QUERY_FIRMWARE, 0, &res,
+				      &size));
+	memset(&res, 0xa5, sizeof(res));
+	size = sizeof(res);
+	ASSERT_EQ(0, amdx_query(fd, AMDX_QUERY_FIRMWARE, 0, &res, &size));
+	EXPECT_EQ(sizeof(res.h) + (AMDX_FW_COUNT - 1) * sizeof(res.fw[0]),
+		  size);
+
+	f = fopen("/sys/module/amdx/version", "r");
+	ASSERT_NE(NULL, f);
+	ASSERT_NE(NULL, fgets(modver, sizeof(modver), f));
+	fclose(f);
+	modver[strcspn(modver, "\n")] = '\0';
+	EXPECT_STREQ(modver, (char *)res.h.driver_version);
+	EXPECT_STREQ("amdx_sim", (char *)res.h.provider);
+	EXPECT_STREQ(modver, (char *)res.h.provider_version);
+	EXPECT_EQ(AMDX_FW_COUNT - 1, res.h.num_firmware);
+	EXPECT_EQ(AMDX_FIRMWARE_INFO_SIZE_VER0, res.h.entry_size);
+	EXPECT_EQ(0, res.h.reserved[0] | res.h.reserved[1]);
+	for (i = 0; i < res.h.num_firmware; i++) {
+		EXPECT_EQ(i + 1, res.fw[i].id);
+		EXPECT_EQ(0, res.fw[i].instance);
+		EXPECT_NE(0, res.fw[i].version);
+		EXPECT_EQ(0, res.fw[i].reserved);
+	}
+	EXPECT_EQ(0x00557100, res.fw[AMDX_FW_SMU - 1].version);
+	EXPECT_EQ(50, res.fw[AMDX_FW_MEC - 1].feature);
+	close(fd);
+}
+
 TEST_F(sim_model, max_vfs_above_model_limit_einval)
 {
 	const struct sim_model_spec *m = variant->m;

@@ -28,10 +28,17 @@
  * where the thing happens (&struct amdx_dev_stats, atomics; the event
  * log's under its own lock), so one query returns totals since the device
  * registered, whether or not anyone watched the events.
+ *
+ * %AMDX_QUERY_FIRMWARE (minor 4) reports amdx's own version and what the
+ * device's provider knows of its firmware (&amdx_provider_ops.firmware):
+ * the provider fills a zeroed answer sized by %AMDX_MAX_FIRMWARE, never
+ * by the caller; the core checks it (a provider's bad answer is -EIO,
+ * logged) and fills the rest.  Without the op, -EOPNOTSUPP.
  */
 #include <linux/capability.h>
 #include <linux/errno.h>
 #include <linux/overflow.h>
+#include <linux/printk.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -205,6 +212,53 @@ static int amdx_query_stats(struct amdx_device *adev, struct amdx_query *q)
 			      AMDX_DEVICE_STATS_SIZE_VER0);
 }
 
+/* @adev: a device fd's device, whose lock the dispatcher holds for read. */
+static int amdx_query_firmware(struct amdx_device *adev, struct amdx_query *q)
+{
+	struct amdx_query_firmware *res;
+	size_t len;
+	u32 i;
+	int ret;
+
+	if (!adev->ops->firmware)
+		return -EOPNOTSUPP;
+	res = kzalloc(struct_size(res, firmware, AMDX_MAX_FIRMWARE),
+		      GFP_KERNEL);
+	if (!res)
+		return -ENOMEM;
+	ret = adev->ops->firmware(adev, res);
+	if (ret)
+		goto out;
+	ret = -EIO;
+	if (res->num_firmware > AMDX_MAX_FIRMWARE) {
+		pr_warn_ratelimited("amdx: device %u: the provider reported %u firmware entries, at most %u exist\n",
+				    adev->id, res->num_firmware,
+				    AMDX_MAX_FIRMWARE);
+		goto out;
+	}
+	for (i = 0; i < res->num_firmware; i++) {
+		if (!res->firmware[i].id ||
+		    res->firmware[i].id >= AMDX_FW_COUNT) {
+			pr_warn_ratelimited("amdx: device %u: the provider reported firmware id %u\n",
+					    adev->id, res->firmware[i].id);
+			goto out;
+		}
+		res->firmware[i].reserved = 0;
+	}
+	strscpy(res->driver_version, AMDX_MODULE_VERSION,
+		sizeof(res->driver_version));
+	res->provider[sizeof(res->provider) - 1] = '\0';
+	res->provider_version[sizeof(res->provider_version) - 1] = '\0';
+	res->entry_size = sizeof(res->firmware[0]);
+	res->reserved[0] = 0;
+	res->reserved[1] = 0;
+	len = struct_size(res, firmware, res->num_firmware);
+	ret = amdx_query_out(adev, q, res, len, len);
+out:
+	kfree(res);
+	return ret;
+}
+
 /**
  * amdx_ioctl_query() - %AMDX_IOC_QUERY
  * @file: the amdx file.
@@ -212,7 +266,8 @@ static int amdx_query_stats(struct amdx_device *adev, struct amdx_query *q)
  *
  * Return: 0; -EINVAL for an unknown query, non-zero flags or reserved
  * fields, or an id where none is allowed; -ENOSPC for a too-small buffer;
- * -ENODEV for an unknown or removed device; -EFAULT for a bad @data.
+ * -ENODEV for an unknown or removed device; -EFAULT for a bad @data;
+ * -EOPNOTSUPP for firmware versions the provider does not report.
  */
 int amdx_ioctl_query(struct amdx_file *file, void *data)
 {
@@ -248,6 +303,10 @@ int amdx_ioctl_query(struct amdx_file *file, void *data)
 		return amdx_query_stats(file->adev, q);
 	case AMDX_QUERY_LINKS:
 		return amdx_link_query(file, q);
+	case AMDX_QUERY_FIRMWARE:
+		if (!file->adev || q->id)
+			return -EINVAL;
+		return amdx_query_firmware(file->adev, q);
 	default:
 		return -EINVAL;
 	}

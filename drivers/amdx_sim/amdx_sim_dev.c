@@ -30,6 +30,7 @@
 #include <linux/jhash.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -185,6 +186,52 @@ static int amdx_sim_get_state(struct amdx_device *adev,
 	return 0;
 }
 
+/*
+ * The firmware versions the simulated devices report (%AMDX_QUERY_FIRMWARE),
+ * indexed by %AMDX_FW_* - 1, as amdgpu's ucode fw_version and
+ * feature_version of an MI300X; a version of 0 leaves that firmware out.
+ * Module parameters, so a test can set them: fw_version=a,b,c,...
+ */
+static unsigned int amdx_sim_fw_version[AMDX_FW_COUNT - 1] = {
+	0x00557100,	/* SMU 85.113.0 */
+	0x0036003b,	/* PSP SOS */
+	0x1b000049,	/* PSP RAS TA */
+	0x2000001e,	/* PSP XGMI TA */
+	0x00000099,	/* MEC */
+	0x00000022,	/* RLC */
+	0x00000015,	/* SDMA */
+	0x0a119009,	/* VCN */
+};
+
+static unsigned int amdx_sim_fw_feature[AMDX_FW_COUNT - 1] = {
+	0, 0, 0, 0, 50, 1, 60, 0,
+};
+module_param_array_named(fw_version, amdx_sim_fw_version, uint, NULL, 0444);
+MODULE_PARM_DESC(fw_version,
+		 "Firmware versions reported by AMDX_FW_* id - 1 (0: not reported)");
+module_param_array_named(fw_feature, amdx_sim_fw_feature, uint, NULL, 0444);
+MODULE_PARM_DESC(fw_feature, "Firmware feature versions by AMDX_FW_* id - 1");
+
+static int amdx_sim_firmware(struct amdx_device *adev,
+			     struct amdx_query_firmware *fw)
+{
+	u32 i, n = 0;
+
+	strscpy(fw->provider, "amdx_sim", sizeof(fw->provider));
+	strscpy(fw->provider_version, AMDX_MODULE_VERSION,
+		sizeof(fw->provider_version));
+	for (i = 0; i < ARRAY_SIZE(amdx_sim_fw_version); i++) {
+		if (!amdx_sim_fw_version[i])
+			continue;
+		fw->firmware[n].id = i + 1;
+		fw->firmware[n].version = amdx_sim_fw_version[i];
+		fw->firmware[n].feature = amdx_sim_fw_feature[i];
+		n++;
+	}
+	fw->num_firmware = n;
+	return 0;
+}
+
 static const struct amdx_provider_ops amdx_sim_ops = {
 	.get_state = amdx_sim_get_state,
 	.partition_step = amdx_sim_partition_step,
@@ -211,6 +258,7 @@ static const struct amdx_provider_ops amdx_sim_ops = {
 	.badpages_store = amdx_sim_badpages_store,
 	.queue_reset = amdx_sim_queue_reset,
 	.self_test = amdx_sim_self_test,
+	.firmware = amdx_sim_firmware,
 };
 
 /*

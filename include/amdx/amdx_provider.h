@@ -286,6 +286,14 @@ struct amdx_device_state {
  *	check the counters are sane.  May
  *	sleep.  Optional (no self-test: a recovery clears once it ran).
  *	Returns 0, or -EIO (or another -errno) when the test failed.
+ * @firmware: the versions the provider knows (%AMDX_QUERY_FIRMWARE):
+ *	into @fw (zeroed, with room for %AMDX_MAX_FIRMWARE entries) its
+ *	name and version (@fw->provider, @fw->provider_version) and the
+ *	firmware it can read the version of (@fw->firmware, their number in
+ *	@fw->num_firmware; ids %AMDX_FW_*).  The core fills the rest.
+ *	Reads what the driver already keeps: never touches the hardware,
+ *	never sleeps long.  Optional (the query fails with -EOPNOTSUPP).
+ *	Returns 0 or -errno.
  *
  * Without @set_compute_mode and @set_memory_mode the device has a fixed
  * partition layout (COMMIT fails with -EOPNOTSUPP); without @vf_enable,
@@ -329,6 +337,8 @@ struct amdx_provider_ops {
 	int (*partition_reset)(struct amdx_device *adev, u32 part);
 	int (*queue_reset)(struct amdx_device *adev, u32 part, bool pipe);
 	int (*self_test)(struct amdx_device *adev, u32 part, u32 mem_part);
+	int (*firmware)(struct amdx_device *adev,
+			struct amdx_query_firmware *fw);
 };
 
 struct amdx_device *amdx_device_register(struct device *parent,

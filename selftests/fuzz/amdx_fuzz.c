@@ -703,7 +703,7 @@ static void seed(struct thread *t, const struct fz_ioctl *io, char *a,
 	if (!strcmp(n, "QUERY")) {
 		struct amdx_query *q = (void *)a;
 
-		q->query = below(r, AMDX_QUERY_LINKS + 1);
+		q->query = below(r, AMDX_QUERY_FIRMWARE + 1);
 		q->size = chance(r, 30) ? 0 : below(r, 4096);
 		q->data = (uintptr_t)pl;
 		if (q->query == AMDX_QUERY_DEVICE_INFO && !d && t->nids)

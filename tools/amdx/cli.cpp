@@ -62,6 +62,30 @@ Json identity_to_json(const std::string& bdf) {
                 {"note", id->note}};
 }
 
+} // namespace
+
+Json dev_show_json(const DeviceInfo& info, const Device* device, Json gpus) {
+    Json one = info_to_json(info);
+    one["identity"] = identity_to_json(info.bdf);
+    one["recovery"] = device != nullptr ? recovery_json(*device, {}) : Json(nullptr);
+    // Versions where the provider knows them (uapi minor 4), else null.
+    const auto fw = device != nullptr ? device->firmware()
+                                      : Result<FirmwareInfo>(Unexpected(std::errc::no_such_device));
+    one["driver"] = fw ? driver_to_json(*fw) : Json(nullptr);
+    one["firmware"] = fw ? firmware_to_json(*fw) : Json(nullptr);
+    one["gpus"] = std::move(gpus);
+    return one;
+}
+
+Json firmware_show_json(const DeviceEntry& e, const FirmwareInfo& fw) {
+    return Json{{"device", e.id},
+                {"bdf", e.bdf},
+                {"driver", driver_to_json(fw)},
+                {"firmware", firmware_to_json(fw)}};
+}
+
+namespace {
+
 int dev_list(const Options& opts, std::ostream& out, std::ostream& err) {
     const auto control = open_control(opts, err);
     if (!control)
@@ -78,8 +102,8 @@ int dev_list(const Options& opts, std::ostream& out, std::ostream& err) {
     return kExitOk;
 }
 
-/// "gpus" of `dev show`: @id's GPUs as ROCR_VISIBLE_DEVICES and amd-smi
-/// count them, the `gpu:INDEX` and `GPU-UUID` a DEV may name.
+} // namespace
+
 Json gpus_to_json(const std::vector<GpuSlot>& gpus, std::uint32_t id) {
     Json out = Json::array();
     for (const auto& g : gpus)
@@ -90,6 +114,8 @@ Json gpus_to_json(const std::vector<GpuSlot>& gpus, std::uint32_t id) {
                      {"uuid", g.unique_id ? Json(rocr_uuid(*g.unique_id)) : Json(nullptr)}});
     return out;
 }
+
+namespace {
 
 int dev_show(const Options& opts, const std::string& dev, std::ostream& out, std::ostream& err) {
     int code = kExitOk;
@@ -120,15 +146,39 @@ int dev_show(const Options& opts, const std::string& dev, std::ostream& out, std
                  info.error());
             return kExitError;
         }
-        Json one = info_to_json(*info);
-        one["identity"] = identity_to_json(info->bdf);
         const auto device = Device::open(sel->control, entry.id);
-        one["recovery"] = device ? recovery_json(*device, {}) : Json(nullptr);
-        one["gpus"] = gpus_to_json(**gpus, entry.id);
-        devices.push_back(std::move(one));
+        devices.push_back(dev_show_json(*info, device ? &*device : nullptr,
+                                        gpus_to_json(**gpus, entry.id)));
     }
     render(out, Json{{"devices", std::move(devices)}}, opts);
     return kExitOk;
+}
+
+/// `dev firmware`: per device, the driver's and the firmware's versions;
+/// a provider that reads none (the amdgpu provider, a module before uapi
+/// minor 4) gives a null list and the reason in "note", not a failure.
+int dev_firmware(const Options& opts, const std::string& dev, std::ostream& out,
+                 std::ostream& err) {
+    return show_devices(
+        opts, dev, out, err,
+        [](const Device& device, const DeviceEntry& e,
+           std::ostream& err_out) -> std::optional<Json> {
+            const auto fw = device.firmware();
+            if (fw)
+                return firmware_show_json(e, *fw);
+            Json one{{"device", e.id}, {"bdf", e.bdf}};
+            if (fw.error() != std::errc::operation_not_supported &&
+                fw.error() != std::errc::invalid_argument) {
+                fail(err_out, device_error(what_on("dev firmware", e), fw.error()), fw.error());
+                return std::nullopt;
+            }
+            one["driver"] = nullptr;
+            one["firmware"] = nullptr;
+            one["note"] = fw.error() == std::errc::invalid_argument
+                              ? "the amdx module predates firmware queries (uapi minor 4)"
+                              : "the device's provider reports no firmware versions";
+            return one;
+        });
 }
 
 /// The amdx module's own version, from sysfs below @sysfs (MODULE_VERSION:
@@ -361,6 +411,8 @@ struct CommandTree::Parts {
     CLI::App* dev = nullptr;
     CLI::App* list = nullptr;
     std::string selector = "all";
+    CLI::App* firmware = nullptr;
+    std::string fw_selector = "all";
     CLI::App* hmm = nullptr;
     CLI::App* hmm_demo_cmd = nullptr;
     std::string hmm_selector = "all";
@@ -401,13 +453,17 @@ CommandTree::Parts::Parts(Options& opts) {
                  "loaded module, and exit");
     app.require_subcommand(0, 1);
 
-    dev = app.add_subcommand("dev", "AMD Instinct devices (COMMAND: list, show)");
+    dev = app.add_subcommand("dev", "AMD Instinct devices (COMMAND: list, show, firmware)");
     dev->fallthrough()->require_subcommand(0, 1);
     list = dev->add_subcommand("list", "List devices: id, PCI address, model");
     list->fallthrough();
     auto* show = dev->add_subcommand("show", "Show device details (the default COMMAND)");
     show->fallthrough();
     add_dev_option(show, selector, true);
+    firmware = dev->add_subcommand(
+        "firmware", "Driver and firmware versions, where the device's provider knows them");
+    firmware->fallthrough();
+    add_dev_option(firmware, fw_selector, true);
 
     hmm = app.add_subcommand("hmm", "HMM migration (COMMAND: show, demo)");
     hmm->fallthrough()->require_subcommand(0, 1);
@@ -477,6 +533,8 @@ int CommandTree::run(Options& opts, std::ostream& out, std::ostream& err) const 
     else if (p.json)
         opts.format = Format::json;
 
+    if (p.dev->parsed() && p.firmware->parsed())
+        return dev_firmware(opts, p.fw_selector, out, err);
     if (p.dev->parsed())
         return p.list->parsed() ? dev_list(opts, out, err) : dev_show(opts, p.selector, out, err);
     if (p.hmm->parsed())

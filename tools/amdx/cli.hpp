@@ -108,6 +108,11 @@ void resolve_gpus(Selector& sel, const std::vector<GpuSlot>& gpus);
 [[nodiscard]] Json entry_to_json(const DeviceEntry& entry);
 /// One "devices" element of `dev show`.
 [[nodiscard]] Json info_to_json(const DeviceInfo& info);
+/// "driver" of `dev show` and `dev firmware`: amdx's and the provider's
+/// versions.
+[[nodiscard]] Json driver_to_json(const FirmwareInfo& fw);
+/// "firmware" of `dev show` and `dev firmware`: one row per firmware.
+[[nodiscard]] Json firmware_to_json(const FirmwareInfo& fw);
 /// -o named a column the output does not have (a usage error).
 class ColumnError : public std::runtime_error {
   public:

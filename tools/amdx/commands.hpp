@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <ostream>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -244,6 +245,27 @@ class RecoverCommands {
 
 /// One row of `amdx link show`: link @l of hive @hive_id.
 [[nodiscard]] Json link_to_json(std::uint64_t hive_id, const LinkInfo& l);
+/// `amdx link show`'s document: the links of @found (hive, link) with an
+/// end on a device of @selected, each once.
+[[nodiscard]] Json link_show_json(const std::vector<std::pair<std::uint64_t, LinkInfo>>& found,
+                                  const std::set<std::uint32_t>& selected);
+
+// The views' objects of one device, which the Python module returns too
+// (one encoder for both): `dev show`, `partition show`, `vf show` (@sysfs:
+// where the VFs' PCI addresses are), `ras show` (JSON).  A failed query is
+// the library's error.
+// @gpus: gpus_to_json() of the node's gpu_table() (null where the caller
+// has no node to count them on).
+[[nodiscard]] Json dev_show_json(const DeviceInfo& info, const Device* device, Json gpus);
+/// "gpus" of `dev show`: @id's GPUs as ROCR_VISIBLE_DEVICES and amd-smi
+/// count them, the `gpu:INDEX` and `GPU-UUID` a DEV may name.
+[[nodiscard]] Json gpus_to_json(const std::vector<GpuSlot>& gpus, std::uint32_t id);
+/// `dev firmware`'s object of a device whose provider reported @fw.
+[[nodiscard]] Json firmware_show_json(const DeviceEntry& e, const FirmwareInfo& fw);
+[[nodiscard]] Result<Json> partition_show_json(const Device& d, const DeviceEntry& e);
+[[nodiscard]] Result<Json> vf_show_json(const Device& d, const DeviceEntry& e,
+                                        const std::string& sysfs);
+[[nodiscard]] Result<Json> ras_show_json(const Device& device, const DeviceEntry& e);
 
 /// `amdx link show [DEV]`.
 class LinkCommands {

@@ -52,7 +52,8 @@ Unit unit_of(std::string_view key) {
     static constexpr std::array<std::string_view, 11> kSizes{
         "size",  "free",     "vram_size", "vram_quota", "vram_used", "vram_cleared",
         "bytes", "bytes_in", "bytes_out", "vram_free",  "memory"};
-    static constexpr std::array<std::string_view, 4> kHex{"address", "base", "vram_base", "start"};
+    static constexpr std::array<std::string_view, 5> kHex{"address", "base", "vram_base", "start",
+                                                          "fw_version"};
     static constexpr std::array<std::string_view, 12> kCounters{"ce",
                                                                 "ue",
                                                                 "de",
@@ -621,6 +622,22 @@ Json info_to_json(const DeviceInfo& info) {
         {"vfs", Json{{"enabled", info.num_vfs}, {"max", info.max_vfs}}},
         {"hmm", info.hmm},
     };
+}
+
+Json driver_to_json(const FirmwareInfo& fw) {
+    return Json{{"amdx", fw.driver_version},
+                {"provider", fw.provider},
+                {"provider_version", fw.provider_version}};
+}
+
+Json firmware_to_json(const FirmwareInfo& fw) {
+    Json rows = Json::array();
+    for (const auto& f : fw.firmware)
+        rows.push_back(Json{{"name", to_string(f.id)},
+                            {"instance", f.instance},
+                            {"fw_version", f.version},
+                            {"feature", f.feature}});
+    return rows;
 }
 
 Json hmm_caps_to_json(const Caps& caps) {

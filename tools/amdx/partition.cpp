@@ -226,20 +226,27 @@ int PartitionCommands::run(const Options& opts, std::ostream& out, std::ostream&
     return show(opts, out, err);
 }
 
+Result<Json> partition_show_json(const Device& d, const DeviceEntry& e) {
+    const auto p = d.partitions();
+    if (!p)
+        return Unexpected(p.context());
+    Json doc = partitions_to_json(e, *p);
+    for (auto& part : doc["partitions"])
+        part["recovery"] =
+            recovery_json(d, {.partition = part["id"].get<std::uint32_t>(), .vf = std::nullopt});
+    return doc;
+}
+
 int PartitionCommands::show(const Options& opts, std::ostream& out, std::ostream& err) const {
     return show_devices(
         opts, dev_, out, err,
         [](const Device& d, const DeviceEntry& e, std::ostream& err_out) -> std::optional<Json> {
-            const auto p = d.partitions();
-            if (!p) {
-                fail(err_out, device_error(what_on("partitions of", e), p.error()), p.error());
+            auto doc = partition_show_json(d, e);
+            if (!doc) {
+                fail(err_out, device_error(what_on("partitions of", e), doc.error()), doc.error());
                 return std::nullopt;
             }
-            Json doc = partitions_to_json(e, *p);
-            for (auto& part : doc["partitions"])
-                part["recovery"] = recovery_json(
-                    d, {.partition = part["id"].get<std::uint32_t>(), .vf = std::nullopt});
-            return doc;
+            return std::move(*doc);
         });
 }
 

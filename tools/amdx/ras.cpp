@@ -277,25 +277,31 @@ int RasCommands::run(const Options& opts, std::ostream& out, std::ostream& err) 
     return show(opts, out, err);
 }
 
+Result<Json> ras_show_json(const Device& device, const DeviceEntry& e) {
+    const auto status = device.ras_status();
+    if (!status)
+        return Unexpected(status.context());
+    const auto scope = device.reset_scope();
+    if (!scope)
+        return Unexpected(scope.context());
+    return ras_to_json(e, *status, *scope);
+}
+
 int RasCommands::show(const Options& opts, std::ostream& out, std::ostream& err) const {
     return show_devices(
         opts, dev_, out, err,
         [&opts, this](const Device& device, const DeviceEntry& e,
                       std::ostream& err_out) -> std::optional<Json> {
-            const auto status = device.ras_status();
-            if (!status) {
-                fail(err_out, device_error(what_on("RAS counters of", e), status.error()),
-                     status.error());
+            auto doc = ras_show_json(device, e);
+            if (!doc) {
+                const bool scope = doc.context().call == "AMDX_QUERY_RESET_SCOPE";
+                fail(err_out,
+                     device_error(what_on(scope ? "reset scope of" : "RAS counters of", e),
+                                  doc.error()),
+                     doc.error());
                 return std::nullopt;
             }
-            const auto scope = device.reset_scope();
-            if (!scope) {
-                fail(err_out, device_error(what_on("reset scope of", e), scope.error()),
-                     scope.error());
-                return std::nullopt;
-            }
-            const Json doc = ras_to_json(e, *status, *scope);
-            return opts.format == Format::text ? ras_text_view(doc, detail_) : doc;
+            return opts.format == Format::text ? ras_text_view(*doc, detail_) : std::move(*doc);
         });
 }
 

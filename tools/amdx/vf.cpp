@@ -212,22 +212,29 @@ int print_vfs(const Options& opts, const Device& device, const DeviceEntry& entr
 
 } // namespace
 
+Result<Json> vf_show_json(const Device& d, const DeviceEntry& e, const std::string& sysfs) {
+    const auto v = d.vfs();
+    if (!v)
+        return Unexpected(v.context());
+    Json doc = vfs_to_json(e, *v, sysfs);
+    for (auto& vf : doc["vfs"])
+        vf["recovery"] =
+            recovery_json(d, {.partition = std::nullopt, .vf = vf["vf"].get<std::uint32_t>()});
+    return doc;
+}
+
 int VfCommands::show(const Options& opts, std::ostream& out, std::ostream& err) const {
-    return show_devices(
-        opts, dev_, out, err,
-        [&opts](const Device& d, const DeviceEntry& e,
-                std::ostream& err_out) -> std::optional<Json> {
-            const auto v = d.vfs();
-            if (!v) {
-                fail(err_out, device_error(what_on("VFs of", e), v.error()), v.error());
-                return std::nullopt;
-            }
-            Json doc = vfs_to_json(e, *v, opts.sysfs);
-            for (auto& vf : doc["vfs"])
-                vf["recovery"] = recovery_json(
-                    d, {.partition = std::nullopt, .vf = vf["vf"].get<std::uint32_t>()});
-            return doc;
-        });
+    return show_devices(opts, dev_, out, err,
+                        [&opts](const Device& d, const DeviceEntry& e,
+                                std::ostream& err_out) -> std::optional<Json> {
+                            auto doc = vf_show_json(d, e, opts.sysfs);
+                            if (!doc) {
+                                fail(err_out, device_error(what_on("VFs of", e), doc.error()),
+                                     doc.error());
+                                return std::nullopt;
+                            }
+                            return std::move(*doc);
+                        });
 }
 
 int VfCommands::enable(const Options& opts, std::ostream& out, std::ostream& err) const {

@@ -169,6 +169,27 @@ void device_metrics(Builder& b, const Snapshot& s, const std::string& host) {
                        {"gpu_compute_partition_type", lower(to_string(s.partitions.compute_mode))},
                        {"gpu_memory_partition_type", lower(to_string(s.partitions.memory_mode))}}),
             1);
+    if (s.firmware) {
+        b.gauge("amdx_driver_info",
+                "The amdx module's and the device provider's versions: 1 per device, the versions "
+                "as labels.",
+                with(dev, {{"driver_version", s.firmware->driver_version},
+                           {"provider", s.firmware->provider},
+                           {"provider_version", s.firmware->provider_version}}),
+                1);
+        for (const auto& f : s.firmware->firmware) {
+            char version[16];
+            std::snprintf(version, sizeof(version), "0x%08x", f.version);
+            b.gauge("amdx_firmware_info",
+                    "Firmware versions the device's provider knows: 1 per firmware, the version "
+                    "as labels.",
+                    with(dev, {{"firmware", std::string(to_string(f.id))},
+                               {"instance", std::to_string(f.instance)},
+                               {"fw_version", version},
+                               {"feature", std::to_string(f.feature)}}),
+                    1);
+        }
+    }
     b.gauge("amdx_device_rma", "1 if the device is flagged for return (bad-page threshold).", dev,
             s.ras.rma ? 1 : 0);
     b.gauge("amdx_device_vram_bytes", "Bytes of VRAM.", dev, static_cast<double>(s.info.vram_size));

@@ -69,6 +69,9 @@ struct Snapshot {
     DeviceStats stats;                    ///< the kernel's cumulative counters (AMDX_QUERY_STATS)
     std::vector<TargetRecovery> recovery; ///< read_recovery()
     Links links; ///< the links of its hive; none from a module before uapi minor 2
+    /// Driver and firmware versions; none from a provider that reads none
+    /// or a module before uapi minor 4.
+    std::optional<FirmwareInfo> firmware;
 };
 
 /// Every device's snapshot, in id order.  A device removed while it is read

@@ -81,6 +81,14 @@ Result<Snapshot> read_device(const Control& control, std::uint32_t id, std::stri
     }
     if (links)
         s.links = std::move(*links);
+    auto fw = device->firmware();
+    if (!fw && fw.error() != std::errc::invalid_argument &&
+        fw.error() != std::errc::operation_not_supported) {
+        what = dev + " firmware";
+        return Unexpected(fw.error());
+    }
+    if (fw)
+        s.firmware = std::move(*fw);
     return s;
 }
 

@@ -1,12 +1,134 @@
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
 """Type stubs of `import amdx` (amdx_module.cpp; Documentation/library.rst).
 
-Results are dicts (their keys: library.rst and the module's docstrings);
-they are typed as such, not per key, until they are the CLI's JSON objects
-(issue 33, defect 8).  tests/test_stub.py checks that every class, method,
-function and attribute here is the module's, and the other way round.
+The views' results are the CLI's JSON objects, made by the CLI's own
+encoders (`amdx -j dev show`, `partition show`, `vf show`, `ras show`,
+`link show`, `dev firmware`: Documentation/admin-guide/cli.rst and its
+schemas); the TypedDicts below name their keys (objects may gain keys:
+total=False where a key can be missing).  tests/test_stub.py checks that
+every class, method, function and attribute here is the module's, and the
+other way round (TypedDicts are the stub's own).
 """
-from typing import Any, Iterator, Optional
+from typing import Any, Iterator, Optional, TypedDict
+
+class DeviceEntry(TypedDict):
+    """`amdx -j dev list`: one element of "devices"."""
+
+    device: int
+    bdf: str
+    model: str
+
+class Driver(TypedDict):
+    amdx: str
+    provider: str
+    provider_version: str
+
+class Firmware(TypedDict):
+    name: str
+    instance: int
+    fw_version: int
+    feature: int
+
+class Gpu(TypedDict):
+    index: int
+    partition: int
+    uuid: Optional[str]
+
+class DeviceShow(TypedDict):
+    """`amdx -j dev show DEV`: one element of "devices"."""
+
+    device: int
+    bdf: str
+    model: str
+    product: str
+    serial: str
+    hive_id: str
+    num_xcc: int
+    num_sdma: int
+    num_vcn: int
+    compute_mode: str
+    memory_mode: str
+    supported_compute_modes: list[str]
+    supported_memory_modes: list[str]
+    vram: dict[str, int]
+    memory_partitions: list[dict[str, int]]
+    vfs: dict[str, int]
+    hmm: bool
+    identity: dict[str, Any]
+    recovery: Optional[str]
+    driver: Optional[Driver]
+    firmware: Optional[list[Firmware]]
+    # None from Device.info(): a device alone cannot number the node's GPUs
+    gpus: Optional[list[Gpu]]
+
+class FirmwareShow(TypedDict):
+    """`amdx -j dev firmware DEV`: one element of "devices"."""
+
+    device: int
+    bdf: str
+    driver: Driver
+    firmware: list[Firmware]
+
+class Partition(TypedDict):
+    id: int
+    state: str
+    xccs: list[int]
+    sdma: list[int]
+    vcn: list[int]
+    mem_partition: int
+    vram_base: int
+    vram_size: int
+    vf: Optional[int]
+    resets: int
+    recovery: Optional[str]
+
+class PartitionShow(TypedDict):
+    """`amdx -j partition show DEV`: one element of "devices"."""
+
+    device: int
+    bdf: str
+    compute_mode: str
+    memory_mode: str
+    generation: int
+    partitions: list[Partition]
+
+class VfShow(TypedDict):
+    """`amdx -j vf show DEV`: one element of "devices"."""
+
+    device: int
+    bdf: str
+    max_vfs: int
+    vfs: list[dict[str, Any]]
+
+class RasBlock(TypedDict):
+    block: str
+    instances: int
+    supported: list[str]
+    total: Optional[dict[str, Optional[int]]]
+    partitions: list[dict[str, Optional[int]]]
+
+class RasShow(TypedDict):
+    """`amdx -j ras show DEV`: one element of "devices"."""
+
+    device: int
+    bdf: str
+    rma: bool
+    retired_pages: int
+    pending_pages: int
+    reset_scope: dict[str, Any]
+    blocks: list[RasBlock]
+
+class LinkShow(TypedDict):
+    """`amdx -j link show DEV`."""
+
+    links: list[dict[str, Any]]
+
+class BadPage(TypedDict):
+    address: int
+    partition: int
+    cause: str
+    time: int
+    flags: int
 
 __version__: str
 UAPI_VERSION: tuple[int, int]
@@ -25,10 +147,11 @@ class EventStream:
 class Device:
     @property
     def id(self) -> int: ...
-    def info(self) -> dict[str, Any]: ...
+    def info(self) -> DeviceShow: ...
+    def firmware(self) -> FirmwareShow: ...
     def identity(self) -> dict[str, Any]: ...
-    def links(self) -> dict[str, Any]: ...
-    def partitions(self) -> dict[str, Any]: ...
+    def links(self) -> LinkShow: ...
+    def partitions(self) -> PartitionShow: ...
     def plan(
         self,
         compute: Optional[str] = None,
@@ -43,22 +166,22 @@ class Device:
         drain: bool = False,
         deadline_ms: int = 0,
     ) -> dict[str, Any]: ...
-    def vfs(self) -> list[dict[str, Any]]: ...
+    def vfs(self) -> VfShow: ...
     def vf_enable(self, n: int, /) -> None: ...
     def vf_disable(self) -> None: ...
     def vf_reset(self, vf: int, /) -> dict[str, Any]: ...
     def recovery_plan(self, partition: Optional[int] = None, vf: Optional[int] = None, action: Optional[str] = None) -> dict[str, Any]: ...
     def recovery_run(self, partition: Optional[int] = None, vf: Optional[int] = None, action: Optional[str] = None, stop: bool = False, others: bool = False) -> dict[str, Any]: ...
-    def ras(self) -> dict[str, Any]: ...
+    def ras(self) -> RasShow: ...
     def inject(
         self, block: str, type: str, instance: int = 0, count: int = 1, address: int = 0
     ) -> int: ...
-    def badpages(self) -> list[dict[str, Any]]: ...
+    def badpages(self) -> list[BadPage]: ...
     def events(self, kinds: Optional[list[str]] = None, ring_size: int = 0) -> EventStream: ...
 
 class Control:
     def __init__(self, path: str = "/dev/amdx") -> None: ...
     def caps(self) -> dict[str, Any]: ...
-    def devices(self) -> list[dict[str, Any]]: ...
-    def device_info(self, id: int, /) -> dict[str, Any]: ...
+    def devices(self) -> list[DeviceEntry]: ...
+    def device_info(self, id: int, /) -> DeviceShow: ...
     def open(self, id: int, /) -> Device: ...

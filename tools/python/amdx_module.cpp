@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 //
-// `import amdx`: Python bindings of libamdx (pybind11).  Objects come back
-// as dicts with the key names of the CLI's JSON (Documentation/admin-guide/
-// cli.rst); failures raise amdx.Error, an OSError with the errno and the
+// `import amdx`: Python bindings of libamdx (pybind11).  The views' objects
+// are the CLI's JSON, made by the CLI's own encoders (amdx_cli:
+// dev_show_json(), partition_show_json(), ...; Documentation/admin-guide/
+// cli.rst) and handed over as dicts and lists (to_py()): one encoder for
+// both.  Failures raise amdx.Error, an OSError with the errno and the
 // library's one-line message (ErrorContext::message()).
 //
 //   ctl = amdx.Control()                  # /dev/amdx, uapi version checked
@@ -19,6 +21,8 @@
 
 #include <amdx/amdx.hpp>
 #include <amdx/identity.hpp>
+
+#include "commands.hpp"
 
 namespace py = pybind11;
 
@@ -51,39 +55,49 @@ void unwrap(amdx::Result<void>&& r) {
     throw py::value_error(what);
 }
 
-template <class E>
-std::vector<std::string> names(const std::vector<E>& v) {
-    std::vector<std::string> out;
-    out.reserve(v.size());
-    for (const auto& e : v)
-        out.emplace_back(amdx::to_string(e));
-    return out;
+/// The CLI's JSON as Python objects: objects are dicts (in the CLI's key
+/// order), arrays lists, null None.
+py::object to_py(const amdx::cli::Json& j) {
+    using Json = amdx::cli::Json;
+    switch (j.type()) {
+    case Json::value_t::null:
+        return py::none();
+    case Json::value_t::boolean:
+        return py::bool_(j.get<bool>());
+    case Json::value_t::number_unsigned:
+        return py::int_(j.get<std::uint64_t>());
+    case Json::value_t::number_integer:
+        return py::int_(j.get<std::int64_t>());
+    case Json::value_t::number_float:
+        return py::float_(j.get<double>());
+    case Json::value_t::string:
+        return py::str(j.get_ref<const std::string&>());
+    case Json::value_t::array: {
+        py::list out;
+        for (const auto& e : j)
+            out.append(to_py(e));
+        return out;
+    }
+    case Json::value_t::object: {
+        py::dict out;
+        for (const auto& [k, v] : j.items())
+            out[py::str(k)] = to_py(v);
+        return out;
+    }
+    default: // binary, discarded: the encoders make none
+        return py::none();
+    }
 }
 
-py::dict info_dict(const amdx::DeviceInfo& i) {
-    py::list mem;
-    for (const auto& p : i.memory_partitions)
-        mem.append(py::dict(py::arg("index") = p.index, py::arg("base") = p.base,
-                            py::arg("size") = p.size, py::arg("free") = p.free));
-    return py::dict(py::arg("device") = i.id, py::arg("bdf") = i.bdf,
-                    py::arg("model") = std::string(amdx::to_string(i.model)),
-                    py::arg("product") = i.product, py::arg("serial") = i.serial,
-                    py::arg("hive_id") = i.hive_id, py::arg("num_xcc") = i.num_xcc,
-                    py::arg("compute_mode") = std::string(amdx::to_string(i.compute_mode)),
-                    py::arg("memory_mode") = std::string(amdx::to_string(i.memory_mode)),
-                    py::arg("supported_compute_modes") = names(i.supported_compute_modes),
-                    py::arg("supported_memory_modes") = names(i.supported_memory_modes),
-                    py::arg("vram_size") = i.vram_size, py::arg("vram_free") = i.vram_free,
-                    py::arg("memory_partitions") = mem, py::arg("num_vfs") = i.num_vfs,
-                    py::arg("max_vfs") = i.max_vfs);
+template <class T>
+py::object unwrap_py(amdx::Result<T>&& r) {
+    return to_py(unwrap(std::move(r)));
 }
 
-py::dict partition_dict(const amdx::PartitionInfo& p) {
-    return py::dict(py::arg("id") = p.id, py::arg("state") = std::string(amdx::to_string(p.state)),
-                    py::arg("xcc_mask") = p.xcc_mask, py::arg("mem_partition") = p.mem_partition,
-                    py::arg("vf") =
-                        p.vf == amdx::kVfNone ? py::object(py::none()) : py::object(py::int_(p.vf)),
-                    py::arg("vram_base") = p.vram_base, py::arg("vram_size") = p.vram_size);
+/// The device's entry (id, model, PCI address), as the CLI's views name it.
+amdx::DeviceEntry entry_of(const amdx::Device& d) {
+    const auto info = unwrap(d.info());
+    return amdx::DeviceEntry{.id = info.id, .model = info.model, .bdf = info.bdf};
 }
 
 py::dict report_dict(const amdx::PartitionReport& r) {
@@ -97,7 +111,7 @@ py::dict report_dict(const amdx::PartitionReport& r) {
             py::arg("duration_ns") = s.duration_ns));
     py::list topology;
     for (const auto& p : r.topology)
-        topology.append(partition_dict(p));
+        topology.append(to_py(amdx::cli::partition_to_json(p)));
     py::list holders;
     for (const auto& h : r.holders)
         holders.append(py::dict(py::arg("pid") = h.pid, py::arg("comm") = h.comm,
@@ -253,7 +267,16 @@ PYBIND11_MODULE(amdx, m) {
 
     py::class_<amdx::Device>(m, "Device")
         .def_property_readonly("id", &amdx::Device::id)
-        .def("info", [](const amdx::Device& d) { return info_dict(unwrap(d.info())); })
+        .def("info",
+             [](const amdx::Device& d) {
+                 // A device alone cannot number the node's GPUs
+                 // (Control.device_info() does): "gpus" is None here.
+                 return to_py(amdx::cli::dev_show_json(unwrap(d.info()), &d, nullptr));
+             })
+        .def("firmware",
+             [](const amdx::Device& d) {
+                 return to_py(amdx::cli::firmware_show_json(entry_of(d), unwrap(d.firmware())));
+             })
         .def("identity",
              [](const amdx::Device& d) {
                  const auto info = unwrap(d.info());
@@ -269,36 +292,14 @@ PYBIND11_MODULE(amdx, m) {
         .def("links",
              [](const amdx::Device& d) {
                  const auto ls = unwrap(d.links());
-                 py::list out;
-                 for (const auto& l : ls.links) {
-                     py::list time;
-                     for (const auto t : l.time_ns)
-                         time.append(t);
-                     out.append(py::dict(
-                         py::arg("link") = l.link,
-                         py::arg("kind") = std::string(amdx::to_string(l.kind)),
-                         py::arg("devices") = py::make_tuple(l.device[0], l.device[1]),
-                         py::arg("ports") = py::make_tuple(l.port[0], l.port[1]),
-                         py::arg("width_max") = l.width_max, py::arg("width") = l.width,
-                         py::arg("state") = std::string(amdx::to_string(l.state)),
-                         py::arg("contain") = std::string(amdx::to_string(l.contain)),
-                         py::arg("hops") = l.hops, py::arg("route_degraded") = l.route_degraded(),
-                         py::arg("ce") = l.ce, py::arg("ue") = l.ue, py::arg("replays") = l.replays,
-                         py::arg("width_changes") = l.width_changes, py::arg("downs") = l.downs,
-                         py::arg("state_changes") = l.state_changes, py::arg("time_ns") = time));
-                 }
-                 return py::dict(py::arg("hive_id") = ls.hive_id, py::arg("links") = out);
+                 std::vector<std::pair<std::uint64_t, amdx::LinkInfo>> found;
+                 for (const auto& l : ls.links)
+                     found.emplace_back(ls.hive_id, l);
+                 return to_py(amdx::cli::link_show_json(found, {d.id()}));
              })
         .def("partitions",
              [](const amdx::Device& d) {
-                 const auto p = unwrap(d.partitions());
-                 py::list parts;
-                 for (const auto& i : p.partitions)
-                     parts.append(partition_dict(i));
-                 return py::dict(
-                     py::arg("compute_mode") = std::string(amdx::to_string(p.compute_mode)),
-                     py::arg("memory_mode") = std::string(amdx::to_string(p.memory_mode)),
-                     py::arg("generation") = p.generation, py::arg("partitions") = parts);
+                 return unwrap_py(amdx::cli::partition_show_json(d, entry_of(d)));
              })
         .def(
             "plan",
@@ -323,15 +324,7 @@ PYBIND11_MODULE(amdx, m) {
             py::arg("drain") = false, py::arg("deadline_ms") = 0)
         .def("vfs",
              [](const amdx::Device& d) {
-                 py::list out;
-                 for (const auto& v : unwrap(d.vfs()).vfs)
-                     out.append(py::dict(py::arg("vf") = v.vf,
-                                         py::arg("state") = std::string(amdx::to_string(v.state)),
-                                         py::arg("partition_mask") = v.config.partition_mask,
-                                         py::arg("vram_quota") = v.config.vram_quota,
-                                         py::arg("vram_used") = v.vram_used,
-                                         py::arg("resets") = v.resets));
-                 return out;
+                 return unwrap_py(amdx::cli::vf_show_json(d, entry_of(d), "/sys"));
              })
         .def("vf_enable",
              [](const amdx::Device& d, std::uint32_t n) {
@@ -378,25 +371,7 @@ PYBIND11_MODULE(amdx, m) {
             py::arg("action") = py::none(), py::arg("stop") = false, py::arg("others") = false)
         .def("ras",
              [](const amdx::Device& d) {
-                 const auto s = unwrap(d.ras_status());
-                 py::list rows;
-                 for (const auto& c : s.counters) {
-                     py::dict counts;
-                     for (auto t : {amdx::RasType::ce, amdx::RasType::ue, amdx::RasType::de}) {
-                         const auto& v = c.count[static_cast<std::size_t>(t)];
-                         counts[py::str(std::string(amdx::to_string(t)))] =
-                             v ? py::object(py::int_(*v)) : py::object(py::none());
-                     }
-                     rows.append(
-                         py::dict(py::arg("block") = std::string(amdx::to_string(c.block)),
-                                  py::arg("partition") = c.partition == amdx::kRasPartitionAll
-                                                             ? py::object(py::none())
-                                                             : py::object(py::int_(c.partition)),
-                                  py::arg("counts") = counts));
-                 }
-                 return py::dict(py::arg("rma") = s.rma, py::arg("retired_pages") = s.retired_pages,
-                                 py::arg("pending_pages") = s.pending_pages,
-                                 py::arg("counters") = rows);
+                 return unwrap_py(amdx::cli::ras_show_json(d, entry_of(d)));
              })
         .def(
             "inject",
@@ -420,9 +395,7 @@ PYBIND11_MODULE(amdx, m) {
              [](const amdx::Device& d) {
                  py::list out;
                  for (const auto& p : unwrap(d.badpages()))
-                     out.append(py::dict(py::arg("address") = p.address, py::arg("time") = p.time,
-                                         py::arg("partition") = p.partition,
-                                         py::arg("cause") = std::string(amdx::to_string(p.cause))));
+                     out.append(to_py(amdx::cli::badpage_to_json(p)));
                  return out;
              })
         .def(
@@ -453,12 +426,19 @@ PYBIND11_MODULE(amdx, m) {
              [](const amdx::Control& c) {
                  py::list out;
                  for (const auto& e : unwrap(c.devices()))
-                     out.append(py::dict(py::arg("device") = e.id, py::arg("bdf") = e.bdf,
-                                         py::arg("model") = std::string(amdx::to_string(e.model))));
+                     out.append(to_py(amdx::cli::entry_to_json(e)));
                  return out;
              })
-        .def("device_info", [](const amdx::Control& c,
-                               std::uint32_t id) { return info_dict(unwrap(c.device_info(id))); })
+        .def("device_info",
+             [](const amdx::Control& c, std::uint32_t id) {
+                 const auto info = unwrap(c.device_info(id));
+                 const auto device = amdx::Device::open(c, id);
+                 const auto entries = unwrap(c.devices());
+                 std::string what;
+                 const auto gpus = unwrap(amdx::cli::gpu_table(c, entries, "/sys", what));
+                 return to_py(amdx::cli::dev_show_json(info, device ? &*device : nullptr,
+                                                       amdx::cli::gpus_to_json(gpus, id)));
+             })
         .def("open", [](const amdx::Control& c, std::uint32_t id) {
             return unwrap(amdx::Device::open(c, id));
         });

@@ -5,7 +5,12 @@
 // without the kernel module.
 #include <memory>
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+#include <sstream>
+#include <string>
+#include <vector>
 
+#include "cli.hpp"
 #include "fake_kernel.hpp"
 
 namespace py = pybind11;
@@ -42,6 +47,12 @@ void amdx_py_add_fake(py::module_& m) {
                  k.devices[b].hive_id = 9;
                  k.links.push_back(l);
              })
+        .def("set_consumer",
+             [](amdx::test::FakeKernel& k, std::uint32_t pid, std::uint32_t pasid) {
+                 k.ras_consumer_pid = pid;
+                 k.ras_consumer_pasid = pasid;
+             })
+        .def("no_firmware", [](amdx::test::FakeKernel& k) { k.firmware.reset(); })
         .def("emit", [](amdx::test::FakeKernel& k, std::uint32_t id, std::uint16_t kind,
                         std::uint64_t address, std::uint64_t data0) {
             amdx_event ev{};
@@ -51,4 +62,16 @@ void amdx_py_add_fake(py::module_& m) {
             ev.data[0] = data0;
             return k.emit(id, ev);
         });
+    // The CLI in this process, against the same fake kernel: (exit code,
+    // stdout), for comparing the module's objects with `amdx -j`.
+    fake.def("cli", [](const std::vector<std::string>& args) {
+        std::vector<const char*> argv;
+        argv.reserve(args.size());
+        for (const auto& a : args)
+            argv.push_back(a.c_str());
+        std::ostringstream out;
+        std::ostringstream err;
+        const int code = amdx::cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
+        return py::make_tuple(code, code == 0 ? out.str() : err.str());
+    });
 }

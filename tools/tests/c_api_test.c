@@ -54,6 +54,7 @@ static void struct_sizes(void *fake, amdx_ctl *ctl, amdx_dev *dev, amdx_events *
 		struct amdx_partition_config cfg;
 		struct amdx_vf_config vf;
 		struct amdx_event event;
+		struct amdx_event_v1 event_v1;
 		unsigned char bytes[4 * (sizeof(struct amdx_event) + GROWN)];
 	} u;
 	const size_t info_new = sizeof(u.info) + GROWN;
@@ -99,8 +100,11 @@ static void struct_sizes(void *fake, amdx_ctl *ctl, amdx_dev *dev, amdx_events *
 	CHECK(amdx_events_read(ev, &u.event, event_new, 1, 0) == 0); /* nothing waiting */
 	amdx_fake_emit(fake, amdx_dev_id(dev), AMDX_EVENT_ERROR, 0x1000, 0);
 	CHECK(amdx_events_read(ev, &u.event, event_new, 2, 1000) == 1);
-	CHECK(u.event.address == 0x1000 && u.event.size == sizeof(u.event));
-	CHECK(all(&u, sizeof(u.event), event_new, 0) && all(&u, event_new, sizeof(u), CANARY));
+	/* A caller beyond struct amdx_event_v1 gets the whole v1 record. */
+	CHECK(u.event.address == 0x1000 && u.event.size == sizeof(u.event_v1));
+	CHECK(u.event_v1.pid == 0 && u.event_v1.pasid == 0);
+	CHECK(all(&u, sizeof(u.event_v1), event_new, 0) &&
+	      all(&u, event_new, sizeof(u), CANARY));
 
 	/* Inputs: a new caller's zero tail is accepted, a non-zero one is not. */
 	memset(&u, 0, sizeof(u));
@@ -147,14 +151,17 @@ int main(void)
 	struct amdx_badpage_record pages[4];
 	struct amdx_vf_info vfs[AMDX_MAX_VFS];
 	struct amdx_event events[8];
+	struct amdx_event_v1 events_v1[8];
 	struct amdx_device_stats stats;
 	struct amdx_recovery rec;
 	struct amdx_query_links lhdr;
 	struct amdx_link_info links[2];
+	struct amdx_query_firmware fwhdr;
+	struct amdx_firmware_info fw[8];
 	uint64_t seq;
 	size_t count = 99;
 
-	CHECK(strcmp(amdx_version(), "3.2.0") == 0);
+	CHECK(strcmp(amdx_version(), "4.0.0") == 0);
 
 	/* Another uapi major is refused at open, with the versions in the message. */
 	amdx_fake_set_major(fake, AMDX_UAPI_VERSION_MAJOR + 1);
@@ -216,6 +223,15 @@ int main(void)
 	CHECK(links[0].state == AMDX_LINK_STATE_UP && links[0].device[1] == 1);
 	CHECK(links[1].link == 1 && links[1].state == AMDX_LINK_STATE_REPLAY && links[1].hops == 2);
 	CHECK(amdx_dev_links(dev, NULL, links, sizeof(links[0]), 1, &count) == -ENOSPC && count == 2);
+
+	/* Firmware (uapi minor 4): the fake's simulator table. */
+	CHECK(amdx_dev_firmware(dev, &fwhdr, fw, sizeof(fw[0]), 8, &count) == 0 && count == 4);
+	CHECK(strcmp((const char *)fwhdr.provider, "amdx_sim") == 0 && fwhdr.num_firmware == 4);
+	CHECK(fw[0].id == AMDX_FW_SMU && fw[0].version == 0x00557100);
+	CHECK(fw[3].id == AMDX_FW_SDMA && fw[3].instance == 1 && fw[3].feature == 60);
+	CHECK(amdx_dev_firmware(dev, NULL, fw, sizeof(fw[0]), 1, &count) == -ENOSPC && count == 4);
+	CHECK(amdx_dev_firmware(dev, NULL, fw, AMDX_FIRMWARE_INFO_SIZE_VER0 - 1, 8, &count) ==
+	      -EINVAL);
 	CHECK(amdx_dev_links(dev, NULL, NULL, sizeof(links[0]), 0, &count) == -ENOSPC && count == 2);
 
 	/* VFs. */
@@ -240,6 +256,20 @@ int main(void)
 	CHECK(events[0].kind == AMDX_EVENT_ERROR && events[0].address == 0x200000);
 	CHECK(events[0].size == sizeof(events[0]));
 	CHECK(amdx_events_read(ev, events, sizeof(events[0]), 8, 0) == 0);
+	/* A gfx UE names its consumer: in struct amdx_event_v1 records only,
+	 * an old caller's 64-byte records end before the pid. */
+	amdx_fake_set_consumer(fake, 4242, 0x8001);
+	inj.block = AMDX_RAS_BLOCK_GFX;
+	inj.type = AMDX_RAS_TYPE_UE;
+	inj.address = 0;
+	CHECK(amdx_dev_ras_inject(dev, &inj, sizeof(inj)) == 0);
+	CHECK(amdx_events_read(ev, &events_v1[0].ev, sizeof(events_v1[0]), 8, 1000) == 1);
+	CHECK(events_v1[0].ev.kind == AMDX_EVENT_ERROR && events_v1[0].ev.size == AMDX_EVENT_SIZE_VER1);
+	CHECK(events_v1[0].pid == 4242 && events_v1[0].pasid == 0x8001);
+	CHECK(amdx_dev_ras_inject(dev, &inj, sizeof(inj)) == 0);
+	memset(events, 0xa5, sizeof(events));
+	CHECK(amdx_events_read(ev, events, sizeof(events[0]), 8, 1000) == 1);
+	CHECK(events[0].size == AMDX_EVENT_SIZE_VER0 && events[1].seq == 0xa5a5a5a5a5a5a5a5ULL);
 	CHECK(amdx_dev_badpages(dev, pages, sizeof(pages[0]), 4, &count) == 0);
 
 	/* Recovery: nothing pending, then a partition reset; -EINVAL below

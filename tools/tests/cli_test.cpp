@@ -454,7 +454,43 @@ TEST_F(CliRun, ShowAllJsonMatchesLibrary) {
     first.erase("recovery");
     EXPECT_EQ(first["gpus"].size(), 1U); // dev show adds it (gpu_table())
     first.erase("gpus");
+    EXPECT_EQ(first["driver"]["provider"], "amdx_sim"); // and these (QUERY_FIRMWARE)
+    EXPECT_EQ(first["firmware"][0]["name"], "smu");
+    first.erase("driver");
+    first.erase("firmware");
     EXPECT_EQ(first, amdx::cli::info_to_json(fixed_info()));
+}
+
+// `dev firmware`: the driver's and the firmware's versions, fw_version in
+// hex in text; a provider without versions is a note, not a failure.
+TEST_F(CliRun, DevFirmwareShowsDriverAndFirmwareVersions) {
+    CliOutcome r = run({"-d", "/dev/null", "-j", "dev", "firmware", "0"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(
+        Json::parse(r.out)["devices"][0],
+        Json::parse(R"({"device":0,"bdf":"0000:c1:00.0",)"
+                    R"("driver":{"amdx":"0.1.0","provider":"amdx_sim","provider_version":"0.1.0"},)"
+                    R"("firmware":[{"name":"smu","instance":0,"fw_version":5599488,"feature":0},)"
+                    R"({"name":"psp_sos","instance":0,"fw_version":3539003,"feature":0},)"
+                    R"({"name":"mec","instance":0,"fw_version":153,"feature":50},)"
+                    R"({"name":"sdma","instance":1,"fw_version":21,"feature":60}]})"));
+    r = run({"-d", "/dev/null", "dev", "firmware", "0"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("driver"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("0x557100"), std::string::npos) << r.out;
+    kernel.firmware.reset();
+    r = run({"-d", "/dev/null", "-j", "dev", "firmware"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    const Json none = Json::parse(r.out)["devices"];
+    ASSERT_EQ(none.size(), 2U);
+    EXPECT_TRUE(none[1]["firmware"].is_null());
+    EXPECT_EQ(none[1]["note"], "the device's provider reports no firmware versions");
+    r = run({"-d", "/dev/null", "-j", "dev", "show", "0"});
+    EXPECT_TRUE(Json::parse(r.out)["devices"][0]["driver"].is_null());
+    kernel.firmware_entry_size = 4; // a malformed answer is an error
+    kernel.firmware = FakeKernel::make_firmware();
+    r = run({"-d", "/dev/null", "dev", "firmware", "0"});
+    EXPECT_EQ(r.code, amdx::cli::kExitError);
 }
 
 TEST_F(CliRun, NoSuchDevice) {

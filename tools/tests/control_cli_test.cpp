@@ -829,6 +829,30 @@ TEST_F(ControlCli, MonitorPrintsOneLinePerEventWithLost) {
     EXPECT_EQ(kernel.subscribers[0].mask, AMDX_EVENT_MASK_ALL);
 }
 
+// An ERROR record of a kernel with uapi minor 3 names the process that
+// consumed the error (struct amdx_event_v1): text and JSON carry pid and
+// pasid.
+TEST_F(ControlCli, MonitorNamesTheErrorsConsumer) {
+    amdx_event err = event(AMDX_EVENT_ERROR, 1);
+    err.block = AMDX_RAS_BLOCK_SDMA;
+    err.type = AMDX_RAS_TYPE_UE;
+    err.partition = 0;
+    err.data[0] = 1;
+    kernel.backlog[0] = {err};
+    kernel.ras_consumer_pid = 4242;
+    kernel.ras_consumer_pasid = 0x8001;
+    auto r = run({"monitor", "0", "--count", "1", "--timeout-ms", "5000"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(without_wall_times(r.out),
+              "device 0 seq 1 time T mono 0.000001 kind error block sdma type ue instance 0 "
+              "partition 0 address 0x0 count 1 pid 4242 pasid 32769\n");
+    r = run({"-j", "monitor", "0", "--count", "1", "--timeout-ms", "5000"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    const auto j = Json::parse(r.out);
+    EXPECT_EQ(j.at("pid"), 4242);
+    EXPECT_EQ(j.at("pasid"), 0x8001);
+}
+
 // A text line is "key value" pairs: values carry no blanks (no quoted
 // "4.1 us") and no sentinel (the kernel's "no partition" was printed as
 // "partition 4294967295").

@@ -376,3 +376,42 @@ TEST(Version, RuntimeMatchesTheHeaders) {
 }
 
 } // namespace
+
+namespace {
+
+// ---- AMDX_QUERY_FIRMWARE (uapi minor 4)
+
+TEST_F(ControlTest, FirmwareDecodesDriverProviderAndEntriesByEntrySize) {
+    kernel.add_device(0);
+    kernel.firmware_entry_size = sizeof(amdx_firmware_info) + 8; // a newer kernel's entries
+    const auto dev = amdx::Device::open(control, 0);
+    ASSERT_TRUE(dev);
+    const auto fw = dev->firmware();
+    ASSERT_TRUE(fw) << fw.error().message();
+    EXPECT_EQ(fw->driver_version, "0.1.0");
+    EXPECT_EQ(fw->provider, "amdx_sim");
+    EXPECT_EQ(fw->provider_version, "0.1.0");
+    ASSERT_EQ(fw->firmware.size(), 4U);
+    EXPECT_EQ(fw->firmware[0], (amdx::Firmware{amdx::FirmwareId::smu, 0, 0x00557100, 0}));
+    EXPECT_EQ(fw->firmware[3], (amdx::Firmware{amdx::FirmwareId::sdma, 1, 0x15, 60}));
+    EXPECT_EQ(amdx::to_string(fw->firmware[1].id), "psp_sos");
+    EXPECT_EQ(amdx::to_string(static_cast<amdx::FirmwareId>(AMDX_FW_COUNT)), "unknown");
+    EXPECT_EQ(amdx::to_string(static_cast<amdx::FirmwareId>(0)), "unknown");
+}
+
+TEST_F(ControlTest, FirmwareErrorsAreTheKernels) {
+    kernel.add_device(0);
+    const auto dev = amdx::Device::open(control, 0);
+    ASSERT_TRUE(dev);
+    kernel.firmware.reset(); // a provider that reads no versions
+    EXPECT_EQ(dev->firmware().error(), std::errc::operation_not_supported);
+    EXPECT_EQ(dev->firmware().context().call, "AMDX_QUERY_FIRMWARE");
+    kernel.firmware = FakeKernel::make_firmware();
+    kernel.caps.version_minor = 3; // a module before the query
+    EXPECT_EQ(dev->firmware().error(), std::errc::invalid_argument);
+    kernel.caps.version_minor = AMDX_UAPI_VERSION_MINOR;
+    kernel.firmware_entry_size = AMDX_FIRMWARE_INFO_SIZE_VER0 - 4; // malformed
+    EXPECT_EQ(dev->firmware().error(), std::errc::protocol_error);
+}
+
+} // namespace

@@ -54,6 +54,11 @@ uint64_t amdx_fake_recovery_fault(void* fake, uint32_t id, uint32_t partition, u
     return static_cast<FakeKernel*>(fake)->recovery_fault(id, partition, vf, action, fault);
 }
 
+void amdx_fake_set_consumer(void* fake, uint32_t pid, uint32_t pasid) {
+    static_cast<FakeKernel*>(fake)->ras_consumer_pid = pid;
+    static_cast<FakeKernel*>(fake)->ras_consumer_pasid = pasid;
+}
+
 uint64_t amdx_fake_emit(void* fake, uint32_t id, uint16_t kind, uint64_t address, uint64_t data0) {
     amdx_event ev{};
     ev.kind = kind;

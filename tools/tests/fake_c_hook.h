@@ -19,6 +19,8 @@ void amdx_fake_fail_step(void *fake, uint32_t step, int err);
 /* FakeKernel::recovery_fault(); returns the seq. */
 uint64_t amdx_fake_recovery_fault(void *fake, uint32_t id, uint32_t partition, uint32_t vf,
 				  uint32_t action, uint32_t fault);
+/* FakeKernel::ras_consumer_pid and _pasid. */
+void amdx_fake_set_consumer(void *fake, uint32_t pid, uint32_t pasid);
 uint64_t amdx_fake_emit(void *fake, uint32_t id, uint16_t kind, uint64_t address, uint64_t data0);
 
 #ifdef __cplusplus

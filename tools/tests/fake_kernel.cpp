@@ -407,6 +407,20 @@ int FakeKernel::hmm_query(int fd, amdx_query& q) {
     return answer(q, buf);
 }
 
+FakeKernel::Firmware FakeKernel::make_firmware() {
+    Firmware fw{.driver_version = "0.1.0",
+                .provider = "amdx_sim",
+                .provider_version = "0.1.0",
+                .entries = {}};
+    fw.entries = {
+        {.id = AMDX_FW_SMU, .instance = 0, .version = 0x00557100, .feature = 0, .reserved = 0},
+        {.id = AMDX_FW_PSP_SOS, .instance = 0, .version = 0x0036003b, .feature = 0, .reserved = 0},
+        {.id = AMDX_FW_MEC, .instance = 0, .version = 0x99, .feature = 50, .reserved = 0},
+        {.id = AMDX_FW_SDMA, .instance = 1, .version = 0x15, .feature = 60, .reserved = 0},
+    };
+    return fw;
+}
+
 int FakeKernel::query(int fd, amdx_query& q) {
     if (q.flags != 0 || q.reserved[0] != 0 || q.reserved[1] != 0)
         return fail(EINVAL);
@@ -503,6 +517,25 @@ int FakeKernel::query(int fd, amdx_query& q) {
             return fail(EINVAL);
         const auto& st = state(device_fds_.at(fd)).stats;
         return answer(q, &st, sizeof(st), AMDX_DEVICE_STATS_SIZE_VER0);
+    }
+    case AMDX_QUERY_FIRMWARE: {
+        if (!on_device || q.id != 0 || caps.version_minor < 4)
+            return fail(EINVAL);
+        if (!firmware)
+            return fail(EOPNOTSUPP);
+        amdx_query_firmware header{};
+        auto put = [](__u8* dst, std::size_t len, const std::string& src) { // NUL-terminated
+            src.copy(reinterpret_cast<char*>(dst), len - 1);
+        };
+        put(header.driver_version, sizeof(header.driver_version), firmware->driver_version);
+        put(header.provider, sizeof(header.provider), firmware->provider);
+        put(header.provider_version, sizeof(header.provider_version), firmware->provider_version);
+        header.num_firmware = static_cast<std::uint32_t>(firmware->entries.size());
+        header.entry_size = firmware_entry_size;
+        auto buf = header_bytes(header);
+        for (const auto& f : firmware->entries)
+            append_entry(buf, f, firmware_entry_size);
+        return answer(q, buf);
     }
     default:
         return fail(EINVAL);

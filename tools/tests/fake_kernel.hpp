@@ -43,6 +43,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <string>
 #include <sys/types.h>
 #include <vector>
 
@@ -165,12 +166,30 @@ class FakeKernel {
     std::vector<amdx_ras_policy> ras_policies;           ///< SET_POLICY arguments
     std::optional<std::vector<std::byte>> badpage_bytes; ///< export these instead
     std::vector<std::vector<std::byte>> badpage_imports; ///< tables as received
+    /// The consumer an injected gfx or sdma UE (and every ERROR record of
+    /// the backlog) names (amdx_event_v1's pid and pasid), as amdx_sim
+    /// names the injector.
+    std::uint32_t ras_consumer_pid = 0;
+    std::uint32_t ras_consumer_pasid = 0;
 
     // Fabric links (AMDX_QUERY_LINKS): a device fd lists the links whose
     // first end is in its hive, as the kernel lists the hive's; none and
     // hive_id 0 outside a hive.
     std::vector<amdx_link_info> links;
     std::uint32_t link_entry_size = sizeof(amdx_link_info);
+
+    // AMDX_QUERY_FIRMWARE: the answer of every device (num_firmware and
+    // entry_size filled in by the fake); none: -EOPNOTSUPP, as a provider
+    // without versions.  make_firmware() is the simulator's defaults.
+    struct Firmware {
+        std::string driver_version;
+        std::string provider;
+        std::string provider_version;
+        std::vector<amdx_firmware_info> entries;
+    };
+    std::optional<Firmware> firmware = make_firmware();
+    std::uint32_t firmware_entry_size = sizeof(amdx_firmware_info);
+    static Firmware make_firmware();
 
     // Recovery knobs and records.
     /// Processes holding VRAM (device, memory partition): those an action
@@ -195,7 +214,8 @@ class FakeKernel {
         std::uint32_t device;
         std::uint64_t mask;
         std::uint32_t ring_size;
-        int write_fd; ///< the fake's end of the pipe
+        int write_fd;            ///< the fake's end of the pipe
+        std::uint32_t flags = 0; ///< AMDX_EVENT_F_*: SIZE_VER1 reads amdx_event_v1 records
     };
     std::vector<Subscriber> subscribers;
     /// Records sent to each new subscriber of a device right after it
@@ -206,7 +226,11 @@ class FakeKernel {
     /// Sends @ev to the subscribers of device @id whose mask has its kind
     /// (LOST always): fills in device, size, a timestamp and, if @ev.seq is
     /// 0, the device's next sequence number.  Returns the seq used.
-    std::uint64_t emit(std::uint32_t id, amdx_event ev);
+    /// Subscribers with AMDX_EVENT_F_SIZE_VER1 read struct amdx_event_v1
+    /// records carrying @pid and @pasid (a module before uapi minor 3,
+    /// caps.version_minor < 3, refuses the flag with -EINVAL).
+    std::uint64_t emit(std::uint32_t id, amdx_event ev, std::uint32_t pid = 0,
+                       std::uint32_t pasid = 0);
     /// Closes the fake's end of device @id's subscriptions: readers see
     /// end of file, as when the device goes away.
     void hang_up(std::uint32_t id);

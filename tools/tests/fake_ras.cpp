@@ -105,7 +105,9 @@ int FakeKernel::ras_inject(std::uint32_t id, amdx_ras_inject& r) {
     ev.partition = part;
     ev.address = r.address;
     ev.data[0] = r.count;
-    r.seq = emit(id, ev);
+    const bool consumed = r.type == AMDX_RAS_TYPE_UE &&
+                          (r.block == AMDX_RAS_BLOCK_GFX || r.block == AMDX_RAS_BLOCK_SDMA);
+    r.seq = consumed ? emit(id, ev, ras_consumer_pid, ras_consumer_pasid) : emit(id, ev);
     if (umc && r.type != AMDX_RAS_TYPE_CE) {
         amdx_badpage_record rec{};
         rec.address = r.address / kPage * kPage;
@@ -189,6 +191,8 @@ int FakeKernel::subscribe(std::uint32_t id, amdx_event_subscribe& sub) {
         (sub.flags & ~static_cast<std::uint32_t>(AMDX_EVENT_F_ALL)) != 0 || sub.pad != 0 ||
         sub.reserved[0] != 0 || sub.reserved[1] != 0)
         return fail(EINVAL);
+    if ((sub.flags & AMDX_EVENT_F_SIZE_VER1) != 0 && caps.version_minor < 3)
+        return fail(EINVAL); // a module before minor 3 knows no such flag
     if (sub.ring_size != 0 &&
         (!power_of_two(sub.ring_size) || sub.ring_size < AMDX_EVENT_RING_MIN ||
          sub.ring_size > AMDX_EVENT_RING_MAX))
@@ -197,15 +201,21 @@ int FakeKernel::subscribe(std::uint32_t id, amdx_event_subscribe& sub) {
     const int nonblock = (sub.flags & AMDX_EVENT_F_NONBLOCK) != 0 ? O_NONBLOCK : 0;
     if (::pipe2(fds, O_CLOEXEC | nonblock) != 0)
         return -1;
-    subscribers.push_back(
-        Subscriber{.device = id, .mask = sub.mask, .ring_size = sub.ring_size, .write_fd = fds[1]});
+    subscribers.push_back(Subscriber{.device = id,
+                                     .mask = sub.mask,
+                                     .ring_size = sub.ring_size,
+                                     .write_fd = fds[1],
+                                     .flags = sub.flags});
     sub.fd = fds[0];
     if (const auto it = backlog.find(id); it != backlog.end()) {
         const auto events = it->second;
         for (const auto& ev : events) { // to this subscriber only
             const auto keep = subscribers;
             subscribers = {keep.back()};
-            emit(id, ev);
+            if (ev.kind == AMDX_EVENT_ERROR)
+                emit(id, ev, ras_consumer_pid, ras_consumer_pasid);
+            else
+                emit(id, ev);
             subscribers = keep;
         }
         if (hang_up_after_backlog) {
@@ -216,7 +226,8 @@ int FakeKernel::subscribe(std::uint32_t id, amdx_event_subscribe& sub) {
     return 0;
 }
 
-std::uint64_t FakeKernel::emit(std::uint32_t id, amdx_event ev) {
+std::uint64_t FakeKernel::emit(std::uint32_t id, amdx_event ev, std::uint32_t pid,
+                               std::uint32_t pasid) {
     auto& s = state(id);
     if (ev.kind != AMDX_EVENT_LOST)
         ++s.stats.events_emitted;
@@ -238,9 +249,19 @@ std::uint64_t FakeKernel::emit(std::uint32_t id, amdx_event ev) {
             ::close(sub.write_fd); // the subscriber closed its stream
             sub.write_fd = -1;
         }
-        if (sub.device == id && sub.write_fd >= 0 && wanted)
-            if (::write(sub.write_fd, &ev, sizeof(ev)) != static_cast<ssize_t>(sizeof(ev)))
-                std::abort(); // the pipe is full: a test emitted more than it reads
+        if (sub.device != id || sub.write_fd < 0 || !wanted)
+            continue;
+        amdx_event_v1 rec{};
+        rec.ev = ev;
+        std::size_t len = sizeof(ev);
+        if ((sub.flags & AMDX_EVENT_F_SIZE_VER1) != 0) {
+            len = sizeof(rec);
+            rec.ev.size = sizeof(rec);
+            rec.pid = pid;
+            rec.pasid = pasid;
+        }
+        if (::write(sub.write_fd, &rec, len) != static_cast<ssize_t>(len))
+            std::abort(); // the pipe is full: a test emitted more than it reads
     }
     return ev.seq;
 }

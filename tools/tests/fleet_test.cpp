@@ -145,6 +145,31 @@ TEST(FleetExporter, EverySeriesCarriesTheIdentityLabels) {
     EXPECT_GT(series, 20);
 }
 
+// Versions are info series (metrics.rst, "Labels"): amdx_driver_info and
+// one amdx_firmware_info per firmware, value 1, the versions as labels;
+// none from a provider that reports no versions, and the rest stays.
+TEST(FleetExporter, DriverAndFirmwareVersionsAreInfoSeries) {
+    FakeKernel k;
+    k.add_device(0);
+    std::string text = metrics_text();
+    EXPECT_EQ(sample(text, "amdx_driver_info",
+                     {"device=\"0\"", "driver_version=\"0.1.0\"", "provider=\"amdx_sim\"",
+                      "provider_version=\"0.1.0\""}),
+              1);
+    EXPECT_EQ(sample(text, "amdx_firmware_info",
+                     {"device=\"0\"", "firmware=\"smu\"", "instance=\"0\"",
+                      "fw_version=\"0x00557100\"", "feature=\"0\""}),
+              1);
+    EXPECT_EQ(sample(text, "amdx_firmware_info",
+                     {"firmware=\"sdma\"", "instance=\"1\"", "feature=\"60\""}),
+              1);
+    k.firmware.reset();
+    text = metrics_text();
+    EXPECT_EQ(text.find("amdx_firmware_info{"), std::string::npos);
+    EXPECT_EQ(text.find("amdx_driver_info{"), std::string::npos);
+    EXPECT_NE(text.find("amdx_up{hostname=\"h1\"} 1"), std::string::npos) << text;
+}
+
 /// The label sets (name and labels, no value) of @family's series.
 std::set<std::string> label_sets(const std::string& text, const std::string& family) {
     std::set<std::string> out;
@@ -365,7 +390,7 @@ TEST(FleetExporter, KernelCountersInEveryMode) {
 }
 
 TEST(FleetExporter, OneCollectionIsABoundedNumberOfIoctlsPerDevice) {
-    // metrics.rst: the device list (2 calls) plus at most 15 per device,
+    // metrics.rst: the device list (2 calls) plus at most 17 per device,
     // whatever the number of retired pages, and one recovery plan per
     // target (the device, 8 partitions, 8 VFs) where the module has them.
     for (const unsigned n : {1U, 8U}) {
@@ -392,7 +417,7 @@ TEST(FleetExporter, OneCollectionIsABoundedNumberOfIoctlsPerDevice) {
         k.calls.clear();
         std::string what;
         ASSERT_TRUE(amdx::cli::collect(*control, what));
-        EXPECT_LE(k.calls.size(), 2U + (15U + 1U + 8U + 8U) * n) << n << " devices";
+        EXPECT_LE(k.calls.size(), 2U + (17U + 1U + 8U + 8U) * n) << n << " devices";
         EXPECT_GE(k.calls.size(), 1U + 8U * n) << n << " devices";
     }
 }

@@ -170,6 +170,25 @@ TEST(EventFields, TheOneRenderingOfEveryKind) {
     EXPECT_EQ(std::get<std::string>(amdx::event_fields(amdx::decode(end)).back().value), "EIO");
 }
 
+TEST(EventFields, AnErrorNamesItsConsumerPidAndPasid) {
+    auto e = raw(AMDX_EVENT_ERROR);
+    e.pid = 4242;
+    e.pasid = 0x8001;
+    const auto fields = amdx::event_fields(amdx::decode(e));
+    using V = std::vector<std::string_view>;
+    EXPECT_EQ(names(e), (V{"device", "seq", "timestamp_ns", "kind", "block", "type", "instance",
+                           "address", "count", "pid", "pasid"}));
+    EXPECT_EQ(std::get<std::uint64_t>(fields[9].value), 4242U);
+    EXPECT_EQ(std::get<std::uint64_t>(fields[10].value), 0x8001U);
+    // No consumer known (an older kernel, the privacy rule): left out.
+    EXPECT_EQ(names(raw(AMDX_EVENT_ERROR)), (V{"device", "seq", "timestamp_ns", "kind", "block",
+                                               "type", "instance", "address", "count"}));
+    // Other kinds carry no pasid (the kernel writes 0 there).
+    auto pc = raw(AMDX_EVENT_POISON_CONSUMED);
+    pc.pasid = 7;
+    EXPECT_EQ(names(pc), (V{"device", "seq", "timestamp_ns", "kind", "address", "pid"}));
+}
+
 TEST(EventFields, AreTheCliJsonOfEveryKind) {
     for (std::uint16_t kind = 0; kind <= AMDX_EVENT_KIND_COUNT; ++kind) {
         auto e = raw(kind);

@@ -274,7 +274,7 @@ TEST_F(RasTest, EventsArriveInBatchesWithLost) {
     EXPECT_EQ(events[0].kind, EventKind::error);
     EXPECT_EQ(events[0].seq, 1U);
     EXPECT_EQ(events[0].address, 0x2000U);
-    EXPECT_EQ(events[0].size, sizeof(amdx_event));
+    EXPECT_EQ(events[0].size, AMDX_EVENT_SIZE_VER1); // struct amdx_event_v1 records
     EXPECT_EQ(events[1].kind, EventKind::lost);
     EXPECT_EQ(events[1].data[0], 17U);
     EXPECT_EQ(stream->read(events).value_or(99), 0U); // nothing left, no blocking
@@ -319,6 +319,59 @@ TEST_F(RasTest, LongerRecordsOfANewerKernelAreSteppedBySize) {
     ASSERT_EQ(stream->read(events).value_or(0), 2U);
     EXPECT_EQ(events[1].seq, 11U);
     EXPECT_EQ(events[1].data[0], 128U);
+}
+
+TEST_F(RasTest, ErrorRecordsNameTheConsumerPidAndPasid) {
+    kernel.ras_consumer_pid = 4242;
+    kernel.ras_consumer_pasid = 0x8001;
+    auto stream = device->subscribe(amdx::event_mask(EventKind::error));
+    ASSERT_TRUE(stream);
+    ASSERT_EQ(kernel.subscribers.size(), 1U);
+    EXPECT_EQ(kernel.subscribers[0].flags,
+              static_cast<std::uint32_t>(AMDX_EVENT_F_NONBLOCK | AMDX_EVENT_F_SIZE_VER1));
+    amdx::RasInjection inj;
+    inj.block = RasBlock::gfx;
+    inj.type = amdx::RasType::ue;
+    ASSERT_TRUE(device->ras_inject(inj));
+    inj.block = RasBlock::umc; // not consumed: no pid
+    inj.type = amdx::RasType::ce;
+    inj.address = 0x2000;
+    ASSERT_TRUE(device->ras_inject(inj));
+    std::vector<amdx::TypedEvent> events;
+    ASSERT_EQ(stream->read(events).value_or(0), 2U);
+    const auto* gfx = events[0].get<amdx::events::Error>();
+    ASSERT_NE(gfx, nullptr);
+    EXPECT_EQ(gfx->pid, 4242U);
+    EXPECT_EQ(gfx->pasid, 0x8001U);
+    const auto* umc = events[1].get<amdx::events::Error>();
+    ASSERT_NE(umc, nullptr);
+    EXPECT_EQ(umc->pid, 0U);
+    EXPECT_EQ(umc->pasid, 0U);
+
+    ASSERT_TRUE(device->ras_inject(inj));
+    std::vector<amdx::Event> raw;
+    ASSERT_EQ(stream->read(raw).value_or(0), 1U);
+    EXPECT_EQ(raw[0].size, AMDX_EVENT_SIZE_VER1);
+}
+
+TEST_F(RasTest, AModuleBeforeMinor3Keeps64ByteRecordsWithoutPid) {
+    kernel.caps.version_minor = 2; // refuses AMDX_EVENT_F_SIZE_VER1 (EINVAL)
+    kernel.ras_consumer_pid = 4242;
+    auto stream = device->subscribe(amdx::event_mask(EventKind::error));
+    ASSERT_TRUE(stream) << stream.error().message();
+    ASSERT_EQ(kernel.subscribers.size(), 1U);
+    EXPECT_EQ(kernel.subscribers[0].flags, static_cast<std::uint32_t>(AMDX_EVENT_F_NONBLOCK));
+    amdx::RasInjection inj;
+    inj.block = RasBlock::sdma;
+    inj.type = amdx::RasType::ue;
+    ASSERT_TRUE(device->ras_inject(inj));
+    std::vector<amdx::Event> raw;
+    ASSERT_EQ(stream->read(raw).value_or(0), 1U);
+    EXPECT_EQ(raw[0].size, AMDX_EVENT_SIZE_VER0);
+    EXPECT_EQ(raw[0].pid, 0U);
+    EXPECT_EQ(amdx::decode(raw[0]).get<amdx::events::Error>()->pid, 0U);
+    // A bad argument is still refused, not retried into success.
+    EXPECT_EQ(device->subscribe(0).error(), std::errc::invalid_argument);
 }
 
 // ---- names

@@ -44,7 +44,7 @@
  * each list in the order of the sections), never appended at the end.
  */
 #define AMDX_UAPI_VERSION_MAJOR		1
-#define AMDX_UAPI_VERSION_MINOR		3
+#define AMDX_UAPI_VERSION_MINOR		4
 
 /* Name of the control misc device node: /dev/amdx */
 #define AMDX_DEVICE_NAME		"amdx"
@@ -103,6 +103,7 @@
 #define AMDX_QUERY_RESET_SCOPE		9	/* struct amdx_reset_scope */
 #define AMDX_QUERY_STATS		10	/* struct amdx_device_stats */
 #define AMDX_QUERY_LINKS		11	/* struct amdx_query_links (minor 2) */
+#define AMDX_QUERY_FIRMWARE		12	/* struct amdx_query_firmware (minor 4) */
 
 /**
  * struct amdx_query - argument of %AMDX_IOC_QUERY
@@ -297,6 +298,68 @@ struct amdx_device_stats {
 	__u64 events_emitted;
 	__u64 events_lost;
 	__u64 reserved[4];
+};
+
+/*
+ * Firmware of a device (minor 4; struct amdx_firmware_info.id), as amdgpu
+ * names its ucode: SMU (MP1), PSP SOS and its RAS and XGMI trusted
+ * applications, the GFX command processor's MEC, the RLC, SDMA, VCN.
+ */
+#define AMDX_FW_SMU			1
+#define AMDX_FW_PSP_SOS			2
+#define AMDX_FW_PSP_TA_RAS		3
+#define AMDX_FW_PSP_TA_XGMI		4
+#define AMDX_FW_MEC			5
+#define AMDX_FW_RLC			6
+#define AMDX_FW_SDMA			7
+#define AMDX_FW_VCN			8
+#define AMDX_FW_COUNT			9
+/* Most entries of one %AMDX_QUERY_FIRMWARE answer. */
+#define AMDX_MAX_FIRMWARE		32
+#define AMDX_VERSION_LEN		32
+
+/**
+ * struct amdx_firmware_info - one firmware in %AMDX_QUERY_FIRMWARE
+ * @id: %AMDX_FW_*.
+ * @instance: which of several of its kind (SDMA, VCN), else 0.
+ * @version: the firmware's version as the provider reads it (amdgpu's
+ *	ucode fw_version).
+ * @feature: its feature version, 0 where it has none.
+ * @reserved: zero.
+ */
+struct amdx_firmware_info {
+	__u32 id;
+	__u32 instance;
+	__u32 version;
+	__u32 feature;
+	__u64 reserved;
+};
+
+/**
+ * struct amdx_query_firmware - result of %AMDX_QUERY_FIRMWARE (device
+ *	fds; minor 4)
+ * @driver_version: amdx's module version (its modinfo ``version``),
+ *	NUL-terminated.
+ * @provider: the name of the provider of the device ("amdx_sim",
+ *	"amdgpu"), NUL-terminated.
+ * @provider_version: the provider's version, NUL-terminated; empty when
+ *	it has none.
+ * @num_firmware: entries in @firmware, at most %AMDX_MAX_FIRMWARE.
+ * @entry_size: bytes per entry, at least %AMDX_FIRMWARE_INFO_SIZE_VER0.
+ * @reserved: zero.
+ * @firmware: the firmware the provider knows the version of, by id and
+ *	instance; the whole list must fit.
+ *
+ * A provider that reads no versions fails the query with -EOPNOTSUPP.
+ */
+struct amdx_query_firmware {
+	__u8 driver_version[AMDX_VERSION_LEN];
+	__u8 provider[AMDX_VERSION_LEN];
+	__u8 provider_version[AMDX_VERSION_LEN];
+	__u32 num_firmware;
+	__u32 entry_size;
+	__u64 reserved[2];
+	struct amdx_firmware_info firmware[];
 };
 
 /* struct amdx_device_open.flags */
@@ -1650,6 +1713,7 @@ struct amdx_event_subscribe {
 #define AMDX_RESET_SCOPE_SIZE_VER0		88
 /* array entries and records */
 #define AMDX_DEVICE_ENTRY_SIZE_VER0		40
+#define AMDX_FIRMWARE_INFO_SIZE_VER0		24
 #define AMDX_HMM_RANGE_INFO_SIZE_VER0		128
 #define AMDX_PARTITION_INFO_SIZE_VER0		64
 #define AMDX_PARTITION_HOLDER_SIZE_VER0		32

@@ -84,6 +84,7 @@ AMDX_C_LAYOUT(amdx_badpage_record, 24);
 AMDX_C_LAYOUT(amdx_event, AMDX_EVENT_SIZE_VER0);
 AMDX_C_LAYOUT(amdx_recovery, AMDX_RECOVERY_SIZE_VER0);
 AMDX_C_LAYOUT(amdx_link_info, AMDX_LINK_INFO_SIZE_VER0);
+AMDX_C_LAYOUT(amdx_firmware_info, AMDX_FIRMWARE_INFO_SIZE_VER0);
 #undef AMDX_C_LAYOUT
 
 /// 0 if the caller's T of @size bytes can be exchanged: at least T's first
@@ -452,6 +453,25 @@ int amdx_dev_links(const amdx_dev* dev, struct amdx_query_links* hdr, struct amd
                                        buf, entry_size, cap, count, kCall, id);
 }
 
+int amdx_dev_firmware(const amdx_dev* dev, struct amdx_query_firmware* hdr,
+                      struct amdx_firmware_info* buf, size_t entry_size, size_t cap,
+                      size_t* count) {
+    constexpr std::string_view kCall = "AMDX_QUERY_FIRMWARE";
+    if (dev == nullptr)
+        return fail(EINVAL, kCall);
+    const auto id = dev->device.id();
+    auto answer = amdx::detail::fetch_list(dev->device.fd(), AMDX_QUERY_FIRMWARE,
+                                           sizeof(amdx_query_firmware));
+    if (!answer)
+        return fail(amdx::detail::forward(answer, kCall, id).context());
+    const auto h = amdx::detail::list_header<amdx_query_firmware>(*answer);
+    if (hdr != nullptr)
+        *hdr = h;
+    return copy_list<amdx_query_firmware>(*answer, h.num_firmware, h.entry_size,
+                                          AMDX_FIRMWARE_INFO_SIZE_VER0, buf, entry_size, cap, count,
+                                          kCall, id);
+}
+
 int amdx_dev_ras_inject(const amdx_dev* dev, struct amdx_ras_inject* inj, size_t size) {
     return inout_ioctl(dev, inj, size, AMDX_IOC_RAS_INJECT, "AMDX_IOC_RAS_INJECT");
 }
@@ -516,20 +536,25 @@ int amdx_events_read(const amdx_events* events, struct amdx_event* buf, size_t e
     const auto got = events->stream.next(timeout_ms, std::min<size_t>(cap, 4096));
     if (!got)
         return fail(got.context());
+    // Each record as struct amdx_event_v1 cut to the caller's entry_size:
+    // an old caller's 64 bytes end before pid and pasid.
+    const auto written = static_cast<__u16>(std::min(entry_size, sizeof(amdx_event_v1)));
     for (size_t i = 0; i < got->size(); ++i) {
         const auto& e = (*got)[i];
         put(out + i * entry_size, entry_size,
-            amdx_event{.seq = e.seq,
-                       .timestamp_ns = e.timestamp_ns,
-                       .kind = static_cast<__u16>(e.kind),
-                       .size = static_cast<__u16>(std::min(entry_size, sizeof(amdx_event))),
-                       .device = e.device,
-                       .block = e.block,
-                       .type = e.type,
-                       .instance = e.instance,
-                       .partition = e.partition,
-                       .address = e.address,
-                       .data = {e.data[0], e.data[1]}});
+            amdx_event_v1{.ev = {.seq = e.seq,
+                                 .timestamp_ns = e.timestamp_ns,
+                                 .kind = static_cast<__u16>(e.kind),
+                                 .size = written,
+                                 .device = e.device,
+                                 .block = e.block,
+                                 .type = e.type,
+                                 .instance = e.instance,
+                                 .partition = e.partition,
+                                 .address = e.address,
+                                 .data = {e.data[0], e.data[1]}},
+                          .pid = e.pid,
+                          .pasid = e.pasid});
     }
     return static_cast<int>(got->size());
 }

@@ -188,4 +188,37 @@ Result<DeviceStats> Device::stats() const noexcept {
     return DeviceStats::from_uapi(raw);
 }
 
+std::string_view to_string(FirmwareId id) noexcept {
+    // Indexed by AMDX_FW_* - 1; part of the CLI's JSON and the exporter's
+    // labels: never rename one.
+    static constexpr std::string_view kNames[] = {"smu", "psp_sos", "psp_ta_ras", "psp_ta_xgmi",
+                                                  "mec", "rlc",     "sdma",       "vcn"};
+    static_assert(std::size(kNames) == AMDX_FW_COUNT - 1, "a firmware has no name");
+    const auto i = static_cast<std::uint32_t>(id);
+    return i >= 1 && i < AMDX_FW_COUNT ? kNames[i - 1] : "unknown";
+}
+
+Result<FirmwareInfo> Device::firmware() const noexcept {
+    constexpr std::string_view kCall = "AMDX_QUERY_FIRMWARE";
+    auto answer = detail::fetch_list(fd(), AMDX_QUERY_FIRMWARE, sizeof(amdx_query_firmware));
+    if (!answer)
+        return detail::forward(answer, kCall, id_);
+    const auto header = detail::list_header<amdx_query_firmware>(*answer);
+    FirmwareInfo out;
+    out.driver_version = c_string(header.driver_version);
+    out.provider = c_string(header.provider);
+    out.provider_version = c_string(header.provider_version);
+    auto ok = detail::for_each_entry<amdx_query_firmware, amdx_firmware_info>(
+        *answer, header.num_firmware, header.entry_size, AMDX_FIRMWARE_INFO_SIZE_VER0,
+        [&out](const amdx_firmware_info& raw) {
+            out.firmware.push_back(Firmware{.id = static_cast<FirmwareId>(raw.id),
+                                            .instance = raw.instance,
+                                            .version = raw.version,
+                                            .feature = raw.feature});
+        });
+    if (!ok)
+        return detail::forward(ok, kCall, id_);
+    return out;
+}
+
 } // namespace amdx

@@ -21,6 +21,7 @@ namespace amdx {
 namespace {
 
 static_assert(sizeof(amdx_event) >= AMDX_EVENT_SIZE_VER0);
+static_assert(sizeof(amdx_event_v1) == AMDX_EVENT_SIZE_VER1);
 constexpr std::size_t kSizeOffset = offsetof(amdx_event, size);
 
 /// A record's partition field: unset for AMDX_RAS_PARTITION_ALL.
@@ -58,7 +59,9 @@ TypedEvent::Data decode_data(const Event& e) {
                      .instance = e.instance,
                      .partition = part,
                      .address = e.address,
-                     .count = e.data[0]};
+                     .count = e.data[0],
+                     .pid = e.pid,
+                     .pasid = e.pasid};
     case EventKind::page_pending:
         return PagePending{.partition = part, .address = e.address};
     case EventKind::page_retired:
@@ -142,6 +145,13 @@ Event Event::from_uapi(const amdx_event& raw) noexcept {
     return e;
 }
 
+Event Event::from_uapi(const amdx_event_v1& raw) noexcept {
+    Event e = from_uapi(raw.ev);
+    e.pid = raw.pid;
+    e.pasid = raw.pasid;
+    return e;
+}
+
 Result<bool> EventStream::wait(int timeout_ms) const noexcept {
     using Clock = std::chrono::steady_clock;
     const auto deadline = Clock::now() + std::chrono::milliseconds(std::max(timeout_ms, 0));
@@ -165,7 +175,7 @@ Result<bool> EventStream::wait(int timeout_ms) const noexcept {
 
 Result<std::size_t> EventStream::read(std::vector<Event>& out, std::size_t max) const noexcept {
     max = std::clamp<std::size_t>(max, 1, 4096);
-    std::vector<std::uint64_t> buf(max * sizeof(amdx_event) / sizeof(std::uint64_t));
+    std::vector<std::uint64_t> buf(max * sizeof(amdx_event_v1) / sizeof(std::uint64_t));
     ssize_t got = 0;
     do {
         got = ::read(fd_.get(), buf.data(), buf.size() * sizeof(std::uint64_t));
@@ -187,7 +197,7 @@ Result<std::size_t> EventStream::read(std::vector<Event>& out, std::size_t max) 
         std::memcpy(&size, bytes + at + kSizeOffset, sizeof(size));
         if (size < AMDX_EVENT_SIZE_VER0 || size > total - at)
             return detail::fail(std::errc::protocol_error, "read", device_);
-        amdx_event raw{};
+        amdx_event_v1 raw{}; // a 64-byte record leaves pid and pasid 0
         std::memcpy(&raw, bytes + at, std::min<std::size_t>(size, sizeof(raw)));
         out.push_back(Event::from_uapi(raw));
         at += size;
@@ -236,9 +246,15 @@ Result<EventStream> Device::subscribe(std::uint64_t mask, std::uint32_t ring_siz
     amdx_event_subscribe arg{};
     arg.mask = mask;
     arg.ring_size = ring_size;
-    arg.flags = AMDX_EVENT_F_NONBLOCK;
+    arg.flags = AMDX_EVENT_F_NONBLOCK | AMDX_EVENT_F_SIZE_VER1;
     arg.fd = -1;
-    if (const int ret = detail::ioctl_retry(fd().get(), AMDX_IOC_EVENT_SUBSCRIBE, &arg); ret < 0)
+    int ret = detail::ioctl_retry(fd().get(), AMDX_IOC_EVENT_SUBSCRIBE, &arg);
+    if (ret == -EINVAL) { // a module before uapi minor 3: 64-byte records
+        arg.flags = AMDX_EVENT_F_NONBLOCK;
+        arg.fd = -1;
+        ret = detail::ioctl_retry(fd().get(), AMDX_IOC_EVENT_SUBSCRIBE, &arg);
+    }
+    if (ret < 0)
         return errno_error(-ret, "AMDX_IOC_EVENT_SUBSCRIBE", id_);
     if (arg.fd < 0)
         return detail::fail(std::errc::protocol_error, "AMDX_IOC_EVENT_SUBSCRIBE", id_);

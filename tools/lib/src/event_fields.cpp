@@ -68,6 +68,10 @@ std::vector<EventField> event_fields(const TypedEvent& ev) {
                        f.partition(r.partition);
                        f.put("address", r.address);
                        f.put("count", r.count);
+                       if (r.pid != 0) // the consumer, where the kernel names it
+                           f.put("pid", r.pid);
+                       if (r.pasid != 0)
+                           f.put("pasid", r.pasid);
                    },
                    [&f](const e::PagePending& p) {
                        f.partition(p.partition);

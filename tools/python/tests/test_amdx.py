@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
 """`import amdx` against the host tests' fake kernel (amdx._fake)."""
 import errno
+import json
 import unittest
 
 import amdx
@@ -24,7 +25,7 @@ class AmdxModule(unittest.TestCase):
         del self.dev, self.ctl, self.kernel
 
     def test_version_and_devices(self):
-        self.assertEqual(amdx.__version__, "3.2.0")
+        self.assertEqual(amdx.__version__, "4.0.0")
         self.assertEqual([d["device"] for d in self.ctl.devices()], [0, 1])
         info = self.ctl.device_info(1)
         self.assertEqual(info["bdf"], "0000:c2:00.0")
@@ -69,10 +70,10 @@ class AmdxModule(unittest.TestCase):
         self.assertIn("(reason vf_compute)", cm.exception.strerror)
         self.assertEqual(cm.exception.report["reason"], "vf_compute")
         self.dev.vf_enable(1)
-        self.assertEqual([v["vf"] for v in self.dev.vfs()], [0])
+        self.assertEqual([v["vf"] for v in self.dev.vfs()["vfs"]], [0])
         self.assertIn(self.dev.vf_reset(0)["result"], ("acked", "ack_timeout"))
         self.dev.vf_disable()
-        self.assertEqual(self.dev.vfs(), [])
+        self.assertEqual(self.dev.vfs()["vfs"], [])
 
     def test_recovery_plan_and_run(self):
         self.assertEqual(self.dev.recovery_plan()["action"], "none")
@@ -93,27 +94,26 @@ class AmdxModule(unittest.TestCase):
         self.assertEqual(self.dev.recovery_plan(partition=1)["action"], "none")
 
     def test_links_of_the_hive(self):
-        self.assertEqual(self.dev.links(), {"hive_id": 0, "links": []})
+        self.assertEqual(self.dev.links(), {"links": []})
         self.kernel.add_link(0, 1, 0)
         self.kernel.add_link(0, 1, 2)  # AMDX_LINK_STATE_REPLAY
-        links = self.dev.links()
-        self.assertEqual(links["hive_id"], 9)
-        self.assertEqual([l["link"] for l in links["links"]], [0, 1])
-        storm = links["links"][1]
-        self.assertEqual(storm["devices"], (0, 1))
+        links = self.dev.links()["links"]
+        self.assertEqual([l["hive_id"] for l in links], ["9", "9"])
+        self.assertEqual([l["link"] for l in links], [0, 1])
+        storm = links[1]
+        self.assertEqual((storm["device_a"], storm["device_b"]), (0, 1))
         self.assertEqual(storm["state"], "replay")
         self.assertEqual(storm["hops"], 2)
         self.assertTrue(storm["route_degraded"])
-        self.assertFalse(links["links"][0]["route_degraded"])
+        self.assertFalse(links[0]["route_degraded"])
         self.assertEqual(len(storm["time_ns"]), 5)
 
     def test_ras_injection_counters_badpages_and_events(self):
         stream = self.dev.events(["error"])
         seq = self.dev.inject("umc", "ce", address=0x200000)
         self.assertGreater(seq, 0)
-        umc = [r for r in self.dev.ras()["counters"]
-               if r["block"] == "umc" and r["partition"] is None][0]
-        self.assertEqual(umc["counts"]["ce"], 1)
+        umc = [b for b in self.dev.ras()["blocks"] if b["block"] == "umc"][0]
+        self.assertEqual(umc["total"]["ce"], 1)
         self.assertIsInstance(self.dev.badpages(), list)
         ev = next(iter(stream))
         self.assertEqual(ev["kind"], "error")
@@ -133,6 +133,49 @@ class AmdxModule(unittest.TestCase):
             "kind": "page_retired", "address": 0x4000, "cause": "ce", "moved_pages": 0})
         with self.assertRaises(ValueError):
             self.dev.events(["nonsense"])
+
+    def test_error_events_name_the_consumer(self):
+        stream = self.dev.events(["error"])
+        self.kernel.set_consumer(4242, 0x8001)
+        self.dev.inject("gfx", "ue")
+        ev = stream.next(timeout_ms=1000)[0]
+        self.assertEqual((ev["block"], ev["pid"], ev["pasid"]), ("gfx", 4242, 0x8001))
+
+    def test_firmware(self):
+        fw = self.dev.firmware()
+        self.assertEqual(fw["driver"]["provider"], "amdx_sim")
+        self.assertEqual(fw["firmware"][0],
+                         {"name": "smu", "instance": 0, "fw_version": 0x00557100, "feature": 0})
+        self.kernel.no_firmware()
+        with self.assertRaises(amdx.Error) as cm:
+            self.dev.firmware()
+        self.assertEqual(cm.exception.errno, errno.EOPNOTSUPP)
+
+    def test_results_are_the_clis_json(self):
+        """One encoder for both: each view's object is `amdx -j`'s."""
+        self.dev.inject("umc", "ce", address=0x200000)
+        self.dev.inject("umc", "ue", address=0x400000)
+        self.kernel.add_link(0, 1, 2)
+        self.dev.vf_enable(1)
+
+        def cli(*args):
+            code, out = amdx._fake.cli(["amdx", "-d", "/dev/null", "-j", *args])
+            self.assertEqual(code, 0, out)
+            return json.loads(out)
+
+        self.assertEqual(self.ctl.devices(), cli("dev", "list")["devices"])
+        # A Device alone cannot number the node's GPUs: its "gpus" is None.
+        shown = cli("dev", "show", "0")["devices"][0]
+        self.assertEqual(self.dev.info(), {**shown, "gpus": None})
+        self.assertEqual(self.ctl.device_info(1), cli("dev", "show", "1")["devices"][0])
+        self.assertEqual(self.dev.firmware(), cli("dev", "firmware", "0")["devices"][0])
+        self.assertEqual(self.dev.partitions(), cli("partition", "show", "0")["devices"][0])
+        self.assertEqual(self.dev.vfs(), cli("vf", "show", "0")["devices"][0])
+        self.assertEqual(self.dev.ras(), cli("ras", "show", "0")["devices"][0])
+        links = cli("link", "show", "0")
+        del links["schema_version"]  # the document's, not the view's
+        self.assertEqual(self.dev.links(), links)
+        self.assertEqual(self.dev.badpages(), cli("ras", "badpages", "0")["devices"][0]["pages"])
 
     def test_identity_of_a_simulated_device(self):
         ident = self.dev.identity()

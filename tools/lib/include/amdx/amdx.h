@@ -24,7 +24,8 @@
  *    version (its AMDX_*_SIZE_VER0) is -EINVAL, one above
  *    AMDX_C_STRUCT_SIZE_MAX -E2BIG; both name the structure in
  *    amdx_last_error().  List headers (struct amdx_query_partitions,
- *    struct amdx_query_ras) end in their entries and never grow.
+ *    struct amdx_query_ras, struct amdx_query_firmware) end in their
+ *    entries and never grow.
  *
  * Thread safety: as in C++, calls on one handle may run concurrently;
  * closing a handle while another thread uses it is the caller's bug.
@@ -52,7 +53,7 @@ typedef struct amdx_ctl amdx_ctl;
 typedef struct amdx_dev amdx_dev;
 typedef struct amdx_events amdx_events;
 
-/* The library's version, "3.2.0". */
+/* The library's version, "4.0.0". */
 AMDX_C_API const char *amdx_version(void);
 /*
  * The calling thread's last failure as one line, NUL-terminated and cut to
@@ -125,6 +126,16 @@ AMDX_C_API int amdx_dev_links(const amdx_dev *dev, struct amdx_query_links *hdr,
 			      struct amdx_link_info *buf, size_t entry_size, size_t cap,
 			      size_t *count);
 
+/*
+ * Driver and firmware versions (%AMDX_QUERY_FIRMWARE, uapi minor 4, since
+ * 4.0): @hdr (may be NULL) receives the driver's and the provider's
+ * versions and the count, @buf the firmware entries.  -EOPNOTSUPP from a
+ * provider that reads none, -EINVAL from a module before minor 4.
+ */
+AMDX_C_API int amdx_dev_firmware(const amdx_dev *dev, struct amdx_query_firmware *hdr,
+				 struct amdx_firmware_info *buf, size_t entry_size, size_t cap,
+				 size_t *count);
+
 /* RAS: counter rows (@hdr may be NULL), injection, the bad pages. */
 AMDX_C_API int amdx_dev_ras_counters(const amdx_dev *dev, struct amdx_query_ras *hdr,
 				     struct amdx_ras_counters *buf, size_t entry_size, size_t cap,
@@ -145,7 +156,11 @@ AMDX_C_API int amdx_events_fd(const amdx_events *events);
  * Waits up to @timeout_ms (negative: no limit) for records and reads at
  * most @cap into @buf, @entry_size bytes each (each record's size field
  * says how many of them the library wrote); returns how many (0 on
- * timeout).  -ENODEV once the device is gone.
+ * timeout).  -ENODEV once the device is gone.  Records are struct
+ * amdx_event_v1 (since 4.0: ERROR's pid and pasid) cut to @entry_size:
+ * pass &v1[0].ev and sizeof(struct amdx_event_v1) to receive them,
+ * sizeof(struct amdx_event) to keep 64-byte records.  pid and pasid are 0
+ * from a module before uapi minor 3.
  */
 AMDX_C_API int amdx_events_read(const amdx_events *events, struct amdx_event *buf,
 				size_t entry_size, size_t cap, int timeout_ms);

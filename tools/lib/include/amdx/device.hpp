@@ -125,6 +125,40 @@ struct AMDX_EXPORT DeviceStats {
     AMDX_LOCAL static DeviceStats from_uapi(const amdx_device_stats& raw) noexcept;
 };
 
+/// AMDX_FW_*: a firmware of the device, as amdgpu names its ucode.
+enum class FirmwareId : std::uint32_t {
+    smu = AMDX_FW_SMU,
+    psp_sos = AMDX_FW_PSP_SOS,
+    psp_ta_ras = AMDX_FW_PSP_TA_RAS,
+    psp_ta_xgmi = AMDX_FW_PSP_TA_XGMI,
+    mec = AMDX_FW_MEC,
+    rlc = AMDX_FW_RLC,
+    sdma = AMDX_FW_SDMA,
+    vcn = AMDX_FW_VCN,
+};
+/// "smu", "psp_sos", "psp_ta_ras", "psp_ta_xgmi", "mec", "rlc", "sdma",
+/// "vcn"; "unknown" for an id from a newer kernel.
+AMDX_EXPORT std::string_view to_string(FirmwareId id) noexcept;
+
+/// One entry of %AMDX_QUERY_FIRMWARE.
+struct Firmware {
+    FirmwareId id = FirmwareId::smu;
+    std::uint32_t instance = 0; ///< which of several (SDMA, VCN), else 0
+    std::uint32_t version = 0;  ///< as the provider reads it (amdgpu's fw_version)
+    std::uint32_t feature = 0;  ///< feature version, 0 where there is none
+    bool operator==(const Firmware&) const = default;
+};
+
+/// %AMDX_QUERY_FIRMWARE (uapi minor 4): the driver's and the firmware's
+/// versions where the provider knows them.
+struct FirmwareInfo {
+    std::string driver_version;   ///< amdx's module version
+    std::string provider;         ///< "amdx_sim", "amdgpu"
+    std::string provider_version; ///< may be empty
+    std::vector<Firmware> firmware;
+    bool operator==(const FirmwareInfo&) const = default;
+};
+
 /// The control node, /dev/amdx.  Thread-safe (see the top of this file).
 class AMDX_EXPORT Control {
   public:
@@ -170,6 +204,10 @@ class AMDX_EXPORT Device {
     [[nodiscard]] Result<DeviceInfo> info() const noexcept;
     /// %AMDX_QUERY_STATS: the device's cumulative counters.
     [[nodiscard]] Result<DeviceStats> stats() const noexcept;
+    /// %AMDX_QUERY_FIRMWARE with the two-call size protocol: the driver's
+    /// and the firmware's versions.  EOPNOTSUPP from a provider that reads
+    /// none; EINVAL from a module before uapi minor 4.
+    [[nodiscard]] Result<FirmwareInfo> firmware() const noexcept;
 
     // HMM (needs Caps::has_hmm_migrate()).  The fd belongs to the address
     // space of the process that opened it: from any other these fail with
@@ -284,7 +322,10 @@ class AMDX_EXPORT Device {
 
     /// %AMDX_IOC_EVENT_SUBSCRIBE for the kinds in @mask (event_mask() bits,
     /// non-zero) with a ring of @ring_size records (a power of two, 0 for the
-    /// default).  Needs no privilege.
+    /// default).  Needs no privilege.  Asks for struct amdx_event_v1
+    /// records (AMDX_EVENT_F_SIZE_VER1: ERROR's pid and pasid); a module
+    /// before uapi minor 3 refuses the flag with EINVAL and is asked again
+    /// without it (its 64-byte records carry no pid).
     [[nodiscard]] Result<EventStream> subscribe(std::uint64_t mask = kEventMaskAll,
                                                 std::uint32_t ring_size = 0) const noexcept;
 

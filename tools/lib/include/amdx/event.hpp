@@ -65,8 +65,9 @@ AMDX_EXPORT std::optional<EventKind> parse_event_kind(std::string_view name) noe
 /// Every kind this library knows.
 inline constexpr std::uint64_t kEventMaskAll = AMDX_EVENT_MASK_ALL;
 
-/// One struct amdx_event; the meaning of block .. data depends on @kind
-/// (see the uapi).  Known-size prefix of a longer record from a newer kernel.
+/// One struct amdx_event_v1 (struct amdx_event and, from uapi minor 3,
+/// pid and pasid); the meaning of block .. data depends on @kind (see the
+/// uapi).  Known-size prefix of a longer record from a newer kernel.
 struct AMDX_EXPORT Event {
     std::uint64_t seq = 0;
     std::uint64_t timestamp_ns = 0; ///< CLOCK_MONOTONIC
@@ -79,9 +80,15 @@ struct AMDX_EXPORT Event {
     std::uint32_t partition = AMDX_RAS_PARTITION_ALL;
     std::uint64_t address = 0;
     std::uint64_t data[2] = {0, 0};
+    /// ERROR: the process that consumed the error and its PASID (struct
+    /// amdx_event_v1); 0 when the record names none, the kernel is older
+    /// than uapi minor 3 (64-byte records) or the pid rule hides it.
+    std::uint32_t pid = 0;
+    std::uint32_t pasid = 0;
 
     bool operator==(const Event&) const = default;
     AMDX_LOCAL static Event from_uapi(const amdx_event& raw) noexcept;
+    AMDX_LOCAL static Event from_uapi(const amdx_event_v1& raw) noexcept;
 };
 
 /// AMDX_VF_RESET_CAUSE_*: what reset a VF.
@@ -121,6 +128,12 @@ struct Error {
     std::optional<std::uint32_t> partition;
     std::uint64_t address = 0; ///< umc: VRAM byte address
     std::uint64_t count = 0;   ///< errors reported
+    /// The process that consumed the error (uapi minor 3: the amdgpu
+    /// provider's KFD poison consumption, amdx_sim's gfx/sdma UE injector)
+    /// and its PASID on the device; 0 when unknown or hidden by the pid rule
+    /// (Documentation/events.rst).
+    std::uint32_t pid = 0;
+    std::uint32_t pasid = 0;
     bool operator==(const Error&) const = default;
 };
 /// PAGE_PENDING: a page waits for retirement.
@@ -305,7 +318,9 @@ class AMDX_EXPORT EventStream {
     /// appends them to @out.  Returns how many were appended: 0 if none was
     /// waiting.  ENODEV when the device went away (also on end of file);
     /// EPROTO for a record shorter than struct amdx_event's first version or
-    /// running past what read() returned.
+    /// running past what read() returned.  Records are stepped by their
+    /// size: 64 bytes, or 72 (struct amdx_event_v1) from a kernel that
+    /// took subscribe()'s AMDX_EVENT_F_SIZE_VER1.
     [[nodiscard]] Result<std::size_t> read(std::vector<Event>& out,
                                            std::size_t max = 64) const noexcept;
 
