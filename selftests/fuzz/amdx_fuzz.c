@@ -139,7 +139,7 @@ static const char *ctl_path = "/dev/amdx";
 static const int documented[] = {
 	EINVAL, ENOMEM, ENOSPC, ENODEV, EFAULT, EBUSY, EOPNOTSUPP, EIO,
 	EDQUOT, ENOENT, EINTR, EPERM, EBADMSG, E2BIG, EBADF, ENOTTY, EMFILE,
-	EACCES, ETIMEDOUT, EEXIST, EAGAIN,
+	EACCES, ETIMEDOUT, EEXIST, EAGAIN, ENOLINK,
 };
 
 /* Commands only CAP_SYS_ADMIN may run (uapi.rst: changes need it). */

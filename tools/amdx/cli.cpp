@@ -147,8 +147,8 @@ int dev_show(const Options& opts, const std::string& dev, std::ostream& out, std
             return kExitError;
         }
         const auto device = Device::open(sel->control, entry.id);
-        devices.push_back(dev_show_json(*info, device ? &*device : nullptr,
-                                        gpus_to_json(**gpus, entry.id)));
+        devices.push_back(
+            dev_show_json(*info, device ? &*device : nullptr, gpus_to_json(**gpus, entry.id)));
     }
     render(out, Json{{"devices", std::move(devices)}}, opts);
     return kExitOk;

@@ -246,9 +246,10 @@ class RecoverCommands {
 /// One row of `amdx link show`: link @l of hive @hive_id.
 [[nodiscard]] Json link_to_json(std::uint64_t hive_id, const LinkInfo& l);
 /// `amdx link show`'s document: the links of @found (hive, link) with an
-/// end on a device of @selected, each once.
+/// end on a device of @selected, each once; with @matrix (--matrix) one
+/// N x N table per hive instead.
 [[nodiscard]] Json link_show_json(const std::vector<std::pair<std::uint64_t, LinkInfo>>& found,
-                                  const std::set<std::uint32_t>& selected);
+                                  const std::set<std::uint32_t>& selected, bool matrix = false);
 
 // The views' objects of one device, which the Python module returns too
 // (one encoder for both): `dev show`, `partition show`, `vf show` (@sysfs:

@@ -145,12 +145,12 @@ int LinkCommands::run(const Options& opts, std::ostream& out, std::ostream& err)
         });
     if (stop)
         return *stop;
-    render(out, link_show_json(found, selected), opts);
+    render(out, link_show_json(found, selected, matrix_), opts);
     return kExitOk;
 }
 
 Json link_show_json(const std::vector<std::pair<std::uint64_t, LinkInfo>>& found,
-                    const std::set<std::uint32_t>& selected) {
+                    const std::set<std::uint32_t>& selected, bool matrix) {
     std::set<std::pair<std::uint64_t, std::uint32_t>> seen; // (hive, link)
     std::map<std::uint64_t, std::vector<const LinkInfo*>> hives;
     Json rows = Json::array();
@@ -161,19 +161,12 @@ Json link_show_json(const std::vector<std::pair<std::uint64_t, LinkInfo>>& found
         if (selected.contains(l.device[0]) || selected.contains(l.device[1]))
             rows.push_back(link_to_json(hive, l));
     }
-<<<<<<< HEAD
-    if (!matrix_) {
-        render(out, Json{{"links", std::move(rows)}}, opts);
-        return kExitOk;
-    }
+    if (!matrix)
+        return Json{{"links", std::move(rows)}};
     Json matrices = Json::array();
     for (const auto& [hive, links] : hives)
         matrices.push_back(matrix_to_json(hive, links, selected));
-    render(out, Json{{"hives", std::move(matrices)}}, opts);
-    return kExitOk;
-=======
-    return Json{{"links", std::move(rows)}};
->>>>>>> s24-lib
+    return Json{{"hives", std::move(matrices)}};
 }
 
 } // namespace amdx::cli

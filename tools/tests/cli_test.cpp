@@ -638,6 +638,11 @@ TEST_F(CliRun, GpuIndexSelectsThePartitionsDevice) {
         {"-d", "/dev/null", "--sysfs-root", root, "-o", "device,index,uuid", "dev", "show", "1"});
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_EQ(r.out, "device 1:\n  memory_partitions:\n    INDEX\n        0\n"
+                     "  firmware:\n    NAME    INSTANCE FW_VERSION FEATURE\n"
+                     "    smu            0   0x557100       0\n"
+                     "    psp_sos        0   0x36003b       0\n"
+                     "    mec            0       0x99      50\n"
+                     "    sdma           1       0x15      60\n"
                      "  gpus:\n    INDEX UUID\n        8 n/a\n");
     EXPECT_EQ(std::system(("rm -rf " + std::string(root)).c_str()), 0);
 }
