@@ -463,6 +463,21 @@ static pid_t bystander(int ctl, __u32 id, __u32 vf, __u32 mem, int ready)
 }
 
 /*
+ * The bystander @b is still running; told to check its data, it finds it
+ * intact and exits 0.
+ */
+static void bystander_intact(struct __test_metadata *_metadata, pid_t b)
+{
+	int status;
+
+	EXPECT_EQ(0, waitpid(b, &status, WNOHANG));
+	ASSERT_EQ(0, kill(b, SIGUSR1));
+	ASSERT_EQ(b, waitpid(b, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+/*
  * DPX + NPS2: partition 0 is memory partition 0, partition 1 memory
  * partition 1.  The plan of partition 0's reset lists exactly its holder;
  * the run refuses without STOP, then kills exactly it; the bystander on
@@ -519,11 +534,7 @@ TEST_F(rec, run_stops_exactly_the_planned_processes)
 	EXPECT_TRUE(WIFSIGNALED(status));
 	EXPECT_EQ(SIGKILL, WTERMSIG(status));
 	/* the bystander still runs, its data intact */
-	EXPECT_EQ(0, waitpid(b, &status, WNOHANG));
-	ASSERT_EQ(0, kill(b, SIGUSR1));
-	ASSERT_EQ(b, waitpid(b, &status, 0));
-	ASSERT_TRUE(WIFEXITED(status));
-	EXPECT_EQ(0, WEXITSTATUS(status));
+	bystander_intact(_metadata, b);
 	close(rp[0]);
 	close(rp[1]);
 	close(rb[0]);
@@ -648,11 +659,7 @@ TEST_F(rec, vf_flr_stops_exactly_the_planned_processes)
 	EXPECT_EQ(AMDX_RECOVER_NONE, r.action);
 
 	/* the bystander of VF 1 still runs, its data intact */
-	EXPECT_EQ(0, waitpid(b, &status, WNOHANG));
-	ASSERT_EQ(0, kill(b, SIGUSR1));
-	ASSERT_EQ(b, waitpid(b, &status, 0));
-	ASSERT_TRUE(WIFEXITED(status));
-	EXPECT_EQ(0, WEXITSTATUS(status));
+	bystander_intact(_metadata, b);
 	close(rp[0]);
 	close(rp[1]);
 	close(rb[0]);
@@ -980,11 +987,7 @@ TEST_F(rec, poison_consumed_stops_exactly_the_consumer)
 	EXPECT_EQ(AMDX_RECOVER_NONE, r.action);
 
 	/* the bystander on partition 1 still runs, its data intact */
-	EXPECT_EQ(0, waitpid(b, &status, WNOHANG));
-	ASSERT_EQ(0, kill(b, SIGUSR1));
-	ASSERT_EQ(b, waitpid(b, &status, 0));
-	ASSERT_TRUE(WIFEXITED(status));
-	EXPECT_EQ(0, WEXITSTATUS(status));
+	bystander_intact(_metadata, b);
 	close(to_c[0]);
 	close(to_c[1]);
 	close(from_c[0]);
