@@ -46,6 +46,9 @@
  *   flagged for RMA, with its state only, until amdgpu probes it again or
  *   amdgpu_amdx_exit() at amdgpu's unload.
  *
+ * The firmware op reports the ucode versions amdgpu keeps
+ * (amdgpu_amdx_firmware()).
+ *
  * The ops map onto amdgpu's functions; what 6.12's amdgpu cannot do stays
  * NULL (the core reports it absent): SR-IOV host control (GIM's job),
  * HMM (KFD SVM owns the device-private pagemap of the VRAM), per-partition
@@ -320,6 +323,81 @@ static int amdgpu_amdx_set_memory_mode(struct amdx_device *xdev, u32 mode)
 	}
 	drm_dev_exit(idx);
 	return ret;
+}
+
+/*
+ * One firmware of %AMDX_QUERY_FIRMWARE; a version amdgpu left 0 (the
+ * ucode was not loaded) is absent, never reported as 0.
+ */
+static void amdgpu_amdx_fw(struct amdx_query_firmware *fw, u32 id,
+			   u32 instance, u32 version, u32 feature)
+{
+	struct amdx_firmware_info *e;
+
+	if (!version || fw->num_firmware >= AMDX_MAX_FIRMWARE)
+		return;
+	e = &fw->firmware[fw->num_firmware++];
+	e->id = id;
+	e->instance = instance;
+	e->version = version;
+	e->feature = feature;
+}
+
+/* SMU, SOS, two TAs, MEC and MEC2, RLC, VCN and every SDMA engine fit. */
+static_assert(8 + AMDGPU_MAX_SDMA_INSTANCES <= AMDX_MAX_FIRMWARE);
+
+/*
+ * %AMDX_QUERY_FIRMWARE: the provider ("amdgpu", the amdgpu-amdx package's
+ * version, amdgpu.ko's modinfo version) and the versions amdgpu keeps of
+ * the ucode it loaded, read where amdgpu_firmware_info() reads them for
+ * AMDGPU_INFO_FW_VERSION and the debugfs amdgpu_firmware_info
+ * (amdgpu_kms.c:215-373 and 1579 in 6.12.118), by id, then instance:
+ * the SMU's adev->pm.fw_version (SMC, :282, no feature version: on MP1
+ * 13.0.6 the running SMU's, smu_v13_0_check_fw_version()), PSP SOS
+ * (:329), the RAS and XGMI TAs' bin_desc (:286-297), MEC (:272; MEC2, as
+ * instance 1, only with a MEC2 ucode, as the debugfs prints it, :1705:
+ * gfx_v9_4_3 copies MEC's version into mec2_fw_version without one), RLC
+ * (:248), each SDMA engine (:323), VCN (:228, one version for all
+ * instances, no feature version).  Nothing is read from the hardware.
+ */
+static int amdgpu_amdx_firmware(struct amdx_device *xdev,
+				struct amdx_query_firmware *fw)
+{
+	struct amdgpu_amdx *p = amdx_device_priv(xdev);
+	struct amdgpu_device *adev = p->adev;
+	const struct psp_context *psp = &adev->psp;
+	u32 i, n;
+	int idx;
+
+	if (!drm_dev_enter(adev_to_drm(adev), &idx))
+		return -ENODEV;
+	strscpy(fw->provider, "amdgpu", sizeof(fw->provider));
+	strscpy(fw->provider_version, AMDGPU_AMDX_VERSION,
+		sizeof(fw->provider_version));
+	amdgpu_amdx_fw(fw, AMDX_FW_SMU, 0, adev->pm.fw_version, 0);
+	amdgpu_amdx_fw(fw, AMDX_FW_PSP_SOS, 0, psp->sos.fw_version,
+		       psp->sos.feature_version);
+	amdgpu_amdx_fw(fw, AMDX_FW_PSP_TA_RAS, 0,
+		       psp->ras_context.context.bin_desc.fw_version,
+		       psp->ras_context.context.bin_desc.feature_version);
+	amdgpu_amdx_fw(fw, AMDX_FW_PSP_TA_XGMI, 0,
+		       psp->xgmi_context.context.bin_desc.fw_version,
+		       psp->xgmi_context.context.bin_desc.feature_version);
+	amdgpu_amdx_fw(fw, AMDX_FW_MEC, 0, adev->gfx.mec_fw_version,
+		       adev->gfx.mec_feature_version);
+	if (adev->gfx.mec2_fw)
+		amdgpu_amdx_fw(fw, AMDX_FW_MEC, 1, adev->gfx.mec2_fw_version,
+			       adev->gfx.mec2_feature_version);
+	amdgpu_amdx_fw(fw, AMDX_FW_RLC, 0, adev->gfx.rlc_fw_version,
+		       adev->gfx.rlc_feature_version);
+	n = min_t(u32, adev->sdma.num_instances, AMDGPU_MAX_SDMA_INSTANCES);
+	for (i = 0; i < n; i++)
+		amdgpu_amdx_fw(fw, AMDX_FW_SDMA, i,
+			       adev->sdma.instance[i].fw_version,
+			       adev->sdma.instance[i].feature_version);
+	amdgpu_amdx_fw(fw, AMDX_FW_VCN, 0, adev->vcn.fw_version, 0);
+	drm_dev_exit(idx);
+	return 0;
 }
 
 /**
@@ -887,6 +965,7 @@ static const struct amdx_provider_ops amdgpu_amdx_ops = {
 	.device_reset = amdgpu_amdx_device_reset,
 	.set_compute_mode = amdgpu_amdx_set_compute_mode,
 	.set_memory_mode = amdgpu_amdx_set_memory_mode,
+	.firmware = amdgpu_amdx_firmware,
 };
 
 static int amdgpu_amdx_badpage_cmp(const void *a, const void *b)

@@ -58,6 +58,7 @@
 #include "amdgpu_amdx.h"
 #include "amdgpu_amdx_kunit.h"
 #include "amdgpu_amdx_fake.h"
+#include "amdgpu_amdx_version.h"
 
 #include <amdx/amdx_badpage.h>
 #include <amdx/amdx_provider.h>
@@ -1922,11 +1923,105 @@ static struct kunit_suite amdgpu_amdx_replay_suite = {
 	.test_cases = amdgpu_amdx_replay_cases,
 };
 
+/* One firmware entry as amdx's query reports it. */
+static void expect_fw(struct kunit *test, const struct amdx_firmware_info *e,
+		      u32 id, u32 instance, u32 version, u32 feature)
+{
+	KUNIT_EXPECT_EQ_MSG(test, id, e->id, "entry of firmware %u/%u",
+			    id, instance);
+	KUNIT_EXPECT_EQ_MSG(test, instance, e->instance, "firmware %u", id);
+	KUNIT_EXPECT_EQ_MSG(test, version, e->version, "firmware %u/%u",
+			    id, instance);
+	KUNIT_EXPECT_EQ_MSG(test, feature, e->feature, "firmware %u/%u",
+			    id, instance);
+	KUNIT_EXPECT_EQ(test, 0, e->reserved);
+}
+
+/*
+ * AMDX_QUERY_FIRMWARE on the amdgpu provider answers with the versions
+ * amdgpu keeps of its ucode, read where amdgpu_firmware_info()
+ * (amdgpu_kms.c) reads them for AMDGPU_INFO_FW_VERSION and the debugfs
+ * amdgpu_firmware_info: the SMU's (adev->pm.fw_version, no feature), PSP
+ * SOS, the RAS and XGMI TAs, MEC (MEC2 only with a MEC2 ucode, which GC
+ * 9.4.3 has not: gfx_v9_4_3 copies MEC's version into mec2_fw_version
+ * without one), RLC, every SDMA engine, VCN; the provider's name and
+ * version.  A version amdgpu left 0 (not loaded: here SDMA5 and VCN) is
+ * absent, not reported as 0.  Before the op existed the query failed with
+ * -EOPNOTSUPP.
+ */
+static void firmware_is_amdgpus_ucode(struct kunit *test)
+{
+	struct fake_gpu *f = fake_gpu_new(test, 8, AMDGPU_NPS1_PARTITION_MODE,
+					  AMDGPU_SPX_PARTITION_MODE);
+	struct amdgpu_device *adev = f->adev;
+	struct amdx_query_firmware *fw;
+	u32 i, n;
+
+	adev->pm.fw_version = 0x00557100;
+	adev->psp.sos.fw_version = 0x0036003b;
+	adev->psp.sos.feature_version = 0x36;
+	adev->psp.ras_context.context.bin_desc.fw_version = 0x1b000049;
+	adev->psp.ras_context.context.bin_desc.feature_version = 0x1b000049;
+	adev->psp.xgmi_context.context.bin_desc.fw_version = 0x2000001e;
+	adev->psp.xgmi_context.context.bin_desc.feature_version = 0x2000001e;
+	adev->gfx.mec_fw_version = 0x9b;
+	adev->gfx.mec_feature_version = 50;
+	adev->gfx.mec2_fw_version = 0x9b;
+	adev->gfx.mec2_feature_version = 50;
+	adev->gfx.rlc_fw_version = 0x22;
+	adev->gfx.rlc_feature_version = 1;
+	for (i = 0; i < adev->sdma.num_instances; i++) {
+		adev->sdma.instance[i].fw_version = i == 5 ? 0 : 0x15 + i;
+		adev->sdma.instance[i].feature_version = 60;
+	}
+	fake_provider_init(test, f);
+	KUNIT_ASSERT_NOT_NULL(test, f->xdev);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, f->ops->firmware,
+				  "no firmware op: AMDX_QUERY_FIRMWARE answers -EOPNOTSUPP");
+	fw = kunit_kzalloc(test, struct_size(fw, firmware, AMDX_MAX_FIRMWARE),
+			   GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, fw);
+	KUNIT_ASSERT_EQ(test, 0, f->ops->firmware(f->xdev, fw));
+	KUNIT_EXPECT_STREQ(test, "amdgpu", (char *)fw->provider);
+	KUNIT_EXPECT_STREQ(test, AMDGPU_AMDX_VERSION,
+			   (char *)fw->provider_version);
+	/* SMU, SOS, two TAs, MEC, RLC, 15 of 16 SDMA engines. */
+	KUNIT_ASSERT_EQ(test, 21, fw->num_firmware);
+	expect_fw(test, &fw->firmware[0], AMDX_FW_SMU, 0, 0x00557100, 0);
+	expect_fw(test, &fw->firmware[1], AMDX_FW_PSP_SOS, 0, 0x0036003b, 0x36);
+	expect_fw(test, &fw->firmware[2], AMDX_FW_PSP_TA_RAS, 0, 0x1b000049,
+		  0x1b000049);
+	expect_fw(test, &fw->firmware[3], AMDX_FW_PSP_TA_XGMI, 0, 0x2000001e,
+		  0x2000001e);
+	expect_fw(test, &fw->firmware[4], AMDX_FW_MEC, 0, 0x9b, 50);
+	expect_fw(test, &fw->firmware[5], AMDX_FW_RLC, 0, 0x22, 1);
+	for (i = 0, n = 6; i < adev->sdma.num_instances; i++)
+		if (i != 5)
+			expect_fw(test, &fw->firmware[n++], AMDX_FW_SDMA, i,
+				  0x15 + i, 60);
+
+	/* Gone from amdgpu: nothing read. */
+	adev_to_drm(adev)->unplugged = true;
+	KUNIT_EXPECT_EQ(test, -ENODEV, f->ops->firmware(f->xdev, fw));
+	adev_to_drm(adev)->unplugged = false;
+}
+
+static struct kunit_case amdgpu_amdx_firmware_cases[] = {
+	KUNIT_CASE(firmware_is_amdgpus_ucode),
+	{}
+};
+
+static struct kunit_suite amdgpu_amdx_firmware_suite = {
+	.name = "amdgpu_amdx_firmware",
+	.test_cases = amdgpu_amdx_firmware_cases,
+};
+
 kunit_test_suites(&amdgpu_amdx_partition_suite, &amdgpu_amdx_reset_suite,
 		  &amdgpu_amdx_ras_suite, &amdgpu_amdx_umc_suite,
 		  &amdgpu_amdx_reset_work_suite, &amdgpu_amdx_life_suite,
 		  &amdgpu_amdx_eeprom_suite, &amdgpu_amdx_kfd_suite,
-		  &amdgpu_amdx_replay_suite, &amdgpu_amdx_scope_suite);
+		  &amdgpu_amdx_replay_suite, &amdgpu_amdx_scope_suite,
+		  &amdgpu_amdx_firmware_suite);
 
 /* amdx_badpage_decode(), to read what the provider registered. */
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
