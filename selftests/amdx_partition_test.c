@@ -1989,4 +1989,100 @@ TEST_F(part, reset_scope_without_hive)
 	EXPECT_EQ(0, rs.devices[1]);
 }
 
+/* @mod's modinfo version from sysfs into @buf ("" without one). */
+static void module_version(const char *mod, char *buf, size_t len)
+{
+	char path[64];
+	FILE *f;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), "/sys/module/%s/version", mod);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (!fgets(buf, len, f))
+		buf[0] = '\0';
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+/*
+ * AMDX_QUERY_FIRMWARE names amdx's version and the device's provider with
+ * its version, and lists by id and instance each firmware the provider
+ * knows the version of, once, none with version 0.  The amdgpu provider
+ * (AMDX_TEST_PROVIDER=amdgpu) answers with the versions amdgpu keeps of
+ * the fake's ucode (amdgpu_amdx_fake.c, fake_user_firmware()): the SMU,
+ * PSP SOS, the RAS TA, MEC, RLC, every SDMA engine and VCN, and not the
+ * XGMI TA, which amdgpu holds as 0 (not loaded) there.  The simulator's
+ * table is amdx_sim_test's sim_model.firmware_query.
+ */
+TEST_F(part, firmware_versions_are_the_providers)
+{
+	struct {
+		struct amdx_query_firmware h;
+		struct amdx_firmware_info fw[AMDX_MAX_FIRMWARE];
+	} res;
+	static const struct { __u32 id, version, feature; } amdgpu[] = {
+		{ AMDX_FW_SMU, 0x00557100, 0 },
+		{ AMDX_FW_PSP_SOS, 0x0036003b, 0 },
+		{ AMDX_FW_PSP_TA_RAS, 0x1b000049, 0 },
+		{ AMDX_FW_MEC, 0x99, 50 },
+		{ AMDX_FW_RLC, 0x22, 1 },
+	};
+	struct amdx_firmware_info *e = res.fw;
+	char ver[AMDX_VERSION_LEN];
+	struct amdx_device_info info;
+	__u32 size = sizeof(res), i, n, max;
+
+	NEW_MODEL(0, SIM_ID, "vram=256");
+	ASSERT_EQ(0, amdx_device_info(self->s.ctl, self->s.d[0].id, &info));
+	memset(&res, 0xa5, sizeof(res));
+	ASSERT_EQ(0, amdx_query(self->s.d[0].fd, AMDX_QUERY_FIRMWARE, 0, &res,
+				&size));
+	ASSERT_GE(AMDX_MAX_FIRMWARE, res.h.num_firmware);
+	EXPECT_EQ(sizeof(res.h) + res.h.num_firmware * sizeof(res.fw[0]), size);
+	module_version("amdx", ver, sizeof(ver));
+	EXPECT_STREQ(ver, (char *)res.h.driver_version);
+	for (i = 0; i < res.h.num_firmware; i++) {
+		max = e[i].id == AMDX_FW_SDMA ? info.num_sdma :
+		      e[i].id == AMDX_FW_VCN ? info.num_vcn :
+		      e[i].id == AMDX_FW_MEC ? 2 : 1;
+		EXPECT_LT(0, e[i].id);
+		EXPECT_GT(AMDX_FW_COUNT, e[i].id);
+		EXPECT_GT(max, e[i].instance);
+		EXPECT_NE(0, e[i].version);
+		EXPECT_EQ(0, e[i].reserved);
+		/* By id and instance, each once. */
+		if (i)
+			EXPECT_TRUE(e[i - 1].id < e[i].id ||
+				    (e[i - 1].id == e[i].id &&
+				     e[i - 1].instance < e[i].instance));
+	}
+	if (!amdx_provider_is_amdgpu()) {
+		EXPECT_STREQ("amdx_sim", (char *)res.h.provider);
+		return;
+	}
+	EXPECT_STREQ("amdgpu", (char *)res.h.provider);
+	module_version("amdgpu", ver, sizeof(ver));
+	EXPECT_STRNE("", ver);
+	EXPECT_STREQ(ver, (char *)res.h.provider_version);
+	n = ARRAY_SIZE(amdgpu);
+	ASSERT_EQ(n + info.num_sdma + 1, res.h.num_firmware);
+	for (i = 0; i < n; i++) {
+		EXPECT_EQ(amdgpu[i].id, e[i].id);
+		EXPECT_EQ(0, e[i].instance);
+		EXPECT_EQ(amdgpu[i].version, e[i].version);
+		EXPECT_EQ(amdgpu[i].feature, e[i].feature);
+	}
+	for (i = 0; i < info.num_sdma; i++, n++) {
+		EXPECT_EQ(AMDX_FW_SDMA, e[n].id);
+		EXPECT_EQ(i, e[n].instance);
+		EXPECT_EQ(0x15, e[n].version);
+		EXPECT_EQ(60, e[n].feature);
+	}
+	EXPECT_EQ(AMDX_FW_VCN, e[n].id);
+	EXPECT_EQ(0, e[n].instance);
+	EXPECT_EQ(0x0a119009, e[n].version);
+}
+
 TEST_HARNESS_MAIN

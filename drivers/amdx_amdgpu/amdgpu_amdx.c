@@ -46,6 +46,10 @@
  *   flagged for RMA, with its state only, until amdgpu probes it again or
  *   amdgpu_amdx_exit() at amdgpu's unload.
  *
+ * At registration in an XGMI hive, the PSP's topology of the hive is
+ * mapped onto amdx's links (amdgpu_amdx_links_join()); the firmware op
+ * reports the ucode versions amdgpu keeps (amdgpu_amdx_firmware()).
+ *
  * The ops map onto amdgpu's functions; what 6.12's amdgpu cannot do stays
  * NULL (the core reports it absent): SR-IOV host control (GIM's job),
  * HMM (KFD SVM owns the device-private pagemap of the VRAM), per-partition
@@ -76,6 +80,7 @@
 #include "amdgpu_ras_eeprom.h"
 #include "amdgpu_reset.h"
 #include "amdgpu_xcp.h"
+#include "amdgpu_xgmi.h"
 #include "smu_v13_0.h"
 #include "kfd_priv.h"
 #include "amdgpu_amdx.h"
@@ -112,6 +117,7 @@
  * @reset_test: the KUnit test that asked (NULL outside the suites).
  * @own_reset: the reset context of amdgpu's recovery @reset_work runs:
  *	the reset amdx asked for, which the core reports itself.
+ * @hive_node: in amdgpu_amdx_hived while registered in an XGMI hive.
  */
 struct amdgpu_amdx {
 	struct amdgpu_device *adev;
@@ -128,6 +134,7 @@ struct amdgpu_amdx {
 	int reset_count;
 	struct kunit *reset_test;
 	const struct amdgpu_reset_context *own_reset;
+	struct list_head hive_node;
 };
 
 /**
@@ -320,6 +327,81 @@ static int amdgpu_amdx_set_memory_mode(struct amdx_device *xdev, u32 mode)
 	}
 	drm_dev_exit(idx);
 	return ret;
+}
+
+/*
+ * One firmware of %AMDX_QUERY_FIRMWARE; a version amdgpu left 0 (the
+ * ucode was not loaded) is absent, never reported as 0.
+ */
+static void amdgpu_amdx_fw(struct amdx_query_firmware *fw, u32 id,
+			   u32 instance, u32 version, u32 feature)
+{
+	struct amdx_firmware_info *e;
+
+	if (!version || fw->num_firmware >= AMDX_MAX_FIRMWARE)
+		return;
+	e = &fw->firmware[fw->num_firmware++];
+	e->id = id;
+	e->instance = instance;
+	e->version = version;
+	e->feature = feature;
+}
+
+/* SMU, SOS, two TAs, MEC and MEC2, RLC, VCN and every SDMA engine fit. */
+static_assert(8 + AMDGPU_MAX_SDMA_INSTANCES <= AMDX_MAX_FIRMWARE);
+
+/*
+ * %AMDX_QUERY_FIRMWARE: the provider ("amdgpu", the amdgpu-amdx package's
+ * version, amdgpu.ko's modinfo version) and the versions amdgpu keeps of
+ * the ucode it loaded, read where amdgpu_firmware_info() reads them for
+ * AMDGPU_INFO_FW_VERSION and the debugfs amdgpu_firmware_info
+ * (amdgpu_kms.c:215-373 and 1579 in 6.12.118), by id, then instance:
+ * the SMU's adev->pm.fw_version (SMC, :282, no feature version: on MP1
+ * 13.0.6 the running SMU's, smu_v13_0_check_fw_version()), PSP SOS
+ * (:329), the RAS and XGMI TAs' bin_desc (:286-297), MEC (:272; MEC2, as
+ * instance 1, only with a MEC2 ucode, as the debugfs prints it, :1705:
+ * gfx_v9_4_3 copies MEC's version into mec2_fw_version without one), RLC
+ * (:248), each SDMA engine (:323), VCN (:228, one version for all
+ * instances, no feature version).  Nothing is read from the hardware.
+ */
+static int amdgpu_amdx_firmware(struct amdx_device *xdev,
+				struct amdx_query_firmware *fw)
+{
+	struct amdgpu_amdx *p = amdx_device_priv(xdev);
+	struct amdgpu_device *adev = p->adev;
+	const struct psp_context *psp = &adev->psp;
+	u32 i, n;
+	int idx;
+
+	if (!drm_dev_enter(adev_to_drm(adev), &idx))
+		return -ENODEV;
+	strscpy(fw->provider, "amdgpu", sizeof(fw->provider));
+	strscpy(fw->provider_version, AMDGPU_AMDX_VERSION,
+		sizeof(fw->provider_version));
+	amdgpu_amdx_fw(fw, AMDX_FW_SMU, 0, adev->pm.fw_version, 0);
+	amdgpu_amdx_fw(fw, AMDX_FW_PSP_SOS, 0, psp->sos.fw_version,
+		       psp->sos.feature_version);
+	amdgpu_amdx_fw(fw, AMDX_FW_PSP_TA_RAS, 0,
+		       psp->ras_context.context.bin_desc.fw_version,
+		       psp->ras_context.context.bin_desc.feature_version);
+	amdgpu_amdx_fw(fw, AMDX_FW_PSP_TA_XGMI, 0,
+		       psp->xgmi_context.context.bin_desc.fw_version,
+		       psp->xgmi_context.context.bin_desc.feature_version);
+	amdgpu_amdx_fw(fw, AMDX_FW_MEC, 0, adev->gfx.mec_fw_version,
+		       adev->gfx.mec_feature_version);
+	if (adev->gfx.mec2_fw)
+		amdgpu_amdx_fw(fw, AMDX_FW_MEC, 1, adev->gfx.mec2_fw_version,
+			       adev->gfx.mec2_feature_version);
+	amdgpu_amdx_fw(fw, AMDX_FW_RLC, 0, adev->gfx.rlc_fw_version,
+		       adev->gfx.rlc_feature_version);
+	n = min_t(u32, adev->sdma.num_instances, AMDGPU_MAX_SDMA_INSTANCES);
+	for (i = 0; i < n; i++)
+		amdgpu_amdx_fw(fw, AMDX_FW_SDMA, i,
+			       adev->sdma.instance[i].fw_version,
+			       adev->sdma.instance[i].feature_version);
+	amdgpu_amdx_fw(fw, AMDX_FW_VCN, 0, adev->vcn.fw_version, 0);
+	drm_dev_exit(idx);
+	return 0;
 }
 
 /**
@@ -661,6 +743,28 @@ void amdgpu_amdx_mark_rma(struct amdx_device *xdev)
 	amdx_device_rma(xdev);
 }
 
+/**
+ * amdgpu_amdx_link_report() - pass one fabric link observation on to amdx
+ * @adev: the device at one end of the link.
+ * @xdev: its amdx device.
+ * @peer: the amdx device id at the other end.
+ * @obs: %AMDX_LINK_OBS_*.
+ * @arg: its lanes or count.
+ *
+ * amdx_link_report(); a KUnit static stub point, through which
+ * tests/amdgpu_amdx_test.c sees what the provider reports of its links.
+ *
+ * Return: amdx_link_report()'s.
+ */
+int amdgpu_amdx_link_report(struct amdgpu_device *adev,
+			    struct amdx_device *xdev, u32 peer, u32 obs,
+			    u32 arg)
+{
+	KUNIT_STATIC_STUB_REDIRECT(amdgpu_amdx_link_report, adev, xdev, peer,
+				   obs, arg);
+	return amdx_link_report(xdev, peer, obs, arg);
+}
+
 /*
  * A recovery of amdgpu's starts (@begin) or ends with @result: the event,
  * unless it is the one amdx asked for (@ctx is the provider's reset
@@ -887,6 +991,7 @@ static const struct amdx_provider_ops amdgpu_amdx_ops = {
 	.device_reset = amdgpu_amdx_device_reset,
 	.set_compute_mode = amdgpu_amdx_set_compute_mode,
 	.set_memory_mode = amdgpu_amdx_set_memory_mode,
+	.firmware = amdgpu_amdx_firmware,
 };
 
 static int amdgpu_amdx_badpage_cmp(const void *a, const void *b)
@@ -1278,6 +1383,76 @@ void amdgpu_amdx_exit(void)
 	amdgpu_amdx_rma_drop(NULL);
 }
 
+/* The provider's devices registered with amdx in an XGMI hive. */
+static LIST_HEAD(amdgpu_amdx_hived);
+static DEFINE_MUTEX(amdgpu_amdx_hived_lock);	/* amdgpu_amdx_hived */
+
+/*
+ * amdx gives each hive a full mesh of links, every one up
+ * (Documentation/fabric.rst); what 6.12's amdgpu knows of them is the
+ * PSP's XGMI topology, which amdgpu_xgmi_add_device() (amdgpu_xgmi.c)
+ * refreshes for every member at every join: the hops to each peer
+ * (amdgpu_xgmi_get_hops_count(), the link type in num_hops[7:6] masked
+ * off) and, with the extended data, the links to it.  @p has just joined
+ * its hive in amdx; against each member registered before it, from @p's
+ * topology (as new as any member's): a peer one hop away has the link amdx
+ * assumed, nothing to report; a peer further away has no direct link (the
+ * firmware routes through another member), and amdx is told that link is
+ * down, so that it routes around it; a peer missing from the topology is
+ * unknown, logged.  amdx models one link per pair: more is logged.  No
+ * state change, width or counter follows: 6.12 has no per-link status
+ * (Documentation/amdgpu.rst).
+ */
+static void amdgpu_amdx_links_join(struct amdgpu_amdx *p)
+{
+	struct amdgpu_device *adev = p->adev;
+	u64 hive = adev->gmc.xgmi.hive_id;
+	struct amdgpu_amdx *q;
+	int hops, links, ret;
+
+	if (!hive)
+		return;
+	mutex_lock(&amdgpu_amdx_hived_lock);
+	list_for_each_entry(q, &amdgpu_amdx_hived, hive_node) {
+		if (q->adev->gmc.xgmi.hive_id != hive)
+			continue;
+		hops = amdgpu_xgmi_get_hops_count(adev, q->adev);
+		if (hops <= 0) {
+			dev_warn(adev->dev,
+				 "amdx: XGMI peer %s (node %#llx) is not in the PSP's topology: its link's state is unknown\n",
+				 pci_name(q->adev->pdev), q->adev->gmc.xgmi.node_id);
+			continue;
+		}
+		links = amdgpu_xgmi_get_num_links(adev, q->adev);
+		if (links > 1)
+			dev_info(adev->dev,
+				 "amdx: %d XGMI links to %s; amdx models one\n",
+				 links, pci_name(q->adev->pdev));
+		if (hops == 1)
+			continue;
+		dev_info(adev->dev,
+			 "amdx: XGMI peer %s is %d hops away: no direct link, reported down\n",
+			 pci_name(q->adev->pdev), hops);
+		ret = amdgpu_amdx_link_report(adev, p->xdev,
+					      amdx_device_id(q->xdev),
+					      AMDX_LINK_OBS_DOWN, 0);
+		if (ret)
+			dev_warn(adev->dev,
+				 "amdx: the link to %s was not reported: %d\n",
+				 pci_name(q->adev->pdev), ret);
+	}
+	list_add_tail(&p->hive_node, &amdgpu_amdx_hived);
+	mutex_unlock(&amdgpu_amdx_hived_lock);
+}
+
+/* @p leaves its hive's list; its links leave amdx with the device. */
+static void amdgpu_amdx_links_leave(struct amdgpu_amdx *p)
+{
+	mutex_lock(&amdgpu_amdx_hived_lock);
+	list_del_init(&p->hive_node);
+	mutex_unlock(&amdgpu_amdx_hived_lock);
+}
+
 /**
  * amdgpu_amdx_init() - register an amdgpu device with amdx
  * @adev: a device amdgpu_pci_probe() has brought up and registered.
@@ -1311,6 +1486,7 @@ void amdgpu_amdx_init(struct amdgpu_device *adev)
 	mutex_init(&p->ras_lock);
 	mutex_init(&p->inject_lock);
 	INIT_WORK(&p->reset_work, amdgpu_amdx_reset_work);
+	INIT_LIST_HEAD(&p->hive_node);
 
 	xdev = amdgpu_amdx_register(adev, &d.desc, &amdgpu_amdx_ops, p);
 	kvfree(d.table);
@@ -1326,6 +1502,7 @@ void amdgpu_amdx_init(struct amdgpu_device *adev)
 	smp_store_release(&adev->amdx, p);
 	dev_info(adev->dev, "amdx: registered as device %u\n",
 		 amdx_device_id(xdev));
+	amdgpu_amdx_links_join(p);
 }
 
 /**
@@ -1347,6 +1524,7 @@ void amdgpu_amdx_fini(struct amdgpu_device *adev)
 	down_write(&p->gate);
 	p->dead = true;
 	up_write(&p->gate);
+	amdgpu_amdx_links_leave(p);
 	amdx_device_unregister(p->xdev);
 	p->xdev = NULL;
 	/* amdx asks for no reset any more: none is left queued. */

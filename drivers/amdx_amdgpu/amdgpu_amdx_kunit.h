@@ -30,6 +30,9 @@ int amdgpu_amdx_report(struct amdgpu_amdx *p, const struct amdx_ras_error *err,
 void amdgpu_amdx_reset_event(struct amdgpu_amdx *p, bool begin, int result);
 void amdgpu_amdx_mark_rma(struct amdx_device *xdev);
 void amdgpu_amdx_rma_drop(struct device *parent);
+int amdgpu_amdx_link_report(struct amdgpu_device *adev,
+			    struct amdx_device *xdev, u32 peer, u32 obs,
+			    u32 arg);
 
 /*
  * The hardware part of amdgpu's recovery, which the test-only patch

@@ -992,6 +992,33 @@ static int fake_user_param(char *tok, u32 *num_xcc, u32 *vram_mib, u32 *sw)
 	return fake_param_err(-EINVAL, "unknown parameter '%s'", tok);
 }
 
+/*
+ * The ucode versions amdgpu keeps of a user-visible fake, where
+ * amdgpu_firmware_info() (amdgpu_kms.c) reads them: an MI300X's, as
+ * amdx_sim reports its own (amdx_sim_fw_version), one SDMA version per
+ * engine as amdgpu_sdma_init_microcode() duplicates it.  The XGMI TA's
+ * stays 0, amdgpu's "not loaded": the provider must leave it out, and
+ * amdx_partition_test's part.firmware_versions_are_the_providers checks
+ * that it does.
+ */
+static void fake_user_firmware(struct amdgpu_device *adev)
+{
+	u32 i;
+
+	adev->pm.fw_version = 0x00557100;
+	adev->psp.sos.fw_version = 0x0036003b;
+	adev->psp.ras_context.context.bin_desc.fw_version = 0x1b000049;
+	adev->gfx.mec_fw_version = 0x99;
+	adev->gfx.mec_feature_version = 50;
+	adev->gfx.rlc_fw_version = 0x22;
+	adev->gfx.rlc_feature_version = 1;
+	for (i = 0; i < adev->sdma.num_instances; i++) {
+		adev->sdma.instance[i].fw_version = 0x15;
+		adev->sdma.instance[i].feature_version = 60;
+	}
+	adev->vcn.fw_version = 0x0a119009;
+}
+
 static int fake_user_new(char *buf)
 {
 	u32 id, num_xcc = 8, vram_mib = FAKE_VRAM_DEFAULT_MIB, sw = 0;
@@ -1047,6 +1074,7 @@ static int fake_user_new(char *buf)
 	 * no UMC RAS, so the provider claims none.
 	 */
 	f->adev->ras_enabled &= ~BIT(AMDGPU_RAS_BLOCK__UMC);
+	fake_user_firmware(f->adev);
 	amdgpu_amdx_init(f->adev);
 	if (!f->adev->amdx) {
 		dev_err(f->adev->dev, "amdgpu_amdx_fake: the provider did not register fake %u\n",

@@ -97,6 +97,9 @@ struct fake_pci_path;
  * @reset_flags: its reset_flags.
  * @pci_switch: its pci_switch.
  * @reset_ms: its reset_ms.
+ * @links: the fabric link reports the provider passed on to amdx, in
+ *	order (amdgpu_amdx_link_report()), with amdx's answer.
+ * @nlinks: entries in @links; more are counted, not kept.
  */
 struct fake_gpu {
 	struct amdgpu_device *adev;
@@ -144,6 +147,13 @@ struct fake_gpu {
 	u32 reset_flags;
 	u32 pci_switch;
 	u32 reset_ms[AMDX_RECOVER_HIVE + 1];
+	struct fake_link_report {
+		u32 peer;
+		u32 obs;
+		u32 arg;
+		int ret;
+	} links[8];
+	int nlinks;
 };
 
 /* &fake_gpu.resets: a DEVICE_RESET_BEGIN (an end carries 0 or -errno). */

@@ -58,6 +58,7 @@
 #include "amdgpu_amdx.h"
 #include "amdgpu_amdx_kunit.h"
 #include "amdgpu_amdx_fake.h"
+#include "amdgpu_amdx_version.h"
 
 #include <amdx/amdx_badpage.h>
 #include <amdx/amdx_provider.h>
@@ -1922,11 +1923,314 @@ static struct kunit_suite amdgpu_amdx_replay_suite = {
 	.test_cases = amdgpu_amdx_replay_cases,
 };
 
+/* One firmware entry as amdx's query reports it. */
+static void expect_fw(struct kunit *test, const struct amdx_firmware_info *e,
+		      u32 id, u32 instance, u32 version, u32 feature)
+{
+	KUNIT_EXPECT_EQ_MSG(test, id, e->id, "entry of firmware %u/%u",
+			    id, instance);
+	KUNIT_EXPECT_EQ_MSG(test, instance, e->instance, "firmware %u", id);
+	KUNIT_EXPECT_EQ_MSG(test, version, e->version, "firmware %u/%u",
+			    id, instance);
+	KUNIT_EXPECT_EQ_MSG(test, feature, e->feature, "firmware %u/%u",
+			    id, instance);
+	KUNIT_EXPECT_EQ(test, 0, e->reserved);
+}
+
+/*
+ * AMDX_QUERY_FIRMWARE on the amdgpu provider answers with the versions
+ * amdgpu keeps of its ucode, read where amdgpu_firmware_info()
+ * (amdgpu_kms.c) reads them for AMDGPU_INFO_FW_VERSION and the debugfs
+ * amdgpu_firmware_info: the SMU's (adev->pm.fw_version, no feature), PSP
+ * SOS, the RAS and XGMI TAs, MEC (MEC2 only with a MEC2 ucode, which GC
+ * 9.4.3 has not: gfx_v9_4_3 copies MEC's version into mec2_fw_version
+ * without one), RLC, every SDMA engine, VCN; the provider's name and
+ * version.  A version amdgpu left 0 (not loaded: here SDMA5 and VCN) is
+ * absent, not reported as 0.  Before the op existed the query failed with
+ * -EOPNOTSUPP.
+ */
+static void firmware_is_amdgpus_ucode(struct kunit *test)
+{
+	struct fake_gpu *f = fake_gpu_new(test, 8, AMDGPU_NPS1_PARTITION_MODE,
+					  AMDGPU_SPX_PARTITION_MODE);
+	struct amdgpu_device *adev = f->adev;
+	struct amdx_query_firmware *fw;
+	u32 i, n;
+
+	adev->pm.fw_version = 0x00557100;
+	adev->psp.sos.fw_version = 0x0036003b;
+	adev->psp.sos.feature_version = 0x36;
+	adev->psp.ras_context.context.bin_desc.fw_version = 0x1b000049;
+	adev->psp.ras_context.context.bin_desc.feature_version = 0x1b000049;
+	adev->psp.xgmi_context.context.bin_desc.fw_version = 0x2000001e;
+	adev->psp.xgmi_context.context.bin_desc.feature_version = 0x2000001e;
+	adev->gfx.mec_fw_version = 0x9b;
+	adev->gfx.mec_feature_version = 50;
+	adev->gfx.mec2_fw_version = 0x9b;
+	adev->gfx.mec2_feature_version = 50;
+	adev->gfx.rlc_fw_version = 0x22;
+	adev->gfx.rlc_feature_version = 1;
+	for (i = 0; i < adev->sdma.num_instances; i++) {
+		adev->sdma.instance[i].fw_version = i == 5 ? 0 : 0x15 + i;
+		adev->sdma.instance[i].feature_version = 60;
+	}
+	fake_provider_init(test, f);
+	KUNIT_ASSERT_NOT_NULL(test, f->xdev);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, f->ops->firmware,
+				  "no firmware op: AMDX_QUERY_FIRMWARE answers -EOPNOTSUPP");
+	fw = kunit_kzalloc(test, struct_size(fw, firmware, AMDX_MAX_FIRMWARE),
+			   GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, fw);
+	KUNIT_ASSERT_EQ(test, 0, f->ops->firmware(f->xdev, fw));
+	KUNIT_EXPECT_STREQ(test, "amdgpu", (char *)fw->provider);
+	KUNIT_EXPECT_STREQ(test, AMDGPU_AMDX_VERSION,
+			   (char *)fw->provider_version);
+	/* SMU, SOS, two TAs, MEC, RLC, 15 of 16 SDMA engines. */
+	KUNIT_ASSERT_EQ(test, 21, fw->num_firmware);
+	expect_fw(test, &fw->firmware[0], AMDX_FW_SMU, 0, 0x00557100, 0);
+	expect_fw(test, &fw->firmware[1], AMDX_FW_PSP_SOS, 0, 0x0036003b, 0x36);
+	expect_fw(test, &fw->firmware[2], AMDX_FW_PSP_TA_RAS, 0, 0x1b000049,
+		  0x1b000049);
+	expect_fw(test, &fw->firmware[3], AMDX_FW_PSP_TA_XGMI, 0, 0x2000001e,
+		  0x2000001e);
+	expect_fw(test, &fw->firmware[4], AMDX_FW_MEC, 0, 0x9b, 50);
+	expect_fw(test, &fw->firmware[5], AMDX_FW_RLC, 0, 0x22, 1);
+	for (i = 0, n = 6; i < adev->sdma.num_instances; i++)
+		if (i != 5)
+			expect_fw(test, &fw->firmware[n++], AMDX_FW_SDMA, i,
+				  0x15 + i, 60);
+
+	/* Gone from amdgpu: nothing read. */
+	adev_to_drm(adev)->unplugged = true;
+	KUNIT_EXPECT_EQ(test, -ENODEV, f->ops->firmware(f->xdev, fw));
+	adev_to_drm(adev)->unplugged = false;
+}
+
+static struct kunit_case amdgpu_amdx_firmware_cases[] = {
+	KUNIT_CASE(firmware_is_amdgpus_ucode),
+	{}
+};
+
+static struct kunit_suite amdgpu_amdx_firmware_suite = {
+	.name = "amdgpu_amdx_firmware",
+	.test_cases = amdgpu_amdx_firmware_cases,
+};
+
+/* Link reports on their way to amdx: kept by the reporting fake. */
+static int fake_link_report(struct amdgpu_device *adev,
+			    struct amdx_device *xdev, u32 peer, u32 obs,
+			    u32 arg)
+{
+	struct fake_gpu *f = fake_gpu_of(adev);
+	int ret = amdx_link_report(xdev, peer, obs, arg);
+
+	if (f->nlinks < (int)ARRAY_SIZE(f->links)) {
+		f->links[f->nlinks].peer = peer;
+		f->links[f->nlinks].obs = obs;
+		f->links[f->nlinks].arg = arg;
+		f->links[f->nlinks].ret = ret;
+	}
+	f->nlinks++;
+	return ret;
+}
+
+#define LINK_HIVE	0x4a1e0000ULL
+#define LINK_NODE(i)	(0x1000ULL + (i))
+/* The link type amdgpu keeps in num_hops[7:6]: 1, xGMI3. */
+#define LINK_XGMI3	0x40
+#define LINK_MEMBERS	4
+
+/*
+ * Fake MI300X @i of a hive of LINK_MEMBERS as amdgpu_xgmi_add_device()
+ * leaves it: the hive and node ids, and the PSP's topology of every
+ * member (itself included, 0 hops), each peer one hop away on one link,
+ * the link type in the hop count's upper bits as the firmware reports it.
+ */
+static struct fake_gpu *hive_member(struct kunit *test, u32 i)
+{
+	struct fake_gpu *f = fake_gpu_new(test, 8, AMDGPU_NPS1_PARTITION_MODE,
+					  AMDGPU_SPX_PARTITION_MODE);
+	struct psp_xgmi_topology_info *top = &f->adev->psp.xgmi_context.top_info;
+	u32 j;
+
+	f->adev->gmc.xgmi.hive_id = LINK_HIVE;
+	f->adev->gmc.xgmi.node_id = LINK_NODE(i);
+	f->adev->gmc.xgmi.physical_node_id = i;
+	f->adev->gmc.xgmi.num_physical_nodes = LINK_MEMBERS;
+	top->num_nodes = LINK_MEMBERS;
+	for (j = 0; j < LINK_MEMBERS; j++) {
+		top->nodes[j].node_id = LINK_NODE(j);
+		top->nodes[j].num_hops = j == i ? 0 : LINK_XGMI3 | 1;
+		top->nodes[j].num_links = j == i ? 0 : 1;
+	}
+	return f;
+}
+
+/* The hive's members registered in order, their link reports kept. */
+static void hive_register(struct kunit *test, struct fake_gpu **f)
+{
+	u32 i;
+
+	kunit_activate_static_stub(test, amdgpu_amdx_link_report,
+				   fake_link_report);
+	for (i = 0; i < LINK_MEMBERS; i++) {
+		test->priv = f[i];
+		fake_provider_init(test, f[i]);
+		KUNIT_ASSERT_NOT_NULL(test, f[i]->xdev);
+	}
+}
+
+/*
+ * The links amdx gives a hive (a full mesh, every link up) are checked
+ * against the PSP's XGMI topology as each member joins, the joining
+ * member's view, which amdgpu refreshes for every member at every join:
+ * a peer the firmware lists one hop away (the link type in num_hops[7:6]
+ * masked off, as amdgpu_xgmi_get_hops_count() does) has the link amdx
+ * assumed, and nothing is reported; members 1 and 3, which the firmware
+ * routes through another GPU (2 hops), have no direct link, and amdx is
+ * told it is down (amdx then routes 1-3 through another member); a peer
+ * missing from the topology (2's, which lacks 0) is unknown: logged, not
+ * reported either way.
+ */
+static void links_follow_the_psp_topology(struct kunit *test)
+{
+	struct fake_gpu *f[LINK_MEMBERS];
+	u32 i;
+
+	for (i = 0; i < LINK_MEMBERS; i++)
+		f[i] = hive_member(test, i);
+	f[1]->adev->psp.xgmi_context.top_info.nodes[3].num_hops = LINK_XGMI3 | 2;
+	f[3]->adev->psp.xgmi_context.top_info.nodes[1].num_hops = LINK_XGMI3 | 2;
+	f[2]->adev->psp.xgmi_context.top_info.nodes[0].node_id = LINK_NODE(9);
+	hive_register(test, f);
+
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ_MSG(test, 0, f[i]->nlinks,
+				    "member %u reported %d links", i,
+				    f[i]->nlinks);
+	KUNIT_ASSERT_EQ(test, 1, f[3]->nlinks);
+	KUNIT_EXPECT_EQ(test, amdx_device_id(f[1]->xdev), f[3]->links[0].peer);
+	KUNIT_EXPECT_EQ(test, AMDX_LINK_OBS_DOWN, f[3]->links[0].obs);
+	/* amdx has that link, and took the report. */
+	KUNIT_EXPECT_EQ(test, 0, f[3]->links[0].ret);
+}
+
+/*
+ * A full mesh as the firmware reports an MI300X hive's: every peer one
+ * hop away, nothing reported, whatever the order the members leave and
+ * come back in (a member re-registered after a reload is checked against
+ * the others again).
+ */
+static void links_of_a_full_mesh_are_amdxs_own(struct kunit *test)
+{
+	struct fake_gpu *f[LINK_MEMBERS];
+	u32 i;
+
+	for (i = 0; i < LINK_MEMBERS; i++)
+		f[i] = hive_member(test, i);
+	hive_register(test, f);
+	amdgpu_amdx_free(f[1]->adev);
+	test->priv = f[1];
+	fake_provider_init(test, f[1]);
+	KUNIT_ASSERT_NOT_NULL(test, f[1]->adev->amdx);
+	for (i = 0; i < LINK_MEMBERS; i++)
+		KUNIT_EXPECT_EQ_MSG(test, 0, f[i]->nlinks,
+				    "member %u reported %d links", i,
+				    f[i]->nlinks);
+}
+
+/* XGMI WAFL errors: a query of amdgpu's block adds @ce and @ue. */
+static u64 wafl_ce, wafl_ue;
+
+static void fake_wafl_query(struct amdgpu_device *adev, void *status)
+{
+	struct amdgpu_smuio_mcm_config_info mcm = { .die_id = 0 };
+
+	if (wafl_ue)
+		amdgpu_ras_error_statistic_ue_count(status, &mcm, wafl_ue);
+	if (wafl_ce)
+		amdgpu_ras_error_statistic_ce_count(status, &mcm, wafl_ce);
+	wafl_ue = 0;
+	wafl_ce = 0;
+}
+
+static const struct amdgpu_ras_block_hw_ops fake_wafl_ops = {
+	.query_ras_error_count = fake_wafl_query,
+};
+
+KUNIT_DEFINE_ACTION_WRAPPER(fake_err_data_fini, amdgpu_ras_error_data_fini,
+			    struct ras_err_data *);
+
+/*
+ * The XGMI PCS errors amdgpu counts reach amdx as what they are in 6.12:
+ * errors of the device's xgmi_wafl block (CE and UE, one instance, the
+ * whole device), not of a link: amdgpu does not say which link, so no
+ * link counter moves and no link report is made.
+ */
+static void wafl_errors_are_the_devices_not_a_links(struct kunit *test)
+{
+	struct fake_gpu *f[LINK_MEMBERS];
+	struct ras_query_if q = { .head.block = AMDGPU_RAS_BLOCK__XGMI_WAFL };
+	struct amdgpu_ras_block_object *obj;
+	struct ras_manager *mgr;
+	const struct amdx_ras_error *r;
+	u32 i;
+
+	for (i = 0; i < LINK_MEMBERS; i++)
+		f[i] = hive_member(test, i);
+	/* Member 0's XGMI block, as amdgpu_xgmi_ras_late_init() leaves it. */
+	mgr = &f[0]->ras->objs[AMDGPU_RAS_BLOCK__XGMI_WAFL];
+	mgr->head.block = AMDGPU_RAS_BLOCK__XGMI_WAFL;
+	mgr->adev = f[0]->adev;
+	mgr->use = 1;
+	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_error_data_init(&mgr->err_data));
+	fake_defer(test, fake_err_data_fini, &mgr->err_data);
+	obj = kunit_kzalloc(test, sizeof(*obj), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, obj);
+	obj->ras_comm.block = AMDGPU_RAS_BLOCK__XGMI_WAFL;
+	obj->hw_ops = &fake_wafl_ops;
+	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_register_ras_block(f[0]->adev, obj));
+	f[0]->adev->ras_enabled |= BIT(AMDGPU_RAS_BLOCK__XGMI_WAFL);
+	hive_register(test, f);
+	kunit_activate_static_stub(test, amdgpu_amdx_report, fake_report);
+
+	test->priv = f[0];
+	wafl_ce = 3;
+	wafl_ue = 1;
+	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_query_error_status(f[0]->adev, &q));
+	KUNIT_ASSERT_EQ(test, 2, f[0]->nreports);
+	for (i = 0; i < 2; i++) {
+		r = &f[0]->reports[i];
+		KUNIT_EXPECT_EQ(test, AMDX_RAS_BLOCK_XGMI_WAFL, r->block);
+		KUNIT_EXPECT_EQ(test, 0, r->instance);
+		KUNIT_EXPECT_EQ(test, AMDX_RAS_PARTITION_ALL, r->partition);
+	}
+	KUNIT_EXPECT_EQ(test, AMDX_RAS_TYPE_CE, f[0]->reports[0].type);
+	KUNIT_EXPECT_EQ(test, 3, f[0]->reports[0].count);
+	KUNIT_EXPECT_EQ(test, AMDX_RAS_TYPE_UE, f[0]->reports[1].type);
+	KUNIT_EXPECT_EQ(test, 1, f[0]->reports[1].count);
+	for (i = 0; i < LINK_MEMBERS; i++)
+		KUNIT_EXPECT_EQ(test, 0, f[i]->nlinks);
+}
+
+static struct kunit_case amdgpu_amdx_link_cases[] = {
+	KUNIT_CASE(links_follow_the_psp_topology),
+	KUNIT_CASE(links_of_a_full_mesh_are_amdxs_own),
+	KUNIT_CASE(wafl_errors_are_the_devices_not_a_links),
+	{}
+};
+
+static struct kunit_suite amdgpu_amdx_link_suite = {
+	.name = "amdgpu_amdx_link",
+	.test_cases = amdgpu_amdx_link_cases,
+};
+
 kunit_test_suites(&amdgpu_amdx_partition_suite, &amdgpu_amdx_reset_suite,
 		  &amdgpu_amdx_ras_suite, &amdgpu_amdx_umc_suite,
 		  &amdgpu_amdx_reset_work_suite, &amdgpu_amdx_life_suite,
 		  &amdgpu_amdx_eeprom_suite, &amdgpu_amdx_kfd_suite,
-		  &amdgpu_amdx_replay_suite, &amdgpu_amdx_scope_suite);
+		  &amdgpu_amdx_replay_suite, &amdgpu_amdx_scope_suite,
+		  &amdgpu_amdx_firmware_suite, &amdgpu_amdx_link_suite);
 
 /* amdx_badpage_decode(), to read what the provider registered. */
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
