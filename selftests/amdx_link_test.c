@@ -787,6 +787,287 @@ TEST_F(lnk, replay_storm_moves_exactly_what_crossed_it)
 	EXPECT_EQ(-1, amdx_check(x, size, 0x11c0 + 2));
 }
 
+/*
+ * Where what crosses link 0-1 goes when the link goes down, per the
+ * ranges' attributes (fabric.rst, "HMM across a link"): a buffer placed
+ * in @dev's VRAM (fixture indices) whose access set is @access, and the
+ * range over it on the same process's fd of @peer (-1: none), preferring
+ * @peer_loc with access set @peer_access; @lands: the device whose VRAM
+ * holds it afterwards (-1: home); @other: in a forked process of its own.
+ */
+struct lnk_to {
+	unsigned int dev;
+	unsigned int access;
+	int peer;
+	__u32 peer_loc;
+	unsigned int peer_access;
+	int lands;
+	bool other;
+};
+
+static const struct lnk_to lnk_tos[] = {
+	/* 0's VRAM, 1 reads it and prefers it in its own: to device 1 */
+	{ 0, 1u << 0 | 1u << 1, 1, 0, 1u << 1, 1, false },
+	/* and the reverse: to device 0 */
+	{ 1, 1u << 1 | 1u << 0, 0, 0, 1u << 0, 0, false },
+	/* 1 prefers it at home: home */
+	{ 0, 1u << 0 | 1u << 1, 1, AMDX_HMM_LOC_SYSTEM, 1u << 1, -1, false },
+	/* in 1's VRAM device 0 would read it across the link: home */
+	{ 0, 1u << 0 | 1u << 1, 1, 0, 1u << 1 | 1u << 0, -1, false },
+	/* over link 0-2, however 2 prefers it: stays */
+	{ 0, 1u << 0 | 1u << 2, 2, 0, 1u << 2, 0, false },
+	/* another process: over link 0-3, stays */
+	{ 0, 1u << 0 | 1u << 3, 3, 0, 1u << 3, 0, true },
+	/* another process: 1's VRAM, 0 reads it: to device 0 */
+	{ 1, 1u << 1 | 1u << 0, 0, 0, 1u << 0, 0, true },
+};
+
+#define LNK_TOS		ARRAY_SIZE(lnk_tos)
+
+/*
+ * Places buffer @b of lnk_tos at @p through @fd (its device's fd) and sets
+ * the peer's range through @fds (per fixture device, the process's fds).
+ */
+static int place_to(FIXTURE_DATA(lnk) *self, const int *fds, unsigned int b,
+		    char *p)
+{
+	const struct lnk_to *t = &lnk_tos[b];
+	/*
+	 * A granularity of its own: ranges with equal attributes merge, and
+	 * each buffer's range must be found at its start.
+	 */
+	struct amdx_hmm_attr a = {
+		.start = (uintptr_t)p,
+		.size = LNK_PAGES * getpagesize(),
+		.valid = AMDX_HMM_ATTR_ACCESS | AMDX_HMM_ATTR_GRANULARITY,
+		.granularity = b,
+		.access = access_ids(self, t->access),
+	};
+	struct amdx_hmm_migrate m = {
+		.start = (uintptr_t)p, .size = a.size, .dest = 0,
+	};
+	int ret;
+
+	amdx_fill(p, a.size, 0x70 + b);
+	ret = amdx_ioctl(fds[t->dev], AMDX_IOC_HMM_SET_ATTR, &a);
+	if (!ret)
+		ret = amdx_ioctl(fds[t->dev], AMDX_IOC_HMM_MIGRATE, &m);
+	if (!ret && m.moved != LNK_PAGES)
+		ret = -EAGAIN;
+	if (ret || t->peer < 0)
+		return ret;
+	a.valid = AMDX_HMM_ATTR_ACCESS | AMDX_HMM_ATTR_PREFERRED_LOC |
+		  AMDX_HMM_ATTR_GRANULARITY;
+	a.preferred_loc = t->peer_loc;
+	a.access = access_ids(self, t->peer_access);
+	return amdx_ioctl(fds[t->peer], AMDX_IOC_HMM_SET_ATTR, &a);
+}
+
+/* Pages of buffer @p in @fd's device's VRAM and in another's (SNAPSHOT). */
+static int where(int fd, char *p, long *local, long *remote)
+{
+	__u8 map[LNK_PAGES];
+	struct amdx_hmm_access a = {
+		.addr = (uintptr_t)p,
+		.size = LNK_PAGES * getpagesize(),
+		.op = AMDX_HMM_ACCESS_SNAPSHOT,
+		.buf = (uintptr_t)map,
+	};
+	int i, ret;
+
+	*local = 0;
+	*remote = 0;
+	ret = amdx_ioctl(fd, AMDX_IOC_HMM_ACCESS, &a);
+	for (i = 0; !ret && i < LNK_PAGES; i++) {
+		*local += !!(map[i] & AMDX_HMM_SNAP_DEV_LOCAL);
+		*remote += !!(map[i] & AMDX_HMM_SNAP_DEV_REMOTE);
+	}
+	return ret;
+}
+
+/*
+ * Whether buffer @b is where lnk_tos says, seen by the peer's fd (which
+ * every range of it grants access) and by both ranges' counters.
+ */
+static bool landed(const int *fds, unsigned int b, char *p)
+{
+	const struct lnk_to *t = &lnk_tos[b];
+	long local, remote;
+
+	if (where(fds[t->peer], p, &local, &remote))
+		return false;
+	if (local != (t->lands == t->peer ? LNK_PAGES : 0) ||
+	    remote != (t->lands == (int)t->dev ? LNK_PAGES : 0))
+		return false;
+	return counted(fds[t->dev], p) ==
+	       (t->lands == (int)t->dev ? LNK_PAGES : 0) &&
+	       counted(fds[t->peer], p) ==
+	       (t->lands == t->peer ? LNK_PAGES : 0);
+}
+
+/*
+ * The other process of lnk_tos: places its buffers with fds of its own,
+ * says so on @ready, waits for @go, exits 0 when each is where it should
+ * be and every checksum holds.
+ */
+static int other_to(FIXTURE_DATA(lnk) *self, char **p, int ready, int go)
+{
+	size_t size = LNK_PAGES * getpagesize();
+	int fds[LNK_DEVS], ctl, bad = 0;
+	unsigned int b, i;
+	char c = 0;
+
+	ctl = open(AMDX_DEV_PATH, O_RDWR | O_CLOEXEC);
+	if (ctl < 0)
+		return 10;
+	for (i = 0; i < LNK_DEVS; i++) {
+		fds[i] = amdx_device_open(ctl, self->d[i].id);
+		if (fds[i] < 0)
+			return 11;
+	}
+	for (b = 0; b < LNK_TOS; b++)
+		if (lnk_tos[b].other && place_to(self, fds, b, p[b]))
+			return 12;
+	if (write(ready, &c, 1) != 1 || read(go, &c, 1) != 1)
+		return 13;
+	for (b = 0; b < LNK_TOS; b++) {
+		if (!lnk_tos[b].other)
+			continue;
+		if (!landed(fds, b, p[b]) ||
+		    amdx_check(p[b], size, 0x70 + b) != -1)
+			bad |= 1 << b;
+	}
+	return bad ? 20 + bad : 0;
+}
+
+/*
+ * A link down (0-1) with HMM data across it: each range in one end's
+ * VRAM that the other end accesses goes to the accessing device when
+ * that device's range over it (the same process's fd) prefers one of its
+ * memory partitions and names no device across a link that takes no new
+ * data, home otherwise; ranges not crossing the link stay, another
+ * process's too, and the other process's range crossing it goes to its
+ * accessing device as well.  One LINK_MOVE action per end, the pages
+ * arriving at the accessing device recorded there (MIGRATE to VRAM)
+ * inside it; every checksum holds; the other 27 links untouched; no
+ * reset, no recovery action.
+ */
+TEST_F(lnk, link_down_moves_to_the_accessing_device)
+{
+	/* Per device: pages MIGRATE records say went home, and to VRAM. */
+	static const unsigned int want_home[LNK_DEVS] = { 48, 32 };
+	static const unsigned int want_in[LNK_DEVS] = { 32, 16 };
+	size_t size = LNK_PAGES * getpagesize();
+	int ready[2], go[2], fds[LNK_DEVS], status, L;
+	__u64 start_seq[2] = { 0 }, end_seq[2] = { 0 };
+	const struct amdx_query_links *q;
+	const struct amdx_event *e;
+	unsigned int b, i, k;
+	char *p[LNK_TOS];
+	pid_t pid;
+	char c = 0;
+
+	if (!(amdx_caps(self->ctl) & AMDX_CAP_HMM_MIGRATE))
+		SKIP(return, NO_HMM);
+	q = links(_metadata, self);
+	L = link_of(self, q, 0, 1);
+	ASSERT_GE(L, 0);
+	for (i = 0; i < LNK_DEVS; i++)
+		fds[i] = self->d[i].fd;
+	for (b = 0; b < LNK_TOS; b++) {
+		p[b] = mmap(NULL, size, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		ASSERT_NE(MAP_FAILED, p[b]);
+	}
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(go));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0)
+		_exit(other_to(self, p, ready[1], go[0]));
+	for (b = 0; b < LNK_TOS; b++)
+		if (!lnk_tos[b].other)
+			ASSERT_EQ(0, place_to(self, fds, b, p[b]))
+				TH_LOG("buffer %u", b);
+	ASSERT_EQ(1, read(ready[0], &c, 1));
+	drain(_metadata, self);
+	for (i = 0; i < LNK_DEVS; i++)
+		self->d[i].nevs = 0;
+
+	ASSERT_EQ(0, fault(self, 0, 1, "down"));
+	drain(_metadata, self);
+
+	for (b = 0; b < LNK_TOS; b++) {
+		if (!lnk_tos[b].other) {
+			EXPECT_TRUE(landed(fds, b, p[b])) TH_LOG("buffer %u", b);
+		}
+	}
+	for (i = 0; i < LNK_DEVS; i++) {
+		unsigned int home = 0, in = 0, actions = 0;
+
+		for (k = 0; k < self->d[i].nevs; k++) {
+			e = &self->d[i].evs[k];
+			if (e->kind == AMDX_EVENT_MIGRATE) {
+				if (e->type)
+					home += e->data[1];
+				else
+					in += e->data[1];
+			}
+			if (e->kind != AMDX_EVENT_ACTION_START &&
+			    e->kind != AMDX_EVENT_ACTION_END)
+				continue;
+			actions++;
+			EXPECT_EQ(AMDX_ACTION_LINK_MOVE, e->data[0]);
+			EXPECT_EQ(L, (int)e->instance);
+			ASSERT_LT(i, 2);
+			if (e->kind == AMDX_EVENT_ACTION_START) {
+				start_seq[i] = e->seq;
+			} else {
+				end_seq[i] = e->seq;
+				EXPECT_EQ(0, e->data[1]);
+			}
+		}
+		EXPECT_EQ(i < 2 ? 2 : 0, actions) TH_LOG("device %u", i);
+		EXPECT_EQ(i < 2 ? want_home[i] : 0, home) TH_LOG("device %u", i);
+		EXPECT_EQ(i < 2 ? want_in[i] : 0, in) TH_LOG("device %u", i);
+		EXPECT_EQ(0, count_kind(self, i, AMDX_EVENT_DEVICE_RESET_BEGIN));
+		EXPECT_EQ(0, count_kind(self, i, AMDX_EVENT_RECOVERY));
+		if (i >= 2)
+			EXPECT_EQ(0, link_events(_metadata, self, i, -1));
+	}
+	/*
+	 * Pages placed at the accessing device are part of the move at the
+	 * other end: inside its action (the hive's seqs are one order).
+	 */
+	for (i = 0; i < 2; i++) {
+		for (k = 0; k < self->d[i].nevs; k++) {
+			e = &self->d[i].evs[k];
+			if (e->kind != AMDX_EVENT_MIGRATE || e->type)
+				continue;
+			EXPECT_LT(start_seq[!i], e->seq);
+			EXPECT_GT(end_seq[!i], e->seq);
+		}
+	}
+	q = links(_metadata, self);
+	EXPECT_EQ(AMDX_LINK_STATE_DOWN, q->links[L].state);
+	EXPECT_EQ(AMDX_LINK_CONTAIN_MOVE, q->links[L].contain);
+	EXPECT_EQ(2, q->links[L].hops);
+	untouched(_metadata, q, L, -1);
+
+	ASSERT_EQ(1, write(go[1], &c, 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+
+	/* Every checksum holds (reading brings the data home). */
+	for (b = 0; b < LNK_TOS; b++) {
+		if (!lnk_tos[b].other) {
+			EXPECT_EQ(-1, amdx_check(p[b], size, 0x70 + b))
+				TH_LOG("buffer %u", b);
+		}
+	}
+}
+
 /* Bad input: the errno and nothing changed. */
 TEST_F(lnk, bad_input)
 {

@@ -22,10 +22,22 @@
  *
  * When the link asks to move what crosses it (a replay storm, down,
  * parked), amdx_hmm_link_move() brings home every range of A's fds that
- * counts pages in A's VRAM and names B: home is the one place a range's
- * attributes allow besides its own device's memory partitions.  Ranges
- * not naming B stay where they are.  Each process's pages moved are a
- * %AMDX_EVENT_MIGRATE record (home), as a drain's are.
+ * counts pages in A's VRAM and names B, and takes on to B's VRAM what the
+ * same process's range on B (its fd of B) prefers in one of B's memory
+ * partitions, unless the data there would cross a link that takes no
+ * new data (amdx_link_move_dest(), the rule; amdx_hmm_link_to_span()).
+ * The data goes through system memory, not across the link being
+ * contained.  Ranges not naming B stay where they are.  Each process's
+ * pages moved are %AMDX_EVENT_MIGRATE records: home at A, to VRAM at B.
+ *
+ * What B must give for that is tried, never waited for (the caller holds
+ * A's device lock and may hold a provider's locks): B's device lock, its
+ * RAS lock (a device flagged for RMA that refuses use takes nothing), its
+ * VRAM gate, the address space's mmap lock.  B's range must be of a PF
+ * fd that holds VRAM already (the link's containment gives no fd a
+ * holder id: it would charge whoever reported the fault), the memory
+ * partition B's PF may place in (amdx_partition_mem_check()), with room:
+ * nothing is evicted for it.  Whatever cannot go to B stays home.
  *
  * Left open: a MIGRATE already past its check when the link goes bad
  * places its data; the next move (the link's next change to a state
@@ -43,6 +55,9 @@
 #include "amdx_hmm_ctx.h"
 #include "amdx_hmm_link.h"
 #include "amdx_hmm_migrate.h"
+#include "amdx_link_model.h"
+#include "amdx_partition_gate.h"
+#include "amdx_ras_poison.h"
 
 /* Bytes one hold of a process's mmap lock moves at most: 64 MiB. */
 #define AMDX_HMM_LINK_STEP	(64ULL << 20)
@@ -216,13 +231,158 @@ static bool amdx_hmm_link_next(struct amdx_hmm_ctx *ctx, u64 from, u32 peer,
 	return found;
 }
 
+/**
+ * struct amdx_hmm_link_to - the accessing device, while data may go on to it
+ * @adev: the device at the link's other end, referenced, locked for read
+ *	and inside its VRAM gate; NULL when nothing goes there.
+ * @nparts: its memory partitions.
+ * @avoid: the devices whose fabric link to it takes no new data.
+ * @moved: pages placed in its VRAM.
+ */
+struct amdx_hmm_link_to {
+	struct amdx_device *adev;
+	u32 nparts;
+	u64 avoid;
+	u64 moved;
+};
+
 /*
- * Moves home what @ctx's ranges naming @peer hold in VRAM, adding the
- * pages moved to *@moved and those left (an address space whose mmap lock
- * is taken for writing, busy pages) to *@left.
+ * Whether data may go on to device @peer's VRAM: every lock it needs is
+ * tried, none waited for (see the DOC block).
+ */
+static void amdx_hmm_link_to_begin(struct amdx_hmm_link_to *to, u32 peer)
+{
+	struct amdx_device_state st = {};
+	struct amdx_device *b;
+
+	memset(to, 0, sizeof(*to));
+	b = amdx_device_get(peer);
+	if (!b)
+		return;
+	if (!down_read_trylock(&b->lock))
+		goto put;
+	if (b->dead || !(b->desc.flags & AMDX_DEVICE_F_HMM) ||
+	    amdx_ras_vram_refused_nowait(b) ||
+	    !amdx_partition_vram_trybegin(b))
+		goto unlock;
+	if (b->ops->get_state(b, &st) || !st.num_mem_partitions) {
+		amdx_partition_vram_end(b);
+		goto unlock;
+	}
+	to->adev = b;
+	to->nparts = st.num_mem_partitions;
+	to->avoid = amdx_hmm_link_blocked(b, ~0ULL);
+	return;
+unlock:
+	up_read(&b->lock);
+put:
+	amdx_device_put(b);
+}
+
+static void amdx_hmm_link_to_end(struct amdx_hmm_link_to *to)
+{
+	struct amdx_device *b = to->adev;
+
+	if (!b)
+		return;
+	amdx_partition_vram_end(b);
+	up_read(&b->lock);
+	amdx_device_put(b);
+	to->adev = NULL;
+}
+
+/*
+ * The next piece of [@from, @end) that a range of @cb (the process's fd
+ * of the accessing device) sends there (amdx_link_move_dest()), as
+ * [*@s, *@e) to memory partition *@dest; false when none is left.
+ */
+static bool amdx_hmm_link_to_next(struct amdx_hmm_ctx *cb,
+				  const struct amdx_hmm_link_to *to, u64 from,
+				  u64 end, u64 *s, u64 *e, u32 *dest)
+{
+	u32 peer = amdx_device_id(to->adev), d;
+	struct amdx_range *r;
+	bool found = false;
+
+	spin_lock(&cb->lock);
+	r = amdx_range_next(&cb->ranges, from);
+	if (r) {
+		list_for_each_entry_from(r, &cb->ranges.ranges, node) {
+			if (r->start >= end)
+				break;
+			d = amdx_link_move_dest(peer, r->attr.preferred_loc,
+						r->attr.access, to->nparts,
+						to->avoid);
+			if (d == AMDX_HMM_LOC_SYSTEM)
+				continue;
+			*s = max(r->start, from);
+			*e = min(r->end, end);
+			*dest = d;
+			found = true;
+			break;
+		}
+	}
+	spin_unlock(&cb->lock);
+	return found;
+}
+
+/*
+ * Places in the accessing device's VRAM what of [@s, @e) of @ctx's
+ * process (just moved home; the caller holds the mmap lock for read) that
+ * process's range on the accessing device prefers there.  What cannot go
+ * stays home.
+ */
+static int amdx_hmm_link_to_span(struct amdx_hmm_ctx *ctx,
+				 struct amdx_hmm_link_to *to, u64 s, u64 e)
+{
+	struct amdx_device *b = to->adev;
+	u64 from = s, ps, pe, placed = 0;
+	struct amdx_hmm_ctx *cb;
+	int ret = 0;
+	u32 dest;
+
+	cb = amdx_hmm_ctx_of_mm(b, ctx->mm, s);
+	if (!cb)
+		return 0;
+	if (cb->owner != AMDX_OWNER_PF || !READ_ONCE(cb->holder))
+		goto out;
+	while (!ret &&
+	       amdx_hmm_link_to_next(cb, to, from, e, &ps, &pe, &dest)) {
+		struct amdx_hmm_result res = {};
+		struct amdx_migrate_req req = {
+			.adev = b, .mm = ctx->mm, .dest = dest,
+			.owner = cb->owner, .holder = READ_ONCE(cb->holder),
+			.res = &res,
+		};
+		u64 t0 = ktime_get_ns();
+
+		from = pe;
+		if (amdx_partition_mem_check(b, dest, AMDX_VF_NONE))
+			continue;
+		ret = amdx_migrate_mm(&req, ps, pe);
+		/* Full: the rest stays home; nothing is evicted for it. */
+		if (ret == -ENOSPC || ret == -EDQUOT)
+			ret = 0;
+		res.ns = ktime_get_ns() - t0;
+		amdx_hmm_account(cb, ps, dest, &res, AMDX_MIG_TO_VRAM);
+		placed += res.moved;
+	}
+	to->moved += placed;
+	amdx_hmm_event_migrate(b, &cb->who, false, placed);
+out:
+	amdx_hmm_ctx_put(cb);
+	return ret;
+}
+
+/*
+ * Moves home what @ctx's ranges naming @peer hold in VRAM, and on to the
+ * peer what its ranges there prefer there (@to), adding the pages moved
+ * to *@moved and those left (an address space whose mmap lock is taken
+ * for writing, busy pages) to *@left.
  */
 static int amdx_hmm_link_move_ctx(struct amdx_hmm_ctx *ctx, u32 peer,
-				  u64 *moved, u64 *left)
+				  struct amdx_hmm_link_to *to, u64 *moved,
+				  u64 *left)
 {
 	u64 from = 0, s, e, ctx_moved = 0;
 	int ret = 0;
@@ -247,12 +407,14 @@ static int amdx_hmm_link_move_ctx(struct amdx_hmm_ctx *ctx, u32 peer,
 			continue;
 		}
 		ret = amdx_migrate_mm(&req, s, e);
-		mmap_read_unlock(ctx->mm);
 		res.ns = ktime_get_ns() - t0;
 		amdx_hmm_account(ctx, s, AMDX_HMM_LOC_SYSTEM, &res,
 				 AMDX_MIG_TO_RAM);
 		ctx_moved += res.moved;
 		*left += res.skipped;
+		if (!ret && to->adev)
+			ret = amdx_hmm_link_to_span(ctx, to, s, e);
+		mmap_read_unlock(ctx->mm);
 		if (ret)
 			break;
 		from = e;
@@ -264,33 +426,38 @@ static int amdx_hmm_link_move_ctx(struct amdx_hmm_ctx *ctx, u32 peer,
 }
 
 /**
- * amdx_hmm_link_move() - move home what crosses a fabric link
+ * amdx_hmm_link_move() - move what crosses a fabric link off it
  * @adev: the end whose VRAM holds the data; the caller holds its lock for
  *	read and it is not dead.
  * @peer: the amdx device id at the link's other end.
- * @moved: out: pages moved home.
+ * @moved: out: pages moved out of @adev's VRAM.
+ * @to_peer: out: of those, pages placed on in @peer's VRAM.
  * @left: out: pages of those ranges that stayed (busy, or their address
  *	space locked for writing).
  *
  * Every range of @adev's fds that counts pages in VRAM and whose access
- * set names @peer comes home; no other range is looked at twice or
- * moved.  Takes each fd's mmap lock only if it is free (never waits for
- * one), so it may run under a provider's locks.
+ * set names @peer comes home, and goes on to @peer's VRAM where the
+ * process's range on @peer asks for it (the DOC block); no other range
+ * is looked at twice or moved.  Takes each fd's mmap lock and whatever
+ * of @peer's it needs only if it is free (never waits for one), so it
+ * may run under a provider's locks.
  *
  * Return: 0, -EINTR on a fatal signal, -ENOMEM, or an error of the
- * migration engine; *@moved and *@left say what happened until then.
+ * migration engine; the counts say what happened until then.
  */
 int amdx_hmm_link_move(struct amdx_device *adev, u32 peer, u64 *moved,
-		       u64 *left)
+		       u64 *to_peer, u64 *left)
 {
+	struct amdx_hmm_link_to to;
 	struct amdx_hmm_ctx **cs, *ctx;
 	u32 max = 0, n = 0, i;
 	int ret = 0, err;
 
 	*moved = 0;
+	*to_peer = 0;
 	*left = 0;
 	if (!(adev->desc.flags & AMDX_DEVICE_F_HMM) ||
-	    peer >= AMDX_MAX_DEVICES)
+	    peer >= AMDX_MAX_DEVICES || peer == amdx_device_id(adev))
 		return 0;
 	mutex_lock(&adev->hmm.lock);
 	list_for_each_entry(ctx, &adev->hmm.ctxs, dev_node)
@@ -311,15 +478,19 @@ int amdx_hmm_link_move(struct amdx_device *adev, u32 peer, u64 *moved,
 		cs[n++] = ctx;
 	}
 	mutex_unlock(&adev->hmm.lock);
+	amdx_hmm_link_to_begin(&to, peer);
 	for (i = 0; i < n; i++) {
 		if (!ret) {
-			err = amdx_hmm_link_move_ctx(cs[i], peer, moved, left);
+			err = amdx_hmm_link_move_ctx(cs[i], peer, &to, moved,
+						     left);
 			if (err)
 				ret = err;
 		}
 		mmput(cs[i]->mm);
 		amdx_hmm_ctx_put(cs[i]);
 	}
+	*to_peer = to.moved;
+	amdx_hmm_link_to_end(&to);
 	kvfree(cs);
 	return ret;
 }

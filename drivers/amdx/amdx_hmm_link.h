@@ -4,7 +4,8 @@
  *
  * HMM across a fabric link (amdx_hmm_link.c): which links take no new
  * data, MIGRATE's and SET_ATTR's check of the links a placement or an
- * access crosses, and moving home what crosses a bad link.
+ * access crosses, and moving what crosses a bad link home or to the
+ * device that accesses it.
  */
 #ifndef _AMDX_HMM_LINK_H_
 #define _AMDX_HMM_LINK_H_
@@ -24,7 +25,7 @@ u64 amdx_hmm_link_access(struct amdx_hmm_ctx *ctx, u64 start, u64 end,
 int amdx_hmm_link_refuse(struct amdx_device *adev, const char *what, u64 at,
 			 u64 hit);
 int amdx_hmm_link_move(struct amdx_device *adev, u32 peer, u64 *moved,
-		       u64 *left);
+		       u64 *to_peer, u64 *left);
 #else
 /* Without CONFIG_DEVICE_PRIVATE there is no HMM data to keep off a link. */
 static inline void amdx_hmm_link_avoid(struct amdx_device *adev, u32 peer,
@@ -33,9 +34,10 @@ static inline void amdx_hmm_link_avoid(struct amdx_device *adev, u32 peer,
 }
 
 static inline int amdx_hmm_link_move(struct amdx_device *adev, u32 peer,
-				     u64 *moved, u64 *left)
+				     u64 *moved, u64 *to_peer, u64 *left)
 {
 	*moved = 0;
+	*to_peer = 0;
 	*left = 0;
 	return 0;
 }

@@ -29,8 +29,9 @@
  * member learns which of its links are not up, and takes no new data
  * across them; a link that enters a state asking to move what crosses it
  * (storm, down, parked) from one that carried data has the ranges in each
- * end's VRAM that the other end accesses brought home, recorded at that
- * end as an %AMDX_ACTION_LINK_MOVE action.
+ * end's VRAM that the other end accesses brought home or on to the other
+ * end, per the ranges' attributes, recorded at that end as an
+ * %AMDX_ACTION_LINK_MOVE action.
  *
  * %AMDX_QUERY_LINKS lists a hive's links with their counters, the
  * containment each asks for and the hops of the route between its ends
@@ -358,14 +359,14 @@ static void amdx_link_action(struct amdx_device *adev, u16 kind,
 
 /*
  * Move what crosses each link of @esc off it: the ranges in one end's
- * VRAM that the other end accesses come home (amdx_hmm_link_move()),
- * recorded as an action like every containment.
+ * VRAM that the other end accesses come home or go on to the other end
+ * (amdx_hmm_link_move()), recorded as an action like every containment.
  */
 static void amdx_link_move_run(const struct amdx_link_escalation *esc)
 {
 	const struct amdx_link_move *m;
 	struct amdx_device *adev;
-	u64 moved, left, t0;
+	u64 moved, to_peer, left, t0;
 	u32 i;
 	int ret;
 
@@ -378,13 +379,14 @@ static void amdx_link_move_run(const struct amdx_link_escalation *esc)
 		if (!adev->dead && (adev->desc.flags & AMDX_DEVICE_F_HMM)) {
 			t0 = ktime_get_ns();
 			amdx_link_action(adev, AMDX_EVENT_ACTION_START, m, 0, 0);
-			ret = amdx_hmm_link_move(adev, m->peer, &moved, &left);
+			ret = amdx_hmm_link_move(adev, m->peer, &moved,
+						 &to_peer, &left);
 			amdx_link_action(adev, AMDX_EVENT_ACTION_END, m, ret,
 					 ktime_get_ns() - t0);
 			if (moved || left || ret)
-				amdx_info(adev, "fabric link %u to device %u: %llu pages device %u accesses moved home, %llu left (%d)\n",
+				amdx_info(adev, "fabric link %u to device %u: %llu pages device %u accesses moved off, %llu of them on to its VRAM, the rest home; %llu left (%d)\n",
 					  m->link, m->peer, moved, m->peer,
-					  left, ret);
+					  to_peer, left, ret);
 		}
 		up_read(&adev->lock);
 		amdx_device_put(adev);

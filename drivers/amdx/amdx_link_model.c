@@ -989,3 +989,35 @@ int amdx_link_park_peers(struct amdx_link_topo *t,
 	return changed;
 }
 EXPORT_SYMBOL_IF_KUNIT(amdx_link_park_peers);
+
+/**
+ * amdx_link_move_dest() - where data crossing a link that moves goes
+ * @peer: the amdx device id at the link's other end: the device that
+ *	accesses the data (data in this end's VRAM that @peer accesses
+ *	crosses the link).
+ * @pref: the preferred location of @peer's range over the data: the
+ *	range of the same process's fd of @peer (a memory partition index
+ *	of @peer, or %AMDX_HMM_LOC_SYSTEM).
+ * @access: that range's access set (bit N: device N).
+ * @nparts: @peer's memory partitions.
+ * @avoid: the devices whose fabric link to @peer takes no new data (this
+ *	end among them: its link is the one that moves).
+ *
+ * The containment's choice per range (Documentation/fabric.rst, "HMM
+ * across a link"): to the accessing device when its own range says the
+ * data belongs in one of its memory partitions and the data there would
+ * cross no link that takes no new data (no device of the range's access
+ * set is across one, this end included); home otherwise.  The caller
+ * checks that @peer's range exists at all and that @peer can take the
+ * data (its memory partition, its tenant, room).
+ *
+ * Return: @pref, a memory partition of @peer, or %AMDX_HMM_LOC_SYSTEM.
+ */
+u32 amdx_link_move_dest(u32 peer, u32 pref, u64 access, u32 nparts, u64 avoid)
+{
+	if (peer >= AMDX_MAX_DEVICES || pref >= nparts ||
+	    !(access & BIT_ULL(peer)) || (access & avoid))
+		return AMDX_HMM_LOC_SYSTEM;
+	return pref;
+}
+EXPORT_SYMBOL_IF_KUNIT(amdx_link_move_dest);

@@ -221,5 +221,6 @@ int amdx_link_contain(const struct amdx_link_topo *t, u32 link,
 		      struct amdx_link_containment *c);
 int amdx_link_park_peers(struct amdx_link_topo *t,
 			 const struct amdx_link_containment *c, u64 now_ns);
+u32 amdx_link_move_dest(u32 peer, u32 pref, u64 access, u32 nparts, u64 avoid);
 
 #endif /* _AMDX_LINK_MODEL_H_ */

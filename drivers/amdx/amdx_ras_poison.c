@@ -157,6 +157,13 @@ void amdx_ras_poison_consumed(struct amdx_device *adev, u64 index,
 	amdx_ras_poison_queue(adev, index, who, &ev);
 }
 
+/* The rule of both: flagged for RMA and the policy refuses use. */
+static bool amdx_ras_refuses_vram(struct amdx_ras *ras)
+{
+	lockdep_assert_held(&ras->lock);
+	return ras->rma && amdx_ras_rma_refuses(&ras->policy);
+}
+
 /**
  * amdx_ras_vram_refused() - whether the device refuses new VRAM allocations
  * @adev: the device.
@@ -169,7 +176,30 @@ bool amdx_ras_vram_refused(struct amdx_device *adev)
 	bool refused;
 
 	mutex_lock(&ras->lock);
-	refused = ras->rma && amdx_ras_rma_refuses(&ras->policy);
+	refused = amdx_ras_refuses_vram(ras);
+	mutex_unlock(&ras->lock);
+	return refused;
+}
+
+/**
+ * amdx_ras_vram_refused_nowait() - amdx_ras_vram_refused() without waiting
+ * @adev: the device.
+ *
+ * For a placement that must not wait for the RAS lock and has somewhere
+ * else to go: a fabric link's containment (amdx_hmm_link.c), which holds
+ * another device's lock.
+ *
+ * Return: true when the device refuses new VRAM allocations, or when its
+ * RAS lock is taken (the caller then places nothing).
+ */
+bool amdx_ras_vram_refused_nowait(struct amdx_device *adev)
+{
+	struct amdx_ras *ras = adev->ras;
+	bool refused;
+
+	if (!mutex_trylock(&ras->lock))
+		return true;
+	refused = amdx_ras_refuses_vram(ras);
 	mutex_unlock(&ras->lock);
 	return refused;
 }

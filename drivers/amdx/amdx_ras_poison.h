@@ -22,5 +22,6 @@ bool amdx_ras_any_poison(struct amdx_device *adev);
 void amdx_ras_poison_consumed(struct amdx_device *adev, u64 index,
 			      const struct amdx_subject *who);
 bool amdx_ras_vram_refused(struct amdx_device *adev);
+bool amdx_ras_vram_refused_nowait(struct amdx_device *adev);
 
 #endif /* _AMDX_RAS_POISON_H_ */

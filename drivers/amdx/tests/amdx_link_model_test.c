@@ -15,7 +15,8 @@
  * moves its routes once, not per flap, replay storms that end only after a quiet window, an
  * uncorrected error held like a flap); invalid input; and every route of
  * meshes with links taken down by a fixed pseudo-random pattern, checked
- * against a breadth-first search of the test's own.
+ * against a breadth-first search of the test's own; where a range
+ * crossing a link that moves goes, per its accessing device's range.
  */
 #include <kunit/test.h>
 
@@ -816,6 +817,44 @@ static void removed_device_takes_its_links(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, amdx_link_topo_check(t), 0);
 }
 
+/*
+ * Where a range crossing a link that moves goes (amdx_link_move_dest()):
+ * device 1 accesses data in device 0's VRAM across link 0-1, which takes
+ * no new data; device 1 has 2 memory partitions.
+ */
+static void move_dest_follows_the_accessing_range(struct kunit *test)
+{
+	const u64 d0 = BIT_ULL(0), d1 = BIT_ULL(1), d2 = BIT_ULL(2);
+	const u64 avoid = d0;
+	const u32 home = AMDX_HMM_LOC_SYSTEM;
+
+	/* It prefers its partition 1 and only it accesses: there. */
+	KUNIT_EXPECT_EQ(test, amdx_link_move_dest(1, 1, d1, 2, avoid), 1U);
+	KUNIT_EXPECT_EQ(test, amdx_link_move_dest(1, 0, d1, 2, avoid), 0U);
+	/* A device over a good link of device 1 may access it there too. */
+	KUNIT_EXPECT_EQ(test, amdx_link_move_dest(1, 0, d1 | d2, 2, avoid),
+			0U);
+	/* Prefers home: home. */
+	KUNIT_EXPECT_EQ(test, amdx_link_move_dest(1, home, d1, 2, avoid),
+			home);
+	/* Device 0 would access it across the same link: home. */
+	KUNIT_EXPECT_EQ(test, amdx_link_move_dest(1, 0, d1 | d0, 2, avoid),
+			home);
+	/* Or device 2, when its link to device 1 takes no new data either. */
+	KUNIT_EXPECT_EQ(test, amdx_link_move_dest(1, 0, d1 | d2, 2,
+						  avoid | d2), home);
+	/* Device 1's own range does not let device 1 access it: home. */
+	KUNIT_EXPECT_EQ(test, amdx_link_move_dest(1, 0, d2, 2, avoid), home);
+	/* A partition device 1 no longer has (a mode change): home. */
+	KUNIT_EXPECT_EQ(test, amdx_link_move_dest(1, 2, d1, 2, avoid), home);
+	KUNIT_EXPECT_EQ(test, amdx_link_move_dest(1, 0, d1, 0, avoid), home);
+	/* Device ids are below AMDX_MAX_DEVICES. */
+	KUNIT_EXPECT_EQ(test, amdx_link_move_dest(AMDX_MAX_DEVICES, 0, ~0ULL,
+						  2, 0), home);
+	KUNIT_EXPECT_EQ(test, amdx_link_move_dest(63, 0, BIT_ULL(63), 1, 0),
+			0U);
+}
+
 static struct kunit_case amdx_link_model_cases[] = {
 	KUNIT_CASE(mesh_of_8_is_28_links),
 	KUNIT_CASE(pod_of_72_in_18_domains),
@@ -831,6 +870,7 @@ static struct kunit_case amdx_link_model_cases[] = {
 	KUNIT_CASE(full_topologies),
 	KUNIT_CASE(routes_match_bfs),
 	KUNIT_CASE(removed_device_takes_its_links),
+	KUNIT_CASE(move_dest_follows_the_accessing_range),
 	{}
 };
 
