@@ -1089,6 +1089,25 @@ static int amdx_recovery_check(struct amdx_device *adev,
 	return -EINVAL;
 }
 
+/*
+ * The one rule plan and run share: -EOPNOTSUPP (logged, the same cause
+ * either way) for a reset the device does not declare
+ * (amdx_recovery_can()), and for a run also for node and rma, which are
+ * not amdx's to run.
+ */
+static int amdx_recovery_refuse(const struct amdx_recovery_ctx *c, u32 action,
+				bool run)
+{
+	bool amdx_cannot = run && action >= AMDX_RECOVER_NODE;
+
+	if (!amdx_cannot && amdx_recovery_can(&c->topo, c->self, action))
+		return 0;
+	amdx_info_ratelimited(c->devs[c->self], "recovery: %s is not something this device%s can do\n",
+			      amdx_recovery_action_name(action),
+			      amdx_cannot ? " (or amdx)" : "");
+	return -EOPNOTSUPP;
+}
+
 /* Runs @action on its target.  The caller holds the RAS lock. */
 static int amdx_recovery_exec(struct amdx_file *file, u32 action,
 			      u32 partition, u32 vf)
@@ -1307,6 +1326,7 @@ static int amdx_recovery_do(struct amdx_file *file, struct amdx_recovery *args,
 	struct amdx_recovery_ctx *c = NULL;
 	struct amdx_recovery_scope sc;
 	u32 action, num_listed = args->num_listed;
+	bool named = args->action != AMDX_RECOVER_PENDING;
 	u64 others = 0;
 	int ret, err;
 
@@ -1370,17 +1390,18 @@ static int amdx_recovery_do(struct amdx_file *file, struct amdx_recovery *args,
 	} else {
 		ret = amdx_recovery_holders(c, &sc);
 	}
+	if (ret)
+		goto out_unlock;
+	/*
+	 * The pending action always plans: it is the state health and the
+	 * exporter read, and one the device can carry out (the ladder only
+	 * picks those).
+	 */
+	if (run || named)
+		ret = amdx_recovery_refuse(c, action, run);
 	if (ret || !run)
 		goto out_unlock;
 
-	if (action >= AMDX_RECOVER_NODE ||
-	    !amdx_recovery_can(&c->topo, c->self, action)) {
-		amdx_info_ratelimited(adev, "recovery run: %s is not something this device%s can do\n",
-				      amdx_recovery_action_name(action),
-				      action >= AMDX_RECOVER_NODE ? " (or amdx)" : "");
-		ret = -EOPNOTSUPP;
-		goto out_unlock;
-	}
 	others = sc.devices & ~BIT_ULL(c->self);
 	if (others && !(args->flags & AMDX_RECOVERY_F_OTHERS)) {
 		amdx_info_ratelimited(adev, "recovery run: %s resets %u other devices (ids %#llx): needs AMDX_RECOVERY_F_OTHERS\n",
@@ -1444,8 +1465,9 @@ out_unlocked:
  * Return: 0; -EINVAL for flags, non-zero reserved, an unknown action, a
  * partition or VF the device lacks, both, an action that does not apply
  * to the target (partition on the device, vf on a partition bound to no
- * VF), more than %AMDX_RECOVERY_PROCESSES_MAX entries; -EINTR; -ENOMEM;
- * -EFAULT.
+ * VF), more than %AMDX_RECOVERY_PROCESSES_MAX entries; -EOPNOTSUPP for a
+ * named reset the device does not declare (as run refuses it); -EINTR;
+ * -ENOMEM; -EFAULT.
  */
 int amdx_ioctl_recovery_plan(struct amdx_file *file, void *data)
 {
