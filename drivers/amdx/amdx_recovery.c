@@ -159,12 +159,15 @@ static u8 amdx_recovery_mem_mask(const struct amdx_query_partitions *l, u32 p)
 	return mask;
 }
 
-static void amdx_recovery_dev_fill(struct amdx_recovery_ctx *c, u32 i)
+/*
+ * The reset domains of @d (its hive, its switch, how its reset reaches
+ * them), its resets and their estimates: all the model needs to know what
+ * a device or hive reset takes.  From the descriptor alone; one partition.
+ */
+static void amdx_recovery_dev_domain(const struct amdx_device *d,
+				     struct amdx_recovery_dev *rd)
 {
-	struct amdx_device *d = c->devs[i];
-	struct amdx_recovery_dev *rd = &c->topo.dev[i];
-	struct amdx_query_partitions *l = &c->layout;
-	u32 n, p, a, cnt;
+	u32 a;
 
 	rd->hive = d->desc.hive_id;
 	rd->pci_switch = d->desc.pci_switch;
@@ -175,6 +178,17 @@ static void amdx_recovery_dev_fill(struct amdx_recovery_ctx *c, u32 i)
 	for (a = 0; a <= AMDX_RECOVER_HIVE; a++)
 		rd->est_ms[a] = d->desc.reset_ms[a] ?:
 				amdx_recovery_default_ms[a];
+	rd->num_partitions = 1;
+}
+
+static void amdx_recovery_dev_fill(struct amdx_recovery_ctx *c, u32 i)
+{
+	struct amdx_device *d = c->devs[i];
+	struct amdx_recovery_dev *rd = &c->topo.dev[i];
+	struct amdx_query_partitions *l = &c->layout;
+	u32 n, p, cnt;
+
+	amdx_recovery_dev_domain(d, rd);
 	n = clamp_t(u32, amdx_partition_fill(d, l, AMDX_MAX_PARTITIONS), 1,
 		    AMDX_MAX_PARTITIONS);
 	if (!l->num_partitions) {
@@ -211,11 +225,14 @@ static void amdx_recovery_ctx_put(struct amdx_recovery_ctx *c)
 }
 
 /*
- * The node's topology, @adev included even before it is published.  The
- * caller holds @adev's RAS lock.  Returns the context or NULL (no memory,
- * logged by the caller).
+ * The node's topology, @adev included even before it is published: with
+ * @full each device's partitions, VFs and the processes holding them (the
+ * caller holds @adev's RAS lock), else only its reset domains
+ * (amdx_recovery_dev_domain(), no lock needed).  Returns the context or
+ * NULL (no memory, logged by the caller).
  */
-static struct amdx_recovery_ctx *amdx_recovery_ctx_get(struct amdx_device *adev)
+static struct amdx_recovery_ctx *__amdx_recovery_ctx_get(struct amdx_device *adev,
+							 bool full)
 {
 	struct amdx_recovery_ctx *c;
 	struct amdx_device *d;
@@ -243,9 +260,17 @@ static struct amdx_recovery_ctx *amdx_recovery_ctx_get(struct amdx_device *adev)
 	for (i = 0; i < n; i++) {
 		if (c->devs[i] == adev)
 			c->self = i;
-		amdx_recovery_dev_fill(c, i);
+		if (full)
+			amdx_recovery_dev_fill(c, i);
+		else
+			amdx_recovery_dev_domain(c->devs[i], &c->topo.dev[i]);
 	}
 	return c;
+}
+
+static struct amdx_recovery_ctx *amdx_recovery_ctx_get(struct amdx_device *adev)
+{
+	return __amdx_recovery_ctx_get(adev, true);
 }
 
 static struct amdx_recovery_slot *
@@ -845,20 +870,60 @@ void amdx_recovery_ran(struct amdx_device *adev, u32 action, u32 partition,
 }
 
 /**
+ * amdx_recovery_reset_ids() - the devices a device reset takes
+ * @adev: the device.
+ * @ids: out: a bitmap of their ids, @adev's included.
+ *
+ * The recovery model's scope of a device reset (amdx_recovery_scope()),
+ * what RECOVERY_PLAN of %AMDX_RECOVER_DEVICE says: the device's hive when
+ * its reset is hive-wide, every device below its PCIe switch when it is a
+ * secondary bus reset, and so on until no device is added.  Reads the
+ * registry and each device's descriptor; the caller need hold no lock.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int amdx_recovery_reset_ids(struct amdx_device *adev, u64 *ids)
+{
+	struct amdx_recovery_fault f = {
+		.kind = AMDX_FAULT_DEVICE_UE,
+		.partition = AMDX_RAS_PARTITION_ALL,
+		.vf = AMDX_VF_NONE,
+	};
+	struct amdx_recovery_scope sc;
+	struct amdx_recovery_ctx *c;
+	u32 i, id;
+
+	*ids = 0;
+	c = __amdx_recovery_ctx_get(adev, false);
+	if (!c)
+		return -ENOMEM;
+	f.device = c->self;
+	if (amdx_recovery_scope(&c->topo, &f, AMDX_RECOVER_DEVICE, &sc))
+		sc.devices = BIT_ULL(c->self);
+	for (i = 0; i < c->topo.num; i++) {
+		id = c->devs[i]->id;
+		if ((sc.devices & BIT_ULL(i)) && id < AMDX_MAX_DEVICES)
+			*ids |= BIT_ULL(id);
+	}
+	amdx_recovery_ctx_put(c);
+	return 0;
+}
+
+/**
  * amdx_recovery_reset_mask() - the device ids a device reset affects
  * @adev: the device.
  *
- * Return: a bitmap of @adev and its hive (amdx_device_hive_ids()).
+ * Return: amdx_recovery_reset_ids()'s bitmap; without memory to compute
+ * it, @adev alone (logged).
  */
 u64 amdx_recovery_reset_mask(struct amdx_device *adev)
 {
-	u32 ids[AMDX_MAX_DEVICES], n, i;
-	u64 mask = 0;
+	u64 ids;
 
-	n = amdx_device_hive_ids(adev, ids, ARRAY_SIZE(ids));
-	for (i = 0; i < min_t(u32, n, ARRAY_SIZE(ids)); i++)
-		mask |= BIT_ULL(ids[i]);
-	return mask;
+	if (!amdx_recovery_reset_ids(adev, &ids))
+		return ids;
+	amdx_warn_ratelimited(adev, "no memory for the scope of a device reset: the record names this device alone\n");
+	return adev->id < AMDX_MAX_DEVICES ? BIT_ULL(adev->id) : 0;
 }
 
 static void amdx_recovery_emit(struct amdx_device *adev, u16 kind, u64 d0,
