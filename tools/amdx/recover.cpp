@@ -206,8 +206,8 @@ int RecoverCommands::run(const Options& opts, std::ostream& out, std::ostream& e
             msg = what + ": " + named + " does not apply to this target, or it does not exist (" +
                   errno_text(ec) + ")";
         else if (ec == std::errc::operation_not_supported)
-            msg = what + ": this device does not declare a " + named + " reset (" +
-                  errno_text(ec) + ")";
+            msg = what + ": this device does not declare a " + named + " reset (" + errno_text(ec) +
+                  ")";
         fail(err, msg, ec);
         return kExitError;
     }
