@@ -341,42 +341,89 @@ jq -r '.devices[0].findings[0].cause' "$tmp/health.json" | grep -q '^flagged for
 result "health: a device flagged for return is unhealthy"
 del_dev $S_HEALTH
 
-# ---- recovery: the exporter's series and health follow one fault's
-# pending action (ras.rst, "Recovery actions") through injected (the
-# debugfs hook, as a provider's hang detection reports: an engine UE of
-# partition 1), run (the containment's partition reset of the gfx UE that
-# follows) and cleared (its self-test passed).
+# ---- recovery: health and the exporter follow one fault's pending action
+# through the whole cycle (ras.rst, "Recovery actions"): injected (an
+# engine UE of partition 1 through the debugfs hook, as a provider's hang
+# detection reports one: nothing runs by itself), planned (`amdx recover
+# plan` changes nothing), run (`amdx recover run --yes` with the
+# simulator's self-test failing: escalated to a device reset, pending),
+# cleared (run again, the self-test passes).  Per stage one scrape of a
+# listening exporter (amdx_recoveries_total counts the SELFTEST records it
+# received: a run's stage waits until it has the run's last record) and
+# one `amdx -j health`.
 new_dev $S_HEALTH model=mi300x
 d=$(amdx_id $S_HEALTH)
 amdx partition set "$d" --compute cpx > /dev/null || fail "to CPX"
 rf=/sys/kernel/debug/amdx/amdx$d/recovery_fault
-# rec_is ACTION STATE: partition 1's amdx_recovery_action series.
-rec_is() {
-	amdx exporter --textfile "$tmp/rec.prom" || fail "exporter"
-	[ "$(sample "$tmp/rec.prom" amdx_recovery_action "$d" "partition=\"1\",action=\"$1\",state=\"$2\"")" = 1 ] ||
-		fail "partition 1 not $1/$2: $(grep "^amdx_recovery_action{.*device=\"$d\".*partition=\"1\"" "$tmp/rec.prom")"
+knob=/sys/kernel/debug/amdx_sim/$S_HEALTH/fail_self_test
+# rec_scrape SEQ: /metrics once the exporter has received device d's
+# records up to SEQ.  It follows events every 200 ms; the bound only ends
+# a wait that never would (a record the exporter lost).
+rec_scrape() {
+	_i=0
+	while wget -q -O "$tmp/rec.prom" "$url" || { fail "wget $url"; return 1; }; do
+		_s=$(sample "$tmp/rec.prom" amdx_events_last_seq "$d" '')
+		[ "${_s:-0}" -ge "$1" ] && return 0
+		[ $_i -ge 600 ] && { fail "exporter: last seq '$_s', never $1"; return 1; }
+		_i=$((_i + 1))
+		sleep 0.2
+	done
 }
-if [ ! -w "$rf" ]; then
-	skip "recovery: exporter and health follow a fault's action" "no $rf"
+# rec_is STAGE ACTION STATE ESCALATED CLEARED HEALTH: partition 1's
+# amdx_recovery_action series has ACTION and STATE; amdx_recoveries_total
+# counted ESCALATED partition resets and CLEARED device resets; `amdx -j
+# health` says HEALTH: "EXIT STATUS DEVICE P1 P1_ACTIONS P0" (verdicts; P1's
+# findings' actions, - for none).
+rec_is() {
+	v=$(sample "$tmp/rec.prom" amdx_recovery_action "$d" "partition=\"1\",action=\"$2\",state=\"$3\"")
+	[ "$v" = 1 ] || fail "$1: partition 1 not $2/$3: $(grep "^amdx_recovery_action{.*device=\"$d\".*partition=\"1\"" "$tmp/rec.prom")"
+	v=$(sample "$tmp/rec.prom" amdx_recoveries_total "$d" 'action="partition",outcome="escalated"')
+	[ "$v" = "$4" ] || fail "$1: partition resets escalated '$v', expected $4"
+	v=$(sample "$tmp/rec.prom" amdx_recoveries_total "$d" 'action="device",outcome="cleared"')
+	[ "$v" = "$5" ] || fail "$1: device resets cleared '$v', expected $5"
+	amdx -j health --journal "$tmp/journal" "$d" > "$tmp/health.json"
+	v=$?
+	v="$v $(jq -r '.devices[0] as $d | [.status, $d.verdict, $d.partitions[1].verdict,
+		([$d.partitions[1].findings[].action // empty] | join(",") |
+		 if . == "" then "-" else . end), $d.partitions[0].verdict] | join(" ")' \
+		"$tmp/health.json")"
+	[ "$v" = "$6" ] || fail "$1: health '$v', expected '$6': $(cat "$tmp/health.json")"
+}
+if [ ! -w "$rf" ] || [ ! -w "$knob" ]; then
+	skip "recovery: health and exporter follow an action: injected, planned, run, cleared" "no $rf or $knob"
 else
 	: > "$tmp/journal"
-	rec_is none none
-	echo "3 1 4294967295" > "$rf" || fail "recovery_fault: engine UE on partition 1"
-	rec_is partition pending
-	health_is 1 unhealthy "$d"
-	[ "$(jq -r '.devices[0].partitions[1].findings[-1].action' "$tmp/health.json")" = partition ] ||
-		fail "health names no partition reset: $(cat "$tmp/health.json")"
-	amdx ras inject "$d" --block gfx --type ue --instance 1 > /dev/null || fail "gfx ue"
-	# The containment runs the reset after the injection returns.
+	amdx exporter --listen 127.0.0.1:0 --iterations 600 > "$tmp/rec.out" 2> "$tmp/rec.err" &
+	exp=$!
 	i=0
-	while [ $i -lt 50 ] && ! grep -q "^amdx_recovery_action{.*device=\"$d\".*partition=\"1\",action=\"none\"" "$tmp/rec.prom"; do
-		sleep 0.2
-		amdx exporter --textfile "$tmp/rec.prom" || fail "exporter"
+	until grep -q 'serving http' "$tmp/rec.out" 2> /dev/null || [ $i -ge 50 ]; do
+		sleep 0.1
 		i=$((i + 1))
 	done
-	rec_is none none
-	health_is 0 healthy "$d"
-	result "recovery: exporter series and health follow a fault's action: injected, run, cleared"
+	url=$(sed -n 's/^amdx exporter: serving //p' "$tmp/rec.out")
+	[ -n "$url" ] || fail "exporter --listen did not start: $(cat "$tmp/rec.err")"
+	echo "3 1 4294967295" > "$rf" || fail "recovery_fault: engine UE on partition 1"
+	rec_scrape 0 && rec_is injected partition pending 0 0 \
+		"1 unhealthy unhealthy unhealthy partition healthy"
+	v=$(amdx -j recover plan "$d" partition=1 | jq -r '.plan | "\(.action) \(.state) \(.num_devices) \(.num_partitions)"')
+	[ "$v" = "partition pending 0 1" ] || fail "plan: '$v'"
+	rec_scrape 0 && rec_is planned partition pending 0 0 \
+		"1 unhealthy unhealthy unhealthy partition healthy"
+	echo 1 > "$knob" || fail "fail_self_test 1"
+	amdx -j recover run "$d" partition=1 --yes < /dev/null > "$tmp/run.json"
+	v="$? $(jq -r '.run | "\(.outcome) \(.pending_after) \(.steps[-1].seq)"' "$tmp/run.json")"
+	[ "${v% *}" = "1 escalated device" ] || fail "run: '$v': $(cat "$tmp/run.json")"
+	rec_scrape "${v##* }" && rec_is run device pending 1 0 \
+		"1 unhealthy unhealthy unhealthy device healthy"
+	echo 0 > "$knob" || fail "fail_self_test 0"
+	amdx -j recover run "$d" partition=1 --yes < /dev/null > "$tmp/run.json"
+	v="$? $(jq -r '.run | "\(.outcome) \(.pending_after) \(.steps[-1].seq)"' "$tmp/run.json")"
+	[ "${v% *}" = "0 cleared none" ] || fail "second run: '$v': $(cat "$tmp/run.json")"
+	rec_scrape "${v##* }" && rec_is cleared none none 1 1 \
+		"0 healthy healthy healthy - healthy"
+	kill $exp 2> /dev/null
+	wait $exp 2> /dev/null
+	result "recovery: health and exporter follow an action: injected, planned, run, cleared"
 fi
 del_dev $S_HEALTH
 

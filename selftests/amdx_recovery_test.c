@@ -1201,6 +1201,105 @@ TEST_F(rec, switch_reset_takes_the_devices_below_it)
 			  AMDX_RECOVER_PENDING, 0));
 }
 
+/* The ids a RESET_SCOPE query lists, as a bitmap. */
+static __u64 reset_scope_ids(struct __test_metadata *_metadata, int fd)
+{
+	struct amdx_reset_scope rs;
+	__u32 size = sizeof(rs), i;
+	__u64 ids = 0;
+
+	memset(&rs, 0, sizeof(rs));
+	EXPECT_EQ(0, amdx_query(fd, AMDX_QUERY_RESET_SCOPE, 0, &rs, &size));
+	EXPECT_GE(15, rs.num_devices);
+	for (i = 0; i < rs.num_devices && i < 15; i++)
+		ids |= 1ULL << rs.devices[i];
+	EXPECT_EQ(rs.num_devices, (__u32)__builtin_popcountll(ids));
+	return ids;
+}
+
+/*
+ * What a device reset takes is the recovery model's answer wherever it is
+ * asked: AMDX_QUERY_RESET_SCOPE lists exactly the devices the plan of a
+ * device reset resets.  Device 0 is below switch 3 with device 1 and in a
+ * hive with device 2: a reset of any of them takes all three (the hive,
+ * then the switch's secondary bus reset, until nothing is added).
+ */
+TEST_F(rec, reset_scope_query_is_the_plan_of_a_device_reset)
+{
+	struct amdx_recovery r;
+	__u64 all = 0;
+	unsigned int i;
+
+	dev_new(_metadata, self, "model=mi300x switch=3 hive=7ec4");
+	dev_new(_metadata, self, "model=mi300x switch=3");
+	dev_new(_metadata, self, "model=mi300x hive=7ec4");
+	for (i = 0; i < self->n; i++)
+		all |= 1ULL << self->d[i].id;
+	for (i = 0; i < self->n; i++) {
+		TH_LOG("device %u", self->d[i].id);
+		ASSERT_EQ(0, plan(self->d[i].fd, &r, AMDX_RAS_PARTITION_ALL,
+				  REC_NONE, AMDX_RECOVER_DEVICE));
+		EXPECT_EQ(all, r.devices);
+		EXPECT_EQ(r.devices, reset_scope_ids(_metadata, self->d[i].fd));
+	}
+}
+
+/*
+ * Whether /dev/kmsg, read from @kmsg on, has a record containing @s.
+ */
+static bool kmsg_has(int kmsg, const char *s)
+{
+	char rec[1024];
+	bool found = false;
+	ssize_t n;
+
+	for (;;) {
+		n = read(kmsg, rec, sizeof(rec) - 1);
+		if (n < 0 && errno == EPIPE)
+			continue; /* records were overwritten */
+		if (n <= 0)
+			return found;
+		rec[n] = '\0';
+		if (strstr(rec, s))
+			found = true;
+	}
+}
+
+/*
+ * A plan of a reset the device does not declare is refused as its run
+ * is, by the one rule: EOPNOTSUPP and the same cause in the log.  The
+ * resets it declares plan as before.
+ */
+TEST_F(rec, plan_refuses_a_reset_the_device_does_not_declare)
+{
+	static const char why[] =
+		"recovery: partition is not something this device can do";
+	struct amdx_recovery r;
+	int kmsg;
+
+	dev_new(_metadata, self, "model=mi300x resets=queue,pipe,device");
+	kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	ASSERT_LE(0, kmsg);
+	ASSERT_LE(0, lseek(kmsg, 0, SEEK_END));
+
+	EXPECT_EQ(-EOPNOTSUPP, plan(self->d[0].fd, &r, 0, REC_NONE,
+				    AMDX_RECOVER_PARTITION));
+	EXPECT_TRUE(kmsg_has(kmsg, why));
+	EXPECT_EQ(-EOPNOTSUPP, run(self->d[0].fd, &r, 0,
+				   AMDX_RECOVER_PARTITION, 0));
+	EXPECT_TRUE(kmsg_has(kmsg, why));
+	/* declared: planned */
+	ASSERT_EQ(0, plan(self->d[0].fd, &r, 0, REC_NONE, AMDX_RECOVER_QUEUE));
+	EXPECT_EQ(AMDX_RECOVER_QUEUE, r.action);
+	ASSERT_EQ(0, plan(self->d[0].fd, &r, AMDX_RAS_PARTITION_ALL, REC_NONE,
+			  AMDX_RECOVER_DEVICE));
+	EXPECT_EQ(1, r.num_devices);
+	/* no hive: a hive reset is nothing it can do either */
+	EXPECT_EQ(-EOPNOTSUPP, plan(self->d[0].fd, &r, AMDX_RAS_PARTITION_ALL,
+				    REC_NONE, AMDX_RECOVER_HIVE));
+	close(kmsg);
+}
+
 /*
  * The RECOVERY record of a fault reported without a record of its own
  * (the debugfs hook, as a provider's hang detection): the last PENDING

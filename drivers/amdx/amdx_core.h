@@ -291,7 +291,6 @@ int amdx_device_fill_info(struct amdx_device *adev,
 			  struct amdx_device_info *info);
 int amdx_device_fill_info_locked(struct amdx_device *adev,
 				 struct amdx_device_info *info);
-u32 amdx_device_hive_ids(struct amdx_device *adev, u32 *ids, u32 max);
 int amdx_device_hive_get(u64 hive_id, struct amdx_device **devs, u32 max,
 			 u32 *count);
 int amdx_device_copy_from_user(struct amdx_device *adev, void *dst,

@@ -211,44 +211,6 @@ int amdx_device_list(struct amdx_device_entry *entries, u32 max, u32 *count)
 }
 
 /**
- * amdx_device_hive_ids() - the devices a reset of a device affects
- * @adev: the device.
- * @ids: out: device ids, itself included.
- * @max: capacity of @ids.
- *
- * In an XGMI hive a device reset resets the hive: every registered device
- * with the same hive id.  Outside a hive it is the device alone.
- *
- * Return: the number of devices, which may exceed @max (only @max are
- * written).
- */
-u32 amdx_device_hive_ids(struct amdx_device *adev, u32 *ids, u32 max)
-{
-	struct amdx_device *other;
-	unsigned long id;
-	bool self = false;
-	u32 n = 0;
-
-	xa_lock(&amdx_devices);
-	xa_for_each(&amdx_devices, id, other) {
-		if (other != adev && (!adev->desc.hive_id ||
-				      other->desc.hive_id != adev->desc.hive_id))
-			continue;
-		self |= other == adev;
-		if (n < max)
-			ids[n] = other->id;
-		n++;
-	}
-	xa_unlock(&amdx_devices);
-	if (!self) {
-		if (n < max)
-			ids[n] = adev->id;
-		n++;
-	}
-	return n;
-}
-
-/**
  * amdx_device_hive_get() - the devices of an XGMI hive, referenced
  * @hive_id: the hive, not 0.
  * @devs: out: up to @max devices in id order, each with a reference the

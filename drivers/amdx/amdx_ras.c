@@ -467,8 +467,9 @@ EXPORT_SYMBOL_GPL(amdx_ras_report);
  * recovery), never for one amdx asked for through
  * &amdx_provider_ops.device_reset, which the core reports itself: the
  * DEVICE_RESET_BEGIN event the core emits around that op, with the same
- * bitmap of the device ids the reset affects (@adev and its hive), on
- * @adev only.  amdx_device_reset_end() follows.
+ * bitmap of the device ids the reset affects (amdx_recovery_reset_ids():
+ * @adev, its hive, the devices below its switch for a secondary bus
+ * reset), on @adev only.  amdx_device_reset_end() follows.
  *
  * Context: process context; not after amdx_device_unregister() has
  * started.
@@ -1006,11 +1007,19 @@ static int amdx_ras_query_reset_scope(struct amdx_device *adev,
 				      struct amdx_query *q)
 {
 	struct amdx_reset_scope scope = { .hive_id = adev->desc.hive_id };
-	u32 n;
+	u32 n = 0, id;
+	u64 ids;
+	int ret;
 
-	n = amdx_device_hive_ids(adev, scope.devices,
-				 ARRAY_SIZE(scope.devices));
-	scope.num_devices = min_t(u32, n, ARRAY_SIZE(scope.devices));
+	/* The recovery model's scope of a device reset, as its plan says. */
+	ret = amdx_recovery_reset_ids(adev, &ids);
+	if (ret)
+		return ret;
+	for (; ids && n < ARRAY_SIZE(scope.devices); ids &= ids - 1) {
+		id = __ffs64(ids);
+		scope.devices[n++] = id;
+	}
+	scope.num_devices = n;
 	return amdx_query_out(adev, q, &scope, sizeof(scope),
 				  AMDX_RESET_SCOPE_SIZE_VER0);
 }

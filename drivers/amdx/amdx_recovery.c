@@ -159,12 +159,15 @@ static u8 amdx_recovery_mem_mask(const struct amdx_query_partitions *l, u32 p)
 	return mask;
 }
 
-static void amdx_recovery_dev_fill(struct amdx_recovery_ctx *c, u32 i)
+/*
+ * The reset domains of @d (its hive, its switch, how its reset reaches
+ * them), its resets and their estimates: all the model needs to know what
+ * a device or hive reset takes.  From the descriptor alone; one partition.
+ */
+static void amdx_recovery_dev_domain(const struct amdx_device *d,
+				     struct amdx_recovery_dev *rd)
 {
-	struct amdx_device *d = c->devs[i];
-	struct amdx_recovery_dev *rd = &c->topo.dev[i];
-	struct amdx_query_partitions *l = &c->layout;
-	u32 n, p, a, cnt;
+	u32 a;
 
 	rd->hive = d->desc.hive_id;
 	rd->pci_switch = d->desc.pci_switch;
@@ -175,6 +178,17 @@ static void amdx_recovery_dev_fill(struct amdx_recovery_ctx *c, u32 i)
 	for (a = 0; a <= AMDX_RECOVER_HIVE; a++)
 		rd->est_ms[a] = d->desc.reset_ms[a] ?:
 				amdx_recovery_default_ms[a];
+	rd->num_partitions = 1;
+}
+
+static void amdx_recovery_dev_fill(struct amdx_recovery_ctx *c, u32 i)
+{
+	struct amdx_device *d = c->devs[i];
+	struct amdx_recovery_dev *rd = &c->topo.dev[i];
+	struct amdx_query_partitions *l = &c->layout;
+	u32 n, p, cnt;
+
+	amdx_recovery_dev_domain(d, rd);
 	n = clamp_t(u32, amdx_partition_fill(d, l, AMDX_MAX_PARTITIONS), 1,
 		    AMDX_MAX_PARTITIONS);
 	if (!l->num_partitions) {
@@ -211,11 +225,14 @@ static void amdx_recovery_ctx_put(struct amdx_recovery_ctx *c)
 }
 
 /*
- * The node's topology, @adev included even before it is published.  The
- * caller holds @adev's RAS lock.  Returns the context or NULL (no memory,
- * logged by the caller).
+ * The node's topology, @adev included even before it is published: with
+ * @full each device's partitions, VFs and the processes holding them (the
+ * caller holds @adev's RAS lock), else only its reset domains
+ * (amdx_recovery_dev_domain(), no lock needed).  Returns the context or
+ * NULL (no memory, logged by the caller).
  */
-static struct amdx_recovery_ctx *amdx_recovery_ctx_get(struct amdx_device *adev)
+static struct amdx_recovery_ctx *__amdx_recovery_ctx_get(struct amdx_device *adev,
+							 bool full)
 {
 	struct amdx_recovery_ctx *c;
 	struct amdx_device *d;
@@ -243,9 +260,17 @@ static struct amdx_recovery_ctx *amdx_recovery_ctx_get(struct amdx_device *adev)
 	for (i = 0; i < n; i++) {
 		if (c->devs[i] == adev)
 			c->self = i;
-		amdx_recovery_dev_fill(c, i);
+		if (full)
+			amdx_recovery_dev_fill(c, i);
+		else
+			amdx_recovery_dev_domain(c->devs[i], &c->topo.dev[i]);
 	}
 	return c;
+}
+
+static struct amdx_recovery_ctx *amdx_recovery_ctx_get(struct amdx_device *adev)
+{
+	return __amdx_recovery_ctx_get(adev, true);
 }
 
 static struct amdx_recovery_slot *
@@ -845,20 +870,60 @@ void amdx_recovery_ran(struct amdx_device *adev, u32 action, u32 partition,
 }
 
 /**
+ * amdx_recovery_reset_ids() - the devices a device reset takes
+ * @adev: the device.
+ * @ids: out: a bitmap of their ids, @adev's included.
+ *
+ * The recovery model's scope of a device reset (amdx_recovery_scope()),
+ * what RECOVERY_PLAN of %AMDX_RECOVER_DEVICE says: the device's hive when
+ * its reset is hive-wide, every device below its PCIe switch when it is a
+ * secondary bus reset, and so on until no device is added.  Reads the
+ * registry and each device's descriptor; the caller need hold no lock.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int amdx_recovery_reset_ids(struct amdx_device *adev, u64 *ids)
+{
+	struct amdx_recovery_fault f = {
+		.kind = AMDX_FAULT_DEVICE_UE,
+		.partition = AMDX_RAS_PARTITION_ALL,
+		.vf = AMDX_VF_NONE,
+	};
+	struct amdx_recovery_scope sc;
+	struct amdx_recovery_ctx *c;
+	u32 i, id;
+
+	*ids = 0;
+	c = __amdx_recovery_ctx_get(adev, false);
+	if (!c)
+		return -ENOMEM;
+	f.device = c->self;
+	if (amdx_recovery_scope(&c->topo, &f, AMDX_RECOVER_DEVICE, &sc))
+		sc.devices = BIT_ULL(c->self);
+	for (i = 0; i < c->topo.num; i++) {
+		id = c->devs[i]->id;
+		if ((sc.devices & BIT_ULL(i)) && id < AMDX_MAX_DEVICES)
+			*ids |= BIT_ULL(id);
+	}
+	amdx_recovery_ctx_put(c);
+	return 0;
+}
+
+/**
  * amdx_recovery_reset_mask() - the device ids a device reset affects
  * @adev: the device.
  *
- * Return: a bitmap of @adev and its hive (amdx_device_hive_ids()).
+ * Return: amdx_recovery_reset_ids()'s bitmap; without memory to compute
+ * it, @adev alone (logged).
  */
 u64 amdx_recovery_reset_mask(struct amdx_device *adev)
 {
-	u32 ids[AMDX_MAX_DEVICES], n, i;
-	u64 mask = 0;
+	u64 ids;
 
-	n = amdx_device_hive_ids(adev, ids, ARRAY_SIZE(ids));
-	for (i = 0; i < min_t(u32, n, ARRAY_SIZE(ids)); i++)
-		mask |= BIT_ULL(ids[i]);
-	return mask;
+	if (!amdx_recovery_reset_ids(adev, &ids))
+		return ids;
+	amdx_warn_ratelimited(adev, "no memory for the scope of a device reset: the record names this device alone\n");
+	return adev->id < AMDX_MAX_DEVICES ? BIT_ULL(adev->id) : 0;
 }
 
 static void amdx_recovery_emit(struct amdx_device *adev, u16 kind, u64 d0,
@@ -1089,6 +1154,25 @@ static int amdx_recovery_check(struct amdx_device *adev,
 	return -EINVAL;
 }
 
+/*
+ * The one rule plan and run share: -EOPNOTSUPP (logged, the same cause
+ * either way) for a reset the device does not declare
+ * (amdx_recovery_can()), and for a run also for node and rma, which are
+ * not amdx's to run.
+ */
+static int amdx_recovery_refuse(const struct amdx_recovery_ctx *c, u32 action,
+				bool run)
+{
+	bool amdx_cannot = run && action >= AMDX_RECOVER_NODE;
+
+	if (!amdx_cannot && amdx_recovery_can(&c->topo, c->self, action))
+		return 0;
+	amdx_info_ratelimited(c->devs[c->self], "recovery: %s is not something this device%s can do\n",
+			      amdx_recovery_action_name(action),
+			      amdx_cannot ? " (or amdx)" : "");
+	return -EOPNOTSUPP;
+}
+
 /* Runs @action on its target.  The caller holds the RAS lock. */
 static int amdx_recovery_exec(struct amdx_file *file, u32 action,
 			      u32 partition, u32 vf)
@@ -1307,6 +1391,7 @@ static int amdx_recovery_do(struct amdx_file *file, struct amdx_recovery *args,
 	struct amdx_recovery_ctx *c = NULL;
 	struct amdx_recovery_scope sc;
 	u32 action, num_listed = args->num_listed;
+	bool named = args->action != AMDX_RECOVER_PENDING;
 	u64 others = 0;
 	int ret, err;
 
@@ -1370,17 +1455,18 @@ static int amdx_recovery_do(struct amdx_file *file, struct amdx_recovery *args,
 	} else {
 		ret = amdx_recovery_holders(c, &sc);
 	}
+	if (ret)
+		goto out_unlock;
+	/*
+	 * The pending action always plans: it is the state health and the
+	 * exporter read, and one the device can carry out (the ladder only
+	 * picks those).
+	 */
+	if (run || named)
+		ret = amdx_recovery_refuse(c, action, run);
 	if (ret || !run)
 		goto out_unlock;
 
-	if (action >= AMDX_RECOVER_NODE ||
-	    !amdx_recovery_can(&c->topo, c->self, action)) {
-		amdx_info_ratelimited(adev, "recovery run: %s is not something this device%s can do\n",
-				      amdx_recovery_action_name(action),
-				      action >= AMDX_RECOVER_NODE ? " (or amdx)" : "");
-		ret = -EOPNOTSUPP;
-		goto out_unlock;
-	}
 	others = sc.devices & ~BIT_ULL(c->self);
 	if (others && !(args->flags & AMDX_RECOVERY_F_OTHERS)) {
 		amdx_info_ratelimited(adev, "recovery run: %s resets %u other devices (ids %#llx): needs AMDX_RECOVERY_F_OTHERS\n",
@@ -1444,8 +1530,9 @@ out_unlocked:
  * Return: 0; -EINVAL for flags, non-zero reserved, an unknown action, a
  * partition or VF the device lacks, both, an action that does not apply
  * to the target (partition on the device, vf on a partition bound to no
- * VF), more than %AMDX_RECOVERY_PROCESSES_MAX entries; -EINTR; -ENOMEM;
- * -EFAULT.
+ * VF), more than %AMDX_RECOVERY_PROCESSES_MAX entries; -EOPNOTSUPP for a
+ * named reset the device does not declare (as run refuses it); -EINTR;
+ * -ENOMEM; -EFAULT.
  */
 int amdx_ioctl_recovery_plan(struct amdx_file *file, void *data)
 {

@@ -32,6 +32,7 @@ int amdx_recovery_fault_subject(struct amdx_device *adev, u32 kind,
 				const struct amdx_subject *who);
 void amdx_recovery_ran(struct amdx_device *adev, u32 action, u32 partition,
 		       int ret);
+int amdx_recovery_reset_ids(struct amdx_device *adev, u64 *ids);
 u64 amdx_recovery_reset_mask(struct amdx_device *adev);
 int amdx_recovery_device_reset(struct amdx_device *adev);
 int amdx_ioctl_recovery_plan(struct amdx_file *file, void *data);

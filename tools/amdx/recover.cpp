@@ -199,13 +199,16 @@ int RecoverCommands::run(const Options& opts, std::ostream& out, std::ostream& e
 
     const auto plan = device.recovery_plan(target, action);
     if (!plan) {
-        fail(err,
-             plan.error() == std::errc::invalid_argument
-                 ? what + ": " + (action ? std::string(to_string(*action)) : "the action") +
-                       " does not apply to this target, or it does not exist (" +
-                       errno_text(plan.error()) + ")"
-                 : device_error(what, plan.error()),
-             plan.error());
+        const auto ec = plan.error();
+        const std::string named = action ? std::string(to_string(*action)) : "the action";
+        std::string msg = device_error(what, ec);
+        if (ec == std::errc::invalid_argument)
+            msg = what + ": " + named + " does not apply to this target, or it does not exist (" +
+                  errno_text(ec) + ")";
+        else if (ec == std::errc::operation_not_supported)
+            msg = what + ": this device does not declare a " + named + " reset (" + errno_text(ec) +
+                  ")";
+        fail(err, msg, ec);
         return kExitError;
     }
     Json doc = plan_to_json(entry.id, target, *plan);

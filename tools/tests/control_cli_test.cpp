@@ -225,6 +225,14 @@ TEST_F(RecoverCli, RecoverErrors) {
                  amdx::cli::kExitNotSupported,
                  "recover run device 0: this device (or amdx) cannot node; it is the operator's "
                  "to do (EOPNOTSUPP: Operation not supported)");
+    // A reset the device does not declare: the plan is refused as the run.
+    kernel.rec_caps[0] = 1U << AMDX_RECOVER_DEVICE;
+    expect_error(run({"recover", "plan", "0", "partition=1", "--action", "partition"}),
+                 amdx::cli::kExitNotSupported,
+                 "recover plan device 0 partition 1: this device does not declare a partition "
+                 "reset (EOPNOTSUPP: Operation not supported)");
+    EXPECT_EQ(run({"recover", "plan", "0", "--action", "device"}).code, amdx::cli::kExitOk);
+    kernel.rec_caps.erase(0);
     expect_error(run({"recover", "plan", "0", "partition=7"}), amdx::cli::kExitError,
                  "recover plan device 0 partition 7: the action does not apply to this target, "
                  "or it does not exist (EINVAL: Invalid argument)");

@@ -229,19 +229,20 @@ int FakeKernel::recovery(std::uint32_t id, amdx_recovery& r, bool run) {
             std::memcpy(user_ptr(r.processes), stops.data(), r.num_listed * sizeof(stops[0]));
         return 0;
     };
-    if (!run)
-        return list();
-
+    // amdx_recovery_refuse(): a reset the device does not declare, named
+    // to a plan or run; node and rma only to a run.
     const auto can = [this, d](std::uint32_t a) {
         const auto it = rec_caps.find(d->id);
         const std::uint32_t caps = it == rec_caps.end() ? ~0U : it->second;
-        if (a == AMDX_RECOVER_PROCESS)
+        if (a == AMDX_RECOVER_PROCESS || a >= AMDX_RECOVER_NODE)
             return true;
-        if (a >= AMDX_RECOVER_NODE)
-            return false;
         return (caps & (1U << a)) != 0 && (a != AMDX_RECOVER_HIVE || d->hive_id != 0);
     };
-    if (!can(action))
+    if ((run || in.action != AMDX_RECOVER_PENDING) && !can(action))
+        return fail(EOPNOTSUPP);
+    if (!run)
+        return list();
+    if (action >= AMDX_RECOVER_NODE)
         return fail(EOPNOTSUPP);
     if ((sc.devices & ~(1ULL << id)) != 0 && (r.flags & AMDX_RECOVERY_F_OTHERS) == 0)
         return fail(EXDEV);

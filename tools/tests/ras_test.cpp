@@ -439,6 +439,12 @@ TEST_F(RasTest, RecoveryRunRefusesOtherDevicesAndUnsupportedActions) {
     EXPECT_EQ(device->recovery_run(dev, amdx::RecoveryAction::device, {}).error().value(), EXDEV);
     EXPECT_EQ(device->recovery_run(dev, amdx::RecoveryAction::pipe, {}).error().value(),
               EOPNOTSUPP);
+    // The plan refuses it as the run does (amdx_recovery_refuse()).
+    EXPECT_EQ(
+        device->recovery_plan({.partition = 0, .vf = std::nullopt}, amdx::RecoveryAction::pipe)
+            .error()
+            .value(),
+        EOPNOTSUPP);
     EXPECT_EQ(device->recovery_run(dev, amdx::RecoveryAction::node, {}).error().value(),
               EOPNOTSUPP);
     // Partition and VF at once, a partition the device lacks.
