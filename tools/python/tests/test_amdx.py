@@ -8,6 +8,10 @@ import amdx
 
 AMDX_EVENT_ERROR = 1
 AMDX_EVENT_PAGE_RETIRED = 3
+AMDX_EVENT_LINK = 18
+AMDX_LINK_STATE_REPLAY = 2
+AMDX_LINK_STATE_DOWN = 3
+AMDX_LINK_CONTAIN_MOVE = 2
 AMDX_PART_STEP_COMPUTE = 4
 AMDX_RECOVER_PARTITION = 4  # uapi/linux/amdx.h
 AMDX_FAULT_ENGINE_UE = 3
@@ -25,7 +29,7 @@ class AmdxModule(unittest.TestCase):
         del self.dev, self.ctl, self.kernel
 
     def test_version_and_devices(self):
-        self.assertEqual(amdx.__version__, "4.0.0")
+        self.assertEqual(amdx.__version__, "5.0.0")
         self.assertEqual([d["device"] for d in self.ctl.devices()], [0, 1])
         info = self.ctl.device_info(1)
         self.assertEqual(info["bdf"], "0000:c2:00.0")
@@ -133,6 +137,16 @@ class AmdxModule(unittest.TestCase):
             "kind": "page_retired", "address": 0x4000, "cause": "ce", "moved_pages": 0})
         with self.assertRaises(ValueError):
             self.dev.events(["nonsense"])
+
+    def test_link_events_are_decoded(self):
+        stream = self.dev.events(["link"])
+        self.kernel.emit(0, AMDX_EVENT_LINK, 1, AMDX_LINK_CONTAIN_MOVE, data1=2,
+                         block=AMDX_LINK_STATE_REPLAY, type=AMDX_LINK_STATE_DOWN, instance=5)
+        ev = stream.next(timeout_ms=1000)[0]
+        self.assertEqual(ev, {
+            "device": 0, "seq": ev["seq"], "timestamp_ns": ev["timestamp_ns"], "kind": "link",
+            "link": 5, "peer": 1, "state": "down", "previous_state": "replay",
+            "contain": "move", "hops": 2})
 
     def test_error_events_name_the_consumer(self):
         stream = self.dev.events(["error"])
