@@ -225,6 +225,41 @@ class RasCommands {
 /// cannot say (a module before uapi 1.1).
 [[nodiscard]] Json recovery_json(const Device& device, const RecoveryTarget& target);
 
+// The change reports, which the Python module returns too (one encoder for
+// both): `recover plan`/`run`, `partition plan`/`set`, `vf reset`.
+
+/// `recover plan`'s object: @p, the pending (or a named) action of
+/// @target on device @device.
+[[nodiscard]] Json recovery_plan_json(std::uint32_t device, const RecoveryTarget& target,
+                                      const RecoveryPlan& p);
+/// A recovery run: its result and the RECOVERY records (its steps) the
+/// kernel raised for it.
+struct RecoveryRun {
+    RecoveryPlan result;
+    std::vector<Event> steps;
+};
+/// Device::recovery_run(), subscribed to the device's RECOVERY records
+/// first so that the run's steps are recorded (none if that fails).
+[[nodiscard]] Result<RecoveryRun> recovery_run_recorded(const Device& device,
+                                                        const RecoveryTarget& target,
+                                                        std::optional<RecoveryAction> action,
+                                                        RecoveryRunFlags flags);
+/// `recover run`'s object: @plan (recovery_plan_json() of the action run)
+/// and @run's outcome, result, the action pending after and the steps.
+[[nodiscard]] Json recovery_run_json(Json plan, const RecoveryRun& run);
+/// `vf reset`'s object: VF @vf of device @device after reset @r.
+[[nodiscard]] Json vf_reset_json(std::uint32_t device, std::uint32_t vf, const VfResetResult& r);
+/// The devices a change of @before to @req resets: the device's reset
+/// scope for a memory-mode change (the whole hive), none otherwise.
+[[nodiscard]] Result<std::vector<std::uint32_t>>
+partition_resets(const Device& device, const Partitions& before, const PartitionRequest& req);
+/// `partition plan`'s (@commit false) and `partition set`'s object:
+/// partition_report_to_json() and, for a plan, the devices the change
+/// resets (@resets, partition_resets()).
+[[nodiscard]] Json partition_change_json(std::uint32_t device, const Partitions& before,
+                                         const PartitionRequest& req, const PartitionReport& report,
+                                         bool commit, const std::vector<std::uint32_t>& resets);
+
 /// `amdx recover plan|run DEV [partition=N | vf=N] [--action A]`.
 class RecoverCommands {
   public:

@@ -120,6 +120,29 @@ Json partition_report_to_json(std::uint32_t device, const Partitions& before,
     return doc;
 }
 
+Json partition_change_json(std::uint32_t device, const Partitions& before,
+                           const PartitionRequest& req, const PartitionReport& report, bool commit,
+                           const std::vector<std::uint32_t>& resets) {
+    Json doc = partition_report_to_json(device, before, req, report, commit);
+    if (!commit) {
+        Json ids = Json::array();
+        for (const auto id : resets)
+            ids.push_back(id);
+        doc["reset_devices"] = std::move(ids);
+    }
+    return doc;
+}
+
+Result<std::vector<std::uint32_t>> partition_resets(const Device& device, const Partitions& before,
+                                                    const PartitionRequest& req) {
+    if (!req.memory || *req.memory == before.memory_mode)
+        return std::vector<std::uint32_t>{};
+    auto scope = device.reset_scope();
+    if (!scope)
+        return Unexpected(scope.context());
+    return std::move(scope->devices);
+}
+
 std::string partition_report_error(std::string_view what, const Partitions& before,
                                    const PartitionRequest& req, const PartitionReport& report,
                                    bool commit) {
@@ -282,16 +305,12 @@ int PartitionCommands::change(const Options& opts, bool commit, std::ostream& ou
         req.memory = *memory;
     req.drain = drain_;
     req.deadline_ms = deadline_ms_;
-    const bool memory_change = req.memory && *req.memory != before->memory_mode;
-    std::vector<std::uint32_t> resets;
-    if (memory_change) {
-        const auto scope = device.reset_scope();
-        if (!scope) {
-            fail(err, device_error(what_on("reset scope of", entry), scope.error()), scope.error());
-            return kExitError;
-        }
-        resets = scope->devices;
+    const auto scope = partition_resets(device, *before, req);
+    if (!scope) {
+        fail(err, device_error(what_on("reset scope of", entry), scope.error()), scope.error());
+        return kExitError;
     }
+    const std::vector<std::uint32_t>& resets = *scope;
     // A memory-mode change resets every device of the hive: ask first.
     const bool hive_wide = resets.size() > 1;
     bool confirmed = yes_;
@@ -312,14 +331,10 @@ int PartitionCommands::change(const Options& opts, bool commit, std::ostream& ou
         fail(err, device_error(what, report.error()), report.error());
         return kExitError;
     }
-    Json doc = partition_report_to_json(entry.id, *before, req, *report, commit && !dry);
-    if (!commit || dry) {
-        Json ids = Json::array();
-        for (const auto id : resets)
-            ids.push_back(id);
-        doc["reset_devices"] = std::move(ids);
-    }
-    render(out, Json{{commit && !dry ? "commit" : "plan", std::move(doc)}}, opts);
+    render(out,
+           Json{{commit && !dry ? "commit" : "plan",
+                 partition_change_json(entry.id, *before, req, *report, commit && !dry, resets)}},
+           opts);
     if (dry) {
         fail(err,
              what + ": the memory-mode change resets devices " + id_list(resets) +

@@ -98,7 +98,9 @@ std::string estimate_source(RecoveryAction a) {
     }
 }
 
-Json plan_to_json(std::uint32_t device, const RecoveryTarget& target, const RecoveryPlan& p) {
+} // namespace
+
+Json recovery_plan_json(std::uint32_t device, const RecoveryTarget& target, const RecoveryPlan& p) {
     Json scope = Json::array(); // one row per device touched: partitions and VFs
     std::vector<std::uint32_t> touched = p.devices;
     for (const auto& [id, bits] : p.partitions)
@@ -149,7 +151,44 @@ Json plan_to_json(std::uint32_t device, const RecoveryTarget& target, const Reco
                 {"processes", std::move(procs)}};
 }
 
-} // namespace
+Result<RecoveryRun> recovery_run_recorded(const Device& device, const RecoveryTarget& target,
+                                          std::optional<RecoveryAction> action,
+                                          RecoveryRunFlags flags) {
+    // Every step the kernel records is a RECOVERY event: subscribe first.
+    const auto events = device.subscribe(event_mask(EventKind::recovery));
+    auto ran = device.recovery_run(target, action, flags);
+    if (!ran)
+        return Unexpected(ran.context());
+    RecoveryRun run{.result = std::move(*ran), .steps = {}};
+    while (events) {
+        const auto n = events->read(run.steps);
+        if (!n || *n == 0)
+            break;
+    }
+    return run;
+}
+
+Json recovery_run_json(Json plan, const RecoveryRun& run) {
+    Json steps = Json::array();
+    for (const auto& ev : run.steps)
+        steps.push_back(Json{
+            {"seq", ev.seq},
+            {"step", step_name(ev.type)},
+            {"partition", ev.partition == kRasPartitionAll ? Json(nullptr) : Json(ev.partition)},
+            {"vf", ev.instance == kVfNone ? Json(nullptr) : Json(ev.instance)},
+            {"action", to_string(static_cast<RecoveryAction>(ev.data[0] & 0xffU))},
+            {"result", ev.type == AMDX_RECOVERY_EV_STOPPED
+                           ? std::to_string(ev.data[1]) + " stopped"
+                           : errno_result(std::min<std::int64_t>(
+                                 static_cast<std::int64_t>(ev.data[1]), 0))}});
+    const RecoveryPlan& ran = run.result;
+    plan["outcome"] = to_string(ran.outcome);
+    plan["result"] = ran.error ? errno_result(-ran.error.value()) : "ok";
+    plan["pending_after"] =
+        to_string(ran.state == RecoveryState::none ? RecoveryAction::none : ran.action);
+    plan["steps"] = std::move(steps);
+    return plan;
+}
 
 Json recovery_json(const Device& device, const RecoveryTarget& target) {
     const auto plan = device.recovery_plan(target);
@@ -208,7 +247,7 @@ int RecoverCommands::run(const Options& opts, std::ostream& out, std::ostream& e
              plan.error());
         return kExitError;
     }
-    Json doc = plan_to_json(entry.id, target, *plan);
+    Json doc = recovery_plan_json(entry.id, target, *plan);
     if (!run) {
         render(out, Json{{"plan", std::move(doc)}}, opts);
         return kExitOk;
@@ -247,9 +286,8 @@ int RecoverCommands::run(const Options& opts, std::ostream& out, std::ostream& e
         return kExitUsage;
     }
 
-    // Every step the kernel records is a RECOVERY event: subscribe first.
-    const auto events = device.subscribe(event_mask(EventKind::recovery));
-    const auto ran = device.recovery_run(target, action, {.stop = stop_, .others = confirmed});
+    const auto ran =
+        recovery_run_recorded(device, target, action, {.stop = stop_, .others = confirmed});
     if (!ran) {
         const auto ec = ran.error();
         std::string msg = device_error(what, ec);
@@ -267,46 +305,20 @@ int RecoverCommands::run(const Options& opts, std::ostream& out, std::ostream& e
         fail(err, msg, ec);
         return kExitError;
     }
-    Json steps = Json::array();
-    if (events) {
-        std::vector<Event> got;
-        while (true) {
-            const auto n = events->read(got);
-            if (!n || *n == 0)
-                break;
-        }
-        for (const auto& ev : got)
-            steps.push_back(
-                Json{{"seq", ev.seq},
-                     {"step", step_name(ev.type)},
-                     {"partition",
-                      ev.partition == kRasPartitionAll ? Json(nullptr) : Json(ev.partition)},
-                     {"vf", ev.instance == kVfNone ? Json(nullptr) : Json(ev.instance)},
-                     {"action", to_string(static_cast<RecoveryAction>(ev.data[0] & 0xffU))},
-                     {"result", ev.type == AMDX_RECOVERY_EV_STOPPED
-                                    ? std::to_string(ev.data[1]) + " stopped"
-                                    : errno_result(std::min<std::int64_t>(
-                                          static_cast<std::int64_t>(ev.data[1]), 0))}});
-    }
-    doc["outcome"] = to_string(ran->outcome);
-    doc["result"] = ran->error ? errno_result(-ran->error.value()) : "ok";
-    doc["pending_after"] =
-        to_string(ran->state == RecoveryState::none ? RecoveryAction::none : ran->action);
-    doc["steps"] = std::move(steps);
-    render(out, Json{{"run", std::move(doc)}}, opts);
-    switch (ran->outcome) {
+    render(out, Json{{"run", recovery_run_json(std::move(doc), *ran)}}, opts);
+    switch (ran->result.outcome) {
     case RecoveryOutcome::cleared:
         return kExitOk;
     case RecoveryOutcome::escalated:
         fail(err,
-             what + ": the self-test failed (" + errno_text(ran->error) + "); escalated to " +
-                 std::string(to_string(ran->action)) + ", now pending",
+             what + ": the self-test failed (" + errno_text(ran->result.error) +
+                 "); escalated to " + std::string(to_string(ran->result.action)) + ", now pending",
              kExitError);
         return kExitError;
     default:
         fail(err,
              what + ": " + std::string(to_string(plan->action)) + " failed midway (" +
-                 errno_text(ran->error) + "); state failed",
+                 errno_text(ran->result.error) + "); state failed",
              kExitError);
         return kExitError;
     }

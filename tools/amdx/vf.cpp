@@ -345,16 +345,18 @@ int VfCommands::reset(const Options& opts, std::ostream& out, std::ostream& err)
              r.error());
         return kExitError;
     }
-    render(out,
-           Json{{"vf_reset", Json{{"device", entry.id},
-                                  {"vf", vf_},
-                                  {"result", to_string(r->result)},
-                                  {"state", to_string(r->state)},
-                                  {"duration_ns", r->duration_ns},
-                                  {"resets_in_window", r->resets_in_window},
-                                  {"vram_cleared", r->vram_cleared}}}},
-           opts);
+    render(out, Json{{"vf_reset", vf_reset_json(entry.id, vf_, *r)}}, opts);
     return kExitOk;
+}
+
+Json vf_reset_json(std::uint32_t device, std::uint32_t vf, const VfResetResult& r) {
+    return Json{{"device", device},
+                {"vf", vf},
+                {"result", to_string(r.result)},
+                {"state", to_string(r.state)},
+                {"duration_ns", r.duration_ns},
+                {"resets_in_window", r.resets_in_window},
+                {"vram_cleared", r.vram_cleared}};
 }
 
 } // namespace amdx::cli

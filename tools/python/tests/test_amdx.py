@@ -55,7 +55,7 @@ class AmdxModule(unittest.TestCase):
     def test_plan_commit_and_rollback(self):
         plan = self.dev.plan(compute="DPX")
         self.assertTrue(plan["allowed"])
-        self.assertEqual(len(plan["topology"]), 2)
+        self.assertEqual(len(plan["partitions"]), 2)
         self.kernel.fail_step(AMDX_PART_STEP_COMPUTE, errno.EIO)
         with self.assertRaises(amdx.Error) as cm:
             self.dev.commit(compute="DPX")
@@ -90,8 +90,9 @@ class AmdxModule(unittest.TestCase):
         seq = self.kernel.recovery_fault(0, 1, AMDX_RECOVER_PARTITION, AMDX_FAULT_ENGINE_UE)
         plan = self.dev.recovery_plan(partition=1)
         self.assertEqual((plan["action"], plan["state"], plan["seq"]), ("partition", "pending", seq))
-        self.assertEqual(plan["devices"], [])  # none reset whole
-        self.assertEqual(plan["partitions"], {0: 0b10})
+        self.assertEqual(plan["reset_devices"], [])  # none reset whole
+        self.assertEqual(plan["scope"], [
+            {"device": 0, "reset": "partitions", "partitions": [1], "vfs": []}])
         self.assertEqual(self.dev.recovery_plan(partition=0)["action"], "none")
         run = self.dev.recovery_run(partition=1)
         self.assertEqual(run["outcome"], "cleared")
@@ -190,6 +191,58 @@ class AmdxModule(unittest.TestCase):
         del links["schema_version"]  # the document's, not the view's
         self.assertEqual(self.dev.links(), links)
         self.assertEqual(self.dev.badpages(), cli("ras", "badpages", "0")["devices"][0]["pages"])
+
+    def test_change_reports_are_the_clis_json(self):
+        """plan, commit, vf_reset, recovery_plan and recovery_run return
+        `amdx -j`'s object of the same operation (one encoder for both)."""
+        def cli(*args):
+            code, out = amdx._fake.cli(["amdx", "-d", "/dev/null", "-j", *args])
+            self.assertEqual(code, 0, out)
+            return json.loads(out)
+
+        def without_seq(doc):
+            """doc without its records' sequence numbers (a second run's differ)."""
+            if isinstance(doc, dict):
+                return {k: without_seq(v) for k, v in doc.items() if k != "seq"}
+            if isinstance(doc, list):
+                return [without_seq(v) for v in doc]
+            return doc
+
+        self.assertEqual(self.dev.plan(compute="DPX", memory="NPS2"),
+                         cli("partition", "plan", "0", "--compute", "dpx", "--memory", "nps2")["plan"])
+        done = cli("partition", "set", "0", "--compute", "dpx")["commit"]
+        self.assertEqual(self.dev.commit(compute="SPX")["outcome"], "committed")
+        self.assertEqual(self.dev.commit(compute="DPX"), done)
+        # A refused commit's report is the object `amdx -j partition set` prints.
+        self.kernel.fail_step(AMDX_PART_STEP_COMPUTE, errno.EIO)
+        code, _ = amdx._fake.cli(["amdx", "-d", "/dev/null", "-j", "partition", "set", "0",
+                                  "--compute", "spx"])
+        self.assertNotEqual(code, 0)
+        with self.assertRaises(amdx.Error) as cm:
+            self.dev.commit(compute="SPX")
+        self.kernel.fail_step(0, 0)
+        self.assertEqual(cm.exception.report["outcome"], "rolled_back")
+        self.assertEqual(set(cm.exception.report), set(done))
+
+        self.dev.vf_enable(1)
+        by_cli = cli("vf", "reset", "0", "0")["vf_reset"]
+        by_py = self.dev.vf_reset(0)
+        self.assertEqual(by_py, {**by_cli, "resets_in_window": by_cli["resets_in_window"] + 1})
+        self.dev.vf_disable()
+
+        self.assertEqual(self.dev.recovery_plan(), cli("recover", "plan", "0")["plan"])
+        self.kernel.recovery_fault(0, 1, AMDX_RECOVER_PARTITION, AMDX_FAULT_ENGINE_UE)
+        self.assertEqual(self.dev.recovery_plan(partition=1),
+                         cli("recover", "plan", "0", "partition=1")["plan"])
+        self.assertEqual(self.dev.recovery_plan(partition=1, action="device"),
+                         cli("recover", "plan", "0", "partition=1", "--action", "device")["plan"])
+        by_cli = cli("recover", "run", "0", "partition=1", "--yes")["run"]
+        self.assertEqual(by_cli["outcome"], "cleared")
+        self.assertTrue(by_cli["steps"])
+        self.kernel.recovery_fault(0, 1, AMDX_RECOVER_PARTITION, AMDX_FAULT_ENGINE_UE)
+        by_py = self.dev.recovery_run(partition=1, others=True)
+        self.assertNotEqual(by_py["seq"], by_cli["seq"])
+        self.assertEqual(without_seq(by_py), without_seq(by_cli))
 
     def test_identity_of_a_simulated_device(self):
         ident = self.dev.identity()
