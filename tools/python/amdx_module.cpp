@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 //
 // `import amdx`: Python bindings of libamdx (pybind11).  The views' objects
-// are the CLI's JSON, made by the CLI's own encoders (amdx_cli:
+// are the CLI's JSON, made by the CLI's own encoders (amdx_json:
 // dev_show_json(), partition_show_json(), ...; Documentation/admin-guide/
 // cli.rst) and handed over as dicts and lists (to_py()): one encoder for
 // both, the change reports (plan, commit, vf_reset, recovery_plan,
@@ -23,7 +23,7 @@
 #include <amdx/amdx.hpp>
 #include <amdx/identity.hpp>
 
-#include "commands.hpp"
+#include "json.hpp"
 
 namespace py = pybind11;
 
