@@ -45,47 +45,6 @@ bool is_gone(std::error_code ec) {
     return ec == std::errc::no_such_device || ec == std::errc::no_such_file_or_directory;
 }
 
-/// "identity" of `dev show`: DRM and KFD nodes (libamdx identify()).
-Json identity_to_json(const std::string& bdf) {
-    const auto id = identify(bdf);
-    if (!id)
-        return Json{{"drm_card", nullptr},
-                    {"drm_render", nullptr},
-                    {"kfd_nodes", Json::array()},
-                    {"note", id.context().message()}};
-    Json kfd = Json::array();
-    for (const auto& n : id->kfd_nodes)
-        kfd.push_back(Json{{"node", n.node}, {"gpu_id", n.gpu_id}, {"partition", n.partition}});
-    return Json{{"drm_card", id->drm_card ? Json(*id->drm_card) : Json(nullptr)},
-                {"drm_render", id->drm_render ? Json(*id->drm_render) : Json(nullptr)},
-                {"kfd_nodes", std::move(kfd)},
-                {"note", id->note}};
-}
-
-} // namespace
-
-Json dev_show_json(const DeviceInfo& info, const Device* device, Json gpus) {
-    Json one = info_to_json(info);
-    one["identity"] = identity_to_json(info.bdf);
-    one["recovery"] = device != nullptr ? recovery_json(*device, {}) : Json(nullptr);
-    // Versions where the provider knows them (uapi minor 4), else null.
-    const auto fw = device != nullptr ? device->firmware()
-                                      : Result<FirmwareInfo>(Unexpected(std::errc::no_such_device));
-    one["driver"] = fw ? driver_to_json(*fw) : Json(nullptr);
-    one["firmware"] = fw ? firmware_to_json(*fw) : Json(nullptr);
-    one["gpus"] = std::move(gpus);
-    return one;
-}
-
-Json firmware_show_json(const DeviceEntry& e, const FirmwareInfo& fw) {
-    return Json{{"device", e.id},
-                {"bdf", e.bdf},
-                {"driver", driver_to_json(fw)},
-                {"firmware", firmware_to_json(fw)}};
-}
-
-namespace {
-
 int dev_list(const Options& opts, std::ostream& out, std::ostream& err) {
     const auto control = open_control(opts, err);
     if (!control)
@@ -101,21 +60,6 @@ int dev_list(const Options& opts, std::ostream& out, std::ostream& err) {
     render(out, Json{{"devices", std::move(devices)}}, opts);
     return kExitOk;
 }
-
-} // namespace
-
-Json gpus_to_json(const std::vector<GpuSlot>& gpus, std::uint32_t id) {
-    Json out = Json::array();
-    for (const auto& g : gpus)
-        if (g.device == id)
-            out.push_back(
-                Json{{"index", g.index},
-                     {"partition", g.partition},
-                     {"uuid", g.unique_id ? Json(rocr_uuid(*g.unique_id)) : Json(nullptr)}});
-    return out;
-}
-
-namespace {
 
 int dev_show(const Options& opts, const std::string& dev, std::ostream& out, std::ostream& err) {
     int code = kExitOk;

@@ -18,17 +18,13 @@
 #include <system_error>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include <amdx/device.hpp>
 #include <amdx/monitor.hpp>
 
 #include "errors.hpp"
+#include "json.hpp"
 
 namespace amdx::cli {
-
-/// Member order is part of the output, so objects keep insertion order.
-using Json = nlohmann::ordered_json;
 
 /// csv: the table views as RFC 4180 CSV (render(), cli.rst "CSV output").
 enum class Format { text, json, json_pretty, csv };
@@ -81,38 +77,11 @@ struct Selector {
 /// "serial:SN1000", "gpu:3", "GPU-4a7c1e0f23b5d698".
 [[nodiscard]] std::string item_name(const Selector::Item& item);
 
-/// One GPU as ROCr (ROCR_VISIBLE_DEVICES) and amd-smi count them: a compute
-/// partition.  With a KFD topology, the GPU nodes in node order (ROCr's
-/// enumeration; a device without KFD nodes has no index); without one (a
-/// simulated node), the devices in `dev list` order and each one's
-/// partitions in order, as `partition export --format slurm` lists them.
-struct GpuSlot {
-    std::uint32_t index = 0;
-    std::uint32_t device = 0;
-    std::uint32_t partition = 0;
-    std::optional<std::uint64_t> unique_id; ///< KFD's, the ROCr UUID's hex digits
-};
-/// The node's GPUs; the topology under @sysfs/class/kfd/kfd/topology/nodes.
-/// Fails with the first failed request (what it was in @what).
-[[nodiscard]] Result<std::vector<GpuSlot>> gpu_table(const Control& control,
-                                                     const std::vector<DeviceEntry>& entries,
-                                                     const std::string& sysfs, std::string& what);
-/// "GPU-" and the 16 hex digits of @unique_id, as ROCr names the GPU.
-[[nodiscard]] std::string rocr_uuid(std::uint64_t unique_id);
 /// Fills the devices of @sel's gpu and uuid items from @gpus.
 void resolve_gpus(Selector& sel, const std::vector<GpuSlot>& gpus);
 /// The message for a DEV that does not parse.
 [[nodiscard]] std::string selector_error(std::string_view text, bool allow_many);
 
-/// One "devices" element of `dev list`.
-[[nodiscard]] Json entry_to_json(const DeviceEntry& entry);
-/// One "devices" element of `dev show`.
-[[nodiscard]] Json info_to_json(const DeviceInfo& info);
-/// "driver" of `dev show` and `dev firmware`: amdx's and the provider's
-/// versions.
-[[nodiscard]] Json driver_to_json(const FirmwareInfo& fw);
-/// "firmware" of `dev show` and `dev firmware`: one row per firmware.
-[[nodiscard]] Json firmware_to_json(const FirmwareInfo& fw);
 /// -o named a column the output does not have (a usage error).
 class ColumnError : public std::runtime_error {
   public:
@@ -171,59 +140,21 @@ int hmm_show(const Options& opts, const std::string& dev, std::ostream& out, std
 int hmm_demo(const Options& opts, const std::vector<std::string>& args, std::ostream& out,
              std::ostream& err);
 
-// ---- partitions and VFs (partition.cpp)
+// ---- partitions, VFs, RAS and events (their JSON: json.hpp)
 
-/// Bit indexes of @mask, ascending ([0, 2] for 0b101).
-[[nodiscard]] Json bit_list(std::uint64_t mask);
-/// One compute partition: one flat object (one text line).
-[[nodiscard]] Json partition_to_json(const PartitionInfo& p);
-/// `partition show`: a device's modes, generation and partitions.
-[[nodiscard]] Json partitions_to_json(const DeviceEntry& dev, const Partitions& parts);
-/// `partition plan` (@commit false) and `partition set`: the report.
-[[nodiscard]] Json partition_report_to_json(std::uint32_t device, const Partitions& before,
-                                            const PartitionRequest& req,
-                                            const PartitionReport& report, bool commit);
 /// The error line of a refused or failed plan/commit ("" if it succeeded
 /// and, for a plan, is allowed).
 [[nodiscard]] std::string partition_report_error(std::string_view what, const Partitions& before,
                                                  const PartitionRequest& req,
                                                  const PartitionReport& report, bool commit);
-/// The PCI address of VF @vf of the PF at @pf, from
-/// @sysfs/bus/pci/devices/@pf/virtfn@vf; nullopt where there is none (a
-/// simulated device).
-[[nodiscard]] std::optional<std::string> vf_pci_address(const std::string& sysfs,
-                                                        const std::string& pf, std::uint32_t vf);
-/// One VF: one flat object; @bdf its PCI address (null if unknown).
-[[nodiscard]] Json vf_to_json(const VfInfo& vf, const std::optional<std::string>& bdf = {});
-/// `vf show`: a device's VFs, their PCI addresses looked up below @sysfs.
-[[nodiscard]] Json vfs_to_json(const DeviceEntry& dev, const Vfs& vfs,
-                               const std::string& sysfs = "/sys");
 /// Parses a `vf enable --config` document: {"vfs": [...]} or [...], each
 /// element {"partitions": [N..], "vram_quota": BYTES or "vram_mib": MIB,
 /// "time_slice_us": N, "priority": "low|normal|high", "evict": BOOL}.
 /// Fails with a message naming the element and key.
 [[nodiscard]] std::optional<std::vector<VfConfig>> parse_vf_configs(const Json& doc,
                                                                     std::string& why);
-
-// ---- RAS (ras.cpp)
-
-/// `ras show`: counters per block ("n/a": null for unsupported types), RMA
-/// flag, retired and pending pages, reset scope.
-[[nodiscard]] Json ras_to_json(const DeviceEntry& dev, const RasStatus& status,
-                               const ResetScope& scope);
 /// `ras policy show`.
 [[nodiscard]] Json ras_policy_to_json(const DeviceEntry& dev, const RasPolicy& policy);
-/// One retired page.
-[[nodiscard]] Json badpage_to_json(const BadPage& page);
-
-// ---- events (monitor.cpp)
-
-/// One event as one flat object: device, seq, timestamp_ns, kind and the
-/// kind's fields by name.
-[[nodiscard]] Json event_to_json(const Event& ev);
-[[nodiscard]] Json event_to_json(const TypedEvent& ev);
-/// "ok" for 0, else the errno's name ("EIO") of a 0-or-negative-errno value.
-[[nodiscard]] std::string errno_result(std::int64_t value);
 /// A comma-separated list of event kind names ("all" for every kind) as a
 /// subscription mask; nullopt names the first unknown kind in @bad.
 [[nodiscard]] std::optional<std::uint64_t> parse_event_kinds(std::string_view list,

@@ -220,11 +220,6 @@ class RasCommands {
     std::string import_;
 };
 
-/// The `recovery` column of dev/partition/vf show: the name of @target's
-/// pending action ("none" when nothing is pending), null when the kernel
-/// cannot say (a module before uapi 1.1).
-[[nodiscard]] Json recovery_json(const Device& device, const RecoveryTarget& target);
-
 /// `amdx recover plan|run DEV [partition=N | vf=N] [--action A]`.
 class RecoverCommands {
   public:
@@ -242,31 +237,6 @@ class RecoverCommands {
     bool stop_ = false;
     bool yes_ = false;
 };
-
-/// One row of `amdx link show`: link @l of hive @hive_id.
-[[nodiscard]] Json link_to_json(std::uint64_t hive_id, const LinkInfo& l);
-/// `amdx link show`'s document: the links of @found (hive, link) with an
-/// end on a device of @selected, each once; with @matrix (--matrix) one
-/// N x N table per hive instead.
-[[nodiscard]] Json link_show_json(const std::vector<std::pair<std::uint64_t, LinkInfo>>& found,
-                                  const std::set<std::uint32_t>& selected, bool matrix = false);
-
-// The views' objects of one device, which the Python module returns too
-// (one encoder for both): `dev show`, `partition show`, `vf show` (@sysfs:
-// where the VFs' PCI addresses are), `ras show` (JSON).  A failed query is
-// the library's error.
-// @gpus: gpus_to_json() of the node's gpu_table() (null where the caller
-// has no node to count them on).
-[[nodiscard]] Json dev_show_json(const DeviceInfo& info, const Device* device, Json gpus);
-/// "gpus" of `dev show`: @id's GPUs as ROCR_VISIBLE_DEVICES and amd-smi
-/// count them, the `gpu:INDEX` and `GPU-UUID` a DEV may name.
-[[nodiscard]] Json gpus_to_json(const std::vector<GpuSlot>& gpus, std::uint32_t id);
-/// `dev firmware`'s object of a device whose provider reported @fw.
-[[nodiscard]] Json firmware_show_json(const DeviceEntry& e, const FirmwareInfo& fw);
-[[nodiscard]] Result<Json> partition_show_json(const Device& d, const DeviceEntry& e);
-[[nodiscard]] Result<Json> vf_show_json(const Device& d, const DeviceEntry& e,
-                                        const std::string& sysfs);
-[[nodiscard]] Result<Json> ras_show_json(const Device& device, const DeviceEntry& e);
 
 /// `amdx link show [DEV]`.
 class LinkCommands {

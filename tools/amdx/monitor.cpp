@@ -39,11 +39,6 @@ bool follows_all(const std::vector<std::string>& devs) {
 
 } // namespace
 
-std::string errno_result(std::int64_t value) {
-    const int e = static_cast<int>(value < 0 ? -value : value);
-    return errno_name(std::error_code(e, std::system_category()));
-}
-
 std::optional<std::uint64_t> parse_event_kinds(std::string_view list, std::string& bad) {
     std::uint64_t mask = 0;
     while (!list.empty()) {
@@ -66,17 +61,6 @@ std::optional<std::uint64_t> parse_event_kinds(std::string_view list, std::strin
         return std::nullopt;
     }
     return mask;
-}
-
-Json event_to_json(const Event& ev) {
-    return event_to_json(decode(ev));
-}
-
-Json event_to_json(const TypedEvent& ev) {
-    Json j = Json::object();
-    for (auto& f : event_fields(ev))
-        std::visit([&j, &f](auto& v) { j[std::string(f.name)] = std::move(v); }, f.value);
-    return j;
 }
 
 namespace {

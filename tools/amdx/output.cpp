@@ -36,14 +36,6 @@ namespace amdx::cli {
 
 namespace {
 
-template <class Enum>
-Json names(const std::vector<Enum>& modes) {
-    Json out = Json::array();
-    for (const Enum mode : modes)
-        out.push_back(to_string(mode));
-    return out;
-}
-
 // ---- values
 
 enum class Unit { plain, size, hex, duration, monotonic, unix_time, realtime, counter };
@@ -592,52 +584,6 @@ std::string unknown_columns(const Json& doc, const std::vector<std::string>& col
         if (names.count(c) == 0)
             bad += (bad.empty() ? std::string() : std::string(",")) + c;
     return bad;
-}
-
-Json entry_to_json(const DeviceEntry& entry) {
-    return Json{{"device", entry.id}, {"bdf", entry.bdf}, {"model", to_string(entry.model)}};
-}
-
-Json info_to_json(const DeviceInfo& info) {
-    Json partitions = Json::array();
-    for (const auto& p : info.memory_partitions)
-        partitions.push_back(
-            Json{{"index", p.index}, {"base", p.base}, {"size", p.size}, {"free", p.free}});
-    return Json{
-        {"device", info.id},
-        {"bdf", info.bdf},
-        {"model", to_string(info.model)},
-        {"product", info.product},
-        {"serial", info.serial},
-        {"hive_id", std::to_string(info.hive_id)}, // beyond 2^53: a string
-        {"num_xcc", info.num_xcc},
-        {"num_sdma", info.num_sdma},
-        {"num_vcn", info.num_vcn},
-        {"compute_mode", to_string(info.compute_mode)},
-        {"memory_mode", to_string(info.memory_mode)},
-        {"supported_compute_modes", names(info.supported_compute_modes)},
-        {"supported_memory_modes", names(info.supported_memory_modes)},
-        {"vram", Json{{"size", info.vram_size}, {"free", info.vram_free}}},
-        {"memory_partitions", std::move(partitions)},
-        {"vfs", Json{{"enabled", info.num_vfs}, {"max", info.max_vfs}}},
-        {"hmm", info.hmm},
-    };
-}
-
-Json driver_to_json(const FirmwareInfo& fw) {
-    return Json{{"amdx", fw.driver_version},
-                {"provider", fw.provider},
-                {"provider_version", fw.provider_version}};
-}
-
-Json firmware_to_json(const FirmwareInfo& fw) {
-    Json rows = Json::array();
-    for (const auto& f : fw.firmware)
-        rows.push_back(Json{{"name", to_string(f.id)},
-                            {"instance", f.instance},
-                            {"fw_version", f.version},
-                            {"feature", f.feature}});
-    return rows;
 }
 
 Json hmm_caps_to_json(const Caps& caps) {

@@ -21,17 +21,6 @@ std::string modes_text(ComputeMode c, MemoryMode m) {
     return std::string(to_string(c)) + "/" + std::string(to_string(m));
 }
 
-Json holder_to_json(const PartitionHolder& h) {
-    return Json{
-        {"pid", h.pid}, {"comm", h.comm}, {"mem_partition", h.mem_partition}, {"pages", h.pages}};
-}
-
-Json step_to_json(const PartitionStepResult& s) {
-    return Json{{"step", to_string(s.step)},
-                {"result", errno_result(s.error)},
-                {"duration_ns", s.duration_ns}};
-}
-
 std::optional<ComputeMode> parse_compute_arg(const std::string& s, std::ostream& err) {
     if (s.empty())
         return ComputeMode::unknown;
@@ -51,74 +40,6 @@ std::optional<MemoryMode> parse_memory_arg(const std::string& s, std::ostream& e
 }
 
 } // namespace
-
-Json bit_list(std::uint64_t mask) {
-    Json out = Json::array();
-    for (unsigned bit = 0; bit < 64; ++bit)
-        if ((mask & (std::uint64_t{1} << bit)) != 0)
-            out.push_back(bit);
-    return out;
-}
-
-Json partition_to_json(const PartitionInfo& p) {
-    return Json{{"id", p.id},
-                {"state", to_string(p.state)},
-                {"xccs", bit_list(p.xcc_mask)},
-                {"sdma", bit_list(p.sdma_mask)},
-                {"vcn", bit_list(p.vcn_mask)},
-                {"mem_partition", p.mem_partition},
-                {"vram_base", p.vram_base},
-                {"vram_size", p.vram_size},
-                {"vf", p.vf == kVfNone ? Json(nullptr) : Json(p.vf)},
-                {"resets", p.resets}};
-}
-
-Json partitions_to_json(const DeviceEntry& dev, const Partitions& parts) {
-    Json list = Json::array();
-    for (const auto& p : parts.partitions)
-        list.push_back(partition_to_json(p));
-    return Json{{"device", dev.id},
-                {"bdf", dev.bdf},
-                {"compute_mode", to_string(parts.compute_mode)},
-                {"memory_mode", to_string(parts.memory_mode)},
-                {"generation", parts.generation},
-                {"partitions", std::move(list)}};
-}
-
-Json partition_report_to_json(std::uint32_t device, const Partitions& before,
-                              const PartitionRequest& req, const PartitionReport& report,
-                              bool commit) {
-    Json doc{{"device", device},
-             {"from", Json{{"compute_mode", to_string(before.compute_mode)},
-                           {"memory_mode", to_string(before.memory_mode)}}},
-             {"to", Json{{"compute_mode", to_string(req.compute.value_or(before.compute_mode))},
-                         {"memory_mode", to_string(req.memory.value_or(before.memory_mode))}}},
-             {"result", report.error ? errno_result(-report.error.value()) : "ok"},
-             {"reason", to_string(report.reason)},
-             {"reason_text", reason_text(report.reason)}};
-    if (commit) {
-        Json steps = Json::array();
-        for (const auto& s : report.steps)
-            steps.push_back(step_to_json(s));
-        doc["outcome"] = to_string(report.outcome);
-        doc["failed_step"] = to_string(report.failed_step);
-        doc["total_ns"] = report.total_ns;
-        doc["steps"] = std::move(steps);
-    } else {
-        doc["allowed"] = report.allowed;
-    }
-    Json parts = Json::array();
-    for (const auto& p : report.topology)
-        parts.push_back(partition_to_json(p));
-    Json holders = Json::array();
-    for (const auto& h : report.holders)
-        holders.push_back(holder_to_json(h));
-    doc["num_partitions"] = report.num_partitions;
-    doc["partitions"] = std::move(parts);
-    doc["num_holders"] = report.num_holders;
-    doc["holders"] = std::move(holders);
-    return doc;
-}
 
 std::string partition_report_error(std::string_view what, const Partitions& before,
                                    const PartitionRequest& req, const PartitionReport& report,
@@ -226,17 +147,6 @@ int PartitionCommands::run(const Options& opts, std::ostream& out, std::ostream&
     return show(opts, out, err);
 }
 
-Result<Json> partition_show_json(const Device& d, const DeviceEntry& e) {
-    const auto p = d.partitions();
-    if (!p)
-        return Unexpected(p.context());
-    Json doc = partitions_to_json(e, *p);
-    for (auto& part : doc["partitions"])
-        part["recovery"] =
-            recovery_json(d, {.partition = part["id"].get<std::uint32_t>(), .vf = std::nullopt});
-    return doc;
-}
-
 int PartitionCommands::show(const Options& opts, std::ostream& out, std::ostream& err) const {
     return show_devices(
         opts, dev_, out, err,
@@ -282,16 +192,12 @@ int PartitionCommands::change(const Options& opts, bool commit, std::ostream& ou
         req.memory = *memory;
     req.drain = drain_;
     req.deadline_ms = deadline_ms_;
-    const bool memory_change = req.memory && *req.memory != before->memory_mode;
-    std::vector<std::uint32_t> resets;
-    if (memory_change) {
-        const auto scope = device.reset_scope();
-        if (!scope) {
-            fail(err, device_error(what_on("reset scope of", entry), scope.error()), scope.error());
-            return kExitError;
-        }
-        resets = scope->devices;
+    const auto scope = partition_resets(device, *before, req);
+    if (!scope) {
+        fail(err, device_error(what_on("reset scope of", entry), scope.error()), scope.error());
+        return kExitError;
     }
+    const std::vector<std::uint32_t>& resets = *scope;
     // A memory-mode change resets every device of the hive: ask first.
     const bool hive_wide = resets.size() > 1;
     bool confirmed = yes_;
@@ -312,14 +218,10 @@ int PartitionCommands::change(const Options& opts, bool commit, std::ostream& ou
         fail(err, device_error(what, report.error()), report.error());
         return kExitError;
     }
-    Json doc = partition_report_to_json(entry.id, *before, req, *report, commit && !dry);
-    if (!commit || dry) {
-        Json ids = Json::array();
-        for (const auto id : resets)
-            ids.push_back(id);
-        doc["reset_devices"] = std::move(ids);
-    }
-    render(out, Json{{commit && !dry ? "commit" : "plan", std::move(doc)}}, opts);
+    render(out,
+           Json{{commit && !dry ? "commit" : "plan",
+                 partition_change_json(entry.id, *before, req, *report, commit && !dry, resets)}},
+           opts);
     if (dry) {
         fail(err,
              what + ": the memory-mode change resets devices " + id_list(resets) +

@@ -15,24 +15,6 @@ namespace amdx::cli {
 
 namespace {
 
-/// The counters of one row by type name; null where unsupported ("n/a").
-Json counts_to_json(const RasCounters& c) {
-    Json out = Json::object();
-    for (std::uint32_t t = 0; t < AMDX_RAS_TYPE_COUNT; ++t) {
-        const auto& v = c.count[t];
-        out[std::string(to_string(static_cast<RasType>(t)))] = v ? Json(*v) : Json(nullptr);
-    }
-    return out;
-}
-
-Json type_names(std::uint32_t mask) {
-    Json out = Json::array();
-    for (std::uint32_t t = 0; t < AMDX_RAS_TYPE_COUNT; ++t)
-        if ((mask & (1U << t)) != 0)
-            out.push_back(to_string(static_cast<RasType>(t)));
-    return out;
-}
-
 /// A number in decimal or 0x hex.
 std::optional<std::uint64_t> parse_u64(std::string_view s) {
     int base = 10;
@@ -125,40 +107,6 @@ Json ras_text_view(const Json& device, bool detail) {
 
 } // namespace
 
-Json ras_to_json(const DeviceEntry& dev, const RasStatus& status, const ResetScope& scope) {
-    Json blocks = Json::array();
-    for (const auto& row : status.counters) {
-        if (row.partition == kRasPartitionAll) {
-            blocks.push_back(Json{{"block", to_string(row.block)},
-                                  {"instances", row.instances},
-                                  {"supported", type_names(row.supported)},
-                                  {"total", counts_to_json(row)},
-                                  {"partitions", Json::array()}});
-            continue;
-        }
-        Json part{{"partition", row.partition}};
-        part.update(counts_to_json(row));
-        if (blocks.empty() || blocks.back()["block"] != to_string(row.block)) // no total row
-            blocks.push_back(Json{{"block", to_string(row.block)},
-                                  {"instances", row.instances},
-                                  {"supported", type_names(row.supported)},
-                                  {"total", nullptr},
-                                  {"partitions", Json::array()}});
-        blocks.back()["partitions"].push_back(std::move(part));
-    }
-    Json reset = Json::array();
-    for (const auto id : scope.devices)
-        reset.push_back(id);
-    return Json{{"device", dev.id},
-                {"bdf", dev.bdf},
-                {"rma", status.rma},
-                {"retired_pages", status.retired_pages},
-                {"pending_pages", status.pending_pages},
-                {"reset_scope",
-                 Json{{"hive_id", std::to_string(scope.hive_id)}, {"devices", std::move(reset)}}},
-                {"blocks", std::move(blocks)}};
-}
-
 Json ras_policy_to_json(const DeviceEntry& dev, const RasPolicy& p) {
     std::string_view mode = "pages";
     if (p.bad_page_threshold == AMDX_RAS_BAD_PAGE_WARN)
@@ -174,14 +122,6 @@ Json ras_policy_to_json(const DeviceEntry& dev, const RasPolicy& p) {
                 {"part_reset_limit", p.part_reset_limit},
                 {"part_reset_window_s", p.part_reset_window_s},
                 {"rma_refuse", (p.flags & AMDX_RAS_POL_F_RMA_REFUSE) != 0}};
-}
-
-Json badpage_to_json(const BadPage& page) {
-    return Json{{"address", page.address},
-                {"partition", page.partition},
-                {"cause", to_string(page.cause)},
-                {"time", page.time},
-                {"flags", page.flags}};
 }
 
 RasCommands::RasCommands(CLI::App& app) {
@@ -275,16 +215,6 @@ int RasCommands::run(const Options& opts, std::ostream& out, std::ostream& err) 
     if (badpages_->parsed())
         return badpages(opts, out, err);
     return show(opts, out, err);
-}
-
-Result<Json> ras_show_json(const Device& device, const DeviceEntry& e) {
-    const auto status = device.ras_status();
-    if (!status)
-        return Unexpected(status.context());
-    const auto scope = device.reset_scope();
-    if (!scope)
-        return Unexpected(scope.context());
-    return ras_to_json(e, *status, *scope);
 }
 
 int RasCommands::show(const Options& opts, std::ostream& out, std::ostream& err) const {

@@ -22,21 +22,6 @@ namespace {
 const std::vector<std::string> kActions{"process", "queue", "pipe", "partition", "vf",
                                         "device",  "hive",  "node", "rma",       "pending"};
 
-/// AMDX_FAULT_* names, as the kernel's amdx_recovery_fault_name().
-std::string fault_name(std::uint32_t fault) {
-    static constexpr std::array<std::string_view, AMDX_FAULT_COUNT> kNames{
-        "page_ce",   "poison_consumed", "queue_hang", "engine_ue",    "vf_hang",
-        "device_ue", "firmware",        "fabric",     "reset_failed", "board"};
-    return fault < kNames.size() ? std::string(kNames[fault]) : "unknown";
-}
-
-/// AMDX_RECOVERY_EV_* names: the steps of a run.
-std::string step_name(std::uint32_t type) {
-    static constexpr std::array<std::string_view, 7> kNames{
-        "pending", "stopped", "ran", "self_test", "cleared", "escalated", "failed"};
-    return type < kNames.size() ? std::string(kNames[type]) : "unknown";
-}
-
 /// "partition=N" or "vf=N" (N decimal, below 64), as hmm demo's
 /// partition=N; "" is the device.
 std::optional<RecoveryTarget> parse_target(std::string_view text) {
@@ -70,13 +55,6 @@ std::string target_text(const RecoveryTarget& t, std::uint32_t device) {
     return s;
 }
 
-Json ids_json(const std::vector<std::uint32_t>& ids) {
-    Json out = Json::array();
-    for (const auto id : ids)
-        out.push_back(id);
-    return out;
-}
-
 std::string ids_text(const std::vector<std::uint32_t>& ids) {
     std::string out;
     for (const auto id : ids)
@@ -84,77 +62,7 @@ std::string ids_text(const std::vector<std::uint32_t>& ids) {
     return out;
 }
 
-/// The figure the estimate comes from (ras.rst, "Estimates").
-std::string estimate_source(RecoveryAction a) {
-    switch (a) {
-    case RecoveryAction::process:
-        return "none: the caller restarts the process";
-    case RecoveryAction::node:
-        return "amdx: a node reboot";
-    case RecoveryAction::rma:
-        return "never: the board is out until replaced";
-    default:
-        return "the device's reset timings (its provider's, else amdx's defaults)";
-    }
-}
-
-Json plan_to_json(std::uint32_t device, const RecoveryTarget& target, const RecoveryPlan& p) {
-    Json scope = Json::array(); // one row per device touched: partitions and VFs
-    std::vector<std::uint32_t> touched = p.devices;
-    for (const auto& [id, bits] : p.partitions)
-        touched.push_back(id);
-    for (const auto& [id, bits] : p.vfs)
-        touched.push_back(id);
-    std::sort(touched.begin(), touched.end());
-    touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
-    for (const auto id : touched) {
-        std::uint8_t parts = 0;
-        std::uint8_t vfs = 0;
-        for (const auto& [i, bits] : p.partitions)
-            parts = i == id ? bits : parts;
-        for (const auto& [i, bits] : p.vfs)
-            vfs = i == id ? bits : vfs;
-        scope.push_back(
-            Json{{"device", id},
-                 {"reset", std::find(p.devices.begin(), p.devices.end(), id) != p.devices.end()
-                               ? "device"
-                               : "partitions"},
-                 {"partitions", bit_list(parts)},
-                 {"vfs", bit_list(vfs)}});
-    }
-    Json procs = Json::array();
-    for (const auto& pr : p.processes)
-        procs.push_back(Json{{"pid", pr.pid == 0 ? Json(nullptr) : Json(pr.pid)},
-                             {"comm", pr.comm},
-                             {"device", pr.device},
-                             {"mem_partition", pr.mem_partition},
-                             {"pages", pr.pages}});
-    const bool never = p.est_ms == 0xffffffffU;
-    return Json{{"device", device},
-                {"partition", target.partition ? Json(*target.partition) : Json(nullptr)},
-                {"vf", target.vf ? Json(*target.vf) : Json(nullptr)},
-                {"action", to_string(p.action)},
-                {"state", to_string(p.state)},
-                {"fault", p.seq != 0 ? Json(fault_name(p.fault)) : Json(nullptr)},
-                {"seq", p.seq},
-                {"num_devices", p.devices.size()},
-                {"num_partitions", p.num_partitions},
-                {"num_vfs", p.num_vfs},
-                {"num_processes", p.num_processes},
-                {"estimate_ms", never ? Json(nullptr) : Json(p.est_ms)},
-                {"estimate_source", estimate_source(p.action)},
-                {"reset_devices", ids_json(p.devices)},
-                {"drain_peers", ids_json(p.peers)},
-                {"scope", std::move(scope)},
-                {"processes", std::move(procs)}};
-}
-
 } // namespace
-
-Json recovery_json(const Device& device, const RecoveryTarget& target) {
-    const auto plan = device.recovery_plan(target);
-    return plan ? Json(to_string(plan->action)) : Json(nullptr);
-}
 
 RecoverCommands::RecoverCommands(CLI::App& app) {
     object_ = app.add_subcommand("recover", "Recovery actions: preview and run "
@@ -211,7 +119,7 @@ int RecoverCommands::run(const Options& opts, std::ostream& out, std::ostream& e
         fail(err, msg, ec);
         return kExitError;
     }
-    Json doc = plan_to_json(entry.id, target, *plan);
+    Json doc = recovery_plan_json(entry.id, target, *plan);
     if (!run) {
         render(out, Json{{"plan", std::move(doc)}}, opts);
         return kExitOk;
@@ -250,9 +158,8 @@ int RecoverCommands::run(const Options& opts, std::ostream& out, std::ostream& e
         return kExitUsage;
     }
 
-    // Every step the kernel records is a RECOVERY event: subscribe first.
-    const auto events = device.subscribe(event_mask(EventKind::recovery));
-    const auto ran = device.recovery_run(target, action, {.stop = stop_, .others = confirmed});
+    const auto ran =
+        recovery_run_recorded(device, target, action, {.stop = stop_, .others = confirmed});
     if (!ran) {
         const auto ec = ran.error();
         std::string msg = device_error(what, ec);
@@ -270,46 +177,20 @@ int RecoverCommands::run(const Options& opts, std::ostream& out, std::ostream& e
         fail(err, msg, ec);
         return kExitError;
     }
-    Json steps = Json::array();
-    if (events) {
-        std::vector<Event> got;
-        while (true) {
-            const auto n = events->read(got);
-            if (!n || *n == 0)
-                break;
-        }
-        for (const auto& ev : got)
-            steps.push_back(
-                Json{{"seq", ev.seq},
-                     {"step", step_name(ev.type)},
-                     {"partition",
-                      ev.partition == kRasPartitionAll ? Json(nullptr) : Json(ev.partition)},
-                     {"vf", ev.instance == kVfNone ? Json(nullptr) : Json(ev.instance)},
-                     {"action", to_string(static_cast<RecoveryAction>(ev.data[0] & 0xffU))},
-                     {"result", ev.type == AMDX_RECOVERY_EV_STOPPED
-                                    ? std::to_string(ev.data[1]) + " stopped"
-                                    : errno_result(std::min<std::int64_t>(
-                                          static_cast<std::int64_t>(ev.data[1]), 0))}});
-    }
-    doc["outcome"] = to_string(ran->outcome);
-    doc["result"] = ran->error ? errno_result(-ran->error.value()) : "ok";
-    doc["pending_after"] =
-        to_string(ran->state == RecoveryState::none ? RecoveryAction::none : ran->action);
-    doc["steps"] = std::move(steps);
-    render(out, Json{{"run", std::move(doc)}}, opts);
-    switch (ran->outcome) {
+    render(out, Json{{"run", recovery_run_json(std::move(doc), *ran)}}, opts);
+    switch (ran->result.outcome) {
     case RecoveryOutcome::cleared:
         return kExitOk;
     case RecoveryOutcome::escalated:
         fail(err,
-             what + ": the self-test failed (" + errno_text(ran->error) + "); escalated to " +
-                 std::string(to_string(ran->action)) + ", now pending",
+             what + ": the self-test failed (" + errno_text(ran->result.error) +
+                 "); escalated to " + std::string(to_string(ran->result.action)) + ", now pending",
              kExitError);
         return kExitError;
     default:
         fail(err,
              what + ": " + std::string(to_string(plan->action)) + " failed midway (" +
-                 errno_text(ran->error) + "); state failed",
+                 errno_text(ran->result.error) + "); state failed",
              kExitError);
         return kExitError;
     }

@@ -17,39 +17,6 @@ const std::vector<std::string> kPriorities{"low", "normal", "high"};
 
 } // namespace
 
-std::optional<std::string> vf_pci_address(const std::string& sysfs, const std::string& pf,
-                                          std::uint32_t vf) {
-    const std::string link = sysfs + "/bus/pci/devices/" + pf + "/virtfn" + std::to_string(vf);
-    char target[PATH_MAX];
-    const ssize_t n = ::readlink(link.c_str(), target, sizeof(target) - 1);
-    if (n <= 0)
-        return std::nullopt;
-    const std::string_view t(target, static_cast<std::size_t>(n));
-    const auto slash = t.rfind('/');
-    return std::string(slash == std::string_view::npos ? t : t.substr(slash + 1));
-}
-
-Json vf_to_json(const VfInfo& vf, const std::optional<std::string>& bdf) {
-    return Json{{"vf", vf.vf},
-                {"bdf", bdf ? Json(*bdf) : Json(nullptr)},
-                {"state", to_string(vf.state)},
-                {"partitions", bit_list(vf.config.partition_mask)},
-                {"vram_quota", vf.config.vram_quota},
-                {"time_slice_us", vf.config.time_slice_us},
-                {"priority", to_string(vf.config.priority)},
-                {"evict", (vf.config.flags & AMDX_VF_F_EVICT) != 0},
-                {"vram_used", vf.vram_used},
-                {"resets", vf.resets},
-                {"resets_in_window", vf.resets_in_window}};
-}
-
-Json vfs_to_json(const DeviceEntry& dev, const Vfs& vfs, const std::string& sysfs) {
-    Json list = Json::array();
-    for (const auto& v : vfs.vfs)
-        list.push_back(vf_to_json(v, vf_pci_address(sysfs, dev.bdf, v.vf)));
-    return Json{{"device", dev.id}, {"bdf", dev.bdf}, {"max_vfs", vfs.max_vfs}, {"vfs", list}};
-}
-
 std::optional<std::vector<VfConfig>> parse_vf_configs(const Json& doc, std::string& why) {
     const Json* list = &doc;
     if (doc.is_object() && doc.contains("devices")) { // `amdx -j vf show DEV`
@@ -212,17 +179,6 @@ int print_vfs(const Options& opts, const Device& device, const DeviceEntry& entr
 
 } // namespace
 
-Result<Json> vf_show_json(const Device& d, const DeviceEntry& e, const std::string& sysfs) {
-    const auto v = d.vfs();
-    if (!v)
-        return Unexpected(v.context());
-    Json doc = vfs_to_json(e, *v, sysfs);
-    for (auto& vf : doc["vfs"])
-        vf["recovery"] =
-            recovery_json(d, {.partition = std::nullopt, .vf = vf["vf"].get<std::uint32_t>()});
-    return doc;
-}
-
 int VfCommands::show(const Options& opts, std::ostream& out, std::ostream& err) const {
     return show_devices(opts, dev_, out, err,
                         [&opts](const Device& d, const DeviceEntry& e,
@@ -345,15 +301,7 @@ int VfCommands::reset(const Options& opts, std::ostream& out, std::ostream& err)
              r.error());
         return kExitError;
     }
-    render(out,
-           Json{{"vf_reset", Json{{"device", entry.id},
-                                  {"vf", vf_},
-                                  {"result", to_string(r->result)},
-                                  {"state", to_string(r->state)},
-                                  {"duration_ns", r->duration_ns},
-                                  {"resets_in_window", r->resets_in_window},
-                                  {"vram_cleared", r->vram_cleared}}}},
-           opts);
+    render(out, Json{{"vf_reset", vf_reset_json(entry.id, vf_, *r)}}, opts);
     return kExitOk;
 }
 

@@ -1,11 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
 """Type stubs of `import amdx` (amdx_module.cpp; Documentation/library.rst).
 
-The views' results are the CLI's JSON objects, made by the CLI's own
-encoders (`amdx -j dev show`, `partition show`, `vf show`, `ras show`,
-`link show`, `dev firmware`: Documentation/admin-guide/cli.rst and its
-schemas); the TypedDicts below name their keys (objects may gain keys:
-total=False where a key can be missing).  tests/test_stub.py checks that
+The views' results and the change reports are the CLI's JSON objects,
+made by the CLI's own encoders (`amdx -j dev show`, `partition show`,
+`vf show`, `ras show`, `link show`, `dev firmware`; `partition plan`,
+`partition set`, `vf reset`, `recover plan`, `recover run`:
+Documentation/admin-guide/cli.rst and its schemas); the TypedDicts below
+name their keys (objects may gain keys: total=False where a key can be
+missing).  tests/test_stub.py checks that
 every class, method, function and attribute here is the module's, and the
 other way round (TypedDicts are the stub's own).
 """
@@ -123,6 +125,110 @@ class LinkShow(TypedDict):
 
     links: list[dict[str, Any]]
 
+class Modes(TypedDict):
+    compute_mode: str
+    memory_mode: str
+
+class Holder(TypedDict):
+    pid: int
+    comm: str
+    mem_partition: int
+    pages: int
+
+class PartitionStep(TypedDict):
+    step: str
+    result: str
+    duration_ns: int
+
+# `amdx -j partition plan` ("plan") and `partition set` ("commit"); the
+# functional form because of the key "from".  Keys only a plan has:
+# allowed, reset_devices; only a commit: outcome, failed_step, total_ns,
+# steps.
+PartitionChange = TypedDict(
+    "PartitionChange",
+    {
+        "device": int,
+        "from": Modes,
+        "to": Modes,
+        "result": str,
+        "reason": str,
+        "reason_text": str,
+        "allowed": bool,
+        "outcome": str,
+        "failed_step": str,
+        "total_ns": int,
+        "steps": list[PartitionStep],
+        "num_partitions": int,
+        "partitions": list[Partition],
+        "num_holders": int,
+        "holders": list[Holder],
+        "reset_devices": list[int],
+    },
+    total=False,
+)
+
+class VfReset(TypedDict):
+    """`amdx -j vf reset DEV VF`: "vf_reset"."""
+
+    device: int
+    vf: int
+    result: str
+    state: str
+    duration_ns: int
+    resets_in_window: int
+    vram_cleared: int
+
+class RecoveryScope(TypedDict):
+    device: int
+    reset: str
+    partitions: list[int]
+    vfs: list[int]
+
+class RecoveryProcess(TypedDict):
+    pid: Optional[int]
+    comm: str
+    device: int
+    mem_partition: int
+    pages: int
+
+class RecoveryStep(TypedDict):
+    seq: int
+    step: str
+    partition: Optional[int]
+    vf: Optional[int]
+    action: str
+    result: str
+
+class RecoveryPlan(TypedDict):
+    """`amdx -j recover plan DEV [TARGET]`: "plan"."""
+
+    device: int
+    partition: Optional[int]
+    vf: Optional[int]
+    action: str
+    state: str
+    fault: Optional[str]
+    seq: int
+    num_devices: int
+    num_partitions: int
+    num_vfs: int
+    num_processes: int
+    estimate_ms: Optional[int]
+    estimate_source: str
+    reset_devices: list[int]
+    drain_peers: list[int]
+    scope: list[RecoveryScope]
+    processes: list[RecoveryProcess]
+
+class RecoveryRun(RecoveryPlan):
+    """`amdx -j recover run DEV [TARGET] --yes`: "run", the plan of the
+    action run and how it went."""
+
+    outcome: str
+    result: str
+    pending_after: str
+    steps: list[RecoveryStep]
+
 class BadPage(TypedDict):
     address: int
     partition: int
@@ -136,6 +242,7 @@ UAPI_VERSION: tuple[int, int]
 class Error(OSError):
     """A failed libamdx call: errno, strerror (the one-line message)."""
 
+    # a refused commit's PartitionChange, a refused vf_enable's reason and bad_vf
     report: Optional[dict[str, Any]]
 
 class EventStream:
@@ -158,20 +265,20 @@ class Device:
         memory: Optional[str] = None,
         drain: bool = False,
         deadline_ms: int = 0,
-    ) -> dict[str, Any]: ...
+    ) -> PartitionChange: ...
     def commit(
         self,
         compute: Optional[str] = None,
         memory: Optional[str] = None,
         drain: bool = False,
         deadline_ms: int = 0,
-    ) -> dict[str, Any]: ...
+    ) -> PartitionChange: ...
     def vfs(self) -> VfShow: ...
     def vf_enable(self, n: int, /) -> None: ...
     def vf_disable(self) -> None: ...
-    def vf_reset(self, vf: int, /) -> dict[str, Any]: ...
-    def recovery_plan(self, partition: Optional[int] = None, vf: Optional[int] = None, action: Optional[str] = None) -> dict[str, Any]: ...
-    def recovery_run(self, partition: Optional[int] = None, vf: Optional[int] = None, action: Optional[str] = None, stop: bool = False, others: bool = False) -> dict[str, Any]: ...
+    def vf_reset(self, vf: int, /) -> VfReset: ...
+    def recovery_plan(self, partition: Optional[int] = None, vf: Optional[int] = None, action: Optional[str] = None) -> RecoveryPlan: ...
+    def recovery_run(self, partition: Optional[int] = None, vf: Optional[int] = None, action: Optional[str] = None, stop: bool = False, others: bool = False) -> RecoveryRun: ...
     def ras(self) -> RasShow: ...
     def inject(
         self, block: str, type: str, instance: int = 0, count: int = 1, address: int = 0

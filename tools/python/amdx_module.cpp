@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 //
 // `import amdx`: Python bindings of libamdx (pybind11).  The views' objects
-// are the CLI's JSON, made by the CLI's own encoders (amdx_cli:
+// are the CLI's JSON, made by the CLI's own encoders (amdx_json:
 // dev_show_json(), partition_show_json(), ...; Documentation/admin-guide/
 // cli.rst) and handed over as dicts and lists (to_py()): one encoder for
-// both.  Failures raise amdx.Error, an OSError with the errno and the
-// library's one-line message (ErrorContext::message()).
+// both, the change reports (plan, commit, vf_reset, recovery_plan,
+// recovery_run) included.  Failures raise amdx.Error, an OSError with the
+// errno and the library's one-line message (ErrorContext::message()).
 //
 //   ctl = amdx.Control()                  # /dev/amdx, uapi version checked
 //   dev = ctl.open(0)
@@ -22,7 +23,7 @@
 #include <amdx/amdx.hpp>
 #include <amdx/identity.hpp>
 
-#include "commands.hpp"
+#include "json.hpp"
 
 namespace py = pybind11;
 
@@ -100,33 +101,6 @@ amdx::DeviceEntry entry_of(const amdx::Device& d) {
     return amdx::DeviceEntry{.id = info.id, .model = info.model, .bdf = info.bdf};
 }
 
-py::dict report_dict(const amdx::PartitionReport& r) {
-    py::list steps;
-    for (const auto& s : r.steps)
-        steps.append(py::dict(
-            py::arg("step") = std::string(amdx::to_string(s.step)),
-            py::arg("result") =
-                s.error == 0 ? std::string("ok")
-                             : amdx::errno_name(std::error_code(-s.error, std::system_category())),
-            py::arg("duration_ns") = s.duration_ns));
-    py::list topology;
-    for (const auto& p : r.topology)
-        topology.append(to_py(amdx::cli::partition_to_json(p)));
-    py::list holders;
-    for (const auto& h : r.holders)
-        holders.append(py::dict(py::arg("pid") = h.pid, py::arg("comm") = h.comm,
-                                py::arg("mem_partition") = h.mem_partition,
-                                py::arg("pages") = h.pages));
-    return py::dict(py::arg("result") = amdx::errno_name(r.error),
-                    py::arg("reason") = std::string(amdx::to_string(r.reason)),
-                    py::arg("reason_text") = std::string(amdx::reason_text(r.reason)),
-                    py::arg("allowed") = r.allowed,
-                    py::arg("outcome") = std::string(amdx::to_string(r.outcome)),
-                    py::arg("failed_step") = std::string(amdx::to_string(r.failed_step)),
-                    py::arg("steps") = steps, py::arg("topology") = topology,
-                    py::arg("num_holders") = r.num_holders, py::arg("holders") = holders);
-}
-
 amdx::PartitionRequest request(const std::optional<std::string>& compute,
                                const std::optional<std::string>& memory, bool drain,
                                std::uint32_t deadline_ms) {
@@ -146,32 +120,21 @@ amdx::PartitionRequest request(const std::optional<std::string>& compute,
     return req;
 }
 
-/// A recovery plan or run as a dict (cli.rst, "recover": the same keys).
-py::dict recovery_dict(const amdx::RecoveryPlan& p) {
-    py::list procs;
-    for (const auto& r : p.processes)
-        procs.append(py::dict(
-            py::arg("pid") = r.pid == 0 ? py::object(py::none()) : py::object(py::int_(r.pid)),
-            py::arg("comm") = r.comm, py::arg("device") = r.device,
-            py::arg("mem_partition") = r.mem_partition, py::arg("pages") = r.pages));
-    py::dict parts;
-    py::dict vfs;
-    for (const auto& [id, bits] : p.partitions)
-        parts[py::int_(id)] = bits;
-    for (const auto& [id, bits] : p.vfs)
-        vfs[py::int_(id)] = bits;
-    return py::dict(
-        py::arg("action") = std::string(amdx::to_string(p.action)),
-        py::arg("state") = std::string(amdx::to_string(p.state)), py::arg("fault") = p.fault,
-        py::arg("seq") = p.seq, py::arg("devices") = p.devices, py::arg("peers") = p.peers,
-        py::arg("partitions") = parts, py::arg("vfs") = vfs,
-        py::arg("num_partitions") = p.num_partitions, py::arg("num_vfs") = p.num_vfs,
-        py::arg("num_processes") = p.num_processes,
-        py::arg("est_ms") =
-            p.est_ms == 0xffffffffU ? py::object(py::none()) : py::object(py::int_(p.est_ms)),
-        py::arg("processes") = procs, py::arg("outcome") = std::string(amdx::to_string(p.outcome)),
-        py::arg("error") =
-            p.error ? py::object(py::int_(p.error.value())) : py::object(py::none()));
+/// A partition plan (@commit false) or commit of @req on @d: `amdx -j
+/// partition plan|set`'s object.  A refused or rolled-back commit raises
+/// amdx.Error with that object as its report.
+py::object partition_change(const amdx::Device& d, const amdx::PartitionRequest& req, bool commit) {
+    const auto before = unwrap(d.partitions());
+    const auto resets = unwrap(amdx::cli::partition_resets(d, before, req));
+    const auto doc = [&](const amdx::PartitionReport& r) {
+        return to_py(amdx::cli::partition_change_json(d.id(), before, req, r, commit, resets));
+    };
+    if (!commit)
+        return doc(unwrap(d.partition_plan(req)));
+    auto r = d.partition_commit(req);
+    if (!r) // refused or rolled back is never a value
+        raise(r.context(), r.has_report() ? doc(r.report()) : py::object(py::none()));
+    return doc(*r);
 }
 
 std::optional<amdx::RecoveryAction> recovery_action(const std::optional<std::string>& name) {
@@ -305,8 +268,7 @@ PYBIND11_MODULE(amdx, m) {
             "plan",
             [](const amdx::Device& d, const std::optional<std::string>& compute,
                const std::optional<std::string>& memory, bool drain, std::uint32_t deadline_ms) {
-                return report_dict(
-                    unwrap(d.partition_plan(request(compute, memory, drain, deadline_ms))));
+                return partition_change(d, request(compute, memory, drain, deadline_ms), false);
             },
             py::arg("compute") = py::none(), py::arg("memory") = py::none(),
             py::arg("drain") = false, py::arg("deadline_ms") = 0)
@@ -314,11 +276,7 @@ PYBIND11_MODULE(amdx, m) {
             "commit",
             [](const amdx::Device& d, const std::optional<std::string>& compute,
                const std::optional<std::string>& memory, bool drain, std::uint32_t deadline_ms) {
-                auto r = d.partition_commit(request(compute, memory, drain, deadline_ms));
-                if (!r) // refused or rolled back is never a value
-                    raise(r.context(), r.has_report() ? py::object(report_dict(r.report()))
-                                                      : py::object(py::none()));
-                return report_dict(*r);
+                return partition_change(d, request(compute, memory, drain, deadline_ms), true);
             },
             py::arg("compute") = py::none(), py::arg("memory") = py::none(),
             py::arg("drain") = false, py::arg("deadline_ms") = 0)
@@ -342,19 +300,15 @@ PYBIND11_MODULE(amdx, m) {
         .def("vf_disable", [](const amdx::Device& d) { unwrap(d.vf_disable()); })
         .def("vf_reset",
              [](const amdx::Device& d, std::uint32_t vf) {
-                 const auto r = unwrap(d.vf_reset(vf));
-                 return py::dict(py::arg("result") = std::string(amdx::to_string(r.result)),
-                                 py::arg("state") = std::string(amdx::to_string(r.state)),
-                                 py::arg("duration_ns") = r.duration_ns,
-                                 py::arg("vram_cleared") = r.vram_cleared);
+                 return to_py(amdx::cli::vf_reset_json(d.id(), vf, unwrap(d.vf_reset(vf))));
              })
         .def(
             "recovery_plan",
             [](const amdx::Device& d, std::optional<std::uint32_t> partition,
                std::optional<std::uint32_t> vf, const std::optional<std::string>& action) {
-                return recovery_dict(
-                    unwrap(d.recovery_plan(amdx::RecoveryTarget{.partition = partition, .vf = vf},
-                                           recovery_action(action))));
+                const amdx::RecoveryTarget target{.partition = partition, .vf = vf};
+                return to_py(amdx::cli::recovery_plan_json(
+                    d.id(), target, unwrap(d.recovery_plan(target, recovery_action(action)))));
             },
             py::arg("partition") = py::none(), py::arg("vf") = py::none(),
             py::arg("action") = py::none())
@@ -363,9 +317,15 @@ PYBIND11_MODULE(amdx, m) {
             [](const amdx::Device& d, std::optional<std::uint32_t> partition,
                std::optional<std::uint32_t> vf, const std::optional<std::string>& action, bool stop,
                bool others) {
-                return recovery_dict(unwrap(d.recovery_run(
-                    amdx::RecoveryTarget{.partition = partition, .vf = vf}, recovery_action(action),
-                    amdx::RecoveryRunFlags{.stop = stop, .others = others})));
+                // `amdx -j recover run`'s object: the plan of the action run,
+                // its outcome and the steps the kernel recorded.
+                const amdx::RecoveryTarget target{.partition = partition, .vf = vf};
+                const auto a = recovery_action(action);
+                auto plan = amdx::cli::recovery_plan_json(d.id(), target,
+                                                          unwrap(d.recovery_plan(target, a)));
+                const auto run = unwrap(amdx::cli::recovery_run_recorded(
+                    d, target, a, amdx::RecoveryRunFlags{.stop = stop, .others = others}));
+                return to_py(amdx::cli::recovery_run_json(std::move(plan), run));
             },
             py::arg("partition") = py::none(), py::arg("vf") = py::none(),
             py::arg("action") = py::none(), py::arg("stop") = false, py::arg("others") = false)

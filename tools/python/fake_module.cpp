@@ -53,15 +53,25 @@ void amdx_py_add_fake(py::module_& m) {
                  k.ras_consumer_pasid = pasid;
              })
         .def("no_firmware", [](amdx::test::FakeKernel& k) { k.firmware.reset(); })
-        .def("emit", [](amdx::test::FakeKernel& k, std::uint32_t id, std::uint16_t kind,
-                        std::uint64_t address, std::uint64_t data0) {
-            amdx_event ev{};
-            ev.kind = kind;
-            ev.partition = AMDX_RAS_PARTITION_ALL;
-            ev.address = address;
-            ev.data[0] = data0;
-            return k.emit(id, ev);
-        });
+        .def(
+            "emit",
+            [](amdx::test::FakeKernel& k, std::uint32_t id, std::uint16_t kind,
+               std::uint64_t address, std::uint64_t data0, std::uint64_t data1, std::uint32_t block,
+               std::uint32_t type, std::uint32_t instance) {
+                amdx_event ev{};
+                ev.kind = kind;
+                ev.partition = AMDX_RAS_PARTITION_ALL;
+                ev.address = address;
+                ev.data[0] = data0;
+                ev.data[1] = data1;
+                ev.block = block;
+                ev.type = type;
+                ev.instance = instance;
+                return k.emit(id, ev);
+            },
+            py::arg("id"), py::arg("kind"), py::arg("address"), py::arg("data0"),
+            py::arg("data1") = 0, py::arg("block") = 0, py::arg("type") = 0,
+            py::arg("instance") = 0);
     // The CLI in this process, against the same fake kernel: (exit code,
     // stdout), for comparing the module's objects with `amdx -j`.
     fake.def("cli", [](const std::vector<std::string>& args) {

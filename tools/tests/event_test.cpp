@@ -213,12 +213,20 @@ std::vector<KindCase> kind_cases() {
         add("recovery", e, ev::Unknown{.raw = e});
     }
     {
-        auto e = raw(AMDX_EVENT_LINK); // the raw record, for now
+        auto e = raw(AMDX_EVENT_LINK);
         e.type = AMDX_LINK_STATE_REPLAY;
+        e.block = AMDX_LINK_STATE_DEGRADED;
         e.instance = 5;
+        e.address = 7;
         e.data[0] = AMDX_LINK_CONTAIN_MOVE;
         e.data[1] = 2;
-        add("link", e, ev::Unknown{.raw = e});
+        add("link", e,
+            ev::Link{.link = 5,
+                     .peer = 7,
+                     .state = amdx::LinkState::replay,
+                     .previous_state = amdx::LinkState::degraded,
+                     .contain = amdx::LinkContain::move,
+                     .hops = 2});
     }
     {
         auto e = raw(AMDX_EVENT_KIND_COUNT + 3); // from a newer kernel
@@ -315,6 +323,43 @@ TEST_F(TypedStream, ReadsDecodedRecords) {
     EXPECT_EQ(gone.error(), std::errc::no_such_device);
     EXPECT_EQ(gone.context().device, 0U);
     EXPECT_EQ(gone.context().call, "read");
+}
+
+// A fabric link's change of state (AMDX_EVENT_LINK, uapi minor 2) as the
+// fake kernel delivers it: decoded into events::Link and rendered by name,
+// never as an unknown kind's raw fields.
+TEST_F(TypedStream, DecodesALinkRecord) {
+    const auto kind = amdx::parse_event_kind("link");
+    ASSERT_TRUE(kind);
+    auto stream = device->subscribe(amdx::event_mask(*kind));
+    ASSERT_TRUE(stream);
+    amdx_event link{};
+    link.kind = AMDX_EVENT_LINK;
+    link.partition = AMDX_RAS_PARTITION_ALL;
+    link.instance = 5;                     // the link
+    link.type = AMDX_LINK_STATE_DOWN;      // now
+    link.block = AMDX_LINK_STATE_REPLAY;   // before
+    link.address = 1;                      // the device at its other end
+    link.data[0] = AMDX_LINK_CONTAIN_PARK; // the containment it asks for
+    link.data[1] = 0;                      // no route left
+    kernel.emit(0, link);
+
+    const auto got = stream->next_typed(1000);
+    ASSERT_TRUE(got) << got.context().message();
+    ASSERT_EQ(got->size(), 1U);
+    std::vector<std::string> rendered;
+    for (const auto& f : amdx::event_fields((*got)[0])) {
+        std::string v;
+        if (const auto* n = std::get_if<std::uint64_t>(&f.value))
+            v = std::to_string(*n);
+        else if (const auto* s = std::get_if<std::string>(&f.value))
+            v = *s;
+        rendered.push_back(std::string(f.name) + "=" + v);
+    }
+    const std::string stamp = "timestamp_ns=" + std::to_string((*got)[0].timestamp_ns);
+    EXPECT_EQ(rendered, (std::vector<std::string>{"device=0", "seq=1", stamp, "kind=link", "link=5",
+                                                  "peer=1", "state=down", "previous_state=replay",
+                                                  "contain=park", "hops=0"}));
 }
 
 } // namespace

@@ -20,7 +20,7 @@ if [ -n "$outside" ]; then
 	exit 1
 fi
 test -f "$prefix/lib/systemd/system/amdx-eventd.service"
-libdir=$(dirname "$(find "$prefix" -name 'libamdx.so.4' | head -n1)")
+libdir=$(dirname "$(find "$prefix" -name 'libamdx.so.5' | head -n1)")
 test -f "$prefix/include/linux/amdx.h"
 test -f "$prefix/include/amdx/amdx.hpp"
 test -f "$prefix/include/amdx/amdx.h"
@@ -36,7 +36,7 @@ grep -q '^complete .* amdx$' "$prefix/share/bash-completion/completions/amdx"
 pymod=$(find "$prefix" -name 'amdx.cpython-*.so' | head -n1)
 if [ -n "$pymod" ]; then
 	PYTHONPATH=$(dirname "$pymod") python3 -c \
-		'import amdx, sys; sys.exit(amdx.__version__ != "4.0.0")'
+		'import amdx, sys; sys.exit(amdx.__version__ != "5.0.0")'
 fi
 
 case $mode in
@@ -69,8 +69,8 @@ esac
 
 export LD_LIBRARY_PATH="$libdir"
 resolved=$(ldd "$exe" | awk '/libamdx\.so/ { print $3 }')
-if [ "$(realpath "$resolved")" != "$(realpath "$libdir/libamdx.so.4")" ]; then
-	echo "FAIL: $exe uses '$resolved', not the installed $libdir/libamdx.so.4" >&2
+if [ "$(realpath "$resolved")" != "$(realpath "$libdir/libamdx.so.5")" ]; then
+	echo "FAIL: $exe uses '$resolved', not the installed $libdir/libamdx.so.5" >&2
 	exit 1
 fi
 if "$exe" "$work/no-such-node" >"$work/run.out" 2>&1; then

@@ -114,6 +114,13 @@ TypedEvent::Data decode_data(const Event& e) {
                        .pages = e.data[1]};
     case EventKind::recovery: // no struct of its own yet: the raw record
         break;
+    case EventKind::link:
+        return Link{.link = e.instance,
+                    .peer = static_cast<std::uint32_t>(e.address),
+                    .state = static_cast<LinkState>(e.type),
+                    .previous_state = static_cast<LinkState>(e.block),
+                    .contain = static_cast<LinkContain>(e.data[0]),
+                    .hops = static_cast<std::uint32_t>(e.data[1])};
     }
     return Unknown{.raw = e};
 }

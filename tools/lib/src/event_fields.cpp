@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include <amdx/event.hpp>
+#include <amdx/link.hpp>
 
 namespace amdx {
 
@@ -130,6 +131,14 @@ std::vector<EventField> event_fields(const TypedEvent& ev) {
                        f.partition(d.partition);
                        f.put("pid", d.pid);
                        f.put("pages", d.pages);
+                   },
+                   [&f](const e::Link& l) {
+                       f.put("link", l.link);
+                       f.put("peer", l.peer);
+                       f.put("state", to_string(l.state));
+                       f.put("previous_state", to_string(l.previous_state));
+                       f.put("contain", to_string(l.contain));
+                       f.put("hops", l.hops);
                    },
                    [&f](const e::Unknown& u) { // a kind from a newer kernel: the raw fields
                        const Event& r = u.raw;

@@ -170,8 +170,7 @@ constexpr std::array kEventKinds{
     std::pair{EventKind::migrate, Name("migrate")},
     std::pair{EventKind::drained, Name("drained")},
     std::pair{EventKind::recovery, Name("recovery")},
-    // No enumerator (and no ABI change) until the library decodes it.
-    std::pair{static_cast<EventKind>(AMDX_EVENT_LINK), Name("link")},
+    std::pair{EventKind::link, Name("link")},
 };
 static_assert(kEventKinds.size() == AMDX_EVENT_KIND_COUNT, "an event kind has no name");
 

@@ -8,6 +8,10 @@ import amdx
 
 AMDX_EVENT_ERROR = 1
 AMDX_EVENT_PAGE_RETIRED = 3
+AMDX_EVENT_LINK = 18
+AMDX_LINK_STATE_REPLAY = 2
+AMDX_LINK_STATE_DOWN = 3
+AMDX_LINK_CONTAIN_MOVE = 2
 AMDX_PART_STEP_COMPUTE = 4
 AMDX_RECOVER_PARTITION = 4  # uapi/linux/amdx.h
 AMDX_FAULT_ENGINE_UE = 3
@@ -25,7 +29,7 @@ class AmdxModule(unittest.TestCase):
         del self.dev, self.ctl, self.kernel
 
     def test_version_and_devices(self):
-        self.assertEqual(amdx.__version__, "4.0.0")
+        self.assertEqual(amdx.__version__, "5.0.0")
         self.assertEqual([d["device"] for d in self.ctl.devices()], [0, 1])
         info = self.ctl.device_info(1)
         self.assertEqual(info["bdf"], "0000:c2:00.0")
@@ -51,7 +55,7 @@ class AmdxModule(unittest.TestCase):
     def test_plan_commit_and_rollback(self):
         plan = self.dev.plan(compute="DPX")
         self.assertTrue(plan["allowed"])
-        self.assertEqual(len(plan["topology"]), 2)
+        self.assertEqual(len(plan["partitions"]), 2)
         self.kernel.fail_step(AMDX_PART_STEP_COMPUTE, errno.EIO)
         with self.assertRaises(amdx.Error) as cm:
             self.dev.commit(compute="DPX")
@@ -86,8 +90,9 @@ class AmdxModule(unittest.TestCase):
         seq = self.kernel.recovery_fault(0, 1, AMDX_RECOVER_PARTITION, AMDX_FAULT_ENGINE_UE)
         plan = self.dev.recovery_plan(partition=1)
         self.assertEqual((plan["action"], plan["state"], plan["seq"]), ("partition", "pending", seq))
-        self.assertEqual(plan["devices"], [])  # none reset whole
-        self.assertEqual(plan["partitions"], {0: 0b10})
+        self.assertEqual(plan["reset_devices"], [])  # none reset whole
+        self.assertEqual(plan["scope"], [
+            {"device": 0, "reset": "partitions", "partitions": [1], "vfs": []}])
         self.assertEqual(self.dev.recovery_plan(partition=0)["action"], "none")
         run = self.dev.recovery_run(partition=1)
         self.assertEqual(run["outcome"], "cleared")
@@ -134,6 +139,16 @@ class AmdxModule(unittest.TestCase):
         with self.assertRaises(ValueError):
             self.dev.events(["nonsense"])
 
+    def test_link_events_are_decoded(self):
+        stream = self.dev.events(["link"])
+        self.kernel.emit(0, AMDX_EVENT_LINK, 1, AMDX_LINK_CONTAIN_MOVE, data1=2,
+                         block=AMDX_LINK_STATE_REPLAY, type=AMDX_LINK_STATE_DOWN, instance=5)
+        ev = stream.next(timeout_ms=1000)[0]
+        self.assertEqual(ev, {
+            "device": 0, "seq": ev["seq"], "timestamp_ns": ev["timestamp_ns"], "kind": "link",
+            "link": 5, "peer": 1, "state": "down", "previous_state": "replay",
+            "contain": "move", "hops": 2})
+
     def test_error_events_name_the_consumer(self):
         stream = self.dev.events(["error"])
         self.kernel.set_consumer(4242, 0x8001)
@@ -176,6 +191,58 @@ class AmdxModule(unittest.TestCase):
         del links["schema_version"]  # the document's, not the view's
         self.assertEqual(self.dev.links(), links)
         self.assertEqual(self.dev.badpages(), cli("ras", "badpages", "0")["devices"][0]["pages"])
+
+    def test_change_reports_are_the_clis_json(self):
+        """plan, commit, vf_reset, recovery_plan and recovery_run return
+        `amdx -j`'s object of the same operation (one encoder for both)."""
+        def cli(*args):
+            code, out = amdx._fake.cli(["amdx", "-d", "/dev/null", "-j", *args])
+            self.assertEqual(code, 0, out)
+            return json.loads(out)
+
+        def without_seq(doc):
+            """doc without its records' sequence numbers (a second run's differ)."""
+            if isinstance(doc, dict):
+                return {k: without_seq(v) for k, v in doc.items() if k != "seq"}
+            if isinstance(doc, list):
+                return [without_seq(v) for v in doc]
+            return doc
+
+        self.assertEqual(self.dev.plan(compute="DPX", memory="NPS2"),
+                         cli("partition", "plan", "0", "--compute", "dpx", "--memory", "nps2")["plan"])
+        done = cli("partition", "set", "0", "--compute", "dpx")["commit"]
+        self.assertEqual(self.dev.commit(compute="SPX")["outcome"], "committed")
+        self.assertEqual(self.dev.commit(compute="DPX"), done)
+        # A refused commit's report is the object `amdx -j partition set` prints.
+        self.kernel.fail_step(AMDX_PART_STEP_COMPUTE, errno.EIO)
+        code, _ = amdx._fake.cli(["amdx", "-d", "/dev/null", "-j", "partition", "set", "0",
+                                  "--compute", "spx"])
+        self.assertNotEqual(code, 0)
+        with self.assertRaises(amdx.Error) as cm:
+            self.dev.commit(compute="SPX")
+        self.kernel.fail_step(0, 0)
+        self.assertEqual(cm.exception.report["outcome"], "rolled_back")
+        self.assertEqual(set(cm.exception.report), set(done))
+
+        self.dev.vf_enable(1)
+        by_cli = cli("vf", "reset", "0", "0")["vf_reset"]
+        by_py = self.dev.vf_reset(0)
+        self.assertEqual(by_py, {**by_cli, "resets_in_window": by_cli["resets_in_window"] + 1})
+        self.dev.vf_disable()
+
+        self.assertEqual(self.dev.recovery_plan(), cli("recover", "plan", "0")["plan"])
+        self.kernel.recovery_fault(0, 1, AMDX_RECOVER_PARTITION, AMDX_FAULT_ENGINE_UE)
+        self.assertEqual(self.dev.recovery_plan(partition=1),
+                         cli("recover", "plan", "0", "partition=1")["plan"])
+        self.assertEqual(self.dev.recovery_plan(partition=1, action="device"),
+                         cli("recover", "plan", "0", "partition=1", "--action", "device")["plan"])
+        by_cli = cli("recover", "run", "0", "partition=1", "--yes")["run"]
+        self.assertEqual(by_cli["outcome"], "cleared")
+        self.assertTrue(by_cli["steps"])
+        self.kernel.recovery_fault(0, 1, AMDX_RECOVER_PARTITION, AMDX_FAULT_ENGINE_UE)
+        by_py = self.dev.recovery_run(partition=1, others=True)
+        self.assertNotEqual(by_py["seq"], by_cli["seq"])
+        self.assertEqual(without_seq(by_py), without_seq(by_cli))
 
     def test_identity_of_a_simulated_device(self):
         ident = self.dev.identity()

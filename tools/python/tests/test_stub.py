@@ -18,9 +18,19 @@ def stub_tree():
         return ast.parse(f.read())
 
 
+def typed_dicts(tree):
+    """The stub's TypedDicts (and those derived from them), by name."""
+    names = {"TypedDict"}
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and any(
+                isinstance(b, ast.Name) and b.id in names for b in node.bases):
+            names.add(node.name)
+    return names - {"TypedDict"}
+
+
 def is_typed_dict(node):
     """A TypedDict of the stub: the keys of a result, not a class of the module."""
-    return any(isinstance(b, ast.Name) and b.id == "TypedDict" for b in node.bases)
+    return node.name in typed_dicts(stub_tree())
 
 
 class Stub(unittest.TestCase):

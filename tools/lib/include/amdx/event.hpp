@@ -22,6 +22,7 @@
 #include <vector>
 
 #include <amdx/export.hpp>
+#include <amdx/link.hpp>
 #include <amdx/partition.hpp>
 #include <amdx/ras.hpp>
 #include <amdx/result.hpp>
@@ -50,6 +51,7 @@ enum class EventKind : std::uint16_t {
     migrate = AMDX_EVENT_MIGRATE,
     drained = AMDX_EVENT_DRAINED,
     recovery = AMDX_EVENT_RECOVERY, ///< decoded as events::Unknown (raw record)
+    link = AMDX_EVENT_LINK,
 };
 
 /// The kind's name in lower case ("lost", "error", "page_retired", ...);
@@ -237,6 +239,17 @@ struct Unknown {
     Event raw;
     bool operator==(const Unknown&) const = default;
 };
+/// LINK (uapi minor 2): a fabric link of the device's hive changed state;
+/// both ends' devices receive it (Documentation/fabric.rst).
+struct Link {
+    std::uint32_t link = 0;                   ///< its index in the hive's list (Device::links())
+    std::uint32_t peer = 0;                   ///< the device at its other end
+    LinkState state = LinkState::up;          ///< now
+    LinkState previous_state = LinkState::up; ///< before the change
+    LinkContain contain = LinkContain::none;  ///< the containment its state asks for
+    std::uint32_t hops = 0;                   ///< hops between its ends now; 0: no route is left
+    bool operator==(const Link&) const = default;
+};
 
 } // namespace events
 
@@ -247,7 +260,7 @@ struct TypedEvent {
                               events::PartitionQuarantined, events::PartitionRestored,
                               events::PartitionOffline, events::VfReset, events::DeviceResetBegin,
                               events::DeviceResetEnd, events::Rma, events::PartitionSwitch,
-                              events::Migrate, events::Drained, events::Unknown>;
+                              events::Migrate, events::Drained, events::Unknown, events::Link>;
 
     std::uint64_t seq = 0;
     std::uint64_t timestamp_ns = 0; ///< CLOCK_MONOTONIC
