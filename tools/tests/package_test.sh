@@ -29,7 +29,7 @@ test -f "$prefix/include/amdx/amdx.h"
 "$prefix/bin/amdx" -d "$work/no-such-node" --version >"$work/version.out"
 "$(dirname "$0")/runpath_test.sh" "$prefix/bin/amdx" \
 	"$(find "$prefix" -name amdx-eventd -type f | head -n1)"
-grep -q '^libamdx 4\.0\.0$' "$work/version.out"
+grep -q '^libamdx 5\.0\.0$' "$work/version.out"
 grep -q '^\.SH EXIT STATUS' "$prefix/share/man/man1/amdx.1"
 grep -q '^complete .* amdx$' "$prefix/share/bash-completion/completions/amdx"
 # The installed Python module loads the installed libamdx.
