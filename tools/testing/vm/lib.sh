@@ -109,11 +109,11 @@ build_objects() {
 		rsync -rlp --checksum --from0 --files-from=- ./ "$src/")
 	# kbuild names every source by its absolute path, in the compiler's
 	# arguments and in each object (__FILE__ of WARN_ON and BUG_ON), so
-	# ccache's entries of one clone missed in every other: CI's clone
-	# at a new path recompiled all of amdx for both kernels (about 150
-	# objects, 5 minutes).  So the build runs at one fixed path for
-	# every clone, /run/amdx/src/K, where a mount namespace of the
-	# build's own binds this clone's copy: concurrent runs of other
+	# ccache's entries of one clone missed in every other: a clone at a
+	# new path recompiled all of amdx for both kernels (155 misses; 408 s
+	# under load, about a minute quiet).  So the build runs at one fixed
+	# path for every clone, /run/amdx/src/K, where a mount namespace of
+	# the build's own binds this clone's copy: concurrent runs of other
 	# clones each see their own.
 	local fixed=/run/amdx/src/$k
 	if [ "$(id -u)" = 0 ] && mkdir -p "$fixed" 2>/dev/null &&
