@@ -26,9 +26,10 @@
  *   to amdx_ras_report() once, with that AID's instance and partition;
  * - amdgpu_amdx_page_retired() from amdgpu_ras_add_bad_pages() for each
  *   page amdgpu newly retires: an error with the page's address, so that
- *   amdx's per-page containment runs.  UMC uncorrectable and deferred
- *   errors reach amdx this way only (amdgpu retires a page for each), not
- *   as counts as well.
+ *   amdx's per-page containment runs, a deferred error for the pages of a
+ *   poison's row.  UMC deferred errors reach amdx this way only (amdgpu
+ *   retires their rows' pages), not as counts as well; UMC 12 retires no
+ *   page for a UE, whose count is all amdx gets.
  * - amdgpu_amdx_poison_consumed() from the KFD's interrupt work
  *   (kfd_int_process_v9.c) when a process consumed a poison in GFX, SDMA
  *   or MMHUB: one uncorrectable error with the KFD node's partition, the
@@ -82,6 +83,7 @@
 #include "amdgpu_xcp.h"
 #include "amdgpu_xgmi.h"
 #include "smu_v13_0.h"
+#include "umc_v12_0.h"
 #include "kfd_priv.h"
 #include "amdgpu_amdx.h"
 #include "amdgpu_amdx_kunit.h"
@@ -670,13 +672,43 @@ void amdgpu_amdx_poison_consumed(struct amdgpu_device *adev, int block,
 	amdgpu_amdx_hook_exit(p, idx);
 }
 
+/*
+ * Whether amdgpu retires page @pfn for a poison: UMC 12's code
+ * (umc_v12_0_ras, MI300's) logs each deferred error it converts in its
+ * deferred-error log under the first page of the error's row
+ * (umc_v12_0_update_ecc_status(): the row's address with the column bits
+ * masked, the C4 bit's page for row 0), and retires the row's pages from
+ * that log (umc_v12_0_query_ras_ecc_err_addr()).  The log keeps its
+ * entries until amdgpu's RAS fini; only their presence is read, under
+ * RCU, so no lock of amdgpu's is taken beside its recovery_lock.
+ */
+static bool amdgpu_amdx_page_poisoned(struct amdgpu_device *adev, u64 pfn)
+{
+	struct amdgpu_ras *con = amdgpu_ras_get_context(adev);
+	u64 row;
+	bool found;
+
+	if (!con || adev->umc.ras != &umc_v12_0_ras)
+		return false;
+	row = UMC_V12_ADDR_MASK_BAD_COLS(pfn << AMDGPU_GPU_PAGE_SHIFT) >>
+	      AMDGPU_GPU_PAGE_SHIFT;
+	if (!row)
+		row = BIT_ULL(UMC_V12_0_PA_C4_BIT) >> AMDGPU_GPU_PAGE_SHIFT;
+	rcu_read_lock();
+	found = radix_tree_lookup(&con->umc_ecc_log.de_page_tree, row);
+	rcu_read_unlock();
+	return found;
+}
+
 /**
  * amdgpu_amdx_page_retired() - amdgpu retired a VRAM page
  * @adev: the device.
  * @bps: amdgpu's record of the page.
  *
  * An error of the page's type at its address, so that amdx retires it
- * too and runs its per-page containment.
+ * too and runs its per-page containment: a deferred error (poison) for a
+ * page of a row in amdgpu's deferred-error log, else amdgpu's record's
+ * type (its record of a poison's page says uncorrectable).
  *
  * Context: process context, amdgpu's recovery_lock held.
  */
@@ -692,6 +724,7 @@ void amdgpu_amdx_page_retired(struct amdgpu_device *adev,
 	struct amdx_badpage_record rec;
 	struct amdgpu_amdx *p;
 	int idx, ret;
+	u32 type;
 
 	p = amdgpu_amdx_hook_enter(adev, &idx);
 	if (!p)
@@ -707,8 +740,13 @@ void amdgpu_amdx_page_retired(struct amdgpu_device *adev,
 	} else {
 		err.address = rec.address;
 		err.mem_partition = rec.partition;
-		amdgpu_amdx_pass(p, &err, rec.cause == AMDX_BADPAGE_CAUSE_CE ?
-				 AMDX_RAS_TYPE_CE : AMDX_RAS_TYPE_UE, 1);
+		if (rec.cause == AMDX_BADPAGE_CAUSE_CE)
+			type = AMDX_RAS_TYPE_CE;
+		else if (amdgpu_amdx_page_poisoned(adev, bps->retired_page))
+			type = AMDX_RAS_TYPE_DE;
+		else
+			type = AMDX_RAS_TYPE_UE;
+		amdgpu_amdx_pass(p, &err, type, 1);
 	}
 	amdgpu_amdx_hook_exit(p, idx);
 }

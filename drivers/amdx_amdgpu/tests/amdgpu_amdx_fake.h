@@ -100,6 +100,8 @@ struct fake_pci_path;
  * @links: the fabric link reports the provider passed on to amdx, in
  *	order (amdgpu_amdx_link_report()), with amdx's answer.
  * @nlinks: entries in @links; more are counted, not kept.
+ * @report_ret: the first refusal of a report by the amdx core
+ *	(fake_report_to_core()), 0 if none.
  */
 struct fake_gpu {
 	struct amdgpu_device *adev;
@@ -154,6 +156,7 @@ struct fake_gpu {
 		int ret;
 	} links[8];
 	int nlinks;
+	int report_ret;
 };
 
 /* &fake_gpu.resets: a DEVICE_RESET_BEGIN (an end carries 0 or -errno). */

@@ -755,6 +755,26 @@ static int fake_report(struct amdgpu_amdx *p, const struct amdx_ras_error *err,
 	return 0;
 }
 
+/*
+ * A report on its way to the real amdx core, kept: the core checks it
+ * against what the provider declared (block, type, instance, an address
+ * inside the VRAM) and runs its containment, the per-page step for an
+ * address (amdx_ras_policy.c); the first refusal is kept.
+ */
+static int fake_report_to_core(struct amdgpu_amdx *p,
+			       const struct amdx_ras_error *err, u64 *seq)
+{
+	struct fake_gpu *f = fake_of();
+	int ret = amdx_ras_report(f->xdev, err, seq);
+
+	if (f->nreports < (int)ARRAY_SIZE(f->reports))
+		f->reports[f->nreports] = *err;
+	f->nreports++;
+	if (ret && !f->report_ret)
+		f->report_ret = ret;
+	return ret;
+}
+
 static int fake_reserve_page(struct amdgpu_device *adev, u64 pfn)
 {
 	fake_of()->reserved++;
@@ -1021,7 +1041,10 @@ static void umc_ce_reaches_amdx(struct kunit *test)
 
 /*
  * A UMC UE: amdgpu counts it, and retires no page for it (UMC 12 derives
- * pages from deferred errors only), so the count is all amdx can get.
+ * pages from deferred errors only: umc_v12_0_update_ecc_status() returns
+ * before the address conversion for any other bank), so the count is all
+ * amdx can get in 6.12.118: no address, no per-page step (f->reserved
+ * stays 0: amdgpu reserved nothing either).
  * The provider used to drop UMC UE counts, expecting each UE to come as a
  * retired page: on MI300 the UE never reached amdx.
  */
@@ -1039,15 +1062,23 @@ static void umc_ue_reaches_amdx(struct kunit *test)
 /*
  * Poison created in VRAM (a deferred error, UMC in poison mode): the
  * query counts it and amdgpu's UMC v12 code converts the bank's address
- * through the PSP, reserves the row's pages and logs the error; the
+ * through the PSP, reserves the row's pages and logs the error in its
+ * deferred-error log (umc_ecc_log.de_page_tree, keyed by the row); the
  * page-retirement work (amdgpu_umc_handle_bad_pages(), what
  * page_retirement_dwork runs) then retires those pages.  amdx hears of
- * the poison as those pages, each with its address (so its per-page
- * containment runs), as an uncorrectable error of UMC: amdgpu's record
- * carries no deferred cause (AMDGPU_RAS_EEPROM_ERR_NON_RECOVERABLE), and
- * the deferred count itself is not passed on, or the error would count
- * twice.  amdgpu's query event (type, id) does not reach amdx: its
- * error record has no field for it.
+ * the poison as those pages, each a deferred error of UMC with its
+ * address, through the real amdx core, which accepts each (the address
+ * inside the VRAM, the type declared) and poisons and retires the page
+ * (its per-page step).  amdgpu's record carries no deferred cause (its
+ * err_type is AMDGPU_RAS_EEPROM_ERR_NON_RECOVERABLE, a UE's), so the
+ * provider used to report each page as a UE; the page's row in amdgpu's
+ * deferred-error log says it is a poison's.  The deferred count itself
+ * is not passed on, or the error would count twice.  Instance 0 and the
+ * whole device: UMC is one instance to amdx (amdgpu's record names the
+ * UMC within its AID and the channel, not the AID; its statistics the
+ * AID, not the UMC), and in NPS1 every compute partition uses all of the
+ * VRAM.  amdgpu's query event (type, id) does not reach amdx: its error
+ * record has no field for it.
  */
 static void umc_poison_reaches_amdx_as_its_pages(struct kunit *test)
 {
@@ -1058,6 +1089,8 @@ static void umc_poison_reaches_amdx_as_its_pages(struct kunit *test)
 	int i, j;
 	u64 pa;
 
+	kunit_activate_static_stub(test, amdgpu_amdx_report,
+				   fake_report_to_core);
 	umc_error_queried(test, f, FAKE_UMC_DE, &pa, &q);
 	KUNIT_EXPECT_EQ(test, 1, q.de_count);
 	KUNIT_EXPECT_EQ(test, 0, q.ue_count + q.ce_count);
@@ -1072,8 +1105,12 @@ static void umc_poison_reaches_amdx_as_its_pages(struct kunit *test)
 		const struct amdx_ras_error *r = &f->reports[i];
 
 		KUNIT_EXPECT_EQ(test, AMDX_RAS_BLOCK_UMC, r->block);
-		KUNIT_EXPECT_EQ(test, AMDX_RAS_TYPE_UE, r->type);
+		KUNIT_EXPECT_EQ_MSG(test, AMDX_RAS_TYPE_DE, r->type,
+				    "page %d of the poison's row reached amdx as type %u",
+				    i, r->type);
 		KUNIT_EXPECT_EQ(test, 1, r->count);
+		KUNIT_EXPECT_EQ(test, 0, r->instance);
+		KUNIT_EXPECT_EQ(test, AMDX_RAS_PARTITION_ALL, r->partition);
 		KUNIT_EXPECT_EQ(test, AMDX_RAS_ERR_F_ADDRESS, r->flags);
 		KUNIT_EXPECT_EQ(test, 0, r->mem_partition);
 		KUNIT_EXPECT_EQ(test, UMC_V12_ADDR_MASK_BAD_COLS(pa),
@@ -1082,6 +1119,9 @@ static void umc_poison_reaches_amdx_as_its_pages(struct kunit *test)
 			KUNIT_EXPECT_NE(test, f->reports[j].address, r->address);
 	}
 
+	KUNIT_EXPECT_EQ_MSG(test, 0, f->report_ret,
+			    "the amdx core refused a page of the poison");
+
 	/* Retired once: the work finds nothing new the next time. */
 	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_error_data_init(&ed));
 	amdgpu_umc_handle_bad_pages(f->adev, &ed);
@@ -1089,10 +1129,35 @@ static void umc_poison_reaches_amdx_as_its_pages(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, row, f->nreports);
 }
 
+/*
+ * A page amdgpu retires for another reason than a poison (here straight
+ * through amdgpu_ras_add_bad_pages(), as its MCE notifier's UE path and
+ * its debugfs do) is in no row of amdgpu's deferred-error log: it stays
+ * an uncorrectable error, on a device whose UMC runs in poison mode too.
+ */
+static void umc_page_of_no_poison_stays_a_ue(struct kunit *test)
+{
+	struct fake_gpu *f = mi300x_umc(test);
+	struct eeprom_table_record bps = {
+		.retired_page = 0x1234,
+		.err_type = AMDGPU_RAS_EEPROM_ERR_NON_RECOVERABLE,
+	};
+
+	kunit_activate_static_stub(test, amdgpu_amdx_report,
+				   fake_report_to_core);
+	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_add_bad_pages(f->adev, &bps, 1));
+	KUNIT_ASSERT_EQ(test, 1, f->nreports);
+	KUNIT_EXPECT_EQ(test, AMDX_RAS_TYPE_UE, f->reports[0].type);
+	KUNIT_EXPECT_EQ(test, 0x1234ULL << AMDGPU_GPU_PAGE_SHIFT,
+			f->reports[0].address);
+	KUNIT_EXPECT_EQ(test, 0, f->report_ret);
+}
+
 static struct kunit_case amdgpu_amdx_umc_cases[] = {
 	KUNIT_CASE(umc_ce_reaches_amdx),
 	KUNIT_CASE(umc_ue_reaches_amdx),
 	KUNIT_CASE(umc_poison_reaches_amdx_as_its_pages),
+	KUNIT_CASE(umc_page_of_no_poison_stays_a_ue),
 	{}
 };
 
