@@ -1381,6 +1381,12 @@ void amdgpu_amdx_rma(struct amdgpu_device *adev)
 		return;
 	/* amdgpu runs nothing on the board: no reset either. */
 	d.desc.reset_caps = 0;
+	/*
+	 * Nor XGMI: amdgpu never adds the board to its hive (in 6.12.118
+	 * amdgpu_xgmi_add_device() runs after the recovery init that refused
+	 * it), and in a hive amdx would give it a full mesh of links, up.
+	 */
+	d.desc.hive_id = 0;
 	r = kzalloc(sizeof(*r), GFP_KERNEL);
 	if (!r)
 		goto out;

@@ -100,6 +100,7 @@ struct fake_pci_path;
  * @links: the fabric link reports the provider passed on to amdx, in
  *	order (amdgpu_amdx_link_report()), with amdx's answer.
  * @nlinks: entries in @links; more are counted, not kept.
+ * @hive_id: the XGMI hive the provider registered the device in.
  * @report_ret: the first refusal of a report by the amdx core
  *	(fake_report_to_core()), 0 if none.
  */
@@ -156,6 +157,7 @@ struct fake_gpu {
 		int ret;
 	} links[8];
 	int nlinks;
+	u64 hive_id;
 	int report_ret;
 };
 

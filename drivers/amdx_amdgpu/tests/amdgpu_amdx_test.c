@@ -135,6 +135,7 @@ fake_register(struct amdgpu_device *adev, const struct amdx_device_desc *desc,
 	f->reset_caps = desc->reset_caps;
 	f->reset_flags = desc->reset_flags;
 	f->pci_switch = desc->pci_switch;
+	f->hive_id = desc->hive_id;
 	memcpy(f->reset_ms, desc->reset_ms, sizeof(f->reset_ms));
 	f->ops = ops;
 	if (desc->badpages_len) {
@@ -2278,10 +2279,54 @@ static void wafl_errors_are_the_devices_not_a_links(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, 0, f[i]->nlinks);
 }
 
+/*
+ * A member of a hive whose RAS EEPROM amdgpu finds at its RMA threshold:
+ * amdgpu refuses it (amdgpu_ras_recovery_init() -EINVAL, the probe
+ * fails) and runs nothing on it, XGMI included, and the provider still
+ * registers it, flagged (amdgpu_amdx_rma()).  amdx gives every member
+ * of a hive a full mesh of links, each up (Documentation/fabric.rst), so
+ * registered with its hive the board had links to every member, up, for
+ * a board nothing runs on.  It registers with no hive: no links.  (In
+ * 6.12.118 amdgpu learns a board's hive id in amdgpu_xgmi_add_device(),
+ * after its recovery init, so there the id is still 0; the fake sets it,
+ * as an amdgpu that knew it earlier would.)
+ */
+static void links_leave_out_an_rma_board(struct kunit *test)
+{
+	struct fake_gpu *f[LINK_MEMBERS], *rma;
+	u32 i;
+
+	for (i = 0; i < LINK_MEMBERS; i++)
+		f[i] = hive_member(test, i);
+	rma = f[LINK_MEMBERS - 1];
+	kunit_activate_static_stub(test, amdgpu_amdx_link_report,
+				   fake_link_report);
+	for (i = 0; i + 1 < LINK_MEMBERS; i++) {
+		test->priv = f[i];
+		fake_provider_init(test, f[i]);
+		KUNIT_ASSERT_NOT_NULL(test, f[i]->xdev);
+	}
+	test->priv = rma;
+	kunit_activate_static_stub(test, amdgpu_amdx_register, fake_register);
+	kunit_activate_static_stub(test, amdgpu_ras_eeprom_init,
+				   fake_eeprom_init_rma);
+	kunit_activate_static_stub(test, amdgpu_amdx_mark_rma, fake_mark_rma);
+	fake_defer(test, fake_rma_drop, rma->adev->dev);
+	KUNIT_EXPECT_EQ(test, -EINVAL, amdgpu_ras_recovery_init(rma->adev));
+	KUNIT_ASSERT_NOT_NULL(test, rma->xdev);
+	KUNIT_EXPECT_EQ(test, 1, rma->rma_marks);
+	KUNIT_EXPECT_EQ_MSG(test, 0, rma->hive_id,
+			    "the RMA board joined hive %#llx in amdx: a full mesh of links, up",
+			    rma->hive_id);
+	for (i = 0; i < LINK_MEMBERS; i++)
+		KUNIT_EXPECT_EQ(test, 0, f[i]->nlinks);
+}
+
 static struct kunit_case amdgpu_amdx_link_cases[] = {
 	KUNIT_CASE(links_follow_the_psp_topology),
 	KUNIT_CASE(links_of_a_full_mesh_are_amdxs_own),
 	KUNIT_CASE(wafl_errors_are_the_devices_not_a_links),
+	KUNIT_CASE(links_leave_out_an_rma_board),
 	{}
 };
 
