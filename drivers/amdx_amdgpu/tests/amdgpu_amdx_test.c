@@ -887,6 +887,37 @@ static void ras_query_during_a_mode_mismatch_does_not_warn(struct kunit *test)
 				       "a WARN fired in amdgpu's RAS query");
 }
 
+/* gfx_v9_4_3.c's interrupt sources, not static in the test-only patch. */
+void gfx_v9_4_3_set_irq_funcs(struct amdgpu_device *adev);
+
+/*
+ * The finding "GFX errors never reach amdgpu_ras_interrupt_handler() on
+ * GC 9.4.3", confirmed against amdgpu's code: amdgpu's one way from a GFX
+ * RAS interrupt to its RAS dispatch is the CP ECC error source, whose
+ * process function is amdgpu_gfx_cp_ecc_error_irq() (amdgpu_gfx.c), set
+ * by each GFX IP with its other sources.  GC 9.4.3 sets EOP, privileged
+ * register, bad opcode and privileged instruction, and no CP ECC source
+ * (nor does its sw_init add one with amdgpu_irq_add_id(): by the source).
+ * So GFX errors reach amdx only where the provider sees them: amdgpu's
+ * query (ras_query_reaches_amdx_with_the_aid) and the KFD's poison
+ * consumption (amdgpu_amdx_kfd), never through an interrupt hook.
+ */
+static void gfx_errors_raise_no_ras_interrupt(struct kunit *test)
+{
+	struct fake_gpu *f = fake_gpu_new(test, 8, AMDGPU_NPS1_PARTITION_MODE,
+					  AMDGPU_SPX_PARTITION_MODE);
+	struct amdgpu_device *adev = f->adev;
+
+	gfx_v9_4_3_set_irq_funcs(adev);
+	KUNIT_EXPECT_NOT_NULL(test, adev->gfx.eop_irq.funcs);
+	KUNIT_EXPECT_NOT_NULL(test, adev->gfx.priv_reg_irq.funcs);
+	KUNIT_EXPECT_NOT_NULL(test, adev->gfx.bad_op_irq.funcs);
+	KUNIT_EXPECT_NOT_NULL(test, adev->gfx.priv_inst_irq.funcs);
+	KUNIT_EXPECT_NULL_MSG(test, adev->gfx.cp_ecc_error_irq.funcs,
+			      "GC 9.4.3 sets a CP ECC error source");
+	KUNIT_EXPECT_EQ(test, 0, adev->gfx.cp_ecc_error_irq.num_types);
+}
+
 /* The firmware's latencies of an injected error the suite models. */
 static const u32 inject_latencies_ms[] = { 0, 50, 250, 400 };
 
@@ -933,6 +964,7 @@ static struct kunit_case amdgpu_amdx_ras_cases[] = {
 	KUNIT_CASE(ras_query_reaches_amdx_with_the_aid),
 	KUNIT_CASE(ras_query_during_a_mode_mismatch_does_not_warn),
 	KUNIT_CASE(retired_pages_reach_amdx),
+	KUNIT_CASE(gfx_errors_raise_no_ras_interrupt),
 	KUNIT_CASE_PARAM(inject_waits_for_the_firmware,
 			 inject_latency_gen_params),
 	{}
