@@ -1245,27 +1245,6 @@ TEST_F(rec, reset_scope_query_is_the_plan_of_a_device_reset)
 }
 
 /*
- * Whether /dev/kmsg, read from @kmsg on, has a record containing @s.
- */
-static bool kmsg_has(int kmsg, const char *s)
-{
-	char rec[1024];
-	bool found = false;
-	ssize_t n;
-
-	for (;;) {
-		n = read(kmsg, rec, sizeof(rec) - 1);
-		if (n < 0 && errno == EPIPE)
-			continue; /* records were overwritten */
-		if (n <= 0)
-			return found;
-		rec[n] = '\0';
-		if (strstr(rec, s))
-			found = true;
-	}
-}
-
-/*
  * A plan of a reset the device does not declare is refused as its run
  * is, by the one rule: EOPNOTSUPP and the same cause in the log.  The
  * resets it declares plan as before.
@@ -1284,10 +1263,10 @@ TEST_F(rec, plan_refuses_a_reset_the_device_does_not_declare)
 
 	EXPECT_EQ(-EOPNOTSUPP, plan(self->d[0].fd, &r, 0, REC_NONE,
 				    AMDX_RECOVER_PARTITION));
-	EXPECT_TRUE(kmsg_has(kmsg, why));
+	EXPECT_TRUE(amdx_kmsg_has(kmsg, why));
 	EXPECT_EQ(-EOPNOTSUPP, run(self->d[0].fd, &r, 0,
 				   AMDX_RECOVER_PARTITION, 0));
-	EXPECT_TRUE(kmsg_has(kmsg, why));
+	EXPECT_TRUE(amdx_kmsg_has(kmsg, why));
 	/* declared: planned */
 	ASSERT_EQ(0, plan(self->d[0].fd, &r, 0, REC_NONE, AMDX_RECOVER_QUEUE));
 	EXPECT_EQ(AMDX_RECOVER_QUEUE, r.action);

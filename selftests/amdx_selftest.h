@@ -352,6 +352,28 @@ static inline int amdx_failnth_disarm(int fd, unsigned int *left)
 }
 
 /*
+ * Whether a record logged since @kmsg (/dev/kmsg, opened O_NONBLOCK and
+ * sought to its end) was last read contains @s; reads to the end.
+ */
+static inline bool amdx_kmsg_has(int kmsg, const char *s)
+{
+	char rec[1024];
+	bool found = false;
+	ssize_t n;
+
+	for (;;) {
+		n = read(kmsg, rec, sizeof(rec) - 1);
+		if (n < 0 && errno == EPIPE)	/* overwritten: go on */
+			continue;
+		if (n <= 0)
+			return found;
+		rec[n] = '\0';
+		if (strstr(rec, s))
+			found = true;
+	}
+}
+
+/*
  * The first kernel report (KASAN, lockdep, WARN, BUG, oops) logged since
  * @kmsg (/dev/kmsg, opened O_NONBLOCK and sought to its end) was last
  * read, copied to @line; false when there is none.

@@ -57,25 +57,6 @@ static int load_failing(const char *name, unsigned int nth,
 	return ret;
 }
 
-/* Whether a /dev/kmsg record read from @kmsg on contains @s. */
-static bool kmsg_has(int kmsg, const char *s)
-{
-	char rec[1024];
-	bool found = false;
-	ssize_t n;
-
-	for (;;) {
-		n = read(kmsg, rec, sizeof(rec) - 1);
-		if (n < 0 && errno == EPIPE)
-			continue; /* records were overwritten */
-		if (n <= 0)
-			return found;
-		rec[n] = '\0';
-		if (strstr(rec, s))
-			found = true;
-	}
-}
-
 /* The amdx id of the sim device with BDF @bdf, or -1. */
 static int find_id(int ctl, const char *bdf)
 {
@@ -230,7 +211,7 @@ TEST_F_TIMEOUT(unload, amdx_init_unwinds_at_each_allocation, 120)
 		EXPECT_NE(0, access("/sys/module/amdx", F_OK));
 		EXPECT_NE(0, access("/sys/class/amdx", F_OK));
 		EXPECT_NE(0, access(AMDX_DEV_PATH, F_OK));
-		if (!kmsg_has(kmsg, "amdx: init failed: "))
+		if (!amdx_kmsg_has(kmsg, "amdx: init failed: "))
 			break; /* the module loader's, before amdx_init() */
 		in_init++;
 	}

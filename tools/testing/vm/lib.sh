@@ -77,6 +77,17 @@ finish() {
 			grep -v '^--$' | head -n 24 | sed 's/^/  /' || true
 	fi
 	keep_logs
+	# What the run cost in CPU (user + system of every process it
+	# waited for, the VMs' QEMUs included) beside its wall time: the
+	# measure of its work, which a loaded host stretches in wall time
+	# but hardly in CPU (a guest's two vCPUs do spin more when they
+	# share the cores; Documentation/testing.rst, "Budgets").  times,
+	# not $(times): a subshell has no children.
+	times > "$work/times"
+	awk 'NR == 2 {
+		for (i = 1; i <= 2; i++) { split($i, a, "m"); c += a[1] * 60 + a[2] }
+		printf "amdx-cost: %d s wall, %d CPU-s\n", '"$SECONDS"', c
+	}' "$work/times" >&2
 	echo "amdx: $P passed, $F failed, $S skipped"
 	[ "$F" = 0 ]
 	exit $?
@@ -145,6 +156,17 @@ vm_build() { # FLAVOUR
 	[ ! -d /usr/lib/ccache ] || export PATH=/usr/lib/ccache:$PATH
 	jobs=$(nproc)
 
+	# build/vm is this run's: a second run in the same tree (make check
+	# for each kernel at once, say) used to delete the first one's VMs'
+	# files under it, and both failed.  It stops here instead, before
+	# touching anything (held until exit, by whatever this run starts:
+	# a QEMU left running still writes there).
+	mkdir -p "$root/build"
+	exec {worklock}> "$root/build/vm.lock"
+	if ! flock -n "$worklock"; then
+		echo "amdx: another run in this tree holds $root/build/vm.lock: wait for it, or run from another clone" >&2
+		exit 2
+	fi
 	rm -rf "$work" && mkdir -p "$work"
 	for k in "${kernels[@]}"; do
 		if [ "$flavour" = bench ]; then

@@ -11,6 +11,9 @@
 # suite's output as it comes and kills a selftest silent for its own,
 # shorter limit, so a stall here means the guest itself hung.
 # AMDX_QEMU_APPEND: more kernel command line (the benchmark VM's clock).
+# AMDX_VM_SMP, AMDX_VM_TCG: the guest's vCPUs (default 2) and TCG's
+# options (thread=single), for measuring (Documentation/testing.rst,
+# "Budgets").
 # MODE shell attaches the console to this terminal instead.
 set -uo pipefail
 kernel=$1 initrd=$2 mode=$3 outdir=$4 stall=${5:-900}
@@ -22,7 +25,7 @@ mkdir -p "$outdir"
 # applied) makes KASAN compute its shadow start for 4 levels and report a
 # wild-memory-access in the handler's spin lock: a kernel bug of the boot
 # path (seen on 6.1 under load), not amdx's.  4 GiB guests need no LA57.
-args=(-accel tcg -cpu max,la57=off -smp 2 -m 4G -no-reboot -nodefaults
+args=(-accel "tcg${AMDX_VM_TCG:+,$AMDX_VM_TCG}" -cpu max,la57=off -smp "${AMDX_VM_SMP:-2}" -m 4G -no-reboot -nodefaults
       -kernel "$kernel" -initrd "$initrd")
 # no_timer_check: under TCG on a loaded host the boot's IO-APIC timer
 # check can miss its ticks and panic ("IO-APIC + timer doesn't work!",
