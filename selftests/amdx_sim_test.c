@@ -1132,6 +1132,8 @@ static void *stress_worker(void *arg)
 	int ret;
 
 	for (i = 0; i < STRESS_ITERS; i++) {
+		if (!a->t && i && !(i % 10))
+			AMDX_PROGRESS("worker 0 at %u of %u", i, STRESS_ITERS);
 		/* private id: nobody else touches it, so both must work */
 		ret = sim_write(SIM_NEW, "%u model=%s vram=64\n", mine,
 				stress_models[(a->t + i) % 3]);
@@ -1270,6 +1272,9 @@ TEST_F_TIMEOUT(sim, concurrent_processes_same_id, 240)
 			unsigned int k;
 
 			for (k = 0; k < STRESS_ITERS; k++) {
+				if (!i && k && !(k % 10))
+					AMDX_PROGRESS("child 0 at %u of %u", k,
+						      STRESS_ITERS);
 				ret = sim_write(SIM_NEW, "%u model=%s vram=64\n",
 						sim_id, stress_models[k % 3]);
 				if (ret && ret != -EINVAL)
