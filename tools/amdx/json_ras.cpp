@@ -29,21 +29,6 @@ Json type_names(std::uint32_t mask) {
     return out;
 }
 
-/// AMDX_FAULT_* names, as the kernel's amdx_recovery_fault_name().
-std::string fault_name(std::uint32_t fault) {
-    static constexpr std::array<std::string_view, AMDX_FAULT_COUNT> kNames{
-        "page_ce",   "poison_consumed", "queue_hang", "engine_ue",    "vf_hang",
-        "device_ue", "firmware",        "fabric",     "reset_failed", "board"};
-    return fault < kNames.size() ? std::string(kNames[fault]) : "unknown";
-}
-
-/// AMDX_RECOVERY_EV_* names: the steps of a run.
-std::string step_name(std::uint32_t type) {
-    static constexpr std::array<std::string_view, 7> kNames{
-        "pending", "stopped", "ran", "self_test", "cleared", "escalated", "failed"};
-    return type < kNames.size() ? std::string(kNames[type]) : "unknown";
-}
-
 Json ids_json(const std::vector<std::uint32_t>& ids) {
     Json out = Json::array();
     for (const auto id : ids)
@@ -161,7 +146,8 @@ Json recovery_plan_json(std::uint32_t device, const RecoveryTarget& target, cons
                 {"vf", target.vf ? Json(*target.vf) : Json(nullptr)},
                 {"action", to_string(p.action)},
                 {"state", to_string(p.state)},
-                {"fault", p.seq != 0 ? Json(fault_name(p.fault)) : Json(nullptr)},
+                {"fault",
+                 p.seq != 0 ? Json(to_string(static_cast<RecoveryFault>(p.fault))) : Json(nullptr)},
                 {"seq", p.seq},
                 {"num_devices", p.devices.size()},
                 {"num_partitions", p.num_partitions},
@@ -197,7 +183,7 @@ Json recovery_run_json(Json plan, const RecoveryRun& run) {
     for (const auto& ev : run.steps)
         steps.push_back(Json{
             {"seq", ev.seq},
-            {"step", step_name(ev.type)},
+            {"step", to_string(static_cast<RecoveryStep>(ev.type))},
             {"partition", ev.partition == kRasPartitionAll ? Json(nullptr) : Json(ev.partition)},
             {"vf", ev.instance == kVfNone ? Json(nullptr) : Json(ev.instance)},
             {"action", to_string(static_cast<RecoveryAction>(ev.data[0] & 0xffU))},

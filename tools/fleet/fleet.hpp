@@ -180,6 +180,7 @@ struct HealthRules {
     std::uint64_t ue_age_s = 3600; ///< an uncorrected error older than this, not repeated, is stale
     unsigned retired_warn_pct = 90; ///< retired pages at this % of bad_page_threshold: degraded
     std::uint64_t now_mono_ns = 0;  ///< CLOCK_MONOTONIC now (0: read the clock)
+    std::uint64_t now_real_ns = 0;  ///< CLOCK_REALTIME now (0: read the clock)
 };
 
 /// One verdict with its cause, the record it rests on and its clearing rule.
@@ -212,6 +213,12 @@ struct DeviceHealth {
 [[nodiscard]] DeviceHealth evaluate(const Snapshot& snap, const std::vector<JournalRecord>& journal,
                                     const HealthRules& rules);
 [[nodiscard]] Json health_to_json(const DeviceHealth& h);
+/// The problem of a journal window (@window_mib, --journal-window) that
+/// left older bytes unread and does not reach back @rules.ue_age_s from
+/// @rules.now_real_ns (0: the clock): an older uncorrected error may not be
+/// seen.  nullopt when @hj was read whole or reaches back far enough.
+[[nodiscard]] std::optional<std::string>
+journal_window_problem(const HealthJournal& hj, std::uint64_t window_mib, const HealthRules& rules);
 
 // ---- partition export (partition_export.cpp)
 

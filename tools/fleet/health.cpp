@@ -379,7 +379,7 @@ HealthJournal read_health_journal(const std::string& path, std::uint64_t window)
 DeviceHealth evaluate(const Snapshot& snap, const std::vector<JournalRecord>& journal,
                       const HealthRules& rules) {
     const Age age{rules.now_mono_ns != 0u ? rules.now_mono_ns : clock_ns(CLOCK_MONOTONIC),
-                  clock_ns(CLOCK_REALTIME)};
+                  rules.now_real_ns != 0u ? rules.now_real_ns : clock_ns(CLOCK_REALTIME)};
     std::vector<const JournalRecord*> recs;
     for (const auto& r : journal)
         if (r.device == snap.info.id)
@@ -509,6 +509,24 @@ Json health_to_json(const DeviceHealth& h) {
                 {"partitions", std::move(parts)}};
 }
 
+std::optional<std::string> journal_window_problem(const HealthJournal& hj, std::uint64_t window_mib,
+                                                  const HealthRules& rules) {
+    if (!hj.truncated)
+        return std::nullopt;
+    const std::uint64_t now =
+        rules.now_real_ns != 0u ? rules.now_real_ns : clock_ns(CLOCK_REALTIME);
+    const std::uint64_t horizon = rules.ue_age_s * 1000000000ULL;
+    if (hj.oldest_realtime_ns && now - std::min(now, *hj.oldest_realtime_ns) >= horizon)
+        return std::nullopt;
+    const std::string back =
+        hj.oldest_realtime_ns
+            ? std::to_string((now - std::min(now, *hj.oldest_realtime_ns)) / 1000000000ULL) + " s"
+            : "an unknown time";
+    return "journal degraded: its newest " + std::to_string(window_mib) + " MiB reach back " +
+           back + ", less than --ue-age " + std::to_string(rules.ue_age_s) +
+           " s: an older uncorrected error is not seen";
+}
+
 int FleetCommands::health(const Options& opts, std::ostream& out, std::ostream& err) const {
     auto unknown = [&](const std::string& why) {
         keep_exit_status(); // Node Problem Detector's 2, not the CLI's cause code
@@ -551,6 +569,9 @@ int FleetCommands::health(const Options& opts, std::ostream& out, std::ostream& 
     }
     HealthRules rules;
     rules.ue_age_s = ue_age_s_;
+    // One reading of each clock for every rule of this run.
+    rules.now_mono_ns = clock_ns(CLOCK_MONOTONIC);
+    rules.now_real_ns = clock_ns(CLOCK_REALTIME);
 
     Json devices = Json::array();
     Verdict overall = Verdict::healthy;
@@ -575,21 +596,9 @@ int FleetCommands::health(const Options& opts, std::ostream& out, std::ostream& 
     }
     // A window that does not reach back --ue-age may hide an uncorrected
     // error that still counts: say so rather than call the node healthy.
-    if (hj.truncated) {
-        const std::uint64_t now = clock_ns(CLOCK_REALTIME);
-        const std::uint64_t horizon = ue_age_s_ * 1000000000ULL;
-        if (!hj.oldest_realtime_ns || now - std::min(now, *hj.oldest_realtime_ns) < horizon) {
-            overall = worst(overall, Verdict::degraded);
-            std::string back = hj.oldest_realtime_ns
-                                   ? std::to_string((now - std::min(now, *hj.oldest_realtime_ns)) /
-                                                    1000000000ULL) +
-                                         " s"
-                                   : "an unknown time";
-            problems.push_back("journal degraded: its newest " +
-                               std::to_string(journal_window_mib_) + " MiB reach back " + back +
-                               ", less than --ue-age " + std::to_string(ue_age_s_) +
-                               " s: an older uncorrected error is not seen");
-        }
+    if (auto problem = journal_window_problem(hj, journal_window_mib_, rules)) {
+        overall = worst(overall, Verdict::degraded);
+        problems.push_back(std::move(*problem));
     }
     std::string message;
     if (problems.empty()) {

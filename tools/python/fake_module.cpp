@@ -57,10 +57,10 @@ void amdx_py_add_fake(py::module_& m) {
             "emit",
             [](amdx::test::FakeKernel& k, std::uint32_t id, std::uint16_t kind,
                std::uint64_t address, std::uint64_t data0, std::uint64_t data1, std::uint32_t block,
-               std::uint32_t type, std::uint32_t instance) {
+               std::uint32_t type, std::uint32_t instance, std::uint32_t partition) {
                 amdx_event ev{};
                 ev.kind = kind;
-                ev.partition = AMDX_RAS_PARTITION_ALL;
+                ev.partition = partition;
                 ev.address = address;
                 ev.data[0] = data0;
                 ev.data[1] = data1;
@@ -71,7 +71,7 @@ void amdx_py_add_fake(py::module_& m) {
             },
             py::arg("id"), py::arg("kind"), py::arg("address"), py::arg("data0"),
             py::arg("data1") = 0, py::arg("block") = 0, py::arg("type") = 0,
-            py::arg("instance") = 0);
+            py::arg("instance") = 0, py::arg("partition") = AMDX_RAS_PARTITION_ALL);
     // The CLI in this process, against the same fake kernel: (exit code,
     // stdout), for comparing the module's objects with `amdx -j`.
     fake.def("cli", [](const std::vector<std::string>& args) {

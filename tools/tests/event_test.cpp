@@ -207,10 +207,51 @@ std::vector<KindCase> kind_cases() {
         add("drained", e, ev::Drained{.partition = 2, .pid = 100, .pages = 64});
     }
     {
-        auto e = raw(AMDX_EVENT_RECOVERY); // the raw record, for now
+        auto e = raw(AMDX_EVENT_RECOVERY);
+        e.type = AMDX_RECOVERY_EV_ESCALATED;
+        e.block = AMDX_FAULT_ENGINE_UE;
+        e.partition = 2;
+        e.instance = AMDX_VF_NONE;
+        e.address = 40; // the fault's record
+        e.data[0] = AMDX_RECOVERY_SUM_VALID | AMDX_RECOVER_DEVICE | 2ULL << 8 | 8ULL << 16 |
+                    1ULL << 28 | 0xffffULL << 40;
+        e.data[1] = static_cast<std::uint64_t>(-EIO);
+        add("recovery", e,
+            ev::Recovery{.step = amdx::RecoveryStep::escalated,
+                         .fault = amdx::RecoveryFault::engine_ue,
+                         .partition = 2,
+                         .vf = std::nullopt,
+                         .action = amdx::RecoveryAction::device,
+                         .num_devices = 2,
+                         .num_partitions = 8,
+                         .num_vfs = 1,
+                         .num_processes = 0xffff,
+                         .stopped = 0,
+                         .estimate_ms = std::nullopt,
+                         .cause_seq = 40,
+                         .result = err(EIO)});
+    }
+    {
+        auto e = raw(AMDX_EVENT_RECOVERY); // RMA: never
         e.type = AMDX_RECOVERY_EV_PENDING;
-        e.data[0] = AMDX_RECOVERY_SUM_VALID | AMDX_RECOVER_PARTITION;
-        add("recovery", e, ev::Unknown{.raw = e});
+        e.block = AMDX_FAULT_BOARD;
+        e.instance = AMDX_VF_NONE;
+        e.data[0] = AMDX_RECOVERY_SUM_VALID | AMDX_RECOVER_RMA | 1ULL << 8;
+        e.data[1] = 0xffffffffU;
+        add("recovery_never", e,
+            ev::Recovery{.step = amdx::RecoveryStep::pending,
+                         .fault = amdx::RecoveryFault::board,
+                         .partition = std::nullopt,
+                         .vf = std::nullopt,
+                         .action = amdx::RecoveryAction::rma,
+                         .num_devices = 1,
+                         .num_partitions = 0,
+                         .num_vfs = 0,
+                         .num_processes = 0,
+                         .stopped = 0,
+                         .estimate_ms = std::nullopt,
+                         .cause_seq = 42, // its own
+                         .result = {}});
     }
     {
         auto e = raw(AMDX_EVENT_LINK);
@@ -268,6 +309,20 @@ TEST(EventNames, CausesAndDirections) {
     EXPECT_EQ(amdx::to_string(static_cast<amdx::VfResetCause>(9)), "unknown");
     EXPECT_EQ(amdx::to_string(amdx::MigrateDirection::to_vram), "to_vram");
     EXPECT_EQ(amdx::to_string(amdx::MigrateDirection::to_system), "to_system");
+}
+
+/// @ev's rendering (event_fields()) as "name=value" lines.
+std::vector<std::string> rendered(const TypedEvent& ev) {
+    std::vector<std::string> out;
+    for (const auto& f : amdx::event_fields(ev)) {
+        std::string v;
+        if (const auto* n = std::get_if<std::uint64_t>(&f.value))
+            v = std::to_string(*n);
+        else if (const auto* s = std::get_if<std::string>(&f.value))
+            v = *s;
+        out.push_back(std::string(f.name) + "=" + v);
+    }
+    return out;
 }
 
 class TypedStream : public ::testing::Test {
@@ -347,19 +402,77 @@ TEST_F(TypedStream, DecodesALinkRecord) {
     const auto got = stream->next_typed(1000);
     ASSERT_TRUE(got) << got.context().message();
     ASSERT_EQ(got->size(), 1U);
-    std::vector<std::string> rendered;
-    for (const auto& f : amdx::event_fields((*got)[0])) {
-        std::string v;
-        if (const auto* n = std::get_if<std::uint64_t>(&f.value))
-            v = std::to_string(*n);
-        else if (const auto* s = std::get_if<std::string>(&f.value))
-            v = *s;
-        rendered.push_back(std::string(f.name) + "=" + v);
-    }
     const std::string stamp = "timestamp_ns=" + std::to_string((*got)[0].timestamp_ns);
-    EXPECT_EQ(rendered, (std::vector<std::string>{"device=0", "seq=1", stamp, "kind=link", "link=5",
-                                                  "peer=1", "state=down", "previous_state=replay",
-                                                  "contain=park", "hops=0"}));
+    EXPECT_EQ(rendered((*got)[0]),
+              (std::vector<std::string>{"device=0", "seq=1", stamp, "kind=link", "link=5", "peer=1",
+                                        "state=down", "previous_state=replay", "contain=park",
+                                        "hops=0"}));
+}
+
+// A target's pending recovery action changing (AMDX_EVENT_RECOVERY, uapi
+// minor 1) as the kernel's amdx_recovery_event() writes it: decoded into
+// events::Recovery and rendered by name, never as an unknown kind's raw
+// fields.  data[1] means three things by step: PENDING's estimate,
+// STOPPED's count of processes stopped, the others' 0 or -errno.
+TEST_F(TypedStream, DecodesRecoveryRecords) {
+    const auto kind = amdx::parse_event_kind("recovery");
+    ASSERT_TRUE(kind);
+    auto stream = device->subscribe(amdx::event_mask(*kind));
+    ASSERT_TRUE(stream);
+    amdx_event pending{};
+    pending.kind = AMDX_EVENT_RECOVERY;
+    pending.type = AMDX_RECOVERY_EV_PENDING;
+    pending.block = AMDX_FAULT_ENGINE_UE;
+    pending.partition = 1;
+    pending.instance = AMDX_VF_NONE;
+    pending.address = 0; // the record is the fault's own
+    pending.data[0] = AMDX_RECOVERY_SUM_VALID | AMDX_RECOVER_PARTITION | 1ULL << 8 | 1ULL << 16 |
+                      2ULL << 40; // 1 device, 1 partition, 2 processes
+    pending.data[1] = 1500;       // ms
+    kernel.emit(0, pending);
+    amdx_event stopped{};
+    stopped.kind = AMDX_EVENT_RECOVERY;
+    stopped.type = AMDX_RECOVERY_EV_STOPPED;
+    stopped.block = AMDX_FAULT_VF_HANG;
+    stopped.partition = AMDX_RAS_PARTITION_ALL;
+    stopped.instance = 2; // VF 2
+    stopped.address = 1;
+    stopped.data[0] = AMDX_RECOVERY_SUM_VALID;
+    stopped.data[1] = 3; // processes stopped
+    kernel.emit(0, stopped);
+    amdx_event self_test{};
+    self_test.kind = AMDX_EVENT_RECOVERY;
+    self_test.type = AMDX_RECOVERY_EV_SELFTEST;
+    self_test.block = AMDX_FAULT_ENGINE_UE;
+    self_test.partition = 1;
+    self_test.instance = AMDX_VF_NONE;
+    self_test.address = 1;
+    self_test.data[0] = AMDX_RECOVERY_SUM_VALID | AMDX_RECOVER_PARTITION;
+    self_test.data[1] = static_cast<std::uint64_t>(-EIO);
+    kernel.emit(0, self_test);
+
+    const auto got = stream->next_typed(1000);
+    ASSERT_TRUE(got) << got.context().message();
+    ASSERT_EQ(got->size(), 3U);
+    auto stamp = [&got](std::size_t i) {
+        return "timestamp_ns=" + std::to_string((*got)[i].timestamp_ns);
+    };
+    EXPECT_EQ(rendered((*got)[0]),
+              (std::vector<std::string>{
+                  "device=0", "seq=1", stamp(0), "kind=recovery", "step=pending", "fault=engine_ue",
+                  "partition=1", "action=partition", "cause_seq=1", "num_devices=1",
+                  "num_partitions=1", "num_vfs=0", "num_processes=2", "estimate_ms=1500"}));
+    EXPECT_EQ(rendered((*got)[1]),
+              (std::vector<std::string>{"device=0", "seq=2", stamp(1), "kind=recovery",
+                                        "step=stopped", "fault=vf_hang", "vf=2", "action=none",
+                                        "cause_seq=1", "num_devices=0", "num_partitions=0",
+                                        "num_vfs=0", "num_processes=0", "stopped=3"}));
+    EXPECT_EQ(
+        rendered((*got)[2]),
+        (std::vector<std::string>{"device=0", "seq=3", stamp(2), "kind=recovery", "step=self_test",
+                                  "fault=engine_ue", "partition=1", "action=partition",
+                                  "cause_seq=1", "num_devices=0", "num_partitions=0", "num_vfs=0",
+                                  "num_processes=0", "result=EIO"}));
 }
 
 } // namespace

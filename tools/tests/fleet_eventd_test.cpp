@@ -229,6 +229,20 @@ TEST_F(Eventd, RecoveryRunIsJournaledActionByAction) {
         }
     }
     EXPECT_EQ(recs[0]["seq"], seq);
+    // The RECOVERY records by name (events::Recovery), never raw fields.
+    std::vector<std::string> steps;
+    for (const std::size_t i : {0, 1, 6, 7, 8}) {
+        EXPECT_FALSE(recs[i].contains("kind_id")) << recs[i].dump();
+        EXPECT_EQ(recs[i]["fault"], "device_ue") << recs[i].dump();
+        EXPECT_EQ(recs[i]["cause_seq"], seq) << recs[i].dump();
+        steps.push_back(recs[i]["step"]);
+    }
+    EXPECT_EQ(steps,
+              (std::vector<std::string>{"pending", "stopped", "ran", "self_test", "cleared"}));
+    EXPECT_EQ(recs[0]["action"], "device");
+    EXPECT_EQ(recs[1]["stopped"], 1);
+    EXPECT_EQ(recs[7]["result"], "ok");
+    EXPECT_EQ(recs[8]["action"], "none");
     EXPECT_EQ(recs[2]["action"], "device_reset");
     EXPECT_FALSE(recs[2].contains("partition"));
     EXPECT_EQ(recs[3]["devices"], Json::array({0}));
@@ -258,6 +272,9 @@ TEST_F(Eventd, RecoveryRunIsJournaledActionByAction) {
     EXPECT_EQ(recs[13]["action"], "partition_reset");
     EXPECT_EQ(recs[13]["partition"], 1);
     EXPECT_EQ(recs[13]["result"], "EIO");
+    EXPECT_EQ(recs[14]["step"], "failed");
+    EXPECT_EQ(recs[14]["partition"], 1);
+    EXPECT_EQ(recs[14]["result"], "EIO");
 }
 
 TEST_F(Eventd, FollowsDevicesThatAppear) {

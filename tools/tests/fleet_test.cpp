@@ -799,19 +799,33 @@ TEST(FleetHealth, HealthReadsOnlyTheNewestWindow) {
     const auto all = amdx::cli::read_health_journal(j.path, 4U << 20);
     EXPECT_FALSE(all.truncated);
     EXPECT_EQ(all.read, seq - 1);
+    // How far the window reaches back, on a clock the test holds: `now`,
+    // the records' base.  The CLI below reads the real clock, so later
+    // than `now` by however long this host took to get there.
+    amdx::cli::HealthRules rules;
+    rules.now_real_ns = now;
+    EXPECT_EQ(amdx::cli::journal_window_problem(hj, 1, rules),
+              "journal degraded: its newest 1 MiB reach back 50 s, less than --ue-age 3600 s: "
+              "an older uncorrected error is not seen");
+    EXPECT_EQ(amdx::cli::journal_window_problem(all, 4, rules), std::nullopt) << "read whole";
+    rules.ue_age_s = 50;
+    EXPECT_EQ(amdx::cli::journal_window_problem(hj, 1, rules), std::nullopt) << "reaches back";
+    rules.ue_age_s = 51;
+    EXPECT_NE(amdx::cli::journal_window_problem(hj, 1, rules), std::nullopt);
 
     std::string out, err;
     // The default window holds the UE: unhealthy.
     EXPECT_EQ(run({"health", "--journal", j.path}, out, err), 1) << out;
     EXPECT_EQ(out.rfind("amdx health: unhealthy: device 0 unhealthy: uncorrected umc error", 0), 0U)
         << out;
-    // A 1 MiB window reaches back 50 s, less than --ue-age: degraded, not
-    // healthy, and --strict makes that a problem.
+    // A 1 MiB window reaches back 50 s (and however long this took),
+    // less than --ue-age: degraded, not healthy, and --strict makes that a
+    // problem.
     EXPECT_EQ(run({"health", "--journal", j.path, "--journal-window", "1"}, out, err), 0) << out;
-    EXPECT_EQ(
-        out.rfind("amdx health: degraded: journal degraded: its newest 1 MiB reach back 5", 0), 0U)
+    EXPECT_EQ(out.rfind("amdx health: degraded: journal degraded: its newest 1 MiB reach back ", 0),
+              0U)
         << out;
-    EXPECT_NE(out.find("less than --ue-age 3600 s"), std::string::npos) << out;
+    EXPECT_NE(out.find(" s, less than --ue-age 3600 s"), std::string::npos) << out;
     EXPECT_EQ(run({"health", "--journal", j.path, "--journal-window", "1", "--strict"}, out, err),
               1);
     EXPECT_EQ(run({"-j", "health", "--journal", j.path, "--journal-window", "1"}, out, err), 0);

@@ -47,6 +47,39 @@ std::vector<std::uint32_t> ids_of(std::uint64_t bitmap) {
     return ids;
 }
 
+/// A RECOVERY record: data[1] is the estimate (PENDING), the processes
+/// stopped (STOPPED) or 0 or -errno (the other steps).
+events::Recovery recovery_of(const Event& e) {
+    const std::uint64_t sum = e.data[0];
+    events::Recovery r{.step = static_cast<RecoveryStep>(e.type),
+                       .fault = static_cast<RecoveryFault>(e.block),
+                       .partition = partition_of(e),
+                       .vf = e.instance == AMDX_VF_NONE ? std::nullopt
+                                                        : std::optional<std::uint32_t>(e.instance),
+                       .action = static_cast<RecoveryAction>(AMDX_RECOVERY_SUM_ACTION(sum)),
+                       .num_devices = AMDX_RECOVERY_SUM_DEVICES(sum),
+                       .num_partitions = AMDX_RECOVERY_SUM_PARTITIONS(sum),
+                       .num_vfs = AMDX_RECOVERY_SUM_VFS(sum),
+                       .num_processes = AMDX_RECOVERY_SUM_PROCESSES(sum),
+                       .stopped = 0,
+                       .estimate_ms = std::nullopt,
+                       .cause_seq = e.address != 0 ? e.address : e.seq,
+                       .result = {}};
+    switch (r.step) {
+    case RecoveryStep::pending:
+        if (e.data[1] != 0xffffffffU) // never: rma
+            r.estimate_ms = static_cast<std::uint32_t>(e.data[1]);
+        break;
+    case RecoveryStep::stopped:
+        r.stopped = static_cast<std::uint32_t>(e.data[1]);
+        break;
+    default:
+        r.result = result_of(e.data[1]);
+        break;
+    }
+    return r;
+}
+
 TypedEvent::Data decode_data(const Event& e) {
     using namespace events;
     const auto part = partition_of(e);
@@ -112,8 +145,8 @@ TypedEvent::Data decode_data(const Event& e) {
         return Drained{.partition = e.partition,
                        .pid = static_cast<std::uint32_t>(e.data[0]),
                        .pages = e.data[1]};
-    case EventKind::recovery: // no struct of its own yet: the raw record
-        break;
+    case EventKind::recovery:
+        return recovery_of(e);
     case EventKind::link:
         return Link{.link = e.instance,
                     .peer = static_cast<std::uint32_t>(e.address),

@@ -140,6 +140,27 @@ std::vector<EventField> event_fields(const TypedEvent& ev) {
                        f.put("contain", to_string(l.contain));
                        f.put("hops", l.hops);
                    },
+                   [&f](const e::Recovery& r) {
+                       f.put("step", to_string(r.step));
+                       f.put("fault", to_string(r.fault));
+                       f.partition(r.partition);
+                       if (r.vf)
+                           f.put("vf", *r.vf);
+                       f.put("action", to_string(r.action));
+                       f.put("cause_seq", r.cause_seq);
+                       f.put("num_devices", r.num_devices);
+                       f.put("num_partitions", r.num_partitions);
+                       f.put("num_vfs", r.num_vfs);
+                       f.put("num_processes", r.num_processes);
+                       if (r.step == RecoveryStep::pending) {
+                           if (r.estimate_ms) // absent: never (rma)
+                               f.put("estimate_ms", *r.estimate_ms);
+                       } else if (r.step == RecoveryStep::stopped) {
+                           f.put("stopped", r.stopped);
+                       } else {
+                           f.result(r.result);
+                       }
+                   },
                    [&f](const e::Unknown& u) { // a kind from a newer kernel: the raw fields
                        const Event& r = u.raw;
                        f.put("kind_id", static_cast<std::uint64_t>(r.kind));

@@ -144,6 +144,30 @@ constexpr std::array kRecoveryStates{
     std::pair{RecoveryState::failed, Name("failed")},
 };
 
+constexpr std::array kRecoveryFaults{
+    std::pair{RecoveryFault::page_ce, Name("page_ce")},
+    std::pair{RecoveryFault::poison_consumed, Name("poison_consumed")},
+    std::pair{RecoveryFault::queue_hang, Name("queue_hang")},
+    std::pair{RecoveryFault::engine_ue, Name("engine_ue")},
+    std::pair{RecoveryFault::vf_hang, Name("vf_hang")},
+    std::pair{RecoveryFault::device_ue, Name("device_ue")},
+    std::pair{RecoveryFault::firmware, Name("firmware")},
+    std::pair{RecoveryFault::fabric, Name("fabric")},
+    std::pair{RecoveryFault::reset_failed, Name("reset_failed")},
+    std::pair{RecoveryFault::board, Name("board")},
+};
+static_assert(kRecoveryFaults.size() == AMDX_FAULT_COUNT, "a fault has no name");
+
+constexpr std::array kRecoverySteps{
+    std::pair{RecoveryStep::pending, Name("pending")},
+    std::pair{RecoveryStep::stopped, Name("stopped")},
+    std::pair{RecoveryStep::ran, Name("ran")},
+    std::pair{RecoveryStep::self_test, Name("self_test")},
+    std::pair{RecoveryStep::cleared, Name("cleared")},
+    std::pair{RecoveryStep::escalated, Name("escalated")},
+    std::pair{RecoveryStep::failed, Name("failed")},
+};
+
 constexpr std::array kRecoveryOutcomes{
     std::pair{RecoveryOutcome::none, Name("none")},
     std::pair{RecoveryOutcome::cleared, Name("cleared")},
@@ -241,6 +265,12 @@ std::string_view to_string(RecoveryState state) noexcept {
 }
 std::string_view to_string(RecoveryOutcome outcome) noexcept {
     return name_of(kRecoveryOutcomes, outcome);
+}
+std::string_view to_string(RecoveryFault fault) noexcept {
+    return name_of(kRecoveryFaults, fault);
+}
+std::string_view to_string(RecoveryStep step) noexcept {
+    return name_of(kRecoverySteps, step);
 }
 std::optional<RecoveryAction> parse_recovery_action(std::string_view name) noexcept {
     const auto* it =

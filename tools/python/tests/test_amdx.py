@@ -15,6 +15,10 @@ AMDX_LINK_CONTAIN_MOVE = 2
 AMDX_PART_STEP_COMPUTE = 4
 AMDX_RECOVER_PARTITION = 4  # uapi/linux/amdx.h
 AMDX_FAULT_ENGINE_UE = 3
+AMDX_EVENT_RECOVERY = 17
+AMDX_RECOVERY_EV_PENDING = 0
+AMDX_RECOVERY_SUM_VALID = 1 << 63
+AMDX_VF_NONE = 0xFFFFFFFF
 
 
 class AmdxModule(unittest.TestCase):
@@ -148,6 +152,19 @@ class AmdxModule(unittest.TestCase):
             "device": 0, "seq": ev["seq"], "timestamp_ns": ev["timestamp_ns"], "kind": "link",
             "link": 5, "peer": 1, "state": "down", "previous_state": "replay",
             "contain": "move", "hops": 2})
+
+    def test_recovery_events_are_decoded(self):
+        stream = self.dev.events(["recovery"])
+        summary = AMDX_RECOVERY_SUM_VALID | AMDX_RECOVER_PARTITION | 1 << 8 | 1 << 16
+        self.kernel.emit(0, AMDX_EVENT_RECOVERY, 0, summary, data1=1500,
+                         block=AMDX_FAULT_ENGINE_UE, type=AMDX_RECOVERY_EV_PENDING,
+                         instance=AMDX_VF_NONE, partition=1)
+        ev = stream.next(timeout_ms=1000)[0]
+        self.assertEqual(ev, {
+            "device": 0, "seq": ev["seq"], "timestamp_ns": ev["timestamp_ns"],
+            "kind": "recovery", "step": "pending", "fault": "engine_ue", "partition": 1,
+            "action": "partition", "cause_seq": ev["seq"], "num_devices": 1,
+            "num_partitions": 1, "num_vfs": 0, "num_processes": 0, "estimate_ms": 1500})
 
     def test_error_events_name_the_consumer(self):
         stream = self.dev.events(["error"])

@@ -50,7 +50,7 @@ enum class EventKind : std::uint16_t {
     partition_switch = AMDX_EVENT_PARTITION_SWITCH,
     migrate = AMDX_EVENT_MIGRATE,
     drained = AMDX_EVENT_DRAINED,
-    recovery = AMDX_EVENT_RECOVERY, ///< decoded as events::Unknown (raw record)
+    recovery = AMDX_EVENT_RECOVERY,
     link = AMDX_EVENT_LINK,
 };
 
@@ -251,16 +251,46 @@ struct Link {
     bool operator==(const Link&) const = default;
 };
 
+/// RECOVERY (uapi minor 1): a target's pending recovery action changed
+/// (Documentation/ras.rst, "Recovery actions"), one record per step.
+struct Recovery {
+    RecoveryStep step = RecoveryStep::pending;
+    RecoveryFault fault = RecoveryFault::page_ce; ///< the fault that set the action
+    std::optional<std::uint32_t> partition;       ///< the target: a compute partition,
+    std::optional<std::uint32_t> vf;              ///< a VF, or (neither) the device
+    /// The action the step is about, as the kernel's scope summary names
+    /// it (AMDX_RECOVERY_SUM_ACTION): pending, escalated, failed: the one
+    /// now pending; ran, self_test: the one run; stopped, cleared: none.
+    RecoveryAction action = RecoveryAction::none;
+    /// Its scope (AMDX_RECOVERY_SUM_*): devices, compute partitions and VFs
+    /// it resets, processes it stops (saturated at 0xffff).
+    std::uint32_t num_devices = 0;
+    std::uint32_t num_partitions = 0;
+    std::uint32_t num_vfs = 0;
+    std::uint32_t num_processes = 0;
+    std::uint32_t stopped = 0; ///< stopped: the processes stopped
+    /// pending: the action's estimated time; unset for never (rma).
+    std::optional<std::uint32_t> estimate_ms;
+    /// The seq of the record that set the action (the fault's, or this
+    /// record's own when the fault has no other).
+    std::uint64_t cause_seq = 0;
+    /// ran, self_test, cleared, escalated, failed: empty, or the errno the
+    /// action or its self-test failed with.
+    std::error_code result;
+    bool operator==(const Recovery&) const = default;
+};
+
 } // namespace events
 
 /// One decoded record: the common fields and the kind's struct.
 struct TypedEvent {
-    using Data = std::variant<events::Lost, events::Error, events::PagePending, events::PageRetired,
-                              events::PoisonConsumed, events::ActionStart, events::ActionEnd,
-                              events::PartitionQuarantined, events::PartitionRestored,
-                              events::PartitionOffline, events::VfReset, events::DeviceResetBegin,
-                              events::DeviceResetEnd, events::Rma, events::PartitionSwitch,
-                              events::Migrate, events::Drained, events::Unknown, events::Link>;
+    using Data =
+        std::variant<events::Lost, events::Error, events::PagePending, events::PageRetired,
+                     events::PoisonConsumed, events::ActionStart, events::ActionEnd,
+                     events::PartitionQuarantined, events::PartitionRestored,
+                     events::PartitionOffline, events::VfReset, events::DeviceResetBegin,
+                     events::DeviceResetEnd, events::Rma, events::PartitionSwitch, events::Migrate,
+                     events::Drained, events::Unknown, events::Link, events::Recovery>;
 
     std::uint64_t seq = 0;
     std::uint64_t timestamp_ns = 0; ///< CLOCK_MONOTONIC

@@ -102,6 +102,32 @@ enum class RecoveryOutcome : std::uint32_t {
     failed = AMDX_RECOVERY_OUT_FAILED,
 };
 
+/// AMDX_FAULT_*: what a fault left broken, which decides the action it
+/// sets (RecoveryPlan::fault, events::Recovery).
+enum class RecoveryFault : std::uint32_t {
+    page_ce = AMDX_FAULT_PAGE_CE,
+    poison_consumed = AMDX_FAULT_POISON_CONSUMED,
+    queue_hang = AMDX_FAULT_QUEUE_HANG,
+    engine_ue = AMDX_FAULT_ENGINE_UE,
+    vf_hang = AMDX_FAULT_VF_HANG,
+    device_ue = AMDX_FAULT_DEVICE_UE,
+    firmware = AMDX_FAULT_FIRMWARE,
+    fabric = AMDX_FAULT_FABRIC,
+    reset_failed = AMDX_FAULT_RESET_FAILED,
+    board = AMDX_FAULT_BOARD,
+};
+
+/// AMDX_RECOVERY_EV_*: what a RECOVERY record reports (events::Recovery).
+enum class RecoveryStep : std::uint32_t {
+    pending = AMDX_RECOVERY_EV_PENDING,     ///< a fault set the action
+    stopped = AMDX_RECOVERY_EV_STOPPED,     ///< a run stopped the holders
+    ran = AMDX_RECOVERY_EV_RAN,             ///< the action ran
+    self_test = AMDX_RECOVERY_EV_SELFTEST,  ///< the post-recovery self-test
+    cleared = AMDX_RECOVERY_EV_CLEARED,     ///< back to none
+    escalated = AMDX_RECOVERY_EV_ESCALATED, ///< the self-test failed: the next rung
+    failed = AMDX_RECOVERY_EV_FAILED,       ///< the action failed midway
+};
+
 /// "none", "process", "queue", "pipe", "partition", "vf", "device", "hive",
 /// "node", "rma"; "unknown" otherwise.
 AMDX_EXPORT std::string_view to_string(RecoveryAction action) noexcept;
@@ -109,6 +135,13 @@ AMDX_EXPORT std::string_view to_string(RecoveryAction action) noexcept;
 AMDX_EXPORT std::string_view to_string(RecoveryState state) noexcept;
 /// "none", "cleared", "escalated", "failed"; "unknown" otherwise.
 AMDX_EXPORT std::string_view to_string(RecoveryOutcome outcome) noexcept;
+/// "page_ce", "poison_consumed", "queue_hang", "engine_ue", "vf_hang",
+/// "device_ue", "firmware", "fabric", "reset_failed", "board" (the kernel's
+/// names); "unknown" otherwise.
+AMDX_EXPORT std::string_view to_string(RecoveryFault fault) noexcept;
+/// "pending", "stopped", "ran", "self_test", "cleared", "escalated",
+/// "failed"; "unknown" otherwise.
+AMDX_EXPORT std::string_view to_string(RecoveryStep step) noexcept;
 /// Case-insensitive.
 AMDX_EXPORT std::optional<RecoveryAction> parse_recovery_action(std::string_view name) noexcept;
 
