@@ -1068,6 +1068,125 @@ TEST_F(lnk, link_down_moves_to_the_accessing_device)
 	}
 }
 
+/* ACCESS READ of buffer @p through @fd into @out, -errno. */
+static int dev_read(int fd, char *p, char *out)
+{
+	struct amdx_hmm_access a = {
+		.addr = (uintptr_t)p,
+		.size = LNK_PAGES * getpagesize(),
+		.op = AMDX_HMM_ACCESS_READ,
+		.buf = (uintptr_t)out,
+	};
+
+	return amdx_ioctl(fd, AMDX_IOC_HMM_ACCESS, &a);
+}
+
+/*
+ * Revoke, not move, what must stay: with link 0-1 down, a pinned range
+ * in device 0's VRAM that device 1 accesses stays there (SNAPSHOT and its
+ * counter), keeps its checksum and its owner's access (device 0 reads
+ * it), and device 1 loses its access (out of the access set; its READ
+ * and SNAPSHOT fail with EACCES, and SET_ATTR gives it back only once
+ * the link is up: ENOLINK); the same range unpinned comes home.  Device 0 records one
+ * LINK_REVOKE action (then its LINK_MOVE), device 1 none; the other 27
+ * links are untouched and nothing is reset.
+ */
+TEST_F(lnk, link_down_revokes_what_is_pinned)
+{
+	const size_t size = LNK_PAGES * getpagesize();
+	const struct amdx_query_links *q;
+	int fd0 = self->d[0].fd, fd1 = self->d[1].fd, L;
+	unsigned int pinned = 0, i, k;
+	const struct amdx_event *e;
+	long local, remote;
+	char *p[2], *out;
+	struct amdx_hmm_attr a = {
+		.size = size,
+		.valid = AMDX_HMM_ATTR_FLAGS,
+		.flags = AMDX_HMM_F_PIN,
+	};
+
+	if (!(amdx_caps(self->ctl) & AMDX_CAP_HMM_MIGRATE))
+		SKIP(return, NO_HMM);
+	q = links(_metadata, self);
+	L = link_of(self, q, 0, 1);
+	ASSERT_GE(L, 0);
+	out = malloc(size);
+	ASSERT_NE(NULL, out);
+	/* p[0] pinned, p[1] not; both lnk_bufs[0]: 0's VRAM, 1 reads it. */
+	for (i = 0; i < 2; i++) {
+		p[i] = mmap(NULL, size, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		ASSERT_NE(MAP_FAILED, p[i]);
+		a.start = (uintptr_t)p[i];
+		if (i == 0)
+			ASSERT_EQ(0, amdx_ioctl(fd0, AMDX_IOC_HMM_SET_ATTR, &a));
+		ASSERT_EQ(0, place(self, fd0, 0, p[i]));
+		ASSERT_EQ(LNK_PAGES, resident(fd0, p[i]));
+	}
+	/* Device 1 sees the pinned data in device 0's VRAM. */
+	ASSERT_EQ(0, where(fd1, p[0], &local, &remote));
+	EXPECT_EQ(LNK_PAGES, remote);
+	drain(_metadata, self);
+	for (i = 0; i < LNK_DEVS; i++)
+		self->d[i].nevs = 0;
+
+	ASSERT_EQ(0, fault(self, 0, 1, "down"));
+	drain(_metadata, self);
+
+	/* The pinned data stayed, device 1 is out, device 0 still reads. */
+	EXPECT_EQ(LNK_PAGES, resident(fd0, p[0]));
+	EXPECT_EQ(LNK_PAGES, counted(fd0, p[0]));
+	EXPECT_EQ(access_ids(self, 1u << 0), range_access(fd0, p[0]));
+	EXPECT_EQ(-EACCES, dev_read(fd1, p[0], out));
+	EXPECT_EQ(-EACCES, where(fd1, p[0], &local, &remote));
+	memset(out, 0, size);
+	EXPECT_EQ(0, dev_read(fd0, p[0], out));
+	EXPECT_EQ(-1, amdx_check(out, size, 0x11c0));
+	EXPECT_EQ(LNK_PAGES, resident(fd0, p[0]));
+	EXPECT_EQ(-ENOLINK, set_access(self, fd0, p[0], 1u << 0 | 1u << 1));
+	/* The unpinned one came home, device 1 keeps its access there. */
+	EXPECT_EQ(0, resident(fd0, p[1]));
+	EXPECT_EQ(0, counted(fd0, p[1]));
+	EXPECT_EQ(access_ids(self, 1u << 0 | 1u << 1), range_access(fd0, p[1]));
+
+	for (i = 0; i < LNK_DEVS; i++) {
+		for (k = 0; k < self->d[i].nevs; k++) {
+			e = &self->d[i].evs[k];
+			if ((e->kind != AMDX_EVENT_ACTION_START &&
+			     e->kind != AMDX_EVENT_ACTION_END) ||
+			    e->data[0] != AMDX_ACTION_LINK_REVOKE)
+				continue;
+			ASSERT_EQ(0, i);
+			EXPECT_EQ(L, (int)e->instance);
+			EXPECT_EQ(self->d[1].id, e->type);
+			/* START, then END, then the move's two. */
+			EXPECT_EQ(pinned ? AMDX_EVENT_ACTION_END :
+				  AMDX_EVENT_ACTION_START, e->kind);
+			if (e->kind == AMDX_EVENT_ACTION_END) {
+				EXPECT_EQ(0, e->data[1]);
+				ASSERT_LT(k + 1, self->d[i].nevs);
+				EXPECT_EQ(AMDX_ACTION_LINK_MOVE,
+					  e[1].data[0]);
+			}
+			pinned++;
+		}
+		EXPECT_EQ(i < 2 ? 2 : 0,
+			  count_action(self, i, AMDX_ACTION_LINK_MOVE));
+		EXPECT_EQ(0, count_kind(self, i, AMDX_EVENT_DEVICE_RESET_BEGIN));
+		EXPECT_EQ(0, count_kind(self, i, AMDX_EVENT_RECOVERY));
+	}
+	EXPECT_EQ(2, pinned);
+	q = links(_metadata, self);
+	EXPECT_EQ(AMDX_LINK_STATE_DOWN, q->links[L].state);
+	untouched(_metadata, q, L, -1);
+
+	/* Every checksum holds (reading brings the data home). */
+	for (i = 0; i < 2; i++)
+		EXPECT_EQ(-1, amdx_check(p[i], size, 0x11c0)) TH_LOG("%u", i);
+	free(out);
+}
+
 /* Bad input: the errno and nothing changed. */
 TEST_F(lnk, bad_input)
 {

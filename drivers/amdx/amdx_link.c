@@ -31,7 +31,9 @@
  * (storm, down, parked) from one that carried data has the ranges in each
  * end's VRAM that the other end accesses brought home or on to the other
  * end, per the ranges' attributes, recorded at that end as an
- * %AMDX_ACTION_LINK_MOVE action.
+ * %AMDX_ACTION_LINK_MOVE action; a range that must stay (pinned) stays
+ * and the other end loses its access to it instead, an
+ * %AMDX_ACTION_LINK_REVOKE action.
  *
  * %AMDX_QUERY_LINKS lists a hive's links with their counters, the
  * containment each asks for and the hops of the route between its ends
@@ -342,7 +344,7 @@ static bool amdx_link_timed(const struct amdx_link_topo *t)
 	return false;
 }
 
-static void amdx_link_action(struct amdx_device *adev, u16 kind,
+static void amdx_link_action(struct amdx_device *adev, u16 kind, u64 action,
 			     const struct amdx_link_move *m, s64 ret, u64 ns)
 {
 	struct amdx_event ev = {
@@ -351,16 +353,41 @@ static void amdx_link_action(struct amdx_device *adev, u16 kind,
 		.instance = m->link,
 		.partition = AMDX_RAS_PARTITION_ALL,
 		.address = ns,
-		.data = { AMDX_ACTION_LINK_MOVE, (u64)ret },
+		.data = { action, (u64)ret },
 	};
 
 	amdx_event_emit(adev, &ev);
 }
 
 /*
+ * Revoke the other end's access to what crosses the link and must stay
+ * (amdx_hmm_link_revoke()), recorded as an action when there is any.
+ */
+static void amdx_link_revoke_run(struct amdx_device *adev,
+				 const struct amdx_link_move *m)
+{
+	u64 ranges, pages, t0;
+	int ret;
+
+	if (amdx_hmm_link_revoke(adev, m->peer, true, &ranges, &pages) ||
+	    !ranges)
+		return;
+	t0 = ktime_get_ns();
+	amdx_link_action(adev, AMDX_EVENT_ACTION_START, AMDX_ACTION_LINK_REVOKE,
+			 m, 0, 0);
+	ret = amdx_hmm_link_revoke(adev, m->peer, false, &ranges, &pages);
+	amdx_link_action(adev, AMDX_EVENT_ACTION_END, AMDX_ACTION_LINK_REVOKE,
+			 m, ret, ktime_get_ns() - t0);
+	amdx_info(adev, "fabric link %u to device %u: %llu pinned ranges (%llu pages) stay in VRAM; device %u's access to them revoked (%d)\n",
+		  m->link, m->peer, ranges, pages, m->peer, ret);
+}
+
+/*
  * Move what crosses each link of @esc off it: the ranges in one end's
  * VRAM that the other end accesses come home or go on to the other end
- * (amdx_hmm_link_move()), recorded as an action like every containment.
+ * (amdx_hmm_link_move()), or, those that must stay, lose the other end's
+ * access (amdx_hmm_link_revoke(), first), each recorded as an action
+ * like every containment.
  */
 static void amdx_link_move_run(const struct amdx_link_escalation *esc)
 {
@@ -377,11 +404,14 @@ static void amdx_link_move_run(const struct amdx_link_escalation *esc)
 			continue;
 		down_read(&adev->lock);
 		if (!adev->dead && (adev->desc.flags & AMDX_DEVICE_F_HMM)) {
+			amdx_link_revoke_run(adev, m);
 			t0 = ktime_get_ns();
-			amdx_link_action(adev, AMDX_EVENT_ACTION_START, m, 0, 0);
+			amdx_link_action(adev, AMDX_EVENT_ACTION_START,
+					 AMDX_ACTION_LINK_MOVE, m, 0, 0);
 			ret = amdx_hmm_link_move(adev, m->peer, &moved,
 						 &to_peer, &left);
-			amdx_link_action(adev, AMDX_EVENT_ACTION_END, m, ret,
+			amdx_link_action(adev, AMDX_EVENT_ACTION_END,
+					 AMDX_ACTION_LINK_MOVE, m, ret,
 					 ktime_get_ns() - t0);
 			if (moved || left || ret)
 				amdx_info(adev, "fabric link %u to device %u: %llu pages device %u accesses moved off, %llu of them on to its VRAM, the rest home; %llu left (%d)\n",

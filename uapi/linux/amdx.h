@@ -44,7 +44,7 @@
  * each list in the order of the sections), never appended at the end.
  */
 #define AMDX_UAPI_VERSION_MAJOR		1
-#define AMDX_UAPI_VERSION_MINOR		4
+#define AMDX_UAPI_VERSION_MINOR		5
 
 /* Name of the control misc device node: /dev/amdx */
 #define AMDX_DEVICE_NAME		"amdx"
@@ -1499,7 +1499,8 @@ struct amdx_query_links {
  * ACTION_START:	data[0] %AMDX_ACTION_*.
  * ACTION_END:		data[0] %AMDX_ACTION_*; data[1] 0 or -errno;
  *			address: duration in ns.
- *			%AMDX_ACTION_LINK_MOVE (both records): instance
+ *			%AMDX_ACTION_LINK_MOVE and (minor 5)
+ *			%AMDX_ACTION_LINK_REVOKE (both records): instance
  *			the link, type the device at its other end; END's
  *			address the duration, data[1] 0 or -errno.
  * PARTITION_*:		partition.
@@ -1583,6 +1584,12 @@ struct amdx_query_links {
  * end; ACTION_END's data[1] 0 or -errno as for any action.
  */
 #define AMDX_ACTION_LINK_MOVE		5
+/*
+ * (minor 5) What a fabric link's containment left in place and took the
+ * other end's access to instead (ranges with %AMDX_HMM_F_PIN): the same
+ * fields as %AMDX_ACTION_LINK_MOVE.
+ */
+#define AMDX_ACTION_LINK_REVOKE		6
 
 /**
  * struct amdx_event - one record of the event log (64 bytes)
