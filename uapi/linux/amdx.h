@@ -1408,8 +1408,11 @@ struct amdx_recovery {
  * struct amdx_link_info - one link in %AMDX_QUERY_LINKS
  * @link: its index in the hive's list (%AMDX_EVENT_LINK's instance).
  * @kind: %AMDX_LINK_KIND_*.
- * @device: the amdx device ids of its two ends.
- * @port: the port of each end the link leaves from.
+ * @device: the amdx device ids of its two ends; (minor 5) in a scale-up
+ *	pod, U32_MAX for an end that is no device of this host (a remote
+ *	accelerator, a switch: @port says which).
+ * @port: the port of each end the link leaves from (a switch's port is
+ *	the fabric id of the accelerator at the other end).
  * @width_max: lanes at full width.
  * @width: lanes now.
  * @state: %AMDX_LINK_STATE_*.
@@ -1530,7 +1533,10 @@ struct amdx_query_links {
  * LINK:		(minor 2) a link of the device's hive changed
  *			state: instance the link (%AMDX_QUERY_LINKS);
  *			type its new %AMDX_LINK_STATE_*; block the one
- *			before; address the device at its other end;
+ *			before; address the device at its other end
+ *			(minor 5: U32_MAX for no device of this host; a
+ *			pod link with no end here goes to the pod's
+ *			lowest member);
  *			data[0] the %AMDX_LINK_CONTAIN_* it asks for;
  *			data[1] hops between its ends now (0: no route).
  *			Emitted to the devices at both ends.
