@@ -1068,6 +1068,361 @@ TEST_F(lnk, link_down_moves_to_the_accessing_device)
 	}
 }
 
+/* ACCESS READ of buffer @p through @fd into @out, -errno. */
+static int dev_read(int fd, char *p, char *out)
+{
+	struct amdx_hmm_access a = {
+		.addr = (uintptr_t)p,
+		.size = LNK_PAGES * getpagesize(),
+		.op = AMDX_HMM_ACCESS_READ,
+		.buf = (uintptr_t)out,
+	};
+
+	return amdx_ioctl(fd, AMDX_IOC_HMM_ACCESS, &a);
+}
+
+/*
+ * Revoke, not move, what must stay: with link 0-1 down, a pinned range
+ * in device 0's VRAM that device 1 accesses stays there (SNAPSHOT and its
+ * counter), keeps its checksum and its owner's access (device 0 reads
+ * it), and device 1 loses its access (out of the access set; its READ
+ * and SNAPSHOT fail with EACCES, and SET_ATTR gives it back only once
+ * the link is up: ENOLINK); the same range unpinned comes home.  Device 0 records one
+ * LINK_REVOKE action (then its LINK_MOVE), device 1 none; the other 27
+ * links are untouched and nothing is reset.
+ */
+TEST_F(lnk, link_down_revokes_what_is_pinned)
+{
+	const size_t size = LNK_PAGES * getpagesize();
+	const struct amdx_query_links *q;
+	int fd0 = self->d[0].fd, fd1 = self->d[1].fd, L;
+	unsigned int pinned = 0, i, k;
+	const struct amdx_event *e;
+	long local, remote;
+	char *p[2], *out;
+	struct amdx_hmm_attr a = {
+		.size = size,
+		.valid = AMDX_HMM_ATTR_FLAGS,
+		.flags = AMDX_HMM_F_PIN,
+	};
+
+	if (!(amdx_caps(self->ctl) & AMDX_CAP_HMM_MIGRATE))
+		SKIP(return, NO_HMM);
+	q = links(_metadata, self);
+	L = link_of(self, q, 0, 1);
+	ASSERT_GE(L, 0);
+	out = malloc(size);
+	ASSERT_NE(NULL, out);
+	/* p[0] pinned, p[1] not; both lnk_bufs[0]: 0's VRAM, 1 reads it. */
+	for (i = 0; i < 2; i++) {
+		p[i] = mmap(NULL, size, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		ASSERT_NE(MAP_FAILED, p[i]);
+		a.start = (uintptr_t)p[i];
+		if (i == 0)
+			ASSERT_EQ(0, amdx_ioctl(fd0, AMDX_IOC_HMM_SET_ATTR, &a));
+		ASSERT_EQ(0, place(self, fd0, 0, p[i]));
+		ASSERT_EQ(LNK_PAGES, resident(fd0, p[i]));
+	}
+	/* Device 1 sees the pinned data in device 0's VRAM. */
+	ASSERT_EQ(0, where(fd1, p[0], &local, &remote));
+	EXPECT_EQ(LNK_PAGES, remote);
+	drain(_metadata, self);
+	for (i = 0; i < LNK_DEVS; i++)
+		self->d[i].nevs = 0;
+
+	ASSERT_EQ(0, fault(self, 0, 1, "down"));
+	drain(_metadata, self);
+
+	/* The pinned data stayed, device 1 is out, device 0 still reads. */
+	EXPECT_EQ(LNK_PAGES, resident(fd0, p[0]));
+	EXPECT_EQ(LNK_PAGES, counted(fd0, p[0]));
+	EXPECT_EQ(access_ids(self, 1u << 0), range_access(fd0, p[0]));
+	EXPECT_EQ(-EACCES, dev_read(fd1, p[0], out));
+	EXPECT_EQ(-EACCES, where(fd1, p[0], &local, &remote));
+	memset(out, 0, size);
+	EXPECT_EQ(0, dev_read(fd0, p[0], out));
+	EXPECT_EQ(-1, amdx_check(out, size, 0x11c0));
+	EXPECT_EQ(LNK_PAGES, resident(fd0, p[0]));
+	EXPECT_EQ(-ENOLINK, set_access(self, fd0, p[0], 1u << 0 | 1u << 1));
+	/* The unpinned one came home, device 1 keeps its access there. */
+	EXPECT_EQ(0, resident(fd0, p[1]));
+	EXPECT_EQ(0, counted(fd0, p[1]));
+	EXPECT_EQ(access_ids(self, 1u << 0 | 1u << 1), range_access(fd0, p[1]));
+
+	for (i = 0; i < LNK_DEVS; i++) {
+		for (k = 0; k < self->d[i].nevs; k++) {
+			e = &self->d[i].evs[k];
+			if ((e->kind != AMDX_EVENT_ACTION_START &&
+			     e->kind != AMDX_EVENT_ACTION_END) ||
+			    e->data[0] != AMDX_ACTION_LINK_REVOKE)
+				continue;
+			ASSERT_EQ(0, i);
+			EXPECT_EQ(L, (int)e->instance);
+			EXPECT_EQ(self->d[1].id, e->type);
+			/* START, then END, then the move's two. */
+			EXPECT_EQ(pinned ? AMDX_EVENT_ACTION_END :
+				  AMDX_EVENT_ACTION_START, e->kind);
+			if (e->kind == AMDX_EVENT_ACTION_END) {
+				EXPECT_EQ(0, e->data[1]);
+				ASSERT_LT(k + 1, self->d[i].nevs);
+				EXPECT_EQ(AMDX_ACTION_LINK_MOVE,
+					  e[1].data[0]);
+			}
+			pinned++;
+		}
+		EXPECT_EQ(i < 2 ? 2 : 0,
+			  count_action(self, i, AMDX_ACTION_LINK_MOVE));
+		EXPECT_EQ(0, count_kind(self, i, AMDX_EVENT_DEVICE_RESET_BEGIN));
+		EXPECT_EQ(0, count_kind(self, i, AMDX_EVENT_RECOVERY));
+	}
+	EXPECT_EQ(2, pinned);
+	q = links(_metadata, self);
+	EXPECT_EQ(AMDX_LINK_STATE_DOWN, q->links[L].state);
+	untouched(_metadata, q, L, -1);
+
+	/* Every checksum holds (reading brings the data home). */
+	for (i = 0; i < 2; i++)
+		EXPECT_EQ(-1, amdx_check(p[i], size, 0x11c0)) TH_LOG("%u", i);
+	free(out);
+}
+
+/*
+ * A scale-up pod (Documentation/fabric.rst): this host's 4 accelerators
+ * (domain 0) and 68 remote ones of a pod of 72 in 18 OS domains, known by
+ * fabric id only, each on 4 switch planes: 288 links of which 16 are
+ * this host's devices'.
+ */
+#define POD_DEVS	4
+#define POD_ACCS	72
+#define POD_PLANES	4
+#define POD_LINKS	(POD_ACCS * POD_PLANES)
+#define POD_HIVE	"model=mi300x vram=64 hive=11c1 pod=18,4,4,0,"
+
+FIXTURE(pod) {
+	int ctl;
+	unsigned int n;
+	struct lnk_dev d[POD_DEVS];
+	char links_buf[sizeof(struct amdx_query_links) +
+		       POD_LINKS * sizeof(struct amdx_link_info)];
+};
+
+FIXTURE_SETUP(pod)
+{
+	struct amdx_event_subscribe sub = {
+		.mask = AMDX_EVENT_MASK_ALL,
+		.flags = AMDX_EVENT_F_NONBLOCK,
+	};
+	char bdf[AMDX_BDF_LEN], params[96];
+	struct lnk_dev *d;
+
+	self->n = 0;
+	self->ctl = open(AMDX_DEV_PATH, O_RDWR | O_CLOEXEC);
+	ASSERT_GE(self->ctl, 0);
+	if (amdx_provider_is_amdgpu())
+		SKIP(return, "the amdgpu provider does not claim %s",
+		     amdx_amdgpu_lacks(POD_HIVE "0"));
+	for (self->n = 0; self->n < POD_DEVS; self->n++) {
+		d = &self->d[self->n];
+		d->sim = AMDX_SIM_ID_MOD(link, self->n);
+		d->fd = -1;
+		d->ev = -1;
+		d->nevs = 0;
+		amdx_sim_del(d->sim);
+		snprintf(params, sizeof(params), POD_HIVE "%u", self->n);
+		ASSERT_EQ(0, amdx_sim_new(d->sim, params));
+		amdx_sim_bdf(d->sim, bdf, sizeof(bdf));
+		ASSERT_EQ(0, amdx_find_device(self->ctl, bdf, &d->id));
+		d->fd = amdx_device_open(self->ctl, d->id);
+		ASSERT_GE(d->fd, 0);
+		ASSERT_EQ(0, amdx_ioctl(d->fd, AMDX_IOC_EVENT_SUBSCRIBE, &sub));
+		d->ev = sub.fd;
+	}
+}
+
+FIXTURE_TEARDOWN(pod)
+{
+	unsigned int i;
+
+	for (i = 0; i < self->n && i < POD_DEVS; i++) {
+		if (self->d[i].ev >= 0)
+			close(self->d[i].ev);
+		if (self->d[i].fd >= 0)
+			close(self->d[i].fd);
+		amdx_sim_del(self->d[i].sim);
+	}
+	close(self->ctl);
+}
+
+/* Reads every waiting record of every device of the pod. */
+static void pod_drain(struct __test_metadata *_metadata,
+		      FIXTURE_DATA(pod) *self)
+{
+	struct lnk_dev *d;
+	unsigned int i;
+	ssize_t n;
+
+	for (i = 0; i < POD_DEVS; i++) {
+		d = &self->d[i];
+		for (;;) {
+			n = read(d->ev, &d->evs[d->nevs],
+				 (LNK_MAX_EVENTS - d->nevs) * sizeof(d->evs[0]));
+			if (n < 0) {
+				ASSERT_EQ(EAGAIN, errno);
+				break;
+			}
+			d->nevs += n / sizeof(d->evs[0]);
+			ASSERT_LT(d->nevs, LNK_MAX_EVENTS);
+		}
+	}
+}
+
+static unsigned int pod_count(FIXTURE_DATA(pod) *self, unsigned int i,
+			      __u16 kind)
+{
+	unsigned int k, n = 0;
+
+	for (k = 0; k < self->d[i].nevs; k++)
+		n += self->d[i].evs[k].kind == kind;
+	return n;
+}
+
+/* "@FABRIC/PLANE FAULT" through device @via. */
+static int pod_fault(FIXTURE_DATA(pod) *self, unsigned int via,
+		     unsigned int fabric, unsigned int plane, const char *what)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "%u @%u/%u %s", self->d[via].sim, fabric,
+		 plane, what);
+	return amdx_sysfs_write(LNK_FAULT, buf);
+}
+
+static const struct amdx_query_links *
+pod_links(struct __test_metadata *_metadata, FIXTURE_DATA(pod) *self)
+{
+	struct amdx_query_links *q = (void *)self->links_buf;
+	__u32 size = sizeof(self->links_buf);
+
+	memset(self->links_buf, 0xa5, sizeof(self->links_buf));
+	EXPECT_EQ(0, amdx_query(self->d[0].fd, AMDX_QUERY_LINKS, 0, q, &size));
+	EXPECT_EQ(POD_LINKS, q->num_links);
+	EXPECT_EQ(0x11c1, q->hive_id);
+	return q;
+}
+
+/*
+ * The pod accelerator a link leaves from: its switch end's port is the
+ * accelerator's fabric id (device[] is ~0 for an end not of this host).
+ */
+static unsigned int pod_acc(const struct amdx_link_info *l)
+{
+	return l->device[1] == ~0U ? l->port[1] : l->port[0];
+}
+
+/* Links of accelerators other than @a and @b: all up, nothing counted. */
+static void pod_untouched(struct __test_metadata *_metadata,
+			  const struct amdx_query_links *q, unsigned int a,
+			  unsigned int b)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < q->num_links; i++) {
+		const struct amdx_link_info *l = &q->links[i];
+
+		if (pod_acc(l) == a || pod_acc(l) == b)
+			continue;
+		n++;
+		EXPECT_EQ(AMDX_LINK_KIND_SCALEUP, l->kind);
+		EXPECT_EQ(AMDX_LINK_STATE_UP, l->state);
+		EXPECT_EQ(0, l->state_changes);
+		EXPECT_EQ(0, l->downs);
+		EXPECT_EQ(4, l->width);
+	}
+	EXPECT_EQ(POD_LINKS - (a < POD_ACCS) * POD_PLANES -
+		  (b < POD_ACCS) * POD_PLANES, n);
+}
+
+/* Accelerator @acc's 4 links, each in @state. */
+static void pod_acc_links(struct __test_metadata *_metadata,
+			  const struct amdx_query_links *q, unsigned int acc,
+			  __u32 state)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < q->num_links; i++) {
+		if (pod_acc(&q->links[i]) != acc)
+			continue;
+		n++;
+		EXPECT_EQ(state, q->links[i].state) TH_LOG("link %u", i);
+	}
+	EXPECT_EQ(POD_PLANES, n);
+}
+
+/*
+ * A link down in a pod parks only the peer with no route left: remote
+ * accelerator 41 (domain 10) losing its planes one by one keeps a route
+ * through the others until the last, then it alone is parked, with no
+ * recovery action on this host (it is its own host's to recover); this
+ * host's device 2 losing its 4 planes is parked alone and gets its device
+ * rung, pending (nothing reset).  Every other link stays up, untouched.
+ */
+TEST_F(pod, link_down_parks_only_the_peer_without_a_route)
+{
+	const struct amdx_query_links *q;
+	unsigned int i, p, recov;
+
+	q = pod_links(_metadata, self);
+	pod_untouched(_metadata, q, ~0U, ~0U);
+	/* This host's accelerators are its devices, on ports 0..3. */
+	for (i = 0; i < q->num_links; i++) {
+		const struct amdx_link_info *l = &q->links[i];
+
+		if (pod_acc(l) < POD_DEVS) {
+			EXPECT_EQ(self->d[pod_acc(l)].id, l->device[0]);
+		} else {
+			EXPECT_EQ(~0U, l->device[0]);
+		}
+		EXPECT_EQ(~0U, l->device[1]);
+		EXPECT_EQ(1, l->hops);
+	}
+
+	for (p = 0; p < POD_PLANES; p++) {
+		ASSERT_EQ(0, pod_fault(self, 0, 41, p, "down"));
+		q = pod_links(_metadata, self);
+		for (i = 0; i < q->num_links; i++) {
+			const struct amdx_link_info *l = &q->links[i];
+
+			if (pod_acc(l) != 41 || l->port[0] > p)
+				continue;
+			EXPECT_EQ(p < POD_PLANES - 1 ? AMDX_LINK_STATE_DOWN :
+				  AMDX_LINK_STATE_PARKED, l->state);
+		}
+	}
+	pod_acc_links(_metadata, q, 41, AMDX_LINK_STATE_PARKED);
+	pod_untouched(_metadata, q, 41, ~0U);
+	pod_drain(_metadata, self);
+
+	for (p = 0; p < POD_PLANES; p++)
+		ASSERT_EQ(0, pod_fault(self, 2, 2, p, "down"));
+	q = pod_links(_metadata, self);
+	pod_acc_links(_metadata, q, 2, AMDX_LINK_STATE_PARKED);
+	pod_acc_links(_metadata, q, 41, AMDX_LINK_STATE_PARKED);
+	pod_untouched(_metadata, q, 41, 2);
+
+	pod_drain(_metadata, self);
+	for (i = 0; i < POD_DEVS; i++) {
+		EXPECT_EQ(0, pod_count(self, i,
+					AMDX_EVENT_DEVICE_RESET_BEGIN));
+		recov = pod_count(self, i, AMDX_EVENT_RECOVERY);
+		EXPECT_EQ(i == 2 ? 1 : 0, recov) TH_LOG("device %u", i);
+	}
+	/* The remote accelerator's changes went to the lowest member. */
+	EXPECT_LE(8, pod_count(self, 0, AMDX_EVENT_LINK));
+	EXPECT_EQ(0, pod_count(self, 1, AMDX_EVENT_LINK));
+	EXPECT_LE(8, pod_count(self, 2, AMDX_EVENT_LINK));
+}
+
 /* Bad input: the errno and nothing changed. */
 TEST_F(lnk, bad_input)
 {

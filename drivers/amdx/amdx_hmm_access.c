@@ -312,19 +312,25 @@ static int amdx_hmm_access_copy(struct amdx_hmm_ctx *ctx, u32 op,
 	return ret;
 }
 
+static int amdx_hmm_access_check(struct amdx_hmm_ctx *self, u64 start,
+				 u64 end);
+
 /*
  * One chunk of ACCESS at @addr.  The caller holds the device lock for
  * read; it is dropped while the pages are looked at and faulted in (that
  * takes the mmap lock and may wait for as long as a userfaultfd or FUSE
  * page is held back: removal must not wait for it) and taken again for
  * the copy, which happens under mirror_lock only if no invalidation came
- * since the look.  -ENODEV when the device went away meanwhile; the lock
- * is held again on return either way.
+ * since the look, and only if no access set stopped naming the device
+ * since *@revoked was read (a fabric link's containment revoked it):
+ * then the access sets are checked again.  -ENODEV when the device went
+ * away meanwhile, -EACCES when its access was revoked; the lock is held
+ * again on return either way.
  */
 static int amdx_hmm_access_chunk(struct amdx_hmm_ctx *ctx,
 				 struct amdx_hmm_access *args, u64 addr,
 				 unsigned long npages,
-				 struct amdx_hmm_access_bufs *b)
+				 struct amdx_hmm_access_bufs *b, u64 *revoked)
 {
 	struct amdx_device *adev = ctx->adev;
 	struct hmm_range range = {
@@ -351,10 +357,18 @@ static int amdx_hmm_access_chunk(struct amdx_hmm_ctx *ctx,
 		if (ret)
 			return ret;
 		mutex_lock(&ctx->mirror_lock);
-		if (!mmu_interval_read_retry(&ctx->notifier,
-					     range.notifier_seq))
+		if (mmu_interval_read_retry(&ctx->notifier,
+					    range.notifier_seq)) {
+			mutex_unlock(&ctx->mirror_lock);
+			continue;
+		}
+		if (ctx->revoked == *revoked)
 			break;
+		*revoked = ctx->revoked;
 		mutex_unlock(&ctx->mirror_lock);
+		ret = amdx_hmm_access_check(ctx, range.start, range.end);
+		if (ret)
+			return ret;
 	}
 	ret = amdx_hmm_access_copy(ctx, args->op, npages, b);
 	mutex_unlock(&ctx->mirror_lock);
@@ -441,7 +455,7 @@ int amdx_ioctl_hmm_access(struct amdx_file *file, void *data)
 	struct amdx_hmm_access *args = data;
 	struct amdx_hmm_ctx *ctx = file->hmm;
 	struct amdx_hmm_access_bufs b = {};
-	u64 done;
+	u64 done, revoked;
 	int ret;
 
 	ret = amdx_hmm_ctx_check(file);
@@ -456,6 +470,10 @@ int amdx_ioctl_hmm_access(struct amdx_file *file, void *data)
 		return ret;
 	if (args->size > AMDX_HMM_ACCESS_MAX)
 		return -EINVAL;
+	/* Read before the check: a revoke after it is seen by the copy. */
+	mutex_lock(&ctx->mirror_lock);
+	revoked = ctx->revoked;
+	mutex_unlock(&ctx->mirror_lock);
 	ret = amdx_hmm_access_check(ctx, args->addr, args->addr + args->size);
 	if (ret)
 		return ret;
@@ -494,7 +512,7 @@ int amdx_ioctl_hmm_access(struct amdx_file *file, void *data)
 				break;
 		}
 		ret = amdx_hmm_access_chunk(ctx, args, args->addr + done, n,
-					    &b);
+					    &b, &revoked);
 		if (ret)
 			break;
 		if (args->op == AMDX_HMM_ACCESS_READ) {

@@ -59,6 +59,10 @@ struct mm_struct;
  * @total: counters of the fd, including removed ranges.
  * @notifier: mirror of the whole address space, as test_hmm's.
  * @mirror_lock: serialises device access against invalidation.
+ * @revoked: under @mirror_lock: bumped each time an access set of this
+ *	address space stops naming this fd's device (a fabric link's
+ *	containment, amdx_hmm_link.c): an ACCESS that checked the access
+ *	sets before looks at them again before it copies.
  * @dev_node: entry in &amdx_hmm_dev.ctxs.
  */
 struct amdx_hmm_ctx {
@@ -76,6 +80,7 @@ struct amdx_hmm_ctx {
 	struct amdx_hmm_stats total;
 	struct mmu_interval_notifier notifier;
 	struct mutex mirror_lock;	/* see above */
+	u64 revoked;
 	struct list_head dev_node;
 };
 

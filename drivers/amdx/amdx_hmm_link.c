@@ -30,6 +30,14 @@
  * contained.  Ranges not naming B stay where they are.  Each process's
  * pages moved are %AMDX_EVENT_MIGRATE records: home at A, to VRAM at B.
  *
+ * A range that must stay where it is (amdx_link_range_fate(): pinned,
+ * %AMDX_HMM_F_PIN) is not moved: B loses its access instead
+ * (amdx_hmm_link_revoke()): B leaves the range's access set and B's
+ * mirror of that address space is invalidated, so B's next ACCESS there
+ * fails with -EACCES and none in progress copies after the revoke; the
+ * data and the owner's access stay.  The link code records it as an
+ * %AMDX_ACTION_LINK_REVOKE action before the move.
+ *
  * What B must give for that is tried, never waited for (the caller holds
  * A's device lock and may hold a provider's locks): B's device lock, its
  * RAS lock (a device flagged for RMA that refuses use takes nothing), its
@@ -206,8 +214,67 @@ u64 amdx_hmm_link_access(struct amdx_hmm_ctx *ctx, u64 start, u64 end,
 }
 
 /*
- * The next range of @ctx at or after @from that counts pages in VRAM and
- * names @peer, as [*@s, *@e); false when none is left.
+ * What the containment of the link to @peer does to range @r (its fd's
+ * device's end): a range counting no pages in VRAM crosses nothing.
+ */
+static u32 amdx_hmm_link_fate(const struct amdx_range *r, u32 peer)
+{
+	if (!r->resident)
+		return AMDX_LINK_RANGE_KEEP;
+	return amdx_link_range_fate(peer, r->attr.flags, r->attr.access);
+}
+
+/*
+ * References on @d's contexts (only those of @mm, unless it is NULL), in
+ * a new array (kvfree(); amdx_hmm_ctx_put() each) of *@n; NULL with *@n
+ * 0 when there are none, or -ENOMEM in *@err.
+ */
+static struct amdx_hmm_ctx **amdx_hmm_link_ctxs(struct amdx_device *d,
+						struct mm_struct *mm, u32 *n,
+						int *err)
+{
+	struct amdx_hmm_ctx **cs, *ctx;
+	u32 max = 0;
+
+	*n = 0;
+	*err = 0;
+	mutex_lock(&d->hmm.lock);
+	list_for_each_entry(ctx, &d->hmm.ctxs, dev_node)
+		max += !mm || ctx->mm == mm;
+	mutex_unlock(&d->hmm.lock);
+	if (!max)
+		return NULL;
+	cs = kvmalloc_array(max, sizeof(*cs), GFP_KERNEL);
+	if (!cs) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	mutex_lock(&d->hmm.lock);
+	list_for_each_entry(ctx, &d->hmm.ctxs, dev_node) {
+		if (*n == max)
+			break;
+		if (mm && ctx->mm != mm)
+			continue;
+		kref_get(&ctx->ref);
+		cs[(*n)++] = ctx;
+	}
+	mutex_unlock(&d->hmm.lock);
+	return cs;
+}
+
+static void amdx_hmm_link_ctxs_put(struct amdx_hmm_ctx **cs, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		amdx_hmm_ctx_put(cs[i]);
+	kvfree(cs);
+}
+
+/*
+ * The next range of @ctx at or after @from that counts pages in VRAM,
+ * names @peer and moves (amdx_link_range_fate()), as [*@s, *@e); false
+ * when none is left.
  */
 static bool amdx_hmm_link_next(struct amdx_hmm_ctx *ctx, u64 from, u32 peer,
 			       u64 *s, u64 *e)
@@ -219,7 +286,7 @@ static bool amdx_hmm_link_next(struct amdx_hmm_ctx *ctx, u64 from, u32 peer,
 	r = amdx_range_next(&ctx->ranges, from);
 	if (r) {
 		list_for_each_entry_from(r, &ctx->ranges.ranges, node) {
-			if (!r->resident || !(r->attr.access & BIT_ULL(peer)))
+			if (amdx_hmm_link_fate(r, peer) != AMDX_LINK_RANGE_MOVE)
 				continue;
 			*s = max(r->start, from);
 			*e = min(r->end, *s + AMDX_HMM_LINK_STEP);
@@ -449,9 +516,9 @@ int amdx_hmm_link_move(struct amdx_device *adev, u32 peer, u64 *moved,
 		       u64 *to_peer, u64 *left)
 {
 	struct amdx_hmm_link_to to;
-	struct amdx_hmm_ctx **cs, *ctx;
-	u32 max = 0, n = 0, i;
-	int ret = 0, err;
+	struct amdx_hmm_ctx **cs;
+	int ret, err;
+	u32 n, i;
 
 	*moved = 0;
 	*to_peer = 0;
@@ -459,38 +526,112 @@ int amdx_hmm_link_move(struct amdx_device *adev, u32 peer, u64 *moved,
 	if (!(adev->desc.flags & AMDX_DEVICE_F_HMM) ||
 	    peer >= AMDX_MAX_DEVICES || peer == amdx_device_id(adev))
 		return 0;
-	mutex_lock(&adev->hmm.lock);
-	list_for_each_entry(ctx, &adev->hmm.ctxs, dev_node)
-		max++;
-	mutex_unlock(&adev->hmm.lock);
-	if (!max)
-		return 0;
-	cs = kvmalloc_array(max, sizeof(*cs), GFP_KERNEL);
+	cs = amdx_hmm_link_ctxs(adev, NULL, &n, &ret);
 	if (!cs)
-		return -ENOMEM;
-	mutex_lock(&adev->hmm.lock);
-	list_for_each_entry(ctx, &adev->hmm.ctxs, dev_node) {
-		if (n == max)
-			break;
-		if (!mmget_not_zero(ctx->mm))
-			continue;
-		kref_get(&ctx->ref);
-		cs[n++] = ctx;
-	}
-	mutex_unlock(&adev->hmm.lock);
+		return ret;
 	amdx_hmm_link_to_begin(&to, peer);
 	for (i = 0; i < n; i++) {
-		if (!ret) {
-			err = amdx_hmm_link_move_ctx(cs[i], peer, &to, moved,
-						     left);
-			if (err)
-				ret = err;
-		}
+		if (ret || !mmget_not_zero(cs[i]->mm))
+			continue;
+		err = amdx_hmm_link_move_ctx(cs[i], peer, &to, moved, left);
+		if (err)
+			ret = err;
 		mmput(cs[i]->mm);
-		amdx_hmm_ctx_put(cs[i]);
 	}
 	*to_peer = to.moved;
 	amdx_hmm_link_to_end(&to);
-	kvfree(cs);
+	amdx_hmm_link_ctxs_put(cs, n);
 	return ret;
+}
+
+/*
+ * Invalidates device @peer's mirror of @mm: each of its fds in @mm that
+ * is in an ACCESS which checked the access sets before the revoke checks
+ * them again before it copies (&amdx_hmm_ctx.revoked).  Waits for the
+ * copy in progress, as an invalidation by the mm does.
+ */
+static void amdx_hmm_link_unmirror(u32 peer, struct mm_struct *mm)
+{
+	struct amdx_hmm_ctx **cs;
+	struct amdx_device *b;
+	u32 n = 0, i;
+	int err;
+
+	b = amdx_device_get(peer);
+	if (!b)
+		return;
+	cs = b->desc.flags & AMDX_DEVICE_F_HMM ?
+	     amdx_hmm_link_ctxs(b, mm, &n, &err) : NULL;
+	for (i = 0; i < n; i++) {
+		mutex_lock(&cs[i]->mirror_lock);
+		cs[i]->revoked++;
+		mutex_unlock(&cs[i]->mirror_lock);
+	}
+	if (cs)
+		amdx_hmm_link_ctxs_put(cs, n);
+	amdx_device_put(b);
+}
+
+/**
+ * amdx_hmm_link_revoke() - take a link's other end's access to what stays
+ * @adev: the end whose VRAM holds the data; the caller holds its lock for
+ *	read and it is not dead.
+ * @peer: the amdx device id at the link's other end.
+ * @count: only count, change nothing.
+ * @ranges: out: ranges of @adev's fds whose access set lost @peer (or
+ *	would).
+ * @pages: out: their pages in @adev's VRAM, which stay there.
+ *
+ * Every range of @adev's fds that counts pages in VRAM, names @peer and
+ * must stay where it is (amdx_link_range_fate(): %AMDX_HMM_F_PIN) stops
+ * naming @peer, and @peer's mirror of that address space is invalidated
+ * (amdx_hmm_link_unmirror()), so that @peer's next ACCESS there fails
+ * with -EACCES and none in progress copies after this returns.  The
+ * owner's access and the data stay.  SET_ATTR gives @peer its access
+ * back only once the link is up again (amdx_hmm_link_access()).
+ *
+ * Context: takes @adev's and @peer's &amdx_hmm_dev.lock, the contexts'
+ * locks and @peer's contexts' mirror_lock; no mmap lock.
+ * Return: 0 or -ENOMEM; the counts say what happened until then.
+ */
+int amdx_hmm_link_revoke(struct amdx_device *adev, u32 peer, bool count,
+			 u64 *ranges, u64 *pages)
+{
+	struct amdx_hmm_ctx **cs;
+	struct amdx_range *r;
+	u64 nr;
+	u32 n, i;
+	int ret;
+
+	*ranges = 0;
+	*pages = 0;
+	if (!(adev->desc.flags & AMDX_DEVICE_F_HMM) ||
+	    peer >= AMDX_MAX_DEVICES || peer == amdx_device_id(adev))
+		return 0;
+	cs = amdx_hmm_link_ctxs(adev, NULL, &n, &ret);
+	if (!cs)
+		return ret;
+	for (i = 0; i < n; i++) {
+		nr = 0;
+		/* At most AMDX_HMM_RANGES_MAX ranges: bounded. */
+		spin_lock(&cs[i]->lock);
+		list_for_each_entry(r, &cs[i]->ranges.ranges, node) {
+			if (amdx_hmm_link_fate(r, peer) !=
+			    AMDX_LINK_RANGE_REVOKE)
+				continue;
+			nr++;
+			*pages += r->resident;
+			if (!count)
+				r->attr.access &= ~BIT_ULL(peer);
+		}
+		if (nr && !count)
+			amdx_range_merge(&cs[i]->ranges);
+		spin_unlock(&cs[i]->lock);
+		*ranges += nr;
+		if (nr && !count)
+			amdx_hmm_link_unmirror(peer, cs[i]->mm);
+		cond_resched();
+	}
+	amdx_hmm_link_ctxs_put(cs, n);
+	return 0;
 }

@@ -5,7 +5,7 @@
  * HMM across a fabric link (amdx_hmm_link.c): which links take no new
  * data, MIGRATE's and SET_ATTR's check of the links a placement or an
  * access crosses, and moving what crosses a bad link home or to the
- * device that accesses it.
+ * device that accesses it, or revoking that device's access to it.
  */
 #ifndef _AMDX_HMM_LINK_H_
 #define _AMDX_HMM_LINK_H_
@@ -26,6 +26,8 @@ int amdx_hmm_link_refuse(struct amdx_device *adev, const char *what, u64 at,
 			 u64 hit);
 int amdx_hmm_link_move(struct amdx_device *adev, u32 peer, u64 *moved,
 		       u64 *to_peer, u64 *left);
+int amdx_hmm_link_revoke(struct amdx_device *adev, u32 peer, bool count,
+			 u64 *ranges, u64 *pages);
 #else
 /* Without CONFIG_DEVICE_PRIVATE there is no HMM data to keep off a link. */
 static inline void amdx_hmm_link_avoid(struct amdx_device *adev, u32 peer,
@@ -39,6 +41,14 @@ static inline int amdx_hmm_link_move(struct amdx_device *adev, u32 peer,
 	*moved = 0;
 	*to_peer = 0;
 	*left = 0;
+	return 0;
+}
+
+static inline int amdx_hmm_link_revoke(struct amdx_device *adev, u32 peer,
+				       bool count, u64 *ranges, u64 *pages)
+{
+	*ranges = 0;
+	*pages = 0;
 	return 0;
 }
 #endif

@@ -255,7 +255,13 @@ static void amdx_range_split(struct amdx_range_set *rs, struct amdx_range *r,
 	amdx_range_link(rs, right);
 }
 
-static void amdx_range_merge(struct amdx_range_set *rs)
+/**
+ * amdx_range_merge() - merge neighbours with equal attributes
+ * @rs: the set, after attributes changed in place.
+ *
+ * Nothing is allocated.
+ */
+void amdx_range_merge(struct amdx_range_set *rs)
 {
 	struct amdx_range *r, *next;
 

@@ -83,6 +83,7 @@ struct amdx_range *amdx_range_find(const struct amdx_range_set *rs, u64 addr);
 struct amdx_range *amdx_range_next(const struct amdx_range_set *rs, u64 addr);
 void amdx_range_clip(struct amdx_range_set *rs, u64 start, u64 end);
 bool amdx_range_clear_access(struct amdx_range_set *rs, u64 mask);
+void amdx_range_merge(struct amdx_range_set *rs);
 u64 amdx_range_pinned_bytes(const struct amdx_range_set *rs);
 u64 amdx_range_pinned_overlap(const struct amdx_range_set *rs, u64 start,
 			      u64 end);

@@ -31,7 +31,18 @@
  * (storm, down, parked) from one that carried data has the ranges in each
  * end's VRAM that the other end accesses brought home or on to the other
  * end, per the ranges' attributes, recorded at that end as an
- * %AMDX_ACTION_LINK_MOVE action.
+ * %AMDX_ACTION_LINK_MOVE action; a range that must stay (pinned) stays
+ * and the other end loses its access to it instead, an
+ * %AMDX_ACTION_LINK_REVOKE action.
+ *
+ * A hive may be a scale-up pod instead (&amdx_device_desc.pod): its first
+ * member builds the pod's switches and the accelerators of the other OS
+ * domains, known by fabric id only, each linked to every plane's switch;
+ * each member adds itself and its plane links.  Reports name a pod's
+ * link by accelerator and port (amdx_link_report_port()); a remote
+ * accelerator left with no route is parked with no rung on this host,
+ * and the records of a link with no end here go to the pod's lowest
+ * member.  HMM acts only on links between two devices of this host.
  *
  * %AMDX_QUERY_LINKS lists a hive's links with their counters, the
  * containment each asks for and the hops of the route between its ends
@@ -65,6 +76,8 @@
 #define AMDX_LINK_HIVE_MAX	16
 /* Lanes of an XGMI link at full width. */
 #define AMDX_LINK_XGMI_WIDTH	16
+/* Lanes of a scale-up pod's link (the model's golden pod). */
+#define AMDX_LINK_POD_WIDTH	4
 /* How often time passes on a hive with a link held down or storming. */
 #define AMDX_LINK_TICK		(HZ / 4)
 
@@ -72,8 +85,10 @@
  * struct amdx_link_hive - the links of one hive
  * @node: entry in &amdx_link_hives.
  * @hive_id: the hive.
+ * @pod: the scale-up pod the hive is; all zero: an XGMI hive.
  * @dev: per endpoint of @topo, its device (not referenced: a device
- *	leaves in its REMOVE stage, before it is freed).
+ *	leaves in its REMOVE stage, before it is freed); NULL for a remote
+ *	accelerator or a switch of a pod.
  * @seen: per link, the state last reported.
  * @path: scratch for routes.
  * @topo: the topology.
@@ -81,7 +96,8 @@
 struct amdx_link_hive {
 	struct list_head node;
 	u64 hive_id;
-	struct amdx_device *dev[AMDX_LINK_HIVE_MAX];
+	struct amdx_pod_desc pod;
+	struct amdx_device *dev[AMDX_LINK_MAX_EPS];
 	u8 seen[AMDX_LINK_MAX_LINKS];
 	struct amdx_link_path path;
 	struct amdx_link_topo topo;
@@ -157,9 +173,32 @@ static u32 amdx_link_ep_of_id(const struct amdx_link_hive *h, u32 id)
 	u32 i;
 
 	for (i = 0; i < h->topo.num_eps; i++)
-		if (h->topo.ep[i].device == id)
+		if (h->dev[i] && h->topo.ep[i].device == id)
 			return i;
 	return AMDX_LINK_NONE;
+}
+
+/* The accelerator (local or remote) with fabric id @id of a pod. */
+static u32 amdx_link_ep_of_fabric(const struct amdx_link_hive *h, u64 id)
+{
+	u32 i;
+
+	for (i = 0; i < h->topo.num_eps; i++)
+		if (h->topo.ep[i].kind != AMDX_LINK_EP_SWITCH &&
+		    h->topo.ep[i].id == id)
+			return i;
+	return AMDX_LINK_NONE;
+}
+
+/* The lowest member of this host in @h, NULL if none is left. */
+static struct amdx_device *amdx_link_first_dev(const struct amdx_link_hive *h)
+{
+	u32 i;
+
+	for (i = 0; i < h->topo.num_eps; i++)
+		if (h->dev[i])
+			return h->dev[i];
+	return NULL;
 }
 
 /* The lowest port of @ep no link uses. */
@@ -201,6 +240,8 @@ static void amdx_link_emit(struct amdx_link_hive *h, u32 i, u32 old,
 {
 	const struct amdx_link_topo *t = &h->topo;
 	const struct amdx_link *l = &t->link[i];
+	struct amdx_device *to;
+	bool any = false;
 	u32 e;
 
 	for (e = 0; e < 2; e++) {
@@ -210,11 +251,19 @@ static void amdx_link_emit(struct amdx_link_hive *h, u32 i, u32 old,
 			.type = state,
 			.instance = i,
 			.partition = AMDX_RAS_PARTITION_ALL,
-			.address = t->ep[l->ep[!e]].device,
+			.address = h->dev[l->ep[!e]] ?
+				   t->ep[l->ep[!e]].device : AMDX_LINK_NONE,
 			.data = { action, hops },
 		};
 
-		amdx_event_emit(h->dev[l->ep[e]], &ev);
+		to = h->dev[l->ep[e]];
+		/* A pod's link with no end here: to its lowest member. */
+		if (!to && e == 1 && !any)
+			to = amdx_link_first_dev(h);
+		if (!to)
+			continue;
+		any = true;
+		amdx_event_emit(to, &ev);
 	}
 }
 
@@ -245,6 +294,9 @@ static void amdx_link_move_add(struct amdx_link_hive *h, u32 i,
 	const struct amdx_link *l = &t->link[i];
 	u32 e;
 
+	/* HMM data crosses links between devices of this host only. */
+	if (!h->dev[l->ep[0]] || !h->dev[l->ep[1]])
+		return;
 	for (e = 0; e < 2; e++) {
 		if (esc->nmoves == AMDX_LINK_MOVES_MAX) {
 			pr_warn_ratelimited("amdx: hive %llx: link %u: too many links to move off at once; its data stays\n",
@@ -271,6 +323,8 @@ static void amdx_link_hmm_avoid(struct amdx_link_hive *h)
 
 	for (i = 0; i < t->num_links; i++) {
 		l = &t->link[i];
+		if (!h->dev[l->ep[0]] || !h->dev[l->ep[1]])
+			continue;
 		for (e = 0; e < 2; e++)
 			amdx_hmm_link_avoid(h->dev[l->ep[e]],
 					    t->ep[l->ep[!e]].device, i,
@@ -342,7 +396,7 @@ static bool amdx_link_timed(const struct amdx_link_topo *t)
 	return false;
 }
 
-static void amdx_link_action(struct amdx_device *adev, u16 kind,
+static void amdx_link_action(struct amdx_device *adev, u16 kind, u64 action,
 			     const struct amdx_link_move *m, s64 ret, u64 ns)
 {
 	struct amdx_event ev = {
@@ -351,16 +405,41 @@ static void amdx_link_action(struct amdx_device *adev, u16 kind,
 		.instance = m->link,
 		.partition = AMDX_RAS_PARTITION_ALL,
 		.address = ns,
-		.data = { AMDX_ACTION_LINK_MOVE, (u64)ret },
+		.data = { action, (u64)ret },
 	};
 
 	amdx_event_emit(adev, &ev);
 }
 
 /*
+ * Revoke the other end's access to what crosses the link and must stay
+ * (amdx_hmm_link_revoke()), recorded as an action when there is any.
+ */
+static void amdx_link_revoke_run(struct amdx_device *adev,
+				 const struct amdx_link_move *m)
+{
+	u64 ranges, pages, t0;
+	int ret;
+
+	if (amdx_hmm_link_revoke(adev, m->peer, true, &ranges, &pages) ||
+	    !ranges)
+		return;
+	t0 = ktime_get_ns();
+	amdx_link_action(adev, AMDX_EVENT_ACTION_START, AMDX_ACTION_LINK_REVOKE,
+			 m, 0, 0);
+	ret = amdx_hmm_link_revoke(adev, m->peer, false, &ranges, &pages);
+	amdx_link_action(adev, AMDX_EVENT_ACTION_END, AMDX_ACTION_LINK_REVOKE,
+			 m, ret, ktime_get_ns() - t0);
+	amdx_info(adev, "fabric link %u to device %u: %llu pinned ranges (%llu pages) stay in VRAM; device %u's access to them revoked (%d)\n",
+		  m->link, m->peer, ranges, pages, m->peer, ret);
+}
+
+/*
  * Move what crosses each link of @esc off it: the ranges in one end's
  * VRAM that the other end accesses come home or go on to the other end
- * (amdx_hmm_link_move()), recorded as an action like every containment.
+ * (amdx_hmm_link_move()), or, those that must stay, lose the other end's
+ * access (amdx_hmm_link_revoke(), first), each recorded as an action
+ * like every containment.
  */
 static void amdx_link_move_run(const struct amdx_link_escalation *esc)
 {
@@ -377,11 +456,14 @@ static void amdx_link_move_run(const struct amdx_link_escalation *esc)
 			continue;
 		down_read(&adev->lock);
 		if (!adev->dead && (adev->desc.flags & AMDX_DEVICE_F_HMM)) {
+			amdx_link_revoke_run(adev, m);
 			t0 = ktime_get_ns();
-			amdx_link_action(adev, AMDX_EVENT_ACTION_START, m, 0, 0);
+			amdx_link_action(adev, AMDX_EVENT_ACTION_START,
+					 AMDX_ACTION_LINK_MOVE, m, 0, 0);
 			ret = amdx_hmm_link_move(adev, m->peer, &moved,
 						 &to_peer, &left);
-			amdx_link_action(adev, AMDX_EVENT_ACTION_END, m, ret,
+			amdx_link_action(adev, AMDX_EVENT_ACTION_END,
+					 AMDX_ACTION_LINK_MOVE, m, ret,
 					 ktime_get_ns() - t0);
 			if (moved || left || ret)
 				amdx_info(adev, "fabric link %u to device %u: %llu pages device %u accesses moved off, %llu of them on to its VRAM, the rest home; %llu left (%d)\n",
@@ -438,6 +520,26 @@ static void amdx_link_tick_fn(struct work_struct *work)
 	amdx_link_escalate(&esc);
 }
 
+/* A report on link @l of @h, its containment noted in @esc; lock held. */
+static int amdx_link_observe_sync(struct amdx_device *adev,
+				  struct amdx_link_hive *h, u32 l, u32 obs,
+				  u32 arg, struct amdx_link_escalation *esc)
+{
+	int ret;
+
+	lockdep_assert_held(&amdx_link_lock);
+	ret = amdx_link_observe(&h->topo, l, obs, arg, ktime_get_ns());
+	if (ret < 0) {
+		amdx_dbg(adev, "link report: lanes %u outside 1..%u\n", arg,
+			 h->topo.link[l].width_max);
+		return ret;
+	}
+	amdx_link_sync(h, ktime_get_ns(), esc);
+	if (amdx_link_timed(&h->topo))
+		schedule_delayed_work(&amdx_link_tick_work, AMDX_LINK_TICK);
+	return 0;
+}
+
 /**
  * amdx_link_report() - a provider's report of what one link did
  * @adev: the device at one end of the link.
@@ -488,22 +590,155 @@ int amdx_link_report(struct amdx_device *adev, u32 peer, u32 obs, u32 arg)
 		ret = -ENOENT;
 		goto out;
 	}
-	ret = amdx_link_observe(&h->topo, l, obs, arg, ktime_get_ns());
-	if (ret < 0) {
-		amdx_dbg(adev, "link report: lanes %u outside 1..%u\n", arg,
-			 h->topo.link[l].width_max);
-		goto out;
-	}
-	ret = 0;
-	amdx_link_sync(h, ktime_get_ns(), &esc);
-	if (amdx_link_timed(&h->topo))
-		schedule_delayed_work(&amdx_link_tick_work, AMDX_LINK_TICK);
+	ret = amdx_link_observe_sync(adev, h, l, obs, arg, &esc);
 out:
 	mutex_unlock(&amdx_link_lock);
 	amdx_link_escalate(&esc);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(amdx_link_report);
+
+/**
+ * amdx_link_report_port() - a provider's report of one link of a pod
+ * @adev: a device of this host in the pod (&amdx_device_desc.pod).
+ * @fabric_id: the accelerator the link leaves from: @adev's own fabric
+ *	id, another device's of this host, or a remote one's, which this
+ *	host knows by id only (the pod's fabric manager tells of it).
+ * @port: its port (the switch plane).
+ * @obs: %AMDX_LINK_OBS_*.
+ * @arg: as for amdx_link_report().
+ *
+ * As amdx_link_report(), for the links of a scale-up pod, which run
+ * from an accelerator to a switch: a remote accelerator left with no
+ * route is parked (no rung: it is its own host's to recover), one of
+ * this host goes to its device rung.
+ *
+ * Context: as amdx_link_report().
+ * Return: 0; -EINVAL for an unknown report or lanes out of range;
+ * -ENODEV for a device in no pod; -ENOENT for no such accelerator or
+ * port.
+ */
+int amdx_link_report_port(struct amdx_device *adev, u64 fabric_id, u32 port,
+			  u32 obs, u32 arg)
+{
+	struct amdx_link_escalation esc = {};
+	struct amdx_link_hive *h;
+	u32 a, l, e;
+	int ret;
+
+	if (obs >= AMDX_LINK_OBS_COUNT) {
+		amdx_dbg(adev, "link report: unknown report %u\n", obs);
+		return -EINVAL;
+	}
+	mutex_lock(&amdx_link_lock);
+	h = amdx_link_hive_find(adev->desc.hive_id);
+	if (!h || !h->pod.domains || amdx_link_ep_of(h, adev) == AMDX_LINK_NONE) {
+		amdx_dbg(adev, "link report: the device is in no scale-up pod\n");
+		ret = -ENODEV;
+		goto out;
+	}
+	a = amdx_link_ep_of_fabric(h, fabric_id);
+	l = AMDX_LINK_NONE;
+	for (e = 0; a != AMDX_LINK_NONE && e < h->topo.num_links; e++) {
+		const struct amdx_link *k = &h->topo.link[e];
+
+		if ((k->ep[0] == a && k->port[0] == port) ||
+		    (k->ep[1] == a && k->port[1] == port)) {
+			l = e;
+			break;
+		}
+	}
+	if (l == AMDX_LINK_NONE) {
+		amdx_dbg(adev, "link report: no link on port %u of accelerator %llu\n",
+			 port, fabric_id);
+		ret = -ENOENT;
+		goto out;
+	}
+	ret = amdx_link_observe_sync(adev, h, l, obs, arg, &esc);
+out:
+	mutex_unlock(&amdx_link_lock);
+	amdx_link_escalate(&esc);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(amdx_link_report_port);
+
+/* A pod that fits the model: the provider's shape, checked. */
+static bool amdx_link_pod_valid(const struct amdx_pod_desc *p)
+{
+	return p->per_domain && p->per_domain <= 8 && p->planes &&
+	       p->planes <= 8 && p->domain < p->domains &&
+	       p->index < p->per_domain &&
+	       (u64)p->domains * p->per_domain + p->planes <= AMDX_LINK_MAX_EPS &&
+	       (u64)p->domains * p->per_domain * p->planes <=
+	       AMDX_LINK_MAX_LINKS;
+}
+
+/*
+ * A new pod's remote accelerators (every domain but this host's) and its
+ * switches, each remote accelerator linked to every plane's switch.
+ */
+static int amdx_link_pod_build(struct amdx_link_hive *h, u64 now)
+{
+	const struct amdx_pod_desc *p = &h->pod;
+	struct amdx_link_topo *t = &h->topo;
+	u32 n = p->domains * p->per_domain, i, pl;
+	int r, sw = 0;
+
+	for (pl = 0; pl < p->planes; pl++) {
+		r = amdx_link_add_ep(t, AMDX_LINK_EP_SWITCH, 0, pl, 0);
+		if (r < 0)
+			return r;
+		if (!pl)
+			sw = r;
+	}
+	for (i = 0; i < n; i++) {
+		int a;
+
+		if (i / p->per_domain == p->domain)
+			continue;
+		a = amdx_link_add_ep(t, AMDX_LINK_EP_REMOTE, 0, i,
+				     i / p->per_domain);
+		if (a < 0)
+			return a;
+		for (pl = 0; pl < p->planes; pl++) {
+			r = amdx_link_add(t, AMDX_LINK_KIND_SCALEUP, a, pl,
+					  sw + pl, i, AMDX_LINK_POD_WIDTH, now);
+			if (r < 0)
+				return r;
+		}
+	}
+	return 0;
+}
+
+/* Joins @adev to its pod: its endpoint and one link to each plane. */
+static int amdx_link_pod_join(struct amdx_link_hive *h,
+			      struct amdx_device *adev, u64 now)
+{
+	const struct amdx_pod_desc *p = &adev->desc.pod;
+	struct amdx_link_topo *t = &h->topo;
+	u64 id = (u64)p->domain * p->per_domain + p->index;
+	u32 pl;
+	int e, l;
+
+	if (memcmp(&h->pod, p, offsetof(struct amdx_pod_desc, index)) ||
+	    amdx_link_ep_of_fabric(h, id) != AMDX_LINK_NONE) {
+		amdx_info(adev, "pod %llx: another shape, or accelerator %llu taken already: no links for this one\n",
+			  h->hive_id, id);
+		return 0;
+	}
+	e = amdx_link_add_ep(t, AMDX_LINK_EP_LOCAL, adev->id, id, p->domain);
+	if (e < 0)
+		return e;
+	h->dev[e] = adev;
+	for (pl = 0; pl < p->planes; pl++) {
+		l = amdx_link_add(t, AMDX_LINK_KIND_SCALEUP, e, pl, pl, id,
+				  AMDX_LINK_POD_WIDTH, now);
+		if (l < 0)
+			return l;
+		h->seen[l] = t->link[l].state;
+	}
+	return 0;
+}
 
 /* Joins @adev to its hive's mesh; a hive full already leaves it out. */
 static int amdx_link_join(struct amdx_device *adev)
@@ -516,6 +751,13 @@ static int amdx_link_join(struct amdx_device *adev)
 
 	mutex_lock(&amdx_link_lock);
 	h = amdx_link_hive_find(adev->desc.hive_id);
+	if (adev->desc.pod.domains && !amdx_link_pod_valid(&adev->desc.pod)) {
+		mutex_unlock(&amdx_link_lock);
+		amdx_info(adev, "pod %llx: %u domains of %u on %u planes do not fit the link model: no links\n",
+			  adev->desc.hive_id, adev->desc.pod.domains,
+			  adev->desc.pod.per_domain, adev->desc.pod.planes);
+		return 0;
+	}
 	if (!h) {
 		h = kvzalloc(sizeof(*h), GFP_KERNEL);
 		if (!h) {
@@ -523,10 +765,34 @@ static int amdx_link_join(struct amdx_device *adev)
 			return -ENOMEM;
 		}
 		h->hive_id = adev->desc.hive_id;
+		h->pod = adev->desc.pod;
 		amdx_link_policy_default(&h->topo.policy);
+		if (h->pod.domains) {
+			e = amdx_link_pod_build(h, now);
+			if (e < 0) {
+				kvfree(h);
+				mutex_unlock(&amdx_link_lock);
+				return e;
+			}
+			for (l = 0; l < h->topo.num_links; l++)
+				h->seen[l] = h->topo.link[l].state;
+		}
 		list_add_tail(&h->node, &amdx_link_hives);
 	}
 	t = &h->topo;
+	if (h->pod.domains || adev->desc.pod.domains) {
+		e = h->pod.domains && adev->desc.pod.domains ?
+		    amdx_link_pod_join(h, adev, now) : 0;
+		if (!h->pod.domains || !adev->desc.pod.domains)
+			amdx_info(adev, "hive %llx: a pod and a mesh under one id: no links for this one\n",
+				  h->hive_id);
+		if (!amdx_link_first_dev(h)) {
+			list_del(&h->node);
+			kvfree(h);
+		}
+		mutex_unlock(&amdx_link_lock);
+		return e < 0 ? e : 0;
+	}
 	if (t->num_eps >= AMDX_LINK_HIVE_MAX) {
 		amdx_info(adev, "hive %llx has %u members with links already: none for this one\n",
 			  h->hive_id, t->num_eps);
@@ -569,15 +835,18 @@ static void amdx_link_leave(struct amdx_device *adev)
 	if (e != AMDX_LINK_NONE) {
 		amdx_link_remove_ep(&h->topo, e);
 		memmove(&h->dev[e], &h->dev[e + 1],
-			(AMDX_LINK_HIVE_MAX - e - 1) * sizeof(h->dev[0]));
-		h->dev[AMDX_LINK_HIVE_MAX - 1] = NULL;
+			(AMDX_LINK_MAX_EPS - e - 1) * sizeof(h->dev[0]));
+		h->dev[AMDX_LINK_MAX_EPS - 1] = NULL;
 		for (i = 0; i < h->topo.num_links; i++)
 			h->seen[i] = h->topo.link[i].state;
 		/* Its id may come back: no member keeps avoiding it. */
 		for (i = 0; i < h->topo.num_eps; i++)
-			amdx_hmm_link_avoid(h->dev[i], adev->id, 0, false);
+			if (h->dev[i])
+				amdx_hmm_link_avoid(h->dev[i], adev->id, 0,
+						    false);
 		amdx_link_hmm_avoid(h);
-		if (!h->topo.num_eps) {
+		/* A pod's remote part stays only while a member is here. */
+		if (!amdx_link_first_dev(h)) {
 			list_del(&h->node);
 			kvfree(h);
 		}
@@ -627,8 +896,10 @@ static void amdx_link_fill(struct amdx_link_hive *h, u32 i, u64 now,
 
 	li->link = i;
 	li->kind = l->kind;
-	li->device[0] = t->ep[l->ep[0]].device;
-	li->device[1] = t->ep[l->ep[1]].device;
+	li->device[0] = h->dev[l->ep[0]] ? t->ep[l->ep[0]].device :
+			AMDX_LINK_NONE;
+	li->device[1] = h->dev[l->ep[1]] ? t->ep[l->ep[1]].device :
+			AMDX_LINK_NONE;
 	li->port[0] = l->port[0];
 	li->port[1] = l->port[1];
 	li->width_max = l->width_max;
@@ -679,8 +950,8 @@ int amdx_link_query(struct amdx_file *file, struct amdx_query *q)
 		mutex_unlock(&amdx_link_lock);
 		return amdx_query_out(adev, q, NULL, len, len);
 	}
-	/* Sized by the hive (at most 120 links), never by the caller. */
-	res = kzalloc(len, GFP_KERNEL);
+	/* Sized by the hive (at most 512 links), never by the caller. */
+	res = kvzalloc(len, GFP_KERNEL);
 	if (!res) {
 		mutex_unlock(&amdx_link_lock);
 		return -ENOMEM;
@@ -693,6 +964,6 @@ int amdx_link_query(struct amdx_file *file, struct amdx_query *q)
 		amdx_link_fill(h, i, now, &res->links[i]);
 	mutex_unlock(&amdx_link_lock);
 	ret = amdx_query_out(adev, q, res, len, len);
-	kfree(res);
+	kvfree(res);
 	return ret;
 }

@@ -1021,3 +1021,30 @@ u32 amdx_link_move_dest(u32 peer, u32 pref, u64 access, u32 nparts, u64 avoid)
 	return pref;
 }
 EXPORT_SYMBOL_IF_KUNIT(amdx_link_move_dest);
+
+/**
+ * amdx_link_range_fate() - move or revoke a range crossing a link that moves
+ * @peer: the amdx device id at the link's other end.
+ * @flags: the range's %AMDX_HMM_F_* (a range of this end's fd, with
+ *	pages in this end's VRAM).
+ * @access: its access set (bit N: device N).
+ *
+ * The containment's choice per range (Documentation/fabric.rst, "HMM
+ * across a link"): a range not naming @peer crosses nothing and is left
+ * alone.  One that names it moves off the link (home or to @peer,
+ * amdx_link_move_dest()) unless it must stay where it is: a pinned range
+ * (%AMDX_HMM_F_PIN, whose pages never leave this VRAM for eviction)
+ * stays, and @peer loses its access to it instead.
+ *
+ * Return: %AMDX_LINK_RANGE_KEEP, %AMDX_LINK_RANGE_MOVE or
+ * %AMDX_LINK_RANGE_REVOKE.
+ */
+u32 amdx_link_range_fate(u32 peer, u32 flags, u64 access)
+{
+	if (peer >= AMDX_MAX_DEVICES || !(access & BIT_ULL(peer)))
+		return AMDX_LINK_RANGE_KEEP;
+	if (flags & AMDX_HMM_F_PIN)
+		return AMDX_LINK_RANGE_REVOKE;
+	return AMDX_LINK_RANGE_MOVE;
+}
+EXPORT_SYMBOL_IF_KUNIT(amdx_link_range_fate);

@@ -25,6 +25,11 @@
 /* No endpoint or link: a route's end, a parent that is none. */
 #define AMDX_LINK_NONE			U32_MAX
 
+/* What the containment does to a range crossing a link that moves. */
+#define AMDX_LINK_RANGE_KEEP		0	/* crosses nothing: untouched */
+#define AMDX_LINK_RANGE_MOVE		1	/* the data moves off the link */
+#define AMDX_LINK_RANGE_REVOKE		2	/* the data stays, the peer loses access */
+
 /* What an endpoint is. */
 #define AMDX_LINK_EP_LOCAL		0	/* a device of this host */
 #define AMDX_LINK_EP_REMOTE		1	/* an accelerator known by id */
@@ -222,5 +227,6 @@ int amdx_link_contain(const struct amdx_link_topo *t, u32 link,
 int amdx_link_park_peers(struct amdx_link_topo *t,
 			 const struct amdx_link_containment *c, u64 now_ns);
 u32 amdx_link_move_dest(u32 peer, u32 pref, u64 access, u32 nparts, u64 avoid);
+u32 amdx_link_range_fate(u32 peer, u32 flags, u64 access);
 
 #endif /* _AMDX_LINK_MODEL_H_ */

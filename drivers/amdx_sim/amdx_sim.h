@@ -85,6 +85,7 @@ struct amdx_sim_model {
  * @pci_switch: the simulated PCIe switch above the device, 0 = none.
  * @reset_ms: per %AMDX_RECOVER_* action up to hive, its simulated
  *	duration as the device reports it; 0 = the default.
+ * @pod: the scale-up pod @hive_id names, all zero = an XGMI hive.
  */
 struct amdx_sim_params {
 	u32 id;
@@ -96,6 +97,7 @@ struct amdx_sim_params {
 	u32 resets;
 	u32 pci_switch;
 	u32 reset_ms[AMDX_RECOVER_HIVE + 1];
+	struct amdx_pod_desc pod;
 };
 
 /* Most simulated PCIe switches (switch=1..N). */

@@ -10,7 +10,8 @@
  *
  *    echo "ID [model=mi300x|mi300a|mi308x] [vram=MiB] [max_vfs=N] [hive=HEX]
  *          [without=OP[,OP...]] [resets=R[,R...]] [switch=N]
- *          [reset_ms=R:MS[,R:MS...]]" > /sys/bus/amdx_sim/new_device
+ *          [reset_ms=R:MS[,R:MS...]] [pod=D,N,P,DOM,IDX]" \
+ *          > /sys/bus/amdx_sim/new_device
  *    echo ID > /sys/bus/amdx_sim/del_device
  *
  * ID is decimal, 0..1023, unique among live devices.  Defaults: model
@@ -26,10 +27,15 @@
  * hive).  ``switch`` places it below simulated PCIe switch N (1..255):
  * its device reset is then a secondary bus reset that takes every device
  * below that switch.  ``reset_ms`` sets how long the device says each
- * reset takes (defaults in amdx_sim_dev.c).  Each key may appear once.  Anything else (unknown key,
- * bad number, unknown model, out of range value, a used id, empty input)
- * fails with -EINVAL, one rate-limited log line naming the parameter, and
- * creates nothing.  Removing an unknown id fails with -ENODEV.
+ * reset takes (defaults in amdx_sim_dev.c).  ``pod`` makes the hive a
+ * scale-up pod of D OS domains of N accelerators (1..8) on P switch
+ * planes (1..8), this host being domain DOM and the device its IDX-th
+ * accelerator; the other domains' accelerators are known by fabric id
+ * only (Documentation/fabric.rst); it needs ``hive``.  Each key may
+ * appear once.  Anything else (unknown key, bad number, unknown model,
+ * out of range value, a used id, empty input) fails with -EINVAL, one
+ * rate-limited log line naming the parameter, and creates nothing.
+ * Removing an unknown id fails with -ENODEV.
  *
  * Locking: amdx_sim_lock serialises creation and removal and protects
  * amdx_sim_devices and amdx_sim_enabled.  It is held across
@@ -194,13 +200,37 @@ static int amdx_sim_parse_reset_ms(char *val, u32 *ms)
 	return 0;
 }
 
+/* pod=D,N,P,DOM,IDX: the core checks that the pod fits its model. */
+static int amdx_sim_parse_pod(char *val, struct amdx_pod_desc *pod)
+{
+	u32 v[5];
+	char *t;
+	int i;
+
+	for (i = 0; i < 5; i++) {
+		t = strsep(&val, ",");
+		if (!t || kstrtou32(t, 10, &v[i]))
+			break;
+	}
+	if (i < 5 || val || !v[0] || !v[1] || v[1] > 8 || !v[2] ||
+	    v[2] > 8 || v[3] >= v[0] || v[4] >= v[1]) {
+		amdx_sim_param_err("invalid pod (want D,N,P,DOM,IDX; N, P 1..8)");
+		return -EINVAL;
+	}
+	*pod = (struct amdx_pod_desc){
+		.domains = v[0], .per_domain = v[1], .planes = v[2],
+		.domain = v[3], .index = v[4],
+	};
+	return 0;
+}
+
 /* Parses one key=value token into @p; @seen tracks keys already given. */
 static int amdx_sim_parse_kv(char *tok, struct amdx_sim_params *p,
 			     unsigned long *seen, bool *max_vfs_set)
 {
 	static const char * const keys[] = { "model", "vram", "max_vfs",
 					     "hive", "without", "resets",
-					     "switch", "reset_ms" };
+					     "switch", "reset_ms", "pod" };
 	char *val = strchr(tok, '=');
 	int key;
 
@@ -268,6 +298,8 @@ static int amdx_sim_parse_kv(char *tok, struct amdx_sim_params *p,
 		break;
 	case 7:
 		return amdx_sim_parse_reset_ms(val, p->reset_ms);
+	case 8:
+		return amdx_sim_parse_pod(val, &p->pod);
 	}
 	return 0;
 }
@@ -275,7 +307,7 @@ static int amdx_sim_parse_kv(char *tok, struct amdx_sim_params *p,
 /* Parses new_device's input; @buf is modified. */
 static int amdx_sim_parse(char *buf, struct amdx_sim_params *p)
 {
-	DECLARE_BITMAP(seen, 8) = { 0 };
+	DECLARE_BITMAP(seen, 9) = { 0 };
 	bool max_vfs_set = false;
 	char *tok;
 	int ret;
@@ -315,6 +347,10 @@ static int amdx_sim_parse(char *buf, struct amdx_sim_params *p)
 	}
 	if ((p->resets & BIT(AMDX_RECOVER_HIVE)) && !p->hive_id) {
 		amdx_sim_param_err("resets=hive without a hive");
+		return -EINVAL;
+	}
+	if (p->pod.domains && !p->hive_id) {
+		amdx_sim_param_err("pod= without a hive");
 		return -EINVAL;
 	}
 	return 0;

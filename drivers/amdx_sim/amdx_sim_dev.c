@@ -364,6 +364,7 @@ static int amdx_sim_dev_register_core(struct amdx_sim_dev *sd)
 		.serial = sd->serial,
 		.product = m->product,
 		.hive_id = sd->params.hive_id,
+		.pod = sd->params.pod,
 		.vram_size = (u64)sd->params.vram_mib << 20,
 		.num_xcc = m->num_xcc,
 		.num_sdma = m->num_sdma,

@@ -12,7 +12,10 @@
  *
  *	ID PEER FAULT [N]
  *
- * where ID and PEER are the simulated device ids of the link's ends, and
+ * where ID and PEER are the simulated device ids of the link's ends, or,
+ * in a scale-up pod (new_device's ``pod=``), PEER is ``@FABRIC/PORT``: the
+ * link on port (plane) PORT of the pod's accelerator FABRIC, this host's
+ * or a remote one, reported through device ID (amdx_link_report_port()).
  * FAULT is one of
  *
  * ==========  ==========================================================
@@ -71,43 +74,60 @@ static const struct amdx_sim_link_fault amdx_sim_link_faults[] = {
 	{ "silent", AMDX_LINK_OBS_DOWN, 0 },
 };
 
-static int amdx_sim_link_apply(const struct amdx_sim_link_fault *f, u32 id,
-			       u32 peer, u32 n)
+/*
+ * One report on the link: to @pd's device, or with no @pd, on port @port
+ * of pod accelerator @fabric.
+ */
+static int amdx_sim_link_report(struct amdx_sim_dev *sd,
+				struct amdx_sim_dev *pd, u64 fabric, u32 port,
+				u32 obs, u32 n)
 {
-	struct amdx_sim_dev *sd, *pd;
-	u32 i;
+	if (pd)
+		return amdx_link_report(sd->adev, amdx_device_id(pd->adev),
+					obs, n);
+	return amdx_link_report_port(sd->adev, fabric, port, obs, n);
+}
+
+static int amdx_sim_link_apply(const struct amdx_sim_link_fault *f, u32 id,
+			       u32 peer, bool pod, u64 fabric, u32 port, u32 n)
+{
+	struct amdx_sim_dev *sd, *pd = NULL;
+	u32 i, up = pod ? 4 : AMDX_SIM_LINK_WIDTH;
 	int ret;
 
 	ret = amdx_sim_lock_devices();
 	if (ret)
 		return ret;
 	sd = amdx_sim_find_locked(id);
-	pd = amdx_sim_find_locked(peer);
-	if (!sd || !pd) {
+	if (!pod)
+		pd = amdx_sim_find_locked(peer);
+	if (!sd || (!pod && !pd)) {
 		amdx_sim_link_err("no device %u", sd ? peer : id);
 		ret = -ENODEV;
 		goto out;
 	}
 	if (f->obs != AMDX_LINK_OBS_COUNT) {
-		ret = amdx_link_report(sd->adev, amdx_device_id(pd->adev),
-				       f->obs, n);
+		ret = amdx_sim_link_report(sd, pd, fabric, port, f->obs,
+					   f->obs == AMDX_LINK_OBS_UP && pod &&
+					   n == AMDX_SIM_LINK_WIDTH ? up : n);
 		goto out;
 	}
 	for (i = 0; i < n && !ret; i++) {
-		ret = amdx_link_report(sd->adev, amdx_device_id(pd->adev),
-				       AMDX_LINK_OBS_DOWN, 0);
+		ret = amdx_sim_link_report(sd, pd, fabric, port,
+					   AMDX_LINK_OBS_DOWN, 0);
 		if (!ret)
-			ret = amdx_link_report(sd->adev,
-					       amdx_device_id(pd->adev),
-					       AMDX_LINK_OBS_UP,
-					       AMDX_SIM_LINK_WIDTH);
+			ret = amdx_sim_link_report(sd, pd, fabric, port,
+						   AMDX_LINK_OBS_UP, up);
 		if (!ret && fatal_signal_pending(current))
 			ret = -EINTR;
 		cond_resched();
 	}
 out:
 	amdx_sim_unlock_devices();
-	if (ret)
+	if (ret && pod)
+		amdx_sim_link_err("%s on @%llu/%u via %u: %d", f->name, fabric,
+				  port, id, ret);
+	else if (ret)
 		amdx_sim_link_err("%s on %u-%u: %d", f->name, id, peer, ret);
 	return ret;
 }
@@ -118,7 +138,9 @@ static ssize_t amdx_sim_link_fault_write(struct file *file,
 {
 	const struct amdx_sim_link_fault *f = NULL;
 	char *buf, *p, *tok[4];
-	u32 id, peer, n, i, ntok = 0;
+	u32 id, peer = 0, port = 0, n, i, ntok = 0;
+	u64 fabric = 0;
+	bool pod;
 	int ret = -EINVAL;
 
 	if (count > 64)
@@ -137,7 +159,23 @@ static ssize_t amdx_sim_link_fault_write(struct file *file,
 		amdx_sim_link_err("want 'ID PEER FAULT [N]'");
 		goto out;
 	}
-	if (kstrtou32(tok[0], 10, &id) || kstrtou32(tok[1], 10, &peer)) {
+	pod = tok[1][0] == '@';
+	if (pod) {
+		char *slash = strchr(tok[1], '/');
+
+		if (!slash) {
+			amdx_sim_link_err("want '@FABRIC/PORT', not '%s'", tok[1]);
+			goto out;
+		}
+		*slash = '\0';
+		if (kstrtou64(tok[1] + 1, 10, &fabric) ||
+		    kstrtou32(slash + 1, 10, &port)) {
+			amdx_sim_link_err("invalid fabric id or port");
+			goto out;
+		}
+	}
+	if (kstrtou32(tok[0], 10, &id) ||
+	    (!pod && kstrtou32(tok[1], 10, &peer))) {
 		amdx_sim_link_err("invalid id '%s' or '%s'", tok[0], tok[1]);
 		goto out;
 	}
@@ -163,7 +201,7 @@ static ssize_t amdx_sim_link_fault_write(struct file *file,
 		amdx_sim_link_err("%s count 0", f->name);
 		goto out;
 	}
-	ret = amdx_sim_link_apply(f, id, peer, n);
+	ret = amdx_sim_link_apply(f, id, peer, pod, fabric, port, n);
 out:
 	kfree(buf);
 	return ret ?: count;

@@ -57,6 +57,26 @@ struct amdx_ras_block_info {
 #define AMDX_RESET_F_CAPS		BIT(1)
 
 /**
+ * struct amdx_pod_desc - a scale-up pod as this host sees it
+ * @domains: OS domains (hosts) of the pod; 0: no pod.
+ * @per_domain: accelerators per domain, 1..8.
+ * @planes: switch planes, 1..8: every accelerator has one link on its
+ *	port p to the switch of plane p (Documentation/fabric.rst).
+ * @domain: this host's domain, below @domains.
+ * @index: the device's place in its domain, below @per_domain; its
+ *	fabric id is @domain * @per_domain + @index.
+ *
+ * The accelerators of the other domains are known by fabric id only.
+ */
+struct amdx_pod_desc {
+	u32 domains;
+	u32 per_domain;
+	u32 planes;
+	u32 domain;
+	u32 index;
+};
+
+/**
  * struct amdx_device_desc - what a provider knows about a device at birth
  * @model: %AMDX_MODEL_*.
  * @bdf: PCI-style address, at most %AMDX_BDF_LEN - 1 characters.
@@ -93,6 +113,8 @@ struct amdx_ras_block_info {
  * @reset_ms: per %AMDX_RECOVER_* action up to hive, the time it takes on
  *	the device (Documentation/ras.rst says where each figure comes from);
  *	0: amdx's default for the action.
+ * @pod: with @hive_id: the scale-up pod that hive id names and the
+ *	device's place in it; all zero: an XGMI hive (a full mesh).
  *
  * The core copies what it needs; the descriptor may live on the stack.
  */
@@ -119,6 +141,7 @@ struct amdx_device_desc {
 	u32 pci_switch;
 	u32 reset_flags;
 	u32 reset_ms[AMDX_RECOVER_HIVE + 1];
+	struct amdx_pod_desc pod;
 };
 
 /**
@@ -360,5 +383,7 @@ int amdx_partition_of_instance(struct amdx_device *adev, u32 block,
 int amdx_partition_of_vram(struct amdx_device *adev, u64 address, u32 *mem,
 			   u32 *part);
 int amdx_link_report(struct amdx_device *adev, u32 peer, u32 obs, u32 arg);
+int amdx_link_report_port(struct amdx_device *adev, u64 fabric_id, u32 port,
+			  u32 obs, u32 arg);
 
 #endif /* _AMDX_PROVIDER_H_ */

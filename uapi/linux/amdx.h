@@ -44,7 +44,7 @@
  * each list in the order of the sections), never appended at the end.
  */
 #define AMDX_UAPI_VERSION_MAJOR		1
-#define AMDX_UAPI_VERSION_MINOR		4
+#define AMDX_UAPI_VERSION_MINOR		5
 
 /* Name of the control misc device node: /dev/amdx */
 #define AMDX_DEVICE_NAME		"amdx"
@@ -1408,8 +1408,11 @@ struct amdx_recovery {
  * struct amdx_link_info - one link in %AMDX_QUERY_LINKS
  * @link: its index in the hive's list (%AMDX_EVENT_LINK's instance).
  * @kind: %AMDX_LINK_KIND_*.
- * @device: the amdx device ids of its two ends.
- * @port: the port of each end the link leaves from.
+ * @device: the amdx device ids of its two ends; (minor 5) in a scale-up
+ *	pod, U32_MAX for an end that is no device of this host (a remote
+ *	accelerator, a switch: @port says which).
+ * @port: the port of each end the link leaves from (a switch's port is
+ *	the fabric id of the accelerator at the other end).
  * @width_max: lanes at full width.
  * @width: lanes now.
  * @state: %AMDX_LINK_STATE_*.
@@ -1499,7 +1502,8 @@ struct amdx_query_links {
  * ACTION_START:	data[0] %AMDX_ACTION_*.
  * ACTION_END:		data[0] %AMDX_ACTION_*; data[1] 0 or -errno;
  *			address: duration in ns.
- *			%AMDX_ACTION_LINK_MOVE (both records): instance
+ *			%AMDX_ACTION_LINK_MOVE and (minor 5)
+ *			%AMDX_ACTION_LINK_REVOKE (both records): instance
  *			the link, type the device at its other end; END's
  *			address the duration, data[1] 0 or -errno.
  * PARTITION_*:		partition.
@@ -1529,7 +1533,10 @@ struct amdx_query_links {
  * LINK:		(minor 2) a link of the device's hive changed
  *			state: instance the link (%AMDX_QUERY_LINKS);
  *			type its new %AMDX_LINK_STATE_*; block the one
- *			before; address the device at its other end;
+ *			before; address the device at its other end
+ *			(minor 5: U32_MAX for no device of this host; a
+ *			pod link with no end here goes to the pod's
+ *			lowest member);
  *			data[0] the %AMDX_LINK_CONTAIN_* it asks for;
  *			data[1] hops between its ends now (0: no route).
  *			Emitted to the devices at both ends.
@@ -1583,6 +1590,12 @@ struct amdx_query_links {
  * end; ACTION_END's data[1] 0 or -errno as for any action.
  */
 #define AMDX_ACTION_LINK_MOVE		5
+/*
+ * (minor 5) What a fabric link's containment left in place and took the
+ * other end's access to instead (ranges with %AMDX_HMM_F_PIN): the same
+ * fields as %AMDX_ACTION_LINK_MOVE.
+ */
+#define AMDX_ACTION_LINK_REVOKE		6
 
 /**
  * struct amdx_event - one record of the event log (64 bytes)

@@ -855,6 +855,43 @@ static void move_dest_follows_the_accessing_range(struct kunit *test)
 			0U);
 }
 
+/*
+ * Move or revoke (amdx_link_range_fate()): device 1 accesses a range in
+ * device 0's VRAM across link 0-1, which moves.  A pinned range
+ * (%AMDX_HMM_F_PIN: its pages never leave that VRAM for eviction) stays
+ * where it is and device 1 loses its access; any other range moves; a
+ * range not naming device 1 crosses nothing and is left alone.
+ */
+static void range_fate_pinned_revokes(struct kunit *test)
+{
+	const u64 d0 = BIT_ULL(0), d1 = BIT_ULL(1), d2 = BIT_ULL(2);
+
+	KUNIT_EXPECT_EQ(test, amdx_link_range_fate(1, 0, d0 | d1),
+			(u32)AMDX_LINK_RANGE_MOVE);
+	KUNIT_EXPECT_EQ(test, amdx_link_range_fate(1, AMDX_HMM_F_PIN, d0 | d1),
+			(u32)AMDX_LINK_RANGE_REVOKE);
+	KUNIT_EXPECT_EQ(test, amdx_link_range_fate(1, AMDX_HMM_F_PIN, d1),
+			(u32)AMDX_LINK_RANGE_REVOKE);
+	KUNIT_EXPECT_EQ(test, amdx_link_range_fate(1, AMDX_HMM_F_PIN,
+						   d0 | d1 | d2),
+			(u32)AMDX_LINK_RANGE_REVOKE);
+	/* Not naming the other end: nothing crosses the link. */
+	KUNIT_EXPECT_EQ(test, amdx_link_range_fate(1, AMDX_HMM_F_PIN, d0 | d2),
+			(u32)AMDX_LINK_RANGE_KEEP);
+	KUNIT_EXPECT_EQ(test, amdx_link_range_fate(1, 0, d0 | d2),
+			(u32)AMDX_LINK_RANGE_KEEP);
+	/* Flags the rule does not know do not change it. */
+	KUNIT_EXPECT_EQ(test, amdx_link_range_fate(1, (u32)~AMDX_HMM_F_PIN, d1),
+			(u32)AMDX_LINK_RANGE_MOVE);
+	/* Device ids are below AMDX_MAX_DEVICES. */
+	KUNIT_EXPECT_EQ(test, amdx_link_range_fate(AMDX_MAX_DEVICES,
+						   AMDX_HMM_F_PIN, ~0ULL),
+			(u32)AMDX_LINK_RANGE_KEEP);
+	KUNIT_EXPECT_EQ(test, amdx_link_range_fate(63, AMDX_HMM_F_PIN,
+						   BIT_ULL(63)),
+			(u32)AMDX_LINK_RANGE_REVOKE);
+}
+
 static struct kunit_case amdx_link_model_cases[] = {
 	KUNIT_CASE(mesh_of_8_is_28_links),
 	KUNIT_CASE(pod_of_72_in_18_domains),
@@ -871,6 +908,7 @@ static struct kunit_case amdx_link_model_cases[] = {
 	KUNIT_CASE(routes_match_bfs),
 	KUNIT_CASE(removed_device_takes_its_links),
 	KUNIT_CASE(move_dest_follows_the_accessing_range),
+	KUNIT_CASE(range_fate_pinned_revokes),
 	{}
 };
 
