@@ -484,7 +484,9 @@ TEST(RasNames, BlocksTypesKindsRoundTrip) {
     EXPECT_EQ(amdx::to_string(BadPageCause::import), "import");
     EXPECT_EQ(amdx::to_string(amdx::RasAction::partition_reset), "partition_reset");
     EXPECT_EQ(amdx::to_string(amdx::RasAction::link_move), "link_move");
-    EXPECT_EQ(amdx::to_string(static_cast<amdx::RasAction>(AMDX_ACTION_LINK_MOVE + 1)), "unknown");
+    EXPECT_EQ(amdx::to_string(amdx::RasAction::link_revoke), "link_revoke");
+    EXPECT_EQ(amdx::to_string(static_cast<amdx::RasAction>(AMDX_ACTION_LINK_REVOKE + 1)),
+              "unknown");
     EXPECT_EQ(amdx::event_mask(EventKind::rma), 1ULL << AMDX_EVENT_RMA);
 }
 

@@ -122,6 +122,7 @@ constexpr std::array kActions{
     std::pair{RasAction::partition_reset, Name("partition_reset")},
     std::pair{RasAction::device_reset, Name("device_reset")},
     std::pair{RasAction::link_move, Name("link_move")},
+    std::pair{RasAction::link_revoke, Name("link_revoke")},
 };
 
 constexpr std::array kRecoveryActions{

@@ -60,6 +60,9 @@ enum class RasAction : std::uint32_t {
     device_reset = AMDX_ACTION_DEVICE_RESET,
     /// What crossed a bad fabric link moved home (Documentation/fabric.rst).
     link_move = AMDX_ACTION_LINK_MOVE,
+    /// A peer lost its access to what it reached across a bad link
+    /// (uapi minor 5; Documentation/fabric.rst).
+    link_revoke = AMDX_ACTION_LINK_REVOKE,
 };
 
 /// "umc", "sdma", "gfx", "mmhub", "pcie_bif", "hdp", "xgmi_wafl"; "unknown".
@@ -69,7 +72,7 @@ AMDX_EXPORT std::string_view to_string(RasType type) noexcept;
 /// "ce", "ue", "de", "import"; "unknown" otherwise.
 AMDX_EXPORT std::string_view to_string(BadPageCause cause) noexcept;
 /// "soft_retire", "poison_retire", "partition_reset", "device_reset",
-/// "link_move"; "unknown".
+/// "link_move", "link_revoke"; "unknown".
 AMDX_EXPORT std::string_view to_string(RasAction action) noexcept;
 
 /// AMDX_RECOVER_*: recovery actions, cheapest first (Documentation/ras.rst,
