@@ -124,6 +124,23 @@ def print_seconds(label, secs):
           ', '.join(f'{name} {n}' for n, name in took))
 
 
+def print_slowest(label, secs, n=8):
+    """amdx_harness.h prints "# time: N ms NAME" after each kselftest
+    case: print the n slowest of the run, where its time goes."""
+    took = []
+    for name, lines in secs.items():
+        if not name.startswith('kselftest '):
+            continue
+        for l in lines:
+            m = re.match(r'# time: (\d+) ms (\S+)', l.strip())
+            if m:
+                took.append((int(m.group(1)), m.group(2)))
+    if took:
+        took.sort(key=lambda t: -t[0])
+        print(f'[{label}] slowest tests: ' +
+              ', '.join(f'{name} {ms / 1000:.0f}' for ms, name in took[:n]))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('kunit_dir')
@@ -188,6 +205,7 @@ def main():
         print(f'[{a.label}] {name}: {c}')
 
     print_seconds(a.label, secs)
+    print_slowest(a.label, secs)
     if 'end' not in secs:
         problems.append('guest did not reach the end of the run')
     if 'kmemleak' in secs and any(l.strip() for l in secs['kmemleak']):
