@@ -30,7 +30,7 @@
  *
  * usage: amdx_fuzz_test [-n CALLS] [-t SECONDS] [-j THREADS] [-s SEED]
  *                      [-x IOCTL]... [--rmmod] [--no-churn] [--no-unpriv]
- * Defaults: 100000 calls however long they take (-t S: stop after S
+ * Defaults: 40000 calls however long they take (-t S: stop after S
  * seconds too), 3 threads.  The guest's kernel command line may set
  * amdx.fuzz_seconds=S (make fuzz): then the fuzzer runs for S seconds
  * with --rmmod, whatever the call count.
@@ -124,7 +124,7 @@ struct stats {
 static uint64_t *canary_page, *zero_page;
 
 static struct stats *st;
-static unsigned long opt_calls = 100000;
+static unsigned long opt_calls = 40000;
 static unsigned int opt_seconds;	/* 0: no time limit */
 static unsigned int opt_threads = 3;
 static unsigned long long opt_seed;
