@@ -176,9 +176,11 @@ if [ ${#suites[@]} = 0 ]; then
 else
 	shards=${AMDX_VM_SHARDS:-1}
 fi
-declare -A weight
-while read -r n w; do
-	weight[$n]=$w
+# weight[K/NAME]: suite NAME's guest seconds on kernel K (its column).
+declare -A weight planned
+while read -r n w1 w12; do
+	weight[6.1/$n]=$w1
+	weight[6.12/$n]=${w12:-$w1}
 done < <(grep -v '^#' "$here/suite-seconds")
 # shard_dir K I: the work directory of kernel K's shard I.
 shard_dir() {
@@ -200,7 +202,7 @@ plan_shards() {
 		find "$d/selftests" -maxdepth 1 -type f -perm -u+x -delete
 		load[i]=0
 	done
-	load[0]=${weight[amdx_test]:-20}
+	load[0]=${weight[$k/amdx_test]:-20}
 	while read -r w n; do
 		best=0
 		for ((i = 1; i < shards; i++)); do
@@ -211,9 +213,10 @@ plan_shards() {
 	done < <(for t in "$kw/selftests"/*; do
 			[ -f "$t" ] && [ -x "$t" ] || continue
 			n=${t##*/}
-			echo "${weight[$n]:-20} $n"
+			echo "${weight[$k/$n]:-20} $n"
 		done | sort -k1,1nr -k2,2)
 	for ((i = 0; i < shards; i++)); do
+		planned[$k/$i]=${load[i]}
 		d=$(shard_dir "$k" "$i")
 		mkdir -p "$d/mods"
 		cp -a "$kw/mods/." "$d/mods/"
@@ -237,9 +240,12 @@ for k in "${kernels[@]}"; do
 		[ ${#expect[@]} != 0 ] || continue
 		expect+=("${host_ram_expect[@]}")
 		expects[$k/$i]=$(printf '%s\n' "${expect[@]}")
-		vm_jobs+=("$k $i")
+		vm_jobs+=("${planned[$k/$i]} $k $i")
 	done
 done
+# Heaviest planned job first (test_vms).
+mapfile -t vm_jobs < <(printf '%s\n' "${vm_jobs[@]}" | sort -k1,1nr -k2,2 |
+	cut -d' ' -f2-)
 if [ ${#vm_jobs[@]} = 0 ]; then
 	echo "amdx: no suite named ${suites[*]}" >&2
 	exit 2
@@ -274,22 +280,40 @@ test_vm() {
 # (testing-measurements, "Where a test VM's time goes").  Raising them,
 # not lowering the lane, keeps the lane level with outside load
 # (make check-loaded's hogs) instead of starving behind it.
-# vm_claim: the index of the next job in vm_jobs, or nothing when none
-# is left.
+# The jobs are in vm_jobs heaviest first (by suite-seconds).  The first
+# worker takes them from the front, the second, which starts late, from
+# the back: both then end close together.  CI's run of 37342d9 took
+# them in one order (6.1's shards of 536 and 565 s, then 6.12's of 919
+# and 802 s) and ended at 1,941 s, the last 6.12 shard begun near
+# 1,140 s; from both ends, with the second worker starting about 600 s
+# in, the front worker runs both 6.12 shards and the back one both 6.1
+# shards, which ends near 1,780 s by the same numbers (an estimate).
+# vm_claim front|back: the index of the worker's next job in vm_jobs, or
+# nothing when none is left.
 vm_claim() {
-	local fd i
+	local fd front back i
 	exec {fd}>> "$work/vm-jobs.lock"
 	flock "$fd"
-	i=$(cat "$work/vm-jobs.next" 2> /dev/null || echo 0)
-	echo $((i + 1)) > "$work/vm-jobs.next"
+	front=$(cat "$work/vm-jobs.front" 2> /dev/null || echo 0)
+	back=$(cat "$work/vm-jobs.back" 2> /dev/null || echo 0)
+	if [ $((front + back)) -ge ${#vm_jobs[@]} ]; then
+		exec {fd}>&-
+		return 1
+	fi
+	if [ "$1" = front ]; then
+		i=$front
+		echo $((front + 1)) > "$work/vm-jobs.front"
+	else
+		i=$((${#vm_jobs[@]} - 1 - back))
+		echo $((back + 1)) > "$work/vm-jobs.back"
+	fi
 	exec {fd}>&-
-	[ "$i" -lt ${#vm_jobs[@]} ] || return 1
 	echo "$i"
 }
-test_vms() {
+test_vms() { # front|back
 	local i expect
 	renice -n -10 -p "$BASHPID" > /dev/null 2>&1 || true
-	while i=$(vm_claim); do
+	while i=$(vm_claim "$1"); do
 		# shellcheck disable=SC2086
 		set -- ${vm_jobs[i]}
 		mapfile -t expect <<< "${expects[$1/$2]}"
@@ -416,7 +440,7 @@ amdgpu_provider() {
 }
 
 if [ ${#suites[@]} != 0 ]; then
-	test_vms
+	test_vms front
 	finish
 fi
 # The test kernel VMs in the background; beside them, one after the
@@ -424,12 +448,12 @@ fi
 # provider: a test VM keeps about one of the 2 cores busy (its QEMU's CPU
 # time is in each "VM ended" step line).  Then a second worker takes the
 # test VM jobs left.
-bg tests test_vms
+bg tests test_vms front
 host_checks
 stock_runs
 amdgpu_provider
 step "waiting for the test kernel VMs"
-bg tests2 test_vms
+bg tests2 test_vms back
 bg_report tests
 bg_report tests2
 finish
