@@ -1205,11 +1205,81 @@ static void umc_page_of_no_poison_stays_a_ue(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0, f->report_ret);
 }
 
+/* Where the fake's firmware puts a poison in NPS2: 128 GiB up. */
+#define FAKE_NPS2_PA_BASE	(128ULL << 30)
+
+/* fake_psp_query_address(), the address FAKE_NPS2_PA_BASE higher. */
+static int fake_psp_query_address_high(struct psp_context *psp,
+				       struct ta_ras_query_address_input *in,
+				       struct ta_ras_query_address_output *out)
+{
+	fake_psp_query_address(psp, in, out);
+	out->pa.pa += FAKE_NPS2_PA_BASE;
+	return 0;
+}
+
+/*
+ * A poison in NPS2: the row's pages land in the memory partition whose
+ * range (amdgpu's adev->gmc.mem_partitions, what its NPS table gave)
+ * holds them.  The table here is out of order, as amdgpu's discovery may
+ * give one (gmc_v9_0_init_sw_mem_ranges() takes the ranges as listed):
+ * partition 0 is the upper half of the VRAM, so the pages, all between
+ * 128 and 192 GiB (R13 flips 32 GiB up), are partition 0's, where the
+ * VRAM split evenly by the partition count (the rule the issue found
+ * for imported pages) would say 1.  Counted once, as in NPS1.
+ */
+static void umc_poison_pages_land_in_their_memory_partition(struct kunit *test)
+{
+	static struct amdgpu_mem_partition_info ranges[2];
+	const int row = UMC_V12_0_BAD_PAGE_NUM_PER_CHANNEL;
+	struct fake_gpu *f = mi300x_umc(test);
+	struct amdgpu_device *adev = f->adev;
+	u64 half = adev->gmc.real_vram_size >> AMDGPU_GPU_PAGE_SHIFT >> 1;
+	struct ras_err_data ed;
+	struct ras_query_if q;
+	u64 pa;
+	int i;
+
+	ranges[0].range.fpfn = half;
+	ranges[0].range.lpfn = 2 * half - 1;
+	ranges[1].range.fpfn = 0;
+	ranges[1].range.lpfn = half - 1;
+	adev->gmc.mem_partitions = ranges;
+	adev->gmc.num_mem_partitions = 2;
+	kunit_activate_static_stub(test, psp_ras_query_address,
+				   fake_psp_query_address_high);
+	kunit_activate_static_stub(test, amdgpu_amdx_report,
+				   fake_report_to_core);
+
+	umc_error_queried(test, f, FAKE_UMC_DE, &pa, &q);
+	pa += FAKE_NPS2_PA_BASE;
+	KUNIT_EXPECT_EQ(test, 1, q.de_count);
+	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_error_data_init(&ed));
+	amdgpu_umc_handle_bad_pages(adev, &ed);
+	amdgpu_ras_error_data_fini(&ed);
+	adev->gmc.mem_partitions = NULL;
+
+	KUNIT_EXPECT_EQ(test, 0, f->report_ret);
+	KUNIT_ASSERT_EQ(test, 1 + row, f->nreports);
+	for (i = 1; i <= row; i++) {
+		const struct amdx_ras_error *r = &f->reports[i];
+
+		KUNIT_EXPECT_EQ(test, UMC_V12_ADDR_MASK_BAD_COLS(pa),
+				UMC_V12_ADDR_MASK_BAD_COLS(r->address));
+		KUNIT_EXPECT_GE(test, r->address, half << AMDGPU_GPU_PAGE_SHIFT);
+		KUNIT_EXPECT_EQ_MSG(test, 0, r->mem_partition,
+				    "page %#llx of the poison's row", r->address);
+	}
+	KUNIT_EXPECT_EQ(test, 1, amdx_ras_count(f->xdev, AMDX_RAS_BLOCK_UMC,
+						AMDX_RAS_TYPE_DE));
+}
+
 static struct kunit_case amdgpu_amdx_umc_cases[] = {
 	KUNIT_CASE(umc_ce_reaches_amdx),
 	KUNIT_CASE(umc_ue_reaches_amdx),
 	KUNIT_CASE(umc_poison_reaches_amdx_as_its_pages),
 	KUNIT_CASE(umc_page_of_no_poison_stays_a_ue),
+	KUNIT_CASE(umc_poison_pages_land_in_their_memory_partition),
 	{}
 };
 
