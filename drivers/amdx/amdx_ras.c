@@ -10,7 +10,9 @@
  * &amdx_provider_ops.ras_inject, which produces the same kind of report a
  * real backend would.  Every report is counted, logged as an ERROR event
  * and contained before amdx_ras_report() returns, so containment has run
- * when the inject ioctl returns::
+ * when the inject ioctl returns; a report the provider marks uncounted
+ * (%AMDX_RAS_ERR_F_UNCOUNTED: a page of one poison its driver counted
+ * once) is contained only, each page keeping its PAGE_RETIRED record::
  *
  *    process        core (ioctl)          provider          core (intake)
  *      | INJECT ------> validate             |                    |
@@ -382,7 +384,12 @@ static int amdx_ras_error_check(struct amdx_device *adev,
 
 	if (err->block >= AMDX_RAS_BLOCK_COUNT ||
 	    err->type >= AMDX_RAS_TYPE_COUNT || !err->count ||
-	    (err->flags & ~AMDX_RAS_ERR_F_ADDRESS))
+	    (err->flags & ~(AMDX_RAS_ERR_F_ADDRESS | AMDX_RAS_ERR_F_UNCOUNTED)))
+		return -EINVAL;
+	/* Uncounted: the page of a UE or DE another report counted. */
+	if ((err->flags & AMDX_RAS_ERR_F_UNCOUNTED) &&
+	    (!(err->flags & AMDX_RAS_ERR_F_ADDRESS) ||
+	     err->type == AMDX_RAS_TYPE_CE))
 		return -EINVAL;
 	if (!(ras->blocks[err->block].supported & BIT(err->type)) ||
 	    err->instance >= ras->blocks[err->block].instances)
@@ -401,17 +408,23 @@ static int amdx_ras_error_check(struct amdx_device *adev,
  * amdx_ras_report() - a provider reports a hardware error
  * @adev: the device.
  * @err: the error.
- * @seq: out, may be NULL: sequence number of the ERROR event.
+ * @seq: out, may be NULL: sequence number of the ERROR event, 0 for an
+ *	uncounted report.
  *
  * Counts the error, logs an ERROR event (naming @err's consumer, if any,
  * to the subscribers that may see it) and runs containment (see DOC)
- * before returning.
+ * before returning.  A report with %AMDX_RAS_ERR_F_UNCOUNTED is a page of
+ * an error another report counts (one poison whose row's pages the
+ * provider's driver retires): the page's containment runs as for any
+ * report of it, with its own PAGE_RETIRED record, but no counter moves
+ * and no ERROR event is logged, so the counts stay the driver's.
  *
  * Context: process context, may sleep; not after amdx_device_unregister()
  * has started.
  * Return: 0, or -EINVAL for a report that does not fit the device (an
  * unknown block or type, one the block does not support, an instance or
- * address out of range).
+ * address out of range, an uncounted report without an address or of a
+ * CE).
  */
 int amdx_ras_report(struct amdx_device *adev,
 		    const struct amdx_ras_error *err, u64 *seq)
@@ -428,6 +441,8 @@ int amdx_ras_report(struct amdx_device *adev,
 	struct amdx_subject who;
 	int ret;
 
+	if (seq)
+		*seq = 0;
 	ret = amdx_ras_error_check(adev, err);
 	if (ret) {
 		amdx_info_ratelimited(adev, "provider reported an invalid error (block %u type %u instance %u)\n",
@@ -443,21 +458,55 @@ int amdx_ras_report(struct amdx_device *adev,
 	}
 
 	mutex_lock(&ras->lock);
-	ras->count[err->block][0][err->type] += err->count;
-	if (err->partition < AMDX_MAX_PARTITIONS)
-		ras->count[err->block][1 + err->partition][err->type] +=
-			err->count;
-	/* The ERROR record carries the action the fault sets (data[1]). */
-	amdx_recovery_fault_subject(adev, amdx_recovery_fault_of(adev, err),
-				    err->partition, AMDX_VF_NONE, &ev,
-				    err->consumer ? &who : NULL);
-	if (seq)
-		*seq = ev.seq;
+	if (!(err->flags & AMDX_RAS_ERR_F_UNCOUNTED)) {
+		ras->count[err->block][0][err->type] += err->count;
+		if (err->partition < AMDX_MAX_PARTITIONS)
+			ras->count[err->block][1 + err->partition][err->type] +=
+				err->count;
+		/* The ERROR record carries the fault's action (data[1]). */
+		amdx_recovery_fault_subject(adev,
+					    amdx_recovery_fault_of(adev, err),
+					    err->partition, AMDX_VF_NONE, &ev,
+					    err->consumer ? &who : NULL);
+		if (seq)
+			*seq = ev.seq;
+	}
 	amdx_ras_contain(adev, err);
 	mutex_unlock(&ras->lock);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(amdx_ras_report);
+
+/**
+ * amdx_ras_count() - a device's count of one block's errors of one type
+ * @adev: the device.
+ * @block: %AMDX_RAS_BLOCK_*.
+ * @type: %AMDX_RAS_TYPE_*.
+ *
+ * The device-wide count, as &struct amdx_query_ras's device row and the
+ * sysfs ras/<block>_<type>_count show it.
+ *
+ * Context: process context, may sleep.
+ * Return: the count, or %AMDX_RAS_UNSUPPORTED when the device lacks the
+ * block or the block does not report the type (or either is unknown).
+ */
+u64 amdx_ras_count(struct amdx_device *adev, u32 block, u32 type)
+{
+	struct amdx_ras *ras = adev->ras;
+	const struct amdx_ras_block_info *b;
+	u64 val;
+
+	if (block >= AMDX_RAS_BLOCK_COUNT || type >= AMDX_RAS_TYPE_COUNT)
+		return AMDX_RAS_UNSUPPORTED;
+	b = &ras->blocks[block];
+	if (!b->instances || !(b->supported & BIT(type)))
+		return AMDX_RAS_UNSUPPORTED;
+	mutex_lock(&ras->lock);
+	val = ras->count[block][0][type];
+	mutex_unlock(&ras->lock);
+	return val;
+}
+EXPORT_SYMBOL_GPL(amdx_ras_count);
 
 /**
  * amdx_device_reset_begin() - a device reset amdx did not ask for starts
@@ -1074,15 +1123,11 @@ static ssize_t amdx_ras_count_show(struct device *dev,
 {
 	struct amdx_ras_attr *ra = container_of(attr, struct amdx_ras_attr,
 						attr);
-	struct amdx_ras *ras = ((struct amdx_device *)dev_get_drvdata(dev))->ras;
-	const struct amdx_ras_block_info *b = &ras->blocks[ra->block];
-	u64 val;
+	struct amdx_device *adev = dev_get_drvdata(dev);
+	u64 val = amdx_ras_count(adev, ra->block, ra->type);
 
-	if (!b->instances || !(b->supported & BIT(ra->type)))
+	if (val == AMDX_RAS_UNSUPPORTED)
 		return sysfs_emit(buf, "unsupported\n");
-	mutex_lock(&ras->lock);
-	val = ras->count[ra->block][0][ra->type];
-	mutex_unlock(&ras->lock);
 	return sysfs_emit(buf, "%llu\n", val);
 }
 

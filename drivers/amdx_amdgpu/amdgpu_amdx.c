@@ -27,9 +27,11 @@
  * - amdgpu_amdx_page_retired() from amdgpu_ras_add_bad_pages() for each
  *   page amdgpu newly retires: an error with the page's address, so that
  *   amdx's per-page containment runs, a deferred error for the pages of a
- *   poison's row.  UMC deferred errors reach amdx this way only (amdgpu
- *   retires their rows' pages), not as counts as well; UMC 12 retires no
- *   page for a UE, whose count is all amdx gets.
+ *   poison's row.  amdgpu counts one deferred error per poison and
+ *   retires its row's 16 pages: the count reaches amdx from the query,
+ *   each page uncounted (%AMDX_RAS_ERR_F_UNCOUNTED), so amdx's UMC DE
+ *   count is amdgpu's umc_err_count de.  UMC 12 retires no page for a UE,
+ *   whose count is all amdx gets.
  * - amdgpu_amdx_poison_consumed() from the KFD's interrupt work
  *   (kfd_int_process_v9.c) when a process consumed a poison in GFX, SDMA
  *   or MMHUB: one uncorrectable error with the KFD node's partition, the
@@ -453,6 +455,9 @@ static void amdgpu_amdx_pass(struct amdgpu_amdx *p, struct amdx_ras_error *err,
 				    err->block, type, ret);
 		return;
 	}
+	/* An injection waits for the error's count, not a page of it. */
+	if (err->flags & AMDX_RAS_ERR_F_UNCOUNTED)
+		return;
 	mutex_lock(&p->ras_lock);
 	if (p->injecting == err->block && !p->inject_hits++)
 		p->inject_seq = seq;
@@ -521,12 +526,10 @@ static void amdgpu_amdx_pass_counts(struct amdgpu_amdx *p, u32 block,
 	amdgpu_amdx_pass(p, &err, AMDX_RAS_TYPE_CE, ce);
 	amdgpu_amdx_pass(p, &err, AMDX_RAS_TYPE_UE, ue);
 	/*
-	 * UMC DEs (poison) come as the pages amdgpu retires for them; UMC 12
-	 * retires none for a UE (umc_v12_0_update_ecc_status() takes
-	 * deferred errors only), so a UE's count is all there is of it.
+	 * A UMC DE (poison) counts here, once, as amdgpu counts it; the
+	 * pages amdgpu retires for it come uncounted through
+	 * amdgpu_amdx_page_retired().
 	 */
-	if (block == AMDX_RAS_BLOCK_UMC)
-		return;
 	amdgpu_amdx_pass(p, &err, AMDX_RAS_TYPE_DE, de);
 }
 
@@ -707,8 +710,11 @@ static bool amdgpu_amdx_page_poisoned(struct amdgpu_device *adev, u64 pfn)
  *
  * An error of the page's type at its address, so that amdx retires it
  * too and runs its per-page containment: a deferred error (poison) for a
- * page of a row in amdgpu's deferred-error log, else amdgpu's record's
- * type (its record of a poison's page says uncorrectable).
+ * page of a row in amdgpu's deferred-error log, uncounted (amdgpu counted
+ * the poison once, and its query passed that count on), else amdgpu's
+ * record's type, counted (its record of a poison's page says
+ * uncorrectable; a page it retires for a UE or CE outside its query, as
+ * its MCE notifier and debugfs do, is in none of its counts).
  *
  * Context: process context, amdgpu's recovery_lock held.
  */
@@ -740,12 +746,14 @@ void amdgpu_amdx_page_retired(struct amdgpu_device *adev,
 	} else {
 		err.address = rec.address;
 		err.mem_partition = rec.partition;
-		if (rec.cause == AMDX_BADPAGE_CAUSE_CE)
+		if (rec.cause == AMDX_BADPAGE_CAUSE_CE) {
 			type = AMDX_RAS_TYPE_CE;
-		else if (amdgpu_amdx_page_poisoned(adev, bps->retired_page))
+		} else if (amdgpu_amdx_page_poisoned(adev, bps->retired_page)) {
 			type = AMDX_RAS_TYPE_DE;
-		else
+			err.flags |= AMDX_RAS_ERR_F_UNCOUNTED;
+		} else {
 			type = AMDX_RAS_TYPE_UE;
+		}
 		amdgpu_amdx_pass(p, &err, type, 1);
 	}
 	amdgpu_amdx_hook_exit(p, idx);
@@ -904,7 +912,7 @@ static int amdgpu_amdx_ras_inject(struct amdx_device *xdev,
 	/*
 	 * The error reaches amdgpu's statistics later, through the firmware:
 	 * query as amdgpu's own paths do, and the hook passes it on (a UMC
-	 * DE as the pages amdgpu retires for it).
+	 * DE's count; its pages follow when amdgpu's retirement work runs).
 	 */
 	deadline = jiffies + msecs_to_jiffies(AMDGPU_AMDX_INJECT_WAIT_MS);
 	while (!ret) {

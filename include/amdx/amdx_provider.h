@@ -171,6 +171,8 @@ struct amdx_pagemap {
 
 /* struct amdx_ras_error.flags */
 #define AMDX_RAS_ERR_F_ADDRESS	BIT(0)	/* @address is valid */
+/* Counted by another report: contain @address's page only (see below). */
+#define AMDX_RAS_ERR_F_UNCOUNTED	BIT(1)
 
 /**
  * struct amdx_ras_error - one hardware error report (amdx_ras_report())
@@ -182,7 +184,13 @@ struct amdx_pagemap {
  *	%AMDX_RAS_PARTITION_ALL when it belongs to none or to several.
  * @mem_partition: with %AMDX_RAS_ERR_F_ADDRESS, the memory partition of
  *	@address.
- * @flags: %AMDX_RAS_ERR_F_*.
+ * @flags: %AMDX_RAS_ERR_F_*.  %AMDX_RAS_ERR_F_UNCOUNTED, with
+ *	%AMDX_RAS_ERR_F_ADDRESS and a UE or DE only: a page of an error the
+ *	provider has reported (or will report) as a count without an
+ *	address, as a driver that counts one poison and retires the pages of
+ *	its row does (amdgpu on UMC 12): the page's containment runs as for
+ *	any report of the page, but no counter moves and no ERROR event is
+ *	logged: the count's report did both.
  * @address: with %AMDX_RAS_ERR_F_ADDRESS (umc), the VRAM byte address.
  * @consumer: the process that consumed the error (a poison its work
  *	read), or NULL; the caller holds it for the call.  The ERROR event
@@ -375,6 +383,7 @@ const struct dev_pagemap_ops *amdx_pagemap_ops(void);
 void *amdx_pagemap_map(struct dev_pagemap *pgmap, int nid);
 int amdx_ras_report(struct amdx_device *adev,
 		    const struct amdx_ras_error *err, u64 *seq);
+u64 amdx_ras_count(struct amdx_device *adev, u32 block, u32 type);
 void amdx_device_reset_begin(struct amdx_device *adev);
 void amdx_device_reset_end(struct amdx_device *adev, int result);
 void amdx_device_rma(struct amdx_device *adev);

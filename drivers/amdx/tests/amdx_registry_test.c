@@ -325,6 +325,12 @@ static const char *amdx_fake_ras_bad(unsigned int i, u64 vram,
 	case 9:
 		err->mem_partition = AMDX_MAX_MEM_PARTITIONS;
 		return "memory partition out of range";
+	case 10:
+		err->flags = AMDX_RAS_ERR_F_UNCOUNTED;
+		return "uncounted without an address";
+	case 11:
+		err->flags |= AMDX_RAS_ERR_F_UNCOUNTED;
+		return "uncounted CE (only a UE's or DE's page is)";
 	default:
 		return NULL;
 	}
@@ -353,13 +359,86 @@ static void amdx_registry_ras_report_refuses_what_the_device_lacks(struct kunit 
 				    -EINVAL, "%s", what);
 		KUNIT_EXPECT_EQ_MSG(test, seq, 0, "%s", what);
 	}
-	KUNIT_EXPECT_EQ(test, i, 10);
+	KUNIT_EXPECT_EQ(test, i, 12);
 	KUNIT_EXPECT_EQ(test, adev->ras->count[AMDX_RAS_BLOCK_GFX][0][AMDX_RAS_TYPE_CE], 0);
 	KUNIT_EXPECT_EQ(test, adev->ras->count[AMDX_RAS_BLOCK_UMC][0][AMDX_RAS_TYPE_CE], 0);
 
 	KUNIT_EXPECT_EQ(test, amdx_ras_report(adev, &amdx_fake_ras_ok, &seq), 0);
 	KUNIT_EXPECT_NE(test, seq, 0);
 	KUNIT_EXPECT_EQ(test, adev->ras->count[AMDX_RAS_BLOCK_GFX][0][AMDX_RAS_TYPE_CE], 2);
+	amdx_device_unregister(adev);
+}
+
+/* A device with poison: UMC reports deferred errors. */
+static const struct amdx_ras_block_info amdx_fake_umc_blocks[AMDX_RAS_BLOCK_COUNT] = {
+	[AMDX_RAS_BLOCK_UMC] = { .instances = 1,
+				 .supported = BIT(AMDX_RAS_TYPE_UE) |
+					      BIT(AMDX_RAS_TYPE_DE) },
+};
+
+/* Pages of a poison's row, as amdgpu's UMC 12 retires them. */
+#define AMDX_FAKE_ROW_PAGES	16
+
+/*
+ * One poison, as a driver that counts it once and retires its row's pages
+ * reports it (amdgpu on UMC 12): one count without an address, then each
+ * page with %AMDX_RAS_ERR_F_UNCOUNTED.  Every page is poisoned and
+ * recorded (the per-page containment runs for each), and the DE count is
+ * the driver's: 1, not one per page.  Only the count logs an ERROR event
+ * (a page's report returns no sequence number; the page's own record is
+ * its PAGE_RETIRED event).  amdx used to count each page's report, so
+ * its count was 16 where amdgpu's was 1.
+ */
+static void amdx_registry_ras_uncounted_pages_are_contained_not_counted(struct kunit *test)
+{
+	struct amdx_device_desc desc = amdx_fake_desc();
+	struct amdx_ras_error err = {
+		.block = AMDX_RAS_BLOCK_UMC,
+		.type = AMDX_RAS_TYPE_DE,
+		.count = 1,
+		.partition = AMDX_RAS_PARTITION_ALL,
+	};
+	const u64 row = 0x100000;
+	struct amdx_fake fake = {};
+	struct amdx_device *adev;
+	u64 seq = 0;
+	int i;
+
+	desc.ras_blocks = amdx_fake_umc_blocks;
+	adev = amdx_device_register(NULL, &desc, &amdx_fake_ops, &fake);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(adev));
+	KUNIT_ASSERT_EQ(test, amdx_ras_report(adev, &err, &seq), 0);
+	KUNIT_EXPECT_NE(test, seq, 0);
+
+	err.flags = AMDX_RAS_ERR_F_ADDRESS | AMDX_RAS_ERR_F_UNCOUNTED;
+	for (i = 0; i < AMDX_FAKE_ROW_PAGES; i++) {
+		err.address = row + i * PAGE_SIZE;
+		seq = 1;
+		KUNIT_EXPECT_EQ_MSG(test, amdx_ras_report(adev, &err, &seq), 0,
+				    "page %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, seq, 0, "page %d logged an ERROR", i);
+		KUNIT_EXPECT_TRUE_MSG(test,
+				      xa_load(&adev->ras->poison,
+					      err.address >> PAGE_SHIFT),
+				      "page %d not poisoned", i);
+	}
+	KUNIT_EXPECT_EQ(test, adev->ras->nrec, AMDX_FAKE_ROW_PAGES);
+	KUNIT_EXPECT_EQ(test, amdx_ras_count(adev, AMDX_RAS_BLOCK_UMC,
+					     AMDX_RAS_TYPE_DE), 1);
+	KUNIT_EXPECT_EQ(test, amdx_ras_count(adev, AMDX_RAS_BLOCK_UMC,
+					     AMDX_RAS_TYPE_UE), 0);
+	KUNIT_EXPECT_EQ(test, amdx_ras_count(adev, AMDX_RAS_BLOCK_UMC,
+					     AMDX_RAS_TYPE_CE),
+			AMDX_RAS_UNSUPPORTED);
+
+	/* A counted report of a page moves the count as before. */
+	err.flags = AMDX_RAS_ERR_F_ADDRESS;
+	err.address = row + AMDX_FAKE_ROW_PAGES * PAGE_SIZE;
+	KUNIT_EXPECT_EQ(test, amdx_ras_report(adev, &err, &seq), 0);
+	KUNIT_EXPECT_NE(test, seq, 0);
+	KUNIT_EXPECT_EQ(test, amdx_ras_count(adev, AMDX_RAS_BLOCK_UMC,
+					     AMDX_RAS_TYPE_DE), 2);
+	KUNIT_EXPECT_EQ(test, adev->ras->nrec, AMDX_FAKE_ROW_PAGES + 1);
 	amdx_device_unregister(adev);
 }
 
@@ -371,6 +450,7 @@ static struct kunit_case amdx_registry_cases[] = {
 	KUNIT_CASE(amdx_registry_full_registry_is_enospc),
 	KUNIT_CASE(amdx_registry_bad_descriptors_are_refused),
 	KUNIT_CASE(amdx_registry_ras_report_refuses_what_the_device_lacks),
+	KUNIT_CASE(amdx_registry_ras_uncounted_pages_are_contained_not_counted),
 	{}
 };
 

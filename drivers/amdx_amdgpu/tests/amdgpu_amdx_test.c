@@ -1098,25 +1098,29 @@ static void umc_ue_reaches_amdx(struct kunit *test)
  * through the PSP, reserves the row's pages and logs the error in its
  * deferred-error log (umc_ecc_log.de_page_tree, keyed by the row); the
  * page-retirement work (amdgpu_umc_handle_bad_pages(), what
- * page_retirement_dwork runs) then retires those pages.  amdx hears of
- * the poison as those pages, each a deferred error of UMC with its
- * address, through the real amdx core, which accepts each (the address
- * inside the VRAM, the type declared) and poisons and retires the page
- * (its per-page step).  amdgpu's record carries no deferred cause (its
- * err_type is AMDGPU_RAS_EEPROM_ERR_NON_RECOVERABLE, a UE's), so the
- * provider used to report each page as a UE; the page's row in amdgpu's
- * deferred-error log says it is a poison's.  The deferred count itself
- * is not passed on, or the error would count twice.  Instance 0 and the
- * whole device: UMC is one instance to amdx (amdgpu's record names the
- * UMC within its AID and the channel, not the AID; its statistics the
- * AID, not the UMC), and in NPS1 every compute partition uses all of the
- * VRAM.  amdgpu's query event (type, id) does not reach amdx: its error
- * record has no field for it.
+ * page_retirement_dwork runs) then retires those pages.  Through the real
+ * amdx core, amdx counts the poison as amdgpu does, once (amdgpu's
+ * umc_err_count says de: 1, and amdx doctor --ras-counters compares the
+ * two), from the query's count, and hears of its pages, each a deferred
+ * error of UMC with its address and %AMDX_RAS_ERR_F_UNCOUNTED, which the
+ * core accepts (the address inside the VRAM, the type declared) and
+ * poisons and retires (its per-page step) without counting it again.
+ * amdgpu's record carries no deferred cause (its err_type is
+ * AMDGPU_RAS_EEPROM_ERR_NON_RECOVERABLE, a UE's), so the provider used to
+ * report each page as a UE; the page's row in amdgpu's deferred-error log
+ * says it is a poison's.  amdx used to count each page (16 DEs for amdgpu's
+ * 1) and drop the query's count.  Instance 0 and the whole device: UMC is
+ * one instance to amdx (amdgpu's record names the UMC within its AID and
+ * the channel, not the AID; its statistics the AID, not the UMC), and in
+ * NPS1 every compute partition uses all of the VRAM.  amdgpu's query
+ * event (type, id) does not reach amdx: its error record has no field for
+ * it.
  */
 static void umc_poison_reaches_amdx_as_its_pages(struct kunit *test)
 {
 	const int row = UMC_V12_0_BAD_PAGE_NUM_PER_CHANNEL;
 	struct fake_gpu *f = mi300x_umc(test);
+	const struct amdx_ras_error *r;
 	struct ras_err_data ed;
 	struct ras_query_if q;
 	int i, j;
@@ -1128,15 +1132,29 @@ static void umc_poison_reaches_amdx_as_its_pages(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 1, q.de_count);
 	KUNIT_EXPECT_EQ(test, 0, q.ue_count + q.ce_count);
 	KUNIT_EXPECT_EQ(test, row, f->reserved);
-	KUNIT_EXPECT_EQ(test, 0, f->nreports);
 
 	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_error_data_init(&ed));
 	amdgpu_umc_handle_bad_pages(f->adev, &ed);
 	amdgpu_ras_error_data_fini(&ed);
-	KUNIT_ASSERT_EQ(test, row, f->nreports);
-	for (i = 0; i < row; i++) {
-		const struct amdx_ras_error *r = &f->reports[i];
 
+	/* One poison, one DE on both sides. */
+	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_query_error_status(f->adev, &q));
+	KUNIT_EXPECT_EQ(test, 1, q.de_count);
+	KUNIT_EXPECT_EQ_MSG(test, q.de_count,
+			    amdx_ras_count(f->xdev, AMDX_RAS_BLOCK_UMC,
+					   AMDX_RAS_TYPE_DE),
+			    "amdx's UMC DE count against amdgpu's umc_err_count de");
+	KUNIT_EXPECT_EQ_MSG(test, 0, f->report_ret,
+			    "the amdx core refused a report of the poison");
+
+	KUNIT_ASSERT_EQ(test, 1 + row, f->nreports);
+	r = &f->reports[0];
+	KUNIT_EXPECT_EQ(test, AMDX_RAS_BLOCK_UMC, r->block);
+	KUNIT_EXPECT_EQ(test, AMDX_RAS_TYPE_DE, r->type);
+	KUNIT_EXPECT_EQ(test, 1, r->count);
+	KUNIT_EXPECT_EQ(test, 0, r->flags);
+	for (i = 1; i <= row; i++) {
+		r = &f->reports[i];
 		KUNIT_EXPECT_EQ(test, AMDX_RAS_BLOCK_UMC, r->block);
 		KUNIT_EXPECT_EQ_MSG(test, AMDX_RAS_TYPE_DE, r->type,
 				    "page %d of the poison's row reached amdx as type %u",
@@ -1144,22 +1162,23 @@ static void umc_poison_reaches_amdx_as_its_pages(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, 1, r->count);
 		KUNIT_EXPECT_EQ(test, 0, r->instance);
 		KUNIT_EXPECT_EQ(test, AMDX_RAS_PARTITION_ALL, r->partition);
-		KUNIT_EXPECT_EQ(test, AMDX_RAS_ERR_F_ADDRESS, r->flags);
+		KUNIT_EXPECT_EQ(test,
+				AMDX_RAS_ERR_F_ADDRESS | AMDX_RAS_ERR_F_UNCOUNTED,
+				r->flags);
 		KUNIT_EXPECT_EQ(test, 0, r->mem_partition);
 		KUNIT_EXPECT_EQ(test, UMC_V12_ADDR_MASK_BAD_COLS(pa),
 				UMC_V12_ADDR_MASK_BAD_COLS(r->address));
-		for (j = 0; j < i; j++)
+		for (j = 1; j < i; j++)
 			KUNIT_EXPECT_NE(test, f->reports[j].address, r->address);
 	}
-
-	KUNIT_EXPECT_EQ_MSG(test, 0, f->report_ret,
-			    "the amdx core refused a page of the poison");
 
 	/* Retired once: the work finds nothing new the next time. */
 	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_error_data_init(&ed));
 	amdgpu_umc_handle_bad_pages(f->adev, &ed);
 	amdgpu_ras_error_data_fini(&ed);
-	KUNIT_EXPECT_EQ(test, row, f->nreports);
+	KUNIT_EXPECT_EQ(test, 1 + row, f->nreports);
+	KUNIT_EXPECT_EQ(test, 1, amdx_ras_count(f->xdev, AMDX_RAS_BLOCK_UMC,
+						AMDX_RAS_TYPE_DE));
 }
 
 /*
@@ -1186,11 +1205,81 @@ static void umc_page_of_no_poison_stays_a_ue(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0, f->report_ret);
 }
 
+/* Where the fake's firmware puts a poison in NPS2: 128 GiB up. */
+#define FAKE_NPS2_PA_BASE	(128ULL << 30)
+
+/* fake_psp_query_address(), the address FAKE_NPS2_PA_BASE higher. */
+static int fake_psp_query_address_high(struct psp_context *psp,
+				       struct ta_ras_query_address_input *in,
+				       struct ta_ras_query_address_output *out)
+{
+	fake_psp_query_address(psp, in, out);
+	out->pa.pa += FAKE_NPS2_PA_BASE;
+	return 0;
+}
+
+/*
+ * A poison in NPS2: the row's pages land in the memory partition whose
+ * range (amdgpu's adev->gmc.mem_partitions, what its NPS table gave)
+ * holds them.  The table here is out of order, as amdgpu's discovery may
+ * give one (gmc_v9_0_init_sw_mem_ranges() takes the ranges as listed):
+ * partition 0 is the upper half of the VRAM, so the pages, all between
+ * 128 and 192 GiB (R13 flips 32 GiB up), are partition 0's, where the
+ * VRAM split evenly by the partition count (the rule the issue found
+ * for imported pages) would say 1.  Counted once, as in NPS1.
+ */
+static void umc_poison_pages_land_in_their_memory_partition(struct kunit *test)
+{
+	static struct amdgpu_mem_partition_info ranges[2];
+	const int row = UMC_V12_0_BAD_PAGE_NUM_PER_CHANNEL;
+	struct fake_gpu *f = mi300x_umc(test);
+	struct amdgpu_device *adev = f->adev;
+	u64 half = adev->gmc.real_vram_size >> AMDGPU_GPU_PAGE_SHIFT >> 1;
+	struct ras_err_data ed;
+	struct ras_query_if q;
+	u64 pa;
+	int i;
+
+	ranges[0].range.fpfn = half;
+	ranges[0].range.lpfn = 2 * half - 1;
+	ranges[1].range.fpfn = 0;
+	ranges[1].range.lpfn = half - 1;
+	adev->gmc.mem_partitions = ranges;
+	adev->gmc.num_mem_partitions = 2;
+	kunit_activate_static_stub(test, psp_ras_query_address,
+				   fake_psp_query_address_high);
+	kunit_activate_static_stub(test, amdgpu_amdx_report,
+				   fake_report_to_core);
+
+	umc_error_queried(test, f, FAKE_UMC_DE, &pa, &q);
+	pa += FAKE_NPS2_PA_BASE;
+	KUNIT_EXPECT_EQ(test, 1, q.de_count);
+	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_error_data_init(&ed));
+	amdgpu_umc_handle_bad_pages(adev, &ed);
+	amdgpu_ras_error_data_fini(&ed);
+	adev->gmc.mem_partitions = NULL;
+
+	KUNIT_EXPECT_EQ(test, 0, f->report_ret);
+	KUNIT_ASSERT_EQ(test, 1 + row, f->nreports);
+	for (i = 1; i <= row; i++) {
+		const struct amdx_ras_error *r = &f->reports[i];
+
+		KUNIT_EXPECT_EQ(test, UMC_V12_ADDR_MASK_BAD_COLS(pa),
+				UMC_V12_ADDR_MASK_BAD_COLS(r->address));
+		KUNIT_EXPECT_GE(test, r->address, half << AMDGPU_GPU_PAGE_SHIFT);
+		KUNIT_EXPECT_EQ_MSG(test, 0, r->mem_partition,
+				    "page %#llx of the poison's row", r->address);
+	}
+	KUNIT_EXPECT_EQ(test, 1, amdx_ras_count(f->xdev, AMDX_RAS_BLOCK_UMC,
+						AMDX_RAS_TYPE_DE));
+}
+
 static struct kunit_case amdgpu_amdx_umc_cases[] = {
 	KUNIT_CASE(umc_ce_reaches_amdx),
 	KUNIT_CASE(umc_ue_reaches_amdx),
 	KUNIT_CASE(umc_poison_reaches_amdx_as_its_pages),
 	KUNIT_CASE(umc_page_of_no_poison_stays_a_ue),
+	KUNIT_CASE(umc_poison_pages_land_in_their_memory_partition),
 	{}
 };
 
