@@ -331,9 +331,13 @@ seq=$(amdx -j ras inject "$d" --block gfx --type ue --instance 1 | jq .inject.se
 # The UE's chain ends with the partition reset's ACTION_END (ras.rst).
 journal_wait "$d" '"kind":"action_end"'
 health_is 0 degraded "$d"
-p1=$(jq -c '.devices[0].partitions[1].findings[0] // {}' "$tmp/health.json")
-echo "$p1" | grep -q 'contained by partition_reset' || fail "partition 1: $p1"
-[ "$(echo "$p1" | jq .seq)" = "$seq" ] || fail "partition 1 finding rests on seq $(echo "$p1" | jq .seq), the UE was $seq"
+# One jq: "SEQ FINDING" of partition 1's first finding.
+p1=$(jq -r '.devices[0].partitions[1].findings[0] // {} | "\(.seq) \(tojson)"' "$tmp/health.json")
+case ${p1#* } in
+*'contained by partition_reset'*) ;;
+*) fail "partition 1: ${p1#* }" ;;
+esac
+[ "${p1%% *}" = "$seq" ] || fail "partition 1 finding rests on seq ${p1%% *}, the UE was $seq"
 health_is 1 degraded "$d" --strict
 # Stale once older than --ue-age (0: at once; the age arithmetic is
 # fleet_test.cpp's, on a set clock).
@@ -344,12 +348,23 @@ amdx ras inject "$d" --block gfx --type ue --instance 1 > /dev/null
 amdx ras inject "$d" --block gfx --type ue --instance 1 > /dev/null
 journal_wait "$d" '"kind":"partition_offline"'
 health_is 1 unhealthy "$d"
-f=$(jq -c '.devices[0].partitions[1].findings[0]' "$tmp/health.json")
-echo "$f" | grep -q '"cause":"offline after ' || fail "partition 1: $f"
-off=$(jq -s '[.[] | select(.kind == "partition_offline")][0].seq' "$tmp/journal")
-[ "$(echo "$f" | jq .seq)" = "$off" ] || fail "offline finding seq $(echo "$f" | jq .seq), journal $off"
-[ "$(jq -r '.devices[0].partitions[0].verdict' "$tmp/health.json")" = healthy ] ||
-	fail "partition 0 not healthy"
+# One jq: "P0_VERDICT JOURNAL_OFFLINE_SEQ FINDING_SEQ FINDING" (partition
+# 1's first finding; the journal's first partition_offline record).
+v=$(jq -r -n --slurpfile h "$tmp/health.json" --slurpfile j "$tmp/journal" '
+	$h[0].devices[0] as $dv | $dv.partitions[1].findings[0] as $f |
+	"\($dv.partitions[0].verdict) \([$j[] | select(.kind == "partition_offline")][0].seq) \($f.seq) \($f | tojson)"')
+p0=${v%% *}
+v=${v#* }
+off=${v%% *}
+v=${v#* }
+fseq=${v%% *}
+f=${v#* }
+case $f in
+*'"cause":"offline after '*) ;;
+*) fail "partition 1: $f" ;;
+esac
+[ "$fseq" = "$off" ] || fail "offline finding seq $fseq, journal $off"
+[ "$p0" = healthy ] || fail "partition 0 not healthy"
 line=$(amdx health "$d" --journal "$tmp/journal")
 rc=$?
 [ $rc = 1 ] && echo "$line" | grep -q "^amdx health: unhealthy: device $d partition 1 unhealthy: offline" ||
@@ -367,16 +382,21 @@ if command -v amdx-eventd > /dev/null; then
 	start_journal
 	s3=$(amdx -j ras inject "$d" --block umc --type ce --address 0x700000 | jq .inject.seq)
 	journal_wait "$d" "\"seq\":$s3,"
-	lost=$(jq -c --argjson d "$d" 'select(.device == $d and .kind == "lost")' "$tmp/journal")
-	[ "$(echo "$lost" | jq -r '"\(.source) \(.seq) \(.last_seq) \(.missed)"')" = "eventd $s1 $s2 2" ] ||
+	# One jq, three lines: device d's LOST records ("SOURCE SEQ LAST_SEQ
+	# MISSED", ";" between), the seqs where its records are not
+	# contiguous, whether record s3 (the only one) has the schema fields.
+	jq -r -s --argjson d "$d" --argjson s "$s3" '[.[] | select(.device == $d)] |
+		([.[] | select(.kind == "lost") | "\(.source) \(.seq) \(.last_seq) \(.missed)"] |
+		 join(";")),
+		([.[] | {s: .seq, e: (if .kind == "lost" then .last_seq else .seq end)}] |
+		 [range(1; length) as $i | select(.[$i].s != .[$i - 1].e + 1) | .[$i].s] | tojson),
+		([.[] | select(.seq == $s) | .schema_version == 1 and (.boot_id | length) == 36 and
+		  .realtime_ns > 0] | tojson)' "$tmp/journal" > "$tmp/restart" 2>&1
+	{ read -r lost; read -r gaps; read -r schema; } < "$tmp/restart"
+	[ "$lost" = "eventd $s1 $s2 2" ] ||
 		fail "LOST after restart '$lost', expected seqs $s1..$s2 (next $s3)"
-	gaps=$(jq -s --argjson d "$d" '[.[] | select(.device == $d) |
-		{s: .seq, e: (if .kind == "lost" then .last_seq else .seq end)}] |
-		[range(1; length) as $i | select(.[$i].s != .[$i - 1].e + 1) | .[$i].s]' "$tmp/journal")
 	[ "$gaps" = "[]" ] || fail "journal seqs of device $d not contiguous at $gaps"
-	jq -e --argjson d "$d" --argjson s "$s3" 'select(.device == $d and .seq == $s) |
-		.schema_version == 1 and (.boot_id | length) == 36 and .realtime_ns > 0' \
-		"$tmp/journal" > /dev/null || fail "record $s3 lacks schema fields"
+	[ "$schema" = "[true]" ] || fail "record $s3 lacks schema fields: $(cat "$tmp/restart")"
 	result "eventd: kill -9 and restart: the gap is one LOST record, seqs contiguous"
 else
 	skip "eventd: kill -9 and restart" "amdx-eventd not in the initramfs"
