@@ -83,6 +83,21 @@ exporter_url() {
 	sed -n 's/^amdx exporter: serving //p' "$1"
 }
 
+# scrape_seq URL OUT DEV SEQ: /metrics into OUT once the exporter at URL
+# has received device DEV's records up to SEQ (amdx_events_last_seq).  It
+# follows events every 200 ms; the bound only ends a wait that never would
+# (a record the exporter lost), as in exporter_url.
+scrape_seq() {
+	_i=0
+	while wget -q -O "$2" "$1" || { fail "wget $1"; return 1; }; do
+		_s=$(sample "$2" amdx_events_last_seq "$3" '')
+		[ "${_s:-0}" -ge "$4" ] && return 0
+		[ $_i -ge 600 ] && { fail "exporter: last seq '$_s', never $4"; return 1; }
+		_i=$((_i + 1))
+		sleep 0.2
+	done
+}
+
 # ---- exporter
 
 new_dev $S_EXP model=mi300x
@@ -124,10 +139,11 @@ else
 	promtool_check "$tmp/http.prom"
 	v=$(sample "$tmp/http.prom" amdx_ras_errors_total "$id" 'block="umc",type="ce"')
 	[ "$v" = 5 ] || fail "HTTP: umc ce total '$v', expected 5"
-	# A later error shows in the next scrape: collected per scrape.
-	amdx ras inject "$id" --block umc --type ce --count 1 --address 0x400000 > /dev/null
-	sleep 1
-	wget -q -O "$tmp/http2.prom" "$url" || fail "second wget $url failed"
+	# A later error shows in the next scrape: collected per scrape; the
+	# event counters once the exporter's event thread has its record.
+	s=$(amdx -j ras inject "$id" --block umc --type ce --count 1 --address 0x400000 |
+		jq .inject.seq)
+	scrape_seq "$url" "$tmp/http2.prom" "$id" "${s:-1}"
 	v=$(sample "$tmp/http2.prom" amdx_ras_errors_total "$id" 'block="umc",type="ce"')
 	[ "$v" = 6 ] || fail "HTTP second scrape: umc ce total '$v', expected 6"
 	v=$(sample "$tmp/http2.prom" amdx_events_total "$id" 'kind="error"')
@@ -264,38 +280,91 @@ line=$(amdx health "$d" --journal "$tmp/journal")
 result "health: a new device is healthy (exit 0, one line)"
 
 # The journal: amdx-eventd's (or, if the initramfs has none, the same
-# lines from `amdx -j monitor`).
+# lines from `amdx -j monitor`), once it has subscribed: eventd says so on
+# standard output, monitor holds an event fd.  The bound (600 polls) only
+# ends a wait that never would, as in exporter_url.
 start_journal() {
+	_i=0
 	if command -v amdx-eventd > /dev/null; then
-		amdx-eventd --journal "$tmp/journal" --no-sync > /dev/null &
+		amdx-eventd --journal "$tmp/journal" --no-sync > "$tmp/eventd.out" &
+		mon=$!
+		until grep -q '^amdx-eventd: journaling to' "$tmp/eventd.out" 2> /dev/null; do
+			{ kill -0 $mon 2> /dev/null && [ $_i -lt 600 ]; } ||
+				{ fail "amdx-eventd did not start"; return 1; }
+			sleep 0.1
+			_i=$((_i + 1))
+		done
 	else
 		amdx -j monitor "$d" >> "$tmp/journal" &
+		mon=$!
+		until ls -l /proc/$mon/fd 2> /dev/null | grep -q 'amdx_event'; do
+			{ kill -0 $mon 2> /dev/null && [ $_i -lt 600 ]; } ||
+				{ fail "amdx monitor did not subscribe"; return 1; }
+			sleep 0.1
+			_i=$((_i + 1))
+		done
 	fi
-	mon=$!
-	sleep 1
+}
+# journal_has DEV FRAGMENT: a record of device DEV in the journal has
+# FRAGMENT ('"seq":5,', '"kind":"partition_offline"'); builtins only.
+journal_has() {
+	while IFS= read -r _l; do
+		case $_l in
+		*"\"device\":$1,"*"$2"*) return 0 ;;
+		esac
+	done < "$tmp/journal"
+	return 1
+}
+# journal_wait DEV FRAGMENT: until journal_has DEV FRAGMENT, while the
+# journal's writer runs (the bound as in start_journal).
+journal_wait() {
+	_i=0
+	until journal_has "$1" "$2"; do
+		{ kill -0 $mon 2> /dev/null && [ $_i -lt 600 ]; } ||
+			{ fail "journal: no record of device $1 with $2"; return 1; }
+		sleep 0.1
+		_i=$((_i + 1))
+	done
 }
 start_journal
 seq=$(amdx -j ras inject "$d" --block gfx --type ue --instance 1 | jq .inject.seq)
-sleep 0.5
+# The UE's chain ends with the partition reset's ACTION_END (ras.rst).
+journal_wait "$d" '"kind":"action_end"'
 health_is 0 degraded "$d"
-p1=$(jq -c '.devices[0].partitions[1].findings[0] // {}' "$tmp/health.json")
-echo "$p1" | grep -q 'contained by partition_reset' || fail "partition 1: $p1"
-[ "$(echo "$p1" | jq .seq)" = "$seq" ] || fail "partition 1 finding rests on seq $(echo "$p1" | jq .seq), the UE was $seq"
+# One jq: "SEQ FINDING" of partition 1's first finding.
+p1=$(jq -r '.devices[0].partitions[1].findings[0] // {} | "\(.seq) \(tojson)"' "$tmp/health.json")
+case ${p1#* } in
+*'contained by partition_reset'*) ;;
+*) fail "partition 1: ${p1#* }" ;;
+esac
+[ "${p1%% *}" = "$seq" ] || fail "partition 1 finding rests on seq ${p1%% *}, the UE was $seq"
 health_is 1 degraded "$d" --strict
-sleep 2
-health_is 0 healthy "$d" --ue-age 1
+# Stale once older than --ue-age (0: at once; the age arithmetic is
+# fleet_test.cpp's, on a set clock).
+health_is 0 healthy "$d" --ue-age 0
 result "health: a contained UE degrades its partition; stale after --ue-age, healthy again"
 
 amdx ras inject "$d" --block gfx --type ue --instance 1 > /dev/null
 amdx ras inject "$d" --block gfx --type ue --instance 1 > /dev/null
-sleep 0.5
+journal_wait "$d" '"kind":"partition_offline"'
 health_is 1 unhealthy "$d"
-f=$(jq -c '.devices[0].partitions[1].findings[0]' "$tmp/health.json")
-echo "$f" | grep -q '"cause":"offline after ' || fail "partition 1: $f"
-off=$(jq -s '[.[] | select(.kind == "partition_offline")][0].seq' "$tmp/journal")
-[ "$(echo "$f" | jq .seq)" = "$off" ] || fail "offline finding seq $(echo "$f" | jq .seq), journal $off"
-[ "$(jq -r '.devices[0].partitions[0].verdict' "$tmp/health.json")" = healthy ] ||
-	fail "partition 0 not healthy"
+# One jq: "P0_VERDICT JOURNAL_OFFLINE_SEQ FINDING_SEQ FINDING" (partition
+# 1's first finding; the journal's first partition_offline record).
+v=$(jq -r -n --slurpfile h "$tmp/health.json" --slurpfile j "$tmp/journal" '
+	$h[0].devices[0] as $dv | $dv.partitions[1].findings[0] as $f |
+	"\($dv.partitions[0].verdict) \([$j[] | select(.kind == "partition_offline")][0].seq) \($f.seq) \($f | tojson)"')
+p0=${v%% *}
+v=${v#* }
+off=${v%% *}
+v=${v#* }
+fseq=${v%% *}
+f=${v#* }
+case $f in
+*'"cause":"offline after '*) ;;
+*) fail "partition 1: $f" ;;
+esac
+[ "$fseq" = "$off" ] || fail "offline finding seq $fseq, journal $off"
+[ "$p0" = healthy ] || fail "partition 0 not healthy"
 line=$(amdx health "$d" --journal "$tmp/journal")
 rc=$?
 [ $rc = 1 ] && echo "$line" | grep -q "^amdx health: unhealthy: device $d partition 1 unhealthy: offline" ||
@@ -312,17 +381,22 @@ if command -v amdx-eventd > /dev/null; then
 	s2=$(amdx -j ras inject "$d" --block umc --type ce --address 0x600000 | jq .inject.seq)
 	start_journal
 	s3=$(amdx -j ras inject "$d" --block umc --type ce --address 0x700000 | jq .inject.seq)
-	sleep 1
-	lost=$(jq -c --argjson d "$d" 'select(.device == $d and .kind == "lost")' "$tmp/journal")
-	[ "$(echo "$lost" | jq -r '"\(.source) \(.seq) \(.last_seq) \(.missed)"')" = "eventd $s1 $s2 2" ] ||
+	journal_wait "$d" "\"seq\":$s3,"
+	# One jq, three lines: device d's LOST records ("SOURCE SEQ LAST_SEQ
+	# MISSED", ";" between), the seqs where its records are not
+	# contiguous, whether record s3 (the only one) has the schema fields.
+	jq -r -s --argjson d "$d" --argjson s "$s3" '[.[] | select(.device == $d)] |
+		([.[] | select(.kind == "lost") | "\(.source) \(.seq) \(.last_seq) \(.missed)"] |
+		 join(";")),
+		([.[] | {s: .seq, e: (if .kind == "lost" then .last_seq else .seq end)}] |
+		 [range(1; length) as $i | select(.[$i].s != .[$i - 1].e + 1) | .[$i].s] | tojson),
+		([.[] | select(.seq == $s) | .schema_version == 1 and (.boot_id | length) == 36 and
+		  .realtime_ns > 0] | tojson)' "$tmp/journal" > "$tmp/restart" 2>&1
+	{ read -r lost; read -r gaps; read -r schema; } < "$tmp/restart"
+	[ "$lost" = "eventd $s1 $s2 2" ] ||
 		fail "LOST after restart '$lost', expected seqs $s1..$s2 (next $s3)"
-	gaps=$(jq -s --argjson d "$d" '[.[] | select(.device == $d) |
-		{s: .seq, e: (if .kind == "lost" then .last_seq else .seq end)}] |
-		[range(1; length) as $i | select(.[$i].s != .[$i - 1].e + 1) | .[$i].s]' "$tmp/journal")
 	[ "$gaps" = "[]" ] || fail "journal seqs of device $d not contiguous at $gaps"
-	jq -e --argjson d "$d" --argjson s "$s3" 'select(.device == $d and .seq == $s) |
-		.schema_version == 1 and (.boot_id | length) == 36 and .realtime_ns > 0' \
-		"$tmp/journal" > /dev/null || fail "record $s3 lacks schema fields"
+	[ "$schema" = "[true]" ] || fail "record $s3 lacks schema fields: $(cat "$tmp/restart")"
 	result "eventd: kill -9 and restart: the gap is one LOST record, seqs contiguous"
 else
 	skip "eventd: kill -9 and restart" "amdx-eventd not in the initramfs"
@@ -335,9 +409,8 @@ del_dev $S_HEALTH
 new_dev $S_HEALTH model=mi300x
 d2=$(amdx_id $S_HEALTH)
 # Its old partition_offline record no longer counts (the state is online),
-# nor its old UEs once --ue-age passed without a repeat.
-sleep 2
-health_is 0 healthy "$d2" --ue-age 2
+# nor its old UEs once --ue-age passed without a repeat (0: at once).
+health_is 0 healthy "$d2" --ue-age 0
 result "health: a re-created device is healthy despite old fatal records in the journal"
 
 # RMA: bad-page threshold 1, one UE on a VRAM page.
@@ -368,14 +441,7 @@ knob=/sys/kernel/debug/amdx_sim/$S_HEALTH/fail_self_test
 # records up to SEQ.  It follows events every 200 ms; the bound only ends
 # a wait that never would (a record the exporter lost).
 rec_scrape() {
-	_i=0
-	while wget -q -O "$tmp/rec.prom" "$url" || { fail "wget $url"; return 1; }; do
-		_s=$(sample "$tmp/rec.prom" amdx_events_last_seq "$d" '')
-		[ "${_s:-0}" -ge "$1" ] && return 0
-		[ $_i -ge 600 ] && { fail "exporter: last seq '$_s', never $1"; return 1; }
-		_i=$((_i + 1))
-		sleep 0.2
-	done
+	scrape_seq "$url" "$tmp/rec.prom" "$d" "$1"
 }
 # rec_is STAGE ACTION STATE ESCALATED CLEARED HEALTH: partition 1's
 # amdx_recovery_action series has ACTION and STATE; amdx_recoveries_total

@@ -603,6 +603,8 @@ int run(int argc, const char* const* argv, std::istream& in, bool interactive, s
     Options opts;
     opts.in = &in;
     opts.interactive = interactive;
+    opts.argc = argc;
+    opts.argv = argv;
     int rc = kExitOk;
     try {
         rc = dispatch(argc, argv, opts, out, err);

@@ -43,6 +43,10 @@ struct Options {
     std::istream* in = nullptr;       ///< standard input ("-" files, --yes prompt)
     bool interactive = false;         ///< standard input is a terminal
     std::string sysfs = "/sys";       ///< where VFs' PCI addresses are looked up
+    /// The command line as run() got it (`amdx exporter` runs it again in
+    /// the exporter's own program, exporter_exec.cpp).
+    const char* const* argv = nullptr;
+    int argc = 0;
 };
 
 /// DEV: a comma-separated list of device ids, PCI addresses ("0000:c1:00.0"

@@ -32,6 +32,14 @@ test -f "$prefix/include/amdx/amdx.h"
 grep -q '^libamdx 5\.0\.0$' "$work/version.out"
 grep -q '^\.SH EXIT STATUS' "$prefix/share/man/man1/amdx.1"
 grep -q '^complete .* amdx$' "$prefix/share/bash-completion/completions/amdx"
+# `amdx exporter` runs the installed amdx-exporter (libexec/amdx), which
+# finds libamdx too: without a module, amdx_up 0 and exit status 3.
+"$(dirname "$0")/runpath_test.sh" "$(find "$prefix" -name amdx-exporter -type f | head -n1)"
+rc=0
+"$prefix/bin/amdx" -d "$work/no-such-node" exporter --textfile "$work/amdx.prom" \
+	2>"$work/exporter.err" || rc=$?
+test "$rc" = 3
+grep -q '^amdx_up{.*} 0$' "$work/amdx.prom"
 # The installed Python module loads the installed libamdx.
 pymod=$(find "$prefix" -name 'amdx.cpython-*.so' | head -n1)
 if [ -n "$pymod" ]; then

@@ -217,6 +217,8 @@ vm_bins() { # [BIN...]
 	local b
 	bins=()
 	[ -x "$tools_bin" ] && bins+=("$tools_bin" "$root"/tools/build/lib/libamdx.so*)
+	# `amdx exporter` runs it, from amdx's directory.
+	[ -x "${tools_bin%/*}/amdx-exporter" ] && bins+=("${tools_bin%/*}/amdx-exporter")
 	bins+=("$(command -v jq)")
 	bins+=("$(command -v trinity)") # amdx_trinity_test.sh
 	for b in "$root/tools/build/eventd/amdx-eventd" "$(command -v promtool)"; do
