@@ -121,6 +121,34 @@ static int dev_new(struct _test_data_res *self, const char *params)
 	return self->fd < 0 ? self->fd : 0;
 }
 
+static int commit_modes(struct _test_data_res *self, __u32 compute,
+			__u32 memory)
+{
+	struct amdx_partition_config c = {
+		.compute_mode = compute, .memory_mode = memory,
+	};
+
+	return amdx_ioctl(self->fd, AMDX_IOC_PARTITION_COMMIT, &c);
+}
+
+/*
+ * A device whose memory partition 0 is QUARTER bytes (16 MiB, 4,096
+ * pages: the smallest simulated VRAM, 64 MiB, under CPX/NPS4), for the
+ * cases that fill a partition: each page filled, moved and checked
+ * costs about a millisecond of a TCG guest with KASAN, and filling a
+ * whole 64 MiB NPS1 partition four times over cost the 6.12 test VM
+ * about 60 of this suite's 161 s.  The rules they prove do not depend on
+ * the partition's size.
+ */
+#define QUARTER		(16 * SZ_1M)
+
+static int dev_new_quarter(struct _test_data_res *self)
+{
+	int ret = dev_new(self, "model=mi300x vram=64");
+
+	return ret ?: commit_modes(self, AMDX_COMPUTE_CPX, AMDX_MEMORY_NPS4);
+}
+
 FIXTURE_SETUP(res)
 {
 	ps = sysconf(_SC_PAGESIZE);
@@ -246,14 +274,15 @@ TEST_F(res, vf_reset_wipe_visits_only_the_vfs_pages)
 }
 
 /*
- * A full 64 MiB partition holds one 16,384-page range (two halves set and
+ * A full 16 MiB partition holds one 4,096-page range (two halves set and
  * migrated apart, merged by equal attributes): the older half first, the
- * newer later.  Making room for 1,024 pages moves home at most 1,024 +
- * AMDX_HMM_EVICT_SLACK pages, all from the older half, and no data changes.
+ * newer later.  Making room for 256 pages moves home at most 256 +
+ * AMDX_HMM_EVICT_SLACK (512) pages, all from the older half (2,048), and
+ * no data changes.
  */
 TEST_F_TIMEOUT(res, eviction_takes_what_it_needs_oldest_first, 240)
 {
-	size_t size = 64 * SZ_1M, half = size / 2, bsize = 4 * SZ_1M;
+	size_t size = QUARTER, half = size / 2, bsize = SZ_1M;
 	unsigned long n = size / ps, i, old_home = 0, new_home = 0;
 	struct amdx_hmm_migrate m;
 	long local;
@@ -262,7 +291,7 @@ TEST_F_TIMEOUT(res, eviction_takes_what_it_needs_oldest_first, 240)
 
 	if (self->skip)
 		SKIP(return, NO_HMM);
-	ASSERT_EQ(0, dev_new(self, "model=mi300x vram=64"));
+	ASSERT_EQ(0, dev_new_quarter(self));
 	a = anon(size);
 	b = anon(bsize);
 	ASSERT_NE(NULL, a);
@@ -317,7 +346,7 @@ TEST_F_TIMEOUT(res, eviction_takes_what_it_needs_oldest_first, 240)
  */
 TEST_F_TIMEOUT(res, eviction_finds_pages_mremap_moved, 240)
 {
-	size_t size = 32 * SZ_1M, full = 64 * SZ_1M;
+	size_t size = QUARTER / 2, full = QUARTER;
 	unsigned long n = size / ps;
 	struct amdx_hmm_migrate m;
 	char *a, *moved, *b;
@@ -325,7 +354,7 @@ TEST_F_TIMEOUT(res, eviction_finds_pages_mremap_moved, 240)
 
 	if (self->skip)
 		SKIP(return, NO_HMM);
-	ASSERT_EQ(0, dev_new(self, "model=mi300x vram=64"));
+	ASSERT_EQ(0, dev_new_quarter(self));
 	a = anon(size);
 	b = anon(full);
 	moved = anon(size);
@@ -654,7 +683,7 @@ TEST_F(res, fork_child_pages_have_a_holder_and_go_home_on_close)
  */
 TEST_F_TIMEOUT(res, eviction_finds_pages_only_a_fork_child_maps, 240)
 {
-	size_t size = 32 * SZ_1M, full = 64 * SZ_1M;
+	size_t size = QUARTER / 2, full = QUARTER;
 	struct amdx_hmm_migrate m;
 	pid_t pid;
 	char *a, *b;
@@ -662,7 +691,7 @@ TEST_F_TIMEOUT(res, eviction_finds_pages_only_a_fork_child_maps, 240)
 
 	if (self->skip)
 		SKIP(return, NO_HMM);
-	ASSERT_EQ(0, dev_new(self, "model=mi300x vram=64"));
+	ASSERT_EQ(0, dev_new_quarter(self));
 	a = anon(size);
 	b = anon(full);
 	ASSERT_NE(NULL, a);
@@ -741,12 +770,12 @@ static pid_t other_user_migrates(__u32 id, size_t size, int out,
 
 /*
  * Pinning is a property of the pinned pages, not of the fd: an fd that
- * pins one page, migrated 32 MiB unpinned that only a fork() child maps
- * now (the parent unmapped them) and stays open; another render user's
- * migration that needs room evicts those 32 MiB (the child's data comes
- * home intact) but not the pinned page, also when the other user's
- * address space maps it (@other_maps_pin: a fork() of the pinning
- * process).  Before, every page of an fd that pins anything was
+ * pins one page, migrated 8 MiB unpinned (half a QUARTER partition) that
+ * only a fork() child maps now (the parent unmapped them) and stays
+ * open; another render user's 8 MiB migration that needs room evicts
+ * those pages (the child's data comes home intact) but not the pinned
+ * page, also when the other user's address space maps it
+ * (@other_maps_pin: a fork() of the pinning process).  Before, every page of an fd that pins anything was
  * skipped by index (VRAM the pin quota does not bound: the migration
  * ended with NO_MEMORY), and a pinned page met in another context's
  * address space was evicted.
@@ -755,14 +784,14 @@ static void pin_keeps_its_pages(struct __test_metadata *_metadata,
 				struct _test_data_res *self,
 				bool other_maps_pin)
 {
-	size_t size = 32 * SZ_1M;
+	size_t size = QUARTER / 2;
 	struct amdx_hmm_migrate m;
 	int go, out[2], st;
 	char *a, *pinned;
 	pid_t pid, other;
 	__u8 map;
 
-	ASSERT_EQ(0, dev_new(self, "model=mi300x vram=64"));
+	ASSERT_EQ(0, dev_new_quarter(self));
 	pinned = anon(ps);
 	a = anon(size);
 	ASSERT_NE(NULL, pinned);
@@ -780,7 +809,7 @@ static void pin_keeps_its_pages(struct __test_metadata *_metadata,
 	ASSERT_LT(0, pid);
 	ASSERT_EQ(0, munmap(a, size));
 
-	/* 32 MiB less a page free: the other user needs a page's room. */
+	/* 8 MiB less a page free: the other user needs a page's room. */
 	ASSERT_EQ(0, pipe(out));
 	other = other_user_migrates(self->id, size, out[1],
 				    other_maps_pin ? NULL : pinned, ps);
@@ -863,16 +892,6 @@ TEST_F(res, close_of_one_of_two_fds_sends_its_moved_pages_home)
 }
 
 /* PARTITION_COMMIT of @compute / @memory mode on the fixture's device. */
-static int commit_modes(struct _test_data_res *self, __u32 compute,
-			__u32 memory)
-{
-	struct amdx_partition_config c = {
-		.compute_mode = compute, .memory_mode = memory,
-	};
-
-	return amdx_ioctl(self->fd, AMDX_IOC_PARTITION_COMMIT, &c);
-}
-
 /*
  * One VF bound to compute partitions 0 and 1 (memory partition 0 under
  * CPX/NPS4: the VF's own), the whole VRAM as its quota; its fd in *@vfd.

@@ -392,6 +392,25 @@ static __u64 vram_size(struct hmm_ctx *c, int dev)
 	return info.vram_size;
 }
 
+/*
+ * The eviction cases fill a memory partition: each page filled, moved
+ * and checked costs about a millisecond of a TCG guest with KASAN, and
+ * three of them filling 64 MiB cost the 6.12 test VM about 40 s.  They
+ * use memory partition 0 of @dev under CPX/NPS4 instead, a quarter of
+ * its VRAM (16 MiB): the bytes of that partition, 0 on error.
+ */
+static __u64 quarter_partition(struct hmm_ctx *c, int dev)
+{
+	struct amdx_partition_config pc = {
+		.compute_mode = AMDX_COMPUTE_CPX,
+		.memory_mode = AMDX_MEMORY_NPS4,
+	};
+
+	if (amdx_ioctl(c->dev[dev].fd, AMDX_IOC_PARTITION_COMMIT, &pc))
+		return 0;
+	return vram_size(c, dev) / 4;
+}
+
 /* Device pages go back asynchronously at most briefly: wait up to 5 s. */
 static bool vram_all_free(struct hmm_ctx *c, int dev)
 {
@@ -1443,12 +1462,13 @@ TEST_F(hmm, snapshot_vram_pfns)
 }
 
 /*
- * Eviction: two 40 MiB ranges, 64 MiB of VRAM.  Migrating the second
- * evicts (part of) the first, whose data stays intact in system memory.
+ * Eviction: two 10 MiB ranges, a 16 MiB memory partition.  Migrating the
+ * second evicts (part of) the first, whose data stays intact in system
+ * memory.
  */
 TEST_F_TIMEOUT(hmm, release_eviction, 120)
 {
-	size_t size = 40 * SZ_1M;
+	size_t size = 10 * SZ_1M;
 	struct amdx_hmm_stats st, total;
 	struct amdx_hmm_migrate m;
 	__u64 vpages;
@@ -1456,7 +1476,9 @@ TEST_F_TIMEOUT(hmm, release_eviction, 120)
 
 	if (self->c.skip)
 		SKIP(return, HMM_NO_CAP);
-	vpages = vram_size(&self->c, 0) / self->c.page_size;
+	vpages = quarter_partition(&self->c, 0) / self->c.page_size;
+	ASSERT_LT(PAGES(size), vpages);
+	ASSERT_GT(2 * PAGES(size), vpages);
 	a = hmm_anon(size);
 	b = hmm_anon(size);
 	ASSERT_NE(MAP_FAILED, a);
@@ -1493,7 +1515,7 @@ TEST_F_TIMEOUT(hmm, release_eviction, 120)
  */
 TEST_F_TIMEOUT(hmm, release_eviction_other_process, 120)
 {
-	size_t size = 40 * SZ_1M;
+	size_t size = 10 * SZ_1M;
 	struct amdx_hmm_migrate m;
 	struct amdx_hmm_stats st;
 	__u64 vpages;
@@ -1502,7 +1524,9 @@ TEST_F_TIMEOUT(hmm, release_eviction_other_process, 120)
 
 	if (self->c.skip)
 		SKIP(return, HMM_NO_CAP);
-	vpages = vram_size(&self->c, 0) / self->c.page_size;
+	vpages = quarter_partition(&self->c, 0) / self->c.page_size;
+	ASSERT_LT(PAGES(size), vpages);
+	ASSERT_GT(2 * PAGES(size), vpages);
 	a = hmm_anon(size);
 	ASSERT_NE(MAP_FAILED, a);
 	amdx_fill(a, size, 1);
@@ -1542,8 +1566,8 @@ TEST_F_TIMEOUT(hmm, release_eviction_other_process, 120)
  */
 TEST_F_TIMEOUT(hmm, release_pinned_no_eviction, 120)
 {
-	/* a uid may pin half of a memory partition: 32 of 64 MiB */
-	size_t asize = 32 * SZ_1M, size = 40 * SZ_1M;
+	/* a uid may pin half of a memory partition: 8 of 16 MiB */
+	size_t asize = 8 * SZ_1M, size = 10 * SZ_1M;
 	struct amdx_hmm_migrate m;
 	struct amdx_hmm_stats st;
 	__u64 vpages;
@@ -1551,7 +1575,8 @@ TEST_F_TIMEOUT(hmm, release_pinned_no_eviction, 120)
 
 	if (self->c.skip)
 		SKIP(return, HMM_NO_CAP);
-	vpages = vram_size(&self->c, 0) / self->c.page_size;
+	vpages = quarter_partition(&self->c, 0) / self->c.page_size;
+	ASSERT_LT(PAGES(asize + size) - vpages, PAGES(size));
 	a = hmm_anon(asize);
 	b = hmm_anon(size);
 	ASSERT_NE(MAP_FAILED, a);

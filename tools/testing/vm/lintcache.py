@@ -19,7 +19,9 @@ of every file of the tree that kbuild's .cmd file of the object lists as
 a dependency; for clang-tidy, the file's compile command and every file
 of the tree the compiler's -M lists for it (a changed header misses
 only for the translation units that include it; without AMDX_LINT_ROOT
-or a command, clang-tidy runs uncached).  The tree's path
+or a command, clang-tidy runs uncached).  That list is kept per command
+in AMDX_LINT_CACHE/deps with each file's digest: while every file on it
+is unchanged, the compiler is not asked again (ccache's direct mode).  The tree's path
 (AMDX_LINT_ROOT) is written as @ROOT@ in what is hashed and stored, so
 another clone of the same content hits.  A hit replays the stored exit
 status, stdout and stderr; a changed file always misses.  Entries live in
@@ -63,6 +65,12 @@ def file_digest(h, path):
         h.update(hashlib.sha256(f.read()).digest())
 
 
+def content_digest(path):
+    """The SHA-256 of the file's content, hex."""
+    with open(path, 'rb') as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
 def kbuild_deps(src):
     """The tree's files kbuild recorded as the object's dependencies
     (lint.sh builds the modules first), or None without a .cmd file."""
@@ -89,33 +97,26 @@ def kbuild_deps(src):
     return sorted(set(p for p in deps if os.path.abspath(p).startswith(ROOT + '/')))
 
 
-def tidy_deps(argv):
-    """clang-tidy's input beyond the file: (the file's compile command,
-    every file of the tree it includes), from the compiler's own -M over
-    the compilation database's command (-p DIR) or the flags after "--";
-    None when they cannot be had (the run is then not cached)."""
-    files = [a for a in argv[1:] if os.path.isfile(a)]
-    if len(files) != 1:
-        return None
-    src = os.path.abspath(files[0])
-    if '--' in argv:
-        cmd = ['g++'] + argv[argv.index('--') + 1:] + [src]
-        cwd = os.getcwd()
-    elif '-p' in argv:
-        db = os.path.join(argv[argv.index('-p') + 1], 'compile_commands.json')
-        try:
-            with open(db) as f:
-                entry = [e for e in json.load(f)
-                         if os.path.abspath(os.path.join(e['directory'],
-                                                         e['file'])) == src]
-        except (OSError, ValueError, KeyError):
-            return None
-        if len(entry) != 1:
-            return None
-        cmd = entry[0].get('arguments') or shlex.split(entry[0]['command'])
-        cwd = entry[0]['directory']
-    else:
-        return None
+def command_deps(cmd, cwd):
+    """(the command, every file of the tree it includes) for one compile
+    command run in cwd, from the compiler's own -M; None when the
+    compiler fails."""
+    # The last -M's list for the same command, when every file on it is
+    # unchanged: what the compiler would list again (a changed file can
+    # include others, and its digest differs; ccache's direct mode).
+    line = ' '.join(cmd)
+    mh = hashlib.sha256(os.environ.get('AMDX_LINT_ENV', '').encode() +
+                        b'\0' + norm(cwd).encode() + b'\0' +
+                        norm(line).encode())
+    manifest = os.path.join(CACHE, 'deps', mh.hexdigest())
+    try:
+        with open(manifest) as f:
+            known = json.load(f)
+        if all(content_digest(unnorm(p)) == d for p, d in known):
+            os.utime(manifest)
+            return line, [unnorm(p) for p, _ in known]
+    except (OSError, ValueError, TypeError):
+        pass
     out, skip = [], False
     for a in cmd:  # the command without its output: preprocess only
         if skip:
@@ -131,7 +132,54 @@ def tidy_deps(argv):
         return None
     deps = p.stdout.replace('\\\n', ' ').split(':', 1)[-1].split()
     deps = sorted(set(os.path.abspath(os.path.join(cwd, d)) for d in deps))
-    return ' '.join(cmd), [d for d in deps if d.startswith(ROOT + '/')]
+    deps = [d for d in deps if d.startswith(ROOT + '/')]
+    try:
+        os.makedirs(os.path.dirname(manifest), exist_ok=True)
+        tmp = f'{manifest}.{os.getpid()}.tmp'
+        with open(tmp, 'w') as f:
+            json.dump([[norm(d), content_digest(d)] for d in deps], f)
+        os.replace(tmp, manifest)
+    except OSError:
+        pass
+    return line, deps
+
+
+def tidy_deps(argv):
+    """clang-tidy's input beyond the file: (its compile commands, every
+    file of the tree they include), from the compilation database (-p
+    DIR) or the flags after "--"; None when they cannot be had (the run
+    is then not cached).  A file the database lists more than once (two
+    targets build it) is linted once per command, so every command is
+    part of the key: a TU of two targets ran uncached in every lint."""
+    files = [a for a in argv[1:] if os.path.isfile(a)]
+    if len(files) != 1:
+        return None
+    src = os.path.abspath(files[0])
+    if '--' in argv:
+        cmds = [(['g++'] + argv[argv.index('--') + 1:] + [src], os.getcwd())]
+    elif '-p' in argv:
+        db = os.path.join(argv[argv.index('-p') + 1], 'compile_commands.json')
+        try:
+            with open(db) as f:
+                cmds = [(e.get('arguments') or shlex.split(e['command']),
+                         e['directory'])
+                        for e in json.load(f)
+                        if os.path.abspath(os.path.join(e['directory'],
+                                                        e['file'])) == src]
+        except (OSError, ValueError, KeyError):
+            return None
+    else:
+        return None
+    if not cmds:
+        return None
+    lines, deps = [], set()
+    for cmd, cwd in cmds:
+        got = command_deps(cmd, cwd)
+        if got is None:
+            return None
+        lines.append(got[0])
+        deps.update(got[1])
+    return '\n'.join(lines), sorted(deps)
 
 
 def key(argv, tool):
