@@ -104,6 +104,11 @@ struct amdx_link_hive {
 };
 
 static_assert(sizeof(struct amdx_link_info) >= AMDX_LINK_INFO_SIZE_VER0);
+/*
+ * A pod's fabric ids and domains (below its endpoints) and a hive's device
+ * ids fit the uapi's @fabric_id and @domain.
+ */
+static_assert(U8_MAX + 1 >= AMDX_LINK_MAX_EPS);
 static_assert(sizeof_field(struct amdx_link_info, time_ns) ==
 	      AMDX_LINK_STATE_COUNT * sizeof(u64));
 
@@ -885,6 +890,34 @@ int amdx_link_device_init(struct amdx_device *adev)
 					       amdx_link_leave);
 }
 
+/* What a provider may declare it does not report (&amdx_device_desc). */
+#define AMDX_LINK_F_ABSENT	(AMDX_LINK_F_NO_STATE | AMDX_LINK_F_NO_WIDTH | \
+				 AMDX_LINK_F_NO_COUNTERS)
+
+/*
+ * What the providers of link @l's ends of this host declare absent; for a
+ * pod's link with no end here, those of every member (whose providers
+ * report it).
+ */
+static u32 amdx_link_absent(const struct amdx_link_hive *h,
+			    const struct amdx_link *l)
+{
+	bool here = h->dev[l->ep[0]] || h->dev[l->ep[1]];
+	u32 f = 0, e;
+
+	for (e = 0; e < h->topo.num_eps; e++)
+		if (h->dev[e] && (!here || e == l->ep[0] || e == l->ep[1]))
+			f |= h->dev[e]->desc.link_absent;
+	return f & AMDX_LINK_F_ABSENT;
+}
+
+/* What each kind of endpoint is to the uapi (%AMDX_LINK_END_*). */
+static const u8 amdx_link_end_uapi[AMDX_LINK_EP_COUNT] = {
+	[AMDX_LINK_EP_LOCAL] = AMDX_LINK_END_DEVICE,
+	[AMDX_LINK_EP_REMOTE] = AMDX_LINK_END_REMOTE,
+	[AMDX_LINK_EP_SWITCH] = AMDX_LINK_END_SWITCH,
+};
+
 static void amdx_link_fill(struct amdx_link_hive *h, u32 i, u64 now,
 			   struct amdx_link_info *li)
 {
@@ -896,12 +929,15 @@ static void amdx_link_fill(struct amdx_link_hive *h, u32 i, u64 now,
 
 	li->link = i;
 	li->kind = l->kind;
-	li->device[0] = h->dev[l->ep[0]] ? t->ep[l->ep[0]].device :
-			AMDX_LINK_NONE;
-	li->device[1] = h->dev[l->ep[1]] ? t->ep[l->ep[1]].device :
-			AMDX_LINK_NONE;
-	li->port[0] = l->port[0];
-	li->port[1] = l->port[1];
+	for (s = 0; s < 2; s++) {
+		const struct amdx_link_ep *ep = &t->ep[l->ep[s]];
+
+		li->device[s] = h->dev[l->ep[s]] ? ep->device : AMDX_LINK_NONE;
+		li->port[s] = l->port[s];
+		li->end[s] = amdx_link_end_uapi[ep->kind];
+		li->domain[s] = ep->domain;
+		li->fabric_id[s] = ep->id;
+	}
 	li->width_max = l->width_max;
 	li->width = l->width;
 	li->state = l->state;
@@ -910,6 +946,7 @@ static void amdx_link_fill(struct amdx_link_hive *h, u32 i, u64 now,
 	li->hops = amdx_link_hops_now(h, i, &degraded);
 	if (degraded)
 		li->flags |= AMDX_LINK_F_ROUTE_DEGRADED;
+	li->flags |= amdx_link_absent(h, l);
 	li->ce = l->c.ce;
 	li->ue = l->c.ue;
 	li->replays = l->c.replays;
