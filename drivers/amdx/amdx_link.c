@@ -545,6 +545,76 @@ static int amdx_link_observe_sync(struct amdx_device *adev,
 	return 0;
 }
 
+/*
+ * Where a report lands: the link to device @peer, or (@pod) the link on
+ * port @port of pod accelerator @fabric_id.
+ */
+struct amdx_link_at {
+	bool pod;
+	u32 peer;
+	u64 fabric_id;
+	u32 port;
+};
+
+/* The link @at names in @adev's hive @h; -errno, logged, for none. */
+static int amdx_link_at_find(struct amdx_device *adev,
+			     const struct amdx_link_hive *h,
+			     const struct amdx_link_at *at)
+{
+	u32 a, b, e;
+
+	a = h ? amdx_link_ep_of(h, adev) : AMDX_LINK_NONE;
+	if (a == AMDX_LINK_NONE || (at->pod && !h->pod.domains)) {
+		amdx_dbg(adev, "link report: the device has no %s links\n",
+			 at->pod ? "scale-up pod" : "fabric");
+		return -ENODEV;
+	}
+	if (!at->pod) {
+		b = amdx_link_ep_of_id(h, at->peer);
+		e = b == AMDX_LINK_NONE || b == a ? AMDX_LINK_NONE :
+		    amdx_link_find(&h->topo, a, b);
+		if (e == AMDX_LINK_NONE) {
+			amdx_dbg(adev, "link report: no link to device %u\n",
+				 at->peer);
+			return -ENOENT;
+		}
+		return e;
+	}
+	a = amdx_link_ep_of_fabric(h, at->fabric_id);
+	for (e = 0; a != AMDX_LINK_NONE && e < h->topo.num_links; e++) {
+		const struct amdx_link *k = &h->topo.link[e];
+
+		if ((k->ep[0] == a && k->port[0] == at->port) ||
+		    (k->ep[1] == a && k->port[1] == at->port))
+			return e;
+	}
+	amdx_dbg(adev, "link report: no link on port %u of accelerator %llu\n",
+		 at->port, at->fabric_id);
+	return -ENOENT;
+}
+
+/* Both reports: the link found, observed and contained, then escalated. */
+static int amdx_link_report_at(struct amdx_device *adev,
+			       const struct amdx_link_at *at, u32 obs, u32 arg)
+{
+	struct amdx_link_escalation esc = {};
+	struct amdx_link_hive *h;
+	int ret;
+
+	if (obs >= AMDX_LINK_OBS_COUNT) {
+		amdx_dbg(adev, "link report: unknown report %u\n", obs);
+		return -EINVAL;
+	}
+	mutex_lock(&amdx_link_lock);
+	h = amdx_link_hive_find(adev->desc.hive_id);
+	ret = amdx_link_at_find(adev, h, at);
+	if (ret >= 0)
+		ret = amdx_link_observe_sync(adev, h, ret, obs, arg, &esc);
+	mutex_unlock(&amdx_link_lock);
+	amdx_link_escalate(&esc);
+	return ret;
+}
+
 /**
  * amdx_link_report() - a provider's report of what one link did
  * @adev: the device at one end of the link.
@@ -570,36 +640,9 @@ static int amdx_link_observe_sync(struct amdx_device *adev,
  */
 int amdx_link_report(struct amdx_device *adev, u32 peer, u32 obs, u32 arg)
 {
-	struct amdx_link_escalation esc = {};
-	struct amdx_link_hive *h;
-	u32 a, b, l;
-	int ret;
+	const struct amdx_link_at at = { .peer = peer };
 
-	if (obs >= AMDX_LINK_OBS_COUNT) {
-		amdx_dbg(adev, "link report: unknown report %u\n", obs);
-		return -EINVAL;
-	}
-	mutex_lock(&amdx_link_lock);
-	h = amdx_link_hive_find(adev->desc.hive_id);
-	a = h ? amdx_link_ep_of(h, adev) : AMDX_LINK_NONE;
-	if (a == AMDX_LINK_NONE) {
-		amdx_dbg(adev, "link report: the device has no fabric links\n");
-		ret = -ENODEV;
-		goto out;
-	}
-	b = amdx_link_ep_of_id(h, peer);
-	l = b == AMDX_LINK_NONE || b == a ? AMDX_LINK_NONE :
-	    amdx_link_find(&h->topo, a, b);
-	if (l == AMDX_LINK_NONE) {
-		amdx_dbg(adev, "link report: no link to device %u\n", peer);
-		ret = -ENOENT;
-		goto out;
-	}
-	ret = amdx_link_observe_sync(adev, h, l, obs, arg, &esc);
-out:
-	mutex_unlock(&amdx_link_lock);
-	amdx_link_escalate(&esc);
-	return ret;
+	return amdx_link_report_at(adev, &at, obs, arg);
 }
 EXPORT_SYMBOL_GPL(amdx_link_report);
 
@@ -626,44 +669,11 @@ EXPORT_SYMBOL_GPL(amdx_link_report);
 int amdx_link_report_port(struct amdx_device *adev, u64 fabric_id, u32 port,
 			  u32 obs, u32 arg)
 {
-	struct amdx_link_escalation esc = {};
-	struct amdx_link_hive *h;
-	u32 a, l, e;
-	int ret;
+	const struct amdx_link_at at = {
+		.pod = true, .fabric_id = fabric_id, .port = port,
+	};
 
-	if (obs >= AMDX_LINK_OBS_COUNT) {
-		amdx_dbg(adev, "link report: unknown report %u\n", obs);
-		return -EINVAL;
-	}
-	mutex_lock(&amdx_link_lock);
-	h = amdx_link_hive_find(adev->desc.hive_id);
-	if (!h || !h->pod.domains || amdx_link_ep_of(h, adev) == AMDX_LINK_NONE) {
-		amdx_dbg(adev, "link report: the device is in no scale-up pod\n");
-		ret = -ENODEV;
-		goto out;
-	}
-	a = amdx_link_ep_of_fabric(h, fabric_id);
-	l = AMDX_LINK_NONE;
-	for (e = 0; a != AMDX_LINK_NONE && e < h->topo.num_links; e++) {
-		const struct amdx_link *k = &h->topo.link[e];
-
-		if ((k->ep[0] == a && k->port[0] == port) ||
-		    (k->ep[1] == a && k->port[1] == port)) {
-			l = e;
-			break;
-		}
-	}
-	if (l == AMDX_LINK_NONE) {
-		amdx_dbg(adev, "link report: no link on port %u of accelerator %llu\n",
-			 port, fabric_id);
-		ret = -ENOENT;
-		goto out;
-	}
-	ret = amdx_link_observe_sync(adev, h, l, obs, arg, &esc);
-out:
-	mutex_unlock(&amdx_link_lock);
-	amdx_link_escalate(&esc);
-	return ret;
+	return amdx_link_report_at(adev, &at, obs, arg);
 }
 EXPORT_SYMBOL_GPL(amdx_link_report_port);
 
