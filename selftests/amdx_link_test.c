@@ -36,6 +36,79 @@ struct lnk_dev {
 	unsigned int nevs;
 };
 
+/*
+ * Simulated device @sim with new_device parameters @params into @d:
+ * found, opened, subscribed to every event.
+ */
+static void dev_new(struct __test_metadata *_metadata, int ctl,
+		    struct lnk_dev *d, unsigned int sim, const char *params)
+{
+	struct amdx_event_subscribe sub = {
+		.mask = AMDX_EVENT_MASK_ALL,
+		.flags = AMDX_EVENT_F_NONBLOCK,
+	};
+	char bdf[AMDX_BDF_LEN];
+
+	d->sim = sim;
+	d->fd = -1;
+	d->ev = -1;
+	d->nevs = 0;
+	amdx_sim_del(sim);
+	ASSERT_EQ(0, amdx_sim_new(sim, params));
+	amdx_sim_bdf(sim, bdf, sizeof(bdf));
+	ASSERT_EQ(0, amdx_find_device(ctl, bdf, &d->id));
+	d->fd = amdx_device_open(ctl, d->id);
+	ASSERT_GE(d->fd, 0);
+	ASSERT_EQ(0, amdx_ioctl(d->fd, AMDX_IOC_EVENT_SUBSCRIBE, &sub));
+	d->ev = sub.fd;
+}
+
+/* Closes and removes the first @n devices dev_new() made into @d. */
+static void devs_del(struct lnk_dev *d, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (d[i].ev >= 0)
+			close(d[i].ev);
+		if (d[i].fd >= 0)
+			close(d[i].fd);
+		amdx_sim_del(d[i].sim);
+	}
+}
+
+/* Reads every waiting record of the @n devices @d. */
+static void devs_drain(struct __test_metadata *_metadata, struct lnk_dev *d,
+		       unsigned int n)
+{
+	unsigned int i;
+	ssize_t got;
+
+	for (i = 0; i < n; i++) {
+		for (;;) {
+			got = read(d[i].ev, &d[i].evs[d[i].nevs],
+				   (LNK_MAX_EVENTS - d[i].nevs) *
+				   sizeof(d[i].evs[0]));
+			if (got < 0) {
+				ASSERT_EQ(EAGAIN, errno);
+				break;
+			}
+			d[i].nevs += got / sizeof(d[i].evs[0]);
+			ASSERT_LT(d[i].nevs, LNK_MAX_EVENTS);
+		}
+	}
+}
+
+/* Records of @kind device @d has read. */
+static unsigned int dev_count(const struct lnk_dev *d, __u16 kind)
+{
+	unsigned int k, n = 0;
+
+	for (k = 0; k < d->nevs; k++)
+		n += d->evs[k].kind == kind;
+	return n;
+}
+
 FIXTURE(lnk) {
 	int ctl;
 	unsigned int n;
@@ -46,47 +119,20 @@ FIXTURE(lnk) {
 
 FIXTURE_SETUP(lnk)
 {
-	struct amdx_event_subscribe sub = {
-		.mask = AMDX_EVENT_MASK_ALL,
-		.flags = AMDX_EVENT_F_NONBLOCK,
-	};
-	char bdf[AMDX_BDF_LEN];
-	struct lnk_dev *d;
-
 	self->n = 0;
 	self->ctl = open(AMDX_DEV_PATH, O_RDWR | O_CLOEXEC);
 	ASSERT_GE(self->ctl, 0);
 	if (amdx_provider_is_amdgpu())
 		SKIP(return, "the amdgpu provider does not claim %s",
 		     amdx_amdgpu_lacks(LNK_HIVE));
-	for (self->n = 0; self->n < LNK_DEVS; self->n++) {
-		d = &self->d[self->n];
-		d->sim = AMDX_SIM_ID_MOD(link, self->n);
-		d->fd = -1;
-		d->ev = -1;
-		d->nevs = 0;
-		amdx_sim_del(d->sim);
-		ASSERT_EQ(0, amdx_sim_new(d->sim, LNK_HIVE));
-		amdx_sim_bdf(d->sim, bdf, sizeof(bdf));
-		ASSERT_EQ(0, amdx_find_device(self->ctl, bdf, &d->id));
-		d->fd = amdx_device_open(self->ctl, d->id);
-		ASSERT_GE(d->fd, 0);
-		ASSERT_EQ(0, amdx_ioctl(d->fd, AMDX_IOC_EVENT_SUBSCRIBE, &sub));
-		d->ev = sub.fd;
-	}
+	for (self->n = 0; self->n < LNK_DEVS; self->n++)
+		dev_new(_metadata, self->ctl, &self->d[self->n],
+			AMDX_SIM_ID_MOD(link, self->n), LNK_HIVE);
 }
 
 FIXTURE_TEARDOWN(lnk)
 {
-	unsigned int i;
-
-	for (i = 0; i < self->n && i < LNK_DEVS; i++) {
-		if (self->d[i].ev >= 0)
-			close(self->d[i].ev);
-		if (self->d[i].fd >= 0)
-			close(self->d[i].fd);
-		amdx_sim_del(self->d[i].sim);
-	}
+	devs_del(self->d, self->n < LNK_DEVS ? self->n : LNK_DEVS);
 	close(self->ctl);
 }
 
@@ -104,23 +150,7 @@ static int fault(FIXTURE_DATA(lnk) *self, unsigned int a, unsigned int b,
 /* Reads every waiting record of every device. */
 static void drain(struct __test_metadata *_metadata, FIXTURE_DATA(lnk) *self)
 {
-	struct lnk_dev *d;
-	unsigned int i;
-	ssize_t n;
-
-	for (i = 0; i < LNK_DEVS; i++) {
-		d = &self->d[i];
-		for (;;) {
-			n = read(d->ev, &d->evs[d->nevs],
-				 (LNK_MAX_EVENTS - d->nevs) * sizeof(d->evs[0]));
-			if (n < 0) {
-				ASSERT_EQ(EAGAIN, errno);
-				break;
-			}
-			d->nevs += n / sizeof(d->evs[0]);
-			ASSERT_LT(d->nevs, LNK_MAX_EVENTS);
-		}
-	}
+	devs_drain(_metadata, self->d, LNK_DEVS);
 }
 
 static const struct amdx_query_links *links(struct __test_metadata *_metadata,
@@ -128,6 +158,7 @@ static const struct amdx_query_links *links(struct __test_metadata *_metadata,
 {
 	struct amdx_query_links *q = (void *)self->links_buf;
 	__u32 size = sizeof(self->links_buf);
+	unsigned int i, e;
 
 	memset(self->links_buf, 0xa5, sizeof(self->links_buf));
 	EXPECT_EQ(0, amdx_query(self->d[0].fd, AMDX_QUERY_LINKS, 0, q, &size));
@@ -135,6 +166,15 @@ static const struct amdx_query_links *links(struct __test_metadata *_metadata,
 	EXPECT_EQ(LNK_LINKS, q->num_links);
 	EXPECT_EQ(sizeof(struct amdx_link_info), q->entry_size);
 	EXPECT_EQ(0x11c0, q->hive_id);
+	/* A hive's ends are devices, their fabric id the device id. */
+	for (i = 0; i < q->num_links && i < LNK_LINKS; i++) {
+		for (e = 0; e < 2; e++) {
+			EXPECT_EQ(AMDX_LINK_END_DEVICE, q->links[i].end[e]);
+			EXPECT_EQ(q->links[i].device[e],
+				  q->links[i].fabric_id[e]);
+			EXPECT_EQ(0, q->links[i].domain[e]);
+		}
+	}
 	return q;
 }
 
@@ -175,11 +215,7 @@ static unsigned int link_events(struct __test_metadata *_metadata,
 static unsigned int count_kind(FIXTURE_DATA(lnk) *self, unsigned int i,
 			       __u16 kind)
 {
-	unsigned int k, n = 0;
-
-	for (k = 0; k < self->d[i].nevs; k++)
-		n += self->d[i].evs[k].kind == kind;
-	return n;
+	return dev_count(&self->d[i], kind);
 }
 
 /* Device @i's ACTION_START and ACTION_END records of @action. */
@@ -1209,12 +1245,7 @@ FIXTURE(pod) {
 
 FIXTURE_SETUP(pod)
 {
-	struct amdx_event_subscribe sub = {
-		.mask = AMDX_EVENT_MASK_ALL,
-		.flags = AMDX_EVENT_F_NONBLOCK,
-	};
-	char bdf[AMDX_BDF_LEN], params[96];
-	struct lnk_dev *d;
+	char params[96];
 
 	self->n = 0;
 	self->ctl = open(AMDX_DEV_PATH, O_RDWR | O_CLOEXEC);
@@ -1223,34 +1254,15 @@ FIXTURE_SETUP(pod)
 		SKIP(return, "the amdgpu provider does not claim %s",
 		     amdx_amdgpu_lacks(POD_HIVE "0"));
 	for (self->n = 0; self->n < POD_DEVS; self->n++) {
-		d = &self->d[self->n];
-		d->sim = AMDX_SIM_ID_MOD(link, self->n);
-		d->fd = -1;
-		d->ev = -1;
-		d->nevs = 0;
-		amdx_sim_del(d->sim);
 		snprintf(params, sizeof(params), POD_HIVE "%u", self->n);
-		ASSERT_EQ(0, amdx_sim_new(d->sim, params));
-		amdx_sim_bdf(d->sim, bdf, sizeof(bdf));
-		ASSERT_EQ(0, amdx_find_device(self->ctl, bdf, &d->id));
-		d->fd = amdx_device_open(self->ctl, d->id);
-		ASSERT_GE(d->fd, 0);
-		ASSERT_EQ(0, amdx_ioctl(d->fd, AMDX_IOC_EVENT_SUBSCRIBE, &sub));
-		d->ev = sub.fd;
+		dev_new(_metadata, self->ctl, &self->d[self->n],
+			AMDX_SIM_ID_MOD(link, self->n), params);
 	}
 }
 
 FIXTURE_TEARDOWN(pod)
 {
-	unsigned int i;
-
-	for (i = 0; i < self->n && i < POD_DEVS; i++) {
-		if (self->d[i].ev >= 0)
-			close(self->d[i].ev);
-		if (self->d[i].fd >= 0)
-			close(self->d[i].fd);
-		amdx_sim_del(self->d[i].sim);
-	}
+	devs_del(self->d, self->n < POD_DEVS ? self->n : POD_DEVS);
 	close(self->ctl);
 }
 
@@ -1258,33 +1270,13 @@ FIXTURE_TEARDOWN(pod)
 static void pod_drain(struct __test_metadata *_metadata,
 		      FIXTURE_DATA(pod) *self)
 {
-	struct lnk_dev *d;
-	unsigned int i;
-	ssize_t n;
-
-	for (i = 0; i < POD_DEVS; i++) {
-		d = &self->d[i];
-		for (;;) {
-			n = read(d->ev, &d->evs[d->nevs],
-				 (LNK_MAX_EVENTS - d->nevs) * sizeof(d->evs[0]));
-			if (n < 0) {
-				ASSERT_EQ(EAGAIN, errno);
-				break;
-			}
-			d->nevs += n / sizeof(d->evs[0]);
-			ASSERT_LT(d->nevs, LNK_MAX_EVENTS);
-		}
-	}
+	devs_drain(_metadata, self->d, POD_DEVS);
 }
 
 static unsigned int pod_count(FIXTURE_DATA(pod) *self, unsigned int i,
 			      __u16 kind)
 {
-	unsigned int k, n = 0;
-
-	for (k = 0; k < self->d[i].nevs; k++)
-		n += self->d[i].evs[k].kind == kind;
-	return n;
+	return dev_count(&self->d[i], kind);
 }
 
 /* "@FABRIC/PLANE FAULT" through device @via. */
@@ -1374,16 +1366,28 @@ TEST_F(pod, link_down_parks_only_the_peer_without_a_route)
 
 	q = pod_links(_metadata, self);
 	pod_untouched(_metadata, q, ~0U, ~0U);
-	/* This host's accelerators are its devices, on ports 0..3. */
+	/*
+	 * This host's accelerators are its devices, on ports 0..3; every
+	 * end says what it is: a device or a remote accelerator by fabric id
+	 * and domain, the switch by its plane (minor 6).
+	 */
 	for (i = 0; i < q->num_links; i++) {
 		const struct amdx_link_info *l = &q->links[i];
 
 		if (pod_acc(l) < POD_DEVS) {
 			EXPECT_EQ(self->d[pod_acc(l)].id, l->device[0]);
+			EXPECT_EQ(AMDX_LINK_END_DEVICE, l->end[0]);
 		} else {
 			EXPECT_EQ(~0U, l->device[0]);
+			EXPECT_EQ(AMDX_LINK_END_REMOTE, l->end[0]);
 		}
+		EXPECT_EQ(pod_acc(l), l->fabric_id[0]) TH_LOG("link %u", i);
+		EXPECT_EQ(pod_acc(l) / POD_DEVS, l->domain[0]);
 		EXPECT_EQ(~0U, l->device[1]);
+		EXPECT_EQ(AMDX_LINK_END_SWITCH, l->end[1]);
+		EXPECT_EQ(l->port[0], l->fabric_id[1]);
+		EXPECT_EQ(0, l->domain[1]);
+		EXPECT_EQ(0, l->reserved);
 		EXPECT_EQ(1, l->hops);
 	}
 
@@ -1421,6 +1425,70 @@ TEST_F(pod, link_down_parks_only_the_peer_without_a_route)
 	EXPECT_LE(8, pod_count(self, 0, AMDX_EVENT_LINK));
 	EXPECT_EQ(0, pod_count(self, 1, AMDX_EVENT_LINK));
 	EXPECT_LE(8, pod_count(self, 2, AMDX_EVENT_LINK));
+}
+
+/*
+ * What a provider declares it does not report of its links (new_device's
+ * without=link_*, as the amdgpu provider declares what Linux 6.12 lacks;
+ * uapi minor 6) is flagged absent on each link with an end on that
+ * device, and on no other link.
+ */
+#define ABS_HIVE	"model=mi300x vram=64 hive=11c2"
+#define ABS_FLAGS	(AMDX_LINK_F_NO_STATE | AMDX_LINK_F_NO_WIDTH | \
+			 AMDX_LINK_F_NO_COUNTERS)
+
+TEST(absent_is_declared_per_provider)
+{
+	static const char * const params[] = {
+		ABS_HIVE " without=link_width,link_counters",
+		ABS_HIVE " without=link_state",
+		ABS_HIVE,
+	};
+	static const __u32 absent[] = {
+		AMDX_LINK_F_NO_WIDTH | AMDX_LINK_F_NO_COUNTERS,
+		AMDX_LINK_F_NO_STATE,
+		0,
+	};
+	char buf[sizeof(struct amdx_query_links) +
+		 3 * sizeof(struct amdx_link_info)];
+	struct amdx_query_links *q = (void *)buf;
+	__u32 id[3], size = sizeof(buf);
+	unsigned int i, a, b;
+	char bdf[AMDX_BDF_LEN];
+	int ctl, fd;
+
+	ctl = open(AMDX_DEV_PATH, O_RDWR | O_CLOEXEC);
+	ASSERT_GE(ctl, 0);
+	if (amdx_provider_is_amdgpu())
+		SKIP(return, "the amdgpu provider does not claim %s",
+		     amdx_amdgpu_lacks(ABS_HIVE));
+	for (i = 0; i < 3; i++) {
+		amdx_sim_del(AMDX_SIM_ID_MOD(link, i));
+		ASSERT_EQ(0, amdx_sim_new(AMDX_SIM_ID_MOD(link, i), params[i]));
+		amdx_sim_bdf(AMDX_SIM_ID_MOD(link, i), bdf, sizeof(bdf));
+		ASSERT_EQ(0, amdx_find_device(ctl, bdf, &id[i]));
+	}
+	fd = amdx_device_open(ctl, id[2]);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, amdx_query(fd, AMDX_QUERY_LINKS, 0, q, &size));
+	ASSERT_EQ(3, q->num_links);
+	for (i = 0; i < q->num_links; i++) {
+		const struct amdx_link_info *l = &q->links[i];
+
+		for (a = 0; a < 3 && id[a] != l->device[0]; a++)
+			;
+		for (b = 0; b < 3 && id[b] != l->device[1]; b++)
+			;
+		ASSERT_LT(a, 3);
+		ASSERT_LT(b, 3);
+		EXPECT_EQ(absent[a] | absent[b], l->flags & ABS_FLAGS)
+			TH_LOG("link %u: devices %u-%u", i, a, b);
+		EXPECT_EQ(AMDX_LINK_STATE_UP, l->state);
+	}
+	close(fd);
+	for (i = 0; i < 3; i++)
+		amdx_sim_del(AMDX_SIM_ID_MOD(link, i));
+	close(ctl);
 }
 
 /* Bad input: the errno and nothing changed. */

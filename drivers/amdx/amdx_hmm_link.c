@@ -262,6 +262,23 @@ static struct amdx_hmm_ctx **amdx_hmm_link_ctxs(struct amdx_device *d,
 	return cs;
 }
 
+/*
+ * As amdx_hmm_link_ctxs(), every context of @adev, when its VRAM may hold
+ * data that crosses the link to device @peer: none (NULL, *@n and *@err
+ * 0) without HMM VRAM or for no other device.
+ */
+static struct amdx_hmm_ctx **amdx_hmm_link_peer_ctxs(struct amdx_device *adev,
+						     u32 peer, u32 *n,
+						     int *err)
+{
+	*n = 0;
+	*err = 0;
+	if (!(adev->desc.flags & AMDX_DEVICE_F_HMM) ||
+	    peer >= AMDX_MAX_DEVICES || peer == amdx_device_id(adev))
+		return NULL;
+	return amdx_hmm_link_ctxs(adev, NULL, n, err);
+}
+
 static void amdx_hmm_link_ctxs_put(struct amdx_hmm_ctx **cs, u32 n)
 {
 	u32 i;
@@ -523,10 +540,7 @@ int amdx_hmm_link_move(struct amdx_device *adev, u32 peer, u64 *moved,
 	*moved = 0;
 	*to_peer = 0;
 	*left = 0;
-	if (!(adev->desc.flags & AMDX_DEVICE_F_HMM) ||
-	    peer >= AMDX_MAX_DEVICES || peer == amdx_device_id(adev))
-		return 0;
-	cs = amdx_hmm_link_ctxs(adev, NULL, &n, &ret);
+	cs = amdx_hmm_link_peer_ctxs(adev, peer, &n, &ret);
 	if (!cs)
 		return ret;
 	amdx_hmm_link_to_begin(&to, peer);
@@ -605,10 +619,7 @@ int amdx_hmm_link_revoke(struct amdx_device *adev, u32 peer, bool count,
 
 	*ranges = 0;
 	*pages = 0;
-	if (!(adev->desc.flags & AMDX_DEVICE_F_HMM) ||
-	    peer >= AMDX_MAX_DEVICES || peer == amdx_device_id(adev))
-		return 0;
-	cs = amdx_hmm_link_ctxs(adev, NULL, &n, &ret);
+	cs = amdx_hmm_link_peer_ctxs(adev, peer, &n, &ret);
 	if (!cs)
 		return ret;
 	for (i = 0; i < n; i++) {

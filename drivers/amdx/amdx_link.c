@@ -104,6 +104,11 @@ struct amdx_link_hive {
 };
 
 static_assert(sizeof(struct amdx_link_info) >= AMDX_LINK_INFO_SIZE_VER0);
+/*
+ * A pod's fabric ids and domains (below its endpoints) and a hive's device
+ * ids fit the uapi's @fabric_id and @domain.
+ */
+static_assert(U8_MAX + 1 >= AMDX_LINK_MAX_EPS);
 static_assert(sizeof_field(struct amdx_link_info, time_ns) ==
 	      AMDX_LINK_STATE_COUNT * sizeof(u64));
 
@@ -540,6 +545,76 @@ static int amdx_link_observe_sync(struct amdx_device *adev,
 	return 0;
 }
 
+/*
+ * Where a report lands: the link to device @peer, or (@pod) the link on
+ * port @port of pod accelerator @fabric_id.
+ */
+struct amdx_link_at {
+	bool pod;
+	u32 peer;
+	u64 fabric_id;
+	u32 port;
+};
+
+/* The link @at names in @adev's hive @h; -errno, logged, for none. */
+static int amdx_link_at_find(struct amdx_device *adev,
+			     const struct amdx_link_hive *h,
+			     const struct amdx_link_at *at)
+{
+	u32 a, b, e;
+
+	a = h ? amdx_link_ep_of(h, adev) : AMDX_LINK_NONE;
+	if (a == AMDX_LINK_NONE || (at->pod && !h->pod.domains)) {
+		amdx_dbg(adev, "link report: the device has no %s links\n",
+			 at->pod ? "scale-up pod" : "fabric");
+		return -ENODEV;
+	}
+	if (!at->pod) {
+		b = amdx_link_ep_of_id(h, at->peer);
+		e = b == AMDX_LINK_NONE || b == a ? AMDX_LINK_NONE :
+		    amdx_link_find(&h->topo, a, b);
+		if (e == AMDX_LINK_NONE) {
+			amdx_dbg(adev, "link report: no link to device %u\n",
+				 at->peer);
+			return -ENOENT;
+		}
+		return e;
+	}
+	a = amdx_link_ep_of_fabric(h, at->fabric_id);
+	for (e = 0; a != AMDX_LINK_NONE && e < h->topo.num_links; e++) {
+		const struct amdx_link *k = &h->topo.link[e];
+
+		if ((k->ep[0] == a && k->port[0] == at->port) ||
+		    (k->ep[1] == a && k->port[1] == at->port))
+			return e;
+	}
+	amdx_dbg(adev, "link report: no link on port %u of accelerator %llu\n",
+		 at->port, at->fabric_id);
+	return -ENOENT;
+}
+
+/* Both reports: the link found, observed and contained, then escalated. */
+static int amdx_link_report_at(struct amdx_device *adev,
+			       const struct amdx_link_at *at, u32 obs, u32 arg)
+{
+	struct amdx_link_escalation esc = {};
+	struct amdx_link_hive *h;
+	int ret;
+
+	if (obs >= AMDX_LINK_OBS_COUNT) {
+		amdx_dbg(adev, "link report: unknown report %u\n", obs);
+		return -EINVAL;
+	}
+	mutex_lock(&amdx_link_lock);
+	h = amdx_link_hive_find(adev->desc.hive_id);
+	ret = amdx_link_at_find(adev, h, at);
+	if (ret >= 0)
+		ret = amdx_link_observe_sync(adev, h, ret, obs, arg, &esc);
+	mutex_unlock(&amdx_link_lock);
+	amdx_link_escalate(&esc);
+	return ret;
+}
+
 /**
  * amdx_link_report() - a provider's report of what one link did
  * @adev: the device at one end of the link.
@@ -565,36 +640,9 @@ static int amdx_link_observe_sync(struct amdx_device *adev,
  */
 int amdx_link_report(struct amdx_device *adev, u32 peer, u32 obs, u32 arg)
 {
-	struct amdx_link_escalation esc = {};
-	struct amdx_link_hive *h;
-	u32 a, b, l;
-	int ret;
+	const struct amdx_link_at at = { .peer = peer };
 
-	if (obs >= AMDX_LINK_OBS_COUNT) {
-		amdx_dbg(adev, "link report: unknown report %u\n", obs);
-		return -EINVAL;
-	}
-	mutex_lock(&amdx_link_lock);
-	h = amdx_link_hive_find(adev->desc.hive_id);
-	a = h ? amdx_link_ep_of(h, adev) : AMDX_LINK_NONE;
-	if (a == AMDX_LINK_NONE) {
-		amdx_dbg(adev, "link report: the device has no fabric links\n");
-		ret = -ENODEV;
-		goto out;
-	}
-	b = amdx_link_ep_of_id(h, peer);
-	l = b == AMDX_LINK_NONE || b == a ? AMDX_LINK_NONE :
-	    amdx_link_find(&h->topo, a, b);
-	if (l == AMDX_LINK_NONE) {
-		amdx_dbg(adev, "link report: no link to device %u\n", peer);
-		ret = -ENOENT;
-		goto out;
-	}
-	ret = amdx_link_observe_sync(adev, h, l, obs, arg, &esc);
-out:
-	mutex_unlock(&amdx_link_lock);
-	amdx_link_escalate(&esc);
-	return ret;
+	return amdx_link_report_at(adev, &at, obs, arg);
 }
 EXPORT_SYMBOL_GPL(amdx_link_report);
 
@@ -621,44 +669,11 @@ EXPORT_SYMBOL_GPL(amdx_link_report);
 int amdx_link_report_port(struct amdx_device *adev, u64 fabric_id, u32 port,
 			  u32 obs, u32 arg)
 {
-	struct amdx_link_escalation esc = {};
-	struct amdx_link_hive *h;
-	u32 a, l, e;
-	int ret;
+	const struct amdx_link_at at = {
+		.pod = true, .fabric_id = fabric_id, .port = port,
+	};
 
-	if (obs >= AMDX_LINK_OBS_COUNT) {
-		amdx_dbg(adev, "link report: unknown report %u\n", obs);
-		return -EINVAL;
-	}
-	mutex_lock(&amdx_link_lock);
-	h = amdx_link_hive_find(adev->desc.hive_id);
-	if (!h || !h->pod.domains || amdx_link_ep_of(h, adev) == AMDX_LINK_NONE) {
-		amdx_dbg(adev, "link report: the device is in no scale-up pod\n");
-		ret = -ENODEV;
-		goto out;
-	}
-	a = amdx_link_ep_of_fabric(h, fabric_id);
-	l = AMDX_LINK_NONE;
-	for (e = 0; a != AMDX_LINK_NONE && e < h->topo.num_links; e++) {
-		const struct amdx_link *k = &h->topo.link[e];
-
-		if ((k->ep[0] == a && k->port[0] == port) ||
-		    (k->ep[1] == a && k->port[1] == port)) {
-			l = e;
-			break;
-		}
-	}
-	if (l == AMDX_LINK_NONE) {
-		amdx_dbg(adev, "link report: no link on port %u of accelerator %llu\n",
-			 port, fabric_id);
-		ret = -ENOENT;
-		goto out;
-	}
-	ret = amdx_link_observe_sync(adev, h, l, obs, arg, &esc);
-out:
-	mutex_unlock(&amdx_link_lock);
-	amdx_link_escalate(&esc);
-	return ret;
+	return amdx_link_report_at(adev, &at, obs, arg);
 }
 EXPORT_SYMBOL_GPL(amdx_link_report_port);
 
@@ -885,6 +900,34 @@ int amdx_link_device_init(struct amdx_device *adev)
 					       amdx_link_leave);
 }
 
+/* What a provider may declare it does not report (&amdx_device_desc). */
+#define AMDX_LINK_F_ABSENT	(AMDX_LINK_F_NO_STATE | AMDX_LINK_F_NO_WIDTH | \
+				 AMDX_LINK_F_NO_COUNTERS)
+
+/*
+ * What the providers of link @l's ends of this host declare absent; for a
+ * pod's link with no end here, those of every member (whose providers
+ * report it).
+ */
+static u32 amdx_link_absent(const struct amdx_link_hive *h,
+			    const struct amdx_link *l)
+{
+	bool here = h->dev[l->ep[0]] || h->dev[l->ep[1]];
+	u32 f = 0, e;
+
+	for (e = 0; e < h->topo.num_eps; e++)
+		if (h->dev[e] && (!here || e == l->ep[0] || e == l->ep[1]))
+			f |= h->dev[e]->desc.link_absent;
+	return f & AMDX_LINK_F_ABSENT;
+}
+
+/* What each kind of endpoint is to the uapi (%AMDX_LINK_END_*). */
+static const u8 amdx_link_end_uapi[AMDX_LINK_EP_COUNT] = {
+	[AMDX_LINK_EP_LOCAL] = AMDX_LINK_END_DEVICE,
+	[AMDX_LINK_EP_REMOTE] = AMDX_LINK_END_REMOTE,
+	[AMDX_LINK_EP_SWITCH] = AMDX_LINK_END_SWITCH,
+};
+
 static void amdx_link_fill(struct amdx_link_hive *h, u32 i, u64 now,
 			   struct amdx_link_info *li)
 {
@@ -896,12 +939,15 @@ static void amdx_link_fill(struct amdx_link_hive *h, u32 i, u64 now,
 
 	li->link = i;
 	li->kind = l->kind;
-	li->device[0] = h->dev[l->ep[0]] ? t->ep[l->ep[0]].device :
-			AMDX_LINK_NONE;
-	li->device[1] = h->dev[l->ep[1]] ? t->ep[l->ep[1]].device :
-			AMDX_LINK_NONE;
-	li->port[0] = l->port[0];
-	li->port[1] = l->port[1];
+	for (s = 0; s < 2; s++) {
+		const struct amdx_link_ep *ep = &t->ep[l->ep[s]];
+
+		li->device[s] = h->dev[l->ep[s]] ? ep->device : AMDX_LINK_NONE;
+		li->port[s] = l->port[s];
+		li->end[s] = amdx_link_end_uapi[ep->kind];
+		li->domain[s] = ep->domain;
+		li->fabric_id[s] = ep->id;
+	}
 	li->width_max = l->width_max;
 	li->width = l->width;
 	li->state = l->state;
@@ -910,6 +956,7 @@ static void amdx_link_fill(struct amdx_link_hive *h, u32 i, u64 now,
 	li->hops = amdx_link_hops_now(h, i, &degraded);
 	if (degraded)
 		li->flags |= AMDX_LINK_F_ROUTE_DEGRADED;
+	li->flags |= amdx_link_absent(h, l);
 	li->ce = l->c.ce;
 	li->ue = l->c.ue;
 	li->replays = l->c.replays;

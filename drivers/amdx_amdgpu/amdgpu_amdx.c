@@ -789,6 +789,16 @@ void amdgpu_amdx_mark_rma(struct amdx_device *xdev)
 	amdx_device_rma(xdev);
 }
 
+/*
+ * What 6.12 does not say of a link (Documentation/fabric.rst, "The amdgpu
+ * provider's links"), declared absent rather than left reading 0: no state
+ * change after the join (gpu_metrics has no per-link status), no width per
+ * link, no error counter per link (the WAFL errors are the device's
+ * xgmi_wafl RAS block).
+ */
+#define AMDGPU_AMDX_LINK_ABSENT	(AMDX_LINK_F_NO_STATE | AMDX_LINK_F_NO_WIDTH | \
+				 AMDX_LINK_F_NO_COUNTERS)
+
 /**
  * amdgpu_amdx_link_report() - pass one fabric link observation on to amdx
  * @adev: the device at one end of the link.
@@ -1286,6 +1296,7 @@ static int amdgpu_amdx_describe(struct amdgpu_device *adev,
 	desc->serial = d->serial;
 	desc->product = d->product;
 	desc->hive_id = adev->gmc.xgmi.hive_id;
+	desc->link_absent = AMDGPU_AMDX_LINK_ABSENT;
 	desc->vram_size = adev->gmc.real_vram_size;
 	desc->num_xcc = num_xcc;
 	desc->num_sdma = adev->sdma.num_instances;

@@ -111,6 +111,10 @@ struct amdx_sim_params {
 #define AMDX_SIM_WITHOUT_RESET	BIT(2)	/* partition reset */
 #define AMDX_SIM_WITHOUT_INJECT	BIT(3)	/* RAS error injection */
 #define AMDX_SIM_WITHOUT_HMM	BIT(4)	/* HMM VRAM (AMDX_DEVICE_F_HMM) */
+/* What it reports of its fabric links (amdx_device_desc.link_absent) */
+#define AMDX_SIM_WITHOUT_LINK_STATE	BIT(5)
+#define AMDX_SIM_WITHOUT_LINK_WIDTH	BIT(6)
+#define AMDX_SIM_WITHOUT_LINK_COUNTERS	BIT(7)
 
 /**
  * struct amdx_sim_dev - one simulated device
@@ -292,6 +296,8 @@ void amdx_sim_eeprom_exit(void);
 
 /* amdx_sim_link.c */
 extern const struct file_operations amdx_sim_link_fault_fops;
+void amdx_sim_link_desc(const struct amdx_sim_dev *sd,
+			struct amdx_device_desc *desc);
 
 /* amdx_sim_debugfs.c */
 void amdx_sim_debugfs_init(void);

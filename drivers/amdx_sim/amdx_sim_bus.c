@@ -21,7 +21,10 @@
  * lacks, as a real provider may (the amdgpu provider has no SR-IOV and no
  * HMM VRAM): ``modes`` (compute and memory mode switches), ``sriov``,
  * ``reset`` (partition reset), ``inject`` (RAS error injection), ``hmm``
- * (no %AMDX_DEVICE_F_HMM).  ``resets`` is the device's reset profile, the
+ * (no %AMDX_DEVICE_F_HMM), ``link_state``, ``link_width``,
+ * ``link_counters`` (what it reports of its fabric links, declared absent
+ * in &amdx_device_desc.link_absent as the amdgpu provider declares it;
+ * link_fault still feeds the core).  ``resets`` is the device's reset profile, the
  * resets it declares (``queue``, ``pipe``, ``partition``, ``vf``,
  * ``device``, ``hive``; default: all its operations allow, hive in a
  * hive).  ``switch`` places it below simulated PCIe switch N (1..255):
@@ -125,7 +128,8 @@ static int amdx_sim_parse_id(const char *s, u32 *id)
 static int amdx_sim_parse_without(char *val, u32 *without)
 {
 	static const char * const ops[] = { "modes", "sriov", "reset",
-					    "inject", "hmm" };
+					    "inject", "hmm", "link_state",
+					    "link_width", "link_counters" };
 	char *op;
 	int i;
 

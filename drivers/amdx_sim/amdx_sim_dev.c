@@ -379,6 +379,7 @@ static int amdx_sim_dev_register_core(struct amdx_sim_dev *sd)
 
 	amdx_sim_dev_ops(sd);
 	amdx_sim_dev_resets(sd, &desc);
+	amdx_sim_link_desc(sd, &desc);
 	if (amdx_sim_vram_has_hmm(sd) &&
 	    !(sd->params.without & AMDX_SIM_WITHOUT_HMM)) {
 		desc.flags |= AMDX_DEVICE_F_HMM;

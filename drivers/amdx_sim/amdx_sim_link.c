@@ -74,6 +74,28 @@ static const struct amdx_sim_link_fault amdx_sim_link_faults[] = {
 	{ "silent", AMDX_LINK_OBS_DOWN, 0 },
 };
 
+/**
+ * amdx_sim_link_desc() - what the device declares of its fabric links
+ * @sd: the device, being registered.
+ * @desc: its descriptor.
+ *
+ * new_device's ``without=link_state,link_width,link_counters``: what it
+ * reports of its links, declared absent as the amdgpu provider declares
+ * what Linux 6.12 lacks.
+ */
+void amdx_sim_link_desc(const struct amdx_sim_dev *sd,
+			struct amdx_device_desc *desc)
+{
+	u32 without = sd->params.without;
+
+	if (without & AMDX_SIM_WITHOUT_LINK_STATE)
+		desc->link_absent |= AMDX_LINK_F_NO_STATE;
+	if (without & AMDX_SIM_WITHOUT_LINK_WIDTH)
+		desc->link_absent |= AMDX_LINK_F_NO_WIDTH;
+	if (without & AMDX_SIM_WITHOUT_LINK_COUNTERS)
+		desc->link_absent |= AMDX_LINK_F_NO_COUNTERS;
+}
+
 /*
  * One report on the link: to @pd's device, or with no @pd, on port @port
  * of pod accelerator @fabric.

@@ -115,6 +115,10 @@ struct amdx_pod_desc {
  *	0: amdx's default for the action.
  * @pod: with @hive_id: the scale-up pod that hive id names and the
  *	device's place in it; all zero: an XGMI hive (a full mesh).
+ * @link_absent: with @hive_id: what the provider does not report on the
+ *	device's fabric links (amdx_link_report()), %AMDX_LINK_F_NO_STATE,
+ *	%AMDX_LINK_F_NO_WIDTH, %AMDX_LINK_F_NO_COUNTERS (<linux/amdx.h>):
+ *	%AMDX_QUERY_LINKS and the tools then show it absent, not 0.
  *
  * The core copies what it needs; the descriptor may live on the stack.
  */
@@ -142,6 +146,7 @@ struct amdx_device_desc {
 	u32 reset_flags;
 	u32 reset_ms[AMDX_RECOVER_HIVE + 1];
 	struct amdx_pod_desc pod;
+	u32 link_absent;
 };
 
 /**

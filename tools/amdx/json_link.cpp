@@ -10,6 +10,43 @@
 
 namespace amdx::cli {
 
+namespace {
+
+/// What end @e of @l is (AMDX_LINK_END_*): "device", "accelerator" (a
+/// remote one of a pod), "switch"; null from a module before uapi minor 6.
+Json end_kind(const LinkInfo& l, std::size_t e) {
+    switch (l.end[e]) {
+    case AMDX_LINK_END_DEVICE:
+        return "device";
+    case AMDX_LINK_END_REMOTE:
+        return "accelerator";
+    case AMDX_LINK_END_SWITCH:
+        return "switch";
+    default:
+        return l.end[e] == 0 ? Json() : Json("unknown");
+    }
+}
+
+/// End @e's amdx device id; null for an end that is no device of this
+/// host (the kernel's U32_MAX, never shown).
+Json end_device(const LinkInfo& l, std::size_t e) {
+    return l.device[e] == UINT32_MAX ? Json() : Json(l.device[e]);
+}
+
+/// @v, or null where the provider declares it does not report it
+/// (AMDX_LINK_F_NO_*): absent, never a 0 that reads as "no errors".
+Json unless(bool absent, std::uint64_t v) {
+    return absent ? Json() : Json(v);
+}
+
+/// End @e's OS domain: a pod's accelerators only.
+Json end_domain(const LinkInfo& l, std::size_t e) {
+    const bool acc = l.end[e] == AMDX_LINK_END_DEVICE || l.end[e] == AMDX_LINK_END_REMOTE;
+    return l.kind == LinkKind::scaleup && acc ? Json(l.domain[e]) : Json();
+}
+
+} // namespace
+
 Json link_to_json(std::uint64_t hive_id, const LinkInfo& l) {
     Json time = Json::object();
     for (std::uint32_t s = 0; s < l.time_ns.size(); ++s)
@@ -17,23 +54,29 @@ Json link_to_json(std::uint64_t hive_id, const LinkInfo& l) {
     return Json{{"hive_id", std::to_string(hive_id)}, // beyond 2^53: a string
                 {"link", l.link},
                 {"kind", to_string(l.kind)},
-                {"device_a", l.device[0]},
-                {"device_b", l.device[1]},
+                {"device_a", end_device(l, 0)},
+                {"device_b", end_device(l, 1)},
                 {"port_a", l.port[0]},
                 {"port_b", l.port[1]},
+                {"end_a", end_kind(l, 0)},
+                {"end_b", end_kind(l, 1)},
+                {"fabric_id_a", l.end[0] != 0 ? Json(l.fabric_id[0]) : Json()},
+                {"fabric_id_b", l.end[1] != 0 ? Json(l.fabric_id[1]) : Json()},
+                {"domain_a", end_domain(l, 0)},
+                {"domain_b", end_domain(l, 1)},
                 {"state", to_string(l.state)},
                 {"contain", to_string(l.contain)},
                 {"hops", l.hops},
                 {"route_degraded", l.route_degraded()},
-                {"width", l.width},
+                {"width", unless(l.no_width(), l.width)},
                 {"width_max", l.width_max},
-                {"ce", l.ce},
-                {"ue", l.ue},
-                {"replays", l.replays},
-                {"width_changes", l.width_changes},
-                {"downs", l.downs},
-                {"state_changes", l.state_changes},
-                {"time_ns", std::move(time)}};
+                {"ce", unless(l.no_counters(), l.ce)},
+                {"ue", unless(l.no_counters(), l.ue)},
+                {"replays", unless(l.no_counters(), l.replays)},
+                {"width_changes", unless(l.no_width(), l.width_changes)},
+                {"downs", unless(l.no_state(), l.downs)},
+                {"state_changes", unless(l.no_state(), l.state_changes)},
+                {"time_ns", l.no_state() ? Json() : std::move(time)}};
 }
 
 namespace {
@@ -69,33 +112,68 @@ std::string matrix_cell(const std::vector<const LinkInfo*>& pair) {
     return cell;
 }
 
+constexpr std::uint8_t kDeviceFirst = 0; // an End's kind: sorts devices first
+
+/// An end of a link as the matrix orders and names it: this host's
+/// devices by id first ("0"), then a pod's remote accelerators by fabric id
+/// ("acc41"), then its switches by plane ("sw1").
+struct End {
+    std::uint8_t kind = kDeviceFirst; ///< or AMDX_LINK_END_REMOTE, _SWITCH
+    std::uint32_t id = 0;             ///< device id, fabric id, plane
+
+    auto operator<=>(const End&) const = default;
+
+    [[nodiscard]] std::string name() const {
+        return (kind == AMDX_LINK_END_SWITCH   ? "sw"
+                : kind == AMDX_LINK_END_REMOTE ? "acc"
+                                               : "") +
+               std::to_string(id);
+    }
+};
+
+/// End @e of @l; a module before uapi minor 6 names every end a device.
+End end_of(const LinkInfo& l, std::size_t e) {
+    if (l.end[e] == AMDX_LINK_END_SWITCH || l.end[e] == AMDX_LINK_END_REMOTE)
+        return End{l.end[e], l.fabric_id[e]};
+    return End{kDeviceFirst, l.device[e]};
+}
+
 /// One hive of `link show --matrix`: a row per end among @selected, a
-/// column per end of the hive's @links.
+/// column per end of the hive's @links that is a row or linked to one.
 Json matrix_to_json(std::uint64_t hive_id, const std::vector<const LinkInfo*>& links,
                     const std::set<std::uint32_t>& selected) {
-    std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<const LinkInfo*>> pairs;
-    std::set<std::uint32_t> ends;
+    std::map<std::pair<End, End>, std::vector<const LinkInfo*>> pairs;
+    std::set<End> ends;
+    std::set<End> columns;
     std::uint64_t up = 0;
     std::uint64_t lanes = 0;
     std::uint64_t lanes_max = 0;
+    auto is_row = [&selected](const End& e) {
+        return e.kind == kDeviceFirst && selected.contains(e.id);
+    };
     for (const LinkInfo* l : links) {
-        const auto [a, b] = std::minmax(l->device[0], l->device[1]);
+        const End x = end_of(*l, 0);
+        const End y = end_of(*l, 1);
+        const auto [a, b] = std::minmax(x, y);
         pairs[{a, b}].push_back(l);
         ends.insert({a, b});
+        if (is_row(a) || is_row(b))
+            columns.insert({a, b});
         up += l->state == LinkState::up ? 1 : 0;
         lanes += carries(*l) ? l->width : 0;
         lanes_max += l->width_max;
     }
+    for (const End& e : ends)
+        if (is_row(e))
+            columns.insert(e);
     Json rows = Json::array();
-    for (const std::uint32_t r : ends) {
-        if (!selected.contains(r))
+    for (const End& r : ends) {
+        if (!is_row(r))
             continue;
-        Json row{{"device", r}};
-        for (const std::uint32_t c : ends) {
+        Json row{{"device", r.id}};
+        for (const End& c : columns) {
             const auto it = pairs.find(std::minmax(r, c));
-            row[std::to_string(c)] = r == c              ? "X"
-                                     : it == pairs.end() ? "-"
-                                                         : matrix_cell(it->second);
+            row[c.name()] = r == c ? "X" : it == pairs.end() ? "-" : matrix_cell(it->second);
         }
         rows.push_back(std::move(row));
     }

@@ -333,10 +333,13 @@ void link_metrics(Builder& b, const std::vector<Snapshot>& snaps, const std::str
                 {"ue", l.ue},
                 {"replay", l.replays},
             }};
+            // None where the provider declares it counts none per link
+            // (AMDX_LINK_F_NO_COUNTERS): no series rather than a 0.
             for (const auto& [type, n] : errors)
-                b.counter("amdx_link_errors_total",
-                          "Errors of a fabric link, by type (ce, ue, replay).",
-                          with(labels, {{"type", type}}), static_cast<double>(n));
+                if (!l.no_counters())
+                    b.counter("amdx_link_errors_total",
+                              "Errors of a fabric link, by type (ce, ue, replay).",
+                              with(labels, {{"type", type}}), static_cast<double>(n));
         }
     }
 }

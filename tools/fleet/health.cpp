@@ -212,9 +212,16 @@ void link_findings(std::vector<Finding>& out, std::uint32_t device, const Links&
     for (const auto& l : links.links) {
         if (l.state == LinkState::up || (l.device[0] != device && l.device[1] != device))
             continue;
-        const std::uint32_t peer = l.device[0] == device ? l.device[1] : l.device[0];
-        std::string cause = "fabric link " + std::to_string(l.link) + " to device " +
-                            std::to_string(peer) + " " + std::string(to_string(l.state)) + " (" +
+        // The other end: a device, or (uapi minor 6) a pod's switch or
+        // remote accelerator, by what the kernel knows of it.
+        const std::size_t e = l.device[0] == device ? 1 : 0;
+        const std::string peer =
+            l.end[e] == AMDX_LINK_END_SWITCH   ? "switch plane " + std::to_string(l.fabric_id[e])
+            : l.end[e] == AMDX_LINK_END_REMOTE ? "accelerator " + std::to_string(l.fabric_id[e]) +
+                                                     " (domain " + std::to_string(l.domain[e]) + ")"
+                                               : "device " + std::to_string(l.device[e]);
+        std::string cause = "fabric link " + std::to_string(l.link) + " to " + peer + " " +
+                            std::string(to_string(l.state)) + " (" +
                             std::string(to_string(l.contain)) + "; ";
         cause += l.hops == 0
                      ? std::string("no route left)")

@@ -503,7 +503,9 @@ int FakeKernel::query(int fd, amdx_query& q) {
         std::vector<const amdx_link_info*> hive;
         for (const auto& l : links) {
             const auto* end = find(l.device[0]);
-            if (d->hive_id != 0 && end != nullptr && end->hive_id == d->hive_id)
+            // A pod's link with no end on this host: in every hive.
+            const bool remote = l.device[0] == UINT32_MAX && l.device[1] == UINT32_MAX;
+            if (d->hive_id != 0 && (remote || (end != nullptr && end->hive_id == d->hive_id)))
                 hive.push_back(&l);
         }
         header.num_links = static_cast<std::uint32_t>(hive.size());

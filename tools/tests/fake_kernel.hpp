@@ -173,8 +173,9 @@ class FakeKernel {
     std::uint32_t ras_consumer_pasid = 0;
 
     // Fabric links (AMDX_QUERY_LINKS): a device fd lists the links whose
-    // first end is in its hive, as the kernel lists the hive's; none and
-    // hive_id 0 outside a hive.
+    // first end is in its hive, as the kernel lists the hive's, and those
+    // with no end a device (a pod's remote accelerators); none and hive_id
+    // 0 outside a hive.
     std::vector<amdx_link_info> links;
     std::uint32_t link_entry_size = sizeof(amdx_link_info);
 

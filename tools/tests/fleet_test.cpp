@@ -209,6 +209,12 @@ TEST(FleetExporter, LinksOncePerHiveWithBothEnds) {
     EXPECT_EQ(sample(text, "amdx_link_errors_total", {"type=\"ce\""}), 2);
     EXPECT_EQ(sample(text, "amdx_link_errors_total", {"type=\"ue\""}), 1);
     EXPECT_EQ(sample(text, "amdx_link_errors_total", {"type=\"replay\""}), 30);
+    // A provider that counts no errors per link (AMDX_LINK_F_NO_COUNTERS):
+    // no error series, not a 0 that reads as "no errors"; the state stays.
+    k.links[0].flags = AMDX_LINK_F_NO_COUNTERS;
+    const std::string none = metrics_text();
+    EXPECT_EQ(none.find("amdx_link_errors_total{"), std::string::npos) << none;
+    EXPECT_EQ(label_sets(none, "amdx_link_state").size(), 1U) << none;
     k.fail_query = AMDX_QUERY_LINKS;
     k.fail_errno = EINVAL;
     const std::string old = metrics_text();
@@ -653,6 +659,20 @@ TEST(FleetHealth, LinkNotUpDegradesItsEndsAndNamesIt) {
     h = amdx::cli::evaluate(s, {}, HealthRules{});
     ASSERT_EQ(h.findings.size(), 1U);
     EXPECT_EQ(h.findings[0].cause, "fabric link 9 to device 4 parked (move; no route left)");
+
+    // A pod's link to a switch plane names the plane, not U32_MAX.
+    amdx::LinkInfo plane = cut;
+    plane.device = {3, UINT32_MAX};
+    plane.end = {AMDX_LINK_END_DEVICE, AMDX_LINK_END_SWITCH};
+    plane.fabric_id = {14, 2};
+    plane.state = amdx::LinkState::down;
+    plane.hops = 1;
+    plane.flags = 0;
+    s.links.links = {plane};
+    h = amdx::cli::evaluate(s, {}, HealthRules{});
+    ASSERT_EQ(h.findings.size(), 1U);
+    EXPECT_EQ(h.findings[0].cause, "fabric link 9 to switch plane 2 down (move; route 1 hop)");
+    s.links.links = {up, storm, cut};
 
     s.info.id = 5;
     EXPECT_EQ(amdx::cli::evaluate(s, {}, HealthRules{}).verdict(), Verdict::healthy);

@@ -36,6 +36,32 @@ amdx_link_info make_link(std::uint32_t link, std::uint32_t a, std::uint32_t b) {
     l.width_max = 16;
     l.width = 16;
     l.hops = 1;
+    l.end[0] = l.end[1] = AMDX_LINK_END_DEVICE;
+    l.fabric_id[0] = static_cast<std::uint16_t>(a);
+    l.fabric_id[1] = static_cast<std::uint16_t>(b);
+    return l;
+}
+
+/// A link of a scale-up pod: accelerator @acc (device @dev of this host,
+/// or UINT32_MAX for a remote one) of domain @domain to the switch of
+/// plane @plane, as the kernel lists it.
+amdx_link_info make_pod_link(std::uint32_t link, std::uint32_t dev, std::uint16_t acc,
+                             std::uint8_t domain, std::uint8_t plane) {
+    amdx_link_info l{};
+    l.link = link;
+    l.kind = AMDX_LINK_KIND_SCALEUP;
+    l.device[0] = dev;
+    l.device[1] = UINT32_MAX;
+    l.port[0] = plane;
+    l.port[1] = static_cast<std::uint8_t>(acc);
+    l.end[0] = dev == UINT32_MAX ? AMDX_LINK_END_REMOTE : AMDX_LINK_END_DEVICE;
+    l.end[1] = AMDX_LINK_END_SWITCH;
+    l.domain[0] = domain;
+    l.fabric_id[0] = acc;
+    l.fabric_id[1] = plane;
+    l.width_max = 4;
+    l.width = 4;
+    l.hops = 1;
     return l;
 }
 
@@ -159,7 +185,9 @@ TEST_F(LinkTest, ShowListsEachLinkOnceWithBothEnds) {
     ASSERT_EQ(doc["links"].size(), 3U); // three devices of hive 9 list them, once
     const Json& storm = doc["links"][2];
     EXPECT_EQ(storm, Json::parse(R"({"hive_id":"9","link":2,"kind":"xgmi","device_a":1,
-        "device_b":2,"port_a":2,"port_b":1,"state":"replay","contain":"move","hops":2,
+        "device_b":2,"port_a":2,"port_b":1,"end_a":"device","end_b":"device",
+        "fabric_id_a":1,"fabric_id_b":2,"domain_a":null,"domain_b":null,
+        "state":"replay","contain":"move","hops":2,
         "route_degraded":true,"width":8,"width_max":16,"ce":5,"ue":1,"replays":4096,
         "width_changes":1,"downs":0,"state_changes":2,
         "time_ns":{"up":0,"degraded":0,"replay":1500,"down":0,"parked":0}})"));
@@ -257,6 +285,83 @@ TEST_F(LinkTest, MatrixAsTextAndCsv) {
                        "9,3,2,40,48,0,X,up,up\n"
                        "9,3,2,40,48,1,up,X,replay/x8/2h\n"
                        "9,3,2,40,48,2,up,replay/x8/2h,X\n");
+}
+
+// A pod's ends that are no device of this host are shown by what the
+// kernel knows of them (uapi minor 6), never by its U32_MAX: in the rows,
+// the matrix (a column per switch plane) and the JSON of a remote link.
+TEST_F(LinkTest, PodEndsAreShownByTheirIdentity) {
+    kernel.devices[0].hive_id = 0x11c1;
+    kernel.links = {make_pod_link(0, 0, 0, 0, 0), make_pod_link(1, 0, 0, 0, 1),
+                    make_pod_link(2, UINT32_MAX, 41, 10, 0)};
+    kernel.links[1].state = AMDX_LINK_STATE_DOWN;
+    const auto r = run({"-j", "link", "show", "0"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.out.find("4294967295"), std::string::npos) << r.out;
+    const Json doc = Json::parse(r.out);
+    ASSERT_EQ(doc["links"].size(), 2U) << r.out; // the remote link has no end on 0
+    const Json& l = doc["links"][1];
+    EXPECT_EQ(l["device_a"], 0);
+    EXPECT_EQ(l["device_b"], nullptr);
+    EXPECT_EQ(l["end_a"], "device");
+    EXPECT_EQ(l["end_b"], "switch");
+    EXPECT_EQ(l["fabric_id_a"], 0);
+    EXPECT_EQ(l["fabric_id_b"], 1);
+    EXPECT_EQ(l["domain_a"], 0);
+    EXPECT_EQ(l["domain_b"], nullptr);
+
+    const Json remote = amdx::cli::link_to_json(0x11c1, amdx::LinkInfo::from_uapi(kernel.links[2]));
+    EXPECT_EQ(remote["device_a"], nullptr);
+    EXPECT_EQ(remote["end_a"], "accelerator");
+    EXPECT_EQ(remote["fabric_id_a"], 41);
+    EXPECT_EQ(remote["domain_a"], 10);
+
+    const auto m = run({"-j", "link", "show", "--matrix", "0"});
+    ASSERT_EQ(m.code, 0) << m.err;
+    EXPECT_EQ(m.out.find("4294967295"), std::string::npos) << m.out;
+    EXPECT_EQ(Json::parse(m.out)["hives"][0]["matrix"],
+              Json::parse(R"([{"device":0,"0":"X","sw0":"up","sw1":"down"}])"))
+        << m.out;
+
+    const auto t = run({"link", "show", "0", "-o", "link,device_b,end_b,fabric_id_b"});
+    ASSERT_EQ(t.code, 0) << t.err;
+    EXPECT_EQ(t.out.find("4294967295"), std::string::npos) << t.out;
+    EXPECT_NE(t.out.find("switch"), std::string::npos) << t.out;
+}
+
+// What the provider declares it does not report (AMDX_LINK_F_NO_*) is
+// absent: null in the JSON, "n/a" in the table, never a 0 that reads as "no
+// errors"; what it does report stays.
+TEST_F(LinkTest, WhatTheProviderDoesNotReportIsAbsent) {
+    kernel.links[0].flags = AMDX_LINK_F_NO_STATE | AMDX_LINK_F_NO_WIDTH | AMDX_LINK_F_NO_COUNTERS;
+    kernel.links[1].flags = AMDX_LINK_F_NO_COUNTERS;
+    const auto r = run({"-j", "link", "show"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const Json doc = Json::parse(r.out);
+    ASSERT_EQ(doc["links"].size(), 3U);
+    const Json& none = doc["links"][0];
+    for (const char* k :
+         {"ce", "ue", "replays", "width", "width_changes", "downs", "state_changes", "time_ns"})
+        EXPECT_EQ(none[k], nullptr) << k;
+    EXPECT_EQ(none["state"], "up");
+    EXPECT_EQ(none["width_max"], 16);
+    const Json& counters = doc["links"][1];
+    for (const char* k : {"ce", "ue", "replays"})
+        EXPECT_EQ(counters[k], nullptr) << k;
+    EXPECT_EQ(counters["width"], 16);
+    EXPECT_EQ(counters["downs"], 0);
+    EXPECT_EQ(doc["links"][2]["replays"], 4096); // its provider counts
+
+    const auto t = run({"link", "show", "-o", "link,ce,replays"});
+    ASSERT_EQ(t.code, 0) << t.err;
+    std::istringstream lines(t.out);
+    std::vector<std::string> rows;
+    for (std::string line; std::getline(lines, line);)
+        rows.push_back(line);
+    ASSERT_EQ(rows.size(), 4U) << t.out;
+    EXPECT_NE(rows[1].find("n/a"), std::string::npos) << t.out;
+    EXPECT_EQ(rows[3].find("n/a"), std::string::npos) << t.out;
+    EXPECT_NE(rows[3].find("4096"), std::string::npos) << t.out;
 }
 
 TEST_F(LinkTest, AModuleWithoutLinksIsOneErrorLine) {

@@ -44,7 +44,7 @@
  * each list in the order of the sections), never appended at the end.
  */
 #define AMDX_UAPI_VERSION_MAJOR		1
-#define AMDX_UAPI_VERSION_MINOR		5
+#define AMDX_UAPI_VERSION_MINOR		6
 
 /* Name of the control misc device node: /dev/amdx */
 #define AMDX_DEVICE_NAME		"amdx"
@@ -1403,6 +1403,23 @@ struct amdx_recovery {
 /* struct amdx_link_info.flags */
 /* The route between the link's ends avoids it or is longer than one hop. */
 #define AMDX_LINK_F_ROUTE_DEGRADED	_BITUL(0)
+/*
+ * (minor 6) What the provider of a device at the link's ends does not
+ * report on it, declared rather than faked (Documentation/fabric.rst):
+ * state changes (@state is the one the link started with, from the
+ * topology; @downs, @state_changes and @time_ns count nothing), its width
+ * (@width is the full width assumed; @width_changes counts nothing), its
+ * own error counters (@ce, @ue, @replays).  Such a value is absent, not
+ * zero.
+ */
+#define AMDX_LINK_F_NO_STATE		_BITUL(1)
+#define AMDX_LINK_F_NO_WIDTH		_BITUL(2)
+#define AMDX_LINK_F_NO_COUNTERS		_BITUL(3)
+
+/* (minor 6) What an end of a link is (struct amdx_link_info.end). */
+#define AMDX_LINK_END_DEVICE		1	/* a device of this host */
+#define AMDX_LINK_END_REMOTE		2	/* an accelerator of another host */
+#define AMDX_LINK_END_SWITCH		3	/* a scale-up switch */
 
 /**
  * struct amdx_link_info - one link in %AMDX_QUERY_LINKS
@@ -1410,7 +1427,7 @@ struct amdx_recovery {
  * @kind: %AMDX_LINK_KIND_*.
  * @device: the amdx device ids of its two ends; (minor 5) in a scale-up
  *	pod, U32_MAX for an end that is no device of this host (a remote
- *	accelerator, a switch: @port says which).
+ *	accelerator, a switch: @end, @domain and @fabric_id say which).
  * @port: the port of each end the link leaves from (a switch's port is
  *	the fabric id of the accelerator at the other end).
  * @width_max: lanes at full width.
@@ -1429,6 +1446,15 @@ struct amdx_recovery {
  * @downs: losses of training (and uncorrected errors).
  * @state_changes: changes of @state.
  * @time_ns: per %AMDX_LINK_STATE_*, nanoseconds spent in it.
+ * @end: (minor 6) what each end is, %AMDX_LINK_END_*; 0 from an older
+ *	module.
+ * @domain: (minor 6) the OS domain (host) of each accelerator end of a
+ *	scale-up pod (a pod has at most 256 accelerators); 0 in an XGMI hive
+ *	and for a switch.
+ * @fabric_id: (minor 6) the identity of each end in the fabric: a pod
+ *	accelerator's fabric id (its domain times the pod's accelerators per
+ *	domain plus its index there), a switch's plane; in an XGMI hive the
+ *	device id.
  * @reserved: zero.
  */
 struct amdx_link_info {
@@ -1450,7 +1476,10 @@ struct amdx_link_info {
 	__u64 downs;
 	__u64 state_changes;
 	__u64 time_ns[5];
-	__u64 reserved[2];
+	__u8 end[2];
+	__u8 domain[2];
+	__u16 fabric_id[2];
+	__u64 reserved;
 };
 
 /**

@@ -70,6 +70,9 @@ LinkInfo LinkInfo::from_uapi(const amdx_link_info& raw) noexcept {
     l.downs = raw.downs;
     l.state_changes = raw.state_changes;
     std::copy(std::begin(raw.time_ns), std::end(raw.time_ns), l.time_ns.begin());
+    l.end = {raw.end[0], raw.end[1]};
+    l.domain = {raw.domain[0], raw.domain[1]};
+    l.fabric_id = {raw.fabric_id[0], raw.fabric_id[1]};
     return l;
 }
 

@@ -156,12 +156,19 @@ done
 # shellcheck disable=SC2046 # the ids, split on purpose
 set -- $(echo "$h" | tr , ' ')
 run amdx link show --matrix "$h"
-# link_fault WHAT: simulated devices 3 and 4's link reports WHAT; returns
-# once the link's state change is recorded at both ends (amdx ids $1, $2).
+# link_fault A B WHAT: simulated devices 3 and 4's link reports WHAT;
+# returns once the link's state change is recorded at both ends (amdx ids
+# A, B).  The fault waits for the monitor's two subscriptions (its event
+# fds), not for a time: a record before them would be missed.
 link_fault() {
 	amdx monitor "$1" "$2" --kinds link --count 2 --timeout-ms 10000 > /tmp/link.log 2>&1 &
 	lmon=$!
-	sleep 1
+	i=0
+	while [ "$(ls -l "/proc/$lmon/fd" 2>/dev/null | grep -c amdx_event)" -lt 2 ] &&
+		kill -0 "$lmon" 2>/dev/null && [ $i -lt 600 ]; do
+		i=$((i + 1))
+		sleep 0.05
+	done
 	echo "\$ echo 3 4 $3 > /sys/kernel/debug/amdx_sim/link_fault"
 	echo "3 4 $3" > /sys/kernel/debug/amdx_sim/link_fault
 	wait "$lmon"

@@ -70,10 +70,22 @@ struct AMDX_EXPORT LinkInfo {
     std::uint64_t downs = 0;
     std::uint64_t state_changes = 0;
     std::array<std::uint64_t, AMDX_LINK_STATE_COUNT> time_ns{}; ///< per LinkState
+    /// AMDX_LINK_END_* of each end; 0 from a module before uapi minor 6
+    std::array<std::uint8_t, 2> end{};
+    std::array<std::uint8_t, 2> domain{};     ///< OS domain of each pod accelerator end
+    std::array<std::uint16_t, 2> fabric_id{}; ///< pod fabric id, switch plane, hive device id
 
     /// AMDX_LINK_F_ROUTE_DEGRADED: the route avoids the link or is longer.
     [[nodiscard]] bool route_degraded() const noexcept {
         return (flags & AMDX_LINK_F_ROUTE_DEGRADED) != 0;
+    }
+    /// AMDX_LINK_F_NO_STATE: the provider reports no state of this link.
+    [[nodiscard]] bool no_state() const noexcept { return (flags & AMDX_LINK_F_NO_STATE) != 0; }
+    /// AMDX_LINK_F_NO_WIDTH: the provider reports no width of this link.
+    [[nodiscard]] bool no_width() const noexcept { return (flags & AMDX_LINK_F_NO_WIDTH) != 0; }
+    /// AMDX_LINK_F_NO_COUNTERS: the provider counts no errors per link.
+    [[nodiscard]] bool no_counters() const noexcept {
+        return (flags & AMDX_LINK_F_NO_COUNTERS) != 0;
     }
 
     bool operator==(const LinkInfo&) const = default;
