@@ -311,9 +311,9 @@ vm_claim() {
 	echo "$i"
 }
 test_vms() { # front|back
-	local i expect
+	local side=$1 i expect
 	renice -n -10 -p "$BASHPID" > /dev/null 2>&1 || true
-	while i=$(vm_claim "$1"); do
+	while i=$(vm_claim "$side"); do
 		# shellcheck disable=SC2086
 		set -- ${vm_jobs[i]}
 		mapfile -t expect <<< "${expects[$1/$2]}"
