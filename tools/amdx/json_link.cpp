@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 #include <utility>
 
 #include "json.hpp"
@@ -121,7 +122,12 @@ struct End {
     std::uint8_t kind = kDeviceFirst; ///< or AMDX_LINK_END_REMOTE, _SWITCH
     std::uint32_t id = 0;             ///< device id, fabric id, plane
 
-    auto operator<=>(const End&) const = default;
+    // Spelled out: clang-tidy 14 takes a defaulted operator<=> for a
+    // literal 0 compared with a pointer (modernize-use-nullptr).
+    friend bool operator<(const End& a, const End& b) {
+        return std::tie(a.kind, a.id) < std::tie(b.kind, b.id);
+    }
+    friend bool operator==(const End& a, const End& b) { return a.kind == b.kind && a.id == b.id; }
 
     [[nodiscard]] std::string name() const {
         return (kind == AMDX_LINK_END_SWITCH   ? "sw"
