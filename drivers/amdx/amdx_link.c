@@ -317,24 +317,28 @@ static void amdx_link_move_add(struct amdx_link_hive *h, u32 i,
 }
 
 /*
- * Tell each member's HMM which of its links take no new data: those not
- * up (a link that asks for anything but *none*).
+ * Tell both ends' HMM whether link @i takes new data: not unless it is up
+ * (a link that asks for anything but *none*).
  */
-static void amdx_link_hmm_avoid(struct amdx_link_hive *h)
+static void amdx_link_hmm_avoid_one(struct amdx_link_hive *h, u32 i)
 {
 	const struct amdx_link_topo *t = &h->topo;
-	const struct amdx_link *l;
-	u32 i, e;
+	const struct amdx_link *l = &t->link[i];
+	u32 e;
 
-	for (i = 0; i < t->num_links; i++) {
-		l = &t->link[i];
-		if (!h->dev[l->ep[0]] || !h->dev[l->ep[1]])
-			continue;
-		for (e = 0; e < 2; e++)
-			amdx_hmm_link_avoid(h->dev[l->ep[e]],
-					    t->ep[l->ep[!e]].device, i,
-					    l->state != AMDX_LINK_STATE_UP);
-	}
+	if (!h->dev[l->ep[0]] || !h->dev[l->ep[1]])
+		return;
+	for (e = 0; e < 2; e++)
+		amdx_hmm_link_avoid(h->dev[l->ep[e]], t->ep[l->ep[!e]].device,
+				    i, l->state != AMDX_LINK_STATE_UP);
+}
+
+static void amdx_link_hmm_avoid(struct amdx_link_hive *h)
+{
+	u32 i;
+
+	for (i = 0; i < h->topo.num_links; i++)
+		amdx_link_hmm_avoid_one(h, i);
 }
 
 /*
@@ -378,6 +382,11 @@ static void amdx_link_sync(struct amdx_link_hive *h, u64 now_ns,
 					amdx_link_escalate_add(esc, c.device,
 							       c.escalate);
 			}
+			/*
+			 * What the record announces holds before anyone reads
+			 * it: a reader that saw "up" may place across the link.
+			 */
+			amdx_link_hmm_avoid_one(h, i);
 			/* Parking may have moved the link on: its own record. */
 			amdx_link_emit(h, i, old, state, c.action,
 				       amdx_link_hops_now(h, i, NULL));
