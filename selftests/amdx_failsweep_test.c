@@ -508,20 +508,11 @@ static int import_op(struct ctx *c)
  * operation's success.  Under an allocation failure it may be ENOMEM
  * instead, never a change made over the data.
  */
-static int commit_modes(struct ctx *c, uint32_t compute, uint32_t memory,
-			uint32_t flags, struct amdx_partition_config *cfg)
-{
-	memset(cfg, 0, sizeof(*cfg));
-	cfg->compute_mode = compute;
-	cfg->memory_mode = memory;
-	cfg->flags = flags;
-	return amdx_ioctl(c->dev, AMDX_IOC_PARTITION_COMMIT, cfg);
-}
-
 static int busy_prepare(struct ctx *c)
 {
 	struct amdx_partition_config cfg;
-	int ret = commit_modes(c, AMDX_COMPUTE_CPX, 0, AMDX_PART_F_DRAIN, &cfg);
+	int ret = amdx_commit_modes(c->dev, AMDX_COMPUTE_CPX, 0,
+				    AMDX_PART_F_DRAIN, &cfg);
 
 	return ret ? ret : migrate_out_prepare(c);
 }
@@ -529,7 +520,7 @@ static int busy_prepare(struct ctx *c)
 static int busy_memory_change_op(struct ctx *c)
 {
 	struct amdx_partition_config cfg;
-	int ret = commit_modes(c, 0, AMDX_MEMORY_NPS4, 0, &cfg);
+	int ret = amdx_commit_modes(c->dev, 0, AMDX_MEMORY_NPS4, 0, &cfg);
 
 	if (ret == -EBUSY && cfg.reason == AMDX_PART_REASON_BUSY &&
 	    cfg.num_holders == 1)
@@ -569,7 +560,8 @@ static int busy_drain_op(struct ctx *c)
 {
 	struct amdx_partition_config cfg;
 	struct amdx_event ev;
-	int ret = commit_modes(c, 0, AMDX_MEMORY_NPS4, AMDX_PART_F_DRAIN, &cfg);
+	int ret = amdx_commit_modes(c->dev, 0, AMDX_MEMORY_NPS4,
+				    AMDX_PART_F_DRAIN, &cfg);
 
 	if (ret)
 		return ret;
@@ -585,7 +577,7 @@ static void busy_drain_undo(struct ctx *c)
 {
 	struct amdx_partition_config cfg;
 
-	commit_modes(c, 0, AMDX_MEMORY_NPS1, 0, &cfg);
+	amdx_commit_modes(c->dev, 0, AMDX_MEMORY_NPS1, 0, &cfg);
 	close_tmp(c);
 }
 

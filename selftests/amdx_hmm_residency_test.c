@@ -121,16 +121,6 @@ static int dev_new(struct _test_data_res *self, const char *params)
 	return self->fd < 0 ? self->fd : 0;
 }
 
-static int commit_modes(struct _test_data_res *self, __u32 compute,
-			__u32 memory)
-{
-	struct amdx_partition_config c = {
-		.compute_mode = compute, .memory_mode = memory,
-	};
-
-	return amdx_ioctl(self->fd, AMDX_IOC_PARTITION_COMMIT, &c);
-}
-
 /*
  * A device whose memory partition 0 is QUARTER bytes (16 MiB, 4,096
  * pages: the smallest simulated VRAM, 64 MiB, under CPX/NPS4), for the
@@ -146,7 +136,8 @@ static int dev_new_quarter(struct _test_data_res *self)
 {
 	int ret = dev_new(self, "model=mi300x vram=64");
 
-	return ret ?: commit_modes(self, AMDX_COMPUTE_CPX, AMDX_MEMORY_NPS4);
+	return ret ?: amdx_commit_modes(self->fd, AMDX_COMPUTE_CPX,
+					AMDX_MEMORY_NPS4, 0, NULL);
 }
 
 FIXTURE_SETUP(res)
@@ -940,7 +931,8 @@ static void tenant_eviction(struct __test_metadata *_metadata,
 	__u8 *map;
 
 	ASSERT_EQ(0, dev_new(self, "model=mi300x vram=256"));
-	ASSERT_EQ(0, commit_modes(self, AMDX_COMPUTE_CPX, AMDX_MEMORY_NPS4));
+	ASSERT_EQ(0, amdx_commit_modes(self->fd, AMDX_COMPUTE_CPX,
+				       AMDX_MEMORY_NPS4, 0, NULL));
 	a = anon(small);
 	b = anon(full);
 	map = calloc(small / ps, 1);
@@ -1016,7 +1008,8 @@ TEST_F(res, pf_may_not_place_data_in_a_vfs_memory_partition)
 	if (self->skip)
 		SKIP(return, NO_HMM);
 	ASSERT_EQ(0, dev_new(self, "model=mi300x vram=256"));
-	ASSERT_EQ(0, commit_modes(self, AMDX_COMPUTE_CPX, AMDX_MEMORY_NPS4));
+	ASSERT_EQ(0, amdx_commit_modes(self->fd, AMDX_COMPUTE_CPX,
+				       AMDX_MEMORY_NPS4, 0, NULL));
 	ASSERT_EQ(0, one_vf_on_mem0(self, &vfd));
 	p = anon(SZ_2M);
 	ASSERT_NE(NULL, p);
@@ -1157,7 +1150,8 @@ TEST_F_TIMEOUT(res, eviction_work_does_not_grow_with_fds, 240)
 	if (self->skip)
 		SKIP(return, NO_HMM);
 	ASSERT_EQ(0, dev_new(self, "model=mi300x vram=64"));
-	ASSERT_EQ(0, commit_modes(self, AMDX_COMPUTE_QPX, AMDX_MEMORY_NPS4));
+	ASSERT_EQ(0, amdx_commit_modes(self->fd, AMDX_COMPUTE_QPX,
+				       AMDX_MEMORY_NPS4, 0, NULL));
 	opener = fork_fd_opener(self, MANY_FDS, &go_opener);
 	ASSERT_LT(0, opener);
 	a = anon(size);

@@ -401,12 +401,8 @@ static __u64 vram_size(struct hmm_ctx *c, int dev)
  */
 static __u64 quarter_partition(struct hmm_ctx *c, int dev)
 {
-	struct amdx_partition_config pc = {
-		.compute_mode = AMDX_COMPUTE_CPX,
-		.memory_mode = AMDX_MEMORY_NPS4,
-	};
-
-	if (amdx_ioctl(c->dev[dev].fd, AMDX_IOC_PARTITION_COMMIT, &pc))
+	if (amdx_commit_modes(c->dev[dev].fd, AMDX_COMPUTE_CPX,
+			      AMDX_MEMORY_NPS4, 0, NULL))
 		return 0;
 	return vram_size(c, dev) / 4;
 }

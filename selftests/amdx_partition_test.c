@@ -142,16 +142,6 @@ static int run(int fd, bool commit, struct amdx_partition_config *c)
 				       AMDX_IOC_PARTITION_PLAN, c);
 }
 
-static int commit_modes(int fd, __u32 compute, __u32 memory, __u32 flags,
-			struct amdx_partition_config *c)
-{
-	memset(c, 0, sizeof(*c));
-	c->compute_mode = compute;
-	c->memory_mode = memory;
-	c->flags = flags;
-	return run(fd, true, c);
-}
-
 /* QUERY_PARTITIONS into a zeroed buffer of QSIZE bytes. */
 static int query_parts(int fd, void *buf)
 {
@@ -385,7 +375,7 @@ TEST_F(part, every_combination)
 			EXPECT_EQ(want, c.reason) TH_LOG("%u/%u", cm, mm);
 			EXPECT_EQ(!want, c.allowed) TH_LOG("%u/%u", cm, mm);
 
-			ret = commit_modes(self->s.d[0].fd, cm, mm, 0, &c);
+			ret = amdx_commit_modes(self->s.d[0].fd, cm, mm, 0, &c);
 			ASSERT_EQ(0, query_parts(self->s.d[0].fd, after));
 			if (want) {
 				EXPECT_EQ(-EINVAL, ret) TH_LOG("%u/%u", cm, mm);
@@ -478,9 +468,10 @@ TEST_F(mi300x, injected_step_failure_rolls_back)
 		ASSERT_EQ(0, query_parts(self->s.d[0].fd, before));
 		ASSERT_EQ(0, amdx_device_info(self->s.ctl, self->s.d[0].id, &i0));
 		ASSERT_EQ(0, amdx_sim_knob(SIM_ID, "fail_partition_step", step));
-		EXPECT_EQ(-EIO, commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX,
-					     AMDX_MEMORY_NPS4,
-					     AMDX_PART_F_DRAIN, &c));
+		EXPECT_EQ(-EIO, amdx_commit_modes(self->s.d[0].fd,
+						  AMDX_COMPUTE_CPX,
+						  AMDX_MEMORY_NPS4,
+						  AMDX_PART_F_DRAIN, &c));
 		EXPECT_EQ(AMDX_PART_OUTCOME_ROLLED_BACK, c.outcome);
 		EXPECT_EQ(step, c.failed_step);
 		ASSERT_EQ(step, c.num_steps);
@@ -495,8 +486,9 @@ TEST_F(mi300x, injected_step_failure_rolls_back)
 		EXPECT_EQ(i0.memory_mode, i1.memory_mode);
 		EXPECT_EQ(i0.num_mem_partitions, i1.num_mem_partitions);
 	}
-	EXPECT_EQ(0, commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX,
-				  AMDX_MEMORY_NPS4, AMDX_PART_F_DRAIN, &c));
+	EXPECT_EQ(0, amdx_commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX,
+				       AMDX_MEMORY_NPS4, AMDX_PART_F_DRAIN,
+				       &c));
 	EXPECT_EQ(AMDX_PART_OUTCOME_COMMITTED, c.outcome);
 	EXPECT_EQ(AMDX_PART_STEP_MAX, c.num_steps);
 }
@@ -518,14 +510,15 @@ TEST_F(mi300x, commit_refuses_a_mode_changed_behind_its_back)
 	ASSERT_EQ(0, query_parts(self->s.d[0].fd, before));
 	ASSERT_EQ(0, amdx_sim_knob(SIM_ID, "reported_compute_mode",
 				   AMDX_COMPUTE_DPX));
-	EXPECT_EQ(-EIO, commit_modes(self->s.d[0].fd, AMDX_COMPUTE_QPX, 0, 0,
-				     &c));
+	EXPECT_EQ(-EIO, amdx_commit_modes(self->s.d[0].fd, AMDX_COMPUTE_QPX, 0,
+					  0, &c));
 	EXPECT_EQ(AMDX_PART_OUTCOME_ROLLED_BACK, c.outcome);
 	EXPECT_EQ(AMDX_PART_STEP_VALIDATE, c.failed_step);
 	ASSERT_EQ(0, amdx_sim_knob(SIM_ID, "reported_compute_mode", 0));
 	ASSERT_EQ(0, query_parts(self->s.d[0].fd, after));
 	EXPECT_EQ(0, memcmp(before, after, QSIZE));
-	EXPECT_EQ(0, commit_modes(self->s.d[0].fd, AMDX_COMPUTE_QPX, 0, 0, &c));
+	EXPECT_EQ(0, amdx_commit_modes(self->s.d[0].fd, AMDX_COMPUTE_QPX, 0, 0,
+				       &c));
 	EXPECT_EQ(AMDX_PART_OUTCOME_COMMITTED, c.outcome);
 }
 
@@ -664,7 +657,8 @@ TEST_F(mi300x, holders_busy_then_drain)
 	ASSERT_EQ(NPAGES, m.moved);
 
 	/* Compute only: the data stays in VRAM, no holders. */
-	ASSERT_EQ(0, commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX, 0, 0, &c));
+	ASSERT_EQ(0, amdx_commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX, 0, 0,
+				       &c));
 	EXPECT_EQ(0, c.num_holders);
 	ASSERT_EQ(0, amdx_device_info(self->s.ctl, self->s.d[0].id, &info));
 	EXPECT_EQ(256 * MIB - size, info.vram_free);
@@ -839,8 +833,8 @@ TEST_F_TIMEOUT(mi300x, eviction_stays_in_the_full_partition, 120)
 
 	HMM_OR_SKIP(self->s.ctl);
 	NEW_MI300X(0, SIM_ID, "vram=64");
-	ASSERT_EQ(0, commit_modes(self->s.d[0].fd, AMDX_COMPUTE_DPX,
-				  AMDX_MEMORY_NPS2, 0, &c));
+	ASSERT_EQ(0, amdx_commit_modes(self->s.d[0].fd, AMDX_COMPUTE_DPX,
+				       AMDX_MEMORY_NPS2, 0, &c));
 	/* used least recently, in partition 1 */
 	old = to_vram(_metadata, self->s.d[0].fd, old_pages, 1, &m);
 	ASSERT_NE(NULL, old);
@@ -896,8 +890,8 @@ TEST_F(mi300x, drain_deadline_aborts_cleanly)
 
 	HMM_OR_SKIP(self->s.ctl);
 	NEW_MI300X(0, SIM_ID, "vram=256");
-	ASSERT_EQ(0, commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX,
-				  AMDX_MEMORY_NPS4, 0, &c));
+	ASSERT_EQ(0, amdx_commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX,
+				       AMDX_MEMORY_NPS4, 0, &c));
 	buf = to_vram(_metadata, self->s.d[0].fd, npages, 0, &m);
 	ASSERT_NE(NULL, buf);
 	ASSERT_EQ(npages, m.moved);
@@ -937,7 +931,7 @@ TEST_F(part, vf_counts_per_mode)
 	struct amdx_query_partitions *q = (void *)pbuf;
 	struct amdx_partition_config c;
 	struct amdx_vf_enable e;
-	__u32 i, n, k;
+	__u32 i, n, k, other;
 
 	AMDX_SKIP_AMDGPU(AMDX_AMDGPU_NO_SRIOV);
 	if (!variant->rules->sriov) {
@@ -949,8 +943,8 @@ TEST_F(part, vf_counts_per_mode)
 	}
 	NEW_MODEL(0, SIM_ID, "vram=2048");
 	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
-		ASSERT_EQ(0, commit_modes(self->s.d[0].fd, modes[i][0],
-					  modes[i][1], 0, &c));
+		ASSERT_EQ(0, amdx_commit_modes(self->s.d[0].fd, modes[i][0],
+					       modes[i][1], 0, &c));
 		for (n = 1; n <= AMDX_MAX_VFS; n++) {
 			__u32 want = expected_vf_reason(modes[i][0],
 							modes[i][1], n);
@@ -981,10 +975,11 @@ TEST_F(part, vf_counts_per_mode)
 			for (k = 0; k < q->num_partitions; k++)
 				EXPECT_EQ(k % n, q->partitions[k].vf);
 			/* No mode change while VFs are up. */
-			EXPECT_EQ(-EINVAL, commit_modes(self->s.d[0].fd,
-					modes[i][0] == AMDX_COMPUTE_SPX ?
-					AMDX_COMPUTE_CPX : AMDX_COMPUTE_SPX,
-					AMDX_MEMORY_NPS1, 0, &c));
+			other = modes[i][0] == AMDX_COMPUTE_SPX ?
+				AMDX_COMPUTE_CPX : AMDX_COMPUTE_SPX;
+			EXPECT_EQ(-EINVAL,
+				  amdx_commit_modes(self->s.d[0].fd, other,
+						    AMDX_MEMORY_NPS1, 0, &c));
 			EXPECT_EQ(AMDX_PART_REASON_VFS_ENABLED, c.reason);
 			EXPECT_EQ(-EINVAL, vf_enable(self->s.d[0].fd, n, NULL, &e));
 			EXPECT_EQ(AMDX_PART_REASON_VFS_ENABLED, e.reason);
@@ -1037,7 +1032,8 @@ TEST_F(mi300x, drain_races_migrations)
 
 	HMM_OR_SKIP(self->s.ctl);
 	NEW_MI300X(0, SIM_ID, "vram=256");
-	ASSERT_EQ(0, commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX, 0, 0, &c));
+	ASSERT_EQ(0, amdx_commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX, 0, 0,
+				       &c));
 	ch.fd = self->s.d[0].fd;
 	ch.size = 256 * sysconf(_SC_PAGESIZE);
 	ch.buf = to_vram(_metadata, ch.fd, 256, 0, &m);
@@ -1046,10 +1042,10 @@ TEST_F(mi300x, drain_races_migrations)
 	while (!ch.rounds)
 		sched_yield();
 	for (i = 0; i < 6; i++) {
-		EXPECT_EQ(0, commit_modes(self->s.d[0].fd, 0,
-					  i % 2 ? AMDX_MEMORY_NPS1 :
-						  AMDX_MEMORY_NPS4,
-					  AMDX_PART_F_DRAIN, &c));
+		EXPECT_EQ(0, amdx_commit_modes(self->s.d[0].fd, 0,
+					       i % 2 ? AMDX_MEMORY_NPS1 :
+						       AMDX_MEMORY_NPS4,
+					       AMDX_PART_F_DRAIN, &c));
 		EXPECT_EQ(AMDX_PART_OUTCOME_COMMITTED, c.outcome);
 	}
 	ch.stop = 1;
@@ -1135,7 +1131,8 @@ TEST_F_TIMEOUT(mi300x, commit_rechecks_holders_after_gate_closes, 120)
 
 	HMM_OR_SKIP(self->s.ctl);
 	NEW_MI300X(0, SIM_ID, "vram=256");
-	ASSERT_EQ(0, commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX, 0, 0, &c));
+	ASSERT_EQ(0, amdx_commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX, 0, 0,
+				       &c));
 	ASSERT_EQ(0, late_map(&l, self->s.d[0].fd, NPAGES, 0x3c));
 	ASSERT_EQ(0, amdx_sim_knob(SIM_ID, "validate_delay_ms", 2000));
 
@@ -1199,7 +1196,8 @@ TEST_F(mi300x, vf_custom_provisioning_validation)
 
 	AMDX_SKIP_AMDGPU(AMDX_AMDGPU_NO_SRIOV);
 	NEW_MI300X(0, SIM_ID, "vram=1024");
-	ASSERT_EQ(0, commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX, 0, 0, &c));
+	ASSERT_EQ(0, amdx_commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX, 0, 0,
+				       &c));
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		memcpy(cfg, good, sizeof(cfg));
 		switch (i) {
@@ -1409,8 +1407,8 @@ TEST_F_TIMEOUT(mi300x, vf_vram_quota, 120)
 	 * with seven unbound ones, so the PF may place data there too (in
 	 * SPX the VF's partition would be the VF's alone: -EACCES).
 	 */
-	ASSERT_EQ(0, commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX,
-				  AMDX_MEMORY_NPS1, 0, &c));
+	ASSERT_EQ(0, amdx_commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX,
+				       AMDX_MEMORY_NPS1, 0, &c));
 	o.id = self->s.d[0].id;
 	o.vf = 0;
 	EXPECT_EQ(-EINVAL, amdx_ioctl(self->s.ctl, AMDX_IOC_DEVICE_OPEN, &o));
@@ -1665,8 +1663,8 @@ TEST_F_TIMEOUT(mi300x, vf_flr_clears_only_its_vf_vram, 120)
 	HMM_OR_SKIP(self->s.ctl);
 	NEW_MI300X(0, SIM_ID, "vram=512");
 	fd = self->s.d[0].fd;
-	ASSERT_EQ(0, commit_modes(fd, AMDX_COMPUTE_CPX, AMDX_MEMORY_NPS1, 0,
-				  &c));
+	ASSERT_EQ(0, amdx_commit_modes(fd, AMDX_COMPUTE_CPX, AMDX_MEMORY_NPS1,
+				       0, &c));
 	ASSERT_EQ(0, vf_enable(fd, 2, NULL, &e));
 	o.id = self->s.d[0].id;
 	for (i = 0; i < 2; i++) {
@@ -1755,7 +1753,8 @@ TEST_F(mi300x, hive_memory_mode_is_hive_wide)
 	EXPECT_EQ(self->s.d[1].id, rs.devices[1]);
 
 	/* Compute modes are per device. */
-	ASSERT_EQ(0, commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX, 0, 0, &c));
+	ASSERT_EQ(0, amdx_commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX, 0, 0,
+				       &c));
 	EXPECT_EQ(1, c.num_devices);
 	ASSERT_EQ(0, amdx_device_info(self->s.ctl, self->s.d[1].id, &info));
 	EXPECT_EQ(AMDX_COMPUTE_SPX, info.compute_mode);
@@ -1770,8 +1769,10 @@ TEST_F(mi300x, hive_memory_mode_is_hive_wide)
 	EXPECT_EQ(-EINVAL, run(self->s.d[0].fd, true, &c));
 	EXPECT_EQ(AMDX_PART_REASON_HIVE_MEMORY, c.reason);
 
-	ASSERT_EQ(0, commit_modes(self->s.d[1].fd, AMDX_COMPUTE_QPX, 0, 0, &c));
-	ASSERT_EQ(0, commit_modes(self->s.d[0].fd, 0, AMDX_MEMORY_NPS4, 0, &c));
+	ASSERT_EQ(0, amdx_commit_modes(self->s.d[1].fd, AMDX_COMPUTE_QPX, 0, 0,
+				       &c));
+	ASSERT_EQ(0, amdx_commit_modes(self->s.d[0].fd, 0, AMDX_MEMORY_NPS4, 0,
+				       &c));
 	EXPECT_EQ(AMDX_PART_OUTCOME_COMMITTED, c.outcome);
 	EXPECT_EQ(2, c.num_devices);
 	ASSERT_EQ(0, amdx_device_info(self->s.ctl, self->s.d[1].id, &info));
@@ -1786,8 +1787,8 @@ TEST_F(mi300x, hive_memory_mode_is_hive_wide)
 	/* A failing member rolls every member back. */
 	ASSERT_EQ(0, amdx_sim_knob(SIM_ID2, "fail_partition_step",
 				   AMDX_PART_STEP_REBUILD));
-	EXPECT_EQ(-EIO, commit_modes(self->s.d[0].fd, 0, AMDX_MEMORY_NPS1, 0,
-				     &c));
+	EXPECT_EQ(-EIO, amdx_commit_modes(self->s.d[0].fd, 0, AMDX_MEMORY_NPS1,
+					  0, &c));
 	EXPECT_EQ(AMDX_PART_OUTCOME_ROLLED_BACK, c.outcome);
 	ASSERT_EQ(0, amdx_device_info(self->s.ctl, self->s.d[0].id, &info));
 	EXPECT_EQ(AMDX_MEMORY_NPS4, info.memory_mode);
@@ -1816,8 +1817,10 @@ TEST_F_TIMEOUT(mi300x, hive_quiesce_is_killable, 120)
 	HMM_OR_SKIP(self->s.ctl);
 	NEW_MI300X(0, SIM_ID, "vram=256 hive=a1");
 	NEW_MI300X(1, SIM_ID2, "vram=256 hive=a1");
-	ASSERT_EQ(0, commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX, 0, 0, &c));
-	ASSERT_EQ(0, commit_modes(self->s.d[1].fd, AMDX_COMPUTE_QPX, 0, 0, &c));
+	ASSERT_EQ(0, amdx_commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX, 0, 0,
+				       &c));
+	ASSERT_EQ(0, amdx_commit_modes(self->s.d[1].fd, AMDX_COMPUTE_QPX, 0, 0,
+				       &c));
 
 	/*
 	 * The child first: fork() takes the mmap lock for write, which the
@@ -1829,8 +1832,8 @@ TEST_F_TIMEOUT(mi300x, hive_quiesce_is_killable, 120)
 	if (pid == 0) {
 		if (read(go[0], &g, 1) != 1)
 			_exit(2);
-		_exit(commit_modes(self->s.d[0].fd, 0, AMDX_MEMORY_NPS4,
-				   AMDX_PART_F_DRAIN, &c) ? 1 : 0);
+		_exit(amdx_commit_modes(self->s.d[0].fd, 0, AMDX_MEMORY_NPS4,
+					AMDX_PART_F_DRAIN, &c) ? 1 : 0);
 	}
 
 	/* 16 copies of 200 ms each: member 1's migration runs for 3.2 s */
@@ -1888,7 +1891,7 @@ TEST_F(mi300x, hive_beyond_the_commit_limit_is_e2big)
 	memset(&c, 0, sizeof(c));
 	c.memory_mode = AMDX_MEMORY_NPS4;
 	plan = run(self->s.d[0].fd, false, &c);
-	commit = commit_modes(self->s.d[0].fd, 0, AMDX_MEMORY_NPS4, 0, &c);
+	commit = amdx_commit_modes(self->s.d[0].fd, 0, AMDX_MEMORY_NPS4, 0, &c);
 	for (i = 0; i < made; i++)
 		amdx_sim_del(BIG_HIVE_SIM + i);
 	ASSERT_EQ(BIG_HIVE - 1, made);
@@ -1897,8 +1900,10 @@ TEST_F(mi300x, hive_beyond_the_commit_limit_is_e2big)
 	ASSERT_EQ(0, amdx_device_info(self->s.ctl, self->s.d[0].id, &info));
 	EXPECT_EQ(AMDX_MEMORY_NPS1, info.memory_mode);
 	/* Alone again: the same commit goes through. */
-	EXPECT_EQ(0, commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX, 0, 0, &c));
-	EXPECT_EQ(0, commit_modes(self->s.d[0].fd, 0, AMDX_MEMORY_NPS4, 0, &c));
+	EXPECT_EQ(0, amdx_commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX, 0, 0,
+				       &c));
+	EXPECT_EQ(0, amdx_commit_modes(self->s.d[0].fd, 0, AMDX_MEMORY_NPS4, 0,
+				       &c));
 	ASSERT_EQ(0, amdx_device_info(self->s.ctl, self->s.d[0].id, &info));
 	EXPECT_EQ(AMDX_MEMORY_NPS4, info.memory_mode);
 }
@@ -1942,8 +1947,8 @@ TEST_F(mi300x, sysfs_mirrors_partitions_and_vfs)
 	EXPECT_SYSFS(id, "partitions/vf", "-\n");
 	EXPECT_SYSFS(id, "vfs/state", "\n");
 	AMDX_SKIP_AMDGPU(AMDX_AMDGPU_NO_SRIOV);
-	ASSERT_EQ(0, commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX,
-				  AMDX_MEMORY_NPS4, 0, &c));
+	ASSERT_EQ(0, amdx_commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX,
+				       AMDX_MEMORY_NPS4, 0, &c));
 	ASSERT_EQ(0, vf_enable(self->s.d[0].fd, 4, NULL, &e));
 	EXPECT_SYSFS(id, "partitions/count", "8\n");
 	EXPECT_SYSFS(id, "partitions/generation", "2\n");

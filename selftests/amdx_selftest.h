@@ -113,6 +113,26 @@ static inline uint64_t amdx_caps(int fd)
 	return caps.caps;
 }
 
+/*
+ * AMDX_IOC_PARTITION_COMMIT of @compute and @memory (0: unchanged) with
+ * @flags on device fd @fd: 0 or -errno.  @cfg (may be NULL) is zeroed
+ * first and holds the ioctl's result after.
+ */
+static inline int amdx_commit_modes(int fd, uint32_t compute, uint32_t memory,
+				    uint32_t flags,
+				    struct amdx_partition_config *cfg)
+{
+	struct amdx_partition_config local;
+
+	if (!cfg)
+		cfg = &local;
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->compute_mode = compute;
+	cfg->memory_mode = memory;
+	cfg->flags = flags;
+	return amdx_ioctl(fd, AMDX_IOC_PARTITION_COMMIT, cfg);
+}
+
 /* Write a string to a sysfs file: 0 or -errno. */
 static inline int amdx_sysfs_write(const char *path, const char *s)
 {
