@@ -1427,15 +1427,21 @@ TEST_F(pod, link_down_parks_only_the_peer_without_a_route)
 	EXPECT_LE(8, pod_count(self, 2, AMDX_EVENT_LINK));
 }
 
+#define ABS_HIVE	"model=mi300x vram=64 hive=11c2"
+#define ABS_FLAGS	(AMDX_LINK_F_NO_STATE | AMDX_LINK_F_NO_WIDTH | \
+			 AMDX_LINK_F_NO_COUNTERS)
+
+/* What a device without link_width,link_counters cannot report. */
+static const char * const abs_faults[] = {
+	"replay 100", "ce", "ue", "width 8", "up 8",
+};
+
 /*
  * What a provider declares it does not report of its links (new_device's
  * without=link_*, as the amdgpu provider declares what Linux 6.12 lacks;
  * uapi minor 6) is flagged absent on each link with an end on that
- * device, and on no other link.
+ * device, and on no other link; a report of it is refused, never counted.
  */
-#define ABS_HIVE	"model=mi300x vram=64 hive=11c2"
-#define ABS_FLAGS	(AMDX_LINK_F_NO_STATE | AMDX_LINK_F_NO_WIDTH | \
-			 AMDX_LINK_F_NO_COUNTERS)
 
 TEST(absent_is_declared_per_provider)
 {
@@ -1454,7 +1460,7 @@ TEST(absent_is_declared_per_provider)
 	struct amdx_query_links *q = (void *)buf;
 	__u32 id[3], size = sizeof(buf);
 	unsigned int i, a, b;
-	char bdf[AMDX_BDF_LEN];
+	char bdf[AMDX_BDF_LEN], cmd[64];
 	int ctl, fd;
 
 	ctl = open(AMDX_DEV_PATH, O_RDWR | O_CLOEXEC);
@@ -1468,6 +1474,21 @@ TEST(absent_is_declared_per_provider)
 		amdx_sim_bdf(AMDX_SIM_ID_MOD(link, i), bdf, sizeof(bdf));
 		ASSERT_EQ(0, amdx_find_device(ctl, bdf, &id[i]));
 	}
+	/*
+	 * What a device declares absent it cannot report: refused with
+	 * EOPNOTSUPP, nothing counted; device 1 reports a CE on its link to
+	 * device 2, declared, and it counts.
+	 */
+	for (i = 0; i < ARRAY_SIZE(abs_faults); i++) {
+		snprintf(cmd, sizeof(cmd), "%u %u %s",
+			 AMDX_SIM_ID_MOD(link, 0), AMDX_SIM_ID_MOD(link, 1),
+			 abs_faults[i]);
+		EXPECT_EQ(-EOPNOTSUPP, amdx_sysfs_write(LNK_FAULT, cmd))
+			TH_LOG("%s", abs_faults[i]);
+	}
+	snprintf(cmd, sizeof(cmd), "%u %u ce 3", AMDX_SIM_ID_MOD(link, 1),
+		 AMDX_SIM_ID_MOD(link, 2));
+	EXPECT_EQ(0, amdx_sysfs_write(LNK_FAULT, cmd));
 	fd = amdx_device_open(ctl, id[2]);
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(0, amdx_query(fd, AMDX_QUERY_LINKS, 0, q, &size));
@@ -1484,6 +1505,12 @@ TEST(absent_is_declared_per_provider)
 		EXPECT_EQ(absent[a] | absent[b], l->flags & ABS_FLAGS)
 			TH_LOG("link %u: devices %u-%u", i, a, b);
 		EXPECT_EQ(AMDX_LINK_STATE_UP, l->state);
+		EXPECT_EQ(l->width_max, l->width);
+		EXPECT_EQ(a + b == 3 ? 3 : 0, l->ce)
+			TH_LOG("link %u: devices %u-%u", i, a, b);
+		EXPECT_EQ(0, l->replays);
+		EXPECT_EQ(0, l->ue);
+		EXPECT_EQ(0, l->width_changes);
 	}
 	close(fd);
 	for (i = 0; i < 3; i++)

@@ -602,6 +602,28 @@ static int amdx_link_at_find(struct amdx_device *adev,
 	return -ENOENT;
 }
 
+/*
+ * What report @obs (@arg lanes or a count) of a link of @width_max lanes
+ * says that a provider may declare it does not report
+ * (&amdx_device_desc.link_absent): the counters (replays, errors), a width
+ * below full.  The state is not among them: a provider without state
+ * changes still reports the links its topology lacks, at the join.
+ */
+static u32 amdx_link_obs_needs(u32 obs, u32 arg, u32 width_max)
+{
+	switch (obs) {
+	case AMDX_LINK_OBS_REPLAY:
+	case AMDX_LINK_OBS_CE:
+	case AMDX_LINK_OBS_UE:
+		return AMDX_LINK_F_NO_COUNTERS;
+	case AMDX_LINK_OBS_WIDTH:
+		return AMDX_LINK_F_NO_WIDTH;
+	case AMDX_LINK_OBS_UP:
+		return arg == width_max ? 0 : AMDX_LINK_F_NO_WIDTH;
+	}
+	return 0;
+}
+
 /* Both reports: the link found, observed and contained, then escalated. */
 static int amdx_link_report_at(struct amdx_device *adev,
 			       const struct amdx_link_at *at, u32 obs, u32 arg)
@@ -617,6 +639,14 @@ static int amdx_link_report_at(struct amdx_device *adev,
 	mutex_lock(&amdx_link_lock);
 	h = amdx_link_hive_find(adev->desc.hive_id);
 	ret = amdx_link_at_find(adev, h, at);
+	/* What the provider declared absent stays absent, never counted. */
+	if (ret >= 0 && amdx_link_obs_needs(obs, arg,
+					    h->topo.link[ret].width_max) &
+	    adev->desc.link_absent) {
+		amdx_dbg(adev, "link report: report %u on link %d: the provider declares it does not report that (%#x)\n",
+			 obs, ret, adev->desc.link_absent);
+		ret = -EOPNOTSUPP;
+	}
 	if (ret >= 0)
 		ret = amdx_link_observe_sync(adev, h, ret, obs, arg, &esc);
 	mutex_unlock(&amdx_link_lock);
@@ -645,7 +675,10 @@ static int amdx_link_report_at(struct amdx_device *adev,
  *
  * Return: 0; -EINVAL for an unknown report or lanes out of range; -ENODEV
  * for a device in no hive, or beyond the hive's %AMDX_LINK_HIVE_MAX
- * members with links; -ENOENT for a peer that is no other member of it.
+ * members with links; -ENOENT for a peer that is no other member of it;
+ * -EOPNOTSUPP for a report of what the device declares it does not report
+ * (&amdx_device_desc.link_absent: a replay or error count under
+ * %AMDX_LINK_F_NO_COUNTERS, a width below full under %AMDX_LINK_F_NO_WIDTH).
  */
 int amdx_link_report(struct amdx_device *adev, u32 peer, u32 obs, u32 arg)
 {
@@ -673,7 +706,7 @@ EXPORT_SYMBOL_GPL(amdx_link_report);
  * Context: as amdx_link_report().
  * Return: 0; -EINVAL for an unknown report or lanes out of range;
  * -ENODEV for a device in no pod; -ENOENT for no such accelerator or
- * port.
+ * port; -EOPNOTSUPP as for amdx_link_report().
  */
 int amdx_link_report_port(struct amdx_device *adev, u64 fabric_id, u32 port,
 			  u32 obs, u32 arg)

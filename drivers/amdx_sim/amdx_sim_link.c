@@ -33,7 +33,10 @@
  * before the write returns; the core's hysteresis, not this file, decides
  * what the link's state becomes.  The write fails with the core's errno:
  * -ENODEV for a device in no hive, -ENOENT for a peer of another one,
- * -EINVAL for lanes out of range; -ENODEV too for an id with no device.
+ * -EINVAL for lanes out of range; -EOPNOTSUPP for what device ID was
+ * created without (``without=link_counters``: replay, ce, ue;
+ * ``link_width``: width, up below full width); -ENODEV too for an id with
+ * no device.
  */
 #define pr_fmt(fmt) "amdx_sim: " fmt
 
@@ -146,7 +149,10 @@ static int amdx_sim_link_apply(const struct amdx_sim_link_fault *f, u32 id,
 	}
 out:
 	amdx_sim_unlock_devices();
-	if (ret && pod)
+	if (ret == -EOPNOTSUPP)
+		amdx_sim_link_err("%s: device %u was created without it (new_device's without=)",
+				  f->name, id);
+	else if (ret && pod)
 		amdx_sim_link_err("%s on @%llu/%u via %u: %d", f->name, fabric,
 				  port, id, ret);
 	else if (ret)

@@ -118,7 +118,8 @@ struct amdx_pod_desc {
  * @link_absent: with @hive_id: what the provider does not report on the
  *	device's fabric links (amdx_link_report()), %AMDX_LINK_F_NO_STATE,
  *	%AMDX_LINK_F_NO_WIDTH, %AMDX_LINK_F_NO_COUNTERS (<linux/amdx.h>):
- *	%AMDX_QUERY_LINKS and the tools then show it absent, not 0.
+ *	%AMDX_QUERY_LINKS and the tools then show it absent, not 0, and
+ *	amdx_link_report() refuses a report of it (-EOPNOTSUPP).
  *
  * The core copies what it needs; the descriptor may live on the stack.
  */
