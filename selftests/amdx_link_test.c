@@ -259,11 +259,11 @@ static void untouched(struct __test_metadata *_metadata,
 }
 
 /* Waits (poll, no sleep) for device @i's LINK record of @link in @state. */
-static bool wait_state(struct __test_metadata *_metadata,
-		       FIXTURE_DATA(lnk) *self, unsigned int i, int link,
-		       __u32 state)
+static bool devs_wait_state(struct __test_metadata *_metadata,
+			    struct lnk_dev *devs, unsigned int n,
+			    unsigned int i, int link, __u32 state)
 {
-	struct lnk_dev *d = &self->d[i];
+	struct lnk_dev *d = &devs[i];
 	struct pollfd p = { .fd = d->ev, .events = POLLIN };
 	unsigned int k, from = 0;
 
@@ -276,8 +276,15 @@ static bool wait_state(struct __test_metadata *_metadata,
 		from = d->nevs;
 		if (poll(&p, 1, LNK_WAIT_MS) != 1)
 			return false;
-		drain(_metadata, self);
+		devs_drain(_metadata, devs, n);
 	}
+}
+
+static bool wait_state(struct __test_metadata *_metadata,
+		       FIXTURE_DATA(lnk) *self, unsigned int i, int link,
+		       __u32 state)
+{
+	return devs_wait_state(_metadata, self->d, LNK_DEVS, i, link, state);
 }
 
 /*
@@ -525,39 +532,57 @@ static const struct lnk_buf lnk_bufs[] = {
 
 #define LNK_BUFS	ARRAY_SIZE(lnk_bufs)
 
-static __u64 access_ids(FIXTURE_DATA(lnk) *self, unsigned int access)
+/* The amdx ids of the devices of @d (@n) whose index is in @access. */
+static __u64 ids_of(const struct lnk_dev *d, unsigned int n,
+		    unsigned int access)
 {
 	__u64 ids = 0;
 	unsigned int i;
 
-	for (i = 0; i < LNK_DEVS; i++)
+	for (i = 0; i < n; i++)
 		if (access & (1u << i))
-			ids |= 1ULL << self->d[i].id;
+			ids |= 1ULL << d[i].id;
 	return ids;
 }
 
-/* Places buffer @b at @p through @fd: its attributes, data, VRAM. */
-static int place(FIXTURE_DATA(lnk) *self, int fd, unsigned int b, char *p)
+static __u64 access_ids(FIXTURE_DATA(lnk) *self, unsigned int access)
+{
+	return ids_of(self->d, LNK_DEVS, access);
+}
+
+/*
+ * Fills @p with @seed's data and places it through @fd in its device's
+ * VRAM with access set @access (indices into @d, @n devices).
+ */
+static int place_in(const struct lnk_dev *d, unsigned int n, int fd,
+		    unsigned int access, __u32 seed, char *p)
 {
 	size_t size = LNK_PAGES * getpagesize();
 	struct amdx_hmm_attr a = {
 		.start = (uintptr_t)p,
 		.size = size,
 		.valid = AMDX_HMM_ATTR_ACCESS,
-		.access = access_ids(self, lnk_bufs[b].access),
+		.access = ids_of(d, n, access),
 	};
 	struct amdx_hmm_migrate m = {
 		.start = (uintptr_t)p, .size = size, .dest = 0,
 	};
 	int ret;
 
-	amdx_fill(p, size, 0x11c0 + b);
+	amdx_fill(p, size, seed);
 	ret = amdx_ioctl(fd, AMDX_IOC_HMM_SET_ATTR, &a);
 	if (!ret)
 		ret = amdx_ioctl(fd, AMDX_IOC_HMM_MIGRATE, &m);
 	if (!ret && m.moved != LNK_PAGES)
 		ret = -EAGAIN;
 	return ret;
+}
+
+/* Places buffer @b at @p through @fd: its attributes, data, VRAM. */
+static int place(FIXTURE_DATA(lnk) *self, int fd, unsigned int b, char *p)
+{
+	return place_in(self->d, LNK_DEVS, fd, lnk_bufs[b].access, 0x11c0 + b,
+			p);
 }
 
 /* Pages of buffer @p in @fd's device's VRAM (SNAPSHOT), -errno. */
@@ -1425,6 +1450,153 @@ TEST_F(pod, link_down_parks_only_the_peer_without_a_route)
 	EXPECT_LE(8, pod_count(self, 0, AMDX_EVENT_LINK));
 	EXPECT_EQ(0, pod_count(self, 1, AMDX_EVENT_LINK));
 	EXPECT_LE(8, pod_count(self, 2, AMDX_EVENT_LINK));
+}
+
+/*
+ * HMM data between two devices of a pod goes through a switch, on any
+ * plane whose two links serve both (fabric.rst, "HMM across a link"): a
+ * buffer in @dev's VRAM whose access set is @access (fixture indices);
+ * @crosses: it is between devices 0 and 1.
+ */
+struct pod_buf {
+	unsigned int dev;
+	unsigned int access;
+	bool crosses;
+};
+
+static const struct pod_buf pod_bufs[] = {
+	{ 0, 1u << 0 | 1u << 1, true },		/* 0's VRAM, 1 reads it */
+	{ 1, 1u << 1 | 1u << 0, true },		/* 1's VRAM, 0 reads it */
+	{ 0, 1u << 0 | 1u << 2, false },	/* pair 0-2 */
+	{ 1, 1u << 1 | 1u << 3, false },	/* pair 1-3 */
+	{ 2, 1u << 2 | 1u << 3, false },	/* elsewhere */
+};
+
+#define POD_BUFS	ARRAY_SIZE(pod_bufs)
+#define POD_SEED	0x11c1
+
+/* The index of accelerator @acc's link on plane @plane, -1 if none. */
+static int pod_link(const struct amdx_query_links *q, unsigned int acc,
+		    unsigned int plane)
+{
+	unsigned int i;
+
+	for (i = 0; i < q->num_links; i++)
+		if (pod_acc(&q->links[i]) == acc &&
+		    q->links[i].port[0] == plane)
+			return i;
+	return -1;
+}
+
+/*
+ * Device 0 losing plane 0 moves and refuses nothing: planes 1..3 serve
+ * every pair.  Device 1 then losing planes 1..3 leaves pair 0-1 with no
+ * plane in common: exactly the ranges in 0's VRAM that 1 accesses and in
+ * 1's that 0 accesses come home (a LINK_MOVE action at each end, naming
+ * the other), a placement between them is refused with -ENOLINK, every
+ * other range stays and pair 0-2 still places; nothing is parked, reset
+ * or recovered.  Plane 0 of device 0 up again serves the pair: placing
+ * goes again.  Every checksum holds.
+ */
+TEST_F(pod, hmm_moves_only_when_no_plane_serves_both)
+{
+	size_t size = LNK_PAGES * getpagesize();
+	const struct amdx_query_links *q;
+	struct amdx_hmm_migrate m;
+	const struct amdx_event *e;
+	char *p[POD_BUFS], *x;
+	unsigned int b, i, k, n;
+	int L;
+
+	if (!(amdx_caps(self->ctl) & AMDX_CAP_HMM_MIGRATE))
+		SKIP(return, NO_HMM);
+	for (b = 0; b < POD_BUFS; b++) {
+		p[b] = mmap(NULL, size, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		ASSERT_NE(MAP_FAILED, p[b]);
+		ASSERT_EQ(0, place_in(self->d, POD_DEVS,
+				      self->d[pod_bufs[b].dev].fd,
+				      pod_bufs[b].access, POD_SEED + b, p[b]));
+	}
+	x = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, x);
+	pod_drain(_metadata, self);
+	for (i = 0; i < POD_DEVS; i++)
+		self->d[i].nevs = 0;
+
+	/* One plane lost: the others serve every pair. */
+	ASSERT_EQ(0, pod_fault(self, 0, 0, 0, "down"));
+	pod_drain(_metadata, self);
+	for (b = 0; b < POD_BUFS; b++)
+		EXPECT_EQ(LNK_PAGES, resident(self->d[pod_bufs[b].dev].fd,
+					      p[b])) TH_LOG("buffer %u", b);
+	for (i = 0; i < POD_DEVS; i++)
+		EXPECT_EQ(0, pod_count(self, i, AMDX_EVENT_ACTION_START));
+	EXPECT_EQ(0, place_in(self->d, POD_DEVS, self->d[0].fd,
+			      1u << 0 | 1u << 1, POD_SEED + POD_BUFS, x));
+
+	/* Device 1 keeps plane 0 only, device 0 lost it: no way left. */
+	for (k = 1; k < POD_PLANES; k++)
+		ASSERT_EQ(0, pod_fault(self, 1, 1, k, "down"));
+	pod_drain(_metadata, self);
+	for (b = 0; b < POD_BUFS; b++) {
+		i = pod_bufs[b].dev;
+		EXPECT_EQ(pod_bufs[b].crosses ? 0 : LNK_PAGES,
+			  resident(self->d[i].fd, p[b])) TH_LOG("buffer %u", b);
+		EXPECT_EQ(pod_bufs[b].crosses ? 0 : LNK_PAGES,
+			  counted(self->d[i].fd, p[b])) TH_LOG("buffer %u", b);
+	}
+	EXPECT_EQ(0, resident(self->d[0].fd, x));
+	for (i = 0; i < POD_DEVS; i++) {
+		for (k = 0, n = 0; k < self->d[i].nevs; k++) {
+			e = &self->d[i].evs[k];
+			if (e->kind != AMDX_EVENT_ACTION_START &&
+			    e->kind != AMDX_EVENT_ACTION_END)
+				continue;
+			n++;
+			EXPECT_EQ(AMDX_ACTION_LINK_MOVE, e->data[0]);
+			EXPECT_EQ(self->d[!i].id, e->type);
+			EXPECT_GT(POD_LINKS, e->instance);
+			if (e->kind == AMDX_EVENT_ACTION_END)
+				EXPECT_EQ(0, e->data[1]);
+		}
+		EXPECT_EQ(i < 2 ? 2 : 0, n) TH_LOG("device %u", i);
+		n = pod_count(self, i, AMDX_EVENT_DEVICE_RESET_BEGIN);
+		EXPECT_EQ(0, n);
+		EXPECT_EQ(0, pod_count(self, i, AMDX_EVENT_RECOVERY));
+	}
+	q = pod_links(_metadata, self);
+	for (i = 0; i < q->num_links; i++)
+		EXPECT_NE(AMDX_LINK_STATE_PARKED, q->links[i].state)
+			TH_LOG("link %u", i);
+	L = pod_link(q, 0, 0);
+	ASSERT_LE(0, L);
+
+	/* Nothing new between 0 and 1; between 0 and 2, yes. */
+	memset(&m, 0, sizeof(m));
+	m.start = (uintptr_t)p[0];
+	m.size = size;
+	EXPECT_EQ(-ENOLINK, amdx_ioctl(self->d[0].fd, AMDX_IOC_HMM_MIGRATE,
+				       &m));
+	EXPECT_EQ(0, m.moved);
+	EXPECT_EQ(0, place_in(self->d, POD_DEVS, self->d[0].fd,
+			      1u << 0 | 1u << 2, POD_SEED + POD_BUFS, x));
+
+	/* Plane 0 of device 0 back after its hold: the pair has a way. */
+	ASSERT_EQ(0, pod_fault(self, 0, 0, 0, "up"));
+	ASSERT_TRUE(devs_wait_state(_metadata, self->d, POD_DEVS, 0, L,
+				    AMDX_LINK_STATE_UP));
+	memset(&m, 0, sizeof(m));
+	m.start = (uintptr_t)p[0];
+	m.size = size;
+	EXPECT_EQ(0, amdx_ioctl(self->d[0].fd, AMDX_IOC_HMM_MIGRATE, &m));
+	EXPECT_EQ(LNK_PAGES, m.moved);
+
+	for (b = 0; b < POD_BUFS; b++)
+		EXPECT_EQ(-1, amdx_check(p[b], size, POD_SEED + b))
+			TH_LOG("buffer %u", b);
+	EXPECT_EQ(-1, amdx_check(x, size, POD_SEED + POD_BUFS));
 }
 
 #define ABS_HIVE	"model=mi300x vram=64 hive=11c2"

@@ -25,15 +25,19 @@
  * rung) on the lowest one when several are; amdx_recovery_fault() sets the
  * pending action with the blast radius the recovery model computes.
  *
- * HMM acts on the containment (amdx_hmm_link.c): after every change each
- * member learns which of its links are not up, and takes no new data
- * across them; a link that enters a state asking to move what crosses it
- * (storm, down, parked) from one that carried data has the ranges in each
- * end's VRAM that the other end accesses brought home or on to the other
- * end, per the ranges' attributes, recorded at that end as an
- * %AMDX_ACTION_LINK_MOVE action; a range that must stay (pinned) stays
- * and the other end loses its access to it instead, an
- * %AMDX_ACTION_LINK_REVOKE action.
+ * HMM acts on the containment (amdx_hmm_link.c) per pair of members: the
+ * way data between two of them goes is their link in a mesh, a plane's
+ * two links through its switch in a pod, and the pair is as good as its
+ * best way (amdx_link_pair_level()).  After every change each member
+ * learns to which others its way is not up, and places no new data
+ * there; a pair whose best way comes to moving what crosses it (storm,
+ * down, parked; in a pod, on every plane) from one that carried data has
+ * the ranges in each end's VRAM that the other end accesses brought home
+ * or on to the other end, per the ranges' attributes, recorded at that
+ * end as an %AMDX_ACTION_LINK_MOVE action naming the link that decided
+ * it; a range that must stay (pinned) stays and the other end loses its
+ * access to it instead, an %AMDX_ACTION_LINK_REVOKE action.  A pod's
+ * lost plane thus moves nothing while another plane serves both ends.
  *
  * A hive may be a scale-up pod instead (&amdx_device_desc.pod): its first
  * member builds the pod's switches and the accelerators of the other OS
@@ -42,7 +46,7 @@
  * link by accelerator and port (amdx_link_report_port()); a remote
  * accelerator left with no route is parked with no rung on this host,
  * and the records of a link with no end here go to the pod's lowest
- * member.  HMM acts only on links between two devices of this host.
+ * member.
  *
  * %AMDX_QUERY_LINKS lists a hive's links with their counters, the
  * containment each asks for and the hops of the route between its ends
@@ -90,6 +94,9 @@
  *	leaves in its REMOVE stage, before it is freed); NULL for a remote
  *	accelerator or a switch of a pod.
  * @seen: per link, the state last reported.
+ * @pair: per two devices of this host (amdx device ids, lower first),
+ *	what HMM data between them was last told it may do
+ *	(amdx_link_pair_level()).
  * @path: scratch for routes.
  * @topo: the topology.
  */
@@ -99,6 +106,7 @@ struct amdx_link_hive {
 	struct amdx_pod_desc pod;
 	struct amdx_device *dev[AMDX_LINK_MAX_EPS];
 	u8 seen[AMDX_LINK_MAX_LINKS];
+	u8 pair[AMDX_MAX_DEVICES][AMDX_MAX_DEVICES];
 	struct amdx_link_path path;
 	struct amdx_link_topo topo;
 };
@@ -114,23 +122,26 @@ static_assert(sizeof_field(struct amdx_link_info, time_ns) ==
 
 /* Links of a full hive. */
 #define AMDX_LINK_HIVE_LINKS	(AMDX_LINK_HIVE_MAX * (AMDX_LINK_HIVE_MAX - 1) / 2)
-/* Moves off links one report or tick may ask for: a parked member's. */
+/*
+ * Moves off links one report or tick may ask for: a parked member's (its
+ * pairs with every other member, both directions).
+ */
 #define AMDX_LINK_MOVES_MAX	(4 * AMDX_LINK_HIVE_MAX)
 
 /**
  * struct amdx_link_move - what crosses one link, to move off it
  * @device: the end whose VRAM holds the data.
  * @peer: the end that accesses it.
- * @link: the link's index.
+ * @link: the link that decided it (amdx_link_pair_level()).
  */
 struct amdx_link_move {
 	u8 device;
 	u8 peer;
-	u8 link;
+	u16 link;
 };
 
 static_assert(U8_MAX >= AMDX_MAX_DEVICES);
-static_assert(U8_MAX >= AMDX_LINK_HIVE_LINKS);
+static_assert(U16_MAX >= AMDX_LINK_MAX_LINKS);
 
 /*
  * What a containment asked for, run after the lock: recovery rungs, and
@@ -272,15 +283,6 @@ static void amdx_link_emit(struct amdx_link_hive *h, u32 i, u32 old,
 	}
 }
 
-/* What a state asks for when the model could not say (no memory). */
-static u32 amdx_link_contain_fallback(u32 state)
-{
-	if (state == AMDX_LINK_STATE_UP)
-		return AMDX_LINK_CONTAIN_NONE;
-	return state == AMDX_LINK_STATE_DEGRADED ? AMDX_LINK_CONTAIN_AVOID :
-	       AMDX_LINK_CONTAIN_MOVE;
-}
-
 static void amdx_link_escalate_add(struct amdx_link_escalation *esc,
 				   u32 device, u32 rung)
 {
@@ -291,54 +293,82 @@ static void amdx_link_escalate_add(struct amdx_link_escalation *esc,
 	}
 }
 
-/* A link that went from carrying data to moving it off: both directions. */
-static void amdx_link_move_add(struct amdx_link_hive *h, u32 i,
-			       struct amdx_link_escalation *esc)
+/* Data between endpoints @a and @b went from staying to moving off. */
+static void amdx_link_move_add(struct amdx_link_hive *h, u32 a, u32 b,
+			       u32 via, struct amdx_link_escalation *esc)
 {
 	const struct amdx_link_topo *t = &h->topo;
-	const struct amdx_link *l = &t->link[i];
-	u32 e;
+	u32 e, ep[2] = { a, b };
 
-	/* HMM data crosses links between devices of this host only. */
-	if (!h->dev[l->ep[0]] || !h->dev[l->ep[1]])
-		return;
 	for (e = 0; e < 2; e++) {
 		if (esc->nmoves == AMDX_LINK_MOVES_MAX) {
 			pr_warn_ratelimited("amdx: hive %llx: link %u: too many links to move off at once; its data stays\n",
-					    h->hive_id, i);
+					    h->hive_id, via);
 			return;
 		}
 		esc->move[esc->nmoves++] = (struct amdx_link_move){
-			.device = t->ep[l->ep[e]].device,
-			.peer = t->ep[l->ep[!e]].device,
-			.link = i,
+			.device = t->ep[ep[e]].device,
+			.peer = t->ep[ep[!e]].device,
+			.link = via,
 		};
 	}
 }
 
 /*
- * Tell both ends' HMM whether link @i takes new data: not unless it is up
- * (a link that asks for anything but *none*).
+ * Tell the HMM of the devices at endpoints @a and @b whether new data may
+ * be placed between them: not unless the pair asks for nothing
+ * (amdx_link_pair_level()).  When the pair comes to moving what is there,
+ * the moves go into @esc; NULL (a join, a leave): there is nothing yet.
  */
-static void amdx_link_hmm_avoid_one(struct amdx_link_hive *h, u32 i)
+static void amdx_link_pair_sync(struct amdx_link_hive *h, u32 a, u32 b,
+				struct amdx_link_escalation *esc)
 {
-	const struct amdx_link_topo *t = &h->topo;
-	const struct amdx_link *l = &t->link[i];
-	u32 e;
+	u32 da = h->topo.ep[a].device, db = h->topo.ep[b].device, via, lvl;
+	u8 *seen;
 
-	if (!h->dev[l->ep[0]] || !h->dev[l->ep[1]])
+	if (da >= AMDX_MAX_DEVICES || db >= AMDX_MAX_DEVICES)
 		return;
-	for (e = 0; e < 2; e++)
-		amdx_hmm_link_avoid(h->dev[l->ep[e]], t->ep[l->ep[!e]].device,
-				    i, l->state != AMDX_LINK_STATE_UP);
+	seen = &h->pair[min(da, db)][max(da, db)];
+	lvl = amdx_link_pair_level(&h->topo, a, b, &via);
+	amdx_hmm_link_avoid(h->dev[a], db, via, lvl != AMDX_LINK_CONTAIN_NONE);
+	amdx_hmm_link_avoid(h->dev[b], da, via, lvl != AMDX_LINK_CONTAIN_NONE);
+	if (esc && lvl == AMDX_LINK_CONTAIN_MOVE &&
+	    *seen != AMDX_LINK_CONTAIN_MOVE)
+		amdx_link_move_add(h, a, b, via, esc);
+	*seen = lvl;
 }
 
-static void amdx_link_hmm_avoid(struct amdx_link_hive *h)
+/*
+ * amdx_link_pair_sync() for every pair of devices of this host that has
+ * endpoint @ep (a link's end) in it; every pair for %AMDX_LINK_NONE.  A
+ * link with no end here changes no pair's way (a pod's ways between two
+ * devices of this host are their own plane links).
+ */
+static void amdx_link_pairs_sync(struct amdx_link_hive *h, u32 ep,
+				 struct amdx_link_escalation *esc)
 {
-	u32 i;
+	u32 a, b;
 
-	for (i = 0; i < h->topo.num_links; i++)
-		amdx_link_hmm_avoid_one(h, i);
+	for (a = 0; a < h->topo.num_eps; a++) {
+		if (!h->dev[a])
+			continue;
+		for (b = a + 1; b < h->topo.num_eps; b++)
+			if (h->dev[b] &&
+			    (ep == AMDX_LINK_NONE || ep == a || ep == b))
+				amdx_link_pair_sync(h, a, b, esc);
+	}
+}
+
+/* The pairs link @i is a way of (amdx_link_pairs_sync()). */
+static void amdx_link_pairs_sync_link(struct amdx_link_hive *h, u32 i,
+				      struct amdx_link_escalation *esc)
+{
+	const struct amdx_link *l = &h->topo.link[i];
+	u32 e;
+
+	for (e = 0; e < 2; e++)
+		if (h->dev[l->ep[e]])
+			amdx_link_pairs_sync(h, l->ep[e], esc);
 }
 
 /*
@@ -367,14 +397,9 @@ static void amdx_link_sync(struct amdx_link_hive *h, u64 now_ns,
 			if (ret) {
 				pr_warn_ratelimited("amdx: hive %llx: link %u: no containment (%d)\n",
 						    h->hive_id, i, ret);
-				c.action = amdx_link_contain_fallback(state);
+				c.action = amdx_link_state_level(state);
 				c.num_parked = 0;
 			}
-			if (amdx_link_contain_fallback(state) ==
-			    AMDX_LINK_CONTAIN_MOVE &&
-			    amdx_link_contain_fallback(old) !=
-			    AMDX_LINK_CONTAIN_MOVE)
-				amdx_link_move_add(h, i, esc);
 			if (c.num_parked) {
 				if (amdx_link_park_peers(t, &c, now_ns) > 0)
 					again = true;
@@ -386,13 +411,13 @@ static void amdx_link_sync(struct amdx_link_hive *h, u64 now_ns,
 			 * What the record announces holds before anyone reads
 			 * it: a reader that saw "up" may place across the link.
 			 */
-			amdx_link_hmm_avoid_one(h, i);
+			amdx_link_pairs_sync_link(h, i, esc);
 			/* Parking may have moved the link on: its own record. */
 			amdx_link_emit(h, i, old, state, c.action,
 				       amdx_link_hops_now(h, i, NULL));
 		}
 	}
-	amdx_link_hmm_avoid(h);
+	amdx_link_pairs_sync(h, AMDX_LINK_NONE, esc);
 }
 
 /* Time can change a link's state: it is held down or storming. */
@@ -794,6 +819,7 @@ static int amdx_link_pod_join(struct amdx_link_hive *h,
 			return l;
 		h->seen[l] = t->link[l].state;
 	}
+	amdx_link_pairs_sync(h, e, NULL);
 	return 0;
 }
 
@@ -875,6 +901,7 @@ static int amdx_link_join(struct amdx_device *adev)
 			break;
 		h->seen[l] = t->link[l].state;
 	}
+	amdx_link_pairs_sync(h, e, NULL);
 	mutex_unlock(&amdx_link_lock);
 	return 0;
 }
@@ -901,7 +928,10 @@ static void amdx_link_leave(struct amdx_device *adev)
 			if (h->dev[i])
 				amdx_hmm_link_avoid(h->dev[i], adev->id, 0,
 						    false);
-		amdx_link_hmm_avoid(h);
+		for (i = 0; i < AMDX_MAX_DEVICES; i++)
+			h->pair[min(i, adev->id)][max(i, adev->id)] =
+				AMDX_LINK_CONTAIN_NONE;
+		amdx_link_pairs_sync(h, AMDX_LINK_NONE, NULL);
 		/* A pod's remote part stays only while a member is here. */
 		if (!amdx_link_first_dev(h)) {
 			list_del(&h->node);
@@ -994,7 +1024,7 @@ static void amdx_link_fill(struct amdx_link_hive *h, u32 i, u64 now,
 	li->width = l->width;
 	li->state = l->state;
 	li->contain = amdx_link_contain(t, i, &c) ?
-		      amdx_link_contain_fallback(l->state) : c.action;
+		      amdx_link_state_level(l->state) : c.action;
 	li->hops = amdx_link_hops_now(h, i, &degraded);
 	if (degraded)
 		li->flags |= AMDX_LINK_F_ROUTE_DEGRADED;

@@ -991,6 +991,89 @@ int amdx_link_park_peers(struct amdx_link_topo *t,
 EXPORT_SYMBOL_IF_KUNIT(amdx_link_park_peers);
 
 /**
+ * amdx_link_state_level() - what data may do across a link in a state
+ * @state: an %AMDX_LINK_STATE_*.
+ *
+ * The containment a state asks for short of parking (amdx_link_contain()
+ * adds that), also what the link code falls back to when the model
+ * cannot say (no memory).
+ *
+ * Return: %AMDX_LINK_CONTAIN_NONE for an up link, %AMDX_LINK_CONTAIN_AVOID
+ * for a degraded one, %AMDX_LINK_CONTAIN_MOVE for any other.
+ */
+u32 amdx_link_state_level(u32 state)
+{
+	if (state == AMDX_LINK_STATE_UP)
+		return AMDX_LINK_CONTAIN_NONE;
+	return state == AMDX_LINK_STATE_DEGRADED ? AMDX_LINK_CONTAIN_AVOID :
+	       AMDX_LINK_CONTAIN_MOVE;
+}
+EXPORT_SYMBOL_IF_KUNIT(amdx_link_state_level);
+
+static u32 amdx_link_level(const struct amdx_link *l)
+{
+	return amdx_link_state_level(l->state);
+}
+
+/**
+ * amdx_link_pair_level() - what HMM data between two accelerators may do
+ * @t: the topology.
+ * @a: one accelerator (an endpoint that is no switch).
+ * @b: another.
+ * @via: out: the link that decides it (for the log and the records): the
+ *	link between @a and @b, or the worse link of the best way through a
+ *	switch; %AMDX_LINK_NONE when there is no way at all.
+ *
+ * Data in the memory of @a that @b accesses goes the way the fabric gives
+ * a peer access: across the link between them in a mesh (XGMI peer
+ * access takes no second hop), or in a pod through one switch, on the
+ * plane whose two links are best (the fabric spreads traffic over the
+ * planes and leaves out one that is not up).  The way is as good as its
+ * worse link; the pair as good as its best way: %AMDX_LINK_CONTAIN_NONE
+ * (new data may be placed), %AMDX_LINK_CONTAIN_AVOID (no new data, what
+ * is there stays) or %AMDX_LINK_CONTAIN_MOVE (what is there moves off),
+ * the last also when no way is left.  A lost plane thus costs a pod pair
+ * nothing while another plane serves both ends; the pair is contained
+ * only when no plane does (Documentation/fabric.rst, "HMM across a
+ * link").
+ *
+ * Return: the %AMDX_LINK_CONTAIN_* the pair asks for: NONE, AVOID or MOVE.
+ */
+u32 amdx_link_pair_level(const struct amdx_link_topo *t, u32 a, u32 b,
+			 u32 *via)
+{
+	u32 best = AMDX_LINK_CONTAIN_MOVE, i, s, la, lb, lvl;
+
+	*via = AMDX_LINK_NONE;
+	if (a >= t->num_eps || b >= t->num_eps || a == b)
+		return best;
+	i = amdx_link_find(t, a, b);
+	if (i != AMDX_LINK_NONE) {
+		*via = i;
+		return amdx_link_level(&t->link[i]);
+	}
+	for (s = 0; s < t->num_eps; s++) {
+		if (t->ep[s].kind != AMDX_LINK_EP_SWITCH)
+			continue;
+		la = amdx_link_find(t, a, s);
+		lb = amdx_link_find(t, s, b);
+		if (la == AMDX_LINK_NONE || lb == AMDX_LINK_NONE)
+			continue;
+		/* The way's worse link; of two alike, @a's. */
+		if (amdx_link_level(&t->link[lb]) >
+		    amdx_link_level(&t->link[la]))
+			la = lb;
+		lvl = amdx_link_level(&t->link[la]);
+		if (*via == AMDX_LINK_NONE || lvl < best) {
+			best = lvl;
+			*via = la;
+		}
+	}
+	return best;
+}
+EXPORT_SYMBOL_IF_KUNIT(amdx_link_pair_level);
+
+/**
  * amdx_link_move_dest() - where data crossing a link that moves goes
  * @peer: the amdx device id at the link's other end: the device that
  *	accesses the data (data in this end's VRAM that @peer accesses

@@ -226,6 +226,9 @@ int amdx_link_contain(const struct amdx_link_topo *t, u32 link,
 		      struct amdx_link_containment *c);
 int amdx_link_park_peers(struct amdx_link_topo *t,
 			 const struct amdx_link_containment *c, u64 now_ns);
+u32 amdx_link_state_level(u32 state);
+u32 amdx_link_pair_level(const struct amdx_link_topo *t, u32 a, u32 b,
+			 u32 *via);
 u32 amdx_link_move_dest(u32 peer, u32 pref, u64 access, u32 nparts, u64 avoid);
 u32 amdx_link_range_fate(u32 peer, u32 flags, u64 access);
 

@@ -892,6 +892,79 @@ static void range_fate_pinned_revokes(struct kunit *test)
 			(u32)AMDX_LINK_RANGE_REVOKE);
 }
 
+static u32 pair(const struct amdx_link_topo *t, u32 a, u32 b, u32 *via)
+{
+	u32 back, lvl = amdx_link_pair_level(t, a, b, via);
+
+	/* One answer whichever end asks. */
+	if (amdx_link_pair_level(t, b, a, &back) != lvl)
+		return U32_MAX;
+	return lvl;
+}
+
+/*
+ * The way HMM data goes between two devices of this host
+ * (amdx_link_pair_level()): in a mesh their own link and nothing else
+ * (XGMI peer access takes no second hop); in a pod any plane whose two
+ * links serve both ends, so one lost plane moves nothing and a pair is
+ * contained only when no plane serves both.
+ */
+static void pair_level_mesh_and_pod(struct kunit *test)
+{
+	struct amdx_link_topo *t = mesh(test, 8);
+	u32 via, p;
+
+	KUNIT_EXPECT_EQ(test, pair(t, 0, 1, &via), AMDX_LINK_CONTAIN_NONE);
+	KUNIT_EXPECT_EQ(test, via, link_of(test, t, 0, 1));
+	down(test, t, 0, 1, MS);
+	KUNIT_EXPECT_EQ(test, pair(t, 0, 1, &via), AMDX_LINK_CONTAIN_MOVE);
+	KUNIT_EXPECT_EQ(test, via, link_of(test, t, 0, 1));
+	/* A two-hop route exists; data still does not take it. */
+	KUNIT_EXPECT_EQ(test, pair(t, 1, 0, &via), AMDX_LINK_CONTAIN_MOVE);
+	KUNIT_EXPECT_EQ(test, pair(t, 0, 2, &via), AMDX_LINK_CONTAIN_NONE);
+	KUNIT_ASSERT_EQ(test, amdx_link_observe(t, link_of(test, t, 2, 3),
+						AMDX_LINK_OBS_WIDTH, 8, MS), 1);
+	KUNIT_EXPECT_EQ(test, pair(t, 2, 3, &via), AMDX_LINK_CONTAIN_AVOID);
+	KUNIT_EXPECT_EQ(test, via, link_of(test, t, 2, 3));
+
+	/* Pod: accelerators 0..3 local, switches 72..75. */
+	t = pod72(test);
+	KUNIT_EXPECT_EQ(test, pair(t, 0, 1, &via), AMDX_LINK_CONTAIN_NONE);
+	KUNIT_EXPECT_EQ(test, via, link_of(test, t, 0, 72));
+	/* Plane 0 lost at 0: plane 1 serves the pair. */
+	down(test, t, 0, 72, MS);
+	KUNIT_EXPECT_EQ(test, pair(t, 0, 1, &via), AMDX_LINK_CONTAIN_NONE);
+	KUNIT_EXPECT_EQ(test, via, link_of(test, t, 0, 73));
+	/* Planes 1..3 lost at 1: no plane serves both ends. */
+	for (p = 1; p < 4; p++)
+		down(test, t, 1, 72 + p, 2 * MS);
+	KUNIT_EXPECT_EQ(test, pair(t, 0, 1, &via), AMDX_LINK_CONTAIN_MOVE);
+	KUNIT_EXPECT_EQ(test, via, link_of(test, t, 0, 72));
+	/* Each still has a plane in common with the others. */
+	KUNIT_EXPECT_EQ(test, pair(t, 0, 2, &via), AMDX_LINK_CONTAIN_NONE);
+	KUNIT_EXPECT_EQ(test, pair(t, 1, 2, &via), AMDX_LINK_CONTAIN_NONE);
+	KUNIT_EXPECT_EQ(test, via, link_of(test, t, 1, 72));
+	/* A remote accelerator the same way (never a device of this host). */
+	KUNIT_EXPECT_EQ(test, pair(t, 1, 40, &via), AMDX_LINK_CONTAIN_NONE);
+	/* The best plane is only degraded: no new data, nothing moves. */
+	KUNIT_ASSERT_EQ(test, amdx_link_observe(t, link_of(test, t, 2, 72),
+						AMDX_LINK_OBS_WIDTH, 2, 3 * MS),
+			1);
+	KUNIT_EXPECT_EQ(test, pair(t, 1, 2, &via), AMDX_LINK_CONTAIN_AVOID);
+	KUNIT_EXPECT_EQ(test, via, link_of(test, t, 2, 72));
+	KUNIT_EXPECT_EQ(test, pair(t, 2, 3, &via), AMDX_LINK_CONTAIN_NONE);
+
+	/* Not a pair: no way. */
+	KUNIT_EXPECT_EQ(test, pair(t, 2, 2, &via), AMDX_LINK_CONTAIN_MOVE);
+	KUNIT_EXPECT_EQ(test, via, AMDX_LINK_NONE);
+	KUNIT_EXPECT_EQ(test, pair(t, 2, t->num_eps, &via),
+			AMDX_LINK_CONTAIN_MOVE);
+	KUNIT_EXPECT_EQ(test, via, AMDX_LINK_NONE);
+	/* A switch to an accelerator is a link, not a pair of devices. */
+	KUNIT_EXPECT_EQ(test, pair(t, 72, 73, &via), AMDX_LINK_CONTAIN_MOVE);
+	KUNIT_EXPECT_EQ(test, via, AMDX_LINK_NONE);
+}
+
 static struct kunit_case amdx_link_model_cases[] = {
 	KUNIT_CASE(mesh_of_8_is_28_links),
 	KUNIT_CASE(pod_of_72_in_18_domains),
@@ -909,6 +982,7 @@ static struct kunit_case amdx_link_model_cases[] = {
 	KUNIT_CASE(removed_device_takes_its_links),
 	KUNIT_CASE(move_dest_follows_the_accessing_range),
 	KUNIT_CASE(range_fate_pinned_revokes),
+	KUNIT_CASE(pair_level_mesh_and_pod),
 	{}
 };
 
