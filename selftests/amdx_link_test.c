@@ -841,10 +841,12 @@ TEST_F(lnk, replay_storm_moves_exactly_what_crossed_it)
 		  range_access(self->d[1].fd, p[3]));
 
 	/* Every checksum holds (reading brings the data home). */
-	for (b = 0; b < LNK_BUFS; b++)
-		if (!lnk_bufs[b].other)
+	for (b = 0; b < LNK_BUFS; b++) {
+		if (!lnk_bufs[b].other) {
 			EXPECT_EQ(-1, amdx_check(p[b], size, 0x11c0 + b))
 				TH_LOG("buffer %u", b);
+		}
+	}
 	EXPECT_EQ(-1, amdx_check(x, size, 0x11c0 + 2));
 }
 
@@ -1046,10 +1048,12 @@ TEST_F(lnk, link_down_moves_to_the_accessing_device)
 	ASSERT_GE(pid, 0);
 	if (pid == 0)
 		_exit(other_to(self, p, ready[1], go[0]));
-	for (b = 0; b < LNK_TOS; b++)
-		if (!lnk_tos[b].other)
+	for (b = 0; b < LNK_TOS; b++) {
+		if (!lnk_tos[b].other) {
 			ASSERT_EQ(0, place_to(self, fds, b, p[b]))
 				TH_LOG("buffer %u", b);
+		}
+	}
 	ASSERT_EQ(1, read(ready[0], &c, 1));
 	drain(_metadata, self);
 	for (i = 0; i < LNK_DEVS; i++)
@@ -1243,8 +1247,9 @@ TEST_F(lnk, link_down_revokes_what_is_pinned)
 	untouched(_metadata, q, L, -1);
 
 	/* Every checksum holds (reading brings the data home). */
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < 2; i++) {
 		EXPECT_EQ(-1, amdx_check(p[i], size, 0x11c0)) TH_LOG("%u", i);
+	}
 	free(out);
 }
 
@@ -1528,9 +1533,10 @@ TEST_F(pod, hmm_moves_only_when_no_plane_serves_both)
 	/* One plane lost: the others serve every pair. */
 	ASSERT_EQ(0, pod_fault(self, 0, 0, 0, "down"));
 	pod_drain(_metadata, self);
-	for (b = 0; b < POD_BUFS; b++)
+	for (b = 0; b < POD_BUFS; b++) {
 		EXPECT_EQ(LNK_PAGES, resident(self->d[pod_bufs[b].dev].fd,
 					      p[b])) TH_LOG("buffer %u", b);
+	}
 	for (i = 0; i < POD_DEVS; i++)
 		EXPECT_EQ(0, pod_count(self, i, AMDX_EVENT_ACTION_START));
 	EXPECT_EQ(0, place_in(self->d, POD_DEVS, self->d[0].fd,
@@ -1567,9 +1573,10 @@ TEST_F(pod, hmm_moves_only_when_no_plane_serves_both)
 		EXPECT_EQ(0, pod_count(self, i, AMDX_EVENT_RECOVERY));
 	}
 	q = pod_links(_metadata, self);
-	for (i = 0; i < q->num_links; i++)
+	for (i = 0; i < q->num_links; i++) {
 		EXPECT_NE(AMDX_LINK_STATE_PARKED, q->links[i].state)
 			TH_LOG("link %u", i);
+	}
 	L = pod_link(q, 0, 0);
 	ASSERT_LE(0, L);
 
@@ -1593,9 +1600,10 @@ TEST_F(pod, hmm_moves_only_when_no_plane_serves_both)
 	EXPECT_EQ(0, amdx_ioctl(self->d[0].fd, AMDX_IOC_HMM_MIGRATE, &m));
 	EXPECT_EQ(LNK_PAGES, m.moved);
 
-	for (b = 0; b < POD_BUFS; b++)
+	for (b = 0; b < POD_BUFS; b++) {
 		EXPECT_EQ(-1, amdx_check(p[b], size, POD_SEED + b))
 			TH_LOG("buffer %u", b);
+	}
 	EXPECT_EQ(-1, amdx_check(x, size, POD_SEED + POD_BUFS));
 }
 
