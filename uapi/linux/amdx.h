@@ -1533,7 +1533,9 @@ struct amdx_query_links {
  *			address: duration in ns.
  *			%AMDX_ACTION_LINK_MOVE and (minor 5)
  *			%AMDX_ACTION_LINK_REVOKE (both records): instance
- *			the link, type the device at its other end; END's
+ *			the link, type the device at its other end (in a
+ *			scale-up pod, where two devices meet through a
+ *			switch, the worse link of their best plane); END's
  *			address the duration, data[1] 0 or -errno.
  * PARTITION_*:		partition.
  * VF_RESET:		instance: the VF; type: %AMDX_VF_RESET_CAUSE_*;
@@ -1616,7 +1618,9 @@ struct amdx_query_links {
 /*
  * (minor 3) What a fabric link's containment moved off it (move, park):
  * instance the link (%AMDX_QUERY_LINKS), type the device at its other
- * end; ACTION_END's data[1] 0 or -errno as for any action.
+ * end; ACTION_END's data[1] 0 or -errno as for any action.  Between two
+ * devices of a scale-up pod (through a switch) the moves come when no
+ * plane serves both, instance the worse link of their best plane.
  */
 #define AMDX_ACTION_LINK_MOVE		5
 /*
