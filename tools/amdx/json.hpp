@@ -152,10 +152,12 @@ struct RecoveryRun {
 /// One row of `amdx link show`: link @l of hive @hive_id.
 [[nodiscard]] Json link_to_json(std::uint64_t hive_id, const LinkInfo& l);
 /// `amdx link show`'s document: the links of @found (hive, link) with an
-/// end on a device of @selected, each once; with @matrix (--matrix) one
-/// N x N table per hive instead.
+/// end on a device of @selected, or with @every (every device selected)
+/// all of them, a scale-up pod's links with no end on this host included;
+/// each once; with @matrix (--matrix) one N x N table per hive instead.
 [[nodiscard]] Json link_show_json(const std::vector<std::pair<std::uint64_t, LinkInfo>>& found,
-                                  const std::set<std::uint32_t>& selected, bool matrix = false);
+                                  const std::set<std::uint32_t>& selected, bool matrix = false,
+                                  bool every = false);
 
 // ---- events (json_event.cpp)
 

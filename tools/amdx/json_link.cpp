@@ -194,7 +194,7 @@ Json matrix_to_json(std::uint64_t hive_id, const std::vector<const LinkInfo*>& l
 } // namespace
 
 Json link_show_json(const std::vector<std::pair<std::uint64_t, LinkInfo>>& found,
-                    const std::set<std::uint32_t>& selected, bool matrix) {
+                    const std::set<std::uint32_t>& selected, bool matrix, bool every) {
     std::set<std::pair<std::uint64_t, std::uint32_t>> seen; // (hive, link)
     std::map<std::uint64_t, std::vector<const LinkInfo*>> hives;
     Json rows = Json::array();
@@ -202,7 +202,7 @@ Json link_show_json(const std::vector<std::pair<std::uint64_t, LinkInfo>>& found
         if (!seen.insert({hive, l.link}).second)
             continue;
         hives[hive].push_back(&l); // the matrix's columns: every end
-        if (selected.contains(l.device[0]) || selected.contains(l.device[1]))
+        if (every || selected.contains(l.device[0]) || selected.contains(l.device[1]))
             rows.push_back(link_to_json(hive, l));
     }
     if (!matrix)

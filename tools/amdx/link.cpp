@@ -2,7 +2,9 @@
 //
 // `amdx link show [DEV]` (Documentation/fabric.rst): the fabric links of the
 // hives of the devices DEV selects, one row per link with at least one end
-// among them, each link once however many of its ends are selected; with
+// among them (with every device selected, every link of those hives: a
+// scale-up pod's links between a remote accelerator and a switch too),
+// each link once however many of its ends are selected; with
 // --matrix one N x N table per hive, as `amd-smi topology` and `nvidia-smi
 // topo -m` print theirs.
 #include <algorithm>
@@ -19,8 +21,8 @@ LinkCommands::LinkCommands(CLI::App& app) {
                                          "(COMMAND: show)");
     object_->fallthrough()->require_subcommand(0, 1);
     auto* show = object_->add_subcommand(
-        "show", "Each link with an end on DEV: its ends, state, containment, hops and "
-                "error counters (default)");
+        "show", "Each link with an end on DEV (every link of their hives for 'all'): its "
+                "ends, state, containment, hops and error counters (default)");
     show->fallthrough();
     show->add_flag("--matrix", matrix_,
                    "One table per hive: a row per selected device, a column per device of "
@@ -46,7 +48,7 @@ int LinkCommands::run(const Options& opts, std::ostream& out, std::ostream& err)
         });
     if (stop)
         return *stop;
-    render(out, link_show_json(found, selected, matrix_), opts);
+    render(out, link_show_json(found, selected, matrix_, dev_ == "all"), opts);
     return kExitOk;
 }
 

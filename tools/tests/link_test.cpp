@@ -310,6 +310,16 @@ TEST_F(LinkTest, PodEndsAreShownByTheirIdentity) {
     EXPECT_EQ(l["domain_a"], 0);
     EXPECT_EQ(l["domain_b"], nullptr);
 
+    // Every device selected: every link of the pod, the remote one too.
+    kernel.devices[1].hive_id = 0;
+    kernel.devices[2].hive_id = 0;
+    const auto all = run({"-j", "link", "show"});
+    ASSERT_EQ(all.code, 0) << all.err;
+    const Json every = Json::parse(all.out);
+    ASSERT_EQ(every["links"].size(), 3U) << all.out;
+    EXPECT_EQ(every["links"][2]["end_a"], "accelerator") << all.out;
+    EXPECT_EQ(every["links"][2]["fabric_id_a"], 41) << all.out;
+
     const Json remote = amdx::cli::link_to_json(0x11c1, amdx::LinkInfo::from_uapi(kernel.links[2]));
     EXPECT_EQ(remote["device_a"], nullptr);
     EXPECT_EQ(remote["end_a"], "accelerator");
