@@ -21,6 +21,26 @@ SPLATS = re.compile(
     r'suspicious RCU usage|sleeping function called from invalid)')
 
 
+# An oops's own account, kept with it: where it happened and how it got
+# there (a CI log cut to its tail still says where).
+OOPS = re.compile(r'(Oops|BUG: |kernel BUG|general protection fault)')
+OOPS_DETAIL = re.compile(r'(RIP: |Call Trace|\] +(\? )?[\w.]+\+0x[0-9a-f]+/)')
+
+
+def splat_lines(lines):
+    """The kernel log's splat lines; after an oops, its RIP and call trace."""
+    out, i = [], 0
+    while i < len(lines):
+        if SPLATS.search(lines[i]):
+            out.append(lines[i])
+            if OOPS.search(lines[i]):
+                detail = [l for l in lines[i + 1:i + 60]
+                          if OOPS_DETAIL.search(l)][:16]
+                out.extend(detail)
+        i += 1
+    return out
+
+
 def sections(path):
     cur, out = None, {}
     with open(path, errors='replace') as f:
@@ -211,10 +231,10 @@ def main():
     if 'kmemleak' in secs and any(l.strip() for l in secs['kmemleak']):
         problems.append('kmemleak reported leaks:')
         problems.extend('  ' + l.rstrip() for l in secs['kmemleak'][:40])
-    splat = [l for l in console.splitlines() if SPLATS.search(l)]
+    splat = splat_lines(console.splitlines())
     if splat:
         problems.append('kernel log shows a splat:')
-        problems.extend('  ' + l for l in splat[:20])
+        problems.extend('  ' + l for l in splat[:40])
 
     note = clock_note(a.outdir, secs)
     if note:
