@@ -70,9 +70,10 @@ FIXTURE_SETUP(bounds)
 	ASSERT_LE(0, self->ctl) TH_LOG("open %s: %s", AMDX_DEV_PATH,
 				       strerror(errno));
 	self->hmm = amdx_caps(self->ctl) & AMDX_CAP_HMM_MIGRATE;
-	if (!self->hmm)
+	if (!self->hmm) {
 		ASSERT_FALSE(want && atoi(want) == 1)
 			TH_LOG("no AMDX_CAP_HMM_MIGRATE with DEVICE_PRIVATE");
+	}
 	self->sim = AMDX_SIM_ID_MOD(bounds, getpid());
 	amdx_sim_del(self->sim);
 	ASSERT_EQ(0, amdx_sim_new(self->sim, BOUNDS_SIM_PARAMS));
@@ -322,10 +323,11 @@ TEST_F_TIMEOUT(bounds, ranges_per_fd_cap_enospc, TEST_S)
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, p);
 	/* one range per page: neighbours differ, nothing merges */
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		ASSERT_EQ(0, set_attr(self->fd, p + i * self->page, self->page,
 				      i & 1))
 			TH_LOG("range %zu", i);
+	}
 	EXPECT_EQ(-ENOSPC, set_attr(self->fd, p + n * self->page, self->page,
 				    n & 1));
 

@@ -188,10 +188,11 @@ TEST_F(event, subscribe_ring_size_einval)
 				     1U << 31, UINT_MAX };
 	unsigned int i;
 
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		EXPECT_EQ(-EINVAL, subscribe(self->c.fd, AMDX_EVENT_MASK_ALL,
 					     bad[i], 0))
 			TH_LOG("ring_size %u", bad[i]);
+	}
 }
 
 TEST_F(event, subscribe_ring_size_limits_accepted)
@@ -214,10 +215,11 @@ TEST_F(event, subscribe_flags_einval)
 				     O_NONBLOCK | 1, 0x80000000U };
 	unsigned int i;
 
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		EXPECT_EQ(-EINVAL, subscribe(self->c.fd, AMDX_EVENT_MASK_ALL,
 					     0, bad[i]))
 			TH_LOG("flags %#x", bad[i]);
+	}
 }
 
 TEST_F(event, subscribe_pad_einval)
@@ -731,9 +733,10 @@ TEST_F(event, independent_subscribers_see_the_same_seqs)
 	ASSERT_EQ(50 * REC, rd(fa, a, sizeof(a)));
 	/* reading one did not consume the other */
 	ASSERT_EQ(50 * REC, rd(fb, b, sizeof(b)));
-	for (i = 0; i < 50; i++)
+	for (i = 0; i < 50; i++) {
 		EXPECT_EQ(0, memcmp(&a[i], &b[i], sizeof(a[i])))
 			TH_LOG("record %d differs", i);
+	}
 	/* closing one leaves the other working */
 	close(fa);
 	ASSERT_EQ(0, emit(e, AMDX_EVENT_ERROR, 1));

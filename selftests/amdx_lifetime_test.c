@@ -621,8 +621,9 @@ TEST_F_TIMEOUT(removal, during_cpu_fault, 60)
 	EXPECT_TRUE(remover_wait(&r, 30000));
 	pthread_join(r.thread, NULL);
 	EXPECT_EQ(0, r.ret);
-	for (i = 0; i < NPAGES; i++)
+	for (i = 0; i < NPAGES; i++) {
 		EXPECT_EQ(-1, check_page(self->buf, i, 11)) TH_LOG("page %lu", i);
+	}
 }
 
 /* Entry @addr's page has in /proc/@pid/pagemap (a swap entry's type too, as root). */
@@ -696,8 +697,9 @@ TEST_F_TIMEOUT(removal, holder_dies_during_the_move, 120)
 	EXPECT_TRUE(remover_wait(&r, 60000));
 	pthread_join(r.thread, NULL);
 	EXPECT_EQ(0, r.ret);
-	for (i = 0; i < NPAGES; i++)
+	for (i = 0; i < NPAGES; i++) {
 		EXPECT_EQ(-1, check_page(self->buf, i, 11)) TH_LOG("page %lu", i);
+	}
 	EXPECT_FALSE(amdx_kmsg_report(kmsg, line, sizeof(line)))
 		TH_LOG("kernel report: %s", line);
 	close(kmsg);

@@ -1252,9 +1252,10 @@ TEST_F_TIMEOUT(sim, concurrent_create_remove, 240)
 						      SIM_ID_STRESS + t);
 		if (in_registry)
 			EXPECT_TRUE(path_exists(AMDX_CLASS "/amdx%u", id));
-		if (t < STRESS_THREADS)
+		if (t < STRESS_THREADS) {
 			EXPECT_EQ(t % 2, in_registry) TH_LOG("sim id %u",
 							     SIM_ID_STRESS + t);
+		}
 		live += in_registry;
 	}
 	n = count_devices(self->ctl);
