@@ -120,8 +120,6 @@ static_assert(U8_MAX + 1 >= AMDX_LINK_MAX_EPS);
 static_assert(sizeof_field(struct amdx_link_info, time_ns) ==
 	      AMDX_LINK_STATE_COUNT * sizeof(u64));
 
-/* Links of a full hive. */
-#define AMDX_LINK_HIVE_LINKS	(AMDX_LINK_HIVE_MAX * (AMDX_LINK_HIVE_MAX - 1) / 2)
 /*
  * Moves off links one report or tick may ask for: a parked member's (its
  * pairs with every other member, both directions).
@@ -339,36 +337,26 @@ static void amdx_link_pair_sync(struct amdx_link_hive *h, u32 a, u32 b,
 }
 
 /*
- * amdx_link_pair_sync() for every pair of devices of this host that has
- * endpoint @ep (a link's end) in it; every pair for %AMDX_LINK_NONE.  A
- * link with no end here changes no pair's way (a pod's ways between two
- * devices of this host are their own plane links).
+ * amdx_link_pair_sync() for every pair of devices of this host with
+ * endpoint @e0 or @e1 in it (a link's ends, or one endpoint twice), each
+ * pair once; every pair for %AMDX_LINK_NONE.  A link with no end here
+ * changes no pair's way (a pod's ways between two devices of this host
+ * are their own plane links).
  */
-static void amdx_link_pairs_sync(struct amdx_link_hive *h, u32 ep,
+static void amdx_link_pairs_sync(struct amdx_link_hive *h, u32 e0, u32 e1,
 				 struct amdx_link_escalation *esc)
 {
+	bool all = e0 == AMDX_LINK_NONE;
 	u32 a, b;
 
 	for (a = 0; a < h->topo.num_eps; a++) {
 		if (!h->dev[a])
 			continue;
 		for (b = a + 1; b < h->topo.num_eps; b++)
-			if (h->dev[b] &&
-			    (ep == AMDX_LINK_NONE || ep == a || ep == b))
+			if (h->dev[b] && (all || a == e0 || a == e1 ||
+					  b == e0 || b == e1))
 				amdx_link_pair_sync(h, a, b, esc);
 	}
-}
-
-/* The pairs link @i is a way of (amdx_link_pairs_sync()). */
-static void amdx_link_pairs_sync_link(struct amdx_link_hive *h, u32 i,
-				      struct amdx_link_escalation *esc)
-{
-	const struct amdx_link *l = &h->topo.link[i];
-	u32 e;
-
-	for (e = 0; e < 2; e++)
-		if (h->dev[l->ep[e]])
-			amdx_link_pairs_sync(h, l->ep[e], esc);
 }
 
 /*
@@ -411,13 +399,14 @@ static void amdx_link_sync(struct amdx_link_hive *h, u64 now_ns,
 			 * What the record announces holds before anyone reads
 			 * it: a reader that saw "up" may place across the link.
 			 */
-			amdx_link_pairs_sync_link(h, i, esc);
+			amdx_link_pairs_sync(h, t->link[i].ep[0],
+					     t->link[i].ep[1], esc);
 			/* Parking may have moved the link on: its own record. */
 			amdx_link_emit(h, i, old, state, c.action,
 				       amdx_link_hops_now(h, i, NULL));
 		}
 	}
-	amdx_link_pairs_sync(h, AMDX_LINK_NONE, esc);
+	amdx_link_pairs_sync(h, AMDX_LINK_NONE, AMDX_LINK_NONE, esc);
 }
 
 /* Time can change a link's state: it is held down or storming. */
@@ -819,7 +808,7 @@ static int amdx_link_pod_join(struct amdx_link_hive *h,
 			return l;
 		h->seen[l] = t->link[l].state;
 	}
-	amdx_link_pairs_sync(h, e, NULL);
+	amdx_link_pairs_sync(h, e, e, NULL);
 	return 0;
 }
 
@@ -901,7 +890,7 @@ static int amdx_link_join(struct amdx_device *adev)
 			break;
 		h->seen[l] = t->link[l].state;
 	}
-	amdx_link_pairs_sync(h, e, NULL);
+	amdx_link_pairs_sync(h, e, e, NULL);
 	mutex_unlock(&amdx_link_lock);
 	return 0;
 }
@@ -931,7 +920,7 @@ static void amdx_link_leave(struct amdx_device *adev)
 		for (i = 0; i < AMDX_MAX_DEVICES; i++)
 			h->pair[min(i, adev->id)][max(i, adev->id)] =
 				AMDX_LINK_CONTAIN_NONE;
-		amdx_link_pairs_sync(h, AMDX_LINK_NONE, NULL);
+		amdx_link_pairs_sync(h, AMDX_LINK_NONE, AMDX_LINK_NONE, NULL);
 		/* A pod's remote part stays only while a member is here. */
 		if (!amdx_link_first_dev(h)) {
 			list_del(&h->node);

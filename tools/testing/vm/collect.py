@@ -29,15 +29,13 @@ OOPS_DETAIL = re.compile(r'(RIP: |Call Trace|\] +(\? )?[\w.]+\+0x[0-9a-f]+/)')
 
 def splat_lines(lines):
     """The kernel log's splat lines; after an oops, its RIP and call trace."""
-    out, i = [], 0
-    while i < len(lines):
-        if SPLATS.search(lines[i]):
-            out.append(lines[i])
-            if OOPS.search(lines[i]):
-                detail = [l for l in lines[i + 1:i + 60]
-                          if OOPS_DETAIL.search(l)][:16]
-                out.extend(detail)
-        i += 1
+    out = []
+    for i, line in enumerate(lines):
+        if SPLATS.search(line):
+            out.append(line)
+            if OOPS.search(line):
+                out.extend([l for l in lines[i + 1:i + 60]
+                            if OOPS_DETAIL.search(l)][:16])
     return out
 
 
