@@ -1273,21 +1273,29 @@ FIXTURE(pod) {
 		       POD_LINKS * sizeof(struct amdx_link_info)];
 };
 
-FIXTURE_SETUP(pod)
+/* The pod's devices, in virtual pods of @vpod_size (0: one). */
+static void pod_devs_new(struct __test_metadata *_metadata,
+			 FIXTURE_DATA(pod) *self, unsigned int vpod_size)
 {
 	char params[96];
 
+	for (self->n = 0; self->n < POD_DEVS; self->n++) {
+		snprintf(params, sizeof(params), POD_HIVE "%u,%u", self->n,
+			 vpod_size);
+		dev_new(_metadata, self->ctl, &self->d[self->n],
+			AMDX_SIM_ID_MOD(link, self->n), params);
+	}
+}
+
+FIXTURE_SETUP(pod)
+{
 	self->n = 0;
 	self->ctl = open(AMDX_DEV_PATH, O_RDWR | O_CLOEXEC);
 	ASSERT_GE(self->ctl, 0);
 	if (amdx_provider_is_amdgpu())
 		SKIP(return, "the amdgpu provider does not claim %s",
 		     amdx_amdgpu_lacks(POD_HIVE "0"));
-	for (self->n = 0; self->n < POD_DEVS; self->n++) {
-		snprintf(params, sizeof(params), POD_HIVE "%u", self->n);
-		dev_new(_metadata, self->ctl, &self->d[self->n],
-			AMDX_SIM_ID_MOD(link, self->n), params);
-	}
+	pod_devs_new(_metadata, self, 0);
 }
 
 FIXTURE_TEARDOWN(pod)
@@ -1382,6 +1390,34 @@ static void pod_acc_links(struct __test_metadata *_metadata,
 }
 
 /*
+ * This host's device @dev losing its planes, remote accelerator @acc
+ * parked: both parked, every other link untouched, @dev's device rung
+ * pending, nothing reset.
+ */
+static void pod_park_device(struct __test_metadata *_metadata,
+			    FIXTURE_DATA(pod) *self, unsigned int acc,
+			    unsigned int dev)
+{
+	const struct amdx_query_links *q;
+	unsigned int i, p;
+
+	for (p = 0; p < POD_PLANES; p++)
+		ASSERT_EQ(0, pod_fault(self, dev, dev, p, "down"));
+	q = pod_links(_metadata, self);
+	pod_acc_links(_metadata, q, dev, AMDX_LINK_STATE_PARKED);
+	pod_acc_links(_metadata, q, acc, AMDX_LINK_STATE_PARKED);
+	pod_untouched(_metadata, q, acc, dev);
+	pod_drain(_metadata, self);
+	for (i = 0; i < POD_DEVS; i++) {
+		EXPECT_EQ(0, pod_count(self, i,
+				       AMDX_EVENT_DEVICE_RESET_BEGIN));
+		EXPECT_EQ(i == dev ? 1 : 0, pod_count(self, i,
+						      AMDX_EVENT_RECOVERY))
+			TH_LOG("device %u", i);
+	}
+}
+
+/*
  * A link down in a pod parks only the peer with no route left: remote
  * accelerator 41 (domain 10) losing its planes one by one keeps a route
  * through the others until the last, then it alone is parked, with no
@@ -1392,7 +1428,7 @@ static void pod_acc_links(struct __test_metadata *_metadata,
 TEST_F(pod, link_down_parks_only_the_peer_without_a_route)
 {
 	const struct amdx_query_links *q;
-	unsigned int i, p, recov;
+	unsigned int i, p;
 
 	q = pod_links(_metadata, self);
 	pod_untouched(_metadata, q, ~0U, ~0U);
@@ -1417,7 +1453,9 @@ TEST_F(pod, link_down_parks_only_the_peer_without_a_route)
 		EXPECT_EQ(AMDX_LINK_END_SWITCH, l->end[1]);
 		EXPECT_EQ(l->port[0], l->fabric_id[1]);
 		EXPECT_EQ(0, l->domain[1]);
-		EXPECT_EQ(0, l->reserved);
+		/* One virtual pod: the whole pod (minor 7). */
+		EXPECT_EQ(1, l->vpod[0]);
+		EXPECT_EQ(0, l->vpod[1]);
 		EXPECT_EQ(1, l->hops);
 	}
 
@@ -1437,20 +1475,7 @@ TEST_F(pod, link_down_parks_only_the_peer_without_a_route)
 	pod_untouched(_metadata, q, 41, ~0U);
 	pod_drain(_metadata, self);
 
-	for (p = 0; p < POD_PLANES; p++)
-		ASSERT_EQ(0, pod_fault(self, 2, 2, p, "down"));
-	q = pod_links(_metadata, self);
-	pod_acc_links(_metadata, q, 2, AMDX_LINK_STATE_PARKED);
-	pod_acc_links(_metadata, q, 41, AMDX_LINK_STATE_PARKED);
-	pod_untouched(_metadata, q, 41, 2);
-
-	pod_drain(_metadata, self);
-	for (i = 0; i < POD_DEVS; i++) {
-		EXPECT_EQ(0, pod_count(self, i,
-					AMDX_EVENT_DEVICE_RESET_BEGIN));
-		recov = pod_count(self, i, AMDX_EVENT_RECOVERY);
-		EXPECT_EQ(i == 2 ? 1 : 0, recov) TH_LOG("device %u", i);
-	}
+	pod_park_device(_metadata, self, 41, 2);
 	/* The remote accelerator's changes went to the lowest member. */
 	EXPECT_LE(8, pod_count(self, 0, AMDX_EVENT_LINK));
 	EXPECT_EQ(0, pod_count(self, 1, AMDX_EVENT_LINK));
@@ -1605,6 +1630,57 @@ TEST_F(pod, hmm_moves_only_when_no_plane_serves_both)
 			TH_LOG("buffer %u", b);
 	}
 	EXPECT_EQ(-1, amdx_check(x, size, POD_SEED + POD_BUFS));
+}
+
+/*
+ * The pod divided into virtual pods of 2 (new_device's pod=...,2): this
+ * host's devices 0-1 are one, 2-3 another, each remote pair one more.
+ * Every accelerator end says its virtual pod (minor 7), a switch none.
+ * Remote accelerator 43 losing its planes is parked alone though 42, its
+ * only partner, no longer reaches it either; this host's device 3
+ * likewise, with its device rung; every other link stays up, untouched.
+ * HMM data between devices of two virtual pods has no way at all: a
+ * placement in 0's VRAM that 2 accesses is refused with -ENOLINK before
+ * any page moves, one that 1 accesses is placed, its checksum held.
+ */
+TEST_F(pod, virtual_pods_keep_parking_and_data_inside)
+{
+	size_t size = LNK_PAGES * getpagesize();
+	const struct amdx_query_links *q;
+	unsigned int i, k, p;
+	char *x;
+
+	devs_del(self->d, self->n);
+	pod_devs_new(_metadata, self, 2);
+	q = pod_links(_metadata, self);
+	for (i = 0; i < q->num_links; i++) {
+		const struct amdx_link_info *l = &q->links[i];
+
+		EXPECT_EQ(pod_acc(l) / 2 + 1, l->vpod[0]) TH_LOG("link %u", i);
+		EXPECT_EQ(0, l->vpod[1]) TH_LOG("link %u", i);
+		for (k = 0; k < sizeof(l->reserved); k++)
+			EXPECT_EQ(0, l->reserved[k]);
+	}
+
+	for (p = 0; p < POD_PLANES; p++)
+		ASSERT_EQ(0, pod_fault(self, 0, 43, p, "down"));
+	pod_park_device(_metadata, self, 43, 3);
+
+	if (!(amdx_caps(self->ctl) & AMDX_CAP_HMM_MIGRATE)) {
+		TH_LOG("%s: placement across virtual pods not tried", NO_HMM);
+		return;
+	}
+	x = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, x);
+	EXPECT_EQ(-ENOLINK, place_in(self->d, POD_DEVS, self->d[0].fd,
+				     1u << 0 | 1u << 2, POD_SEED, x));
+	EXPECT_EQ(0, resident(self->d[0].fd, x));
+	EXPECT_EQ(0, place_in(self->d, POD_DEVS, self->d[0].fd,
+			      1u << 0 | 1u << 1, POD_SEED, x));
+	EXPECT_EQ(LNK_PAGES, resident(self->d[0].fd, x));
+	EXPECT_EQ(-1, amdx_check(x, size, POD_SEED));
+	munmap(x, size);
 }
 
 #define ABS_HIVE	"model=mi300x vram=64 hive=11c2"

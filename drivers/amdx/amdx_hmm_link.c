@@ -116,11 +116,14 @@ static u64 amdx_hmm_link_blocked(struct amdx_device *adev, u64 access)
 int amdx_hmm_link_refuse(struct amdx_device *adev, const char *what, u64 at,
 			 u64 hit)
 {
-	u32 peer = __ffs64(hit);
+	u32 peer = __ffs64(hit), link = READ_ONCE(adev->hmm.link_idx[peer]);
 
-	amdx_info_ratelimited(adev, "%s refused: range %#llx: device %u would access it in device %u's VRAM across fabric link %u, which takes no new data\n",
-			      what, at, peer, amdx_device_id(adev),
-			      READ_ONCE(adev->hmm.link_idx[peer]));
+	if (link == U32_MAX)
+		amdx_info_ratelimited(adev, "%s refused: range %#llx: device %u would access it in device %u's VRAM, and the fabric has no way between them (another virtual pod, or no link)\n",
+				      what, at, peer, amdx_device_id(adev));
+	else
+		amdx_info_ratelimited(adev, "%s refused: range %#llx: device %u would access it in device %u's VRAM across fabric link %u, which takes no new data\n",
+				      what, at, peer, amdx_device_id(adev), link);
 	return -ENOLINK;
 }
 

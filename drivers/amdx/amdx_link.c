@@ -46,7 +46,11 @@
  * link by accelerator and port (amdx_link_report_port()); a remote
  * accelerator left with no route is parked with no rung on this host,
  * and the records of a link with no end here go to the pod's lowest
- * member.
+ * member.  The pod's fabric manager may divide it into virtual pods
+ * (&amdx_pod_desc.vpod_size): a switch carries nothing between two of
+ * them, so a peer is parked only for want of a route inside its own, and
+ * two devices of this host in different ones have no way at all: HMM
+ * places no data between them, as across a link that takes none.
  *
  * %AMDX_QUERY_LINKS lists a hive's links with their counters, the
  * containment each asks for and the hops of the route between its ends
@@ -117,6 +121,8 @@ static_assert(sizeof(struct amdx_link_info) >= AMDX_LINK_INFO_SIZE_VER0);
  * ids fit the uapi's @fabric_id and @domain.
  */
 static_assert(U8_MAX + 1 >= AMDX_LINK_MAX_EPS);
+/* A virtual pod's number (from 1) fits the uapi's @vpod. */
+static_assert(U8_MAX >= AMDX_LINK_MAX_EPS);
 static_assert(sizeof_field(struct amdx_link_info, time_ns) ==
 	      AMDX_LINK_STATE_COUNT * sizeof(u64));
 
@@ -740,6 +746,7 @@ static bool amdx_link_pod_valid(const struct amdx_pod_desc *p)
 	       p->planes <= 8 && p->domain < p->domains &&
 	       p->index < p->per_domain &&
 	       (u64)p->domains * p->per_domain + p->planes <= AMDX_LINK_MAX_EPS &&
+	       p->vpod_size <= p->domains * p->per_domain &&
 	       (u64)p->domains * p->per_domain * p->planes <=
 	       AMDX_LINK_MAX_LINKS;
 }
@@ -838,6 +845,7 @@ static int amdx_link_join(struct amdx_device *adev)
 		}
 		h->hive_id = adev->desc.hive_id;
 		h->pod = adev->desc.pod;
+		h->topo.vpod_size = h->pod.vpod_size;
 		amdx_link_policy_default(&h->topo.policy);
 		if (h->pod.domains) {
 			e = amdx_link_pod_build(h, now);
@@ -996,7 +1004,7 @@ static void amdx_link_fill(struct amdx_link_hive *h, u32 i, u64 now,
 	const struct amdx_link *l = &t->link[i];
 	struct amdx_link_containment c;
 	bool degraded;
-	u32 s;
+	u32 s, v;
 
 	li->link = i;
 	li->kind = l->kind;
@@ -1008,6 +1016,8 @@ static void amdx_link_fill(struct amdx_link_hive *h, u32 i, u64 now,
 		li->end[s] = amdx_link_end_uapi[ep->kind];
 		li->domain[s] = ep->domain;
 		li->fabric_id[s] = ep->id;
+		v = amdx_link_vpod(t, l->ep[s]);
+		li->vpod[s] = h->pod.domains && v != AMDX_LINK_NONE ? v + 1 : 0;
 	}
 	li->width_max = l->width_max;
 	li->width = l->width;

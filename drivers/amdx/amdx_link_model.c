@@ -14,7 +14,11 @@
  * port.  amdx_link_build_mesh() builds an XGMI hive (a full mesh: 8
  * devices, 7 links each, 28 links); amdx_link_build_pod() a scale-up pod
  * (its OS domains of accelerators, one of them this host's, every
- * accelerator with one link to each switch plane).
+ * accelerator with one link to each switch plane).  A pod's fabric
+ * manager may divide its accelerators into virtual pods (consecutive
+ * fabric ids, amdx_link_vpod()): a switch then carries data only between
+ * accelerators of one, so no route, reach or way between two accelerators
+ * ever leaves their virtual pod.
  *
  * Each link's state follows what it reports (amdx_link_observe()) and the
  * time (amdx_link_tick()), through a hysteresis:
@@ -46,10 +50,13 @@
  * first: an up link nothing; a degraded one that no new data is placed
  * across it (routes go around it where the mesh allows); a storming, down
  * or parked one also that what crosses it moves; and when a peer is left
- * with no route at all, that peer is parked (every accelerator outside the
- * part of the fabric holding the most accelerators, ties to the part
- * holding the lowest local device).  Only a parked local device escalates
- * to the recovery ladder: one to its device rung, more to the hive rung.
+ * with no route at all, that peer is parked: in each virtual pod, every
+ * accelerator outside the part the pod keeps, which is, of the parts
+ * holding a local device, the one holding the most accelerators, and in
+ * a virtual pod with no local device the part holding the most
+ * accelerators; of two alike, the one reaching more switches, then the
+ * one of the lowest accelerator.  Only a parked local device escalates to the recovery ladder: one
+ * to its device rung, more to the hive rung.
  */
 #include <linux/bitmap.h>
 #include <linux/errno.h>
@@ -146,6 +153,11 @@ static bool amdx_link_is_accel(const struct amdx_link_ep *e)
 	return e->kind != AMDX_LINK_EP_SWITCH;
 }
 
+static bool amdx_link_is_local(const struct amdx_link_ep *e)
+{
+	return e->kind == AMDX_LINK_EP_LOCAL;
+}
+
 static int amdx_link_ep_check(const struct amdx_link_topo *t, u32 i)
 {
 	const struct amdx_link_ep *e = &t->ep[i];
@@ -198,7 +210,8 @@ static int amdx_link_link_check(const struct amdx_link_topo *t, u32 i)
  * the same device or id; a link of an unknown kind or state, to an
  * endpoint that does not exist, to itself, with no lanes or more than
  * %AMDX_LINK_MAX_WIDTH, or on a port another link uses; a policy with no
- * replay window or storm count or with a hold shifted out of range.
+ * replay window or storm count or with a hold shifted out of range; a
+ * virtual pod larger than %AMDX_LINK_MAX_EPS.
  */
 int amdx_link_topo_check(const struct amdx_link_topo *t)
 {
@@ -206,7 +219,8 @@ int amdx_link_topo_check(const struct amdx_link_topo *t)
 	u32 i;
 
 	if (t->num_eps > AMDX_LINK_MAX_EPS ||
-	    t->num_links > AMDX_LINK_MAX_LINKS)
+	    t->num_links > AMDX_LINK_MAX_LINKS ||
+	    t->vpod_size > AMDX_LINK_MAX_EPS)
 		return -EINVAL;
 	if (!p->replay_storm || !p->replay_window_ns ||
 	    p->max_hold_shift > 16 || p->hold_ns > (U64_MAX >> 17))
@@ -220,6 +234,26 @@ int amdx_link_topo_check(const struct amdx_link_topo *t)
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(amdx_link_topo_check);
+
+/**
+ * amdx_link_vpod() - the virtual pod of an endpoint
+ * @t: the topology.
+ * @ep: the endpoint.
+ *
+ * An accelerator's virtual pod is its fabric id divided by
+ * &amdx_link_topo.vpod_size, 0 when that is 0 (the fabric is one).  A
+ * switch serves every virtual pod.
+ *
+ * Return: the virtual pod, counted from 0; %AMDX_LINK_NONE for a switch
+ * or an unknown endpoint.
+ */
+u32 amdx_link_vpod(const struct amdx_link_topo *t, u32 ep)
+{
+	if (ep >= t->num_eps || !amdx_link_is_accel(&t->ep[ep]))
+		return AMDX_LINK_NONE;
+	return t->vpod_size ? div_u64(t->ep[ep].id, t->vpod_size) : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(amdx_link_vpod);
 
 /**
  * amdx_link_add_ep() - add an endpoint
@@ -370,6 +404,8 @@ EXPORT_SYMBOL_IF_KUNIT(amdx_link_build_mesh);
  * @planes: switch planes, 1..8: every accelerator has one 4-lane link,
  *	on its port p, to the switch of plane p, on that switch's port
  *	numbered by the accelerator's pod index.
+ * @vpod_size: accelerators per virtual pod (&amdx_link_topo.vpod_size),
+ *	0 for one; at most the pod's accelerators.
  * @now_ns: the time the links come up.
  *
  * Endpoints are the accelerators in pod order (fabric id = pod index),
@@ -381,7 +417,7 @@ EXPORT_SYMBOL_IF_KUNIT(amdx_link_build_mesh);
  */
 int amdx_link_build_pod(struct amdx_link_topo *t, u32 domains,
 			u32 per_domain, u32 local_domain, u32 planes,
-			u64 now_ns)
+			u32 vpod_size, u64 now_ns)
 {
 	u32 i, p, n;
 	int r;
@@ -392,6 +428,9 @@ int amdx_link_build_pod(struct amdx_link_topo *t, u32 domains,
 	n = domains * per_domain;
 	if (n + planes > AMDX_LINK_MAX_EPS || n * planes > AMDX_LINK_MAX_LINKS)
 		return -ENOSPC;
+	if (vpod_size > n)
+		return -EINVAL;
+	t->vpod_size = vpod_size;
 	for (i = 0; i < n; i++) {
 		bool local = i / per_domain == local_domain;
 
@@ -673,14 +712,15 @@ static u32 amdx_link_cost_add(u32 a, u32 b)
 /*
  * Dijkstra from @src over the links whose state is at most @worst (every
  * link when %AMDX_LINK_ANY, parked endpoints included), never @avoid;
- * only accelerators and switches in use carry a route through them.
+ * only accelerators and switches in use carry a route through them, and
+ * from an accelerator only those of its virtual pod are entered.
  * O(endpoints x (endpoints + links)).
  */
 static void amdx_link_sp_from(const struct amdx_link_topo *t, u32 src,
 			      u32 worst, u32 avoid, struct amdx_link_sp *sp)
 {
 	DECLARE_BITMAP(done, AMDX_LINK_MAX_EPS);
-	u32 i, n, u;
+	u32 vpod = amdx_link_vpod(t, src), i, n, u;
 
 	bitmap_zero(done, AMDX_LINK_MAX_EPS);
 	for (i = 0; i < t->num_eps; i++) {
@@ -710,6 +750,10 @@ static void amdx_link_sp_from(const struct amdx_link_topo *t, u32 src,
 			if (worst != AMDX_LINK_ANY && l->state > worst)
 				continue;
 			v = l->ep[0] == u ? l->ep[1] : l->ep[0];
+			if (vpod != AMDX_LINK_NONE &&
+			    amdx_link_is_accel(&t->ep[v]) &&
+			    amdx_link_vpod(t, v) != vpod)
+				continue;
 			c = sp->cost[u] + amdx_link_cost(t, l);
 			if (test_bit(v, done) || c >= sp->cost[v])
 				continue;
@@ -739,11 +783,13 @@ static bool amdx_link_ep_ok(const struct amdx_link_topo *t, u32 ep)
  * @r: the route, filled in.
  *
  * The shortest route over up links; when there is none, over up, degraded
- * and storming ones; never over down or parked links, @avoid, or through
- * a parked endpoint.  @r->degraded when it takes a link that is not up or
- * more hops than the shortest route with every link up.
+ * and storming ones; never over down or parked links, @avoid, through a
+ * parked endpoint or out of @src's virtual pod.  @r->degraded when it
+ * takes a link that is not up or more hops than the shortest route with
+ * every link up.
  *
- * Return: 0, -ENOENT when no route is left, -ENOMEM, or -EINVAL for an
+ * Return: 0, -ENOENT when no route is left (or none ever was: two
+ * virtual pods), -ENOMEM, or -EINVAL for an
  * unknown endpoint or link.
  */
 int amdx_link_route(const struct amdx_link_topo *t, u32 src, u32 dst,
@@ -805,12 +851,26 @@ EXPORT_SYMBOL_IF_KUNIT(amdx_link_route_crosses);
 
 /* Containment. */
 
+/*
+ * @part: per accelerator not parked, the first one of the part
+ * (accelerators that reach each other) it was found in.
+ * @size: per part (its first accelerator), the accelerators it reaches.
+ * @ends: per part, the endpoints it reaches, switches included.
+ * @kept: per part, whether its virtual pod keeps it.
+ */
 struct amdx_link_contain_work {
 	struct amdx_link_sp nom_a, nom_b, nom, cur;
-	DECLARE_BITMAP(main, AMDX_LINK_MAX_EPS);
+	u32 part[AMDX_LINK_MAX_EPS];
+	u32 size[AMDX_LINK_MAX_EPS];
+	u32 ends[AMDX_LINK_MAX_EPS];
+	bool kept[AMDX_LINK_MAX_EPS];
 };
 
-/* Accelerators reached from @src over usable links, never @avoid. */
+/*
+ * Endpoints reached from @src over usable links, never @avoid (of
+ * accelerators, its virtual pod's only), into @set; returns the
+ * accelerators among them.
+ */
 static u32 amdx_link_reach(const struct amdx_link_topo *t, u32 src, u32 avoid,
 			   struct amdx_link_sp *sp, unsigned long *set)
 {
@@ -818,39 +878,86 @@ static u32 amdx_link_reach(const struct amdx_link_topo *t, u32 src, u32 avoid,
 
 	amdx_link_sp_from(t, src, AMDX_LINK_STATE_REPLAY, avoid, sp);
 	bitmap_zero(set, AMDX_LINK_MAX_EPS);
-	for (i = 0; i < t->num_eps; i++)
-		if (sp->cost[i] != AMDX_LINK_COST_INF &&
-		    amdx_link_is_accel(&t->ep[i])) {
-			__set_bit(i, set);
-			n++;
-		}
+	for (i = 0; i < t->num_eps; i++) {
+		if (sp->cost[i] == AMDX_LINK_COST_INF)
+			continue;
+		__set_bit(i, set);
+		n += amdx_link_is_accel(&t->ep[i]);
+	}
 	return n;
 }
 
-/* Park every accelerator outside the part with the most of them. */
+/*
+ * Does part @q win over part @p of the same virtual pod: one holding a
+ * local device over one without, then the one of more accelerators, then
+ * the one reaching more of the fabric (switches too: of two accelerators
+ * of a virtual pod of two that no longer reach each other, the one that
+ * lost every link is parked), then the one found first (the lower first
+ * accelerator: parts are found in index order).
+ */
+static bool amdx_link_part_beats(const struct amdx_link_topo *t,
+				 const struct amdx_link_contain_work *w,
+				 u32 q, u32 p)
+{
+	bool lq = amdx_link_is_local(&t->ep[q]);
+	bool lp = amdx_link_is_local(&t->ep[p]);
+
+	if (lq != lp)
+		return lq;
+	if (w->size[q] != w->size[p])
+		return w->size[q] > w->size[p];
+	if (w->ends[q] != w->ends[p])
+		return w->ends[q] > w->ends[p];
+	return q < p;
+}
+
+/*
+ * Park every accelerator outside the part of its virtual pod the pod
+ * keeps (the DOC above).  The parts are found from each accelerator not
+ * parked and in no part yet, local ones first, so that a part holding a
+ * local device is named by one (the lowest).  One reach per part, each
+ * part compared with every other: O(parts x reach + parts^2).
+ */
 static void amdx_link_park_set(const struct amdx_link_topo *t, u32 avoid,
 			       struct amdx_link_contain_work *w,
 			       struct amdx_link_containment *c)
 {
 	DECLARE_BITMAP(set, AMDX_LINK_MAX_EPS);
-	u32 i, n, best = 0, locals = 0;
+	u32 i, j, p, pass, locals = 0;
 
-	bitmap_zero(w->main, AMDX_LINK_MAX_EPS);
-	for (i = 0; i < t->num_eps; i++) {
-		if (t->ep[i].kind != AMDX_LINK_EP_LOCAL || t->ep[i].parked)
-			continue;
-		n = amdx_link_reach(t, i, avoid, &w->cur, set);
-		if (n > best) {
-			best = n;
-			bitmap_copy(w->main, set, AMDX_LINK_MAX_EPS);
-		}
+	for (i = 0; i < AMDX_LINK_MAX_EPS; i++) {
+		w->part[i] = AMDX_LINK_NONE;
+		w->kept[i] = false;
 	}
-	if (!best)
-		return;
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < t->num_eps; i++) {
+			const struct amdx_link_ep *e = &t->ep[i];
+
+			if (!amdx_link_is_accel(e) || e->parked ||
+			    amdx_link_is_local(e) == !!pass ||
+			    w->part[i] != AMDX_LINK_NONE)
+				continue;
+			w->size[i] = amdx_link_reach(t, i, avoid, &w->cur, set);
+			w->ends[i] = bitmap_weight(set, AMDX_LINK_MAX_EPS);
+			for_each_set_bit(j, set, t->num_eps)
+				if (amdx_link_is_accel(&t->ep[j]) &&
+				    !t->ep[j].parked)
+					w->part[j] = i;
+		}
+	for (p = 0; p < t->num_eps; p++) {
+		if (w->part[p] != p)
+			continue;
+		w->kept[p] = true;
+		for (j = 0; j < t->num_eps && w->kept[p]; j++)
+			if (j != p && w->part[j] == j &&
+			    amdx_link_vpod(t, j) == amdx_link_vpod(t, p) &&
+			    amdx_link_part_beats(t, w, j, p))
+				w->kept[p] = false;
+	}
 	for (i = 0; i < t->num_eps; i++) {
 		const struct amdx_link_ep *e = &t->ep[i];
 
-		if (!amdx_link_is_accel(e) || e->parked || test_bit(i, w->main))
+		if (!amdx_link_is_accel(e) || e->parked || w->kept[w->part[i]])
 			continue;
 		__set_bit(i, c->parked);
 		c->num_parked++;
@@ -865,7 +972,8 @@ static void amdx_link_park_set(const struct amdx_link_topo *t, u32 avoid,
 /*
  * The pairs (a local accelerator, another accelerator, neither parked)
  * whose shortest route with every link up crosses @link, and how they
- * fare without it.
+ * fare without it.  Two accelerators of different virtual pods have no
+ * route at all: no pair.
  */
 static void amdx_link_pairs(const struct amdx_link_topo *t, u32 link,
 			    struct amdx_link_contain_work *w,
@@ -1028,7 +1136,8 @@ static u32 amdx_link_level(const struct amdx_link *l)
  * a peer access: across the link between them in a mesh (XGMI peer
  * access takes no second hop), or in a pod through one switch, on the
  * plane whose two links are best (the fabric spreads traffic over the
- * planes and leaves out one that is not up).  The way is as good as its
+ * planes and leaves out one that is not up), never between two virtual
+ * pods (no way: a switch keeps them apart).  The way is as good as its
  * worse link; the pair as good as its best way: %AMDX_LINK_CONTAIN_NONE
  * (new data may be placed), %AMDX_LINK_CONTAIN_AVOID (no new data, what
  * is there stays) or %AMDX_LINK_CONTAIN_MOVE (what is there moves off),
@@ -1045,7 +1154,8 @@ u32 amdx_link_pair_level(const struct amdx_link_topo *t, u32 a, u32 b,
 	u32 best = AMDX_LINK_CONTAIN_MOVE, i, s, la, lb, lvl;
 
 	*via = AMDX_LINK_NONE;
-	if (a >= t->num_eps || b >= t->num_eps || a == b)
+	if (a >= t->num_eps || b >= t->num_eps || a == b ||
+	    amdx_link_vpod(t, a) != amdx_link_vpod(t, b))
 		return best;
 	i = amdx_link_find(t, a, b);
 	if (i != AMDX_LINK_NONE) {

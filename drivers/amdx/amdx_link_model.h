@@ -144,6 +144,8 @@ struct amdx_link {
  * struct amdx_link_topo - endpoints and the links between them
  * @num_eps: endpoints in @ep.
  * @num_links: links in @link.
+ * @vpod_size: accelerators per virtual pod of a scale-up pod
+ *	(amdx_link_vpod()); 0: the fabric is one.
  * @policy: the hysteresis of every link.
  * @ep: the endpoints.
  * @link: the links.
@@ -151,6 +153,7 @@ struct amdx_link {
 struct amdx_link_topo {
 	u32 num_eps;
 	u32 num_links;
+	u32 vpod_size;
 	struct amdx_link_policy policy;
 	struct amdx_link_ep ep[AMDX_LINK_MAX_EPS];
 	struct amdx_link link[AMDX_LINK_MAX_LINKS];
@@ -175,8 +178,8 @@ struct amdx_link_path {
 /**
  * struct amdx_link_containment - what a link's state asks for
  * @action: %AMDX_LINK_CONTAIN_*.
- * @pairs: pairs (a local accelerator and any accelerator) whose shortest
- *	route with every link up crosses the link.
+ * @pairs: pairs (a local accelerator and any accelerator of its virtual
+ *	pod) whose shortest route with every link up crosses the link.
  * @rerouted: of those, the pairs routed around it.
  * @longer: of those, the pairs whose route now takes more hops.
  * @parked: bit N: endpoint N has no route left and is parked.
@@ -212,7 +215,8 @@ int amdx_link_remove_ep(struct amdx_link_topo *t, u32 ep);
 int amdx_link_build_mesh(struct amdx_link_topo *t, u32 n, u64 now_ns);
 int amdx_link_build_pod(struct amdx_link_topo *t, u32 domains,
 			u32 per_domain, u32 local_domain, u32 planes,
-			u64 now_ns);
+			u32 vpod_size, u64 now_ns);
+u32 amdx_link_vpod(const struct amdx_link_topo *t, u32 ep);
 u32 amdx_link_find(const struct amdx_link_topo *t, u32 a, u32 b);
 int amdx_link_observe(struct amdx_link_topo *t, u32 link, u32 obs, u32 arg,
 		      u64 now_ns);

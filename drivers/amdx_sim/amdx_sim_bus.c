@@ -10,7 +10,7 @@
  *
  *    echo "ID [model=mi300x|mi300a|mi308x] [vram=MiB] [max_vfs=N] [hive=HEX]
  *          [without=OP[,OP...]] [resets=R[,R...]] [switch=N]
- *          [reset_ms=R:MS[,R:MS...]] [pod=D,N,P,DOM,IDX]" \
+ *          [reset_ms=R:MS[,R:MS...]] [pod=D,N,P,DOM,IDX[,VPS]]" \
  *          > /sys/bus/amdx_sim/new_device
  *    echo ID > /sys/bus/amdx_sim/del_device
  *
@@ -204,26 +204,36 @@ static int amdx_sim_parse_reset_ms(char *val, u32 *ms)
 	return 0;
 }
 
-/* pod=D,N,P,DOM,IDX: the core checks that the pod fits its model. */
+/*
+ * pod=D,N,P,DOM,IDX[,VPS]: VPS accelerators per virtual pod (0 or none:
+ * one); the core checks that the pod fits its model.
+ */
 static int amdx_sim_parse_pod(char *val, struct amdx_pod_desc *pod)
 {
-	u32 v[5];
+	u32 v[6] = {};
 	char *t;
-	int i;
+	u32 i;
 
-	for (i = 0; i < 5; i++) {
+	for (i = 0; val; i++) {
 		t = strsep(&val, ",");
-		if (!t || kstrtou32(t, 10, &v[i]))
+		if (i == ARRAY_SIZE(v) || kstrtou32(t, 10, &v[i])) {
+			i = 0;
 			break;
+		}
 	}
-	if (i < 5 || val || !v[0] || !v[1] || v[1] > 8 || !v[2] ||
+	if (i < 5 || !v[0] || !v[1] || v[1] > 8 || !v[2] ||
 	    v[2] > 8 || v[3] >= v[0] || v[4] >= v[1]) {
-		amdx_sim_param_err("invalid pod (want D,N,P,DOM,IDX; N, P 1..8)");
+		amdx_sim_param_err("invalid pod (want D,N,P,DOM,IDX[,VPS]; N, P 1..8)");
+		return -EINVAL;
+	}
+	if (v[5] > (u64)v[0] * v[1]) {
+		amdx_sim_param_err("pod: virtual pods of %u exceed its %llu accelerators",
+				   v[5], (u64)v[0] * v[1]);
 		return -EINVAL;
 	}
 	*pod = (struct amdx_pod_desc){
 		.domains = v[0], .per_domain = v[1], .planes = v[2],
-		.domain = v[3], .index = v[4],
+		.domain = v[3], .index = v[4], .vpod_size = v[5],
 	};
 	return 0;
 }

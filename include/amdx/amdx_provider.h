@@ -62,6 +62,10 @@ struct amdx_ras_block_info {
  * @per_domain: accelerators per domain, 1..8.
  * @planes: switch planes, 1..8: every accelerator has one link on its
  *	port p to the switch of plane p (Documentation/fabric.rst).
+ * @vpod_size: accelerators per virtual pod: the accelerator with fabric
+ *	id i is in virtual pod i / @vpod_size (the last one may be smaller),
+ *	and a switch carries data only between accelerators of one; 0: the
+ *	whole pod is one.
  * @domain: this host's domain, below @domains.
  * @index: the device's place in its domain, below @per_domain; its
  *	fabric id is @domain * @per_domain + @index.
@@ -72,6 +76,7 @@ struct amdx_pod_desc {
 	u32 domains;
 	u32 per_domain;
 	u32 planes;
+	u32 vpod_size;
 	u32 domain;
 	u32 index;
 };

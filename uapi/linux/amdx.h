@@ -44,7 +44,7 @@
  * each list in the order of the sections), never appended at the end.
  */
 #define AMDX_UAPI_VERSION_MAJOR		1
-#define AMDX_UAPI_VERSION_MINOR		6
+#define AMDX_UAPI_VERSION_MINOR		7
 
 /* Name of the control misc device node: /dev/amdx */
 #define AMDX_DEVICE_NAME		"amdx"
@@ -1455,6 +1455,11 @@ struct amdx_recovery {
  *	accelerator's fabric id (its domain times the pod's accelerators per
  *	domain plus its index there), a switch's plane; in an XGMI hive the
  *	device id.
+ * @vpod: (minor 7) the virtual pod of each accelerator end of a scale-up
+ *	pod, counted from 1 (the pod's fabric manager divides its
+ *	accelerators into virtual pods; a switch carries data only between
+ *	accelerators of one); 0 for a switch (it serves every virtual pod),
+ *	in an XGMI hive and from an older module.
  * @reserved: zero.
  */
 struct amdx_link_info {
@@ -1479,7 +1484,8 @@ struct amdx_link_info {
 	__u8 end[2];
 	__u8 domain[2];
 	__u16 fabric_id[2];
-	__u64 reserved;
+	__u8 vpod[2];
+	__u8 reserved[6];
 };
 
 /**

@@ -48,7 +48,7 @@ static struct amdx_link_topo *pod72(struct kunit *test)
 {
 	struct amdx_link_topo *t = topo_new(test);
 
-	KUNIT_ASSERT_EQ(test, amdx_link_build_pod(t, 18, 4, 0, 4, 0), 0);
+	KUNIT_ASSERT_EQ(test, amdx_link_build_pod(t, 18, 4, 0, 4, 0, 0), 0);
 	KUNIT_ASSERT_EQ(test, amdx_link_topo_check(t), 0);
 	return t;
 }
@@ -622,10 +622,14 @@ static void invalid_input(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, amdx_link_build_mesh(t, 4, 0), -EINVAL);
 	KUNIT_EXPECT_EQ(test, amdx_link_build_mesh(e, 1, 0), -EINVAL);
 	KUNIT_EXPECT_EQ(test, amdx_link_build_mesh(e, 17, 0), -EINVAL);
-	KUNIT_EXPECT_EQ(test, amdx_link_build_pod(e, 18, 8, 0, 1, 0), -ENOSPC);
-	KUNIT_EXPECT_EQ(test, amdx_link_build_pod(e, 18, 4, 18, 4, 0),
+	KUNIT_EXPECT_EQ(test, amdx_link_build_pod(e, 18, 8, 0, 1, 0, 0), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, amdx_link_build_pod(e, 18, 4, 18, 4, 0, 0),
 			-EINVAL);
-	KUNIT_EXPECT_EQ(test, amdx_link_build_pod(e, 4, 4, 0, 9, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, amdx_link_build_pod(e, 4, 4, 0, 9, 0, 0),
+			-EINVAL);
+	/* A virtual pod larger than the pod. */
+	KUNIT_EXPECT_EQ(test, amdx_link_build_pod(e, 4, 4, 0, 4, 17, 0),
+			-EINVAL);
 	KUNIT_EXPECT_EQ(test, e->num_eps, 0);
 
 	/* Endpoints: kind, device, duplicates. */
@@ -678,6 +682,9 @@ static void invalid_input(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, amdx_link_topo_check(t), -EINVAL);
 	t->num_eps = 5;
 	KUNIT_EXPECT_EQ(test, amdx_link_topo_check(t), 0);
+	t->vpod_size = AMDX_LINK_MAX_EPS + 1;
+	KUNIT_EXPECT_EQ(test, amdx_link_topo_check(t), -EINVAL);
+	t->vpod_size = 0;
 
 	KUNIT_EXPECT_STREQ(test, amdx_link_state_name(AMDX_LINK_STATE_REPLAY),
 			   "replay");
@@ -700,7 +707,7 @@ static void full_topologies(struct kunit *test)
 	u32 i;
 
 	/* A pod of 128 accelerators on 3 planes fills the endpoints. */
-	KUNIT_ASSERT_EQ(test, amdx_link_build_pod(t, 25, 5, 3, 3, 0), 0);
+	KUNIT_ASSERT_EQ(test, amdx_link_build_pod(t, 25, 5, 3, 3, 0, 0), 0);
 	KUNIT_EXPECT_EQ(test, t->num_eps, 128);
 	KUNIT_EXPECT_EQ(test, t->num_links, 375);
 	KUNIT_EXPECT_EQ(test, amdx_link_add_ep(t, AMDX_LINK_EP_SWITCH, 0, 99,
@@ -965,6 +972,155 @@ static void pair_level_mesh_and_pod(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, via, AMDX_LINK_NONE);
 }
 
+/* pod72() divided into virtual pods of @size accelerators. */
+static struct amdx_link_topo *pod72_vpods(struct kunit *test, u32 size)
+{
+	struct amdx_link_topo *t = topo_new(test);
+
+	KUNIT_ASSERT_EQ(test, amdx_link_build_pod(t, 18, 4, 0, 4, size, 0), 0);
+	KUNIT_ASSERT_EQ(test, amdx_link_topo_check(t), 0);
+	return t;
+}
+
+/* Accelerators @first..@last lose planes @p0..@p1, at @now. */
+static void planes_down(struct kunit *test, struct amdx_link_topo *t,
+			u32 first, u32 last, u32 p0, u32 p1, u64 now)
+{
+	u32 a, p;
+
+	for (a = first; a <= last; a++)
+		for (p = p0; p <= p1; p++)
+			down(test, t, a, 72 + p, now);
+}
+
+static void expect_parked(struct kunit *test,
+			  const struct amdx_link_containment *c, u32 first,
+			  u32 last)
+{
+	u32 a;
+
+	KUNIT_EXPECT_EQ(test, c->action, AMDX_LINK_CONTAIN_PARK);
+	KUNIT_EXPECT_EQ(test, c->num_parked, last - first + 1);
+	for (a = first; a <= last; a++)
+		KUNIT_EXPECT_TRUE_MSG(test, test_bit(a, c->parked), "%u", a);
+}
+
+static void virtual_pods(struct kunit *test)
+{
+	/* Virtual pods of 8: two domains each; this host's is vpod 0. */
+	struct amdx_link_topo *t = pod72_vpods(test, 8);
+	struct amdx_link_path *r = route_new(test);
+	struct amdx_link_containment *c;
+	u32 via, a;
+
+	KUNIT_EXPECT_EQ(test, amdx_link_vpod(t, 0), 0);
+	KUNIT_EXPECT_EQ(test, amdx_link_vpod(t, 7), 0);
+	KUNIT_EXPECT_EQ(test, amdx_link_vpod(t, 8), 1);
+	KUNIT_EXPECT_EQ(test, amdx_link_vpod(t, 71), 8);
+	KUNIT_EXPECT_EQ(test, amdx_link_vpod(t, 72), AMDX_LINK_NONE);
+	KUNIT_EXPECT_EQ(test, amdx_link_vpod(t, t->num_eps), AMDX_LINK_NONE);
+
+	/* Routes stay inside a virtual pod; a switch is in every one. */
+	KUNIT_ASSERT_EQ(test, amdx_link_route(t, 0, 7, AMDX_LINK_NONE, r), 0);
+	KUNIT_EXPECT_EQ(test, r->hops, 1);
+	expect_walk(test, t, r, 0, 7);
+	KUNIT_EXPECT_EQ(test, amdx_link_route(t, 0, 8, AMDX_LINK_NONE, r),
+			-ENOENT);
+	KUNIT_EXPECT_EQ(test, amdx_link_route(t, 71, 7, AMDX_LINK_NONE, r),
+			-ENOENT);
+	KUNIT_ASSERT_EQ(test, amdx_link_route(t, 40, 47, AMDX_LINK_NONE, r),
+			0);
+	expect_walk(test, t, r, 40, 47);
+	KUNIT_ASSERT_EQ(test, amdx_link_route(t, 8, 74, AMDX_LINK_NONE, r), 0);
+	KUNIT_EXPECT_EQ(test, r->num_links, 1);
+
+	/* Data has no way between two virtual pods, and needs none inside. */
+	KUNIT_EXPECT_EQ(test, pair(t, 0, 8, &via), AMDX_LINK_CONTAIN_MOVE);
+	KUNIT_EXPECT_EQ(test, via, AMDX_LINK_NONE);
+	KUNIT_EXPECT_EQ(test, pair(t, 0, 7, &via), AMDX_LINK_CONTAIN_NONE);
+	KUNIT_EXPECT_EQ(test, via, link_of(test, t, 0, 72));
+
+	/* A local plane link serves the pairs of its own virtual pod only. */
+	down(test, t, 0, 72, MS);
+	c = contain(test, t, link_of(test, t, 0, 72));
+	KUNIT_EXPECT_EQ(test, c->action, AMDX_LINK_CONTAIN_MOVE);
+	KUNIT_EXPECT_EQ(test, c->pairs, 7);
+	KUNIT_EXPECT_EQ(test, c->rerouted, 7);
+	KUNIT_EXPECT_EQ(test, c->num_parked, 0);
+
+	/*
+	 * A remote accelerator of virtual pod 5 losing every plane is parked
+	 * alone: the other virtual pods, which no device here reaches, are
+	 * not parked for it.
+	 */
+	planes_down(test, t, 40, 40, 0, 3, 2 * MS);
+	c = contain(test, t, link_of(test, t, 40, 75));
+	expect_parked(test, c, 40, 40);
+	KUNIT_EXPECT_EQ(test, c->escalate, AMDX_RECOVER_NONE);
+	KUNIT_EXPECT_EQ(test, amdx_link_park_peers(t, c, 3 * MS), 4);
+
+	/*
+	 * Virtual pod 5 split in two: 41..43 keep planes 0 and 1 only,
+	 * 44..47 planes 2 and 3 only.  The larger part stays.
+	 */
+	planes_down(test, t, 41, 43, 2, 3, 4 * MS);
+	planes_down(test, t, 44, 47, 0, 1, 4 * MS);
+	c = contain(test, t, link_of(test, t, 47, 73));
+	expect_parked(test, c, 41, 43);
+	KUNIT_EXPECT_EQ(test, c->escalate, AMDX_RECOVER_NONE);
+
+	/*
+	 * This host's virtual pod split: 0..2 keep plane 1 (0 lost plane 0
+	 * above) only, 3..7 planes 0 and 2.  Of the parts holding a local
+	 * device the larger stays, though not the lowest device's: 0..2 are
+	 * parked, the hive rung on device 0.
+	 */
+	t = pod72_vpods(test, 8);
+	planes_down(test, t, 0, 2, 0, 0, MS);
+	planes_down(test, t, 0, 2, 2, 3, MS);
+	planes_down(test, t, 3, 7, 1, 1, MS);
+	planes_down(test, t, 3, 7, 3, 3, MS);
+	c = contain(test, t, link_of(test, t, 7, 75));
+	expect_parked(test, c, 0, 2);
+	KUNIT_EXPECT_EQ(test, c->escalate, AMDX_RECOVER_HIVE);
+	KUNIT_EXPECT_EQ(test, c->device, 0);
+
+	/*
+	 * A part with a local device stays over a larger one without: in
+	 * virtual pods of 12, this host's 0..3 on planes 0 and 1, its
+	 * remote 4..11 on planes 2 and 3.
+	 */
+	t = pod72_vpods(test, 12);
+	planes_down(test, t, 0, 3, 2, 3, MS);
+	planes_down(test, t, 4, 11, 0, 1, MS);
+	c = contain(test, t, link_of(test, t, 11, 73));
+	expect_parked(test, c, 4, 11);
+	KUNIT_EXPECT_EQ(test, c->escalate, AMDX_RECOVER_NONE);
+	/* Virtual pods of 12 end at 71: the sixth holds 60..71. */
+	for (a = 60; a < 72; a++)
+		KUNIT_EXPECT_EQ(test, amdx_link_vpod(t, a), 5);
+
+	/*
+	 * Virtual pods of 2: one member losing every plane leaves two parts
+	 * of one accelerator each; the one with no link left is parked, the
+	 * higher (43, this host's 3) as the lower (44).
+	 */
+	t = pod72_vpods(test, 2);
+	planes_down(test, t, 43, 43, 0, 3, MS);
+	c = contain(test, t, link_of(test, t, 43, 72));
+	expect_parked(test, c, 43, 43);
+	KUNIT_EXPECT_EQ(test, amdx_link_park_peers(t, c, 2 * MS), 4);
+	planes_down(test, t, 44, 44, 0, 3, 3 * MS);
+	c = contain(test, t, link_of(test, t, 44, 72));
+	expect_parked(test, c, 44, 44);
+	KUNIT_EXPECT_EQ(test, amdx_link_park_peers(t, c, 4 * MS), 4);
+	planes_down(test, t, 3, 3, 0, 3, 5 * MS);
+	c = contain(test, t, link_of(test, t, 3, 75));
+	expect_parked(test, c, 3, 3);
+	KUNIT_EXPECT_EQ(test, c->escalate, AMDX_RECOVER_DEVICE);
+	KUNIT_EXPECT_EQ(test, c->device, 3);
+}
+
 static struct kunit_case amdx_link_model_cases[] = {
 	KUNIT_CASE(mesh_of_8_is_28_links),
 	KUNIT_CASE(pod_of_72_in_18_domains),
@@ -983,6 +1139,7 @@ static struct kunit_case amdx_link_model_cases[] = {
 	KUNIT_CASE(move_dest_follows_the_accessing_range),
 	KUNIT_CASE(range_fate_pinned_revokes),
 	KUNIT_CASE(pair_level_mesh_and_pod),
+	KUNIT_CASE(virtual_pods),
 	{}
 };
 
