@@ -13,19 +13,11 @@ namespace amdx::cli {
 
 namespace {
 
-/// What end @e of @l is (AMDX_LINK_END_*): "device", "accelerator" (a
-/// remote one of a pod), "switch"; null from a module before uapi minor 6.
+/// What end @e of @l is (LinkInfo::end_name()); null from a module
+/// before uapi minor 6.
 Json end_kind(const LinkInfo& l, std::size_t e) {
-    switch (l.end[e]) {
-    case AMDX_LINK_END_DEVICE:
-        return "device";
-    case AMDX_LINK_END_REMOTE:
-        return "accelerator";
-    case AMDX_LINK_END_SWITCH:
-        return "switch";
-    default:
-        return l.end[e] == 0 ? Json() : Json("unknown");
-    }
+    const std::string_view name = l.end_name(e);
+    return name.empty() ? Json() : Json(name);
 }
 
 /// End @e's amdx device id; null for an end that is no device of this
@@ -42,8 +34,13 @@ Json unless(bool absent, std::uint64_t v) {
 
 /// End @e's OS domain: a pod's accelerators only.
 Json end_domain(const LinkInfo& l, std::size_t e) {
-    const bool acc = l.end[e] == AMDX_LINK_END_DEVICE || l.end[e] == AMDX_LINK_END_REMOTE;
-    return l.kind == LinkKind::scaleup && acc ? Json(l.domain[e]) : Json();
+    return l.pod_accelerator(e) ? Json(l.domain[e]) : Json();
+}
+
+/// End @e's virtual pod, from 1: a pod's accelerators only (0: a switch,
+/// a hive, a module before uapi minor 7).
+Json end_vpod(const LinkInfo& l, std::size_t e) {
+    return l.vpod[e] != 0 ? Json(l.vpod[e]) : Json();
 }
 
 } // namespace
@@ -65,6 +62,8 @@ Json link_to_json(std::uint64_t hive_id, const LinkInfo& l) {
                 {"fabric_id_b", l.end[1] != 0 ? Json(l.fabric_id[1]) : Json()},
                 {"domain_a", end_domain(l, 0)},
                 {"domain_b", end_domain(l, 1)},
+                {"vpod_a", end_vpod(l, 0)},
+                {"vpod_b", end_vpod(l, 1)},
                 {"state", to_string(l.state)},
                 {"contain", to_string(l.contain)},
                 {"hops", l.hops},

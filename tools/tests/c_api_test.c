@@ -161,7 +161,7 @@ int main(void)
 	uint64_t seq;
 	size_t count = 99;
 
-	CHECK(strcmp(amdx_version(), "5.0.0") == 0);
+	CHECK(strcmp(amdx_version(), "6.0.0") == 0);
 
 	/* Another uapi major is refused at open, with the versions in the message. */
 	amdx_fake_set_major(fake, AMDX_UAPI_VERSION_MAJOR + 1);

@@ -187,7 +187,7 @@ TEST_F(LinkTest, ShowListsEachLinkOnceWithBothEnds) {
     EXPECT_EQ(storm, Json::parse(R"({"hive_id":"9","link":2,"kind":"xgmi","device_a":1,
         "device_b":2,"port_a":2,"port_b":1,"end_a":"device","end_b":"device",
         "fabric_id_a":1,"fabric_id_b":2,"domain_a":null,"domain_b":null,
-        "state":"replay","contain":"move","hops":2,
+        "vpod_a":null,"vpod_b":null,"state":"replay","contain":"move","hops":2,
         "route_degraded":true,"width":8,"width_max":16,"ce":5,"ue":1,"replays":4096,
         "width_changes":1,"downs":0,"state_changes":2,
         "time_ns":{"up":0,"degraded":0,"replay":1500,"down":0,"parked":0}})"));
@@ -337,6 +337,36 @@ TEST_F(LinkTest, PodEndsAreShownByTheirIdentity) {
     ASSERT_EQ(t.code, 0) << t.err;
     EXPECT_EQ(t.out.find("4294967295"), std::string::npos) << t.out;
     EXPECT_NE(t.out.find("switch"), std::string::npos) << t.out;
+}
+
+// Each accelerator end of a pod says its virtual pod (uapi minor 7, from
+// 1); a switch, which serves every one, and a module before minor 7 (0)
+// say none: null in the JSON, empty in the table.
+TEST_F(LinkTest, PodAcceleratorsSayTheirVirtualPod) {
+    kernel.devices[0].hive_id = 0x11c1;
+    kernel.devices[1].hive_id = 0;
+    kernel.devices[2].hive_id = 0;
+    kernel.links = {make_pod_link(0, 0, 0, 0, 0), make_pod_link(1, UINT32_MAX, 41, 10, 0)};
+    kernel.links[0].vpod[0] = 1;
+    kernel.links[1].vpod[0] = 21;
+    const auto r = run({"-j", "link", "show"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const Json doc = Json::parse(r.out);
+    ASSERT_EQ(doc["links"].size(), 2U) << r.out;
+    EXPECT_EQ(doc["links"][0]["vpod_a"], 1) << r.out;
+    EXPECT_EQ(doc["links"][1]["vpod_a"], 21) << r.out;
+    EXPECT_EQ(doc["links"][1]["vpod_b"], nullptr) << r.out;
+    EXPECT_EQ(amdx::LinkInfo::from_uapi(kernel.links[1]).vpod[0], 21);
+
+    const auto t = run({"link", "show", "-o", "link,fabric_id_a,vpod_a,vpod_b"});
+    ASSERT_EQ(t.code, 0) << t.err;
+    EXPECT_NE(t.out.find("41"), std::string::npos) << t.out;
+    EXPECT_NE(t.out.find("21"), std::string::npos) << t.out;
+
+    kernel.links[1].vpod[0] = 0; // a module before minor 7
+    const auto old = run({"-j", "link", "show"});
+    ASSERT_EQ(old.code, 0) << old.err;
+    EXPECT_EQ(Json::parse(old.out)["links"][1]["vpod_a"], nullptr) << old.out;
 }
 
 // What the provider declares it does not report (AMDX_LINK_F_NO_*) is

@@ -51,6 +51,21 @@ std::string_view to_string(LinkContain contain) noexcept {
     return detail::name_of(kLinkContains, contain);
 }
 
+std::string_view LinkInfo::end_name(std::size_t e) const noexcept {
+    switch (e < end.size() ? end[e] : 0) {
+    case 0:
+        return "";
+    case AMDX_LINK_END_DEVICE:
+        return "device";
+    case AMDX_LINK_END_REMOTE:
+        return "accelerator";
+    case AMDX_LINK_END_SWITCH:
+        return "switch";
+    default:
+        return "unknown";
+    }
+}
+
 LinkInfo LinkInfo::from_uapi(const amdx_link_info& raw) noexcept {
     LinkInfo l;
     l.link = raw.link;
@@ -73,6 +88,7 @@ LinkInfo LinkInfo::from_uapi(const amdx_link_info& raw) noexcept {
     l.end = {raw.end[0], raw.end[1]};
     l.domain = {raw.domain[0], raw.domain[1]};
     l.fabric_id = {raw.fabric_id[0], raw.fabric_id[1]};
+    l.vpod = {raw.vpod[0], raw.vpod[1]};
     return l;
 }
 

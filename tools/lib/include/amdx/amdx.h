@@ -53,7 +53,7 @@ typedef struct amdx_ctl amdx_ctl;
 typedef struct amdx_dev amdx_dev;
 typedef struct amdx_events amdx_events;
 
-/* The library's version, "5.0.0". */
+/* The library's version, "6.0.0". */
 AMDX_C_API const char *amdx_version(void);
 /*
  * The calling thread's last failure as one line, NUL-terminated and cut to

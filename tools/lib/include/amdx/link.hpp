@@ -74,6 +74,9 @@ struct AMDX_EXPORT LinkInfo {
     std::array<std::uint8_t, 2> end{};
     std::array<std::uint8_t, 2> domain{};     ///< OS domain of each pod accelerator end
     std::array<std::uint16_t, 2> fabric_id{}; ///< pod fabric id, switch plane, hive device id
+    /// virtual pod of each pod accelerator end, from 1; 0 for a switch, in
+    /// a hive, and from a module before uapi minor 7
+    std::array<std::uint8_t, 2> vpod{};
 
     /// AMDX_LINK_F_ROUTE_DEGRADED: the route avoids the link or is longer.
     [[nodiscard]] bool route_degraded() const noexcept {
@@ -83,6 +86,16 @@ struct AMDX_EXPORT LinkInfo {
     [[nodiscard]] bool no_state() const noexcept { return (flags & AMDX_LINK_F_NO_STATE) != 0; }
     /// AMDX_LINK_F_NO_WIDTH: the provider reports no width of this link.
     [[nodiscard]] bool no_width() const noexcept { return (flags & AMDX_LINK_F_NO_WIDTH) != 0; }
+    /// What end @e (0 or 1) is: "device" (of this host), "accelerator" (a
+    /// scale-up pod's remote one), "switch"; "" from a module before uapi
+    /// minor 6, "unknown" for a value it does not know.
+    [[nodiscard]] std::string_view end_name(std::size_t e) const noexcept;
+    /// End @e is an accelerator of a scale-up pod (this host's or a remote
+    /// one): its domain and vpod mean something.
+    [[nodiscard]] bool pod_accelerator(std::size_t e) const noexcept {
+        return kind == LinkKind::scaleup && e < end.size() &&
+               (end[e] == AMDX_LINK_END_DEVICE || end[e] == AMDX_LINK_END_REMOTE);
+    }
     /// AMDX_LINK_F_NO_COUNTERS: the provider counts no errors per link.
     [[nodiscard]] bool no_counters() const noexcept {
         return (flags & AMDX_LINK_F_NO_COUNTERS) != 0;
