@@ -297,19 +297,29 @@ void device_metrics(Builder& b, const Snapshot& s, const std::string& host) {
 }
 
 /// The fabric links of every hive, each once however many of its ends are
-/// on this host: both ends' identities as labels (an end this host does not
-/// have keeps only its device id), the state as the gauge's value
-/// (AMDX_LINK_STATE_*, metrics.rst) and the error counters by type.
+/// on this host: both ends' identities as labels (a device of this host by
+/// id, BDF and serial; any end by what it is and its fabric id, a pod
+/// accelerator by its OS domain and virtual pod too; empty where a label
+/// does not apply), the state as the gauge's value (AMDX_LINK_STATE_*,
+/// metrics.rst) and the error counters by type.
 void link_metrics(Builder& b, const std::vector<Snapshot>& snaps, const std::string& host) {
     std::set<std::pair<std::uint64_t, std::uint32_t>> seen; // (hive, link)
-    auto end = [&snaps](std::uint32_t id, const char* suffix) {
+    auto end = [&snaps](const LinkInfo& l, std::size_t e, const char* suffix) {
+        const std::uint32_t id = l.device[e];
         const Snapshot* s = nullptr;
         for (const auto& one : snaps)
             s = one.info.id == id ? &one : s;
+        const bool device = id != UINT32_MAX; // a device of this host
+        const bool pod = l.pod_accelerator(e);
         const std::string sfx(suffix);
-        return Labels{{"device" + sfx, std::to_string(id)},
-                      {"bdf" + sfx, s != nullptr ? s->info.bdf : std::string()},
-                      {"serial_number" + sfx, s != nullptr ? s->info.serial : std::string()}};
+        return Labels{
+            {"device" + sfx, device ? std::to_string(id) : std::string()},
+            {"bdf" + sfx, s != nullptr ? s->info.bdf : std::string()},
+            {"serial_number" + sfx, s != nullptr ? s->info.serial : std::string()},
+            {"end" + sfx, std::string(l.end_name(e))},
+            {"fabric_id" + sfx, l.end[e] != 0 ? std::to_string(l.fabric_id[e]) : std::string()},
+            {"domain" + sfx, pod ? std::to_string(l.domain[e]) : std::string()},
+            {"vpod" + sfx, l.vpod[e] != 0 ? std::to_string(l.vpod[e]) : std::string()}};
     };
     for (const auto& s : snaps) {
         for (const auto& l : s.links.links) {
@@ -319,10 +329,10 @@ void link_metrics(Builder& b, const std::vector<Snapshot>& snaps, const std::str
                           {"hive_id", std::to_string(s.links.hive_id)},
                           {"link", std::to_string(l.link)},
                           {"kind", std::string(to_string(l.kind))}};
-            for (auto&& one : end(l.device[0], "_a"))
+            for (auto&& one : end(l, 0, "_a"))
                 labels.push_back(std::move(one));
             labels.push_back({"port_a", std::to_string(l.port[0])});
-            for (auto&& one : end(l.device[1], "_b"))
+            for (auto&& one : end(l, 1, "_b"))
                 labels.push_back(std::move(one));
             labels.push_back({"port_b", std::to_string(l.port[1])});
             b.gauge("amdx_link_state",

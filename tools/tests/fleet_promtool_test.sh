@@ -21,7 +21,7 @@ promtool check metrics < "$work/amdx.prom"
 grep -q '^amdx_ras_errors_total{.*device="1".*block="gfx",type="ue"} 2$' "$work/amdx.prom"
 # The hive's one link, once, with both ends' identities; its errors by type.
 [ "$(grep -c '^amdx_link_state{' "$work/amdx.prom")" = 1 ]
-grep -q '^amdx_link_state{.*link="0".*device_a="0",bdf_a="[0-9a-f:.]*",serial_number_a="[^"]*",port_a="0",device_b="1".*} 2$' "$work/amdx.prom"
+grep -q '^amdx_link_state{.*link="0".*device_a="0",bdf_a="[0-9a-f:.]*",serial_number_a="[^"]*",end_a="[a-z]*",fabric_id_a="[0-9]*",domain_a="",vpod_a="",port_a="0",device_b="1".*} 2$' "$work/amdx.prom"
 grep -q '^amdx_link_errors_total{.*device_b="1".*type="replay"} 4096$' "$work/amdx.prom"
 # A missing directory is one error line and exit 1, no file.
 if "$fake" -d /dev/null exporter --textfile "$work/none/amdx.prom" 2> "$work/err"; then

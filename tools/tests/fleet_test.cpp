@@ -206,6 +206,8 @@ TEST(FleetExporter, LinksOncePerHiveWithBothEnds) {
                       "device_a=\"0\"", "bdf_a=\"0000:c1:00.0\"", "serial_number_a=\"SN1000\"",
                       "port_a=\"3\"", "device_b=\"1\"", "port_b=\"0\""}),
               AMDX_LINK_STATE_DOWN);
+    EXPECT_EQ(sample(text, "amdx_link_state", {"end_a=\"\"", "fabric_id_a=\"\"", "vpod_a=\"\""}),
+              AMDX_LINK_STATE_DOWN); // a module before uapi minor 6
     EXPECT_EQ(sample(text, "amdx_link_errors_total", {"type=\"ce\""}), 2);
     EXPECT_EQ(sample(text, "amdx_link_errors_total", {"type=\"ue\""}), 1);
     EXPECT_EQ(sample(text, "amdx_link_errors_total", {"type=\"replay\""}), 30);
@@ -220,6 +222,51 @@ TEST(FleetExporter, LinksOncePerHiveWithBothEnds) {
     const std::string old = metrics_text();
     EXPECT_EQ(old.find("amdx_link_"), std::string::npos);
     EXPECT_NE(old.find("amdx_device_info{"), std::string::npos);
+}
+
+// A scale-up pod's ends are labelled by what they are (uapi minor 6 and 7):
+// this host's device by id, BDF and serial, a remote accelerator and a
+// switch by fabric id, an accelerator by its OS domain and virtual pod;
+// never by the kernel's U32_MAX for "no device of this host".
+TEST(FleetExporter, PodLinkEndsAreLabelledByIdentity) {
+    FakeKernel k;
+    k.add_device(0);
+    k.devices[0].hive_id = 0x11c1;
+    amdx_link_info local{};
+    local.kind = AMDX_LINK_KIND_SCALEUP;
+    local.device[0] = 0;
+    local.device[1] = UINT32_MAX;
+    local.port[0] = 2;
+    local.port[1] = 3;
+    local.end[0] = AMDX_LINK_END_DEVICE;
+    local.end[1] = AMDX_LINK_END_SWITCH;
+    local.fabric_id[0] = 3;
+    local.fabric_id[1] = 2;
+    local.vpod[0] = 2;
+    amdx_link_info remote = local;
+    remote.link = 1;
+    remote.device[0] = UINT32_MAX;
+    remote.port[1] = 41;
+    remote.end[0] = AMDX_LINK_END_REMOTE;
+    remote.domain[0] = 10;
+    remote.fabric_id[0] = 41;
+    remote.vpod[0] = 21;
+    remote.state = AMDX_LINK_STATE_PARKED;
+    k.links = {local, remote};
+    const std::string text = metrics_text();
+    EXPECT_EQ(text.find("4294967295"), std::string::npos) << text;
+    EXPECT_EQ(label_sets(text, "amdx_link_state").size(), 2U) << text;
+    EXPECT_EQ(sample(text, "amdx_link_state",
+                     {"link=\"0\"", "kind=\"scaleup\"", "device_a=\"0\"", "bdf_a=\"0000:c1:00.0\"",
+                      "end_a=\"device\"", "fabric_id_a=\"3\"", "domain_a=\"0\"", "vpod_a=\"2\"",
+                      "device_b=\"\"", "bdf_b=\"\"", "end_b=\"switch\"", "fabric_id_b=\"2\"",
+                      "domain_b=\"\"", "vpod_b=\"\""}),
+              AMDX_LINK_STATE_UP);
+    EXPECT_EQ(sample(text, "amdx_link_state",
+                     {"link=\"1\"", "device_a=\"\"", "bdf_a=\"\"", "end_a=\"accelerator\"",
+                      "fabric_id_a=\"41\"", "domain_a=\"10\"", "vpod_a=\"21\"", "end_b=\"switch\"",
+                      "port_b=\"41\""}),
+              AMDX_LINK_STATE_PARKED);
 }
 
 // A partition switch must not start new device-wide series: rate() over a
