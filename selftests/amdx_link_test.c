@@ -231,6 +231,79 @@ static unsigned int count_action(FIXTURE_DATA(lnk) *self, unsigned int i,
 	return n;
 }
 
+static const char * const lnk_state_names[] = {
+	"up", "degraded", "replay", "down", "parked",
+};
+
+/* Appends @v to the space-separated list @s of @n bytes. */
+static void lnk_cat(char *s, size_t n, const char *v)
+{
+	size_t len = strlen(s);
+
+	snprintf(s + len, n - len, "%s%s", len ? " " : "", v);
+}
+
+/* A counter of a sysfs list: "-" when @absent. */
+static void lnk_count(char *v, size_t n, bool absent, __u64 x)
+{
+	if (absent)
+		snprintf(v, n, "-");
+	else
+		snprintf(v, n, "%llu", (unsigned long long)x);
+}
+
+/*
+ * /sys/class/amdx/amdx<@id>/links/: one value per link with an end on
+ * device @id, in link order, space separated, as the query @q says: its
+ * index, the peer (a device id, "acc" and a pod accelerator's fabric id,
+ * "sw" and a switch's plane), state, width and counters ("-" for what the
+ * provider declares it does not report).
+ */
+static void expect_sysfs_links(struct __test_metadata *_metadata, __u32 id,
+			       const struct amdx_query_links *q)
+{
+	static const char * const files[] = {
+		"link", "peer", "state", "width", "ce", "ue", "replays", "downs",
+	};
+	char want[ARRAY_SIZE(files)][512] = {}, v[ARRAY_SIZE(files)][32];
+	char got[512], name[32];
+	unsigned int i, f, o;
+
+	for (i = 0; i < q->num_links; i++) {
+		const struct amdx_link_info *l = &q->links[i];
+
+		if (l->device[0] != id && l->device[1] != id)
+			continue;
+		o = l->device[0] == id;
+		snprintf(v[0], sizeof(v[0]), "%u", l->link);
+		if (l->end[o] == AMDX_LINK_END_SWITCH)
+			snprintf(v[1], sizeof(v[1]), "sw%u", l->fabric_id[o]);
+		else if (l->end[o] == AMDX_LINK_END_REMOTE)
+			snprintf(v[1], sizeof(v[1]), "acc%u", l->fabric_id[o]);
+		else
+			snprintf(v[1], sizeof(v[1]), "%u", l->device[o]);
+		snprintf(v[2], sizeof(v[2]), "%s", lnk_state_names[l->state]);
+		lnk_count(v[3], sizeof(v[3]), l->flags & AMDX_LINK_F_NO_WIDTH,
+			  l->width);
+		lnk_count(v[4], sizeof(v[4]),
+			  l->flags & AMDX_LINK_F_NO_COUNTERS, l->ce);
+		lnk_count(v[5], sizeof(v[5]),
+			  l->flags & AMDX_LINK_F_NO_COUNTERS, l->ue);
+		lnk_count(v[6], sizeof(v[6]),
+			  l->flags & AMDX_LINK_F_NO_COUNTERS, l->replays);
+		lnk_count(v[7], sizeof(v[7]), l->flags & AMDX_LINK_F_NO_STATE,
+			  l->downs);
+		for (f = 0; f < ARRAY_SIZE(files); f++)
+			lnk_cat(want[f], sizeof(want[f]), v[f]);
+	}
+	for (f = 0; f < ARRAY_SIZE(files); f++) {
+		strcat(want[f], "\n");
+		snprintf(name, sizeof(name), "links/%s", files[f]);
+		ASSERT_EQ(0, amdx_class_read(id, name, got, sizeof(got)));
+		EXPECT_STREQ(want[f], got) TH_LOG("device %u %s", id, name);
+	}
+}
+
 /* Nothing but @skip (a link, or -1) changed, counted anything, or moved. */
 static void untouched(struct __test_metadata *_metadata,
 		      const struct amdx_query_links *q, int skip, int skip2)
@@ -336,6 +409,9 @@ TEST_F(lnk, replay_storm_stays_on_its_link)
 	EXPECT_EQ(100, l->replays);
 	EXPECT_GE(l->state_changes, 1);
 	untouched(_metadata, q, L, -1);
+	/* sysfs says the same, per device: 0 and 1 see it, 2 does not. */
+	for (i = 0; i < 3; i++)
+		expect_sysfs_links(_metadata, self->d[i].id, q);
 
 	/* The storm ends after a quiet window: the tick, not a sleep. */
 	ASSERT_TRUE(wait_state(_metadata, self, 0, L, AMDX_LINK_STATE_UP));
@@ -1648,11 +1724,14 @@ TEST_F(pod, virtual_pods_keep_parking_and_data_inside)
 	size_t size = LNK_PAGES * getpagesize();
 	const struct amdx_query_links *q;
 	unsigned int i, k, p;
-	char *x;
+	char *x, buf[64];
 
 	devs_del(self->d, self->n);
 	pod_devs_new(_metadata, self, 2);
 	q = pod_links(_metadata, self);
+	ASSERT_EQ(0, amdx_class_read(self->d[0].id, "links/peer", buf,
+				     sizeof(buf)));
+	EXPECT_STREQ("sw0 sw1 sw2 sw3\n", buf);
 	for (i = 0; i < q->num_links; i++) {
 		const struct amdx_link_info *l = &q->links[i];
 
@@ -1665,6 +1744,12 @@ TEST_F(pod, virtual_pods_keep_parking_and_data_inside)
 	for (p = 0; p < POD_PLANES; p++)
 		ASSERT_EQ(0, pod_fault(self, 0, 43, p, "down"));
 	pod_park_device(_metadata, self, 43, 3);
+	ASSERT_EQ(0, amdx_class_read(self->d[3].id, "links/state", buf,
+				     sizeof(buf)));
+	EXPECT_STREQ("parked parked parked parked\n", buf);
+	q = pod_links(_metadata, self);
+	for (i = 0; i < POD_DEVS; i++)
+		expect_sysfs_links(_metadata, self->d[i].id, q);
 
 	if (!(amdx_caps(self->ctl) & AMDX_CAP_HMM_MIGRATE)) {
 		TH_LOG("%s: placement across virtual pods not tried", NO_HMM);
@@ -1768,6 +1853,13 @@ TEST(absent_is_declared_per_provider)
 		EXPECT_EQ(0, l->ue);
 		EXPECT_EQ(0, l->width_changes);
 	}
+	/* sysfs: "-" for what is absent, as the flags say. */
+	for (i = 0; i < 3; i++)
+		expect_sysfs_links(_metadata, id[i], q);
+	ASSERT_EQ(0, amdx_class_read(id[0], "links/ce", cmd, sizeof(cmd)));
+	EXPECT_STREQ("- -\n", cmd);
+	ASSERT_EQ(0, amdx_class_read(id[2], "links/ce", cmd, sizeof(cmd)));
+	EXPECT_STREQ("- 3\n", cmd);
 	close(fd);
 	for (i = 0; i < 3; i++)
 		amdx_sim_del(AMDX_SIM_ID_MOD(link, i));

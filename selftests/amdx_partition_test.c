@@ -1908,29 +1908,10 @@ TEST_F(mi300x, hive_beyond_the_commit_limit_is_e2big)
 	EXPECT_EQ(AMDX_MEMORY_NPS4, info.memory_mode);
 }
 
-/* Read /sys/class/amdx/amdx<id>/<name> into @buf: 0 or -errno. */
-static int sysfs_read(__u32 id, const char *name, char *buf, size_t len)
-{
-	char path[128];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/sys/class/amdx/amdx%u/%s", id, name);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = 0;
-	return 0;
-}
-
 #define EXPECT_SYSFS(id, name, want)					\
 	do {								\
 		char _b[256];						\
-		ASSERT_EQ(0, sysfs_read(id, name, _b, sizeof(_b)));	\
+		ASSERT_EQ(0, amdx_class_read(id, name, _b, sizeof(_b)));	\
 		EXPECT_STREQ(want, _b);					\
 	} while (0)
 

@@ -23,7 +23,6 @@
 #include "amdx_harness.h"
 
 #define RAS_VRAM_MIB		64
-#define RAS_SYSFS		"/sys/class/amdx"
 #define NO_CAP			"no AMDX_CAP_HMM_MIGRATE (kernel without DEVICE_PRIVATE)"
 
 struct ras_dev {
@@ -260,25 +259,20 @@ static __u64 vram_free(struct ras_dev *d)
 	return info.vram_free;
 }
 
+/* ras/@file of @d, without its newline: 0 or -errno. */
 static int sysfs_read(struct ras_dev *d, const char *file, char *out,
 		      size_t len)
 {
-	char path[PATH_MAX];
-	ssize_t n;
-	int fd;
+	char name[64];
+	size_t n;
+	int ret;
 
-	snprintf(path, sizeof(path), RAS_SYSFS "/amdx%u/ras/%s", d->id, file);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, out, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	out[n] = 0;
+	snprintf(name, sizeof(name), "ras/%s", file);
+	ret = amdx_class_read(d->id, name, out, len);
+	n = ret ? 0 : strlen(out);
 	if (n && out[n - 1] == '\n')
 		out[n - 1] = 0;
-	return 0;
+	return ret;
 }
 
 FIXTURE(ras)

@@ -148,6 +148,26 @@ static inline int amdx_sysfs_write(const char *path, const char *s)
 	return err;
 }
 
+/* Read /sys/class/amdx/amdx<id>/<name> into @buf: 0 or -errno. */
+static inline int amdx_class_read(__u32 id, const char *name, char *buf,
+				  size_t len)
+{
+	char path[128];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/class/amdx/amdx%u/%s", id, name);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = 0;
+	return 0;
+}
+
 /*
  * Test data: word @i of a buffer amdx_fill() filled with @seed.  Every
  * word differs from its neighbours and from the same word of another

@@ -54,7 +54,8 @@
  *
  * %AMDX_QUERY_LINKS lists a hive's links with their counters, the
  * containment each asks for and the hops of the route between its ends
- * now (around it when it is not up).
+ * now (around it when it is not up).  /sys/class/amdx/amdx<id>/links/
+ * lists a device's own links, one value per link and file.
  *
  * Locking: &amdx_link_lock (a mutex) protects the hive list and every
  * topology; it nests under a device's lock (the query) and over the event
@@ -62,6 +63,7 @@
  * moves (under each device's lock for read) and the escalation run after
  * it is dropped.
  */
+#include <linux/device.h>
 #include <linux/errno.h>
 #include <linux/kref.h>
 #include <linux/ktime.h>
@@ -1085,3 +1087,142 @@ int amdx_link_query(struct amdx_file *file, struct amdx_query *q)
 	kvfree(res);
 	return ret;
 }
+
+/* sysfs: /sys/class/amdx/amdx<id>/links/ (Documentation/ABI/testing/). */
+
+enum amdx_link_attr_field {
+	AMDX_LA_LINK,
+	AMDX_LA_PEER,
+	AMDX_LA_STATE,
+	AMDX_LA_WIDTH,
+	AMDX_LA_CE,
+	AMDX_LA_UE,
+	AMDX_LA_REPLAYS,
+	AMDX_LA_DOWNS,
+};
+
+/* A counter, or "-" where the provider declares it does not report it. */
+static int amdx_link_attr_count(char *buf, int len, const char *sep,
+				bool absent, u64 v)
+{
+	if (absent)
+		return sysfs_emit_at(buf, len, "%s-", sep);
+	return sysfs_emit_at(buf, len, "%s%llu", sep, v);
+}
+
+/* Field @f of link @i, whose end @me is the device read. */
+static int amdx_link_attr_emit(char *buf, int len, const char *sep,
+			       const struct amdx_link_hive *h, u32 i, u32 me,
+			       enum amdx_link_attr_field f)
+{
+	const struct amdx_link *l = &h->topo.link[i];
+	u32 peer = l->ep[0] == me ? l->ep[1] : l->ep[0];
+	const struct amdx_link_ep *p = &h->topo.ep[peer];
+	u32 absent = amdx_link_absent(h, l);
+
+	switch (f) {
+	case AMDX_LA_LINK:
+		return sysfs_emit_at(buf, len, "%s%u", sep, i);
+	case AMDX_LA_PEER:
+		if (p->kind == AMDX_LINK_EP_SWITCH)
+			return sysfs_emit_at(buf, len, "%ssw%llu", sep, p->id);
+		if (p->kind == AMDX_LINK_EP_REMOTE)
+			return sysfs_emit_at(buf, len, "%sacc%llu", sep, p->id);
+		return sysfs_emit_at(buf, len, "%s%u", sep, p->device);
+	case AMDX_LA_STATE:
+		return sysfs_emit_at(buf, len, "%s%s", sep,
+				     amdx_link_state_name(l->state));
+	case AMDX_LA_WIDTH:
+		return amdx_link_attr_count(buf, len, sep,
+					    absent & AMDX_LINK_F_NO_WIDTH,
+					    l->width);
+	case AMDX_LA_CE:
+		return amdx_link_attr_count(buf, len, sep,
+					    absent & AMDX_LINK_F_NO_COUNTERS,
+					    l->c.ce);
+	case AMDX_LA_UE:
+		return amdx_link_attr_count(buf, len, sep,
+					    absent & AMDX_LINK_F_NO_COUNTERS,
+					    l->c.ue);
+	case AMDX_LA_REPLAYS:
+		return amdx_link_attr_count(buf, len, sep,
+					    absent & AMDX_LINK_F_NO_COUNTERS,
+					    l->c.replays);
+	case AMDX_LA_DOWNS:
+		return amdx_link_attr_count(buf, len, sep,
+					    absent & AMDX_LINK_F_NO_STATE,
+					    l->c.downs);
+	}
+	return 0;
+}
+
+/*
+ * One value per link with an end on the device, in link index order,
+ * space separated; an empty line for a device with no links.  At most 16
+ * links (a hive's members but one, a pod's planes) of at most 22
+ * characters each: well inside the page.
+ */
+static ssize_t amdx_link_attr_show(struct device *dev, char *buf,
+				   enum amdx_link_attr_field f)
+{
+	struct amdx_device *adev = dev_get_drvdata(dev);
+	struct amdx_link_hive *h;
+	int len = 0;
+	u32 i, me;
+
+	down_read(&adev->lock);
+	if (adev->dead) {
+		up_read(&adev->lock);
+		return -ENODEV;
+	}
+	mutex_lock(&amdx_link_lock);
+	h = amdx_link_hive_find(adev->desc.hive_id);
+	me = h ? amdx_link_ep_of(h, adev) : AMDX_LINK_NONE;
+	for (i = 0; me != AMDX_LINK_NONE && i < h->topo.num_links; i++) {
+		const struct amdx_link *l = &h->topo.link[i];
+
+		if (l->ep[0] != me && l->ep[1] != me)
+			continue;
+		len += amdx_link_attr_emit(buf, len, len ? " " : "", h, i, me,
+					   f);
+	}
+	mutex_unlock(&amdx_link_lock);
+	up_read(&adev->lock);
+	return len + sysfs_emit_at(buf, len, "\n");
+}
+
+#define AMDX_LINK_ATTR(_name, _field)					\
+static ssize_t amdx_la_##_name##_show(struct device *dev,		\
+				      struct device_attribute *attr,	\
+				      char *buf)			\
+{									\
+	return amdx_link_attr_show(dev, buf, _field);			\
+}									\
+static struct device_attribute amdx_la_##_name =			\
+	__ATTR(_name, 0444, amdx_la_##_name##_show, NULL)
+
+AMDX_LINK_ATTR(link, AMDX_LA_LINK);
+AMDX_LINK_ATTR(peer, AMDX_LA_PEER);
+AMDX_LINK_ATTR(state, AMDX_LA_STATE);
+AMDX_LINK_ATTR(width, AMDX_LA_WIDTH);
+AMDX_LINK_ATTR(ce, AMDX_LA_CE);
+AMDX_LINK_ATTR(ue, AMDX_LA_UE);
+AMDX_LINK_ATTR(replays, AMDX_LA_REPLAYS);
+AMDX_LINK_ATTR(downs, AMDX_LA_DOWNS);
+
+static struct attribute *amdx_link_attrs[] = {
+	&amdx_la_ce.attr,
+	&amdx_la_downs.attr,
+	&amdx_la_link.attr,
+	&amdx_la_peer.attr,
+	&amdx_la_replays.attr,
+	&amdx_la_state.attr,
+	&amdx_la_ue.attr,
+	&amdx_la_width.attr,
+	NULL
+};
+
+const struct attribute_group amdx_link_attr_group = {
+	.name = "links",
+	.attrs = amdx_link_attrs,
+};

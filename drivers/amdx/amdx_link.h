@@ -9,6 +9,7 @@
 #ifndef _AMDX_LINK_H_
 #define _AMDX_LINK_H_
 
+#include <linux/sysfs.h>
 #include <linux/types.h>
 
 struct amdx_device;
@@ -17,5 +18,7 @@ struct amdx_query;
 
 int amdx_link_device_init(struct amdx_device *adev);
 int amdx_link_query(struct amdx_file *file, struct amdx_query *q);
+
+extern const struct attribute_group amdx_link_attr_group;
 
 #endif /* _AMDX_LINK_H_ */

@@ -20,6 +20,7 @@
 #include <amdx_probes.h>
 
 #include "amdx_core.h"
+#include "amdx_link.h"
 #include "amdx_partition_sysfs.h"
 #include "amdx_ras.h"
 #include "amdx_sysfs.h"
@@ -178,6 +179,7 @@ static const struct attribute_group *amdx_dev_groups[] = {
 	&amdx_ras_sysfs_group,
 	&amdx_partition_attr_group,
 	&amdx_vf_attr_group,
+	&amdx_link_attr_group,
 	NULL
 };
 
