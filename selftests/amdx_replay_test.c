@@ -15,7 +15,10 @@
  * for faults the RAS blocks do not model); the containment ladder acts,
  * then the action left pending runs (AMDX_IOC_RECOVERY_RUN, stopping
  * holders, others allowed), as an operator's automation would; node and
- * rma, which amdx cannot run, are taken from the plan.  Recorded per row:
+ * rma, which amdx cannot run, are taken from the plan.  One more row kind,
+ * "link": an uncorrected error on the link between the hive's first two
+ * devices (the simulator's link_fault), which amdx contains on the link
+ * and the baselines take as the fabric fault amdgpu sees.  Recorded per row:
  * workload processes killed, processes alive whose data no longer
  * checksums, devices reset (DEVICE_RESET_BEGIN), partitions reset
  * (those devices' and PARTITION_QUARANTINED), the estimate of the action
@@ -50,9 +53,21 @@ static const char * const rp_policy[RP_POLICIES] = {
 	"amdx", "amdgpu-6.12", "per-gpu",
 };
 
-static const char * const rp_fault[AMDX_FAULT_COUNT] = {
+/* The rows: every AMDX_FAULT_*, then a fabric link's uncorrected error. */
+#define RP_LINK		AMDX_FAULT_COUNT
+#define RP_KINDS	(AMDX_FAULT_COUNT + 1)
+
+static const char * const rp_fault[RP_KINDS] = {
 	"page_ce", "poison_consumed", "queue_hang", "engine_ue", "vf_hang",
-	"device_ue", "firmware", "fabric", "reset_failed", "board",
+	"device_ue", "firmware", "fabric", "reset_failed", "board", "link",
+};
+
+/* The order measured: node and rma last, nothing clears them. */
+static const __u32 rp_order[RP_KINDS] = {
+	AMDX_FAULT_PAGE_CE, AMDX_FAULT_POISON_CONSUMED, AMDX_FAULT_QUEUE_HANG,
+	AMDX_FAULT_ENGINE_UE, AMDX_FAULT_VF_HANG, AMDX_FAULT_DEVICE_UE,
+	AMDX_FAULT_FIRMWARE, AMDX_FAULT_FABRIC, RP_LINK,
+	AMDX_FAULT_RESET_FAILED, AMDX_FAULT_BOARD,
 };
 
 struct rp_dev {
@@ -94,7 +109,7 @@ FIXTURE(rp) {
 	unsigned int n;
 	struct rp_worker w[RP_MAX_WORKERS];
 	unsigned int nw;
-	struct rp_loss loss[RP_POLICIES][RP_MAX_HIVES][AMDX_FAULT_COUNT];
+	struct rp_loss loss[RP_POLICIES][RP_MAX_HIVES][RP_KINDS];
 };
 
 /*
@@ -429,10 +444,14 @@ static void rp_pending(const struct amdx_event *e, struct rp_loss *l)
 		l->est_ms = e->data[1];
 }
 
-/* Reads every device's records: devices and partitions reset, estimate. */
+/*
+ * Reads every device's records: devices and partitions reset, and the
+ * estimate of what is pending on the @ntargets devices from @target.
+ */
 static void rp_collect(struct __test_metadata *_metadata,
 		       FIXTURE_DATA(rp) *self, unsigned int target,
-		       __u64 *devs, __u8 *quar, struct rp_loss *l)
+		       unsigned int ntargets, __u64 *devs, __u8 *quar,
+		       struct rp_loss *l)
 {
 	struct amdx_event evs[64];
 	unsigned int i, j;
@@ -456,7 +475,7 @@ static void rp_collect(struct __test_metadata *_metadata,
 					quar[i] |= 1U << e->partition;
 				else if (e->kind == AMDX_EVENT_RECOVERY &&
 					 e->type == AMDX_RECOVERY_EV_PENDING &&
-					 i == target)
+					 i >= target && i < target + ntargets)
 					rp_pending(e, l);
 			}
 		}
@@ -483,6 +502,11 @@ static int rp_inject(FIXTURE_DATA(rp) *self, unsigned int t, __u32 kind,
 	case AMDX_FAULT_FABRIC:
 		return amdx_ras_inject(self->d[t].fd, AMDX_RAS_BLOCK_XGMI_WAFL,
 				       AMDX_RAS_TYPE_UE, 0, 1, 0);
+	case RP_LINK:
+		/* on the link to the hive's next device */
+		snprintf(buf, sizeof(buf), "%u %u ue", self->d[t].sim,
+			 self->d[t + 1].sim);
+		return amdx_sysfs_write(AMDX_SIM_DEBUGFS "/link_fault", buf);
 	default:
 		/* hangs, poison a process read, failed resets, the board */
 		snprintf(path, sizeof(path),
@@ -528,40 +552,22 @@ static const char *rp_action(__u32 action)
 	return action < AMDX_RECOVER_COUNT ? name[action] : "?";
 }
 
-/* Fault @kind on hive @h's first device; the loss into @l. */
-static void rp_measure(struct __test_metadata *_metadata,
-		       FIXTURE_DATA(rp) *self, unsigned int h, __u32 kind,
-		       struct rp_loss *l)
+/*
+ * The action pending on device @u after fault @kind (partition @part) of
+ * hive @h: planned, and run as an operator's automation would (node and
+ * rma, which amdx cannot run, by their plan's scope); what it reset into
+ * @devs and @quar, the action and the run into @l.
+ */
+static void rp_run_pending(struct __test_metadata *_metadata,
+			   FIXTURE_DATA(rp) *self, unsigned int h,
+			   unsigned int u, __u32 kind, __u32 part,
+			   struct rp_loss *l, __u64 *devs, __u8 *quar)
 {
-	unsigned int t = h * self->per_hive, i;
-	__u32 part = self->d[t].nparts > 1 ? 1 : 0;
-	__u8 quar[RP_MAX_HIVES * RP_MAX_DEVS] = {};
 	struct amdx_recovery_process stopped[RP_MAX_WORKERS];
 	struct timespec t0, t1;
 	struct amdx_recovery r;
-	__u64 devs = 0;
+	unsigned int i;
 	int ret;
-
-	memset(l, 0, sizeof(*l));
-	rp_collect(_metadata, self, t, &devs, quar, l);
-	devs = 0;
-	memset(quar, 0, sizeof(quar));
-	memset(l, 0, sizeof(*l));
-	rp_workers_start(_metadata, self, h);
-
-	ASSERT_EQ(0, rp_inject(self, t, kind, part));
-	/*
-	 * The process that read poison dies whatever the policy, before
-	 * recovery runs: its pages freed under the self-test would read as
-	 * a leak (waited for, not reaped: rp_workers_end() counts it).
-	 */
-	if (kind == AMDX_FAULT_POISON_CONSUMED) {
-		siginfo_t si = {};
-		pid_t pid = rp_worker_of(self, t, part);
-
-		ASSERT_EQ(0, kill(pid, SIGKILL));
-		ASSERT_EQ(0, waitid(P_PID, pid, &si, WEXITED | WNOWAIT));
-	}
 
 	memset(&r, 0, sizeof(r));
 	r.partition = kind == AMDX_FAULT_POISON_CONSUMED ||
@@ -569,14 +575,14 @@ static void rp_measure(struct __test_metadata *_metadata,
 		      kind == AMDX_FAULT_ENGINE_UE ? part :
 		      AMDX_RAS_PARTITION_ALL;
 	/* a hung VF: that of the partition */
-	r.vf = kind == AMDX_FAULT_VF_HANG ? self->d[t].vf[part] : RP_NONE;
+	r.vf = kind == AMDX_FAULT_VF_HANG ? self->d[u].vf[part] : RP_NONE;
 	r.action = AMDX_RECOVER_PENDING;
-	ASSERT_EQ(0, amdx_ioctl(self->d[t].fd, AMDX_IOC_RECOVERY_PLAN, &r));
+	ASSERT_EQ(0, amdx_ioctl(self->d[u].fd, AMDX_IOC_RECOVERY_PLAN, &r));
 	if (r.action > l->action)
 		l->action = r.action;
 	if (r.action >= AMDX_RECOVER_NODE) {
 		/* amdx cannot run these: the plan's scope is the loss */
-		devs |= r.devices;
+		*devs |= r.devices;
 		for (i = 0; i < self->nw; i++)
 			if (r.devices & (1ULL << self->d[self->w[i].dev].id))
 				kill(self->w[i].pid, SIGKILL);
@@ -586,7 +592,7 @@ static void rp_measure(struct __test_metadata *_metadata,
 		r.num_listed = RP_MAX_WORKERS;
 		r.processes = (uintptr_t)stopped;
 		clock_gettime(CLOCK_MONOTONIC, &t0);
-		ret = amdx_ioctl(self->d[t].fd, AMDX_IOC_RECOVERY_RUN, &r);
+		ret = amdx_ioctl(self->d[u].fd, AMDX_IOC_RECOVERY_RUN, &r);
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		ASSERT_EQ(0, ret);
 		/* how long the run took here (under TCG): reported, not judged */
@@ -613,12 +619,52 @@ static void rp_measure(struct __test_metadata *_metadata,
 			}
 		}
 		l->ran = true;
-		devs |= r.devices;
+		*devs |= r.devices;
 		for (i = 0; i < self->n; i++)
 			if (r.partitions[self->d[i].id])
 				quar[i] |= r.partitions[self->d[i].id];
 	}
-	rp_collect(_metadata, self, t, &devs, quar, l);
+}
+
+/* Fault @kind on hive @h's first device; the loss into @l. */
+static void rp_measure(struct __test_metadata *_metadata,
+		       FIXTURE_DATA(rp) *self, unsigned int h, __u32 kind,
+		       struct rp_loss *l)
+{
+	unsigned int t = h * self->per_hive, i, u;
+	/* a link's end may leave the peer a rung: every device of the hive */
+	unsigned int ntargets = kind == RP_LINK ? self->per_hive : 1;
+	__u32 part = self->d[t].nparts > 1 ? 1 : 0;
+	__u8 quar[RP_MAX_HIVES * RP_MAX_DEVS] = {};
+	__u64 devs = 0;
+
+	memset(l, 0, sizeof(*l));
+	if (kind == RP_LINK && self->per_hive < 2)
+		return;		/* no link in a hive of one */
+	rp_collect(_metadata, self, t, ntargets, &devs, quar, l);
+	devs = 0;
+	memset(quar, 0, sizeof(quar));
+	memset(l, 0, sizeof(*l));
+	rp_workers_start(_metadata, self, h);
+
+	ASSERT_EQ(0, rp_inject(self, t, kind, part));
+	/*
+	 * The process that read poison dies whatever the policy, before
+	 * recovery runs: its pages freed under the self-test would read as
+	 * a leak (waited for, not reaped: rp_workers_end() counts it).
+	 */
+	if (kind == AMDX_FAULT_POISON_CONSUMED) {
+		siginfo_t si = {};
+		pid_t pid = rp_worker_of(self, t, part);
+
+		ASSERT_EQ(0, kill(pid, SIGKILL));
+		ASSERT_EQ(0, waitid(P_PID, pid, &si, WEXITED | WNOWAIT));
+	}
+
+	for (u = t; u < t + ntargets; u++)
+		rp_run_pending(_metadata, self, h, u, kind, part, l, &devs,
+			       quar);
+	rp_collect(_metadata, self, t, ntargets, &devs, quar, l);
 	rp_workers_end(_metadata, self, h, l);
 	/* below a node reboot, nothing outside the hive is touched */
 	if (l->action < AMDX_RECOVER_NODE)
@@ -651,7 +697,7 @@ static void rp_print(FIXTURE_DATA(rp) *self, unsigned int pol, unsigned int h,
 
 TEST_F_TIMEOUT(rp, loss_per_fault_kind_per_policy, 3600)
 {
-	unsigned int pol, h, k;
+	unsigned int pol, h, i, k;
 
 	if (!(amdx_caps(self->ctl) & AMDX_CAP_HMM_MIGRATE))
 		SKIP(return, "no AMDX_CAP_HMM_MIGRATE (kernel without DEVICE_PRIVATE)");
@@ -663,11 +709,13 @@ TEST_F_TIMEOUT(rp, loss_per_fault_kind_per_policy, 3600)
 		ASSERT_EQ(0, rp_policy_set(rp_policy[pol]));
 		rp_fleet_new(_metadata, self);
 		for (h = 0; h < self->hives; h++) {
-			/* node and rma last: nothing clears them */
-			for (k = 0; k < AMDX_FAULT_COUNT; k++) {
+			for (i = 0; i < RP_KINDS; i++) {
+				k = rp_order[i];
 				rp_measure(_metadata, self, h, k,
 					   &self->loss[pol][h][k]);
-				rp_print(self, pol, h, k, &self->loss[pol][h][k]);
+				if (self->loss[pol][h][k].measured)
+					rp_print(self, pol, h, k,
+						 &self->loss[pol][h][k]);
 			}
 		}
 		rp_fleet_del(self);
@@ -675,7 +723,7 @@ TEST_F_TIMEOUT(rp, loss_per_fault_kind_per_policy, 3600)
 	ASSERT_EQ(0, rp_policy_set("amdx"));
 
 	for (h = 0; h < self->hives; h++) {
-		for (k = 0; k < AMDX_FAULT_COUNT; k++) {
+		for (k = 0; k < RP_KINDS; k++) {
 			const struct rp_loss *a = &self->loss[0][h][k];
 
 			if (!a->measured)
@@ -696,6 +744,51 @@ TEST_F_TIMEOUT(rp, loss_per_fault_kind_per_policy, 3600)
 				EXPECT_LE(a->partitions, b->partitions);
 			}
 		}
+	}
+}
+
+/* The action pending on device @t, as RECOVERY_PLAN says. */
+static __u32 rp_pending_action(struct __test_metadata *_metadata,
+			       FIXTURE_DATA(rp) *self, unsigned int t)
+{
+	struct amdx_recovery r = {
+		.partition = AMDX_RAS_PARTITION_ALL,
+		.vf = RP_NONE,
+		.action = AMDX_RECOVER_PENDING,
+	};
+
+	EXPECT_EQ(0, amdx_ioctl(self->d[t].fd, AMDX_IOC_RECOVERY_PLAN, &r));
+	return r.action;
+}
+
+/*
+ * A fabric link's uncorrected error, in a hive of two: under amdx the
+ * link's containment is the answer: nothing pending on the reporting
+ * device, the device rung on the peer it parked (the only link gone, no
+ * route is left; the lower device keeps its place).  Under each baseline
+ * it is also the fabric fault amdgpu sees in its xgmi_wafl block: the
+ * hive pending on the reporting device.  A fresh hive per policy.
+ */
+TEST_F(rp, link_ue_is_a_fabric_fault_only_under_baselines)
+{
+	unsigned int pol;
+
+	if (amdx_provider_is_amdgpu())
+		SKIP(return, "simulated fleets only");
+	self->hives = 1;
+	self->per_hive = 2;
+	for (pol = 0; pol < RP_POLICIES; pol++) {
+		ASSERT_EQ(0, rp_policy_set(rp_policy[pol]));
+		rp_fleet_new(_metadata, self);
+		ASSERT_EQ(0, rp_inject(self, 0, RP_LINK, 0));
+		EXPECT_EQ(pol ? AMDX_RECOVER_HIVE : AMDX_RECOVER_NONE,
+			  rp_pending_action(_metadata, self, 0)) {
+			TH_LOG("%s", rp_policy[pol]);
+		}
+		if (!pol)
+			EXPECT_EQ(AMDX_RECOVER_DEVICE,
+				  rp_pending_action(_metadata, self, 1));
+		rp_fleet_del(self);
 	}
 }
 

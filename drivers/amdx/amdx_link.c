@@ -23,7 +23,10 @@
  * own change) and only then the recovery ladder is asked for its rung: a
  * device fault on the one local device parked, a fabric fault (the hive
  * rung) on the lowest one when several are; amdx_recovery_fault() sets the
- * pending action with the blast radius the recovery model computes.
+ * pending action with the blast radius the recovery model computes.  Under
+ * a fault replay baseline (amdx_recovery_policy.c) a link's uncorrected
+ * error is also reported as the fault that driver would see, on the
+ * reporting device; under amdx the link's containment is the whole answer.
  *
  * HMM acts on the containment (amdx_hmm_link.c) per pair of members: the
  * way data between two of them goes is their link in a mesh, a plane's
@@ -81,6 +84,8 @@
 #include "amdx_link_model.h"
 #include "amdx_ras_types.h"
 #include "amdx_recovery.h"
+#include "amdx_recovery_model.h"
+#include "amdx_recovery_policy.h"
 
 /* Most members of a hive with links (the model's mesh). */
 #define AMDX_LINK_HIVE_MAX	16
@@ -150,13 +155,15 @@ static_assert(U8_MAX >= AMDX_MAX_DEVICES);
 static_assert(U16_MAX >= AMDX_LINK_MAX_LINKS);
 
 /*
- * What a containment asked for, run after the lock: recovery rungs, and
- * moves of what crosses a link (both directions of each link).
+ * What a containment asked for, run after the lock: recovery faults (the
+ * rung of a parked device, a baseline's view of a link's uncorrected
+ * error), and moves of what crosses a link (both directions of each
+ * link).
  */
 struct amdx_link_escalation {
 	u32 n;
 	u32 device[AMDX_LINK_HIVE_MAX];
-	u32 rung[AMDX_LINK_HIVE_MAX];
+	u32 kind[AMDX_LINK_HIVE_MAX];
 	u32 nmoves;
 	struct amdx_link_move move[AMDX_LINK_MOVES_MAX];
 };
@@ -289,12 +296,20 @@ static void amdx_link_emit(struct amdx_link_hive *h, u32 i, u32 old,
 	}
 }
 
+/* The fault of a parking's rung: one device parked, more (the hive). */
+static u32 amdx_link_park_fault(u32 rung)
+{
+	return rung == AMDX_RECOVER_HIVE ? AMDX_FAULT_FABRIC :
+	       AMDX_FAULT_DEVICE_UE;
+}
+
+/* Fault @kind (%AMDX_FAULT_*) on device @device, after the lock. */
 static void amdx_link_escalate_add(struct amdx_link_escalation *esc,
-				   u32 device, u32 rung)
+				   u32 device, u32 kind)
 {
 	if (esc->n < AMDX_LINK_HIVE_MAX) {
 		esc->device[esc->n] = device;
-		esc->rung[esc->n] = rung;
+		esc->kind[esc->n] = kind;
 		esc->n++;
 	}
 }
@@ -401,7 +416,7 @@ static void amdx_link_sync(struct amdx_link_hive *h, u64 now_ns,
 					again = true;
 				if (c.escalate != AMDX_RECOVER_NONE)
 					amdx_link_escalate_add(esc, c.device,
-							       c.escalate);
+							       amdx_link_park_fault(c.escalate));
 			}
 			/*
 			 * What the record announces holds before anyone reads
@@ -522,14 +537,13 @@ static void amdx_link_escalate(const struct amdx_link_escalation *esc)
 		adev = amdx_device_get(esc->device[i]);
 		if (!adev)
 			continue;
-		kind = esc->rung[i] == AMDX_RECOVER_HIVE ? AMDX_FAULT_FABRIC :
-		       AMDX_FAULT_DEVICE_UE;
+		kind = esc->kind[i];
 		mutex_lock(&adev->ras->lock);
 		ret = amdx_recovery_fault(adev, kind, AMDX_RAS_PARTITION_ALL,
 					  AMDX_VF_NONE, NULL);
 		mutex_unlock(&adev->ras->lock);
-		amdx_warn(adev, "parked: no fabric route left; recovery rung %u (%d)\n",
-			  esc->rung[i], ret);
+		amdx_warn(adev, "fabric: recovery fault %s (%d)\n",
+			  amdx_recovery_fault_name(kind), ret);
 		amdx_device_put(adev);
 	}
 }
@@ -646,6 +660,28 @@ static u32 amdx_link_obs_needs(u32 obs, u32 arg, u32 width_max)
 	return 0;
 }
 
+/*
+ * Link @link of @h took an uncorrected error that @adev reported: under a
+ * replay baseline, the fault that driver would see (amdx_recovery_policy.c)
+ * on @adev when the link is one of its own; under amdx, nothing (the
+ * link's containment is the answer).
+ */
+static void amdx_link_baseline_ue(struct amdx_device *adev,
+				  const struct amdx_link_hive *h, u32 link,
+				  struct amdx_link_escalation *esc)
+{
+	u32 policy = amdx_recovery_policy_get(), me = amdx_link_ep_of(h, adev);
+	u32 kind = amdx_recovery_policy_link_fault(policy);
+	const struct amdx_link *l = &h->topo.link[link];
+
+	if (kind >= AMDX_FAULT_COUNT || (l->ep[0] != me && l->ep[1] != me))
+		return;
+	amdx_info(adev, "fabric link %u: uncorrected error; the %s baseline takes it as a %s fault\n",
+		  link, amdx_recovery_policy_name(policy),
+		  amdx_recovery_fault_name(kind));
+	amdx_link_escalate_add(esc, adev->id, kind);
+}
+
 /* Both reports: the link found, observed and contained, then escalated. */
 static int amdx_link_report_at(struct amdx_device *adev,
 			       const struct amdx_link_at *at, u32 obs, u32 arg)
@@ -671,6 +707,8 @@ static int amdx_link_report_at(struct amdx_device *adev,
 	}
 	if (ret >= 0)
 		ret = amdx_link_observe_sync(adev, h, ret, obs, arg, &esc);
+	if (ret >= 0 && obs == AMDX_LINK_OBS_UE)
+		amdx_link_baseline_ue(adev, h, ret, &esc);
 	mutex_unlock(&amdx_link_lock);
 	amdx_link_escalate(&esc);
 	return ret;

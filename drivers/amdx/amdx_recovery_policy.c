@@ -54,6 +54,15 @@
  *                           amdgpu_ras_eeprom_update_header (is_rma)
  * ===============  =======  ================================================
  *
+ * A fabric link's uncorrected error (a ``link`` row of the replay) is no
+ * fault kind of the ladder: amdx contains it on the link
+ * (Documentation/fabric.rst), and only a peer left with no route reaches
+ * the ladder.  amdgpu 6.12 has no per-link handling: it sees the error in
+ * the ``xgmi_wafl`` block, fatal on MI300 (amdgpu_ras.c:
+ * amdgpu_ras_global_ras_isr -> amdgpu_ras_do_recovery, every hive
+ * member), so under the baselines the link code reports it as a
+ * ``fabric`` fault (amdx_recovery_policy_link_fault()).
+ *
  * ``per-gpu`` is what NVML's recovery actions ask of a fleet (any
  * uncorrectable fault: reset that GPU): device for every fault but a
  * corrected one, the choice where it is costlier (hive, node, rma).
@@ -169,6 +178,23 @@ u32 amdx_recovery_policy_map(u32 policy, const struct amdx_recovery_topo *t,
 	return action;
 }
 EXPORT_SYMBOL_IF_KUNIT(amdx_recovery_policy_map);
+
+/**
+ * amdx_recovery_policy_link_fault() - a link's uncorrected error to a policy
+ * @policy: %AMDX_RECOVERY_POLICY_*.
+ *
+ * Return: the %AMDX_FAULT_* the link code reports for a fabric link's
+ * uncorrected error under @policy: %AMDX_FAULT_FABRIC under a baseline
+ * (the DOC above), %AMDX_FAULT_COUNT (none: the link's own containment)
+ * under amdx or an unknown policy.
+ */
+u32 amdx_recovery_policy_link_fault(u32 policy)
+{
+	return policy == AMDX_RECOVERY_POLICY_AMDGPU ||
+	       policy == AMDX_RECOVERY_POLICY_PER_GPU ? AMDX_FAULT_FABRIC :
+	       AMDX_FAULT_COUNT;
+}
+EXPORT_SYMBOL_IF_KUNIT(amdx_recovery_policy_link_fault);
 
 /**
  * amdx_recovery_policy_get() - the policy in force

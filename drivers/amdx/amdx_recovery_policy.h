@@ -24,6 +24,7 @@ struct dentry;
 
 u32 amdx_recovery_policy_map(u32 policy, const struct amdx_recovery_topo *t,
 			     const struct amdx_recovery_fault *f, u32 action);
+u32 amdx_recovery_policy_link_fault(u32 policy);
 const char *amdx_recovery_policy_name(u32 policy);
 u32 amdx_recovery_policy_get(void);
 void amdx_recovery_policy_debugfs_add(struct dentry *root);

@@ -243,11 +243,32 @@ static void baselines_never_cost_less(struct kunit *test)
 	KUNIT_EXPECT_GT(test, runs, 2000);
 }
 
+/*
+ * A link's uncorrected error: amdx's answer is the link's containment (no
+ * fault); the baselines see amdgpu's xgmi_wafl UE, a fabric fault.
+ */
+static void link_ue_by_policy(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test,
+			amdx_recovery_policy_link_fault(AMDX_RECOVERY_POLICY_AMDX),
+			AMDX_FAULT_COUNT);
+	KUNIT_EXPECT_EQ(test,
+			amdx_recovery_policy_link_fault(AMDX_RECOVERY_POLICY_AMDGPU),
+			AMDX_FAULT_FABRIC);
+	KUNIT_EXPECT_EQ(test,
+			amdx_recovery_policy_link_fault(AMDX_RECOVERY_POLICY_PER_GPU),
+			AMDX_FAULT_FABRIC);
+	KUNIT_EXPECT_EQ(test,
+			amdx_recovery_policy_link_fault(AMDX_RECOVERY_POLICY_COUNT),
+			AMDX_FAULT_COUNT);
+}
+
 static struct kunit_case amdx_recovery_policy_cases[] = {
 	KUNIT_CASE(golden_rows),
 	KUNIT_CASE(amdgpu_alone_resets_the_device),
 	KUNIT_CASE(names_and_unknown),
 	KUNIT_CASE(baselines_never_cost_less),
+	KUNIT_CASE(link_ue_by_policy),
 	{}
 };
 
