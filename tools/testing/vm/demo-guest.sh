@@ -178,6 +178,8 @@ say "the link between the first two goes down: that link alone leaves service, r
 link_fault "$1" "$2" down
 run amdx link show "$h" -o link,device_a,device_b,state,contain,hops,route_degraded,downs
 run amdx link show --matrix "$h"
+say "the same in sysfs: one value per link of device $1"
+run grep -H . /sys/class/amdx/amdx"$1"/links/peer /sys/class/amdx/amdx"$1"/links/state
 say "contained on the link: no device reset, nothing pending; health degraded, naming the link"
 run sh -c "amdx -j dev show $h | jq -M -c '.devices[] | {device, hive_id, recovery}'"
 amdx health "$h" --journal /tmp/events.jsonl
