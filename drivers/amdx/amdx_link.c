@@ -73,6 +73,7 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/overflow.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/workqueue.h>
@@ -1118,8 +1119,11 @@ int amdx_link_query(struct amdx_file *file, struct amdx_query *q)
 	res->num_links = n;
 	res->entry_size = sizeof(res->links[0]);
 	now = ktime_get_ns();
-	for (i = 0; i < n; i++)
+	/* A containment per link not up: yield between them. */
+	for (i = 0; i < n; i++) {
 		amdx_link_fill(h, i, now, &res->links[i]);
+		cond_resched();
+	}
 	mutex_unlock(&amdx_link_lock);
 	ret = amdx_query_out(adev, q, res, len, len);
 	kvfree(res);

@@ -6,7 +6,8 @@
  * DOC: Link model
  *
  * The fabric between accelerators as a fault domain, pure logic: no
- * device, no locking; the caller serialises access to a topology.
+ * device, no locking; the caller serialises access to a topology (a
+ * sleeping lock: the containment yields the CPU between its reaches).
  *
  * A topology holds endpoints (a device of this host, a remote accelerator
  * of a scale-up pod known by its fabric id, or a scale-up switch) and the
@@ -64,6 +65,7 @@
 #include <linux/kernel.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -939,6 +941,8 @@ static void amdx_link_park_set(const struct amdx_link_topo *t, u32 avoid,
 				continue;
 			w->size[i] = amdx_link_reach(t, i, avoid, &w->cur, set);
 			w->ends[i] = bitmap_weight(set, AMDX_LINK_MAX_EPS);
+			/* up to an accelerator per part: 127 reaches */
+			cond_resched();
 			for_each_set_bit(j, set, t->num_eps)
 				if (amdx_link_is_accel(&t->ep[j]) &&
 				    !t->ep[j].parked)
