@@ -148,24 +148,30 @@ static inline int amdx_sysfs_write(const char *path, const char *s)
 	return err;
 }
 
+/* Read (one read) the file @path into @buf, terminated: 0 or -errno. */
+static inline int amdx_file_read(const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+	int fd, err;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	err = n < 0 ? -errno : 0;
+	close(fd);
+	buf[n < 0 ? 0 : n] = 0;
+	return err;
+}
+
 /* Read /sys/class/amdx/amdx<id>/<name> into @buf: 0 or -errno. */
 static inline int amdx_class_read(__u32 id, const char *name, char *buf,
 				  size_t len)
 {
 	char path[128];
-	ssize_t n;
-	int fd;
 
 	snprintf(path, sizeof(path), "/sys/class/amdx/amdx%u/%s", id, name);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = 0;
-	return 0;
+	return amdx_file_read(path, buf, len);
 }
 
 /*

@@ -164,23 +164,12 @@ static int device_info(int ctl, __u32 id, struct amdx_device_info *info)
 static int read_attr(const char *dir, const char *name, char *buf, size_t len)
 {
 	char path[256];
-	ssize_t n;
-	int fd;
+	int ret;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	if (n < 0) {
-		n = -errno;
-		close(fd);
-		return n;
-	}
-	close(fd);
-	buf[n] = '\0';
+	ret = amdx_file_read(path, buf, len);
 	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
+	return ret;
 }
 
 static bool path_exists(const char *fmt, ...)

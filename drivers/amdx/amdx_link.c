@@ -1143,15 +1143,6 @@ enum amdx_link_attr_field {
 	AMDX_LA_DOWNS,
 };
 
-/* A counter, or "-" where the provider declares it does not report it. */
-static int amdx_link_attr_count(char *buf, int len, const char *sep,
-				bool absent, u64 v)
-{
-	if (absent)
-		return sysfs_emit_at(buf, len, "%s-", sep);
-	return sysfs_emit_at(buf, len, "%s%llu", sep, v);
-}
-
 /* Field @f of link @i, whose end @me is the device read. */
 static int amdx_link_attr_emit(char *buf, int len, const char *sep,
 			       const struct amdx_link_hive *h, u32 i, u32 me,
@@ -1160,7 +1151,8 @@ static int amdx_link_attr_emit(char *buf, int len, const char *sep,
 	const struct amdx_link *l = &h->topo.link[i];
 	u32 peer = l->ep[0] == me ? l->ep[1] : l->ep[0];
 	const struct amdx_link_ep *p = &h->topo.ep[peer];
-	u32 absent = amdx_link_absent(h, l);
+	u32 need;
+	u64 v;
 
 	switch (f) {
 	case AMDX_LA_LINK:
@@ -1175,27 +1167,32 @@ static int amdx_link_attr_emit(char *buf, int len, const char *sep,
 		return sysfs_emit_at(buf, len, "%s%s", sep,
 				     amdx_link_state_name(l->state));
 	case AMDX_LA_WIDTH:
-		return amdx_link_attr_count(buf, len, sep,
-					    absent & AMDX_LINK_F_NO_WIDTH,
-					    l->width);
+		need = AMDX_LINK_F_NO_WIDTH;
+		v = l->width;
+		break;
 	case AMDX_LA_CE:
-		return amdx_link_attr_count(buf, len, sep,
-					    absent & AMDX_LINK_F_NO_COUNTERS,
-					    l->c.ce);
+		need = AMDX_LINK_F_NO_COUNTERS;
+		v = l->c.ce;
+		break;
 	case AMDX_LA_UE:
-		return amdx_link_attr_count(buf, len, sep,
-					    absent & AMDX_LINK_F_NO_COUNTERS,
-					    l->c.ue);
+		need = AMDX_LINK_F_NO_COUNTERS;
+		v = l->c.ue;
+		break;
 	case AMDX_LA_REPLAYS:
-		return amdx_link_attr_count(buf, len, sep,
-					    absent & AMDX_LINK_F_NO_COUNTERS,
-					    l->c.replays);
+		need = AMDX_LINK_F_NO_COUNTERS;
+		v = l->c.replays;
+		break;
 	case AMDX_LA_DOWNS:
-		return amdx_link_attr_count(buf, len, sep,
-					    absent & AMDX_LINK_F_NO_STATE,
-					    l->c.downs);
+		need = AMDX_LINK_F_NO_STATE;
+		v = l->c.downs;
+		break;
+	default:
+		return 0;
 	}
-	return 0;
+	/* A count the provider declares it does not report: "-", never 0. */
+	if (amdx_link_absent(h, l) & need)
+		return sysfs_emit_at(buf, len, "%s-", sep);
+	return sysfs_emit_at(buf, len, "%s%llu", sep, v);
 }
 
 /*
