@@ -98,7 +98,7 @@ fuzz:
 # policy measured in the first kernel's test VM (amdx_replay_test on
 # REPLAY_HIVES hives of REPLAY_DEVS simulated MI300X), then the host's
 # seeded year at 1k, 16k and 100k GPUs; report and PNGs in build/replay.
-REPLAY_HIVES ?= 4
+REPLAY_HIVES ?= 8
 REPLAY_DEVS ?= 8
 REPLAY_SEED ?= 35
 # Debian's, which python3-matplotlib serves.

@@ -17,9 +17,10 @@
  * they change none of its HMM counters (observed and asserted).  Then
  * each validation path with its exact errno.
  *
- * Each test creates amdx_sim device 300 (mi300x, 64 MiB of VRAM, NPS1)
- * and deletes it afterwards.  Without AMDX_CAP_HMM_MIGRATE every test
- * skips, unless the runner says the kernel has CONFIG_DEVICE_PRIVATE
+ * Each test creates the amdx_sim device of the hooks block
+ * (lib/amdx_sim_ids.def; mi300x, 64 MiB of VRAM, NPS1) and deletes it
+ * afterwards.  Without AMDX_CAP_HMM_MIGRATE every test skips, unless the
+ * runner says the kernel has CONFIG_DEVICE_PRIVATE
  * (AMDX_EXPECT_DEVICE_PRIVATE=1): then a missing capability fails.
  */
 #include <limits.h>

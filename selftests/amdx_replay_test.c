@@ -4,7 +4,7 @@
  * kind, measured through the real path under each recovery policy.
  *
  * A fleet of simulated MI300X hives (AMDX_REPLAY_HIVES or amdx.replay_hives,
- * default 2, at most 4, of AMDX_REPLAY_DEVS or amdx.replay_devs devices,
+ * default 2, at most 8, of AMDX_REPLAY_DEVS or amdx.replay_devs devices,
  * default 2, at most 8; hive 2N in SPX/NPS1, 2N+1 in CPX/NPS4).  For each
  * fault, every compute partition of the faulted hive holds a workload
  * process, its data (checksummed pages) migrated to that partition's
@@ -42,7 +42,7 @@
 #include "amdx_harness.h"
 
 #define RP_NONE		0xffffffffU
-#define RP_MAX_HIVES	4
+#define RP_MAX_HIVES	8
 #define RP_MAX_DEVS	8
 #define RP_MAX_WORKERS	(RP_MAX_HIVES * RP_MAX_DEVS * AMDX_MAX_PARTITIONS)
 #define RP_PAGES	2
