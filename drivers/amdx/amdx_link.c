@@ -689,6 +689,7 @@ static int amdx_link_report_at(struct amdx_device *adev,
 {
 	struct amdx_link_escalation esc = {};
 	struct amdx_link_hive *h;
+	u32 link;
 	int ret;
 
 	if (obs >= AMDX_LINK_OBS_COUNT) {
@@ -706,10 +707,12 @@ static int amdx_link_report_at(struct amdx_device *adev,
 			 obs, ret, adev->desc.link_absent);
 		ret = -EOPNOTSUPP;
 	}
-	if (ret >= 0)
-		ret = amdx_link_observe_sync(adev, h, ret, obs, arg, &esc);
-	if (ret >= 0 && obs == AMDX_LINK_OBS_UE)
-		amdx_link_baseline_ue(adev, h, ret, &esc);
+	if (ret >= 0) {
+		link = ret;
+		ret = amdx_link_observe_sync(adev, h, link, obs, arg, &esc);
+	}
+	if (!ret && obs == AMDX_LINK_OBS_UE)
+		amdx_link_baseline_ue(adev, h, link, &esc);
 	mutex_unlock(&amdx_link_lock);
 	amdx_link_escalate(&esc);
 	return ret;

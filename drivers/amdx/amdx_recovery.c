@@ -398,6 +398,51 @@ static void amdx_recovery_pend(struct amdx_device *adev,
 			      (int)adev->id, amdx_recovery_action_name(action));
 }
 
+/*
+ * The action fault @kind (@partition, @vf) sets under the policy in force
+ * (the ladder's choice, or a replay baseline's: amdx_recovery_policy.c),
+ * its summary (%AMDX_RECOVERY_SUM_*) and estimate into @action, @sum and
+ * @est_ms.  Returns as amdx_recovery_fault(); on -ENOMEM the action the
+ * fault needs, unscoped.  The caller holds the RAS lock.
+ */
+static int amdx_recovery_decide(struct amdx_device *adev, u32 kind,
+				u32 partition, u32 vf, u32 *action, u64 *sum,
+				u32 *est_ms)
+{
+	struct amdx_recovery_fault f = {
+		.kind = kind,
+		.partition = partition,
+		.vf = vf,
+	};
+	struct amdx_recovery_scope sc = {};
+	struct amdx_recovery_ctx *c;
+	int ret;
+
+	*action = AMDX_RECOVER_NONE;
+	*sum = AMDX_RECOVERY_SUM_VALID;
+	*est_ms = 0;
+	if (kind >= AMDX_FAULT_COUNT)
+		return -EINVAL;
+	if (amdx_recovery_need(kind) == AMDX_RECOVER_NONE)
+		return 0;
+	c = amdx_recovery_ctx_get(adev);
+	if (!c) {
+		*action = amdx_recovery_need(kind);
+		*sum |= *action;
+		return -ENOMEM;
+	}
+	f.device = c->self;
+	ret = amdx_recovery_choose(&c->topo, &f, action);
+	if (!ret) {
+		*action = amdx_recovery_policy_map(amdx_recovery_policy_get(),
+						   &c->topo, &f, *action);
+		*sum = amdx_recovery_sum_of(c, &f, *action, &sc);
+		*est_ms = sc.est_ms;
+	}
+	amdx_recovery_ctx_put(c);
+	return ret;
+}
+
 /**
  * amdx_recovery_fault() - a fault sets its target's pending action
  * @adev: the device; the caller holds its RAS lock.
@@ -434,36 +479,13 @@ int amdx_recovery_fault_subject(struct amdx_device *adev, u32 kind,
 				u32 partition, u32 vf, struct amdx_event *ev,
 				const struct amdx_subject *who)
 {
-	struct amdx_recovery_fault f = {
-		.kind = kind,
-		.partition = partition,
-		.vf = vf,
-	};
-	struct amdx_recovery_ctx *c = NULL;
-	struct amdx_recovery_scope sc = {};
-	struct amdx_recovery_slot *slot;
-	u32 action = AMDX_RECOVER_NONE;
+	u32 action = AMDX_RECOVER_NONE, est_ms = 0;
 	u64 sum = AMDX_RECOVERY_SUM_VALID;
-	int ret = 0;
+	struct amdx_recovery_slot *slot;
+	int ret;
 
-	if (kind >= AMDX_FAULT_COUNT)
-		ret = -EINVAL;
-	else if (amdx_recovery_need(kind) != AMDX_RECOVER_NONE)
-		c = amdx_recovery_ctx_get(adev);
-	if (!ret && c) {
-		f.device = c->self;
-		ret = amdx_recovery_choose(&c->topo, &f, &action);
-		/* A replay baseline's action instead (amdx_recovery_policy.c). */
-		if (!ret)
-			action = amdx_recovery_policy_map(amdx_recovery_policy_get(),
-							  &c->topo, &f, action);
-		if (!ret)
-			sum = amdx_recovery_sum_of(c, &f, action, &sc);
-	} else if (!ret && amdx_recovery_need(kind) != AMDX_RECOVER_NONE) {
-		ret = -ENOMEM;
-		action = amdx_recovery_need(kind);
-		sum |= action;
-	}
+	ret = amdx_recovery_decide(adev, kind, partition, vf, &action, &sum,
+				   &est_ms);
 	if (ev) {
 		ev->data[1] = ret == -EINVAL ? 0 : sum;
 		if (who)
@@ -472,15 +494,12 @@ int amdx_recovery_fault_subject(struct amdx_device *adev, u32 kind,
 			amdx_event_emit(adev, ev);
 	}
 	if (ret == -EINVAL || action == AMDX_RECOVER_NONE)
-		goto out;
+		return ret;
 
 	slot = amdx_recovery_slot(adev, partition,
 				  kind == AMDX_FAULT_VF_HANG ? vf : AMDX_VF_NONE);
 	amdx_recovery_pend(adev, slot, kind, action, partition, vf, ev, sum,
-			   sc.est_ms);
-out:
-	if (c)
-		amdx_recovery_ctx_put(c);
+			   est_ms);
 	return ret;
 }
 
@@ -574,6 +593,26 @@ static void amdx_recovery_consumer_add(struct amdx_device *adev,
 	if (amdx_partition_of_vram(adev, q->index << PAGE_SHIFT, &mem, &part))
 		goto out;
 	slot = amdx_recovery_slot(adev, part, AMDX_VF_NONE);
+	/*
+	 * Under a replay baseline the consumption sets that policy's action
+	 * (amdx_recovery_policy.c: a GPU reset for both), as every fault
+	 * does; naming the consumers is for the process action alone.
+	 */
+	if (amdx_recovery_policy_get() != AMDX_RECOVERY_POLICY_AMDX) {
+		u32 est_ms;
+		u64 sum;
+
+		amdx_recovery_decide(adev, AMDX_FAULT_POISON_CONSUMED, part,
+				     AMDX_VF_NONE, &action, &sum, &est_ms);
+		if (action > AMDX_RECOVER_PROCESS) {
+			amdx_recovery_pend(adev, slot,
+					   AMDX_FAULT_POISON_CONSUMED, action,
+					   part, AMDX_VF_NONE, &ev, sum,
+					   est_ms);
+			goto out;
+		}
+		action = amdx_recovery_need(AMDX_FAULT_POISON_CONSUMED);
+	}
 	/* A costlier action, pending or failed, stays: it covers this. */
 	if (slot->action > action)
 		goto out;

@@ -63,6 +63,12 @@
  * member), so under the baselines the link code reports it as a
  * ``fabric`` fault (amdx_recovery_policy_link_fault()).
  *
+ * Poison a device consumed (amdx_ras_poison_consumed(), a process's
+ * device reading a poisoned page) sets the policy's action as the other
+ * faults do, in the consumption's work (amdx_recovery.c); its
+ * POISON_CONSUMED record, emitted where nothing may sleep, still carries
+ * amdx's own choice in data[1].
+ *
  * ``per-gpu`` is what NVML's recovery actions ask of a fleet (any
  * uncorrectable fault: reset that GPU): device for every fault but a
  * corrected one, the choice where it is costlier (hive, node, rma).
