@@ -812,19 +812,6 @@ TEST_F(rec, a_full_consumption_queue_escalates_the_device)
 	EXPECT_EQ(-EINVAL, consume(self->d[0].id, ~0ULL >> 12, 1));
 }
 
-/* VRAM page index of the one page at @buf (~0 when not in VRAM). */
-static __u64 vram_pfn(int fd, char *buf, size_t ps)
-{
-	__u64 pfn = ~0ULL;
-	__u8 snap;
-	struct amdx_hmm_access a = {
-		.addr = (uintptr_t)buf, .size = ps, .buf = (uintptr_t)&snap,
-		.op = AMDX_HMM_ACCESS_SNAPSHOT, .vram_pfns = (uintptr_t)&pfn,
-	};
-
-	return amdx_ioctl(fd, AMDX_IOC_HMM_ACCESS, &a) ? ~0ULL : pfn;
-}
-
 /*
  * A consumer: one page of data in memory partition @mem; sends its VRAM
  * page index on @out, waits for a byte on @in, reads the page through the
@@ -860,7 +847,7 @@ static pid_t consumer(int ctl, __u32 id, __u32 mem, int in, int out)
 		rd.buf = (uintptr_t)tmp;
 		if (!amdx_ioctl(fd, AMDX_IOC_HMM_SET_ATTR, &a) &&
 		    !amdx_ioctl(fd, AMDX_IOC_HMM_MIGRATE, &m) && m.moved == 1)
-			pfn = vram_pfn(fd, buf, ps);
+			pfn = amdx_vram_pfn(fd, buf);
 	}
 	if (write(out, &pfn, sizeof(pfn)) != sizeof(pfn) ||
 	    read(in, &go, 1) != 1)

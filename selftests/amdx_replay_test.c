@@ -11,16 +11,21 @@
  * memory partition, and so does a sentinel partition of the next hive.  For
  * each policy (debugfs amdx/recovery_policy) a fresh fleet; for each hive
  * and fault kind, one fault on the hive's first device through the uapi
- * (AMDX_IOC_RAS_INJECT) or the core's fault hook (debugfs recovery_fault,
- * for faults the RAS blocks do not model); the containment ladder acts,
- * then the action left pending runs (AMDX_IOC_RECOVERY_RUN, stopping
- * holders, others allowed), as an operator's automation would; node and
- * rma, which amdx cannot run, are taken from the plan.  One more row kind,
- * "link": an uncorrected error on the link between the hive's first two
- * devices (the simulator's link_fault), which amdx contains on the link
- * and the baselines take as the fabric fault amdgpu sees.  Recorded per row:
- * workload processes killed, processes alive whose data no longer
- * checksums, devices reset (DEVICE_RESET_BEGIN), partitions reset
+ * (AMDX_IOC_RAS_INJECT; for poison consumed, a poison the workload's
+ * device then reads: rp_consume()) or the core's fault hook (debugfs
+ * recovery_fault, for faults the RAS blocks do not model: hangs, a failed
+ * reset, the board); the containment ladder acts, then the action left
+ * pending runs (AMDX_IOC_RECOVERY_RUN, stopping holders, others allowed),
+ * as an operator's automation would; node and rma, which amdx cannot
+ * run, are taken from the plan.  Two more row kinds: "link", an
+ * uncorrected error on the link between the hive's first two devices (the
+ * simulator's link_fault), which amdx contains on the link and the
+ * baselines take as the fabric fault amdgpu sees; and "switch", one
+ * scale-up switch failing, an uncorrected error on every port of it, on a
+ * fleet of its own (rp_pod_row(): the hive's devices as this host's part
+ * of a pod of RP_POD_ACCS accelerators on RP_POD_PLANES planes).
+ * Recorded per row: workload processes killed, processes alive whose
+ * data no longer checksums, devices reset (DEVICE_RESET_BEGIN), partitions reset
  * (those devices' and PARTITION_QUARANTINED), the estimate of the action
  * (RECOVERY PENDING data[1], the provider's reset_ms figures) and how long
  * the run took here (under TCG: reported, never judged).  Each row is a
@@ -53,20 +58,28 @@ static const char * const rp_policy[RP_POLICIES] = {
 	"amdx", "amdgpu-6.12", "per-gpu",
 };
 
-/* The rows: every AMDX_FAULT_*, then a fabric link's uncorrected error. */
+/*
+ * The rows: every AMDX_FAULT_*, then a fabric link's uncorrected error,
+ * then a scale-up switch's (every port of one plane's switch).
+ */
 #define RP_LINK		AMDX_FAULT_COUNT
-#define RP_KINDS	(AMDX_FAULT_COUNT + 1)
+#define RP_SWITCH	(AMDX_FAULT_COUNT + 1)
+#define RP_KINDS	(AMDX_FAULT_COUNT + 2)
+/* The switch row's pod: Helios-like, 72 accelerators on 4 planes. */
+#define RP_POD_ACCS	72
+#define RP_POD_PLANES	4
 
 static const char * const rp_fault[RP_KINDS] = {
 	"page_ce", "poison_consumed", "queue_hang", "engine_ue", "vf_hang",
 	"device_ue", "firmware", "fabric", "reset_failed", "board", "link",
+	"switch",
 };
 
 /* The order measured: node and rma last, nothing clears them. */
 static const __u32 rp_order[RP_KINDS] = {
 	AMDX_FAULT_PAGE_CE, AMDX_FAULT_POISON_CONSUMED, AMDX_FAULT_QUEUE_HANG,
 	AMDX_FAULT_ENGINE_UE, AMDX_FAULT_VF_HANG, AMDX_FAULT_DEVICE_UE,
-	AMDX_FAULT_FIRMWARE, AMDX_FAULT_FABRIC, RP_LINK,
+	AMDX_FAULT_FIRMWARE, AMDX_FAULT_FABRIC, RP_LINK, RP_SWITCH,
 	AMDX_FAULT_RESET_FAILED, AMDX_FAULT_BOARD,
 };
 
@@ -84,6 +97,8 @@ struct rp_worker {
 	pid_t pid;
 	unsigned int dev;
 	__u32 part;
+	__u32 seed;
+	__u64 pfn;	/* its first page's VRAM page index */
 };
 
 /* One measured row. */
@@ -105,10 +120,12 @@ FIXTURE(rp) {
 	int ctl;
 	unsigned int hives;
 	unsigned int per_hive;
+	bool pod;	/* one hive, a scale-up pod's devices of this host */
 	struct rp_dev d[RP_MAX_HIVES * RP_MAX_DEVS];
 	unsigned int n;
 	struct rp_worker w[RP_MAX_WORKERS];
 	unsigned int nw;
+	int ready[2];	/* the workloads' reports (struct rp_ready, results) */
 	struct rp_loss loss[RP_POLICIES][RP_MAX_HIVES][RP_KINDS];
 };
 
@@ -186,6 +203,7 @@ FIXTURE_SETUP(rp)
 			       RP_MAX_HIVES);
 	self->per_hive = rp_param("AMDX_REPLAY_DEVS", "replay_devs", 2,
 				  RP_MAX_DEVS);
+	self->pod = false;
 	self->n = 0;
 	self->nw = 0;
 	memset(self->loss, 0, sizeof(self->loss));
@@ -267,10 +285,20 @@ static void rp_fleet_new(struct __test_metadata *_metadata,
 
 			d->sim = AMDX_SIM_ID_MOD(replay, self->n);
 			amdx_sim_del(d->sim);
-			/* room for four VFs of AMDX_VF_VRAM_MIN (rp_vfs()) */
+			/*
+			 * Room for four VFs of AMDX_VF_VRAM_MIN (rp_vfs());
+			 * a pod: domain 0 of RP_POD_ACCS accelerators in
+			 * domains of this host's devices (rp_switch_fault()).
+			 */
 			snprintf(params, sizeof(params),
 				 "model=mi300x hive=%x%s", 0x7e90 + h,
 				 !i && rp_cpx(h) ? " vram=1024" : "");
+			if (self->pod)
+				snprintf(params + strlen(params),
+					 sizeof(params) - strlen(params),
+					 " pod=%u,%u,%u,0,%u",
+					 RP_POD_ACCS / self->per_hive,
+					 self->per_hive, RP_POD_PLANES, i);
 			ASSERT_EQ(0, amdx_sim_new(d->sim, params));
 			amdx_sim_bdf(d->sim, bdf, sizeof(bdf));
 			ASSERT_EQ(0, amdx_find_device(self->ctl, bdf, &d->id));
@@ -311,18 +339,30 @@ static void rp_fleet_new(struct __test_metadata *_metadata,
 	}
 }
 
-static volatile sig_atomic_t rp_usr1;
+static volatile sig_atomic_t rp_usr1, rp_usr2;
 
-static void rp_on_usr1(int sig)
+static void rp_on_signal(int sig)
 {
-	rp_usr1 = 1;
+	if (sig == SIGUSR1)
+		rp_usr1 = 1;
+	else
+		rp_usr2 = 1;
 }
+
+/* What a workload sends once set up: ready or not, its first page's VRAM. */
+struct rp_ready {
+	__u64 pfn;
+	__u32 seed;
+	char ok;
+};
 
 /*
  * A workload: RP_PAGES pages of data, seed @seed, migrated to memory
  * partition @mem of device @id, in VF @vf (a tenant of the VF: its fd is
- * the VF's) unless RP_NONE; on SIGUSR1 exits 0 with them intact, 3
- * without.
+ * the VF's) unless RP_NONE.  Sends a struct rp_ready on @ready.  On
+ * SIGUSR2 its device reads its first page (the device's access: poison
+ * there is consumed, -EIO) and it sends the ioctl's result on @ready; on
+ * SIGUSR1 it exits 0 with its data intact, 3 without.
  */
 static pid_t rp_worker(int ctl, __u32 id, __u32 vf, __u32 mem, __u32 seed,
 		       int ready)
@@ -330,27 +370,36 @@ static pid_t rp_worker(int ctl, __u32 id, __u32 vf, __u32 mem, __u32 seed,
 	struct amdx_device_open o = {
 		.id = id, .flags = AMDX_DEVICE_OPEN_F_VF, .vf = vf,
 	};
-	size_t len = RP_PAGES * sysconf(_SC_PAGESIZE);
+	size_t ps = sysconf(_SC_PAGESIZE), len = RP_PAGES * ps;
 	struct amdx_hmm_attr a = {
 		.valid = AMDX_HMM_ATTR_PREFERRED_LOC, .preferred_loc = mem,
 	};
 	struct amdx_hmm_migrate m = { .dest = mem };
-	char ok = 'n';
+	struct amdx_hmm_access rd = { .op = AMDX_HMM_ACCESS_READ, .size = ps };
+	struct rp_ready r = { .pfn = ~0ULL, .seed = seed, .ok = 'n' };
+	struct sigaction sa = { .sa_handler = rp_on_signal };
+	sigset_t both, old;
+	char *buf, *tmp;
 	pid_t pid;
-	char *buf;
-	int fd;
+	int fd, ret;
 
 	pid = fork();
 	if (pid)
 		return pid;
-	signal(SIGUSR1, rp_on_usr1);
+	sigemptyset(&both);
+	sigaddset(&both, SIGUSR1);
+	sigaddset(&both, SIGUSR2);
+	sigprocmask(SIG_BLOCK, &both, &old);
+	sigaction(SIGUSR1, &sa, NULL);
+	sigaction(SIGUSR2, &sa, NULL);
 	if (vf == RP_NONE)
 		fd = amdx_device_open(ctl, id);
 	else
 		fd = amdx_ioctl(ctl, AMDX_IOC_DEVICE_OPEN, &o) ?: o.fd;
 	buf = mmap(NULL, len, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (fd >= 0 && buf != MAP_FAILED) {
+	tmp = malloc(ps);
+	if (fd >= 0 && buf != MAP_FAILED && tmp) {
 		amdx_fill(buf, len, seed);
 		a.start = (uintptr_t)buf;
 		a.size = len;
@@ -358,13 +407,25 @@ static pid_t rp_worker(int ctl, __u32 id, __u32 vf, __u32 mem, __u32 seed,
 		m.size = len;
 		if (!amdx_ioctl(fd, AMDX_IOC_HMM_SET_ATTR, &a) &&
 		    !amdx_ioctl(fd, AMDX_IOC_HMM_MIGRATE, &m) &&
-		    m.moved == RP_PAGES)
-			ok = 'y';
+		    m.moved == RP_PAGES) {
+			r.pfn = amdx_vram_pfn(fd, buf);
+			r.ok = r.pfn != ~0ULL ? 'y' : 'n';
+		}
 	}
-	if (write(ready, &ok, 1) != 1)
+	if (write(ready, &r, sizeof(r)) != sizeof(r))
 		_exit(1);
-	while (!rp_usr1)
-		pause();
+	for (;;) {
+		while (!rp_usr1 && !rp_usr2)
+			sigsuspend(&old);
+		if (!rp_usr2)
+			break;
+		rp_usr2 = 0;
+		rd.addr = (uintptr_t)buf;
+		rd.buf = (uintptr_t)tmp;
+		ret = amdx_ioctl(fd, AMDX_IOC_HMM_ACCESS, &rd);
+		if (write(ready, &ret, sizeof(ret)) != sizeof(ret))
+			_exit(1);
+	}
 	_exit(amdx_check(buf, len, seed) < 0 ? 0 : 3);
 }
 
@@ -378,10 +439,9 @@ static void rp_workers_start(struct __test_metadata *_metadata,
 {
 	unsigned int i, p, np, first = h * self->per_hive;
 	unsigned int sentinel = (h + 1) % self->hives * self->per_hive;
-	int rd[2];
-	char ok;
+	struct rp_ready r;
 
-	ASSERT_EQ(0, pipe(rd));
+	ASSERT_EQ(0, pipe(self->ready));
 	self->nw = 0;
 	for (i = 0; i < self->n; i++) {
 		if (i >= first && i < first + self->per_hive)
@@ -393,18 +453,21 @@ static void rp_workers_start(struct __test_metadata *_metadata,
 
 			w->dev = i;
 			w->part = p;
+			w->seed = 0x5e00 + self->nw;
 			w->pid = rp_worker(self->ctl, self->d[i].id,
 					   self->d[i].vf[p], self->d[i].mem[p],
-					   0x5e00 + self->nw, rd[1]);
+					   w->seed, self->ready[1]);
 			ASSERT_GT(w->pid, 0);
 		}
 	}
+	/* each report is one write, whole in the pipe; in any order */
 	for (i = 0; i < self->nw; i++) {
-		ASSERT_EQ(1, read(rd[0], &ok, 1));
-		ASSERT_EQ('y', ok);
+		ASSERT_EQ(sizeof(r), read(self->ready[0], &r, sizeof(r)));
+		ASSERT_EQ('y', r.ok);
+		ASSERT_GE(r.seed, 0x5e01);
+		ASSERT_LE(r.seed, 0x5e00 + self->nw);
+		self->w[r.seed - 0x5e01].pfn = r.pfn;
 	}
-	close(rd[0]);
-	close(rd[1]);
 }
 
 /* Ends every workload: counts those killed and those whose data changed. */
@@ -431,6 +494,8 @@ static void rp_workers_end(struct __test_metadata *_metadata,
 	}
 	l->workers = self->nw;
 	self->nw = 0;
+	close(self->ready[0]);
+	close(self->ready[1]);
 }
 
 /* The action a fault set (the ladder may have run it already) and its estimate. */
@@ -482,6 +547,64 @@ static void rp_collect(struct __test_metadata *_metadata,
 	}
 }
 
+/* The workload of device @t's partition @part. */
+static struct rp_worker *rp_worker_of(FIXTURE_DATA(rp) *self, unsigned int t,
+				      __u32 part)
+{
+	unsigned int i;
+
+	for (i = 0; i < self->nw; i++)
+		if (self->w[i].dev == t && self->w[i].part == part)
+			return &self->w[i];
+	return NULL;
+}
+
+/*
+ * A scale-up switch failing: an uncorrected error on every port of plane
+ * 0's switch, each reported by the device of this host at its end, the
+ * remote accelerators' by the pod's first device (the simulator's
+ * link_fault, @FABRIC/PORT).  Fabric id = domain * per-domain + index;
+ * this host is domain 0, its devices @t.. the first ids.
+ */
+static int rp_switch_fault(FIXTURE_DATA(rp) *self, unsigned int t)
+{
+	unsigned int f, accs = RP_POD_ACCS / self->per_hive * self->per_hive;
+	char buf[48];
+	int ret;
+
+	for (f = 0; f < accs; f++) {
+		snprintf(buf, sizeof(buf), "%u @%u/0 ue",
+			 self->d[f < self->per_hive ? t + f : t].sim, f);
+		ret = amdx_sysfs_write(AMDX_SIM_DEBUGFS "/link_fault", buf);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * A CE storm crossing the page threshold: the device's ce_page_threshold
+ * (AMDX_QUERY_RAS_POLICY) corrected errors at the first page of the
+ * workload of device @t's partition @part, in one report.  The page is
+ * soft-retired; its data, still good, must move off it intact.
+ */
+static int rp_ce_storm(FIXTURE_DATA(rp) *self, unsigned int t, __u32 part)
+{
+	struct rp_worker *w = rp_worker_of(self, t, part);
+	struct amdx_ras_policy pol;
+	__u32 size = sizeof(pol);
+	int ret;
+
+	if (!w)
+		return -ENOENT;
+	ret = amdx_query(self->d[t].fd, AMDX_QUERY_RAS_POLICY, 0, &pol, &size);
+	if (ret)
+		return ret;
+	return amdx_ras_inject(self->d[t].fd, AMDX_RAS_BLOCK_UMC,
+			       AMDX_RAS_TYPE_CE, 0, pol.ce_page_threshold,
+			       w->pfn * sysconf(_SC_PAGESIZE));
+}
+
 /* Reports fault @kind on device @t (partition @part) as the real path does. */
 static int rp_inject(FIXTURE_DATA(rp) *self, unsigned int t, __u32 kind,
 		     __u32 part)
@@ -490,8 +613,7 @@ static int rp_inject(FIXTURE_DATA(rp) *self, unsigned int t, __u32 kind,
 
 	switch (kind) {
 	case AMDX_FAULT_PAGE_CE:
-		return amdx_ras_inject(self->d[t].fd, AMDX_RAS_BLOCK_UMC,
-				       AMDX_RAS_TYPE_CE, 0, 1, 0x200000);
+		return rp_ce_storm(self, t, part);
 	case AMDX_FAULT_ENGINE_UE:
 		/* the XCC of partition @part (one per partition in CPX) */
 		return amdx_ras_inject(self->d[t].fd, AMDX_RAS_BLOCK_GFX,
@@ -502,18 +624,19 @@ static int rp_inject(FIXTURE_DATA(rp) *self, unsigned int t, __u32 kind,
 	case AMDX_FAULT_FABRIC:
 		return amdx_ras_inject(self->d[t].fd, AMDX_RAS_BLOCK_XGMI_WAFL,
 				       AMDX_RAS_TYPE_UE, 0, 1, 0);
+	case RP_SWITCH:
+		return rp_switch_fault(self, t);
 	case RP_LINK:
 		/* on the link to the hive's next device */
 		snprintf(buf, sizeof(buf), "%u %u ue", self->d[t].sim,
 			 self->d[t + 1].sim);
 		return amdx_sysfs_write(AMDX_SIM_DEBUGFS "/link_fault", buf);
 	default:
-		/* hangs, poison a process read, failed resets, the board */
+		/* hangs, failed resets, the board */
 		snprintf(path, sizeof(path),
 			 "/sys/kernel/debug/amdx/amdx%u/recovery_fault",
 			 self->d[t].id);
 		snprintf(buf, sizeof(buf), "%u %u %u", kind,
-			 kind == AMDX_FAULT_POISON_CONSUMED ||
 			 kind == AMDX_FAULT_QUEUE_HANG ? part : RP_NONE,
 			 kind == AMDX_FAULT_VF_HANG ? self->d[t].vf[part] :
 			 RP_NONE);
@@ -521,15 +644,33 @@ static int rp_inject(FIXTURE_DATA(rp) *self, unsigned int t, __u32 kind,
 	}
 }
 
-/* The workload of device @t's partition @part. */
-static pid_t rp_worker_of(FIXTURE_DATA(rp) *self, unsigned int t, __u32 part)
+/*
+ * Poison a process consumes, through the real path: a deferred error (a
+ * poison created) at the first page of the workload of device @t's
+ * partition @part, then that workload's device reads the page: the
+ * device consumes the poison (AMDX_HMM_ACCESS fails -EIO,
+ * amdx_ras_poison_consumed()) and the core sets the action a consumption
+ * takes under the policy.  The consumer then dies whatever the policy,
+ * as a process that read poison does (KFD signals it), before recovery
+ * runs: its pages freed under a self-test would read as a leak (waited
+ * for, not reaped: rp_workers_end() counts it).
+ */
+static void rp_consume(struct __test_metadata *_metadata,
+		       FIXTURE_DATA(rp) *self, unsigned int t, __u32 part)
 {
-	unsigned int i;
+	struct rp_worker *w = rp_worker_of(self, t, part);
+	siginfo_t si = {};
+	int ret = 0;
 
-	for (i = 0; i < self->nw; i++)
-		if (self->w[i].dev == t && self->w[i].part == part)
-			return self->w[i].pid;
-	return -1;
+	ASSERT_NE(NULL, w);
+	ASSERT_EQ(0, amdx_ras_inject(self->d[t].fd, AMDX_RAS_BLOCK_UMC,
+				     AMDX_RAS_TYPE_DE, 0, 1,
+				     w->pfn * sysconf(_SC_PAGESIZE)));
+	ASSERT_EQ(0, kill(w->pid, SIGUSR2));
+	ASSERT_EQ(sizeof(ret), read(self->ready[0], &ret, sizeof(ret)));
+	ASSERT_EQ(-EIO, ret);
+	ASSERT_EQ(0, kill(w->pid, SIGKILL));
+	ASSERT_EQ(0, waitid(P_PID, w->pid, &si, WEXITED | WNOWAIT));
 }
 
 static unsigned int rp_id_index(FIXTURE_DATA(rp) *self, __u32 id)
@@ -553,6 +694,21 @@ static const char *rp_action(__u32 action)
 }
 
 /*
+ * Where a consumption on device @d's partition @part leaves its action:
+ * that partition when it alone uses the poisoned memory partition, else
+ * the device (amdx_partition_of_vram(): the core cannot tell which of the
+ * partitions sharing the memory read it, and names the consumer instead).
+ */
+static __u32 rp_consumed_at(const struct rp_dev *d, __u32 part)
+{
+	unsigned int p, n = 0;
+
+	for (p = 0; p < d->nparts; p++)
+		n += d->mem[p] == d->mem[part];
+	return n == 1 ? part : AMDX_RAS_PARTITION_ALL;
+}
+
+/*
  * The action pending on device @u after fault @kind (partition @part) of
  * hive @h: planned, and run as an operator's automation would (node and
  * rma, which amdx cannot run, by their plan's scope); what it reset into
@@ -570,10 +726,12 @@ static void rp_run_pending(struct __test_metadata *_metadata,
 	int ret;
 
 	memset(&r, 0, sizeof(r));
-	r.partition = kind == AMDX_FAULT_POISON_CONSUMED ||
-		      kind == AMDX_FAULT_QUEUE_HANG ||
-		      kind == AMDX_FAULT_ENGINE_UE ? part :
-		      AMDX_RAS_PARTITION_ALL;
+	if (kind == AMDX_FAULT_POISON_CONSUMED)
+		r.partition = rp_consumed_at(&self->d[u], part);
+	else if (kind == AMDX_FAULT_QUEUE_HANG || kind == AMDX_FAULT_ENGINE_UE)
+		r.partition = part;
+	else
+		r.partition = AMDX_RAS_PARTITION_ALL;
 	/* a hung VF: that of the partition */
 	r.vf = kind == AMDX_FAULT_VF_HANG ? self->d[u].vf[part] : RP_NONE;
 	r.action = AMDX_RECOVER_PENDING;
@@ -633,7 +791,8 @@ static void rp_measure(struct __test_metadata *_metadata,
 {
 	unsigned int t = h * self->per_hive, i, u;
 	/* a link's end may leave the peer a rung: every device of the hive */
-	unsigned int ntargets = kind == RP_LINK ? self->per_hive : 1;
+	unsigned int ntargets = kind == RP_LINK || kind == RP_SWITCH ?
+				self->per_hive : 1;
 	__u32 part = self->d[t].nparts > 1 ? 1 : 0;
 	__u8 quar[RP_MAX_HIVES * RP_MAX_DEVS] = {};
 	__u64 devs = 0;
@@ -647,19 +806,10 @@ static void rp_measure(struct __test_metadata *_metadata,
 	memset(l, 0, sizeof(*l));
 	rp_workers_start(_metadata, self, h);
 
-	ASSERT_EQ(0, rp_inject(self, t, kind, part));
-	/*
-	 * The process that read poison dies whatever the policy, before
-	 * recovery runs: its pages freed under the self-test would read as
-	 * a leak (waited for, not reaped: rp_workers_end() counts it).
-	 */
-	if (kind == AMDX_FAULT_POISON_CONSUMED) {
-		siginfo_t si = {};
-		pid_t pid = rp_worker_of(self, t, part);
-
-		ASSERT_EQ(0, kill(pid, SIGKILL));
-		ASSERT_EQ(0, waitid(P_PID, pid, &si, WEXITED | WNOWAIT));
-	}
+	if (kind == AMDX_FAULT_POISON_CONSUMED)
+		rp_consume(_metadata, self, t, part);
+	else
+		ASSERT_EQ(0, rp_inject(self, t, kind, part));
 
 	for (u = t; u < t + ntargets; u++)
 		rp_run_pending(_metadata, self, h, u, kind, part, l, &devs,
@@ -695,6 +845,28 @@ static void rp_print(FIXTURE_DATA(rp) *self, unsigned int pol, unsigned int h,
 	fflush(stdout);
 }
 
+/*
+ * The switch row under policy @pol, on a fleet of its own: one hive of
+ * the same number of devices in SPX/NPS1, this host's part of a scale-up
+ * pod (MI300X has no switch: the row stands for the MI400-class pods of
+ * Documentation/fabric.rst), measured as the hive rows are.
+ */
+static void rp_pod_row(struct __test_metadata *_metadata,
+		       FIXTURE_DATA(rp) *self, unsigned int pol)
+{
+	struct rp_loss *l = &self->loss[pol][0][RP_SWITCH];
+	unsigned int hives = self->hives;
+
+	self->hives = 1;
+	self->pod = true;
+	rp_fleet_new(_metadata, self);
+	rp_measure(_metadata, self, 0, RP_SWITCH, l);
+	rp_print(self, pol, 0, RP_SWITCH, l);
+	rp_fleet_del(self);
+	self->pod = false;
+	self->hives = hives;
+}
+
 TEST_F_TIMEOUT(rp, loss_per_fault_kind_per_policy, 3600)
 {
 	unsigned int pol, h, i, k;
@@ -711,6 +883,8 @@ TEST_F_TIMEOUT(rp, loss_per_fault_kind_per_policy, 3600)
 		for (h = 0; h < self->hives; h++) {
 			for (i = 0; i < RP_KINDS; i++) {
 				k = rp_order[i];
+				if (k == RP_SWITCH)
+					continue;
 				rp_measure(_metadata, self, h, k,
 					   &self->loss[pol][h][k]);
 				if (self->loss[pol][h][k].measured)
@@ -719,6 +893,7 @@ TEST_F_TIMEOUT(rp, loss_per_fault_kind_per_policy, 3600)
 			}
 		}
 		rp_fleet_del(self);
+		rp_pod_row(_metadata, self, pol);
 	}
 	ASSERT_EQ(0, rp_policy_set("amdx"));
 
@@ -788,6 +963,87 @@ TEST_F(rp, link_ue_is_a_fabric_fault_only_under_baselines)
 		if (!pol)
 			EXPECT_EQ(AMDX_RECOVER_DEVICE,
 				  rp_pending_action(_metadata, self, 1));
+		rp_fleet_del(self);
+	}
+}
+
+/*
+ * A scale-up switch failing (rp_switch_fault(): an uncorrected error on
+ * every port of plane 0's switch), in this host's part of a pod, two
+ * devices: under amdx the other planes carry everything, nothing is
+ * pending anywhere; under each baseline every device of this host took
+ * the error on its own link, the fabric fault amdgpu sees, so the hive is
+ * pending on each.  A fresh pod per policy.
+ */
+TEST_F(rp, switch_ue_is_a_fabric_fault_only_under_baselines)
+{
+	unsigned int pol, u;
+
+	if (amdx_provider_is_amdgpu())
+		SKIP(return, "simulated fleets only");
+	self->hives = 1;
+	self->per_hive = 2;
+	self->pod = true;
+	for (pol = 0; pol < RP_POLICIES; pol++) {
+		ASSERT_EQ(0, rp_policy_set(rp_policy[pol]));
+		rp_fleet_new(_metadata, self);
+		ASSERT_EQ(0, rp_inject(self, 0, RP_SWITCH, 0));
+		for (u = 0; u < self->n; u++)
+			EXPECT_EQ(pol ? AMDX_RECOVER_HIVE : AMDX_RECOVER_NONE,
+				  rp_pending_action(_metadata, self, u)) {
+				TH_LOG("%s, device %u", rp_policy[pol], u);
+			}
+		rp_fleet_del(self);
+	}
+}
+
+/*
+ * Poison consumed through the real path (rp_consume()) sets the action
+ * of the policy in force: under amdx the process action of the
+ * consumer's partition, under amdgpu-6.12 amdgpu's GPU reset (the hive),
+ * under per-gpu the device.  A hive of two in SPX, a fresh one per
+ * policy.
+ */
+TEST_F(rp, consumption_sets_the_policys_action)
+{
+	static const __u32 want[RP_POLICIES] = {
+		AMDX_RECOVER_PROCESS, AMDX_RECOVER_HIVE, AMDX_RECOVER_DEVICE,
+	};
+	__u8 quar[RP_MAX_HIVES * RP_MAX_DEVS];
+	struct amdx_recovery r;
+	unsigned int pol;
+	__u64 devs;
+
+	if (!(amdx_caps(self->ctl) & AMDX_CAP_HMM_MIGRATE))
+		SKIP(return, "no AMDX_CAP_HMM_MIGRATE (kernel without DEVICE_PRIVATE)");
+	if (amdx_provider_is_amdgpu())
+		SKIP(return, "simulated fleets only");
+	self->hives = 1;
+	self->per_hive = 2;
+	for (pol = 0; pol < RP_POLICIES; pol++) {
+		ASSERT_EQ(0, rp_policy_set(rp_policy[pol]));
+		rp_fleet_new(_metadata, self);
+		rp_workers_start(_metadata, self, 0);
+		rp_consume(_metadata, self, 0, 0);
+		memset(&r, 0, sizeof(r));
+		r.partition = 0;
+		r.vf = RP_NONE;
+		r.action = AMDX_RECOVER_PENDING;
+		ASSERT_EQ(0, amdx_ioctl(self->d[0].fd, AMDX_IOC_RECOVERY_PLAN,
+					&r));
+		EXPECT_EQ(want[pol], r.action) {
+			TH_LOG("%s: %s pending", rp_policy[pol],
+			       rp_action(r.action));
+		}
+		EXPECT_EQ(AMDX_FAULT_POISON_CONSUMED, r.fault);
+		devs = 0;
+		memset(quar, 0, sizeof(quar));
+		rp_run_pending(_metadata, self, 0, 0,
+			       AMDX_FAULT_POISON_CONSUMED, 0,
+			       &self->loss[pol][0][AMDX_FAULT_POISON_CONSUMED],
+			       &devs, quar);
+		rp_workers_end(_metadata, self, 0,
+			       &self->loss[pol][0][AMDX_FAULT_POISON_CONSUMED]);
 		rp_fleet_del(self);
 	}
 }

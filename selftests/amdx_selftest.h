@@ -251,6 +251,23 @@ static inline int amdx_ras_inject(int fd, __u32 block, __u32 type,
 	return amdx_ioctl(fd, AMDX_IOC_RAS_INJECT, &in);
 }
 
+/*
+ * VRAM page index of the page at @addr in @fd's mirror
+ * (%AMDX_HMM_ACCESS_SNAPSHOT's vram_pfns); ~0 when it is not in VRAM.
+ */
+static inline __u64 amdx_vram_pfn(int fd, const void *addr)
+{
+	__u64 pfn = ~0ULL;
+	__u8 snap;
+	struct amdx_hmm_access a = {
+		.addr = (uintptr_t)addr, .size = sysconf(_SC_PAGESIZE),
+		.buf = (uintptr_t)&snap, .op = AMDX_HMM_ACCESS_SNAPSHOT,
+		.vram_pfns = (uintptr_t)&pfn,
+	};
+
+	return amdx_ioctl(fd, AMDX_IOC_HMM_ACCESS, &a) ? ~0ULL : pfn;
+}
+
 /* Paths of the amdx_sim bus's control files (amdx_sim_bus.c). */
 #define AMDX_SIM_NEW_DEVICE "/sys/bus/amdx_sim/new_device"
 #define AMDX_SIM_DEL_DEVICE "/sys/bus/amdx_sim/del_device"
