@@ -238,12 +238,21 @@ struct Profile {
 /// Why @name is not a Kubernetes DNS subdomain (RFC 1123, at most @max
 /// characters), or empty if it is one.
 [[nodiscard]] std::string dns_subdomain_error(std::string_view name, std::size_t max);
+/// The PCIe root complex of the PCI device @bdf as the attribute
+/// resource.kubernetes.io/pcieRoot names it ("pci0000:00": the first
+/// component of its device path under @sysfs/devices, which
+/// @sysfs/bus/pci/devices/@bdf links to), or empty when @sysfs does not
+/// have the device (a simulated one).
+[[nodiscard]] std::string pcie_root(const std::string& sysfs, const std::string& bdf);
 /// The KEP-4815 ResourceSlices of one device (@node and @driver checked
-/// by dns_subdomain_error()); the pending actions of @recovery
-/// (read_recovery()) taint the partitions they take down (KEP-5055).
+/// by dns_subdomain_error()): its partitions of @profs and its VFs of
+/// @vfs (their PCI addresses and the PCIe root from @sysfs); the pending
+/// actions of @recovery (read_recovery()) taint the entries they take
+/// down (KEP-5055).
 [[nodiscard]] Json dra_slice(const DeviceInfo& info, const std::vector<Profile>& profs,
                              const std::string& node, const std::string& driver,
-                             const std::vector<TargetRecovery>& recovery = {});
+                             const std::vector<TargetRecovery>& recovery = {}, const Vfs& vfs = {},
+                             const std::string& sysfs = "/sys");
 /// The KEP-5055 device taint of @r under @driver ("DRIVER/recovery", the
 /// action as its value): effect None for a process restart, NoSchedule
 /// for a pending reset, NoExecute for a reboot, an RMA or an action that

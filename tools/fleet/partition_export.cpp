@@ -7,7 +7,8 @@
 // partitionable devices (KEP-4815, resource.k8s.io/v1 as in Kubernetes
 // 1.36).  Per device one pool of two slices: one holding the device's
 // counter sets, one holding a device entry per partition of every compute
-// profile the kernel accepts in the current memory mode.  The counters:
+// profile the kernel accepts in the current memory mode, and one per
+// enabled VF.  The counters:
 //
 // - one per XCC, value 1, and one per memory (NPS) domain of the current
 //   memory mode, value its bytes: a partition consumes its XCCs and its
@@ -24,13 +25,24 @@
 // So a set of partitions fits the counters exactly when they are
 // partitions of one compute mode, a placement the hardware can take; the
 // numbers come from the kernel's own plan (the what-if of
-// AMDX_IOC_PARTITION_PLAN), never from a second model here.  Pools and
-// counter sets are named by the board's serial number (the PCI address
-// without one), not by amdx's cyclic device id; the pool's generation is
-// the device's partition generation, which every committed change bumps.
+// AMDX_IOC_PARTITION_PLAN), never from a second model here.  A VF consumes
+// what the partitions it holds consume together, so it fits exactly where
+// they would, and never beside one of them.  A device with VFs enabled
+// keeps its compute mode until they are disabled (the kernel refuses the
+// switch, AMDX_PART_REASON_VFS_ENABLED): its slices have the current
+// mode's partitions and the VFs only.  Pools and counter sets are named by
+// the board's serial number (the PCI address without one), not by amdx's
+// cyclic device id; the pool's generation is the device's partition
+// generation, which every committed change bumps.
 //
-// slurm: gres.conf lines, one per current partition (Debian's Slurm has no
-// gpu_rsmi plugin, so AutoDetect cannot find them).
+// Taints (KEP-5055): an entry carries the strongest pending recovery
+// action of the targets whose hardware it uses: the device, its
+// partitions of the current mode, the VFs holding them (a VF's entry: the
+// VF and its partitions).
+//
+// slurm: gres.conf lines of the current partitions, one per partition
+// whose device file is known, one Count= line for those whose file is not
+// (Debian's Slurm has no gpu_rsmi plugin, so AutoDetect cannot find them).
 #include <algorithm>
 #include <array>
 #include <filesystem>
@@ -40,6 +52,7 @@
 
 #include "commands.hpp"
 #include "fleet.hpp"
+#include "json.hpp"
 
 namespace amdx::cli {
 
@@ -82,20 +95,6 @@ std::string stable_key(const DeviceInfo& info) {
     return key;
 }
 
-/// The PCIe root complex of @bdf as resource.kubernetes.io/pcieRoot names
-/// it ("pci0000:00": the first component of its sysfs device path), or
-/// empty when sysfs does not have the device (a simulated one).
-std::string pcie_root(const std::string& bdf) {
-    std::error_code ec;
-    const auto path = std::filesystem::canonical("/sys/bus/pci/devices/" + bdf, ec);
-    if (ec)
-        return {};
-    const auto rel = path.lexically_relative("/sys/devices");
-    if (rel.empty() || rel.begin()->string().rfind("pci", 0) != 0)
-        return {};
-    return rel.begin()->string();
-}
-
 bool disjoint(const PartitionInfo& a, const PartitionInfo& b) {
     return (a.xcc_mask & b.xcc_mask) == 0U;
 }
@@ -114,6 +113,20 @@ std::uint64_t memory_share(const PartitionInfo& p, const std::vector<PartitionIn
 }
 
 } // namespace
+
+std::string pcie_root(const std::string& sysfs, const std::string& bdf) {
+    std::error_code ec;
+    const auto path = std::filesystem::canonical(sysfs + "/bus/pci/devices/" + bdf, ec);
+    if (ec)
+        return {};
+    const auto devices = std::filesystem::canonical(sysfs + "/devices", ec);
+    if (ec)
+        return {};
+    const auto rel = path.lexically_relative(devices);
+    if (rel.empty() || rel.begin()->string().rfind("pci", 0) != 0)
+        return {};
+    return rel.begin()->string();
+}
 
 std::string dns_subdomain_error(std::string_view name, std::size_t max) {
     if (name.empty())
@@ -155,7 +168,10 @@ Result<std::vector<Profile>> profiles(const Device& device, const DeviceInfo& in
             auto plan = device.partition_plan(req);
             if (!plan)
                 return Unexpected(plan.error());
-            if (model_refusal(plan->reason) || plan->topology.empty())
+            // Refused by the model, or VFs enabled: not a placement
+            // the device can take while they are.
+            if (model_refusal(plan->reason) || plan->reason == PartitionReason::vfs_enabled ||
+                plan->topology.empty())
                 continue;
             p.topology = std::move(plan->topology);
         }
@@ -188,15 +204,60 @@ Json recovery_taint(const TargetRecovery& r, const std::string& driver) {
                 {"effect", kEffects[rank]}};
 }
 
+namespace {
+
+/// The hardware one device entry of the slices uses: partitions of one
+/// profile (bit N: partition N) and the VF they belong to, if any.
+struct Footprint {
+    const Profile* prof = nullptr;
+    std::uint32_t partitions = 0;
+    std::optional<std::uint32_t> vf;
+};
+
+/// Whether pending action @r takes down what @f uses: the device's own
+/// action everything; a partition's or a VF's, the entries of the current
+/// mode that use that partition or VF (another mode's entries need a
+/// switch first, which resets the device anyway).
+bool takes_down(const TargetRecovery& r, const Footprint& f) {
+    if (!r.partition && !r.vf)
+        return true;
+    if (!f.prof->current)
+        return false;
+    if (r.partition)
+        return *r.partition < 32 && (f.partitions & (1U << *r.partition)) != 0U;
+    return f.vf == r.vf;
+}
+
+/// Counter name -> value, per counter set.
+using Consumption = std::map<std::string, std::map<std::string, std::uint64_t>>;
+
+Json consumption_json(const Consumption& c) {
+    Json out = Json::array();
+    for (const auto& [set, counters] : c) {
+        Json cs = Json::object();
+        for (const auto& [name, v] : counters)
+            cs[name] = quantity(v);
+        if (!cs.empty())
+            out.push_back(Json{{"counterSet", set}, {"counters", std::move(cs)}});
+    }
+    return out;
+}
+
+} // namespace
+
 Json dra_slice(const DeviceInfo& info, const std::vector<Profile>& profs, const std::string& node,
-               const std::string& driver, const std::vector<TargetRecovery>& recovery) {
-    // The device's own pending action takes every partition of every
-    // profile down; a partition's, that partition of the current mode
-    // (another mode's partitions need a switch first, which resets).
-    auto taint_of = [&](const Profile& prof, const PartitionInfo& p) {
+               const std::string& driver, const std::vector<TargetRecovery>& recovery,
+               const Vfs& vfs, const std::string& sysfs) {
+    // The VF holding each partition of the current mode.
+    std::map<std::uint32_t, std::uint32_t> holder;
+    for (const auto& v : vfs.vfs)
+        for (std::uint32_t b = 0; b < 32; ++b)
+            if ((v.config.partition_mask & (1U << b)) != 0U)
+                holder.emplace(b, v.vf);
+    auto taint_of = [&](const Footprint& f) {
         const TargetRecovery* worst = nullptr;
         for (const auto& r : recovery) {
-            if (r.vf || (r.partition && (!prof.current || *r.partition != p.id)))
+            if (!takes_down(r, f))
                 continue;
             if (worst == nullptr || taint_rank(r) > taint_rank(*worst) ||
                 (taint_rank(r) == taint_rank(*worst) && r.action > worst->action))
@@ -207,7 +268,7 @@ Json dra_slice(const DeviceInfo& info, const std::vector<Profile>& profs, const 
     const std::string key = stable_key(info);
     const std::string set = "amdx-" + key;
     const std::string modes = set + "-modes";
-    const std::string root = pcie_root(info.bdf);
+    const std::string root = pcie_root(sysfs, info.bdf);
     std::uint64_t generation = 0;
     Json counters = Json::object();
     for (std::uint32_t x = 0; x < info.num_xcc; ++x)
@@ -241,50 +302,96 @@ Json dra_slice(const DeviceInfo& info, const std::vector<Profile>& profs, const 
             excluders[name] = n;
         }
     }
+    // What partition @p of profile @i consumes.
+    auto consumption = [&](std::size_t i, const PartitionInfo& p) {
+        Consumption c;
+        auto& own = c[set];
+        for (std::uint32_t x = 0; x < 32; ++x)
+            if ((p.xcc_mask & (1U << x)) != 0u)
+                own["xcc" + std::to_string(x)] = 1;
+        own["mem" + std::to_string(p.mem_partition)] = memory_share(p, profs[i].topology);
+        const std::string name = device_name(profs[i], p);
+        if (auto ex = excluders.find(name); ex != excluders.end())
+            c[modes][name] = ex->second;
+        for (std::size_t j = 0; j < profs.size(); ++j)
+            for (const auto& q : profs[j].topology)
+                if (j != i && disjoint(p, q) && excluders.contains(device_name(profs[j], q)))
+                    c[modes][device_name(profs[j], q)] = 1;
+        return c;
+    };
+    auto attributes = [&](const Profile& prof) {
+        Json attrs{{"model", Json{{"string", std::string(to_string(info.model))}}},
+                   {"productName", Json{{"string", info.product}}},
+                   {"serialNumber", Json{{"string", info.serial}}},
+                   {"computeMode", Json{{"string", std::string(to_string(prof.compute))}}},
+                   {"memoryMode", Json{{"string", std::string(to_string(prof.memory))}}}};
+        if (!root.empty())
+            attrs["resource.kubernetes.io/pcieRoot"] = Json{{"string", root}};
+        return attrs;
+    };
+    auto entry = [&](const std::string& name, Json attrs, std::uint64_t memory, std::uint32_t xccs,
+                     const Consumption& c, const Footprint& f) {
+        Json e{{"name", name},
+               {"attributes", std::move(attrs)},
+               {"capacity", Json{{"memory", quantity(memory)}, {"xccs", quantity(xccs)}}},
+               {"consumesCounters", consumption_json(c)}};
+        if (Json taint = taint_of(f); !taint.is_null())
+            e["taints"] = Json::array({std::move(taint)});
+        return e;
+    };
 
     Json devices = Json::array();
+    const Profile* current = nullptr;
+    std::size_t current_index = 0;
     for (std::size_t i = 0; i < profs.size(); ++i) {
         const auto& prof = profs[i];
         generation = std::max(generation, prof.generation);
-        for (const auto& p : prof.topology) {
-            const std::string name = device_name(prof, p);
-            Json consumed = Json::object();
-            for (std::uint32_t x = 0; x < 32; ++x)
-                if ((p.xcc_mask & (1U << x)) != 0u)
-                    consumed["xcc" + std::to_string(x)] = quantity(1);
-            const std::uint64_t share = memory_share(p, prof.topology);
-            consumed["mem" + std::to_string(p.mem_partition)] = quantity(share);
-            Json excl = Json::object();
-            if (auto own = excluders.find(name); own != excluders.end())
-                excl[name] = quantity(own->second);
-            for (std::size_t j = 0; j < profs.size(); ++j)
-                for (const auto& q : profs[j].topology)
-                    if (j != i && disjoint(p, q) && excluders.contains(device_name(profs[j], q)))
-                        excl[device_name(profs[j], q)] = quantity(1);
-            Json consumes =
-                Json::array({Json{{"counterSet", set}, {"counters", std::move(consumed)}}});
-            if (!excl.empty())
-                consumes.push_back(Json{{"counterSet", modes}, {"counters", std::move(excl)}});
-            Json attrs{{"model", Json{{"string", std::string(to_string(info.model))}}},
-                       {"productName", Json{{"string", info.product}}},
-                       {"serialNumber", Json{{"string", info.serial}}},
-                       {"resource.kubernetes.io/pciBusID", Json{{"string", info.bdf}}},
-                       {"computeMode", Json{{"string", std::string(to_string(prof.compute))}}},
-                       {"memoryMode", Json{{"string", std::string(to_string(prof.memory))}}},
-                       {"partition", Json{{"int", p.id}}},
-                       {"memoryPartition", Json{{"int", p.mem_partition}}}};
-            if (!root.empty())
-                attrs["resource.kubernetes.io/pcieRoot"] = Json{{"string", root}};
-            Json entry{{"name", name},
-                       {"attributes", std::move(attrs)},
-                       {"capacity", Json{{"memory", quantity(share)},
-                                         {"xccs", quantity(static_cast<std::uint64_t>(
-                                                      __builtin_popcount(p.xcc_mask)))}}},
-                       {"consumesCounters", std::move(consumes)}};
-            if (Json taint = taint_of(prof, p); !taint.is_null())
-                entry["taints"] = Json::array({std::move(taint)});
-            devices.push_back(std::move(entry));
+        if (prof.current) {
+            current = &prof;
+            current_index = i;
         }
+        for (const auto& p : prof.topology) {
+            Json attrs = attributes(prof);
+            attrs["resource.kubernetes.io/pciBusID"] = Json{{"string", info.bdf}};
+            attrs["partition"] = Json{{"int", p.id}};
+            attrs["memoryPartition"] = Json{{"int", p.mem_partition}};
+            Footprint f{&prof, p.id < 32 ? 1U << p.id : 0U, std::nullopt};
+            if (auto h = holder.find(p.id); prof.current && h != holder.end())
+                f.vf = h->second;
+            devices.push_back(entry(
+                device_name(prof, p), std::move(attrs), memory_share(p, prof.topology),
+                static_cast<std::uint32_t>(__builtin_popcount(p.xcc_mask)), consumption(i, p), f));
+        }
+    }
+    // A VF: what its partitions consume together, so that it and any of
+    // them never fit one allocation.
+    for (const auto& v : vfs.vfs) {
+        if (current == nullptr)
+            break; // VFs hold partitions of the current mode only
+        Consumption c;
+        std::uint32_t held = 0;
+        std::uint32_t xccs = 0;
+        std::string ids;
+        for (const auto& p : current->topology) {
+            if (p.id >= 32 || (v.config.partition_mask & (1U << p.id)) == 0U)
+                continue;
+            held |= 1U << p.id;
+            xccs += static_cast<std::uint32_t>(__builtin_popcount(p.xcc_mask));
+            ids += (ids.empty() ? "" : ",") + std::to_string(p.id);
+            for (const auto& [cs, values] : consumption(current_index, p))
+                for (const auto& [name, value] : values)
+                    c[cs][name] += value;
+        }
+        if (held == 0)
+            continue; // nothing of the device behind it
+        Json attrs = attributes(*current);
+        if (const auto bdf = vf_pci_address(sysfs, info.bdf, v.vf))
+            attrs["resource.kubernetes.io/pciBusID"] = Json{{"string", *bdf}};
+        attrs["physicalFunction"] = Json{{"string", info.bdf}};
+        attrs["vf"] = Json{{"int", v.vf}};
+        attrs["partitions"] = Json{{"string", ids}};
+        devices.push_back(entry("vf" + std::to_string(v.vf), std::move(attrs), v.config.vram_quota,
+                                xccs, c, Footprint{current, held, v.vf}));
     }
     const std::string pool = node + "-" + key;
     auto slice = [&](const std::string& suffix, const char* field, Json body) {
@@ -416,13 +523,18 @@ int FleetCommands::partition_export(const Options& opts, std::ostream& out,
         Partitions parts;
         if (current != profs->end())
             parts.partitions = current->topology;
+        const auto vfs = device->vfs();
+        if (!vfs) {
+            fail(err, device_error(what_on("partition export", e) + " VFs", vfs.error()));
+            return kExitError;
+        }
         std::string what;
-        const auto recovery = read_recovery(*device, parts, Vfs{}, what);
+        const auto recovery = read_recovery(*device, parts, *vfs, what);
         if (!recovery) {
             fail(err, device_error(what_on("partition export", e) + " " + what, recovery.error()));
             return kExitError;
         }
-        for (auto& s : dra_slice(*info, *profs, node, driver_, *recovery))
+        for (auto& s : dra_slice(*info, *profs, node, driver_, *recovery, *vfs))
             items.push_back(std::move(s));
     }
     if (format_ == "slurm") {

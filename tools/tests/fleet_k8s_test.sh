@@ -4,7 +4,8 @@
 # The ResourceSlices of `amdx -j partition export` against the Kubernetes
 # API: the schemas of the npm package kubernetes-models 5.1.0 (Kubernetes
 # 1.36.0) and the API server's ResourceSlice rules (fleet_k8s_validate.mjs),
-# for the fake kernel's fleet in SPX and in CPX with VFs, and for a node
+# for the fake kernel's fleet in SPX and in CPX with VFs (each VF a
+# device, tainted as its partitions), and for a node
 # name that is not one (a usage error, no object).  Exit 77 (skipped) when
 # node or the packages are missing: make check installs them
 # (fleet_k8s_deps.sh from tools/testing/vm/deps.sh).
@@ -31,14 +32,20 @@ validate "$work/spx.json"
 AMDX_FAKE_DEVICES=4 AMDX_FAKE_VFS=8 "$fake" -d /dev/null -j partition export --node n1 > "$work/cpx.json"
 validate "$work/cpx.json"
 [ "$(jq '.items | length' "$work/cpx.json")" = 8 ]
+# VFs enabled: the current mode's 8 partitions and the 8 VFs per device,
+# each VF with the standard attributes and its partition's counters.
+[ "$(jq -c '[.items[1].spec.devices[].name]' "$work/cpx.json")" = \
+	'["cpx-nps1-p0","cpx-nps1-p1","cpx-nps1-p2","cpx-nps1-p3","cpx-nps1-p4","cpx-nps1-p5","cpx-nps1-p6","cpx-nps1-p7","vf0","vf1","vf2","vf3","vf4","vf5","vf6","vf7"]' ]
+[ "$(jq '[.items[1].spec.devices[] | select(.name == "vf3" or .name == "cpx-nps1-p3") | .consumesCounters] | unique | length' "$work/cpx.json")" = 1 ]
 
 # Recovery actions pending (KEP-5055 device taints): device 0's own
-# device reset taints all its entries, device 1's partition 3 reset one.
+# device reset taints all its entries (8 partitions and its VF), device
+# 1's partition 3 reset that partition and the one VF, which holds all 8.
 AMDX_FAKE_DEVICES=2 AMDX_FAKE_VFS=1 AMDX_FAKE_RECOVERY=0:all:device,1:3:partition \
 	"$fake" -d /dev/null -j partition export --node n1 > "$work/taints.json"
 validate "$work/taints.json"
-[ "$(jq '[.items[1].spec.devices[] | select(.taints)] | length' "$work/taints.json")" = 15 ]
-[ "$(jq -c '[.items[3].spec.devices[] | select(.taints) | [.name, .taints[0].effect, .taints[0].value]]' "$work/taints.json")" = '[["cpx-nps1-p3","NoSchedule","partition"]]' ]
+[ "$(jq '[.items[1].spec.devices[] | select(.taints)] | length' "$work/taints.json")" = 9 ]
+[ "$(jq -c '[.items[3].spec.devices[] | select(.taints) | [.name, .taints[0].effect, .taints[0].value]]' "$work/taints.json")" = '[["cpx-nps1-p3","NoSchedule","partition"],["vf0","NoSchedule","partition"]]' ]
 
 # The validator itself refuses what the API server would: a node name
 # with a space, an attribute with two values.

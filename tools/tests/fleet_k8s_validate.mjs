@@ -66,6 +66,8 @@ function apiRules(o) {
     const cons = d.consumesCounters ?? [];
     need(cons.length <= 2, `device '${d.name}': more than 2 counter consumptions`);
     need(new Set(cons.map((c) => c.counterSet)).size === cons.length, `device '${d.name}': a counter set twice`);
+    for (const c of cons)
+      need(Object.keys(c.counters).length <= 32, `device '${d.name}': more than 32 counters of '${c.counterSet}'`);
   }
   return errs;
 }

@@ -1018,10 +1018,15 @@ TEST(FleetExport, DraCountersAddUpForEveryProfile) {
 /// Every set of devices the slices of device 0 admit (what a DRA
 /// scheduler may allocate together: within every counter of every counter
 /// set) must be partitions of one compute mode that the kernel's own plan
-/// for that mode has, with the same XCCs and memory partition; and every
-/// set of partitions of one mode must be admitted.  On dd925ee the XCC
-/// counters alone admitted e.g. dpx-nps1-p0 with cpx-nps1-p4.
-void expect_admitted_allocations_realisable(std::uint32_t memory, unsigned nps) {
+/// for that mode has, with the same XCCs and memory partition, a VF
+/// standing for the partitions it holds and none of them twice; and every
+/// such set must be admitted.  On dd925ee the XCC counters alone admitted
+/// e.g. dpx-nps1-p0 with cpx-nps1-p4.  With @vfs VFs enabled (in
+/// @compute) the device keeps its mode, so only that mode's partitions and
+/// the VFs may be offered.
+void expect_admitted_allocations_realisable(std::uint32_t memory, unsigned nps,
+                                            std::uint32_t compute = AMDX_COMPUTE_SPX,
+                                            std::uint32_t vfs = 0) {
     FakeKernel k;
     k.add_device(0);
     k.devices[0].memory_mode = memory;
@@ -1029,6 +1034,17 @@ void expect_admitted_allocations_realisable(std::uint32_t memory, unsigned nps) 
     for (unsigned i = 0; i < nps; ++i) {
         const std::uint64_t size = (192ULL << 30) / nps;
         k.devices[0].mem_partitions[i] = {.base = i * size, .size = size, .free = size};
+    }
+    auto control = Control::open("/dev/null");
+    ASSERT_TRUE(control);
+    auto dev = Device::open(*control, 0);
+    ASSERT_TRUE(dev);
+    if (vfs != 0) {
+        amdx::PartitionRequest req;
+        req.compute = static_cast<amdx::ComputeMode>(compute);
+        req.memory = static_cast<amdx::MemoryMode>(memory);
+        ASSERT_TRUE(dev->partition_commit(req));
+        ASSERT_TRUE(dev->vf_enable(vfs));
     }
     std::string out, err;
     ASSERT_EQ(run({"-j", "partition", "export", "0", "--node", "n1"}, out, err), 0) << err;
@@ -1045,9 +1061,12 @@ void expect_admitted_allocations_realisable(std::uint32_t memory, unsigned nps) 
             devices.push_back(d);
     }
     const std::size_t n = devices.size();
-    ASSERT_EQ(n, 1U + 2U + 4U + 8U);
+    ASSERT_EQ(n, vfs != 0 ? (compute == AMDX_COMPUTE_CPX ? 8U : 1U) + vfs : 1U + 2U + 4U + 8U);
+    ASSERT_LE(n, 20U);
     std::vector<std::map<std::string, std::uint64_t>> uses(n);
-    std::map<std::string, unsigned> per_mode;
+    // Each device's partitions (a VF's: those it holds) and mode.
+    std::vector<std::vector<std::uint32_t>> parts(n);
+    std::vector<std::string> modes(n);
     for (std::size_t i = 0; i < n; ++i) {
         for (const auto& cc : devices[i]["consumesCounters"])
             for (const auto& [name, c] : cc["counters"].items()) {
@@ -1055,17 +1074,39 @@ void expect_admitted_allocations_realisable(std::uint32_t memory, unsigned nps) 
                 ASSERT_TRUE(capacity.contains(key)) << key;
                 uses[i][key] = std::stoull(c["value"].get<std::string>());
             }
-        ++per_mode[devices[i]["attributes"]["computeMode"]["string"].get<std::string>()];
+        const auto& attrs = devices[i]["attributes"];
+        modes[i] = attrs["computeMode"]["string"].get<std::string>();
+        if (attrs.contains("vf")) {
+            std::istringstream ids(attrs["partitions"]["string"].get<std::string>());
+            for (std::string id; std::getline(ids, id, ',');)
+                parts[i].push_back(static_cast<std::uint32_t>(std::stoul(id)));
+        } else {
+            parts[i].push_back(attrs["partition"]["int"].get<std::uint32_t>());
+        }
     }
 
-    auto control = Control::open("/dev/null");
-    ASSERT_TRUE(control);
-    auto dev = Device::open(*control, 0);
-    ASSERT_TRUE(dev);
     std::map<std::string, std::vector<amdx::PartitionInfo>> plans; // the kernel's, per mode
     std::size_t admitted = 0;
+    std::size_t realisable = 0;
+    std::size_t with_vf = 0;
     unsigned failures = 0;
     for (std::uint32_t set = 0; set < (1U << n); ++set) {
+        std::string names, mode;
+        bool one_mode = true;
+        std::multiset<std::uint32_t> held;
+        bool vf = false;
+        for (std::size_t i = 0; i < n; ++i) {
+            if ((set & (1U << i)) == 0U)
+                continue;
+            names += devices[i]["name"].get<std::string>() + " ";
+            one_mode = one_mode && (mode.empty() || modes[i] == mode);
+            mode = modes[i];
+            held.insert(parts[i].begin(), parts[i].end());
+            vf = vf || devices[i]["attributes"].contains("vf");
+        }
+        const bool twice = std::adjacent_find(held.begin(), held.end()) != held.end();
+        if (one_mode && !twice)
+            ++realisable;
         std::map<std::string, std::uint64_t> sum;
         bool fits = true;
         for (std::size_t i = 0; i < n && fits; ++i)
@@ -1075,19 +1116,10 @@ void expect_admitted_allocations_realisable(std::uint32_t memory, unsigned nps) 
         if (!fits)
             continue;
         ++admitted;
-        std::string names, mode;
-        bool one_mode = true;
-        for (std::size_t i = 0; i < n; ++i) {
-            if ((set & (1U << i)) == 0U)
-                continue;
-            names += devices[i]["name"].get<std::string>() + " ";
-            const auto m = devices[i]["attributes"]["computeMode"]["string"].get<std::string>();
-            one_mode = one_mode && (mode.empty() || m == mode);
-            mode = m;
-        }
-        if (!one_mode) {
+        with_vf += vf ? 1U : 0U;
+        if (!one_mode || twice) {
             if (++failures <= 3)
-                ADD_FAILURE() << "the slices admit partitions of two modes: " << names;
+                ADD_FAILURE() << "the slices admit what the device cannot take: " << names;
             continue;
         }
         if (mode.empty())
@@ -1099,11 +1131,11 @@ void expect_admitted_allocations_realisable(std::uint32_t memory, unsigned nps) 
             req.max_holders = 0;
             auto plan = dev->partition_plan(req);
             ASSERT_TRUE(plan) << mode;
-            ASSERT_TRUE(plan->allowed) << mode;
+            ASSERT_TRUE(plan->allowed) << mode << ": " << plan->error.message();
             plans[mode] = plan->topology;
         }
         for (std::size_t i = 0; i < n; ++i) {
-            if ((set & (1U << i)) == 0U)
+            if ((set & (1U << i)) == 0U || devices[i]["attributes"].contains("vf"))
                 continue;
             const auto& attrs = devices[i]["attributes"];
             const auto id = attrs["partition"]["int"].get<std::uint32_t>();
@@ -1115,13 +1147,15 @@ void expect_admitted_allocations_realisable(std::uint32_t memory, unsigned nps) 
             EXPECT_EQ(static_cast<std::uint64_t>(__builtin_popcount(p->xcc_mask)),
                       std::stoull(devices[i]["capacity"]["xccs"]["value"].get<std::string>()));
         }
+        for (const auto id : held)
+            EXPECT_TRUE(std::any_of(plans[mode].begin(), plans[mode].end(),
+                                    [id](const amdx::PartitionInfo& q) { return q.id == id; }))
+                << names;
     }
-    EXPECT_EQ(failures, 0U) << "mixed-mode allocations admitted";
-    // Nothing the hardware can take is refused: every subset of each mode.
-    std::size_t expected = 1;
-    for (const auto& [mode, count] : per_mode)
-        expected += (std::size_t{1} << count) - 1;
-    EXPECT_EQ(admitted, expected);
+    EXPECT_EQ(failures, 0U) << "unrealisable allocations admitted";
+    // Nothing the hardware can take is refused.
+    EXPECT_EQ(admitted, realisable);
+    EXPECT_EQ(with_vf != 0U, vfs != 0U);
 }
 
 TEST(FleetExport, EveryAllocationTheSlicesAdmitIsOneModesPlanNps1) {
@@ -1130,6 +1164,105 @@ TEST(FleetExport, EveryAllocationTheSlicesAdmitIsOneModesPlanNps1) {
 
 TEST(FleetExport, EveryAllocationTheSlicesAdmitIsOneModesPlanNps4) {
     expect_admitted_allocations_realisable(AMDX_MEMORY_NPS4, 4);
+}
+
+// VFs enabled: CPX/NPS1, 4 VFs of 2 partitions each (round robin: VF 0
+// holds 0 and 4); SPX/NPS1, one VF of the one partition.  Before the VFs
+// were devices the export offered every mode while the kernel refused to
+// switch (AMDX_PART_REASON_VFS_ENABLED).
+TEST(FleetExport, EveryAllocationTheSlicesAdmitIsOneModesPlanWithVfs) {
+    expect_admitted_allocations_realisable(AMDX_MEMORY_NPS1, 1, AMDX_COMPUTE_CPX, 4);
+}
+
+TEST(FleetExport, EveryAllocationTheSlicesAdmitIsOneModesPlanSpxVf) {
+    expect_admitted_allocations_realisable(AMDX_MEMORY_NPS1, 1, AMDX_COMPUTE_SPX, 1);
+}
+
+/// A scratch sysfs: @pf below root complex pci0000:00, its VF @vf0 as
+/// virtfn0 (what Linux's drivers/pci/iov.c links), a PCI device outside
+/// any root complex, and none for the simulated 0000:c2:00.0.
+struct FakeSysfs {
+    std::filesystem::path root;
+    FakeSysfs() {
+        root =
+            std::filesystem::temp_directory_path() / ("amdx-sysfs-" + std::to_string(::getpid()));
+        std::filesystem::remove_all(root);
+        const auto dev = root / "devices/pci0000:00/0000:00:01.0";
+        std::filesystem::create_directories(dev / "0000:c1:00.0");
+        std::filesystem::create_directories(dev / "0000:c1:02.0");
+        std::filesystem::create_directories(root / "devices/platform/0000:d1:00.0");
+        std::filesystem::create_directories(root / "bus/pci/devices");
+        for (const char* bdf : {"0000:c1:00.0", "0000:c1:02.0"})
+            std::filesystem::create_directory_symlink(
+                std::string("../../../devices/pci0000:00/0000:00:01.0/") + bdf,
+                root / "bus/pci/devices" / bdf);
+        std::filesystem::create_directory_symlink("../../../devices/platform/0000:d1:00.0",
+                                                  root / "bus/pci/devices/0000:d1:00.0");
+        std::filesystem::create_directory_symlink("../0000:c1:02.0", dev / "0000:c1:00.0/virtfn0");
+    }
+    ~FakeSysfs() { std::filesystem::remove_all(root); }
+    FakeSysfs(const FakeSysfs&) = delete;
+    FakeSysfs& operator=(const FakeSysfs&) = delete;
+};
+
+TEST(FleetExport, PcieRootIsTheRootComplexOfTheSysfsPath) {
+    const FakeSysfs sys;
+    EXPECT_EQ(amdx::cli::pcie_root(sys.root, "0000:c1:00.0"), "pci0000:00");
+    EXPECT_EQ(amdx::cli::pcie_root(sys.root, "0000:c1:02.0"), "pci0000:00"); // a VF: its PF's
+    EXPECT_EQ(amdx::cli::pcie_root(sys.root, "0000:c2:00.0"), "");           // simulated
+    EXPECT_EQ(amdx::cli::pcie_root(sys.root, "0000:d1:00.0"), "");           // not below pciD:B
+    EXPECT_EQ(amdx::cli::pcie_root(sys.root / "none", "0000:c1:00.0"), "");
+}
+
+/// Device 0 in DPX with @vfs VFs enabled through libamdx, as `amdx vf
+/// enable` would (auto-provisioned: VF N holds partition N).
+void dpx_with_vfs(FakeKernel& k, std::uint32_t vfs) {
+    k.add_device(0);
+    k.devices[0].compute_mode = AMDX_COMPUTE_DPX;
+    auto control = Control::open("/dev/null");
+    ASSERT_TRUE(control);
+    auto dev = Device::open(*control, 0);
+    ASSERT_TRUE(dev);
+    ASSERT_TRUE(dev->vf_enable(vfs));
+}
+
+/// The VFs of a device in DPX (two, one partition each) as DRA devices:
+/// the standard PCI attributes from sysfs, the partitions they hold, and
+/// what those consume.
+TEST(FleetExport, VfsAreDevicesConsumingTheirPartitions) {
+    FakeKernel k;
+    dpx_with_vfs(k, 2);
+    auto control = Control::open("/dev/null");
+    ASSERT_TRUE(control);
+    auto dev = Device::open(*control, 0);
+    ASSERT_TRUE(dev);
+    const Snapshot s = snapshots().at(0);
+    ASSERT_EQ(s.vfs.vfs.size(), 2U);
+    const auto profs = amdx::cli::profiles(*dev, s.info);
+    ASSERT_TRUE(profs);
+    ASSERT_EQ(profs->size(), 1U); // VFs enabled: the current mode only
+    const FakeSysfs sys;
+    const auto slices =
+        amdx::cli::dra_slice(s.info, *profs, "n1", "gpu.amdx.io", s.recovery, s.vfs, sys.root);
+    std::map<std::string, amdx::cli::Json> by_name;
+    for (const auto& d : slices[1]["spec"]["devices"])
+        by_name[d["name"].get<std::string>()] = d;
+    ASSERT_EQ(by_name.size(), 4U);
+    const auto& vf0 = by_name.at("vf0")["attributes"];
+    EXPECT_EQ(vf0["resource.kubernetes.io/pciBusID"]["string"], "0000:c1:02.0");
+    EXPECT_EQ(vf0["resource.kubernetes.io/pcieRoot"]["string"], "pci0000:00");
+    EXPECT_EQ(vf0["physicalFunction"]["string"], "0000:c1:00.0");
+    EXPECT_EQ(vf0["vf"]["int"], 0);
+    EXPECT_EQ(vf0["partitions"]["string"], "0");
+    EXPECT_EQ(vf0["computeMode"]["string"], "DPX");
+    const auto& vf1 = by_name.at("vf1");
+    EXPECT_FALSE(vf1["attributes"].contains("resource.kubernetes.io/pciBusID")); // no virtfn1
+    EXPECT_EQ(vf1["attributes"]["partitions"]["string"], "1");
+    EXPECT_EQ(vf1["consumesCounters"], by_name.at("dpx-nps1-p1")["consumesCounters"]);
+    EXPECT_EQ(vf1["capacity"]["memory"]["value"], std::to_string(s.vfs.vfs[1].config.vram_quota));
+    EXPECT_EQ(vf1["capacity"]["xccs"]["value"], "4");
+    EXPECT_EQ(by_name.at("dpx-nps1-p0")["attributes"]["resource.kubernetes.io/pciBusID"]["string"],
+              "0000:c1:00.0");
 }
 
 /// Pools are named by the board, not amdx's cyclic id; the standard PCI
@@ -1397,7 +1530,8 @@ std::map<std::string, std::string> taints(const Snapshot& s, FakeKernel& /*alive
     EXPECT_TRUE(dev);
     const auto profs = amdx::cli::profiles(*dev, s.info);
     EXPECT_TRUE(profs);
-    const auto slices = amdx::cli::dra_slice(s.info, *profs, "n1", "gpu.amdx.io", s.recovery);
+    const auto slices =
+        amdx::cli::dra_slice(s.info, *profs, "n1", "gpu.amdx.io", s.recovery, s.vfs);
     std::map<std::string, std::string> out;
     for (const auto& d : slices[1]["spec"]["devices"]) {
         std::string t;
@@ -1445,6 +1579,58 @@ TEST(FleetRecovery, DraTaintsFollowThePendingActionAndClear) {
 
     // Back to none: every taint gone (NVIDIA's DRA driver had to learn it).
     s.recovery[0] = pending(std::nullopt, std::nullopt, amdx::RecoveryAction::none);
+    for (const auto& [name, taint] : taints(s, k))
+        EXPECT_EQ(taint, "") << name;
+}
+
+/// Per-VF taints, by the rule of the partitions': device 0 in DPX with two
+/// VFs, VF N holding partition N; an entry is tainted by the actions of
+/// the device, of the partitions it uses and of the VFs holding them.
+TEST(FleetRecovery, DraTaintsOfVfsFollowTheirRecoveryTarget) {
+    FakeKernel k;
+    dpx_with_vfs(k, 2);
+    Snapshot s = one_snapshot(k);
+    ASSERT_EQ(s.vfs.vfs.size(), 2U);
+    s.recovery = {pending(std::nullopt, std::nullopt, amdx::RecoveryAction::none),
+                  pending(0, std::nullopt, amdx::RecoveryAction::none),
+                  pending(1, std::nullopt, amdx::RecoveryAction::none),
+                  pending(std::nullopt, 0, amdx::RecoveryAction::none),
+                  pending(std::nullopt, 1, amdx::RecoveryAction::none)};
+    auto t = taints(s, k);
+    ASSERT_EQ(t.size(), 4U); // dpx-nps1-p0, -p1, vf0, vf1: the current mode only
+    for (const auto& [name, taint] : t)
+        EXPECT_EQ(taint, "") << name;
+
+    // A hung VF: its FLR pending taints the VF and the partition it holds.
+    s.recovery[3] = pending(std::nullopt, 0, amdx::RecoveryAction::vf);
+    t = taints(s, k);
+    for (const auto& [name, taint] : t)
+        EXPECT_EQ(taint, name == "vf0" || name == "dpx-nps1-p0" ? "vf:NoSchedule" : "") << name;
+
+    // Partition 1's reset takes VF 1 down with it; failed midway VF 0's
+    // FLR is NoExecute.
+    s.recovery[3] = pending(std::nullopt, 0, amdx::RecoveryAction::vf, amdx::RecoveryState::failed);
+    s.recovery[2] = pending(1, std::nullopt, amdx::RecoveryAction::partition);
+    t = taints(s, k);
+    EXPECT_EQ(t["vf0"], "vf:NoExecute");
+    EXPECT_EQ(t["dpx-nps1-p0"], "vf:NoExecute");
+    EXPECT_EQ(t["vf1"], "partition:NoSchedule");
+    EXPECT_EQ(t["dpx-nps1-p1"], "partition:NoSchedule");
+
+    // A process restart on VF 1 (None) under the device's reset: the
+    // stronger.
+    s.recovery[3] = pending(std::nullopt, 0, amdx::RecoveryAction::none);
+    s.recovery[2] = pending(1, std::nullopt, amdx::RecoveryAction::none);
+    s.recovery[4] = pending(std::nullopt, 1, amdx::RecoveryAction::process);
+    EXPECT_EQ(taints(s, k)["vf1"], "process:None");
+    s.recovery[0] = pending(std::nullopt, std::nullopt, amdx::RecoveryAction::device);
+    t = taints(s, k);
+    for (const auto& [name, taint] : t)
+        EXPECT_EQ(taint, "device:NoSchedule") << name;
+
+    // Back to none: every taint gone.
+    s.recovery[0] = pending(std::nullopt, std::nullopt, amdx::RecoveryAction::none);
+    s.recovery[4] = pending(std::nullopt, 1, amdx::RecoveryAction::none);
     for (const auto& [name, taint] : taints(s, k))
         EXPECT_EQ(taint, "") << name;
 }
