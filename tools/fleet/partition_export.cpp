@@ -421,23 +421,34 @@ std::string slurm_gres(const DeviceInfo& info, const Partitions& parts, const st
                       info.serial + ": " + std::to_string(parts.partitions.size()) + " " +
                       std::string(to_string(parts.compute_mode)) + "/" +
                       std::string(to_string(parts.memory_mode)) + " partitions\n";
-    for (const auto& p : parts.partitions) {
-        const std::string file = p.id < files.size() ? files[p.id] : std::string();
-        if (file.empty() && p.id == parts.partitions.front().id)
-            out += "# no device file known for its partitions (no render node: simulated, or "
-                   "not driven by amdgpu; --files names them): Slurm's gres/gpu drops GPUs "
-                   "without File=\n";
-        out += "NodeName=";
-        out += node;
-        out += " Name=gpu Type=";
-        out += type;
-        out += file.empty() ? " Count=1" : " File=" + file;
-        out += " Flags=amd_gpu_env";
-        out += " # partition " + std::to_string(p.id) + ": " +
+    // One line per partition whose device file is known; the others,
+    // which gres/gpu cannot tell apart, as one Count= line.
+    auto about = [&](const PartitionInfo& p) {
+        return "partition " + std::to_string(p.id) + ": " +
                std::to_string(__builtin_popcount(p.xcc_mask)) + " XCC, " +
                std::to_string(memory_share(p, parts.partitions) >> 20) +
-               " MiB of memory partition " + std::to_string(p.mem_partition) + "\n";
+               " MiB of memory partition " + std::to_string(p.mem_partition);
+    };
+    const std::string line = "NodeName=" + node + " Name=gpu Type=" + type;
+    std::size_t fileless = 0;
+    for (const auto& p : parts.partitions) {
+        const std::string file = p.id < files.size() ? files[p.id] : std::string();
+        if (file.empty()) {
+            if (fileless++ == 0)
+                out += "# no device file known for these partitions (no render node: "
+                       "simulated, or not driven by amdgpu; --files names them): Slurm's "
+                       "gres/gpu drops GPUs without File=\n";
+            out.append("# ").append(about(p)).append("\n");
+            continue;
+        }
+        out.append(line).append(" File=").append(file).append(" Flags=amd_gpu_env # ");
+        out.append(about(p)).append("\n");
     }
+    if (fileless != 0)
+        out.append(line)
+            .append(" Count=")
+            .append(std::to_string(fileless))
+            .append(" Flags=amd_gpu_env\n");
     return out;
 }
 

@@ -92,6 +92,34 @@ AMDX_FAKE_DEVICES=2 AMDX_FAKE_VFS=1 "$fake" -d /dev/null partition export --form
 # Without device files the lines say why Slurm would drop them.
 AMDX_FAKE_DEVICES=1 "$fake" -d /dev/null partition export --format slurm --node "$node" > "$work/gres.nofile"
 grep -q "^# no device file known" "$work/gres.nofile" || fail "file-less export without its warning"
+# ... and one Count= line per device and type, which slurmd parses
+# (slurmd -G: the GRES configuration, then exit; it drops file-less GPUs
+# silently, and refuses a line it cannot parse, as the control shows).
+[ "$(grep -c "^NodeName=$node Name=gpu Type=mi300x_spx_nps1 Count=1 Flags=amd_gpu_env$" "$work/gres.nofile")" = 1 ] ||
+	fail "file-less export is not one Count= line: $(cat "$work/gres.nofile")"
+AMDX_FAKE_DEVICES=1 AMDX_FAKE_VFS=1 "$fake" -d /dev/null partition export --format slurm \
+	--node "$node" >> "$work/gres.nofile"
+grep -q "^NodeName=$node Name=gpu Type=mi300x_cpx_nps1 Count=8 Flags=amd_gpu_env$" "$work/gres.nofile" ||
+	fail "file-less CPX export is not one Count=8 line: $(cat "$work/gres.nofile")"
+slurmd_parses() { # GRES.CONF: slurmd -G with it beside a slurm.conf of the node
+	rm -rf "$work/g" && mkdir -p "$work/g/spool"
+	cp "$1" "$work/g/gres.conf"
+	cat > "$work/g/slurm.conf" << EOF
+ClusterName=amdxtest
+SlurmctldHost=$(hostname -s)(127.0.0.1)
+GresTypes=gpu
+SlurmdSpoolDir=$work/g/spool
+SlurmdPidFile=$work/g/slurmd.pid
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+NodeName=$node NodeHostname=$(hostname -s) CPUs=1 Gres=gpu:mi300x_spx_nps1:1,gpu:mi300x_cpx_nps1:8
+EOF
+	timeout 30 slurmd -G -D -f "$work/g/slurm.conf" -N "$node" > "$work/g/out.log" 2>&1 &&
+		! grep -Eqi "error: (pars|.*gres|.*gpu)|fatal" "$work/g/out.log"
+}
+slurmd_parses "$work/gres.nofile" || fail "slurmd -G refuses the Count= export: $(cat "$work/g/out.log")"
+sed 's/Count=8 /Count=8 Bogus=1 /' "$work/gres.nofile" > "$work/gres.bogus"
+! slurmd_parses "$work/gres.bogus" || fail "slurmd -G accepted an unknown key: $(cat "$work/g/out.log")"
 grep -q "^NodeName=$node Name=gpu Type=" "$work/gres.conf" || fail "no gres lines: $(cat "$work/gres.conf")"
 # The node's Gres= in slurm.conf: the count of each type the file has
 # (a line with File= and no Count= is one).

@@ -1289,18 +1289,31 @@ TEST(FleetExport, DraNamesAndGeneration) {
     EXPECT_TRUE(out.empty());
 }
 
-TEST(FleetExport, SlurmOneGresLinePerPartition) {
+/// Without device files gres/gpu cannot tell a device's partitions apart:
+/// one Count= line per device and type, each partition in a comment.
+TEST(FleetExport, SlurmOneCountLinePerDeviceWithoutFiles) {
     FakeKernel k;
     k.add_device(0);
+    k.add_device(1);
     k.devices[0].compute_mode = AMDX_COMPUTE_QPX;
     std::string out, err;
     ASSERT_EQ(run({"partition", "export", "--format", "slurm", "--node", "n1"}, out, err), 0);
     std::istringstream in(out);
-    int lines = 0;
-    for (std::string l; std::getline(in, l);)
-        if (l.rfind("NodeName=n1 Name=gpu Type=mi300x_qpx_nps1 Count=1", 0) == 0)
-            ++lines;
-    EXPECT_EQ(lines, 4);
+    std::vector<std::string> lines;
+    int partitions = 0;
+    for (std::string l; std::getline(in, l);) {
+        if (l.rfind("NodeName=", 0) == 0)
+            lines.push_back(l);
+        partitions += l.rfind("# partition ", 0) == 0 ? 1 : 0;
+    }
+    EXPECT_EQ(lines, (std::vector<std::string>{
+                         "NodeName=n1 Name=gpu Type=mi300x_qpx_nps1 Count=4 Flags=amd_gpu_env",
+                         "NodeName=n1 Name=gpu Type=mi300x_spx_nps1 Count=1 Flags=amd_gpu_env"}))
+        << out;
+    EXPECT_EQ(partitions, 4 + 1) << out;
+    EXPECT_NE(out.find("# partition 3: 2 XCC, 49152 MiB of memory partition 0\n"),
+              std::string::npos)
+        << out;
     // No render node known (the fake has none): the lines say why Slurm
     // would drop them.
     EXPECT_NE(out.find("\n# no device file known"), std::string::npos) << out;
