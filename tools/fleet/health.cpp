@@ -511,7 +511,7 @@ int FleetCommands::health(const Options& opts, std::ostream& out, std::ostream& 
     };
     auto selector = parse_selector(health_dev_);
     if (!selector) {
-        fail(err, "invalid device '" + health_dev_ + "' (expected an id, a PCI address or 'all')");
+        fail(err, selector_error(health_dev_, true));
         return kExitUsage;
     }
     std::ostringstream why;
