@@ -405,7 +405,11 @@ void print_line(std::ostream& out, const Json& obj) {
     std::string line;
     for (const auto& [k, v] : obj.items()) {
         if (k == "realtime_ns" && real)
-            continue;                                     // the time word
+            continue; // the time word
+        // The journal's envelope (eventd.rst, "Records"): the JSON
+        // document's, not the event's; the time word says when.
+        if (k == "schema_version" || k == "boot_id")
+            continue;
         if (unit_of(k) == Unit::monotonic && as_u64(v)) { // two words, no blanks
             const std::uint64_t ns = *as_u64(v);
             const std::string wall = real ? realtime_text(*real) : monotonic_to_wall(ns);

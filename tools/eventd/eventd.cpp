@@ -53,8 +53,29 @@ Result<Daemon> Daemon::start(const Options& opts, std::string& why) {
     monitor.on_added([d = domains.get()](const DeviceMonitor::Followed& f) { d->added(f); });
     Daemon daemon(std::move(*journal), std::move(monitor), std::move(domains));
     daemon.boot_ = boot;
+    // The state of every record written so far: the file, and the journal
+    // over it (a batch journaled before a crash let its state be written is in FILE).
+    daemon.sync_ = opts.journal.sync;
+    daemon.journal_path_ = opts.journal.path;
+    daemon.state_path_ = cli::health_state_path(opts.journal.path);
+    const auto state = cli::read_health_state(daemon.state_path_, daemon.fold_);
+    const bool read = state.status == cli::HealthStateRead::Status::ok;
+    Journal::fold(opts.journal, !read, daemon.fold_);
+    if (!read)
+        daemon.state_note_ =
+            daemon.state_path_ + ": " + state.why + ": rebuilt from the journal files kept";
+    if (const auto ec = cli::write_health_state(daemon.state_path_, daemon.fold_, daemon.sync_)) {
+        why = daemon.state_path_ + ": " + cli::errno_text(ec);
+        return Unexpected(ec);
+    }
     daemon.rescan();
     return daemon;
+}
+
+Result<void> Daemon::save_state() {
+    if (const auto ec = cli::write_health_state(state_path_, fold_, sync_))
+        return Unexpected(ec);
+    return {};
 }
 
 void Daemon::Domains::added(const DeviceMonitor::Followed& f) {
@@ -113,11 +134,27 @@ Result<std::size_t> Daemon::poll_once(int timeout_ms) {
                     .dump());
         resume.erase(it); // seq <= last: a new device under an old id
     }
-    for (const auto& ev : batch)
-        lines.push_back(to_record(ev, boot_, offset).dump());
+    bool changed = false;
+    for (const auto& ev : batch) {
+        const Json rec = to_record(ev, boot_, offset);
+        if (auto r = cli::parse_record(rec))
+            changed = fold_.add(std::move(*r)) || changed;
+        lines.push_back(rec.dump());
+    }
     auto ok = journal_.append(lines);
-    if (!ok)
+    if (!ok) {
+        failed_ = journal_path_;
         return Unexpected(ok.error());
+    }
+    // After the journal: a crash between the two leaves the batch in FILE,
+    // which the next start folds in again.
+    if (changed) {
+        ok = save_state();
+        if (!ok) {
+            failed_ = state_path_;
+            return Unexpected(ok.error());
+        }
+    }
     return lines.size();
 }
 
@@ -198,6 +235,8 @@ int run_daemon(int argc, char** argv) {
         std::cerr << "amdx-eventd: " << why << '\n';
         return 1;
     }
+    if (!daemon->state_note().empty())
+        std::cerr << "amdx-eventd: " << daemon->state_note() << '\n';
     std::cout << "amdx-eventd: journaling to " << opts.journal.path << std::endl;
     // Subscribed and the journal open: systemd's Type=notify start is done.
     notify("READY=1\nSTATUS=journaling to " + opts.journal.path);
@@ -207,7 +246,7 @@ int run_daemon(int argc, char** argv) {
     while (!g_stop.load() && (count == 0 || written < count)) {
         auto n = daemon->poll_once(200);
         if (!n) {
-            std::cerr << "amdx-eventd: " << opts.journal.path << ": " << cli::errno_text(n.error())
+            std::cerr << "amdx-eventd: " << daemon->failed() << ": " << cli::errno_text(n.error())
                       << '\n';
             return 1;
         }

@@ -10,6 +10,9 @@
 //                           fdatasync per batch             (Vector, Fluent Bit,
 //                           rotate at max_bytes:             Promtail, amdx health,
 //                           events.jsonl.1 .. .keep          amdx monitor --from-journal)
+//                           HealthFold::add(record)
+//                           events.health.json ------------> amdx health
+//                           (temp + rename, on change)
 //
 // On start the journal's newest records say the last seq written per seq
 // domain (a hive, or a device outside any hive) in this boot; the first
@@ -31,6 +34,8 @@
 
 #include <amdx/device.hpp>
 #include <amdx/monitor.hpp>
+
+#include "health_state.hpp"
 
 namespace amdx::eventd {
 
@@ -80,6 +85,10 @@ class Journal {
     [[nodiscard]] static std::map<std::uint32_t, std::uint64_t> last_seqs(const Options& opts,
                                                                           const std::string& boot);
 
+    /// Adds the records of the journal files to @fold: FILE alone with
+    /// @all false, else every kept file (FILE.keep .. FILE.1, FILE).
+    static void fold(const Options& opts, bool all, cli::HealthFold& fold);
+
   private:
     Journal(Options opts, int fd, std::uint64_t size)
         : opts_(std::move(opts)), fd_(fd), size_(size) {}
@@ -99,6 +108,10 @@ class Daemon {
         std::uint32_t ring_size = AMDX_EVENT_RING_MAX;
     };
 
+    /// Subscribes to every device and opens the journal; reads the
+    /// health state file (cli::health_state_path()) and folds the journal
+    /// into it (the current file after a state that read, every kept file
+    /// without one) and writes it.
     static Result<Daemon> start(const Options& opts, std::string& why);
 
     /// Subscribes to devices not followed yet (poll_once() does it every
@@ -107,6 +120,12 @@ class Daemon {
     /// Waits up to @timeout_ms for records, journals them; returns how many
     /// records (synthetic LOST ones included) it wrote.
     [[nodiscard]] Result<std::size_t> poll_once(int timeout_ms);
+
+    /// What start() made of the state file: "" if it read, else what was
+    /// wrong and that the journal rebuilt it.
+    [[nodiscard]] const std::string& state_note() const { return state_note_; }
+    /// The file poll_once()'s error is about: the journal or the state file.
+    [[nodiscard]] const std::string& failed() const { return failed_; }
 
   private:
     /// The seq domains, filled as the monitor adds devices (on the heap:
@@ -125,10 +144,20 @@ class Daemon {
         : journal_(std::move(journal)), monitor_(std::move(monitor)), domains_(std::move(domains)) {
     }
 
+    /// Writes the state file if a batch changed the fold.
+    [[nodiscard]] Result<void> save_state();
+
     Journal journal_;
     DeviceMonitor monitor_;
     std::unique_ptr<Domains> domains_;
     std::string boot_;
+    /// What health's rules read of every record written (the state file).
+    cli::HealthFold fold_;
+    std::string journal_path_;
+    std::string state_path_;
+    std::string state_note_;
+    std::string failed_;
+    bool sync_ = true;
 };
 
 /// Tells the service manager @state ("READY=1", "WATCHDOG=1", ...) over

@@ -13,6 +13,7 @@
 
 #include "errors.hpp"
 #include "eventd.hpp"
+#include "health_state.hpp"
 
 namespace amdx::eventd {
 
@@ -40,10 +41,7 @@ Json header(const std::string& boot) {
 } // namespace
 
 std::string boot_id() {
-    std::ifstream in("/proc/sys/kernel/random/boot_id");
-    std::string id;
-    std::getline(in, id);
-    return id;
+    return cli::current_boot_id();
 }
 
 Json to_record(const Event& ev, const std::string& boot, std::int64_t mono_to_real_ns) {
@@ -148,15 +146,8 @@ Result<void> Journal::append(const std::vector<std::string>& lines) {
         if (!r)
             return r;
     }
-    std::size_t off = 0;
-    while (off < buf.size()) {
-        const ssize_t n = ::write(fd_, buf.data() + off, buf.size() - off);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            return Unexpected(last_error());
-        off += static_cast<std::size_t>(n);
-    }
+    if (!cli::write_all(fd_, buf))
+        return Unexpected(last_error());
     size_ += buf.size();
     if (opts_.sync && ::fdatasync(fd_) != 0)
         return Unexpected(last_error());
@@ -185,6 +176,17 @@ std::map<std::uint32_t, std::uint64_t> Journal::last_seqs(const Options& opts,
         }
     }
     return out;
+}
+
+void Journal::fold(const Options& opts, bool all, cli::HealthFold& fold) {
+    for (unsigned n = all ? opts.keep : 0;; --n) {
+        std::ifstream in(n == 0 ? opts.path : rotated(opts.path, n));
+        for (std::string line; in && std::getline(in, line);)
+            if (auto r = cli::parse_record_line(line))
+                fold.add(std::move(*r));
+        if (n == 0)
+            break;
+    }
 }
 
 } // namespace amdx::eventd

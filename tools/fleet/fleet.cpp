@@ -66,9 +66,7 @@ FleetCommands::FleetCommands(CLI::App& app) {
     health_ = app.add_subcommand(
         "health", "Health verdict per device and partition (Node Problem Detector exit codes)");
     health_->fallthrough();
-    health_->add_option("DEV", health_dev_, "Device id, PCI address or 'all'")
-        ->check(device_validator(true))
-        ->capture_default_str();
+    add_dev_option(health_, health_dev_, true);
     health_journal_ =
         health_
             ->add_option("--journal", journal_,

@@ -29,6 +29,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli.hpp"
+#include "health_state.hpp"
 
 namespace amdx::cli {
 
@@ -126,21 +127,6 @@ to_metrics(const std::vector<Snapshot>& snaps, const std::string& hostname,
 /// "healthy", "degraded", "unhealthy".
 [[nodiscard]] std::string_view to_string(Verdict v);
 
-/// One event record as `amdx monitor -j` and amdx-eventd write it (the
-/// journal): the fields health reads.
-struct JournalRecord {
-    std::uint32_t device = 0;
-    std::uint64_t seq = 0;
-    std::uint64_t timestamp_ns = 0;           ///< CLOCK_MONOTONIC of the emitting host
-    std::optional<std::uint64_t> realtime_ns; ///< eventd's stamp, if present
-    std::string kind;                         ///< "error", "action_end", ...
-    std::optional<std::uint32_t> partition;
-    std::string type;   ///< error: "ce", "ue", "de"
-    std::string block;  ///< error
-    std::string action; ///< action_start/_end
-    std::string result; ///< "ok" or an errno name
-};
-
 /// Parses JSON lines of @in (unknown or malformed lines are skipped and
 /// counted in @skipped).
 [[nodiscard]] std::vector<JournalRecord> read_journal(std::istream& in, std::size_t& skipped);
@@ -150,28 +136,32 @@ struct JournalRecord {
 [[nodiscard]] std::vector<std::string> journal_files(const std::string& path);
 
 /// What the health rules need of a journal: per device, kind and partition
-/// the newest record (fatal errors and successful actions only of those
-/// kinds; kinds no rule reads, none), which decides every rule exactly as
-/// the whole journal would.  Its size is bounded by the devices and
-/// partitions, not by the journal's.  Only the newest @window bytes of
-/// the files are read (HealthJournal::truncated says whether older bytes
-/// were left), so a run's time is bounded by the window too.
+/// the newest record (HealthFold), which decides every rule exactly as the
+/// whole journal would.  Its size is bounded by the devices and
+/// partitions, not by the journal's.  It is amdx-eventd's state file
+/// (health_state_path(): the fold of every record it wrote, rotated away
+/// or not) with the newest @window bytes of the journal files over it
+/// (records eventd wrote after the state, and journals no eventd keeps a
+/// state of); a run's time is bounded by the window.
 struct HealthJournal {
     std::vector<JournalRecord> records; ///< the newest per key
-    std::size_t read = 0;               ///< records read
+    std::size_t read = 0;               ///< records read in the window
     std::size_t skipped = 0;            ///< lines that are not records
     std::size_t files = 0;              ///< journal files that existed
     int error = 0;                      ///< errno of opening FILE itself, 0 if it opened
     std::uint64_t bytes = 0;            ///< bytes read, at most the window
     bool truncated = false;             ///< older bytes than the window's were not read
     std::optional<std::uint64_t> oldest_realtime_ns; ///< of the records read
+    std::string state_path;                          ///< health_state_path() of the journal
+    HealthStateRead state; ///< ok: the records older than the window are in the state
 };
 
 /// The default journal window of `amdx health` (--journal-window, MiB).
 inline constexpr std::uint64_t kHealthJournalWindowMiB = 16;
 
-/// Reads the newest @window bytes of the journal files of @path
-/// (journal_files(), newest first) into a HealthJournal.
+/// Reads the state file of @path and the newest @window bytes of the
+/// journal files of @path (journal_files(), newest first) into a
+/// HealthJournal: the window's newest record of a key over the state's.
 [[nodiscard]] HealthJournal
 read_health_journal(const std::string& path, std::uint64_t window = kHealthJournalWindowMiB << 20);
 
@@ -181,6 +171,10 @@ struct HealthRules {
     unsigned retired_warn_pct = 90; ///< retired pages at this % of bad_page_threshold: degraded
     std::uint64_t now_mono_ns = 0;  ///< CLOCK_MONOTONIC now (0: read the clock)
     std::uint64_t now_real_ns = 0;  ///< CLOCK_REALTIME now (0: read the clock)
+    /// This boot's boot_id: a failed device reset journaled in another
+    /// boot no longer counts (the device was initialised again); "": every
+    /// one counts.
+    std::string boot_id;
 };
 
 /// One verdict with its cause, the record it rests on and its clearing rule.
@@ -215,8 +209,9 @@ struct DeviceHealth {
 [[nodiscard]] Json health_to_json(const DeviceHealth& h);
 /// The problem of a journal window (@window_mib, --journal-window) that
 /// left older bytes unread and does not reach back @rules.ue_age_s from
-/// @rules.now_real_ns (0: the clock): an older uncorrected error may not be
-/// seen.  nullopt when @hj was read whole or reaches back far enough.
+/// @rules.now_real_ns (0: the clock), without a state file to hold what is
+/// older: an older uncorrected error may not be seen.  nullopt when @hj's
+/// state was read, or its window read whole or reaches back far enough.
 [[nodiscard]] std::optional<std::string>
 journal_window_problem(const HealthJournal& hj, std::uint64_t window_mib, const HealthRules& rules);
 

@@ -58,12 +58,12 @@ Finding finding(Verdict v, std::string cause, std::string clears, const JournalR
     return f;
 }
 
-/// The newest record of @dev matching @pred, or null.
+/// The newest record of @dev matching @pred (later()), or null.
 template <typename Pred>
 const JournalRecord* newest(const std::vector<const JournalRecord*>& recs, Pred pred) {
     const JournalRecord* best = nullptr;
     for (const auto* r : recs)
-        if (pred(*r) && (!best || r->seq > best->seq))
+        if (pred(*r) && (!best || later(*r, *best)))
             best = r;
     return best;
 }
@@ -83,10 +83,6 @@ struct Age {
     }
 };
 
-bool is_fatal_error(const JournalRecord& r) {
-    return r.kind == "error" && (r.type == "ue" || r.type == "de");
-}
-
 /// The uncorrected-error rule for one scope (a partition, or device-wide
 /// errors with no partition): the newest recent UE/DE decides.
 void ue_rule(std::vector<Finding>& out, const std::vector<const JournalRecord*>& recs,
@@ -101,7 +97,7 @@ void ue_rule(std::vector<Finding>& out, const std::vector<const JournalRecord*>&
     if (!secs || *secs >= rules.ue_age_s)
         return; // stale: it did not repeat within ue_age
     const JournalRecord* dealt = newest(recs, [&](const JournalRecord& r) {
-        if (r.seq <= ue->seq)
+        if (!later(r, *ue))
             return false;
         if (r.kind == "action_end" && r.result == "ok")
             return !partition || !r.partition || r.partition == partition;
@@ -257,58 +253,13 @@ Verdict DeviceHealth::verdict() const {
     return v;
 }
 
-namespace {
-
-std::optional<JournalRecord> parse_record(const std::string& line) {
-    const Json j = Json::parse(line, nullptr, false);
-    if (j.is_discarded() || !j.is_object() || !j.contains("device") || !j.contains("seq") ||
-        !j.contains("kind") || !j["device"].is_number_unsigned() ||
-        !j["seq"].is_number_unsigned() || !j["kind"].is_string())
-        return std::nullopt;
-    JournalRecord r;
-    r.device = j["device"].get<std::uint32_t>();
-    r.seq = j["seq"].get<std::uint64_t>();
-    r.kind = j["kind"].get<std::string>();
-    if (j.contains("timestamp_ns") && j["timestamp_ns"].is_number_unsigned())
-        r.timestamp_ns = j["timestamp_ns"].get<std::uint64_t>();
-    if (j.contains("realtime_ns") && j["realtime_ns"].is_number_unsigned())
-        r.realtime_ns = j["realtime_ns"].get<std::uint64_t>();
-    if (j.contains("partition") && j["partition"].is_number_unsigned())
-        r.partition = j["partition"].get<std::uint32_t>();
-    auto str = [&j](const char* key) {
-        return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : "";
-    };
-    r.type = str("type");
-    r.block = str("block");
-    r.action = str("action");
-    r.result = str("result");
-    return r;
-}
-
-/// The key under which evaluate() reads @r: the rules ask only for the
-/// newest record of a device, kind and partition (of errors the fatal
-/// ones, of action ends the successful ones); nullopt if no rule reads it.
-std::optional<std::string> health_key(const JournalRecord& r) {
-    static const std::array<std::string_view, 7> kKinds = {
-        "rma",        "device_reset_end",      "page_pending",      "partition_offline",
-        "action_end", "partition_quarantined", "partition_restored"};
-    if (r.kind == "error" ? !is_fatal_error(r)
-                          : (r.kind == "action_end" && r.result != "ok") ||
-                                std::find(kKinds.begin(), kKinds.end(), r.kind) == kKinds.end())
-        return std::nullopt;
-    return std::to_string(r.device) + "/" + r.kind + "/" +
-           (r.partition ? std::to_string(*r.partition) : std::string("-"));
-}
-
-} // namespace
-
 std::vector<JournalRecord> read_journal(std::istream& in, std::size_t& skipped) {
     std::vector<JournalRecord> out;
     skipped = 0;
     for (std::string line; std::getline(in, line);) {
         if (line.empty())
             continue;
-        auto r = parse_record(line);
+        auto r = parse_record_line(line);
         if (!r) {
             ++skipped;
             continue;
@@ -320,7 +271,11 @@ std::vector<JournalRecord> read_journal(std::istream& in, std::size_t& skipped) 
 
 HealthJournal read_health_journal(const std::string& path, std::uint64_t window) {
     HealthJournal hj;
-    std::map<std::string, JournalRecord> newest;
+    // The state first: what eventd wrote after it is in the window.
+    hj.state_path = health_state_path(path);
+    HealthFold fold;
+    hj.state = read_health_state(hj.state_path, fold);
+    HealthFold in_window;
     auto files = journal_files(path);
     // Newest first: the window holds the newest bytes of the set.
     std::reverse(files.begin(), files.end());
@@ -353,7 +308,7 @@ HealthJournal read_health_journal(const std::string& path, std::uint64_t window)
         while (std::getline(in, line)) {
             if (line.empty())
                 continue;
-            auto r = parse_record(line);
+            auto r = parse_record_line(line);
             if (!r) {
                 ++hj.skipped;
                 continue;
@@ -362,14 +317,7 @@ HealthJournal read_health_journal(const std::string& path, std::uint64_t window)
             if (r->realtime_ns &&
                 (!hj.oldest_realtime_ns || *r->realtime_ns < *hj.oldest_realtime_ns))
                 hj.oldest_realtime_ns = r->realtime_ns;
-            const auto key = health_key(*r);
-            if (!key)
-                continue;
-            auto it = newest.find(*key);
-            if (it == newest.end())
-                newest.emplace(*key, std::move(*r));
-            else if (r->seq > it->second.seq)
-                it->second = std::move(*r);
+            in_window.add(std::move(*r));
         }
         if (hj.bytes >= window) {
             // Every older file is outside the window.
@@ -377,9 +325,11 @@ HealthJournal read_health_journal(const std::string& path, std::uint64_t window)
             break;
         }
     }
-    hj.records.reserve(newest.size());
-    for (auto& [key, r] : newest)
-        hj.records.push_back(std::move(r));
+    // The window was written after the state's records of a key, or holds
+    // the same: its newest wins.
+    for (const auto& [key, r] : in_window.by_key())
+        fold.replace(r);
+    hj.records = fold.records();
     return hj;
 }
 
@@ -406,7 +356,10 @@ DeviceHealth evaluate(const Snapshot& snap, const std::vector<JournalRecord>& jo
     }
     const JournalRecord* reset_end =
         newest(recs, [](const JournalRecord& r) { return r.kind == "device_reset_end"; });
-    if ((reset_end != nullptr) && reset_end->result != "ok")
+    // A failed reset of another boot: the device was initialised since.
+    if ((reset_end != nullptr) && reset_end->result != "ok" &&
+        (rules.boot_id.empty() || reset_end->boot_id.empty() ||
+         reset_end->boot_id == rules.boot_id))
         h.findings.push_back(finding(Verdict::unhealthy,
                                      "device reset failed: " + reset_end->result,
                                      "a device reset that succeeds", reset_end));
@@ -489,6 +442,18 @@ Json findings_to_json(const std::vector<Finding>& fs) {
     return a;
 }
 
+std::string_view state_status(const HealthStateRead& s) {
+    switch (s.status) {
+    case HealthStateRead::Status::ok:
+        return "ok";
+    case HealthStateRead::Status::missing:
+        return "missing";
+    case HealthStateRead::Status::corrupt:
+        return "corrupt";
+    }
+    return "corrupt";
+}
+
 /// "device 0 partition 2: offline after ... (seq 17)".
 std::string finding_line(const DeviceHealth& h, const PartitionHealth* p, const Finding& f) {
     std::string s = "device " + std::to_string(h.id);
@@ -518,7 +483,7 @@ Json health_to_json(const DeviceHealth& h) {
 
 std::optional<std::string> journal_window_problem(const HealthJournal& hj, std::uint64_t window_mib,
                                                   const HealthRules& rules) {
-    if (!hj.truncated)
+    if (!hj.truncated || hj.state.status == HealthStateRead::Status::ok)
         return std::nullopt;
     const std::uint64_t now =
         rules.now_real_ns != 0u ? rules.now_real_ns : clock_ns(CLOCK_REALTIME);
@@ -546,7 +511,7 @@ int FleetCommands::health(const Options& opts, std::ostream& out, std::ostream& 
     };
     auto selector = parse_selector(health_dev_);
     if (!selector) {
-        fail(err, "invalid device '" + health_dev_ + "' (expected an id, a PCI address or 'all')");
+        fail(err, selector_error(health_dev_, true));
         return kExitUsage;
     }
     std::ostringstream why;
@@ -558,8 +523,9 @@ int FleetCommands::health(const Options& opts, std::ostream& out, std::ostream& 
     if (!snaps)
         return unknown(what + ": " + errno_text(snaps.error()));
 
-    // Every file eventd rotated, so a rotation right after an uncontained
-    // UE does not forget it; only the newest record per rule key is kept.
+    // eventd's state (every record it wrote, rotated away or not) and the
+    // newest window of the files; only the newest record per rule key is
+    // kept.
     const HealthJournal hj = read_health_journal(journal_, journal_window_mib_ << 20);
     if (hj.files == 0 && health_journal_->count() > 0)
         return unknown("journal " + journal_ + ": " +
@@ -579,6 +545,7 @@ int FleetCommands::health(const Options& opts, std::ostream& out, std::ostream& 
     // One reading of each clock for every rule of this run.
     rules.now_mono_ns = clock_ns(CLOCK_MONOTONIC);
     rules.now_real_ns = clock_ns(CLOCK_REALTIME);
+    rules.boot_id = current_boot_id();
 
     Json devices = Json::array();
     Verdict overall = Verdict::healthy;
@@ -601,6 +568,14 @@ int FleetCommands::health(const Options& opts, std::ostream& out, std::ostream& 
         fail(err, "no such device: " + health_dev_);
         return kExitError;
     }
+    // A state file eventd did not leave so (it writes a whole one or none):
+    // what it held is lost to this run, the window alone is read.
+    if (hj.state.status == HealthStateRead::Status::corrupt) {
+        overall = worst(overall, Verdict::degraded);
+        problems.push_back("journal state " + hj.state_path + " unreadable (" + hj.state.why +
+                           "): read the journal's newest " + std::to_string(journal_window_mib_) +
+                           " MiB alone");
+    }
     // A window that does not reach back --ue-age may hide an uncorrected
     // error that still counts: say so rather than call the node healthy.
     if (auto problem = journal_window_problem(hj, journal_window_mib_, rules)) {
@@ -621,12 +596,17 @@ int FleetCommands::health(const Options& opts, std::ostream& out, std::ostream& 
         render(out,
                Json{{"status", to_string(overall)},
                     {"message", message},
-                    {"journal", Json{{"path", journal_},
-                                     {"files", hj.files},
-                                     {"records", hj.read},
-                                     {"bytes", hj.bytes},
-                                     {"truncated", hj.truncated},
-                                     {"skipped", hj.skipped}}},
+                    {"journal",
+                     Json{{"path", journal_},
+                          {"files", hj.files},
+                          {"records", hj.read},
+                          {"bytes", hj.bytes},
+                          {"truncated", hj.truncated},
+                          {"skipped", hj.skipped},
+                          {"state", Json{{"path", hj.state_path},
+                                         {"status", state_status(hj.state)},
+                                         {"reason", hj.state.why.empty() ? Json(nullptr)
+                                                                         : Json(hj.state.why)}}}}},
                     {"devices", std::move(devices)}},
                opts.format);
     const bool problem = overall == Verdict::unhealthy || (strict_ && overall == Verdict::degraded);

@@ -277,6 +277,133 @@ TEST_F(Eventd, RecoveryRunIsJournaledActionByAction) {
     EXPECT_EQ(recs[14]["result"], "EIO");
 }
 
+// What `amdx health` needs of the past outlives the journal: an
+// uncontained UE followed by more records than health's window, and by
+// rotations that drop its file, is still unhealthy (exit 1, Node Problem
+// Detector's problem), from the state file eventd keeps beside the
+// journal.  On 01d88b2 (no state) the run said "journal degraded: its
+// newest 1 MiB reach back 0 s" and exited 0.
+TEST_F(Eventd, HealthRemembersAnUncontainedUeBeyondTheWindowAndRotation) {
+    opts_.journal.max_bytes = 256U << 10;
+    opts_.journal.keep = 4;                         // 1.25 MiB kept at most
+    k_.fail_ioctl[AMDX_IOC_RECOVERY_PLAN] = ENOTTY; // the containment rule decides
+    Daemon d = start();
+    amdx_event ue{};
+    ue.kind = AMDX_EVENT_ERROR;
+    ue.block = AMDX_RAS_BLOCK_UMC;
+    ue.type = AMDX_RAS_TYPE_UE;
+    ue.partition = AMDX_RAS_PARTITION_ALL;
+    ue.data[0] = 1;
+    const auto ue_seq = k_.emit(0, ue);
+    ASSERT_EQ(drain(d, 1), 1U);
+    // CEs after it until the UE's file rotated away and more than a 1 MiB
+    // window is kept.
+    const auto oldest_seq = [this] {
+        for (unsigned n = opts_.journal.keep; n >= 1; --n) {
+            std::ifstream in(opts_.journal.path + "." + std::to_string(n));
+            std::string line;
+            if (std::getline(in, line))
+                return Json::parse(line)["seq"].get<std::uint64_t>();
+        }
+        return std::uint64_t{0};
+    };
+    const auto kept = [this] {
+        std::uintmax_t sum = 0;
+        for (const auto& f : std::filesystem::directory_iterator(dir_))
+            sum += f.path().extension() == ".json" ? 0 : std::filesystem::file_size(f);
+        return sum;
+    };
+    for (int batch = 0; batch < 100 && (oldest_seq() <= ue_seq || kept() < (9U << 17)); ++batch) {
+        for (int i = 0; i < 256; ++i)
+            error();
+        ASSERT_EQ(drain(d, 256), 256U);
+    }
+    ASSERT_GT(oldest_seq(), ue_seq);
+    ASSERT_GE(kept(), 9U << 17);
+    for (const auto& r : records())
+        ASSERT_NE(r["seq"], ue_seq) << "the UE's file was kept";
+    const std::string state = (dir_ / "events.health.json").string();
+    ASSERT_TRUE(std::filesystem::exists(state));
+    EXPECT_FALSE(std::filesystem::exists(state + ".tmp"));
+    // Bounded: the newest record per device, kind and partition a rule
+    // reads; CEs are none of them.
+    const Json st = Json::parse(std::ifstream(state));
+    EXPECT_EQ(st["schema_version"], 1);
+    ASSERT_EQ(st["records"].size(), 1U) << st.dump();
+    EXPECT_EQ(st["records"][0]["seq"], ue_seq);
+
+    const std::string path = opts_.journal.path;
+    const auto health = [&path](std::vector<const char*> extra, std::string& out) {
+        std::vector<const char*> argv{"amdx",      "-d",         "/dev/null",        "health",
+                                      "--journal", path.c_str(), "--journal-window", "1"};
+        argv.insert(argv.begin() + 1, extra.begin(), extra.end());
+        std::ostringstream o, e;
+        const int rc = amdx::cli::run(static_cast<int>(argv.size()), argv.data(), o, e);
+        out = o.str();
+        return rc;
+    };
+    std::string out;
+    EXPECT_EQ(health({}, out), 1) << out;
+    EXPECT_EQ(out.rfind("amdx health: unhealthy: device 0 unhealthy: uncorrected umc error (ue) "
+                        "with no containment that succeeded (seq " +
+                            std::to_string(ue_seq) + ")",
+                        0),
+              0U)
+        << out;
+    EXPECT_EQ(health({"-j"}, out), 1) << out;
+    const Json doc = Json::parse(out);
+    EXPECT_EQ(doc["journal"]["truncated"], true);
+    EXPECT_EQ(doc["journal"]["state"]["status"], "ok");
+    ASSERT_EQ(doc["devices"][0]["findings"].size(), 1U) << out;
+    EXPECT_EQ(doc["devices"][0]["findings"][0]["seq"], ue_seq);
+
+    // A state file torn by hand: the window alone, and the run says so
+    // (degraded, exit 0; 1 with --strict), never a silent healthy.
+    std::ofstream(state) << R"({"schema_version":1,"records":[{"dev)";
+    EXPECT_EQ(health({}, out), 0) << out;
+    EXPECT_NE(out.find("journal state " + state +
+                       " unreadable (not a JSON object): read the "
+                       "journal's newest 1 MiB alone"),
+              std::string::npos)
+        << out;
+    EXPECT_EQ(out.rfind("amdx health: degraded: ", 0), 0U) << out;
+    // Missing: the window's own rule (it does not reach back --ue-age).
+    std::filesystem::remove(state);
+    EXPECT_EQ(health({}, out), 0) << out;
+    EXPECT_EQ(out.rfind("amdx health: degraded: journal degraded: its newest 1 MiB", 0), 0U) << out;
+    // eventd restarted without its state rebuilds it from the files kept
+    // (the UE's is gone: nothing can bring it back) and says so.
+    Daemon again = start();
+    EXPECT_NE(again.state_note().find("events.health.json: No such file or directory: rebuilt "
+                                      "from the journal files kept"),
+              std::string::npos)
+        << again.state_note();
+    EXPECT_TRUE(std::filesystem::exists(state));
+}
+
+// eventd's start folds what a crash left out of the state: a batch
+// journaled whose state was not written (here: a UE appended to FILE by
+// hand behind a state without it).
+TEST_F(Eventd, StartFoldsTheJournalIntoTheState) {
+    {
+        Daemon d = start();
+        error();
+        ASSERT_EQ(drain(d, 1), 1U);
+    }
+    const std::string state = (dir_ / "events.health.json").string();
+    EXPECT_EQ(Json::parse(std::ifstream(state))["records"].size(), 0U);
+    std::ofstream(opts_.journal.path, std::ios::app)
+        << R"({"device":0,"seq":2,"timestamp_ns":1,"kind":"error","block":"umc","type":"ue"})"
+        << '\n';
+    k_.hang_up(0);
+    Daemon d = start();
+    EXPECT_EQ(d.state_note(), "");
+    const Json st = Json::parse(std::ifstream(state));
+    ASSERT_EQ(st["records"].size(), 1U) << st.dump();
+    EXPECT_EQ(st["records"][0]["seq"], 2);
+    EXPECT_EQ(st["records"][0]["type"], "ue");
+}
+
 TEST_F(Eventd, FollowsDevicesThatAppear) {
     Daemon d = start();
     k_.add_device(1);
@@ -293,7 +420,10 @@ namespace {
 // A journaled record happened at its realtime_ns (written by eventd, in
 // the boot it names), not at its monotonic stamp read against this boot's
 // clock: replay prints that time, RFC 3339 UTC, and realtime_ns is not a
-// duration.
+// duration.  The journal's envelope (schema_version, boot_id) is the JSON
+// document's: the text line is the line `amdx monitor` prints live, its
+// time word already saying when (on 01d88b2 it began "schema_version 2
+// boot_id b0").  -j keeps the record's boot_id.
 TEST(EventdReplay, TextShowsTheJournaledWallClockTime) {
     const auto path = std::filesystem::temp_directory_path() /
                       ("amdx-replay-" + std::to_string(::getpid()) + ".jsonl");
@@ -309,12 +439,20 @@ TEST(EventdReplay, TextShowsTheJournaledWallClockTime) {
                                   "--from-journal", p.c_str()};
     std::ostringstream out, err;
     ASSERT_EQ(amdx::cli::run(static_cast<int>(argv.size()), argv.data(), out, err), 0) << err.str();
-    std::filesystem::remove(path);
     const std::string text = out.str();
     EXPECT_NE(text.find(" time 2026-12-05T05:30:00.123000Z "), std::string::npos) << text;
     EXPECT_EQ(text.find("realtime_ns"), std::string::npos) << text;
-    EXPECT_NE(text.find("schema_version 2 "), std::string::npos) << text;
+    // The journal's envelope is JSON's: a text line is the live line.
+    EXPECT_EQ(text.find("schema_version"), std::string::npos) << text;
+    EXPECT_EQ(text.find("boot_id"), std::string::npos) << text;
+    EXPECT_EQ(text.rfind("device 0 ", 0), 0U) << text;
     EXPECT_NE(text.find(" duration_ns 4.1us"), std::string::npos) << text;
+    argv.insert(argv.begin() + 1, "-j");
+    std::ostringstream json;
+    ASSERT_EQ(amdx::cli::run(static_cast<int>(argv.size()), argv.data(), json, err), 0)
+        << err.str();
+    std::filesystem::remove(path);
+    EXPECT_EQ(Json::parse(json.str())["boot_id"], "b0") << json.str();
 }
 
 TEST_F(Eventd, MonitorFromJournalReplaysAfterSinceAcrossRotations) {

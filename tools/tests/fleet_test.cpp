@@ -911,6 +911,137 @@ TEST(FleetHealth, HealthReadsOnlyTheNewestWindow) {
     EXPECT_NE(out.find("--journal-window"), std::string::npos) << out;
 }
 
+// amdx-eventd's state file holds what the window no longer does, and the
+// same records that clear a finding in the window clear it there: a UE the
+// state holds is unhealthy behind a window of CEs; a containment that
+// succeeded after it (in the state or in the window) makes it degraded.
+// The window's record of a key wins over the state's.
+TEST(FleetHealth, StateFileKeepsWhatTheWindowLostAndClearsAsTheWindowDoes) {
+    FakeKernel k;
+    k.add_device(0);
+    without_recovery(k);
+    const TempJournal j;
+    const auto now = realtime_now_ns();
+    std::string ces;
+    for (std::uint64_t seq = 10; ces.size() < (3U << 19); ++seq)
+        ces += R"({"device":0,"seq":)" + std::to_string(seq) +
+               R"(,"timestamp_ns":1,"kind":"error","block":"umc","type":"ce"})" + "\n";
+    j.write(j.path, ces);
+    auto ue = amdx::cli::parse_record_line(ue_line(0, 7, now - 60ULL * kSec));
+    ASSERT_TRUE(ue);
+    amdx::cli::HealthFold fold;
+    EXPECT_TRUE(fold.add(*ue));
+    const std::string state = amdx::cli::health_state_path(j.path);
+    EXPECT_EQ(state, j.dir + "/events.health.json");
+    ASSERT_FALSE(amdx::cli::write_health_state(state, fold, true));
+    std::string out, err;
+    EXPECT_EQ(run({"health", "--journal", j.path, "--journal-window", "1"}, out, err), 1) << out;
+    EXPECT_EQ(out.rfind("amdx health: unhealthy: device 0 unhealthy: uncorrected umc error", 0), 0U)
+        << out;
+
+    // Contained: the successful action_end after it, in the state.
+    JournalRecord done = rec(8, "action_end", 2);
+    done.action = "device_reset";
+    done.result = "ok";
+    JournalRecord failed = done;
+    failed.result = "EIO";
+    EXPECT_FALSE(fold.add(failed)) << "no rule reads a failed action's end";
+    EXPECT_TRUE(fold.add(done));
+    ASSERT_FALSE(amdx::cli::write_health_state(state, fold, true));
+    EXPECT_EQ(run({"health", "--journal", j.path, "--journal-window", "1"}, out, err), 0) << out;
+    EXPECT_EQ(out.rfind("amdx health: degraded: device 0 degraded: uncorrected umc error (ue) "
+                        "contained by device_reset at seq 8",
+                        0),
+              0U)
+        << out;
+
+    // The UE again in the window (seq 9000, a repeat): the window's wins,
+    // and nothing after it contained it.
+    j.write(j.path, ces + ue_line(0, 9000, now - kSec));
+    EXPECT_EQ(run({"health", "--journal", j.path, "--journal-window", "1"}, out, err), 1) << out;
+    EXPECT_NE(out.find("(seq 9000)"), std::string::npos) << out;
+}
+
+// The fold is bounded by the uapi's limits whatever a journal holds, and
+// orders records across boots by their wall clock (seqs restart with the
+// kernel): a new boot's low seq is newer than the last boot's high one.
+TEST(FleetHealth, HealthFoldIsBoundedAndOrdersAcrossBoots) {
+    amdx::cli::HealthFold fold;
+    JournalRecord r = rec(1, "error", 1);
+    r.type = "ue";
+    for (std::uint32_t dev = 0; dev < 1000; ++dev)
+        for (std::uint32_t part = 0; part < 20; ++part) {
+            r.device = dev;
+            r.partition = part;
+            fold.add(r);
+        }
+    EXPECT_EQ(fold.size(), std::size_t{AMDX_MAX_DEVICES} * AMDX_MAX_PARTITIONS);
+    EXPECT_LE(fold.size(), amdx::cli::HealthFold::kMaxKeys);
+
+    amdx::cli::HealthFold boots;
+    JournalRecord old_boot = rec(5000, "device_reset_end", 1, std::nullopt);
+    old_boot.result = "EIO";
+    old_boot.boot_id = "a";
+    old_boot.realtime_ns = 100 * kSec;
+    JournalRecord new_boot = old_boot;
+    new_boot.seq = 3;
+    new_boot.result = "ok";
+    new_boot.boot_id = "b";
+    new_boot.realtime_ns = 200 * kSec;
+    EXPECT_TRUE(boots.add(old_boot));
+    EXPECT_TRUE(boots.add(new_boot));
+    ASSERT_EQ(boots.records().size(), 1U);
+    EXPECT_EQ(boots.records()[0].result, "ok");
+    EXPECT_FALSE(boots.add(old_boot));
+}
+
+// A failed device reset counts in the boot it happened in; after a reboot
+// the device was initialised again.  The state file keeps it across
+// boots, so this is what clears it without a reset that succeeds.
+TEST(FleetHealth, FailedDeviceResetOfAnotherBootDoesNotCount) {
+    FakeKernel k;
+    k.add_device(0);
+    JournalRecord r = rec(4, "device_reset_end", 1);
+    r.result = "EIO";
+    r.boot_id = "a";
+    HealthRules rules;
+    rules.boot_id = "a";
+    EXPECT_EQ(amdx::cli::evaluate(one_snapshot(k), {r}, rules).verdict(), Verdict::unhealthy);
+    rules.boot_id = "b";
+    EXPECT_EQ(amdx::cli::evaluate(one_snapshot(k), {r}, rules).verdict(), Verdict::healthy);
+    r.boot_id.clear(); // amdx monitor -j's lines: no boot_id, counts
+    EXPECT_EQ(amdx::cli::evaluate(one_snapshot(k), {r}, rules).verdict(), Verdict::unhealthy);
+}
+
+// A state file is read whole or not at all: a torn, oversized or foreign
+// one is corrupt with its cause, and the fold is left as it was.
+TEST(FleetHealth, StateFileReadsWholeOrNotAtAll) {
+    const TempJournal j;
+    const std::string state = amdx::cli::health_state_path(j.path);
+    amdx::cli::HealthFold fold;
+    using Status = amdx::cli::HealthStateRead::Status;
+    EXPECT_EQ(amdx::cli::read_health_state(state, fold).status, Status::missing);
+    const auto corrupt = [&](const std::string& text) {
+        j.write(state, text);
+        const auto got = amdx::cli::read_health_state(state, fold);
+        EXPECT_EQ(got.status, Status::corrupt) << text;
+        EXPECT_EQ(fold.size(), 0U) << text;
+        return got.why;
+    };
+    EXPECT_EQ(corrupt(R"({"schema_version":1,"records":[{"dev)"), "not a JSON object");
+    EXPECT_EQ(corrupt(R"({"schema_version":2,"records":[]})"), "schema_version is not 1");
+    EXPECT_EQ(corrupt(R"({"schema_version":1})"), "no records array");
+    EXPECT_NE(corrupt(R"({"schema_version":1,"records":[)" + ue_line(0, 1, 1) +
+                      R"(,{"device":0,"seq":2,"kind":"error","type":"ce"}]})")
+                  .find("a record no rule reads"),
+              std::string::npos);
+    EXPECT_NE(corrupt(std::string(5U << 20, ' ')).find("more than a state can hold"),
+              std::string::npos);
+    j.write(state, R"({"schema_version":1,"records":[)" + ue_line(0, 1, 1) + "]}");
+    EXPECT_EQ(amdx::cli::read_health_state(state, fold).status, Status::ok);
+    EXPECT_EQ(fold.size(), 1U);
+}
+
 // --journal names a file that is not there: Unknown with the reason, as
 // NPD shows it (on dd925ee: healthy, the journal silently ignored).
 // The default journal missing (no amdx-eventd) is still no error.
@@ -938,6 +1069,25 @@ TEST(FleetHealth, UsageErrorIsAnUnknownWithItsReason) {
     // Other commands keep standard output empty.
     EXPECT_EQ(run({"exporter", "--bogus"}, out, err), 2);
     EXPECT_TRUE(out.empty()) << out;
+}
+
+// DEV takes every selector (serial, GPU index, UUID) and the help says so
+// in the words every other command's DEV uses (on 01d88b2: "Device id,
+// PCI address or 'all'").
+TEST(FleetHealth, DevHelpIsTheSelectorsOwn) {
+    FakeKernel k;
+    k.add_device(0);
+    std::string out, err;
+    EXPECT_EQ(run({"health", "--help"}, out, err), 0);
+    EXPECT_NE(out.find("Devices: ids, PCI addresses, serial:SERIAL, gpu:INDEX, GPU-UUID, "
+                       "comma-separated, or 'all'"),
+              std::string::npos)
+        << out;
+    EXPECT_EQ(out.find("Device id, PCI address or 'all'"), std::string::npos) << out;
+    const TempJournal j;
+    EXPECT_EQ(run({"health", "serial:SN1000", "--journal", j.path}, out, err), 0) << out << err;
+    EXPECT_EQ(run({"health", "x:y", "--journal", j.path}, out, err), 2);
+    EXPECT_NE(out.find("serial:SERIAL, gpu:INDEX, GPU-UUID"), std::string::npos) << out;
 }
 
 TEST(FleetHealth, ExitCodesFollowNodeProblemDetector) {
