@@ -91,9 +91,7 @@ FleetCommands::FleetCommands(CLI::App& app) {
             "export", "Partition profiles for schedulers: Kubernetes DRA or Slurm gres.conf");
         export_->fallthrough();
         // Checked at parse time: a usage error never depends on the module.
-        export_->add_option("DEV", export_dev_, "Device id, PCI address or 'all'")
-            ->check(device_validator(true))
-            ->capture_default_str();
+        add_dev_option(export_, export_dev_, true);
         export_->add_option("--format", format_, "dra (ResourceSlice JSON) or slurm (gres.conf)")
             ->check(CLI::IsMember({"dra", "slurm"}))
             ->capture_default_str();

@@ -30,7 +30,7 @@ int FleetCommands::replay(const Options& opts, const std::vector<std::string>& d
     for (const auto& d : devs) {
         const auto s = parse_selector(d);
         if (!s) {
-            fail(err, "invalid device '" + d + "' (expected an id, a PCI address or 'all')");
+            fail(err, selector_error(d, true));
             return kExitUsage;
         }
         selectors.push_back(*s);

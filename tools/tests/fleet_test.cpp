@@ -1073,17 +1073,20 @@ TEST(FleetHealth, UsageErrorIsAnUnknownWithItsReason) {
 
 // DEV takes every selector (serial, GPU index, UUID) and the help says so
 // in the words every other command's DEV uses (on 01d88b2: "Device id,
-// PCI address or 'all'").
+// PCI address or 'all'"), in health and in partition export alike.
 TEST(FleetHealth, DevHelpIsTheSelectorsOwn) {
     FakeKernel k;
     k.add_device(0);
     std::string out, err;
-    EXPECT_EQ(run({"health", "--help"}, out, err), 0);
-    EXPECT_NE(out.find("Devices: ids, PCI addresses, serial:SERIAL, gpu:INDEX, GPU-UUID, "
-                       "comma-separated, or 'all'"),
-              std::string::npos)
-        << out;
-    EXPECT_EQ(out.find("Device id, PCI address or 'all'"), std::string::npos) << out;
+    for (const auto& cmd : {std::vector<std::string>{"health", "--help"},
+                            std::vector<std::string>{"partition", "export", "--help"}}) {
+        EXPECT_EQ(run(cmd, out, err), 0);
+        EXPECT_NE(out.find("Devices: ids, PCI addresses, serial:SERIAL, gpu:INDEX, GPU-UUID, "
+                           "comma-separated, or 'all'"),
+                  std::string::npos)
+            << out;
+        EXPECT_EQ(out.find("Device id, PCI address or 'all'"), std::string::npos) << out;
+    }
     const TempJournal j;
     EXPECT_EQ(run({"health", "serial:SN1000", "--journal", j.path}, out, err), 0) << out << err;
     EXPECT_EQ(run({"health", "x:y", "--journal", j.path}, out, err), 2);
