@@ -81,7 +81,7 @@ int FakeKernel::ras_inject(std::uint32_t id, amdx_ras_inject& r) {
     ras_injects.push_back(r);
     const auto* d = find(id);
     auto& s = state(id);
-    if (r.flags != 0 || r.pad != 0 || r.reserved[0] != 0 || r.reserved[1] != 0 ||
+    if (r.flags != 0 || r.reason != 0 || r.reserved[0] != 0 || r.reserved[1] != 0 ||
         r.block >= AMDX_RAS_BLOCK_COUNT || r.type >= AMDX_RAS_TYPE_COUNT || r.count == 0 ||
         r.count > 1024)
         return fail(EINVAL);
