@@ -647,20 +647,26 @@ TEST_F(without, sriov)
 	EXPECT_EQ(-EOPNOTSUPP, amdx_ioctl(self->fd, AMDX_IOC_VF_DISABLE, &d));
 	EXPECT_EQ(-EOPNOTSUPP, amdx_ioctl(self->fd, AMDX_IOC_VF_SET, &s));
 	EXPECT_EQ(-EOPNOTSUPP, amdx_ioctl(self->fd, AMDX_IOC_VF_RESET, &r));
+	EXPECT_EQ(AMDX_PART_REASON_VF_UNSUPPORTED, r.reason);
 	s.valid = 0;
 	EXPECT_EQ(-EINVAL, amdx_ioctl(self->fd, AMDX_IOC_VF_SET, &s));
-	r.flags = 1;
+	r = (struct amdx_vf_reset){ .flags = 1 };
 	EXPECT_EQ(-EINVAL, amdx_ioctl(self->fd, AMDX_IOC_VF_RESET, &r));
+	EXPECT_EQ(AMDX_PART_REASON_NONE, r.reason);
 	ASSERT_EQ(0, amdx_device_info(self->ctl, id, &info));
 	EXPECT_EQ(0, info.num_vfs);
 }
 
-/* No injection: a valid RAS_INJECT is -EOPNOTSUPP. */
+/* No injection: a valid RAS_INJECT is -EOPNOTSUPP, reason NO_INJECT. */
 TEST_F(without, inject)
 {
+	struct amdx_ras_inject in = {
+		.block = AMDX_RAS_BLOCK_GFX, .type = AMDX_RAS_TYPE_CE, .count = 1,
+	};
+
 	WITHOUT("without=inject");
-	EXPECT_EQ(-EOPNOTSUPP, amdx_ras_inject(self->fd, AMDX_RAS_BLOCK_GFX,
-					       AMDX_RAS_TYPE_CE, 0, 1, 0));
+	EXPECT_EQ(-EOPNOTSUPP, amdx_ioctl(self->fd, AMDX_IOC_RAS_INJECT, &in));
+	EXPECT_EQ(AMDX_RAS_INJECT_REASON_NO_INJECT, in.reason);
 }
 
 /* No HMM VRAM: the device says so and the HMM ioctls are -EOPNOTSUPP. */

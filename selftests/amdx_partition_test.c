@@ -1338,12 +1338,18 @@ TEST_F(mi300x, vf_reset_rate_limit)
 	NEW_MI300X(0, SIM_ID, "vram=256");
 	fd = self->s.d[0].fd;
 	ASSERT_EQ(0, vf_enable(fd, 1, NULL, &e));
+	/* Each refusal's reason is copied back (uapi minor 8). */
 	r = (struct amdx_vf_reset){ .vf = 1 };
 	EXPECT_EQ(-EINVAL, amdx_ioctl(fd, AMDX_IOC_VF_RESET, &r));
+	EXPECT_EQ(AMDX_PART_REASON_NO_VF, r.reason);
 	r = (struct amdx_vf_reset){ .flags = 1 };
 	EXPECT_EQ(-EINVAL, amdx_ioctl(fd, AMDX_IOC_VF_RESET, &r));
+	EXPECT_EQ(AMDX_PART_REASON_NONE, r.reason);
 	r = (struct amdx_vf_reset){ .reserved = 1 };
 	EXPECT_EQ(-EINVAL, amdx_ioctl(fd, AMDX_IOC_VF_RESET, &r));
+	r = (struct amdx_vf_reset){ .reason = AMDX_PART_REASON_NO_VF };
+	EXPECT_EQ(-EINVAL, amdx_ioctl(fd, AMDX_IOC_VF_RESET, &r));
+	EXPECT_EQ(AMDX_PART_REASON_NONE, r.reason);
 
 	for (i = 1; i <= AMDX_VF_RESET_LIMIT; i++) {
 		/* The guest of the last one does not ack in time. */
@@ -1359,10 +1365,12 @@ TEST_F(mi300x, vf_reset_rate_limit)
 	}
 	r = (struct amdx_vf_reset){ .vf = 0 };
 	EXPECT_EQ(-EBUSY, amdx_ioctl(fd, AMDX_IOC_VF_RESET, &r));
+	EXPECT_EQ(AMDX_PART_REASON_VF_RESET_LIMIT, r.reason);
 	EXPECT_EQ(AMDX_PART_STATE_QUARANTINED, r.state);
 	EXPECT_EQ(AMDX_VF_RESET_LIMIT, r.resets_in_window);
 	r = (struct amdx_vf_reset){ .vf = 0 };
 	EXPECT_EQ(-EBUSY, amdx_ioctl(fd, AMDX_IOC_VF_RESET, &r));
+	EXPECT_EQ(AMDX_PART_REASON_VF_QUARANTINED, r.reason);
 	EXPECT_EQ(AMDX_PART_STATE_QUARANTINED, r.state);
 	ASSERT_EQ(0, query_vfs(fd, v));
 	EXPECT_EQ(AMDX_PART_STATE_QUARANTINED, v->vfs[0].state);

@@ -461,75 +461,98 @@ TEST_F(ras, counters_are_monotonic_per_partition_and_in_sysfs)
 			      AMDX_RAS_PARTITION_ALL, AMDX_RAS_TYPE_CE));
 }
 
+/* Injects @in on @fd: the errno, with the refusal's reason in @in. */
+static int inject_arg(int fd, struct amdx_ras_inject *in)
+{
+	return amdx_ioctl(fd, AMDX_IOC_RAS_INJECT, in);
+}
+
+/* Each refusal: its errno and its reason, copied back (uapi minor 8). */
 TEST_F(ras, inject_validation_errnos)
 {
 	struct amdx_ras_inject in;
 	__u64 vram = RAS_VRAM_MIB << 20;
 
 #define BASE { .block = AMDX_RAS_BLOCK_GFX, .type = AMDX_RAS_TYPE_CE, .count = 1 }
+#define REFUSED(err, why) do {						\
+		EXPECT_EQ(err, inject_arg(self->d.fd, &in));		\
+		EXPECT_EQ(AMDX_RAS_INJECT_REASON_##why, in.reason);	\
+		EXPECT_EQ(0, in.seq);					\
+	} while (0)
+#define INJECT(b, t, i, c, a) (in = (struct amdx_ras_inject){		\
+		.block = (b), .type = (t), .instance = (i), .count = (c),	\
+		.address = (a) })
 	in = (struct amdx_ras_inject)BASE;
-	EXPECT_EQ(0, amdx_ioctl(self->d.fd, AMDX_IOC_RAS_INJECT, &in));
+	EXPECT_EQ(0, inject_arg(self->d.fd, &in));
+	EXPECT_EQ(AMDX_RAS_INJECT_REASON_NONE, in.reason);
 	in = (struct amdx_ras_inject)BASE;
 	in.flags = 1;
-	EXPECT_EQ(-EINVAL, amdx_ioctl(self->d.fd, AMDX_IOC_RAS_INJECT, &in));
+	REFUSED(-EINVAL, ARGS);
 	in = (struct amdx_ras_inject)BASE;
-	in.pad = 1;
-	EXPECT_EQ(-EINVAL, amdx_ioctl(self->d.fd, AMDX_IOC_RAS_INJECT, &in));
+	in.reason = 1;		/* the pad before minor 8: zero on input */
+	REFUSED(-EINVAL, ARGS);
 	in = (struct amdx_ras_inject)BASE;
 	in.seq = 1;
-	EXPECT_EQ(-EINVAL, amdx_ioctl(self->d.fd, AMDX_IOC_RAS_INJECT, &in));
+	EXPECT_EQ(-EINVAL, inject_arg(self->d.fd, &in));
+	EXPECT_EQ(AMDX_RAS_INJECT_REASON_ARGS, in.reason);
 	in = (struct amdx_ras_inject)BASE;
 	in.reserved[1] = 1;
-	EXPECT_EQ(-EINVAL, amdx_ioctl(self->d.fd, AMDX_IOC_RAS_INJECT, &in));
+	REFUSED(-EINVAL, ARGS);
 	in = (struct amdx_ras_inject)BASE;
 	in.block = AMDX_RAS_BLOCK_COUNT;
-	EXPECT_EQ(-EINVAL, amdx_ioctl(self->d.fd, AMDX_IOC_RAS_INJECT, &in));
+	REFUSED(-EINVAL, BLOCK);
 	in = (struct amdx_ras_inject)BASE;
 	in.type = AMDX_RAS_TYPE_COUNT;
-	EXPECT_EQ(-EINVAL, amdx_ioctl(self->d.fd, AMDX_IOC_RAS_INJECT, &in));
+	REFUSED(-EINVAL, TYPE);
 	in = (struct amdx_ras_inject)BASE;
 	in.instance = 8;	/* mi300x: 8 XCCs */
-	EXPECT_EQ(-EINVAL, amdx_ioctl(self->d.fd, AMDX_IOC_RAS_INJECT, &in));
+	REFUSED(-EINVAL, INSTANCE);
 	in = (struct amdx_ras_inject)BASE;
 	in.count = 0;
-	EXPECT_EQ(-EINVAL, amdx_ioctl(self->d.fd, AMDX_IOC_RAS_INJECT, &in));
+	REFUSED(-EINVAL, COUNT_RANGE);
 	in = (struct amdx_ras_inject)BASE;
 	in.count = 1025;
-	EXPECT_EQ(-EINVAL, amdx_ioctl(self->d.fd, AMDX_IOC_RAS_INJECT, &in));
+	REFUSED(-EINVAL, COUNT_RANGE);
 	in = (struct amdx_ras_inject)BASE;
 	in.count = 1024;
-	EXPECT_EQ(0, amdx_ioctl(self->d.fd, AMDX_IOC_RAS_INJECT, &in));
+	EXPECT_EQ(0, inject_arg(self->d.fd, &in));
+	EXPECT_EQ(AMDX_RAS_INJECT_REASON_NONE, in.reason);
 	in = (struct amdx_ras_inject)BASE;
 	in.address = 4096;	/* only umc has an address */
-	EXPECT_EQ(-EINVAL, amdx_ioctl(self->d.fd, AMDX_IOC_RAS_INJECT, &in));
-	/* hdp reports no CEs */
-	EXPECT_EQ(-EOPNOTSUPP, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_HDP,
-					       AMDX_RAS_TYPE_CE, 0, 1, 0));
-	EXPECT_EQ(-EOPNOTSUPP, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_XGMI_WAFL,
-					       AMDX_RAS_TYPE_DE, 0, 1, 0));
+	REFUSED(-EINVAL, ADDRESS_BLOCK);
+	/* hdp reports no CEs, xgmi_wafl no DEs, sdma only UEs */
+	INJECT(AMDX_RAS_BLOCK_HDP, AMDX_RAS_TYPE_CE, 0, 1, 0);
+	REFUSED(-EOPNOTSUPP, NO_TYPE);
+	INJECT(AMDX_RAS_BLOCK_XGMI_WAFL, AMDX_RAS_TYPE_DE, 0, 1, 0);
+	REFUSED(-EOPNOTSUPP, NO_TYPE);
+	if (!claims(self->d.fd, AMDX_RAS_BLOCK_SDMA, AMDX_RAS_TYPE_CE)) {
+		INJECT(AMDX_RAS_BLOCK_SDMA, AMDX_RAS_TYPE_CE, 0, 1, 0);
+		REFUSED(-EOPNOTSUPP, NO_TYPE);
+	}
 	/* umc: inside the VRAM, any byte of a page */
 	if (!claims(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_CE) &&
 	    amdx_provider_is_amdgpu()) {
 		TH_LOG("the amdgpu provider does not claim UMC errors: their checks left out");
 		return;
 	}
-	EXPECT_EQ(-EINVAL, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_UMC,
-					   AMDX_RAS_TYPE_CE, 0, 1, vram));
+	INJECT(AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_CE, 0, 1, vram);
+	REFUSED(-EINVAL, ADDRESS_RANGE);
 	EXPECT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_CE,
 				     0, 1, vram - 1));
-	EXPECT_EQ(-EINVAL, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_UMC,
-					   AMDX_RAS_TYPE_CE, 32, 1, 0));
+	INJECT(AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_CE, 32, 1, 0);
+	REFUSED(-EINVAL, INSTANCE);
 	/* a retired page takes no more injections */
 	ASSERT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_UE,
 				     0, 1, 5 * self->d.ps + 17));
-	EXPECT_EQ(-EINVAL, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_UMC,
-					   AMDX_RAS_TYPE_CE, 0, 1, 5 * self->d.ps));
-	EXPECT_EQ(-EINVAL, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_UMC,
-					   AMDX_RAS_TYPE_UE, 1, 1,
-					   6 * self->d.ps - 1));
+	INJECT(AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_CE, 0, 1, 5 * self->d.ps);
+	REFUSED(-EINVAL, RETIRED);
+	INJECT(AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_UE, 1, 1, 6 * self->d.ps - 1);
+	REFUSED(-EINVAL, RETIRED);
 	/* /dev/amdx is not a device fd */
 	in = (struct amdx_ras_inject)BASE;
 	EXPECT_EQ(-ENOTTY, amdx_ioctl(self->d.ctl, AMDX_IOC_RAS_INJECT, &in));
+#undef INJECT
+#undef REFUSED
 #undef BASE
 }
 

@@ -195,7 +195,8 @@ static const struct amdx_ioctl_desc amdx_ioctls[] = {
 	[_IOC_NR(AMDX_IOC_RAS_INJECT)] = {
 		.cmd = AMDX_IOC_RAS_INJECT,
 		.min_size = AMDX_RAS_INJECT_SIZE_VER0,
-		.flags = AMDX_IOCTL_F_DEVICE | AMDX_IOCTL_F_ADMIN,
+		.flags = AMDX_IOCTL_F_DEVICE | AMDX_IOCTL_F_ADMIN |
+			 AMDX_IOCTL_F_OUT_ON_ERR,
 		.func = amdx_ioctl_ras_inject,
 		.name = "RAS_INJECT",
 	},

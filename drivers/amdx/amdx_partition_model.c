@@ -139,6 +139,10 @@ static const char * const amdx_part_reasons[AMDX_PART_REASON_LAST + 1] = {
 	[AMDX_PART_REASON_BUSY] = "processes hold VRAM that would change",
 	[AMDX_PART_REASON_VF_PROVISION] = "invalid VF provisioning",
 	[AMDX_PART_REASON_PARTITION_STATE] = "a partition is not online",
+	[AMDX_PART_REASON_NO_VF] = "no such VF enabled",
+	[AMDX_PART_REASON_VF_QUARANTINED] = "the VF is quarantined",
+	[AMDX_PART_REASON_VF_RESET_LIMIT] =
+		"the VF reached its reset rate limit",
 };
 
 static const struct amdx_part_model *amdx_part_model_get(u32 model)

@@ -26,7 +26,7 @@
 #define AMDX_PART_REASON_VF_MEMORY		8
 #define AMDX_PART_REASON_COUNT			9
 /* The last reason of any kind: the model's above, a transaction's after. */
-#define AMDX_PART_REASON_LAST		AMDX_PART_REASON_PARTITION_STATE
+#define AMDX_PART_REASON_LAST		AMDX_PART_REASON_VF_RESET_LIMIT
 
 /**
  * struct amdx_partition_topology - the partitions of one valid combination

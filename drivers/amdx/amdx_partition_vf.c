@@ -436,10 +436,16 @@ static u64 amdx_vf_vram_used(struct amdx_device *adev, u32 vf)
  * The provider clears the VF's VRAM; processes with data there read
  * zeroes from then on.
  *
- * Return: 0 with the result; -EINVAL for a VF not enabled or non-zero
- * flags, pad or reserved fields; -EBUSY when the VF is quarantined, or is
- * quarantined now because it reached the rate limit; -EOPNOTSUPP without
- * SR-IOV; -EINTR; the provider's error.
+ * Each refusal names its cause in &amdx_vf_reset.reason (the dispatcher
+ * copies the argument back with the error); malformed arguments, which
+ * no library sends, leave it 0, as for %AMDX_IOC_VF_ENABLE.
+ *
+ * Return: 0 with the result; -EINVAL for a VF not enabled
+ * (%AMDX_PART_REASON_NO_VF) or non-zero flags, reason or reserved fields;
+ * -EBUSY when the VF is quarantined (%AMDX_PART_REASON_VF_QUARANTINED), or
+ * is quarantined now because it reached the rate limit
+ * (%AMDX_PART_REASON_VF_RESET_LIMIT); -EOPNOTSUPP without SR-IOV
+ * (%AMDX_PART_REASON_VF_UNSUPPORTED); -EINTR; the provider's error.
  */
 int amdx_ioctl_vf_reset(struct amdx_file *file, void *data)
 {
@@ -451,8 +457,9 @@ int amdx_ioctl_vf_reset(struct amdx_file *file, void *data)
 	u32 result = AMDX_VF_RESET_ACKED;
 	int ret;
 
-	if (args->flags || args->pad || args->reserved) {
-		amdx_dbg(adev, "VF reset: non-zero flags, pad or reserved\n");
+	if (args->flags || args->reason || args->reserved) {
+		amdx_dbg(adev, "VF reset: non-zero flags, reason or reserved\n");
+		args->reason = AMDX_PART_REASON_NONE;
 		return -EINVAL;
 	}
 	args->result = 0;
@@ -460,12 +467,16 @@ int amdx_ioctl_vf_reset(struct amdx_file *file, void *data)
 	args->duration_ns = 0;
 	args->resets_in_window = 0;
 	args->vram_cleared = 0;
-	if (!amdx_part_vf_capable(adev))
+	if (!amdx_part_vf_capable(adev)) {
+		args->reason = AMDX_PART_REASON_VF_UNSUPPORTED;
 		return -EOPNOTSUPP;
+	}
 
 	mutex_lock(&p->lock);
 	if (args->vf >= p->num_vfs) {
-		amdx_dbg(adev, "VF reset: no VF %u\n", args->vf);
+		amdx_dbg(adev, "VF reset: no VF %u (%u enabled)\n", args->vf,
+			 p->num_vfs);
+		args->reason = AMDX_PART_REASON_NO_VF;
 		ret = -EINVAL;
 		goto out_unlock;
 	}
@@ -473,10 +484,12 @@ int amdx_ioctl_vf_reset(struct amdx_file *file, void *data)
 	args->resets_in_window = amdx_vf_resets_in_window(v, t0);
 	if (v->state == AMDX_PART_STATE_QUARANTINED) {
 		amdx_dbg(adev, "VF reset: VF %u is quarantined\n", args->vf);
+		args->reason = AMDX_PART_REASON_VF_QUARANTINED;
 		ret = -EBUSY;
 		goto out_state;
 	}
 	if (args->resets_in_window >= AMDX_VF_RESET_LIMIT) {
+		args->reason = AMDX_PART_REASON_VF_RESET_LIMIT;
 		WRITE_ONCE(v->state, AMDX_PART_STATE_QUARANTINED);
 		amdx_info_ratelimited(adev, "VF %u reset %u times in %u s: quarantined\n",
 				      args->vf,

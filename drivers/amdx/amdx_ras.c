@@ -760,18 +760,38 @@ int amdx_ras_init(struct amdx_device *adev)
 	return 0;
 }
 
+/* Refuses an injection with @reason (struct amdx_ras_inject.reason). */
+static int amdx_ras_inject_refuse(struct amdx_device *adev,
+				  struct amdx_ras_inject *args, u32 reason,
+				  int err, const char *why)
+{
+	args->reason = reason;
+	amdx_dbg(adev, "inject: %s %s instance %u count %u address %#llx: %s\n",
+		 args->block < AMDX_RAS_BLOCK_COUNT ?
+			amdx_ras_block_names[args->block] : "?",
+		 args->type < AMDX_RAS_TYPE_COUNT ?
+			amdx_ras_type_names[args->type] : "?",
+		 args->instance, args->count, args->address, why);
+	return err;
+}
+
 /**
  * amdx_ioctl_ras_inject() - %AMDX_IOC_RAS_INJECT
  * @file: a device fd.
  * @data: &struct amdx_ras_inject.
  *
  * Validated like amdgpu's ras_ctrl, then handed to the provider; the
- * error has been contained when this returns.
+ * error has been contained when this returns.  Every refusal of these
+ * checks names its cause in &amdx_ras_inject.reason, which the dispatcher
+ * copies back with the error (%AMDX_IOCTL_F_OUT_ON_ERR).  The providers
+ * refuse nothing these checks let through: amdgpu's and amdx_sim's own
+ * argument checks are the same bounds, so their errors are the
+ * injection's (reason 0).
  *
  * Return: 0 with &amdx_ras_inject.seq set; -EINVAL for non-zero flags,
- * pad, reserved or seq, an unknown block or type, an instance beyond the
- * block's instance count, a count outside 1..1024, a umc address beyond
- * the VRAM or on a retired page, or an address for another block;
+ * reason, reserved or seq, an unknown block or type, an instance beyond
+ * the block's instance count, a count outside 1..1024, a umc address
+ * beyond the VRAM or on a retired page, or an address for another block;
  * -EOPNOTSUPP when the device lacks the block, the block does not report
  * the type, or the provider cannot inject; the provider's error.
  */
@@ -785,58 +805,63 @@ int amdx_ioctl_ras_inject(struct amdx_file *file, void *data)
 	u64 seq = 0;
 	int ret;
 
-	if (args->flags || args->pad || args->seq || args->reserved[0] ||
-	    args->reserved[1]) {
-		amdx_dbg(adev, "inject: flags, pad, seq or reserved not zero\n");
-		return -EINVAL;
-	}
-	if (args->block >= AMDX_RAS_BLOCK_COUNT ||
-	    args->type >= AMDX_RAS_TYPE_COUNT) {
-		amdx_dbg(adev, "inject: unknown block %u or type %u\n",
-			 args->block, args->type);
-		return -EINVAL;
-	}
+	if (args->flags || args->reason || args->seq || args->reserved[0] ||
+	    args->reserved[1])
+		return amdx_ras_inject_refuse(adev, args,
+					      AMDX_RAS_INJECT_REASON_ARGS,
+					      -EINVAL,
+					      "flags, reason, seq or reserved not zero");
+	if (args->block >= AMDX_RAS_BLOCK_COUNT)
+		return amdx_ras_inject_refuse(adev, args,
+					      AMDX_RAS_INJECT_REASON_BLOCK,
+					      -EINVAL, "unknown block");
+	if (args->type >= AMDX_RAS_TYPE_COUNT)
+		return amdx_ras_inject_refuse(adev, args,
+					      AMDX_RAS_INJECT_REASON_TYPE,
+					      -EINVAL, "unknown type");
 	b = &ras->blocks[args->block];
-	if (!b->instances || !(b->supported & BIT(args->type))) {
-		amdx_dbg(adev, "inject: %s does not report %s errors here\n",
-			 amdx_ras_block_names[args->block],
-			 amdx_ras_type_names[args->type]);
-		return -EOPNOTSUPP;
-	}
-	if (args->instance >= b->instances) {
-		amdx_dbg(adev, "inject: %s instance %u of %u\n",
-			 amdx_ras_block_names[args->block], args->instance,
-			 b->instances);
-		return -EINVAL;
-	}
-	if (!args->count || args->count > AMDX_RAS_INJECT_MAX) {
-		amdx_dbg(adev, "inject: count %u outside 1..%u\n", args->count,
-			 AMDX_RAS_INJECT_MAX);
-		return -EINVAL;
-	}
-	if (args->block != AMDX_RAS_BLOCK_UMC && args->address) {
-		amdx_dbg(adev, "inject: an address only for umc\n");
-		return -EINVAL;
-	}
+	if (!b->instances)
+		return amdx_ras_inject_refuse(adev, args,
+					      AMDX_RAS_INJECT_REASON_NO_BLOCK,
+					      -EOPNOTSUPP,
+					      "the device lacks the block");
+	if (!(b->supported & BIT(args->type)))
+		return amdx_ras_inject_refuse(adev, args,
+					      AMDX_RAS_INJECT_REASON_NO_TYPE,
+					      -EOPNOTSUPP,
+					      "the block does not report the type here");
+	if (args->instance >= b->instances)
+		return amdx_ras_inject_refuse(adev, args,
+					      AMDX_RAS_INJECT_REASON_INSTANCE,
+					      -EINVAL,
+					      "instance beyond the block's count");
+	if (!args->count || args->count > AMDX_RAS_INJECT_MAX)
+		return amdx_ras_inject_refuse(adev, args,
+					      AMDX_RAS_INJECT_REASON_COUNT_RANGE,
+					      -EINVAL, "count outside 1..1024");
+	if (args->block != AMDX_RAS_BLOCK_UMC && args->address)
+		return amdx_ras_inject_refuse(adev, args,
+					      AMDX_RAS_INJECT_REASON_ADDRESS_BLOCK,
+					      -EINVAL, "an address only for umc");
 	if (args->block == AMDX_RAS_BLOCK_UMC) {
-		if (args->address >= adev->desc.vram_size) {
-			amdx_dbg(adev, "inject: address %#llx beyond the VRAM\n",
-				 args->address);
-			return -EINVAL;
-		}
+		if (args->address >= adev->desc.vram_size)
+			return amdx_ras_inject_refuse(adev, args,
+						      AMDX_RAS_INJECT_REASON_ADDRESS_RANGE,
+						      -EINVAL,
+						      "address beyond the VRAM");
 		mutex_lock(&ras->lock);
 		retired = amdx_ras_retired(ras, args->address);
 		mutex_unlock(&ras->lock);
-		if (retired) {
-			amdx_dbg(adev, "inject: page of %#llx is retired\n",
-				 args->address);
-			return -EINVAL;
-		}
+		if (retired)
+			return amdx_ras_inject_refuse(adev, args,
+						      AMDX_RAS_INJECT_REASON_RETIRED,
+						      -EINVAL, "page retired");
 	}
-	if (!adev->ops->ras_inject) {
-		amdx_dbg(adev, "inject: the provider cannot inject\n");
-		return -EOPNOTSUPP;
-	}
+	if (!adev->ops->ras_inject)
+		return amdx_ras_inject_refuse(adev, args,
+					      AMDX_RAS_INJECT_REASON_NO_INJECT,
+					      -EOPNOTSUPP,
+					      "the provider cannot inject");
 	ret = adev->ops->ras_inject(adev, args, &seq);
 	if (ret)
 		return ret;

@@ -34,6 +34,66 @@ std::error_code sys_error() {
     return {errno, std::system_category()};
 }
 
+std::string hex(std::uint64_t v) {
+    char buf[20];
+    std::snprintf(buf, sizeof(buf), "0x%llx", static_cast<unsigned long long>(v));
+    return buf;
+}
+
+/// The device-wide row of @block, from a fresh query (nullopt if it fails).
+std::optional<RasCounters> block_row(const Device& device, RasBlock block) {
+    const auto st = device.ras_status();
+    if (!st)
+        return std::nullopt;
+    for (const auto& c : st->counters)
+        if (c.block == block && c.partition == kRasPartitionAll)
+            return c;
+    return std::nullopt;
+}
+
+/// Why the kernel refused @inj (its AMDX_RAS_INJECT_REASON_*), with the
+/// values that make it concrete: "sdma has no ce errors on this device (it
+/// reports ue)".
+std::string inject_refusal(const Device& device, const RasInjection& inj, RasInjectReason reason) {
+    const std::string block(to_string(inj.block));
+    const std::string type(to_string(inj.type));
+    switch (reason) {
+    case RasInjectReason::no_block:
+        return "the device has no " + block + " block";
+    case RasInjectReason::no_type: {
+        std::string msg = block + " has no " + type + " errors on this device";
+        if (const auto row = block_row(device, inj.block)) {
+            std::string has;
+            for (std::uint32_t t = 0; t < AMDX_RAS_TYPE_COUNT; ++t)
+                if (row->supports(static_cast<RasType>(t)))
+                    has +=
+                        (has.empty() ? "" : ", ") + std::string(to_string(static_cast<RasType>(t)));
+            msg += " (it reports " + (has.empty() ? std::string("none") : has) + ")";
+        }
+        return msg;
+    }
+    case RasInjectReason::instance: {
+        const auto row = block_row(device, inj.block);
+        if (!row || row->instances == 0)
+            return block + " has no instance " + std::to_string(inj.instance);
+        return block + " has " + std::to_string(row->instances) +
+               " instances on this device (0 .. " + std::to_string(row->instances - 1) + "), not " +
+               std::to_string(inj.instance);
+    }
+    case RasInjectReason::address_block:
+        return "only umc takes --address, not " + block;
+    case RasInjectReason::address_range: {
+        const auto info = device.info();
+        return "address " + hex(inj.address) + " is beyond the VRAM" +
+               (info ? " (" + size_text(info->vram_size) + ")" : std::string());
+    }
+    case RasInjectReason::retired:
+        return "the page of address " + hex(inj.address) + " is retired (see 'amdx ras badpages')";
+    default:
+        return std::string(reason_text(reason));
+    }
+}
+
 const std::vector<std::string> kBlocks{"umc",      "sdma", "gfx",      "mmhub",
                                        "pcie_bif", "hdp",  "xgmi_wafl"};
 const std::vector<std::string> kTypes{"ce", "ue", "de"};
@@ -255,14 +315,14 @@ int RasCommands::inject(const Options& opts, std::ostream& out, std::ostream& er
         return code;
     const auto& [entry, device] = *target;
     const auto seq = device.ras_inject(inj);
-    if (!seq) {
+    if (!seq) { // the kernel's reason (uapi minor 8; none from an older module)
         const std::string what = what_on("ras inject", entry);
+        const auto reason = static_cast<RasInjectReason>(seq.context().reason);
         fail(err,
-             seq.error() == std::errc::invalid_argument
-                 ? what + ": rejected: the block must report the type, the instance be " +
-                       "below its count, the count 1 .. 1024 and a umc address inside " +
-                       "VRAM and not retired (" + errno_text(seq.error()) + ")"
-                 : device_error(what, seq.error()),
+             reason == RasInjectReason::none
+                 ? device_error(what, seq.error())
+                 : what + ": " + inject_refusal(device, inj, reason) + " (reason " +
+                       std::string(to_string(reason)) + ", " + errno_text(seq.error()) + ")",
              seq.error());
         return kExitError;
     }

@@ -290,15 +290,33 @@ int VfCommands::reset(const Options& opts, std::ostream& out, std::ostream& err)
     const auto& [entry, device] = *target;
     const std::string what = what_on("vf reset", entry) + " VF " + std::to_string(vf_);
     const auto r = device.vf_reset(vf_);
-    if (!r) {
-        fail(err,
-             r.error() == std::errc::device_or_resource_busy
-                 ? what + ": more than " + std::to_string(AMDX_VF_RESET_LIMIT) + " resets in " +
-                       std::to_string(AMDX_VF_RESET_WINDOW_S) +
-                       " s, the VF is quarantined until VFs are disabled (" +
-                       errno_text(r.error()) + ")"
-                 : device_error(what, r.error()),
-             r.error());
+    if (!r) { // the kernel's reason (uapi minor 8; none from an older module)
+        const auto reason = static_cast<PartitionReason>(r.context().reason);
+        const std::string tail =
+            " (reason " + std::string(to_string(reason)) + ", " + errno_text(r.error()) + ")";
+        std::string msg;
+        if (reason == PartitionReason::none) {
+            msg = device_error(what, r.error());
+        } else if (reason == PartitionReason::no_vf) {
+            const auto vfs = device.vfs();
+            const auto n = vfs ? vfs->vfs.size() : 0;
+            msg = what + ": not enabled";
+            if (vfs && n == 0)
+                msg += " (the device has no VF enabled)";
+            else if (vfs && n == 1)
+                msg += " (the device has 1 VF: 0)";
+            else if (vfs)
+                msg += " (the device has " + std::to_string(n) + " VFs: 0 .. " +
+                       std::to_string(n - 1) + ")";
+            msg += tail;
+        } else if (reason == PartitionReason::vf_reset_limit) {
+            msg = what + ": " + std::to_string(AMDX_VF_RESET_LIMIT) + " resets in " +
+                  std::to_string(AMDX_VF_RESET_WINDOW_S) +
+                  " s already, the VF is quarantined until VFs are disabled" + tail;
+        } else {
+            msg = what + ": " + std::string(reason_text(reason)) + tail;
+        }
+        fail(err, msg, r.error());
         return kExitError;
     }
     render(out, Json{{"vf_reset", vf_reset_json(entry.id, vf_, *r)}}, opts);

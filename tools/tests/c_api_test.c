@@ -161,7 +161,7 @@ int main(void)
 	uint64_t seq;
 	size_t count = 99;
 
-	CHECK(strcmp(amdx_version(), "6.0.0") == 0);
+	CHECK(strcmp(amdx_version(), "6.1.0") == 0);
 
 	/* Another uapi major is refused at open, with the versions in the message. */
 	amdx_fake_set_major(fake, AMDX_UAPI_VERSION_MAJOR + 1);
@@ -262,10 +262,24 @@ int main(void)
 	inj.block = AMDX_RAS_BLOCK_GFX;
 	inj.type = AMDX_RAS_TYPE_UE;
 	inj.address = 0;
+	/* seq is an output: a reused argument is refused, the reason copied back */
+	CHECK(amdx_dev_ras_inject(dev, &inj, sizeof(inj)) == -EINVAL &&
+	      inj.reason == AMDX_RAS_INJECT_REASON_ARGS);
+	CHECK(amdx_last_error(msg, sizeof(msg)) > 0 && strstr(msg, "(reason args)") != NULL);
+	inj.seq = 0;
+	inj.reason = 0;
+	inj.type = AMDX_RAS_TYPE_DE;
+	inj.block = AMDX_RAS_BLOCK_SDMA; /* reports only UEs */
+	CHECK(amdx_dev_ras_inject(dev, &inj, sizeof(inj)) == -EOPNOTSUPP &&
+	      inj.reason == AMDX_RAS_INJECT_REASON_NO_TYPE);
+	inj.reason = 0;
+	inj.type = AMDX_RAS_TYPE_UE;
+	inj.block = AMDX_RAS_BLOCK_GFX;
 	CHECK(amdx_dev_ras_inject(dev, &inj, sizeof(inj)) == 0);
 	CHECK(amdx_events_read(ev, &events_v1[0].ev, sizeof(events_v1[0]), 8, 1000) == 1);
 	CHECK(events_v1[0].ev.kind == AMDX_EVENT_ERROR && events_v1[0].ev.size == AMDX_EVENT_SIZE_VER1);
 	CHECK(events_v1[0].pid == 4242 && events_v1[0].pasid == 0x8001);
+	inj.seq = 0;
 	CHECK(amdx_dev_ras_inject(dev, &inj, sizeof(inj)) == 0);
 	memset(events, 0xa5, sizeof(events));
 	CHECK(amdx_events_read(ev, events, sizeof(events[0]), 8, 1000) == 1);

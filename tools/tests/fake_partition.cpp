@@ -367,12 +367,25 @@ int FakeKernel::vf_set(std::uint32_t id, const amdx_vf_set& set) {
 
 int FakeKernel::vf_reset(std::uint32_t id, amdx_vf_reset& r) {
     auto& s = state(id);
-    if (r.flags != 0 || r.vf >= s.vfs.size())
-        return fail(EINVAL);
+    // The kernel's checks in its order (amdx_ioctl_vf_reset()), each with its reason.
+    auto refuse = [&r](std::uint32_t reason, int err) {
+        r.reason = reason;
+        return fail(err);
+    };
+    if (r.flags != 0 || r.reason != 0 || r.reserved != 0)
+        return refuse(AMDX_PART_REASON_NONE, EINVAL);
+    if (find(id)->max_vfs == 0)
+        return refuse(AMDX_PART_REASON_VF_UNSUPPORTED, EOPNOTSUPP);
+    if (r.vf >= s.vfs.size())
+        return refuse(AMDX_PART_REASON_NO_VF, EINVAL);
     auto& v = s.vfs[r.vf];
-    if (v.state != AMDX_PART_STATE_ONLINE || v.resets_in_window >= AMDX_VF_RESET_LIMIT) {
+    r.state = v.state;
+    if (v.state == AMDX_PART_STATE_QUARANTINED)
+        return refuse(AMDX_PART_REASON_VF_QUARANTINED, EBUSY);
+    if (v.resets_in_window >= AMDX_VF_RESET_LIMIT) {
         v.state = AMDX_PART_STATE_QUARANTINED;
-        return fail(EBUSY);
+        r.state = v.state;
+        return refuse(AMDX_PART_REASON_VF_RESET_LIMIT, EBUSY);
     }
     ++v.resets;
     ++v.resets_in_window;

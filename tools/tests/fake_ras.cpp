@@ -81,17 +81,34 @@ int FakeKernel::ras_inject(std::uint32_t id, amdx_ras_inject& r) {
     ras_injects.push_back(r);
     const auto* d = find(id);
     auto& s = state(id);
-    if (r.flags != 0 || r.pad != 0 || r.reserved[0] != 0 || r.reserved[1] != 0 ||
-        r.block >= AMDX_RAS_BLOCK_COUNT || r.type >= AMDX_RAS_TYPE_COUNT || r.count == 0 ||
-        r.count > 1024)
-        return fail(EINVAL);
+    // The kernel's checks in its order (amdx_ioctl_ras_inject()), each with its reason.
+    auto refuse = [&r](std::uint32_t reason, int err) {
+        r.reason = reason;
+        return fail(err);
+    };
+    if (r.flags != 0 || r.reason != 0 || r.seq != 0 || r.reserved[0] != 0 || r.reserved[1] != 0)
+        return refuse(AMDX_RAS_INJECT_REASON_ARGS, EINVAL);
+    if (r.block >= AMDX_RAS_BLOCK_COUNT)
+        return refuse(AMDX_RAS_INJECT_REASON_BLOCK, EINVAL);
+    if (r.type >= AMDX_RAS_TYPE_COUNT)
+        return refuse(AMDX_RAS_INJECT_REASON_TYPE, EINVAL);
     const std::size_t rows = s.partitions.size() + 1;
     auto& total = s.ras[r.block * rows];
-    if ((total.supported & (1U << r.type)) == 0 || r.instance >= total.instances)
-        return fail(EINVAL);
+    if (total.instances == 0)
+        return refuse(AMDX_RAS_INJECT_REASON_NO_BLOCK, EOPNOTSUPP);
+    if ((total.supported & (1U << r.type)) == 0)
+        return refuse(AMDX_RAS_INJECT_REASON_NO_TYPE, EOPNOTSUPP);
+    if (r.instance >= total.instances)
+        return refuse(AMDX_RAS_INJECT_REASON_INSTANCE, EINVAL);
+    if (r.count == 0 || r.count > 1024)
+        return refuse(AMDX_RAS_INJECT_REASON_COUNT_RANGE, EINVAL);
     const bool umc = r.block == AMDX_RAS_BLOCK_UMC;
-    if (umc ? r.address >= d->vram_size || retired(s, r.address) : r.address != 0)
-        return fail(EINVAL);
+    if (!umc && r.address != 0)
+        return refuse(AMDX_RAS_INJECT_REASON_ADDRESS_BLOCK, EINVAL);
+    if (umc && r.address >= d->vram_size)
+        return refuse(AMDX_RAS_INJECT_REASON_ADDRESS_RANGE, EINVAL);
+    if (umc && retired(s, r.address))
+        return refuse(AMDX_RAS_INJECT_REASON_RETIRED, EINVAL);
     const auto part =
         static_cast<std::uint32_t>(r.instance * s.partitions.size() / total.instances);
     total.count[r.type] += r.count;

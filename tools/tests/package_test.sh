@@ -29,7 +29,7 @@ test -f "$prefix/include/amdx/amdx.h"
 "$prefix/bin/amdx" -d "$work/no-such-node" --version >"$work/version.out"
 "$(dirname "$0")/runpath_test.sh" "$prefix/bin/amdx" \
 	"$(find "$prefix" -name amdx-eventd -type f | head -n1)"
-grep -q '^libamdx 6\.0\.0$' "$work/version.out"
+grep -q '^libamdx 6\.1\.0$' "$work/version.out"
 grep -q '^\.SH EXIT STATUS' "$prefix/share/man/man1/amdx.1"
 grep -q '^complete .* amdx$' "$prefix/share/bash-completion/completions/amdx"
 # `amdx exporter` runs the installed amdx-exporter (libexec/amdx), which
@@ -44,7 +44,7 @@ grep -q '^amdx_up{.*} 0$' "$work/amdx.prom"
 pymod=$(find "$prefix" -name 'amdx.cpython-*.so' | head -n1)
 if [ -n "$pymod" ]; then
 	PYTHONPATH=$(dirname "$pymod") python3 -c \
-		'import amdx, sys; sys.exit(amdx.__version__ != "6.0.0")'
+		'import amdx, sys; sys.exit(amdx.__version__ != "6.1.0")'
 fi
 
 case $mode in

@@ -325,6 +325,13 @@ TEST_F(PartitionTest, VfResetRateLimitQuarantines) {
     const auto limited = device->vf_reset(1);
     ASSERT_FALSE(limited);
     EXPECT_EQ(limited.error(), std::errc::device_or_resource_busy);
+    EXPECT_EQ(limited.context().reason, AMDX_PART_REASON_VF_RESET_LIMIT);
+    EXPECT_EQ(limited.context().message(),
+              "AMDX_IOC_VF_RESET on device 0: busy, try again later: the VF reached its reset "
+              "rate limit and is quarantined until VFs are disabled (reason vf_reset_limit) "
+              "(EBUSY: Device or resource busy)");
+    EXPECT_EQ(device->vf_reset(1).context().reason, AMDX_PART_REASON_VF_QUARANTINED);
+    EXPECT_EQ(device->vf_reset(2).context().reason, AMDX_PART_REASON_NO_VF);
     EXPECT_EQ(device->vfs()->vfs[1].state, amdx::PartitionState::quarantined);
     ASSERT_TRUE(device->vf_disable());
     EXPECT_TRUE(device->vfs()->vfs.empty());
@@ -341,7 +348,7 @@ TEST_F(PartitionTest, ResetScopeListsTheHive) {
 }
 
 TEST(PartitionNames, RoundTripAndUnknown) {
-    for (std::uint32_t r = 0; r <= AMDX_PART_REASON_PARTITION_STATE; ++r) {
+    for (std::uint32_t r = 0; r <= AMDX_PART_REASON_VF_RESET_LIMIT; ++r) {
         const auto reason = static_cast<PartitionReason>(r);
         EXPECT_NE(amdx::to_string(reason), "unknown") << r;
         EXPECT_EQ(amdx::parse_partition_reason(amdx::to_string(reason)), reason);

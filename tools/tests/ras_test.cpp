@@ -182,6 +182,25 @@ TEST_F(RasTest, InjectCountsPerPartitionAndRetiresUePages) {
     const auto again = device->ras_inject(inj); // refused on a retired page
     ASSERT_FALSE(again);
     EXPECT_EQ(again.error(), std::errc::invalid_argument);
+    EXPECT_EQ(again.context().reason, AMDX_RAS_INJECT_REASON_RETIRED);
+    EXPECT_EQ(again.context().message(),
+              "AMDX_IOC_RAS_INJECT on device 0: rejected as invalid: the address's page is "
+              "retired (reason retired) (EINVAL: Invalid argument)");
+}
+
+// Every AMDX_RAS_INJECT_REASON_* has a name and a sentence.
+TEST(RasNames, InjectReasonsHaveNamesAndSentences) {
+    for (std::uint32_t r = 0; r <= AMDX_RAS_INJECT_REASON_NO_INJECT; ++r) {
+        const auto reason = static_cast<amdx::RasInjectReason>(r);
+        EXPECT_NE(amdx::to_string(reason), "unknown") << r;
+        if (r != 0) {
+            EXPECT_NE(amdx::reason_text(reason).find(' '), std::string_view::npos) << r;
+        }
+    }
+    EXPECT_EQ(amdx::to_string(amdx::RasInjectReason::no_type), "no_type");
+    EXPECT_EQ(amdx::to_string(static_cast<amdx::RasInjectReason>(99)), "unknown");
+    EXPECT_EQ(amdx::reason_text(static_cast<amdx::RasInjectReason>(99)),
+              "refused for a reason this amdx does not know");
 }
 
 TEST_F(RasTest, PolicyShowAndSet) {

@@ -44,7 +44,7 @@
  * each list in the order of the sections), never appended at the end.
  */
 #define AMDX_UAPI_VERSION_MAJOR		1
-#define AMDX_UAPI_VERSION_MINOR		7
+#define AMDX_UAPI_VERSION_MINOR		8
 
 /* Name of the control misc device node: /dev/amdx */
 #define AMDX_DEVICE_NAME		"amdx"
@@ -626,8 +626,9 @@ struct amdx_query_hmm_ranges {
 #define AMDX_PART_STATE_OFFLINE		2	/* out of service until reset */
 
 /*
- * Why a partition configuration was refused (struct amdx_partition_config
- * .reason, struct amdx_vf_enable.reason).
+ * Why a partition configuration or a VF operation was refused (struct
+ * amdx_partition_config.reason, struct amdx_vf_enable.reason, and from
+ * minor 8 struct amdx_vf_reset.reason).
  */
 #define AMDX_PART_REASON_NONE			0
 #define AMDX_PART_REASON_BAD_MODEL		1
@@ -643,6 +644,10 @@ struct amdx_query_hmm_ranges {
 #define AMDX_PART_REASON_BUSY			11	/* holders, no drain */
 #define AMDX_PART_REASON_VF_PROVISION		12	/* bad VF resources */
 #define AMDX_PART_REASON_PARTITION_STATE	13	/* partition not online */
+/* Minor 8, VF reset: */
+#define AMDX_PART_REASON_NO_VF			14	/* VF index >= VFs enabled */
+#define AMDX_PART_REASON_VF_QUARANTINED		15	/* until VFs are disabled */
+#define AMDX_PART_REASON_VF_RESET_LIMIT		16	/* quarantined by this call */
 
 /**
  * struct amdx_partition_info - one compute partition
@@ -929,14 +934,21 @@ struct amdx_vf_set {
  * @state: out: the VF's %AMDX_PART_STATE_* afterwards.
  * @duration_ns: out: time the reset took.
  * @resets_in_window: out: resets within the rate-limit window.
- * @pad: zero.
+ * @reason: out: %AMDX_PART_REASON_* when refused (minor 8; the pad
+ *	before: zero on input).
  * @vram_cleared: out: bytes of VRAM the VF held, cleared by the reset (as
  *	in its %AMDX_EVENT_VF_RESET record); ignored on input.
  * @reserved: zero.
  *
  * A reset beyond %AMDX_VF_RESET_LIMIT in %AMDX_VF_RESET_WINDOW_S seconds
  * is not performed: the VF is quarantined and the call fails with -EBUSY;
- * a quarantined VF stays so until the VFs are disabled.
+ * a quarantined VF stays so until the VFs are disabled.  Each refusal
+ * carries its reason: -EOPNOTSUPP %AMDX_PART_REASON_VF_UNSUPPORTED (no
+ * SR-IOV), -EINVAL %AMDX_PART_REASON_NO_VF (@vf not below the VFs
+ * enabled), -EBUSY %AMDX_PART_REASON_VF_QUARANTINED or
+ * %AMDX_PART_REASON_VF_RESET_LIMIT; malformed arguments (non-zero @flags,
+ * @reason or @reserved) are -EINVAL with @reason 0.  The argument is
+ * copied back in every case.
  */
 struct amdx_vf_reset {
 	__u32 vf;
@@ -945,7 +957,7 @@ struct amdx_vf_reset {
 	__u32 state;
 	__u64 duration_ns;
 	__u32 resets_in_window;
-	__u32 pad;
+	__u32 reason;
 	__u64 vram_cleared;
 	__u64 reserved;
 };
@@ -1054,6 +1066,28 @@ struct amdx_query_ras {
 	struct amdx_ras_counters entries[];
 };
 
+/*
+ * Why an injection was refused (struct amdx_ras_inject.reason, minor 8),
+ * with the errno the call fails with: non-zero @flags, @reason, @seq or
+ * @reserved; an unknown block or type; a block the device lacks; a type
+ * the block does not report on the device; an instance not below the
+ * block's instance count; a count outside 1..1024; an address for a block
+ * other than umc; a umc address at or beyond the VRAM size; a umc address
+ * on a retired page; a provider that cannot inject.
+ */
+#define AMDX_RAS_INJECT_REASON_NONE		0
+#define AMDX_RAS_INJECT_REASON_ARGS		1	/* EINVAL: not zero */
+#define AMDX_RAS_INJECT_REASON_BLOCK		2	/* EINVAL: unknown */
+#define AMDX_RAS_INJECT_REASON_TYPE		3	/* EINVAL: unknown */
+#define AMDX_RAS_INJECT_REASON_NO_BLOCK		4	/* EOPNOTSUPP */
+#define AMDX_RAS_INJECT_REASON_NO_TYPE		5	/* EOPNOTSUPP */
+#define AMDX_RAS_INJECT_REASON_INSTANCE		6	/* EINVAL */
+#define AMDX_RAS_INJECT_REASON_COUNT_RANGE	7	/* EINVAL: 1..1024 */
+#define AMDX_RAS_INJECT_REASON_ADDRESS_BLOCK	8	/* EINVAL: not umc */
+#define AMDX_RAS_INJECT_REASON_ADDRESS_RANGE	9	/* EINVAL: VRAM size */
+#define AMDX_RAS_INJECT_REASON_RETIRED		10	/* EINVAL */
+#define AMDX_RAS_INJECT_REASON_NO_INJECT	11	/* EOPNOTSUPP */
+
 /**
  * struct amdx_ras_inject - argument of %AMDX_IOC_RAS_INJECT
  * @block: in: %AMDX_RAS_BLOCK_*.
@@ -1064,13 +1098,17 @@ struct amdx_query_ras {
  * @address: in: for umc, a VRAM byte address below the VRAM size, not on a
  *	retired page; 0 otherwise.
  * @flags: in: must be 0.
- * @pad: zero.
+ * @reason: out: %AMDX_RAS_INJECT_REASON_* when refused (minor 8; the pad
+ *	before: zero on input).
  * @seq: out: sequence number of the (first) error event.
  * @reserved: zero.
  *
  * Needs CAP_SYS_ADMIN.  The device turns it into a hardware error report
  * that enters the same intake as real errors; containment runs before the
- * call returns.
+ * call returns.  Each refusal of the core's checks sets @reason (the
+ * errno each one fails with is beside its %AMDX_RAS_INJECT_REASON_*); an
+ * error of the provider's injection (-EIO, -ETIMEDOUT, -EINTR) leaves it
+ * 0.  The argument is copied back in every case (from minor 8).
  */
 struct amdx_ras_inject {
 	__u32 block;
@@ -1079,7 +1117,7 @@ struct amdx_ras_inject {
 	__u32 count;
 	__u64 address;
 	__u32 flags;
-	__u32 pad;
+	__u32 reason;
 	__u64 seq;
 	__u64 reserved[2];
 };

@@ -402,8 +402,15 @@ int amdx_dev_vf_reset(const amdx_dev* dev, uint32_t vf, struct amdx_vf_reset* ou
         if (const int ret = check_out(out, size, kCall, dev->device.id()); ret < 0)
             return ret;
     const auto r = dev->device.vf_reset(vf);
-    if (!r)
+    if (!r) {
+        if (out != nullptr) { // the refusal's reason (uapi minor 8), as the kernel copies it back
+            amdx_vf_reset raw{};
+            raw.vf = vf;
+            raw.reason = r.context().reason;
+            put(out, size, raw);
+        }
         return fail(r.context());
+    }
     if (out != nullptr) {
         amdx_vf_reset raw{};
         raw.vf = vf;

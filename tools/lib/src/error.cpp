@@ -4,10 +4,12 @@
 // map errno values to causes itself.  The causes are what the uapi says the
 // errno means for an amdx call (Documentation/uapi.rst, library.rst).
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <string>
 
 #include <amdx/partition.hpp>
+#include <amdx/ras.hpp>
 #include <amdx/result.hpp>
 #include <amdx/version.hpp>
 
@@ -60,9 +62,27 @@ std::string_view cause(int err, std::string_view call) noexcept {
     }
 }
 
+/// Calls whose reason is an AMDX_PART_REASON_*.
 bool is_partition_call(std::string_view call) noexcept {
     return call == "AMDX_IOC_PARTITION_PLAN" || call == "AMDX_IOC_PARTITION_COMMIT" ||
-           call == "AMDX_IOC_VF_ENABLE";
+           call == "AMDX_IOC_VF_ENABLE" || call == "AMDX_IOC_VF_RESET";
+}
+
+/// ": TEXT (reason NAME)" of @reason of @call, "" for none or a call without reasons.
+template <class Reason>
+std::string reason_part(std::uint32_t reason) {
+    const auto r = static_cast<Reason>(reason);
+    return ": " + std::string(reason_text(r)) + " (reason " + std::string(to_string(r)) + ')';
+}
+
+std::string reason_of(std::string_view call, std::uint32_t reason) {
+    if (reason == 0)
+        return {};
+    if (is_partition_call(call))
+        return reason_part<PartitionReason>(reason);
+    if (call == "AMDX_IOC_RAS_INJECT")
+        return reason_part<RasInjectReason>(reason);
+    return {};
 }
 
 } // namespace
@@ -76,13 +96,7 @@ std::string ErrorContext::message() const {
         code.category() == std::system_category() || code.category() == std::generic_category();
     const std::string_view why = sys ? cause(code.value(), call) : std::string_view{};
     out += why.empty() ? std::string_view("failed") : why;
-    if (reason != 0 && is_partition_call(call)) {
-        out += ": ";
-        out += reason_text(static_cast<PartitionReason>(reason));
-        out += " (reason ";
-        out += to_string(static_cast<PartitionReason>(reason));
-        out += ')';
-    }
+    out += reason_of(call, reason);
     if (!detail.empty()) {
         out += ": ";
         out += detail;

@@ -27,40 +27,72 @@ constexpr std::array kStates{
     std::pair{PartitionState::offline, Name("offline")},
 };
 
-// {reason, short name, sentence}
+// {reason, short name, sentence}: a family of the kernel's reason codes.
+template <class Reason>
 struct ReasonEntry {
-    PartitionReason reason;
+    Reason reason;
     Name name;
     Name text;
 };
 
+using PartReasonEntry = ReasonEntry<PartitionReason>;
+using InjectReasonEntry = ReasonEntry<RasInjectReason>;
+
 constexpr std::array kReasons{
-    ReasonEntry{PartitionReason::none, "none", "allowed"},
-    ReasonEntry{PartitionReason::bad_model, "bad_model",
-                "the device model does not support partitioning"},
-    ReasonEntry{PartitionReason::compute_unsupported, "compute_unsupported",
-                "the model does not support that compute mode"},
-    ReasonEntry{PartitionReason::memory_unsupported, "memory_unsupported",
-                "the model does not support that memory mode"},
-    ReasonEntry{PartitionReason::incompatible, "incompatible",
-                "the compute mode is incompatible with the memory mode"},
-    ReasonEntry{PartitionReason::xcc_not_divisible, "xcc_not_divisible",
-                "the XCCs do not divide evenly over the memory partitions"},
-    ReasonEntry{PartitionReason::vf_unsupported, "vf_unsupported",
-                "the model has no SR-IOV virtual functions"},
-    ReasonEntry{PartitionReason::vf_compute, "vf_compute",
-                "that VF count is not possible in the compute mode"},
-    ReasonEntry{PartitionReason::vf_memory, "vf_memory",
-                "that VF count is not possible in the memory mode"},
-    ReasonEntry{PartitionReason::vfs_enabled, "vfs_enabled", "VFs are enabled; disable them first"},
-    ReasonEntry{PartitionReason::hive_memory, "hive_memory",
-                "the memory mode is hive-wide and differs from the hive's"},
-    ReasonEntry{PartitionReason::busy, "busy",
-                "processes hold memory in partitions that would change"},
-    ReasonEntry{PartitionReason::vf_provision, "vf_provision",
-                "the VF resources are invalid or do not fit"},
-    ReasonEntry{PartitionReason::partition_state, "partition_state",
-                "a partition is not online (quarantined or offline)"},
+    PartReasonEntry{PartitionReason::none, "none", "allowed"},
+    PartReasonEntry{PartitionReason::bad_model, "bad_model",
+                    "the device model does not support partitioning"},
+    PartReasonEntry{PartitionReason::compute_unsupported, "compute_unsupported",
+                    "the model does not support that compute mode"},
+    PartReasonEntry{PartitionReason::memory_unsupported, "memory_unsupported",
+                    "the model does not support that memory mode"},
+    PartReasonEntry{PartitionReason::incompatible, "incompatible",
+                    "the compute mode is incompatible with the memory mode"},
+    PartReasonEntry{PartitionReason::xcc_not_divisible, "xcc_not_divisible",
+                    "the XCCs do not divide evenly over the memory partitions"},
+    PartReasonEntry{PartitionReason::vf_unsupported, "vf_unsupported",
+                    "the model has no SR-IOV virtual functions"},
+    PartReasonEntry{PartitionReason::vf_compute, "vf_compute",
+                    "that VF count is not possible in the compute mode"},
+    PartReasonEntry{PartitionReason::vf_memory, "vf_memory",
+                    "that VF count is not possible in the memory mode"},
+    PartReasonEntry{PartitionReason::vfs_enabled, "vfs_enabled",
+                    "VFs are enabled; disable them first"},
+    PartReasonEntry{PartitionReason::hive_memory, "hive_memory",
+                    "the memory mode is hive-wide and differs from the hive's"},
+    PartReasonEntry{PartitionReason::busy, "busy",
+                    "processes hold memory in partitions that would change"},
+    PartReasonEntry{PartitionReason::vf_provision, "vf_provision",
+                    "the VF resources are invalid or do not fit"},
+    PartReasonEntry{PartitionReason::partition_state, "partition_state",
+                    "a partition is not online (quarantined or offline)"},
+    PartReasonEntry{PartitionReason::no_vf, "no_vf", "no such VF is enabled"},
+    PartReasonEntry{PartitionReason::vf_quarantined, "vf_quarantined",
+                    "the VF is quarantined until VFs are disabled"},
+    PartReasonEntry{
+        PartitionReason::vf_reset_limit, "vf_reset_limit",
+        "the VF reached its reset rate limit and is quarantined until VFs are disabled"},
+};
+
+constexpr std::array kInjectReasons{
+    InjectReasonEntry{RasInjectReason::none, "none", "injected"},
+    InjectReasonEntry{RasInjectReason::args, "args",
+                      "flags, reason, seq or reserved fields are not zero"},
+    InjectReasonEntry{RasInjectReason::block, "block", "no such RAS block"},
+    InjectReasonEntry{RasInjectReason::type, "type", "no such RAS error type"},
+    InjectReasonEntry{RasInjectReason::no_block, "no_block", "the device has no such block"},
+    InjectReasonEntry{RasInjectReason::no_type, "no_type",
+                      "the block does not report that error type on this device"},
+    InjectReasonEntry{RasInjectReason::instance, "instance",
+                      "the instance is not below the block's instance count"},
+    InjectReasonEntry{RasInjectReason::count_range, "count_range",
+                      "the count is outside 1 .. 1024"},
+    InjectReasonEntry{RasInjectReason::address_block, "address_block", "only umc takes an address"},
+    InjectReasonEntry{RasInjectReason::address_range, "address_range",
+                      "the address is beyond the VRAM"},
+    InjectReasonEntry{RasInjectReason::retired, "retired", "the address's page is retired"},
+    InjectReasonEntry{RasInjectReason::no_inject, "no_inject",
+                      "the device's provider cannot inject errors"},
 };
 
 constexpr std::array kSteps{
@@ -212,10 +244,26 @@ static_assert(kBlocks.size() == AMDX_RAS_BLOCK_COUNT, "a RAS block has no name")
 static_assert(kTypes.size() == AMDX_RAS_TYPE_COUNT, "a RAS type has no name");
 static_assert(kSteps.size() == AMDX_PART_STEP_MAX + 1, "a partition step has no name");
 
-const ReasonEntry* find_reason(PartitionReason reason) noexcept {
-    const auto* it = std::find_if(kReasons.begin(), kReasons.end(),
+/// The entry of @reason in @table, or nullptr.
+template <class Table, class Reason>
+const ReasonEntry<Reason>* find_reason(const Table& table, Reason reason) noexcept {
+    const auto* it = std::find_if(table.begin(), table.end(),
                                   [reason](const auto& e) { return e.reason == reason; });
-    return it == kReasons.end() ? nullptr : it;
+    return it == table.end() ? nullptr : it;
+}
+
+/// The short name of @reason in @table, or "unknown".
+template <class Table, class Reason>
+std::string_view reason_name(const Table& table, Reason reason) noexcept {
+    const auto* e = find_reason(table, reason);
+    return e == nullptr ? detail::kUnknownName : e->name;
+}
+
+/// The sentence of @reason in @table.
+template <class Table, class Reason>
+std::string_view reason_sentence(const Table& table, Reason reason) noexcept {
+    const auto* e = find_reason(table, reason);
+    return e == nullptr ? "refused for a reason this amdx does not know" : e->text;
 }
 
 } // namespace
@@ -225,13 +273,19 @@ std::string_view to_string(PartitionState state) noexcept {
 }
 
 std::string_view to_string(PartitionReason reason) noexcept {
-    const auto* e = find_reason(reason);
-    return e == nullptr ? detail::kUnknownName : e->name;
+    return reason_name(kReasons, reason);
 }
 
 std::string_view reason_text(PartitionReason reason) noexcept {
-    const auto* e = find_reason(reason);
-    return e == nullptr ? "refused for a reason this amdx does not know" : e->text;
+    return reason_sentence(kReasons, reason);
+}
+
+std::string_view to_string(RasInjectReason reason) noexcept {
+    return reason_name(kInjectReasons, reason);
+}
+
+std::string_view reason_text(RasInjectReason reason) noexcept {
+    return reason_sentence(kInjectReasons, reason);
 }
 
 std::string_view to_string(PartitionStep step) noexcept {

@@ -281,7 +281,7 @@ Result<VfResetResult> Device::vf_reset(std::uint32_t vf) const noexcept {
     amdx_vf_reset arg{};
     arg.vf = vf;
     if (const int ret = detail::ioctl_retry(fd().get(), AMDX_IOC_VF_RESET, &arg); ret < 0)
-        return errno_error(-ret, "AMDX_IOC_VF_RESET", id_);
+        return errno_error(-ret, "AMDX_IOC_VF_RESET", id_, arg.reason);
     return VfResetResult{.result = static_cast<VfResetOutcome>(arg.result),
                          .state = static_cast<PartitionState>(arg.state),
                          .duration_ns = arg.duration_ns,

@@ -238,7 +238,7 @@ Result<RasStatus> Device::ras_status() const noexcept {
 Result<std::uint64_t> Device::ras_inject(const RasInjection& inj) const noexcept {
     amdx_ras_inject arg = inj.to_uapi();
     if (const int ret = detail::ioctl_retry(fd().get(), AMDX_IOC_RAS_INJECT, &arg); ret < 0)
-        return errno_error(-ret, "AMDX_IOC_RAS_INJECT", id_);
+        return errno_error(-ret, "AMDX_IOC_RAS_INJECT", id_, arg.reason);
     return arg.seq;
 }
 

@@ -53,7 +53,7 @@ typedef struct amdx_ctl amdx_ctl;
 typedef struct amdx_dev amdx_dev;
 typedef struct amdx_events amdx_events;
 
-/* The library's version, "6.0.0". */
+/* The library's version, "6.1.0". */
 AMDX_C_API const char *amdx_version(void);
 /*
  * The calling thread's last failure as one line, NUL-terminated and cut to
@@ -101,7 +101,7 @@ AMDX_C_API int amdx_dev_vfs(const amdx_dev *dev, struct amdx_vf_info *buf, size_
 AMDX_C_API int amdx_dev_vf_enable(const amdx_dev *dev, uint32_t num_vfs,
 				  const struct amdx_vf_config *configs, size_t config_size);
 AMDX_C_API int amdx_dev_vf_disable(const amdx_dev *dev);
-/* @out (may be NULL) receives the reset's outcome. */
+/* @out (may be NULL) receives the reset's outcome, or a refusal's reason (since 6.1). */
 AMDX_C_API int amdx_dev_vf_reset(const amdx_dev *dev, uint32_t vf, struct amdx_vf_reset *out,
 				 size_t size);
 

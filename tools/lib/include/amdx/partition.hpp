@@ -34,7 +34,7 @@ enum class PartitionState : std::uint32_t {
     offline = AMDX_PART_STATE_OFFLINE,
 };
 
-/// AMDX_PART_REASON_*: why a configuration was refused.
+/// AMDX_PART_REASON_*: why a configuration or a VF operation was refused.
 enum class PartitionReason : std::uint32_t {
     none = AMDX_PART_REASON_NONE,
     bad_model = AMDX_PART_REASON_BAD_MODEL,
@@ -50,6 +50,9 @@ enum class PartitionReason : std::uint32_t {
     busy = AMDX_PART_REASON_BUSY,
     vf_provision = AMDX_PART_REASON_VF_PROVISION,
     partition_state = AMDX_PART_REASON_PARTITION_STATE,
+    no_vf = AMDX_PART_REASON_NO_VF,                   ///< VF reset (uapi minor 8)
+    vf_quarantined = AMDX_PART_REASON_VF_QUARANTINED, ///< VF reset (uapi minor 8)
+    vf_reset_limit = AMDX_PART_REASON_VF_RESET_LIMIT, ///< VF reset (uapi minor 8)
 };
 
 /// AMDX_PART_STEP_*: the steps of a commit, in order.

@@ -65,8 +65,30 @@ enum class RasAction : std::uint32_t {
     link_revoke = AMDX_ACTION_LINK_REVOKE,
 };
 
+/// AMDX_RAS_INJECT_REASON_*: why %AMDX_IOC_RAS_INJECT was refused (uapi
+/// minor 8; ErrorContext::reason of its failure, 0 from an older module).
+enum class RasInjectReason : std::uint32_t {
+    none = AMDX_RAS_INJECT_REASON_NONE,
+    args = AMDX_RAS_INJECT_REASON_ARGS,                   ///< non-zero flags, reserved
+    block = AMDX_RAS_INJECT_REASON_BLOCK,                 ///< no such block
+    type = AMDX_RAS_INJECT_REASON_TYPE,                   ///< no such type
+    no_block = AMDX_RAS_INJECT_REASON_NO_BLOCK,           ///< the device lacks the block
+    no_type = AMDX_RAS_INJECT_REASON_NO_TYPE,             ///< the block lacks the type
+    instance = AMDX_RAS_INJECT_REASON_INSTANCE,           ///< not below the instances
+    count_range = AMDX_RAS_INJECT_REASON_COUNT_RANGE,     ///< count not 1 .. 1024
+    address_block = AMDX_RAS_INJECT_REASON_ADDRESS_BLOCK, ///< an address, not umc
+    address_range = AMDX_RAS_INJECT_REASON_ADDRESS_RANGE, ///< beyond the VRAM
+    retired = AMDX_RAS_INJECT_REASON_RETIRED,             ///< the page is retired
+    no_inject = AMDX_RAS_INJECT_REASON_NO_INJECT,         ///< the provider cannot inject
+};
+
 /// "umc", "sdma", "gfx", "mmhub", "pcie_bif", "hdp", "xgmi_wafl"; "unknown".
 AMDX_EXPORT std::string_view to_string(RasBlock block) noexcept;
+/// "none", "no_type", "instance", ...; "unknown" otherwise.
+AMDX_EXPORT std::string_view to_string(RasInjectReason reason) noexcept;
+/// A sentence for operators: why the kernel refused the injection ("the
+/// block does not report that error type on this device").
+AMDX_EXPORT std::string_view reason_text(RasInjectReason reason) noexcept;
 /// "ce", "ue", "de"; "unknown" otherwise.
 AMDX_EXPORT std::string_view to_string(RasType type) noexcept;
 /// "ce", "ue", "de", "import"; "unknown" otherwise.

@@ -47,7 +47,8 @@ struct AMDX_EXPORT ErrorContext {
     std::string_view call;
     std::uint32_t device = kNoDevice; ///< amdx device id, or kNoDevice
     /// The reason code the kernel gave with the refusal (AMDX_PART_REASON_*
-    /// for partition and VF calls), 0 for none.
+    /// for partition and VF calls, AMDX_RAS_INJECT_REASON_* for
+    /// AMDX_IOC_RAS_INJECT), 0 for none.
     std::uint32_t reason = 0;
     /// More, when the code alone does not say it ("kernel uapi 2.0, libamdx
     /// speaks 1.x").
