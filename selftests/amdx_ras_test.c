@@ -114,6 +114,22 @@ static bool claims(int fd, __u32 block, __u32 type)
 	return ret;
 }
 
+/* Whether device @fd has @block at all (instances, whatever it reports). */
+static bool has_block(int fd, __u32 block)
+{
+	struct amdx_query_ras *r = counters(fd);
+	struct amdx_ras_counters *c;
+	bool ret = false;
+
+	if (!r)
+		return false;
+	c = row(r, block, AMDX_RAS_PARTITION_ALL);
+	if (c)
+		ret = c->instances;
+	free(r);
+	return ret;
+}
+
 /*
  * Against the amdgpu provider, skip a test whose errors of @block and
  * @type it does not claim (its fake device declares what amdgpu declares
@@ -520,14 +536,25 @@ TEST_F(ras, inject_validation_errnos)
 	in = (struct amdx_ras_inject)BASE;
 	in.address = 4096;	/* only umc has an address */
 	REFUSED(-EINVAL, ADDRESS_BLOCK);
-	/* hdp reports no CEs, xgmi_wafl no DEs, sdma only UEs */
+	/*
+	 * hdp reports no CEs, xgmi_wafl no DEs, sdma only UEs; a device
+	 * without the block at all (the amdgpu provider's fake claims gfx
+	 * only) refuses for that first
+	 */
+#define REFUSED_NO_TYPE(b) do {						\
+		EXPECT_EQ(-EOPNOTSUPP, inject_arg(self->d.fd, &in));	\
+		EXPECT_EQ(has_block(self->d.fd, b) ?			\
+			  AMDX_RAS_INJECT_REASON_NO_TYPE :		\
+			  AMDX_RAS_INJECT_REASON_NO_BLOCK, in.reason);	\
+		EXPECT_EQ(0, in.seq);					\
+	} while (0)
 	INJECT(AMDX_RAS_BLOCK_HDP, AMDX_RAS_TYPE_CE, 0, 1, 0);
-	REFUSED(-EOPNOTSUPP, NO_TYPE);
+	REFUSED_NO_TYPE(AMDX_RAS_BLOCK_HDP);
 	INJECT(AMDX_RAS_BLOCK_XGMI_WAFL, AMDX_RAS_TYPE_DE, 0, 1, 0);
-	REFUSED(-EOPNOTSUPP, NO_TYPE);
+	REFUSED_NO_TYPE(AMDX_RAS_BLOCK_XGMI_WAFL);
 	if (!claims(self->d.fd, AMDX_RAS_BLOCK_SDMA, AMDX_RAS_TYPE_CE)) {
 		INJECT(AMDX_RAS_BLOCK_SDMA, AMDX_RAS_TYPE_CE, 0, 1, 0);
-		REFUSED(-EOPNOTSUPP, NO_TYPE);
+		REFUSED_NO_TYPE(AMDX_RAS_BLOCK_SDMA);
 	}
 	/* umc: inside the VRAM, any byte of a page */
 	if (!claims(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_CE) &&
@@ -552,6 +579,7 @@ TEST_F(ras, inject_validation_errnos)
 	in = (struct amdx_ras_inject)BASE;
 	EXPECT_EQ(-ENOTTY, amdx_ioctl(self->d.ctl, AMDX_IOC_RAS_INJECT, &in));
 #undef INJECT
+#undef REFUSED_NO_TYPE
 #undef REFUSED
 #undef BASE
 }
