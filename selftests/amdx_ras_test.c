@@ -98,36 +98,34 @@ static struct amdx_ras_counters *row(struct amdx_query_ras *r, __u32 block,
 	return NULL;
 }
 
+/*
+ * Device @fd's device-wide row of @block (all zero when there is none or
+ * the query fails).
+ */
+static struct amdx_ras_counters block_row(int fd, __u32 block)
+{
+	struct amdx_query_ras *r = counters(fd);
+	struct amdx_ras_counters out = {}, *c;
+
+	if (!r)
+		return out;
+	c = row(r, block, AMDX_RAS_PARTITION_ALL);
+	if (c)
+		out = *c;
+	free(r);
+	return out;
+}
+
 /* Whether device @fd claims errors of @block and @type. */
 static bool claims(int fd, __u32 block, __u32 type)
 {
-	struct amdx_query_ras *r = counters(fd);
-	struct amdx_ras_counters *c;
-	bool ret = false;
-
-	if (!r)
-		return false;
-	c = row(r, block, AMDX_RAS_PARTITION_ALL);
-	if (c)
-		ret = c->supported & (1U << type);
-	free(r);
-	return ret;
+	return block_row(fd, block).supported & (1U << type);
 }
 
 /* Whether device @fd has @block at all (instances, whatever it reports). */
 static bool has_block(int fd, __u32 block)
 {
-	struct amdx_query_ras *r = counters(fd);
-	struct amdx_ras_counters *c;
-	bool ret = false;
-
-	if (!r)
-		return false;
-	c = row(r, block, AMDX_RAS_PARTITION_ALL);
-	if (c)
-		ret = c->instances;
-	free(r);
-	return ret;
+	return block_row(fd, block).instances;
 }
 
 /*
