@@ -22,7 +22,6 @@
 #include "amdx_selftest.h"
 #include "amdx_harness.h"
 
-#define RAS_VRAM_MIB		64
 #define NO_CAP			"no AMDX_CAP_HMM_MIGRATE (kernel without DEVICE_PRIVATE)"
 
 struct ras_dev {
@@ -137,6 +136,17 @@ static bool has_block(int fd, __u32 block)
 	AMDX_SKIP_PROVIDER(claims(self->d.fd, block, type) ? 0 : -EOPNOTSUPP, \
 			   what " errors")
 
+/*
+ * Whether device @fd is the amdgpu provider's fake made with aca=1, an
+ * MI300X with its firmware (amdgpu's ACA and UMC 12): the only fake that
+ * claims UMC errors.
+ */
+static bool amdgpu_aca(int fd)
+{
+	return amdx_provider_is_amdgpu() &&
+	       claims(fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_CE);
+}
+
 /* A counter that starts at 0 where the device claims it. */
 static __u64 zero_or_unsupported(int fd, __u32 block, __u32 type)
 {
@@ -204,6 +214,44 @@ static bool badpage_has(int fd, __u64 address, __u16 cause)
 	free(h);
 	return found;
 }
+
+/* Bytes of VRAM of the device behind @d (its provider's, not the ask). */
+static __u64 dev_vram(struct ras_dev *d)
+{
+	struct amdx_device_info info;
+
+	if (amdx_device_info(d->ctl, d->id, &info))
+		return 0;
+	return info.vram_size;
+}
+
+/*
+ * Wait until the page at @address is retired for @cause: at once under
+ * amdx_sim, once amdgpu's retirement thread and work ran under the
+ * amdgpu provider (after the injection returned).  60 s at most: a
+ * verdict, not a timing.
+ */
+static bool badpage_wait(int fd, __u64 address, __u16 cause)
+{
+	int i;
+
+	for (i = 0; i < 6000; i++) {
+		if (badpage_has(fd, address, cause))
+			return true;
+		usleep(10000);
+	}
+	return badpage_has(fd, address, cause);
+}
+
+/*
+ * amdx_sim retires the page of a UMC UE, or of a CE past the threshold,
+ * at once, which these tests expect; amdgpu's UMC 12 passes CEs and UEs
+ * on as counts without an address and retires a poison's row of pages
+ * from its retirement thread
+ * (ras.umc_errors_counted_once_and_a_poison_retires_its_page).
+ */
+#define NEED_UMC_PAGES()						\
+	AMDX_SKIP_AMDGPU("a page per UMC CE or UE (UMC 12 passes them on as counts without an address)")
 
 static __u32 crc32_ieee(const void *p, size_t len, __u32 crc)
 {
@@ -452,8 +500,14 @@ TEST_F(ras, counters_are_monotonic_per_partition_and_in_sysfs)
 				     3, 5, 0));
 	EXPECT_EQ(5, count_of(self->d.fd, AMDX_RAS_BLOCK_GFX,
 			      AMDX_RAS_PARTITION_ALL, AMDX_RAS_TYPE_CE));
-	EXPECT_EQ(5, count_of(self->d.fd, AMDX_RAS_BLOCK_GFX, 0,
-			      AMDX_RAS_TYPE_CE));
+	/*
+	 * Partition 0, the device's one in SPX, holds them; under amdgpu's
+	 * ACA (an MI300X's firmware) no partition does: its gfx bank parser
+	 * names the XCD, not the AID, and the provider counts the errors for
+	 * the whole device only (amdgpu_amdx_replay.replayed_mi300x_bank).
+	 */
+	EXPECT_EQ(amdgpu_aca(self->d.fd) ? 0 : 5,
+		  count_of(self->d.fd, AMDX_RAS_BLOCK_GFX, 0, AMDX_RAS_TYPE_CE));
 	ASSERT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_GFX, AMDX_RAS_TYPE_CE,
 				     7, 3, 0));
 	EXPECT_EQ(8, count_of(self->d.fd, AMDX_RAS_BLOCK_GFX,
@@ -484,8 +538,8 @@ static int inject_arg(int fd, struct amdx_ras_inject *in)
 /* Each refusal: its errno and its reason, copied back (uapi minor 8). */
 TEST_F(ras, inject_validation_errnos)
 {
+	__u64 vram = dev_vram(&self->d);
 	struct amdx_ras_inject in;
-	__u64 vram = RAS_VRAM_MIB << 20;
 
 #define BASE { .block = AMDX_RAS_BLOCK_GFX, .type = AMDX_RAS_TYPE_CE, .count = 1 }
 #define REFUSED(err, why) do {						\
@@ -554,6 +608,9 @@ TEST_F(ras, inject_validation_errnos)
 		INJECT(AMDX_RAS_BLOCK_SDMA, AMDX_RAS_TYPE_CE, 0, 1, 0);
 		REFUSED_NO_TYPE(AMDX_RAS_BLOCK_SDMA);
 	}
+	/* /dev/amdx is not a device fd */
+	in = (struct amdx_ras_inject)BASE;
+	EXPECT_EQ(-ENOTTY, amdx_ioctl(self->d.ctl, AMDX_IOC_RAS_INJECT, &in));
 	/* umc: inside the VRAM, any byte of a page */
 	if (!claims(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_CE) &&
 	    amdx_provider_is_amdgpu()) {
@@ -566,6 +623,10 @@ TEST_F(ras, inject_validation_errnos)
 				     0, 1, vram - 1));
 	INJECT(AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_CE, 32, 1, 0);
 	REFUSED(-EINVAL, INSTANCE);
+	if (amdx_provider_is_amdgpu()) {
+		TH_LOG("amdgpu's UMC 12 retires no page for a UE: the retired-page checks left out");
+		return;
+	}
 	/* a retired page takes no more injections */
 	ASSERT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_UE,
 				     0, 1, 5 * self->d.ps + 17));
@@ -573,9 +634,6 @@ TEST_F(ras, inject_validation_errnos)
 	REFUSED(-EINVAL, RETIRED);
 	INJECT(AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_UE, 1, 1, 6 * self->d.ps - 1);
 	REFUSED(-EINVAL, RETIRED);
-	/* /dev/amdx is not a device fd */
-	in = (struct amdx_ras_inject)BASE;
-	EXPECT_EQ(-ENOTTY, amdx_ioctl(self->d.ctl, AMDX_IOC_RAS_INJECT, &in));
 #undef INJECT
 #undef REFUSED_NO_TYPE
 #undef REFUSED
@@ -587,6 +645,7 @@ TEST_F(ras, ce_threshold_soft_retires_the_page)
 	__u64 addr = 77 * self->d.ps, free0 = vram_free(&self->d);
 	struct amdx_query_ras *r;
 
+	NEED_UMC_PAGES();
 	NEED_RAS(AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_CE, "UMC CE");
 	ASSERT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_CE,
 				     3, 49, addr + 8));
@@ -614,6 +673,7 @@ TEST_F(ras, ce_threshold_follows_the_policy)
 		.ce_page_threshold = 3,
 	};
 
+	NEED_UMC_PAGES();
 	NEED_RAS(AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_CE, "UMC CE");
 	ASSERT_EQ(0, amdx_ioctl(self->d.fd, AMDX_IOC_RAS_SET_POLICY, &p));
 	ASSERT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_CE,
@@ -633,6 +693,7 @@ TEST_F(ras, ue_and_de_poison_and_retire)
 {
 	__u64 free0 = vram_free(&self->d);
 
+	NEED_UMC_PAGES();
 	NEED_RAS(AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_UE, "UMC UE");
 	ASSERT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_UE,
 				     0, 1, 100 * self->d.ps));
@@ -644,6 +705,48 @@ TEST_F(ras, ue_and_de_poison_and_retire)
 	EXPECT_TRUE(badpage_has(self->d.fd, 50 * self->d.ps,
 				AMDX_BADPAGE_CAUSE_DE));
 	EXPECT_EQ(free0 - 2 * self->d.ps, vram_free(&self->d));
+}
+
+/*
+ * A UMC error injected at an address, as each provider reports it: a CE
+ * and a UE counted once (amdx_sim also retires the UE's page; MI300's UMC
+ * 12, through the amdgpu provider, passes both on as counts without an
+ * address), a poison (DE) counted once and its page retired with cause
+ * DE: by amdx_sim at once, by amdgpu's UMC 12 with the other pages of its
+ * row once its page retirement thread and work ran, after the injection
+ * returned, which the test waits for (badpage_wait()).  Against the
+ * amdgpu provider, fakes made with aca=1 (AMDX_TEST_AMDGPU_FAKE) claim
+ * UMC: amdgpu's ACA, UMC 12 and its retirement in the loop.
+ */
+TEST_F(ras, umc_errors_counted_once_and_a_poison_retires_its_page)
+{
+	const __u64 ps = self->d.ps, de = 23 * ps + 8;
+
+	NEED_RAS(AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_DE, "UMC DE");
+	ASSERT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_CE,
+				     0, 1, 21 * ps + 64));
+	EXPECT_EQ(1, count_of(self->d.fd, AMDX_RAS_BLOCK_UMC,
+			      AMDX_RAS_PARTITION_ALL, AMDX_RAS_TYPE_CE));
+	ASSERT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_UE,
+				     0, 1, 22 * ps));
+	EXPECT_EQ(1, count_of(self->d.fd, AMDX_RAS_BLOCK_UMC,
+			      AMDX_RAS_PARTITION_ALL, AMDX_RAS_TYPE_UE));
+	ASSERT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_DE,
+				     0, 1, de));
+	EXPECT_EQ(1, count_of(self->d.fd, AMDX_RAS_BLOCK_UMC,
+			      AMDX_RAS_PARTITION_ALL, AMDX_RAS_TYPE_DE));
+	EXPECT_TRUE(badpage_wait(self->d.fd, de & ~(ps - 1),
+				 AMDX_BADPAGE_CAUSE_DE));
+	/* a retired page takes no more injections */
+	EXPECT_EQ(-EINVAL, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_UMC,
+					   AMDX_RAS_TYPE_CE, 0, 1, de));
+	/* The poison's pages are not errors of their own. */
+	EXPECT_EQ(1, count_of(self->d.fd, AMDX_RAS_BLOCK_UMC,
+			      AMDX_RAS_PARTITION_ALL, AMDX_RAS_TYPE_DE));
+	EXPECT_EQ(1, count_of(self->d.fd, AMDX_RAS_BLOCK_UMC,
+			      AMDX_RAS_PARTITION_ALL, AMDX_RAS_TYPE_CE));
+	EXPECT_EQ(1, count_of(self->d.fd, AMDX_RAS_BLOCK_UMC,
+			      AMDX_RAS_PARTITION_ALL, AMDX_RAS_TYPE_UE));
 }
 
 TEST_F(ras, fatal_error_resets_device_and_counts)
@@ -671,6 +774,7 @@ TEST_F(ras, rma_at_bad_page_threshold)
 	struct amdx_query_ras *r;
 	char s[8];
 
+	NEED_UMC_PAGES();
 	NEED_RAS(AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_UE, "UMC UE");
 	ASSERT_EQ(0, amdx_ioctl(self->d.fd, AMDX_IOC_RAS_SET_POLICY, &p));
 	ASSERT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_UE,
@@ -705,6 +809,8 @@ TEST_F(ras, rma_by_lowering_the_threshold)
 	NEED_RAS(AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_DE, "UMC DE");
 	ASSERT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_DE,
 				     0, 1, 3 * self->d.ps));
+	ASSERT_TRUE(badpage_wait(self->d.fd, 3 * self->d.ps,
+				 AMDX_BADPAGE_CAUSE_DE));
 	r = counters(self->d.fd);
 	ASSERT_NE(NULL, r);
 	EXPECT_EQ(0, r->flags);
@@ -952,7 +1058,7 @@ TEST_F(ras, import_rejects_corrupt_tables_and_applies_nothing)
 	EXPECT_EQ(free0, vram_free(&self->d));
 
 	/* well-formed, but a page beyond the VRAM: -EINVAL, nothing applied */
-	t = make_table(2, (RAS_VRAM_MIB << 20) / self->d.ps - 1, self->d.ps,
+	t = make_table(2, dev_vram(&self->d) / self->d.ps - 1, self->d.ps,
 		       &size);
 	ASSERT_NE(NULL, t);
 	EXPECT_EQ(-EINVAL, import(self->d.fd, t, size, NULL));
@@ -997,6 +1103,7 @@ TEST_F(ras, badpages_query_size_protocol)
 	__u32 size = 0;
 	char small[30];
 
+	NEED_UMC_PAGES();
 	NEED_RAS(AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_UE, "UMC UE");
 	ASSERT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_UE,
 				     0, 1, 0));

@@ -280,12 +280,21 @@ static inline void amdx_sim_bdf(unsigned int sim_id, char *bdf, size_t len)
 	snprintf(bdf, len, "%04x:%02x:00.0", bus >> 8, bus & 0xff);
 }
 
-/* Create simulated device @sim_id; @params: "model=... vram=..." or "". */
+/*
+ * Create simulated device @sim_id; @params: "model=... vram=..." or "".
+ * Against the amdgpu provider AMDX_TEST_AMDGPU_FAKE's keys follow
+ * @params (later keys win): "aca=1 vram=65536" makes the fakes MI300Xs
+ * with their firmware, amdgpu's ACA and UMC 12 in the loop
+ * (Documentation/amdgpu.rst, "The fake device, user-visible").
+ */
 static inline int amdx_sim_new(unsigned int sim_id, const char *params)
 {
-	char buf[128];
+	const char *more = amdx_provider_is_amdgpu() ?
+			   getenv("AMDX_TEST_AMDGPU_FAKE") : NULL;
+	char buf[192];
 
-	snprintf(buf, sizeof(buf), "%u %s", sim_id, params);
+	snprintf(buf, sizeof(buf), "%u %s%s%s", sim_id, params, more ? " " : "",
+		 more ?: "");
 	return amdx_sysfs_write(amdx_provider_is_amdgpu() ?
 				AMDX_AMDGPU_FAKE_NEW_DEVICE :
 				AMDX_SIM_NEW_DEVICE, buf);

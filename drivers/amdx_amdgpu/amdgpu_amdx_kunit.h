@@ -4,7 +4,8 @@
  *
  * The amdgpu provider's seams for its KUnit suites
  * (tests/amdgpu_amdx_test.c, built into the test kernel's amdgpu only):
- * functions redirected with KUNIT_STATIC_STUB_REDIRECT().
+ * functions redirected with KUNIT_STATIC_STUB_REDIRECT(), and the fake
+ * devices' stand-ins the test-only patch calls.
  */
 #ifndef __AMDGPU_AMDX_KUNIT_H__
 #define __AMDGPU_AMDX_KUNIT_H__
@@ -20,6 +21,10 @@ struct amdx_device_desc;
 struct amdx_provider_ops;
 struct amdx_ras_error;
 struct device;
+struct psp_context;
+struct ta_ras_query_address_input;
+struct ta_ras_query_address_output;
+struct ta_ras_trigger_error_input;
 
 struct amdx_device *amdgpu_amdx_register(struct amdgpu_device *adev,
 					 const struct amdx_device_desc *desc,
@@ -50,6 +55,20 @@ int amdgpu_device_gpu_recover_hw(struct amdgpu_device *adev,
  */
 int amdgpu_amdx_fake_recover_hw(struct amdgpu_device *adev,
 				const struct amdgpu_reset_context *ctx);
+
+/*
+ * What stands in for a fake device's firmware and VRAM manager, called
+ * first by the test-only patch's psp_ras_trigger_error(),
+ * psp_ras_query_address() and amdgpu_ras_reserve_page(): -ENOEXEC for
+ * amdgpu's own devices, which go on as amdgpu's code does.
+ */
+int amdgpu_amdx_fake_psp_trigger_error(struct psp_context *psp,
+				       struct ta_ras_trigger_error_input *info,
+				       u32 instance_mask);
+int amdgpu_amdx_fake_psp_query_address(struct psp_context *psp,
+				       struct ta_ras_query_address_input *in,
+				       struct ta_ras_query_address_output *out);
+int amdgpu_amdx_fake_reserve_page(struct amdgpu_device *adev, u64 pfn);
 void amdgpu_amdx_fake_init(void);
 void amdgpu_amdx_fake_exit(void);
 

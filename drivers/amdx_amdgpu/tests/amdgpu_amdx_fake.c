@@ -20,7 +20,7 @@
  * amdx_sim bus's syntax, so that amdx's own kselftests run against the
  * amdgpu provider (AMDX_TEST_PROVIDER=amdgpu, selftests/amdx_selftest.h)::
  *
- *    echo "ID [model=mi300x|mi300a|mi308x] [vram=MiB] [switch=S]" \
+ *    echo "ID [model=mi300x|mi300a|mi308x] [vram=MiB] [switch=S] [aca=1]" \
  *        > /sys/kernel/debug/amdgpu_amdx_fake/new_device
  *    echo ID > /sys/kernel/debug/amdgpu_amdx_fake/del_device
  *
@@ -29,23 +29,30 @@
  * del_device runs amdgpu_amdx_fini() and amdgpu_amdx_free() as amdgpu's
  * removal does.  ``switch=S`` (1 .. FAKE_MAX_SWITCH) places it below fake
  * PCIe switch S (fake_gpu_place()), with the other fakes of that switch;
- * without it the fake sits on the root bus.  Its RAS is gfx's only: UMC's ACA banks
- * (fake_gpu_enable_aca()) serve the KUnit suites, whose stubs stand in
- * for the PSP and the VRAM manager UMC 12 calls.  The amdx_sim keys the fake cannot be (``hive``,
+ * without it the fake sits on the root bus.  Its RAS is gfx's only, unless
+ * ``aca=1``: an MI300X with its firmware, amdgpu's ACA with UMC 12 behind
+ * it and amdgpu's own page retirement (fake_user_retirement()).  What
+ * stands in for the PSP and the VRAM manager UMC 12 calls is the fake's
+ * (amdgpu_amdx_fake_psp_trigger_error(), _psp_query_address(),
+ * _reserve_page()), for the KUnit suites' fakes too.  The amdx_sim keys
+ * the fake cannot be (``hive``,
  * ``max_vfs`` above 0, ``without``) fail with -EOPNOTSUPP and a log line
  * naming them, anything else unknown with -EINVAL; a used ID with
  * -EEXIST, an unknown one on removal with -ENODEV.  amdgpu's unload
  * removes the fakes left.
  */
+#include <linux/bitfield.h>
 #include <linux/debugfs.h>
 #include <linux/device.h>
 #include <linux/err.h>
 #include <linux/kernel.h>
+#include <linux/kthread.h>
 #include <linux/pci.h>
 #include <linux/pm_runtime.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include <linux/workqueue.h>
 
 #include "amdgpu.h"
 #include "amdgpu_aca.h"
@@ -92,6 +99,12 @@ static const struct amdgpu_gfx_funcs fake_gfx_funcs = {
 	.switch_partition_mode = fake_gfx_switch,
 	.get_xccs_per_xcp = fake_gfx_xccs_per_xcp,
 };
+
+/* Whether @adev is a fake (fake_gpu_create()) rather than amdgpu's own. */
+static bool fake_gpu_is(struct amdgpu_device *adev)
+{
+	return adev->gfx.funcs == &fake_gfx_funcs;
+}
 
 /* The compute mode the hardware runs, as NBIO's status register says. */
 static int fake_mode_of(u32 num_xcc, int xccs_per_xcp)
@@ -168,6 +181,51 @@ static void fake_gfx_ras_query(struct amdgpu_device *adev, void *status)
 	}
 }
 
+static int fake_aca_push_locked(struct fake_gpu *f, int type,
+				const struct aca_bank *bank);
+
+/* An XCD's SMU MCA bank address in an IPID (gfx_v9_4_3.c's mmSMNAID_*). */
+#define FAKE_SMN_XCD0_MCA_SMU	0x36430400ULL
+#define FAKE_SMN_XCD1_MCA_SMU	0x38430400ULL
+
+/*
+ * Under amdgpu's ACA, the firmware logs an injected gfx error as an SMU
+ * bank, shaped as MI300X's (the two real banks of amdgpu_amdx_test.c's
+ * replay suite): SMU's hardware id and MCA type, the AID in the instance's
+ * high bits, the XCD's MCA address (2 XCDs per AID) in the low ones, which
+ * gfx_v9_4_3_aca_info's parser reads; a CE's count in MISC0.  At once:
+ * the latency knob is the direct query's.
+ */
+static int fake_gfx_aca_inject(struct fake_gpu *f, int type, u32 aid, u32 xcc)
+{
+	struct aca_bank b = {};
+	u64 status = BIT_ULL(63);			/* Val */
+	int ret;
+
+	switch (type) {
+	case AMDGPU_RAS_ERROR__SINGLE_CORRECTABLE:
+		b.type = ACA_SMU_TYPE_CE;
+		status |= BIT_ULL(46);			/* CECC */
+		break;
+	case AMDGPU_RAS_ERROR__MULTI_UNCORRECTABLE:
+		b.type = ACA_SMU_TYPE_UE;
+		status |= BIT_ULL(61) | BIT_ULL(57);	/* UC PCC */
+		break;
+	default:
+		return -EINVAL;
+	}
+	b.regs[ACA_REG_IDX_STATUS] = status;
+	b.regs[ACA_REG_IDX_MISC0] = BIT_ULL(63) | (1ULL << 32);
+	b.regs[ACA_REG_IDX_IPID] = (1ULL << 48) | ((u64)(aid << 2) << 44) |
+				   (1ULL << 32) |
+				   (xcc % 2 ? FAKE_SMN_XCD1_MCA_SMU :
+					      FAKE_SMN_XCD0_MCA_SMU);
+	mutex_lock(&f->bank_lock);
+	ret = fake_aca_push_locked(f, b.type, &b);
+	mutex_unlock(&f->bank_lock);
+	return ret;
+}
+
 /*
  * The firmware's gfx error injection (gfx_v9_4_3_ras_error_inject() asks
  * the PSP): one error of the requested type in the bank of the AID of the
@@ -186,6 +244,8 @@ static int fake_gfx_ras_inject(struct amdgpu_device *adev, void *inject_if,
 	if (!naid || xcc >= f->num_xcc)
 		return -EINVAL;
 	aid = xcc / (f->num_xcc / naid);
+	if (f->aca)
+		return fake_gfx_aca_inject(f, info->head.type, aid, xcc);
 	mutex_lock(&f->bank_lock);
 	f->pend_at = jiffies + msecs_to_jiffies(f->inject_latency_ms);
 	switch (info->head.type) {
@@ -302,18 +362,53 @@ static const struct aca_smu_funcs fake_aca_smu_funcs = {
  */
 int fake_aca_push(struct fake_gpu *f, int type, const struct aca_bank *bank)
 {
-	struct fake_aca *a = f->aca;
-	int ret = 0;
+	int ret;
 
-	if (!a || type < 0 || type >= ACA_SMU_TYPE_COUNT)
-		return -EINVAL;
 	mutex_lock(&f->bank_lock);
-	if (a->queued[type] >= FAKE_ACA_BANKS)
-		ret = -ENOSPC;
-	else
-		a->queue[type][a->queued[type]++] = *bank;
+	ret = fake_aca_push_locked(f, type, bank);
 	mutex_unlock(&f->bank_lock);
 	return ret;
+}
+
+/* MISC0's error count (ACA_REG__MISC0__ERRCNT()): 12 bits at bit 32. */
+#define FAKE_MISC0_ERRCNT	GENMASK_ULL(43, 32)
+
+/*
+ * fake_aca_push() under &fake_gpu.bank_lock.  A correctable bank of an
+ * instance and address already queued counts once more in its MISC0 (as
+ * an MCA bank's error counter does, saturating) rather than taking
+ * another entry; uncorrectable banks each take one (amdgpu counts one
+ * error per UE bank).
+ */
+static int fake_aca_push_locked(struct fake_gpu *f, int type,
+				const struct aca_bank *bank)
+{
+	struct fake_aca *a = f->aca;
+	struct aca_bank *q;
+	u64 n;
+	int i;
+
+	lockdep_assert_held(&f->bank_lock);
+	if (!a || type < 0 || type >= ACA_SMU_TYPE_COUNT)
+		return -EINVAL;
+	for (i = 0; type == ACA_SMU_TYPE_CE && i < a->queued[type]; i++) {
+		q = &a->queue[type][i];
+		if (q->regs[ACA_REG_IDX_IPID] != bank->regs[ACA_REG_IDX_IPID] ||
+		    q->regs[ACA_REG_IDX_ADDR] != bank->regs[ACA_REG_IDX_ADDR] ||
+		    q->regs[ACA_REG_IDX_STATUS] != bank->regs[ACA_REG_IDX_STATUS])
+			continue;
+		n = FIELD_GET(FAKE_MISC0_ERRCNT, q->regs[ACA_REG_IDX_MISC0]) +
+		    FIELD_GET(FAKE_MISC0_ERRCNT, bank->regs[ACA_REG_IDX_MISC0]);
+		q->regs[ACA_REG_IDX_MISC0] &= ~FAKE_MISC0_ERRCNT;
+		q->regs[ACA_REG_IDX_MISC0] |=
+			FIELD_PREP(FAKE_MISC0_ERRCNT,
+				   min_t(u64, n, FIELD_MAX(FAKE_MISC0_ERRCNT)));
+		return 0;
+	}
+	if (a->queued[type] >= FAKE_ACA_BANKS)
+		return -ENOSPC;
+	a->queue[type][a->queued[type]++] = *bank;
+	return 0;
 }
 
 /**
@@ -375,6 +470,154 @@ u64 fake_umc_mca_to_pa(u32 aid, u32 umc_inst, u32 ch, u64 mca_addr)
 	       ((u64)(ch & 7) << 24) | ((mca_addr & 0xfff) << 12);
 }
 
+/**
+ * fake_umc_pa_to_mca() - where the firmware places an error at an address
+ * @pa: a physical (SoC) address, as amdgpu's UMC injection passes it.
+ * @aid: out: the AID.
+ * @umc_inst: out: the UMC instance.
+ * @ch: out: the channel.
+ *
+ * The inverse of fake_umc_mca_to_pa() (the same map, the other way): what
+ * the firmware of an injection computes (psp_ras_trigger_error()).
+ *
+ * Return: the channel's (MCA) address.
+ */
+u64 fake_umc_pa_to_mca(u64 pa, u32 *aid, u32 *umc_inst, u32 *ch)
+{
+	*aid = (pa >> 32) & 3;
+	*umc_inst = (pa >> 28) & 7;
+	*ch = (pa >> 24) & 7;
+	return (pa >> 12) & 0xfff;
+}
+
+/*
+ * UMC's poison creation interrupt for a deferred error: through amdgpu's
+ * own RAS interrupt dispatch and work to its poison creation handler,
+ * which wakes its page retirement thread.  Only a fake that runs amdgpu's
+ * retirement (fake_user_retirement()); the KUnit suites call what that
+ * thread calls themselves.  The handler reads nothing of the IV entry.
+ */
+static void fake_umc_poison_interrupt(struct fake_gpu *f)
+{
+	struct amdgpu_iv_entry entry = {};
+	struct ras_dispatch_if ih = {
+		.head.block = AMDGPU_RAS_BLOCK__UMC,
+		.entry = &entry,
+	};
+
+	if (f->retirement)
+		amdgpu_ras_interrupt_dispatch(f->adev, &ih);
+}
+
+/**
+ * amdgpu_amdx_fake_psp_trigger_error() - the PSP RAS TA's injection, a fake's
+ * @psp: the PSP of the device amdgpu injects into.
+ * @info: what amdgpu asks the TA to inject.
+ * @instance_mask: the instances (UMC: one, the address decides).
+ *
+ * Called first by the test-only psp_ras_trigger_error().  For a fake with
+ * the firmware's ACA banks (fake_gpu_enable_aca()) a UMC error is logged
+ * as a bank of the type asked for, at the channel address the injected
+ * address maps to (fake_umc_pa_to_mca()); a deferred error (poison) also
+ * raises UMC's poison creation interrupt (fake_umc_poison_interrupt()).
+ * gfx errors never come here: the fake's gfx block injects them itself.
+ *
+ * Return: -ENOEXEC for amdgpu's own devices (the TA's injection); for a
+ * fake 0, -EINVAL for what it does not inject (a block other than UMC, no
+ * ACA banks, an unknown type), -ENOSPC when the firmware's queue is full.
+ */
+int amdgpu_amdx_fake_psp_trigger_error(struct psp_context *psp,
+				       struct ta_ras_trigger_error_input *info,
+				       u32 instance_mask)
+{
+	struct amdgpu_device *adev = container_of(psp, struct amdgpu_device,
+						  psp);
+	enum fake_umc_error kind;
+	struct fake_gpu *f;
+	struct aca_bank b;
+	u32 aid, umc, ch;
+	u64 mca;
+	int ret;
+
+	if (!fake_gpu_is(adev))
+		return -ENOEXEC;
+	f = fake_gpu_of(adev);
+	if (info->block_id != TA_RAS_BLOCK__UMC || !f->aca)
+		return -EINVAL;
+	switch (info->inject_error_type) {
+	case TA_RAS_ERROR__SINGLE_CORRECTABLE:
+		kind = FAKE_UMC_CE;
+		break;
+	case TA_RAS_ERROR__MULTI_UNCORRECTABLE:
+		kind = FAKE_UMC_UE;
+		break;
+	case TA_RAS_ERROR__POISON:
+		kind = FAKE_UMC_DE;
+		break;
+	default:
+		return -EINVAL;
+	}
+	mca = fake_umc_pa_to_mca(info->address - f->umc_pa_base, &aid, &umc,
+				 &ch);
+	fake_umc_bank(&b, kind, aid, umc, ch, mca);
+	ret = fake_aca_push(f, b.type, &b);
+	if (!ret && kind == FAKE_UMC_DE)
+		fake_umc_poison_interrupt(f);
+	return ret;
+}
+
+/**
+ * amdgpu_amdx_fake_psp_query_address() - the PSP RAS TA's address
+ *	translation of a UMC error, a fake's
+ * @psp: the PSP of the device.
+ * @in: the error's UMC (MCA) address.
+ * @out: its physical address (fake_umc_mca_to_pa(), from
+ *	&fake_gpu.umc_pa_base).
+ *
+ * Called first by the test-only psp_ras_query_address().
+ *
+ * Return: 0 for a fake, -ENOEXEC for amdgpu's own devices.
+ */
+int amdgpu_amdx_fake_psp_query_address(struct psp_context *psp,
+				       struct ta_ras_query_address_input *in,
+				       struct ta_ras_query_address_output *out)
+{
+	struct amdgpu_device *adev = container_of(psp, struct amdgpu_device,
+						  psp);
+
+	if (!fake_gpu_is(adev))
+		return -ENOEXEC;
+	memset(out, 0, sizeof(*out));
+	out->pa.pa = fake_gpu_of(adev)->umc_pa_base +
+		     fake_umc_mca_to_pa(in->ma.node_inst, in->ma.umc_inst,
+					in->ma.ch_inst, in->ma.err_addr);
+	out->pa.channel_idx = in->ma.ch_inst;
+	return 0;
+}
+
+/**
+ * amdgpu_amdx_fake_reserve_page() - reserve a retired page, a fake's
+ * @adev: the device.
+ * @pfn: the page (amdgpu's GPU page frame).
+ *
+ * Called first by the test-only amdgpu_ras_reserve_page(): a fake has no
+ * VRAM manager, it counts the page (&fake_gpu.reserved).
+ *
+ * Return: 0 for a fake, -ENOEXEC for amdgpu's own devices.
+ */
+int amdgpu_amdx_fake_reserve_page(struct amdgpu_device *adev, u64 pfn)
+{
+	struct fake_gpu *f;
+
+	if (!fake_gpu_is(adev))
+		return -ENOEXEC;
+	f = fake_gpu_of(adev);
+	mutex_lock(&f->bank_lock);
+	f->reserved++;
+	mutex_unlock(&f->bank_lock);
+	return 0;
+}
+
 /* amdgpu's RAS sysfs directory, where the ACA adds its files. */
 static struct attribute *fake_ras_attrs[] = { NULL };
 static const struct attribute_group fake_ras_group = {
@@ -395,6 +638,8 @@ static const struct attribute_group fake_ras_group = {
  * ACA with amdgpu's own gfx_v9_4_3_aca_info, as gfx_v9_4_3_late_init()
  * binds it: its errors are the SMU banks the firmware logs
  * (fake_aca_push()), and the fake's direct gfx query is used no longer.
+ * UMC's RAS block object is registered too (amdgpu_umc_ras_sw_init()'s),
+ * so that amdgpu's UMC injection reaches the PSP's trigger.
  *
  * Return: 0 or -errno.
  */
@@ -442,8 +687,41 @@ int fake_gpu_enable_aca(struct fake_gpu *f)
 				  &gfx_v9_4_3_aca_info, NULL);
 	if (ret)
 		return ret;
-	return amdgpu_ras_bind_aca(adev, AMDGPU_RAS_BLOCK__UMC,
-				   &umc_v12_0_aca_info, NULL);
+	ret = amdgpu_ras_bind_aca(adev, AMDGPU_RAS_BLOCK__UMC,
+				  &umc_v12_0_aca_info, NULL);
+	if (ret)
+		return ret;
+	/*
+	 * UMC's RAS block object, as amdgpu_umc_ras_sw_init() registers it:
+	 * amdgpu_ras_error_inject() looks it up before the PSP's trigger.
+	 */
+	return amdgpu_ras_register_ras_block(adev, &umc_v12_0_ras.ras_block);
+}
+
+/*
+ * amdgpu's page retirement of fake_user_retirement() stopped, as
+ * amdgpu_ras_recovery_fini() and amdgpu_ras_interrupt_remove_handler()
+ * stop it at amdgpu's removal: no interrupt, the thread, then the work it
+ * may have queued; the bad-page data amdgpu's init allocated freed.
+ */
+static void fake_retirement_stop(struct fake_gpu *f)
+{
+	struct amdgpu_ras *con = f->ras;
+
+	if (!f->retirement)
+		return;
+	amdgpu_ras_interrupt_remove_handler(f->adev,
+					    &umc_v12_0_ras.ras_block.ras_comm);
+	kthread_stop(con->page_retirement_thread);
+	con->page_retirement_thread = NULL;
+	cancel_delayed_work_sync(&con->page_retirement_dwork);
+	cancel_work_sync(&con->recovery_work);
+	if (con->eh_data != f->eh_data) {
+		kfree(con->eh_data->bps);
+		kfree(con->eh_data);
+		con->eh_data = f->eh_data;
+	}
+	f->retirement = false;
 }
 
 /* What fake_gpu_enable_aca() set up, ACA handles and logged errors. */
@@ -493,7 +771,7 @@ int amdgpu_amdx_fake_recover_hw(struct amdgpu_device *adev,
 {
 	struct fake_gpu *f;
 
-	if (adev->gfx.funcs != &fake_gfx_funcs)
+	if (!fake_gpu_is(adev))
 		return -ENOEXEC;
 	f = fake_gpu_of(adev);
 	f->recoveries++;
@@ -721,6 +999,7 @@ void fake_gpu_destroy(struct fake_gpu *f)
 		amdgpu_reset_put_reset_domain(adev->reset_domain);
 	fake_free_ras_list(adev);
 	if (f->ras) {
+		fake_retirement_stop(f);
 		if (f->aca)
 			fake_aca_fini(f);
 		if (f->ras->objs) {
@@ -932,12 +1211,29 @@ static void fake_user_bdf(u32 id, char *bdf, size_t len)
 	snprintf(bdf, len, "%04x:%02x:00.0", bus >> 8, bus & 0xff);
 }
 
+/**
+ * struct fake_user_cfg - what new_device asked for
+ * @num_xcc: the model's XCCs.
+ * @vram_mib: VRAM.
+ * @sw: the fake PCIe switch, 0 for the root bus.
+ * @aca: as an MI300X with its firmware: amdgpu's ACA, UMC and its page
+ *	retirement (fake_user_retirement()).
+ */
+struct fake_user_cfg {
+	u32 num_xcc;
+	u32 vram_mib;
+	u32 sw;
+	bool aca;
+};
+
 /*
  * One key=value of new_device: 0, -EINVAL for garbage, -EOPNOTSUPP for
  * what amdx_sim models and the fake cannot be.
  */
-static int fake_user_param(char *tok, u32 *num_xcc, u32 *vram_mib, u32 *sw)
+static int fake_user_param(char *tok, struct fake_user_cfg *cfg)
 {
+	u32 *num_xcc = &cfg->num_xcc, *vram_mib = &cfg->vram_mib;
+	u32 *sw = &cfg->sw;
 	char *val = strchr(tok, '=');
 	u64 v;
 
@@ -963,6 +1259,12 @@ static int fake_user_param(char *tok, u32 *num_xcc, u32 *vram_mib, u32 *sw)
 		    *vram_mib > FAKE_VRAM_MAX_MIB)
 			return fake_param_err(-EINVAL, "invalid vram '%s' (MiB, 1..%u)",
 					      val, FAKE_VRAM_MAX_MIB);
+		return 0;
+	}
+	if (!strcmp(tok, "aca")) {
+		if (kstrtobool(val, &cfg->aca))
+			return fake_param_err(-EINVAL, "invalid aca '%s' (0 or 1)",
+					      val);
 		return 0;
 	}
 	if (!strcmp(tok, "switch")) {
@@ -1019,12 +1321,53 @@ static void fake_user_firmware(struct amdgpu_device *adev)
 	adev->vcn.fw_version = 0x0a119009;
 }
 
+/*
+ * A user-visible fake as an MI300X with its firmware (aca=1): amdgpu's ACA
+ * with UMC 12 behind it (fake_gpu_enable_aca()), UMC's IP version and the
+ * RAS event manager as amdgpu's init leaves them, and amdgpu's own page
+ * retirement: amdgpu_ras_recovery_init() (the fake has no RAS EEPROM, so
+ * no table is read) starts its thread and work, and UMC's RAS interrupt
+ * handler takes the poison creation interrupt of an injected poison
+ * (fake_umc_poison_interrupt()).  Undone by fake_retirement_stop().
+ */
+static int fake_user_retirement(struct fake_gpu *f)
+{
+	struct amdgpu_device *adev = f->adev;
+	struct amdgpu_ras *con = f->ras;
+	int ret;
+
+	ret = fake_gpu_enable_aca(f);
+	if (ret)
+		return ret;
+	adev->ip_versions[UMC_HWIP][0] = IP_VERSION(12, 0, 0);
+	con->event_mgr = &con->__event_mgr;
+	ret = amdgpu_ras_recovery_init(adev);
+	if (!ret && (!con->eh_data || !con->page_retirement_thread))
+		ret = -EIO;	/* its failures that do not fail a probe */
+	if (ret) {
+		if (con->page_retirement_thread)
+			kthread_stop(con->page_retirement_thread);
+		con->page_retirement_thread = NULL;
+		if (con->eh_data && con->eh_data != f->eh_data)
+			kfree(con->eh_data);
+		con->eh_data = f->eh_data;
+		return ret;
+	}
+	f->retirement = true;
+	return amdgpu_ras_interrupt_add_handler(adev,
+						&umc_v12_0_ras.ras_block.ras_comm);
+}
+
 static int fake_user_new(char *buf)
 {
-	u32 id, num_xcc = 8, vram_mib = FAKE_VRAM_DEFAULT_MIB, sw = 0;
+	struct fake_user_cfg cfg = {
+		.num_xcc = 8,
+		.vram_mib = FAKE_VRAM_DEFAULT_MIB,
+	};
 	char name[32], bdf[16];
 	struct fake_gpu *f;
 	char *tok;
+	u32 id;
 	int ret;
 
 	tok = strsep(&buf, " \t\n");
@@ -1034,7 +1377,7 @@ static int fake_user_new(char *buf)
 	while ((tok = strsep(&buf, " \t\n"))) {
 		if (!*tok)
 			continue;
-		ret = fake_user_param(tok, &num_xcc, &vram_mib, &sw);
+		ret = fake_user_param(tok, &cfg);
 		if (ret)
 			return ret;
 	}
@@ -1054,26 +1397,34 @@ static int fake_user_new(char *buf)
 				   fake_nusers);
 		goto out;
 	}
-	f = fake_gpu_create(num_xcc, AMDGPU_NPS1_PARTITION_MODE,
-			    AMDGPU_SPX_PARTITION_MODE, (u64)vram_mib << 20,
+	f = fake_gpu_create(cfg.num_xcc, AMDGPU_NPS1_PARTITION_MODE,
+			    AMDGPU_SPX_PARTITION_MODE, (u64)cfg.vram_mib << 20,
 			    name, bdf);
 	if (IS_ERR(f)) {
 		ret = PTR_ERR(f);
 		goto out;
 	}
 	f->id = id;
-	ret = sw ? fake_gpu_place(f, sw, false) : 0;
+	ret = cfg.sw ? fake_gpu_place(f, cfg.sw, false) : 0;
 	if (ret) {
 		fake_gpu_destroy(f);
 		goto out;
 	}
 	/*
-	 * No UMC here: its ACA banks would make gfx's queries the
-	 * firmware's too, and UMC 12 calls the PSP and the VRAM manager,
-	 * which only the KUnit suites' stubs stand in for.  amdgpu reports
-	 * no UMC RAS, so the provider claims none.
+	 * Without aca=1 no UMC: the fake's gfx block is queried directly
+	 * (per AID, with the firmware's latency), and amdgpu reports no UMC
+	 * RAS, so the provider claims none.
 	 */
-	f->adev->ras_enabled &= ~BIT(AMDGPU_RAS_BLOCK__UMC);
+	if (cfg.aca)
+		ret = fake_user_retirement(f);
+	else
+		f->adev->ras_enabled &= ~BIT(AMDGPU_RAS_BLOCK__UMC);
+	if (ret) {
+		dev_err(f->adev->dev, "amdgpu_amdx_fake: fake %u: amdgpu's ACA and page retirement did not start: %d\n",
+			id, ret);
+		fake_gpu_destroy(f);
+		goto out;
+	}
 	fake_user_firmware(f->adev);
 	amdgpu_amdx_init(f->adev);
 	if (!f->adev->amdx) {

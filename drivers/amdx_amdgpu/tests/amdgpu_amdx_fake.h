@@ -103,6 +103,11 @@ struct fake_pci_path;
  * @hive_id: the XGMI hive the provider registered the device in.
  * @report_ret: the first refusal of a report by the amdx core
  *	(fake_report_to_core()), 0 if none.
+ * @umc_pa_base: where the firmware's UMC address map starts in the VRAM
+ *	(added to fake_umc_mca_to_pa()'s address).
+ * @retirement: amdgpu's page retirement runs for the fake (its recovery
+ *	init's thread and work, UMC's RAS interrupt handler): a
+ *	user-visible fake with ``aca=1``.
  */
 struct fake_gpu {
 	struct amdgpu_device *adev;
@@ -159,6 +164,8 @@ struct fake_gpu {
 	int nlinks;
 	u64 hive_id;
 	int report_ret;
+	u64 umc_pa_base;
+	bool retirement;
 };
 
 /* &fake_gpu.resets: a DEVICE_RESET_BEGIN (an end carries 0 or -errno). */
@@ -185,5 +192,6 @@ int fake_aca_push(struct fake_gpu *f, int type, const struct aca_bank *bank);
 void fake_umc_bank(struct aca_bank *bank, enum fake_umc_error kind, u32 aid,
 		   u32 umc_inst, u32 ch, u64 mca_addr);
 u64 fake_umc_mca_to_pa(u32 aid, u32 umc_inst, u32 ch, u64 mca_addr);
+u64 fake_umc_pa_to_mca(u64 pa, u32 *aid, u32 *umc_inst, u32 *ch);
 
 #endif /* __AMDGPU_AMDX_FAKE_H__ */

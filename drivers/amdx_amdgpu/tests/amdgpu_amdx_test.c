@@ -776,12 +776,6 @@ static int fake_report_to_core(struct amdgpu_amdx *p,
 	return ret;
 }
 
-static int fake_reserve_page(struct amdgpu_device *adev, u64 pfn)
-{
-	fake_of()->reserved++;
-	return 0;
-}
-
 /* A fake MI300X in @mode whose reports to amdx the test sees. */
 static struct fake_gpu *mi300x_intake(struct kunit *test, int mode)
 {
@@ -791,8 +785,6 @@ static struct fake_gpu *mi300x_intake(struct kunit *test, int mode)
 	fake_provider_init(test, f);
 	KUNIT_ASSERT_NOT_NULL(test, f->xdev);
 	kunit_activate_static_stub(test, amdgpu_amdx_report, fake_report);
-	kunit_activate_static_stub(test, amdgpu_ras_reserve_page,
-				   fake_reserve_page);
 	return f;
 }
 
@@ -976,21 +968,6 @@ static struct kunit_suite amdgpu_amdx_ras_suite = {
 };
 
 /*
- * The PSP RAS TA's translation of a UMC address (psp_ras_query_address()),
- * the fake's map.
- */
-static int fake_psp_query_address(struct psp_context *psp,
-				  struct ta_ras_query_address_input *in,
-				  struct ta_ras_query_address_output *out)
-{
-	memset(out, 0, sizeof(*out));
-	out->pa.pa = fake_umc_mca_to_pa(in->ma.node_inst, in->ma.umc_inst,
-					in->ma.ch_inst, in->ma.err_addr);
-	out->pa.channel_idx = in->ma.ch_inst;
-	return 0;
-}
-
-/*
  * A fake MI300X as amdgpu sets one up: ACA on (its RAS queries read the
  * SMU's banks), UMC 12 in poison mode behind amdgpu's own UMC v12 bank
  * parser and address code; its reports to amdx reach the test.
@@ -1004,10 +981,6 @@ static struct fake_gpu *mi300x_umc(struct kunit *test)
 	fake_provider_init(test, f);
 	KUNIT_ASSERT_NOT_NULL(test, f->xdev);
 	kunit_activate_static_stub(test, amdgpu_amdx_report, fake_report);
-	kunit_activate_static_stub(test, amdgpu_ras_reserve_page,
-				   fake_reserve_page);
-	kunit_activate_static_stub(test, psp_ras_query_address,
-				   fake_psp_query_address);
 	return f;
 }
 
@@ -1182,6 +1155,90 @@ static void umc_poison_reaches_amdx_as_its_pages(struct kunit *test)
 }
 
 /*
+ * amdx injects a UMC error of @type at @address through the provider's
+ * op: amdgpu's own amdgpu_ras_error_inject() down to the PSP's trigger
+ * (the fake firmware's bank), then amdgpu's queries until the error
+ * reaches amdx, whose sequence number the op returns.
+ */
+static void umc_injected(struct kunit *test, struct fake_gpu *f, u32 type,
+			 u64 address)
+{
+	const struct amdx_ras_inject inj = {
+		.block = AMDX_RAS_BLOCK_UMC,
+		.type = type,
+		.count = 1,
+		.address = address,
+	};
+	u64 seq = 0;
+
+	KUNIT_ASSERT_EQ(test, 0, f->ops->ras_inject(f->xdev, &inj, &seq));
+	KUNIT_EXPECT_NE(test, 0, seq);
+}
+
+/* Where the injections below go: an address of the fake firmware's map. */
+#define UMC_INJECT_PA	(fake_umc_mca_to_pa(1, 2, 5, 0x3c1) + 0x80)
+
+/*
+ * A UMC CE or UE injected through the provider reaches amdx as MI300
+ * reports it, a count without an address (umc_ce_reaches_amdx(),
+ * umc_ue_reaches_amdx()).
+ */
+static void umc_ce_injected_through_the_provider(struct kunit *test)
+{
+	struct fake_gpu *f = mi300x_umc(test);
+
+	umc_injected(test, f, AMDX_RAS_TYPE_CE, UMC_INJECT_PA);
+	expect_one_umc_count(test, f, AMDX_RAS_TYPE_CE);
+}
+
+static void umc_ue_injected_through_the_provider(struct kunit *test)
+{
+	struct fake_gpu *f = mi300x_umc(test);
+
+	umc_injected(test, f, AMDX_RAS_TYPE_UE, UMC_INJECT_PA);
+	expect_one_umc_count(test, f, AMDX_RAS_TYPE_UE);
+}
+
+/*
+ * A poison injected through the provider: the op returns once the
+ * query's DE count reached amdx (one DE, no address); amdgpu's
+ * retirement work then retires the row of the injected address, the
+ * injected page among its pages, each reaching the real amdx core
+ * uncounted (umc_poison_reaches_amdx_as_its_pages()).
+ */
+static void umc_poison_injected_through_the_provider(struct kunit *test)
+{
+	const int row = UMC_V12_0_BAD_PAGE_NUM_PER_CHANNEL;
+	struct fake_gpu *f = mi300x_umc(test);
+	const u64 pfn = UMC_INJECT_PA >> AMDGPU_GPU_PAGE_SHIFT;
+	struct ras_err_data ed;
+	int i, hits = 0;
+
+	kunit_activate_static_stub(test, amdgpu_amdx_report,
+				   fake_report_to_core);
+	umc_injected(test, f, AMDX_RAS_TYPE_DE, UMC_INJECT_PA);
+	KUNIT_ASSERT_EQ(test, 1, f->nreports);
+	KUNIT_EXPECT_EQ(test, AMDX_RAS_TYPE_DE, f->reports[0].type);
+	KUNIT_EXPECT_EQ(test, 1, f->reports[0].count);
+	KUNIT_EXPECT_EQ(test, 0, f->reports[0].flags);
+	KUNIT_EXPECT_EQ(test, row, f->reserved);
+
+	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_error_data_init(&ed));
+	amdgpu_umc_handle_bad_pages(f->adev, &ed);
+	amdgpu_ras_error_data_fini(&ed);
+	KUNIT_EXPECT_EQ(test, 0, f->report_ret);
+	KUNIT_ASSERT_EQ(test, 1 + row, f->nreports);
+	for (i = 1; i <= row; i++) {
+		KUNIT_EXPECT_EQ(test, AMDX_RAS_TYPE_DE, f->reports[i].type);
+		hits += f->reports[i].address >> AMDGPU_GPU_PAGE_SHIFT == pfn;
+	}
+	KUNIT_EXPECT_EQ_MSG(test, 1, hits,
+			    "the injected page among the retired row's pages");
+	KUNIT_EXPECT_EQ(test, 1, amdx_ras_count(f->xdev, AMDX_RAS_BLOCK_UMC,
+						AMDX_RAS_TYPE_DE));
+}
+
+/*
  * A page amdgpu retires for another reason than a poison (here straight
  * through amdgpu_ras_add_bad_pages(), as its MCE notifier's UE path and
  * its debugfs do) is in no row of amdgpu's deferred-error log: it stays
@@ -1207,16 +1264,6 @@ static void umc_page_of_no_poison_stays_a_ue(struct kunit *test)
 
 /* Where the fake's firmware puts a poison in NPS2: 128 GiB up. */
 #define FAKE_NPS2_PA_BASE	(128ULL << 30)
-
-/* fake_psp_query_address(), the address FAKE_NPS2_PA_BASE higher. */
-static int fake_psp_query_address_high(struct psp_context *psp,
-				       struct ta_ras_query_address_input *in,
-				       struct ta_ras_query_address_output *out)
-{
-	fake_psp_query_address(psp, in, out);
-	out->pa.pa += FAKE_NPS2_PA_BASE;
-	return 0;
-}
 
 /*
  * A poison in NPS2: the row's pages land in the memory partition whose
@@ -1246,8 +1293,7 @@ static void umc_poison_pages_land_in_their_memory_partition(struct kunit *test)
 	ranges[1].range.lpfn = half - 1;
 	adev->gmc.mem_partitions = ranges;
 	adev->gmc.num_mem_partitions = 2;
-	kunit_activate_static_stub(test, psp_ras_query_address,
-				   fake_psp_query_address_high);
+	f->umc_pa_base = FAKE_NPS2_PA_BASE;
 	kunit_activate_static_stub(test, amdgpu_amdx_report,
 				   fake_report_to_core);
 
@@ -1280,6 +1326,9 @@ static struct kunit_case amdgpu_amdx_umc_cases[] = {
 	KUNIT_CASE(umc_poison_reaches_amdx_as_its_pages),
 	KUNIT_CASE(umc_page_of_no_poison_stays_a_ue),
 	KUNIT_CASE(umc_poison_pages_land_in_their_memory_partition),
+	KUNIT_CASE(umc_ce_injected_through_the_provider),
+	KUNIT_CASE(umc_ue_injected_through_the_provider),
+	KUNIT_CASE(umc_poison_injected_through_the_provider),
 	{}
 };
 

@@ -187,6 +187,10 @@ fi
 # The kselftests that run against the amdgpu provider.
 selftests=(amdx_partition_test amdx_ras_test amdx_event_test)
 [ -z "${AMDGPU_CHECK_KUNIT_ONLY:-}" ] || selftests=()
+# Their runs: amdx_ras_test@aca is amdx_ras_test on fakes made with aca=1
+# (amdgpu-guest.sh).
+runs=("${selftests[@]}")
+[ ${#selftests[@]} = 0 ] || runs+=(amdx_ras_test@aca)
 vm_tests=("its dependencies load" "amdx.ko loads"
 	"the patched amdgpu.ko loads without an AMD device"
 	"no amdx device appears"
@@ -289,7 +293,7 @@ fi
 # amdx's kselftests against the amdgpu provider: each case, then a count
 # per suite (what failed shows the harness's lines before it).
 ran=0
-for t in "${selftests[@]}"; do
+for t in "${runs[@]}"; do
 	tr -d '\r' < "$work/vm/results.log" |
 		sed -n "/^### selftest $t\$/,/^### /p" |
 		sed '1d;/^### /d' > "$work/vm/$t.log"
@@ -324,10 +328,10 @@ done
 if [ -n "${AMDGPU_CHECK_KUNIT_ONLY:-}" ]; then
 	skip "amdx's kselftests ran against the amdgpu provider" \
 		"AMDGPU_CHECK_KUNIT_ONLY is set"
-elif [ "$ran" = "${#selftests[@]}" ]; then
+elif [ "$ran" = "${#runs[@]}" ]; then
 	ok "amdx's kselftests ran against the amdgpu provider ($ran)"
 else
-	not_ok "amdx's kselftests ran against the amdgpu provider ($ran of ${#selftests[@]})"
+	not_ok "amdx's kselftests ran against the amdgpu provider ($ran of ${#runs[@]})"
 fi
 
 # The provider's KUnit suites, from the kernel log of amdgpu's load.

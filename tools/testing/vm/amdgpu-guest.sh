@@ -81,6 +81,16 @@ for t in /selftests/*_test; do
 	AMDX_TEST_PROVIDER=amdgpu timeout 1200 "$t" > "/tmp/$name.log" 2>&1
 	echo "# $name: exit $?, $(($(date +%s) - s)) s" >> "/tmp/$name.log"
 done
+# amdx_ras_test again on fakes as MI300Xs with their firmware: amdgpu's
+# ACA, UMC 12 and its page retirement in the loop (aca=1; 64 GiB of VRAM
+# hold a poison's row, whose pages lie 32 GiB apart).
+if [ -x /selftests/amdx_ras_test ]; then
+	echo "amdgpu-vm: amdx_ras_test against the amdgpu provider, aca=1"
+	s=$(date +%s)
+	AMDX_TEST_PROVIDER=amdgpu AMDX_TEST_AMDGPU_FAKE="aca=1 vram=65536" \
+		timeout 1200 /selftests/amdx_ras_test > /tmp/amdx_ras_test@aca.log 2>&1
+	echo "# amdx_ras_test@aca: exit $?, $(($(date +%s) - s)) s" >> /tmp/amdx_ras_test@aca.log
+fi
 if [ "$(amdx_devices)" = 0 ]; then
 	ok "amdgpu: amdx's kselftests against amdgpu leave no device"
 else
@@ -109,7 +119,7 @@ else
 	ok "amdgpu: kmemleak reports nothing # SKIP no kmemleak in this kernel"
 fi
 echo "# end" > $out
-for t in /selftests/*_test; do
+for t in /selftests/*_test /selftests/amdx_ras_test@aca; do
 	[ -f "/tmp/${t##*/}.log" ] || continue
 	echo "### selftest ${t##*/}" > $out
 	cat "/tmp/${t##*/}.log" > $out
