@@ -31,6 +31,13 @@ extern struct amdgpu_xcp_mgr_funcs aqua_vanjaram_xcp_funcs;
 extern const struct aca_info umc_v12_0_aca_info;
 /* amdgpu's gfx ACA bank parser (gfx_v9_4_3.c; global by the test patch). */
 extern const struct aca_info gfx_v9_4_3_aca_info;
+/*
+ * amdgpu's ACA handles of SDMA, MMHUB and XGMI on MI300 (global by the
+ * test patch): the suites read their masks.
+ */
+extern const struct aca_info sdma_v4_4_2_aca_info;
+extern const struct aca_info mmhub_v1_8_aca_info;
+extern const struct aca_info xgmi_v6_4_0_aca_info;
 
 /* PCIe switches a fake can be placed under (fake_gpu_place()). */
 #define FAKE_MAX_SWITCH	8

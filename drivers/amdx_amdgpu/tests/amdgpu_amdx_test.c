@@ -952,7 +952,49 @@ static void inject_waits_for_the_firmware(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 1, f->reports[0].count);
 }
 
+/*
+ * What the provider declares each block can have
+ * (amdx_amdgpu_ras_types(), which amdx's core then refuses injections and
+ * waits against) is what amdgpu's own ACA handle of the block on MI300
+ * says: the mask of the struct aca_info each IP binds in its late init,
+ * read here from amdgpu's code rather than written down again.  PCIe BIF
+ * and HDP bind none.
+ */
+static void ras_types_are_amdgpus_aca_masks(struct kunit *test)
+{
+	static const struct {
+		u32 block;
+		const struct aca_info *aca;
+	} blocks[] = {
+		{ AMDX_RAS_BLOCK_UMC, &umc_v12_0_aca_info },
+		{ AMDX_RAS_BLOCK_SDMA, &sdma_v4_4_2_aca_info },
+		{ AMDX_RAS_BLOCK_GFX, &gfx_v9_4_3_aca_info },
+		{ AMDX_RAS_BLOCK_MMHUB, &mmhub_v1_8_aca_info },
+		{ AMDX_RAS_BLOCK_PCIE_BIF, NULL },
+		{ AMDX_RAS_BLOCK_HDP, NULL },
+		{ AMDX_RAS_BLOCK_XGMI_WAFL, &xgmi_v6_4_0_aca_info },
+	};
+	u32 i, mask, want;
+
+	static_assert(ARRAY_SIZE(blocks) == AMDX_RAS_BLOCK_COUNT);
+	for (i = 0; i < ARRAY_SIZE(blocks); i++) {
+		mask = blocks[i].aca ? blocks[i].aca->mask : 0;
+		want = 0;
+		if (mask & ACA_ERROR_UE_MASK)
+			want |= BIT(AMDX_RAS_TYPE_UE);
+		if (mask & ACA_ERROR_CE_MASK)
+			want |= BIT(AMDX_RAS_TYPE_CE);
+		if (mask & ACA_ERROR_DEFERRED_MASK)
+			want |= BIT(AMDX_RAS_TYPE_DE);
+		KUNIT_EXPECT_EQ_MSG(test, want,
+				    amdx_amdgpu_ras_types(blocks[i].block),
+				    "amdx block %u: amdgpu's ACA mask 0x%x",
+				    blocks[i].block, mask);
+	}
+}
+
 static struct kunit_case amdgpu_amdx_ras_cases[] = {
+	KUNIT_CASE(ras_types_are_amdgpus_aca_masks),
 	KUNIT_CASE(ras_query_reaches_amdx_with_the_aid),
 	KUNIT_CASE(ras_query_during_a_mode_mismatch_does_not_warn),
 	KUNIT_CASE(retired_pages_reach_amdx),
