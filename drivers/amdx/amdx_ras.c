@@ -537,10 +537,14 @@ EXPORT_SYMBOL_GPL(amdx_device_reset_begin);
  * @result: 0, or the -errno the reset failed with.
  *
  * The DEVICE_RESET_END event, as the core emits it after its own
- * &amdx_provider_ops.device_reset: data[0] is @result.
+ * &amdx_provider_ops.device_reset: data[0] is @result.  The reset ran
+ * the device's pending device-reset action, if it has one (one the
+ * driver's reset stood for, as its device_reset op said with -EALREADY,
+ * or any other): the action's self-test follows and it clears, or it
+ * fails with @result.
  *
- * Context: process context; not after amdx_device_unregister() has
- * started.
+ * Context: process context, without the device's RAS lock; not after
+ * amdx_device_unregister() has started.
  */
 void amdx_device_reset_end(struct amdx_device *adev, int result)
 {
@@ -549,6 +553,10 @@ void amdx_device_reset_end(struct amdx_device *adev, int result)
 			 ERR_PTR(result));
 	amdx_ras_emit(adev, AMDX_EVENT_DEVICE_RESET_END, AMDX_RAS_PARTITION_ALL,
 		      0, (u64)(s64)result, 0);
+	mutex_lock(&adev->ras->lock);
+	amdx_recovery_ran(adev, AMDX_RECOVER_DEVICE, AMDX_RAS_PARTITION_ALL,
+			  result);
+	mutex_unlock(&adev->ras->lock);
 }
 EXPORT_SYMBOL_GPL(amdx_device_reset_end);
 

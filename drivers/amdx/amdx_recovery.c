@@ -827,6 +827,14 @@ static u32 amdx_recovery_finish(struct amdx_recovery_ctx *c,
 	u64 sum;
 
 	*err = ret;
+	/*
+	 * The device's driver resets it on its own already (amdgpu's RAS
+	 * recovery of a fatal error): that reset stands for this action,
+	 * which stays pending until the reset ends (amdx_device_reset_end()
+	 * runs it then).  Nothing failed.
+	 */
+	if (ret == -EALREADY)
+		return AMDX_RECOVERY_OUT_NONE;
 	if (ret) {
 		slot->state = AMDX_RECOVERY_STATE_FAILED;
 		slot->action = max(slot->action, action);
@@ -991,7 +999,9 @@ static void amdx_recovery_emit(struct amdx_device *adev, u16 kind, u64 d0,
  * DEVICE_RESET_END, ACTION_END.
  *
  * Return: 0, -EINTR, -EOPNOTSUPP without &amdx_provider_ops.device_reset,
- * or the provider's error.
+ * or the provider's error: -EALREADY when the device's driver is
+ * resetting it on its own already (that reset stands for this one: the
+ * action stays pending until amdx_device_reset_end()).
  */
 int amdx_recovery_device_reset(struct amdx_device *adev)
 {
@@ -1009,7 +1019,9 @@ int amdx_recovery_device_reset(struct amdx_device *adev)
 			   amdx_recovery_reset_mask(adev), 0, 0);
 	ret = adev->ops->device_reset ? adev->ops->device_reset(adev) :
 					-EOPNOTSUPP;
-	if (ret)
+	if (ret == -EALREADY)
+		amdx_info(adev, "device reset: its driver is resetting the device already; that reset stands for this one\n");
+	else if (ret)
 		amdx_err(adev, "device reset failed: %pe\n", ERR_PTR(ret));
 	amdx_recovery_emit(adev, AMDX_EVENT_DEVICE_RESET_END, (u64)(s64)ret, 0,
 			   0);

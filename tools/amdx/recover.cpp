@@ -181,6 +181,13 @@ int RecoverCommands::run(const Options& opts, std::ostream& out, std::ostream& e
     switch (ran->result.outcome) {
     case RecoveryOutcome::cleared:
         return kExitOk;
+    case RecoveryOutcome::none:
+        fail(err,
+             what + ": the device's driver is resetting it on its own already; that reset stands " +
+                 "for the " + std::string(to_string(plan->action)) +
+                 ", still pending until it ends (" + errno_text(ran->result.error) + ")",
+             kExitError);
+        return kExitError;
     case RecoveryOutcome::escalated:
         fail(err,
              what + ": the self-test failed (" + errno_text(ran->result.error) +

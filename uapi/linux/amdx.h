@@ -1325,7 +1325,12 @@ struct amdx_reset_scope {
 #define AMDX_RECOVERY_F_ALL		0x3U
 
 /* struct amdx_recovery.outcome (RUN) */
-#define AMDX_RECOVERY_OUT_NONE		0	/* PLAN: nothing ran */
+/*
+ * NONE: PLAN, or a RUN whose reset the device's driver is running on its
+ * own already (error -EALREADY): the action stays pending until that
+ * reset's DEVICE_RESET_END, which runs it.
+ */
+#define AMDX_RECOVERY_OUT_NONE		0	/* nothing ran */
 #define AMDX_RECOVERY_OUT_CLEARED	1	/* ran, self-test passed */
 #define AMDX_RECOVERY_OUT_ESCALATED	2	/* self-test failed: next rung */
 #define AMDX_RECOVERY_OUT_FAILED	3	/* the action failed midway */
@@ -1589,7 +1594,10 @@ struct amdx_query_links {
  *			partition: the compute partition reset; data[0]
  *			%AMDX_VF_RESET_UNANNOUNCED.
  * DEVICE_RESET_BEGIN:	data[0] bitmap of the device ids (< 64) affected.
- * DEVICE_RESET_END:	data[0] 0 or -errno.
+ * DEVICE_RESET_END:	data[0] 0 or -errno; -EALREADY: the device's driver
+ *			was resetting it on its own already, and that reset
+ *			(its own DEVICE_RESET_BEGIN/END follow) stands for
+ *			this one.
  * RMA:			data[0] retired pages.
  * PARTITION_SWITCH:	type: %AMDX_PART_STEP_*; data[0] 0 or -errno;
  *			address: duration in ns.

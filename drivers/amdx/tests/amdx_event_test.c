@@ -492,8 +492,10 @@ static void res_unregister(struct kunit_resource *res)
 	amdx_device_unregister(res->data);
 }
 
-/* A registered fake device, unregistered with the test. */
-static struct amdx_device *fake_device(struct kunit *test, u32 n, u64 hive)
+/* A registered fake device of @ops, unregistered with the test. */
+static struct amdx_device *fake_device_ops(struct kunit *test, u32 n, u64 hive,
+					   const struct amdx_provider_ops *ops,
+					   const struct amdx_ras_block_info *ras)
 {
 	struct amdx_device_desc desc = {
 		.model = AMDX_MODEL_MI300X,
@@ -504,13 +506,14 @@ static struct amdx_device *fake_device(struct kunit *test, u32 n, u64 hive)
 		.num_xcc = 8,
 		.supported_compute_modes = BIT(AMDX_COMPUTE_SPX),
 		.supported_memory_modes = BIT(AMDX_MEMORY_NPS1),
+		.ras_blocks = ras,
 	};
 	struct amdx_device *adev;
 	char bdf[AMDX_BDF_LEN];
 
 	snprintf(bdf, sizeof(bdf), "0000:e%u:00.0", n);
 	desc.bdf = bdf;
-	adev = amdx_device_register(NULL, &desc, &fake_ops, NULL);
+	adev = amdx_device_register(NULL, &desc, ops, NULL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(adev));
 	if (!kunit_alloc_resource(test, res_init, res_unregister, GFP_KERNEL,
 				  adev)) {
@@ -518,6 +521,12 @@ static struct amdx_device *fake_device(struct kunit *test, u32 n, u64 hive)
 		KUNIT_FAIL_AND_ABORT(test, "no memory for a test resource");
 	}
 	return adev;
+}
+
+/* A registered fake device, unregistered with the test. */
+static struct amdx_device *fake_device(struct kunit *test, u32 n, u64 hive)
+{
+	return fake_device_ops(test, n, hive, &fake_ops, NULL);
 }
 
 static void res_sub_destroy(struct kunit_resource *res)
@@ -783,6 +792,86 @@ static void provider_reports_its_own_reset_and_rma(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, out[3].address, 0);
 }
 
+/* A driver resetting the device on its own already (amdgpu's RAS recovery). */
+static int fake_reset_under_way(struct amdx_device *adev)
+{
+	return -EALREADY;
+}
+
+static const struct amdx_provider_ops fake_busy_ops = {
+	.get_state = fake_get_state,
+	.device_reset = fake_reset_under_way,
+};
+
+static const struct amdx_ras_block_info fake_mmhub_ue[AMDX_RAS_BLOCK_COUNT] = {
+	[AMDX_RAS_BLOCK_MMHUB] = { .instances = 1,
+				   .supported = BIT(AMDX_RAS_TYPE_UE) },
+};
+
+/* Whether @n records of @out hold a RECOVERY record of @type. */
+static bool has_recovery(const struct amdx_event *out, u32 n, u16 type)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		if (out[i].kind == AMDX_EVENT_RECOVERY && out[i].type == type)
+			return true;
+	return false;
+}
+
+/*
+ * A device reset containment asks for (an MMHUB UE: the device's action
+ * pending, the ladder's device reset) while the provider's driver resets
+ * the device on its own (amdgpu's RAS recovery of a fatal error, whose
+ * queries report the error to amdx): the provider answers -EALREADY.
+ * That reset stands for amdx's: the device's action stays pending, with
+ * no FAILED record, until the driver's reset ends, which runs it (RAN,
+ * then CLEARED); a failed end fails it.  The core used to fail the
+ * action at once ("device reset failed", state failed) while the driver
+ * reset the device (found by amdgpu_amdx_umc.fatal_error_is_one_recovery_of_amdgpus).
+ */
+static void reset_under_way_stands_for_amdxs(struct kunit *test)
+{
+	const struct amdx_ras_error ue = {
+		.block = AMDX_RAS_BLOCK_MMHUB,
+		.type = AMDX_RAS_TYPE_UE,
+		.count = 1,
+		.partition = AMDX_RAS_PARTITION_ALL,
+	};
+	struct amdx_device *adev = fake_device_ops(test, 12, 0, &fake_busy_ops,
+						   fake_mmhub_ue);
+	struct amdx_event_sub *sub = fake_sub(test, adev, MASK_ALL, 32);
+	struct amdx_event *out = recs(test, 32);
+	u64 seq;
+	u32 n;
+
+	KUNIT_ASSERT_EQ(test, amdx_ras_report(adev, &ue, &seq), 0);
+	n = sub_pop(sub, out, 32);
+	KUNIT_EXPECT_TRUE(test, has_recovery(out, n, AMDX_RECOVERY_EV_PENDING));
+	KUNIT_EXPECT_FALSE(test, has_recovery(out, n, AMDX_RECOVERY_EV_FAILED));
+	KUNIT_EXPECT_EQ(test, adev->ras->recovery.dev.state,
+			AMDX_RECOVERY_STATE_PENDING);
+	KUNIT_EXPECT_EQ(test, adev->ras->recovery.dev.action,
+			AMDX_RECOVER_DEVICE);
+
+	/* The driver's reset ends: it ran amdx's action. */
+	amdx_device_reset_begin(adev);
+	amdx_device_reset_end(adev, 0);
+	n = sub_pop(sub, out, 32);
+	KUNIT_EXPECT_TRUE(test, has_recovery(out, n, AMDX_RECOVERY_EV_RAN));
+	KUNIT_EXPECT_TRUE(test, has_recovery(out, n, AMDX_RECOVERY_EV_CLEARED));
+	KUNIT_EXPECT_EQ(test, adev->ras->recovery.dev.action, 0);
+
+	/* Again, and the driver's reset fails: so does the action. */
+	KUNIT_ASSERT_EQ(test, amdx_ras_report(adev, &ue, &seq), 0);
+	amdx_device_reset_begin(adev);
+	amdx_device_reset_end(adev, -EIO);
+	n = sub_pop(sub, out, 32);
+	KUNIT_EXPECT_TRUE(test, has_recovery(out, n, AMDX_RECOVERY_EV_FAILED));
+	KUNIT_EXPECT_EQ(test, adev->ras->recovery.dev.state,
+			AMDX_RECOVERY_STATE_FAILED);
+}
+
 /* The cap counts live subscribers: a destroyed one frees its place. */
 static void subscribers_beyond_the_cap_are_emfile(struct kunit *test)
 {
@@ -866,6 +955,7 @@ static struct kunit_case amdx_event_test_cases[] = {
 	KUNIT_CASE(emit_works_with_interrupts_off),
 	KUNIT_CASE(removal_ends_the_log),
 	KUNIT_CASE(provider_reports_its_own_reset_and_rma),
+	KUNIT_CASE(reset_under_way_stands_for_amdxs),
 	{}
 };
 

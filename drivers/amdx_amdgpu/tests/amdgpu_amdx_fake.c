@@ -31,7 +31,7 @@
  * PCIe switch S (fake_gpu_place()), with the other fakes of that switch;
  * without it the fake sits on the root bus.  Its RAS is gfx's only, unless
  * ``aca=1``: an MI300X with its firmware, amdgpu's ACA with UMC 12 behind
- * it and amdgpu's own page retirement (fake_user_retirement()).  What
+ * it and amdgpu's own page retirement (fake_gpu_enable_retirement()).  What
  * stands in for the PSP and the VRAM manager UMC 12 calls is the fake's
  * (amdgpu_amdx_fake_psp_trigger_error(), _psp_query_address(),
  * _reserve_page()), for the KUnit suites' fakes too.  The amdx_sim keys
@@ -279,6 +279,10 @@ static const struct amdgpu_ras_block_hw_ops fake_gfx_ras_ops = {
  * @read: the banks of amdgpu's read in progress per type: a count query
  *	takes the queue's, the bank reads that follow see them.
  * @nread: banks in @read per type.
+ * @ntaken: of them, read so far.  A count query while another query's
+ *	banks are still being read (amdgpu's page retirement thread and an
+ *	injection's query can run at once, and amdgpu does not serialise
+ *	its count and bank reads) finds none: each bank is read once.
  * @sysfs: the fake made amdgpu's "ras" sysfs group, where amdgpu's ACA
  *	adds a file per block.
  *
@@ -291,6 +295,7 @@ struct fake_aca {
 	int queued[ACA_SMU_TYPE_COUNT];
 	struct aca_bank read[ACA_SMU_TYPE_COUNT][FAKE_ACA_BANKS];
 	int nread[ACA_SMU_TYPE_COUNT];
+	int ntaken[ACA_SMU_TYPE_COUNT];
 	bool sysfs;
 };
 
@@ -309,11 +314,16 @@ static int fake_aca_count(struct amdgpu_device *adev, enum aca_smu_type type,
 	if (type < 0 || type >= ACA_SMU_TYPE_COUNT)
 		return -EINVAL;
 	mutex_lock(&f->bank_lock);
-	memcpy(a->read[type], a->queue[type],
-	       a->queued[type] * sizeof(a->read[type][0]));
-	a->nread[type] = a->queued[type];
-	a->queued[type] = 0;
-	*count = a->nread[type];
+	if (a->ntaken[type] < a->nread[type]) {
+		*count = 0;	/* another query's banks are being read */
+	} else {
+		memcpy(a->read[type], a->queue[type],
+		       a->queued[type] * sizeof(a->read[type][0]));
+		a->nread[type] = a->queued[type];
+		a->ntaken[type] = 0;
+		a->queued[type] = 0;
+		*count = a->nread[type];
+	}
 	mutex_unlock(&f->bank_lock);
 	return 0;
 }
@@ -328,10 +338,12 @@ static int fake_aca_bank(struct amdgpu_device *adev, enum aca_smu_type type,
 	if (type < 0 || type >= ACA_SMU_TYPE_COUNT)
 		return -EINVAL;
 	mutex_lock(&f->bank_lock);
-	if (idx < 0 || idx >= a->nread[type])
+	if (idx < 0 || idx >= a->nread[type]) {
 		ret = -EINVAL;
-	else
+	} else {
 		*bank = a->read[type][idx];
+		a->ntaken[type] = max(a->ntaken[type], idx + 1);
+	}
 	mutex_unlock(&f->bank_lock);
 	return ret;
 }
@@ -494,7 +506,7 @@ u64 fake_umc_pa_to_mca(u64 pa, u32 *aid, u32 *umc_inst, u32 *ch)
  * UMC's poison creation interrupt for a deferred error: through amdgpu's
  * own RAS interrupt dispatch and work to its poison creation handler,
  * which wakes its page retirement thread.  Only a fake that runs amdgpu's
- * retirement (fake_user_retirement()); the KUnit suites call what that
+ * retirement (fake_gpu_enable_retirement()); the KUnit suites call what that
  * thread calls themselves.  The handler reads nothing of the IV entry.
  */
 static void fake_umc_poison_interrupt(struct fake_gpu *f)
@@ -677,6 +689,7 @@ int fake_gpu_enable_aca(struct fake_gpu *f)
 	if (ret)
 		return ret;
 	umc->use = 1;
+	list_add(&umc->node, &con->head);
 	ret = sysfs_create_group(&adev->dev->kobj, &fake_ras_group);
 	if (ret)
 		return ret;
@@ -699,7 +712,7 @@ int fake_gpu_enable_aca(struct fake_gpu *f)
 }
 
 /*
- * amdgpu's page retirement of fake_user_retirement() stopped, as
+ * amdgpu's page retirement of fake_gpu_enable_retirement() stopped, as
  * amdgpu_ras_recovery_fini() and amdgpu_ras_interrupt_remove_handler()
  * stop it at amdgpu's removal: no interrupt, the thread, then the work it
  * may have queued; the bad-page data amdgpu's init allocated freed.
@@ -1135,10 +1148,13 @@ struct fake_gpu *fake_gpu_create(u32 num_xcc, int nps, int mode,
 		goto fail;
 	adev->ras_enabled = BIT(AMDGPU_RAS_BLOCK__GFX) |
 			    BIT(AMDGPU_RAS_BLOCK__UMC);
+	/* amdgpu_ras_create_obj()'s: the managers in use on the context's list */
+	INIT_LIST_HEAD(&f->ras->head);
 	gfx = &f->ras->objs[AMDGPU_RAS_BLOCK__GFX];
 	gfx->head.block = AMDGPU_RAS_BLOCK__GFX;
 	gfx->adev = adev;
 	gfx->use = 1;
+	list_add(&gfx->node, &f->ras->head);
 	ret = amdgpu_ras_error_data_init(&gfx->err_data);
 	if (ret)
 		goto fail;
@@ -1217,7 +1233,7 @@ static void fake_user_bdf(u32 id, char *bdf, size_t len)
  * @vram_mib: VRAM.
  * @sw: the fake PCIe switch, 0 for the root bus.
  * @aca: as an MI300X with its firmware: amdgpu's ACA, UMC and its page
- *	retirement (fake_user_retirement()).
+ *	retirement (fake_gpu_enable_retirement()).
  */
 struct fake_user_cfg {
 	u32 num_xcc;
@@ -1321,25 +1337,35 @@ static void fake_user_firmware(struct amdgpu_device *adev)
 	adev->vcn.fw_version = 0x0a119009;
 }
 
-/*
- * A user-visible fake as an MI300X with its firmware (aca=1): amdgpu's ACA
- * with UMC 12 behind it (fake_gpu_enable_aca()), UMC's IP version and the
- * RAS event manager as amdgpu's init leaves them, and amdgpu's own page
- * retirement: amdgpu_ras_recovery_init() (the fake has no RAS EEPROM, so
- * no table is read) starts its thread and work, and UMC's RAS interrupt
- * handler takes the poison creation interrupt of an injected poison
- * (fake_umc_poison_interrupt()).  Undone by fake_retirement_stop().
+/* The PSP's functions: none, as psp_v13_0's for MI300 has no quirk. */
+static const struct psp_funcs fake_psp_funcs;
+
+/**
+ * fake_gpu_enable_retirement() - amdgpu's retirement and RAS recovery run
+ * @f: a fake of fake_gpu_enable_aca(), its provider not yet initialised.
+ *
+ * With amdgpu's ACA and UMC 12 on (fake_gpu_enable_aca()): UMC's IP
+ * version and the RAS event manager as amdgpu's init leaves them, and
+ * amdgpu's own page retirement and RAS recovery:
+ * amdgpu_ras_recovery_init() (the fake has no RAS EEPROM, so no table is
+ * read) starts its thread, its work and its recovery_work, and UMC's RAS
+ * interrupt handler takes the poison creation interrupt of an injected
+ * poison (fake_umc_poison_interrupt()).  The user-visible fakes' aca=1;
+ * fake_gpu_destroy() stops it all (fake_retirement_stop()).
+ *
+ * Return: 0 or -errno (-EINVAL without the ACA).
  */
-static int fake_user_retirement(struct fake_gpu *f)
+int fake_gpu_enable_retirement(struct fake_gpu *f)
 {
 	struct amdgpu_device *adev = f->adev;
 	struct amdgpu_ras *con = f->ras;
 	int ret;
 
-	ret = fake_gpu_enable_aca(f);
-	if (ret)
-		return ret;
+	if (!f->aca)
+		return -EINVAL;
 	adev->ip_versions[UMC_HWIP][0] = IP_VERSION(12, 0, 0);
+	/* amdgpu's RAS recovery asks the PSP for its fatal error quirk */
+	adev->psp.funcs = &fake_psp_funcs;
 	con->event_mgr = &con->__event_mgr;
 	ret = amdgpu_ras_recovery_init(adev);
 	if (!ret && (!con->eh_data || !con->page_retirement_thread))
@@ -1415,10 +1441,13 @@ static int fake_user_new(char *buf)
 	 * (per AID, with the firmware's latency), and amdgpu reports no UMC
 	 * RAS, so the provider claims none.
 	 */
-	if (cfg.aca)
-		ret = fake_user_retirement(f);
-	else
+	if (cfg.aca) {
+		ret = fake_gpu_enable_aca(f);
+		if (!ret)
+			ret = fake_gpu_enable_retirement(f);
+	} else {
 		f->adev->ras_enabled &= ~BIT(AMDGPU_RAS_BLOCK__UMC);
+	}
 	if (ret) {
 		dev_err(f->adev->dev, "amdgpu_amdx_fake: fake %u: amdgpu's ACA and page retirement did not start: %d\n",
 			id, ret);

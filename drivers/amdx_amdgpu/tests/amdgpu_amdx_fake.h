@@ -114,7 +114,7 @@ struct fake_pci_path;
  *	(added to fake_umc_mca_to_pa()'s address).
  * @retirement: amdgpu's page retirement runs for the fake (its recovery
  *	init's thread and work, UMC's RAS interrupt handler): a
- *	user-visible fake with ``aca=1``.
+ *	user-visible fake with ``aca=1`` (fake_gpu_enable_retirement()).
  */
 struct fake_gpu {
 	struct amdgpu_device *adev;
@@ -195,6 +195,7 @@ enum fake_umc_error {
 };
 
 int fake_gpu_enable_aca(struct fake_gpu *f);
+int fake_gpu_enable_retirement(struct fake_gpu *f);
 int fake_aca_push(struct fake_gpu *f, int type, const struct aca_bank *bank);
 void fake_umc_bank(struct aca_bank *bank, enum fake_umc_error kind, u32 aid,
 		   u32 umc_inst, u32 ch, u64 mca_addr);

@@ -1362,6 +1362,54 @@ static void umc_poison_pages_land_in_their_memory_partition(struct kunit *test)
 						AMDX_RAS_TYPE_DE));
 }
 
+/* amdgpu_ras_global_ras_isr()'s global flag, which its reset would clear. */
+static void fake_ras_intr_clear(void *unused)
+{
+	amdgpu_ras_intr_cleared();
+}
+
+/*
+ * A fatal error, MI300's NBIO ERREVENT_ATHUB interrupt (the fake has no
+ * NBIO interrupt source: the test calls what nbio_v7_9's handler calls,
+ * amdgpu_ras_global_ras_isr()), is one recovery of amdgpu's own:
+ * amdgpu's recovery_work queries every block in use under the fatal
+ * error's event, so the UE the firmware logged reaches the real amdx core
+ * as its count, then resets the device once, mode 1
+ * (AMDGPU_NEED_FULL_RESET: poison mode, the fatal error's mode-1 flag),
+ * which reaches the core as the driver's own reset.  All of it runs in
+ * the reset domain's worker, where no static stub of the test applies:
+ * the real provider hooks and core, as on a machine.  amdx's ladder,
+ * told of the UE inside that recovery, asks for a device reset (a UMC UE
+ * without a page): the provider answers -EALREADY, amdgpu is recovering
+ * the device, and that reset stands for amdx's (which the core used to
+ * log and record as a failed reset: amdx_event.reset_under_way_stands_for_amdxs).
+ * The review read the provider as doubling amdgpu's reset; on this path
+ * it does not.
+ */
+static void fatal_error_is_one_recovery_of_amdgpus(struct kunit *test)
+{
+	struct fake_gpu *f = mi300x_umc(test);
+	struct aca_bank b;
+
+	f->adev->asic_type = CHIP_IP_DISCOVERY;
+	KUNIT_ASSERT_EQ(test, 0, fake_gpu_enable_retirement(f));
+	fake_umc_bank(&b, FAKE_UMC_UE, 2, 1, 3, 0x40);
+	KUNIT_ASSERT_EQ(test, 0, fake_aca_push(f, b.type, &b));
+
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+							   fake_ras_intr_clear,
+							   NULL));
+	amdgpu_ras_global_ras_isr(f->adev);
+	flush_work(&f->ras->recovery_work);
+	flush_workqueue(f->adev->reset_domain->wq);
+
+	KUNIT_EXPECT_EQ(test, 1, f->recoveries);
+	KUNIT_EXPECT_TRUE(test, test_bit(AMDGPU_NEED_FULL_RESET,
+					 &f->recovery_flags));
+	KUNIT_EXPECT_EQ(test, 1, amdx_ras_count(f->xdev, AMDX_RAS_BLOCK_UMC,
+						AMDX_RAS_TYPE_UE));
+}
+
 static struct kunit_case amdgpu_amdx_umc_cases[] = {
 	KUNIT_CASE(umc_ce_reaches_amdx),
 	KUNIT_CASE(umc_ue_reaches_amdx),
@@ -1371,6 +1419,7 @@ static struct kunit_case amdgpu_amdx_umc_cases[] = {
 	KUNIT_CASE(umc_ce_injected_through_the_provider),
 	KUNIT_CASE(umc_ue_injected_through_the_provider),
 	KUNIT_CASE(umc_poison_injected_through_the_provider),
+	KUNIT_CASE(fatal_error_is_one_recovery_of_amdgpus),
 	{}
 };
 
