@@ -12,7 +12,8 @@
  * each policy (debugfs amdx/recovery_policy) a fresh fleet; for each hive
  * and fault kind, one fault on the hive's first device through the uapi
  * (AMDX_IOC_RAS_INJECT; for poison consumed, a poison the workload's
- * device then reads: rp_consume()) or the core's fault hook (debugfs
+ * device then reads: rp_consume(); for "ue_not_consumed" the same poison,
+ * unread: rp_poison()) or the core's fault hook (debugfs
  * recovery_fault, for faults the RAS blocks do not model: hangs, a failed
  * reset, the board); the containment ladder acts, then the action left
  * pending runs (AMDX_IOC_RECOVERY_RUN, stopping holders, others allowed),
@@ -60,11 +61,13 @@ static const char * const rp_policy[RP_POLICIES] = {
 
 /*
  * The rows: every AMDX_FAULT_*, then a fabric link's uncorrected error,
- * then a scale-up switch's (every port of one plane's switch).
+ * then a scale-up switch's (every port of one plane's switch), then an
+ * uncorrectable error in HBM that nothing consumed (rp_poison()).
  */
 #define RP_LINK		AMDX_FAULT_COUNT
 #define RP_SWITCH	(AMDX_FAULT_COUNT + 1)
-#define RP_KINDS	(AMDX_FAULT_COUNT + 2)
+#define RP_UE_IDLE	(AMDX_FAULT_COUNT + 2)
+#define RP_KINDS	(AMDX_FAULT_COUNT + 3)
 /* The switch row's pod: Helios-like, 72 accelerators on 4 planes. */
 #define RP_POD_ACCS	72
 #define RP_POD_PLANES	4
@@ -72,12 +75,13 @@ static const char * const rp_policy[RP_POLICIES] = {
 static const char * const rp_fault[RP_KINDS] = {
 	"page_ce", "poison_consumed", "queue_hang", "engine_ue", "vf_hang",
 	"device_ue", "firmware", "fabric", "reset_failed", "board", "link",
-	"switch",
+	"switch", "ue_not_consumed",
 };
 
 /* The order measured: node and rma last, nothing clears them. */
 static const __u32 rp_order[RP_KINDS] = {
-	AMDX_FAULT_PAGE_CE, AMDX_FAULT_POISON_CONSUMED, AMDX_FAULT_QUEUE_HANG,
+	AMDX_FAULT_PAGE_CE, RP_UE_IDLE, AMDX_FAULT_POISON_CONSUMED,
+	AMDX_FAULT_QUEUE_HANG,
 	AMDX_FAULT_ENGINE_UE, AMDX_FAULT_VF_HANG, AMDX_FAULT_DEVICE_UE,
 	AMDX_FAULT_FIRMWARE, AMDX_FAULT_FABRIC, RP_LINK, RP_SWITCH,
 	AMDX_FAULT_RESET_FAILED, AMDX_FAULT_BOARD,
@@ -99,6 +103,7 @@ struct rp_worker {
 	__u32 part;
 	__u32 seed;
 	__u64 pfn;	/* its first page's VRAM page index */
+	__u32 lost;	/* bit N: page N poisoned, as amdx recorded it */
 };
 
 /* One measured row. */
@@ -339,14 +344,35 @@ static void rp_fleet_new(struct __test_metadata *_metadata,
 	}
 }
 
-static volatile sig_atomic_t rp_usr1, rp_usr2;
+static volatile sig_atomic_t rp_usr1, rp_usr2, rp_lost;
 
-static void rp_on_signal(int sig)
+/* SIGUSR1 queued with a value: the pages not to read (rp_workers_end()). */
+static void rp_on_signal(int sig, siginfo_t *si, void *uc)
 {
-	if (sig == SIGUSR1)
+	if (sig == SIGUSR1) {
+		if (si->si_code == SI_QUEUE)
+			rp_lost = si->si_value.sival_int;
 		rp_usr1 = 1;
-	else
+	} else {
 		rp_usr2 = 1;
+	}
+}
+
+/*
+ * Whether the @len bytes at @buf hold amdx_fill()'s data of @seed but in
+ * the pages of mask @skip, which are not read: a CPU read of a poisoned
+ * page is SIGBUS (BUS_MCEERR_AR) for its owner, as it should be.
+ */
+static bool rp_intact(const __u32 *buf, size_t len, size_t ps, __u32 seed,
+		      __u32 skip)
+{
+	unsigned long i;
+
+	for (i = 0; i < len / sizeof(*buf); i++)
+		if (!(skip & (1U << (i * sizeof(*buf) / ps))) &&
+		    buf[i] != amdx_pattern(i, seed))
+			return false;
+	return true;
 }
 
 /* What a workload sends once set up: ready or not, its first page's VRAM. */
@@ -362,7 +388,8 @@ struct rp_ready {
  * the VF's) unless RP_NONE.  Sends a struct rp_ready on @ready.  On
  * SIGUSR2 its device reads its first page (the device's access: poison
  * there is consumed, -EIO) and it sends the ioctl's result on @ready; on
- * SIGUSR1 it exits 0 with its data intact, 3 without.
+ * SIGUSR1 it exits 0 with its data intact, 3 without (but in the pages
+ * the signal's value names: rp_intact()).
  */
 static pid_t rp_worker(int ctl, __u32 id, __u32 vf, __u32 mem, __u32 seed,
 		       int ready)
@@ -377,7 +404,9 @@ static pid_t rp_worker(int ctl, __u32 id, __u32 vf, __u32 mem, __u32 seed,
 	struct amdx_hmm_migrate m = { .dest = mem };
 	struct amdx_hmm_access rd = { .op = AMDX_HMM_ACCESS_READ, .size = ps };
 	struct rp_ready r = { .pfn = ~0ULL, .seed = seed, .ok = 'n' };
-	struct sigaction sa = { .sa_handler = rp_on_signal };
+	struct sigaction sa = {
+		.sa_sigaction = rp_on_signal, .sa_flags = SA_SIGINFO,
+	};
 	sigset_t both, old;
 	char *buf, *tmp;
 	pid_t pid;
@@ -426,7 +455,7 @@ static pid_t rp_worker(int ctl, __u32 id, __u32 vf, __u32 mem, __u32 seed,
 		if (write(ready, &ret, sizeof(ret)) != sizeof(ret))
 			_exit(1);
 	}
-	_exit(amdx_check(buf, len, seed) < 0 ? 0 : 3);
+	_exit(rp_intact((__u32 *)buf, len, ps, seed, rp_lost) ? 0 : 3);
 }
 
 /*
@@ -453,6 +482,7 @@ static void rp_workers_start(struct __test_metadata *_metadata,
 
 			w->dev = i;
 			w->part = p;
+			w->lost = 0;
 			w->seed = 0x5e00 + self->nw;
 			w->pid = rp_worker(self->ctl, self->d[i].id,
 					   self->d[i].vf[p], self->d[i].mem[p],
@@ -480,7 +510,8 @@ static void rp_workers_end(struct __test_metadata *_metadata,
 	int status;
 
 	for (i = 0; i < self->nw; i++)
-		kill(self->w[i].pid, SIGUSR1);
+		sigqueue(self->w[i].pid, SIGUSR1,
+			 (union sigval){ .sival_int = self->w[i].lost });
 	for (i = 0; i < self->nw; i++) {
 		ASSERT_EQ(self->w[i].pid, waitpid(self->w[i].pid, &status, 0));
 		lost = WIFSIGNALED(status) || WEXITSTATUS(status);
@@ -645,9 +676,45 @@ static int rp_inject(FIXTURE_DATA(rp) *self, unsigned int t, __u32 kind,
 }
 
 /*
- * Poison a process consumes, through the real path: a deferred error (a
- * poison created) at the first page of the workload of device @t's
- * partition @part, then that workload's device reads the page: the
+ * An uncorrectable error in HBM, as MI300's poison mode reports one: a
+ * umc deferred error (a poison created) at the first page of the workload
+ * of device @t's partition @part.  The core poison-retires the page; the
+ * workload's pages amdx recorded as poisoned (its bad-page table: cause
+ * DE) are those it does not read at its end.  Nothing reads the page:
+ * the error is not consumed.
+ */
+static void rp_poison(struct __test_metadata *_metadata,
+		      FIXTURE_DATA(rp) *self, unsigned int t, __u32 part)
+{
+	struct rp_worker *w = rp_worker_of(self, t, part);
+	size_t ps = sysconf(_SC_PAGESIZE);
+	struct amdx_badpage_header *h;
+	struct amdx_badpage_record r;
+	__u32 size = 0, i;
+
+	ASSERT_NE(NULL, w);
+	ASSERT_EQ(0, amdx_ras_inject(self->d[t].fd, AMDX_RAS_BLOCK_UMC,
+				     AMDX_RAS_TYPE_DE, 0, 1, w->pfn * ps));
+	ASSERT_EQ(0, amdx_query(self->d[t].fd, AMDX_QUERY_BADPAGES, 0, NULL,
+				&size));
+	h = calloc(1, size);
+	ASSERT_NE(NULL, h);
+	ASSERT_EQ(0, amdx_query(self->d[t].fd, AMDX_QUERY_BADPAGES, 0, h,
+				&size));
+	for (i = 0; i < h->count &&
+	     sizeof(*h) + (i + 1) * sizeof(r) <= size; i++) {
+		memcpy(&r, (char *)(h + 1) + i * sizeof(r), sizeof(r));
+		if (r.address == w->pfn * ps &&
+		    r.cause == AMDX_BADPAGE_CAUSE_DE)
+			w->lost |= 1;
+	}
+	free(h);
+	EXPECT_EQ(1, w->lost);
+}
+
+/*
+ * Poison a process consumes, through the real path: rp_poison(), then
+ * that workload's device reads the page: the
  * device consumes the poison (AMDX_HMM_ACCESS fails -EIO,
  * amdx_ras_poison_consumed()) and the core sets the action a consumption
  * takes under the policy.  The consumer then dies whatever the policy,
@@ -663,9 +730,7 @@ static void rp_consume(struct __test_metadata *_metadata,
 	int ret = 0;
 
 	ASSERT_NE(NULL, w);
-	ASSERT_EQ(0, amdx_ras_inject(self->d[t].fd, AMDX_RAS_BLOCK_UMC,
-				     AMDX_RAS_TYPE_DE, 0, 1,
-				     w->pfn * sysconf(_SC_PAGESIZE)));
+	rp_poison(_metadata, self, t, part);
 	ASSERT_EQ(0, kill(w->pid, SIGUSR2));
 	ASSERT_EQ(sizeof(ret), read(self->ready[0], &ret, sizeof(ret)));
 	ASSERT_EQ(-EIO, ret);
@@ -694,7 +759,8 @@ static const char *rp_action(__u32 action)
 }
 
 /*
- * Where a consumption on device @d's partition @part leaves its action:
+ * Where a consumption, or a poison nothing consumed, on device @d's
+ * partition @part leaves its action:
  * that partition when it alone uses the poisoned memory partition, else
  * the device (amdx_partition_of_vram(): the core cannot tell which of the
  * partitions sharing the memory read it, and names the consumer instead).
@@ -726,7 +792,7 @@ static void rp_run_pending(struct __test_metadata *_metadata,
 	int ret;
 
 	memset(&r, 0, sizeof(r));
-	if (kind == AMDX_FAULT_POISON_CONSUMED)
+	if (kind == AMDX_FAULT_POISON_CONSUMED || kind == RP_UE_IDLE)
 		r.partition = rp_consumed_at(&self->d[u], part);
 	else if (kind == AMDX_FAULT_QUEUE_HANG || kind == AMDX_FAULT_ENGINE_UE)
 		r.partition = part;
@@ -808,6 +874,8 @@ static void rp_measure(struct __test_metadata *_metadata,
 
 	if (kind == AMDX_FAULT_POISON_CONSUMED)
 		rp_consume(_metadata, self, t, part);
+	else if (kind == RP_UE_IDLE)
+		rp_poison(_metadata, self, t, part);
 	else
 		ASSERT_EQ(0, rp_inject(self, t, kind, part));
 
@@ -997,54 +1065,129 @@ TEST_F(rp, switch_ue_is_a_fabric_fault_only_under_baselines)
 	}
 }
 
-/*
- * Poison consumed through the real path (rp_consume()) sets the action
- * of the policy in force: under amdx the process action of the
- * consumer's partition, under amdgpu-6.12 amdgpu's GPU reset (the hive),
- * under per-gpu the device.  A hive of two in SPX, a fresh one per
- * policy.
- */
-TEST_F(rp, consumption_sets_the_policys_action)
+/* The action pending on device @t's partition @part, as RECOVERY_PLAN says. */
+static void rp_plan_part(struct __test_metadata *_metadata,
+			 FIXTURE_DATA(rp) *self, unsigned int t, __u32 part,
+			 struct amdx_recovery *r)
 {
-	static const __u32 want[RP_POLICIES] = {
-		AMDX_RECOVER_PROCESS, AMDX_RECOVER_HIVE, AMDX_RECOVER_DEVICE,
-	};
+	memset(r, 0, sizeof(*r));
+	r->partition = part;
+	r->vf = RP_NONE;
+	r->action = AMDX_RECOVER_PENDING;
+	ASSERT_EQ(0, amdx_ioctl(self->d[t].fd, AMDX_IOC_RECOVERY_PLAN, r));
+}
+
+/*
+ * For each policy, on a fresh hive of two in SPX: poison at device 0's
+ * first workload (partition 0), read by its device for
+ * AMDX_FAULT_POISON_CONSUMED (rp_consume()), unread for RP_UE_IDLE
+ * (rp_poison()); the action pending there must be @want's; the plan into
+ * @r[policy]; then that runs and the workloads end (the loss into the
+ * row of @kind), and what is still pending there goes into @after[policy].
+ */
+static void rp_poison_rows(struct __test_metadata *_metadata,
+			   FIXTURE_DATA(rp) *self, __u32 kind,
+			   const __u32 *want, struct amdx_recovery *r,
+			   __u32 *after)
+{
 	__u8 quar[RP_MAX_HIVES * RP_MAX_DEVS];
-	struct amdx_recovery r;
+	struct amdx_recovery p;
 	unsigned int pol;
 	__u64 devs;
 
-	if (!(amdx_caps(self->ctl) & AMDX_CAP_HMM_MIGRATE))
-		SKIP(return, "no AMDX_CAP_HMM_MIGRATE (kernel without DEVICE_PRIVATE)");
-	if (amdx_provider_is_amdgpu())
-		SKIP(return, "simulated fleets only");
 	self->hives = 1;
 	self->per_hive = 2;
 	for (pol = 0; pol < RP_POLICIES; pol++) {
 		ASSERT_EQ(0, rp_policy_set(rp_policy[pol]));
 		rp_fleet_new(_metadata, self);
 		rp_workers_start(_metadata, self, 0);
-		rp_consume(_metadata, self, 0, 0);
-		memset(&r, 0, sizeof(r));
-		r.partition = 0;
-		r.vf = RP_NONE;
-		r.action = AMDX_RECOVER_PENDING;
-		ASSERT_EQ(0, amdx_ioctl(self->d[0].fd, AMDX_IOC_RECOVERY_PLAN,
-					&r));
-		EXPECT_EQ(want[pol], r.action) {
+		if (kind == AMDX_FAULT_POISON_CONSUMED)
+			rp_consume(_metadata, self, 0, 0);
+		else
+			rp_poison(_metadata, self, 0, 0);
+		rp_plan_part(_metadata, self, 0, 0, &r[pol]);
+		EXPECT_EQ(want[pol], r[pol].action) {
 			TH_LOG("%s: %s pending", rp_policy[pol],
-			       rp_action(r.action));
+			       rp_action(r[pol].action));
 		}
-		EXPECT_EQ(AMDX_FAULT_POISON_CONSUMED, r.fault);
 		devs = 0;
 		memset(quar, 0, sizeof(quar));
-		rp_run_pending(_metadata, self, 0, 0,
-			       AMDX_FAULT_POISON_CONSUMED, 0,
-			       &self->loss[pol][0][AMDX_FAULT_POISON_CONSUMED],
-			       &devs, quar);
-		rp_workers_end(_metadata, self, 0,
-			       &self->loss[pol][0][AMDX_FAULT_POISON_CONSUMED]);
+		rp_run_pending(_metadata, self, 0, 0, kind, 0,
+			       &self->loss[pol][0][kind], &devs, quar);
+		rp_workers_end(_metadata, self, 0, &self->loss[pol][0][kind]);
+		rp_plan_part(_metadata, self, 0, 0, &p);
+		after[pol] = p.action;
 		rp_fleet_del(self);
+	}
+}
+
+/*
+ * Poison consumed through the real path (rp_consume()) sets the action
+ * of the policy in force: under amdx the process action of the
+ * consumer's partition, under amdgpu-6.12 amdgpu's GPU reset (the hive),
+ * under per-gpu the device, which the poison's creation set already (an
+ * uncorrectable error: ue_not_consumed_sets_the_policys_action), so the
+ * fault named is that page_ce.  A fresh hive per policy.
+ */
+TEST_F(rp, consumption_sets_the_policys_action)
+{
+	static const __u32 want[RP_POLICIES] = {
+		AMDX_RECOVER_PROCESS, AMDX_RECOVER_HIVE, AMDX_RECOVER_DEVICE,
+	};
+	static const __u32 fault[RP_POLICIES] = {
+		AMDX_FAULT_POISON_CONSUMED, AMDX_FAULT_POISON_CONSUMED,
+		AMDX_FAULT_PAGE_CE,
+	};
+	struct amdx_recovery r[RP_POLICIES];
+	__u32 after[RP_POLICIES];
+	unsigned int pol;
+
+	if (!(amdx_caps(self->ctl) & AMDX_CAP_HMM_MIGRATE))
+		SKIP(return, "no AMDX_CAP_HMM_MIGRATE (kernel without DEVICE_PRIVATE)");
+	if (amdx_provider_is_amdgpu())
+		SKIP(return, "simulated fleets only");
+	rp_poison_rows(_metadata, self, AMDX_FAULT_POISON_CONSUMED, want, r,
+		       after);
+	for (pol = 0; pol < RP_POLICIES; pol++)
+		EXPECT_EQ(fault[pol], r[pol].fault);
+}
+
+/*
+ * An uncorrectable error in HBM that nothing consumed (rp_poison(): a umc
+ * deferred error at a workload's page, no read) sets the action of the
+ * policy in force: nothing under amdx and amdgpu-6.12 (the page is
+ * poison-retired, no more), the device under per-gpu (NVML's row remap
+ * pending after an uncorrectable memory error: reset that GPU).  What is
+ * pending runs and leaves nothing for the next fault; every workload
+ * alive has its data but in the poisoned page, and none is stopped where
+ * nothing is reset.  A fresh hive per policy.
+ */
+TEST_F(rp, ue_not_consumed_sets_the_policys_action)
+{
+	static const __u32 want[RP_POLICIES] = {
+		AMDX_RECOVER_NONE, AMDX_RECOVER_NONE, AMDX_RECOVER_DEVICE,
+	};
+	struct amdx_recovery r[RP_POLICIES];
+	__u32 after[RP_POLICIES];
+	const struct rp_loss *l;
+	unsigned int pol;
+
+	if (!(amdx_caps(self->ctl) & AMDX_CAP_HMM_MIGRATE))
+		SKIP(return, "no AMDX_CAP_HMM_MIGRATE (kernel without DEVICE_PRIVATE)");
+	if (amdx_provider_is_amdgpu())
+		SKIP(return, "simulated fleets only");
+	rp_poison_rows(_metadata, self, RP_UE_IDLE, want, r, after);
+	for (pol = 0; pol < RP_POLICIES; pol++) {
+		l = &self->loss[pol][0][RP_UE_IDLE];
+		if (r[pol].action != AMDX_RECOVER_NONE)
+			EXPECT_EQ(AMDX_FAULT_PAGE_CE, r[pol].fault);
+		EXPECT_EQ(AMDX_RECOVER_NONE, after[pol]) {
+			TH_LOG("%s: %s left for the next fault",
+			       rp_policy[pol], rp_action(after[pol]));
+		}
+		EXPECT_EQ(0, l->corrupt);
+		if (want[pol] == AMDX_RECOVER_NONE)
+			EXPECT_EQ(0, l->killed);
 	}
 }
 

@@ -72,6 +72,7 @@
 #include "amdx_ras_policy.h"
 #include "amdx_ras_types.h"
 #include "amdx_recovery.h"
+#include "amdx_recovery_model.h"
 
 /* Pages BADPAGES_IMPORT retires per hold of &amdx_ras.lock. */
 #define AMDX_RAS_IMPORT_BATCH	64
@@ -438,6 +439,7 @@ int amdx_ras_report(struct amdx_device *adev,
 		.partition = err->partition,
 		.data = { err->count },
 	};
+	struct amdx_recovery_fault f;
 	struct amdx_subject who;
 	int ret;
 
@@ -464,9 +466,8 @@ int amdx_ras_report(struct amdx_device *adev,
 			ras->count[err->block][1 + err->partition][err->type] +=
 				err->count;
 		/* The ERROR record carries the fault's action (data[1]). */
-		amdx_recovery_fault_subject(adev,
-					    amdx_recovery_fault_of(adev, err),
-					    err->partition, AMDX_VF_NONE, &ev,
+		amdx_recovery_fault_of(adev, err, &f);
+		amdx_recovery_fault_subject(adev, &f, &ev,
 					    err->consumer ? &who : NULL);
 		if (seq)
 			*seq = ev.seq;

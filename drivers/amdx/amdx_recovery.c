@@ -399,21 +399,20 @@ static void amdx_recovery_pend(struct amdx_device *adev,
 }
 
 /*
- * The action fault @kind (@partition, @vf) sets under the policy in force
- * (the ladder's choice, or a replay baseline's: amdx_recovery_policy.c),
- * its summary (%AMDX_RECOVERY_SUM_*) and estimate into @action, @sum and
- * @est_ms.  Returns as amdx_recovery_fault(); on -ENOMEM the action the
- * fault needs, unscoped.  The caller holds the RAS lock.
+ * The action fault @fault (its device is @adev) sets under the policy in
+ * force (the ladder's choice, or a replay baseline's:
+ * amdx_recovery_policy.c), its summary (%AMDX_RECOVERY_SUM_*) and estimate
+ * into @action, @sum and @est_ms.  A fault that needs nothing is nothing
+ * under amdx, without the topology; a baseline's map is asked for every
+ * fault (an uncorrected page_ce may cost it more).  Returns as
+ * amdx_recovery_fault(); on -ENOMEM the action the fault needs, unscoped.
+ * The caller holds the RAS lock.
  */
-static int amdx_recovery_decide(struct amdx_device *adev, u32 kind,
-				u32 partition, u32 vf, u32 *action, u64 *sum,
-				u32 *est_ms)
+static int amdx_recovery_decide(struct amdx_device *adev,
+				const struct amdx_recovery_fault *fault,
+				u32 *action, u64 *sum, u32 *est_ms)
 {
-	struct amdx_recovery_fault f = {
-		.kind = kind,
-		.partition = partition,
-		.vf = vf,
-	};
+	struct amdx_recovery_fault f = *fault;
 	struct amdx_recovery_scope sc = {};
 	struct amdx_recovery_ctx *c;
 	int ret;
@@ -421,13 +420,14 @@ static int amdx_recovery_decide(struct amdx_device *adev, u32 kind,
 	*action = AMDX_RECOVER_NONE;
 	*sum = AMDX_RECOVERY_SUM_VALID;
 	*est_ms = 0;
-	if (kind >= AMDX_FAULT_COUNT)
+	if (f.kind >= AMDX_FAULT_COUNT)
 		return -EINVAL;
-	if (amdx_recovery_need(kind) == AMDX_RECOVER_NONE)
+	if (amdx_recovery_need(f.kind) == AMDX_RECOVER_NONE &&
+	    amdx_recovery_policy_get() == AMDX_RECOVERY_POLICY_AMDX)
 		return 0;
 	c = amdx_recovery_ctx_get(adev);
 	if (!c) {
-		*action = amdx_recovery_need(kind);
+		*action = amdx_recovery_need(f.kind);
 		*sum |= *action;
 		return -ENOMEM;
 	}
@@ -460,32 +460,39 @@ static int amdx_recovery_decide(struct amdx_device *adev, u32 kind,
 int amdx_recovery_fault(struct amdx_device *adev, u32 kind, u32 partition,
 			u32 vf, struct amdx_event *ev)
 {
-	return amdx_recovery_fault_subject(adev, kind, partition, vf, ev, NULL);
+	const struct amdx_recovery_fault f = {
+		.kind = kind,
+		.partition = partition,
+		.vf = vf,
+	};
+
+	return amdx_recovery_fault_subject(adev, &f, ev, NULL);
 }
 
 /**
  * amdx_recovery_fault_subject() - amdx_recovery_fault() of a fault a
- *	process met
+ *	process met, or of a hardware error (amdx_recovery_fault_of())
  * @adev: the device; the caller holds its RAS lock.
- * @kind: %AMDX_FAULT_*.
- * @partition: the compute partition it hit, or %AMDX_RAS_PARTITION_ALL.
- * @vf: the VF it hit, else %AMDX_VF_NONE.
+ * @fault: the fault: its kind (%AMDX_FAULT_*), the compute partition it
+ *	hit or %AMDX_RAS_PARTITION_ALL, the VF it hit (else %AMDX_VF_NONE),
+ *	whether it was uncorrectable; its device is @adev.
  * @ev: the fault's event, emitted with amdx_event_emit_subject(), or NULL.
  * @who: the process @ev names, or NULL.
  *
  * Return: as amdx_recovery_fault().
  */
-int amdx_recovery_fault_subject(struct amdx_device *adev, u32 kind,
-				u32 partition, u32 vf, struct amdx_event *ev,
+int amdx_recovery_fault_subject(struct amdx_device *adev,
+				const struct amdx_recovery_fault *fault,
+				struct amdx_event *ev,
 				const struct amdx_subject *who)
 {
-	u32 action = AMDX_RECOVER_NONE, est_ms = 0;
+	u32 action = AMDX_RECOVER_NONE, est_ms = 0, kind = fault->kind;
+	u32 partition = fault->partition, vf = fault->vf;
 	u64 sum = AMDX_RECOVERY_SUM_VALID;
 	struct amdx_recovery_slot *slot;
 	int ret;
 
-	ret = amdx_recovery_decide(adev, kind, partition, vf, &action, &sum,
-				   &est_ms);
+	ret = amdx_recovery_decide(adev, fault, &action, &sum, &est_ms);
 	if (ev) {
 		ev->data[1] = ret == -EINVAL ? 0 : sum;
 		if (who)
@@ -503,21 +510,9 @@ int amdx_recovery_fault_subject(struct amdx_device *adev, u32 kind,
 	return ret;
 }
 
-/**
- * amdx_recovery_fault_of() - the fault a hardware error report stands for
- * @adev: the device.
- * @err: the report.
- *
- * A CE, and a DE (deferred: its page is poison-retired before anyone
- * reads it), break nothing; a umc UE is poison a process consumes; a gfx
- * or sdma UE of one partition breaks that partition's engines, of none
- * the device; an xgmi UE the hive's fabric (the device outside a hive);
- * any other UE the device.
- *
- * Return: %AMDX_FAULT_*.
- */
-u32 amdx_recovery_fault_of(struct amdx_device *adev,
-			   const struct amdx_ras_error *err)
+/* The fault kind of amdx_recovery_fault_of(). */
+static u32 amdx_recovery_fault_kind(struct amdx_device *adev,
+				    const struct amdx_ras_error *err)
 {
 	if (err->type != AMDX_RAS_TYPE_UE)
 		return AMDX_FAULT_PAGE_CE;
@@ -534,6 +529,33 @@ u32 amdx_recovery_fault_of(struct amdx_device *adev,
 	default:
 		return AMDX_FAULT_DEVICE_UE;
 	}
+}
+
+/**
+ * amdx_recovery_fault_of() - the fault a hardware error report stands for
+ * @adev: the device.
+ * @err: the report.
+ * @f: out: the fault (its device left to amdx_recovery_fault_subject()).
+ *
+ * A CE, and a DE (deferred: its page is poison-retired before anyone
+ * reads it), break nothing: %AMDX_FAULT_PAGE_CE, @f->uncorrected for a
+ * umc DE, an uncorrectable error in HBM nothing consumed (MI300's poison
+ * mode reports one so); a umc UE is poison a process consumes; a gfx or
+ * sdma UE of one partition breaks that partition's engines, of none the
+ * device; an xgmi UE the hive's fabric (the device outside a hive); any
+ * other UE the device.  The partition is the report's, no VF.
+ */
+void amdx_recovery_fault_of(struct amdx_device *adev,
+			    const struct amdx_ras_error *err,
+			    struct amdx_recovery_fault *f)
+{
+	*f = (struct amdx_recovery_fault) {
+		.kind = amdx_recovery_fault_kind(adev, err),
+		.partition = err->partition,
+		.vf = AMDX_VF_NONE,
+		.uncorrected = err->block == AMDX_RAS_BLOCK_UMC &&
+			       err->type == AMDX_RAS_TYPE_DE,
+	};
 }
 
 /*
@@ -599,11 +621,15 @@ static void amdx_recovery_consumer_add(struct amdx_device *adev,
 	 * does; naming the consumers is for the process action alone.
 	 */
 	if (amdx_recovery_policy_get() != AMDX_RECOVERY_POLICY_AMDX) {
+		const struct amdx_recovery_fault f = {
+			.kind = AMDX_FAULT_POISON_CONSUMED,
+			.partition = part,
+			.vf = AMDX_VF_NONE,
+		};
 		u32 est_ms;
 		u64 sum;
 
-		amdx_recovery_decide(adev, AMDX_FAULT_POISON_CONSUMED, part,
-				     AMDX_VF_NONE, &action, &sum, &est_ms);
+		amdx_recovery_decide(adev, &f, &action, &sum, &est_ms);
 		if (action > AMDX_RECOVER_PROCESS) {
 			amdx_recovery_pend(adev, slot,
 					   AMDX_FAULT_POISON_CONSUMED, action,

@@ -19,16 +19,19 @@ struct amdx_event;
 struct amdx_file;
 struct amdx_ras;
 struct amdx_ras_error;
+struct amdx_recovery_fault;
 struct amdx_subject;
 
 int amdx_recovery_init(struct amdx_device *adev);
 void amdx_recovery_fini(struct amdx_ras *ras);
-u32 amdx_recovery_fault_of(struct amdx_device *adev,
-			   const struct amdx_ras_error *err);
+void amdx_recovery_fault_of(struct amdx_device *adev,
+			    const struct amdx_ras_error *err,
+			    struct amdx_recovery_fault *f);
 int amdx_recovery_fault(struct amdx_device *adev, u32 kind, u32 partition,
 			u32 vf, struct amdx_event *ev);
-int amdx_recovery_fault_subject(struct amdx_device *adev, u32 kind,
-				u32 partition, u32 vf, struct amdx_event *ev,
+int amdx_recovery_fault_subject(struct amdx_device *adev,
+				const struct amdx_recovery_fault *fault,
+				struct amdx_event *ev,
 				const struct amdx_subject *who);
 void amdx_recovery_ran(struct amdx_device *adev, u32 action, u32 partition,
 		       int ret);

@@ -82,12 +82,18 @@ struct amdx_recovery_topo {
  * @partition: compute partition, or %AMDX_RAS_PARTITION_ALL when the fault
  *	belongs to the whole device.
  * @vf: the VF for %AMDX_FAULT_VF_HANG; ignored otherwise.
+ * @uncorrected: a %AMDX_FAULT_PAGE_CE whose error was uncorrectable: a
+ *	deferred error in HBM nothing consumed (a poison created, its page
+ *	poison-retired).  The ladder needs nothing more for it than for a
+ *	corrected one; a replay baseline may (amdx_recovery_policy.c).
+ *	Ignored for the other kinds, uncorrectable all.
  */
 struct amdx_recovery_fault {
 	u32 kind;
 	u32 device;
 	u32 partition;
 	u32 vf;
+	bool uncorrected;
 };
 
 /**

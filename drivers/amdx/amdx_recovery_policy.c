@@ -25,6 +25,15 @@
  * ===============  =======  ================================================
  * page_ce          none     amdgpu_umc.c: amdgpu_umc_handle_bad_pages
  *                           (only UE and DE retire pages or reset)
+ * ue_not_consumed  none     (page_ce, uncorrected) amdgpu_ras.c:
+ *                           amdgpu_ras_interrupt_poison_creation_handler
+ *                           -> amdgpu_ras_page_retirement_thread ->
+ *                           amdgpu_ras_poison_creation_handler (umc_v12_0.c:
+ *                           umc_v12_0_update_ecc_status reserves the
+ *                           pages) -> amdgpu_ras_do_page_retirement ->
+ *                           amdgpu_umc.c: amdgpu_umc_handle_bad_pages
+ *                           (pages retired, saved to the EEPROM); a GPU
+ *                           reset only once amdgpu_ras_is_rma()
  * poison_consumed  gpu      kfd_int_process_v9.c:
  *                           event_interrupt_poison_consumption_v9 (mode-2,
  *                           mode-1 before PMFW 0x00557300) ->
@@ -69,9 +78,18 @@
  * POISON_CONSUMED record, emitted where nothing may sleep, still carries
  * amdx's own choice in data[1].
  *
+ * An uncorrectable error in HBM that nothing consumed is a deferred error
+ * on MI300 (poison mode: the poison created, the page poison-retired
+ * before anyone reads it): a ``page_ce`` fault, as a corrected one, with
+ * &amdx_recovery_fault.uncorrected set (amdx_recovery_fault_of()).  amdx
+ * needs nothing more than the page's containment; amdgpu 6.12 retires the
+ * pages (row ``ue_not_consumed`` above); per-gpu resets the GPU.
+ *
  * ``per-gpu`` is what NVML's recovery actions ask of a fleet (any
- * uncorrectable fault: reset that GPU): device for every fault but a
- * corrected one, the choice where it is costlier (hive, node, rma).
+ * uncorrectable fault: reset that GPU; an uncorrectable memory error
+ * leaves a row remap pending, which a GPU reset carries out): device for
+ * every fault but a corrected one, the choice where it is costlier (hive,
+ * node, rma).
  *
  * The policy in force is global, ``amdx`` at load: debugfs
  * ``amdx/recovery_policy`` (0600; writing needs CAP_SYS_ADMIN) reads the
@@ -129,6 +147,7 @@ static u32 amdx_recovery_policy_amdgpu(const struct amdx_recovery_topo *t,
 {
 	switch (f->kind) {
 	case AMDX_FAULT_PAGE_CE:
+		/* corrected or not: pages retired, no reset (DOC table) */
 		return AMDX_RECOVER_NONE;
 	case AMDX_FAULT_QUEUE_HANG:
 		return amdx_recovery_can(t, f->device, AMDX_RECOVER_QUEUE) ?
@@ -145,6 +164,12 @@ static u32 amdx_recovery_policy_amdgpu(const struct amdx_recovery_topo *t,
 	default:
 		return amdx_recovery_policy_gpu(t, f);
 	}
+}
+
+/* Whether @f's error was uncorrectable: all but a corrected page_ce. */
+static bool amdx_recovery_policy_ue(const struct amdx_recovery_fault *f)
+{
+	return f->kind != AMDX_FAULT_PAGE_CE || f->uncorrected;
 }
 
 /**
@@ -168,8 +193,8 @@ u32 amdx_recovery_policy_map(u32 policy, const struct amdx_recovery_topo *t,
 		want = amdx_recovery_policy_amdgpu(t, f);
 		break;
 	case AMDX_RECOVERY_POLICY_PER_GPU:
-		want = f->kind == AMDX_FAULT_PAGE_CE ? AMDX_RECOVER_NONE :
-		       AMDX_RECOVER_DEVICE;
+		want = amdx_recovery_policy_ue(f) ? AMDX_RECOVER_DEVICE :
+		       AMDX_RECOVER_NONE;
 		break;
 	default:
 		return action;

@@ -61,6 +61,9 @@ RSC_MTBF = ((1024, 8.0), (16384, 1.8))
 # This mapping is the replay's assumption, stated in Documentation/replay.rst.
 CAUSE_KIND = {
     "faulty_gpu": "device_ue",
+    # Llama 3 counts interruptions and does not split its HBM3 errors into
+    # those a job read and those retired unread: none is drawn as the
+    # measured ue_not_consumed row.
     "gpu_hbm3": "poison_consumed",
     "software_bug": "job",
     "network_switch_cable": "job",

@@ -7,8 +7,9 @@
  *
  * Suite ``amdx_recovery_policy``: for every fault kind, amdx keeps the
  * ladder's choice, amdgpu-6.12 takes its row of the table in
- * amdx_recovery_policy.c and per-gpu resets the GPU; and over every
- * policy, fault kind, device and target of a CPX hive with VFs, a device
+ * amdx_recovery_policy.c and per-gpu resets the GPU (an uncorrectable
+ * error in HBM nothing consumed too); and over every policy, fault kind
+ * (that one too), device and target of a CPX hive with VFs, a device
  * on its own and a hive without hive reset, a baseline's action is never
  * cheaper than amdx's, always suffices, is one the device can carry out
  * (node and rma aside), and its scope never takes fewer devices,
@@ -207,11 +208,14 @@ static u32 sweep_topo(struct kunit *test, const struct amdx_recovery_topo *t,
 	struct amdx_recovery_fault f = {};
 	u32 runs = 0, k, d, part;
 
-	for (k = 0; k < AMDX_FAULT_COUNT; k++) {
+	/* k == AMDX_FAULT_COUNT: an uncorrected page_ce */
+	for (k = 0; k <= AMDX_FAULT_COUNT; k++) {
 		for (d = 0; d < t->num; d++) {
 			for (part = 0; part <= t->dev[d].num_partitions;
 			     part++) {
-				f.kind = k;
+				f.kind = k < AMDX_FAULT_COUNT ? k :
+					 AMDX_FAULT_PAGE_CE;
+				f.uncorrected = k == AMDX_FAULT_COUNT;
 				f.device = d;
 				f.partition = part == t->dev[d].num_partitions ?
 					      ALL : part;
@@ -263,12 +267,55 @@ static void link_ue_by_policy(struct kunit *test)
 			AMDX_FAULT_COUNT);
 }
 
+/*
+ * An uncorrectable error in HBM nothing consumed (a deferred error: a
+ * poison created; a page_ce fault, uncorrected): amdx and amdgpu-6.12
+ * retire the page and nothing else, per-gpu resets the device (NVML's
+ * row remap pending after an uncorrectable memory error); a corrected
+ * error stays nothing under every policy.  On a partition's memory and
+ * on memory no one partition owns.
+ */
+static void hbm_ue_not_consumed_by_policy(struct kunit *test)
+{
+	static const u32 want[AMDX_RECOVERY_POLICY_COUNT] = {
+		[AMDX_RECOVERY_POLICY_AMDX] = AMDX_RECOVER_NONE,
+		[AMDX_RECOVERY_POLICY_AMDGPU] = AMDX_RECOVER_NONE,
+		[AMDX_RECOVERY_POLICY_PER_GPU] = AMDX_RECOVER_DEVICE,
+	};
+	struct amdx_recovery_topo *t = topo_of(test, 8, 8, 0x4000, FULL_CAPS);
+	struct amdx_recovery_fault f = {
+		.kind = AMDX_FAULT_PAGE_CE, .vf = NOVF,
+	};
+	static const u32 parts[] = { 3, ALL };
+	u32 p, i, a;
+
+	for (i = 0; i < ARRAY_SIZE(parts); i++) {
+		f.partition = parts[i];
+		for (p = 0; p < AMDX_RECOVERY_POLICY_COUNT; p++) {
+			f.uncorrected = true;
+			KUNIT_ASSERT_EQ(test, amdx_recovery_choose(t, &f, &a), 0);
+			KUNIT_EXPECT_EQ(test, a, AMDX_RECOVER_NONE);
+			KUNIT_EXPECT_EQ_MSG(test,
+					    amdx_recovery_policy_map(p, t, &f, a),
+					    want[p], "%s, partition %u",
+					    amdx_recovery_policy_name(p),
+					    parts[i]);
+			f.uncorrected = false;
+			KUNIT_EXPECT_EQ_MSG(test,
+					    amdx_recovery_policy_map(p, t, &f, a),
+					    AMDX_RECOVER_NONE, "%s, corrected",
+					    amdx_recovery_policy_name(p));
+		}
+	}
+}
+
 static struct kunit_case amdx_recovery_policy_cases[] = {
 	KUNIT_CASE(golden_rows),
 	KUNIT_CASE(amdgpu_alone_resets_the_device),
 	KUNIT_CASE(names_and_unknown),
 	KUNIT_CASE(baselines_never_cost_less),
 	KUNIT_CASE(link_ue_by_policy),
+	KUNIT_CASE(hbm_ue_not_consumed_by_policy),
 	{}
 };
 
