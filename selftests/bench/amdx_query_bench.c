@@ -4,7 +4,8 @@
  * smallest process.  For every device it asks what `amdx -j VIEW show`
  * asks the kernel (the device list, then per device: the info; or the
  * device fd and its partitions; or the device fd, its RAS counters and
- * policy) and writes nothing but a count.  bench-guest.sh times it with
+ * policy; or the device fd, its VFs and the pending recovery action of
+ * each VF, as `vf show` lists it) and writes nothing but a count.  bench-guest.sh times it with
  * amdx_exporter_bench beside the CLI's views over the same 64 devices, so
  * the difference is what the CLI adds: its start-up, the libraries it
  * loads, its per-device lookups and rendering.
@@ -12,7 +13,7 @@
  * This is a benchmark, not a test: it exits non-zero only if an ioctl
  * fails.
  *
- * usage: amdx_query_bench { dev | partition | ras } [NODE]
+ * usage: amdx_query_bench { dev | partition | ras | vf } [NODE]
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -42,10 +43,35 @@ static int query(int fd, __u32 what, __u32 id, void **buf, __u32 *size)
 	return 0;
 }
 
+/*
+ * The pending recovery action of every VF in the %AMDX_QUERY_VFS answer
+ * at @buf, as `vf show` asks it; a module without recovery (ENOTTY) or a
+ * refused plan is a null there, not a failure, so the result is not
+ * checked here either.
+ */
+static void vf_plans(int fd, const void *buf)
+{
+	const struct amdx_query_vfs *q = buf;
+	__u32 i;
+
+	for (i = 0; i < q->num_vfs; i++) {
+		const struct amdx_vf_info *vf =
+			(const void *)((const char *)q->vfs + (size_t)i * q->entry_size);
+		struct amdx_recovery r = {
+			.action = AMDX_RECOVER_PENDING,
+			.partition = AMDX_RAS_PARTITION_ALL,
+			.vf = vf->vf,
+		};
+
+		ioctl(fd, AMDX_IOC_RECOVERY_PLAN, &r);
+	}
+}
+
 static int per_device(int ctl, const char *view, __u32 id, void **buf)
 {
 	static const __u32 dev_q[] = { AMDX_QUERY_PARTITIONS };
 	static const __u32 ras_q[] = { AMDX_QUERY_RAS_COUNTERS, AMDX_QUERY_RAS_POLICY };
+	static const __u32 vf_q[] = { AMDX_QUERY_VFS };
 	struct amdx_device_open op = { .id = id };
 	const __u32 *qs = dev_q;
 	unsigned int n = 1, i;
@@ -57,11 +83,15 @@ static int per_device(int ctl, const char *view, __u32 id, void **buf)
 	if (!strcmp(view, "ras")) {
 		qs = ras_q;
 		n = 2;
+	} else if (!strcmp(view, "vf")) {
+		qs = vf_q;
 	}
 	if (ioctl(ctl, AMDX_IOC_DEVICE_OPEN, &op))
 		return -errno;
 	for (i = 0; i < n && !ret; i++)
 		ret = query(op.fd, qs[i], 0, buf, &size);
+	if (!ret && qs == vf_q)
+		vf_plans(op.fd, *buf);
 	close(op.fd);
 	return ret;
 }
@@ -75,8 +105,8 @@ int main(int argc, char **argv)
 	int ctl, ret;
 
 	if (argc < 2 || (strcmp(argv[1], "dev") && strcmp(argv[1], "partition") &&
-			 strcmp(argv[1], "ras"))) {
-		fprintf(stderr, "usage: %s { dev | partition | ras } [NODE]\n", argv[0]);
+			 strcmp(argv[1], "ras") && strcmp(argv[1], "vf"))) {
+		fprintf(stderr, "usage: %s { dev | partition | ras | vf } [NODE]\n", argv[0]);
 		return 2;
 	}
 	ctl = open(node, O_RDWR | O_CLOEXEC);

@@ -667,6 +667,21 @@ FdOutBuf::int_type FdOutBuf::overflow(int_type c) {
 }
 
 std::streamsize FdOutBuf::xsputn(const char* s, std::streamsize n) {
+    if (line_ || n > epptr() - pptr())
+        return put_slow(s, n);
+    // What fits is copied here, one character without a call:
+    // prometheus-cpp's serializer writes every character of a label value
+    // on its own (metrics.rst, "Scrape cost").
+    char* to = pptr();
+    pbump(static_cast<int>(n)); // at most the buffer's 64 KiB
+    if (n == 1)
+        *to = *s;
+    else
+        traits_type::copy(to, s, static_cast<std::size_t>(n));
+    return n;
+}
+
+std::streamsize FdOutBuf::put_slow(const char* s, std::streamsize n) {
     const std::streamsize put = std::streambuf::xsputn(s, n);
     if (line_ && put > 0 &&
         std::string_view(s, static_cast<std::size_t>(put)).find('\n') != std::string_view::npos)

@@ -192,6 +192,9 @@ class FdOutBuf : public std::streambuf {
     int sync() override;
 
   private:
+    /// xsputn() of what does not fit, and on a terminal: each line
+    /// written as it ends.
+    std::streamsize put_slow(const char* s, std::streamsize n);
     int fd_;
     int error_ = 0;
     bool line_ = false; ///< a terminal: write each line

@@ -431,9 +431,21 @@ std::vector<MetricFamily> to_metrics(const std::vector<Snapshot>& snaps, const s
     return b.take();
 }
 
+namespace {
+
+/// The exposition of @families into @out: prometheus-cpp's serializer,
+/// for every mode (the HTTP mode's handler calls it too).  A file or
+/// standard output gets it straight, not through a string of it: a fleet
+/// host's exposition is megabytes.
+void write_text(std::ostream& out, const std::vector<MetricFamily>& families) {
+    prometheus::TextSerializer{}.Serialize(out, families);
+}
+
+} // namespace
+
 std::string to_text(const std::vector<MetricFamily>& families) {
     std::ostringstream out;
-    prometheus::TextSerializer{}.Serialize(out, families);
+    write_text(out, families);
     return out.str();
 }
 
@@ -481,11 +493,9 @@ bool write_textfile(const std::string& path, const std::vector<MetricFamily>& fa
         why = tmp + ": " + errno_text(std::error_code(errno, std::system_category()));
         return false;
     }
-    // The serializer writes a fleet host's exposition (megabytes) straight
-    // into the file, not into a string of it first.
     FdOutBuf buf(fd);
     std::ostream out(&buf);
-    prometheus::TextSerializer{}.Serialize(out, families);
+    write_text(out, families);
     out.flush();
     if (!out || buf.error() != 0) {
         why = tmp + ": " +
@@ -619,7 +629,8 @@ int FleetCommands::exporter(const Options& opts, std::ostream& out, std::ostream
             collect_families(opts, host, keeps_running ? &tallies : nullptr, err, ok);
         std::string why;
         if (textfile_ == "-") {
-            out << to_text(families) << std::flush;
+            write_text(out, families);
+            out.flush();
             if (!out) {
                 code = kExitError; // run() names the failed write
                 break;

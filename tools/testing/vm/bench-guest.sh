@@ -143,7 +143,7 @@ exporter_bench() {
 	# alone (metrics.rst, "View cost").
 	"$dir/amdx_exporter_bench" -n $EXP_RUNS "amdx --version (start-up)" \
 		amdx --version || return 1
-	for v in dev partition ras; do
+	for v in dev partition ras vf; do
 		"$dir/amdx_exporter_bench" -n $EXP_RUNS "amdx -j $v show, $EXP_DEVICES devices" \
 			amdx -j $v show || return 1
 		"$dir/amdx_exporter_bench" -n $EXP_RUNS "$v ioctls from C, $EXP_DEVICES devices" \
