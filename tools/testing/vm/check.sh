@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # make check: per kernel the test kernel VMs (its suites in shards); beside
 # them lint, host tests, the stock kernel VMs (Debian's images with the
-# DKMS-built modules) and the amdgpu provider.  The builds of every kernel
-# and the C++ tools run at the same time (lib.sh); the test kernel VMs in
-# the background, their reports printed whole at the end
-# (Documentation/testing.rst, "What runs where").
+# DKMS-built modules), the amdgpu provider and the systemd VM.  The builds
+# of every kernel and the C++ tools run at the same time (lib.sh); the
+# test kernel VMs in the background, their reports printed whole at the
+# end (Documentation/testing.rst, "What runs where").
 #
 # usage: check.sh
 #   KERNELS="6.1 6.12"  the kernels to test (default both).
@@ -444,6 +444,17 @@ amdgpu_provider() {
 	step "6.12 amdgpu provider"
 	KDIR=${kdirs[6.12]} host_ktap 6.12/amdgpu "$here/amdgpu-check.sh"
 }
+# systemd_lane: amdx-eventd's unit and udev rule under the host's systemd
+# and udev, in a VM of Debian's 6.12 kernel with its DKMS-built modules
+# (systemd-check.sh; Documentation/testing.rst, "The systemd VM").
+systemd_lane() {
+	[ -n "${stock[6.12]:-}" ] || return 0
+	step "6.12 systemd VM (amdx-eventd under systemd and udev)"
+	local mods=()
+	[ ! -d "$work/6.12/stock-mods" ] || mods=("$work/6.12/stock-mods")
+	KVER=${stock[6.12]} AMDX_SYSTEMD_WORK=$work/6.12/systemd \
+		host_ktap 6.12/systemd "$here/systemd-check.sh" "${mods[@]}"
+}
 
 if [ ${#suites[@]} != 0 ]; then
 	test_vms front
@@ -458,6 +469,7 @@ bg tests test_vms front
 host_checks
 stock_runs
 amdgpu_provider
+systemd_lane
 step "waiting for the test kernel VMs"
 bg tests2 test_vms back
 bg_report tests

@@ -11,7 +11,7 @@ pkgs=(build-essential bc bison flex libelf-dev libssl-dev dwarves cpio kmod
       clang-format clang-tidy prometheus prometheus-cpp-dev
       libdrm-dev pybind11-dev python3-dev abigail-tools
       libsmartcols-dev python3-docutils python3-sphinx strace ccache
-      trinity stress-ng slurmctld slurmd slurm-client munge "$@")
+      trinity stress-ng slurmctld slurmd slurm-client munge systemd udev "$@")
 # Node and npm for fleet.k8s_schema (Debian's, where none is installed).
 command -v npm > /dev/null || pkgs+=(nodejs npm)
 missing=()

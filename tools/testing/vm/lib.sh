@@ -53,7 +53,7 @@ keep_logs() {
 	mkdir -p "$f"
 	for k in "$work"/*/; do
 		k=${k%/}
-		for m in test test-2 test-3 test-4 stock amdgpu; do
+		for m in test test-2 test-3 test-4 stock amdgpu systemd; do
 			[ -d "$k/$m" ] || continue
 			mkdir -p "$f/${k##*/}-$m"
 			cp "$k/$m"/*.log "$k/$m"/report "$k/$m"/time "$f/${k##*/}-$m/" \

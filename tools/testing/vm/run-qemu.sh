@@ -14,6 +14,8 @@
 # AMDX_VM_SMP, AMDX_VM_TCG: the guest's vCPUs (default 2) and TCG's
 # options (thread=single), for measuring (Documentation/testing.rst,
 # "Budgets").
+# AMDX_QEMU_ARGS: more QEMU arguments, split at spaces (the systemd VM's
+# 9p share of the host's /usr).
 # MODE shell attaches the console to this terminal instead.
 set -uo pipefail
 kernel=$1 initrd=$2 mode=$3 outdir=$4 stall=${5:-900}
@@ -27,6 +29,8 @@ mkdir -p "$outdir"
 # path (seen on 6.1 under load), not amdx's.  4 GiB guests need no LA57.
 args=(-accel "tcg${AMDX_VM_TCG:+,$AMDX_VM_TCG}" -cpu max,la57=off -smp "${AMDX_VM_SMP:-2}" -m 4G -no-reboot -nodefaults
       -kernel "$kernel" -initrd "$initrd")
+# shellcheck disable=SC2206 # split at spaces, as documented
+args+=(${AMDX_QEMU_ARGS:-})
 # no_timer_check: under TCG on a loaded host the boot's IO-APIC timer
 # check can miss its ticks and panic ("IO-APIC + timer doesn't work!",
 # seen booting the amdgpu test kernel while other VMs ran).
