@@ -522,6 +522,95 @@ TEST_F(mi300x, commit_refuses_a_mode_changed_behind_its_back)
 	EXPECT_EQ(AMDX_PART_OUTCOME_COMMITTED, c.outcome);
 }
 
+/*
+ * Child of kfd_process_anywhere_makes_a_switch_busy(): opens /dev/kfd
+ * itself (the KFD's process is its mm's: an open inherited across exec
+ * would die with the old mm), writes the open's 0 or -errno to @ready,
+ * holds it until @release is closed, then exits, which ends the KFD's
+ * process with its mm.
+ */
+static int kfd_holder(int ready, int release)
+{
+	int fd = open("/dev/kfd", O_RDWR | O_CLOEXEC);
+	int ret = fd < 0 ? -errno : 0;
+	char c;
+
+	if (write(ready, &ret, sizeof(ret)) != sizeof(ret))
+		return 1;
+	while (read(release, &c, 1) < 0 && errno == EINTR)
+		;
+	return 0;
+}
+
+/*
+ * Against the amdgpu provider with the KFD up (fakes made with kfd=1):
+ * amdgpu's partition switch locks the KFD first
+ * (kgd2kfd_check_and_lock_kfd()), which is -EBUSY while the KFD's global
+ * process table holds any process, one with no GPU of its own and none
+ * of this device among them.  The COMMIT fails in its compute step with
+ * -EBUSY and is rolled back, the partitions as before; once the process
+ * is gone the same COMMIT switches.  amdx_sim has no KFD: skipped.
+ */
+TEST_F(mi300x, kfd_process_anywhere_makes_a_switch_busy)
+{
+	const char *fake = getenv("AMDX_TEST_AMDGPU_FAKE");
+	char before[QSIZE], after[QSIZE];
+	struct amdx_partition_config c;
+	int ready[2], release[2];
+	int ret, status, i;
+	pid_t pid;
+
+	if (!amdx_provider_is_amdgpu())
+		SKIP(return, "amdgpu's KFD only: amdx_sim has none");
+	if (!fake || !strstr(fake, "kfd=1"))
+		SKIP(return, "the fakes' KFD is down (AMDX_TEST_AMDGPU_FAKE without kfd=1)");
+	if (access("/dev/kfd", R_OK | W_OK))
+		SKIP(return, "no /dev/kfd: amdgpu's KFD is not initialised");
+
+	NEW_MI300X(0, SIM_ID, "vram=256");
+	ASSERT_EQ(0, query_parts(self->s.d[0].fd, before));
+	ASSERT_EQ(0, pipe2(ready, O_CLOEXEC));
+	ASSERT_EQ(0, pipe2(release, O_CLOEXEC));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		close(ready[0]);
+		close(release[1]);
+		_exit(kfd_holder(ready[1], release[0]));
+	}
+	close(ready[1]);
+	close(release[0]);
+	ASSERT_EQ(sizeof(ret), read(ready[0], &ret, sizeof(ret)));
+	close(ready[0]);
+	EXPECT_EQ(0, ret);
+
+	EXPECT_EQ(-EBUSY, amdx_commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX,
+					    0, 0, &c));
+	EXPECT_EQ(AMDX_PART_OUTCOME_ROLLED_BACK, c.outcome);
+	EXPECT_EQ(AMDX_PART_STEP_COMPUTE, c.failed_step);
+	ASSERT_EQ(0, query_parts(self->s.d[0].fd, after));
+	EXPECT_EQ(0, memcmp(before, after, QSIZE));
+
+	close(release[1]);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	/*
+	 * The KFD drops the process when its mm goes (its MMU notifier's
+	 * release); another holder of the mm may delay that past the exit:
+	 * bounded by tries, not by time.
+	 */
+	for (i = 0; i < 100; i++) {
+		ret = amdx_commit_modes(self->s.d[0].fd, AMDX_COMPUTE_CPX, 0, 0,
+					&c);
+		if (ret != -EBUSY)
+			break;
+		usleep(100 * 1000);
+	}
+	EXPECT_EQ(0, ret);
+	EXPECT_EQ(AMDX_PART_OUTCOME_COMMITTED, c.outcome);
+}
+
 /* Drop CAP_SYS_ADMIN from the effective set. */
 static int drop_sys_admin(void)
 {

@@ -284,8 +284,9 @@ static inline void amdx_sim_bdf(unsigned int sim_id, char *bdf, size_t len)
  * Create simulated device @sim_id; @params: "model=... vram=..." or "".
  * Against the amdgpu provider AMDX_TEST_AMDGPU_FAKE's keys follow
  * @params (later keys win): "aca=1 vram=65536" makes the fakes MI300Xs
- * with their firmware, amdgpu's ACA and UMC 12 in the loop
- * (Documentation/amdgpu.rst, "The fake device, user-visible").
+ * with their firmware, amdgpu's ACA and UMC 12 in the loop; "kfd=1"
+ * brings their KFD up, so that a partition switch runs amdgpu's KFD
+ * bracket (Documentation/amdgpu.rst, "The fake device, user-visible").
  */
 static inline int amdx_sim_new(unsigned int sim_id, const char *params)
 {

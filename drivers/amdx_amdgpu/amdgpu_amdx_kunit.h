@@ -69,6 +69,14 @@ int amdgpu_amdx_fake_psp_query_address(struct psp_context *psp,
 				       struct ta_ras_query_address_input *in,
 				       struct ta_ras_query_address_output *out);
 int amdgpu_amdx_fake_reserve_page(struct amdgpu_device *adev, u64 pfn);
+
+/*
+ * What stands in for the KFD's device init on a fake device, called first
+ * by the test-only amdgpu_amdkfd_device_init(): -ENOEXEC for amdgpu's own
+ * devices.  The KFD's probe, its teardown and its process lock are the
+ * KFD's own.
+ */
+int amdgpu_amdx_fake_kfd_device_init(struct amdgpu_device *adev);
 void amdgpu_amdx_fake_init(void);
 void amdgpu_amdx_fake_exit(void);
 

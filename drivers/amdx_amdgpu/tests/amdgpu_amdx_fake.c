@@ -20,7 +20,8 @@
  * amdx_sim bus's syntax, so that amdx's own kselftests run against the
  * amdgpu provider (AMDX_TEST_PROVIDER=amdgpu, selftests/amdx_selftest.h)::
  *
- *    echo "ID [model=mi300x|mi300a|mi308x] [vram=MiB] [switch=S] [aca=1]" \
+ *    echo "ID [model=mi300x|mi300a|mi308x] [vram=MiB] [switch=S] [aca=1]
+ *          [kfd=1]" \
  *        > /sys/kernel/debug/amdgpu_amdx_fake/new_device
  *    echo ID > /sys/kernel/debug/amdgpu_amdx_fake/del_device
  *
@@ -31,7 +32,10 @@
  * PCIe switch S (fake_gpu_place()), with the other fakes of that switch;
  * without it the fake sits on the root bus.  Its RAS is gfx's only, unless
  * ``aca=1``: an MI300X with its firmware, amdgpu's ACA with UMC 12 behind
- * it and amdgpu's own page retirement (fake_gpu_enable_retirement()).  What
+ * it and amdgpu's own page retirement (fake_gpu_enable_retirement()).
+ * ``kfd=1`` (not with ``aca=1``): the KFD up, so that a partition switch
+ * runs amdgpu's KFD bracket, its process lock against the KFD's real
+ * process table among it (fake_gpu_enable_kfd()).  What
  * stands in for the PSP and the VRAM manager UMC 12 calls is the fake's
  * (amdgpu_amdx_fake_psp_trigger_error(), _psp_query_address(),
  * _reserve_page()), for the KUnit suites' fakes too.  The amdx_sim keys
@@ -630,6 +634,60 @@ int amdgpu_amdx_fake_reserve_page(struct amdgpu_device *adev, u64 pfn)
 	return 0;
 }
 
+/**
+ * amdgpu_amdx_fake_kfd_device_init() - the KFD's device init, a fake's
+ * @adev: the device.
+ *
+ * Called first by the test-only amdgpu_amdkfd_device_init(): a fake has
+ * none of what kgd2kfd_device_init() sets up (doorbells, GTT, the MQD
+ * managers, interrupts).  The KFD device amdgpu_amdkfd_device_probe()
+ * made for it (amdgpu's own kgd2kfd_probe()) stays uninitialised, so the
+ * KFD's per-device calls return early; amdgpu's side is left as a
+ * successful init leaves it: init_complete, and the VRAM counted in the
+ * KFD's total, which amdgpu_amdkfd_device_fini_sw() takes back.
+ *
+ * Return: 0 for a fake, -ENOEXEC for amdgpu's own devices.
+ */
+int amdgpu_amdx_fake_kfd_device_init(struct amdgpu_device *adev)
+{
+	if (!fake_gpu_is(adev))
+		return -ENOEXEC;
+	if (adev->kfd.dev) {
+		adev->kfd.init_complete = true;
+		amdgpu_amdkfd_total_mem_size += adev->gmc.real_vram_size;
+	}
+	return 0;
+}
+
+/**
+ * fake_gpu_enable_kfd() - the KFD up for a fake, as amdgpu's init leaves it
+ * @f: a fake of fake_gpu_create(), its provider not yet initialised.
+ *
+ * amdgpu's own amdgpu_amdkfd_device_probe() (kgd2kfd_probe() of GC 9.4.3,
+ * with MI300's SDMA 4.4.2) and amdgpu_amdkfd_device_init(), whose device
+ * init is the fake's (amdgpu_amdx_fake_kfd_device_init()).  A partition
+ * switch then runs amdgpu's KFD bracket for real: the KFD's process lock
+ * (kgd2kfd_check_and_lock_kfd(), its global process table), teardown and
+ * probe.  Not with amdgpu's page retirement (``aca=1``): UMC's poison
+ * handling would reach the nodes of the KFD device
+ * (kgd2kfd_set_sram_ecc_flag()), which the fake never initialises.
+ *
+ * Return: 0, -ENODEV when the KFD did not probe the device (amdgpu's KFD
+ * is not initialised: no CONFIG_HSA_AMD, or its init failed).
+ */
+static int fake_gpu_enable_kfd(struct fake_gpu *f)
+{
+	struct amdgpu_device *adev = f->adev;
+
+	adev->ip_versions[SDMA0_HWIP][0] = IP_VERSION(4, 4, 2);
+	amdgpu_amdkfd_device_probe(adev);
+	if (!adev->kfd.dev)
+		return -ENODEV;
+	amdgpu_amdkfd_device_init(adev);
+	f->kfd = true;
+	return 0;
+}
+
 /* amdgpu's RAS sysfs directory, where the ACA adds its files. */
 static struct attribute *fake_ras_attrs[] = { NULL };
 static const struct attribute_group fake_ras_group = {
@@ -1004,6 +1062,8 @@ void fake_gpu_destroy(struct fake_gpu *f)
 	if (!f)
 		return;
 	adev = f->adev;
+	if (f->kfd)
+		amdgpu_amdkfd_device_fini_sw(adev);
 	if (adev->xcp_mgr) {
 		mutex_destroy(&adev->xcp_mgr->xcp_lock);
 		kfree(adev->xcp_mgr);
@@ -1234,12 +1294,14 @@ static void fake_user_bdf(u32 id, char *bdf, size_t len)
  * @sw: the fake PCIe switch, 0 for the root bus.
  * @aca: as an MI300X with its firmware: amdgpu's ACA, UMC and its page
  *	retirement (fake_gpu_enable_retirement()).
+ * @kfd: with the KFD up (fake_gpu_enable_kfd()).
  */
 struct fake_user_cfg {
 	u32 num_xcc;
 	u32 vram_mib;
 	u32 sw;
 	bool aca;
+	bool kfd;
 };
 
 /*
@@ -1280,6 +1342,12 @@ static int fake_user_param(char *tok, struct fake_user_cfg *cfg)
 	if (!strcmp(tok, "aca")) {
 		if (kstrtobool(val, &cfg->aca))
 			return fake_param_err(-EINVAL, "invalid aca '%s' (0 or 1)",
+					      val);
+		return 0;
+	}
+	if (!strcmp(tok, "kfd")) {
+		if (kstrtobool(val, &cfg->kfd))
+			return fake_param_err(-EINVAL, "invalid kfd '%s' (0 or 1)",
 					      val);
 		return 0;
 	}
@@ -1407,6 +1475,9 @@ static int fake_user_new(char *buf)
 		if (ret)
 			return ret;
 	}
+	if (cfg.aca && cfg.kfd)
+		return fake_param_err(-EOPNOTSUPP,
+				      "kfd=1 with aca=1: amdgpu's poison handling would reach the nodes of a KFD device the fake never initialises");
 	snprintf(name, sizeof(name), "amdgpu_amdx_user%u", id);
 	fake_user_bdf(id, bdf, sizeof(bdf));
 
@@ -1450,6 +1521,13 @@ static int fake_user_new(char *buf)
 	}
 	if (ret) {
 		dev_err(f->adev->dev, "amdgpu_amdx_fake: fake %u: amdgpu's ACA and page retirement did not start: %d\n",
+			id, ret);
+		fake_gpu_destroy(f);
+		goto out;
+	}
+	ret = cfg.kfd ? fake_gpu_enable_kfd(f) : 0;
+	if (ret) {
+		dev_err(f->adev->dev, "amdgpu_amdx_fake: fake %u: kfd=1: the KFD did not probe it (is amdgpu's KFD up?): %d\n",
 			id, ret);
 		fake_gpu_destroy(f);
 		goto out;

@@ -115,6 +115,8 @@ struct fake_pci_path;
  * @retirement: amdgpu's page retirement runs for the fake (its recovery
  *	init's thread and work, UMC's RAS interrupt handler): a
  *	user-visible fake with ``aca=1`` (fake_gpu_enable_retirement()).
+ * @kfd: the KFD is up for the fake: a user-visible fake with ``kfd=1``
+ *	(fake_gpu_enable_kfd()).
  */
 struct fake_gpu {
 	struct amdgpu_device *adev;
@@ -173,6 +175,7 @@ struct fake_gpu {
 	int report_ret;
 	u64 umc_pa_base;
 	bool retirement;
+	bool kfd;
 };
 
 /* &fake_gpu.resets: a DEVICE_RESET_BEGIN (an end carries 0 or -errno). */

@@ -72,13 +72,18 @@ else
 	not_ok "amdgpu: no amdx device appears"
 	ls /sys/class/amdx | sed 's/^/# /' > $out
 fi
-# amdx's own kselftests, against the amdgpu provider's fake devices.
+# amdx's own kselftests, against the amdgpu provider's fake devices; the
+# partition suite's with the KFD up (kfd=1), so that each switch runs
+# amdgpu's KFD bracket and its process lock against the real table.
 for t in /selftests/*_test; do
 	[ -x "$t" ] || continue
 	name=${t##*/}
-	echo "amdgpu-vm: $name against the amdgpu provider"
+	fake=
+	[ "$name" != amdx_partition_test ] || fake=kfd=1
+	echo "amdgpu-vm: $name against the amdgpu provider${fake:+, $fake}"
 	s=$(date +%s)
-	AMDX_TEST_PROVIDER=amdgpu timeout 1200 "$t" > "/tmp/$name.log" 2>&1
+	AMDX_TEST_PROVIDER=amdgpu AMDX_TEST_AMDGPU_FAKE=$fake \
+		timeout 1200 "$t" > "/tmp/$name.log" 2>&1
 	echo "# $name: exit $?, $(($(date +%s) - s)) s" >> "/tmp/$name.log"
 done
 # amdx_ras_test again on fakes as MI300Xs with their firmware: amdgpu's
