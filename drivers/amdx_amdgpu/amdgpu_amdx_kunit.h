@@ -15,6 +15,7 @@
 struct amdgpu_amdx;
 struct amdgpu_device;
 struct amdgpu_job;
+struct amdgpu_mem_partition_info;
 struct amdgpu_reset_context;
 struct amdx_device;
 struct amdx_device_desc;
@@ -77,6 +78,14 @@ int amdgpu_amdx_fake_reserve_page(struct amdgpu_device *adev, u64 pfn);
  * KFD's own.
  */
 int amdgpu_amdx_fake_kfd_device_init(struct amdgpu_device *adev);
+
+/*
+ * gmc_v9_0.c's split of the VRAM into memory partitions (from the IP
+ * discovery's NPS table, else in software), made global by the test-only
+ * patch so that the suites give a fake amdgpu's own ranges.
+ */
+void gmc_v9_0_init_sw_mem_ranges(struct amdgpu_device *adev,
+				 struct amdgpu_mem_partition_info *mem_ranges);
 void amdgpu_amdx_fake_init(void);
 void amdgpu_amdx_fake_exit(void);
 

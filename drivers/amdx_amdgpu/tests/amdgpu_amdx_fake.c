@@ -136,8 +136,19 @@ static int fake_nbio_compute_mode(struct amdgpu_device *adev)
 	return fake_mode_of(f->num_xcc, f->xccs_per_xcp);
 }
 
+/* The memory partition mode NBIO's register holds; it names no others. */
+static u32 fake_nbio_memory_mode(struct amdgpu_device *adev, u32 *supp_modes)
+{
+	struct fake_gpu *f = fake_gpu_of(adev);
+
+	if (supp_modes)
+		*supp_modes = BIT(f->nps);
+	return f->nps;
+}
+
 static const struct amdgpu_nbio_funcs fake_nbio_funcs = {
 	.get_compute_partition_mode = fake_nbio_compute_mode,
+	.get_memory_partition_mode = fake_nbio_memory_mode,
 };
 
 static enum amdgpu_memory_partition fake_gmc_nps(struct amdgpu_device *adev)

@@ -51,6 +51,7 @@
 #include "amdgpu_reset.h"
 #include "amdgpu_umc.h"
 #include "amdgpu_xcp.h"
+#include "discovery.h"
 #include "umc_v12_0.h"
 #include "kfd_priv.h"
 #include "soc15_int.h"
@@ -1943,12 +1944,168 @@ static void eeprom_rma_board_registers_with_its_pages(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, 0x400 + i, pages[i]);
 }
 
+/*
+ * A memory partition layout of amdgpu's for an 8-XCC fake in NPS4 (192
+ * GiB of VRAM): with the IP discovery's NPS table (@table: base and
+ * limit per partition, as the firmware gives them) or without one (NULL:
+ * gmc_v9_0's software split), and the first GPU page of partitions 1, 2
+ * and 3 amdgpu makes of it (@first).
+ */
+struct nps_config {
+	const struct nps_instance_info_v1_0 *table;
+	u64 first[3];
+	const char *name;
+};
+
+#define NPS_GIB(n)	((u64)(n) << 30)
+/* gmc_v9_0.c's MAX_MEM_RANGES: the entries amdgpu allocates. */
+#define NPS_MAX_RANGES	8
+#define NPS_PFN(b)	((b) >> AMDGPU_GPU_PAGE_SHIFT)
+
+/* Uneven on purpose: no rule of thumb finds these boundaries. */
+static const struct nps_instance_info_v1_0 nps_table_uneven[4] = {
+	{ 0, NPS_GIB(40) - 1 },
+	{ NPS_GIB(40), NPS_GIB(96) - 1 },
+	{ NPS_GIB(96), NPS_GIB(150) - 1 },
+	{ NPS_GIB(150), NPS_GIB(192) - 1 },
+};
+
+static const struct nps_config nps_configs[] = {
+	/*
+	 * gmc_v9_0_init_sw_mem_ranges()'s fallback: (VRAM + 16 MiB) / 4 in
+	 * GPU pages each, the last to the VRAM's end: 1,024 pages (4 MiB)
+	 * past a quarter of the VRAM, where VRAM / 4 would put the boundary.
+	 */
+	{ NULL, { 12583936, 2 * 12583936, 3 * 12583936 },
+	  "no NPS table: amdgpu's software split" },
+	{ nps_table_uneven,
+	  { NPS_PFN(NPS_GIB(40)), NPS_PFN(NPS_GIB(96)), NPS_PFN(NPS_GIB(150)) },
+	  "the IP discovery's NPS table" },
+};
+
+static void nps_config_desc(const struct nps_config *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(nps_config, nps_configs, nps_config_desc);
+
+/*
+ * The IP discovery binary of a fake: a binary header whose NPS_INFO entry
+ * points at an NPS info v1 table of @table's four ranges, with the
+ * checksum amdgpu verifies; without @table the entry is empty.
+ */
+static void fake_discovery(struct kunit *test, struct amdgpu_device *adev,
+			   const struct nps_instance_info_v1_0 *table)
+{
+	size_t off = ALIGN(sizeof(struct binary_header), 8);
+	struct binary_header *bhdr;
+	struct nps_info_v1_0 *nps;
+	u16 sum = 0;
+	u8 *bin;
+	size_t i;
+
+	bin = kunit_kzalloc(test, off + sizeof(*nps), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, bin);
+	adev->mman.discovery_bin = bin;
+	if (!table)
+		return;
+	bhdr = (struct binary_header *)bin;
+	nps = (struct nps_info_v1_0 *)(bin + off);
+	nps->header.table_id = cpu_to_le32(NPS_INFO_TABLE_ID);
+	nps->header.version_major = cpu_to_le16(1);
+	nps->header.size_bytes = cpu_to_le32(sizeof(*nps));
+	nps->nps_type = AMDGPU_NPS4_PARTITION_MODE;
+	nps->count = 4;
+	memcpy(nps->instance_info, table, 4 * sizeof(*table));
+	for (i = 0; i < sizeof(*nps); i++)
+		sum += bin[off + i];
+	bhdr->table_list[NPS_INFO].offset = cpu_to_le16(off);
+	bhdr->table_list[NPS_INFO].checksum = cpu_to_le16(sum);
+}
+
+/*
+ * Bad pages amdgpu holds at registration reach amdx in the memory
+ * partition of amdgpu's own ranges, those gmc_v9_0_init_sw_mem_ranges()
+ * makes from the IP discovery's NPS table or, without one, in software:
+ * a page on each side of each boundary, and the VRAM's first and last.
+ * amdgpu's ranges are checked first (the boundaries the case names), then
+ * each page's partition in the table the provider registered.
+ */
+static void eeprom_pages_take_amdgpus_nps_ranges(struct kunit *test)
+{
+	const struct nps_config *c = test->param_value;
+	struct fake_gpu *f = fake_gpu_new(test, 8, AMDGPU_NPS4_PARTITION_MODE,
+					  AMDGPU_CPX_PARTITION_MODE);
+	struct amdgpu_device *adev = f->adev;
+	struct amdgpu_ras_eeprom_control *control =
+		fake_eeprom_new(test, f, IP_VERSION(12, 0, 0), 100);
+	u64 last = NPS_PFN(adev->gmc.real_vram_size) - 1;
+	struct eeprom_table_record recs[8];
+	struct amdx_badpage_record *out;
+	u64 pages[8], want[8];
+	const char *why = NULL;
+	u32 i, n = 0;
+
+	fake_discovery(test, adev, c->table);
+	adev->gmc.mem_partitions = kunit_kcalloc(test, NPS_MAX_RANGES,
+						 sizeof(*adev->gmc.mem_partitions),
+						 GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, adev->gmc.mem_partitions);
+	gmc_v9_0_init_sw_mem_ranges(adev, adev->gmc.mem_partitions);
+	KUNIT_ASSERT_EQ(test, 4, adev->gmc.num_mem_partitions);
+	KUNIT_EXPECT_EQ(test, 0, adev->gmc.mem_partitions[0].range.fpfn);
+	for (i = 1; i < 4; i++)
+		KUNIT_ASSERT_EQ_MSG(test, c->first[i - 1],
+				    adev->gmc.mem_partitions[i].range.fpfn,
+				    "amdgpu's partition %u", i);
+	KUNIT_EXPECT_EQ(test, last, adev->gmc.mem_partitions[3].range.lpfn);
+
+	pages[0] = 0;
+	want[0] = 0;
+	for (i = 0; i < 3; i++) {
+		pages[1 + 2 * i] = c->first[i] - 1;
+		want[1 + 2 * i] = i;
+		pages[2 + 2 * i] = c->first[i];
+		want[2 + 2 * i] = i + 1;
+	}
+	pages[7] = last;
+	want[7] = 3;
+
+	amdgpu_ras_eeprom_init(control);
+	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_eeprom_reset_table(control));
+	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_eeprom_init(control));
+	for (i = 0; i < 8; i++)
+		fake_record(&recs[i], pages[i]);
+	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_eeprom_append(control, recs, 8));
+	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_eeprom_init(control));
+	fake_provider_init(test, f);
+	KUNIT_ASSERT_NOT_NULL(test, f->xdev);
+	KUNIT_ASSERT_NOT_NULL(test, f->badpages);
+	out = kunit_kcalloc(test, 8, sizeof(*out), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, out);
+	KUNIT_ASSERT_EQ_MSG(test, 0, amdx_badpage_decode(f->badpages,
+							 f->badpages_len, out,
+							 8, &n, &why),
+			    "the registered table does not decode: %s", why);
+	KUNIT_ASSERT_EQ(test, 8, n);
+	/* amdx sorts by address: the pages are in that order already. */
+	for (i = 0; i < 8; i++) {
+		KUNIT_EXPECT_EQ(test, pages[i] << AMDGPU_GPU_PAGE_SHIFT,
+				out[i].address);
+		KUNIT_EXPECT_EQ_MSG(test, want[i], out[i].partition,
+				    "page %#llx", pages[i]);
+	}
+}
+
 static struct kunit_case amdgpu_amdx_eeprom_cases[] = {
 	KUNIT_CASE_PARAM(eeprom_round_trip_reaches_amdx,
 			 eeprom_config_gen_params),
 	KUNIT_CASE(eeprom_wrap_around_keeps_the_newest),
 	KUNIT_CASE(eeprom_bad_checksum_is_amdgpus_call),
 	KUNIT_CASE(eeprom_rma_board_registers_with_its_pages),
+	KUNIT_CASE_PARAM(eeprom_pages_take_amdgpus_nps_ranges,
+			 nps_config_gen_params),
 	{}
 };
 
