@@ -52,6 +52,8 @@
 #include "amdgpu_umc.h"
 #include "amdgpu_xcp.h"
 #include "discovery.h"
+#include "nbio_v7_9.h"
+#include "nbio/nbio_7_9_0_sh_mask.h"
 #include "umc_v12_0.h"
 #include "kfd_priv.h"
 #include "soc15_int.h"
@@ -1411,6 +1413,84 @@ static void fatal_error_is_one_recovery_of_amdgpus(struct kunit *test)
 						AMDX_RAS_TYPE_UE));
 }
 
+/*
+ * NBIO 7.9's BIF_BX0_BIF_DOORBELL_INT_CNTL (nbio_7_9_0_offset.h; base
+ * index 2): where its RAS handlers find the interrupts' status.  A wrong
+ * offset fails fatal_error_from_nbios_athub_interrupt (no status read).
+ */
+#define FAKE_DOORBELL_INT_CNTL	0x00fe
+
+/*
+ * The fake's register space, as far as NBIO 7.9's RAS handlers read it:
+ * its IP base offsets all 0, so a register's offset is its index.
+ */
+struct fake_mmio {
+	u32 nbio_base[8];
+	u32 regs[FAKE_DOORBELL_INT_CNTL + 1];
+};
+
+static void fake_mmio_unmap(void *data)
+{
+	struct amdgpu_device *adev = data;
+
+	adev->rmmio = NULL;
+	adev->rmmio_size = 0;
+	adev->reg_offset[NBIO_HWIP][0] = NULL;
+}
+
+/*
+ * The same fatal error one step earlier: where amdgpu's interrupt handler
+ * (amdgpu_irq_handler()) goes after the IH ring,
+ * amdgpu_ras_interrupt_fatal_error_handler(), with MI300's NBIO 7.9 RAS
+ * functions (nbio_v7_9_ras, amdgpu's own) reading the fake's
+ * BIF_DOORBELL_INT_CNTL register, its ATHUB error-event status set as the
+ * hardware sets it (the bif ring is disabled on MI300, so the interrupt
+ * comes without an IV).  NBIO's handler acknowledges it (the CLEAR bit
+ * written back) and calls amdgpu_ras_global_ras_isr(): one recovery of
+ * amdgpu's, as above.  The RAS controller's status is clear: its handler
+ * leaves the register alone.
+ */
+static void fatal_error_from_nbios_athub_interrupt(struct kunit *test)
+{
+	struct fake_gpu *f = mi300x_umc(test);
+	struct amdgpu_device *adev = f->adev;
+	const u32 status = BIF_BX0_BIF_DOORBELL_INT_CNTL__RAS_ATHUB_ERR_EVENT_INTERRUPT_STATUS_MASK;
+	const u32 clear = BIF_BX0_BIF_DOORBELL_INT_CNTL__RAS_ATHUB_ERR_EVENT_INTERRUPT_CLEAR_MASK;
+	struct fake_mmio *mmio;
+	struct aca_bank b;
+
+	adev->asic_type = CHIP_IP_DISCOVERY;
+	KUNIT_ASSERT_EQ(test, 0, fake_gpu_enable_retirement(f));
+	fake_umc_bank(&b, FAKE_UMC_UE, 2, 1, 3, 0x40);
+	KUNIT_ASSERT_EQ(test, 0, fake_aca_push(f, b.type, &b));
+
+	mmio = kunit_kzalloc(test, sizeof(*mmio), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, mmio);
+	mmio->regs[FAKE_DOORBELL_INT_CNTL] = status;
+	adev->rmmio = (__force void __iomem *)mmio->regs;
+	adev->rmmio_size = sizeof(mmio->regs);
+	adev->reg_offset[NBIO_HWIP][0] = mmio->nbio_base;
+	adev->nbio.ras = &nbio_v7_9_ras;
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+							   fake_mmio_unmap,
+							   adev));
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+							   fake_ras_intr_clear,
+							   NULL));
+
+	amdgpu_ras_interrupt_fatal_error_handler(adev);
+	flush_work(&f->ras->recovery_work);
+	flush_workqueue(adev->reset_domain->wq);
+
+	KUNIT_EXPECT_EQ(test, status | clear,
+			mmio->regs[FAKE_DOORBELL_INT_CNTL]);
+	KUNIT_EXPECT_EQ(test, 1, f->recoveries);
+	KUNIT_EXPECT_TRUE(test, test_bit(AMDGPU_NEED_FULL_RESET,
+					 &f->recovery_flags));
+	KUNIT_EXPECT_EQ(test, 1, amdx_ras_count(f->xdev, AMDX_RAS_BLOCK_UMC,
+						AMDX_RAS_TYPE_UE));
+}
+
 static struct kunit_case amdgpu_amdx_umc_cases[] = {
 	KUNIT_CASE(umc_ce_reaches_amdx),
 	KUNIT_CASE(umc_ue_reaches_amdx),
@@ -1421,6 +1501,7 @@ static struct kunit_case amdgpu_amdx_umc_cases[] = {
 	KUNIT_CASE(umc_ue_injected_through_the_provider),
 	KUNIT_CASE(umc_poison_injected_through_the_provider),
 	KUNIT_CASE(fatal_error_is_one_recovery_of_amdgpus),
+	KUNIT_CASE(fatal_error_from_nbios_athub_interrupt),
 	{}
 };
 
