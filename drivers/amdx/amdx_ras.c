@@ -309,8 +309,7 @@ static void amdx_ras_contain(struct amdx_device *adev,
 	struct amdx_ras_situation s = {
 		.block = err->block,
 		.type = err->type,
-		.on_page = err->block == AMDX_RAS_BLOCK_UMC &&
-			   (err->flags & AMDX_RAS_ERR_F_ADDRESS),
+		.on_page = amdx_ras_error_on_page(err),
 		.partition = err->partition < AMDX_MAX_PARTITIONS,
 	};
 	u64 now = 0, index = err->address >> PAGE_SHIFT;

@@ -62,4 +62,21 @@ struct amdx_ras {
 	struct amdx_recovery_state recovery;
 };
 
+/**
+ * amdx_ras_error_on_page() - whether a report names its error's page
+ * @err: the report.
+ *
+ * A umc error with an address.  Both models of an error follow from it:
+ * the containment ladder's per-page step (amdx_ras_decide()) and the
+ * recovery model's fault (amdx_recovery_fault_of(): a UE at a page is
+ * poison a process consumes, without one the device's).
+ *
+ * Return: true for an error at a page.
+ */
+static inline bool amdx_ras_error_on_page(const struct amdx_ras_error *err)
+{
+	return err->block == AMDX_RAS_BLOCK_UMC &&
+	       (err->flags & AMDX_RAS_ERR_F_ADDRESS);
+}
+
 #endif /* _AMDX_RAS_TYPES_H_ */

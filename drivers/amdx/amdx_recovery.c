@@ -518,7 +518,8 @@ static u32 amdx_recovery_fault_kind(struct amdx_device *adev,
 		return AMDX_FAULT_PAGE_CE;
 	switch (err->block) {
 	case AMDX_RAS_BLOCK_UMC:
-		return AMDX_FAULT_POISON_CONSUMED;
+		return amdx_ras_error_on_page(err) ? AMDX_FAULT_POISON_CONSUMED :
+						     AMDX_FAULT_DEVICE_UE;
 	case AMDX_RAS_BLOCK_GFX:
 	case AMDX_RAS_BLOCK_SDMA:
 		return err->partition < AMDX_MAX_PARTITIONS ?
@@ -540,7 +541,10 @@ static u32 amdx_recovery_fault_kind(struct amdx_device *adev,
  * A CE, and a DE (deferred: its page is poison-retired before anyone
  * reads it), break nothing: %AMDX_FAULT_PAGE_CE, @f->uncorrected for a
  * umc DE, an uncorrectable error in HBM nothing consumed (MI300's poison
- * mode reports one so); a umc UE is poison a process consumes; a gfx or
+ * mode reports one so); a umc UE at a page is poison a process consumes,
+ * one without a page the device's (MI300's UMC UEs, which are fatal and
+ * come without an address; the containment ladder resets the device for
+ * them: amdx_ras_error_on_page()); a gfx or
  * sdma UE of one partition breaks that partition's engines, of none the
  * device; an xgmi UE the hive's fabric (the device outside a hive); any
  * other UE the device.  The partition is the report's, no VF.

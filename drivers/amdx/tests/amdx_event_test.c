@@ -872,6 +872,41 @@ static void reset_under_way_stands_for_amdxs(struct kunit *test)
 			AMDX_RECOVERY_STATE_FAILED);
 }
 
+static const struct amdx_ras_block_info fake_umc_ue[AMDX_RAS_BLOCK_COUNT] = {
+	[AMDX_RAS_BLOCK_UMC] = { .instances = 1,
+				 .supported = BIT(AMDX_RAS_TYPE_UE) },
+};
+
+/*
+ * A UMC UE without an address is the device's fault, in the recovery
+ * model as in the containment ladder (which resets the device for it):
+ * no page holds it, so no process consumed it.  MI300's UMC UEs come so
+ * (amdgpu's UMC 12 gives a UE no address; the error is fatal).  With an
+ * address it is poison at that page, a consumer's.  The recovery model
+ * used to call every UMC UE a consumption and set a process action
+ * that named no process, beside the ladder's device reset.
+ */
+static void umc_ue_without_a_page_is_the_devices(struct kunit *test)
+{
+	struct amdx_ras_error ue = {
+		.block = AMDX_RAS_BLOCK_UMC,
+		.type = AMDX_RAS_TYPE_UE,
+		.count = 1,
+		.partition = AMDX_RAS_PARTITION_ALL,
+	};
+	struct amdx_device *adev = fake_device_ops(test, 13, 0, &fake_busy_ops,
+						   fake_umc_ue);
+	u64 seq;
+
+	KUNIT_ASSERT_EQ(test, amdx_ras_report(adev, &ue, &seq), 0);
+	KUNIT_EXPECT_EQ(test, adev->ras->recovery.dev.state,
+			AMDX_RECOVERY_STATE_PENDING);
+	KUNIT_EXPECT_EQ(test, adev->ras->recovery.dev.action,
+			AMDX_RECOVER_DEVICE);
+	KUNIT_EXPECT_EQ(test, adev->ras->recovery.dev.fault,
+			AMDX_FAULT_DEVICE_UE);
+}
+
 /* The cap counts live subscribers: a destroyed one frees its place. */
 static void subscribers_beyond_the_cap_are_emfile(struct kunit *test)
 {
@@ -956,6 +991,7 @@ static struct kunit_case amdx_event_test_cases[] = {
 	KUNIT_CASE(removal_ends_the_log),
 	KUNIT_CASE(provider_reports_its_own_reset_and_rma),
 	KUNIT_CASE(reset_under_way_stands_for_amdxs),
+	KUNIT_CASE(umc_ue_without_a_page_is_the_devices),
 	{}
 };
 
