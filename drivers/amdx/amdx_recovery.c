@@ -1752,52 +1752,6 @@ int amdx_device_hang(struct amdx_device *adev, u32 kind, u32 partition,
 }
 EXPORT_SYMBOL_GPL(amdx_device_hang);
 
-/*
- * debugfs: ``recovery_fault`` (write-only, root): "KIND PARTITION VF"
- * (decimal; 4294967295 for none) reports a fault the RAS blocks do not
- * model, as a provider's hang detection would: a hung queue, VF or
- * firmware.  Fenced against removal as the event hook is.
- */
-static ssize_t amdx_recovery_hook_write(struct file *f,
-					const char __user *ubuf, size_t len,
-					loff_t *ppos)
-{
-	struct amdx_device *adev = f->private_data;
-	u32 kind, part, vf;
-	char buf[48];
-	int ret;
-
-	if (len >= sizeof(buf))
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, len))
-		return -EFAULT;
-	buf[len] = '\0';
-	if (sscanf(buf, "%u %u %u", &kind, &part, &vf) != 3) {
-		amdx_dbg(adev, "recovery_fault: want \"KIND PARTITION VF\"\n");
-		return -EINVAL;
-	}
-	down_read(&adev->lock);
-	if (adev->dead) {
-		ret = -ENODEV;
-	} else {
-		mutex_lock(&adev->ras->lock);
-		ret = amdx_recovery_fault(adev, kind, part, vf, NULL);
-		mutex_unlock(&adev->ras->lock);
-	}
-	up_read(&adev->lock);
-	if (ret == -EINVAL)
-		amdx_dbg(adev, "recovery_fault: fault %u on partition %d VF %d does not fit the device\n",
-			 kind, (int)part, (int)vf);
-	return ret ? ret : len;
-}
-
-static const struct file_operations amdx_recovery_hook_fops = {
-	.owner = THIS_MODULE,
-	.open = amdx_event_hook_open,
-	.release = amdx_event_hook_release,
-	.write = amdx_recovery_hook_write,
-};
-
 /* Most consumptions one write of ``recovery_consume`` reports. */
 #define AMDX_RECOVERY_CONSUME_MAX	(2 * AMDX_RECOVERY_QUEUE)
 
@@ -1860,15 +1814,14 @@ static const struct file_operations amdx_recovery_consume_fops = {
 };
 
 /**
- * amdx_recovery_debugfs_add() - create the device's recovery hooks
+ * amdx_recovery_debugfs_add() - create the device's recovery hook
  * @adev: the device; its debugfs directory exists.
  *
- * ``recovery_fault`` and ``recovery_consume``.
+ * ``recovery_consume``.  Faults come from the provider (amdx_device_hang(),
+ * amdx_ras_report()), never from a core hook.
  */
 void amdx_recovery_debugfs_add(struct amdx_device *adev)
 {
-	debugfs_create_file_unsafe("recovery_fault", 0200, adev->debugfs, adev,
-				   &amdx_recovery_hook_fops);
 	debugfs_create_file_unsafe("recovery_consume", 0200, adev->debugfs,
 				   adev, &amdx_recovery_consume_fops);
 }
