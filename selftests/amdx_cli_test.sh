@@ -616,16 +616,16 @@ has "$(cat "$tmp/err")" "*pass --yes to proceed" || fail "stderr: $(cat "$tmp/er
 echo "$HIVE" > "$SIM/del_device" || fail "del_device $HIVE failed"
 result hive_memory_change_needs_yes
 
-# 27: recover plan, then run, of a hung queue of partition 0 (reported
-# through the core's debugfs hook, as a provider's hang detection would):
+# 27: recover plan, then run, of a hung queue of partition 0 (XCC 0's,
+# found by the simulator's job timeout and reported through the provider
+# API, amdx_device_hang()):
 # the plan is the queue's reset, pending, resetting no device or
 # partition; run --yes runs it and prints every step the kernel recorded,
 # the self-test before the clear; then nothing is pending, a second run
 # has nothing to do (exit 1), and node is the operator's (exit 7).  The
 # JSON against amdx-recover.schema.json (with 28's).
 id=$(id_of "$S0")
-hook=/sys/kernel/debug/amdx/amdx$id/recovery_fault
-echo "2 0 4294967295" > "$hook" || fail "$hook: the queue hang not reported"
+sim_hang "$S0" hang_queue 0 partition=0 || fail "hang_queue: the queue hang not detected"
 amdx -j recover plan "$id" partition=0 > "$tmp/rec-plan" 2> "$tmp/err" ||
 	fail "recover plan: exit $?: $(cat "$tmp/err")"
 amdx -j recover run "$id" partition=0 --yes < /dev/null > "$tmp/rec-run" 2> "$tmp/err" ||
@@ -670,7 +670,8 @@ echo "$HIVE model=mi308x vram=1024 hive=ffff0001" > "$SIM/new_device" ||
 	fail "new_device $HIVE failed"
 idh=$(amdx_id "$HIVE") || fail "sim id $HIVE: no class device"
 id=$(id_of "$S2")
-echo "7 4294967295 4294967295" > "/sys/kernel/debug/amdx/amdx$id/recovery_fault" ||
+# an xgmi UE: the ladder's device reset, then the hive's reset pending
+amdx ras inject "$id" --block xgmi_wafl --type ue > /dev/null ||
 	fail "the fabric fault not reported"
 amdx recover run "$id" < /dev/null > "$tmp/out" 2> "$tmp/err"
 rc=$?

@@ -423,19 +423,21 @@ result "health: a device flagged for return is unhealthy"
 del_dev $S_HEALTH
 
 # ---- recovery: health and the exporter follow one fault's pending action
-# through the whole cycle (ras.rst, "Recovery actions"): injected (an
-# engine UE of partition 1 through the debugfs hook, as a provider's hang
-# detection reports one: nothing runs by itself), planned (`amdx recover
+# through the whole cycle (ras.rst, "Recovery actions"): injected (a
+# hung queue of partition 1 on a device without queue resets, found by the
+# simulator's job timeout and reported through the provider API: a
+# partition reset, nothing runs by itself), planned (`amdx recover
 # plan` changes nothing), run (`amdx recover run --yes` with the
 # simulator's self-test failing: escalated to a device reset, pending),
 # cleared (run again, the self-test passes).  Per stage one scrape of a
 # listening exporter (amdx_recoveries_total counts the SELFTEST records it
 # received: a run's stage waits until it has the run's last record) and
 # one `amdx -j health`.
-new_dev $S_HEALTH model=mi300x
+# (no queue reset declared: a hung queue costs its partition)
+new_dev $S_HEALTH model=mi300x resets=partition,vf,device
 d=$(amdx_id $S_HEALTH)
 amdx partition set "$d" --compute cpx > /dev/null || fail "to CPX"
-rf=/sys/kernel/debug/amdx/amdx$d/recovery_fault
+rf=/sys/kernel/debug/amdx_sim/$S_HEALTH/hang_queue
 knob=/sys/kernel/debug/amdx_sim/$S_HEALTH/fail_self_test
 # rec_scrape SEQ: /metrics once the exporter has received device d's
 # records up to SEQ.  It follows events every 200 ms; the bound only ends
@@ -484,7 +486,9 @@ else
 	exp=$!
 	url=$(exporter_url "$tmp/rec.out" $exp)
 	[ -n "$url" ] || fail "exporter --listen did not start: $(cat "$tmp/rec.err")"
-	echo "3 1 4294967295" > "$rf" || fail "recovery_fault: engine UE on partition 1"
+	# XCC 1's queue hangs (partition 1 in CPX): the simulator's job
+	# timeout finds it
+	sim_hang $S_HEALTH hang_queue 1 partition=1 || fail "hang_queue: partition 1's queue hang not detected"
 	rec_scrape 0 && rec_is injected partition pending 0 0 \
 		"1 unhealthy unhealthy unhealthy partition healthy"
 	v=$(amdx -j recover plan "$d" partition=1 | jq -r '.plan | "\(.action) \(.state) \(.num_devices) \(.num_partitions)"')

@@ -162,15 +162,43 @@ static int run(int fd, struct amdx_recovery *r, __u32 part, __u32 action,
 	return amdx_ioctl(fd, AMDX_IOC_RECOVERY_RUN, r);
 }
 
-/* Reports fault @kind through the core's debugfs hook. */
-static int fault(__u32 id, __u32 kind, __u32 part, __u32 vf)
-{
-	char path[96], buf[48];
+/*
+ * A hang of device @i through the simulator: @knob (hang_queue: an XCC,
+ * hang_vf: a VF, hang_firmware: 1) set to @val, then the wait for the
+ * simulator's detection (its own work, a job timeout later) to report
+ * fault @kind to the core through amdx_device_hang(): target (@part,
+ * @vf)'s plan in @r.  Skips against the amdgpu provider (no such knob).
+ */
+#define HANG(i, knob, val, kind, part, vf, r) do {			\
+	int __ret = amdx_sim_knob(self->d[i].sim, (knob), (val));	\
+									\
+	AMDX_SKIP_PROVIDER(__ret, "amdx_sim's hang knobs");		\
+	ASSERT_EQ(0, __ret);						\
+	ASSERT_EQ(0, amdx_recovery_wait(self->d[i].fd, (part), (vf),	\
+					(kind), (r)));			\
+} while (0)
 
-	snprintf(path, sizeof(path), "/sys/kernel/debug/amdx/amdx%u/recovery_fault",
-		 id);
-	snprintf(buf, sizeof(buf), "%u %u %u", kind, part, vf);
-	return amdx_sysfs_write(path, buf);
+/* A page of device fd @fd poison-retired: a umc deferred error at @page. */
+static int retire(int fd, __u64 page)
+{
+	return amdx_ras_inject(fd, AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_DE, 0, 1,
+			       page * sysconf(_SC_PAGESIZE));
+}
+
+/*
+ * The board past its bad-page threshold, as the RAS policy says it: the
+ * threshold of device fd @fd lowered to one page, with a page retired
+ * already (retire()): the core flags the device for RMA, the board
+ * fault.
+ */
+static int board(int fd)
+{
+	struct amdx_ras_policy p = {
+		.valid = AMDX_RAS_POL_BAD_PAGE_THRESHOLD,
+		.bad_page_threshold = 1,
+	};
+
+	return amdx_ioctl(fd, AMDX_IOC_RAS_SET_POLICY, &p);
 }
 
 static int commit(int fd, __u32 compute, __u32 memory)
@@ -286,15 +314,18 @@ TEST_F(rec, profile_without_partition_reset_picks_the_device)
 	EXPECT_EQ(AMDX_FAULT_ENGINE_UE, r.fault);
 }
 
-/* A hung queue: queue reset pending, run, cleared; never by itself. */
+/*
+ * A hung queue, found by the simulator's job timeout (hang_queue of XCC
+ * 1, partition 1 in CPX): queue reset pending, run, cleared; never by
+ * itself.
+ */
 TEST_F(rec, queue_hang_clears_only_after_run)
 {
 	struct amdx_recovery r;
 
 	dev_new(_metadata, self, "model=mi300x reset_ms=queue:7");
 	ASSERT_EQ(0, commit(self->d[0].fd, AMDX_COMPUTE_CPX, 0));
-	ASSERT_EQ(0, fault(self->d[0].id, AMDX_FAULT_QUEUE_HANG, 1, REC_NONE));
-	ASSERT_EQ(0, plan(self->d[0].fd, &r, 1, REC_NONE, AMDX_RECOVER_PENDING));
+	HANG(0, "hang_queue", 1, AMDX_FAULT_QUEUE_HANG, 1, REC_NONE, &r);
 	EXPECT_EQ(AMDX_RECOVER_QUEUE, r.action);
 	EXPECT_EQ(AMDX_RECOVERY_STATE_PENDING, r.state);
 	EXPECT_EQ(7, r.est_ms);
@@ -317,7 +348,7 @@ TEST_F(rec, reset_failing_midway_leaves_failed)
 
 	dev_new(_metadata, self, "model=mi300x");
 	ASSERT_EQ(0, commit(self->d[0].fd, AMDX_COMPUTE_CPX, 0));
-	ASSERT_EQ(0, fault(self->d[0].id, AMDX_FAULT_QUEUE_HANG, 2, REC_NONE));
+	HANG(0, "hang_queue", 2, AMDX_FAULT_QUEUE_HANG, 2, REC_NONE, &r);
 	ASSERT_EQ(0, amdx_sim_knob(self->d[0].sim, "fail_reset", 1));
 	ASSERT_EQ(0, run(self->d[0].fd, &r, 2, AMDX_RECOVER_PENDING, 0));
 	EXPECT_EQ(AMDX_RECOVERY_OUT_FAILED, r.outcome);
@@ -479,7 +510,9 @@ static void bystander_intact(struct __test_metadata *_metadata, pid_t b)
 
 /*
  * DPX + NPS2: partition 0 is memory partition 0, partition 1 memory
- * partition 1.  The plan of partition 0's reset lists exactly its holder;
+ * partition 1.  A queue of partition 0 hangs on a device that declares no
+ * queue reset: the partition reset is the action.  Its plan lists
+ * exactly its holder;
  * the run refuses without STOP, then kills exactly it; the bystander on
  * partition 1 keeps running with its data intact.
  */
@@ -493,7 +526,7 @@ TEST_F(rec, run_stops_exactly_the_planned_processes)
 
 	if (!(amdx_caps(self->ctl) & AMDX_CAP_HMM_MIGRATE))
 		SKIP(return, "no AMDX_CAP_HMM_MIGRATE (kernel without DEVICE_PRIVATE)");
-	dev_new(_metadata, self, "model=mi300x");
+	dev_new(_metadata, self, "model=mi300x resets=partition,vf,device");
 	ASSERT_EQ(0, commit(self->d[0].fd, AMDX_COMPUTE_DPX, AMDX_MEMORY_NPS2));
 	ASSERT_EQ(0, pipe(rp));
 	ASSERT_EQ(0, pipe(rb));
@@ -506,7 +539,8 @@ TEST_F(rec, run_stops_exactly_the_planned_processes)
 	ASSERT_EQ(1, read(rb[0], &ok, 1));
 	ASSERT_EQ('y', ok);
 
-	ASSERT_EQ(0, fault(self->d[0].id, AMDX_FAULT_ENGINE_UE, 0, REC_NONE));
+	/* XCC 0 is partition 0's in DPX */
+	HANG(0, "hang_queue", 0, AMDX_FAULT_QUEUE_HANG, 0, REC_NONE, &r);
 	memset(&r, 0, sizeof(r));
 	r.partition = 0;
 	r.vf = REC_NONE;
@@ -590,8 +624,9 @@ TEST_F(rec, vf_flr_stops_exactly_the_planned_processes)
 	drain(_metadata, self);
 	self->nevs = 0;
 
-	ASSERT_EQ(0, fault(self->d[0].id, AMDX_FAULT_VF_HANG,
-			   AMDX_RAS_PARTITION_ALL, 0));
+	/* VF 0 stops answering: the simulator's heartbeat check finds it */
+	HANG(0, "hang_vf", 0, AMDX_FAULT_VF_HANG, AMDX_RAS_PARTITION_ALL, 0,
+	     &r);
 	memset(&r, 0, sizeof(r));
 	r.partition = AMDX_RAS_PARTITION_ALL;
 	r.vf = 0;
@@ -671,10 +706,11 @@ TEST_F(rec, vf_flr_stops_exactly_the_planned_processes)
  * runs nothing (-EAGAIN) when the pending action changed meanwhile.  The
  * window is held open without a sleep: the holder has a second thread
  * this test traces, so the killed holder has not exited until this test
- * reaps that thread.  A device UE sets a device reset; the run (in a
- * child) stops the holder and waits; a failed reset reported now sets a
- * node reboot; the thread reaped, the run returns -EAGAIN having reset
- * nothing, and the node reboot is what is pending.
+ * reaps that thread.  A firmware hang the simulator detects sets a device
+ * reset; the run (in a child) stops the holder and waits; the board
+ * crossing its bad-page threshold now sets an RMA; the thread reaped, the
+ * run returns -EAGAIN having reset nothing, and the RMA is what is
+ * pending.
  */
 TEST_F(rec, run_runs_nothing_when_the_action_changed_while_it_waited)
 {
@@ -687,6 +723,8 @@ TEST_F(rec, run_runs_nothing_when_the_action_changed_while_it_waited)
 	if (!(amdx_caps(self->ctl) & AMDX_CAP_HMM_MIGRATE))
 		SKIP(return, "no AMDX_CAP_HMM_MIGRATE (kernel without DEVICE_PRIVATE)");
 	dev_new(_metadata, self, "model=mi300x");
+	/* a page retired before the holder allocates: not the holder's */
+	ASSERT_EQ(0, retire(self->d[0].fd, 3));
 	ASSERT_EQ(0, pipe(rp));
 	ASSERT_EQ(0, pipe(res));
 	h = holder_ex(self->ctl, self->d[0].id, REC_NONE, 0, rp[1], true);
@@ -696,8 +734,9 @@ TEST_F(rec, run_runs_nothing_when_the_action_changed_while_it_waited)
 	ASSERT_EQ(sizeof(tid), read(rp[0], &tid, sizeof(tid)));
 	ASSERT_EQ(0, ptrace(PTRACE_SEIZE, tid, 0, 0));
 
-	ASSERT_EQ(0, fault(self->d[0].id, AMDX_FAULT_DEVICE_UE,
-			   AMDX_RAS_PARTITION_ALL, REC_NONE));
+	HANG(0, "hang_firmware", 1, AMDX_FAULT_FIRMWARE,
+	     AMDX_RAS_PARTITION_ALL, REC_NONE, &r);
+	ASSERT_EQ(AMDX_RECOVER_DEVICE, r.action);
 	drain(_metadata, self);
 	self->nevs = 0;
 	runner = fork();
@@ -716,8 +755,8 @@ TEST_F(rec, run_runs_nothing_when_the_action_changed_while_it_waited)
 		drain(_metadata, self);
 	}
 	EXPECT_EQ(1, self->evs[s].data[1]);
-	ASSERT_EQ(0, fault(self->d[0].id, AMDX_FAULT_RESET_FAILED,
-			   AMDX_RAS_PARTITION_ALL, REC_NONE));
+	/* the board crosses its threshold meanwhile: rma */
+	ASSERT_EQ(0, board(self->d[0].fd));
 	/* let the holder exit */
 	ASSERT_EQ(tid, waitpid(tid, &status, __WALL));
 	ASSERT_EQ(sizeof(out), read(res[0], out, sizeof(out)));
@@ -728,15 +767,15 @@ TEST_F(rec, run_runs_nothing_when_the_action_changed_while_it_waited)
 	EXPECT_TRUE(WIFSIGNALED(status));
 	EXPECT_EQ(SIGKILL, WTERMSIG(status));
 
-	/* nothing ran: no reset, no self-test; the node reboot is pending */
+	/* nothing ran: no reset, no self-test; the RMA is pending */
 	drain(_metadata, self);
 	EXPECT_EQ(-1, find_kind(self, AMDX_EVENT_DEVICE_RESET_BEGIN));
 	EXPECT_EQ(-1, find_rec(self, 0, AMDX_RECOVERY_EV_RAN));
 	EXPECT_EQ(-1, find_rec(self, 0, AMDX_RECOVERY_EV_SELFTEST));
 	ASSERT_EQ(0, plan(self->d[0].fd, &r, AMDX_RAS_PARTITION_ALL, REC_NONE,
 			  AMDX_RECOVER_PENDING));
-	EXPECT_EQ(AMDX_RECOVER_NODE, r.action);
-	EXPECT_EQ(AMDX_FAULT_RESET_FAILED, r.fault);
+	EXPECT_EQ(AMDX_RECOVER_RMA, r.action);
+	EXPECT_EQ(AMDX_FAULT_BOARD, r.fault);
 	EXPECT_EQ(AMDX_RECOVERY_STATE_PENDING, r.state);
 	close(rp[0]);
 	close(rp[1]);
@@ -1095,15 +1134,18 @@ TEST_F(rec, a_fifth_consumer_escalates_to_the_partition)
 	close(to_c[1]);
 }
 
-/* A fabric fault resets the hive: others only with the flag. */
+/*
+ * A fabric fault (an xgmi_wafl UE: the ladder's device reset, then the
+ * hive's reset pending) resets the hive: others only with the flag.
+ */
 TEST_F(rec, hive_reset_needs_the_others_flag)
 {
 	struct amdx_recovery r;
 
 	dev_new(_metadata, self, "model=mi300x hive=7ec0");
 	dev_new(_metadata, self, "model=mi300x hive=7ec0");
-	ASSERT_EQ(0, fault(self->d[0].id, AMDX_FAULT_FABRIC,
-			   AMDX_RAS_PARTITION_ALL, REC_NONE));
+	ASSERT_EQ(0, amdx_ras_inject(self->d[0].fd, AMDX_RAS_BLOCK_XGMI_WAFL,
+				     AMDX_RAS_TYPE_UE, 0, 1, 0));
 	ASSERT_EQ(0, plan(self->d[0].fd, &r, AMDX_RAS_PARTITION_ALL, REC_NONE,
 			  AMDX_RECOVER_PENDING));
 	EXPECT_EQ(AMDX_RECOVER_HIVE, r.action);
@@ -1134,16 +1176,17 @@ TEST_F(rec, hive_reset_clears_what_it_covered_on_the_other_devices)
 
 	dev_new(_metadata, self, "model=mi300x hive=7ec1");
 	dev_new(_metadata, self, "model=mi300x hive=7ec1");
-	ASSERT_EQ(0, fault(self->d[1].id, AMDX_FAULT_DEVICE_UE,
-			   AMDX_RAS_PARTITION_ALL, REC_NONE));
-	ASSERT_EQ(0, fault(self->d[1].id, AMDX_FAULT_ENGINE_UE, 0, REC_NONE));
+	/* device 1: its firmware and a queue of partition 0 hung */
+	HANG(1, "hang_firmware", 1, AMDX_FAULT_FIRMWARE,
+	     AMDX_RAS_PARTITION_ALL, REC_NONE, &r);
+	HANG(1, "hang_queue", 0, AMDX_FAULT_QUEUE_HANG, 0, REC_NONE, &r);
 	ASSERT_EQ(0, plan(self->d[1].fd, &r, AMDX_RAS_PARTITION_ALL, REC_NONE,
 			  AMDX_RECOVER_PENDING));
 	ASSERT_EQ(AMDX_RECOVERY_STATE_PENDING, r.state);
 	ASSERT_EQ(0, amdx_ioctl(self->d[1].fd, AMDX_IOC_EVENT_SUBSCRIBE, &sub));
 
-	ASSERT_EQ(0, fault(self->d[0].id, AMDX_FAULT_FABRIC,
-			   AMDX_RAS_PARTITION_ALL, REC_NONE));
+	ASSERT_EQ(0, amdx_ras_inject(self->d[0].fd, AMDX_RAS_BLOCK_XGMI_WAFL,
+				     AMDX_RAS_TYPE_UE, 0, 1, 0));
 	ASSERT_EQ(0, run(self->d[0].fd, &r, AMDX_RAS_PARTITION_ALL,
 			 AMDX_RECOVER_PENDING, AMDX_RECOVERY_F_OTHERS));
 	EXPECT_EQ(AMDX_RECOVER_HIVE, r.action);
@@ -1268,8 +1311,8 @@ TEST_F(rec, plan_refuses_a_reset_the_device_does_not_declare)
 
 /*
  * The RECOVERY record of a fault reported without a record of its own
- * (the debugfs hook, as a provider's hang detection): the last PENDING
- * record from @from, or -1.
+ * (a provider's hang detection, a failed reset, the board): the last
+ * PENDING record from @from, or -1.
  */
 static int last_pending(FIXTURE_DATA(rec) *self, unsigned int from)
 {
@@ -1283,23 +1326,24 @@ static int last_pending(FIXTURE_DATA(rec) *self, unsigned int from)
 }
 
 /*
- * Every fault kind, each on a target where it sets a new action (cheapest
- * first, so none is covered by an earlier one): its record carries the
- * action and the scope summary, and they are what the plan of that
- * target then says, seq and fault included.  A corrected error sets
- * nothing and says nothing.
+ * Every fault kind that no error report carries, each through its real
+ * path and on a target where it sets a new action (cheapest first, so
+ * none is covered by an earlier one): a hung queue, VF or firmware the
+ * simulator detects (amdx_device_hang()), a device reset that fails (the
+ * firmware's reset run with fail_reset set), the board past its bad-page
+ * threshold.  Its record carries the action and the scope summary, and
+ * they are what the plan of that target then says, seq and fault
+ * included.  A corrected error sets nothing and says nothing.  (The
+ * faults an error report carries: the ladder runs their action at once,
+ * the tests above.)
  */
-TEST_F(rec, every_fault_kind_records_the_action_the_plan_shows)
+TEST_F(rec, every_detected_fault_kind_records_the_action_the_plan_shows)
 {
 	static const struct {
 		__u32 kind, dev, part, vf, action;
 	} f[] = {
-		{ AMDX_FAULT_POISON_CONSUMED, 0, 0, REC_NONE, AMDX_RECOVER_PROCESS },
 		{ AMDX_FAULT_QUEUE_HANG, 0, 0, REC_NONE, AMDX_RECOVER_QUEUE },
-		{ AMDX_FAULT_ENGINE_UE, 0, 0, REC_NONE, AMDX_RECOVER_PARTITION },
 		{ AMDX_FAULT_VF_HANG, 0, REC_NONE, 0, AMDX_RECOVER_VF },
-		{ AMDX_FAULT_DEVICE_UE, 0, REC_NONE, REC_NONE, AMDX_RECOVER_DEVICE },
-		{ AMDX_FAULT_FABRIC, 0, REC_NONE, REC_NONE, AMDX_RECOVER_HIVE },
 		{ AMDX_FAULT_FIRMWARE, 1, REC_NONE, REC_NONE, AMDX_RECOVER_DEVICE },
 		{ AMDX_FAULT_RESET_FAILED, 1, REC_NONE, REC_NONE, AMDX_RECOVER_NODE },
 		{ AMDX_FAULT_BOARD, 1, REC_NONE, REC_NONE, AMDX_RECOVER_RMA },
@@ -1311,6 +1355,7 @@ TEST_F(rec, every_fault_kind_records_the_action_the_plan_shows)
 	struct amdx_vf_enable en = { .num_vfs = 1 };
 	struct amdx_recovery r;
 	unsigned int i, seen = 0;
+	__u32 part;
 	__u64 sum;
 	int p, ev1;
 	ssize_t n;
@@ -1324,7 +1369,8 @@ TEST_F(rec, every_fault_kind_records_the_action_the_plan_shows)
 	self->nevs = 0;
 
 	/* a corrected error: nothing pending, no record */
-	ASSERT_EQ(0, fault(self->d[0].id, AMDX_FAULT_PAGE_CE, 0, REC_NONE));
+	ASSERT_EQ(0, amdx_ras_inject(self->d[0].fd, AMDX_RAS_BLOCK_GFX,
+				     AMDX_RAS_TYPE_CE, 0, 1, 0));
 	drain(_metadata, self);
 	EXPECT_EQ(-1, find_kind(self, AMDX_EVENT_RECOVERY));
 	ASSERT_EQ(0, plan(self->d[0].fd, &r, 0, REC_NONE, AMDX_RECOVER_PENDING));
@@ -1334,9 +1380,36 @@ TEST_F(rec, every_fault_kind_records_the_action_the_plan_shows)
 		const int fd = self->d[f[i].dev].fd;
 
 		TH_LOG("fault %u", f[i].kind);
-		ASSERT_EQ(0, fault(self->d[f[i].dev].id, f[i].kind,
-				   f[i].part == REC_NONE ? AMDX_RAS_PARTITION_ALL :
-				   f[i].part, f[i].vf));
+		part = f[i].part == REC_NONE ? AMDX_RAS_PARTITION_ALL :
+		       f[i].part;
+		switch (f[i].kind) {
+		case AMDX_FAULT_QUEUE_HANG:
+			/* XCC 0: partition 0 in SPX */
+			HANG(f[i].dev, "hang_queue", 0, f[i].kind, part,
+			     f[i].vf, &r);
+			break;
+		case AMDX_FAULT_VF_HANG:
+			HANG(f[i].dev, "hang_vf", f[i].vf, f[i].kind, part,
+			     f[i].vf, &r);
+			break;
+		case AMDX_FAULT_FIRMWARE:
+			HANG(f[i].dev, "hang_firmware", 1, f[i].kind, part,
+			     f[i].vf, &r);
+			break;
+		case AMDX_FAULT_RESET_FAILED:
+			/* the firmware's device reset, failing midway */
+			ASSERT_EQ(0, amdx_sim_knob(self->d[f[i].dev].sim,
+						   "fail_reset", 1));
+			ASSERT_EQ(0, run(fd, &r, part, AMDX_RECOVER_PENDING,
+					 AMDX_RECOVERY_F_OTHERS));
+			EXPECT_EQ(AMDX_RECOVERY_OUT_FAILED, r.outcome);
+			EXPECT_EQ(-EIO, r.error);
+			break;
+		default:
+			ASSERT_EQ(0, retire(fd, 3));
+			ASSERT_EQ(0, board(fd));
+			break;
+		}
 		self->nevs = 0;
 		if (f[i].dev) {
 			n = read(ev1, self->evs, sizeof(self->evs));
@@ -1354,9 +1427,7 @@ TEST_F(rec, every_fault_kind_records_the_action_the_plan_shows)
 		EXPECT_EQ(0, self->evs[p].address);
 		EXPECT_EQ(f[i].vf, self->evs[p].instance);
 
-		ASSERT_EQ(0, plan(fd, &r, f[i].part == REC_NONE ?
-				  AMDX_RAS_PARTITION_ALL : f[i].part, f[i].vf,
-				  AMDX_RECOVER_PENDING));
+		ASSERT_EQ(0, plan(fd, &r, part, f[i].vf, AMDX_RECOVER_PENDING));
 		EXPECT_EQ(f[i].action, r.action);
 		EXPECT_EQ(AMDX_RECOVERY_STATE_PENDING, r.state);
 		EXPECT_EQ(f[i].kind, r.fault);
@@ -1364,17 +1435,59 @@ TEST_F(rec, every_fault_kind_records_the_action_the_plan_shows)
 		EXPECT_EQ(AMDX_RECOVERY_SUM_DEVICES(sum), r.num_devices);
 		EXPECT_EQ(AMDX_RECOVERY_SUM_PARTITIONS(sum), r.num_partitions);
 		EXPECT_EQ(AMDX_RECOVERY_SUM_VFS(sum), r.num_vfs);
-		/* process names its consumers: none yet (no process read) */
-		if (f[i].action == AMDX_RECOVER_PROCESS) {
-			EXPECT_EQ(0, r.num_processes);
-		} else {
-			EXPECT_EQ(AMDX_RECOVERY_SUM_PROCESSES(sum),
-				  r.num_processes);
-		}
+		EXPECT_EQ(AMDX_RECOVERY_SUM_PROCESSES(sum), r.num_processes);
 		seen++;
 	}
-	EXPECT_EQ(AMDX_FAULT_COUNT - 1, seen);
+	EXPECT_EQ(ARRAY_SIZE(f), seen);
 	close(ev1);
+}
+
+/*
+ * The simulator's hang knobs refuse what the device lacks, each with
+ * -EINVAL and nothing reported: an XCC of no partition, a VF not
+ * enabled, a firmware value other than 1, a job timeout of 0 or past
+ * its bound.
+ */
+TEST_F(rec, hang_knobs_refuse_what_the_device_lacks)
+{
+	static const struct {
+		const char *knob;
+		unsigned int val;
+	} bad[] = {
+		{ "hang_queue", 8 }, { "hang_queue", 31 },
+		{ "hang_queue", 4000000000U }, { "hang_vf", 0 },
+		{ "hang_vf", 99 }, { "hang_firmware", 0 },
+		{ "hang_firmware", 2 }, { "job_timeout_ms", 0 },
+		{ "job_timeout_ms", 10001 },
+	};
+	struct amdx_recovery r;
+	char path[96];
+	unsigned int i;
+	int ret;
+
+	dev_new(_metadata, self, "model=mi300x");
+	ret = amdx_sim_knob(self->d[0].sim, "job_timeout_ms", 1);
+	AMDX_SKIP_PROVIDER(ret, "amdx_sim's hang knobs");
+	ASSERT_EQ(0, ret);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		ret = amdx_sim_knob(self->d[0].sim, bad[i].knob, bad[i].val);
+		EXPECT_EQ(-EINVAL, ret) {
+			TH_LOG("knob %u: %u", i, bad[i].val);
+		}
+	}
+	/* a write of no number */
+	snprintf(path, sizeof(path), AMDX_SIM_DEBUGFS "/%u/hang_queue",
+		 self->d[0].sim);
+	EXPECT_EQ(-EINVAL, amdx_sysfs_write(path, "x"));
+	/* one job timeout (1 ms) and more: nothing was reported */
+	usleep(50000);
+	ASSERT_EQ(0, plan(self->d[0].fd, &r, AMDX_RAS_PARTITION_ALL, REC_NONE,
+			  AMDX_RECOVER_PENDING));
+	EXPECT_EQ(AMDX_RECOVER_NONE, r.action);
+	ASSERT_EQ(0, plan(self->d[0].fd, &r, 0, REC_NONE,
+			  AMDX_RECOVER_PENDING));
+	EXPECT_EQ(AMDX_RECOVER_NONE, r.action);
+	EXPECT_EQ(1, amdx_sim_knob_read(self->d[0].sim, "job_timeout_ms"));
 }
 
 TEST_F(rec, bad_arguments)
@@ -1399,9 +1512,6 @@ TEST_F(rec, bad_arguments)
 	r.vf = REC_NONE;
 	r.flags = 1U << 7;
 	EXPECT_EQ(-EINVAL, amdx_ioctl(self->d[0].fd, AMDX_IOC_RECOVERY_RUN, &r));
-	/* a fault that does not fit: a queue hang needs a partition */
-	EXPECT_NE(0, fault(self->d[0].id, AMDX_FAULT_QUEUE_HANG,
-			   AMDX_RAS_PARTITION_ALL, REC_NONE));
 	/* rma and node are not amdx's to run */
 	EXPECT_EQ(-EOPNOTSUPP, run(self->d[0].fd, &r, AMDX_RAS_PARTITION_ALL,
 			  AMDX_RECOVER_NODE, 0));

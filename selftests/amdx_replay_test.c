@@ -13,9 +13,11 @@
  * and fault kind, one fault on the hive's first device through the uapi
  * (AMDX_IOC_RAS_INJECT; for poison consumed, a poison the workload's
  * device then reads: rp_consume(); for "ue_not_consumed" the same poison,
- * unread: rp_poison()) or the core's fault hook (debugfs
- * recovery_fault, for faults the RAS blocks do not model: hangs, a failed
- * reset, the board); the containment ladder acts, then the action left
+ * unread: rp_poison()) or the simulator, for faults the RAS blocks do not
+ * model: a hung queue, VF or firmware its own detection finds and reports
+ * through the provider API (amdx_device_hang(): rp_hang()), a device
+ * reset that fails (rp_reset_failed()), the board past its bad-page
+ * threshold (rp_board()); the containment ladder acts, then the action left
  * pending runs (AMDX_IOC_RECOVERY_RUN, stopping holders, others allowed),
  * as an operator's automation would; node and rma, which amdx cannot
  * run, are taken from the plan.  Two more row kinds: "link", an
@@ -636,11 +638,86 @@ static int rp_ce_storm(FIXTURE_DATA(rp) *self, unsigned int t, __u32 part)
 			       w->pfn * sysconf(_SC_PAGESIZE));
 }
 
+/*
+ * A hang the simulator detects (rp_inject()): hang knob @knob of device
+ * @t set to @val, then the wait for its detection (the simulator's work,
+ * one job timeout later) to set fault @kind's action on (@part, @vf).
+ */
+static int rp_hang(FIXTURE_DATA(rp) *self, unsigned int t, const char *knob,
+		   __u32 val, __u32 kind, __u32 part, __u32 vf)
+{
+	struct amdx_recovery r;
+	int ret;
+
+	ret = amdx_sim_knob(self->d[t].sim, knob, val);
+	return ret ?: amdx_recovery_wait(self->d[t].fd, part, vf, kind, &r);
+}
+
+/*
+ * A device reset that fails: the firmware of device @t hangs
+ * (rp_hang()), and the reset that action runs (stopping holders, others
+ * allowed, as rp_run_pending() runs one) fails midway (the simulator's
+ * fail_reset): the core reports reset_failed, whose node reboot is then
+ * pending.  -EPROTO when the run did not fail so.
+ */
+static int rp_reset_failed(FIXTURE_DATA(rp) *self, unsigned int t)
+{
+	struct amdx_recovery r;
+	int ret;
+
+	ret = amdx_sim_knob(self->d[t].sim, "fail_reset", 1);
+	if (!ret)
+		ret = rp_hang(self, t, "hang_firmware", 1, AMDX_FAULT_FIRMWARE,
+			      AMDX_RAS_PARTITION_ALL, RP_NONE);
+	if (ret)
+		return ret;
+	memset(&r, 0, sizeof(r));
+	r.partition = AMDX_RAS_PARTITION_ALL;
+	r.vf = RP_NONE;
+	r.action = AMDX_RECOVER_PENDING;
+	r.flags = AMDX_RECOVERY_F_STOP | AMDX_RECOVERY_F_OTHERS;
+	ret = amdx_ioctl(self->d[t].fd, AMDX_IOC_RECOVERY_RUN, &r);
+	if (ret)
+		return ret;
+	if (r.outcome != AMDX_RECOVERY_OUT_FAILED)
+		return -EPROTO;
+	return amdx_recovery_wait(self->d[t].fd, AMDX_RAS_PARTITION_ALL,
+				  RP_NONE, AMDX_FAULT_RESET_FAILED, &r);
+}
+
+/*
+ * The board past its bad-page threshold: device @t's threshold lowered
+ * to one page (AMDX_IOC_RAS_SET_POLICY), below the pages the rows before
+ * retired on it (page_ce, ue_not_consumed, poison_consumed): the core
+ * flags it for RMA.  -ENODATA when no RMA is pending after.
+ */
+static int rp_board(FIXTURE_DATA(rp) *self, unsigned int t)
+{
+	struct amdx_ras_policy p = {
+		.valid = AMDX_RAS_POL_BAD_PAGE_THRESHOLD,
+		.bad_page_threshold = 1,
+	};
+	struct amdx_recovery r = {
+		.partition = AMDX_RAS_PARTITION_ALL,
+		.vf = RP_NONE,
+		.action = AMDX_RECOVER_PENDING,
+	};
+	int ret;
+
+	ret = amdx_ioctl(self->d[t].fd, AMDX_IOC_RAS_SET_POLICY, &p);
+	if (!ret)
+		ret = amdx_ioctl(self->d[t].fd, AMDX_IOC_RECOVERY_PLAN, &r);
+	if (!ret && (r.action != AMDX_RECOVER_RMA ||
+		     r.fault != AMDX_FAULT_BOARD))
+		ret = -ENODATA;
+	return ret;
+}
+
 /* Reports fault @kind on device @t (partition @part) as the real path does. */
 static int rp_inject(FIXTURE_DATA(rp) *self, unsigned int t, __u32 kind,
 		     __u32 part)
 {
-	char path[96], buf[48];
+	char buf[48];
 
 	switch (kind) {
 	case AMDX_FAULT_PAGE_CE:
@@ -662,16 +739,23 @@ static int rp_inject(FIXTURE_DATA(rp) *self, unsigned int t, __u32 kind,
 		snprintf(buf, sizeof(buf), "%u %u ue", self->d[t].sim,
 			 self->d[t + 1].sim);
 		return amdx_sysfs_write(AMDX_SIM_DEBUGFS "/link_fault", buf);
+	case AMDX_FAULT_QUEUE_HANG:
+		/* the queue on the partition's XCC (XCC 0: SPX's partition 0) */
+		return rp_hang(self, t, "hang_queue", part, kind, part,
+			       RP_NONE);
+	case AMDX_FAULT_VF_HANG:
+		/* the partition's VF stops answering */
+		return rp_hang(self, t, "hang_vf", self->d[t].vf[part], kind,
+			       AMDX_RAS_PARTITION_ALL, self->d[t].vf[part]);
+	case AMDX_FAULT_FIRMWARE:
+		return rp_hang(self, t, "hang_firmware", 1, kind,
+			       AMDX_RAS_PARTITION_ALL, RP_NONE);
+	case AMDX_FAULT_RESET_FAILED:
+		return rp_reset_failed(self, t);
+	case AMDX_FAULT_BOARD:
+		return rp_board(self, t);
 	default:
-		/* hangs, failed resets, the board */
-		snprintf(path, sizeof(path),
-			 "/sys/kernel/debug/amdx/amdx%u/recovery_fault",
-			 self->d[t].id);
-		snprintf(buf, sizeof(buf), "%u %u %u", kind,
-			 kind == AMDX_FAULT_QUEUE_HANG ? part : RP_NONE,
-			 kind == AMDX_FAULT_VF_HANG ? self->d[t].vf[part] :
-			 RP_NONE);
-		return amdx_sysfs_write(path, buf);
+		return -EINVAL;
 	}
 }
 

@@ -15,6 +15,7 @@
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/amdx.h>
 
@@ -237,6 +238,38 @@ static inline long long amdx_sim_knob_read(unsigned int sim_id,
 	n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	return n > 0 ? strtoll(buf, NULL, 10) : -EIO;
+}
+
+/*
+ * Waits until target (@part, @vf) of device fd @fd has an action that
+ * fault @kind set: a fault a provider's detection reports from its own
+ * work, not from the write that caused it (amdx_sim's hang_* knobs: one
+ * job_timeout_ms later).  Polls RECOVERY_PLAN every 5 ms, at most 30 s,
+ * a bound no working detection comes near on any host.  Returns 0 with
+ * the plan in @r, -ETIMEDOUT, or the plan's -errno.
+ */
+static inline int amdx_recovery_wait(int fd, __u32 part, __u32 vf,
+				     __u32 kind, struct amdx_recovery *r)
+{
+	struct timespec t0, t;
+	int ret;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		memset(r, 0, sizeof(*r));
+		r->partition = part;
+		r->vf = vf;
+		r->action = AMDX_RECOVER_PENDING;
+		ret = amdx_ioctl(fd, AMDX_IOC_RECOVERY_PLAN, r);
+		if (ret)
+			return ret;
+		if (r->action != AMDX_RECOVER_NONE && r->fault == kind)
+			return 0;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if (t.tv_sec - t0.tv_sec > 30)
+			return -ETIMEDOUT;
+		usleep(5000);
+	}
 }
 
 /* %AMDX_IOC_RAS_INJECT of one error. */

@@ -541,7 +541,8 @@ EXPORT_SYMBOL_GPL(amdx_device_reset_begin);
  * the device's pending device-reset action, if it has one (one the
  * driver's reset stood for, as its device_reset op said with -EALREADY,
  * or any other): the action's self-test follows and it clears, or it
- * fails with @result.
+ * fails with @result.  A reset that failed is the reset_failed fault:
+ * the device gets its action, a node reboot.
  *
  * Context: process context, without the device's RAS lock; not after
  * amdx_device_unregister() has started.

@@ -16,9 +16,12 @@
  * self-test (&amdx_provider_ops.self_test) passed, never by a timer; a
  * failing self-test escalates to the next sufficient rung
  * (amdx_recovery_escalate()) and a failing action leaves the state
- * FAILED.  The containment ladder's own partition and device resets count
- * as running the action when they are the action pending; anything else
- * waits for %AMDX_IOC_RECOVERY_RUN::
+ * FAILED; a device or hive reset that failed is moreover the reset_failed
+ * fault, a node reboot pending on the device (whoever ran it: a run, the
+ * ladder, the driver on its own).  Hangs come from the provider's
+ * detection (amdx_device_hang()).  The containment ladder's own partition
+ * and device resets count as running the action when they are the action
+ * pending; anything else waits for %AMDX_IOC_RECOVERY_RUN::
  *
  *    provider       core (intake)                 caller
  *      report --->  ERROR (data[1]: action, scope)
@@ -836,6 +839,25 @@ static void amdx_recovery_clear_covered(struct amdx_device *adev, u32 action,
 }
 
 /*
+ * A device or hive reset (@action) that ran and failed with @ret is the
+ * reset_failed fault: no reset of the device repairs what it left, so the
+ * device gets that fault's action (a node reboot) on top of whatever
+ * failed.  Nothing ran for -EOPNOTSUPP (no reset) or -EINTR (killed
+ * before it), and for -EALREADY the driver's own reset stands for it
+ * (amdx_device_reset_end() reports that one's result).  The caller holds
+ * the RAS lock.
+ */
+static void amdx_recovery_reset_failed(struct amdx_device *adev, u32 action,
+				       int ret)
+{
+	if (!ret || ret == -EALREADY || ret == -EOPNOTSUPP || ret == -EINTR ||
+	    action < AMDX_RECOVER_DEVICE || action > AMDX_RECOVER_HIVE)
+		return;
+	amdx_recovery_fault(adev, AMDX_FAULT_RESET_FAILED,
+			    AMDX_RAS_PARTITION_ALL, AMDX_VF_NONE, NULL);
+}
+
+/*
  * @action ran on @slot's target (@partition, @vf) with result @ret: the
  * slot fails, clears after a passing self-test, or escalates.  The caller
  * holds the RAS lock.  Returns %AMDX_RECOVERY_OUT_* and sets *@err.
@@ -878,6 +900,7 @@ static u32 amdx_recovery_finish(struct amdx_recovery_ctx *c,
 		amdx_warn_ratelimited(adev, "recovery: %s failed midway: %pe; state failed\n",
 				      amdx_recovery_action_name(action),
 				      ERR_PTR(ret));
+		amdx_recovery_reset_failed(adev, action, ret);
 		return AMDX_RECOVERY_OUT_FAILED;
 	}
 	amdx_recovery_event(adev, AMDX_RECOVERY_EV_RAN, slot, partition, vf,
@@ -922,7 +945,8 @@ static u32 amdx_recovery_finish(struct amdx_recovery_ctx *c,
  * @ret: the reset's result.
  *
  * When @action is what the target has pending, it counts as running it:
- * the self-test follows and the state clears, escalates or fails.
+ * the self-test follows and the state clears, escalates or fails.  A
+ * device reset that failed is the reset_failed fault either way.
  */
 void amdx_recovery_ran(struct amdx_device *adev, u32 action, u32 partition,
 		       int ret)
@@ -933,12 +957,15 @@ void amdx_recovery_ran(struct amdx_device *adev, u32 action, u32 partition,
 
 	slot = amdx_recovery_slot(adev, partition, AMDX_VF_NONE);
 	if (slot->action != action ||
-	    slot->state != AMDX_RECOVERY_STATE_PENDING)
+	    slot->state != AMDX_RECOVERY_STATE_PENDING) {
+		amdx_recovery_reset_failed(adev, action, ret);
 		return;
+	}
 	c = amdx_recovery_ctx_get(adev);
 	if (!c) {
 		amdx_warn_ratelimited(adev, "recovery: no memory for the self-test after %s; still pending\n",
 				      amdx_recovery_action_name(action));
+		amdx_recovery_reset_failed(adev, action, ret);
 		return;
 	}
 	amdx_recovery_finish(c, slot, partition, AMDX_VF_NONE, action, ret,
@@ -1645,27 +1672,66 @@ int amdx_ioctl_recovery_run(struct amdx_file *file, void *data)
 }
 
 /*
- * debugfs: ``recovery_fault`` (write-only, root): "KIND PARTITION VF"
- * (decimal; 4294967295 for none) reports a fault the RAS blocks do not
- * model, as a provider's hang detection would: a hung queue, VF or
- * firmware.  Fenced against removal as the event hook is.
+ * What is wrong with the shape of hang @kind on (@partition, @vf), or
+ * NULL: a queue hang names its compute partition, a VF hang its VF, a
+ * firmware hang neither.
  */
-static ssize_t amdx_recovery_hook_write(struct file *f,
-					const char __user *ubuf, size_t len,
-					loff_t *ppos)
+static const char *amdx_device_hang_bad(u32 kind, u32 partition, u32 vf)
 {
-	struct amdx_device *adev = f->private_data;
-	u32 kind, part, vf;
-	char buf[48];
+	bool part = partition != AMDX_RAS_PARTITION_ALL;
+	bool one_vf = vf != AMDX_VF_NONE;
+
+	switch (kind) {
+	case AMDX_FAULT_QUEUE_HANG:
+		return partition >= AMDX_MAX_PARTITIONS || one_vf ?
+		       "a queue hang names its compute partition, no VF" : NULL;
+	case AMDX_FAULT_VF_HANG:
+		return vf >= AMDX_MAX_VFS || part ?
+		       "a VF hang names its VF, no partition" : NULL;
+	case AMDX_FAULT_FIRMWARE:
+		return part || one_vf ?
+		       "a firmware hang is the device's: no partition or VF" :
+		       NULL;
+	default:
+		return "not a hang (queue_hang, vf_hang or firmware)";
+	}
+}
+
+/**
+ * amdx_device_hang() - the provider's hang detection found a hang
+ * @adev: the device.
+ * @kind: %AMDX_FAULT_QUEUE_HANG (a job timed out: the driver's scheduler
+ *	timeout), %AMDX_FAULT_VF_HANG (a VF stopped answering: a missed
+ *	heartbeat, a mailbox timeout) or %AMDX_FAULT_FIRMWARE (the device's
+ *	firmware stopped: a missed firmware heartbeat, an SMU or PSP
+ *	timeout).
+ * @partition: the compute partition of the hung queue; for the others
+ *	%AMDX_RAS_PARTITION_ALL.
+ * @vf: the hung VF; for the others %AMDX_VF_NONE.
+ *
+ * The faults the RAS blocks do not report: the target gets the action
+ * the fault needs under the recovery policy in force (a PENDING record
+ * says so), as for an error report.  The other fault kinds have their own
+ * paths: amdx_ras_report() (page_ce, poison_consumed, engine_ue,
+ * device_ue, fabric), amdx_device_reset_end() with an error (a device
+ * reset that failed: reset_failed), amdx_device_rma() and the bad-page
+ * threshold (board).  Fenced against the device's removal.
+ *
+ * Context: process context, without the device's RAS lock.
+ * Return: 0; -EINVAL for another fault kind, a partition or VF the kind
+ * does not take or the device lacks (logged, naming the cause); -ENODEV
+ * once the device is being removed; -ENOMEM (the action the fault needs
+ * is pending then, unscoped).
+ */
+int amdx_device_hang(struct amdx_device *adev, u32 kind, u32 partition,
+		     u32 vf)
+{
+	const char *bad = amdx_device_hang_bad(kind, partition, vf);
 	int ret;
 
-	if (len >= sizeof(buf))
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, len))
-		return -EFAULT;
-	buf[len] = '\0';
-	if (sscanf(buf, "%u %u %u", &kind, &part, &vf) != 3) {
-		amdx_dbg(adev, "recovery_fault: want \"KIND PARTITION VF\"\n");
+	if (bad) {
+		amdx_warn_ratelimited(adev, "hang %u on partition %d VF %d refused: %s\n",
+				      kind, (int)partition, (int)vf, bad);
 		return -EINVAL;
 	}
 	down_read(&adev->lock);
@@ -1673,22 +1739,18 @@ static ssize_t amdx_recovery_hook_write(struct file *f,
 		ret = -ENODEV;
 	} else {
 		mutex_lock(&adev->ras->lock);
-		ret = amdx_recovery_fault(adev, kind, part, vf, NULL);
+		ret = amdx_recovery_fault(adev, kind, partition, vf, NULL);
 		mutex_unlock(&adev->ras->lock);
 	}
 	up_read(&adev->lock);
 	if (ret == -EINVAL)
-		amdx_dbg(adev, "recovery_fault: fault %u on partition %d VF %d does not fit the device\n",
-			 kind, (int)part, (int)vf);
-	return ret ? ret : len;
+		amdx_warn_ratelimited(adev, "%s on partition %d VF %d refused: the device has no such partition or VF (%u VFs)\n",
+				      amdx_recovery_fault_name(kind),
+				      (int)partition, (int)vf,
+				      READ_ONCE(adev->part->num_vfs));
+	return ret;
 }
-
-static const struct file_operations amdx_recovery_hook_fops = {
-	.owner = THIS_MODULE,
-	.open = amdx_event_hook_open,
-	.release = amdx_event_hook_release,
-	.write = amdx_recovery_hook_write,
-};
+EXPORT_SYMBOL_GPL(amdx_device_hang);
 
 /* Most consumptions one write of ``recovery_consume`` reports. */
 #define AMDX_RECOVERY_CONSUME_MAX	(2 * AMDX_RECOVERY_QUEUE)
@@ -1752,15 +1814,14 @@ static const struct file_operations amdx_recovery_consume_fops = {
 };
 
 /**
- * amdx_recovery_debugfs_add() - create the device's recovery hooks
+ * amdx_recovery_debugfs_add() - create the device's recovery hook
  * @adev: the device; its debugfs directory exists.
  *
- * ``recovery_fault`` and ``recovery_consume``.
+ * ``recovery_consume``.  Faults come from the provider (amdx_device_hang(),
+ * amdx_ras_report()), never from a core hook.
  */
 void amdx_recovery_debugfs_add(struct amdx_device *adev)
 {
-	debugfs_create_file_unsafe("recovery_fault", 0200, adev->debugfs, adev,
-				   &amdx_recovery_hook_fops);
 	debugfs_create_file_unsafe("recovery_consume", 0200, adev->debugfs,
 				   adev, &amdx_recovery_consume_fops);
 }

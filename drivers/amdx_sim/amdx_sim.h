@@ -117,6 +117,28 @@ struct amdx_sim_params {
 #define AMDX_SIM_WITHOUT_LINK_COUNTERS	BIT(7)
 
 /**
+ * struct amdx_sim_hang - a device's hangs and their detection
+ *	(amdx_sim_hang.c)
+ * @lock: protects @open, @parts, @vfs and @firmware.
+ * @open: the device is the core's: hangs may be set (after registration,
+ *	until removal starts).
+ * @parts: bit N: partition N's queue hung, not yet detected.
+ * @vfs: bit N: VF N hung, not yet detected.
+ * @firmware: the firmware hung, not yet detected.
+ * @job_timeout_ms: debugfs knob; how long the detection waits.  Atomic.
+ * @work: the detection: reports what it finds to the core.
+ */
+struct amdx_sim_hang {
+	struct mutex lock;	/* see above */
+	bool open;
+	unsigned long parts;
+	unsigned long vfs;
+	bool firmware;
+	atomic_t job_timeout_ms;
+	struct delayed_work work;
+};
+
+/**
  * struct amdx_sim_dev - one simulated device
  * @dev: the device on the amdx_sim bus; its release frees this structure.
  * @list: entry in the bus's device list, under the bus's list lock.
@@ -157,6 +179,7 @@ struct amdx_sim_params {
  * @wipe_visited: pages the last VF FLR's VRAM wipe looked at (debugfs
  *	``wipe_visited``); written by the wipe only (FLRs of a device are
  *	serialised by the core), read by debugfs.
+ * @hang: hung queues, VFs and firmware, and their detection.
  */
 struct amdx_sim_dev {
 	struct device dev;
@@ -186,6 +209,7 @@ struct amdx_sim_dev {
 	atomic_t fail_reset;
 	atomic_t fail_self_test;
 	u64 wipe_visited;
+	struct amdx_sim_hang hang;
 };
 
 static inline struct amdx_sim_dev *to_amdx_sim_dev(struct device *dev)
@@ -293,6 +317,12 @@ int amdx_sim_badpages_store(struct amdx_device *adev, const void *table,
 			    size_t len);
 void *amdx_sim_eeprom_read(const char *serial, size_t *len);
 void amdx_sim_eeprom_exit(void);
+
+/* amdx_sim_hang.c */
+void amdx_sim_hang_init(struct amdx_sim_dev *sd);
+void amdx_sim_hang_debugfs(struct amdx_sim_dev *sd);
+void amdx_sim_hang_start(struct amdx_sim_dev *sd);
+void amdx_sim_hang_stop(struct amdx_sim_dev *sd);
 
 /* amdx_sim_link.c */
 extern const struct file_operations amdx_sim_link_fault_fops;

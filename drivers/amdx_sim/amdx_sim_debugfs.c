@@ -42,6 +42,10 @@
  * ``fail_self_test`` (rw, u32)
  *	The next N post-recovery self-tests fail with -EIO: the recovery
  *	escalates to its next rung.
+ * ``hang_queue``, ``hang_vf``, ``hang_firmware``, ``job_timeout_ms``
+ *	A hung queue, VF or firmware, detected by the simulator's own work
+ *	one job timeout later and reported to the core
+ *	(amdx_sim_hang.c).
  * ``wipe_visited`` (ro, u64)
  *	VRAM pages the last VF FLR's wipe (amdx_sim_devmem_wipe()) looked
  *	at: the pages the VF held, not the device's VRAM.
@@ -229,6 +233,7 @@ void amdx_sim_debugfs_dev_init(struct amdx_sim_dev *sd)
 	debugfs_create_file_unsafe("fail_self_test", 0600, sd->ddir,
 				   &sd->fail_self_test, &amdx_sim_knob_fops);
 	debugfs_create_u64("wipe_visited", 0400, sd->ddir, &sd->wipe_visited);
+	amdx_sim_hang_debugfs(sd);
 	debugfs_create_file("ras_blocks", 0400, sd->ddir, sd,
 			    &amdx_sim_ras_blocks_fops);
 	debugfs_create_file("vram", 0400, sd->ddir, sd, &amdx_sim_vram_fops);

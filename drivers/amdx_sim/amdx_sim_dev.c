@@ -14,7 +14,9 @@
  * Life cycle, all under the bus's list lock::
  *
  *    create:  device_add -> VRAM (+ devmem) -> debugfs -> amdx_device_register
- *    destroy: amdx_device_unregister -> debugfs -> devmem + VRAM -> device_unregister
+ *             -> hang detection open
+ *    destroy: hang detection stopped -> amdx_device_unregister -> debugfs
+ *             -> devmem + VRAM -> device_unregister
  *
  * amdx_device_unregister() returns only when the core will call no more
  * provider ops, so everything the ops touch is freed after it.  The
@@ -422,6 +424,7 @@ struct amdx_sim_dev *amdx_sim_dev_create(const struct amdx_sim_params *p)
 	sd->compute_mode = AMDX_COMPUTE_SPX;
 	sd->memory_mode = AMDX_MEMORY_NPS1;
 	INIT_LIST_HEAD(&sd->list);
+	amdx_sim_hang_init(sd);
 	amdx_sim_dev_identity(sd);
 
 	device_initialize(&sd->dev);
@@ -450,6 +453,7 @@ struct amdx_sim_dev *amdx_sim_dev_create(const struct amdx_sim_params *p)
 			ERR_PTR(ret));
 		goto err_debugfs;
 	}
+	amdx_sim_hang_start(sd);
 
 	dev_info(&sd->dev, "%s, %u MiB VRAM%s, max_vfs %u, hive %llx\n",
 		 p->model->name, p->vram_mib,
@@ -476,7 +480,9 @@ err_put_device:
  */
 void amdx_sim_dev_destroy(struct amdx_sim_dev *sd)
 {
-	/* first: after this the core calls no op, so nothing below is in use */
+	/* no hang detection reports to a device that is going */
+	amdx_sim_hang_stop(sd);
+	/* then: after this the core calls no op, so nothing below is in use */
 	amdx_device_unregister(sd->adev);
 	sd->adev = NULL;
 	amdx_sim_devmem_set_device(sd);

@@ -398,6 +398,8 @@ u64 amdx_ras_count(struct amdx_device *adev, u32 block, u32 type);
 void amdx_device_reset_begin(struct amdx_device *adev);
 void amdx_device_reset_end(struct amdx_device *adev, int result);
 void amdx_device_rma(struct amdx_device *adev);
+int amdx_device_hang(struct amdx_device *adev, u32 kind, u32 partition,
+		     u32 vf);
 int amdx_partition_of_instance(struct amdx_device *adev, u32 block,
 			       u32 instance, u32 *part);
 int amdx_partition_of_vram(struct amdx_device *adev, u64 address, u32 *mem,

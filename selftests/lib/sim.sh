@@ -9,8 +9,19 @@
 #	del_dev SIM_ID		del_device, quietly (cleanup)
 #	amdx_id SIM_ID		the amdx device id of a simulated device
 #	sim_bdf SIM_ID		its BDF (amdx_sim_dev.c)
+#	sim_hang SIM_ID KNOB VAL TARGET
+#				a hang the simulator detects: its debugfs
+#				KNOB (hang_queue XCC, hang_vf VF,
+#				hang_firmware 1) set to VAL, then the wait
+#				for the detection (its own work, a job
+#				timeout later) to leave an action pending on
+#				TARGET (`amdx recover plan` TARGET: partition=N,
+#				vf=N, or "" for the device), asked 300 times
+#				0.1 s apart; 1 if it never was (no working
+#				detection comes near)
 #
-# Builtins only: each of these runs many times per suite.
+# Builtins only but sim_hang (amdx, jq): each of the others runs many
+# times per suite.
 SIM=/sys/bus/amdx_sim
 CLASS=/sys/class/amdx
 AMDX_SIM_IDS=${AMDX_SIM_IDS:-${0%/*}/lib/amdx_sim_ids.def}
@@ -47,4 +58,18 @@ amdx_id() {
 sim_bdf() {
 	_sim_bus=$((0xc1 + $1))
 	printf '%04x:%02x:00.0' $((_sim_bus >> 8)) $((_sim_bus & 0xff))
+}
+sim_hang() {
+	echo "$3" > "/sys/kernel/debug/amdx_sim/$1/$2" || return 1
+	_sim_id=$(amdx_id "$1") || return 1
+	_sim_n=0
+	while [ $_sim_n -lt 300 ]; do
+		# shellcheck disable=SC2086 # TARGET: one word or none
+		_sim_a=$(amdx -j recover plan "$_sim_id" $4 2> /dev/null |
+			 jq -r .plan.action)
+		[ -n "$_sim_a" ] && [ "$_sim_a" != none ] && return 0
+		sleep 0.1
+		_sim_n=$((_sim_n + 1))
+	done
+	return 1
 }

@@ -758,8 +758,9 @@ static void removal_ends_the_log(struct kunit *test)
 /*
  * A reset and an RMA flag the provider's driver decided on its own reach
  * the log as the core's own do: DEVICE_RESET_BEGIN with the bitmap of
- * the devices reset, DEVICE_RESET_END with the result, one RMA event
- * however often the driver says so, and the device flagged, with the rma
+ * the devices reset, DEVICE_RESET_END with the result (a failed one is
+ * the reset_failed fault: a node reboot pending), one RMA event however
+ * often the driver says so, and the device flagged, with the rma
  * recovery action pending.
  */
 static void provider_reports_its_own_reset_and_rma(struct kunit *test)
@@ -774,22 +775,28 @@ static void provider_reports_its_own_reset_and_rma(struct kunit *test)
 	amdx_device_rma(adev);
 	amdx_device_rma(adev);
 	KUNIT_EXPECT_TRUE(test, adev->ras->rma);
-	KUNIT_ASSERT_EQ(test, sub_pop(sub, out, 8), 4);
+	KUNIT_ASSERT_EQ(test, sub_pop(sub, out, 8), 5);
 	KUNIT_EXPECT_EQ(test, out[0].kind, AMDX_EVENT_DEVICE_RESET_BEGIN);
 	KUNIT_EXPECT_EQ(test, out[0].data[0], BIT_ULL(amdx_device_id(adev)));
 	KUNIT_EXPECT_EQ(test, out[0].partition, AMDX_RAS_PARTITION_ALL);
 	KUNIT_EXPECT_EQ(test, out[1].kind, AMDX_EVENT_DEVICE_RESET_END);
 	KUNIT_EXPECT_EQ(test, (s64)out[1].data[0], -EIO);
-	KUNIT_EXPECT_EQ(test, out[2].kind, AMDX_EVENT_RMA);
-	KUNIT_EXPECT_EQ(test, out[2].data[0], 0);
+	/* the failed reset: a node reboot pending */
+	KUNIT_EXPECT_EQ(test, out[2].kind, AMDX_EVENT_RECOVERY);
+	KUNIT_EXPECT_EQ(test, out[2].type, AMDX_RECOVERY_EV_PENDING);
+	KUNIT_EXPECT_EQ(test, out[2].block, AMDX_FAULT_RESET_FAILED);
+	KUNIT_EXPECT_EQ(test, AMDX_RECOVERY_SUM_ACTION(out[2].data[0]),
+			AMDX_RECOVER_NODE);
+	KUNIT_EXPECT_EQ(test, out[3].kind, AMDX_EVENT_RMA);
+	KUNIT_EXPECT_EQ(test, out[3].data[0], 0);
 	/* the board is to be replaced: that action is pending now */
-	KUNIT_EXPECT_EQ(test, out[3].kind, AMDX_EVENT_RECOVERY);
-	KUNIT_EXPECT_EQ(test, out[3].type, AMDX_RECOVERY_EV_PENDING);
-	KUNIT_EXPECT_EQ(test, out[3].block, AMDX_FAULT_BOARD);
-	KUNIT_EXPECT_EQ(test, AMDX_RECOVERY_SUM_ACTION(out[3].data[0]),
+	KUNIT_EXPECT_EQ(test, out[4].kind, AMDX_EVENT_RECOVERY);
+	KUNIT_EXPECT_EQ(test, out[4].type, AMDX_RECOVERY_EV_PENDING);
+	KUNIT_EXPECT_EQ(test, out[4].block, AMDX_FAULT_BOARD);
+	KUNIT_EXPECT_EQ(test, AMDX_RECOVERY_SUM_ACTION(out[4].data[0]),
 			AMDX_RECOVER_RMA);
 	/* no other record set it: address 0, the record itself */
-	KUNIT_EXPECT_EQ(test, out[3].address, 0);
+	KUNIT_EXPECT_EQ(test, out[4].address, 0);
 }
 
 /* A driver resetting the device on its own already (amdgpu's RAS recovery). */
@@ -826,7 +833,8 @@ static bool has_recovery(const struct amdx_event *out, u32 n, u16 type)
  * queries report the error to amdx): the provider answers -EALREADY.
  * That reset stands for amdx's: the device's action stays pending, with
  * no FAILED record, until the driver's reset ends, which runs it (RAN,
- * then CLEARED); a failed end fails it.  The core used to fail the
+ * then CLEARED); a failed end fails it (FAILED), and is the reset_failed
+ * fault: a node reboot pending on the device.  The core used to fail the
  * action at once ("device reset failed", state failed) while the driver
  * reset the device (found by amdgpu_amdx_umc.fatal_error_is_one_recovery_of_amdgpus).
  */
@@ -868,8 +876,13 @@ static void reset_under_way_stands_for_amdxs(struct kunit *test)
 	amdx_device_reset_end(adev, -EIO);
 	n = sub_pop(sub, out, 32);
 	KUNIT_EXPECT_TRUE(test, has_recovery(out, n, AMDX_RECOVERY_EV_FAILED));
+	/* and the failed reset is reset_failed: the node reboot pending */
 	KUNIT_EXPECT_EQ(test, adev->ras->recovery.dev.state,
-			AMDX_RECOVERY_STATE_FAILED);
+			AMDX_RECOVERY_STATE_PENDING);
+	KUNIT_EXPECT_EQ(test, adev->ras->recovery.dev.action,
+			AMDX_RECOVER_NODE);
+	KUNIT_EXPECT_EQ(test, adev->ras->recovery.dev.fault,
+			AMDX_FAULT_RESET_FAILED);
 }
 
 static const struct amdx_ras_block_info fake_umc_ue[AMDX_RAS_BLOCK_COUNT] = {

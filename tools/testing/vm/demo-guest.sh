@@ -19,7 +19,7 @@ dmesg | grep 'amdx: uapi'
 run amdx --version
 
 say "create a simulated MI300X and MI300A"
-run sh -c 'echo "0 model=mi300x vram=4096" > /sys/bus/amdx_sim/new_device'
+run sh -c 'echo "0 model=mi300x vram=4096 resets=partition,vf,device" > /sys/bus/amdx_sim/new_device'
 run sh -c 'echo "1 model=mi300a vram=256" > /sys/bus/amdx_sim/new_device'
 run amdx dev list
 
@@ -97,10 +97,17 @@ run amdx partition show "$id"
 run amdx ras show "$id"
 run amdx ras badpages "$id" --export /tmp/board.abpx
 
-say "recovery: an engine UE in partition 1 (core hook), what it costs, then the fix"
+say "recovery: a queue of partition 1 hangs (the simulator's job timeout finds it), what it costs, then the fix"
 hold d 0 1024 0x5a
-# AMDX_FAULT_ENGINE_UE (3) on partition 1, no VF (debugfs recovery_fault)
-echo "3 1 4294967295" > "/sys/kernel/debug/amdx/amdx$id/recovery_fault"
+# XCC 1's queue (partition 1 in CPX); the device declares no queue reset
+run sh -c 'echo 1 > /sys/kernel/debug/amdx_sim/0/hang_queue'
+# found a job timeout later, in the simulator's own work: wait for it
+n=0
+while [ $n -lt 100 ] &&
+      amdx -j recover plan "$id" partition=1 | jq -e '.plan.action == "none"' > /dev/null; do
+	sleep 0.1
+	n=$((n + 1))
+done
 run amdx partition show "$id" -o id,state,vf,recovery
 run amdx recover plan "$id" partition=1
 # Not confirmed and not a terminal (the console would be one): refused.
