@@ -29,6 +29,7 @@
 #include "amdx_core.h"
 #include "amdx_event.h"
 #include "amdx_event_ring.h"
+#include "amdx_kunit_fake.h"
 #include "amdx_ras_types.h"
 
 #define MASK_ERR	BIT_ULL(AMDX_EVENT_ERROR)
@@ -469,16 +470,8 @@ static void subscribe_arguments_are_checked(struct kunit *test)
 
 /* ---- emission on fake devices */
 
-static int fake_get_state(struct amdx_device *adev,
-			  struct amdx_device_state *st)
-{
-	st->compute_mode = AMDX_COMPUTE_SPX;
-	st->memory_mode = AMDX_MEMORY_NPS1;
-	return 0;
-}
-
 static const struct amdx_provider_ops fake_ops = {
-	.get_state = fake_get_state,
+	.get_state = amdx_kunit_get_state,
 };
 
 static int res_init(struct kunit_resource *res, void *ctx)
@@ -487,40 +480,23 @@ static int res_init(struct kunit_resource *res, void *ctx)
 	return 0;
 }
 
-static void res_unregister(struct kunit_resource *res)
-{
-	amdx_device_unregister(res->data);
-}
-
-/* A registered fake device of @ops, unregistered with the test. */
+/*
+ * A registered 8-XCC MI300X of @ops in @hive with RAS blocks @ras,
+ * unregistered with the test.
+ */
 static struct amdx_device *fake_device_ops(struct kunit *test, u32 n, u64 hive,
 					   const struct amdx_provider_ops *ops,
 					   const struct amdx_ras_block_info *ras)
 {
-	struct amdx_device_desc desc = {
-		.model = AMDX_MODEL_MI300X,
-		.serial = "KUNITEV",
-		.product = "KUnit event fake",
-		.hive_id = hive,
-		.vram_size = 64 << 20,
-		.num_xcc = 8,
-		.supported_compute_modes = BIT(AMDX_COMPUTE_SPX),
-		.supported_memory_modes = BIT(AMDX_MEMORY_NPS1),
-		.ras_blocks = ras,
-	};
-	struct amdx_device *adev;
 	char bdf[AMDX_BDF_LEN];
+	struct amdx_device_desc desc = amdx_kunit_desc(bdf, "KUNITEV");
 
 	snprintf(bdf, sizeof(bdf), "0000:e%u:00.0", n);
-	desc.bdf = bdf;
-	adev = amdx_device_register(NULL, &desc, ops, NULL);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(adev));
-	if (!kunit_alloc_resource(test, res_init, res_unregister, GFP_KERNEL,
-				  adev)) {
-		amdx_device_unregister(adev);
-		KUNIT_FAIL_AND_ABORT(test, "no memory for a test resource");
-	}
-	return adev;
+	desc.model = AMDX_MODEL_MI300X;
+	desc.num_xcc = 8;
+	desc.hive_id = hive;
+	desc.ras_blocks = ras;
+	return amdx_kunit_register(test, &desc, ops, NULL);
 }
 
 /* A registered fake device, unregistered with the test. */
@@ -704,17 +680,10 @@ static void hive_counter_outlives_removed_members(struct kunit *test)
 {
 	const u64 hive = 0xa3d0e7e60ULL;
 	struct amdx_device *a = fake_device(test, 7, hive);
-	struct amdx_device_desc desc = {
-		.model = AMDX_MODEL_MI300X, .bdf = "0000:e8:00.0",
-		.serial = "KUNITEV", .product = "KUnit event fake",
-		.hive_id = hive, .num_xcc = 8,
-	};
-	struct amdx_device *b;
+	struct amdx_device *b = fake_device(test, 8, hive);
 
-	b = amdx_device_register(NULL, &desc, &fake_ops, NULL);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(b));
 	KUNIT_EXPECT_EQ(test, emit(b, AMDX_EVENT_RMA, 0), 1);
-	amdx_device_unregister(b);
+	amdx_kunit_unregister(test, b);
 	/* b is gone; a keeps counting where the hive was */
 	KUNIT_EXPECT_EQ(test, emit(a, AMDX_EVENT_RMA, 0), 2);
 }
@@ -806,7 +775,7 @@ static int fake_reset_under_way(struct amdx_device *adev)
 }
 
 static const struct amdx_provider_ops fake_busy_ops = {
-	.get_state = fake_get_state,
+	.get_state = amdx_kunit_get_state,
 	.device_reset = fake_reset_under_way,
 };
 

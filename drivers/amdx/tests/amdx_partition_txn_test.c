@@ -16,6 +16,7 @@
 #include <amdx/amdx_provider.h>
 
 #include "amdx_core.h"
+#include "amdx_kunit_fake.h"
 #include "amdx_partition.h"
 
 #define TXN_VRAM	BIT_ULL(30)
@@ -117,24 +118,22 @@ static const struct amdx_provider_ops txn_ops = {
 
 static int txn_init(struct kunit *test)
 {
-	struct amdx_device_desc desc = {
-		.model = AMDX_MODEL_MI300X,
-		.bdf = "0000:ef:00.0",
-		.serial = "KUNITTXN",
-		.product = "KUnit partition fake",
-		.vram_size = TXN_VRAM,
-		.num_xcc = 8,
-		.num_sdma = 16,
-		.num_vcn = 4,
-		/* NPS2: the model's, not declared by this device */
-		.supported_compute_modes = BIT(AMDX_COMPUTE_SPX) |
-					   BIT(AMDX_COMPUTE_DPX) |
-					   BIT(AMDX_COMPUTE_QPX) |
-					   BIT(AMDX_COMPUTE_CPX),
-		.supported_memory_modes = BIT(AMDX_MEMORY_NPS1) |
-					  BIT(AMDX_MEMORY_NPS4),
-	};
+	struct amdx_device_desc desc = amdx_kunit_desc("0000:ef:00.0",
+						       "KUNITTXN");
 	struct txn_ctx *c;
+
+	desc.model = AMDX_MODEL_MI300X;
+	desc.vram_size = TXN_VRAM;
+	desc.num_xcc = 8;
+	desc.num_sdma = 16;
+	desc.num_vcn = 4;
+	desc.supported_compute_modes = BIT(AMDX_COMPUTE_SPX) |
+				       BIT(AMDX_COMPUTE_DPX) |
+				       BIT(AMDX_COMPUTE_QPX) |
+				       BIT(AMDX_COMPUTE_CPX);
+	/* NPS2: the model's, not declared by this device */
+	desc.supported_memory_modes = BIT(AMDX_MEMORY_NPS1) |
+				      BIT(AMDX_MEMORY_NPS4);
 
 	c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, c);
@@ -144,18 +143,9 @@ static int txn_init(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, c->after);
 	c->fake.compute = AMDX_COMPUTE_SPX;
 	c->fake.memory = AMDX_MEMORY_NPS1;
-	c->adev = amdx_device_register(NULL, &desc, &txn_ops, &c->fake);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(c->adev));
+	c->adev = amdx_kunit_register(test, &desc, &txn_ops, &c->fake);
 	test->priv = c;
 	return 0;
-}
-
-static void txn_exit(struct kunit *test)
-{
-	struct txn_ctx *c = test->priv;
-
-	if (c && !IS_ERR_OR_NULL(c->adev))
-		amdx_device_unregister(c->adev);
 }
 
 /* PLAN or COMMIT as the ioctl path does it: device lock held for read. */
@@ -526,7 +516,6 @@ static struct kunit_case amdx_partition_txn_cases[] = {
 static struct kunit_suite amdx_partition_txn_suite = {
 	.name = "amdx_partition_txn",
 	.init = txn_init,
-	.exit = txn_exit,
 	.test_cases = amdx_partition_txn_cases,
 };
 

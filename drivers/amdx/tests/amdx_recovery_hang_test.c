@@ -7,7 +7,7 @@
  * firmware, and amdx_device_reset_end() with an error, a device reset
  * that failed (reset_failed).  Each bad kind, partition and VF is refused
  * with -EINVAL and leaves nothing pending; a device being removed is
- * -ENODEV.  Registers its own fake provider device (one partition, no
+ * -ENODEV.  Registers amdx_kunit_fake.h's device (one partition, no
  * VFs, queue and device resets).
  */
 #include <kunit/test.h>
@@ -17,18 +17,8 @@
 #include <amdx/amdx_provider.h>
 
 #include "amdx_core.h"
+#include "amdx_kunit_fake.h"
 #include "amdx_ras_types.h"
-
-static int amdx_hang_fake_get_state(struct amdx_device *adev,
-				    struct amdx_device_state *st)
-{
-	st->compute_mode = AMDX_COMPUTE_SPX;
-	st->memory_mode = AMDX_MEMORY_NPS1;
-	st->num_mem_partitions = 1;
-	st->mem[0].size = 64 << 20;
-	st->mem[0].free = 64 << 20;
-	return 0;
-}
 
 static int amdx_hang_fake_queue_reset(struct amdx_device *adev, u32 part,
 				      bool pipe)
@@ -42,30 +32,17 @@ static int amdx_hang_fake_device_reset(struct amdx_device *adev)
 }
 
 static const struct amdx_provider_ops amdx_hang_fake_ops = {
-	.get_state = amdx_hang_fake_get_state,
+	.get_state = amdx_kunit_get_state,
 	.queue_reset = amdx_hang_fake_queue_reset,
 	.device_reset = amdx_hang_fake_device_reset,
 };
 
 static struct amdx_device *amdx_hang_fake_new(struct kunit *test)
 {
-	struct amdx_device_desc desc = {
-		.model = AMDX_MODEL_MI308X,
-		.bdf = "0000:ed:00.0",
-		.serial = "KUNITHANG1",
-		.product = "KUnit hang fake",
-		.vram_size = 64 << 20,
-		.num_xcc = 4,
-		.num_sdma = 8,
-		.num_vcn = 2,
-		.supported_compute_modes = BIT(AMDX_COMPUTE_SPX),
-		.supported_memory_modes = BIT(AMDX_MEMORY_NPS1),
-	};
-	struct amdx_device *adev;
+	struct amdx_device_desc desc = amdx_kunit_desc("0000:ed:00.0",
+						       "KUNITHANG1");
 
-	adev = amdx_device_register(NULL, &desc, &amdx_hang_fake_ops, NULL);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(adev));
-	return adev;
+	return amdx_kunit_register(test, &desc, &amdx_hang_fake_ops, NULL);
 }
 
 /* Whether any target of @adev has an action. */
@@ -133,7 +110,6 @@ static void amdx_recovery_hang_bad_reports_are_einval(struct kunit *test)
 		KUNIT_EXPECT_FALSE_MSG(test, amdx_hang_any_pending(adev),
 				       "%s left an action", bad[i].what);
 	}
-	amdx_device_unregister(adev);
 }
 
 /* Each hang sets its target's action, with the hang as its fault. */
@@ -155,7 +131,6 @@ static void amdx_recovery_hang_sets_the_targets_action(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rs->dev.action, AMDX_RECOVER_DEVICE);
 	KUNIT_EXPECT_EQ(test, rs->dev.fault, AMDX_FAULT_FIRMWARE);
 	KUNIT_EXPECT_EQ(test, rs->dev.state, AMDX_RECOVERY_STATE_PENDING);
-	amdx_device_unregister(adev);
 }
 
 /* A device being removed takes no more reports. */
@@ -165,7 +140,7 @@ static void amdx_recovery_hang_after_removal_is_enodev(struct kunit *test)
 	struct amdx_device *held = amdx_device_get(amdx_device_id(adev));
 
 	KUNIT_ASSERT_NOT_NULL(test, held);
-	amdx_device_unregister(adev);
+	amdx_kunit_unregister(test, adev);
 	KUNIT_EXPECT_EQ(test, amdx_device_hang(held, AMDX_FAULT_FIRMWARE,
 					       AMDX_RAS_PARTITION_ALL,
 					       AMDX_VF_NONE), -ENODEV);
@@ -198,7 +173,7 @@ static void amdx_recovery_hang_failed_reset_is_reset_failed(struct kunit *test)
 	amdx_device_reset_begin(adev);
 	amdx_device_reset_end(adev, -EIO);
 	amdx_hang_expect_node(test, adev);
-	amdx_device_unregister(adev);
+	amdx_kunit_unregister(test, adev);
 
 	adev = amdx_hang_fake_new(test);
 	KUNIT_ASSERT_EQ(test, amdx_device_hang(adev, AMDX_FAULT_FIRMWARE,
@@ -209,7 +184,6 @@ static void amdx_recovery_hang_failed_reset_is_reset_failed(struct kunit *test)
 	amdx_device_reset_begin(adev);
 	amdx_device_reset_end(adev, -EIO);
 	amdx_hang_expect_node(test, adev);
-	amdx_device_unregister(adev);
 }
 
 static struct kunit_case amdx_recovery_hang_cases[] = {

@@ -6,7 +6,7 @@
  * while references are held, ids below AMDX_MAX_DEVICES handed out
  * cyclically, -ENOSPC when all are taken; the provider's RAS intake,
  * amdx_ras_report(), refusing a report that does not fit the device.
- * Registers its own fake provider devices.
+ * Registers amdx_kunit_fake.h's device itself, with amdx_device_register().
  */
 #include <kunit/test.h>
 #include <linux/err.h>
@@ -16,6 +16,7 @@
 #include <amdx/amdx_provider.h>
 
 #include "amdx_core.h"
+#include "amdx_kunit_fake.h"
 #include "amdx_ras_types.h"
 
 struct amdx_fake {
@@ -32,7 +33,7 @@ static int amdx_fake_get_state(struct amdx_device *adev,
 	st->compute_mode = AMDX_COMPUTE_SPX;
 	st->memory_mode = AMDX_MEMORY_NPS1;
 	st->num_mem_partitions = 1;
-	st->mem[0].size = 64 << 20;
+	st->mem[0].size = AMDX_KUNIT_VRAM;
 	st->mem[0].free = f->free;
 	return 0;
 }
@@ -43,18 +44,7 @@ static const struct amdx_provider_ops amdx_fake_ops = {
 
 static struct amdx_device_desc amdx_fake_desc(void)
 {
-	return (struct amdx_device_desc){
-		.model = AMDX_MODEL_MI308X,
-		.bdf = "0000:ee:00.0",
-		.serial = "KUNIT0001",
-		.product = "KUnit fake",
-		.vram_size = 64 << 20,
-		.num_xcc = 4,
-		.num_sdma = 8,
-		.num_vcn = 2,
-		.supported_compute_modes = BIT(AMDX_COMPUTE_SPX),
-		.supported_memory_modes = BIT(AMDX_MEMORY_NPS1),
-	};
+	return amdx_kunit_desc("0000:ee:00.0", "KUNIT0001");
 }
 
 static void amdx_registry_register_makes_device_findable(struct kunit *test)
