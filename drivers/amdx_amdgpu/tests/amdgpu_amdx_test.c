@@ -31,7 +31,9 @@
 #include <kunit/static_stub.h>
 #include <kunit/test.h>
 #include <kunit/test-bug.h>
+#include <linux/dma-mapping.h>
 #include <linux/i2c.h>
+#include <linux/irq_work.h>
 #include <linux/panic.h>
 #include <linux/pci.h>
 #include <linux/pm_runtime.h>
@@ -54,7 +56,9 @@
 #include "discovery.h"
 #include "nbio_v7_9.h"
 #include "nbio/nbio_7_9_0_sh_mask.h"
+#include "soc15.h"
 #include "umc_v12_0.h"
+#include "vega20_ih.h"
 #include "kfd_priv.h"
 #include "soc15_int.h"
 #include "soc15_ih_clientid.h"
@@ -1111,45 +1115,23 @@ static void umc_ue_reaches_amdx(struct kunit *test)
 }
 
 /*
- * Poison created in VRAM (a deferred error, UMC in poison mode): the
- * query counts it and amdgpu's UMC v12 code converts the bank's address
- * through the PSP, reserves the row's pages and logs the error in its
- * deferred-error log (umc_ecc_log.de_page_tree, keyed by the row); the
- * page-retirement work (amdgpu_umc_handle_bad_pages(), what
- * page_retirement_dwork runs) then retires those pages.  Through the real
- * amdx core, amdx counts the poison as amdgpu does, once (amdgpu's
- * umc_err_count says de: 1, and amdx doctor --ras-counters compares the
- * two), from the query's count, and hears of its pages, each a deferred
- * error of UMC with its address and %AMDX_RAS_ERR_F_UNCOUNTED, which the
- * core accepts (the address inside the VRAM, the type declared) and
- * poisons and retires (its per-page step) without counting it again.
- * amdgpu's record carries no deferred cause (its err_type is
- * AMDGPU_RAS_EEPROM_ERR_NON_RECOVERABLE, a UE's), so the provider used to
- * report each page as a UE; the page's row in amdgpu's deferred-error log
- * says it is a poison's.  amdx used to count each page (16 DEs for amdgpu's
- * 1) and drop the query's count.  Instance 0 and the whole device: UMC is
- * one instance to amdx (amdgpu's record names the UMC within its AID and
- * the channel, not the AID; its statistics the AID, not the UMC), and in
- * NPS1 every compute partition uses all of the VRAM.  amdgpu's query
- * event (type, id) does not reach amdx: its error record has no field for
- * it.
+ * What a poison of @pa reached amdx as, once amdgpu's page-retirement
+ * work ran (amdgpu_umc_handle_bad_pages(), what page_retirement_dwork
+ * runs; the query's DE count came first): through the real amdx core,
+ * amdx counts the poison as amdgpu does, once, from the query's count,
+ * and hears of the row's pages, each a deferred error of UMC with its
+ * address and %AMDX_RAS_ERR_F_UNCOUNTED, instance 0 and the whole device
+ * (umc_poison_reaches_amdx_as_its_pages() says why).  The work run again
+ * finds nothing new.
  */
-static void umc_poison_reaches_amdx_as_its_pages(struct kunit *test)
+static void expect_poison_retired(struct kunit *test, struct fake_gpu *f,
+				  u64 pa)
 {
 	const int row = UMC_V12_0_BAD_PAGE_NUM_PER_CHANNEL;
-	struct fake_gpu *f = mi300x_umc(test);
 	const struct amdx_ras_error *r;
 	struct ras_err_data ed;
-	struct ras_query_if q;
+	struct ras_query_if q = { .head.block = AMDGPU_RAS_BLOCK__UMC };
 	int i, j;
-	u64 pa;
-
-	kunit_activate_static_stub(test, amdgpu_amdx_report,
-				   fake_report_to_core);
-	umc_error_queried(test, f, FAKE_UMC_DE, &pa, &q);
-	KUNIT_EXPECT_EQ(test, 1, q.de_count);
-	KUNIT_EXPECT_EQ(test, 0, q.ue_count + q.ce_count);
-	KUNIT_EXPECT_EQ(test, row, f->reserved);
 
 	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_error_data_init(&ed));
 	amdgpu_umc_handle_bad_pages(f->adev, &ed);
@@ -1197,6 +1179,46 @@ static void umc_poison_reaches_amdx_as_its_pages(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 1 + row, f->nreports);
 	KUNIT_EXPECT_EQ(test, 1, amdx_ras_count(f->xdev, AMDX_RAS_BLOCK_UMC,
 						AMDX_RAS_TYPE_DE));
+}
+
+/*
+ * Poison created in VRAM (a deferred error, UMC in poison mode): the
+ * query counts it and amdgpu's UMC v12 code converts the bank's address
+ * through the PSP, reserves the row's pages and logs the error in its
+ * deferred-error log (umc_ecc_log.de_page_tree, keyed by the row); the
+ * page-retirement work (amdgpu_umc_handle_bad_pages(), what
+ * page_retirement_dwork runs) then retires those pages.  Through the real
+ * amdx core, amdx counts the poison as amdgpu does, once (amdgpu's
+ * umc_err_count says de: 1, and amdx doctor --ras-counters compares the
+ * two), from the query's count, and hears of its pages, each a deferred
+ * error of UMC with its address and %AMDX_RAS_ERR_F_UNCOUNTED, which the
+ * core accepts (the address inside the VRAM, the type declared) and
+ * poisons and retires (its per-page step) without counting it again.
+ * amdgpu's record carries no deferred cause (its err_type is
+ * AMDGPU_RAS_EEPROM_ERR_NON_RECOVERABLE, a UE's), so the provider used to
+ * report each page as a UE; the page's row in amdgpu's deferred-error log
+ * says it is a poison's.  amdx used to count each page (16 DEs for amdgpu's
+ * 1) and drop the query's count.  Instance 0 and the whole device: UMC is
+ * one instance to amdx (amdgpu's record names the UMC within its AID and
+ * the channel, not the AID; its statistics the AID, not the UMC), and in
+ * NPS1 every compute partition uses all of the VRAM.  amdgpu's query
+ * event (type, id) does not reach amdx: its error record has no field for
+ * it.
+ */
+static void umc_poison_reaches_amdx_as_its_pages(struct kunit *test)
+{
+	const int row = UMC_V12_0_BAD_PAGE_NUM_PER_CHANNEL;
+	struct fake_gpu *f = mi300x_umc(test);
+	struct ras_query_if q;
+	u64 pa;
+
+	kunit_activate_static_stub(test, amdgpu_amdx_report,
+				   fake_report_to_core);
+	umc_error_queried(test, f, FAKE_UMC_DE, &pa, &q);
+	KUNIT_EXPECT_EQ(test, 1, q.de_count);
+	KUNIT_EXPECT_EQ(test, 0, q.ue_count + q.ce_count);
+	KUNIT_EXPECT_EQ(test, row, f->reserved);
+	expect_poison_retired(test, f, pa);
 }
 
 /*
@@ -1439,23 +1461,17 @@ static void fake_mmio_unmap(void *data)
 }
 
 /*
- * The same fatal error one step earlier: where amdgpu's interrupt handler
- * (amdgpu_irq_handler()) goes after the IH ring,
- * amdgpu_ras_interrupt_fatal_error_handler(), with MI300's NBIO 7.9 RAS
- * functions (nbio_v7_9_ras, amdgpu's own) reading the fake's
- * BIF_DOORBELL_INT_CNTL register, its ATHUB error-event status set as the
- * hardware sets it (the bif ring is disabled on MI300, so the interrupt
- * comes without an IV).  NBIO's handler acknowledges it (the CLEAR bit
- * written back) and calls amdgpu_ras_global_ras_isr(): one recovery of
- * amdgpu's, as above.  The RAS controller's status is clear: its handler
- * leaves the register alone.
+ * MI300's NBIO 7.9 RAS functions (nbio_v7_9_ras, amdgpu's own) on the
+ * fake's register space, BIF_DOORBELL_INT_CNTL's ATHUB error-event status
+ * set as the hardware sets it for a fatal error, a UMC UE in the
+ * firmware's banks for amdgpu's recovery to count, and the rest as
+ * fatal_error_is_one_recovery_of_amdgpus() sets it up.
  */
-static void fatal_error_from_nbios_athub_interrupt(struct kunit *test)
+static struct fake_mmio *fake_athub_fatal(struct kunit *test,
+					  struct fake_gpu *f)
 {
-	struct fake_gpu *f = mi300x_umc(test);
-	struct amdgpu_device *adev = f->adev;
 	const u32 status = BIF_BX0_BIF_DOORBELL_INT_CNTL__RAS_ATHUB_ERR_EVENT_INTERRUPT_STATUS_MASK;
-	const u32 clear = BIF_BX0_BIF_DOORBELL_INT_CNTL__RAS_ATHUB_ERR_EVENT_INTERRUPT_CLEAR_MASK;
+	struct amdgpu_device *adev = f->adev;
 	struct fake_mmio *mmio;
 	struct aca_bank b;
 
@@ -1477,11 +1493,23 @@ static void fatal_error_from_nbios_athub_interrupt(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
 							   fake_ras_intr_clear,
 							   NULL));
+	return mmio;
+}
 
-	amdgpu_ras_interrupt_fatal_error_handler(adev);
+/*
+ * One recovery of amdgpu's for the fatal error of fake_athub_fatal(),
+ * once its work ran: NBIO's handler acknowledged the interrupt (the CLEAR
+ * bit written back), amdgpu reset the device once, mode 1, and its
+ * recovery's query brought the UE to the real amdx core.
+ */
+static void expect_athub_recovery(struct kunit *test, struct fake_gpu *f,
+				  struct fake_mmio *mmio)
+{
+	const u32 status = BIF_BX0_BIF_DOORBELL_INT_CNTL__RAS_ATHUB_ERR_EVENT_INTERRUPT_STATUS_MASK;
+	const u32 clear = BIF_BX0_BIF_DOORBELL_INT_CNTL__RAS_ATHUB_ERR_EVENT_INTERRUPT_CLEAR_MASK;
+
 	flush_work(&f->ras->recovery_work);
-	flush_workqueue(adev->reset_domain->wq);
-
+	flush_workqueue(f->adev->reset_domain->wq);
 	KUNIT_EXPECT_EQ(test, status | clear,
 			mmio->regs[FAKE_DOORBELL_INT_CNTL]);
 	KUNIT_EXPECT_EQ(test, 1, f->recoveries);
@@ -1489,6 +1517,298 @@ static void fatal_error_from_nbios_athub_interrupt(struct kunit *test)
 					 &f->recovery_flags));
 	KUNIT_EXPECT_EQ(test, 1, amdx_ras_count(f->xdev, AMDX_RAS_BLOCK_UMC,
 						AMDX_RAS_TYPE_UE));
+}
+
+/*
+ * The same fatal error one step earlier: where amdgpu's interrupt handler
+ * (amdgpu_irq_handler()) goes after the IH ring,
+ * amdgpu_ras_interrupt_fatal_error_handler(), with MI300's NBIO 7.9 RAS
+ * functions reading the fake's BIF_DOORBELL_INT_CNTL register (the bif
+ * ring is disabled on MI300, so the interrupt comes without an IV).
+ * NBIO's handler acknowledges it and calls amdgpu_ras_global_ras_isr():
+ * one recovery of amdgpu's, as above.  The RAS controller's status is
+ * clear: its handler leaves the register alone.
+ */
+static void fatal_error_from_nbios_athub_interrupt(struct kunit *test)
+{
+	struct fake_gpu *f = mi300x_umc(test);
+	struct fake_mmio *mmio = fake_athub_fatal(test, f);
+
+	amdgpu_ras_interrupt_fatal_error_handler(f->adev);
+	expect_athub_recovery(test, f, mmio);
+}
+
+/* What amdgpu_ih_decode_iv_helper() takes for UMC's ECC interrupt. */
+#define FAKE_IV_DWORDS	8
+/* The IV's timestamp (48 bits), which amdgpu_irq_dispatch() keeps. */
+#define FAKE_IV_TIMESTAMP	0x123456789abcULL
+
+/*
+ * UMC's ECC interrupt as MI300's IH (OSS 4.4.2) writes it to its ring 0:
+ * eight dwords at the write pointer, laid out as
+ * amdgpu_ih_decode_iv_helper() reads them (amdgpu_ih.c:269-281 in
+ * 6.12.118): dw0 the client id [7:0] and source id [15:8] (ring id, vmid
+ * 0), dw1 and dw2[15:0] the timestamp, dw3 the pasid [15:0] (0) and the
+ * node id [23:16], dw4-7 the source's data (none).  The client and
+ * source are the ones gmc_v9_0_sw_init() registers UMC's ECC source under
+ * (gmc_v9_0.c:2127: SOC15_IH_CLIENTID_DF, source 0, the interrupt sent to
+ * DF); the node is the AID of the UMC (enum interrupt_node_id_per_aid).
+ * Then the IH writes the new write pointer back (its wptr writeback,
+ * where vega20_ih_get_wptr() reads ring 0's).
+ */
+static void fake_ih_write_iv(struct amdgpu_ih_ring *ih, u32 client, u32 src,
+			     u32 node)
+{
+	u32 at = le32_to_cpu(*ih->wptr_cpu) >> 2;
+	u32 dw[FAKE_IV_DWORDS] = {
+		client | src << 8,
+		lower_32_bits(FAKE_IV_TIMESTAMP),
+		upper_32_bits(FAKE_IV_TIMESTAMP) & 0xffff,
+		node << 16,
+	};
+	int i;
+
+	for (i = 0; i < FAKE_IV_DWORDS; i++)
+		ih->ring[at + i] = (__force u32)cpu_to_le32(dw[i]);
+	wmb();	/* the entry before the write pointer, as the IH writes them */
+	*ih->wptr_cpu = (__force u32)cpu_to_le32((le32_to_cpu(*ih->wptr_cpu) +
+						  4 * FAKE_IV_DWORDS) &
+						 ih->ptr_mask);
+}
+
+/* What fake_gpu_enable_ih() set up, with amdgpu's own teardown. */
+static void fake_ih_fini(void *data)
+{
+	struct amdgpu_device *adev = data;
+
+	adev->umc.ras_if = NULL;
+	amdgpu_irq_fini_hw(adev);
+	amdgpu_irq_fini_sw(adev);
+	adev->doorbell.cpu_addr = NULL;
+	adev->doorbell.num_kernel_doorbells = 0;
+}
+
+/* UMC's RAS interrupt handler of fake_gpu_enable_ih() removed, as amdgpu does. */
+static void fake_ih_ras_fini(void *data)
+{
+	struct amdgpu_device *adev = data;
+
+	amdgpu_ras_interrupt_remove_handler(adev,
+					    &umc_v12_0_ras.ras_block.ras_comm);
+}
+
+/* gmc_v9_0.c's interrupt sources, not static in the test-only patch. */
+void gmc_v9_0_set_irq_funcs(struct amdgpu_device *adev);
+
+/*
+ * MI300's interrupt path on a fake of mi300x_umc(), as amdgpu's init
+ * leaves it, amdgpu's own code wherever it runs without the hardware:
+ * - the IH: OSS 4.4.2's functions (vega20_ih), set by vega20_ih_ip_block's
+ *   early_init; ring 0 made by amdgpu_ih_ring_init() as vega20_ih_sw_init()
+ *   makes it, in DMA memory (the fake's device given the 44-bit DMA mask
+ *   gmc_v9_0_sw_init() sets, which a root device cannot set itself), read
+ *   pointer on IH's doorbell of MI300's doorbell layout
+ *   (aqua_vanjaram_doorbell_index_init()).  Standing in: the doorbell
+ *   page (memory, not the BAR) and vega20_ih_hw_init(), which programs the
+ *   ring into the IH's registers and enables it: the ring is marked
+ *   enabled, as vega20_ih_toggle_interrupts() leaves it.  The PCI
+ *   interrupt itself (amdgpu_irq_init()'s request_irq()) is the test's
+ *   hard irq_work (fake_interrupt()).
+ * - UMC's ECC interrupt source: gmc_v9_0's (gmc_v9_0_set_irq_funcs(), its
+ *   early_init's), added under the DF client as gmc_v9_0_sw_init() adds it
+ *   (amdgpu_irq_add_id()).
+ * - UMC's RAS interrupt handler, as amdgpu_umc_ras_sw_init() and
+ *   amdgpu_ras_block_late_init() leave it: UMC's RAS interface
+ *   (adev->umc.ras_if, which amdgpu_umc_process_ecc_irq() dispatches
+ *   to), its handler's ring and work (amdgpu_ras_interrupt_add_handler()),
+ *   UMC 12 and the RAS event manager (the poison creation handler marks
+ *   its event), without the page retirement thread: the test takes its
+ *   part, in its own thread, where its report stub applies.
+ * Torn down by amdgpu's own amdgpu_irq_fini_hw() and amdgpu_irq_fini_sw().
+ */
+static void fake_gpu_enable_ih(struct kunit *test, struct fake_gpu *f)
+{
+	struct amdgpu_device *adev = f->adev;
+	struct amdgpu_ip_block ih_block = {
+		.version = &vega20_ih_ip_block,
+		.adev = adev,
+	};
+	struct amdgpu_ih_ring *ih = &adev->irq.ih;
+	u32 ndoorbells = 2 * AMDGPU_DOORBELL_LAYOUT1_MAX_ASSIGNMENT;
+
+	adev->ip_versions[OSSSYS_HWIP][0] = IP_VERSION(4, 4, 2);
+	adev->ip_versions[UMC_HWIP][0] = IP_VERSION(12, 0, 0);
+	f->ras->event_mgr = &f->ras->__event_mgr;
+	adev_to_drm(adev)->dev = adev->dev;
+	spin_lock_init(&adev->irq.lock);
+	KUNIT_ASSERT_EQ(test, 0,
+			vega20_ih_ip_block.funcs->early_init(&ih_block));
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, fake_ih_fini,
+							   adev));
+
+	KUNIT_ASSERT_EQ(test, 0, dma_coerce_mask_and_coherent(adev->dev,
+							      DMA_BIT_MASK(44)));
+	KUNIT_ASSERT_EQ(test, 0, amdgpu_ih_ring_init(adev, ih, IH_RING_SIZE,
+						     true));
+	aqua_vanjaram_doorbell_index_init(adev);
+	adev->doorbell.cpu_addr = kunit_kcalloc(test, ndoorbells, sizeof(u32),
+						GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, adev->doorbell.cpu_addr);
+	adev->doorbell.num_kernel_doorbells = ndoorbells;
+	ih->use_doorbell = true;
+	ih->doorbell_index = adev->doorbell_index.ih << 1;
+	ih->enabled = true;
+
+	gmc_v9_0_set_irq_funcs(adev);
+	KUNIT_ASSERT_EQ(test, 0, amdgpu_irq_add_id(adev, SOC15_IH_CLIENTID_DF,
+						   0, &adev->gmc.ecc_irq));
+
+	adev->umc.ras_if = &umc_v12_0_ras.ras_block.ras_comm;
+	/* fake_gpu_enable_retirement() adds it too, and removes it */
+	if (f->retirement)
+		return;
+	KUNIT_ASSERT_EQ(test, 0,
+			amdgpu_ras_interrupt_add_handler(adev,
+							 adev->umc.ras_if));
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, fake_ih_ras_fini,
+						  adev));
+}
+
+/* amdgpu's hard IRQ handler, not static in the test-only patch. */
+irqreturn_t amdgpu_irq_handler(int irq, void *arg);
+
+/**
+ * struct fake_hardirq - the device's interrupt, in hard IRQ context
+ * @work: a hard irq_work (IRQ_WORK_INIT_HARD), run from the CPU's
+ *	interrupt, where lockdep checks amdgpu's handler by hard IRQ rules.
+ * @adev: the device.
+ * @ret: what amdgpu_irq_handler() returned.
+ * @hardirq: it ran in hard IRQ context.
+ */
+struct fake_hardirq {
+	struct irq_work work;
+	struct amdgpu_device *adev;
+	irqreturn_t ret;
+	bool hardirq;
+};
+
+static void fake_hardirq_run(struct irq_work *work)
+{
+	struct fake_hardirq *h = container_of(work, struct fake_hardirq, work);
+
+	h->hardirq = in_hardirq();
+	h->ret = amdgpu_irq_handler(0, adev_to_drm(h->adev));
+}
+
+/*
+ * The device raises its interrupt: amdgpu_irq_handler() runs as
+ * request_irq() would run it (its argument the DRM device), in hard IRQ
+ * context; what it returned.
+ */
+static irqreturn_t fake_interrupt(struct kunit *test,
+				  struct amdgpu_device *adev)
+{
+	struct fake_hardirq h = {
+		.work = IRQ_WORK_INIT_HARD(fake_hardirq_run),
+		.adev = adev,
+		.ret = IRQ_NONE,
+	};
+
+	KUNIT_ASSERT_TRUE(test, irq_work_queue(&h.work));
+	irq_work_sync(&h.work);
+	KUNIT_EXPECT_TRUE_MSG(test, h.hardirq,
+			      "amdgpu_irq_handler() ran outside hard IRQ context");
+	return h.ret;
+}
+
+/*
+ * A poison created in VRAM reaching amdx the way it does on MI300: the
+ * firmware logs the deferred error in UMC's bank and the IH writes UMC's
+ * ECC interrupt to its ring; the device's interrupt runs amdgpu's hard
+ * IRQ handler, amdgpu_irq_handler(), in hard IRQ context, which walks the
+ * ring (amdgpu_ih_process(): vega20_ih's get_wptr, decode, set_rptr) and
+ * dispatches the IV (amdgpu_irq_dispatch()) to gmc_v9_0's ECC source,
+ * amdgpu_umc_process_ecc_irq(), into UMC's RAS interrupt handler: the
+ * handler's work (amdgpu_ras_interrupt_handler()) then runs the poison
+ * creation handler, which hands the poison to the page retirement thread
+ * (poison_creation_count).  What that thread does next, the test does in
+ * its own thread: the UMC query of amdgpu_ras_poison_creation_handler()
+ * (here without its event) and the page-retirement work it schedules
+ * (expect_poison_retired()), so that the reports to amdx are seen.
+ * The ring: the read pointer moved to the write pointer, written back and
+ * rung on IH's doorbell (vega20_ih_set_rptr()), the IV's timestamp kept.
+ * No recovery: a poison's creation resets nothing.
+ * A wrong source id in the IV (1) fails it: amdgpu finds no source, UMC's
+ * RAS handler never runs (poison_creation_count 0, nothing reported).
+ */
+static void umc_poison_from_the_ih_ring_in_hard_irq(struct kunit *test)
+{
+	const u32 aid = 1, umc = 3, ch = 6;
+	const int row = UMC_V12_0_BAD_PAGE_NUM_PER_CHANNEL;
+	struct fake_gpu *f = mi300x_umc(test);
+	struct amdgpu_device *adev = f->adev;
+	struct amdgpu_ih_ring *ih = &adev->irq.ih;
+	struct ras_manager *obj = &f->ras->objs[AMDGPU_RAS_BLOCK__UMC];
+	struct ras_query_if q = { .head.block = AMDGPU_RAS_BLOCK__UMC };
+	struct aca_bank b;
+	u32 wptr;
+
+	fake_gpu_enable_ih(test, f);
+	kunit_activate_static_stub(test, amdgpu_amdx_report,
+				   fake_report_to_core);
+	fake_umc_bank(&b, FAKE_UMC_DE, aid, umc, ch, 0x2a5);
+	KUNIT_ASSERT_EQ(test, 0, fake_aca_push(f, b.type, &b));
+	fake_ih_write_iv(ih, SOC15_IH_CLIENTID_DF, 0, AID1_NODEID);
+	wptr = le32_to_cpu(*ih->wptr_cpu);
+
+	KUNIT_EXPECT_EQ(test, IRQ_HANDLED, fake_interrupt(test, adev));
+	KUNIT_EXPECT_EQ(test, 4 * FAKE_IV_DWORDS, wptr);
+	KUNIT_EXPECT_EQ(test, wptr, ih->rptr);
+	KUNIT_EXPECT_EQ(test, wptr, *ih->rptr_cpu);
+	KUNIT_EXPECT_EQ(test, wptr, adev->doorbell.cpu_addr[ih->doorbell_index]);
+	KUNIT_EXPECT_EQ(test, FAKE_IV_TIMESTAMP, ih->processed_timestamp);
+
+	flush_work(&obj->ih_data.ih_work);
+	KUNIT_EXPECT_EQ(test, obj->ih_data.aligned_element_size,
+			obj->ih_data.wptr);
+	KUNIT_EXPECT_EQ(test, obj->ih_data.wptr, obj->ih_data.rptr);
+	KUNIT_ASSERT_EQ_MSG(test, 1, atomic_read(&f->ras->poison_creation_count),
+			    "UMC's interrupt did not reach amdgpu's poison creation handler");
+	KUNIT_EXPECT_EQ(test, 0, amdx_ras_count(f->xdev, AMDX_RAS_BLOCK_UMC,
+						AMDX_RAS_TYPE_DE));
+
+	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_query_error_status(adev, &q));
+	KUNIT_EXPECT_EQ(test, 1, q.de_count);
+	KUNIT_EXPECT_EQ(test, row, f->reserved);
+	expect_poison_retired(test, f, fake_umc_mca_to_pa(aid, umc, ch, 0x2a5));
+
+	flush_workqueue(adev->reset_domain->wq);
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&f->ras->in_recovery));
+	KUNIT_EXPECT_EQ(test, 0, f->recoveries);
+	KUNIT_EXPECT_FALSE(test, amdgpu_ras_intr_triggered());
+}
+
+/*
+ * The fatal error of fatal_error_from_nbios_athub_interrupt() through the
+ * same hard IRQ handler: MI300's ATHUB error event raises the device's
+ * interrupt with nothing in the IH ring (the bif ring is disabled), and
+ * the one call of amdgpu_irq_handler() finds the ring empty (no IV
+ * dispatched, the read pointer where it was) and goes on to NBIO's RAS
+ * handlers: one recovery of amdgpu's.
+ */
+static void fatal_error_from_the_hard_irq_handler(struct kunit *test)
+{
+	struct fake_gpu *f = mi300x_umc(test);
+	struct fake_mmio *mmio = fake_athub_fatal(test, f);
+	struct amdgpu_ih_ring *ih = &f->adev->irq.ih;
+
+	fake_gpu_enable_ih(test, f);
+	KUNIT_EXPECT_EQ(test, IRQ_HANDLED, fake_interrupt(test, f->adev));
+	KUNIT_EXPECT_EQ(test, 0, ih->rptr);
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&f->ras->poison_creation_count));
+	KUNIT_EXPECT_TRUE(test, amdgpu_ras_intr_triggered());
+	expect_athub_recovery(test, f, mmio);
 }
 
 static struct kunit_case amdgpu_amdx_umc_cases[] = {
@@ -1502,6 +1822,8 @@ static struct kunit_case amdgpu_amdx_umc_cases[] = {
 	KUNIT_CASE(umc_poison_injected_through_the_provider),
 	KUNIT_CASE(fatal_error_is_one_recovery_of_amdgpus),
 	KUNIT_CASE(fatal_error_from_nbios_athub_interrupt),
+	KUNIT_CASE(umc_poison_from_the_ih_ring_in_hard_irq),
+	KUNIT_CASE(fatal_error_from_the_hard_irq_handler),
 	{}
 };
 
