@@ -21,7 +21,7 @@
  * amdgpu provider (AMDX_TEST_PROVIDER=amdgpu, selftests/amdx_selftest.h)::
  *
  *    echo "ID [model=mi300x|mi300a|mi308x] [vram=MiB] [switch=S] [aca=1]
- *          [kfd=1]" \
+ *          [kfd=1] [sysfs=1]" \
  *        > /sys/kernel/debug/amdgpu_amdx_fake/new_device
  *    echo ID > /sys/kernel/debug/amdgpu_amdx_fake/del_device
  *
@@ -35,7 +35,10 @@
  * it and amdgpu's own page retirement (fake_gpu_enable_retirement()).
  * ``kfd=1`` (not with ``aca=1``): the KFD up, so that a partition switch
  * runs amdgpu's KFD bracket, its process lock against the KFD's real
- * process table among it (fake_gpu_enable_kfd()).  What
+ * process table among it (fake_gpu_enable_kfd()).  ``sysfs=1``: amdgpu's
+ * own sysfs files on the fake's device (/sys/devices/amdgpu_amdx_userID),
+ * which ``amdx doctor`` compares with amdx's view (fake_gpu_enable_sysfs()).
+ * What
  * stands in for the PSP and the VRAM manager UMC 12 calls is the fake's
  * (amdgpu_amdx_fake_psp_trigger_error(), _psp_query_address(),
  * _reserve_page()), for the KUnit suites' fakes too.  The amdx_sim keys
@@ -49,6 +52,7 @@
 #include <linux/debugfs.h>
 #include <linux/device.h>
 #include <linux/err.h>
+#include <linux/i2c.h>
 #include <linux/kernel.h>
 #include <linux/kthread.h>
 #include <linux/pci.h>
@@ -60,6 +64,7 @@
 
 #include "amdgpu.h"
 #include "amdgpu_aca.h"
+#include "amdgpu_fru_eeprom.h"
 #include "amdgpu_ras.h"
 #include "amdgpu_reset.h"
 #include "amdgpu_umc.h"
@@ -69,6 +74,16 @@
 #include "amdgpu_amdx_kunit.h"
 #include "amdgpu_amdx_fake.h"
 
+/*
+ * A fake's amdgpu device and its fake: the device's driver data is its DRM
+ * device, as amdgpu_pci_probe() leaves it, which amdgpu's sysfs files read
+ * (fake_gpu_enable_sysfs()).
+ */
+struct fake_adev {
+	struct amdgpu_device adev;
+	struct fake_gpu *fake;
+};
+
 /**
  * fake_gpu_of() - the fake behind a fake device
  * @adev: a device fake_gpu_create() made.
@@ -77,7 +92,7 @@
  */
 struct fake_gpu *fake_gpu_of(struct amdgpu_device *adev)
 {
-	return dev_get_drvdata(adev->dev);
+	return container_of(adev, struct fake_adev, adev)->fake;
 }
 
 /* gfx_v9_4_3_switch_compute_partition(): PSP first, then the count. */
@@ -1062,6 +1077,225 @@ int fake_gpu_place(struct fake_gpu *f, u32 sw, bool own_switch)
 	return 0;
 }
 
+/*
+ * The FRU EEPROM of a fake with amdgpu's sysfs files: read-only, at the
+ * I2C address amdgpu reads MI300's FRU from (FRU_EEPROM_MADDR_8 of
+ * amdgpu_fru_eeprom.c: I2C device 0x58, amdgpu_eeprom.c's MAKE_I2C_ADDR()),
+ * holding an IPMI common header and a product info area.
+ */
+#define FAKE_FRU_MADDR		0x80000
+#define FAKE_FRU_BYTES		128
+
+/**
+ * struct fake_sysfs - what fake_gpu_enable_sysfs() set up
+ * @adap: the FRU EEPROM's I2C adapter.
+ * @adap_added: @adap is registered.
+ * @rom: the FRU EEPROM's bytes from %FAKE_FRU_MADDR.
+ * @files: amdgpu's partition and FRU files may be there.
+ * @ras_group: the fake made the "ras" group (a fake without ``aca=1``).
+ */
+struct fake_sysfs {
+	struct i2c_adapter adap;
+	bool adap_added;
+	u8 rom[FAKE_FRU_BYTES];
+	bool files;
+	bool ras_group;
+};
+
+static int fake_fru_xfer(struct i2c_adapter *adap, struct i2c_msg *msgs,
+			 int num)
+{
+	struct fake_sysfs *s = container_of(adap, struct fake_sysfs, adap);
+	u32 off;
+
+	if (num != 2 || msgs[0].len != 2 || msgs[0].flags & I2C_M_RD ||
+	    !(msgs[1].flags & I2C_M_RD) ||
+	    msgs[0].addr != (0x50 | FAKE_FRU_MADDR >> 16) ||
+	    msgs[1].addr != msgs[0].addr)
+		return -EIO;
+	off = msgs[0].buf[0] << 8 | msgs[0].buf[1];
+	if (off + msgs[1].len > FAKE_FRU_BYTES)
+		return -EIO;
+	memcpy(msgs[1].buf, s->rom + off, msgs[1].len);
+	return num;
+}
+
+static u32 fake_fru_func(struct i2c_adapter *adap)
+{
+	return I2C_FUNC_I2C;
+}
+
+static const struct i2c_algorithm fake_fru_algo = {
+	.master_xfer = fake_fru_xfer,
+	.functionality = fake_fru_func,
+};
+
+/* One type/length byte (ASCII, the length in the low 6 bits), the bytes. */
+static u32 fake_fru_field(u8 *p, const char *v)
+{
+	u32 len = strlen(v);
+
+	p[0] = 0xc0 | len;
+	memcpy(p + 1, v, len);
+	return 1 + len;
+}
+
+/* The zero-sum checksum of an IPMI area, in its last byte. */
+static void fake_fru_csum(u8 *area, u32 len)
+{
+	u8 sum = 0;
+	u32 i;
+
+	for (i = 0; i < len - 1; i++)
+		sum += area[i];
+	area[len - 1] = -sum;
+}
+
+/*
+ * The board's FRU data: a common header naming the product info area at
+ * 8, the area's manufacturer, product name, part number, version, serial
+ * number, asset tag and FRU file id, as amdgpu_fru_get_product_info()
+ * walks them; a serial number of the fake's own.
+ */
+static void fake_fru_rom(struct fake_gpu *f, u8 *rom)
+{
+	u8 *pia = rom + 8;
+	char serial[16];
+	u32 n = 3, len;
+
+	rom[0] = 1;		/* format version */
+	rom[4] = 1;		/* the product info area, in 8 bytes */
+	fake_fru_csum(rom, 8);
+	snprintf(serial, sizeof(serial), "692%09u",
+		 (u32)f->adev->unique_id % 1000000000);
+	pia[0] = 1;		/* format version; [2]: language 0 */
+	n += fake_fru_field(pia + n, "AMD");
+	n += fake_fru_field(pia + n, f->num_xcc == 4 ? "AMD Instinct MI308X" :
+						       "AMD Instinct MI300X");
+	n += fake_fru_field(pia + n, "102-G30211-0C");
+	n += fake_fru_field(pia + n, "");
+	n += fake_fru_field(pia + n, serial);
+	n += fake_fru_field(pia + n, "");
+	n += fake_fru_field(pia + n, "FRU-amdx-fake");
+	pia[n++] = 0xc1;	/* no more fields */
+	len = ALIGN(n + 1, 8);
+	pia[1] = len / 8;
+	fake_fru_csum(pia, len);
+}
+
+/*
+ * amdgpu's FRU code finds MI300's FRU EEPROM by MP1 13.0.6; the fake
+ * leaves MP1 unset otherwise (fake_reset_method()), so it is set only
+ * while that code runs.
+ */
+static u32 fake_fru_mp1(struct amdgpu_device *adev, u32 version)
+{
+	u32 old = adev->ip_versions[MP1_HWIP][0];
+
+	adev->ip_versions[MP1_HWIP][0] = version;
+	return old;
+}
+
+/* What fake_gpu_enable_sysfs() made, removed as amdgpu's fini functions do. */
+static void fake_sysfs_fini(struct fake_gpu *f)
+{
+	struct amdgpu_device *adev = f->adev;
+	struct fake_sysfs *s = f->sysfs;
+	u32 mp1;
+
+	if (!s)
+		return;
+	amdgpu_ras_set_error_query_ready(adev, false);
+	if (s->ras_group) {
+		amdgpu_ras_sysfs_remove(adev, &f->gfx_ras->ras_comm);
+		sysfs_remove_group(&adev->dev->kobj, &fake_ras_group);
+	}
+	if (s->files) {
+		amdgpu_gmc_sysfs_fini(adev);
+		amdgpu_gfx_sysfs_fini(adev);
+		mp1 = fake_fru_mp1(adev, IP_VERSION(13, 0, 6));
+		amdgpu_fru_sysfs_fini(adev);
+		fake_fru_mp1(adev, mp1);
+	}
+	/* amdgpu_device_fini_sw()'s */
+	kfree(adev->fru_info);
+	adev->fru_info = NULL;
+	if (s->adap_added)
+		i2c_del_adapter(&s->adap);
+	kfree(s);
+	f->sysfs = NULL;
+}
+
+/**
+ * fake_gpu_enable_sysfs() - amdgpu's sysfs files on a fake, by amdgpu's code
+ * @f: a fake of fake_gpu_create(), its provider not yet initialised (and
+ *	fake_gpu_enable_aca() done if wanted).
+ *
+ * On the fake's device (/sys/devices/NAME), as amdgpu's init makes them on
+ * a PCI function's: the FRU's product_name, serial_number and the rest
+ * (amdgpu_fru_sysfs_init()) from what amdgpu_fru_get_product_info() read
+ * of the fake's FRU EEPROM (not for an MI300A: amdgpu reads no FRU of an
+ * APU); current_compute_partition and available_compute_partition
+ * (amdgpu_gfx_sysfs_init()); current_memory_partition
+ * (amdgpu_gmc_sysfs_init()); in the "ras" group, gfx_err_count
+ * (amdgpu_ras_sysfs_create()), or with ``aca=1`` the files amdgpu's ACA
+ * made there.  Their values are amdgpu's show functions' over the fake's
+ * state.  The "ras" group itself is the fake's: amdgpu_ras_fs_init(),
+ * which makes it with gpu_vram_bad_pages, features, version, schema and
+ * event_state, is static to amdgpu_ras.c and runs only in
+ * amdgpu_ras_init(), so those files are not there.  The query of the RAS
+ * counter files is on, as amdgpu's late init leaves it.  fake_gpu_destroy()
+ * removes them with amdgpu's fini functions.  The user-visible fakes'
+ * ``sysfs=1``, for ``amdx doctor`` (tools/testing/vm/amdgpu-doctor.sh).
+ *
+ * Return: 0 or -errno.
+ */
+int fake_gpu_enable_sysfs(struct fake_gpu *f)
+{
+	struct amdgpu_device *adev = f->adev;
+	struct fake_sysfs *s;
+	int ret;
+	u32 mp1;
+
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return -ENOMEM;
+	f->sysfs = s;
+	fake_fru_rom(f, s->rom);
+	s->adap.owner = THIS_MODULE;
+	s->adap.algo = &fake_fru_algo;
+	s->adap.dev.parent = adev->dev;
+	strscpy(s->adap.name, "amdx fake FRU EEPROM", sizeof(s->adap.name));
+	ret = i2c_add_adapter(&s->adap);
+	if (ret)
+		return ret;
+	s->adap_added = true;
+	adev->pm.fru_eeprom_i2c_bus = &s->adap;
+	s->files = true;
+	mp1 = fake_fru_mp1(adev, IP_VERSION(13, 0, 6));
+	ret = amdgpu_fru_get_product_info(adev);
+	if (!ret)
+		ret = amdgpu_fru_sysfs_init(adev);
+	fake_fru_mp1(adev, mp1);
+	if (!ret)
+		ret = amdgpu_gfx_sysfs_init(adev);
+	if (!ret)
+		ret = amdgpu_gmc_sysfs_init(adev);
+	if (ret || f->aca)
+		goto out;
+	ret = sysfs_create_group(&adev->dev->kobj, &fake_ras_group);
+	if (ret)
+		goto out;
+	s->ras_group = true;
+	strscpy(f->gfx_ras->ras_comm.name, "gfx",
+		sizeof(f->gfx_ras->ras_comm.name));
+	ret = amdgpu_ras_sysfs_create(adev, &f->gfx_ras->ras_comm);
+out:
+	if (!ret)
+		amdgpu_ras_set_error_query_ready(adev, true);
+	return ret;
+}
+
 /**
  * fake_gpu_destroy() - free a fake device
  * @f: a fake of fake_gpu_create(), or NULL; its provider data freed.
@@ -1073,6 +1307,7 @@ void fake_gpu_destroy(struct fake_gpu *f)
 	if (!f)
 		return;
 	adev = f->adev;
+	fake_sysfs_fini(f);
 	if (f->kfd)
 		amdgpu_amdkfd_device_fini_sw(adev);
 	if (adev->xcp_mgr) {
@@ -1108,7 +1343,7 @@ void fake_gpu_destroy(struct fake_gpu *f)
 	kfree(f->pci);
 	kfree(f->gfx_ras);
 	mutex_destroy(&f->bank_lock);
-	kvfree(adev);
+	kvfree(container_of(adev, struct fake_adev, adev));
 	kfree(f);
 }
 
@@ -1137,6 +1372,7 @@ struct fake_gpu *fake_gpu_create(u32 num_xcc, int nps, int mode,
 	struct amdgpu_xcp_mgr *mgr;
 	struct ras_manager *gfx;
 	struct amdgpu_device *adev;
+	struct fake_adev *fa;
 	struct pci_dev *pdev;
 	struct fake_gpu *f;
 	struct device *dev;
@@ -1147,11 +1383,13 @@ struct fake_gpu *fake_gpu_create(u32 num_xcc, int nps, int mode,
 		return ERR_PTR(-ENOMEM);
 	mutex_init(&f->bank_lock);
 	INIT_LIST_HEAD(&f->node);
-	adev = kvzalloc(sizeof(*adev), GFP_KERNEL);
-	if (!adev) {
+	fa = kvzalloc(sizeof(*fa), GFP_KERNEL);
+	if (!fa) {
 		kfree(f);
 		return ERR_PTR(-ENOMEM);
 	}
+	fa->fake = f;
+	adev = &fa->adev;
 	f->adev = adev;
 	f->num_xcc = num_xcc;
 	f->nps = nps;
@@ -1165,7 +1403,7 @@ struct fake_gpu *fake_gpu_create(u32 num_xcc, int nps, int mode,
 		goto fail;
 	}
 	adev->dev = dev;
-	dev_set_drvdata(dev, f);
+	dev_set_drvdata(dev, adev_to_drm(adev));
 	pdev = kzalloc(sizeof(*pdev), GFP_KERNEL);
 	if (!pdev)
 		goto fail;
@@ -1306,6 +1544,7 @@ static void fake_user_bdf(u32 id, char *bdf, size_t len)
  * @aca: as an MI300X with its firmware: amdgpu's ACA, UMC and its page
  *	retirement (fake_gpu_enable_retirement()).
  * @kfd: with the KFD up (fake_gpu_enable_kfd()).
+ * @sysfs: with amdgpu's sysfs files (fake_gpu_enable_sysfs()).
  */
 struct fake_user_cfg {
 	u32 num_xcc;
@@ -1313,6 +1552,7 @@ struct fake_user_cfg {
 	u32 sw;
 	bool aca;
 	bool kfd;
+	bool sysfs;
 };
 
 /*
@@ -1359,6 +1599,12 @@ static int fake_user_param(char *tok, struct fake_user_cfg *cfg)
 	if (!strcmp(tok, "kfd")) {
 		if (kstrtobool(val, &cfg->kfd))
 			return fake_param_err(-EINVAL, "invalid kfd '%s' (0 or 1)",
+					      val);
+		return 0;
+	}
+	if (!strcmp(tok, "sysfs")) {
+		if (kstrtobool(val, &cfg->sysfs))
+			return fake_param_err(-EINVAL, "invalid sysfs '%s' (0 or 1)",
 					      val);
 		return 0;
 	}
@@ -1539,6 +1785,13 @@ static int fake_user_new(char *buf)
 	ret = cfg.kfd ? fake_gpu_enable_kfd(f) : 0;
 	if (ret) {
 		dev_err(f->adev->dev, "amdgpu_amdx_fake: fake %u: kfd=1: the KFD did not probe it (is amdgpu's KFD up?): %d\n",
+			id, ret);
+		fake_gpu_destroy(f);
+		goto out;
+	}
+	ret = cfg.sysfs ? fake_gpu_enable_sysfs(f) : 0;
+	if (ret) {
+		dev_err(f->adev->dev, "amdgpu_amdx_fake: fake %u: sysfs=1: amdgpu's sysfs files were not made: %d\n",
 			id, ret);
 		fake_gpu_destroy(f);
 		goto out;

@@ -43,6 +43,7 @@ extern const struct aca_info xgmi_v6_4_0_aca_info;
 #define FAKE_MAX_SWITCH	8
 
 struct fake_pci_path;
+struct fake_sysfs;
 
 /* AIDs a fake's gfx banks can name (MI300X has four). */
 #define FAKE_MAX_AIDS	8
@@ -117,6 +118,8 @@ struct fake_pci_path;
  *	user-visible fake with ``aca=1`` (fake_gpu_enable_retirement()).
  * @kfd: the KFD is up for the fake: a user-visible fake with ``kfd=1``
  *	(fake_gpu_enable_kfd()).
+ * @sysfs: amdgpu's sysfs files of the device, made by amdgpu's own code:
+ *	a user-visible fake with ``sysfs=1`` (fake_gpu_enable_sysfs()).
  */
 struct fake_gpu {
 	struct amdgpu_device *adev;
@@ -176,6 +179,7 @@ struct fake_gpu {
 	u64 umc_pa_base;
 	bool retirement;
 	bool kfd;
+	struct fake_sysfs *sysfs;
 };
 
 /* &fake_gpu.resets: a DEVICE_RESET_BEGIN (an end carries 0 or -errno). */
@@ -199,6 +203,7 @@ enum fake_umc_error {
 
 int fake_gpu_enable_aca(struct fake_gpu *f);
 int fake_gpu_enable_retirement(struct fake_gpu *f);
+int fake_gpu_enable_sysfs(struct fake_gpu *f);
 int fake_aca_push(struct fake_gpu *f, int type, const struct aca_bank *bank);
 void fake_umc_bank(struct aca_bank *bank, enum fake_umc_error kind, u32 aid,
 		   u32 umc_inst, u32 ch, u64 mca_addr);

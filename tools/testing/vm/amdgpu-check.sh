@@ -19,7 +19,9 @@
 #       the test amdgpu's fake MI300s, drivers/amdx_amdgpu/tests/
 #       amdgpu_amdx_fake.c, registered by the provider's real
 #       amdgpu_amdx_init()) and leave no device; one line per case, a
-#       SKIP naming what the provider does not claim;
+#       SKIP naming what the provider does not claim; and `amdx doctor`
+#       (the CLI of tools/build, AMDX_TOOLS_BUILD) against a fake with
+#       amdgpu's own sysfs files (amdgpu-doctor.sh), one line per case;
 #   then one line per case of the provider's KUnit suites
 #       (drivers/amdx_amdgpu/tests/), which the test kernel's amdgpu runs
 #       at load on fake devices with amdgpu's own code under them.
@@ -190,7 +192,7 @@ selftests=(amdx_partition_test amdx_ras_test amdx_event_test)
 # Their runs: amdx_ras_test@aca is amdx_ras_test on fakes made with aca=1
 # (amdgpu-guest.sh).
 runs=("${selftests[@]}")
-[ ${#selftests[@]} = 0 ] || runs+=(amdx_ras_test@aca)
+[ ${#selftests[@]} = 0 ] || runs+=(amdx_ras_test@aca amdx_doctor)
 vm_tests=("its dependencies load" "amdx.ko loads"
 	"the patched amdgpu.ko loads without an AMD device"
 	"no amdx device appears"
@@ -254,6 +256,32 @@ log "amdgpu.ko needs: ${order[*]} amdx"
 cp "$ko" "$rootfs/lib/amdgpu/amdgpu.ko"
 cp "$work/test/drivers/amdx/amdx.ko" "$rootfs/lib/amdgpu/amdx.ko"
 cp /bin/busybox "$rootfs/bin/busybox"
+# amdgpu-doctor.sh's CLI (as make check's tools build leaves it; built here
+# when missing) and jq, with the libraries ldd names.
+copy_bin() {
+	local lib
+	mkdir -p "$rootfs/usr/bin"
+	cp "$1" "$rootfs/usr/bin/"
+	for lib in $(ldd "$1" 2>/dev/null | grep -o '/[^ ]*'); do
+		mkdir -p "$rootfs$(dirname "$lib")"
+		cp -L "$lib" "$rootfs$lib"
+	done
+}
+tb=${AMDX_TOOLS_BUILD:-$root/tools/build}
+if [ ${#selftests[@]} != 0 ]; then
+	[ -x "$tb/amdx/amdx" ] ||
+		{ cmake -S "$root/tools" -B "$tb" -DCMAKE_BUILD_TYPE=Release &&
+		  nice -n 10 cmake --build "$tb" --target amdx_bin -j "$(nproc)"; } \
+		> "$work/tools.log" 2>&1 ||
+		{ log "the amdx CLI did not build:"; indent < "$work/tools.log"; }
+	if [ -x "$tb/amdx/amdx" ] && command -v jq > /dev/null; then
+		copy_bin "$tb/amdx/amdx"
+		copy_bin "$(command -v jq)"
+		cp "$here/amdgpu-doctor.sh" "$rootfs/doctor.sh"
+	else
+		log "no amdx CLI in $tb or no jq: amdx_doctor does not run"
+	fi
+fi
 cp "$here/amdgpu-guest.sh" "$rootfs/init"
 (cd "$rootfs" && find . | cpio -o -H newc --quiet | gzip -1) > "$work/initrd.gz"
 

@@ -8,7 +8,10 @@
 # registers), check that they left no device, unload everything, scan
 # for leaks.  KTAP on ttyS1, then per kselftest a "### selftest NAME"
 # line and its output, then a "### kunit" line and the kernel log of
-# amdgpu's load (the suites' KTAP); the host parses all three.  The
+# amdgpu's load (the suites' KTAP); the host parses all three.  /doctor.sh
+# (amdgpu-doctor.sh, when the host copied the CLI in) runs `amdx doctor`
+# against a fake with amdgpu's sysfs files, its output as a kselftest's
+# ("### selftest amdx_doctor").  The
 # console (ttyS0) carries the kernel log the host searches for reports.
 # /lib/amdgpu/order lists the modules amdgpu needs, in load order.
 /bin/busybox --install -s /bin
@@ -96,6 +99,13 @@ if [ -x /selftests/amdx_ras_test ]; then
 		timeout 1200 /selftests/amdx_ras_test > /tmp/amdx_ras_test@aca.log 2>&1
 	echo "# amdx_ras_test@aca: exit $?, $(($(date +%s) - s)) s" >> /tmp/amdx_ras_test@aca.log
 fi
+# amdx doctor against a fake whose sysfs files are amdgpu's own (sysfs=1).
+if [ -x /doctor.sh ]; then
+	echo "amdgpu-vm: amdx doctor against a fake with amdgpu's sysfs files"
+	s=$(date +%s)
+	timeout 300 /doctor.sh > /tmp/amdx_doctor.log 2>&1
+	echo "# amdx_doctor: exit $?, $(($(date +%s) - s)) s" >> /tmp/amdx_doctor.log
+fi
 if [ "$(amdx_devices)" = 0 ]; then
 	ok "amdgpu: amdx's kselftests against amdgpu leave no device"
 else
@@ -124,7 +134,7 @@ else
 	ok "amdgpu: kmemleak reports nothing # SKIP no kmemleak in this kernel"
 fi
 echo "# end" > $out
-for t in /selftests/*_test /selftests/amdx_ras_test@aca; do
+for t in /selftests/*_test /selftests/amdx_ras_test@aca amdx_doctor; do
 	[ -f "/tmp/${t##*/}.log" ] || continue
 	echo "### selftest ${t##*/}" > $out
 	cat "/tmp/${t##*/}.log" > $out
