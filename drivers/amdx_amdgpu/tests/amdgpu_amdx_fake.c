@@ -851,6 +851,30 @@ static void fake_aca_fini(struct fake_gpu *f)
 	f->aca = NULL;
 }
 
+/*
+ * What amdgpu's re-init after a reset runs of UMC (&fake_gpu.recover_late_init):
+ * amdgpu_device_reinit_after_reset() calls amdgpu_device_ip_late_init(),
+ * whose amdgpu_ras_late_init() runs each RAS block's ras_late_init, UMC 12's
+ * umc_v12_0_ras_late_init() among them, with the reset domain locked and
+ * in reset (amdgpu_in_reset()).  Only UMC's: the fake's gfx block would
+ * ask the PSP.  amdgpu's recovery takes the domain's lock after its
+ * hardware part is called here (amdgpu_device_gpu_recover_hw()), so the
+ * fake takes it itself around the call, as the recovery holds it then.
+ */
+static int fake_recover_late_init(struct fake_gpu *f)
+{
+	struct amdgpu_ras_block_object *umc = &umc_v12_0_ras.ras_block;
+	struct amdgpu_reset_domain *domain = f->adev->reset_domain;
+	int ret;
+
+	amdgpu_device_lock_reset_domain(domain);
+	ret = umc->ras_late_init(f->adev, &umc->ras_comm);
+	amdgpu_device_unlock_reset_domain(domain);
+	f->late_inits++;
+	f->late_init_ret = ret;
+	return ret;
+}
+
 /**
  * amdgpu_amdx_fake_recover_hw() - the hardware part of a fake's recovery
  * @adev: the device amdgpu_device_gpu_recover() recovers.
@@ -859,7 +883,9 @@ static void fake_aca_fini(struct fake_gpu *f)
  * Called by the test-only amdgpu_device_gpu_recover_hw(): for a fake
  * device the reset is counted and ends with the fake's result (the
  * recovery then goes on as amdgpu's does after its reset); a real device
- * gets -ENOEXEC, amdgpu's own reset.
+ * gets -ENOEXEC, amdgpu's own reset.  With &fake_gpu.recover_late_init
+ * the reset's re-init runs UMC's ras_late_init (fake_recover_late_init()),
+ * whose failure fails the recovery, as it fails amdgpu's re-init.
  *
  * Return: the fake's result, or -ENOEXEC.
  */
@@ -867,6 +893,7 @@ int amdgpu_amdx_fake_recover_hw(struct amdgpu_device *adev,
 				const struct amdgpu_reset_context *ctx)
 {
 	struct fake_gpu *f;
+	int ret;
 
 	if (!fake_gpu_is(adev))
 		return -ENOEXEC;
@@ -875,6 +902,11 @@ int amdgpu_amdx_fake_recover_hw(struct amdgpu_device *adev,
 	f->recovery_flags = ctx->flags;
 	if (f->recover_rma)
 		f->ras->is_rma = true;
+	if (f->recover_late_init) {
+		ret = fake_recover_late_init(f);
+		if (ret)
+			return ret;
+	}
 	return f->recover_ret;
 }
 

@@ -91,6 +91,11 @@ struct fake_sysfs;
  * @reserved: pages amdgpu reserved (amdgpu_ras_reserve_page()).
  * @recover_ret: what the hardware part of amdgpu's recovery returns.
  * @recover_rma: the recovery finds the bad pages at amdgpu's threshold.
+ * @recover_late_init: the hardware part re-runs UMC's ras_late_init in
+ *	the reset, as amdgpu's re-init after a reset does
+ *	(amdgpu_amdx_fake_recover_hw()).
+ * @late_inits: times it ran it.
+ * @late_init_ret: what UMC's ras_late_init returned the last time.
  * @resets: the reset events the provider passed on to amdx, in order:
  *	the result of each end, %FAKE_RESET_BEGIN for a begin.
  * @nresets: entries in @resets; more are counted, not kept.
@@ -156,6 +161,9 @@ struct fake_gpu {
 	int reserved;
 	int recover_ret;
 	bool recover_rma;
+	bool recover_late_init;
+	int late_inits;
+	int late_init_ret;
 	int resets[4];
 	int nresets;
 	int rma_marks;

@@ -1898,8 +1898,146 @@ static void reset_from_amdgpu_ras_work_is_not_flushed(struct kunit *test)
 	kfree(w);
 }
 
+/**
+ * struct umc_ih_query - UMC's RAS interrupt callback of
+ *	reset_from_umc_interrupt_work_outlives_its_late_fini()
+ * @saved_cb: UMC 12's ras_cb before the case.
+ * @calls: times amdgpu's UMC RAS interrupt work ran the callback.
+ * @ret: what its UMC query returned.
+ * @done: the callback returned.
+ */
+struct umc_ih_query {
+	ras_ih_cb saved_cb;
+	int calls;
+	int ret;
+	struct completion done;
+};
+
+/*
+ * The case's; one case runs at a time.  Static: a callback left waiting
+ * by a failed case never touches freed memory.
+ */
+static struct umc_ih_query umc_ih_query;
+
+/*
+ * UMC's ras_cb, which amdgpu's UMC RAS interrupt work runs in non-poison
+ * mode (amdgpu_ras_interrupt_umc_handler()): amdgpu's own UMC query,
+ * which passes the provider's intake (patch 0003) into the amdx core.
+ * The stand-in of the case below (its comment says why one is needed).
+ */
+static int fake_umc_ras_cb(struct amdgpu_device *adev, void *err_data,
+			   struct amdgpu_iv_entry *entry)
+{
+	struct ras_query_if q = { .head.block = AMDGPU_RAS_BLOCK__UMC };
+
+	umc_ih_query.ret = amdgpu_ras_query_error_status(adev, &q);
+	umc_ih_query.calls++;
+	complete(&umc_ih_query.done);
+	return AMDGPU_RAS_SUCCESS;
+}
+
+static void fake_umc_ras_cb_restore(void *unused)
+{
+	umc_v12_0_ras.ras_block.ras_cb = umc_ih_query.saved_cb;
+}
+
+/*
+ * The interrupt work and the reset work of a failed case wait on each
+ * other: its fake, provider and handlers are left be, never torn down
+ * (each teardown would wait on them too).
+ */
+static void fake_leave_stuck(struct kunit *test, struct fake_gpu *f)
+{
+	kunit_remove_action(test, fake_ih_ras_fini, f->adev);
+	kunit_remove_action(test, fake_ih_fini, f->adev);
+	kunit_remove_action(test, fake_free_provider, f->adev);
+	kunit_remove_action(test, fake_destroy, f);
+}
+
+/*
+ * The review's deadlock: amdx's containment asks for a device reset from
+ * inside UMC's RAS interrupt work, and the reset's re-init runs UMC's
+ * ras_late_init, which fails, so amdgpu removes UMC's RAS interrupt
+ * handler (amdgpu_umc_ras_late_init() -> amdgpu_ras_block_late_fini() ->
+ * amdgpu_ras_interrupt_remove_handler()): cancel_work_sync() on that very
+ * work.  A provider that waited for its reset there (flush_work(), as it
+ * did) deadlocks; the op queues the reset and returns, so the work ends,
+ * the cancel returns and the reset completes.
+ * The path, amdgpu's own code wherever it runs on the fake: a UMC UE in
+ * the firmware's bank and UMC's ECC interrupt in the IH ring; amdgpu's
+ * hard IRQ handler (fake_interrupt()) dispatches it to UMC's RAS interrupt
+ * work, which in non-poison mode (con->poison_supported false) runs UMC's
+ * ras_cb; the UE reaches the real amdx core, whose containment (a UMC UE
+ * off a page) calls the provider's device_reset from there.  The provider's
+ * work runs amdgpu's real amdgpu_device_gpu_recover(), whose hardware part,
+ * the fake's, re-runs UMC's ras_late_init in the reset
+ * (&fake_gpu.recover_late_init); amdgpu_irq_get() of gmc's ECC source
+ * fails there (-ENOENT: the fake's interrupt is not installed,
+ * amdgpu_irq_init() is the test's), so the handler goes.
+ * Standing in: UMC's ras_cb, which amdgpu_umc_ras_sw_init() sets to
+ * amdgpu_umc_process_ras_data_cb(); on UMC 12 (the firmware's query
+ * mode) that reads UMC's ECC log and no count, and retires pages only
+ * with a count, so in 6.12.118 no RAS interrupt work of amdgpu's reports
+ * anything to amdx (MI300 runs in poison mode besides, where UMC's work
+ * only wakes the page retirement thread).  The stand-in is amdgpu's own
+ * UMC query (fake_umc_ras_cb()), the report the finding supposes.
+ * The wait below only guards the suite against the deadlock (it fails the
+ * case and leaves the stuck works be); nothing is timed.
+ */
+static void reset_from_umc_interrupt_work_outlives_its_late_fini(struct kunit *test)
+{
+	struct amdgpu_ras_block_object *umc = &umc_v12_0_ras.ras_block;
+	struct umc_ih_query *cb = &umc_ih_query;
+	struct amdgpu_device *adev;
+	struct ras_manager *obj;
+	struct fake_gpu *f;
+	struct aca_bank b;
+
+	memset(cb, 0, sizeof(*cb));
+	init_completion(&cb->done);
+	cb->saved_cb = umc->ras_cb;
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, fake_umc_ras_cb_restore,
+						  NULL));
+	umc->ras_cb = fake_umc_ras_cb;
+	f = mi300x_umc(test);
+	adev = f->adev;
+	obj = &f->ras->objs[AMDGPU_RAS_BLOCK__UMC];
+	f->ras->poison_supported = false;
+	fake_gpu_enable_ih(test, f);
+	KUNIT_ASSERT_EQ(test, 1, obj->ih_data.inuse);
+	f->recover_late_init = true;
+	fake_umc_bank(&b, FAKE_UMC_UE, 1, 3, 6, 0x2a5);
+	KUNIT_ASSERT_EQ(test, 0, fake_aca_push(f, b.type, &b));
+	fake_ih_write_iv(&adev->irq.ih, SOC15_IH_CLIENTID_DF, 0, AID1_NODEID);
+
+	KUNIT_EXPECT_EQ(test, IRQ_HANDLED, fake_interrupt(test, adev));
+	if (!wait_for_completion_timeout(&cb->done, 30 * HZ)) {
+		fake_leave_stuck(test, f);
+		KUNIT_FAIL(test,
+			   "UMC's RAS interrupt work blocked in device_reset (late_inits %d, recoveries %d)",
+			   f->late_inits, f->recoveries);
+		return;
+	}
+	flush_workqueue(adev->reset_domain->wq);
+
+	KUNIT_EXPECT_EQ(test, 1, cb->calls);
+	KUNIT_EXPECT_EQ(test, 0, cb->ret);
+	KUNIT_EXPECT_EQ(test, 1, amdx_ras_count(f->xdev, AMDX_RAS_BLOCK_UMC,
+						AMDX_RAS_TYPE_UE));
+	KUNIT_EXPECT_EQ(test, 1, f->recoveries);
+	KUNIT_EXPECT_TRUE(test, test_bit(AMDGPU_SKIP_COREDUMP,
+					 &f->recovery_flags));
+	KUNIT_EXPECT_EQ(test, 1, f->late_inits);
+	KUNIT_EXPECT_EQ(test, -ENOENT, f->late_init_ret);
+	KUNIT_EXPECT_EQ(test, 0, obj->ih_data.inuse);
+	KUNIT_EXPECT_NULL(test, obj->ih_data.ring);
+	KUNIT_EXPECT_FALSE(test, amdgpu_in_reset(adev));
+}
+
 static struct kunit_case amdgpu_amdx_reset_work_cases[] = {
 	KUNIT_CASE(reset_from_amdgpu_ras_work_is_not_flushed),
+	KUNIT_CASE(reset_from_umc_interrupt_work_outlives_its_late_fini),
 	{}
 };
 
