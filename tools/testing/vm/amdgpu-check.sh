@@ -40,6 +40,8 @@
 # "How it is built", has the cold and warm costs).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tools/testing/vm/initramfs-bin.sh
+. "$here/initramfs-bin.sh"
 root=$(cd "$here/../../.." && pwd)
 work=${AMDGPU_CHECK_WORK:-$root/build/amdgpu}
 
@@ -258,15 +260,6 @@ cp "$work/test/drivers/amdx/amdx.ko" "$rootfs/lib/amdgpu/amdx.ko"
 cp /bin/busybox "$rootfs/bin/busybox"
 # amdgpu-doctor.sh's CLI (as make check's tools build leaves it; built here
 # when missing) and jq, with the libraries ldd names.
-copy_bin() {
-	local lib
-	mkdir -p "$rootfs/usr/bin"
-	cp "$1" "$rootfs/usr/bin/"
-	for lib in $(ldd "$1" 2>/dev/null | grep -o '/[^ ]*'); do
-		mkdir -p "$rootfs$(dirname "$lib")"
-		cp -L "$lib" "$rootfs$lib"
-	done
-}
 tb=${AMDX_TOOLS_BUILD:-$root/tools/build}
 if [ ${#selftests[@]} != 0 ]; then
 	[ -x "$tb/amdx/amdx" ] ||
@@ -275,8 +268,8 @@ if [ ${#selftests[@]} != 0 ]; then
 		> "$work/tools.log" 2>&1 ||
 		{ log "the amdx CLI did not build:"; indent < "$work/tools.log"; }
 	if [ -x "$tb/amdx/amdx" ] && command -v jq > /dev/null; then
-		copy_bin "$tb/amdx/amdx"
-		copy_bin "$(command -v jq)"
+		initramfs_bin "$rootfs" "$tb/amdx/amdx"
+		initramfs_bin "$rootfs" "$(command -v jq)"
 		cp "$here/amdgpu-doctor.sh" "$rootfs/doctor.sh"
 	else
 		log "no amdx CLI in $tb or no jq: amdx_doctor does not run"

@@ -8,6 +8,8 @@ set -euo pipefail
 out=$1 moddir=$2 stdir=$3
 shift 3
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tools/testing/vm/initramfs-bin.sh
+. "$here/initramfs-bin.sh"
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
 # mktemp makes it 0700; as the guest's / it must let other uids in (tests
@@ -44,18 +46,10 @@ fi
 cp "$moddir"/*.ko "$root/lib/amdx/"
 cp -r "$stdir"/. "$root/selftests/"
 
-copy_bin() {
-	local bin=$1 lib
-	cp "$bin" "$root/usr/bin/"
-	for lib in $(ldd "$bin" 2>/dev/null | grep -o '/[^ ]*'); do
-		mkdir -p "$root$(dirname "$lib")"
-		cp -L "$lib" "$root$lib"
-	done
-}
 for b in "$@"; do
 	case "$b" in
 	*.so*) cp -L "$b" "$root/usr/local/lib/" ;;
-	*) copy_bin "$b" ;;
+	*) initramfs_bin "$root" "$b" ;;
 	esac
 done
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$out"
