@@ -313,8 +313,6 @@ static const struct amdgpu_ras_block_hw_ops fake_gfx_ras_ops = {
  *	banks are still being read (amdgpu's page retirement thread and an
  *	injection's query can run at once, and amdgpu does not serialise
  *	its count and bank reads) finds none: each bank is read once.
- * @sysfs: the fake made amdgpu's "ras" sysfs group, where amdgpu's ACA
- *	adds a file per block.
  *
  * Reading empties the queue: this firmware keeps no bank across reads
  * (the real one keeps UE banks until a reset, which amdgpu's ACA core
@@ -326,7 +324,6 @@ struct fake_aca {
 	struct aca_bank read[ACA_SMU_TYPE_COUNT][FAKE_ACA_BANKS];
 	int nread[ACA_SMU_TYPE_COUNT];
 	int ntaken[ACA_SMU_TYPE_COUNT];
-	bool sysfs;
 };
 
 /* amdgpu's debug mode switch: the query mode then stays the firmware's. */
@@ -714,12 +711,54 @@ static int fake_gpu_enable_kfd(struct fake_gpu *f)
 	return 0;
 }
 
-/* amdgpu's RAS sysfs directory, where the ACA adds its files. */
-static struct attribute *fake_ras_attrs[] = { NULL };
-static const struct attribute_group fake_ras_group = {
-	.name = "ras",
-	.attrs = fake_ras_attrs,
-};
+/*
+ * amdgpu's "ras" group on the fake's device, made by amdgpu's own
+ * amdgpu_ras_fs_init() over the fake's RAS context, as amdgpu_ras_init()
+ * makes it before the ACA's files go in: features, version, schema,
+ * event_state and gpu_vram_bad_pages.  The bad-page file's reader asks
+ * the VRAM manager whether each page is reserved: the fake's has the lock
+ * and the (empty) lists amdgpu_vram_mgr_init() sets up, so that its pages
+ * read "F" (the fake reserves them itself, amdgpu_amdx_fake_reserve_page()).
+ * Once for a fake: fake_gpu_enable_aca() and fake_gpu_enable_sysfs() both
+ * want it.
+ */
+static void fake_ras_fs_init(struct fake_gpu *f)
+{
+	struct amdgpu_vram_mgr *mgr = &f->adev->mman.vram_mgr;
+
+	if (f->ras_fs)
+		return;
+	mutex_init(&mgr->lock);
+	INIT_LIST_HEAD(&mgr->reservations_pending);
+	INIT_LIST_HEAD(&mgr->reserved_pages);
+	/* 0 even when the group was not made: amdgpu logs it and goes on */
+	amdgpu_ras_fs_init(f->adev);
+	f->ras_fs = true;
+}
+
+/*
+ * The group removed by amdgpu's own amdgpu_ras_fs_fini(), as
+ * amdgpu_ras_fini() removes it: after the blocks' files, before the ACA's
+ * fini.  It drops a reference to the manager of each block on the
+ * context's list, the one amdgpu_ras_debugfs_create() takes for the block's
+ * debugfs file; a fake has no DRM minor for amdgpu's RAS debugfs files, so
+ * the fake takes it here, and its managers stay as it made them.
+ */
+static void fake_ras_fs_fini(struct fake_gpu *f)
+{
+	struct ras_manager *obj, *ip;
+
+	if (!f->ras_fs)
+		return;
+	list_for_each_entry(obj, &f->ras->head, node) {
+		ip = amdgpu_ras_find_obj(f->adev, &obj->head);
+		if (ip)
+			ip->use++;
+	}
+	amdgpu_ras_fs_fini(f->adev);
+	mutex_destroy(&f->adev->mman.vram_mgr.lock);
+	f->ras_fs = false;
+}
 
 /**
  * fake_gpu_enable_aca() - amdgpu's ACA on, UMC v12 behind it
@@ -735,7 +774,9 @@ static const struct attribute_group fake_ras_group = {
  * binds it: its errors are the SMU banks the firmware logs
  * (fake_aca_push()), and the fake's direct gfx query is used no longer.
  * UMC's RAS block object is registered too (amdgpu_umc_ras_sw_init()'s),
- * so that amdgpu's UMC injection reaches the PSP's trigger.
+ * so that amdgpu's UMC injection reaches the PSP's trigger.  The ACA adds
+ * a file per block to amdgpu's "ras" group, made first
+ * (fake_ras_fs_init()).
  *
  * Return: 0 or -errno.
  */
@@ -774,10 +815,7 @@ int fake_gpu_enable_aca(struct fake_gpu *f)
 		return ret;
 	umc->use = 1;
 	list_add(&umc->node, &con->head);
-	ret = sysfs_create_group(&adev->dev->kobj, &fake_ras_group);
-	if (ret)
-		return ret;
-	f->aca->sysfs = true;
+	fake_ras_fs_init(f);
 	adev->aca.is_enabled = true;
 	amdgpu_aca_set_smu_funcs(adev, &fake_aca_smu_funcs);
 	ret = amdgpu_ras_bind_aca(adev, AMDGPU_RAS_BLOCK__GFX,
@@ -830,9 +868,8 @@ static void fake_aca_fini(struct fake_gpu *f)
 	struct ras_ecc_err *e;
 	void __rcu **slot;
 
+	fake_ras_fs_fini(f);
 	amdgpu_aca_fini(adev);
-	if (f->aca->sysfs)
-		sysfs_remove_group(&adev->dev->kobj, &fake_ras_group);
 	mutex_lock(&log->lock);
 	rcu_read_lock();
 	radix_tree_for_each_slot(slot, &log->de_page_tree, &iter, 0) {
@@ -1124,14 +1161,14 @@ int fake_gpu_place(struct fake_gpu *f, u32 sw, bool own_switch)
  * @adap_added: @adap is registered.
  * @rom: the FRU EEPROM's bytes from %FAKE_FRU_MADDR.
  * @files: amdgpu's partition and FRU files may be there.
- * @ras_group: the fake made the "ras" group (a fake without ``aca=1``).
+ * @gfx_file: amdgpu made ras/gfx_err_count (a fake without ``aca=1``).
  */
 struct fake_sysfs {
 	struct i2c_adapter adap;
 	bool adap_added;
 	u8 rom[FAKE_FRU_BYTES];
 	bool files;
-	bool ras_group;
+	bool gfx_file;
 };
 
 static int fake_fru_xfer(struct i2c_adapter *adap, struct i2c_msg *msgs,
@@ -1238,10 +1275,10 @@ static void fake_sysfs_fini(struct fake_gpu *f)
 	if (!s)
 		return;
 	amdgpu_ras_set_error_query_ready(adev, false);
-	if (s->ras_group) {
+	/* amdgpu_ras_fini()'s order: the blocks' files, then the group */
+	if (s->gfx_file)
 		amdgpu_ras_sysfs_remove(adev, &f->gfx_ras->ras_comm);
-		sysfs_remove_group(&adev->dev->kobj, &fake_ras_group);
-	}
+	fake_ras_fs_fini(f);
 	if (s->files) {
 		amdgpu_gmc_sysfs_fini(adev);
 		amdgpu_gfx_sysfs_fini(adev);
@@ -1269,16 +1306,16 @@ static void fake_sysfs_fini(struct fake_gpu *f)
  * of the fake's FRU EEPROM (not for an MI300A: amdgpu reads no FRU of an
  * APU); current_compute_partition and available_compute_partition
  * (amdgpu_gfx_sysfs_init()); current_memory_partition
- * (amdgpu_gmc_sysfs_init()); in the "ras" group, gfx_err_count
- * (amdgpu_ras_sysfs_create()), or with ``aca=1`` the files amdgpu's ACA
- * made there.  Their values are amdgpu's show functions' over the fake's
- * state.  The "ras" group itself is the fake's: amdgpu_ras_fs_init(),
- * which makes it with gpu_vram_bad_pages, features, version, schema and
- * event_state, is static to amdgpu_ras.c and runs only in
- * amdgpu_ras_init(), so those files are not there.  The query of the RAS
- * counter files is on, as amdgpu's late init leaves it.  fake_gpu_destroy()
- * removes them with amdgpu's fini functions.  The user-visible fakes'
- * ``sysfs=1``, for ``amdx doctor`` (tools/testing/vm/amdgpu-doctor.sh).
+ * (amdgpu_gmc_sysfs_init()); amdgpu's "ras" group (amdgpu_ras_fs_init(),
+ * fake_ras_fs_init()): gpu_vram_bad_pages, features, version, schema and
+ * event_state, and in it gfx_err_count (amdgpu_ras_sysfs_create()), or
+ * with ``aca=1`` the files amdgpu's ACA made there.  Their values are
+ * amdgpu's show functions' over the fake's state, gpu_vram_bad_pages the
+ * pages of amdgpu's bad-page table (&amdgpu_ras.eh_data) that amdgpu's
+ * retirement filled.  The query of the RAS counter files is on, as
+ * amdgpu's late init leaves it.  fake_gpu_destroy() removes them with
+ * amdgpu's fini functions.  The user-visible fakes' ``sysfs=1``, for
+ * ``amdx doctor`` (tools/testing/vm/amdgpu-doctor.sh).
  *
  * Return: 0 or -errno.
  */
@@ -1313,15 +1350,16 @@ int fake_gpu_enable_sysfs(struct fake_gpu *f)
 		ret = amdgpu_gfx_sysfs_init(adev);
 	if (!ret)
 		ret = amdgpu_gmc_sysfs_init(adev);
-	if (ret || f->aca)
-		goto out;
-	ret = sysfs_create_group(&adev->dev->kobj, &fake_ras_group);
 	if (ret)
 		goto out;
-	s->ras_group = true;
+	/* made already with aca=1, the ACA's files in it */
+	fake_ras_fs_init(f);
+	if (f->aca)
+		goto out;
 	strscpy(f->gfx_ras->ras_comm.name, "gfx",
 		sizeof(f->gfx_ras->ras_comm.name));
 	ret = amdgpu_ras_sysfs_create(adev, &f->gfx_ras->ras_comm);
+	s->gfx_file = !ret;
 out:
 	if (!ret)
 		amdgpu_ras_set_error_query_ready(adev, true);

@@ -125,6 +125,8 @@ struct fake_sysfs;
  *	(fake_gpu_enable_kfd()).
  * @sysfs: amdgpu's sysfs files of the device, made by amdgpu's own code:
  *	a user-visible fake with ``sysfs=1`` (fake_gpu_enable_sysfs()).
+ * @ras_fs: amdgpu's "ras" sysfs group is on the device, made by
+ *	amdgpu_ras_fs_init() (with ``aca=1`` or ``sysfs=1``).
  */
 struct fake_gpu {
 	struct amdgpu_device *adev;
@@ -188,6 +190,7 @@ struct fake_gpu {
 	bool retirement;
 	bool kfd;
 	struct fake_sysfs *sysfs;
+	bool ras_fs;
 };
 
 /* &fake_gpu.resets: a DEVICE_RESET_BEGIN (an end carries 0 or -errno). */
@@ -212,6 +215,12 @@ enum fake_umc_error {
 int fake_gpu_enable_aca(struct fake_gpu *f);
 int fake_gpu_enable_retirement(struct fake_gpu *f);
 int fake_gpu_enable_sysfs(struct fake_gpu *f);
+/*
+ * amdgpu_ras.c's "ras" sysfs group, made and removed (amdgpu_ras_init(),
+ * amdgpu_ras_fini()), global in the test-only patch for the fakes.
+ */
+int amdgpu_ras_fs_init(struct amdgpu_device *adev);
+int amdgpu_ras_fs_fini(struct amdgpu_device *adev);
 int fake_aca_push(struct fake_gpu *f, int type, const struct aca_bank *bank);
 void fake_umc_bank(struct aca_bank *bank, enum fake_umc_error kind, u32 aid,
 		   u32 umc_inst, u32 ch, u64 mca_addr);

@@ -16,8 +16,10 @@
 #   bound  bus/pci/devices/BDF is a directory of symlinks to the fake's
 #          files, and a driver link to /sys/bus/pci/drivers/amdgpu: what a
 #          host's amdgpu-bound function looks like
-# What differs from a real host: the driver link, and gpu_vram_bad_pages,
-# which amdgpu's code cannot make on a fake (fake_gpu_enable_sysfs()).
+# What differs from a real host: the driver link.  ras/gpu_vram_bad_pages
+# is amdgpu's (amdgpu_ras_fs_init(), made global by the test-only patch),
+# over amdgpu's bad-page table; a second fake, made with aca=1 too, has
+# amdgpu's UMC 12 and page retirement fill it (retired_pages_agree).
 #
 # usage: amdgpu-doctor.sh [AMDX]   (AMDX: the CLI, default /usr/bin/amdx)
 export PATH=/bin:/usr/bin
@@ -28,14 +30,30 @@ dev=/sys/devices/amdgpu_amdx_user$id
 tmp=/tmp/doctor
 n=0
 rc=0
+cases=10
 
 echo "TAP version 13"
-echo "1..8"
+echo "1..$cases"
 ok() { n=$((n + 1)); echo "ok $n $1"; }
 not_ok() { n=$((n + 1)); echo "not ok $n $1"; rc=1; }
 diag() { sed 's/^/# /'; }
 # run NAME: the "#  RUN" line the host's parser starts a case's context at
 run() { echo "#  RUN           doctor.$1 ..."; }
+# fake_bdf DEV: the BDF amdx registered the fake of DEV with, or nothing
+fake_bdf() {
+	for d in /sys/class/amdx/amdx*; do
+		[ "$(readlink -f "$d/device")" != "$1" ] || cat "$d/bdf"
+	done
+}
+# bound_root DEV ROOT: ROOT/bus/pci/devices/$bdf a directory of symlinks
+# to DEV's files and a driver link to /sys/bus/pci/drivers/amdgpu
+bound_root() {
+	mkdir -p "$2/bus/pci/devices/$bdf"
+	for f in "$1"/*; do
+		ln -s "$f" "$2/bus/pci/devices/$bdf/${f##*/}"
+	done
+	ln -s /sys/bus/pci/drivers/amdgpu "$2/bus/pci/devices/$bdf/driver"
+}
 # verdicts JSON: "check=verdict" per check of `amdx -j doctor`, one line
 verdicts() { jq -r '[.doctor.checks[] | "\(.check)=\(.verdict)"] | join(" ")' "$1"; }
 # field JSON CHECK KEY: one check's amdx, amdgpu or detail
@@ -67,25 +85,21 @@ elif ! echo "$id sysfs=1" > "$knob/new_device"; then
 	echo "new_device '$id sysfs=1' failed" | diag
 	dmesg | tail -n 5 | diag
 else
-	for d in /sys/class/amdx/amdx*; do
-		[ "$(readlink -f "$d/device")" = "$dev" ] && bdf=$(cat "$d/bdf")
-	done
+	bdf=$(fake_bdf "$dev")
 fi
-# amdgpu's files the doctor reads, present; gpu_vram_bad_pages is not
-# (amdgpu_ras_fs_init() is static to amdgpu_ras.c).
+# amdgpu's files the doctor reads, present
 files="serial_number product_name current_compute_partition
-current_memory_partition ras/gfx_err_count"
+current_memory_partition ras/gfx_err_count ras/gpu_vram_bad_pages"
 missing=
 for f in $files; do
 	[ -n "$bdf" ] && [ -f "$dev/$f" ] || missing="$missing $f"
 done
-[ ! -e "$dev/ras/gpu_vram_bad_pages" ] || missing="$missing (gpu_vram_bad_pages is there)"
 if [ -z "$bdf" ] || [ -n "$missing" ]; then
 	echo "fake $id (${bdf:-no amdx device}) at $dev: missing$missing" | diag
 	ls -l "$dev" "$dev/ras" 2>&1 | diag
 	not_ok "doctor.fake_has_amdgpus_files"
 	# Nothing else can run: every case left fails.
-	while [ $n -lt 8 ]; do not_ok "doctor.not_run"; done
+	while [ $n -lt $cases ]; do not_ok "doctor.not_run"; done
 	echo "$id" > "$knob/del_device" 2> /dev/null
 	exit 1
 fi
@@ -105,20 +119,16 @@ diag < "$tmp/link.json"
 expect no_driver_link_is_skipped "0 driver=skipped" \
 	"$doc_rc $(verdicts "$tmp/link.json")"
 
-# The bound root.
+# The bound root.  A fresh fake has no bad page: amdgpu's file is empty.
+bound_root "$dev" "$tmp/bound"
 b=$tmp/bound/bus/pci/devices/$bdf
-mkdir -p "$b"
-for f in "$dev"/*; do
-	ln -s "$f" "$b/${f##*/}"
-done
-ln -s /sys/bus/pci/drivers/amdgpu "$b/driver"
 all="driver=ok serial=ok product=ok compute_partition=ok memory_partition=ok"
 run bound_view_agrees
 doctor "$tmp/bound" "$tmp/bound.json"
 diag < "$tmp/bound.json"
 expect bound_view_agrees \
-	"0 $all bad_pages=absent ras_counters=skipped SPX NPS1" \
-	"$doc_rc $(verdicts "$tmp/bound.json") $(field "$tmp/bound.json" compute_partition amdgpu) $(field "$tmp/bound.json" memory_partition amdgpu)"
+	"0 $all bad_pages=ok ras_counters=skipped SPX NPS1 0 pages 0 pages" \
+	"$doc_rc $(verdicts "$tmp/bound.json") $(field "$tmp/bound.json" compute_partition amdgpu) $(field "$tmp/bound.json" memory_partition amdgpu) $(field "$tmp/bound.json" bad_pages amdx) $(field "$tmp/bound.json" bad_pages amdgpu)"
 
 # The text report: one line per check, and its exit status.
 run text_report
@@ -168,4 +178,76 @@ for d in /sys/class/amdx/amdx*; do
 	[ "$(cat "$d/bdf" 2>/dev/null)" != "$bdf" ] || got="$got amdx device $bdf is still there"
 done
 expect fake_removed "" "$got"
+
+# Bad pages amdgpu retired.  A fake with aca=1 too: amdgpu's ACA, UMC 12
+# and its page retirement (fake_gpu_enable_retirement()).  A poison (DE)
+# injected through amdx at a VRAM address: UMC 12's retirement thread
+# retires its row of pages into amdgpu's table, which
+# ras/gpu_vram_bad_pages lists, and the provider tells amdx of each
+# (amdgpu_amdx_page_retired()).  UMC 12 retires each page's R13 twin too,
+# 32 GiB above it: 64 GiB of VRAM, as amdx_ras_test@aca's fakes, so that
+# the twins are in the fake's VRAM (with the default 512 MiB amdx is
+# told of no twin: out of range).  Fresh, both tables are empty; once the
+# thread ran (waited for, up to 60 s), both list the same pages, the
+# injected one among them.
+run retired_pages_agree
+id=$((id + 1))
+dev=/sys/devices/amdgpu_amdx_user$id
+addr=$((23 * 4096 + 8))
+page=$(printf '0x%08x' $((addr >> 12)))
+got=
+if ! echo "$id aca=1 vram=65536 sysfs=1" > "$knob/new_device"; then
+	got="new_device '$id aca=1 vram=65536 sysfs=1' failed"
+	dmesg | tail -n 5 | diag
+fi
+bdf=$(fake_bdf "$dev")
+[ -n "$bdf" ] && [ -f "$dev/ras/gpu_vram_bad_pages" ] ||
+	got="$got fake $id (${bdf:-no amdx device}): no ras/gpu_vram_bad_pages"
+if [ -z "$got" ]; then
+	bound_root "$dev" "$tmp/aca"
+	b=$tmp/aca/bus/pci/devices/$bdf
+	doctor "$tmp/aca" "$tmp/fresh.json"
+	diag < "$tmp/fresh.json"
+	got="$(field "$tmp/fresh.json" bad_pages verdict) $(field "$tmp/fresh.json" bad_pages amdx) $(field "$tmp/fresh.json" bad_pages amdgpu);"
+	"$amdx" ras inject "$bdf" --block umc --type de --address $addr \
+		> "$tmp/inject" 2>&1 || diag < "$tmp/inject"
+	i=0
+	while [ $i -lt 60 ]; do
+		doctor "$tmp/aca" "$tmp/retired.json"
+		[ "$(field "$tmp/retired.json" bad_pages verdict)" != ok ] ||
+			[ "$(field "$tmp/retired.json" bad_pages amdgpu)" = "0 pages" ] ||
+			break
+		sleep 1
+		i=$((i + 1))
+	done
+	diag < "$tmp/retired.json"
+	diag < "$dev/ras/gpu_vram_bad_pages"
+	pages=$(grep -c . "$dev/ras/gpu_vram_bad_pages")
+	grep -q "^$page " "$dev/ras/gpu_vram_bad_pages" && listed=listed ||
+		listed="$page not listed"
+	got="$got $doc_rc $(field "$tmp/retired.json" bad_pages verdict) $(field "$tmp/retired.json" bad_pages amdx) $(field "$tmp/retired.json" bad_pages amdgpu) $listed"
+fi
+expect retired_pages_agree \
+	"ok 0 pages 0 pages; 0 ok ${pages:-N} pages ${pages:-N} pages listed" "$got"
+
+# A page in amdgpu's table that amdx never heard of: amdgpu's file with
+# one page more, in place of amdgpu's own.
+run unknown_bad_page_is_a_mismatch
+got=
+if [ -n "$bdf" ] && [ -d "$b" ]; then
+	rm "$b/ras"
+	mkdir "$b/ras"
+	for f in "$dev"/ras/*; do
+		ln -s "$f" "$b/ras/${f##*/}"
+	done
+	rm "$b/ras/gpu_vram_bad_pages"
+	{ cat "$dev/ras/gpu_vram_bad_pages"; echo "0x00000777 : 0x00001000 : R"; } \
+		> "$b/ras/gpu_vram_bad_pages"
+	doctor "$tmp/aca" "$tmp/unknown.json"
+	diag < "$tmp/unknown.json"
+	got="$doc_rc $(field "$tmp/unknown.json" bad_pages verdict) $(field "$tmp/unknown.json" bad_pages detail)"
+fi
+expect unknown_bad_page_is_a_mismatch \
+	"1 mismatch 1 only in amdgpu's table (first 0x777000)" "$got"
+echo "$id" > "$knob/del_device" 2> /dev/null
 exit $rc
