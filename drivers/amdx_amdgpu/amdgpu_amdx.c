@@ -958,7 +958,10 @@ static int amdgpu_amdx_ras_inject(struct amdx_device *xdev,
  * reset, a runtime-PM reference held, no core dump.  Queued in the reset
  * domain, it runs after whatever amdgpu queued there before it (its RAS
  * recovery among them); if amdgpu reset the device in between, that
- * reset was the one amdx asked for, and none follows.
+ * reset was the one amdx asked for, and none follows.  Nor does one when
+ * amdgpu's RAS has queued its recovery behind this work since amdx asked
+ * (amdgpu_ras_reset_gpu(): in_recovery set until that recovery ends): it
+ * resets the device in the mode amdgpu picks, and stands for amdx's.
  */
 static void amdgpu_amdx_reset_work(struct work_struct *work)
 {
@@ -979,6 +982,11 @@ static void amdgpu_amdx_reset_work(struct work_struct *work)
 	if (atomic_read(&adev->gpu_reset_counter) != READ_ONCE(p->reset_count)) {
 		dev_info(adev->dev,
 			 "amdx: amdgpu reset the device since amdx asked: no second reset\n");
+		goto out;
+	}
+	if (amdgpu_ras_in_recovery(adev)) {
+		dev_info(adev->dev,
+			 "amdx: amdgpu's RAS recovery is queued: it stands for the reset amdx asked for\n");
 		goto out;
 	}
 	set_bit(AMDGPU_NEED_FULL_RESET, &ctx.flags);

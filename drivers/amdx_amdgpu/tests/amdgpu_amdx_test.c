@@ -1436,6 +1436,34 @@ static void fatal_error_is_one_recovery_of_amdgpus(struct kunit *test)
 }
 
 /*
+ * amdx asks for a device reset and, before it runs, amdgpu's RAS asks
+ * for its own (amdgpu_ras_reset_gpu(), what a fatal error's interrupt, a
+ * consumed poison or a retirement past the bad-page threshold call),
+ * queued behind amdx's in the reset domain's ordered queue.  amdgpu's RAS
+ * recovery (in_recovery set while it waits) stands for amdx's: one
+ * reset, amdgpu's, in the mode amdgpu picks.  The provider checked only
+ * for a reset before its own (the reset counter), so it reset the device
+ * and amdgpu's recovery then reset it again.
+ */
+static void reset_before_amdgpus_ras_recovery_is_not_doubled(struct kunit *test)
+{
+	struct fake_gpu *f = mi300x_umc(test);
+	struct busy_domain b;
+
+	f->adev->asic_type = CHIP_IP_DISCOVERY;
+	KUNIT_ASSERT_EQ(test, 0, fake_gpu_enable_retirement(f));
+	busy_domain_start(f, &b);
+	KUNIT_EXPECT_EQ(test, 0, f->ops->device_reset(f->xdev));
+	KUNIT_EXPECT_EQ(test, 0, amdgpu_ras_reset_gpu(f->adev));
+	busy_domain_end(f, &b);
+	flush_work(&f->ras->recovery_work);
+	flush_workqueue(f->adev->reset_domain->wq);
+
+	KUNIT_EXPECT_EQ(test, 1, f->recoveries);
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&f->ras->in_recovery));
+}
+
+/*
  * NBIO 7.9's BIF_BX0_BIF_DOORBELL_INT_CNTL (nbio_7_9_0_offset.h; base
  * index 2): where its RAS handlers find the interrupts' status.  A wrong
  * offset fails fatal_error_from_nbios_athub_interrupt (no status read).
@@ -1821,6 +1849,7 @@ static struct kunit_case amdgpu_amdx_umc_cases[] = {
 	KUNIT_CASE(umc_ue_injected_through_the_provider),
 	KUNIT_CASE(umc_poison_injected_through_the_provider),
 	KUNIT_CASE(fatal_error_is_one_recovery_of_amdgpus),
+	KUNIT_CASE(reset_before_amdgpus_ras_recovery_is_not_doubled),
 	KUNIT_CASE(fatal_error_from_nbios_athub_interrupt),
 	KUNIT_CASE(umc_poison_from_the_ih_ring_in_hard_irq),
 	KUNIT_CASE(fatal_error_from_the_hard_irq_handler),
