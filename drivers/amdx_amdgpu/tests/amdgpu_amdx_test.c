@@ -1394,6 +1394,22 @@ static void fake_ras_intr_clear(void *unused)
 }
 
 /*
+ * One recovery of amdgpu's for a fatal error, once its work ran: amdgpu
+ * reset the device once, mode 1, and its recovery's query brought the
+ * UMC UE the fake's firmware logged to the real amdx core.
+ */
+static void expect_fatal_recovery(struct kunit *test, struct fake_gpu *f)
+{
+	flush_work(&f->ras->recovery_work);
+	flush_workqueue(f->adev->reset_domain->wq);
+	KUNIT_EXPECT_EQ(test, 1, f->recoveries);
+	KUNIT_EXPECT_TRUE(test, test_bit(AMDGPU_NEED_FULL_RESET,
+					 &f->recovery_flags));
+	KUNIT_EXPECT_EQ(test, 1, amdx_ras_count(f->xdev, AMDX_RAS_BLOCK_UMC,
+						AMDX_RAS_TYPE_UE));
+}
+
+/*
  * A fatal error, MI300's NBIO ERREVENT_ATHUB interrupt (the fake has no
  * NBIO interrupt source: the test calls what nbio_v7_9's handler calls,
  * amdgpu_ras_global_ras_isr()), is one recovery of amdgpu's own:
@@ -1425,14 +1441,7 @@ static void fatal_error_is_one_recovery_of_amdgpus(struct kunit *test)
 							   fake_ras_intr_clear,
 							   NULL));
 	amdgpu_ras_global_ras_isr(f->adev);
-	flush_work(&f->ras->recovery_work);
-	flush_workqueue(f->adev->reset_domain->wq);
-
-	KUNIT_EXPECT_EQ(test, 1, f->recoveries);
-	KUNIT_EXPECT_TRUE(test, test_bit(AMDGPU_NEED_FULL_RESET,
-					 &f->recovery_flags));
-	KUNIT_EXPECT_EQ(test, 1, amdx_ras_count(f->xdev, AMDX_RAS_BLOCK_UMC,
-						AMDX_RAS_TYPE_UE));
+	expect_fatal_recovery(test, f);
 }
 
 /*
@@ -1525,10 +1534,8 @@ static struct fake_mmio *fake_athub_fatal(struct kunit *test,
 }
 
 /*
- * One recovery of amdgpu's for the fatal error of fake_athub_fatal(),
- * once its work ran: NBIO's handler acknowledged the interrupt (the CLEAR
- * bit written back), amdgpu reset the device once, mode 1, and its
- * recovery's query brought the UE to the real amdx core.
+ * expect_fatal_recovery() for the fatal error of fake_athub_fatal(), and
+ * NBIO's handler acknowledged the interrupt (the CLEAR bit written back).
  */
 static void expect_athub_recovery(struct kunit *test, struct fake_gpu *f,
 				  struct fake_mmio *mmio)
@@ -1536,15 +1543,9 @@ static void expect_athub_recovery(struct kunit *test, struct fake_gpu *f,
 	const u32 status = BIF_BX0_BIF_DOORBELL_INT_CNTL__RAS_ATHUB_ERR_EVENT_INTERRUPT_STATUS_MASK;
 	const u32 clear = BIF_BX0_BIF_DOORBELL_INT_CNTL__RAS_ATHUB_ERR_EVENT_INTERRUPT_CLEAR_MASK;
 
-	flush_work(&f->ras->recovery_work);
-	flush_workqueue(f->adev->reset_domain->wq);
+	expect_fatal_recovery(test, f);
 	KUNIT_EXPECT_EQ(test, status | clear,
 			mmio->regs[FAKE_DOORBELL_INT_CNTL]);
-	KUNIT_EXPECT_EQ(test, 1, f->recoveries);
-	KUNIT_EXPECT_TRUE(test, test_bit(AMDGPU_NEED_FULL_RESET,
-					 &f->recovery_flags));
-	KUNIT_EXPECT_EQ(test, 1, amdx_ras_count(f->xdev, AMDX_RAS_BLOCK_UMC,
-						AMDX_RAS_TYPE_UE));
 }
 
 /*
