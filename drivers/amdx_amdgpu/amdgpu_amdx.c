@@ -163,6 +163,22 @@ struct amdx_device *amdgpu_amdx_register(struct amdgpu_device *adev,
 	return amdx_device_register(adev->dev, desc, ops, priv);
 }
 
+/**
+ * amdgpu_amdx_unregister() - take a device out of the amdx core
+ * @adev: the amdgpu device.
+ * @xdev: its amdx device, from amdgpu_amdx_register().
+ *
+ * amdx_device_unregister(); a KUnit static stub point, through which
+ * tests/amdgpu_amdx_test.c sees the state of amdgpu's device when it
+ * leaves amdx (a plain call without CONFIG_KUNIT).
+ */
+void amdgpu_amdx_unregister(struct amdgpu_device *adev,
+			    struct amdx_device *xdev)
+{
+	KUNIT_STATIC_STUB_REDIRECT(amdgpu_amdx_unregister, adev, xdev);
+	amdx_device_unregister(xdev);
+}
+
 static bool amdgpu_amdx_supported(struct amdgpu_device *adev)
 {
 	u32 gc = amdgpu_ip_version(adev, GC_HWIP, 0);
@@ -1596,7 +1612,7 @@ void amdgpu_amdx_fini(struct amdgpu_device *adev)
 	p->dead = true;
 	up_write(&p->gate);
 	amdgpu_amdx_links_leave(p);
-	amdx_device_unregister(p->xdev);
+	amdgpu_amdx_unregister(adev, p->xdev);
 	p->xdev = NULL;
 	/* amdx asks for no reset any more: none is left queued. */
 	cancel_work_sync(&p->reset_work);

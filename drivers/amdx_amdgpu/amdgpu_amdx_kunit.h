@@ -31,6 +31,8 @@ struct amdx_device *amdgpu_amdx_register(struct amdgpu_device *adev,
 					 const struct amdx_device_desc *desc,
 					 const struct amdx_provider_ops *ops,
 					 void *priv);
+void amdgpu_amdx_unregister(struct amdgpu_device *adev,
+			    struct amdx_device *xdev);
 int amdgpu_amdx_report(struct amdgpu_amdx *p, const struct amdx_ras_error *err,
 		       u64 *seq);
 void amdgpu_amdx_reset_event(struct amdgpu_amdx *p, bool begin, int result);

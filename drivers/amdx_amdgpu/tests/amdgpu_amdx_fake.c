@@ -62,6 +62,8 @@
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
 
+#include <drm/drm_mode_config.h>
+
 #include "amdgpu.h"
 #include "amdgpu_aca.h"
 #include "amdgpu_fru_eeprom.h"
@@ -74,25 +76,25 @@
 #include "amdgpu_amdx_kunit.h"
 #include "amdgpu_amdx_fake.h"
 
-/*
- * A fake's amdgpu device and its fake: the device's driver data is its DRM
- * device, as amdgpu_pci_probe() leaves it, which amdgpu's sysfs files read
- * (fake_gpu_enable_sysfs()).
+/**
+ * struct fake_gfx - a fake device's gfx function table
+ * @funcs: the table, the device's &amdgpu_gfx.funcs.
+ * @fake: the fake.
  */
-struct fake_adev {
-	struct amdgpu_device adev;
+struct fake_gfx {
+	struct amdgpu_gfx_funcs funcs;
 	struct fake_gpu *fake;
 };
 
 /**
  * fake_gpu_of() - the fake behind a fake device
- * @adev: a device fake_gpu_create() made.
+ * @adev: a device fake_gpu_create() or fake_gpu_probed() made.
  *
- * Return: its fake.
+ * Return: its fake, found from the device's gfx function table.
  */
 struct fake_gpu *fake_gpu_of(struct amdgpu_device *adev)
 {
-	return container_of(adev, struct fake_adev, adev)->fake;
+	return container_of(adev->gfx.funcs, struct fake_gfx, funcs)->fake;
 }
 
 /* gfx_v9_4_3_switch_compute_partition(): PSP first, then the count. */
@@ -119,10 +121,17 @@ static const struct amdgpu_gfx_funcs fake_gfx_funcs = {
 	.get_xccs_per_xcp = fake_gfx_xccs_per_xcp,
 };
 
-/* Whether @adev is a fake (fake_gpu_create()) rather than amdgpu's own. */
+/* The PCI device id of a fake with @num_xcc XCCs. */
+static u16 fake_pci_device_id(u32 num_xcc)
+{
+	return num_xcc == 6 ? 0x74a0 : num_xcc == 4 ? 0x74a2 : 0x74a1;
+}
+
+/* Whether @adev is a fake rather than amdgpu's own. */
 static bool fake_gpu_is(struct amdgpu_device *adev)
 {
-	return adev->gfx.funcs == &fake_gfx_funcs;
+	return adev->gfx.funcs &&
+	       adev->gfx.funcs->switch_partition_mode == fake_gfx_switch;
 }
 
 /* The compute mode the hardware runs, as NBIO's status register says. */
@@ -1366,26 +1375,17 @@ out:
 	return ret;
 }
 
-/**
- * fake_gpu_destroy() - free a fake device
- * @f: a fake of fake_gpu_create(), or NULL; its provider data freed.
+/*
+ * What a fake's hardware and firmware stand-ins hold, freed as amdgpu's IP
+ * blocks' fini functions free theirs; the RAS context goes with them.
  */
-void fake_gpu_destroy(struct fake_gpu *f)
+static void fake_gpu_teardown(struct fake_gpu *f)
 {
-	struct amdgpu_device *adev;
+	struct amdgpu_device *adev = f->adev;
 
-	if (!f)
-		return;
-	adev = f->adev;
 	fake_sysfs_fini(f);
 	if (f->kfd)
 		amdgpu_amdkfd_device_fini_sw(adev);
-	if (adev->xcp_mgr) {
-		mutex_destroy(&adev->xcp_mgr->xcp_lock);
-		kfree(adev->xcp_mgr);
-	}
-	if (adev->reset_domain)
-		amdgpu_reset_put_reset_domain(adev->reset_domain);
 	fake_free_ras_list(adev);
 	if (f->ras) {
 		fake_retirement_stop(f);
@@ -1401,7 +1401,34 @@ void fake_gpu_destroy(struct fake_gpu *f)
 		mutex_destroy(&f->ras->page_rsv_lock);
 		mutex_destroy(&f->ras->recovery_lock);
 		kfree(f->ras);
+		adev->psp.ras_context.ras = NULL;
 	}
+	kfree(f->pci);
+	kfree(f->gfx_ras);
+	if (f->gfx)
+		adev->gfx.funcs = NULL;
+	kfree(f->gfx);
+	mutex_destroy(&f->bank_lock);
+}
+
+/**
+ * fake_gpu_destroy() - free a fake device
+ * @f: a fake of fake_gpu_create(), or NULL; its provider data freed.
+ */
+void fake_gpu_destroy(struct fake_gpu *f)
+{
+	struct amdgpu_device *adev;
+
+	if (!f)
+		return;
+	adev = f->adev;
+	fake_gpu_teardown(f);
+	if (adev->xcp_mgr) {
+		mutex_destroy(&adev->xcp_mgr->xcp_lock);
+		kfree(adev->xcp_mgr);
+	}
+	if (adev->reset_domain)
+		amdgpu_reset_put_reset_domain(adev->reset_domain);
 	if (adev->dev) {
 		pm_runtime_disable(adev->dev);
 		root_device_unregister(adev->dev);
@@ -1410,11 +1437,124 @@ void fake_gpu_destroy(struct fake_gpu *f)
 		kfree_const(adev->pdev->dev.kobj.name);
 		kfree(adev->pdev);
 	}
-	kfree(f->pci);
-	kfree(f->gfx_ras);
-	mutex_destroy(&f->bank_lock);
-	kvfree(container_of(adev, struct fake_adev, adev));
+	kvfree(adev);
 	kfree(f);
+}
+
+/* A fake of @adev, with what fake_gpu_teardown() reads set up. */
+static struct fake_gpu *fake_gpu_alloc(struct amdgpu_device *adev)
+{
+	struct fake_gpu *f = kzalloc(sizeof(*f), GFP_KERNEL);
+
+	if (!f)
+		return NULL;
+	f->adev = adev;
+	mutex_init(&f->bank_lock);
+	INIT_LIST_HEAD(&f->node);
+	INIT_LIST_HEAD(&adev->ras_list);
+	return f;
+}
+
+/*
+ * What amdgpu's device init leaves in @f's device (its dev and pdev set):
+ * see fake_gpu_create().  With @probed, the partition manager is amdgpu's
+ * own amdgpu_xcp_mgr_init()'s, with its partitions' DRM devices.
+ */
+static int fake_gpu_build(struct fake_gpu *f, u32 num_xcc, int nps, int mode,
+			  u64 vram_size, bool probed)
+{
+	static atomic64_t serial = ATOMIC64_INIT(0xa3d0000);
+	struct amdgpu_device *adev = f->adev;
+	struct amdgpu_xcp_mgr *mgr;
+	struct ras_manager *gfx;
+	int ret;
+
+	f->num_xcc = num_xcc;
+	f->nps = nps;
+	f->pend_at = jiffies;
+	f->xccs_per_xcp = fake_xccs_per_xcp(num_xcc, mode);
+	if (num_xcc == 6)
+		adev->flags |= AMD_IS_APU;
+	adev->unique_id = atomic64_inc_return(&serial);
+	adev->ip_versions[GC_HWIP][0] = IP_VERSION(9, 4, 3);
+	adev->asic_funcs = &fake_asic_funcs;
+	adev->gfx.xcc_mask = GENMASK(num_xcc - 1, 0);
+	adev->gfx.num_xcc_per_xcp = f->xccs_per_xcp;
+	f->gfx = kzalloc(sizeof(*f->gfx), GFP_KERNEL);
+	if (!f->gfx)
+		return -ENOMEM;
+	f->gfx->funcs = fake_gfx_funcs;
+	f->gfx->fake = f;
+	adev->gfx.funcs = &f->gfx->funcs;
+	adev->nbio.funcs = &fake_nbio_funcs;
+	adev->gmc.gmc_funcs = &fake_gmc_funcs;
+	adev->gmc.num_mem_partitions = nps;
+	adev->gmc.real_vram_size = vram_size;
+	adev->sdma.num_instances = 2 * num_xcc;
+	adev->vcn.num_vcn_inst = num_xcc / 2;
+
+	/* amdgpu's RAS context: gfx and umc on, an empty EEPROM. */
+	f->ras = kzalloc(sizeof(*f->ras), GFP_KERNEL);
+	if (!f->ras)
+		return -ENOMEM;
+	f->ras->adev = adev;
+	adev->psp.ras_context.ras = f->ras;
+	mutex_init(&f->ras->recovery_lock);
+	mutex_init(&f->ras->page_rsv_lock);
+	/* What amdgpu_ras_recovery_init() sets up for poison messages. */
+	INIT_KFIFO(f->ras->poison_fifo);
+	init_waitqueue_head(&f->ras->page_retirement_wq);
+	/* amdgpu's recovery init may replace it: this one is the fake's. */
+	f->eh_data = kzalloc(sizeof(*f->eh_data), GFP_KERNEL);
+	if (!f->eh_data)
+		return -ENOMEM;
+	f->ras->eh_data = f->eh_data;
+	f->ras->objs = kcalloc(AMDGPU_RAS_BLOCK_COUNT +
+			       AMDGPU_RAS_MCA_BLOCK_COUNT,
+			       sizeof(*f->ras->objs), GFP_KERNEL);
+	if (!f->ras->objs)
+		return -ENOMEM;
+	adev->ras_enabled = BIT(AMDGPU_RAS_BLOCK__GFX) |
+			    BIT(AMDGPU_RAS_BLOCK__UMC);
+	/* amdgpu_ras_create_obj()'s: the managers in use on the context's list */
+	INIT_LIST_HEAD(&f->ras->head);
+	gfx = &f->ras->objs[AMDGPU_RAS_BLOCK__GFX];
+	gfx->head.block = AMDGPU_RAS_BLOCK__GFX;
+	gfx->adev = adev;
+	gfx->use = 1;
+	list_add(&gfx->node, &f->ras->head);
+	ret = amdgpu_ras_error_data_init(&gfx->err_data);
+	if (ret)
+		return ret;
+	f->gfx_ras = kzalloc(sizeof(*f->gfx_ras), GFP_KERNEL);
+	if (!f->gfx_ras)
+		return -ENOMEM;
+	f->gfx_ras->ras_comm.block = AMDGPU_RAS_BLOCK__GFX;
+	f->gfx_ras->hw_ops = &fake_gfx_ras_ops;
+	ret = amdgpu_ras_register_ras_block(adev, f->gfx_ras);
+	if (ret)
+		return ret;
+	/* Two XCCs per AID: four AIDs on an MI300X. */
+	adev->aid_mask = GENMASK(num_xcc / 2 - 1, 0);
+
+	adev->reset_domain = amdgpu_reset_create_reset_domain(SINGLE_DEVICE,
+							      "amdx-fake");
+	if (!adev->reset_domain)
+		return -ENOMEM;
+
+	if (probed)
+		return amdgpu_xcp_mgr_init(adev, mode,
+					   num_xcc / f->xccs_per_xcp,
+					   &aqua_vanjaram_xcp_funcs);
+	/* What amdgpu_xcp_mgr_init() sets up, without the render nodes. */
+	mgr = kzalloc(sizeof(*mgr), GFP_KERNEL);
+	if (!mgr)
+		return -ENOMEM;
+	mgr->adev = adev;
+	mgr->funcs = &aqua_vanjaram_xcp_funcs;
+	mutex_init(&mgr->xcp_lock);
+	adev->xcp_mgr = mgr;
+	return amdgpu_xcp_init(mgr, num_xcc / f->xccs_per_xcp, mode);
 }
 
 /**
@@ -1438,34 +1578,20 @@ struct fake_gpu *fake_gpu_create(u32 num_xcc, int nps, int mode,
 				 u64 vram_size, const char *name,
 				 const char *bdf)
 {
-	static atomic64_t serial = ATOMIC64_INIT(0xa3d0000);
-	struct amdgpu_xcp_mgr *mgr;
-	struct ras_manager *gfx;
 	struct amdgpu_device *adev;
-	struct fake_adev *fa;
 	struct pci_dev *pdev;
 	struct fake_gpu *f;
 	struct device *dev;
 	int ret = -ENOMEM;
 
-	f = kzalloc(sizeof(*f), GFP_KERNEL);
-	if (!f)
+	adev = kvzalloc(sizeof(*adev), GFP_KERNEL);
+	if (!adev)
 		return ERR_PTR(-ENOMEM);
-	mutex_init(&f->bank_lock);
-	INIT_LIST_HEAD(&f->node);
-	fa = kvzalloc(sizeof(*fa), GFP_KERNEL);
-	if (!fa) {
-		kfree(f);
+	f = fake_gpu_alloc(adev);
+	if (!f) {
+		kvfree(adev);
 		return ERR_PTR(-ENOMEM);
 	}
-	fa->fake = f;
-	adev = &fa->adev;
-	f->adev = adev;
-	f->num_xcc = num_xcc;
-	f->nps = nps;
-	f->pend_at = jiffies;
-	f->xccs_per_xcp = fake_xccs_per_xcp(num_xcc, mode);
-	INIT_LIST_HEAD(&adev->ras_list);
 
 	dev = root_device_register(name);
 	if (IS_ERR(dev)) {
@@ -1481,95 +1607,71 @@ struct fake_gpu *fake_gpu_create(u32 num_xcc, int nps, int mode,
 	ret = dev_set_name(&pdev->dev, "%s", bdf);
 	if (ret)
 		goto fail;
-	ret = -ENOMEM;
 	/* On the root bus until fake_gpu_place() moves it. */
 	pdev->bus = &fake_root_bus;
 	pdev->vendor = PCI_VENDOR_ID_ATI;
-	pdev->device = num_xcc == 6 ? 0x74a0 : num_xcc == 4 ? 0x74a2 : 0x74a1;
-	if (num_xcc == 6)
-		adev->flags |= AMD_IS_APU;
-	adev->unique_id = atomic64_inc_return(&serial);
-	adev->ip_versions[GC_HWIP][0] = IP_VERSION(9, 4, 3);
-	adev->asic_funcs = &fake_asic_funcs;
-	adev->gfx.xcc_mask = GENMASK(num_xcc - 1, 0);
-	adev->gfx.num_xcc_per_xcp = f->xccs_per_xcp;
-	adev->gfx.funcs = &fake_gfx_funcs;
-	adev->nbio.funcs = &fake_nbio_funcs;
-	adev->gmc.gmc_funcs = &fake_gmc_funcs;
-	adev->gmc.num_mem_partitions = nps;
-	adev->gmc.real_vram_size = vram_size;
-	adev->sdma.num_instances = 2 * num_xcc;
-	adev->vcn.num_vcn_inst = num_xcc / 2;
+	pdev->device = fake_pci_device_id(num_xcc);
 	/* An awake device, as a probed amdgpu's is. */
 	pm_runtime_set_active(dev);
 	pm_runtime_enable(dev);
-
-	/* amdgpu's RAS context: gfx and umc on, an empty EEPROM. */
-	f->ras = kzalloc(sizeof(*f->ras), GFP_KERNEL);
-	if (!f->ras)
-		goto fail;
-	f->ras->adev = adev;
-	adev->psp.ras_context.ras = f->ras;
-	mutex_init(&f->ras->recovery_lock);
-	mutex_init(&f->ras->page_rsv_lock);
-	/* What amdgpu_ras_recovery_init() sets up for poison messages. */
-	INIT_KFIFO(f->ras->poison_fifo);
-	init_waitqueue_head(&f->ras->page_retirement_wq);
-	/* amdgpu's recovery init may replace it: this one is the fake's. */
-	f->eh_data = kzalloc(sizeof(*f->eh_data), GFP_KERNEL);
-	if (!f->eh_data)
-		goto fail;
-	f->ras->eh_data = f->eh_data;
-	f->ras->objs = kcalloc(AMDGPU_RAS_BLOCK_COUNT +
-			       AMDGPU_RAS_MCA_BLOCK_COUNT,
-			       sizeof(*f->ras->objs), GFP_KERNEL);
-	if (!f->ras->objs)
-		goto fail;
-	adev->ras_enabled = BIT(AMDGPU_RAS_BLOCK__GFX) |
-			    BIT(AMDGPU_RAS_BLOCK__UMC);
-	/* amdgpu_ras_create_obj()'s: the managers in use on the context's list */
-	INIT_LIST_HEAD(&f->ras->head);
-	gfx = &f->ras->objs[AMDGPU_RAS_BLOCK__GFX];
-	gfx->head.block = AMDGPU_RAS_BLOCK__GFX;
-	gfx->adev = adev;
-	gfx->use = 1;
-	list_add(&gfx->node, &f->ras->head);
-	ret = amdgpu_ras_error_data_init(&gfx->err_data);
-	if (ret)
-		goto fail;
-	ret = -ENOMEM;
-	f->gfx_ras = kzalloc(sizeof(*f->gfx_ras), GFP_KERNEL);
-	if (!f->gfx_ras)
-		goto fail;
-	f->gfx_ras->ras_comm.block = AMDGPU_RAS_BLOCK__GFX;
-	f->gfx_ras->hw_ops = &fake_gfx_ras_ops;
-	ret = amdgpu_ras_register_ras_block(adev, f->gfx_ras);
-	if (ret)
-		goto fail;
-	ret = -ENOMEM;
-	/* Two XCCs per AID: four AIDs on an MI300X. */
-	adev->aid_mask = GENMASK(num_xcc / 2 - 1, 0);
-
-	adev->reset_domain = amdgpu_reset_create_reset_domain(SINGLE_DEVICE,
-							      "amdx-fake");
-	if (!adev->reset_domain)
-		goto fail;
-
-	/* What amdgpu_xcp_mgr_init() sets up, without the render nodes. */
-	mgr = kzalloc(sizeof(*mgr), GFP_KERNEL);
-	if (!mgr)
-		goto fail;
-	mgr->adev = adev;
-	mgr->funcs = &aqua_vanjaram_xcp_funcs;
-	mutex_init(&mgr->xcp_lock);
-	adev->xcp_mgr = mgr;
-	ret = amdgpu_xcp_init(mgr, num_xcc / f->xccs_per_xcp, mode);
+	ret = fake_gpu_build(f, num_xcc, nps, mode, vram_size, false);
 	if (ret)
 		goto fail;
 	return f;
 fail:
 	fake_gpu_destroy(f);
 	return ERR_PTR(ret);
+}
+
+/* The release of a fake_gpu_probed() fake with its PCI function's driver data. */
+static void fake_gpu_probed_release(void *data)
+{
+	struct fake_gpu *f = data;
+
+	fake_gpu_teardown(f);
+	kfree(f);
+}
+
+/**
+ * fake_gpu_probed() - make the device amdgpu_pci_probe() is probing a fake
+ * @adev: the device, as amdgpu_pci_probe() passes it to
+ *	amdgpu_driver_load_kms() (whose stand-in this is): its PCI function
+ *	enabled, its DRM device allocated, not registered.
+ * @num_xcc: as for fake_gpu_create().
+ * @nps: as for fake_gpu_create().
+ * @mode: as for fake_gpu_create().
+ * @vram_size: as for fake_gpu_create().
+ *
+ * What amdgpu_device_init() would leave, as fake_gpu_create() sets it up,
+ * but with amdgpu's own partition manager and its partitions' DRM devices
+ * (amdgpu_xcp_mgr_init()), and the mode config amdgpu_device_init() sets
+ * up: amdgpu's probe registers them, its removal unplugs them.  The fake's
+ * stand-ins go when the PCI function's driver data is released, before
+ * the DRM device's release (amdgpu_device_fini_sw()) frees the partition
+ * manager and the reset domain, as it frees amdgpu's own.
+ *
+ * Return: the fake or an ERR_PTR().
+ */
+struct fake_gpu *fake_gpu_probed(struct amdgpu_device *adev, u32 num_xcc,
+				 int nps, int mode, u64 vram_size)
+{
+	struct fake_gpu *f;
+	int ret;
+
+	if (adev->pdev->device != fake_pci_device_id(num_xcc))
+		return ERR_PTR(-ENODEV);
+	ret = drm_mode_config_init(adev_to_drm(adev));
+	if (ret)
+		return ERR_PTR(ret);
+	f = fake_gpu_alloc(adev);
+	if (!f)
+		return ERR_PTR(-ENOMEM);
+	ret = devm_add_action_or_reset(adev->dev, fake_gpu_probed_release, f);
+	if (ret)
+		return ERR_PTR(ret);
+	/* What of it was set up goes with the release. */
+	ret = fake_gpu_build(f, num_xcc, nps, mode, vram_size, true);
+	return ret ? ERR_PTR(ret) : f;
 }
 
 /* The user-visible fakes, under fake_users_lock. */

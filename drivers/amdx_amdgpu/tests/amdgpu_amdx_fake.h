@@ -42,6 +42,7 @@ extern const struct aca_info xgmi_v6_4_0_aca_info;
 /* PCIe switches a fake can be placed under (fake_gpu_place()). */
 #define FAKE_MAX_SWITCH	8
 
+struct fake_gfx;
 struct fake_pci_path;
 struct fake_sysfs;
 
@@ -127,6 +128,8 @@ struct fake_sysfs;
  *	a user-visible fake with ``sysfs=1`` (fake_gpu_enable_sysfs()).
  * @ras_fs: amdgpu's "ras" sysfs group is on the device, made by
  *	amdgpu_ras_fs_init() (with ``aca=1`` or ``sysfs=1``).
+ * @gfx: the device's gfx function table, through which fake_gpu_of()
+ *	finds the fake.
  */
 struct fake_gpu {
 	struct amdgpu_device *adev;
@@ -191,6 +194,7 @@ struct fake_gpu {
 	bool kfd;
 	struct fake_sysfs *sysfs;
 	bool ras_fs;
+	struct fake_gfx *gfx;
 };
 
 /* &fake_gpu.resets: a DEVICE_RESET_BEGIN (an end carries 0 or -errno). */
@@ -200,6 +204,8 @@ struct fake_gpu *fake_gpu_create(u32 num_xcc, int nps, int mode,
 				 u64 vram_size, const char *name,
 				 const char *bdf);
 void fake_gpu_destroy(struct fake_gpu *f);
+struct fake_gpu *fake_gpu_probed(struct amdgpu_device *adev, u32 num_xcc,
+				 int nps, int mode, u64 vram_size);
 struct fake_gpu *fake_gpu_of(struct amdgpu_device *adev);
 int fake_xccs_per_xcp(u32 num_xcc, int mode);
 int fake_gpu_place(struct fake_gpu *f, u32 sw, bool own_switch);

@@ -40,9 +40,11 @@
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
+#include <linux/unaligned.h>
 #include <linux/workqueue.h>
 
 #include <drm/drm_drv.h>
+#include <drm/drm_managed.h>
 
 #include "amdgpu.h"
 #include "amdgpu_aca.h"
@@ -2212,10 +2214,287 @@ static void removal_before_a_queued_ras_work_reports_nothing(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0, f->nreports);
 }
 
+#ifdef CONFIG_X86
+/*
+ * A PCI host bridge of the test's own, in domain %PROBE_DOMAIN, whose bus
+ * holds one function with an MI300X's identity in its config space
+ * (AMD's vendor id, the device id, the processing accelerator class; no
+ * capability, BAR or interrupt pin), kept in memory: amdgpu's PCI driver
+ * binds to it as to the real one, and amdgpu's own amdgpu_pci_probe() and
+ * amdgpu_pci_remove() run on it.
+ */
+#define PROBE_DOMAIN	0xa3d0
+
+/**
+ * struct probe_run - amdgpu's probe and removal of the test's function
+ * @sd: the host bridge's sysdata (x86's: its domain).
+ * @busn: its bus number range.
+ * @cfg: the function's config space.
+ * @bus: the root bus while it is there.
+ * @loads: amdgpu_driver_load_kms() calls (the fake stands in for it).
+ * @drm_registered: amdgpu's DRM device was registered when the provider
+ *	registered the device with amdx.
+ * @xcp_registered: the partitions' DRM devices registered then.
+ * @xdev: the amdx device the provider registered.
+ * @ops: its ops.
+ * @xcp_watched: the partitions' DRM devices whose release the test
+ *	watches (from the registration on).
+ * @xcp_released: those released.
+ * @unregistered: times the provider took the device out of amdx.
+ * @drm_unplugged: amdgpu's DRM device was unplugged then.
+ * @xcp_released_then: @xcp_released then.
+ * @released: amdgpu's release of the DRM device (amdgpu_device_fini_sw())
+ *	ran.
+ */
+struct probe_run {
+	struct pci_sysdata sd;
+	struct resource busn;
+	u8 cfg[PCI_CFG_SPACE_SIZE];
+	struct pci_bus *bus;
+	int loads;
+	bool drm_registered;
+	int xcp_registered;
+	struct amdx_device *xdev;
+	const struct amdx_provider_ops *ops;
+	int xcp_watched;
+	int xcp_released;
+	int unregistered;
+	bool drm_unplugged;
+	int xcp_released_then;
+	bool released;
+};
+
+static int probe_cfg_read(struct pci_bus *bus, unsigned int devfn, int where,
+			  int size, u32 *val)
+{
+	struct probe_run *run = container_of(bus->sysdata, struct probe_run,
+					     sd);
+	int i;
+
+	if (devfn || where < 0 || where + size > PCI_CFG_SPACE_SIZE) {
+		PCI_SET_ERROR_RESPONSE(val);
+		return PCIBIOS_DEVICE_NOT_FOUND;
+	}
+	*val = 0;
+	for (i = 0; i < size; i++)
+		*val |= run->cfg[where + i] << (8 * i);
+	return PCIBIOS_SUCCESSFUL;
+}
+
+/* The command register, cache line size, latency timer and line: writable. */
+static bool probe_cfg_writable(int at)
+{
+	return at == PCI_COMMAND || at == PCI_COMMAND + 1 ||
+	       at == PCI_CACHE_LINE_SIZE || at == PCI_LATENCY_TIMER ||
+	       at == PCI_INTERRUPT_LINE;
+}
+
+static int probe_cfg_write(struct pci_bus *bus, unsigned int devfn, int where,
+			   int size, u32 val)
+{
+	struct probe_run *run = container_of(bus->sysdata, struct probe_run,
+					     sd);
+	int i;
+
+	if (devfn || where < 0 || where + size > PCI_CFG_SPACE_SIZE)
+		return PCIBIOS_DEVICE_NOT_FOUND;
+	for (i = 0; i < size; i++)
+		if (probe_cfg_writable(where + i))
+			run->cfg[where + i] = val >> (8 * i);
+	return PCIBIOS_SUCCESSFUL;
+}
+
+static struct pci_ops probe_cfg_ops = {
+	.read = probe_cfg_read,
+	.write = probe_cfg_write,
+};
+
+static void probe_released(struct drm_device *ddev, void *data)
+{
+	struct probe_run *run = data;
+
+	run->released = true;
+}
+
+static void probe_xcp_released(struct drm_device *ddev, void *data)
+{
+	struct probe_run *run = data;
+
+	run->xcp_released++;
+}
+
+/*
+ * The DRM devices of @adev's partitions (amdgpu's xcp 1 .. MAX_XCP - 1;
+ * xcp 0's is the device's own): how many are registered; the test
+ * watches their release from now on.
+ */
+static int probe_xcp_watch(struct probe_run *run, struct amdgpu_device *adev)
+{
+	int i, n = 0;
+
+	for (i = 1; i < MAX_XCP; i++) {
+		struct drm_device *ddev = adev->xcp_mgr->xcp[i].ddev;
+
+		if (!ddev)
+			continue;
+		if (ddev->registered)
+			n++;
+		if (!drmm_add_action(ddev, probe_xcp_released, run))
+			run->xcp_watched++;
+	}
+	return n;
+}
+
+/* amdgpu_driver_load_kms(): the fake stands in for amdgpu_device_init(). */
+static int probe_load_kms(struct amdgpu_device *adev, unsigned long flags)
+{
+	struct probe_run *run = kunit_get_current_test()->priv;
+	struct fake_gpu *f;
+
+	run->loads++;
+	f = fake_gpu_probed(adev, 8, AMDGPU_NPS1_PARTITION_MODE,
+			    AMDGPU_CPX_PARTITION_MODE, 8 * (24ULL << 30));
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	return drmm_add_action(adev_to_drm(adev), probe_released, run);
+}
+
+static struct amdx_device *
+probe_register(struct amdgpu_device *adev, const struct amdx_device_desc *desc,
+	       const struct amdx_provider_ops *ops, void *priv)
+{
+	struct probe_run *run = kunit_get_current_test()->priv;
+	struct amdx_device *xdev;
+
+	run->drm_registered = adev_to_drm(adev)->registered;
+	run->xcp_registered = probe_xcp_watch(run, adev);
+	xdev = amdx_device_register(adev->dev, desc, ops, priv);
+	if (!IS_ERR(xdev)) {
+		run->xdev = xdev;
+		run->ops = ops;
+	}
+	return xdev;
+}
+
+static void probe_unregister(struct amdgpu_device *adev,
+			     struct amdx_device *xdev)
+{
+	struct probe_run *run = kunit_get_current_test()->priv;
+
+	run->unregistered++;
+	run->drm_unplugged = drm_dev_is_unplugged(adev_to_drm(adev));
+	run->xcp_released_then = run->xcp_released;
+	amdx_device_unregister(xdev);
+}
+
+/* The host bridge's removal: amdgpu's removal of the function on it. */
+static void probe_remove_bus(void *data)
+{
+	struct probe_run *run = data;
+
+	if (!run->bus)
+		return;
+	pci_lock_rescan_remove();
+	pci_stop_root_bus(run->bus);
+	pci_remove_root_bus(run->bus);
+	pci_unlock_rescan_remove();
+	run->bus = NULL;
+}
+
+/*
+ * amdgpu's own probe of an MI300X's PCI function registers it with amdx
+ * once it is whole, its DRM device and its partitions' DRM devices
+ * registered (amdgpu_pci_probe() registers them after
+ * amdgpu_driver_load_kms(), for which the fake stands in), and amdgpu's
+ * own removal takes it out of amdx first, before it unplugs any of them;
+ * the release (amdgpu_device_fini_sw()) frees the provider's data
+ * (kmemleak and KASAN watch it).  In between, amdx's ops reach amdgpu's
+ * partition code on the device amdgpu probed.
+ */
+static void probe_and_removal_are_amdgpus(struct kunit *test)
+{
+	struct probe_run *run = kunit_kzalloc(test, sizeof(*run), GFP_KERNEL);
+	struct amdx_device_state st = {};
+	struct pci_dev *pdev;
+	const char *drv;
+	LIST_HEAD(res);
+
+	KUNIT_ASSERT_NOT_NULL(test, run);
+	put_unaligned_le16(PCI_VENDOR_ID_ATI, &run->cfg[PCI_VENDOR_ID]);
+	put_unaligned_le16(0x74a1, &run->cfg[PCI_DEVICE_ID]);
+	put_unaligned_le16(PCI_CLASS_ACCELERATOR_PROCESSING,
+			   &run->cfg[PCI_CLASS_DEVICE]);
+	put_unaligned_le16(PCI_VENDOR_ID_ATI,
+			   &run->cfg[PCI_SUBSYSTEM_VENDOR_ID]);
+	put_unaligned_le16(0x74a1, &run->cfg[PCI_SUBSYSTEM_ID]);
+	run->sd.domain = PROBE_DOMAIN;
+	run->sd.node = NUMA_NO_NODE;
+	run->busn = (struct resource)DEFINE_RES_NAMED(0, 1, "amdx probe bus",
+						      IORESOURCE_BUS);
+	test->priv = run;
+	kunit_activate_static_stub(test, amdgpu_driver_load_kms,
+				   probe_load_kms);
+	kunit_activate_static_stub(test, amdgpu_amdx_register, probe_register);
+	kunit_activate_static_stub(test, amdgpu_amdx_unregister,
+				   probe_unregister);
+
+	pci_add_resource(&res, &run->busn);
+	pci_lock_rescan_remove();
+	run->bus = pci_create_root_bus(NULL, 0, &probe_cfg_ops, &run->sd, &res);
+	if (run->bus) {
+		pci_scan_child_bus(run->bus);
+		pci_bus_add_devices(run->bus);
+	}
+	pci_unlock_rescan_remove();
+	pci_free_resource_list(&res);
+	KUNIT_ASSERT_NOT_NULL(test, run->bus);
+	fake_defer(test, probe_remove_bus, run);
+
+	pdev = pci_get_slot(run->bus, 0);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, pdev, "the function was not found");
+	drv = pdev->dev.driver ? pdev->dev.driver->name : "none";
+	pci_dev_put(pdev);
+	KUNIT_ASSERT_STREQ_MSG(test, "amdgpu", drv,
+			       "amdgpu's PCI driver did not bind the function");
+	KUNIT_ASSERT_EQ(test, 1, run->loads);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, run->xdev,
+				  "amdgpu's probe did not register with amdx");
+	KUNIT_EXPECT_TRUE_MSG(test, run->drm_registered,
+			      "registered with amdx before amdgpu registered its DRM device");
+	KUNIT_EXPECT_EQ_MSG(test, MAX_XCP - 1, run->xcp_registered,
+			    "registered with amdx before amdgpu registered its partitions' DRM devices");
+	KUNIT_EXPECT_EQ(test, MAX_XCP - 1, run->xcp_watched);
+	KUNIT_EXPECT_EQ(test, 0, run->ops->get_state(run->xdev, &st));
+	KUNIT_EXPECT_EQ(test, AMDX_COMPUTE_CPX, st.compute_mode);
+	KUNIT_EXPECT_EQ(test, 0, run->ops->set_compute_mode(run->xdev,
+							    AMDX_COMPUTE_SPX));
+	KUNIT_EXPECT_EQ(test, 0, run->ops->get_state(run->xdev, &st));
+	KUNIT_EXPECT_EQ(test, AMDX_COMPUTE_SPX, st.compute_mode);
+	KUNIT_EXPECT_EQ(test, 0, run->unregistered);
+
+	probe_remove_bus(run);
+	KUNIT_EXPECT_EQ_MSG(test, 1, run->unregistered,
+			    "amdgpu's removal did not take the device out of amdx");
+	KUNIT_EXPECT_FALSE_MSG(test, run->drm_unplugged,
+			       "amdx still had the device when amdgpu unplugged its DRM device");
+	KUNIT_EXPECT_EQ_MSG(test, 0, run->xcp_released_then,
+			    "amdx still had the device when amdgpu freed its partitions' DRM devices");
+	KUNIT_EXPECT_EQ(test, MAX_XCP - 1, run->xcp_released);
+	KUNIT_EXPECT_TRUE_MSG(test, run->released,
+			      "amdgpu did not release its device");
+}
+#else
+static void probe_and_removal_are_amdgpus(struct kunit *test)
+{
+	kunit_skip(test, "the test's PCI host bridge is x86's (pci_sysdata)");
+}
+#endif
+
 static struct kunit_case amdgpu_amdx_life_cases[] = {
 	KUNIT_CASE(op_after_unplug_is_enodev),
 	KUNIT_CASE(rma_board_registers_flagged),
 	KUNIT_CASE(removal_before_a_queued_ras_work_reports_nothing),
+	KUNIT_CASE(probe_and_removal_are_amdgpus),
 	{}
 };
 
