@@ -46,8 +46,8 @@
  *   amdgpu's RMA flag after a recovery as amdx's;
  * - amdgpu_amdx_rma() from amdgpu_ras_recovery_init() when amdgpu refuses
  *   an RMA board (the probe fails): the board is registered all the same,
- *   flagged for RMA, with its state only, until amdgpu probes it again or
- *   amdgpu_amdx_exit() at amdgpu's unload.
+ *   flagged for RMA, with its state only, until amdgpu probes it again,
+ *   its PCI function is deleted or amdgpu_amdx_exit() at amdgpu's unload.
  *
  * At registration in an XGMI hive, the PSP's topology of the hive is
  * mapped onto amdx's links (amdgpu_amdx_links_join()); the firmware op
@@ -65,6 +65,8 @@
 #include <linux/delay.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
+#include <linux/notifier.h>
+#include <linux/pci.h>
 #include <linux/pid.h>
 #include <linux/pm_runtime.h>
 #include <linux/rwsem.h>
@@ -165,7 +167,8 @@ struct amdx_device *amdgpu_amdx_register(struct amdgpu_device *adev,
 
 /**
  * amdgpu_amdx_unregister() - take a device out of the amdx core
- * @adev: the amdgpu device.
+ * @adev: the amdgpu device, or NULL for a board amdgpu refused
+ *	(amdgpu_amdx_rma()), whose amdgpu device is gone.
  * @xdev: its amdx device, from amdgpu_amdx_register().
  *
  * amdx_device_unregister(); a KUnit static stub point, through which
@@ -1391,9 +1394,44 @@ void amdgpu_amdx_rma_drop(struct device *parent)
 			list_move(&r->node, &gone);
 	mutex_unlock(&amdgpu_amdx_rmas_lock);
 	list_for_each_entry_safe(r, tmp, &gone, node) {
-		amdx_device_unregister(r->xdev);
+		amdgpu_amdx_unregister(NULL, r->xdev);
 		kfree(r);
 	}
+}
+
+/*
+ * A refused board's PCI function is deleted (hot removal, ``remove`` in
+ * sysfs, its slot powered off): no driver is bound, so nothing of
+ * amdgpu's runs, and the board leaves amdx here.
+ */
+static int amdgpu_amdx_rma_bus_notify(struct notifier_block *nb,
+				      unsigned long action, void *data)
+{
+	if (action == BUS_NOTIFY_DEL_DEVICE)
+		amdgpu_amdx_rma_drop(data);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block amdgpu_amdx_rma_nb = {
+	.notifier_call = amdgpu_amdx_rma_bus_notify,
+};
+
+/* Whether amdgpu_amdx_rma_nb is on the PCI bus, under its lock. */
+static bool amdgpu_amdx_rma_nb_on;
+static DEFINE_MUTEX(amdgpu_amdx_rma_nb_lock);
+
+/* Watch the PCI bus for deleted devices from the first refused board on. */
+static int amdgpu_amdx_rma_watch(void)
+{
+	int ret = 0;
+
+	mutex_lock(&amdgpu_amdx_rma_nb_lock);
+	if (!amdgpu_amdx_rma_nb_on) {
+		ret = bus_register_notifier(&pci_bus_type, &amdgpu_amdx_rma_nb);
+		amdgpu_amdx_rma_nb_on = !ret;
+	}
+	mutex_unlock(&amdgpu_amdx_rma_nb_lock);
+	return ret;
 }
 
 /**
@@ -1406,9 +1444,9 @@ void amdgpu_amdx_rma_drop(struct device *parent)
  * its identity, its state and the bad-page table of its EEPROM, ops that
  * touch nothing of amdgpu's (get_state only: no partition switch, no
  * injection, no reset) and flagged for RMA (amdx_device_rma()).  It stays
- * until amdgpu probes the same device again (amdgpu_amdx_init()) or
- * amdgpu is unloaded (amdgpu_amdx_exit()), never past the device: the
- * amdx device holds a reference to it.
+ * until amdgpu probes the same device again (amdgpu_amdx_init()), the PCI
+ * function is deleted (amdgpu_amdx_rma_bus_notify()) or amdgpu is
+ * unloaded (amdgpu_amdx_exit()).
  *
  * Context: process context, in amdgpu's probe.
  */
@@ -1420,6 +1458,10 @@ void amdgpu_amdx_rma(struct amdgpu_device *adev)
 	int mode;
 
 	amdgpu_amdx_rma_drop(adev->dev);
+	if (amdgpu_amdx_rma_watch()) {
+		dev_err(adev->dev, "amdx: cannot watch the PCI bus; the RMA board is not registered\n");
+		return;
+	}
 	if (amdgpu_amdx_describe(adev, &d))
 		return;
 	/* amdgpu runs nothing on the board: no reset either. */
@@ -1467,6 +1509,11 @@ out:
  */
 void amdgpu_amdx_exit(void)
 {
+	mutex_lock(&amdgpu_amdx_rma_nb_lock);
+	if (amdgpu_amdx_rma_nb_on)
+		bus_unregister_notifier(&pci_bus_type, &amdgpu_amdx_rma_nb);
+	amdgpu_amdx_rma_nb_on = false;
+	mutex_unlock(&amdgpu_amdx_rma_nb_lock);
 	amdgpu_amdx_rma_drop(NULL);
 }
 

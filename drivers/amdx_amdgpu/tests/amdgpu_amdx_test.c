@@ -2236,6 +2236,7 @@ static void removal_before_a_queued_ras_work_reports_nothing(struct kunit *test)
  *	registered the device with amdx.
  * @xcp_registered: the partitions' DRM devices registered then.
  * @xdev: the amdx device the provider registered.
+ * @id: its id.
  * @ops: its ops.
  * @xcp_watched: the partitions' DRM devices whose release the test
  *	watches (from the registration on).
@@ -2255,6 +2256,7 @@ struct probe_run {
 	bool drm_registered;
 	int xcp_registered;
 	struct amdx_device *xdev;
+	u32 id;
 	const struct amdx_provider_ops *ops;
 	int xcp_watched;
 	int xcp_released;
@@ -2371,6 +2373,7 @@ probe_register(struct amdgpu_device *adev, const struct amdx_device_desc *desc,
 	xdev = amdx_device_register(adev->dev, desc, ops, priv);
 	if (!IS_ERR(xdev)) {
 		run->xdev = xdev;
+		run->id = amdx_device_id(xdev);
 		run->ops = ops;
 	}
 	return xdev;
@@ -2382,10 +2385,14 @@ static void probe_unregister(struct amdgpu_device *adev,
 	struct probe_run *run = kunit_get_current_test()->priv;
 
 	run->unregistered++;
-	run->drm_unplugged = drm_dev_is_unplugged(adev_to_drm(adev));
-	run->xcp_released_then = run->xcp_released;
+	if (adev) {
+		run->drm_unplugged = drm_dev_is_unplugged(adev_to_drm(adev));
+		run->xcp_released_then = run->xcp_released;
+	}
 	amdx_device_unregister(xdev);
 }
+
+KUNIT_DEFINE_ACTION_WRAPPER(probe_pdev_put, pci_dev_put, struct pci_dev *);
 
 /* The host bridge's removal: amdgpu's removal of the function on it. */
 static void probe_remove_bus(void *data)
@@ -2401,22 +2408,37 @@ static void probe_remove_bus(void *data)
 	run->bus = NULL;
 }
 
+/* The RAS EEPROM's bad pages are at amdgpu's threshold (an RMA board). */
+static int probe_eeprom_init_rma(struct amdgpu_ras_eeprom_control *control)
+{
+	container_of(control, struct amdgpu_ras, eeprom_control)->is_rma = true;
+	return 0;
+}
+
 /*
- * amdgpu's own probe of an MI300X's PCI function registers it with amdx
- * once it is whole, its DRM device and its partitions' DRM devices
- * registered (amdgpu_pci_probe() registers them after
- * amdgpu_driver_load_kms(), for which the fake stands in), and amdgpu's
- * own removal takes it out of amdx first, before it unplugs any of them;
- * the release (amdgpu_device_fini_sw()) frees the provider's data
- * (kmemleak and KASAN watch it).  In between, amdx's ops reach amdgpu's
- * partition code on the device amdgpu probed.
+ * amdgpu_driver_load_kms() of an RMA board: amdgpu_device_init()'s RAS
+ * recovery init refuses it (-EINVAL), so amdgpu's probe fails.
  */
-static void probe_and_removal_are_amdgpus(struct kunit *test)
+static int probe_load_rma(struct amdgpu_device *adev, unsigned long flags)
+{
+	int ret = probe_load_kms(adev, flags);
+
+	return ret ?: amdgpu_ras_recovery_init(adev);
+}
+
+/*
+ * The test's host bridge with its MI300X function, added as the PCI core
+ * adds a scanned bus: amdgpu's driver binds the function (in this
+ * thread, its probe synchronous), the fake standing in for
+ * amdgpu_driver_load_kms() (an RMA board's with @rma); removed when the
+ * test ends if the test has not removed it.
+ *
+ * Return: the function, a reference held until the test ends.
+ */
+static struct pci_dev *probe_host_add(struct kunit *test, bool rma)
 {
 	struct probe_run *run = kunit_kzalloc(test, sizeof(*run), GFP_KERNEL);
-	struct amdx_device_state st = {};
 	struct pci_dev *pdev;
-	const char *drv;
 	LIST_HEAD(res);
 
 	KUNIT_ASSERT_NOT_NULL(test, run);
@@ -2432,8 +2454,12 @@ static void probe_and_removal_are_amdgpus(struct kunit *test)
 	run->busn = (struct resource)DEFINE_RES_NAMED(0, 1, "amdx probe bus",
 						      IORESOURCE_BUS);
 	test->priv = run;
-	kunit_activate_static_stub(test, amdgpu_driver_load_kms,
-				   probe_load_kms);
+	if (rma)
+		kunit_activate_static_stub(test, amdgpu_driver_load_kms,
+					   probe_load_rma);
+	else
+		kunit_activate_static_stub(test, amdgpu_driver_load_kms,
+					   probe_load_kms);
 	kunit_activate_static_stub(test, amdgpu_amdx_register, probe_register);
 	kunit_activate_static_stub(test, amdgpu_amdx_unregister,
 				   probe_unregister);
@@ -2449,14 +2475,33 @@ static void probe_and_removal_are_amdgpus(struct kunit *test)
 	pci_free_resource_list(&res);
 	KUNIT_ASSERT_NOT_NULL(test, run->bus);
 	fake_defer(test, probe_remove_bus, run);
-
 	pdev = pci_get_slot(run->bus, 0);
 	KUNIT_ASSERT_NOT_NULL_MSG(test, pdev, "the function was not found");
+	fake_defer(test, probe_pdev_put, pdev);
+	KUNIT_ASSERT_EQ(test, 1, run->loads);
+	return pdev;
+}
+
+/*
+ * amdgpu's own probe of an MI300X's PCI function registers it with amdx
+ * once it is whole, its DRM device and its partitions' DRM devices
+ * registered (amdgpu_pci_probe() registers them after
+ * amdgpu_driver_load_kms(), for which the fake stands in), and amdgpu's
+ * own removal takes it out of amdx first, before it unplugs any of them;
+ * the release (amdgpu_device_fini_sw()) frees the provider's data
+ * (kmemleak and KASAN watch it).  In between, amdx's ops reach amdgpu's
+ * partition code on the device amdgpu probed.
+ */
+static void probe_and_removal_are_amdgpus(struct kunit *test)
+{
+	struct pci_dev *pdev = probe_host_add(test, false);
+	struct probe_run *run = test->priv;
+	struct amdx_device_state st = {};
+	const char *drv;
+
 	drv = pdev->dev.driver ? pdev->dev.driver->name : "none";
-	pci_dev_put(pdev);
 	KUNIT_ASSERT_STREQ_MSG(test, "amdgpu", drv,
 			       "amdgpu's PCI driver did not bind the function");
-	KUNIT_ASSERT_EQ(test, 1, run->loads);
 	KUNIT_ASSERT_NOT_NULL_MSG(test, run->xdev,
 				  "amdgpu's probe did not register with amdx");
 	KUNIT_EXPECT_TRUE_MSG(test, run->drm_registered,
@@ -2483,8 +2528,41 @@ static void probe_and_removal_are_amdgpus(struct kunit *test)
 	KUNIT_EXPECT_TRUE_MSG(test, run->released,
 			      "amdgpu did not release its device");
 }
+
+/*
+ * An RMA board amdgpu refuses at its probe stays in amdx, flagged, while
+ * its PCI function is there, driverless; once the function is removed
+ * (its slot powered off or ``echo 1 > remove`` before the board is pulled)
+ * amdx no longer lists it: a board that is gone is not a device, and the
+ * same board probed again after a rescan is a new PCI function.
+ */
+static void rma_board_leaves_amdx_with_its_pci_function(struct kunit *test)
+{
+	struct pci_dev *pdev;
+	struct probe_run *run;
+
+	kunit_activate_static_stub(test, amdgpu_ras_eeprom_init,
+				   probe_eeprom_init_rma);
+	pdev = probe_host_add(test, true);
+	run = test->priv;
+	fake_defer(test, fake_rma_drop, &pdev->dev);
+	KUNIT_ASSERT_NULL_MSG(test, pdev->dev.driver,
+			      "amdgpu bound an RMA board");
+	KUNIT_ASSERT_NOT_NULL_MSG(test, run->xdev,
+				  "amdgpu refused an RMA board and amdx never saw it");
+	KUNIT_ASSERT_EQ(test, 0, run->unregistered);
+
+	probe_remove_bus(run);
+	KUNIT_EXPECT_EQ_MSG(test, 1, run->unregistered,
+			    "amdx still lists the RMA board after its PCI function was removed");
+}
 #else
 static void probe_and_removal_are_amdgpus(struct kunit *test)
+{
+	kunit_skip(test, "the test's PCI host bridge is x86's (pci_sysdata)");
+}
+
+static void rma_board_leaves_amdx_with_its_pci_function(struct kunit *test)
 {
 	kunit_skip(test, "the test's PCI host bridge is x86's (pci_sysdata)");
 }
@@ -2495,6 +2573,7 @@ static struct kunit_case amdgpu_amdx_life_cases[] = {
 	KUNIT_CASE(rma_board_registers_flagged),
 	KUNIT_CASE(removal_before_a_queued_ras_work_reports_nothing),
 	KUNIT_CASE(probe_and_removal_are_amdgpus),
+	KUNIT_CASE(rma_board_leaves_amdx_with_its_pci_function),
 	{}
 };
 
