@@ -49,6 +49,7 @@
  * removes the fakes left.
  */
 #include <linux/bitfield.h>
+#include <linux/completion.h>
 #include <linux/debugfs.h>
 #include <linux/device.h>
 #include <linux/err.h>
@@ -101,13 +102,22 @@ struct fake_gpu *fake_gpu_of(struct amdgpu_device *adev)
 static int fake_gfx_switch(struct amdgpu_device *adev, int num_xccs_per_xcp)
 {
 	struct fake_gpu *f = fake_gpu_of(adev);
+	int ret = 0;
 
 	f->switches++;
-	if (f->psp_fails)
-		return -EIO;
-	f->xccs_per_xcp = num_xccs_per_xcp;
-	adev->gfx.num_xcc_per_xcp = num_xccs_per_xcp;
-	return 0;
+	/* The firmware takes its time: until the test lets it go. */
+	if (f->switch_entered) {
+		complete(f->switch_entered);
+		wait_for_completion_timeout(f->switch_go, 30 * HZ);
+	}
+	if (f->psp_fails) {
+		ret = -EIO;
+	} else {
+		f->xccs_per_xcp = num_xccs_per_xcp;
+		adev->gfx.num_xcc_per_xcp = num_xccs_per_xcp;
+	}
+	f->switch_returned = true;
+	return ret;
 }
 
 /* gfx_v9_4_3_get_xccs_per_xcp(): the XCP control register. */
@@ -1599,6 +1609,7 @@ struct fake_gpu *fake_gpu_create(u32 num_xcc, int nps, int mode,
 		goto fail;
 	}
 	adev->dev = dev;
+	/* Its DRM device, as amdgpu_pci_probe() sets it: amdgpu's sysfs reads it. */
 	dev_set_drvdata(dev, adev_to_drm(adev));
 	pdev = kzalloc(sizeof(*pdev), GFP_KERNEL);
 	if (!pdev)
@@ -1623,7 +1634,7 @@ fail:
 	return ERR_PTR(ret);
 }
 
-/* The release of a fake_gpu_probed() fake with its PCI function's driver data. */
+/* The release of a fake_gpu_probed() fake, with its function's driver data. */
 static void fake_gpu_probed_release(void *data)
 {
 	struct fake_gpu *f = data;

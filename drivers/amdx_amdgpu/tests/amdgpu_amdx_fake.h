@@ -22,6 +22,7 @@ struct amdgpu_ras_block_object;
 struct amdgpu_xcp_mgr_funcs;
 struct aca_bank;
 struct aca_info;
+struct completion;
 struct fake_aca;
 struct ras_err_handler_data;
 
@@ -130,6 +131,10 @@ struct fake_sysfs;
  *	amdgpu_ras_fs_init() (with ``aca=1`` or ``sysfs=1``).
  * @gfx: the device's gfx function table, through which fake_gpu_of()
  *	finds the fake.
+ * @switch_entered: if set, completed when a partition switch reaches the
+ *	fake's firmware, which then waits (up to 30 s) for @switch_go.
+ * @switch_go: see @switch_entered.
+ * @switch_returned: a partition switch has come back from the firmware.
  */
 struct fake_gpu {
 	struct amdgpu_device *adev;
@@ -195,6 +200,9 @@ struct fake_gpu {
 	struct fake_sysfs *sysfs;
 	bool ras_fs;
 	struct fake_gfx *gfx;
+	struct completion *switch_entered;
+	struct completion *switch_go;
+	bool switch_returned;
 };
 
 /* &fake_gpu.resets: a DEVICE_RESET_BEGIN (an end carries 0 or -errno). */

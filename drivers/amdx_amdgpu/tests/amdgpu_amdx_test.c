@@ -2232,6 +2232,7 @@ static void removal_before_a_queued_ras_work_reports_nothing(struct kunit *test)
  * @cfg: the function's config space.
  * @bus: the root bus while it is there.
  * @loads: amdgpu_driver_load_kms() calls (the fake stands in for it).
+ * @f: the fake it made.
  * @drm_registered: amdgpu's DRM device was registered when the provider
  *	registered the device with amdx.
  * @xcp_registered: the partitions' DRM devices registered then.
@@ -2244,6 +2245,11 @@ static void removal_before_a_queued_ras_work_reports_nothing(struct kunit *test)
  * @unregistered: times the provider took the device out of amdx.
  * @drm_unplugged: amdgpu's DRM device was unplugged then.
  * @xcp_released_then: @xcp_released then.
+ * @watch_switch: the test watches a partition switch in the fake's
+ *	firmware (the fake is there until the release).
+ * @switch_done_then: with @watch_switch, the switch had come back when the
+ *	first of the partitions' DRM devices was released.
+ * @xcp_going: completed at that release.
  * @released: amdgpu's release of the DRM device (amdgpu_device_fini_sw())
  *	ran.
  */
@@ -2253,6 +2259,7 @@ struct probe_run {
 	u8 cfg[PCI_CFG_SPACE_SIZE];
 	struct pci_bus *bus;
 	int loads;
+	struct fake_gpu *f;
 	bool drm_registered;
 	int xcp_registered;
 	struct amdx_device *xdev;
@@ -2263,6 +2270,9 @@ struct probe_run {
 	int unregistered;
 	bool drm_unplugged;
 	int xcp_released_then;
+	bool watch_switch;
+	bool switch_done_then;
+	struct completion xcp_going;
 	bool released;
 };
 
@@ -2322,7 +2332,10 @@ static void probe_xcp_released(struct drm_device *ddev, void *data)
 {
 	struct probe_run *run = data;
 
-	run->xcp_released++;
+	if (!run->xcp_released++ && run->watch_switch) {
+		run->switch_done_then = run->f->switch_returned;
+		complete(&run->xcp_going);
+	}
 }
 
 /*
@@ -2358,6 +2371,7 @@ static int probe_load_kms(struct amdgpu_device *adev, unsigned long flags)
 			    AMDGPU_CPX_PARTITION_MODE, 8 * (24ULL << 30));
 	if (IS_ERR(f))
 		return PTR_ERR(f);
+	run->f = f;
 	return drmm_add_action(adev_to_drm(adev), probe_released, run);
 }
 
@@ -2453,6 +2467,7 @@ static struct pci_dev *probe_host_add(struct kunit *test, bool rma)
 	run->sd.node = NUMA_NO_NODE;
 	run->busn = (struct resource)DEFINE_RES_NAMED(0, 1, "amdx probe bus",
 						      IORESOURCE_BUS);
+	init_completion(&run->xcp_going);
 	test->priv = run;
 	if (rma)
 		kunit_activate_static_stub(test, amdgpu_driver_load_kms,
@@ -2556,6 +2571,92 @@ static void rma_board_leaves_amdx_with_its_pci_function(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, 1, run->unregistered,
 			    "amdx still lists the RMA board after its PCI function was removed");
 }
+
+/**
+ * struct probe_work - a call of the test's on a workqueue
+ * @work: on system_unbound_wq.
+ * @test: the test, whose stubs the call sees.
+ * @run: the probe run.
+ * @ret: what the call returned.
+ */
+struct probe_work {
+	struct work_struct work;
+	struct kunit *test;
+	struct probe_run *run;
+	int ret;
+};
+
+/* amdx asks for a partition switch: the provider's op, as the core calls it. */
+static void probe_switch_fn(struct work_struct *work)
+{
+	struct probe_work *w = container_of(work, struct probe_work, work);
+
+	w->ret = w->run->ops->set_compute_mode(w->run->xdev, AMDX_COMPUTE_SPX);
+}
+
+/* amdgpu's removal of the function (the host bridge's). */
+static void probe_removal_fn(struct work_struct *work)
+{
+	struct probe_work *w = container_of(work, struct probe_work, work);
+
+	current->kunit_test = w->test;
+	probe_remove_bus(w->run);
+	current->kunit_test = NULL;
+}
+
+/*
+ * amdgpu removes the device while a partition switch amdx asked for is
+ * inside amdgpu, waiting on the firmware: the removal tears nothing of the
+ * device down under it (the provider's op holds drm_dev_enter(), so
+ * amdgpu's unplug of the partitions' DRM devices waits), the switch
+ * completes, and then the removal and the release complete (KASAN watches
+ * the provider's data and amdgpu's device).  That the device leaves amdx
+ * only after the op is the amdx core's part (its unregistration waits for
+ * the ioctl that called the op; here the test calls the op itself).  The
+ * removal gets a second to unplug the partitions while the switch waits:
+ * a provider that lets it is caught then, one that does not always passes.
+ */
+static void removal_waits_for_a_switch_inside_amdgpu(struct kunit *test)
+{
+	struct probe_run *run;
+	struct probe_work op = { .test = test }, rm = { .test = test };
+	DECLARE_COMPLETION_ONSTACK(entered);
+	DECLARE_COMPLETION_ONSTACK(go);
+	bool early = false, inside;
+
+	probe_host_add(test, false);
+	run = test->priv;
+	KUNIT_ASSERT_NOT_NULL(test, run->xdev);
+	op.run = run;
+	rm.run = run;
+	run->f->switch_entered = &entered;
+	run->f->switch_go = &go;
+	run->watch_switch = true;
+	INIT_WORK_ONSTACK(&op.work, probe_switch_fn);
+	INIT_WORK_ONSTACK(&rm.work, probe_removal_fn);
+	queue_work(system_unbound_wq, &op.work);
+	inside = wait_for_completion_timeout(&entered, 30 * HZ);
+	if (inside) {
+		queue_work(system_unbound_wq, &rm.work);
+		early = wait_for_completion_timeout(&run->xcp_going, HZ);
+	}
+	complete(&go);
+	flush_work(&op.work);
+	if (inside)
+		flush_work(&rm.work);
+	destroy_work_on_stack(&rm.work);
+	destroy_work_on_stack(&op.work);
+	KUNIT_ASSERT_TRUE_MSG(test, inside,
+			      "the partition switch never reached the fake's firmware");
+	KUNIT_EXPECT_FALSE_MSG(test, early,
+			       "amdgpu unplugged the partitions while amdx's switch was inside amdgpu");
+	KUNIT_EXPECT_EQ(test, 0, op.ret);
+	KUNIT_EXPECT_TRUE_MSG(test, run->switch_done_then,
+			      "a partition's DRM device was released before amdgpu's switch came back");
+	KUNIT_EXPECT_EQ(test, 1, run->unregistered);
+	KUNIT_EXPECT_EQ(test, MAX_XCP - 1, run->xcp_released);
+	KUNIT_EXPECT_TRUE(test, run->released);
+}
 #else
 static void probe_and_removal_are_amdgpus(struct kunit *test)
 {
@@ -2563,6 +2664,11 @@ static void probe_and_removal_are_amdgpus(struct kunit *test)
 }
 
 static void rma_board_leaves_amdx_with_its_pci_function(struct kunit *test)
+{
+	kunit_skip(test, "the test's PCI host bridge is x86's (pci_sysdata)");
+}
+
+static void removal_waits_for_a_switch_inside_amdgpu(struct kunit *test)
 {
 	kunit_skip(test, "the test's PCI host bridge is x86's (pci_sysdata)");
 }
@@ -2574,6 +2680,7 @@ static struct kunit_case amdgpu_amdx_life_cases[] = {
 	KUNIT_CASE(removal_before_a_queued_ras_work_reports_nothing),
 	KUNIT_CASE(probe_and_removal_are_amdgpus),
 	KUNIT_CASE(rma_board_leaves_amdx_with_its_pci_function),
+	KUNIT_CASE(removal_waits_for_a_switch_inside_amdgpu),
 	{}
 };
 
