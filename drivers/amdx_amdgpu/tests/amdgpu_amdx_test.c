@@ -39,8 +39,8 @@
 #include <linux/pm_runtime.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
-#include <linux/vmalloc.h>
 #include <linux/unaligned.h>
+#include <linux/vmalloc.h>
 #include <linux/workqueue.h>
 
 #include <drm/drm_drv.h>
@@ -2237,7 +2237,6 @@ static void removal_before_a_queued_ras_work_reports_nothing(struct kunit *test)
  *	registered the device with amdx.
  * @xcp_registered: the partitions' DRM devices registered then.
  * @xdev: the amdx device the provider registered.
- * @id: its id.
  * @ops: its ops.
  * @xcp_watched: the partitions' DRM devices whose release the test
  *	watches (from the registration on).
@@ -2263,7 +2262,6 @@ struct probe_run {
 	bool drm_registered;
 	int xcp_registered;
 	struct amdx_device *xdev;
-	u32 id;
 	const struct amdx_provider_ops *ops;
 	int xcp_watched;
 	int xcp_released;
@@ -2387,7 +2385,6 @@ probe_register(struct amdgpu_device *adev, const struct amdx_device_desc *desc,
 	xdev = amdx_device_register(adev->dev, desc, ops, priv);
 	if (!IS_ERR(xdev)) {
 		run->xdev = xdev;
-		run->id = amdx_device_id(xdev);
 		run->ops = ops;
 	}
 	return xdev;
