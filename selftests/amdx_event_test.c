@@ -212,7 +212,9 @@ TEST_F(event, subscribe_flags_einval)
 {
 	/* O_RDWR is AMDX_EVENT_F_SIZE_VER1's bit since minor 3: take the next. */
 	static const __u32 bad[] = { O_CLOEXEC, AMDX_EVENT_F_ALL + 1,
-				     O_NONBLOCK | 1, 0x80000000U };
+				     O_NONBLOCK | 1, 0x80000000U,
+				     AMDX_EVENT_F_SIZE_VER1 |
+				     AMDX_EVENT_F_SIZE_VER2 };
 	unsigned int i;
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {

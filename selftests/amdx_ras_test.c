@@ -1351,6 +1351,65 @@ TEST_F(ras, error_event_names_the_consumer_to_whom_may_see_it)
 }
 
 /*
+ * The driver's own id of the RAS event an error belongs to, in its ERROR
+ * record (minor 9, issue 30): a struct amdx_event_v2 record
+ * (AMDX_EVENT_F_SIZE_VER2) carries it after struct amdx_event_v1's
+ * fields, which stay as they were.  amdx_sim hands out one sequence of
+ * ids to the uncorrectable and deferred errors injected (as amdgpu's one
+ * sequence over its fatal and poison events) and none to a CE.  The
+ * amdgpu provider's ids are amdgpu's own event manager's, which its fake
+ * device reaches only in KUnit (amdgpu_amdx_ras and amdgpu_amdx_kfd).
+ */
+TEST_F(ras, error_event_carries_the_drivers_event_id)
+{
+	struct amdx_event_v2 ev[3];
+	struct amdx_event_v1 v1[3];
+	int efd, ofd, i;
+
+	AMDX_SKIP_AMDGPU("amdgpu's event ids outside KUnit (its fake device raises no RAS event)");
+	efd = error_events(self->d.fd, AMDX_EVENT_F_SIZE_VER2);
+	ASSERT_GE(efd, 0);
+	ofd = error_events(self->d.fd, AMDX_EVENT_F_SIZE_VER1);
+	ASSERT_GE(ofd, 0);
+	ASSERT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_GFX,
+				     AMDX_RAS_TYPE_UE, 0, 1, 0));
+	ASSERT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_GFX,
+				     AMDX_RAS_TYPE_CE, 0, 1, 0));
+	ASSERT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_SDMA,
+				     AMDX_RAS_TYPE_UE, 0, 1, 0));
+
+	/* A buffer that holds a v1 record holds no v2 one. */
+	EXPECT_EQ(-1, read(efd, v1, sizeof(v1[0])));
+	EXPECT_EQ(EINVAL, errno);
+	ASSERT_EQ(AMDX_EVENT_SIZE_VER2, sizeof(ev[0]));
+	ASSERT_EQ((ssize_t)sizeof(ev), read(efd, ev, sizeof(ev)));
+	for (i = 0; i < 3; i++) {
+		EXPECT_EQ(AMDX_EVENT_ERROR, ev[i].v1.ev.kind);
+		EXPECT_EQ(AMDX_EVENT_SIZE_VER2, ev[i].v1.ev.size);
+	}
+	EXPECT_EQ(AMDX_RAS_TYPE_UE, ev[0].v1.ev.type);
+	EXPECT_NE(0, ev[0].driver_event);
+	/* struct amdx_event_v1's fields as before: the consumer. */
+	EXPECT_EQ(getpid(), (pid_t)ev[0].v1.pid);
+	EXPECT_EQ(0, ev[0].v1.pasid);
+	EXPECT_EQ(AMDX_RAS_TYPE_CE, ev[1].v1.ev.type);
+	EXPECT_EQ(0, ev[1].driver_event);
+	EXPECT_EQ(0, ev[1].v1.pid);
+	EXPECT_EQ(AMDX_RAS_BLOCK_SDMA, ev[2].v1.ev.block);
+	EXPECT_EQ(ev[0].driver_event + 1, ev[2].driver_event);
+
+	/* A v1 subscriber: the same records, the id cut off. */
+	ASSERT_EQ((ssize_t)sizeof(v1), read(ofd, v1, sizeof(v1)));
+	for (i = 0; i < 3; i++) {
+		EXPECT_EQ(AMDX_EVENT_SIZE_VER1, v1[i].ev.size);
+		EXPECT_EQ(ev[i].v1.ev.seq, v1[i].ev.seq);
+		EXPECT_EQ(ev[i].v1.pid, v1[i].pid);
+	}
+	close(ofd);
+	close(efd);
+}
+
+/*
  * With HMM: process data in VRAM.
  */
 static bool hmm_or_skip(struct __test_metadata *_metadata, int ctl)

@@ -264,16 +264,19 @@ static bool amdx_event_kind_bad(const struct amdx_event *ev)
 }
 
 static_assert(sizeof(struct amdx_event_v1) == AMDX_EVENT_SIZE_VER1);
+static_assert(sizeof(struct amdx_event_v2) == AMDX_EVENT_SIZE_VER2);
+static_assert(offsetof(struct amdx_event_v2, v1.pid) ==
+	      sizeof(struct amdx_event) + offsetof(struct amdx_event_ext, pid));
+static_assert(offsetof(struct amdx_event_v2, driver_event) ==
+	      sizeof(struct amdx_event) +
+	      offsetof(struct amdx_event_ext, driver_event));
 
-/*
- * What @sub may see of a record about @who (data[0]: the pid; ERROR names
- * it in struct amdx_event_v1's fields, amdx_event_consumer()).
- */
+/* What @sub may see of a record about @who (data[0]: the pid). */
 static const struct amdx_event *
 amdx_event_view(const struct amdx_event_sub *sub, const struct amdx_event *ev,
 		const struct amdx_subject *who, struct amdx_event *tmp)
 {
-	if (!who || ev->kind == AMDX_EVENT_ERROR)
+	if (!who)
 		return ev;
 	*tmp = *ev;
 	tmp->data[0] = amdx_viewer_pid(&sub->viewer, who);
@@ -281,25 +284,31 @@ amdx_event_view(const struct amdx_event_sub *sub, const struct amdx_event *ev,
 }
 
 /*
- * The fields struct amdx_event_v1 adds to a record about @who, as @sub may
- * see them, packed for its ring: pid | pasid << 32, the pasid only beside
- * a pid.
+ * The fields the longer records add to an ERROR record of @error, as @sub
+ * may see them (@ext filled), or NULL when @sub reads 64-byte records:
+ * the consumer's pid as the rule for pids has it, its PASID only beside
+ * that pid, the driver's event id.
  */
-static u64 amdx_event_consumer(const struct amdx_event_sub *sub,
-			       const struct amdx_event *ev,
-			       const struct amdx_subject *who)
+static const struct amdx_event_ext *
+amdx_event_ext_of(const struct amdx_event_sub *sub,
+		  const struct amdx_event_error *error,
+		  struct amdx_event_ext *ext)
 {
-	pid_t nr;
-
-	if (!who || ev->kind != AMDX_EVENT_ERROR || !sub->ring.ext)
-		return 0;
-	nr = amdx_viewer_pid(&sub->viewer, who);
-	return nr ? (u32)nr | (u64)who->pasid << 32 : 0;
+	if (!error || !sub->ring.ext)
+		return NULL;
+	*ext = (struct amdx_event_ext){ .driver_event = error->driver_event };
+	if (error->consumer) {
+		ext->pid = amdx_viewer_pid(&sub->viewer, error->consumer);
+		if (ext->pid)
+			ext->pasid = error->consumer->pasid;
+	}
+	return ext;
 }
 
 static void __amdx_event_source_emit(struct amdx_event_source *src,
 				     struct amdx_event *evs, u32 n,
-				     const struct amdx_subject *who);
+				     const struct amdx_subject *who,
+				     const struct amdx_event_error *error);
 
 /**
  * amdx_event_source_emit() - emit records into an event log
@@ -316,14 +325,18 @@ static void __amdx_event_source_emit(struct amdx_event_source *src,
 void amdx_event_source_emit(struct amdx_event_source *src,
 			    struct amdx_event *evs, u32 n)
 {
-	__amdx_event_source_emit(src, evs, n, NULL);
+	__amdx_event_source_emit(src, evs, n, NULL, NULL);
 }
 EXPORT_SYMBOL_IF_KUNIT(amdx_event_source_emit);
 
-/* @who: the process data[0] of every record names, or NULL. */
+/*
+ * @who: the process data[0] of every record names, or NULL.  @error: what
+ * the longer records add to every record (ERROR), or NULL.
+ */
 static void __amdx_event_source_emit(struct amdx_event_source *src,
 				     struct amdx_event *evs, u32 n,
-				     const struct amdx_subject *who)
+				     const struct amdx_subject *who,
+				     const struct amdx_event_error *error)
 {
 	struct amdx_event_sub *sub;
 	unsigned long flags;
@@ -352,11 +365,12 @@ static void __amdx_event_source_emit(struct amdx_event_source *src,
 		ev->seq = ++seq;
 		ev->timestamp_ns = now;
 		/* The tracepoint (root only) sees the initial namespace's. */
-		if (who && ev->kind != AMDX_EVENT_ERROR)
+		if (who)
 			ev->data[0] = pid_nr(who->pid);
 		trace_amdx_event(ev);
 	}
 	list_for_each_entry(sub, &src->subs, node) {
+		struct amdx_event_ext ext;
 		struct amdx_event tmp;
 		bool stored = false;
 
@@ -368,8 +382,8 @@ static void __amdx_event_source_emit(struct amdx_event_source *src,
 			r = amdx_event_ring_push_ext(&sub->ring,
 						     amdx_event_view(sub, &evs[i],
 								     who, &tmp),
-						     amdx_event_consumer(sub, &evs[i],
-									 who));
+						     amdx_event_ext_of(sub, error,
+								       &ext));
 			if (r == AMDX_EVENT_PUSH_STORED)
 				stored = true;
 			else if (r == AMDX_EVENT_PUSH_DROPPED)
@@ -422,9 +436,16 @@ EXPORT_SYMBOL_IF_KUNIT(amdx_event_emit_many);
 void amdx_event_emit_subject(struct amdx_device *adev, struct amdx_event *ev,
 			     const struct amdx_subject *who)
 {
-	__amdx_event_source_emit(&adev->events, ev, 1, who);
+	__amdx_event_source_emit(&adev->events, ev, 1, who, NULL);
 }
 EXPORT_SYMBOL_IF_KUNIT(amdx_event_emit_subject);
+
+void amdx_event_emit_error(struct amdx_device *adev, struct amdx_event *ev,
+			   const struct amdx_event_error *error)
+{
+	__amdx_event_source_emit(&adev->events, ev, 1, NULL, error);
+}
+EXPORT_SYMBOL_IF_KUNIT(amdx_event_emit_error);
 
 /**
  * amdx_event_subscribe_check() - validate %AMDX_IOC_EVENT_SUBSCRIBE input
@@ -432,7 +453,8 @@ EXPORT_SYMBOL_IF_KUNIT(amdx_event_emit_subject);
  * @args: the argument.
  *
  * Return: 0, or -EINVAL (with a debug log line naming the cause) for a
- * non-zero pad or reserved field, flags other than %AMDX_EVENT_F_*, a mask
+ * non-zero pad or reserved field, flags other than %AMDX_EVENT_F_* or
+ * both record sizes (%AMDX_EVENT_F_SIZE_VER1 and _VER2), a mask
  * with unknown kinds or without any kind but LOST, or a ring size that
  * is not 0 or a power of two in [%AMDX_EVENT_RING_MIN,
  * %AMDX_EVENT_RING_MAX].
@@ -449,6 +471,12 @@ int amdx_event_subscribe_check(u32 device,
 	if (args->flags & ~AMDX_EVENT_F_ALL) {
 		amdx_id_dbg(device, "event subscribe: unknown flags %#x\n",
 			    args->flags & ~AMDX_EVENT_F_ALL);
+		return -EINVAL;
+	}
+	if ((args->flags & AMDX_EVENT_F_SIZE_VER1) &&
+	    (args->flags & AMDX_EVENT_F_SIZE_VER2)) {
+		amdx_id_dbg(device, "event subscribe: two record sizes asked for (flags %#x)\n",
+			    args->flags);
 		return -EINVAL;
 	}
 	if (args->mask & ~AMDX_EVENT_MASK_ALL) {
@@ -524,6 +552,7 @@ struct amdx_event_sub *amdx_event_sub_create(struct amdx_event_source *src,
 	sub->src = src;
 	INIT_LIST_HEAD(&sub->node);
 	amdx_event_ring_init(&sub->ring, recs, ring_size, mask);
+	sub->rec_size = sizeof(struct amdx_event);
 	mutex_init(&sub->read_lock);
 	init_waitqueue_head(&sub->wait);
 	amdx_viewer_init(&sub->viewer);
@@ -573,20 +602,23 @@ void amdx_event_sub_destroy(struct amdx_event_sub *sub)
 EXPORT_SYMBOL_IF_KUNIT(amdx_event_sub_destroy);
 
 /*
- * %AMDX_EVENT_F_SIZE_VER1: @sub reads struct amdx_event_v1 records from
- * now on (before its fd exists: no reader yet).  Records queued before
- * have no extension (0).  Return: 0 or -ENOMEM.
+ * %AMDX_EVENT_F_SIZE_VER1 or _VER2: @sub reads @rec_size-byte records
+ * (struct amdx_event_v1 or _v2) from now on (before its fd exists: no
+ * reader yet).  Records queued before have no extension (zero).
+ * Return: 0 or -ENOMEM.
  */
-static int amdx_event_sub_extend(struct amdx_event_sub *sub)
+static int amdx_event_sub_extend(struct amdx_event_sub *sub, u32 rec_size)
 {
-	u64 *ext = kvcalloc(sub->ring.size, sizeof(*ext), GFP_KERNEL_ACCOUNT);
+	struct amdx_event_ext *ext;
 	unsigned long flags;
 
+	ext = kvcalloc(sub->ring.size, sizeof(*ext), GFP_KERNEL_ACCOUNT);
 	if (!ext)
 		return -ENOMEM;
 	spin_lock_irqsave(&sub->src->lock, flags);
 	sub->ring.ext = ext;
 	spin_unlock_irqrestore(&sub->src->lock, flags);
+	sub->rec_size = rec_size;
 	return 0;
 }
 
@@ -594,20 +626,24 @@ static int amdx_event_sub_extend(struct amdx_event_sub *sub)
 static int amdx_event_copy_out(struct amdx_event_sub *sub, char __user *buf,
 			       const struct amdx_event *first, u32 n)
 {
-	struct amdx_event_v1 v;
+	const u32 rec = sub->rec_size;
+	struct amdx_event_v2 v;
 	u32 i;
 
 	if (!sub->ring.ext)
 		return copy_to_user(buf, first, n * sizeof(*first)) ?
 		       -EFAULT : 0;
 	for (i = 0; i < n; i++) {
-		u64 ext = amdx_event_ring_ext(&sub->ring, &first[i]);
+		const struct amdx_event_ext *ext =
+			amdx_event_ring_ext(&sub->ring, &first[i]);
 
-		v.ev = first[i];
-		v.ev.size = sizeof(v);
-		v.pid = lower_32_bits(ext);
-		v.pasid = upper_32_bits(ext);
-		if (copy_to_user(buf + (size_t)i * sizeof(v), &v, sizeof(v)))
+		v.v1.ev = first[i];
+		v.v1.ev.size = rec;
+		v.v1.pid = ext->pid;
+		v.v1.pasid = ext->pasid;
+		v.driver_event = ext->driver_event;
+		/* A v1 record is the start of the v2 one. */
+		if (copy_to_user(buf + (size_t)i * rec, &v, rec))
 			return -EFAULT;
 	}
 	return 0;
@@ -677,8 +713,7 @@ static ssize_t amdx_event_read(struct file *filp, char __user *buf,
 			       size_t count, loff_t *ppos)
 {
 	struct amdx_event_sub *sub = filp->private_data;
-	const size_t rec = sub->ring.ext ? sizeof(struct amdx_event_v1) :
-					   sizeof(struct amdx_event);
+	const size_t rec = sub->rec_size;
 	const struct amdx_event *first;
 	u32 want, done = 0, n;
 	ssize_t ret = 0;
@@ -828,8 +863,11 @@ struct file *amdx_ioctl_event_subscribe(struct amdx_file *file, void *data)
 						       current_euid()));
 		return ERR_CAST(sub);
 	}
-	if (args->flags & AMDX_EVENT_F_SIZE_VER1) {
-		ret = amdx_event_sub_extend(sub);
+	if (args->flags & (AMDX_EVENT_F_SIZE_VER1 | AMDX_EVENT_F_SIZE_VER2)) {
+		ret = amdx_event_sub_extend(sub,
+					    args->flags & AMDX_EVENT_F_SIZE_VER2 ?
+					    AMDX_EVENT_SIZE_VER2 :
+					    AMDX_EVENT_SIZE_VER1);
 		if (ret) {
 			amdx_event_sub_destroy(sub);
 			return ERR_PTR(ret);

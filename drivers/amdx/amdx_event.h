@@ -53,9 +53,8 @@ void amdx_event_emit_many(struct amdx_device *adev, struct amdx_event *evs,
 /**
  * amdx_event_emit_subject() - amdx_event_emit() of a record naming a process
  * @adev: the device.
- * @ev: the record, filled as for amdx_event_emit(); data[0] is the pid,
- *	but for ERROR: its pid and pasid go to the subscribers that read
- *	struct amdx_event_v1 records, data[0] stays the count.
+ * @ev: the record, filled as for amdx_event_emit(); data[0] is the pid
+ *	(not an ERROR record: amdx_event_emit_error()).
  * @who: the process; each subscriber's record gets its pid as that
  *	subscriber may see it (amdx_viewer_pid()), 0 if not at all.
  *
@@ -63,6 +62,30 @@ void amdx_event_emit_many(struct amdx_device *adev, struct amdx_event *evs,
  */
 void amdx_event_emit_subject(struct amdx_device *adev, struct amdx_event *ev,
 			     const struct amdx_subject *who);
+
+/**
+ * struct amdx_event_error - what the longer records tell of an error
+ * @consumer: the process that consumed it, or NULL: struct amdx_event_v1's
+ *	pid (as each subscriber may see it, amdx_viewer_pid()) and pasid.
+ * @driver_event: struct amdx_event_v2's driver_event: the device driver's
+ *	id of the RAS event, 0 for none.
+ */
+struct amdx_event_error {
+	const struct amdx_subject *consumer;
+	u64 driver_event;
+};
+
+/**
+ * amdx_event_emit_error() - amdx_event_emit() of an ERROR record
+ * @adev: the device.
+ * @ev: the record, filled as for amdx_event_emit().
+ * @error: what subscribers of struct amdx_event_v1 or _v2 records read
+ *	beside it.
+ *
+ * Same context rules as amdx_event_emit().
+ */
+void amdx_event_emit_error(struct amdx_device *adev, struct amdx_event *ev,
+			   const struct amdx_event_error *error);
 
 /**
  * struct amdx_event_sub - one subscriber (the state of an event fd)
@@ -83,8 +106,9 @@ void amdx_event_emit_subject(struct amdx_device *adev, struct amdx_event *ev,
  * @viewer: who subscribed, as at subscription: decides the pids its
  *	records carry (amdx_viewer.c).
  *
- * A subscriber of %AMDX_EVENT_F_SIZE_VER1 has @ring.ext and reads struct
- * amdx_event_v1 records.
+ * @rec_size: bytes of each record it reads: %AMDX_EVENT_SIZE_VER0, or
+ *	with @ring.ext (%AMDX_EVENT_F_SIZE_VER1, _VER2)
+ *	%AMDX_EVENT_SIZE_VER1 or %AMDX_EVENT_SIZE_VER2.
  */
 struct amdx_event_sub {
 	struct amdx_event_source *src;
@@ -97,6 +121,7 @@ struct amdx_event_sub {
 	bool hup;
 	bool per_user;
 	struct amdx_viewer viewer;
+	u32 rec_size;
 };
 
 int amdx_event_device_init(struct amdx_device *adev);

@@ -95,12 +95,17 @@ static void amdx_event_ring_fill_lost(struct amdx_event_ring *ring,
 	lost->data[1] = ring->lost_last;
 }
 
-/* Producer side: the extension of the slot at @pos, if the ring has them. */
+/*
+ * Producer side: the extension of the slot at @pos (none: NULL), if the
+ * ring has them.
+ */
 static void amdx_event_ring_set_ext(struct amdx_event_ring *ring, u64 pos,
-				    u64 ext)
+				    const struct amdx_event_ext *ext)
 {
+	static const struct amdx_event_ext none;
+
 	if (ring->ext)
-		ring->ext[pos & (ring->size - 1)] = ext;
+		ring->ext[pos & (ring->size - 1)] = ext ? *ext : none;
 }
 
 /**
@@ -115,22 +120,22 @@ static void amdx_event_ring_set_ext(struct amdx_event_ring *ring, u64 pos,
 enum amdx_event_push amdx_event_ring_push(struct amdx_event_ring *ring,
 					  const struct amdx_event *ev)
 {
-	return amdx_event_ring_push_ext(ring, ev, 0);
+	return amdx_event_ring_push_ext(ring, ev, NULL);
 }
 EXPORT_SYMBOL_IF_KUNIT(amdx_event_ring_push);
 
 /**
- * amdx_event_ring_push_ext() - amdx_event_ring_push() with the fields a
- *	struct amdx_event_v1 adds
+ * amdx_event_ring_push_ext() - amdx_event_ring_push() with the fields the
+ *	longer records add
  * @ring: the ring.
  * @ev: the record.
- * @ext: pid | pasid << 32, kept where @ring has @ext storage.
+ * @ext: those fields (NULL: all zero), kept where @ring has @ext storage.
  *
  * Return: as amdx_event_ring_push().
  */
 enum amdx_event_push amdx_event_ring_push_ext(struct amdx_event_ring *ring,
 					      const struct amdx_event *ev,
-					      u64 ext)
+					      const struct amdx_event_ext *ext)
 {
 	u64 head = ring->head;
 	u32 room;
@@ -150,7 +155,7 @@ enum amdx_event_push amdx_event_ring_push_ext(struct amdx_event_ring *ring,
 	}
 	if (ring->lost && room >= 2) {
 		amdx_event_ring_fill_lost(ring, amdx_event_ring_slot(ring, head));
-		amdx_event_ring_set_ext(ring, head, 0);
+		amdx_event_ring_set_ext(ring, head, NULL);
 		*amdx_event_ring_slot(ring, head + 1) = *ev;
 		amdx_event_ring_set_ext(ring, head + 1, ext);
 		WRITE_ONCE(ring->lost, 0);
@@ -194,7 +199,7 @@ bool amdx_event_ring_flush_lost(struct amdx_event_ring *ring)
 	if (head - tail >= ring->size)
 		return false;
 	amdx_event_ring_fill_lost(ring, amdx_event_ring_slot(ring, head));
-	amdx_event_ring_set_ext(ring, head, 0);
+	amdx_event_ring_set_ext(ring, head, NULL);
 	WRITE_ONCE(ring->lost, 0);
 	/* The slot, then head: pairs with the acquire in peek. */
 	smp_store_release(&ring->head, head + 1);
@@ -237,12 +242,14 @@ EXPORT_SYMBOL_IF_KUNIT(amdx_event_ring_peek);
  *
  * Consumer side, between the peek and amdx_event_ring_consume().
  *
- * Return: pid | pasid << 32, 0 for a ring without extensions.
+ * Return: the fields the longer records add to @rec, NULL for a ring
+ * without extensions.
  */
-u64 amdx_event_ring_ext(const struct amdx_event_ring *ring,
-			const struct amdx_event *rec)
+const struct amdx_event_ext *
+amdx_event_ring_ext(const struct amdx_event_ring *ring,
+		    const struct amdx_event *rec)
 {
-	return ring->ext ? ring->ext[rec - ring->recs] : 0;
+	return ring->ext ? &ring->ext[rec - ring->recs] : NULL;
 }
 EXPORT_SYMBOL_IF_KUNIT(amdx_event_ring_ext);
 

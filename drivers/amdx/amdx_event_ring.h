@@ -14,10 +14,23 @@
 #include <linux/amdx.h>
 
 /**
+ * struct amdx_event_ext - what the longer records add to a record: the
+ *	fields of struct amdx_event_v2 after its struct amdx_event
+ * @pid: struct amdx_event_v1's pid.
+ * @pasid: struct amdx_event_v1's pasid.
+ * @driver_event: struct amdx_event_v2's driver_event.
+ */
+struct amdx_event_ext {
+	u32 pid;
+	u32 pasid;
+	u64 driver_event;
+};
+
+/**
  * struct amdx_event_ring - a subscriber's ring of event records
  * @recs: @size records.
- * @ext: NULL, or per slot of @recs the fields a struct amdx_event_v1
- *	adds, packed: pid | pasid << 32 (0 where a record has none).
+ * @ext: NULL, or per slot of @recs the fields the longer records add
+ *	(zero where a record has none).
  * @size: capacity in records, a power of two.
  * @mask: kinds accepted, bit (1 << kind); LOST records bypass it.
  * @head: free-running count of records written (producer side).
@@ -36,7 +49,7 @@
  */
 struct amdx_event_ring {
 	struct amdx_event *recs;
-	u64 *ext;
+	struct amdx_event_ext *ext;
 	u32 size;
 	u64 mask;
 	u64 head;
@@ -69,14 +82,15 @@ enum amdx_event_push amdx_event_ring_push(struct amdx_event_ring *ring,
 					  const struct amdx_event *ev);
 enum amdx_event_push amdx_event_ring_push_ext(struct amdx_event_ring *ring,
 					      const struct amdx_event *ev,
-					      u64 ext);
+					      const struct amdx_event_ext *ext);
 bool amdx_event_ring_flush_lost(struct amdx_event_ring *ring);
 /* Consumer side. */
 u32 amdx_event_ring_peek(const struct amdx_event_ring *ring, u32 max,
 			 const struct amdx_event **first);
 void amdx_event_ring_consume(struct amdx_event_ring *ring, u32 n);
-u64 amdx_event_ring_ext(const struct amdx_event_ring *ring,
-			const struct amdx_event *rec);
+const struct amdx_event_ext *
+amdx_event_ring_ext(const struct amdx_event_ring *ring,
+		    const struct amdx_event *rec);
 bool amdx_event_ring_lost_pending(const struct amdx_event_ring *ring);
 /* Either side. */
 bool amdx_event_ring_readable(const struct amdx_event_ring *ring);

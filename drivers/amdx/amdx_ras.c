@@ -412,7 +412,8 @@ static int amdx_ras_error_check(struct amdx_device *adev,
  *	uncounted report.
  *
  * Counts the error, logs an ERROR event (naming @err's consumer, if any,
- * to the subscribers that may see it) and runs containment (see DOC)
+ * to the subscribers that may see it, and the driver's event id) and runs
+ * containment (see DOC)
  * before returning.  A report with %AMDX_RAS_ERR_F_UNCOUNTED is a page of
  * an error another report counts (one poison whose row's pages the
  * provider's driver retires): the page's containment runs as for any
@@ -438,6 +439,9 @@ int amdx_ras_report(struct amdx_device *adev,
 		.partition = err->partition,
 		.data = { err->count },
 	};
+	struct amdx_event_error error = {
+		.driver_event = err->driver_event,
+	};
 	struct amdx_recovery_fault f;
 	struct amdx_subject who;
 	int ret;
@@ -456,6 +460,7 @@ int amdx_ras_report(struct amdx_device *adev,
 	if (err->consumer) {
 		amdx_subject_of_pid(&who, err->consumer);
 		who.pasid = err->pasid;
+		error.consumer = &who;
 	}
 
 	mutex_lock(&ras->lock);
@@ -466,8 +471,7 @@ int amdx_ras_report(struct amdx_device *adev,
 				err->count;
 		/* The ERROR record carries the fault's action (data[1]). */
 		amdx_recovery_fault_of(adev, err, &f);
-		amdx_recovery_fault_subject(adev, &f, &ev,
-					    err->consumer ? &who : NULL);
+		amdx_recovery_fault_error(adev, &f, &ev, &error);
 		if (seq)
 			*seq = ev.seq;
 	}

@@ -469,25 +469,26 @@ int amdx_recovery_fault(struct amdx_device *adev, u32 kind, u32 partition,
 		.vf = vf,
 	};
 
-	return amdx_recovery_fault_subject(adev, &f, ev, NULL);
+	return amdx_recovery_fault_error(adev, &f, ev, NULL);
 }
 
 /**
- * amdx_recovery_fault_subject() - amdx_recovery_fault() of a fault a
- *	process met, or of a hardware error (amdx_recovery_fault_of())
+ * amdx_recovery_fault_error() - amdx_recovery_fault() of a hardware error
+ *	(amdx_recovery_fault_of()), whose record the longer records extend
  * @adev: the device; the caller holds its RAS lock.
  * @fault: the fault: its kind (%AMDX_FAULT_*), the compute partition it
  *	hit or %AMDX_RAS_PARTITION_ALL, the VF it hit (else %AMDX_VF_NONE),
  *	whether it was uncorrectable; its device is @adev.
- * @ev: the fault's event, emitted with amdx_event_emit_subject(), or NULL.
- * @who: the process @ev names, or NULL.
+ * @ev: the fault's event, or NULL.
+ * @error: what the longer records add to @ev (amdx_event_emit_error()),
+ *	or NULL.
  *
  * Return: as amdx_recovery_fault().
  */
-int amdx_recovery_fault_subject(struct amdx_device *adev,
-				const struct amdx_recovery_fault *fault,
-				struct amdx_event *ev,
-				const struct amdx_subject *who)
+int amdx_recovery_fault_error(struct amdx_device *adev,
+			      const struct amdx_recovery_fault *fault,
+			      struct amdx_event *ev,
+			      const struct amdx_event_error *error)
 {
 	u32 action = AMDX_RECOVER_NONE, est_ms = 0, kind = fault->kind;
 	u32 partition = fault->partition, vf = fault->vf;
@@ -498,8 +499,8 @@ int amdx_recovery_fault_subject(struct amdx_device *adev,
 	ret = amdx_recovery_decide(adev, fault, &action, &sum, &est_ms);
 	if (ev) {
 		ev->data[1] = ret == -EINVAL ? 0 : sum;
-		if (who)
-			amdx_event_emit_subject(adev, ev, who);
+		if (error)
+			amdx_event_emit_error(adev, ev, error);
 		else
 			amdx_event_emit(adev, ev);
 	}
@@ -539,7 +540,7 @@ static u32 amdx_recovery_fault_kind(struct amdx_device *adev,
  * amdx_recovery_fault_of() - the fault a hardware error report stands for
  * @adev: the device.
  * @err: the report.
- * @f: out: the fault (its device left to amdx_recovery_fault_subject()).
+ * @f: out: the fault (its device left to amdx_recovery_fault_error()).
  *
  * A CE, and a DE (deferred: its page is poison-retired before anyone
  * reads it), break nothing: %AMDX_FAULT_PAGE_CE, @f->uncorrected for a

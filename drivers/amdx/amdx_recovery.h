@@ -16,11 +16,11 @@
 
 struct amdx_device;
 struct amdx_event;
+struct amdx_event_error;
 struct amdx_file;
 struct amdx_ras;
 struct amdx_ras_error;
 struct amdx_recovery_fault;
-struct amdx_subject;
 
 int amdx_recovery_init(struct amdx_device *adev);
 void amdx_recovery_fini(struct amdx_ras *ras);
@@ -29,10 +29,10 @@ void amdx_recovery_fault_of(struct amdx_device *adev,
 			    struct amdx_recovery_fault *f);
 int amdx_recovery_fault(struct amdx_device *adev, u32 kind, u32 partition,
 			u32 vf, struct amdx_event *ev);
-int amdx_recovery_fault_subject(struct amdx_device *adev,
-				const struct amdx_recovery_fault *fault,
-				struct amdx_event *ev,
-				const struct amdx_subject *who);
+int amdx_recovery_fault_error(struct amdx_device *adev,
+			      const struct amdx_recovery_fault *fault,
+			      struct amdx_event *ev,
+			      const struct amdx_event_error *error);
 void amdx_recovery_ran(struct amdx_device *adev, u32 action, u32 partition,
 		       int ret);
 int amdx_recovery_reset_ids(struct amdx_device *adev, u64 *ids);

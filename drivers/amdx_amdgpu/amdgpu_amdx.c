@@ -534,12 +534,28 @@ static void amdgpu_amdx_aid_place(struct amdgpu_amdx *p, u32 block,
 		err->partition = a;
 }
 
-/* The errors of one bank source (AID), or of the whole block. */
+/*
+ * amdgpu's RAS event id (one sequence per hive, from 1, over its fatal
+ * and poison events) as amdx carries it: 0 for none (RAS_EVENT_INVALID_ID:
+ * a query outside an event, as the periodic and sysfs ones are).
+ */
+static u64 amdgpu_amdx_event_id(u64 event_id)
+{
+	return RAS_EVENT_ID_IS_VALID(event_id) ? event_id : 0;
+}
+
+/*
+ * The errors of one bank source (AID), or of the whole block, found in
+ * amdgpu's RAS event @event_id.
+ */
 static void amdgpu_amdx_pass_counts(struct amdgpu_amdx *p, u32 block,
 				    const struct amdgpu_smuio_mcm_config_info *mcm,
-				    u64 ce, u64 ue, u64 de)
+				    u64 ce, u64 ue, u64 de, u64 event_id)
 {
-	struct amdx_ras_error err = { .block = block };
+	struct amdx_ras_error err = {
+		.block = block,
+		.driver_event = amdgpu_amdx_event_id(event_id),
+	};
 
 	amdgpu_amdx_aid_place(p, block, mcm, &err);
 	amdgpu_amdx_pass(p, &err, AMDX_RAS_TYPE_CE, ce);
@@ -581,7 +597,8 @@ static void amdgpu_amdx_hook_exit(struct amdgpu_amdx *p, int idx)
  * @block: the amdgpu RAS block (enum amdgpu_ras_block).
  * @err_data: what this query added to amdgpu's statistics: per bank
  *	source (socket, AID) on MI300, else the block's totals.
- * @qctx: the query's event (type and id), for the log.
+ * @qctx: the query's event (type and id): amdx's ERROR events carry the
+ *	id (struct amdx_event_v2's driver_event).
  *
  * Reports each count to amdx once: amdgpu's statistics are the sum of
  * these, so nothing is read twice and no earlier total is kept.
@@ -610,14 +627,16 @@ void amdgpu_amdx_ras_errors(struct amdgpu_device *adev, int block,
 		err_data->de_count, qctx->evid.type, qctx->evid.event_id);
 	if (list_empty(&err_data->err_node_list)) {
 		amdgpu_amdx_pass_counts(p, xblock, NULL, err_data->ce_count,
-					err_data->ue_count, err_data->de_count);
+					err_data->ue_count, err_data->de_count,
+					qctx->evid.event_id);
 	} else {
 		list_for_each_entry(node, &err_data->err_node_list, node)
 			amdgpu_amdx_pass_counts(p, xblock,
 						&node->err_info.mcm_info,
 						node->err_info.ce_count,
 						node->err_info.ue_count,
-						node->err_info.de_count);
+						node->err_info.de_count,
+						qctx->evid.event_id);
 	}
 	amdgpu_amdx_hook_exit(p, idx);
 }
@@ -630,7 +649,8 @@ void amdgpu_amdx_ras_errors(struct amdgpu_device *adev, int block,
  * @xcp_id: the KFD node's partition (its amdgpu_xcp's id), or -1 for a
  *	device without partitions.
  * @pasid: the process.
- * @event_id: amdgpu's RAS event id of the consumption.
+ * @event_id: amdgpu's RAS event id of the consumption, which amdx's
+ *	ERROR event carries (struct amdx_event_v2's driver_event).
  *
  * One uncorrectable error of @block in partition @xcp_id, its instance
  * the partition's first XCC (gfx) or SDMA engine (sdma), 0 for mmhub,
@@ -689,6 +709,7 @@ void amdgpu_amdx_poison_consumed(struct amdgpu_device *adev, int block,
 		err.consumer = consumer;
 		err.pasid = pasid;
 	}
+	err.driver_event = amdgpu_amdx_event_id(event_id);
 	amdgpu_amdx_pass(p, &err, AMDX_RAS_TYPE_UE, 1);
 	put_pid(consumer);
 	amdgpu_amdx_hook_exit(p, idx);

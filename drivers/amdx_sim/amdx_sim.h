@@ -180,6 +180,9 @@ struct amdx_sim_hang {
  *	``wipe_visited``); written by the wipe only (FLRs of a device are
  *	serialised by the core), read by debugfs.
  * @hang: hung queues, VFs and firmware, and their detection.
+ * @ras_events: the RAS event ids handed out: one per uncorrectable or
+ *	deferred error injected (as amdgpu's one sequence over its fatal
+ *	and poison events), the last one's.
  */
 struct amdx_sim_dev {
 	struct device dev;
@@ -210,6 +213,7 @@ struct amdx_sim_dev {
 	atomic_t fail_self_test;
 	u64 wipe_visited;
 	struct amdx_sim_hang hang;
+	atomic64_t ras_events;
 };
 
 static inline struct amdx_sim_dev *to_amdx_sim_dev(struct device *dev)

@@ -35,6 +35,7 @@
  */
 #define pr_fmt(fmt) "amdx_sim: " fmt
 
+#include <linux/atomic.h>
 #include <linux/delay.h>
 #include <linux/list.h>
 #include <linux/mm.h>
@@ -180,13 +181,16 @@ void amdx_sim_ras_blocks(struct amdx_sim_dev *sd)
  *
  * A gfx or sdma UE is modelled as a poison the caller's own work consumed:
  * its report names the caller as the consumer (the PASID 0: amdx_sim has
- * none), as amdgpu's KFD names the process of a consumed poison.
+ * none), as amdgpu's KFD names the process of a consumed poison.  An
+ * uncorrectable or deferred error gets the device's next RAS event id
+ * (from 1; a CE none), as amdgpu's fatal and poison events get one.
  *
  * Return: 0 or an error of amdx_ras_report().
  */
 int amdx_sim_ras_inject(struct amdx_device *adev,
 			const struct amdx_ras_inject *inj, u64 *seq)
 {
+	struct amdx_sim_dev *sd = amdx_device_priv(adev);
 	struct amdx_ras_error err = {
 		.block = inj->block,
 		.type = inj->type,
@@ -218,6 +222,8 @@ int amdx_sim_ras_inject(struct amdx_device *adev,
 	}
 	if (ret)
 		return ret;
+	if (inj->type != AMDX_RAS_TYPE_CE)
+		err.driver_event = atomic64_inc_return(&sd->ras_events);
 	return amdx_ras_report(adev, &err, seq);
 }
 

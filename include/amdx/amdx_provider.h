@@ -207,6 +207,10 @@ struct amdx_pagemap {
  *	read), or NULL; the caller holds it for the call.  The ERROR event
  *	names it to whom may see it (the uapi's rule for pids).
  * @pasid: with @consumer, its PASID on the device, 0 for none.
+ * @driver_event: the driver's own id of the RAS event the error belongs
+ *	to (amdgpu: the event id its log prints as "{id}"), 0 for none; the
+ *	ERROR event carries it to the subscribers of struct amdx_event_v2
+ *	records.
  */
 struct amdx_ras_error {
 	u32 block;
@@ -219,6 +223,7 @@ struct amdx_ras_error {
 	u64 address;
 	struct pid *consumer;
 	u32 pasid;
+	u64 driver_event;
 };
 
 /*

@@ -44,7 +44,7 @@
  * each list in the order of the sections), never appended at the end.
  */
 #define AMDX_UAPI_VERSION_MAJOR		1
-#define AMDX_UAPI_VERSION_MINOR		8
+#define AMDX_UAPI_VERSION_MINOR		9
 
 /* Name of the control misc device node: /dev/amdx */
 #define AMDX_DEVICE_NAME		"amdx"
@@ -1567,7 +1567,10 @@ struct amdx_query_links {
  *			that consumed the error, where the device knows it
  *			(amdgpu: a poison its KFD saw consumed by a
  *			process's GFX, SDMA or MMHUB work; amdx_sim: the
- *			process that injected a gfx or sdma UE), else 0.
+ *			process that injected a gfx or sdma UE), else 0;
+ *			(minor 9, in a struct amdx_event_v2 record)
+ *			driver_event: the device driver's own id of the
+ *			RAS event the error belongs to, else 0.
  * PAGE_PENDING:	address of the page to retire.
  * PAGE_RETIRED:	address; data[0] %AMDX_BADPAGE_CAUSE_*;
  *			data[1] pages of process data moved off it.
@@ -1729,6 +1732,24 @@ struct amdx_event_v1 {
 	__u32 pasid;
 };
 
+/**
+ * struct amdx_event_v2 - a record of an event fd subscribed with
+ *	%AMDX_EVENT_F_SIZE_VER2 (minor 9; %AMDX_EVENT_SIZE_VER2 bytes)
+ * @v1: the struct amdx_event_v1 record, its @v1.ev.size
+ *	%AMDX_EVENT_SIZE_VER2.
+ * @driver_event: ERROR: the device driver's own id of the RAS event the
+ *	error belongs to, else 0.  amdgpu: the event id its kernel log
+ *	prints as "{id}" in each line of the event (one sequence per hive,
+ *	from 1, over its fatal, poison creation and poison consumption
+ *	events; 0 for an error its periodic or sysfs query found);
+ *	amdx_sim: its count of the device's uncorrectable and deferred
+ *	errors injected, from 1 (0 for a CE).
+ */
+struct amdx_event_v2 {
+	struct amdx_event_v1 v1;
+	__u64 driver_event;
+};
+
 /* Ring sizes in records: a power of two. */
 #define AMDX_EVENT_RING_MIN		16
 #define AMDX_EVENT_RING_DEFAULT		4096
@@ -1739,7 +1760,12 @@ struct amdx_event_v1 {
 #define AMDX_EVENT_F_NONBLOCK		_BITUL(0)
 /* (minor 3) read() returns struct amdx_event_v1 records, not amdx_event. */
 #define AMDX_EVENT_F_SIZE_VER1		_BITUL(1)
-#define AMDX_EVENT_F_ALL		0x3U
+/*
+ * (minor 9) read() returns struct amdx_event_v2 records; with
+ * %AMDX_EVENT_F_SIZE_VER1 as well, -EINVAL.
+ */
+#define AMDX_EVENT_F_SIZE_VER2		_BITUL(2)
+#define AMDX_EVENT_F_ALL		0x7U
 
 /*
  * Most subscribers of one device's event log.  Every emission visits each
@@ -1822,6 +1848,7 @@ struct amdx_event_subscribe {
 #define AMDX_LINK_INFO_SIZE_VER0		144
 #define AMDX_EVENT_SIZE_VER0			64
 #define AMDX_EVENT_SIZE_VER1			72	/* struct amdx_event_v1 */
+#define AMDX_EVENT_SIZE_VER2			80	/* struct amdx_event_v2 */
 
 #define AMDX_IOCTL_BASE			0xA7
 

@@ -822,6 +822,8 @@ static void ras_query_reaches_amdx_with_the_aid(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 4, r->instance);
 	KUNIT_EXPECT_EQ(test, 2, r->partition);
 	KUNIT_EXPECT_EQ(test, 0, r->flags);
+	/* A query outside a RAS event (sysfs, periodic): no event id. */
+	KUNIT_EXPECT_EQ(test, 0, r->driver_event);
 
 	/* Nothing new in the banks: amdgpu's total stays, amdx hears nothing. */
 	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_query_error_status(f->adev, &q));
@@ -3215,8 +3217,11 @@ KUNIT_ARRAY_PARAM(kfd_poison, kfd_poisons, kfd_poison_desc);
  * a process of the KFD's: the error reaches amdx once, uncorrectable,
  * with the partition and the instance in it, naming the process (its
  * thread-group pid; the case's thread is its lead thread) and its PASID,
- * which amdx's ERROR event carries (issue 30); a second consumption by
- * the same process is the KFD's to drop (its queues are unmapped once).
+ * which amdx's ERROR event carries (issue 30), and with the id of the RAS
+ * event the KFD marked for the consumption (the one its log line prints,
+ * which amdx's ERROR event carries since uapi minor 9); a second
+ * consumption by the same process is the KFD's to drop (its queues are
+ * unmapped once).
  */
 static void kfd_poison_consumption_reaches_amdx(struct kunit *test)
 {
@@ -3224,6 +3229,8 @@ static void kfd_poison_consumption_reaches_amdx(struct kunit *test)
 	struct fake_gpu *f = fake_gpu_new(test, 8, AMDGPU_NPS1_PARTITION_MODE,
 					  AMDGPU_CPX_PARTITION_MODE);
 	const struct amdx_ras_error *r = &f->reports[0];
+	const struct ras_event_state *consumption =
+		&f->ras->__event_mgr.event_state[RAS_EVENT_TYPE_POISON_CONSUMPTION];
 	struct kfd_process *p;
 	struct kfd_node *node;
 	u32 ih[8] = {};
@@ -3265,6 +3272,9 @@ static void kfd_poison_consumption_reaches_amdx(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0, r->flags);
 	KUNIT_EXPECT_PTR_EQ(test, task_tgid(current), r->consumer);
 	KUNIT_EXPECT_EQ(test, pasid, r->pasid);
+	/* The first event of the device's event manager: id 1. */
+	KUNIT_EXPECT_EQ(test, 1, consumption->last_seqno);
+	KUNIT_EXPECT_EQ(test, 1, r->driver_event);
 
 	event_interrupt_class_v9.interrupt_wq(node, ih);
 	KUNIT_EXPECT_EQ(test, 1, f->nreports);
