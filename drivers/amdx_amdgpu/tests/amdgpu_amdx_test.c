@@ -832,6 +832,71 @@ static void ras_query_reaches_amdx_with_the_aid(struct kunit *test)
 }
 
 /*
+ * amdgpu_ras.c's query under a RAS event (amdgpu's recovery work and
+ * page-retirement thread), global in the test-only patch for the suites.
+ */
+int amdgpu_ras_query_error_status_with_event(struct amdgpu_device *adev,
+					     struct ras_query_if *info,
+					     enum ras_event_type type);
+
+/* amdgpu's RAS events whose queries reach amdx (enum ras_event_type). */
+static const enum ras_event_type ras_event_types[] = {
+	RAS_EVENT_TYPE_FATAL,
+	RAS_EVENT_TYPE_POISON_CREATION,
+	RAS_EVENT_TYPE_POISON_CONSUMPTION,
+};
+
+static void ras_event_type_desc(const enum ras_event_type *type, char *desc)
+{
+	static const char * const names[] = {
+		[RAS_EVENT_TYPE_FATAL] = "fatal",
+		[RAS_EVENT_TYPE_POISON_CREATION] = "poison_creation",
+		[RAS_EVENT_TYPE_POISON_CONSUMPTION] = "poison_consumption",
+	};
+
+	strscpy(desc, names[*type], KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(ras_event_type, ras_event_types, ras_event_type_desc);
+
+/*
+ * amdgpu queries under a RAS event where it handles one: its recovery
+ * work under the fatal event (amdgpu_ras_log_on_err_counter()), its
+ * page-retirement thread under the poison's creation; each event marked
+ * first (amdgpu_ras_mark_ras_event()), which hands out the next id of
+ * the device's one sequence.  What the query finds reaches amdx with
+ * that id, the one amdgpu's log prints as "{id}" (uapi minor 9's
+ * driver_event), and the next event's errors with the next id.  Run in
+ * the case's thread, as those paths would query.
+ */
+static void ras_query_under_a_ras_event_carries_its_id(struct kunit *test)
+{
+	const enum ras_event_type *type = test->param_value;
+	struct fake_gpu *f = mi300x_intake(test, AMDGPU_QPX_PARTITION_MODE);
+	struct ras_query_if q = { .head.block = AMDGPU_RAS_BLOCK__GFX };
+	struct amdgpu_device *adev = f->adev;
+	u64 id;
+	int i;
+
+	f->ras->event_mgr = &f->ras->__event_mgr;
+	for (i = 0; i < 2; i++) {
+		f->bank_ue[2] = 3;
+		KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_mark_ras_event(adev, *type));
+		id = amdgpu_ras_acquire_event_id(adev, *type);
+		KUNIT_ASSERT_TRUE(test, RAS_EVENT_ID_IS_VALID(id));
+		KUNIT_EXPECT_EQ(test, i + 1, id);
+		KUNIT_ASSERT_EQ(test, 0,
+				amdgpu_ras_query_error_status_with_event(adev,
+									 &q,
+									 *type));
+		KUNIT_ASSERT_EQ(test, i + 1, f->nreports);
+		KUNIT_EXPECT_EQ(test, AMDX_RAS_TYPE_UE, f->reports[i].type);
+		KUNIT_EXPECT_EQ(test, 3, f->reports[i].count);
+		KUNIT_EXPECT_EQ(test, id, f->reports[i].driver_event);
+	}
+}
+
+/*
  * A page amdgpu retires (amdgpu_ras_add_bad_pages(), which its UMC poison
  * and ECC paths end in) reaches amdx with its address, so that amdx's
  * per-page containment runs; a page amdgpu already holds does not come
@@ -1007,6 +1072,8 @@ static void ras_types_are_amdgpus_aca_masks(struct kunit *test)
 static struct kunit_case amdgpu_amdx_ras_cases[] = {
 	KUNIT_CASE(ras_types_are_amdgpus_aca_masks),
 	KUNIT_CASE(ras_query_reaches_amdx_with_the_aid),
+	KUNIT_CASE_PARAM(ras_query_under_a_ras_event_carries_its_id,
+			 ras_event_type_gen_params),
 	KUNIT_CASE(ras_query_during_a_mode_mismatch_does_not_warn),
 	KUNIT_CASE(retired_pages_reach_amdx),
 	KUNIT_CASE(gfx_errors_raise_no_ras_interrupt),
