@@ -55,6 +55,7 @@ static void struct_sizes(void *fake, amdx_ctl *ctl, amdx_dev *dev, amdx_events *
 		struct amdx_vf_config vf;
 		struct amdx_event event;
 		struct amdx_event_v1 event_v1;
+		struct amdx_event_v2 event_v2;
 		unsigned char bytes[4 * (sizeof(struct amdx_event) + GROWN)];
 	} u;
 	const size_t info_new = sizeof(u.info) + GROWN;
@@ -100,10 +101,10 @@ static void struct_sizes(void *fake, amdx_ctl *ctl, amdx_dev *dev, amdx_events *
 	CHECK(amdx_events_read(ev, &u.event, event_new, 1, 0) == 0); /* nothing waiting */
 	amdx_fake_emit(fake, amdx_dev_id(dev), AMDX_EVENT_ERROR, 0x1000, 0);
 	CHECK(amdx_events_read(ev, &u.event, event_new, 2, 1000) == 1);
-	/* A caller beyond struct amdx_event_v1 gets the whole v1 record. */
-	CHECK(u.event.address == 0x1000 && u.event.size == sizeof(u.event_v1));
-	CHECK(u.event_v1.pid == 0 && u.event_v1.pasid == 0);
-	CHECK(all(&u, sizeof(u.event_v1), event_new, 0) &&
+	/* A caller beyond struct amdx_event_v2 gets the whole v2 record. */
+	CHECK(u.event.address == 0x1000 && u.event.size == sizeof(u.event_v2));
+	CHECK(u.event_v1.pid == 0 && u.event_v1.pasid == 0 && u.event_v2.driver_event == 0);
+	CHECK(all(&u, sizeof(u.event_v2), event_new, 0) &&
 	      all(&u, event_new, sizeof(u), CANARY));
 
 	/* Inputs: a new caller's zero tail is accepted, a non-zero one is not. */
@@ -152,6 +153,7 @@ int main(void)
 	struct amdx_vf_info vfs[AMDX_MAX_VFS];
 	struct amdx_event events[8];
 	struct amdx_event_v1 events_v1[8];
+	struct amdx_event_v2 events_v2[8];
 	struct amdx_device_stats stats;
 	struct amdx_recovery rec;
 	struct amdx_query_links lhdr;
@@ -161,7 +163,7 @@ int main(void)
 	uint64_t seq;
 	size_t count = 99;
 
-	CHECK(strcmp(amdx_version(), "6.1.0") == 0);
+	CHECK(strcmp(amdx_version(), "7.0.0") == 0);
 
 	/* Another uapi major is refused at open, with the versions in the message. */
 	amdx_fake_set_major(fake, AMDX_UAPI_VERSION_MAJOR + 1);
@@ -279,6 +281,12 @@ int main(void)
 	CHECK(amdx_events_read(ev, &events_v1[0].ev, sizeof(events_v1[0]), 8, 1000) == 1);
 	CHECK(events_v1[0].ev.kind == AMDX_EVENT_ERROR && events_v1[0].ev.size == AMDX_EVENT_SIZE_VER1);
 	CHECK(events_v1[0].pid == 4242 && events_v1[0].pasid == 0x8001);
+	/* A v2 caller gets the driver's event id of the UE (uapi minor 9). */
+	inj.seq = 0;
+	CHECK(amdx_dev_ras_inject(dev, &inj, sizeof(inj)) == 0);
+	CHECK(amdx_events_read(ev, &events_v2[0].v1.ev, sizeof(events_v2[0]), 8, 1000) == 1);
+	CHECK(events_v2[0].v1.ev.size == AMDX_EVENT_SIZE_VER2 && events_v2[0].v1.pid == 4242);
+	CHECK(events_v2[0].driver_event != 0);
 	inj.seq = 0;
 	CHECK(amdx_dev_ras_inject(dev, &inj, sizeof(inj)) == 0);
 	memset(events, 0xa5, sizeof(events));

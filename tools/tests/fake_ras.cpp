@@ -124,7 +124,9 @@ int FakeKernel::ras_inject(std::uint32_t id, amdx_ras_inject& r) {
     ev.data[0] = r.count;
     const bool consumed = r.type == AMDX_RAS_TYPE_UE &&
                           (r.block == AMDX_RAS_BLOCK_GFX || r.block == AMDX_RAS_BLOCK_SDMA);
-    r.seq = consumed ? emit(id, ev, ras_consumer_pid, ras_consumer_pasid) : emit(id, ev);
+    const std::uint64_t event = r.type == AMDX_RAS_TYPE_CE ? 0 : ++ras_driver_events;
+    r.seq = consumed ? emit(id, ev, ras_consumer_pid, ras_consumer_pasid, event)
+                     : emit(id, ev, 0, 0, event);
     if (umc && r.type != AMDX_RAS_TYPE_CE) {
         amdx_badpage_record rec{};
         rec.address = r.address / kPage * kPage;
@@ -210,6 +212,9 @@ int FakeKernel::subscribe(std::uint32_t id, amdx_event_subscribe& sub) {
         return fail(EINVAL);
     if ((sub.flags & AMDX_EVENT_F_SIZE_VER1) != 0 && caps.version_minor < 3)
         return fail(EINVAL); // a module before minor 3 knows no such flag
+    if ((sub.flags & AMDX_EVENT_F_SIZE_VER2) != 0 &&
+        (caps.version_minor < 9 || (sub.flags & AMDX_EVENT_F_SIZE_VER1) != 0))
+        return fail(EINVAL); // before minor 9 no such flag; one size per fd
     if (sub.ring_size != 0 &&
         (!power_of_two(sub.ring_size) || sub.ring_size < AMDX_EVENT_RING_MIN ||
          sub.ring_size > AMDX_EVENT_RING_MAX))
@@ -230,7 +235,7 @@ int FakeKernel::subscribe(std::uint32_t id, amdx_event_subscribe& sub) {
             const auto keep = subscribers;
             subscribers = {keep.back()};
             if (ev.kind == AMDX_EVENT_ERROR)
-                emit(id, ev, ras_consumer_pid, ras_consumer_pasid);
+                emit(id, ev, ras_consumer_pid, ras_consumer_pasid, ras_driver_events);
             else
                 emit(id, ev);
             subscribers = keep;
@@ -244,7 +249,7 @@ int FakeKernel::subscribe(std::uint32_t id, amdx_event_subscribe& sub) {
 }
 
 std::uint64_t FakeKernel::emit(std::uint32_t id, amdx_event ev, std::uint32_t pid,
-                               std::uint32_t pasid) {
+                               std::uint32_t pasid, std::uint64_t driver_event) {
     auto& s = state(id);
     if (ev.kind != AMDX_EVENT_LOST)
         ++s.stats.events_emitted;
@@ -268,14 +273,15 @@ std::uint64_t FakeKernel::emit(std::uint32_t id, amdx_event ev, std::uint32_t pi
         }
         if (sub.device != id || sub.write_fd < 0 || !wanted)
             continue;
-        amdx_event_v1 rec{};
-        rec.ev = ev;
+        amdx_event_v2 rec{};
+        rec.v1.ev = ev;
         std::size_t len = sizeof(ev);
-        if ((sub.flags & AMDX_EVENT_F_SIZE_VER1) != 0) {
-            len = sizeof(rec);
-            rec.ev.size = sizeof(rec);
-            rec.pid = pid;
-            rec.pasid = pasid;
+        if ((sub.flags & (AMDX_EVENT_F_SIZE_VER1 | AMDX_EVENT_F_SIZE_VER2)) != 0) {
+            len = (sub.flags & AMDX_EVENT_F_SIZE_VER2) != 0 ? sizeof(rec) : sizeof(rec.v1);
+            rec.v1.ev.size = static_cast<__u16>(len);
+            rec.v1.pid = pid;
+            rec.v1.pasid = pasid;
+            rec.driver_event = driver_event;
         }
         if (::write(sub.write_fd, &rec, len) != static_cast<ssize_t>(len))
             std::abort(); // the pipe is full: a test emitted more than it reads

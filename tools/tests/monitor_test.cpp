@@ -183,6 +183,12 @@ TEST(EventFields, AnErrorNamesItsConsumerPidAndPasid) {
     // No consumer known (an older kernel, the privacy rule): left out.
     EXPECT_EQ(names(raw(AMDX_EVENT_ERROR)), (V{"device", "seq", "timestamp_ns", "kind", "block",
                                                "type", "instance", "address", "count"}));
+    // The driver's RAS event id (uapi minor 9), where the record has one.
+    auto id = raw(AMDX_EVENT_ERROR);
+    id.driver_event = 12;
+    EXPECT_EQ(names(id), (V{"device", "seq", "timestamp_ns", "kind", "block", "type", "instance",
+                            "address", "count", "driver_event"}));
+    EXPECT_EQ(std::get<std::uint64_t>(amdx::event_fields(amdx::decode(id)).back().value), 12U);
     // Other kinds carry no pasid (the kernel writes 0 there).
     auto pc = raw(AMDX_EVENT_POISON_CONSUMED);
     pc.pasid = 7;

@@ -293,7 +293,7 @@ TEST_F(RasTest, EventsArriveInBatchesWithLost) {
     EXPECT_EQ(events[0].kind, EventKind::error);
     EXPECT_EQ(events[0].seq, 1U);
     EXPECT_EQ(events[0].address, 0x2000U);
-    EXPECT_EQ(events[0].size, AMDX_EVENT_SIZE_VER1); // struct amdx_event_v1 records
+    EXPECT_EQ(events[0].size, AMDX_EVENT_SIZE_VER2); // struct amdx_event_v2 records
     EXPECT_EQ(events[1].kind, EventKind::lost);
     EXPECT_EQ(events[1].data[0], 17U);
     EXPECT_EQ(stream->read(events).value_or(99), 0U); // nothing left, no blocking
@@ -347,7 +347,7 @@ TEST_F(RasTest, ErrorRecordsNameTheConsumerPidAndPasid) {
     ASSERT_TRUE(stream);
     ASSERT_EQ(kernel.subscribers.size(), 1U);
     EXPECT_EQ(kernel.subscribers[0].flags,
-              static_cast<std::uint32_t>(AMDX_EVENT_F_NONBLOCK | AMDX_EVENT_F_SIZE_VER1));
+              static_cast<std::uint32_t>(AMDX_EVENT_F_NONBLOCK | AMDX_EVENT_F_SIZE_VER2));
     amdx::RasInjection inj;
     inj.block = RasBlock::gfx;
     inj.type = amdx::RasType::ue;
@@ -370,7 +370,54 @@ TEST_F(RasTest, ErrorRecordsNameTheConsumerPidAndPasid) {
     ASSERT_TRUE(device->ras_inject(inj));
     std::vector<amdx::Event> raw;
     ASSERT_EQ(stream->read(raw).value_or(0), 1U);
+    EXPECT_EQ(raw[0].size, AMDX_EVENT_SIZE_VER2);
+}
+
+// uapi minor 9: the driver's id of the error's RAS event (amdgpu's "{id}")
+// in struct amdx_event_v2 records; the fake hands ids out as amdx_sim
+// does (a UE or DE the next, from 1; a CE none).
+TEST_F(RasTest, ErrorRecordsCarryTheDriversEventId) {
+    auto stream = device->subscribe(amdx::event_mask(EventKind::error));
+    ASSERT_TRUE(stream);
+    amdx::RasInjection inj;
+    inj.block = RasBlock::gfx;
+    inj.type = amdx::RasType::ue;
+    ASSERT_TRUE(device->ras_inject(inj));
+    inj.type = amdx::RasType::ce;
+    ASSERT_TRUE(device->ras_inject(inj));
+    inj.block = RasBlock::sdma;
+    inj.type = amdx::RasType::ue;
+    ASSERT_TRUE(device->ras_inject(inj));
+    std::vector<amdx::TypedEvent> events;
+    ASSERT_EQ(stream->read(events).value_or(0), 3U);
+    std::vector<std::uint64_t> ids;
+    for (const auto& e : events) {
+        const auto* err = e.get<amdx::events::Error>();
+        ASSERT_NE(err, nullptr);
+        ids.push_back(err->driver_event);
+    }
+    EXPECT_EQ(ids, (std::vector<std::uint64_t>{1, 0, 2}));
+}
+
+// A module of uapi minors 3 to 8 refuses AMDX_EVENT_F_SIZE_VER2 (EINVAL):
+// the library asks again for v1 records, which keep pid and pasid.
+TEST_F(RasTest, AModuleBeforeMinor9KeepsV1RecordsWithoutEventId) {
+    kernel.caps.version_minor = 8;
+    kernel.ras_consumer_pid = 4242;
+    auto stream = device->subscribe(amdx::event_mask(EventKind::error));
+    ASSERT_TRUE(stream) << stream.error().message();
+    ASSERT_EQ(kernel.subscribers.size(), 1U);
+    EXPECT_EQ(kernel.subscribers[0].flags,
+              static_cast<std::uint32_t>(AMDX_EVENT_F_NONBLOCK | AMDX_EVENT_F_SIZE_VER1));
+    amdx::RasInjection inj;
+    inj.block = RasBlock::gfx;
+    inj.type = amdx::RasType::ue;
+    ASSERT_TRUE(device->ras_inject(inj));
+    std::vector<amdx::Event> raw;
+    ASSERT_EQ(stream->read(raw).value_or(0), 1U);
     EXPECT_EQ(raw[0].size, AMDX_EVENT_SIZE_VER1);
+    EXPECT_EQ(raw[0].pid, 4242U);
+    EXPECT_EQ(raw[0].driver_event, 0U);
 }
 
 TEST_F(RasTest, AModuleBeforeMinor3Keeps64ByteRecordsWithoutPid) {

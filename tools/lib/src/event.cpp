@@ -3,6 +3,7 @@
 // The event log: %AMDX_IOC_EVENT_SUBSCRIBE and the event fd's poll() and
 // read().
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -22,6 +23,7 @@ namespace {
 
 static_assert(sizeof(amdx_event) >= AMDX_EVENT_SIZE_VER0);
 static_assert(sizeof(amdx_event_v1) == AMDX_EVENT_SIZE_VER1);
+static_assert(sizeof(amdx_event_v2) == AMDX_EVENT_SIZE_VER2);
 constexpr std::size_t kSizeOffset = offsetof(amdx_event, size);
 
 /// A record's partition field: unset for AMDX_RAS_PARTITION_ALL.
@@ -94,7 +96,8 @@ TypedEvent::Data decode_data(const Event& e) {
                      .address = e.address,
                      .count = e.data[0],
                      .pid = e.pid,
-                     .pasid = e.pasid};
+                     .pasid = e.pasid,
+                     .driver_event = e.driver_event};
     case EventKind::page_pending:
         return PagePending{.partition = part, .address = e.address};
     case EventKind::page_retired:
@@ -192,6 +195,12 @@ Event Event::from_uapi(const amdx_event_v1& raw) noexcept {
     return e;
 }
 
+Event Event::from_uapi(const amdx_event_v2& raw) noexcept {
+    Event e = from_uapi(raw.v1);
+    e.driver_event = raw.driver_event;
+    return e;
+}
+
 Result<bool> EventStream::wait(int timeout_ms) const noexcept {
     using Clock = std::chrono::steady_clock;
     const auto deadline = Clock::now() + std::chrono::milliseconds(std::max(timeout_ms, 0));
@@ -215,7 +224,7 @@ Result<bool> EventStream::wait(int timeout_ms) const noexcept {
 
 Result<std::size_t> EventStream::read(std::vector<Event>& out, std::size_t max) const noexcept {
     max = std::clamp<std::size_t>(max, 1, 4096);
-    std::vector<std::uint64_t> buf(max * sizeof(amdx_event_v1) / sizeof(std::uint64_t));
+    std::vector<std::uint64_t> buf(max * sizeof(amdx_event_v2) / sizeof(std::uint64_t));
     ssize_t got = 0;
     do {
         got = ::read(fd_.get(), buf.data(), buf.size() * sizeof(std::uint64_t));
@@ -237,7 +246,7 @@ Result<std::size_t> EventStream::read(std::vector<Event>& out, std::size_t max) 
         std::memcpy(&size, bytes + at + kSizeOffset, sizeof(size));
         if (size < AMDX_EVENT_SIZE_VER0 || size > total - at)
             return detail::fail(std::errc::protocol_error, "read", device_);
-        amdx_event_v1 raw{}; // a 64-byte record leaves pid and pasid 0
+        amdx_event_v2 raw{}; // a shorter record leaves what it lacks 0
         std::memcpy(&raw, bytes + at, std::min<std::size_t>(size, sizeof(raw)));
         out.push_back(Event::from_uapi(raw));
         at += size;
@@ -286,13 +295,17 @@ Result<EventStream> Device::subscribe(std::uint64_t mask, std::uint32_t ring_siz
     amdx_event_subscribe arg{};
     arg.mask = mask;
     arg.ring_size = ring_size;
-    arg.flags = AMDX_EVENT_F_NONBLOCK | AMDX_EVENT_F_SIZE_VER1;
-    arg.fd = -1;
-    int ret = detail::ioctl_retry(fd().get(), AMDX_IOC_EVENT_SUBSCRIBE, &arg);
-    if (ret == -EINVAL) { // a module before uapi minor 3: 64-byte records
-        arg.flags = AMDX_EVENT_F_NONBLOCK;
+    int ret = -EINVAL;
+    // The longest record the module knows: v2 from uapi minor 9, v1 from
+    // minor 3, else 64 bytes; an older module refuses a flag with EINVAL.
+    constexpr std::array<std::uint32_t, 3> kSizes{AMDX_EVENT_F_SIZE_VER2, AMDX_EVENT_F_SIZE_VER1,
+                                                  0};
+    for (const std::uint32_t size : kSizes) {
+        arg.flags = AMDX_EVENT_F_NONBLOCK | size;
         arg.fd = -1;
         ret = detail::ioctl_retry(fd().get(), AMDX_IOC_EVENT_SUBSCRIBE, &arg);
+        if (ret != -EINVAL)
+            break;
     }
     if (ret < 0)
         return errno_error(-ret, "AMDX_IOC_EVENT_SUBSCRIBE", id_);

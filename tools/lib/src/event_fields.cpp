@@ -73,6 +73,8 @@ std::vector<EventField> event_fields(const TypedEvent& ev) {
                            f.put("pid", r.pid);
                        if (r.pasid != 0)
                            f.put("pasid", r.pasid);
+                       if (r.driver_event != 0) // the driver's RAS event id
+                           f.put("driver_event", r.driver_event);
                    },
                    [&f](const e::PagePending& p) {
                        f.partition(p.partition);

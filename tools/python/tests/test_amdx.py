@@ -33,7 +33,7 @@ class AmdxModule(unittest.TestCase):
         del self.dev, self.ctl, self.kernel
 
     def test_version_and_devices(self):
-        self.assertEqual(amdx.__version__, "6.1.0")
+        self.assertEqual(amdx.__version__, "7.0.0")
         self.assertEqual([d["device"] for d in self.ctl.devices()], [0, 1])
         info = self.ctl.device_info(1)
         self.assertEqual(info["bdf"], "0000:c2:00.0")
@@ -172,6 +172,8 @@ class AmdxModule(unittest.TestCase):
         self.dev.inject("gfx", "ue")
         ev = stream.next(timeout_ms=1000)[0]
         self.assertEqual((ev["block"], ev["pid"], ev["pasid"]), ("gfx", 4242, 0x8001))
+        # uapi minor 9: the driver's RAS event id of the UE (libamdx 7.0)
+        self.assertGreater(ev["driver_event"], 0)
 
     def test_firmware(self):
         fw = self.dev.firmware()

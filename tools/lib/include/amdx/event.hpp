@@ -67,9 +67,10 @@ AMDX_EXPORT std::optional<EventKind> parse_event_kind(std::string_view name) noe
 /// Every kind this library knows.
 inline constexpr std::uint64_t kEventMaskAll = AMDX_EVENT_MASK_ALL;
 
-/// One struct amdx_event_v1 (struct amdx_event and, from uapi minor 3,
-/// pid and pasid); the meaning of block .. data depends on @kind (see the
-/// uapi).  Known-size prefix of a longer record from a newer kernel.
+/// One struct amdx_event_v2 (struct amdx_event and, from uapi minor 3,
+/// pid and pasid, from minor 9 driver_event); the meaning of block .. data
+/// depends on @kind (see the uapi).  Known-size prefix of a longer record
+/// from a newer kernel.
 struct AMDX_EXPORT Event {
     std::uint64_t seq = 0;
     std::uint64_t timestamp_ns = 0; ///< CLOCK_MONOTONIC
@@ -87,10 +88,15 @@ struct AMDX_EXPORT Event {
     /// than uapi minor 3 (64-byte records) or the pid rule hides it.
     std::uint32_t pid = 0;
     std::uint32_t pasid = 0;
+    /// ERROR: the device driver's own id of the RAS event the error belongs
+    /// to (struct amdx_event_v2; amdgpu: the "{id}" of its kernel log
+    /// lines); 0 for none or from a kernel older than uapi minor 9.
+    std::uint64_t driver_event = 0;
 
     bool operator==(const Event&) const = default;
     AMDX_LOCAL static Event from_uapi(const amdx_event& raw) noexcept;
     AMDX_LOCAL static Event from_uapi(const amdx_event_v1& raw) noexcept;
+    AMDX_LOCAL static Event from_uapi(const amdx_event_v2& raw) noexcept;
 };
 
 /// AMDX_VF_RESET_CAUSE_*: what reset a VF.
@@ -136,6 +142,9 @@ struct Error {
     /// (Documentation/events.rst).
     std::uint32_t pid = 0;
     std::uint32_t pasid = 0;
+    /// The driver's id of the RAS event the error belongs to (uapi minor 9;
+    /// amdgpu: the "{id}" its kernel log prints); 0 for none.
+    std::uint64_t driver_event = 0;
     bool operator==(const Error&) const = default;
 };
 /// PAGE_PENDING: a page waits for retirement.
@@ -362,8 +371,8 @@ class AMDX_EXPORT EventStream {
     /// waiting.  ENODEV when the device went away (also on end of file);
     /// EPROTO for a record shorter than struct amdx_event's first version or
     /// running past what read() returned.  Records are stepped by their
-    /// size: 64 bytes, or 72 (struct amdx_event_v1) from a kernel that
-    /// took subscribe()'s AMDX_EVENT_F_SIZE_VER1.
+    /// size: 64 bytes, 72 (struct amdx_event_v1) or 80 (struct
+    /// amdx_event_v2), as the kernel took subscribe()'s flag.
     [[nodiscard]] Result<std::size_t> read(std::vector<Event>& out,
                                            std::size_t max = 64) const noexcept;
 
