@@ -123,6 +123,9 @@ struct fake_sysfs;
  * @retirement: amdgpu's page retirement runs for the fake (its recovery
  *	init's thread and work, UMC's RAS interrupt handler): a
  *	user-visible fake with ``aca=1`` (fake_gpu_enable_retirement()).
+ * @retire_works: times a case's stand-in for amdgpu's page-retirement
+ *	work ran (a fake without @retirement, whose case runs amdgpu's poison
+ *	creation handler itself).
  * @kfd: the KFD is up for the fake: a user-visible fake with ``kfd=1``
  *	(fake_gpu_enable_kfd()).
  * @sysfs: amdgpu's sysfs files of the device, made by amdgpu's own code:
@@ -196,6 +199,7 @@ struct fake_gpu {
 	int report_ret;
 	u64 umc_pa_base;
 	bool retirement;
+	int retire_works;
 	bool kfd;
 	struct fake_sysfs *sysfs;
 	bool ras_fs;
@@ -235,6 +239,12 @@ int fake_gpu_enable_sysfs(struct fake_gpu *f);
  */
 int amdgpu_ras_fs_init(struct amdgpu_device *adev);
 int amdgpu_ras_fs_fini(struct amdgpu_device *adev);
+/*
+ * amdgpu_ras.c's handler of a poison's creation, what its page-retirement
+ * thread runs, global in the test-only patch for the suites.
+ */
+int amdgpu_ras_poison_creation_handler(struct amdgpu_device *adev,
+				       u32 poison_creation_count);
 int fake_aca_push(struct fake_gpu *f, int type, const struct aca_bank *bank);
 void fake_umc_bank(struct aca_bank *bank, enum fake_umc_error kind, u32 aid,
 		   u32 umc_inst, u32 ch, u64 mca_addr);

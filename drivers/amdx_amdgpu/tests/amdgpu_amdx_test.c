@@ -1272,9 +1272,10 @@ static void expect_poison_retired(struct kunit *test, struct fake_gpu *f,
  * 1) and drop the query's count.  Instance 0 and the whole device: UMC is
  * one instance to amdx (amdgpu's record names the UMC within its AID and
  * the channel, not the AID; its statistics the AID, not the UMC), and in
- * NPS1 every compute partition uses all of the VRAM.  amdgpu's query
- * event (type, id) does not reach amdx: its error record has no field for
- * it.
+ * NPS1 every compute partition uses all of the VRAM.  The query here is
+ * outside a RAS event (no event id with the count);
+ * umc_poison_from_the_ih_ring_in_hard_irq() runs it under the poison
+ * creation event amdgpu's interrupt marks.
  */
 static void umc_poison_reaches_amdx_as_its_pages(struct kunit *test)
 {
@@ -1513,6 +1514,54 @@ static void fatal_error_is_one_recovery_of_amdgpus(struct kunit *test)
 							   NULL));
 	amdgpu_ras_global_ras_isr(f->adev);
 	expect_fatal_recovery(test, f);
+}
+
+/*
+ * The fatal error of fatal_error_is_one_recovery_of_amdgpus() hands amdx
+ * amdgpu's event id with its UE: amdgpu_ras_global_ras_isr() marks the
+ * fatal event and queues amdgpu's recovery work; the case takes the work
+ * off the reset domain's queue before it runs (the domain busy) and runs
+ * it, amdgpu's own amdgpu_ras_do_recovery(), in its own thread, where the
+ * report stub sees what reaches the real amdx core: the UE the recovery's
+ * query under the fatal event counted, with that event's id (1, the event
+ * manager's first), then one recovery of amdgpu's.
+ */
+static void fatal_error_recovery_hands_its_event_id(struct kunit *test)
+{
+	struct fake_gpu *f = mi300x_umc(test);
+	struct busy_domain b;
+	struct aca_bank bank;
+	bool queued;
+	u64 id;
+
+	f->adev->asic_type = CHIP_IP_DISCOVERY;
+	KUNIT_ASSERT_EQ(test, 0, fake_gpu_enable_retirement(f));
+	kunit_activate_static_stub(test, amdgpu_amdx_report,
+				   fake_report_to_core);
+	fake_umc_bank(&bank, FAKE_UMC_UE, 2, 1, 3, 0x40);
+	KUNIT_ASSERT_EQ(test, 0, fake_aca_push(f, bank.type, &bank));
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+							   fake_ras_intr_clear,
+							   NULL));
+
+	busy_domain_start(f, &b);
+	amdgpu_ras_global_ras_isr(f->adev);
+	queued = cancel_work_sync(&f->ras->recovery_work);
+	busy_domain_end(f, &b);
+	KUNIT_ASSERT_TRUE_MSG(test, queued,
+			      "amdgpu's fatal error queued no recovery work");
+	id = amdgpu_ras_acquire_event_id(f->adev, RAS_EVENT_TYPE_FATAL);
+	KUNIT_EXPECT_EQ(test, 1, id);
+
+	f->ras->recovery_work.func(&f->ras->recovery_work);
+	KUNIT_ASSERT_EQ(test, 1, f->nreports);
+	KUNIT_EXPECT_EQ(test, AMDX_RAS_BLOCK_UMC, f->reports[0].block);
+	KUNIT_EXPECT_EQ(test, AMDX_RAS_TYPE_UE, f->reports[0].type);
+	KUNIT_EXPECT_EQ_MSG(test, id, f->reports[0].driver_event,
+			    "the fatal error's UE reached amdx without the fatal event's id");
+	KUNIT_EXPECT_EQ(test, 0, f->report_ret);
+	KUNIT_EXPECT_EQ(test, 1, f->recoveries);
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&f->ras->in_recovery));
 }
 
 /*
@@ -1802,6 +1851,23 @@ static void fake_hardirq_run(struct irq_work *work)
 }
 
 /*
+ * page_retirement_dwork of a fake without amdgpu's retirement (what
+ * amdgpu_ras_poison_creation_handler() schedules): counted, its part
+ * left to the case.
+ */
+static void fake_retire_work(struct work_struct *work)
+{
+	struct amdgpu_ras *con = container_of(to_delayed_work(work),
+					      struct amdgpu_ras,
+					      page_retirement_dwork);
+
+	fake_gpu_of(con->adev)->retire_works++;
+}
+
+KUNIT_DEFINE_ACTION_WRAPPER(fake_cancel_dwork, cancel_delayed_work_sync,
+			    struct delayed_work *);
+
+/*
  * The device raises its interrupt: amdgpu_irq_handler() runs as
  * request_irq() would run it (its argument the DRM device), in hard IRQ
  * context; what it returned.
@@ -1831,11 +1897,15 @@ static irqreturn_t fake_interrupt(struct kunit *test,
  * dispatches the IV (amdgpu_irq_dispatch()) to gmc_v9_0's ECC source,
  * amdgpu_umc_process_ecc_irq(), into UMC's RAS interrupt handler: the
  * handler's work (amdgpu_ras_interrupt_handler()) then runs the poison
- * creation handler, which hands the poison to the page retirement thread
- * (poison_creation_count).  What that thread does next, the test does in
- * its own thread: the UMC query of amdgpu_ras_poison_creation_handler()
- * (here without its event) and the page-retirement work it schedules
- * (expect_poison_retired()), so that the reports to amdx are seen.
+ * creation handler, which marks amdgpu's poison creation event and hands
+ * the poison to the page retirement thread (poison_creation_count).  What
+ * that thread does next, the case runs in its own thread, where the
+ * reports to amdx are seen: amdgpu's own
+ * amdgpu_ras_poison_creation_handler(), whose UMC query under that event
+ * hands amdx the poison's DE with the event's id (1, the event manager's
+ * first), and which schedules the page-retirement work (a stand-in that
+ * counts it; the case then runs what amdgpu's work runs:
+ * expect_poison_retired()).
  * The ring: the read pointer moved to the write pointer, written back and
  * rung on IH's doorbell (vega20_ih_set_rptr()), the IV's timestamp kept.
  * No recovery: a poison's creation resets nothing.
@@ -1850,11 +1920,15 @@ static void umc_poison_from_the_ih_ring_in_hard_irq(struct kunit *test)
 	struct amdgpu_device *adev = f->adev;
 	struct amdgpu_ih_ring *ih = &adev->irq.ih;
 	struct ras_manager *obj = &f->ras->objs[AMDGPU_RAS_BLOCK__UMC];
-	struct ras_query_if q = { .head.block = AMDGPU_RAS_BLOCK__UMC };
 	struct aca_bank b;
+	u64 id;
 	u32 wptr;
 
 	fake_gpu_enable_ih(test, f);
+	INIT_DELAYED_WORK(&f->ras->page_retirement_dwork, fake_retire_work);
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, fake_cancel_dwork,
+						  &f->ras->page_retirement_dwork));
 	kunit_activate_static_stub(test, amdgpu_amdx_report,
 				   fake_report_to_core);
 	fake_umc_bank(&b, FAKE_UMC_DE, aid, umc, ch, 0x2a5);
@@ -1878,9 +1952,16 @@ static void umc_poison_from_the_ih_ring_in_hard_irq(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0, amdx_ras_count(f->xdev, AMDX_RAS_BLOCK_UMC,
 						AMDX_RAS_TYPE_DE));
 
-	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_query_error_status(adev, &q));
-	KUNIT_EXPECT_EQ(test, 1, q.de_count);
+	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_poison_creation_handler(adev, 1));
 	KUNIT_EXPECT_EQ(test, row, f->reserved);
+	id = amdgpu_ras_acquire_event_id(adev, RAS_EVENT_TYPE_POISON_CREATION);
+	KUNIT_EXPECT_EQ(test, 1, id);
+	KUNIT_ASSERT_EQ(test, 1, f->nreports);
+	KUNIT_EXPECT_EQ(test, AMDX_RAS_TYPE_DE, f->reports[0].type);
+	KUNIT_EXPECT_EQ_MSG(test, id, f->reports[0].driver_event,
+			    "the poison's DE reached amdx without the poison creation event's id");
+	flush_delayed_work(&f->ras->page_retirement_dwork);
+	KUNIT_EXPECT_EQ(test, 1, f->retire_works);
 	expect_poison_retired(test, f, fake_umc_mca_to_pa(aid, umc, ch, 0x2a5));
 
 	flush_workqueue(adev->reset_domain->wq);
@@ -1921,6 +2002,7 @@ static struct kunit_case amdgpu_amdx_umc_cases[] = {
 	KUNIT_CASE(umc_ue_injected_through_the_provider),
 	KUNIT_CASE(umc_poison_injected_through_the_provider),
 	KUNIT_CASE(fatal_error_is_one_recovery_of_amdgpus),
+	KUNIT_CASE(fatal_error_recovery_hands_its_event_id),
 	KUNIT_CASE(reset_before_amdgpus_ras_recovery_is_not_doubled),
 	KUNIT_CASE(fatal_error_from_nbios_athub_interrupt),
 	KUNIT_CASE(umc_poison_from_the_ih_ring_in_hard_irq),

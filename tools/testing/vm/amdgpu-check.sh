@@ -27,6 +27,7 @@
 #       at load on fake devices with amdgpu's own code under them.
 #
 # usage: amdgpu-check.sh
+# Exits 1 when a test failed (a "not ok" line), else 0.
 # AMDGPU_CHECK_NO_DKMS=1 leaves tests 3 and 4 out (SKIP), for iterating on
 # the VM's tests while another run holds DKMS; make check never sets it.
 # AMDGPU_CHECK_KUNIT_ONLY=1 leaves amdx's kselftests out of the VM (SKIP),
@@ -46,8 +47,9 @@ root=$(cd "$here/../../.." && pwd)
 work=${AMDGPU_CHECK_WORK:-$root/build/amdgpu}
 
 n=0
+failed=0
 ok() { n=$((n + 1)); echo "ok $n amdgpu: $*"; }
-not_ok() { n=$((n + 1)); echo "not ok $n amdgpu: $*"; }
+not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n amdgpu: $*"; }
 skip() { n=$((n + 1)); echo "ok $n amdgpu: $1 # SKIP $2"; }
 indent() { sed 's/^/# /'; }
 log() { echo "# $*"; }
@@ -209,7 +211,7 @@ if [ -z "$ko" ]; then
 	not_ok "amdx's kselftests ran against the amdgpu provider"
 	not_ok "the provider's KUnit suites ran"
 	echo "1..$n"
-	exit 0
+	exit 1
 fi
 
 # The modules amdgpu.ko needs from the kernel tree, dependencies first.
@@ -373,3 +375,4 @@ else
 	not_ok "the provider's KUnit suites ran"
 fi
 echo "1..$n"
+[ "$failed" = 0 ]
