@@ -1357,8 +1357,10 @@ TEST_F(ras, error_event_names_the_consumer_to_whom_may_see_it)
  * fields, which stay as they were.  amdx_sim hands out one sequence of
  * ids to the uncorrectable and deferred errors injected (as amdgpu's one
  * sequence over its fatal and poison events) and none to a CE.  The
- * amdgpu provider's ids are amdgpu's own event manager's, which its fake
- * device reaches only in KUnit (amdgpu_amdx_ras and amdgpu_amdx_kfd).
+ * amdgpu provider's ids are amdgpu's own event manager's: its fake
+ * device's gfx injections raise no RAS event (KUnit's amdgpu_amdx_ras and
+ * amdgpu_amdx_kfd cover those), its poisons with aca=1 do
+ * (injected_poison_carries_its_creation_event).
  */
 TEST_F(ras, error_event_carries_the_drivers_event_id)
 {
@@ -1406,6 +1408,43 @@ TEST_F(ras, error_event_carries_the_drivers_event_id)
 		EXPECT_EQ(ev[i].v1.pid, v1[i].pid);
 	}
 	close(ofd);
+	close(efd);
+}
+
+/*
+ * An injected poison's ERROR record carries the driver's id of the
+ * poison's creation event (minor 9, issue 30): two poisons, two events,
+ * their ids one after the other.  Against the amdgpu provider (fakes made
+ * with aca=1), amdgpu's own: UMC's poison creation interrupt marks the
+ * event and amdgpu's page-retirement thread counts the poison with a
+ * query under it, the count the ERROR record is of; the injection waits
+ * for that query (it used to query itself at once, outside the event,
+ * and the record carried no id).  A row's other pages are retired
+ * uncounted (no ERROR of their own).
+ */
+TEST_F(ras, injected_poison_carries_its_creation_event)
+{
+	const __u64 ps = self->d.ps;
+	struct amdx_event_v2 ev[3];
+	int efd, i;
+
+	NEED_RAS(AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_DE, "UMC DE");
+	efd = error_events(self->d.fd, AMDX_EVENT_F_SIZE_VER2);
+	ASSERT_GE(efd, 0);
+	ASSERT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_UMC,
+				     AMDX_RAS_TYPE_DE, 0, 1, 31 * ps));
+	ASSERT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_UMC,
+				     AMDX_RAS_TYPE_DE, 0, 1, 77 * ps));
+	ASSERT_TRUE(badpage_wait(self->d.fd, 77 * ps, AMDX_BADPAGE_CAUSE_DE));
+
+	ASSERT_EQ((ssize_t)(2 * sizeof(ev[0])), read(efd, ev, sizeof(ev)));
+	for (i = 0; i < 2; i++) {
+		EXPECT_EQ(AMDX_EVENT_ERROR, ev[i].v1.ev.kind);
+		EXPECT_EQ(AMDX_RAS_BLOCK_UMC, ev[i].v1.ev.block);
+		EXPECT_EQ(AMDX_RAS_TYPE_DE, ev[i].v1.ev.type);
+	}
+	EXPECT_NE(0, ev[0].driver_event);
+	EXPECT_EQ(ev[0].driver_event + 1, ev[1].driver_event);
 	close(efd);
 }
 

@@ -922,6 +922,33 @@ void amdgpu_amdx_reset_end(struct amdgpu_device *adev,
 	amdgpu_amdx_reset_hook(adev, ctx, false, result);
 }
 
+/*
+ * Whether amdgpu counts an injected error of @ag_block and @ag_type by
+ * itself, under the RAS event of its interrupt: a poison in UMC 12 in
+ * poison mode, whose poison creation interrupt marks a poison creation
+ * event and has amdgpu's page-retirement thread query UMC under it
+ * (amdgpu_ras_poison_creation_handler()), with UMC's RAS interrupt
+ * handler and that thread running.  The injection then waits for that
+ * query: one of its own, outside the event, would count the poison first,
+ * and amdx's ERROR record of it would carry no event id.
+ */
+static bool amdgpu_amdx_counted_by_interrupt(struct amdgpu_device *adev,
+					     int ag_block, int ag_type)
+{
+	struct amdgpu_ras *con = amdgpu_ras_get_context(adev);
+	struct ras_common_if head = { .block = AMDGPU_RAS_BLOCK__UMC };
+	struct ras_manager *obj;
+
+	if (ag_block != AMDGPU_RAS_BLOCK__UMC ||
+	    ag_type != AMDGPU_RAS_ERROR__POISON || !con ||
+	    !con->page_retirement_thread ||
+	    amdgpu_ip_version(adev, UMC_HWIP, 0) < IP_VERSION(12, 0, 0) ||
+	    !amdgpu_ras_is_poison_mode_supported(adev))
+		return false;
+	obj = amdgpu_ras_find_obj(adev, &head);
+	return obj && obj->ih_data.inuse;
+}
+
 static int amdgpu_amdx_ras_inject(struct amdx_device *xdev,
 				  const struct amdx_ras_inject *inj, u64 *seq)
 {
@@ -933,6 +960,7 @@ static int amdgpu_amdx_ras_inject(struct amdx_device *xdev,
 	struct ras_inject_if info = {};
 	unsigned long deadline;
 	int ret = 0, i, idx;
+	bool query;
 	u32 hits;
 
 	if (ag_block < 0 || ag_type < 0 || inj->instance >= 32)
@@ -962,11 +990,15 @@ static int amdgpu_amdx_ras_inject(struct amdx_device *xdev,
 	/*
 	 * The error reaches amdgpu's statistics later, through the firmware:
 	 * query as amdgpu's own paths do, and the hook passes it on (a UMC
-	 * DE's count; its pages follow when amdgpu's retirement work runs).
+	 * DE's count; its pages follow when amdgpu's retirement work runs);
+	 * or, for what amdgpu counts under its interrupt's event, wait for
+	 * amdgpu's own query.
 	 */
+	query = !amdgpu_amdx_counted_by_interrupt(adev, ag_block, ag_type);
 	deadline = jiffies + msecs_to_jiffies(AMDGPU_AMDX_INJECT_WAIT_MS);
 	while (!ret) {
-		amdgpu_ras_query_error_status(adev, &q);
+		if (query)
+			amdgpu_ras_query_error_status(adev, &q);
 		mutex_lock(&p->ras_lock);
 		hits = p->inject_hits;
 		if (hits && seq)
@@ -976,8 +1008,9 @@ static int amdgpu_amdx_ras_inject(struct amdx_device *xdev,
 			break;
 		if (time_after(jiffies, deadline)) {
 			dev_info_ratelimited(adev->dev,
-					     "amdx: injected into block %d, no error counted within %d ms\n",
-					     ag_block, AMDGPU_AMDX_INJECT_WAIT_MS);
+					     "amdx: injected into block %d, no error counted within %d ms%s\n",
+					     ag_block, AMDGPU_AMDX_INJECT_WAIT_MS,
+					     query ? "" : " by amdgpu's poison creation handler");
 			ret = -ETIMEDOUT;
 		} else if (fatal_signal_pending(current)) {
 			ret = -EINTR;

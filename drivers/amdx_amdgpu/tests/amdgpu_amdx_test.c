@@ -1517,6 +1517,34 @@ static void fatal_error_is_one_recovery_of_amdgpus(struct kunit *test)
 }
 
 /*
+ * The poison of umc_poison_injected_through_the_provider() into a fake
+ * with amdgpu's page retirement running (fake_gpu_enable_retirement():
+ * UMC's RAS interrupt handler and the page-retirement thread): the
+ * firmware's poison creation interrupt marks amdgpu's event, and the
+ * thread's query under it counts the poison, which reaches the real amdx
+ * core from there; the op waits for that count and queries nothing
+ * itself, so nothing reaches amdx from the case's thread, whose report
+ * stub sees what a query of the op's own would pass.  The op used to
+ * query at once, outside the event, and count the poison before amdgpu's
+ * thread could: amdx's ERROR record of it then carried no event id
+ * (amdx_ras_test's ras.injected_poison_carries_its_creation_event reads
+ * the record on the user-visible fake).
+ */
+static void umc_poison_injected_is_amdgpus_to_count(struct kunit *test)
+{
+	struct fake_gpu *f = mi300x_umc(test);
+
+	KUNIT_ASSERT_EQ(test, 0, fake_gpu_enable_retirement(f));
+	umc_injected(test, f, AMDX_RAS_TYPE_DE, UMC_INJECT_PA);
+	KUNIT_EXPECT_EQ_MSG(test, 0, f->nreports,
+			    "the op counted the poison with a query of its own, outside amdgpu's event");
+	KUNIT_EXPECT_EQ(test, 1, amdx_ras_count(f->xdev, AMDX_RAS_BLOCK_UMC,
+						AMDX_RAS_TYPE_DE));
+	KUNIT_EXPECT_EQ(test, 1, amdgpu_ras_acquire_event_id(f->adev,
+							     RAS_EVENT_TYPE_POISON_CREATION));
+}
+
+/*
  * The fatal error of fatal_error_is_one_recovery_of_amdgpus() hands amdx
  * amdgpu's event id with its UE: amdgpu_ras_global_ras_isr() marks the
  * fatal event and queues amdgpu's recovery work; the case takes the work
@@ -2001,6 +2029,7 @@ static struct kunit_case amdgpu_amdx_umc_cases[] = {
 	KUNIT_CASE(umc_ce_injected_through_the_provider),
 	KUNIT_CASE(umc_ue_injected_through_the_provider),
 	KUNIT_CASE(umc_poison_injected_through_the_provider),
+	KUNIT_CASE(umc_poison_injected_is_amdgpus_to_count),
 	KUNIT_CASE(fatal_error_is_one_recovery_of_amdgpus),
 	KUNIT_CASE(fatal_error_recovery_hands_its_event_id),
 	KUNIT_CASE(reset_before_amdgpus_ras_recovery_is_not_doubled),
