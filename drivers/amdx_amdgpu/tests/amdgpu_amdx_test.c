@@ -2721,14 +2721,8 @@ static void probe_and_removal_are_amdgpus(struct kunit *test)
 			      "amdgpu did not release its device");
 }
 
-/*
- * An RMA board amdgpu refuses at its probe stays in amdx, flagged, while
- * its PCI function is there, driverless; once the function is removed
- * (its slot powered off or ``echo 1 > remove`` before the board is pulled)
- * amdx no longer lists it: a board that is gone is not a device, and the
- * same board probed again after a rescan is a new PCI function.
- */
-static void rma_board_leaves_amdx_with_its_pci_function(struct kunit *test)
+/* An RMA board on the case's host bridge, refused by amdgpu's probe. */
+static struct probe_run *rma_board_probed(struct kunit *test)
 {
 	struct pci_dev *pdev;
 	struct probe_run *run;
@@ -2743,10 +2737,44 @@ static void rma_board_leaves_amdx_with_its_pci_function(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL_MSG(test, run->xdev,
 				  "amdgpu refused an RMA board and amdx never saw it");
 	KUNIT_ASSERT_EQ(test, 0, run->unregistered);
+	return run;
+}
+
+/*
+ * An RMA board amdgpu refuses at its probe stays in amdx, flagged, while
+ * its PCI function is there, driverless; once the function is removed
+ * (its slot powered off or ``echo 1 > remove`` before the board is pulled)
+ * amdx no longer lists it: a board that is gone is not a device, and the
+ * same board probed again after a rescan is a new PCI function.
+ */
+static void rma_board_leaves_amdx_with_its_pci_function(struct kunit *test)
+{
+	struct probe_run *run = rma_board_probed(test);
 
 	probe_remove_bus(run);
 	KUNIT_EXPECT_EQ_MSG(test, 1, run->unregistered,
 			    "amdx still lists the RMA board after its PCI function was removed");
+}
+
+/*
+ * amdgpu unloads while an RMA board it refused is still on the bus
+ * (driverless, so amdgpu's pci_unregister_driver() does not see it):
+ * amdgpu_amdx_exit(), what amdgpu_exit() calls next, takes the board out
+ * of amdx and stops watching the bus, so the function's removal later
+ * finds nothing of the provider's to drop (KASAN watches the freed
+ * board).  A later refusal watches the bus again (the cases after this
+ * one).  amdgpu's module exit itself is not run: the suites run inside
+ * amdgpu's load.
+ */
+static void rma_board_leaves_amdx_at_amdgpus_exit(struct kunit *test)
+{
+	struct probe_run *run = rma_board_probed(test);
+
+	amdgpu_amdx_exit();
+	KUNIT_EXPECT_EQ_MSG(test, 1, run->unregistered,
+			    "amdx still lists the RMA board after amdgpu's exit");
+	probe_remove_bus(run);
+	KUNIT_EXPECT_EQ(test, 1, run->unregistered);
 }
 
 /**
@@ -2857,6 +2885,7 @@ static struct kunit_case amdgpu_amdx_life_cases[] = {
 	KUNIT_CASE(removal_before_a_queued_ras_work_reports_nothing),
 	KUNIT_CASE(probe_and_removal_are_amdgpus),
 	KUNIT_CASE(rma_board_leaves_amdx_with_its_pci_function),
+	KUNIT_CASE(rma_board_leaves_amdx_at_amdgpus_exit),
 	KUNIT_CASE(removal_waits_for_a_switch_inside_amdgpu),
 	{}
 };
