@@ -75,6 +75,7 @@
 #include "umc_v12_0.h"
 #include "amdgpu_amdx.h"
 #include "amdgpu_amdx_kunit.h"
+#include "amdx_amdgpu_xlate.h"
 #include "amdgpu_amdx_fake.h"
 
 /**
@@ -134,7 +135,8 @@ static const struct amdgpu_gfx_funcs fake_gfx_funcs = {
 /* The PCI device id of a fake with @num_xcc XCCs. */
 static u16 fake_pci_device_id(u32 num_xcc)
 {
-	return num_xcc == 6 ? 0x74a0 : num_xcc == 4 ? 0x74a2 : 0x74a1;
+	return num_xcc == 6 ? AMDX_AMDGPU_PCI_MI300A :
+	       num_xcc == 4 ? AMDX_AMDGPU_PCI_MI308X : AMDX_AMDGPU_PCI_MI300X;
 }
 
 /* Whether @adev is a fake rather than amdgpu's own. */

@@ -2634,12 +2634,12 @@ static struct pci_dev *probe_host_add(struct kunit *test, bool rma)
 
 	KUNIT_ASSERT_NOT_NULL(test, run);
 	put_unaligned_le16(PCI_VENDOR_ID_ATI, &run->cfg[PCI_VENDOR_ID]);
-	put_unaligned_le16(0x74a1, &run->cfg[PCI_DEVICE_ID]);
+	put_unaligned_le16(AMDX_AMDGPU_PCI_MI300X, &run->cfg[PCI_DEVICE_ID]);
 	put_unaligned_le16(PCI_CLASS_ACCELERATOR_PROCESSING,
 			   &run->cfg[PCI_CLASS_DEVICE]);
 	put_unaligned_le16(PCI_VENDOR_ID_ATI,
 			   &run->cfg[PCI_SUBSYSTEM_VENDOR_ID]);
-	put_unaligned_le16(0x74a1, &run->cfg[PCI_SUBSYSTEM_ID]);
+	put_unaligned_le16(AMDX_AMDGPU_PCI_MI300X, &run->cfg[PCI_SUBSYSTEM_ID]);
 	run->sd.domain = PROBE_DOMAIN;
 	run->sd.node = NUMA_NO_NODE;
 	run->busn = (struct resource)DEFINE_RES_NAMED(0, 1, "amdx probe bus",
