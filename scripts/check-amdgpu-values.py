@@ -60,6 +60,11 @@ ENUMS = [
         for t in ["NONE", "PARITY", "SINGLE_CORRECTABLE",
                   "MULTI_UNCORRECTABLE", "POISON"]
     }),
+    ("ras_event_types", "amdgpu_ras.h", "ras_event_type", {
+        "RAS_EVENT_TYPE_" + t: "AMDX_AMDGPU_RAS_EVENT_" + t
+        for t in ["INVALID", "FATAL", "POISON_CREATION",
+                  "POISON_CONSUMPTION", "COUNT"]
+    }),
     ("eeprom_err_types", "amdgpu_ras_eeprom.h", "amdgpu_ras_eeprom_err_type", {
         "AMDGPU_RAS_EEPROM_ERR_" + t: "AMDX_AMDGPU_EEPROM_ERR_" + t
         for t in ["NA", "RECOVERABLE", "NON_RECOVERABLE", "COUNT"]

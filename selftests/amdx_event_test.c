@@ -214,7 +214,9 @@ TEST_F(event, subscribe_flags_einval)
 	static const __u32 bad[] = { O_CLOEXEC, AMDX_EVENT_F_ALL + 1,
 				     O_NONBLOCK | 1, 0x80000000U,
 				     AMDX_EVENT_F_SIZE_VER1 |
-				     AMDX_EVENT_F_SIZE_VER2 };
+				     AMDX_EVENT_F_SIZE_VER2,
+				     AMDX_EVENT_F_SIZE_VER2 |
+				     AMDX_EVENT_F_SIZE_VER3 };
 	unsigned int i;
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {

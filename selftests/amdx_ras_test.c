@@ -1413,23 +1413,23 @@ TEST_F(ras, error_event_carries_the_drivers_event_id)
 
 /*
  * An injected poison's ERROR record carries the driver's id of the
- * poison's creation event (minor 9, issue 30): two poisons, two events,
- * their ids one after the other.  Against the amdgpu provider (fakes made
- * with aca=1), amdgpu's own: UMC's poison creation interrupt marks the
- * event and amdgpu's page-retirement thread counts the poison with a
- * query under it, the count the ERROR record is of; the injection waits
- * for that query (it used to query itself at once, outside the event,
- * and the record carried no id).  A row's other pages are retired
- * uncounted (no ERROR of their own).
+ * poison's creation event (minor 9, issue 30) and its type (minor 10):
+ * two poisons, two events, their ids one after the other.  Against the
+ * amdgpu provider (fakes made with aca=1), amdgpu's own: UMC's poison
+ * creation interrupt marks the event and amdgpu's page-retirement thread
+ * counts the poison with a query under it, the count the ERROR record is
+ * of; the injection waits for that query (it used to query itself at
+ * once, outside the event, and the record carried no id).  A row's other
+ * pages are retired uncounted (no ERROR of their own).
  */
 TEST_F(ras, injected_poison_carries_its_creation_event)
 {
 	const __u64 ps = self->d.ps;
-	struct amdx_event_v2 ev[3];
+	struct amdx_event_v3 ev[3];
 	int efd, i;
 
 	NEED_RAS(AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_DE, "UMC DE");
-	efd = error_events(self->d.fd, AMDX_EVENT_F_SIZE_VER2);
+	efd = error_events(self->d.fd, AMDX_EVENT_F_SIZE_VER3);
 	ASSERT_GE(efd, 0);
 	ASSERT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_UMC,
 				     AMDX_RAS_TYPE_DE, 0, 1, 31 * ps));
@@ -1439,12 +1439,85 @@ TEST_F(ras, injected_poison_carries_its_creation_event)
 
 	ASSERT_EQ((ssize_t)(2 * sizeof(ev[0])), read(efd, ev, sizeof(ev)));
 	for (i = 0; i < 2; i++) {
-		EXPECT_EQ(AMDX_EVENT_ERROR, ev[i].v1.ev.kind);
-		EXPECT_EQ(AMDX_RAS_BLOCK_UMC, ev[i].v1.ev.block);
-		EXPECT_EQ(AMDX_RAS_TYPE_DE, ev[i].v1.ev.type);
+		EXPECT_EQ(AMDX_EVENT_ERROR, ev[i].v2.v1.ev.kind);
+		EXPECT_EQ(AMDX_RAS_BLOCK_UMC, ev[i].v2.v1.ev.block);
+		EXPECT_EQ(AMDX_RAS_TYPE_DE, ev[i].v2.v1.ev.type);
+		/* Since minor 10, the event's type: the poison's creation. */
+		EXPECT_EQ(AMDX_DRIVER_EVENT_POISON_CREATION,
+			  ev[i].driver_event_type);
 	}
-	EXPECT_NE(0, ev[0].driver_event);
-	EXPECT_EQ(ev[0].driver_event + 1, ev[1].driver_event);
+	EXPECT_NE(0, ev[0].v2.driver_event);
+	EXPECT_EQ(ev[0].v2.driver_event + 1, ev[1].v2.driver_event);
+	close(efd);
+}
+
+/*
+ * The type of the driver's RAS event in the ERROR record (minor 10, issue
+ * 30): a struct amdx_event_v3 record (AMDX_EVENT_F_SIZE_VER3) carries it
+ * after struct amdx_event_v2's fields, which stay as they were.  amdx_sim
+ * models amdgpu's three: a gfx UE its injector consumed is a poison
+ * consumption, a UMC DE a poison creation, a UMC UE (nobody consumed it)
+ * a fatal error; a CE belongs to no event.  Against the amdgpu provider
+ * injected_poison_carries_its_creation_event checks amdgpu's poison
+ * creation events; its fatal and consumption events are KUnit's
+ * (amdgpu_amdx_umc, amdgpu_amdx_kfd, amdgpu_amdx_ras).
+ */
+TEST_F(ras, error_event_carries_the_drivers_event_type)
+{
+	const __u64 ps = self->d.ps;
+	struct amdx_event_v3 ev[5];
+	struct amdx_event_v2 v2[4];
+	int efd, ofd, i;
+
+	AMDX_SKIP_AMDGPU("a consumer of an injected error (amdgpu names one for a poison its KFD saw consumed: amdgpu_amdx_kfd)");
+	NEED_RAS(AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_UE, "UMC UE");
+	NEED_RAS(AMDX_RAS_BLOCK_UMC, AMDX_RAS_TYPE_DE, "UMC DE");
+	efd = error_events(self->d.fd, AMDX_EVENT_F_SIZE_VER3);
+	ASSERT_GE(efd, 0);
+	ofd = error_events(self->d.fd, AMDX_EVENT_F_SIZE_VER2);
+	ASSERT_GE(ofd, 0);
+	ASSERT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_GFX,
+				     AMDX_RAS_TYPE_UE, 0, 1, 0));
+	ASSERT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_GFX,
+				     AMDX_RAS_TYPE_CE, 0, 1, 0));
+	ASSERT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_UMC,
+				     AMDX_RAS_TYPE_DE, 0, 1, 31 * ps));
+	ASSERT_EQ(0, amdx_ras_inject(self->d.fd, AMDX_RAS_BLOCK_UMC,
+				     AMDX_RAS_TYPE_UE, 0, 1, 77 * ps));
+
+	/* A buffer that holds a v2 record holds no v3 one. */
+	EXPECT_EQ(-1, read(efd, v2, sizeof(v2[0])));
+	EXPECT_EQ(EINVAL, errno);
+	ASSERT_EQ(AMDX_EVENT_SIZE_VER3, sizeof(ev[0]));
+	ASSERT_EQ((ssize_t)(4 * sizeof(ev[0])), read(efd, ev, sizeof(ev)));
+	for (i = 0; i < 4; i++) {
+		EXPECT_EQ(AMDX_EVENT_ERROR, ev[i].v2.v1.ev.kind);
+		EXPECT_EQ(AMDX_EVENT_SIZE_VER3, ev[i].v2.v1.ev.size);
+		EXPECT_EQ(0, ev[i].reserved);
+	}
+	EXPECT_EQ(AMDX_RAS_TYPE_UE, ev[0].v2.v1.ev.type);
+	EXPECT_EQ(getpid(), (pid_t)ev[0].v2.v1.pid);
+	EXPECT_NE(0, ev[0].v2.driver_event);
+	EXPECT_EQ(AMDX_DRIVER_EVENT_POISON_CONSUMPTION, ev[0].driver_event_type);
+	EXPECT_EQ(AMDX_RAS_TYPE_CE, ev[1].v2.v1.ev.type);
+	EXPECT_EQ(0, ev[1].v2.driver_event);
+	EXPECT_EQ(AMDX_DRIVER_EVENT_NONE, ev[1].driver_event_type);
+	EXPECT_EQ(AMDX_RAS_TYPE_DE, ev[2].v2.v1.ev.type);
+	EXPECT_EQ(ev[0].v2.driver_event + 1, ev[2].v2.driver_event);
+	EXPECT_EQ(AMDX_DRIVER_EVENT_POISON_CREATION, ev[2].driver_event_type);
+	EXPECT_EQ(AMDX_RAS_BLOCK_UMC, ev[3].v2.v1.ev.block);
+	EXPECT_EQ(AMDX_RAS_TYPE_UE, ev[3].v2.v1.ev.type);
+	EXPECT_EQ(ev[0].v2.driver_event + 2, ev[3].v2.driver_event);
+	EXPECT_EQ(AMDX_DRIVER_EVENT_FATAL, ev[3].driver_event_type);
+
+	/* A v2 subscriber: the same records, the type cut off. */
+	ASSERT_EQ((ssize_t)sizeof(v2), read(ofd, v2, sizeof(v2)));
+	for (i = 0; i < 4; i++) {
+		EXPECT_EQ(AMDX_EVENT_SIZE_VER2, v2[i].v1.ev.size);
+		EXPECT_EQ(ev[i].v2.v1.ev.seq, v2[i].v1.ev.seq);
+		EXPECT_EQ(ev[i].v2.driver_event, v2[i].driver_event);
+	}
+	close(ofd);
 	close(efd);
 }
 

@@ -48,6 +48,7 @@
  * never nested.
  */
 #include <linux/anon_inodes.h>
+#include <linux/bitops.h>
 #include <linux/bits.h>
 #include <linux/capability.h>
 #include <linux/cred.h>
@@ -265,11 +266,23 @@ static bool amdx_event_kind_bad(const struct amdx_event *ev)
 
 static_assert(sizeof(struct amdx_event_v1) == AMDX_EVENT_SIZE_VER1);
 static_assert(sizeof(struct amdx_event_v2) == AMDX_EVENT_SIZE_VER2);
-static_assert(offsetof(struct amdx_event_v2, v1.pid) ==
+static_assert(sizeof(struct amdx_event_v3) == AMDX_EVENT_SIZE_VER3);
+/* The ring's extension is the v3 record's tail, field for field. */
+static_assert(sizeof(struct amdx_event) + sizeof(struct amdx_event_ext) ==
+	      AMDX_EVENT_SIZE_VER3);
+static_assert(offsetof(struct amdx_event_v3, v2.v1.pid) ==
 	      sizeof(struct amdx_event) + offsetof(struct amdx_event_ext, pid));
-static_assert(offsetof(struct amdx_event_v2, driver_event) ==
+static_assert(offsetof(struct amdx_event_v3, v2.driver_event) ==
 	      sizeof(struct amdx_event) +
 	      offsetof(struct amdx_event_ext, driver_event));
+static_assert(offsetof(struct amdx_event_v3, driver_event_type) ==
+	      sizeof(struct amdx_event) +
+	      offsetof(struct amdx_event_ext, driver_event_type));
+
+/* The record sizes a subscriber may ask for: one at most. */
+#define AMDX_EVENT_F_SIZES	(AMDX_EVENT_F_SIZE_VER1 | \
+				 AMDX_EVENT_F_SIZE_VER2 | \
+				 AMDX_EVENT_F_SIZE_VER3)
 
 /* What @sub may see of a record about @who (data[0]: the pid). */
 static const struct amdx_event *
@@ -287,7 +300,7 @@ amdx_event_view(const struct amdx_event_sub *sub, const struct amdx_event *ev,
  * The fields the longer records add to an ERROR record of @error, as @sub
  * may see them (@ext filled), or NULL when @sub reads 64-byte records:
  * the consumer's pid as the rule for pids has it, its PASID only beside
- * that pid, the driver's event id.
+ * that pid, the driver's event id and type.
  */
 static const struct amdx_event_ext *
 amdx_event_ext_of(const struct amdx_event_sub *sub,
@@ -296,7 +309,10 @@ amdx_event_ext_of(const struct amdx_event_sub *sub,
 {
 	if (!error || !sub->ring.ext)
 		return NULL;
-	*ext = (struct amdx_event_ext){ .driver_event = error->driver_event };
+	*ext = (struct amdx_event_ext){
+		.driver_event = error->driver_event,
+		.driver_event_type = error->driver_event_type,
+	};
 	if (error->consumer) {
 		ext->pid = amdx_viewer_pid(&sub->viewer, error->consumer);
 		if (ext->pid)
@@ -454,7 +470,7 @@ EXPORT_SYMBOL_IF_KUNIT(amdx_event_emit_error);
  *
  * Return: 0, or -EINVAL (with a debug log line naming the cause) for a
  * non-zero pad or reserved field, flags other than %AMDX_EVENT_F_* or
- * both record sizes (%AMDX_EVENT_F_SIZE_VER1 and _VER2), a mask
+ * more than one record size (%AMDX_EVENT_F_SIZE_VER1, _VER2, _VER3), a mask
  * with unknown kinds or without any kind but LOST, or a ring size that
  * is not 0 or a power of two in [%AMDX_EVENT_RING_MIN,
  * %AMDX_EVENT_RING_MAX].
@@ -473,8 +489,7 @@ int amdx_event_subscribe_check(u32 device,
 			    args->flags & ~AMDX_EVENT_F_ALL);
 		return -EINVAL;
 	}
-	if ((args->flags & AMDX_EVENT_F_SIZE_VER1) &&
-	    (args->flags & AMDX_EVENT_F_SIZE_VER2)) {
+	if (hweight32(args->flags & AMDX_EVENT_F_SIZES) > 1) {
 		amdx_id_dbg(device, "event subscribe: two record sizes asked for (flags %#x)\n",
 			    args->flags);
 		return -EINVAL;
@@ -602,10 +617,10 @@ void amdx_event_sub_destroy(struct amdx_event_sub *sub)
 EXPORT_SYMBOL_IF_KUNIT(amdx_event_sub_destroy);
 
 /*
- * %AMDX_EVENT_F_SIZE_VER1 or _VER2: @sub reads @rec_size-byte records
- * (struct amdx_event_v1 or _v2) from now on (before its fd exists: no
- * reader yet).  Records queued before have no extension (zero).
- * Return: 0 or -ENOMEM.
+ * %AMDX_EVENT_F_SIZE_VER1, _VER2 or _VER3: @sub reads @rec_size-byte
+ * records (struct amdx_event_v1, _v2 or _v3) from now on (before its fd
+ * exists: no reader yet).  Records queued before have no extension
+ * (zero).  Return: 0 or -ENOMEM.
  */
 static int amdx_event_sub_extend(struct amdx_event_sub *sub, u32 rec_size)
 {
@@ -627,7 +642,7 @@ static int amdx_event_copy_out(struct amdx_event_sub *sub, char __user *buf,
 			       const struct amdx_event *first, u32 n)
 {
 	const u32 rec = sub->rec_size;
-	struct amdx_event_v2 v;
+	struct amdx_event_v3 v;
 	u32 i;
 
 	if (!sub->ring.ext)
@@ -637,12 +652,14 @@ static int amdx_event_copy_out(struct amdx_event_sub *sub, char __user *buf,
 		const struct amdx_event_ext *ext =
 			amdx_event_ring_ext(&sub->ring, &first[i]);
 
-		v.v1.ev = first[i];
-		v.v1.ev.size = rec;
-		v.v1.pid = ext->pid;
-		v.v1.pasid = ext->pasid;
-		v.driver_event = ext->driver_event;
-		/* A v1 record is the start of the v2 one. */
+		v.v2.v1.ev = first[i];
+		v.v2.v1.ev.size = rec;
+		v.v2.v1.pid = ext->pid;
+		v.v2.v1.pasid = ext->pasid;
+		v.v2.driver_event = ext->driver_event;
+		v.driver_event_type = ext->driver_event_type;
+		v.reserved = 0;
+		/* A v1 record is the start of the v2 one, v2 of v3. */
 		if (copy_to_user(buf + (size_t)i * rec, &v, rec))
 			return -EFAULT;
 	}
@@ -863,8 +880,10 @@ struct file *amdx_ioctl_event_subscribe(struct amdx_file *file, void *data)
 						       current_euid()));
 		return ERR_CAST(sub);
 	}
-	if (args->flags & (AMDX_EVENT_F_SIZE_VER1 | AMDX_EVENT_F_SIZE_VER2)) {
+	if (args->flags & AMDX_EVENT_F_SIZES) {
 		ret = amdx_event_sub_extend(sub,
+					    args->flags & AMDX_EVENT_F_SIZE_VER3 ?
+					    AMDX_EVENT_SIZE_VER3 :
 					    args->flags & AMDX_EVENT_F_SIZE_VER2 ?
 					    AMDX_EVENT_SIZE_VER2 :
 					    AMDX_EVENT_SIZE_VER1);

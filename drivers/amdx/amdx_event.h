@@ -69,17 +69,20 @@ void amdx_event_emit_subject(struct amdx_device *adev, struct amdx_event *ev,
  *	pid (as each subscriber may see it, amdx_viewer_pid()) and pasid.
  * @driver_event: struct amdx_event_v2's driver_event: the device driver's
  *	id of the RAS event, 0 for none.
+ * @driver_event_type: struct amdx_event_v3's driver_event_type: that
+ *	event's %AMDX_DRIVER_EVENT_*.
  */
 struct amdx_event_error {
 	const struct amdx_subject *consumer;
 	u64 driver_event;
+	u32 driver_event_type;
 };
 
 /**
  * amdx_event_emit_error() - amdx_event_emit() of an ERROR record
  * @adev: the device.
  * @ev: the record, filled as for amdx_event_emit().
- * @error: what subscribers of struct amdx_event_v1 or _v2 records read
+ * @error: what subscribers of struct amdx_event_v1, _v2 or _v3 records read
  *	beside it.
  *
  * Same context rules as amdx_event_emit().
@@ -107,8 +110,8 @@ void amdx_event_emit_error(struct amdx_device *adev, struct amdx_event *ev,
  *	records carry (amdx_viewer.c).
  *
  * @rec_size: bytes of each record it reads: %AMDX_EVENT_SIZE_VER0, or
- *	with @ring.ext (%AMDX_EVENT_F_SIZE_VER1, _VER2)
- *	%AMDX_EVENT_SIZE_VER1 or %AMDX_EVENT_SIZE_VER2.
+ *	with @ring.ext (%AMDX_EVENT_F_SIZE_VER1, _VER2, _VER3)
+ *	%AMDX_EVENT_SIZE_VER1, _VER2 or _VER3.
  */
 struct amdx_event_sub {
 	struct amdx_event_source *src;

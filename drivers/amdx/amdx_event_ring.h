@@ -15,15 +15,19 @@
 
 /**
  * struct amdx_event_ext - what the longer records add to a record: the
- *	fields of struct amdx_event_v2 after its struct amdx_event
+ *	fields of struct amdx_event_v3 after its struct amdx_event
  * @pid: struct amdx_event_v1's pid.
  * @pasid: struct amdx_event_v1's pasid.
  * @driver_event: struct amdx_event_v2's driver_event.
+ * @driver_event_type: struct amdx_event_v3's driver_event_type.
+ * @reserved: struct amdx_event_v3's reserved: zero.
  */
 struct amdx_event_ext {
 	u32 pid;
 	u32 pasid;
 	u64 driver_event;
+	u32 driver_event_type;
+	u32 reserved;
 };
 
 /**

@@ -401,6 +401,10 @@ static int amdx_ras_error_check(struct amdx_device *adev,
 	if (err->partition != AMDX_RAS_PARTITION_ALL &&
 	    err->partition >= AMDX_MAX_PARTITIONS)
 		return -EINVAL;
+	/* An event's type names an event: none without one. */
+	if (err->driver_event_type > AMDX_DRIVER_EVENT_POISON_CONSUMPTION ||
+	    (!err->driver_event && err->driver_event_type))
+		return -EINVAL;
 	return 0;
 }
 
@@ -412,20 +416,20 @@ static int amdx_ras_error_check(struct amdx_device *adev,
  *	uncounted report.
  *
  * Counts the error, logs an ERROR event (naming @err's consumer, if any,
- * to the subscribers that may see it, and the driver's event id) and runs
- * containment (see DOC)
- * before returning.  A report with %AMDX_RAS_ERR_F_UNCOUNTED is a page of
- * an error another report counts (one poison whose row's pages the
- * provider's driver retires): the page's containment runs as for any
- * report of it, with its own PAGE_RETIRED record, but no counter moves
- * and no ERROR event is logged, so the counts stay the driver's.
+ * to the subscribers that may see it, and the driver's event id and type)
+ * and runs containment (see DOC) before returning.  A report with
+ * %AMDX_RAS_ERR_F_UNCOUNTED is a page of an error another report counts
+ * (one poison whose row's pages the provider's driver retires): the
+ * page's containment runs as for any report of it, with its own
+ * PAGE_RETIRED record, but no counter moves and no ERROR event is logged,
+ * so the counts stay the driver's.
  *
  * Context: process context, may sleep; not after amdx_device_unregister()
  * has started.
  * Return: 0, or -EINVAL for a report that does not fit the device (an
  * unknown block or type, one the block does not support, an instance or
  * address out of range, an uncounted report without an address or of a
- * CE).
+ * CE, a driver event type unknown or without an event id).
  */
 int amdx_ras_report(struct amdx_device *adev,
 		    const struct amdx_ras_error *err, u64 *seq)
@@ -441,6 +445,7 @@ int amdx_ras_report(struct amdx_device *adev,
 	};
 	struct amdx_event_error error = {
 		.driver_event = err->driver_event,
+		.driver_event_type = err->driver_event_type,
 	};
 	struct amdx_recovery_fault f;
 	struct amdx_subject who;

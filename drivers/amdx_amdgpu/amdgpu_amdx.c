@@ -535,28 +535,32 @@ static void amdgpu_amdx_aid_place(struct amdgpu_amdx *p, u32 block,
 }
 
 /*
- * amdgpu's RAS event id (one sequence per hive, from 1, over its fatal
- * and poison events) as amdx carries it: 0 for none (RAS_EVENT_INVALID_ID:
- * a query outside an event, as the periodic and sysfs ones are).
+ * amdgpu's RAS event @evid (its id one sequence per hive, from 1, over its
+ * fatal and poison events) as amdx carries it in @err: id and type, none
+ * (0, NONE) for RAS_EVENT_INVALID_ID: a query outside an event, as the
+ * periodic and sysfs ones are.
  */
-static u64 amdgpu_amdx_event_id(u64 event_id)
+static void amdgpu_amdx_event_set(struct amdx_ras_error *err,
+				  const struct ras_event_id *evid)
 {
-	return RAS_EVENT_ID_IS_VALID(event_id) ? event_id : 0;
+	if (!RAS_EVENT_ID_IS_VALID(evid->event_id))
+		return;
+	err->driver_event = evid->event_id;
+	err->driver_event_type = amdx_amdgpu_driver_event_type(evid->type);
 }
 
 /*
  * The errors of one bank source (AID), or of the whole block, found in
- * amdgpu's RAS event @event_id.
+ * amdgpu's RAS event @evid.
  */
 static void amdgpu_amdx_pass_counts(struct amdgpu_amdx *p, u32 block,
 				    const struct amdgpu_smuio_mcm_config_info *mcm,
-				    u64 ce, u64 ue, u64 de, u64 event_id)
+				    u64 ce, u64 ue, u64 de,
+				    const struct ras_event_id *evid)
 {
-	struct amdx_ras_error err = {
-		.block = block,
-		.driver_event = amdgpu_amdx_event_id(event_id),
-	};
+	struct amdx_ras_error err = { .block = block };
 
+	amdgpu_amdx_event_set(&err, evid);
 	amdgpu_amdx_aid_place(p, block, mcm, &err);
 	amdgpu_amdx_pass(p, &err, AMDX_RAS_TYPE_CE, ce);
 	amdgpu_amdx_pass(p, &err, AMDX_RAS_TYPE_UE, ue);
@@ -597,8 +601,8 @@ static void amdgpu_amdx_hook_exit(struct amdgpu_amdx *p, int idx)
  * @block: the amdgpu RAS block (enum amdgpu_ras_block).
  * @err_data: what this query added to amdgpu's statistics: per bank
  *	source (socket, AID) on MI300, else the block's totals.
- * @qctx: the query's event (type and id): amdx's ERROR events carry the
- *	id (struct amdx_event_v2's driver_event).
+ * @qctx: the query's event (type and id): amdx's ERROR events carry
+ *	both (struct amdx_event_v2's driver_event, _v3's driver_event_type).
  *
  * Reports each count to amdx once: amdgpu's statistics are the sum of
  * these, so nothing is read twice and no earlier total is kept.
@@ -628,7 +632,7 @@ void amdgpu_amdx_ras_errors(struct amdgpu_device *adev, int block,
 	if (list_empty(&err_data->err_node_list)) {
 		amdgpu_amdx_pass_counts(p, xblock, NULL, err_data->ce_count,
 					err_data->ue_count, err_data->de_count,
-					qctx->evid.event_id);
+					&qctx->evid);
 	} else {
 		list_for_each_entry(node, &err_data->err_node_list, node)
 			amdgpu_amdx_pass_counts(p, xblock,
@@ -636,7 +640,7 @@ void amdgpu_amdx_ras_errors(struct amdgpu_device *adev, int block,
 						node->err_info.ce_count,
 						node->err_info.ue_count,
 						node->err_info.de_count,
-						qctx->evid.event_id);
+						&qctx->evid);
 	}
 	amdgpu_amdx_hook_exit(p, idx);
 }
@@ -650,7 +654,8 @@ void amdgpu_amdx_ras_errors(struct amdgpu_device *adev, int block,
  *	device without partitions.
  * @pasid: the process.
  * @event_id: amdgpu's RAS event id of the consumption, which amdx's
- *	ERROR event carries (struct amdx_event_v2's driver_event).
+ *	ERROR event carries (struct amdx_event_v2's driver_event), with the
+ *	event's type (_v3's driver_event_type: poison consumption).
  *
  * One uncorrectable error of @block in partition @xcp_id, its instance
  * the partition's first XCC (gfx) or SDMA engine (sdma), 0 for mmhub,
@@ -663,6 +668,10 @@ void amdgpu_amdx_ras_errors(struct amdgpu_device *adev, int block,
 void amdgpu_amdx_poison_consumed(struct amdgpu_device *adev, int block,
 				 int xcp_id, u16 pasid, u64 event_id)
 {
+	const struct ras_event_id evid = {
+		.type = RAS_EVENT_TYPE_POISON_CONSUMPTION,
+		.event_id = event_id,
+	};
 	struct amdx_ras_error err = { .partition = AMDX_RAS_PARTITION_ALL };
 	struct amdgpu_xcp_mgr *mgr = adev->xcp_mgr;
 	enum AMDGPU_XCP_IP_BLOCK ip;
@@ -709,7 +718,7 @@ void amdgpu_amdx_poison_consumed(struct amdgpu_device *adev, int block,
 		err.consumer = consumer;
 		err.pasid = pasid;
 	}
-	err.driver_event = amdgpu_amdx_event_id(event_id);
+	amdgpu_amdx_event_set(&err, &evid);
 	amdgpu_amdx_pass(p, &err, AMDX_RAS_TYPE_UE, 1);
 	put_pid(consumer);
 	amdgpu_amdx_hook_exit(p, idx);

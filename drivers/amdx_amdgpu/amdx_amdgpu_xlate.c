@@ -94,6 +94,14 @@ static_assert(AMDX_AMDGPU_RAS_ERROR_MULTI_UNCORRECTABLE ==
 	      AMDGPU_RAS_ERROR__MULTI_UNCORRECTABLE);
 static_assert(AMDX_AMDGPU_RAS_ERROR_POISON == AMDGPU_RAS_ERROR__POISON);
 
+static_assert(AMDX_AMDGPU_RAS_EVENT_INVALID == RAS_EVENT_TYPE_INVALID);
+static_assert(AMDX_AMDGPU_RAS_EVENT_FATAL == RAS_EVENT_TYPE_FATAL);
+static_assert(AMDX_AMDGPU_RAS_EVENT_POISON_CREATION ==
+	      RAS_EVENT_TYPE_POISON_CREATION);
+static_assert(AMDX_AMDGPU_RAS_EVENT_POISON_CONSUMPTION ==
+	      RAS_EVENT_TYPE_POISON_CONSUMPTION);
+static_assert(AMDX_AMDGPU_RAS_EVENT_COUNT == RAS_EVENT_TYPE_COUNT);
+
 static_assert(AMDX_AMDGPU_EEPROM_ERR_NA == AMDGPU_RAS_EEPROM_ERR_NA);
 static_assert(AMDX_AMDGPU_EEPROM_ERR_RECOVERABLE ==
 	      AMDGPU_RAS_EEPROM_ERR_RECOVERABLE);
@@ -326,6 +334,28 @@ int amdx_amdgpu_ras_type_from_amdgpu(u32 type)
 		return -EOPNOTSUPP;
 	default:
 		return -EINVAL;
+	}
+}
+
+/**
+ * amdx_amdgpu_driver_event_type() - amdgpu's RAS event type to amdx's
+ * @type: an enum ras_event_type value.
+ *
+ * Return: %AMDX_DRIVER_EVENT_FATAL, _POISON_CREATION or
+ * _POISON_CONSUMPTION for amdgpu's three, %AMDX_DRIVER_EVENT_NONE for
+ * RAS_EVENT_TYPE_INVALID and any value amdgpu does not define.
+ */
+u32 amdx_amdgpu_driver_event_type(int type)
+{
+	switch (type) {
+	case AMDX_AMDGPU_RAS_EVENT_FATAL:
+		return AMDX_DRIVER_EVENT_FATAL;
+	case AMDX_AMDGPU_RAS_EVENT_POISON_CREATION:
+		return AMDX_DRIVER_EVENT_POISON_CREATION;
+	case AMDX_AMDGPU_RAS_EVENT_POISON_CONSUMPTION:
+		return AMDX_DRIVER_EVENT_POISON_CONSUMPTION;
+	default:
+		return AMDX_DRIVER_EVENT_NONE;
 	}
 }
 

@@ -64,6 +64,13 @@
 #define AMDX_AMDGPU_RAS_ERROR_MULTI_UNCORRECTABLE	4
 #define AMDX_AMDGPU_RAS_ERROR_POISON	8
 
+/* enum ras_event_type (amdgpu_ras.h): what a RAS event was. */
+#define AMDX_AMDGPU_RAS_EVENT_INVALID		0
+#define AMDX_AMDGPU_RAS_EVENT_FATAL		1
+#define AMDX_AMDGPU_RAS_EVENT_POISON_CREATION	2
+#define AMDX_AMDGPU_RAS_EVENT_POISON_CONSUMPTION	3
+#define AMDX_AMDGPU_RAS_EVENT_COUNT		4
+
 /* enum amdgpu_ras_eeprom_err_type (amdgpu_ras_eeprom.h). */
 #define AMDX_AMDGPU_EEPROM_ERR_NA		0
 #define AMDX_AMDGPU_EEPROM_ERR_RECOVERABLE	1
@@ -133,6 +140,7 @@ int amdx_amdgpu_ras_block_from_amdgpu(int block);
 int amdx_amdgpu_ras_block_to_amdgpu(u32 block);
 int amdx_amdgpu_ras_type_from_amdgpu(u32 type);
 int amdx_amdgpu_ras_type_to_amdgpu(u32 type);
+u32 amdx_amdgpu_driver_event_type(int type);
 void amdx_amdgpu_ras_counts(u64 ce_count, u64 ue_count, u64 de_count,
 			    u64 count[AMDX_RAS_TYPE_COUNT]);
 int amdx_amdgpu_mem_partition(const struct amdx_amdgpu_mem_range *ranges,

@@ -183,7 +183,9 @@ void amdx_sim_ras_blocks(struct amdx_sim_dev *sd)
  * its report names the caller as the consumer (the PASID 0: amdx_sim has
  * none), as amdgpu's KFD names the process of a consumed poison.  An
  * uncorrectable or deferred error gets the device's next RAS event id
- * (from 1; a CE none), as amdgpu's fatal and poison events get one.
+ * (from 1; a CE none), as amdgpu's fatal and poison events get one, and
+ * that event's type: a DE a poison creation, a UE with a consumer a
+ * poison consumption, any other UE a fatal error.
  *
  * Return: 0 or an error of amdx_ras_report().
  */
@@ -222,8 +224,15 @@ int amdx_sim_ras_inject(struct amdx_device *adev,
 	}
 	if (ret)
 		return ret;
-	if (inj->type != AMDX_RAS_TYPE_CE)
-		err.driver_event = atomic64_inc_return(&sd->ras_events);
+	if (inj->type == AMDX_RAS_TYPE_CE)
+		return amdx_ras_report(adev, &err, seq);
+	err.driver_event = atomic64_inc_return(&sd->ras_events);
+	if (inj->type == AMDX_RAS_TYPE_DE)
+		err.driver_event_type = AMDX_DRIVER_EVENT_POISON_CREATION;
+	else if (err.consumer)
+		err.driver_event_type = AMDX_DRIVER_EVENT_POISON_CONSUMPTION;
+	else
+		err.driver_event_type = AMDX_DRIVER_EVENT_FATAL;
 	return amdx_ras_report(adev, &err, seq);
 }
 

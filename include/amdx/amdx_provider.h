@@ -211,6 +211,9 @@ struct amdx_pagemap {
  *	to (amdgpu: the event id its log prints as "{id}"), 0 for none; the
  *	ERROR event carries it to the subscribers of struct amdx_event_v2
  *	records.
+ * @driver_event_type: that event's type, %AMDX_DRIVER_EVENT_* (NONE
+ *	with no @driver_event), for the subscribers of struct amdx_event_v3
+ *	records.
  */
 struct amdx_ras_error {
 	u32 block;
@@ -224,6 +227,7 @@ struct amdx_ras_error {
 	struct pid *consumer;
 	u32 pasid;
 	u64 driver_event;
+	u32 driver_event_type;
 };
 
 /*

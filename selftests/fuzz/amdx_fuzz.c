@@ -852,8 +852,7 @@ static void seed(struct thread *t, const struct fz_ioctl *io, char *a,
 		s->ring_size = chance(r, 50) ? 0 : 1U << (4 + below(r, 9));
 		s->flags = chance(r, 50) ? AMDX_EVENT_F_NONBLOCK : 0;
 		if (chance(r, 50))
-			s->flags |= chance(r, 50) ? AMDX_EVENT_F_SIZE_VER1 :
-						    AMDX_EVENT_F_SIZE_VER2;
+			s->flags |= AMDX_EVENT_F_SIZE_VER1 << below(r, 3);
 	}
 }
 

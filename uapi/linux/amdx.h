@@ -44,7 +44,7 @@
  * each list in the order of the sections), never appended at the end.
  */
 #define AMDX_UAPI_VERSION_MAJOR		1
-#define AMDX_UAPI_VERSION_MINOR		9
+#define AMDX_UAPI_VERSION_MINOR		10
 
 /* Name of the control misc device node: /dev/amdx */
 #define AMDX_DEVICE_NAME		"amdx"
@@ -1570,7 +1570,9 @@ struct amdx_query_links {
  *			process that injected a gfx or sdma UE), else 0;
  *			(minor 9, in a struct amdx_event_v2 record)
  *			driver_event: the device driver's own id of the
- *			RAS event the error belongs to, else 0.
+ *			RAS event the error belongs to, else 0; (minor 10,
+ *			in a struct amdx_event_v3 record) that event's
+ *			type, %AMDX_DRIVER_EVENT_*.
  * PAGE_PENDING:	address of the page to retire.
  * PAGE_RETIRED:	address; data[0] %AMDX_BADPAGE_CAUSE_*;
  *			data[1] pages of process data moved off it.
@@ -1750,6 +1752,37 @@ struct amdx_event_v2 {
 	__u64 driver_event;
 };
 
+/*
+ * (minor 10) struct amdx_event_v3.driver_event_type: what the device
+ * driver's RAS event was.  NONE: the error belongs to no event (its
+ * driver_event is 0).
+ */
+#define AMDX_DRIVER_EVENT_NONE			0
+/* An uncorrectable error the device could not contain: it is reset. */
+#define AMDX_DRIVER_EVENT_FATAL			1
+/* A poison was created (stored) in memory: a deferred error. */
+#define AMDX_DRIVER_EVENT_POISON_CREATION	2
+/* A poison was consumed: a process's work read it. */
+#define AMDX_DRIVER_EVENT_POISON_CONSUMPTION	3
+
+/**
+ * struct amdx_event_v3 - a record of an event fd subscribed with
+ *	%AMDX_EVENT_F_SIZE_VER3 (minor 10; %AMDX_EVENT_SIZE_VER3 bytes)
+ * @v2: the struct amdx_event_v2 record, its @v2.v1.ev.size
+ *	%AMDX_EVENT_SIZE_VER3.
+ * @driver_event_type: ERROR: %AMDX_DRIVER_EVENT_*, the type of the RAS
+ *	event @v2.driver_event names (NONE where that is 0), else 0.
+ *	amdgpu: its event's type (fatal, poison creation, poison
+ *	consumption).  amdx_sim: a DE poison creation, a UE with a consumer
+ *	(struct amdx_event_v1's pid) poison consumption, any other UE fatal.
+ * @reserved: zero.
+ */
+struct amdx_event_v3 {
+	struct amdx_event_v2 v2;
+	__u32 driver_event_type;
+	__u32 reserved;
+};
+
 /* Ring sizes in records: a power of two. */
 #define AMDX_EVENT_RING_MIN		16
 #define AMDX_EVENT_RING_DEFAULT		4096
@@ -1765,7 +1798,12 @@ struct amdx_event_v2 {
  * %AMDX_EVENT_F_SIZE_VER1 as well, -EINVAL.
  */
 #define AMDX_EVENT_F_SIZE_VER2		_BITUL(2)
-#define AMDX_EVENT_F_ALL		0x7U
+/*
+ * (minor 10) read() returns struct amdx_event_v3 records; with another
+ * size flag as well, -EINVAL.
+ */
+#define AMDX_EVENT_F_SIZE_VER3		_BITUL(3)
+#define AMDX_EVENT_F_ALL		0xfU
 
 /*
  * Most subscribers of one device's event log.  Every emission visits each
@@ -1849,6 +1887,7 @@ struct amdx_event_subscribe {
 #define AMDX_EVENT_SIZE_VER0			64
 #define AMDX_EVENT_SIZE_VER1			72	/* struct amdx_event_v1 */
 #define AMDX_EVENT_SIZE_VER2			80	/* struct amdx_event_v2 */
+#define AMDX_EVENT_SIZE_VER3			88	/* struct amdx_event_v3 */
 
 #define AMDX_IOCTL_BASE			0xA7
 

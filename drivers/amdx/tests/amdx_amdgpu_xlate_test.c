@@ -267,6 +267,31 @@ static void ras_type_from_amdgpu_maps_every_mask(struct kunit *test)
 			-EINVAL);
 }
 
+static void driver_event_type_maps_every_value(struct kunit *test)
+{
+	static const struct {
+		int in;
+		u32 want;
+	} cases[] = {
+		{ AMDX_AMDGPU_RAS_EVENT_INVALID, AMDX_DRIVER_EVENT_NONE },
+		{ AMDX_AMDGPU_RAS_EVENT_FATAL, AMDX_DRIVER_EVENT_FATAL },
+		{ AMDX_AMDGPU_RAS_EVENT_POISON_CREATION,
+		  AMDX_DRIVER_EVENT_POISON_CREATION },
+		{ AMDX_AMDGPU_RAS_EVENT_POISON_CONSUMPTION,
+		  AMDX_DRIVER_EVENT_POISON_CONSUMPTION },
+		{ AMDX_AMDGPU_RAS_EVENT_COUNT, AMDX_DRIVER_EVENT_NONE },
+		{ -1, AMDX_DRIVER_EVENT_NONE },
+		{ INT_MAX, AMDX_DRIVER_EVENT_NONE },
+	};
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		KUNIT_EXPECT_EQ_MSG(test,
+				    amdx_amdgpu_driver_event_type(cases[i].in),
+				    cases[i].want, "amdgpu event type %d",
+				    cases[i].in);
+}
+
 static void ras_type_to_amdgpu_and_back(struct kunit *test)
 {
 	u32 t;
@@ -895,6 +920,7 @@ static struct kunit_case amdx_amdgpu_xlate_test_cases[] = {
 			 block_to_gen_params),
 	KUNIT_CASE(ras_block_round_trips_and_twelve_have_none),
 	KUNIT_CASE(ras_type_from_amdgpu_maps_every_mask),
+	KUNIT_CASE(driver_event_type_maps_every_value),
 	KUNIT_CASE(ras_type_to_amdgpu_and_back),
 	KUNIT_CASE(ras_types_are_mi300s_aca_masks),
 	KUNIT_CASE(ras_counts_land_on_their_type),

@@ -321,6 +321,13 @@ static const char *amdx_fake_ras_bad(unsigned int i, u64 vram,
 	case 11:
 		err->flags |= AMDX_RAS_ERR_F_UNCOUNTED;
 		return "uncounted CE (only a UE's or DE's page is)";
+	case 12:
+		err->driver_event_type = AMDX_DRIVER_EVENT_FATAL;
+		return "a driver event's type without its id";
+	case 13:
+		err->driver_event = 1;
+		err->driver_event_type = AMDX_DRIVER_EVENT_POISON_CONSUMPTION + 1;
+		return "unknown driver event type";
 	default:
 		return NULL;
 	}
@@ -349,7 +356,7 @@ static void amdx_registry_ras_report_refuses_what_the_device_lacks(struct kunit 
 				    -EINVAL, "%s", what);
 		KUNIT_EXPECT_EQ_MSG(test, seq, 0, "%s", what);
 	}
-	KUNIT_EXPECT_EQ(test, i, 12);
+	KUNIT_EXPECT_EQ(test, i, 14);
 	KUNIT_EXPECT_EQ(test, adev->ras->count[AMDX_RAS_BLOCK_GFX][0][AMDX_RAS_TYPE_CE], 0);
 	KUNIT_EXPECT_EQ(test, adev->ras->count[AMDX_RAS_BLOCK_UMC][0][AMDX_RAS_TYPE_CE], 0);
 

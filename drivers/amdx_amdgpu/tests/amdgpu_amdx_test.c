@@ -824,6 +824,7 @@ static void ras_query_reaches_amdx_with_the_aid(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0, r->flags);
 	/* A query outside a RAS event (sysfs, periodic): no event id. */
 	KUNIT_EXPECT_EQ(test, 0, r->driver_event);
+	KUNIT_EXPECT_EQ(test, AMDX_DRIVER_EVENT_NONE, r->driver_event_type);
 
 	/* Nothing new in the banks: amdgpu's total stays, amdx hears nothing. */
 	KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_query_error_status(f->adev, &q));
@@ -839,22 +840,27 @@ int amdgpu_ras_query_error_status_with_event(struct amdgpu_device *adev,
 					     struct ras_query_if *info,
 					     enum ras_event_type type);
 
-/* amdgpu's RAS events whose queries reach amdx (enum ras_event_type). */
-static const enum ras_event_type ras_event_types[] = {
-	RAS_EVENT_TYPE_FATAL,
-	RAS_EVENT_TYPE_POISON_CREATION,
-	RAS_EVENT_TYPE_POISON_CONSUMPTION,
+/*
+ * amdgpu's RAS events whose queries reach amdx, and the type amdx's ERROR
+ * record names for each (struct amdx_event_v3's driver_event_type).
+ */
+struct ras_event_case {
+	enum ras_event_type type;
+	u32 amdx_type;
+	const char *name;
 };
 
-static void ras_event_type_desc(const enum ras_event_type *type, char *desc)
-{
-	static const char * const names[] = {
-		[RAS_EVENT_TYPE_FATAL] = "fatal",
-		[RAS_EVENT_TYPE_POISON_CREATION] = "poison_creation",
-		[RAS_EVENT_TYPE_POISON_CONSUMPTION] = "poison_consumption",
-	};
+static const struct ras_event_case ras_event_types[] = {
+	{ RAS_EVENT_TYPE_FATAL, AMDX_DRIVER_EVENT_FATAL, "fatal" },
+	{ RAS_EVENT_TYPE_POISON_CREATION, AMDX_DRIVER_EVENT_POISON_CREATION,
+	  "poison_creation" },
+	{ RAS_EVENT_TYPE_POISON_CONSUMPTION,
+	  AMDX_DRIVER_EVENT_POISON_CONSUMPTION, "poison_consumption" },
+};
 
-	strscpy(desc, names[*type], KUNIT_PARAM_DESC_SIZE);
+static void ras_event_type_desc(const struct ras_event_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
 }
 
 KUNIT_ARRAY_PARAM(ras_event_type, ras_event_types, ras_event_type_desc);
@@ -866,12 +872,13 @@ KUNIT_ARRAY_PARAM(ras_event_type, ras_event_types, ras_event_type_desc);
  * first (amdgpu_ras_mark_ras_event()), which hands out the next id of
  * the device's one sequence.  What the query finds reaches amdx with
  * that id, the one amdgpu's log prints as "{id}" (uapi minor 9's
- * driver_event), and the next event's errors with the next id.  Run in
- * the case's thread, as those paths would query.
+ * driver_event), and the event's type (minor 10's driver_event_type), the
+ * next event's errors with the next id.  Run in the case's thread, as
+ * those paths would query.
  */
 static void ras_query_under_a_ras_event_carries_its_id(struct kunit *test)
 {
-	const enum ras_event_type *type = test->param_value;
+	const struct ras_event_case *c = test->param_value;
 	struct fake_gpu *f = mi300x_intake(test, AMDGPU_QPX_PARTITION_MODE);
 	struct ras_query_if q = { .head.block = AMDGPU_RAS_BLOCK__GFX };
 	struct amdgpu_device *adev = f->adev;
@@ -881,18 +888,22 @@ static void ras_query_under_a_ras_event_carries_its_id(struct kunit *test)
 	f->ras->event_mgr = &f->ras->__event_mgr;
 	for (i = 0; i < 2; i++) {
 		f->bank_ue[2] = 3;
-		KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_mark_ras_event(adev, *type));
-		id = amdgpu_ras_acquire_event_id(adev, *type);
+		KUNIT_ASSERT_EQ(test, 0, amdgpu_ras_mark_ras_event(adev, c->type));
+		id = amdgpu_ras_acquire_event_id(adev, c->type);
 		KUNIT_ASSERT_TRUE(test, RAS_EVENT_ID_IS_VALID(id));
 		KUNIT_EXPECT_EQ(test, i + 1, id);
 		KUNIT_ASSERT_EQ(test, 0,
 				amdgpu_ras_query_error_status_with_event(adev,
 									 &q,
-									 *type));
+									 c->type));
 		KUNIT_ASSERT_EQ(test, i + 1, f->nreports);
 		KUNIT_EXPECT_EQ(test, AMDX_RAS_TYPE_UE, f->reports[i].type);
 		KUNIT_EXPECT_EQ(test, 3, f->reports[i].count);
 		KUNIT_EXPECT_EQ(test, id, f->reports[i].driver_event);
+		KUNIT_EXPECT_EQ_MSG(test, c->amdx_type,
+				    f->reports[i].driver_event_type,
+				    "the %s event's count reached amdx without its type",
+				    c->name);
 	}
 }
 
@@ -1587,6 +1598,9 @@ static void fatal_error_recovery_hands_its_event_id(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, AMDX_RAS_TYPE_UE, f->reports[0].type);
 	KUNIT_EXPECT_EQ_MSG(test, id, f->reports[0].driver_event,
 			    "the fatal error's UE reached amdx without the fatal event's id");
+	KUNIT_EXPECT_EQ_MSG(test, AMDX_DRIVER_EVENT_FATAL,
+			    f->reports[0].driver_event_type,
+			    "the fatal error's UE reached amdx without the fatal event's type");
 	KUNIT_EXPECT_EQ(test, 0, f->report_ret);
 	KUNIT_EXPECT_EQ(test, 1, f->recoveries);
 	KUNIT_EXPECT_EQ(test, 0, atomic_read(&f->ras->in_recovery));
@@ -1988,6 +2002,9 @@ static void umc_poison_from_the_ih_ring_in_hard_irq(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, AMDX_RAS_TYPE_DE, f->reports[0].type);
 	KUNIT_EXPECT_EQ_MSG(test, id, f->reports[0].driver_event,
 			    "the poison's DE reached amdx without the poison creation event's id");
+	KUNIT_EXPECT_EQ_MSG(test, AMDX_DRIVER_EVENT_POISON_CREATION,
+			    f->reports[0].driver_event_type,
+			    "the poison's DE reached amdx without the poison creation event's type");
 	flush_delayed_work(&f->ras->page_retirement_dwork);
 	KUNIT_EXPECT_EQ(test, 1, f->retire_works);
 	expect_poison_retired(test, f, fake_umc_mca_to_pa(aid, umc, ch, 0x2a5));
@@ -3482,6 +3499,8 @@ static void kfd_poison_consumption_reaches_amdx(struct kunit *test)
 	/* The first event of the device's event manager: id 1. */
 	KUNIT_EXPECT_EQ(test, 1, consumption->last_seqno);
 	KUNIT_EXPECT_EQ(test, 1, r->driver_event);
+	KUNIT_EXPECT_EQ(test, AMDX_DRIVER_EVENT_POISON_CONSUMPTION,
+			r->driver_event_type);
 
 	event_interrupt_class_v9.interrupt_wq(node, ih);
 	KUNIT_EXPECT_EQ(test, 1, f->nreports);
