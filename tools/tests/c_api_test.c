@@ -56,6 +56,7 @@ static void struct_sizes(void *fake, amdx_ctl *ctl, amdx_dev *dev, amdx_events *
 		struct amdx_event event;
 		struct amdx_event_v1 event_v1;
 		struct amdx_event_v2 event_v2;
+		struct amdx_event_v3 event_v3;
 		unsigned char bytes[4 * (sizeof(struct amdx_event) + GROWN)];
 	} u;
 	const size_t info_new = sizeof(u.info) + GROWN;
@@ -101,10 +102,11 @@ static void struct_sizes(void *fake, amdx_ctl *ctl, amdx_dev *dev, amdx_events *
 	CHECK(amdx_events_read(ev, &u.event, event_new, 1, 0) == 0); /* nothing waiting */
 	amdx_fake_emit(fake, amdx_dev_id(dev), AMDX_EVENT_ERROR, 0x1000, 0);
 	CHECK(amdx_events_read(ev, &u.event, event_new, 2, 1000) == 1);
-	/* A caller beyond struct amdx_event_v2 gets the whole v2 record. */
-	CHECK(u.event.address == 0x1000 && u.event.size == sizeof(u.event_v2));
-	CHECK(u.event_v1.pid == 0 && u.event_v1.pasid == 0 && u.event_v2.driver_event == 0);
-	CHECK(all(&u, sizeof(u.event_v2), event_new, 0) &&
+	/* A caller beyond struct amdx_event_v3 gets the whole v3 record. */
+	CHECK(u.event.address == 0x1000 && u.event.size == sizeof(u.event_v3));
+	CHECK(u.event_v1.pid == 0 && u.event_v1.pasid == 0 && u.event_v2.driver_event == 0 &&
+	      u.event_v3.driver_event_type == 0 && u.event_v3.reserved == 0);
+	CHECK(all(&u, sizeof(u.event_v3), event_new, 0) &&
 	      all(&u, event_new, sizeof(u), CANARY));
 
 	/* Inputs: a new caller's zero tail is accepted, a non-zero one is not. */
@@ -154,6 +156,7 @@ int main(void)
 	struct amdx_event events[8];
 	struct amdx_event_v1 events_v1[8];
 	struct amdx_event_v2 events_v2[8];
+	struct amdx_event_v3 events_v3[8];
 	struct amdx_device_stats stats;
 	struct amdx_recovery rec;
 	struct amdx_query_links lhdr;
@@ -163,7 +166,7 @@ int main(void)
 	uint64_t seq;
 	size_t count = 99;
 
-	CHECK(strcmp(amdx_version(), "7.0.0") == 0);
+	CHECK(strcmp(amdx_version(), "8.0.0") == 0);
 
 	/* Another uapi major is refused at open, with the versions in the message. */
 	amdx_fake_set_major(fake, AMDX_UAPI_VERSION_MAJOR + 1);
@@ -287,6 +290,13 @@ int main(void)
 	CHECK(amdx_events_read(ev, &events_v2[0].v1.ev, sizeof(events_v2[0]), 8, 1000) == 1);
 	CHECK(events_v2[0].v1.ev.size == AMDX_EVENT_SIZE_VER2 && events_v2[0].v1.pid == 4242);
 	CHECK(events_v2[0].driver_event != 0);
+	/* A v3 caller gets its type too (uapi minor 10): a consumed poison. */
+	inj.seq = 0;
+	CHECK(amdx_dev_ras_inject(dev, &inj, sizeof(inj)) == 0);
+	CHECK(amdx_events_read(ev, &events_v3[0].v2.v1.ev, sizeof(events_v3[0]), 8, 1000) == 1);
+	CHECK(events_v3[0].v2.v1.ev.size == AMDX_EVENT_SIZE_VER3 &&
+	      events_v3[0].v2.driver_event == events_v2[0].driver_event + 1);
+	CHECK(events_v3[0].driver_event_type == AMDX_DRIVER_EVENT_POISON_CONSUMPTION);
 	inj.seq = 0;
 	CHECK(amdx_dev_ras_inject(dev, &inj, sizeof(inj)) == 0);
 	memset(events, 0xa5, sizeof(events));

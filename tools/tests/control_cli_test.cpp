@@ -896,8 +896,9 @@ TEST_F(ControlCli, MonitorPrintsOneLinePerEventWithLost) {
 
 // An ERROR record of a kernel with uapi minor 3 names the process that
 // consumed the error (struct amdx_event_v1), with minor 9 the driver's
-// RAS event id (struct amdx_event_v2): text and JSON carry pid, pasid and
-// driver_event.
+// RAS event id (struct amdx_event_v2), with minor 10 its type (struct
+// amdx_event_v3): text and JSON carry pid, pasid, driver_event and
+// driver_event_type.
 TEST_F(ControlCli, MonitorNamesTheErrorsConsumer) {
     amdx_event err = event(AMDX_EVENT_ERROR, 1);
     err.block = AMDX_RAS_BLOCK_SDMA;
@@ -908,17 +909,20 @@ TEST_F(ControlCli, MonitorNamesTheErrorsConsumer) {
     kernel.ras_consumer_pid = 4242;
     kernel.ras_consumer_pasid = 0x8001;
     kernel.ras_driver_events = 12; // uapi minor 9: amdgpu's "{12}"
+    kernel.ras_driver_event_type = AMDX_DRIVER_EVENT_POISON_CONSUMPTION;
     auto r = run({"monitor", "0", "--count", "1", "--timeout-ms", "5000"});
     EXPECT_EQ(r.code, 0) << r.err;
     EXPECT_EQ(without_wall_times(r.out),
               "device 0 seq 1 time T mono 0.000001 kind error block sdma type ue instance 0 "
-              "partition 0 address 0x0 count 1 pid 4242 pasid 32769 driver_event 12\n");
+              "partition 0 address 0x0 count 1 pid 4242 pasid 32769 driver_event 12 "
+              "driver_event_type poison_consumption\n");
     r = run({"-j", "monitor", "0", "--count", "1", "--timeout-ms", "5000"});
     EXPECT_EQ(r.code, 0) << r.err;
     const auto j = Json::parse(r.out);
     EXPECT_EQ(j.at("pid"), 4242);
     EXPECT_EQ(j.at("pasid"), 0x8001);
     EXPECT_EQ(j.at("driver_event"), 12);
+    EXPECT_EQ(j.at("driver_event_type"), "poison_consumption");
 }
 
 // A text line is "key value" pairs: values carry no blanks (no quoted

@@ -176,6 +176,10 @@ class FakeKernel {
     /// amdx_sim gives them; a CE none.  ERROR records of the backlog carry
     /// the last one.
     std::uint64_t ras_driver_events = 0;
+    /// The last one's type (amdx_event_v3's driver_event_type), as amdx_sim
+    /// types them: a DE a poison creation, a consumed UE a poison
+    /// consumption, another UE fatal.
+    std::uint32_t ras_driver_event_type = AMDX_DRIVER_EVENT_NONE;
 
     // Fabric links (AMDX_QUERY_LINKS): a device fd lists the links whose
     // first end is in its hive, as the kernel lists the hive's, and those
@@ -221,7 +225,7 @@ class FakeKernel {
         std::uint64_t mask;
         std::uint32_t ring_size;
         int write_fd;            ///< the fake's end of the pipe
-        std::uint32_t flags = 0; ///< AMDX_EVENT_F_*: SIZE_VER1/2 read amdx_event_v1/v2 records
+        std::uint32_t flags = 0; ///< AMDX_EVENT_F_*: SIZE_VER1/2/3 read amdx_event_v1/v2/v3 records
     };
     std::vector<Subscriber> subscribers;
     /// Records sent to each new subscriber of a device right after it
@@ -234,11 +238,14 @@ class FakeKernel {
     /// 0, the device's next sequence number.  Returns the seq used.
     /// Subscribers with AMDX_EVENT_F_SIZE_VER1 read struct amdx_event_v1
     /// records carrying @pid and @pasid, with AMDX_EVENT_F_SIZE_VER2 struct
-    /// amdx_event_v2 records carrying @driver_event too (a module before
-    /// uapi minor 3, caps.version_minor < 3, refuses the first flag with
-    /// -EINVAL, one before minor 9 the second).
+    /// amdx_event_v2 records carrying @driver_event too, with
+    /// AMDX_EVENT_F_SIZE_VER3 struct amdx_event_v3 records carrying
+    /// @driver_event_type as well (a module before uapi minor 3,
+    /// caps.version_minor < 3, refuses the first flag with -EINVAL, one
+    /// before minor 9 the second, one before minor 10 the third).
     std::uint64_t emit(std::uint32_t id, amdx_event ev, std::uint32_t pid = 0,
-                       std::uint32_t pasid = 0, std::uint64_t driver_event = 0);
+                       std::uint32_t pasid = 0, std::uint64_t driver_event = 0,
+                       std::uint32_t driver_event_type = AMDX_DRIVER_EVENT_NONE);
     /// Closes the fake's end of device @id's subscriptions: readers see
     /// end of file, as when the device goes away.
     void hang_up(std::uint32_t id);

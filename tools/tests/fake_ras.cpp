@@ -125,8 +125,13 @@ int FakeKernel::ras_inject(std::uint32_t id, amdx_ras_inject& r) {
     const bool consumed = r.type == AMDX_RAS_TYPE_UE &&
                           (r.block == AMDX_RAS_BLOCK_GFX || r.block == AMDX_RAS_BLOCK_SDMA);
     const std::uint64_t event = r.type == AMDX_RAS_TYPE_CE ? 0 : ++ras_driver_events;
-    r.seq = consumed ? emit(id, ev, ras_consumer_pid, ras_consumer_pasid, event)
-                     : emit(id, ev, 0, 0, event);
+    ras_driver_event_type = r.type == AMDX_RAS_TYPE_CE   ? AMDX_DRIVER_EVENT_NONE
+                            : r.type == AMDX_RAS_TYPE_DE ? AMDX_DRIVER_EVENT_POISON_CREATION
+                            : consumed                   ? AMDX_DRIVER_EVENT_POISON_CONSUMPTION
+                                                         : AMDX_DRIVER_EVENT_FATAL;
+    r.seq = consumed
+                ? emit(id, ev, ras_consumer_pid, ras_consumer_pasid, event, ras_driver_event_type)
+                : emit(id, ev, 0, 0, event, ras_driver_event_type);
     if (umc && r.type != AMDX_RAS_TYPE_CE) {
         amdx_badpage_record rec{};
         rec.address = r.address / kPage * kPage;
@@ -215,6 +220,10 @@ int FakeKernel::subscribe(std::uint32_t id, amdx_event_subscribe& sub) {
     if ((sub.flags & AMDX_EVENT_F_SIZE_VER2) != 0 &&
         (caps.version_minor < 9 || (sub.flags & AMDX_EVENT_F_SIZE_VER1) != 0))
         return fail(EINVAL); // before minor 9 no such flag; one size per fd
+    if ((sub.flags & AMDX_EVENT_F_SIZE_VER3) != 0 &&
+        (caps.version_minor < 10 ||
+         (sub.flags & (AMDX_EVENT_F_SIZE_VER1 | AMDX_EVENT_F_SIZE_VER2)) != 0))
+        return fail(EINVAL); // before minor 10 no such flag; one size per fd
     if (sub.ring_size != 0 &&
         (!power_of_two(sub.ring_size) || sub.ring_size < AMDX_EVENT_RING_MIN ||
          sub.ring_size > AMDX_EVENT_RING_MAX))
@@ -235,7 +244,8 @@ int FakeKernel::subscribe(std::uint32_t id, amdx_event_subscribe& sub) {
             const auto keep = subscribers;
             subscribers = {keep.back()};
             if (ev.kind == AMDX_EVENT_ERROR)
-                emit(id, ev, ras_consumer_pid, ras_consumer_pasid, ras_driver_events);
+                emit(id, ev, ras_consumer_pid, ras_consumer_pasid, ras_driver_events,
+                     ras_driver_event_type);
             else
                 emit(id, ev);
             subscribers = keep;
@@ -249,7 +259,8 @@ int FakeKernel::subscribe(std::uint32_t id, amdx_event_subscribe& sub) {
 }
 
 std::uint64_t FakeKernel::emit(std::uint32_t id, amdx_event ev, std::uint32_t pid,
-                               std::uint32_t pasid, std::uint64_t driver_event) {
+                               std::uint32_t pasid, std::uint64_t driver_event,
+                               std::uint32_t driver_event_type) {
     auto& s = state(id);
     if (ev.kind != AMDX_EVENT_LOST)
         ++s.stats.events_emitted;
@@ -273,15 +284,21 @@ std::uint64_t FakeKernel::emit(std::uint32_t id, amdx_event ev, std::uint32_t pi
         }
         if (sub.device != id || sub.write_fd < 0 || !wanted)
             continue;
-        amdx_event_v2 rec{};
-        rec.v1.ev = ev;
+        amdx_event_v3 rec{};
+        rec.v2.v1.ev = ev;
         std::size_t len = sizeof(ev);
-        if ((sub.flags & (AMDX_EVENT_F_SIZE_VER1 | AMDX_EVENT_F_SIZE_VER2)) != 0) {
-            len = (sub.flags & AMDX_EVENT_F_SIZE_VER2) != 0 ? sizeof(rec) : sizeof(rec.v1);
-            rec.v1.ev.size = static_cast<__u16>(len);
-            rec.v1.pid = pid;
-            rec.v1.pasid = pasid;
-            rec.driver_event = driver_event;
+        if ((sub.flags & AMDX_EVENT_F_SIZE_VER3) != 0)
+            len = sizeof(rec);
+        else if ((sub.flags & AMDX_EVENT_F_SIZE_VER2) != 0)
+            len = sizeof(rec.v2);
+        else if ((sub.flags & AMDX_EVENT_F_SIZE_VER1) != 0)
+            len = sizeof(rec.v2.v1);
+        if (len > sizeof(ev)) {
+            rec.v2.v1.ev.size = static_cast<__u16>(len);
+            rec.v2.v1.pid = pid;
+            rec.v2.v1.pasid = pasid;
+            rec.v2.driver_event = driver_event;
+            rec.driver_event_type = driver_event_type;
         }
         if (::write(sub.write_fd, &rec, len) != static_cast<ssize_t>(len))
             std::abort(); // the pipe is full: a test emitted more than it reads

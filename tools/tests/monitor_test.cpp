@@ -189,6 +189,10 @@ TEST(EventFields, AnErrorNamesItsConsumerPidAndPasid) {
     EXPECT_EQ(names(id), (V{"device", "seq", "timestamp_ns", "kind", "block", "type", "instance",
                             "address", "count", "driver_event"}));
     EXPECT_EQ(std::get<std::uint64_t>(amdx::event_fields(amdx::decode(id)).back().value), 12U);
+    // And its type (uapi minor 10), by name.
+    id.driver_event_type = AMDX_DRIVER_EVENT_FATAL;
+    EXPECT_EQ(names(id), (V{"device", "seq", "timestamp_ns", "kind", "block", "type", "instance",
+                            "address", "count", "driver_event", "driver_event_type"}));
     // Other kinds carry no pasid (the kernel writes 0 there).
     auto pc = raw(AMDX_EVENT_POISON_CONSUMED);
     pc.pasid = 7;

@@ -20,7 +20,7 @@ if [ -n "$outside" ]; then
 	exit 1
 fi
 test -f "$prefix/lib/systemd/system/amdx-eventd.service"
-libdir=$(dirname "$(find "$prefix" -name 'libamdx.so.7' | head -n1)")
+libdir=$(dirname "$(find "$prefix" -name 'libamdx.so.8' | head -n1)")
 test -f "$prefix/include/linux/amdx.h"
 test -f "$prefix/include/amdx/amdx.hpp"
 test -f "$prefix/include/amdx/amdx.h"
@@ -29,7 +29,7 @@ test -f "$prefix/include/amdx/amdx.h"
 "$prefix/bin/amdx" -d "$work/no-such-node" --version >"$work/version.out"
 "$(dirname "$0")/runpath_test.sh" "$prefix/bin/amdx" \
 	"$(find "$prefix" -name amdx-eventd -type f | head -n1)"
-grep -q '^libamdx 7\.0\.0$' "$work/version.out"
+grep -q '^libamdx 8\.0\.0$' "$work/version.out"
 grep -q '^\.SH EXIT STATUS' "$prefix/share/man/man1/amdx.1"
 grep -q '^complete .* amdx$' "$prefix/share/bash-completion/completions/amdx"
 # `amdx exporter` runs the installed amdx-exporter (libexec/amdx), which
@@ -44,7 +44,7 @@ grep -q '^amdx_up{.*} 0$' "$work/amdx.prom"
 pymod=$(find "$prefix" -name 'amdx.cpython-*.so' | head -n1)
 if [ -n "$pymod" ]; then
 	PYTHONPATH=$(dirname "$pymod") python3 -c \
-		'import amdx, sys; sys.exit(amdx.__version__ != "7.0.0")'
+		'import amdx, sys; sys.exit(amdx.__version__ != "8.0.0")'
 fi
 
 case $mode in
@@ -77,8 +77,8 @@ esac
 
 export LD_LIBRARY_PATH="$libdir"
 resolved=$(ldd "$exe" | awk '/libamdx\.so/ { print $3 }')
-if [ "$(realpath "$resolved")" != "$(realpath "$libdir/libamdx.so.7")" ]; then
-	echo "FAIL: $exe uses '$resolved', not the installed $libdir/libamdx.so.7" >&2
+if [ "$(realpath "$resolved")" != "$(realpath "$libdir/libamdx.so.8")" ]; then
+	echo "FAIL: $exe uses '$resolved', not the installed $libdir/libamdx.so.8" >&2
 	exit 1
 fi
 if "$exe" "$work/no-such-node" >"$work/run.out" 2>&1; then

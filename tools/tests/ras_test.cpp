@@ -131,6 +131,25 @@ class RasTest : public ::testing::Test {
         device.emplace(std::move(*dev));
     }
 
+    /// On a module of uapi @minor: subscribes to ERROR records, expects
+    /// the library to settle on the record size @flags asks for, injects a
+    /// UE of @block and reads its record into @out.
+    void error_record_of_minor(std::uint32_t minor, std::uint32_t flags, RasBlock block,
+                               amdx::Event& out) {
+        kernel.caps.version_minor = minor;
+        auto stream = device->subscribe(amdx::event_mask(EventKind::error));
+        ASSERT_TRUE(stream) << stream.error().message();
+        ASSERT_EQ(kernel.subscribers.size(), 1U);
+        EXPECT_EQ(kernel.subscribers[0].flags, AMDX_EVENT_F_NONBLOCK | flags);
+        amdx::RasInjection inj;
+        inj.block = block;
+        inj.type = amdx::RasType::ue;
+        ASSERT_TRUE(device->ras_inject(inj));
+        std::vector<amdx::Event> raw;
+        ASSERT_EQ(stream->read(raw).value_or(0), 1U);
+        out = raw[0];
+    }
+
     FakeKernel kernel;
     Control control = Control::adopt(amdx::UniqueFd(::open("/dev/null", O_RDWR | O_CLOEXEC)));
     std::optional<Device> device;
@@ -293,7 +312,7 @@ TEST_F(RasTest, EventsArriveInBatchesWithLost) {
     EXPECT_EQ(events[0].kind, EventKind::error);
     EXPECT_EQ(events[0].seq, 1U);
     EXPECT_EQ(events[0].address, 0x2000U);
-    EXPECT_EQ(events[0].size, AMDX_EVENT_SIZE_VER2); // struct amdx_event_v2 records
+    EXPECT_EQ(events[0].size, AMDX_EVENT_SIZE_VER3); // struct amdx_event_v3 records
     EXPECT_EQ(events[1].kind, EventKind::lost);
     EXPECT_EQ(events[1].data[0], 17U);
     EXPECT_EQ(stream->read(events).value_or(99), 0U); // nothing left, no blocking
@@ -323,17 +342,19 @@ TEST_F(RasTest, DeviceGoneIsEnodevAndShortRecordsAreEproto) {
 TEST_F(RasTest, LongerRecordsOfANewerKernelAreSteppedBySize) {
     auto stream = device->subscribe();
     ASSERT_TRUE(stream);
-    unsigned char rec[2][80] = {};
+    constexpr std::size_t kNewer = AMDX_EVENT_SIZE_VER3 + 8; // a record after v3
+    unsigned char rec[2][kNewer] = {};
     for (int i = 0; i < 2; ++i) {
         amdx_event ev{};
         ev.seq = 10 + i;
         ev.kind = AMDX_EVENT_RMA;
-        ev.size = 80;
+        ev.size = kNewer;
         ev.data[0] = 128;
         std::memcpy(rec[i], &ev, sizeof(ev));
-        std::memset(rec[i] + sizeof(ev), 0xa5, 80 - sizeof(ev));
+        std::memset(rec[i] + sizeof(ev), 0xa5, kNewer - sizeof(ev));
     }
-    ASSERT_EQ(::write(kernel.subscribers[0].write_fd, rec, sizeof(rec)), 160);
+    ASSERT_EQ(::write(kernel.subscribers[0].write_fd, rec, sizeof(rec)),
+              static_cast<ssize_t>(sizeof(rec)));
     std::vector<amdx::Event> events;
     ASSERT_EQ(stream->read(events).value_or(0), 2U);
     EXPECT_EQ(events[1].seq, 11U);
@@ -347,7 +368,7 @@ TEST_F(RasTest, ErrorRecordsNameTheConsumerPidAndPasid) {
     ASSERT_TRUE(stream);
     ASSERT_EQ(kernel.subscribers.size(), 1U);
     EXPECT_EQ(kernel.subscribers[0].flags,
-              static_cast<std::uint32_t>(AMDX_EVENT_F_NONBLOCK | AMDX_EVENT_F_SIZE_VER2));
+              static_cast<std::uint32_t>(AMDX_EVENT_F_NONBLOCK | AMDX_EVENT_F_SIZE_VER3));
     amdx::RasInjection inj;
     inj.block = RasBlock::gfx;
     inj.type = amdx::RasType::ue;
@@ -370,7 +391,7 @@ TEST_F(RasTest, ErrorRecordsNameTheConsumerPidAndPasid) {
     ASSERT_TRUE(device->ras_inject(inj));
     std::vector<amdx::Event> raw;
     ASSERT_EQ(stream->read(raw).value_or(0), 1U);
-    EXPECT_EQ(raw[0].size, AMDX_EVENT_SIZE_VER2);
+    EXPECT_EQ(raw[0].size, AMDX_EVENT_SIZE_VER3);
 }
 
 // uapi minor 9: the driver's id of the error's RAS event (amdgpu's "{id}")
@@ -399,43 +420,69 @@ TEST_F(RasTest, ErrorRecordsCarryTheDriversEventId) {
     EXPECT_EQ(ids, (std::vector<std::uint64_t>{1, 0, 2}));
 }
 
-// A module of uapi minors 3 to 8 refuses AMDX_EVENT_F_SIZE_VER2 (EINVAL):
-// the library asks again for v1 records, which keep pid and pasid.
-TEST_F(RasTest, AModuleBeforeMinor9KeepsV1RecordsWithoutEventId) {
-    kernel.caps.version_minor = 8;
-    kernel.ras_consumer_pid = 4242;
+// uapi minor 10: the type of the error's RAS event in struct amdx_event_v3
+// records; the fake types them as amdx_sim does (a consumed UE a poison
+// consumption, a DE a poison creation, another UE fatal, a CE none).
+TEST_F(RasTest, ErrorRecordsCarryTheDriversEventType) {
+    using amdx::DriverEventType;
     auto stream = device->subscribe(amdx::event_mask(EventKind::error));
-    ASSERT_TRUE(stream) << stream.error().message();
-    ASSERT_EQ(kernel.subscribers.size(), 1U);
-    EXPECT_EQ(kernel.subscribers[0].flags,
-              static_cast<std::uint32_t>(AMDX_EVENT_F_NONBLOCK | AMDX_EVENT_F_SIZE_VER1));
+    ASSERT_TRUE(stream);
     amdx::RasInjection inj;
     inj.block = RasBlock::gfx;
     inj.type = amdx::RasType::ue;
     ASSERT_TRUE(device->ras_inject(inj));
-    std::vector<amdx::Event> raw;
-    ASSERT_EQ(stream->read(raw).value_or(0), 1U);
-    EXPECT_EQ(raw[0].size, AMDX_EVENT_SIZE_VER1);
-    EXPECT_EQ(raw[0].pid, 4242U);
-    EXPECT_EQ(raw[0].driver_event, 0U);
+    inj.type = amdx::RasType::ce;
+    ASSERT_TRUE(device->ras_inject(inj));
+    inj.block = RasBlock::umc;
+    inj.type = amdx::RasType::de;
+    inj.address = 0x2000;
+    ASSERT_TRUE(device->ras_inject(inj));
+    inj.type = amdx::RasType::ue;
+    inj.address = 0x5000;
+    ASSERT_TRUE(device->ras_inject(inj));
+    std::vector<amdx::TypedEvent> events;
+    ASSERT_EQ(stream->read(events).value_or(0), 4U);
+    std::vector<DriverEventType> types;
+    for (const auto& e : events) {
+        const auto* err = e.get<amdx::events::Error>();
+        ASSERT_NE(err, nullptr);
+        types.push_back(err->driver_event_type);
+    }
+    EXPECT_EQ(types, (std::vector<DriverEventType>{
+                         DriverEventType::poison_consumption, DriverEventType::none,
+                         DriverEventType::poison_creation, DriverEventType::fatal}));
+    EXPECT_EQ(amdx::to_string(DriverEventType::poison_creation), "poison_creation");
+    EXPECT_EQ(amdx::to_string(static_cast<DriverEventType>(4)), "unknown");
+}
+
+// A module of uapi minor 9 refuses AMDX_EVENT_F_SIZE_VER3 (EINVAL): the
+// library asks again for v2 records, which keep the event id.
+TEST_F(RasTest, AModuleOfMinor9KeepsV2RecordsWithoutEventType) {
+    amdx::Event ev;
+    ASSERT_NO_FATAL_FAILURE(error_record_of_minor(9, AMDX_EVENT_F_SIZE_VER2, RasBlock::sdma, ev));
+    EXPECT_EQ(ev.size, AMDX_EVENT_SIZE_VER2);
+    EXPECT_EQ(ev.driver_event, 1U);
+    EXPECT_EQ(ev.driver_event_type, 0U);
+}
+
+// A module of uapi minors 3 to 8 refuses AMDX_EVENT_F_SIZE_VER2 (EINVAL):
+// the library asks again for v1 records, which keep pid and pasid.
+TEST_F(RasTest, AModuleBeforeMinor9KeepsV1RecordsWithoutEventId) {
+    kernel.ras_consumer_pid = 4242;
+    amdx::Event ev;
+    ASSERT_NO_FATAL_FAILURE(error_record_of_minor(8, AMDX_EVENT_F_SIZE_VER1, RasBlock::gfx, ev));
+    EXPECT_EQ(ev.size, AMDX_EVENT_SIZE_VER1);
+    EXPECT_EQ(ev.pid, 4242U);
+    EXPECT_EQ(ev.driver_event, 0U);
 }
 
 TEST_F(RasTest, AModuleBeforeMinor3Keeps64ByteRecordsWithoutPid) {
-    kernel.caps.version_minor = 2; // refuses AMDX_EVENT_F_SIZE_VER1 (EINVAL)
     kernel.ras_consumer_pid = 4242;
-    auto stream = device->subscribe(amdx::event_mask(EventKind::error));
-    ASSERT_TRUE(stream) << stream.error().message();
-    ASSERT_EQ(kernel.subscribers.size(), 1U);
-    EXPECT_EQ(kernel.subscribers[0].flags, static_cast<std::uint32_t>(AMDX_EVENT_F_NONBLOCK));
-    amdx::RasInjection inj;
-    inj.block = RasBlock::sdma;
-    inj.type = amdx::RasType::ue;
-    ASSERT_TRUE(device->ras_inject(inj));
-    std::vector<amdx::Event> raw;
-    ASSERT_EQ(stream->read(raw).value_or(0), 1U);
-    EXPECT_EQ(raw[0].size, AMDX_EVENT_SIZE_VER0);
-    EXPECT_EQ(raw[0].pid, 0U);
-    EXPECT_EQ(amdx::decode(raw[0]).get<amdx::events::Error>()->pid, 0U);
+    amdx::Event ev; // minor 2 refuses AMDX_EVENT_F_SIZE_VER1 (EINVAL)
+    ASSERT_NO_FATAL_FAILURE(error_record_of_minor(2, 0, RasBlock::sdma, ev));
+    EXPECT_EQ(ev.size, AMDX_EVENT_SIZE_VER0);
+    EXPECT_EQ(ev.pid, 0U);
+    EXPECT_EQ(amdx::decode(ev).get<amdx::events::Error>()->pid, 0U);
     // A bad argument is still refused, not retried into success.
     EXPECT_EQ(device->subscribe(0).error(), std::errc::invalid_argument);
 }

@@ -543,27 +543,29 @@ int amdx_events_read(const amdx_events* events, struct amdx_event* buf, size_t e
     const auto got = events->stream.next(timeout_ms, std::min<size_t>(cap, 4096));
     if (!got)
         return fail(got.context());
-    // Each record as struct amdx_event_v2 cut to the caller's entry_size:
+    // Each record as struct amdx_event_v3 cut to the caller's entry_size:
     // an old caller's 64 bytes end before pid and pasid, 72 before the
-    // driver's event id.
-    const auto written = static_cast<__u16>(std::min(entry_size, sizeof(amdx_event_v2)));
+    // driver's event id, 80 before its type.
+    const auto written = static_cast<__u16>(std::min(entry_size, sizeof(amdx_event_v3)));
     for (size_t i = 0; i < got->size(); ++i) {
         const auto& e = (*got)[i];
         put(out + i * entry_size, entry_size,
-            amdx_event_v2{.v1 = {.ev = {.seq = e.seq,
-                                        .timestamp_ns = e.timestamp_ns,
-                                        .kind = static_cast<__u16>(e.kind),
-                                        .size = written,
-                                        .device = e.device,
-                                        .block = e.block,
-                                        .type = e.type,
-                                        .instance = e.instance,
-                                        .partition = e.partition,
-                                        .address = e.address,
-                                        .data = {e.data[0], e.data[1]}},
-                                 .pid = e.pid,
-                                 .pasid = e.pasid},
-                          .driver_event = e.driver_event});
+            amdx_event_v3{.v2 = {.v1 = {.ev = {.seq = e.seq,
+                                               .timestamp_ns = e.timestamp_ns,
+                                               .kind = static_cast<__u16>(e.kind),
+                                               .size = written,
+                                               .device = e.device,
+                                               .block = e.block,
+                                               .type = e.type,
+                                               .instance = e.instance,
+                                               .partition = e.partition,
+                                               .address = e.address,
+                                               .data = {e.data[0], e.data[1]}},
+                                        .pid = e.pid,
+                                        .pasid = e.pasid},
+                                 .driver_event = e.driver_event},
+                          .driver_event_type = e.driver_event_type,
+                          .reserved = 0});
     }
     return static_cast<int>(got->size());
 }

@@ -24,6 +24,7 @@ namespace {
 static_assert(sizeof(amdx_event) >= AMDX_EVENT_SIZE_VER0);
 static_assert(sizeof(amdx_event_v1) == AMDX_EVENT_SIZE_VER1);
 static_assert(sizeof(amdx_event_v2) == AMDX_EVENT_SIZE_VER2);
+static_assert(sizeof(amdx_event_v3) == AMDX_EVENT_SIZE_VER3);
 constexpr std::size_t kSizeOffset = offsetof(amdx_event, size);
 
 /// A record's partition field: unset for AMDX_RAS_PARTITION_ALL.
@@ -97,7 +98,8 @@ TypedEvent::Data decode_data(const Event& e) {
                      .count = e.data[0],
                      .pid = e.pid,
                      .pasid = e.pasid,
-                     .driver_event = e.driver_event};
+                     .driver_event = e.driver_event,
+                     .driver_event_type = static_cast<DriverEventType>(e.driver_event_type)};
     case EventKind::page_pending:
         return PagePending{.partition = part, .address = e.address};
     case EventKind::page_retired:
@@ -201,6 +203,12 @@ Event Event::from_uapi(const amdx_event_v2& raw) noexcept {
     return e;
 }
 
+Event Event::from_uapi(const amdx_event_v3& raw) noexcept {
+    Event e = from_uapi(raw.v2);
+    e.driver_event_type = raw.driver_event_type;
+    return e;
+}
+
 Result<bool> EventStream::wait(int timeout_ms) const noexcept {
     using Clock = std::chrono::steady_clock;
     const auto deadline = Clock::now() + std::chrono::milliseconds(std::max(timeout_ms, 0));
@@ -224,7 +232,7 @@ Result<bool> EventStream::wait(int timeout_ms) const noexcept {
 
 Result<std::size_t> EventStream::read(std::vector<Event>& out, std::size_t max) const noexcept {
     max = std::clamp<std::size_t>(max, 1, 4096);
-    std::vector<std::uint64_t> buf(max * sizeof(amdx_event_v2) / sizeof(std::uint64_t));
+    std::vector<std::uint64_t> buf(max * sizeof(amdx_event_v3) / sizeof(std::uint64_t));
     ssize_t got = 0;
     do {
         got = ::read(fd_.get(), buf.data(), buf.size() * sizeof(std::uint64_t));
@@ -246,7 +254,7 @@ Result<std::size_t> EventStream::read(std::vector<Event>& out, std::size_t max) 
         std::memcpy(&size, bytes + at + kSizeOffset, sizeof(size));
         if (size < AMDX_EVENT_SIZE_VER0 || size > total - at)
             return detail::fail(std::errc::protocol_error, "read", device_);
-        amdx_event_v2 raw{}; // a shorter record leaves what it lacks 0
+        amdx_event_v3 raw{}; // a shorter record leaves what it lacks 0
         std::memcpy(&raw, bytes + at, std::min<std::size_t>(size, sizeof(raw)));
         out.push_back(Event::from_uapi(raw));
         at += size;
@@ -296,10 +304,11 @@ Result<EventStream> Device::subscribe(std::uint64_t mask, std::uint32_t ring_siz
     arg.mask = mask;
     arg.ring_size = ring_size;
     int ret = -EINVAL;
-    // The longest record the module knows: v2 from uapi minor 9, v1 from
-    // minor 3, else 64 bytes; an older module refuses a flag with EINVAL.
-    constexpr std::array<std::uint32_t, 3> kSizes{AMDX_EVENT_F_SIZE_VER2, AMDX_EVENT_F_SIZE_VER1,
-                                                  0};
+    // The longest record the module knows: v3 from uapi minor 10, v2 from
+    // minor 9, v1 from minor 3, else 64 bytes; an older module refuses a
+    // flag with EINVAL.
+    constexpr std::array<std::uint32_t, 4> kSizes{AMDX_EVENT_F_SIZE_VER3, AMDX_EVENT_F_SIZE_VER2,
+                                                  AMDX_EVENT_F_SIZE_VER1, 0};
     for (const std::uint32_t size : kSizes) {
         arg.flags = AMDX_EVENT_F_NONBLOCK | size;
         arg.fd = -1;

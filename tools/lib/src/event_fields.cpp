@@ -75,6 +75,8 @@ std::vector<EventField> event_fields(const TypedEvent& ev) {
                            f.put("pasid", r.pasid);
                        if (r.driver_event != 0) // the driver's RAS event id
                            f.put("driver_event", r.driver_event);
+                       if (r.driver_event_type != DriverEventType::none) // and its type
+                           f.put("driver_event_type", to_string(r.driver_event_type));
                    },
                    [&f](const e::PagePending& p) {
                        f.partition(p.partition);

@@ -236,6 +236,15 @@ constexpr std::array kVfResetCauses{
     std::pair{VfResetCause::ras, Name("ras")},
 };
 
+constexpr std::array kDriverEventTypes{
+    std::pair{DriverEventType::none, Name("none")},
+    std::pair{DriverEventType::fatal, Name("fatal")},
+    std::pair{DriverEventType::poison_creation, Name("poison_creation")},
+    std::pair{DriverEventType::poison_consumption, Name("poison_consumption")},
+};
+static_assert(kDriverEventTypes.size() == AMDX_DRIVER_EVENT_POISON_CONSUMPTION + 1,
+              "a driver event type has no name");
+
 constexpr std::array kMigrateDirections{
     std::pair{MigrateDirection::to_vram, Name("to_vram")},
     std::pair{MigrateDirection::to_system, Name("to_system")},
@@ -340,6 +349,9 @@ std::string_view to_string(EventKind kind) noexcept {
 }
 std::string_view to_string(VfResetCause cause) noexcept {
     return name_of(kVfResetCauses, cause);
+}
+std::string_view to_string(DriverEventType type) noexcept {
+    return name_of(kDriverEventTypes, type);
 }
 std::string_view to_string(MigrateDirection direction) noexcept {
     return name_of(kMigrateDirections, direction);

@@ -33,7 +33,7 @@ class AmdxModule(unittest.TestCase):
         del self.dev, self.ctl, self.kernel
 
     def test_version_and_devices(self):
-        self.assertEqual(amdx.__version__, "7.0.0")
+        self.assertEqual(amdx.__version__, "8.0.0")
         self.assertEqual([d["device"] for d in self.ctl.devices()], [0, 1])
         info = self.ctl.device_info(1)
         self.assertEqual(info["bdf"], "0000:c2:00.0")
@@ -174,6 +174,8 @@ class AmdxModule(unittest.TestCase):
         self.assertEqual((ev["block"], ev["pid"], ev["pasid"]), ("gfx", 4242, 0x8001))
         # uapi minor 9: the driver's RAS event id of the UE (libamdx 7.0)
         self.assertGreater(ev["driver_event"], 0)
+        # uapi minor 10: its type, a consumed poison (libamdx 8.0)
+        self.assertEqual(ev["driver_event_type"], "poison_consumption")
 
     def test_firmware(self):
         fw = self.dev.firmware()

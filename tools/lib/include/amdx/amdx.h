@@ -53,7 +53,7 @@ typedef struct amdx_ctl amdx_ctl;
 typedef struct amdx_dev amdx_dev;
 typedef struct amdx_events amdx_events;
 
-/* The library's version, "7.0.0". */
+/* The library's version, "8.0.0". */
 AMDX_C_API const char *amdx_version(void);
 /*
  * The calling thread's last failure as one line, NUL-terminated and cut to
@@ -157,12 +157,14 @@ AMDX_C_API int amdx_events_fd(const amdx_events *events);
  * most @cap into @buf, @entry_size bytes each (each record's size field
  * says how many of them the library wrote); returns how many (0 on
  * timeout).  -ENODEV once the device is gone.  Records are struct
- * amdx_event_v2 (since 4.0: ERROR's pid and pasid; since 7.0: its
- * driver_event) cut to @entry_size: pass &v2[0].v1.ev and sizeof(struct
- * amdx_event_v2) to receive them all, sizeof(struct amdx_event_v1) for
- * pid and pasid, sizeof(struct amdx_event) to keep 64-byte records.  pid
- * and pasid are 0 from a module before uapi minor 3, driver_event from
- * one before minor 9.
+ * amdx_event_v3 (since 4.0: ERROR's pid and pasid; since 7.0: its
+ * driver_event; since 8.0: driver_event_type) cut to @entry_size: pass
+ * &v3[0].v2.v1.ev and sizeof(struct amdx_event_v3) to receive them all,
+ * sizeof(struct amdx_event_v2) for the event id, sizeof(struct
+ * amdx_event_v1) for pid and pasid, sizeof(struct amdx_event) to keep
+ * 64-byte records.  pid and pasid are 0 from a module before uapi minor
+ * 3, driver_event from one before minor 9, driver_event_type from one
+ * before minor 10.
  */
 AMDX_C_API int amdx_events_read(const amdx_events *events, struct amdx_event *buf,
 				size_t entry_size, size_t cap, int timeout_ms);

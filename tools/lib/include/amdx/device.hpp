@@ -322,11 +322,12 @@ class AMDX_EXPORT Device {
 
     /// %AMDX_IOC_EVENT_SUBSCRIBE for the kinds in @mask (event_mask() bits,
     /// non-zero) with a ring of @ring_size records (a power of two, 0 for the
-    /// default).  Needs no privilege.  Asks for struct amdx_event_v2
-    /// records (AMDX_EVENT_F_SIZE_VER2: ERROR's pid, pasid and the driver's
-    /// event id); a module before uapi minor 9 refuses the flag with EINVAL
-    /// and is asked for struct amdx_event_v1 records, one before minor 3
-    /// then for 64-byte records (no event id, then no pid either).
+    /// default).  Needs no privilege.  Asks for struct amdx_event_v3
+    /// records (AMDX_EVENT_F_SIZE_VER3: ERROR's pid, pasid, the driver's
+    /// event id and its type); a module before uapi minor 10 refuses the
+    /// flag with EINVAL and is asked for struct amdx_event_v2 records, one
+    /// before minor 9 for struct amdx_event_v1 records, one before minor 3
+    /// then for 64-byte records (no type, then no event id, then no pid).
     [[nodiscard]] Result<EventStream> subscribe(std::uint64_t mask = kEventMaskAll,
                                                 std::uint32_t ring_size = 0) const noexcept;
 

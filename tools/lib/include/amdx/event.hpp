@@ -67,10 +67,10 @@ AMDX_EXPORT std::optional<EventKind> parse_event_kind(std::string_view name) noe
 /// Every kind this library knows.
 inline constexpr std::uint64_t kEventMaskAll = AMDX_EVENT_MASK_ALL;
 
-/// One struct amdx_event_v2 (struct amdx_event and, from uapi minor 3,
-/// pid and pasid, from minor 9 driver_event); the meaning of block .. data
-/// depends on @kind (see the uapi).  Known-size prefix of a longer record
-/// from a newer kernel.
+/// One struct amdx_event_v3 (struct amdx_event and, from uapi minor 3,
+/// pid and pasid, from minor 9 driver_event, from minor 10
+/// driver_event_type); the meaning of block .. data depends on @kind (see
+/// the uapi).  Known-size prefix of a longer record from a newer kernel.
 struct AMDX_EXPORT Event {
     std::uint64_t seq = 0;
     std::uint64_t timestamp_ns = 0; ///< CLOCK_MONOTONIC
@@ -92,12 +92,29 @@ struct AMDX_EXPORT Event {
     /// to (struct amdx_event_v2; amdgpu: the "{id}" of its kernel log
     /// lines); 0 for none or from a kernel older than uapi minor 9.
     std::uint64_t driver_event = 0;
+    /// ERROR: that event's type, AMDX_DRIVER_EVENT_* (struct amdx_event_v3,
+    /// DriverEventType); 0 (none) for none or from a kernel older than uapi
+    /// minor 10.
+    std::uint32_t driver_event_type = 0;
 
     bool operator==(const Event&) const = default;
     AMDX_LOCAL static Event from_uapi(const amdx_event& raw) noexcept;
     AMDX_LOCAL static Event from_uapi(const amdx_event_v1& raw) noexcept;
     AMDX_LOCAL static Event from_uapi(const amdx_event_v2& raw) noexcept;
+    AMDX_LOCAL static Event from_uapi(const amdx_event_v3& raw) noexcept;
 };
+
+/// AMDX_DRIVER_EVENT_*: what the device driver's RAS event an error belongs
+/// to was (uapi minor 10).
+enum class DriverEventType : std::uint32_t {
+    none = AMDX_DRIVER_EVENT_NONE,                             ///< no event
+    fatal = AMDX_DRIVER_EVENT_FATAL,                           ///< the device is reset
+    poison_creation = AMDX_DRIVER_EVENT_POISON_CREATION,       ///< a poison stored
+    poison_consumption = AMDX_DRIVER_EVENT_POISON_CONSUMPTION, ///< a poison read
+};
+/// "none", "fatal", "poison_creation", "poison_consumption"; "unknown"
+/// otherwise.
+AMDX_EXPORT std::string_view to_string(DriverEventType type) noexcept;
 
 /// AMDX_VF_RESET_CAUSE_*: what reset a VF.
 enum class VfResetCause : std::uint32_t {
@@ -145,6 +162,8 @@ struct Error {
     /// The driver's id of the RAS event the error belongs to (uapi minor 9;
     /// amdgpu: the "{id}" its kernel log prints); 0 for none.
     std::uint64_t driver_event = 0;
+    /// That event's type (uapi minor 10); none for none.
+    DriverEventType driver_event_type = DriverEventType::none;
     bool operator==(const Error&) const = default;
 };
 /// PAGE_PENDING: a page waits for retirement.
@@ -371,8 +390,8 @@ class AMDX_EXPORT EventStream {
     /// waiting.  ENODEV when the device went away (also on end of file);
     /// EPROTO for a record shorter than struct amdx_event's first version or
     /// running past what read() returned.  Records are stepped by their
-    /// size: 64 bytes, 72 (struct amdx_event_v1) or 80 (struct
-    /// amdx_event_v2), as the kernel took subscribe()'s flag.
+    /// size: 64 bytes, 72 (struct amdx_event_v1), 80 (struct amdx_event_v2)
+    /// or 88 (struct amdx_event_v3), as the kernel took subscribe()'s flag.
     [[nodiscard]] Result<std::size_t> read(std::vector<Event>& out,
                                            std::size_t max = 64) const noexcept;
 

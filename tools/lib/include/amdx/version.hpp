@@ -14,10 +14,10 @@
 
 #include <amdx/export.hpp>
 
-#define AMDX_LIB_VERSION_MAJOR 7
+#define AMDX_LIB_VERSION_MAJOR 8
 #define AMDX_LIB_VERSION_MINOR 0
 #define AMDX_LIB_VERSION_PATCH 0
-#define AMDX_LIB_VERSION_STRING "7.0.0"
+#define AMDX_LIB_VERSION_STRING "8.0.0"
 
 namespace amdx {
 
